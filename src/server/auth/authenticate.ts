@@ -1,0 +1,41 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { unauthorized } from '../http/envelope.js';
+import type { User } from '../users/user-repository.js';
+import type { TokenStore } from './tokens.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user; set by the authenticate hook on every protected route. */
+    user: User | undefined;
+  }
+}
+
+/** The token of an 'Authorization: Bearer <token>' header, if the header has that form. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1];
+}
+
+/**
+ * A preHandler for protected routes: a valid, unexpired, unrevoked Bearer token, and a clientid
+ * header (when sent) that matches ours. Anything else is a 401, which tells the client to sign in.
+ */
+export function authenticate(tokens: TokenStore, clientId: string) {
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const sentClient = request.headers['clientid'];
+    if (sentClient !== undefined && sentClient !== clientId) throw unauthorized('The client id does not match this server; please sign in again');
+    const token = bearerToken(request);
+    if (token === undefined) throw unauthorized('Please sign in: this request needs an Authorization: Bearer token');
+    const user = await tokens.resolve(token);
+    if (!user) throw unauthorized('Your session has expired or was signed out; please sign in again');
+    request.user = user;
+  };
+}
+
+/** The signed-in user of a request that passed authenticate. */
+export function currentUser(request: FastifyRequest): User {
+  if (!request.user) throw unauthorized('Please sign in');
+  return request.user;
+}

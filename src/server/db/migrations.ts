@@ -1,0 +1,104 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Kind } from '../../shared/kind-types.js';
+import type { Db } from './database.js';
+import type { Database, RecordTableName } from './types.js';
+
+/** The auto-increment primary key, spelled as each dialect wants it. */
+function idColumn(db: Db): 'serial' | 'integer' {
+  return db.dialect === 'postgres' ? 'serial' : 'integer';
+}
+
+function migrations(db: Db): Record<string, Migration> {
+  return {
+    '001-users-tokens-history': {
+      async up(k: Kysely<unknown>) {
+        await k.schema
+          .createTable('users')
+          .addColumn('id', idColumn(db), (c) => c.primaryKey().autoIncrement())
+          .addColumn('username', 'text', (c) => c.notNull().unique())
+          .addColumn('password_hash', 'text', (c) => c.notNull())
+          .addColumn('project', 'text', (c) => c.notNull())
+          .addColumn('vehicle_no', 'text', (c) => c.notNull())
+          .addColumn('nick_name', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await k.schema
+          .createTable('auth_tokens')
+          .addColumn('token_hash', 'text', (c) => c.primaryKey())
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('expires_at', 'text', (c) => c.notNull())
+          .execute();
+        await k.schema.createIndex('auth_tokens_user').on('auth_tokens').column('user_id').execute();
+        await k.schema
+          .createTable('login_failures')
+          .addColumn('username', 'text', (c) => c.primaryKey())
+          .addColumn('failures', 'integer', (c) => c.notNull())
+          .addColumn('first_failure_at', 'text', (c) => c.notNull())
+          .addColumn('locked_until', 'text')
+          .execute();
+        await k.schema
+          .createTable('record_history')
+          .addColumn('id', idColumn(db), (c) => c.primaryKey().autoIncrement())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('record_id', 'integer', (c) => c.notNull())
+          .addColumn('project_name', 'text', (c) => c.notNull())
+          .addColumn('version', 'integer', (c) => c.notNull())
+          .addColumn('op', 'text', (c) => c.notNull())
+          .addColumn('data', 'text', (c) => c.notNull())
+          .addColumn('changed_by', 'text', (c) => c.notNull())
+          .addColumn('changed_at', 'text', (c) => c.notNull())
+          .execute();
+        await k.schema.createIndex('record_history_record').on('record_history').columns(['kind', 'record_id', 'version']).execute();
+      },
+    },
+  };
+}
+
+class InlineProvider implements MigrationProvider {
+  constructor(private readonly all: Record<string, Migration>) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return this.all;
+  }
+}
+
+/** The table that holds records of a kind. Kind names are checked to be [a-z][a-z0-9]*. */
+export function recordTable(kind: Pick<Kind, 'name'>): RecordTableName {
+  return `rec_${kind.name}`;
+}
+
+/**
+ * Brings the database up to date: the fixed tables by numbered migrations, and one table per
+ * kind in the registry. A kind's fields live in the JSON column, so a property added to a schema
+ * file needs no migration; a new kind gets its table on the next start.
+ */
+export async function migrate(db: Db, kinds: Iterable<Kind>): Promise<void> {
+  const migrator = new Migrator({ db: db.kysely, provider: new InlineProvider(migrations(db)) });
+  const { error } = await migrator.migrateToLatest();
+  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+  for (const kind of kinds) await ensureRecordTable(db.kysely, db, recordTable(kind));
+}
+
+async function ensureRecordTable(k: Kysely<Database>, db: Db, table: RecordTableName): Promise<void> {
+  await k.schema
+    .createTable(table)
+    .ifNotExists()
+    .addColumn('id', idColumn(db), (c) => c.primaryKey().autoIncrement())
+    .addColumn('project_name', 'text', (c) => c.notNull())
+    .addColumn('vehicle_no', 'text', (c) => c.notNull())
+    .addColumn('record_date', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('data', 'text', (c) => c.notNull())
+    .addColumn('version', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_by', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('updated_by', 'text', (c) => c.notNull())
+    .execute();
+  // Lists are always one project, a date range, newest first: this index serves all three.
+  await k.schema
+    .createIndex(`${table}_project_date`)
+    .ifNotExists()
+    .on(table)
+    .columns(['project_name', 'record_date', 'id'])
+    .execute();
+}

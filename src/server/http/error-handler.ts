@@ -1,0 +1,30 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError } from './envelope.js';
+
+// Fastify's own client errors, reworded for a person reading a toast.
+const FASTIFY_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty; send a JSON object',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported Content-Type; send application/json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length header does not match the body',
+};
+
+/**
+ * One error handler: messages of client errors (below 500) are shown as they are, server
+ * errors are logged in full and answered with a generic message that leaks nothing.
+ */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.status(error.status).send({ code: error.status, msg: error.message, data: null });
+    }
+    const status = error.statusCode ?? 500;
+    if (status < 500) {
+      const msg = (error.code !== undefined && FASTIFY_MESSAGES[error.code]) || error.message;
+      return reply.status(status).send({ code: status, msg, data: null });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ code: 500, msg: 'Internal server error; please try again later', data: null });
+  });
+}

@@ -1,0 +1,113 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { customFormats, formatHints } from '../../shared/formats.js';
+import type { Kind, KindRegistry } from '../../shared/kind-types.js';
+import { propertyTypes } from '../../shared/kinds.js';
+import { PROPERTY_X_KEYWORDS, ROOT_X_KEYWORDS } from '../../shared/schema-check.js';
+import { badRequest } from '../http/envelope.js';
+
+export type RecordData = Record<string, unknown>;
+
+const TYPE_WORDS: Record<string, string> = {
+  number: 'a number',
+  integer: 'a whole number',
+  string: 'text',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+};
+
+function preview(value: unknown): string {
+  const s = JSON.stringify(value) ?? String(value);
+  return s.length > 40 ? `${s.slice(0, 37)}...` : s;
+}
+
+function describe(error: ErrorObject, record: RecordData): string {
+  const field = error.instancePath.slice(1).split('/')[0] ?? '';
+  const got = field !== '' && field in record ? ` (got ${preview(record[field])})` : '';
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'type':
+      return `${field} must be ${TYPE_WORDS[String(p['type'])] ?? String(p['type'])}${got}`;
+    case 'enum':
+      return `${field} must be one of: ${(p['allowedValues'] as unknown[]).map(String).join(', ')}${got}`;
+    case 'format':
+      return `${field} must be ${formatHints[String(p['format'])] ?? `in ${String(p['format'])} format`}${got}`;
+    case 'minimum':
+      return `${field} must be at least ${String(p['limit'])}${got}`;
+    case 'maximum':
+      return `${field} must be at most ${String(p['limit'])}${got}`;
+    case 'maxLength':
+      return `${field} must be at most ${String(p['limit'])} characters`;
+    case 'required':
+      return `${String(p['missingProperty'])} is required`;
+    default:
+      return `${field} ${error.message ?? 'is invalid'}${got}`;
+  }
+}
+
+/** Validators compiled once per kind from the very schema files the client renders. */
+export class RecordValidator {
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(registry: KindRegistry) {
+    const ajv = new Ajv({ allErrors: true, strict: true, useDefaults: false });
+    for (const keyword of [...ROOT_X_KEYWORDS, ...PROPERTY_X_KEYWORDS]) ajv.addKeyword({ keyword });
+    for (const [name, regex] of Object.entries(customFormats)) ajv.addFormat(name, regex);
+    for (const kind of registry.values()) this.validators.set(kind.name, ajv.compile(kind.schema));
+  }
+
+  /**
+   * Turns a request body into the writable part of a record: drops read-only and unknown
+   * fields (never written, as the original backend ignores them), and treats null, and ''
+   * for numbers and lists of choices, as "no value".
+   */
+  writable(kind: Kind, body: unknown): { set: RecordData; cleared: string[] } {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw badRequest('The request body must be a JSON object with the fields of the record');
+    }
+    const set: RecordData = {};
+    const cleared: string[] = [];
+    for (const [field, value] of Object.entries(body as RecordData)) {
+      if (!Object.prototype.hasOwnProperty.call(kind.schema.properties, field) || kind.readOnlyFields.has(field)) continue;
+      const types = propertyTypes(kind, field);
+      const noValue =
+        value === null || (value === '' && (types.includes('number') || types.includes('integer') || kind.schema.properties[field]?.enum !== undefined));
+      if (noValue) cleared.push(field);
+      else set[field] = value;
+    }
+    return { set, cleared };
+  }
+
+  /** Static schema defaults for fields a new record does not set. */
+  withDefaults(kind: Kind, data: RecordData): RecordData {
+    const out: RecordData = {};
+    for (const field of kind.fields) {
+      const prop = kind.schema.properties[field];
+      if (field in data) out[field] = data[field];
+      else if (prop?.default !== undefined && !kind.readOnlyFields.has(field)) out[field] = structuredClone(prop.default);
+    }
+    return out;
+  }
+
+  /** Throws a 400 whose msg names every field that is wrong and how. */
+  check(kind: Kind, data: RecordData): void {
+    const validate = this.validators.get(kind.name);
+    if (!validate) throw new Error(`no validator for kind ${kind.name}`);
+    if (validate(data)) return;
+    const messages = [...new Set((validate.errors ?? []).map((e) => describe(e, data)))];
+    throw badRequest(messages.join('; '));
+  }
+}
+
+/** Computes derived fields (x-derived) from the record's own values; unset when not computable. */
+export function applyDerived(kind: Kind, data: RecordData): RecordData {
+  const out = { ...data };
+  for (const field of kind.fields) {
+    const derived = kind.schema.properties[field]?.['x-derived'];
+    if (!derived) continue;
+    const [a, b] = derived.difference.map((f) => data[f]);
+    if (typeof a === 'number' && typeof b === 'number') out[field] = Math.round((a - b) * 1000) / 1000;
+    else delete out[field];
+  }
+  return out;
+}

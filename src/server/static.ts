@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+
+const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Road Test Data</title></head><body style="font-family:system-ui,sans-serif;padding:2rem;max-width:30rem;margin:auto">
+<h1>Road Test Data</h1><p>The server is running, but the app has not been built. Run <code>npm run build</code> or <code>npm start</code>.</p></body></html>`;
+
+const API_PREFIXES = ['/api/', '/sharepoint/', '/download/'];
+
+/**
+ * Serves the built client at '/': hashed assets cached for a year, index.html never cached,
+ * and index.html for any other GET that wants HTML, so client routes survive a reload.
+ * Unknown API paths answer a JSON 404 in the envelope.
+ */
+export async function clientRoutes(app: FastifyInstance, clientDir: string): Promise<void> {
+  const index = path.join(clientDir, 'index.html');
+  const built = fs.existsSync(index);
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const wantsHtml = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
+    if (API_PREFIXES.some((p) => url.startsWith(p)) || url === '/api' || !wantsHtml) {
+      return reply.status(404).send({ code: 404, msg: `No such endpoint: ${request.method} ${url}`, data: null });
+    }
+    reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8');
+    return built ? reply.sendFile('index.html') : reply.send(PLACEHOLDER);
+  });
+}

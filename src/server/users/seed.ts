@@ -1,0 +1,28 @@
+import type { Config } from '../config.js';
+import { randomPassword } from '../auth/passwords.js';
+import type { UserRepository } from './user-repository.js';
+
+/**
+ * On the first start (no users at all) creates the configured initial user, or a 'demo' user
+ * with a random password that is printed once, so a new install can be signed into at once.
+ */
+export async function seedFirstUser(users: UserRepository, config: Pick<Config, 'initialUser'>, print: (line: string) => void): Promise<void> {
+  if ((await users.count()) > 0) return;
+  if (config.initialUser) {
+    const u = config.initialUser;
+    await users.add({ username: u.username, password: u.password, project: u.project, vehicle: u.vehicle });
+    print(`Created the initial user '${u.username}' (project ${u.project}, vehicle ${u.vehicle}) from INITIAL_* settings.`);
+    return;
+  }
+  const password = randomPassword();
+  await users.add({ username: 'demo', password, project: 'DEMO', vehicle: '636_green' });
+  print(
+    [
+      '',
+      '  No users yet, so a first user was created. This password is shown only once:',
+      `    username: demo    password: ${password}    (project DEMO, vehicle 636_green)`,
+      "  Change it with: npm run users -- passwd demo",
+      '',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,83 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, UserTable } from '../db/types.js';
+import { hashPassword } from '../auth/passwords.js';
+
+export type User = Selectable<UserTable>;
+
+export interface NewUser {
+  username: string;
+  password: string;
+  project: string;
+  vehicle: string;
+  nickName?: string;
+}
+
+export class UserInputError extends Error {}
+
+const USERNAME = /^[A-Za-z0-9_.@-]{2,50}$/;
+
+/** Checks what an admin typed for a user; throws UserInputError naming the problem. */
+export function checkNewUser(u: NewUser): void {
+  if (!USERNAME.test(u.username)) throw new UserInputError('username must be 2-50 letters, digits or . _ @ -');
+  if (u.password.length < 8 || u.password.length > 200) throw new UserInputError('password must be 8-200 characters');
+  if (u.project.trim() === '' || u.project.length > 100) throw new UserInputError('project must be 1-100 characters');
+  if (u.vehicle.trim() === '' || u.vehicle.length > 100) throw new UserInputError('vehicle must be 1-100 characters');
+}
+
+/** Users: who may sign in, and which project (department) and vehicle they work on. */
+export class UserRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  findByUsername(username: string): Promise<User | undefined> {
+    return this.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+  }
+
+  findById(id: number): Promise<User | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  list(): Promise<User[]> {
+    return this.db.selectFrom('users').selectAll().orderBy('username').execute();
+  }
+
+  async add(u: NewUser): Promise<User> {
+    checkNewUser(u);
+    if (await this.findByUsername(u.username)) throw new UserInputError(`user '${u.username}' already exists`);
+    const row = {
+      username: u.username,
+      password_hash: await hashPassword(u.password),
+      project: u.project.trim(),
+      vehicle_no: u.vehicle.trim(),
+      nick_name: u.nickName?.trim() || u.username,
+      created_at: new Date().toISOString(),
+    };
+    await this.db.insertInto('users').values(row).execute();
+    return (await this.findByUsername(u.username)) as User;
+  }
+
+  /** Sets a new password and signs the user out everywhere. */
+  async setPassword(username: string, password: string): Promise<void> {
+    const user = await this.findByUsername(username);
+    if (!user) throw new UserInputError(`no user '${username}'`);
+    if (password.length < 8 || password.length > 200) throw new UserInputError('password must be 8-200 characters');
+    const hash = await hashPassword(password);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', user.id).execute();
+      await trx.deleteFrom('auth_tokens').where('user_id', '=', user.id).execute();
+    });
+  }
+
+  async remove(username: string): Promise<void> {
+    const user = await this.findByUsername(username);
+    if (!user) throw new UserInputError(`no user '${username}'`);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('auth_tokens').where('user_id', '=', user.id).execute();
+      await trx.deleteFrom('users').where('id', '=', user.id).execute();
+    });
+  }
+}

@@ -1,0 +1,30 @@
+import type { Kind, KindRegistry, KindSchema } from './kind-types.js';
+
+/** Makes a Kind from a schema file that has already passed the meta-schema check. */
+export function toKind(name: string, schema: KindSchema): Kind {
+  const fields = Object.keys(schema.properties);
+  const readOnlyFields = new Set(fields.filter((f) => schema.properties[f]?.readOnly === true));
+  const exportFields = fields.filter((f) => schema.properties[f]?.['x-export'] !== false);
+  return { name, schema, meta: schema['x-kind'], fields, readOnlyFields, exportFields };
+}
+
+/** Builds the registry of kinds, keyed by kind name, in a stable (sorted) order. */
+export function buildRegistry(schemas: Record<string, KindSchema>): KindRegistry {
+  const entries = Object.keys(schemas)
+    .sort()
+    .map((name) => [name, toKind(name, schemas[name] as KindSchema)] as const);
+  return new Map(entries);
+}
+
+/** The kind served under an API path such as '/vtp/poi', if any. */
+export function kindByApiPath(registry: KindRegistry, apiPath: string): Kind | undefined {
+  for (const kind of registry.values()) if (kind.meta.apiPath === apiPath) return kind;
+  return undefined;
+}
+
+/** The JSON types a property accepts, as a list. */
+export function propertyTypes(kind: Kind, field: string): string[] {
+  const type = kind.schema.properties[field]?.type;
+  if (type === undefined) return [];
+  return Array.isArray(type) ? type : [type];
+}

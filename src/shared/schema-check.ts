@@ -1,0 +1,226 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import { customFormats } from './formats.js';
+import type { KindSchema } from './kind-types.js';
+
+/** Property-level x- keywords our code understands. Anything else starting with x- is a typo. */
+export const PROPERTY_X_KEYWORDS = ['x-ui', 'x-export', 'x-default', 'x-derived'] as const;
+/** Root-level x- keywords. */
+export const ROOT_X_KEYWORDS = ['x-kind'] as const;
+/** Fields every kind must have, read-only, because the server scopes and identifies by them. */
+export const REQUIRED_READONLY_FIELDS = ['id', 'projectName', 'vehicleNo'] as const;
+
+const CARD_FORMATS = ['datetime-minute', 'date', 'time', 'minutes', 'hours-minutes', 'km', 'km-1', 'clamp-2'];
+const STANDARD_FORMATS: string[] = [];
+const nonEmpty = { type: 'string', minLength: 1 };
+
+const cardLine = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['field'],
+  properties: {
+    field: nonEmpty,
+    label: { type: 'string' },
+    format: { enum: CARD_FORMATS },
+    fallback: { type: 'string' },
+    icon: { type: 'string' },
+    optional: { type: 'boolean' },
+    suffixField: nonEmpty,
+  },
+};
+
+const xKindSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['apiPath', 'route', 'titles', 'canCreateFromList', 'dateField', 'rangeParams', 'pageButtons', 'texts', 'messages', 'card'],
+  properties: {
+    apiPath: { type: 'string', pattern: '^(/[A-Za-z][A-Za-z0-9_-]*)+$' },
+    route: { type: 'string', pattern: '^(/[a-z][a-z0-9_-]*)+$' },
+    titles: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['list', 'detail', 'new'],
+      properties: { list: nonEmpty, detail: nonEmpty, new: nonEmpty },
+    },
+    canCreateFromList: { type: 'boolean' },
+    detailBack: { enum: ['list', 'previous'] },
+    dateField: nonEmpty,
+    rangeParams: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['begin', 'end'],
+      properties: { begin: { type: 'string', pattern: '^begin[A-Z]\\w*$' }, end: { type: 'string', pattern: '^end[A-Z]\\w*$' } },
+    },
+    pageButtons: { anyOf: [{ type: 'integer', minimum: 1, maximum: 20 }, { const: 'all' }] },
+    texts: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['listLoading', 'emptyTitle', 'emptyText', 'detailLoading', 'notFoundTitle', 'notFoundText', 'notFoundButton'],
+      properties: Object.fromEntries(
+        ['listLoading', 'emptyTitle', 'emptyText', 'detailLoading', 'notFoundTitle', 'notFoundText', 'notFoundButton'].map((k) => [k, { type: 'string' }]),
+      ),
+    },
+    messages: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['listLoadFailed', 'recordLoadFailed', 'updateFailed', 'updated'],
+      properties: Object.fromEntries(
+        ['listLoadFailed', 'recordLoadFailed', 'refreshFailed', 'refreshed', 'createFailed', 'created', 'updateFailed', 'updated'].map((k) => [k, nonEmpty]),
+      ),
+    },
+    card: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['title', 'lines'],
+      properties: {
+        title: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { field: nonEmpty, text: nonEmpty, format: { enum: CARD_FORMATS }, fallback: { type: 'string' } },
+          anyOf: [{ required: ['field'] }, { required: ['text'] }],
+        },
+        lines: { type: 'array', minItems: 1, items: cardLine },
+      },
+    },
+  },
+};
+
+const xUiSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    widget: { enum: ['text', 'textarea', 'date', 'datetime', 'yesNo', 'connectors'] },
+    hidden: { type: 'boolean' },
+  },
+};
+
+const propertySchema = {
+  type: 'object',
+  required: ['title', 'type'],
+  properties: {
+    title: nonEmpty,
+    type: { enum: ['string', 'number', 'integer', 'boolean'] },
+    format: { enum: [...Object.keys(customFormats), ...STANDARD_FORMATS] },
+    readOnly: { type: 'boolean' },
+    'x-ui': xUiSchema,
+    'x-export': { type: 'boolean' },
+    'x-default': { enum: ['now', 'startOfToday'] },
+    'x-derived': {
+      type: 'object',
+      additionalProperties: false,
+      required: ['difference'],
+      properties: { difference: { type: 'array', items: nonEmpty, minItems: 2, maxItems: 2 } },
+    },
+  },
+};
+
+const rootSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['title', 'type', 'x-kind', 'properties'],
+  properties: {
+    $schema: { const: 'http://json-schema.org/draft-07/schema#' },
+    $id: { type: 'string' },
+    title: nonEmpty,
+    description: { type: 'string' },
+    type: { const: 'object' },
+    required: { type: 'array', items: { type: 'string' } },
+    'x-kind': xKindSchema,
+    properties: {
+      type: 'object',
+      propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
+      additionalProperties: propertySchema,
+    },
+  },
+};
+
+const metaAjv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
+const validateRoot = metaAjv.compile(rootSchema);
+
+function describe(file: string, e: ErrorObject): string {
+  const at = e.instancePath === '' ? '(root)' : e.instancePath.slice(1).replaceAll('/', '.');
+  if (e.keyword === 'additionalProperties') {
+    const extra = (e.params as { additionalProperty: string }).additionalProperty;
+    return `${file}: ${at} has unknown keyword '${extra}'`;
+  }
+  if (e.keyword === 'enum') {
+    const allowed = (e.params as { allowedValues: unknown[] }).allowedValues;
+    return `${file}: ${at} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+  return `${file}: ${at} ${e.message ?? 'is invalid'}`;
+}
+
+/** Finds x- keywords outside the places we know, anywhere inside a property (nested schemas too). */
+function unknownXKeywords(file: string, field: string, node: unknown, path: string, out: string[]): void {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    node.forEach((item, i) => unknownXKeywords(file, field, item, `${path}[${i}]`, out));
+    return;
+  }
+  for (const [key, value] of Object.entries(node)) {
+    const known = path === '' && (PROPERTY_X_KEYWORDS as readonly string[]).includes(key);
+    if (key.startsWith('x-') && !known) out.push(`${file}: properties.${field}${path} has unknown keyword '${key}'`);
+    else if (!key.startsWith('x-')) unknownXKeywords(file, field, value, `${path}.${key}`, out);
+  }
+}
+
+/**
+ * Checks one schema file against our keyword set and its own cross-references
+ * (card fields, date field, derived fields). Returns problems, each naming the file and place.
+ */
+export function checkKindSchema(kindName: string, schema: unknown): string[] {
+  const file = `${kindName}.schema.json`;
+  const problems: string[] = [];
+  if (!/^[a-z][a-z0-9]*$/.test(kindName)) problems.push(`${file}: the kind name '${kindName}' must be lower-case letters and digits`);
+  if (!validateRoot(schema)) {
+    for (const e of validateRoot.errors ?? []) problems.push(describe(file, e));
+    return problems;
+  }
+  const s = schema as unknown as KindSchema;
+  const props = s.properties;
+  for (const [field, prop] of Object.entries(props)) unknownXKeywords(file, field, prop, '', problems);
+
+  const has = (f: string): boolean => Object.prototype.hasOwnProperty.call(props, f);
+  for (const f of REQUIRED_READONLY_FIELDS) {
+    if (!has(f)) problems.push(`${file}: properties.${f} is missing; every kind needs it`);
+    else if (props[f]?.readOnly !== true) problems.push(`${file}: properties.${f} must be readOnly`);
+  }
+  if (has('id') && props['id']?.type !== 'integer') problems.push(`${file}: properties.id must be of type integer`);
+
+  const meta = s['x-kind'];
+  if (!has(meta.dateField)) problems.push(`${file}: x-kind.dateField '${meta.dateField}' is not a property`);
+  else if (props[meta.dateField]?.format !== 'datetime-text') problems.push(`${file}: x-kind.dateField '${meta.dateField}' must have format datetime-text`);
+  if (meta.card.title.field !== undefined && !has(meta.card.title.field)) {
+    problems.push(`${file}: x-kind.card.title.field '${meta.card.title.field}' is not a property`);
+  }
+  meta.card.lines.forEach((line, i) => {
+    if (!has(line.field)) problems.push(`${file}: x-kind.card.lines[${i}].field '${line.field}' is not a property`);
+    if (line.suffixField !== undefined && !has(line.suffixField)) {
+      problems.push(`${file}: x-kind.card.lines[${i}].suffixField '${line.suffixField}' is not a property`);
+    }
+  });
+  for (const [field, prop] of Object.entries(props)) {
+    const derived = prop['x-derived'];
+    if (derived === undefined) continue;
+    if (prop.readOnly !== true) problems.push(`${file}: properties.${field} is derived, so it must be readOnly`);
+    for (const source of derived.difference) {
+      const t = props[source]?.type;
+      if (t !== 'number' && t !== 'integer') problems.push(`${file}: properties.${field}.x-derived names '${source}', which is not a number property`);
+    }
+  }
+  for (const name of s.required ?? []) if (!has(name)) problems.push(`${file}: required names '${name}', which is not a property`);
+  return problems;
+}
+
+/** Checks that kinds do not collide with each other (API paths, routes). */
+export function checkRegistry(schemas: Record<string, KindSchema>): string[] {
+  const problems: string[] = [];
+  const seen = new Map<string, string>();
+  for (const [name, s] of Object.entries(schemas)) {
+    for (const key of [`api ${s['x-kind'].apiPath}`, `route ${s['x-kind'].route}`]) {
+      const other = seen.get(key);
+      if (other !== undefined) problems.push(`${name}.schema.json: ${key} is also used by ${other}.schema.json`);
+      seen.set(key, name);
+    }
+  }
+  return problems;
+}
