@@ -9,6 +9,8 @@ import type { Database, Dialect } from './types.js';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** The PostgreSQL schema in use when not the default one. */
+  schema?: string;
   /** A short description for logs, never containing a password. */
   describe: string;
 }
@@ -45,6 +47,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
   return {
     kysely: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
     dialect: 'postgres',
+    ...(schema !== undefined ? { schema } : {}),
     describe: `PostgreSQL ${safe.host}${safe.pathname}${schema !== undefined ? ` schema ${schema}` : ''}`,
   };
 }

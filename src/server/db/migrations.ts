@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Kind } from '../../shared/kind-types.js';
 import type { Db } from './database.js';
 import type { Database, RecordTableName } from './types.js';
@@ -8,13 +8,17 @@ function idColumn(db: Db): 'serial' | 'integer' {
   return db.dialect === 'postgres' ? 'serial' : 'integer';
 }
 
+function autoId(db: Db) {
+  return (c: ColumnDefinitionBuilder): ColumnDefinitionBuilder => (db.dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement());
+}
+
 function migrations(db: Db): Record<string, Migration> {
   return {
     '001-users-tokens-history': {
       async up(k: Kysely<unknown>) {
         await k.schema
           .createTable('users')
-          .addColumn('id', idColumn(db), (c) => c.primaryKey().autoIncrement())
+          .addColumn('id', idColumn(db), autoId(db))
           .addColumn('username', 'text', (c) => c.notNull().unique())
           .addColumn('password_hash', 'text', (c) => c.notNull())
           .addColumn('project', 'text', (c) => c.notNull())
@@ -39,7 +43,7 @@ function migrations(db: Db): Record<string, Migration> {
           .execute();
         await k.schema
           .createTable('record_history')
-          .addColumn('id', idColumn(db), (c) => c.primaryKey().autoIncrement())
+          .addColumn('id', idColumn(db), autoId(db))
           .addColumn('kind', 'text', (c) => c.notNull())
           .addColumn('record_id', 'integer', (c) => c.notNull())
           .addColumn('project_name', 'text', (c) => c.notNull())
@@ -73,7 +77,12 @@ export function recordTable(kind: Pick<Kind, 'name'>): RecordTableName {
  * file needs no migration; a new kind gets its table on the next start.
  */
 export async function migrate(db: Db, kinds: Iterable<Kind>): Promise<void> {
-  const migrator = new Migrator({ db: db.kysely, provider: new InlineProvider(migrations(db)) });
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: new InlineProvider(migrations(db)),
+    // Kysely looks for its bookkeeping tables in any schema; pin them to ours.
+    ...(db.schema !== undefined ? { migrationTableSchema: db.schema } : {}),
+  });
   const { error } = await migrator.migrateToLatest();
   if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
   for (const kind of kinds) await ensureRecordTable(db.kysely, db, recordTable(kind));
@@ -83,7 +92,7 @@ async function ensureRecordTable(k: Kysely<Database>, db: Db, table: RecordTable
   await k.schema
     .createTable(table)
     .ifNotExists()
-    .addColumn('id', idColumn(db), (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', idColumn(db), autoId(db))
     .addColumn('project_name', 'text', (c) => c.notNull())
     .addColumn('vehicle_no', 'text', (c) => c.notNull())
     .addColumn('record_date', 'text', (c) => c.notNull().defaultTo(''))

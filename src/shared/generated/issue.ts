@@ -1,0 +1,139 @@
+/* GENERATED - do not edit. Made from schemas/issue.schema.json by `npm run gen:types`. */
+
+/**
+ * A problem found during the road test.
+ */
+export interface IssueRecord {
+  /**
+   * ID (read-only)
+   */
+  id?: number;
+  /**
+   * Task ID
+   */
+  taskId?: string;
+  /**
+   * Issue No
+   */
+  issueNo?: string;
+  /**
+   * Issue Date
+   */
+  issueDate?: string;
+  /**
+   * Start Time
+   */
+  issueStartTime?: string;
+  /**
+   * End Time
+   */
+  issueEndTime?: string;
+  /**
+   * Project (read-only)
+   */
+  projectName?: string;
+  /**
+   * Vehicle No (read-only)
+   */
+  vehicleNo?: string;
+  /**
+   * Title
+   */
+  issueTitle?: string;
+  /**
+   * Description
+   */
+  issueDescription?: string;
+  /**
+   * Severity
+   */
+  issueSeverity?: string;
+  /**
+   * Source
+   */
+  issueSource?: string;
+  /**
+   * Category
+   */
+  issueCategory?: string;
+  /**
+   * Tester
+   */
+  tester?: string;
+  /**
+   * Frequency
+   */
+  issueFrequency?: string;
+  /**
+   * Country
+   */
+  country?: string;
+  /**
+   * City
+   */
+  city?: string;
+  /**
+   * Address
+   */
+  address?: string;
+  /**
+   * Working Condition
+   */
+  workingCondition?: string;
+  /**
+   * Weather
+   */
+  weather?: string;
+  /**
+   * Fault Mileage (km)
+   */
+  faultMileage?: number;
+  /**
+   * Software Version
+   */
+  softwareVersion?: string;
+  /**
+   * Status
+   */
+  issueStatus?: string;
+  /**
+   * Project Stage
+   */
+  projectStage?: string;
+  /**
+   * Overseas Specific
+   */
+  isOverseasSpecific?: '是' | '否';
+  /**
+   * Domestic Verifiable
+   */
+  isDomesticVerifiable?: '是' | '否';
+  /**
+   * Longitude
+   */
+  lon?: number;
+  /**
+   * Latitude
+   */
+  lat?: number;
+  /**
+   * Temperature (°C)
+   */
+  temperature?: number;
+  /**
+   * Related Files
+   */
+  relatedFilesJson?: string;
+  /**
+   * Video Analysis Status
+   */
+  videoAnalysisStatus?: 'READY' | 'DOING' | 'DONE';
+  /**
+   * Video Desensitization Status
+   */
+  videoDesensitizationStatus?: 'READY' | 'DOING' | 'DONE';
+  /**
+   * AI Report
+   */
+  aiVideoAnalysisReport?: string;
+}

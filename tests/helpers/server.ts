@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/server/app.js';
+import { loadConfig, type Config } from '../../src/server/config.js';
+import { UserRepository } from '../../src/server/users/user-repository.js';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** The databases the server suite runs against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export interface DbTarget {
+  name: 'sqlite' | 'postgres';
+  url?: string;
+}
+
+export function dbTargets(): DbTarget[] {
+  const url = process.env['TEST_DATABASE_URL'];
+  return url ? [{ name: 'sqlite' }, { name: 'postgres', url }] : [{ name: 'sqlite' }];
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as is, for malformed bodies. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  url: string;
+  config: Config;
+  request(method: string, urlPath: string, options?: RequestOptions): Promise<Reply>;
+  login(username: string, password: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const ALICE = { username: 'alice', password: 'alice-password-1', project: 'P1', vehicle: 'V1' };
+export const BOB = { username: 'bob', password: 'bob-password-12', project: 'P2', vehicle: 'V2' };
+/** Carol shares Alice's project, to show that scoping is by project, not by user. */
+export const CAROL = { username: 'carol', password: 'carol-password-1', project: 'P1', vehicle: 'V7' };
+
+/**
+ * Starts the real server on a free port against a fresh database (a temp SQLite file, or a
+ * fresh PostgreSQL schema) with Alice as the initial user and Bob (another project) and Carol.
+ */
+export async function startServer(target: DbTarget, env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-test-'));
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const config = loadConfig(
+    {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      INITIAL_USERNAME: ALICE.username,
+      INITIAL_PASSWORD: ALICE.password,
+      INITIAL_PROJECT: ALICE.project,
+      INITIAL_VEHICLE: ALICE.vehicle,
+      ...(target.url ? { DATABASE_URL: target.url, DATABASE_SCHEMA: schema } : {}),
+      ...env,
+    },
+    ROOT,
+  );
+  const dropSchema = async (): Promise<void> => {
+    if (!target.url) return;
+    const client = new pg.Client({ connectionString: target.url });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  };
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(config, { print: () => {}, logger: false });
+  } catch (e) {
+    await dropSchema();
+    throw e;
+  }
+  const users = new UserRepository(app.db.kysely);
+  await users.add(BOB);
+  await users.add(CAROL);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+  async function request(method: string, urlPath: string, options: RequestOptions = {}): Promise<Reply> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(url + urlPath, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: leave the text
+    }
+    return { status: res.status, headers: res.headers, body: parsed };
+  }
+
+  async function login(username: string, password: string): Promise<string> {
+    const res = await request('POST', '/api/auth/login', { body: { username, password, clientId: config.clientId, grantType: 'password' } });
+    if (res.body?.code !== 200) throw new Error(`login of ${username} failed: ${JSON.stringify(res.body)}`);
+    return res.body.data.access_token as string;
+  }
+
+  async function close(): Promise<void> {
+    await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await dropSchema();
+  }
+
+  return { app, url, config, request, login, close };
+}
