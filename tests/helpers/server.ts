@@ -85,8 +85,7 @@ export async function startServer(target: DbTarget, env: Record<string, string> 
     throw e;
   }
   const users = new UserRepository(app.db.kysely);
-  await users.add(BOB);
-  await users.add(CAROL);
+  for (const u of [BOB, CAROL]) if (!(await users.findByUsername(u.username))) await users.add(u);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 

@@ -311,7 +311,7 @@ describe.each(dbTargets())('record API on $name', (target) => {
     for (const encoding of ['br', 'gzip']) {
       const res = await fetch(`${s.url}/api/vtp/poi/list?pageSize=50`, { headers: { authorization: `Bearer ${alice}`, 'accept-encoding': encoding } });
       expect(res.headers.get('content-encoding')).toBe(encoding);
-      expect((await res.json()).code).toBe(200);
+      expect(((await res.json()) as { code: number }).code).toBe(200);
     }
   });
 });

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ALICE, ROOT, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+
+/** A copy of the shipped schemas with one property added to the issue kind, as an admin would. */
+function extendedSchemas(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-schemas-'));
+  for (const f of fs.readdirSync(path.join(ROOT, 'schemas'))) fs.copyFileSync(path.join(ROOT, 'schemas', f), path.join(dir, f));
+  const file = path.join(dir, 'issue.schema.json');
+  const schema = JSON.parse(fs.readFileSync(file, 'utf8'));
+  schema.properties.tyrePressure = { title: 'Tyre Pressure (bar)', type: 'number', minimum: 0, maximum: 10 };
+  fs.writeFileSync(file, JSON.stringify(schema, null, 2));
+  return dir;
+}
+
+describe.each(dbTargets())('a property added to a schema file on $name', (target) => {
+  const servers: TestServer[] = [];
+  afterAll(async () => {
+    for (const s of servers) await s.close();
+  });
+
+  it('is accepted, validated, stored and returned with no code change', async () => {
+    const s = await startServer(target, { SCHEMAS_DIR: extendedSchemas() });
+    servers.push(s);
+    const token = await s.login(ALICE.username, ALICE.password);
+    const created = await s.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Low tyre', tyrePressure: 1.8 } });
+    expect(created.body.data.tyrePressure).toBe(1.8);
+    const got = await s.request('GET', `/api/vtp/issueRecord/${created.body.data.id}`, { token });
+    expect(got.body.data.tyrePressure).toBe(1.8);
+    const wrong = await s.request('POST', '/api/vtp/issueRecord', { token, body: { tyrePressure: 'high' } });
+    expect(wrong.body).toEqual({ code: 400, msg: 'tyrePressure must be a number (got "high")', data: null });
+    const tooHigh = await s.request('POST', '/api/vtp/issueRecord', { token, body: { tyrePressure: 12 } });
+    expect(tooHigh.body.msg).toBe('tyrePressure must be at most 10 (got 12)');
+  });
+});
+
+describe('restarting with and without the added property', () => {
+  it('keeps stored values of a removed property and shows them again when it is back', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-restart-'));
+    const extended = extendedSchemas();
+    const run = async (schemasDir: string, fn: (s: TestServer, token: string) => Promise<void>): Promise<void> => {
+      const s = await startServer({ name: 'sqlite' }, { DATA_DIR: dataDir, SCHEMAS_DIR: schemasDir });
+      try {
+        await fn(s, await s.login(ALICE.username, ALICE.password));
+      } finally {
+        await s.app.close();
+      }
+    };
+    let id = 0;
+    await run(path.join(ROOT, 'schemas'), async (s, token) => {
+      const res = await s.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Before', tyrePressure: 2 } });
+      expect(res.body.data).not.toHaveProperty('tyrePressure'); // not in the schema: not written
+      id = res.body.data.id;
+    });
+    await run(extended, async (s, token) => {
+      const res = await s.request('PUT', '/api/vtp/issueRecord', { token, body: { id, tyrePressure: 2.2 } });
+      expect(res.body.data).toMatchObject({ issueTitle: 'Before', tyrePressure: 2.2 });
+    });
+    await run(path.join(ROOT, 'schemas'), async (s, token) => {
+      const res = await s.request('PUT', '/api/vtp/issueRecord', { token, body: { id, issueTitle: 'After' } });
+      expect(res.body.data).not.toHaveProperty('tyrePressure');
+    });
+    await run(extended, async (s, token) => {
+      const res = await s.request('GET', `/api/vtp/issueRecord/${id}`, { token });
+      expect(res.body.data).toMatchObject({ issueTitle: 'After', tyrePressure: 2.2 });
+    });
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+});
