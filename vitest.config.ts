@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: more workers only make the scrypt-heavy auth tests slower.
     maxWorkers: 2,
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/vitest.json' },
   },
 });

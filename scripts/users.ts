@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../src/server/config.js';
+import { ConfigError, loadConfig, loadDotEnv } from '../src/server/config.js';
 import { openDb } from '../src/server/db/database.js';
 import { migrate } from '../src/server/db/migrations.js';
 import { randomPassword } from '../src/server/auth/passwords.js';
@@ -40,6 +40,7 @@ async function main(): Promise<number> {
     return command === undefined && !values.help ? 2 : 0;
   }
   const root = path.resolve(import.meta.dirname, '..');
+  loadDotEnv(root);
   const config = loadConfig(process.env, root);
   const db = await openDb(config);
   try {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** Everything the server reads from the environment, checked once at start. */
@@ -29,6 +30,12 @@ export interface InitialUser {
 }
 
 export class ConfigError extends Error {}
+
+/** Loads <root>/.env into process.env if it exists; variables already set win. */
+export function loadDotEnv(rootDir: string): void {
+  const file = path.join(rootDir, '.env');
+  if (fs.existsSync(file)) process.loadEnvFile(file);
+}
 
 /** The client id of the original backend's seeded 'pc' client, which field apps send by default. */
 export const DEFAULT_CLIENT_ID = 'e5cd7e4891bf95d1d19206ce24a7b32e';

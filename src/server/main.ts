@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, loadDotEnv } from './config.js';
 import { SchemaError } from './schemas.js';
 
 /** The package root: the nearest folder above this file that holds package.json. */
@@ -17,7 +17,9 @@ function packageRoot(): string {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig(process.env, packageRoot());
+  const root = packageRoot();
+  loadDotEnv(root);
+  const config = loadConfig(process.env, root);
   const app = await buildApp(config);
   let closing = false;
   const stop = (signal: string): void => {
