@@ -30,7 +30,7 @@ export async function clientRoutes(app: FastifyInstance, clientDir: string): Pro
   }
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    const wantsHtml = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
+    const wantsHtml = (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
     if (API_PREFIXES.some((p) => url.startsWith(p)) || url === '/api' || !wantsHtml) {
       return reply.status(404).send({ code: 404, msg: `No such endpoint: ${request.method} ${url}`, data: null });
     }

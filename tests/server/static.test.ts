@@ -16,6 +16,8 @@ describe('what the server answers outside the API', () => {
       expect(res.headers.get('cache-control')).toBe('no-cache');
       expect(await res.text()).toContain('Road Test Data');
     }
+    const head = await fetch(s.url + '/', { method: 'HEAD', headers: { accept: 'text/html' } });
+    expect(head.status).toBe(200);
   });
 
   it('answers unknown API paths with a JSON 404 in the envelope', async () => {
