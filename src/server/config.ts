@@ -93,7 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 604800, 60, 31536000),
     logLevel,
     schemasDir: path.resolve(rootDir, text(env, 'SCHEMAS_DIR') ?? 'schemas'),
-    clientDir: path.resolve(rootDir, 'dist/client'),
+    clientDir: path.resolve(rootDir, text(env, 'CLIENT_DIR') ?? 'dist/client'),
     initialUser: initialUser(env),
     login: {
       maxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),

@@ -1,17 +1,32 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 
-describe('what the server answers outside the API', () => {
+/** A stand-in for a built client: index.html and one hashed asset. */
+function builtClient(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-client-'));
+  fs.mkdirSync(path.join(dir, 'assets'));
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Road Test Data</title><div id="root"></div>');
+  fs.writeFileSync(path.join(dir, 'assets', 'index-Ab12Cd34.js'), `console.log(${JSON.stringify('x'.repeat(5000))});`);
+  return dir;
+}
+
+describe.each([
+  ['a built client', builtClient],
+  ['no client build', () => fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-empty-'))],
+])('what the server answers outside the API, with %s', (_label, clientDir) => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startServer({ name: 'sqlite' });
+    s = await startServer({ name: 'sqlite' }, { CLIENT_DIR: clientDir() });
   });
   afterAll(async () => s.close());
 
   it('serves an HTML page at / and for client routes, never cached', async () => {
-    for (const path of ['/', '/data', '/data/issue/12', '/login']) {
-      const res = await fetch(s.url + path, { headers: { accept: 'text/html' } });
-      expect(res.status, path).toBe(200);
+    for (const p of ['/', '/data', '/data/issue/12', '/login', '/no/such/page']) {
+      const res = await fetch(s.url + p, { headers: { accept: 'text/html' } });
+      expect(res.status, p).toBe(200);
       expect(res.headers.get('content-type')).toContain('text/html');
       expect(res.headers.get('cache-control')).toBe('no-cache');
       expect(await res.text()).toContain('Road Test Data');
@@ -21,10 +36,26 @@ describe('what the server answers outside the API', () => {
   });
 
   it('answers unknown API paths with a JSON 404 in the envelope', async () => {
-    for (const path of ['/api/nope', '/api/vtp/unknownKind/list', '/sharepoint/x', '/download/y']) {
-      const res = await s.request('GET', path, { headers: { accept: 'text/html' } });
-      expect(res.status, path).toBe(404);
-      expect(res.body).toEqual({ code: 404, msg: `No such endpoint: GET ${path}`, data: null });
+    for (const p of ['/api/nope', '/api/vtp/unknownKind/list', '/sharepoint/x', '/download/y']) {
+      const res = await s.request('GET', p, { headers: { accept: 'text/html' } });
+      expect(res.status, p).toBe(404);
+      expect(res.body).toEqual({ code: 404, msg: `No such endpoint: GET ${p}`, data: null });
     }
+  });
+});
+
+describe('built assets', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer({ name: 'sqlite' }, { CLIENT_DIR: builtClient() });
+  });
+  afterAll(async () => s.close());
+
+  it('are sent compressed and cached for a year when hashed', async () => {
+    const res = await fetch(`${s.url}/assets/index-Ab12Cd34.js`, { headers: { 'accept-encoding': 'br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('content-encoding')).toBe('br');
+    expect(await res.text()).toContain('console.log');
   });
 });
