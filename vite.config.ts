@@ -5,7 +5,7 @@ import react from '@vitejs/plugin-react';
 // In development, `vite` proxies the three services to a server started with `npm run dev:server`.
 export default defineConfig({
   plugins: [react()],
-  build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: true },
+  build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: true, manifest: true },
   server: {
     proxy: {
       '/api': 'http://localhost:8080',

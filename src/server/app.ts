@@ -13,6 +13,7 @@ import { RecordRepository } from './records/repository.js';
 import { recordRoutes } from './records/routes.js';
 import { RecordValidator } from './records/validation.js';
 import { loadRegistry } from './schemas.js';
+import { manifestRoute, readPackageVersion } from './manifest.js';
 import { clientRoutes } from './static.js';
 import { seedFirstUser } from './users/seed.js';
 import { UserRepository } from './users/user-repository.js';
@@ -89,6 +90,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     { prefix: '/api' },
   );
+  await manifestRoute(app, readPackageVersion(config.rootDir));
   await clientRoutes(app, config.clientDir);
   return app;
 }

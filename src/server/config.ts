@@ -17,6 +17,8 @@ export interface Config {
   schemasDir: string;
   /** Folder of the built client, served at '/'. */
   clientDir: string;
+  /** The package folder (package.json, schemas). */
+  rootDir: string;
   initialUser: InitialUser | undefined;
   /** Sign-in throttling: this many failures within the window lock the username for lockSeconds. */
   login: { maxFailures: number; windowSeconds: number; lockSeconds: number };
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
     logLevel,
     schemasDir: path.resolve(rootDir, text(env, 'SCHEMAS_DIR') ?? 'schemas'),
     clientDir: path.resolve(rootDir, text(env, 'CLIENT_DIR') ?? 'dist/client'),
+    rootDir,
     initialUser: initialUser(env),
     login: {
       maxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),

@@ -23,6 +23,10 @@ export async function clientRoutes(app: FastifyInstance, clientDir: string): Pro
       wildcard: false,
       index: false,
       cacheControl: false,
+      // .br/.gz files written at build time (scripts/compress-assets.ts) are sent as they are.
+      preCompressed: true,
+      // The build manifest and other dotfiles are not for browsers.
+      dotfiles: 'deny',
       setHeaders(res, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -8,8 +9,13 @@ import { startServer, type TestServer } from '../helpers/server.js';
 function builtClient(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-client-'));
   fs.mkdirSync(path.join(dir, 'assets'));
+  fs.mkdirSync(path.join(dir, '.vite'));
+  fs.writeFileSync(path.join(dir, '.vite', 'manifest.json'), '{}');
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Road Test Data</title><div id="root"></div>');
   fs.writeFileSync(path.join(dir, 'assets', 'index-Ab12Cd34.js'), `console.log(${JSON.stringify('x'.repeat(5000))});`);
+  fs.writeFileSync(path.join(dir, 'assets', 'other-Ef56Gh78.js'), `console.log(${JSON.stringify('y'.repeat(5000))});`);
+  // A precompressed twin with different text, to tell it from on-the-fly compression.
+  fs.writeFileSync(path.join(dir, 'assets', 'other-Ef56Gh78.js.br'), zlib.brotliCompressSync('console.log("precompressed")'));
   return dir;
 }
 
@@ -57,5 +63,31 @@ describe('built assets', () => {
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(res.headers.get('content-encoding')).toBe('br');
     expect(await res.text()).toContain('console.log');
+  });
+
+  it('are sent from their precompressed twin when the build made one', async () => {
+    const res = await fetch(`${s.url}/assets/other-Ef56Gh78.js`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(res.headers.get('content-encoding')).toBe('br');
+    expect(await res.text()).toBe('console.log("precompressed")');
+  });
+
+  it('keeps the build manifest and other dotfiles private', async () => {
+    const res = await fetch(`${s.url}/.vite/manifest.json`);
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('/manifest.json', () => {
+  it('is a web app manifest carrying the package version', async () => {
+    const s = await startServer({ name: 'sqlite' });
+    try {
+      const res = await fetch(`${s.url}/manifest.json`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('application/manifest+json');
+      const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8'));
+      expect(await res.json()).toMatchObject({ name: 'Road Test Data', version: pkg.version, start_url: '/', display: 'standalone', icons: [expect.objectContaining({ src: '/icon.svg' })] });
+    } finally {
+      await s.close();
+    }
   });
 });

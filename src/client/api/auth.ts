@@ -1,0 +1,32 @@
+import { apiRequest, ApiError, type Envelope } from './client';
+import { CLIENT_ID } from './config';
+import type { StoredUser } from '../session/storage';
+
+export interface LoginData {
+  access_token?: string;
+  expire_in?: number;
+}
+
+/** POST /auth/login; resolves with the access token or raises 'Login failed' when none came back. */
+export async function login(username: string, password: string): Promise<string> {
+  const res = await apiRequest<Envelope<LoginData | null>>('POST', '/auth/login', {
+    body: { username, password, clientId: CLIENT_ID, grantType: 'password' },
+    noAuthRedirect: true,
+  });
+  const token = res.data?.access_token;
+  if (!token) throw new ApiError(200, 200, 'Login failed');
+  return token;
+}
+
+export interface UserInfo {
+  user: StoredUser;
+}
+
+export function getInfo(): Promise<Envelope<UserInfo>> {
+  return apiRequest<Envelope<UserInfo>>('GET', '/system/user/getInfo');
+}
+
+/** POST /auth/logout: revokes the token on the server. */
+export async function logout(): Promise<void> {
+  await apiRequest('POST', '/auth/logout', { noAuthRedirect: true });
+}

@@ -1,0 +1,82 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { setUnauthorizedHandler } from '../api/client';
+import { AuthProvider, useAuth } from '../auth/auth-context';
+import { Loading } from '../ui/loading';
+import { ToastProvider, useToast } from '../ui/toast';
+import { AppLayout } from './app-layout';
+
+// Every page is its own chunk: the sign-in page loads only what it needs.
+const LoginPage = lazy(() => import('../pages/login-page').then((m) => ({ default: m.LoginPage })));
+const WorkspacePage = lazy(() => import('../pages/workspace-page').then((m) => ({ default: m.WorkspacePage })));
+const VehicleStatusPage = lazy(() => import('../pages/vehicle-status-page').then((m) => ({ default: m.VehicleStatusPage })));
+const DataPage = lazy(() => import('../pages/data-page').then((m) => ({ default: m.DataPage })));
+const ProfilePage = lazy(() => import('../pages/profile-page').then((m) => ({ default: m.ProfilePage })));
+const PendingPage = lazy(() => import('../pages/pending-page').then((m) => ({ default: m.PendingPage })));
+const NotFoundPage = lazy(() => import('../pages/not-found-page').then((m) => ({ default: m.NotFoundPage })));
+
+/** Record routes whose screens land with the engine issue; listed so deep links keep working. */
+const PENDING: Array<[string, string, string]> = [
+  ['/data/poi', 'POI Records', '/data'],
+  ['/data/poi/:id', 'POI Details', '/data/poi'],
+  ['/data/issue', 'Issue Records', '/data'],
+  ['/data/issue/:id', 'Issue Record', '/data/issue'],
+  ['/data/drive', 'Drive Records', '/data'],
+  ['/data/drive/:id', 'Drive Record', '/data/drive'],
+  ['/data/charging', 'Charging Records', '/data'],
+  ['/data/charging/:id', 'Charging Record', '/data/charging'],
+  ['/sharepoint-test', 'SP测试', '/profile'],
+];
+
+/** Connects the API client's 401 handling and the service worker's messages to the app. */
+function AppEffects() {
+  const { expire } = useAuth();
+  const toast = useToast();
+  useEffect(() => {
+    // Signing out re-renders the protection wrapper, which sends the user to /login with the origin.
+    setUnauthorizedHandler(expire);
+  }, [expire]);
+  useEffect(() => {
+    if (!('serviceWorker' in navigator)) return;
+    const onMessage = (event: MessageEvent): void => {
+      if ((event.data as { type?: unknown } | null)?.type === 'update') toast('success', '更新成功！');
+    };
+    navigator.serviceWorker.addEventListener('message', onMessage);
+    return () => navigator.serviceWorker.removeEventListener('message', onMessage);
+  }, [toast]);
+  return null;
+}
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<Loading />}>
+      <Routes>
+        <Route path="/login" element={<LoginPage />} />
+        <Route element={<AppLayout />}>
+          <Route path="/" element={<Navigate to="/data" replace />} />
+          <Route path="/dashboard" element={<WorkspacePage />} />
+          <Route path="/vehicle" element={<VehicleStatusPage />} />
+          <Route path="/data" element={<DataPage />} />
+          <Route path="/profile" element={<ProfilePage />} />
+          {PENDING.map(([path, title, back]) => (
+            <Route key={path} path={path} element={<PendingPage title={title} back={back} />} />
+          ))}
+        </Route>
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </Suspense>
+  );
+}
+
+export function App() {
+  return (
+    <BrowserRouter>
+      <ToastProvider>
+        <AuthProvider>
+          <AppEffects />
+          <AppRoutes />
+        </AuthProvider>
+      </ToastProvider>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,88 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import * as authApi from '../api/auth';
+import { ApiError } from '../api/client';
+import { storage, type StoredUser } from '../session/storage';
+
+export type AuthState =
+  | { status: 'loading' }
+  | { status: 'signedOut' }
+  | { status: 'signedIn'; username: string; user: StoredUser | null };
+
+export interface AuthContextValue {
+  state: AuthState;
+  /** Signs in and loads the user's info; raises ApiError with a message to show. */
+  signIn(username: string, password: string): Promise<void>;
+  /** Revokes the token (best effort) and forgets the user on this device. */
+  signOut(): Promise<void>;
+  /** Called when the server answered 401: the token is already gone. */
+  expire(): void;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+function fromStorage(): AuthState {
+  const token = storage.token();
+  if (!token) return { status: 'signedOut' };
+  return { status: 'signedIn', username: storage.username() ?? 'User', user: storage.userInfo() };
+}
+
+/**
+ * Who is signed in. A stored token counts as signed in at once (staff often open the app with
+ * no coverage); the user's info is refreshed in the background, and a 401 from that or any
+ * other call signs them out.
+ */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<AuthState>({ status: 'loading' });
+
+  useEffect(() => {
+    const initial = fromStorage();
+    setState(initial);
+    if (initial.status !== 'signedIn') return;
+    authApi.getInfo().then(
+      (res) => {
+        storage.saveUser(res.data.user.userName ?? initial.username, res.data.user);
+        setState(fromStorage());
+      },
+      (e: unknown) => {
+        if (e instanceof ApiError && e.status === 401) setState({ status: 'signedOut' });
+      },
+    );
+  }, []);
+
+  const signIn = useCallback(async (username: string, password: string) => {
+    const token = await authApi.login(username, password);
+    storage.setToken(token);
+    try {
+      const info = await authApi.getInfo();
+      storage.saveUser(username, info.data.user);
+    } catch (e) {
+      storage.clearUser();
+      throw e;
+    }
+    setState(fromStorage());
+  }, []);
+
+  const signOut = useCallback(async () => {
+    try {
+      await authApi.logout();
+    } catch {
+      // Signing out on this device must work offline too; the token expires on the server anyway.
+    }
+    storage.clearUser();
+    setState({ status: 'signedOut' });
+  }, []);
+
+  const expire = useCallback(() => {
+    storage.clearUser();
+    setState({ status: 'signedOut' });
+  }, []);
+
+  const value = useMemo(() => ({ state, signIn, signOut, expire }), [state, signIn, signOut, expire]);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside an AuthProvider');
+  return value;
+}

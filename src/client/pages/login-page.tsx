@@ -1,0 +1,98 @@
+import { useState, type FormEvent } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { ApiError } from '../api/client';
+import { useAuth } from '../auth/auth-context';
+import type { FromState } from '../auth/require-auth';
+import { preloadToast, useToast } from '../ui/toast';
+
+/** Where to go after signing in: the remembered origin, or '/' (which leads to /data). */
+function destination(state: unknown, search: string): string {
+  const from = (state as FromState | null)?.from ?? new URLSearchParams(search).get('redirect') ?? '/';
+  // Only paths of this app: never an absolute URL that would leave it.
+  return from.startsWith('/') && !from.startsWith('//') && !from.startsWith('/login') ? from : '/';
+}
+
+export function LoginPage() {
+  const { state, signIn } = useAuth();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [tried, setTried] = useState(false);
+  const [showPassword, setShowPassword] = useState(false);
+
+  if (state.status === 'signedIn' && !busy) return <Navigate to={destination(location.state, location.search)} replace />;
+
+  async function submit(e: FormEvent): Promise<void> {
+    e.preventDefault();
+    setTried(true);
+    if (username.trim() === '' || password === '' || busy) return;
+    setBusy(true);
+    void preloadToast().catch(() => {});
+    try {
+      await signIn(username.trim(), password);
+      toast('success', 'Login successful');
+      navigate(destination(location.state, location.search), { replace: true });
+    } catch (err) {
+      const detail = err instanceof ApiError ? err.message : undefined;
+      toast('error', 'Login failed. Please check your credentials.', detail);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const missingUser = tried && username.trim() === '';
+  const missingPassword = tried && password === '';
+  return (
+    <div className="login-page">
+      <form className="login-card surface-card shadow-2 border-round-xl p-4" onSubmit={submit} noValidate>
+        <div className="text-center mb-4">
+          <i className="pi pi-car text-primary" style={{ fontSize: '2.5rem' }} aria-hidden="true" />
+          <h1 className="text-2xl font-semibold mt-2 mb-1">Road Test Data Management</h1>
+          <p className="text-600 m-0">Enter your credentials to access your account</p>
+        </div>
+        {/* Plain inputs styled by the PrimeReact theme: the sign-in page loads no component library. */}
+        <div className="field">
+          <label htmlFor="username" className="font-medium">Username</label>
+          <input
+            id="username"
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            className={`p-inputtext p-component w-full${missingUser ? ' p-invalid' : ''}`}
+            aria-required="true"
+            aria-invalid={missingUser}
+          />
+          {missingUser && <small className="p-error">Username is required</small>}
+        </div>
+        <div className="field">
+          <label htmlFor="password" className="font-medium">Password</label>
+          <div className="p-input-icon-right w-full">
+            <input
+              id="password"
+              type={showPassword ? 'text' : 'password'}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              autoComplete="current-password"
+              className={`p-inputtext p-component w-full${missingPassword ? ' p-invalid' : ''}`}
+              aria-required="true"
+              aria-invalid={missingPassword}
+            />
+            <button type="button" className="password-toggle" onClick={() => setShowPassword((v) => !v)} aria-label={showPassword ? 'Hide password' : 'Show password'}>
+              <i className={showPassword ? 'pi pi-eye-slash' : 'pi pi-eye'} aria-hidden="true" />
+            </button>
+          </div>
+          {missingPassword && <small className="p-error">Password is required</small>}
+        </div>
+        <button type="submit" className="p-button p-component w-full mt-2 justify-content-center gap-2" disabled={busy}>
+          <i className={busy ? 'pi pi-spin pi-spinner' : 'pi pi-sign-in'} aria-hidden="true" />
+          <span className="font-semibold">{busy ? 'Logging in...' : 'Sign in'}</span>
+        </button>
+      </form>
+    </div>
+  );
+}

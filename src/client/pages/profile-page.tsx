@@ -1,0 +1,111 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { Avatar } from 'primereact/avatar';
+import { Button } from 'primereact/button';
+import { Card } from 'primereact/card';
+import { fetchAppVersion } from '../api/app-info';
+import { getInfo } from '../api/auth';
+import { useAuth } from '../auth/auth-context';
+import { checkForUpdates } from '../lib/update-check';
+import { storage } from '../session/storage';
+import { PageHeader } from '../ui/page-header';
+import { SignOutDialog } from '../ui/sign-out-dialog';
+import { useToast } from '../ui/toast';
+
+const UNKNOWN = '未知';
+
+/** The version to show: loaded once, '未知' (and a console message) when it cannot be read. */
+export function useAppVersion(): string | null {
+  const [version, setVersion] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    fetchAppVersion().then(
+      (v) => live && setVersion(v),
+      (e: unknown) => {
+        console.warn('Could not read the app version from /manifest.json:', e);
+        if (live) setVersion(UNKNOWN);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return version;
+}
+
+function SettingsRow({ icon, label, children }: { icon: string; label: string; children?: ReactNode }) {
+  return (
+    <div className="settings-row">
+      <i className={`${icon} text-primary`} aria-hidden="true" />
+      <span className="flex-1">{label}</span>
+      {children ?? <i className="pi pi-angle-right text-400" aria-hidden="true" />}
+    </div>
+  );
+}
+
+export function ProfilePage() {
+  const { signOut } = useAuth();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const version = useAppVersion();
+  const [updating, setUpdating] = useState(false);
+  const [signOutOpen, setSignOutOpen] = useState(false);
+  const username = storage.username() || 'User';
+  const dept = storage.deptName() ?? '';
+
+  async function update(): Promise<void> {
+    setUpdating(true);
+    try {
+      await checkForUpdates();
+    } finally {
+      setUpdating(false);
+    }
+  }
+
+  async function test(): Promise<void> {
+    try {
+      console.log('User info:', await getInfo());
+    } catch (e) {
+      console.log('User info could not be loaded:', e);
+    }
+  }
+
+  async function confirmSignOut(): Promise<void> {
+    setSignOutOpen(false);
+    await signOut();
+    toast('success', 'Logged out successfully');
+    navigate('/login', { replace: true });
+  }
+
+  return (
+    <div className="page">
+      <PageHeader title="My Profile" />
+      <Card className="mb-3">
+        <div className="flex align-items-center gap-3">
+          <Avatar icon="pi pi-user" size="xlarge" shape="circle" className="bg-primary text-white" />
+          <div>
+            <div className="text-xl font-semibold" data-testid="profile-username">{username}</div>
+            <div className="text-600" data-testid="profile-dept">{dept}</div>
+          </div>
+        </div>
+      </Card>
+      <h2 className="text-base text-600 font-medium mb-2">Settings</h2>
+      <Card className="mb-3 settings-card">
+        <SettingsRow icon="pi pi-cog" label="App Settings" />
+        <SettingsRow icon="pi pi-download" label="Export Data" />
+        <SettingsRow icon="pi pi-question-circle" label="Help & Support" />
+        <SettingsRow icon="pi pi-info-circle" label="App Version">
+          <span className="text-600" data-testid="app-version">
+            {version === null ? '…' : version === UNKNOWN ? UNKNOWN : `v${version}`}
+          </span>
+        </SettingsRow>
+        <div className="flex gap-2 pt-3">
+          <Button label="Check for Updates" icon="pi pi-refresh" outlined className="flex-1" loading={updating} onClick={() => void update()} />
+          <Button label="Test" icon="pi pi-wrench" outlined severity="secondary" onClick={() => void test()} />
+        </div>
+      </Card>
+      <Button label="Sign Out" icon="pi pi-sign-out" severity="danger" className="w-full" onClick={() => setSignOutOpen(true)} />
+      <SignOutDialog visible={signOutOpen} onCancel={() => setSignOutOpen(false)} onConfirm={() => void confirmSignOut()} />
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { Toast, ToastMessage } from 'primereact/toast';
+
+export type ToastSeverity = 'success' | 'info' | 'warn' | 'error';
+
+export interface ShowToast {
+  (severity: ToastSeverity, summary: string, detail?: string, life?: number): void;
+}
+
+type ToastModule = typeof import('primereact/toast');
+
+let modulePromise: Promise<ToastModule> | undefined;
+/**
+ * PrimeReact's Toast (with its styling runtime) is fetched on first use, not with the first
+ * page: the sign-in page stays small on a slow link. Call early where a toast is likely.
+ */
+export function preloadToast(): Promise<ToastModule> {
+  modulePromise ??= import('primereact/toast');
+  return modulePromise;
+}
+
+const ToastContext = createContext<ShowToast | null>(null);
+
+/** One toast area for the app: showing a toast replaces the one on screen (one at a time). */
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const ref = useRef<Toast>(null);
+  const pending = useRef<ToastMessage | null>(null);
+  const [mod, setMod] = useState<ToastModule | null>(null);
+
+  const show = useCallback<ShowToast>((severity, summary, detail, life = 3000) => {
+    const message: ToastMessage = { severity, summary, life };
+    if (detail !== undefined && detail !== summary) message.detail = detail;
+    if (ref.current) {
+      ref.current.replace(message);
+      return;
+    }
+    pending.current = message;
+    preloadToast().then(setMod, (e: unknown) => console.error('The toast component could not be loaded:', e));
+  }, []);
+
+  useEffect(() => {
+    if (mod && ref.current && pending.current) {
+      ref.current.replace(pending.current);
+      pending.current = null;
+    }
+  }, [mod]);
+
+  const ToastComponent = mod?.Toast;
+  return (
+    <ToastContext.Provider value={show}>
+      {ToastComponent && <ToastComponent ref={ref} position="top-center" className="app-toast" />}
+      {children}
+    </ToastContext.Provider>
+  );
+}
+
+/** Shows a toast; must be used inside ToastProvider. */
+export function useToast(): ShowToast {
+  const show = useContext(ToastContext);
+  if (!show) throw new Error('useToast must be used inside a ToastProvider');
+  return show;
+}
