@@ -1,14 +1,46 @@
 import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.{ts,tsx}'],
-    environment: 'node',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    // Two cores: more workers only make the scrypt-heavy auth tests slower.
+    // Two cores: more workers only make the scrypt-heavy auth tests and the browser slower.
     maxWorkers: 2,
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
+    projects: [
+      {
+        test: {
+          name: 'server',
+          include: ['tests/server/**/*.test.ts', 'tests/shared/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'client',
+          include: ['tests/client/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['tests/client/setup.ts'],
+          env: { VITE_SP_TEST_USER: 'sptester' },
+          testTimeout: 20_000,
+          server: { deps: { inline: ['@rjsf/primereact'] } },
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/e2e/global-setup.ts'],
+          // One browser at a time on two cores.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

@@ -29,7 +29,7 @@ const PENDING: Array<[string, string, string]> = [
 ];
 
 /** Connects the API client's 401 handling and the service worker's messages to the app. */
-function AppEffects() {
+export function AppEffects() {
   const { expire } = useAuth();
   const toast = useToast();
   useEffect(() => {

@@ -18,7 +18,7 @@ export interface AuthContextValue {
   expire(): void;
 }
 
-const AuthContext = createContext<AuthContextValue | null>(null);
+export const AuthContext = createContext<AuthContextValue | null>(null);
 
 function fromStorage(): AuthState {
   const token = storage.token();

@@ -1,0 +1,37 @@
+import { vi } from 'vitest';
+
+export interface FakeCall {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+type Handler = (call: FakeCall) => { status?: number; body: unknown } | Promise<{ status?: number; body: unknown }>;
+
+/**
+ * Stands in for the network in component tests (the end-to-end tests use the real server):
+ * routes 'METHOD /path' to handlers and records every call.
+ */
+export function fakeFetch(routes: Record<string, Handler>) {
+  const calls: FakeCall[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const method = (init.method ?? 'GET').toUpperCase();
+    const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
+    const call: FakeCall = { method, url, headers, body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined };
+    calls.push(call);
+    const path = url.split('?')[0] as string;
+    const handler = routes[`${method} ${path}`];
+    if (!handler) return new Response(JSON.stringify({ code: 404, msg: `no fake for ${method} ${path}` }), { status: 404 });
+    const { status = 200, body } = await handler(call);
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock };
+}
+
+export const okLogin = (token = 'token-abc'): Handler => () => ({ body: { code: 200, msg: '操作成功', data: { access_token: token, expire_in: 604800 } } });
+export const okInfo = (user: Record<string, unknown> = { userName: 'alice', nickName: 'alice', deptName: 'P1', remark: 'V1' }): Handler => () => ({
+  body: { code: 200, msg: '操作成功', data: { user } },
+});
