@@ -103,6 +103,6 @@ function SessionLine({ running, runningLabel, idleLabel }: { running: string | u
   return running ? (
     <Tag severity="success" icon="pi pi-circle-fill" value={`${runningLabel} ${running.slice(11, 16)}`} />
   ) : (
-    <Tag severity="secondary" value={idleLabel} />
+    <Tag value={idleLabel} className="surface-200 text-700" />
   );
 }

@@ -48,7 +48,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const ToastComponent = mod?.Toast;
   return (
     <ToastContext.Provider value={show}>
-      {ToastComponent && <ToastComponent ref={ref} position="top-center" className="app-toast" />}
+      {/* No exit animation: a replaced toast vanishes at once, so only one is ever on screen. */}
+      {ToastComponent && <ToastComponent ref={ref} position="top-center" className="app-toast" transitionOptions={{ exit: false, timeout: { enter: 300, exit: 0 } }} />}
       {children}
     </ToastContext.Provider>
   );

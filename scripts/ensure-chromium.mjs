@@ -1,0 +1,26 @@
+// Makes sure the end-to-end tests have a Chromium to drive: the one named by CHROMIUM_PATH, or
+// Debian's. On a fresh machine where we are root, installs Debian's package (no browser is ever
+// downloaded from anywhere else). Exits non-zero with what to do when that is not possible.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
+const found = () => CANDIDATES.find((p) => fs.existsSync(p));
+
+if (!found()) {
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (root && fs.existsSync('/usr/bin/apt-get')) {
+    console.log('Chromium is not installed: installing Debian\'s chromium package for the end-to-end tests...');
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+  }
+}
+const chromium = found();
+if (!chromium) {
+  console.error(
+    'The end-to-end tests need Chromium and none was found.\n' +
+      'Install it (Debian: sudo apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary.',
+  );
+  process.exit(1);
+}

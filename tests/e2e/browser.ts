@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
+
+export function chromiumPath(): string {
+  const found = [process.env['CHROMIUM_PATH'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && fs.existsSync(p));
+  if (!found) throw new Error('Chromium not found: install it (apt-get install -y chromium) or set CHROMIUM_PATH. `npm test` installs it when run as root.');
+  return found;
+}
+
+/** Debian's Chromium, headless, with nothing that reaches for the network on its own. */
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A phone-sized page (390x844, touch), as staff hold it. */
+export async function phone(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-GB' });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Saves what a person sees, under test-results/screenshots (git-ignored). */
+export async function snap(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  // Let opening dialogs and toasts finish moving, so the picture is what a person sees.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}
