@@ -6,7 +6,9 @@ import type { Config } from './config.js';
 import { openDb, type Db } from './db/database.js';
 import { migrate } from './db/migrations.js';
 import { LoginThrottle } from './auth/login-throttle.js';
+import { linkRoutes } from './auth/link-routes.js';
 import { authRoutes } from './auth/routes.js';
+import { authenticateOrSignedLink, LinkSigner, loadLinkSecret } from './auth/signed-links.js';
 import { TokenStore } from './auth/tokens.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { RecordRepository } from './records/repository.js';
@@ -27,10 +29,20 @@ export interface AppOptions {
   logger?: boolean | object;
 }
 
+/** What the services' route plugins build on; decorated on the app as `services`. */
+export interface Services {
+  users: UserRepository;
+  tokens: TokenStore;
+  records: RecordRepository;
+  signer: LinkSigner;
+  serviceAuth: ReturnType<typeof authenticateOrSignedLink>;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     registry: KindRegistry;
+    services: Services;
   }
 }
 
@@ -82,10 +94,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const throttle = new LoginThrottle(db.kysely, config.login);
   const records = new RecordRepository(db.kysely, db.dialect);
   const validator = new RecordValidator(registry);
+  const signer = new LinkSigner(await loadLinkSecret(db.kysely));
+  // Bearer or signed link: for the download and shared-files services (opened in frames and tabs).
+  const serviceAuth = authenticateOrSignedLink(tokens, signer, users);
+  app.decorate('services', { users, tokens, records, signer, serviceAuth });
 
   await app.register(
     async (api) => {
       await authRoutes(api, { users, tokens, throttle, clientId: config.clientId });
+      await linkRoutes(api, { tokens, signer, clientId: config.clientId });
       await api.register(async (scoped) => recordRoutes(scoped, { registry, records, validator, tokens, clientId: config.clientId }));
     },
     { prefix: '/api' },

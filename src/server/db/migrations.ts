@@ -56,6 +56,15 @@ function migrations(db: Db): Record<string, Migration> {
         await k.schema.createIndex('record_history_record').on('record_history').columns(['kind', 'record_id', 'version']).execute();
       },
     },
+    '002-app-secrets': {
+      async up(k: Kysely<unknown>) {
+        await k.schema
+          .createTable('app_secrets')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .execute();
+      },
+    },
   };
 }
 

@@ -52,6 +52,12 @@ export interface RecordTable {
   updated_by: string;
 }
 
+/** Secrets the server makes itself and every instance must share (the signed-link key). */
+export interface AppSecretTable {
+  name: string;
+  value: string;
+}
+
 export type RecordTableName = `rec_${string}`;
 
 export type Database = {
@@ -59,6 +65,7 @@ export type Database = {
   auth_tokens: TokenTable;
   login_failures: LoginFailureTable;
   record_history: RecordHistoryTable;
+  app_secrets: AppSecretTable;
 } & Record<RecordTableName, RecordTable>;
 
 export type Dialect = 'sqlite' | 'postgres';
