@@ -107,6 +107,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     { prefix: '/api' },
   );
+  // service: files (the shared-files service at /sharepoint registers here)
+  // service: downloads (the download service at /download and the statistics endpoint register here)
   await manifestRoute(app, readPackageVersion(config.rootDir));
   await clientRoutes(app, config.clientDir);
   return app;
