@@ -35,3 +35,8 @@ export const okLogin = (token = 'token-abc'): Handler => () => ({ body: { code: 
 export const okInfo = (user: Record<string, unknown> = { userName: 'alice', nickName: 'alice', deptName: 'P1', remark: 'V1' }): Handler => () => ({
   body: { code: 200, msg: '操作成功', data: { user } },
 });
+
+/** What console.error received during this test, taken so the test does not fail on it. */
+export function takeConsoleErrors(): unknown[][] {
+  return (globalThis as unknown as { takeConsoleErrors: () => unknown[][] }).takeConsoleErrors();
+}

@@ -1,5 +1,6 @@
 import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
+import { SWRConfig } from 'swr';
 import { AppEffects, AppRoutes } from '../../src/client/app/app';
 import { AuthProvider } from '../../src/client/auth/auth-context';
 import { ToastProvider } from '../../src/client/ui/toast';
@@ -16,15 +17,17 @@ function LocationProbe() {
 export function renderApp(path: string, state?: unknown) {
   current.location = null;
   return render(
-    <MemoryRouter initialEntries={[{ pathname: path.split('?')[0] ?? '/', search: path.includes('?') ? `?${path.split('?')[1]}` : '', state }]}>
-      <ToastProvider>
-        <AuthProvider>
-          <AppEffects />
-          <LocationProbe />
-          <AppRoutes />
-        </AuthProvider>
-      </ToastProvider>
-    </MemoryRouter>,
+    <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
+      <MemoryRouter initialEntries={[{ pathname: path.split('?')[0] ?? '/', search: path.includes('?') ? `?${path.split('?')[1]}` : '', state }]}>
+        <ToastProvider>
+          <AuthProvider>
+            <AppEffects />
+            <LocationProbe />
+            <AppRoutes />
+          </AuthProvider>
+        </ToastProvider>
+      </MemoryRouter>
+    </SWRConfig>,
   );
 }
 

@@ -1,9 +1,21 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
+
+// Lazy record screens compile on first use in the test run; give findBy* room on two busy cores.
+configure({ asyncUtilTimeout: 5000 });
 
 // A test fails on an unexpected console.error (epic-stack's habit): React warnings are bugs.
 let errors: unknown[][] = [];
+
+/** For a test that expects console.error (SPEC.md: load failures are logged): takes what was logged. */
+export function takeConsoleErrors(): unknown[][] {
+  const taken = errors;
+  errors = [];
+  return taken;
+}
+(globalThis as { takeConsoleErrors?: () => unknown[][] }).takeConsoleErrors = takeConsoleErrors;
+
 beforeEach(() => {
   errors = [];
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {

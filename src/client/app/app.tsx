@@ -13,20 +13,12 @@ const VehicleStatusPage = lazy(() => import('../pages/vehicle-status-page').then
 const DataPage = lazy(() => import('../pages/data-page').then((m) => ({ default: m.DataPage })));
 const ProfilePage = lazy(() => import('../pages/profile-page').then((m) => ({ default: m.ProfilePage })));
 const PendingPage = lazy(() => import('../pages/pending-page').then((m) => ({ default: m.PendingPage })));
+const RecordListPage = lazy(() => import('../pages/record-pages').then((m) => ({ default: m.RecordListPage })));
+const RecordDetailPage = lazy(() => import('../pages/record-pages').then((m) => ({ default: m.RecordDetailPage })));
 const NotFoundPage = lazy(() => import('../pages/not-found-page').then((m) => ({ default: m.NotFoundPage })));
 
-/** Record routes whose screens land with the engine issue; listed so deep links keep working. */
-const PENDING: Array<[string, string, string]> = [
-  ['/data/poi', 'POI Records', '/data'],
-  ['/data/poi/:id', 'POI Details', '/data/poi'],
-  ['/data/issue', 'Issue Records', '/data'],
-  ['/data/issue/:id', 'Issue Record', '/data/issue'],
-  ['/data/drive', 'Drive Records', '/data'],
-  ['/data/drive/:id', 'Drive Record', '/data/drive'],
-  ['/data/charging', 'Charging Records', '/data'],
-  ['/data/charging/:id', 'Charging Record', '/data/charging'],
-  ['/sharepoint-test', 'SP测试', '/profile'],
-];
+/** Screens whose issue has not landed; listed so the navigation entry and deep links work. */
+const PENDING: Array<[string, string, string]> = [['/sharepoint-test', 'SP测试', '/profile']];
 
 /** Connects the API client's 401 handling and the service worker's messages to the app. */
 export function AppEffects() {
@@ -58,6 +50,8 @@ export function AppRoutes() {
           <Route path="/vehicle" element={<VehicleStatusPage />} />
           <Route path="/data" element={<DataPage />} />
           <Route path="/profile" element={<ProfilePage />} />
+          <Route path="/data/:slug" element={<RecordListPage />} />
+          <Route path="/data/:slug/:id" element={<RecordDetailPage />} />
           {PENDING.map(([path, title, back]) => (
             <Route key={path} path={path} element={<PendingPage title={title} back={back} />} />
           ))}

@@ -87,7 +87,7 @@ export function WorkspacePage() {
         <Card title="Record Data" className="workspace-card">
           <div className="grid">
             <div className="col-6">
-              <Button label="Record POI" icon="pi pi-map-marker" outlined className="w-full" onClick={() => navigate('/data/poi')} />
+              <Button label="Record POI" icon="pi pi-map-marker" outlined className="w-full" onClick={() => navigate('/data/poi/new')} />
             </div>
             <div className="col-6">
               <Button label="Record Issue" icon="pi pi-exclamation-triangle" outlined severity="warning" className="w-full" onClick={() => navigate('/data/issue/new')} />

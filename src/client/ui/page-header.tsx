@@ -2,13 +2,18 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 
 /** The title bar of a screen: optional back link, title, and actions on the right. */
-export function PageHeader({ title, back, actions }: { title: string; back?: string; actions?: ReactNode }) {
+export function PageHeader({ title, back, actions }: { title: string; back?: string | (() => void); actions?: ReactNode }) {
   return (
     <header className="page-header">
-      {back !== undefined && (
+      {typeof back === 'string' && (
         <Link to={back} className="page-header-back" aria-label="Back">
           <i className="pi pi-arrow-left" />
         </Link>
+      )}
+      {typeof back === 'function' && (
+        <button type="button" onClick={back} className="page-header-back" aria-label="Back">
+          <i className="pi pi-arrow-left" />
+        </button>
       )}
       <h1 className="page-header-title">{title}</h1>
       {actions !== undefined && <div className="page-header-actions">{actions}</div>}

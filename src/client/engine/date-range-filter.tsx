@@ -1,0 +1,83 @@
+import { useRef, useState } from 'react';
+import { format } from 'date-fns';
+import { Button } from 'primereact/button';
+import { Calendar } from 'primereact/calendar';
+import { OverlayPanel } from 'primereact/overlaypanel';
+import type { DateRange } from './use-record-list';
+
+/** The banner text of an active filter, in the spec's three forms; null without a filter. */
+export function filterText(range: DateRange): string | null {
+  const d = (x: Date): string => format(x, 'yyyy-MM-dd');
+  if (range.from && range.to) return `Filter: ${d(range.from)} to ${d(range.to)}`;
+  if (range.from) return `Filter: After ${d(range.from)}`;
+  if (range.to) return `Filter: Before ${d(range.to)}`;
+  return null;
+}
+
+/** The header's filter button and its popover: one month, week from Sunday, Clear and Apply. */
+export function DateRangeButton({ value, onApply }: { value: DateRange; onApply: (range: DateRange) => void }) {
+  const panel = useRef<OverlayPanel>(null);
+  const [pending, setPending] = useState<Array<Date | null> | null>(null);
+  const chosen = pending !== null && pending.some((d) => d instanceof Date);
+  const active = value.from !== null || value.to !== null;
+
+  return (
+    <>
+      <Button
+        icon="pi pi-calendar"
+        rounded
+        text={!active}
+        aria-label="Filter by date"
+        onClick={(e) => {
+          setPending(value.from || value.to ? [value.from, value.to] : null);
+          panel.current?.toggle(e);
+        }}
+      />
+      <OverlayPanel ref={panel} className="date-range-panel" ariaCloseLabel="Close">
+        <Calendar
+          inline
+          selectionMode="range"
+          numberOfMonths={1}
+          // PrimeReact's 'en' locale starts weeks on Sunday (firstDayOfWeek 0), as SPEC.md asks.
+          locale="en"
+          value={pending as Date[] | null}
+          onChange={(e) => setPending((e.value as Array<Date | null> | null) ?? null)}
+        />
+        <div className="flex justify-content-end gap-2 mt-2">
+          <Button
+            label="Clear"
+            outlined
+            size="small"
+            onClick={() => {
+              setPending(null);
+              panel.current?.hide();
+              onApply({ from: null, to: null });
+            }}
+          />
+          <Button
+            label="Apply"
+            size="small"
+            disabled={!chosen}
+            onClick={() => {
+              panel.current?.hide();
+              onApply({ from: pending?.[0] ?? null, to: pending?.[1] ?? null });
+            }}
+          />
+        </div>
+      </OverlayPanel>
+    </>
+  );
+}
+
+/** 'Filter: …' with 'Clear Filter', shown while a filter is active. */
+export function FilterBanner({ range, onClear }: { range: DateRange; onClear: () => void }) {
+  const text = filterText(range);
+  if (text === null) return null;
+  return (
+    <div className="filter-banner" role="status">
+      <i className="pi pi-filter text-primary" aria-hidden="true" />
+      <span className="flex-1">{text}</span>
+      <Button label="Clear Filter" link size="small" onClick={onClear} />
+    </div>
+  );
+}

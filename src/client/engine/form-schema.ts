@@ -1,0 +1,73 @@
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { format } from 'date-fns';
+import type { Kind, KindProperty } from '../../shared/kind-types';
+
+/**
+ * The schema the form renders: the kind's schema without `default`s (the form must show what a
+ * record holds, never fill gaps of an existing record) and without our x- keywords.
+ */
+export function formSchema(kind: Kind): RJSFSchema {
+  const properties: Record<string, RJSFSchema> = {};
+  for (const [name, prop] of Object.entries(kind.schema.properties)) {
+    const copy: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(prop)) if (key !== 'default' && !key.startsWith('x-')) copy[key] = value;
+    properties[name] = copy as RJSFSchema;
+  }
+  return { type: 'object', properties };
+}
+
+function fieldUi(prop: KindProperty): UiSchema {
+  const ui = prop['x-ui'] ?? {};
+  if (ui.hidden) return { 'ui:widget': 'hidden' };
+  if (prop['x-derived']) return { 'ui:widget': 'derived', 'ui:options': { difference: prop['x-derived'].difference } };
+  const out: UiSchema = {};
+  if (prop.readOnly) out['ui:readonly'] = true;
+  if (prop.type === 'number' || prop.type === 'integer') {
+    // A text box with the number pad: non-numeric input stays on screen as typed (SPEC.md section 5).
+    out['ui:options'] = { inputType: 'text', prime: { inputMode: 'decimal' } };
+  }
+  switch (ui.widget) {
+    case 'textarea':
+      out['ui:widget'] = 'textarea';
+      break;
+    case 'date':
+    case 'datetime':
+      out['ui:widget'] = 'dateText';
+      out['ui:options'] = { mode: ui.widget };
+      break;
+    case 'yesNo':
+      out['ui:widget'] = 'yesNo';
+      break;
+    case 'connectors':
+      out['ui:widget'] = 'connectors';
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+/** The uiSchema derived from the schema's x-ui, readOnly and x-derived keywords. */
+export function uiSchema(kind: Kind): UiSchema {
+  const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
+  for (const [name, prop] of Object.entries(kind.schema.properties)) ui[name] = fieldUi(prop);
+  return ui;
+}
+
+/**
+ * A new record's first values: the schema's defaults, the dynamic ones (now, start of today),
+ * empty text for other text fields, and the project and vehicle this phone works for.
+ */
+export function newRecordValues(kind: Kind, now: Date, prefill: Record<string, unknown> = {}): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [name, prop] of Object.entries(kind.schema.properties)) {
+    if (name === 'id') continue;
+    if (prop['x-default'] === 'now') values[name] = format(now, 'yyyy-MM-dd HH:mm:ss');
+    else if (prop['x-default'] === 'startOfToday') values[name] = format(now, 'yyyy-MM-dd 00:00:00');
+    else if (prop.default !== undefined) values[name] = structuredClone(prop.default);
+    else if (prop.type === 'string' && !prop.enum && !prop['x-derived']) values[name] = '';
+  }
+  values['projectName'] = localStorage.getItem('userDeptName') ?? '';
+  values['vehicleNo'] = localStorage.getItem('vehicleNo') || localStorage.getItem('userDeptName') || '';
+  return { ...values, ...prefill };
+}

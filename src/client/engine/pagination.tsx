@@ -1,0 +1,30 @@
+import { Button } from 'primereact/button';
+
+/** The page numbers to show: 1..min(limit, total) for a numeric limit, every page for 'all'. */
+export function pageNumbers(totalPages: number, limit: number | 'all'): number[] {
+  const last = limit === 'all' ? totalPages : Math.min(limit, totalPages);
+  return Array.from({ length: Math.max(0, last) }, (_, i) => i + 1);
+}
+
+/** Previous/next and numbered page buttons; nothing at all with one page or none. */
+export function Pagination({ page, totalPages, limit, onPage }: { page: number; totalPages: number; limit: number | 'all'; onPage: (page: number) => void }) {
+  if (totalPages <= 1) return null;
+  return (
+    <nav className="pagination" aria-label="Pages">
+      <Button icon="pi pi-angle-left" text rounded aria-label="Previous page" disabled={page <= 1} onClick={() => onPage(page - 1)} />
+      {pageNumbers(totalPages, limit).map((n) => (
+        <Button
+          key={n}
+          label={String(n)}
+          rounded
+          text={n !== page}
+          aria-label={`Page ${n}`}
+          aria-current={n === page ? 'page' : undefined}
+          className="pagination-number"
+          onClick={() => onPage(n)}
+        />
+      ))}
+      <Button icon="pi pi-angle-right" text rounded aria-label="Next page" disabled={page >= totalPages} onClick={() => onPage(page + 1)} />
+    </nav>
+  );
+}

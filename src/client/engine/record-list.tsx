@@ -1,0 +1,101 @@
+import { useEffect, useState, type ComponentType } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { Button } from 'primereact/button';
+import { Tag } from 'primereact/tag';
+import type { Kind } from '../../shared/kind-types';
+import { Loading } from '../ui/loading';
+import { PageHeader } from '../ui/page-header';
+import { useToast } from '../ui/toast';
+import { DateRangeButton, FilterBanner } from './date-range-filter';
+import { parseDateText } from './format';
+import { Pagination } from './pagination';
+import { RecordCard } from './record-card';
+import { useRecordList, type DateRange } from './use-record-list';
+
+/** What a kind may add to its list header (registered per kind in src/client/kinds). */
+export interface ListHeaderExtraProps {
+  kind: Kind;
+  range: DateRange;
+  total: number;
+}
+export type ListHeaderExtra = ComponentType<ListHeaderExtraProps>;
+
+/** A one-day filter from the Data page's navigation state ({selectedDate, formattedDate}). */
+function presetRange(state: unknown): DateRange {
+  const s = state as { selectedDate?: unknown; formattedDate?: unknown } | null;
+  const raw = s?.formattedDate ?? s?.selectedDate;
+  const day = raw instanceof Date ? raw : parseDateText(raw);
+  return day ? { from: day, to: day } : { from: null, to: null };
+}
+
+/** The list screen of any kind: header, date filter, cards from x-kind, states and pagination. */
+export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtras?: ListHeaderExtra[] }) {
+  const toast = useToast();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [page, setPage] = useState(1);
+  const [range, setRange] = useState<DateRange>(() => presetRange(location.state));
+  const { meta } = kind;
+  const { state, refresh } = useRecordList(kind, page, range, (message) => toast('error', meta.messages.listLoadFailed, message));
+
+  // Keep the page within 1..total pages when the total shrinks (SPEC.md section 5).
+  useEffect(() => {
+    if (state.status === 'ready' && state.totalPages > 0 && page > state.totalPages) setPage(state.totalPages);
+  }, [state, page]);
+
+  const applyRange = (next: DateRange): void => {
+    setRange(next);
+    setPage(1);
+  };
+  const total = state.status === 'ready' ? state.total : 0;
+
+  return (
+    <div className="page">
+      <PageHeader
+        title={meta.titles.list}
+        back="/data"
+        actions={
+          <>
+            <Tag value={String(total)} rounded aria-label={`Total ${total}`} title="Total" />
+            <DateRangeButton value={range} onApply={applyRange} />
+            <Button icon="pi pi-refresh" rounded text aria-label="Refresh" onClick={() => void refresh()} />
+            {meta.canCreateFromList && <Button icon="pi pi-plus" rounded aria-label="Add" onClick={() => navigate(`${meta.route}/new`)} />}
+          </>
+        }
+      />
+      {headerExtras.length > 0 && (
+        <div className="list-extras">
+          {headerExtras.map((Extra, i) => (
+            <Extra key={i} kind={kind} range={range} total={total} />
+          ))}
+        </div>
+      )}
+      <FilterBanner range={range} onClear={() => applyRange({ from: null, to: null })} />
+      {state.status === 'loading' && <Loading text={meta.texts.listLoading} />}
+      {state.status === 'error' && (
+        <div className="empty-state">
+          <i className="pi pi-exclamation-circle text-4xl text-400" aria-hidden="true" />
+          <p className="font-semibold mb-1">{meta.messages.listLoadFailed}</p>
+          <p className="text-600 mt-0">{state.message}</p>
+        </div>
+      )}
+      {state.status === 'ready' && state.rows.length === 0 && (
+        <div className="empty-state">
+          <i className="pi pi-inbox text-4xl text-400" aria-hidden="true" />
+          <p className="font-semibold mb-1">{meta.texts.emptyTitle}</p>
+          <p className="text-600 mt-0">{meta.texts.emptyText}</p>
+        </div>
+      )}
+      {state.status === 'ready' && state.rows.length > 0 && (
+        <>
+          <div className="flex flex-column gap-2" data-testid="record-cards">
+            {state.rows.map((row) => (
+              <RecordCard key={String(row.id)} kind={kind} row={row} onOpen={() => navigate(`${meta.route}/${row.id}`)} />
+            ))}
+          </div>
+          <Pagination page={page} totalPages={state.totalPages} limit={meta.pageButtons} onPage={setPage} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { useEffect } from 'react';
+import useSWR from 'swr';
+import { format } from 'date-fns';
+import { apiRequest, type ListEnvelope } from '../api/client';
+import type { Kind } from '../../shared/kind-types';
+
+export type RecordRow = Record<string, unknown> & { id?: number };
+
+/** The list's date filter: either end may be open ('After' / 'Before'). */
+export interface DateRange {
+  from: Date | null;
+  to: Date | null;
+}
+
+export const PAGE_SIZE = 10;
+
+/** The list query of the contract: pageNum, pageSize, projectName and the kind's bracket date params. */
+export function listQuery(kind: Kind, page: number, range: DateRange, pageSize = PAGE_SIZE) {
+  const { begin, end } = kind.meta.rangeParams;
+  return {
+    pageNum: page,
+    pageSize,
+    projectName: localStorage.getItem('userDeptName') ?? undefined,
+    params: {
+      [begin]: range.from ? `${format(range.from, 'yyyy-MM-dd')} 00:00:00` : undefined,
+      [end]: range.to ? `${format(range.to, 'yyyy-MM-dd')} 23:59:59` : undefined,
+    },
+  };
+}
+
+export type ListState =
+  | { status: 'loading' }
+  | { status: 'error'; message: string }
+  | { status: 'ready'; rows: RecordRow[]; total: number; totalPages: number };
+
+/**
+ * Fetches one page of a kind's list with SWR: a new page or filter starts from the loading state,
+ * a failure toasts the kind's message once and is not retried (SPEC.md section 8).
+ */
+export function useRecordList(kind: Kind, page: number, range: DateRange, onError: (message: string) => void) {
+  const query = listQuery(kind, page, range);
+  const key = [kind.meta.apiPath, JSON.stringify(query)];
+  const { data, error, isLoading, mutate } = useSWR<ListEnvelope<RecordRow>>(
+    key,
+    () => apiRequest<ListEnvelope<RecordRow>>('GET', `${kind.meta.apiPath}/list`, { query }),
+    { shouldRetryOnError: false, revalidateOnFocus: false, revalidateOnReconnect: false },
+  );
+  useEffect(() => {
+    if (error) {
+      console.error(`Loading ${kind.meta.titles.list} failed:`, error);
+      onError((error as Error).message);
+    }
+    // Only a new error should toast, not a re-render.
+  }, [error]);
+
+  let state: ListState;
+  if (isLoading || (!data && !error)) state = { status: 'loading' };
+  else if (error || !data) state = { status: 'error', message: (error as Error | undefined)?.message ?? 'An error occurred' };
+  else {
+    const total = Number(data.total) || 0;
+    state = { status: 'ready', rows: Array.isArray(data.rows) ? data.rows : [], total, totalPages: Math.ceil(total / PAGE_SIZE) };
+  }
+  return { state, refresh: () => mutate() };
+}

@@ -1,0 +1,105 @@
+import { useState } from 'react';
+import type { WidgetProps } from '@rjsf/utils';
+import { Button } from 'primereact/button';
+import { InputText } from 'primereact/inputtext';
+import { useToast } from '../../ui/toast';
+
+export interface Connector {
+  type: string;
+  power: string;
+  total: string;
+}
+
+/**
+ * The charging record's remark carries the connector list as JSON (SPEC.md section 3): an
+ * object with a connectors array, or the array itself; anything unreadable is an empty list.
+ */
+export function parseConnectors(remark: unknown): Connector[] {
+  if (typeof remark !== 'string' || remark.trim() === '') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(remark);
+  } catch {
+    return [];
+  }
+  const list = parsed !== null && typeof parsed === 'object' && Array.isArray((parsed as { connectors?: unknown }).connectors) ? (parsed as { connectors: unknown[] }).connectors : parsed;
+  if (!Array.isArray(list)) return [];
+  return list
+    .filter((c): c is Record<string, unknown> => c !== null && typeof c === 'object')
+    .map((c) => ({ type: String(c['type'] ?? ''), power: String(c['power'] ?? ''), total: String(c['total'] ?? '') }));
+}
+
+export function serializeConnectors(connectors: Connector[]): string {
+  return JSON.stringify({ connectors });
+}
+
+const EMPTY: Connector = { type: '', power: '', total: '' };
+
+/** The connector table: rows of type, power and total; rows are added and deleted in edit mode only. */
+export function ConnectorsWidget({ id, value, disabled, readonly, onChange }: WidgetProps) {
+  const toast = useToast();
+  const [row, setRow] = useState<Connector>(EMPTY);
+  const connectors = parseConnectors(value);
+  const editable = !disabled && !readonly;
+
+  function add(): void {
+    if (row.type.trim() === '' || row.power.trim() === '' || row.total.trim() === '') {
+      toast('warn', '请填写完整的连接器信息');
+      return;
+    }
+    onChange(serializeConnectors([...connectors, { type: row.type.trim(), power: row.power.trim(), total: row.total.trim() }]));
+    setRow(EMPTY);
+  }
+
+  return (
+    <div id={id} className="connectors">
+      <table className="connectors-table">
+        <thead>
+          <tr>
+            <th>Type</th>
+            <th>Power</th>
+            <th>Total</th>
+            {editable && <th aria-label="Actions" />}
+          </tr>
+        </thead>
+        <tbody>
+          {connectors.length === 0 && (
+            <tr>
+              <td colSpan={editable ? 4 : 3} className="text-500">
+                No connectors
+              </td>
+            </tr>
+          )}
+          {connectors.map((c, i) => (
+            <tr key={i}>
+              <td>{c.type}</td>
+              <td>{c.power}</td>
+              <td>{c.total}</td>
+              {editable && (
+                <td>
+                  <Button
+                    type="button"
+                    icon="pi pi-trash"
+                    text
+                    rounded
+                    severity="danger"
+                    aria-label={`Delete connector ${i + 1}`}
+                    onClick={() => onChange(serializeConnectors(connectors.filter((_, j) => j !== i)))}
+                  />
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {editable && (
+        <div className="connectors-add">
+          <InputText placeholder="Type" aria-label="Connector type" value={row.type} onChange={(e) => setRow({ ...row, type: e.target.value })} />
+          <InputText placeholder="Power" aria-label="Connector power" value={row.power} onChange={(e) => setRow({ ...row, power: e.target.value })} />
+          <InputText placeholder="Total" aria-label="Connector total" value={row.total} onChange={(e) => setRow({ ...row, total: e.target.value })} />
+          <Button type="button" icon="pi pi-plus" aria-label="Add connector" onClick={add} />
+        </div>
+      )}
+    </div>
+  );
+}
