@@ -60,7 +60,11 @@ describe('Workspace', () => {
     expect(prefill).toMatchObject({ startTime: started, driveDate: started.slice(0, 10), travelTime: expect.any(Number) });
     expect(prefill['stopTime']).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(localStorage.getItem('driveSession')).toBeNull();
-    expect(await screen.findByTestId('prefill')).toHaveTextContent(started);
+    // The new drive record opens with the session's times filled in.
+    expect(await screen.findByRole('heading', { name: 'New Drive Record' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Start Time')).toHaveValue(started);
+    expect(screen.getByLabelText('End Time')).toHaveValue(String(prefill['stopTime']));
+    expect(screen.getByLabelText('Drive Date')).toHaveValue(started.slice(0, 10));
   });
 
   it('runs a charging session: start disables itself, end opens the new charging record with the times', async () => {

@@ -98,9 +98,9 @@ describe('the app shell in Chromium against the real server', () => {
     await page.getByRole('button', { name: 'End Drive' }).click();
     await page.waitForURL('**/data/drive/new');
     await page.getByText('Drive session ended').waitFor();
-    const prefill = await page.getByTestId('prefill').textContent();
-    expect(prefill).toContain(`startTime${started}`);
-    expect(prefill).toMatch(/stopTime\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+    await page.getByRole('heading', { name: 'New Drive Record' }).waitFor();
+    expect(await page.getByLabel('Start Time').inputValue()).toBe(started);
+    expect(await page.getByLabel('End Time').inputValue()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     await snap(page, 'drive-new');
 
     await page.getByRole('link', { name: 'Workspace' }).click();
@@ -108,7 +108,8 @@ describe('the app shell in Chromium against the real server', () => {
     await page.getByText('Charging session started').waitFor();
     await page.getByRole('button', { name: 'End Charging' }).click();
     await page.waitForURL('**/data/charging/new');
-    expect(await page.getByTestId('prefill').textContent()).toMatch(/startChargeTime\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+    await page.getByRole('heading', { name: 'New Charging Record' }).waitFor();
+    expect(await page.getByLabel('Start Charge Time').inputValue()).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/);
   });
 
   it('remembers a deep link through sign-in', async () => {
