@@ -13,7 +13,8 @@ if (!found()) {
     console.log('Chromium is not installed: installing Debian\'s chromium package for the end-to-end tests...');
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+    // A CJK font too, so screenshots show the app's Chinese messages as a phone does.
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium', 'fonts-wqy-zenhei'], { stdio: 'inherit', env });
   }
 }
 const chromium = found();
