@@ -13,8 +13,8 @@ const VehicleStatusPage = lazy(() => import('../pages/vehicle-status-page').then
 const DataPage = lazy(() => import('../pages/data-page').then((m) => ({ default: m.DataPage })));
 const ProfilePage = lazy(() => import('../pages/profile-page').then((m) => ({ default: m.ProfilePage })));
 const PendingPage = lazy(() => import('../pages/pending-page').then((m) => ({ default: m.PendingPage })));
-const RecordListPage = lazy(() => import('../pages/record-pages').then((m) => ({ default: m.RecordListPage })));
-const RecordDetailPage = lazy(() => import('../pages/record-pages').then((m) => ({ default: m.RecordDetailPage })));
+const RecordListPage = lazy(() => import('../pages/record-list-page').then((m) => ({ default: m.RecordListPage })));
+const RecordDetailPage = lazy(() => import('../pages/record-detail-page').then((m) => ({ default: m.RecordDetailPage })));
 const NotFoundPage = lazy(() => import('../pages/not-found-page').then((m) => ({ default: m.NotFoundPage })));
 
 /** Screens whose issue has not landed; listed so the navigation entry and deep links work. */

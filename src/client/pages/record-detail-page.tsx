@@ -1,19 +1,10 @@
 import { useParams } from 'react-router-dom';
 import { RecordDetail } from '../engine/record-detail';
-import { RecordList } from '../engine/record-list';
 import { kindByRoute } from '../engine/registry';
-import { detailSections, listHeaderExtras } from '../kinds/extensions';
+import { detailSections } from '../kinds/extensions';
 import { NotFoundPage } from './not-found-page';
 
-/** /data/:slug: the list of the kind whose route this is. */
-export function RecordListPage() {
-  const { slug = '' } = useParams();
-  const kind = kindByRoute(`/data/${slug}`);
-  if (!kind) return <NotFoundPage />;
-  return <RecordList key={kind.name} kind={kind} headerExtras={listHeaderExtras[kind.name] ?? []} />;
-}
-
-/** /data/:slug/:id: a record of that kind ('new' for a new one). */
+/** /data/:slug/:id: a record of that kind ('new' for a new one), with the schema form. */
 export function RecordDetailPage() {
   const { slug = '', id = '' } = useParams();
   const kind = kindByRoute(`/data/${slug}`);
