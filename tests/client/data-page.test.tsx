@@ -1,0 +1,97 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { format } from 'date-fns';
+import { describe, expect, it } from 'vitest';
+import { fakeFetch, okInfo, takeConsoleErrors, type FakeCall } from './fake-server';
+import { current, renderApp, signedIn } from './render';
+
+type Handler = (call: FakeCall) => { status?: number; body: unknown };
+
+const DAY = { date: '2026-11-20', drivingCount: 3, chargingCount: 0, issueCount: 2, poiCount: 5, drivingTime: 151, drivingDistance: 123.456 };
+const TOTAL = { drivingCount: 120, chargingCount: 40, issueCount: 33, poiCount: 210 };
+
+function open(routes: Record<string, Handler> = {}) {
+  signedIn();
+  localStorage.setItem('selectedDate', '2026-11-20');
+  const fake = fakeFetch({
+    'GET /api/system/user/getInfo': okInfo(),
+    'GET /api/vtp/stats/total': () => ({ body: { code: 200, data: TOTAL } }),
+    'GET /api/vtp/stats/day': (call) => ({ body: { code: 200, data: { ...DAY, date: new URLSearchParams(call.url.split('?')[1]).get('date') } } }),
+    'POST /api/system/signed-link': (call) => ({ body: { code: 200, data: { url: `${(call.body as { path: string }).path}&_uid=1&_exp=9&_sig=x` } } }),
+    ...routes,
+  });
+  renderApp('/data');
+  return fake;
+}
+
+describe('Data page', () => {
+  it('shows the project, the day’s tiles with km and hours, and the totals', async () => {
+    open();
+    expect(await screen.findByRole('heading', { name: 'Data Management' })).toBeInTheDocument();
+    expect(screen.getByText('Project Information')).toBeInTheDocument();
+    expect(screen.getByTestId('project-name')).toHaveTextContent('P1');
+    expect(screen.getByTestId('vehicle-no')).toHaveTextContent('V1');
+    expect(screen.getByText('Daily Data Summary')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('day-drivingCount')).toHaveTextContent('3'));
+    expect(screen.getByTestId('day-drivingCount-detail')).toHaveTextContent('123.5 km');
+    expect(screen.getByTestId('day-chargingCount-detail')).toHaveTextContent('3 h');
+    expect(screen.getByTestId('day-issueCount')).toHaveTextContent('2');
+    expect(screen.getByTestId('day-poiCount')).toHaveTextContent('5');
+    expect(screen.getByText('Total Data Summary')).toBeInTheDocument();
+    expect(screen.getByTestId('total-drivingCount')).toHaveTextContent('120');
+    expect(screen.getByTestId('total-poiCount')).toHaveTextContent('210');
+    expect(screen.getAllByRole('button', { name: 'View Details' })).toHaveLength(4);
+    expect(screen.getByRole('button', { name: 'Excel Report' })).toBeInTheDocument();
+  });
+
+  it('keeps the chosen date, and a new date refetches only the day', async () => {
+    const { calls } = open();
+    await waitFor(() => expect(screen.getByTestId('day-drivingCount')).toHaveTextContent('3'));
+    expect(calls.find((c) => c.url.startsWith('/api/vtp/stats/day'))?.url).toBe('/api/vtp/stats/day?date=2026-11-20');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Today' }));
+    const today = format(new Date(), 'yyyy-MM-dd');
+    await waitFor(() => expect(calls.some((c) => c.url === `/api/vtp/stats/day?date=${today}`)).toBe(true));
+    expect(localStorage.getItem('selectedDate')).toBe(today);
+    expect(calls.filter((c) => c.url.startsWith('/api/vtp/stats/total'))).toHaveLength(1);
+  });
+
+  it('opens a tile’s list with the date in navigation state', async () => {
+    open({ 'GET /api/vtp/issueRecord/list': () => ({ body: { code: 200, rows: [], total: 0 } }) });
+    await waitFor(() => expect(screen.getByTestId('day-issueCount')).toHaveTextContent('2'));
+    await userEvent.setup().click(screen.getByText('Issues'));
+    await waitFor(() => expect(current.location?.pathname).toBe('/data/issue'));
+    expect(current.location?.state).toMatchObject({ formattedDate: '2026-11-20' });
+    expect(await screen.findByText('Filter: 2026-11-20 to 2026-11-20')).toBeInTheDocument();
+  });
+
+  it('says there is nothing to download for a kind with no rows that day, without asking the server', async () => {
+    const { calls } = open();
+    await waitFor(() => expect(screen.getByTestId('day-drivingCount')).toHaveTextContent('3'));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Download the Charging package for 2026-11-20' }));
+    expect(await screen.findByText('No Charging data available for 2026-11-20')).toBeInTheDocument();
+    expect(calls.some((c) => c.url.includes('signed-link'))).toBe(false);
+  });
+
+  it('downloads a day package through a signed link in a hidden frame', async () => {
+    const { calls } = open();
+    await waitFor(() => expect(screen.getByTestId('day-drivingCount')).toHaveTextContent('3'));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Download the Journey package for 2026-11-20' }));
+    expect(await screen.findByText('Downloading Journey data package for 2026-11-20...')).toBeInTheDocument();
+    await waitFor(() => expect(document.querySelector('iframe')).not.toBeNull());
+    const path = (calls.find((c) => c.url.includes('signed-link'))?.body as { path: string }).path;
+    expect(path).toBe('/download/download_JourneysFiles?vehicle=V1&date=2026-11-20+00%3A00%3A00&project=P1');
+    expect(document.querySelector('iframe')?.getAttribute('src')).toContain('_sig=');
+  });
+
+  it('shows the spec’s messages when statistics or the Excel report fail', async () => {
+    open({
+      'GET /api/vtp/stats/total': () => ({ status: 500, body: { code: 500, msg: 'down' } }),
+      'GET /api/vtp/stats/day': () => ({ status: 500, body: { code: 500, msg: 'down' } }),
+      'POST /api/system/signed-link': () => ({ status: 500, body: { code: 500, msg: 'down' } }),
+    });
+    expect(await screen.findByText(/^Failed to load data statistics/)).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Excel Report' }));
+    expect(await screen.findByText('Excel报告下载失败，请稍后重试')).toBeInTheDocument();
+    takeConsoleErrors();
+  });
+});
