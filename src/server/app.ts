@@ -10,6 +10,8 @@ import { linkRoutes } from './auth/link-routes.js';
 import { authRoutes } from './auth/routes.js';
 import { authenticateOrSignedLink, LinkSigner, loadLinkSecret } from './auth/signed-links.js';
 import { TokenStore } from './auth/tokens.js';
+import { fileRoutes } from './files/routes.js';
+import { FileStorage } from './files/storage.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { RecordRepository } from './records/repository.js';
 import { recordRoutes } from './records/routes.js';
@@ -18,6 +20,10 @@ import { loadRegistry } from './schemas.js';
 import { manifestRoute, readPackageVersion } from './manifest.js';
 import { clientRoutes } from './static.js';
 import { seedFirstUser } from './users/seed.js';
+import { DayRecords } from './downloads/day-records.js';
+import { downloadRoutes } from './downloads/routes.js';
+import { StatsRepository } from './stats/stats-repository.js';
+import { statsRoutes } from './stats/routes.js';
 import { UserRepository } from './users/user-repository.js';
 
 export interface AppOptions {
@@ -36,6 +42,8 @@ export interface Services {
   records: RecordRepository;
   signer: LinkSigner;
   serviceAuth: ReturnType<typeof authenticateOrSignedLink>;
+  /** The project file trees under DATA_DIR/files (shared-files service, day packages). */
+  files: FileStorage;
 }
 
 declare module 'fastify' {
@@ -97,7 +105,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const signer = new LinkSigner(await loadLinkSecret(db.kysely));
   // Bearer or signed link: for the download and shared-files services (opened in frames and tabs).
   const serviceAuth = authenticateOrSignedLink(tokens, signer, users);
-  app.decorate('services', { users, tokens, records, signer, serviceAuth });
+  app.decorate('services', { users, tokens, records, signer, serviceAuth, files: new FileStorage(`${config.dataDir}/files`) });
 
   await app.register(
     async (api) => {
@@ -108,7 +116,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     { prefix: '/api' },
   );
   // service: files (the shared-files service at /sharepoint registers here)
+  await app.register(async (sp) => fileRoutes(sp, { storage: app.services.files, users, signer, serviceAuth }), { prefix: '/sharepoint' });
   // service: downloads (the download service at /download and the statistics endpoint register here)
+  const stats = new StatsRepository(db.kysely, db.dialect);
+  await app.register(async (api) => statsRoutes(api, { registry, stats, tokens, clientId: config.clientId }), { prefix: '/api' });
+  await app.register(async (downloads) => downloadRoutes(downloads, { registry, stats, rows: new DayRecords(db.kysely), files: app.services.files, serviceAuth }), { prefix: '/download' });
   await manifestRoute(app, readPackageVersion(config.rootDir));
   await clientRoutes(app, config.clientDir);
   return app;

@@ -40,6 +40,8 @@ export interface TestServer {
   app: FastifyInstance;
   url: string;
   config: Config;
+  /** Where this server keeps its files (and its SQLite database), and its PostgreSQL schema. */
+  storage: { dataDir: string; schema: string };
   request(method: string, urlPath: string, options?: RequestOptions): Promise<Reply>;
   login(username: string, password: string): Promise<string>;
   close(): Promise<void>;
@@ -50,13 +52,21 @@ export const BOB = { username: 'bob', password: 'bob-password-12', project: 'P2'
 /** Carol shares Alice's project, to show that scoping is by project, not by user. */
 export const CAROL = { username: 'carol', password: 'carol-password-1', project: 'P1', vehicle: 'V7' };
 
+export interface StartOptions {
+  /** Start on the storage of an earlier server (its `storage`), as a restart or a second instance would. */
+  reuse?: { dataDir: string; schema: string };
+  /** Leave the data folder and the schema in place on close, so that another server can reuse them. */
+  keep?: boolean;
+}
+
 /**
  * Starts the real server on a free port against a fresh database (a temp SQLite file, or a
  * fresh PostgreSQL schema) with Alice as the initial user and Bob (another project) and Carol.
+ * With options.reuse it starts on an earlier server's data folder and schema instead.
  */
-export async function startServer(target: DbTarget, env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-test-'));
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+export async function startServer(target: DbTarget, env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestServer> {
+  const dataDir = options.reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-test-'));
+  const schema = options.reuse?.schema ?? `t_${randomBytes(6).toString('hex')}`;
   const config = loadConfig(
     {
       DATA_DIR: dataDir,
@@ -81,7 +91,7 @@ export async function startServer(target: DbTarget, env: Record<string, string> 
   try {
     app = await buildApp(config, { print: () => {}, logger: false });
   } catch (e) {
-    await dropSchema();
+    if (!options.reuse) await dropSchema();
     throw e;
   }
   const users = new UserRepository(app.db.kysely);
@@ -115,9 +125,10 @@ export async function startServer(target: DbTarget, env: Record<string, string> 
 
   async function close(): Promise<void> {
     await app.close();
+    if (options.keep) return;
     fs.rmSync(dataDir, { recursive: true, force: true });
     await dropSchema();
   }
 
-  return { app, url, config, request, login, close };
+  return { app, url, config, storage: { dataDir, schema }, request, login, close };
 }

@@ -65,6 +65,29 @@ function migrations(db: Db): Record<string, Migration> {
           .execute();
       },
     },
+    '003-upload-sessions': {
+      async up(k: Kysely<unknown>) {
+        // Sessions live here, not in memory, so that a restart or another instance resumes them.
+        await k.schema
+          .createTable('upload_sessions')
+          .addColumn('id_hash', 'text', (c) => c.primaryKey())
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('project', 'text', (c) => c.notNull())
+          .addColumn('folder', 'text', (c) => c.notNull())
+          .addColumn('file_name', 'text', (c) => c.notNull())
+          .addColumn('conflict', 'text', (c) => c.notNull())
+          .addColumn('part_file', 'text', (c) => c.notNull())
+          .addColumn('total', 'bigint')
+          .addColumn('received', 'bigint', (c) => c.notNull())
+          .addColumn('lock_id', 'text')
+          .addColumn('locked_until', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addColumn('expires_at', 'text', (c) => c.notNull())
+          .execute();
+        await k.schema.createIndex('upload_sessions_expires').on('upload_sessions').column('expires_at').execute();
+      },
+    },
   };
 }
 

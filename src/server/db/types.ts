@@ -58,6 +58,32 @@ export interface AppSecretTable {
   value: string;
 }
 
+/**
+ * A resumable upload (Graph-style session). The upload URL's secret is stored only as its SHA-256;
+ * bytes 0..received-1 are in part_file (under the files root's staging folder). PostgreSQL returns
+ * the bigint columns as strings, so read them with Number().
+ */
+export interface UploadSessionTable {
+  id_hash: string;
+  user_id: number;
+  project: string;
+  /** Project-relative folder the file goes into. */
+  folder: string;
+  file_name: string;
+  conflict: 'rename' | 'replace' | 'fail';
+  /** File name of the part file in the staging folder. */
+  part_file: string;
+  /** Announced by the first fragment's Content-Range; null before it. */
+  total: number | string | null;
+  received: number | string;
+  /** Which request is writing now, and until when that claim holds unless renewed. */
+  lock_id: string | null;
+  locked_until: string | null;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+}
+
 export type RecordTableName = `rec_${string}`;
 
 export type Database = {
@@ -66,6 +92,7 @@ export type Database = {
   login_failures: LoginFailureTable;
   record_history: RecordHistoryTable;
   app_secrets: AppSecretTable;
+  upload_sessions: UploadSessionTable;
 } & Record<RecordTableName, RecordTable>;
 
 export type Dialect = 'sqlite' | 'postgres';

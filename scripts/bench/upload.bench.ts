@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
+import { buildApp } from '../../src/server/app.js';
+import { loadConfig } from '../../src/server/config.js';
+
+// Upload throughput of a 1 GiB file through the session protocol (5 MiB fragments, loopback,
+// SQLite) beside fs.copyFile of the same bytes on the same disk, both made durable (fsync), as
+// the upload is. Prints MiB/s, the ratio and the machine, for docs/PERFORMANCE.md.
+
+const SIZE = 1024 * 1024 * 1024;
+const FRAGMENT = 5 * 1024 * 1024;
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+async function writeRandom(file: string): Promise<void> {
+  const handle = await fs.promises.open(file, 'w');
+  try {
+    // 64 MiB of random bytes repeated: incompressible to the disk, cheap to produce.
+    const block = randomBytes(64 * 1024 * 1024);
+    for (let done = 0; done < SIZE; done += block.length) await handle.write(block, 0, Math.min(block.length, SIZE - done));
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function sha256(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 4 * 1024 * 1024 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+async function timed(work: () => Promise<void>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+// The client runs in a worker thread so that, as a phone would, it does not share the server's
+// event loop (plain JavaScript: the worker is not compiled by tsx).
+const CLIENT = `
+const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+(async () => {
+  const { base, token, source, size, fragment } = workerData;
+  const handle = await fs.promises.open(source, 'r');
+  const buffer = Buffer.alloc(fragment);
+  const start0 = process.hrtime.bigint();
+  const created = await fetch(base + '/sharepoint/files/upload/session?path=bench', {
+    method: 'POST',
+    headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
+    body: JSON.stringify({ fileName: 'big.bin' }),
+  });
+  const uploadUrl = (await created.json()).data.uploadUrl;
+  let path = '';
+  for (let start = 0; start < size; start += fragment) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(fragment, size - start), start);
+    const res = await fetch(uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-range': 'bytes ' + start + '-' + (start + bytesRead - 1) + '/' + size, 'content-type': 'application/octet-stream' },
+      body: buffer.subarray(0, bytesRead),
+    });
+    const body = await res.json();
+    if (res.status !== (start + bytesRead < size ? 202 : 201)) throw new Error('fragment at ' + start + ' answered ' + res.status + ': ' + JSON.stringify(body));
+    if (res.status === 201) path = body.data.path;
+  }
+  const seconds = Number(process.hrtime.bigint() - start0) / 1e9;
+  await handle.close();
+  parentPort.postMessage({ seconds, path });
+})().catch((e) => parentPort.postMessage({ error: String(e && e.stack || e) }));
+`;
+
+function uploadInWorker(base: string, token: string, source: string): Promise<{ seconds: number; path: string }> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(CLIENT, { eval: true, workerData: { base, token, source, size: SIZE, fragment: FRAGMENT } });
+    worker.once('message', (m: { seconds: number; path: string; error?: string }) => {
+      void worker.terminate();
+      if (m.error !== undefined) reject(new Error(m.error));
+      else resolve(m);
+    });
+    worker.once('error', reject);
+  });
+}
+
+const mibPerSecond = (seconds: number): number => SIZE / 1024 / 1024 / seconds;
+
+export async function run(): Promise<void> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-bench-upload-'));
+  const dataDir = path.join(work, 'data');
+  const source = path.join(work, 'source.bin');
+  const config = loadConfig(
+    { DATA_DIR: dataDir, LOG_LEVEL: 'silent', INITIAL_USERNAME: 'bench', INITIAL_PASSWORD: 'bench-password-1', INITIAL_PROJECT: 'BENCH', INITIAL_VEHICLE: 'V1' },
+    ROOT,
+  );
+  const app = await buildApp(config, { print: () => {}, logger: false });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    console.log(`writing a ${SIZE / 1024 / 1024} MiB test file under ${work} ...`);
+    await writeRandom(source);
+
+    const copy = path.join(work, 'copy.bin');
+    const copySeconds = await timed(async () => {
+      await fs.promises.copyFile(source, copy);
+      const handle = await fs.promises.open(copy, 'r+');
+      await handle.sync();
+      await handle.close();
+    });
+    await fs.promises.rm(copy);
+
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench', password: 'bench-password-1', clientId: config.clientId, grantType: 'password' }),
+    });
+    const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+    const { seconds: uploadSeconds, path: storedPath } = await uploadInWorker(base, token, source);
+    const stored = app.services.files.resolve('BENCH', storedPath);
+    if ((await sha256(stored)) !== (await sha256(source))) throw new Error('the uploaded file differs from the source');
+
+    const cpus = os.cpus();
+    console.log(`machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}`);
+    console.log(`plain copy (fs.copyFile + fsync):          ${mibPerSecond(copySeconds).toFixed(0)} MiB/s (${copySeconds.toFixed(2)} s)`);
+    console.log(`session upload (5 MiB fragments, loopback): ${mibPerSecond(uploadSeconds).toFixed(0)} MiB/s (${uploadSeconds.toFixed(2)} s)`);
+    console.log(`ratio upload / copy: ${(copySeconds / uploadSeconds).toFixed(2)} (the upload takes ${(uploadSeconds / copySeconds).toFixed(1)}x as long); SHA-256 identical`);
+  } finally {
+    await app.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,75 @@
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import type { Kind } from '../../shared/kind-types.js';
+import type { DateRange } from '../stats/stats-repository.js';
+import { listAttachments, lazyFile, type AttachmentFile, type AttachmentSource } from './attachments.js';
+import type { DayRecords } from './day-records.js';
+import type { PackageKind } from './package-kinds.js';
+import { SheetBuilder, writeWorkbook } from './workbook.js';
+import { isCompressedFile, type ZipWriter } from './zip.js';
+
+export interface PackageJob {
+  kind: Kind;
+  packageKind: PackageKind;
+  project: string;
+  range: DateRange;
+  /** File name without extension, also the stem of the JSON and workbook inside. */
+  baseName: string;
+  rows: DayRecords;
+  files: AttachmentSource;
+  /** Aborted when the client goes away: stop reading the database and the disk. */
+  signal: AbortSignal;
+}
+
+/** Where an issue's files go in the ZIP: one folder per record, named like its storage folder. */
+function zipFolderOf(folder: string): string {
+  return `attachments/${folder.slice(folder.lastIndexOf('/') + 1)}`;
+}
+
+/**
+ * Writes a package into the ZIP as the client reads it: {base}.json (an array of the records,
+ * written a page at a time), {base}.xlsx (the same records, one row each) and, for kinds with
+ * attachments, every file of every record under attachments/<record folder>/. Resolves when
+ * everything is queued; rejects (and the caller destroys the ZIP, which breaks the download
+ * visibly rather than ending it as if complete) if anything fails on the way.
+ */
+export async function writeDayPackage(zip: ZipWriter, job: PackageJob): Promise<void> {
+  const { kind, packageKind, signal } = job;
+  const json = new PassThrough();
+  zip.append(json, { name: `${job.baseName}.json` });
+  const sheet = new SheetBuilder(kind);
+  const folders: string[] = [];
+
+  // Backpressure: when the client reads slowly, wait for the JSON entry to drain before the next page.
+  const write = async (text: string): Promise<void> => {
+    if (!json.write(text)) await once(json, 'drain', { signal });
+  };
+  let first = true;
+  await write('[');
+  for await (const page of job.rows.pages(kind, job.project, job.range)) {
+    signal.throwIfAborted();
+    for (const record of page) {
+      await write(`${first ? '\n' : ',\n'}${JSON.stringify(record)}`);
+      first = false;
+      if (packageKind.attachmentFolder) folders.push(packageKind.attachmentFolder(record));
+    }
+    sheet.add(page);
+  }
+  json.end(first ? ']\n' : '\n]\n');
+
+  zip.append(writeWorkbook([[packageKind.label, sheet.sheet]]), { name: `${job.baseName}.xlsx`, store: true });
+
+  if (folders.length > 0) {
+    const files: AttachmentFile[] = [];
+    for (const folder of folders) {
+      signal.throwIfAborted();
+      files.push(...(await listAttachments(job.files, job.project, folder, zipFolderOf(folder))));
+    }
+    for (const file of files) {
+      zip.append(lazyFile(job.files, job.project, file.storagePath), { name: file.zipPath, store: isCompressedFile(file.zipPath) });
+    }
+  }
+  // finalize() settles only once the client has read the last byte; a failure after this point
+  // is an error of the ZIP stream itself, which the reply already handles.
+  zip.finalize().catch(() => undefined);
+}

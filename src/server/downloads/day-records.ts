@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import type { Kind } from '../../shared/kind-types.js';
+import { recordTable } from '../db/migrations.js';
+import type { Database } from '../db/types.js';
+import type { RecordData } from '../records/validation.js';
+import type { DateRange } from '../stats/stats-repository.js';
+
+/** Rows per query: large enough to be few round trips, small enough to keep memory flat. */
+export const PAGE_SIZE = 1000;
+
+interface StoredRow {
+  id: number;
+  project_name: string;
+  vehicle_no: string;
+  record_date: string;
+  data: string;
+}
+
+/** A stored row as a package holds it: the export fields in schema order, with the promoted columns. */
+function toExported(kind: Kind, row: StoredRow): RecordData {
+  const data = JSON.parse(row.data) as RecordData;
+  const out: RecordData = {};
+  for (const field of kind.exportFields) {
+    if (field === 'id') out[field] = Number(row.id);
+    else if (field === 'projectName') out[field] = row.project_name;
+    else if (field === 'vehicleNo') out[field] = row.vehicle_no;
+    else if (field in data) out[field] = data[field];
+  }
+  return out;
+}
+
+/**
+ * Reads a project's records of a date range page by page, oldest first, so that a package of any
+ * size streams with flat memory. Pages continue after the last (record_date, id) seen rather than
+ * at an offset: each page is a short walk of the (project_name, record_date, id) index, and rows
+ * written meanwhile cannot shift a page.
+ */
+export class DayRecords {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async *pages(kind: Kind, project: string, range: DateRange, pageSize = PAGE_SIZE): AsyncGenerator<RecordData[]> {
+    let after: { date: string; id: number } | undefined;
+    for (;;) {
+      let query = this.db
+        .selectFrom(recordTable(kind))
+        .select(['id', 'project_name', 'vehicle_no', 'record_date', 'data'])
+        .where('project_name', '=', project)
+        .where('record_date', '>=', range.from)
+        .where('record_date', '<=', range.to);
+      if (after) {
+        const { date, id } = after;
+        query = query.where((eb) => eb(eb.refTuple('record_date', 'id'), '>', eb.tuple(date, id)));
+      }
+      const rows = (await query.orderBy('record_date').orderBy('id').limit(pageSize).execute()) as StoredRow[];
+      if (rows.length > 0) yield rows.map((row) => toExported(kind, row));
+      if (rows.length < pageSize) return;
+      const last = rows[rows.length - 1] as StoredRow;
+      after = { date: last.record_date, id: Number(last.id) };
+    }
+  }
+}

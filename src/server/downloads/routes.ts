@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kind, KindRegistry } from '../../shared/kind-types.js';
+import { currentUser } from '../auth/authenticate.js';
+import { badRequest, notFound } from '../http/envelope.js';
+import type { StatsRepository } from '../stats/stats-repository.js';
+import type { AttachmentSource } from './attachments.js';
+import { writeDayPackage } from './day-package.js';
+import type { DayRecords } from './day-records.js';
+import { PACKAGE_KINDS, sheetName, type PackageKind } from './package-kinds.js';
+import { parseScope, type DownloadScope } from './scope.js';
+import { MAX_SHEET_ROWS, SheetBuilder, writeWorkbook, XLSX_TYPE } from './workbook.js';
+import { attachmentDisposition, createZip, fileNamePart } from './zip.js';
+
+export interface DownloadDeps {
+  registry: KindRegistry;
+  stats: StatsRepository;
+  rows: DayRecords;
+  /** Where issue attachments are read from: the shared-files storage. */
+  files: AttachmentSource;
+  /** Bearer token or signed link (auth/signed-links.ts): these URLs open in frames and tabs. */
+  serviceAuth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}
+
+function baseName(scope: DownloadScope, what: string): string {
+  return [scope.project, scope.vehicle, scope.label, what].map(fileNamePart).join('_');
+}
+
+/** Aborts when the client closes the connection before the download is complete. */
+function clientGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the download'));
+  });
+  return controller.signal;
+}
+
+/**
+ * The download service (SPEC.md section 7), mounted at /download: a streamed ZIP of a kind's
+ * records of a day (or, for POIs, a range) and the day's Excel report. Everything is of the
+ * signed-in user's project; a day with nothing to download is a JSON 404, never an empty file.
+ */
+export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): Promise<void> {
+  const { registry, stats, rows } = deps;
+  app.addHook('preHandler', deps.serviceAuth);
+
+  const packageRoute = (kind: Kind, packageKind: PackageKind) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const user = currentUser(request);
+    const scope = parseScope(request.query as Record<string, unknown>, user, { range: packageKind.range === true });
+    const { count } = await stats.countAndSum(kind, scope.project, scope.range);
+    if (count === 0) throw notFound(`No ${packageKind.noun} data available for ${scope.period}`);
+    if (count > MAX_SHEET_ROWS) throw badRequest(`${count} ${packageKind.noun} records are more than one Excel sheet holds; download a shorter range`);
+
+    const name = baseName(scope, packageKind.label);
+    const zip = createZip();
+    const job = { kind, packageKind, project: scope.project, range: scope.range, baseName: name, rows, files: deps.files, signal: clientGone(reply) };
+    writeDayPackage(zip, job).catch((error: unknown) => {
+      if (!job.signal.aborted) request.log.error({ err: error }, `day package ${name} failed`);
+      zip.destroy(error instanceof Error ? error : new Error(String(error)));
+    });
+    return reply.type('application/zip').header('cache-control', 'no-store').header('content-disposition', attachmentDisposition(`${name}.zip`)).send(zip);
+  };
+
+  for (const [kindName, packageKinds] of Object.entries(PACKAGE_KINDS)) {
+    const kind = registry.get(kindName);
+    if (!kind) continue;
+    for (const packageKind of packageKinds) app.get(`/${packageKind.route}`, packageRoute(kind, packageKind));
+  }
+
+  app.get('/generate_excel', async (request, reply) => {
+    const user = currentUser(request);
+    const scope = parseScope(request.query as Record<string, unknown>, user, { range: false });
+    const kinds = [...registry.values()].sort((a, b) => order(a) - order(b));
+    const counts = await Promise.all(kinds.map(async (kind) => (await stats.countAndSum(kind, scope.project, scope.range)).count));
+    if (counts.every((n) => n === 0)) throw notFound(`No data available for ${scope.period}`);
+    const sheets: [string, SheetBuilder['sheet']][] = [];
+    for (const kind of kinds) {
+      const sheet = new SheetBuilder(kind);
+      for await (const page of rows.pages(kind, scope.project, scope.range)) sheet.add(page);
+      sheets.push([sheetName(kind.name, kind.schema.title), sheet.sheet]);
+    }
+    const name = `${baseName(scope, 'Report')}.xlsx`;
+    return reply.type(XLSX_TYPE).header('cache-control', 'no-store').header('content-disposition', attachmentDisposition(name)).send(writeWorkbook(sheets));
+  });
+}
+
+/** Report sheets in the Data page's tile order (drives, charges, issues, POIs), other kinds after. */
+function order(kind: Kind): number {
+  const i = Object.keys(PACKAGE_KINDS).indexOf(kind.name);
+  return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+}

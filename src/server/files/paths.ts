@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '../http/envelope.js';
+
+/** A path or name the shared-files service refuses; answered as HTTP 400 with this message. */
+export class PathError extends ApiError {
+  constructor(message: string) {
+    super(400, message);
+    this.name = 'PathError';
+  }
+}
+
+/** One folder or file name, in UTF-8 bytes: what ext4, XFS, NTFS and most shared volumes allow. */
+export const MAX_NAME_BYTES = 255;
+/** A whole project-relative path, in characters: deep enough for the issue folders, short enough for every OS. */
+export const MAX_PATH_CHARS = 1024;
+export const MAX_DEPTH = 32;
+
+// Characters Windows refuses in names, kept out so that the tree can be copied to any machine.
+const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
+// Control and invisible formatting characters (bidi overrides, zero-width): they make one name look like another.
+const CONTROL = /[\p{Cc}\p{Cf}]/u;
+// Characters that look like a slash or backslash on screen and that some systems map to one.
+const SLASH_LOOKALIKES = /[\u2044\u2215\u2216\u29f5\u29f8\u29f9\ufe68\uff0f\uff3c]/;
+// A percent escape surviving the one decoding of the query string: a double-encoded path.
+const PERCENT_ESCAPE = /%[0-9a-f]{2}/i;
+const RESERVED_WINDOWS = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+
+function describe(raw: string): string {
+  return JSON.stringify(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw);
+}
+
+/** The reason a single name is unusable, or undefined when it is fine. */
+function nameProblem(name: string): string | undefined {
+  if (name === '') return 'has an empty folder name (two slashes in a row)';
+  if (name === '.' || name === '..') return `contains '${name}', which could leave the project's folder`;
+  if (name.includes('\0')) return 'contains a NUL character';
+  if (name.includes('\\')) return 'contains a backslash; use / between folders';
+  if (CONTROL.test(name)) return 'contains a control or invisible formatting character';
+  if (SLASH_LOOKALIKES.test(name)) return 'contains a character that looks like a slash';
+  if (PERCENT_ESCAPE.test(name)) return 'contains a %XX escape: it looks URL-encoded twice; encode the path once';
+  if (/^[a-z]:/i.test(name)) return 'looks like a Windows drive letter; paths are relative to the project folder';
+  if (WINDOWS_FORBIDDEN.test(name)) return 'contains one of < > : " | ? *';
+  if (/[. ]$/.test(name) || /^ /.test(name)) return 'has a name that starts with a space or ends with a dot or a space';
+  if (RESERVED_WINDOWS.test(name)) return `uses the reserved device name '${name}'`;
+  if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) return `has a name longer than ${MAX_NAME_BYTES} bytes`;
+  return undefined;
+}
+
+/**
+ * The names of a project-relative path, checked. One leading slash means the project root (the
+ * client sends '/issue_1/'); a trailing slash is allowed. Anything that could leave the project's
+ * folder or mean different things on different systems is refused rather than repaired, so that a
+ * path always names exactly one place.
+ */
+export function parseRelPath(raw: unknown): string[] {
+  if (raw === undefined || raw === null) return [];
+  if (typeof raw !== 'string') throw new PathError('path must be given once, as text such as issue_records/20261121');
+  if (raw.length > MAX_PATH_CHARS) throw new PathError(`path is longer than ${MAX_PATH_CHARS} characters`);
+  const text = raw.normalize('NFC');
+  if (text.startsWith('//')) throw new PathError(`path ${describe(raw)} starts with '//'; paths are relative to the project folder`);
+  if (text.startsWith('\\')) throw new PathError(`path ${describe(raw)} starts with a backslash; paths are relative to the project folder`);
+  const trimmed = text.replace(/^\//, '').replace(/\/$/, '');
+  if (trimmed === '') return [];
+  const names = trimmed.split('/');
+  if (names.length > MAX_DEPTH) throw new PathError(`path is more than ${MAX_DEPTH} folders deep`);
+  for (const name of names) {
+    const problem = nameProblem(name);
+    if (problem !== undefined) throw new PathError(`path ${describe(raw)} ${problem}`);
+  }
+  return names;
+}
+
+/** The canonical project-relative form: '/'-separated, no leading or trailing slash ('' for the root). */
+export function normaliseRelPath(raw: unknown): string {
+  return parseRelPath(raw).join('/');
+}
+
+/** Cuts a name to at most maxBytes of UTF-8 without splitting a character. */
+function cutUtf8(text: string, maxBytes: number): string {
+  let out = '';
+  for (const ch of text) {
+    if (Buffer.byteLength(out + ch, 'utf8') > maxBytes) break;
+    out += ch;
+  }
+  return out;
+}
+
+/**
+ * A file name a client sent, made safe to store: the last part of any path, forbidden and
+ * invisible characters replaced by '_', trailing dots and spaces dropped, reserved device names
+ * prefixed, and long names shortened keeping the extension. Every result passes parseRelPath.
+ */
+export function sanitizeFileName(raw: string, fallback = 'file'): string {
+  let name = raw.normalize('NFC');
+  name = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+  name = name
+    .replace(/[\p{Cc}\p{Cf}]/gu, '_')
+    .replace(/[<>:"|?*\u2044\u2215\u2216\u29f5\u29f8\u29f9\ufe68\uff0f\uff3c]/g, '_')
+    .replace(/%(?=[0-9a-f]{2})/gi, '_')
+    .replace(/^ +/, '')
+    .replace(/[. ]+$/, '');
+  if (name === '' || /^\.+$/.test(name)) name = fallback;
+  if (RESERVED_WINDOWS.test(name)) name = `_${name}`;
+  if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES - 20) {
+    // Leave room for a ' (12)' suffix; keep a short extension so the type stays recognisable.
+    const dot = name.lastIndexOf('.');
+    const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
+    name = cutUtf8(name.slice(0, name.length - ext.length), MAX_NAME_BYTES - 20 - Buffer.byteLength(ext)).replace(/[. ]+$/, '') + ext;
+  }
+  return name;
+}
+
+/**
+ * The folder name of a project under the files root. Plain names (letters, digits, '_' and '-',
+ * as department names usually are) are used as they are, so an admin recognises them on disk;
+ * any other name becomes '~x' and its UTF-8 bytes in hex, or '~h' and a SHA-256 when that would be
+ * too long. '~' never starts a plain name, so the forms cannot collide.
+ */
+export function projectFolder(project: string): string {
+  if (typeof project !== 'string' || project === '') throw new PathError('The signed-in user has no project, so there is no file tree to use');
+  if (/^[A-Za-z0-9_-]{1,64}$/.test(project) && !RESERVED_WINDOWS.test(project)) return project;
+  const hex = Buffer.from(project, 'utf8').toString('hex');
+  return hex.length <= 200 ? `~x${hex}` : `~h${createHash('sha256').update(project, 'utf8').digest('hex')}`;
+}

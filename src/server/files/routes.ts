@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import { currentUser } from '../auth/authenticate.js';
+import type { authenticateOrSignedLink, LinkSigner } from '../auth/signed-links.js';
+import { ApiError, badRequest, notFound, ok } from '../http/envelope.js';
+import type { UserRepository } from '../users/user-repository.js';
+import { MAX_PLAIN_UPLOAD_BYTES, PREVIEW_LINK_TTL_SECONDS } from './limits.js';
+import { normaliseRelPath, sanitizeFileName } from './paths.js';
+import { PREVIEW_PAGE_CSP, previewPage } from './preview-page.js';
+import { sendFile } from './send-file.js';
+import { sessionRoutes } from './session-routes.js';
+import { UploadSessionStore } from './sessions.js';
+import type { FileEntry, FileStorage } from './storage.js';
+import { writeBodyToFile } from './write-body.js';
+
+export interface FileDeps {
+  storage: FileStorage;
+  users: UserRepository;
+  signer: LinkSigner;
+  serviceAuth: ReturnType<typeof authenticateOrSignedLink>;
+}
+
+const queryPath = (request: FastifyRequest): string => normaliseRelPath((request.query as Record<string, unknown>)['path']);
+
+/** A query value as browsers keep it: every character that Chrome would re-encode is encoded already. */
+function encodeQueryValue(value: string): string {
+  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/**
+ * The shared-files service (SPEC.md section 7), mounted at /sharepoint: one tree per project under
+ * DATA_DIR/files, scoped by the signed-in user's project whatever the query says.
+ */
+export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<void> {
+  const { storage, serviceAuth } = deps;
+  await app.register(fastifyMultipart, { limits: { fileSize: MAX_PLAIN_UPLOAD_BYTES, files: 1, fields: 20, parts: 25, headerPairs: 100 } });
+
+  async function existingFile(request: FastifyRequest): Promise<FileEntry> {
+    const user = currentUser(request);
+    const rel = queryPath(request);
+    const entry = await storage.stat(user.project, rel);
+    if (!entry) throw notFound(`No file at '${rel}' in your project's files`);
+    if (entry.isFolder) throw badRequest(`'${rel}' is a folder; give the path of a file`);
+    return entry;
+  }
+
+  app.get('/files', { preHandler: serviceAuth }, async (request) => {
+    const user = currentUser(request);
+    return ok(await storage.list(user.project, queryPath(request)));
+  });
+
+  app.post('/files/upload', { preHandler: serviceAuth }, async (request) => {
+    const user = currentUser(request);
+    const folder = queryPath(request);
+    storage.resolve(user.project, folder);
+    if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data in a field named file');
+    let entry: FileEntry | undefined;
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      if (part.fieldname !== 'file' || entry !== undefined) {
+        part.file.resume();
+        throw badRequest(`Send exactly one file, in a field named file (got a field named '${part.fieldname}')`);
+      }
+      const staged = await storage.stagingFile();
+      try {
+        await writeBodyToFile(part.file, staged, { start: 0, maxBytes: MAX_PLAIN_UPLOAD_BYTES });
+        if (part.file.truncated) throw new ApiError(413, `Files over ${MAX_PLAIN_UPLOAD_BYTES} bytes must be sent through an upload session`);
+        entry = await storage.commit(user.project, folder, sanitizeFileName(part.filename), staged, 'rename');
+      } catch (e) {
+        await storage.discard(staged);
+        throw e;
+      }
+    }
+    if (entry === undefined) throw badRequest('No file arrived; send it as multipart/form-data in a field named file');
+    return ok(entry);
+  });
+
+  // Files are sent as they are: compressing would break byte ranges and gains nothing on media.
+  app.get('/files/download', { preHandler: serviceAuth, compress: false }, async (request, reply) => {
+    return sendFile(request, reply, storage, currentUser(request).project, await existingFile(request), 'attachment');
+  });
+
+  app.get('/files/preview', { preHandler: serviceAuth, compress: false }, async (request, reply) => {
+    return sendFile(request, reply, storage, currentUser(request).project, await existingFile(request), 'inline');
+  });
+
+  app.get('/preview.html', { preHandler: serviceAuth }, async (request, reply) => {
+    const user = currentUser(request);
+    const entry = await existingFile(request);
+    const query = `path=${encodeQueryValue(entry.path)}`;
+    const media = deps.signer.sign(user.id, `${app.prefix}/files/preview?${query}`, Date.now(), PREVIEW_LINK_TTL_SECONDS).url;
+    const download = deps.signer.sign(user.id, `${app.prefix}/files/download?${query}`).url;
+    reply.header('content-security-policy', PREVIEW_PAGE_CSP);
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('cache-control', 'no-store');
+    return reply.type('text/html; charset=utf-8').send(previewPage(entry, media, download));
+  });
+
+  await app.register(async (scoped) => sessionRoutes(scoped, { storage, users: deps.users, serviceAuth, sessions: new UploadSessionStore(app.db.kysely) }));
+}

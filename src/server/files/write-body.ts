@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import { Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ApiError } from '../http/envelope.js';
+
+/** A request that sends nothing for this long is dropped, so a vanished phone frees its session. */
+export const IDLE_TIMEOUT_MS = 30_000;
+
+export interface WriteOptions {
+  /** Where the bytes go in the file; 0 also truncates what was there. */
+  start: number;
+  /** More bytes than this is an error (the declared Content-Length, or the size limit). */
+  maxBytes: number;
+  /** Called now and then while bytes flow (to keep a session's lease); a throw aborts the write. */
+  onProgress?: (bytes: number) => Promise<void>;
+  progressEveryMs?: number;
+  idleMs?: number;
+}
+
+/** Counts and limits bytes, notices a stalled sender, and reports progress. */
+class Meter extends Transform {
+  bytes = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private lastProgress = Date.now();
+
+  constructor(private readonly options: WriteOptions) {
+    super();
+    this.arm();
+  }
+
+  private arm(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(
+      () => this.destroy(new ApiError(408, `No data arrived for ${Math.round((this.options.idleMs ?? IDLE_TIMEOUT_MS) / 1000)} seconds; the upload was stopped, resume it`)),
+      this.options.idleMs ?? IDLE_TIMEOUT_MS,
+    );
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.options.maxBytes) {
+      done(new ApiError(413, `The request body is larger than the ${this.options.maxBytes} bytes it announced or may send`));
+      return;
+    }
+    this.arm();
+    const { onProgress } = this.options;
+    if (onProgress && Date.now() - this.lastProgress >= (this.options.progressEveryMs ?? 10_000)) {
+      this.lastProgress = Date.now();
+      onProgress(this.bytes).then(() => done(null, chunk), done);
+      return;
+    }
+    done(null, chunk);
+  }
+
+  override _flush(done: TransformCallback): void {
+    clearTimeout(this.timer);
+    done();
+  }
+
+  override _destroy(err: Error | null, done: (error: Error | null) => void): void {
+    clearTimeout(this.timer);
+    done(err);
+  }
+}
+
+/** Writes at explicit positions of an open file and fsyncs it before reporting the end. */
+class PositionalWriter extends Writable {
+  constructor(
+    private readonly handle: fs.promises.FileHandle,
+    private position: number,
+  ) {
+    super({ highWaterMark: 1024 * 1024 });
+  }
+
+  private async put(data: Buffer): Promise<void> {
+    for (let offset = 0; offset < data.length; ) {
+      const { bytesWritten } = await this.handle.write(data, offset, data.length - offset, this.position);
+      offset += bytesWritten;
+      this.position += bytesWritten;
+    }
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: (error?: Error | null) => void): void {
+    this.put(chunk).then(() => done(), done);
+  }
+
+  // Buffered chunks go down in one write: fewer system calls for the small pieces a socket delivers.
+  override _writev(chunks: { chunk: Buffer }[], done: (error?: Error | null) => void): void {
+    this.put(Buffer.concat(chunks.map((c) => c.chunk))).then(() => done(), done);
+  }
+
+  override _final(done: (error?: Error | null) => void): void {
+    this.handle.sync().then(() => done(), done);
+  }
+}
+
+/**
+ * Streams a body into a file at an offset and makes it durable (fsync) before returning the
+ * number of bytes written; memory use stays at a few stream buffers whatever the size. Throws
+ * if the sender stalls, sends too much, or goes away; what was written stays in the file.
+ */
+export async function writeBodyToFile(source: Readable, file: string, options: WriteOptions): Promise<number> {
+  const handle = await fs.promises.open(file, options.start === 0 ? 'w' : 'r+');
+  const meter = new Meter(options);
+  try {
+    await pipeline(source, meter, new PositionalWriter(handle, options.start));
+    return meter.bytes;
+  } finally {
+    meter.destroy();
+    await handle.close();
+  }
+}

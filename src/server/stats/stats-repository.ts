@@ -1,0 +1,83 @@
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import type { Kind } from '../../shared/kind-types.js';
+import { recordTable } from '../db/migrations.js';
+import type { Database, Dialect } from '../db/types.js';
+
+/** Inclusive bounds on the promoted record_date column ('yyyy-MM-dd HH:mm:ss'). */
+export interface DateRange {
+  from: string;
+  to: string;
+}
+
+export interface CountAndSums {
+  count: number;
+  /** Field -> sum over the rows, exact to 6 decimals; 0 when no row has a number there. */
+  sums: Record<string, number>;
+}
+
+/**
+ * Values above this are not a drive's minutes or kilometres but a typo or junk; leaving them
+ * out keeps SQLite's integer sum from overflowing, which would break the page for the project.
+ */
+const MAX_MAGNITUDE = 1e12;
+/** Stored values are summed in millionths: whole numbers add up exactly in both dialects. */
+const SCALE = 1_000_000;
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Counts and sums over records, computed in the database: the Data page's statistics must be
+ * exact however many rows a day has, so rows are never fetched for them. The JSON extraction
+ * differs by dialect and lives here, never in routes.
+ */
+export class StatsRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** How many records of the kind the project has in the range, and the sums of the given numeric fields. */
+  async countAndSum(kind: Kind, project: string, range: DateRange | undefined, fields: readonly string[] = []): Promise<CountAndSums> {
+    const row = (await this.query(kind, project, range, fields).executeTakeFirstOrThrow()) as Record<string, unknown>;
+    const sums: Record<string, number> = {};
+    fields.forEach((field, i) => {
+      sums[field] = toNumber(row[`s${i}`]);
+    });
+    return { count: toNumber(row['n']), sums };
+  }
+
+  /**
+   * The statement countAndSum runs; exposed so a test can ask the database for its plan. A range
+   * compares record_date as text, which lets the (project_name, record_date, id) index find the
+   * day's rows without reading the others.
+   */
+  query(kind: Kind, project: string, range: DateRange | undefined, fields: readonly string[]): SelectQueryBuilder<Database, `rec_${string}`, object> {
+    let base = this.db.selectFrom(recordTable(kind)).where('project_name', '=', project);
+    if (range) base = base.where('record_date', '>=', range.from).where('record_date', '<=', range.to);
+    return base.select((eb) => [eb.fn.countAll<string | number>().as('n'), ...fields.map((field, i) => this.sumOf(field).as(`s${i}`))]);
+  }
+
+  /** The sum of a numeric JSON field over the selected rows; strings, booleans and absent values are skipped. */
+  private sumOf(field: string): RawBuilder<number | string | null> {
+    if (!FIELD_NAME.test(field)) throw new Error(`Cannot sum '${field}': not a plain property name`);
+    // Nested CASEs, not AND: only CASE promises that the type test runs before the cast.
+    if (this.dialect === 'postgres') {
+      // jsonb numbers are numeric, so the sum is exact; rounding each value matches SQLite's scaling.
+      const value = sql`(data::jsonb ->> ${field}::text)::numeric`;
+      return sql<string | null>`sum(case when jsonb_typeof(data::jsonb -> ${field}::text) = 'number'
+        then case when abs(${value}) < ${MAX_MAGNITUDE} then round(${value}, 6) end end)`;
+    }
+    // SQLite reads JSON numbers as doubles; summed as such, 0.1 + 0.2 would not be 0.3. Summing
+    // whole millionths is exact, and one division gives the double nearest the decimal total.
+    const path = `$.${field}`;
+    return sql<number | null>`sum(case when json_type(data, ${path}) in ('integer', 'real')
+      then case when abs(json_extract(data, ${path})) < ${MAX_MAGNITUDE} then cast(round(json_extract(data, ${path}) * ${SCALE}) as integer) end end)
+      / ${sql.raw(`${SCALE}.0`)}`;
+  }
+}
+
+function toNumber(value: unknown): number {
+  if (value === null || value === undefined) return 0;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : 0;
+}
+

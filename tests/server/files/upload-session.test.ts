@@ -1,0 +1,151 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, CAROL, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { createSession, MB5, putAndDrop, putFragment, randomFile, readSlice, sha256File } from './client.js';
+
+const BIG = 200 * 1024 * 1024;
+
+describe.each(dbTargets())('upload sessions on $name', (target) => {
+  let s: TestServer;
+  let alice: string;
+  let work: string;
+  beforeAll(async () => {
+    s = await startServer(target, {}, { keep: true });
+    alice = await s.login(ALICE.username, ALICE.password);
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-upload-'));
+  });
+  afterAll(async () => {
+    await s.close();
+    // After the restart test the server was started with keep: false, so close removed its storage;
+    // this covers a failure before that point.
+    fs.rmSync(s.storage.dataDir, { recursive: true, force: true });
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('uploads 200 MB in 5 MB fragments, survives a dropped fragment and a server restart, and stores the exact bytes', { timeout: 120_000 }, async () => {
+    const source = path.join(work, 'drive.mp4');
+    const expected = await randomFile(source, BIG);
+    const folder = 'issue_records/20261121/V1/Issue_7_20261121-101500';
+    const upload = await createSession(s, alice, `/${folder}/`, 'drive.mp4');
+
+    const half = 20 * MB5;
+    for (let start = 0; start < half; start += MB5) {
+      const res = await putFragment(s, upload, await readSlice(source, start, MB5), start, BIG);
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      expect(res.body.data.nextExpectedRanges).toEqual([`${start + MB5}-`]);
+    }
+    // The next fragment breaks off after 3 MB: none of it counts.
+    await putAndDrop(s, upload, await readSlice(source, half, MB5), half, BIG, 3 * 1024 * 1024);
+    await expect.poll(async () => (await s.app.db.kysely.selectFrom('upload_sessions').select('lock_id').executeTakeFirst())?.lock_id, { timeout: 5000 }).toBeNull();
+
+    await s.close();
+    s = await startServer(target, {}, { reuse: s.storage, keep: false });
+    const status = await s.request('GET', upload);
+    expect(status.status).toBe(200);
+    expect(status.body.data.nextExpectedRanges).toEqual([`${half}-`]);
+
+    let last = status;
+    for (let start = half; start < BIG; start += MB5) {
+      last = await putFragment(s, upload, await readSlice(source, start, Math.min(MB5, BIG - start)), start, BIG);
+      expect(last.status, JSON.stringify(last.body)).toBe(start + MB5 < BIG ? 202 : 201);
+    }
+    expect(last.body.data).toMatchObject({ name: 'drive.mp4', isFolder: false, size: BIG, mimeType: 'video/mp4', path: `${folder}/drive.mp4` });
+    const stored = s.app.services.files.resolve(ALICE.project, `${folder}/drive.mp4`);
+    expect(await sha256File(stored)).toBe(expected);
+    // The session is over and its part file gone.
+    expect((await s.request('GET', upload)).status).toBe(404);
+    expect(fs.readdirSync(path.join(s.storage.dataDir, 'files', '.uploads'))).toEqual([]);
+    fs.rmSync(source);
+  });
+
+  it('refuses fragments out of order, overlapping or with a changed total (416/400) and keeps going after them', async () => {
+    const bytes = randomBytes(1000);
+    const upload = await createSession(s, alice, 'ranges', 'r.bin');
+    expect((await putFragment(s, upload, bytes.subarray(100, 200), 100, 1000)).status).toBe(416);
+    expect((await putFragment(s, upload, bytes.subarray(0, 100), 0, 1000)).status).toBe(202);
+    const overlap = await putFragment(s, upload, bytes.subarray(50, 150), 50, 1000);
+    expect(overlap.status).toBe(416);
+    expect(overlap.body.msg).toMatch(/overlaps.*next expected byte is 100/);
+    expect((await putFragment(s, upload, bytes.subarray(0, 100), 0, 1000)).status).toBe(416);
+    const outOfOrder = await putFragment(s, upload, bytes.subarray(300, 400), 300, 1000);
+    expect(outOfOrder.status).toBe(416);
+    expect(outOfOrder.body.msg).toMatch(/in order/);
+    const changed = await putFragment(s, upload, bytes.subarray(100, 200), 100, 2000);
+    expect(changed.status).toBe(400);
+    expect(changed.body.msg).toMatch(/changed from 1000 to 2000/);
+    const lying = await putFragment(s, upload, bytes.subarray(100, 200), 100, 1000, { 'content-range': 'bytes 100-299/1000' });
+    expect(lying.status).toBe(400);
+    expect((await putFragment(s, upload, bytes.subarray(100, 200), 100, 1000, { 'content-range': 'bytes=100-199/1000' })).status).toBe(400);
+    expect((await s.request('GET', upload)).body.data.nextExpectedRanges).toEqual(['100-']);
+    const done = await putFragment(s, upload, bytes.subarray(100), 100, 1000);
+    expect(done.status).toBe(201);
+    expect(fs.readFileSync(s.app.services.files.resolve(ALICE.project, 'ranges/r.bin'))).toEqual(bytes);
+  });
+
+  it('lets only one of two simultaneous sends of the same fragment through', async () => {
+    const bytes = randomBytes(2 * MB5);
+    const upload = await createSession(s, alice, 'race', 'same-fragment.bin');
+    const statuses = (await Promise.all([0, 1].map(() => putFragment(s, upload, bytes.subarray(0, MB5), 0, bytes.length)))).map((r) => r.status).sort();
+    expect(statuses[0]).toBe(202);
+    expect([409, 416]).toContain(statuses[1]);
+    expect((await putFragment(s, upload, bytes.subarray(MB5), MB5, bytes.length)).status).toBe(201);
+    expect(fs.readFileSync(s.app.services.files.resolve(ALICE.project, 'race/same-fragment.bin')).equals(bytes)).toBe(true);
+  });
+
+  it('keeps both of two uploads of the same name at once, the later one renamed', async () => {
+    const a = randomBytes(3 * MB5 + 17);
+    const b = randomBytes(2 * MB5 + 5);
+    const [ua, ub] = await Promise.all([createSession(s, alice, 'twins', 'clip.mp4'), createSession(s, alice, 'twins', 'clip.mp4')]);
+    async function send(upload: string, bytes: Buffer): Promise<string> {
+      let last;
+      for (let start = 0; start < bytes.length; start += MB5) last = await putFragment(s, upload, bytes.subarray(start, start + MB5), start, bytes.length);
+      expect(last?.status).toBe(201);
+      return last?.body.data.name as string;
+    }
+    const names = await Promise.all([send(ua, a), send(ub, b)]);
+    expect([...names].sort()).toEqual(['clip (1).mp4', 'clip.mp4']);
+    const read = (name: string): Buffer => fs.readFileSync(s.app.services.files.resolve(ALICE.project, `twins/${name}`));
+    expect(read(names[0] as string).equals(a)).toBe(true);
+    expect(read(names[1] as string).equals(b)).toBe(true);
+  });
+
+  it('answers 404 for unknown, malformed, expired and cancelled sessions, and cancelling removes the part file', async () => {
+    const unknown = `/sharepoint/files/upload/session/${randomBytes(32).toString('base64url')}`;
+    for (const method of ['GET', 'PUT', 'DELETE']) expect((await s.request(method, unknown)).status, method).toBe(404);
+    expect((await s.request('GET', '/sharepoint/files/upload/session/..%2F..%2Fetc')).status).toBe(404);
+
+    const expiring = await createSession(s, alice, 'old', 'old.bin');
+    expect((await putFragment(s, expiring, Buffer.alloc(10, 1), 0, 20)).status).toBe(202);
+    await s.app.db.kysely.updateTable('upload_sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    expect((await s.request('GET', expiring)).status).toBe(404);
+    const late = await putFragment(s, expiring, Buffer.alloc(10, 1), 10, 20);
+    expect(late.status).toBe(404);
+    expect(late.body.msg).toMatch(/start the upload again/);
+
+    const cancelled = await createSession(s, alice, 'cancel', 'c.bin');
+    expect((await putFragment(s, cancelled, Buffer.alloc(10, 2), 0, 20)).status).toBe(202);
+    const staging = path.join(s.storage.dataDir, 'files', '.uploads');
+    const before = fs.readdirSync(staging).length;
+    expect((await s.request('DELETE', cancelled)).status).toBe(204);
+    expect(fs.readdirSync(staging).length).toBe(before - 1);
+    expect((await putFragment(s, cancelled, Buffer.alloc(10, 2), 10, 20)).status).toBe(404);
+    expect((await s.request('DELETE', cancelled)).status).toBe(404);
+    expect((await s.request('GET', '/sharepoint/files?path=cancel', { token: alice })).body.data).toEqual([]);
+  });
+
+  it('binds a session to the user and project that made it', async () => {
+    const carol = await s.login(CAROL.username, CAROL.password);
+    const upload = await createSession(s, carol, 'moved', 'm.bin');
+    expect((await s.request('POST', '/sharepoint/files/upload/session?path=x', { body: { fileName: 'x' } })).status).toBe(401);
+    await s.app.db.kysely.updateTable('users').set({ project: 'P9' }).where('username', '=', CAROL.username).execute();
+    try {
+      expect((await putFragment(s, upload, Buffer.alloc(10), 0, 10)).status).toBe(404);
+    } finally {
+      await s.app.db.kysely.updateTable('users').set({ project: CAROL.project }).where('username', '=', CAROL.username).execute();
+    }
+    expect(fs.existsSync(s.app.services.files.resolve('P9', 'moved'))).toBe(false);
+  });
+});
