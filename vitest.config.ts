@@ -39,6 +39,8 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A busy two-core machine: waiting for the page may take longer than vitest's 1 s default.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

@@ -98,8 +98,7 @@ export function DataPage() {
       </Card>
 
       <Card title="Daily Data Summary" className="mb-3">
-        <div className="flex align-items-center gap-2 mb-3">
-          <Button label="Today" outlined size="small" onClick={() => setDate(new Date())} />
+        <div className="flex flex-column gap-2 mb-3">
           <Calendar
             value={date}
             onChange={(e) => e.value instanceof Date && setDate(e.value)}
@@ -107,13 +106,15 @@ export function DataPage() {
             locale="en"
             showIcon
             readOnlyInput
-            touchUI={false}
             inputClassName="w-full"
-            className="flex-1"
+            className="w-full"
             aria-label="Date"
             inputId="data-date"
           />
-          <Button label="Excel Report" icon="pi pi-file-excel" size="small" onClick={() => void excelReport()} />
+          <div className="flex gap-2">
+            <Button label="Today" icon="pi pi-calendar-clock" outlined size="small" className="flex-1" onClick={() => setDate(new Date())} />
+            <Button label="Excel Report" icon="pi pi-file-excel" size="small" className="flex-1" onClick={() => void excelReport()} />
+          </div>
         </div>
         <div className="grid">
           {TILES.map((tile) => {
