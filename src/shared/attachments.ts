@@ -1,10 +1,13 @@
 /**
  * Where an issue's attachments live inside its project's file tree (SPEC.md section 3):
  * issue_records/{yyyyMMdd of the start}/{vehicle}/Issue_{id or 'new'}_{yyyyMMdd-HHmmss of the start}.
- * A missing or unreadable start gives 00000000 and 00000000-000000. Used by the attachment
+ * A missing or unreadable start gives 00000000 and 00000000-000000. An issue's stored
+ * attachmentFolder (x-derived, set at creation) wins over the rule. Used by the attachment
  * browser, the shared-files service and the day packages alike.
  */
-export function issueAttachmentFolder(issue: { id?: number | string | null; issueStartTime?: string | null; vehicleNo?: string | null }): string {
+export function issueAttachmentFolder(issue: { id?: number | string | null; issueStartTime?: string | null; vehicleNo?: string | null; attachmentFolder?: unknown }): string {
+  // Set once by the server when the issue is created, so the folder stays put when the start time is edited.
+  if (typeof issue.attachmentFolder === 'string' && issue.attachmentFolder !== '') return issue.attachmentFolder;
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(issue.issueStartTime ?? '');
   const day = m ? `${m[1]}${m[2]}${m[3]}` : '00000000';
   const stamp = m ? `${day}-${m[4] ?? '00'}${m[5] ?? '00'}${m[6] ?? '00'}` : '00000000-000000';

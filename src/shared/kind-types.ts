@@ -83,7 +83,8 @@ export interface KindProperty {
   'x-ui'?: PropertyUi;
   'x-export'?: boolean;
   'x-default'?: 'now' | 'startOfToday';
-  'x-derived'?: { difference: [string, string] };
+  /** Computed by the server: a difference of two number fields on every save, or the attachment folder once at creation. */
+  'x-derived'?: { difference: [string, string] } | { attachmentFolder: true };
   [keyword: string]: unknown;
 }
 

@@ -105,10 +105,15 @@ const propertySchema = {
     'x-export': { type: 'boolean' },
     'x-default': { enum: ['now', 'startOfToday'] },
     'x-derived': {
-      type: 'object',
-      additionalProperties: false,
-      required: ['difference'],
-      properties: { difference: { type: 'array', items: nonEmpty, minItems: 2, maxItems: 2 } },
+      oneOf: [
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['difference'],
+          properties: { difference: { type: 'array', items: nonEmpty, minItems: 2, maxItems: 2 } },
+        },
+        { type: 'object', additionalProperties: false, required: ['attachmentFolder'], properties: { attachmentFolder: { const: true } } },
+      ],
     },
   },
 };
@@ -202,6 +207,7 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
     const derived = prop['x-derived'];
     if (derived === undefined) continue;
     if (prop.readOnly !== true) problems.push(`${file}: properties.${field} is derived, so it must be readOnly`);
+    if (!('difference' in derived)) continue;
     for (const source of derived.difference) {
       const t = props[source]?.type;
       if (t !== 'number' && t !== 'integer') problems.push(`${file}: properties.${field}.x-derived names '${source}', which is not a number property`);

@@ -315,3 +315,22 @@ describe.each(dbTargets())('record API on $name', (target) => {
     }
   });
 });
+
+describe.each(dbTargets())('the issue attachment folder on $name', (target) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer(target);
+  });
+  afterAll(async () => s.close());
+
+  it('is set once at creation by the storage rule and stays when the start time is edited', async () => {
+    const token = await s.login(ALICE.username, ALICE.password);
+    const created = await s.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Folder', issueStartTime: '2026-11-21 08:09:10', attachmentFolder: 'elsewhere' } });
+    const id = created.body.data.id as number;
+    expect(created.body.data.attachmentFolder).toBe(`issue_records/20261121/V1/Issue_${id}_20261121-080910`);
+    const moved = await s.request('PUT', '/api/vtp/issueRecord', { token, body: { id, issueStartTime: '2026-12-01 10:00:00', attachmentFolder: 'elsewhere' } });
+    expect(moved.body.data.attachmentFolder).toBe(`issue_records/20261121/V1/Issue_${id}_20261121-080910`);
+    const history = await s.request('GET', `/api/vtp/issueRecord/${id}/history`, { token });
+    expect(history.body.data[0].data.attachmentFolder).toBe(`issue_records/20261121/V1/Issue_${id}_20261121-080910`);
+  });
+});

@@ -19,7 +19,9 @@ export function formSchema(kind: Kind): RJSFSchema {
 function fieldUi(prop: KindProperty): UiSchema {
   const ui = prop['x-ui'] ?? {};
   if (ui.hidden) return { 'ui:widget': 'hidden' };
-  if (prop['x-derived']) return { 'ui:widget': 'derived', 'ui:options': { difference: prop['x-derived'].difference } };
+  const derived = prop['x-derived'];
+  if (derived && 'difference' in derived) return { 'ui:widget': 'derived', 'ui:options': { difference: derived.difference } };
+  if (derived) return { 'ui:readonly': true };
   const out: UiSchema = {};
   if (prop.readOnly) out['ui:readonly'] = true;
   if (prop.type === 'number' || prop.type === 'integer') {

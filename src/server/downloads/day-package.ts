@@ -21,6 +21,13 @@ export interface PackageJob {
   signal: AbortSignal;
 }
 
+/** The fields a package shows of a record: the schema's export fields, in schema order. */
+function exported(kind: Kind, record: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of kind.exportFields) if (field in record) out[field] = record[field];
+  return out;
+}
+
 /** Where an issue's files go in the ZIP: one folder per record, named like its storage folder. */
 function zipFolderOf(folder: string): string {
   return `attachments/${folder.slice(folder.lastIndexOf('/') + 1)}`;
@@ -49,7 +56,7 @@ export async function writeDayPackage(zip: ZipWriter, job: PackageJob): Promise<
   for await (const page of job.rows.pages(kind, job.project, job.range)) {
     signal.throwIfAborted();
     for (const record of page) {
-      await write(`${first ? '\n' : ',\n'}${JSON.stringify(record)}`);
+      await write(`${first ? '\n' : ',\n'}${JSON.stringify(exported(kind, record))}`);
       first = false;
       if (packageKind.attachmentFolder) folders.push(packageKind.attachmentFolder(record));
     }

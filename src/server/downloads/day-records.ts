@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Kind } from '../../shared/kind-types.js';
 import { recordTable } from '../db/migrations.js';
 import type { Database } from '../db/types.js';
+import { toRecord } from '../records/repository.js';
 import type { RecordData } from '../records/validation.js';
 import type { DateRange } from '../stats/stats-repository.js';
 
@@ -16,21 +17,8 @@ interface StoredRow {
   data: string;
 }
 
-/** A stored row as a package holds it: the export fields in schema order, with the promoted columns. */
-function toExported(kind: Kind, row: StoredRow): RecordData {
-  const data = JSON.parse(row.data) as RecordData;
-  const out: RecordData = {};
-  for (const field of kind.exportFields) {
-    if (field === 'id') out[field] = Number(row.id);
-    else if (field === 'projectName') out[field] = row.project_name;
-    else if (field === 'vehicleNo') out[field] = row.vehicle_no;
-    else if (field in data) out[field] = data[field];
-  }
-  return out;
-}
-
 /**
- * Reads a project's records of a date range page by page, oldest first, so that a package of any
+ * Reads a project's records (every schema field; the package writer keeps the export fields) of a date range page by page, oldest first, so that a package of any
  * size streams with flat memory. Pages continue after the last (record_date, id) seen rather than
  * at an offset: each page is a short walk of the (project_name, record_date, id) index, and rows
  * written meanwhile cannot shift a page.
@@ -52,7 +40,7 @@ export class DayRecords {
         query = query.where((eb) => eb(eb.refTuple('record_date', 'id'), '>', eb.tuple(date, id)));
       }
       const rows = (await query.orderBy('record_date').orderBy('id').limit(pageSize).execute()) as StoredRow[];
-      if (rows.length > 0) yield rows.map((row) => toExported(kind, row));
+      if (rows.length > 0) yield rows.map((row) => toRecord(kind, row));
       if (rows.length < pageSize) return;
       const last = rows[rows.length - 1] as StoredRow;
       after = { date: last.record_date, id: Number(last.id) };

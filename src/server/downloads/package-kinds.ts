@@ -24,6 +24,7 @@ const issueFolder = (record: RecordData): string =>
     id: record['id'] as number,
     issueStartTime: typeof record['issueStartTime'] === 'string' ? record['issueStartTime'] : null,
     vehicleNo: typeof record['vehicleNo'] === 'string' ? record['vehicleNo'] : null,
+    attachmentFolder: record['attachmentFolder'],
   });
 
 /** Kind name -> its package routes; the POI kind has a second, ranged route for the POI list's ZIP link. */

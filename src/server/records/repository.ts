@@ -24,7 +24,7 @@ export interface HistoryEntry {
 type Row = Selectable<RecordTable>;
 
 /** The record as the API returns it: schema fields in schema order, with the promoted columns. */
-function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data'>): RecordData {
+export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data'>): RecordData {
   const data = JSON.parse(row.data) as RecordData;
   const out: RecordData = {};
   for (const field of kind.fields) {
@@ -70,9 +70,13 @@ export class RecordRepository {
     return row ? toRecord(kind, row) : undefined;
   }
 
-  async create(kind: Kind, actor: Actor, data: RecordData): Promise<RecordData> {
+  /**
+   * Creates a record in the actor's project. `complete` may add fields that need the new id
+   * (derived once at creation); they are written in the same transaction.
+   */
+  async create(kind: Kind, actor: Actor, data: RecordData, complete?: (record: RecordData) => RecordData): Promise<RecordData> {
     const now = new Date().toISOString();
-    const json = JSON.stringify(data);
+    let json = JSON.stringify(data);
     return this.db.transaction().execute(async (trx) => {
       const inserted = await trx
         .insertInto(recordTable(kind))
@@ -89,8 +93,13 @@ export class RecordRepository {
         })
         .returning(['id', 'project_name', 'vehicle_no', 'data'])
         .executeTakeFirstOrThrow();
+      const extra = complete ? complete(toRecord(kind, inserted)) : {};
+      if (Object.keys(extra).length > 0) {
+        json = JSON.stringify({ ...data, ...extra });
+        await trx.updateTable(recordTable(kind)).set({ data: json }).where('id', '=', inserted.id).execute();
+      }
       await this.appendHistory(trx, kind, Number(inserted.id), actor, 1, 'create', json, now);
-      return toRecord(kind, inserted);
+      return toRecord(kind, { ...inserted, data: json });
     });
   }
 

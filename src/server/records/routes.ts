@@ -6,7 +6,7 @@ import { badRequest, notFound, ok, okList } from '../http/envelope.js';
 import type { User } from '../users/user-repository.js';
 import { parseListQuery } from './list-query.js';
 import type { Actor, RecordRepository } from './repository.js';
-import { applyDerived, type RecordValidator } from './validation.js';
+import { applyDerived, derivedAtCreation, type RecordValidator } from './validation.js';
 
 export interface RecordDeps {
   registry: KindRegistry;
@@ -73,7 +73,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       const { set } = validator.writable(kind, request.body);
       const data = applyDerived(kind, validator.withDefaults(kind, set));
       validator.check(kind, data);
-      const created = await records.create(kind, actorOf(user), data);
+      const created = await records.create(kind, actorOf(user), data, (record) => derivedAtCreation(kind, record));
       return ok(created);
     });
 

@@ -4,6 +4,7 @@ import type { Kind, KindRegistry } from '../../shared/kind-types.js';
 import { propertyTypes } from '../../shared/kinds.js';
 import { PROPERTY_X_KEYWORDS, ROOT_X_KEYWORDS } from '../../shared/schema-check.js';
 import { badRequest } from '../http/envelope.js';
+import { issueAttachmentFolder } from '../../shared/attachments.js';
 
 export type RecordData = Record<string, unknown>;
 
@@ -99,15 +100,30 @@ export class RecordValidator {
   }
 }
 
-/** Computes derived fields (x-derived) from the record's own values; unset when not computable. */
+/** Computes the differences (x-derived.difference) from the record's own values; unset when not computable. */
 export function applyDerived(kind: Kind, data: RecordData): RecordData {
   const out = { ...data };
   for (const field of kind.fields) {
     const derived = kind.schema.properties[field]?.['x-derived'];
-    if (!derived) continue;
+    if (!derived || !('difference' in derived)) continue;
     const [a, b] = derived.difference.map((f) => data[f]);
     if (typeof a === 'number' && typeof b === 'number') out[field] = Math.round((a - b) * 1000) / 1000;
     else delete out[field];
+  }
+  return out;
+}
+
+/**
+ * Fields derived once, when a record is created and has its id (x-derived.attachmentFolder):
+ * the attachment folder of SPEC.md section 3, kept from then on whatever is edited.
+ */
+export function derivedAtCreation(kind: Kind, record: RecordData): RecordData {
+  const out: RecordData = {};
+  for (const field of kind.fields) {
+    const derived = kind.schema.properties[field]?.['x-derived'];
+    if (derived && 'attachmentFolder' in derived) {
+      out[field] = issueAttachmentFolder({ id: record['id'] as number, issueStartTime: record['issueStartTime'] as string, vehicleNo: record['vehicleNo'] as string });
+    }
   }
   return out;
 }

@@ -136,4 +136,8 @@ export interface IssueRecord {
    * AI Report
    */
   aiVideoAnalysisReport?: string;
+  /**
+   * Attachment Folder (read-only)
+   */
+  attachmentFolder?: string;
 }
