@@ -11,12 +11,15 @@ export function chromiumPath(): string {
   return found;
 }
 
-/** Debian's Chromium, headless, with nothing that reaches for the network on its own. */
-export function launch(): Promise<Browser> {
+/**
+ * Debian's Chromium, headless, with nothing that reaches for the network on its own. extraArgs
+ * adds switches for one suite, such as the fake microphone of the recording test.
+ */
+export function launch(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
   });
 }
 

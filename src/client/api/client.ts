@@ -45,6 +45,12 @@ export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
+/** A 401 from any of our services: forget the token and send the user to sign in again. */
+export function signOutOnUnauthorized(): void {
+  storage.setToken(null);
+  onUnauthorized();
+}
+
 /**
  * Query strings as the RuoYi client writes them: empty values dropped, one level of objects
  * as key[sub]=value (the list date filters: params[beginIssueDate]=...).
@@ -101,10 +107,7 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
   const code = typeof body?.code === 'number' ? body.code : response.ok ? 200 : response.status;
   const msg = typeof body?.msg === 'string' && body.msg !== '' ? body.msg : 'An error occurred';
   if (response.status === 401 || code === 401) {
-    if (!options.noAuthRedirect) {
-      storage.setToken(null);
-      onUnauthorized();
-    }
+    if (!options.noAuthRedirect) signOutOnUnauthorized();
     throw new ApiError(401, 401, msg);
   }
   if (code !== 200 || !response.ok) throw new ApiError(response.status, code, msg);

@@ -12,13 +12,10 @@ const WorkspacePage = lazy(() => import('../pages/workspace-page').then((m) => (
 const VehicleStatusPage = lazy(() => import('../pages/vehicle-status-page').then((m) => ({ default: m.VehicleStatusPage })));
 const DataPage = lazy(() => import('../pages/data-page').then((m) => ({ default: m.DataPage })));
 const ProfilePage = lazy(() => import('../pages/profile-page').then((m) => ({ default: m.ProfilePage })));
-const PendingPage = lazy(() => import('../pages/pending-page').then((m) => ({ default: m.PendingPage })));
+const SharepointTestPage = lazy(() => import('../pages/sharepoint-test-page').then((m) => ({ default: m.SharepointTestPage })));
 const RecordListPage = lazy(() => import('../pages/record-list-page').then((m) => ({ default: m.RecordListPage })));
 const RecordDetailPage = lazy(() => import('../pages/record-detail-page').then((m) => ({ default: m.RecordDetailPage })));
 const NotFoundPage = lazy(() => import('../pages/not-found-page').then((m) => ({ default: m.NotFoundPage })));
-
-/** Screens whose issue has not landed; listed so the navigation entry and deep links work. */
-const PENDING: Array<[string, string, string]> = [['/sharepoint-test', 'SP测试', '/profile']];
 
 /** Connects the API client's 401 handling and the service worker's messages to the app. */
 export function AppEffects() {
@@ -52,9 +49,7 @@ export function AppRoutes() {
           <Route path="/profile" element={<ProfilePage />} />
           <Route path="/data/:slug" element={<RecordListPage />} />
           <Route path="/data/:slug/:id" element={<RecordDetailPage />} />
-          {PENDING.map(([path, title, back]) => (
-            <Route key={path} path={path} element={<PendingPage title={title} back={back} />} />
-          ))}
+          <Route path="/sharepoint-test" element={<SharepointTestPage />} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Routes>

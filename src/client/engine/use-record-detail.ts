@@ -9,6 +9,18 @@ type Values = Record<string, unknown>;
 
 export type DetailState = { status: 'loading' } | { status: 'notFound' } | { status: 'ready'; record: Values };
 
+/**
+ * What the user changed: the server merges a PUT into the stored record, so sending only the
+ * changes never overwrites what changed meanwhile (an attachment's status, another phone's edit).
+ * A field emptied in the form is sent as null, which clears it.
+ */
+export function changes(loaded: Values, draft: Values): Values {
+  const out: Values = {};
+  for (const [key, value] of Object.entries(draft)) if (JSON.stringify(value) !== JSON.stringify(loaded[key])) out[key] = value === undefined ? null : value;
+  for (const key of Object.keys(loaded)) if (!(key in draft) && loaded[key] !== undefined) out[key] = null;
+  return out;
+}
+
 function detail(error: unknown): string | undefined {
   return error instanceof ApiError ? error.message : undefined;
 }
@@ -93,7 +105,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
         navigate(`${meta.route}/${newId}`, { replace: true });
         return;
       }
-      const res = await apiRequest<Envelope<Values | null>>('PUT', meta.apiPath, { body: { ...draft, id: state.record['id'] } });
+      const res = await apiRequest<Envelope<Values | null>>('PUT', meta.apiPath, { body: { ...changes(state.record, draft), id: state.record['id'] } });
       // The shown record is the saved draft, completed by what the server made of it.
       const saved = { ...state.record, ...draft, ...(res.data ?? {}) };
       if (!live.current) return;

@@ -1,5 +1,6 @@
 import type { DetailSection } from '../engine/record-detail';
 import type { ListHeaderExtra } from '../engine/record-list';
+import { LazyAttachmentsCard } from './attachments/lazy-attachments-card';
 import { PoiExports } from './poi-exports';
 
 /**
@@ -15,5 +16,5 @@ export const listHeaderExtras: Record<string, ListHeaderExtra[]> = {
  * desensitization, AI report) and its Attachments card register here when they are built.
  */
 export const detailSections: Record<string, DetailSection[]> = {
-  issue: [],
+  issue: [LazyAttachmentsCard],
 };

@@ -1,0 +1,57 @@
+import { Button } from 'primereact/button';
+import { formatModified, formatSize, TYPE_ICONS, type FileItem } from './file-types';
+import type { FileListState } from './use-file-list';
+
+export interface FileListProps {
+  state: FileListState;
+  onOpen: (item: FileItem) => void;
+  onDownload: (item: FileItem) => void;
+  /** Given where folders can be entered (the test page); the issue card has none. */
+  onOpenFolder?: ((item: FileItem) => void) | undefined;
+}
+
+function Meta({ item }: { item: FileItem }) {
+  const parts = [item.type === 'folder' ? 'Folder' : formatSize(item.size), formatModified(item.modified)].filter((p) => p !== '');
+  return <span className="file-item-meta">{parts.join(' · ')}</span>;
+}
+
+/** The entries of a folder: icon by type, name, size and modified time; tap to open or preview. */
+export function FileList({ state, onOpen, onDownload, onOpenFolder }: FileListProps) {
+  if (state.status === 'loading') {
+    return (
+      <div className="file-list-status" role="status">
+        <i className="pi pi-spin pi-spinner" aria-hidden="true" /> Loading files...
+      </div>
+    );
+  }
+  if (state.items.length === 0) return <div className="file-list-status file-list-empty">Empty</div>;
+  return (
+    <ul className="file-list" aria-label="Files">
+      {state.items.map((item) => {
+        const isFolder = item.type === 'folder';
+        const canOpen = !isFolder || onOpenFolder !== undefined;
+        const body = (
+          <>
+            <i className={`file-item-icon file-type-${item.type} ${TYPE_ICONS[item.type]}`} aria-hidden="true" data-type={item.type} />
+            <span className="file-item-text">
+              <span className="file-item-name">{item.name}</span>
+              <Meta item={item} />
+            </span>
+          </>
+        );
+        return (
+          <li key={item.id} className="file-item" data-testid="file-item">
+            {canOpen ? (
+              <button type="button" className="file-item-main" onClick={() => (isFolder ? onOpenFolder?.(item) : onOpen(item))} aria-label={isFolder ? `Open folder ${item.name}` : `Preview ${item.name}`}>
+                {body}
+              </button>
+            ) : (
+              <div className="file-item-main">{body}</div>
+            )}
+            {!isFolder && <Button icon="pi pi-download" rounded text className="file-item-action" aria-label={`Download ${item.name}`} onClick={() => onDownload(item)} />}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,89 @@
+import { format } from 'date-fns';
+import type { FileEntry } from '../../api/files';
+
+/** What the browser shows and how it opens an entry (SPEC.md section 3, file browser item). */
+export type FileType = 'folder' | 'image' | 'video' | 'pdf' | 'audio' | 'file';
+
+export interface FileItem {
+  id: string;
+  name: string;
+  type: FileType;
+  size: number;
+  modified: string;
+  path: string;
+  mimeType: string;
+}
+
+// SPEC.md section 9. webm is in both lists: it counts as audio (recordings are webm).
+const IMAGE_EXT = ['jpg', 'jpeg', 'png', 'gif', 'bmp', 'webp', 'svg'];
+const VIDEO_EXT = ['mp4', 'mov', 'avi', 'wmv', 'mkv'];
+const AUDIO_EXT = ['mp3', 'wav', 'ogg', 'aac', 'webm', 'opus'];
+
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+}
+
+/**
+ * The type of an entry by its mime type, else by its extension. A webm video mime counts as
+ * audio: the service cannot tell a voice note in webm from a film, and voice notes are the
+ * webm files this app makes.
+ */
+export function fileTypeOf(entry: { name: string; mimeType?: string | null; isFolder?: boolean }): FileType {
+  if (entry.isFolder) return 'folder';
+  const mime = (entry.mimeType ?? '').toLowerCase().split(';')[0]?.trim() ?? '';
+  if (mime === 'video/webm' || mime === 'audio/webm') return 'audio';
+  if (mime.startsWith('image/')) return 'image';
+  if (mime.startsWith('video/')) return 'video';
+  if (mime.startsWith('audio/')) return 'audio';
+  if (mime === 'application/pdf') return 'pdf';
+  const ext = extensionOf(entry.name);
+  if (IMAGE_EXT.includes(ext)) return 'image';
+  if (VIDEO_EXT.includes(ext)) return 'video';
+  if (AUDIO_EXT.includes(ext)) return 'audio';
+  if (ext === 'pdf') return 'pdf';
+  return 'file';
+}
+
+const UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB'];
+
+/** A size in Bytes/KB/MB/GB/TB in steps of 1024, up to two decimals: 1023 Bytes, 1 KB, 1.5 MB. */
+export function formatSize(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
+  const i = Math.min(UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
+  return `${parseFloat((bytes / 1024 ** i).toFixed(2))} ${UNITS[i]}`;
+}
+
+/** A modified time as the app shows times (yyyy-MM-dd HH:mm, local); '' when unreadable. */
+export function formatModified(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? '' : format(date, 'yyyy-MM-dd HH:mm');
+}
+
+/** The icon of a type (PrimeIcons). */
+export const TYPE_ICONS: Record<FileType, string> = {
+  folder: 'pi pi-folder',
+  image: 'pi pi-image',
+  video: 'pi pi-video',
+  pdf: 'pi pi-file-pdf',
+  audio: 'pi pi-volume-up',
+  file: 'pi pi-file',
+};
+
+const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+/** Listing entries as browser items: folders first, then by name (natural, case-insensitive). */
+export function toItems(folder: string, entries: FileEntry[]): FileItem[] {
+  const base = folder.replace(/^\/+|\/+$/g, '');
+  return entries
+    .map((e) => ({
+      id: String(e.id ?? e.name),
+      name: e.name,
+      type: fileTypeOf(e),
+      size: typeof e.size === 'number' ? e.size : 0,
+      modified: e.modified ?? '',
+      path: e.path ?? (base === '' ? e.name : `${base}/${e.name}`),
+      mimeType: e.mimeType ?? '',
+    }))
+    .sort((a, b) => Number(b.type === 'folder') - Number(a.type === 'folder') || byName.compare(a.name, b.name));
+}

@@ -1,0 +1,45 @@
+import { useCallback, useEffect, useState } from 'react';
+import { listFiles } from '../../api/files';
+import { toItems, type FileItem } from './file-types';
+
+export type FileListState = { status: 'loading' } | { status: 'ready'; items: FileItem[] };
+
+export interface FileListController {
+  state: FileListState;
+  /** Lists the folder again (after an upload), keeping the current items on screen meanwhile. */
+  refresh: () => void;
+}
+
+/**
+ * The entries of a folder of the shared-files service. A failed listing shows an empty list
+ * (SPEC.md section 8) and is logged as a warning: a folder that cannot be listed yet is not a
+ * fault of the page, and the rest of the screen must stay usable.
+ */
+export function useFileList(path: string): FileListController {
+  const [state, setState] = useState<FileListState>({ status: 'loading' });
+  const [generation, setGeneration] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    listFiles(path).then(
+      (entries) => live && setState({ status: 'ready', items: toItems(path, entries) }),
+      (e: unknown) => {
+        console.warn(`Could not list the files of '${path || '/'}':`, e);
+        if (live) setState({ status: 'ready', items: [] });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [path, generation]);
+
+  // A new folder starts from the spinner; a refresh of the same folder does not flicker.
+  const [shownPath, setShownPath] = useState(path);
+  if (shownPath !== path) {
+    setShownPath(path);
+    setState({ status: 'loading' });
+  }
+
+  const refresh = useCallback(() => setGeneration((g) => g + 1), []);
+  return { state, refresh };
+}

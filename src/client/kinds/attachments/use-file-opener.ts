@@ -1,0 +1,74 @@
+import { useCallback, useState } from 'react';
+import { signedFileUrl, type OpenEndpoint } from '../../api/files';
+import { useToast } from '../../ui/toast';
+import type { FileItem } from './file-types';
+
+export type PreviewState = { item: FileItem; url?: string } | null;
+
+export interface FileOpener {
+  /** What the preview dialog shows; url is unset while the link is being signed. */
+  preview: PreviewState;
+  open: (item: FileItem) => void;
+  download: (item: FileItem) => void;
+  closePreview: () => void;
+}
+
+/** Images, video and audio play in the app's dialog; PDFs and the rest in the service's preview page. */
+export const INLINE_TYPES: ReadonlySet<FileItem['type']> = new Set(['image', 'video', 'audio']);
+
+/**
+ * Downloads and previews through short-lived signed links. A new tab is opened synchronously
+ * inside the tap (a popup blocker lets only those through) and pointed at the link once it is
+ * signed; without a tab (blocked anyway) the page itself goes there, which for a download
+ * leaves the app where it is.
+ */
+export function useFileOpener(): FileOpener {
+  const toast = useToast();
+  const [preview, setPreview] = useState<PreviewState>(null);
+
+  const failed = useCallback(
+    (item: FileItem, e: unknown) => {
+      console.warn(`Could not open ${item.path}:`, e);
+      toast('error', `Could not open "${item.name}".`, e instanceof Error ? e.message : undefined);
+    },
+    [toast],
+  );
+
+  const inNewTab = useCallback(
+    (endpoint: OpenEndpoint, item: FileItem) => {
+      const tab = window.open('', '_blank');
+      signedFileUrl(endpoint, item.path).then(
+        (url) => {
+          if (!tab) return window.location.assign(url);
+          // The opened page must not be able to reach back into the app.
+          tab.opener = null;
+          tab.location.href = url;
+        },
+        (e: unknown) => {
+          tab?.close();
+          failed(item, e);
+        },
+      );
+    },
+    [failed],
+  );
+
+  const open = useCallback(
+    (item: FileItem) => {
+      if (!INLINE_TYPES.has(item.type)) return inNewTab('/preview.html', item);
+      setPreview({ item });
+      signedFileUrl('/files/preview', item.path).then(
+        (url) => setPreview((p) => (p?.item.id === item.id ? { item, url } : p)),
+        (e: unknown) => {
+          setPreview(null);
+          failed(item, e);
+        },
+      );
+    },
+    [inNewTab, failed],
+  );
+
+  const download = useCallback((item: FileItem) => inNewTab('/files/download', item), [inNewTab]);
+  const closePreview = useCallback(() => setPreview(null), []);
+  return { preview, open, download, closePreview };
+}

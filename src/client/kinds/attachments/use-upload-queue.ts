@@ -1,0 +1,137 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { filesRequest } from '../../api/files';
+import { useToast } from '../../ui/toast';
+import { setIssueFilesStatus, type IssueRef } from './issue-files-status';
+import { PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, type SessionState } from './upload-transport';
+
+export type UploadStatus = 'uploading' | 'success' | 'error';
+
+/** An upload queue item (SPEC.md section 3); a failed one keeps its file for a retry. */
+export interface UploadItem {
+  id: number;
+  file: File;
+  progress: number;
+  status: UploadStatus;
+  errorMsg: string;
+  retryCount: number;
+  /** Recordings have their own failure toast (SPEC.md section 8). */
+  source: 'file' | 'recording';
+  folder: string;
+}
+
+export interface UploadQueue {
+  items: UploadItem[];
+  add: (files: File[], source?: UploadItem['source']) => void;
+  retry: (id: number) => void;
+  remove: (id: number) => void;
+}
+
+export interface UploadQueueOptions {
+  /** Where new uploads go (project-relative, '' for the root). */
+  folder: string;
+  /** The issue whose relatedFilesJson tells the back office that files are arriving. */
+  issue?: IssueRef | undefined;
+  /** Called after each finished upload, to list the folder again. */
+  onUploaded: () => void;
+}
+
+/**
+ * The upload queue of a file browser: uploads one file at a time (a phone's uplink is the
+ * bottleneck; parallel uploads only make each one slower and more likely to time out), plain
+ * below 50 MB and by resumable session above, with progress, toasts, retry and remove.
+ */
+export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions): UploadQueue {
+  const toast = useToast();
+  const [items, setItems] = useState<UploadItem[]>([]);
+  const nextId = useRef(1);
+  const sessions = useRef(new Map<number, SessionState>());
+  const chain = useRef<Promise<void>>(Promise.resolve());
+  const pending = useRef(0);
+  const batchSucceeded = useRef(false);
+  // The chain outlives renders: it reads the latest issue and callback, not those of its start.
+  const latest = useRef({ issue, onUploaded });
+  useEffect(() => {
+    latest.current = { issue, onUploaded };
+  });
+
+  const update = useCallback((id: number, patch: Partial<UploadItem>) => {
+    setItems((prev) => prev.map((item) => (item.id === id ? { ...item, ...patch } : item)));
+  }, []);
+
+  const upload = useCallback(
+    async (item: UploadItem): Promise<void> => {
+      const { file } = item;
+      const onProgress = (progress: number): void => update(item.id, { progress });
+      try {
+        if (file.size < PLAIN_UPLOAD_LIMIT) await uploadPlain(file, item.folder, onProgress);
+        else {
+          const state = sessions.current.get(item.id) ?? {};
+          sessions.current.set(item.id, state);
+          await uploadInSession(file, item.folder, state, onProgress);
+        }
+        sessions.current.delete(item.id);
+        batchSucceeded.current = true;
+        update(item.id, { status: 'success', progress: 100, errorMsg: '' });
+        toast('success', `File "${file.name}" uploaded successfully to ${item.folder || 'root'}.`);
+        latest.current.onUploaded();
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        update(item.id, { status: 'error', errorMsg: message });
+        toast('error', item.source === 'recording' ? `Failed to upload recording "${file.name}".` : `Failed to upload file: ${file.name}.`, message);
+      }
+    },
+    [toast, update],
+  );
+
+  /** Runs an item after those before it; the first of a batch marks the issue 'uploading', the last 'uploaded'. */
+  const enqueue = useCallback(
+    (item: UploadItem) => {
+      const first = pending.current++ === 0;
+      chain.current = chain.current.then(async () => {
+        const { issue: target } = latest.current;
+        if (first && target) await setIssueFilesStatus(target, 'uploading');
+        await upload(item);
+        pending.current -= 1;
+        if (pending.current === 0 && batchSucceeded.current) {
+          batchSucceeded.current = false;
+          if (latest.current.issue) await setIssueFilesStatus(latest.current.issue, 'uploaded');
+        }
+      });
+    },
+    [upload],
+  );
+
+  const add = useCallback(
+    (files: File[], source: UploadItem['source'] = 'file') => {
+      const added = files.map((file): UploadItem => ({ id: nextId.current++, file, progress: 0, status: 'uploading', errorMsg: '', retryCount: 0, source, folder }));
+      setItems((prev) => [...prev, ...added]);
+      added.forEach(enqueue);
+    },
+    [enqueue, folder],
+  );
+
+  const retry = useCallback(
+    (id: number) => {
+      const item = items.find((i) => i.id === id);
+      if (!item || item.status !== 'error') return;
+      const again = { ...item, status: 'uploading' as const, progress: 0, errorMsg: '', retryCount: item.retryCount + 1 };
+      update(id, again);
+      enqueue(again);
+    },
+    [items, enqueue, update],
+  );
+
+  const remove = useCallback(
+    (id: number) => {
+      if (items.find((i) => i.id === id)?.status !== 'error') return;
+      setItems((prev) => prev.filter((i) => i.id !== id));
+      // A removed session upload is cancelled, so its part file does not wait 24 h on the server.
+      const url = sessions.current.get(id)?.uploadUrl;
+      sessions.current.delete(id);
+      if (url) filesRequest('DELETE', url, undefined, false).catch((e: unknown) => console.warn('Could not cancel the upload session:', e));
+    },
+    [items],
+  );
+
+  return { items, add, retry, remove };
+}
