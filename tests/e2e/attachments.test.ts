@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { issueAttachmentFolder } from '../../src/shared/attachments.js';
 import { ALICE, startServer, type TestServer } from '../helpers/server.js';
-import { launch, phone, snap } from './browser.js';
+import { launch, phone, signIn, snap } from './browser.js';
 
 // A real 1x1 PNG, so that the preview has an image that decodes.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -34,11 +34,7 @@ describe('issue attachments in Chromium against the real server', () => {
     browser = await launch(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']);
     token = await server.login(ALICE.username, ALICE.password);
     ({ context, page } = await phone(browser));
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Username').fill(ALICE.username);
-    await page.getByLabel('Password', { exact: true }).fill(ALICE.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/data');
+    await signIn(page, server.url, ALICE.username, ALICE.password);
   });
   afterAll(async () => {
     await browser?.close();

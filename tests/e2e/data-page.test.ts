@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import * as XLSX from 'xlsx';
 import { ALICE, startServer, type TestServer } from '../helpers/server.js';
 import { readZip } from '../server/downloads/zip-reader.js';
-import { launch, phone, snap } from './browser.js';
+import { launch, phone, signIn, snap } from './browser.js';
 
 describe('the Data page in Chromium against the real server', () => {
   let server: TestServer;
@@ -25,11 +25,7 @@ describe('the Data page in Chromium against the real server', () => {
     await post('poi', { title: 'Tunnel', reportTime: `${DAY} 09:00:00` });
     await post('poi', { title: 'Bridge', reportTime: `${DAY} 11:00:00` });
     ({ context, page } = await phone(browser));
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Username').fill(ALICE.username);
-    await page.getByLabel('Password', { exact: true }).fill(ALICE.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/data');
+    await signIn(page, server.url, ALICE.username, ALICE.password);
   });
   afterAll(async () => {
     await context?.close();

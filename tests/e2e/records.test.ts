@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import * as XLSX from 'xlsx';
 import { format } from 'date-fns';
 import { ALICE, startServer, type TestServer } from '../helpers/server.js';
-import { launch, phone, snap } from './browser.js';
+import { launch, phone, signIn, snap } from './browser.js';
 
 describe('record screens in Chromium against the real server', () => {
   let server: TestServer;
@@ -25,11 +25,7 @@ describe('record screens in Chromium against the real server', () => {
   beforeEach(async () => {
     await context?.close();
     ({ context, page } = await phone(browser));
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Username').fill(ALICE.username);
-    await page.getByLabel('Password', { exact: true }).fill(ALICE.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/data');
+    await signIn(page, server.url, ALICE.username, ALICE.password);
   });
 
   it('creates an issue, finds it in the list under today’s filter, edits it and sees the change after a reload', async () => {

@@ -1,18 +1,10 @@
 import { ApiError, apiRequest, signOutOnUnauthorized, type Envelope } from './client';
 import { CLIENT_ID, FILES_BASE, REQUEST_TIMEOUT_MS } from './config';
 import { storage } from '../session/storage';
+import type { FileEntry as SharedFileEntry } from '../../shared/files';
 
-/** One entry of a folder listing of the shared-files service (docs/services/files.md). */
-export interface FileEntry {
-  id: string;
-  name: string;
-  isFolder: boolean;
-  mimeType: string;
-  size: number;
-  modified: string;
-  /** Project-relative, no leading slash; older backends leave it out. */
-  path?: string;
-}
+/** One entry of a folder listing; older backends leave `path` out. */
+export type FileEntry = Omit<SharedFileEntry, 'path'> & { path?: string };
 
 /** The endpoints a browser tab or frame may open with a signed link (no header there). */
 export type OpenEndpoint = '/files/download' | '/files/preview' | '/preview.html';

@@ -5,21 +5,10 @@ import type { Readable } from 'node:stream';
 import { ApiError } from '../http/envelope.js';
 import { mimeTypeOf } from './mime.js';
 import { parseRelPath, PathError, projectFolder } from './paths.js';
+import type { FileEntry } from '../../shared/files.js';
 
 export { PathError } from './paths.js';
-
-/** One file or folder of a project's tree, as the listing and the upload answers show it. */
-export interface FileEntry {
-  id: string;
-  name: string;
-  isFolder: boolean;
-  mimeType: string;
-  size: number;
-  /** ISO-8601 UTC. */
-  modified: string;
-  /** Project-relative, '/'-separated, no leading slash. */
-  path: string;
-}
+export type { FileEntry };
 
 /** What happens when an upload completes and its name is taken: Graph's conflictBehavior. */
 export type ConflictBehavior = 'rename' | 'replace' | 'fail';
