@@ -44,6 +44,12 @@ describe.each(dbTargets())('POST /api/system/signed-link on $name', (target) => 
       expect(bad.status, String(path)).toBe(400);
     }
     expect((await s.request('POST', '/api/system/signed-link', { body: { path: '/download/x' } })).status).toBe(401);
+    const hour = await s.request('POST', '/api/system/signed-link', { token, body: { path: '/sharepoint/files/preview?path=a.mp4', ttlSeconds: 3600 } });
+    expect(Date.parse(hour.body.data.expiresAt) - Date.now()).toBeGreaterThan(3500_000);
+    for (const ttlSeconds of [0, 3601, 1.5, '60']) {
+      const bad = await s.request('POST', '/api/system/signed-link', { token, body: { path: '/download/x', ttlSeconds } });
+      expect(bad.body.msg, String(ttlSeconds)).toBe('ttlSeconds must be a whole number of seconds from 1 to 3600');
+    }
   });
 
   it('keeps one signing secret across restarts of the same database', async () => {

@@ -85,6 +85,8 @@ export async function listFiles(path: string): Promise<FileEntry[]> {
  * requests cannot carry the Bearer header, and the long-lived token must never be in a URL.
  */
 export async function signedFileUrl(endpoint: OpenEndpoint, path: string): Promise<string> {
-  const res = await apiRequest<Envelope<{ url: string }>>('POST', '/system/signed-link', { body: { path: filesUrl(endpoint, path) } });
+  // A preview plays in the page and keeps asking for ranges while it seeks: give it an hour.
+  const ttlSeconds = endpoint === '/files/preview' ? 3600 : 300;
+  const res = await apiRequest<Envelope<{ url: string }>>('POST', '/system/signed-link', { body: { path: filesUrl(endpoint, path), ttlSeconds } });
   return res.data.url;
 }

@@ -1,22 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest, ok } from '../http/envelope.js';
 import { authenticate, currentUser } from './authenticate.js';
-import { SIGNABLE_PREFIXES, type LinkSigner } from './signed-links.js';
+import { MAX_SIGNED_LINK_TTL_SECONDS, SIGNABLE_PREFIXES, SIGNED_LINK_TTL_SECONDS, type LinkSigner } from './signed-links.js';
 import type { TokenStore } from './tokens.js';
 
 /**
- * POST /api/system/signed-link {path}: a short-lived signed URL for a download or a file the
- * app opens in a frame or a new tab. Only download and shared-files paths can be signed.
+ * POST /api/system/signed-link {path, ttlSeconds?}: a short-lived signed URL for a download or a
+ * file the app opens in a frame or a new tab (5 minutes; up to an hour for a video that must keep
+ * seeking). Only download and shared-files paths can be signed.
  */
 export async function linkRoutes(app: FastifyInstance, deps: { tokens: TokenStore; signer: LinkSigner; clientId: string }): Promise<void> {
   app.post('/system/signed-link', { preHandler: authenticate(deps.tokens, deps.clientId) }, async (request) => {
     const user = currentUser(request);
-    const body = request.body as { path?: unknown } | null;
+    const body = request.body as { path?: unknown; ttlSeconds?: unknown } | null;
     const target = body?.path;
+    const ttl = body?.ttlSeconds ?? SIGNED_LINK_TTL_SECONDS;
+    if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl > MAX_SIGNED_LINK_TTL_SECONDS) {
+      throw badRequest(`ttlSeconds must be a whole number of seconds from 1 to ${MAX_SIGNED_LINK_TTL_SECONDS}`);
+    }
     if (typeof target !== 'string' || target.length > 4000) throw badRequest('path must be the download or file URL to sign, such as /download/generate_excel?...');
     if (!SIGNABLE_PREFIXES.some((p) => target.startsWith(p)) || target.includes('#') || /[?&]_(sig|uid|exp)=/.test(target)) {
       throw badRequest(`Only ${SIGNABLE_PREFIXES.join(' and ')} URLs can be signed`);
     }
-    return ok(deps.signer.sign(user.id, target));
+    return ok(deps.signer.sign(user.id, target, Date.now(), ttl));
   });
 }

@@ -9,6 +9,8 @@ import type { TokenStore } from './tokens.js';
 
 /** How long a signed link works: long enough to start a download, too short to be worth sharing. */
 export const SIGNED_LINK_TTL_SECONDS = 300;
+/** The longest a link may be asked for: a video preview keeps fetching ranges while it plays. */
+export const MAX_SIGNED_LINK_TTL_SECONDS = 3600;
 /** Services whose GET URLs may be signed (never the main API). */
 export const SIGNABLE_PREFIXES = ['/download/', '/sharepoint/'] as const;
 
