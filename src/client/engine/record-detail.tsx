@@ -30,7 +30,7 @@ export interface DetailSectionProps {
 export type DetailSection = ComponentType<DetailSectionProps>;
 
 /** The detail screen of any kind, with the form built from its schema file. */
-export function RecordDetail({ kind, id, sections = [] }: { kind: Kind; id: string; sections?: DetailSection[] }) {
+export function RecordDetail({ kind, id, sections = [], topSections = [] }: { kind: Kind; id: string; sections?: DetailSection[]; topSections?: DetailSection[] }) {
   const navigate = useNavigate();
   const location = useLocation();
   const prefill = (location.state as { prefill?: Record<string, unknown> } | null)?.prefill;
@@ -79,6 +79,9 @@ export function RecordDetail({ kind, id, sections = [] }: { kind: Kind; id: stri
   return (
     <div className="page">
       <PageHeader title={title} back={goBack} actions={actions} />
+      {topSections.map((Section, i) => (
+        <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} />
+      ))}
       <Card className="record-form">
         <Form
           schema={schema}

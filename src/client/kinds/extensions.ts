@@ -1,6 +1,7 @@
 import type { DetailSection } from '../engine/record-detail';
 import type { ListHeaderExtra } from '../engine/record-list';
 import { LazyAttachmentsCard } from './attachments/lazy-attachments-card';
+import { IssueStatusStrip } from './issue-status/status-strip';
 import { PoiExports } from './poi-exports';
 
 /**
@@ -11,10 +12,15 @@ export const listHeaderExtras: Record<string, ListHeaderExtra[]> = {
   poi: [PoiExports],
 };
 
-/**
- * Sections below a kind's detail form. The issue's status strip (video analysis,
- * desensitization, AI report) and its Attachments card register here when they are built.
- */
+/** Sections below a kind's detail form: the issue's Attachments card. */
 export const detailSections: Record<string, DetailSection[]> = {
   issue: [LazyAttachmentsCard],
+};
+
+/**
+ * Sections above the form: the issue's status strip (video analysis, desensitization, AI report).
+ * Submitting to AI (first submit and resubmit) waits for the analysis service's calls.
+ */
+export const detailTopSections: Record<string, DetailSection[]> = {
+  issue: [IssueStatusStrip],
 };

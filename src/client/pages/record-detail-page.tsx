@@ -1,7 +1,7 @@
 import { useParams } from 'react-router-dom';
 import { RecordDetail } from '../engine/record-detail';
 import { kindByRoute } from '../engine/registry';
-import { detailSections } from '../kinds/extensions';
+import { detailSections, detailTopSections } from '../kinds/extensions';
 import { NotFoundPage } from './not-found-page';
 
 /** /data/:slug/:id: a record of that kind ('new' for a new one), with the schema form. */
@@ -9,5 +9,5 @@ export function RecordDetailPage() {
   const { slug = '', id = '' } = useParams();
   const kind = kindByRoute(`/data/${slug}`);
   if (!kind || !(id === 'new' || /^\d+$/.test(id))) return <NotFoundPage />;
-  return <RecordDetail key={`${kind.name}/${id}`} kind={kind} id={id} sections={detailSections[kind.name] ?? []} />;
+  return <RecordDetail key={`${kind.name}/${id}`} kind={kind} id={id} sections={detailSections[kind.name] ?? []} topSections={detailTopSections[kind.name] ?? []} />;
 }
