@@ -9,7 +9,7 @@ type Handler = (call: FakeCall) => { status?: number; body: unknown } | Promise<
 
 function open(path: string, routes: Record<string, Handler>, state?: unknown) {
   signedIn();
-  const fake = fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), ...routes });
+  const fake = fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), 'GET /sharepoint/files': () => ({ body: { code: 200, data: [] } }), ...routes });
   renderApp(path, state);
   return fake;
 }
@@ -232,5 +232,55 @@ describe('record detail', () => {
     await waitFor(() => expect(field('Start Time')).toHaveValue('2026-11-21 08:00:00'));
     expect(field('End Time')).toHaveValue('2026-11-21 09:30:00');
     expect(field('Travel Time (min)')).toHaveValue('90');
+  });
+});
+
+describe('unsaved edits', () => {
+  it('come back after the screen is closed mid-edit, and are gone once saved', async () => {
+    const routes = {
+      'GET /api/vtp/issueRecord/5': () => ({ body: { code: 200, data: ISSUE } }),
+      'PUT /api/vtp/issueRecord': (call: FakeCall) => ({ body: { code: 200, data: { ...ISSUE, ...(call.body as object) } } }),
+    };
+    const view = open('/data/issue/5', routes);
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { name: 'Issue Record: 5' });
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    await user.type(field('City'), 'Leeds');
+    view.fetchMock.mockClear();
+    document.body.innerHTML = '';
+
+    open('/data/issue/5', routes);
+    expect(await screen.findByText('Unsaved changes restored')).toBeInTheDocument();
+    await waitFor(() => expect(field('City')).toHaveValue('Leeds'));
+    expect(field('City')).toBeEnabled();
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await screen.findByText('Issue record updated successfully');
+    expect(Object.keys(localStorage).filter((k) => k.startsWith('draft.'))).toEqual([]);
+  });
+
+  it('are dropped by Cancel, and opening Edit without typing keeps nothing', async () => {
+    open('/data/issue/5', { 'GET /api/vtp/issueRecord/5': () => ({ body: { code: 200, data: ISSUE } }) });
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { name: 'Issue Record: 5' });
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    expect(Object.keys(localStorage).filter((k) => k.startsWith('draft.'))).toEqual([]);
+    await user.type(field('City'), 'York');
+    expect(localStorage.getItem('draft.issue.5')).toContain('York');
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(localStorage.getItem('draft.issue.5')).toBeNull();
+  });
+
+  it('of a new issue come back too, but an ended drive opens with its own times', async () => {
+    open('/data/issue/new', {});
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Title'), 'Half typed');
+    document.body.innerHTML = '';
+    open('/data/issue/new', {});
+    expect(await screen.findByText('Unsaved changes restored')).toBeInTheDocument();
+    expect(field('Title')).toHaveValue('Half typed');
+    document.body.innerHTML = '';
+    localStorage.setItem('draft.drive.new', JSON.stringify({ savedAt: Date.now(), values: { startTime: '2026-01-01 00:00:00' } }));
+    open('/data/drive/new', {}, { prefill: { startTime: '2026-11-21 08:00:00' } });
+    await waitFor(() => expect(field('Start Time')).toHaveValue('2026-11-21 08:00:00'));
   });
 });

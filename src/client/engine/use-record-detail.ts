@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { apiRequest, ApiError, type Envelope } from '../api/client';
 import type { Kind } from '../../shared/kind-types';
 import { useToast } from '../ui/toast';
+import { drafts } from './drafts';
 import { newRecordValues } from './form-schema';
 
 type Values = Record<string, unknown>;
@@ -35,12 +36,25 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   const navigate = useNavigate();
   const { meta } = kind;
   const isNew = id === 'new';
+  // Edits left unsaved on this phone (reload, closed tab): offered back. A new record opened with
+  // fresh values (an ended drive's times) starts from those instead.
+  const [restored] = useState<Values | null>(() => (isNew && prefill ? null : drafts.load(kind, id)));
   const [state, setState] = useState<DetailState>(() => (isNew ? { status: 'ready', record: newRecordValues(kind, new Date(), prefill) } : { status: 'loading' }));
   const [editing, setEditing] = useState(isNew);
-  const [draft, setDraft] = useState<Values>(() => (state.status === 'ready' ? state.record : {}));
+  const [draft, setDraft] = useState<Values>(() => (state.status === 'ready' ? { ...state.record, ...(restored ?? {}) } : {}));
   const [saving, setSaving] = useState(false);
   const live = useRef(true);
   useEffect(() => () => void (live.current = false), []);
+  useEffect(() => {
+    if (isNew && restored) toast('info', 'Unsaved changes restored');
+    // Once, for the draft found when the screen opened.
+  }, []);
+  useEffect(() => {
+    if (!editing || state.status !== 'ready') return;
+    // Only real edits are kept: opening Edit and leaving it untouched leaves nothing to restore.
+    if (Object.keys(changes(state.record, draft)).length > 0) drafts.save(kind, id, draft);
+    else drafts.clear(kind, id);
+  }, [editing, draft, kind, id, state]);
 
   const load = useCallback(
     async (isRefresh: boolean) => {
@@ -54,6 +68,12 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
           return;
         }
         setState({ status: 'ready', record });
+        if (!isRefresh && restored) {
+          setDraft({ ...record, ...restored });
+          setEditing(true);
+          toast('info', 'Unsaved changes restored');
+          return;
+        }
         setDraft(record);
         if (isRefresh && meta.messages.refreshed) toast('success', meta.messages.refreshed);
       } catch (e) {
@@ -67,7 +87,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
         setState({ status: 'notFound' });
       }
     },
-    [id, kind.name, meta, toast],
+    [id, kind.name, meta, toast, restored],
   );
 
   useEffect(() => {
@@ -81,6 +101,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   };
 
   const cancel = (): void => {
+    drafts.clear(kind, id);
     if (isNew) {
       navigate(meta.route);
       return;
@@ -101,6 +122,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
           navigate(meta.route, { replace: true });
           return;
         }
+        drafts.clear(kind, id);
         toast('success', meta.messages.created ?? meta.messages.updated);
         navigate(`${meta.route}/${newId}`, { replace: true });
         return;
@@ -112,6 +134,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
       setState({ status: 'ready', record: saved });
       setDraft(saved);
       setEditing(false);
+      drafts.clear(kind, id);
       toast('success', meta.messages.updated);
     } catch (e) {
       // The draft stays on screen, in edit mode: nothing the user typed is lost.
