@@ -7,10 +7,10 @@ import { current, renderApp, signedIn } from './render';
 
 type Handler = (call: FakeCall) => { status?: number; body: unknown } | Promise<{ status?: number; body: unknown }>;
 
-function open(path: string, routes: Record<string, Handler>, state?: unknown) {
+function open(path: string, routes: Record<string, Handler>, state?: unknown, strict = false) {
   signedIn();
   const fake = fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), 'GET /sharepoint/files': () => ({ body: { code: 200, data: [] } }), ...routes });
-  renderApp(path, state);
+  renderApp(path, state, { strict });
   return fake;
 }
 
@@ -29,6 +29,11 @@ describe('record detail', () => {
     expect(field('Title')).toBeEnabled();
     for (const label of ['ID', 'Project', 'Vehicle No']) expect(field(label)).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Save Changes' })).toBeInTheDocument();
+  });
+
+  it('loads under React StrictMode too (mount, unmount, mount)', async () => {
+    open('/data/issue/5', { 'GET /api/vtp/issueRecord/5': () => ({ body: { code: 200, data: ISSUE } }) }, undefined, true);
+    await waitFor(() => expect(field('Title')).toHaveValue('Brake squeal'));
   });
 
   it('reads the yes/no flags by the spec’s rules', async () => {

@@ -1,3 +1,4 @@
+import { StrictMode } from 'react';
 import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
 import { SWRConfig } from 'swr';
@@ -14,9 +15,9 @@ function LocationProbe() {
 }
 
 /** Renders the whole app (routes, auth, toasts) at a path, as a person would open it. */
-export function renderApp(path: string, state?: unknown) {
+export function renderApp(path: string, state?: unknown, options: { strict?: boolean } = { strict: true }) {
   current.location = null;
-  return render(
+  const tree = (
     <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
       <MemoryRouter initialEntries={[{ pathname: path.split('?')[0] ?? '/', search: path.includes('?') ? `?${path.split('?')[1]}` : '', state }]}>
         <ToastProvider>
@@ -27,8 +28,10 @@ export function renderApp(path: string, state?: unknown) {
           </AuthProvider>
         </ToastProvider>
       </MemoryRouter>
-    </SWRConfig>,
+    </SWRConfig>
   );
+  // StrictMode mounts twice in development, as `npx vite` runs the app.
+  return render(options.strict ? <StrictMode>{tree}</StrictMode> : tree);
 }
 
 /** Stores a session as a signed-in phone has it. */

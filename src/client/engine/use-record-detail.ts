@@ -44,7 +44,13 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   const [draft, setDraft] = useState<Values>(() => (state.status === 'ready' ? { ...state.record, ...(restored ?? {}) } : {}));
   const [saving, setSaving] = useState(false);
   const live = useRef(true);
-  useEffect(() => () => void (live.current = false), []);
+  // Set again on mount: React's StrictMode mounts, unmounts and mounts again in development.
+  useEffect(() => {
+    live.current = true;
+    return () => {
+      live.current = false;
+    };
+  }, []);
   useEffect(() => {
     if (isNew && restored) toast('info', 'Unsaved changes restored');
     // Once, for the draft found when the screen opened.
