@@ -48,12 +48,12 @@ describe('the Data page in Chromium against the real server', () => {
     expect(await page.getByTestId('day-chargingCount-detail').textContent()).toBe('3 h');
     expect(await page.getByTestId('day-issueCount').textContent()).toBe('1');
     expect(await page.getByTestId('day-poiCount').textContent()).toBe('2');
-    expect(await page.getByTestId('total-drivingCount').textContent()).toBe('3');
+    await expect.poll(() => page.getByTestId('total-drivingCount').textContent()).toBe('3');
     await snap(page, 'data-page');
     await page.getByText('Drives', { exact: true }).click();
     await page.waitForURL('**/data/drive');
     await page.getByText(`Filter: ${DAY} to ${DAY}`).waitFor();
-    expect(await page.locator('.record-card').count()).toBe(2);
+    await expect.poll(() => page.locator('.record-card').count()).toBe(2);
     await page.goBack();
     await page.getByRole('heading', { name: 'Data Management' }).waitFor();
     expect(await page.locator('#data-date').inputValue()).toBe(DAY);

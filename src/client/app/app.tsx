@@ -33,6 +33,23 @@ export function AppEffects() {
     navigator.serviceWorker.addEventListener('message', onMessage);
     return () => navigator.serviceWorker.removeEventListener('message', onMessage);
   }, [toast]);
+  useEffect(() => {
+    // The service worker keeps the app on the phone for starts without coverage (built apps only).
+    if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+    let cancelled = false;
+    void import('workbox-window').then(({ Workbox }) => {
+      if (cancelled) return;
+      const wb = new Workbox('/sw.js');
+      // A new version took over in the background: say so, as the original app does.
+      wb.addEventListener('activated', (event) => {
+        if (event.isUpdate) toast('success', '更新成功！');
+      });
+      wb.register().catch((e: unknown) => console.warn('The service worker could not be registered:', e));
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [toast]);
   return null;
 }
 
