@@ -180,7 +180,7 @@ describe('the upload queue', () => {
     expect(await screen.findByText('上传成功')).toBeInTheDocument();
     await waitFor(() => expect(takeConsoleErrors().map((args) => String(args[0]))).toEqual([expect.stringContaining('uploading'), expect.stringContaining('uploaded')]));
     expect(screen.queryByText(/database down/)).not.toBeInTheDocument();
-    expect(screen.getByText(`File "one.jpg" uploaded successfully to ${FOLDER}.`)).toBeInTheDocument();
+    expect(await screen.findByText(`File "one.jpg" uploaded successfully to ${FOLDER}.`)).toBeInTheDocument();
   });
 
   it('says root for uploads to the project root and sends no status without an issue', async () => {
