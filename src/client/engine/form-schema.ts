@@ -1,6 +1,7 @@
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { format } from 'date-fns';
 import type { Kind, KindProperty } from '../../shared/kind-types';
+import { storage } from '../session/storage';
 
 /**
  * The schema the form renders: the kind's schema without `default`s (the form must show what a
@@ -69,7 +70,7 @@ export function newRecordValues(kind: Kind, now: Date, prefill: Record<string, u
     else if (prop.default !== undefined) values[name] = structuredClone(prop.default);
     else if (prop.type === 'string' && !prop.enum && !prop['x-derived']) values[name] = '';
   }
-  values['projectName'] = localStorage.getItem('userDeptName') ?? '';
-  values['vehicleNo'] = localStorage.getItem('vehicleNo') || localStorage.getItem('userDeptName') || '';
+  values['projectName'] = storage.deptName() ?? '';
+  values['vehicleNo'] = storage.vehicleNo() || storage.deptName() || '';
   return { ...values, ...prefill };
 }

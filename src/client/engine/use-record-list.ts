@@ -3,6 +3,7 @@ import useSWR from 'swr';
 import { format } from 'date-fns';
 import { apiRequest, type ListEnvelope } from '../api/client';
 import type { Kind } from '../../shared/kind-types';
+import { storage } from '../session/storage';
 
 export type RecordRow = Record<string, unknown> & { id?: number };
 
@@ -20,7 +21,7 @@ export function listQuery(kind: Kind, page: number, range: DateRange, pageSize =
   return {
     pageNum: page,
     pageSize,
-    projectName: localStorage.getItem('userDeptName') ?? undefined,
+    projectName: storage.deptName() ?? undefined,
     params: {
       [begin]: range.from ? `${format(range.from, 'yyyy-MM-dd')} 00:00:00` : undefined,
       [end]: range.to ? `${format(range.to, 'yyyy-MM-dd')} 23:59:59` : undefined,

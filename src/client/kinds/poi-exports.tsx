@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { format } from 'date-fns';
 import { Button } from 'primereact/button';
-import { apiRequest, type Envelope, type ListEnvelope } from '../api/client';
-import { DOWNLOAD_BASE } from '../api/config';
+import { apiRequest, type ListEnvelope } from '../api/client';
+import { signedDownloadUrl } from '../lib/download';
+import { storage } from '../session/storage';
 import type { Kind } from '../../shared/kind-types';
 import type { ListHeaderExtraProps } from '../engine/record-list';
 import { listQuery, type DateRange, type RecordRow } from '../engine/use-record-list';
@@ -78,16 +79,14 @@ export function PoiExports({ kind, range, total }: ListHeaderExtraProps) {
     // Opened now, while the tap still counts as the user's, so no popup blocker stops it.
     const win = window.open('', '_blank');
     try {
-      const query = new URLSearchParams({
-        vehicle: localStorage.getItem('vehicleNo') ?? '',
+      const url = await signedDownloadUrl('/download_POIsFiles_a', {
+        vehicle: storage.vehicleNo() ?? '',
         date: `${format(range.from, 'yyyy-MM-dd')} 00:00:00`,
         date2: `${format(range.to, 'yyyy-MM-dd')} 23:59:59`,
-        project: localStorage.getItem('userDeptName') ?? '',
+        project: storage.deptName() ?? '',
       });
-      const path = `${DOWNLOAD_BASE}/download_POIsFiles_a?${query.toString()}`;
-      const signed = await apiRequest<Envelope<{ url: string }>>('POST', '/system/signed-link', { body: { path } });
-      if (win) win.location.href = signed.data.url;
-      else window.location.assign(signed.data.url);
+      if (win) win.location.href = url;
+      else window.location.assign(url);
     } catch (e) {
       win?.close();
       console.error('POI ZIP download failed:', e);

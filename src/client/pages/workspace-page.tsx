@@ -3,11 +3,54 @@ import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import { Tag } from 'primereact/tag';
 import { useAuth } from '../auth/auth-context';
-import { useSessions } from '../session/sessions';
+import { useSessions, type SessionKind } from '../session/sessions';
 import { storage } from '../session/storage';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
 import { SAMPLE_VEHICLE } from './vehicle-sample';
+
+interface SessionCardSpec {
+  kind: SessionKind;
+  title: string;
+  startLabel: string;
+  endLabel: string;
+  startIcon: string;
+  startSeverity?: 'success';
+  runningLabel: string;
+  idleLabel: string;
+  startedToast: string;
+  endedToast: string;
+  /** Where ending the session goes, with the session's times for the new record. */
+  newRecord: string;
+}
+
+const SESSION_CARDS: SessionCardSpec[] = [
+  {
+    kind: 'drive',
+    title: 'Driving Status',
+    startLabel: 'Start Drive',
+    endLabel: 'End Drive',
+    startIcon: 'pi pi-play',
+    runningLabel: 'Driving since',
+    idleLabel: 'Not driving',
+    startedToast: 'Drive session started',
+    endedToast: 'Drive session ended',
+    newRecord: '/data/drive/new',
+  },
+  {
+    kind: 'charging',
+    title: 'Charging Status',
+    startLabel: 'Start Charging',
+    endLabel: 'End Charging',
+    startIcon: 'pi pi-bolt',
+    startSeverity: 'success',
+    runningLabel: 'Charging since',
+    idleLabel: 'Not charging',
+    startedToast: 'Charging session started',
+    endedToast: 'Charging session ended',
+    newRecord: '/data/charging/new',
+  },
+];
 
 /** The signed-in landing view: vehicle status, drive and charging sessions, record shortcuts. */
 export function WorkspacePage() {
@@ -18,23 +61,14 @@ export function WorkspacePage() {
   const username = state.status === 'signedIn' ? state.username : '';
   const vehicleNo = storage.vehicleNo() || SAMPLE_VEHICLE.vehicleNo;
 
-  function startDrive(): void {
-    if (sessions.startDrive()) toast('success', 'Drive session started');
+  function start(card: SessionCardSpec): void {
+    if (sessions.start(card.kind)) toast('success', card.startedToast);
   }
-  function endDrive(): void {
-    const prefill = sessions.endDrive();
+  function end(card: SessionCardSpec): void {
+    const prefill = sessions.end(card.kind);
     if (!prefill) return;
-    toast('success', 'Drive session ended');
-    navigate('/data/drive/new', { state: { prefill } });
-  }
-  function startCharging(): void {
-    if (sessions.startCharging()) toast('success', 'Charging session started');
-  }
-  function endCharging(): void {
-    const prefill = sessions.endCharging();
-    if (!prefill) return;
-    toast('success', 'Charging session ended');
-    navigate('/data/charging/new', { state: { prefill } });
+    toast('success', card.endedToast);
+    navigate(card.newRecord, { state: { prefill } });
   }
 
   return (
@@ -60,29 +94,19 @@ export function WorkspacePage() {
           </Link>
         </Card>
 
-        <Card title="Driving Status" className="workspace-card">
-          <SessionLine running={sessions.drive?.startedAt} runningLabel="Driving since" idleLabel="Not driving" />
-          <div className="grid mt-2">
-            <div className="col-6">
-              <Button label="Start Drive" icon="pi pi-play" className="w-full" onClick={startDrive} disabled={!sessions.canStartDrive} />
+        {SESSION_CARDS.map((card) => (
+          <Card key={card.kind} title={card.title} className="workspace-card">
+            <SessionLine running={sessions.running[card.kind]?.startedAt} runningLabel={card.runningLabel} idleLabel={card.idleLabel} />
+            <div className="grid mt-2">
+              <div className="col-6">
+                <Button label={card.startLabel} icon={card.startIcon} severity={card.startSeverity} className="w-full" onClick={() => start(card)} disabled={!sessions.canStart(card.kind)} />
+              </div>
+              <div className="col-6">
+                <Button label={card.endLabel} icon="pi pi-stop" severity="danger" className="w-full" onClick={() => end(card)} disabled={!sessions.canEnd(card.kind)} />
+              </div>
             </div>
-            <div className="col-6">
-              <Button label="End Drive" icon="pi pi-stop" severity="danger" className="w-full" onClick={endDrive} disabled={!sessions.canEndDrive} />
-            </div>
-          </div>
-        </Card>
-
-        <Card title="Charging Status" className="workspace-card">
-          <SessionLine running={sessions.charging?.startedAt} runningLabel="Charging since" idleLabel="Not charging" />
-          <div className="grid mt-2">
-            <div className="col-6">
-              <Button label="Start Charging" icon="pi pi-bolt" severity="success" className="w-full" onClick={startCharging} disabled={!sessions.canStartCharging} />
-            </div>
-            <div className="col-6">
-              <Button label="End Charging" icon="pi pi-stop" severity="danger" className="w-full" onClick={endCharging} disabled={!sessions.canEndCharging} />
-            </div>
-          </div>
-        </Card>
+          </Card>
+        ))}
 
         <Card title="Record Data" className="workspace-card">
           <div className="grid">

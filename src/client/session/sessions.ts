@@ -40,70 +40,71 @@ function minutesBetween(start: string, end: string): number {
   return Math.max(0, differenceInMinutes(parse(end, DATE_TIME, new Date()), parse(start, DATE_TIME, new Date())));
 }
 
+export type SessionKind = 'drive' | 'charging';
+
+/**
+ * The two sessions: where each is kept, which running sessions refuse its start (SPEC.md
+ * section 4: Start Charging is refused while driving), and what its end puts in the new record.
+ */
+const SESSIONS: Record<SessionKind, { key: string; blockedBy: SessionKind[]; prefill: (start: string, end: string) => DrivePrefill | ChargingPrefill }> = {
+  drive: {
+    key: KEYS.driveSession,
+    blockedBy: [],
+    prefill: (start, end) => ({ driveDate: start.slice(0, 10), startTime: start, stopTime: end, travelTime: minutesBetween(start, end) }),
+  },
+  charging: {
+    key: KEYS.chargingSession,
+    blockedBy: ['drive'],
+    prefill: (start, end) => ({ chargeDate: start.slice(0, 10), startChargeTime: start, endChargeTime: end, totalChargeTime: minutesBetween(start, end) }),
+  },
+};
+
+const systemNow = (): Date => new Date();
+
+function loadAll(): Record<SessionKind, RunningSession | null> {
+  return { drive: load(SESSIONS.drive.key), charging: load(SESSIONS.charging.key) };
+}
+
 /**
  * The drive and charging sessions of this phone (local only, kept across reloads). Start Drive
  * is refused while driving; Start Charging while charging or driving; ending needs a running one.
  */
-const systemNow = (): Date => new Date();
-
 export function useSessions(now: () => Date = systemNow) {
-  const [drive, setDrive] = useState<RunningSession | null>(() => load(KEYS.driveSession));
-  const [charging, setCharging] = useState<RunningSession | null>(() => load(KEYS.chargingSession));
+  const [running, setRunning] = useState(loadAll);
 
   // Another tab of the app may start or end a session.
   useEffect(() => {
-    const onStorage = (): void => {
-      setDrive(load(KEYS.driveSession));
-      setCharging(load(KEYS.chargingSession));
-    };
+    const onStorage = (): void => setRunning(loadAll());
     window.addEventListener('storage', onStorage);
     return () => window.removeEventListener('storage', onStorage);
   }, []);
 
-  const startDrive = useCallback((): boolean => {
-    if (load(KEYS.driveSession)) return false;
-    const session = { startedAt: format(now(), DATE_TIME) };
-    storage.write(KEYS.driveSession, JSON.stringify(session));
-    setDrive(session);
-    return true;
-  }, [now]);
+  /** Starts a session unless it or a blocking one is running; false when refused. */
+  const start = useCallback(
+    (kind: SessionKind): boolean => {
+      const { key, blockedBy } = SESSIONS[kind];
+      if (load(key) || blockedBy.some((other) => load(SESSIONS[other].key))) return false;
+      const session = { startedAt: format(now(), DATE_TIME) };
+      storage.write(key, JSON.stringify(session));
+      setRunning((r) => ({ ...r, [kind]: session }));
+      return true;
+    },
+    [now],
+  );
 
-  const endDrive = useCallback((): DrivePrefill | null => {
-    const session = load(KEYS.driveSession);
-    if (!session) return null;
-    const stopTime = format(now(), DATE_TIME);
-    storage.write(KEYS.driveSession, null);
-    setDrive(null);
-    return { driveDate: session.startedAt.slice(0, 10), startTime: session.startedAt, stopTime, travelTime: minutesBetween(session.startedAt, stopTime) };
-  }, [now]);
+  /** Ends a running session and returns what the new record starts with; null when none runs. */
+  const end = useCallback(
+    (kind: SessionKind): DrivePrefill | ChargingPrefill | null => {
+      const { key, prefill } = SESSIONS[kind];
+      const session = load(key);
+      if (!session) return null;
+      storage.write(key, null);
+      setRunning((r) => ({ ...r, [kind]: null }));
+      return prefill(session.startedAt, format(now(), DATE_TIME));
+    },
+    [now],
+  );
 
-  const startCharging = useCallback((): boolean => {
-    if (load(KEYS.chargingSession) || load(KEYS.driveSession)) return false;
-    const session = { startedAt: format(now(), DATE_TIME) };
-    storage.write(KEYS.chargingSession, JSON.stringify(session));
-    setCharging(session);
-    return true;
-  }, [now]);
-
-  const endCharging = useCallback((): ChargingPrefill | null => {
-    const session = load(KEYS.chargingSession);
-    if (!session) return null;
-    const end = format(now(), DATE_TIME);
-    storage.write(KEYS.chargingSession, null);
-    setCharging(null);
-    return { chargeDate: session.startedAt.slice(0, 10), startChargeTime: session.startedAt, endChargeTime: end, totalChargeTime: minutesBetween(session.startedAt, end) };
-  }, [now]);
-
-  return {
-    drive,
-    charging,
-    canStartDrive: drive === null,
-    canEndDrive: drive !== null,
-    canStartCharging: charging === null && drive === null,
-    canEndCharging: charging !== null,
-    startDrive,
-    endDrive,
-    startCharging,
-    endCharging,
-  };
+  const canStart = (kind: SessionKind): boolean => running[kind] === null && SESSIONS[kind].blockedBy.every((other) => running[other] === null);
+  return { running, canStart, canEnd: (kind: SessionKind): boolean => running[kind] !== null, start, end };
 }

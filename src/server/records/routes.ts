@@ -79,13 +79,11 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
 
     app.put(`${base}`, async (request) => {
       const user = currentUser(request);
-      const body = request.body as Record<string, unknown> | null;
-      if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-        throw badRequest('The request body must be a JSON object with the fields of the record');
-      }
+      // writable() refuses a body that is not an object, so the id can be read after it.
+      const { set, cleared } = validator.writable(kind, request.body);
+      const body = request.body as Record<string, unknown>;
       if (body['id'] === undefined || body['id'] === null || body['id'] === '') throw badRequest('id is required to update a record');
       const id = parseId(body['id']);
-      const { set, cleared } = validator.writable(kind, body);
       const updated = await records.update(kind, actorOf(user), id, (current) => {
         const merged = { ...current, ...set };
         for (const field of cleared) delete merged[field];
