@@ -104,7 +104,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const validator = new RecordValidator(registry);
   const signer = new LinkSigner(await loadLinkSecret(db.kysely));
   // Bearer or signed link: for the download and shared-files services (opened in frames and tabs).
-  const serviceAuth = authenticateOrSignedLink(tokens, signer, users);
+  const serviceAuth = authenticateOrSignedLink(tokens, signer);
   app.decorate('services', { users, tokens, records, signer, serviceAuth, files: new FileStorage(`${config.dataDir}/files`) });
 
   await app.register(

@@ -132,3 +132,24 @@ export async function startServer(target: DbTarget, env: Record<string, string> 
 
   return { app, url, config, storage: { dataDir, schema }, request, login, close };
 }
+
+/** The signed-link claim of a live sign-in (its user and link id), for signing links in tests. */
+export async function linkClaimOf(s: TestServer, token: string): Promise<{ userId: number; linkId: string }> {
+  const signedIn = await s.app.services.tokens.resolve(token);
+  if (!signedIn) throw new Error('the token is not signed in');
+  return { userId: signedIn.user.id, linkId: signedIn.linkId };
+}
+
+/** The payload of a signed link's _link parameter, decoded, and a function to re-sign-less forge it. */
+export function linkPayload(url: string): { u: number; s: string; e: number; mac: string } {
+  const raw = new URL(url, 'http://x').searchParams.get('_link') ?? '';
+  const [payload, mac] = raw.split('.');
+  return { ...(JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')) as { u: number; s: string; e: number }), mac: mac ?? '' };
+}
+
+/** A signed link with its payload changed but its MAC kept: what a forger can make. */
+export function forgeLink(url: string, change: Partial<{ u: number; s: string; e: number }>): string {
+  const { mac, ...payload } = linkPayload(url);
+  const forged = Buffer.from(JSON.stringify({ ...payload, ...change })).toString('base64url');
+  return url.replace(/_link=[^&]+/, `_link=${forged}.${mac}`);
+}

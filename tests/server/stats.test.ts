@@ -2,7 +2,7 @@ import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kind } from '../../src/shared/kind-types.js';
 import { StatsRepository } from '../../src/server/stats/stats-repository.js';
-import { ALICE, BOB, CAROL, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, BOB, CAROL, dbTargets, linkClaimOf, startServer, type TestServer } from '../helpers/server.js';
 
 const DAY = '2026-11-21';
 const DRIVES_ON_DAY = 130;
@@ -133,8 +133,8 @@ describe.each(dbTargets())('statistics on $name', (target) => {
       expect(res.status).toBe(401);
       expect(res.body.code).toBe(401);
     }
-    const user = await s.app.services.users.findByUsername(ALICE.username);
-    const { url } = s.app.services.signer.sign(user!.id, `/api/vtp/stats/day?date=${DAY}`);
+    const token = await s.login(ALICE.username, ALICE.password);
+    const { url } = s.app.services.signer.sign(await linkClaimOf(s, token), `/api/vtp/stats/day?date=${DAY}`);
     expect((await s.request('GET', url)).status).toBe(401);
   });
 

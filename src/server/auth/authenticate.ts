@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user; set by the authenticate hook on every protected route. */
     user: User | undefined;
+    /** The sign-in the request came through (auth_tokens.link_id); links it signs die with it. */
+    linkId: string | undefined;
   }
 }
 
@@ -28,10 +30,18 @@ export function authenticate(tokens: TokenStore, clientId: string) {
     if (sentClient !== undefined && sentClient !== clientId) throw unauthorized('The client id does not match this server; please sign in again');
     const token = bearerToken(request);
     if (token === undefined) throw unauthorized('Please sign in: this request needs an Authorization: Bearer token');
-    const user = await tokens.resolve(token);
-    if (!user) throw unauthorized('Your session has expired or was signed out; please sign in again');
-    request.user = user;
+    const signedIn = await tokens.resolve(token);
+    if (!signedIn) throw unauthorized('Your session has expired or was signed out; please sign in again');
+    request.user = signedIn.user;
+    request.linkId = signedIn.linkId;
   };
+}
+
+/** The sign-in of a request that passed authenticate, for signing links that die with it. */
+export function currentLinkClaim(request: FastifyRequest): { userId: number; linkId: string } {
+  const user = currentUser(request);
+  if (request.linkId === undefined) throw unauthorized('Please sign in');
+  return { userId: user.id, linkId: request.linkId };
 }
 
 /** The signed-in user of a request that passed authenticate. */

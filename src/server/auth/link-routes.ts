@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest, ok } from '../http/envelope.js';
-import { authenticate, currentUser } from './authenticate.js';
-import { MAX_SIGNED_LINK_TTL_SECONDS, SIGNABLE_PREFIXES, SIGNED_LINK_TTL_SECONDS, type LinkSigner } from './signed-links.js';
+import { authenticate, currentLinkClaim } from './authenticate.js';
+import { MAX_SIGNED_LINK_TTL_SECONDS, parseUrl, SIGNABLE_PREFIXES, SIGNED_LINK_TTL_SECONDS, signOrExplain, type LinkSigner } from './signed-links.js';
 import type { TokenStore } from './tokens.js';
 
 /**
@@ -11,7 +11,7 @@ import type { TokenStore } from './tokens.js';
  */
 export async function linkRoutes(app: FastifyInstance, deps: { tokens: TokenStore; signer: LinkSigner; clientId: string }): Promise<void> {
   app.post('/system/signed-link', { preHandler: authenticate(deps.tokens, deps.clientId) }, async (request) => {
-    const user = currentUser(request);
+    const claim = currentLinkClaim(request);
     const body = request.body as { path?: unknown; ttlSeconds?: unknown } | null;
     const target = body?.path;
     const ttl = body?.ttlSeconds ?? SIGNED_LINK_TTL_SECONDS;
@@ -19,9 +19,16 @@ export async function linkRoutes(app: FastifyInstance, deps: { tokens: TokenStor
       throw badRequest(`ttlSeconds must be a whole number of seconds from 1 to ${MAX_SIGNED_LINK_TTL_SECONDS}`);
     }
     if (typeof target !== 'string' || target.length > 4000) throw badRequest('path must be the download or file URL to sign, such as /download/generate_excel?...');
-    if (!SIGNABLE_PREFIXES.some((p) => target.startsWith(p)) || target.includes('#') || /[?&]_(sig|uid|exp)=/.test(target)) {
+    // The prefix is checked on the decoded path, so '/download/%2e%2e/api' cannot pass as a download.
+    let decodedPath = '';
+    try {
+      decodedPath = `/${parseUrl(target).segments.join('/')}`;
+    } catch {
+      // signOrExplain below says what is wrong with it.
+    }
+    if (!target.startsWith('/') || !SIGNABLE_PREFIXES.some((p) => target.startsWith(p) && decodedPath.startsWith(p))) {
       throw badRequest(`Only ${SIGNABLE_PREFIXES.join(' and ')} URLs can be signed`);
     }
-    return ok(deps.signer.sign(user.id, target, Date.now(), ttl));
+    return ok(signOrExplain(deps.signer, claim, target, Date.now(), ttl));
   });
 }

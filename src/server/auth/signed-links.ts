@@ -2,8 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
-import { unauthorized } from '../http/envelope.js';
-import type { User, UserRepository } from '../users/user-repository.js';
+import { badRequest, unauthorized } from '../http/envelope.js';
 import { bearerToken } from './authenticate.js';
 import type { TokenStore } from './tokens.js';
 
@@ -13,35 +12,127 @@ export const SIGNED_LINK_TTL_SECONDS = 300;
 export const MAX_SIGNED_LINK_TTL_SECONDS = 3600;
 /** Services whose GET URLs may be signed (never the main API). */
 export const SIGNABLE_PREFIXES = ['/download/', '/sharepoint/'] as const;
+/** The one query parameter a signed link adds. Every name starting with '_' is reserved for it. */
+export const LINK_PARAM = '_link';
+/** A link is good for reading only: what opens in a frame or a tab never writes. */
+const LINK_METHODS = new Set(['GET', 'HEAD']);
+const VERSION = 'v2';
+
+/** A URL taken apart as the server's router and query parser see it: decoded, in order. */
+export interface CanonicalUrl {
+  /** Decoded path segments ('/a%20b/c' -> ['a b', 'c']). */
+  segments: string[];
+  /** Decoded query pairs, '+' read as a space, empty pieces dropped, in the order sent. */
+  pairs: [string, string][];
+}
+
+export class LinkFormError extends Error {}
+
+function decode(text: string, what: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new LinkFormError(`${what} has a broken %-escape or is not UTF-8`);
+  }
+}
+
+/**
+ * Splits a path-and-query the way the server reads it, refusing anything that could be read two
+ * ways: dot segments, empty segments, encoded slashes, NUL, or a fragment. One meaning per URL is
+ * what lets a signature over the decoded form hold whatever encoding a proxy or browser picks.
+ */
+export function parseUrl(raw: string): CanonicalUrl {
+  if (raw.includes('#')) throw new LinkFormError('a link cannot contain #');
+  const q = raw.indexOf('?');
+  const rawPath = q < 0 ? raw : raw.slice(0, q);
+  const rawQuery = q < 0 ? '' : raw.slice(q + 1);
+  if (!rawPath.startsWith('/')) throw new LinkFormError('a link must be a path on this server, starting with /');
+  const segments = rawPath
+    .slice(1)
+    .split('/')
+    .map((s) => decode(s, 'the path'));
+  for (const [i, s] of segments.entries()) {
+    if (s === '.' || s === '..' || s.includes('/') || s.includes('\\') || s.includes('\0') || (s === '' && i < segments.length - 1)) {
+      throw new LinkFormError('the path has an empty, dot or encoded-slash segment');
+    }
+  }
+  const pairs: [string, string][] = [];
+  for (const piece of rawQuery.split('&')) {
+    if (piece === '') continue;
+    const eq = piece.indexOf('=');
+    const key = decode((eq < 0 ? piece : piece.slice(0, eq)).replace(/\+/g, ' '), 'a query parameter name');
+    const value = decode((eq < 0 ? '' : piece.slice(eq + 1)).replace(/\+/g, ' '), `the query parameter '${key}'`);
+    if (key.includes('\0') || value.includes('\0')) throw new LinkFormError('the query contains a NUL character');
+    pairs.push([key, value]);
+  }
+  return { segments, pairs };
+}
+
+/** The text an HMAC covers: unambiguous (JSON), decoded, parameters sorted. */
+function canonicalText(userLink: string, userId: number, exp: number, url: CanonicalUrl): string {
+  const sorted = [...url.pairs].sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  return JSON.stringify([VERSION, 'GET', userId, userLink, exp, url.segments, sorted]);
+}
+
+/** What a valid link says: who it is for, through which sign-in. */
+export interface LinkClaim {
+  userId: number;
+  /** The sign-in (auth_tokens.link_id) the link was made from: the link dies with it. */
+  linkId: string;
+}
 
 /**
  * Short-lived signed links for what a browser opens in a frame or a new tab (downloads,
- * previews), which cannot carry the Bearer header. The link names the user and an expiry and is
- * signed with HMAC-SHA256; the long-lived token never appears in a URL. The parameters are
- * appended as _uid, _exp and finally _sig, which signs everything before it.
+ * previews), which cannot carry the Bearer header. One opaque parameter, _link, carries the user,
+ * the sign-in it came from and the expiry; its HMAC covers those, the method (GET/HEAD) and the
+ * canonical path and query, so no parameter can be added, changed, repeated or re-encoded into a
+ * second meaning. The long-lived token never appears in a URL.
  */
 export class LinkSigner {
   constructor(private readonly secret: Buffer) {}
 
-  sign(userId: number, target: string, now = Date.now(), ttlSeconds = SIGNED_LINK_TTL_SECONDS): { url: string; expiresAt: string } {
+  /** Signs a target path; throws LinkFormError when the target could be read more than one way. */
+  sign(claim: LinkClaim, target: string, now = Date.now(), ttlSeconds = SIGNED_LINK_TTL_SECONDS): { url: string; expiresAt: string } {
+    const url = parseUrl(target);
+    const names = url.pairs.map(([k]) => k);
+    const reserved = names.find((k) => k.startsWith('_'));
+    if (reserved !== undefined) throw new LinkFormError(`the query parameter name '${reserved.slice(0, 40)}' is reserved (names starting with _)`);
+    const dup = names.find((k, i) => names.indexOf(k) !== i);
+    if (dup !== undefined) throw new LinkFormError(`the query parameter '${dup.slice(0, 40)}' is given more than once`);
     const exp = Math.floor(now / 1000) + ttlSeconds;
-    const unsigned = `${target}${target.includes('?') ? '&' : '?'}_uid=${userId}&_exp=${exp}`;
-    return { url: `${unsigned}&_sig=${this.mac(unsigned)}`, expiresAt: new Date(exp * 1000).toISOString() };
+    const payload = Buffer.from(JSON.stringify({ u: claim.userId, s: claim.linkId, e: exp })).toString('base64url');
+    const mac = this.mac(canonicalText(claim.linkId, claim.userId, exp, url));
+    const sep = target.includes('?') ? (target.endsWith('?') || target.endsWith('&') ? '' : '&') : '?';
+    return { url: `${target}${sep}${LINK_PARAM}=${payload}.${mac}`, expiresAt: new Date(exp * 1000).toISOString() };
   }
 
-  /** The user id a request URL was signed for, or undefined if unsigned, forged or expired. */
-  verify(url: string, now = Date.now()): number | undefined {
-    const at = url.lastIndexOf('&_sig=');
-    if (at < 0) return undefined;
-    const unsigned = url.slice(0, at);
-    const given = Buffer.from(url.slice(at + '&_sig='.length), 'base64url');
-    const expected = Buffer.from(this.mac(unsigned), 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-    const params = new URLSearchParams(unsigned.slice(unsigned.indexOf('?') + 1));
-    const uid = Number(params.get('_uid'));
-    const exp = Number(params.get('_exp'));
-    if (!Number.isInteger(uid) || !Number.isInteger(exp) || exp * 1000 < now) return undefined;
-    return uid;
+  /** The claim of a request's URL, or undefined when it is unsigned, changed, expired or not a GET/HEAD. */
+  verify(method: string, rawUrl: string, now = Date.now()): LinkClaim | undefined {
+    if (!LINK_METHODS.has(method.toUpperCase())) return undefined;
+    let url: CanonicalUrl;
+    try {
+      url = parseUrl(rawUrl);
+    } catch {
+      return undefined;
+    }
+    const links = url.pairs.filter(([k]) => k === LINK_PARAM);
+    if (links.length !== 1) return undefined;
+    const [payload, given] = (links[0] as [string, string])[1].split('.');
+    if (payload === undefined || given === undefined) return undefined;
+    let claim: { u?: unknown; s?: unknown; e?: unknown };
+    try {
+      claim = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof claim;
+    } catch {
+      return undefined;
+    }
+    const { u, s, e } = claim;
+    if (!Number.isSafeInteger(u) || typeof s !== 'string' || !Number.isSafeInteger(e)) return undefined;
+    const rest = { segments: url.segments, pairs: url.pairs.filter(([k]) => k !== LINK_PARAM) };
+    const expected = Buffer.from(this.mac(canonicalText(s, u as number, e as number, rest)), 'base64url');
+    const actual = Buffer.from(given, 'base64url');
+    if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return undefined;
+    if ((e as number) * 1000 < now) return undefined;
+    return { userId: u as number, linkId: s };
   }
 
   private mac(text: string): string {
@@ -60,23 +151,38 @@ export async function loadLinkSecret(db: Kysely<Database>): Promise<Buffer> {
   return Buffer.from(row.value, 'base64url');
 }
 
+/** Turns a LinkFormError from signing into a 400 that says what to fix. */
+export function signOrExplain(signer: LinkSigner, claim: LinkClaim, target: string, now: number, ttl?: number): { url: string; expiresAt: string } {
+  try {
+    return signer.sign(claim, target, now, ttl);
+  } catch (e) {
+    if (e instanceof LinkFormError) throw badRequest(`This URL cannot be signed: ${e.message}`);
+    throw e;
+  }
+}
+
 /**
  * A preHandler for the download and shared-files services: a Bearer token (as for the API) or a
- * valid signed link. Sets request.user like authenticate does.
+ * valid signed link, whose sign-in must still be live (sign-out, a password change or removing the
+ * user ends it). Sets request.user and request.linkId like authenticate does.
  */
-export function authenticateOrSignedLink(tokens: TokenStore, signer: LinkSigner, users: UserRepository) {
+export function authenticateOrSignedLink(tokens: TokenStore, signer: LinkSigner) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const token = bearerToken(request);
-    let user: User | undefined;
     if (token !== undefined) {
-      user = await tokens.resolve(token);
-      if (!user) throw unauthorized('Your session has expired or was signed out; please sign in again');
-    } else {
-      const uid = signer.verify(request.url);
-      if (uid === undefined) throw unauthorized('This link is missing its signature, was changed, or has expired; open it again from the app');
-      user = await users.findById(uid);
-      if (!user) throw unauthorized('This link belongs to a user who no longer exists');
+      const signedIn = await tokens.resolve(token);
+      if (!signedIn) throw unauthorized('Your session has expired or was signed out; please sign in again');
+      request.user = signedIn.user;
+      request.linkId = signedIn.linkId;
+      return;
     }
-    request.user = user;
+    const claim = signer.verify(request.method, request.url);
+    if (claim === undefined) {
+      throw unauthorized('This link is missing its signature, was changed, has expired, or cannot be used for this request; open it again from the app');
+    }
+    const signedIn = await tokens.resolveLink(claim.linkId);
+    if (!signedIn || signedIn.user.id !== claim.userId) throw unauthorized('The sign-in this link was made from has ended; open it again from the app');
+    request.user = signedIn.user;
+    request.linkId = signedIn.linkId;
   };
 }

@@ -7,6 +7,14 @@ function digest(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** A live sign-in: its user, and the id that signed links made from it carry (and die with). */
+export interface SignedIn {
+  user: User;
+  linkId: string;
+}
+
+const newLinkId = (): string => randomBytes(16).toString('base64url');
+
 /**
  * Bearer tokens: 256 random bits handed to the client once; only their SHA-256 is stored,
  * so a copy of the database signs nobody in. They live in the database so that every server
@@ -26,6 +34,7 @@ export class TokenStore {
       .insertInto('auth_tokens')
       .values({
         token_hash: digest(token),
+        link_id: newLinkId(),
         user_id: userId,
         created_at: now.toISOString(),
         expires_at: new Date(now.getTime() + this.ttlSeconds * 1000).toISOString(),
@@ -34,16 +43,39 @@ export class TokenStore {
     return { token, expiresIn: this.ttlSeconds };
   }
 
-  /** The user a token belongs to, or undefined for an unknown, revoked or expired token. */
-  async resolve(token: string): Promise<User | undefined> {
+  /** The sign-in of a token, or undefined for an unknown, revoked or expired token. */
+  async resolve(token: string): Promise<SignedIn | undefined> {
     if (!/^[A-Za-z0-9_-]{20,200}$/.test(token)) return undefined;
-    return this.db
+    const hash = digest(token);
+    const row = await this.db
       .selectFrom('auth_tokens')
       .innerJoin('users', 'users.id', 'auth_tokens.user_id')
       .selectAll('users')
-      .where('auth_tokens.token_hash', '=', digest(token))
+      .select('auth_tokens.link_id')
+      .where('auth_tokens.token_hash', '=', hash)
       .where('auth_tokens.expires_at', '>', new Date().toISOString())
       .executeTakeFirst();
+    if (!row) return undefined;
+    const { link_id, ...user } = row;
+    if (link_id !== null) return { user, linkId: link_id };
+    // A sign-in from before links were bound to sign-ins: give it an id the first time it is used.
+    const linkId = newLinkId();
+    await this.db.updateTable('auth_tokens').set({ link_id: linkId }).where('token_hash', '=', hash).where('link_id', 'is', null).execute();
+    const again = await this.db.selectFrom('auth_tokens').select('link_id').where('token_hash', '=', hash).executeTakeFirst();
+    return again?.link_id ? { user, linkId: again.link_id } : undefined;
+  }
+
+  /** The live sign-in a signed link was made from, or undefined once it has ended. */
+  async resolveLink(linkId: string): Promise<SignedIn | undefined> {
+    if (!/^[A-Za-z0-9_-]{16,64}$/.test(linkId)) return undefined;
+    const row = await this.db
+      .selectFrom('auth_tokens')
+      .innerJoin('users', 'users.id', 'auth_tokens.user_id')
+      .selectAll('users')
+      .where('auth_tokens.link_id', '=', linkId)
+      .where('auth_tokens.expires_at', '>', new Date().toISOString())
+      .executeTakeFirst();
+    return row ? { user: row, linkId } : undefined;
   }
 
   async revoke(token: string): Promise<void> {

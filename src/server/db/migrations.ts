@@ -88,6 +88,12 @@ function migrations(db: Db): Record<string, Migration> {
         await k.schema.createIndex('upload_sessions_expires').on('upload_sessions').column('expires_at').execute();
       },
     },
+    '004-link-ids': {
+      async up(k: Kysely<unknown>) {
+        await k.schema.alterTable('auth_tokens').addColumn('link_id', 'text').execute();
+        await k.schema.createIndex('auth_tokens_link').on('auth_tokens').column('link_id').unique().execute();
+      },
+    },
   };
 }
 

@@ -13,6 +13,8 @@ export interface UserTable {
 
 export interface TokenTable {
   token_hash: string;
+  /** Carried by signed links made from this sign-in, so they end with it; null for older rows until used. */
+  link_id: string | null;
   user_id: number;
   created_at: string;
   expires_at: string;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
-import { currentUser } from '../auth/authenticate.js';
+import { currentLinkClaim, currentUser } from '../auth/authenticate.js';
 import type { authenticateOrSignedLink, LinkSigner } from '../auth/signed-links.js';
 import { ApiError, badRequest, notFound, ok } from '../http/envelope.js';
 import type { UserRepository } from '../users/user-repository.js';
@@ -85,11 +85,11 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
   });
 
   app.get('/preview.html', { preHandler: serviceAuth }, async (request, reply) => {
-    const user = currentUser(request);
+    const claim = currentLinkClaim(request);
     const entry = await existingFile(request);
     const query = `path=${encodeQueryValue(entry.path)}`;
-    const media = deps.signer.sign(user.id, `${app.prefix}/files/preview?${query}`, Date.now(), PREVIEW_LINK_TTL_SECONDS).url;
-    const download = deps.signer.sign(user.id, `${app.prefix}/files/download?${query}`).url;
+    const media = deps.signer.sign(claim, `${app.prefix}/files/preview?${query}`, Date.now(), PREVIEW_LINK_TTL_SECONDS).url;
+    const download = deps.signer.sign(claim, `${app.prefix}/files/download?${query}`).url;
     reply.header('content-security-policy', PREVIEW_PAGE_CSP);
     reply.header('referrer-policy', 'no-referrer');
     reply.header('cache-control', 'no-store');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, CAROL, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { ALICE, BOB, CAROL, dbTargets, forgeLink, linkClaimOf, startServer, type TestServer } from '../../helpers/server.js';
 import { readZip } from './zip-reader.js';
 import { create, DAY, download, jsonError, kindOf } from './fixtures.js';
 
@@ -16,6 +16,7 @@ describe.each(dbTargets())('download service access on $name', (target) => {
     s = await startServer(target);
     [alice, carol] = await Promise.all([s.login(ALICE.username, ALICE.password), s.login(CAROL.username, CAROL.password)]);
     aliceId = (await s.app.services.users.findByUsername(ALICE.username))!.id;
+    void aliceId;
     for (const name of ['drive', 'charging', 'issue', 'poi']) {
       const kind = kindOf(s, name);
       await create(s, kind, alice, { [kind.meta.dateField]: `${DAY} 08:00:00` });
@@ -47,16 +48,17 @@ describe.each(dbTargets())('download service access on $name', (target) => {
 
   it('refuses expired and forged signed links', async () => {
     const target = `/download/download_JourneysFiles${query()}`;
-    const expired = s.app.services.signer.sign(aliceId, target, Date.now() - 301_000).url;
-    const good = s.app.services.signer.sign(aliceId, target).url;
+    const claim = await linkClaimOf(s, alice);
+    const expired = s.app.services.signer.sign(claim, target, Date.now() - 301_000).url;
+    const good = s.app.services.signer.sign(claim, target).url;
     const bobId = (await s.app.services.users.findByUsername(BOB.username))!.id;
     const forged = [
       expired,
       good.replace('project=P1', 'project=P2'),
-      good.replace(`_uid=${aliceId}`, `_uid=${bobId}`),
-      good.replace(/_exp=\d+/, '_exp=99999999999'),
-      good.replace(/_sig=[\w-]+/, `_sig=${'A'.repeat(43)}`),
-      good.slice(0, good.indexOf('&_sig=')),
+      forgeLink(good, { u: bobId }),
+      forgeLink(good, { e: 4102444800 }),
+      good.replace(/\.[\w-]+$/, `.${'A'.repeat(43)}`),
+      good.slice(0, good.indexOf('&_link=')),
     ];
     for (const url of forged) {
       const d = await download(s, url);
