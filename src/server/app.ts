@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCompress from '@fastify/compress';
+import fastifyRateLimit from '@fastify/rate-limit';
 import type { KindRegistry } from '../shared/kind-types.js';
 import type { Config } from './config.js';
 import { openDb, type Db } from './db/database.js';
@@ -109,7 +110,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   await app.register(
     async (api) => {
-      await authRoutes(api, { users, tokens, throttle, clientId: config.clientId });
+      // Limits are set per route (sign-in only); the store is this instance's memory.
+      await api.register(fastifyRateLimit, { global: false });
+      await authRoutes(api, { users, tokens, throttle, clientId: config.clientId, perAddressPerMinute: config.login.perAddressPerMinute });
       await linkRoutes(api, { tokens, signer, clientId: config.clientId });
       await api.register(async (scoped) => recordRoutes(scoped, { registry, records, validator, tokens, clientId: config.clientId }));
     },

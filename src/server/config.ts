@@ -21,7 +21,7 @@ export interface Config {
   rootDir: string;
   initialUser: InitialUser | undefined;
   /** Sign-in throttling: this many failures within the window lock the username for lockSeconds. */
-  login: { maxFailures: number; windowSeconds: number; lockSeconds: number };
+  login: { maxFailures: number; windowSeconds: number; lockSeconds: number; userCeiling: number; maxUserDelaySeconds: number; perAddressPerMinute: number };
 }
 
 export interface InitialUser {
@@ -102,6 +102,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
       maxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),
       windowSeconds: integer(env, 'LOGIN_WINDOW_SECONDS', 900, 1, 86400),
       lockSeconds: integer(env, 'LOGIN_LOCK_SECONDS', 900, 1, 86400),
+      userCeiling: integer(env, 'LOGIN_USER_CEILING', 20, 1, 100000),
+      maxUserDelaySeconds: integer(env, 'LOGIN_USER_MAX_DELAY_SECONDS', 30, 1, 3600),
+      perAddressPerMinute: integer(env, 'LOGIN_ADDRESS_PER_MINUTE', 30, 1, 100000),
     },
   };
 }

@@ -1,16 +1,33 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
 
 export interface ThrottleSettings {
+  /** Failed sign-ins of one username from one client address, within windowSeconds, before that pair is locked. */
   maxFailures: number;
   windowSeconds: number;
   lockSeconds: number;
+  /** Failures of one username from all addresses within the window after which attempts are spaced out. */
+  userCeiling: number;
+  /** The longest wait between attempts on a username over its ceiling: slowed, never locked. */
+  maxUserDelaySeconds: number;
+}
+
+/** Why an attempt may not be checked now, and for how long. */
+export interface Refusal {
+  reason: 'locked' | 'slowed';
+  retryAfterSeconds: number;
 }
 
 /**
- * Counts failed sign-ins per username in the database (so all instances share the count).
- * After maxFailures within windowSeconds the username is refused for lockSeconds, without
- * its password even being checked, so a guesser learns nothing while locked.
+ * Sign-in throttling in the database, so every instance shares it. Each attempt is reserved
+ * before its password is checked, by one conditional upsert per counter: a burst of parallel
+ * attempts can never have more passwords checked than the limit, and a correct password sent
+ * after the limit is refused like a wrong one, so a guesser learns nothing while locked.
+ *
+ * Two counters per attempt. (username, client address) locks after maxFailures: a guesser at one
+ * address stops, and a tester at another address is not locked out by them. (username) over all
+ * addresses only spaces attempts out once past userCeiling (a growing delay, capped), so a
+ * distributed guesser is slowed to a crawl without ever locking the real user out.
  */
 export class LoginThrottle {
   constructor(
@@ -18,53 +35,111 @@ export class LoginThrottle {
     private readonly settings: ThrottleSettings,
   ) {}
 
-  /** Seconds the username is still locked for, or 0. */
-  async lockedFor(username: string, now = new Date()): Promise<number> {
-    const row = await this.db.selectFrom('login_failures').select('locked_until').where('username', '=', key(username)).executeTakeFirst();
-    if (!row?.locked_until) return 0;
-    const left = Math.ceil((Date.parse(row.locked_until) - now.getTime()) / 1000);
-    return left > 0 ? left : 0;
+  /** Reserves an attempt for username from client; undefined when it may go ahead. */
+  async reserve(username: string, client: string, now = Date.now()): Promise<Refusal | undefined> {
+    const pair = `p:${userKey(username)}\n${client}`;
+    const { maxFailures, windowSeconds, lockSeconds } = this.settings;
+    const pairRefusal = await this.take(pair, now, {
+      // Locked: maxFailures reserved within the window, until lockSeconds after the last of them.
+      limit: maxFailures,
+      lockMs: lockSeconds * 1000,
+      windowMs: windowSeconds * 1000,
+    });
+    if (pairRefusal !== undefined) return { reason: 'locked', retryAfterSeconds: pairRefusal };
+    const userRefusal = await this.takeUser(`u:${userKey(username)}`, now);
+    if (userRefusal !== undefined) return { reason: 'slowed', retryAfterSeconds: userRefusal };
+    return undefined;
   }
 
-  async recordFailure(username: string, now = new Date()): Promise<void> {
-    const nowIso = now.toISOString();
-    const windowStart = new Date(now.getTime() - this.settings.windowSeconds * 1000).toISOString();
-    // One statement, so two concurrent failures both count.
-    await this.db
-      .insertInto('login_failures')
-      .values({ username: key(username), failures: 1, first_failure_at: nowIso, locked_until: null })
+  /** A successful sign-in: the pair's failures are forgiven (the username's slow-down is not). */
+  async succeeded(username: string, client: string): Promise<void> {
+    await this.db.deleteFrom('login_attempts').where('key', '=', `p:${userKey(username)}\n${client}`).execute();
+  }
+
+  /**
+   * One counter: a fresh window when the last one is over (or its lock has ended), else one more,
+   * only while under the limit. The reservation that reaches the limit sets the lock. Times are
+   * epoch milliseconds, so the arithmetic is the same in both dialects. Returns the seconds to
+   * wait when refused.
+   */
+  private async take(key: string, now: number, o: { limit: number; lockMs: number; windowMs: number }): Promise<number | undefined> {
+    const fresh = sql<boolean>`(login_attempts.window_start < ${now - o.windowMs} or (login_attempts.locked_until is not null and login_attempts.locked_until <= ${now}))`;
+    const count = sql<number>`(case when ${fresh} then 1 else login_attempts.failures + 1 end)`;
+    const row = await this.db
+      .insertInto('login_attempts')
+      .values({ key, failures: 1, window_start: now, locked_until: o.limit <= 1 ? now + o.lockMs : null, next_at: null })
       .onConflict((oc) =>
-        oc.column('username').doUpdateSet((eb) => ({
-          failures: eb
-            .case()
-            .when('login_failures.first_failure_at', '<', windowStart)
-            .then(1)
-            .else(eb('login_failures.failures', '+', 1))
-            .end(),
-          first_failure_at: eb
-            .case()
-            .when('login_failures.first_failure_at', '<', windowStart)
-            .then(nowIso)
-            .else(eb.ref('login_failures.first_failure_at'))
-            .end(),
-        })),
+        oc
+          .column('key')
+          .doUpdateSet({
+            failures: count,
+            window_start: sql`case when ${fresh} then ${now} else login_attempts.window_start end`,
+            locked_until: sql`case when ${count} >= ${o.limit} then ${now + o.lockMs} else null end`,
+          })
+          .where(sql<boolean>`${fresh} or login_attempts.failures < ${o.limit}`),
       )
-      .execute();
-    const lockedUntil = new Date(now.getTime() + this.settings.lockSeconds * 1000).toISOString();
-    await this.db
-      .updateTable('login_failures')
-      .set({ locked_until: lockedUntil, failures: 0, first_failure_at: nowIso })
-      .where('username', '=', key(username))
-      .where('failures', '>=', this.settings.maxFailures)
-      .execute();
+      .returning('failures')
+      .executeTakeFirst();
+    if (row !== undefined) return undefined;
+    const current = await this.db.selectFrom('login_attempts').select('locked_until').where('key', '=', key).executeTakeFirst();
+    return waitSeconds(current?.locked_until, now);
   }
 
-  async clear(username: string): Promise<void> {
-    await this.db.deleteFrom('login_failures').where('username', '=', key(username)).execute();
+  /**
+   * The username over all addresses: once past the ceiling within the window, each attempt sets
+   * the earliest time of the next one, one more second per attempt over the ceiling (capped).
+   * Attempts in between are refused with that wait; nothing ever locks.
+   */
+  private async takeUser(key: string, now: number): Promise<number | undefined> {
+    const { userCeiling, maxUserDelaySeconds, windowSeconds } = this.settings;
+    const fresh = sql<boolean>`(login_attempts.window_start < ${now - windowSeconds * 1000})`;
+    const count = sql<number>`(case when ${fresh} then 1 else login_attempts.failures + 1 end)`;
+    const delay = sql<number>`(case when ${count} < ${userCeiling} then 0 when (${count} - ${userCeiling} + 1) * 1000 > ${maxUserDelaySeconds * 1000} then ${maxUserDelaySeconds * 1000} else (${count} - ${userCeiling} + 1) * 1000 end)`;
+    const row = await this.db
+      .insertInto('login_attempts')
+      .values({ key, failures: 1, window_start: now, locked_until: null, next_at: null })
+      .onConflict((oc) =>
+        oc
+          .column('key')
+          .doUpdateSet({
+            failures: count,
+            window_start: sql`case when ${fresh} then ${now} else login_attempts.window_start end`,
+            next_at: sql`${now} + ${delay}`,
+          })
+          .where(sql<boolean>`${fresh} or login_attempts.next_at is null or login_attempts.next_at <= ${now}`),
+      )
+      .returning('failures')
+      .executeTakeFirst();
+    if (row !== undefined) return undefined;
+    const current = await this.db.selectFrom('login_attempts').select('next_at').where('key', '=', key).executeTakeFirst();
+    return waitSeconds(current?.next_at, now);
   }
 }
 
+function waitSeconds(until: number | string | null | undefined, now: number): number {
+  const at = until === null || until === undefined ? now + 1000 : Number(until);
+  return Math.max(1, Math.ceil((at - now) / 1000));
+}
+
 // Usernames are compared as typed, but the counter must not be dodged by changing case.
-function key(username: string): string {
+function userKey(username: string): string {
   return username.toLowerCase().slice(0, 100);
+}
+
+/**
+ * The client address a counter is kept for: IPv4 as it is, IPv6 by its /64 (one phone or home
+ * gets a whole /64, so counting single addresses would let it rotate past the limit).
+ */
+export function clientKey(ip: string): string {
+  const plain = ip.replace(/%.*$/, '');
+  if (/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(plain)) return plain.slice(7);
+  if (!plain.includes(':')) return plain;
+  const [head = '', tail = ''] = plain.split('::');
+  const h = head === '' ? [] : head.split(':');
+  const t = tail === '' ? [] : tail.split(':');
+  const groups = plain.includes('::') ? [...h, ...Array<string>(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t] : h;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g || '0', 16).toString(16))
+    .join(':')}::/64`;
 }

@@ -4,11 +4,47 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 const PARAMS = { N: 32768, r: 8, p: 1 } as const;
 const KEY_LENGTH = 64;
 
+/**
+ * scrypt runs on libuv's thread pool (4 threads), which file reads and writes share. Hashing is
+ * let through HASH_SLOTS at a time, so a flood of sign-ins leaves threads for downloads and
+ * uploads; past HASH_QUEUE waiting, a sign-in is refused at once (503) rather than queued for long.
+ */
+const HASH_SLOTS = 1;
+const HASH_QUEUE = 128;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+export class HashingBusyError extends Error {
+  constructor() {
+    super('The server is busy checking sign-ins; try again in a few seconds');
+  }
+}
+
+async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= HASH_SLOTS) {
+    if (waiting.length >= HASH_QUEUE) throw new HashingBusyError();
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else {
+    running++;
+  }
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    // The slot passes straight to the next waiter, so `running` only drops when nobody waits.
+    if (next) next();
+    else running--;
+  }
+}
+
 function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
   const options: ScryptOptions = { ...params, maxmem: 128 * params.N * params.r * 2 };
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key)));
-  });
+  return withHashSlot(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key)));
+      }),
+  );
 }
 
 /** Hashes a password as 'scrypt$N$r$p$salt$key' (base64url parts). */

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError, badRequest, ok, unauthorized } from '../http/envelope.js';
+import { badRequest, ok, retryLater, unauthorized } from '../http/envelope.js';
 import type { UserRepository } from '../users/user-repository.js';
 import { authenticate, bearerToken, currentUser } from './authenticate.js';
-import type { LoginThrottle } from './login-throttle.js';
-import { decoyHash, verifyPassword } from './passwords.js';
+import { clientKey, type LoginThrottle } from './login-throttle.js';
+import { decoyHash, HashingBusyError, verifyPassword } from './passwords.js';
 import type { TokenStore } from './tokens.js';
 
 export interface AuthDeps {
@@ -11,11 +11,26 @@ export interface AuthDeps {
   tokens: TokenStore;
   throttle: LoginThrottle;
   clientId: string;
+  /** Sign-in requests per client address per minute, whatever the usernames (@fastify/rate-limit). */
+  perAddressPerMinute: number;
+}
+
+function minutes(seconds: number): string {
+  const m = Math.ceil(seconds / 60);
+  return `${m} minute${m === 1 ? '' : 's'}`;
 }
 
 /** /auth/login, /auth/logout and /system/user/getInfo, as the RuoYi-style client calls them. */
 export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<void> {
-  app.post('/auth/login', async (request) => {
+  const perAddress = {
+    max: deps.perAddressPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request: { ip: string }) => `login:${clientKey(request.ip)}`,
+    errorResponseBuilder: (_request: unknown, context: { ttl: number }) =>
+      retryLater(429, `Too many sign-in attempts from this address. Try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`, context.ttl / 1000),
+  };
+
+  app.post('/auth/login', { config: { rateLimit: perAddress } }, async (request) => {
     const body = request.body as Record<string, unknown> | null;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Send username and password as a JSON object');
     const { username, password, clientId, grantType } = body;
@@ -26,19 +41,32 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
     if (grantType !== undefined && grantType !== 'password') throw badRequest(`grantType '${String(grantType).slice(0, 30)}' is not supported; use 'password'`);
     if (clientId !== undefined && clientId !== deps.clientId) throw badRequest('clientId is not known to this server; check the app configuration');
 
-    const locked = await deps.throttle.lockedFor(username);
-    if (locked > 0) {
-      const minutes = Math.ceil(locked / 60);
-      throw new ApiError(429, `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+    // The attempt is counted before the password is checked, so a parallel burst cannot get more
+    // checks than the limit; a success forgives it afterwards.
+    const client = clientKey(request.ip);
+    const refusal = await deps.throttle.reserve(username, client);
+    if (refusal?.reason === 'locked') {
+      request.log.info({ username }, 'sign-in refused: locked');
+      throw retryLater(429, `Too many failed sign-in attempts. Try again in ${minutes(refusal.retryAfterSeconds)}.`, refusal.retryAfterSeconds);
     }
-    const user = await deps.users.findByUsername(username);
-    const valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
+    if (refusal?.reason === 'slowed') {
+      request.log.info({ username }, 'sign-in refused: slowed');
+      throw retryLater(429, `Too many sign-in attempts for this user from many places. Try again in ${refusal.retryAfterSeconds} seconds.`, refusal.retryAfterSeconds);
+    }
+    let valid: boolean;
+    let user;
+    try {
+      user = await deps.users.findByUsername(username);
+      valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
+    } catch (e) {
+      if (e instanceof HashingBusyError) throw retryLater(503, e.message, 3);
+      throw e;
+    }
     if (!user || !valid) {
-      await deps.throttle.recordFailure(username);
       request.log.info({ username }, 'sign-in failed');
       throw unauthorized('Incorrect username or password');
     }
-    await deps.throttle.clear(username);
+    await deps.throttle.succeeded(username, client);
     const { token, expiresIn } = await deps.tokens.issue(user.id);
     request.log.info({ username }, 'signed in');
     return ok({ access_token: token, expire_in: expiresIn, client_id: deps.clientId });

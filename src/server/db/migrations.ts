@@ -94,6 +94,20 @@ function migrations(db: Db): Record<string, Migration> {
         await k.schema.createIndex('auth_tokens_link').on('auth_tokens').column('link_id').unique().execute();
       },
     },
+    '005-login-attempts': {
+      async up(k: Kysely<unknown>) {
+        // Replaces login_failures (per username only): counters per (username, address) and per username.
+        await k.schema.dropTable('login_failures').ifExists().execute();
+        await k.schema
+          .createTable('login_attempts')
+          .addColumn('key', 'text', (c) => c.primaryKey())
+          .addColumn('failures', 'integer', (c) => c.notNull())
+          .addColumn('window_start', 'bigint', (c) => c.notNull())
+          .addColumn('locked_until', 'bigint')
+          .addColumn('next_at', 'bigint')
+          .execute();
+      },
+    },
   };
 }
 

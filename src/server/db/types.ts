@@ -20,11 +20,13 @@ export interface TokenTable {
   expires_at: string;
 }
 
-export interface LoginFailureTable {
-  username: string;
+/** Sign-in attempt counters (auth/login-throttle.ts); times in epoch milliseconds (bigint: strings from PostgreSQL). */
+export interface LoginAttemptTable {
+  key: string;
   failures: number;
-  first_failure_at: string;
-  locked_until: string | null;
+  window_start: number | string;
+  locked_until: number | string | null;
+  next_at: number | string | null;
 }
 
 export interface RecordHistoryTable {
@@ -91,7 +93,7 @@ export type RecordTableName = `rec_${string}`;
 export type Database = {
   users: UserTable;
   auth_tokens: TokenTable;
-  login_failures: LoginFailureTable;
+  login_attempts: LoginAttemptTable;
   record_history: RecordHistoryTable;
   app_secrets: AppSecretTable;
   upload_sessions: UploadSessionTable;

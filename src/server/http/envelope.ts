@@ -28,9 +28,16 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Headers the answer carries, such as Retry-After on a 429 or 503. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
+}
+
+/** A refusal to try again later, with the Retry-After header that says when. */
+export function retryLater(status: 429 | 503 | 507, msg: string, retryAfterSeconds: number): ApiError {
+  return new ApiError(status, msg, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 }
 
 export const badRequest = (msg: string): ApiError => new ApiError(400, msg);

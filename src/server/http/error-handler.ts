@@ -17,6 +17,7 @@ const FASTIFY_MESSAGES: Record<string, string> = {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
+      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return reply.status(error.status).send({ code: error.status, msg: error.message, data: null });
     }
     const status = error.statusCode ?? 500;
