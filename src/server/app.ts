@@ -14,6 +14,7 @@ import { TokenStore } from './auth/tokens.js';
 import { fileRoutes } from './files/routes.js';
 import { FileStorage } from './files/storage.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { installInputGuard } from './http/input-guard.js';
 import { RecordRepository } from './records/repository.js';
 import { recordRoutes } from './records/routes.js';
 import { RecordValidator } from './records/validation.js';
@@ -91,6 +92,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onClose', async () => db.kysely.destroy());
 
   installErrorHandler(app);
+  installInputGuard(app);
   await app.register(fastifyCompress, {
     global: true,
     threshold: 1024,

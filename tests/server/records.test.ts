@@ -273,7 +273,8 @@ describe.each(dbTargets())('record API on $name', (target) => {
 
   it('treats SQL metacharacters in every parameter as plain data', async () => {
     const issue = s.app.registry.get('issue') as Kind;
-    const nasty = ["'; DROP TABLE rec_issue; --", '" OR "1"="1', "1' OR '1'='1", '%', '_', '\\', "1); DELETE FROM users; --", '$1', '\u0000x'];
+    const nasty = ["'; DROP TABLE rec_issue; --", '" OR "1"="1', "1' OR '1'='1", '%', '_', '\\', "1); DELETE FROM users; --", '$1'];
+    // NUL is refused with a 400 everywhere before it reaches SQL: tests/server/security/input.test.ts.
     const before = (await s.request('GET', `${api(issue)}/list?pageSize=10000`, { token: alice })).body.total as number;
     for (const value of nasty) {
       const e = encodeURIComponent(value);

@@ -63,7 +63,7 @@ export class LoginThrottle {
    * wait when refused.
    */
   private async take(key: string, now: number, o: { limit: number; lockMs: number; windowMs: number }): Promise<number | undefined> {
-    const fresh = sql<boolean>`(login_attempts.window_start < ${now - o.windowMs} or (login_attempts.locked_until is not null and login_attempts.locked_until <= ${now}))`;
+    const fresh = sql<boolean>`(login_attempts.window_start < ${big(now - o.windowMs)} or (login_attempts.locked_until is not null and login_attempts.locked_until <= ${big(now)}))`;
     const count = sql<number>`(case when ${fresh} then 1 else login_attempts.failures + 1 end)`;
     const row = await this.db
       .insertInto('login_attempts')
@@ -73,10 +73,10 @@ export class LoginThrottle {
           .column('key')
           .doUpdateSet({
             failures: count,
-            window_start: sql`case when ${fresh} then ${now} else login_attempts.window_start end`,
-            locked_until: sql`case when ${count} >= ${o.limit} then ${now + o.lockMs} else null end`,
+            window_start: sql`case when ${fresh} then ${big(now)} else login_attempts.window_start end`,
+            locked_until: sql`case when ${count} >= ${big(o.limit)} then ${big(now + o.lockMs)} else null end`,
           })
-          .where(sql<boolean>`${fresh} or login_attempts.failures < ${o.limit}`),
+          .where(sql<boolean>`${fresh} or login_attempts.failures < ${big(o.limit)}`),
       )
       .returning('failures')
       .executeTakeFirst();
@@ -92,9 +92,9 @@ export class LoginThrottle {
    */
   private async takeUser(key: string, now: number): Promise<number | undefined> {
     const { userCeiling, maxUserDelaySeconds, windowSeconds } = this.settings;
-    const fresh = sql<boolean>`(login_attempts.window_start < ${now - windowSeconds * 1000})`;
+    const fresh = sql<boolean>`(login_attempts.window_start < ${big(now - windowSeconds * 1000)})`;
     const count = sql<number>`(case when ${fresh} then 1 else login_attempts.failures + 1 end)`;
-    const delay = sql<number>`(case when ${count} < ${userCeiling} then 0 when (${count} - ${userCeiling} + 1) * 1000 > ${maxUserDelaySeconds * 1000} then ${maxUserDelaySeconds * 1000} else (${count} - ${userCeiling} + 1) * 1000 end)`;
+    const delay = sql<number>`(case when ${count} < ${big(userCeiling)} then 0 when (${count} - ${big(userCeiling)} + 1) * 1000 > ${big(maxUserDelaySeconds * 1000)} then ${big(maxUserDelaySeconds * 1000)} else (${count} - ${big(userCeiling)} + 1) * 1000 end)`;
     const row = await this.db
       .insertInto('login_attempts')
       .values({ key, failures: 1, window_start: now, locked_until: null, next_at: null })
@@ -103,10 +103,10 @@ export class LoginThrottle {
           .column('key')
           .doUpdateSet({
             failures: count,
-            window_start: sql`case when ${fresh} then ${now} else login_attempts.window_start end`,
-            next_at: sql`${now} + ${delay}`,
+            window_start: sql`case when ${fresh} then ${big(now)} else login_attempts.window_start end`,
+            next_at: sql`${big(now)} + ${delay}`,
           })
-          .where(sql<boolean>`${fresh} or login_attempts.next_at is null or login_attempts.next_at <= ${now}`),
+          .where(sql<boolean>`${fresh} or login_attempts.next_at is null or login_attempts.next_at <= ${big(now)}`),
       )
       .returning('failures')
       .executeTakeFirst();
@@ -115,6 +115,9 @@ export class LoginThrottle {
     return waitSeconds(current?.next_at, now);
   }
 }
+
+/** A number parameter typed for PostgreSQL, which reads an untyped parameter in CASE as text. */
+const big = (n: number) => sql<number>`cast(${n} as bigint)`;
 
 function waitSeconds(until: number | string | null | undefined, now: number): number {
   const at = until === null || until === undefined ? now + 1000 : Number(until);

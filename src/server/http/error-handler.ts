@@ -20,6 +20,13 @@ export function installErrorHandler(app: FastifyInstance): void {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return reply.status(error.status).send({ code: error.status, msg: error.message, data: null });
     }
+    // A safety net: PostgreSQL refuses a value (out of range, malformed, NUL) that a route's own
+    // checks should have caught. It is the client's input, so 400, and logged so the check is added.
+    const pgCode = (error as { code?: unknown; severity?: unknown }).code;
+    if (typeof pgCode === 'string' && /^22/.test(pgCode) && typeof (error as { severity?: unknown }).severity === 'string') {
+      request.log.warn({ err: error }, 'database refused a value the route did not check');
+      return reply.status(400).send({ code: 400, msg: 'A value in the request is out of range or malformed', data: null });
+    }
     const status = error.statusCode ?? 500;
     if (status < 500) {
       const msg = (error.code !== undefined && FASTIFY_MESSAGES[error.code]) || error.message;

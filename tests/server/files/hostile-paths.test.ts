@@ -126,7 +126,7 @@ describe.each(dbTargets())('hostile paths over HTTP on $name', (target) => {
       for (const route of ['files', 'files/download', 'files/preview', 'preview.html']) {
         const res = await s.request('GET', sharepoint(route, p), { token: alice });
         expect(res.status, `${route} ${label}`).toBe(400);
-        expect(res.body.msg, label).toMatch(/^path|path .* (contains|has|starts|looks|uses)/);
+        expect(res.body.msg, label).toMatch(/^path|path .* (contains|has|starts|looks|uses)|NUL character/);
       }
       expect((await multipartUpload(s, alice, p, 'x.txt', 'escaped')).status, `upload ${label}`).toBe(400);
       const session = await s.request('POST', sharepoint('files/upload/session', p), { token: alice, body: { fileName: 'x.txt' } });

@@ -1,0 +1,97 @@
+import type { FastifyInstance } from 'fastify';
+import { badRequest } from './envelope.js';
+
+/** Deeper JSON than any record or call needs; deeper input only serves to exhaust the stack. */
+export const MAX_JSON_DEPTH = 32;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The deepest nesting of arrays and objects in a JSON text, counted without parsing (no recursion). */
+export function jsonDepth(text: string, stopAt = Infinity): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      if (depth > max) {
+        max = depth;
+        if (max > stopAt) return max;
+      }
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return max;
+}
+
+/** The path of the first string (value or key) holding a NUL character, or undefined. Iterative. */
+export function findNul(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length > 0) {
+    const [v, at] = stack.pop() as [unknown, string];
+    if (typeof v === 'string') {
+      if (v.includes('\0')) return at || '(the body)';
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push([item, `${at}[${i}]`]));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, item] of Object.entries(v)) {
+        if (k.includes('\0')) return `${at}${at ? '.' : ''}${k.replace(/\0/g, '\\0')}`;
+        stack.push([item, at ? `${at}.${k}` : k]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Checks that every %-escape of a URL decodes to UTF-8 and that none is NUL; throws a 400 otherwise. */
+export function checkUrl(url: string): void {
+  if (url.includes('\0') || /%00/i.test(url)) throw badRequest('The address contains a NUL character (%00); remove it');
+  for (const piece of url.split(/[?&=/]/)) {
+    if (!piece.includes('%')) continue;
+    try {
+      decodeURIComponent(piece.replace(/\+/g, ' '));
+    } catch {
+      throw badRequest(`The address has a broken %-escape or is not UTF-8 near '${piece.slice(0, 40)}'; encode it as UTF-8`);
+    }
+  }
+}
+
+/**
+ * Input every route gets checked before it runs: addresses whose escapes are not UTF-8 or hold
+ * NUL, and JSON bodies that are not UTF-8, nest deeper than MAX_JSON_DEPTH, or hold NUL in any
+ * string or key. Each is a 400 naming the problem; nothing reaches a handler, the validator or the
+ * database (where NUL and broken text fail differently in each dialect).
+ */
+export function installInputGuard(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    checkUrl(request.url);
+  });
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = utf8.decode(body as Buffer);
+    } catch {
+      done(badRequest('The request body is not valid UTF-8'), undefined);
+      return;
+    }
+    if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+      done(badRequest(`The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`), undefined);
+      return;
+    }
+    parseJson(request, text, (err, parsed) => {
+      if (err) {
+        done(err, undefined);
+        return;
+      }
+      const at = findNul(parsed);
+      if (at !== undefined) done(badRequest(`${at} contains a NUL character; remove it`), undefined);
+      else done(null, parsed);
+    });
+  });
+}
