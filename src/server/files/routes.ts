@@ -53,6 +53,7 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
     const user = currentUser(request);
     const folder = queryPath(request);
     storage.resolve(user.project, folder);
+    await storage.refuseLinks(user.project, folder === '' ? [] : folder.split('/'));
     if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data in a field named file');
     let entry: FileEntry | undefined;
     for await (const part of request.parts()) {

@@ -58,6 +58,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     const user = currentUser(request);
     const folder = normaliseRelPath((request.query as Record<string, unknown>)['path']);
     storage.resolve(user.project, folder);
+    await storage.refuseLinks(user.project, folder === '' ? [] : folder.split('/'));
     const body = (request.body ?? {}) as CreateBody;
     if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('Send a JSON object such as {"fileName": "video.mp4"}');
     const rawName = body.fileName ?? body.item?.name;

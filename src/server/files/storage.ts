@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { ApiError } from '../http/envelope.js';
 import { mimeTypeOf } from './mime.js';
 import { parseRelPath, PathError, projectFolder } from './paths.js';
@@ -57,6 +57,7 @@ export class FileStorage {
   async list(project: string, relPath: string): Promise<FileEntry[]> {
     const folder = parseRelPath(relPath);
     const abs = this.resolve(project, relPath);
+    await this.refuseLinks(project, folder);
     let dirents: fs.Dirent[];
     try {
       dirents = await fs.promises.readdir(abs, { withFileTypes: true });
@@ -79,8 +80,31 @@ export class FileStorage {
   /** The file or folder at a path, or undefined when there is none (or it is a link or special file). */
   async stat(project: string, relPath: string): Promise<FileEntry | undefined> {
     const abs = this.resolve(project, relPath);
+    await this.refuseLinks(project, parseRelPath(relPath));
     if (!(await this.insideRealRoot(project, abs))) return undefined;
     return this.entryAt(project, normalised(relPath), abs);
+  }
+
+  /**
+   * Refuses (400) a path any of whose parts under the files root, the project's folder included,
+   * is a symbolic link: the service never follows one, for reading, listing or writing, whoever
+   * put it there. Parts that do not exist yet are fine (they will be made as real folders).
+   */
+  async refuseLinks(project: string, names: string[]): Promise<void> {
+    let at = this.projectRoot(project);
+    for (let i = -1; i < names.length; i++) {
+      if (i >= 0) at = path.join(at, names[i] as string);
+      let st: fs.Stats;
+      try {
+        st = await fs.promises.lstat(at);
+      } catch (e) {
+        if (errno(e) === 'ENOENT' || errno(e) === 'ENOTDIR') return;
+        throw e;
+      }
+      if (st.isSymbolicLink()) {
+        throw new PathError(`'${names.slice(0, i + 1).join('/') || '(the project folder)'}' is a symbolic link; this service never follows links`);
+      }
+    }
   }
 
   /** The bytes of a file, all or range.start..range.end inclusive. Call stat first for a 404. */
@@ -93,7 +117,16 @@ export class FileStorage {
       // Missing: the stream below reports ENOENT as its error.
     }
     if (real !== undefined && !this.within(this.realProjectRoot(project), real)) throw new PathError('path leaves the project folder');
-    return fs.createReadStream(abs, range ? { start: range.start, end: range.end } : {});
+    // O_NOFOLLOW: a link swapped in for the file after the checks is not opened either (ELOOP).
+    let fd: number;
+    try {
+      fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    } catch (e) {
+      const failed = new PassThrough();
+      process.nextTick(() => failed.destroy(e as Error));
+      return failed;
+    }
+    return fs.createReadStream('', range ? { fd, start: range.start, end: range.end } : { fd });
   }
 
   /** A fresh, unique file name for an upload in progress (two uploads of one name never share it). */
@@ -122,12 +155,17 @@ export class FileStorage {
     const folderAbs = this.resolve(project, folder);
     const folderRel = normalised(folder);
     if (parseRelPath(name).length !== 1) throw new PathError('The file name must not contain a slash');
+    const folderNames = parseRelPath(folder);
+    await this.refuseLinks(project, folderNames);
     try {
       await fs.promises.mkdir(folderAbs, { recursive: true });
     } catch (e) {
       if (errno(e) === 'EEXIST' || errno(e) === 'ENOTDIR') throw new ApiError(409, `'${folderRel}' cannot be created: a file is in the way of that folder`);
       throw e;
     }
+    // Again after making the folders: a link planted in between is caught before a byte lands there.
+    await this.refuseLinks(project, folderNames);
+    if (!(await this.insideRealRoot(project, folderAbs))) throw new PathError('path leaves the project folder');
     let finalName = name;
     if (conflict === 'replace') {
       try {
