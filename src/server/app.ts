@@ -15,6 +15,10 @@ import { fileRoutes } from './files/routes.js';
 import { FileStorage } from './files/storage.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installInputGuard } from './http/input-guard.js';
+import { installBodyDeadline } from './http/timeouts.js';
+import { UploadSessionStore } from './files/sessions.js';
+import { Sweeper } from './files/sweeper.js';
+import { UploadLimits } from './files/upload-limits.js';
 import { RecordRepository } from './records/repository.js';
 import { recordRoutes } from './records/routes.js';
 import { RecordValidator } from './records/validation.js';
@@ -53,6 +57,8 @@ declare module 'fastify' {
     db: Db;
     registry: KindRegistry;
     services: Services;
+    /** Removes expired upload sessions and orphaned temporary files (at start and periodically). */
+    sweeper: Sweeper;
   }
 }
 
@@ -83,9 +89,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // A number of hops is trusted as proxy-addr does it: the nearest n addresses.
+    trustProxy: typeof config.trustProxy === 'number' ? ((_address: string, hop: number) => hop < (config.trustProxy as number)) : config.trustProxy,
+    // Timeouts (docs/SECURITY.md): headers within headersMs, silence closes after idleMs; request
+    // bodies have their own deadline (http/timeouts.ts) and uploads a minimum rate.
+    connectionTimeout: config.timeouts.idleMs,
+    keepAliveTimeout: 5_000,
+    requestTimeout: 0,
     routerOptions: { maxParamLength: 20000 },
   });
+  // Node checks header deadlines every 30 s, so a header trickle is closed within headersMs + 30 s.
+  app.server.headersTimeout = config.timeouts.headersMs;
   app.decorate('db', db);
   app.decorate('registry', registry);
   app.decorateRequest('user', undefined);
@@ -93,6 +107,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   installErrorHandler(app);
   installInputGuard(app);
+  installBodyDeadline(app, config.timeouts.bodyMs);
   await app.register(fastifyCompress, {
     global: true,
     threshold: 1024,
@@ -121,7 +136,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     { prefix: '/api' },
   );
   // service: files (the shared-files service at /sharepoint registers here)
-  await app.register(async (sp) => fileRoutes(sp, { storage: app.services.files, users, signer, serviceAuth }), { prefix: '/sharepoint' });
+  const uploadSessions = new UploadSessionStore(db.kysely);
+  const limits = new UploadLimits(config.uploads, app.services.files.rootDir, db.kysely);
+  await app.register(async (sp) => fileRoutes(sp, { storage: app.services.files, users, signer, serviceAuth, limits, sessions: uploadSessions, publicUrl: config.publicUrl }), {
+    prefix: '/sharepoint',
+  });
+  const sweeper = new Sweeper(app.services.files, uploadSessions, config.uploads, app.log);
+  app.decorate('sweeper', sweeper);
+  app.addHook('onReady', async () => sweeper.start());
+  app.addHook('onClose', async () => sweeper.stop());
   // service: downloads (the download service at /download and the statistics endpoint register here)
   const stats = new StatsRepository(db.kysely, db.dialect);
   await app.register(async (api) => statsRoutes(api, { registry, stats, tokens, clientId: config.clientId }), { prefix: '/api' });

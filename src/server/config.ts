@@ -20,6 +20,32 @@ export interface Config {
   /** The package folder (package.json, schemas). */
   rootDir: string;
   initialUser: InitialUser | undefined;
+  /** Proxies whose X-Forwarded-* headers are believed (Fastify's trustProxy); false: none. */
+  trustProxy: boolean | number | string;
+  /** The address clients reach the server at, for URLs it hands out (upload sessions); else the request's own host. */
+  publicUrl: string | undefined;
+  timeouts: {
+    /** A request's headers must arrive within this. */
+    headersMs: number;
+    /** A request body other than an upload must arrive whole within this. */
+    bodyMs: number;
+    /** A connection with nothing sent either way for this long is closed. */
+    idleMs: number;
+  };
+  uploads: {
+    /** The largest file the files service accepts, by session or plain upload. */
+    maxFileBytes: number;
+    /** Upload sessions one user may have open at once. */
+    sessionsPerUser: number;
+    /** Space kept free on the files volume: an upload that would eat into it is refused (507). */
+    minFreeBytes: number;
+    /** An upload slower than this, averaged over rateWindowMs, is cut (the session stays resumable). */
+    minBytesPerSecond: number;
+    rateWindowMs: number;
+    /** How often expired sessions and orphaned temporary files are swept, and how old an orphan must be. */
+    sweepEveryMs: number;
+    orphanAgeMs: number;
+  };
   /** Sign-in throttling: this many failures within the window lock the username for lockSeconds. */
   login: { maxFailures: number; windowSeconds: number; lockSeconds: number; userCeiling: number; maxUserDelaySeconds: number; perAddressPerMinute: number };
 }
@@ -71,6 +97,30 @@ function initialUser(env: NodeJS.ProcessEnv): InitialUser | undefined {
   return { username: username as string, password: password as string, project: project as string, vehicle: vehicle as string };
 }
 
+function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string {
+  const raw = text(env, 'TRUST_PROXY');
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.every((p) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p) || ['loopback', 'linklocal', 'uniquelocal'].includes(p))) return parts.join(',');
+  throw new ConfigError(`TRUST_PROXY must be false, true, a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges, got '${raw}'`);
+}
+
+function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = text(env, 'PUBLIC_URL');
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute URL such as https://roadtest.example.com, got '${raw}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('PUBLIC_URL must start with http:// or https://');
+  if (url.search !== '' || url.hash !== '') throw new ConfigError('PUBLIC_URL must not have a query or a fragment');
+  return `${url.origin}${url.pathname.replace(/\/$/, '')}`;
+}
+
 /** Reads and checks the configuration; throws ConfigError with a message a person can act on. */
 export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
   const databaseUrl = text(env, 'DATABASE_URL');
@@ -98,6 +148,22 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
     clientDir: path.resolve(rootDir, text(env, 'CLIENT_DIR') ?? 'dist/client'),
     rootDir,
     initialUser: initialUser(env),
+    trustProxy: trustProxy(env),
+    publicUrl: publicUrl(env),
+    timeouts: {
+      headersMs: integer(env, 'HEADERS_TIMEOUT_SECONDS', 20, 1, 600) * 1000,
+      bodyMs: integer(env, 'BODY_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
+      idleMs: integer(env, 'IDLE_TIMEOUT_SECONDS', 120, 1, 3600) * 1000,
+    },
+    uploads: {
+      maxFileBytes: integer(env, 'MAX_FILE_BYTES', 20 * 1024 ** 3, 1024, 2 ** 50),
+      sessionsPerUser: integer(env, 'UPLOAD_SESSIONS_PER_USER', 20, 1, 10000),
+      minFreeBytes: integer(env, 'MIN_FREE_DISK_BYTES', 1024 ** 3, 0, 2 ** 50),
+      minBytesPerSecond: integer(env, 'UPLOAD_MIN_BYTES_PER_SECOND', 1024, 0, 2 ** 30),
+      rateWindowMs: integer(env, 'UPLOAD_RATE_WINDOW_SECONDS', 60, 1, 3600) * 1000,
+      sweepEveryMs: integer(env, 'SWEEP_INTERVAL_SECONDS', 600, 1, 86400) * 1000,
+      orphanAgeMs: integer(env, 'ORPHAN_AGE_SECONDS', 3600, 1, 30 * 86400) * 1000,
+    },
     login: {
       maxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),
       windowSeconds: integer(env, 'LOGIN_WINDOW_SECONDS', 900, 1, 86400),

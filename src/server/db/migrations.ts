@@ -108,6 +108,13 @@ function migrations(db: Db): Record<string, Migration> {
           .execute();
       },
     },
+    '006-upload-declared-size': {
+      async up(k: Kysely<unknown>) {
+        await k.schema.alterTable('upload_sessions').addColumn('declared_size', 'bigint').execute();
+        await k.schema.createIndex('upload_sessions_user').on('upload_sessions').column('user_id').execute();
+        await k.schema.createIndex('upload_sessions_part').on('upload_sessions').column('part_file').execute();
+      },
+    },
   };
 }
 

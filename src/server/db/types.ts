@@ -79,6 +79,8 @@ export interface UploadSessionTable {
   part_file: string;
   /** Announced by the first fragment's Content-Range; null before it. */
   total: number | string | null;
+  /** The size announced when the session was made (fileSize), counted as taken disk space until it arrives. */
+  declared_size: number | string | null;
   received: number | string;
   /** Which request is writing now, and until when that claim holds unless renewed. */
   lock_id: string | null;

@@ -9,7 +9,8 @@ import { normaliseRelPath, sanitizeFileName } from './paths.js';
 import { PREVIEW_PAGE_CSP, previewPage } from './preview-page.js';
 import { sendFile } from './send-file.js';
 import { sessionRoutes } from './session-routes.js';
-import { UploadSessionStore } from './sessions.js';
+import type { UploadSessionStore } from './sessions.js';
+import type { UploadLimits } from './upload-limits.js';
 import type { FileEntry, FileStorage } from './storage.js';
 import { writeBodyToFile } from './write-body.js';
 
@@ -18,6 +19,10 @@ export interface FileDeps {
   users: UserRepository;
   signer: LinkSigner;
   serviceAuth: ReturnType<typeof authenticateOrSignedLink>;
+  limits: UploadLimits;
+  sessions: UploadSessionStore;
+  /** PUBLIC_URL: upload URLs are built on it when set, else on the request's own host. */
+  publicUrl: string | undefined;
 }
 
 const queryPath = (request: FastifyRequest): string => normaliseRelPath((request.query as Record<string, unknown>)['path']);
@@ -55,6 +60,12 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
     storage.resolve(user.project, folder);
     await storage.refuseLinks(user.project, folder === '' ? [] : folder.split('/'));
     if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data in a field named file');
+    const announced = Number(request.headers['content-length'] ?? 0);
+    if (announced > 0) {
+      deps.limits.checkSize(announced);
+      await deps.limits.ensureSpace(announced, true);
+    }
+    const maxBytes = Math.min(MAX_PLAIN_UPLOAD_BYTES, deps.limits.settings.maxFileBytes);
     let entry: FileEntry | undefined;
     for await (const part of request.parts()) {
       if (part.type !== 'file') continue;
@@ -64,7 +75,7 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
       }
       const staged = await storage.stagingFile();
       try {
-        await writeBodyToFile(part.file, staged, { start: 0, maxBytes: MAX_PLAIN_UPLOAD_BYTES });
+        await writeBodyToFile(part.file, staged, { start: 0, maxBytes, minBytesPerSecond: deps.limits.settings.minBytesPerSecond, rateWindowMs: deps.limits.settings.rateWindowMs });
         if (part.file.truncated) throw new ApiError(413, `Files over ${MAX_PLAIN_UPLOAD_BYTES} bytes must be sent through an upload session`);
         entry = await storage.commit(user.project, folder, sanitizeFileName(part.filename), staged, 'rename');
       } catch (e) {
@@ -97,5 +108,5 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
     return reply.type('text/html; charset=utf-8').send(previewPage(entry, media, download));
   });
 
-  await app.register(async (scoped) => sessionRoutes(scoped, { storage, users: deps.users, serviceAuth, sessions: new UploadSessionStore(app.db.kysely) }));
+  await app.register(async (scoped) => sessionRoutes(scoped, { storage, users: deps.users, serviceAuth, sessions: deps.sessions, limits: deps.limits, publicUrl: deps.publicUrl }));
 }

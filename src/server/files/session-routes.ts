@@ -10,6 +10,7 @@ import { MAX_UPLOAD_BYTES } from './limits.js';
 import { normaliseRelPath, sanitizeFileName } from './paths.js';
 import { UploadSessionStore, type UploadSession } from './sessions.js';
 import type { ConflictBehavior, FileStorage } from './storage.js';
+import type { UploadLimits } from './upload-limits.js';
 import { writeBodyToFile } from './write-body.js';
 
 export interface SessionDeps {
@@ -17,6 +18,8 @@ export interface SessionDeps {
   sessions: UploadSessionStore;
   users: UserRepository;
   serviceAuth: ReturnType<typeof authenticateOrSignedLink>;
+  limits: UploadLimits;
+  publicUrl: string | undefined;
 }
 
 const SWEEP_EVERY_MS = 60_000;
@@ -63,14 +66,20 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('Send a JSON object such as {"fileName": "video.mp4"}');
     const rawName = body.fileName ?? body.item?.name;
     if (typeof rawName !== 'string' || rawName.trim() === '') throw badRequest('fileName is required: the name the uploaded file should get');
-    if (body.fileSize !== undefined && (typeof body.fileSize !== 'number' || body.fileSize > MAX_UPLOAD_BYTES)) {
-      throw new ApiError(413, `fileSize must be a number of bytes up to ${MAX_UPLOAD_BYTES}`);
+    if (body.fileSize !== undefined && (typeof body.fileSize !== 'number' || !Number.isSafeInteger(body.fileSize) || body.fileSize < 0 || body.fileSize > MAX_UPLOAD_BYTES)) {
+      throw new ApiError(413, `fileSize must be a whole number of bytes up to ${MAX_UPLOAD_BYTES}`);
     }
+    const declaredSize = body.fileSize as number | undefined;
     const conflict = conflictOf(body);
+    if (declaredSize !== undefined) deps.limits.checkSize(declaredSize);
+    await deps.limits.checkOpenSessions(user.id);
+    await deps.limits.ensureSpace(declaredSize ?? 0, true);
     await sweep();
     const partFile = path.basename(await storage.stagingFile('.part'));
-    const { secret, expiresAt } = await sessions.create({ userId: user.id, project: user.project, folder, fileName: sanitizeFileName(rawName), conflict, partFile });
-    return ok({ uploadUrl: `${request.protocol}://${request.host}${app.prefix}/files/upload/session/${secret}`, expirationDateTime: expiresAt, nextExpectedRanges: ['0-'] });
+    const { secret, expiresAt } = await sessions.create({ userId: user.id, project: user.project, folder, fileName: sanitizeFileName(rawName), conflict, partFile, declaredSize });
+    // Built on PUBLIC_URL, or on the request's own host: never on a forwarded header that TRUST_PROXY does not vouch for.
+    const base = deps.publicUrl ?? `${request.protocol}://${request.host}`;
+    return ok({ uploadUrl: `${base}${app.prefix}/files/upload/session/${secret}`, expirationDateTime: expiresAt, nextExpectedRanges: ['0-'] });
   });
 
   // The upload URL's own routes: no sign-in (the URL is the credential) and no body parsing, so
@@ -110,6 +119,8 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
       throw badRequest(`The file size in Content-Range changed from ${session.total} to ${f.total}; a session uploads one file, so keep the total the same`);
     }
     if (f.start !== session.received) throw rangeError(f.start, session.received);
+    deps.limits.checkSize(f.total);
+    await deps.limits.ensureSpace(f.length, false);
     const lockId = await sessions.claim(session, f.start, f.total);
     if (lockId === undefined) {
       const now = await sessions.find((request.params as { secret: string }).secret);
@@ -122,6 +133,8 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
       written = await writeBodyToFile(request.raw, partPath(session), {
         start: f.start,
         maxBytes: f.length,
+        minBytesPerSecond: deps.limits.settings.minBytesPerSecond,
+        rateWindowMs: deps.limits.settings.rateWindowMs,
         onProgress: async () => {
           if (!(await sessions.renew(session.idHash, lockId))) throw new ApiError(409, 'This fragment took too long and another request took over the upload');
         },

@@ -52,7 +52,10 @@ export class UploadSessionStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** Creates a session and returns the secret of its upload URL (128 random bits and more). */
-  async create(s: { userId: number; project: string; folder: string; fileName: string; conflict: ConflictBehavior; partFile: string }, now = Date.now()): Promise<{ secret: string; expiresAt: string }> {
+  async create(
+    s: { userId: number; project: string; folder: string; fileName: string; conflict: ConflictBehavior; partFile: string; declaredSize?: number | undefined },
+    now = Date.now(),
+  ): Promise<{ secret: string; expiresAt: string }> {
     const secret = randomBytes(32).toString('base64url');
     const expiresAt = iso(now + SESSION_TTL_SECONDS * 1000);
     await this.db
@@ -66,6 +69,7 @@ export class UploadSessionStore {
         conflict: s.conflict,
         part_file: s.partFile,
         total: null,
+        declared_size: s.declaredSize ?? null,
         received: 0,
         lock_id: null,
         locked_until: null,
@@ -135,6 +139,18 @@ export class UploadSessionStore {
   async delete(idHash: string): Promise<boolean> {
     const result = await this.db.deleteFrom('upload_sessions').where('id_hash', '=', idHash).executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
+  }
+
+  /** Which of these staging file names belong to a session that is still open. */
+  async livePartFiles(names: string[]): Promise<Set<string>> {
+    const live = new Set<string>();
+    for (let i = 0; i < names.length; i += 500) {
+      const batch = names.slice(i, i + 500);
+      if (batch.length === 0) break;
+      const rows = await this.db.selectFrom('upload_sessions').select('part_file').where('part_file', 'in', batch).execute();
+      for (const r of rows) live.add(r.part_file);
+    }
+    return live;
   }
 
   /** Deletes expired sessions and returns their part files, for the caller to remove. */

@@ -15,6 +15,9 @@ export interface WriteOptions {
   onProgress?: (bytes: number) => Promise<void>;
   progressEveryMs?: number;
   idleMs?: number;
+  /** Slower than this over each rateWindowMs, the write is cut with a 408 (a trickle must not hold a session and a connection forever). */
+  minBytesPerSecond?: number;
+  rateWindowMs?: number;
 }
 
 /** Counts and limits bytes, notices a stalled sender, and reports progress. */
@@ -23,9 +26,25 @@ class Meter extends Transform {
   private timer: NodeJS.Timeout | undefined;
   private lastProgress = Date.now();
 
+  private rateTimer: NodeJS.Timeout | undefined;
+  private bytesAtWindowStart = 0;
+
   constructor(private readonly options: WriteOptions) {
     super();
     this.arm();
+    const { minBytesPerSecond = 0, rateWindowMs = 60_000 } = options;
+    if (minBytesPerSecond > 0) {
+      this.rateTimer = setInterval(() => {
+        const got = this.bytes - this.bytesAtWindowStart;
+        this.bytesAtWindowStart = this.bytes;
+        if (got < (minBytesPerSecond * rateWindowMs) / 1000) {
+          this.destroy(
+            new ApiError(408, `The upload arrived at ${Math.round(got / (rateWindowMs / 1000))} bytes per second, below the ${minBytesPerSecond} this server needs; it was stopped, resume it when the connection is better`),
+          );
+        }
+      }, rateWindowMs);
+      this.rateTimer.unref();
+    }
   }
 
   private arm(): void {
@@ -54,11 +73,13 @@ class Meter extends Transform {
 
   override _flush(done: TransformCallback): void {
     clearTimeout(this.timer);
+    clearInterval(this.rateTimer);
     done();
   }
 
   override _destroy(err: Error | null, done: (error: Error | null) => void): void {
     clearTimeout(this.timer);
+    clearInterval(this.rateTimer);
     done(err);
   }
 }
