@@ -2,6 +2,7 @@ import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyRateLimit from '@fastify/rate-limit';
+import { installSecurityHeaders } from './http/security-headers.js';
 import type { KindRegistry } from '../shared/kind-types.js';
 import type { Config } from './config.js';
 import { openDb, type Db } from './db/database.js';
@@ -108,6 +109,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   installErrorHandler(app);
   installInputGuard(app);
   installBodyDeadline(app, config.timeouts.bodyMs);
+  await installSecurityHeaders(app);
   await app.register(fastifyCompress, {
     global: true,
     threshold: 1024,

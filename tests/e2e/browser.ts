@@ -23,10 +23,22 @@ export function launch(extraArgs: string[] = []): Promise<Browser> {
   });
 }
 
+/** Content security policy violations seen on each page; snap() fails on any (the app must pass its own policy). */
+const violations = new WeakMap<Page, string[]>();
+
+export function watchCsp(page: Page): void {
+  const seen: string[] = [];
+  violations.set(page, seen);
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) seen.push(msg.text());
+  });
+}
+
 /** A phone-sized page (390x844, touch), as staff hold it. */
 export async function phone(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-GB' });
   const page = await context.newPage();
+  watchCsp(page);
   return { context, page };
 }
 
@@ -36,6 +48,8 @@ export async function snap(page: Page, name: string): Promise<void> {
   // Let opening dialogs and toasts finish moving, so the picture is what a person sees.
   await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+  const seen = violations.get(page) ?? [];
+  if (seen.length > 0) throw new Error(`The page broke its content security policy (${name}):\n${seen.join('\n')}`);
 }
 
 /** Signs in through the login page as a person would, and waits for the landing page (/data). */
