@@ -45,6 +45,8 @@ export interface TestServer {
   request(method: string, urlPath: string, options?: RequestOptions): Promise<Reply>;
   login(username: string, password: string): Promise<string>;
   close(): Promise<void>;
+  /** Every answer of 500 or more this server gave ('METHOD url -> status'): the security suites insist on none. */
+  serverErrors: string[];
 }
 
 export const ALICE = { username: 'alice', password: 'alice-password-1', project: 'P1', vehicle: 'V1' };
@@ -98,6 +100,10 @@ export async function startServer(target: DbTarget, env: Record<string, string> 
   }
   const users = new UserRepository(app.db.kysely);
   for (const u of [BOB, CAROL]) if (!(await users.findByUsername(u.username))) await users.add(u);
+  const serverErrors: string[] = [];
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode >= 500) serverErrors.push(`${request.method} ${request.url.slice(0, 200)} -> ${reply.statusCode}`);
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
@@ -132,7 +138,7 @@ export async function startServer(target: DbTarget, env: Record<string, string> 
     await dropSchema();
   }
 
-  return { app, url, config, storage: { dataDir, schema }, request, login, close };
+  return { app, url, config, storage: { dataDir, schema }, request, login, close, serverErrors };
 }
 
 /** The signed-link claim of a live sign-in (its user and link id), for signing links in tests. */
