@@ -104,7 +104,8 @@ export class LoginThrottle {
           .doUpdateSet({
             failures: count,
             window_start: sql`case when ${fresh} then ${big(now)} else login_attempts.window_start end`,
-            next_at: sql`${big(now)} + ${delay}`,
+            // Under the ceiling nothing waits (null, not 'now': parallel attempts carry slightly different clocks).
+            next_at: sql`case when ${count} < ${big(userCeiling)} then null else ${big(now)} + ${delay} end`,
           })
           .where(sql<boolean>`${fresh} or login_attempts.next_at is null or login_attempts.next_at <= ${big(now)}`),
       )

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, BOB, CAROL, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { putFile } from '../downloads/fixtures.js';
+import { requestFrom, type RawReply } from './net.js';
+
+const login = (s: TestServer, from: string, username: string, password: string): Promise<RawReply> =>
+  requestFrom(from, s.url, 'POST', '/api/auth/login', { username, password });
+
+describe.each(dbTargets())('sign-in throttling under attack on $name', (target) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer(target, { LOGIN_MAX_FAILURES: '5', LOGIN_ADDRESS_PER_MINUTE: '1000', LOGIN_USER_CEILING: '1000' });
+  });
+  afterAll(async () => {
+    expect(s.serverErrors).toEqual([]);
+    await s.close();
+  });
+
+  it('checks no more passwords than the limit in a parallel burst, and never lets the right one through it', async () => {
+    const attempts = [...Array.from({ length: 39 }, (_, i) => `wrong-${i}`), ALICE.password];
+    const replies = await Promise.all(attempts.map((p) => login(s, '127.0.0.1', ALICE.username, p)));
+    const verified = replies.filter((r) => r.status === 401 || r.status === 200);
+    expect(verified.length).toBeLessThanOrEqual(5);
+    const refused = replies.filter((r) => r.status === 429);
+    expect(refused.length).toBe(40 - verified.length);
+    for (const r of refused) {
+      expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+      expect(r.body.msg).toMatch(/^Too many failed sign-in attempts\. Try again in \d+ minutes?\.$/);
+    }
+    // Now locked from that address, even for the right password...
+    expect((await login(s, '127.0.0.1', ALICE.username, ALICE.password)).status).toBe(429);
+    // ...but the real tester at another address signs in.
+    const elsewhere = await login(s, '127.0.0.2', ALICE.username, ALICE.password);
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.body.data.access_token).toMatch(/^[\w-]{43}$/);
+  });
+});
+
+describe.each(dbTargets())('per-address and per-username limits on $name', (target) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer(target, { LOGIN_ADDRESS_PER_MINUTE: '10', LOGIN_USER_CEILING: '3', LOGIN_USER_MAX_DELAY_SECONDS: '2', LOGIN_MAX_FAILURES: '5' });
+  });
+  afterAll(async () => {
+    expect(s.serverErrors).toEqual([]);
+    await s.close();
+  });
+
+  it('answers at most the per-address limit of sign-ins a minute from one address, whatever the usernames', async () => {
+    const replies: RawReply[] = [];
+    for (let i = 0; i < 60; i++) replies.push(await login(s, '127.0.0.10', `user${i}`, 'guess-123'));
+    expect(replies.filter((r) => r.status === 401).length).toBe(10);
+    const limited = replies.filter((r) => r.status === 429);
+    expect(limited.length).toBe(50);
+    expect(limited[0]?.body.msg).toMatch(/^Too many sign-in attempts from this address\. Try again in \d+ seconds\.$/);
+    expect(Number(limited[0]?.headers['retry-after'])).toBeGreaterThan(0);
+    // Another address is not held up by it.
+    expect((await login(s, '127.0.0.11', BOB.username, BOB.password)).status).toBe(200);
+  });
+
+  it('slows a username guessed from many addresses without ever locking its owner out', async () => {
+    const statuses: number[] = [];
+    let slowed: RawReply | undefined;
+    for (let i = 0; i < 6; i++) {
+      const r = await login(s, `127.0.1.${i + 1}`, CAROL.username, `wrong-${i}`);
+      statuses.push(r.status);
+      if (r.status === 429) slowed ??= r;
+    }
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(slowed?.body.msg).toMatch(/^Too many sign-in attempts for this user from many places\. Try again in \d+ seconds\.$/);
+    const wait = Number(slowed?.headers['retry-after']);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(2);
+    await new Promise((r) => setTimeout(r, wait * 1000 + 100));
+    expect((await login(s, '127.0.2.1', CAROL.username, CAROL.password)).status).toBe(200);
+  });
+});
+
+describe.each(dbTargets())('a sign-in flood on $name', (target) => {
+  let s: TestServer;
+  let token: string;
+  const bytes = Buffer.alloc(4 * 1024 * 1024, 7);
+  beforeAll(async () => {
+    s = await startServer(target, { LOGIN_ADDRESS_PER_MINUTE: '1000' });
+    token = await s.login(ALICE.username, ALICE.password);
+    await putFile(s, 'P1', 'media/big.bin', bytes);
+  });
+  afterAll(async () => {
+    expect(s.serverErrors).toEqual([]);
+    await s.close();
+  });
+
+  it('does not hold up downloads while 60 sign-ins are being checked', async () => {
+    const flood = Array.from({ length: 60 }, (_, i) => login(s, `127.0.3.${(i % 50) + 1}`, `flood${i}`, 'wrong-password'));
+    await new Promise((r) => setTimeout(r, 50));
+    const started = Date.now();
+    const downloads = await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        const res = await fetch(`${s.url}/sharepoint/files/download?path=media%2Fbig.bin`, { headers: { authorization: `Bearer ${token}` } });
+        const got = Buffer.from(await res.arrayBuffer());
+        return { status: res.status, ms: Date.now() - started, same: got.equals(bytes) };
+      }),
+    );
+    for (const d of downloads) {
+      expect(d.status).toBe(200);
+      expect(d.same).toBe(true);
+    }
+    const slowest = Math.max(...downloads.map((d) => d.ms));
+    const answers = await Promise.all(flood);
+    const floodMs = Date.now() - started;
+    // Each sign-in check takes tens of milliseconds; the flood takes seconds, the downloads far less.
+    expect(slowest).toBeLessThan(Math.max(1500, floodMs / 3));
+    for (const a of answers) expect([401, 503]).toContain(a.status);
+  });
+});
