@@ -108,7 +108,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   installErrorHandler(app);
   installInputGuard(app);
-  installBodyDeadline(app, config.timeouts.bodyMs);
+  installBodyDeadline(app, config.timeouts.bodyMs, config.uploads);
   await installSecurityHeaders(app);
   await app.register(fastifyCompress, {
     global: true,

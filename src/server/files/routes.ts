@@ -61,6 +61,7 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
     await storage.refuseLinks(user.project, folder === '' ? [] : folder.split('/'));
     if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data in a field named file');
     const announced = Number(request.headers['content-length'] ?? 0);
+    if (announced > MAX_PLAIN_UPLOAD_BYTES + 1024 * 1024) throw new ApiError(413, `Files over ${MAX_PLAIN_UPLOAD_BYTES} bytes must be sent through an upload session`);
     if (announced > 0) {
       deps.limits.checkSize(announced);
       await deps.limits.ensureSpace(announced, true);

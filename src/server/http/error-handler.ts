@@ -16,6 +16,9 @@ const FASTIFY_MESSAGES: Record<string, string> = {
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    // Refused before the body arrived (an upload too large, a trickle cut off): close the
+    // connection after answering, rather than read the rest of a body nobody will use.
+    if (!request.raw.complete) reply.header('connection', 'close');
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return reply.status(error.status).send({ code: error.status, msg: error.message, data: null });

@@ -2,16 +2,23 @@ import type { FastifyInstance } from 'fastify';
 
 /** Uploads stream at the sender's pace under their own rule (a minimum rate, files/write-body.ts). */
 const STREAMING_UPLOADS = /^\/sharepoint\/files\/upload(\/session\/[^/?]+)?(\?|$)/;
+/** Multipart uploads: the rate is watched on the socket, since the file part may never begin. */
+const MULTIPART_UPLOAD = /^\/sharepoint\/files\/upload(\?|$)/;
 
 /**
  * A request body other than an upload must arrive whole within bodyMs of the request starting;
  * a sender dripping a byte now and then (to hold a connection and a parser open) is cut off then.
  * Node's own headersTimeout covers the headers; the connection's idle timeout covers silence.
  */
-export function installBodyDeadline(app: FastifyInstance, bodyMs: number): void {
+export function installBodyDeadline(app: FastifyInstance, bodyMs: number, uploadRate: { minBytesPerSecond: number; rateWindowMs: number }): void {
   app.addHook('onRequest', (request, _reply, done) => {
     const raw = request.raw;
     const hasBody = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
+    if (hasBody && MULTIPART_UPLOAD.test(request.url) && uploadRate.minBytesPerSecond > 0) {
+      watchRate(request.raw, uploadRate.minBytesPerSecond, uploadRate.rateWindowMs, (got) =>
+        request.log.info({ url: request.url, bytesPerSecond: got }, 'upload slower than the minimum rate; closing the connection'),
+      );
+    }
     if (!hasBody || STREAMING_UPLOADS.test(request.url)) {
       done();
       return;
@@ -27,4 +34,28 @@ export function installBodyDeadline(app: FastifyInstance, bodyMs: number): void 
     raw.once('close', clear);
     done();
   });
+}
+
+/**
+ * Closes the connection when a request body arrives slower than minBytesPerSecond over a window,
+ * measured on the socket (bytes read), so it also catches a sender that never starts a file part.
+ */
+function watchRate(raw: import('node:http').IncomingMessage, minBytesPerSecond: number, windowMs: number, onCut: (bytesPerSecond: number) => void): void {
+  const socket = raw.socket;
+  let last = socket.bytesRead;
+  const timer = setInterval(() => {
+    if (raw.complete || socket.destroyed) {
+      clearInterval(timer);
+      return;
+    }
+    const got = socket.bytesRead - last;
+    last = socket.bytesRead;
+    if (got < (minBytesPerSecond * windowMs) / 1000) {
+      clearInterval(timer);
+      onCut(Math.round(got / (windowMs / 1000)));
+      socket.destroy();
+    }
+  }, windowMs);
+  timer.unref();
+  raw.once('close', () => clearInterval(timer));
 }
