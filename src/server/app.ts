@@ -98,6 +98,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     keepAliveTimeout: 5_000,
     requestTimeout: 0,
     routerOptions: { maxParamLength: 20000 },
+    // Errors before routing (a path that is not valid UTF-8) get the envelope too.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode ?? 400;
+      const msg = error.code === 'FST_ERR_BAD_URL' ? 'The address has a broken %-escape or is not UTF-8; encode it as UTF-8' : error.message;
+      void (reply as unknown as { code(n: number): { send(b: unknown): unknown } }).code(status).send({ code: status, msg, data: null });
+    },
   });
   // Node checks header deadlines every 30 s, so a header trickle is closed within headersMs + 30 s.
   app.server.headersTimeout = config.timeouts.headersMs;
