@@ -58,6 +58,8 @@ declare module 'fastify' {
     db: Db;
     registry: KindRegistry;
     services: Services;
+    /** Every registered route as 'METHOD /url' (for the security suite's coverage check). */
+    routeList: string[];
     /** Removes expired upload sessions and orphaned temporary files (at start and periodically). */
     sweeper: Sweeper;
   }
@@ -107,6 +109,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   // Node checks header deadlines every 30 s, so a header trickle is closed within headersMs + 30 s.
   app.server.headersTimeout = config.timeouts.headersMs;
+  // Every route as 'METHOD /url', so the security suite can insist that it attacks each one.
+  const routeList: string[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routeList.push(`${method} ${route.url}`);
+  });
+  app.decorate('routeList', routeList);
   app.decorate('db', db);
   app.decorate('registry', registry);
   app.decorateRequest('user', undefined);
