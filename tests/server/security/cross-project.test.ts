@@ -66,12 +66,12 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
     await s.close();
   });
 
-  async function attack(method: string, path: string, init: { body?: unknown; raw?: BodyInit; token?: string | null; headers?: Record<string, string> } = {}): Promise<number> {
+  async function attack(method: string, path: string, init: { body?: unknown; raw?: FormData | Buffer | string; token?: string | null; headers?: Record<string, string> } = {}): Promise<number> {
     attempts++;
     const headers: Record<string, string> = { ...init.headers };
     const token = init.token === undefined ? bob : init.token;
     if (token) headers['authorization'] = `Bearer ${token}`;
-    let body: BodyInit | undefined = init.raw;
+    let body: FormData | Buffer | string | undefined = init.raw;
     if (init.body !== undefined) {
       body = JSON.stringify(init.body);
       headers['content-type'] = 'application/json';
