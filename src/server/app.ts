@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { installSecurityHeaders } from './http/security-headers.js';
+import { databaseRateLimitStore } from './auth/rate-limit-store.js';
 import type { KindRegistry } from '../shared/kind-types.js';
 import type { Config } from './config.js';
 import { openDb, type Db } from './db/database.js';
@@ -134,6 +135,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   const tokens = new TokenStore(db.kysely, config.tokenTtlSeconds);
   const throttle = new LoginThrottle(db.kysely, config.login);
+  // Old counters are dropped now and then, so rotating usernames and addresses cannot grow the table forever.
+  const pruning = setInterval(() => {
+    throttle.prune().catch((err: unknown) => app.log.error({ err }, 'pruning sign-in counters failed'));
+  }, 3600_000);
+  pruning.unref();
+  app.addHook('onClose', async () => clearInterval(pruning));
   const records = new RecordRepository(db.kysely, db.dialect);
   const validator = new RecordValidator(registry);
   const signer = new LinkSigner(await loadLinkSecret(db.kysely));
@@ -143,8 +150,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   await app.register(
     async (api) => {
-      // Limits are set per route (sign-in only); the store is this instance's memory.
-      await api.register(fastifyRateLimit, { global: false });
+      // Limits are set per route (sign-in only), counted in the database so instances share them.
+      await api.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(db.kysely) });
       await authRoutes(api, { users, tokens, throttle, clientId: config.clientId, perAddressPerMinute: config.login.perAddressPerMinute });
       await linkRoutes(api, { tokens, signer, clientId: config.clientId });
       await api.register(async (scoped) => recordRoutes(scoped, { registry, records, validator, tokens, clientId: config.clientId }));

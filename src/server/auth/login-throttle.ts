@@ -51,6 +51,17 @@ export class LoginThrottle {
     return undefined;
   }
 
+  /** Deletes counters that can no longer refuse anything (a day past their window). */
+  async prune(now = Date.now()): Promise<void> {
+    const dayAgo = now - 86_400_000 - this.settings.windowSeconds * 1000;
+    await this.db
+      .deleteFrom('login_attempts')
+      .where('window_start', '<', dayAgo)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+      .where((eb) => eb.or([eb('next_at', 'is', null), eb('next_at', '<', now)]))
+      .execute();
+  }
+
   /** A successful sign-in: the pair's failures are forgiven (the username's slow-down is not). */
   async succeeded(username: string, client: string): Promise<void> {
     await this.db.deleteFrom('login_attempts').where('key', '=', `p:${userKey(username)}\n${client}`).execute();

@@ -113,3 +113,28 @@ describe.each(dbTargets())('a sign-in flood on $name', (target) => {
     for (const a of answers) expect([401, 503]).toContain(a.status);
   });
 });
+
+describe.each(dbTargets())('limits shared by two instances on $name', (target) => {
+  it('counts an address and a username across both instances', async () => {
+    const a = await startServer(target, { LOGIN_ADDRESS_PER_MINUTE: '5', LOGIN_MAX_FAILURES: '3' }, { keep: true });
+    const b = await startServer(target, { LOGIN_ADDRESS_PER_MINUTE: '5', LOGIN_MAX_FAILURES: '3' }, { reuse: a.storage });
+    try {
+      // (username, address) lock: two failures on one instance, one on the other, then locked on both.
+      await login(a, '127.0.4.1', BOB.username, 'wrong-1');
+      await login(a, '127.0.4.1', BOB.username, 'wrong-2');
+      await login(b, '127.0.4.1', BOB.username, 'wrong-3');
+      expect((await login(a, '127.0.4.1', BOB.username, BOB.password)).status).toBe(429);
+      expect((await login(b, '127.0.4.1', BOB.username, BOB.password)).status).toBe(429);
+      // Per-address limit: 5 a minute in all, wherever they land.
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await login(i % 2 ? a : b, '127.0.4.2', `nobody${i}`, 'x')).status);
+      statuses.push((await login(a, '127.0.4.2', 'nobody4', 'x')).status);
+      statuses.push((await login(b, '127.0.4.2', 'nobody5', 'x')).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+      expect(a.serverErrors.concat(b.serverErrors)).toEqual([]);
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+});

@@ -1,0 +1,48 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/types.js';
+
+type Callback = (err: Error | null, result?: { current: number; ttl: number }) => void;
+
+/**
+ * A store for @fastify/rate-limit in the database (the login_attempts table, keys prefixed 'r:'),
+ * so that instances behind one load balancer share each address's count. One upsert per request:
+ * a new window when the last one is over, else one more.
+ */
+export function databaseRateLimitStore(db: Kysely<Database>) {
+  return class DatabaseRateLimitStore {
+    async count(key: string, timeWindow: number, bump: boolean): Promise<{ current: number; ttl: number }> {
+      const now = Date.now();
+      const k = `r:${key}`;
+      if (!bump) {
+        const row = await db.selectFrom('login_attempts').select(['failures', 'window_start']).where('key', '=', k).executeTakeFirst();
+        if (!row || Number(row.window_start) + timeWindow <= now) return { current: 0, ttl: 0 };
+        return { current: Number(row.failures), ttl: Number(row.window_start) + timeWindow - now };
+      }
+      const over = sql<boolean>`(login_attempts.window_start + cast(${timeWindow} as bigint) <= cast(${now} as bigint))`;
+      const row = await db
+        .insertInto('login_attempts')
+        .values({ key: k, failures: 1, window_start: now, locked_until: null, next_at: null })
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({
+            failures: sql`case when ${over} then 1 else login_attempts.failures + 1 end`,
+            window_start: sql`case when ${over} then cast(${now} as bigint) else login_attempts.window_start end`,
+          }),
+        )
+        .returning(['failures', 'window_start'])
+        .executeTakeFirstOrThrow();
+      return { current: Number(row.failures), ttl: Math.max(0, Number(row.window_start) + timeWindow - now) };
+    }
+
+    incr(key: string, cb: Callback, timeWindow: number): void {
+      this.count(key, timeWindow, true).then((r) => cb(null, r), (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))));
+    }
+
+    read(key: string, cb: Callback, timeWindow: number): void {
+      this.count(key, timeWindow, false).then((r) => cb(null, r), (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))));
+    }
+
+    child(): DatabaseRateLimitStore {
+      return this;
+    }
+  };
+}
