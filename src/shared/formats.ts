@@ -12,11 +12,35 @@ export const DATETIME_TEXT = new RegExp(`^(?:${DATE}(?:[ T]${TIME}${ZONE})?)?$`)
 /** A date alone ('yyyy-MM-dd'). */
 export const DATE_TEXT = new RegExp(`^${DATE}$`);
 
-/** Format names our schema files may use in `format`, with their checks. */
-export const customFormats: Record<string, RegExp> = {
-  'datetime-text': DATETIME_TEXT,
-  'date-text': new RegExp(`^(?:${DATE})?$`),
+const DATE_OR_EMPTY = new RegExp(`^(?:${DATE})?$`);
+
+/**
+ * True when the date part of a text (yyyy-MM-dd...) is a real calendar day: the pattern lets
+ * 2026-02-30 through, the calendar does not.
+ */
+export function isCalendarDate(text: string): boolean {
+  if (text.length < 10) return true;
+  const [y, m, d] = [Number(text.slice(0, 4)), Number(text.slice(5, 7)), Number(text.slice(8, 10))];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** Format names our schema files may use in `format`, with their checks (pattern and calendar). */
+export const customFormats: Record<string, (text: string) => boolean> = {
+  'datetime-text': (text) => DATETIME_TEXT.test(text) && isCalendarDate(text),
+  'date-text': (text) => DATE_OR_EMPTY.test(text) && isCalendarDate(text),
 };
+
+/**
+ * A date or date-time in any accepted form, in the contract's: 'yyyy-MM-dd' for a date alone,
+ * 'yyyy-MM-dd HH:mm:ss' with a time (ISO 'T', missing seconds, fractions and zones are read the
+ * way toSortableDateTime reads them). Anything else is returned as it is, for the validator to refuse.
+ */
+export function toContractDateText(value: unknown, format: string | undefined): unknown {
+  if (typeof value !== 'string' || value === '' || !DATETIME_TEXT.test(value)) return value;
+  if (format === 'date-text' || value.length === 10) return value.slice(0, 10);
+  return toSortableDateTime(value);
+}
 
 /** What a person is told when a value does not match a format. */
 export const formatHints: Record<string, string> = {

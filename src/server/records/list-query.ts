@@ -1,5 +1,5 @@
 import type { Kind } from '../../shared/kind-types.js';
-import { DATETIME_TEXT, formatHints, toSortableDateTime } from '../../shared/formats.js';
+import { DATETIME_TEXT, formatHints, isCalendarDate, toSortableDateTime } from '../../shared/formats.js';
 import { badRequest, forbidden } from '../http/envelope.js';
 
 export const MAX_PAGE_SIZE = 10000;
@@ -25,6 +25,7 @@ function bound(raw: unknown, name: string, endOfDay: boolean): string | undefine
   if (typeof raw !== 'string' || !DATETIME_TEXT.test(raw)) {
     throw badRequest(`${name} must be ${formatHints['datetime-text']}, got '${String(raw).slice(0, 40)}'`);
   }
+  if (!isCalendarDate(raw)) throw badRequest(`${name} is not a day of the calendar: '${raw.slice(0, 10)}'`);
   if (raw.length === 10) return `${raw} ${endOfDay ? '23:59:59' : '00:00:00'}`;
   if (raw.length === 16) return `${toSortableDateTime(raw).slice(0, 16)}:${endOfDay ? '59' : '00'}`;
   return toSortableDateTime(raw);

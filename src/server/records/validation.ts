@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { customFormats, formatHints } from '../../shared/formats.js';
+import { customFormats, DATETIME_TEXT, formatHints, isCalendarDate, toContractDateText } from '../../shared/formats.js';
 import type { Kind, KindRegistry } from '../../shared/kind-types.js';
 import { propertyTypes } from '../../shared/kinds.js';
 import { PROPERTY_X_KEYWORDS, ROOT_X_KEYWORDS } from '../../shared/schema-check.js';
@@ -31,8 +31,11 @@ function describe(error: ErrorObject, record: RecordData): string {
       return `${field} must be ${TYPE_WORDS[String(p['type'])] ?? String(p['type'])}${got}`;
     case 'enum':
       return `${field} must be one of: ${(p['allowedValues'] as unknown[]).map(String).join(', ')}${got}`;
-    case 'format':
+    case 'format': {
+      const value = record[field];
+      if (typeof value === 'string' && DATETIME_TEXT.test(value) && !isCalendarDate(value)) return `${field} is not a day of the calendar${got}`;
       return `${field} must be ${formatHints[String(p['format'])] ?? `in ${String(p['format'])} format`}${got}`;
+    }
     case 'minimum':
       return `${field} must be at least ${String(p['limit'])}${got}`;
     case 'maximum':
@@ -53,14 +56,16 @@ export class RecordValidator {
   constructor(registry: KindRegistry) {
     const ajv = new Ajv({ allErrors: true, strict: true, useDefaults: false });
     for (const keyword of [...ROOT_X_KEYWORDS, ...PROPERTY_X_KEYWORDS]) ajv.addKeyword({ keyword });
-    for (const [name, regex] of Object.entries(customFormats)) ajv.addFormat(name, regex);
+    for (const [name, check] of Object.entries(customFormats)) ajv.addFormat(name, { type: 'string', validate: check });
     for (const kind of registry.values()) this.validators.set(kind.name, ajv.compile(kind.schema));
   }
 
   /**
    * Turns a request body into the writable part of a record: drops read-only and unknown
    * fields (never written, as the original backend ignores them), and treats null, and ''
-   * for numbers and lists of choices, as "no value".
+   * for numbers and lists of choices, as "no value". Values are read the way a RuoYi-style form
+   * client sends them (a Java backend coerces them): numeric text for number fields, numbers for
+   * text fields, and any accepted date form stored in the contract's (coerce()).
    */
   writable(kind: Kind, body: unknown): { set: RecordData; cleared: string[] } {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -74,7 +79,7 @@ export class RecordValidator {
       const noValue =
         value === null || (value === '' && (types.includes('number') || types.includes('integer') || kind.schema.properties[field]?.enum !== undefined));
       if (noValue) cleared.push(field);
-      else set[field] = value;
+      else set[field] = coerce(kind.schema.properties[field]?.format, types, value);
     }
     return { set, cleared };
   }
@@ -98,6 +103,24 @@ export class RecordValidator {
     const messages = [...new Set((validate.errors ?? []).map((e) => describe(e, data)))];
     throw badRequest(messages.join('; '));
   }
+}
+
+const NUMERIC_TEXT = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
+/**
+ * One value as the field's type wants it, where the reading is unambiguous: '80.5' -> 80.5 for a
+ * number field, 123 -> '123' for a text field, '2026-11-21T08:30' -> '2026-11-21 08:30:00' for a
+ * date-time. Anything else ('12abc') is left for the validator to refuse, naming the field.
+ */
+export function coerce(format: string | undefined, types: string[], value: unknown): unknown {
+  const numeric = types.includes('number') || types.includes('integer');
+  if (numeric && typeof value === 'string' && NUMERIC_TEXT.test(value) && !types.includes('string')) {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : value;
+  }
+  if (types.includes('string') && !numeric && typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (format === 'datetime-text' || format === 'date-text') return toContractDateText(value, format);
+  return value;
 }
 
 /** Computes the differences (x-derived.difference) from the record's own values; unset when not computable. */
