@@ -115,6 +115,12 @@ function migrations(db: Db): Record<string, Migration> {
         await k.schema.createIndex('upload_sessions_part').on('upload_sessions').column('part_file').execute();
       },
     },
+    '007-history-base-version': {
+      async up(k: Kysely<unknown>) {
+        // The version an update or delete said it was based on; null when the client named none.
+        await k.schema.alterTable('record_history').addColumn('base_version', 'integer').execute();
+      },
+    },
   };
 }
 

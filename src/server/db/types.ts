@@ -36,6 +36,8 @@ export interface RecordHistoryTable {
   project_name: string;
   version: number;
   op: 'create' | 'update' | 'delete';
+  /** The version the change said it was based on (If-Match or body.version); null when it named none. */
+  base_version: number | null;
   data: string;
   changed_by: string;
   changed_at: string;

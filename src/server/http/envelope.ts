@@ -30,6 +30,8 @@ export class ApiError extends Error {
     message: string,
     /** Headers the answer carries, such as Retry-After on a 429 or 503. */
     readonly headers: Record<string, string> = {},
+    /** The envelope's data, for refusals that carry something to act on (a 409's current record). */
+    readonly data: unknown = null,
   ) {
     super(message);
   }

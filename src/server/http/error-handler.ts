@@ -21,7 +21,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (!request.raw.complete) reply.header('connection', 'close');
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-      return reply.status(error.status).send({ code: error.status, msg: error.message, data: null });
+      return reply.status(error.status).send({ code: error.status, msg: error.message, data: error.data });
     }
     // A safety net: PostgreSQL refuses a value (out of range, malformed, NUL) that a route's own
     // checks should have caught. It is the client's input, so 400, and logged so the check is added.

@@ -5,6 +5,7 @@ import { recordTable } from '../db/migrations.js';
 import type { Database, Dialect, RecordTable } from '../db/types.js';
 import type { ListQuery } from './list-query.js';
 import type { RecordData } from './validation.js';
+import { mergeEdit, type FieldConflict } from './merge.js';
 
 /** Who is acting, and in which project: the server's view of the signed-in user. */
 export interface Actor {
@@ -15,6 +16,8 @@ export interface Actor {
 
 export interface HistoryEntry {
   version: number;
+  /** The version the change said it was based on; null when the client named none. */
+  baseVersion: number | null;
   op: string;
   changedBy: string;
   changedAt: string;
@@ -23,8 +26,23 @@ export interface HistoryEntry {
 
 type Row = Selectable<RecordTable>;
 
-/** The record as the API returns it: schema fields in schema order, with the promoted columns. */
-export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data'>): RecordData {
+/** What a PUT asks for: fields set, fields cleared, and the version it was based on (if it said). */
+export interface Edit {
+  set: RecordData;
+  cleared: string[];
+  baseVersion: number | undefined;
+}
+
+export type UpdateResult =
+  | { status: 'missing' }
+  | { status: 'updated'; record: RecordData }
+  /** A field this edit changes was changed to something else since baseVersion. */
+  | { status: 'conflict'; current: RecordData; conflicts: FieldConflict[]; changedBy: string }
+  /** baseVersion is not a version this record has had. */
+  | { status: 'unknown-version'; current: RecordData };
+
+/** The record as the API returns it: schema fields in schema order, the promoted columns, and its version. */
+export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data'> & { version?: number }): RecordData {
   const data = JSON.parse(row.data) as RecordData;
   const out: RecordData = {};
   for (const field of kind.fields) {
@@ -33,6 +51,8 @@ export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'veh
     else if (field === 'vehicleNo') out[field] = row.vehicle_no;
     else if (field in data) out[field] = data[field];
   }
+  // Exports read rows without it: a version is for editing, not for a report.
+  if (row.version !== undefined) out['version'] = Number(row.version);
   return out;
 }
 
@@ -56,7 +76,7 @@ export class RecordRepository {
     const offset = (q.pageNum - 1) * q.pageSize;
     if (offset >= total) return { rows: [], total };
     const rows = await base
-      .select(['id', 'project_name', 'vehicle_no', 'data'])
+      .select(['id', 'project_name', 'vehicle_no', 'data', 'version'])
       .orderBy('record_date', 'desc')
       .orderBy('id', 'desc')
       .limit(q.pageSize)
@@ -91,54 +111,96 @@ export class RecordRepository {
           updated_at: now,
           updated_by: actor.username,
         })
-        .returning(['id', 'project_name', 'vehicle_no', 'data'])
+        .returning(['id', 'project_name', 'vehicle_no', 'data', 'version'])
         .executeTakeFirstOrThrow();
       const extra = complete ? complete(toRecord(kind, inserted)) : {};
       if (Object.keys(extra).length > 0) {
         json = JSON.stringify({ ...data, ...extra });
         await trx.updateTable(recordTable(kind)).set({ data: json }).where('id', '=', inserted.id).execute();
       }
-      await this.appendHistory(trx, kind, Number(inserted.id), actor, 1, 'create', json, now);
+      await this.appendHistory(trx, kind, Number(inserted.id), actor, 1, 'create', json, now, null);
       return toRecord(kind, { ...inserted, data: json });
     });
   }
 
   /**
-   * Updates a record of the actor's project. `change` gets the stored data and returns the new
-   * data (or throws to refuse); it runs inside the transaction, so concurrent edits serialise.
-   * Returns undefined when there is no such record in the project.
+   * Updates a record of the actor's project, never losing an edit made since the version the
+   * client loaded: with a base version, the edit is merged field by field against what changed
+   * since (merge.ts) and refused with the conflicting fields when both changed one; without one,
+   * the fields sent are written as before. `finish` derives and validates the merged record (or
+   * throws). All of it runs in one transaction with the row locked, so concurrent edits serialise.
    */
-  async update(kind: Kind, actor: Actor, id: number, change: (current: RecordData) => RecordData): Promise<RecordData | undefined> {
+  async update(kind: Kind, actor: Actor, id: number, edit: Edit, finish: (next: RecordData) => RecordData): Promise<UpdateResult> {
     return this.db.transaction().execute(async (trx) => {
       const row = await this.find(trx, kind, actor.project, id, true);
-      if (!row) return undefined;
-      const next = change(JSON.parse(row.data) as RecordData);
-      const json = JSON.stringify(next);
+      if (!row) return { status: 'missing' } as const;
+      const current = JSON.parse(row.data) as RecordData;
+      const sent: RecordData = { ...edit.set };
+      for (const field of edit.cleared) sent[field] = null;
+      let apply = sent;
+      if (edit.baseVersion !== undefined && edit.baseVersion !== row.version) {
+        const base = edit.baseVersion < row.version ? await this.version(trx, kind, actor.project, id, edit.baseVersion) : undefined;
+        if (!base) return { status: 'unknown-version', current: toRecord(kind, row) } as const;
+        const merged = mergeEdit(kind, base, current, sent);
+        if (merged.conflicts.length > 0) {
+          return { status: 'conflict', current: toRecord(kind, row), conflicts: merged.conflicts, changedBy: row.updated_by } as const;
+        }
+        apply = merged.apply;
+      }
+      const next: RecordData = { ...current };
+      for (const [field, value] of Object.entries(apply)) {
+        if (value === null) delete next[field];
+        else next[field] = value;
+      }
+      const finished = finish(next);
+      const json = JSON.stringify(finished);
+      // Nothing changed (a repeated save, or every field already as sent): no new version.
+      if (json === row.data) return { status: 'updated', record: toRecord(kind, row) } as const;
       const now = new Date().toISOString();
       const version = row.version + 1;
       await trx
         .updateTable(recordTable(kind))
-        .set({ data: json, record_date: toSortableDateTime(next[kind.meta.dateField]), version, updated_at: now, updated_by: actor.username })
+        .set({ data: json, record_date: toSortableDateTime(finished[kind.meta.dateField]), version, updated_at: now, updated_by: actor.username })
         .where('id', '=', id)
         .where('project_name', '=', actor.project)
         .execute();
-      await this.appendHistory(trx, kind, id, actor, version, 'update', json, now);
-      return toRecord(kind, { ...row, data: json });
+      await this.appendHistory(trx, kind, id, actor, version, 'update', json, now, edit.baseVersion ?? null);
+      return { status: 'updated', record: toRecord(kind, { ...row, data: json, version }) } as const;
     });
   }
 
-  /** Deletes all the given records or none: returns the ids that are not in the project. */
-  async delete(kind: Kind, actor: Actor, ids: number[]): Promise<number[]> {
+  /**
+   * Deletes all the given records or none. Returns the ids that are not in the project, or, when a
+   * base version is given (one id), the current record if it changed since that version.
+   */
+  async delete(kind: Kind, actor: Actor, ids: number[], baseVersion?: number): Promise<{ missing: number[]; changed?: { current: RecordData; changedBy: string } }> {
     return this.db.transaction().execute(async (trx) => {
-      const rows = await trx.selectFrom(recordTable(kind)).selectAll().where('project_name', '=', actor.project).where('id', 'in', ids).execute();
+      let query = trx.selectFrom(recordTable(kind)).selectAll().where('project_name', '=', actor.project).where('id', 'in', ids);
+      if (this.dialect === 'postgres') query = query.forUpdate();
+      const rows = await query.execute();
       const found = new Set(rows.map((r) => Number(r.id)));
       const missing = ids.filter((id) => !found.has(id));
-      if (missing.length > 0) return missing;
+      if (missing.length > 0) return { missing };
+      const changed = baseVersion !== undefined ? rows.find((r) => r.version !== baseVersion) : undefined;
+      if (changed) return { missing: [], changed: { current: toRecord(kind, changed), changedBy: changed.updated_by } };
       const now = new Date().toISOString();
-      for (const row of rows) await this.appendHistory(trx, kind, Number(row.id), actor, row.version + 1, 'delete', row.data, now);
+      for (const row of rows) await this.appendHistory(trx, kind, Number(row.id), actor, row.version + 1, 'delete', row.data, now, baseVersion ?? null);
       await trx.deleteFrom(recordTable(kind)).where('project_name', '=', actor.project).where('id', 'in', ids).execute();
-      return [];
+      return { missing: [] };
     });
+  }
+
+  /** The data of one stored version of a record, from the history. */
+  private async version(trx: Transaction<Database>, kind: Kind, project: string, id: number, version: number): Promise<RecordData | undefined> {
+    const row = await trx
+      .selectFrom('record_history')
+      .select('data')
+      .where('kind', '=', kind.name)
+      .where('record_id', '=', id)
+      .where('project_name', '=', project)
+      .where('version', '=', version)
+      .executeTakeFirst();
+    return row ? (JSON.parse(row.data) as RecordData) : undefined;
   }
 
   /** Every stored version of a record of the project, oldest first (also after it was deleted). */
@@ -151,7 +213,14 @@ export class RecordRepository {
       .where('project_name', '=', project)
       .orderBy('version')
       .execute();
-    return rows.map((r) => ({ version: r.version, op: r.op, changedBy: r.changed_by, changedAt: r.changed_at, data: JSON.parse(r.data) as RecordData }));
+    return rows.map((r) => ({
+      version: r.version,
+      baseVersion: r.base_version === null ? null : Number(r.base_version),
+      op: r.op,
+      changedBy: r.changed_by,
+      changedAt: r.changed_at,
+      data: JSON.parse(r.data) as RecordData,
+    }));
   }
 
   private async find(db: Kysely<Database> | Transaction<Database>, kind: Kind, project: string, id: number, forUpdate = false): Promise<Row | undefined> {
@@ -170,10 +239,11 @@ export class RecordRepository {
     op: 'create' | 'update' | 'delete',
     data: string,
     at: string,
+    baseVersion: number | null,
   ): Promise<void> {
     await trx
       .insertInto('record_history')
-      .values({ kind: kind.name, record_id: recordId, project_name: actor.project, version, op, data, changed_by: actor.username, changed_at: at })
+      .values({ kind: kind.name, record_id: recordId, project_name: actor.project, version, base_version: baseVersion, op, data, changed_by: actor.username, changed_at: at })
       .execute();
   }
 }
