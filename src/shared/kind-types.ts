@@ -8,6 +8,10 @@ export interface KindMeta {
   dateField: string;
   rangeParams: { begin: string; end: string };
   pageButtons: number | 'all';
+  /** Fields a list may be sorted by (orderByColumn); the date field and id always may. */
+  sortable?: string[];
+  /** Fields a list may be filtered by, as plain query parameters: exact match or contains (text). */
+  filters?: Record<string, 'exact' | 'contains'>;
   texts: KindTexts;
   messages: KindMessages;
   card: CardLayout;

@@ -51,6 +51,8 @@ const xKindSchema = {
       properties: { begin: { type: 'string', pattern: '^begin[A-Z]\\w*$' }, end: { type: 'string', pattern: '^end[A-Z]\\w*$' } },
     },
     pageButtons: { anyOf: [{ type: 'integer', minimum: 1, maximum: 20 }, { const: 'all' }] },
+    sortable: { type: 'array', items: nonEmpty, uniqueItems: true },
+    filters: { type: 'object', additionalProperties: { enum: ['exact', 'contains'] } },
     texts: {
       type: 'object',
       additionalProperties: false,
@@ -194,6 +196,16 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
   const meta = s['x-kind'];
   if (!has(meta.dateField)) problems.push(`${file}: x-kind.dateField '${meta.dateField}' is not a property`);
   else if (props[meta.dateField]?.format !== 'datetime-text') problems.push(`${file}: x-kind.dateField '${meta.dateField}' must have format datetime-text`);
+  for (const field of meta.sortable ?? []) {
+    if (!has(field)) problems.push(`${file}: x-kind.sortable names '${field}', which is not a property`);
+    else if (!['string', 'number', 'integer'].includes(String(props[field]?.type))) problems.push(`${file}: x-kind.sortable names '${field}', which is not text or a number`);
+  }
+  for (const [field, how] of Object.entries(meta.filters ?? {})) {
+    if (!has(field)) problems.push(`${file}: x-kind.filters names '${field}', which is not a property`);
+    else if (field === 'projectName') problems.push(`${file}: x-kind.filters cannot name projectName: the server scopes every list to the user's project`);
+    else if (how === 'contains' && props[field]?.type !== 'string') problems.push(`${file}: x-kind.filters.${field} is 'contains', which needs a text property`);
+    else if (!['string', 'number', 'integer'].includes(String(props[field]?.type))) problems.push(`${file}: x-kind.filters names '${field}', which is not text or a number`);
+  }
   if (meta.card.title.field !== undefined && !has(meta.card.title.field)) {
     problems.push(`${file}: x-kind.card.title.field '${meta.card.title.field}' is not a property`);
   }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { Kind } from '../../shared/kind-types.js';
 import { toSortableDateTime } from '../../shared/formats.js';
 import { recordTable } from '../db/migrations.js';
@@ -66,22 +66,39 @@ export class RecordRepository {
     private readonly dialect: Dialect,
   ) {}
 
+  /** A field of the record's JSON in SQL: typed values in SQLite, text (or a number) in PostgreSQL. */
+  private field(field: string, numeric: boolean): RawBuilder<unknown> {
+    if (this.dialect === 'sqlite') return sql`json_extract(data, ${`$."${field.replaceAll('"', '""')}"`})`;
+    const text = sql`(cast(data as jsonb) ->> ${field})`;
+    return numeric ? sql`cast(${text} as double precision)` : text;
+  }
+
   async list(kind: Kind, project: string, q: ListQuery): Promise<{ rows: RecordData[]; total: number }> {
     const table = recordTable(kind);
     let base = this.db.selectFrom(table).where('project_name', '=', project);
     if (q.begin !== undefined) base = base.where('record_date', '>=', q.begin);
     if (q.end !== undefined) base = base.where('record_date', '<=', q.end);
+    for (const f of q.filters) {
+      if (f.field === 'vehicleNo') base = base.where('vehicle_no', '=', String(f.value));
+      else if (f.how === 'contains') {
+        const value = this.field(f.field, false);
+        base = base.where(sql<boolean>`${this.dialect === 'sqlite' ? sql`instr(lower(${value}), lower(${f.value}))` : sql`strpos(lower(${value}), lower(${f.value}))`} > 0`);
+      } else if (typeof f.value === 'number') base = base.where(sql<boolean>`${this.field(f.field, true)} = ${f.value}`);
+      else base = base.where(sql<boolean>`${this.field(f.field, false)} = ${f.value}`);
+    }
     const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     const total = Number(count.n);
     const offset = (q.pageNum - 1) * q.pageSize;
     if (offset >= total) return { rows: [], total };
-    const rows = await base
-      .select(['id', 'project_name', 'vehicle_no', 'data', 'version'])
-      .orderBy('record_date', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.pageSize)
-      .offset(offset)
-      .execute();
+    let page = base.select(['id', 'project_name', 'vehicle_no', 'data', 'version']);
+    if (q.order.length === 0) page = page.orderBy('record_date', 'desc').orderBy('id', 'desc');
+    for (const key of q.order) {
+      const expr = key.column === 'data' ? this.field(key.field, key.numeric) : sql.ref(key.column);
+      // Records without the field come last either way, in both dialects.
+      page = page.orderBy(expr, (ob) => (key.asc ? ob.asc() : ob.desc()).nullsLast());
+    }
+    if (q.order.length > 0 && !q.order.some((k) => k.column === 'id')) page = page.orderBy('id', 'desc');
+    const rows = await page.limit(q.pageSize).offset(offset).execute();
     return { rows: rows.map((r) => toRecord(kind, r)), total };
   }
 
