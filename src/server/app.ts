@@ -12,10 +12,13 @@ import { LoginThrottle } from './auth/login-throttle.js';
 import { linkRoutes } from './auth/link-routes.js';
 import { authRoutes } from './auth/routes.js';
 import { authenticateOrSignedLink, LinkSigner, loadLinkSecret } from './auth/signed-links.js';
+import { authenticate } from './auth/authenticate.js';
+import { registerApiDocs } from './api-docs/openapi.js';
 import { TokenStore } from './auth/tokens.js';
 import { fileRoutes } from './files/routes.js';
 import { FileStorage } from './files/storage.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { ApiError } from './http/envelope.js';
 import { installInputGuard } from './http/input-guard.js';
 import { installBodyDeadline } from './http/timeouts.js';
 import { UploadSessionStore } from './files/sessions.js';
@@ -101,6 +104,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     keepAliveTimeout: 5_000,
     requestTimeout: 0,
     routerOptions: { maxParamLength: 20000 },
+
     // Errors before routing (a path that is not valid UTF-8) get the envelope too.
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode ?? 400;
@@ -116,6 +120,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     for (const method of [route.method].flat()) routeList.push(`${method} ${route.url}`);
   });
   app.decorate('routeList', routeList);
+  // Route schemas describe the API (OpenAPI) and serialise answers; values are read and checked by
+  // the route's own parsers and the record validator, built from the same schema files, whose
+  // messages name the field and what to send (docs/decisions/007). Here only the shape is checked.
+  app.setValidatorCompiler(({ httpPart, schema }) => (data: unknown) => {
+    const recordBody = httpPart === 'body' && typeof (schema as { $ref?: unknown }).$ref === 'string';
+    if (recordBody && (data === null || typeof data !== 'object' || Array.isArray(data))) {
+      return { error: new ApiError(400, 'The request body must be a JSON object with the fields of the record') };
+    }
+    return { value: data };
+  });
   app.decorate('db', db);
   app.decorate('registry', registry);
   app.decorateRequest('user', undefined);
@@ -148,13 +162,22 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const serviceAuth = authenticateOrSignedLink(tokens, signer);
   app.decorate('services', { users, tokens, records, signer, serviceAuth, files: new FileStorage(`${config.dataDir}/files`) });
 
+  await registerApiDocs(app, registry, readPackageVersion(config.rootDir));
+  const stats = new StatsRepository(db.kysely, db.dialect);
   await app.register(
     async (api) => {
+      // One sign-in check for the whole API, before any body is read; routes marked public skip it.
+      const guard = authenticate(tokens, config.clientId);
+      api.addHook('onRequest', async (request, reply) => {
+        if ((request.routeOptions.config as { public?: boolean } | undefined)?.public === true) return;
+        await guard(request, reply);
+      });
       // Limits are set per route (sign-in only), counted in the database so instances share them.
       await api.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(db.kysely) });
       await authRoutes(api, { users, tokens, throttle, clientId: config.clientId, perAddressPerMinute: config.login.perAddressPerMinute });
-      await linkRoutes(api, { tokens, signer, clientId: config.clientId });
-      await api.register(async (scoped) => recordRoutes(scoped, { registry, records, validator, tokens, clientId: config.clientId }));
+      await linkRoutes(api, { signer });
+      await recordRoutes(api, { registry, records, validator });
+      await statsRoutes(api, { registry, stats });
     },
     { prefix: '/api' },
   );
@@ -169,8 +192,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', async () => sweeper.stop());
   // service: downloads (the download service at /download and the statistics endpoint register here)
-  const stats = new StatsRepository(db.kysely, db.dialect);
-  await app.register(async (api) => statsRoutes(api, { registry, stats, tokens, clientId: config.clientId }), { prefix: '/api' });
   await app.register(async (downloads) => downloadRoutes(downloads, { registry, stats, rows: new DayRecords(db.kysely), files: app.services.files, serviceAuth }), { prefix: '/download' });
   await manifestRoute(app, readPackageVersion(config.rootDir));
   await clientRoutes(app, config.clientDir);

@@ -1,16 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest, ok } from '../http/envelope.js';
-import { authenticate, currentLinkClaim } from './authenticate.js';
+import { currentLinkClaim } from './authenticate.js';
 import { MAX_SIGNED_LINK_TTL_SECONDS, parseUrl, SIGNABLE_PREFIXES, SIGNED_LINK_TTL_SECONDS, signOrExplain, type LinkSigner } from './signed-links.js';
-import type { TokenStore } from './tokens.js';
 
 /**
  * POST /api/system/signed-link {path, ttlSeconds?}: a short-lived signed URL for a download or a
  * file the app opens in a frame or a new tab (5 minutes; up to an hour for a video that must keep
  * seeking). Only download and shared-files paths can be signed.
  */
-export async function linkRoutes(app: FastifyInstance, deps: { tokens: TokenStore; signer: LinkSigner; clientId: string }): Promise<void> {
-  app.post('/system/signed-link', { preHandler: authenticate(deps.tokens, deps.clientId) }, async (request) => {
+export async function linkRoutes(app: FastifyInstance, deps: { signer: LinkSigner }): Promise<void> {
+  app.post('/system/signed-link', {
+    schema: {
+      tags: ['Sign-in'],
+      summary: 'A short-lived signed URL for a download or file that opens in a frame or a tab',
+      body: { type: 'object', properties: { path: { type: 'string' }, ttlSeconds: {} }, additionalProperties: true },
+      response: { 200: { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'object', properties: { url: { type: 'string' }, expiresAt: { type: 'string' } } } } } },
+    },
+  }, async (request) => {
     const claim = currentLinkClaim(request);
     const body = request.body as { path?: unknown; ttlSeconds?: unknown } | null;
     const target = body?.path;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest, ok, retryLater, unauthorized } from '../http/envelope.js';
 import type { UserRepository } from '../users/user-repository.js';
-import { authenticate, bearerToken, currentUser } from './authenticate.js';
+import { bearerToken, currentUser } from './authenticate.js';
 import { clientKey, type LoginThrottle } from './login-throttle.js';
 import { decoyHash, HashingBusyError, verifyPassword } from './passwords.js';
 import type { TokenStore } from './tokens.js';
@@ -30,7 +30,29 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
       retryLater(429, `Too many sign-in attempts from this address. Try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`, context.ttl / 1000),
   };
 
-  app.post('/auth/login', { config: { rateLimit: perAddress } }, async (request) => {
+  app.post('/auth/login', {
+    config: { rateLimit: perAddress, public: true },
+    schema: {
+      tags: ['Sign-in'],
+      summary: 'Sign in: a Bearer token for the other calls',
+      security: [],
+      body: {
+        type: 'object',
+        properties: { username: { type: 'string' }, password: { type: 'string' }, clientId: { type: 'string' }, grantType: { type: 'string', description: 'password' } },
+        additionalProperties: true,
+      },
+      response: {
+        200: {
+          type: 'object',
+          properties: {
+            code: { type: 'integer' },
+            msg: { type: 'string' },
+            data: { type: 'object', properties: { access_token: { type: 'string' }, expire_in: { type: 'integer' }, client_id: { type: 'string' } } },
+          },
+        },
+      },
+    },
+  }, async (request) => {
     const body = request.body as Record<string, unknown> | null;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Send username and password as a JSON object');
     const { username, password, clientId, grantType } = body;
@@ -73,13 +95,13 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
   });
 
   // Succeeds without a valid token too, as the original does: signing out must never fail.
-  app.post('/auth/logout', async (request) => {
+  app.post('/auth/logout', { config: { public: true }, schema: { tags: ['Sign-in'], summary: 'Sign out (ends the token and its signed links)', security: [] } }, async (request) => {
     const token = bearerToken(request);
     if (token !== undefined) await deps.tokens.revoke(token);
     return ok(null, '退出成功');
   });
 
-  app.get('/system/user/getInfo', { preHandler: authenticate(deps.tokens, deps.clientId) }, async (request) => {
+  app.get('/system/user/getInfo', { schema: { tags: ['Sign-in'], summary: 'The signed-in user: deptName is the project, remark the vehicle' } }, async (request) => {
     const user = currentUser(request);
     return ok({
       user: { userId: user.id, userName: user.username, nickName: user.nick_name, deptName: user.project, remark: user.vehicle_no },

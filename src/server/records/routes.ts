@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kind, KindRegistry } from '../../shared/kind-types.js';
-import { authenticate, currentUser } from '../auth/authenticate.js';
-import type { TokenStore } from '../auth/tokens.js';
+import { currentUser } from '../auth/authenticate.js';
 import { ApiError, badRequest, notFound, ok, okList } from '../http/envelope.js';
 import { listTitles } from './merge.js';
+import { envelopeOf, errorResponses, inputRef, listEnvelopeOf, recordRef } from '../api-docs/kind-schemas.js';
 import type { User } from '../users/user-repository.js';
 import { parseListQuery } from './list-query.js';
 import type { Actor, RecordRepository } from './repository.js';
@@ -13,8 +13,6 @@ export interface RecordDeps {
   registry: KindRegistry;
   records: RecordRepository;
   validator: RecordValidator;
-  tokens: TokenStore;
-  clientId: string;
 }
 
 const MAX_IDS = 1000;
@@ -69,19 +67,53 @@ function notFoundMessage(kind: Kind, id: number | string): string {
  */
 export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Promise<void> {
   const { records, validator } = deps;
-  app.addHook('preHandler', authenticate(deps.tokens, deps.clientId));
 
   for (const kind of deps.registry.values()) {
     const base = kind.meta.apiPath;
+    const tags = [kind.schema.title];
+    const idParam = { type: 'object', properties: { id: { type: 'string', description: `The record id, 1 to ${MAX_ID}` } }, required: ['id'] };
+    const conflict = {
+      type: 'object',
+      description: 'A field you changed was changed by someone else since your version: data holds the current record and, per field, base, theirs and yours.',
+      properties: {
+        code: { type: 'integer' },
+        msg: { type: 'string' },
+        data: { type: 'object', properties: { current: { $ref: recordRef(kind) }, conflicts: { type: 'array', items: { $ref: 'FieldConflict#' } } } },
+      },
+    };
+    const { begin, end } = kind.meta.rangeParams;
+    const listQuery: Record<string, unknown> = {
+      pageNum: { type: 'string', description: 'Page number from 1 (default 1)' },
+      pageSize: { type: 'string', description: 'Rows per page, 1 to 10000 (default 10)' },
+      orderByColumn: { type: 'string', enum: [...new Set([kind.meta.dateField, 'id', ...(kind.meta.sortable ?? [])])], description: 'Sort column (default: newest first by the date field); several as a,b' },
+      isAsc: { type: 'string', description: 'asc or desc (or ascending, descending); one per column' },
+      projectName: { type: 'string', description: 'Only your own project is allowed; every list is scoped to it' },
+      [`params[${begin}]`]: { type: 'string', description: `From (${kind.meta.dateField}): yyyy-MM-dd or yyyy-MM-dd HH:mm:ss` },
+      [`params[${end}]`]: { type: 'string', description: `To (${kind.meta.dateField}), inclusive` },
+      'params[beginTime]': { type: 'string', description: `The same as params[${begin}]` },
+      'params[endTime]': { type: 'string', description: `The same as params[${end}]` },
+    };
+    for (const [field, how] of Object.entries(kind.meta.filters ?? {})) {
+      listQuery[field] = { type: 'string', description: `Filter: ${how === 'exact' ? 'equal to' : 'contains (any case)'} ${kind.schema.properties[field]?.title ?? field}` };
+    }
 
-    app.get(`${base}/list`, async (request) => {
+    app.get(`${base}/list`, {
+      schema: {
+        tags,
+        summary: `List ${kind.meta.titles.list}`,
+        querystring: { type: 'object', properties: listQuery, additionalProperties: true },
+        response: { 200: listEnvelopeOf(recordRef(kind)), ...errorResponses },
+      },
+    }, async (request) => {
       const user = currentUser(request);
       const query = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
       const { rows, total } = await records.list(kind, user.project, query);
       return okList(rows, total);
     });
 
-    app.get<{ Params: { id: string } }>(`${base}/:id`, async (request, reply) => {
+    app.get<{ Params: { id: string } }>(`${base}/:id`, {
+      schema: { tags, summary: `Get one ${kind.schema.title} (ETag: its version)`, params: idParam, response: { 200: envelopeOf(recordRef(kind)), ...errorResponses } },
+    }, async (request, reply) => {
       const user = currentUser(request);
       const id = parseId(request.params.id);
       const record = await records.get(kind, user.project, id);
@@ -90,7 +122,37 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       return ok(record);
     });
 
-    app.get<{ Params: { id: string } }>(`${base}/:id/history`, async (request) => {
+    app.get<{ Params: { id: string } }>(`${base}/:id/history`, {
+      schema: {
+        tags,
+        summary: `Every stored version of a ${kind.schema.title}, oldest first`,
+        params: idParam,
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              code: { type: 'integer' },
+              msg: { type: 'string' },
+              data: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    version: { type: 'integer' },
+                    baseVersion: { type: ['integer', 'null'] },
+                    op: { type: 'string', enum: ['create', 'update', 'delete'] },
+                    changedBy: { type: 'string' },
+                    changedAt: { type: 'string' },
+                    data: { type: 'object', additionalProperties: true },
+                  },
+                },
+              },
+            },
+          },
+          ...errorResponses,
+        },
+      },
+    }, async (request) => {
       const user = currentUser(request);
       const id = parseId(request.params.id);
       const versions = await records.history(kind, user.project, id);
@@ -98,7 +160,9 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       return ok(versions);
     });
 
-    app.post(`${base}`, async (request) => {
+    app.post(`${base}`, {
+      schema: { tags, summary: `Create a ${kind.schema.title}`, body: { $ref: inputRef(kind) }, response: { 200: envelopeOf(recordRef(kind)), ...errorResponses } },
+    }, async (request) => {
       const user = currentUser(request);
       const { set } = validator.writable(kind, request.body);
       const data = applyDerived(kind, validator.withDefaults(kind, set));
@@ -107,7 +171,15 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       return ok(created);
     });
 
-    app.put(`${base}`, async (request) => {
+    app.put(`${base}`, {
+      schema: {
+        tags,
+        summary: `Update a ${kind.schema.title} by the body's id, merged against the version it was based on`,
+        body: { $ref: inputRef(kind) },
+        headers: { type: 'object', properties: { 'if-match': { type: 'string', description: 'The version the edit is based on, such as "3"' } } },
+        response: { 200: envelopeOf(recordRef(kind)), 409: conflict, ...errorResponses },
+      },
+    }, async (request) => {
       const user = currentUser(request);
       // writable() refuses a body that is not an object, so the id can be read after it.
       const { set, cleared } = validator.writable(kind, request.body);
@@ -133,7 +205,15 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       return ok(result.record);
     });
 
-    app.delete<{ Params: { ids: string } }>(`${base}/:ids`, async (request) => {
+    app.delete<{ Params: { ids: string } }>(`${base}/:ids`, {
+      schema: {
+        tags,
+        summary: `Delete ${kind.meta.titles.list} by id (1,2,3): all or none`,
+        params: { type: 'object', properties: { ids: { type: 'string', description: 'Comma-separated ids (at most 1000)' } }, required: ['ids'] },
+        querystring: { type: 'object', properties: { version: { type: 'string', description: 'With one id: the version you saw; a newer record is not deleted (409)' } } },
+        response: { 200: envelopeOf('ErrorEnvelope#/properties/data'), 409: conflict, ...errorResponses },
+      },
+    }, async (request) => {
       const user = currentUser(request);
       const parts = request.params.ids.split(',');
       if (parts.length > MAX_IDS) throw badRequest(`At most ${MAX_IDS} ids can be deleted at once`);

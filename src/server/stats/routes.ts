@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { KindRegistry } from '../../shared/kind-types.js';
-import { authenticate, currentUser } from '../auth/authenticate.js';
-import type { TokenStore } from '../auth/tokens.js';
+import { currentUser } from '../auth/authenticate.js';
 import { ok } from '../http/envelope.js';
 import { parseDay } from './day.js';
 import { STATS_KINDS, type DayStats, type SumName, type TotalStats } from './stats-kinds.js';
@@ -10,8 +9,6 @@ import type { StatsRepository } from './stats-repository.js';
 export interface StatsDeps {
   registry: KindRegistry;
   stats: StatsRepository;
-  tokens: TokenStore;
-  clientId: string;
 }
 
 /**
@@ -20,9 +17,17 @@ export interface StatsDeps {
  */
 export async function statsRoutes(app: FastifyInstance, deps: StatsDeps): Promise<void> {
   const { registry, stats } = deps;
-  app.addHook('preHandler', authenticate(deps.tokens, deps.clientId));
+  const counts = { drivingCount: { type: 'integer' }, chargingCount: { type: 'integer' }, issueCount: { type: 'integer' }, poiCount: { type: 'integer' } };
+  const envelope = (data: Record<string, unknown>) => ({ 200: { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'object', properties: data } } } });
 
-  app.get('/vtp/stats/day', async (request) => {
+  app.get('/vtp/stats/day', {
+    schema: {
+      tags: ['Statistics'],
+      summary: "A day's counts per kind, and the drives' total time (minutes) and distance (km)",
+      querystring: { type: 'object', properties: { date: { type: 'string', description: 'yyyy-MM-dd' } }, required: ['date'] },
+      response: envelope({ date: { type: 'string' }, ...counts, drivingTime: { type: 'number' }, drivingDistance: { type: 'number' } }),
+    },
+  }, async (request) => {
     const { project } = currentUser(request);
     const date = parseDay((request.query as Record<string, unknown>)['date']);
     const range = { from: `${date} 00:00:00`, to: `${date} 23:59:59` };
@@ -38,7 +43,7 @@ export async function statsRoutes(app: FastifyInstance, deps: StatsDeps): Promis
     return ok(result);
   });
 
-  app.get('/vtp/stats/total', async (request) => {
+  app.get('/vtp/stats/total', { schema: { tags: ['Statistics'], summary: 'Counts per kind over all time', response: envelope(counts) } }, async (request) => {
     const { project } = currentUser(request);
     const result: TotalStats = { drivingCount: 0, chargingCount: 0, issueCount: 0, poiCount: 0 };
     for (const [name, spec] of Object.entries(STATS_KINDS)) {

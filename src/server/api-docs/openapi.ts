@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { KindRegistry } from '../../shared/kind-types.js';
+import { registerKindSchemas } from './kind-schemas.js';
+
+/**
+ * The API description, generated from the routes' own schemas (which come from the kind schema
+ * files): OpenAPI 3 at GET /api/openapi.json, and a readable reference at /api/docs. Registered
+ * before the routes, which @fastify/swagger collects as they are added.
+ */
+export async function registerApiDocs(app: FastifyInstance, registry: KindRegistry, version: string): Promise<void> {
+  registerKindSchemas(app, registry);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Road Test Data API',
+        version,
+        description:
+          'Records of a vehicle road-test programme, one kind per schema file, in RuoYi-style envelopes ({code, msg, data} and {code, msg, rows, total}). ' +
+          'Every call but sign-in needs Authorization: Bearer <token> from POST /api/auth/login, and is scoped to the signed-in user\'s project. ' +
+          'Updates name the version they were based on (body.version or If-Match): edits of different fields merge, edits of the same field answer 409 with both values.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    // Only the API is described; the files and download services have docs/services/*.md.
+    hideUntagged: true,
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`) },
+  });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 1 },
+    staticCSP: true,
+    transformStaticCSP: (header) => header,
+  });
+}

@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, startServer, type TestServer } from '../helpers/server.js';
+
+function schemasWithTyrePressure(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-schemas-'));
+  for (const f of fs.readdirSync(path.join(ROOT, 'schemas'))) fs.copyFileSync(path.join(ROOT, 'schemas', f), path.join(dir, f));
+  const file = path.join(dir, 'issue.schema.json');
+  const schema = JSON.parse(fs.readFileSync(file, 'utf8'));
+  schema.properties.tyrePressure = { title: 'Tyre Pressure (bar)', type: 'number', minimum: 0, maximum: 10 };
+  fs.writeFileSync(file, JSON.stringify(schema, null, 2));
+  return dir;
+}
+
+type Doc = {
+  paths: Record<string, Record<string, { tags?: string[]; responses: Record<string, unknown>; requestBody?: unknown; parameters?: { name: string; in: string }[] }>>;
+  components: { schemas: Record<string, { properties: Record<string, { title?: string; type?: unknown; enum?: unknown[]; readOnly?: boolean }> }> };
+};
+
+describe('the OpenAPI document', () => {
+  let s: TestServer;
+  let doc: Doc;
+  beforeAll(async () => {
+    s = await startServer({ name: 'sqlite' }, { SCHEMAS_DIR: schemasWithTyrePressure() });
+    const res = await fetch(`${s.url}/api/openapi.json`);
+    expect(res.status).toBe(200);
+    doc = (await res.json()) as Doc;
+  });
+  afterAll(async () => s.close());
+
+  it('is a valid OpenAPI 3 document', async () => {
+    const result = await new Validator().validate(doc as unknown as object);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("describes every kind's list, get, create, update, delete and history, with versions and conflicts", () => {
+    for (const kind of s.app.registry.values()) {
+      const base = `/api${kind.meta.apiPath}`;
+      expect(Object.keys(doc.paths[`${base}/list`] ?? {}), kind.name).toContain('get');
+      expect(Object.keys(doc.paths[`${base}/{id}`] ?? {})).toContain('get');
+      expect(Object.keys(doc.paths[`${base}/{id}/history`] ?? {})).toContain('get');
+      expect(Object.keys(doc.paths[base] ?? {}).sort()).toEqual(['post', 'put']);
+      expect(Object.keys(doc.paths[`${base}/{ids}`] ?? {})).toContain('delete');
+      expect(doc.paths[base]?.['put']?.responses).toHaveProperty('409');
+      const list = doc.paths[`${base}/list`]?.['get']?.parameters?.map((p) => p.name) ?? [];
+      expect(list).toEqual(expect.arrayContaining(['pageNum', 'pageSize', 'orderByColumn', 'isAsc', `params[${kind.meta.rangeParams.begin}]`, ...Object.keys(kind.meta.filters ?? {})]));
+      const record = doc.components.schemas[`${kind.name}Record`];
+      expect(record, kind.name).toBeDefined();
+      for (const field of kind.fields) {
+        const prop = record?.properties[field];
+        expect(prop?.title, `${kind.name}.${field}`).toBe(kind.schema.properties[field]?.title);
+        if (kind.readOnlyFields.has(field)) expect(prop?.readOnly).toBe(true);
+        if (kind.schema.properties[field]?.enum) expect(prop?.enum).toEqual(kind.schema.properties[field]?.enum);
+      }
+      expect(record?.properties['version']?.type).toBe('integer');
+      expect(doc.components.schemas[`${kind.name}Input`]?.properties).not.toHaveProperty('projectName');
+    }
+  });
+
+  it('shows a property added to a schema file, with no code change', () => {
+    expect(doc.components.schemas['issueRecord']?.properties['tyrePressure']).toMatchObject({ title: 'Tyre Pressure (bar)', type: 'number', maximum: 10 });
+    expect(doc.components.schemas['issueInput']?.properties['tyrePressure']?.title).toBe('Tyre Pressure (bar)');
+  });
+
+  it('serves a readable reference at /api/docs', async () => {
+    const page = await fetch(`${s.url}/api/docs/`, { redirect: 'follow' });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/swagger-ui/i);
+  });
+});
