@@ -89,7 +89,9 @@ describe('record detail', () => {
     await user.type(field('City'), 'Leeds');
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Failed to create/update issue record')).toBeInTheDocument();
-    expect(screen.getByText('faultMileage must be a number (got "abc")')).toBeInTheDocument();
+    // Named by its title, in the toast and under the field, and the field is brought into view.
+    expect(screen.getAllByText('Fault Mileage (km) must be a number (got "abc")')).toHaveLength(2);
+    await waitFor(() => expect(field('Fault Mileage (km)')).toHaveFocus());
     expect(field('Fault Mileage (km)')).toHaveValue('abc');
     expect(field('City')).toHaveValue('Leeds');
     expect(field('City')).toBeEnabled();

@@ -76,7 +76,10 @@ describe('record screens in Chromium against the real server', () => {
     await page.getByLabel('Fault Mileage (km)').fill('abc');
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await page.getByText('Failed to create new issue record').waitFor();
-    await page.getByText('faultMileage must be a number (got "abc")').waitFor();
+    await page.getByText('Fault Mileage (km) must be a number (got "abc")').first().waitFor();
+    // The field itself shows the problem, and is the one the cursor is in.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('root_faultMileage');
+    expect(await page.locator('.record-form').getByText('Fault Mileage (km) must be a number (got "abc")').count()).toBe(1);
     expect(await page.getByLabel('Fault Mileage (km)').inputValue()).toBe('abc');
     expect(await page.getByLabel('Title').inputValue()).toBe('Bad mileage');
     await snap(page, 'issue-refused');

@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: number,
     message: string,
+    /** The envelope's data of a refusal that carries something to act on (a 409's current record and conflicts). */
+    readonly data: unknown = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -98,9 +100,9 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
     clearTimeout(timer);
   }
 
-  let body: { code?: unknown; msg?: unknown } | null = null;
+  let body: { code?: unknown; msg?: unknown; data?: unknown } | null = null;
   try {
-    body = (await response.json()) as { code?: unknown; msg?: unknown };
+    body = (await response.json()) as { code?: unknown; msg?: unknown; data?: unknown };
   } catch {
     body = null;
   }
@@ -110,6 +112,6 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
     if (!options.noAuthRedirect) signOutOnUnauthorized();
     throw new ApiError(401, 401, msg);
   }
-  if (code !== 200 || !response.ok) throw new ApiError(response.status, code, msg);
+  if (code !== 200 || !response.ok) throw new ApiError(response.status, code, msg, body?.data ?? null);
   return body as T;
 }

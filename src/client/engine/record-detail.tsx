@@ -1,7 +1,7 @@
 import { useMemo, type ComponentType } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import Form from '@rjsf/primereact';
-import type { RegistryWidgetsType } from '@rjsf/utils';
+import type { ErrorSchema, RegistryWidgetsType } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
@@ -12,6 +12,7 @@ import { PageHeader } from '../ui/page-header';
 import { formSchema, uiSchema } from './form-schema';
 import { fill } from './registry';
 import { useRecordDetail } from './use-record-detail';
+import { ConflictDialog } from './conflict-dialog';
 import { ConnectorsWidget } from './widgets/connectors';
 import { DateTextWidget } from './widgets/date-text';
 import { DerivedWidget } from './widgets/derived';
@@ -94,6 +95,7 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
           noValidate
           noHtml5Validate
           showErrorList={false}
+          extraErrors={c.editing ? (c.fieldErrors as ErrorSchema) : undefined}
           onChange={(e) => c.editing && c.setDraft(e.formData as Record<string, unknown>)}
           onSubmit={() => void c.save()}
         />
@@ -101,6 +103,9 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
       {sections.map((Section, i) => (
         <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} />
       ))}
+      {c.conflict && (
+        <ConflictDialog conflicts={c.conflict.conflicts} changedBy={c.conflict.changedBy} saving={c.saving} onCancel={c.closeConflict} onResolve={(choices) => void c.resolve(choices)} />
+      )}
       {c.editing && (
         <div className="edit-bar">
           <Button label="Cancel" outlined className="flex-1" onClick={c.cancel} disabled={c.saving} />

@@ -3,24 +3,15 @@ import { useNavigate } from 'react-router-dom';
 import { apiRequest, ApiError, type Envelope } from '../api/client';
 import type { Kind } from '../../shared/kind-types';
 import { useToast } from '../ui/toast';
-import { drafts } from './drafts';
+import { drafts, type Draft } from './drafts';
 import { newRecordValues } from './form-schema';
+import type { Choice } from './conflict-dialog';
+import { changes, conflictOf, versionOf, withChanges, type Conflict, type Values } from './record-edits';
+import { fieldErrorsOf, focusField, type FieldErrors } from './server-errors';
 
-type Values = Record<string, unknown>;
+export { changes } from './record-edits';
 
 export type DetailState = { status: 'loading' } | { status: 'notFound' } | { status: 'ready'; record: Values };
-
-/**
- * What the user changed: the server merges a PUT into the stored record, so sending only the
- * changes never overwrites what changed meanwhile (an attachment's status, another phone's edit).
- * A field emptied in the form is sent as null, which clears it.
- */
-export function changes(loaded: Values, draft: Values): Values {
-  const out: Values = {};
-  for (const [key, value] of Object.entries(draft)) if (JSON.stringify(value) !== JSON.stringify(loaded[key])) out[key] = value === undefined ? null : value;
-  for (const key of Object.keys(loaded)) if (!(key in draft) && loaded[key] !== undefined) out[key] = null;
-  return out;
-}
 
 function detail(error: unknown): string | undefined {
   return error instanceof ApiError ? error.message : undefined;
@@ -38,11 +29,15 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   const isNew = id === 'new';
   // Edits left unsaved on this phone (reload, closed tab): offered back. A new record opened with
   // fresh values (an ended drive's times) starts from those instead.
-  const [restored] = useState<Values | null>(() => (isNew && prefill ? null : drafts.load(kind, id)));
+  const [restored] = useState<Draft | null>(() => (isNew && prefill ? null : drafts.load(kind, id)));
   const [state, setState] = useState<DetailState>(() => (isNew ? { status: 'ready', record: newRecordValues(kind, new Date(), prefill) } : { status: 'loading' }));
   const [editing, setEditing] = useState(isNew);
-  const [draft, setDraft] = useState<Values>(() => (state.status === 'ready' ? { ...state.record, ...(restored ?? {}) } : {}));
+  const [draft, setDraft] = useState<Values>(() => (state.status === 'ready' ? { ...state.record, ...(restored?.values ?? {}) } : {}));
   const [saving, setSaving] = useState(false);
+  // The version the edits are based on: the loaded record's, or a restored draft's own (older) one.
+  const [baseVersion, setBaseVersion] = useState<number | undefined>(undefined);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const live = useRef(true);
   // Set again on mount: React's StrictMode mounts, unmounts and mounts again in development.
   useEffect(() => {
@@ -57,10 +52,13 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   }, []);
   useEffect(() => {
     if (!editing || state.status !== 'ready') return;
-    // Only real edits are kept: opening Edit and leaving it untouched leaves nothing to restore.
-    if (Object.keys(changes(state.record, draft)).length > 0) drafts.save(kind, id, draft);
-    else drafts.clear(kind, id);
-  }, [editing, draft, kind, id, state]);
+    // Only real edits are kept: opening Edit and leaving it untouched leaves nothing to restore. For
+    // an existing record only the changed fields are kept, with the version they were made on.
+    const edits = changes(state.record, draft);
+    if (Object.keys(edits).length === 0) drafts.clear(kind, id);
+    else if (isNew) drafts.save(kind, id, draft);
+    else drafts.save(kind, id, edits, baseVersion ?? versionOf(state.record));
+  }, [editing, draft, kind, id, state, isNew, baseVersion]);
 
   const load = useCallback(
     async (isRefresh: boolean) => {
@@ -75,12 +73,16 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
         }
         setState({ status: 'ready', record });
         if (!isRefresh && restored) {
-          setDraft({ ...record, ...restored });
+          // The user's edits on today's record, saved against the version they were made on: if
+          // someone changed the same fields since, the save answers with the conflict view.
+          setDraft(withChanges(record, restored.values));
+          setBaseVersion(restored.baseVersion ?? versionOf(record));
           setEditing(true);
           toast('info', 'Unsaved changes restored');
           return;
         }
         setDraft(record);
+        setBaseVersion(versionOf(record));
         if (isRefresh && meta.messages.refreshed) toast('success', meta.messages.refreshed);
       } catch (e) {
         if (!live.current) return;
@@ -103,6 +105,8 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   const edit = (): void => {
     if (state.status !== 'ready') return;
     setDraft(state.record);
+    setBaseVersion(versionOf(state.record));
+    setFieldErrors({});
     setEditing(true);
   };
 
@@ -112,8 +116,86 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
       navigate(meta.route);
       return;
     }
-    if (state.status === 'ready') setDraft(state.record);
+    if (state.status === 'ready') {
+      setDraft(state.record);
+      setBaseVersion(versionOf(state.record));
+    }
+    setFieldErrors({});
     setEditing(false);
+  };
+
+  /** Shows a refusal: the toast, and for a 400 the fields it names highlighted, the first in view. */
+  const refused = (e: unknown, title: string): void => {
+    if (e instanceof ApiError && e.status === 400) {
+      const { errors, fields, text } = fieldErrorsOf(kind, e.message);
+      setFieldErrors(errors);
+      toast('error', title, text);
+      const first = fields[0];
+      if (first !== undefined) setTimeout(() => focusField(first), 0);
+      return;
+    }
+    toast('error', title, detail(e));
+  };
+
+  /** Sends the edits of `values` over `base` as an update based on `version`; a 409 opens the conflict view. */
+  const put = async (base: Values, values: Values, version: number | undefined): Promise<void> => {
+    try {
+      const res = await apiRequest<Envelope<Values | null>>('PUT', meta.apiPath, {
+        body: { ...changes(base, values), id: base['id'], ...(version !== undefined ? { version } : {}) },
+      });
+      // The shown record is what the server made of it (merged with others' edits), else the draft.
+      const saved = res.data ?? { ...base, ...values };
+      if (!live.current) return;
+      setState({ status: 'ready', record: saved });
+      setDraft(saved);
+      setBaseVersion(versionOf(saved));
+      setEditing(false);
+      setConflict(null);
+      setFieldErrors({});
+      drafts.clear(kind, id);
+      toast('success', meta.messages.updated);
+    } catch (e) {
+      if (!live.current) return;
+      const refusedVersion = e instanceof ApiError && e.status === 409 ? conflictOf(e.data, e.message) : undefined;
+      if (refusedVersion?.conflict) {
+        setConflict(refusedVersion.conflict);
+        return;
+      }
+      if (refusedVersion) {
+        // Based on a version the record no longer knows: carry the edits over to today's record.
+        setState({ status: 'ready', record: refusedVersion.current });
+        setDraft(withChanges(refusedVersion.current, changes(base, values)));
+        setBaseVersion(versionOf(refusedVersion.current));
+        toast('warn', meta.messages.updateFailed, `${(e as Error).message} Your changes are still in the form.`);
+        return;
+      }
+      refused(e, meta.messages.updateFailed);
+    }
+  };
+
+  /**
+   * Saves with the user's choice per conflicting field, on top of the record as it is now: their
+   * other edits are kept, 'theirs' keeps the stored value, 'yours' writes the user's.
+   */
+  const resolve = async (choices: Record<string, Choice>): Promise<void> => {
+    if (!conflict || state.status !== 'ready' || saving) return;
+    const mine = changes(state.record, draft);
+    const chosen: Values = {};
+    for (const c of conflict.conflicts) {
+      delete mine[c.field];
+      if (choices[c.field] === 'yours') chosen[c.field] = c.yours;
+    }
+    const current = conflict.current;
+    const next = withChanges(current, { ...mine, ...chosen });
+    setState({ status: 'ready', record: current });
+    setDraft(next);
+    setBaseVersion(versionOf(current));
+    setSaving(true);
+    try {
+      await put(current, next, versionOf(current));
+    } finally {
+      if (live.current) setSaving(false);
+    }
   };
 
   const save = async (): Promise<void> => {
@@ -133,22 +215,29 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
         navigate(`${meta.route}/${newId}`, { replace: true });
         return;
       }
-      const res = await apiRequest<Envelope<Values | null>>('PUT', meta.apiPath, { body: { ...changes(state.record, draft), id: state.record['id'] } });
-      // The shown record is the saved draft, completed by what the server made of it.
-      const saved = { ...state.record, ...draft, ...(res.data ?? {}) };
-      if (!live.current) return;
-      setState({ status: 'ready', record: saved });
-      setDraft(saved);
-      setEditing(false);
-      drafts.clear(kind, id);
-      toast('success', meta.messages.updated);
+      await put(state.record, draft, baseVersion ?? versionOf(state.record));
     } catch (e) {
       // The draft stays on screen, in edit mode: nothing the user typed is lost.
-      toast('error', isNew ? (meta.messages.createFailed ?? meta.messages.updateFailed) : meta.messages.updateFailed, detail(e));
+      refused(e, isNew ? (meta.messages.createFailed ?? meta.messages.updateFailed) : meta.messages.updateFailed);
     } finally {
       if (live.current) setSaving(false);
     }
   };
 
-  return { isNew, state, editing, draft, setDraft, saving, edit, cancel, save, refresh: () => load(true) };
+  return {
+    isNew,
+    state,
+    editing,
+    draft,
+    setDraft,
+    saving,
+    edit,
+    cancel,
+    save,
+    refresh: () => load(true),
+    conflict,
+    resolve,
+    closeConflict: () => setConflict(null),
+    fieldErrors,
+  };
 }

@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import { Button } from 'primereact/button';
+import { Dialog } from 'primereact/dialog';
+import { RadioButton } from 'primereact/radiobutton';
+
+export interface FieldConflict {
+  field: string;
+  title: string;
+  base: unknown;
+  theirs: unknown;
+  yours: unknown;
+}
+
+export type Choice = 'yours' | 'theirs';
+
+const show = (value: unknown): string => (value === null || value === undefined || value === '' ? '(empty)' : typeof value === 'string' ? value : JSON.stringify(value));
+
+/**
+ * Someone else changed fields you changed since you opened the record: each field side by side,
+ * yours and theirs, with a choice per field (yours by default); then save with the choices.
+ */
+export function ConflictDialog({ conflicts, changedBy, onResolve, onCancel, saving }: { conflicts: FieldConflict[]; changedBy: string; onResolve: (choices: Record<string, Choice>) => void; onCancel: () => void; saving: boolean }) {
+  const [choices, setChoices] = useState<Record<string, Choice>>(() => Object.fromEntries(conflicts.map((c) => [c.field, 'yours'])));
+  const footer = (
+    <div className="flex gap-2">
+      <Button label="Back to editing" outlined className="flex-1" onClick={onCancel} disabled={saving} />
+      <Button label={saving ? 'Saving...' : 'Save my choices'} icon="pi pi-check" className="flex-1" onClick={() => onResolve(choices)} disabled={saving} />
+    </div>
+  );
+  return (
+    <Dialog header="Changed by someone else" visible onHide={onCancel} footer={footer} className="conflict-dialog" style={{ width: 'min(30rem, calc(100vw - 1rem))' }} modal>
+      <p className="mt-0 text-700">
+        {changedBy ? `${changedBy} changed` : 'Someone changed'} {conflicts.length === 1 ? 'this field' : 'these fields'} since you opened the record. Choose which value to keep:
+      </p>
+      {conflicts.map((c) => (
+        <fieldset key={c.field} className="conflict-field" aria-label={c.title}>
+          <legend className="font-semibold">{c.title}</legend>
+          {(['yours', 'theirs'] as const).map((side) => {
+            const id = `conflict-${c.field}-${side}`;
+            return (
+              <div key={side} className="conflict-option">
+                <RadioButton inputId={id} name={`conflict-${c.field}`} value={side} checked={choices[c.field] === side} onChange={() => setChoices({ ...choices, [c.field]: side })} />
+                <label htmlFor={id}>
+                  <span className="conflict-side">{side === 'yours' ? 'Yours' : 'Theirs'}</span>
+                  <span className="conflict-value">{show(side === 'yours' ? c.yours : c.theirs)}</span>
+                </label>
+              </div>
+            );
+          })}
+        </fieldset>
+      ))}
+    </Dialog>
+  );
+}

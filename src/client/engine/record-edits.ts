@@ -1,0 +1,46 @@
+import type { FieldConflict } from './conflict-dialog';
+
+export type Values = Record<string, unknown>;
+
+/**
+ * What the user changed: the server merges a PUT into the stored record, so sending only the
+ * changes never overwrites what changed meanwhile (an attachment's status, another phone's edit).
+ * A field emptied in the form is sent as null, which clears it. The version is not a field.
+ */
+export function changes(loaded: Values, draft: Values): Values {
+  const out: Values = {};
+  for (const [key, value] of Object.entries(draft)) {
+    if (key === 'version') continue;
+    if (JSON.stringify(value) !== JSON.stringify(loaded[key])) out[key] = value === undefined ? null : value;
+  }
+  for (const key of Object.keys(loaded)) if (key !== 'version' && !(key in draft) && loaded[key] !== undefined) out[key] = null;
+  return out;
+}
+
+/** A record with changes applied (null clears a field). */
+export function withChanges(record: Values, edits: Values): Values {
+  const out = { ...record };
+  for (const [key, value] of Object.entries(edits)) {
+    if (value === null) delete out[key];
+    else out[key] = value;
+  }
+  return out;
+}
+
+export const versionOf = (record: Values): number | undefined => (typeof record['version'] === 'number' ? record['version'] : undefined);
+
+/** A 409 from the server: the record as it is now, the fields both sides changed, and who changed them. */
+export interface Conflict {
+  current: Values;
+  conflicts: FieldConflict[];
+  changedBy: string;
+}
+
+/** The conflict a 409's data describes, or undefined when it carries none. */
+export function conflictOf(data: unknown, msg: string): { current: Values; conflict?: Conflict } | undefined {
+  if (!data || typeof data !== 'object' || !('current' in data)) return undefined;
+  const d = data as { current: Values; conflicts?: FieldConflict[] };
+  const conflicts = d.conflicts ?? [];
+  if (conflicts.length === 0) return { current: d.current };
+  return { current: d.current, conflict: { current: d.current, conflicts, changedBy: /changed by (\S+)/.exec(msg)?.[1] ?? '' } };
+}
