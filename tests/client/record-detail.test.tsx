@@ -265,6 +265,23 @@ describe('unsaved edits', () => {
     expect(Object.keys(localStorage).filter((k) => k.startsWith('draft.'))).toEqual([]);
   });
 
+  it('keep the version they were made on, so a save can never overwrite newer values unseen', async () => {
+    // Made on version 2; someone has since saved version 3 (a new city).
+    localStorage.setItem('draft.issue.5', JSON.stringify({ savedAt: Date.now(), values: { issueTitle: 'Typed offline' }, baseVersion: 2 }));
+    const { calls } = open('/data/issue/5', {
+      'GET /api/vtp/issueRecord/5': () => ({ body: { code: 200, data: { ...ISSUE, city: 'Newer city', version: 3 } } }),
+      'PUT /api/vtp/issueRecord': (call) => ({ body: { code: 200, data: { ...ISSUE, city: 'Newer city', ...(call.body as object), version: 4 } } }),
+    });
+    const user = userEvent.setup();
+    expect(await screen.findByText('Unsaved changes restored')).toBeInTheDocument();
+    // Today's record with the user's own edit on top.
+    await waitFor(() => expect(field('Title')).toHaveValue('Typed offline'));
+    expect(field('City')).toHaveValue('Newer city');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await screen.findByText('Issue record updated successfully');
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ id: 5, issueTitle: 'Typed offline', version: 2 });
+  });
+
   it('are dropped by Cancel, and opening Edit without typing keeps nothing', async () => {
     open('/data/issue/5', { 'GET /api/vtp/issueRecord/5': () => ({ body: { code: 200, data: ISSUE } }) });
     const user = userEvent.setup();
