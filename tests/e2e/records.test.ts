@@ -85,6 +85,31 @@ describe('record screens in Chromium against the real server', () => {
     await snap(page, 'issue-refused');
   });
 
+  it('searches a list by the fields its schema declares as filters', async () => {
+    const today = format(new Date(), 'yyyy-MM-dd');
+    for (const [title, category] of [
+      ['Door rattle', 'Body'],
+      ['Brake judder', 'Brakes'],
+    ]) {
+      await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueDate: today, issueTitle: title, issueCategory: category } });
+    }
+    await page.goto(`${server.url}/data/issue`);
+    await page.getByText('Door rattle').waitFor();
+    await page.getByRole('button', { name: 'Search' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Search Issue Records' });
+    await dialog.getByLabel('Category (is)').fill('Brakes');
+    await snap(page, 'issue-search');
+    await dialog.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('Category: Brakes').waitFor();
+    await expect.poll(() => page.getByText('Door rattle').count()).toBe(0);
+    expect(await page.getByText('Brake judder').count()).toBe(1);
+    // The header's buttons fit a phone's width.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await snap(page, 'issue-searched');
+    await page.getByRole('button', { name: 'Clear Search' }).click();
+    await page.getByText('Door rattle').waitFor();
+  });
+
   it('edits a charging record’s connectors', async () => {
     const created = await server.request('POST', '/api/vtp/chargingRecord', {
       token,

@@ -7,6 +7,7 @@ import { Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
 import { DateRangeButton, FilterBanner } from './date-range-filter';
+import { FieldFilterBanner, FieldFilterButton, type FieldFilters } from './field-filters';
 import { parseDateText } from './format';
 import { Pagination } from './pagination';
 import { RecordCard } from './record-card';
@@ -35,8 +36,9 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
   const location = useLocation();
   const [page, setPage] = useState(1);
   const [range, setRange] = useState<DateRange>(() => presetRange(location.state));
+  const [filters, setFilters] = useState<FieldFilters>({});
   const { meta } = kind;
-  const { state, refresh } = useRecordList(kind, page, range, (message) => toast('error', meta.messages.listLoadFailed, message));
+  const { state, refresh } = useRecordList(kind, page, range, (message) => toast('error', meta.messages.listLoadFailed, message), filters);
 
   // Keep the page within 1..total pages when the total shrinks (SPEC.md section 5).
   useEffect(() => {
@@ -45,6 +47,10 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
 
   const applyRange = (next: DateRange): void => {
     setRange(next);
+    setPage(1);
+  };
+  const applyFilters = (next: FieldFilters): void => {
+    setFilters(next);
     setPage(1);
   };
   const total = state.status === 'ready' ? state.total : 0;
@@ -57,6 +63,7 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
         actions={
           <>
             <Tag value={String(total)} rounded aria-label={`Total ${total}`} title="Total" />
+            <FieldFilterButton kind={kind} value={filters} onApply={applyFilters} />
             <DateRangeButton value={range} onApply={applyRange} />
             <Button icon="pi pi-refresh" rounded text aria-label="Refresh" onClick={() => void refresh()} />
             {meta.canCreateFromList && <Button icon="pi pi-plus" rounded aria-label="Add" onClick={() => navigate(`${meta.route}/new`)} />}
@@ -71,6 +78,7 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
         </div>
       )}
       <FilterBanner range={range} onClear={() => applyRange({ from: null, to: null })} />
+      <FieldFilterBanner kind={kind} value={filters} onClear={() => applyFilters({})} />
       {state.status === 'loading' && <Loading text={meta.texts.listLoading} />}
       {state.status === 'error' && (
         <div className="empty-state">

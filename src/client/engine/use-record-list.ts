@@ -16,9 +16,11 @@ export interface DateRange {
 export const PAGE_SIZE = 10;
 
 /** The list query of the contract: pageNum, pageSize, projectName and the kind's bracket date params. */
-export function listQuery(kind: Kind, page: number, range: DateRange, pageSize = PAGE_SIZE) {
+export function listQuery(kind: Kind, page: number, range: DateRange, pageSize = PAGE_SIZE, filters: Record<string, string> = {}) {
   const { begin, end } = kind.meta.rangeParams;
   return {
+    // Field filters declared in the schema (x-kind.filters) travel as plain parameters.
+    ...filters,
     pageNum: page,
     pageSize,
     projectName: storage.deptName() ?? undefined,
@@ -38,8 +40,8 @@ export type ListState =
  * Fetches one page of a kind's list with SWR: a new page or filter starts from the loading state,
  * a failure toasts the kind's message once and is not retried (SPEC.md section 8).
  */
-export function useRecordList(kind: Kind, page: number, range: DateRange, onError: (message: string) => void) {
-  const query = listQuery(kind, page, range);
+export function useRecordList(kind: Kind, page: number, range: DateRange, onError: (message: string) => void, filters: Record<string, string> = {}) {
+  const query = listQuery(kind, page, range, PAGE_SIZE, filters);
   const key = [kind.meta.apiPath, JSON.stringify(query)];
   const { data, error, isLoading, mutate } = useSWR<ListEnvelope<RecordRow>>(
     key,

@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import { Button } from 'primereact/button';
+import { Dialog } from 'primereact/dialog';
+import { InputText } from 'primereact/inputtext';
+import type { Kind } from '../../shared/kind-types';
+
+/** Filter values by field, as the list sends them (plain query parameters); empty ones are left out. */
+export type FieldFilters = Record<string, string>;
+
+const titleOf = (kind: Kind, field: string): string => kind.schema.properties[field]?.title ?? field;
+
+/** The fields a kind's schema declares as filters (x-kind.filters), in schema order. */
+export function filterFields(kind: Kind): string[] {
+  const declared = kind.meta.filters ?? {};
+  return kind.fields.filter((f) => f in declared);
+}
+
+/**
+ * A search button opening a form of the kind's declared filters: one box per field, 'contains' or
+ * 'is' as the schema says. Nothing shows for a kind that declares no filters.
+ */
+export function FieldFilterButton({ kind, value, onApply }: { kind: Kind; value: FieldFilters; onApply: (next: FieldFilters) => void }) {
+  const [open, setOpen] = useState(false);
+  const [draft, setDraft] = useState<FieldFilters>(value);
+  const fields = filterFields(kind);
+  if (fields.length === 0) return null;
+  const active = Object.keys(value).length > 0;
+  const apply = (next: FieldFilters): void => {
+    onApply(Object.fromEntries(Object.entries(next).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, v.trim()])));
+    setOpen(false);
+  };
+  const footer = (
+    <div className="flex gap-2">
+      <Button label="Clear" outlined className="flex-1" onClick={() => apply({})} />
+      <Button label="Search" icon="pi pi-search" className="flex-1" onClick={() => apply(draft)} />
+    </div>
+  );
+  return (
+    <>
+      <Button
+        icon="pi pi-search"
+        rounded
+        text={!active}
+        aria-label="Search"
+        onClick={() => {
+          setDraft(value);
+          setOpen(true);
+        }}
+      />
+      {open && (
+        <Dialog header={`Search ${kind.meta.titles.list}`} visible onHide={() => setOpen(false)} footer={footer} style={{ width: 'min(28rem, calc(100vw - 1rem))' }} modal>
+          <form
+            className="flex flex-column gap-3"
+            onSubmit={(e) => {
+              e.preventDefault();
+              apply(draft);
+            }}
+          >
+            {fields.map((field) => {
+              const id = `filter-${field}`;
+              const how = kind.meta.filters?.[field] === 'contains' ? 'contains' : 'is';
+              return (
+                <div key={field} className="flex flex-column gap-1">
+                  <label htmlFor={id}>
+                    {titleOf(kind, field)} <span className="text-600 text-sm">({how})</span>
+                  </label>
+                  <InputText id={id} value={draft[field] ?? ''} onChange={(e) => setDraft({ ...draft, [field]: e.target.value })} />
+                </div>
+              );
+            })}
+            <button type="submit" hidden />
+          </form>
+        </Dialog>
+      )}
+    </>
+  );
+}
+
+/** A line saying which field filters are on, with a way to clear them. */
+export function FieldFilterBanner({ kind, value, onClear }: { kind: Kind; value: FieldFilters; onClear: () => void }) {
+  const entries = Object.entries(value);
+  if (entries.length === 0) return null;
+  const text = entries.map(([field, v]) => `${titleOf(kind, field)}: ${v}`).join(', ');
+  return (
+    <div className="filter-banner" role="status">
+      <i className="pi pi-search text-primary" aria-hidden="true" />
+      <span className="flex-1">{text}</span>
+      <Button label="Clear Search" link size="small" onClick={onClear} />
+    </div>
+  );
+}
