@@ -6,7 +6,7 @@ import { listAttachments, lazyFile, type AttachmentFile, type AttachmentSource }
 import type { DayRecords } from './day-records.js';
 import type { PackageKind } from './package-kinds.js';
 import { SheetBuilder, writeWorkbook } from './workbook.js';
-import { isCompressedFile, type ZipWriter } from './zip.js';
+import type { ZipWriter } from './zip.js';
 
 export interface PackageJob {
   kind: Kind;
@@ -73,7 +73,8 @@ export async function writeDayPackage(zip: ZipWriter, job: PackageJob): Promise<
       files.push(...(await listAttachments(job.files, job.project, folder, zipFolderOf(folder))));
     }
     for (const file of files) {
-      zip.append(lazyFile(job.files, job.project, file.storagePath), { name: file.zipPath, store: isCompressedFile(file.zipPath) });
+      // Deflated, never stored: a streamed entry has a data descriptor, which ZipInputStream accepts only after deflate.
+      zip.append(lazyFile(job.files, job.project, file.storagePath), { name: file.zipPath, store: false });
     }
   }
   // finalize() settles only once the client has read the last byte; a failure after this point

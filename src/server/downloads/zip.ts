@@ -13,15 +13,17 @@ export interface ZipWriter extends Transform {
 // the old factory function; this one cast keeps the mismatch out of the rest of the code.
 const { ZipArchive } = archiverModule as unknown as { ZipArchive: new (options: { zlib: { level: number } }) => ZipWriter };
 
-/** A ZIP written as it is read: entries are compressed one after another, never held whole. */
+/**
+ * A ZIP written as it is read: entries are compressed one after another, never held whole.
+ *
+ * Streaming readers (Java's and Android's ZipInputStream) refuse a STORED entry followed by a data
+ * descriptor, which is what a streamed entry gets when its size and CRC are not known up front.
+ * So every streamed entry (the JSON, attachments) is DEFLATED, which may carry a descriptor, and
+ * only Buffers (the .xlsx, whose size and CRC are known) are STORED, with both in the local
+ * header. Level 1: media barely shrinks, and level 1 costs a fraction of level 6's CPU on it.
+ */
 export function createZip(): ZipWriter {
-  // Level 6 is zlib's default balance; most bytes (xlsx, photos, video) are stored, not deflated.
-  return new ZipArchive({ zlib: { level: 6 } });
-}
-
-/** Files that are compressed already gain nothing from deflate but cost CPU. */
-export function isCompressedFile(name: string): boolean {
-  return /\.(xlsx|docx|pptx|zip|gz|7z|rar|jpe?g|png|gif|webp|heic|mp4|mov|m4v|mkv|webm|avi|wmv|mp3|m4a|aac|ogg|opus|pdf)$/i.test(name);
+  return new ZipArchive({ zlib: { level: 1 } });
 }
 
 /** A Content-Disposition header that keeps non-ASCII names (project names may be Chinese) intact. */

@@ -3,6 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kind } from '../../../src/shared/kind-types.js';
 import { ALICE, BOB, CAROL, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
 import { readZip, type ZipFile } from './zip-reader.js';
+import { readZipAsStream } from './stream-reader.js';
+
+/**
+ * A package read both ways: through its central directory, and front to back from local headers
+ * alone as Java's and Android's ZipInputStream read it. Both must give the same files.
+ */
+function readZipBothWays(bytes: Buffer): ZipFile[] {
+  const files = readZip(bytes);
+  const streamed = readZipAsStream(bytes);
+  expect(streamed.map((e) => [e.name, e.bytes.toString('base64')])).toEqual(files.map((f) => [f.name, f.bytes.toString('base64')]));
+  // The workbooks inside are ZIPs too, and must stream as well.
+  for (const e of streamed) if (e.name.endsWith('.xlsx')) expect(readZipAsStream(e.bytes).length).toBeGreaterThan(0);
+  return files;
+}
 import { create, DAY, download, folderOf, headerOf, jsonError, kindOf, putFile, randomFile, readBook, sha256, sheetRows } from './fixtures.js';
 
 type Rec = Record<string, unknown>;
@@ -71,7 +85,7 @@ describe.each(dbTargets())('day packages on $name', (target) => {
     expect(d.status, d.bytes.toString('utf8').slice(0, 200)).toBe(200);
     expect(d.headers.get('content-type')).toBe('application/zip');
     expect(d.headers.get('content-disposition')).toContain(`filename="${name}"`);
-    return readZip(d.bytes);
+    return readZipBothWays(d.bytes);
   }
 
   /** Checks the JSON and the workbook of a package against the records it must hold. */
@@ -109,7 +123,7 @@ describe.each(dbTargets())('day packages on $name', (target) => {
     // A ZIP is compressed already: the server's response compression leaves it alone.
     const raw = await fetch(`${s.url}/download/download_JourneysFiles?date=${DAY}`, { headers: { authorization: `Bearer ${alice}`, 'accept-encoding': 'gzip, br' } });
     expect(raw.headers.get('content-encoding')).toBeNull();
-    expect(readZip(Buffer.from(await raw.arrayBuffer()))).toHaveLength(2);
+    expect(readZipBothWays(Buffer.from(await raw.arrayBuffer()))).toHaveLength(2);
     // x-export: false fields stay out of packages.
     const poiJson = (await zipOf(`/download/download_POIsFiles?date=${DAY}`, `P1_V1_${DAY}_POIs.zip`))[0]!.bytes.toString('utf8');
     expect(poiJson).toContain('Tunnel entrance');
@@ -167,7 +181,7 @@ describe.each(dbTargets())('day packages on $name', (target) => {
   it("gives another project's user only that project's records", async () => {
     const d = await download(s, `/download/download_IssueFiles?vehicle=V2&date=${DAY}&project=P2`, bob);
     expect(d.status).toBe(200);
-    const files = readZip(d.bytes);
+    const files = readZipBothWays(d.bytes);
     const json = JSON.parse(files.find((f) => f.name.endsWith('.json'))!.bytes.toString('utf8')) as Rec[];
     expect(json.map((r) => r['id'])).toEqual([...foreign['issue']!]);
     expect(json[0]).toMatchObject({ projectName: 'P2', vehicleNo: 'V2' });
@@ -187,7 +201,7 @@ describe.each(dbTargets())('day packages on $name', (target) => {
 
     const d = await download(s, `/download/download_JourneysFiles?date=${day}`, alice);
     expect(d.status).toBe(200);
-    const files = readZip(d.bytes);
+    const files = readZipBothWays(d.bytes);
     const json = JSON.parse(files.find((f) => f.name.endsWith('.json'))!.bytes.toString('utf8')) as Rec[];
     expect(json).toHaveLength(n);
     const keys = json.map((r) => `${r['driveDate']} ${String(r['id']).padStart(9, '0')}`);
