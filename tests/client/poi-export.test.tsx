@@ -10,7 +10,7 @@ import { renderApp, signedIn } from './render';
 
 const poi = registry.get('poi') as Kind;
 const ROWS = [
-  { id: 2, title: 'Tunnel', reportTime: '2026-11-20 08:30:00', projectName: 'P1', vehicleNo: 'V1', lon: 1.5, taskId: 'T1', no: 'N1', poiDate: '2026-11-20', relatedFilesJson: '[]', extraFromServer: 'kept' },
+  { id: 2, title: 'Tunnel', reportTime: '2026-11-20 08:30:00', projectName: 'P1', vehicleNo: 'V1', lon: 1.5, taskId: 'T1', no: 'N1', poiDate: '2026-11-20', relatedFilesJson: '[]', extraFromServer: 'kept', version: 3 },
   { id: 1, title: 'Bridge', projectName: 'P1', vehicleNo: 'V1', address: null },
 ];
 
@@ -39,6 +39,13 @@ describe('POI Excel export', () => {
     expect(sheet).toHaveLength(2);
     expect(sheet[0]).toMatchObject({ id: 2, title: 'Tunnel', lon: 1.5, extraFromServer: 'kept' });
     expect(sheet[1]).toMatchObject({ id: 1, title: 'Bridge', address: '', reportTime: '' });
+    // The version is for editing, not for a report; dates are real Excel dates.
+    expect(header).not.toContain('version');
+    const cells = book.Sheets['POI'] as XLSX.WorkSheet;
+    const reportCol = header.indexOf('reportTime');
+    const dated = cells[XLSX.utils.encode_cell({ r: 1, c: reportCol })] as XLSX.CellObject;
+    expect(dated.t).toBe('n');
+    expect(XLSX.SSF.format('yyyy-mm-dd hh:mm:ss', dated.v as number)).toBe('2026-11-20 08:30:00');
   });
 
   it("says '没有可导出的数据' with no rows and '导出失败' on failure", async () => {

@@ -5,6 +5,7 @@ import { apiRequest, type ListEnvelope } from '../api/client';
 import { signedDownloadUrl } from '../lib/download';
 import { storage } from '../session/storage';
 import type { Kind } from '../../shared/kind-types';
+import { excelDateCell } from '../../shared/excel-dates';
 import type { ListHeaderExtraProps } from '../engine/record-list';
 import { listQuery, type DateRange, type RecordRow } from '../engine/use-record-list';
 import { useToast } from '../ui/toast';
@@ -13,7 +14,8 @@ import { useToast } from '../ui/toast';
 function exportColumns(kind: Kind, rows: RecordRow[]): string[] {
   const hidden = new Set(kind.fields.filter((f) => !kind.exportFields.includes(f)));
   const extra = new Set<string>();
-  for (const row of rows) for (const key of Object.keys(row)) if (!kind.fields.includes(key) && !hidden.has(key)) extra.add(key);
+  // The version is for editing, not for a report.
+  for (const row of rows) for (const key of Object.keys(row)) if (!kind.fields.includes(key) && !hidden.has(key) && key !== 'version') extra.add(key);
   return [...kind.exportFields, ...extra];
 }
 
@@ -47,6 +49,13 @@ export async function exportPoiExcel(kind: Kind, range: DateRange, save = saveBy
   const XLSX = await import('xlsx');
   const { columns, data } = poiSheetRows(kind, rows);
   const sheet = XLSX.utils.json_to_sheet(data, { header: columns });
+  // Dates and times as real Excel dates, so Excel sorts and filters by them.
+  data.forEach((row, r) =>
+    columns.forEach((column, c) => {
+      const date = excelDateCell(row[column], kind.schema.properties[column]?.format);
+      if (date) sheet[XLSX.utils.encode_cell({ r: r + 1, c })] = { ...date };
+    }),
+  );
   const book = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(book, sheet, 'POI');
   const bytes = XLSX.write(book, { type: 'array', bookType: 'xlsx' }) as ArrayBuffer;

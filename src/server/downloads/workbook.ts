@@ -1,6 +1,7 @@
 import * as XLSX from 'xlsx';
 import type { Kind } from '../../shared/kind-types.js';
 import type { RecordData } from '../records/validation.js';
+import { excelDateCell, type ExcelDateCell } from '../../shared/excel-dates.js';
 
 /** Data rows one Excel sheet can hold (1,048,576 rows minus the header). */
 export const MAX_SHEET_ROWS = 1_048_575;
@@ -14,9 +15,15 @@ export function columnHeaders(kind: Kind): string[] {
   return kind.exportFields.map((field) => kind.schema.properties[field]?.title ?? field);
 }
 
-/** A value as a cell: numbers stay numbers, missing values stay blank, anything structured is JSON. */
-function cell(value: unknown): string | number | boolean | undefined {
+/**
+ * A value as a cell: numbers stay numbers, dates and times are real Excel dates, missing values
+ * stay blank, anything structured is JSON, and text stays text (a value starting with '=' is
+ * written as a string cell, never as a formula).
+ */
+function cell(value: unknown, format: string | undefined): string | number | boolean | ExcelDateCell | undefined {
   if (value === null || value === undefined) return undefined;
+  const date = excelDateCell(value, format);
+  if (date) return date;
   if (typeof value === 'number' || typeof value === 'boolean') return value;
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return text.length > MAX_CELL_TEXT ? text.slice(0, MAX_CELL_TEXT) : text;
@@ -33,9 +40,23 @@ export class SheetBuilder {
     this.sheet = XLSX.utils.aoa_to_sheet([columnHeaders(kind)]);
   }
 
+  private rows = 1;
+
   add(records: RecordData[]): void {
-    const rows = records.map((record) => this.kind.exportFields.map((field) => cell(record[field])));
-    XLSX.utils.sheet_add_aoa(this.sheet, rows, { origin: -1 });
+    const formats = this.kind.exportFields.map((field) => this.kind.schema.properties[field]?.format);
+    const cells = records.map((record) => this.kind.exportFields.map((field, i) => cell(record[field], formats[i])));
+    // SheetJS takes plain values per row; date cells are put in place afterwards with their format.
+    XLSX.utils.sheet_add_aoa(
+      this.sheet,
+      cells.map((row) => row.map((c) => (c !== null && typeof c === 'object' ? c.v : c))),
+      { origin: -1 },
+    );
+    cells.forEach((row, r) =>
+      row.forEach((c, col) => {
+        if (c !== null && typeof c === 'object') this.sheet[XLSX.utils.encode_cell({ r: this.rows + r, c: col })] = { ...c };
+      }),
+    );
+    this.rows += cells.length;
   }
 }
 

@@ -4,6 +4,8 @@ import type { Kind } from '../../../src/shared/kind-types.js';
 import { ALICE, BOB, CAROL, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
 import { readZip, type ZipFile } from './zip-reader.js';
 import { readZipAsStream } from './stream-reader.js';
+import { excelDateCell } from '../../../src/shared/excel-dates.js';
+import * as XLSX from 'xlsx';
 
 /**
  * A package read both ways: through its central directory, and front to back from local headers
@@ -104,7 +106,12 @@ describe.each(dbTargets())('day packages on $name', (target) => {
     expect(table.length - 1).toBe(records.length);
     // Every cell is the record's value in the column's field, blank where the record has none.
     table.slice(1).forEach((cells, i) => {
-      kind.exportFields.forEach((field, col) => expect(cells[col], `${kind.name} row ${i} ${field}`).toEqual(rows[i]![field]));
+      kind.exportFields.forEach((field, col) => {
+        // Dates and times are Excel dates: the serial number of the record's wall-clock time.
+        const value = rows[i]![field];
+        const expected = excelDateCell(value, kind.schema.properties[field]?.format)?.v ?? value;
+        expect(cells[col], `${kind.name} row ${i} ${field}`).toEqual(expected);
+      });
     });
   }
 
@@ -176,6 +183,27 @@ describe.each(dbTargets())('day packages on $name', (target) => {
     const report = await download(s, '/download/generate_excel?date=2026-11-22', alice);
     expect(report.status).toBe(404);
     expect(jsonError(report).msg).toBe('No data available for 2026-11-22');
+  });
+
+  it('writes dates as Excel dates with a display format, numbers as numbers, and formula-like text as text', async () => {
+    const issue = kindOf(s, 'issue');
+    await create(s, issue, alice, { issueDate: '2026-11-24', issueStartTime: '2026-11-24 08:05:09', issueTitle: '=HYPERLINK("http://x","y")', faultMileage: 1520.5 });
+    const report = await download(s, '/download/generate_excel?date=2026-11-24', alice);
+    expect(report.status).toBe(200);
+    const book = XLSX.read(report.bytes, { type: 'buffer', cellNF: true, cellFormula: true });
+    const sheet = book.Sheets[book.SheetNames.find((n) => /issue/i.test(n)) ?? ''] as XLSX.WorkSheet;
+    const header = (XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1 })[0] ?? []) as string[];
+    const at = (title: string) => sheet[XLSX.utils.encode_cell({ r: 1, c: header.indexOf(title) })] as XLSX.CellObject;
+    // A date stored without a time is shown as a date.
+    expect(at('Issue Date')).toMatchObject({ t: 'n', v: 46350, z: 'yyyy-mm-dd' });
+    const start = at('Start Time');
+    expect(start.t).toBe('n');
+    expect(start.z).toBe('yyyy-mm-dd hh:mm:ss');
+    expect(XLSX.SSF.format(start.z as string, start.v as number)).toBe('2026-11-24 08:05:09');
+    expect(at('Fault Mileage (km)')).toMatchObject({ t: 'n', v: 1520.5 });
+    const title = at('Title');
+    expect(title).toMatchObject({ t: 's', v: '=HYPERLINK("http://x","y")' });
+    expect(title.f).toBeUndefined();
   });
 
   it("gives another project's user only that project's records", async () => {
