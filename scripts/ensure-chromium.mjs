@@ -6,15 +6,17 @@ import fs from 'node:fs';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
 const found = () => CANDIDATES.find((p) => fs.existsSync(p));
+// The HTTPS test makes its self-signed certificate with the openssl command.
+const hasOpenssl = () => ['/usr/bin/openssl', '/bin/openssl'].some((p) => fs.existsSync(p));
 
-if (!found()) {
+if (!found() || !hasOpenssl()) {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   if (root && fs.existsSync('/usr/bin/apt-get')) {
-    console.log('Chromium is not installed: installing Debian\'s chromium package for the end-to-end tests...');
+    console.log('Installing Debian\'s chromium and openssl packages for the tests...');
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update'], { stdio: 'inherit', env });
     // A CJK font too, so screenshots show the app's Chinese messages as a phone does.
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium', 'fonts-wqy-zenhei'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium', 'fonts-wqy-zenhei', 'openssl'], { stdio: 'inherit', env });
   }
 }
 const chromium = found();

@@ -2,6 +2,7 @@ import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyCors from '@fastify/cors';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { databaseRateLimitStore } from './auth/rate-limit-store.js';
 import type { KindRegistry } from '../shared/kind-types.js';
@@ -96,6 +97,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: 1024 * 1024,
+    ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key } } : {}),
     // A number of hops is trusted as proxy-addr does it: the nearest n addresses.
     trustProxy: typeof config.trustProxy === 'number' ? ((_address: string, hop: number) => hop < (config.trustProxy as number)) : config.trustProxy,
     // Timeouts (docs/SECURITY.md): headers within headersMs, silence closes after idleMs; request
@@ -136,6 +138,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onClose', async () => db.kysely.destroy());
 
   installErrorHandler(app);
+  // Cross-origin access only for origins an admin lists (another front end on another host).
+  if (config.corsOrigins.length > 0) {
+    await app.register(fastifyCors, {
+      origin: config.corsOrigins,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+      allowedHeaders: ['authorization', 'content-type', 'clientid', 'content-range', 'if-match', 'content-language', 'istoken', 'isencrypt', 'repeatsubmit'],
+      exposedHeaders: ['etag', 'content-disposition', 'retry-after', 'www-authenticate'],
+      maxAge: 600,
+    });
+  }
   installInputGuard(app);
   installBodyDeadline(app, config.timeouts.bodyMs, config.uploads);
   await installSecurityHeaders(app);

@@ -24,6 +24,10 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** The address clients reach the server at, for URLs it hands out (upload sessions); else the request's own host. */
   publicUrl: string | undefined;
+  /** Origins (scheme://host[:port]) another front end is served from; empty: no cross-origin access. */
+  corsOrigins: string[];
+  /** PEM certificate and key files: the server speaks HTTPS itself (phones only record audio and video on a secure origin). */
+  tls: { certFile: string; keyFile: string; cert: Buffer; key: Buffer } | undefined;
   timeouts: {
     /** A request's headers must arrive within this. */
     headersMs: number;
@@ -121,6 +125,43 @@ function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
   return `${url.origin}${url.pathname.replace(/\/$/, '')}`;
 }
 
+function corsOrigins(env: NodeJS.ProcessEnv): string[] {
+  const raw = text(env, 'CORS_ORIGINS');
+  if (raw === undefined) return [];
+  return raw.split(',').map((origin) => {
+    const o = origin.trim();
+    let url: URL;
+    try {
+      url = new URL(o);
+    } catch {
+      throw new ConfigError(`CORS_ORIGINS must be a comma-separated list of origins such as https://app.example.com, got '${o}'`);
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== o.replace(/\/$/, '')) {
+      throw new ConfigError(`CORS_ORIGINS entries must be origins only (scheme, host and port, no path), got '${o}'`);
+    }
+    return url.origin;
+  });
+}
+
+function tls(env: NodeJS.ProcessEnv, rootDir: string): Config['tls'] {
+  const certFile = text(env, 'TLS_CERT');
+  const keyFile = text(env, 'TLS_KEY');
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined || keyFile === undefined) throw new ConfigError('set both TLS_CERT and TLS_KEY (PEM files) to serve HTTPS, or neither');
+  const read = (name: string, file: string): Buffer => {
+    const abs = path.resolve(rootDir, file);
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(abs);
+    } catch (e) {
+      throw new ConfigError(`${name} cannot be read: ${abs} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    }
+    if (!bytes.toString('latin1').includes('-----BEGIN ')) throw new ConfigError(`${name} must be a PEM file (it has no -----BEGIN line): ${abs}`);
+    return bytes;
+  };
+  return { certFile, keyFile, cert: read('TLS_CERT', certFile), key: read('TLS_KEY', keyFile) };
+}
+
 /** Reads and checks the configuration; throws ConfigError with a message a person can act on. */
 export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
   const databaseUrl = text(env, 'DATABASE_URL');
@@ -150,6 +191,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
     initialUser: initialUser(env),
     trustProxy: trustProxy(env),
     publicUrl: publicUrl(env),
+    corsOrigins: corsOrigins(env),
+    tls: tls(env, rootDir),
     timeouts: {
       headersMs: integer(env, 'HEADERS_TIMEOUT_SECONDS', 20, 1, 600) * 1000,
       bodyMs: integer(env, 'BODY_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,

@@ -37,7 +37,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Road Test Data is serving ${app.db.describe} on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}/`);
+  const scheme = config.tls ? 'https' : 'http';
+  app.log.info(`Road Test Data is serving ${app.db.describe} on ${scheme}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}/`);
 }
 
 main().catch((err: unknown) => {

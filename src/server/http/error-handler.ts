@@ -19,6 +19,9 @@ export function installErrorHandler(app: FastifyInstance): void {
     // Refused before the body arrived (an upload too large, a trickle cut off): close the
     // connection after answering, rather than read the rest of a body nobody will use.
     if (!request.raw.complete) reply.header('connection', 'close');
+    // RFC 6750: a 401 says which scheme would be accepted.
+    const status401 = (error instanceof ApiError ? error.status : error.statusCode) === 401;
+    if (status401) reply.header('www-authenticate', 'Bearer realm="road-test-data"');
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return reply.status(error.status).send({ code: error.status, msg: error.message, data: error.data });
