@@ -30,7 +30,10 @@ export function filesHeaders(): Record<string, string> {
 /** The `msg` of an envelope, or undefined for a body that is not ours (a proxy's HTML page). */
 export function envelopeMsg(body: unknown): string | undefined {
   const msg = (body as { msg?: unknown } | null)?.msg;
-  return typeof msg === 'string' && msg !== '' ? msg : undefined;
+  if (typeof msg === 'string' && msg !== '') return msg;
+  // The upload-session protocol answers errors in Graph's shape: {"error": {"code", "message"}}.
+  const graph = (body as { error?: { message?: unknown } } | null)?.error?.message;
+  return typeof graph === 'string' && graph !== '' ? graph : undefined;
 }
 
 /**

@@ -121,6 +121,11 @@ function migrations(db: Db): Record<string, Migration> {
         await k.schema.alterTable('record_history').addColumn('base_version', 'integer').execute();
       },
     },
+    '008-upload-defer-commit': {
+      async up(k: Kysely<unknown>) {
+        await k.schema.alterTable('upload_sessions').addColumn('defer_commit', 'integer').execute();
+      },
+    },
   };
 }
 

@@ -83,6 +83,8 @@ export interface UploadSessionTable {
   total: number | string | null;
   /** The size announced when the session was made (fileSize), counted as taken disk space until it arrives. */
   declared_size: number | string | null;
+  /** 1: Graph's deferCommit, the finished file waits for a POST to the upload URL. */
+  defer_commit: number | null;
   received: number | string;
   /** Which request is writing now, and until when that claim holds unless renewed. */
   lock_id: string | null;

@@ -8,7 +8,7 @@ import { MAX_PLAIN_UPLOAD_BYTES, PREVIEW_LINK_TTL_SECONDS } from './limits.js';
 import { normaliseRelPath, sanitizeFileName } from './paths.js';
 import { PREVIEW_PAGE_CSP, previewPage } from './preview-page.js';
 import { sendFile } from './send-file.js';
-import { sessionRoutes } from './session-routes.js';
+import { conflictOf, sessionRoutes } from './session-routes.js';
 import type { UploadSessionStore } from './sessions.js';
 import type { UploadLimits } from './upload-limits.js';
 import type { FileEntry, FileStorage } from './storage.js';
@@ -67,6 +67,8 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
       await deps.limits.ensureSpace(announced, true);
     }
     const maxBytes = Math.min(MAX_PLAIN_UPLOAD_BYTES, deps.limits.settings.maxFileBytes);
+    // As on Graph: a name clash fails unless the client asks to rename or replace.
+    const conflict = conflictOf((request.query as Record<string, unknown>)['@microsoft.graph.conflictBehavior']);
     let entry: FileEntry | undefined;
     for await (const part of request.parts()) {
       if (part.type !== 'file') continue;
@@ -78,7 +80,7 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
       try {
         await writeBodyToFile(part.file, staged, { start: 0, maxBytes, minBytesPerSecond: deps.limits.settings.minBytesPerSecond, rateWindowMs: deps.limits.settings.rateWindowMs });
         if (part.file.truncated) throw new ApiError(413, `Files over ${MAX_PLAIN_UPLOAD_BYTES} bytes must be sent through an upload session`);
-        entry = await storage.commit(user.project, folder, sanitizeFileName(part.filename), staged, 'rename');
+        entry = await storage.commit(user.project, folder, sanitizeFileName(part.filename), staged, conflict);
       } catch (e) {
         await storage.discard(staged);
         throw e;

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentUser } from '../auth/authenticate.js';
 import type { authenticateOrSignedLink } from '../auth/signed-links.js';
-import { ApiError, badRequest, notFound, ok } from '../http/envelope.js';
+import { ApiError, badRequest, notFound } from '../http/envelope.js';
+import { driveItem, installGraphErrors } from './graph.js';
 import type { UserRepository } from '../users/user-repository.js';
 import { parseFragment } from './content-range.js';
 import { MAX_UPLOAD_BYTES } from './limits.js';
@@ -29,13 +30,15 @@ interface CreateBody {
   fileName?: unknown;
   fileSize?: unknown;
   conflictBehavior?: unknown;
-  item?: { name?: unknown; '@microsoft.graph.conflictBehavior'?: unknown };
+  deferCommit?: unknown;
+  item?: { name?: unknown; fileSize?: unknown; '@microsoft.graph.conflictBehavior'?: unknown };
 }
 
-function conflictOf(body: CreateBody): ConflictBehavior {
-  const raw = body.conflictBehavior ?? body.item?.['@microsoft.graph.conflictBehavior'] ?? 'rename';
-  if (raw !== 'rename' && raw !== 'replace' && raw !== 'fail') throw badRequest("conflictBehavior must be 'rename' (the default), 'replace' or 'fail'");
-  return raw;
+/** Graph's conflictBehavior: what a finished upload does when its name is taken. Graph's default is fail. */
+export function conflictOf(raw: unknown): ConflictBehavior {
+  const value = raw ?? 'fail';
+  if (value !== 'rename' && value !== 'replace' && value !== 'fail') throw badRequest("@microsoft.graph.conflictBehavior must be 'fail' (the default), 'rename' or 'replace'");
+  return value;
 }
 
 const nextExpected = (s: { received: number }): string[] => [`${s.received}-`];
@@ -57,6 +60,8 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     for (const file of await sessions.sweepExpired()) await storage.discard(storage.staged(file));
   }
 
+  installGraphErrors(app);
+
   app.post('/files/upload/session', { preHandler: deps.serviceAuth }, async (request) => {
     const user = currentUser(request);
     const folder = normaliseRelPath((request.query as Record<string, unknown>)['path']);
@@ -64,22 +69,26 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     await storage.refuseLinks(user.project, folder === '' ? [] : folder.split('/'));
     const body = (request.body ?? {}) as CreateBody;
     if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('Send a JSON object such as {"fileName": "video.mp4"}');
-    const rawName = body.fileName ?? body.item?.name;
+    const rawName = body.item?.name ?? body.fileName;
     if (typeof rawName !== 'string' || rawName.trim() === '') throw badRequest('fileName is required: the name the uploaded file should get');
-    if (body.fileSize !== undefined && (typeof body.fileSize !== 'number' || !Number.isSafeInteger(body.fileSize) || body.fileSize < 0 || body.fileSize > MAX_UPLOAD_BYTES)) {
+    const fileSize = body.fileSize ?? body.item?.fileSize;
+    if (fileSize !== undefined && (typeof fileSize !== 'number' || !Number.isSafeInteger(fileSize) || fileSize < 0 || fileSize > MAX_UPLOAD_BYTES)) {
       throw new ApiError(413, `fileSize must be a whole number of bytes up to ${MAX_UPLOAD_BYTES}`);
     }
-    const declaredSize = body.fileSize as number | undefined;
-    const conflict = conflictOf(body);
+    const declaredSize = fileSize as number | undefined;
+    const conflict = conflictOf(body.conflictBehavior ?? body.item?.['@microsoft.graph.conflictBehavior']);
+    if (body.deferCommit !== undefined && typeof body.deferCommit !== 'boolean') throw badRequest('deferCommit must be true or false');
+    const deferCommit = body.deferCommit === true;
     if (declaredSize !== undefined) deps.limits.checkSize(declaredSize);
     await deps.limits.checkOpenSessions(user.id);
     await deps.limits.ensureSpace(declaredSize ?? 0, true);
     await sweep();
     const partFile = path.basename(await storage.stagingFile('.part'));
-    const { secret, expiresAt } = await sessions.create({ userId: user.id, project: user.project, folder, fileName: sanitizeFileName(rawName), conflict, partFile, declaredSize });
+    const { secret, expiresAt } = await sessions.create({ userId: user.id, project: user.project, folder, fileName: sanitizeFileName(rawName), conflict, partFile, declaredSize, deferCommit });
     // Built on PUBLIC_URL, or on the request's own host: never on a forwarded header that TRUST_PROXY does not vouch for.
     const base = deps.publicUrl ?? `${request.protocol}://${request.host}`;
-    return ok({ uploadUrl: `${base}${app.prefix}/files/upload/session/${secret}`, expirationDateTime: expiresAt, nextExpectedRanges: ['0-'] });
+    // Graph's uploadSession, at the top level.
+    return { uploadUrl: `${base}${app.prefix}/files/upload/session/${secret}`, expirationDateTime: expiresAt, nextExpectedRanges: ['0-'] };
   });
 
   // The upload URL's own routes: no sign-in (the URL is the credential) and no body parsing, so
@@ -101,7 +110,18 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
 
     pre.get('/files/upload/session/:secret', async (request) => {
       const session = await live(request);
-      return ok({ expirationDateTime: session.expiresAt, nextExpectedRanges: nextExpected(session), ...(session.total !== undefined ? { size: session.total } : {}) });
+      return { expirationDateTime: session.expiresAt, nextExpectedRanges: nextExpected(session), ...(session.total !== undefined ? { size: session.total } : {}) };
+    });
+
+    // deferCommit: the client says when the complete file goes into place (Graph: POST {uploadUrl}).
+    pre.post('/files/upload/session/:secret', async (request, reply) => {
+      const session = await live(request);
+      if (session.total === undefined || session.received < session.total) {
+        throw badRequest(`The upload is not complete (${session.received} of ${session.total ?? '?'} bytes); send the remaining bytes before committing`);
+      }
+      const lockId = await sessions.claim(session, session.received, session.total);
+      if (lockId === undefined) throw new ApiError(409, 'Another request is finishing this upload right now');
+      return finish(reply, session);
     });
 
     pre.delete('/files/upload/session/:secret', async (request, reply) => {
@@ -154,14 +174,26 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     if (f.end + 1 < f.total) {
       const expiresAt = await sessions.advance(session.idHash, lockId, f.end + 1);
       if (expiresAt === undefined) throw new ApiError(409, 'The upload was cancelled or taken over while this fragment was sent');
-      return reply.code(202).send(ok({ expirationDateTime: expiresAt, nextExpectedRanges: nextExpected({ received: f.end + 1 }) }));
+      return reply.code(202).send({ expirationDateTime: expiresAt, nextExpectedRanges: nextExpected({ received: f.end + 1 }) });
     }
-    // The last fragment: still holding the claim, move the file into place, then end the session.
     // Truncating drops nothing received: bytes past the total can only come from a broken client.
     await fs.promises.truncate(partPath(session), f.total);
+    if (session.deferCommit) {
+      // Every byte is here; the file goes into place when the client commits (POST uploadUrl).
+      const expiresAt = await sessions.advance(session.idHash, lockId, f.total);
+      if (expiresAt === undefined) throw new ApiError(409, 'The upload was cancelled or taken over while this fragment was sent');
+      return reply.code(202).send({ expirationDateTime: expiresAt, nextExpectedRanges: [] });
+    }
+    return finish(reply, session);
+  }
+
+  /** Still holding the claim: move the file into place, end the session, answer the driveItem. */
+  async function finish(reply: FastifyReply, session: UploadSession): Promise<FastifyReply> {
+    const existed = session.conflict === 'replace' && (await storage.stat(session.project, session.folder === '' ? session.fileName : `${session.folder}/${session.fileName}`)) !== undefined;
     const entry = await storage.commit(session.project, session.folder, session.fileName, partPath(session), session.conflict);
     await sessions.delete(session.idHash);
-    return reply.code(201).send(ok(entry));
+    // Graph: 201 for a new item, 200 when an existing one was replaced.
+    return reply.code(existed ? 200 : 201).send(driveItem(entry));
   }
 }
 

@@ -21,6 +21,8 @@ export interface UploadSession {
   lockId: string | null;
   lockedUntil: string | null;
   expiresAt: string;
+  /** Graph's deferCommit: the complete file waits for a POST to the upload URL. */
+  deferCommit: boolean;
 }
 
 function toSession(row: Selectable<UploadSessionTable>): UploadSession {
@@ -37,6 +39,7 @@ function toSession(row: Selectable<UploadSessionTable>): UploadSession {
     lockId: row.lock_id,
     lockedUntil: row.locked_until,
     expiresAt: row.expires_at,
+    deferCommit: Number(row.defer_commit ?? 0) === 1,
   };
 }
 
@@ -53,7 +56,7 @@ export class UploadSessionStore {
 
   /** Creates a session and returns the secret of its upload URL (128 random bits and more). */
   async create(
-    s: { userId: number; project: string; folder: string; fileName: string; conflict: ConflictBehavior; partFile: string; declaredSize?: number | undefined },
+    s: { userId: number; project: string; folder: string; fileName: string; conflict: ConflictBehavior; partFile: string; declaredSize?: number | undefined; deferCommit?: boolean },
     now = Date.now(),
   ): Promise<{ secret: string; expiresAt: string }> {
     const secret = randomBytes(32).toString('base64url');
@@ -70,6 +73,7 @@ export class UploadSessionStore {
         part_file: s.partFile,
         total: null,
         declared_size: s.declaredSize ?? null,
+        defer_commit: s.deferCommit ? 1 : 0,
         received: 0,
         lock_id: null,
         locked_until: null,

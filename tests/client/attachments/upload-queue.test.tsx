@@ -37,7 +37,8 @@ describe('the upload queue', () => {
     expect(await screen.findByText('File "photo.png" uploaded successfully to ' + FOLDER + '.')).toBeInTheDocument();
     const [post] = xhr.requests as FakeXhr[];
     expect(post?.method).toBe('POST');
-    expect(post?.url).toBe(`/sharepoint/files/upload?path=${encodeURIComponent('/' + FOLDER)}`);
+    // The app keeps both files on a name clash, asking as Graph clients do.
+    expect(post?.url).toBe(`/sharepoint/files/upload?path=${encodeURIComponent('/' + FOLDER)}&%40microsoft.graph.conflictBehavior=rename`);
     expect(post?.headers).toMatchObject({ authorization: 'Bearer token-abc', clientid: expect.any(String) });
     expect((post?.sentFile() as File).name).toBe('photo.png');
     expect(await screen.findByRole('button', { name: 'Preview photo.png' })).toHaveTextContent('2 KB');
@@ -102,7 +103,9 @@ describe('the upload queue', () => {
     renderPanel();
     choose([fileOfSize('long-video.mp4', total, 'video/mp4')]);
     await screen.findByText('上传成功', undefined, { timeout: 8000 });
-    expect(calls.find((c) => c.url.startsWith('/sharepoint/files/upload/session'))?.body).toEqual({ fileName: 'long-video.mp4' });
+    expect(calls.find((c) => c.url.startsWith('/sharepoint/files/upload/session'))?.body).toEqual({
+      item: { name: 'long-video.mp4', fileSize: expect.any(Number), '@microsoft.graph.conflictBehavior': 'rename' },
+    });
     const ranges = xhr.requests.map((r) => r.headers['content-range']);
     expect(ranges).toHaveLength(11);
     expect(ranges[0]).toBe(`bytes 0-${MB5 - 1}/${total}`);
@@ -189,7 +192,7 @@ describe('the upload queue', () => {
     renderPanel({ path: '', issue: undefined });
     choose([new File(['1'], 'top.txt')]);
     expect(await screen.findByText('File "top.txt" uploaded successfully to root.')).toBeInTheDocument();
-    expect(xhr.requests[0]?.url).toBe('/sharepoint/files/upload?path=%2F');
+    expect(xhr.requests[0]?.url).toBe('/sharepoint/files/upload?path=%2F&%40microsoft.graph.conflictBehavior=rename');
     expect(calls.some((c) => c.method === 'PUT')).toBe(false);
   });
 });

@@ -20,9 +20,13 @@ export async function parse(res: Response): Promise<Reply> {
 
 /** POST /sharepoint/files/upload/session; returns the upload URL's path (the port changes across restarts). */
 export async function createSession(s: TestServer, token: string, folder: string, fileName: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await s.request('POST', `/sharepoint/files/upload/session?path=${encodeURIComponent(folder)}`, { token, body: { fileName, ...extra } });
+  // As the app's own client asks: keep both files on a name clash (Graph's default is to fail).
+  const res = await s.request('POST', `/sharepoint/files/upload/session?path=${encodeURIComponent(folder)}`, {
+    token,
+    body: { item: { name: fileName, '@microsoft.graph.conflictBehavior': 'rename' }, ...extra },
+  });
   if (res.status !== 200) throw new Error(`session not created: ${res.status} ${JSON.stringify(res.body)}`);
-  return new URL(res.body.data.uploadUrl as string).pathname;
+  return new URL(res.body.uploadUrl as string).pathname;
 }
 
 /** PUT one fragment to an upload URL, with no Authorization header (the URL is the credential). */
@@ -52,10 +56,14 @@ export function putAndDrop(s: TestServer, uploadPath: string, bytes: Buffer, sta
 }
 
 /** A plain multipart upload in the field `file`, as the browser's FormData sends it. */
-export async function multipartUpload(s: TestServer, token: string, folder: string, name: string, bytes: Uint8Array | string, field = 'file'): Promise<Reply> {
+export async function multipartUpload(s: TestServer, token: string, folder: string, name: string, bytes: Uint8Array | string, field = 'file', conflict = 'rename'): Promise<Reply> {
   const form = new FormData();
   form.append(field, new Blob([bytes]), name);
-  const res = await fetch(`${s.url}/sharepoint/files/upload?path=${encodeURIComponent(folder)}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  const res = await fetch(`${s.url}/sharepoint/files/upload?path=${encodeURIComponent(folder)}&%40microsoft.graph.conflictBehavior=${conflict}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
   return parse(res);
 }
 

@@ -35,7 +35,7 @@ describe.each(dbTargets())('upload sessions on $name', (target) => {
     for (let start = 0; start < half; start += MB5) {
       const res = await putFragment(s, upload, await readSlice(source, start, MB5), start, BIG);
       expect(res.status, JSON.stringify(res.body)).toBe(202);
-      expect(res.body.data.nextExpectedRanges).toEqual([`${start + MB5}-`]);
+      expect(res.body.nextExpectedRanges).toEqual([`${start + MB5}-`]);
     }
     // The next fragment breaks off after 3 MB: none of it counts.
     await putAndDrop(s, upload, await readSlice(source, half, MB5), half, BIG, 3 * 1024 * 1024);
@@ -45,14 +45,16 @@ describe.each(dbTargets())('upload sessions on $name', (target) => {
     s = await startServer(target, {}, { reuse: s.storage, keep: false });
     const status = await s.request('GET', upload);
     expect(status.status).toBe(200);
-    expect(status.body.data.nextExpectedRanges).toEqual([`${half}-`]);
+    expect(status.body.nextExpectedRanges).toEqual([`${half}-`]);
 
     let last = status;
     for (let start = half; start < BIG; start += MB5) {
       last = await putFragment(s, upload, await readSlice(source, start, Math.min(MB5, BIG - start)), start, BIG);
       expect(last.status, JSON.stringify(last.body)).toBe(start + MB5 < BIG ? 202 : 201);
     }
-    expect(last.body.data).toMatchObject({ name: 'drive.mp4', isFolder: false, size: BIG, mimeType: 'video/mp4', path: `${folder}/drive.mp4` });
+    // The finished upload answers a Graph driveItem.
+    expect(last.body).toMatchObject({ name: 'drive.mp4', size: BIG, file: { mimeType: 'video/mp4' }, path: `${folder}/drive.mp4` });
+    expect(last.body.lastModifiedDateTime).toEqual(expect.any(String));
     const stored = s.app.services.files.resolve(ALICE.project, `${folder}/drive.mp4`);
     expect(await sha256File(stored)).toBe(expected);
     // The session is over and its part file gone.
@@ -68,18 +70,18 @@ describe.each(dbTargets())('upload sessions on $name', (target) => {
     expect((await putFragment(s, upload, bytes.subarray(0, 100), 0, 1000)).status).toBe(202);
     const overlap = await putFragment(s, upload, bytes.subarray(50, 150), 50, 1000);
     expect(overlap.status).toBe(416);
-    expect(overlap.body.msg).toMatch(/overlaps.*next expected byte is 100/);
+    expect(overlap.body.error.message).toMatch(/overlaps.*next expected byte is 100/);
     expect((await putFragment(s, upload, bytes.subarray(0, 100), 0, 1000)).status).toBe(416);
     const outOfOrder = await putFragment(s, upload, bytes.subarray(300, 400), 300, 1000);
     expect(outOfOrder.status).toBe(416);
-    expect(outOfOrder.body.msg).toMatch(/in order/);
+    expect(outOfOrder.body.error.message).toMatch(/in order/);
     const changed = await putFragment(s, upload, bytes.subarray(100, 200), 100, 2000);
     expect(changed.status).toBe(400);
-    expect(changed.body.msg).toMatch(/changed from 1000 to 2000/);
+    expect(changed.body.error.message).toMatch(/changed from 1000 to 2000/);
     const lying = await putFragment(s, upload, bytes.subarray(100, 200), 100, 1000, { 'content-range': 'bytes 100-299/1000' });
     expect(lying.status).toBe(400);
     expect((await putFragment(s, upload, bytes.subarray(100, 200), 100, 1000, { 'content-range': 'bytes=100-199/1000' })).status).toBe(400);
-    expect((await s.request('GET', upload)).body.data.nextExpectedRanges).toEqual(['100-']);
+    expect((await s.request('GET', upload)).body.nextExpectedRanges).toEqual(['100-']);
     const done = await putFragment(s, upload, bytes.subarray(100), 100, 1000);
     expect(done.status).toBe(201);
     expect(fs.readFileSync(s.app.services.files.resolve(ALICE.project, 'ranges/r.bin'))).toEqual(bytes);
@@ -103,7 +105,7 @@ describe.each(dbTargets())('upload sessions on $name', (target) => {
       let last;
       for (let start = 0; start < bytes.length; start += MB5) last = await putFragment(s, upload, bytes.subarray(start, start + MB5), start, bytes.length);
       expect(last?.status).toBe(201);
-      return last?.body.data.name as string;
+      return last?.body.name as string;
     }
     const names = await Promise.all([send(ua, a), send(ub, b)]);
     expect([...names].sort()).toEqual(['clip (1).mp4', 'clip.mp4']);
@@ -123,7 +125,7 @@ describe.each(dbTargets())('upload sessions on $name', (target) => {
     expect((await s.request('GET', expiring)).status).toBe(404);
     const late = await putFragment(s, expiring, Buffer.alloc(10, 1), 10, 20);
     expect(late.status).toBe(404);
-    expect(late.body.msg).toMatch(/start the upload again/);
+    expect(late.body.error.message).toMatch(/start the upload again/);
 
     const cancelled = await createSession(s, alice, 'cancel', 'c.bin');
     expect((await putFragment(s, cancelled, Buffer.alloc(10, 2), 0, 20)).status).toBe(202);

@@ -179,7 +179,7 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
       /^(GET|HEAD) \/download\/(download_\w+|generate_excel)$/,
       /^(GET|HEAD) \/sharepoint\/(files|files\/download|files\/preview|preview\.html)$/,
       /^POST \/sharepoint\/files\/upload(\/session)?$/,
-      /^(GET|HEAD|PUT|DELETE) \/sharepoint\/files\/upload\/session\/:secret$/,
+      /^(GET|HEAD|PUT|DELETE|POST) \/sharepoint\/files\/upload\/session\/:secret$/,
       // Not project data: the API description (public, for integrators), the app version and the built client.
       /^(GET|HEAD) \/api\/(openapi\.json|docs(\/.*)?)$/,
       /^(GET|HEAD) \/manifest\.json$/,

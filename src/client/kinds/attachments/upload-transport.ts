@@ -55,7 +55,8 @@ export async function uploadPlain(file: File, folder: string, onProgress: OnProg
   form.append('file', file, file.name);
   const headers = filesHeaders();
   delete headers['accept'];
-  const answer = await xhrSend('POST', filesUrl('/files/upload', folder), form, headers, (loaded) => onProgress(percent(loaded, file.size)));
+  const url = `${filesUrl('/files/upload', folder)}&${encodeURIComponent('@microsoft.graph.conflictBehavior')}=rename`;
+  const answer = await xhrSend('POST', url, form, headers, (loaded) => onProgress(percent(loaded, file.size)));
   const code = (answer.body as { code?: unknown } | null)?.code;
   if (answer.status < 200 || answer.status >= 300 || (typeof code === 'number' && code !== 200)) {
     throw new ApiError(answer.status, typeof code === 'number' ? code : answer.status, envelopeMsg(answer.body) ?? `HTTP ${answer.status}`);
@@ -67,7 +68,10 @@ export async function uploadPlain(file: File, folder: string, onProgress: OnProg
 async function createSession(file: File, folder: string): Promise<string> {
   let body: unknown;
   try {
-    body = await filesRequest('POST', filesUrl('/files/upload/session', folder), { fileName: file.name });
+    // Graph's default for a name clash is to fail; this app keeps both files ('a (1).jpg').
+    body = await filesRequest('POST', filesUrl('/files/upload/session', folder), {
+      item: { name: file.name, fileSize: file.size, '@microsoft.graph.conflictBehavior': 'rename' },
+    });
   } catch (e) {
     throw new Error(e instanceof ApiError && e.status !== 0 && !e.message.startsWith('HTTP ') ? e.message : '创建上传会话失败');
   }

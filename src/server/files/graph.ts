@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../http/envelope.js';
+import type { FileEntry } from './storage.js';
+
+/** Graph's error codes for our statuses (docs: concepts/errors.md). */
+const CODES: Record<number, string> = {
+  400: 'invalidRequest',
+  401: 'unauthenticated',
+  403: 'accessDenied',
+  404: 'itemNotFound',
+  408: 'timeout',
+  409: 'nameAlreadyExists',
+  411: 'invalidRequest',
+  413: 'invalidRequest',
+  415: 'invalidRequest',
+  416: 'invalidRange',
+  429: 'activityLimitReached',
+  503: 'serviceNotAvailable',
+  507: 'insufficientStorage',
+};
+
+/**
+ * The upload-session protocol answers errors as Microsoft Graph does, {"error": {"code",
+ * "message"}}, so Graph clients (the official SDK's LargeFileUploadTask) read them. Installed on
+ * the plugin of the session routes only; the rest of the service keeps the envelope.
+ */
+export function installGraphErrors(app: FastifyInstance): void {
+  app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
+    const status = error instanceof ApiError ? error.status : (error.statusCode ?? 500);
+    if (error instanceof ApiError) for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    if (!request.raw.complete) reply.header('connection', 'close');
+    if (status === 401) reply.header('www-authenticate', 'Bearer realm="road-test-data"');
+    if (status >= 500) {
+      request.log.error({ err: error }, 'upload session request failed');
+      return reply.status(status === 503 || status === 507 ? status : 500).send({
+        error: { code: status === 507 ? 'insufficientStorage' : status === 503 ? 'serviceNotAvailable' : 'generalException', message: status >= 503 ? error.message : 'Internal server error; please try again later' },
+      });
+    }
+    return reply.status(status).send({ error: { code: CODES[status] ?? 'invalidRequest', message: error.message } });
+  });
+}
+
+/** The finished file as a Graph driveItem (the subset a client reads), plus this service's own path. */
+export function driveItem(entry: FileEntry): Record<string, unknown> {
+  const slash = entry.path.lastIndexOf('/');
+  return {
+    id: entry.id,
+    name: entry.name,
+    size: entry.size,
+    file: { mimeType: entry.mimeType || 'application/octet-stream' },
+    createdDateTime: entry.modified,
+    lastModifiedDateTime: entry.modified,
+    parentReference: { path: `/${slash < 0 ? '' : entry.path.slice(0, slash)}` },
+    path: entry.path,
+  };
+}
