@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { checkForUpdates, type UpdateEnvironment } from '../../src/client/lib/update-check';
+import { checkForUpdates, resetPhone, type UpdateEnvironment } from '../../src/client/lib/update-check';
 import { fakeFetch, okInfo } from './fake-server';
 import { current, renderApp, signedIn } from './render';
 
@@ -73,8 +73,27 @@ describe('Profile', () => {
   });
 });
 
+describe('Reset this phone', () => {
+  it('asks first, counting what would be lost, and Cancel keeps everything', async () => {
+    signedIn();
+    localStorage.setItem('draft.issue.5', JSON.stringify({ savedAt: Date.now(), values: { city: 'Leeds' } }));
+    localStorage.setItem('driveSession', JSON.stringify({ startedAt: '2026-11-22 08:00:00' }));
+    fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), 'GET /manifest.json': () => ({ body: { version: '1.0.0' } }) });
+    renderApp('/profile');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Reset this phone' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByTestId('reset-losses')).toHaveTextContent('1 unsaved edit');
+    expect(within(dialog).getByTestId('reset-losses')).toHaveTextContent('a running drive session');
+    expect(within(dialog).getByTestId('reset-losses')).toHaveTextContent('your sign-in');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(localStorage.getItem('draft.issue.5')).not.toBeNull();
+    expect(localStorage.getItem('driveSession')).not.toBeNull();
+  });
+});
+
 describe('Check for Updates', () => {
-  it('clears storage, reloads with a timestamp, unregisters workers, deletes caches, reloads again, in that order', async () => {
+  it('unregisters workers, deletes caches and reloads with a timestamp, keeping what is stored on the phone', async () => {
     const steps: string[] = [];
     const env: UpdateEnvironment = {
       clearStorage: () => steps.push('clear storage'),
@@ -90,6 +109,9 @@ describe('Check for Updates', () => {
       currentPath: () => '/profile',
     };
     await checkForUpdates(env);
-    expect(steps).toEqual(['clear storage', 'navigate /profile?t=1700000000000', 'unregister 1', 'unregister 2', 'delete cache a', 'delete cache b', 'reload']);
+    // Storage is kept (docs/decisions/011): sign-in, drafts and running sessions survive an update.
+    expect(steps).toEqual(['unregister 1', 'unregister 2', 'delete cache a', 'delete cache b', 'navigate /profile?t=1700000000000']);
+    await resetPhone(env);
+    expect(steps.slice(5)).toEqual(['clear storage', 'unregister 1', 'unregister 2', 'delete cache a', 'delete cache b', 'navigate /login']);
   });
 });

@@ -24,15 +24,44 @@ export const browserEnvironment: UpdateEnvironment = {
   currentPath: () => window.location.pathname,
 };
 
-/**
- * 'Check for Updates' as SPEC.md section 4 orders it: clear all local and session storage,
- * reload with a timestamp parameter, unregister every service worker, delete every cache,
- * reload again. Clearing storage signs the user out, as in the original.
- */
-export async function checkForUpdates(env: UpdateEnvironment = browserEnvironment): Promise<void> {
-  env.clearStorage();
-  env.navigate(`${env.currentPath()}?t=${env.now()}`);
+async function dropAppCopies(env: UpdateEnvironment): Promise<void> {
   for (const registration of await env.serviceWorkerRegistrations()) await registration.unregister();
   for (const key of await env.cacheKeys()) await env.deleteCache(key);
-  env.reload();
+}
+
+/**
+ * 'Check for Updates': unregister every service worker, delete every cache, and reload with a
+ * timestamp parameter, so the newest app is fetched. Unlike SPEC.md section 6, local storage is
+ * kept: it holds the sign-in (needed offline), unsaved drafts and running sessions, which a
+ * tester in the field must not lose to an update (docs/decisions/011).
+ */
+export async function checkForUpdates(env: UpdateEnvironment = browserEnvironment): Promise<void> {
+  await dropAppCopies(env);
+  env.navigate(`${env.currentPath()}?t=${env.now()}`);
+}
+
+/** What is on this phone that 'Reset this phone' would throw away. */
+export interface LocalWork {
+  signedIn: boolean;
+  drafts: number;
+  sessions: string[];
+}
+
+export function localWork(store: Storage = window.localStorage): LocalWork {
+  const keys = Array.from({ length: store.length }, (_, i) => store.key(i) ?? '');
+  return {
+    signedIn: store.getItem('accessToken') !== null,
+    drafts: keys.filter((k) => k.startsWith('draft.')).length,
+    sessions: [
+      ...(store.getItem('driveSession') !== null ? ['a running drive session'] : []),
+      ...(store.getItem('chargingSession') !== null ? ['a running charging session'] : []),
+    ],
+  };
+}
+
+/** 'Reset this phone': everything the app keeps here goes (after the user has confirmed), then the sign-in page. */
+export async function resetPhone(env: UpdateEnvironment = browserEnvironment): Promise<void> {
+  env.clearStorage();
+  await dropAppCopies(env);
+  env.navigate('/login');
 }

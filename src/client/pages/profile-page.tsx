@@ -6,7 +6,8 @@ import { Card } from 'primereact/card';
 import { fetchAppVersion } from '../api/app-info';
 import { getInfo } from '../api/auth';
 import { useAuth } from '../auth/auth-context';
-import { checkForUpdates } from '../lib/update-check';
+import { checkForUpdates, localWork, resetPhone, type LocalWork } from '../lib/update-check';
+import { Dialog } from 'primereact/dialog';
 import { storage } from '../session/storage';
 import { PageHeader } from '../ui/page-header';
 import { SignOutDialog } from '../ui/sign-out-dialog';
@@ -43,6 +44,33 @@ function SettingsRow({ icon, label, children }: { icon: string; label: string; c
   );
 }
 
+/** Asks before wiping the phone, saying exactly what would be lost. */
+function ResetDialog({ work, onCancel, onConfirm }: { work: LocalWork; onCancel: () => void; onConfirm: () => void }) {
+  const losses = [
+    ...(work.drafts > 0 ? [`${work.drafts} unsaved ${work.drafts === 1 ? 'edit' : 'edits'}`] : []),
+    ...work.sessions,
+    ...(work.signedIn ? ['your sign-in (you need a connection to sign in again)'] : []),
+  ];
+  const footer = (
+    <div className="flex gap-2">
+      <Button label="Cancel" outlined className="flex-1" onClick={onCancel} />
+      <Button label="Reset" severity="danger" className="flex-1" onClick={onConfirm} />
+    </div>
+  );
+  return (
+    <Dialog header="Reset this phone?" visible onHide={onCancel} footer={footer} style={{ width: 'min(26rem, calc(100vw - 1rem))' }} modal>
+      <p className="mt-0">Everything this app keeps on this phone will be removed{losses.length > 0 ? ':' : '. Nothing unsaved is on it.'}</p>
+      {losses.length > 0 && (
+        <ul className="mt-0" data-testid="reset-losses">
+          {losses.map((l) => (
+            <li key={l}>{l}</li>
+          ))}
+        </ul>
+      )}
+    </Dialog>
+  );
+}
+
 export function ProfilePage() {
   const { signOut } = useAuth();
   const toast = useToast();
@@ -50,6 +78,7 @@ export function ProfilePage() {
   const version = useAppVersion();
   const [updating, setUpdating] = useState(false);
   const [signOutOpen, setSignOutOpen] = useState(false);
+  const [resetting, setResetting] = useState<LocalWork | null>(null);
   const username = storage.username() || 'User';
   const dept = storage.deptName() ?? '';
 
@@ -105,6 +134,8 @@ export function ProfilePage() {
         </div>
       </Card>
       <Button label="Sign Out" icon="pi pi-sign-out" severity="danger" className="w-full" onClick={() => setSignOutOpen(true)} />
+      <Button label="Reset this phone" icon="pi pi-trash" text severity="secondary" className="w-full mt-2" onClick={() => setResetting(localWork())} />
+      {resetting && <ResetDialog work={resetting} onCancel={() => setResetting(null)} onConfirm={() => void resetPhone()} />}
       <SignOutDialog visible={signOutOpen} onCancel={() => setSignOutOpen(false)} onConfirm={() => void confirmSignOut()} />
     </div>
   );
