@@ -53,12 +53,41 @@ describe('Profile', () => {
 
     await user.click(screen.getByRole('button', { name: 'Sign Out' }));
     const dialog = await screen.findByRole('dialog');
-    await user.click(within(dialog).getByRole('button', { name: 'Sign Out' }));
+    // A drive is running: the dialog asks what to do with it.
+    expect(within(dialog).getByTestId('sign-out-sessions')).toHaveTextContent('A drive session (since 08:00) is still running');
+    await user.click(within(dialog).getByRole('button', { name: 'Keep it and sign out' }));
     expect(await screen.findByText('Logged out successfully')).toBeInTheDocument();
     await waitFor(() => expect(current.location?.pathname).toBe('/login'));
     expect(calls.find((c) => c.url === '/api/auth/logout')?.headers['authorization']).toBe('Bearer token-abc');
     for (const key of ['accessToken', 'username', 'userInfo', 'userDeptName', 'vehicleNo']) expect(localStorage.getItem(key), key).toBeNull();
     expect(localStorage.getItem('driveSession')).not.toBeNull(); // a running drive survives a sign-out
+  });
+
+  it("keeps a user's running session from the next user of the phone", async () => {
+    signedIn('bob', { userName: 'bob', deptName: 'P1', remark: 'V2' });
+    localStorage.setItem('driveSession', JSON.stringify({ startedAt: '2026-11-21 08:00:00', owner: 'alice' }));
+    fakeFetch({ 'GET /api/system/user/getInfo': okInfo({ userName: 'bob', deptName: 'P1', remark: 'V2' }), 'GET /manifest.json': () => ({ body: { version: '1.0.0' } }), 'POST /api/auth/logout': () => ({ body: { code: 200 } }) });
+    renderApp('/profile');
+    const user = userEvent.setup();
+    // Alice's drive is not Bob's: signing out asks nothing about it, and it stays for her.
+    await user.click(await screen.findByRole('button', { name: 'Sign Out' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).queryByTestId('sign-out-sessions')).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Sign Out' }));
+    await waitFor(() => expect(current.location?.pathname).toBe('/login'));
+    expect(JSON.parse(localStorage.getItem('driveSession') ?? '{}')).toMatchObject({ owner: 'alice' });
+  });
+
+  it('ends a running session when its user chooses so at sign-out', async () => {
+    signedIn();
+    localStorage.setItem('driveSession', JSON.stringify({ startedAt: '2026-11-21 08:00:00', owner: 'alice' }));
+    fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), 'GET /manifest.json': () => ({ body: { version: '1.0.0' } }), 'POST /api/auth/logout': () => ({ body: { code: 200 } }) });
+    renderApp('/profile');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Sign Out' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'End it and sign out' }));
+    await waitFor(() => expect(current.location?.pathname).toBe('/login'));
+    expect(localStorage.getItem('driveSession')).toBeNull();
   });
 
   it('signs out on this phone even when the server cannot be reached', async () => {

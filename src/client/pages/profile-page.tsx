@@ -9,6 +9,7 @@ import { useAuth } from '../auth/auth-context';
 import { checkForUpdates, localWork, resetPhone, type LocalWork } from '../lib/update-check';
 import { Dialog } from 'primereact/dialog';
 import { storage } from '../session/storage';
+import { discardSessions, runningSessions } from '../session/sessions';
 import { PageHeader } from '../ui/page-header';
 import { SignOutDialog } from '../ui/sign-out-dialog';
 import { useToast } from '../ui/toast';
@@ -99,8 +100,9 @@ export function ProfilePage() {
     }
   }
 
-  async function confirmSignOut(): Promise<void> {
+  async function confirmSignOut(endSessions: boolean): Promise<void> {
     setSignOutOpen(false);
+    if (endSessions) discardSessions();
     await signOut();
     toast('success', 'Logged out successfully');
     navigate('/login', { replace: true });
@@ -136,7 +138,7 @@ export function ProfilePage() {
       <Button label="Sign Out" icon="pi pi-sign-out" severity="danger" className="w-full" onClick={() => setSignOutOpen(true)} />
       <Button label="Reset this phone" icon="pi pi-trash" text severity="secondary" className="w-full mt-2" onClick={() => setResetting(localWork())} />
       {resetting && <ResetDialog work={resetting} onCancel={() => setResetting(null)} onConfirm={() => void resetPhone()} />}
-      <SignOutDialog visible={signOutOpen} onCancel={() => setSignOutOpen(false)} onConfirm={() => void confirmSignOut()} />
+      <SignOutDialog visible={signOutOpen} running={signOutOpen ? runningSessions() : []} onCancel={() => setSignOutOpen(false)} onConfirm={(end) => void confirmSignOut(end)} />
     </div>
   );
 }

@@ -7,6 +7,8 @@ export const DATE_TIME = 'yyyy-MM-dd HH:mm:ss';
 
 export interface RunningSession {
   startedAt: string;
+  /** Who started it: a session belongs to its user, and another user signing in on the phone does not see it. */
+  owner?: string;
 }
 
 /** What an ended drive puts in the new drive record. */
@@ -30,7 +32,10 @@ function load(key: string): RunningSession | null {
   if (raw === null) return null;
   try {
     const value = JSON.parse(raw) as RunningSession;
-    return typeof value.startedAt === 'string' ? value : null;
+    if (typeof value.startedAt !== 'string') return null;
+    // Kept for its owner; sessions saved before sessions had owners belong to whoever is signed in.
+    if (typeof value.owner === 'string' && value.owner !== (storage.username() ?? '')) return null;
+    return value;
   } catch {
     return null;
   }
@@ -41,6 +46,21 @@ function minutesBetween(start: string, end: string): number {
 }
 
 export type SessionKind = 'drive' | 'charging';
+
+/** The signed-in user's running sessions, for the sign-out question. */
+export function runningSessions(): { kind: SessionKind; startedAt: string }[] {
+  const out: { kind: SessionKind; startedAt: string }[] = [];
+  for (const kind of ['drive', 'charging'] as const) {
+    const session = load(kind === 'drive' ? KEYS.driveSession : KEYS.chargingSession);
+    if (session) out.push({ kind, startedAt: session.startedAt });
+  }
+  return out;
+}
+
+/** Ends the signed-in user's running sessions without a record (the user chose so when signing out). */
+export function discardSessions(): void {
+  for (const key of [KEYS.driveSession, KEYS.chargingSession]) if (load(key)) storage.write(key, null);
+}
 
 /**
  * The two sessions: where each is kept, which running sessions refuse its start (SPEC.md
@@ -84,7 +104,8 @@ export function useSessions(now: () => Date = systemNow) {
     (kind: SessionKind): boolean => {
       const { key, blockedBy } = SESSIONS[kind];
       if (load(key) || blockedBy.some((other) => load(SESSIONS[other].key))) return false;
-      const session = { startedAt: format(now(), DATE_TIME) };
+      const owner = storage.username();
+      const session: RunningSession = { startedAt: format(now(), DATE_TIME), ...(owner ? { owner } : {}) };
       storage.write(key, JSON.stringify(session));
       setRunning((r) => ({ ...r, [kind]: session }));
       return true;
