@@ -177,3 +177,49 @@ describe.each(dbTargets())('input as RuoYi-style form clients send it on $name',
     }
   });
 });
+
+describe.each(dbTargets())('Idempotency-Key on create on $name', (target) => {
+  let s: TestServer;
+  let alice: string;
+  beforeAll(async () => {
+    s = await startServer(target);
+    alice = await s.login(ALICE.username, ALICE.password);
+  });
+  afterAll(async () => {
+    expect(s.serverErrors).toEqual([]);
+    await s.close();
+  });
+
+  const post = (key: string | undefined, body: Record<string, unknown>, path = '/api/vtp/issueRecord') =>
+    s.request('POST', path, { token: alice, body, ...(key ? { headers: { 'idempotency-key': key } } : {}) });
+
+  it('answers a replayed create with the record it already made, never a second one', async () => {
+    const first = await post('phone-1:issue:0001', { issueTitle: 'Made offline', issueDate: '2026-11-22' });
+    expect(first.status).toBe(200);
+    const again = await post('phone-1:issue:0001', { issueTitle: 'Made offline', issueDate: '2026-11-22' });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.data).toEqual(first.body.data);
+    const list = await s.request('GET', '/api/vtp/issueRecord/list?issueTitle=Made%20offline', { token: alice });
+    expect(list.body.total).toBe(1);
+  });
+
+  it('makes exactly one record of ten concurrent replays', async () => {
+    const replies = await Promise.all(Array.from({ length: 10 }, () => post('phone-2:poi:0007', { title: 'Concurrent sync', reportTime: '2026-11-22 10:00:00' }, '/api/vtp/poi')));
+    expect(replies.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(new Set(replies.map((r) => r.body.data.id)).size).toBe(1);
+    const list = await s.request('GET', '/api/vtp/poi/list?title=Concurrent%20sync', { token: alice });
+    expect(list.body.total).toBe(1);
+  });
+
+  it('keeps keys per project, refuses a key reused for another kind, and checks the key', async () => {
+    const bob = await s.login('bob', 'bob-password-12');
+    await post('shared-key', { issueTitle: 'Alice' });
+    const bobs = await s.request('POST', '/api/vtp/issueRecord', { token: bob, body: { issueTitle: 'Bob' }, headers: { 'idempotency-key': 'shared-key' } });
+    expect(bobs.status).toBe(200);
+    expect(bobs.body.data.issueTitle).toBe('Bob');
+    const otherKind = await post('shared-key', { title: 'x' }, '/api/vtp/poi');
+    expect(otherKind.status).toBe(409);
+    expect((await post('bad key with spaces', {})).status).toBe(400);
+  });
+});

@@ -126,6 +126,20 @@ function migrations(db: Db): Record<string, Migration> {
         await k.schema.alterTable('upload_sessions').addColumn('defer_commit', 'integer').execute();
       },
     },
+    '009-idempotency-keys': {
+      async up(k: Kysely<unknown>) {
+        // A create sent again with the same Idempotency-Key (a phone syncing after a lost answer) finds its record here.
+        await k.schema
+          .createTable('idempotency_keys')
+          .addColumn('project_name', 'text', (c) => c.notNull())
+          .addColumn('idem_key', 'text', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('record_id', 'integer')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('idempotency_keys_pk', ['project_name', 'idem_key'])
+          .execute();
+      },
+    },
   };
 }
 

@@ -94,6 +94,15 @@ export interface UploadSessionTable {
   expires_at: string;
 }
 
+/** Idempotency-Key of a create, unique per project: a replay answers the record the first one made. */
+export interface IdempotencyKeyTable {
+  project_name: string;
+  idem_key: string;
+  kind: string;
+  record_id: number | null;
+  created_at: string;
+}
+
 export type RecordTableName = `rec_${string}`;
 
 export type Database = {
@@ -103,6 +112,7 @@ export type Database = {
   record_history: RecordHistoryTable;
   app_secrets: AppSecretTable;
   upload_sessions: UploadSessionTable;
+  idempotency_keys: IdempotencyKeyTable;
 } & Record<RecordTableName, RecordTable>;
 
 export type Dialect = 'sqlite' | 'postgres';

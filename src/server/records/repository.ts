@@ -111,10 +111,32 @@ export class RecordRepository {
    * Creates a record in the actor's project. `complete` may add fields that need the new id
    * (derived once at creation); they are written in the same transaction.
    */
-  async create(kind: Kind, actor: Actor, data: RecordData, complete?: (record: RecordData) => RecordData): Promise<RecordData> {
+  async create(
+    kind: Kind,
+    actor: Actor,
+    data: RecordData,
+    complete?: (record: RecordData) => RecordData,
+    idempotencyKey?: string,
+  ): Promise<{ record: RecordData; replayed: boolean } | { conflict: string }> {
     const now = new Date().toISOString();
     let json = JSON.stringify(data);
     return this.db.transaction().execute(async (trx) => {
+      if (idempotencyKey !== undefined) {
+        // Claimed first, in the same transaction: of two replays at once, one makes the record and
+        // the other (waiting on the key's unique index) then finds it.
+        const claimed = await trx
+          .insertInto('idempotency_keys')
+          .values({ project_name: actor.project, idem_key: idempotencyKey, kind: kind.name, record_id: null, created_at: now })
+          .onConflict((oc) => oc.columns(['project_name', 'idem_key']).doNothing())
+          .executeTakeFirst();
+        if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) {
+          const earlier = await trx.selectFrom('idempotency_keys').selectAll().where('project_name', '=', actor.project).where('idem_key', '=', idempotencyKey).executeTakeFirst();
+          if (!earlier || earlier.kind !== kind.name) return { conflict: 'This Idempotency-Key was already used for another kind of record' };
+          const row = earlier.record_id === null ? undefined : await this.find(trx, kind, actor.project, Number(earlier.record_id));
+          if (!row) return { conflict: 'The record made with this Idempotency-Key has been deleted since' };
+          return { record: toRecord(kind, row), replayed: true };
+        }
+      }
       const inserted = await trx
         .insertInto(recordTable(kind))
         .values({
@@ -136,7 +158,10 @@ export class RecordRepository {
         await trx.updateTable(recordTable(kind)).set({ data: json }).where('id', '=', inserted.id).execute();
       }
       await this.appendHistory(trx, kind, Number(inserted.id), actor, 1, 'create', json, now, null);
-      return toRecord(kind, { ...inserted, data: json });
+      if (idempotencyKey !== undefined) {
+        await trx.updateTable('idempotency_keys').set({ record_id: Number(inserted.id) }).where('project_name', '=', actor.project).where('idem_key', '=', idempotencyKey).execute();
+      }
+      return { record: toRecord(kind, { ...inserted, data: json }), replayed: false };
     });
   }
 

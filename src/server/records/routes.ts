@@ -32,6 +32,14 @@ function parseId(raw: unknown, name = 'id'): number {
   return Number(text);
 }
 
+/** The Idempotency-Key header of a create, checked; undefined when none was sent. */
+function idempotencyKeyOf(raw: string | string[] | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const key = Array.isArray(raw) ? raw[0] : raw;
+  if (key === undefined || !/^[\w.:-]{1,200}$/.test(key)) throw badRequest('Idempotency-Key must be 1-200 letters, digits or - _ . :');
+  return key;
+}
+
 /**
  * The version a write says it was based on: body.version, or an If-Match header ("3", W/"3").
  * Undefined when it names none (a client that knows no versions); both given and different is a 400.
@@ -161,14 +169,23 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
     });
 
     app.post(`${base}`, {
-      schema: { tags, summary: `Create a ${kind.schema.title}`, body: { $ref: inputRef(kind) }, response: { 200: envelopeOf(recordRef(kind)), ...errorResponses } },
-    }, async (request) => {
+      schema: {
+        tags,
+        summary: `Create a ${kind.schema.title} (send an Idempotency-Key to make a retried create safe)`,
+        headers: { type: 'object', properties: { 'idempotency-key': { type: 'string', description: 'A key the client makes per record (1-200 letters, digits, -_.:); the same key again answers the record it made' } } },
+        body: { $ref: inputRef(kind) },
+        response: { 200: envelopeOf(recordRef(kind)), ...errorResponses },
+      },
+    }, async (request, reply) => {
       const user = currentUser(request);
       const { set } = validator.writable(kind, request.body);
       const data = applyDerived(kind, validator.withDefaults(kind, set));
       validator.check(kind, data);
-      const created = await records.create(kind, actorOf(user), data, (record) => derivedAtCreation(kind, record));
-      return ok(created);
+      const key = idempotencyKeyOf(request.headers['idempotency-key']);
+      const created = await records.create(kind, actorOf(user), data, (record) => derivedAtCreation(kind, record), key);
+      if ('conflict' in created) throw new ApiError(409, created.conflict);
+      if (created.replayed) void reply.header('idempotent-replayed', 'true');
+      return ok(created.record);
     });
 
     app.put(`${base}`, {
