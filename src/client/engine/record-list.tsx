@@ -8,6 +8,7 @@ import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
 import { DateRangeButton, FilterBanner } from './date-range-filter';
 import { FieldFilterBanner, FieldFilterButton, type FieldFilters } from './field-filters';
+import { loadListState, saveListState } from './list-state';
 import { parseDateText } from './format';
 import { Pagination } from './pagination';
 import { RecordCard } from './record-card';
@@ -34,9 +35,16 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
   const toast = useToast();
   const navigate = useNavigate();
   const location = useLocation();
-  const [page, setPage] = useState(1);
-  const [range, setRange] = useState<DateRange>(() => presetRange(location.state));
-  const [filters, setFilters] = useState<FieldFilters>({});
+  // A day chosen on the Data page wins; otherwise the list comes back as it was left.
+  const [initial] = useState(() => {
+    const preset = presetRange(location.state);
+    const fromDataPage = preset.from !== null || preset.to !== null;
+    return fromDataPage ? { page: 1, range: preset, filters: {} } : (loadListState(kind) ?? { page: 1, range: preset, filters: {} });
+  });
+  const [page, setPage] = useState(initial.page);
+  const [range, setRange] = useState<DateRange>(initial.range);
+  const [filters, setFilters] = useState<FieldFilters>(initial.filters);
+  useEffect(() => saveListState(kind, { page, range, filters }), [kind, page, range, filters]);
   const { meta } = kind;
   const { state, refresh } = useRecordList(kind, page, range, (message) => toast('error', meta.messages.listLoadFailed, message), filters);
 

@@ -23,6 +23,12 @@ export function fromInputValue(input: string, mode: 'date' | 'datetime'): string
 export function DateTextWidget({ id, value, disabled, readonly, onChange, options, label }: WidgetProps) {
   const mode = options['mode'] === 'date' ? 'date' : 'datetime';
   const shown = toInputValue(value, mode);
+  if (disabled || readonly) {
+    // Viewing: the contract's own text ('2026-11-22 10:12:00'), not the browser's locale rendering
+    // of a date input ('11/22/2026, 10:12:00 AM').
+    const text = shown === '' ? (typeof value === 'string' ? value : '') : mode === 'date' ? shown : shown.replace('T', ' ');
+    return <input id={id} className="p-inputtext p-component w-full" value={text} disabled readOnly aria-label={label} />;
+  }
   if (shown === '' && typeof value === 'string' && value !== '') {
     // Not a date we can read: keep it editable as text rather than lose it.
     return <input id={id} className="p-inputtext p-component w-full" value={value} disabled={disabled || readonly} onChange={(e) => onChange(e.target.value)} aria-label={label} />;
