@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, ROOT, dbTargets } from '../helpers/server.js';
+
+/** A port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** One server process, as `npm start` runs it (from the sources, through tsx), on its own port. */
+async function startProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/server/main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (output.includes('is serving')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+const json = async (res: Response): Promise<any> => res.json();
+
+/**
+ * Issue 15: two server processes on one database and one shared files folder serve as one:
+ * a sign-in, an upload session, a signed link and the sign-in limits work across them.
+ */
+describe.each(dbTargets())('two instances on $name', (target) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-two-'));
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  let a: { url: string; child: ChildProcess };
+  let b: { url: string; child: ChildProcess };
+
+  beforeAll(async () => {
+    const env = {
+      DATA_DIR: dataDir,
+      INITIAL_USERNAME: ALICE.username,
+      INITIAL_PASSWORD: ALICE.password,
+      INITIAL_PROJECT: ALICE.project,
+      INITIAL_VEHICLE: ALICE.vehicle,
+      LOGIN_MAX_FAILURES: '3',
+      CLIENT_DIR: 'no-client-build',
+      ...(target.url ? { DATABASE_URL: target.url, DATABASE_SCHEMA: schema } : {}),
+    };
+    a = await startProcess(env);
+    b = await startProcess(env);
+  }, 120_000);
+  afterAll(async () => {
+    for (const p of [a, b]) p?.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (target.url) {
+      const client = new pg.Client({ connectionString: target.url });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+    }
+  });
+
+  it('signs in on one and uses the token, a signed link and an upload session on the other', async () => {
+    const login = await json(await fetch(`${a.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ALICE.username, password: ALICE.password }) }));
+    const token = login.data.access_token as string;
+    const auth = { authorization: `Bearer ${token}` };
+    expect((await json(await fetch(`${b.url}/api/system/user/getInfo`, { headers: auth }))).data.user.userName).toBe('alice');
+
+    // An upload session started on A, its first half sent to A, the rest and the finish on B.
+    const session = await json(await fetch(`${a.url}/sharepoint/files/upload/session?path=shared`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ item: { name: 'both.bin' } }) }));
+    const secretPath = new URL(session.uploadUrl as string).pathname;
+    const bytes = randomBytes(2 * 1024 * 1024);
+    const half = bytes.length / 2;
+    const first = await fetch(a.url + secretPath, { method: 'PUT', headers: { 'content-range': `bytes 0-${half - 1}/${bytes.length}` }, body: bytes.subarray(0, half) });
+    expect(first.status).toBe(202);
+    const status = await json(await fetch(b.url + secretPath));
+    expect(status.nextExpectedRanges).toEqual([`${half}-`]);
+    const last = await fetch(b.url + secretPath, { method: 'PUT', headers: { 'content-range': `bytes ${half}-${bytes.length - 1}/${bytes.length}` }, body: bytes.subarray(half) });
+    expect(last.status).toBe(201);
+
+    // A link signed by B downloads the file from A.
+    const link = await json(await fetch(`${b.url}/api/system/signed-link`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ path: '/sharepoint/files/download?path=shared%2Fboth.bin' }) }));
+    const download = await fetch(a.url + (link.data.url as string));
+    expect(download.status).toBe(200);
+    expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
+
+    // Signing out on A ends the link on B too.
+    await fetch(`${a.url}/api/auth/logout`, { method: 'POST', headers: auth });
+    expect((await fetch(b.url + (link.data.url as string))).status).toBe(401);
+  });
+
+  it('shares the sign-in limits: failures on both lock the username on both', async () => {
+    const attempt = (url: string, password: string) => fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ALICE.username, password }) });
+    expect((await attempt(a.url, 'wrong-1')).status).toBe(401);
+    expect((await attempt(b.url, 'wrong-2')).status).toBe(401);
+    expect((await attempt(a.url, 'wrong-3')).status).toBe(401);
+    expect((await attempt(b.url, ALICE.password)).status).toBe(429);
+    expect((await attempt(a.url, ALICE.password)).status).toBe(429);
+  });
+});
