@@ -133,7 +133,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
     app.get<{ Params: { id: string } }>(`${base}/:id/history`, {
       schema: {
         tags,
-        summary: `Every stored version of a ${kind.schema.title}, oldest first`,
+        summary: `Every stored version of one ${kind.schema.title}, oldest first`,
         params: idParam,
         response: {
           200: {
@@ -171,7 +171,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
     app.post(`${base}`, {
       schema: {
         tags,
-        summary: `Create a ${kind.schema.title} (send an Idempotency-Key to make a retried create safe)`,
+        summary: `Create one ${kind.schema.title} (send an Idempotency-Key to make a retried create safe)`,
         headers: { type: 'object', properties: { 'idempotency-key': { type: 'string', description: 'A key the client makes per record (1-200 letters, digits, -_.:); the same key again answers the record it made' } } },
         body: { $ref: inputRef(kind) },
         response: { 200: envelopeOf(recordRef(kind)), ...errorResponses },
@@ -191,7 +191,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
     app.put(`${base}`, {
       schema: {
         tags,
-        summary: `Update a ${kind.schema.title} by the body's id, merged against the version it was based on`,
+        summary: `Update one ${kind.schema.title} by the body's id, merged against the version it was based on`,
         body: { $ref: inputRef(kind) },
         headers: { type: 'object', properties: { 'if-match': { type: 'string', description: 'The version the edit is based on, such as "3"' } } },
         response: { 200: envelopeOf(recordRef(kind)), 409: conflict, ...errorResponses },
