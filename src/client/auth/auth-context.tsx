@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import * as authApi from '../api/auth';
 import { ApiError } from '../api/client';
+import { offlineCache } from '../api/offline-cache';
 import { storage, type StoredUser } from '../session/storage';
 
 export type AuthState =
@@ -69,6 +70,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       // Signing out on this device must work offline too; the token expires on the server anyway.
     }
     storage.clearUser();
+    // The records this user read stay theirs: no copy is left for the next user of the phone.
+    offlineCache.clear();
     setState({ status: 'signedOut' });
   }, []);
 

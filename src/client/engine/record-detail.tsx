@@ -13,6 +13,7 @@ import { formSchema, uiSchema } from './form-schema';
 import { fill } from './registry';
 import { useRecordDetail } from './use-record-detail';
 import { ConflictDialog } from './conflict-dialog';
+import { OfflineLine } from '../ui/offline-line';
 import { ConnectorsWidget } from './widgets/connectors';
 import { DateTextWidget } from './widgets/date-text';
 import { DerivedWidget } from './widgets/derived';
@@ -80,6 +81,7 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
   return (
     <div className="page">
       <PageHeader title={title} back={goBack} actions={actions} />
+      {c.state.status === 'ready' && c.state.offlineSince !== undefined && <OfflineLine since={c.state.offlineSince} />}
       {topSections.map((Section, i) => (
         <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} />
       ))}

@@ -9,6 +9,7 @@ import { useToast } from '../ui/toast';
 import { DateRangeButton, FilterBanner } from './date-range-filter';
 import { FieldFilterBanner, FieldFilterButton, type FieldFilters } from './field-filters';
 import { loadListState, saveListState } from './list-state';
+import { OfflineLine } from '../ui/offline-line';
 import { parseDateText } from './format';
 import { Pagination } from './pagination';
 import { RecordCard } from './record-card';
@@ -87,6 +88,7 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
       )}
       <FilterBanner range={range} onClear={() => applyRange({ from: null, to: null })} />
       <FieldFilterBanner kind={kind} value={filters} onClear={() => applyFilters({})} />
+      {state.status === 'ready' && state.offlineSince !== undefined && <OfflineLine since={state.offlineSince} />}
       {state.status === 'loading' && <Loading text={meta.texts.listLoading} />}
       {state.status === 'error' && (
         <div className="empty-state">

@@ -8,10 +8,11 @@ import { newRecordValues } from './form-schema';
 import type { Choice } from './conflict-dialog';
 import { changes, conflictOf, versionOf, withChanges, type Conflict, type Values } from './record-edits';
 import { fieldErrorsOf, focusField, type FieldErrors } from './server-errors';
+import { withOfflineCopy } from '../api/offline-cache';
 
 export { changes } from './record-edits';
 
-export type DetailState = { status: 'loading' } | { status: 'notFound' } | { status: 'ready'; record: Values };
+export type DetailState = { status: 'loading' } | { status: 'notFound' } | { status: 'ready'; record: Values; offlineSince?: number };
 
 function detail(error: unknown): string | undefined {
   return error instanceof ApiError ? error.message : undefined;
@@ -63,7 +64,12 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   const load = useCallback(
     async (isRefresh: boolean) => {
       try {
-        const res = await apiRequest<Envelope<Values | null> | Values>('GET', `${meta.apiPath}/${encodeURIComponent(id)}`);
+        // Without coverage, the copy of the record this phone last saw, marked as such.
+        const { body: res, offlineSince } = await withOfflineCopy(
+          `record:${meta.apiPath}/${id}`,
+          () => apiRequest<Envelope<Values | null> | Values>('GET', `${meta.apiPath}/${encodeURIComponent(id)}`),
+          (e) => e instanceof ApiError && e.status === 0,
+        );
         // The original backend sometimes answers the bare record.
         const record = (res && typeof res === 'object' && 'data' in res ? res.data : res) as Values | null;
         if (!live.current) return;
@@ -71,7 +77,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
           setState({ status: 'notFound' });
           return;
         }
-        setState({ status: 'ready', record });
+        setState(offlineSince !== undefined ? { status: 'ready', record, offlineSince } : { status: 'ready', record });
         if (!isRefresh && restored) {
           // The user's edits on today's record, saved against the version they were made on: if
           // someone changed the same fields since, the save answers with the conflict view.

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import useSWR from 'swr';
 import { format } from 'date-fns';
-import { apiRequest, type ListEnvelope } from '../api/client';
+import { apiRequest, ApiError, type ListEnvelope } from '../api/client';
+import { withOfflineCopy } from '../api/offline-cache';
 import type { Kind } from '../../shared/kind-types';
 import { storage } from '../session/storage';
 
@@ -34,7 +35,7 @@ export function listQuery(kind: Kind, page: number, range: DateRange, pageSize =
 export type ListState =
   | { status: 'loading' }
   | { status: 'error'; message: string }
-  | { status: 'ready'; rows: RecordRow[]; total: number; totalPages: number };
+  | { status: 'ready'; rows: RecordRow[]; total: number; totalPages: number; offlineSince?: number | undefined };
 
 /**
  * Fetches one page of a kind's list with SWR: a new page or filter starts from the loading state,
@@ -43,9 +44,14 @@ export type ListState =
 export function useRecordList(kind: Kind, page: number, range: DateRange, onError: (message: string) => void, filters: Record<string, string> = {}) {
   const query = listQuery(kind, page, range, PAGE_SIZE, filters);
   const key = [kind.meta.apiPath, JSON.stringify(query)];
-  const { data, error, isLoading, mutate } = useSWR<ListEnvelope<RecordRow>>(
+  const { data, error, isLoading, mutate } = useSWR<{ body: ListEnvelope<RecordRow>; offlineSince?: number }>(
     key,
-    () => apiRequest<ListEnvelope<RecordRow>>('GET', `${kind.meta.apiPath}/list`, { query }),
+    () =>
+      withOfflineCopy(
+        `list:${kind.meta.apiPath}:${JSON.stringify(query)}`,
+        () => apiRequest<ListEnvelope<RecordRow>>('GET', `${kind.meta.apiPath}/list`, { query }),
+        (e) => e instanceof ApiError && e.status === 0,
+      ),
     { shouldRetryOnError: false, revalidateOnFocus: false, revalidateOnReconnect: false },
   );
   useEffect(() => {
@@ -60,8 +66,8 @@ export function useRecordList(kind: Kind, page: number, range: DateRange, onErro
   if (isLoading || (!data && !error)) state = { status: 'loading' };
   else if (error || !data) state = { status: 'error', message: (error as Error | undefined)?.message ?? 'An error occurred' };
   else {
-    const total = Number(data.total) || 0;
-    state = { status: 'ready', rows: Array.isArray(data.rows) ? data.rows : [], total, totalPages: Math.ceil(total / PAGE_SIZE) };
+    const total = Number(data.body.total) || 0;
+    state = { status: 'ready', rows: Array.isArray(data.body.rows) ? data.body.rows : [], total, totalPages: Math.ceil(total / PAGE_SIZE), offlineSince: data.offlineSince };
   }
   return { state, refresh: () => mutate() };
 }

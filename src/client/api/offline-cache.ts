@@ -1,0 +1,86 @@
+/**
+ * The last answer of each list page and record the phone has seen, kept in local storage so that
+ * without coverage a tester still reads what they opened recently, marked as such ('Offline,
+ * showing data from ...'), never an empty list or 'Not Found' because the network is down.
+ * Bounded: the oldest entries go first past MAX_ENTRIES or when storage is full.
+ */
+const PREFIX = 'offline.';
+const MAX_ENTRIES = 150;
+
+/** Copies are per user: another user signing in on the phone (perhaps of another project) never reads them. */
+function owner(): string {
+  try {
+    return window.localStorage.getItem('username') ?? '';
+  } catch {
+    return '';
+  }
+}
+
+export interface Cached<T> {
+  savedAt: number;
+  body: T;
+}
+
+function keys(): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < window.localStorage.length; i++) {
+    const k = window.localStorage.key(i);
+    if (k?.startsWith(PREFIX)) out.push(k);
+  }
+  return out;
+}
+
+function evictOldest(count: number): void {
+  const entries = keys()
+    .map((k) => {
+      try {
+        return [k, (JSON.parse(window.localStorage.getItem(k) ?? '{}') as { savedAt?: number }).savedAt ?? 0] as const;
+      } catch {
+        return [k, 0] as const;
+      }
+    })
+    .sort((a, b) => a[1] - b[1]);
+  for (const [k] of entries.slice(0, count)) window.localStorage.removeItem(k);
+}
+
+export const offlineCache = {
+  /** Forgets every copy (at sign-out: what a user read stays theirs). */
+  clear(): void {
+    for (const k of keys()) window.localStorage.removeItem(k);
+  },
+  save<T>(key: string, body: T, now = Date.now()): void {
+    const value = JSON.stringify({ savedAt: now, body });
+    try {
+      if (keys().length >= MAX_ENTRIES) evictOldest(10);
+      window.localStorage.setItem(`${PREFIX}${owner()}.${key}`, value);
+    } catch {
+      try {
+        evictOldest(30);
+        window.localStorage.setItem(`${PREFIX}${owner()}.${key}`, value);
+      } catch {
+        // Still full: reading offline is a convenience, never a reason to fail.
+      }
+    }
+  },
+  load<T>(key: string): Cached<T> | null {
+    try {
+      const raw = window.localStorage.getItem(`${PREFIX}${owner()}.${key}`);
+      return raw === null ? null : (JSON.parse(raw) as Cached<T>);
+    } catch {
+      return null;
+    }
+  },
+};
+
+/** Runs a GET; when the server cannot be reached (status 0), answers from the phone's copy, if any. */
+export async function withOfflineCopy<T>(key: string, fetcher: () => Promise<T>, isOffline: (e: unknown) => boolean): Promise<{ body: T; offlineSince?: number }> {
+  try {
+    const body = await fetcher();
+    offlineCache.save(key, body);
+    return { body };
+  } catch (e) {
+    const copy = isOffline(e) ? offlineCache.load<T>(key) : null;
+    if (copy) return { body: copy.body, offlineSince: copy.savedAt };
+    throw e;
+  }
+}
