@@ -36,6 +36,8 @@ export interface RequestOptions {
   /** Login and logout must not bounce to /login on a 401. */
   noAuthRedirect?: boolean;
   signal?: AbortSignal;
+  /** Extra request headers (an Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 let onUnauthorized: () => void = () => {
@@ -76,7 +78,7 @@ export function toQueryString(query: RequestOptions['query']): string {
  * (HTTP or body code) clears the token and sends the user to sign in again.
  */
 export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { clientid: CLIENT_ID, accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, clientid: CLIENT_ID, accept: 'application/json' };
   const token = storage.token();
   if (token) headers['authorization'] = `Bearer ${token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';

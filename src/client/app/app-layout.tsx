@@ -1,8 +1,11 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { RequireAuth } from '../auth/require-auth';
 import { BottomNav } from '../ui/bottom-nav';
 import { Loading } from '../ui/loading';
+
+// Loaded after sign-in, with IndexedDB: kept out of the sign-in page.
+const OutboxChip = lazy(() => import('../outbox/outbox-chip').then((m) => ({ default: m.OutboxChip })));
 
 /** Protected pages: the screen above, the bottom navigation below. */
 export function AppLayout() {
@@ -14,6 +17,9 @@ export function AppLayout() {
             <Outlet />
           </Suspense>
         </main>
+        <Suspense fallback={null}>
+          <OutboxChip />
+        </Suspense>
         <BottomNav />
       </div>
     </RequireAuth>

@@ -15,12 +15,28 @@ const ProfilePage = lazy(() => import('../pages/profile-page').then((m) => ({ de
 const SharepointTestPage = lazy(() => import('../pages/sharepoint-test-page').then((m) => ({ default: m.SharepointTestPage })));
 const RecordListPage = lazy(() => import('../pages/record-list-page').then((m) => ({ default: m.RecordListPage })));
 const RecordDetailPage = lazy(() => import('../pages/record-detail-page').then((m) => ({ default: m.RecordDetailPage })));
+const OutboxPage = lazy(() => import('../pages/outbox-page').then((m) => ({ default: m.OutboxPage })));
 const NotFoundPage = lazy(() => import('../pages/not-found-page').then((m) => ({ default: m.NotFoundPage })));
 
 /** Connects the API client's 401 handling and the service worker's messages to the app. */
 export function AppEffects() {
-  const { expire } = useAuth();
+  const { expire, state } = useAuth();
   const toast = useToast();
+  const signedIn = state.status === 'signedIn';
+  useEffect(() => {
+    // Changes saved on the phone without coverage go out when the network returns (and at start).
+    if (!signedIn) return;
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    void import('../outbox/sync').then(({ startOutboxSync }) => {
+      if (cancelled) return;
+      stop = startOutboxSync((sent) => toast('success', 'All waiting changes are sent', `${sent} ${sent === 1 ? 'record' : 'records'} reached the server`));
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [signedIn, toast]);
   useEffect(() => {
     // Signing out re-renders the protection wrapper, which sends the user to /login with the origin.
     setUnauthorizedHandler(expire);
@@ -67,6 +83,7 @@ export function AppRoutes() {
           <Route path="/data/:slug" element={<RecordListPage />} />
           <Route path="/data/:slug/:id" element={<RecordDetailPage />} />
           <Route path="/sharepoint-test" element={<SharepointTestPage />} />
+          <Route path="/outbox" element={<OutboxPage />} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Routes>

@@ -3,12 +3,15 @@ import { formatCardValue } from './format';
 import type { RecordRow } from './use-record-list';
 
 /** A list card laid out by the kind's x-kind.card: a title and lines of label, value and suffix. */
-export function RecordCard({ kind, row, onOpen }: { kind: Kind; row: RecordRow; onOpen: () => void }) {
+export function RecordCard({ kind, row, onOpen, waiting = false }: { kind: Kind; row: RecordRow; onOpen: () => void; waiting?: boolean }) {
   const { title, lines } = kind.meta.card;
   const titleText = title.text ?? (title.field ? formatCardValue(row[title.field], title.format) : null) ?? title.fallback ?? '';
   return (
     <button type="button" className="record-card" onClick={onOpen}>
-      <div className="record-card-title">{titleText}</div>
+      <div className="record-card-title">
+        {titleText}
+        {waiting && <span className="waiting-tag">Waiting to sync</span>}
+      </div>
       {lines.map((line, i) => {
         const value = formatCardValue(row[line.field], line.format);
         if (value === null && line.optional) return null;

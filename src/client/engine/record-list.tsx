@@ -10,6 +10,7 @@ import { DateRangeButton, FilterBanner } from './date-range-filter';
 import { FieldFilterBanner, FieldFilterButton, type FieldFilters } from './field-filters';
 import { loadListState, saveListState } from './list-state';
 import { OfflineLine } from '../ui/offline-line';
+import { useOutbox } from '../outbox/use-outbox';
 import { parseDateText } from './format';
 import { Pagination } from './pagination';
 import { RecordCard } from './record-card';
@@ -63,6 +64,10 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
     setPage(1);
   };
   const total = state.status === 'ready' ? state.total : 0;
+  // Changes saved on this phone that have not reached the server: new records on top, edits on their cards.
+  const waiting = useOutbox().filter((i) => i.kindName === kind.name);
+  const waitingCreates = waiting.filter((i) => i.op === 'create');
+  const waitingUpdates = new Map(waiting.filter((i) => i.op === 'update').map((i) => [i.recordId ?? -1, i.values]));
 
   return (
     <div className="page">
@@ -97,7 +102,14 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
           <p className="text-600 mt-0">{state.message}</p>
         </div>
       )}
-      {state.status === 'ready' && state.rows.length === 0 && (
+      {waitingCreates.length > 0 && (
+        <div className="flex flex-column gap-2 mb-2" data-testid="waiting-cards">
+          {waitingCreates.map((item) => (
+            <RecordCard key={item.key} kind={kind} row={item.values} waiting onOpen={() => navigate('/outbox')} />
+          ))}
+        </div>
+      )}
+      {state.status === 'ready' && state.rows.length === 0 && waitingCreates.length === 0 && (
         <div className="empty-state">
           <i className="pi pi-inbox text-4xl text-400" aria-hidden="true" />
           <p className="font-semibold mb-1">{meta.texts.emptyTitle}</p>
@@ -108,7 +120,13 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
         <>
           <div className="flex flex-column gap-2" data-testid="record-cards">
             {state.rows.map((row) => (
-              <RecordCard key={String(row.id)} kind={kind} row={row} onOpen={() => navigate(`${meta.route}/${row.id}`)} />
+              <RecordCard
+                key={String(row.id)}
+                kind={kind}
+                row={waitingUpdates.get(Number(row.id)) ? { ...row, ...waitingUpdates.get(Number(row.id)) } : row}
+                waiting={waitingUpdates.has(Number(row.id))}
+                onOpen={() => navigate(`${meta.route}/${row.id}`)}
+              />
             ))}
           </div>
           <Pagination page={page} totalPages={state.totalPages} limit={meta.pageButtons} onPage={setPage} />

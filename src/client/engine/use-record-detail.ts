@@ -9,6 +9,31 @@ import type { Choice } from './conflict-dialog';
 import { changes, conflictOf, versionOf, withChanges, type Conflict, type Values } from './record-edits';
 import { fieldErrorsOf, focusField, type FieldErrors } from './server-errors';
 import { withOfflineCopy } from '../api/offline-cache';
+import { storage } from '../session/storage';
+
+/** The server could not be reached (no coverage), as the API client reports it. */
+const unreachable = (e: unknown): boolean => e instanceof ApiError && e.status === 0;
+
+/** Keeps a change on the phone to be sent when the network returns (outbox/); loaded only when needed. */
+async function keepForSync(kind: Kind, op: 'create' | 'update', values: Values, recordId?: number, baseVersion?: number): Promise<void> {
+  const { outbox, newOutboxKey } = await import('../outbox/store');
+  const owner = storage.username() ?? '';
+  const clean = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+  await outbox.add({
+    key: newOutboxKey(owner, kind.name),
+    owner,
+    kindName: kind.name,
+    apiPath: kind.meta.apiPath,
+    route: kind.meta.route,
+    op,
+    ...(recordId !== undefined ? { recordId } : {}),
+    values: clean,
+    ...(baseVersion !== undefined ? { baseVersion } : {}),
+    createdAt: Date.now(),
+    attempts: 0,
+    state: 'waiting',
+  });
+}
 
 export { changes } from './record-edits';
 
@@ -162,6 +187,18 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
       toast('success', meta.messages.updated);
     } catch (e) {
       if (!live.current) return;
+      if (unreachable(e) && base['id'] !== undefined) {
+        // No coverage: the change waits on the phone, with the version it was based on.
+        const edits = changes(base, values);
+        await keepForSync(kind, 'update', edits, Number(base['id']), version);
+        const shown = withChanges(base, edits);
+        setState({ status: 'ready', record: shown });
+        setDraft(shown);
+        setEditing(false);
+        drafts.clear(kind, id);
+        toast('info', 'Saved on this phone', 'Waiting to sync: it is sent when the network returns');
+        return;
+      }
       const refusedVersion = e instanceof ApiError && e.status === 409 ? conflictOf(e.data, e.message) : undefined;
       if (refusedVersion?.conflict) {
         setConflict(refusedVersion.conflict);
@@ -223,6 +260,14 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
       }
       await put(state.record, draft, baseVersion ?? versionOf(state.record));
     } catch (e) {
+      if (isNew && unreachable(e)) {
+        // No coverage: the new record waits on the phone and is created once, when the network returns.
+        await keepForSync(kind, 'create', draft);
+        drafts.clear(kind, id);
+        toast('info', 'Saved on this phone', 'Waiting to sync: it is sent when the network returns');
+        navigate(meta.route, { replace: true });
+        return;
+      }
       // The draft stays on screen, in edit mode: nothing the user typed is lost.
       refused(e, isNew ? (meta.messages.createFailed ?? meta.messages.updateFailed) : meta.messages.updateFailed);
     } finally {

@@ -1,0 +1,82 @@
+import { openDB, type IDBPDatabase } from 'idb';
+
+type Values = Record<string, unknown>;
+
+/**
+ * A record change made without coverage, kept on the phone (IndexedDB) until it reaches the
+ * server. A create carries the Idempotency-Key it is sent with, so a sync repeated after a lost
+ * answer never makes a second record; an update carries the version it was based on, so a
+ * conflict on sync goes to the conflict view, never a silent overwrite.
+ */
+export interface OutboxItem {
+  /** Also the Idempotency-Key of a create: owner, kind and a random id. */
+  key: string;
+  owner: string;
+  kindName: string;
+  apiPath: string;
+  /** The list screen of the kind, for links. */
+  route: string;
+  op: 'create' | 'update';
+  /** An update's record id. */
+  recordId?: number;
+  /** A create: every value; an update: the changed fields (null clears). */
+  values: Values;
+  baseVersion?: number;
+  createdAt: number;
+  attempts: number;
+  /** waiting: will be sent; conflict: someone changed the same fields (open the record); refused: the server said no. */
+  state: 'waiting' | 'conflict' | 'refused';
+  lastError?: string;
+}
+
+const CHANGED = 'rtd-outbox-changed';
+let dbPromise: Promise<IDBPDatabase> | undefined;
+
+function db(): Promise<IDBPDatabase> {
+  dbPromise ??= openDB('rtd-outbox', 1, {
+    upgrade(d) {
+      const store = d.createObjectStore('items', { keyPath: 'key' });
+      store.createIndex('owner', 'owner');
+    },
+  });
+  return dbPromise;
+}
+
+function changed(): void {
+  window.dispatchEvent(new Event(CHANGED));
+}
+
+/** Calls back whenever the outbox changes (in this tab). */
+export function onOutboxChange(callback: () => void): () => void {
+  window.addEventListener(CHANGED, callback);
+  return () => window.removeEventListener(CHANGED, callback);
+}
+
+export const outbox = {
+  async add(item: OutboxItem): Promise<void> {
+    await (await db()).put('items', item);
+    changed();
+  },
+  async put(item: OutboxItem): Promise<void> {
+    await (await db()).put('items', item);
+    changed();
+  },
+  async remove(key: string): Promise<void> {
+    await (await db()).delete('items', key);
+    changed();
+  },
+  async get(key: string): Promise<OutboxItem | undefined> {
+    return (await (await db()).get('items', key)) as OutboxItem | undefined;
+  },
+  /** The user's waiting changes, oldest first (the order they are sent in). */
+  async list(owner: string): Promise<OutboxItem[]> {
+    const items = (await (await db()).getAllFromIndex('items', 'owner', owner)) as OutboxItem[];
+    return items.sort((a, b) => a.createdAt - b.createdAt);
+  },
+};
+
+/** A fresh key for a create: unique per phone and user, and a valid Idempotency-Key. */
+export function newOutboxKey(owner: string, kindName: string): string {
+  const random = typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  return `${owner.replace(/[^\w.-]/g, '_')}:${kindName}:${random}`;
+}

@@ -1,0 +1,88 @@
+import { apiRequest, ApiError } from '../api/client';
+import { storage } from '../session/storage';
+import { outbox, type OutboxItem } from './store';
+
+export interface SyncResult {
+  sent: number;
+  /** Still waiting because the server cannot be reached. */
+  waiting: number;
+}
+
+let running: Promise<SyncResult> | undefined;
+
+/** Sends one item; true when it is done with (sent, or parked as a conflict or a refusal). */
+async function send(item: OutboxItem): Promise<boolean> {
+  try {
+    if (item.op === 'create') {
+      await apiRequest('POST', item.apiPath, { body: item.values, headers: { 'idempotency-key': item.key } });
+    } else {
+      await apiRequest('PUT', item.apiPath, { body: { ...item.values, id: item.recordId, ...(item.baseVersion !== undefined ? { version: item.baseVersion } : {}) } });
+    }
+    await outbox.remove(item.key);
+    return true;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 0) {
+      await outbox.put({ ...item, attempts: item.attempts + 1, lastError: e.message });
+      return false;
+    }
+    const state = e instanceof ApiError && e.status === 409 ? 'conflict' : 'refused';
+    await outbox.put({ ...item, attempts: item.attempts + 1, state, lastError: e instanceof Error ? e.message : String(e) });
+    return true;
+  }
+}
+
+/**
+ * Sends the signed-in user's waiting changes, oldest first, each exactly once (creates carry their
+ * Idempotency-Key). Stops at the first one the network does not carry, keeping the rest in order.
+ * One run at a time; a second call joins the running one.
+ */
+export function syncOutbox(): Promise<SyncResult> {
+  running ??= (async () => {
+    const owner = storage.username() ?? '';
+    let sent = 0;
+    try {
+      for (const item of await outbox.list(owner)) {
+        if (item.state !== 'waiting') continue;
+        const done = await send(item);
+        if (!done) break;
+        if ((await outbox.get(item.key)) === undefined) sent++;
+      }
+      const waiting = (await outbox.list(owner)).filter((i) => i.state === 'waiting').length;
+      return { sent, waiting };
+    } finally {
+      running = undefined;
+    }
+  })();
+  return running;
+}
+
+/**
+ * Syncs when the network comes back, at start, and on a backoff timer while something waits
+ * (30 s, doubling to 10 minutes). Calls onDone when a run sent everything that was waiting.
+ */
+export function startOutboxSync(onDone: (sent: number) => void): () => void {
+  let delay = 30_000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const run = async (): Promise<void> => {
+    clearTimeout(timer);
+    if (stopped || !storage.token()) return;
+    const { sent, waiting } = await syncOutbox();
+    if (sent > 0 && waiting === 0) onDone(sent);
+    if (waiting > 0 && !stopped) {
+      timer = setTimeout(() => void run(), delay);
+      delay = Math.min(delay * 2, 600_000);
+    } else delay = 30_000;
+  };
+  const onOnline = (): void => {
+    delay = 30_000;
+    void run();
+  };
+  window.addEventListener('online', onOnline);
+  void run();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    window.removeEventListener('online', onOnline);
+  };
+}

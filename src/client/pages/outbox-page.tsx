@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import { format } from 'date-fns';
+import { Button } from 'primereact/button';
+import { Card } from 'primereact/card';
+import { Dialog } from 'primereact/dialog';
+import { outbox, type OutboxItem } from '../outbox/store';
+import { syncOutbox } from '../outbox/sync';
+import { useOutbox } from '../outbox/use-outbox';
+import { PageHeader } from '../ui/page-header';
+import { useToast } from '../ui/toast';
+
+const STATE_TEXT: Record<OutboxItem['state'], string> = {
+  waiting: 'Waiting to sync',
+  conflict: 'Changed by someone else: open the record',
+  refused: 'Refused by the server',
+};
+
+function summary(item: OutboxItem): string {
+  const title = item.values['issueTitle'] ?? item.values['title'] ?? item.values['driveRecordNo'] ?? '';
+  const fields = Object.keys(item.values).length;
+  return `${item.op === 'create' ? 'New' : `Changes to #${item.recordId}`} ${item.kindName}${title ? `: ${String(title)}` : ''} (${fields} ${fields === 1 ? 'field' : 'fields'})`;
+}
+
+/** What waits on this phone to reach the server: each change, why it waits, retry and remove. */
+export function OutboxPage() {
+  const items = useOutbox();
+  const toast = useToast();
+  const [syncing, setSyncing] = useState(false);
+  const [removing, setRemoving] = useState<OutboxItem | null>(null);
+
+  const retry = async (): Promise<void> => {
+    setSyncing(true);
+    try {
+      // A change parked as refused or conflicting is tried again too.
+      for (const item of items) if (item.state !== 'waiting') await outbox.put({ ...item, state: 'waiting' });
+      const { sent, waiting } = await syncOutbox();
+      if (waiting > 0) toast('warn', 'Still waiting', `${sent} sent; the rest is sent when the network returns`);
+      else if (sent > 0) toast('success', 'Everything is sent');
+    } finally {
+      setSyncing(false);
+    }
+  };
+
+  return (
+    <div className="page">
+      <PageHeader title="Waiting to sync" back="/data" actions={items.length > 0 ? <Button label="Retry" icon="pi pi-refresh" size="small" loading={syncing} onClick={() => void retry()} /> : undefined} />
+      {items.length === 0 && (
+        <div className="empty-state">
+          <i className="pi pi-check-circle text-4xl text-400" aria-hidden="true" />
+          <p className="font-semibold mb-1">Nothing waiting</p>
+          <p className="text-600 mt-0">Everything saved on this phone has reached the server.</p>
+        </div>
+      )}
+      <div className="flex flex-column gap-2">
+        {items.map((item) => (
+          <Card key={item.key} className="outbox-item">
+            <div className="font-semibold">{summary(item)}</div>
+            <div className="text-600 text-sm">
+              Saved {format(new Date(item.createdAt), 'yyyy-MM-dd HH:mm')} · {STATE_TEXT[item.state]}
+            </div>
+            {item.lastError && <div className="text-sm mt-1">{item.lastError}</div>}
+            <Button label="Remove" icon="pi pi-trash" text severity="danger" size="small" className="mt-2 p-0" onClick={() => setRemoving(item)} />
+          </Card>
+        ))}
+      </div>
+      {removing && (
+        <Dialog
+          header="Remove this change?"
+          visible
+          modal
+          onHide={() => setRemoving(null)}
+          style={{ width: 'min(26rem, calc(100vw - 1rem))' }}
+          footer={
+            <div className="flex gap-2">
+              <Button label="Keep it" outlined className="flex-1" onClick={() => setRemoving(null)} />
+              <Button
+                label="Remove"
+                severity="danger"
+                className="flex-1"
+                onClick={() => {
+                  void outbox.remove(removing.key);
+                  setRemoving(null);
+                }}
+              />
+            </div>
+          }
+        >
+          <p className="m-0">It has never reached the server. Removing it loses: {summary(removing)}.</p>
+        </Dialog>
+      )}
+    </div>
+  );
+}
