@@ -28,8 +28,14 @@ export function AppEffects() {
     if (!signedIn) return;
     let stop: (() => void) | undefined;
     let cancelled = false;
-    void import('../outbox/sync').then(({ startOutboxSync }) => {
+    void import('../outbox/sync').then(({ startOutboxSync, protectStorage }) => {
       if (cancelled) return;
+      protectStorage().then(
+        ({ lowSpace }) => {
+          if (lowSpace) toast('warn', 'This phone is low on space', 'Changes waiting to sync may not fit: sync when you can, or free some space');
+        },
+        (e: unknown) => console.warn('Storage could not be checked:', e),
+      );
       stop = startOutboxSync((sent) => toast('success', 'All waiting changes are sent', `${sent} ${sent === 1 ? 'record' : 'records'} reached the server`));
     });
     return () => {

@@ -57,6 +57,19 @@ export function syncOutbox(): Promise<SyncResult> {
 }
 
 /**
+ * Asks the browser to keep this site's storage (the outbox) even when the phone runs short of
+ * space, and says whether space is low (under 50 MB left), so the tester can sync or free space.
+ */
+export async function protectStorage(): Promise<{ persisted: boolean; lowSpace: boolean }> {
+  const s = typeof navigator !== 'undefined' ? navigator.storage : undefined;
+  if (!s) return { persisted: false, lowSpace: false };
+  const persisted = (await s.persisted?.()) || (await s.persist?.()) || false;
+  const estimate = await s.estimate?.();
+  const left = estimate?.quota !== undefined && estimate.usage !== undefined ? estimate.quota - estimate.usage : Infinity;
+  return { persisted, lowSpace: left < 50 * 1024 * 1024 };
+}
+
+/**
  * Syncs when the network comes back, at start, and on a backoff timer while something waits
  * (30 s, doubling to 10 minutes). Calls onDone when a run sent everything that was waiting.
  */
