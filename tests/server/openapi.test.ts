@@ -1,19 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startServer, type TestServer } from '../helpers/server.js';
-
-function schemasWithTyrePressure(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-schemas-'));
-  for (const f of fs.readdirSync(path.join(ROOT, 'schemas'))) fs.copyFileSync(path.join(ROOT, 'schemas', f), path.join(dir, f));
-  const file = path.join(dir, 'issue.schema.json');
-  const schema = JSON.parse(fs.readFileSync(file, 'utf8'));
-  schema.properties.tyrePressure = { title: 'Tyre Pressure (bar)', type: 'number', minimum: 0, maximum: 10 };
-  fs.writeFileSync(file, JSON.stringify(schema, null, 2));
-  return dir;
-}
+import { startServer, type TestServer } from '../helpers/server.js';
+import { schemasWithTyrePressure } from '../helpers/schemas.js';
 
 type Doc = {
   paths: Record<string, Record<string, { tags?: string[]; responses: Record<string, unknown>; requestBody?: unknown; parameters?: { name: string; in: string }[] }>>;

@@ -3,17 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ALICE, ROOT, dbTargets, startServer, type TestServer } from '../helpers/server.js';
-
-/** A copy of the shipped schemas with one property added to the issue kind, as an admin would. */
-function extendedSchemas(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-schemas-'));
-  for (const f of fs.readdirSync(path.join(ROOT, 'schemas'))) fs.copyFileSync(path.join(ROOT, 'schemas', f), path.join(dir, f));
-  const file = path.join(dir, 'issue.schema.json');
-  const schema = JSON.parse(fs.readFileSync(file, 'utf8'));
-  schema.properties.tyrePressure = { title: 'Tyre Pressure (bar)', type: 'number', minimum: 0, maximum: 10 };
-  fs.writeFileSync(file, JSON.stringify(schema, null, 2));
-  return dir;
-}
+import { schemasWithTyrePressure } from '../helpers/schemas.js';
 
 describe.each(dbTargets())('a property added to a schema file on $name', (target) => {
   const servers: TestServer[] = [];
@@ -22,7 +12,7 @@ describe.each(dbTargets())('a property added to a schema file on $name', (target
   });
 
   it('is accepted, validated, stored and returned with no code change', async () => {
-    const s = await startServer(target, { SCHEMAS_DIR: extendedSchemas() });
+    const s = await startServer(target, { SCHEMAS_DIR: schemasWithTyrePressure() });
     servers.push(s);
     const token = await s.login(ALICE.username, ALICE.password);
     const created = await s.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Low tyre', tyrePressure: 1.8 } });
@@ -39,7 +29,7 @@ describe.each(dbTargets())('a property added to a schema file on $name', (target
 describe('restarting with and without the added property', () => {
   it('keeps stored values of a removed property and shows them again when it is back', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-restart-'));
-    const extended = extendedSchemas();
+    const extended = schemasWithTyrePressure();
     const run = async (schemasDir: string, fn: (s: TestServer, token: string) => Promise<void>): Promise<void> => {
       const s = await startServer({ name: 'sqlite' }, { DATA_DIR: dataDir, SCHEMAS_DIR: schemasDir });
       try {
