@@ -77,10 +77,16 @@ export function toQueryString(query: RequestOptions['query']): string {
  * with the body when its code is 200, and otherwise raises ApiError with the body's msg. A 401
  * (HTTP or body code) clears the token and sends the user to sign in again.
  */
-export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { ...options.headers, clientid: CLIENT_ID, accept: 'application/json' };
+/** The headers every main-service call carries: the client id and, when signed in, the Bearer token. */
+export function apiHeaders(extra: Record<string, string> = {}): Record<string, string> {
+  const headers: Record<string, string> = { ...extra, clientid: CLIENT_ID, accept: 'application/json' };
   const token = storage.token();
   if (token) headers['authorization'] = `Bearer ${token}`;
+  return headers;
+}
+
+export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers = apiHeaders(options.headers);
   if (options.body !== undefined) headers['content-type'] = 'application/json';
 
   const timeout = new AbortController();
