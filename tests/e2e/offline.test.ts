@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ALICE, startServer, type TestServer } from '../helpers/server.js';
@@ -130,6 +132,38 @@ describe('the app without coverage', () => {
     await page.getByRole('heading', { name: 'Issue Records' }).waitFor();
     expect(await page.getByTestId('outbox-chip').count()).toBe(0);
     expect(await page.getByText('Waiting through an update').count()).toBe(0);
+    await context.close();
+  });
+
+  it('keeps a photo attached without coverage on the phone and uploads it, byte for byte, when the network returns', async () => {
+    const token = await server.login(ALICE.username, ALICE.password);
+    const created = await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Photo in the tunnel', issueStartTime: '2026-11-22 09:00:00' } });
+    const id = created.body.data.id as number;
+    const folder = created.body.data.attachmentFolder as string;
+    const photo = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 31) % 256));
+    const onDisk = path.join(server.config.dataDir, 'files', 'P1', ...folder.split('/'), 'tunnel.jpg');
+
+    const { context, page } = await phone(browser);
+    await signIn(page, server.url, ALICE.username, ALICE.password);
+    await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, { timeout: 30_000 });
+    await page.goto(`${server.url}/data/issue/${id}`);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('button', { name: 'Upload files' }).waitFor();
+
+    await context.setOffline(true);
+    await page.getByLabel('Choose files to upload').setInputFiles([{ name: 'tunnel.jpg', mimeType: 'image/jpeg', buffer: photo }]);
+    await page.getByText('Waiting to sync: uploaded when the network returns').waitFor();
+    await expect.poll(() => page.getByTestId('outbox-chip').textContent()).toContain('1 file waiting');
+    await snap(page, 'offline-photo-waiting');
+    expect(fs.existsSync(onDisk)).toBe(false);
+    // Kept across a reload.
+    await page.reload();
+    await page.getByTestId('outbox-chip').waitFor();
+
+    await context.setOffline(false);
+    await page.getByText('All waiting changes are sent').waitFor({ timeout: 60_000 });
+    expect(fs.readFileSync(onDisk).equals(photo)).toBe(true);
+    await expect.poll(() => page.getByTestId('outbox-chip').count()).toBe(0);
     await context.close();
   });
 });

@@ -1,16 +1,21 @@
 import { Link, useLocation } from 'react-router-dom';
-import { useOutbox } from './use-outbox';
+import { useOutbox, useWaitingFiles } from './use-outbox';
 
-/** '2 records waiting' above the bottom navigation while anything waits to reach the server. */
+/** '2 records, 3 files waiting' above the bottom navigation while anything waits to reach the server. */
 export function OutboxChip() {
   const items = useOutbox();
+  const files = useWaitingFiles();
   const { pathname } = useLocation();
-  if (items.length === 0 || pathname === '/outbox') return null;
-  const stuck = items.some((i) => i.state !== 'waiting');
+  if (items.length + files.length === 0 || pathname === '/outbox') return null;
+  const stuck = items.some((i) => i.state !== 'waiting') || files.some((f) => f.state !== 'waiting');
+  const parts = [
+    ...(items.length > 0 ? [`${items.length} ${items.length === 1 ? 'record' : 'records'}`] : []),
+    ...(files.length > 0 ? [`${files.length} ${files.length === 1 ? 'file' : 'files'}`] : []),
+  ];
   return (
     <Link to="/outbox" className="outbox-chip" data-testid="outbox-chip">
       <i className={stuck ? 'pi pi-exclamation-triangle' : 'pi pi-cloud-upload'} aria-hidden="true" />
-      {items.length} {items.length === 1 ? 'record' : 'records'} waiting
+      {parts.join(', ')} waiting
     </Link>
   );
 }

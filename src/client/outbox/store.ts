@@ -29,14 +29,30 @@ export interface OutboxItem {
   lastError?: string;
 }
 
+/** A photo, video or voice note whose upload could not reach the server: kept here until it can. */
+export interface WaitingFile {
+  key: string;
+  owner: string;
+  /** The project folder it goes into (an issue's attachment folder). */
+  folder: string;
+  name: string;
+  type: string;
+  blob: Blob;
+  createdAt: number;
+  /** A resumable session already started for it (large files), so a later sync goes on from there. */
+  uploadUrl?: string;
+  state: 'waiting' | 'refused';
+  lastError?: string;
+}
+
 const CHANGED = 'rtd-outbox-changed';
 let dbPromise: Promise<IDBPDatabase> | undefined;
 
 function db(): Promise<IDBPDatabase> {
-  dbPromise ??= openDB('rtd-outbox', 1, {
-    upgrade(d) {
-      const store = d.createObjectStore('items', { keyPath: 'key' });
-      store.createIndex('owner', 'owner');
+  dbPromise ??= openDB('rtd-outbox', 2, {
+    upgrade(d, oldVersion) {
+      if (oldVersion < 1) d.createObjectStore('items', { keyPath: 'key' }).createIndex('owner', 'owner');
+      if (oldVersion < 2) d.createObjectStore('files', { keyPath: 'key' }).createIndex('owner', 'owner');
     },
   });
   return dbPromise;
@@ -72,6 +88,21 @@ export const outbox = {
   async list(owner: string): Promise<OutboxItem[]> {
     const items = (await (await db()).getAllFromIndex('items', 'owner', owner)) as OutboxItem[];
     return items.sort((a, b) => a.createdAt - b.createdAt);
+  },
+};
+
+export const waitingFiles = {
+  async put(file: WaitingFile): Promise<void> {
+    await (await db()).put('files', file);
+    changed();
+  },
+  async remove(key: string): Promise<void> {
+    await (await db()).delete('files', key);
+    changed();
+  },
+  async list(owner: string): Promise<WaitingFile[]> {
+    const files = (await (await db()).getAllFromIndex('files', 'owner', owner)) as WaitingFile[];
+    return files.sort((a, b) => a.createdAt - b.createdAt);
   },
 };
 

@@ -1,6 +1,6 @@
 import { apiRequest, ApiError } from '../api/client';
 import { storage } from '../session/storage';
-import { outbox, type OutboxItem } from './store';
+import { outbox, waitingFiles, type OutboxItem, type WaitingFile } from './store';
 
 export interface SyncResult {
   sent: number;
@@ -9,6 +9,26 @@ export interface SyncResult {
 }
 
 let running: Promise<SyncResult> | undefined;
+
+/** Uploads one waiting file (resumably, from where its session stopped); true when done with it. */
+async function sendFile(file: WaitingFile): Promise<boolean> {
+  const { PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, isOfflineError } = await import('../kinds/attachments/upload-transport');
+  const asFile = new File([file.blob], file.name, { type: file.type });
+  const state: { uploadUrl?: string } = file.uploadUrl ? { uploadUrl: file.uploadUrl } : {};
+  try {
+    if (asFile.size < PLAIN_UPLOAD_LIMIT) await uploadPlain(asFile, file.folder, () => undefined);
+    else await uploadInSession(asFile, file.folder, state, () => undefined);
+    await waitingFiles.remove(file.key);
+    return true;
+  } catch (e) {
+    if (isOfflineError(e)) {
+      await waitingFiles.put({ ...file, ...(state.uploadUrl ? { uploadUrl: state.uploadUrl } : {}), lastError: (e as Error).message });
+      return false;
+    }
+    await waitingFiles.put({ ...file, state: 'refused', lastError: e instanceof Error ? e.message : String(e) });
+    return true;
+  }
+}
 
 /** Sends one item; true when it is done with (sent, or parked as a conflict or a refusal). */
 async function send(item: OutboxItem): Promise<boolean> {
@@ -47,7 +67,17 @@ export function syncOutbox(): Promise<SyncResult> {
         if (!done) break;
         if ((await outbox.get(item.key)) === undefined) sent++;
       }
-      const waiting = (await outbox.list(owner)).filter((i) => i.state === 'waiting').length;
+      // Then the photos, videos and voice notes (their records exist by now).
+      let filesWaiting = 0;
+      for (const file of await waitingFiles.list(owner)) {
+        if (file.state !== 'waiting') continue;
+        if (!(await sendFile(file))) {
+          filesWaiting++;
+          break;
+        }
+        sent++;
+      }
+      const waiting = (await outbox.list(owner)).filter((i) => i.state === 'waiting').length + filesWaiting;
       return { sent, waiting };
     } finally {
       running = undefined;

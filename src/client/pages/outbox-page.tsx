@@ -3,9 +3,9 @@ import { format } from 'date-fns';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import { Dialog } from 'primereact/dialog';
-import { outbox, type OutboxItem } from '../outbox/store';
+import { outbox, waitingFiles, type OutboxItem, type WaitingFile } from '../outbox/store';
 import { syncOutbox } from '../outbox/sync';
-import { useOutbox } from '../outbox/use-outbox';
+import { useOutbox, useWaitingFiles } from '../outbox/use-outbox';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
 
@@ -24,15 +24,18 @@ function summary(item: OutboxItem): string {
 /** What waits on this phone to reach the server: each change, why it waits, retry and remove. */
 export function OutboxPage() {
   const items = useOutbox();
+  const files = useWaitingFiles();
   const toast = useToast();
   const [syncing, setSyncing] = useState(false);
   const [removing, setRemoving] = useState<OutboxItem | null>(null);
+  const [removingFile, setRemovingFile] = useState<WaitingFile | null>(null);
 
   const retry = async (): Promise<void> => {
     setSyncing(true);
     try {
       // A change parked as refused or conflicting is tried again too.
       for (const item of items) if (item.state !== 'waiting') await outbox.put({ ...item, state: 'waiting' });
+      for (const file of files) if (file.state !== 'waiting') await waitingFiles.put({ ...file, state: 'waiting' });
       const { sent, waiting } = await syncOutbox();
       if (waiting > 0) toast('warn', 'Still waiting', `${sent} sent; the rest is sent when the network returns`);
       else if (sent > 0) toast('success', 'Everything is sent');
@@ -44,7 +47,7 @@ export function OutboxPage() {
   return (
     <div className="page">
       <PageHeader title="Waiting to sync" back="/data" actions={items.length > 0 ? <Button label="Retry" icon="pi pi-refresh" size="small" loading={syncing} onClick={() => void retry()} /> : undefined} />
-      {items.length === 0 && (
+      {items.length + files.length === 0 && (
         <div className="empty-state">
           <i className="pi pi-check-circle text-4xl text-400" aria-hidden="true" />
           <p className="font-semibold mb-1">Nothing waiting</p>
@@ -63,6 +66,46 @@ export function OutboxPage() {
           </Card>
         ))}
       </div>
+      {files.length > 0 && (
+        <div className="flex flex-column gap-2 mt-2">
+          {files.map((file) => (
+            <Card key={file.key} className="outbox-item">
+              <div className="font-semibold">{file.name}</div>
+              <div className="text-600 text-sm">
+                {(file.blob.size / 1024 / 1024).toFixed(1)} MB for {file.folder || 'the project folder'} · saved {format(new Date(file.createdAt), 'yyyy-MM-dd HH:mm')} ·{' '}
+                {file.state === 'waiting' ? 'Waiting to sync' : 'Refused by the server'}
+              </div>
+              {file.lastError && <div className="text-sm mt-1">{file.lastError}</div>}
+              <Button label="Remove" icon="pi pi-trash" text severity="danger" size="small" className="mt-2 p-0" onClick={() => setRemovingFile(file)} />
+            </Card>
+          ))}
+        </div>
+      )}
+      {removingFile && (
+        <Dialog
+          header="Remove this file?"
+          visible
+          modal
+          onHide={() => setRemovingFile(null)}
+          style={{ width: 'min(26rem, calc(100vw - 1rem))' }}
+          footer={
+            <div className="flex gap-2">
+              <Button label="Keep it" outlined className="flex-1" onClick={() => setRemovingFile(null)} />
+              <Button
+                label="Remove"
+                severity="danger"
+                className="flex-1"
+                onClick={() => {
+                  void waitingFiles.remove(removingFile.key);
+                  setRemovingFile(null);
+                }}
+              />
+            </div>
+          }
+        >
+          <p className="m-0">It has never reached the server. Removing it deletes {removingFile.name} from this phone for good.</p>
+        </Dialog>
+      )}
       {removing && (
         <Dialog
           header="Remove this change?"

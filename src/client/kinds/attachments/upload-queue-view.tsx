@@ -27,6 +27,11 @@ export function UploadQueueView({ queue, editable }: { queue: UploadQueue; edita
                 <i className="pi pi-check-circle" aria-hidden="true" /> 上传成功
               </span>
             )}
+            {item.status === 'waiting' && (
+              <span className="upload-item-waiting">
+                <i className="pi pi-cloud-upload" aria-hidden="true" /> Waiting to sync: uploaded when the network returns
+              </span>
+            )}
             {item.status === 'error' && (
               <>
                 <span className="upload-item-error">{`上传失败：${item.errorMsg}`}</span>

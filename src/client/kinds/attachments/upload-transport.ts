@@ -8,6 +8,12 @@ export const CHUNK_SIZE = 5 * 1024 * 1024;
 
 const OFFLINE = 'Cannot reach the server. Check your connection and try again.';
 
+/** An upload that failed because there is no network (not because the server refused it). */
+export function isOfflineError(e: unknown): boolean {
+  const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+  return offline || (e instanceof Error && e.message.includes(OFFLINE));
+}
+
 /** Progress of one upload as a whole number 0-100. */
 export type OnProgress = (percent: number) => void;
 

@@ -2,9 +2,28 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { filesRequest } from '../../api/files';
 import { useToast } from '../../ui/toast';
 import { setIssueFilesStatus, type IssueRef } from './issue-files-status';
-import { PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, type SessionState } from './upload-transport';
+import { isOfflineError, PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, type SessionState } from './upload-transport';
+import { storage } from '../../session/storage';
 
-export type UploadStatus = 'uploading' | 'success' | 'error';
+/** Keeps a file whose upload found no network on the phone (the outbox), to be uploaded by the sync. */
+async function keepFileForSync(item: UploadItem, uploadUrl: string | undefined): Promise<void> {
+  const { waitingFiles, newOutboxKey } = await import('../../outbox/store');
+  const owner = storage.username() ?? '';
+  await waitingFiles.put({
+    key: newOutboxKey(owner, 'file'),
+    owner,
+    folder: item.folder,
+    name: item.file.name,
+    type: item.file.type,
+    blob: item.file,
+    createdAt: Date.now(),
+    ...(uploadUrl ? { uploadUrl } : {}),
+    state: 'waiting',
+  });
+}
+
+/** waiting: no network; the file is kept on the phone and uploaded when the network returns. */
+export type UploadStatus = 'uploading' | 'success' | 'error' | 'waiting';
 
 /** An upload queue item (SPEC.md section 3); a failed one keeps its file for a retry. */
 export interface UploadItem {
@@ -75,6 +94,18 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
         toast('success', `File "${file.name}" uploaded successfully to ${item.folder || 'root'}.`);
         latest.current.onUploaded();
       } catch (e) {
+        if (isOfflineError(e)) {
+          // No network: nothing is lost; the file waits on the phone and goes up with the next sync.
+          try {
+            await keepFileForSync(item, sessions.current.get(item.id)?.uploadUrl);
+            sessions.current.delete(item.id);
+            update(item.id, { status: 'waiting', errorMsg: '' });
+            toast('info', 'Saved on this phone', `"${file.name}" is uploaded when the network returns`);
+            return;
+          } catch (keepError) {
+            console.warn('The file could not be kept on the phone:', keepError);
+          }
+        }
         const message = e instanceof Error ? e.message : String(e);
         update(item.id, { status: 'error', errorMsg: message });
         toast('error', item.source === 'recording' ? `Failed to upload recording "${file.name}".` : `Failed to upload file: ${file.name}.`, message);
