@@ -11,7 +11,8 @@ describe('the app without coverage', () => {
 
   beforeAll(async () => {
     server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
-    browser = await launch();
+    // A fake microphone, for the voice note recorded without coverage.
+    browser = await launch(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']);
   });
   afterAll(async () => {
     await browser?.close();
@@ -164,6 +165,68 @@ describe('the app without coverage', () => {
     await page.getByText('All waiting changes are sent').waitFor({ timeout: 60_000 });
     expect(fs.readFileSync(onDisk).equals(photo)).toBe(true);
     await expect.poll(() => page.getByTestId('outbox-chip').count()).toBe(0);
+    await context.close();
+  });
+
+  it('creates an issue without coverage with a photo and a 2-second voice note, and the server gets one issue with both files', async () => {
+    const photo = Buffer.from(Array.from({ length: 8192 }, (_, i) => (i * 7) % 256));
+    const { context, page } = await phone(browser);
+    await signIn(page, server.url, ALICE.username, ALICE.password);
+    await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, { timeout: 30_000 });
+    await page.goto(`${server.url}/data/issue`);
+    await page.getByRole('heading', { name: 'Issue Records' }).waitFor();
+    await page.goto(`${server.url}/data/issue/new`);
+    await page.getByLabel('Title').waitFor();
+
+    await context.setOffline(true);
+    await page.getByLabel('Title').fill('Border crossing rattle');
+    await page.getByLabel('Choose files to upload').setInputFiles([{ name: 'rattle.jpg', mimeType: 'image/jpeg', buffer: photo }]);
+    await page.getByTestId('pending-attachment').getByText('rattle.jpg').waitFor();
+    await page.getByRole('button', { name: 'Record audio' }).click();
+    await page.getByRole('button', { name: 'Stop recording' }).waitFor();
+    await page.waitForTimeout(2000);
+    await page.getByRole('button', { name: 'Stop recording' }).click();
+    await expect.poll(() => page.getByTestId('pending-attachment').count()).toBe(2);
+    await snap(page, 'offline-new-issue-attachments');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.waitForURL('**/data/issue');
+    await page.getByTestId('waiting-cards').getByText('Border crossing rattle').waitFor();
+    await page.reload();
+    await page.getByTestId('waiting-cards').getByText('Border crossing rattle').waitFor();
+    await expect.poll(() => page.getByTestId('outbox-chip').textContent()).toContain('1 record, 2 files waiting');
+
+    await context.setOffline(false);
+    await page.getByText('All waiting changes are sent').waitFor({ timeout: 60_000 });
+    const token = await server.login(ALICE.username, ALICE.password);
+    const list = await server.request('GET', `/api/vtp/issueRecord/list?issueTitle=${encodeURIComponent('Border crossing rattle')}`, { token });
+    expect(list.body.total).toBe(1);
+    const folder = list.body.rows[0].attachmentFolder as string;
+    const dir = path.join(server.config.dataDir, 'files', 'P1', ...folder.split('/'));
+    const names = fs.readdirSync(dir).sort();
+    expect(names).toHaveLength(2);
+    expect(fs.readFileSync(path.join(dir, 'rattle.jpg')).equals(photo)).toBe(true);
+    const voice = names.find((n) => n.endsWith('.webm'));
+    expect(voice).toBeDefined();
+    expect(fs.statSync(path.join(dir, voice as string)).size).toBeGreaterThan(1000);
+    await context.close();
+  });
+
+  it('uploads what was attached to a new issue as soon as it is saved with coverage', async () => {
+    const photo = Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 13) % 256));
+    const { context, page } = await phone(browser);
+    await signIn(page, server.url, ALICE.username, ALICE.password);
+    await page.goto(`${server.url}/data/issue/new`);
+    await page.getByLabel('Title').fill('Attached before saving');
+    await page.getByLabel('Choose files to upload').setInputFiles([{ name: 'before.jpg', mimeType: 'image/jpeg', buffer: photo }]);
+    await page.getByTestId('pending-attachment').getByText('before.jpg').waitFor();
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.waitForURL(/\/data\/issue\/\d+$/);
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    const token = await server.login(ALICE.username, ALICE.password);
+    const folder = (await server.request('GET', `/api/vtp/issueRecord/${id}`, { token })).body.data.attachmentFolder as string;
+    const onDisk = path.join(server.config.dataDir, 'files', 'P1', ...folder.split('/'), 'before.jpg');
+    await expect.poll(() => fs.existsSync(onDisk), { timeout: 20_000 }).toBe(true);
+    expect(fs.readFileSync(onDisk).equals(photo)).toBe(true);
     await context.close();
   });
 });

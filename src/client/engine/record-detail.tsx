@@ -28,6 +28,8 @@ export interface DetailSectionProps {
   kind: Kind;
   record: Record<string, unknown>;
   editing: boolean;
+  /** A new record's key (its Idempotency-Key): what is attached before it exists is kept under it. */
+  newRecordKey?: string | undefined;
 }
 export type DetailSection = ComponentType<DetailSectionProps>;
 
@@ -103,7 +105,7 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
         />
       </Card>
       {sections.map((Section, i) => (
-        <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} />
+        <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} newRecordKey={c.newRecordKey} />
       ))}
       {c.conflict && (
         <ConflictDialog conflicts={c.conflict.conflicts} changedBy={c.conflict.changedBy} saving={c.saving} onCancel={c.closeConflict} onResolve={(choices) => void c.resolve(choices)} />

@@ -15,12 +15,12 @@ import { storage } from '../session/storage';
 const unreachable = (e: unknown): boolean => e instanceof ApiError && e.status === 0;
 
 /** Keeps a change on the phone to be sent when the network returns (outbox/); loaded only when needed. */
-async function keepForSync(kind: Kind, op: 'create' | 'update', values: Values, recordId?: number, baseVersion?: number): Promise<void> {
+async function keepForSync(kind: Kind, op: 'create' | 'update', values: Values, recordId?: number, baseVersion?: number, key?: string): Promise<void> {
   const { outbox, newOutboxKey } = await import('../outbox/store');
   const owner = storage.username() ?? '';
   const clean = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
   await outbox.add({
-    key: newOutboxKey(owner, kind.name),
+    key: key ?? newOutboxKey(owner, kind.name),
     owner,
     kindName: kind.name,
     apiPath: kind.meta.apiPath,
@@ -53,6 +53,8 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   const navigate = useNavigate();
   const { meta } = kind;
   const isNew = id === 'new';
+  // The key a new record is created with (Idempotency-Key), also holding what is attached before it exists.
+  const [newRecordKey] = useState(() => (isNew ? `${(storage.username() ?? '').replace(/[^\w.-]/g, '_')}:${kind.name}:${crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`}` : undefined));
   // Edits left unsaved on this phone (reload, closed tab): offered back. A new record opened with
   // fresh values (an ended drive's times) starts from those instead.
   const [restored] = useState<Draft | null>(() => (isNew && prefill ? null : drafts.load(kind, id)));
@@ -144,6 +146,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   const cancel = (): void => {
     drafts.clear(kind, id);
     if (isNew) {
+      if (newRecordKey) void import('../outbox/store').then(({ waitingFiles }) => waitingFiles.removeForCreate(storage.username() ?? '', newRecordKey));
       navigate(meta.route);
       return;
     }
@@ -246,7 +249,19 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
     setSaving(true);
     try {
       if (isNew) {
-        const res = await apiRequest<Envelope<Values & { id?: number }> & { id?: number }>('POST', meta.apiPath, { body: draft });
+        const res = await apiRequest<Envelope<Values & { id?: number }> & { id?: number }>('POST', meta.apiPath, {
+          body: draft,
+          ...(newRecordKey ? { headers: { 'idempotency-key': newRecordKey } } : {}),
+        });
+        // Files attached before the record existed go into its folder now.
+        const folder = res.data?.['attachmentFolder'];
+        if (newRecordKey && typeof folder === 'string' && folder !== '') {
+          void import('../outbox/store')
+            .then(({ waitingFiles }) => waitingFiles.resolveFolder(storage.username() ?? '', newRecordKey, folder))
+            .then(() => import('../outbox/sync'))
+            .then(({ syncOutbox }) => syncOutbox())
+            .catch((e: unknown) => console.warn('Attachments of the new record could not be sent yet:', e));
+        }
         const newId = res.data?.id ?? res.id;
         if (newId === undefined || newId === null) {
           toast('error', meta.messages.createFailed ?? meta.messages.updateFailed);
@@ -262,7 +277,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
     } catch (e) {
       if (isNew && unreachable(e)) {
         // No coverage: the new record waits on the phone and is created once, when the network returns.
-        await keepForSync(kind, 'create', draft);
+        await keepForSync(kind, 'create', draft, undefined, undefined, newRecordKey);
         drafts.clear(kind, id);
         toast('info', 'Saved on this phone', 'Waiting to sync: it is sent when the network returns');
         navigate(meta.route, { replace: true });
@@ -290,5 +305,6 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
     resolve,
     closeConflict: () => setConflict(null),
     fieldErrors,
+    newRecordKey,
   };
 }

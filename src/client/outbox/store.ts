@@ -41,6 +41,8 @@ export interface WaitingFile {
   createdAt: number;
   /** A resumable session already started for it (large files), so a later sync goes on from there. */
   uploadUrl?: string;
+  /** Attached to a record not yet created: the create's key; its folder is known once the record exists. */
+  createKey?: string;
   state: 'waiting' | 'refused';
   lastError?: string;
 }
@@ -103,6 +105,22 @@ export const waitingFiles = {
   async list(owner: string): Promise<WaitingFile[]> {
     const files = (await (await db()).getAllFromIndex('files', 'owner', owner)) as WaitingFile[];
     return files.sort((a, b) => a.createdAt - b.createdAt);
+  },
+  /** The record a create made is known: its files get its folder and can go up. */
+  async resolveFolder(owner: string, createKey: string, folder: string): Promise<void> {
+    for (const file of await this.list(owner)) {
+      if (file.createKey === createKey) {
+        const { createKey: _done, ...rest } = file;
+        void _done;
+        await (await db()).put('files', { ...rest, folder });
+      }
+    }
+    changed();
+  },
+  /** Drops the files of a new record that was given up (Cancel). */
+  async removeForCreate(owner: string, createKey: string): Promise<void> {
+    for (const file of await this.list(owner)) if (file.createKey === createKey) await (await db()).delete('files', file.key);
+    changed();
   },
 };
 

@@ -34,7 +34,9 @@ async function sendFile(file: WaitingFile): Promise<boolean> {
 async function send(item: OutboxItem): Promise<boolean> {
   try {
     if (item.op === 'create') {
-      await apiRequest('POST', item.apiPath, { body: item.values, headers: { 'idempotency-key': item.key } });
+      const res = await apiRequest<{ data?: { attachmentFolder?: unknown } }>('POST', item.apiPath, { body: item.values, headers: { 'idempotency-key': item.key } });
+      const folder = res.data?.attachmentFolder;
+      if (typeof folder === 'string' && folder !== '') await waitingFiles.resolveFolder(item.owner, item.key, folder);
     } else {
       await apiRequest('PUT', item.apiPath, { body: { ...item.values, id: item.recordId, ...(item.baseVersion !== undefined ? { version: item.baseVersion } : {}) } });
     }
@@ -70,7 +72,8 @@ export function syncOutbox(): Promise<SyncResult> {
       // Then the photos, videos and voice notes (their records exist by now).
       let filesWaiting = 0;
       for (const file of await waitingFiles.list(owner)) {
-        if (file.state !== 'waiting') continue;
+        // A file of a record not created yet waits for its create.
+        if (file.state !== 'waiting' || file.createKey !== undefined) continue;
         if (!(await sendFile(file))) {
           filesWaiting++;
           break;

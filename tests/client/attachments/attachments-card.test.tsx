@@ -79,10 +79,14 @@ describe('the issue’s Attachments card', () => {
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('Could not list'), expect.objectContaining({ message: 'disk unavailable' }));
   });
 
-  it('says that attachments come after saving a new issue, and lists nothing', async () => {
+  it('keeps files attached to a new issue on the phone until it is saved, and lists nothing from the server', async () => {
     const { calls } = open('/data/issue/new');
     renderApp('/data/issue/new');
-    expect(await screen.findByText('Photos, videos and voice notes can be added after the issue is saved.')).toBeInTheDocument();
+    expect(await screen.findByText('Photos, videos and voice notes added here are uploaded when the issue is saved.')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Choose files to upload'), new File(['abc'], 'note.txt', { type: 'text/plain' }));
+    expect(await screen.findByText('note.txt')).toBeInTheDocument();
+    expect(screen.getByText('Uploaded when the issue is saved')).toBeInTheDocument();
     expect(calls.some((c) => c.url.startsWith('/sharepoint'))).toBe(false);
   });
 

@@ -2,15 +2,16 @@ import { Card } from 'primereact/card';
 import { issueAttachmentFolder } from '../../../shared/attachments';
 import type { DetailSectionProps } from '../../engine/record-detail';
 import { FilePanel } from './file-panel';
+import { PendingAttachments } from './pending-attachments';
 
 type IssueFields = Parameters<typeof issueAttachmentFolder>[0];
 
 /**
  * The issue's 'Attachments' card (SPEC.md section 2). The folder comes from the shared rule, so
  * the browser, the server and the day packages agree on it. Read-only unless the issue is in
- * edit mode; a new issue has no folder until it is saved.
+ * edit mode. A new issue has no folder until it is saved: what is attached before waits on the phone.
  */
-export function AttachmentsCard({ record, editing }: DetailSectionProps) {
+export function AttachmentsCard({ record, editing, newRecordKey }: DetailSectionProps) {
   const id = record['id'];
   const saved = (typeof id === 'number' || typeof id === 'string') && id !== '';
   return (
@@ -22,7 +23,11 @@ export function AttachmentsCard({ record, editing }: DetailSectionProps) {
           <div className="file-panel-header">
             <h2 className="file-panel-title">Attachments</h2>
           </div>
-          <p className="attachments-note">Photos, videos and voice notes can be added after the issue is saved.</p>
+          {newRecordKey ? (
+            <PendingAttachments createKey={newRecordKey} editing={editing} />
+          ) : (
+            <p className="attachments-note">Photos, videos and voice notes can be added after the issue is saved.</p>
+          )}
         </section>
       )}
     </Card>

@@ -1,0 +1,47 @@
+import { Button } from 'primereact/button';
+import { storage } from '../../session/storage';
+import { newOutboxKey, waitingFiles } from '../../outbox/store';
+import { useWaitingFiles } from '../../outbox/use-outbox';
+import { formatSize } from './file-types';
+import { UploadControls } from './upload-controls';
+import { useRecorder } from './use-recorder';
+
+/**
+ * Photos, videos and voice notes for a record that does not exist yet: kept on the phone under the
+ * new record's key and uploaded into its folder as soon as it is created (now, or by the sync
+ * when it was saved without coverage).
+ */
+export function PendingAttachments({ createKey, editing }: { createKey: string; editing: boolean }) {
+  const files = useWaitingFiles().filter((f) => f.createKey === createKey);
+  const keep = (list: File[]): void => {
+    const owner = storage.username() ?? '';
+    for (const file of list) {
+      void waitingFiles.put({ key: newOutboxKey(owner, 'file'), owner, folder: '', name: file.name, type: file.type, blob: file, createdAt: Date.now(), createKey, state: 'waiting' });
+    }
+  };
+  const recorder = useRecorder((file) => keep([file]));
+  return (
+    <>
+      {editing && <UploadControls onFiles={keep} recorder={recorder} />}
+      {files.length === 0 ? (
+        <p className="attachments-note">Photos, videos and voice notes added here are uploaded when the issue is saved.</p>
+      ) : (
+        <ul className="upload-queue" aria-label="Attachments to upload">
+          {files.map((f) => (
+            <li key={f.key} className="upload-item upload-waiting" data-testid="pending-attachment">
+              <div className="upload-item-head">
+                <i className="pi pi-paperclip" aria-hidden="true" />
+                <span className="upload-item-name">{f.name}</span>
+                <span className="upload-item-size">{formatSize(f.blob.size)}</span>
+              </div>
+              <div className="upload-item-foot">
+                <span className="upload-item-waiting">Uploaded when the issue is saved</span>
+                {editing && <Button label="移除" icon="pi pi-times" size="small" text severity="secondary" onClick={() => void waitingFiles.remove(f.key)} />}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
