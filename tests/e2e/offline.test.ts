@@ -82,6 +82,11 @@ describe('the app without coverage', () => {
     await page.waitForURL('**/data/issue');
     await page.getByTestId('waiting-cards').getByText('Written in the tunnel').waitFor();
     await expect.poll(() => page.getByTestId('outbox-chip').textContent()).toContain('1 record waiting');
+    // Its detail opens from the phone, marked as waiting.
+    await page.getByTestId('waiting-cards').getByText('Written in the tunnel').click();
+    await page.getByTestId('waiting-line').waitFor();
+    await expect.poll(() => page.getByLabel('Title').inputValue()).toBe('Written in the tunnel');
+    await page.goBack();
     await snap(page, 'offline-waiting');
     // Still there after a reload, and after Check for Updates.
     await page.reload();
@@ -227,6 +232,37 @@ describe('the app without coverage', () => {
     const onDisk = path.join(server.config.dataDir, 'files', 'P1', ...folder.split('/'), 'before.jpg');
     await expect.poll(() => fs.existsSync(onDisk), { timeout: 20_000 }).toBe(true);
     expect(fs.readFileSync(onDisk).equals(photo)).toBe(true);
+    await context.close();
+  });
+
+  it('never lets an edit made without coverage overwrite a newer one: the sync parks it, the record offers the conflict view', async () => {
+    const token = await server.login(ALICE.username, ALICE.password);
+    const created = await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Original title' } });
+    const id = created.body.data.id as number;
+    const { context, page } = await phone(browser);
+    await signIn(page, server.url, ALICE.username, ALICE.password);
+    await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, { timeout: 30_000 });
+    await page.goto(`${server.url}/data/issue/${id}`);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await context.setOffline(true);
+    await page.getByLabel('Title').fill('Title changed in the tunnel');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText('Saved on this phone').waitFor();
+    // Meanwhile someone at the office changes the same field.
+    expect((await server.request('PUT', '/api/vtp/issueRecord', { token, body: { id, version: 1, issueTitle: 'Title from the office' } })).status).toBe(200);
+    await context.setOffline(false);
+    await page.getByTestId('outbox-chip').locator('.pi-exclamation-triangle').waitFor({ timeout: 60_000 });
+    expect((await server.request('GET', `/api/vtp/issueRecord/${id}`, { token })).body.data.issueTitle).toBe('Title from the office');
+
+    await page.goto(`${server.url}/data/issue/${id}`);
+    await page.getByTestId('parked-line').getByRole('button', { name: 'Review' }).click();
+    await expect.poll(() => page.getByLabel('Title').inputValue()).toBe('Title changed in the tunnel');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Changed by someone else' });
+    await dialog.getByText('Title from the office').waitFor();
+    await dialog.getByRole('button', { name: 'Save my choices' }).click();
+    await page.getByText('Issue record updated successfully').waitFor();
+    expect((await server.request('GET', `/api/vtp/issueRecord/${id}`, { token })).body.data.issueTitle).toBe('Title changed in the tunnel');
     await context.close();
   });
 });

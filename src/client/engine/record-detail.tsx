@@ -43,7 +43,7 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
   const schema = useMemo(() => formSchema(kind), [kind]);
   const ui = useMemo(() => uiSchema(kind), [kind]);
 
-  const title = c.isNew ? meta.titles.new : fill(meta.titles.detail, { id });
+  const title = c.isNew || id.startsWith('waiting~') ? meta.titles.new : fill(meta.titles.detail, { id });
   const goBack = (): void => {
     const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
     if (meta.detailBack === 'previous' && idx > 0) navigate(-1);
@@ -73,7 +73,8 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
   }
 
   // Viewing: refresh and Edit in the header. Editing: Cancel and Save in a bar at the thumb.
-  const actions = c.editing ? undefined : (
+  const waiting = c.state.status === 'ready' && c.state.waiting === true;
+  const actions = c.editing || waiting ? undefined : (
     <>
       <Button icon="pi pi-refresh" rounded text aria-label="Refresh" onClick={() => void c.refresh()} />
       <Button label="Edit" icon="pi pi-pencil" size="small" onClick={c.edit} />
@@ -84,6 +85,19 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
     <div className="page">
       <PageHeader title={title} back={goBack} actions={actions} />
       {c.state.status === 'ready' && c.state.offlineSince !== undefined && <OfflineLine since={c.state.offlineSince} />}
+      {c.parked && !c.editing && (
+        <div className="filter-banner" role="status" data-testid="parked-line">
+          <i className="pi pi-exclamation-triangle text-orange-500" aria-hidden="true" />
+          <span className="flex-1">A change saved on this phone was not sent: {c.parked.message || 'someone changed the same fields'}</span>
+          <Button label="Review" link size="small" onClick={() => void c.reviewParked()} />
+        </div>
+      )}
+      {waiting && (
+        <div className="filter-banner" role="status" data-testid="waiting-line">
+          <i className="pi pi-cloud-upload text-orange-500" aria-hidden="true" />
+          <span className="flex-1">Waiting to sync: saved on this phone, sent when the network returns</span>
+        </div>
+      )}
       {topSections.map((Section, i) => (
         <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} />
       ))}

@@ -44,3 +44,6 @@ export function conflictOf(data: unknown, msg: string): { current: Values; confl
   if (conflicts.length === 0) return { current: d.current };
   return { current: d.current, conflict: { current: d.current, conflicts, changedBy: /changed by (\S+)/.exec(msg)?.[1] ?? '' } };
 }
+
+/** The route id of a record that waits on the phone to be created ('waiting~<outbox key>'). */
+export const waitingId = (key: string): string => `waiting~${encodeURIComponent(key)}`;

@@ -15,6 +15,7 @@ import { parseDateText } from './format';
 import { Pagination } from './pagination';
 import { RecordCard } from './record-card';
 import { useRecordList, type DateRange } from './use-record-list';
+import { waitingId } from './record-edits';
 
 /** What a kind may add to its list header (registered per kind in src/client/kinds). */
 export interface ListHeaderExtraProps {
@@ -105,7 +106,7 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
       {waitingCreates.length > 0 && (
         <div className="flex flex-column gap-2 mb-2" data-testid="waiting-cards">
           {waitingCreates.map((item) => (
-            <RecordCard key={item.key} kind={kind} row={item.values} waiting onOpen={() => navigate('/outbox')} />
+            <RecordCard key={item.key} kind={kind} row={item.values} waiting onOpen={() => navigate(`${meta.route}/${waitingId(item.key)}`)} />
           ))}
         </div>
       )}

@@ -37,7 +37,7 @@ async function keepForSync(kind: Kind, op: 'create' | 'update', values: Values, 
 
 export { changes } from './record-edits';
 
-export type DetailState = { status: 'loading' } | { status: 'notFound' } | { status: 'ready'; record: Values; offlineSince?: number };
+export type DetailState = { status: 'loading' } | { status: 'notFound' } | { status: 'ready'; record: Values; offlineSince?: number; waiting?: boolean };
 
 function detail(error: unknown): string | undefined {
   return error instanceof ApiError ? error.message : undefined;
@@ -66,6 +66,20 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   const [baseVersion, setBaseVersion] = useState<number | undefined>(undefined);
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  // A change saved on the phone for this record that the sync could not apply (someone changed the same fields).
+  const [parked, setParked] = useState<{ key: string; values: Values; baseVersion?: number | undefined; message: string } | null>(null);
+  useEffect(() => {
+    if (isNew || !/^\d+$/.test(id)) return;
+    let live2 = true;
+    void import('../outbox/store').then(async ({ outbox }) => {
+      const items = await outbox.list(storage.username() ?? '');
+      const mine = items.find((i) => i.op === 'update' && i.kindName === kind.name && i.recordId === Number(id) && i.state !== 'waiting');
+      if (live2 && mine) setParked({ key: mine.key, values: mine.values, baseVersion: mine.baseVersion, message: mine.lastError ?? '' });
+    });
+    return () => {
+      live2 = false;
+    };
+  }, [id, isNew, kind.name]);
   const live = useRef(true);
   // Set again on mount: React's StrictMode mounts, unmounts and mounts again in development.
   useEffect(() => {
@@ -90,6 +104,20 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
 
   const load = useCallback(
     async (isRefresh: boolean) => {
+      if (id.startsWith('waiting~')) {
+        // A record saved without coverage, not created yet: shown from the phone, read-only.
+        const { outbox } = await import('../outbox/store');
+        const item = await outbox.get(decodeURIComponent(id.slice('waiting~'.length)));
+        if (!live.current) return;
+        if (!item) {
+          // Sent meanwhile: it is in the list now.
+          navigate(meta.route, { replace: true });
+          return;
+        }
+        setState({ status: 'ready', record: item.values, waiting: true });
+        setDraft(item.values);
+        return;
+      }
       try {
         // Without coverage, the copy of the record this phone last saw, marked as such.
         const { body: res, offlineSince } = await withOfflineCopy(
@@ -290,8 +318,24 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
     }
   };
 
+  /**
+   * Puts the parked change into the form on top of today's record, based on the version it was made
+   * on: saving it then shows the conflict view, field by field, instead of it ever overwriting unseen.
+   */
+  const reviewParked = async (): Promise<void> => {
+    if (!parked || state.status !== 'ready') return;
+    setDraft(withChanges(state.record, parked.values));
+    setBaseVersion(parked.baseVersion ?? versionOf(state.record));
+    setEditing(true);
+    const { outbox } = await import('../outbox/store');
+    await outbox.remove(parked.key);
+    setParked(null);
+  };
+
   return {
     isNew,
+    parked,
+    reviewParked,
     state,
     editing,
     draft,

@@ -1,5 +1,6 @@
 import { Link, useLocation } from 'react-router-dom';
 import { useOutbox, useWaitingFiles } from './use-outbox';
+import { isSyncing } from './sync';
 
 /** '2 records, 3 files waiting' above the bottom navigation while anything waits to reach the server. */
 export function OutboxChip() {
@@ -14,8 +15,8 @@ export function OutboxChip() {
   ];
   return (
     <Link to="/outbox" className="outbox-chip" data-testid="outbox-chip">
-      <i className={stuck ? 'pi pi-exclamation-triangle' : 'pi pi-cloud-upload'} aria-hidden="true" />
-      {parts.join(', ')} waiting
+      <i className={isSyncing() ? 'pi pi-spin pi-spinner' : stuck ? 'pi pi-exclamation-triangle' : 'pi pi-cloud-upload'} aria-hidden="true" />
+      {parts.join(', ')} {isSyncing() ? 'sending…' : 'waiting'}
     </Link>
   );
 }

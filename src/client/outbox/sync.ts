@@ -10,6 +10,11 @@ export interface SyncResult {
 
 let running: Promise<SyncResult> | undefined;
 
+/** Whether a sync is sending right now (for 'Sending…' on the chip). */
+export function isSyncing(): boolean {
+  return running !== undefined;
+}
+
 /** Uploads one waiting file (resumably, from where its session stopped); true when done with it. */
 async function sendFile(file: WaitingFile): Promise<boolean> {
   const { PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, isOfflineError } = await import('../kinds/attachments/upload-transport');
@@ -59,7 +64,9 @@ async function send(item: OutboxItem): Promise<boolean> {
  * One run at a time; a second call joins the running one.
  */
 export function syncOutbox(): Promise<SyncResult> {
-  running ??= (async () => {
+  if (running) return running;
+  window.dispatchEvent(new Event('rtd-outbox-changed'));
+  running = (async () => {
     const owner = storage.username() ?? '';
     let sent = 0;
     try {
@@ -84,6 +91,7 @@ export function syncOutbox(): Promise<SyncResult> {
       return { sent, waiting };
     } finally {
       running = undefined;
+      window.dispatchEvent(new Event('rtd-outbox-changed'));
     }
   })();
   return running;

@@ -4,10 +4,10 @@ import { kindByRoute } from '../engine/registry';
 import { detailSections, detailTopSections } from '../kinds/extensions';
 import { NotFoundPage } from './not-found-page';
 
-/** /data/:slug/:id: a record of that kind ('new' for a new one), with the schema form. */
+/** /data/:slug/:id: a record of that kind ('new' for a new one, 'waiting~<key>' for one saved on the phone), with the schema form. */
 export function RecordDetailPage() {
   const { slug = '', id = '' } = useParams();
   const kind = kindByRoute(`/data/${slug}`);
-  if (!kind || !(id === 'new' || /^\d+$/.test(id))) return <NotFoundPage />;
+  if (!kind || !(id === 'new' || /^\d+$/.test(id) || id.startsWith('waiting~'))) return <NotFoundPage />;
   return <RecordDetail key={`${kind.name}/${id}`} kind={kind} id={id} sections={detailSections[kind.name] ?? []} topSections={detailTopSections[kind.name] ?? []} />;
 }
