@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
+import { newSchemaName } from './pg-schemas.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig, type Config } from '../../src/server/config.js';
@@ -68,7 +67,7 @@ export interface StartOptions {
  */
 export async function startServer(target: DbTarget, env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-test-'));
-  const schema = options.reuse?.schema ?? `t_${randomBytes(6).toString('hex')}`;
+  const schema = options.reuse?.schema ?? newSchemaName();
   const config = loadConfig(
     {
       DATA_DIR: dataDir,
@@ -84,20 +83,8 @@ export async function startServer(target: DbTarget, env: Record<string, string> 
     },
     ROOT,
   );
-  const dropSchema = async (): Promise<void> => {
-    if (!target.url) return;
-    const client = new pg.Client({ connectionString: target.url });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-  };
-  let app: FastifyInstance;
-  try {
-    app = await buildApp(config, { print: () => {}, logger: false });
-  } catch (e) {
-    if (!options.reuse) await dropSchema();
-    throw e;
-  }
+  // The PostgreSQL schema is dropped with the run's others when the run ends (pg-global.ts).
+  const app = await buildApp(config, { print: () => {}, logger: false });
   const users = new UserRepository(app.db.kysely);
   for (const u of [BOB, CAROL]) if (!(await users.findByUsername(u.username))) await users.add(u);
   const serverErrors: string[] = [];
@@ -136,7 +123,6 @@ export async function startServer(target: DbTarget, env: Record<string, string> 
     await app.close();
     if (options.keep) return;
     fs.rmSync(dataDir, { recursive: true, force: true });
-    await dropSchema();
   }
 
   return { app, url, config, storage: { dataDir, schema }, request, login, close, serverErrors };

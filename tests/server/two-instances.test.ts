@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { newSchemaName } from '../helpers/pg-schemas.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, ROOT, dbTargets } from '../helpers/server.js';
 
@@ -53,7 +53,7 @@ const json = async (res: Response): Promise<any> => res.json();
  */
 describe.each(dbTargets())('two instances on $name', (target) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-two-'));
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = newSchemaName();
   let a: { url: string; child: ChildProcess };
   let b: { url: string; child: ChildProcess };
 
@@ -75,12 +75,6 @@ describe.each(dbTargets())('two instances on $name', (target) => {
     for (const p of [a, b]) p?.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (target.url) {
-      const client = new pg.Client({ connectionString: target.url });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
-    }
   });
 
   it('signs in on one and uses the token, a signed link and an upload session on the other', async () => {
