@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -264,5 +265,44 @@ describe('the app without coverage', () => {
     await page.getByText('Issue record updated successfully').waitFor();
     expect((await server.request('GET', `/api/vtp/issueRecord/${id}`, { token })).body.data.issueTitle).toBe('Title changed in the tunnel');
     await context.close();
+  });
+
+  it('resumes a large upload cut by a tunnel from where the server has it, not from the start', async () => {
+    const token = await server.login(ALICE.username, ALICE.password);
+    const created = await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Long dash-cam video', issueStartTime: '2026-11-22 11:00:00' } });
+    const id = created.body.data.id as number;
+    const folder = created.body.data.attachmentFolder as string;
+    // Over the 50 MB plain-upload limit: sent in 5 MB pieces through a resumable session.
+    const video = Buffer.alloc(56 * 1024 * 1024);
+    for (let i = 0; i < video.length; i += 4096) video.writeUInt32LE(i, i);
+    const onDisk = path.join(server.config.dataDir, 'files', 'P1', ...folder.split('/'), 'dashcam.mp4');
+
+    const { context, page } = await phone(browser);
+    const ranges: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT' && r.url().includes('/upload/session/')) ranges.push(r.headers()['content-range'] ?? '');
+    });
+    await signIn(page, server.url, ALICE.username, ALICE.password);
+    await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, { timeout: 30_000 });
+    await page.goto(`${server.url}/data/issue/${id}`);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    // Playwright passes files over 50 MB by path.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-dashcam-'));
+    fs.writeFileSync(path.join(dir, 'dashcam.mp4'), video);
+    await page.getByLabel('Choose files to upload').setInputFiles(path.join(dir, 'dashcam.mp4'));
+    // Into the tunnel after a few pieces have gone up.
+    await expect.poll(() => ranges.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
+    await context.setOffline(true);
+    await page.getByText('Waiting to sync: uploaded when the network returns').waitFor({ timeout: 60_000 });
+    const sentBefore = ranges.length;
+
+    await context.setOffline(false);
+    await page.getByText('All waiting changes are sent').waitFor({ timeout: 120_000 });
+    // The first piece after the tunnel starts where the server's session had got to, not at 0.
+    const resumedAt = Number(/bytes (\d+)-/.exec(ranges[sentBefore] ?? '')?.[1]);
+    expect(resumedAt).toBeGreaterThan(0);
+    expect(fs.readFileSync(onDisk).equals(video)).toBe(true);
+    await context.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
