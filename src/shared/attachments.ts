@@ -1,19 +1,63 @@
+import type { Kind } from './kind-types.js';
+
+/** The {field} and {field:format} placeholders of an attachment folder template (x-kind.attachments.folder). */
+export const FOLDER_PLACEHOLDER = /\{(\w+)(?::(yyyyMMdd|yyyyMMdd-HHmmss))?\}/g;
+
+/** The issue kind's folder rule of SPEC.md section 3, as issue.schema.json states it. */
+export const ISSUE_FOLDER_TEMPLATE = 'issue_records/{issueStartTime:yyyyMMdd}/{vehicleNo}/Issue_{id}_{issueStartTime:yyyyMMdd-HHmmss}';
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/;
+
 /**
- * Where an issue's attachments live inside its project's file tree (SPEC.md section 3):
- * issue_records/{yyyyMMdd of the start}/{vehicle}/Issue_{id or 'new'}_{yyyyMMdd-HHmmss of the start}.
- * A missing or unreadable start gives 00000000 and 00000000-000000. An issue's stored
- * attachmentFolder (x-derived, set at creation) wins over the rule. Used by the attachment
- * browser, the shared-files service and the day packages alike.
+ * Fills an attachment folder template from a record: {field} becomes the value made safe for a
+ * path ('new' for a missing id, 'unknown' for any other missing value); {field:yyyyMMdd} and
+ * {field:yyyyMMdd-HHmmss} the date or stamp of a date-time value, zeros when it is missing or unreadable.
+ */
+export function fillFolderTemplate(template: string, record: Record<string, unknown>): string {
+  return template.replace(FOLDER_PLACEHOLDER, (_m, field: string, dateFormat: string | undefined) => {
+    const value = record[field];
+    if (dateFormat !== undefined) {
+      const m = DATE_TIME.exec(typeof value === 'string' ? value : '');
+      const day = m ? `${m[1]}${m[2]}${m[3]}` : '00000000';
+      if (dateFormat === 'yyyyMMdd') return day;
+      return m ? `${day}-${m[4] ?? '00'}${m[5] ?? '00'}${m[6] ?? '00'}` : '00000000-000000';
+    }
+    const text = value === undefined || value === null ? '' : String(value);
+    return safeSegment(text) || (field === 'id' ? 'new' : 'unknown');
+  });
+}
+
+/**
+ * Where a record's attachments live inside its project's file tree: its stored folder (set once
+ * by the server when the record is created, so it stays put when the dates are edited) or else
+ * the kind's template (x-kind.attachments.folder). Undefined for a kind without attachments.
+ * Used by the attachment browser, the shared-files service and the day packages alike.
+ */
+export function attachmentFolderOf(kind: Kind, record: Record<string, unknown>): string | undefined {
+  const template = kind.meta.attachments?.folder;
+  if (template === undefined) return undefined;
+  const field = folderField(kind);
+  const stored = field === undefined ? undefined : record[field];
+  if (typeof stored === 'string' && stored !== '') return stored;
+  return fillFolderTemplate(template, record);
+}
+
+/** The property keeping a kind's attachment folder (the one with x-derived.attachmentFolder). */
+export function folderField(kind: Kind): string | undefined {
+  return kind.fields.find((f) => {
+    const derived = kind.schema.properties[f]?.['x-derived'];
+    return derived !== undefined && 'attachmentFolder' in derived;
+  });
+}
+
+/**
+ * The issue's folder (SPEC.md section 3): issue_records/{yyyyMMdd of the start}/{vehicle}/Issue_{id or 'new'}_{yyyyMMdd-HHmmss of the start}.
+ * Kept for callers that hold an issue but no registry (tests, the original backend's layout);
+ * the app itself goes through attachmentFolderOf and the schema.
  */
 export function issueAttachmentFolder(issue: { id?: number | string | null; issueStartTime?: string | null; vehicleNo?: string | null; attachmentFolder?: unknown }): string {
-  // Set once by the server when the issue is created, so the folder stays put when the start time is edited.
   if (typeof issue.attachmentFolder === 'string' && issue.attachmentFolder !== '') return issue.attachmentFolder;
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(issue.issueStartTime ?? '');
-  const day = m ? `${m[1]}${m[2]}${m[3]}` : '00000000';
-  const stamp = m ? `${day}-${m[4] ?? '00'}${m[5] ?? '00'}${m[6] ?? '00'}` : '00000000-000000';
-  const vehicle = safeSegment(issue.vehicleNo ?? '') || 'unknown';
-  const id = issue.id === undefined || issue.id === null || issue.id === '' ? 'new' : safeSegment(String(issue.id));
-  return `issue_records/${day}/${vehicle}/Issue_${id}_${stamp}`;
+  return fillFolderTemplate(ISSUE_FOLDER_TEMPLATE, issue);
 }
 
 /** A path segment with nothing that could change the path: no separators, dots-only or control characters. */

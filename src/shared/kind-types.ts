@@ -15,6 +15,77 @@ export interface KindMeta {
   texts: KindTexts;
   messages: KindMessages;
   card: CardLayout;
+  /** The kind's counts, sums, day tile and total row on the Data page; without it the kind is not on the Data page. */
+  dataPage?: DataPageMeta;
+  /** The download routes of the kind's day (or ranged) packages; without it the kind has only its sheet in the Excel report. */
+  packages?: PackageMeta[];
+  /** Where a record's attachments live; a kind with it gets the Attachments card and its files in its packages. */
+  attachments?: AttachmentsMeta;
+  /** The kind's place on the Workspace: a shortcut to a new record and/or a timed session that fills one. */
+  workspace?: WorkspaceMeta;
+}
+
+/** A kind on the Data page (SPEC.md section 2): what the stats count and sum, and how its tile and total row show. */
+export interface DataPageMeta {
+  /** Position among the tiles and in the Excel report (lowest first). */
+  order: number;
+  /** The name of the kind's count in /vtp/stats/day and /vtp/stats/total, such as 'drivingCount'. */
+  count: string;
+  /** Stats name -> numeric field summed over the day's records, such as {"drivingDistance": "travelDistance"}. */
+  sums?: Record<string, string>;
+  tile: {
+    label: string;
+    icon: string;
+    /** The figure under the count: a day stats value (of any kind), divided, rounded and given a unit. */
+    detail?: { stat: string; divideBy?: number; decimals: number; unit: string };
+  };
+  /** The label of the kind's row in 'Total Data Summary'. */
+  total: string;
+}
+
+/** One package route under /download (SPEC.md section 7). */
+export interface PackageMeta {
+  /** Path under /download, such as 'download_IssueFiles'. */
+  route: string;
+  /** Plural, for file and sheet names: DEMO_V1_2026-11-21_Journeys.zip. */
+  label: string;
+  /** Singular, for messages: 'No Journey data available for 2026-11-21'. */
+  noun: string;
+  /** Whether the route takes a range (date to date2) rather than one day. */
+  range?: boolean;
+}
+
+/**
+ * The attachment folder of a record, set once when it is created: a template of path segments
+ * where {field} is a record value (made safe for a path) and {field:yyyyMMdd} or
+ * {field:yyyyMMdd-HHmmss} a date-time field's date or stamp (zeros when it is empty).
+ */
+export interface AttachmentsMeta {
+  folder: string;
+}
+
+export interface WorkspaceMeta {
+  /** A button in the Workspace's 'Record Data' card that opens a new record. */
+  shortcut?: { label: string; icon: string; severity?: 'warning' | 'success' | 'info' | 'danger' | 'help'; order: number };
+  /** A card with Start and End buttons; ending opens a new record filled with the session's times. */
+  session?: WorkspaceSessionMeta;
+}
+
+export interface WorkspaceSessionMeta {
+  order: number;
+  title: string;
+  startLabel: string;
+  endLabel: string;
+  startIcon: string;
+  startSeverity?: 'success';
+  runningLabel: string;
+  idleLabel: string;
+  startedToast: string;
+  endedToast: string;
+  /** Kinds whose running session refuses this one's start (Start Charging is refused while driving). */
+  blockedBy?: string[];
+  /** The new record's fields the session fills: the start's day, the start, the end and the minutes between. */
+  fills: { date?: string; start?: string; end?: string; minutes?: string };
 }
 
 export interface KindTexts {

@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject } from 'ajv';
+import { FOLDER_PLACEHOLDER } from './attachments.js';
 import { customFormats } from './formats.js';
 import type { KindSchema } from './kind-types.js';
 
@@ -25,6 +26,73 @@ const cardLine = {
     icon: { type: 'string' },
     optional: { type: 'boolean' },
     suffixField: nonEmpty,
+  },
+};
+
+const statName = { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' };
+const severity = { enum: ['warning', 'success', 'info', 'danger', 'help'] };
+
+const dataPageSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['order', 'count', 'tile', 'total'],
+  properties: {
+    order: { type: 'integer' },
+    count: statName,
+    sums: { type: 'object', propertyNames: statName, additionalProperties: nonEmpty },
+    tile: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['label', 'icon'],
+      properties: {
+        label: nonEmpty,
+        icon: nonEmpty,
+        detail: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['stat', 'decimals', 'unit'],
+          properties: { stat: statName, divideBy: { type: 'number', exclusiveMinimum: 0 }, decimals: { type: 'integer', minimum: 0, maximum: 6 }, unit: { type: 'string' } },
+        },
+      },
+    },
+    total: nonEmpty,
+  },
+};
+
+const packageSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['route', 'label', 'noun'],
+  properties: { route: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' }, label: nonEmpty, noun: nonEmpty, range: { type: 'boolean' } },
+};
+
+const workspaceSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    shortcut: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['label', 'icon', 'order'],
+      properties: { label: nonEmpty, icon: nonEmpty, severity, order: { type: 'integer' } },
+    },
+    session: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['order', 'title', 'startLabel', 'endLabel', 'startIcon', 'runningLabel', 'idleLabel', 'startedToast', 'endedToast', 'fills'],
+      properties: {
+        order: { type: 'integer' },
+        ...Object.fromEntries(['title', 'startLabel', 'endLabel', 'startIcon', 'runningLabel', 'idleLabel', 'startedToast', 'endedToast'].map((k) => [k, nonEmpty])),
+        startSeverity: { const: 'success' },
+        blockedBy: { type: 'array', items: nonEmpty, uniqueItems: true },
+        fills: {
+          type: 'object',
+          additionalProperties: false,
+          minProperties: 1,
+          properties: { date: nonEmpty, start: nonEmpty, end: nonEmpty, minutes: nonEmpty },
+        },
+      },
+    },
   },
 };
 
@@ -83,6 +151,15 @@ const xKindSchema = {
         lines: { type: 'array', minItems: 1, items: cardLine },
       },
     },
+    dataPage: dataPageSchema,
+    packages: { type: 'array', minItems: 1, items: packageSchema },
+    attachments: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['folder'],
+      properties: { folder: nonEmpty },
+    },
+    workspace: workspaceSchema,
   },
 };
 
@@ -226,18 +303,75 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
     }
   }
   for (const name of s.required ?? []) if (!has(name)) problems.push(`${file}: required names '${name}', which is not a property`);
+
+  const isNumber = (f: string): boolean => ['number', 'integer'].includes(String(props[f]?.type));
+  for (const [stat, field] of Object.entries(meta.dataPage?.sums ?? {})) {
+    if (!has(field)) problems.push(`${file}: x-kind.dataPage.sums.${stat} names '${field}', which is not a property`);
+    else if (!isNumber(field)) problems.push(`${file}: x-kind.dataPage.sums.${stat} names '${field}', which is not a number property`);
+  }
+  const session = meta.workspace?.session;
+  for (const [role, field] of Object.entries(session?.fills ?? {})) {
+    if (!has(field)) problems.push(`${file}: x-kind.workspace.session.fills.${role} names '${field}', which is not a property`);
+    else if (role === 'minutes' ? !isNumber(field) : props[field]?.type !== 'string') {
+      problems.push(`${file}: x-kind.workspace.session.fills.${role} names '${field}', which is not ${role === 'minutes' ? 'a number' : 'a text'} property`);
+    }
+  }
+  const folderFields = Object.entries(props).filter(([, p]) => p['x-derived'] !== undefined && 'attachmentFolder' in (p['x-derived'] as object));
+  if (meta.attachments) {
+    problems.push(...attachmentTemplateProblems(file, meta.attachments.folder, props));
+    if (folderFields.length !== 1) problems.push(`${file}: x-kind.attachments needs exactly one property with "x-derived": {"attachmentFolder": true} to keep the folder in`);
+  } else if (folderFields.length > 0) {
+    problems.push(`${file}: properties.${folderFields[0]?.[0]} derives an attachment folder, but x-kind.attachments does not say how it is named`);
+  }
   return problems;
 }
 
-/** Checks that kinds do not collide with each other (API paths, routes). */
+function attachmentTemplateProblems(file: string, template: string, props: KindSchema['properties']): string[] {
+  const problems: string[] = [];
+  const at = `${file}: x-kind.attachments.folder`;
+  if (template.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) problems.push(`${at} has an empty, '.' or '..' segment`);
+  const rest = template.replace(FOLDER_PLACEHOLDER, '');
+  if (/[{}]/.test(rest)) problems.push(`${at} has a placeholder other than {field}, {field:yyyyMMdd} or {field:yyyyMMdd-HHmmss}`);
+  if (/[\\:*?"<>|\u0000-\u001f]/.test(rest)) problems.push(`${at} has a character that is not allowed in a folder name`);
+  for (const m of template.matchAll(FOLDER_PLACEHOLDER)) {
+    const [, field = '', dateFormat] = m;
+    if (!Object.prototype.hasOwnProperty.call(props, field)) problems.push(`${at} names '${field}', which is not a property`);
+    else if (dateFormat !== undefined && props[field]?.format !== 'datetime-text') problems.push(`${at} formats '${field}' as a date, but it has no format datetime-text`);
+  }
+  if (!template.includes('{id}')) problems.push(`${at} must contain {id}, so that every record has its own folder`);
+  return problems;
+}
+
+/**
+ * Checks that kinds do not collide with each other (API paths, routes, stats names, package
+ * routes) and that what one kind names in another exists (a tile's stat, a session's blockedBy).
+ */
 export function checkRegistry(schemas: Record<string, KindSchema>): string[] {
   const problems: string[] = [];
   const seen = new Map<string, string>();
+  const stats = new Set<string>();
   for (const [name, s] of Object.entries(schemas)) {
-    for (const key of [`api ${s['x-kind'].apiPath}`, `route ${s['x-kind'].route}`]) {
+    const meta = s['x-kind'];
+    const keys = [`api ${meta.apiPath}`, `route ${meta.route}`];
+    if (meta.dataPage) {
+      for (const stat of [meta.dataPage.count, ...Object.keys(meta.dataPage.sums ?? {})]) {
+        keys.push(`stats name ${stat}`);
+        stats.add(stat);
+      }
+    }
+    for (const p of meta.packages ?? []) keys.push(`package route ${p.route}`);
+    for (const key of keys) {
       const other = seen.get(key);
-      if (other !== undefined) problems.push(`${name}.schema.json: ${key} is also used by ${other}.schema.json`);
+      if (other !== undefined) problems.push(`${name}.schema.json: ${key} is ${other === name ? 'used twice' : `also used by ${other}.schema.json`}`);
       seen.set(key, name);
+    }
+  }
+  for (const [name, s] of Object.entries(schemas)) {
+    const meta = s['x-kind'];
+    const stat = meta.dataPage?.tile.detail?.stat;
+    if (stat !== undefined && !stats.has(stat)) problems.push(`${name}.schema.json: x-kind.dataPage.tile.detail.stat '${stat}' is no kind's count or sum`);
+    for (const other of meta.workspace?.session?.blockedBy ?? []) {
+      if (!schemas[other]?.['x-kind'].workspace?.session) problems.push(`${name}.schema.json: x-kind.workspace.session.blockedBy names '${other}', which is no kind with a session`);
     }
   }
   return problems;

@@ -1,23 +1,14 @@
 import { apiRequest, type Envelope } from './client';
 
-export interface DayStats {
-  date: string;
-  drivingCount: number;
-  chargingCount: number;
-  issueCount: number;
-  poiCount: number;
-  /** Minutes, summed over the day's drives. */
-  drivingTime: number;
-  /** Kilometres, summed over the day's drives. */
-  drivingDistance: number;
-}
+/**
+ * A day's figures as /vtp/stats/day answers them: the date, each kind's count under its
+ * x-kind.dataPage.count name (drivingCount, chargingCount, issueCount, poiCount) and each summed
+ * field under its x-kind.dataPage.sums name (drivingTime in minutes, drivingDistance in km).
+ */
+export type DayStats = { date: string } & Record<string, number | string>;
 
-export interface TotalStats {
-  drivingCount: number;
-  chargingCount: number;
-  issueCount: number;
-  poiCount: number;
-}
+/** Each kind's count over all time, under its count name. */
+export type TotalStats = Record<string, number>;
 
 /** One day's counts and drive totals, computed by the server over all the day's rows. */
 export async function fetchDayStats(date: string): Promise<DayStats> {

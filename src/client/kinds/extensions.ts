@@ -1,3 +1,4 @@
+import type { Kind } from '../../shared/kind-types';
 import type { DetailSection } from '../engine/record-detail';
 import type { ListHeaderExtra } from '../engine/record-list';
 import { LazyAttachmentsCard } from './attachments/lazy-attachments-card';
@@ -12,10 +13,10 @@ export const listHeaderExtras: Record<string, ListHeaderExtra[]> = {
   poi: [PoiExports],
 };
 
-/** Sections below a kind's detail form: the issue's Attachments card. */
-export const detailSections: Record<string, DetailSection[]> = {
-  issue: [LazyAttachmentsCard],
-};
+/** Sections below a kind's detail form: the Attachments card of every kind with x-kind.attachments. */
+export function detailSections(kind: Kind): DetailSection[] {
+  return kind.meta.attachments ? [LazyAttachmentsCard] : [];
+}
 
 /**
  * Sections above the form: the issue's status strip (video analysis, desensitization, AI report).

@@ -52,10 +52,8 @@ export function localWork(store: Storage = window.localStorage): LocalWork {
   return {
     signedIn: store.getItem('accessToken') !== null,
     drafts: keys.filter((k) => k.startsWith('draft.')).length,
-    sessions: [
-      ...(store.getItem('driveSession') !== null ? ['a running drive session'] : []),
-      ...(store.getItem('chargingSession') !== null ? ['a running charging session'] : []),
-    ],
+    // Running Workspace sessions are kept as <kind>Session (driveSession, chargingSession).
+    sessions: keys.filter((k) => /^[a-z][a-z0-9]*Session$/.test(k)).map((k) => `a running ${k.slice(0, -'Session'.length)} session`),
   };
 }
 

@@ -6,20 +6,17 @@ import { Button } from 'primereact/button';
 import { Calendar } from 'primereact/calendar';
 import { Card } from 'primereact/card';
 import { fetchDayStats, fetchTotalStats, type DayStats, type TotalStats } from '../api/stats';
+import { registry } from '../engine/registry';
 import { downloadInFrame, signedDownloadUrl } from '../lib/download';
 import { KEYS, storage } from '../session/storage';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
 
-type CountKey = 'drivingCount' | 'chargingCount' | 'issueCount' | 'poiCount';
-
-/** The four kinds as the Data page shows them, with their list route and day package. */
-const TILES: Array<{ label: string; total: string; count: CountKey; route: string; icon: string; download: string; name: string }> = [
-  { label: 'Drives', total: 'Driving', count: 'drivingCount', route: '/data/drive', icon: 'pi pi-car', download: '/download_JourneysFiles', name: 'Journey' },
-  { label: 'Charges', total: 'Charging', count: 'chargingCount', route: '/data/charging', icon: 'pi pi-bolt', download: '/download_ChargingsFiles', name: 'Charging' },
-  { label: 'Issues', total: 'Issue', count: 'issueCount', route: '/data/issue', icon: 'pi pi-exclamation-triangle', download: '/download_IssueFiles', name: 'Issue' },
-  { label: 'POIs', total: 'POI', count: 'poiCount', route: '/data/poi', icon: 'pi pi-map-marker', download: '/download_POIsFiles', name: 'POI' },
-];
+/** The kinds on the Data page (x-kind.dataPage), in tile order, with their list route and day package. */
+const TILES = [...registry.values()]
+  .flatMap((kind) => (kind.meta.dataPage ? [{ kind, page: kind.meta.dataPage, dayPackage: kind.meta.packages?.find((p) => p.range !== true) }] : []))
+  .sort((a, b) => a.page.order - b.page.order);
+type Tile = (typeof TILES)[number];
 
 const TOAST_MS = 3000;
 
@@ -29,13 +26,16 @@ function storedDate(): Date {
   return isValid(date) ? date : new Date();
 }
 
-/** The figure under a tile's count: km for drives, hours for charges (SPEC.md section 9). */
-function tileDetail(count: CountKey, day: DayStats | undefined): string | null {
-  if (!day) return null;
-  if (count === 'drivingCount') return `${(Number(day.drivingDistance) || 0).toFixed(1)} km`;
-  // SPEC.md section 9: the charging tile's hours are drivingTime / 60, rounded, as in the original.
-  if (count === 'chargingCount') return `${Math.round((Number(day.drivingTime) || 0) / 60)} h`;
-  return null;
+/**
+ * The figure under a tile's count (x-kind.dataPage.tile.detail): km for drives, hours for charges
+ * (SPEC.md section 9: the charging tile's hours are drivingTime / 60, rounded, as in the original).
+ */
+function tileDetail(tile: Tile, day: DayStats | undefined): string | null {
+  const detail = tile.page.tile.detail;
+  if (!day || !detail) return null;
+  const value = (Number(day[detail.stat]) || 0) / (detail.divideBy ?? 1);
+  const shown = detail.decimals === 0 ? String(Math.round(value)) : value.toFixed(detail.decimals);
+  return detail.unit === '' ? shown : `${shown} ${detail.unit}`;
 }
 
 /** Data Management: the project, one day's figures and packages, and the totals. */
@@ -59,17 +59,19 @@ export function DataPage() {
     if (daily.error) toast('error', 'Failed to load data statistics for selected date', (daily.error as Error).message, TOAST_MS);
   }, [daily.error, toast]);
 
-  async function downloadPackage(tile: (typeof TILES)[number]): Promise<void> {
-    if (daily.data && daily.data[tile.count] === 0) {
-      toast('info', `No ${tile.name} data available for ${day}`, undefined, TOAST_MS);
+  async function downloadPackage(tile: Tile): Promise<void> {
+    const name = tile.dayPackage?.noun;
+    if (tile.dayPackage === undefined || name === undefined) return;
+    if (daily.data && daily.data[tile.page.count] === 0) {
+      toast('info', `No ${name} data available for ${day}`, undefined, TOAST_MS);
       return;
     }
-    toast('info', `Downloading ${tile.name} data package for ${day}...`, undefined, TOAST_MS);
+    toast('info', `Downloading ${name} data package for ${day}...`, undefined, TOAST_MS);
     try {
-      await downloadInFrame(await signedDownloadUrl(tile.download, { vehicle, date: `${day} 00:00:00`, project }));
+      await downloadInFrame(await signedDownloadUrl(`/${tile.dayPackage.route}`, { vehicle, date: `${day} 00:00:00`, project }));
     } catch (e) {
-      console.error(`Downloading the ${tile.name} package failed:`, e);
-      toast('error', `Failed to download ${tile.name} data package, please try again later`, (e as Error).message, TOAST_MS);
+      console.error(`Downloading the ${name} package failed:`, e);
+      toast('error', `Failed to download ${name} data package, please try again later`, (e as Error).message, TOAST_MS);
     }
   }
 
@@ -82,7 +84,7 @@ export function DataPage() {
     }
   }
 
-  const count = (value: number | undefined): string => (value === undefined ? '–' : String(value));
+  const count = (value: number | string | undefined): string => (value === undefined ? '–' : String(value));
   return (
     <div className="page">
       <PageHeader title="Data Management" />
@@ -118,19 +120,22 @@ export function DataPage() {
         </div>
         <div className="grid">
           {TILES.map((tile) => {
-            const detail = tileDetail(tile.count, daily.data);
+            const detail = tileDetail(tile, daily.data);
+            const key = tile.page.count;
             return (
-              <div key={tile.count} className="col-6">
+              <div key={key} className="col-6">
                 <div className="day-tile">
-                  <button type="button" className="day-tile-open" onClick={() => navigate(tile.route, { state: { selectedDate: date, formattedDate: day } })}>
-                    <i className={`${tile.icon} text-primary text-xl`} aria-hidden="true" />
-                    <span className="text-2xl font-bold" data-testid={`day-${tile.count}`}>
-                      {daily.isLoading ? '…' : count(daily.data?.[tile.count])}
+                  <button type="button" className="day-tile-open" onClick={() => navigate(tile.kind.meta.route, { state: { selectedDate: date, formattedDate: day } })}>
+                    <i className={`${tile.page.tile.icon} text-primary text-xl`} aria-hidden="true" />
+                    <span className="text-2xl font-bold" data-testid={`day-${key}`}>
+                      {daily.isLoading ? '…' : count(daily.data?.[key])}
                     </span>
-                    <span className="text-600">{tile.label}</span>
-                    {detail !== null && <span className="text-sm text-500" data-testid={`day-${tile.count}-detail`}>{detail}</span>}
+                    <span className="text-600">{tile.page.tile.label}</span>
+                    {detail !== null && <span className="text-sm text-500" data-testid={`day-${key}-detail`}>{detail}</span>}
                   </button>
-                  <Button icon="pi pi-download" rounded text size="small" className="day-tile-download" aria-label={`Download the ${tile.name} package for ${day}`} onClick={() => void downloadPackage(tile)} />
+                  {tile.dayPackage && (
+                    <Button icon="pi pi-download" rounded text size="small" className="day-tile-download" aria-label={`Download the ${tile.dayPackage.noun} package for ${day}`} onClick={() => void downloadPackage(tile)} />
+                  )}
                 </div>
               </div>
             );
@@ -140,13 +145,13 @@ export function DataPage() {
 
       <Card title="Total Data Summary">
         {TILES.map((tile) => (
-          <div key={tile.count} className="settings-row">
-            <i className={`${tile.icon} text-primary`} aria-hidden="true" />
-            <span className="flex-1">{tile.total}</span>
-            <span className="font-semibold mr-2" data-testid={`total-${tile.count}`}>
-              {count(total.data?.[tile.count])}
+          <div key={tile.page.count} className="settings-row">
+            <i className={`${tile.page.tile.icon} text-primary`} aria-hidden="true" />
+            <span className="flex-1">{tile.page.total}</span>
+            <span className="font-semibold mr-2" data-testid={`total-${tile.page.count}`}>
+              {count(total.data?.[tile.page.count])}
             </span>
-            <Button label="View Details" link size="small" onClick={() => navigate(tile.route)} />
+            <Button label="View Details" link size="small" onClick={() => navigate(tile.kind.meta.route)} />
           </div>
         ))}
       </Card>

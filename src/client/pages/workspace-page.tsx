@@ -3,54 +3,18 @@ import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import { Tag } from 'primereact/tag';
 import { useAuth } from '../auth/auth-context';
-import { useSessions, type SessionKind } from '../session/sessions';
+import type { Kind, WorkspaceSessionMeta } from '../../shared/kind-types';
+import { registry } from '../engine/registry';
+import { SESSION_KINDS, useSessions } from '../session/sessions';
 import { storage } from '../session/storage';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
 import { SAMPLE_VEHICLE } from './vehicle-sample';
 
-interface SessionCardSpec {
-  kind: SessionKind;
-  title: string;
-  startLabel: string;
-  endLabel: string;
-  startIcon: string;
-  startSeverity?: 'success';
-  runningLabel: string;
-  idleLabel: string;
-  startedToast: string;
-  endedToast: string;
-  /** Where ending the session goes, with the session's times for the new record. */
-  newRecord: string;
-}
-
-const SESSION_CARDS: SessionCardSpec[] = [
-  {
-    kind: 'drive',
-    title: 'Driving Status',
-    startLabel: 'Start Drive',
-    endLabel: 'End Drive',
-    startIcon: 'pi pi-play',
-    runningLabel: 'Driving since',
-    idleLabel: 'Not driving',
-    startedToast: 'Drive session started',
-    endedToast: 'Drive session ended',
-    newRecord: '/data/drive/new',
-  },
-  {
-    kind: 'charging',
-    title: 'Charging Status',
-    startLabel: 'Start Charging',
-    endLabel: 'End Charging',
-    startIcon: 'pi pi-bolt',
-    startSeverity: 'success',
-    runningLabel: 'Charging since',
-    idleLabel: 'Not charging',
-    startedToast: 'Charging session started',
-    endedToast: 'Charging session ended',
-    newRecord: '/data/charging/new',
-  },
-];
+/** The 'Record Data' shortcuts (x-kind.workspace.shortcut), in their order. */
+const SHORTCUTS = [...registry.values()]
+  .flatMap((kind) => (kind.meta.workspace?.shortcut ? [{ kind, shortcut: kind.meta.workspace.shortcut }] : []))
+  .sort((a, b) => a.shortcut.order - b.shortcut.order);
 
 /** The signed-in landing view: vehicle status, drive and charging sessions, record shortcuts. */
 export function WorkspacePage() {
@@ -61,14 +25,15 @@ export function WorkspacePage() {
   const username = state.status === 'signedIn' ? state.username : '';
   const vehicleNo = storage.vehicleNo() || SAMPLE_VEHICLE.vehicleNo;
 
-  function start(card: SessionCardSpec): void {
-    if (sessions.start(card.kind)) toast('success', card.startedToast);
+  function start(kind: Kind, card: WorkspaceSessionMeta): void {
+    if (sessions.start(kind.name)) toast('success', card.startedToast);
   }
-  function end(card: SessionCardSpec): void {
-    const prefill = sessions.end(card.kind);
+  // Ending goes to the kind's new record, with the session's times filled in.
+  function end(kind: Kind, card: WorkspaceSessionMeta): void {
+    const prefill = sessions.end(kind.name);
     if (!prefill) return;
     toast('success', card.endedToast);
-    navigate(card.newRecord, { state: { prefill } });
+    navigate(`${kind.meta.route}/new`, { state: { prefill } });
   }
 
   return (
@@ -94,30 +59,31 @@ export function WorkspacePage() {
           </Link>
         </Card>
 
-        {SESSION_CARDS.map((card) => (
-          <Card key={card.kind} title={card.title} className="workspace-card">
-            <SessionLine running={sessions.running[card.kind]?.startedAt} runningLabel={card.runningLabel} idleLabel={card.idleLabel} />
+        {SESSION_KINDS.map(({ kind, session: card }) => (
+          <Card key={kind.name} title={card.title} className="workspace-card">
+            <SessionLine running={sessions.running[kind.name]?.startedAt} runningLabel={card.runningLabel} idleLabel={card.idleLabel} />
             <div className="grid mt-2">
               <div className="col-6">
-                <Button label={card.startLabel} icon={card.startIcon} severity={card.startSeverity} className="w-full" onClick={() => start(card)} disabled={!sessions.canStart(card.kind)} />
+                <Button label={card.startLabel} icon={card.startIcon} severity={card.startSeverity} className="w-full" onClick={() => start(kind, card)} disabled={!sessions.canStart(kind.name)} />
               </div>
               <div className="col-6">
-                <Button label={card.endLabel} icon="pi pi-stop" severity="danger" className="w-full" onClick={() => end(card)} disabled={!sessions.canEnd(card.kind)} />
+                <Button label={card.endLabel} icon="pi pi-stop" severity="danger" className="w-full" onClick={() => end(kind, card)} disabled={!sessions.canEnd(kind.name)} />
               </div>
             </div>
           </Card>
         ))}
 
-        <Card title="Record Data" className="workspace-card">
-          <div className="grid">
-            <div className="col-6">
-              <Button label="Record POI" icon="pi pi-map-marker" outlined className="w-full" onClick={() => navigate('/data/poi/new')} />
+        {SHORTCUTS.length > 0 && (
+          <Card title="Record Data" className="workspace-card">
+            <div className="grid">
+              {SHORTCUTS.map(({ kind, shortcut }) => (
+                <div key={kind.name} className="col-6">
+                  <Button label={shortcut.label} icon={shortcut.icon} outlined severity={shortcut.severity} className="w-full" onClick={() => navigate(`${kind.meta.route}/new`)} />
+                </div>
+              ))}
             </div>
-            <div className="col-6">
-              <Button label="Record Issue" icon="pi pi-exclamation-triangle" outlined severity="warning" className="w-full" onClick={() => navigate('/data/issue/new')} />
-            </div>
-          </div>
-        </Card>
+          </Card>
+        )}
       </div>
     </div>
   );

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { differenceInMinutes, format, parse } from 'date-fns';
-import { KEYS, storage } from './storage';
+import type { Kind, WorkspaceSessionMeta } from '../../shared/kind-types';
+import { registry } from '../engine/registry';
+import { storage } from './storage';
 
 /** Dates as the records carry them: 'yyyy-MM-dd HH:mm:ss' in the phone's local time. */
 export const DATE_TIME = 'yyyy-MM-dd HH:mm:ss';
@@ -11,24 +13,26 @@ export interface RunningSession {
   owner?: string;
 }
 
-/** What an ended drive puts in the new drive record. */
-export interface DrivePrefill {
-  driveDate: string;
-  startTime: string;
-  stopTime: string;
-  travelTime: number;
+/** What an ended session puts in its new record (x-kind.workspace.session.fills): field -> value. */
+export type SessionPrefill = Record<string, string | number>;
+
+/** The name of a kind with a Workspace session (x-kind.workspace.session): 'drive', 'charging'. */
+export type SessionKind = string;
+
+/** The kinds with a session, in Workspace order. */
+export const SESSION_KINDS: { kind: Kind; session: WorkspaceSessionMeta }[] = [...registry.values()]
+  .flatMap((kind) => (kind.meta.workspace?.session ? [{ kind, session: kind.meta.workspace.session }] : []))
+  .sort((a, b) => a.session.order - b.session.order);
+
+const byName = new Map(SESSION_KINDS.map((s) => [s.kind.name, s]));
+
+/** Where a kind's running session is kept in local storage (SPEC.md section 3: driveSession, chargingSession). */
+export function sessionKey(kind: SessionKind): string {
+  return `${kind}Session`;
 }
 
-/** What an ended charging session puts in the new charging record. */
-export interface ChargingPrefill {
-  chargeDate: string;
-  startChargeTime: string;
-  endChargeTime: string;
-  totalChargeTime: number;
-}
-
-function load(key: string): RunningSession | null {
-  const raw = storage.read(key);
+function load(kind: SessionKind): RunningSession | null {
+  const raw = storage.read(sessionKey(kind));
   if (raw === null) return null;
   try {
     const value = JSON.parse(raw) as RunningSession;
@@ -45,49 +49,40 @@ function minutesBetween(start: string, end: string): number {
   return Math.max(0, differenceInMinutes(parse(end, DATE_TIME, new Date()), parse(start, DATE_TIME, new Date())));
 }
 
-export type SessionKind = 'drive' | 'charging';
+/** The new record's values from a session's start and end, as the kind's schema says (fills: date, start, end, minutes). */
+function prefillOf(session: WorkspaceSessionMeta, start: string, end: string): SessionPrefill {
+  const { date, start: startField, end: endField, minutes } = session.fills;
+  return {
+    ...(date ? { [date]: start.slice(0, 10) } : {}),
+    ...(startField ? { [startField]: start } : {}),
+    ...(endField ? { [endField]: end } : {}),
+    ...(minutes ? { [minutes]: minutesBetween(start, end) } : {}),
+  };
+}
 
 /** The signed-in user's running sessions, for the sign-out question. */
 export function runningSessions(): { kind: SessionKind; startedAt: string }[] {
-  const out: { kind: SessionKind; startedAt: string }[] = [];
-  for (const kind of ['drive', 'charging'] as const) {
-    const session = load(kind === 'drive' ? KEYS.driveSession : KEYS.chargingSession);
-    if (session) out.push({ kind, startedAt: session.startedAt });
-  }
-  return out;
+  return SESSION_KINDS.flatMap(({ kind }) => {
+    const session = load(kind.name);
+    return session ? [{ kind: kind.name, startedAt: session.startedAt }] : [];
+  });
 }
 
 /** Ends the signed-in user's running sessions without a record (the user chose so when signing out). */
 export function discardSessions(): void {
-  for (const key of [KEYS.driveSession, KEYS.chargingSession]) if (load(key)) storage.write(key, null);
+  for (const { kind } of SESSION_KINDS) if (load(kind.name)) storage.write(sessionKey(kind.name), null);
 }
-
-/**
- * The two sessions: where each is kept, which running sessions refuse its start (SPEC.md
- * section 4: Start Charging is refused while driving), and what its end puts in the new record.
- */
-const SESSIONS: Record<SessionKind, { key: string; blockedBy: SessionKind[]; prefill: (start: string, end: string) => DrivePrefill | ChargingPrefill }> = {
-  drive: {
-    key: KEYS.driveSession,
-    blockedBy: [],
-    prefill: (start, end) => ({ driveDate: start.slice(0, 10), startTime: start, stopTime: end, travelTime: minutesBetween(start, end) }),
-  },
-  charging: {
-    key: KEYS.chargingSession,
-    blockedBy: ['drive'],
-    prefill: (start, end) => ({ chargeDate: start.slice(0, 10), startChargeTime: start, endChargeTime: end, totalChargeTime: minutesBetween(start, end) }),
-  },
-};
 
 const systemNow = (): Date => new Date();
 
 function loadAll(): Record<SessionKind, RunningSession | null> {
-  return { drive: load(SESSIONS.drive.key), charging: load(SESSIONS.charging.key) };
+  return Object.fromEntries(SESSION_KINDS.map(({ kind }) => [kind.name, load(kind.name)]));
 }
 
 /**
- * The drive and charging sessions of this phone (local only, kept across reloads). Start Drive
- * is refused while driving; Start Charging while charging or driving; ending needs a running one.
+ * The Workspace sessions of this phone (local only, kept across reloads), one per kind with
+ * x-kind.workspace.session. A start is refused while the same session or one of its blockedBy
+ * kinds runs (SPEC.md section 4: Start Charging is refused while driving); ending needs a running one.
  */
 export function useSessions(now: () => Date = systemNow) {
   const [running, setRunning] = useState(loadAll);
@@ -102,11 +97,11 @@ export function useSessions(now: () => Date = systemNow) {
   /** Starts a session unless it or a blocking one is running; false when refused. */
   const start = useCallback(
     (kind: SessionKind): boolean => {
-      const { key, blockedBy } = SESSIONS[kind];
-      if (load(key) || blockedBy.some((other) => load(SESSIONS[other].key))) return false;
+      const spec = byName.get(kind);
+      if (!spec || load(kind) || (spec.session.blockedBy ?? []).some((other) => load(other))) return false;
       const owner = storage.username();
       const session: RunningSession = { startedAt: format(now(), DATE_TIME), ...(owner ? { owner } : {}) };
-      storage.write(key, JSON.stringify(session));
+      storage.write(sessionKey(kind), JSON.stringify(session));
       setRunning((r) => ({ ...r, [kind]: session }));
       return true;
     },
@@ -115,17 +110,18 @@ export function useSessions(now: () => Date = systemNow) {
 
   /** Ends a running session and returns what the new record starts with; null when none runs. */
   const end = useCallback(
-    (kind: SessionKind): DrivePrefill | ChargingPrefill | null => {
-      const { key, prefill } = SESSIONS[kind];
-      const session = load(key);
-      if (!session) return null;
-      storage.write(key, null);
+    (kind: SessionKind): SessionPrefill | null => {
+      const spec = byName.get(kind);
+      const session = load(kind);
+      if (!spec || !session) return null;
+      storage.write(sessionKey(kind), null);
       setRunning((r) => ({ ...r, [kind]: null }));
-      return prefill(session.startedAt, format(now(), DATE_TIME));
+      return prefillOf(spec.session, session.startedAt, format(now(), DATE_TIME));
     },
     [now],
   );
 
-  const canStart = (kind: SessionKind): boolean => running[kind] === null && SESSIONS[kind].blockedBy.every((other) => running[other] === null);
-  return { running, canStart, canEnd: (kind: SessionKind): boolean => running[kind] !== null, start, end };
+  const isRunning = (kind: SessionKind): boolean => (running[kind] ?? null) !== null;
+  const canStart = (kind: SessionKind): boolean => byName.has(kind) && !isRunning(kind) && (byName.get(kind)?.session.blockedBy ?? []).every((other) => !isRunning(other));
+  return { running, canStart, canEnd: isRunning, start, end };
 }

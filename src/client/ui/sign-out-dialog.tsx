@@ -2,7 +2,8 @@ import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 
 export interface RunningSessionInfo {
-  kind: 'drive' | 'charging';
+  /** The session's kind name (x-kind.workspace.session): 'drive', 'charging'. */
+  kind: string;
   startedAt: string;
 }
 
@@ -35,7 +36,7 @@ export function SignOutDialog({
         <Button label="Cancel" text onClick={onCancel} />
       </div>
     );
-  const what = running.map((r) => `${r.kind === 'drive' ? 'A drive' : 'A charging'} session (since ${r.startedAt.slice(11, 16)})`).join(' and ');
+  const what = running.map((r) => `A ${r.kind} session (since ${r.startedAt.slice(11, 16)})`).join(' and ');
   return (
     <Dialog header="Sign Out" visible={visible} onHide={onCancel} footer={footer} style={{ width: 'min(24rem, 92vw)' }} modal draggable={false}>
       <p className="m-0">Are you sure you want to sign out of your account?</p>

@@ -1,16 +1,16 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
-import type { Kind } from '../../shared/kind-types.js';
+import { attachmentFolderOf } from '../../shared/attachments.js';
+import type { Kind, PackageMeta } from '../../shared/kind-types.js';
 import type { DateRange } from '../stats/stats-repository.js';
 import { listAttachments, lazyFile, type AttachmentFile, type AttachmentSource } from './attachments.js';
 import type { DayRecords } from './day-records.js';
-import type { PackageKind } from './package-kinds.js';
 import { SheetBuilder, writeWorkbook } from './workbook.js';
 import type { ZipWriter } from './zip.js';
 
 export interface PackageJob {
   kind: Kind;
-  packageKind: PackageKind;
+  packageKind: PackageMeta;
   project: string;
   range: DateRange;
   /** File name without extension, also the stem of the JSON and workbook inside. */
@@ -28,7 +28,7 @@ function exported(kind: Kind, record: Record<string, unknown>): Record<string, u
   return out;
 }
 
-/** Where an issue's files go in the ZIP: one folder per record, named like its storage folder. */
+/** Where a record's files go in the ZIP: one folder per record, named like its storage folder. */
 function zipFolderOf(folder: string): string {
   return `attachments/${folder.slice(folder.lastIndexOf('/') + 1)}`;
 }
@@ -58,7 +58,8 @@ export async function writeDayPackage(zip: ZipWriter, job: PackageJob): Promise<
     for (const record of page) {
       await write(`${first ? '\n' : ',\n'}${JSON.stringify(exported(kind, record))}`);
       first = false;
-      if (packageKind.attachmentFolder) folders.push(packageKind.attachmentFolder(record));
+      const folder = attachmentFolderOf(kind, record);
+      if (folder !== undefined) folders.push(folder);
     }
     sheet.add(page);
   }

@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Kind, KindRegistry } from '../../shared/kind-types.js';
+import type { Kind, KindRegistry, PackageMeta } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
 import { badRequest, notFound } from '../http/envelope.js';
 import type { StatsRepository } from '../stats/stats-repository.js';
 import type { AttachmentSource } from './attachments.js';
 import { writeDayPackage } from './day-package.js';
 import type { DayRecords } from './day-records.js';
-import { PACKAGE_KINDS, sheetName, type PackageKind } from './package-kinds.js';
 import { parseScope, type DownloadScope } from './scope.js';
 import { MAX_SHEET_ROWS, SheetBuilder, writeWorkbook, XLSX_TYPE } from './workbook.js';
 import { attachmentDisposition, createZip, fileNamePart } from './zip.js';
@@ -43,7 +42,7 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
   const { registry, stats, rows } = deps;
   app.addHook('preHandler', deps.serviceAuth);
 
-  const packageRoute = (kind: Kind, packageKind: PackageKind) => async (request: FastifyRequest, reply: FastifyReply) => {
+  const packageRoute = (kind: Kind, packageKind: PackageMeta) => async (request: FastifyRequest, reply: FastifyReply) => {
     const user = currentUser(request);
     const scope = parseScope(request.query as Record<string, unknown>, user, { range: packageKind.range === true });
     const { count } = await stats.countAndSum(kind, scope.project, scope.range);
@@ -60,10 +59,8 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
     return reply.type('application/zip').header('cache-control', 'no-store').header('content-disposition', attachmentDisposition(`${name}.zip`)).send(zip);
   };
 
-  for (const [kindName, packageKinds] of Object.entries(PACKAGE_KINDS)) {
-    const kind = registry.get(kindName);
-    if (!kind) continue;
-    for (const packageKind of packageKinds) app.get(`/${packageKind.route}`, packageRoute(kind, packageKind));
+  for (const kind of registry.values()) {
+    for (const packageKind of kind.meta.packages ?? []) app.get(`/${packageKind.route}`, packageRoute(kind, packageKind));
   }
 
   app.get('/generate_excel', async (request, reply) => {
@@ -76,15 +73,21 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
     for (const kind of kinds) {
       const sheet = new SheetBuilder(kind);
       for await (const page of rows.pages(kind, scope.project, scope.range)) sheet.add(page);
-      sheets.push([sheetName(kind.name, kind.schema.title), sheet.sheet]);
+      sheets.push([sheetName(kind), sheet.sheet]);
     }
     const name = `${baseName(scope, 'Report')}.xlsx`;
     return reply.type(XLSX_TYPE).header('cache-control', 'no-store').header('content-disposition', attachmentDisposition(name)).send(writeWorkbook(sheets));
   });
 }
 
-/** Report sheets in the Data page's tile order (drives, charges, issues, POIs), other kinds after. */
+/** Report sheets in the Data page's tile order (drives, charges, issues, POIs), kinds without a tile after. */
 function order(kind: Kind): number {
-  const i = Object.keys(PACKAGE_KINDS).indexOf(kind.name);
-  return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+  return kind.meta.dataPage?.order ?? Number.MAX_SAFE_INTEGER;
+}
+
+/** The sheet name of a kind in the day's Excel report: its package label, else its schema title. */
+export function sheetName(kind: Kind): string {
+  const label = kind.meta.packages?.[0]?.label ?? kind.schema.title;
+  // Excel's rules for sheet names: at most 31 characters, none of : \ / ? * [ ].
+  return label.replace(/[:\\/?*[\]]/g, '_').slice(0, 31);
 }

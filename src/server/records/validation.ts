@@ -4,7 +4,7 @@ import type { Kind, KindRegistry } from '../../shared/kind-types.js';
 import { propertyTypes } from '../../shared/kinds.js';
 import { PROPERTY_X_KEYWORDS, ROOT_X_KEYWORDS } from '../../shared/schema-check.js';
 import { badRequest } from '../http/envelope.js';
-import { issueAttachmentFolder } from '../../shared/attachments.js';
+import { fillFolderTemplate } from '../../shared/attachments.js';
 
 export type RecordData = Record<string, unknown>;
 
@@ -138,15 +138,15 @@ export function applyDerived(kind: Kind, data: RecordData): RecordData {
 
 /**
  * Fields derived once, when a record is created and has its id (x-derived.attachmentFolder):
- * the attachment folder of SPEC.md section 3, kept from then on whatever is edited.
+ * the attachment folder named by x-kind.attachments.folder (for issues, SPEC.md section 3's rule),
+ * kept from then on whatever is edited.
  */
 export function derivedAtCreation(kind: Kind, record: RecordData): RecordData {
   const out: RecordData = {};
   for (const field of kind.fields) {
     const derived = kind.schema.properties[field]?.['x-derived'];
-    if (derived && 'attachmentFolder' in derived) {
-      out[field] = issueAttachmentFolder({ id: record['id'] as number, issueStartTime: record['issueStartTime'] as string, vehicleNo: record['vehicleNo'] as string });
-    }
+    const template = kind.meta.attachments?.folder;
+    if (derived && 'attachmentFolder' in derived && template !== undefined) out[field] = fillFolderTemplate(template, record);
   }
   return out;
 }

@@ -3,7 +3,7 @@ import type { KindRegistry } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
 import { ok } from '../http/envelope.js';
 import { parseDay } from './day.js';
-import { STATS_KINDS, type DayStats, type SumName, type TotalStats } from './stats-kinds.js';
+import { statsKinds, type DayStats, type TotalStats } from './stats-kinds.js';
 import type { StatsRepository } from './stats-repository.js';
 
 export interface StatsDeps {
@@ -17,39 +17,36 @@ export interface StatsDeps {
  */
 export async function statsRoutes(app: FastifyInstance, deps: StatsDeps): Promise<void> {
   const { registry, stats } = deps;
-  const counts = { drivingCount: { type: 'integer' }, chargingCount: { type: 'integer' }, issueCount: { type: 'integer' }, poiCount: { type: 'integer' } };
+  const kinds = statsKinds(registry);
+  const integer = { type: 'integer' } as const;
+  const counts = Object.fromEntries(kinds.map((k) => [k.count, integer]));
+  const sums = Object.fromEntries(kinds.flatMap((k) => k.sums.map(([name]) => [name, { type: 'number' }] as const)));
   const envelope = (data: Record<string, unknown>) => ({ 200: { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'object', properties: data } } } });
 
   app.get('/vtp/stats/day', {
     schema: {
       tags: ['Statistics'],
-      summary: "A day's counts per kind, and the drives' total time (minutes) and distance (km)",
+      summary: "A day's counts per kind and its sums (for drives: time in minutes and distance in km)",
       querystring: { type: 'object', properties: { date: { type: 'string', description: 'yyyy-MM-dd' } }, required: ['date'] },
-      response: envelope({ date: { type: 'string' }, ...counts, drivingTime: { type: 'number' }, drivingDistance: { type: 'number' } }),
+      response: envelope({ date: { type: 'string' }, ...counts, ...sums }),
     },
   }, async (request) => {
     const { project } = currentUser(request);
     const date = parseDay((request.query as Record<string, unknown>)['date']);
     const range = { from: `${date} 00:00:00`, to: `${date} 23:59:59` };
-    const result: DayStats = { date, drivingCount: 0, chargingCount: 0, issueCount: 0, poiCount: 0, drivingTime: 0, drivingDistance: 0 };
-    for (const [name, spec] of Object.entries(STATS_KINDS)) {
-      const kind = registry.get(name);
-      if (!kind) continue;
-      const sums = Object.entries(spec.sums ?? {}) as [SumName, string][];
-      const { count, sums: totals } = await stats.countAndSum(kind, project, range, sums.map(([, field]) => field));
-      result[spec.count] = count;
-      for (const [sumName, field] of sums) result[sumName] = totals[field] ?? 0;
+    const result: DayStats = { date };
+    for (const { kind, count, sums: summed } of kinds) {
+      const found = await stats.countAndSum(kind, project, range, summed.map(([, field]) => field));
+      result[count] = found.count;
+      for (const [name, field] of summed) result[name] = found.sums[field] ?? 0;
     }
     return ok(result);
   });
 
   app.get('/vtp/stats/total', { schema: { tags: ['Statistics'], summary: 'Counts per kind over all time', response: envelope(counts) } }, async (request) => {
     const { project } = currentUser(request);
-    const result: TotalStats = { drivingCount: 0, chargingCount: 0, issueCount: 0, poiCount: 0 };
-    for (const [name, spec] of Object.entries(STATS_KINDS)) {
-      const kind = registry.get(name);
-      if (kind) result[spec.count] = (await stats.countAndSum(kind, project, undefined)).count;
-    }
+    const result: TotalStats = {};
+    for (const { kind, count } of kinds) result[count] = (await stats.countAndSum(kind, project, undefined)).count;
     return ok(result);
   });
 }

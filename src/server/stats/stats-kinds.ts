@@ -1,24 +1,26 @@
+import type { Kind, KindRegistry } from '../../shared/kind-types.js';
+
 /**
- * What the Data page's statistics report per kind (SPEC.md section 3, 'Daily stats'): the name of
- * each kind's count and, for drives, which numeric fields are summed over the day. Kinds are
- * looked up in the registry by name; one missing from the registry counts 0.
+ * What the Data page's statistics report (SPEC.md section 3, 'Daily stats'), read from each
+ * kind's x-kind.dataPage: the name of its count and which numeric fields are summed over the day.
  */
 export interface StatsKind {
-  /** The count's name in the response. */
-  count: CountName;
+  kind: Kind;
+  /** The count's name in the response, such as 'drivingCount'. */
+  count: string;
   /** Response name -> numeric field of the record summed over the day's rows. */
-  sums?: Partial<Record<SumName, string>>;
+  sums: [name: string, field: string][];
 }
 
-export type CountName = 'drivingCount' | 'chargingCount' | 'issueCount' | 'poiCount';
-export type SumName = 'drivingTime' | 'drivingDistance';
+/** The kinds on the Data page, in tile order. */
+export function statsKinds(registry: KindRegistry): StatsKind[] {
+  return [...registry.values()]
+    .filter((kind) => kind.meta.dataPage !== undefined)
+    .sort((a, b) => (a.meta.dataPage?.order ?? 0) - (b.meta.dataPage?.order ?? 0))
+    .map((kind) => ({ kind, count: kind.meta.dataPage?.count ?? '', sums: Object.entries(kind.meta.dataPage?.sums ?? {}) }));
+}
 
-export const STATS_KINDS: Readonly<Record<string, StatsKind>> = {
-  drive: { count: 'drivingCount', sums: { drivingTime: 'travelTime', drivingDistance: 'travelDistance' } },
-  charging: { count: 'chargingCount' },
-  issue: { count: 'issueCount' },
-  poi: { count: 'poiCount' },
-};
-
-export type TotalStats = Record<CountName, number>;
-export type DayStats = { date: string } & TotalStats & Record<SumName, number>;
+/** Counts per kind, by count name (SPEC.md: drivingCount, chargingCount, issueCount, poiCount). */
+export type TotalStats = Record<string, number>;
+/** A day's counts and sums, and the day itself. */
+export type DayStats = { date: string } & Record<string, number | string>;

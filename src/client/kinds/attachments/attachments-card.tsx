@@ -1,23 +1,25 @@
 import { Card } from 'primereact/card';
-import { issueAttachmentFolder } from '../../../shared/attachments';
+import { attachmentFolderOf } from '../../../shared/attachments';
 import type { DetailSectionProps } from '../../engine/record-detail';
 import { FilePanel } from './file-panel';
 import { PendingAttachments } from './pending-attachments';
 
-type IssueFields = Parameters<typeof issueAttachmentFolder>[0];
-
 /**
- * The issue's 'Attachments' card (SPEC.md section 2). The folder comes from the shared rule, so
- * the browser, the server and the day packages agree on it. Read-only unless the issue is in
- * edit mode. A new issue has no folder until it is saved: what is attached before waits on the phone.
+ * The 'Attachments' card of a kind with x-kind.attachments (the issue's: SPEC.md section 2). The
+ * folder comes from the schema's rule, so the browser, the server and the day packages agree on
+ * it. Read-only unless the record is in edit mode. A new record has no folder until it is saved:
+ * what is attached before waits on the phone. Kinds with a relatedFilesJson field are told when
+ * files arrive (SPEC.md section 4).
  */
-export function AttachmentsCard({ record, editing, newRecordKey }: DetailSectionProps) {
+export function AttachmentsCard({ kind, record, editing, newRecordKey }: DetailSectionProps) {
   const id = record['id'];
   const saved = (typeof id === 'number' || typeof id === 'string') && id !== '';
+  const folder = attachmentFolderOf(kind, record);
+  const statusTarget = saved && kind.fields.includes('relatedFilesJson') ? { apiPath: kind.meta.apiPath, id, taskId: record['taskId'] } : undefined;
   return (
     <Card className="attachments-card">
-      {saved ? (
-        <FilePanel title="Attachments" path={issueAttachmentFolder(record as IssueFields)} editable={editing} issue={{ id, taskId: record['taskId'] }} />
+      {saved && folder !== undefined ? (
+        <FilePanel title="Attachments" path={folder} editable={editing} issue={statusTarget} />
       ) : (
         <section className="file-panel">
           <div className="file-panel-header">
@@ -26,7 +28,7 @@ export function AttachmentsCard({ record, editing, newRecordKey }: DetailSection
           {newRecordKey ? (
             <PendingAttachments createKey={newRecordKey} editing={editing} />
           ) : (
-            <p className="attachments-note">Photos, videos and voice notes can be added after the issue is saved.</p>
+            <p className="attachments-note">Photos, videos and voice notes can be added after the record is saved.</p>
           )}
         </section>
       )}
