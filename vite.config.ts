@@ -1,12 +1,15 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { kindSchemas } from './scripts/lib/vite-kind-schemas.js';
 
 // The client is built into dist/client and served by the Fastify server at '/'.
 // In development, `vite` proxies the three services to a server started with `npm run dev:server`.
 export default defineConfig({
   plugins: [
     react(),
+    // The record kinds: the schema files, bundled (SCHEMAS_DIR or schemas/).
+    kindSchemas(),
     // A service worker that keeps the app itself (never API data) on the phone, so it opens
     // without coverage. The server serves /manifest.json, so the plugin writes none.
     VitePWA({

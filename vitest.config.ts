@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { kindSchemas } from './scripts/lib/vite-kind-schemas.js';
 
 export default defineConfig({
   test: {
@@ -20,7 +21,7 @@ export default defineConfig({
         },
       },
       {
-        plugins: [react()],
+        plugins: [react(), kindSchemas()],
         test: {
           name: 'client',
           include: ['tests/client/**/*.test.{ts,tsx}'],

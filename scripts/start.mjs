@@ -12,7 +12,8 @@ const SHARED = ['src/shared', 'package-lock.json', 'tsconfig.base.json'];
 const TARGETS = [
   {
     name: 'client',
-    inputs: [...SHARED, 'src/client', 'schemas', 'public', 'index.html', 'vite.config.ts', 'tsconfig.json', 'scripts/compress-assets.ts', 'package.json'],
+    // The schema files are bundled into the client: from SCHEMAS_DIR when it is set, as the server reads them.
+    inputs: [...SHARED, 'src/client', path.relative(root, path.resolve(root, process.env.SCHEMAS_DIR ?? 'schemas')), 'public', 'index.html', 'vite.config.ts', 'tsconfig.json', 'scripts/compress-assets.ts', 'package.json'],
     stamp: 'dist/client/.build-inputs',
     command: ['run', 'build:client'],
   },

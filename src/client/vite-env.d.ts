@@ -11,3 +11,9 @@ interface ImportMetaEnv {
 interface ImportMeta {
   readonly env: ImportMetaEnv;
 }
+
+declare module 'virtual:kind-schemas' {
+  /** Every <kind>.schema.json of the schemas folder, parsed, keyed by kind name. */
+  const schemas: Record<string, unknown>;
+  export default schemas;
+}

@@ -91,3 +91,12 @@ describe('x-kind: Data page, packages, attachments and Workspace from the schema
     expect(() => registryFrom({ ...files, charging, refuel: s })).toThrow(/charging.schema.json: x-kind.workspace.session.blockedBy names 'refuel', which is no kind with a session\n.*refuel.schema.json: x-kind.dataPage.tile.detail.stat 'fuelUsed' is no kind's count or sum/s);
   });
 });
+
+describe('schemas/README.md', () => {
+  it('documents the Data page, package, attachment and Workspace keywords', () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'schemas/README.md'), 'utf8');
+    for (const keyword of ['dataPage', 'count', 'sums', 'tile', 'divideBy', 'total', 'packages', 'noun', 'range', 'attachments', 'folder', 'workspace', 'shortcut', 'session', 'blockedBy', 'fills']) {
+      expect(readme, keyword).toContain(`\`${keyword}\``);
+    }
+  });
+});

@@ -1,15 +1,10 @@
 import type { Kind, KindRegistry, KindSchema } from '../../shared/kind-types';
 import { buildRegistry } from '../../shared/kinds';
-
 // The schema files themselves, bundled into the record screens' chunk (never the entry).
-const files = import.meta.glob<KindSchema>('../../../schemas/*.schema.json', { eager: true, import: 'default' });
+import schemas from 'virtual:kind-schemas';
 
-function kindName(file: string): string {
-  return file.slice(file.lastIndexOf('/') + 1, -'.schema.json'.length);
-}
-
-/** Every record kind, from schemas/*.schema.json, keyed by kind name. */
-export const registry: KindRegistry = buildRegistry(Object.fromEntries(Object.entries(files).map(([file, schema]) => [kindName(file), schema])));
+/** Every record kind, from the schema files (bundled by the build: scripts/lib/vite-kind-schemas.ts), keyed by kind name. */
+export const registry: KindRegistry = buildRegistry(schemas as Record<string, KindSchema>);
 
 /** The kind whose list screen is at this route (such as '/data/issue'). */
 export function kindByRoute(route: string): Kind | undefined {
