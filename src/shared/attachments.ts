@@ -62,6 +62,7 @@ export function issueAttachmentFolder(issue: { id?: number | string | null; issu
 
 /** A path segment with nothing that could change the path: no separators, dots-only or control characters. */
 function safeSegment(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what must not reach a path
   const cleaned = text.replace(/[\\/\u0000-\u001f:*?"<>|]/g, '_').trim();
   return /^\.+$/.test(cleaned) ? cleaned.replace(/\./g, '_') : cleaned.slice(0, 100);
 }

@@ -332,6 +332,7 @@ function attachmentTemplateProblems(file: string, template: string, props: KindS
   if (template.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) problems.push(`${at} has an empty, '.' or '..' segment`);
   const rest = template.replace(FOLDER_PLACEHOLDER, '');
   if (/[{}]/.test(rest)) problems.push(`${at} has a placeholder other than {field}, {field:yyyyMMdd} or {field:yyyyMMdd-HHmmss}`);
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what must not reach a path
   if (/[\\:*?"<>|\u0000-\u001f]/.test(rest)) problems.push(`${at} has a character that is not allowed in a folder name`);
   for (const m of template.matchAll(FOLDER_PLACEHOLDER)) {
     const [, field = '', dateFormat] = m;

@@ -1,6 +1,6 @@
 import { apiRequest, ApiError, type Envelope } from './client';
 import { CLIENT_ID } from './config';
-import type { StoredUser } from '../session/storage';
+import type { StoredUser } from '../lib/storage';
 
 export interface LoginData {
   access_token?: string;

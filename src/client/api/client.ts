@@ -1,5 +1,5 @@
 import { API_BASE, CLIENT_ID, REQUEST_TIMEOUT_MS } from './config';
-import { storage } from '../session/storage';
+import { storage } from '../lib/storage';
 
 /** The one error type of every API call: HTTP status, body code and a message to show. */
 export class ApiError extends Error {
@@ -108,12 +108,8 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
     clearTimeout(timer);
   }
 
-  let body: { code?: unknown; msg?: unknown; data?: unknown } | null = null;
-  try {
-    body = (await response.json()) as { code?: unknown; msg?: unknown; data?: unknown };
-  } catch {
-    body = null;
-  }
+  // A body that is not JSON (a proxy's error page) counts as none.
+  const body = (await response.json().catch(() => null)) as { code?: unknown; msg?: unknown; data?: unknown } | null;
   const code = typeof body?.code === 'number' ? body.code : response.ok ? 200 : response.status;
   const msg = typeof body?.msg === 'string' && body.msg !== '' ? body.msg : 'An error occurred';
   if (response.status === 401 || code === 401) {

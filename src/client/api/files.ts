@@ -1,6 +1,6 @@
 import { ApiError, apiRequest, signOutOnUnauthorized, type Envelope } from './client';
 import { CLIENT_ID, FILES_BASE, REQUEST_TIMEOUT_MS } from './config';
-import { storage } from '../session/storage';
+import { storage } from '../lib/storage';
 import type { FileEntry as SharedFileEntry } from '../../shared/files';
 
 /** One entry of a folder listing; older backends leave `path` out. */
@@ -54,12 +54,7 @@ export async function filesRequest(method: string, url: string, body?: unknown, 
   } catch {
     throw new ApiError(0, 0, 'Cannot reach the server. Check your connection and try again.');
   }
-  let parsed: unknown = null;
-  try {
-    parsed = await response.json();
-  } catch {
-    parsed = null;
-  }
+  const parsed: unknown = await response.json().catch(() => null);
   const code = (parsed as { code?: unknown } | null)?.code;
   // As for the main service: a 401 means the sign-in is over.
   if (withAuth && (response.status === 401 || code === 401)) signOutOnUnauthorized();

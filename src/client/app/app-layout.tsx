@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { RequireAuth } from '../auth/require-auth';
-import { BottomNav } from '../ui/bottom-nav';
+import { BottomNav } from './bottom-nav';
 import { Loading } from '../ui/loading';
 
 // Loaded after sign-in, with IndexedDB: kept out of the sign-in page.

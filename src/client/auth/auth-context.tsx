@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import * as authApi from '../api/auth';
 import { ApiError } from '../api/client';
 import { offlineCache } from '../api/offline-cache';
-import { storage, type StoredUser } from '../session/storage';
+import { storage, type StoredUser } from '../lib/storage';
 
 export type AuthState =
   | { status: 'loading' }

@@ -1,5 +1,5 @@
 import type { Kind } from '../../shared/kind-types';
-import { storage } from '../session/storage';
+import { storage } from '../lib/storage';
 
 type Values = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { format } from 'date-fns';
 import type { Kind, KindProperty } from '../../shared/kind-types';
-import { storage } from '../session/storage';
+import { storage } from '../lib/storage';
 
 /**
  * The schema the form renders: the kind's schema without `default`s (the form must show what a

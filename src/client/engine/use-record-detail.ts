@@ -9,7 +9,7 @@ import type { Choice } from './conflict-dialog';
 import { changes, conflictOf, versionOf, withChanges, type Conflict, type Values } from './record-edits';
 import { fieldErrorsOf, focusField, type FieldErrors } from './server-errors';
 import { withOfflineCopy } from '../api/offline-cache';
-import { storage } from '../session/storage';
+import { storage } from '../lib/storage';
 
 /** The server could not be reached (no coverage), as the API client reports it. */
 const unreachable = (e: unknown): boolean => e instanceof ApiError && e.status === 0;
@@ -91,6 +91,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   useEffect(() => {
     if (isNew && restored) toast('info', 'Unsaved changes restored');
     // Once, for the draft found when the screen opened.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on purpose: only when the screen opens
   }, []);
   useEffect(() => {
     if (!editing || state.status !== 'ready') return;
@@ -156,6 +157,8 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
         setState({ status: 'notFound' });
       }
     },
+    // navigate changes with every location change; the record must not be fetched again for that.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
     [id, kind.name, meta, toast, restored],
   );
 

@@ -4,7 +4,7 @@ import { format } from 'date-fns';
 import { apiRequest, ApiError, type ListEnvelope } from '../api/client';
 import { withOfflineCopy } from '../api/offline-cache';
 import type { Kind } from '../../shared/kind-types';
-import { storage } from '../session/storage';
+import { storage } from '../lib/storage';
 
 export type RecordRow = Record<string, unknown> & { id?: number };
 
@@ -59,7 +59,8 @@ export function useRecordList(kind: Kind, page: number, range: DateRange, onErro
       console.error(`Loading ${kind.meta.titles.list} failed:`, error);
       onError((error as Error).message);
     }
-    // Only a new error should toast, not a re-render.
+    // Only a new error should toast, not a re-render or a new callback.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
   }, [error]);
 
   let state: ListState;

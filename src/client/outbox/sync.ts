@@ -1,5 +1,5 @@
 import { apiRequest, ApiError } from '../api/client';
-import { storage } from '../session/storage';
+import { storage } from '../lib/storage';
 import { outbox, waitingFiles, type OutboxItem, type WaitingFile } from './store';
 
 export interface SyncResult {

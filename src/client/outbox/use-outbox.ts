@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { storage } from '../session/storage';
+import { storage } from '../lib/storage';
 import { onOutboxChange, outbox, waitingFiles, type OutboxItem, type WaitingFile } from './store';
 
 /** The signed-in user's waiting changes, kept current as they are added, sent or removed. */

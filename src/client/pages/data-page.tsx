@@ -7,8 +7,8 @@ import { Calendar } from 'primereact/calendar';
 import { Card } from 'primereact/card';
 import { fetchDayStats, fetchTotalStats, type DayStats, type TotalStats } from '../api/stats';
 import { registry } from '../engine/registry';
-import { downloadInFrame, signedDownloadUrl } from '../lib/download';
-import { KEYS, storage } from '../session/storage';
+import { downloadInFrame, signedDownloadUrl } from '../api/download';
+import { KEYS, storage } from '../lib/storage';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
 

@@ -1,6 +1,6 @@
 import { Card } from 'primereact/card';
 import { Tag } from 'primereact/tag';
-import { storage } from '../session/storage';
+import { storage } from '../lib/storage';
 import { PageHeader } from '../ui/page-header';
 import { SAMPLE_VEHICLE as V } from './vehicle-sample';
 

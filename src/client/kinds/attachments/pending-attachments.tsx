@@ -1,5 +1,5 @@
 import { Button } from 'primereact/button';
-import { storage } from '../../session/storage';
+import { storage } from '../../lib/storage';
 import { newOutboxKey, waitingFiles } from '../../outbox/store';
 import { useWaitingFiles } from '../../outbox/use-outbox';
 import { formatSize } from './file-types';

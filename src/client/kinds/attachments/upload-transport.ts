@@ -39,7 +39,7 @@ function xhrSend(method: string, url: string, body: XMLHttpRequestBodyInit, head
     for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (e: ProgressEvent) => onSent(e.loaded);
     xhr.onload = () => {
-      let parsed: unknown = null;
+      let parsed: unknown;
       try {
         parsed = xhr.responseText ? JSON.parse(xhr.responseText) : null;
       } catch {
@@ -79,7 +79,7 @@ async function createSession(file: File, folder: string): Promise<string> {
       item: { name: file.name, fileSize: file.size, '@microsoft.graph.conflictBehavior': 'rename' },
     });
   } catch (e) {
-    throw new Error(e instanceof ApiError && e.status !== 0 && !e.message.startsWith('HTTP ') ? e.message : '创建上传会话失败');
+    throw new Error(e instanceof ApiError && e.status !== 0 && !e.message.startsWith('HTTP ') ? e.message : '创建上传会话失败', { cause: e });
   }
   const url = (dataOf(body) as { uploadUrl?: unknown } | null)?.uploadUrl ?? (body as { uploadUrl?: unknown } | null)?.uploadUrl;
   if (typeof url !== 'string' || url === '') throw new Error('创建上传会话失败');

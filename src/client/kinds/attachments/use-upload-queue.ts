@@ -3,7 +3,7 @@ import { filesRequest } from '../../api/files';
 import { useToast } from '../../ui/toast';
 import { setIssueFilesStatus, type IssueRef } from './issue-files-status';
 import { isOfflineError, PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, type SessionState } from './upload-transport';
-import { storage } from '../../session/storage';
+import { storage } from '../../lib/storage';
 
 /** Keeps a file whose upload found no network on the phone (the outbox), to be uploaded by the sync. */
 async function keepFileForSync(item: UploadItem, uploadUrl: string | undefined): Promise<void> {

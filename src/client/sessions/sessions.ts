@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { differenceInMinutes, format, parse } from 'date-fns';
 import type { Kind, WorkspaceSessionMeta } from '../../shared/kind-types';
 import { registry } from '../engine/registry';
-import { storage } from './storage';
+import { storage } from '../lib/storage';
 
 /** Dates as the records carry them: 'yyyy-MM-dd HH:mm:ss' in the phone's local time. */
 export const DATE_TIME = 'yyyy-MM-dd HH:mm:ss';

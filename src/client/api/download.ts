@@ -1,5 +1,5 @@
-import { apiRequest, type Envelope } from '../api/client';
-import { DOWNLOAD_BASE } from '../api/config';
+import { apiRequest, type Envelope } from './client';
+import { DOWNLOAD_BASE } from './config';
 
 /** Asks the main service for a short-lived signed URL of a download (the token never goes in a URL). */
 export async function signedDownloadUrl(path: string, query: Record<string, string>): Promise<string> {

@@ -1,0 +1,86 @@
+// ESLint for the whole repository (`npm run lint`, part of `npm test`): typescript-eslint's
+// recommended rules with type information, React's hook rules, and the import boundaries of
+// DESIGN.md and STYLE.md held by eslint-plugin-boundaries. No warnings: a rule is on or off.
+import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The parts of src/ and what each may import. src/shared imports neither side; the client and the
+ * server never import each other; the worker talks to the server over HTTP only. Inside the
+ * client, lower layers never import higher ones:
+ *   lib (storage, small helpers) < api (the HTTP core) < ui (presentational pieces, no feature)
+ *   < features (auth, engine, kinds, files, outbox, sessions…) < pages < app (shell, routes).
+ */
+const elements = [
+  { type: 'shared', pattern: 'src/shared' },
+  { type: 'server', pattern: 'src/server' },
+  { type: 'worker', pattern: 'src/worker' },
+  { type: 'client-lib', pattern: 'src/client/lib' },
+  { type: 'client-api', pattern: 'src/client/api' },
+  { type: 'client-ui', pattern: 'src/client/ui' },
+  { type: 'client-pages', pattern: 'src/client/pages' },
+  { type: 'client-app', pattern: 'src/client/app' },
+  { type: 'client-feature', pattern: 'src/client/*', capture: ['feature'] },
+  { type: 'client-entry', pattern: 'src/client/*.{ts,tsx}', partialMatch: false },
+];
+
+const may = (from, to) => ({ from: { element: { type: from } }, allow: { to: { element: { types: { anyOf: to } } } } });
+const CLIENT_BASE = ['shared', 'client-lib'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'test-results/**', 'node_modules/**', 'src/shared/generated/**', 'coverage/**', '**/*.d.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    // Tests read JSON answers of any shape; typing each one would test the types, not the app.
+    files: ['tests/**/*.{ts,tsx}'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['src/client/**/*.{ts,tsx}', 'tests/client/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': elements,
+      'boundaries/include': ['src/**/*'],
+      // TypeScript's own resolution, so that server imports written as './x.js' find x.ts.
+      'import/resolver': { typescript: { project: ['tsconfig.json', 'tsconfig.server.json'], noWarnOnMultipleProjects: true } },
+    },
+    rules: {
+      'boundaries/dependencies': ['error', {
+        default: 'disallow',
+        policies: [
+          may('shared', ['shared']),
+          may('server', ['server', 'shared']),
+          may('worker', ['worker', 'shared']),
+          may('client-lib', CLIENT_BASE),
+          may('client-api', [...CLIENT_BASE, 'client-api']),
+          may('client-ui', [...CLIENT_BASE, 'client-ui']),
+          may('client-feature', [...CLIENT_BASE, 'client-api', 'client-ui', 'client-feature']),
+          may('client-pages', [...CLIENT_BASE, 'client-api', 'client-ui', 'client-feature', 'client-pages']),
+          may('client-app', [...CLIENT_BASE, 'client-api', 'client-ui', 'client-feature', 'client-pages', 'client-app']),
+          may('client-entry', [...CLIENT_BASE, 'client-app']),
+        ],
+      }],
+      // The component library only from its subpaths: the root import drags all of it into the entry.
+      'no-restricted-imports': ['error', { paths: [{ name: 'primereact', message: "Import from a subpath such as 'primereact/button'." }] }],
+    },
+  },
+);
