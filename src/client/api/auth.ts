@@ -14,7 +14,7 @@ export async function login(username: string, password: string): Promise<string>
     noAuthRedirect: true,
   });
   const token = res.data?.access_token;
-  if (!token) throw new ApiError(200, 200, 'Login failed');
+  if (!token) throw new ApiError(200, 'Login failed');
   return token;
 }
 

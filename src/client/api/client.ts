@@ -1,32 +1,8 @@
+import { ApiError, envelopeMessage, type Envelope, type ListEnvelope } from '../../shared/envelope';
 import { API_BASE, CLIENT_ID, REQUEST_TIMEOUT_MS } from './config';
 import { storage } from '../lib/storage';
 
-/** The one error type of every API call: HTTP status, body code and a message to show. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: number,
-    message: string,
-    /** The envelope's data of a refusal that carries something to act on (a 409's current record and conflicts). */
-    readonly data: unknown = null,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
-
-export interface Envelope<T> {
-  code: number;
-  msg?: string;
-  data: T;
-}
-
-export interface ListEnvelope<T> {
-  code: number;
-  msg?: string;
-  rows: T[];
-  total: number;
-}
+export { ApiError, type Envelope, type ListEnvelope };
 
 type QueryValue = string | number | undefined | null;
 
@@ -72,12 +48,7 @@ export function toQueryString(query: RequestOptions['query']): string {
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
-/**
- * Calls the main service: adds the client id and Bearer token, gives up after 30 s, resolves
- * with the body when its code is 200, and otherwise raises ApiError with the body's msg. A 401
- * (HTTP or body code) clears the token and sends the user to sign in again.
- */
-/** The headers every main-service call carries: the client id and, when signed in, the Bearer token. */
+/** The headers every call to our services carries (main, files, uploads): the client id and, when signed in, the Bearer token. */
 export function apiHeaders(extra: Record<string, string> = {}): Record<string, string> {
   const headers: Record<string, string> = { ...extra, clientid: CLIENT_ID, accept: 'application/json' };
   const token = storage.token();
@@ -85,6 +56,47 @@ export function apiHeaders(extra: Record<string, string> = {}): Record<string, s
   return headers;
 }
 
+/** The msg of an answer: the envelope's, or Graph's {"error": {"message"}} of the upload-session protocol. */
+export function answerMessage(body: unknown): string | undefined {
+  const msg = envelopeMessage(body);
+  if (msg !== undefined) return msg;
+  const graph = (body as { error?: { message?: unknown } } | null)?.error?.message;
+  return typeof graph === 'string' && graph !== '' ? graph : undefined;
+}
+
+export interface AnswerOptions {
+  /** Whether a 401 ends the sign-in (not for login and logout themselves). */
+  signOutOn401?: boolean;
+  /** The message when the answer has none (a proxy's HTML page). */
+  fallback?: string;
+}
+
+/**
+ * How every answer of our services is read, whether it came by fetch or by XMLHttpRequest: the
+ * body when the HTTP status is 2xx and the envelope code (if any) is 200; otherwise ApiError with
+ * the body's msg, status, code and data. A 401 (HTTP or body code, as the original backend sends
+ * it with HTTP 200) clears the token and sends the user to sign in again.
+ */
+export function readAnswer<T>(status: number, body: unknown, options: AnswerOptions = {}): T {
+  const ok = status >= 200 && status < 300;
+  const rawCode = (body as { code?: unknown } | null)?.code;
+  const code = typeof rawCode === 'number' ? rawCode : ok ? 200 : status;
+  const msg = answerMessage(body) ?? options.fallback ?? `HTTP ${status}`;
+  if (status === 401 || code === 401) {
+    if (options.signOutOn401 !== false) signOutOnUnauthorized();
+    throw new ApiError(401, msg);
+  }
+  if (code !== 200 || !ok) throw new ApiError(status, msg, { code, data: (body as { data?: unknown } | null)?.data ?? null });
+  return body as T;
+}
+
+/** No answer at all: the network is down, or the server took longer than REQUEST_TIMEOUT_MS. */
+export const OFFLINE_MESSAGE = 'Cannot reach the server. Check your connection and try again.';
+
+/**
+ * Calls the main service: adds the client id and Bearer token, gives up after 30 s, and reads
+ * the answer with readAnswer (the body when its code is 200, else ApiError; a 401 signs out).
+ */
 export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const headers = apiHeaders(options.headers);
   if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -101,21 +113,14 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
       ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
     });
   } catch (e) {
-    if (timeout.signal.aborted) throw new ApiError(0, 0, 'The server did not answer within 30 seconds. Please try again.');
+    if (timeout.signal.aborted) throw new ApiError(0, 'The server did not answer within 30 seconds. Please try again.');
     if (options.signal?.aborted) throw e;
-    throw new ApiError(0, 0, 'Cannot reach the server. Check your connection and try again.');
+    throw new ApiError(0, OFFLINE_MESSAGE);
   } finally {
     clearTimeout(timer);
   }
 
   // A body that is not JSON (a proxy's error page) counts as none.
-  const body = (await response.json().catch(() => null)) as { code?: unknown; msg?: unknown; data?: unknown } | null;
-  const code = typeof body?.code === 'number' ? body.code : response.ok ? 200 : response.status;
-  const msg = typeof body?.msg === 'string' && body.msg !== '' ? body.msg : 'An error occurred';
-  if (response.status === 401 || code === 401) {
-    if (!options.noAuthRedirect) signOutOnUnauthorized();
-    throw new ApiError(401, 401, msg);
-  }
-  if (code !== 200 || !response.ok) throw new ApiError(response.status, code, msg, body?.data ?? null);
-  return body as T;
+  const body: unknown = await response.json().catch(() => null);
+  return readAnswer<T>(response.status, body, { signOutOn401: !options.noAuthRedirect, fallback: 'An error occurred' });
 }

@@ -1,6 +1,5 @@
-import { ApiError, apiRequest, signOutOnUnauthorized, type Envelope } from './client';
-import { CLIENT_ID, FILES_BASE, REQUEST_TIMEOUT_MS } from './config';
-import { storage } from '../lib/storage';
+import { ApiError, apiHeaders, apiRequest, OFFLINE_MESSAGE, readAnswer, type Envelope } from './client';
+import { FILES_BASE, REQUEST_TIMEOUT_MS } from './config';
 import type { FileEntry as SharedFileEntry } from '../../shared/files';
 
 /** One entry of a folder listing; older backends leave `path` out. */
@@ -19,29 +18,15 @@ export function filesUrl(endpoint: string, path: string): string {
   return `${FILES_BASE}${endpoint}?path=${encodeURIComponent(servicePath(path))}`;
 }
 
-/** The headers every shared-files call carries, as for the main service. */
-export function filesHeaders(): Record<string, string> {
-  const headers: Record<string, string> = { clientid: CLIENT_ID, accept: 'application/json' };
-  const token = storage.token();
-  if (token) headers['authorization'] = `Bearer ${token}`;
-  return headers;
-}
-
-/** The `msg` of an envelope, or undefined for a body that is not ours (a proxy's HTML page). */
-export function envelopeMsg(body: unknown): string | undefined {
-  const msg = (body as { msg?: unknown } | null)?.msg;
-  if (typeof msg === 'string' && msg !== '') return msg;
-  // The upload-session protocol answers errors in Graph's shape: {"error": {"code", "message"}}.
-  const graph = (body as { error?: { message?: unknown } } | null)?.error?.message;
-  return typeof graph === 'string' && graph !== '' ? graph : undefined;
-}
+/** The headers every shared-files call carries: the same as the main service's. */
+export const filesHeaders = (): Record<string, string> => apiHeaders();
 
 /**
- * A JSON call to the shared-files service. Resolves with the parsed body when the HTTP status
- * is 2xx and the envelope code (if any) is 200; otherwise raises ApiError with the body's msg.
+ * A JSON call to the shared-files service, read by the same rules as every call (readAnswer):
+ * the parsed body on success, ApiError with the body's msg otherwise, and a 401 signs out.
  */
 export async function filesRequest(method: string, url: string, body?: unknown, withAuth = true): Promise<unknown> {
-  const headers = withAuth ? filesHeaders() : { accept: 'application/json' };
+  const headers = withAuth ? apiHeaders() : { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
@@ -52,16 +37,10 @@ export async function filesRequest(method: string, url: string, body?: unknown, 
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
   } catch {
-    throw new ApiError(0, 0, 'Cannot reach the server. Check your connection and try again.');
+    throw new ApiError(0, OFFLINE_MESSAGE);
   }
   const parsed: unknown = await response.json().catch(() => null);
-  const code = (parsed as { code?: unknown } | null)?.code;
-  // As for the main service: a 401 means the sign-in is over.
-  if (withAuth && (response.status === 401 || code === 401)) signOutOnUnauthorized();
-  if (!response.ok || (typeof code === 'number' && code !== 200)) {
-    throw new ApiError(response.status, typeof code === 'number' ? code : response.status, envelopeMsg(parsed) ?? `HTTP ${response.status}`);
-  }
-  return parsed;
+  return readAnswer<unknown>(response.status, parsed, { signOutOn401: withAuth });
 }
 
 /** The envelope's data, or the bare body (the original backend answers some calls unwrapped). */

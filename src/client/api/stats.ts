@@ -1,3 +1,5 @@
+import useSWR from 'swr';
+import { keys } from './cache';
 import { apiRequest, type Envelope } from './client';
 
 /**
@@ -9,6 +11,18 @@ export type DayStats = { date: string } & Record<string, number | string>;
 
 /** Each kind's count over all time, under its count name. */
 export type TotalStats = Record<string, number>;
+
+const SWR_OPTIONS = { shouldRetryOnError: false, revalidateOnFocus: false };
+
+/** A day's figures, from the cache at once when seen before, then revalidated. */
+export function useDayStats(date: string) {
+  return useSWR<DayStats>(keys.dayStats(date), () => fetchDayStats(date), SWR_OPTIONS);
+}
+
+/** The counts over all time, from the cache at once when seen before, then revalidated. */
+export function useTotalStats() {
+  return useSWR<TotalStats>(keys.totalStats, fetchTotalStats, SWR_OPTIONS);
+}
 
 /** One day's counts and drive totals, computed by the server over all the day's rows. */
 export async function fetchDayStats(date: string): Promise<DayStats> {

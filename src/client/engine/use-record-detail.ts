@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { invalidateKind } from '../api/cache';
 import { apiRequest, ApiError, type Envelope } from '../api/client';
 import type { Kind } from '../../shared/kind-types';
 import { useToast } from '../ui/toast';
@@ -218,6 +219,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
       setConflict(null);
       setFieldErrors({});
       drafts.clear(kind, id);
+      void invalidateKind(meta.apiPath);
       toast('success', meta.messages.updated);
     } catch (e) {
       if (!live.current) return;
@@ -300,6 +302,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
           return;
         }
         drafts.clear(kind, id);
+        void invalidateKind(meta.apiPath);
         toast('success', meta.messages.created ?? meta.messages.updated);
         navigate(`${meta.route}/${newId}`, { replace: true });
         return;

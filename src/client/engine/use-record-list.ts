@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import useSWR from 'swr';
 import { format } from 'date-fns';
+import { keys } from '../api/cache';
 import { apiRequest, ApiError, type ListEnvelope } from '../api/client';
 import { withOfflineCopy } from '../api/offline-cache';
 import type { Kind } from '../../shared/kind-types';
@@ -43,7 +44,7 @@ export type ListState =
  */
 export function useRecordList(kind: Kind, page: number, range: DateRange, onError: (message: string) => void, filters: Record<string, string> = {}) {
   const query = listQuery(kind, page, range, PAGE_SIZE, filters);
-  const key = [kind.meta.apiPath, JSON.stringify(query)];
+  const key = keys.list(kind.meta.apiPath, query);
   const { data, error, isLoading, mutate } = useSWR<{ body: ListEnvelope<RecordRow>; offlineSince?: number }>(
     key,
     () =>

@@ -51,7 +51,7 @@ export async function exportPoiExcel(kind: Kind, range: DateRange, save = saveBy
     if ('empty' in answer) return false;
     if ('status' in answer) {
       if (answer.status === 401) signOutOnUnauthorized();
-      throw new ApiError(answer.status, answer.status, answer.msg);
+      throw new ApiError(answer.status, answer.msg);
     }
     bytes = answer.bytes;
   }

@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import useSWR from 'swr';
 import { format, isValid, parse } from 'date-fns';
 import { Button } from 'primereact/button';
 import { Calendar } from 'primereact/calendar';
 import { Card } from 'primereact/card';
-import { fetchDayStats, fetchTotalStats, type DayStats, type TotalStats } from '../api/stats';
+import { useDayStats, useTotalStats, type DayStats } from '../api/stats';
 import { registry } from '../engine/registry';
 import { downloadInFrame, signedDownloadUrl } from '../api/download';
 import { KEYS, storage } from '../lib/storage';
@@ -49,9 +48,8 @@ export function DataPage() {
 
   useEffect(() => storage.write(KEYS.selectedDate, day), [day]);
 
-  const options = { shouldRetryOnError: false, revalidateOnFocus: false };
-  const total = useSWR<TotalStats>('stats/total', fetchTotalStats, options);
-  const daily = useSWR<DayStats>(['stats/day', day], () => fetchDayStats(day), options);
+  const total = useTotalStats();
+  const daily = useDayStats(day);
   useEffect(() => {
     if (total.error) toast('error', 'Failed to load data statistics', (total.error as Error).message, TOAST_MS);
   }, [total.error, toast]);

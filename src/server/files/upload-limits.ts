@@ -35,7 +35,7 @@ export class UploadLimits {
       .executeTakeFirstOrThrow();
     if (Number(row.n) >= this.settings.sessionsPerUser) {
       throw new ApiError(429, `You have ${Number(row.n)} unfinished uploads; finish or cancel one before starting another (at most ${this.settings.sessionsPerUser})`, {
-        'retry-after': '60',
+        headers: { 'retry-after': '60' },
       });
     }
   }

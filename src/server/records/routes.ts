@@ -210,13 +210,12 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       });
       if (result.status === 'missing') throw notFound(notFoundMessage(kind, id));
       if (result.status === 'unknown-version') {
-        throw new ApiError(409, `${kind.schema.title} ${id} is at version ${String(result.current['version'])}; the version you sent is not one it has had. Reload it and edit again.`, {}, { current: result.current, conflicts: [] });
+        throw new ApiError(409, `${kind.schema.title} ${id} is at version ${String(result.current['version'])}; the version you sent is not one it has had. Reload it and edit again.`, { data: { current: result.current, conflicts: [] } });
       }
       if (result.status === 'conflict') {
         const titles = listTitles(result.conflicts.map((c) => c.title));
-        throw new ApiError(409, `${titles} ${result.conflicts.length === 1 ? 'was' : 'were'} changed by ${result.changedBy} since you opened this record; choose which values to keep`, {}, {
-          current: result.current,
-          conflicts: result.conflicts,
+        throw new ApiError(409, `${titles} ${result.conflicts.length === 1 ? 'was' : 'were'} changed by ${result.changedBy} since you opened this record; choose which values to keep`, {
+          data: { current: result.current, conflicts: result.conflicts },
         });
       }
       return ok(result.record);
@@ -240,7 +239,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       const { missing, changed } = await records.delete(kind, actorOf(user), ids, version);
       if (missing.length > 0) throw notFound(`${notFoundMessage(kind, missing.join(', '))}; nothing was deleted`);
       if (changed) {
-        throw new ApiError(409, `${kind.schema.title} ${ids[0]} was changed by ${changed.changedBy} since you opened it; look at the changes before deleting`, {}, { current: changed.current, conflicts: [] });
+        throw new ApiError(409, `${kind.schema.title} ${ids[0]} was changed by ${changed.changedBy} since you opened it; look at the changes before deleting`, { data: { current: changed.current, conflicts: [] } });
       }
       return ok(null);
     });

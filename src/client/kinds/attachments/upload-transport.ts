@@ -1,12 +1,10 @@
-import { ApiError } from '../../api/client';
-import { dataOf, envelopeMsg, filesHeaders, filesRequest, filesUrl } from '../../api/files';
+import { answerMessage, ApiError, OFFLINE_MESSAGE as OFFLINE, readAnswer } from '../../api/client';
+import { dataOf, filesHeaders, filesRequest, filesUrl } from '../../api/files';
 
 /** Files below this many bytes go in one multipart request; larger ones by session (SPEC.md section 5). */
 export const PLAIN_UPLOAD_LIMIT = 52_428_800;
 /** The size of each PUT of a session upload (SPEC.md section 9). */
 export const CHUNK_SIZE = 5 * 1024 * 1024;
-
-const OFFLINE = 'Cannot reach the server. Check your connection and try again.';
 
 /** An upload that failed because there is no network (not because the server refused it). */
 export function isOfflineError(e: unknown): boolean {
@@ -63,10 +61,7 @@ export async function uploadPlain(file: File, folder: string, onProgress: OnProg
   delete headers['accept'];
   const url = `${filesUrl('/files/upload', folder)}&${encodeURIComponent('@microsoft.graph.conflictBehavior')}=rename`;
   const answer = await xhrSend('POST', url, form, headers, (loaded) => onProgress(percent(loaded, file.size)));
-  const code = (answer.body as { code?: unknown } | null)?.code;
-  if (answer.status < 200 || answer.status >= 300 || (typeof code === 'number' && code !== 200)) {
-    throw new ApiError(answer.status, typeof code === 'number' ? code : answer.status, envelopeMsg(answer.body) ?? `HTTP ${answer.status}`);
-  }
+  readAnswer(answer.status, answer.body);
   onProgress(100);
 }
 
@@ -132,7 +127,7 @@ export async function uploadInSession(file: File, folder: string, state: Session
     }
     if (answer.status === 200 || answer.status === 201) break;
     if (answer.status !== 202) {
-      const detail = envelopeMsg(answer.body);
+      const detail = answerMessage(answer.body);
       throw new Error(`上传块 ${n} 失败: HTTP ${answer.status}${detail ? ` (${detail})` : ''}`);
     }
     start = nextExpected(answer.body) ?? end + 1;

@@ -1,0 +1,20 @@
+import { mutate } from 'swr';
+
+/**
+ * The SWR keys of what the app reads, in one place, so that a write can say which cached answers
+ * it makes stale. Lists are keyed by their kind's API path and query; the Data page's stats by name.
+ */
+export const keys = {
+  list: (apiPath: string, query: unknown): [string, string] => [apiPath, JSON.stringify(query)],
+  dayStats: (date: string): [string, string] => ['stats/day', date],
+  totalStats: 'stats/total',
+} as const;
+
+/**
+ * After a record of a kind is created, changed or deleted: every cached list of that kind and
+ * every cached count are revalidated (shown lists refetch now, others when next shown), so going
+ * back to a list or the Data page never shows the state from before the save.
+ */
+export function invalidateKind(apiPath: string): Promise<unknown> {
+  return mutate((key) => (Array.isArray(key) && (key[0] === apiPath || key[0] === 'stats/day')) || key === keys.totalStats);
+}

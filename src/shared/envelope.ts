@@ -1,0 +1,56 @@
+/**
+ * The RuoYi-style envelopes of the wire contract (CONTRACT.md): {code, msg, data} and, for lists,
+ * {code, msg, rows, total}. A failure carries the same envelope with the matching HTTP status.
+ * One definition for both sides: the server writes them, the client reads them.
+ */
+export interface Envelope<T> {
+  code: number;
+  msg?: string;
+  data: T;
+}
+
+export interface ListEnvelope<T> {
+  code: number;
+  msg?: string;
+  rows: T[];
+  total: number;
+}
+
+export interface ApiErrorDetails {
+  /** The envelope's code when it differs from the HTTP status (the original backend's 200 answers carrying 401, say). */
+  code?: number;
+  /** Headers the answer carries, such as Retry-After on a 429 or 503. */
+  headers?: Record<string, string>;
+  /** The envelope's data, for refusals that carry something to act on (a 409's current record and conflicts). */
+  data?: unknown;
+}
+
+/**
+ * The one error of the API, on both sides: the HTTP status (0 when the server could not be
+ * reached), the envelope's code, and a message a person can act on. The server throws it and
+ * sends it as an envelope; the client's API core makes it from any refusal.
+ */
+export class ApiError extends Error {
+  readonly code: number;
+  readonly headers: Record<string, string>;
+  readonly data: unknown;
+
+  constructor(
+    readonly status: number,
+    message: string,
+    details: ApiErrorDetails = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = details.code ?? status;
+    this.headers = details.headers ?? {};
+    this.data = details.data ?? null;
+  }
+}
+
+/** The msg of an envelope-shaped body, if it has one. */
+export function envelopeMessage(body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object') return undefined;
+  const msg = (body as { msg?: unknown }).msg;
+  return typeof msg === 'string' && msg !== '' ? msg : undefined;
+}

@@ -1,0 +1,35 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import useSWR, { SWRConfig } from 'swr';
+import { describe, expect, it } from 'vitest';
+import { invalidateKind, keys } from '../../src/client/api/cache';
+
+function List({ apiPath, fetcher }: { apiPath: string; fetcher: () => Promise<string> }) {
+  const { data } = useSWR(keys.list(apiPath, { pageNum: 1 }), fetcher);
+  return <p data-testid={apiPath}>{data ?? '…'}</p>;
+}
+
+function Stats({ fetcher }: { fetcher: () => Promise<string> }) {
+  const { data } = useSWR(keys.totalStats, fetcher);
+  return <p data-testid="stats">{data ?? '…'}</p>;
+}
+
+describe('the client cache', () => {
+  it('revalidates every list of a kind and the counts after a save of that kind, and leaves other kinds alone', async () => {
+    let issues = 0;
+    let pois = 0;
+    let stats = 0;
+    render(
+      <SWRConfig value={{ dedupingInterval: 0 }}>
+        <List apiPath="/vtp/issueRecord" fetcher={async () => `issues ${++issues}`} />
+        <List apiPath="/vtp/poi" fetcher={async () => `pois ${++pois}`} />
+        <Stats fetcher={async () => `stats ${++stats}`} />
+      </SWRConfig>,
+    );
+    await waitFor(() => expect(screen.getByTestId('/vtp/issueRecord')).toHaveTextContent('issues 1'));
+    await waitFor(() => expect(screen.getByTestId('stats')).toHaveTextContent('stats 1'));
+    await act(() => invalidateKind('/vtp/issueRecord'));
+    await waitFor(() => expect(screen.getByTestId('/vtp/issueRecord')).toHaveTextContent('issues 2'));
+    await waitFor(() => expect(screen.getByTestId('stats')).toHaveTextContent('stats 2'));
+    expect(screen.getByTestId('/vtp/poi')).toHaveTextContent('pois 1');
+  });
+});
