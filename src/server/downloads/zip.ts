@@ -1,5 +1,6 @@
 import type { Readable, Transform } from 'node:stream';
 import * as archiverModule from 'archiver';
+import { contentDisposition } from '../http/disposition.js';
 
 /** The part of archiver's ZipArchive we use. */
 export interface ZipWriter extends Transform {
@@ -26,11 +27,9 @@ export function createZip(): ZipWriter {
   return new ZipArchive({ zlib: { level: 1 } });
 }
 
-/** A Content-Disposition header that keeps non-ASCII names (project names may be Chinese) intact. */
+/** The download's Content-Disposition, keeping non-ASCII names (project names may be Chinese) intact. */
 export function attachmentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+  return contentDisposition('attachment', fileName);
 }
 
 /** A piece of a file name: letters, digits, dot, dash and underscore only. */

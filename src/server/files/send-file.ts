@@ -1,4 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import rangeParser from 'range-parser';
+import { contentDisposition } from '../http/disposition.js';
 import { ApiError } from '../http/envelope.js';
 import type { FileEntry, FileStorage } from './storage.js';
 
@@ -8,33 +10,18 @@ export interface ByteRange {
 }
 
 /**
- * The one range of a 'Range: bytes=...' header, against a file of `size` bytes. Returns undefined
- * to send the whole file (no header, another unit, or several ranges, which RFC 9110 lets a
- * server answer with the full body) and 'unsatisfiable' for a range outside the file.
+ * The range of a 'Range: bytes=...' header against a file of `size` bytes (parsed by
+ * range-parser). Undefined sends the whole file (no header, a malformed one, another unit, or
+ * several ranges, which RFC 9110 lets a server answer with the full body); 'unsatisfiable' is a
+ * range outside the file.
  */
 export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
   if (header === undefined) return undefined;
-  const m = /^bytes=\s*(\d*)\s*-\s*(\d*)\s*$/.exec(header.trim());
-  if (!m) return undefined;
-  const [, first = '', last = ''] = m;
-  if (first === '' && last === '') return undefined;
-  if (first === '') {
-    const suffix = Number(last);
-    if (suffix === 0 || size === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(first);
-  if (start >= size) return 'unsatisfiable';
-  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
-  if (end < start) return 'unsatisfiable';
-  return { start, end };
-}
-
-/** 'inline' or 'attachment' with the name for every browser: ASCII fallback plus RFC 5987/6266 UTF-8. */
-export function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_');
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+  const ranges = rangeParser(size, header, { combine: true });
+  if (ranges === -1) return 'unsatisfiable';
+  if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) return undefined;
+  const [range] = ranges;
+  return range ? { start: range.start, end: range.end } : undefined;
 }
 
 function etagOf(entry: FileEntry): string {
