@@ -153,6 +153,9 @@ describe('Background Sync of the outbox', () => {
 
     await page.getByText('All waiting changes are sent').waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByTestId('outbox-chip').count()).toBe(0);
+    // The list asked the server again: the issue is there, no longer as a waiting card.
+    await expect.poll(() => page.getByTestId('waiting-cards').count()).toBe(0);
+    await page.getByText('Sent while the page watched').waitFor();
     await snap(page, 'background-sync-sent');
     expect((await issuesTitled('Sent while the page watched')).total).toBe(1);
     await trigger.close();
