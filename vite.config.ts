@@ -11,21 +11,22 @@ export default defineConfig({
     // The record kinds: the schema files, bundled (SCHEMAS_DIR or schemas/).
     kindSchemas(),
     // A service worker that keeps the app itself (never API data) on the phone, so it opens
-    // without coverage. The server serves /manifest.json, so the plugin writes none.
+    // without coverage, and sends the outbox on Background Sync (src/client/sw.ts, decision 013).
+    // The server serves /manifest.json, so the plugin writes none.
     VitePWA({
       injectRegister: false,
       registerType: 'autoUpdate',
       manifest: false,
-      workbox: {
+      strategies: 'injectManifest',
+      srcDir: 'src/client',
+      filename: 'sw.ts',
+      injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,woff2}'],
         // The spreadsheet library is fetched when an export is pressed, not kept ahead of time.
         globIgnores: ['**/xlsx-*.js', '**/InterVariable-Italic-*.woff2'],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
-        navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api\//, /^\/sharepoint\//, /^\/download\//, /^\/manifest\.json$/],
-        cleanupOutdatedCaches: true,
-        clientsClaim: true,
-        skipWaiting: true,
+        // A classic worker script, as the generated one was (module workers need newer browsers).
+        rollupFormat: 'iife',
       },
     }),
   ],

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { checkForUpdates, resetPhone, type UpdateEnvironment } from '../../src/client/lib/update-check';
+import { checkForUpdates, resetPhone, type UpdateEnvironment } from '../../src/client/updates/update-check';
 import { fakeFetch, okInfo } from './fake-server';
 import { current, renderApp, signedIn } from './render';
 

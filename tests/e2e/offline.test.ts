@@ -121,8 +121,9 @@ describe('the app without coverage', () => {
     await page.goto(`${server.url}/profile`);
     await page.getByTestId('outbox-chip').waitFor();
     // Check for Updates needs the network to fetch the new app; here only that nothing is lost.
-    // The records API stays unreachable (the sync must not empty the outbox before the check).
-    await page.route('**/api/vtp/**', (route) => route.abort());
+    // The records API stays unreachable (the sync must not empty the outbox before the check),
+    // for the page and for the service worker's Background Sync alike.
+    await context.route('**/api/vtp/**', (route) => route.abort());
     await context.setOffline(false);
     await page.getByRole('button', { name: 'Check for Updates' }).click();
     await page.waitForURL('**/profile?t=*');
@@ -279,7 +280,8 @@ describe('the app without coverage', () => {
 
     const { context, page } = await phone(browser);
     const ranges: string[] = [];
-    page.on('request', (r) => {
+    // The context's requests: the resumed upload may be sent by the page or by the service worker's Background Sync.
+    context.on('request', (r) => {
       if (r.method() === 'PUT' && r.url().includes('/upload/session/')) ranges.push(r.headers()['content-range'] ?? '');
     });
     await signIn(page, server.url, ALICE.username, ALICE.password);

@@ -19,6 +19,16 @@ export interface AuthContextValue {
   expire(): void;
 }
 
+/**
+ * Removes the service worker's copy of the sign-in (Background Sync sends the outbox with it).
+ * Loaded on demand: the sign-in page does not carry IndexedDB code.
+ */
+function forgetSignInForSync(): void {
+  void import('../outbox/store')
+    .then(({ syncAuth }) => syncAuth.clear())
+    .catch((e: unknown) => console.warn('The sign-in kept for Background Sync could not be removed:', e));
+}
+
 export const AuthContext = createContext<AuthContextValue | null>(null);
 
 function fromStorage(): AuthState {
@@ -70,6 +80,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       // Signing out on this device must work offline too; the token expires on the server anyway.
     }
     storage.clearUser();
+    forgetSignInForSync();
     // The records this user read stay theirs: no copy is left for the next user of the phone.
     offlineCache.clear();
     setState({ status: 'signedOut' });
@@ -77,6 +88,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const expire = useCallback(() => {
     storage.clearUser();
+    forgetSignInForSync();
     setState({ status: 'signedOut' });
   }, []);
 

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ComponentType } from 'react';
+import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Button } from 'primereact/button';
 import { Tag } from 'primereact/tag';
@@ -69,6 +69,13 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
   const waiting = useOutbox().filter((i) => i.kindName === kind.name);
   const waitingCreates = waiting.filter((i) => i.op === 'create');
   const waitingUpdates = new Map(waiting.filter((i) => i.op === 'update').map((i) => [i.recordId ?? -1, i.values]));
+  // A sync (this page's or the service worker's Background Sync) sent some: the list asks the server again.
+  const waitingCount = waiting.length;
+  const lastWaitingCount = useRef(waitingCount);
+  useEffect(() => {
+    if (waitingCount < lastWaitingCount.current) void refresh();
+    lastWaitingCount.current = waitingCount;
+  }, [waitingCount, refresh]);
 
   return (
     <div className="page">

@@ -51,23 +51,30 @@ const CHANGED = 'rtd-outbox-changed';
 let dbPromise: Promise<IDBPDatabase> | undefined;
 
 function db(): Promise<IDBPDatabase> {
-  dbPromise ??= openDB('rtd-outbox', 2, {
+  dbPromise ??= openDB('rtd-outbox', 3, {
     upgrade(d, oldVersion) {
       if (oldVersion < 1) d.createObjectStore('items', { keyPath: 'key' }).createIndex('owner', 'owner');
       if (oldVersion < 2) d.createObjectStore('files', { keyPath: 'key' }).createIndex('owner', 'owner');
+      // The sign-in the service worker sends the outbox with (it cannot read local storage).
+      if (oldVersion < 3) d.createObjectStore('auth');
     },
   });
   return dbPromise;
 }
 
-function changed(): void {
-  window.dispatchEvent(new Event(CHANGED));
+/**
+ * Tells this tab's lists and chip that the outbox changed. The store is also used by the service
+ * worker, which has no window: it tells open pages by a message when its sync is done.
+ */
+export function changed(): void {
+  // In a page globalThis is the window; in the worker, its own scope, where nobody listens.
+  globalThis.dispatchEvent(new Event(CHANGED));
 }
 
 /** Calls back whenever the outbox changes (in this tab). */
 export function onOutboxChange(callback: () => void): () => void {
-  window.addEventListener(CHANGED, callback);
-  return () => window.removeEventListener(CHANGED, callback);
+  globalThis.addEventListener(CHANGED, callback);
+  return () => globalThis.removeEventListener(CHANGED, callback);
 }
 
 export const outbox = {
@@ -121,6 +128,34 @@ export const waitingFiles = {
   async removeForCreate(owner: string, createKey: string): Promise<void> {
     for (const file of await this.list(owner)) if (file.createKey === createKey) await (await db()).delete('files', file.key);
     changed();
+  },
+};
+
+/** Who the outbox is sent as: the sign-in token and the user it belongs to. */
+export interface SyncAuth {
+  token: string;
+  owner: string;
+}
+
+/**
+ * A copy of the sign-in for the service worker's Background Sync (local storage, where the page
+ * keeps it, is out of a worker's reach). Written while signed in, removed at sign-out and on a 401.
+ */
+export const syncAuth = {
+  async get(): Promise<SyncAuth | undefined> {
+    const value = (await (await db()).get('auth', 'current')) as Partial<SyncAuth> | undefined;
+    return typeof value?.token === 'string' && value.token !== '' && typeof value.owner === 'string' ? { token: value.token, owner: value.owner } : undefined;
+  },
+  async set(auth: SyncAuth): Promise<void> {
+    await (await db()).put('auth', auth, 'current');
+  },
+  /** Forgets it; with a token given, only if it is still that one (a newer sign-in is kept). */
+  async clear(token?: string): Promise<void> {
+    const d = await db();
+    const tx = d.transaction('auth', 'readwrite');
+    const current = (await tx.store.get('current')) as Partial<SyncAuth> | undefined;
+    if (token === undefined || current?.token === token) await tx.store.delete('current');
+    await tx.done;
   },
 };
 

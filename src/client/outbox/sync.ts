@@ -1,12 +1,9 @@
-import { apiRequest, ApiError } from '../api/client';
+import { signOutOnUnauthorized } from '../api/client';
 import { storage } from '../lib/storage';
-import { outbox, waitingFiles, type OutboxItem, type WaitingFile } from './store';
+import { changed, onOutboxChange, outbox, syncAuth, waitingFiles } from './store';
+import { OUTBOX_SYNC_TAG, OUTBOX_SYNCED_MESSAGE, sendOutbox, withOutboxLock, type SyncResult } from './sync-core';
 
-export interface SyncResult {
-  sent: number;
-  /** Still waiting because the server cannot be reached. */
-  waiting: number;
-}
+export type { SyncResult } from './sync-core';
 
 let running: Promise<SyncResult> | undefined;
 
@@ -15,86 +12,67 @@ export function isSyncing(): boolean {
   return running !== undefined;
 }
 
-/** Uploads one waiting file (resumably, from where its session stopped); true when done with it. */
-async function sendFile(file: WaitingFile): Promise<boolean> {
-  const { PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, isOfflineError } = await import('../kinds/attachments/upload-transport');
-  const asFile = new File([file.blob], file.name, { type: file.type });
-  const state: { uploadUrl?: string } = file.uploadUrl ? { uploadUrl: file.uploadUrl } : {};
-  try {
-    if (asFile.size < PLAIN_UPLOAD_LIMIT) await uploadPlain(asFile, file.folder, () => undefined);
-    else await uploadInSession(asFile, file.folder, state, () => undefined);
-    await waitingFiles.remove(file.key);
-    return true;
-  } catch (e) {
-    if (isOfflineError(e)) {
-      await waitingFiles.put({ ...file, ...(state.uploadUrl ? { uploadUrl: state.uploadUrl } : {}), lastError: (e as Error).message });
-      return false;
-    }
-    await waitingFiles.put({ ...file, state: 'refused', lastError: e instanceof Error ? e.message : String(e) });
-    return true;
-  }
-}
-
-/** Sends one item; true when it is done with (sent, or parked as a conflict or a refusal). */
-async function send(item: OutboxItem): Promise<boolean> {
-  try {
-    if (item.op === 'create') {
-      const res = await apiRequest<{ data?: { attachmentFolder?: unknown } }>('POST', item.apiPath, { body: item.values, headers: { 'idempotency-key': item.key } });
-      const folder = res.data?.attachmentFolder;
-      if (typeof folder === 'string' && folder !== '') await waitingFiles.resolveFolder(item.owner, item.key, folder);
-    } else {
-      await apiRequest('PUT', item.apiPath, { body: { ...item.values, id: item.recordId, ...(item.baseVersion !== undefined ? { version: item.baseVersion } : {}) } });
-    }
-    await outbox.remove(item.key);
-    return true;
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 0) {
-      await outbox.put({ ...item, attempts: item.attempts + 1, lastError: e.message });
-      return false;
-    }
-    const state = e instanceof ApiError && e.status === 409 ? 'conflict' : 'refused';
-    await outbox.put({ ...item, attempts: item.attempts + 1, state, lastError: e instanceof Error ? e.message : String(e) });
-    return true;
-  }
+/** How many of the user's changes and files still wait to be sent. */
+async function countWaiting(owner: string): Promise<number> {
+  const items = (await outbox.list(owner)).filter((i) => i.state === 'waiting').length;
+  const files = (await waitingFiles.list(owner)).filter((f) => f.state === 'waiting').length;
+  return items + files;
 }
 
 /**
- * Sends the signed-in user's waiting changes, oldest first, each exactly once (creates carry their
- * Idempotency-Key). Stops at the first one the network does not carry, keeping the rest in order.
- * One run at a time; a second call joins the running one.
+ * Sends the signed-in user's waiting changes from this page (sync-core: oldest first, each exactly
+ * once, stopping where the network ends), holding the lock the service worker's Background Sync
+ * also takes. One run at a time; a second call joins the running one.
  */
 export function syncOutbox(): Promise<SyncResult> {
   if (running) return running;
-  window.dispatchEvent(new Event('rtd-outbox-changed'));
+  changed();
   running = (async () => {
+    const token = storage.token();
     const owner = storage.username() ?? '';
-    let sent = 0;
     try {
-      for (const item of await outbox.list(owner)) {
-        if (item.state !== 'waiting') continue;
-        const done = await send(item);
-        if (!done) break;
-        if ((await outbox.get(item.key)) === undefined) sent++;
+      if (!token) return { sent: 0, waiting: await countWaiting(owner) };
+      const result = await withOutboxLock(() => sendOutbox({ token, owner, fetch: (input, init) => fetch(input, init) }));
+      if (result.unauthorized) {
+        await syncAuth.clear(token);
+        signOutOnUnauthorized();
       }
-      // Then the photos, videos and voice notes (their records exist by now).
-      let filesWaiting = 0;
-      for (const file of await waitingFiles.list(owner)) {
-        // A file of a record not created yet waits for its create.
-        if (file.state !== 'waiting' || file.createKey !== undefined) continue;
-        if (!(await sendFile(file))) {
-          filesWaiting++;
-          break;
-        }
-        sent++;
-      }
-      const waiting = (await outbox.list(owner)).filter((i) => i.state === 'waiting').length + filesWaiting;
-      return { sent, waiting };
+      return result;
     } finally {
       running = undefined;
-      window.dispatchEvent(new Event('rtd-outbox-changed'));
+      changed();
     }
   })();
   return running;
+}
+
+/** The part of a service worker registration that Background Sync adds (not in TypeScript's DOM types). */
+interface SyncRegistration {
+  sync: { register(tag: string): Promise<void> };
+}
+
+/** Whether this browser has Background Sync (Chromium; not Firefox or Safari). */
+export function hasBackgroundSync(): boolean {
+  return typeof ServiceWorkerRegistration !== 'undefined' && 'sync' in ServiceWorkerRegistration.prototype;
+}
+
+/**
+ * Asks the service worker to send the outbox when the browser sees a network, even if the app is
+ * closed by then (one-off Background Sync, tag 'outbox'); false where the browser cannot.
+ */
+export async function requestBackgroundSync(): Promise<boolean> {
+  if (!hasBackgroundSync() || !('serviceWorker' in navigator)) return false;
+  const registration = await navigator.serviceWorker.getRegistration();
+  if (!registration?.active) return false;
+  await (registration as unknown as SyncRegistration).sync.register(OUTBOX_SYNC_TAG);
+  return true;
+}
+
+/** Keeps the service worker's copy of the sign-in current (it sends the outbox with it). */
+export async function rememberSignInForSync(): Promise<void> {
+  const token = storage.token();
+  const owner = storage.username();
+  if (token && owner) await syncAuth.set({ token, owner });
 }
 
 /**
@@ -112,7 +90,9 @@ export async function protectStorage(): Promise<{ persisted: boolean; lowSpace: 
 
 /**
  * Syncs when the network comes back, at start, and on a backoff timer while something waits
- * (30 s, doubling to 10 minutes). Calls onDone when a run sent everything that was waiting.
+ * (30 s, doubling to 10 minutes); while something waits, Background Sync is asked for too, so the
+ * service worker sends it when the network returns even if the app is closed. Calls onDone when a
+ * run (this page's or the service worker's) sent everything that was waiting.
  */
 export function startOutboxSync(onDone: (sent: number) => void): () => void {
   let delay = 30_000;
@@ -132,11 +112,36 @@ export function startOutboxSync(onDone: (sent: number) => void): () => void {
     delay = 30_000;
     void run();
   };
+  // Something was queued (or is still waiting after a run): ask for a Background Sync.
+  let askTimer: ReturnType<typeof setTimeout> | undefined;
+  const askForBackgroundSync = (): void => {
+    if (!hasBackgroundSync()) return;
+    clearTimeout(askTimer);
+    askTimer = setTimeout(() => {
+      countWaiting(storage.username() ?? '')
+        .then((waiting) => (waiting > 0 && !stopped ? requestBackgroundSync() : false))
+        .catch((e: unknown) => console.warn('Background Sync could not be registered:', e));
+    }, 500);
+  };
+  const offChange = onOutboxChange(askForBackgroundSync);
+  // The service worker sent the outbox: lists and the chip reload, and the toast says so.
+  const onMessage = (event: MessageEvent): void => {
+    const data = event.data as { type?: unknown; sent?: unknown; waiting?: unknown } | null;
+    if (data?.type !== OUTBOX_SYNCED_MESSAGE) return;
+    changed();
+    if (typeof data.sent === 'number' && data.sent > 0 && data.waiting === 0 && !stopped) onDone(data.sent);
+  };
+  const workers = 'serviceWorker' in navigator ? navigator.serviceWorker : undefined;
+  workers?.addEventListener('message', onMessage);
   window.addEventListener('online', onOnline);
+  void rememberSignInForSync().catch((e: unknown) => console.warn('The sign-in could not be kept for Background Sync:', e));
   void run();
   return () => {
     stopped = true;
     clearTimeout(timer);
+    clearTimeout(askTimer);
+    offChange();
+    workers?.removeEventListener('message', onMessage);
     window.removeEventListener('online', onOnline);
   };
 }

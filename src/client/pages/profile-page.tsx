@@ -6,7 +6,7 @@ import { Card } from 'primereact/card';
 import { fetchAppVersion } from '../api/app-info';
 import { getInfo } from '../api/auth';
 import { useAuth } from '../auth/auth-context';
-import { checkForUpdates, localWork, resetPhone, type LocalWork } from '../lib/update-check';
+import { checkForUpdates, localWork, resetPhone, type LocalWork } from '../updates/update-check';
 import { Dialog } from 'primereact/dialog';
 import { storage } from '../lib/storage';
 import { discardSessions, runningSessions } from '../sessions/sessions';

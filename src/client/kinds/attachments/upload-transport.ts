@@ -1,10 +1,9 @@
 import { answerMessage, ApiError, OFFLINE_MESSAGE as OFFLINE, readAnswer } from '../../api/client';
 import { dataOf, filesHeaders, filesRequest, filesUrl } from '../../api/files';
+import { CHUNK_SIZE, PLAIN_UPLOAD_LIMIT } from '../../api/upload-limits';
 
-/** Files below this many bytes go in one multipart request; larger ones by session (SPEC.md section 5). */
-export const PLAIN_UPLOAD_LIMIT = 52_428_800;
-/** The size of each PUT of a session upload (SPEC.md section 9). */
-export const CHUNK_SIZE = 5 * 1024 * 1024;
+// Also the limits of the outbox's sync (src/client/outbox/sync-core.ts), which runs in the service worker too.
+export { CHUNK_SIZE, PLAIN_UPLOAD_LIMIT };
 
 /** An upload that failed because there is no network (not because the server refused it). */
 export function isOfflineError(e: unknown): boolean {

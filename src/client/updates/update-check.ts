@@ -14,6 +14,10 @@ export const browserEnvironment: UpdateEnvironment = {
   clearStorage() {
     window.localStorage.clear();
     window.sessionStorage.clear();
+    // The service worker's copy of the sign-in (Background Sync) goes with the sign-in.
+    void import('../outbox/store')
+      .then(({ syncAuth }) => syncAuth.clear())
+      .catch((e: unknown) => console.warn('The sign-in kept for Background Sync could not be removed:', e));
   },
   navigate: (url) => window.location.assign(url),
   serviceWorkerRegistrations: async () => ('serviceWorker' in navigator ? navigator.serviceWorker.getRegistrations() : []),

@@ -1,0 +1,55 @@
+/// <reference lib="webworker" />
+import { clientsClaim } from 'workbox-core';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { outbox, syncAuth, waitingFiles } from './outbox/store';
+import { OUTBOX_SYNC_TAG, OUTBOX_SYNCED_MESSAGE, sendOutbox, withOutboxLock, type SyncResult } from './outbox/sync-core';
+
+/**
+ * The service worker (built by vite-plugin-pwa's injectManifest). It keeps the app itself (never
+ * API data) on the phone, so it opens without coverage, exactly as the generated worker did before
+ * (decision 013), and sends the outbox on Background Sync.
+ */
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<string | { url: string; revision: string | null }> };
+
+self.skipWaiting();
+clientsClaim();
+precacheAndRoute(self.__WB_MANIFEST, {});
+cleanupOutdatedCaches();
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/sharepoint\//, /^\/download\//, /^\/manifest\.json$/] }));
+
+/** The 'sync' event of Background Sync (not in TypeScript's worker types). */
+interface SyncEvent extends ExtendableEvent {
+  readonly tag: string;
+  readonly lastChance: boolean;
+}
+
+async function waitingCount(owner: string): Promise<number> {
+  const items = (await outbox.list(owner)).filter((i) => i.state === 'waiting').length;
+  const files = (await waitingFiles.list(owner)).filter((f) => f.state === 'waiting').length;
+  return items + files;
+}
+
+/**
+ * Sends the outbox with the sign-in the page left in IndexedDB, under the lock the page takes too,
+ * then tells open pages so their lists and chip reload. Rejects while something still waits for
+ * the network, so the browser tries again later; a 401 forgets the sign-in and ends it.
+ */
+async function syncFromWorker(): Promise<void> {
+  const auth = await syncAuth.get();
+  if (!auth) return;
+  const before = await waitingCount(auth.owner);
+  const result: SyncResult = await withOutboxLock(() => sendOutbox({ token: auth.token, owner: auth.owner, fetch: (input, init) => fetch(input, init) }));
+  if (result.unauthorized) await syncAuth.clear(auth.token);
+  const after = await waitingCount(auth.owner);
+  if (result.sent > 0 || after !== before) {
+    const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    for (const page of pages) page.postMessage({ type: OUTBOX_SYNCED_MESSAGE, sent: result.sent, waiting: result.waiting });
+  }
+  if (result.waiting > 0 && !result.unauthorized) throw new Error(`${result.waiting} waiting for the network`);
+}
+
+self.addEventListener('sync', (event) => {
+  const sync = event as SyncEvent;
+  if (sync.tag === OUTBOX_SYNC_TAG) sync.waitUntil(syncFromWorker());
+});
