@@ -60,6 +60,8 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   const [restored] = useState<Draft | null>(() => (isNew && prefill ? null : drafts.load(kind, id)));
   const [state, setState] = useState<DetailState>(() => (isNew ? { status: 'ready', record: newRecordValues(kind, new Date(), prefill) } : { status: 'loading' }));
   const [editing, setEditing] = useState(isNew);
+  const editingRef = useRef(editing);
+  editingRef.current = editing;
   const [draft, setDraft] = useState<Values>(() => (state.status === 'ready' ? { ...state.record, ...(restored?.values ?? {}) } : {}));
   const [saving, setSaving] = useState(false);
   // The version the edits are based on: the loaded record's, or a restored draft's own (older) one.
@@ -103,7 +105,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   }, [editing, draft, kind, id, state, isNew, baseVersion]);
 
   const load = useCallback(
-    async (isRefresh: boolean) => {
+    async (isRefresh: boolean, quiet = false) => {
       if (id.startsWith('waiting~')) {
         // A record saved without coverage, not created yet: shown from the phone, read-only.
         const { outbox } = await import('../outbox/store');
@@ -128,6 +130,8 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
         // The original backend sometimes answers the bare record.
         const record = (res && typeof res === 'object' && 'data' in res ? res.data : res) as Values | null;
         if (!live.current) return;
+        // A quiet reload (a section watching server-side work) never touches a form being edited.
+        if (quiet && (editingRef.current || !record)) return;
         if (!record) {
           setState({ status: 'notFound' });
           return;
@@ -146,7 +150,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
         setBaseVersion(versionOf(record));
         if (isRefresh && meta.messages.refreshed) toast('success', meta.messages.refreshed);
       } catch (e) {
-        if (!live.current) return;
+        if (!live.current || quiet) return;
         console.error(`Loading ${kind.name} ${id} failed:`, e);
         if (isRefresh) {
           toast('error', meta.messages.refreshFailed ?? meta.messages.recordLoadFailed, detail(e));
@@ -345,6 +349,8 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
     cancel,
     save,
     refresh: () => load(true),
+    /** Fetches the record again without toasts, and not while it is being edited (sections watching work on the server). */
+    reload: () => load(true, true),
     conflict,
     resolve,
     closeConflict: () => setConflict(null),

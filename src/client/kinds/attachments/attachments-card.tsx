@@ -6,6 +6,9 @@ import { PendingAttachments } from './pending-attachments';
 
 type IssueFields = Parameters<typeof issueAttachmentFolder>[0];
 
+/** Where the analysis workers put the blurred copies (docs/decisions/020): listed apart from the originals. */
+const DESENSITIZED = { name: 'desensitized', title: 'Desensitized copies' };
+
 /**
  * The issue's 'Attachments' card (SPEC.md section 2). The folder comes from the shared rule, so
  * the browser, the server and the day packages agree on it. Read-only unless the issue is in
@@ -17,7 +20,7 @@ export function AttachmentsCard({ record, editing, newRecordKey }: DetailSection
   return (
     <Card className="attachments-card">
       {saved ? (
-        <FilePanel title="Attachments" path={issueAttachmentFolder(record as IssueFields)} editable={editing} issue={{ id, taskId: record['taskId'] }} />
+        <FilePanel title="Attachments" path={issueAttachmentFolder(record as IssueFields)} editable={editing} issue={{ id, taskId: record['taskId'] }} apart={DESENSITIZED} />
       ) : (
         <section className="file-panel">
           <div className="file-panel-header">
