@@ -62,7 +62,7 @@ describe('the submit-to-AI icons', () => {
 
   it('shows the first-submit icon on an issue with no statuses, and hides both icons while editing', async () => {
     openIssue({});
-    expect(await screen.findByRole('button', { name: 'Submit to AI' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Submit to AI' }, { timeout: 15_000 })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Resubmit to AI' })).not.toBeInTheDocument();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Edit' }));
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Submit to AI' })).not.toBeInTheDocument());
@@ -70,13 +70,13 @@ describe('the submit-to-AI icons', () => {
 
   it('shows only the resubmit icon on an analysed issue, and neither on an issue whose statuses are READY', async () => {
     openIssue({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'DONE', videoDesensitizationStatus: 'DONE', aiVideoAnalysisReport: 'report' });
-    expect(await screen.findByRole('button', { name: 'Resubmit to AI' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Resubmit to AI' }, { timeout: 15_000 })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Submit to AI' })).not.toBeInTheDocument();
   });
 
   it('shows no icon for READY statuses outside AI processing', async () => {
     openIssue({ videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY' });
-    expect(await screen.findByTestId('status-Video analysis')).toHaveClass('status-ready');
+    expect(await screen.findByTestId('status-Video analysis', {}, { timeout: 15_000 })).toHaveClass('status-ready');
     expect(screen.queryByRole('button', { name: 'Submit to AI' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Resubmit to AI' })).not.toBeInTheDocument();
   });
@@ -94,7 +94,7 @@ describe('submitting to AI', () => {
       void call;
       return { body: status(server.record, 'queued') };
     });
-    await user.click(await screen.findByRole('button', { name: 'Submit to AI' }));
+    await user.click(await screen.findByRole('button', { name: 'Submit to AI' }, { timeout: 15_000 }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText(/Submit this issue's videos and images/)).toBeInTheDocument();
     const confirm = within(dialog).getByRole('button', { name: 'Submit' });
@@ -115,7 +115,7 @@ describe('submitting to AI', () => {
   it('says 提交AI分析失败 with the server’s reason when the first submit is refused', async () => {
     const user = userEvent.setup();
     openIssue({}, () => ({ status: 400, body: { code: 400, msg: 'Issue 5 has no video or image attachment to analyse; attach one in its Attachments card first', data: null } }));
-    await user.click(await screen.findByRole('button', { name: 'Submit to AI' }));
+    await user.click(await screen.findByRole('button', { name: 'Submit to AI' }, { timeout: 15_000 }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('提交AI分析失败')).toBeInTheDocument();
     expect(screen.getByText(/has no video or image attachment/)).toBeInTheDocument();
@@ -128,7 +128,7 @@ describe('submitting to AI', () => {
     const { calls } = openIssue({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'FAILED', videoDesensitizationStatus: 'DONE' }, () =>
       refuse ? { status: 500, body: { code: 500, msg: 'database unavailable', data: null } } : { body: status({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY' }, 'queued') },
     );
-    await user.click(await screen.findByRole('button', { name: 'Resubmit to AI' }));
+    await user.click(await screen.findByRole('button', { name: 'Resubmit to AI' }, { timeout: 15_000 }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Resubmit' }));
     expect(await screen.findByText('重新提交给AI-成功')).toBeInTheDocument();
     expect(submitCalls(calls)[0]?.body).toEqual({ id: 5, mode: 'AI_RETRY' });
@@ -142,7 +142,7 @@ describe('submitting to AI', () => {
   it('does nothing when the confirmation is cancelled', async () => {
     const user = userEvent.setup();
     const { calls } = openIssue({});
-    await user.click(await screen.findByRole('button', { name: 'Submit to AI' }));
+    await user.click(await screen.findByRole('button', { name: 'Submit to AI' }, { timeout: 15_000 }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(submitCalls(calls)).toHaveLength(0);
@@ -154,7 +154,7 @@ describe('following the analysis', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const { server, calls } = openIssue({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY' });
     server.state = 'queued';
-    const analysis = await screen.findByTestId('status-Video analysis');
+    const analysis = await screen.findByTestId('status-Video analysis', {}, { timeout: 15_000 });
     expect(analysis).toHaveClass('status-ready');
     expect(screen.getByTestId('status-Desensitization')).toHaveClass('status-ready');
 
@@ -200,7 +200,7 @@ describe('following the analysis', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const hidden = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
     const { calls } = openIssue({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY' });
-    await screen.findByTestId('status-Video analysis');
+    await screen.findByTestId('status-Video analysis', {}, { timeout: 15_000 });
     await act(() => vi.advanceTimersByTimeAsync(POLL_MS * 2));
     expect(statusCalls(calls)).toHaveLength(0);
     hidden.mockReturnValue('visible');
@@ -216,11 +216,22 @@ describe('following the analysis', () => {
     const { server } = openIssue({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'FAILED', videoDesensitizationStatus: 'DONE' });
     server.state = 'failed';
     server.error = 'The model answered 503 three times';
-    const failed = await screen.findByTestId('status-Video analysis');
+    const failed = await screen.findByTestId('status-Video analysis', {}, { timeout: 15_000 });
     expect(failed).toHaveClass('status-other');
     await user.click(failed);
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByTestId('ai-error')).toHaveTextContent('The model answered 503 three times');
+  });
+});
+
+describe('saving an issue', () => {
+  it('never sends the fields only the analysis sets, even when the form filled in their default', async () => {
+    const { withoutServerOwned } = await import('../../src/client/engine/record-edits');
+    const { registry } = await import('../../src/client/engine/registry');
+    const issue = registry.get('issue');
+    expect(issue).toBeDefined();
+    const edits = { issueTitle: 'new title', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY', aiVideoAnalysisReport: '' };
+    expect(withoutServerOwned(issue as NonNullable<typeof issue>, edits)).toEqual({ issueTitle: 'new title' });
   });
 });
 

@@ -6,7 +6,7 @@ import { useToast } from '../ui/toast';
 import { drafts, type Draft } from './drafts';
 import { newRecordValues } from './form-schema';
 import type { Choice } from './conflict-dialog';
-import { changes, conflictOf, versionOf, withChanges, type Conflict, type Values } from './record-edits';
+import { changes, conflictOf, versionOf, withChanges, withoutServerOwned, type Conflict, type Values } from './record-edits';
 import { fieldErrorsOf, focusField, type FieldErrors } from './server-errors';
 import { withOfflineCopy } from '../api/offline-cache';
 import { storage } from '../session/storage';
@@ -207,7 +207,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   const put = async (base: Values, values: Values, version: number | undefined): Promise<void> => {
     try {
       const res = await apiRequest<Envelope<Values | null>>('PUT', meta.apiPath, {
-        body: { ...changes(base, values), id: base['id'], ...(version !== undefined ? { version } : {}) },
+        body: { ...withoutServerOwned(kind, changes(base, values)), id: base['id'], ...(version !== undefined ? { version } : {}) },
       });
       // The shown record is what the server made of it (merged with others' edits), else the draft.
       const saved = res.data ?? { ...base, ...values };
@@ -224,7 +224,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
       if (!live.current) return;
       if (unreachable(e) && base['id'] !== undefined) {
         // No coverage: the change waits on the phone, with the version it was based on.
-        const edits = changes(base, values);
+        const edits = withoutServerOwned(kind, changes(base, values));
         await keepForSync(kind, 'update', edits, Number(base['id']), version);
         const shown = withChanges(base, edits);
         setState({ status: 'ready', record: shown });
