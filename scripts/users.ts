@@ -5,17 +5,20 @@ import { openDb } from '../src/server/db/database.js';
 import { migrate } from '../src/server/db/migrations.js';
 import { randomPassword } from '../src/server/auth/passwords.js';
 import { loadRegistry } from '../src/server/schemas.js';
-import { UserInputError, UserRepository } from '../src/server/users/user-repository.js';
+import { isWorker, UserInputError, UserRepository, workerProjects } from '../src/server/users/user-repository.js';
 
 const USAGE = `Manage who can sign in (uses the same DATA_DIR / DATABASE_URL as the server).
 
   npm run users -- add <username> --project <project> --vehicle <vehicle no> [--nick <name>] [--password-stdin]
+  npm run users -- add-worker <username> --projects <P1,P2> [--password-stdin]
   npm run users -- passwd <username> [--password-stdin]
   npm run users -- list
   npm run users -- remove <username>
 
 Without --password-stdin a random password is made and printed once.
-The project is the department name that scopes everything the user sees.`;
+The project is the department name that scopes everything the user sees.
+A worker account (the video analysis worker, npm run worker) may call only the fileAnalyze
+routes, for the issues of the projects it is given.`;
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -28,6 +31,7 @@ async function main(): Promise<number> {
     allowPositionals: true,
     options: {
       project: { type: 'string' },
+      projects: { type: 'string' },
       vehicle: { type: 'string' },
       nick: { type: 'string' },
       'password-stdin': { type: 'boolean', default: false },
@@ -61,6 +65,14 @@ async function main(): Promise<number> {
         console.log(`Added '${name}' (project ${values.project}, vehicle ${values.vehicle}).${pw.generated ? ` Password: ${pw.value}` : ''}`);
         return 0;
       }
+      case 'add-worker': {
+        const name = needName();
+        if (values.projects === undefined) throw new UserInputError('add-worker needs --projects P1,P2');
+        const pw = await password();
+        const worker = await users.addWorker({ username: name, password: pw.value, projects: values.projects.split(',') });
+        console.log(`Added worker '${name}' (projects ${workerProjects(worker).join(', ')}).${pw.generated ? ` Password: ${pw.value}` : ''}`);
+        return 0;
+      }
       case 'passwd': {
         const name = needName();
         const pw = await password();
@@ -71,7 +83,10 @@ async function main(): Promise<number> {
       case 'list': {
         const all = await users.list();
         if (all.length === 0) console.log('No users.');
-        for (const u of all) console.log(`${u.username}\tproject ${u.project}\tvehicle ${u.vehicle_no}\tsince ${u.created_at.slice(0, 10)}`);
+        for (const u of all) {
+          if (isWorker(u)) console.log(`${u.username}\tprojects ${workerProjects(u).join(',')}\tsince ${u.created_at.slice(0, 10)}\trole worker`);
+          else console.log(`${u.username}\tproject ${u.project}\tvehicle ${u.vehicle_no}\tsince ${u.created_at.slice(0, 10)}\trole tester`);
+        }
         return 0;
       }
       case 'remove': {

@@ -13,7 +13,9 @@ import { LoginThrottle } from './auth/login-throttle.js';
 import { linkRoutes } from './auth/link-routes.js';
 import { authRoutes } from './auth/routes.js';
 import { authenticateOrSignedLink, LinkSigner, loadLinkSecret } from './auth/signed-links.js';
-import { authenticate } from './auth/authenticate.js';
+import { authenticate, confineRoles } from './auth/authenticate.js';
+import { AnalysisJobs } from './analysis/jobs.js';
+import { analysisRoutes } from './analysis/routes.js';
 import { registerApiDocs } from './api-docs/openapi.js';
 import { TokenStore } from './auth/tokens.js';
 import { fileRoutes } from './files/routes.js';
@@ -174,6 +176,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const serviceAuth = authenticateOrSignedLink(tokens, signer);
   app.decorate('services', { users, tokens, records, signer, serviceAuth, files: new FileStorage(`${config.dataDir}/files`) });
 
+  const limits = new UploadLimits(config.uploads, app.services.files.rootDir, db.kysely);
   await registerApiDocs(app, registry, readPackageVersion(config.rootDir));
   const stats = new StatsRepository(db.kysely, db.dialect);
   await app.register(
@@ -181,8 +184,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       // One sign-in check for the whole API, before any body is read; routes marked public skip it.
       const guard = authenticate(tokens, config.clientId);
       api.addHook('onRequest', async (request, reply) => {
-        if ((request.routeOptions.config as { public?: boolean } | undefined)?.public === true) return;
+        const routeConfig = request.routeOptions.config as { public?: boolean; worker?: boolean } | undefined;
+        if (routeConfig?.public === true) return;
         await guard(request, reply);
+        // Worker accounts reach only the fileAnalyze routes, and only they do (docs/decisions/021).
+        confineRoles(request.user, routeConfig?.worker === true);
       });
       // Limits are set per route (sign-in only), counted in the database so instances share them.
       await api.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(db.kysely) });
@@ -190,12 +196,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await linkRoutes(api, { signer });
       await recordRoutes(api, { registry, records, validator });
       await statsRoutes(api, { registry, stats });
+      const issueKind = registry.get('issue');
+      if (issueKind !== undefined) {
+        const jobs = new AnalysisJobs(db.kysely, records, issueKind, config.analysis.leaseSeconds);
+        await analysisRoutes(api, { kind: issueKind, jobs, records, storage: app.services.files, limits });
+      }
     },
     { prefix: '/api' },
   );
   // service: files (the shared-files service at /sharepoint registers here)
   const uploadSessions = new UploadSessionStore(db.kysely);
-  const limits = new UploadLimits(config.uploads, app.services.files.rootDir, db.kysely);
   await app.register(async (sp) => fileRoutes(sp, { storage: app.services.files, users, signer, serviceAuth, limits, sessions: uploadSessions, publicUrl: config.publicUrl }), {
     prefix: '/sharepoint',
   });

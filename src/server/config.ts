@@ -50,6 +50,8 @@ export interface Config {
     sweepEveryMs: number;
     orphanAgeMs: number;
   };
+  /** Video analysis (fileAnalyze): how long a worker's claim on an issue holds unless it renews it. */
+  analysis: { leaseSeconds: number };
   /** Sign-in throttling: this many failures within the window lock the username for lockSeconds. */
   login: { maxFailures: number; windowSeconds: number; lockSeconds: number; userCeiling: number; maxUserDelaySeconds: number; perAddressPerMinute: number };
 }
@@ -207,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
       sweepEveryMs: integer(env, 'SWEEP_INTERVAL_SECONDS', 600, 1, 86400) * 1000,
       orphanAgeMs: integer(env, 'ORPHAN_AGE_SECONDS', 3600, 1, 30 * 86400) * 1000,
     },
+    analysis: { leaseSeconds: integer(env, 'ANALYSIS_LEASE_SECONDS', 120, 1, 86400) },
     login: {
       maxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),
       windowSeconds: integer(env, 'LOGIN_WINDOW_SECONDS', 900, 1, 86400),

@@ -160,6 +160,8 @@ export interface KindProperty {
   'x-default'?: 'now' | 'startOfToday';
   /** Computed by the server: a difference of two number fields on every save, or the attachment folder once at creation. */
   'x-derived'?: { difference: [string, string] } | { attachmentFolder: true };
+  /** Set only by a server flow (the video analysis of issues): read-only to people, and a body that changes it is refused. */
+  'x-setBy'?: 'fileAnalyze';
   [keyword: string]: unknown;
 }
 

@@ -4,7 +4,7 @@ import { customFormats } from './formats.js';
 import type { KindSchema } from './kind-types.js';
 
 /** Property-level x- keywords our code understands. Anything else starting with x- is a typo. */
-export const PROPERTY_X_KEYWORDS = ['x-ui', 'x-export', 'x-default', 'x-derived'] as const;
+export const PROPERTY_X_KEYWORDS = ['x-ui', 'x-export', 'x-default', 'x-derived', 'x-setBy'] as const;
 /** Root-level x- keywords. */
 export const ROOT_X_KEYWORDS = ['x-kind'] as const;
 /** Fields every kind must have, read-only, because the server scopes and identifies by them. */
@@ -183,6 +183,7 @@ const propertySchema = {
     'x-ui': xUiSchema,
     'x-export': { type: 'boolean' },
     'x-default': { enum: ['now', 'startOfToday'] },
+    'x-setBy': { enum: ['fileAnalyze'] },
     'x-derived': {
       oneOf: [
         {
@@ -293,6 +294,7 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
     }
   });
   for (const [field, prop] of Object.entries(props)) {
+    if (prop['x-setBy'] !== undefined && prop.readOnly !== true) problems.push(`${file}: properties.${field} is set by ${prop['x-setBy']}, so it must be readOnly`);
     const derived = prop['x-derived'];
     if (derived === undefined) continue;
     if (prop.readOnly !== true) problems.push(`${file}: properties.${field} is derived, so it must be readOnly`);

@@ -49,6 +49,29 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('documents the video analysis routes: the tester submit and status, and the worker protocol', () => {
+    const expected: [string, string][] = [
+      ['/api/vtp/issueRecord/aiSubmit', 'post'],
+      ['/api/vtp/issueRecord/aiStatus', 'get'],
+      ['/api/vtp/issueRecord/fileAnalyze/todolist', 'get'],
+      ['/api/vtp/issueRecord/fileAnalyze/start', 'post'],
+      ['/api/vtp/issueRecord/fileAnalyze/file', 'get'],
+      ['/api/vtp/issueRecord/fileAnalyze/desensitized', 'get'],
+      ['/api/vtp/issueRecord/fileAnalyze/desensitized', 'put'],
+      ['/api/vtp/issueRecord/fileAnalyze/submitToAI', 'post'],
+      ['/api/vtp/issueRecord/fileAnalyze/finish', 'post'],
+    ];
+    for (const [path, method] of expected) {
+      const op = doc.paths[path]?.[method] as { tags?: string[]; summary?: string; responses: Record<string, unknown> } | undefined;
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op?.tags?.[0], `${method} ${path}`).toMatch(/^Issue video analysis/);
+      expect(op?.summary, `${method} ${path}`).toBeTruthy();
+      expect(op?.responses, `${method} ${path}`).toHaveProperty('403');
+    }
+    expect(doc.paths['/api/vtp/issueRecord/fileAnalyze/start']?.['post']?.responses).toHaveProperty('409');
+    expect(doc.components.schemas['issueRecord']?.properties['videoAnalysisStatus']).toMatchObject({ readOnly: true, enum: ['READY', 'DOING', 'DONE', 'FAILED'] });
+  });
+
   it('shows a property added to a schema file, with no code change', () => {
     expect(doc.components.schemas['issueRecord']?.properties['tyrePressure']).toMatchObject({ title: 'Tyre Pressure (bar)', type: 'number', maximum: 10 });
     expect(doc.components.schemas['issueInput']?.properties['tyrePressure']?.title).toBe('Tyre Pressure (bar)');

@@ -101,7 +101,8 @@ describe.each(dbTargets())('record API on $name', (target) => {
     const flag = await s.request('POST', api(issue), { token: alice, body: { isOverseasSpecific: 'yes' } });
     expect(flag.body.msg).toBe('isOverseasSpecific must be one of: 是, 否 (got "yes")');
     const status = await s.request('POST', api(issue), { token: alice, body: { videoAnalysisStatus: 'LATER' } });
-    expect(status.body.msg).toBe('videoAnalysisStatus must be one of: READY, DOING, DONE (got "LATER")');
+    // Set only by the video analysis flow (x-setBy): refused by name whatever the value.
+    expect(status.body.msg).toContain('videoAnalysisStatus (Video Analysis Status) is set only by the video analysis');
     const range = await s.request('POST', api(issue), { token: alice, body: { lat: 91 } });
     expect(range.body.msg).toBe('lat must be at most 90 (got 91)');
     const long = await s.request('POST', api(issue), { token: alice, body: { issueTitle: 'x'.repeat(501) } });
@@ -126,9 +127,10 @@ describe.each(dbTargets())('record API on $name', (target) => {
       softwareVersion: 'V2.1.3',
       isOverseasSpecific: '否',
       isDomesticVerifiable: '否',
-      videoAnalysisStatus: 'READY',
-      videoDesensitizationStatus: 'READY',
     });
+    // The video statuses are the analysis flow's (docs/decisions/020): unset until the issue is submitted to AI.
+    expect(created).not.toHaveProperty('videoAnalysisStatus');
+    expect(created).not.toHaveProperty('videoDesensitizationStatus');
     // '' is no value, so the schema default applies; fields without a default stay unset.
     expect(created['faultMileage']).toBe(0);
     expect(created).not.toHaveProperty('temperature');

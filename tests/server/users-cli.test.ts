@@ -65,4 +65,16 @@ describe('npm run users', () => {
     expect(await canSignIn('tester1', 'new-secret-pass')).toBe(false);
     expect((await users(['remove', 'tester1'])).out).toContain("Error: no user 'tester1'");
   });
+
+  it('adds a worker account for several projects, listed with its role', { timeout: 60_000 }, async () => {
+    const added = await users(['add-worker', 'gpu-box-1', '--projects', 'EU-Winter, P2']);
+    expect(added.code).toBe(0);
+    expect(added.out).toContain("Added worker 'gpu-box-1' (projects EU-Winter, P2).");
+    const password = /Password: (\S+)/.exec(added.out)?.[1] as string;
+    expect(await canSignIn('gpu-box-1', password)).toBe(true);
+    const listed = await users(['list']);
+    expect(listed.out).toMatch(/gpu-box-1\tprojects EU-Winter,P2\tsince \d{4}-\d{2}-\d{2}\trole worker/);
+    expect((await users(['add-worker', 'gpu-box-2'])).out).toContain('add-worker needs --projects P1,P2');
+    expect((await users(['add-worker', 'gpu-box-2', '--projects', ' , '])).out).toContain('a worker needs at least one project');
+  });
 });

@@ -30,6 +30,8 @@ export interface DetailSectionProps {
   editing: boolean;
   /** A new record's key (its Idempotency-Key): what is attached before it exists is kept under it. */
   newRecordKey?: string | undefined;
+  /** Fetches the record again, quietly and not while editing: for sections that watch work done on the server. */
+  reload?: (() => Promise<void>) | undefined;
 }
 export type DetailSection = ComponentType<DetailSectionProps>;
 
@@ -99,7 +101,7 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
         </div>
       )}
       {topSections.map((Section, i) => (
-        <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} />
+        <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} reload={c.reload} />
       ))}
       <Card className="record-form">
         <Form

@@ -1,3 +1,4 @@
+import type { Kind } from '../../shared/kind-types';
 import type { FieldConflict } from './conflict-dialog';
 
 export type Values = Record<string, unknown>;
@@ -14,6 +15,17 @@ export function changes(loaded: Values, draft: Values): Values {
     if (JSON.stringify(value) !== JSON.stringify(loaded[key])) out[key] = value === undefined ? null : value;
   }
   for (const key of Object.keys(loaded)) if (key !== 'version' && !(key in draft) && loaded[key] !== undefined) out[key] = null;
+  return out;
+}
+
+/**
+ * Edits without the fields only a server flow sets (x-setBy: the issue's video statuses and
+ * report): the form shows them read-only, and a value it filled in (a schema default) must not
+ * reach the server as a change, which it would refuse.
+ */
+export function withoutServerOwned(kind: Kind, edits: Values): Values {
+  const out: Values = {};
+  for (const [key, value] of Object.entries(edits)) if (kind.schema.properties[key]?.['x-setBy'] === undefined) out[key] = value;
   return out;
 }
 

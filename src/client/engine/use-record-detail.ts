@@ -7,7 +7,7 @@ import { useToast } from '../ui/toast';
 import { drafts, type Draft } from './drafts';
 import { newRecordValues } from './form-schema';
 import type { Choice } from './conflict-dialog';
-import { changes, conflictOf, versionOf, withChanges, type Conflict, type Values } from './record-edits';
+import { changes, conflictOf, versionOf, withChanges, withoutServerOwned, type Conflict, type Values } from './record-edits';
 import { fieldErrorsOf, focusField, type FieldErrors } from './server-errors';
 import { withOfflineCopy } from '../api/offline-cache';
 import { storage } from '../lib/storage';
@@ -61,6 +61,8 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   const [restored] = useState<Draft | null>(() => (isNew && prefill ? null : drafts.load(kind, id)));
   const [state, setState] = useState<DetailState>(() => (isNew ? { status: 'ready', record: newRecordValues(kind, new Date(), prefill) } : { status: 'loading' }));
   const [editing, setEditing] = useState(isNew);
+  const editingRef = useRef(editing);
+  editingRef.current = editing;
   const [draft, setDraft] = useState<Values>(() => (state.status === 'ready' ? { ...state.record, ...(restored?.values ?? {}) } : {}));
   const [saving, setSaving] = useState(false);
   // The version the edits are based on: the loaded record's, or a restored draft's own (older) one.
@@ -105,7 +107,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   }, [editing, draft, kind, id, state, isNew, baseVersion]);
 
   const load = useCallback(
-    async (isRefresh: boolean) => {
+    async (isRefresh: boolean, quiet = false) => {
       if (id.startsWith('waiting~')) {
         // A record saved without coverage, not created yet: shown from the phone, read-only.
         const { outbox } = await import('../outbox/store');
@@ -130,6 +132,8 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
         // The original backend sometimes answers the bare record.
         const record = (res && typeof res === 'object' && 'data' in res ? res.data : res) as Values | null;
         if (!live.current) return;
+        // A quiet reload (a section watching server-side work) never touches a form being edited.
+        if (quiet && (editingRef.current || !record)) return;
         if (!record) {
           setState({ status: 'notFound' });
           return;
@@ -148,7 +152,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
         setBaseVersion(versionOf(record));
         if (isRefresh && meta.messages.refreshed) toast('success', meta.messages.refreshed);
       } catch (e) {
-        if (!live.current) return;
+        if (!live.current || quiet) return;
         console.error(`Loading ${kind.name} ${id} failed:`, e);
         if (isRefresh) {
           toast('error', meta.messages.refreshFailed ?? meta.messages.recordLoadFailed, detail(e));
@@ -207,7 +211,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   const put = async (base: Values, values: Values, version: number | undefined): Promise<void> => {
     try {
       const res = await apiRequest<Envelope<Values | null>>('PUT', meta.apiPath, {
-        body: { ...changes(base, values), id: base['id'], ...(version !== undefined ? { version } : {}) },
+        body: { ...withoutServerOwned(kind, changes(base, values)), id: base['id'], ...(version !== undefined ? { version } : {}) },
       });
       // The shown record is what the server made of it (merged with others' edits), else the draft.
       const saved = res.data ?? { ...base, ...values };
@@ -225,7 +229,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
       if (!live.current) return;
       if (unreachable(e) && base['id'] !== undefined) {
         // No coverage: the change waits on the phone, with the version it was based on.
-        const edits = changes(base, values);
+        const edits = withoutServerOwned(kind, changes(base, values));
         await keepForSync(kind, 'update', edits, Number(base['id']), version);
         const shown = withChanges(base, edits);
         setState({ status: 'ready', record: shown });
@@ -351,6 +355,8 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
     cancel,
     save,
     refresh: () => load(true),
+    /** Fetches the record again without toasts, and not while it is being edited (sections watching work on the server). */
+    reload: () => load(true, true),
     conflict,
     resolve,
     closeConflict: () => setConflict(null),

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { unauthorized } from '../http/envelope.js';
-import type { User } from '../users/user-repository.js';
+import { forbidden, unauthorized } from '../http/envelope.js';
+import { isWorker, type User } from '../users/user-repository.js';
 import type { TokenStore } from './tokens.js';
 
 declare module 'fastify' {
@@ -48,4 +48,19 @@ export function currentLinkClaim(request: FastifyRequest): { userId: number; lin
 export function currentUser(request: FastifyRequest): User {
   if (!request.user) throw unauthorized('Please sign in');
   return request.user;
+}
+
+/**
+ * Keeps each kind of account on its own routes: a worker token only on the fileAnalyze routes
+ * (workerRoute), and a tester token never on them. 403 with what to do instead.
+ */
+export function confineRoles(user: User | undefined, workerRoute: boolean): void {
+  if (!user) return;
+  const worker = isWorker(user);
+  if (worker && !workerRoute) {
+    throw forbidden('This is a worker account: it may call only the video analysis worker routes (/api/vtp/issueRecord/fileAnalyze/...). Sign in as a tester for anything else.');
+  }
+  if (!worker && workerRoute) {
+    throw forbidden('Only worker accounts may call the fileAnalyze routes (create one with npm run users -- add-worker). Testers submit an issue with /api/vtp/issueRecord/aiSubmit.');
+  }
 }

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
 import { badRequest, unauthorized } from '../http/envelope.js';
-import { bearerToken } from './authenticate.js';
+import { bearerToken, confineRoles } from './authenticate.js';
 import type { TokenStore } from './tokens.js';
 
 /** How long a signed link works: long enough to start a download, too short to be worth sharing. */
@@ -172,6 +172,8 @@ export function authenticateOrSignedLink(tokens: TokenStore, signer: LinkSigner)
     if (token !== undefined) {
       const signedIn = await tokens.resolve(token);
       if (!signedIn) throw unauthorized('Your session has expired or was signed out; please sign in again');
+      // Worker accounts read and write issue folders only through the fileAnalyze routes.
+      confineRoles(signedIn.user, false);
       request.user = signedIn.user;
       request.linkId = signedIn.linkId;
       return;
@@ -182,6 +184,7 @@ export function authenticateOrSignedLink(tokens: TokenStore, signer: LinkSigner)
     }
     const signedIn = await tokens.resolveLink(claim.linkId);
     if (!signedIn || signedIn.user.id !== claim.userId) throw unauthorized('The sign-in this link was made from has ended; open it again from the app');
+    confineRoles(signedIn.user, false);
     request.user = signedIn.user;
     request.linkId = signedIn.linkId;
   };

@@ -140,6 +140,42 @@ function migrations(db: Db): Record<string, Migration> {
           .execute();
       },
     },
+    '010-analysis-jobs-and-worker-accounts': {
+      async up(k: Kysely<unknown>) {
+        // Worker accounts (docs/decisions/021): a role, and the projects a worker serves (JSON array).
+        await k.schema.alterTable('users').addColumn('role', 'text', (c) => c.notNull().defaultTo('tester')).execute();
+        await k.schema.alterTable('users').addColumn('worker_projects', 'text').execute();
+        // One analysis job per issue (docs/decisions/020): the queue the fileAnalyze workers claim from.
+        await k.schema
+          .createTable('analysis_jobs')
+          .addColumn('issue_id', 'integer', (c) => c.primaryKey())
+          .addColumn('project_name', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('mode', 'text', (c) => c.notNull())
+          .addColumn('submitted_at', 'text', (c) => c.notNull())
+          .addColumn('submitted_by', 'text', (c) => c.notNull())
+          .addColumn('holder', 'text')
+          .addColumn('holder_name', 'text')
+          .addColumn('lease_until', 'text')
+          .addColumn('remark', 'text')
+          .addColumn('error', 'text')
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .execute();
+        await k.schema.createIndex('analysis_jobs_waiting').on('analysis_jobs').columns(['state', 'submitted_at']).execute();
+        await k.schema
+          .createTable('analysis_history')
+          .addColumn('id', idColumn(db), autoId(db))
+          .addColumn('issue_id', 'integer', (c) => c.notNull())
+          .addColumn('project_name', 'text', (c) => c.notNull())
+          .addColumn('finished_at', 'text', (c) => c.notNull())
+          .addColumn('worker', 'text')
+          .addColumn('report', 'text')
+          .addColumn('error', 'text')
+          .addColumn('remark', 'text')
+          .execute();
+        await k.schema.createIndex('analysis_history_issue').on('analysis_history').columns(['issue_id', 'id']).execute();
+      },
+    },
   };
 }
 

@@ -9,6 +9,10 @@ export interface UserTable {
   vehicle_no: string;
   nick_name: string;
   created_at: string;
+  /** 'tester' (people using the app) or 'worker' (an analysis worker: only the fileAnalyze routes). */
+  role: Generated<string>;
+  /** A worker's projects as a JSON array of names; null for testers. */
+  worker_projects: string | null;
 }
 
 export interface TokenTable {
@@ -103,6 +107,35 @@ export interface IdempotencyKeyTable {
   created_at: string;
 }
 
+/** The analysis job of an issue (at most one row per issue; finished runs go to analysis_history). */
+export interface AnalysisJobTable {
+  issue_id: number;
+  project_name: string;
+  state: 'queued' | 'claimed' | 'done' | 'failed';
+  /** '' for a first submit, 'AI_RETRY' for a resubmit. */
+  mode: string;
+  submitted_at: string;
+  submitted_by: string;
+  /** The sign-in (auth_tokens.link_id) of the worker holding the claim, so two processes of one account differ. */
+  holder: string | null;
+  holder_name: string | null;
+  lease_until: string | null;
+  remark: string | null;
+  error: string | null;
+  updated_at: string;
+}
+
+export interface AnalysisHistoryTable {
+  id: Generated<number>;
+  issue_id: number;
+  project_name: string;
+  finished_at: string;
+  worker: string | null;
+  report: string | null;
+  error: string | null;
+  remark: string | null;
+}
+
 export type RecordTableName = `rec_${string}`;
 
 export type Database = {
@@ -113,6 +146,8 @@ export type Database = {
   app_secrets: AppSecretTable;
   upload_sessions: UploadSessionTable;
   idempotency_keys: IdempotencyKeyTable;
+  analysis_jobs: AnalysisJobTable;
+  analysis_history: AnalysisHistoryTable;
 } & Record<RecordTableName, RecordTable>;
 
 export type Dialect = 'sqlite' | 'postgres';

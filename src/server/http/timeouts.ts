@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /** Uploads stream at the sender's pace under their own rule (a minimum rate, files/write-body.ts). */
-const STREAMING_UPLOADS = /^\/sharepoint\/files\/upload(\/session\/[^/?]+)?(\?|$)/;
+const STREAMING_UPLOADS = /^(\/sharepoint\/files\/upload(\/session\/[^/?]+)?|\/api\/vtp\/issueRecord\/fileAnalyze\/desensitized)(\?|$)/;
 /** Multipart uploads: the rate is watched on the socket, since the file part may never begin. */
 const MULTIPART_UPLOAD = /^\/sharepoint\/files\/upload(\?|$)/;
 

@@ -102,8 +102,9 @@ export class RecordRepository {
     return { rows: rows.map((r) => toRecord(kind, r)), total };
   }
 
-  async get(kind: Kind, project: string, id: number): Promise<RecordData | undefined> {
-    const row = await this.find(this.db, kind, project, id);
+  /** One record of the project; `db` is a transaction to read in when the caller holds one. */
+  async get(kind: Kind, project: string, id: number, db: Kysely<Database> = this.db): Promise<RecordData | undefined> {
+    const row = await this.find(db, kind, project, id);
     return row ? toRecord(kind, row) : undefined;
   }
 
@@ -173,7 +174,12 @@ export class RecordRepository {
    * throws). All of it runs in one transaction with the row locked, so concurrent edits serialise.
    */
   async update(kind: Kind, actor: Actor, id: number, edit: Edit, finish: (next: RecordData) => RecordData): Promise<UpdateResult> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.db.transaction().execute(async (trx) => this.updateIn(trx, kind, actor, id, edit, finish));
+  }
+
+  /** update() inside a transaction the caller holds (the analysis flow changes its job and the record together). */
+  async updateIn(trx: Transaction<Database>, kind: Kind, actor: Actor, id: number, edit: Edit, finish: (next: RecordData) => RecordData): Promise<UpdateResult> {
+    {
       const row = await this.find(trx, kind, actor.project, id, true);
       if (!row) return { status: 'missing' } as const;
       const current = JSON.parse(row.data) as RecordData;
@@ -208,7 +214,7 @@ export class RecordRepository {
         .execute();
       await this.appendHistory(trx, kind, id, actor, version, 'update', json, now, edit.baseVersion ?? null);
       return { status: 'updated', record: toRecord(kind, { ...row, data: json, version }) } as const;
-    });
+    }
   }
 
   /**

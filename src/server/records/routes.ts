@@ -6,6 +6,7 @@ import { listTitles } from './merge.js';
 import { envelopeOf, errorResponses, inputRef, listEnvelopeOf, recordRef } from '../api-docs/kind-schemas.js';
 import type { User } from '../users/user-repository.js';
 import { parseListQuery } from './list-query.js';
+import { refuseServerOwned } from './server-owned.js';
 import type { Actor, RecordRepository } from './repository.js';
 import { applyDerived, derivedAtCreation, type RecordValidator } from './validation.js';
 
@@ -178,6 +179,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       },
     }, async (request, reply) => {
       const user = currentUser(request);
+      refuseServerOwned(kind, request.body, undefined);
       const { set } = validator.writable(kind, request.body);
       const data = applyDerived(kind, validator.withDefaults(kind, set));
       validator.check(kind, data);
@@ -203,6 +205,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       const body = request.body as Record<string, unknown>;
       if (body['id'] === undefined || body['id'] === null || body['id'] === '') throw badRequest('id is required to update a record');
       const id = parseId(body['id']);
+      if (kind.fields.some((f) => kind.schema.properties[f]?.['x-setBy'] !== undefined)) refuseServerOwned(kind, body, await records.get(kind, user.project, id));
       const result = await records.update(kind, actorOf(user), id, { set, cleared, baseVersion: baseVersion(body, request.headers['if-match']) }, (merged) => {
         const next = applyDerived(kind, merged);
         validator.check(kind, next);

@@ -14,6 +14,24 @@ export interface NewUser {
 
 export class UserInputError extends Error {}
 
+/** Analysis workers (docs/decisions/021): they may call only the fileAnalyze routes, for their projects. */
+export const WORKER_ROLE = 'worker';
+
+export function isWorker(user: Pick<User, 'role'>): boolean {
+  return user.role === WORKER_ROLE;
+}
+
+/** The projects a worker serves; empty for anyone else. */
+export function workerProjects(user: Pick<User, 'role' | 'worker_projects'>): string[] {
+  if (!isWorker(user) || user.worker_projects === null) return [];
+  try {
+    const parsed = JSON.parse(user.worker_projects) as unknown;
+    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string' && p !== '') : [];
+  } catch {
+    return [];
+  }
+}
+
 const USERNAME = /^[A-Za-z0-9_.@-]{2,50}$/;
 
 /** Checks what an admin typed for a user; throws UserInputError naming the problem. */
@@ -58,6 +76,32 @@ export class UserRepository {
     };
     await this.db.insertInto('users').values(row).execute();
     return (await this.findByUsername(u.username)) as User;
+  }
+
+  /**
+   * Adds a worker account for one or more projects. Its project column holds the first project
+   * only so that the column stays meaningful; the worker's scope is worker_projects.
+   */
+  async addWorker(w: { username: string; password: string; projects: string[] }): Promise<User> {
+    const projects = [...new Set(w.projects.map((p) => p.trim()).filter((p) => p !== ''))];
+    if (projects.length === 0) throw new UserInputError('a worker needs at least one project (--projects P1,P2)');
+    checkNewUser({ username: w.username, password: w.password, project: projects[0] as string, vehicle: '-' });
+    for (const p of projects) if (p.length > 100) throw new UserInputError('every project must be 1-100 characters');
+    if (await this.findByUsername(w.username)) throw new UserInputError(`user '${w.username}' already exists`);
+    await this.db
+      .insertInto('users')
+      .values({
+        username: w.username,
+        password_hash: await hashPassword(w.password),
+        project: projects[0] as string,
+        vehicle_no: '-',
+        nick_name: w.username,
+        created_at: new Date().toISOString(),
+        role: WORKER_ROLE,
+        worker_projects: JSON.stringify(projects),
+      })
+      .execute();
+    return (await this.findByUsername(w.username)) as User;
   }
 
   /** Sets a new password and signs the user out everywhere. */

@@ -125,15 +125,15 @@ export interface IssueRecord {
    */
   relatedFilesJson?: string;
   /**
-   * Video Analysis Status
+   * Video Analysis Status (read-only)
    */
-  videoAnalysisStatus?: 'READY' | 'DOING' | 'DONE';
+  videoAnalysisStatus?: 'READY' | 'DOING' | 'DONE' | 'FAILED';
   /**
-   * Video Desensitization Status
+   * Video Desensitization Status (read-only)
    */
-  videoDesensitizationStatus?: 'READY' | 'DOING' | 'DONE';
+  videoDesensitizationStatus?: 'READY' | 'DOING' | 'DONE' | 'FAILED';
   /**
-   * AI Report
+   * AI Report (read-only)
    */
   aiVideoAnalysisReport?: string;
   /**

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, BOB, dbTargets, linkClaimOf, startServer, type TestServer } from '../../helpers/server.js';
 import { create, DAY, kindOf, putFile } from '../downloads/fixtures.js';
 import { createSession, multipartUpload, putFragment } from '../files/client.js';
+import { UserRepository } from '../../../src/server/users/user-repository.js';
 
 /** Every text inside a response: the body, and for ZIP and XLSX (a ZIP too) every entry inflated. */
 function texts(bytes: Buffer): string {
@@ -42,11 +43,19 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
   let folder = '';
   let attempts = 0;
   let leaks: string[] = [];
+  /** A worker account of Bob's project: a second credential from P2, for the worker routes. */
+  let bobWorker = '';
+
+  async function workerToken(username: string, projects: string[]): Promise<string> {
+    await new UserRepository(s.app.db.kysely).addWorker({ username, password: `${username}-password`, projects });
+    return s.login(username, `${username}-password`);
+  }
 
   beforeAll(async () => {
     // Without a built client: its files are static routes that hold no project data.
     s = await startServer(target, { CLIENT_DIR: 'no-client-build' });
     [alice, bob] = await Promise.all([s.login(ALICE.username, ALICE.password), s.login(BOB.username, BOB.password)]);
+    bobWorker = await workerToken('p2-worker', ['P2']);
     for (const name of ['drive', 'charging', 'issue', 'poi']) {
       const kind = kindOf(s, name);
       const text = Object.entries(kind.schema.properties).find(([, p]) => (p as { type?: unknown }).type === 'string' && !(p as { readOnly?: boolean }).readOnly && !(p as { enum?: unknown }).enum && !(p as { format?: unknown }).format)?.[0];
@@ -125,6 +134,16 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
         }
       }
     }
+    // Video analysis: Bob's tester token on P1's issue, and a worker of P2 on every worker route.
+    const issueId = ids['issue'] as number;
+    for (const p of ['', '&projectName=P1', '&project=P1']) await attack('GET', `/api/vtp/issueRecord/aiStatus?id=${issueId}${p}`);
+    await attack('GET', '/api/vtp/issueRecord/fileAnalyze/todolist');
+    for (const token of [bob, bobWorker]) {
+      await attack('GET', '/api/vtp/issueRecord/fileAnalyze/todolist?projectName=P1', { token });
+      for (const name of [`${nameMarker}.jpg`, `../${nameMarker}.jpg`]) {
+        for (const route of ['file', 'desensitized']) await attack('GET', `/api/vtp/issueRecord/fileAnalyze/${route}?id=${issueId}&name=${q(name)}&projectName=P1`, { token });
+      }
+    }
     // A link Bob signs, aimed at Alice's sign-in, is still Bob's.
     const aliceClaim = await linkClaimOf(s, alice);
     void aliceClaim;
@@ -163,8 +182,62 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
         await attack('POST', link, { token: null, raw: form });
       }
     }
+    // Video analysis: submit P1's issue, claim it, write its folder, finish it: as Bob and as P2's worker.
+    const issueId = ids['issue'] as number;
+    for (const mode of ['', 'AI_RETRY']) await attack('POST', '/api/vtp/issueRecord/aiSubmit', { body: { id: issueId, mode, projectName: 'P1' } });
+    for (const token of [bob, bobWorker]) {
+      await attack('POST', '/api/vtp/issueRecord/fileAnalyze/start', { token, body: { id: issueId, taskId: -3, projectName: 'P1' } });
+      await attack('PUT', `/api/vtp/issueRecord/fileAnalyze/desensitized?id=${issueId}&name=${nameMarker}.jpg`, { token, raw: Buffer.from('bob bytes'), headers: { 'content-type': 'application/octet-stream' } });
+      await attack('POST', '/api/vtp/issueRecord/fileAnalyze/submitToAI', { token, body: { id: issueId, taskId: -3, remark: 'bob' } });
+      await attack('POST', '/api/vtp/issueRecord/fileAnalyze/finish', { token, body: { id: issueId, taskId: -3, report: 'bob report' } });
+    }
     expect(await snapshot()).toEqual(before);
     expect(leaks).toEqual([]);
+  });
+
+  it('keeps worker tokens on the worker routes and tester tokens off them', async () => {
+    const issueId = ids['issue'] as number;
+    // P1's own worker sees P1's submitted issue; P2's worker gets 404 for it, on every route.
+    expect((await s.request('POST', '/api/vtp/issueRecord/aiSubmit', { token: alice, body: { id: issueId, mode: '' } })).status).toBe(200);
+    const aliceWorker = await workerToken('p1-worker', ['P1']);
+    const own = await s.request('GET', '/api/vtp/issueRecord/fileAnalyze/todolist', { token: aliceWorker });
+    expect(own.body.data.map((j: { id: number }) => j.id)).toContain(issueId);
+    const foreign = await s.request('GET', '/api/vtp/issueRecord/fileAnalyze/todolist', { token: bobWorker });
+    expect(foreign.body.data.map((j: { id: number }) => j.id)).not.toContain(issueId);
+    expect((await s.request('POST', '/api/vtp/issueRecord/fileAnalyze/start', { token: bobWorker, body: { id: issueId, taskId: -3 } })).status).toBe(404);
+    expect((await s.request('GET', `/api/vtp/issueRecord/fileAnalyze/file?id=${issueId}&name=${nameMarker}.jpg`, { token: bobWorker })).status).toBe(404);
+    // Tester tokens (Alice's own project too) get 403 on every worker route.
+    for (const [method, path] of [
+      ['GET', '/api/vtp/issueRecord/fileAnalyze/todolist'],
+      ['POST', '/api/vtp/issueRecord/fileAnalyze/start'],
+      ['GET', `/api/vtp/issueRecord/fileAnalyze/file?id=${issueId}&name=x.jpg`],
+      ['GET', `/api/vtp/issueRecord/fileAnalyze/desensitized?id=${issueId}&name=x.jpg`],
+      ['PUT', `/api/vtp/issueRecord/fileAnalyze/desensitized?id=${issueId}&name=x.jpg`],
+      ['POST', '/api/vtp/issueRecord/fileAnalyze/submitToAI'],
+      ['POST', '/api/vtp/issueRecord/fileAnalyze/finish'],
+    ] as const) {
+      for (const token of [alice, bob]) {
+        const res = await s.request(method, path, { token, ...(method === 'POST' ? { body: { id: issueId, taskId: -3 } } : {}) });
+        expect(res.status, `${method} ${path}`).toBe(403);
+      }
+    }
+    // Worker tokens get 403 everywhere else: records, stats, user info, links, files and downloads.
+    for (const [method, path] of [
+      ['GET', '/api/vtp/issueRecord/list'],
+      ['GET', `/api/vtp/issueRecord/${issueId}`],
+      ['PUT', '/api/vtp/issueRecord'],
+      ['POST', '/api/vtp/issueRecord/aiSubmit'],
+      ['GET', `/api/vtp/issueRecord/aiStatus?id=${issueId}`],
+      ['GET', `/api/vtp/stats/day?date=${DAY}`],
+      ['GET', '/api/system/user/getInfo'],
+      ['POST', '/api/system/signed-link'],
+      ['GET', `/sharepoint/files?path=${encodeURIComponent(folder)}`],
+      ['GET', `/download/download_IssueFiles?date=${DAY}`],
+    ] as const) {
+      const res = await s.request(method, path, { token: aliceWorker, ...(method !== 'GET' ? { body: { id: issueId, path: '/sharepoint/files?path=' } } : {}) });
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.body.msg).toContain('This is a worker account');
+    }
   });
 
   it('covers every route the server has', () => {
@@ -173,6 +246,12 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
       /^(POST|PUT) \/api\/vtp\/\w+$/,
       /^DELETE \/api\/vtp\/\w+\/:ids$/,
       /^(GET|HEAD) \/api\/vtp\/stats\/(day|total)$/,
+      // Video analysis: the tester's submit and status, and the worker protocol (attacked below).
+      /^POST \/api\/vtp\/issueRecord\/aiSubmit$/,
+      /^(GET|HEAD) \/api\/vtp\/issueRecord\/aiStatus$/,
+      /^(GET|HEAD) \/api\/vtp\/issueRecord\/fileAnalyze\/(todolist|file|desensitized)$/,
+      /^PUT \/api\/vtp\/issueRecord\/fileAnalyze\/desensitized$/,
+      /^POST \/api\/vtp\/issueRecord\/fileAnalyze\/(start|submitToAI|finish)$/,
       /^POST \/api\/auth\/(login|logout)$/,
       /^(GET|HEAD) \/api\/system\/user\/getInfo$/,
       /^POST \/api\/system\/signed-link$/,

@@ -4,6 +4,9 @@ import type { DetailSectionProps } from '../../engine/record-detail';
 import { FilePanel } from './file-panel';
 import { PendingAttachments } from './pending-attachments';
 
+/** Where the analysis workers put the blurred copies (docs/decisions/020): listed apart from the originals. */
+const DESENSITIZED = { name: 'desensitized', title: 'Desensitized copies' };
+
 /**
  * The 'Attachments' card of a kind with x-kind.attachments (the issue's: SPEC.md section 2). The
  * folder comes from the schema's rule, so the browser, the server and the day packages agree on
@@ -19,7 +22,7 @@ export function AttachmentsCard({ kind, record, editing, newRecordKey }: DetailS
   return (
     <Card className="attachments-card">
       {saved && folder !== undefined ? (
-        <FilePanel title="Attachments" path={folder} editable={editing} issue={statusTarget} />
+        <FilePanel title="Attachments" path={folder} editable={editing} issue={statusTarget} apart={DESENSITIZED} />
       ) : (
         <section className="file-panel">
           <div className="file-panel-header">

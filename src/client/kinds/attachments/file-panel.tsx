@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import type { IssueRef } from './issue-files-status';
+import { ApartFolderSection, type ApartFolder } from './apart-folder';
 import { FileList } from './file-list';
 import type { FileItem } from './file-types';
 import { PreviewDialog } from './preview-dialog';
@@ -19,11 +20,16 @@ export interface FilePanelProps {
   editable: boolean;
   issue?: IssueRef | undefined;
   onOpenFolder?: ((item: FileItem) => void) | undefined;
+  /** A subfolder shown apart, under its own heading, when the folder has it (the issue's desensitized copies). */
+  apart?: ApartFolder | undefined;
 }
 
 /** The file browser of a folder (issue card and test page): list, preview, download and, when editable, upload and record. */
-export function FilePanel({ path, title, editable, issue, onOpenFolder }: FilePanelProps) {
-  const list = useFileList(path);
+export function FilePanel({ path, title, editable, issue, onOpenFolder, apart }: FilePanelProps) {
+  const all = useFileList(path);
+  const hasApart = apart !== undefined && all.state.status === 'ready' && all.state.items.some((i) => i.type === 'folder' && i.name === apart.name);
+  // The apart folder is not one of the folder's own entries: it has its section below.
+  const list = hasApart && all.state.status === 'ready' ? { ...all, state: { status: 'ready' as const, items: all.state.items.filter((i) => !(i.type === 'folder' && i.name === apart.name)) } } : all;
   const queue = useUploadQueue({ folder: path, issue, onUploaded: list.refresh });
   const recorder = useRecorder((file) => queue.add([file], 'recording'));
   const opener = useFileOpener();
@@ -39,6 +45,7 @@ export function FilePanel({ path, title, editable, issue, onOpenFolder }: FilePa
       {editable && <UploadControls onFiles={(files) => queue.add(files)} recorder={recorder} />}
       <UploadQueueView queue={queue} editable={editable} />
       <FileList state={list.state} onOpen={opener.open} onDownload={opener.download} onOpenFolder={onOpenFolder} />
+      {hasApart && <ApartFolderSection path={path} folder={apart} onOpen={opener.open} onDownload={opener.download} />}
       <PreviewDialog preview={opener.preview} onClose={opener.closePreview} onDownload={opener.download} />
     </section>
   );

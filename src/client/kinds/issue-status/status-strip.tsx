@@ -2,76 +2,83 @@ import { useState } from 'react';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import type { DetailSectionProps } from '../../engine/record-detail';
-import { useToast } from '../../ui/toast';
+import type { SubmitMode } from './ai-api';
+import { ReportDialog } from './report-dialog';
+import { reportReady, showFirstSubmit, showResubmit, toneOf } from './rules';
+import { SubmitDialog } from './submit-dialog';
+import { useAiAnalysis } from './use-ai-analysis';
 
-type Tone = 'ready' | 'doing' | 'done' | 'other';
+export { toneOf } from './rules';
 
-/** SPEC.md section 4: READY blue, DOING yellow with a spinner, DONE green, anything else grey. */
-export function toneOf(status: unknown): Tone {
-  if (status === 'READY') return 'ready';
-  if (status === 'DOING') return 'doing';
-  if (status === 'DONE') return 'done';
-  return 'other';
-}
+const ICONS = { ready: 'pi pi-circle', doing: 'pi pi-spin pi-spinner', done: 'pi pi-check-circle', other: 'pi pi-circle' } as const;
 
-function Indicator({ label, status }: { label: string; status: unknown }) {
+function Indicator({ label, status, onFailedTap }: { label: string; status: unknown; onFailedTap: () => void }) {
   const tone = toneOf(status);
-  return (
-    <div className={`status-indicator status-${tone}`} data-testid={`status-${label}`} title={`${label}: ${typeof status === 'string' && status !== '' ? status : 'none'}`}>
-      <i className={tone === 'doing' ? 'pi pi-spin pi-spinner' : tone === 'done' ? 'pi pi-check-circle' : 'pi pi-circle'} aria-hidden="true" />
+  const title = `${label}: ${typeof status === 'string' && status !== '' ? status : 'none'}`;
+  const content = (
+    <>
+      <i className={status === 'FAILED' ? 'pi pi-exclamation-circle' : ICONS[tone]} aria-hidden="true" />
       <span>{label}</span>
+    </>
+  );
+  // A failed stage is grey like any other unknown status, and tells what went wrong on a tap.
+  if (status === 'FAILED') {
+    return (
+      <button type="button" className={`status-indicator status-${tone}`} data-testid={`status-${label}`} title={title} onClick={onFailedTap}>
+        {content}
+      </button>
+    );
+  }
+  return (
+    <div className={`status-indicator status-${tone}`} data-testid={`status-${label}`} title={title}>
+      {content}
     </div>
   );
 }
 
 /**
- * The issue's status strip: video analysis, desensitization and the AI report. The report opens
- * when the analysis is DONE and a report exists, in a dialog with a copy button.
+ * The issue's status strip: video analysis, desensitization and the AI report, with the
+ * first-submit and resubmit icons of SPEC.md section 6. While a job waits or runs it follows the
+ * server (useAiAnalysis), so the indicators go blue, yellow, green without a reload.
  */
-export function IssueStatusStrip({ record }: DetailSectionProps) {
-  const toast = useToast();
-  const [open, setOpen] = useState(false);
+export function IssueStatusStrip({ kind, record, editing, reload }: DetailSectionProps) {
+  const ai = useAiAnalysis(kind.meta.apiPath, record, editing, reload);
+  const [reportOpen, setReportOpen] = useState(false);
+  const [confirming, setConfirming] = useState<SubmitMode | null>(null);
+  const [error, setError] = useState<string | null | undefined>(undefined);
   if (record['id'] === undefined || record['id'] === null) return null;
   const report = typeof record['aiVideoAnalysisReport'] === 'string' ? record['aiVideoAnalysisReport'] : '';
-  const reportReady = record['videoAnalysisStatus'] === 'DONE' && report.trim() !== '';
+  // The icons follow the statuses the strip shows (the server's latest), the report and issueStatus the record.
+  const current = { ...record, ...ai.shown };
+  const canOpen = reportReady(current) && report.trim() !== '';
 
-  async function copy(): Promise<void> {
-    try {
-      await navigator.clipboard.writeText(report);
-      toast('success', 'AI报告内容已复制');
-    } catch (e) {
-      console.error('Copying the AI report failed:', e);
-    }
+  async function confirm(mode: SubmitMode): Promise<void> {
+    const result = await ai.submit(mode);
+    if (result !== undefined) setConfirming(null);
   }
+
+  const showError = (): void => void ai.loadError().then((e) => setError(e ?? ''));
 
   return (
     <div className="status-strip" aria-label="Issue status">
-      <Indicator label="Video analysis" status={record['videoAnalysisStatus']} />
-      <Indicator label="Desensitization" status={record['videoDesensitizationStatus']} />
-      <button
-        type="button"
-        className={`status-indicator ${reportReady ? 'status-done' : 'status-other'}`}
-        disabled={!reportReady}
-        onClick={() => setOpen(true)}
-        aria-label="AI report"
-      >
+      <Indicator label="Video analysis" status={ai.shown.videoAnalysisStatus} onFailedTap={showError} />
+      <Indicator label="Desensitization" status={ai.shown.videoDesensitizationStatus} onFailedTap={showError} />
+      <button type="button" className={`status-indicator ${canOpen ? 'status-done' : 'status-other'}`} disabled={!canOpen} onClick={() => setReportOpen(true)} aria-label="AI report">
         <i className="pi pi-file" aria-hidden="true" />
         <span>AI report</span>
       </button>
-      <Dialog
-        header="AI报告内容"
-        visible={open}
-        onHide={() => setOpen(false)}
-        style={{ width: 'min(32rem, 94vw)' }}
-        draggable={false}
-        footer={
-          <div className="flex justify-content-end gap-2">
-            <Button label="一键复制" icon="pi pi-copy" outlined onClick={() => void copy()} />
-            <Button label="Close" onClick={() => setOpen(false)} />
-          </div>
-        }
-      >
-        <pre className="ai-report">{report}</pre>
+      {showFirstSubmit(current, editing) && (
+        <Button icon="pi pi-send" rounded text size="small" aria-label="Submit to AI" title="Submit to AI" onClick={() => setConfirming('')} />
+      )}
+      {showResubmit(current, editing) && (
+        <Button icon="pi pi-replay" rounded text size="small" aria-label="Resubmit to AI" title="Resubmit to AI" onClick={() => setConfirming('AI_RETRY')} />
+      )}
+      <SubmitDialog mode={confirming} busy={ai.submitting !== null} onConfirm={(mode) => void confirm(mode)} onCancel={() => setConfirming(null)} />
+      <ReportDialog report={report} visible={reportOpen} onHide={() => setReportOpen(false)} />
+      <Dialog header="AI analysis failed" visible={error !== undefined} onHide={() => setError(undefined)} style={{ width: 'min(28rem, 94vw)' }} draggable={false}>
+        <p className="m-0 ai-report" data-testid="ai-error">
+          {error || 'The worker recorded no reason.'} Resubmit the issue to try again.
+        </p>
       </Dialog>
     </div>
   );

@@ -1,0 +1,40 @@
+import { lazy, Suspense } from 'react';
+import { Button } from 'primereact/button';
+import { Dialog } from 'primereact/dialog';
+import { useToast } from '../../ui/toast';
+
+const ReportMarkdown = lazy(() => import('./report-markdown'));
+
+/** The dialog 'AI报告内容': the report as rendered markdown, '一键复制' copying its text. */
+export function ReportDialog({ report, visible, onHide }: { report: string; visible: boolean; onHide: () => void }) {
+  const toast = useToast();
+
+  async function copy(): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(report);
+      toast('success', 'AI报告内容已复制');
+    } catch (e) {
+      console.error('Copying the AI report failed:', e);
+    }
+  }
+
+  return (
+    <Dialog
+      header="AI报告内容"
+      visible={visible}
+      onHide={onHide}
+      style={{ width: 'min(40rem, 94vw)' }}
+      draggable={false}
+      footer={
+        <div className="flex justify-content-end gap-2">
+          <Button label="一键复制" icon="pi pi-copy" outlined onClick={() => void copy()} />
+          <Button label="Close" onClick={onHide} />
+        </div>
+      }
+    >
+      <Suspense fallback={<pre className="ai-report">{report}</pre>}>
+        <ReportMarkdown text={report} />
+      </Suspense>
+    </Dialog>
+  );
+}

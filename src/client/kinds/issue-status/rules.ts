@@ -1,0 +1,30 @@
+/** SPEC.md section 4 and 6: when the submit icons show and how the indicators are coloured. */
+
+export type Tone = 'ready' | 'doing' | 'done' | 'other';
+
+/** READY blue, DOING yellow with a spinner, DONE green, anything else (FAILED, none) grey. */
+export function toneOf(status: unknown): Tone {
+  if (status === 'READY') return 'ready';
+  if (status === 'DOING') return 'doing';
+  if (status === 'DONE') return 'done';
+  return 'other';
+}
+
+const STARTED = new Set(['READY', 'DOING', 'DONE']);
+
+/** The resubmit icon: the issue is in AI processing and the form is not being edited. */
+export function showResubmit(record: Record<string, unknown>, editing: boolean): boolean {
+  return !editing && record['issueStatus'] === 'AI_PROCESS';
+}
+
+/** The first-submit icon: not editing, and none of the two statuses and the report text is READY, DOING or DONE. */
+export function showFirstSubmit(record: Record<string, unknown>, editing: boolean): boolean {
+  if (editing) return false;
+  return !['videoAnalysisStatus', 'videoDesensitizationStatus', 'aiVideoAnalysisReport'].some((f) => STARTED.has(record[f] as string));
+}
+
+/** The AI report opens only when the analysis is DONE and there is a report. */
+export function reportReady(record: Record<string, unknown>): boolean {
+  const report = record['aiVideoAnalysisReport'];
+  return record['videoAnalysisStatus'] === 'DONE' && typeof report === 'string' && report.trim() !== '';
+}

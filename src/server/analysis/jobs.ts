@@ -1,0 +1,226 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Kind } from '../../shared/kind-types.js';
+import type { AnalysisJobTable, Database } from '../db/types.js';
+import { ApiError, badRequest, notFound } from '../http/envelope.js';
+import type { Actor, RecordRepository } from '../records/repository.js';
+import type { RecordData } from '../records/validation.js';
+
+export type Job = Selectable<AnalysisJobTable>;
+
+/** Who calls the worker routes: the sign-in (so two processes of one account differ), its name and projects. */
+export interface Worker {
+  linkId: string;
+  username: string;
+  projects: string[];
+}
+
+export interface HistoryItem {
+  finishedAt: string;
+  report: string | null;
+  error: string | null;
+}
+
+export interface FinishInput {
+  report?: string | undefined;
+  error?: string | undefined;
+  stage?: 'desensitize' | 'analyze' | undefined;
+  remark?: string | undefined;
+}
+
+const busy = (id: number): ApiError => new ApiError(409, `Issue ${id} is being processed by another worker`);
+
+/**
+ * The analysis queue (docs/decisions/020): one job row per issue, claimed by workers with a lease.
+ * Every change of a job and the issue's statuses happen in one transaction, and every claim or
+ * hand-back is one conditional UPDATE, so two workers (or two instances of the server) racing for
+ * an issue cannot both win, whichever database runs underneath.
+ */
+export class AnalysisJobs {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly records: RecordRepository,
+    private readonly kind: Kind,
+    readonly leaseSeconds: number,
+  ) {}
+
+  find(id: number): Promise<Job | undefined> {
+    return this.db.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).executeTakeFirst();
+  }
+
+  /** Finished runs of an issue, newest first. */
+  async history(id: number, project: string): Promise<HistoryItem[]> {
+    const rows = await this.db
+      .selectFrom('analysis_history')
+      .select(['finished_at', 'report', 'error'])
+      .where('issue_id', '=', id)
+      .where('project_name', '=', project)
+      .orderBy('id', 'desc')
+      .limit(50)
+      .execute();
+    return rows.map((r) => ({ finishedAt: r.finished_at, report: r.report, error: r.error }));
+  }
+
+  /**
+   * Queues the issue (first submit or AI_RETRY): a job that is queued or claimed already is left as
+   * it is (idempotent under double clicks); a finished one is queued again. Only the submit that
+   * queued it sets the statuses: issueStatus AI_PROCESS, both READY, the earlier report cleared
+   * from the record (it stays in the record's history and in the analysis history).
+   */
+  async submit(actor: Actor, id: number, mode: string): Promise<{ job: Job; queued: boolean }> {
+    return this.db.transaction().execute(async (trx) => {
+      const now = new Date().toISOString();
+      const fresh = { state: 'queued' as const, mode, submitted_at: now, submitted_by: actor.username, holder: null, holder_name: null, lease_until: null, remark: null, error: null, updated_at: now };
+      const result = await trx
+        .insertInto('analysis_jobs')
+        .values({ issue_id: id, project_name: actor.project, ...fresh })
+        .onConflict((oc) => oc.column('issue_id').doUpdateSet(fresh).where('analysis_jobs.state', 'in', ['done', 'failed']).where('analysis_jobs.project_name', '=', actor.project))
+        .executeTakeFirst();
+      const queued = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+      if (queued) {
+        await this.setFields(trx, actor, id, { issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY', aiVideoAnalysisReport: null });
+      }
+      const job = await trx.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).executeTakeFirstOrThrow();
+      return { job, queued };
+    });
+  }
+
+  /** Jobs waiting for a worker in its projects, oldest submission first: queued, or claimed with a lease run out. */
+  waiting(worker: Worker, limit = 100): Promise<Job[]> {
+    if (worker.projects.length === 0) return Promise.resolve([]);
+    const now = new Date().toISOString();
+    return this.db
+      .selectFrom('analysis_jobs')
+      .selectAll()
+      .where('project_name', 'in', worker.projects)
+      .where((eb) => eb.or([eb('state', '=', 'queued'), eb.and([eb('state', '=', 'claimed'), eb('lease_until', '<', now)])]))
+      .orderBy('submitted_at')
+      .orderBy('issue_id')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Claims the issue for this worker, or renews the worker's own claim (a heartbeat). One
+   * conditional UPDATE decides: of two workers racing, exactly one changes the row. A fresh claim
+   * sets videoDesensitizationStatus DOING.
+   */
+  async claim(worker: Worker, id: number): Promise<{ leaseUntil: string }> {
+    if (worker.projects.length === 0) throw notFound(`Issue ${id} has no analysis job in your projects`);
+    return this.db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).where('project_name', 'in', worker.projects).executeTakeFirst();
+      if (!before) throw notFound(`Issue ${id} has no analysis job in your projects; it must be submitted to AI first`);
+      const now = new Date();
+      const leaseUntil = new Date(now.getTime() + this.leaseSeconds * 1000).toISOString();
+      const result = await trx
+        .updateTable('analysis_jobs')
+        .set({ state: 'claimed', holder: worker.linkId, holder_name: worker.username, lease_until: leaseUntil, updated_at: now.toISOString() })
+        .where('issue_id', '=', id)
+        .where('project_name', 'in', worker.projects)
+        .where((eb) =>
+          eb.or([
+            eb('state', '=', 'queued'),
+            eb.and([eb('state', '=', 'claimed'), eb.or([eb('lease_until', '<', now.toISOString()), eb('holder', '=', worker.linkId)])]),
+          ]),
+        )
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) {
+        const after = await trx.selectFrom('analysis_jobs').select(['state']).where('issue_id', '=', id).executeTakeFirst();
+        if (after?.state === 'claimed') throw busy(id);
+        throw new ApiError(409, `Issue ${id} is not waiting for analysis (its job is ${after?.state ?? 'gone'}); a tester must submit it again`);
+      }
+      const renewal = before.state === 'claimed' && before.holder === worker.linkId;
+      if (!renewal) await this.setFields(trx, this.actor(worker, before), id, { videoDesensitizationStatus: 'DOING', videoAnalysisStatus: 'READY' });
+      return { leaseUntil };
+    });
+  }
+
+  /** The job of an issue this worker holds now; 404 outside its projects, 409 for anyone but the holder. */
+  async held(worker: Worker, id: number, db: Kysely<Database> = this.db): Promise<Job> {
+    const job = await db.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).executeTakeFirst();
+    if (!job || !worker.projects.includes(job.project_name)) throw notFound(`Issue ${id} has no analysis job in your projects`);
+    if (job.state !== 'claimed' || job.holder !== worker.linkId) {
+      throw job.state === 'claimed' ? busy(id) : new ApiError(409, `Issue ${id} is not claimed by you (its job is ${job.state}); call start first`);
+    }
+    return job;
+  }
+
+  /** Desensitization is done and the analysis begins: the statuses say so, the remark is kept. */
+  async submitToAi(worker: Worker, id: number, remark: string | undefined): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const job = await this.handBack(trx, worker, id, { remark: remark ?? null });
+      await this.setFields(trx, this.actor(worker, job), id, { videoDesensitizationStatus: 'DONE', videoAnalysisStatus: 'DOING' });
+    });
+  }
+
+  /**
+   * Ends the claim with a report (analysis DONE), an error (the stage's status FAILED, the job
+   * failed and resubmittable) or neither (no model configured: desensitization DONE, analysis
+   * left READY). Every run is kept in analysis_history; the record keeps its own version history.
+   */
+  async finish(worker: Worker, id: number, input: FinishInput): Promise<Job> {
+    const { report, error, stage, remark } = input;
+    if (report !== undefined && error !== undefined) throw badRequest('Send either report or error, not both');
+    return this.db.transaction().execute(async (trx) => {
+      const now = new Date().toISOString();
+      const failed = error !== undefined;
+      const job = await this.handBack(trx, worker, id, {
+        state: failed ? 'failed' : 'done',
+        holder: null,
+        lease_until: null,
+        error: error ?? null,
+        ...(remark !== undefined ? { remark } : {}),
+      });
+      const record = await this.records.get(this.kind, job.project_name, id, trx);
+      const desensitizing = record?.['videoDesensitizationStatus'] === 'DOING';
+      const fields: RecordData = {};
+      if (report !== undefined) {
+        Object.assign(fields, { videoAnalysisStatus: 'DONE', aiVideoAnalysisReport: report });
+        if (desensitizing) fields['videoDesensitizationStatus'] = 'DONE';
+      } else if (failed) {
+        if (stage === 'desensitize') fields['videoDesensitizationStatus'] = 'FAILED';
+        else fields['videoAnalysisStatus'] = 'FAILED';
+      } else {
+        fields['videoAnalysisStatus'] = 'READY';
+        if (desensitizing) fields['videoDesensitizationStatus'] = 'DONE';
+      }
+      await this.setFields(trx, this.actor(worker, job), id, fields);
+      await trx
+        .insertInto('analysis_history')
+        .values({ issue_id: id, project_name: job.project_name, finished_at: now, worker: worker.username, report: report ?? null, error: error ?? null, remark: remark ?? job.remark })
+        .execute();
+      return { ...job, state: failed ? 'failed' : 'done', error: error ?? null };
+    });
+  }
+
+  /** One conditional UPDATE that succeeds only for the holder of a live claim; 404/409 otherwise. */
+  private async handBack(trx: Transaction<Database>, worker: Worker, id: number, set: Partial<Omit<Job, 'issue_id'>>): Promise<Job> {
+    const result = await trx
+      .updateTable('analysis_jobs')
+      .set({ ...set, updated_at: new Date().toISOString() })
+      .where('issue_id', '=', id)
+      .where('state', '=', 'claimed')
+      .where('holder', '=', worker.linkId)
+      .where('project_name', 'in', worker.projects.length > 0 ? worker.projects : [''])
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) await this.held(worker, id, trx);
+    return trx.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).executeTakeFirstOrThrow();
+  }
+
+  private actor(worker: Worker, job: Pick<Job, 'project_name'>): Actor {
+    return { username: worker.username, project: job.project_name, vehicle: '' };
+  }
+
+  /** Writes server-owned fields of the issue (null removes one), as a new version with history. */
+  private async setFields(trx: Transaction<Database>, actor: Actor, id: number, fields: RecordData): Promise<void> {
+    const set: RecordData = {};
+    const cleared: string[] = [];
+    for (const [field, value] of Object.entries(fields)) {
+      if (value === null) cleared.push(field);
+      else set[field] = value;
+    }
+    // The values are the flow's own (the schema's enum lists them), so no validation of the rest of
+    // the record: an old record that a newer schema would refuse must not block its analysis.
+    const result = await this.records.updateIn(trx, this.kind, actor, id, { set, cleared, baseVersion: undefined }, (next) => next);
+    if (result.status === 'missing') throw notFound(`Issue ${id} no longer exists`);
+  }
+}

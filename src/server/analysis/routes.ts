@@ -1,0 +1,237 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kind } from '../../shared/kind-types.js';
+import { currentUser } from '../auth/authenticate.js';
+import { badRequest, forbidden, notFound, ok } from '../http/envelope.js';
+import { MAX_ID } from '../records/routes.js';
+import type { RecordRepository } from '../records/repository.js';
+import type { FileStorage } from '../files/storage.js';
+import { sendFile } from '../files/send-file.js';
+import { writeBodyToFile } from '../files/write-body.js';
+import type { UploadLimits } from '../files/upload-limits.js';
+import { workerProjects } from '../users/user-repository.js';
+import { submitSchema, statusSchema, workerSchemas } from './api-schemas.js';
+import type { AnalysisJobs, Job, Worker } from './jobs.js';
+import { DESENSITIZED_FOLDER, fileName, folderOf, mediaFiles } from './media.js';
+
+export interface AnalysisDeps {
+  kind: Kind;
+  jobs: AnalysisJobs;
+  records: RecordRepository;
+  storage: FileStorage;
+  limits: UploadLimits;
+}
+
+/** SPEC.md section 3: the issue file analysis task id. */
+export const ANALYSIS_TASK_ID = -3;
+/** Where the worker routes live under /api; the auth hook confines worker tokens to them. */
+export const FILE_ANALYZE_PREFIX = '/vtp/issueRecord/fileAnalyze';
+
+const MAX_REPORT = 200_000;
+const MAX_TEXT = 4000;
+
+function parseId(raw: unknown): number {
+  const text = typeof raw === 'number' ? String(raw) : raw;
+  if (typeof text !== 'string' || !/^\d{1,10}$/.test(text) || Number(text) < 1 || Number(text) > MAX_ID) {
+    throw badRequest(`id must be an issue id, a whole number from 1 to ${MAX_ID}, got '${String(raw).slice(0, 40)}'`);
+  }
+  return Number(text);
+}
+
+function bodyOf(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object such as {"id": 12, "taskId": -3}');
+  const out = body as Record<string, unknown>;
+  if (out['taskId'] !== undefined && out['taskId'] !== null && String(out['taskId']) !== String(ANALYSIS_TASK_ID)) {
+    throw badRequest(`taskId must be ${ANALYSIS_TASK_ID} (issue file analysis), got '${String(out['taskId']).slice(0, 20)}'`);
+  }
+  return out;
+}
+
+function optionalText(body: Record<string, unknown>, field: string, max: number): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw badRequest(`${field} must be text`);
+  if (value.length > max) throw badRequest(`${field} must be at most ${max} characters (got ${value.length})`);
+  return value;
+}
+
+/** The state a tester sees: a claim whose lease ran out is waiting again. */
+function visibleState(job: Job | undefined): string | null {
+  if (!job) return null;
+  if (job.state === 'claimed' && job.lease_until !== null && job.lease_until < new Date().toISOString()) return 'queued';
+  return job.state;
+}
+
+/**
+ * The issue screen's submit and status calls (testers), and the fileAnalyze protocol of SPEC.md
+ * section 7 (worker accounts only; the /api auth hook enforces both sides by the route's
+ * config.worker). Every project comes from the token: a tester's own, a worker's list.
+ */
+export async function analysisRoutes(app: FastifyInstance, deps: AnalysisDeps): Promise<void> {
+  const { kind, jobs, records, storage } = deps;
+  const base = kind.meta.apiPath;
+
+  async function statusOf(id: number, project: string) {
+    const record = await records.get(kind, project, id);
+    if (!record) throw notFound(`${kind.schema.title} ${id} not found`);
+    const job = await jobs.find(id);
+    const mine = job?.project_name === project ? job : undefined;
+    return {
+      id,
+      issueStatus: (record['issueStatus'] as string | undefined) ?? null,
+      videoAnalysisStatus: (record['videoAnalysisStatus'] as string | undefined) ?? null,
+      videoDesensitizationStatus: (record['videoDesensitizationStatus'] as string | undefined) ?? null,
+      state: visibleState(mine),
+      error: mine?.error ?? null,
+      remark: mine?.remark ?? null,
+      updatedAt: mine?.updated_at ?? null,
+      history: await jobs.history(id, project),
+    };
+  }
+
+  app.post(`${base}/aiSubmit`, { schema: submitSchema }, async (request) => {
+    const user = currentUser(request);
+    const body = bodyOf(request);
+    const id = parseId(body['id']);
+    const mode = body['mode'] ?? '';
+    if (mode !== '' && mode !== 'AI_RETRY') throw badRequest(`mode must be '' (first submit) or 'AI_RETRY' (resubmit), got '${String(mode).slice(0, 20)}'`);
+    const record = await records.get(kind, user.project, id);
+    if (!record) throw notFound(`${kind.schema.title} ${id} not found`);
+    const media = await mediaFiles(storage, user.project, record);
+    if (media.length === 0) throw badRequest(`Issue ${id} has no video or image attachment to analyse; attach one in its Attachments card first`);
+    await jobs.submit({ username: user.username, project: user.project, vehicle: user.vehicle_no }, id, mode);
+    return ok(await statusOf(id, user.project));
+  });
+
+  app.get(`${base}/aiStatus`, { schema: statusSchema }, async (request) => {
+    const user = currentUser(request);
+    const id = parseId((request.query as Record<string, unknown>)['id']);
+    return ok(await statusOf(id, user.project));
+  });
+
+  await app.register(async (w) => workerRoutes(w, deps, `${base}/fileAnalyze`));
+}
+
+function workerOf(request: FastifyRequest): Worker {
+  const user = currentUser(request);
+  if (request.linkId === undefined) throw forbidden('Worker routes need a Bearer token from /api/auth/login');
+  return { linkId: request.linkId, username: user.username, projects: workerProjects(user) };
+}
+
+async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: string): Promise<void> {
+  const { kind, jobs, records, storage } = deps;
+  const config = { worker: true };
+
+  /** The job this worker holds and the issue's folder, from the job's own project. */
+  async function heldIssue(worker: Worker, id: number): Promise<{ project: string; folder: string }> {
+    const job = await jobs.held(worker, id);
+    const record = await records.get(kind, job.project_name, id);
+    if (!record) throw notFound(`Issue ${id} no longer exists`);
+    return { project: job.project_name, folder: folderOf(record) };
+  }
+
+  app.get(`${base}/todolist`, { config, schema: workerSchemas.todolist }, async (request) => {
+    const worker = workerOf(request);
+    const out = [];
+    for (const job of await jobs.waiting(worker)) {
+      const record = await records.get(kind, job.project_name, job.issue_id);
+      if (!record) continue;
+      const text = (field: string): string | null => (typeof record[field] === 'string' ? (record[field] as string) : null);
+      out.push({
+        id: job.issue_id,
+        taskId: ANALYSIS_TASK_ID,
+        projectName: job.project_name,
+        attachmentFolder: folderOf(record),
+        issueTitle: text('issueTitle'),
+        issueDescription: text('issueDescription'),
+        issueCategory: text('issueCategory'),
+        issueSeverity: text('issueSeverity'),
+        workingCondition: text('workingCondition'),
+        weather: text('weather'),
+        faultMileage: (record['faultMileage'] as number | undefined) ?? null,
+        submittedAt: job.submitted_at,
+        files: (await mediaFiles(storage, job.project_name, record)).map((f) => ({ name: f.name, size: f.size, mimeType: f.mimeType })),
+      });
+    }
+    return ok(out);
+  });
+
+  app.post(`${base}/start`, { config, schema: workerSchemas.start }, async (request) => {
+    const worker = workerOf(request);
+    const id = parseId(bodyOf(request)['id']);
+    const { leaseUntil } = await jobs.claim(worker, id);
+    return ok({ id, leaseSeconds: jobs.leaseSeconds, leaseUntil });
+  });
+
+  async function sendFrom(request: FastifyRequest, reply: import('fastify').FastifyReply, sub: string) {
+    const worker = workerOf(request);
+    const query = request.query as Record<string, unknown>;
+    const id = parseId(query['id']);
+    const name = fileName(query['name']);
+    const { project, folder } = await heldIssue(worker, id);
+    const rel = sub === '' ? `${folder}/${name}` : `${folder}/${sub}/${name}`;
+    const entry = await storage.stat(project, rel);
+    if (!entry || entry.isFolder) throw notFound(`No file '${name}' in ${sub === '' ? 'the folder' : `the ${sub} folder`} of issue ${id}`);
+    return sendFile(request, reply, storage, project, entry, 'attachment');
+  }
+
+  app.get(`${base}/file`, { config, compress: false, schema: workerSchemas.file }, async (request, reply) => sendFrom(request, reply, ''));
+  app.get(`${base}/desensitized`, { config, compress: false, schema: workerSchemas.getDesensitized }, async (request, reply) => sendFrom(request, reply, DESENSITIZED_FOLDER));
+
+  // The blurred copy streams from the socket to a staging file (fsynced), then is renamed into place.
+  await app.register(async (raw) => {
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    raw.put(`${base}/desensitized`, { config, schema: workerSchemas.putDesensitized }, async (request, reply) => {
+      const worker = workerOf(request);
+      const query = request.query as Record<string, unknown>;
+      const id = parseId(query['id']);
+      const name = fileName(query['name']);
+      const { project, folder } = await heldIssue(worker, id);
+      const announced = Number(request.headers['content-length'] ?? 0);
+      if (announced > 0) {
+        deps.limits.checkSize(announced);
+        await deps.limits.ensureSpace(announced, false);
+      }
+      const staged = await storage.stagingFile();
+      try {
+        await writeBodyToFile(request.raw, staged, {
+          start: 0,
+          maxBytes: announced > 0 ? announced : deps.limits.settings.maxFileBytes,
+          minBytesPerSecond: deps.limits.settings.minBytesPerSecond,
+          rateWindowMs: deps.limits.settings.rateWindowMs,
+        });
+        const entry = await storage.commit(project, `${folder}/${DESENSITIZED_FOLDER}`, name, staged, 'replace');
+        return reply.code(201).send(ok({ name: entry.name, size: entry.size }));
+      } catch (e) {
+        await storage.discard(staged);
+        throw e;
+      }
+    });
+  });
+
+  app.post(`${base}/submitToAI`, { config, schema: workerSchemas.submitToAi }, async (request) => {
+    const worker = workerOf(request);
+    const body = bodyOf(request);
+    const id = parseId(body['id']);
+    await jobs.submitToAi(worker, id, optionalText(body, 'remark', MAX_TEXT));
+    return ok(null);
+  });
+
+  app.post(`${base}/finish`, { config, schema: workerSchemas.finish }, async (request) => {
+    const worker = workerOf(request);
+    const body = bodyOf(request);
+    const id = parseId(body['id']);
+    const stage = body['stage'];
+    if (stage !== undefined && stage !== null && stage !== 'desensitize' && stage !== 'analyze') throw badRequest(`stage must be 'desensitize' or 'analyze', got '${String(stage).slice(0, 20)}'`);
+    const error = optionalText(body, 'error', MAX_TEXT);
+    const report = optionalText(body, 'report', MAX_REPORT);
+    const job = await jobs.finish(worker, id, {
+      report: report === '' ? undefined : report,
+      error: error === '' ? undefined : error,
+      stage: (stage ?? undefined) as 'desensitize' | 'analyze' | undefined,
+      remark: optionalText(body, 'remark', MAX_TEXT),
+    });
+    return ok({ id, state: job.state });
+  });
+}

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { UserRepository } from '../../src/server/users/user-repository.js';
+import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+import { putFile } from '../server/downloads/fixtures.js';
+import { launch, phone, signIn, snap } from './browser.js';
+
+const FA = '/api/vtp/issueRecord/fileAnalyze';
+const REPORT = '## Finding\n\nWind noise from the **left mirror** at 80 km/h.\n\n- seen in 3 key frames';
+
+/**
+ * The issue screen follows a worker through the real server: the test plays the worker's part of
+ * the protocol over HTTP (the worker process itself has its own tests), and Chromium shows the
+ * indicators go blue, yellow, green without a reload, then the report.
+ */
+describe('submitting an issue to AI in Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let token: string;
+  let worker: string;
+
+  beforeAll(async () => {
+    server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
+    browser = await launch();
+    token = await server.login(ALICE.username, ALICE.password);
+    await new UserRepository(server.app.db.kysely).addWorker({ username: 'e2e-worker', password: 'e2e-worker-password', projects: ['P1'] });
+    worker = await server.login('e2e-worker', 'e2e-worker-password');
+    ({ context, page } = await phone(browser));
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await signIn(page, server.url, ALICE.username, ALICE.password);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const tone = async (label: string): Promise<string> => (await page.getByTestId(`status-${label}`).getAttribute('class')) ?? '';
+  const call = (method: string, path: string, body?: unknown) => server.request(method, path, { token: worker, ...(body !== undefined ? { body } : {}) });
+
+  it('submits with a confirmation, turns blue, yellow, green as the worker goes, and shows and copies the report', async () => {
+    const created = await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Wind noise', issueStartTime: '2026-11-20 08:30:00' } });
+    const id = created.body.data.id as number;
+    await putFile(server, 'P1', `${created.body.data.attachmentFolder as string}/cabin.mp4`, Buffer.from('a video'));
+
+    await page.goto(`${server.url}/data/issue/${id}`);
+    await page.getByRole('button', { name: 'Submit to AI', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Submit', exact: true }).dblclick();
+    await page.getByText('已提交给AI').waitFor();
+    await expect.poll(() => tone('Video analysis')).toContain('status-ready');
+    expect(await tone('Desensitization')).toContain('status-ready');
+    await page.getByRole('button', { name: 'Resubmit to AI' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Submit to AI', exact: true }).count()).toBe(0);
+    await snap(page, 'ai-submitted');
+
+    // The worker claims the issue: desensitization turns yellow without a reload.
+    const todo = await call('GET', `${FA}/todolist`);
+    expect(todo.body.data.map((j: { id: number }) => j.id)).toEqual([id]);
+    expect((await call('POST', `${FA}/start`, { id, taskId: -3 })).status).toBe(200);
+    await expect.poll(() => tone('Desensitization'), { timeout: 10_000 }).toContain('status-doing');
+    // (No screenshot here: snap waits for animations to end, and the DOING spinner never does.)
+
+    const put = await fetch(`${server.url}${FA}/desensitized?id=${id}&name=cabin.mp4`, { method: 'PUT', headers: { authorization: `Bearer ${worker}`, 'content-type': 'application/octet-stream' }, body: Buffer.from('a blurred video') });
+    expect(put.status).toBe(201);
+    expect((await call('POST', `${FA}/submitToAI`, { id, taskId: -3, remark: '3 key frames' })).status).toBe(200);
+    await expect.poll(() => tone('Video analysis'), { timeout: 10_000 }).toContain('status-doing');
+    expect(await tone('Desensitization')).toContain('status-done');
+
+    expect((await call('POST', `${FA}/finish`, { id, taskId: -3, report: REPORT })).status).toBe(200);
+    await expect.poll(() => tone('Video analysis'), { timeout: 10_000 }).toContain('status-done');
+    const reportButton = page.getByRole('button', { name: 'AI report' });
+    await expect.poll(() => reportButton.isEnabled(), { timeout: 10_000 }).toBe(true);
+
+    // The copy lands in the Attachments card, apart from the original.
+    await page.getByRole('button', { name: 'Refresh files' }).click();
+    await page.getByRole('heading', { name: 'Desensitized copies' }).waitFor();
+
+    await reportButton.click();
+    const report = page.getByRole('dialog');
+    await report.getByRole('heading', { name: 'Finding' }).waitFor();
+    expect(await report.locator('strong').textContent()).toBe('left mirror');
+    await snap(page, 'ai-report');
+    await report.getByRole('button', { name: '一键复制' }).click();
+    await page.getByText('AI报告内容已复制').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(REPORT);
+  });
+});
