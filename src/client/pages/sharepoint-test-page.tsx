@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Card } from 'primereact/card';
-import { FilePanel } from '../kinds/attachments/file-panel';
+import { FilePanel } from '../files/file-panel';
 import { PageHeader } from '../ui/page-header';
 
 /** The breadcrumb of a project-relative folder: Root, then each folder, each one a way back up. */

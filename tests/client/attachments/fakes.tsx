@@ -1,7 +1,7 @@
 import { render, waitFor } from '@testing-library/react';
 import { expect, vi } from 'vitest';
 import type { FakeCall } from '../fake-server';
-import { FilePanel, type FilePanelProps } from '../../../src/client/kinds/attachments/file-panel';
+import { FilePanel, type FilePanelProps } from '../../../src/client/files/file-panel';
 import { ToastProvider } from '../../../src/client/ui/toast';
 
 export type XhrReply = { status: number; body?: unknown } | 'network-error';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fileTypeOf, formatSize, toItems } from '../../../src/client/kinds/attachments/file-types';
-import { customRecordingName, defaultRecordingName, recordingExtension } from '../../../src/client/kinds/attachments/recording-name';
+import { fileTypeOf, formatSize, toItems } from '../../../src/client/files/file-types';
+import { customRecordingName, defaultRecordingName, recordingExtension } from '../../../src/client/files/recording-name';
 
 describe('file types (SPEC.md section 9)', () => {
   it('knows images, video, pdf and audio by extension, case-insensitively', () => {

@@ -1,7 +1,7 @@
 import { Card } from 'primereact/card';
 import { attachmentFolderOf } from '../../../shared/attachments';
 import type { DetailSectionProps } from '../../engine/record-detail';
-import { FilePanel } from './file-panel';
+import { FilePanel } from '../../files/file-panel';
 import { PendingAttachments } from './pending-attachments';
 
 /** Where the analysis workers put the blurred copies (docs/decisions/020): listed apart from the originals. */

@@ -2,9 +2,9 @@ import { Button } from 'primereact/button';
 import { storage } from '../../lib/storage';
 import { newOutboxKey, waitingFiles } from '../../outbox/store';
 import { useWaitingFiles } from '../../outbox/use-outbox';
-import { formatSize } from './file-types';
-import { UploadControls } from './upload-controls';
-import { useRecorder } from './use-recorder';
+import { formatSize } from '../../files/file-types';
+import { UploadControls } from '../../files/upload-controls';
+import { useRecorder } from '../../files/use-recorder';
 
 /**
  * Photos, videos and voice notes for a record that does not exist yet: kept on the phone under the

@@ -1,7 +1,7 @@
-import { apiRequest } from '../../api/client';
+import { apiRequest } from '../api/client';
 
 /** The record whose attachments a browser shows, for the relatedFilesJson status: its kind's API path, id and taskId. */
-export interface IssueRef {
+export interface RecordRef {
   apiPath: string;
   id: number | string;
   taskId?: unknown;
@@ -13,7 +13,7 @@ export interface IssueRef {
  * this touches nothing else. It is only a hint for the back office, so a failure is logged and
  * never shown or allowed to stop the upload.
  */
-export async function setIssueFilesStatus(issue: IssueRef, status: 'uploading' | 'uploaded'): Promise<void> {
+export async function setFilesStatus(issue: RecordRef, status: 'uploading' | 'uploaded'): Promise<void> {
   try {
     await apiRequest('PUT', issue.apiPath, { body: { id: issue.id, taskId: issue.taskId, relatedFilesJson: status } });
   } catch (e) {

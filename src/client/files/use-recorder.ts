@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useToast } from '../../ui/toast';
+import { useToast } from '../ui/toast';
 import { customRecordingName, defaultRecordingName, pickRecordingType, recordingExtension } from './recording-name';
 
 export type RecorderStatus = 'idle' | 'starting' | 'recording';

@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { filesRequest } from '../../api/files';
-import { useToast } from '../../ui/toast';
-import { setIssueFilesStatus, type IssueRef } from './issue-files-status';
+import { filesRequest } from '../api/files';
+import { useToast } from '../ui/toast';
+import { setFilesStatus, type RecordRef } from './files-status';
 import { isOfflineError, PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, type SessionState } from './upload-transport';
-import { storage } from '../../lib/storage';
+import { storage } from '../lib/storage';
 
 /** Keeps a file whose upload found no network on the phone (the outbox), to be uploaded by the sync. */
 async function keepFileForSync(item: UploadItem, uploadUrl: string | undefined): Promise<void> {
-  const { waitingFiles, newOutboxKey } = await import('../../outbox/store');
+  const { waitingFiles, newOutboxKey } = await import('../outbox/store');
   const owner = storage.username() ?? '';
   await waitingFiles.put({
     key: newOutboxKey(owner, 'file'),
@@ -49,7 +49,7 @@ export interface UploadQueueOptions {
   /** Where new uploads go (project-relative, '' for the root). */
   folder: string;
   /** The issue whose relatedFilesJson tells the back office that files are arriving. */
-  issue?: IssueRef | undefined;
+  issue?: RecordRef | undefined;
   /** Called after each finished upload, to list the folder again. */
   onUploaded: () => void;
 }
@@ -120,12 +120,12 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
       const first = pending.current++ === 0;
       chain.current = chain.current.then(async () => {
         const { issue: target } = latest.current;
-        if (first && target) await setIssueFilesStatus(target, 'uploading');
+        if (first && target) await setFilesStatus(target, 'uploading');
         await upload(item);
         pending.current -= 1;
         if (pending.current === 0 && batchSucceeded.current) {
           batchSucceeded.current = false;
-          if (latest.current.issue) await setIssueFilesStatus(latest.current.issue, 'uploaded');
+          if (latest.current.issue) await setFilesStatus(latest.current.issue, 'uploaded');
         }
       });
     },

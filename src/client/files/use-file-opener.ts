@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
-import { signedFileUrl, type OpenEndpoint } from '../../api/files';
-import { useToast } from '../../ui/toast';
+import { signedFileUrl, type OpenEndpoint } from '../api/files';
+import { useToast } from '../ui/toast';
 import type { FileItem } from './file-types';
 
 export type PreviewState = { item: FileItem; url?: string } | null;

@@ -1,6 +1,6 @@
-import { answerMessage, ApiError, OFFLINE_MESSAGE as OFFLINE, readAnswer } from '../../api/client';
-import { dataOf, filesHeaders, filesRequest, filesUrl } from '../../api/files';
-import { CHUNK_SIZE, PLAIN_UPLOAD_LIMIT } from '../../api/upload-limits';
+import { answerMessage, ApiError, OFFLINE_MESSAGE as OFFLINE, readAnswer } from '../api/client';
+import { dataOf, filesHeaders, filesRequest, filesUrl } from '../api/files';
+import { CHUNK_SIZE, PLAIN_UPLOAD_LIMIT } from '../api/upload-limits';
 
 // Also the limits of the outbox's sync (src/client/outbox/sync-core.ts), which runs in the service worker too.
 export { CHUNK_SIZE, PLAIN_UPLOAD_LIMIT };

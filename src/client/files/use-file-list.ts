@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { listFiles } from '../../api/files';
+import { listFiles } from '../api/files';
 import { toItems, type FileItem } from './file-types';
 
 export type FileListState = { status: 'loading' } | { status: 'ready'; items: FileItem[] };

@@ -1,5 +1,5 @@
 import { format } from 'date-fns';
-import type { FileEntry } from '../../api/files';
+import type { FileEntry } from '../api/files';
 
 /** What the browser shows and how it opens an entry (SPEC.md section 3, file browser item). */
 export type FileType = 'folder' | 'image' | 'video' | 'pdf' | 'audio' | 'file';

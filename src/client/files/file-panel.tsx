@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button } from 'primereact/button';
-import type { IssueRef } from './issue-files-status';
+import type { RecordRef } from './files-status';
 import { ApartFolderSection, type ApartFolder } from './apart-folder';
 import { FileList } from './file-list';
 import type { FileItem } from './file-types';
@@ -18,7 +18,7 @@ export interface FilePanelProps {
   title: ReactNode;
   /** Upload and recording; download and preview are always there. */
   editable: boolean;
-  issue?: IssueRef | undefined;
+  issue?: RecordRef | undefined;
   onOpenFolder?: ((item: FileItem) => void) | undefined;
   /** A subfolder shown apart, under its own heading, when the folder has it (the issue's desensitized copies). */
   apart?: ApartFolder | undefined;
