@@ -1,3 +1,4 @@
+import type { IssueRecord } from '../../shared/generated/index.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kind } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
@@ -136,19 +137,19 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
     for (const job of await jobs.waiting(worker)) {
       const record = await records.get(kind, job.project_name, job.issue_id);
       if (!record) continue;
-      const text = (field: string): string | null => (typeof record[field] === 'string' ? (record[field] as string) : null);
+      const issue = record as Partial<IssueRecord>;
       out.push({
         id: job.issue_id,
         taskId: ANALYSIS_TASK_ID,
         projectName: job.project_name,
         attachmentFolder: folderOf(record),
-        issueTitle: text('issueTitle'),
-        issueDescription: text('issueDescription'),
-        issueCategory: text('issueCategory'),
-        issueSeverity: text('issueSeverity'),
-        workingCondition: text('workingCondition'),
-        weather: text('weather'),
-        faultMileage: (record['faultMileage'] as number | undefined) ?? null,
+        issueTitle: issue.issueTitle ?? null,
+        issueDescription: issue.issueDescription ?? null,
+        issueCategory: issue.issueCategory ?? null,
+        issueSeverity: issue.issueSeverity ?? null,
+        workingCondition: issue.workingCondition ?? null,
+        weather: issue.weather ?? null,
+        faultMileage: issue.faultMileage ?? null,
         submittedAt: job.submitted_at,
         files: (await mediaFiles(storage, job.project_name, record)).map((f) => ({ name: f.name, size: f.size, mimeType: f.mimeType })),
       });

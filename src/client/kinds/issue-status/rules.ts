@@ -1,4 +1,9 @@
+import type { IssueRecord } from '../../../shared/generated';
+
 /** SPEC.md section 4 and 6: when the submit icons show and how the indicators are coloured. */
+
+/** A record of the issue kind as the detail screen holds it: its fields as issue.schema.json types them. */
+export type IssueValues = Partial<IssueRecord>;
 
 export type Tone = 'ready' | 'doing' | 'done' | 'other';
 
@@ -13,18 +18,18 @@ export function toneOf(status: unknown): Tone {
 const STARTED = new Set(['READY', 'DOING', 'DONE']);
 
 /** The resubmit icon: the issue is in AI processing and the form is not being edited. */
-export function showResubmit(record: Record<string, unknown>, editing: boolean): boolean {
-  return !editing && record['issueStatus'] === 'AI_PROCESS';
+export function showResubmit(record: IssueValues, editing: boolean): boolean {
+  return !editing && record.issueStatus === 'AI_PROCESS';
 }
 
 /** The first-submit icon: not editing, and none of the two statuses and the report text is READY, DOING or DONE. */
-export function showFirstSubmit(record: Record<string, unknown>, editing: boolean): boolean {
+export function showFirstSubmit(record: IssueValues, editing: boolean): boolean {
   if (editing) return false;
-  return !['videoAnalysisStatus', 'videoDesensitizationStatus', 'aiVideoAnalysisReport'].some((f) => STARTED.has(record[f] as string));
+  return ![record.videoAnalysisStatus, record.videoDesensitizationStatus, record.aiVideoAnalysisReport].some((value) => value !== undefined && STARTED.has(value));
 }
 
 /** The AI report opens only when the analysis is DONE and there is a report. */
-export function reportReady(record: Record<string, unknown>): boolean {
-  const report = record['aiVideoAnalysisReport'];
-  return record['videoAnalysisStatus'] === 'DONE' && typeof report === 'string' && report.trim() !== '';
+export function reportReady(record: IssueValues): boolean {
+  const report = record.aiVideoAnalysisReport;
+  return record.videoAnalysisStatus === 'DONE' && typeof report === 'string' && report.trim() !== '';
 }

@@ -4,7 +4,7 @@ import { Dialog } from 'primereact/dialog';
 import type { DetailSectionProps } from '../../engine/record-detail';
 import type { SubmitMode } from './ai-api';
 import { ReportDialog } from './report-dialog';
-import { reportReady, showFirstSubmit, showResubmit, toneOf } from './rules';
+import { reportReady, showFirstSubmit, showResubmit, toneOf, type IssueValues } from './rules';
 import { SubmitDialog } from './submit-dialog';
 import { useAiAnalysis } from './use-ai-analysis';
 
@@ -46,10 +46,11 @@ export function IssueStatusStrip({ kind, record, editing, reload }: DetailSectio
   const [reportOpen, setReportOpen] = useState(false);
   const [confirming, setConfirming] = useState<SubmitMode | null>(null);
   const [error, setError] = useState<string | null | undefined>(undefined);
-  if (record['id'] === undefined || record['id'] === null) return null;
-  const report = typeof record['aiVideoAnalysisReport'] === 'string' ? record['aiVideoAnalysisReport'] : '';
+  const issue = record as IssueValues;
+  if (issue.id === undefined || issue.id === null) return null;
+  const report = typeof issue.aiVideoAnalysisReport === 'string' ? issue.aiVideoAnalysisReport : '';
   // The icons follow the statuses the strip shows (the server's latest), the report and issueStatus the record.
-  const current = { ...record, ...ai.shown };
+  const current: IssueValues = { ...issue, ...ai.shown };
   const canOpen = reportReady(current) && report.trim() !== '';
 
   async function confirm(mode: SubmitMode): Promise<void> {

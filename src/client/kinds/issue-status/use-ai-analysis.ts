@@ -1,3 +1,4 @@
+import type { IssueValues } from './rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useToast } from '../../ui/toast';
 import { fetchAiStatus, isRunning, submitToAi, type AiStatus, type SubmitMode } from './ai-api';
@@ -118,9 +119,10 @@ export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, 
   }, [apiPath, id, live]);
 
   // What the indicators show: the server's latest answer, else the record as loaded.
-  const shown = {
-    videoAnalysisStatus: live ? live.videoAnalysisStatus : record['videoAnalysisStatus'],
-    videoDesensitizationStatus: live ? live.videoDesensitizationStatus : record['videoDesensitizationStatus'],
+  const issue = record as IssueValues;
+  const shown: Pick<IssueValues, 'videoAnalysisStatus' | 'videoDesensitizationStatus'> = {
+    videoAnalysisStatus: (live ? live.videoAnalysisStatus ?? undefined : issue.videoAnalysisStatus) as IssueValues['videoAnalysisStatus'],
+    videoDesensitizationStatus: (live ? live.videoDesensitizationStatus ?? undefined : issue.videoDesensitizationStatus) as IssueValues['videoDesensitizationStatus'],
   };
   return { shown, live, submitting, submit, loadError };
 }
