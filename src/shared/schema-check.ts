@@ -102,7 +102,8 @@ const xKindSchema = {
   required: ['apiPath', 'route', 'titles', 'canCreateFromList', 'dateField', 'rangeParams', 'pageButtons', 'texts', 'messages', 'card'],
   properties: {
     apiPath: { type: 'string', pattern: '^(/[A-Za-z][A-Za-z0-9_-]*)+$' },
-    route: { type: 'string', pattern: '^(/[a-z][a-z0-9_-]*)+$' },
+    // The app serves record screens at /data/<slug> (list) and /data/<slug>/<id> (detail).
+    route: { type: 'string', pattern: '^/data/[a-z][a-z0-9_-]*$' },
     titles: {
       type: 'object',
       additionalProperties: false,
