@@ -52,9 +52,11 @@ const fs = require('node:fs');
   const created = await fetch(base + '/sharepoint/files/upload/session?path=bench', {
     method: 'POST',
     headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
-    body: JSON.stringify({ fileName: 'big.bin' }),
+    body: JSON.stringify({ item: { name: 'big.bin' } }),
   });
-  const uploadUrl = (await created.json()).data.uploadUrl;
+  // Graph's shape (top level); older servers wrapped it in the envelope's data.
+  const session = await created.json();
+  const uploadUrl = session.uploadUrl || (session.data && session.data.uploadUrl);
   let path = '';
   for (let start = 0; start < size; start += fragment) {
     const { bytesRead } = await handle.read(buffer, 0, Math.min(fragment, size - start), start);
@@ -65,7 +67,7 @@ const fs = require('node:fs');
     });
     const body = await res.json();
     if (res.status !== (start + bytesRead < size ? 202 : 201)) throw new Error('fragment at ' + start + ' answered ' + res.status + ': ' + JSON.stringify(body));
-    if (res.status === 201) path = body.data.path;
+    if (res.status === 201) path = body.path || (body.data && body.data.path);
   }
   const seconds = Number(process.hrtime.bigint() - start0) / 1e9;
   await handle.close();
