@@ -12,7 +12,7 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          include: ['tests/server/**/*.test.ts', 'tests/shared/**/*.test.ts'],
+          include: ['tests/server/**/*.test.ts', 'tests/shared/**/*.test.ts', 'tests/worker/**/*.test.ts'],
           environment: 'node',
           // PostgreSQL schemas of the run are dropped once, at its end (tests/helpers/pg-schemas.ts).
           globalSetup: ['tests/helpers/pg-global.ts'],
