@@ -20,6 +20,16 @@ export default defineConfig({
         },
       },
       {
+        test: {
+          name: 'worker',
+          include: ['tests/worker/**/*.test.ts'],
+          environment: 'node',
+          // Real ffmpeg and a WebAssembly detector on two cores: a video takes seconds.
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
         plugins: [react()],
         test: {
           name: 'client',

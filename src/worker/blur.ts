@@ -1,0 +1,39 @@
+import type { Box } from './detector.js';
+
+/** A box grown by `margin` of its size on every side, clipped to the frame. */
+export function pad(box: Box, margin: number, width: number, height: number): Box {
+  const dx = Math.round(box.width * margin);
+  const dy = Math.round(box.height * margin);
+  const x = Math.max(0, box.x - dx);
+  const y = Math.max(0, box.y - dy);
+  return { kind: box.kind, x, y, width: Math.min(width, box.x + box.width + dx) - x, height: Math.min(height, box.y + box.height + dy) - y };
+}
+
+/**
+ * Pixelates each box of an rgb24 frame in place with blocks of about an eighth of the box (at
+ * least 8 px): each block becomes its mean colour, which no filter can undo, unlike a light blur.
+ */
+export function pixelate(rgb: Buffer, width: number, boxes: Box[]): void {
+  for (const box of boxes) {
+    const block = Math.max(8, Math.ceil(Math.max(box.width, box.height) / 8));
+    for (let by = box.y; by < box.y + box.height; by += block) {
+      for (let bx = box.x; bx < box.x + box.width; bx += block) {
+        const ey = Math.min(box.y + box.height, by + block);
+        const ex = Math.min(box.x + box.width, bx + block);
+        let r = 0, g = 0, b = 0;
+        const n = (ey - by) * (ex - bx);
+        for (let y = by; y < ey; y++) {
+          for (let x = bx, i = (y * width + bx) * 3; x < ex; x++, i += 3) {
+            r += rgb[i]!; g += rgb[i + 1]!; b += rgb[i + 2]!;
+          }
+        }
+        r = Math.round(r / n); g = Math.round(g / n); b = Math.round(b / n);
+        for (let y = by; y < ey; y++) {
+          for (let x = bx, i = (y * width + bx) * 3; x < ex; x++, i += 3) {
+            rgb[i] = r; rgb[i + 1] = g; rgb[i + 2] = b;
+          }
+        }
+      }
+    }
+  }
+}
