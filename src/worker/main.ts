@@ -8,9 +8,9 @@ import type { ModelSettings } from './analyze.js';
 // `npm run worker [-- --once]`: signs in, polls the todolist, desensitizes and analyses each
 // issue (docs/worker.md). SIGTERM lets the current issue finish, then exits.
 
-function setting(name: string): string {
-  const value = process.env[name]?.trim();
-  if (!value) { console.error(`${name} is not set (see docs/worker.md)`); process.exit(2); }
+function setting(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name]?.trim();
+  if (!value) throw new Error(`${name} is not set (see docs/worker.md)`);
   return value;
 }
 
@@ -23,22 +23,22 @@ export function modelSettings(env: NodeJS.ProcessEnv): ModelSettings | null {
   };
 }
 
-async function main(): Promise<void> {
-  const once = process.argv.includes('--once');
-  const password = process.env.WORKER_PASSWORD_FILE ? fs.readFileSync(process.env.WORKER_PASSWORD_FILE, 'utf8').trim() : setting('WORKER_PASSWORD');
-  const api = new WorkerApi(setting('WORKER_SERVER_URL'), setting('WORKER_USERNAME'), password);
-  const poll = Number(process.env.WORKER_POLL_SECONDS ?? 10) * 1000;
-  const model = modelSettings(process.env);
-  const log = (msg: string) => console.log(`${new Date().toISOString()} ${msg}`);
+const stamp = (msg: string) => console.log(`${new Date().toISOString()} ${msg}`);
+
+/** The worker's loop: sign in, then poll the todolist (once, or until SIGTERM). */
+export async function runWorker(env: NodeJS.ProcessEnv, once: boolean, log: (msg: string) => void = stamp, stop = { requested: false }): Promise<void> {
+  const password = env.WORKER_PASSWORD_FILE ? fs.readFileSync(env.WORKER_PASSWORD_FILE, 'utf8').trim() : setting(env, 'WORKER_PASSWORD');
+  const serverUrl = setting(env, 'WORKER_SERVER_URL');
+  const api = new WorkerApi(serverUrl, setting(env, 'WORKER_USERNAME'), password);
+  const poll = Number(env.WORKER_POLL_SECONDS ?? 10) * 1000;
+  const model = modelSettings(env);
   log(model ? `AI model ${model.model} at ${model.baseURL}` : 'No AI model configured (AI_BASE_URL, AI_MODEL): files will be desensitized, analysis stays READY');
-  let stopping = false;
-  process.on('SIGTERM', () => { stopping = true; log('SIGTERM: stopping after the current issue'); });
   const detector = await Detector.create();
-  await api.login();
-  while (!stopping) {
+  await api.login().catch((e: Error) => { throw new Error(`Cannot sign in at ${serverUrl} as ${env.WORKER_USERNAME}: ${e.message}`); });
+  while (!stop.requested) {
     try {
       for (const job of await api.todolist()) {
-        if (stopping) break;
+        if (stop.requested) break;
         await processJob(job, { api, detector, model, log });
       }
     } catch (e) {
@@ -47,10 +47,13 @@ async function main(): Promise<void> {
       await api.login().catch((err: Error) => log(`sign-in failed: ${err.message}`));
     }
     if (once) break;
-    await new Promise((r) => setTimeout(r, poll));
+    // Short naps, so that SIGTERM between polls ends the process at once.
+    for (let waited = 0; waited < poll && !stop.requested; waited += 500) await new Promise((r) => setTimeout(r, 500));
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((e: Error) => { console.error(e.message); process.exit(1); });
+  const stop = { requested: false };
+  process.on('SIGTERM', () => { stop.requested = true; stamp('SIGTERM: stopping after the current issue'); });
+  runWorker(process.env, process.argv.includes('--once'), stamp, stop).catch((e: Error) => { console.error(e.message); process.exit(1); });
 }

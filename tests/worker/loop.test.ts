@@ -8,6 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WorkerApi, type Job } from '../../src/worker/api.js';
 import { Detector } from '../../src/worker/detector.js';
 import { processJob } from '../../src/worker/process-job.js';
+import { runWorker } from '../../src/worker/main.js';
 import type { ModelSettings } from '../../src/worker/analyze.js';
 
 // The protocol server and the model service are small fakes inside the test (the real server is
@@ -38,7 +39,7 @@ async function body(req: http.IncomingMessage): Promise<Buffer> {
 }
 
 /** The fileAnalyze protocol as the contract describes it; `busy` ids answer 409 on start. */
-async function fakeServer(busy: string[] = []) {
+async function fakeServer(busy: string[] = [], todo: Job[] = []) {
   const calls: string[] = [];
   const uploads = new Map<string, Buffer>();
   const finishes: Record<string, unknown>[] = [];
@@ -51,6 +52,7 @@ async function fakeServer(busy: string[] = []) {
     if (req.headers.authorization !== 'Bearer worker-token') return json('no token', 401);
     const id = u.searchParams.get('id') ?? (raw.length ? (JSON.parse(raw.toString()) as { id: string }).id : '');
     calls.push(`${route} ${id}`);
+    if (route === '/todolist') return json(todo);
     if (route === '/start') return busy.includes(id) ? json(`Issue ${id} is being processed by another worker`, 409) : json({ id, leaseSeconds: 120, leaseUntil: '' });
     if (route === '/file') { res.writeHead(200); return res.end(fs.readFileSync(MESSI)); }
     if (route === '/desensitized') { uploads.set(`${id}/${u.searchParams.get('name')}`, raw); return json({ name: u.searchParams.get('name'), size: raw.length }, 200); }
@@ -59,7 +61,7 @@ async function fakeServer(busy: string[] = []) {
   });
   const api = new WorkerApi(url, 'worker1', 'pw');
   await api.login();
-  return { api, calls, uploads, finishes };
+  return { url, api, calls, uploads, finishes };
 }
 
 /** An OpenAI-compatible chat endpoint that keeps the images it receives; fails `failures` times first. */
@@ -131,5 +133,14 @@ describe('the worker loop against the fileAnalyze protocol', () => {
     const flaky = await fakeModel(2);
     await processJob(job('I5'), { api: server2.api, detector, model: flaky.settings, log: () => {}, backoffMs: 10 });
     expect(server2.finishes).toEqual([{ id: 'I5', taskId: -3, report: '## Observations\nA pitch.' }]);
+  });
+
+  it('runWorker --once: signs in, skips the issue another worker holds, processes the next, then returns', async () => {
+    const server = await fakeServer(['I6'], [job('I6'), job('I7')]);
+    const log: string[] = [];
+    await runWorker({ WORKER_SERVER_URL: server.url, WORKER_USERNAME: 'worker1', WORKER_PASSWORD: 'pw' }, true, (m) => log.push(m));
+    expect(server.calls).toEqual(['/todolist ', '/start I6', '/start I7', '/file I7', '/desensitized I7', '/finish I7']);
+    expect(log[0]).toContain('No AI model configured');
+    expect(server.finishes).toEqual([{ id: 'I7', taskId: -3, remark: 'no AI model configured' }]);
   });
 });
