@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+
 // The worker's client of the server's fileAnalyze protocol (docs/worker.md, the issue 12 contract).
 
 export interface JobFile { name: string; size: number; mimeType: string }
@@ -51,12 +54,15 @@ export class WorkerApi {
     return res.body;
   }
 
-  async upload(id: string, name: string, body: Buffer): Promise<void> {
+  /** Streams a desensitized file to the server (videos can be gigabytes: never held in memory). */
+  async upload(id: string, name: string, file: string): Promise<void> {
+    const { size } = await fs.promises.stat(file);
     const res = await fetch(this.url(`${BASE}/desensitized?id=${encodeURIComponent(id)}&name=${encodeURIComponent(name)}`), {
       method: 'PUT',
-      headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/octet-stream' },
-      body,
-    });
+      headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/octet-stream', 'content-length': String(size) },
+      body: Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>,
+      duplex: 'half',
+    } as RequestInit);
     if (!res.ok) throw new ApiError(res.status, `PUT desensitized ${name}: ${res.status}`);
   }
 }

@@ -44,7 +44,7 @@ export async function processJob(job: Job, deps: JobDeps): Promise<boolean> {
         const name = outputName(path.basename(file.name));
         const output = path.join(dir, name);
         const result = await desensitize(original, output, deps.detector);
-        await api.upload(job.id, name, fs.readFileSync(output));
+        await api.upload(job.id, name, output);
         log(`issue ${job.id}: ${file.name} -> desensitized/${name} (${result.frames} frames, ${result.framesWithBoxes} with faces or plates)`);
         outputs.push(output);
       }
