@@ -2,19 +2,28 @@ import fs from 'node:fs';
 import path from 'node:path';
 import OpenAI from 'openai';
 import type { Job } from './api.js';
-import { ffmpeg } from './ffmpeg.js';
+import { ffmpeg, probe } from './ffmpeg.js';
 import { isImage } from './desensitize.js';
 
 // See docs/decisions/023-ai-analysis.md.
 
 export interface ModelSettings { baseURL: string; model: string; apiKey: string; maxFrames: number; promptFile: string }
 
-/** Key frames (scene changes, the first frame always) of a DESENSITIZED file as JPEGs <= 768 px. */
+/**
+ * Key frames of a DESENSITIZED file as JPEGs <= 768 px: the first frame, scene changes, and frames
+ * evenly spaced through the video (a single-shot dashcam clip has no scene change), at most `max`.
+ */
 export async function keyFrames(desensitized: string, outDir: string, max: number): Promise<string[]> {
   fs.mkdirSync(outDir, { recursive: true });
   const prefix = path.join(outDir, `${path.basename(desensitized)}-`);
   const scale = "scale='min(768,iw)':'min(768,ih)':force_original_aspect_ratio=decrease";
-  const select = isImage(desensitized) ? scale : `select='eq(n\\,0)+gt(scene\\,0.3)',${scale}`;
+  let select = scale;
+  if (!isImage(desensitized)) {
+    const info = await probe(desensitized);
+    const [num, den] = info.fps.split('/').map(Number);
+    const every = Math.max(1, Math.floor((info.duration * ((num ?? 25) / (den || 1))) / max));
+    select = `select='eq(n\\,0)+gt(scene\\,0.3)+not(mod(n\\,${every}))',${scale}`;
+  }
   await ffmpeg(['-i', desensitized, '-vf', select, '-fps_mode', 'vfr', '-frames:v', String(max), '-q:v', '3', `${prefix}%02d.jpg`]);
   return fs.readdirSync(outDir).filter((f) => f.startsWith(path.basename(prefix))).sort().map((f) => path.join(outDir, f));
 }

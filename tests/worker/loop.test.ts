@@ -14,6 +14,7 @@ import type { ModelSettings } from '../../src/worker/analyze.js';
 // The protocol server and the model service are small fakes inside the test (the real server is
 // tested on its own branch); the footage, ffmpeg and the detector are real.
 const MESSI = '/usr/share/doc/opencv-doc/examples/data/messi5.jpg';
+const CLIP = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'clip-')), 'clip.mp4');
 let detector: Detector;
 const servers: http.Server[] = [];
 
@@ -54,7 +55,7 @@ async function fakeServer(busy: string[] = [], todo: Job[] = []) {
     calls.push(`${route} ${id}`);
     if (route === '/todolist') return json(todo);
     if (route === '/start') return busy.includes(id) ? json(`Issue ${id} is being processed by another worker`, 409) : json({ id, leaseSeconds: 120, leaseUntil: '' });
-    if (route === '/file') { res.writeHead(200); return res.end(fs.readFileSync(MESSI)); }
+    if (route === '/file') { res.writeHead(200); return res.end(fs.readFileSync(u.searchParams.get('name') === 'clip.mp4' ? CLIP : MESSI)); }
     if (route === '/desensitized') { uploads.set(`${id}/${u.searchParams.get('name')}`, raw); return json({ name: u.searchParams.get('name'), size: raw.length }, 200); }
     if (route === '/finish') finishes.push(JSON.parse(raw.toString()) as Record<string, unknown>);
     return json(null);
@@ -84,11 +85,14 @@ function facesIn(jpeg: Buffer): number {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'frame-')), 'f.jpg');
   fs.writeFileSync(file, jpeg);
   const [w, h] = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file]).toString().trim().split(',').map(Number);
-  const rgb = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
+  const rgb = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { maxBuffer: 1e8 });
   return detector.detect(rgb, w!, h!).filter((b) => b.kind === 'face').length;
 }
 
-beforeAll(async () => { detector = await Detector.create(); });
+beforeAll(async () => {
+  detector = await Detector.create();
+  execFileSync('ffmpeg', ['-v', 'error', '-t', '2', '-i', '/usr/share/doc/opencv-doc/examples/data/Megamind.avi', '-c:v', 'libx264', '-preset', 'ultrafast', CLIP]);
+});
 afterEach(() => { for (const s of servers.splice(0)) s.close(); });
 
 describe('the worker loop against the fileAnalyze protocol', () => {
@@ -142,5 +146,18 @@ describe('the worker loop against the fileAnalyze protocol', () => {
     expect(server.calls).toEqual(['/todolist ', '/start I6', '/start I7', '/file I7', '/desensitized I7', '/finish I7']);
     expect(log[0]).toContain('No AI model configured');
     expect(server.finishes).toEqual([{ id: 'I7', taskId: -3, remark: 'no AI model configured' }]);
+  });
+
+  it('a video: the model gets at most AI_MAX_FRAMES key frames of the desensitized copy, none with a face', async () => {
+    const server = await fakeServer();
+    const model = await fakeModel();
+    const video = { ...job('I8'), files: [{ name: 'clip.mp4', size: fs.statSync(CLIP).size, mimeType: 'video/mp4' }] };
+    expect(facesIn(execFileSync('ffmpeg', ['-v', 'error', '-ss', '0.5', '-i', CLIP, '-frames:v', '1', '-f', 'mjpeg', '-'], { maxBuffer: 1e8 }))).toBeGreaterThan(0);
+    await processJob(video, { api: server.api, detector, model: { ...model.settings, maxFrames: 4 }, log: () => {} });
+    expect(server.uploads.has('I8/clip.mp4')).toBe(true);
+    expect(model.images.length).toBeGreaterThanOrEqual(2);
+    expect(model.images.length).toBeLessThanOrEqual(4);
+    for (const image of model.images) expect(facesIn(image)).toBe(0);
+    expect(server.finishes).toEqual([{ id: 'I8', taskId: -3, report: '## Observations\nA pitch.' }]);
   });
 });
