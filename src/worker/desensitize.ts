@@ -69,7 +69,9 @@ async function desensitizeImage(input: string, output: string, det: Detector): P
 async function desensitizeVideo(input: string, output: string, det: Detector): Promise<DesensitizeResult> {
   const info = await probe(input);
   const { width, height } = info;
-  const decode = spawnFfmpeg(['-i', input, '-map', '0:v:0', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1']);
+  // Raw frames carry no timestamps: phones record variable frame rates, so frames are made
+  // constant-rate here (duplicated or dropped) to keep the encoder's timing, and the duration, true.
+  const decode = spawnFfmpeg(['-i', input, '-map', '0:v:0', '-fps_mode', 'cfr', '-r', info.fps, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1']);
   decode.child.stdin.end();
   // The pictures come from the pipe, the sound straight from the original file: audio is kept
   // as it was, re-encoded to AAC only so that it fits the mp4.
