@@ -12,11 +12,21 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          include: ['tests/server/**/*.test.ts', 'tests/shared/**/*.test.ts', 'tests/worker/**/*.test.ts'],
+          include: ['tests/server/**/*.test.ts', 'tests/shared/**/*.test.ts'],
           environment: 'node',
           // PostgreSQL schemas of the run are dropped once, at its end (tests/helpers/pg-schemas.ts).
           globalSetup: ['tests/helpers/pg-global.ts'],
           testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'worker',
+          include: ['tests/worker/**/*.test.ts'],
+          environment: 'node',
+          // Real ffmpeg and a WebAssembly detector on two cores: a video takes seconds.
+          testTimeout: 180_000,
           hookTimeout: 60_000,
         },
       },

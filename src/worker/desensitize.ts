@@ -1,71 +1,98 @@
-import { grow, blurBoxes } from './blur.js';
-import { detect, type Box } from './detector.js';
-import { decodeFrames, encoder, probe, type MediaInfo } from './media.js';
+import path from 'node:path';
+import { once } from 'node:events';
+import { Detector, type Box } from './detector.js';
+import { pad, pixelate } from './blur.js';
+import { probe, spawnFfmpeg } from './ffmpeg.js';
 
-export interface DesensitizeOptions {
-  /** Look for faces and plates in every Nth frame (1: every frame). */
-  detectEvery?: number;
-  /** A box found in frame i also covers frames i-hold..i+hold: what moves between looks stays covered. */
-  holdFrames?: number;
-  /** How much each box grows on every side (0.3: 30% of its size). */
-  margin?: number;
+const IMAGE = /\.(jpe?g|png|bmp|webp|tiff?)$/i;
+/** Boxes grow by this share of their size on each side, so hair, chin and plate frames go too. */
+const MARGIN = 0.25;
+/** A box stays for this many frames after its last hit, covering frames the cascade misses. */
+const HOLD = 8;
+
+export function isImage(name: string): boolean {
+  return IMAGE.test(name);
 }
 
-export interface DesensitizeResult {
-  info: MediaInfo;
-  frames: number;
-  /** Frames in which something was found. */
-  framesWithFinds: number;
-  /** Faces and plates found, over all looked-at frames. */
-  finds: number;
+/** The desensitized copy's name: videos become H.264/AAC mp4 unless already mp4/mov/mkv. */
+export function outputName(name: string): string {
+  if (isImage(name) || /\.(mp4|mov|m4v|mkv)$/i.test(name)) return name;
+  return `${name.replace(/\.[^.]+$/, '')}.mp4`;
 }
 
-/**
- * Writes a copy of a video or image in which every face and licence plate the detector finds is
- * blurred, in every frame: frames are looked at every `detectEvery` frames, and each find covers
- * the `holdFrames` frames before and after it (frames wait in a short queue until every look that
- * could cover them has been made). Same size, frame rate and duration; the audio is kept.
- */
-export async function desensitize(input: string, output: string, options: DesensitizeOptions = {}): Promise<DesensitizeResult> {
-  const info = await probe(input);
-  const every = Math.max(1, Math.floor(options.detectEvery ?? 2));
-  const hold = Math.max(every, Math.floor(options.holdFrames ?? Math.max(every, Math.round(info.fps / 4))));
-  const margin = options.margin ?? 0.3;
-  const out = encoder(input, output, info);
-  const queue: { index: number; frame: Buffer; boxes: Box[] }[] = [];
-  let recent: { index: number; boxes: Box[] }[] = [];
-  const result: DesensitizeResult = { info, frames: 0, framesWithFinds: 0, finds: 0 };
+export interface DesensitizeResult { frames: number; framesWithBoxes: number }
 
-  const emit = async (): Promise<void> => {
-    const item = queue.shift();
-    if (!item) return;
-    blurBoxes(item.frame, info.width, info.height, item.boxes);
-    await out.write(item.frame);
-  };
+/** Writes to `output` a copy of the image or video `input` with every face and plate pixelated. */
+export async function desensitize(input: string, output: string, detector?: Detector): Promise<DesensitizeResult> {
+  const det = detector ?? (await Detector.create());
+  return isImage(input) ? desensitizeImage(input, output, det) : desensitizeVideo(input, output, det);
+}
 
-  try {
-    for await (const frame of decodeFrames(input, info)) {
-      const index = result.frames++;
-      const boxes = recent.filter((r) => index - r.index <= hold).flatMap((r) => r.boxes);
-      queue.push({ index, frame, boxes });
-      if (index % every === 0 || info.still) {
-        const found = (await detect(frame, info.width, info.height)).map((b) => grow(b, margin, info.width, info.height));
-        result.finds += found.length;
-        if (found.length > 0) {
-          result.framesWithFinds++;
-          // Back to the frames still waiting, forward to the next `hold` frames.
-          for (const item of queue) if (item.index !== index && index - item.index <= hold) item.boxes.push(...found);
-          queue[queue.length - 1]!.boxes.push(...found);
-          recent.push({ index, boxes: found });
-        }
-        recent = recent.filter((r) => index - r.index <= hold);
-      }
-      while (queue.length > hold) await emit();
+async function readFrames(stream: NodeJS.ReadableStream, frameSize: number, onFrame: (frame: Buffer) => Promise<void>): Promise<number> {
+  let pending: Buffer[] = [];
+  let have = 0;
+  let count = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    pending.push(chunk);
+    have += chunk.length;
+    while (have >= frameSize) {
+      const all = Buffer.concat(pending);
+      await onFrame(Buffer.from(all.subarray(0, frameSize)));
+      count++;
+      pending = [all.subarray(frameSize)];
+      have = all.length - frameSize;
     }
-    while (queue.length > 0) await emit();
-  } finally {
-    await out.end();
   }
-  if (result.frames === 0) throw new Error(`${input} has no frames ffmpeg could decode`);
-  return result;
+  return count;
 }
+
+async function desensitizeImage(input: string, output: string, det: Detector): Promise<DesensitizeResult> {
+  const { width, height } = await probe(input);
+  const decode = spawnFfmpeg(['-i', input, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1']);
+  decode.child.stdin.end();
+  let result: Buffer | undefined;
+  let boxes: Box[] = [];
+  await readFrames(decode.child.stdout, width * height * 3, async (frame) => {
+    boxes = det.detect(frame, width, height).map((b) => pad(b, MARGIN, width, height));
+    pixelate(frame, width, boxes);
+    result = frame;
+  });
+  await decode.exited;
+  if (!result) throw new Error(`${path.basename(input)}: no picture decoded`);
+  const encode = spawnFfmpeg(['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-i', 'pipe:0', '-frames:v', '1', '-q:v', '2', output]);
+  encode.child.stdout.resume();
+  encode.child.stdin.end(result);
+  await encode.exited;
+  return { frames: 1, framesWithBoxes: boxes.length > 0 ? 1 : 0 };
+}
+
+async function desensitizeVideo(input: string, output: string, det: Detector): Promise<DesensitizeResult> {
+  const info = await probe(input);
+  const { width, height } = info;
+  // Raw frames carry no timestamps: phones record variable frame rates, so frames are made
+  // constant-rate here (duplicated or dropped) to keep the encoder's timing, and the duration, true.
+  const decode = spawnFfmpeg(['-i', input, '-map', '0:v:0', '-fps_mode', 'cfr', '-r', info.fps, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1']);
+  decode.child.stdin.end();
+  // The pictures come from the pipe, the sound straight from the original file: audio is kept
+  // as it was, re-encoded to AAC only so that it fits the mp4.
+  const encode = spawnFfmpeg([
+    '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-framerate', info.fps, '-i', 'pipe:0',
+    '-i', input, '-map', '0:v:0', '-map', '1:a?',
+    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p',
+    '-c:a', 'aac', '-b:a', '160k', '-movflags', '+faststart', output,
+  ]);
+  encode.child.stdout.resume();
+  let held: { box: Box; left: number }[] = [];
+  let framesWithBoxes = 0;
+  const frames = await readFrames(decode.child.stdout, width * height * 3, async (frame) => {
+    const hits = det.detect(frame, width, height).map((b) => pad(b, MARGIN, width, height));
+    held = [...held.filter((h) => --h.left > 0), ...hits.map((box) => ({ box, left: HOLD }))];
+    if (held.length > 0) framesWithBoxes++;
+    pixelate(frame, width, held.map((h) => h.box));
+    if (!encode.child.stdin.write(frame)) await once(encode.child.stdin, 'drain');
+  });
+  encode.child.stdin.end();
+  await Promise.all([decode.exited, encode.exited]);
+  return { frames, framesWithBoxes };
+}
+

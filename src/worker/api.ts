@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+
+// The worker's client of the server's fileAnalyze protocol (docs/worker.md, the issue 12 contract).
+
+export interface JobFile { name: string; size: number; mimeType: string }
+export interface Job {
+  id: string; taskId: number; projectName: string; attachmentFolder: string;
+  issueTitle: string; issueDescription: string; issueCategory: string; issueSeverity: string;
+  workingCondition: string; weather: string; faultMileage: number | string | null; submittedAt: string;
+  files: JobFile[];
+}
+export interface Lease { id: string; leaseSeconds: number; leaseUntil: string }
+export interface FinishBody { report?: string; error?: string; stage?: 'desensitize' | 'analyze'; remark?: string }
+
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string) { super(message); }
+}
+
+const BASE = '/api/vtp/issueRecord/fileAnalyze';
+
+export class WorkerApi {
+  private token = '';
+  constructor(private readonly serverUrl: string, private readonly username: string, private readonly password: string) {}
+
+  private url(p: string): string { return new URL(p, this.serverUrl).href; }
+
+  private async call<T>(method: string, p: string, body?: unknown): Promise<T> {
+    const res = await fetch(this.url(p), {
+      method,
+      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await res.json().catch(() => ({}))) as { code?: number; msg?: string; data?: T };
+    if (!res.ok || (json.code !== undefined && json.code !== 200)) throw new ApiError(res.status, `${method} ${p}: ${res.status} ${json.msg ?? ''}`.trim());
+    return json.data as T;
+  }
+
+  /** Signs in with the worker account; the token is used by every later call. */
+  async login(): Promise<void> {
+    const data = await this.call<{ access_token: string }>('POST', '/api/auth/login', { username: this.username, password: this.password });
+    this.token = data.access_token;
+  }
+
+  todolist(): Promise<Job[]> { return this.call('GET', `${BASE}/todolist`); }
+  start(id: string): Promise<Lease> { return this.call('POST', `${BASE}/start`, { id, taskId: -3 }); }
+  submitToAI(id: string, remark?: string): Promise<unknown> { return this.call('POST', `${BASE}/submitToAI`, { id, taskId: -3, remark }); }
+  finish(id: string, body: FinishBody): Promise<unknown> { return this.call('POST', `${BASE}/finish`, { id, taskId: -3, ...body }); }
+
+  /** The original file's bytes as a stream. */
+  async download(id: string, name: string): Promise<ReadableStream<Uint8Array>> {
+    const res = await fetch(this.url(`${BASE}/file?id=${encodeURIComponent(id)}&name=${encodeURIComponent(name)}`), { headers: { authorization: `Bearer ${this.token}` } });
+    if (!res.ok || !res.body) throw new ApiError(res.status, `GET file ${name}: ${res.status}`);
+    return res.body;
+  }
+
+  /** Streams a desensitized file to the server (videos can be gigabytes: never held in memory). */
+  async upload(id: string, name: string, file: string): Promise<void> {
+    const { size } = await fs.promises.stat(file);
+    const res = await fetch(this.url(`${BASE}/desensitized?id=${encodeURIComponent(id)}&name=${encodeURIComponent(name)}`), {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/octet-stream', 'content-length': String(size) },
+      body: Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>,
+      duplex: 'half',
+    } as RequestInit);
+    if (!res.ok) throw new ApiError(res.status, `PUT desensitized ${name}: ${res.status}`);
+  }
+}

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ApiError, type Job, type WorkerApi } from './api.js';
+import { analyze, keyFrames, type ModelSettings } from './analyze.js';
+import { desensitize, outputName } from './desensitize.js';
+import type { Detector } from './detector.js';
+
+export interface JobDeps {
+  api: WorkerApi;
+  detector: Detector;
+  model: ModelSettings | null;
+  log: (msg: string) => void;
+  /** Waits between model tries (backoff); tests shorten it. */
+  backoffMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Claims one job and carries it to finish. Returns false when another worker won the claim.
+ * The lease is renewed (start again) every leaseSeconds/3 while the work runs.
+ */
+export async function processJob(job: Job, deps: JobDeps): Promise<boolean> {
+  const { api, log } = deps;
+  let lease;
+  try {
+    lease = await api.start(job.id);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 409) { log(`issue ${job.id}: claimed by another worker, skipped`); return false; }
+    throw e;
+  }
+  const renew = setInterval(() => { api.start(job.id).catch((e: Error) => log(`issue ${job.id}: lease renewal failed: ${e.message}`)); }, Math.max(1, lease.leaseSeconds / 3) * 1000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `worker-${job.id.replace(/\W/g, '_')}-`));
+  try {
+    const outputs: string[] = [];
+    try {
+      for (const file of job.files) {
+        log(`issue ${job.id}: desensitizing ${file.name}`);
+        const original = path.join(dir, `original-${path.basename(file.name)}`);
+        await pipeline(Readable.fromWeb((await api.download(job.id, file.name)) as import('node:stream/web').ReadableStream), fs.createWriteStream(original));
+        const name = outputName(path.basename(file.name));
+        const output = path.join(dir, name);
+        const result = await desensitize(original, output, deps.detector);
+        await api.upload(job.id, name, output);
+        log(`issue ${job.id}: ${file.name} -> desensitized/${name} (${result.frames} frames, ${result.framesWithBoxes} with faces or plates)`);
+        outputs.push(output);
+      }
+    } catch (e) {
+      const msg = (e as Error).message;
+      log(`issue ${job.id}: desensitization failed: ${msg}`);
+      await api.finish(job.id, { error: `Desensitization failed: ${msg}`, stage: 'desensitize' });
+      return true;
+    }
+    if (!deps.model) {
+      await api.finish(job.id, { remark: 'no AI model configured' });
+      log(`issue ${job.id}: desensitized; no AI model configured, analysis left READY`);
+      return true;
+    }
+    await api.submitToAI(job.id, `${outputs.length} desensitized file(s)`);
+    const frames: string[] = [];
+    for (const out of outputs) frames.push(...(await keyFrames(out, path.join(dir, 'frames'), deps.model.maxFrames)));
+    let lastError = '';
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      try {
+        const report = await analyze(deps.model, job, frames.slice(0, deps.model.maxFrames));
+        await api.finish(job.id, { report });
+        log(`issue ${job.id}: report written (${frames.length} frames sent)`);
+        return true;
+      } catch (e) {
+        lastError = (e as Error).message;
+        log(`issue ${job.id}: model try ${attempt} failed: ${lastError}`);
+        if (attempt < 3) await sleep((deps.backoffMs ?? 2000) * 2 ** (attempt - 1));
+      }
+    }
+    await api.finish(job.id, { error: `The AI model failed 3 times: ${lastError}`, stage: 'analyze' });
+    return true;
+  } finally {
+    clearInterval(renew);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
