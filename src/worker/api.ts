@@ -5,12 +5,13 @@ import { Readable } from 'node:stream';
 
 export interface JobFile { name: string; size: number; mimeType: string }
 export interface Job {
-  id: string; taskId: number; projectName: string; attachmentFolder: string;
+  /** The issue id: a number from this server (ids are integers), a string from older backends. */
+  id: number | string; taskId: number; projectName: string; attachmentFolder: string;
   issueTitle: string; issueDescription: string; issueCategory: string; issueSeverity: string;
   workingCondition: string; weather: string; faultMileage: number | string | null; submittedAt: string;
   files: JobFile[];
 }
-export interface Lease { id: string; leaseSeconds: number; leaseUntil: string }
+export interface Lease { id: number | string; leaseSeconds: number; leaseUntil: string }
 export interface FinishBody { report?: string; error?: string; stage?: 'desensitize' | 'analyze'; remark?: string }
 
 export class ApiError extends Error {
@@ -43,21 +44,21 @@ export class WorkerApi {
   }
 
   todolist(): Promise<Job[]> { return this.call('GET', `${BASE}/todolist`); }
-  start(id: string): Promise<Lease> { return this.call('POST', `${BASE}/start`, { id, taskId: -3 }); }
-  submitToAI(id: string, remark?: string): Promise<unknown> { return this.call('POST', `${BASE}/submitToAI`, { id, taskId: -3, remark }); }
-  finish(id: string, body: FinishBody): Promise<unknown> { return this.call('POST', `${BASE}/finish`, { id, taskId: -3, ...body }); }
+  start(id: number | string): Promise<Lease> { return this.call('POST', `${BASE}/start`, { id, taskId: -3 }); }
+  submitToAI(id: number | string, remark?: string): Promise<unknown> { return this.call('POST', `${BASE}/submitToAI`, { id, taskId: -3, remark }); }
+  finish(id: number | string, body: FinishBody): Promise<unknown> { return this.call('POST', `${BASE}/finish`, { id, taskId: -3, ...body }); }
 
   /** The original file's bytes as a stream. */
-  async download(id: string, name: string): Promise<ReadableStream<Uint8Array>> {
-    const res = await fetch(this.url(`${BASE}/file?id=${encodeURIComponent(id)}&name=${encodeURIComponent(name)}`), { headers: { authorization: `Bearer ${this.token}` } });
+  async download(id: number | string, name: string): Promise<ReadableStream<Uint8Array>> {
+    const res = await fetch(this.url(`${BASE}/file?id=${encodeURIComponent(String(id))}&name=${encodeURIComponent(name)}`), { headers: { authorization: `Bearer ${this.token}` } });
     if (!res.ok || !res.body) throw new ApiError(res.status, `GET file ${name}: ${res.status}`);
     return res.body;
   }
 
   /** Streams a desensitized file to the server (videos can be gigabytes: never held in memory). */
-  async upload(id: string, name: string, file: string): Promise<void> {
+  async upload(id: number | string, name: string, file: string): Promise<void> {
     const { size } = await fs.promises.stat(file);
-    const res = await fetch(this.url(`${BASE}/desensitized?id=${encodeURIComponent(id)}&name=${encodeURIComponent(name)}`), {
+    const res = await fetch(this.url(`${BASE}/desensitized?id=${encodeURIComponent(String(id))}&name=${encodeURIComponent(name)}`), {
       method: 'PUT',
       headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/octet-stream', 'content-length': String(size) },
       body: Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>,

@@ -33,7 +33,7 @@ export async function processJob(job: Job, deps: JobDeps): Promise<boolean> {
     throw e;
   }
   const renew = setInterval(() => { api.start(job.id).catch((e: Error) => log(`issue ${job.id}: lease renewal failed: ${e.message}`)); }, Math.max(1, lease.leaseSeconds / 3) * 1000);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `worker-${job.id.replace(/\W/g, '_')}-`));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `worker-${String(job.id).replace(/\W/g, '_')}-`));
   try {
     const outputs: string[] = [];
     try {

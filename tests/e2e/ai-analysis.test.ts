@@ -1,4 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Detector } from '../../src/worker/detector.js';
+import { runWorker } from '../../src/worker/main.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { UserRepository } from '../../src/server/users/user-repository.js';
 import { ALICE, startServer, type TestServer } from '../helpers/server.js';
@@ -85,5 +93,79 @@ describe('submitting an issue to AI in Chromium', () => {
     await report.getByRole('button', { name: '一键复制' }).click();
     await page.getByText('AI报告内容已复制').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(REPORT);
+  });
+
+  it('runs the real worker once over a real video: the copy is desensitized, the model sees only blurred frames, and the screen goes green with its report', async () => {
+    // Two seconds of opencv-doc's Megamind.avi (a face) as a phone's MP4.
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-ai-e2e-'));
+    const clip = path.join(work, 'drive.mp4');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-ss', '2', '-t', '2', '-i', '/usr/share/doc/opencv-doc/examples/data/Megamind.avi', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip]);
+    const created = await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Driver distracted', issueStartTime: '2026-11-21 09:00:00' } });
+    const id = created.body.data.id as number;
+    const folder = created.body.data.attachmentFolder as string;
+    await putFile(server, 'P1', `${folder}/drive.mp4`, fs.readFileSync(clip));
+
+    // The model: an OpenAI-compatible endpoint inside the test, which checks every image it gets.
+    const detector = await Detector.create();
+    const seen: { images: number; withFaces: number } = { images: 0, withFaces: 0 };
+    const model = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as { messages: { content: string | { type: string; image_url?: { url: string } }[] }[] };
+        for (const message of body.messages) {
+          if (typeof message.content === 'string') continue;
+          for (const part of message.content) {
+            if (part.type !== 'image_url' || !part.image_url) continue;
+            seen.images++;
+            const jpeg = path.join(work, `seen-${seen.images}.jpg`);
+            fs.writeFileSync(jpeg, Buffer.from(part.image_url.url.replace(/^data:image\/\w+;base64,/, ''), 'base64'));
+            const size = execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', jpeg]).toString().trim().split(',').map(Number);
+            const rgb = execFileSync('ffmpeg', ['-v', 'error', '-i', jpeg, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { maxBuffer: 1e8 });
+            if (detector.detect(rgb, size[0]!, size[1]!).some((b) => b.kind === 'face')) seen.withFaces++;
+          }
+        }
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: 'test-model', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '## First analysis\n\nThe driver looks away from the road.' } }] }));
+      });
+    });
+    await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+
+    try {
+      await page.goto(`${server.url}/data/issue/${id}`);
+      await page.getByRole('button', { name: 'Submit to AI', exact: true }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Submit', exact: true }).click();
+      await page.getByText('已提交给AI').waitFor();
+      await expect.poll(() => tone('Video analysis')).toContain('status-ready');
+
+      const log: string[] = [];
+      await runWorker(
+        {
+          WORKER_SERVER_URL: server.url,
+          WORKER_USERNAME: 'e2e-worker',
+          WORKER_PASSWORD: 'e2e-worker-password',
+          AI_BASE_URL: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`,
+          AI_MODEL: 'test-model',
+          AI_API_KEY: 'test',
+        },
+        true,
+        (msg) => log.push(msg),
+      );
+      expect(log.join('\n')).toContain(`issue ${id}: report written`);
+      expect(seen.images).toBeGreaterThan(0);
+      expect(seen.withFaces).toBe(0);
+
+      await expect.poll(() => tone('Video analysis'), { timeout: 15_000 }).toContain('status-done');
+      expect(await tone('Desensitization')).toContain('status-done');
+      await page.getByRole('button', { name: 'AI report' }).click();
+      await page.getByRole('dialog').getByRole('heading', { name: 'First analysis' }).waitFor();
+      await snap(page, 'ai-report-real-worker');
+      await page.keyboard.press('Escape');
+      const listed = await server.request('GET', `/sharepoint/files?path=${encodeURIComponent(`${folder}/desensitized`)}`, { token });
+      expect(JSON.stringify(listed.body)).toContain('drive.mp4');
+    } finally {
+      model.close();
+      fs.rmSync(work, { recursive: true, force: true });
+    }
   });
 });
