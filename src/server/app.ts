@@ -84,7 +84,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await db.kysely.destroy();
     throw e;
   }
-  const users = new UserRepository(db.kysely);
+  const tokens = new TokenStore(db.kysely, config.tokenTtlSeconds);
+  const users = new UserRepository(db.kysely, (userId) => tokens.forgetUser(userId));
   await seedFirstUser(users, config, options.print ?? ((line) => console.log(line)));
 
   const app = Fastify({
@@ -159,7 +160,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
   });
 
-  const tokens = new TokenStore(db.kysely, config.tokenTtlSeconds);
   const throttle = new LoginThrottle(db.kysely, config.login);
   // Old counters are dropped now and then, so rotating usernames and addresses cannot grow the table forever.
   const pruning = setInterval(() => {
