@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import Fastify from 'fastify';
+import { COMPRESS_THRESHOLD, installCompression } from '../../src/server/http/compression.js';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../src/server/app.js';
@@ -32,7 +33,8 @@ const DAY = dayAfter(FIRST_DAY, DAYS - 1);
 const MONTH_START = dayAfter(FIRST_DAY, DAYS - 30);
 const PG_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const USER = { username: 'bench', password: 'bench-password-1', project: 'DEMO', vehicle: '636_green' };
-// What a browser sends: the answers are measured with compression as users get them.
+// What a browser sends. Each list is measured twice: uncompressed against a bare route, and as a
+// browser asks for it against a bare route compressing with the same settings.
 const ENCODING = 'gzip, deflate, br';
 const AUTOCANNON = path.join(path.dirname(createRequire(import.meta.url).resolve('autocannon/package.json')), 'autocannon.js');
 
@@ -42,8 +44,8 @@ interface Load {
   bad: number;
 }
 
-async function load(url: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<Load> {
-  const argv = [AUTOCANNON, '-j', '-c', String(CONNECTIONS), '-d', String(SECONDS), '-m', method];
+async function load(url: string, headers: Record<string, string>, method = 'GET', body?: string, seconds = SECONDS): Promise<Load> {
+  const argv = [AUTOCANNON, '-j', '-c', String(CONNECTIONS), '-d', String(seconds), '-m', method];
   for (const [k, v] of Object.entries(headers)) argv.push('-H', `${k}=${v}`);
   if (body !== undefined) argv.push('-b', body);
   argv.push(url);
@@ -97,6 +99,7 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
   );
   const app = await buildApp(config, { print: () => {}, logger: false });
   const bare = Fastify({ logger: false });
+  const bareCompressing = Fastify({ logger: false });
   try {
     const kind = app.registry.get('issue');
     if (!kind) throw new Error('no issue kind');
@@ -110,7 +113,7 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
       body: JSON.stringify({ username: USER.username, password: USER.password, clientId: config.clientId, grantType: 'password' }),
     });
     const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
-    const headers = { authorization: `Bearer ${token}`, 'accept-encoding': ENCODING };
+    const headers = { authorization: `Bearer ${token}` };
     const list = `${kind.meta.apiPath}/list`;
     const { begin, end } = kind.meta.rangeParams;
     const range = (from: string, to: string): string => `${encodeURIComponent(`params[${begin}]`)}=${from}&${encodeURIComponent(`params[${end}]`)}=${to}`;
@@ -132,23 +135,33 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
       if (res.status !== 200) throw new Error(`${c.path} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
       answers.set(c.name, Buffer.from(await res.arrayBuffer()));
     }
+    await installCompression(bareCompressing);
     for (const c of cases) {
       const bytes = answers.get(c.name) as Buffer;
-      bare.route({ method: (c.method ?? 'GET') as 'GET', url: `/bare/${c.name.replaceAll(' ', '-')}`, handler: async (_req, reply) => reply.type('application/json; charset=utf-8').send(bytes) });
+      for (const server of [bare, bareCompressing]) {
+        server.route({ method: (c.method ?? 'GET') as 'GET', url: `/bare/${c.name.replaceAll(' ', '-')}`, handler: async (_req, reply) => reply.type('application/json; charset=utf-8').send(bytes) });
+      }
     }
-    await bare.listen({ port: 0, host: '127.0.0.1' });
-    const bareBase = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}`;
-    console.log(`| case | bytes | real req/s | real p99 ms | bare req/s | bare p99 ms | ratio |`);
-    console.log(`|---|---|---|---|---|---|---|`);
+    const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
+    const compressingBase = await bareCompressing.listen({ port: 0, host: '127.0.0.1' });
+    console.log(`| case | bytes | encoding | real req/s | real p99 ms | bare req/s | bare p99 ms | ratio |`);
+    console.log(`|---|---|---|---|---|---|---|---|`);
     for (const c of cases) {
-      const h = c.body ? { ...headers, 'content-type': 'application/json' } : headers;
-      const real = await load(`${base}/api${c.path}`, h, c.method, c.body);
-      const baseline = await load(`${bareBase}/bare/${c.name.replaceAll(' ', '-')}`, h, c.method, c.body);
-      const bad = real.bad + baseline.bad > 0 ? ` (${real.bad} + ${baseline.bad} failed)` : '';
-      console.log(`| ${c.name} | ${(answers.get(c.name) as Buffer).length} | ${real.rps.toFixed(0)} | ${real.p99} | ${baseline.rps.toFixed(0)} | ${baseline.p99} | ${(real.rps / baseline.rps).toFixed(2)}x${bad} |`);
+      // Answers under the compression threshold (GET by id, POST) are sent as they are either way.
+      const encodings = (answers.get(c.name) as Buffer).length >= COMPRESS_THRESHOLD ? ['identity', ENCODING] : ['identity'];
+      for (const encoding of encodings) {
+        const h = { ...headers, 'accept-encoding': encoding, ...(c.body ? { 'content-type': 'application/json' } : {}) };
+        // One second first, so that the JIT and the page cache are warm for every case alike.
+        await load(`${base}/api${c.path}`, h, c.method, c.body, 1);
+        const real = await load(`${base}/api${c.path}`, h, c.method, c.body);
+        const baseline = await load(`${encoding === 'identity' ? bareBase : compressingBase}/bare/${c.name.replaceAll(' ', '-')}`, h, c.method, c.body);
+        const bad = real.bad + baseline.bad > 0 ? ` (${real.bad} + ${baseline.bad} failed)` : '';
+        console.log(`| ${c.name} | ${(answers.get(c.name) as Buffer).length} | ${encoding === 'identity' ? 'none' : 'gzip'} | ${real.rps.toFixed(0)} | ${real.p99} | ${baseline.rps.toFixed(0)} | ${baseline.p99} | ${(real.rps / baseline.rps).toFixed(2)}x${bad} |`);
+      }
     }
   } finally {
     await bare.close();
+    await bareCompressing.close();
     await app.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
     if (target === 'postgres') {
