@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import { COMPRESS_THRESHOLD, installCompression } from '../../src/server/http/compression.js';
@@ -144,8 +145,8 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
     }
     const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
     const compressingBase = await bareCompressing.listen({ port: 0, host: '127.0.0.1' });
-    console.log(`| case | bytes | encoding | real req/s | real p99 ms | bare req/s | bare p99 ms | ratio |`);
-    console.log(`|---|---|---|---|---|---|---|---|`);
+    console.log(`| case | bytes | encoding | real req/s | real p99 ms | loop max ms | bare req/s | bare p99 ms | ratio |`);
+    console.log(`|---|---|---|---|---|---|---|---|---|`);
     for (const c of cases) {
       // Answers under the compression threshold (GET by id, POST) are sent as they are either way.
       const encodings = (answers.get(c.name) as Buffer).length >= COMPRESS_THRESHOLD ? ['identity', ENCODING] : ['identity'];
@@ -153,10 +154,14 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
         const h = { ...headers, 'accept-encoding': encoding, ...(c.body ? { 'content-type': 'application/json' } : {}) };
         // One second first, so that the JIT and the page cache are warm for every case alike.
         await load(`${base}/api${c.path}`, h, c.method, c.body, 1);
+        // The longest the server's event loop was held meanwhile (one request's synchronous work, or a few queued).
+        const loop = monitorEventLoopDelay({ resolution: 1 });
+        loop.enable();
         const real = await load(`${base}/api${c.path}`, h, c.method, c.body);
+        loop.disable();
         const baseline = await load(`${encoding === 'identity' ? bareBase : compressingBase}/bare/${c.name.replaceAll(' ', '-')}`, h, c.method, c.body);
         const bad = real.bad + baseline.bad > 0 ? ` (${real.bad} + ${baseline.bad} failed)` : '';
-        console.log(`| ${c.name} | ${(answers.get(c.name) as Buffer).length} | ${encoding === 'identity' ? 'none' : 'gzip'} | ${real.rps.toFixed(0)} | ${real.p99} | ${baseline.rps.toFixed(0)} | ${baseline.p99} | ${(real.rps / baseline.rps).toFixed(2)}x${bad} |`);
+        console.log(`| ${c.name} | ${(answers.get(c.name) as Buffer).length} | ${encoding === 'identity' ? 'none' : 'gzip'} | ${real.rps.toFixed(0)} | ${real.p99} | ${(loop.max / 1e6).toFixed(1)} | ${baseline.rps.toFixed(0)} | ${baseline.p99} | ${(real.rps / baseline.rps).toFixed(2)}x${bad} |`);
       }
     }
   } finally {
