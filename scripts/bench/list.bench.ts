@@ -145,6 +145,18 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
     }
     const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
     const compressingBase = await bareCompressing.listen({ port: 0, host: '127.0.0.1' });
+    // Each case alone, one request at a time: what one request costs with nothing queued beside it.
+    for (const c of cases.filter((x) => x.method === undefined)) {
+      const ms: number[] = [];
+      for (let i = 0; i < 50; i++) {
+        const t = process.hrtime.bigint();
+        const res = await fetch(`${base}/api${c.path}`, { headers });
+        await res.arrayBuffer();
+        ms.push(Number(process.hrtime.bigint() - t) / 1e6);
+      }
+      ms.sort((a, b) => a - b);
+      console.log(`alone, ${c.name}: median ${(ms[25] as number).toFixed(2)} ms, max ${(ms[49] as number).toFixed(2)} ms (50 requests, uncompressed)`);
+    }
     console.log(`| case | bytes | encoding | real req/s | real p99 ms | loop max ms | bare req/s | bare p99 ms | ratio |`);
     console.log(`|---|---|---|---|---|---|---|---|---|`);
     for (const c of cases) {
