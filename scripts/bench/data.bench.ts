@@ -4,12 +4,12 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { issueAttachmentFolder } from '../../src/shared/attachments.js';
-import type { Kind } from '../../src/shared/kind-types.js';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { recordTable } from '../../src/server/db/migrations.js';
 import { StatsRepository } from '../../src/server/stats/stats-repository.js';
 import { CompiledQuery } from 'kysely';
+import { recordOf } from './records.js';
 
 // The Data page's statistics and a day package against 100,000 records per kind in SQLite,
 // over real HTTP: `npm run bench data`. Numbers go to docs/PERFORMANCE.md.
@@ -24,24 +24,6 @@ const ATTACHMENT_BYTES = 200_000;
 const REPEAT_STATS = 30;
 const REPEAT_PACKAGES = 5;
 const USER = { username: 'bench', password: 'bench-password-1', project: 'DEMO', vehicle: '636_green' };
-
-const pad = (n: number): string => String(n).padStart(2, '0');
-
-/** A plausible value for every property of a kind, from its schema; the date field falls on `day`. */
-function recordOf(kind: Kind, i: number, day: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const time = `${day} ${pad(i % 24)}:${pad((i * 7) % 60)}:${pad((i * 13) % 60)}`;
-  kind.fields.forEach((field, f) => {
-    const p = kind.schema.properties[field];
-    if (!p || kind.readOnlyFields.has(field)) return;
-    if (p.enum) out[field] = p.enum[i % p.enum.length];
-    else if (p.format === 'datetime-text') out[field] = time;
-    else if (p.type === 'number') out[field] = Math.round(Math.min(Number(p['maximum'] ?? 1e6), ((i * (f + 3)) % 977) + (i % 10) / 10 + (f % 7) / 100) * 100) / 100;
-    else if (p.type === 'string') out[field] = `${field} ${i % 5000}`;
-  });
-  out[kind.meta.dateField] = time;
-  return out;
-}
 
 async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const start = process.hrtime.bigint();

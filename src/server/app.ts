@@ -1,6 +1,5 @@
-import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
-import fastifyCompress from '@fastify/compress';
+import { installCompression } from './http/compression.js';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyCors from '@fastify/cors';
 import { installSecurityHeaders } from './http/security-headers.js';
@@ -86,7 +85,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await db.kysely.destroy();
     throw e;
   }
-  const users = new UserRepository(db.kysely);
+  const tokens = new TokenStore(db.kysely, config.tokenTtlSeconds);
+  const users = new UserRepository(db.kysely, (userId) => tokens.forgetUser(userId));
   await seedFirstUser(users, config, options.print ?? ((line) => console.log(line)));
 
   const app = Fastify({
@@ -153,15 +153,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   installInputGuard(app);
   installBodyDeadline(app, config.timeouts.bodyMs, config.uploads);
   await installSecurityHeaders(app);
-  await app.register(fastifyCompress, {
-    global: true,
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
-    // Quality 4 compresses JSON nearly as well as 11 at a small fraction of the CPU.
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
-  });
+  await installCompression(app);
 
-  const tokens = new TokenStore(db.kysely, config.tokenTtlSeconds);
   const throttle = new LoginThrottle(db.kysely, config.login);
   // Old counters are dropped now and then, so rotating usernames and addresses cannot grow the table forever.
   const pruning = setInterval(() => {

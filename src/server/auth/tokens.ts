@@ -21,9 +21,18 @@ const newLinkId = (): string => randomBytes(16).toString('base64url');
  * instance accepts them and a restart signs nobody out.
  */
 export class TokenStore {
+  /**
+   * Sign-ins looked up in the last few seconds, by token hash, so a burst of requests costs one
+   * query. A token revoked here leaves at once; one revoked by another instance (or the users
+   * script) is still accepted here for at most cacheMs (docs/SECURITY.md, docs/decisions/017).
+   */
+  private readonly recent = new Map<string, { signedIn: SignedIn; until: number }>();
+  private static readonly MAX_CACHED = 10_000;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly ttlSeconds: number,
+    private readonly cacheMs = 5000,
   ) {}
 
   async issue(userId: number): Promise<{ token: string; expiresIn: number }> {
@@ -47,17 +56,31 @@ export class TokenStore {
   async resolve(token: string): Promise<SignedIn | undefined> {
     if (!/^[A-Za-z0-9_-]{20,200}$/.test(token)) return undefined;
     const hash = digest(token);
+    const now = Date.now();
+    const cached = this.recent.get(hash);
+    if (cached !== undefined) {
+      if (cached.until > now) return cached.signedIn;
+      this.recent.delete(hash);
+    }
     const row = await this.db
       .selectFrom('auth_tokens')
       .innerJoin('users', 'users.id', 'auth_tokens.user_id')
       .selectAll('users')
-      .select('auth_tokens.link_id')
+      .select(['auth_tokens.link_id', 'auth_tokens.expires_at'])
       .where('auth_tokens.token_hash', '=', hash)
-      .where('auth_tokens.expires_at', '>', new Date().toISOString())
+      .where('auth_tokens.expires_at', '>', new Date(now).toISOString())
       .executeTakeFirst();
     if (!row) return undefined;
-    const { link_id, ...user } = row;
-    if (link_id !== null) return { user, linkId: link_id };
+    const { link_id, expires_at, ...user } = row;
+    if (link_id !== null) {
+      const signedIn = { user, linkId: link_id };
+      if (this.cacheMs > 0) {
+        // Oldest first out: a Map iterates in insertion order.
+        if (this.recent.size >= TokenStore.MAX_CACHED) this.recent.delete(this.recent.keys().next().value as string);
+        this.recent.set(hash, { signedIn, until: Math.min(now + this.cacheMs, Date.parse(expires_at)) });
+      }
+      return signedIn;
+    }
     // A sign-in from before links were bound to sign-ins: give it an id the first time it is used.
     const linkId = newLinkId();
     await this.db.updateTable('auth_tokens').set({ link_id: linkId }).where('token_hash', '=', hash).where('link_id', 'is', null).execute();
@@ -78,7 +101,19 @@ export class TokenStore {
     return row ? { user: row, linkId } : undefined;
   }
 
+  /** Drops a user's cached sign-ins (their tokens were deleted: new password, user removed). */
+  forgetUser(userId: number): void {
+    for (const [hash, entry] of this.recent) if (entry.signedIn.user.id === userId) this.recent.delete(hash);
+  }
+
+  /** Drops every cached sign-in, as if cacheMs had passed. */
+  forgetAll(): void {
+    this.recent.clear();
+  }
+
   async revoke(token: string): Promise<void> {
-    await this.db.deleteFrom('auth_tokens').where('token_hash', '=', digest(token)).execute();
+    const hash = digest(token);
+    this.recent.delete(hash);
+    await this.db.deleteFrom('auth_tokens').where('token_hash', '=', hash).execute();
   }
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database, Dialect } from './types.js';
 
@@ -15,6 +15,31 @@ export interface Db {
   describe: string;
 }
 
+const CACHED_STATEMENTS = 500;
+
+/**
+ * The database as Kysely sees it, preparing each distinct SQL text once: Kysely prepares every
+ * query anew, which costs more than running the small hot ones. A statement still being iterated
+ * (a streamed query) is busy, so a second user of the same text gets a fresh one.
+ */
+function reusingStatements(database: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(text: string) {
+      const cached = cache.get(text);
+      if (cached !== undefined && !cached.busy) return cached;
+      const statement = database.prepare(text);
+      if (cached === undefined) {
+        // Oldest first out: a Map iterates in insertion order.
+        if (cache.size >= CACHED_STATEMENTS) cache.delete(cache.keys().next().value as string);
+        cache.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 function openSqlite(dataDir: string): Db {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'road-test-data.sqlite');
@@ -24,7 +49,7 @@ function openSqlite(dataDir: string): Db {
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  return { kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), dialect: 'sqlite', describe: `SQLite ${file}` };
+  return { kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(database) }) }), dialect: 'sqlite', describe: `SQLite ${file}` };
 }
 
 async function openPostgres(url: string, schema: string | undefined): Promise<Db> {

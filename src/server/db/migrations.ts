@@ -1,6 +1,7 @@
 import { Migrator, type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Kind } from '../../shared/kind-types.js';
 import type { Db } from './database.js';
+import { ensureDayCounts } from './day-counts.js';
 import type { Database, RecordTableName } from './types.js';
 
 /** The auto-increment primary key, spelled as each dialect wants it. */
@@ -176,6 +177,21 @@ function migrations(db: Db): Record<string, Migration> {
         await k.schema.createIndex('analysis_history_issue').on('analysis_history').columns(['issue_id', 'id']).execute();
       },
     },
+    '011-record-day-counts': {
+      async up(k: Kysely<unknown>) {
+        // A list's total is a sum over days instead of count(*) over the range (docs/decisions/017).
+        // Filled per kind by migrate() (record tables are made there), then kept by the repository.
+        await k.schema
+          .createTable('record_day_counts')
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('project_name', 'text', (c) => c.notNull())
+          .addColumn('day', 'text', (c) => c.notNull())
+          .addColumn('n', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('record_day_counts_pk', ['kind', 'project_name', 'day'])
+          .execute();
+        await k.schema.createTable('record_day_counts_ready').addColumn('kind', 'text', (c) => c.primaryKey()).execute();
+      },
+    },
   };
 }
 
@@ -205,7 +221,10 @@ export async function migrate(db: Db, kinds: Iterable<Kind>): Promise<void> {
   });
   const { error } = await migrator.migrateToLatest();
   if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
-  for (const kind of kinds) await ensureRecordTable(db.kysely, db, recordTable(kind));
+  for (const kind of kinds) {
+    await ensureRecordTable(db.kysely, db, recordTable(kind));
+    await ensureDayCounts(db.kysely, kind.name, recordTable(kind));
+  }
 }
 
 async function ensureRecordTable(k: Kysely<Database>, db: Db, table: RecordTableName): Promise<void> {

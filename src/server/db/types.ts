@@ -136,6 +136,20 @@ export interface AnalysisHistoryTable {
   remark: string | null;
 }
 
+/** How many records of a kind one project has per day (the date field's day): list totals are sums of these. */
+export interface RecordDayCountTable {
+  kind: string;
+  project_name: string;
+  /** yyyy-MM-dd, or '' for records without a date. */
+  day: string;
+  n: number;
+}
+
+/** The kinds whose day counts were built from their records (once, when the counts arrived). */
+export interface RecordDayCountReadyTable {
+  kind: string;
+}
+
 export type RecordTableName = `rec_${string}`;
 
 export type Database = {
@@ -148,6 +162,8 @@ export type Database = {
   idempotency_keys: IdempotencyKeyTable;
   analysis_jobs: AnalysisJobTable;
   analysis_history: AnalysisHistoryTable;
+  record_day_counts: RecordDayCountTable;
+  record_day_counts_ready: RecordDayCountReadyTable;
 } & Record<RecordTableName, RecordTable>;
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } 
 import type { Kind } from '../../shared/kind-types.js';
 import { toSortableDateTime } from '../../shared/formats.js';
 import { recordTable } from '../db/migrations.js';
+import { adjustDayCounts, dayOf, rangeTotal } from '../db/day-counts.js';
 import type { Database, Dialect, RecordTable } from '../db/types.js';
 import type { ListQuery } from './list-query.js';
 import type { RecordData } from './validation.js';
@@ -86,12 +87,27 @@ export class RecordRepository {
       } else if (typeof f.value === 'number') base = base.where(sql<boolean>`${this.field(f.field, true)} = ${f.value}`);
       else base = base.where(sql<boolean>`${this.field(f.field, false)} = ${f.value}`);
     }
-    const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    const total = Number(count.n);
+    // Without field filters the total is a sum of day counts, not count(*) over the whole range.
+    const total =
+      q.filters.length === 0
+        ? await rangeTotal(this.db, kind.name, table, project, q.begin, q.end)
+        : Number((await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
     const offset = (q.pageNum - 1) * q.pageSize;
     if (offset >= total) return { rows: [], total };
+    if (q.order.length === 0) {
+      // Newest first: the page's ids are found on the (project_name, record_date, id) index alone,
+      // so a deep offset skips index entries, not rows with their JSON; then only those rows are read.
+      const ids = base.select('id').orderBy('record_date', 'desc').orderBy('id', 'desc').limit(q.pageSize).offset(offset);
+      const rows = await this.db
+        .selectFrom(table)
+        .select(['id', 'project_name', 'vehicle_no', 'data', 'version'])
+        .where('id', 'in', ids)
+        .orderBy('record_date', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      return { rows: rows.map((r) => toRecord(kind, r)), total };
+    }
     let page = base.select(['id', 'project_name', 'vehicle_no', 'data', 'version']);
-    if (q.order.length === 0) page = page.orderBy('record_date', 'desc').orderBy('id', 'desc');
     for (const key of q.order) {
       const expr = key.column === 'data' ? this.field(key.field, key.numeric) : sql.ref(key.column);
       // Records without the field come last either way, in both dialects.
@@ -138,12 +154,14 @@ export class RecordRepository {
           return { record: toRecord(kind, row), replayed: true };
         }
       }
+      const recordDate = toSortableDateTime(data[kind.meta.dateField]);
+      await adjustDayCounts(trx, kind.name, actor.project, new Map([[dayOf(recordDate), 1]]));
       const inserted = await trx
         .insertInto(recordTable(kind))
         .values({
           project_name: actor.project,
           vehicle_no: actor.vehicle,
-          record_date: toSortableDateTime(data[kind.meta.dateField]),
+          record_date: recordDate,
           data: json,
           version: 1,
           created_at: now,
@@ -206,9 +224,13 @@ export class RecordRepository {
       if (json === row.data) return { status: 'updated', record: toRecord(kind, row) } as const;
       const now = new Date().toISOString();
       const version = row.version + 1;
+      const recordDate = toSortableDateTime(finished[kind.meta.dateField]);
+      if (dayOf(recordDate) !== dayOf(row.record_date)) {
+        await adjustDayCounts(trx, kind.name, actor.project, new Map([[dayOf(row.record_date), -1], [dayOf(recordDate), 1]]));
+      }
       await trx
         .updateTable(recordTable(kind))
-        .set({ data: json, record_date: toSortableDateTime(finished[kind.meta.dateField]), version, updated_at: now, updated_by: actor.username })
+        .set({ data: json, record_date: recordDate, version, updated_at: now, updated_by: actor.username })
         .where('id', '=', id)
         .where('project_name', '=', actor.project)
         .execute();
@@ -234,6 +256,9 @@ export class RecordRepository {
       const now = new Date().toISOString();
       for (const row of rows) await this.appendHistory(trx, kind, Number(row.id), actor, row.version + 1, 'delete', row.data, now, baseVersion ?? null);
       await trx.deleteFrom(recordTable(kind)).where('project_name', '=', actor.project).where('id', 'in', ids).execute();
+      const deltas = new Map<string, number>();
+      for (const row of rows) deltas.set(dayOf(row.record_date), (deltas.get(dayOf(row.record_date)) ?? 0) - 1);
+      await adjustDayCounts(trx, kind.name, actor.project, deltas);
       return { missing: [] };
     });
   }

@@ -44,7 +44,11 @@ export function checkNewUser(u: NewUser): void {
 
 /** Users: who may sign in, and which project (department) and vehicle they work on. */
 export class UserRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** signedOut: told when a user's sign-ins are deleted, so this process's token cache drops them at once. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly signedOut: (userId: number) => void = () => {},
+  ) {}
 
   async count(): Promise<number> {
     const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
@@ -114,6 +118,7 @@ export class UserRepository {
       await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', user.id).execute();
       await trx.deleteFrom('auth_tokens').where('user_id', '=', user.id).execute();
     });
+    this.signedOut(user.id);
   }
 
   async remove(username: string): Promise<void> {
@@ -123,5 +128,6 @@ export class UserRepository {
       await trx.deleteFrom('auth_tokens').where('user_id', '=', user.id).execute();
       await trx.deleteFrom('users').where('id', '=', user.id).execute();
     });
+    this.signedOut(user.id);
   }
 }

@@ -1,0 +1,198 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import Fastify from 'fastify';
+import { COMPRESS_THRESHOLD, installCompression } from '../../src/server/http/compression.js';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../../src/server/app.js';
+import { loadConfig } from '../../src/server/config.js';
+import { recordTable } from '../../src/server/db/migrations.js';
+import { rebuildDayCounts } from '../../src/server/db/day-counts.js';
+import { dayAfter, recordOf } from './records.js';
+
+// Issue lists against a bare Fastify route serving the same bytes, on SQLite and PostgreSQL:
+// `npm run bench list [-- --records 1000000] [--db sqlite|postgres] [--seconds 5]`.
+// Load comes from autocannon in a child process, so it does not share the server's event loop.
+const args = process.argv.slice(3);
+const arg = (name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const RECORDS = Number(arg('records') ?? 100_000);
+const SECONDS = Number(arg('seconds') ?? 5);
+const CONNECTIONS = 10;
+const DAYS = 200;
+const FIRST_DAY = Date.UTC(2026, 4, 6);
+const DAY = dayAfter(FIRST_DAY, DAYS - 1);
+const MONTH_START = dayAfter(FIRST_DAY, DAYS - 30);
+const PG_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const USER = { username: 'bench', password: 'bench-password-1', project: 'DEMO', vehicle: '636_green' };
+// What a browser sends. Each list is measured twice: uncompressed against a bare route, and as a
+// browser asks for it against a bare route compressing with the same settings.
+const ENCODING = 'gzip, deflate, br';
+const AUTOCANNON = path.join(path.dirname(createRequire(import.meta.url).resolve('autocannon/package.json')), 'autocannon.js');
+
+interface Load {
+  rps: number;
+  p99: number;
+  bad: number;
+}
+
+async function load(url: string, headers: Record<string, string>, method = 'GET', body?: string, seconds = SECONDS): Promise<Load> {
+  const argv = [AUTOCANNON, '-j', '-c', String(CONNECTIONS), '-d', String(seconds), '-m', method];
+  for (const [k, v] of Object.entries(headers)) argv.push('-H', `${k}=${v}`);
+  if (body !== undefined) argv.push('-b', body);
+  argv.push(url);
+  const { stdout } = await promisify(execFile)(process.execPath, argv, { maxBuffer: 1 << 24 });
+  const r = JSON.parse(stdout) as { requests: { average: number }; latency: { p99: number }; non2xx: number; errors: number; timeouts: number };
+  return { rps: r.requests.average, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts };
+}
+
+async function seed(app: Awaited<ReturnType<typeof buildApp>>): Promise<number> {
+  const kind = app.registry.get('issue');
+  if (!kind) throw new Error('no issue kind');
+  const db = app.db.kysely;
+  const table = recordTable(kind);
+  const now = new Date().toISOString();
+  const other = Math.round(RECORDS / 10);
+  const start = Date.now();
+  const BATCH = 500;
+  for (let from = 0; from < RECORDS + other; from += 20_000) {
+    await db.transaction().execute(async (trx) => {
+      for (let b = from; b < Math.min(from + 20_000, RECORDS + other); b += BATCH) {
+        const rows = [];
+        for (let i = b; i < Math.min(b + BATCH, RECORDS + other); i++) {
+          const data = recordOf(kind, i, dayAfter(FIRST_DAY, i % DAYS));
+          rows.push({ project_name: i < RECORDS ? USER.project : 'OTHER', vehicle_no: USER.vehicle, record_date: String(data[kind.meta.dateField]), data: JSON.stringify(data), version: 1, created_at: now, created_by: 'bench', updated_at: now, updated_by: 'bench' });
+        }
+        await trx.insertInto(table).values(rows).execute();
+      }
+    });
+  }
+  // Seeded around the repository, so the day counts are rebuilt as the migration's backfill does.
+  await db.transaction().execute((trx) => rebuildDayCounts(trx, kind.name, table));
+  await sql`ANALYZE`.execute(db);
+  if (app.db.dialect === 'postgres') await sql.raw(`VACUUM ${table}`).execute(db);
+  return (Date.now() - start) / 1000;
+}
+
+async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-bench-list-'));
+  const schema = `bench_list_${randomBytes(4).toString('hex')}`;
+  const config = loadConfig(
+    {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      INITIAL_USERNAME: USER.username,
+      INITIAL_PASSWORD: USER.password,
+      INITIAL_PROJECT: USER.project,
+      INITIAL_VEHICLE: USER.vehicle,
+      ...(target === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema } : {}),
+    },
+    path.resolve(import.meta.dirname, '../..'),
+  );
+  const app = await buildApp(config, { print: () => {}, logger: false });
+  const bare = Fastify({ logger: false });
+  const bareCompressing = Fastify({ logger: false });
+  try {
+    const kind = app.registry.get('issue');
+    if (!kind) throw new Error('no issue kind');
+    const seconds = await seed(app);
+    console.log(`\n${target}: seeded ${RECORDS} issues in ${USER.project} (+${Math.round(RECORDS / 10)} in OTHER) over ${DAYS} days in ${seconds.toFixed(1)} s`);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: USER.username, password: USER.password, clientId: config.clientId, grantType: 'password' }),
+    });
+    const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+    const headers = { authorization: `Bearer ${token}` };
+    const list = `${kind.meta.apiPath}/list`;
+    const { begin, end } = kind.meta.rangeParams;
+    const range = (from: string, to: string): string => `${encodeURIComponent(`params[${begin}]`)}=${from}&${encodeURIComponent(`params[${end}]`)}=${to}`;
+    const firstPage = await fetch(`${base}/api${list}?pageNum=1&pageSize=10`, { headers: { authorization: headers.authorization } });
+    const someId = ((await firstPage.json()) as { rows: { id: number }[] }).rows[0]?.id ?? 1;
+    const postBody = JSON.stringify(recordOf(kind, 7, DAY));
+    const cases: { name: string; path: string; method?: string; body?: string }[] = [
+      { name: 'one day', path: `${list}?pageNum=1&pageSize=10&${range(DAY, DAY)}` },
+      { name: '30 days', path: `${list}?pageNum=1&pageSize=10&${range(MONTH_START, DAY)}` },
+      { name: 'unfiltered page 1', path: `${list}?pageNum=1&pageSize=10` },
+      { name: 'unfiltered page 500', path: `${list}?pageNum=500&pageSize=10` },
+      { name: 'GET by id', path: `${kind.meta.apiPath}/${someId}` },
+      { name: 'POST create', path: kind.meta.apiPath, method: 'POST', body: postBody },
+    ];
+    // The baseline: a bare Fastify route answering the very bytes the real route answered once.
+    const answers = new Map<string, Buffer>();
+    for (const c of cases) {
+      const res = await fetch(`${base}/api${c.path}`, { method: c.method ?? 'GET', headers: { authorization: headers.authorization, ...(c.body ? { 'content-type': 'application/json' } : {}) }, ...(c.body ? { body: c.body } : {}) });
+      if (res.status !== 200) throw new Error(`${c.path} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+      answers.set(c.name, Buffer.from(await res.arrayBuffer()));
+    }
+    await installCompression(bareCompressing);
+    for (const c of cases) {
+      const bytes = answers.get(c.name) as Buffer;
+      for (const server of [bare, bareCompressing]) {
+        server.route({ method: (c.method ?? 'GET') as 'GET', url: `/bare/${c.name.replaceAll(' ', '-')}`, handler: async (_req, reply) => reply.type('application/json; charset=utf-8').send(bytes) });
+      }
+    }
+    const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
+    const compressingBase = await bareCompressing.listen({ port: 0, host: '127.0.0.1' });
+    // Each case alone, one request at a time: what one request costs with nothing queued beside it.
+    for (const c of cases.filter((x) => x.method === undefined)) {
+      const ms: number[] = [];
+      for (let i = 0; i < 50; i++) {
+        const t = process.hrtime.bigint();
+        const res = await fetch(`${base}/api${c.path}`, { headers });
+        await res.arrayBuffer();
+        ms.push(Number(process.hrtime.bigint() - t) / 1e6);
+      }
+      ms.sort((a, b) => a - b);
+      console.log(`alone, ${c.name}: median ${(ms[25] as number).toFixed(2)} ms, max ${(ms[49] as number).toFixed(2)} ms (50 requests, uncompressed)`);
+    }
+    console.log(`| case | bytes | encoding | real req/s | real p99 ms | loop max ms | bare req/s | bare p99 ms | ratio |`);
+    console.log(`|---|---|---|---|---|---|---|---|---|`);
+    for (const c of cases) {
+      // Answers under the compression threshold (GET by id, POST) are sent as they are either way.
+      const encodings = (answers.get(c.name) as Buffer).length >= COMPRESS_THRESHOLD ? ['identity', ENCODING] : ['identity'];
+      for (const encoding of encodings) {
+        const h = { ...headers, 'accept-encoding': encoding, ...(c.body ? { 'content-type': 'application/json' } : {}) };
+        // One second first, so that the JIT and the page cache are warm for every case alike.
+        await load(`${base}/api${c.path}`, h, c.method, c.body, 1);
+        // The longest the server's event loop was held meanwhile (one request's synchronous work, or a few queued).
+        const loop = monitorEventLoopDelay({ resolution: 1 });
+        loop.enable();
+        const real = await load(`${base}/api${c.path}`, h, c.method, c.body);
+        loop.disable();
+        const baseline = await load(`${encoding === 'identity' ? bareBase : compressingBase}/bare/${c.name.replaceAll(' ', '-')}`, h, c.method, c.body);
+        const bad = real.bad + baseline.bad > 0 ? ` (${real.bad} + ${baseline.bad} failed)` : '';
+        console.log(`| ${c.name} | ${(answers.get(c.name) as Buffer).length} | ${encoding === 'identity' ? 'none' : 'gzip'} | ${real.rps.toFixed(0)} | ${real.p99} | ${(loop.max / 1e6).toFixed(1)} | ${baseline.rps.toFixed(0)} | ${baseline.p99} | ${(real.rps / baseline.rps).toFixed(2)}x${bad} |`);
+      }
+    }
+  } finally {
+    await bare.close();
+    await bareCompressing.close();
+    await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (target === 'postgres') {
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+    }
+  }
+}
+
+export async function run(): Promise<void> {
+  const cpus = os.cpus();
+  console.log(`machine: ${cpus[0]?.model ?? 'unknown cpu'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${CONNECTIONS} connections, ${SECONDS} s per measurement`);
+  const only = arg('db');
+  for (const target of ['sqlite', 'postgres'] as const) if (only === undefined || only === target) await runOn(target);
+}

@@ -1,0 +1,79 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, RecordTableName } from './types.js';
+
+// Records per kind, project and day, kept in the same transaction as every write of a record, so
+// that a list's exact total is a short sum over the days of its range instead of count(*) over
+// every row in it (docs/decisions/017).
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The day a record counts under: the date part of its sortable record_date ('' when it has none). */
+export const dayOf = (recordDate: string): string => recordDate.slice(0, 10);
+
+/**
+ * Applies count changes of one kind and project: +1 per created record, -1 per deleted one, both
+ * for a date moved. Days are written in sorted order so that two transactions never wait on each
+ * other's rows the other way round (PostgreSQL row locks).
+ */
+export async function adjustDayCounts(trx: Transaction<Database>, kind: string, project: string, deltas: Map<string, number>): Promise<void> {
+  for (const day of [...deltas.keys()].sort()) {
+    const n = deltas.get(day) ?? 0;
+    if (n === 0) continue;
+    await trx
+      .insertInto('record_day_counts')
+      .values({ kind, project_name: project, day, n })
+      .onConflict((oc) => oc.columns(['kind', 'project_name', 'day']).doUpdateSet({ n: sql<number>`record_day_counts.n + excluded.n` }))
+      .execute();
+  }
+}
+
+/** Rebuilds a kind's counts from its records (the backfill, and after seeding around the repository). */
+export async function rebuildDayCounts(trx: Transaction<Database>, kind: string, table: RecordTableName): Promise<void> {
+  await trx.deleteFrom('record_day_counts').where('kind', '=', kind).execute();
+  await sql`INSERT INTO record_day_counts (kind, project_name, day, n)
+    SELECT ${kind}, project_name, substr(record_date, 1, 10), count(*) FROM ${sql.table(table)} GROUP BY project_name, substr(record_date, 1, 10)`.execute(trx);
+}
+
+/**
+ * Builds a kind's counts once, the first time a server with day counts meets it. Claimed by a row
+ * in the same transaction, so of two instances starting at once only one builds them.
+ */
+export async function ensureDayCounts(db: Kysely<Database>, kind: string, table: RecordTableName): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const claimed = await trx.insertInto('record_day_counts_ready').values({ kind }).onConflict((oc) => oc.column('kind').doNothing()).executeTakeFirst();
+    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) > 0) await rebuildDayCounts(trx, kind, table);
+  });
+}
+
+/**
+ * The exact number of a project's records with begin <= record_date <= end (either bound may be
+ * missing): whole days from the counts, the partial days at either end counted on the index.
+ */
+export async function rangeTotal(db: Db, kind: string, table: RecordTableName, project: string, begin?: string, end?: string): Promise<number> {
+  const beginDay = begin === undefined ? undefined : dayOf(begin);
+  const endDay = end === undefined ? undefined : dayOf(end);
+  const beginWhole = begin === undefined || begin.slice(11) === '00:00:00';
+  const endWhole = end === undefined || end.slice(11) === '23:59:59';
+  const countRows = async (from: string, to: string): Promise<number> => {
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('project_name', '=', project)
+      .where('record_date', '>=', from)
+      .where('record_date', '<=', to)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  // Within one day, a part of it is counted directly: at most one day's rows.
+  if (beginDay !== undefined && beginDay === endDay && !(beginWhole && endWhole)) return countRows(begin as string, end as string);
+  let total = 0;
+  let q = db.selectFrom('record_day_counts').select((eb) => eb.fn.sum<string | number | null>('n').as('n')).where('kind', '=', kind).where('project_name', '=', project);
+  if (beginDay !== undefined) q = q.where('day', beginWhole ? '>=' : '>', beginDay);
+  if (endDay !== undefined) q = q.where('day', endWhole ? '<=' : '<', endDay);
+  if (beginDay === undefined || endDay === undefined || beginDay < endDay || (beginWhole && endWhole)) {
+    total += Number((await q.executeTakeFirstOrThrow()).n ?? 0);
+  }
+  if (begin !== undefined && !beginWhole) total += await countRows(begin, `${beginDay} 23:59:59`);
+  if (end !== undefined && !endWhole) total += await countRows(`${endDay} 00:00:00`, end);
+  return total;
+}

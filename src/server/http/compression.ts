@@ -1,0 +1,47 @@
+import zlib from 'node:zlib';
+import { promisify } from 'node:util';
+import fastifyCompress from '@fastify/compress';
+import type { FastifyInstance } from 'fastify';
+
+/** Below this a compressed answer saves less than a packet, and costs more CPU than the query. */
+export const COMPRESS_THRESHOLD = 2048;
+/** Up to this, JSON is compressed at once on the event loop (well under a millisecond at level 1). */
+const SYNC_LIMIT = 64 * 1024;
+const LEVEL = { level: 1 };
+const gzip = promisify(zlib.gzip);
+
+/** Whether an Accept-Encoding header takes gzip (not refused with q=0). */
+function acceptsGzip(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const m = /(?:^|,)\s*(?:gzip|\*)\s*(?:;\s*q=([0-9.]+))?/i.exec(header);
+  return m !== null && (m[1] === undefined || Number(m[1]) > 0);
+}
+
+/**
+ * HTTP compression of dynamic answers (built assets are precompressed at build time). JSON, the
+ * bulk of the API, is gzipped at level 1 from the serialised text in one call: @fastify/compress
+ * makes a zlib stream per answer, which cost more than the whole list query. Other answers
+ * (streams, files) go through @fastify/compress, gzip preferred at a low level (decision 017).
+ */
+export async function installCompression(app: FastifyInstance): Promise<void> {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    const type = reply.getHeader('content-type');
+    if (typeof type !== 'string' || !type.startsWith('application/json') || reply.getHeader('content-encoding') !== undefined) return payload;
+    const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+    if (size < COMPRESS_THRESHOLD || !acceptsGzip(request.headers['accept-encoding'])) return payload;
+    const body = size <= SYNC_LIMIT ? zlib.gzipSync(payload, LEVEL) : await gzip(payload, LEVEL);
+    void reply.header('content-encoding', 'gzip');
+    const vary = reply.getHeader('vary');
+    void reply.header('vary', vary === undefined ? 'accept-encoding' : `${String(vary)}, accept-encoding`);
+    reply.removeHeader('content-length');
+    return body;
+  });
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: COMPRESS_THRESHOLD,
+    encodings: ['gzip', 'br'],
+    zlibOptions: LEVEL,
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
+}
