@@ -8,15 +8,19 @@ const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/ch
 const found = () => CANDIDATES.find((p) => fs.existsSync(p));
 // The HTTPS test makes its self-signed certificate with the openssl command.
 const hasOpenssl = () => ['/usr/bin/openssl', '/bin/openssl'].some((p) => fs.existsSync(p));
+// The analysis worker's tests: ffmpeg, OpenCV's Haar cascades (opencv-data) and the sample
+// footage they run on (opencv-doc's examples/data: faces, a licence plate, video).
+const hasWorkerTools = () =>
+  fs.existsSync('/usr/bin/ffmpeg') && fs.existsSync('/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml') && fs.existsSync('/usr/share/doc/opencv-doc/examples/data/messi5.jpg');
 
-if (!found() || !hasOpenssl()) {
+if (!found() || !hasOpenssl() || !hasWorkerTools()) {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   if (root && fs.existsSync('/usr/bin/apt-get')) {
-    console.log('Installing Debian\'s chromium and openssl packages for the tests...');
+    console.log('Installing Debian\'s chromium, openssl, ffmpeg, opencv-data and opencv-doc packages for the tests...');
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update'], { stdio: 'inherit', env });
     // A CJK font too, so screenshots show the app's Chinese messages as a phone does.
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium', 'fonts-wqy-zenhei', 'openssl'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium', 'fonts-wqy-zenhei', 'openssl', 'ffmpeg', 'opencv-data', 'opencv-doc'], { stdio: 'inherit', env });
   }
 }
 const chromium = found();
@@ -25,5 +29,9 @@ if (!chromium) {
     'The end-to-end tests need Chromium and none was found.\n' +
       'Install it (Debian: sudo apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary.',
   );
+  process.exit(1);
+}
+if (!hasWorkerTools()) {
+  console.error('The analysis worker tests need ffmpeg, opencv-data and opencv-doc (Debian: sudo apt-get install -y ffmpeg opencv-data opencv-doc).');
   process.exit(1);
 }
