@@ -33,3 +33,14 @@ describe('the client cache', () => {
     expect(screen.getByTestId('/vtp/poi')).toHaveTextContent('pois 1');
   });
 });
+
+describe('records opened before in this visit', () => {
+  it('are remembered, the oldest dropped after 50, and all forgotten at sign-out', async () => {
+    const { forgetRecords, rememberedRecord, rememberRecord } = await import('../../src/client/api/recent-records');
+    for (let i = 1; i <= 51; i++) rememberRecord('/vtp/poi', String(i), { id: i });
+    expect(rememberedRecord('/vtp/poi', '1')).toBeUndefined();
+    expect(rememberedRecord('/vtp/poi', '51')).toEqual({ id: 51 });
+    forgetRecords();
+    expect(rememberedRecord('/vtp/poi', '51')).toBeUndefined();
+  });
+});

@@ -308,3 +308,26 @@ describe('unsaved edits', () => {
     await waitFor(() => expect(field('Start Time')).toHaveValue('2026-11-21 08:00:00'));
   });
 });
+
+describe('a record opened again in the same visit', () => {
+  it('shows at once from memory while it is fetched again, then shows what the server answers', async () => {
+    const { cleanup } = await import('@testing-library/react');
+    open('/data/issue/5', { 'GET /api/vtp/issueRecord/5': () => ({ body: { code: 200, data: ISSUE } }) });
+    await waitFor(() => expect(field('Title')).toHaveValue('Brake squeal'));
+    cleanup();
+
+    // The second visit's fetch is held until the test lets it go.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    open('/data/issue/5', {
+      'GET /api/vtp/issueRecord/5': async () => {
+        await held;
+        return { body: { code: 200, data: { ...ISSUE, issueTitle: 'Brake squeal (edited elsewhere)' } } };
+      },
+    });
+    await waitFor(() => expect(field('Title')).toHaveValue('Brake squeal'));
+    expect(screen.queryByText('Loading Issue Record...')).toBeNull();
+    release();
+    await waitFor(() => expect(field('Title')).toHaveValue('Brake squeal (edited elsewhere)'));
+  });
+});

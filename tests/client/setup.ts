@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
+import { forgetRecords } from '../../src/client/api/recent-records';
 
 // Lazy record screens compile on first use in the test run; give findBy* room on two busy cores.
 configure({ asyncUtilTimeout: 5000 });
@@ -24,6 +25,8 @@ beforeEach(() => {
   });
   window.localStorage.clear();
   window.sessionStorage.clear();
+  // Each test is a visit of its own: no record opened by an earlier test is remembered.
+  forgetRecords();
 });
 
 afterEach(() => {

@@ -18,3 +18,4 @@ export const keys = {
 export function invalidateKind(apiPath: string): Promise<unknown> {
   return mutate((key) => (Array.isArray(key) && (key[0] === apiPath || key[0] === 'stats/day')) || key === keys.totalStats);
 }
+

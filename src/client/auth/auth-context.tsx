@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import * as authApi from '../api/auth';
 import { ApiError } from '../api/client';
 import { offlineCache } from '../api/offline-cache';
+import { forgetRecords } from '../api/recent-records';
 import { storage, type StoredUser } from '../lib/storage';
 
 export type AuthState =
@@ -83,6 +84,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     forgetSignInForSync();
     // The records this user read stay theirs: no copy is left for the next user of the phone.
     offlineCache.clear();
+    forgetRecords();
     setState({ status: 'signedOut' });
   }, []);
 

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { invalidateKind } from '../api/cache';
+import { rememberedRecord, rememberRecord } from '../api/recent-records';
 import { apiRequest, ApiError, type Envelope } from '../api/client';
 import type { Kind } from '../../shared/kind-types';
 import { useToast } from '../ui/toast';
@@ -59,14 +60,18 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   // Edits left unsaved on this phone (reload, closed tab): offered back. A new record opened with
   // fresh values (an ended drive's times) starts from those instead.
   const [restored] = useState<Draft | null>(() => (isNew && prefill ? null : drafts.load(kind, id)));
-  const [state, setState] = useState<DetailState>(() => (isNew ? { status: 'ready', record: newRecordValues(kind, new Date(), prefill) } : { status: 'loading' }));
+  // A record opened before in this visit shows at once, then is fetched again (quietly).
+  const [remembered] = useState(() => (isNew || restored || id.startsWith('waiting~') ? undefined : rememberedRecord(meta.apiPath, id)));
+  const [state, setState] = useState<DetailState>(() =>
+    isNew ? { status: 'ready', record: newRecordValues(kind, new Date(), prefill) } : remembered ? { status: 'ready', record: remembered } : { status: 'loading' },
+  );
   const [editing, setEditing] = useState(isNew);
   const editingRef = useRef(editing);
   editingRef.current = editing;
   const [draft, setDraft] = useState<Values>(() => (state.status === 'ready' ? { ...state.record, ...(restored?.values ?? {}) } : {}));
   const [saving, setSaving] = useState(false);
   // The version the edits are based on: the loaded record's, or a restored draft's own (older) one.
-  const [baseVersion, setBaseVersion] = useState<number | undefined>(undefined);
+  const [baseVersion, setBaseVersion] = useState<number | undefined>(() => (remembered ? versionOf(remembered) : undefined));
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   // A change saved on the phone for this record that the sync could not apply (someone changed the same fields).
@@ -132,7 +137,9 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
         // The original backend sometimes answers the bare record.
         const record = (res && typeof res === 'object' && 'data' in res ? res.data : res) as Values | null;
         if (!live.current) return;
-        // A quiet reload (a section watching server-side work) never touches a form being edited.
+        if (record && offlineSince === undefined) rememberRecord(meta.apiPath, id, record);
+        // A quiet reload (a section watching server-side work, a remembered record shown at once)
+        // never touches a form being edited.
         if (quiet && (editingRef.current || !record)) return;
         if (!record) {
           setState({ status: 'notFound' });
@@ -168,8 +175,8 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
   );
 
   useEffect(() => {
-    if (!isNew) void load(false);
-  }, [isNew, load]);
+    if (!isNew) void load(false, remembered !== undefined);
+  }, [isNew, load, remembered]);
 
   const edit = (): void => {
     if (state.status !== 'ready') return;
@@ -215,6 +222,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
       });
       // The shown record is what the server made of it (merged with others' edits), else the draft.
       const saved = res.data ?? { ...base, ...values };
+      rememberRecord(meta.apiPath, id, saved);
       if (!live.current) return;
       setState({ status: 'ready', record: saved });
       setDraft(saved);

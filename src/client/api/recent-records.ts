@@ -1,0 +1,23 @@
+/**
+ * Records opened in this visit, by kind and id, so that going back to one shows it at once while
+ * it is fetched again (the fetch then replaces it, unless the form is being edited). In memory
+ * only, the 50 most recent; the offline copies of api/offline-cache.ts are what survives a reload.
+ */
+const recentRecords = new Map<string, Record<string, unknown>>();
+const RECENT_RECORDS = 50;
+
+export function rememberRecord(apiPath: string, id: string, record: Record<string, unknown>): void {
+  const key = `${apiPath}/${id}`;
+  recentRecords.delete(key);
+  recentRecords.set(key, record);
+  if (recentRecords.size > RECENT_RECORDS) recentRecords.delete(recentRecords.keys().next().value as string);
+}
+
+export function rememberedRecord(apiPath: string, id: string): Record<string, unknown> | undefined {
+  return recentRecords.get(`${apiPath}/${id}`);
+}
+
+/** Forgets every remembered record (sign-out: the next user of the phone must not see them). */
+export function forgetRecords(): void {
+  recentRecords.clear();
+}
