@@ -1,6 +1,7 @@
 // ESLint for the whole repository (`npm run lint`, part of `npm test`): typescript-eslint's
 // recommended rules with type information, React's hook rules, and the import boundaries of
 // DESIGN.md and STYLE.md held by eslint-plugin-boundaries. No warnings: a rule is on or off.
+import path from 'node:path';
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -41,6 +42,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS modules (the ESLint resolver must be one) use require.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Tests read JSON answers of any shape; typing each one would test the types, not the app.
     files: ['tests/**/*.{ts,tsx}'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
@@ -60,8 +67,8 @@ export default tseslint.config(
     settings: {
       'boundaries/elements': elements,
       'boundaries/include': ['src/**/*'],
-      // TypeScript's own resolution, so that server imports written as './x.js' find x.ts.
-      'import/resolver': { typescript: { project: ['tsconfig.json', 'tsconfig.server.json'], noWarnOnMultipleProjects: true } },
+      // TypeScript's resolution of relative imports, so that server imports written as './x.js' find x.ts.
+      'import/resolver': { [path.resolve(import.meta.dirname, 'scripts/lib/eslint-resolver.cjs')]: {} },
     },
     rules: {
       'boundaries/dependencies': ['error', {
