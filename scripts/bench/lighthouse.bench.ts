@@ -13,11 +13,14 @@ import { recordOf } from './records.js';
 // skips that), seeds a day of records through the API, signs in through the login page, then
 // runs Lighthouse (default mobile emulation and simulated throttling) on each screen LH_RUNS
 // times (default 3) from a cold HTTP cache with no service worker, and prints the median run.
+// LH_ONLY=<part of a path> runs only the screens that match; LH_REPORTS=<folder> keeps the reports.
 // Numbers go to docs/PERFORMANCE.md.
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const USER = { username: 'lighthouse', password: 'lighthouse-pass-1', project: 'DEMO', vehicle: '636_green' };
 const RUNS = Math.max(1, Number(process.env['LH_RUNS'] ?? 3));
 const ONLY = process.env['LH_ONLY'];
+/** A folder to keep each run's full Lighthouse report in (JSON), to see where the time went. */
+const REPORTS = process.env['LH_REPORTS'];
 
 function chromiumPath(): string {
   const found = [process.env['CHROMIUM_PATH'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && fs.existsSync(p));
@@ -104,6 +107,10 @@ async function audit(url: string, port: number): Promise<Row> {
   const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const lhr = result.lhr;
+  if (REPORTS) {
+    fs.mkdirSync(REPORTS, { recursive: true });
+    fs.writeFileSync(path.join(REPORTS, `${new URL(url).pathname.slice(1).replaceAll('/', '_') || 'root'}-${Date.now()}.json`), JSON.stringify(lhr));
+  }
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
   const num = (id: string): number => Number(lhr.audits[id]?.numericValue ?? NaN);
   const items = (lhr.audits['network-requests']?.details as { items?: { transferSize?: number }[] } | undefined)?.items ?? [];
