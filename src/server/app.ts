@@ -198,7 +198,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     { prefix: '/api' },
   );
   // service: files (the shared-files service at /sharepoint registers here)
-  const uploadSessions = new UploadSessionStore(db.kysely);
+  const uploadSessions = new UploadSessionStore(db.kysely, db.dialect);
   await app.register(async (sp) => fileRoutes(sp, { storage: app.services.files, users, signer, serviceAuth, limits, sessions: uploadSessions, publicUrl: config.publicUrl }), {
     prefix: '/sharepoint',
   });

@@ -1,49 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { newSchemaName } from '../helpers/pg-schemas.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, ROOT, dbTargets } from '../helpers/server.js';
-
-/** A port nobody listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-/** One server process, as `npm start` runs it (from the sources, through tsx), on its own port. */
-async function startProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/server/main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      if (output.includes('is serving')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, child };
-}
+import { ALICE, dbTargets } from '../helpers/server.js';
+import { startProcess, type ServerProcess } from '../helpers/process.js';
 
 const json = async (res: Response): Promise<any> => res.json();
 
@@ -54,8 +16,8 @@ const json = async (res: Response): Promise<any> => res.json();
 describe.each(dbTargets())('two instances on $name', (target) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-two-'));
   const schema = newSchemaName();
-  let a: { url: string; child: ChildProcess };
-  let b: { url: string; child: ChildProcess };
+  let a: ServerProcess;
+  let b: ServerProcess;
 
   beforeAll(async () => {
     const env = {

@@ -192,6 +192,23 @@ function migrations(db: Db): Record<string, Migration> {
         await k.schema.createTable('record_day_counts_ready').addColumn('kind', 'text', (c) => c.primaryKey()).execute();
       },
     },
+    '012-upload-fragments': {
+      async up(k: Kysely<unknown>) {
+        // Fragments of an upload session being written, or written and synced but waiting for an
+        // earlier one still in flight (a client may send the next fragment before the previous
+        // answers). upload_sessions.received stays the durable contiguous prefix.
+        await k.schema
+          .createTable('upload_fragments')
+          .addColumn('id_hash', 'text', (c) => c.notNull())
+          .addColumn('start_byte', 'bigint', (c) => c.notNull())
+          .addColumn('end_byte', 'bigint', (c) => c.notNull())
+          .addColumn('lock_id', 'text')
+          .addColumn('locked_until', 'text')
+          .addColumn('done', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('upload_fragments_pk', ['id_hash', 'start_byte'])
+          .execute();
+      },
+    },
   };
 }
 

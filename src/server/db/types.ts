@@ -98,6 +98,20 @@ export interface UploadSessionTable {
   expires_at: string;
 }
 
+/**
+ * A fragment of an upload session: being written (lock_id set, until locked_until), or written and
+ * synced (done = 1) beyond a gap that an earlier fragment still in flight will fill. Bytes
+ * start_byte..end_byte-1.
+ */
+export interface UploadFragmentTable {
+  id_hash: string;
+  start_byte: number | string;
+  end_byte: number | string;
+  lock_id: string | null;
+  locked_until: string | null;
+  done: number;
+}
+
 /** Idempotency-Key of a create, unique per project: a replay answers the record the first one made. */
 export interface IdempotencyKeyTable {
   project_name: string;
@@ -159,6 +173,7 @@ export type Database = {
   record_history: RecordHistoryTable;
   app_secrets: AppSecretTable;
   upload_sessions: UploadSessionTable;
+  upload_fragments: UploadFragmentTable;
   idempotency_keys: IdempotencyKeyTable;
   analysis_jobs: AnalysisJobTable;
   analysis_history: AnalysisHistoryTable;

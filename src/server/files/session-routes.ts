@@ -9,7 +9,7 @@ import type { UserRepository } from '../users/user-repository.js';
 import { parseFragment } from './content-range.js';
 import { MAX_UPLOAD_BYTES } from './limits.js';
 import { normaliseRelPath, sanitizeFileName } from './paths.js';
-import { UploadSessionStore, type UploadSession } from './sessions.js';
+import { FRAGMENT_RENEW_MS, UploadSessionStore, type UploadSession } from './sessions.js';
 import type { ConflictBehavior, FileStorage } from './storage.js';
 import type { UploadLimits } from './upload-limits.js';
 import { writeBodyToFile } from './write-body.js';
@@ -41,13 +41,17 @@ export function conflictOf(raw: unknown): ConflictBehavior {
   return value;
 }
 
-const nextExpected = (s: { received: number }): string[] => [`${s.received}-`];
+/** How long a fragment that arrived ahead of its predecessor (still in flight) waits for it. */
+const ORDER_WAIT_MS = 2000;
 
 /**
  * Graph-style upload sessions (CONTRACT.md part B). Creating one needs the usual sign-in; the
  * upload URL it returns is itself the credential (256 random bits, stored only hashed) and is
- * bound to the user and project that created it. Fragments must come in order, each starting at
- * the next expected byte; the last one moves the file into place and answers 201 with the item.
+ * bound to the user and project that created it. Fragments come in order, each starting at the
+ * next expected byte or right after a fragment still in flight (a client may send up to
+ * MAX_FRAGMENTS_IN_FLIGHT before the first answers); each is synced before it is acknowledged, and
+ * nextExpectedRanges only ever names bytes not yet on disk. The request that makes the file whole
+ * moves it into place and answers 201 with the item.
  */
 export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Promise<void> {
   const { storage, sessions, users } = deps;
@@ -83,7 +87,10 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     await deps.limits.checkOpenSessions(user.id);
     await deps.limits.ensureSpace(declaredSize ?? 0, true);
     await sweep();
-    const partFile = path.basename(await storage.stagingFile('.part'));
+    const staged = await storage.stagingFile('.part');
+    // Made now, empty: fragments may then be written in any order of arrival (each at its position).
+    await fs.promises.writeFile(staged, '', { flag: 'wx' });
+    const partFile = path.basename(staged);
     const { secret, expiresAt } = await sessions.create({ userId: user.id, project: user.project, folder, fileName: sanitizeFileName(rawName), conflict, partFile, declaredSize, deferCommit });
     // Built on PUBLIC_URL, or on the request's own host: never on a forwarded header that TRUST_PROXY does not vouch for.
     const base = deps.publicUrl ?? `${request.protocol}://${request.host}`;
@@ -110,7 +117,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
 
     pre.get('/files/upload/session/:secret', async (request) => {
       const session = await live(request);
-      return { expirationDateTime: session.expiresAt, nextExpectedRanges: nextExpected(session), ...(session.total !== undefined ? { size: session.total } : {}) };
+      return { expirationDateTime: session.expiresAt, nextExpectedRanges: await sessions.nextExpectedRanges(session), ...(session.total !== undefined ? { size: session.total } : {}) };
     });
 
     // deferCommit: the client says when the complete file goes into place (Graph: POST {uploadUrl}).
@@ -138,29 +145,36 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     if (session.total !== undefined && f.total !== session.total) {
       throw badRequest(`The file size in Content-Range changed from ${session.total} to ${f.total}; a session uploads one file, so keep the total the same`);
     }
-    if (f.start !== session.received) throw rangeError(f.start, session.received);
     deps.limits.checkSize(f.total);
     await deps.limits.ensureSpace(f.length, false);
-    const lockId = await sessions.claim(session, f.start, f.total);
-    if (lockId === undefined) {
-      const now = await sessions.find((request.params as { secret: string }).secret);
-      if (!now) throw notFound(GONE);
-      if (now.received !== f.start) throw rangeError(f.start, now.received);
-      throw new ApiError(409, 'Another request is sending this part of the upload right now; wait a moment, then ask the upload URL what it expects next');
+    let claim = await sessions.claimFragment(session, f.start, f.end + 1, f.total);
+    // A fragment that follows one sent a moment before it may arrive first: while fragments are in
+    // flight, wait a little for the one it follows before calling it out of order.
+    for (let waited = 0; !('lockId' in claim) && claim.reason === 'order' && claim.inFlight && waited < ORDER_WAIT_MS; waited += 10) {
+      await new Promise((r) => setTimeout(r, 10));
+      claim = await sessions.claimFragment(session, f.start, f.end + 1, f.total);
     }
+    if (!('lockId' in claim)) {
+      if (claim.reason === 'gone') throw notFound(GONE);
+      if (claim.reason === 'busy') throw new ApiError(409, 'Another request is sending this part of the upload right now; wait a moment, then ask the upload URL what it expects next');
+      throw rangeError(f.start, claim.received);
+    }
+    const { lockId } = claim;
     let written: number;
     try {
       written = await writeBodyToFile(request.raw, partPath(session), {
         start: f.start,
+        keep: true,
         maxBytes: f.length,
         minBytesPerSecond: deps.limits.settings.minBytesPerSecond,
         rateWindowMs: deps.limits.settings.rateWindowMs,
+        progressEveryMs: FRAGMENT_RENEW_MS,
         onProgress: async () => {
-          if (!(await sessions.renew(session.idHash, lockId))) throw new ApiError(409, 'This fragment took too long and another request took over the upload');
+          if (!(await sessions.renewFragment(session.idHash, lockId))) throw new ApiError(409, 'This fragment took too long and another request took over the upload');
         },
       });
     } catch (e) {
-      await sessions.release(session.idHash, lockId);
+      await sessions.releaseFragment(session.idHash, lockId);
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
         await sessions.delete(session.idHash);
         throw notFound(`The bytes received so far were lost; ${GONE.charAt(0).toLowerCase()}${GONE.slice(1)}`);
@@ -168,22 +182,20 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
       throw e;
     }
     if (written !== f.length) {
-      await sessions.release(session.idHash, lockId);
+      await sessions.releaseFragment(session.idHash, lockId);
       throw badRequest(`The fragment ended after ${written} of the ${f.length} bytes announced; send it again`);
     }
-    if (f.end + 1 < f.total) {
-      const expiresAt = await sessions.advance(session.idHash, lockId, f.end + 1);
-      if (expiresAt === undefined) throw new ApiError(409, 'The upload was cancelled or taken over while this fragment was sent');
-      return reply.code(202).send({ expirationDateTime: expiresAt, nextExpectedRanges: nextExpected({ received: f.end + 1 }) });
-    }
+    // The bytes are synced: only now does the session say it has them.
+    const done = await sessions.completeFragment(session.idHash, lockId);
+    if (done === undefined) throw new ApiError(409, 'The upload was cancelled or taken over while this fragment was sent');
+    // Not complete yet, or completed by another request (a fragment still in flight before this one).
+    if (done.received < f.total) return reply.code(202).send({ expirationDateTime: done.expiresAt, nextExpectedRanges: done.nextExpectedRanges });
+    // This request made the file whole: it finishes (or, with deferCommit, waits for the commit).
     // Truncating drops nothing received: bytes past the total can only come from a broken client.
     await fs.promises.truncate(partPath(session), f.total);
-    if (session.deferCommit) {
-      // Every byte is here; the file goes into place when the client commits (POST uploadUrl).
-      const expiresAt = await sessions.advance(session.idHash, lockId, f.total);
-      if (expiresAt === undefined) throw new ApiError(409, 'The upload was cancelled or taken over while this fragment was sent');
-      return reply.code(202).send({ expirationDateTime: expiresAt, nextExpectedRanges: [] });
-    }
+    if (session.deferCommit) return reply.code(202).send({ expirationDateTime: done.expiresAt, nextExpectedRanges: [] });
+    const commitLock = await sessions.claim({ ...session, received: f.total }, f.total, f.total);
+    if (commitLock === undefined) throw new ApiError(409, 'Another request is finishing this upload right now');
     return finish(reply, session);
   }
 

@@ -1,12 +1,50 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, UploadSessionTable } from '../db/types.js';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Database, Dialect, UploadSessionTable } from '../db/types.js';
 import type { ConflictBehavior } from './storage.js';
 
 /** A session lives this long after its last fragment (each fragment extends it, as in Graph). */
 export const SESSION_TTL_SECONDS = 24 * 3600;
 /** A writing request's claim on a session; renewed while bytes flow, so only a crash leaves it to expire. */
 export const LEASE_SECONDS = 60;
+/**
+ * A fragment's claim: short, and renewed every FRAGMENT_RENEW_MS while its bytes flow, so that
+ * after a crash (whose requests never release their claims) a client sending the same bytes again
+ * waits at most this long for the dead claim to lapse.
+ */
+export const FRAGMENT_LEASE_SECONDS = 15;
+export const FRAGMENT_RENEW_MS = 5000;
+/** Fragments of one session that may be in flight at once (sent before the previous one answered). */
+export const MAX_FRAGMENTS_IN_FLIGHT = 4;
+
+/** Why a fragment may not be written now. */
+export type FragmentRefusal =
+  /** It starts before the next expected byte: those bytes are stored already. */
+  | { reason: 'overlap'; received: number }
+  /**
+   * It starts after a gap that nothing received or in flight fills. `inFlight`: other fragments
+   * are on their way, so the one that fills the gap may simply not have arrived yet (requests
+   * sent a moment apart can reach the server in either order).
+   */
+  | { reason: 'order'; received: number; inFlight: boolean }
+  /** Another request is writing bytes it covers, or too many fragments are in flight. */
+  | { reason: 'busy'; received: number }
+  /** The session ended (expired, cancelled, finished) or is being committed. */
+  | { reason: 'gone' };
+
+/** What a synced fragment leaves: the durable contiguous prefix, and the ranges still wanted. */
+export interface FragmentDone {
+  received: number;
+  expiresAt: string;
+  nextExpectedRanges: string[];
+}
+
+interface FragmentRow {
+  start: number;
+  end: number;
+  done: boolean;
+  live: boolean;
+}
 
 export interface UploadSession {
   idHash: string;
@@ -44,6 +82,19 @@ function toSession(row: Selectable<UploadSessionTable>): UploadSession {
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+/** The byte ranges still wanted: from `received` to the end, less the written fragments (sorted) beyond it. */
+function missingRanges(received: number, total: number | undefined, written: { start: number; end: number }[]): string[] {
+  if (total !== undefined && received >= total) return [];
+  const out: string[] = [];
+  let cursor = received;
+  for (const f of written) {
+    if (f.start > cursor) out.push(`${cursor}-${f.start - 1}`);
+    cursor = Math.max(cursor, f.end);
+  }
+  if (total === undefined || cursor < total) out.push(`${cursor}-`);
+  return out;
+}
+
 /** Only the hash is stored: a copy of the database does not give anyone a working upload URL. */
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('base64url');
 
@@ -52,7 +103,108 @@ export const hashSecret = (secret: string): string => createHash('sha256').updat
  * two requests on one session, on one instance or two, can never both advance it.
  */
 export class UploadSessionStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect = 'sqlite',
+  ) {}
+
+  /** The session's row, locked for the rest of the transaction (PostgreSQL; SQLite has one writer). */
+  private async locked(trx: Transaction<Database>, idHash: string): Promise<Selectable<UploadSessionTable> | undefined> {
+    return trx
+      .selectFrom('upload_sessions')
+      .selectAll()
+      .where('id_hash', '=', idHash)
+      .$if(this.dialect === 'postgres', (q) => q.forUpdate())
+      .executeTakeFirst();
+  }
+
+  private async fragments(trx: Transaction<Database> | Kysely<Database>, idHash: string, now: number): Promise<FragmentRow[]> {
+    const rows = await trx.selectFrom('upload_fragments').selectAll().where('id_hash', '=', idHash).execute();
+    return rows
+      .map((r) => ({ start: Number(r.start_byte), end: Number(r.end_byte), done: Number(r.done) === 1, live: Number(r.done) !== 1 && r.locked_until !== null && r.locked_until >= iso(now) }))
+      .filter((f) => f.done || f.live)
+      .sort((a, b) => a.start - b.start);
+  }
+
+  /**
+   * Claims bytes start..end-1 for one request to write. The fragment must start at the next
+   * expected byte or right after a fragment already sent (written or still in flight), must not
+   * cover bytes another request is writing, and at most MAX_FRAGMENTS_IN_FLIGHT may be in flight.
+   */
+  async claimFragment(s: UploadSession, start: number, end: number, total: number, now = Date.now()): Promise<{ lockId: string } | FragmentRefusal> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await this.locked(trx, s.idHash);
+      if (!row || row.expires_at <= iso(now)) return { reason: 'gone' as const };
+      // A commit in progress (the session lock) ends the session's writing.
+      if (row.lock_id !== null && row.locked_until !== null && row.locked_until >= iso(now)) return { reason: 'gone' as const };
+      const received = Number(row.received);
+      if (row.total !== null && Number(row.total) !== total) return { reason: 'busy' as const, received };
+      if (start < received) return { reason: 'overlap' as const, received };
+      // Fragments whose writer died (claim lapsed) are forgotten: their bytes were never acknowledged.
+      await trx.deleteFrom('upload_fragments').where('id_hash', '=', s.idHash).where('done', '=', 0).where('locked_until', '<', iso(now)).execute();
+      const frags = await this.fragments(trx, s.idHash, now);
+      if (start !== received && !frags.some((f) => f.end === start)) return { reason: 'order' as const, received, inFlight: frags.some((f) => f.live) };
+      const live = frags.filter((f) => f.live);
+      if (live.length >= MAX_FRAGMENTS_IN_FLIGHT || live.some((f) => f.start < end && start < f.end)) return { reason: 'busy' as const, received };
+      const lockId = randomBytes(12).toString('base64url');
+      // A fragment sent again over one already written replaces its row (the same bytes, by the protocol).
+      await trx.deleteFrom('upload_fragments').where('id_hash', '=', s.idHash).where('start_byte', '=', start).execute();
+      await trx
+        .insertInto('upload_fragments')
+        .values({ id_hash: s.idHash, start_byte: start, end_byte: end, lock_id: lockId, locked_until: iso(now + FRAGMENT_LEASE_SECONDS * 1000), done: 0 })
+        .execute();
+      if (row.total === null) await trx.updateTable('upload_sessions').set({ total, updated_at: iso(now) }).where('id_hash', '=', s.idHash).execute();
+      return { lockId };
+    });
+  }
+
+  /** Keeps a fragment's claim alive while bytes flow; false when it was lost (expired and taken over). */
+  async renewFragment(idHash: string, lockId: string, now = Date.now()): Promise<boolean> {
+    const result = await this.db
+      .updateTable('upload_fragments')
+      .set({ locked_until: iso(now + FRAGMENT_LEASE_SECONDS * 1000) })
+      .where('id_hash', '=', idHash)
+      .where('lock_id', '=', lockId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Gives a fragment's claim back without progress (it did not arrive whole). */
+  async releaseFragment(idHash: string, lockId: string): Promise<void> {
+    await this.db.deleteFrom('upload_fragments').where('id_hash', '=', idHash).where('lock_id', '=', lockId).execute();
+  }
+
+  /**
+   * Records that a claimed fragment is on disk (synced), moves the durable prefix over every
+   * written fragment it now reaches, and extends the session. Undefined when the claim was lost.
+   */
+  async completeFragment(idHash: string, lockId: string, now = Date.now()): Promise<FragmentDone | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await this.locked(trx, idHash);
+      if (!row) return undefined;
+      const mine = await trx.updateTable('upload_fragments').set({ done: 1, lock_id: null, locked_until: null }).where('id_hash', '=', idHash).where('lock_id', '=', lockId).executeTakeFirst();
+      if (Number(mine.numUpdatedRows) !== 1) return undefined;
+      let received = Number(row.received);
+      const frags = await this.fragments(trx, idHash, now);
+      const absorbed: number[] = [];
+      for (const f of frags) {
+        if (!f.done || f.start > received) continue;
+        received = Math.max(received, f.end);
+        absorbed.push(f.start);
+      }
+      if (absorbed.length > 0) await trx.deleteFrom('upload_fragments').where('id_hash', '=', idHash).where('start_byte', 'in', absorbed).execute();
+      const expiresAt = iso(now + SESSION_TTL_SECONDS * 1000);
+      await trx.updateTable('upload_sessions').set({ received, updated_at: iso(now), expires_at: expiresAt }).where('id_hash', '=', idHash).execute();
+      const total = row.total === null ? undefined : Number(row.total);
+      return { received, expiresAt, nextExpectedRanges: missingRanges(received, total, frags.filter((f) => f.done && !absorbed.includes(f.start))) };
+    });
+  }
+
+  /** Graph's nextExpectedRanges of a session: from the next expected byte, less what waits written beyond a gap. */
+  async nextExpectedRanges(s: UploadSession, now = Date.now()): Promise<string[]> {
+    const frags = await this.fragments(this.db, s.idHash, now);
+    return missingRanges(s.received, s.total, frags.filter((f) => f.done && f.start > s.received));
+  }
 
   /** Creates a session and returns the secret of its upload URL (128 random bits and more). */
   async create(
@@ -93,9 +245,10 @@ export class UploadSessionStore {
   }
 
   /**
-   * Claims the session for writing the fragment that starts at `start`: only when that is the
-   * next expected byte, the total agrees, and no other live request holds it. Returns the lock
-   * id, or undefined when another request got there first.
+   * Claims the whole session for finishing it (moving the file into place): only when every byte
+   * up to `start` (the total) is received, the total agrees, and no other live request holds it.
+   * Returns the lock id, or undefined when another request got there first. While it holds,
+   * no fragment can be claimed.
    */
   async claim(s: UploadSession, start: number, total: number, now = Date.now()): Promise<string | undefined> {
     const lockId = randomBytes(12).toString('base64url');
@@ -111,36 +264,9 @@ export class UploadSessionStore {
     return Number(result.numUpdatedRows) === 1 ? lockId : undefined;
   }
 
-  /** Keeps a claim alive while bytes flow; false when it was lost (expired and taken over). */
-  async renew(idHash: string, lockId: string, now = Date.now()): Promise<boolean> {
-    const result = await this.db
-      .updateTable('upload_sessions')
-      .set({ locked_until: iso(now + LEASE_SECONDS * 1000) })
-      .where('id_hash', '=', idHash)
-      .where('lock_id', '=', lockId)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  }
-
-  /** Records that bytes up to `received` are stored, releases the claim and extends the session. */
-  async advance(idHash: string, lockId: string, received: number, now = Date.now()): Promise<string | undefined> {
-    const expiresAt = iso(now + SESSION_TTL_SECONDS * 1000);
-    const result = await this.db
-      .updateTable('upload_sessions')
-      .set({ received, lock_id: null, locked_until: null, updated_at: iso(now), expires_at: expiresAt })
-      .where('id_hash', '=', idHash)
-      .where('lock_id', '=', lockId)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1 ? expiresAt : undefined;
-  }
-
-  /** Gives a claim back without progress (the fragment did not arrive whole). */
-  async release(idHash: string, lockId: string): Promise<void> {
-    await this.db.updateTable('upload_sessions').set({ lock_id: null, locked_until: null }).where('id_hash', '=', idHash).where('lock_id', '=', lockId).execute();
-  }
-
   /** Deletes a session; true when this call deleted it (so exactly one caller finishes or cancels). */
   async delete(idHash: string): Promise<boolean> {
+    await this.db.deleteFrom('upload_fragments').where('id_hash', '=', idHash).execute();
     const result = await this.db.deleteFrom('upload_sessions').where('id_hash', '=', idHash).executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
   }

@@ -7,8 +7,14 @@ import { ApiError } from '../http/envelope.js';
 export const IDLE_TIMEOUT_MS = 30_000;
 
 export interface WriteOptions {
-  /** Where the bytes go in the file; 0 also truncates what was there. */
+  /** Where the bytes go in the file; 0 also truncates what was there, unless `keep` says otherwise. */
   start: number;
+  /**
+   * The file is one that other writers fill at other positions (an upload session's part file,
+   * whose fragments may be written at once): never truncate it; create it when it is missing only
+   * at position 0 (a session made before part files were created with it).
+   */
+  keep?: boolean;
   /** More bytes than this is an error (the declared Content-Length, or the size limit). */
   maxBytes: number;
   /** Called now and then while bytes flow (to keep a session's lease); a throw aborts the write. */
@@ -122,7 +128,8 @@ class PositionalWriter extends Writable {
  * if the sender stalls, sends too much, or goes away; what was written stays in the file.
  */
 export async function writeBodyToFile(source: Readable, file: string, options: WriteOptions): Promise<number> {
-  const handle = await fs.promises.open(file, options.start === 0 ? 'w' : 'r+');
+  const flags = !options.keep ? (options.start === 0 ? 'w' : 'r+') : options.start === 0 ? fs.constants.O_RDWR | fs.constants.O_CREAT : 'r+';
+  const handle = await fs.promises.open(file, flags);
   const meter = new Meter(options);
   try {
     await pipeline(source, meter, new PositionalWriter(handle, options.start));

@@ -55,6 +55,46 @@ export function putAndDrop(s: TestServer, uploadPath: string, bytes: Buffer, sta
   });
 }
 
+/**
+ * Starts sending a fragment and holds it part-way (`sent` bytes) until told to go on: a fragment
+ * still in flight while the client sends the next one. finish() sends the rest and reads the
+ * answer; drop() breaks the connection.
+ */
+export function putHeld(s: TestServer, uploadPath: string, bytes: Buffer, start: number, total: number, sent: number): { finish: () => Promise<Reply>; drop: () => void } {
+  const req = http.request(s.url + uploadPath, {
+    method: 'PUT',
+    headers: { 'content-range': `bytes ${start}-${start + bytes.length - 1}/${total}`, 'content-length': String(bytes.length) },
+  });
+  const answer = new Promise<Reply>((resolve, reject) => {
+    req.on('error', reject);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // not JSON
+        }
+        resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), body } as Reply);
+      });
+    });
+  });
+  req.write(bytes.subarray(0, sent));
+  return {
+    finish: () => {
+      req.end(bytes.subarray(sent));
+      return answer;
+    },
+    drop: () => {
+      answer.catch(() => undefined);
+      req.destroy();
+    },
+  };
+}
+
 /** A plain multipart upload in the field `file`, as the browser's FormData sends it. */
 export async function multipartUpload(s: TestServer, token: string, folder: string, name: string, bytes: Uint8Array | string, field = 'file', conflict = 'rename'): Promise<Reply> {
   const form = new FormData();

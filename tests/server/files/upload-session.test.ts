@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, CAROL, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
-import { createSession, MB5, putAndDrop, putFragment, randomFile, readSlice, sha256File } from './client.js';
+import { createSession, MB5, putAndDrop, putFragment, putHeld, randomFile, readSlice, sha256File } from './client.js';
 
 const BIG = 200 * 1024 * 1024;
 
@@ -39,7 +39,8 @@ describe.each(dbTargets())('upload sessions on $name', (target) => {
     }
     // The next fragment breaks off after 3 MB: none of it counts.
     await putAndDrop(s, upload, await readSlice(source, half, MB5), half, BIG, 3 * 1024 * 1024);
-    await expect.poll(async () => (await s.app.db.kysely.selectFrom('upload_sessions').select('lock_id').executeTakeFirst())?.lock_id, { timeout: 5000 }).toBeNull();
+    // Its claim is given back (a fragment that broke off leaves nothing behind).
+    await expect.poll(async () => (await s.app.db.kysely.selectFrom('upload_fragments').selectAll().execute()).length, { timeout: 10_000 }).toBe(0);
 
     await s.close();
     s = await startServer(target, {}, { reuse: s.storage, keep: false });
@@ -85,6 +86,55 @@ describe.each(dbTargets())('upload sessions on $name', (target) => {
     const done = await putFragment(s, upload, bytes.subarray(100), 100, 1000);
     expect(done.status).toBe(201);
     expect(fs.readFileSync(s.app.services.files.resolve(ALICE.project, 'ranges/r.bin'))).toEqual(bytes);
+  });
+
+  it('takes the next fragment while the one before is in flight, and acknowledges only bytes on disk', async () => {
+    const bytes = randomBytes(1000);
+    const upload = await createSession(s, alice, 'pipelined', 'p.bin');
+    const fragments = (): Promise<unknown[]> => s.app.db.kysely.selectFrom('upload_fragments').selectAll().execute();
+    // Bytes 0-99 are on their way (half sent); 100-199 arrive whole meanwhile.
+    const first = putHeld(s, upload, bytes.subarray(0, 100), 0, 1000, 50);
+    await expect.poll(async () => (await fragments()).length, { timeout: 10_000 }).toBe(1);
+    const second = await putFragment(s, upload, bytes.subarray(100, 200), 100, 1000);
+    expect(second.status).toBe(202);
+    // 100-199 are stored, but 0-99 are not yet: the answer still asks for them.
+    expect(second.body.nextExpectedRanges).toEqual(['0-99', '200-']);
+    expect((await s.request('GET', upload)).body.nextExpectedRanges).toEqual(['0-99', '200-']);
+    // The same bytes twice at once, or a gap, are refused while it is in flight.
+    expect((await putFragment(s, upload, bytes.subarray(0, 100), 0, 1000)).status).toBe(409);
+    expect((await putFragment(s, upload, bytes.subarray(300, 400), 300, 1000)).status).toBe(416);
+    const firstDone = await first.finish();
+    expect(firstDone.status).toBe(202);
+    expect(firstDone.body.nextExpectedRanges).toEqual(['200-']);
+    expect((await s.request('GET', upload)).body.nextExpectedRanges).toEqual(['200-']);
+    expect(await fragments()).toEqual([]);
+
+    // The last fragment lands before the one in flight ahead of it: that one, making the file whole, finishes it.
+    const middle = putHeld(s, upload, bytes.subarray(200, 600), 200, 1000, 10);
+    await expect.poll(async () => (await fragments()).length, { timeout: 10_000 }).toBe(1);
+    const last = await putFragment(s, upload, bytes.subarray(600), 600, 1000);
+    expect(last.status).toBe(202);
+    expect(last.body.nextExpectedRanges).toEqual(['200-599']);
+    const whole = await middle.finish();
+    expect(whole.status).toBe(201);
+    expect(whole.body).toMatchObject({ name: 'p.bin', size: 1000 });
+    expect(fs.readFileSync(s.app.services.files.resolve(ALICE.project, 'pipelined/p.bin'))).toEqual(bytes);
+  });
+
+  it('asks again for a fragment that broke off while a later one was stored, and keeps the later one', async () => {
+    const bytes = randomBytes(1000);
+    const upload = await createSession(s, alice, 'pipelined', 'broken.bin');
+    const first = putHeld(s, upload, bytes.subarray(0, 400), 0, 1000, 100);
+    await expect.poll(async () => (await s.app.db.kysely.selectFrom('upload_fragments').selectAll().execute()).length, { timeout: 10_000 }).toBe(1);
+    expect((await putFragment(s, upload, bytes.subarray(400, 700), 400, 1000)).body.nextExpectedRanges).toEqual(['0-399', '700-']);
+    first.drop();
+    await expect.poll(async () => (await s.app.db.kysely.selectFrom('upload_fragments').where('done', '=', 0).selectAll().execute()).length, { timeout: 10_000 }).toBe(0);
+    expect((await s.request('GET', upload)).body.nextExpectedRanges).toEqual(['0-399', '700-']);
+    // Sent again, the first fragment joins the stored one: only the tail is missing.
+    const again = await putFragment(s, upload, bytes.subarray(0, 400), 0, 1000);
+    expect(again.body.nextExpectedRanges).toEqual(['700-']);
+    expect((await putFragment(s, upload, bytes.subarray(700), 700, 1000)).status).toBe(201);
+    expect(fs.readFileSync(s.app.services.files.resolve(ALICE.project, 'pipelined/broken.bin'))).toEqual(bytes);
   });
 
   it('lets only one of two simultaneous sends of the same fragment through', async () => {
