@@ -20,6 +20,8 @@ import { dayAfter, recordOf } from './records.js';
 // Issue lists against a bare Fastify route serving the same bytes, on SQLite and PostgreSQL:
 // `npm run bench list [-- --records 1000000] [--db sqlite|postgres] [--seconds 5]`.
 // Load comes from autocannon in a child process, so it does not share the server's event loop.
+// Lists are measured on the real server (which remembers list answers while their records do not
+// change, so a repeated URL is answered from memory) and on the same server with LIST_CACHE_MB=0.
 const args = process.argv.slice(3);
 const arg = (name: string): string | undefined => {
   const i = args.indexOf(`--${name}`);
@@ -99,6 +101,9 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
     path.resolve(import.meta.dirname, '../..'),
   );
   const app = await buildApp(config, { print: () => {}, logger: false });
+  // The same server without remembered list answers (LIST_CACHE_MB=0), on the same database: what
+  // a list costs when every request reads it (decision 025).
+  let uncached: Awaited<ReturnType<typeof buildApp>> | undefined;
   const bare = Fastify({ logger: false });
   const bareCompressing = Fastify({ logger: false });
   try {
@@ -108,6 +113,9 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
     console.log(`\n${target}: seeded ${RECORDS} issues in ${USER.project} (+${Math.round(RECORDS / 10)} in OTHER) over ${DAYS} days in ${seconds.toFixed(1)} s`);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    uncached = await buildApp({ ...config, listCacheBytes: 0 }, { print: () => {}, logger: false });
+    await uncached.listen({ port: 0, host: '127.0.0.1' });
+    const uncachedBase = `http://127.0.0.1:${(uncached.server.address() as AddressInfo).port}`;
     const login = await fetch(`${base}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -157,8 +165,8 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
       ms.sort((a, b) => a - b);
       console.log(`alone, ${c.name}: median ${(ms[25] as number).toFixed(2)} ms, max ${(ms[49] as number).toFixed(2)} ms (50 requests, uncompressed)`);
     }
-    console.log(`| case | bytes | encoding | real req/s | real p99 ms | loop max ms | bare req/s | bare p99 ms | ratio |`);
-    console.log(`|---|---|---|---|---|---|---|---|---|`);
+    console.log(`| case | bytes | encoding | real req/s | real p99 ms | loop max ms | bare req/s | bare p99 ms | ratio | uncached req/s | uncached p99 ms | ratio uncached |`);
+    console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|`);
     for (const c of cases) {
       // Answers under the compression threshold (GET by id, POST) are sent as they are either way.
       const encodings = (answers.get(c.name) as Buffer).length >= COMPRESS_THRESHOLD ? ['identity', ENCODING] : ['identity'];
@@ -172,13 +180,18 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
         const real = await load(`${base}/api${c.path}`, h, c.method, c.body);
         loop.disable();
         const baseline = await load(`${encoding === 'identity' ? bareBase : compressingBase}/bare/${c.name.replaceAll(' ', '-')}`, h, c.method, c.body);
-        const bad = real.bad + baseline.bad > 0 ? ` (${real.bad} + ${baseline.bad} failed)` : '';
-        console.log(`| ${c.name} | ${(answers.get(c.name) as Buffer).length} | ${encoding === 'identity' ? 'none' : 'gzip'} | ${real.rps.toFixed(0)} | ${real.p99} | ${(loop.max / 1e6).toFixed(1)} | ${baseline.rps.toFixed(0)} | ${baseline.p99} | ${(real.rps / baseline.rps).toFixed(2)}x${bad} |`);
+        // Lists again on the server that remembers nothing (other cases do not use the cache).
+        const isList = c.path.startsWith(list);
+        const cold = isList ? await load(`${uncachedBase}/api${c.path}`, h, c.method, c.body) : undefined;
+        const bad = real.bad + baseline.bad + (cold?.bad ?? 0) > 0 ? ` (${real.bad} + ${baseline.bad} + ${cold?.bad ?? 0} failed)` : '';
+        const coldColumns = cold ? `${cold.rps.toFixed(0)} | ${cold.p99} | ${(cold.rps / baseline.rps).toFixed(2)}x` : '- | - | -';
+        console.log(`| ${c.name} | ${(answers.get(c.name) as Buffer).length} | ${encoding === 'identity' ? 'none' : 'gzip'} | ${real.rps.toFixed(0)} | ${real.p99} | ${(loop.max / 1e6).toFixed(1)} | ${baseline.rps.toFixed(0)} | ${baseline.p99} | ${(real.rps / baseline.rps).toFixed(2)}x | ${coldColumns}${bad} |`);
       }
     }
   } finally {
     await bare.close();
     await bareCompressing.close();
+    await uncached?.close();
     await app.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
     if (target === 'postgres') {

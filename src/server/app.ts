@@ -28,6 +28,7 @@ import { Sweeper } from './files/sweeper.js';
 import { UploadLimits } from './files/upload-limits.js';
 import { RecordRepository } from './records/repository.js';
 import { recordRoutes } from './records/routes.js';
+import { ListCache } from './records/list-cache.js';
 import { RecordValidator } from './records/validation.js';
 import { loadRegistry } from './schemas.js';
 import { manifestRoute, readPackageVersion } from './manifest.js';
@@ -187,7 +188,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(db.kysely) });
       await authRoutes(api, { users, tokens, throttle, clientId: config.clientId, perAddressPerMinute: config.login.perAddressPerMinute });
       await linkRoutes(api, { signer });
-      await recordRoutes(api, { registry, records, validator });
+      await recordRoutes(api, { registry, records, validator, listCache: new ListCache(config.listCacheBytes) });
       await statsRoutes(api, { registry, stats });
       const issueKind = registry.get('issue');
       if (issueKind !== undefined) {

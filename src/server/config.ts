@@ -52,6 +52,8 @@ export interface Config {
   };
   /** Video analysis (fileAnalyze): how long a worker's claim on an issue holds unless it renews it. */
   analysis: { leaseSeconds: number };
+  /** Bytes of list answers each instance remembers while their records do not change; 0 turns it off. */
+  listCacheBytes: number;
   /** Sign-in throttling: this many failures within the window lock the username for lockSeconds. */
   login: { maxFailures: number; windowSeconds: number; lockSeconds: number; userCeiling: number; maxUserDelaySeconds: number; perAddressPerMinute: number };
 }
@@ -210,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
       orphanAgeMs: integer(env, 'ORPHAN_AGE_SECONDS', 3600, 1, 30 * 86400) * 1000,
     },
     analysis: { leaseSeconds: integer(env, 'ANALYSIS_LEASE_SECONDS', 120, 1, 86400) },
+    listCacheBytes: integer(env, 'LIST_CACHE_MB', 32, 0, 65536) * 1024 * 1024,
     login: {
       maxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),
       windowSeconds: integer(env, 'LOGIN_WINDOW_SECONDS', 900, 1, 86400),

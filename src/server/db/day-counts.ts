@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, RecordTableName } from './types.js';
+import { bumpAllGenerations } from './generations.js';
 
 // Records per kind, project and day, kept in the same transaction as every write of a record, so
 // that a list's exact total is a short sum over the days of its range instead of count(*) over
@@ -32,6 +33,8 @@ export async function rebuildDayCounts(trx: Transaction<Database>, kind: string,
   await trx.deleteFrom('record_day_counts').where('kind', '=', kind).execute();
   await sql`INSERT INTO record_day_counts (kind, project_name, day, n)
     SELECT ${kind}, project_name, substr(record_date, 1, 10), count(*) FROM ${sql.table(table)} GROUP BY project_name, substr(record_date, 1, 10)`.execute(trx);
+  // Records written around the repository: no list answer remembered before stays valid.
+  await bumpAllGenerations(trx, kind, table);
 }
 
 /**

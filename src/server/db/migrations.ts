@@ -209,6 +209,19 @@ function migrations(db: Db): Record<string, Migration> {
           .execute();
       },
     },
+    '013-record-generations': {
+      async up(k: Kysely<unknown>) {
+        // Raised by every record write, in its transaction: list answers are remembered while it
+        // stands still (docs/decisions/025).
+        await k.schema
+          .createTable('record_generations')
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('project_name', 'text', (c) => c.notNull())
+          .addColumn('gen', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('record_generations_pk', ['kind', 'project_name'])
+          .execute();
+      },
+    },
   };
 }
 

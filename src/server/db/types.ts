@@ -164,6 +164,13 @@ export interface RecordDayCountReadyTable {
   kind: string;
 }
 
+/** Raised by every write of a kind's records in a project (list answers are remembered under it). */
+export interface RecordGenerationTable {
+  kind: string;
+  project_name: string;
+  gen: number | string;
+}
+
 export type RecordTableName = `rec_${string}`;
 
 export type Database = {
@@ -179,6 +186,7 @@ export type Database = {
   analysis_history: AnalysisHistoryTable;
   record_day_counts: RecordDayCountTable;
   record_day_counts_ready: RecordDayCountReadyTable;
+  record_generations: RecordGenerationTable;
 } & Record<RecordTableName, RecordTable>;
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -11,7 +11,7 @@ const LEVEL = { level: 1 };
 const gzip = promisify(zlib.gzip);
 
 /** Whether an Accept-Encoding header takes gzip (not refused with q=0). */
-function acceptsGzip(header: string | undefined): boolean {
+export function acceptsGzip(header: string | undefined): boolean {
   if (header === undefined) return false;
   const m = /(?:^|,)\s*(?:gzip|\*)\s*(?:;\s*q=([0-9.]+))?/i.exec(header);
   return m !== null && (m[1] === undefined || Number(m[1]) > 0);

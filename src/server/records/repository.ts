@@ -3,6 +3,7 @@ import type { Kind } from '../../shared/kind-types.js';
 import { toSortableDateTime } from '../../shared/formats.js';
 import { recordTable } from '../db/migrations.js';
 import { adjustDayCounts, dayOf, rangeTotal } from '../db/day-counts.js';
+import { bumpGeneration, generationOf } from '../db/generations.js';
 import type { Database, Dialect, RecordTable } from '../db/types.js';
 import type { ListQuery } from './list-query.js';
 import type { RecordData } from './validation.js';
@@ -118,6 +119,11 @@ export class RecordRepository {
     return { rows: rows.map((r) => toRecord(kind, r)), total };
   }
 
+  /** The generation of a kind's records in a project: raised by every write of one (list answers are remembered under it). */
+  generation(kind: Kind, project: string): Promise<number> {
+    return generationOf(this.db, kind.name, project);
+  }
+
   /** One record of the project; `db` is a transaction to read in when the caller holds one. */
   async get(kind: Kind, project: string, id: number, db: Kysely<Database> = this.db): Promise<RecordData | undefined> {
     const row = await this.find(db, kind, project, id);
@@ -177,6 +183,7 @@ export class RecordRepository {
         await trx.updateTable(recordTable(kind)).set({ data: json }).where('id', '=', inserted.id).execute();
       }
       await this.appendHistory(trx, kind, Number(inserted.id), actor, 1, 'create', json, now, null);
+      await bumpGeneration(trx, kind.name, actor.project);
       if (idempotencyKey !== undefined) {
         await trx.updateTable('idempotency_keys').set({ record_id: Number(inserted.id) }).where('project_name', '=', actor.project).where('idem_key', '=', idempotencyKey).execute();
       }
@@ -235,6 +242,7 @@ export class RecordRepository {
         .where('project_name', '=', actor.project)
         .execute();
       await this.appendHistory(trx, kind, id, actor, version, 'update', json, now, edit.baseVersion ?? null);
+      await bumpGeneration(trx, kind.name, actor.project);
       return { status: 'updated', record: toRecord(kind, { ...row, data: json, version }) } as const;
     }
   }
@@ -259,6 +267,7 @@ export class RecordRepository {
       const deltas = new Map<string, number>();
       for (const row of rows) deltas.set(dayOf(row.record_date), (deltas.get(dayOf(row.record_date)) ?? 0) - 1);
       await adjustDayCounts(trx, kind.name, actor.project, deltas);
+      await bumpGeneration(trx, kind.name, actor.project);
       return { missing: [] };
     });
   }

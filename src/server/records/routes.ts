@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Kind, KindRegistry } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
 import { ApiError, badRequest, notFound, ok, okList } from '../http/envelope.js';
+import { acceptsGzip, COMPRESS_THRESHOLD } from '../http/compression.js';
+import type { ListCache } from './list-cache.js';
 import { listTitles } from './merge.js';
 import { envelopeOf, errorResponses, inputRef, listEnvelopeOf, recordRef } from '../api-docs/kind-schemas.js';
 import type { User } from '../users/user-repository.js';
@@ -14,6 +16,8 @@ export interface RecordDeps {
   registry: KindRegistry;
   records: RecordRepository;
   validator: RecordValidator;
+  /** List answers remembered while their records do not change (docs/decisions/025). */
+  listCache: ListCache;
 }
 
 const MAX_IDS = 1000;
@@ -75,7 +79,7 @@ function notFoundMessage(kind: Kind, id: number | string): string {
  * for every kind in the registry from its schema alone: no kind has route code of its own.
  */
 export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Promise<void> {
-  const { records, validator } = deps;
+  const { records, validator, listCache } = deps;
 
   for (const kind of deps.registry.values()) {
     const base = kind.meta.apiPath;
@@ -113,11 +117,27 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
         querystring: { type: 'object', properties: listQuery, additionalProperties: true },
         response: { 200: listEnvelopeOf(recordRef(kind)), ...errorResponses },
       },
-    }, async (request) => {
+    }, async (request, reply) => {
       const user = currentUser(request);
       const query = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
-      const { rows, total } = await records.list(kind, user.project, query);
-      return okList(rows, total);
+      if (!listCache.enabled) {
+        const { rows, total } = await records.list(kind, user.project, query);
+        return okList(rows, total);
+      }
+      // Read the generation first, then the rows: an answer is never older than the generation
+      // it is remembered under, so while that stands still the answer is what a read gives now.
+      const key = `${kind.name}\n${user.project}\n${JSON.stringify(query)}`;
+      const gen = await records.generation(kind, user.project);
+      let answer = listCache.get(key, gen);
+      if (answer === undefined) {
+        const { rows, total } = await records.list(kind, user.project, query);
+        answer = listCache.set(key, gen, reply.serialize(okList(rows, total)) as string);
+      }
+      void reply.type('application/json; charset=utf-8');
+      if (answer.size < COMPRESS_THRESHOLD || !acceptsGzip(request.headers['accept-encoding'])) return answer.body;
+      const body = await listCache.gzipOf(answer);
+      void reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding');
+      return body;
     });
 
     app.get<{ Params: { id: string } }>(`${base}/:id`, {

@@ -1,0 +1,35 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, RecordTableName } from './types.js';
+
+// A number per kind and project that every write of one of its records raises, in the write's own
+// transaction: a list answer remembered with the number it was read under is still exact while the
+// number has not moved, on this instance or any other on the same database (docs/decisions/025).
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * Raises the generation of a kind's records in one project. Called last in every write
+ * transaction (after the day counts), so PostgreSQL transactions take row locks in one order.
+ */
+export async function bumpGeneration(trx: Transaction<Database>, kind: string, project: string): Promise<void> {
+  await trx
+    .insertInto('record_generations')
+    .values({ kind, project_name: project, gen: 1 })
+    .onConflict((oc) => oc.columns(['kind', 'project_name']).doUpdateSet({ gen: sql<number>`record_generations.gen + 1` }))
+    .execute();
+}
+
+/** The generation of a kind's records in one project (0 before its first write). */
+export async function generationOf(db: Db, kind: string, project: string): Promise<number> {
+  const row = await db.selectFrom('record_generations').select('gen').where('kind', '=', kind).where('project_name', '=', project).executeTakeFirst();
+  return row === undefined ? 0 : Number(row.gen);
+}
+
+/** Raises the generation of every project holding records of a kind (after writes around the repository). */
+export async function bumpAllGenerations(trx: Transaction<Database>, kind: string, table: RecordTableName): Promise<void> {
+  await trx.updateTable('record_generations').set({ gen: sql<number>`gen + 1` }).where('kind', '=', kind).execute();
+  // Projects never written through the repository start at 1 (their answers were read under 0).
+  await sql`INSERT INTO record_generations (kind, project_name, gen)
+    SELECT DISTINCT ${kind}, project_name, 1 FROM ${sql.table(table)} WHERE true
+    ON CONFLICT (kind, project_name) DO NOTHING`.execute(trx);
+}

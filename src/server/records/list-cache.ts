@@ -1,0 +1,86 @@
+import zlib from 'node:zlib';
+import { promisify } from 'node:util';
+
+const gzip = promisify(zlib.gzip);
+
+/** One remembered list answer: its JSON text, read under `gen`, and its gzip once a client asked for it. */
+export interface ListAnswer {
+  key: string;
+  gen: number;
+  body: string;
+  size: number;
+  gzip?: Buffer;
+}
+
+/**
+ * List answers remembered by kind, project and query, each with the generation of the kind's
+ * records in that project it was read under (docs/decisions/025). An answer is used only while
+ * that generation has not moved, so it is always what the query would read now: every record
+ * write raises the generation in its own transaction, whichever instance makes it. Least recently
+ * used answers go first once the byte budget is spent; a budget of 0 remembers nothing.
+ */
+export class ListCache {
+  private readonly entries = new Map<string, ListAnswer>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get enabled(): boolean {
+    return this.maxBytes > 0;
+  }
+
+  /** The answer remembered for key, if it was read under this generation. */
+  get(key: string, gen: number): ListAnswer | undefined {
+    const hit = this.entries.get(key);
+    if (hit === undefined) return undefined;
+    if (hit.gen !== gen) {
+      this.drop(key, hit);
+      return undefined;
+    }
+    // Most recently used last.
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit;
+  }
+
+  /** Remembers an answer (when it fits the budget) and returns it. */
+  set(key: string, gen: number, body: string): ListAnswer {
+    const answer: ListAnswer = { key, gen, body, size: Buffer.byteLength(body) };
+    if (!this.enabled || answer.size * 2 > this.maxBytes) return answer;
+    const old = this.entries.get(key);
+    if (old !== undefined) this.drop(key, old);
+    this.entries.set(key, answer);
+    this.bytes += answer.size;
+    this.evict();
+    return answer;
+  }
+
+  /** The answer's gzip (level 1, as other JSON answers), made once. */
+  async gzipOf(answer: ListAnswer): Promise<Buffer> {
+    if (answer.gzip === undefined) {
+      answer.gzip = answer.size <= 64 * 1024 ? zlib.gzipSync(answer.body, { level: 1 }) : await gzip(answer.body, { level: 1 });
+      if (this.entries.get(answer.key) === answer) {
+        this.bytes += answer.gzip.length;
+        this.evict();
+      }
+    }
+    return answer.gzip;
+  }
+
+  /** How many answers and bytes are held (for tests and diagnostics). */
+  stats(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  private drop(key: string, answer: ListAnswer): void {
+    this.entries.delete(key);
+    this.bytes -= answer.size + (answer.gzip?.length ?? 0);
+  }
+
+  private evict(): void {
+    for (const [key, answer] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.drop(key, answer);
+    }
+  }
+}

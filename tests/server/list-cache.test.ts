@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ListCache } from '../../src/server/records/list-cache.js';
+import { ALICE, BOB, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+
+describe('ListCache', () => {
+  it('answers only under the generation it was read under, and forgets the least recently used first', async () => {
+    const cache = new ListCache(100);
+    cache.set('a', 1, 'x'.repeat(30));
+    expect(cache.get('a', 1)?.body).toHaveLength(30);
+    expect(cache.get('a', 2)).toBeUndefined();
+    expect(cache.get('a', 1)).toBeUndefined();
+    cache.set('a', 1, 'a'.repeat(30));
+    cache.set('b', 1, 'b'.repeat(30));
+    cache.get('a', 1);
+    cache.set('c', 1, 'c'.repeat(30));
+    cache.set('d', 1, 'd'.repeat(30));
+    // 120 bytes asked for, 100 allowed: b, the least recently used, went.
+    expect(cache.get('b', 1)).toBeUndefined();
+    expect(cache.get('a', 1)?.body[0]).toBe('a');
+    expect(cache.stats().bytes).toBeLessThanOrEqual(100);
+    // An answer larger than half the budget is given back but not kept.
+    cache.set('big', 1, 'z'.repeat(60));
+    expect(cache.get('big', 1)).toBeUndefined();
+    // The gzip counts against the budget too.
+    const answer = cache.get('a', 1);
+    expect(answer).toBeDefined();
+    expect((await cache.gzipOf(answer!)).length).toBeGreaterThan(0);
+    expect(cache.stats().bytes).toBeLessThanOrEqual(100);
+    expect(new ListCache(0).set('k', 1, 'v')).toMatchObject({ body: 'v' });
+    expect(new ListCache(0).get('k', 1)).toBeUndefined();
+  });
+});
+
+/**
+ * Issue 15 (decision 025): list answers are remembered per kind, project and query while the
+ * records' generation stands still, and every write through any instance moves it.
+ */
+describe.each(dbTargets())('remembered list answers on $name', (target) => {
+  let a: TestServer;
+  let b: TestServer;
+  let alice: string;
+  let aliceOnB: string;
+  let bob: string;
+  beforeAll(async () => {
+    a = await startServer(target, {}, { keep: true });
+    b = await startServer(target, {}, { reuse: a.storage });
+    alice = await a.login(ALICE.username, ALICE.password);
+    aliceOnB = await b.login(ALICE.username, ALICE.password);
+    bob = await a.login(BOB.username, BOB.password);
+  }, 60_000);
+  afterAll(async () => {
+    expect([...a.serverErrors, ...b.serverErrors]).toEqual([]);
+    await a.close();
+    await b.close();
+  });
+
+  const api = '/api/vtp/issueRecord';
+  const day = '2026-06-02';
+  const list = `${api}/list?pageNum=1&pageSize=50&${encodeURIComponent('params[beginIssueDate]')}=${day}&${encodeURIComponent('params[endIssueDate]')}=${day}`;
+  const titles = async (s: TestServer, token: string, headers: Record<string, string> = {}): Promise<string[]> => {
+    const res = await s.request('GET', list, { token, headers });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.total).toBe(res.body.rows.length);
+    return (res.body.rows as { issueTitle: string }[]).map((r) => r.issueTitle).sort();
+  };
+  const create = async (s: TestServer, token: string, title: string): Promise<number> => {
+    const res = await s.request('POST', api, { token, body: { issueTitle: title, issueDate: `${day} 10:00:00`, issueStartTime: `${day} 09:00:00` } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data.id as number;
+  };
+
+  it('shows every write made through either instance at once, and each project only its own', async () => {
+    expect(await titles(a, alice)).toEqual([]);
+    const first = await create(a, alice, 'first');
+    expect(await titles(a, alice)).toEqual(['first']);
+    // Written through B: A's remembered answer is not used any more.
+    await create(b, aliceOnB, 'second');
+    expect(await titles(a, alice)).toEqual(['first', 'second']);
+    expect((await b.request('PUT', api, { token: aliceOnB, body: { id: first, issueTitle: 'first, renamed' } })).status).toBe(200);
+    expect(await titles(a, alice)).toEqual(['first, renamed', 'second']);
+    // The same URL for another project is another answer.
+    expect(await titles(a, bob)).toEqual([]);
+    await create(a, bob, 'bobs');
+    expect(await titles(a, bob)).toEqual(['bobs']);
+    expect(await titles(a, alice)).toEqual(['first, renamed', 'second']);
+    expect((await b.request('DELETE', `${api}/${first}`, { token: aliceOnB })).status).toBe(200);
+    expect(await titles(a, alice)).toEqual(['second']);
+  });
+
+  it('gives the same answer gzipped to a browser as plain to a script', async () => {
+    for (let i = 0; i < 40; i++) await create(a, alice, `many ${String(i).padStart(2, '0')}`);
+    const plain = await a.request('GET', list, { token: alice, headers: { 'accept-encoding': 'identity' } });
+    const zipped = await a.request('GET', list, { token: alice, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(zipped.headers.get('vary')).toMatch(/accept-encoding/i);
+    expect(zipped.body).toEqual(plain.body);
+    expect(plain.body.total).toBe(41);
+    // Asked again, from memory, still the same.
+    expect((await a.request('GET', list, { token: alice, headers: { 'accept-encoding': 'gzip' } })).body).toEqual(plain.body);
+  });
+
+  it('really answers from memory: a write around the repository shows only once the generations are raised', async () => {
+    const before = await titles(a, alice);
+    const kind = a.app.registry.get('issue')!;
+    const now = new Date().toISOString();
+    // Not through the repository: the generation stays, so the remembered answer is still given.
+    await a.app.db.kysely
+      .insertInto('rec_issue')
+      .values({ project_name: ALICE.project, vehicle_no: ALICE.vehicle, record_date: `${day} 11:00:00`, data: JSON.stringify({ issueTitle: 'sneaked in', issueDate: `${day} 11:00:00` }), version: 1, created_at: now, created_by: 'test', updated_at: now, updated_by: 'test' })
+      .execute();
+    expect(await titles(a, alice)).toEqual(before);
+    // What anything writing around the repository must do (as the bench's seeding does).
+    const { rebuildDayCounts } = await import('../../src/server/db/day-counts.js');
+    await a.app.db.kysely.transaction().execute((trx) => rebuildDayCounts(trx, kind.name, 'rec_issue'));
+    expect(await titles(a, alice)).toEqual([...before, 'sneaked in'].sort());
+  });
+});
