@@ -41,7 +41,7 @@ export function conflictOf(raw: unknown): ConflictBehavior {
   return value;
 }
 
-/** How long a fragment that arrived ahead of its predecessor (still in flight) waits for it. */
+/** How long a fragment that arrived ahead of its predecessor (still in flight), or finds its bytes claimed, waits. */
 const ORDER_WAIT_MS = 2000;
 
 /**
@@ -149,8 +149,11 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     await deps.limits.ensureSpace(f.length, false);
     let claim = await sessions.claimFragment(session, f.start, f.end + 1, f.total);
     // A fragment that follows one sent a moment before it may arrive first: while fragments are in
-    // flight, wait a little for the one it follows before calling it out of order.
-    for (let waited = 0; !('lockId' in claim) && claim.reason === 'order' && claim.inFlight && waited < ORDER_WAIT_MS; waited += 10) {
+    // flight, wait a little for the one it follows before calling it out of order. Likewise a
+    // fragment sent again right after its first try broke off may find that try's claim not yet
+    // given back (or the same bytes finishing from another request): wait a little before a 409.
+    const waits = (c: typeof claim): boolean => !('lockId' in c) && ((c.reason === 'order' && c.inFlight) || c.reason === 'busy');
+    for (let waited = 0; waits(claim) && waited < ORDER_WAIT_MS; waited += 10) {
       await new Promise((r) => setTimeout(r, 10));
       claim = await sessions.claimFragment(session, f.start, f.end + 1, f.total);
     }

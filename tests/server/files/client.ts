@@ -39,22 +39,6 @@ export async function putFragment(s: TestServer, uploadPath: string, bytes: Uint
   return parse(res);
 }
 
-/** Sends the first `sent` bytes of a fragment, then drops the connection: a phone losing its signal. */
-export function putAndDrop(s: TestServer, uploadPath: string, bytes: Buffer, start: number, total: number, sent: number): Promise<void> {
-  return new Promise((resolve) => {
-    const req = http.request(s.url + uploadPath, {
-      method: 'PUT',
-      headers: { 'content-range': `bytes ${start}-${start + bytes.length - 1}/${total}`, 'content-length': String(bytes.length) },
-    });
-    req.on('error', () => resolve());
-    req.on('response', (res) => {
-      res.resume();
-      resolve();
-    });
-    req.write(bytes.subarray(0, sent), () => setTimeout(() => req.destroy(), 50));
-  });
-}
-
 /**
  * Starts sending a fragment and holds it part-way (`sent` bytes) until told to go on: a fragment
  * still in flight while the client sends the next one. finish() sends the rest and reads the

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, CAROL, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
-import { createSession, MB5, putAndDrop, putFragment, putHeld, randomFile, readSlice, sha256File } from './client.js';
+import { createSession, MB5, putFragment, putHeld, randomFile, readSlice, sha256File } from './client.js';
 
 const BIG = 200 * 1024 * 1024;
 
@@ -38,7 +38,9 @@ describe.each(dbTargets())('upload sessions on $name', (target) => {
       expect(res.body.nextExpectedRanges).toEqual([`${start + MB5}-`]);
     }
     // The next fragment breaks off after 3 MB: none of it counts.
-    await putAndDrop(s, upload, await readSlice(source, half, MB5), half, BIG, 3 * 1024 * 1024);
+    const broken = putHeld(s, upload, await readSlice(source, half, MB5), half, BIG, 3 * 1024 * 1024);
+    await expect.poll(async () => (await s.app.db.kysely.selectFrom('upload_fragments').selectAll().execute()).length, { timeout: 10_000 }).toBe(1);
+    broken.drop();
     // Its claim is given back (a fragment that broke off leaves nothing behind).
     await expect.poll(async () => (await s.app.db.kysely.selectFrom('upload_fragments').selectAll().execute()).length, { timeout: 10_000 }).toBe(0);
 
