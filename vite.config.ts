@@ -22,8 +22,9 @@ export default defineConfig({
       filename: 'sw.ts',
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,woff2}'],
-        // The spreadsheet library is fetched when an export is pressed, not kept ahead of time.
-        globIgnores: ['**/xlsx-*.js', '**/InterVariable-Italic-*.woff2'],
+        // The spreadsheet library (SheetJS, in the POI workbook chunk and the Excel worker) is
+        // fetched when an export is pressed, not kept ahead of time: exports need the network anyway.
+        globIgnores: ['**/xlsx-*.js', '**/poi-sheet-*.js', '**/poi-excel.worker-*.js', '**/InterVariable-Italic-*.woff2'],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
         // A classic worker script, as the generated one was (module workers need newer browsers).
         rollupFormat: 'iife',
