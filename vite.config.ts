@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -31,6 +32,14 @@ export default defineConfig({
       },
     }),
   ],
+  resolve: {
+    alias: [
+      // RJSF's markdown renderer is never used by our forms (plain titles, no markdown options).
+      { find: /^markdown-to-jsx\/react$/, replacement: fileURLToPath(new URL('./src/client/engine/plain-markdown.tsx', import.meta.url)) },
+      // No JSON-schema compiler in the browser: the server validates (src/client/engine/form-validator.ts).
+      { find: /^@rjsf\/validator-ajv8$/, replacement: fileURLToPath(new URL('./src/client/engine/no-ajv-validator.ts', import.meta.url)) },
+    ],
+  },
   build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: true, manifest: true },
   server: {
     proxy: {
