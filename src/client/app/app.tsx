@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { setUnauthorizedHandler } from '../api/client';
+import { whenIdle } from '../lib/idle';
 import { AuthProvider, useAuth } from '../auth/auth-context';
 import { Loading } from '../ui/loading';
 import { ToastProvider, useToast } from '../ui/toast';
@@ -28,7 +29,8 @@ export function AppEffects() {
     if (!signedIn) return;
     let stop: (() => void) | undefined;
     let cancelled = false;
-    void import('../outbox/sync').then(({ startOutboxSync, protectStorage }) => {
+    // After the first screen has painted: IndexedDB and the sync code are not needed to show it.
+    const cancelIdle = whenIdle(() => void import('../outbox/sync').then(({ startOutboxSync, protectStorage }) => {
       if (cancelled) return;
       protectStorage().then(
         ({ lowSpace }) => {
@@ -37,9 +39,10 @@ export function AppEffects() {
         (e: unknown) => console.warn('Storage could not be checked:', e),
       );
       stop = startOutboxSync((sent) => toast('success', 'All waiting changes are sent', `${sent} ${sent === 1 ? 'record' : 'records'} reached the server`));
-    });
+    }));
     return () => {
       cancelled = true;
+      cancelIdle();
       stop?.();
     };
   }, [signedIn, toast]);
@@ -59,7 +62,8 @@ export function AppEffects() {
     // The service worker keeps the app on the phone for starts without coverage (built apps only).
     if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
     let cancelled = false;
-    void import('workbox-window').then(({ Workbox }) => {
+    // Once the screen is up: registering fetches and installs every precached asset.
+    const cancelIdle = whenIdle(() => void import('workbox-window').then(({ Workbox }) => {
       if (cancelled) return;
       const wb = new Workbox('/sw.js');
       // A new version took over in the background: say so, as the original app does.
@@ -67,9 +71,10 @@ export function AppEffects() {
         if (event.isUpdate) toast('success', '更新成功！');
       });
       wb.register().catch((e: unknown) => console.warn('The service worker could not be registered:', e));
-    });
+    }), 5000);
     return () => {
       cancelled = true;
+      cancelIdle();
     };
   }, [toast]);
   return null;
