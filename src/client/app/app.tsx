@@ -1,10 +1,11 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { setUnauthorizedHandler } from '../api/client';
 import { whenIdle } from '../lib/idle';
 import { AuthProvider, useAuth } from '../auth/auth-context';
 import { Loading } from '../ui/loading';
 import { ToastProvider, useToast } from '../ui/toast';
+import { HOME_PATH, PAGE_ROUTES, type PageName } from '../../shared/page-routes';
 import { AppLayout } from './app-layout';
 
 // Every page is its own chunk: the sign-in page loads only what it needs.
@@ -18,6 +19,20 @@ const RecordListPage = lazy(() => import('../pages/record-list-page').then((m) =
 const RecordDetailPage = lazy(() => import('../pages/record-detail-page').then((m) => ({ default: m.RecordDetailPage })));
 const OutboxPage = lazy(() => import('../pages/outbox-page').then((m) => ({ default: m.OutboxPage })));
 const NotFoundPage = lazy(() => import('../pages/not-found-page').then((m) => ({ default: m.NotFoundPage })));
+
+/** The page of each route in src/shared/page-routes.ts (the server preloads the same chunks). */
+const PAGES: Record<PageName, ComponentType> = {
+  login: LoginPage,
+  workspace: WorkspacePage,
+  vehicle: VehicleStatusPage,
+  data: DataPage,
+  profile: ProfilePage,
+  recordList: RecordListPage,
+  recordDetail: RecordDetailPage,
+  sharepointTest: SharepointTestPage,
+  outbox: OutboxPage,
+  notFound: NotFoundPage,
+};
 
 /** Connects the API client's 401 handling and the service worker's messages to the app. */
 export function AppEffects() {
@@ -84,17 +99,16 @@ export function AppRoutes() {
   return (
     <Suspense fallback={<Loading />}>
       <Routes>
-        <Route path="/login" element={<LoginPage />} />
+        {PAGE_ROUTES.filter((r) => !r.signedIn).map((r) => {
+          const Page = PAGES[r.page];
+          return <Route key={r.path} path={r.path} element={<Page />} />;
+        })}
         <Route element={<AppLayout />}>
-          <Route path="/" element={<Navigate to="/data" replace />} />
-          <Route path="/dashboard" element={<WorkspacePage />} />
-          <Route path="/vehicle" element={<VehicleStatusPage />} />
-          <Route path="/data" element={<DataPage />} />
-          <Route path="/profile" element={<ProfilePage />} />
-          <Route path="/data/:slug" element={<RecordListPage />} />
-          <Route path="/data/:slug/:id" element={<RecordDetailPage />} />
-          <Route path="/sharepoint-test" element={<SharepointTestPage />} />
-          <Route path="/outbox" element={<OutboxPage />} />
+          <Route path="/" element={<Navigate to={HOME_PATH} replace />} />
+          {PAGE_ROUTES.filter((r) => r.signedIn).map((r) => {
+            const Page = PAGES[r.page];
+            return <Route key={r.path} path={r.path} element={<Page />} />;
+          })}
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
