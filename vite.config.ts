@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -22,14 +23,23 @@ export default defineConfig({
       filename: 'sw.ts',
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,woff2}'],
-        // The spreadsheet library is fetched when an export is pressed, not kept ahead of time.
-        globIgnores: ['**/xlsx-*.js', '**/InterVariable-Italic-*.woff2'],
+        // The spreadsheet library (SheetJS, in the POI workbook chunk and the Excel worker) is
+        // fetched when an export is pressed, not kept ahead of time: exports need the network anyway.
+        globIgnores: ['**/xlsx-*.js', '**/poi-sheet-*.js', '**/poi-excel.worker-*.js', '**/InterVariable-Italic-*.woff2'],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
         // A classic worker script, as the generated one was (module workers need newer browsers).
         rollupFormat: 'iife',
       },
     }),
   ],
+  resolve: {
+    alias: [
+      // RJSF's markdown renderer is never used by our forms (plain titles, no markdown options).
+      { find: /^markdown-to-jsx\/react$/, replacement: fileURLToPath(new URL('./src/client/engine/plain-markdown.tsx', import.meta.url)) },
+      // No JSON-schema compiler in the browser: the server validates (src/client/engine/form-validator.ts).
+      { find: /^@rjsf\/validator-ajv8$/, replacement: fileURLToPath(new URL('./src/client/engine/no-ajv-validator.ts', import.meta.url)) },
+    ],
+  },
   build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: true, manifest: true },
   server: {
     proxy: {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { pageHtmlBuilder } from './page-html.js';
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Road Test Data</title></head><body style="font-family:system-ui,sans-serif;padding:2rem;max-width:30rem;margin:auto">
@@ -11,12 +12,14 @@ const API_PREFIXES = ['/api/', '/sharepoint/', '/download/'];
 
 /**
  * Serves the built client at '/': hashed assets cached for a year, index.html never cached,
- * and index.html for any other GET that wants HTML, so client routes survive a reload.
+ * and index.html (with the page's chunks to preload, src/server/page-html.ts) for any other GET
+ * that wants HTML, so client routes survive a reload. The page answers 304 to its ETag.
  * Unknown API paths answer a JSON 404 in the envelope.
  */
 export async function clientRoutes(app: FastifyInstance, clientDir: string): Promise<void> {
   const index = path.join(clientDir, 'index.html');
   const built = fs.existsSync(index);
+  const pageHtml = built ? pageHtmlBuilder(clientDir) : undefined;
   if (built) {
     await app.register(fastifyStatic, {
       root: clientDir,
@@ -40,6 +43,11 @@ export async function clientRoutes(app: FastifyInstance, clientDir: string): Pro
       return reply.status(404).send({ code: 404, msg: `No such endpoint: ${request.method} ${url}`, data: null });
     }
     reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8');
-    return built ? reply.sendFile('index.html') : reply.send(PLACEHOLDER);
+    if (!pageHtml) return reply.send(PLACEHOLDER);
+    const page = pageHtml(url);
+    reply.header('ETag', page.etag);
+    const known = (request.headers['if-none-match'] ?? '').split(',').map((t) => t.trim().replace(/^W\//, ''));
+    if (known.includes(page.etag)) return reply.status(304).send();
+    return reply.send(page.body);
   });
 }

@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { format } from 'date-fns';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeFetch, okInfo, takeConsoleErrors, type FakeCall } from './fake-server';
 import { current, renderApp, signedIn } from './render';
+import { loadRecordForm } from '../../src/client/engine/use-record-form';
 
 type Handler = (call: FakeCall) => { status?: number; body: unknown } | Promise<{ status?: number; body: unknown }>;
 
@@ -16,6 +17,10 @@ function open(path: string, routes: Record<string, Handler>, state?: unknown, st
 
 const ISSUE = { id: 5, issueTitle: 'Brake squeal', issueStartTime: '2026-11-20 08:30:00', projectName: 'P1', vehicleNo: 'V1', faultMileage: 1520, isOverseasSpecific: '是', isDomesticVerifiable: 'no', weather: 'Rain' };
 const field = (label: string): HTMLInputElement => screen.getByLabelText(label) as HTMLInputElement;
+
+// The form's chunk loads when editing starts; here it is ready, as on a phone that idled a moment
+// (the summary shown before it is tested in record-summary.test.tsx).
+beforeAll(() => loadRecordForm(), 20_000);
 
 describe('record detail', () => {
   it('shows a record read-only with Refresh and Edit; id, project and vehicle never editable', async () => {

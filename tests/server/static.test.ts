@@ -77,6 +77,59 @@ describe('built assets', () => {
   });
 });
 
+/** A built client whose manifest has an entry and lazy pages with imports of their own. */
+function builtWithPages(): string {
+  const dir = builtClient();
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><html><head><title>Road Test Data</title><script type="module" crossorigin src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>',
+  );
+  const manifest = {
+    'index.html': { file: 'assets/index-Ab12Cd34.js', isEntry: true, imports: ['_runtime.js'], dynamicImports: ['src/client/pages/login-page.tsx', 'src/client/pages/record-detail-page.tsx'] },
+    '_runtime.js': { file: 'assets/runtime-R1.js' },
+    '_button.js': { file: 'assets/button-B1.js', imports: ['_runtime.js'] },
+    '_card.js': { file: 'assets/card-C1.js' },
+    'src/client/pages/login-page.tsx': { file: 'assets/login-page-L1.js', isDynamicEntry: true, imports: ['_runtime.js', '_button.js'] },
+    'src/client/pages/record-detail-page.tsx': { file: 'assets/record-detail-page-D1.js', isDynamicEntry: true, imports: ['_button.js', '_card.js'], dynamicImports: ['src/client/engine/record-form.tsx'] },
+    'src/client/engine/record-form.tsx': { file: 'assets/record-form-F1.js', isDynamicEntry: true },
+  };
+  fs.writeFileSync(path.join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
+  return dir;
+}
+
+describe('the page HTML', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer({ name: 'sqlite' }, { CLIENT_DIR: builtWithPages() });
+  });
+  afterAll(async () => s.close());
+
+  const preloads = (html: string): string[] => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1] as string);
+
+  it('preloads the chunks of the page asked for, and none the entry loads itself or that come later', async () => {
+    const detail = await (await fetch(`${s.url}/data/issue/12`, { headers: { accept: 'text/html' } })).text();
+    expect(preloads(detail).sort()).toEqual(['/assets/button-B1.js', '/assets/card-C1.js', '/assets/record-detail-page-D1.js']);
+    const login = await (await fetch(`${s.url}/login?next=%2Fdata`, { headers: { accept: 'text/html' } })).text();
+    expect(preloads(login).sort()).toEqual(['/assets/button-B1.js', '/assets/login-page-L1.js']);
+    expect(login).toContain('<script type="module" crossorigin src="/assets/index-Ab12Cd34.js"></script>');
+    // A page with no chunk in the manifest gets index.html as it is.
+    expect(preloads(await (await fetch(`${s.url}/dashboard`, { headers: { accept: 'text/html' } })).text())).toEqual([]);
+  });
+
+  it('is never cached without asking, and answers 304 to the ETag of its page', async () => {
+    const first = await fetch(`${s.url}/data/issue/12`, { headers: { accept: 'text/html' } });
+    const etag = first.headers.get('etag');
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await fetch(`${s.url}/data/issue/13`, { headers: { accept: 'text/html', 'if-none-match': etag as string } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    const other = await fetch(`${s.url}/login`, { headers: { accept: 'text/html', 'if-none-match': etag as string } });
+    expect(other.status).toBe(200);
+    expect(other.headers.get('etag')).not.toBe(etag);
+  });
+});
+
 describe('/manifest.json', () => {
   it('is a web app manifest carrying the package version', async () => {
     const s = await startServer({ name: 'sqlite' });

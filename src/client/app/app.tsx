@@ -1,9 +1,11 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { setUnauthorizedHandler } from '../api/client';
+import { whenIdle } from '../lib/idle';
 import { AuthProvider, useAuth } from '../auth/auth-context';
 import { Loading } from '../ui/loading';
 import { ToastProvider, useToast } from '../ui/toast';
+import { HOME_PATH, PAGE_ROUTES, type PageName } from '../../shared/page-routes';
 import { AppLayout } from './app-layout';
 
 // Every page is its own chunk: the sign-in page loads only what it needs.
@@ -18,6 +20,20 @@ const RecordDetailPage = lazy(() => import('../pages/record-detail-page').then((
 const OutboxPage = lazy(() => import('../pages/outbox-page').then((m) => ({ default: m.OutboxPage })));
 const NotFoundPage = lazy(() => import('../pages/not-found-page').then((m) => ({ default: m.NotFoundPage })));
 
+/** The page of each route in src/shared/page-routes.ts (the server preloads the same chunks). */
+const PAGES: Record<PageName, ComponentType> = {
+  login: LoginPage,
+  workspace: WorkspacePage,
+  vehicle: VehicleStatusPage,
+  data: DataPage,
+  profile: ProfilePage,
+  recordList: RecordListPage,
+  recordDetail: RecordDetailPage,
+  sharepointTest: SharepointTestPage,
+  outbox: OutboxPage,
+  notFound: NotFoundPage,
+};
+
 /** Connects the API client's 401 handling and the service worker's messages to the app. */
 export function AppEffects() {
   const { expire, state } = useAuth();
@@ -28,7 +44,8 @@ export function AppEffects() {
     if (!signedIn) return;
     let stop: (() => void) | undefined;
     let cancelled = false;
-    void import('../outbox/sync').then(({ startOutboxSync, protectStorage }) => {
+    // After the first screen has painted: IndexedDB and the sync code are not needed to show it.
+    const cancelIdle = whenIdle(() => void import('../outbox/sync').then(({ startOutboxSync, protectStorage }) => {
       if (cancelled) return;
       protectStorage().then(
         ({ lowSpace }) => {
@@ -37,9 +54,10 @@ export function AppEffects() {
         (e: unknown) => console.warn('Storage could not be checked:', e),
       );
       stop = startOutboxSync((sent) => toast('success', 'All waiting changes are sent', `${sent} ${sent === 1 ? 'record' : 'records'} reached the server`));
-    });
+    }));
     return () => {
       cancelled = true;
+      cancelIdle();
       stop?.();
     };
   }, [signedIn, toast]);
@@ -59,7 +77,8 @@ export function AppEffects() {
     // The service worker keeps the app on the phone for starts without coverage (built apps only).
     if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
     let cancelled = false;
-    void import('workbox-window').then(({ Workbox }) => {
+    // Once the screen is up: registering fetches and installs every precached asset.
+    const cancelIdle = whenIdle(() => void import('workbox-window').then(({ Workbox }) => {
       if (cancelled) return;
       const wb = new Workbox('/sw.js');
       // A new version took over in the background: say so, as the original app does.
@@ -67,9 +86,10 @@ export function AppEffects() {
         if (event.isUpdate) toast('success', '更新成功！');
       });
       wb.register().catch((e: unknown) => console.warn('The service worker could not be registered:', e));
-    });
+    }), 5000);
     return () => {
       cancelled = true;
+      cancelIdle();
     };
   }, [toast]);
   return null;
@@ -79,17 +99,16 @@ export function AppRoutes() {
   return (
     <Suspense fallback={<Loading />}>
       <Routes>
-        <Route path="/login" element={<LoginPage />} />
+        {PAGE_ROUTES.filter((r) => !r.signedIn).map((r) => {
+          const Page = PAGES[r.page];
+          return <Route key={r.path} path={r.path} element={<Page />} />;
+        })}
         <Route element={<AppLayout />}>
-          <Route path="/" element={<Navigate to="/data" replace />} />
-          <Route path="/dashboard" element={<WorkspacePage />} />
-          <Route path="/vehicle" element={<VehicleStatusPage />} />
-          <Route path="/data" element={<DataPage />} />
-          <Route path="/profile" element={<ProfilePage />} />
-          <Route path="/data/:slug" element={<RecordListPage />} />
-          <Route path="/data/:slug/:id" element={<RecordDetailPage />} />
-          <Route path="/sharepoint-test" element={<SharepointTestPage />} />
-          <Route path="/outbox" element={<OutboxPage />} />
+          <Route path="/" element={<Navigate to={HOME_PATH} replace />} />
+          {PAGE_ROUTES.filter((r) => r.signedIn).map((r) => {
+            const Page = PAGES[r.page];
+            return <Route key={r.path} path={r.path} element={<Page />} />;
+          })}
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Routes>

@@ -1,12 +1,10 @@
-import { useMemo, type ComponentType } from 'react';
+import { useEffect, useMemo, type ComponentType } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import Form from '@rjsf/primereact';
-import type { ErrorSchema, RegistryWidgetsType } from '@rjsf/utils';
-import { customizeValidator } from '@rjsf/validator-ajv8';
+import type { ErrorSchema } from '@rjsf/utils';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
-import { customFormats } from '../../shared/formats';
 import type { Kind } from '../../shared/kind-types';
+import { whenIdle } from '../lib/idle';
 import { Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
 import { formSchema, uiSchema } from './form-schema';
@@ -14,14 +12,8 @@ import { fill } from './registry';
 import { useRecordDetail } from './use-record-detail';
 import { ConflictDialog } from './conflict-dialog';
 import { OfflineLine } from '../ui/offline-line';
-import { ConnectorsWidget } from './widgets/connectors';
-import { DateTextWidget } from './widgets/date-text';
-import { DerivedWidget } from './widgets/derived';
-import { YesNoWidget } from './widgets/yes-no';
-
-// The form never blocks a save (SPEC.md section 5): the server validates and its message is shown.
-const validator = customizeValidator({ customFormats, ajvOptionsOverrides: { strict: false } });
-const widgets: RegistryWidgetsType = { yesNo: YesNoWidget, dateText: DateTextWidget, derived: DerivedWidget, connectors: ConnectorsWidget };
+import { RecordSummary } from './record-summary';
+import { loadRecordForm, useRecordForm } from './use-record-form';
 
 /** What a kind may add below its form (registered per kind in src/client/kinds), such as attachments. */
 export interface DetailSectionProps {
@@ -44,6 +36,10 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
   const { meta } = kind;
   const schema = useMemo(() => formSchema(kind), [kind]);
   const ui = useMemo(() => uiSchema(kind), [kind]);
+  // Viewing paints the light summary; the form's chunk comes when editing (or creating) starts,
+  // fetched ahead once the screen is idle so Edit is instant.
+  const RecordForm = useRecordForm(c.editing);
+  useEffect(() => whenIdle(() => void loadRecordForm().catch(() => undefined), 4000), []);
 
   const title = c.isNew || id.startsWith('waiting~') ? meta.titles.new : fill(meta.titles.detail, { id });
   const goBack = (): void => {
@@ -83,6 +79,7 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
     </>
   );
 
+  const formUi = c.isNew ? { ...ui, id: { 'ui:widget': 'hidden' } } : ui;
   return (
     <div className="page">
       <PageHeader title={title} back={goBack} actions={actions} />
@@ -104,21 +101,19 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
         <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} reload={c.reload} />
       ))}
       <Card className="record-form">
-        <Form
-          schema={schema}
-          uiSchema={c.isNew ? { ...ui, id: { 'ui:widget': 'hidden' } } : ui}
-          formData={c.editing ? c.draft : c.state.record}
-          validator={validator}
-          widgets={widgets}
-          formContext={{ formData: c.editing ? c.draft : c.state.record }}
-          disabled={!c.editing}
-          noValidate
-          noHtml5Validate
-          showErrorList={false}
-          extraErrors={c.editing ? (c.fieldErrors as ErrorSchema) : undefined}
-          onChange={(e) => c.editing && c.setDraft(e.formData as Record<string, unknown>)}
-          onSubmit={() => void c.save()}
-        />
+        {RecordForm && c.editing ? (
+          <RecordForm
+            schema={schema}
+            uiSchema={formUi}
+            values={c.draft}
+            editing
+            fieldErrors={c.fieldErrors as ErrorSchema}
+            onChange={c.setDraft}
+            onSubmit={() => void c.save()}
+          />
+        ) : (
+          <RecordSummary schema={schema} uiSchema={formUi} record={c.editing ? c.draft : c.state.record} />
+        )}
       </Card>
       {sections.map((Section, i) => (
         <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} newRecordKey={c.newRecordKey} />

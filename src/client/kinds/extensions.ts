@@ -2,7 +2,7 @@ import type { Kind } from '../../shared/kind-types';
 import type { DetailSection } from '../engine/record-detail';
 import type { ListHeaderExtra } from '../engine/record-list';
 import { LazyAttachmentsCard } from './attachments/lazy-attachments-card';
-import { IssueStatusStrip } from './issue-status/status-strip';
+import { LazyIssueStatusStrip } from './issue-status/lazy-status-strip';
 import { PoiExports } from './poi-exports';
 
 /**
@@ -23,5 +23,5 @@ export function detailSections(kind: Kind): DetailSection[] {
  * Submitting to AI (first submit and resubmit) waits for the analysis service's calls.
  */
 export const detailTopSections: Record<string, DetailSection[]> = {
-  issue: [IssueStatusStrip],
+  issue: [LazyIssueStatusStrip],
 };

@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
-import { buildPoiWorkbook, type PoiExportAnswer, type PoiExportJob } from './poi-sheet';
+import type { PoiExportAnswer, PoiExportJob } from './poi-rows';
+import { buildPoiWorkbook } from './poi-sheet';
 
 // Fetching, parsing and writing 9,999 rows takes a second or more of CPU on a phone: here, it
 // never freezes the screen; only the finished file crosses back (transferred, not copied).

@@ -6,7 +6,7 @@ import { API_BASE } from '../api/config';
 import { signedDownloadUrl } from '../api/download';
 import { storage } from '../lib/storage';
 import type { Kind } from '../../shared/kind-types';
-import { sheetRows, type PoiExportAnswer, type PoiExportJob, type SheetKind } from './poi-sheet';
+import { sheetRows, type PoiExportAnswer, type PoiExportJob, type SheetKind } from './poi-rows';
 import type { ListHeaderExtraProps } from '../engine/record-list';
 import { listQuery, type DateRange, type RecordRow } from '../engine/use-record-list';
 import { useToast } from '../ui/toast';

@@ -3,35 +3,9 @@ import type { WidgetProps } from '@rjsf/utils';
 import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
 import { useToast } from '../../ui/toast';
+import { parseConnectors, serializeConnectors, type Connector } from './widget-values';
 
-export interface Connector {
-  type: string;
-  power: string;
-  total: string;
-}
-
-/**
- * The charging record's remark carries the connector list as JSON (SPEC.md section 3): an
- * object with a connectors array, or the array itself; anything unreadable is an empty list.
- */
-export function parseConnectors(remark: unknown): Connector[] {
-  if (typeof remark !== 'string' || remark.trim() === '') return [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(remark);
-  } catch {
-    return [];
-  }
-  const list = parsed !== null && typeof parsed === 'object' && Array.isArray((parsed as { connectors?: unknown }).connectors) ? (parsed as { connectors: unknown[] }).connectors : parsed;
-  if (!Array.isArray(list)) return [];
-  return list
-    .filter((c): c is Record<string, unknown> => c !== null && typeof c === 'object')
-    .map((c) => ({ type: String(c['type'] ?? ''), power: String(c['power'] ?? ''), total: String(c['total'] ?? '') }));
-}
-
-export function serializeConnectors(connectors: Connector[]): string {
-  return JSON.stringify({ connectors });
-}
+export { parseConnectors, serializeConnectors, type Connector } from './widget-values';
 
 const EMPTY: Connector = { type: '', power: '', total: '' };
 

@@ -1,17 +1,8 @@
 import type { WidgetProps } from '@rjsf/utils';
 import { Dropdown } from 'primereact/dropdown';
+import { NO, readYesNo, YES } from './widget-values';
 
-export const YES = '是';
-export const NO = '否';
-
-/**
- * How a stored yes/no value reads (SPEC.md section 5): 是, yes, 1, true (any case) are yes;
- * nothing (null, undefined, '') shows empty; anything else is no.
- */
-export function readYesNo(value: unknown): typeof YES | typeof NO | '' {
-  if (value === null || value === undefined || value === '') return '';
-  return /^(是|yes|1|true)$/i.test(String(value).trim()) ? YES : NO;
-}
+export { NO, readYesNo, YES } from './widget-values';
 
 const OPTIONS = [
   { label: 'Yes', value: YES },

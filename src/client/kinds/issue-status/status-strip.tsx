@@ -4,37 +4,12 @@ import { Dialog } from 'primereact/dialog';
 import type { DetailSectionProps } from '../../engine/record-detail';
 import type { SubmitMode } from './ai-api';
 import { ReportDialog } from './report-dialog';
-import { reportReady, showFirstSubmit, showResubmit, toneOf, type IssueValues } from './rules';
+import { Indicator } from './indicator';
+import { reportReady, showFirstSubmit, showResubmit, type IssueValues } from './rules';
 import { SubmitDialog } from './submit-dialog';
 import { useAiAnalysis } from './use-ai-analysis';
 
 export { toneOf } from './rules';
-
-const ICONS = { ready: 'pi pi-circle', doing: 'pi pi-spin pi-spinner', done: 'pi pi-check-circle', other: 'pi pi-circle' } as const;
-
-function Indicator({ label, status, onFailedTap }: { label: string; status: unknown; onFailedTap: () => void }) {
-  const tone = toneOf(status);
-  const title = `${label}: ${typeof status === 'string' && status !== '' ? status : 'none'}`;
-  const content = (
-    <>
-      <i className={status === 'FAILED' ? 'pi pi-exclamation-circle' : ICONS[tone]} aria-hidden="true" />
-      <span>{label}</span>
-    </>
-  );
-  // A failed stage is grey like any other unknown status, and tells what went wrong on a tap.
-  if (status === 'FAILED') {
-    return (
-      <button type="button" className={`status-indicator status-${tone}`} data-testid={`status-${label}`} title={title} onClick={onFailedTap}>
-        {content}
-      </button>
-    );
-  }
-  return (
-    <div className={`status-indicator status-${tone}`} data-testid={`status-${label}`} title={title}>
-      {content}
-    </div>
-  );
-}
 
 /**
  * The issue's status strip: video analysis, desensitization and the AI report, with the

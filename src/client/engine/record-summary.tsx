@@ -1,0 +1,135 @@
+import type { CSSProperties, ReactNode } from 'react';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { difference } from './widgets/derived';
+import { toInputValue } from './widgets/date-text';
+import { parseConnectors, readYesNo } from './widgets/widget-values';
+
+// A record as the read-only form shows it, without the form library: the same markup, ids, labels
+// and sizes as RJSF's PrimeReact theme renders with `disabled`, so the detail screen paints at
+// once and the form (record-form.tsx, its own chunk) takes its place for editing without a jump.
+
+/** RJSF's PrimeReact FieldTemplate column: the same box for every field. */
+const COLUMN: CSSProperties = { display: 'flex', flexDirection: 'column', gap: '0.5rem', marginBottom: '1rem' };
+const BOX = 'p-inputtext p-component p-disabled';
+
+function text(value: unknown): string {
+  return value === undefined || value === null ? '' : String(value);
+}
+
+// PrimeReact injects a component's structural CSS when the first one mounts; the summary mounts
+// none, so its dropdown boxes carry the same rules inline.
+const DROPDOWN: CSSProperties = { display: 'flex', cursor: 'default', position: 'relative', userSelect: 'none' };
+const DROPDOWN_LABEL: CSSProperties = { display: 'block', whiteSpace: 'nowrap', overflow: 'hidden', flex: '1 1 auto', width: '1%', textOverflow: 'ellipsis' };
+const DROPDOWN_TRIGGER: CSSProperties = { display: 'flex', alignItems: 'center', justifyContent: 'center', flexShrink: 0 };
+const HIDDEN: CSSProperties = { border: 0, clip: 'rect(0 0 0 0)', height: 1, margin: -1, opacity: 0, overflow: 'hidden', padding: 0, pointerEvents: 'none', position: 'absolute', whiteSpace: 'nowrap', width: 1 };
+
+/** A disabled PrimeReact Dropdown; `inputId` puts the id on its hidden input, as the Yes/No widget does. */
+function Dropdown({ id, shown, placeholder, inputId = false }: { id: string; shown: string; placeholder?: string; inputId?: boolean }) {
+  const empty = shown === '';
+  return (
+    <div id={inputId ? undefined : id} className={`p-dropdown p-component p-inputwrapper p-disabled${inputId ? ' w-full' : ''}`} style={DROPDOWN}>
+      {inputId && (
+        <div className="p-hidden-accessible" style={HIDDEN}>
+          <input id={id} value={shown} readOnly disabled tabIndex={-1} />
+        </div>
+      )}
+      <span className={`p-dropdown-label p-inputtext${empty ? (placeholder ? ' p-placeholder' : ' p-dropdown-label-empty') : ''}`} style={DROPDOWN_LABEL}>
+        {empty ? (placeholder ?? '\u00a0') : shown}
+      </span>
+      <div className="p-dropdown-trigger" style={DROPDOWN_TRIGGER}>
+        <svg width="14" height="14" viewBox="0 0 14 14" className="p-icon p-dropdown-trigger-icon" aria-hidden="true" />
+      </div>
+    </div>
+  );
+}
+
+function Connectors({ id, value }: { id: string; value: unknown }) {
+  const connectors = parseConnectors(value);
+  return (
+    <div id={id} className="connectors">
+      <table className="connectors-table">
+        <thead>
+          <tr>
+            <th>Type</th>
+            <th>Power</th>
+            <th>Total</th>
+          </tr>
+        </thead>
+        <tbody>
+          {connectors.length === 0 && (
+            <tr>
+              <td colSpan={3} className="text-500">
+                No connectors
+              </td>
+            </tr>
+          )}
+          {connectors.map((c, i) => (
+            <tr key={i}>
+              <td>{c.type}</td>
+              <td>{c.power}</td>
+              <td>{c.total}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The read-only control of one field, as the form's widget for it shows a value. */
+function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, record: Record<string, unknown>): ReactNode {
+  const widget = ui['ui:widget'];
+  const options = (ui['ui:options'] ?? {}) as Record<string, unknown>;
+  switch (widget) {
+    case 'derived': {
+      const n = difference(record, options['difference']);
+      return (
+        <div id={id} className={`${BOX} w-full derived-value`} aria-readonly="true">
+          {n !== null && n > 0 ? `${n} km` : 'N/A'}
+        </div>
+      );
+    }
+    case 'dateText': {
+      const mode = options['mode'] === 'date' ? 'date' : 'datetime';
+      const shown = toInputValue(value, mode);
+      const shownText = shown === '' ? (typeof value === 'string' ? value : '') : mode === 'date' ? shown : shown.replace('T', ' ');
+      return <input id={id} className="p-inputtext p-component w-full" value={shownText} disabled readOnly />;
+    }
+    case 'yesNo':
+      return <Dropdown id={id} shown={{ 是: 'Yes', 否: 'No', '': '' }[readYesNo(value)]} placeholder="—" inputId />;
+    case 'connectors':
+      return <Connectors id={id} value={value} />;
+    case 'textarea':
+      return <textarea id={id} className={`p-inputtextarea p-inputtext ${BOX}`} rows={5} value={text(value)} disabled readOnly />;
+    default:
+      if (Array.isArray(prop.enum)) return <Dropdown id={id} shown={text(value)} />;
+      return <input id={id} className={BOX} type="text" value={text(value)} disabled readOnly />;
+  }
+}
+
+/** The record read-only, laid out as the disabled form lays it out. */
+export function RecordSummary({ schema, uiSchema, record }: { schema: RJSFSchema; uiSchema: UiSchema; record: Record<string, unknown> }) {
+  const properties = (schema.properties ?? {}) as Record<string, RJSFSchema>;
+  return (
+    <div className="rjsf" data-testid="record-summary">
+      <div className="rjsf-field rjsf-field-object">
+        <div style={COLUMN}>
+          {Object.entries(properties).map(([name, prop]) => {
+            const ui = (uiSchema[name] ?? {}) as UiSchema;
+            if (ui['ui:widget'] === 'hidden') return null;
+            const id = `root_${name}`;
+            return (
+              <div key={name} className={`rjsf-field rjsf-field-${String(prop.type ?? 'string')}`}>
+                <div style={COLUMN}>
+                  <label htmlFor={id}>{prop.title ?? name} </label>
+                  {valueOf(id, prop, ui, record[name], record)}
+                  {typeof prop.description === 'string' && <small>{prop.description}</small>}
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

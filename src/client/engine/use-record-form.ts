@@ -1,0 +1,32 @@
+import { useEffect, useState } from 'react';
+
+type FormModule = typeof import('./record-form');
+
+let loaded: FormModule | undefined;
+let loading: Promise<FormModule> | undefined;
+
+/** Loads the form's chunk once; later callers get the same promise, and the module once it is here. */
+export function loadRecordForm(): Promise<FormModule> {
+  loading ??= import('./record-form').then((m) => (loaded = m));
+  return loading;
+}
+
+/**
+ * The form component once its chunk is here (undefined before), loading it when `needed`: the
+ * detail screen asks when a record is edited or created, and ahead of time once the screen is idle.
+ */
+export function useRecordForm(needed: boolean): FormModule['RecordForm'] | undefined {
+  const [module, setModule] = useState<FormModule | undefined>(loaded);
+  useEffect(() => {
+    if (module || !needed) return;
+    let cancelled = false;
+    loadRecordForm().then(
+      (m) => !cancelled && setModule(m),
+      (e: unknown) => console.error('The form could not be loaded:', e),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [module, needed]);
+  return module?.RecordForm;
+}

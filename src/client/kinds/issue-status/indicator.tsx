@@ -1,0 +1,29 @@
+import { toneOf } from './rules';
+
+const ICONS = { ready: 'pi pi-circle', doing: 'pi pi-spin pi-spinner', done: 'pi pi-check-circle', other: 'pi pi-circle' } as const;
+
+/** One stage of the strip (video analysis, desensitization): its colour, icon and, when failed, a tap for the reason
+ * (without onFailedTap: the inert preview shown while the strip's code loads). */
+export function Indicator({ label, status, onFailedTap }: { label: string; status: unknown; onFailedTap?: () => void }) {
+  const tone = toneOf(status);
+  const title = `${label}: ${typeof status === 'string' && status !== '' ? status : 'none'}`;
+  const content = (
+    <>
+      <i className={status === 'FAILED' ? 'pi pi-exclamation-circle' : ICONS[tone]} aria-hidden="true" />
+      <span>{label}</span>
+    </>
+  );
+  // A failed stage is grey like any other unknown status, and tells what went wrong on a tap.
+  if (status === 'FAILED' && onFailedTap) {
+    return (
+      <button type="button" className={`status-indicator status-${tone}`} data-testid={`status-${label}`} title={title} onClick={onFailedTap}>
+        {content}
+      </button>
+    );
+  }
+  return (
+    <div className={`status-indicator status-${tone}`} data-testid={onFailedTap ? `status-${label}` : undefined} title={title}>
+      {content}
+    </div>
+  );
+}

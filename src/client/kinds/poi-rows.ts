@@ -1,0 +1,38 @@
+// The POI sheet's rows and the worker's messages, without the spreadsheet library: the list
+// screen imports this; SheetJS (xlsx, 270 KB) is loaded only when Excel is pressed (poi-sheet.ts).
+
+type Row = Record<string, unknown>;
+
+/** What of a kind the POI sheet needs: plain data, so it can be sent to a Web Worker. */
+export interface SheetKind {
+  fields: string[];
+  exportFields: string[];
+  /** Each field's schema format (datetime-text, date-text), for real Excel dates. */
+  formats: Record<string, string | undefined>;
+}
+
+/** Fields the POI export leaves out even when a row carries them (SPEC.md section 7). */
+function exportColumns(kind: SheetKind, rows: Row[]): string[] {
+  const hidden = new Set(kind.fields.filter((f) => !kind.exportFields.includes(f)));
+  const extra = new Set<string>();
+  // The version is for editing, not for a report.
+  for (const row of rows) for (const key of Object.keys(row)) if (!kind.fields.includes(key) && !hidden.has(key) && key !== 'version') extra.add(key);
+  return [...kind.exportFields, ...extra];
+}
+
+/** The sheet rows: every export column, blank where a row has no value. */
+export function sheetRows(kind: SheetKind, rows: Row[]): { columns: string[]; data: Row[] } {
+  const columns = exportColumns(kind, rows);
+  const data = rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c] === null || row[c] === undefined ? '' : row[c]])));
+  return { columns, data };
+}
+
+/** A job for the worker: it fetches the list itself, so not even the JSON is parsed on the main thread. */
+export interface PoiExportJob {
+  url: string;
+  headers: Record<string, string>;
+  kind: SheetKind;
+}
+
+/** What the worker answers: the file, nothing to export, or the refusal it got. */
+export type PoiExportAnswer = { bytes: ArrayBuffer } | { empty: true } | { status: number; msg: string };

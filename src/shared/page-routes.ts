@@ -1,0 +1,60 @@
+// The app's pages: the client router's paths and, for each, the source file of its page chunk.
+// The server reads the same table to send, with index.html, <link rel="modulepreload"> for the
+// chunks of the page asked for, so the browser fetches them with the entry instead of one after
+// another as the entry discovers them (decision 018).
+
+export type PageName = 'login' | 'workspace' | 'vehicle' | 'data' | 'profile' | 'recordList' | 'recordDetail' | 'sharepointTest' | 'outbox' | 'notFound';
+
+export interface PageRoute {
+  /** The react-router path. */
+  path: string;
+  page: PageName;
+  /** Behind sign-in, inside the app layout (bottom navigation). */
+  signedIn: boolean;
+}
+
+/** The source file of each page's chunk, as Vite's build manifest names it. */
+export const PAGE_SOURCES: Record<PageName, string> = {
+  login: 'src/client/pages/login-page.tsx',
+  workspace: 'src/client/pages/workspace-page.tsx',
+  vehicle: 'src/client/pages/vehicle-status-page.tsx',
+  data: 'src/client/pages/data-page.tsx',
+  profile: 'src/client/pages/profile-page.tsx',
+  recordList: 'src/client/pages/record-list-page.tsx',
+  recordDetail: 'src/client/pages/record-detail-page.tsx',
+  sharepointTest: 'src/client/pages/sharepoint-test-page.tsx',
+  outbox: 'src/client/pages/outbox-page.tsx',
+  notFound: 'src/client/pages/not-found-page.tsx',
+};
+
+export const PAGE_ROUTES: readonly PageRoute[] = [
+  { path: '/login', page: 'login', signedIn: false },
+  { path: '/dashboard', page: 'workspace', signedIn: true },
+  { path: '/vehicle', page: 'vehicle', signedIn: true },
+  { path: '/data', page: 'data', signedIn: true },
+  { path: '/profile', page: 'profile', signedIn: true },
+  { path: '/data/:slug', page: 'recordList', signedIn: true },
+  { path: '/data/:slug/:id', page: 'recordDetail', signedIn: true },
+  { path: '/sharepoint-test', page: 'sharepointTest', signedIn: true },
+  { path: '/outbox', page: 'outbox', signedIn: true },
+];
+
+/** Where '/' goes. */
+export const HOME_PATH = '/data';
+
+function matchesPath(pattern: string, pathname: string): boolean {
+  const want = pattern.split('/').filter(Boolean);
+  const got = pathname.split('/').filter(Boolean);
+  if (want.length !== got.length) return false;
+  try {
+    return want.every((part, i) => part.startsWith(':') || decodeURIComponent(got[i] as string) === part);
+  } catch {
+    return false; // a malformed escape is no page of ours
+  }
+}
+
+/** The page a path shows ('/' shows the home page), or notFound, as the client router decides. */
+export function pageForPath(pathname: string): PageName {
+  const path = pathname === '/' || pathname === '' ? HOME_PATH : pathname.replace(/\/+$/, '');
+  return PAGE_ROUTES.find((r) => matchesPath(r.path, path))?.page ?? 'notFound';
+}
