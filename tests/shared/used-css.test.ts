@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keepUsedRules, selectorClasses, usedClasses } from '../../scripts/lib/used-css.js';
 import { woff2Only } from '../../scripts/lib/vite-used-primeflex.js';
-import { primeReactClasses } from '../../scripts/lib/vite-used-primereact.js';
+import { primeReactClasses, stringConstants } from '../../scripts/lib/vite-used-primereact.js';
 import { ROOT } from '../helpers/server.js';
 
 // The build ships only the CSS the app uses (decision 018): these cases prove a rule the source
@@ -50,10 +50,18 @@ describe('only the CSS the app uses', () => {
   });
 
   it('finds the classes of the PrimeReact components the app and its form theme render', () => {
-    const used = primeReactClasses(ROOT);
+    const { used, structural } = primeReactClasses(ROOT);
     // The app imports Dropdown; RJSF's theme imports MultiSelect; Dropdown renders a VirtualScroller.
     for (const name of ['p-dropdown', 'p-multiselect', 'p-virtualscroller', 'p-calendar', 'p-toast', 'p-dialog']) expect(used.words.has(name)).toBe(true);
     // Nothing renders a data table, a tree or a rich-text editor.
     for (const name of ['p-datatable', 'p-tree', 'p-editor-container']) expect(used.words.has(name)).toBe(false);
+    // Their structural CSS, which PrimeReact would add only after the first paint, is in the stylesheet.
+    expect(squash(structural)).toContain('.p-calendar { position: relative; display: inline-flex;');
+    expect(structural).not.toContain('.p-datatable');
+  });
+
+  it('evaluates the string constants PrimeReact keeps its CSS in', () => {
+    const text = 'var a = "x{}";\nvar styles = "\\n@layer p {".concat(a, "\\n}");\nvar other = fn("y");\nvar b = "z".concat(unknown);';
+    expect(Object.fromEntries(stringConstants(text))).toEqual({ a: 'x{}', styles: '\n@layer p {x{}\n}' });
   });
 });
