@@ -3,6 +3,8 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { kindSchemas } from './scripts/lib/vite-kind-schemas.js';
+import { usedPrimeFlex } from './scripts/lib/vite-used-primeflex.js';
+import { usedPrimeReact } from './scripts/lib/vite-used-primereact.js';
 
 // The client is built into dist/client and served by the Fastify server at '/'.
 // In development, `vite` proxies the three services to a server started with `npm run dev:server`.
@@ -11,6 +13,9 @@ export default defineConfig({
     react(),
     // The record kinds: the schema files, bundled (SCHEMAS_DIR or schemas/).
     kindSchemas(),
+    // Build only: only the CSS rules and icons the app uses, and no Inter font (decision 018).
+    usedPrimeReact(),
+    usedPrimeFlex(),
     // A service worker that keeps the app itself (never API data) on the phone, so it opens
     // without coverage, and sends the outbox on Background Sync (src/client/sw.ts, decision 013).
     // The server serves /manifest.json, so the plugin writes none.
@@ -25,7 +30,7 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,svg,woff2}'],
         // The spreadsheet library (SheetJS, in the POI workbook chunk and the Excel worker) is
         // fetched when an export is pressed, not kept ahead of time: exports need the network anyway.
-        globIgnores: ['**/xlsx-*.js', '**/poi-sheet-*.js', '**/poi-excel.worker-*.js', '**/InterVariable-Italic-*.woff2'],
+        globIgnores: ['**/xlsx-*.js', '**/poi-sheet-*.js', '**/poi-excel.worker-*.js'],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
         // A classic worker script, as the generated one was (module workers need newer browsers).
         rollupFormat: 'iife',

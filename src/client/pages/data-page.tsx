@@ -129,7 +129,12 @@ export function DataPage() {
                       {daily.isLoading ? '…' : count(daily.data?.[key])}
                     </span>
                     <span className="text-600">{tile.page.tile.label}</span>
-                    {detail !== null && <span className="text-sm text-500" data-testid={`day-${key}-detail`}>{detail}</span>}
+                    {/* The line holds its height while the day's figures load, so the tiles do not jump when they come. */}
+                    {tile.page.tile.detail && (
+                      <span className="text-sm text-500" data-testid={detail === null ? undefined : `day-${key}-detail`}>
+                        {detail ?? '\u00a0'}
+                      </span>
+                    )}
                   </button>
                   {tile.dayPackage && (
                     <Button icon="pi pi-download" rounded text size="small" className="day-tile-download" aria-label={`Download the ${tile.dayPackage.noun} package for ${day}`} onClick={() => void downloadPackage(tile)} />

@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+import { launch, signIn, snap, watchCsp } from './browser.js';
+
+// Decision 018: the first paint of the built app needs only a small stylesheet and the system's
+// fonts, and nothing moves when the data and the icon font arrive after it.
+describe('the first paint in Chromium against the real server', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const requested: string[] = [];
+
+  beforeAll(async () => {
+    server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
+    browser = await launch();
+    const token = await server.login(ALICE.username, ALICE.password);
+    const today = new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+    await server.request('POST', '/api/vtp/driveRecord', { token, body: { driveDate: `${today} 07:00:00`, travelTime: 60, travelDistance: 12.25 } });
+    // No service worker: it would answer from its cache, out of sight of the slowed network below.
+    context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-GB', serviceWorkers: 'block' });
+    page = await context.newPage();
+    watchCsp(page);
+    page.on('request', (r) => requested.push(r.url()));
+    await signIn(page, server.url, ALICE.username, ALICE.password);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('does not move the Data page when its figures and the icon font arrive late', async () => {
+    // The figures and the icon font come well after the first paint, as on a slow phone network.
+    const late = (ms: number) => async (route: Route) => {
+      await new Promise((r) => setTimeout(r, ms));
+      await route.continue();
+    };
+    await context.route('**/api/**', late(600));
+    await context.route('**/*.woff2', late(900));
+    await context.addInitScript(() => {
+      const w = window as unknown as { shifts: number[]; moved: string[] };
+      w.shifts = [];
+      w.moved = [];
+      type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] };
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as Shift[]) {
+          if (e.hadRecentInput) continue;
+          w.shifts.push(e.value);
+          for (const s of e.sources) w.moved.push(`${e.startTime.toFixed(0)} ${e.value.toFixed(4)} ${(s.node as Element | undefined)?.outerHTML?.slice(0, 120) ?? s.node?.nodeName} ${JSON.stringify(s.previousRect)} -> ${JSON.stringify(s.currentRect)}`);
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(`${server.url}/data`);
+    await expect.poll(() => page.getByTestId('day-drivingCount-detail').textContent()).toBe('12.3 km');
+    await expect.poll(() => page.getByTestId('total-drivingCount').textContent()).toBe('1');
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    await page.waitForTimeout(200);
+    const { shifts, moved } = await page.evaluate(() => {
+      const w = window as unknown as { shifts: number[]; moved: string[] };
+      return { shifts: w.shifts, moved: w.moved };
+    });
+    expect(shifts.reduce((s, v) => s + v, 0), `what moved:\n${moved.join('\n')}`).toBeLessThan(0.005);
+    await context.unrouteAll();
+    await snap(page, 'first-paint-data');
+  });
+
+  it('uses the system fonts, styled by the PrimeReact theme and PrimeFlex that are left', async () => {
+    await page.goto(`${server.url}/data`);
+    const excel = page.getByRole('button', { name: 'Excel Report' });
+    await excel.waitFor();
+    expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(/^system-ui/);
+    // The theme's primary button and PrimeFlex's flex-1 both still apply.
+    expect(await excel.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(59, 130, 246)');
+    expect(await excel.evaluate((b) => getComputedStyle(b).flexGrow)).toBe('1');
+    expect(requested.filter((u) => /inter/i.test(path.basename(new URL(u).pathname)))).toEqual([]);
+    expect(requested.filter((u) => /\.(ttf|eot|woff|svg)(\?|$)/.test(u) && !u.endsWith('/icon.svg'))).toEqual([]);
+  });
+
+  it('ships less than 30 KB of gzipped CSS and no Inter or legacy icon fonts', () => {
+    const assets = path.join(inject('clientDir'), 'assets');
+    const files = fs.readdirSync(assets);
+    const css = files.filter((f) => f.endsWith('.css'));
+    expect(css.length).toBeGreaterThan(0);
+    const gzip = css.reduce((sum, f) => sum + zlib.gzipSync(fs.readFileSync(path.join(assets, f))).length, 0);
+    expect(gzip).toBeLessThan(30 * 1024);
+    expect(files.filter((f) => /^Inter|\.(ttf|eot|woff)$|^primeicons.*\.svg$/.test(f))).toEqual([]);
+  });
+});
