@@ -7,9 +7,9 @@ import { ApiError, badRequest, notFound } from '../http/envelope.js';
 import { driveItem, installGraphErrors } from './graph.js';
 import type { UserRepository } from '../users/user-repository.js';
 import { parseFragment } from './content-range.js';
-import { MAX_UPLOAD_BYTES } from './limits.js';
+import { MAX_FRAGMENT_BYTES, MAX_UPLOAD_BYTES } from './limits.js';
 import { normaliseRelPath, sanitizeFileName } from './paths.js';
-import { FRAGMENT_RENEW_MS, UploadSessionStore, type UploadSession } from './sessions.js';
+import { FRAGMENT_RENEW_MS, MAX_FRAGMENTS_IN_FLIGHT, UploadSessionStore, type UploadSession } from './sessions.js';
 import type { ConflictBehavior, FileStorage } from './storage.js';
 import type { UploadLimits } from './upload-limits.js';
 import { writeBodyToFile } from './write-body.js';
@@ -148,11 +148,13 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     deps.limits.checkSize(f.total);
     await deps.limits.ensureSpace(f.length, false);
     let claim = await sessions.claimFragment(session, f.start, f.end + 1, f.total);
-    // A fragment that follows one sent a moment before it may arrive first: while fragments are in
-    // flight, wait a little for the one it follows before calling it out of order. Likewise a
-    // fragment sent again right after its first try broke off may find that try's claim not yet
+    // A fragment that follows one sent a moment before it may arrive first (requests sent a moment
+    // apart reach the server in either order): if it starts within a few fragments of the next
+    // expected byte, wait a little for the ones before it before calling it out of order. Likewise
+    // a fragment sent again right after its first try broke off may find that try's claim not yet
     // given back (or the same bytes finishing from another request): wait a little before a 409.
-    const waits = (c: typeof claim): boolean => !('lockId' in c) && ((c.reason === 'order' && c.inFlight) || c.reason === 'busy');
+    const near = f.start - session.received <= MAX_FRAGMENTS_IN_FLIGHT * MAX_FRAGMENT_BYTES;
+    const waits = (c: typeof claim): boolean => !('lockId' in c) && ((c.reason === 'order' && near) || c.reason === 'busy');
     for (let waited = 0; waits(claim) && waited < ORDER_WAIT_MS; waited += 10) {
       await new Promise((r) => setTimeout(r, 10));
       claim = await sessions.claimFragment(session, f.start, f.end + 1, f.total);

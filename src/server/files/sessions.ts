@@ -21,12 +21,8 @@ export const MAX_FRAGMENTS_IN_FLIGHT = 4;
 export type FragmentRefusal =
   /** It starts before the next expected byte: those bytes are stored already. */
   | { reason: 'overlap'; received: number }
-  /**
-   * It starts after a gap that nothing received or in flight fills. `inFlight`: other fragments
-   * are on their way, so the one that fills the gap may simply not have arrived yet (requests
-   * sent a moment apart can reach the server in either order).
-   */
-  | { reason: 'order'; received: number; inFlight: boolean }
+  /** It starts after a gap that nothing received or in flight fills (yet: it may be on its way). */
+  | { reason: 'order'; received: number }
   /** Another request is writing bytes it covers, or too many fragments are in flight. */
   | { reason: 'busy'; received: number }
   /** The session ended (expired, cancelled, finished) or is being committed. */
@@ -143,7 +139,7 @@ export class UploadSessionStore {
       // Fragments whose writer died (claim lapsed) are forgotten: their bytes were never acknowledged.
       await trx.deleteFrom('upload_fragments').where('id_hash', '=', s.idHash).where('done', '=', 0).where('locked_until', '<', iso(now)).execute();
       const frags = await this.fragments(trx, s.idHash, now);
-      if (start !== received && !frags.some((f) => f.end === start)) return { reason: 'order' as const, received, inFlight: frags.some((f) => f.live) };
+      if (start !== received && !frags.some((f) => f.end === start)) return { reason: 'order' as const, received };
       const live = frags.filter((f) => f.live);
       if (live.length >= MAX_FRAGMENTS_IN_FLIGHT || live.some((f) => f.start < end && start < f.end)) return { reason: 'busy' as const, received };
       const lockId = randomBytes(12).toString('base64url');
