@@ -51,7 +51,9 @@ try {
   await shoot(page, '4b-issue-search-dialog');
 
   await page.goto(`${app.base}/data/issue/${app.issueId}`);
-  await page.locator('form').first().waitFor();
+  // The detail screen paints a read-only summary first; the form comes when editing starts.
+  await page.getByRole('heading', { name: `Issue Record: ${app.issueId}` }).waitFor();
+  await page.locator('.p-inputtext').first().waitFor();
   await shoot(page, '5-issue-detail');
   await page.mouse.wheel(0, 700);
   await shoot(page, '5b-issue-detail-scrolled');
