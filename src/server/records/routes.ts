@@ -136,7 +136,8 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       void reply.type('application/json; charset=utf-8');
       if (answer.size < COMPRESS_THRESHOLD || !acceptsGzip(request.headers['accept-encoding'])) return answer.body;
       const body = await listCache.gzipOf(answer);
-      void reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding');
+      const vary = reply.getHeader('vary');
+      void reply.header('content-encoding', 'gzip').header('vary', vary === undefined ? 'accept-encoding' : `${String(vary)}, accept-encoding`);
       return body;
     });
 
