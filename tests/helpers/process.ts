@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { ROOT } from './server.js';
+import { ALICE, ROOT } from './server.js';
 
 /** A port nobody listens on right now. */
 export function freePort(): Promise<number> {
@@ -13,6 +13,19 @@ export function freePort(): Promise<number> {
     });
     srv.on('error', reject);
   });
+}
+
+/** The environment of a server process on dataDir with Alice as its first user and no client build. */
+export function processEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    INITIAL_USERNAME: ALICE.username,
+    INITIAL_PASSWORD: ALICE.password,
+    INITIAL_PROJECT: ALICE.project,
+    INITIAL_VEHICLE: ALICE.vehicle,
+    CLIENT_DIR: 'no-client-build',
+    ...extra,
+  };
 }
 
 export interface ServerProcess {

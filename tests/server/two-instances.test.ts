@@ -5,7 +5,7 @@ import path from 'node:path';
 import { newSchemaName } from '../helpers/pg-schemas.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, dbTargets } from '../helpers/server.js';
-import { startProcess, type ServerProcess } from '../helpers/process.js';
+import { processEnv, startProcess, type ServerProcess } from '../helpers/process.js';
 
 const json = async (res: Response): Promise<any> => res.json();
 
@@ -20,16 +20,7 @@ describe.each(dbTargets())('two instances on $name', (target) => {
   let b: ServerProcess;
 
   beforeAll(async () => {
-    const env = {
-      DATA_DIR: dataDir,
-      INITIAL_USERNAME: ALICE.username,
-      INITIAL_PASSWORD: ALICE.password,
-      INITIAL_PROJECT: ALICE.project,
-      INITIAL_VEHICLE: ALICE.vehicle,
-      LOGIN_MAX_FAILURES: '3',
-      CLIENT_DIR: 'no-client-build',
-      ...(target.url ? { DATABASE_URL: target.url, DATABASE_SCHEMA: schema } : {}),
-    };
+    const env = processEnv(dataDir, { LOGIN_MAX_FAILURES: '3', ...(target.url ? { DATABASE_URL: target.url, DATABASE_SCHEMA: schema } : {}) });
     a = await startProcess(env);
     b = await startProcess(env);
   }, 120_000);

@@ -2,6 +2,7 @@ import type { CSSProperties, ReactNode } from 'react';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { difference } from './widgets/derived';
 import { toInputValue } from './widgets/date-text';
+import { ConnectorsTable } from './widgets/connectors-table';
 import { parseConnectors, readYesNo } from './widgets/widget-values';
 
 // A record as the read-only form shows it, without the form library: the same markup, ids, labels
@@ -44,34 +45,9 @@ function Dropdown({ id, shown, placeholder, inputId = false }: { id: string; sho
 }
 
 function Connectors({ id, value }: { id: string; value: unknown }) {
-  const connectors = parseConnectors(value);
   return (
     <div id={id} className="connectors">
-      <table className="connectors-table">
-        <thead>
-          <tr>
-            <th>Type</th>
-            <th>Power</th>
-            <th>Total</th>
-          </tr>
-        </thead>
-        <tbody>
-          {connectors.length === 0 && (
-            <tr>
-              <td colSpan={3} className="text-500">
-                No connectors
-              </td>
-            </tr>
-          )}
-          {connectors.map((c, i) => (
-            <tr key={i}>
-              <td>{c.type}</td>
-              <td>{c.power}</td>
-              <td>{c.total}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ConnectorsTable connectors={parseConnectors(value)} />
     </div>
   );
 }

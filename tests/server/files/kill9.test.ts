@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { killHard, startProcess, type ServerProcess } from '../../helpers/process.js';
+import { killHard, processEnv, startProcess, type ServerProcess } from '../../helpers/process.js';
 import { ALICE } from '../../helpers/server.js';
 
 const MIB = 1024 * 1024;
@@ -41,14 +41,7 @@ function held(missing: [number, number][], total: number): [number, number][] {
  */
 describe('an upload session through kill -9', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-kill9-'));
-  const env = {
-    DATA_DIR: dataDir,
-    INITIAL_USERNAME: ALICE.username,
-    INITIAL_PASSWORD: ALICE.password,
-    INITIAL_PROJECT: ALICE.project,
-    INITIAL_VEHICLE: ALICE.vehicle,
-    CLIENT_DIR: 'no-client-build',
-  };
+  const env = processEnv(dataDir);
   let server: ServerProcess | undefined;
   afterAll(async () => {
     if (server) await killHard(server);

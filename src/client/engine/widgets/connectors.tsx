@@ -3,6 +3,7 @@ import type { WidgetProps } from '@rjsf/utils';
 import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
 import { useToast } from '../../ui/toast';
+import { ConnectorsTable } from './connectors-table';
 import { parseConnectors, serializeConnectors, type Connector } from './widget-values';
 
 export { parseConnectors, serializeConnectors, type Connector } from './widget-values';
@@ -27,45 +28,24 @@ export function ConnectorsWidget({ id, value, disabled, readonly, onChange }: Wi
 
   return (
     <div id={id} className="connectors">
-      <table className="connectors-table">
-        <thead>
-          <tr>
-            <th>Type</th>
-            <th>Power</th>
-            <th>Total</th>
-            {editable && <th aria-label="Actions" />}
-          </tr>
-        </thead>
-        <tbody>
-          {connectors.length === 0 && (
-            <tr>
-              <td colSpan={editable ? 4 : 3} className="text-500">
-                No connectors
-              </td>
-            </tr>
-          )}
-          {connectors.map((c, i) => (
-            <tr key={i}>
-              <td>{c.type}</td>
-              <td>{c.power}</td>
-              <td>{c.total}</td>
-              {editable && (
-                <td>
-                  <Button
-                    type="button"
-                    icon="pi pi-trash"
-                    text
-                    rounded
-                    severity="danger"
-                    aria-label={`Delete connector ${i + 1}`}
-                    onClick={() => onChange(serializeConnectors(connectors.filter((_, j) => j !== i)))}
-                  />
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ConnectorsTable
+        connectors={connectors}
+        action={
+          editable
+            ? (i) => (
+                <Button
+                  type="button"
+                  icon="pi pi-trash"
+                  text
+                  rounded
+                  severity="danger"
+                  aria-label={`Delete connector ${i + 1}`}
+                  onClick={() => onChange(serializeConnectors(connectors.filter((_, j) => j !== i)))}
+                />
+              )
+            : undefined
+        }
+      />
       {editable && (
         <div className="connectors-add">
           <InputText placeholder="Type" aria-label="Connector type" value={row.type} onChange={(e) => setRow({ ...row, type: e.target.value })} />
