@@ -210,6 +210,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // service: downloads (the download service at /download and the statistics endpoint register here)
   await app.register(async (downloads) => downloadRoutes(downloads, { registry, stats, rows: new DayRecords(db.kysely), files: app.services.files, serviceAuth }), { prefix: '/download' });
   await manifestRoute(app, readPackageVersion(config.rootDir));
-  await clientRoutes(app, config.clientDir);
+  await clientRoutes(app, config.clientDir, registry);
   return app;
 }

@@ -1,13 +1,19 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { KindRegistry } from '../shared/kind-types.js';
 import { PAGE_SOURCES, pageForPath, type PageName } from '../shared/page-routes.js';
+import { pageShellHtml, pageShellOf } from '../shared/page-shell.js';
 
 interface ManifestChunk {
   file: string;
   isEntry?: boolean;
   imports?: string[];
 }
+
+const EMPTY_ROOT = '<div id="root"></div>';
+/** The app's code, imported by the entry (boot.ts) after the first paint. */
+const APP_SOURCE = 'src/client/main.tsx';
 
 export interface PageHtml {
   body: string;
@@ -28,21 +34,34 @@ function closure(manifest: Record<string, ManifestChunk>, key: string, into: Set
  * once the entry has run, then its imports only once that has arrived (decision 018). Built once
  * at start from the client build's index.html and Vite's manifest; each answer has its ETag.
  * Without a manifest, every page gets index.html as it is.
+ *
+ * A signed-in screen's page carries its shell in #root instead (src/shared/page-shell.ts, decision
+ * 026): the title bar and the bottom navigation, painted before any script has run. It has no
+ * preloads: the entry (boot.ts) fetches the app and the page once the shell is on the screen, so
+ * on a slow link the stylesheet does not share it with the scripts, and the paint waits for neither.
  */
-export function pageHtmlBuilder(clientDir: string): (pathname: string) => PageHtml {
+export function pageHtmlBuilder(clientDir: string, registry?: KindRegistry): (pathname: string) => PageHtml {
   const index = fs.readFileSync(path.join(clientDir, 'index.html'), 'utf8');
   const manifestFile = path.join(clientDir, '.vite', 'manifest.json');
   const manifest = fs.existsSync(manifestFile) ? (JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>) : {};
   const entry = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
   const inEntry = entry ? closure(manifest, entry, new Set()) : new Set<string>();
   const pages = new Map<PageName, PageHtml>();
+  const etagOf = (body: string): string => `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   const build = (page: PageName): PageHtml => {
-    const chunks = [...closure(manifest, PAGE_SOURCES[page], new Set())].filter((k) => !inEntry.has(k));
+    // The app itself (main.tsx, which the entry imports), then the page.
+    const wanted = closure(manifest, PAGE_SOURCES[page], closure(manifest, APP_SOURCE, new Set()));
+    const chunks = [...wanted].filter((k) => !inEntry.has(k));
     const links = chunks.map((k) => `<link rel="modulepreload" crossorigin href="/${(manifest[k] as ManifestChunk).file}">`).join('\n    ');
     const body = links === '' ? index : index.replace('</head>', `  ${links}\n  </head>`);
-    return { body, etag: `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+    return { body, etag: etagOf(body) };
   };
   return (pathname) => {
+    const shell = registry ? pageShellOf(pathname, registry) : undefined;
+    if (shell && index.includes(EMPTY_ROOT)) {
+      const body = index.replace(EMPTY_ROOT, `<div id="root">${pageShellHtml(shell, pathname)}</div>`);
+      return { body, etag: etagOf(body) };
+    }
     const page = pageForPath(pathname);
     let html = pages.get(page);
     if (!html) {

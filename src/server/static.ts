@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import type { KindRegistry } from '../shared/kind-types.js';
 import { pageHtmlBuilder } from './page-html.js';
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -16,10 +17,10 @@ const API_PREFIXES = ['/api/', '/sharepoint/', '/download/'];
  * that wants HTML, so client routes survive a reload. The page answers 304 to its ETag.
  * Unknown API paths answer a JSON 404 in the envelope.
  */
-export async function clientRoutes(app: FastifyInstance, clientDir: string): Promise<void> {
+export async function clientRoutes(app: FastifyInstance, clientDir: string, registry?: KindRegistry): Promise<void> {
   const index = path.join(clientDir, 'index.html');
   const built = fs.existsSync(index);
-  const pageHtml = built ? pageHtmlBuilder(clientDir) : undefined;
+  const pageHtml = built ? pageHtmlBuilder(clientDir, registry) : undefined;
   if (built) {
     await app.register(fastifyStatic, {
       root: clientDir,

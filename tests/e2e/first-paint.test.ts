@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { ALICE, startServer, type TestServer } from '../helpers/server.js';
-import { launch, signIn, snap, watchCsp } from './browser.js';
+import { launch, SCREENSHOTS, signIn, snap, watchCsp } from './browser.js';
 
 // Decision 018: the first paint of the built app needs only a small stylesheet and the system's
 // fonts, and nothing moves when the data and the icon font arrive after it.
@@ -67,6 +67,28 @@ describe('the first paint in Chromium against the real server', () => {
     expect(shifts.reduce((s, v) => s + v, 0), `what moved:\n${moved.join('\n')}`).toBeLessThan(0.005);
     await context.unrouteAll();
     await snap(page, 'first-paint-data');
+  });
+
+  it("paints a signed-in screen's title bar and navigation from the HTML, before any script has run (decision 026)", async () => {
+    const scripts = async (route: Route) => route.abort();
+    await context.route('**/assets/*.js', scripts);
+    try {
+      await page.goto(`${server.url}/data/issue`);
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Issue Records');
+      expect(await page.getByRole('link', { name: 'Back' }).getAttribute('href')).toBe('/data');
+      expect(await page.getByRole('link', { name: 'Data' }).getAttribute('aria-current')).toBe('page');
+      expect(await page.getByRole('status').textContent()).toBe('Loading...');
+      // Styled as the app draws it: the sticky title bar and the fixed navigation at the bottom.
+      expect(await page.locator('.bottom-nav').evaluate((n) => getComputedStyle(n).position)).toBe('fixed');
+      // (Not snap(): it waits for animations to finish, and the spinner's never does.)
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'first-paint-shell-without-scripts.png') });
+    } finally {
+      await context.unroute('**/assets/*.js', scripts);
+    }
+    // Then the app takes over the same frame and fills it in.
+    await page.goto(`${server.url}/data/issue`);
+    await page.getByRole('button', { name: 'Refresh' }).waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Issue Records');
   });
 
   it('uses the system fonts, styled by the PrimeReact theme and PrimeFlex that are left', async () => {

@@ -85,7 +85,9 @@ function builtWithPages(): string {
     '<!doctype html><html><head><title>Road Test Data</title><script type="module" crossorigin src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>',
   );
   const manifest = {
-    'index.html': { file: 'assets/index-Ab12Cd34.js', isEntry: true, imports: ['_runtime.js'], dynamicImports: ['src/client/pages/login-page.tsx', 'src/client/pages/record-detail-page.tsx'] },
+    'index.html': { file: 'assets/index-Ab12Cd34.js', isEntry: true, imports: ['_runtime.js'], dynamicImports: ['src/client/main.tsx', 'src/client/pages/login-page.tsx', 'src/client/pages/record-detail-page.tsx'] },
+    'src/client/main.tsx': { file: 'assets/main-M1.js', isDynamicEntry: true, imports: ['_runtime.js', '_react.js', 'index.html'] },
+    '_react.js': { file: 'assets/react-X1.js' },
     '_runtime.js': { file: 'assets/runtime-R1.js' },
     '_button.js': { file: 'assets/button-B1.js', imports: ['_runtime.js'] },
     '_card.js': { file: 'assets/card-C1.js' },
@@ -106,27 +108,45 @@ describe('the page HTML', () => {
 
   const preloads = (html: string): string[] => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1] as string);
 
-  it('preloads the chunks of the page asked for, and none the entry loads itself or that come later', async () => {
-    const detail = await (await fetch(`${s.url}/data/issue/12`, { headers: { accept: 'text/html' } })).text();
-    expect(preloads(detail).sort()).toEqual(['/assets/button-B1.js', '/assets/card-C1.js', '/assets/record-detail-page-D1.js']);
+  it('preloads the app and the chunks of a page without a shell, and none the entry loads itself or that come later', async () => {
     const login = await (await fetch(`${s.url}/login?next=%2Fdata`, { headers: { accept: 'text/html' } })).text();
-    expect(preloads(login).sort()).toEqual(['/assets/button-B1.js', '/assets/login-page-L1.js']);
+    expect(preloads(login).sort()).toEqual(['/assets/button-B1.js', '/assets/login-page-L1.js', '/assets/main-M1.js', '/assets/react-X1.js']);
     expect(login).toContain('<script type="module" crossorigin src="/assets/index-Ab12Cd34.js"></script>');
-    // A page with no chunk in the manifest gets index.html as it is.
-    expect(preloads(await (await fetch(`${s.url}/dashboard`, { headers: { accept: 'text/html' } })).text())).toEqual([]);
+    expect(login).toContain('<div id="root"></div>');
+    // A page with no chunk in the manifest gets the app's.
+    expect(preloads(await (await fetch(`${s.url}/no/such/page`, { headers: { accept: 'text/html' } })).text()).sort()).toEqual(['/assets/main-M1.js', '/assets/react-X1.js']);
+  });
+
+  it("draws a signed-in screen's shell (title bar, bottom navigation) into the page, with no preloads to compete with the stylesheet (decision 026)", async () => {
+    const detail = await (await fetch(`${s.url}/data/issue/12`, { headers: { accept: 'text/html' } })).text();
+    expect(preloads(detail)).toEqual([]);
+    expect(detail).toContain('<script type="module" crossorigin src="/assets/index-Ab12Cd34.js"></script>');
+    expect(detail).toContain('<a class="page-header-back" aria-label="Back" href="/data/issue" data-discover="true"><i class="pi pi-arrow-left"></i></a><h1 class="page-header-title">Issue Record: 12</h1>');
+    expect(detail).toMatch(/<a aria-current="page" class="bottom-nav-item active" href="\/data" data-discover="true">/);
+    const data = await (await fetch(`${s.url}/data`, { headers: { accept: 'text/html' } })).text();
+    expect(data).toContain('<h1 class="page-header-title">Data Management</h1>');
+    expect(data).not.toContain('page-header-back');
+    // What comes from the address is text, never markup.
+    const forged = await (await fetch(`${s.url}/data/issue/%3Cscript%3Ealert(1)%3C%2Fscript%3E`, { headers: { accept: 'text/html' } })).text();
+    expect(forged).not.toContain('<script>alert(1)');
+    expect(forged).toContain('Issue Record: &#60;script&#62;alert(1)&#60;/script&#62;');
+    // An unknown kind gets no shell.
+    expect(await (await fetch(`${s.url}/data/nope`, { headers: { accept: 'text/html' } })).text()).toContain('<div id="root"></div>');
   });
 
   it('is never cached without asking, and answers 304 to the ETag of its page', async () => {
-    const first = await fetch(`${s.url}/data/issue/12`, { headers: { accept: 'text/html' } });
-    const etag = first.headers.get('etag');
-    expect(first.headers.get('cache-control')).toBe('no-cache');
-    expect(etag).toMatch(/^"[\w-]+"$/);
-    const again = await fetch(`${s.url}/data/issue/13`, { headers: { accept: 'text/html', 'if-none-match': etag as string } });
-    expect(again.status).toBe(304);
-    expect(await again.text()).toBe('');
-    const other = await fetch(`${s.url}/login`, { headers: { accept: 'text/html', 'if-none-match': etag as string } });
-    expect(other.status).toBe(200);
-    expect(other.headers.get('etag')).not.toBe(etag);
+    for (const [page, other] of [['/data/issue/12', '/data/issue/13'], ['/login', '/data']] as const) {
+      const first = await fetch(`${s.url}${page}`, { headers: { accept: 'text/html' } });
+      const etag = first.headers.get('etag');
+      expect(first.headers.get('cache-control')).toBe('no-cache');
+      expect(etag).toMatch(/^"[\w-]+"$/);
+      const again = await fetch(`${s.url}${page}`, { headers: { accept: 'text/html', 'if-none-match': etag as string } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
+      const changed = await fetch(`${s.url}${other}`, { headers: { accept: 'text/html', 'if-none-match': etag as string } });
+      expect(changed.status).toBe(200);
+      expect(changed.headers.get('etag')).not.toBe(etag);
+    }
   });
 });
 

@@ -7,32 +7,11 @@ import { Loading } from '../ui/loading';
 import { ToastProvider, useToast } from '../ui/toast';
 import { HOME_PATH, PAGE_ROUTES, type PageName } from '../../shared/page-routes';
 import { AppLayout } from './app-layout';
+import { PAGE_IMPORTS } from './page-imports';
 
-// Every page is its own chunk: the sign-in page loads only what it needs.
-const LoginPage = lazy(() => import('../pages/login-page').then((m) => ({ default: m.LoginPage })));
-const WorkspacePage = lazy(() => import('../pages/workspace-page').then((m) => ({ default: m.WorkspacePage })));
-const VehicleStatusPage = lazy(() => import('../pages/vehicle-status-page').then((m) => ({ default: m.VehicleStatusPage })));
-const DataPage = lazy(() => import('../pages/data-page').then((m) => ({ default: m.DataPage })));
-const ProfilePage = lazy(() => import('../pages/profile-page').then((m) => ({ default: m.ProfilePage })));
-const SharepointTestPage = lazy(() => import('../pages/sharepoint-test-page').then((m) => ({ default: m.SharepointTestPage })));
-const RecordListPage = lazy(() => import('../pages/record-list-page').then((m) => ({ default: m.RecordListPage })));
-const RecordDetailPage = lazy(() => import('../pages/record-detail-page').then((m) => ({ default: m.RecordDetailPage })));
-const OutboxPage = lazy(() => import('../pages/outbox-page').then((m) => ({ default: m.OutboxPage })));
-const NotFoundPage = lazy(() => import('../pages/not-found-page').then((m) => ({ default: m.NotFoundPage })));
-
-/** The page of each route in src/shared/page-routes.ts (the server preloads the same chunks). */
-const PAGES: Record<PageName, ComponentType> = {
-  login: LoginPage,
-  workspace: WorkspacePage,
-  vehicle: VehicleStatusPage,
-  data: DataPage,
-  profile: ProfilePage,
-  recordList: RecordListPage,
-  recordDetail: RecordDetailPage,
-  sharepointTest: SharepointTestPage,
-  outbox: OutboxPage,
-  notFound: NotFoundPage,
-};
+// Every page is its own chunk (page-imports.ts): the sign-in page loads only what it needs.
+const PAGES = Object.fromEntries(Object.entries(PAGE_IMPORTS).map(([name, load]) => [name, lazy(load)])) as unknown as Record<PageName, ComponentType>;
+const NotFoundPage = PAGES.notFound;
 
 /** Connects the API client's 401 handling and the service worker's messages to the app. */
 export function AppEffects() {

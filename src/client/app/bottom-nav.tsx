@@ -1,6 +1,7 @@
 import { NavLink, useLocation } from 'react-router-dom';
 import { SP_TEST_USER } from '../api/config';
 import { useAuth } from '../auth/auth-context';
+import { NAV_ITEMS } from '../../shared/page-shell';
 
 interface NavItem {
   to: string;
@@ -10,11 +11,8 @@ interface NavItem {
   prefix: string;
 }
 
-const ITEMS: NavItem[] = [
-  { to: '/dashboard', label: 'Workspace', icon: 'pi pi-home', prefix: '/dashboard' },
-  { to: '/data', label: 'Data', icon: 'pi pi-database', prefix: '/data' },
-  { to: '/profile', label: 'Profile', icon: 'pi pi-user', prefix: '/profile' },
-];
+// The same items the server draws in the page shell it sends before the app has loaded.
+const ITEMS: NavItem[] = NAV_ITEMS.map((item) => ({ ...item, prefix: item.to }));
 
 const SP_TEST: NavItem = { to: '/sharepoint-test', label: 'SP测试', icon: 'pi pi-folder', prefix: '/sharepoint-test' };
 
@@ -29,7 +27,7 @@ export function BottomNav() {
       {items.map((item) => {
         const active = pathname === item.prefix || pathname.startsWith(`${item.prefix}/`);
         return (
-          <NavLink key={item.to} to={item.to} className={`bottom-nav-item${active ? ' active' : ''}`} aria-current={active ? 'page' : undefined}>
+          <NavLink key={item.to} to={item.to} className={() => `bottom-nav-item${active ? ' active' : ''}`} aria-current={active ? 'page' : undefined}>
             <i className={item.icon} aria-hidden="true" />
             <span>{item.label}</span>
           </NavLink>

@@ -44,11 +44,12 @@ function fromStorage(): AuthState {
  * other call signs them out.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<AuthState>({ status: 'loading' });
+  // Read at once, not in an effect: the first render is already the signed-in screen, so the
+  // frame the server drew (src/shared/page-shell.ts) is not replaced by a spinner for a moment.
+  const [state, setState] = useState<AuthState>(fromStorage);
 
   useEffect(() => {
     const initial = fromStorage();
-    setState(initial);
     if (initial.status !== 'signedIn') return;
     authApi.getInfo().then(
       (res) => {

@@ -1,5 +1,6 @@
 import type { Kind, KindRegistry, KindSchema } from '../../shared/kind-types';
 import { buildRegistry } from '../../shared/kinds';
+import { fillText } from '../../shared/page-shell';
 // The schema files themselves, bundled into the record screens' chunk (never the entry).
 import schemas from 'virtual:kind-schemas';
 
@@ -13,6 +14,4 @@ export function kindByRoute(route: string): Kind | undefined {
 }
 
 /** Replaces {id} in a schema text. */
-export function fill(text: string, values: Record<string, string | number>): string {
-  return text.replace(/\{(\w+)\}/g, (m, key: string) => (key in values ? String(values[key]) : m));
-}
+export const fill = fillText;

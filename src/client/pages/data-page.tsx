@@ -10,6 +10,7 @@ import { downloadInFrame, signedDownloadUrl } from '../api/download';
 import { KEYS, storage } from '../lib/storage';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
+import { PAGE_TITLES } from '../../shared/page-shell';
 
 /** The kinds on the Data page (x-kind.dataPage), in tile order, with their list route and day package. */
 const TILES = [...registry.values()]
@@ -85,7 +86,7 @@ export function DataPage() {
   const count = (value: number | string | undefined): string => (value === undefined ? '–' : String(value));
   return (
     <div className="page">
-      <PageHeader title="Data Management" />
+      <PageHeader title={PAGE_TITLES.data} />
       <Card title="Project Information" className="mb-3">
         <div className="flex justify-content-between py-1">
           <span className="text-600">Project</span>

@@ -13,6 +13,7 @@ import { discardSessions, runningSessions } from '../sessions/sessions';
 import { PageHeader } from '../ui/page-header';
 import { SignOutDialog } from '../ui/sign-out-dialog';
 import { useToast } from '../ui/toast';
+import { PAGE_TITLES } from '../../shared/page-shell';
 
 const UNKNOWN = '未知';
 
@@ -110,7 +111,7 @@ export function ProfilePage() {
 
   return (
     <div className="page">
-      <PageHeader title="My Profile" />
+      <PageHeader title={PAGE_TITLES.profile} />
       <Card className="mb-3">
         <div className="flex align-items-center gap-3">
           <Avatar icon="pi pi-user" size="xlarge" shape="circle" className="bg-primary text-white" />

@@ -10,6 +10,7 @@ import { storage } from '../lib/storage';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
 import { SAMPLE_VEHICLE } from './vehicle-sample';
+import { PAGE_TITLES } from '../../shared/page-shell';
 
 /** The 'Record Data' shortcuts (x-kind.workspace.shortcut), in their order. */
 const SHORTCUTS = [...registry.values()]
@@ -38,7 +39,7 @@ export function WorkspacePage() {
 
   return (
     <div className="page">
-      <PageHeader title="Workspace" />
+      <PageHeader title={PAGE_TITLES.workspace} />
       <p className="text-lg mt-0 mb-3">Welcome back, {username}</p>
       <div className="flex flex-column gap-3">
         <Card title="Vehicle Status" className="workspace-card">

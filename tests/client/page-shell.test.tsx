@@ -1,0 +1,74 @@
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AppLayout } from '../../src/client/app/app-layout';
+import { takeServerShell } from '../../src/client/app/server-shell';
+import { AuthContext } from '../../src/client/auth/auth-context';
+import { registry } from '../../src/client/engine/registry';
+import { pageShellHtml, pageShellOf } from '../../src/shared/page-shell';
+import { fakeFetch, okInfo } from './fake-server';
+import { renderApp, signedIn } from './render';
+
+/** A page whose code never arrives: the layout shows its Suspense fallback for good. */
+function NeverLoads(): never {
+  throw new Promise<never>(() => {});
+}
+
+const signedInAuth = { state: { status: 'signedIn' as const, username: 'alice', user: null }, signIn: vi.fn(), signOut: vi.fn(), expire: vi.fn() };
+
+describe('the page shell the server draws before the app loads (decision 026)', () => {
+  afterEach(() => {
+    document.getElementById('root')?.remove();
+    window.history.replaceState(null, '', '/');
+  });
+
+  const paths = ['/data', '/dashboard', '/profile', '/vehicle', '/outbox', '/sharepoint-test', '/data/issue', '/data/issue/12', '/data/issue/new', ...[...registry.values()].map((k) => `${k.meta.route}/3`)];
+
+  it.each(paths)('is element for element what the app first renders at %s, so nothing moves when React takes over', (path) => {
+    const shell = pageShellOf(path, registry);
+    if (!shell) throw new Error(`no shell for ${path}`);
+    // What the server sends in #root, as the browser parses it.
+    const root = document.createElement('div');
+    root.id = 'root';
+    root.innerHTML = pageShellHtml(shell, path);
+    document.body.append(root);
+    window.history.replaceState(null, '', path);
+    takeServerShell(root);
+    const drawn = root.innerHTML;
+    root.remove();
+
+    const { container } = render(
+      <MemoryRouter initialEntries={[path]}>
+        <AuthContext.Provider value={signedInAuth}>
+          <Routes>
+            <Route element={<AppLayout />}>
+              <Route path="*" element={<NeverLoads />} />
+            </Route>
+          </Routes>
+        </AuthContext.Provider>
+      </MemoryRouter>,
+    );
+    expect(container.innerHTML).toBe(drawn);
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(shell.title);
+  });
+
+  it('titles each screen as the screen itself does', async () => {
+    expect(pageShellOf('/', registry)).toEqual({ title: 'Data Management' });
+    expect(pageShellOf('/data/issue/', registry)).toEqual({ title: registry.get('issue')?.meta.titles.list, back: '/data' });
+    expect(pageShellOf('/vehicle', registry)).toEqual({ title: 'Vehicle Status', back: '/dashboard' });
+    // No shell where the server cannot know the screen: sign-in, unknown paths and kinds.
+    for (const path of ['/login', '/no/such/page', '/data/no-such-kind', '/data/%E0%A4%A/1']) expect(pageShellOf(path, registry), path).toBeUndefined();
+    signedIn();
+    fakeFetch({ 'GET /api/system/user/getInfo': okInfo() });
+    renderApp('/vehicle');
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent('Vehicle Status');
+  });
+
+  it('escapes what comes from the address', () => {
+    const shell = pageShellOf('/data/issue/%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E', registry);
+    expect(shell?.title).toContain('<img src=x onerror=alert(1)>');
+    const html = pageShellHtml(shell as NonNullable<typeof shell>, '/data/issue/x');
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&#60;img src=x onerror=alert(1)&#62;');
+  });
+});
