@@ -45,7 +45,29 @@ export default defineConfig({
       { find: /^@rjsf\/validator-ajv8$/, replacement: fileURLToPath(new URL('./src/client/engine/no-ajv-validator.ts', import.meta.url)) },
     ],
   },
-  build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: true, manifest: true },
+  build: {
+    outDir: 'dist/client',
+    emptyOutDir: true,
+    sourcemap: true,
+    manifest: true,
+    rolldownOptions: {
+      output: {
+        advancedChunks: {
+          groups: [
+            // What the entry (boot.ts) needs before the first paint stays out of the app's chunk.
+            { name: 'boot', test: /src[\\/](shared[\\/]page-routes|client[\\/]app[\\/]page-imports)\.ts$/, priority: 2 },
+            // What every screen runs (React, the router, the app's frame, sign-in and API client) in
+            // one chunk, fetched by boot.ts with the page's: not a dozen small shared chunks (decision 026).
+            {
+              name: 'app',
+              priority: 1,
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)[\\/]|src[\\/]client[\\/](main|app[\\/](app|app-layout|bottom-nav|server-shell)|auth[\\/]\w+|ui[\\/](loading|page-header|toast)|lib[\\/](idle|storage)|api[\\/](client|auth|offline-cache|recent-records))\.tsx?$/,
+            },
+          ],
+        },
+      },
+    },
+  },
   server: {
     proxy: {
       '/api': 'http://localhost:8080',
