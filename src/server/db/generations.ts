@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Database, RecordTableName } from './types.js';
 
 // A number per kind and project that every write of one of its records raises, in the write's own
@@ -19,9 +19,19 @@ export async function bumpGeneration(trx: Transaction<Database>, kind: string, p
     .execute();
 }
 
+/** The generation query, built and compiled once per database: it runs before every list answer. */
+const compiledGenerationQueries = new WeakMap<Db, CompiledQuery<{ gen: number | string }>>();
+
 /** The generation of a kind's records in one project (0 before its first write). */
 export async function generationOf(db: Db, kind: string, project: string): Promise<number> {
-  const row = await db.selectFrom('record_generations').select('gen').where('kind', '=', kind).where('project_name', '=', project).executeTakeFirst();
+  let compiled = compiledGenerationQueries.get(db);
+  if (compiled === undefined) {
+    compiled = db.selectFrom('record_generations').select('gen').where('kind', '=', kind).where('project_name', '=', project).compile();
+    compiledGenerationQueries.set(db, compiled);
+  }
+  // The same SQL with this call's values, in the order the where clauses put them.
+  const { rows } = await db.executeQuery<{ gen: number | string }>({ ...compiled, parameters: [kind, project] });
+  const row = rows[0];
   return row === undefined ? 0 : Number(row.gen);
 }
 
