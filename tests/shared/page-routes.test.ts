@@ -22,7 +22,8 @@ describe('the page routes shared by the client router and the server', () => {
   });
 
   it('name page files that exist and that the client router loads as chunks of their own', () => {
-    const app = fs.readFileSync(path.join(ROOT, 'src/client/app/app.tsx'), 'utf8');
+    // The router's lazy pages and boot.ts both import them from here.
+    const app = fs.readFileSync(path.join(ROOT, 'src/client/app/page-imports.ts'), 'utf8');
     for (const source of Object.values(PAGE_SOURCES)) {
       expect(fs.existsSync(path.join(ROOT, source)), source).toBe(true);
       expect(app, source).toContain(`import('../pages/${path.basename(source, '.tsx')}')`);
