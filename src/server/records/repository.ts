@@ -4,6 +4,7 @@ import { toSortableDateTime } from '../../shared/formats.js';
 import { recordTable } from '../db/migrations.js';
 import { adjustDayCounts, dayOf, rangeTotal } from '../db/day-counts.js';
 import { bumpGeneration, generationOf } from '../db/generations.js';
+import { GroupCommit } from '../db/group-commit.js';
 import type { Database, Dialect, RecordTable } from '../db/types.js';
 import type { ListQuery } from './list-query.js';
 import type { RecordData } from './validation.js';
@@ -63,10 +64,20 @@ export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'veh
  * record_history in the same transaction, so no edit or delete destroys data.
  */
 export class RecordRepository {
+  /** Creates that arrive together share one SQLite commit (decision 027); PostgreSQL commits each on its own connection. */
+  private readonly creates: <T>(work: (trx: Transaction<Database>) => Promise<T>) => Promise<T>;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
-  ) {}
+  ) {
+    if (dialect === 'sqlite') {
+      const group = new GroupCommit(db);
+      this.creates = (work) => group.run(work);
+    } else {
+      this.creates = (work) => db.transaction().execute(work);
+    }
+  }
 
   /** A field of the record's JSON in SQL: typed values in SQLite, text (or a number) in PostgreSQL. */
   private field(field: string, numeric: boolean): RawBuilder<unknown> {
@@ -142,8 +153,8 @@ export class RecordRepository {
     idempotencyKey?: string,
   ): Promise<{ record: RecordData; replayed: boolean } | { conflict: string }> {
     const now = new Date().toISOString();
-    let json = JSON.stringify(data);
-    return this.db.transaction().execute(async (trx) => {
+    return this.creates(async (trx) => {
+      let json = JSON.stringify(data);
       if (idempotencyKey !== undefined) {
         // Claimed first, in the same transaction: of two replays at once, one makes the record and
         // the other (waiting on the key's unique index) then finds it.

@@ -1,0 +1,102 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, sql, SqliteDialect } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { GroupCommit } from '../../src/server/db/group-commit.js';
+import type { Database } from '../../src/server/db/types.js';
+import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+
+// Decision 027: creates that arrive together share one SQLite commit, each in its own savepoint.
+
+describe('a group commit', () => {
+  let raw: SQLite.Database;
+  let db: Kysely<Database>;
+  const commits: string[] = [];
+  beforeAll(() => {
+    raw = new SQLite(':memory:');
+    raw.exec('CREATE TABLE t (v TEXT NOT NULL UNIQUE)');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }), log: (e) => void (/^commit/i.test(e.query.sql) && commits.push(e.query.sql)) });
+  });
+  afterEach(() => {
+    raw.exec('DELETE FROM t');
+    commits.length = 0;
+  });
+  afterAll(async () => db.destroy());
+
+  const insert = (v: string) => (trx: Kysely<Database>) => sql`INSERT INTO t (v) VALUES (${v})`.execute(trx).then(() => v);
+  const stored = (): string[] => (raw.prepare('SELECT v FROM t ORDER BY v').all() as { v: string }[]).map((r) => r.v);
+
+  it('commits the writes of one turn of the event loop once, and answers each', async () => {
+    const group = new GroupCommit(db);
+    const answers = await Promise.all(['a', 'b', 'c', 'd'].map((v) => group.run(insert(v))));
+    expect(answers).toEqual(['a', 'b', 'c', 'd']);
+    expect(stored()).toEqual(['a', 'b', 'c', 'd']);
+    expect(commits).toHaveLength(1);
+  });
+
+  it('rolls back a failing write alone and keeps the others of its commit', async () => {
+    const group = new GroupCommit(db);
+    const failing = async (trx: Kysely<Database>) => {
+      await insert('x')(trx);
+      throw new Error('the record did not validate');
+    };
+    const results = await Promise.allSettled([group.run(insert('a')), group.run(failing), group.run(insert('a')), group.run(insert('b'))]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toContain('did not validate');
+    // The duplicate broke the unique index: SQLite's own error, for that write only.
+    expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
+    expect(stored()).toEqual(['a', 'b']);
+    expect(commits).toHaveLength(1);
+  });
+
+  it('answers no write as stored when the commit does not happen', async () => {
+    const group = new GroupCommit(db);
+    // A write that ends the shared transaction itself: nothing of the batch reaches the disk.
+    const breaking = async (trx: Kysely<Database>) => {
+      await sql`ROLLBACK`.execute(trx);
+    };
+    const results = await Promise.allSettled([group.run(insert('a')), group.run(breaking), group.run(insert('b'))]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(stored()).toEqual([]);
+    // And the next writes go on normally.
+    expect(await group.run(insert('c'))).toBe('c');
+    expect(stored()).toEqual(['c']);
+  });
+
+  it('takes writes that arrive while a commit runs into the next one', async () => {
+    const group = new GroupCommit(db, 2);
+    const answers = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((v) => group.run(insert(v))));
+    expect(answers).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(commits).toHaveLength(3);
+  });
+});
+
+describe('creates sent together through the API (SQLite)', () => {
+  let s: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    s = await startServer({ name: 'sqlite' });
+    token = await s.login(ALICE.username, ALICE.password);
+  });
+  afterAll(async () => s.close());
+
+  it('each get their own record, history, day count and answer, and a bad one changes nothing', async () => {
+    const day = '2026-11-20';
+    const before = await s.request('GET', `/api/vtp/issueRecord/list?pageNum=1&pageSize=1&params%5BbeginIssueDate%5D=${day}&params%5BendIssueDate%5D=${day}`, { token });
+    const sends = Array.from({ length: 20 }, (_, i) =>
+      s.request('POST', '/api/vtp/issueRecord', { token, body: i === 7 ? { issueDate: 'not a time' } : { issueDate: `${day} 08:${String(i).padStart(2, '0')}:00`, issueDescription: `together ${i}` } }),
+    );
+    const answers = await Promise.all(sends);
+    expect(answers[7]?.status).toBe(400);
+    const made = answers.filter((_, i) => i !== 7);
+    expect(made.map((a) => a.status)).toEqual(Array(19).fill(200));
+    const ids = made.map((a) => a.body.data.id as number);
+    expect(new Set(ids).size).toBe(19);
+    const after = await s.request('GET', `/api/vtp/issueRecord/list?pageNum=1&pageSize=50&params%5BbeginIssueDate%5D=${day}&params%5BendIssueDate%5D=${day}`, { token });
+    expect(after.body.total).toBe(before.body.total + 19);
+    for (const [i, answer] of made.entries()) {
+      const history = await s.request('GET', `/api/vtp/issueRecord/${answer.body.data.id}/history`, { token });
+      expect(history.body.data).toHaveLength(1);
+      expect(history.body.data[0].data.issueDescription).toBe(`together ${i < 7 ? i : i + 1}`);
+    }
+  });
+});
