@@ -52,7 +52,7 @@ export default defineConfig({
     manifest: true,
     rolldownOptions: {
       output: {
-        advancedChunks: {
+        codeSplitting: {
           groups: [
             // What the entry (boot.ts) needs before the first paint stays out of the app's chunk.
             { name: 'boot', test: /src[\\/](shared[\\/]page-routes|client[\\/]app[\\/]page-imports)\.ts$/, priority: 2 },
