@@ -10,9 +10,17 @@ import './app/app.css';
 import { pageForPath } from '../shared/page-routes';
 import { PAGE_IMPORTS } from './app/page-imports';
 
+/** Said in the shell's 'Loading...' line when the app's code cannot be fetched (no coverage on a first visit). */
+export const LOAD_FAILED = 'The app could not be loaded. Check your connection and reload the page.';
+
 const start = (): void => {
-  void import('./main');
-  // The page's own code at the same time: the router would ask for it only once the app has run.
+  import('./main').catch((e: unknown) => {
+    console.error('The app could not be loaded:', e);
+    const status = document.querySelector('#root [role="status"] span');
+    if (status) status.textContent = LOAD_FAILED;
+  });
+  // The page's own code at the same time: the router would ask for it only once the app has run
+  // (a failure here is the router's to report when it asks again).
   PAGE_IMPORTS[pageForPath(window.location.pathname)]().catch(() => undefined);
 };
 

@@ -85,6 +85,15 @@ describe('the first paint in Chromium against the real server', () => {
     } finally {
       await context.unroute('**/assets/*.js', scripts);
     }
+    // The app's code cannot be fetched (no coverage on a first visit): the shell says so.
+    const app = async (route: Route) => route.abort();
+    await context.route('**/assets/app-*.js', app);
+    try {
+      await page.goto(`${server.url}/data/issue`);
+      await expect.poll(() => page.getByRole('status').textContent()).toBe('The app could not be loaded. Check your connection and reload the page.');
+    } finally {
+      await context.unroute('**/assets/app-*.js', app);
+    }
     // Then the app takes over the same frame and fills it in.
     await page.goto(`${server.url}/data/issue`);
     await page.getByRole('button', { name: 'Refresh' }).waitFor();
