@@ -59,7 +59,9 @@ export function pageHtmlBuilder(clientDir: string, registry?: KindRegistry): (pa
   return (pathname) => {
     const shell = registry ? pageShellOf(pathname, registry) : undefined;
     if (shell && index.includes(EMPTY_ROOT)) {
-      const body = index.replace(EMPTY_ROOT, `<div id="root">${pageShellHtml(shell, pathname)}</div>`);
+      // A function, not a string: a title from the address may hold '$&' or "$'", which a
+      // replacement string would expand.
+      const body = index.replace(EMPTY_ROOT, () => `<div id="root">${pageShellHtml(shell, pathname)}</div>`);
       return { body, etag: etagOf(body) };
     }
     const page = pageForPath(pathname);

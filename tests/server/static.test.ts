@@ -130,6 +130,10 @@ describe('the page HTML', () => {
     const forged = await (await fetch(`${s.url}/data/issue/%3Cscript%3Ealert(1)%3C%2Fscript%3E`, { headers: { accept: 'text/html' } })).text();
     expect(forged).not.toContain('<script>alert(1)');
     expect(forged).toContain('Issue Record: &#60;script&#62;alert(1)&#60;/script&#62;');
+    // Nor a pattern of String.replace: "$'" stays two characters.
+    const dollar = await (await fetch(`${s.url}/data/issue/a$'b$&c`, { headers: { accept: 'text/html' } })).text();
+    expect(dollar).toContain(`<h1 class="page-header-title">Issue Record: a$&#39;b$&#38;c</h1>`);
+    expect(dollar.match(/<\/html>/g)).toHaveLength(1);
     // An unknown kind gets no shell.
     expect(await (await fetch(`${s.url}/data/nope`, { headers: { accept: 'text/html' } })).text()).toContain('<div id="root"></div>');
   });
