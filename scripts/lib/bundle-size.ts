@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { APP_SOURCE } from '../../src/shared/page-routes.js';
 
 interface ManifestChunk {
   file: string;
@@ -14,8 +15,6 @@ export interface PageWeight {
   files: Array<{ file: string; gzipBytes: number }>;
   totalGzipBytes: number;
 }
-
-const APP_SOURCE = 'src/client/main.tsx';
 
 /** The budget of the sign-in page's JavaScript (gzip), from the shell issue. */
 export const SIGN_IN_BUDGET_BYTES = 120 * 1024;

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { KindRegistry } from '../shared/kind-types.js';
-import { PAGE_SOURCES, pageForPath, type PageName } from '../shared/page-routes.js';
+import { APP_SOURCE, PAGE_SOURCES, pageForPath, type PageName } from '../shared/page-routes.js';
 import { pageShellHtml, pageShellOf } from '../shared/page-shell.js';
 
 interface ManifestChunk {
@@ -12,8 +12,6 @@ interface ManifestChunk {
 }
 
 const EMPTY_ROOT = '<div id="root"></div>';
-/** The app's code, imported by the entry (boot.ts) after the first paint. */
-const APP_SOURCE = 'src/client/main.tsx';
 
 export interface PageHtml {
   body: string;

@@ -22,6 +22,12 @@ export function kindByApiPath(registry: KindRegistry, apiPath: string): Kind | u
   return undefined;
 }
 
+/** The kind whose list screen is at a route such as '/data/issue', if any. */
+export function kindByRoute(registry: KindRegistry, route: string): Kind | undefined {
+  for (const kind of registry.values()) if (kind.meta.route === route) return kind;
+  return undefined;
+}
+
 /** The JSON types a property accepts, as a list. */
 export function propertyTypes(kind: Kind, field: string): string[] {
   const type = kind.schema.properties[field]?.type;

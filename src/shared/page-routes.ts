@@ -14,6 +14,9 @@ export interface PageRoute {
 }
 
 /** The source file of each page's chunk, as Vite's build manifest names it. */
+/** The source file of the app itself, which the entry (boot.ts) imports after the first paint. */
+export const APP_SOURCE = 'src/client/main.tsx';
+
 export const PAGE_SOURCES: Record<PageName, string> = {
   login: 'src/client/pages/login-page.tsx',
   workspace: 'src/client/pages/workspace-page.tsx',
@@ -53,8 +56,13 @@ function matchesPath(pattern: string, pathname: string): boolean {
   }
 }
 
+/** A path as the router reads it: '/' is the home page, and trailing slashes do not count. */
+export function pagePath(pathname: string): string {
+  return pathname === '/' || pathname === '' ? HOME_PATH : pathname.replace(/\/+$/, '');
+}
+
 /** The page a path shows ('/' shows the home page), or notFound, as the client router decides. */
 export function pageForPath(pathname: string): PageName {
-  const path = pathname === '/' || pathname === '' ? HOME_PATH : pathname.replace(/\/+$/, '');
+  const path = pagePath(pathname);
   return PAGE_ROUTES.find((r) => matchesPath(r.path, path))?.page ?? 'notFound';
 }

@@ -6,7 +6,8 @@
 // nothing moves when React takes over; tests/client/page-shell.test.tsx holds the two equal.
 
 import type { KindRegistry } from './kind-types.js';
-import { HOME_PATH, pageForPath, type PageName } from './page-routes.js';
+import { kindByRoute } from './kinds.js';
+import { pageForPath, pagePath, type PageName } from './page-routes.js';
 
 /** The title bar of a screen, as its page draws it. */
 export interface PageShell {
@@ -25,8 +26,8 @@ export const PAGE_TITLES = {
   sharepointTest: 'SP测试',
 } as const;
 
-/** Where the back arrow of those screens goes. */
-const BACK: Partial<Record<PageName, string>> = { vehicle: '/dashboard', outbox: '/data', sharepointTest: '/profile' };
+/** Where the back arrow of those screens goes (the pages use these constants too). */
+export const PAGE_BACK = { vehicle: '/dashboard', outbox: '/data', sharepointTest: '/profile' } as const satisfies Partial<Record<PageName, string>>;
 
 /** The bottom navigation's items; a path is under the item whose prefix it starts with. */
 export const NAV_ITEMS = [
@@ -42,7 +43,7 @@ export function fillText(text: string, values: Record<string, string | number>):
 
 /** The title bar of the signed-in screen at a path; undefined for the sign-in page, unknown paths and unknown kinds. */
 export function pageShellOf(pathname: string, registry: KindRegistry): PageShell | undefined {
-  const path = pathname === '/' || pathname === '' ? HOME_PATH : pathname.replace(/\/+$/, '');
+  const path = pagePath(pathname);
   const page = pageForPath(path);
   if (page === 'recordList' || page === 'recordDetail') {
     const parts = path.split('/').filter(Boolean);
@@ -54,7 +55,7 @@ export function pageShellOf(pathname: string, registry: KindRegistry): PageShell
     } catch {
       return undefined;
     }
-    const kind = [...registry.values()].find((k) => k.meta.route === route);
+    const kind = kindByRoute(registry, route);
     if (!kind) return undefined;
     if (page === 'recordList') return { title: kind.meta.titles.list, back: '/data' };
     const title = id === 'new' || id.startsWith('waiting~') ? kind.meta.titles.new : fillText(kind.meta.titles.detail, { id });
@@ -62,7 +63,7 @@ export function pageShellOf(pathname: string, registry: KindRegistry): PageShell
   }
   if (!(page in PAGE_TITLES)) return undefined;
   const title = PAGE_TITLES[page as keyof typeof PAGE_TITLES];
-  const back = BACK[page];
+  const back = (PAGE_BACK as Partial<Record<PageName, string>>)[page];
   return back === undefined ? { title } : { title, back };
 }
 
@@ -73,7 +74,7 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#
  * the page's frame inside the app shell, and the bottom navigation with the path's item active.
  */
 export function pageShellHtml(shell: PageShell, pathname: string): string {
-  const path = pathname === '/' || pathname === '' ? HOME_PATH : pathname;
+  const path = pagePath(pathname);
   // Attributes in the order React writes them; data-discover is react-router's mark on its links.
   const back = shell.back === undefined ? '' : `<a class="page-header-back" aria-label="Back" href="${escapeHtml(shell.back)}" data-discover="true"><i class="pi pi-arrow-left"></i></a>`;
   const loading =

@@ -1,4 +1,4 @@
-import { HOME_PATH } from '../../shared/page-routes';
+import { pagePath } from '../../shared/page-routes';
 import type { PageShell } from '../../shared/page-shell';
 import { Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
@@ -8,19 +8,17 @@ import { PageHeader } from '../ui/page-header';
 
 let first: { path: string; shell: PageShell } | undefined;
 
-const normalise = (pathname: string): string => (pathname === '/' || pathname === '' ? HOME_PATH : pathname.replace(/\/+$/, ''));
-
 /** Remembers the title bar the server drew in `root`, for the path the page was opened at. */
 export function takeServerShell(root: HTMLElement): void {
   const title = root.querySelector('.page-header-title')?.textContent;
   if (!title) return;
   const back = root.querySelector('a.page-header-back')?.getAttribute('href');
-  first = { path: normalise(window.location.pathname), shell: back ? { title, back } : { title } };
+  first = { path: pagePath(window.location.pathname), shell: back ? { title, back } : { title } };
 }
 
 /** The server's shell when it was drawn for this path. */
 export function serverShellFor(pathname: string): PageShell | undefined {
-  return first !== undefined && first.path === normalise(pathname) ? first.shell : undefined;
+  return first !== undefined && first.path === pagePath(pathname) ? first.shell : undefined;
 }
 
 /** A screen's frame while its code loads: its title bar, and 'Loading...' under it. */

@@ -1,5 +1,5 @@
 import type { Kind, KindRegistry, KindSchema } from '../../shared/kind-types';
-import { buildRegistry } from '../../shared/kinds';
+import { buildRegistry, kindByRoute as kindByRouteIn } from '../../shared/kinds';
 import { fillText } from '../../shared/page-shell';
 // The schema files themselves, bundled into the record screens' chunk (never the entry).
 import schemas from 'virtual:kind-schemas';
@@ -9,8 +9,7 @@ export const registry: KindRegistry = buildRegistry(schemas as Record<string, Ki
 
 /** The kind whose list screen is at this route (such as '/data/issue'). */
 export function kindByRoute(route: string): Kind | undefined {
-  for (const kind of registry.values()) if (kind.meta.route === route) return kind;
-  return undefined;
+  return kindByRouteIn(registry, route);
 }
 
 /** Replaces {id} in a schema text. */

@@ -8,7 +8,7 @@ import { syncOutbox } from '../outbox/sync';
 import { useOutbox, useWaitingFiles } from '../outbox/use-outbox';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
-import { PAGE_TITLES } from '../../shared/page-shell';
+import { PAGE_BACK, PAGE_TITLES } from '../../shared/page-shell';
 
 const STATE_TEXT: Record<OutboxItem['state'], string> = {
   waiting: 'Waiting to sync',
@@ -47,7 +47,7 @@ export function OutboxPage() {
 
   return (
     <div className="page">
-      <PageHeader title={PAGE_TITLES.outbox} back="/data" actions={items.length > 0 ? <Button label="Retry" icon="pi pi-refresh" size="small" loading={syncing} onClick={() => void retry()} /> : undefined} />
+      <PageHeader title={PAGE_TITLES.outbox} back={PAGE_BACK.outbox} actions={items.length > 0 ? <Button label="Retry" icon="pi pi-refresh" size="small" loading={syncing} onClick={() => void retry()} /> : undefined} />
       {items.length + files.length === 0 && (
         <div className="empty-state">
           <i className="pi pi-check-circle text-4xl text-400" aria-hidden="true" />

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Card } from 'primereact/card';
 import { FilePanel } from '../files/file-panel';
 import { PageHeader } from '../ui/page-header';
-import { PAGE_TITLES } from '../../shared/page-shell';
+import { PAGE_BACK, PAGE_TITLES } from '../../shared/page-shell';
 
 /** The breadcrumb of a project-relative folder: Root, then each folder, each one a way back up. */
 function Breadcrumb({ path, onGo }: { path: string; onGo: (path: string) => void }) {
@@ -29,7 +29,7 @@ export function SharepointTestPage() {
   const [path, setPath] = useState('');
   return (
     <div className="page">
-      <PageHeader title={PAGE_TITLES.sharepointTest} back="/profile" />
+      <PageHeader title={PAGE_TITLES.sharepointTest} back={PAGE_BACK.sharepointTest} />
       <Card className="attachments-card">
         <Breadcrumb path={path} onGo={setPath} />
         <FilePanel key={path} title={path === '' ? 'Project files' : (path.split('/').pop() as string)} path={path} editable onOpenFolder={(item) => setPath(item.path)} />

@@ -3,7 +3,7 @@ import { Tag } from 'primereact/tag';
 import { storage } from '../lib/storage';
 import { PageHeader } from '../ui/page-header';
 import { SAMPLE_VEHICLE as V } from './vehicle-sample';
-import { PAGE_TITLES } from '../../shared/page-shell';
+import { PAGE_BACK, PAGE_TITLES } from '../../shared/page-shell';
 
 function Row({ label, value }: { label: string; value: string }) {
   return (
@@ -24,7 +24,7 @@ export function VehicleStatusPage() {
   ];
   return (
     <div className="page">
-      <PageHeader title={PAGE_TITLES.vehicle} back="/dashboard" actions={<Tag value="Sample data" severity="warning" />} />
+      <PageHeader title={PAGE_TITLES.vehicle} back={PAGE_BACK.vehicle} actions={<Tag value="Sample data" severity="warning" />} />
       <Card className="mb-3">
         <Row label="Vehicle No" value={storage.vehicleNo() || V.vehicleNo} />
         <Row label="Model" value={V.model} />
