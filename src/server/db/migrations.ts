@@ -222,6 +222,14 @@ function migrations(db: Db): Record<string, Migration> {
           .execute();
       },
     },
+    '014-upload-fragment-writer': {
+      async up(k: Kysely<unknown>) {
+        // A fragment may be acknowledged once written, before it is synced (done = 2,
+        // docs/decisions/028): which kernel holds its bytes in its page cache ('host boot-id'),
+        // so that only a writer on the same running kernel counts them after a crash.
+        await k.schema.alterTable('upload_fragments').addColumn('writer', 'text').execute();
+      },
+    },
   };
 }
 

@@ -109,7 +109,10 @@ export interface UploadFragmentTable {
   end_byte: number | string;
   lock_id: string | null;
   locked_until: string | null;
+  /** 0 being written, 1 synced, 2 written and acknowledged but not yet synced (docs/decisions/028). */
   done: number;
+  /** For done = 2: the host and boot of the kernel whose page cache holds the bytes. */
+  writer?: string | null;
 }
 
 /** Idempotency-Key of a create, unique per project: a replay answers the record the first one made. */

@@ -1,5 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { relaxedTransaction } from '../db/relaxed-commit.js';
 import type { Database, Dialect, UploadSessionTable } from '../db/types.js';
 import type { ConflictBehavior } from './storage.js';
 
@@ -28,18 +31,37 @@ export type FragmentRefusal =
   /** The session ended (expired, cancelled, finished) or is being committed. */
   | { reason: 'gone' };
 
-/** What a synced fragment leaves: the durable contiguous prefix, and the ranges still wanted. */
+/** What a written fragment leaves: the acknowledged contiguous prefix, and the ranges still wanted. */
 export interface FragmentDone {
   received: number;
   expiresAt: string;
   nextExpectedRanges: string[];
 }
 
+/** upload_fragments.done: being written, synced, or written and acknowledged but not yet synced. */
+const WRITING = 0;
+const SYNCED = 1;
+const WRITTEN = 2;
+
 interface FragmentRow {
   start: number;
   end: number;
-  done: boolean;
-  live: boolean;
+  state: 'writing' | 'written' | 'synced';
+  lockId: string | null;
+}
+
+/**
+ * Which running kernel this process writes through: the host and its boot id. Bytes a process
+ * wrote (not yet synced) survive its kill -9 in that kernel's page cache, but not a power cut or
+ * a reboot, which change the boot id. Where no boot id can be read, the process itself is the
+ * writer: its unsynced fragments are then asked for again after any crash.
+ */
+export function writerIdentity(): string {
+  try {
+    return `${os.hostname()} ${fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}`;
+  } catch {
+    return `${os.hostname()} process ${process.pid} ${randomBytes(6).toString('hex')}`;
+  }
 }
 
 export interface UploadSession {
@@ -91,6 +113,13 @@ function missingRanges(received: number, total: number | undefined, written: { s
   return out;
 }
 
+/** How far from `received` the fragments (sorted) reach without a gap. */
+function prefix(received: number, fragments: { start: number; end: number }[]): number {
+  let cursor = received;
+  for (const f of fragments) if (f.start <= cursor) cursor = Math.max(cursor, f.end);
+  return cursor;
+}
+
 /** Only the hash is stored: a copy of the database does not give anyone a working upload URL. */
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('base64url');
 
@@ -102,6 +131,7 @@ export class UploadSessionStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect = 'sqlite',
+    private readonly writer: string = writerIdentity(),
   ) {}
 
   /** The session's row, locked for the rest of the transaction (PostgreSQL; SQLite has one writer). */
@@ -114,12 +144,22 @@ export class UploadSessionStore {
       .executeTakeFirst();
   }
 
+  /**
+   * The fragments that count: synced ones; written ones whose bytes this kernel holds (or whose
+   * writer elsewhere is still alive); and ones being written by a live request.
+   */
   private async fragments(trx: Transaction<Database> | Kysely<Database>, idHash: string, now: number): Promise<FragmentRow[]> {
     const rows = await trx.selectFrom('upload_fragments').selectAll().where('id_hash', '=', idHash).execute();
-    return rows
-      .map((r) => ({ start: Number(r.start_byte), end: Number(r.end_byte), done: Number(r.done) === 1, live: Number(r.done) !== 1 && r.locked_until !== null && r.locked_until >= iso(now) }))
-      .filter((f) => f.done || f.live)
-      .sort((a, b) => a.start - b.start);
+    const out: FragmentRow[] = [];
+    for (const r of rows) {
+      const done = Number(r.done);
+      const live = r.locked_until !== null && r.locked_until >= iso(now);
+      const f = { start: Number(r.start_byte), end: Number(r.end_byte), lockId: r.lock_id };
+      if (done === SYNCED) out.push({ ...f, state: 'synced' });
+      else if (done === WRITTEN && (r.writer === this.writer || live)) out.push({ ...f, state: 'written' });
+      else if (done === WRITING && live) out.push({ ...f, state: 'writing' });
+    }
+    return out.sort((a, b) => a.start - b.start);
   }
 
   /**
@@ -128,7 +168,8 @@ export class UploadSessionStore {
    * cover bytes another request is writing, and at most MAX_FRAGMENTS_IN_FLIGHT may be in flight.
    */
   async claimFragment(s: UploadSession, start: number, end: number, total: number, now = Date.now()): Promise<{ lockId: string } | FragmentRefusal> {
-    return this.db.transaction().execute(async (trx) => {
+    // A claim need not survive a power cut: a reboot ends every request it could belong to.
+    return relaxedTransaction(this.db, this.dialect, async (trx) => {
       const row = await this.locked(trx, s.idHash);
       if (!row || row.expires_at <= iso(now)) return { reason: 'gone' as const };
       // A commit in progress (the session lock) ends the session's writing.
@@ -136,18 +177,30 @@ export class UploadSessionStore {
       const received = Number(row.received);
       if (row.total !== null && Number(row.total) !== total) return { reason: 'busy' as const, received };
       if (start < received) return { reason: 'overlap' as const, received };
-      // Fragments whose writer died (claim lapsed) are forgotten: their bytes were never acknowledged.
-      await trx.deleteFrom('upload_fragments').where('id_hash', '=', s.idHash).where('done', '=', 0).where('locked_until', '<', iso(now)).execute();
+      // Fragments whose writer died (claim lapsed) are forgotten: their bytes were never
+      // acknowledged. So are written ones whose bytes were only in another kernel's page cache
+      // (another host's, or this host's before a reboot) and were never synced.
+      await trx.deleteFrom('upload_fragments').where('id_hash', '=', s.idHash).where('done', '=', WRITING).where('locked_until', '<', iso(now)).execute();
+      await trx
+        .deleteFrom('upload_fragments')
+        .where('id_hash', '=', s.idHash)
+        .where('done', '=', WRITTEN)
+        .where('locked_until', '<', iso(now))
+        .where((eb) => eb.or([eb('writer', 'is', null), eb('writer', '!=', this.writer)]))
+        .execute();
       const frags = await this.fragments(trx, s.idHash, now);
-      if (start !== received && !frags.some((f) => f.end === start)) return { reason: 'order' as const, received };
-      const live = frags.filter((f) => f.live);
+      // Written fragments count as received for the client: sending them again is an overlap.
+      const acknowledged = prefix(received, frags.filter((f) => f.state !== 'writing'));
+      if (start < acknowledged) return { reason: 'overlap' as const, received: acknowledged };
+      if (start !== received && !frags.some((f) => f.end === start)) return { reason: 'order' as const, received: acknowledged };
+      const live = frags.filter((f) => f.state === 'writing');
       if (live.length >= MAX_FRAGMENTS_IN_FLIGHT || live.some((f) => f.start < end && start < f.end)) return { reason: 'busy' as const, received };
       const lockId = randomBytes(12).toString('base64url');
       // A fragment sent again over one already written replaces its row (the same bytes, by the protocol).
       await trx.deleteFrom('upload_fragments').where('id_hash', '=', s.idHash).where('start_byte', '=', start).execute();
       await trx
         .insertInto('upload_fragments')
-        .values({ id_hash: s.idHash, start_byte: start, end_byte: end, lock_id: lockId, locked_until: iso(now + FRAGMENT_LEASE_SECONDS * 1000), done: 0 })
+        .values({ id_hash: s.idHash, start_byte: start, end_byte: end, lock_id: lockId, locked_until: iso(now + FRAGMENT_LEASE_SECONDS * 1000), done: WRITING })
         .execute();
       if (row.total === null) await trx.updateTable('upload_sessions').set({ total, updated_at: iso(now) }).where('id_hash', '=', s.idHash).execute();
       return { lockId };
@@ -161,6 +214,7 @@ export class UploadSessionStore {
       .set({ locked_until: iso(now + FRAGMENT_LEASE_SECONDS * 1000) })
       .where('id_hash', '=', idHash)
       .where('lock_id', '=', lockId)
+      .where('done', '!=', SYNCED)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
@@ -171,35 +225,69 @@ export class UploadSessionStore {
   }
 
   /**
-   * Records that a claimed fragment is on disk (synced), moves the durable prefix over every
-   * written fragment it now reaches, and extends the session. Undefined when the claim was lost.
+   * Records that a claimed fragment's bytes are written (in this kernel's page cache, not yet
+   * synced) and extends the session. The answer's prefix and ranges count written fragments:
+   * they survive a kill of this process; `received` in the database moves only when they are
+   * synced (`settle`). Undefined when the claim was lost.
    */
-  async completeFragment(idHash: string, lockId: string, now = Date.now()): Promise<FragmentDone | undefined> {
-    return this.db.transaction().execute(async (trx) => {
+  async markWritten(idHash: string, lockId: string, now = Date.now()): Promise<FragmentDone | undefined> {
+    // Needs to survive a kill of this process, as the bytes do, but not a power cut, which the
+    // bytes do not survive either (and a reboot changes the writer's boot id).
+    return relaxedTransaction(this.db, this.dialect, async (trx) => {
       const row = await this.locked(trx, idHash);
       if (!row) return undefined;
-      const mine = await trx.updateTable('upload_fragments').set({ done: 1, lock_id: null, locked_until: null }).where('id_hash', '=', idHash).where('lock_id', '=', lockId).executeTakeFirst();
+      const mine = await trx
+        .updateTable('upload_fragments')
+        .set({ done: WRITTEN, writer: this.writer, locked_until: iso(now + FRAGMENT_LEASE_SECONDS * 1000) })
+        .where('id_hash', '=', idHash)
+        .where('lock_id', '=', lockId)
+        .where('done', '=', WRITING)
+        .executeTakeFirst();
       if (Number(mine.numUpdatedRows) !== 1) return undefined;
-      let received = Number(row.received);
-      const frags = await this.fragments(trx, idHash, now);
-      const absorbed: number[] = [];
-      for (const f of frags) {
-        if (!f.done || f.start > received) continue;
-        received = Math.max(received, f.end);
-        absorbed.push(f.start);
-      }
-      if (absorbed.length > 0) await trx.deleteFrom('upload_fragments').where('id_hash', '=', idHash).where('start_byte', 'in', absorbed).execute();
       const expiresAt = iso(now + SESSION_TTL_SECONDS * 1000);
-      await trx.updateTable('upload_sessions').set({ received, updated_at: iso(now), expires_at: expiresAt }).where('id_hash', '=', idHash).execute();
+      await trx.updateTable('upload_sessions').set({ updated_at: iso(now), expires_at: expiresAt }).where('id_hash', '=', idHash).execute();
       const total = row.total === null ? undefined : Number(row.total);
-      return { received, expiresAt, nextExpectedRanges: missingRanges(received, total, frags.filter((f) => f.done && !absorbed.includes(f.start))) };
+      const held = (await this.fragments(trx, idHash, now)).filter((f) => f.state !== 'writing');
+      return { received: prefix(Number(row.received), held), expiresAt, nextExpectedRanges: missingRanges(Number(row.received), total, held) };
     });
   }
 
-  /** Graph's nextExpectedRanges of a session: from the next expected byte, less what waits written beyond a gap. */
+  /** The claims of the fragments this kernel wrote and nobody synced yet: what a sync started now covers. */
+  async writtenHere(idHash: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('upload_fragments').select('lock_id').where('id_hash', '=', idHash).where('done', '=', WRITTEN).where('writer', '=', this.writer).execute();
+    return rows.flatMap((r) => (r.lock_id === null ? [] : [r.lock_id]));
+  }
+
+  /**
+   * After a sync of the part file: the written fragments it covered are synced, and the durable
+   * prefix (`received`) moves over every synced fragment it now reaches. Returns the session's
+   * durable prefix, or undefined when the session is gone.
+   */
+  async markSynced(idHash: string, lockIds: string[], now = Date.now()): Promise<number | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await this.locked(trx, idHash);
+      if (!row) return undefined;
+      if (lockIds.length > 0) {
+        await trx.updateTable('upload_fragments').set({ done: SYNCED, lock_id: null, locked_until: null }).where('id_hash', '=', idHash).where('done', '=', WRITTEN).where('lock_id', 'in', lockIds).execute();
+      }
+      let received = Number(row.received);
+      const absorbed: number[] = [];
+      for (const f of await this.fragments(trx, idHash, now)) {
+        if (f.state !== 'synced' || f.start > received) continue;
+        received = Math.max(received, f.end);
+        absorbed.push(f.start);
+      }
+      if (absorbed.length === 0) return received;
+      await trx.deleteFrom('upload_fragments').where('id_hash', '=', idHash).where('start_byte', 'in', absorbed).execute();
+      await trx.updateTable('upload_sessions').set({ received, updated_at: iso(now) }).where('id_hash', '=', idHash).execute();
+      return received;
+    });
+  }
+
+  /** Graph's nextExpectedRanges of a session: from the durable prefix, less what is written beyond it. */
   async nextExpectedRanges(s: UploadSession, now = Date.now()): Promise<string[]> {
     const frags = await this.fragments(this.db, s.idHash, now);
-    return missingRanges(s.received, s.total, frags.filter((f) => f.done && f.start > s.received));
+    return missingRanges(s.received, s.total, frags.filter((f) => f.state !== 'writing' && f.start >= s.received));
   }
 
   /** Creates a session and returns the secret of its upload URL (128 random bits and more). */

@@ -32,12 +32,13 @@ function held(missing: [number, number][], total: number): [number, number][] {
 }
 
 /**
- * Issue 15: fragments may be in flight together, and the server acknowledges each only once it is
- * on disk. Killed with SIGKILL in the middle of a pipelined upload, the restarted server names
- * in nextExpectedRanges only bytes it does not hold: every byte it does not ask for again is in
- * the part file and equal to what was sent, and every fragment acknowledged before the kill is
- * among them. (A process kill keeps the page cache; the fdatasync before each acknowledgement is
- * what carries the same promise through a power cut, which a test cannot make.)
+ * Issue 15: fragments may be in flight together, and the server acknowledges each once it is
+ * written (decision 028; synced in batches behind). Killed with SIGKILL in the middle of a
+ * pipelined upload, the restarted server names in nextExpectedRanges only bytes it does not hold:
+ * every byte it does not ask for again is in the part file and equal to what was sent, and every
+ * fragment acknowledged before the kill is among them. (A process kill keeps the page cache. A
+ * power cut, which a test cannot make, changes the boot id, and then unsynced fragments are asked
+ * for again: upload-writer.test.ts plays that through two writer identities.)
  */
 describe('an upload session through kill -9', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-kill9-'));
