@@ -183,7 +183,8 @@ describe('record lists', () => {
     expect(last.get('params[beginIssueDate]')).toBeNull();
   });
 
-  it('applies a range from the calendar popover; Apply is disabled until a date is chosen', async () => {
+  // A generous limit: this one test clicks through a popover calendar, which took over 5 s on a loaded CI machine.
+  it('applies a range from the calendar popover; Apply is disabled until a date is chosen', { timeout: 20_000 }, async () => {
     const { calls } = open('/data/charging', { 'GET /api/vtp/chargingRecord/list': listOf(1, () => ({ id: 1 })) });
     await screen.findByText('Charging Session');
     const user = userEvent.setup();
@@ -194,9 +195,13 @@ describe('record lists', () => {
     // The calendar re-renders after each pick, so each day is looked up when it is clicked.
     const day = (n: number): HTMLElement =>
       screen.getAllByText(String(n)).find((el) => el.closest('td') && !el.closest('td')?.className.includes('p-datepicker-other-month')) as HTMLElement;
+    // Each pick is waited for (the day drawn as chosen) before the next: on a loaded machine a
+    // click on a day looked up before the calendar re-rendered went to a detached cell.
     await user.click(day(10));
+    await waitFor(() => expect(day(10)).toHaveClass('p-highlight'));
     expect(await applyButton()).toBeEnabled();
     await user.click(day(12));
+    await waitFor(() => expect(day(12)).toHaveClass('p-highlight'));
     await user.click(await applyButton());
     expect(await screen.findByText(/^Filter: \d{4}-\d{2}-10 to \d{4}-\d{2}-12$/)).toBeInTheDocument();
     const q = new URLSearchParams(calls.filter((c) => c.url.includes('/list')).at(-1)?.url.split('?')[1]);
