@@ -4,12 +4,15 @@ import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
+import pg from 'pg';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 
 // Upload throughput of a 1 GiB file through the session protocol (5 MiB fragments, loopback,
-// SQLite) beside fs.copyFile of the same bytes on the same disk, both made durable (fsync), as
-// the upload is: once one fragment at a time, as the Graph SDK sends, and once with three in flight. Prints MiB/s, the ratio and the machine, for docs/PERFORMANCE.md.
+// SQLite, or PostgreSQL with `-- --db postgres`) beside fs.copyFile of the same bytes on the same
+// disk, both made durable (fsync), as the upload is: one fragment at a time, as the Graph SDK
+// sends, then three and four in flight; UPLOAD_RUNS rounds (3). Prints MiB/s, the ratios and the
+// machine, for docs/PERFORMANCE.md.
 
 const SIZE = 1024 * 1024 * 1024;
 const FRAGMENT = 5 * 1024 * 1024;
@@ -117,10 +120,24 @@ export async function run(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-bench-upload-'));
   const dataDir = path.join(work, 'data');
   const source = path.join(work, 'source.bin');
+  // `npm run bench upload -- --db postgres`: the session bookkeeping in PostgreSQL instead of SQLite.
+  const dbArg = process.argv.indexOf('--db');
+  const onPostgres = dbArg > 0 && process.argv[dbArg + 1] === 'postgres';
+  const pgUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `bench_upload_${randomBytes(4).toString('hex')}`;
   const config = loadConfig(
-    { DATA_DIR: dataDir, LOG_LEVEL: 'silent', INITIAL_USERNAME: 'bench', INITIAL_PASSWORD: 'bench-password-1', INITIAL_PROJECT: 'BENCH', INITIAL_VEHICLE: 'V1' },
+    {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      INITIAL_USERNAME: 'bench',
+      INITIAL_PASSWORD: 'bench-password-1',
+      INITIAL_PROJECT: 'BENCH',
+      INITIAL_VEHICLE: 'V1',
+      ...(onPostgres ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema } : {}),
+    },
     ROOT,
   );
+  console.log(`database: ${onPostgres ? 'PostgreSQL' : 'SQLite'}`);
   const app = await buildApp(config, { print: () => {}, logger: false });
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -166,5 +183,11 @@ export async function run(): Promise<void> {
   } finally {
     await app.close();
     fs.rmSync(work, { recursive: true, force: true });
+    if (onPostgres) {
+      const client = new pg.Client({ connectionString: pgUrl });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+    }
   }
 }

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { relaxedTransaction } from '../db/relaxed-commit.js';
-import type { Database, Dialect, UploadSessionTable } from '../db/types.js';
+import type { Database, Dialect, UploadFragmentTable, UploadSessionTable } from '../db/types.js';
 import type { ConflictBehavior } from './storage.js';
 
-/** A session lives this long after its last fragment (each fragment extends it, as in Graph). */
+/** A session lives this long after its last fragment (each fragment extends it once synced, a moment after its answer, as in Graph). */
 export const SESSION_TTL_SECONDS = 24 * 3600;
 /** A writing request's claim on a session; renewed while bytes flow, so only a crash leaves it to expire. */
 export const LEASE_SECONDS = 60;
@@ -42,6 +42,9 @@ export interface FragmentDone {
 const WRITING = 0;
 const SYNCED = 1;
 const WRITTEN = 2;
+
+/** An upload_fragments row as read. */
+type FragmentRecord = Pick<Selectable<UploadFragmentTable>, 'start_byte' | 'end_byte' | 'done' | 'writer' | 'locked_until' | 'lock_id'>;
 
 interface FragmentRow {
   start: number;
@@ -149,7 +152,17 @@ export class UploadSessionStore {
    * writer elsewhere is still alive); and ones being written by a live request.
    */
   private async fragments(trx: Transaction<Database> | Kysely<Database>, idHash: string, now: number): Promise<FragmentRow[]> {
-    const rows = await trx.selectFrom('upload_fragments').selectAll().where('id_hash', '=', idHash).execute();
+    return this.classify(await trx.selectFrom('upload_fragments').selectAll().where('id_hash', '=', idHash).execute(), now);
+  }
+
+  /** A fragment whose claim lapsed and whose bytes no longer count (see `fragments`). */
+  private lapsed(r: FragmentRecord, now: number): boolean {
+    if (r.locked_until === null || r.locked_until >= iso(now)) return false;
+    const done = Number(r.done);
+    return done === WRITING || (done === WRITTEN && r.writer !== this.writer);
+  }
+
+  private classify(rows: FragmentRecord[], now: number): FragmentRow[] {
     const out: FragmentRow[] = [];
     for (const r of rows) {
       const done = Number(r.done);
@@ -180,15 +193,16 @@ export class UploadSessionStore {
       // Fragments whose writer died (claim lapsed) are forgotten: their bytes were never
       // acknowledged. So are written ones whose bytes were only in another kernel's page cache
       // (another host's, or this host's before a reboot) and were never synced.
-      await trx.deleteFrom('upload_fragments').where('id_hash', '=', s.idHash).where('done', '=', WRITING).where('locked_until', '<', iso(now)).execute();
-      await trx
-        .deleteFrom('upload_fragments')
-        .where('id_hash', '=', s.idHash)
-        .where('done', '=', WRITTEN)
-        .where('locked_until', '<', iso(now))
-        .where((eb) => eb.or([eb('writer', 'is', null), eb('writer', '!=', this.writer)]))
-        .execute();
-      const frags = await this.fragments(trx, s.idHash, now);
+      const rows = await trx.selectFrom('upload_fragments').selectAll().where('id_hash', '=', s.idHash).execute();
+      const lapsed = rows.filter((r) => this.lapsed(r, now));
+      if (lapsed.length > 0) {
+        await trx
+          .deleteFrom('upload_fragments')
+          .where('id_hash', '=', s.idHash)
+          .where('start_byte', 'in', lapsed.map((r) => r.start_byte))
+          .execute();
+      }
+      const frags = this.classify(rows.filter((r) => !lapsed.includes(r)), now);
       // Written fragments count as received for the client: sending them again is an overlap.
       const acknowledged = prefix(received, frags.filter((f) => f.state !== 'writing'));
       if (start < acknowledged) return { reason: 'overlap' as const, received: acknowledged };
@@ -197,7 +211,7 @@ export class UploadSessionStore {
       if (live.length >= MAX_FRAGMENTS_IN_FLIGHT || live.some((f) => f.start < end && start < f.end)) return { reason: 'busy' as const, received };
       const lockId = randomBytes(12).toString('base64url');
       // A fragment sent again over one already written replaces its row (the same bytes, by the protocol).
-      await trx.deleteFrom('upload_fragments').where('id_hash', '=', s.idHash).where('start_byte', '=', start).execute();
+      if (frags.some((f) => f.start === start)) await trx.deleteFrom('upload_fragments').where('id_hash', '=', s.idHash).where('start_byte', '=', start).execute();
       await trx
         .insertInto('upload_fragments')
         .values({ id_hash: s.idHash, start_byte: start, end_byte: end, lock_id: lockId, locked_until: iso(now + FRAGMENT_LEASE_SECONDS * 1000), done: WRITING })
@@ -226,7 +240,7 @@ export class UploadSessionStore {
 
   /**
    * Records that a claimed fragment's bytes are written (in this kernel's page cache, not yet
-   * synced) and extends the session. The answer's prefix and ranges count written fragments:
+   * synced). The answer's prefix and ranges count written fragments:
    * they survive a kill of this process; `received` in the database moves only when they are
    * synced (`settle`). Undefined when the claim was lost.
    */
@@ -234,6 +248,9 @@ export class UploadSessionStore {
     // Needs to survive a kill of this process, as the bytes do, but not a power cut, which the
     // bytes do not survive either (and a reboot changes the writer's boot id).
     return relaxedTransaction(this.db, this.dialect, async (trx) => {
+      // The session row's lock orders this against the other fragments' marks: of two fragments
+      // written at once, the later mark sees the earlier one, so the one that completes the file
+      // knows it. The session's expiry moves with the next sync (markSynced), not here.
       const row = await this.locked(trx, idHash);
       if (!row) return undefined;
       const mine = await trx
@@ -244,8 +261,7 @@ export class UploadSessionStore {
         .where('done', '=', WRITING)
         .executeTakeFirst();
       if (Number(mine.numUpdatedRows) !== 1) return undefined;
-      const expiresAt = iso(now + SESSION_TTL_SECONDS * 1000);
-      await trx.updateTable('upload_sessions').set({ updated_at: iso(now), expires_at: expiresAt }).where('id_hash', '=', idHash).execute();
+      const expiresAt = row.expires_at;
       const total = row.total === null ? undefined : Number(row.total);
       const held = (await this.fragments(trx, idHash, now)).filter((f) => f.state !== 'writing');
       return { received: prefix(Number(row.received), held), expiresAt, nextExpectedRanges: missingRanges(Number(row.received), total, held) };
@@ -279,7 +295,12 @@ export class UploadSessionStore {
       }
       if (absorbed.length === 0) return received;
       await trx.deleteFrom('upload_fragments').where('id_hash', '=', idHash).where('start_byte', 'in', absorbed).execute();
-      await trx.updateTable('upload_sessions').set({ received, updated_at: iso(now) }).where('id_hash', '=', idHash).execute();
+      // Each stored part extends the session, as each fragment does in Graph.
+      await trx
+        .updateTable('upload_sessions')
+        .set({ received, updated_at: iso(now), expires_at: iso(now + SESSION_TTL_SECONDS * 1000) })
+        .where('id_hash', '=', idHash)
+        .execute();
       return received;
     });
   }

@@ -41,7 +41,8 @@ class Meter extends Transform {
   private bytesAtWindowStart = 0;
 
   constructor(private readonly options: WriteOptions) {
-    super();
+    // Room for what the socket delivers while a write is on its way (the default is 16 KiB).
+    super({ highWaterMark: 4 * 1024 * 1024 });
     this.arm();
     const { minBytesPerSecond = 0, rateWindowMs = 60_000 } = options;
     if (minBytesPerSecond > 0) {
