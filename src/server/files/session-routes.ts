@@ -181,10 +181,14 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     // deferCommit: the client says when the complete file goes into place (Graph: POST {uploadUrl}).
     pre.post('/files/upload/session/:secret', async (request, reply) => {
       const session = await live(request);
-      if (session.total === undefined || session.received < session.total) {
-        throw badRequest(`The upload is not complete (${session.received} of ${session.total ?? '?'} bytes); send the remaining bytes before committing`);
+      // Every byte may be written but not yet synced (the request that wrote the last of them
+      // died before syncing): sync now rather than refuse.
+      let received = session.received;
+      if (session.total !== undefined && received < session.total) received = (await settle(session)) ?? received;
+      if (session.total === undefined || received < session.total) {
+        throw badRequest(`The upload is not complete (${received} of ${session.total ?? '?'} bytes); send the remaining bytes before committing`);
       }
-      const lockId = await sessions.claim(session, session.received, session.total);
+      const lockId = await sessions.claim({ ...session, received }, received, session.total);
       if (lockId === undefined) throw new ApiError(409, 'Another request is finishing this upload right now');
       return finish(reply, session);
     });

@@ -1,12 +1,15 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relaxedTransaction } from '../../../src/server/db/relaxed-commit.js';
 import type { Database } from '../../../src/server/db/types.js';
 import { Coalescer } from '../../../src/server/files/coalesce.js';
 import { FRAGMENT_LEASE_SECONDS, UploadSessionStore, writerIdentity } from '../../../src/server/files/sessions.js';
-import { dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { ALICE, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { createSession } from './client.js';
 
 // Decision 028: a fragment is acknowledged once written and synced in the background; only the
 // kernel that holds its unsynced bytes counts them after its writer is gone.
@@ -49,6 +52,24 @@ describe.each(dbTargets())('written and synced fragments on $name', (target) => 
     expect((await here.find(secret))!.received).toBe(100);
     expect(await here.nextExpectedRanges((await here.find(secret))!, later)).toEqual(['100-']);
     await here.delete(session.idHash);
+  });
+
+  it('commits, on a POST to the upload URL, an upload whose every byte was written by a request that died before syncing', async () => {
+    const token = await s.login(ALICE.username, ALICE.password);
+    const upload = await createSession(s, token, 'orphan', 'o.bin');
+    const secret = upload.split('/').at(-1) as string;
+    const store = new UploadSessionStore(s.app.db.kysely, s.app.db.dialect);
+    const session = (await store.find(secret))!;
+    // What the dead request left: its bytes in the part file, its fragment marked written, no sync.
+    const bytes = randomBytes(300);
+    fs.writeFileSync(s.app.services.files.staged(session.partFile), bytes);
+    const claim = await store.claimFragment(session, 0, 300, 300);
+    if (!('lockId' in claim)) throw new Error(`claim refused: ${claim.reason}`);
+    await store.markWritten(session.idHash, claim.lockId);
+    expect((await s.request('GET', upload)).body.nextExpectedRanges).toEqual([]);
+    const committed = await s.request('POST', upload);
+    expect(committed.status).toBe(201);
+    expect(fs.readFileSync(s.app.services.files.resolve(ALICE.project, 'orphan/o.bin'))).toEqual(bytes);
   });
 
   it('names this machine by its host and boot', () => {
