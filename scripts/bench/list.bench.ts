@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -10,11 +9,11 @@ import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import { COMPRESS_THRESHOLD, installCompression } from '../../src/server/http/compression.js';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { recordTable } from '../../src/server/db/migrations.js';
 import { rebuildDayCounts } from '../../src/server/db/day-counts.js';
+import { BENCH_PG_URL, benchSchema, dropBenchSchema } from './postgres.js';
 import { dayAfter, recordOf } from './records.js';
 
 // Issue lists against a bare Fastify route serving the same bytes, on SQLite and PostgreSQL:
@@ -34,7 +33,6 @@ const DAYS = 200;
 const FIRST_DAY = Date.UTC(2026, 4, 6);
 const DAY = dayAfter(FIRST_DAY, DAYS - 1);
 const MONTH_START = dayAfter(FIRST_DAY, DAYS - 30);
-const PG_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const USER = { username: 'bench', password: 'bench-password-1', project: 'DEMO', vehicle: '636_green' };
 // What a browser sends. Each list is measured twice: uncompressed against a bare route, and as a
 // browser asks for it against a bare route compressing with the same settings.
@@ -87,7 +85,7 @@ async function seed(app: Awaited<ReturnType<typeof buildApp>>): Promise<number> 
 
 async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-bench-list-'));
-  const schema = `bench_list_${randomBytes(4).toString('hex')}`;
+  const schema = benchSchema('list');
   const config = loadConfig(
     {
       DATA_DIR: dataDir,
@@ -96,7 +94,7 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
       INITIAL_PASSWORD: USER.password,
       INITIAL_PROJECT: USER.project,
       INITIAL_VEHICLE: USER.vehicle,
-      ...(target === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema } : {}),
+      ...(target === 'postgres' ? { DATABASE_URL: BENCH_PG_URL, DATABASE_SCHEMA: schema } : {}),
     },
     path.resolve(import.meta.dirname, '../..'),
   );
@@ -195,10 +193,7 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
     await app.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
     if (target === 'postgres') {
-      const client = new pg.Client({ connectionString: PG_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
+      await dropBenchSchema(schema);
     }
   }
 }

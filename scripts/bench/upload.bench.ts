@@ -4,9 +4,9 @@ import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import pg from 'pg';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
+import { BENCH_PG_URL, benchSchema, dropBenchSchema } from './postgres.js';
 
 // Upload throughput of a 1 GiB file through the session protocol (5 MiB fragments, loopback,
 // SQLite, or PostgreSQL with `-- --db postgres`) beside fs.copyFile of the same bytes on the same
@@ -123,8 +123,7 @@ export async function run(): Promise<void> {
   // `npm run bench upload -- --db postgres`: the session bookkeeping in PostgreSQL instead of SQLite.
   const dbArg = process.argv.indexOf('--db');
   const onPostgres = dbArg > 0 && process.argv[dbArg + 1] === 'postgres';
-  const pgUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const schema = `bench_upload_${randomBytes(4).toString('hex')}`;
+  const schema = benchSchema('upload');
   const config = loadConfig(
     {
       DATA_DIR: dataDir,
@@ -133,7 +132,7 @@ export async function run(): Promise<void> {
       INITIAL_PASSWORD: 'bench-password-1',
       INITIAL_PROJECT: 'BENCH',
       INITIAL_VEHICLE: 'V1',
-      ...(onPostgres ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema } : {}),
+      ...(onPostgres ? { DATABASE_URL: BENCH_PG_URL, DATABASE_SCHEMA: schema } : {}),
     },
     ROOT,
   );
@@ -184,10 +183,7 @@ export async function run(): Promise<void> {
     await app.close();
     fs.rmSync(work, { recursive: true, force: true });
     if (onPostgres) {
-      const client = new pg.Client({ connectionString: pgUrl });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
+      await dropBenchSchema(schema);
     }
   }
 }
