@@ -16,7 +16,7 @@ describe('ListCache', () => {
     cache.set('d', 1, 'd'.repeat(30));
     // 120 bytes asked for, 100 allowed: b, the least recently used, went.
     expect(cache.get('b', 1)).toBeUndefined();
-    expect(cache.get('a', 1)?.body[0]).toBe('a');
+    expect(cache.get('a', 1)?.body.toString()).toBe('a'.repeat(30));
     expect(cache.stats().bytes).toBeLessThanOrEqual(100);
     // An answer larger than half the budget is given back but not kept.
     cache.set('big', 1, 'z'.repeat(60));
@@ -26,7 +26,7 @@ describe('ListCache', () => {
     expect(answer).toBeDefined();
     expect((await cache.gzipOf(answer!)).length).toBeGreaterThan(0);
     expect(cache.stats().bytes).toBeLessThanOrEqual(100);
-    expect(new ListCache(0).set('k', 1, 'v')).toMatchObject({ body: 'v' });
+    expect(new ListCache(0).set('k', 1, 'v').body.toString()).toBe('v');
     expect(new ListCache(0).get('k', 1)).toBeUndefined();
   });
 });

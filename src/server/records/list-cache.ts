@@ -3,11 +3,14 @@ import { promisify } from 'node:util';
 
 const gzip = promisify(zlib.gzip);
 
-/** One remembered list answer: its JSON text, read under `gen`, and its gzip once a client asked for it. */
+/**
+ * One remembered list answer: its JSON as UTF-8 bytes, read under `gen`, and its gzip once a client
+ * asked for it. Bytes, not text: a string answer is measured and encoded again on every send.
+ */
 export interface ListAnswer {
   key: string;
   gen: number;
-  body: string;
+  body: Buffer;
   size: number;
   gzip?: Buffer;
 }
@@ -44,8 +47,9 @@ export class ListCache {
   }
 
   /** Remembers an answer (when it fits the budget) and returns it. */
-  set(key: string, gen: number, body: string): ListAnswer {
-    const answer: ListAnswer = { key, gen, body, size: Buffer.byteLength(body) };
+  set(key: string, gen: number, text: string): ListAnswer {
+    const body = Buffer.from(text);
+    const answer: ListAnswer = { key, gen, body, size: body.length };
     if (!this.enabled || answer.size * 2 > this.maxBytes) return answer;
     const old = this.entries.get(key);
     if (old !== undefined) this.drop(key, old);
