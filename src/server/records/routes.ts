@@ -127,7 +127,9 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       // Read the generation first, then the rows: an answer is never older than the generation
       // it is remembered under, so while that stands still the answer is what a read gives now.
       const key = `${kind.name}\n${user.project}\n${JSON.stringify(query)}`;
-      const gen = await records.generation(kind, user.project);
+      // Read at once on SQLite when it can be (no promise turn), else awaited.
+      const current = records.generation(kind, user.project);
+      const gen = typeof current === 'number' ? current : await current;
       let answer = listCache.get(key, gen);
       if (answer === undefined) {
         const { rows, total } = await records.list(kind, user.project, query);
@@ -146,7 +148,8 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
     }, async (request, reply) => {
       const user = currentUser(request);
       const id = parseId(request.params.id);
-      const record = await records.get(kind, user.project, id);
+      const found = records.get(kind, user.project, id);
+      const record = found instanceof Promise ? await found : found;
       if (!record) throw notFound(notFoundMessage(kind, id));
       void reply.header('etag', `"${String(record['version'])}"`);
       return ok(record);

@@ -1,0 +1,60 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordTable } from '../../src/server/db/migrations.js';
+import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+
+// Issue 15: on SQLite, hot reads (a record by id, the generation before every list answer) run at
+// once instead of waiting for Kysely's turn on the one connection. That is only safe while no
+// transaction is open on it: inside one, the connection would show writes not yet committed.
+
+describe('reads at once on SQLite', () => {
+  let s: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    s = await startServer({ name: 'sqlite' });
+    token = await s.login(ALICE.username, ALICE.password);
+  });
+  afterAll(async () => s.close());
+
+  it('never show what an open transaction wrote and then rolled back, through the API or the repository', async () => {
+    const made = await s.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'committed', issueDate: '2026-11-20 10:00:00', issueStartTime: '2026-11-20 09:00:00' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const id = made.body.data.id as number;
+    const kind = s.app.registry.get('issue');
+    if (!kind) throw new Error('no issue kind');
+    expect(s.app.db.readNow).toBeDefined();
+    const records = s.app.services.records;
+    const genBefore = await records.generation(kind, ALICE.project);
+
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let opened!: () => void;
+    const isOpen = new Promise<void>((resolve) => (opened = resolve));
+    const writing = s.app.db.kysely
+      .transaction()
+      .execute(async (trx) => {
+        await sql`UPDATE ${sql.table(recordTable(kind))} SET data = ${JSON.stringify({ issueTitle: 'never committed', issueDate: '2026-11-20 10:00:00' })} WHERE id = ${id}`.execute(trx);
+        await sql`UPDATE record_generations SET gen = gen + 100 WHERE kind = ${kind.name} AND project_name = ${ALICE.project}`.execute(trx);
+        opened();
+        await held;
+        throw new Error('rolled back on purpose');
+      })
+      .catch((e: unknown) => String(e));
+    await isOpen;
+    // Asked while the transaction is open: the answers wait for it and show the committed state.
+    const byRepository = records.get(kind, ALICE.project, id);
+    const generation = records.generation(kind, ALICE.project);
+    const byApi = s.request('GET', `/api/vtp/issueRecord/${id}`, { token });
+    const list = s.request('GET', '/api/vtp/issueRecord/list?pageNum=1&pageSize=10', { token });
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    expect(await writing).toContain('rolled back on purpose');
+    expect((await byRepository)?.['issueTitle']).toBe('committed');
+    expect(await generation).toBe(genBefore);
+    expect((await byApi).body.data.issueTitle).toBe('committed');
+    expect(((await list).body.rows as { issueTitle: string }[]).map((r) => r.issueTitle)).toEqual(['committed']);
+    // And afterwards, read at once again.
+    expect(records.get(kind, ALICE.project, id)).not.toBeInstanceOf(Promise);
+    expect(records.generation(kind, ALICE.project)).toBe(genBefore);
+  });
+});
