@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, RecordTableName } from './types.js';
 import { bumpAllGenerations } from './generations.js';
+import { Prepared } from './prepared.js';
 
 // Records per kind, project and day, kept in the same transaction as every write of a record, so
 // that a list's exact total is a short sum over the days of its range instead of count(*) over
@@ -16,17 +17,24 @@ export const dayOf = (recordDate: string): string => recordDate.slice(0, 10);
  * for a date moved. Days are written in sorted order so that two transactions never wait on each
  * other's rows the other way round (PostgreSQL row locks).
  */
-export async function adjustDayCounts(trx: Transaction<Database>, kind: string, project: string, deltas: Map<string, number>): Promise<void> {
+export async function adjustDayCounts(trx: Transaction<Database>, upsert: DayCountUpsert, kind: string, project: string, deltas: Map<string, number>): Promise<void> {
   for (const day of [...deltas.keys()].sort()) {
     const n = deltas.get(day) ?? 0;
     if (n === 0) continue;
-    await trx
-      .insertInto('record_day_counts')
-      .values({ kind, project_name: project, day, n })
-      .onConflict((oc) => oc.columns(['kind', 'project_name', 'day']).doUpdateSet({ n: sql<number>`record_day_counts.n + excluded.n` }))
-      .execute();
+    await trx.executeQuery(upsert.with({ kind, project, day, n }));
   }
 }
+
+/** The statement adjustDayCounts runs, built once per database (db/prepared.ts). */
+export function dayCountUpsert(db: Kysely<Database>) {
+  return new Prepared(['kind', 'project', 'day', 'n'], (v) =>
+    db
+      .insertInto('record_day_counts')
+      .values({ kind: v.kind, project_name: v.project, day: v.day, n: v.n })
+      .onConflict((oc) => oc.columns(['kind', 'project_name', 'day']).doUpdateSet({ n: sql<number>`record_day_counts.n + excluded.n` })),
+  );
+}
+export type DayCountUpsert = ReturnType<typeof dayCountUpsert>;
 
 /** Rebuilds a kind's counts from its records (the backfill, and after seeding around the repository). */
 export async function rebuildDayCounts(trx: Transaction<Database>, kind: string, table: RecordTableName): Promise<void> {

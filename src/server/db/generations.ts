@@ -1,5 +1,6 @@
 import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Database, RecordTableName } from './types.js';
+import { Prepared } from './prepared.js';
 
 // A number per kind and project that every write of one of its records raises, in the write's own
 // transaction: a list answer remembered with the number it was read under is still exact while the
@@ -11,13 +12,20 @@ type Db = Kysely<Database> | Transaction<Database>;
  * Raises the generation of a kind's records in one project. Called last in every write
  * transaction (after the day counts), so PostgreSQL transactions take row locks in one order.
  */
-export async function bumpGeneration(trx: Transaction<Database>, kind: string, project: string): Promise<void> {
-  await trx
-    .insertInto('record_generations')
-    .values({ kind, project_name: project, gen: 1 })
-    .onConflict((oc) => oc.columns(['kind', 'project_name']).doUpdateSet({ gen: sql<number>`record_generations.gen + 1` }))
-    .execute();
+export async function bumpGeneration(trx: Transaction<Database>, bump: GenerationBump, kind: string, project: string): Promise<void> {
+  await trx.executeQuery(bump.with({ kind, project }));
 }
+
+/** The statement bumpGeneration runs, built once per database (db/prepared.ts). */
+export function generationBump(db: Kysely<Database>) {
+  return new Prepared(['kind', 'project'], (v) =>
+    db
+      .insertInto('record_generations')
+      .values({ kind: v.kind, project_name: v.project, gen: 1 })
+      .onConflict((oc) => oc.columns(['kind', 'project_name']).doUpdateSet({ gen: sql<number>`record_generations.gen + 1` })),
+  );
+}
+export type GenerationBump = ReturnType<typeof generationBump>;
 
 /** The generation query, built and compiled once per database: it runs before every list answer. */
 const compiledGenerationQueries = new WeakMap<Db, CompiledQuery<{ gen: number | string }>>();

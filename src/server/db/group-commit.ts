@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './types.js';
 
 /** One write waiting for its turn, and how to answer it. */
@@ -9,6 +9,11 @@ interface Job {
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+// Compiled once: they run around every write of a batch.
+const SAVEPOINT = CompiledQuery.raw('SAVEPOINT group_write');
+const RELEASE = CompiledQuery.raw('RELEASE group_write');
+const ROLLBACK_TO = CompiledQuery.raw('ROLLBACK TO group_write');
 
 /**
  * Writes that arrive together run in one SQLite transaction, each inside a savepoint of its own, so
@@ -53,14 +58,14 @@ export class GroupCommit {
     try {
       await this.db.transaction().execute(async (trx) => {
         for (const job of batch) {
-          await sql`SAVEPOINT group_write`.execute(trx);
+          await trx.executeQuery(SAVEPOINT);
           try {
             const value = await job.work(trx);
-            await sql`RELEASE group_write`.execute(trx);
+            await trx.executeQuery(RELEASE);
             outcomes.push({ ok: true, value });
           } catch (error) {
-            await sql`ROLLBACK TO group_write`.execute(trx);
-            await sql`RELEASE group_write`.execute(trx);
+            await trx.executeQuery(ROLLBACK_TO);
+            await trx.executeQuery(RELEASE);
             outcomes.push({ ok: false, error });
           }
         }

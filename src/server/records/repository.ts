@@ -2,8 +2,9 @@ import { sql, type CompiledQuery, type Kysely, type RawBuilder, type Selectable,
 import type { Kind } from '../../shared/kind-types.js';
 import { toSortableDateTime } from '../../shared/formats.js';
 import { recordTable } from '../db/migrations.js';
-import { adjustDayCounts, dayOf, rangeTotal } from '../db/day-counts.js';
-import { bumpGeneration, generationNow, generationOf } from '../db/generations.js';
+import { adjustDayCounts, dayCountUpsert, dayOf, rangeTotal } from '../db/day-counts.js';
+import { bumpGeneration, generationBump, generationNow, generationOf } from '../db/generations.js';
+import { Prepared } from '../db/prepared.js';
 import type { Db } from '../db/database.js';
 import { GroupCommit } from '../db/group-commit.js';
 import type { Database, Dialect, RecordTable } from '../db/types.js';
@@ -29,6 +30,13 @@ export interface HistoryEntry {
 }
 
 type Row = Selectable<RecordTable>;
+type InsertedRow = Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data' | 'version'>;
+type InsertValue = 'project' | 'vehicle' | 'date' | 'data' | 'at' | 'by';
+/** The prepared writes of one kind's table (db/prepared.ts). */
+interface KindStatements {
+  insert: Prepared<InsertValue, InsertedRow>;
+  derived: Prepared<'data' | 'id'>;
+}
 
 /** What a PUT asks for: fields set, fields cleared, and the version it was based on (if it said). */
 export interface Edit {
@@ -69,6 +77,11 @@ export class RecordRepository {
   private readonly creates: <T>(work: (trx: Transaction<Database>) => Promise<T>) => Promise<T>;
   /** The one-record read, compiled once per kind and lock mode (see find). */
   private readonly findQueries = new Map<string, CompiledQuery<Row>>();
+  /** The statements of every write, built once (db/prepared.ts): building them cost more than running them. */
+  private readonly dayCounts: ReturnType<typeof dayCountUpsert>;
+  private readonly bump: ReturnType<typeof generationBump>;
+  private readonly historyInsert: ReturnType<RecordRepository['historyStatement']>;
+  private readonly recordStatements = new Map<string, KindStatements>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -76,6 +89,9 @@ export class RecordRepository {
     /** SQLite's read without waiting for a turn, when no transaction is open (Db.readNow). */
     private readonly readNow?: Db['readNow'],
   ) {
+    this.dayCounts = dayCountUpsert(db);
+    this.bump = generationBump(db);
+    this.historyInsert = this.historyStatement();
     if (dialect === 'sqlite') {
       const group = new GroupCommit(db);
       this.creates = (work) => group.run(work);
@@ -180,29 +196,17 @@ export class RecordRepository {
         }
       }
       const recordDate = toSortableDateTime(data[kind.meta.dateField]);
-      await adjustDayCounts(trx, kind.name, actor.project, new Map([[dayOf(recordDate), 1]]));
-      const inserted = await trx
-        .insertInto(recordTable(kind))
-        .values({
-          project_name: actor.project,
-          vehicle_no: actor.vehicle,
-          record_date: recordDate,
-          data: json,
-          version: 1,
-          created_at: now,
-          created_by: actor.username,
-          updated_at: now,
-          updated_by: actor.username,
-        })
-        .returning(['id', 'project_name', 'vehicle_no', 'data', 'version'])
-        .executeTakeFirstOrThrow();
+      await adjustDayCounts(trx, this.dayCounts, kind.name, actor.project, new Map([[dayOf(recordDate), 1]]));
+      const { rows } = await trx.executeQuery(this.statementsOf(kind).insert.with({ project: actor.project, vehicle: actor.vehicle, date: recordDate, data: json, at: now, by: actor.username }));
+      const inserted = rows[0];
+      if (inserted === undefined) throw new Error(`The new ${kind.name} record was not returned by the insert`);
       const extra = complete ? complete(toRecord(kind, inserted)) : {};
       if (Object.keys(extra).length > 0) {
         json = JSON.stringify({ ...data, ...extra });
-        await trx.updateTable(recordTable(kind)).set({ data: json }).where('id', '=', inserted.id).execute();
+        await trx.executeQuery(this.statementsOf(kind).derived.with({ data: json, id: inserted.id }));
       }
       await this.appendHistory(trx, kind, Number(inserted.id), actor, 1, 'create', json, now, null);
-      await bumpGeneration(trx, kind.name, actor.project);
+      await bumpGeneration(trx, this.bump, kind.name, actor.project);
       if (idempotencyKey !== undefined) {
         await trx.updateTable('idempotency_keys').set({ record_id: Number(inserted.id) }).where('project_name', '=', actor.project).where('idem_key', '=', idempotencyKey).execute();
       }
@@ -252,7 +256,7 @@ export class RecordRepository {
       const version = row.version + 1;
       const recordDate = toSortableDateTime(finished[kind.meta.dateField]);
       if (dayOf(recordDate) !== dayOf(row.record_date)) {
-        await adjustDayCounts(trx, kind.name, actor.project, new Map([[dayOf(row.record_date), -1], [dayOf(recordDate), 1]]));
+        await adjustDayCounts(trx, this.dayCounts, kind.name, actor.project, new Map([[dayOf(row.record_date), -1], [dayOf(recordDate), 1]]));
       }
       await trx
         .updateTable(recordTable(kind))
@@ -261,7 +265,7 @@ export class RecordRepository {
         .where('project_name', '=', actor.project)
         .execute();
       await this.appendHistory(trx, kind, id, actor, version, 'update', json, now, edit.baseVersion ?? null);
-      await bumpGeneration(trx, kind.name, actor.project);
+      await bumpGeneration(trx, this.bump, kind.name, actor.project);
       return { status: 'updated', record: toRecord(kind, { ...row, data: json, version }) } as const;
     }
   }
@@ -285,8 +289,8 @@ export class RecordRepository {
       await trx.deleteFrom(recordTable(kind)).where('project_name', '=', actor.project).where('id', 'in', ids).execute();
       const deltas = new Map<string, number>();
       for (const row of rows) deltas.set(dayOf(row.record_date), (deltas.get(dayOf(row.record_date)) ?? 0) - 1);
-      await adjustDayCounts(trx, kind.name, actor.project, deltas);
-      await bumpGeneration(trx, kind.name, actor.project);
+      await adjustDayCounts(trx, this.dayCounts, kind.name, actor.project, deltas);
+      await bumpGeneration(trx, this.bump, kind.name, actor.project);
       return { missing: [] };
     });
   }
@@ -356,9 +360,34 @@ export class RecordRepository {
     at: string,
     baseVersion: number | null,
   ): Promise<void> {
-    await trx
-      .insertInto('record_history')
-      .values({ kind: kind.name, record_id: recordId, project_name: actor.project, version, base_version: baseVersion, op, data, changed_by: actor.username, changed_at: at })
-      .execute();
+    await trx.executeQuery(this.historyInsert.with({ kind: kind.name, recordId, project: actor.project, version, baseVersion, op, data, by: actor.username, at }));
+  }
+
+  private historyStatement() {
+    return new Prepared(['kind', 'recordId', 'project', 'version', 'baseVersion', 'op', 'data', 'by', 'at'], (v) =>
+      this.db
+        .insertInto('record_history')
+        .values({ kind: v.kind, record_id: v.recordId, project_name: v.project, version: v.version, base_version: v.baseVersion, op: v.op, data: v.data, changed_by: v.by, changed_at: v.at }),
+    );
+  }
+
+  /** The writes of one kind's table, built once per kind. */
+  private statementsOf(kind: Kind): KindStatements {
+    let statements = this.recordStatements.get(kind.name);
+    if (statements === undefined) {
+      const table = recordTable(kind);
+      statements = {
+        insert: new Prepared<InsertValue, InsertedRow>(['project', 'vehicle', 'date', 'data', 'at', 'by'], (v) =>
+          this.db
+            .insertInto(table)
+            .values({ project_name: v.project, vehicle_no: v.vehicle, record_date: v.date, data: v.data, version: 1, created_at: v.at, created_by: v.by, updated_at: v.at, updated_by: v.by })
+            .returning(['id', 'project_name', 'vehicle_no', 'data', 'version']),
+        ),
+        // The fields derived at creation that need the new id, written in the same transaction.
+        derived: new Prepared(['data', 'id'], (v) => this.db.updateTable(table).set({ data: v.data }).where('id', '=', v.id)),
+      };
+      this.recordStatements.set(kind.name, statements);
+    }
+    return statements;
   }
 }
