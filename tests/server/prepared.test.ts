@@ -1,7 +1,9 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, sql, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Prepared } from '../../src/server/db/prepared.js';
+import { openDb, type Db } from '../../src/server/db/database.js';
+import { builtOnceQuery, Prepared, preparedName } from '../../src/server/db/prepared.js';
+import { newSchemaName } from '../helpers/pg-schemas.js';
 import type { Database } from '../../src/server/db/types.js';
 
 // Issue 15: the statements of every write are built once through Kysely and run with new values.
@@ -40,5 +42,29 @@ describe('a prepared statement', () => {
   it('refuses a build that leaves out one of its values', () => {
     const missing = new Prepared(['kind', 'project'], (v) => db.selectFrom('record_generations').select('gen').where('kind', '=', v.kind));
     expect(() => missing.with({ kind: 'issue', project: 'P1' })).toThrow(/does not use project/);
+  });
+});
+
+const pgUrl = process.env['TEST_DATABASE_URL'];
+
+describe.skipIf(pgUrl === undefined)('on PostgreSQL', () => {
+  let pgDb: Db;
+  beforeAll(async () => {
+    pgDb = await openDb({ databaseUrl: pgUrl, databaseSchema: newSchemaName(), dataDir: '/nonexistent' });
+    await sql`CREATE TABLE record_generations (kind TEXT NOT NULL, project_name TEXT NOT NULL, gen INTEGER NOT NULL, PRIMARY KEY (kind, project_name))`.execute(pgDb.kysely);
+  });
+  afterAll(async () => pgDb.kysely.destroy());
+
+  it('prepares a statement built once by name on each connection, and any other query as it comes', async () => {
+    const read = builtOnceQuery(pgDb.kysely.selectFrom('record_generations').select('gen').where('kind', '=', 'issue').compile());
+    const name = preparedName(read.sql);
+    expect(name).toMatch(/^rtd_\d+$/);
+    const prepared = await pgDb.kysely.connection().execute(async (conn) => {
+      await conn.executeQuery(read);
+      await conn.executeQuery(read);
+      await sql`SELECT gen FROM record_generations WHERE kind = ${'poi'}`.execute(conn);
+      return (await sql<{ name: string; statement: string }>`SELECT name, statement FROM pg_prepared_statements`.execute(conn)).rows;
+    });
+    expect(prepared).toEqual([{ name, statement: read.sql }]);
   });
 });

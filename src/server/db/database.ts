@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type SqliteDatabase } from 'kysely';
 import type { Config } from '../config.js';
+import { preparedName } from './prepared.js';
 import type { Database, Dialect } from './types.js';
 
 export interface Db {
@@ -64,6 +65,22 @@ function openSqlite(dataDir: string): Db {
   return { kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) }), dialect: 'sqlite', describe: `SQLite ${file}`, readNow };
 }
 
+/**
+ * Lets a PostgreSQL connection prepare the statements built once by name (db/prepared.ts): pg
+ * parses a named statement once per connection and then only binds and runs it. Kysely sends
+ * (text, values); every other query goes on as it came.
+ */
+function preparingBuiltOnce(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof text === 'string' && Array.isArray(values)) {
+      const name = preparedName(text);
+      if (name !== undefined) return query({ name, text, values }, callback);
+    }
+    return query(text, values, callback);
+  };
+}
+
 async function openPostgres(url: string, schema: string | undefined): Promise<Db> {
   if (schema !== undefined) {
     const client = new pg.Client({ connectionString: url });
@@ -79,6 +96,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
     max: 10,
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
   });
+  pool.on('connect', preparingBuiltOnce);
   const safe = new URL(url);
   safe.password = '';
   return {

@@ -1,6 +1,6 @@
 import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Database, RecordTableName } from './types.js';
-import { Prepared } from './prepared.js';
+import { builtOnceQuery, Prepared } from './prepared.js';
 
 // A number per kind and project that every write of one of its records raises, in the write's own
 // transaction: a list answer remembered with the number it was read under is still exact while the
@@ -33,7 +33,7 @@ const compiledGenerationQueries = new WeakMap<Db, CompiledQuery<{ gen: number | 
 function generationQuery(db: Db, kind: string, project: string): CompiledQuery<{ gen: number | string }> {
   let compiled = compiledGenerationQueries.get(db);
   if (compiled === undefined) {
-    compiled = db.selectFrom('record_generations').select('gen').where('kind', '=', kind).where('project_name', '=', project).compile();
+    compiled = builtOnceQuery(db.selectFrom('record_generations').select('gen').where('kind', '=', kind).where('project_name', '=', project).compile());
     compiledGenerationQueries.set(db, compiled);
   }
   // The same SQL with this call's values, in the order the where clauses put them.

@@ -4,7 +4,7 @@ import { toSortableDateTime } from '../../shared/formats.js';
 import { recordTable } from '../db/migrations.js';
 import { adjustDayCounts, dayCountUpsert, dayOf, rangeTotal } from '../db/day-counts.js';
 import { bumpGeneration, generationBump, generationNow, generationOf } from '../db/generations.js';
-import { Prepared } from '../db/prepared.js';
+import { builtOnceQuery, Prepared } from '../db/prepared.js';
 import type { Db } from '../db/database.js';
 import { GroupCommit } from '../db/group-commit.js';
 import type { Database, Dialect, RecordTable } from '../db/types.js';
@@ -30,6 +30,7 @@ export interface HistoryEntry {
 }
 
 type Row = Selectable<RecordTable>;
+const RECORD_COLUMNS = ['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'version', 'created_at', 'created_by', 'updated_at', 'updated_by'] as const;
 type InsertedRow = Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data' | 'version'>;
 type InsertValue = 'project' | 'vehicle' | 'date' | 'data' | 'at' | 'by';
 /** The prepared writes of one kind's table (db/prepared.ts). */
@@ -339,10 +340,12 @@ export class RecordRepository {
     const key = `${kind.name}\n${forUpdate}`;
     let compiled = this.findQueries.get(key);
     if (compiled === undefined) {
-      let query = this.db.selectFrom(recordTable(kind)).selectAll().where('id', '=', 0).where('project_name', '=', '');
+      // Columns named, not *: a PostgreSQL statement prepared by name (db/prepared.ts) must keep
+      // its result's shape, even if a later version adds a column while this one runs.
+      let query = this.db.selectFrom(recordTable(kind)).select(RECORD_COLUMNS).where('id', '=', 0).where('project_name', '=', '');
       // SELECT ... FOR UPDATE exists only in PostgreSQL; SQLite transactions are serialised anyway.
       if (forUpdate && this.dialect === 'postgres') query = query.forUpdate();
-      compiled = query.compile();
+      compiled = builtOnceQuery(query.compile());
       this.findQueries.set(key, compiled);
     }
     // The same SQL with this call's values, in the order the where clauses put them.
