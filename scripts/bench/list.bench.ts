@@ -43,6 +43,8 @@ interface Load {
   rps: number;
   p99: number;
   bad: number;
+  /** CPU time of this process (where the servers run) per answered request, in µs. */
+  cpu: number;
 }
 
 async function load(url: string, headers: Record<string, string>, method = 'GET', body?: string, seconds = SECONDS): Promise<Load> {
@@ -50,9 +52,11 @@ async function load(url: string, headers: Record<string, string>, method = 'GET'
   for (const [k, v] of Object.entries(headers)) argv.push('-H', `${k}=${v}`);
   if (body !== undefined) argv.push('-b', body);
   argv.push(url);
+  const before = process.cpuUsage();
   const { stdout } = await promisify(execFile)(process.execPath, argv, { maxBuffer: 1 << 24 });
-  const r = JSON.parse(stdout) as { requests: { average: number }; latency: { p99: number }; non2xx: number; errors: number; timeouts: number };
-  return { rps: r.requests.average, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts };
+  const used = process.cpuUsage(before);
+  const r = JSON.parse(stdout) as { requests: { average: number; total: number }; latency: { p99: number }; non2xx: number; errors: number; timeouts: number };
+  return { rps: r.requests.average, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts, cpu: (used.user + used.system) / Math.max(1, r.requests.total) };
 }
 
 async function seed(app: Awaited<ReturnType<typeof buildApp>>): Promise<number> {
@@ -163,8 +167,10 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
       ms.sort((a, b) => a - b);
       console.log(`alone, ${c.name}: median ${(ms[25] as number).toFixed(2)} ms, max ${(ms[49] as number).toFixed(2)} ms (50 requests, uncompressed)`);
     }
-    console.log(`| case | bytes | encoding | real req/s | real p99 ms | loop max ms | bare req/s | bare p99 ms | ratio | uncached req/s | uncached p99 ms | ratio uncached |`);
-    console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|`);
+    // The CPU columns are the servers' own time per request (this process; autocannon runs in a
+    // child): steadier than req/s on a shared machine, where the load generator competes for the cores.
+    console.log(`| case | bytes | encoding | real req/s | real p99 ms | loop max ms | bare req/s | bare p99 ms | ratio | real CPU µs/req | bare CPU µs/req | uncached req/s | uncached p99 ms | ratio uncached |`);
+    console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
     for (const c of cases) {
       // Answers under the compression threshold (GET by id, POST) are sent as they are either way.
       const encodings = (answers.get(c.name) as Buffer).length >= COMPRESS_THRESHOLD ? ['identity', ENCODING] : ['identity'];
@@ -183,7 +189,7 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
         const cold = isList ? await load(`${uncachedBase}/api${c.path}`, h, c.method, c.body) : undefined;
         const bad = real.bad + baseline.bad + (cold?.bad ?? 0) > 0 ? ` (${real.bad} + ${baseline.bad} + ${cold?.bad ?? 0} failed)` : '';
         const coldColumns = cold ? `${cold.rps.toFixed(0)} | ${cold.p99} | ${(cold.rps / baseline.rps).toFixed(2)}x` : '- | - | -';
-        console.log(`| ${c.name} | ${(answers.get(c.name) as Buffer).length} | ${encoding === 'identity' ? 'none' : 'gzip'} | ${real.rps.toFixed(0)} | ${real.p99} | ${(loop.max / 1e6).toFixed(1)} | ${baseline.rps.toFixed(0)} | ${baseline.p99} | ${(real.rps / baseline.rps).toFixed(2)}x | ${coldColumns}${bad} |`);
+        console.log(`| ${c.name} | ${(answers.get(c.name) as Buffer).length} | ${encoding === 'identity' ? 'none' : 'gzip'} | ${real.rps.toFixed(0)} | ${real.p99} | ${(loop.max / 1e6).toFixed(1)} | ${baseline.rps.toFixed(0)} | ${baseline.p99} | ${(real.rps / baseline.rps).toFixed(2)}x | ${real.cpu.toFixed(0)} | ${baseline.cpu.toFixed(0)} | ${coldColumns}${bad} |`);
       }
     }
   } finally {
