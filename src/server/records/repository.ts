@@ -197,7 +197,6 @@ export class RecordRepository {
         }
       }
       const recordDate = toSortableDateTime(data[kind.meta.dateField]);
-      await adjustDayCounts(trx, this.dayCounts, kind.name, actor.project, new Map([[dayOf(recordDate), 1]]));
       const { rows } = await trx.executeQuery(this.statementsOf(kind).insert.with({ project: actor.project, vehicle: actor.vehicle, date: recordDate, data: json, at: now, by: actor.username }));
       const inserted = rows[0];
       if (inserted === undefined) throw new Error(`The new ${kind.name} record was not returned by the insert`);
@@ -207,6 +206,10 @@ export class RecordRepository {
         await trx.executeQuery(this.statementsOf(kind).derived.with({ data: json, id: inserted.id }));
       }
       await this.appendHistory(trx, kind, Number(inserted.id), actor, 1, 'create', json, now, null);
+      // The shared rows last (day count, then generation, the order every write takes them in):
+      // creates in one project queue on them on PostgreSQL until each commit, so they are held for
+      // as short a time as can be.
+      await adjustDayCounts(trx, this.dayCounts, kind.name, actor.project, new Map([[dayOf(recordDate), 1]]));
       await bumpGeneration(trx, this.bump, kind.name, actor.project);
       if (idempotencyKey !== undefined) {
         await trx.updateTable('idempotency_keys').set({ record_id: Number(inserted.id) }).where('project_name', '=', actor.project).where('idem_key', '=', idempotencyKey).execute();
