@@ -3,8 +3,8 @@ import type { Kind } from '../../shared/kind-types.js';
 import { toSortableDateTime } from '../../shared/formats.js';
 import { recordTable } from '../db/migrations.js';
 import { adjustDayCounts, dayCountUpsert, dayOf, rangeTotal } from '../db/day-counts.js';
-import { bumpGeneration, generationBump, generationNow, generationOf } from '../db/generations.js';
-import { builtOnceQuery, Prepared } from '../db/prepared.js';
+import { bumpGeneration, generationBump, generationIn, generationRead } from '../db/generations.js';
+import { Prepared } from '../db/prepared.js';
 import type { Db } from '../db/database.js';
 import { GroupCommit } from '../db/group-commit.js';
 import type { Database, Dialect, RecordTable } from '../db/types.js';
@@ -35,6 +35,8 @@ type InsertedRow = Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data' | 've
 type InsertValue = 'project' | 'vehicle' | 'date' | 'data' | 'at' | 'by';
 /** The prepared writes of one kind's table (db/prepared.ts). */
 interface KindStatements {
+  find: Prepared<'id' | 'project', Row>;
+  findForUpdate: Prepared<'id' | 'project', Row>;
   insert: Prepared<InsertValue, InsertedRow>;
   derived: Prepared<'data' | 'id'>;
 }
@@ -76,11 +78,10 @@ export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'veh
 export class RecordRepository {
   /** Creates that arrive together share one SQLite commit (decision 027); PostgreSQL commits each on its own connection. */
   private readonly creates: <T>(work: (trx: Transaction<Database>) => Promise<T>) => Promise<T>;
-  /** The one-record read, compiled once per kind and lock mode (see find). */
-  private readonly findQueries = new Map<string, CompiledQuery<Row>>();
   /** The statements of every write, built once (db/prepared.ts): building them cost more than running them. */
   private readonly dayCounts: ReturnType<typeof dayCountUpsert>;
   private readonly bump: ReturnType<typeof generationBump>;
+  private readonly generationRead: ReturnType<typeof generationRead>;
   private readonly historyInsert: ReturnType<RecordRepository['historyStatement']>;
   private readonly recordStatements = new Map<string, KindStatements>();
 
@@ -92,6 +93,7 @@ export class RecordRepository {
   ) {
     this.dayCounts = dayCountUpsert(db);
     this.bump = generationBump(db);
+    this.generationRead = generationRead(db);
     this.historyInsert = this.historyStatement();
     if (dialect === 'sqlite') {
       const group = new GroupCommit(db);
@@ -154,16 +156,21 @@ export class RecordRepository {
 
   /** The generation of a kind's records in a project: raised by every write of one (list answers are remembered under it). */
   generation(kind: Kind, project: string): number | Promise<number> {
-    return generationNow(this.db, this.readNow, kind.name, project) ?? generationOf(this.db, kind.name, project);
+    const rows = this.read(this.generationRead.with({ kind: kind.name, project }));
+    return Array.isArray(rows) ? generationIn(rows) : rows.then(generationIn);
   }
 
   /** One record of the project; `db` is a transaction to read in when the caller holds one. */
   get(kind: Kind, project: string, id: number, db: Kysely<Database> = this.db): RecordData | undefined | Promise<RecordData | undefined> {
-    if (db === this.db && this.readNow !== undefined) {
-      const rows = this.readNow(this.findQuery(kind, project, id, false));
-      if (rows !== undefined) return rows[0] ? toRecord(kind, rows[0]) : undefined;
-    }
-    return this.find(db, kind, project, id).then((row) => (row ? toRecord(kind, row) : undefined));
+    const found = (row: Row | undefined): RecordData | undefined => (row ? toRecord(kind, row) : undefined);
+    if (db !== this.db) return this.find(db, kind, project, id).then(found);
+    const rows = this.read(this.statementsOf(kind).find.with({ id, project }));
+    return Array.isArray(rows) ? found(rows[0]) : rows.then((r) => found(r[0]));
+  }
+
+  /** A read run at once where the database allows it (SQLite with no transaction open: Db.readNow), else through Kysely. */
+  private read<R>(query: CompiledQuery<R>): R[] | Promise<R[]> {
+    return this.readNow?.(query) ?? this.db.executeQuery(query).then((result) => result.rows);
   }
 
   /**
@@ -333,26 +340,9 @@ export class RecordRepository {
   }
 
   private async find(db: Kysely<Database> | Transaction<Database>, kind: Kind, project: string, id: number, forUpdate = false): Promise<Row | undefined> {
-    const { rows } = await db.executeQuery(this.findQuery(kind, project, id, forUpdate));
+    const statements = this.statementsOf(kind);
+    const { rows } = await db.executeQuery((forUpdate ? statements.findForUpdate : statements.find).with({ id, project }));
     return rows[0];
-  }
-
-  private findQuery(kind: Kind, project: string, id: number, forUpdate: boolean): CompiledQuery<Row> {
-    // Built once per table and lock mode: building it through the query builder cost more than
-    // running it (a quarter of a GET by id's CPU time). Any connection or transaction runs it.
-    const key = `${kind.name}\n${forUpdate}`;
-    let compiled = this.findQueries.get(key);
-    if (compiled === undefined) {
-      // Columns named, not *: a PostgreSQL statement prepared by name (db/prepared.ts) must keep
-      // its result's shape, even if a later version adds a column while this one runs.
-      let query = this.db.selectFrom(recordTable(kind)).select(RECORD_COLUMNS).where('id', '=', 0).where('project_name', '=', '');
-      // SELECT ... FOR UPDATE exists only in PostgreSQL; SQLite transactions are serialised anyway.
-      if (forUpdate && this.dialect === 'postgres') query = query.forUpdate();
-      compiled = builtOnceQuery(query.compile());
-      this.findQueries.set(key, compiled);
-    }
-    // The same SQL with this call's values, in the order the where clauses put them.
-    return { ...compiled, parameters: [id, project] };
   }
 
   private async appendHistory(
@@ -389,6 +379,15 @@ export class RecordRepository {
             .values({ project_name: v.project, vehicle_no: v.vehicle, record_date: v.date, data: v.data, version: 1, created_at: v.at, created_by: v.by, updated_at: v.at, updated_by: v.by })
             .returning(['id', 'project_name', 'vehicle_no', 'data', 'version']),
         ),
+        // The one-record read (GET by id, every update): building it per request was a quarter of a
+        // GET by id's CPU time. Columns named, not *: a PostgreSQL statement prepared by name must
+        // keep its result's shape, even if a later version adds a column while this one runs.
+        find: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => this.db.selectFrom(table).select(RECORD_COLUMNS).where('id', '=', v.id).where('project_name', '=', v.project)),
+        // SELECT ... FOR UPDATE exists only in PostgreSQL; SQLite transactions are serialised anyway.
+        findForUpdate: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => {
+          const query = this.db.selectFrom(table).select(RECORD_COLUMNS).where('id', '=', v.id).where('project_name', '=', v.project);
+          return this.dialect === 'postgres' ? query.forUpdate() : query;
+        }),
         // The fields derived at creation that need the new id, written in the same transaction.
         derived: new Prepared(['data', 'id'], (v) => this.db.updateTable(table).set({ data: v.data }).where('id', '=', v.id)),
       };
