@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type onRequestHookHandler } from 'fastify';
 import { installCompression } from './http/compression.js';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyCors from '@fastify/cors';
@@ -176,17 +176,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(
     async (api) => {
       // One sign-in check for the whole API, before any body is read; routes marked public skip it.
+      // Given to each route as it is added (its config is known then), not looked up per request:
+      // request.routeOptions builds a new object on every read.
       const guard = authenticate(tokens, config.clientId);
-      api.addHook('onRequest', (request, _reply, done) => {
-        const routeConfig = request.routeOptions.config as { public?: boolean; worker?: boolean } | undefined;
-        if (routeConfig?.public === true) {
-          done();
-          return;
-        }
+      const signInCheck = (workerRoute: boolean): onRequestHookHandler => (request, _reply, done) => {
         // Worker accounts reach only the fileAnalyze routes, and only they do (docs/decisions/021).
         const confine = (): void => {
           try {
-            confineRoles(request.user, routeConfig?.worker === true);
+            confineRoles(request.user, workerRoute);
           } catch (error) {
             done(error as Error);
             return;
@@ -202,6 +199,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         }
         if (reading === undefined) confine();
         else reading.then(confine, (error: unknown) => done(error as Error));
+      };
+      const forTesters = signInCheck(false);
+      const forWorkers = signInCheck(true);
+      api.addHook('onRoute', (route) => {
+        const routeConfig = route.config as { public?: boolean; worker?: boolean } | undefined;
+        if (routeConfig?.public === true) return;
+        // First of the route's own hooks, so nothing a plugin adds to the route runs before it.
+        route.onRequest = [routeConfig?.worker === true ? forWorkers : forTesters, ...[route.onRequest ?? []].flat()];
       });
       // Limits are set per route (sign-in only), counted in the database so instances share them.
       await api.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(db.kysely) });

@@ -24,18 +24,31 @@ export function acceptsGzip(header: string | undefined): boolean {
  * (streams, files) go through @fastify/compress, gzip preferred at a low level (decision 017).
  */
 export async function installCompression(app: FastifyInstance): Promise<void> {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+  // A callback hook: it runs on every answer, and most are sent as they are, at once.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) {
+      done(null, payload);
+      return;
+    }
     const type = reply.getHeader('content-type');
-    if (typeof type !== 'string' || !type.startsWith('application/json') || reply.getHeader('content-encoding') !== undefined) return payload;
+    if (typeof type !== 'string' || !type.startsWith('application/json') || reply.getHeader('content-encoding') !== undefined) {
+      done(null, payload);
+      return;
+    }
     const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-    if (size < COMPRESS_THRESHOLD || !acceptsGzip(request.headers['accept-encoding'])) return payload;
-    const body = size <= SYNC_LIMIT ? zlib.gzipSync(payload, LEVEL) : await gzip(payload, LEVEL);
-    void reply.header('content-encoding', 'gzip');
-    const vary = reply.getHeader('vary');
-    void reply.header('vary', vary === undefined ? 'accept-encoding' : `${String(vary)}, accept-encoding`);
-    reply.removeHeader('content-length');
-    return body;
+    if (size < COMPRESS_THRESHOLD || !acceptsGzip(request.headers['accept-encoding'])) {
+      done(null, payload);
+      return;
+    }
+    const compressed = (body: Buffer): void => {
+      void reply.header('content-encoding', 'gzip');
+      const vary = reply.getHeader('vary');
+      void reply.header('vary', vary === undefined ? 'accept-encoding' : `${String(vary)}, accept-encoding`);
+      reply.removeHeader('content-length');
+      done(null, body);
+    };
+    if (size <= SYNC_LIMIT) compressed(zlib.gzipSync(payload, LEVEL));
+    else gzip(payload, LEVEL).then(compressed, (error: unknown) => done(error as Error));
   });
   await app.register(fastifyCompress, {
     global: true,
