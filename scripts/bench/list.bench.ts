@@ -59,6 +59,17 @@ async function load(url: string, headers: Record<string, string>, method = 'GET'
   return { rps: r.requests.average, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts, cpu: (used.user + used.system) / Math.max(1, r.requests.total) };
 }
 
+/** A measurement, with the longest the event loop of this process (the servers') was held meanwhile, in ms. */
+async function held(measure: () => Promise<Load>): Promise<Load & { loopMax: number }> {
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  try {
+    return { ...(await measure()), loopMax: loop.max / 1e6 };
+  } finally {
+    loop.disable();
+  }
+}
+
 async function seed(app: Awaited<ReturnType<typeof buildApp>>): Promise<number> {
   const kind = app.registry.get('issue');
   if (!kind) throw new Error('no issue kind');
@@ -169,8 +180,11 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
     }
     // The CPU columns are the servers' own time per request (this process; autocannon runs in a
     // child): steadier than req/s on a shared machine, where the load generator competes for the cores.
-    console.log(`| case | bytes | encoding | real req/s | real p99 ms | loop max ms | bare req/s | bare p99 ms | ratio | real CPU µs/req | bare CPU µs/req | uncached req/s | uncached p99 ms | ratio uncached |`);
-    console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
+    // Loop max: the longest the event loop was held during each measurement (one request's
+    // synchronous work, or a few queued, or the machine not running this process: the bare route's
+    // column shows what the machine alone does to it).
+    console.log(`| case | bytes | encoding | real req/s | real p99 ms | loop max ms | bare req/s | bare p99 ms | bare loop max ms | ratio | real CPU µs/req | bare CPU µs/req | uncached req/s | uncached p99 ms | uncached loop max ms | ratio uncached |`);
+    console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
     for (const c of cases) {
       // Answers under the compression threshold (GET by id, POST) are sent as they are either way.
       const encodings = (answers.get(c.name) as Buffer).length >= COMPRESS_THRESHOLD ? ['identity', ENCODING] : ['identity'];
@@ -178,18 +192,14 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
         const h = { ...headers, 'accept-encoding': encoding, ...(c.body ? { 'content-type': 'application/json' } : {}) };
         // One second first, so that the JIT and the page cache are warm for every case alike.
         await load(`${base}/api${c.path}`, h, c.method, c.body, 1);
-        // The longest the server's event loop was held meanwhile (one request's synchronous work, or a few queued).
-        const loop = monitorEventLoopDelay({ resolution: 1 });
-        loop.enable();
-        const real = await load(`${base}/api${c.path}`, h, c.method, c.body);
-        loop.disable();
-        const baseline = await load(`${encoding === 'identity' ? bareBase : compressingBase}/bare/${c.name.replaceAll(' ', '-')}`, h, c.method, c.body);
+        const real = await held(() => load(`${base}/api${c.path}`, h, c.method, c.body));
+        const baseline = await held(() => load(`${encoding === 'identity' ? bareBase : compressingBase}/bare/${c.name.replaceAll(' ', '-')}`, h, c.method, c.body));
         // Lists again on the server that remembers nothing (other cases do not use the cache).
         const isList = c.path.startsWith(list);
-        const cold = isList ? await load(`${uncachedBase}/api${c.path}`, h, c.method, c.body) : undefined;
+        const cold = isList ? await held(() => load(`${uncachedBase}/api${c.path}`, h, c.method, c.body)) : undefined;
         const bad = real.bad + baseline.bad + (cold?.bad ?? 0) > 0 ? ` (${real.bad} + ${baseline.bad} + ${cold?.bad ?? 0} failed)` : '';
-        const coldColumns = cold ? `${cold.rps.toFixed(0)} | ${cold.p99} | ${(cold.rps / baseline.rps).toFixed(2)}x` : '- | - | -';
-        console.log(`| ${c.name} | ${(answers.get(c.name) as Buffer).length} | ${encoding === 'identity' ? 'none' : 'gzip'} | ${real.rps.toFixed(0)} | ${real.p99} | ${(loop.max / 1e6).toFixed(1)} | ${baseline.rps.toFixed(0)} | ${baseline.p99} | ${(real.rps / baseline.rps).toFixed(2)}x | ${real.cpu.toFixed(0)} | ${baseline.cpu.toFixed(0)} | ${coldColumns}${bad} |`);
+        const coldColumns = cold ? `${cold.rps.toFixed(0)} | ${cold.p99} | ${cold.loopMax.toFixed(1)} | ${(cold.rps / baseline.rps).toFixed(2)}x` : '- | - | - | -';
+        console.log(`| ${c.name} | ${(answers.get(c.name) as Buffer).length} | ${encoding === 'identity' ? 'none' : 'gzip'} | ${real.rps.toFixed(0)} | ${real.p99} | ${real.loopMax.toFixed(1)} | ${baseline.rps.toFixed(0)} | ${baseline.p99} | ${baseline.loopMax.toFixed(1)} | ${(real.rps / baseline.rps).toFixed(2)}x | ${real.cpu.toFixed(0)} | ${baseline.cpu.toFixed(0)} | ${coldColumns}${bad} |`);
       }
     }
   } finally {
