@@ -17,7 +17,7 @@ import { BENCH_PG_URL, benchSchema, dropBenchSchema } from './postgres.js';
 import { dayAfter, recordOf } from './records.js';
 
 // Issue lists against a bare Fastify route serving the same bytes, on SQLite and PostgreSQL:
-// `npm run bench list [-- --records 1000000] [--db sqlite|postgres] [--seconds 5]`.
+// `npm run bench list [-- --records 1000000] [--db sqlite|postgres] [--seconds 3] [--rounds 3]`.
 // Load comes from autocannon in a child process, so it does not share the server's event loop.
 // Lists are measured on the real server (which remembers list answers while their records do not
 // change, so a repeated URL is answered from memory) and on the same server with LIST_CACHE_MB=0.
@@ -27,7 +27,8 @@ const arg = (name: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const RECORDS = Number(arg('records') ?? 100_000);
-const SECONDS = Number(arg('seconds') ?? 5);
+const SECONDS = Number(arg('seconds') ?? 3);
+const ROUNDS = Number(arg('rounds') ?? 3);
 const CONNECTIONS = 10;
 const DAYS = 200;
 const FIRST_DAY = Date.UTC(2026, 4, 6);
@@ -59,8 +60,10 @@ async function load(url: string, headers: Record<string, string>, method = 'GET'
   return { rps: r.requests.average, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts, cpu: (used.user + used.system) / Math.max(1, r.requests.total) };
 }
 
+type Measured = Load & { loopMax: number };
+
 /** A measurement, with the longest the event loop of this process (the servers') was held meanwhile, in ms. */
-async function held(measure: () => Promise<Load>): Promise<Load & { loopMax: number }> {
+async function held(measure: () => Promise<Load>): Promise<Measured> {
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   try {
@@ -68,6 +71,21 @@ async function held(measure: () => Promise<Load>): Promise<Load & { loopMax: num
   } finally {
     loop.disable();
   }
+}
+
+/** The rounds of one server: medians of req/s, p99 and CPU, the longest loop hold of any round, every failure. */
+function summary(rounds: Measured[]): Measured {
+  const median = (values: number[]): number => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+  };
+  return {
+    rps: median(rounds.map((r) => r.rps)),
+    p99: median(rounds.map((r) => r.p99)),
+    cpu: median(rounds.map((r) => r.cpu)),
+    loopMax: Math.max(...rounds.map((r) => r.loopMax)),
+    bad: rounds.reduce((n, r) => n + r.bad, 0),
+  };
 }
 
 async function seed(app: Awaited<ReturnType<typeof buildApp>>): Promise<number> {
@@ -192,11 +210,25 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
         const h = { ...headers, 'accept-encoding': encoding, ...(c.body ? { 'content-type': 'application/json' } : {}) };
         // One second first, so that the JIT and the page cache are warm for every case alike.
         await load(`${base}/api${c.path}`, h, c.method, c.body, 1);
-        const real = await held(() => load(`${base}/api${c.path}`, h, c.method, c.body));
-        const baseline = await held(() => load(`${encoding === 'identity' ? bareBase : compressingBase}/bare/${c.name.replaceAll(' ', '-')}`, h, c.method, c.body));
-        // Lists again on the server that remembers nothing (other cases do not use the cache).
         const isList = c.path.startsWith(list);
-        const cold = isList ? await held(() => load(`${uncachedBase}/api${c.path}`, h, c.method, c.body)) : undefined;
+        const servers: { name: 'real' | 'baseline' | 'cold'; url: string }[] = [
+          { name: 'real', url: `${base}/api${c.path}` },
+          { name: 'baseline', url: `${encoding === 'identity' ? bareBase : compressingBase}/bare/${c.name.replaceAll(' ', '-')}` },
+          // Lists again on the server that remembers nothing (other cases do not use the cache).
+          ...(isList ? [{ name: 'cold' as const, url: `${uncachedBase}/api${c.path}` }] : []),
+        ];
+        // Rounds, each server in turn, the order reversed every other round; medians of the rounds,
+        // so that one stall of this shared machine does not decide a ratio.
+        const runs = new Map<string, Measured[]>();
+        for (let round = 0; round < ROUNDS; round++) {
+          for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
+            const m = await held(() => load(server.url, h, c.method, c.body));
+            runs.set(server.name, [...(runs.get(server.name) ?? []), m]);
+          }
+        }
+        const real = summary(runs.get('real') ?? []);
+        const baseline = summary(runs.get('baseline') ?? []);
+        const cold = isList ? summary(runs.get('cold') ?? []) : undefined;
         const bad = real.bad + baseline.bad + (cold?.bad ?? 0) > 0 ? ` (${real.bad} + ${baseline.bad} + ${cold?.bad ?? 0} failed)` : '';
         const coldColumns = cold ? `${cold.rps.toFixed(0)} | ${cold.p99} | ${cold.loopMax.toFixed(1)} | ${(cold.rps / baseline.rps).toFixed(2)}x` : '- | - | - | -';
         console.log(`| ${c.name} | ${(answers.get(c.name) as Buffer).length} | ${encoding === 'identity' ? 'none' : 'gzip'} | ${real.rps.toFixed(0)} | ${real.p99} | ${real.loopMax.toFixed(1)} | ${baseline.rps.toFixed(0)} | ${baseline.p99} | ${baseline.loopMax.toFixed(1)} | ${(real.rps / baseline.rps).toFixed(2)}x | ${real.cpu.toFixed(0)} | ${baseline.cpu.toFixed(0)} | ${coldColumns}${bad} |`);
@@ -216,7 +248,7 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
 
 export async function run(): Promise<void> {
   const cpus = os.cpus();
-  console.log(`machine: ${cpus[0]?.model ?? 'unknown cpu'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${CONNECTIONS} connections, ${SECONDS} s per measurement`);
+  console.log(`machine: ${cpus[0]?.model ?? 'unknown cpu'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${CONNECTIONS} connections, ${SECONDS} s per measurement, median of ${ROUNDS} rounds`);
   const only = arg('db');
   for (const target of ['sqlite', 'postgres'] as const) if (only === undefined || only === target) await runOn(target);
 }
