@@ -33,7 +33,7 @@ type Row = Selectable<RecordTable>;
 const RECORD_COLUMNS = ['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'version', 'created_at', 'created_by', 'updated_at', 'updated_by'] as const;
 type InsertedRow = Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data' | 'version'>;
 type InsertValue = 'project' | 'vehicle' | 'date' | 'data' | 'at' | 'by';
-/** The prepared writes of one kind's table (db/prepared.ts). */
+/** The prepared statements of one kind's table (db/prepared.ts): its one-record reads and its writes. */
 interface KindStatements {
   find: Prepared<'id' | 'project', Row>;
   findForUpdate: Prepared<'id' | 'project', Row>;
@@ -78,7 +78,7 @@ export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'veh
 export class RecordRepository {
   /** Creates that arrive together share one SQLite commit (decision 027); PostgreSQL commits each on its own connection. */
   private readonly creates: <T>(work: (trx: Transaction<Database>) => Promise<T>) => Promise<T>;
-  /** The statements of every write, built once (db/prepared.ts): building them cost more than running them. */
+  /** The statements every write and hot read runs, built once (db/prepared.ts): building them cost more than running them. */
   private readonly dayCounts: ReturnType<typeof dayCountUpsert>;
   private readonly bump: ReturnType<typeof generationBump>;
   private readonly generationRead: ReturnType<typeof generationRead>;
@@ -367,11 +367,12 @@ export class RecordRepository {
     );
   }
 
-  /** The writes of one kind's table, built once per kind. */
+  /** The one-record reads and the writes of one kind's table, built once per kind. */
   private statementsOf(kind: Kind): KindStatements {
     let statements = this.recordStatements.get(kind.name);
     if (statements === undefined) {
       const table = recordTable(kind);
+      const findOne = (v: Record<'id' | 'project', never>) => this.db.selectFrom(table).select(RECORD_COLUMNS).where('id', '=', v.id).where('project_name', '=', v.project);
       statements = {
         insert: new Prepared<InsertValue, InsertedRow>(['project', 'vehicle', 'date', 'data', 'at', 'by'], (v) =>
           this.db
@@ -382,12 +383,9 @@ export class RecordRepository {
         // The one-record read (GET by id, every update): building it per request was a quarter of a
         // GET by id's CPU time. Columns named, not *: a PostgreSQL statement prepared by name must
         // keep its result's shape, even if a later version adds a column while this one runs.
-        find: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => this.db.selectFrom(table).select(RECORD_COLUMNS).where('id', '=', v.id).where('project_name', '=', v.project)),
+        find: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => findOne(v)),
         // SELECT ... FOR UPDATE exists only in PostgreSQL; SQLite transactions are serialised anyway.
-        findForUpdate: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => {
-          const query = this.db.selectFrom(table).select(RECORD_COLUMNS).where('id', '=', v.id).where('project_name', '=', v.project);
-          return this.dialect === 'postgres' ? query.forUpdate() : query;
-        }),
+        findForUpdate: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => (this.dialect === 'postgres' ? findOne(v).forUpdate() : findOne(v))),
         // The fields derived at creation that need the new id, written in the same transaction.
         derived: new Prepared(['data', 'id'], (v) => this.db.updateTable(table).set({ data: v.data }).where('id', '=', v.id)),
       };
