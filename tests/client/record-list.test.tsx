@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { pageNumbers } from '../../src/client/engine/pagination';
@@ -195,12 +195,15 @@ describe('record lists', () => {
     // The calendar re-renders after each pick, so each day is looked up when it is clicked.
     const day = (n: number): HTMLElement =>
       screen.getAllByText(String(n)).find((el) => el.closest('td') && !el.closest('td')?.className.includes('p-datepicker-other-month')) as HTMLElement;
-    // Each pick is waited for (the day drawn as chosen) before the next: on a loaded machine a
-    // click on a day looked up before the calendar re-rendered went to a detached cell.
-    await user.click(day(10));
+    // PrimeReact's calendar replaces every day cell whenever it renders (its grid's key is new each
+    // time), and it renders again by itself after mounting and after each pick. user.click spans
+    // several event-loop turns (pointer down, mouse down, up, click), so on a loaded machine its
+    // click could land on a cell replaced meanwhile and be lost: each day is looked up and clicked
+    // in one synchronous step, and the pick waited for (the day drawn as chosen) before the next.
+    fireEvent.click(day(10));
     await waitFor(() => expect(day(10)).toHaveClass('p-highlight'));
     expect(await applyButton()).toBeEnabled();
-    await user.click(day(12));
+    fireEvent.click(day(12));
     await waitFor(() => expect(day(12)).toHaveClass('p-highlight'));
     await user.click(await applyButton());
     expect(await screen.findByText(/^Filter: \d{4}-\d{2}-10 to \d{4}-\d{2}-12$/)).toBeInTheDocument();

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { format } from 'date-fns';
 import { Button } from 'primereact/button';
 import { Calendar } from 'primereact/calendar';
@@ -20,6 +20,23 @@ export function DateRangeButton({ value, onApply }: { value: DateRange; onApply:
   const [pending, setPending] = useState<Array<Date | null> | null>(null);
   const chosen = pending !== null && pending.some((d) => d instanceof Date);
   const active = value.from !== null || value.to !== null;
+  // PrimeReact's Calendar gives its day grid a new key on every render, so each render replaces
+  // every day cell: a tap that began on a cell the list page's re-render (a revalidation, say)
+  // replaced was lost. The calendar renders again only when the chosen days change.
+  const calendar = useMemo(
+    () => (
+      <Calendar
+        inline
+        selectionMode="range"
+        numberOfMonths={1}
+        // PrimeReact's 'en' locale starts weeks on Sunday (firstDayOfWeek 0), as SPEC.md asks.
+        locale="en"
+        value={pending as Date[] | null}
+        onChange={(e) => setPending((e.value as Array<Date | null> | null) ?? null)}
+      />
+    ),
+    [pending],
+  );
 
   return (
     <>
@@ -34,15 +51,7 @@ export function DateRangeButton({ value, onApply }: { value: DateRange; onApply:
         }}
       />
       <OverlayPanel ref={panel} className="date-range-panel" ariaCloseLabel="Close">
-        <Calendar
-          inline
-          selectionMode="range"
-          numberOfMonths={1}
-          // PrimeReact's 'en' locale starts weeks on Sunday (firstDayOfWeek 0), as SPEC.md asks.
-          locale="en"
-          value={pending as Date[] | null}
-          onChange={(e) => setPending((e.value as Array<Date | null> | null) ?? null)}
-        />
+        {calendar}
         <div className="flex justify-content-end gap-2 mt-2">
           <Button
             label="Clear"
