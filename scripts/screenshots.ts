@@ -49,6 +49,16 @@ try {
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await page.locator('.p-dialog').waitFor();
   await shoot(page, '4b-issue-search-dialog');
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Filter by date' }).click();
+  // Clicked while the popover still grows in, a day is scrolled into view by Playwright from where
+  // it is drawn mid-animation, and the page jumps (a tap does not do that).
+  await page.locator('.date-range-panel').waitFor();
+  await page.evaluate('Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)))');
+  const day = (n: number) => page.locator('.date-range-panel td:not(.p-datepicker-other-month) span', { hasText: new RegExp(`^${n}$`) });
+  await day(10).click();
+  await day(12).click();
+  await shoot(page, '4c-issue-date-filter');
 
   await page.goto(`${app.base}/data/issue/${app.issueId}`);
   // The detail screen paints a read-only summary first; the form comes when editing starts.
