@@ -67,6 +67,27 @@ describe.each(dbTargets())('per-day record counts on $name', (target) => {
     await expectExact();
   });
 
+  it('stay exact, and every write succeeds, when creates, date moves and deletes across days run at once', { timeout: 30_000 }, async () => {
+    // Creates (PostgreSQL: one statement each, decision 029), updates and deletes all take the day
+    // counts before the generation, days in order: taken the other way round, two of these would
+    // wait on each other and one would fail with a deadlock (a 500, caught below and by serverErrors).
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await create(alice, days[i % days.length] as string, 9));
+    const writes: Promise<{ status: number }>[] = [];
+    for (let round = 0; round < 4; round++) {
+      for (let i = 0; i < 10; i++) {
+        const day = days[(round + i) % days.length] as string;
+        writes.push(s.request('POST', api, { token: alice, body: { issueTitle: 'at once', issueDate: `${day} 11:00:00` }, ...(i % 3 === 0 ? { headers: { 'idempotency-key': `at-once-${round}-${i}` } } : {}) }));
+      }
+      const [a, b, c] = ids.splice(0, 3) as [number, number, number];
+      writes.push(s.request('DELETE', `${api}/${a},${b}`, { token: alice }));
+      writes.push(s.request('PUT', api, { token: alice, body: { id: c, issueDate: `${days[(round + 2) % days.length] as string} 07:00:00` } }));
+    }
+    const statuses = (await Promise.all(writes)).map((r) => r.status);
+    expect(statuses.filter((st) => st !== 200)).toEqual([]);
+    await expectExact();
+  });
+
   it('give list totals equal to a direct count for any range, whole days or not', async () => {
     const direct = async (project: string, from?: string, to?: string): Promise<number> => {
       let q = s.app.db.kysely.selectFrom('rec_issue').select((eb) => eb.fn.countAll<string | number>().as('n')).where('project_name', '=', project);

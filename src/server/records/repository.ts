@@ -81,8 +81,8 @@ export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'veh
  * record_history in the same transaction, so no edit or delete destroys data.
  */
 export class RecordRepository {
-  /** Creates that arrive together share one SQLite commit (decision 027); PostgreSQL commits each on its own connection. */
-  private readonly creates: <T>(work: (trx: Transaction<Database>) => Promise<T>) => Promise<T>;
+  /** Creates that arrive together share one SQLite commit (decision 027); on PostgreSQL a create is one statement (decision 029). */
+  private readonly creates: GroupCommit | undefined;
   /** The statements every write and hot read runs, built once (db/prepared.ts): building them cost more than running them. */
   private readonly dayCounts: ReturnType<typeof dayCountUpsert>;
   private readonly bump: ReturnType<typeof generationBump>;
@@ -100,12 +100,7 @@ export class RecordRepository {
     this.bump = generationBump(db);
     this.generationRead = generationRead(db);
     this.historyInsert = this.historyStatement();
-    if (dialect === 'sqlite') {
-      const group = new GroupCommit(db);
-      this.creates = (work) => group.run(work);
-    } else {
-      this.creates = (work) => db.transaction().execute(work);
-    }
+    this.creates = dialect === 'sqlite' ? new GroupCommit(db) : undefined;
   }
 
   /** A field of the record's JSON in SQL: typed values in SQLite, text (or a number) in PostgreSQL. */
@@ -189,9 +184,9 @@ export class RecordRepository {
     complete?: (record: RecordData) => RecordData,
     idempotencyKey?: string,
   ): Promise<{ record: RecordData; replayed: boolean } | { conflict: string }> {
-    if (this.dialect === 'postgres') return this.createInOneStatement(kind, actor, data, complete, idempotencyKey);
+    if (this.creates === undefined) return this.createInOneStatement(kind, actor, data, complete, idempotencyKey);
     const now = new Date().toISOString();
-    return this.creates(async (trx) => {
+    return this.creates.run(async (trx) => {
       let json = JSON.stringify(data);
       if (idempotencyKey !== undefined) {
         // Claimed first, in the same transaction: of two replays at once, one makes the record and
