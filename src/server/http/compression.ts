@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
 import fastifyCompress from '@fastify/compress';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** Below this a compressed answer saves less than a packet, and costs more CPU than the query. */
 export const COMPRESS_THRESHOLD = 2048;
@@ -15,6 +15,13 @@ export function acceptsGzip(header: string | undefined): boolean {
   if (header === undefined) return false;
   const m = /(?:^|,)\s*(?:gzip|\*)\s*(?:;\s*q=([0-9.]+))?/i.exec(header);
   return m !== null && (m[1] === undefined || Number(m[1]) > 0);
+}
+
+/** Marks an answer as the gzip of what the URL names: caches must keep one copy per Accept-Encoding. */
+export function markGzipped(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary');
+  void reply.header('content-encoding', 'gzip').header('vary', vary === undefined ? 'accept-encoding' : `${String(vary)}, accept-encoding`);
+  reply.removeHeader('content-length');
 }
 
 /**
@@ -41,10 +48,7 @@ export async function installCompression(app: FastifyInstance): Promise<void> {
       return;
     }
     const compressed = (body: Buffer): void => {
-      void reply.header('content-encoding', 'gzip');
-      const vary = reply.getHeader('vary');
-      void reply.header('vary', vary === undefined ? 'accept-encoding' : `${String(vary)}, accept-encoding`);
-      reply.removeHeader('content-length');
+      markGzipped(reply);
       done(null, body);
     };
     if (size <= SYNC_LIMIT) compressed(zlib.gzipSync(payload, LEVEL));

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kind, KindRegistry } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
 import { ApiError, badRequest, notFound, ok, okList } from '../http/envelope.js';
-import { acceptsGzip, COMPRESS_THRESHOLD } from '../http/compression.js';
+import { acceptsGzip, COMPRESS_THRESHOLD, markGzipped } from '../http/compression.js';
 import type { ListCache } from './list-cache.js';
 import { listTitles } from './merge.js';
 import { envelopeOf, errorResponses, inputRef, listEnvelopeOf, recordRef } from '../api-docs/kind-schemas.js';
@@ -138,8 +138,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       void reply.type('application/json; charset=utf-8');
       if (answer.size < COMPRESS_THRESHOLD || !acceptsGzip(request.headers['accept-encoding'])) return answer.body;
       const body = await listCache.gzipOf(answer);
-      const vary = reply.getHeader('vary');
-      void reply.header('content-encoding', 'gzip').header('vary', vary === undefined ? 'accept-encoding' : `${String(vary)}, accept-encoding`);
+      markGzipped(reply);
       return body;
     });
 
