@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, RecordTableName } from './types.js';
 import { bumpAllGenerations } from './generations.js';
 import { Prepared } from './prepared.js';
@@ -35,6 +35,18 @@ export function dayCountUpsert(db: Kysely<Database>) {
   );
 }
 export type DayCountUpsert = ReturnType<typeof dayCountUpsert>;
+
+/**
+ * The same upsert as one part of a create's single statement on PostgreSQL (decision 029): +1 on
+ * `day` for each row of the part named `source`. It returns the project, so that the generation's
+ * part can read from it and so run after it: the day count is taken first, as in adjustDayCounts.
+ */
+export function dayCountPart(source: string, kind: unknown, day: unknown): RawBuilder<{ project_name: string }> {
+  return sql`INSERT INTO record_day_counts (kind, project_name, day, n)
+    SELECT cast(${kind} as text), project_name, cast(${day} as text), 1 FROM ${sql.id(source)}
+    ON CONFLICT (kind, project_name, day) DO UPDATE SET n = record_day_counts.n + excluded.n
+    RETURNING project_name`;
+}
 
 /** Rebuilds a kind's counts from its records (the backfill, and after seeding around the repository). */
 export async function rebuildDayCounts(trx: Transaction<Database>, kind: string, table: RecordTableName): Promise<void> {

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, RecordTableName } from './types.js';
 import { Prepared } from './prepared.js';
 
@@ -24,6 +24,13 @@ export function generationBump(db: Kysely<Database>) {
   );
 }
 export type GenerationBump = ReturnType<typeof generationBump>;
+
+/** The same bump as one part of a create's single statement on PostgreSQL (decision 029), once per project the part named `source` returns. */
+export function generationPart(source: string, kind: unknown): RawBuilder<unknown> {
+  return sql`INSERT INTO record_generations (kind, project_name, gen)
+    SELECT cast(${kind} as text), project_name, 1 FROM ${sql.id(source)}
+    ON CONFLICT (kind, project_name) DO UPDATE SET gen = record_generations.gen + 1`;
+}
 
 /** The read of a kind's generation in one project, built once per database: it runs before every list answer. */
 export function generationRead(db: Kysely<Database>) {

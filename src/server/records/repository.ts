@@ -2,8 +2,8 @@ import { sql, type CompiledQuery, type Kysely, type RawBuilder, type Selectable,
 import type { Kind } from '../../shared/kind-types.js';
 import { toSortableDateTime } from '../../shared/formats.js';
 import { recordTable } from '../db/migrations.js';
-import { adjustDayCounts, dayCountUpsert, dayOf, rangeTotal } from '../db/day-counts.js';
-import { bumpGeneration, generationBump, generationIn, generationRead } from '../db/generations.js';
+import { adjustDayCounts, dayCountPart, dayCountUpsert, dayOf, rangeTotal } from '../db/day-counts.js';
+import { bumpGeneration, generationBump, generationIn, generationPart, generationRead } from '../db/generations.js';
 import { Prepared } from '../db/prepared.js';
 import type { Db } from '../db/database.js';
 import { GroupCommit } from '../db/group-commit.js';
@@ -459,15 +459,8 @@ export class RecordRepository {
   history AS (
     INSERT INTO record_history (kind, record_id, project_name, version, op, data, changed_by, changed_at)
     SELECT ${text(v.kind)}, id, project_name, 1, 'create', data, ${text(v.by)}, ${text(v.at)} FROM inserted),
-  counted AS (
-    INSERT INTO record_day_counts (kind, project_name, day, n)
-    SELECT ${text(v.kind)}, project_name, ${text(v.day)}, 1 FROM inserted
-    ON CONFLICT (kind, project_name, day) DO UPDATE SET n = record_day_counts.n + 1
-    RETURNING project_name),
-  raised AS (
-    INSERT INTO record_generations (kind, project_name, gen)
-    SELECT ${text(v.kind)}, project_name, 1 FROM counted
-    ON CONFLICT (kind, project_name) DO UPDATE SET gen = record_generations.gen + 1)
+  counted AS (${dayCountPart('inserted', v.kind, v.day)}),
+  raised AS (${generationPart('counted', v.kind)})
 SELECT id, project_name, vehicle_no, data, version FROM inserted`;
           return { compile: () => query.compile(this.db) };
         }),
