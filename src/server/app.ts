@@ -8,6 +8,7 @@ import type { KindRegistry } from '../shared/kind-types.js';
 import type { Config } from './config.js';
 import { openDb, type Db } from './db/database.js';
 import { migrate } from './db/migrations.js';
+import { SOLE_WRITER_TIMES, SoleWriter } from './db/sole-writer.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { linkRoutes } from './auth/link-routes.js';
 import { authRoutes } from './auth/routes.js';
@@ -58,6 +59,8 @@ export interface Services {
   serviceAuth: ReturnType<typeof authenticateOrSignedLink>;
   /** The project file trees under DATA_DIR/files (shared-files service, day packages). */
   files: FileStorage;
+  /** PostgreSQL: whether this instance writes records alone (decision 030); undefined on SQLite. */
+  sole: SoleWriter | undefined;
 }
 
 declare module 'fastify' {
@@ -163,12 +166,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }, 3600_000);
   pruning.unref();
   app.addHook('onClose', async () => clearInterval(pruning));
-  const records = new RecordRepository(db.kysely, db.dialect, db.readNow);
+  // PostgreSQL: whether this instance writes records alone, and so knows their generations without reading them (decision 030).
+  const sole = db.newClient === undefined || !config.soleWriter ? undefined : new SoleWriter(db.newClient, SOLE_WRITER_TIMES, (err) => app.log.warn({ err }, 'the sole-writer lock connection failed; generations are read until it is back'));
+  if (sole !== undefined) {
+    await sole.start();
+    app.addHook('onClose', async () => sole.close());
+  }
+  const records = new RecordRepository(db.kysely, db.dialect, db.readNow, sole);
   const validator = new RecordValidator(registry);
   const signer = new LinkSigner(await loadLinkSecret(db.kysely));
   // Bearer or signed link: for the download and shared-files services (opened in frames and tabs).
   const serviceAuth = authenticateOrSignedLink(tokens, signer);
-  app.decorate('services', { users, tokens, records, signer, serviceAuth, files: new FileStorage(`${config.dataDir}/files`) });
+  app.decorate('services', { users, tokens, records, signer, serviceAuth, files: new FileStorage(`${config.dataDir}/files`), sole });
 
   const limits = new UploadLimits(config.uploads, app.services.files.rootDir, db.kysely);
   await registerApiDocs(app, registry, readPackageVersion(config.rootDir));

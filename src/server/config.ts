@@ -54,6 +54,8 @@ export interface Config {
   analysis: { leaseSeconds: number };
   /** Bytes of list answers each instance remembers while their records do not change; 0 turns it off. */
   listCacheBytes: number;
+  /** PostgreSQL: whether an instance may become the sole writer, which knows its generations without reading them (decision 030); off behind a pooler that shares sessions. */
+  soleWriter: boolean;
   /** Sign-in throttling: this many failures within the window lock the username for lockSeconds. */
   login: { maxFailures: number; windowSeconds: number; lockSeconds: number; userCeiling: number; maxUserDelaySeconds: number; perAddressPerMinute: number };
 }
@@ -103,6 +105,14 @@ function initialUser(env: NodeJS.ProcessEnv): InitialUser | undefined {
   const [username, password, project, vehicle] = values as string[];
   if ((password as string).length < 8) throw new ConfigError('INITIAL_PASSWORD must be at least 8 characters');
   return { username: username as string, password: password as string, project: project as string, vehicle: vehicle as string };
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (raw === 'on' || raw === 'true') return true;
+  if (raw === 'off' || raw === 'false') return false;
+  throw new ConfigError(`${name} must be on or off, got '${raw.slice(0, 40)}'`);
 }
 
 function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string {
@@ -213,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
     },
     analysis: { leaseSeconds: integer(env, 'ANALYSIS_LEASE_SECONDS', 120, 1, 86400) },
     listCacheBytes: integer(env, 'LIST_CACHE_MB', 32, 0, 65536) * 1024 * 1024,
+    soleWriter: onOff(env, 'SOLE_WRITER', true),
     login: {
       maxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),
       windowSeconds: integer(env, 'LOGIN_WINDOW_SECONDS', 900, 1, 86400),

@@ -9,7 +9,8 @@ import { ROOT } from '../helpers/server.js';
 describe('configuration', () => {
   it('has working defaults', () => {
     const c = loadConfig({}, ROOT);
-    expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', dataDir: path.join(ROOT, 'data'), databaseUrl: undefined, clientId: DEFAULT_CLIENT_ID, tokenTtlSeconds: 604800 });
+    expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', dataDir: path.join(ROOT, 'data'), databaseUrl: undefined, clientId: DEFAULT_CLIENT_ID, tokenTtlSeconds: 604800, soleWriter: true });
+    expect(loadConfig({ SOLE_WRITER: 'off' }, ROOT).soleWriter).toBe(false);
   });
 
   it.each([
@@ -21,6 +22,7 @@ describe('configuration', () => {
     [{ INITIAL_USERNAME: 'x', INITIAL_PASSWORD: 'short', INITIAL_PROJECT: 'P', INITIAL_VEHICLE: 'V' }, 'INITIAL_PASSWORD must be at least 8 characters'],
     [{ TOKEN_TTL_SECONDS: '5' }, 'TOKEN_TTL_SECONDS must be between 60 and 31536000, got 5'],
     [{ CLIENT_ID: 'has space' }, 'CLIENT_ID must be 1-128 letters, digits, _ or -'],
+    [{ SOLE_WRITER: 'maybe' }, "SOLE_WRITER must be on or off, got 'maybe'"],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env, ROOT)).toThrow(ConfigError);
     expect(() => loadConfig(env, ROOT)).toThrow(message);

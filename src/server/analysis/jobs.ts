@@ -67,7 +67,7 @@ export class AnalysisJobs {
    * from the record (it stays in the record's history and in the analysis history).
    */
   async submit(actor: Actor, id: number, mode: string): Promise<{ job: Job; queued: boolean }> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.records.transaction(async (trx) => {
       const now = new Date().toISOString();
       const fresh = { state: 'queued' as const, mode, submitted_at: now, submitted_by: actor.username, holder: null, holder_name: null, lease_until: null, remark: null, error: null, updated_at: now };
       const result = await trx
@@ -106,7 +106,7 @@ export class AnalysisJobs {
    */
   async claim(worker: Worker, id: number): Promise<{ leaseUntil: string }> {
     if (worker.projects.length === 0) throw notFound(`Issue ${id} has no analysis job in your projects`);
-    return this.db.transaction().execute(async (trx) => {
+    return this.records.transaction(async (trx) => {
       const before = await trx.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).where('project_name', 'in', worker.projects).executeTakeFirst();
       if (!before) throw notFound(`Issue ${id} has no analysis job in your projects; it must be submitted to AI first`);
       const now = new Date();
@@ -146,7 +146,7 @@ export class AnalysisJobs {
 
   /** Desensitization is done and the analysis begins: the statuses say so, the remark is kept. */
   async submitToAi(worker: Worker, id: number, remark: string | undefined): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.records.transaction(async (trx) => {
       const job = await this.handBack(trx, worker, id, { remark: remark ?? null });
       await this.setFields(trx, this.actor(worker, job), id, { videoDesensitizationStatus: 'DONE', videoAnalysisStatus: 'DOING' });
     });
@@ -160,7 +160,7 @@ export class AnalysisJobs {
   async finish(worker: Worker, id: number, input: FinishInput): Promise<Job> {
     const { report, error, stage, remark } = input;
     if (report !== undefined && error !== undefined) throw badRequest('Send either report or error, not both');
-    return this.db.transaction().execute(async (trx) => {
+    return this.records.transaction(async (trx) => {
       const now = new Date().toISOString();
       const failed = error !== undefined;
       const job = await this.handBack(trx, worker, id, {

@@ -20,6 +20,8 @@ export interface Db {
    * and the caller then reads through Kysely. A hot read costs several promise turns less.
    */
   readNow?: <R>(query: CompiledQuery<R>) => R[] | undefined;
+  /** PostgreSQL only: a connection of its own, outside the pool, on the same schema (the sole writer's lock, db/sole-writer.ts). */
+  newClient?: () => pg.Client;
 }
 
 const CACHED_STATEMENTS = 500;
@@ -91,11 +93,8 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
       await client.end();
     }
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 10,
-    ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
-  });
+  const connection = { connectionString: url, ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}) };
+  const pool = new pg.Pool({ ...connection, max: 10 });
   pool.on('connect', preparingBuiltOnce);
   const safe = new URL(url);
   safe.password = '';
@@ -103,6 +102,8 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
     kysely: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
     dialect: 'postgres',
     ...(schema !== undefined ? { schema } : {}),
+    // A query on it that has no answer in 10 s (a lost network) fails, and the connection is made anew.
+    newClient: () => new pg.Client({ ...connection, query_timeout: 10_000 }),
     describe: `PostgreSQL ${safe.host}${safe.pathname}${schema !== undefined ? ` schema ${schema}` : ''}`,
   };
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, RecordTableName } from './types.js';
 import { bumpAllGenerations } from './generations.js';
+import { shareWritersLock } from './sole-writer.js';
 import { Prepared } from './prepared.js';
 
 // Records per kind, project and day, kept in the same transaction as every write of a record, so
@@ -50,6 +51,8 @@ export function dayCountPart(source: string, kind: unknown, day: unknown): RawBu
 
 /** Rebuilds a kind's counts from its records (the backfill, and after seeding around the repository). */
 export async function rebuildDayCounts(trx: Transaction<Database>, kind: string, table: RecordTableName): Promise<void> {
+  // Its generations are raised around the repository: a sole writer must let go first (decision 030).
+  await shareWritersLock(trx);
   await trx.deleteFrom('record_day_counts').where('kind', '=', kind).execute();
   await sql`INSERT INTO record_day_counts (kind, project_name, day, n)
     SELECT ${kind}, project_name, substr(record_date, 1, 10), count(*) FROM ${sql.table(table)} GROUP BY project_name, substr(record_date, 1, 10)`.execute(trx);

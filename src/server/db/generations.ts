@@ -52,3 +52,40 @@ export async function bumpAllGenerations(trx: Transaction<Database>, kind: strin
     SELECT DISTINCT ${kind}, project_name, 1 FROM ${sql.table(table)} WHERE true
     ON CONFLICT (kind, project_name) DO NOTHING`.execute(trx);
 }
+
+/**
+ * The generations the sole writer knows without reading them (docs/decisions/030): per kind and
+ * project, a number this instance raises when one of its writes begins and again when it has
+ * committed or failed, and how many are in flight. Known only while none is, so an answer read
+ * under it never misses a write acknowledged before it was asked for.
+ */
+export class KnownGenerations {
+  private readonly entries = new Map<string, { n: number; writing: number }>();
+
+  /** Marks a write of a kind's records in a project as begun; the function returned marks it ended (once). */
+  begin(kind: string, project: string): () => void {
+    const key = `${kind}\n${project}`;
+    let entry = this.entries.get(key);
+    if (entry === undefined) {
+      entry = { n: 0, writing: 0 };
+      this.entries.set(key, entry);
+    }
+    const marked = entry;
+    marked.n += 1;
+    marked.writing += 1;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      marked.n += 1;
+      marked.writing -= 1;
+    };
+  }
+
+  /** The number now, or undefined while a write of these records is in flight. */
+  current(kind: string, project: string): number | undefined {
+    const entry = this.entries.get(`${kind}\n${project}`);
+    if (entry === undefined) return 0;
+    return entry.writing === 0 ? entry.n : undefined;
+  }
+}

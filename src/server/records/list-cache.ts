@@ -9,7 +9,8 @@ const gzip = promisify(zlib.gzip);
  */
 export interface ListAnswer {
   key: string;
-  gen: number;
+  /** A generation read from the database, or one the sole writer knows (a string of its term: decision 030). */
+  gen: number | string;
   body: Buffer;
   size: number;
   gzip?: Buffer;
@@ -33,7 +34,7 @@ export class ListCache {
   }
 
   /** The answer remembered for key, if it was read under this generation. */
-  get(key: string, gen: number): ListAnswer | undefined {
+  get(key: string, gen: number | string): ListAnswer | undefined {
     const hit = this.entries.get(key);
     if (hit === undefined) return undefined;
     if (hit.gen !== gen) {
@@ -47,7 +48,7 @@ export class ListCache {
   }
 
   /** Remembers an answer (when it fits the budget) and returns it. */
-  set(key: string, gen: number, text: string): ListAnswer {
+  set(key: string, gen: number | string, text: string): ListAnswer {
     const body = Buffer.from(text);
     const answer: ListAnswer = { key, gen, body, size: body.length };
     if (!this.enabled || answer.size * 2 > this.maxBytes) return answer;

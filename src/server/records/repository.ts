@@ -3,11 +3,12 @@ import type { Kind } from '../../shared/kind-types.js';
 import { toSortableDateTime } from '../../shared/formats.js';
 import { recordTable } from '../db/migrations.js';
 import { adjustDayCounts, dayCountPart, dayCountUpsert, dayOf, rangeTotal } from '../db/day-counts.js';
-import { bumpGeneration, generationBump, generationIn, generationPart, generationRead } from '../db/generations.js';
+import { bumpGeneration, generationBump, generationIn, generationPart, generationRead, KnownGenerations } from '../db/generations.js';
+import { WRITERS_LOCK, type SoleWriter } from '../db/sole-writer.js';
 import { Prepared } from '../db/prepared.js';
 import type { Db } from '../db/database.js';
 import { GroupCommit } from '../db/group-commit.js';
-import type { Database, Dialect, RecordTable } from '../db/types.js';
+import type { Database, Dialect, RecordTable, RecordTableName } from '../db/types.js';
 import type { ListQuery } from './list-query.js';
 import type { RecordData } from './validation.js';
 import { mergeEdit, type FieldConflict } from './merge.js';
@@ -41,8 +42,10 @@ interface KindStatements {
   derived: Prepared<'data' | 'id'>;
   /** PostgreSQL: the next record id, taken before the create so that fields derived from it are written with it. */
   nextId: Prepared<never, { id: string | number }>;
-  /** PostgreSQL: a whole create in one statement (createInOneStatement). */
+  /** PostgreSQL: a whole create in one statement (createInOneStatement), as the sole writer... */
   createAll: Prepared<CreateValue, InsertedRow>;
+  /** ...and as any other writer, holding the writers' lock shared (decision 030). */
+  createAllShared: Prepared<CreateValue, InsertedRow>;
 }
 type CreateValue = InsertValue | 'id' | 'day' | 'kind' | 'key';
 
@@ -89,12 +92,18 @@ export class RecordRepository {
   private readonly generationRead: ReturnType<typeof generationRead>;
   private readonly historyInsert: ReturnType<RecordRepository['historyStatement']>;
   private readonly recordStatements = new Map<string, KindStatements>();
+  /** What this instance's own writes did to each generation, for when it is the sole writer (decision 030). */
+  private readonly known = new KnownGenerations();
+  /** The ends of the writes marked in each open transaction of transaction(), run once it has committed or failed. */
+  private readonly openWrites = new WeakMap<Transaction<Database>, (() => void)[]>();
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
     /** SQLite's read without waiting for a turn, when no transaction is open (Db.readNow). */
     private readonly readNow?: Db['readNow'],
+    /** PostgreSQL: whether this instance is the only one writing records (decision 030); without it, every write shares the writers' lock and generations are read. */
+    private readonly sole?: SoleWriter,
   ) {
     this.dayCounts = dayCountUpsert(db);
     this.bump = generationBump(db);
@@ -155,7 +164,14 @@ export class RecordRepository {
   }
 
   /** The generation of a kind's records in a project: raised by every write of one (list answers are remembered under it). */
-  generation(kind: Kind, project: string): number | Promise<number> {
+  generation(kind: Kind, project: string): number | string | Promise<number> {
+    // The sole writer knows it while none of its own writes of these records is in flight: a
+    // number of its term, so that it never equals a generation read from the database.
+    const term = this.sole?.trustedTerm();
+    if (term !== undefined) {
+      const n = this.known.current(kind.name, project);
+      if (n !== undefined) return `${term}.${n}`;
+    }
     const rows = this.read(this.generationRead.with({ kind: kind.name, project }));
     return Array.isArray(rows) ? generationIn(rows) : rows.then(generationIn);
   }
@@ -240,6 +256,25 @@ export class RecordRepository {
     idempotencyKey: string | undefined,
   ): Promise<{ record: RecordData; replayed: boolean } | { conflict: string }> {
     const statements = this.statementsOf(kind);
+    const shared = this.mustShare();
+    const end = this.beginWrite(kind.name, actor.project);
+    try {
+      return await this.createOnce(statements, shared ? statements.createAllShared : statements.createAll, kind, actor, data, complete, idempotencyKey);
+    } finally {
+      end();
+      if (shared) this.sole?.wroteAsPeer();
+    }
+  }
+
+  private async createOnce(
+    statements: KindStatements,
+    createAll: KindStatements['createAll'],
+    kind: Kind,
+    actor: Actor,
+    data: RecordData,
+    complete: ((record: RecordData) => RecordData) | undefined,
+    idempotencyKey: string | undefined,
+  ): Promise<{ record: RecordData; replayed: boolean } | { conflict: string }> {
     const next = (await this.db.executeQuery(statements.nextId.with({}))).rows[0];
     if (next === undefined) throw new Error(`No id was taken for a new ${kind.name} record`);
     const id = Number(next.id);
@@ -249,7 +284,7 @@ export class RecordRepository {
     const extra = complete ? complete(toRecord(kind, { id, project_name: actor.project, vehicle_no: actor.vehicle, data: json, version: 1 })) : {};
     if (Object.keys(extra).length > 0) json = JSON.stringify({ ...data, ...extra });
     const { rows } = await this.db.executeQuery(
-      statements.createAll.with({
+      createAll.with({
         key: idempotencyKey ?? null,
         kind: kind.name,
         id,
@@ -285,12 +320,33 @@ export class RecordRepository {
    * throws). All of it runs in one transaction with the row locked, so concurrent edits serialise.
    */
   async update(kind: Kind, actor: Actor, id: number, edit: Edit, finish: (next: RecordData) => RecordData): Promise<UpdateResult> {
-    return this.db.transaction().execute(async (trx) => this.updateIn(trx, kind, actor, id, edit, finish));
+    return this.transaction(async (trx) => this.updateIn(trx, kind, actor, id, edit, finish));
   }
 
-  /** update() inside a transaction the caller holds (the analysis flow changes its job and the record together). */
+  /**
+   * A transaction that may write records (update, delete, and the analysis flow, which changes its
+   * job and the record together): on PostgreSQL it holds the writers' lock shared unless this
+   * instance is the sole writer, and the writes marked in it end once it has committed or failed.
+   */
+  async transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    const ends: (() => void)[] = [];
+    const shared = this.mustShare();
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        this.openWrites.set(trx, ends);
+        if (shared) await sql.raw(`SELECT ${WRITERS_LOCK}`).execute(trx);
+        return work(trx);
+      });
+    } finally {
+      for (const end of ends) end();
+      if (shared) this.sole?.wroteAsPeer();
+    }
+  }
+
+  /** update() inside a transaction of transaction() that the caller holds (the analysis flow). */
   async updateIn(trx: Transaction<Database>, kind: Kind, actor: Actor, id: number, edit: Edit, finish: (next: RecordData) => RecordData): Promise<UpdateResult> {
     {
+      this.writingIn(trx, kind, actor.project);
       const row = await this.find(trx, kind, actor.project, id, true);
       if (!row) return { status: 'missing' } as const;
       const current = JSON.parse(row.data) as RecordData;
@@ -338,7 +394,8 @@ export class RecordRepository {
    * base version is given (one id), the current record if it changed since that version.
    */
   async delete(kind: Kind, actor: Actor, ids: number[], baseVersion?: number): Promise<{ missing: number[]; changed?: { current: RecordData; changedBy: string } }> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.transaction(async (trx) => {
+      this.writingIn(trx, kind, actor.project);
       let query = trx.selectFrom(recordTable(kind)).selectAll().where('project_name', '=', actor.project).where('id', 'in', ids);
       if (this.dialect === 'postgres') query = query.forUpdate();
       const rows = await query.execute();
@@ -356,6 +413,23 @@ export class RecordRepository {
       await bumpGeneration(trx, this.bump, kind.name, actor.project);
       return { missing: [] };
     });
+  }
+
+  /** Whether a write must hold the writers' lock shared: on PostgreSQL, unless this instance is surely the sole writer. */
+  private mustShare(): boolean {
+    return this.dialect === 'postgres' && (this.sole?.mustShare ?? true);
+  }
+
+  /** Marks a write as begun, for the generations the sole writer knows; the function returned marks it ended. */
+  private beginWrite(kind: string, project: string): () => void {
+    return this.sole === undefined ? () => {} : this.known.begin(kind, project);
+  }
+
+  /** Marks a write inside a transaction of transaction(): it ends when the transaction has. */
+  private writingIn(trx: Transaction<Database>, kind: Kind, project: string): void {
+    const ends = this.openWrites.get(trx);
+    if (ends === undefined) throw new Error('Records are written only in a transaction of RecordRepository.transaction()');
+    ends.push(this.beginWrite(kind.name, project));
   }
 
   /** The data of one stored version of a record, from the history. */
@@ -442,16 +516,26 @@ export class RecordRepository {
         derived: new Prepared(['data', 'id'], (v) => this.db.updateTable(table).set({ data: v.data }).where('id', '=', v.id)),
         // PostgreSQL only (createInOneStatement): never built on SQLite.
         nextId: new Prepared<never, { id: string | number }>([], () => this.db.selectNoFrom(sql<string>`nextval(pg_get_serial_sequence(${table}, 'id'))`.as('id'))),
-        createAll: new Prepared<CreateValue, InsertedRow>(['key', 'kind', 'id', 'project', 'vehicle', 'date', 'day', 'data', 'at', 'by'], (v) => {
-          // Every value typed, since PostgreSQL cannot tell the type of a parameter in a select list.
-          const text = (value: never) => sql`cast(${value} as text)`;
-          const query = sql<InsertedRow>`WITH
+        createAll: this.createStatement(table, false),
+        createAllShared: this.createStatement(table, true),
+      };
+      this.recordStatements.set(kind.name, statements);
+    }
+    return statements;
+  }
+
+  /** The one-statement create of a kind's table (createInOneStatement), holding the writers' lock shared or not. */
+  private createStatement(table: RecordTableName, shared: boolean): Prepared<CreateValue, InsertedRow> {
+    return new Prepared<CreateValue, InsertedRow>(['key', 'kind', 'id', 'project', 'vehicle', 'date', 'day', 'data', 'at', 'by'], (v) => {
+      // Every value typed, since PostgreSQL cannot tell the type of a parameter in a select list.
+      const text = (value: never) => sql`cast(${value} as text)`;
+      const query = sql<InsertedRow>`WITH
   claimed AS (
     INSERT INTO idempotency_keys (project_name, idem_key, kind, record_id, created_at)
     SELECT ${text(v.project)}, ${text(v.key)}, ${text(v.kind)}, cast(${v.id} as integer), ${text(v.at)} WHERE ${text(v.key)} IS NOT NULL
     ON CONFLICT (project_name, idem_key) DO NOTHING
     RETURNING 1),
-  proceed AS (SELECT 1 WHERE ${text(v.key)} IS NULL OR EXISTS (SELECT 1 FROM claimed)),
+  proceed AS (SELECT 1 ${shared ? sql`FROM (SELECT ${sql.raw(WRITERS_LOCK)}) AS held ` : sql``}WHERE ${text(v.key)} IS NULL OR EXISTS (SELECT 1 FROM claimed)),
   inserted AS (
     INSERT INTO ${sql.table(table)} (id, project_name, vehicle_no, record_date, data, version, created_at, created_by, updated_at, updated_by)
     SELECT cast(${v.id} as integer), ${text(v.project)}, ${text(v.vehicle)}, ${text(v.date)}, ${text(v.data)}, 1, ${text(v.at)}, ${text(v.by)}, ${text(v.at)}, ${text(v.by)} FROM proceed
@@ -462,11 +546,7 @@ export class RecordRepository {
   counted AS (${dayCountPart('inserted', v.kind, v.day)}),
   raised AS (${generationPart('counted', v.kind)})
 SELECT id, project_name, vehicle_no, data, version FROM inserted`;
-          return { compile: () => query.compile(this.db) };
-        }),
-      };
-      this.recordStatements.set(kind.name, statements);
-    }
-    return statements;
+      return { compile: () => query.compile(this.db) };
+    });
   }
 }

@@ -127,9 +127,10 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       // Read the generation first, then the rows: an answer is never older than the generation
       // it is remembered under, so while that stands still the answer is what a read gives now.
       const key = `${kind.name}\n${user.project}\n${JSON.stringify(query)}`;
-      // Read at once on SQLite when it can be (no promise turn), else awaited.
+      // Read at once on SQLite when it can be (no promise turn), known to a sole writer on
+      // PostgreSQL (decision 030), else awaited.
       const current = records.generation(kind, user.project);
-      const gen = typeof current === 'number' ? current : await current;
+      const gen = current instanceof Promise ? await current : current;
       let answer = listCache.get(key, gen);
       if (answer === undefined) {
         const { rows, total } = await records.list(kind, user.project, query);

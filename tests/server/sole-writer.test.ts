@@ -1,0 +1,202 @@
+import { EventEmitter } from 'node:events';
+import pg from 'pg';
+import type { Kind } from '../../src/shared/kind-types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KnownGenerations } from '../../src/server/db/generations.js';
+import { SoleWriter } from '../../src/server/db/sole-writer.js';
+import { ALICE, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+
+/** Waits until `ok()` holds, polling; fails with `what` after `ms`. */
+async function until(ok: () => boolean, what: string, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`waited ${ms} ms for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('KnownGenerations', () => {
+  it('knows a number only while none of the writes it was told of is in flight, and a new one after each', () => {
+    const known = new KnownGenerations();
+    const start = known.current('issue', 'P1');
+    expect(start).toBe(0);
+    const end = known.begin('issue', 'P1');
+    expect(known.current('issue', 'P1')).toBeUndefined();
+    // Other records are not held up by it.
+    expect(known.current('issue', 'P2')).toBe(0);
+    expect(known.current('poi', 'P1')).toBe(0);
+    const second = known.begin('issue', 'P1');
+    end();
+    end();
+    expect(known.current('issue', 'P1')).toBeUndefined();
+    second();
+    const after = known.current('issue', 'P1');
+    expect(after).toBeTypeOf('number');
+    expect(after).not.toBe(start);
+  });
+});
+
+describe('SoleWriter on a lock connection that stops answering', () => {
+  it('stops trusting what it knows once its checks go unanswered, without waiting for the connection to fail', async () => {
+    let hang = false;
+    // The few calls the lock connection makes, answered at once until told to hang; as with pg,
+    // ending it fails the queries left.
+    class Silent extends EventEmitter {
+      private left: ((err: Error) => void)[] = [];
+      connect = async (): Promise<void> => {};
+      end = async (): Promise<void> => {
+        for (const fail of this.left) fail(new Error('Connection terminated'));
+      };
+      query = (text: string): Promise<{ rows: { got?: boolean; wanted?: boolean }[] }> =>
+        hang
+          ? new Promise((_resolve, reject) => this.left.push(reject))
+          : Promise.resolve({ rows: [text.includes('pg_try_advisory_lock') ? { got: true } : { wanted: false }] });
+    }
+    const sole = new SoleWriter(() => new Silent() as unknown as pg.Client, { beatMs: 10, trustMs: 80, claimMs: 10 });
+    await sole.start();
+    try {
+      expect(sole.trustedTerm()).toBe(1);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(sole.trustedTerm()).toBe(1);
+      hang = true;
+      await until(() => sole.trustedTerm() === undefined, 'trust to end', 1000);
+      // Its own writes hold the lock shared again, in case it has lost it without hearing.
+      expect(sole.mustShare).toBe(true);
+    } finally {
+      await sole.close();
+    }
+  });
+});
+
+const postgres = dbTargets().find((t) => t.url !== undefined);
+
+/**
+ * Decision 030: on PostgreSQL an instance that is the only one writing records knows their
+ * generations without reading them; every other writer makes it let go before its write lands.
+ */
+describe.runIf(postgres !== undefined)('the sole writer on PostgreSQL', () => {
+  const target = postgres ?? { name: 'postgres' as const };
+  let a: TestServer;
+  let b: TestServer | undefined;
+  let alice: string;
+  let kind: Kind;
+  beforeAll(async () => {
+    // A removes the shared data folder when it closes, last; B and the third keep it.
+    a = await startServer(target);
+    alice = await a.login(ALICE.username, ALICE.password);
+    kind = a.app.registry.get('issue')!;
+  }, 60_000);
+  afterAll(async () => {
+    expect([...a.serverErrors, ...(b?.serverErrors ?? [])]).toEqual([]);
+    await b?.close();
+    await a.close();
+  });
+
+  const api = '/api/vtp/issueRecord';
+  const day = '2026-06-03';
+  const list = `${api}/list?pageNum=1&pageSize=50&${encodeURIComponent('params[beginIssueDate]')}=${day}&${encodeURIComponent('params[endIssueDate]')}=${day}`;
+  const titles = async (s: TestServer, token: string): Promise<string[]> => {
+    const res = await s.request('GET', list, { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.total).toBe(res.body.rows.length);
+    return (res.body.rows as { issueTitle: string }[]).map((r) => r.issueTitle).sort();
+  };
+  const create = async (s: TestServer, token: string, title: string): Promise<number> => {
+    const res = await s.request('POST', api, { token, body: { issueTitle: title, issueDate: `${day} 10:00:00`, issueStartTime: `${day} 09:00:00` } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data.id as number;
+  };
+  const sole = (s: TestServer) => s.app.services.sole!;
+  /** The generation a list on `s` is remembered under: a string while it is the sole writer. */
+  const generation = (s: TestServer) => s.app.services.records.generation(kind, ALICE.project);
+
+  it('alone, it is the sole writer: lists go by what it knows, and a rebuild of the counts around the repository makes it let go first', async () => {
+    await until(() => sole(a).trustedTerm() !== undefined, 'A to be sole');
+    expect(typeof generation(a)).toBe('string');
+    await create(a, alice, 'one');
+    expect(await titles(a, alice)).toEqual(['one']);
+    const known = generation(a);
+    await create(a, alice, 'two');
+    expect(generation(a)).not.toBe(known);
+    expect(await titles(a, alice)).toEqual(['one', 'two']);
+    // Around the repository: the rebuild raises every generation in the database, holding the
+    // writers' lock, so A lets go before it commits and reads the generations from then on.
+    const { rebuildDayCounts } = await import('../../src/server/db/day-counts.js');
+    const now = new Date().toISOString();
+    await a.app.db.kysely.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('rec_issue')
+        .values({ project_name: ALICE.project, vehicle_no: ALICE.vehicle, record_date: `${day} 11:00:00`, data: JSON.stringify({ issueTitle: 'around', issueDate: `${day} 11:00:00` }), version: 1, created_at: now, created_by: 'test', updated_at: now, updated_by: 'test' })
+        .execute();
+      await rebuildDayCounts(trx, kind.name, 'rec_issue');
+    });
+    expect(await titles(a, alice)).toEqual(['around', 'one', 'two']);
+    // Nobody else holds the lock, so A is sole again within a claim, in a new term.
+    await until(() => sole(a).trustedTerm() !== undefined, 'A to be sole again');
+    expect(await titles(a, alice)).toEqual(['around', 'one', 'two']);
+  }, 20_000);
+
+  it('stays sole beside an instance that only reads; a write through that one makes it let go before the write lands', async () => {
+    b = await startServer(target, {}, { reuse: a.storage, keep: true });
+    const aliceOnB = await b.login(ALICE.username, ALICE.password);
+    expect(await titles(b, aliceOnB)).toEqual(['around', 'one', 'two']);
+    await new Promise((r) => setTimeout(r, 300));
+    const term = sole(a).trustedTerm();
+    expect(term).toBeDefined();
+    expect(sole(b).trustedTerm()).toBeUndefined();
+    expect(await titles(a, alice)).toEqual(['around', 'one', 'two']);
+    // B's create waits for A to let go, so once it is acknowledged A reads generations again.
+    const id = await create(b, aliceOnB, 'three');
+    expect(sole(a).trustedTerm()).toBeUndefined();
+    expect(await titles(a, alice)).toEqual(['around', 'one', 'three', 'two']);
+    expect((await b.request('PUT', api, { token: aliceOnB, body: { id, issueTitle: 'three, renamed' } })).status).toBe(200);
+    expect(await titles(a, alice)).toEqual(['around', 'one', 'three, renamed', 'two']);
+    // B keeps the lock shared while it runs, so neither becomes sole and they do not take turns.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(sole(a).trustedTerm()).toBeUndefined();
+    expect(sole(b).trustedTerm()).toBeUndefined();
+    expect((await b.request('DELETE', `${api}/${id}`, { token: aliceOnB })).status).toBe(200);
+    expect(await titles(a, alice)).toEqual(['around', 'one', 'two']);
+  }, 20_000);
+
+  it('is sole again once the other writer has gone, and lets go at once when its lock connection is cut', async () => {
+    await b?.close();
+    b = undefined;
+    await until(() => sole(a).trustedTerm() !== undefined, 'A to be sole once B has gone');
+    expect(await titles(a, alice)).toEqual(['around', 'one', 'two']);
+    const before = sole(a).trustedTerm();
+    // Cut A's lock connection from the database's side: its exclusive lock goes with it.
+    const admin = new pg.Client({ connectionString: target.url });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ pid: number }>(
+        `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = 1381258288 AND objid = hashtext($1)::oid AND mode = 'ExclusiveLock' AND granted`,
+        [a.storage.schema],
+      );
+      expect(rows).toHaveLength(1);
+      await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+    } finally {
+      await admin.end();
+    }
+    await until(() => sole(a).trustedTerm() !== before, 'A to stop trusting', 1000);
+    // A connects anew and, alone, is sole again, in a new term.
+    await until(() => sole(a).trustedTerm() !== undefined, 'A to be sole on a new connection');
+    expect(sole(a).trustedTerm()).toBeGreaterThan(before!);
+    await create(a, alice, 'four');
+    expect(await titles(a, alice)).toEqual(['around', 'four', 'one', 'two']);
+  }, 20_000);
+
+  it('with SOLE_WRITER=off (behind a pooler that shares sessions), never takes the lock and always reads generations', async () => {
+    const off = await startServer(target, { SOLE_WRITER: 'off' }, { reuse: a.storage, keep: true });
+    try {
+      expect(off.app.services.sole).toBeUndefined();
+      expect(generation(off)).toBeInstanceOf(Promise);
+      const token = await off.login(ALICE.username, ALICE.password);
+      // Its write still shares the lock, so A lets go first and shows it at once.
+      await create(off, token, 'five');
+      expect(await titles(a, alice)).toEqual(['around', 'five', 'four', 'one', 'two']);
+    } finally {
+      await off.close();
+    }
+  }, 20_000);
+});
