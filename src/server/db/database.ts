@@ -103,7 +103,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
     dialect: 'postgres',
     ...(schema !== undefined ? { schema } : {}),
     // A query on it that has no answer in 10 s (a lost network) fails, and the connection is made anew.
-    newClient: () => new pg.Client({ ...connection, query_timeout: 10_000 }),
+    newClient: () => new pg.Client({ ...connection, query_timeout: 10_000, application_name: 'road-test-data sole writer' }),
     describe: `PostgreSQL ${safe.host}${safe.pathname}${schema !== undefined ? ` schema ${schema}` : ''}`,
   };
 }
