@@ -53,8 +53,8 @@ describe('reads at once on SQLite', () => {
     expect(await generation).toBe(genBefore);
     expect((await byApi).body.data.issueTitle).toBe('committed');
     expect(((await list).body.rows as { issueTitle: string }[]).map((r) => r.issueTitle)).toEqual(['committed']);
-    // And afterwards, read at once again.
+    // And afterwards, read at once again (the generation once per turn of the event loop: decision 031).
     expect(records.get(kind, ALICE.project, id)).not.toBeInstanceOf(Promise);
-    expect(records.generation(kind, ALICE.project)).toBe(genBefore);
+    expect(await records.generation(kind, ALICE.project)).toBe(genBefore);
   });
 });

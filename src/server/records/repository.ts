@@ -3,7 +3,7 @@ import type { Kind } from '../../shared/kind-types.js';
 import { toSortableDateTime } from '../../shared/formats.js';
 import { recordTable } from '../db/migrations.js';
 import { adjustDayCounts, dayCountPart, dayCountUpsert, dayOf, rangeTotal } from '../db/day-counts.js';
-import { bumpGeneration, generationBump, generationIn, generationPart, generationRead, KnownGenerations } from '../db/generations.js';
+import { bumpGeneration, generationBump, generationIn, generationPart, generationRead, KnownGenerations, ReadsPerTurn } from '../db/generations.js';
 import { WRITERS_LOCK, type SoleWriter } from '../db/sole-writer.js';
 import { Prepared } from '../db/prepared.js';
 import type { Db } from '../db/database.js';
@@ -96,6 +96,8 @@ export class RecordRepository {
   private readonly known = new KnownGenerations();
   /** The ends of the writes marked in each open transaction of transaction(), run once it has committed or failed. */
   private readonly openWrites = new WeakMap<Transaction<Database>, (() => void)[]>();
+  /** SQLite: the generation read once per turn of the event loop for every list that asked during it (decision 031). */
+  private readonly perTurn: ReadsPerTurn | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -110,6 +112,7 @@ export class RecordRepository {
     this.generationRead = generationRead(db);
     this.historyInsert = this.historyStatement();
     this.creates = dialect === 'sqlite' ? new GroupCommit(db) : undefined;
+    this.perTurn = readNow === undefined ? undefined : new ReadsPerTurn((kind, project) => this.readGeneration(kind, project));
   }
 
   /** A field of the record's JSON in SQL: typed values in SQLite, text (or a number) in PostgreSQL. */
@@ -164,7 +167,7 @@ export class RecordRepository {
   }
 
   /** The generation of a kind's records in a project: raised by every write of one (list answers are remembered under it). */
-  generation(kind: Kind, project: string): number | string | Promise<number> {
+  generation(kind: Kind, project: string): string | Promise<number> {
     // The sole writer knows it while none of its own writes of these records is in flight: a
     // number of its term, so that it never equals a generation read from the database.
     const term = this.sole?.trustedTerm();
@@ -172,7 +175,13 @@ export class RecordRepository {
       const n = this.known.current(kind.name, project);
       if (n !== undefined) return `${term}.${n}`;
     }
-    const rows = this.read(this.generationRead.with({ kind: kind.name, project }));
+    if (this.perTurn !== undefined) return this.perTurn.generation(kind.name, project);
+    return Promise.resolve(this.readGeneration(kind.name, project));
+  }
+
+  /** The generation as the database has it now: at once on SQLite when no transaction is open, else through Kysely. */
+  private readGeneration(kind: string, project: string): number | Promise<number> {
+    const rows = this.read(this.generationRead.with({ kind, project }));
     return Array.isArray(rows) ? generationIn(rows) : rows.then(generationIn);
   }
 

@@ -127,10 +127,10 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       // Read the generation first, then the rows: an answer is never older than the generation
       // it is remembered under, so while that stands still the answer is what a read gives now.
       const key = `${kind.name}\n${user.project}\n${JSON.stringify(query)}`;
-      // Read at once on SQLite when it can be (no promise turn), known to a sole writer on
-      // PostgreSQL (decision 030), else awaited.
+      // Known to a sole writer on PostgreSQL (decision 030); else read after this turn's I/O
+      // with the other lists of the turn on SQLite (decision 031), or read now on PostgreSQL.
       const current = records.generation(kind, user.project);
-      const gen = current instanceof Promise ? await current : current;
+      const gen = typeof current === 'string' ? current : await current;
       let answer = listCache.get(key, gen);
       if (answer === undefined) {
         const { rows, total } = await records.list(kind, user.project, query);
