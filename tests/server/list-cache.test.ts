@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ListCache } from '../../src/server/records/list-cache.js';
+import { ListCache, ParsedLists } from '../../src/server/records/list-cache.js';
+import { checkUrl } from '../../src/server/http/input-guard.js';
 import { ALICE, BOB, dbTargets, startServer, type TestServer } from '../helpers/server.js';
 
 describe('ListCache', () => {
@@ -28,6 +29,42 @@ describe('ListCache', () => {
     expect(cache.stats().bytes).toBeLessThanOrEqual(100);
     expect(new ListCache(0).set('k', 1, 'v').body.toString()).toBe('v');
     expect(new ListCache(0).get('k', 1)).toBeUndefined();
+  });
+});
+
+describe('ParsedLists', () => {
+  it('parses an address once per project, keeps no address that failed to parse, and keeps at most its bound', () => {
+    const parsed = new ParsedLists<string>(2);
+    let parses = 0;
+    const parse = (url: string) => () => {
+      parses++;
+      if (url.includes('bad')) throw new Error('pageNum must be a whole number');
+      return { query: url, key: `key of ${url}` };
+    };
+    expect(parsed.get('P1', '/list?a', parse('/list?a')).key).toBe('key of /list?a');
+    expect(parsed.get('P1', '/list?a', parse('/list?a')).key).toBe('key of /list?a');
+    expect(parses).toBe(1);
+    // Another project is parsed for itself.
+    parsed.get('P2', '/list?a', parse('/list?a'));
+    expect(parses).toBe(2);
+    expect(() => parsed.get('P1', '/list?bad', parse('/list?bad'))).toThrow('pageNum');
+    expect(() => parsed.get('P1', '/list?bad', parse('/list?bad'))).toThrow('pageNum');
+    expect(parses).toBe(4);
+    // A third address pushes out the oldest.
+    parsed.get('P1', '/list?b', parse('/list?b'));
+    parsed.get('P1', '/list?a', parse('/list?a'));
+    expect(parses).toBe(6);
+  });
+});
+
+describe('checkUrl', () => {
+  it('lets good escapes through and names the piece holding a broken one, wherever it is', () => {
+    expect(() => checkUrl('/api/vtp/issueRecord/list?issueTitle=%E4%B8%AD%E6%96%87&params%5BbeginIssueDate%5D=2026-06-01+00:00')).not.toThrow();
+    expect(() => checkUrl('/api/vtp/issueRecord/list?issueTitle=%E4%B8%AD&remark=%ff%fe')).toThrow("near '%ff%fe'");
+    // A character's bytes split by a separator are broken on both sides of it.
+    expect(() => checkUrl('/api/list?issueTitle=%E4%B8&%AD')).toThrow("near '%E4%B8'");
+    expect(() => checkUrl('/api/list?a=%2')).toThrow("near '%2'");
+    expect(() => checkUrl('/api/list?a=b%00')).toThrow('NUL');
   });
 });
 

@@ -53,6 +53,14 @@ export function checkUrl(url: string): void {
   const escaped = url.includes('%');
   if (!escaped && !url.includes('\0')) return;
   if (url.includes('\0') || (escaped && /%00/i.test(url))) throw badRequest('The address contains a NUL character (%00); remove it');
+  // Every escape decodes exactly when the whole address does (no escape spans a ? & = or /); only a
+  // broken one is looked for piece by piece, to name where it is.
+  try {
+    decodeURIComponent(url);
+    return;
+  } catch {
+    // found below
+  }
   for (const piece of url.split(/[?&=/]/)) {
     if (!piece.includes('%')) continue;
     try {

@@ -89,3 +89,31 @@ export class ListCache {
     }
   }
 }
+
+/** A list request's parsed parameters and the key its answer is remembered under. */
+export interface ParsedList<Q> {
+  query: Q;
+  key: string;
+}
+
+/**
+ * List addresses already read, per project: the same address asked again skips parsing and
+ * checking its parameters (a range's dates most of all), which cost a remembered answer about as
+ * much as its lookup. Only addresses that parsed are kept; at most `max`, the oldest first out.
+ */
+export class ParsedLists<Q> {
+  private readonly entries = new Map<string, ParsedList<Q>>();
+
+  constructor(private readonly max = 2000) {}
+
+  /** What `parse` made of this address for this project, parsed once. */
+  get(project: string, url: string, parse: () => ParsedList<Q>): ParsedList<Q> {
+    const at = `${project}\n${url}`;
+    const known = this.entries.get(at);
+    if (known !== undefined) return known;
+    const parsed = parse();
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(at, parsed);
+    return parsed;
+  }
+}

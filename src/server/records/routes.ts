@@ -3,11 +3,11 @@ import type { Kind, KindRegistry } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
 import { ApiError, badRequest, notFound, ok, okList } from '../http/envelope.js';
 import { acceptsGzip, COMPRESS_THRESHOLD, markGzipped } from '../http/compression.js';
-import type { ListCache } from './list-cache.js';
+import { ParsedLists, type ListCache } from './list-cache.js';
 import { listTitles } from './merge.js';
 import { envelopeOf, errorResponses, inputRef, listEnvelopeOf, recordRef } from '../api-docs/kind-schemas.js';
 import type { User } from '../users/user-repository.js';
-import { parseListQuery } from './list-query.js';
+import { parseListQuery, type ListQuery } from './list-query.js';
 import { refuseServerOwned } from './server-owned.js';
 import type { Actor, RecordRepository } from './repository.js';
 import { applyDerived, derivedAtCreation, type RecordValidator } from './validation.js';
@@ -80,6 +80,7 @@ function notFoundMessage(kind: Kind, id: number | string): string {
  */
 export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Promise<void> {
   const { records, validator, listCache } = deps;
+  const parsedLists = new ParsedLists<ListQuery>();
 
   for (const kind of deps.registry.values()) {
     const base = kind.meta.apiPath;
@@ -119,14 +120,17 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       },
     }, async (request, reply) => {
       const user = currentUser(request);
-      const query = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
       if (!listCache.enabled) {
+        const query = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
         const { rows, total } = await records.list(kind, user.project, query);
         return okList(rows, total);
       }
+      const { query, key } = parsedLists.get(user.project, request.url, () => {
+        const parsed = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
+        return { query: parsed, key: `${kind.name}\n${user.project}\n${JSON.stringify(parsed)}` };
+      });
       // Read the generation first, then the rows: an answer is never older than the generation
       // it is remembered under, so while that stands still the answer is what a read gives now.
-      const key = `${kind.name}\n${user.project}\n${JSON.stringify(query)}`;
       // Known to a sole writer on PostgreSQL (decision 030); else read after this turn's I/O
       // with the other lists of the turn on SQLite (decision 031), or read now on PostgreSQL.
       const current = records.generation(kind, user.project);
