@@ -160,7 +160,10 @@ export class SoleWriter {
 
   private async open(): Promise<pg.Client> {
     const client = this.connect();
-    client.on('error', (err) => this.lost(err));
+    // An error of a connection already given up must not end the one made after it.
+    client.on('error', (err) => {
+      if (this.client === client) this.lost(err);
+    });
     await client.connect();
     this.client = client;
     return client;
