@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ListCache, ParsedLists } from '../../src/server/records/list-cache.js';
 import { checkUrl } from '../../src/server/http/input-guard.js';
+import { dayIssues, ISSUES_API } from '../helpers/day-issues.js';
 import { ALICE, BOB, dbTargets, startServer, type TestServer } from '../helpers/server.js';
 
 describe('ListCache', () => {
@@ -91,20 +92,9 @@ describe.each(dbTargets())('remembered list answers on $name', (target) => {
     await b.close();
   });
 
-  const api = '/api/vtp/issueRecord';
+  const api = ISSUES_API;
   const day = '2026-06-02';
-  const list = `${api}/list?pageNum=1&pageSize=50&${encodeURIComponent('params[beginIssueDate]')}=${day}&${encodeURIComponent('params[endIssueDate]')}=${day}`;
-  const titles = async (s: TestServer, token: string, headers: Record<string, string> = {}): Promise<string[]> => {
-    const res = await s.request('GET', list, { token, headers });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.total).toBe(res.body.rows.length);
-    return (res.body.rows as { issueTitle: string }[]).map((r) => r.issueTitle).sort();
-  };
-  const create = async (s: TestServer, token: string, title: string): Promise<number> => {
-    const res = await s.request('POST', api, { token, body: { issueTitle: title, issueDate: `${day} 10:00:00`, issueStartTime: `${day} 09:00:00` } });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data.id as number;
-  };
+  const { list, titles, create } = dayIssues(day);
 
   it('shows every write made through either instance at once, and each project only its own', async () => {
     expect(await titles(a, alice)).toEqual([]);

@@ -4,6 +4,7 @@ import type { Kind } from '../../src/shared/kind-types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KnownGenerations } from '../../src/server/db/generations.js';
 import { SoleWriter } from '../../src/server/db/sole-writer.js';
+import { dayIssues, ISSUES_API } from '../helpers/day-issues.js';
 import { ALICE, dbTargets, startServer, type TestServer } from '../helpers/server.js';
 
 /** Waits until `ok()` holds, polling; fails with `what` after `ms`. */
@@ -92,20 +93,9 @@ describe.runIf(postgres !== undefined)('the sole writer on PostgreSQL', () => {
     await a.close();
   });
 
-  const api = '/api/vtp/issueRecord';
+  const api = ISSUES_API;
   const day = '2026-06-03';
-  const list = `${api}/list?pageNum=1&pageSize=50&${encodeURIComponent('params[beginIssueDate]')}=${day}&${encodeURIComponent('params[endIssueDate]')}=${day}`;
-  const titles = async (s: TestServer, token: string): Promise<string[]> => {
-    const res = await s.request('GET', list, { token });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.total).toBe(res.body.rows.length);
-    return (res.body.rows as { issueTitle: string }[]).map((r) => r.issueTitle).sort();
-  };
-  const create = async (s: TestServer, token: string, title: string): Promise<number> => {
-    const res = await s.request('POST', api, { token, body: { issueTitle: title, issueDate: `${day} 10:00:00`, issueStartTime: `${day} 09:00:00` } });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data.id as number;
-  };
+  const { titles, create } = dayIssues(day);
   const sole = (s: TestServer) => s.app.services.sole!;
   /** The generation a list on `s` is remembered under: a string while it is the sole writer. */
   const generation = (s: TestServer) => s.app.services.records.generation(kind, ALICE.project);

@@ -11,13 +11,14 @@ import type { Database } from './types.js';
 // peer also holds it shared for as long as it runs, so that the two do not take turns.
 
 /** The advisory lock's two keys: a class for this app ('RTD0') and the schema's hash. */
-const LOCK = `1381258288, hashtext(current_schema())`;
+const LOCK_CLASS = 1381258288;
+const LOCK = `${LOCK_CLASS}, hashtext(current_schema())`;
 
 /** Taken by a write's transaction when it is not the sole writer's: it waits while one is sole. */
 export const WRITERS_LOCK = `pg_advisory_xact_lock_shared(${LOCK})`;
 
 /** Someone waits for the lock (a peer's write, or a peer that wants to keep writing). */
-const WANTED = `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = 1381258288
+const WANTED = `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = ${LOCK_CLASS}
   AND objid = hashtext(current_schema())::oid AND objsubid = 2 AND NOT granted) AS wanted`;
 
 type State = 'sole' | 'peer' | 'writer' | 'closed';

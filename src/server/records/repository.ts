@@ -4,7 +4,7 @@ import { toSortableDateTime } from '../../shared/formats.js';
 import { recordTable } from '../db/migrations.js';
 import { adjustDayCounts, dayCountPart, dayCountUpsert, dayOf, rangeTotal } from '../db/day-counts.js';
 import { bumpGeneration, generationBump, generationIn, generationPart, generationRead, KnownGenerations, ReadsPerTurn } from '../db/generations.js';
-import { WRITERS_LOCK, type SoleWriter } from '../db/sole-writer.js';
+import { shareWritersLock, WRITERS_LOCK, type SoleWriter } from '../db/sole-writer.js';
 import { Prepared } from '../db/prepared.js';
 import type { Db } from '../db/database.js';
 import { GroupCommit } from '../db/group-commit.js';
@@ -268,48 +268,36 @@ export class RecordRepository {
     const shared = this.mustShare();
     const end = this.beginWrite(kind.name, actor.project);
     try {
-      return await this.createOnce(statements, shared ? statements.createAllShared : statements.createAll, kind, actor, data, complete, idempotencyKey);
+      const next = (await this.db.executeQuery(statements.nextId.with({}))).rows[0];
+      if (next === undefined) throw new Error(`No id was taken for a new ${kind.name} record`);
+      const id = Number(next.id);
+      const now = new Date().toISOString();
+      const recordDate = toSortableDateTime(data[kind.meta.dateField]);
+      let json = JSON.stringify(data);
+      const extra = complete ? complete(toRecord(kind, { id, project_name: actor.project, vehicle_no: actor.vehicle, data: json, version: 1 })) : {};
+      if (Object.keys(extra).length > 0) json = JSON.stringify({ ...data, ...extra });
+      const { rows } = await this.db.executeQuery(
+        (shared ? statements.createAllShared : statements.createAll).with({
+          key: idempotencyKey ?? null,
+          kind: kind.name,
+          id,
+          project: actor.project,
+          vehicle: actor.vehicle,
+          date: recordDate,
+          day: dayOf(recordDate),
+          data: json,
+          at: now,
+          by: actor.username,
+        }),
+      );
+      const inserted = rows[0];
+      if (inserted !== undefined) return { record: toRecord(kind, inserted), replayed: false };
+      if (idempotencyKey === undefined) throw new Error(`The new ${kind.name} record was not returned by the insert`);
+      return this.replay(this.db, kind, actor.project, idempotencyKey);
     } finally {
       end();
       if (shared) this.sole?.wroteAsPeer();
     }
-  }
-
-  private async createOnce(
-    statements: KindStatements,
-    createAll: KindStatements['createAll'],
-    kind: Kind,
-    actor: Actor,
-    data: RecordData,
-    complete: ((record: RecordData) => RecordData) | undefined,
-    idempotencyKey: string | undefined,
-  ): Promise<{ record: RecordData; replayed: boolean } | { conflict: string }> {
-    const next = (await this.db.executeQuery(statements.nextId.with({}))).rows[0];
-    if (next === undefined) throw new Error(`No id was taken for a new ${kind.name} record`);
-    const id = Number(next.id);
-    const now = new Date().toISOString();
-    const recordDate = toSortableDateTime(data[kind.meta.dateField]);
-    let json = JSON.stringify(data);
-    const extra = complete ? complete(toRecord(kind, { id, project_name: actor.project, vehicle_no: actor.vehicle, data: json, version: 1 })) : {};
-    if (Object.keys(extra).length > 0) json = JSON.stringify({ ...data, ...extra });
-    const { rows } = await this.db.executeQuery(
-      createAll.with({
-        key: idempotencyKey ?? null,
-        kind: kind.name,
-        id,
-        project: actor.project,
-        vehicle: actor.vehicle,
-        date: recordDate,
-        day: dayOf(recordDate),
-        data: json,
-        at: now,
-        by: actor.username,
-      }),
-    );
-    const inserted = rows[0];
-    if (inserted !== undefined) return { record: toRecord(kind, inserted), replayed: false };
-    if (idempotencyKey === undefined) throw new Error(`The new ${kind.name} record was not returned by the insert`);
-    return this.replay(this.db, kind, actor.project, idempotencyKey);
   }
 
   /** The answer to a create whose Idempotency-Key was claimed before: the record it made, or why not. */
@@ -343,7 +331,7 @@ export class RecordRepository {
     try {
       return await this.db.transaction().execute(async (trx) => {
         this.openWrites.set(trx, ends);
-        if (shared) await sql.raw(`SELECT ${WRITERS_LOCK}`).execute(trx);
+        if (shared) await shareWritersLock(trx);
         return work(trx);
       });
     } finally {
