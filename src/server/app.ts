@@ -172,7 +172,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await sole.start();
     app.addHook('onClose', async () => sole.close());
   }
-  const records = new RecordRepository(db.kysely, db.dialect, db.readNow, sole);
+  const records = new RecordRepository(db.kysely, db.dialect, db, sole);
   const validator = new RecordValidator(registry);
   const signer = new LinkSigner(await loadLinkSecret(db.kysely));
   // Bearer or signed link: for the download and shared-files services (opened in frames and tabs).

@@ -1,20 +1,26 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, sql, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, sql, SqliteDialect } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { writesNow, type WritesNow } from '../../src/server/db/database.js';
 import { GroupCommit } from '../../src/server/db/group-commit.js';
 import type { Database } from '../../src/server/db/types.js';
 import { ALICE, startServer, type TestServer } from '../helpers/server.js';
 
-// Decision 027: creates that arrive together share one SQLite commit, each in its own savepoint.
+// Decision 027: creates that arrive together share one SQLite commit, each in its own savepoint;
+// decision 032: their statements run at once on the connection.
 
 describe('a group commit', () => {
   let raw: SQLite.Database;
   let db: Kysely<Database>;
+  let writes: WritesNow;
   const commits: string[] = [];
   beforeAll(() => {
     raw = new SQLite(':memory:');
     raw.exec('CREATE TABLE t (v TEXT NOT NULL UNIQUE)');
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }), log: (e) => void (/^commit/i.test(e.query.sql) && commits.push(e.query.sql)) });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+    const now = writesNow(raw, db, (text) => raw.prepare(text));
+    // Each transaction begun is one commit (or none, when it fails).
+    writes = { ...now, transaction: (work) => (commits.push('commit'), now.transaction(work)) };
   });
   afterEach(() => {
     raw.exec('DELETE FROM t');
@@ -22,11 +28,14 @@ describe('a group commit', () => {
   });
   afterAll(async () => db.destroy());
 
-  const insert = (v: string) => (trx: Kysely<Database>) => sql`INSERT INTO t (v) VALUES (${v})`.execute(trx).then(() => v);
+  const insert = (v: string) => (): string => {
+    writes.run(CompiledQuery.raw('INSERT INTO t (v) VALUES (?)', [v]));
+    return v;
+  };
   const stored = (): string[] => (raw.prepare('SELECT v FROM t ORDER BY v').all() as { v: string }[]).map((r) => r.v);
 
   it('commits the writes of one turn of the event loop once, and answers each', async () => {
-    const group = new GroupCommit(db);
+    const group = new GroupCommit(writes);
     const answers = await Promise.all(['a', 'b', 'c', 'd'].map((v) => group.run(insert(v))));
     expect(answers).toEqual(['a', 'b', 'c', 'd']);
     expect(stored()).toEqual(['a', 'b', 'c', 'd']);
@@ -34,9 +43,9 @@ describe('a group commit', () => {
   });
 
   it('rolls back a failing write alone and keeps the others of its commit', async () => {
-    const group = new GroupCommit(db);
-    const failing = async (trx: Kysely<Database>) => {
-      await insert('x')(trx);
+    const group = new GroupCommit(writes);
+    const failing = (): never => {
+      insert('x')();
       throw new Error('the record did not validate');
     };
     const results = await Promise.allSettled([group.run(insert('a')), group.run(failing), group.run(insert('a')), group.run(insert('b'))]);
@@ -49,10 +58,10 @@ describe('a group commit', () => {
   });
 
   it('answers no write as stored when the commit does not happen', async () => {
-    const group = new GroupCommit(db);
+    const group = new GroupCommit(writes);
     // A write that ends the shared transaction itself: nothing of the batch reaches the disk.
-    const breaking = async (trx: Kysely<Database>) => {
-      await sql`ROLLBACK`.execute(trx);
+    const breaking = (): void => {
+      writes.run(CompiledQuery.raw('ROLLBACK'));
     };
     const results = await Promise.allSettled([group.run(insert('a')), group.run(breaking), group.run(insert('b'))]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
@@ -62,8 +71,36 @@ describe('a group commit', () => {
     expect(stored()).toEqual(['c']);
   });
 
+  it('waits for a transaction open through Kysely, and never writes inside it', async () => {
+    const group = new GroupCommit(writes);
+    let finish = (): void => {};
+    const held = new Promise<void>((resolve) => (finish = resolve));
+    let began = (): void => {};
+    const open = new Promise<void>((resolve) => (began = resolve));
+    // An update's transaction, waiting between two statements; then rolled back.
+    const other = db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`INSERT INTO t (v) VALUES ('rolled back')`.execute(trx);
+        began();
+        await held;
+        throw new Error('the update failed');
+      })
+      .catch((error: unknown) => String(error));
+    await open;
+    let answered = false;
+    const created = group.run(insert('a')).finally(() => (answered = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const waited = answered;
+    finish();
+    expect(waited).toBe(false);
+    expect(await other).toContain('the update failed');
+    expect(await created).toBe('a');
+    expect(stored()).toEqual(['a']);
+  });
+
   it('takes writes that arrive while a commit runs into the next one', async () => {
-    const group = new GroupCommit(db, 2);
+    const group = new GroupCommit(writes, 2);
     const answers = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((v) => group.run(insert(v))));
     expect(answers).toEqual(['a', 'b', 'c', 'd', 'e']);
     expect(commits).toHaveLength(3);

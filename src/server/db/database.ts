@@ -20,8 +20,26 @@ export interface Db {
    * and the caller then reads through Kysely. A hot read costs several promise turns less.
    */
   readNow?: <R>(query: CompiledQuery<R>) => R[] | undefined;
+  /** SQLite only: writes run at once on the connection, in a transaction begun when Kysely is not using it (decision 032). */
+  writeNow?: WritesNow;
   /** PostgreSQL only: a connection of its own, outside the pool, on the same schema (the sole writer's lock, db/sole-writer.ts). */
   newClient?: () => pg.Client;
+}
+
+/**
+ * SQLite's statements run synchronously on its one connection, without Kysely's promise turns per
+ * statement (decision 032): a create's six statements cost more in Kysely than in SQLite.
+ */
+export interface WritesNow {
+  /** Runs one statement at once, inside transaction(): the rows of a reader (or RETURNING), else none, and how many rows it changed. */
+  run<R>(query: CompiledQuery<R>): { rows: R[]; changes: number };
+  /**
+   * Runs `work` as one transaction (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK when it throws), all in
+   * one turn of the event loop, once no Kysely query or transaction holds the connection.
+   */
+  transaction<T>(work: () => T): Promise<T>;
+  /** Inside transaction(): runs `work` in a savepoint, rolled back alone when it throws. Throws if the transaction has ended. */
+  savepoint<T>(work: () => T): T;
 }
 
 const CACHED_STATEMENTS = 500;
@@ -49,6 +67,30 @@ function reusingStatements(database: SQLite.Database): SqliteDatabase {
   };
 }
 
+/**
+ * WritesNow on a better-sqlite3 connection that `kysely` also uses (with a SqliteDialect on it),
+ * preparing statements with `prepare` (a cache of them).
+ */
+export function writesNow(database: SQLite.Database, kysely: Kysely<Database>, prepare: (sql: string) => SQLite.Statement): WritesNow {
+  // better-sqlite3's transaction functions: called inside a transaction, they use a savepoint.
+  const inTransaction = database.transaction((work: () => unknown) => work());
+  return {
+    run<R>(query: CompiledQuery<R>) {
+      const statement = prepare(query.sql) as SQLite.Statement<unknown[], R>;
+      const parameters = query.parameters as unknown[];
+      if (statement.reader) return { rows: statement.all(parameters), changes: 0 };
+      return { rows: [], changes: statement.run(parameters).changes };
+    },
+    // Holding Kysely's connection (its driver lets one user at a time have it), so that no Kysely
+    // transaction is open or begins until this one has committed.
+    transaction: <T>(work: () => T) => kysely.connection().execute(async () => inTransaction.immediate(work) as T),
+    savepoint<T>(work: () => T): T {
+      if (!database.inTransaction) throw new Error('The transaction of this write has already ended');
+      return inTransaction(work) as T;
+    },
+  };
+}
+
 function openSqlite(dataDir: string): Db {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'road-test-data.sqlite');
@@ -64,7 +106,9 @@ function openSqlite(dataDir: string): Db {
     const statement = statements.prepare(query.sql) as unknown as SQLite.Statement<unknown[], R>;
     return statement.reader ? statement.all(query.parameters as unknown[]) : undefined;
   };
-  return { kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) }), dialect: 'sqlite', describe: `SQLite ${file}`, readNow };
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  const writeNow = writesNow(database, kysely, (text) => statements.prepare(text) as unknown as SQLite.Statement);
+  return { kysely, dialect: 'sqlite', describe: `SQLite ${file}`, readNow, writeNow };
 }
 
 /**

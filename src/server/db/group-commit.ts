@@ -1,26 +1,21 @@
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type { Database } from './types.js';
+import type { WritesNow } from './database.js';
 
 /** One write waiting for its turn, and how to answer it. */
 interface Job {
-  work: (trx: Transaction<Database>) => Promise<unknown>;
+  work: () => unknown;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-// Compiled once: they run around every write of a batch.
-const SAVEPOINT = CompiledQuery.raw('SAVEPOINT group_write');
-const RELEASE = CompiledQuery.raw('RELEASE group_write');
-const ROLLBACK_TO = CompiledQuery.raw('ROLLBACK TO group_write');
-
 /**
  * Writes that arrive together run in one SQLite transaction, each inside a savepoint of its own, so
  * they share one commit, and one fsync, instead of paying one each (decision 027). A write is
  * answered only when the commit holding it is on disk, as before; one that fails is rolled back to
  * its savepoint alone and the others are kept. If the commit itself fails, none of them is stored,
- * and every one of them gets the error.
+ * and every one of them gets the error. The writes are synchronous, their statements run at once
+ * on the connection (decision 032), so a whole batch takes one turn of the event loop.
  */
 export class GroupCommit {
   private queue: Job[] = [];
@@ -28,13 +23,13 @@ export class GroupCommit {
   private running = false;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly writes: WritesNow,
     /** At most this many writes share a commit. */
     private readonly maxBatch = 64,
   ) {}
 
   /** Runs `work` in a transaction shared with the writes that arrived in the same turn of the event loop. */
-  run<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  run<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       this.schedule();
@@ -54,22 +49,17 @@ export class GroupCommit {
   private async flush(): Promise<void> {
     this.running = true;
     const batch = this.queue.splice(0, this.maxBatch);
-    const outcomes: Outcome[] = [];
+    let outcomes: Outcome[];
     try {
-      await this.db.transaction().execute(async (trx) => {
-        for (const job of batch) {
-          await trx.executeQuery(SAVEPOINT);
+      outcomes = await this.writes.transaction(() =>
+        batch.map((job): Outcome => {
           try {
-            const value = await job.work(trx);
-            await trx.executeQuery(RELEASE);
-            outcomes.push({ ok: true, value });
+            return { ok: true, value: this.writes.savepoint(job.work) };
           } catch (error) {
-            await trx.executeQuery(ROLLBACK_TO);
-            await trx.executeQuery(RELEASE);
-            outcomes.push({ ok: false, error });
+            return { ok: false, error };
           }
-        }
-      });
+        }),
+      );
     } catch (error) {
       // The transaction did not commit: nothing of this batch is stored.
       for (const job of batch) job.reject(error);

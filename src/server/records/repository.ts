@@ -6,9 +6,9 @@ import { adjustDayCounts, dayCountPart, dayCountUpsert, dayOf, rangeTotal } from
 import { bumpGeneration, generationBump, generationIn, generationPart, generationRead, KnownGenerations, ReadsPerTurn } from '../db/generations.js';
 import { shareWritersLock, WRITERS_LOCK, type SoleWriter } from '../db/sole-writer.js';
 import { Prepared } from '../db/prepared.js';
-import type { Db } from '../db/database.js';
+import type { Db, WritesNow } from '../db/database.js';
 import { GroupCommit } from '../db/group-commit.js';
-import type { Database, Dialect, RecordTable, RecordTableName } from '../db/types.js';
+import type { Database, Dialect, IdempotencyKeyTable, RecordTable, RecordTableName } from '../db/types.js';
 import type { ListQuery } from './list-query.js';
 import type { RecordData } from './validation.js';
 import { mergeEdit, type FieldConflict } from './merge.js';
@@ -33,21 +33,21 @@ export interface HistoryEntry {
 type Row = Selectable<RecordTable>;
 const RECORD_COLUMNS = ['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'version', 'created_at', 'created_by', 'updated_at', 'updated_by'] as const;
 type InsertedRow = Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data' | 'version'>;
-type InsertValue = 'project' | 'vehicle' | 'date' | 'data' | 'at' | 'by';
+type InsertValue = 'id' | 'project' | 'vehicle' | 'date' | 'data' | 'at' | 'by';
 /** The prepared statements of one kind's table (db/prepared.ts): its one-record reads and its writes. */
 interface KindStatements {
   find: Prepared<'id' | 'project', Row>;
   findForUpdate: Prepared<'id' | 'project', Row>;
+  /** SQLite: a record's row, with the id taken before (nextId). */
   insert: Prepared<InsertValue, InsertedRow>;
-  derived: Prepared<'data' | 'id'>;
-  /** PostgreSQL: the next record id, taken before the create so that fields derived from it are written with it. */
+  /** The next record id, taken before the create so that fields derived from it are written with it. */
   nextId: Prepared<never, { id: string | number }>;
   /** PostgreSQL: a whole create in one statement (createInOneStatement), as the sole writer... */
   createAll: Prepared<CreateValue, InsertedRow>;
   /** ...and as any other writer, holding the writers' lock shared (decision 030). */
   createAllShared: Prepared<CreateValue, InsertedRow>;
 }
-type CreateValue = InsertValue | 'id' | 'day' | 'kind' | 'key';
+type CreateValue = InsertValue | 'day' | 'kind' | 'key';
 
 /** What a PUT asks for: fields set, fields cleared, and the version it was based on (if it said). */
 export interface Edit {
@@ -79,6 +79,13 @@ export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'veh
   return out;
 }
 
+/** The answer to a create whose Idempotency-Key was claimed before (`earlier`): the record it made (`row`), or why not. */
+function replayOf(kind: Kind, earlier: Pick<Selectable<IdempotencyKeyTable>, 'kind'> | undefined, row: Row | undefined): { record: RecordData; replayed: boolean } | { conflict: string } {
+  if (!earlier || earlier.kind !== kind.name) return { conflict: 'This Idempotency-Key was already used for another kind of record' };
+  if (!row) return { conflict: 'The record made with this Idempotency-Key has been deleted since' };
+  return { record: toRecord(kind, row), replayed: true };
+}
+
 /**
  * Records of every kind, always within one project. Each write appends the new version to
  * record_history in the same transaction, so no edit or delete destroys data.
@@ -98,21 +105,30 @@ export class RecordRepository {
   private readonly openWrites = new WeakMap<Transaction<Database>, (() => void)[]>();
   /** SQLite: the generation read once per turn of the event loop for every list that asked during it (decision 031). */
   private readonly perTurn: ReadsPerTurn | undefined;
+  /** The statements of Idempotency-Keys: a create on SQLite claims its key for the record it makes; a replay finds it (PostgreSQL claims in its create statement). */
+  private readonly keyStatements: ReturnType<RecordRepository['idempotencyStatements']>;
+  /** SQLite's reads without waiting for a turn (Db.readNow). */
+  private readonly readNow: Db['readNow'];
+  /** SQLite's writes run at once (Db.writeNow, decision 032). */
+  private readonly writeNow: Db['writeNow'];
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
-    /** SQLite's read without waiting for a turn, when no transaction is open (Db.readNow). */
-    private readonly readNow?: Db['readNow'],
+    /** SQLite: its reads and writes run at once on the connection (Db.readNow, Db.writeNow). */
+    now: Pick<Db, 'readNow' | 'writeNow'> = {},
     /** PostgreSQL: whether this instance is the only one writing records (decision 030); without it, every write shares the writers' lock and generations are read. */
     private readonly sole?: SoleWriter,
   ) {
+    this.readNow = now.readNow;
+    this.writeNow = now.writeNow;
     this.dayCounts = dayCountUpsert(db);
     this.bump = generationBump(db);
     this.generationRead = generationRead(db);
     this.historyInsert = this.historyStatement();
-    this.creates = dialect === 'sqlite' ? new GroupCommit(db) : undefined;
-    this.perTurn = readNow === undefined ? undefined : new ReadsPerTurn((kind, project) => this.readGeneration(kind, project));
+    this.keyStatements = this.idempotencyStatements();
+    this.creates = dialect === 'sqlite' && now.writeNow !== undefined ? new GroupCommit(now.writeNow) : undefined;
+    this.perTurn = now.readNow === undefined ? undefined : new ReadsPerTurn((kind, project) => this.readGeneration(kind, project));
   }
 
   /** A field of the record's JSON in SQL: typed values in SQLite, text (or a number) in PostgreSQL. */
@@ -209,40 +225,42 @@ export class RecordRepository {
     complete?: (record: RecordData) => RecordData,
     idempotencyKey?: string,
   ): Promise<{ record: RecordData; replayed: boolean } | { conflict: string }> {
-    if (this.creates === undefined) return this.createInOneStatement(kind, actor, data, complete, idempotencyKey);
+    if (this.creates === undefined || this.writeNow === undefined) return this.createInOneStatement(kind, actor, data, complete, idempotencyKey);
     const now = new Date().toISOString();
-    return this.creates.run(async (trx) => {
+    const { run } = this.writeNow;
+    const statements = this.statementsOf(kind);
+    const keys = this.keyStatements;
+    return this.creates.run(() => {
+      // The id first (this transaction holds SQLite's one writer lock), so that the fields derived
+      // from it are in the row as it is inserted, not written again after.
+      const next = run(statements.nextId.with({})).rows[0];
+      if (next === undefined) throw new Error(`No id was taken for a new ${kind.name} record`);
+      const id = Number(next.id);
+      if (idempotencyKey !== undefined) {
+        // Claimed first, in the same transaction: of two replays, one makes the record and the
+        // other (in a later savepoint or commit) then finds it.
+        const claim = { project: actor.project, key: idempotencyKey, kind: kind.name, id, at: now };
+        if (run(keys.claim.with(claim)).changes === 0) return this.replayNow(run, kind, actor.project, idempotencyKey);
+      }
       let json = JSON.stringify(data);
-      if (idempotencyKey !== undefined) {
-        // Claimed first, in the same transaction: of two replays at once, one makes the record and
-        // the other (waiting on the key's unique index) then finds it.
-        const claimed = await trx
-          .insertInto('idempotency_keys')
-          .values({ project_name: actor.project, idem_key: idempotencyKey, kind: kind.name, record_id: null, created_at: now })
-          .onConflict((oc) => oc.columns(['project_name', 'idem_key']).doNothing())
-          .executeTakeFirst();
-        if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return this.replay(trx, kind, actor.project, idempotencyKey);
-      }
+      const extra = complete ? complete(toRecord(kind, { id, project_name: actor.project, vehicle_no: actor.vehicle, data: json, version: 1 })) : {};
+      if (Object.keys(extra).length > 0) json = JSON.stringify({ ...data, ...extra });
       const recordDate = toSortableDateTime(data[kind.meta.dateField]);
-      const { rows } = await trx.executeQuery(this.statementsOf(kind).insert.with({ project: actor.project, vehicle: actor.vehicle, date: recordDate, data: json, at: now, by: actor.username }));
-      const inserted = rows[0];
+      const inserted = run(statements.insert.with({ id, project: actor.project, vehicle: actor.vehicle, date: recordDate, data: json, at: now, by: actor.username })).rows[0];
       if (inserted === undefined) throw new Error(`The new ${kind.name} record was not returned by the insert`);
-      const extra = complete ? complete(toRecord(kind, inserted)) : {};
-      if (Object.keys(extra).length > 0) {
-        json = JSON.stringify({ ...data, ...extra });
-        await trx.executeQuery(this.statementsOf(kind).derived.with({ data: json, id: inserted.id }));
-      }
-      await this.appendHistory(trx, kind, Number(inserted.id), actor, 1, 'create', json, now, null);
-      // The shared rows last (day count, then generation, the order every write takes them in):
-      // creates in one project queue on them on PostgreSQL until each commit, so they are held for
-      // as short a time as can be.
-      await adjustDayCounts(trx, this.dayCounts, kind.name, actor.project, new Map([[dayOf(recordDate), 1]]));
-      await bumpGeneration(trx, this.bump, kind.name, actor.project);
-      if (idempotencyKey !== undefined) {
-        await trx.updateTable('idempotency_keys').set({ record_id: Number(inserted.id) }).where('project_name', '=', actor.project).where('idem_key', '=', idempotencyKey).execute();
-      }
-      return { record: toRecord(kind, { ...inserted, data: json }), replayed: false };
+      run(this.historyInsert.with({ kind: kind.name, recordId: id, project: actor.project, version: 1, baseVersion: null, op: 'create', data: json, by: actor.username, at: now }));
+      // The shared rows last, day count then generation: the order every write takes them in.
+      run(this.dayCounts.with({ kind: kind.name, project: actor.project, day: dayOf(recordDate), n: 1 }));
+      run(this.bump.with({ kind: kind.name, project: actor.project }));
+      return { record: toRecord(kind, inserted), replayed: false };
     });
+  }
+
+  /** SQLite, inside a create's savepoint: the answer to a create whose Idempotency-Key was claimed before. */
+  private replayNow(run: WritesNow['run'], kind: Kind, project: string, idempotencyKey: string): { record: RecordData; replayed: boolean } | { conflict: string } {
+    const earlier = run(this.keyStatements.find.with({ project, key: idempotencyKey })).rows[0];
+    const row = earlier === undefined || earlier.record_id === null || earlier.kind !== kind.name ? undefined : run(this.statementsOf(kind).find.with({ id: Number(earlier.record_id), project })).rows[0];
+    return replayOf(kind, earlier, row);
   }
 
   /**
@@ -300,13 +318,11 @@ export class RecordRepository {
     }
   }
 
-  /** The answer to a create whose Idempotency-Key was claimed before: the record it made, or why not. */
+  /** PostgreSQL: the answer to a create whose Idempotency-Key was claimed before. */
   private async replay(db: Kysely<Database>, kind: Kind, project: string, idempotencyKey: string): Promise<{ record: RecordData; replayed: boolean } | { conflict: string }> {
-    const earlier = await db.selectFrom('idempotency_keys').selectAll().where('project_name', '=', project).where('idem_key', '=', idempotencyKey).executeTakeFirst();
-    if (!earlier || earlier.kind !== kind.name) return { conflict: 'This Idempotency-Key was already used for another kind of record' };
-    const row = earlier.record_id === null ? undefined : await this.find(db, kind, project, Number(earlier.record_id));
-    if (!row) return { conflict: 'The record made with this Idempotency-Key has been deleted since' };
-    return { record: toRecord(kind, row), replayed: true };
+    const earlier = (await db.executeQuery(this.keyStatements.find.with({ project, key: idempotencyKey }))).rows[0];
+    const row = earlier === undefined || earlier.record_id === null || earlier.kind !== kind.name ? undefined : await this.find(db, kind, project, Number(earlier.record_id));
+    return replayOf(kind, earlier, row);
   }
 
   /**
@@ -490,6 +506,16 @@ export class RecordRepository {
     );
   }
 
+  private idempotencyStatements() {
+    const db = this.db;
+    return {
+      claim: new Prepared(['project', 'key', 'kind', 'id', 'at'], (v) =>
+        db.insertInto('idempotency_keys').values({ project_name: v.project, idem_key: v.key, kind: v.kind, record_id: v.id, created_at: v.at }).onConflict((oc) => oc.columns(['project_name', 'idem_key']).doNothing()),
+      ),
+      find: new Prepared<'project' | 'key', Selectable<IdempotencyKeyTable>>(['project', 'key'], (v) => db.selectFrom('idempotency_keys').selectAll().where('project_name', '=', v.project).where('idem_key', '=', v.key)),
+    };
+  }
+
   /** The one-record reads and the writes of one kind's table, built once per kind. */
   private statementsOf(kind: Kind): KindStatements {
     let statements = this.recordStatements.get(kind.name);
@@ -497,10 +523,10 @@ export class RecordRepository {
       const table = recordTable(kind);
       const findOne = (v: Record<'id' | 'project', never>) => this.db.selectFrom(table).select(RECORD_COLUMNS).where('id', '=', v.id).where('project_name', '=', v.project);
       statements = {
-        insert: new Prepared<InsertValue, InsertedRow>(['project', 'vehicle', 'date', 'data', 'at', 'by'], (v) =>
+        insert: new Prepared<InsertValue, InsertedRow>(['id', 'project', 'vehicle', 'date', 'data', 'at', 'by'], (v) =>
           this.db
             .insertInto(table)
-            .values({ project_name: v.project, vehicle_no: v.vehicle, record_date: v.date, data: v.data, version: 1, created_at: v.at, created_by: v.by, updated_at: v.at, updated_by: v.by })
+            .values({ id: v.id, project_name: v.project, vehicle_no: v.vehicle, record_date: v.date, data: v.data, version: 1, created_at: v.at, created_by: v.by, updated_at: v.at, updated_by: v.by })
             .returning(['id', 'project_name', 'vehicle_no', 'data', 'version']),
         ),
         // The one-record read (GET by id, every update): building it per request was a quarter of a
@@ -509,10 +535,14 @@ export class RecordRepository {
         find: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => findOne(v)),
         // SELECT ... FOR UPDATE exists only in PostgreSQL; SQLite transactions are serialised anyway.
         findForUpdate: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => (this.dialect === 'postgres' ? findOne(v).forUpdate() : findOne(v))),
-        // The fields derived at creation that need the new id, written in the same transaction.
-        derived: new Prepared(['data', 'id'], (v) => this.db.updateTable(table).set({ data: v.data }).where('id', '=', v.id)),
         // PostgreSQL only (createInOneStatement): never built on SQLite.
-        nextId: new Prepared<never, { id: string | number }>([], () => this.db.selectNoFrom(sql<string>`nextval(pg_get_serial_sequence(${table}, 'id'))`.as('id'))),
+        // On SQLite inside the create's transaction, which holds the one writer lock: the table is
+        // AUTOINCREMENT, so no id is ever given twice, even after its record was deleted.
+        nextId: new Prepared<never, { id: string | number }>([], () =>
+          this.dialect === 'postgres'
+            ? this.db.selectNoFrom(sql<string>`nextval(pg_get_serial_sequence(${table}, 'id'))`.as('id'))
+            : this.db.selectNoFrom(sql<number>`coalesce((SELECT seq FROM sqlite_sequence WHERE name = ${table}), 0) + 1`.as('id')),
+        ),
         createAll: this.createStatement(table, false),
         createAllShared: this.createStatement(table, true),
       };
