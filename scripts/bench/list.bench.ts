@@ -38,6 +38,8 @@ const USER = { username: 'bench', password: 'bench-password-1', project: 'DEMO',
 // What a browser sends. Each list is measured twice: uncompressed against a bare route, and as a
 // browser asks for it against a bare route compressing with the same settings.
 const ENCODING = 'gzip, deflate, br';
+/** A case's name as a path segment of the bare server. */
+const slug = (name: string): string => name.replace(/[^A-Za-z0-9]+/g, '-');
 const AUTOCANNON = path.join(path.dirname(createRequire(import.meta.url).resolve('autocannon/package.json')), 'autocannon.js');
 
 interface Load {
@@ -160,18 +162,23 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
     const firstPage = await fetch(`${base}/api${list}?pageNum=1&pageSize=10`, { headers: { authorization: headers.authorization } });
     const someId = ((await firstPage.json()) as { rows: { id: number }[] }).rows[0]?.id ?? 1;
     const postBody = JSON.stringify(recordOf(kind, 7, DAY));
-    const cases: { name: string; path: string; method?: string; body?: string }[] = [
+    const cases: { name: string; path: string; method?: string; body?: string; headers?: Record<string, string> }[] = [
       { name: 'one day', path: `${list}?pageNum=1&pageSize=10&${range(DAY, DAY)}` },
       { name: '30 days', path: `${list}?pageNum=1&pageSize=10&${range(MONTH_START, DAY)}` },
       { name: 'unfiltered page 1', path: `${list}?pageNum=1&pageSize=10` },
       { name: 'unfiltered page 500', path: `${list}?pageNum=500&pageSize=10` },
       { name: 'GET by id', path: `${kind.meta.apiPath}/${someId}` },
       { name: 'POST create', path: kind.meta.apiPath, method: 'POST', body: postBody },
+      // Two references, to tell what a route of the app costs from what its own work costs:
+      // the cheapest signed-in answer (the user, known from the token; no database, no schema),
+      // and a create sent again with its Idempotency-Key (everything a create does but write).
+      { name: 'reference: signed-in user', path: '/system/user/getInfo' },
+      { name: 'reference: POST replayed', path: kind.meta.apiPath, method: 'POST', body: postBody, headers: { 'idempotency-key': 'bench-replayed-create' } },
     ];
     // The baseline: a bare Fastify route answering the very bytes the real route answered once.
     const answers = new Map<string, Buffer>();
     for (const c of cases) {
-      const res = await fetch(`${base}/api${c.path}`, { method: c.method ?? 'GET', headers: { authorization: headers.authorization, ...(c.body ? { 'content-type': 'application/json' } : {}) }, ...(c.body ? { body: c.body } : {}) });
+      const res = await fetch(`${base}/api${c.path}`, { method: c.method ?? 'GET', headers: { authorization: headers.authorization, ...(c.body ? { 'content-type': 'application/json' } : {}), ...c.headers }, ...(c.body ? { body: c.body } : {}) });
       if (res.status !== 200) throw new Error(`${c.path} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
       answers.set(c.name, Buffer.from(await res.arrayBuffer()));
     }
@@ -179,7 +186,7 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
     for (const c of cases) {
       const bytes = answers.get(c.name) as Buffer;
       for (const server of [bare, bareCompressing]) {
-        server.route({ method: (c.method ?? 'GET') as 'GET', url: `/bare/${c.name.replaceAll(' ', '-')}`, handler: async (_req, reply) => reply.type('application/json; charset=utf-8').send(bytes) });
+        server.route({ method: (c.method ?? 'GET') as 'GET', url: `/bare/${slug(c.name)}`, handler: async (_req, reply) => reply.type('application/json; charset=utf-8').send(bytes) });
       }
     }
     const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
@@ -207,13 +214,13 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
       // Answers under the compression threshold (GET by id, POST) are sent as they are either way.
       const encodings = (answers.get(c.name) as Buffer).length >= COMPRESS_THRESHOLD ? ['identity', ENCODING] : ['identity'];
       for (const encoding of encodings) {
-        const h = { ...headers, 'accept-encoding': encoding, ...(c.body ? { 'content-type': 'application/json' } : {}) };
+        const h = { ...headers, 'accept-encoding': encoding, ...(c.body ? { 'content-type': 'application/json' } : {}), ...c.headers };
         // One second first, so that the JIT and the page cache are warm for every case alike.
         await load(`${base}/api${c.path}`, h, c.method, c.body, 1);
         const isList = c.path.startsWith(list);
         const servers: { name: 'real' | 'baseline' | 'cold'; url: string }[] = [
           { name: 'real', url: `${base}/api${c.path}` },
-          { name: 'baseline', url: `${encoding === 'identity' ? bareBase : compressingBase}/bare/${c.name.replaceAll(' ', '-')}` },
+          { name: 'baseline', url: `${encoding === 'identity' ? bareBase : compressingBase}/bare/${slug(c.name)}` },
           // Lists again on the server that remembers nothing (other cases do not use the cache).
           ...(isList ? [{ name: 'cold' as const, url: `${uncachedBase}/api${c.path}` }] : []),
         ];
