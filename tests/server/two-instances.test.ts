@@ -59,6 +59,37 @@ describe.each(dbTargets())('two instances on $name', (target) => {
     expect((await fetch(b.url + (link.data.url as string))).status).toBe(401);
   });
 
+  it('creates records through both at once, each once, with ids never given twice', async () => {
+    const login = await json(await fetch(`${a.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ALICE.username, password: ALICE.password }) }));
+    const auth = { authorization: `Bearer ${login.data.access_token as string}` };
+    const day = '2026-10-14';
+    const list = `/api/vtp/issueRecord/list?pageNum=1&pageSize=100&params%5BbeginIssueDate%5D=${day}&params%5BendIssueDate%5D=${day}`;
+    const before = (await json(await fetch(`${b.url}${list}`, { headers: auth }))).total as number;
+    const create = (url: string, i: number, key?: string) =>
+      fetch(`${url}/api/vtp/issueRecord`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+        body: JSON.stringify({ issueDate: `${day} 09:${String(i % 60).padStart(2, '0')}:00`, issueDescription: `both ${i}` }),
+      }).then(json);
+    // Twenty creates on each instance at once; five more each sent to both with one key.
+    const answers = await Promise.all([
+      ...Array.from({ length: 40 }, (_, i) => create(i % 2 === 0 ? a.url : b.url, i)),
+      ...Array.from({ length: 10 }, (_, i) => create(i % 2 === 0 ? a.url : b.url, 100 + Math.floor(i / 2), `both-${Math.floor(i / 2)}`)),
+    ]);
+    expect(answers.map((r) => r.code)).toEqual(Array(50).fill(200));
+    const plain = answers.slice(0, 40).map((r) => r.data.id as number);
+    const keyed = answers.slice(40).map((r) => r.data.id as number);
+    expect(new Set(plain).size).toBe(40);
+    // The two sends of one key answer the one record it made.
+    for (let k = 0; k < 5; k++) expect(keyed[2 * k]).toBe(keyed[2 * k + 1]);
+    expect(new Set([...plain, ...keyed]).size).toBe(45);
+    for (const [i, r] of answers.slice(0, 40).entries()) expect(r.data.issueDescription).toBe(`both ${i}`);
+    // Each instance lists all of them at once, whichever made them.
+    for (const url of [a.url, b.url]) expect((await json(await fetch(`${url}${list}`, { headers: auth }))).total).toBe(before + 45);
+    const history = await json(await fetch(`${b.url}/api/vtp/issueRecord/${plain[0] as number}/history`, { headers: auth }));
+    expect(history.data).toHaveLength(1);
+  });
+
   it('shares the sign-in limits: failures on both lock the username on both', async () => {
     const attempt = (url: string, password: string) => fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ALICE.username, password }) });
     expect((await attempt(a.url, 'wrong-1')).status).toBe(401);
