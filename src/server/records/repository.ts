@@ -264,9 +264,10 @@ export class RecordRepository {
   }
 
   /**
-   * A create on PostgreSQL in two round trips instead of seven (BEGIN, insert, derived fields,
-   * history, day count, generation, COMMIT): the id is taken from the table's sequence first, so
-   * the fields derived from it are known before anything is written, and then one statement claims
+   * A create on PostgreSQL in one round trip instead of seven (BEGIN, insert, derived fields,
+   * history, day count, generation, COMMIT), two for a kind with fields derived from the id
+   * (`complete`): its id is taken from the table's sequence first, so those fields are known before
+   * anything is written; any other kind's statement takes the id itself. One statement claims
    * the Idempotency-Key, inserts the record and its history row and raises the day count and then
    * the generation. One statement is one transaction, committed at once, so creates in a project
    * hold its shared rows for one statement instead of six round trips. The day count is raised
@@ -286,14 +287,19 @@ export class RecordRepository {
     const shared = this.mustShare();
     const end = this.beginWrite(kind.name, actor.project);
     try {
-      const next = (await this.db.executeQuery(statements.nextId.with({}))).rows[0];
-      if (next === undefined) throw new Error(`No id was taken for a new ${kind.name} record`);
-      const id = Number(next.id);
+      let json = JSON.stringify(data);
+      // Only a kind with fields derived from the id takes it first, in a round trip of its own;
+      // otherwise the statement takes it.
+      let id: number | null = null;
+      if (complete !== undefined) {
+        const next = (await this.db.executeQuery(statements.nextId.with({}))).rows[0];
+        if (next === undefined) throw new Error(`No id was taken for a new ${kind.name} record`);
+        id = Number(next.id);
+        const extra = complete(toRecord(kind, { id, project_name: actor.project, vehicle_no: actor.vehicle, data: json, version: 1 }));
+        if (Object.keys(extra).length > 0) json = JSON.stringify({ ...data, ...extra });
+      }
       const now = new Date().toISOString();
       const recordDate = toSortableDateTime(data[kind.meta.dateField]);
-      let json = JSON.stringify(data);
-      const extra = complete ? complete(toRecord(kind, { id, project_name: actor.project, vehicle_no: actor.vehicle, data: json, version: 1 })) : {};
-      if (Object.keys(extra).length > 0) json = JSON.stringify({ ...data, ...extra });
       const { rows } = await this.db.executeQuery(
         (shared ? statements.createAllShared : statements.createAll).with({
           key: idempotencyKey ?? null,
@@ -556,16 +562,19 @@ export class RecordRepository {
     return new Prepared<CreateValue, InsertedRow>(['key', 'kind', 'id', 'project', 'vehicle', 'date', 'day', 'data', 'at', 'by'], (v) => {
       // Every value typed, since PostgreSQL cannot tell the type of a parameter in a select list.
       const text = (value: never) => sql`cast(${value} as text)`;
+      // The id taken before (fields were derived from it), or else taken here: COALESCE evaluates
+      // nextval only when the id is null, and a WITH query with a volatile function runs once.
       const query = sql<InsertedRow>`WITH
+  next AS (SELECT coalesce(cast(${v.id} as integer), cast(nextval(pg_get_serial_sequence(${table}, 'id')) as integer)) AS id),
   claimed AS (
     INSERT INTO idempotency_keys (project_name, idem_key, kind, record_id, created_at)
-    SELECT ${text(v.project)}, ${text(v.key)}, ${text(v.kind)}, cast(${v.id} as integer), ${text(v.at)} WHERE ${text(v.key)} IS NOT NULL
+    SELECT ${text(v.project)}, ${text(v.key)}, ${text(v.kind)}, id, ${text(v.at)} FROM next WHERE ${text(v.key)} IS NOT NULL
     ON CONFLICT (project_name, idem_key) DO NOTHING
     RETURNING 1),
   proceed AS (SELECT 1 ${shared ? sql`FROM (SELECT ${sql.raw(WRITERS_LOCK)}) AS held ` : sql``}WHERE ${text(v.key)} IS NULL OR EXISTS (SELECT 1 FROM claimed)),
   inserted AS (
     INSERT INTO ${sql.table(table)} (id, project_name, vehicle_no, record_date, data, version, created_at, created_by, updated_at, updated_by)
-    SELECT cast(${v.id} as integer), ${text(v.project)}, ${text(v.vehicle)}, ${text(v.date)}, ${text(v.data)}, 1, ${text(v.at)}, ${text(v.by)}, ${text(v.at)}, ${text(v.by)} FROM proceed
+    SELECT next.id, ${text(v.project)}, ${text(v.vehicle)}, ${text(v.date)}, ${text(v.data)}, 1, ${text(v.at)}, ${text(v.by)}, ${text(v.at)}, ${text(v.by)} FROM proceed, next
     RETURNING id, project_name, vehicle_no, data, version),
   history AS (
     INSERT INTO record_history (kind, record_id, project_name, version, op, data, changed_by, changed_at)

@@ -10,7 +10,7 @@ import type { User } from '../users/user-repository.js';
 import { parseListQuery, type ListQuery } from './list-query.js';
 import { refuseServerOwned } from './server-owned.js';
 import type { Actor, RecordRepository } from './repository.js';
-import { applyDerived, derivedAtCreation, type RecordValidator } from './validation.js';
+import { applyDerived, derivedAtCreation, derivesAtCreation, type RecordData, type RecordValidator } from './validation.js';
 
 export interface RecordDeps {
   registry: KindRegistry;
@@ -197,6 +197,8 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       return ok(versions);
     });
 
+    // Fields derived from the new record's id, for the kinds that have them (the issue's attachment folder).
+    const complete = derivesAtCreation(kind) ? (record: RecordData) => derivedAtCreation(kind, record) : undefined;
     app.post(`${base}`, {
       schema: {
         tags,
@@ -212,7 +214,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       const data = applyDerived(kind, validator.withDefaults(kind, set));
       validator.check(kind, data);
       const key = idempotencyKeyOf(request.headers['idempotency-key']);
-      const created = await records.create(kind, actorOf(user), data, (record) => derivedAtCreation(kind, record), key);
+      const created = await records.create(kind, actorOf(user), data, complete, key);
       if ('conflict' in created) throw new ApiError(409, created.conflict);
       if (created.replayed) void reply.header('idempotent-replayed', 'true');
       return ok(created.record);

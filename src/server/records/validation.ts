@@ -150,3 +150,12 @@ export function derivedAtCreation(kind: Kind, record: RecordData): RecordData {
   }
   return out;
 }
+
+/** Whether a kind has fields derivedAtCreation fills: without them, a create need not know its id before it is written. */
+export function derivesAtCreation(kind: Kind): boolean {
+  if (kind.meta.attachments?.folder === undefined) return false;
+  return kind.fields.some((field) => {
+    const derived = kind.schema.properties[field]?.['x-derived'];
+    return derived !== undefined && 'attachmentFolder' in derived;
+  });
+}
