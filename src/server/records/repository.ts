@@ -79,6 +79,14 @@ export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'veh
   return out;
 }
 
+/** A new record's data as stored: with the fields `complete` derives from its id (when it has one yet). */
+function withDerived(kind: Kind, actor: Actor, data: RecordData, id: number | null, complete: ((record: RecordData) => RecordData) | undefined): string {
+  const json = JSON.stringify(data);
+  if (complete === undefined || id === null) return json;
+  const extra = complete(toRecord(kind, { id, project_name: actor.project, vehicle_no: actor.vehicle, data: json, version: 1 }));
+  return Object.keys(extra).length > 0 ? JSON.stringify({ ...data, ...extra }) : json;
+}
+
 /** The answer to a create whose Idempotency-Key was claimed before (`earlier`): the record it made (`row`), or why not. */
 function replayOf(kind: Kind, earlier: Pick<Selectable<IdempotencyKeyTable>, 'kind'> | undefined, row: Row | undefined): { record: RecordData; replayed: boolean } | { conflict: string } {
   if (!earlier || earlier.kind !== kind.name) return { conflict: 'This Idempotency-Key was already used for another kind of record' };
@@ -92,7 +100,7 @@ function replayOf(kind: Kind, earlier: Pick<Selectable<IdempotencyKeyTable>, 'ki
  */
 export class RecordRepository {
   /** Creates that arrive together share one SQLite commit (decision 027); on PostgreSQL a create is one statement (decision 029). */
-  private readonly creates: GroupCommit | undefined;
+  private readonly creates: { group: GroupCommit; run: WritesNow['run'] } | undefined;
   /** The statements every write and hot read runs, built once (db/prepared.ts): building them cost more than running them. */
   private readonly dayCounts: ReturnType<typeof dayCountUpsert>;
   private readonly bump: ReturnType<typeof generationBump>;
@@ -109,8 +117,6 @@ export class RecordRepository {
   private readonly keyStatements: ReturnType<RecordRepository['idempotencyStatements']>;
   /** SQLite's reads without waiting for a turn (Db.readNow). */
   private readonly readNow: Db['readNow'];
-  /** SQLite's writes run at once (Db.writeNow, decision 032). */
-  private readonly writeNow: Db['writeNow'];
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -121,13 +127,13 @@ export class RecordRepository {
     private readonly sole?: SoleWriter,
   ) {
     this.readNow = now.readNow;
-    this.writeNow = now.writeNow;
     this.dayCounts = dayCountUpsert(db);
     this.bump = generationBump(db);
     this.generationRead = generationRead(db);
     this.historyInsert = this.historyStatement();
     this.keyStatements = this.idempotencyStatements();
-    this.creates = dialect === 'sqlite' && now.writeNow !== undefined ? new GroupCommit(now.writeNow) : undefined;
+    // SQLite: a batch's statements run at once on the connection (decision 032).
+    this.creates = now.writeNow === undefined ? undefined : { group: new GroupCommit(now.writeNow), run: now.writeNow.run };
     this.perTurn = now.readNow === undefined ? undefined : new ReadsPerTurn((kind, project) => this.readGeneration(kind, project));
   }
 
@@ -225,12 +231,12 @@ export class RecordRepository {
     complete?: (record: RecordData) => RecordData,
     idempotencyKey?: string,
   ): Promise<{ record: RecordData; replayed: boolean } | { conflict: string }> {
-    if (this.creates === undefined || this.writeNow === undefined) return this.createInOneStatement(kind, actor, data, complete, idempotencyKey);
+    if (this.creates === undefined) return this.createInOneStatement(kind, actor, data, complete, idempotencyKey);
     const now = new Date().toISOString();
-    const { run } = this.writeNow;
+    const { group, run } = this.creates;
     const statements = this.statementsOf(kind);
     const keys = this.keyStatements;
-    return this.creates.run(() => {
+    return group.run(() => {
       // The id first (this transaction holds SQLite's one writer lock), so that the fields derived
       // from it are in the row as it is inserted, not written again after.
       const next = run(statements.nextId.with({})).rows[0];
@@ -242,9 +248,7 @@ export class RecordRepository {
         const claim = { project: actor.project, key: idempotencyKey, kind: kind.name, id, at: now };
         if (run(keys.claim.with(claim)).changes === 0) return this.replayNow(run, kind, actor.project, idempotencyKey);
       }
-      let json = JSON.stringify(data);
-      const extra = complete ? complete(toRecord(kind, { id, project_name: actor.project, vehicle_no: actor.vehicle, data: json, version: 1 })) : {};
-      if (Object.keys(extra).length > 0) json = JSON.stringify({ ...data, ...extra });
+      const json = withDerived(kind, actor, data, id, complete);
       const recordDate = toSortableDateTime(data[kind.meta.dateField]);
       const inserted = run(statements.insert.with({ id, project: actor.project, vehicle: actor.vehicle, date: recordDate, data: json, at: now, by: actor.username })).rows[0];
       if (inserted === undefined) throw new Error(`The new ${kind.name} record was not returned by the insert`);
@@ -287,7 +291,6 @@ export class RecordRepository {
     const shared = this.mustShare();
     const end = this.beginWrite(kind.name, actor.project);
     try {
-      let json = JSON.stringify(data);
       // Only a kind with fields derived from the id takes it first, in a round trip of its own;
       // otherwise the statement takes it.
       let id: number | null = null;
@@ -295,9 +298,8 @@ export class RecordRepository {
         const next = (await this.db.executeQuery(statements.nextId.with({}))).rows[0];
         if (next === undefined) throw new Error(`No id was taken for a new ${kind.name} record`);
         id = Number(next.id);
-        const extra = complete(toRecord(kind, { id, project_name: actor.project, vehicle_no: actor.vehicle, data: json, version: 1 }));
-        if (Object.keys(extra).length > 0) json = JSON.stringify({ ...data, ...extra });
       }
+      const json = withDerived(kind, actor, data, id, complete);
       const now = new Date().toISOString();
       const recordDate = toSortableDateTime(data[kind.meta.dateField]);
       const { rows } = await this.db.executeQuery(
@@ -541,9 +543,9 @@ export class RecordRepository {
         find: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => findOne(v)),
         // SELECT ... FOR UPDATE exists only in PostgreSQL; SQLite transactions are serialised anyway.
         findForUpdate: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => (this.dialect === 'postgres' ? findOne(v).forUpdate() : findOne(v))),
-        // PostgreSQL only (createInOneStatement): never built on SQLite.
-        // On SQLite inside the create's transaction, which holds the one writer lock: the table is
-        // AUTOINCREMENT, so no id is ever given twice, even after its record was deleted.
+        // On PostgreSQL from the table's sequence; on SQLite inside the create's transaction, which
+        // holds the one writer lock: the table is AUTOINCREMENT, so no id is ever given twice, even
+        // after its record was deleted.
         nextId: new Prepared<never, { id: string | number }>([], () =>
           this.dialect === 'postgres'
             ? this.db.selectNoFrom(sql<string>`nextval(pg_get_serial_sequence(${table}, 'id'))`.as('id'))

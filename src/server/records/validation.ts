@@ -153,9 +153,5 @@ export function derivedAtCreation(kind: Kind, record: RecordData): RecordData {
 
 /** Whether a kind has fields derivedAtCreation fills: without them, a create need not know its id before it is written. */
 export function derivesAtCreation(kind: Kind): boolean {
-  if (kind.meta.attachments?.folder === undefined) return false;
-  return kind.fields.some((field) => {
-    const derived = kind.schema.properties[field]?.['x-derived'];
-    return derived !== undefined && 'attachmentFolder' in derived;
-  });
+  return Object.keys(derivedAtCreation(kind, {})).length > 0;
 }
