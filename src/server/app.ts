@@ -8,6 +8,8 @@ import type { KindRegistry } from '../shared/kind-types.js';
 import type { Config } from './config.js';
 import { openDb, type Db } from './db/database.js';
 import { migrate } from './db/migrations.js';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { rememberSchemas, type SchemaStartReport } from './records/schema-versions.js';
 import { SOLE_WRITER_TIMES, SoleWriter } from './db/sole-writer.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { linkRoutes } from './auth/link-routes.js';
@@ -17,6 +19,7 @@ import { authenticate, confineRoles } from './auth/authenticate.js';
 import { AnalysisJobs } from './analysis/jobs.js';
 import { analysisRoutes } from './analysis/routes.js';
 import { registerApiDocs } from './api-docs/openapi.js';
+import { serialisableSchemas } from './api-docs/kind-schemas.js';
 import { TokenStore } from './auth/tokens.js';
 import { fileRoutes } from './files/routes.js';
 import { FileStorage } from './files/storage.js';
@@ -83,8 +86,10 @@ declare module 'fastify' {
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const registry = options.registry ?? loadRegistry(config.schemasDir);
   const db = await openDb(config);
+  let schemaStart: SchemaStartReport;
   try {
     await migrate(db, registry.values());
+    schemaStart = await rememberSchemas(db, registry);
   } catch (e) {
     await db.kysely.destroy();
     throw e;
@@ -93,7 +98,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const users = new UserRepository(db.kysely, (userId) => tokens.forgetUser(userId));
   await seedFirstUser(users, config, options.print ?? ((line) => console.log(line)));
 
+  const defaultSerializer = SerializerSelector();
   const app = Fastify({
+    // Answers are serialised with record schemas that send values as stored (api-docs/kind-schemas.ts).
+    schemaController: { compilersFactory: { buildSerializer: (external, options) => defaultSerializer(serialisableSchemas(external as Record<string, unknown>, registry), options) } },
     logger:
       options.logger === false
         ? false
@@ -140,6 +148,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   app.decorate('db', db);
   app.decorate('registry', registry);
+  for (const line of schemaStart.info) app.log.info(line);
+  for (const line of schemaStart.warnings) app.log.warn(line);
   app.decorateRequest('user', undefined);
   app.addHook('onClose', async () => db.kysely.destroy());
 

@@ -162,6 +162,14 @@ export interface KindProperty {
   'x-derived'?: { difference: [string, string] } | { attachmentFolder: true };
   /** Set only by a server flow (the video analysis of issues): read-only to people, and a body that changes it is refused. */
   'x-setBy'?: 'fileAnalyze';
+  /** Earlier names of the property: values stored under them are read as this one's, and writes naming them land here. */
+  'x-renamedFrom'?: string[];
+  /** The label people see for each stored choice (enum value); a retired value may keep its label here. */
+  'x-labels'?: Record<string, string>;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  minLength?: number;
   [keyword: string]: unknown;
 }
 
@@ -188,6 +196,10 @@ export interface Kind {
   readOnlyFields: Set<string>;
   /** Columns of Excel sheets and data packages, in schema order. */
   exportFields: string[];
+  /** Earlier property names (x-renamedFrom) -> the property that holds their values now. */
+  renamed: ReadonlyMap<string, string>;
+  /** A short hash of the schema file as served: records remember the one they were saved under. */
+  hash: string;
 }
 
 export type KindRegistry = ReadonlyMap<string, Kind>;

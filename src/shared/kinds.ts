@@ -1,11 +1,12 @@
 import type { Kind, KindRegistry, KindSchema } from './kind-types.js';
+import { renamesOf, schemaHash } from './schema-evolution.js';
 
 /** Makes a Kind from a schema file that has already passed the meta-schema check. */
 export function toKind(name: string, schema: KindSchema): Kind {
   const fields = Object.keys(schema.properties);
   const readOnlyFields = new Set(fields.filter((f) => schema.properties[f]?.readOnly === true));
   const exportFields = fields.filter((f) => schema.properties[f]?.['x-export'] !== false);
-  return { name, schema, meta: schema['x-kind'], fields, readOnlyFields, exportFields };
+  return { name, schema, meta: schema['x-kind'], fields, readOnlyFields, exportFields, renamed: renamesOf(schema), hash: schemaHash(schema) };
 }
 
 /** Builds the registry of kinds, keyed by kind name, in a stable (sorted) order. */

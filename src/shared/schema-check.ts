@@ -1,10 +1,17 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { FOLDER_PLACEHOLDER } from './attachments.js';
 import { customFormats } from './formats.js';
-import type { KindSchema } from './kind-types.js';
+import type { KindProperty, KindSchema } from './kind-types.js';
 
 /** Property-level x- keywords our code understands. Anything else starting with x- is a typo. */
-export const PROPERTY_X_KEYWORDS = ['x-ui', 'x-export', 'x-default', 'x-derived', 'x-setBy'] as const;
+export const PROPERTY_X_KEYWORDS = ['x-ui', 'x-export', 'x-default', 'x-derived', 'x-setBy', 'x-renamedFrom', 'x-labels'] as const;
+/**
+ * Standard JSON Schema keywords a property may use: the ones the server's validation, the app, the
+ * API documentation and the checks of stored data (schema-evolution.ts valueProblem) all read.
+ * Anything else on a property is refused, so that a typo ('maxlength') never reaches the server's
+ * strict validator as a stack trace, and is never silently ignored by the app.
+ */
+export const PROPERTY_STANDARD_KEYWORDS = ['title', 'description', 'type', 'enum', 'format', 'default', 'readOnly', 'minimum', 'maximum', 'minLength', 'maxLength'] as const;
 /** Root-level x- keywords. */
 export const ROOT_X_KEYWORDS = ['x-kind'] as const;
 /** Fields every kind must have, read-only, because the server scopes and identifies by them. */
@@ -178,13 +185,24 @@ const propertySchema = {
   required: ['title', 'type'],
   properties: {
     title: nonEmpty,
+    description: { type: 'string' },
     type: { enum: ['string', 'number', 'integer', 'boolean'] },
+    enum: { type: 'array', minItems: 1, uniqueItems: true },
     format: { enum: [...Object.keys(customFormats), ...STANDARD_FORMATS] },
     readOnly: { type: 'boolean' },
+    minimum: { type: 'number' },
+    maximum: { type: 'number' },
+    minLength: { type: 'integer', minimum: 0 },
+    maxLength: { type: 'integer', minimum: 0 },
     'x-ui': xUiSchema,
     'x-export': { type: 'boolean' },
     'x-default': { enum: ['now', 'startOfToday'] },
     'x-setBy': { enum: ['fileAnalyze'] },
+    // Earlier names of the property: stored values under them are read, filtered, sorted and
+    // exported under this name, and a write naming one lands here (docs/decisions/034).
+    'x-renamedFrom': { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' } },
+    // What people see for each stored choice: relabel here, never in enum (the stored value).
+    'x-labels': { type: 'object', minProperties: 1, additionalProperties: nonEmpty },
     'x-derived': {
       oneOf: [
         {
@@ -244,9 +262,84 @@ function unknownXKeywords(file: string, field: string, node: unknown, path: stri
   }
   for (const [key, value] of Object.entries(node)) {
     const known = path === '' && (PROPERTY_X_KEYWORDS as readonly string[]).includes(key);
-    if (key.startsWith('x-') && !known) out.push(`${file}: properties.${field}${path} has unknown keyword '${key}'`);
+    if (key.startsWith('x-') && !known) out.push(`${file}: properties.${field}${path} has unknown keyword '${key}'${path === '' ? didYouMean(key, PROPERTY_X_KEYWORDS) : ''}`);
     else if (!key.startsWith('x-')) unknownXKeywords(file, field, value, `${path}.${key}`, out);
   }
+}
+
+/** "; did you mean 'maxLength'?" when a keyword is a near miss (case, a letter or two) of a known one, else ''. */
+function didYouMean(key: string, known: readonly string[]): string {
+  const lower = key.toLowerCase();
+  const sameLetters = known.find((k) => k.toLowerCase() === lower);
+  if (sameLetters !== undefined) return `; did you mean '${sameLetters}'?`;
+  const close = known
+    .map((k) => ({ k, d: editDistance(lower, k.toLowerCase()) }))
+    .filter(({ k, d }) => d <= (Math.min(k.length, key.length) >= 6 ? 2 : 1))
+    .sort((a, b) => a.d - b.d)[0];
+  return close === undefined ? '' : `; did you mean '${close.k}'?`;
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const at = (i: number, j: number): number => d[i]?.[j] ?? 0;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      (d[i] as number[])[j] = best;
+    }
+  }
+  return at(a.length, b.length);
+}
+
+const TYPE_WORDS: Record<string, string> = { string: 'text', number: 'a number', integer: 'a whole number', boolean: 'true or false' };
+
+function fitsType(type: string, value: unknown): boolean {
+  if (type === 'string') return typeof value === 'string';
+  if (type === 'number') return typeof value === 'number' && Number.isFinite(value);
+  if (type === 'integer') return typeof value === 'number' && Number.isInteger(value);
+  if (type === 'boolean') return typeof value === 'boolean';
+  return true;
+}
+
+/**
+ * The standard keywords of one property (the meta-schema has checked their values): only those of
+ * PROPERTY_STANDARD_KEYWORDS, each applying to the property's type, and choices and a default that
+ * fit it. What passes compiles in the server's strict validator (records/validation.ts), where an
+ * unknown keyword, or one that does not apply to the type, is an error naming no file.
+ */
+function propertyKeywordProblems(file: string, field: string, prop: KindProperty, out: string[]): void {
+  const at = `${file}: properties.${field}`;
+  for (const key of Object.keys(prop)) {
+    if (key.startsWith('x-') || (PROPERTY_STANDARD_KEYWORDS as readonly string[]).includes(key)) continue;
+    if (key === 'enumNames') {
+      const labels = Array.isArray(prop.enum) && Array.isArray(prop['enumNames']) ? Object.fromEntries(prop.enum.map((v, i) => [String(v), (prop['enumNames'] as unknown[])[i]])) : undefined;
+      const example = labels === undefined ? '' : ` (here: "x-labels": ${JSON.stringify(labels).slice(0, 120)})`;
+      out.push(`${at}.enumNames: enumNames is RJSF's old keyword; use x-labels: {"value": "label"}${example}`);
+    } else if (key === 'required') {
+      out.push(`${at} has unknown keyword 'required'; a required field is listed in the "required" array at the top of the file: "required": [..., "${field}"]`);
+    } else {
+      const hint = didYouMean(key, [...PROPERTY_STANDARD_KEYWORDS, ...PROPERTY_X_KEYWORDS]);
+      out.push(`${at} has unknown keyword '${key}'${hint || `; a property may have ${PROPERTY_STANDARD_KEYWORDS.join(', ')} and our x- keywords`}`);
+    }
+  }
+  const type = typeof prop.type === 'string' ? prop.type : undefined;
+  if (type !== undefined) {
+    const numeric = type === 'number' || type === 'integer';
+    for (const key of ['minimum', 'maximum'] as const) if (prop[key] !== undefined && !numeric) out.push(`${at}.${key} applies to numbers, but the property's type is '${type}'`);
+    for (const key of ['minLength', 'maxLength', 'format'] as const) if (prop[key] !== undefined && type !== 'string') out.push(`${at}.${key} applies to text, but the property's type is '${type}'`);
+    (Array.isArray(prop.enum) ? prop.enum : []).forEach((value, i) => {
+      if (!fitsType(type, value)) out.push(`${at}.enum[${i}] is ${JSON.stringify(value)}, which is not ${TYPE_WORDS[type] ?? type}: the property's type is '${type}'`);
+    });
+    if (prop.default !== undefined && prop.default !== null) {
+      if (!fitsType(type, prop.default)) out.push(`${at}.default is ${JSON.stringify(prop.default)}, which is not ${TYPE_WORDS[type] ?? type}: the property's type is '${type}'`);
+      else if (Array.isArray(prop.enum) && !prop.enum.includes(prop.default)) out.push(`${at}.default is ${JSON.stringify(prop.default)}, which is not one of its enum's choices`);
+    }
+  }
+  if (typeof prop.minimum === 'number' && typeof prop.maximum === 'number' && prop.minimum > prop.maximum) out.push(`${at}.minimum is more than its maximum`);
+  if (typeof prop.minLength === 'number' && typeof prop.maxLength === 'number' && prop.minLength > prop.maxLength) out.push(`${at}.minLength is more than its maxLength`);
 }
 
 /**
@@ -264,6 +357,7 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
   const s = schema as unknown as KindSchema;
   const props = s.properties;
   for (const [field, prop] of Object.entries(props)) unknownXKeywords(file, field, prop, '', problems);
+  for (const [field, prop] of Object.entries(props)) propertyKeywordProblems(file, field, prop, problems);
 
   const has = (f: string): boolean => Object.prototype.hasOwnProperty.call(props, f);
   for (const f of REQUIRED_READONLY_FIELDS) {
@@ -294,6 +388,16 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
       problems.push(`${file}: x-kind.card.lines[${i}].suffixField '${line.suffixField}' is not a property`);
     }
   });
+  const oldNames = new Map<string, string>();
+  for (const [field, prop] of Object.entries(props)) {
+    for (const old of (prop['x-renamedFrom'] as string[] | undefined) ?? []) {
+      if (has(old)) problems.push(`${file}: properties.${field}.x-renamedFrom names '${old}', which is still a property; remove one of the two`);
+      else if (oldNames.has(old)) problems.push(`${file}: '${old}' is in x-renamedFrom of both ${oldNames.get(old) ?? ''} and ${field}; an old name can move to one property only`);
+      oldNames.set(old, field);
+    }
+    const labels = prop['x-labels'] as Record<string, string> | undefined;
+    if (labels !== undefined && !Array.isArray(prop.enum)) problems.push(`${file}: properties.${field}.x-labels needs an enum: it labels the enum's stored values`);
+  }
   for (const [field, prop] of Object.entries(props)) {
     if (prop['x-setBy'] !== undefined && prop.readOnly !== true) problems.push(`${file}: properties.${field} is set by ${prop['x-setBy']}, so it must be readOnly`);
     const derived = prop['x-derived'];
@@ -354,6 +458,16 @@ export function checkRegistry(schemas: Record<string, KindSchema>): string[] {
   const problems: string[] = [];
   const seen = new Map<string, string>();
   const stats = new Set<string>();
+  // The server compiles every kind into one validator, where a second schema with the same $id
+  // (a file copied to make a new kind) is refused with a stack trace naming neither file.
+  const ids = new Map<string, string>();
+  for (const [name, s] of Object.entries(schemas)) {
+    const id = s.$id;
+    if (id === undefined) continue;
+    const other = ids.get(id);
+    if (other !== undefined) problems.push(`${name}.schema.json: $id '${id}' is also the $id of ${other}.schema.json; give each file its own, such as "${name}.schema.json"`);
+    else ids.set(id, name);
+  }
   for (const [name, s] of Object.entries(schemas)) {
     const meta = s['x-kind'];
     const keys = [`api ${meta.apiPath}`, `route ${meta.route}`];

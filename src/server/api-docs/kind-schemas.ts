@@ -20,6 +20,8 @@ function apiProperty(prop: KindProperty, forInput: boolean): Record<string, unkn
   const format = typeof prop.format === 'string' ? prop.format : undefined;
   const hint = format ? formatHints[format] : undefined;
   if (hint) out['description'] = [out['description'], `Text: ${hint}.`].filter(Boolean).join(' ');
+  const labels = prop['x-labels'];
+  if (labels !== undefined && !forInput) out['description'] = [out['description'], `Labels: ${Object.entries(labels).map(([v, l]) => `${v} = ${l}`).join('; ')}.`].filter(Boolean).join(' ');
   if (forInput) {
     // A RuoYi-style form client sends numbers as text and may send a number for a text field; the
     // server reads both (records/validation.ts coerce) and checks the result against the kind schema.
@@ -37,6 +39,30 @@ function apiProperty(prop: KindProperty, forInput: boolean): Record<string, unkn
 }
 
 export const recordRef = (kind: Kind): string => `${kind.name}Record#`;
+
+const STORED_AS_SAVED =
+  'Values are returned as stored: a record saved under an earlier version of its schema file may hold a value the declaration here no longer allows (another type, a retired choice, a value outside new limits); the answer to GET by id, POST and PUT names each such value in warnings.';
+
+/**
+ * The schemas answers are serialised with: the record schemas without the property types and
+ * limits, so that a value stored under an earlier version of the schema is sent as stored instead
+ * of failing the answer (docs/decisions/034). The OpenAPI document keeps the declarations.
+ */
+export function serialisableSchemas(externalSchemas: Record<string, unknown>, registry: KindRegistry): Record<string, unknown> {
+  const out = { ...externalSchemas };
+  for (const kind of registry.values()) {
+    const id = `${kind.name}Record`;
+    const schema = out[id] as { properties?: Record<string, Record<string, unknown>> } | undefined;
+    if (schema?.properties === undefined) continue;
+    const properties: Record<string, unknown> = {};
+    for (const [field, prop] of Object.entries(schema.properties)) {
+      if (field === 'version') properties[field] = prop;
+      else properties[field] = prop['title'] === undefined ? {} : { title: prop['title'] };
+    }
+    out[id] = { ...schema, properties };
+  }
+  return out;
+}
 export const inputRef = (kind: Kind): string => `${kind.name}Input#`;
 
 export function registerKindSchemas(app: FastifyInstance, registry: KindRegistry): void {
@@ -58,7 +84,14 @@ export function registerKindSchemas(app: FastifyInstance, registry: KindRegistry
     const properties: Record<string, unknown> = {};
     for (const field of kind.fields) properties[field] = apiProperty(kind.schema.properties[field] as KindProperty, false);
     properties['version'] = { type: 'integer', readOnly: true, description: 'The version of this record: send it back with an update (or as If-Match) so no edit is lost.' };
-    app.addSchema({ $id: `${kind.name}Record`, type: 'object', title: kind.schema.title, description: kind.schema.description, properties, additionalProperties: true });
+    app.addSchema({
+      $id: `${kind.name}Record`,
+      type: 'object',
+      title: kind.schema.title,
+      description: [kind.schema.description, STORED_AS_SAVED].filter(Boolean).join(' '),
+      properties,
+      additionalProperties: true,
+    });
     const input: Record<string, unknown> = {};
     for (const field of kind.fields) if (!kind.readOnlyFields.has(field)) input[field] = apiProperty(kind.schema.properties[field] as KindProperty, true);
     input['id'] = { type: ['integer', 'string'], description: 'Update only: the id of the record to change.' };
@@ -73,6 +106,25 @@ export function registerKindSchemas(app: FastifyInstance, registry: KindRegistry
     });
   }
 }
+
+/** The envelope of one record as GET by id, POST and PUT answer it: with the warnings about values stored under an earlier schema. */
+export const recordEnvelopeOf = (ref: string) => ({
+  type: 'object',
+  properties: {
+    code: { type: 'integer' },
+    msg: { type: 'string' },
+    data: { $ref: ref },
+    warnings: {
+      type: 'array',
+      description: 'Only when some stored value does not fit the schema as it is now (saved under an earlier version of it): kept as stored, and changed only when someone edits that field.',
+      items: {
+        type: 'object',
+        properties: { field: { type: 'string' }, title: { type: 'string' }, problem: { type: 'string' } },
+        required: ['field', 'title', 'problem'],
+      },
+    },
+  },
+});
 
 /** The envelope of one record, or of a list page. */
 export const envelopeOf = (ref: string) => ({ type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { $ref: ref } } });

@@ -230,6 +230,21 @@ function migrations(db: Db): Record<string, Migration> {
         await k.schema.alterTable('upload_fragments').addColumn('writer', 'text').execute();
       },
     },
+    '015-kind-schemas': {
+      async up(k: Kysely<unknown>) {
+        // Each version of a schema file as first served, and the one each record version was
+        // saved under (docs/decisions/034): what lets a warning say 'valid when written'.
+        await k.schema
+          .createTable('kind_schemas')
+          .addColumn('hash', 'text', (c) => c.primaryKey())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('schema', 'text', (c) => c.notNull())
+          .addColumn('first_served_at', 'text', (c) => c.notNull())
+          .execute();
+        await k.schema.createIndex('kind_schemas_kind').on('kind_schemas').columns(['kind', 'first_served_at']).execute();
+        await k.schema.alterTable('record_history').addColumn('schema_hash', 'text').execute();
+      },
+    },
   };
 }
 

@@ -45,6 +45,17 @@ export interface RecordHistoryTable {
   data: string;
   changed_by: string;
   changed_at: string;
+  /** The hash of the kind's schema file the version was saved under (kind_schemas); null for versions saved before it was kept. */
+  schema_hash: string | null;
+}
+
+/** Every version of a kind's schema file the server has served, kept when first served (docs/decisions/034). */
+export interface KindSchemaTable {
+  hash: string;
+  kind: string;
+  /** The schema file's JSON. */
+  schema: string;
+  first_served_at: string;
 }
 
 /** One table per kind, named rec_<kind>: promoted columns for queries, the record itself as JSON text. */
@@ -190,6 +201,7 @@ export type Database = {
   record_day_counts: RecordDayCountTable;
   record_day_counts_ready: RecordDayCountReadyTable;
   record_generations: RecordGenerationTable;
+  kind_schemas: KindSchemaTable;
 } & Record<RecordTableName, RecordTable>;
 
 export type Dialect = 'sqlite' | 'postgres';

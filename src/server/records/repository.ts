@@ -12,6 +12,7 @@ import type { Database, Dialect, IdempotencyKeyTable, RecordTable, RecordTableNa
 import type { ListQuery } from './list-query.js';
 import type { RecordData } from './validation.js';
 import { mergeEdit, type FieldConflict } from './merge.js';
+import { withRenames } from '../../shared/schema-evolution.js';
 
 /** Who is acting, and in which project: the server's view of the signed-in user. */
 export interface Actor {
@@ -28,6 +29,8 @@ export interface HistoryEntry {
   changedBy: string;
   changedAt: string;
   data: RecordData;
+  /** The hash of the kind's schema the version was saved under (null: saved before they were kept). */
+  schemaHash: string | null;
 }
 
 type Row = Selectable<RecordTable>;
@@ -47,7 +50,7 @@ interface KindStatements {
   /** ...and as any other writer, holding the writers' lock shared (decision 030). */
   createAllShared: Prepared<CreateValue, InsertedRow>;
 }
-type CreateValue = InsertValue | 'day' | 'kind' | 'key';
+type CreateValue = InsertValue | 'day' | 'kind' | 'key' | 'hash';
 
 /** What a PUT asks for: fields set, fields cleared, and the version it was based on (if it said). */
 export interface Edit {
@@ -55,6 +58,9 @@ export interface Edit {
   cleared: string[];
   baseVersion: number | undefined;
 }
+
+/** Derives and validates the record an update would store (`next`), given the stored one (`current`), or throws. */
+export type Finish = (next: RecordData, current: RecordData) => RecordData;
 
 export type UpdateResult =
   | { status: 'missing' }
@@ -66,7 +72,8 @@ export type UpdateResult =
 
 /** The record as the API returns it: schema fields in schema order, the promoted columns, and its version. */
 export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data'> & { version?: number }): RecordData {
-  const data = JSON.parse(row.data) as RecordData;
+  // Values stored under a property's old names are read under its name now (x-renamedFrom).
+  const data = withRenames(kind, JSON.parse(row.data) as RecordData);
   const out: RecordData = {};
   for (const field of kind.fields) {
     if (field === 'id') out[field] = Number(row.id);
@@ -137,11 +144,19 @@ export class RecordRepository {
     this.perTurn = now.readNow === undefined ? undefined : new ReadsPerTurn((kind, project) => this.readGeneration(kind, project));
   }
 
-  /** A field of the record's JSON in SQL: typed values in SQLite, text (or a number) in PostgreSQL. */
-  private field(field: string, numeric: boolean): RawBuilder<unknown> {
-    if (this.dialect === 'sqlite') return sql`json_extract(data, ${`$."${field.replaceAll('"', '""')}"`})`;
-    const text = sql`(cast(data as jsonb) ->> ${field})`;
-    return numeric ? sql`cast(${text} as double precision)` : text;
+  /**
+   * A field of the record's JSON in SQL: typed values in SQLite, text (or a number) in PostgreSQL;
+   * under its old names too (x-renamedFrom). A number field's stored value that is not a number
+   * (saved under an earlier schema) reads as no value, never as an error (docs/decisions/034).
+   */
+  private field(kind: Kind, field: string, numeric: boolean): RawBuilder<unknown> {
+    const names = [field, ...(kind.schema.properties[field]?.['x-renamedFrom'] ?? [])];
+    const one = (name: string): RawBuilder<unknown> => {
+      if (this.dialect === 'sqlite') return sql`json_extract(data, ${`$."${name.replaceAll('"', '""')}"`})`;
+      if (!numeric) return sql`(cast(data as jsonb) ->> ${name})`;
+      return sql`(case when jsonb_typeof(cast(data as jsonb) -> ${name}) = 'number' then cast(cast(data as jsonb) ->> ${name} as double precision) end)`;
+    };
+    return names.length === 1 ? one(field) : sql`coalesce(${sql.join(names.map(one))})`;
   }
 
   async list(kind: Kind, project: string, q: ListQuery): Promise<{ rows: RecordData[]; total: number }> {
@@ -152,10 +167,10 @@ export class RecordRepository {
     for (const f of q.filters) {
       if (f.field === 'vehicleNo') base = base.where('vehicle_no', '=', String(f.value));
       else if (f.how === 'contains') {
-        const value = this.field(f.field, false);
+        const value = this.field(kind, f.field, false);
         base = base.where(sql<boolean>`${this.dialect === 'sqlite' ? sql`instr(lower(${value}), lower(${f.value}))` : sql`strpos(lower(${value}), lower(${f.value}))`} > 0`);
-      } else if (typeof f.value === 'number') base = base.where(sql<boolean>`${this.field(f.field, true)} = ${f.value}`);
-      else base = base.where(sql<boolean>`${this.field(f.field, false)} = ${f.value}`);
+      } else if (typeof f.value === 'number') base = base.where(sql<boolean>`${this.field(kind, f.field, true)} = ${f.value}`);
+      else base = base.where(sql<boolean>`${this.field(kind, f.field, false)} = ${f.value}`);
     }
     // Without field filters the total is a sum of day counts, not count(*) over the whole range.
     const total =
@@ -179,7 +194,7 @@ export class RecordRepository {
     }
     let page = base.select(['id', 'project_name', 'vehicle_no', 'data', 'version']);
     for (const key of q.order) {
-      const expr = key.column === 'data' ? this.field(key.field, key.numeric) : sql.ref(key.column);
+      const expr = key.column === 'data' ? this.field(kind, key.field, key.numeric) : sql.ref(key.column);
       // Records without the field come last either way, in both dialects.
       page = page.orderBy(expr, (ob) => (key.asc ? ob.asc() : ob.desc()).nullsLast());
     }
@@ -252,7 +267,7 @@ export class RecordRepository {
       const recordDate = toSortableDateTime(data[kind.meta.dateField]);
       const inserted = run(statements.insert.with({ id, project: actor.project, vehicle: actor.vehicle, date: recordDate, data: json, at: now, by: actor.username })).rows[0];
       if (inserted === undefined) throw new Error(`The new ${kind.name} record was not returned by the insert`);
-      run(this.historyInsert.with({ kind: kind.name, recordId: id, project: actor.project, version: 1, baseVersion: null, op: 'create', data: json, by: actor.username, at: now }));
+      run(this.historyInsert.with({ kind: kind.name, recordId: id, project: actor.project, version: 1, baseVersion: null, op: 'create', data: json, by: actor.username, at: now, hash: kind.hash }));
       // The shared rows last, day count then generation: the order every write takes them in.
       run(this.dayCounts.with({ kind: kind.name, project: actor.project, day: dayOf(recordDate), n: 1 }));
       run(this.bump.with({ kind: kind.name, project: actor.project }));
@@ -314,6 +329,7 @@ export class RecordRepository {
           data: json,
           at: now,
           by: actor.username,
+          hash: kind.hash,
         }),
       );
       const inserted = rows[0];
@@ -340,7 +356,7 @@ export class RecordRepository {
    * the fields sent are written as before. `finish` derives and validates the merged record (or
    * throws). All of it runs in one transaction with the row locked, so concurrent edits serialise.
    */
-  async update(kind: Kind, actor: Actor, id: number, edit: Edit, finish: (next: RecordData) => RecordData): Promise<UpdateResult> {
+  async update(kind: Kind, actor: Actor, id: number, edit: Edit, finish: Finish): Promise<UpdateResult> {
     return this.transaction(async (trx) => this.updateIn(trx, kind, actor, id, edit, finish));
   }
 
@@ -365,17 +381,19 @@ export class RecordRepository {
   }
 
   /** update() inside a transaction of transaction() that the caller holds (the analysis flow). */
-  async updateIn(trx: Transaction<Database>, kind: Kind, actor: Actor, id: number, edit: Edit, finish: (next: RecordData) => RecordData): Promise<UpdateResult> {
+  async updateIn(trx: Transaction<Database>, kind: Kind, actor: Actor, id: number, edit: Edit, finish: Finish): Promise<UpdateResult> {
     {
       this.writingIn(trx, kind, actor.project);
       const row = await this.find(trx, kind, actor.project, id, true);
       if (!row) return { status: 'missing' } as const;
-      const current = JSON.parse(row.data) as RecordData;
+      // Values under old names are moved to the names that hold them now (x-renamedFrom).
+      const current = withRenames(kind, JSON.parse(row.data) as RecordData);
       const sent: RecordData = { ...edit.set };
       for (const field of edit.cleared) sent[field] = null;
       let apply = sent;
       if (edit.baseVersion !== undefined && edit.baseVersion !== row.version) {
-        const base = edit.baseVersion < row.version ? await this.version(trx, kind, actor.project, id, edit.baseVersion) : undefined;
+        const stored = edit.baseVersion < row.version ? await this.version(trx, kind, actor.project, id, edit.baseVersion) : undefined;
+        const base = stored === undefined ? undefined : withRenames(kind, stored);
         if (!base) return { status: 'unknown-version', current: toRecord(kind, row) } as const;
         const merged = mergeEdit(kind, base, current, sent);
         if (merged.conflicts.length > 0) {
@@ -388,10 +406,10 @@ export class RecordRepository {
         if (value === null) delete next[field];
         else next[field] = value;
       }
-      const finished = finish(next);
+      const finished = finish(next, current);
       const json = JSON.stringify(finished);
       // Nothing changed (a repeated save, or every field already as sent): no new version.
-      if (json === row.data) return { status: 'updated', record: toRecord(kind, row) } as const;
+      if (json === row.data || json === JSON.stringify(current)) return { status: 'updated', record: toRecord(kind, row) } as const;
       const now = new Date().toISOString();
       const version = row.version + 1;
       const recordDate = toSortableDateTime(finished[kind.meta.dateField]);
@@ -482,7 +500,8 @@ export class RecordRepository {
       op: r.op,
       changedBy: r.changed_by,
       changedAt: r.changed_at,
-      data: JSON.parse(r.data) as RecordData,
+      data: withRenames(kind, JSON.parse(r.data) as RecordData),
+      schemaHash: r.schema_hash ?? null,
     }));
   }
 
@@ -503,14 +522,14 @@ export class RecordRepository {
     at: string,
     baseVersion: number | null,
   ): Promise<void> {
-    await trx.executeQuery(this.historyInsert.with({ kind: kind.name, recordId, project: actor.project, version, baseVersion, op, data, by: actor.username, at }));
+    await trx.executeQuery(this.historyInsert.with({ kind: kind.name, recordId, project: actor.project, version, baseVersion, op, data, by: actor.username, at, hash: kind.hash }));
   }
 
   private historyStatement() {
-    return new Prepared(['kind', 'recordId', 'project', 'version', 'baseVersion', 'op', 'data', 'by', 'at'], (v) =>
+    return new Prepared(['kind', 'recordId', 'project', 'version', 'baseVersion', 'op', 'data', 'by', 'at', 'hash'], (v) =>
       this.db
         .insertInto('record_history')
-        .values({ kind: v.kind, record_id: v.recordId, project_name: v.project, version: v.version, base_version: v.baseVersion, op: v.op, data: v.data, changed_by: v.by, changed_at: v.at }),
+        .values({ kind: v.kind, record_id: v.recordId, project_name: v.project, version: v.version, base_version: v.baseVersion, op: v.op, data: v.data, changed_by: v.by, changed_at: v.at, schema_hash: v.hash }),
     );
   }
 
@@ -561,7 +580,7 @@ export class RecordRepository {
 
   /** The one-statement create of a kind's table (createInOneStatement), holding the writers' lock shared or not. */
   private createStatement(table: RecordTableName, shared: boolean): Prepared<CreateValue, InsertedRow> {
-    return new Prepared<CreateValue, InsertedRow>(['key', 'kind', 'id', 'project', 'vehicle', 'date', 'day', 'data', 'at', 'by'], (v) => {
+    return new Prepared<CreateValue, InsertedRow>(['key', 'kind', 'id', 'project', 'vehicle', 'date', 'day', 'data', 'at', 'by', 'hash'], (v) => {
       // Every value typed, since PostgreSQL cannot tell the type of a parameter in a select list.
       const text = (value: never) => sql`cast(${value} as text)`;
       // The id taken before (fields were derived from it), or else taken here: COALESCE evaluates
@@ -579,8 +598,8 @@ export class RecordRepository {
     SELECT next.id, ${text(v.project)}, ${text(v.vehicle)}, ${text(v.date)}, ${text(v.data)}, 1, ${text(v.at)}, ${text(v.by)}, ${text(v.at)}, ${text(v.by)} FROM proceed, next
     RETURNING id, project_name, vehicle_no, data, version),
   history AS (
-    INSERT INTO record_history (kind, record_id, project_name, version, op, data, changed_by, changed_at)
-    SELECT ${text(v.kind)}, id, project_name, 1, 'create', data, ${text(v.by)}, ${text(v.at)} FROM inserted),
+    INSERT INTO record_history (kind, record_id, project_name, version, op, data, changed_by, changed_at, schema_hash)
+    SELECT ${text(v.kind)}, id, project_name, 1, 'create', data, ${text(v.by)}, ${text(v.at)}, ${text(v.hash)} FROM inserted),
   counted AS (${dayCountPart('inserted', v.kind, v.day)}),
   raised AS (${generationPart('counted', v.kind)})
 SELECT id, project_name, vehicle_no, data, version FROM inserted`;

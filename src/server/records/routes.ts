@@ -5,7 +5,8 @@ import { ApiError, badRequest, notFound, ok, okList } from '../http/envelope.js'
 import { acceptsGzip, COMPRESS_THRESHOLD, markGzipped } from '../http/compression.js';
 import { ParsedLists, type ListCache } from './list-cache.js';
 import { listTitles } from './merge.js';
-import { envelopeOf, errorResponses, inputRef, listEnvelopeOf, recordRef } from '../api-docs/kind-schemas.js';
+import { envelopeOf, errorResponses, inputRef, listEnvelopeOf, recordEnvelopeOf, recordRef } from '../api-docs/kind-schemas.js';
+import { recordWarnings, type FieldWarning } from '../../shared/schema-evolution.js';
 import type { User } from '../users/user-repository.js';
 import { parseListQuery, type ListQuery } from './list-query.js';
 import { refuseServerOwned } from './server-owned.js';
@@ -68,6 +69,15 @@ function baseVersion(body: Record<string, unknown> | undefined, ifMatch: string 
     throw badRequest(`version ${fromBodyNumber} and If-Match ${fromHeader} disagree; send one`);
   }
   return fromBodyNumber ?? fromHeader;
+}
+
+/**
+ * A record's answer with the stored values its schema would not accept now (saved under an
+ * earlier version of it), as `warnings` beside data; none when every value fits (docs/decisions/034).
+ */
+function withWarnings<T extends { data: RecordData }>(kind: Kind, answer: T): T & { warnings?: FieldWarning[] } {
+  const warnings = recordWarnings(kind, answer.data);
+  return warnings.length === 0 ? answer : { ...answer, warnings };
 }
 
 function notFoundMessage(kind: Kind, id: number | string): string {
@@ -148,7 +158,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
     });
 
     app.get<{ Params: { id: string } }>(`${base}/:id`, {
-      schema: { tags, summary: `Get one ${kind.schema.title} (ETag: its version)`, params: idParam, response: { 200: envelopeOf(recordRef(kind)), ...errorResponses } },
+      schema: { tags, summary: `Get one ${kind.schema.title} (ETag: its version)`, params: idParam, response: { 200: recordEnvelopeOf(recordRef(kind)), ...errorResponses } },
     }, async (request, reply) => {
       const user = currentUser(request);
       const id = parseId(request.params.id);
@@ -156,7 +166,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       const record = found instanceof Promise ? await found : found;
       if (!record) throw notFound(notFoundMessage(kind, id));
       void reply.header('etag', `"${String(record['version'])}"`);
-      return ok(record);
+      return withWarnings(kind, ok(record));
     });
 
     app.get<{ Params: { id: string } }>(`${base}/:id/history`, {
@@ -180,6 +190,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
                     op: { type: 'string', enum: ['create', 'update', 'delete'] },
                     changedBy: { type: 'string' },
                     changedAt: { type: 'string' },
+                    schemaHash: { type: ['string', 'null'], description: "The version of the kind's schema file this version was saved under (null: saved before versions were kept)" },
                     data: { type: 'object', additionalProperties: true },
                   },
                 },
@@ -205,7 +216,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
         summary: `Create one ${kind.schema.title} (send an Idempotency-Key to make a retried create safe)`,
         headers: { type: 'object', properties: { 'idempotency-key': { type: 'string', description: 'A key the client makes per record (1-200 letters, digits, -_.:); the same key again answers the record it made' } } },
         body: { $ref: inputRef(kind) },
-        response: { 200: envelopeOf(recordRef(kind)), ...errorResponses },
+        response: { 200: recordEnvelopeOf(recordRef(kind)), ...errorResponses },
       },
     }, async (request, reply) => {
       const user = currentUser(request);
@@ -217,7 +228,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       const created = await records.create(kind, actorOf(user), data, complete, key);
       if ('conflict' in created) throw new ApiError(409, created.conflict);
       if (created.replayed) void reply.header('idempotent-replayed', 'true');
-      return ok(created.record);
+      return withWarnings(kind, ok(created.record));
     });
 
     app.put(`${base}`, {
@@ -226,7 +237,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
         summary: `Update one ${kind.schema.title} by the body's id, merged against the version it was based on`,
         body: { $ref: inputRef(kind) },
         headers: { type: 'object', properties: { 'if-match': { type: 'string', description: 'The version the edit is based on, such as "3"' } } },
-        response: { 200: envelopeOf(recordRef(kind)), 409: conflict, ...errorResponses },
+        response: { 200: recordEnvelopeOf(recordRef(kind)), 409: conflict, ...errorResponses },
       },
     }, async (request) => {
       const user = currentUser(request);
@@ -236,9 +247,9 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       if (body['id'] === undefined || body['id'] === null || body['id'] === '') throw badRequest('id is required to update a record');
       const id = parseId(body['id']);
       if (kind.fields.some((f) => kind.schema.properties[f]?.['x-setBy'] !== undefined)) refuseServerOwned(kind, body, await records.get(kind, user.project, id));
-      const result = await records.update(kind, actorOf(user), id, { set, cleared, baseVersion: baseVersion(body, request.headers['if-match']) }, (merged) => {
+      const result = await records.update(kind, actorOf(user), id, { set, cleared, baseVersion: baseVersion(body, request.headers['if-match']) }, (merged, current) => {
         const next = applyDerived(kind, merged);
-        validator.check(kind, next);
+        validator.checkChanged(kind, next, current);
         return next;
       });
       if (result.status === 'missing') throw notFound(notFoundMessage(kind, id));
@@ -251,7 +262,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
           data: { current: result.current, conflicts: result.conflicts },
         });
       }
-      return ok(result.record);
+      return withWarnings(kind, ok(result.record));
     });
 
     app.delete<{ Params: { ids: string } }>(`${base}/:ids`, {

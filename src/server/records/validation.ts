@@ -5,6 +5,7 @@ import { propertyTypes } from '../../shared/kinds.js';
 import { PROPERTY_X_KEYWORDS, ROOT_X_KEYWORDS } from '../../shared/schema-check.js';
 import { badRequest } from '../http/envelope.js';
 import { fillFolderTemplate } from '../../shared/attachments.js';
+import { isMissing } from '../../shared/schema-evolution.js';
 
 export type RecordData = Record<string, unknown>;
 
@@ -73,13 +74,30 @@ export class RecordValidator {
     }
     const set: RecordData = {};
     const cleared: string[] = [];
-    for (const [field, value] of Object.entries(body as RecordData)) {
-      if (!Object.prototype.hasOwnProperty.call(kind.schema.properties, field) || kind.readOnlyFields.has(field)) continue;
+    const unknown: string[] = [];
+    const entries = Object.entries(body as RecordData);
+    for (const [sent, value] of entries) {
+      // A field under an old name (x-renamedFrom) lands in the property that holds it now, unless
+      // the body names that property too.
+      const renamedTo = kind.renamed.get(sent);
+      const field = renamedTo !== undefined && !Object.prototype.hasOwnProperty.call(body, renamedTo) ? renamedTo : sent;
+      if (!Object.prototype.hasOwnProperty.call(kind.schema.properties, field)) {
+        if (renamedTo === undefined && !IGNORED_FIELDS.has(sent)) unknown.push(sent);
+        continue;
+      }
+      if (kind.readOnlyFields.has(field)) continue;
       const types = propertyTypes(kind, field);
       const noValue =
         value === null || (value === '' && (types.includes('number') || types.includes('integer') || kind.schema.properties[field]?.enum !== undefined));
       if (noValue) cleared.push(field);
       else set[field] = coerce(kind.schema.properties[field]?.format, types, value);
+    }
+    if (unknown.length > 0) {
+      // Never dropped with a 200: a phone running an older form would lose what was typed (docs/decisions/034).
+      const names = unknown.slice(0, 10).map((f) => `'${f.slice(0, 60)}'`).join(', ');
+      throw badRequest(
+        `${names} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of ${kind.schema.title}: the form that sent ${unknown.length === 1 ? 'it' : 'them'} is older or newer than the server's. Reload the app to get the current form; nothing was saved.`,
+      );
     }
     return { set, cleared };
   }
@@ -95,15 +113,55 @@ export class RecordValidator {
     return out;
   }
 
-  /** Throws a 400 whose msg names every field that is wrong and how. */
+  /**
+   * A new record: throws a 400 whose msg names every field that is wrong and how. A required
+   * field holding only spaces is missing, as the app's form treats it.
+   */
   check(kind: Kind, data: RecordData): void {
+    const errors = this.errorsOf(kind, data);
+    if (errors.length > 0) throw badRequest(errors.map((e) => e.message).join('; '));
+  }
+
+  /**
+   * An update: only what it changes is checked (the fields whose value differs from `current`, the
+   * stored record, and the record-level rules that name them). A value stored under an earlier
+   * version of the schema that no longer fits is kept as it is; the answer's warnings name it
+   * (docs/decisions/034).
+   */
+  checkChanged(kind: Kind, next: RecordData, current: RecordData): void {
+    const changed = new Set<string>();
+    for (const field of new Set([...Object.keys(next), ...Object.keys(current)])) {
+      if (JSON.stringify(next[field]) !== JSON.stringify(current[field])) changed.add(field);
+    }
+    if (changed.size === 0) return;
+    const errors = this.errorsOf(kind, next).filter((e) => changed.has(e.field));
+    if (errors.length > 0) throw badRequest(errors.map((e) => e.message).join('; '));
+  }
+
+  private errorsOf(kind: Kind, data: RecordData): { field: string; message: string }[] {
     const validate = this.validators.get(kind.name);
     if (!validate) throw new Error(`no validator for kind ${kind.name}`);
-    if (validate(data)) return;
-    const messages = [...new Set((validate.errors ?? []).map((e) => describe(e, data)))];
-    throw badRequest(messages.join('; '));
+    const out = new Map<string, { field: string; message: string }>();
+    if (!validate(data)) {
+      for (const e of validate.errors ?? []) {
+        const field = e.keyword === 'required' ? String((e.params as Record<string, unknown>)['missingProperty']) : (e.instancePath.slice(1).split('/')[0] ?? '');
+        const message = describe(e, data);
+        out.set(message, { field, message });
+      }
+    }
+    for (const field of kind.schema.required ?? []) {
+      const value = data[field];
+      if (typeof value === 'string' && isMissing(value)) out.set(`${field} is required`, { field, message: `${field} is required` });
+    }
+    return [...out.values()];
   }
 }
+
+/**
+ * Fields of RuoYi's BaseEntity that a RuoYi-style client may send back with a record; they are no
+ * properties of ours and are ignored, as that backend ignores them. Any other unknown field is refused.
+ */
+const IGNORED_FIELDS = new Set(['id', 'version', 'searchValue', 'createDept', 'createBy', 'createTime', 'updateBy', 'updateTime', 'params']);
 
 const NUMERIC_TEXT = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 

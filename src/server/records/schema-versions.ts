@@ -1,0 +1,93 @@
+import { sql, type Transaction } from 'kysely';
+import type { Kind, KindRegistry, KindSchema } from '../../shared/kind-types.js';
+import { toSortableDateTime } from '../../shared/formats.js';
+import { storedValue } from '../../shared/schema-evolution.js';
+import type { Db } from '../db/database.js';
+import { rebuildDayCounts } from '../db/day-counts.js';
+import { recordTable } from '../db/migrations.js';
+import type { Database, RecordTableName } from '../db/types.js';
+
+/** Rows read and re-filed at a time when a kind's date field changed. */
+const REFILE_BATCH = 2000;
+
+/** What the start did with the kinds' schemas, for the log. */
+export interface SchemaStartReport {
+  info: string[];
+  warnings: string[];
+}
+
+/**
+ * Run at every start, after the migrations (docs/decisions/034):
+ * - keeps each kind's schema file in kind_schemas when it is first served, so that every record
+ *   version can name the schema it was saved under (record_history.schema_hash);
+ * - when a kind's x-kind.dateField differs from the one it was last served with, re-files its
+ *   records under the new field (record_date and the day counts), once, in one transaction with
+ *   keeping the new schema, so that a start that fails half-way re-files again next time;
+ * - names the record tables of kinds that no longer have a schema file: their rows are kept and
+ *   come back when the file does, but nobody can reach them meanwhile.
+ */
+export async function rememberSchemas(db: Db, registry: KindRegistry): Promise<SchemaStartReport> {
+  const report: SchemaStartReport = { info: [], warnings: [] };
+  for (const kind of registry.values()) {
+    await db.kysely.transaction().execute(async (trx) => {
+      const known = await trx.selectFrom('kind_schemas').select('hash').where('hash', '=', kind.hash).executeTakeFirst();
+      if (known !== undefined) return;
+      const last = await trx.selectFrom('kind_schemas').select(['schema', 'hash']).where('kind', '=', kind.name).orderBy('first_served_at', 'desc').limit(1).executeTakeFirst();
+      await trx
+        .insertInto('kind_schemas')
+        .values({ hash: kind.hash, kind: kind.name, schema: JSON.stringify(kind.schema), first_served_at: new Date().toISOString() })
+        .onConflict((oc) => oc.column('hash').doNothing())
+        .execute();
+      if (last === undefined) return;
+      report.info.push(`${kind.name}.schema.json changed (schema ${last.hash} -> ${kind.hash}); records saved under the earlier version stay as they were`);
+      const before = (JSON.parse(last.schema) as KindSchema)['x-kind'].dateField;
+      if (before === kind.meta.dateField) return;
+      const table = recordTable(kind);
+      const { moved, total } = await refile(trx, kind, table);
+      await rebuildDayCounts(trx, kind.name, table);
+      report.info.push(`${kind.name}: x-kind.dateField changed from ${before} to ${kind.meta.dateField}; ${moved} of ${total} records re-filed under the new date`);
+    });
+  }
+  for (const [table, rows] of await orphanTables(db, registry)) {
+    report.warnings.push(
+      `${table} holds ${rows} records of kind '${table.slice(4)}', which has no schema file now: nobody can reach them. They are kept; put ${table.slice(4)}.schema.json back to serve them again.`,
+    );
+  }
+  return report;
+}
+
+/** Recomputes record_date of every record of a kind from its date field; returns how many moved. */
+async function refile(trx: Transaction<Database>, kind: Kind, table: RecordTableName): Promise<{ moved: number; total: number }> {
+  let after = 0;
+  let moved = 0;
+  let total = 0;
+  for (;;) {
+    const rows = await trx.selectFrom(table).select(['id', 'data', 'record_date']).where('id', '>', after).orderBy('id').limit(REFILE_BATCH).execute();
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      total++;
+      const date = toSortableDateTime(storedValue(kind, JSON.parse(row.data) as Record<string, unknown>, kind.meta.dateField));
+      if (date === row.record_date) continue;
+      await trx.updateTable(table).set({ record_date: date }).where('id', '=', row.id).execute();
+      moved++;
+    }
+    after = Number(rows[rows.length - 1]?.id ?? after);
+  }
+  return { moved, total };
+}
+
+/** Record tables (rec_<kind>) with rows whose kind has no schema file now. */
+async function orphanTables(db: Db, registry: KindRegistry): Promise<[RecordTableName, number][]> {
+  const served = new Set([...registry.values()].map((k) => recordTable(k)));
+  const tables = await db.kysely.introspection.getTables();
+  const out: [RecordTableName, number][] = [];
+  for (const t of tables) {
+    if (!/^rec_[a-z][a-z0-9]*$/.test(t.name) || served.has(t.name as RecordTableName)) continue;
+    if (db.dialect === 'postgres' && t.schema !== (db.schema ?? 'public')) continue;
+    const table = t.name as RecordTableName;
+    const row = await sql<{ n: string | number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db.kysely);
+    const n = Number(row.rows[0]?.n ?? 0);
+    if (n > 0) out.push([table, n]);
+  }
+  return out;
+}

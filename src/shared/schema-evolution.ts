@@ -1,0 +1,171 @@
+import { customFormats, DATETIME_TEXT, formatHints, isCalendarDate } from './formats.js';
+import type { Kind, KindProperty, KindSchema } from './kind-types.js';
+
+/**
+ * How records saved under one version of a schema file are read under a later one
+ * (docs/decisions/034): old property names (x-renamedFrom) are found under the new name, stored
+ * values that no longer fit their property are returned as stored and named as warnings, and a
+ * choice's stored value is kept apart from its label (x-labels). Shared by the server (reads,
+ * saves, the schema check) and the app (view mode, cards, forms).
+ */
+
+type Data = Record<string, unknown>;
+
+/** A stored value that the kind's schema, as it is now, would not accept. */
+export interface FieldWarning {
+  field: string;
+  /** The property's title, for people. */
+  title: string;
+  /** What is wrong, such as 'must be a number (got "C")' or 'is required'. */
+  problem: string;
+}
+
+/** Fields every record has that people never edit: not warned about. */
+const SCOPE_FIELDS = new Set(['id', 'projectName', 'vehicleNo']);
+
+/** Old property names -> the property that holds their values now. */
+export function renamesOf(schema: KindSchema): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [field, prop] of Object.entries(schema.properties)) for (const old of prop['x-renamedFrom'] ?? []) out.set(old, field);
+  return out;
+}
+
+/**
+ * A short, stable hash of a schema file's content (53 bits of cyrb53 over its JSON, as hex): the
+ * same on the server and in the app, which bundles the same files. Not a security measure.
+ */
+export function schemaHash(schema: unknown): string {
+  const text = JSON.stringify(schema);
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+}
+
+/** Whether a record's data holds a value for a property, under its name or an old one. */
+function holderOf(kind: Pick<Kind, 'schema'>, data: Data, field: string): string | undefined {
+  if (Object.prototype.hasOwnProperty.call(data, field)) return field;
+  for (const old of kind.schema.properties[field]?.['x-renamedFrom'] ?? []) if (Object.prototype.hasOwnProperty.call(data, old)) return old;
+  return undefined;
+}
+
+/** A property's value in stored data: under its name, or else under the first of its old names that has one. */
+export function storedValue(kind: Pick<Kind, 'schema'>, data: Data, field: string): unknown {
+  const holder = holderOf(kind, data, field);
+  return holder === undefined ? undefined : data[holder];
+}
+
+/**
+ * Stored data with values under old names moved to the properties that hold them now (the new
+ * name wins when both are there). Returns the same object when nothing was renamed.
+ */
+export function withRenames(kind: Pick<Kind, 'renamed'>, data: Data): Data {
+  if (kind.renamed.size === 0) return data;
+  let out: Data | undefined;
+  for (const [old, field] of kind.renamed) {
+    if (!Object.prototype.hasOwnProperty.call(data, old)) continue;
+    out ??= { ...data };
+    if (!Object.prototype.hasOwnProperty.call(out, field)) out[field] = data[old];
+    delete out[old];
+  }
+  return out ?? data;
+}
+
+const TYPE_WORDS: Record<string, string> = { number: 'a number', integer: 'a whole number', string: 'text', boolean: 'true or false' };
+
+function preview(value: unknown): string {
+  const s = JSON.stringify(value) ?? String(value);
+  return s.length > 40 ? `${s.slice(0, 37)}...` : s;
+}
+
+function fitsType(type: string, value: unknown): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'null':
+      return value === null;
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    default:
+      return true;
+  }
+}
+
+/**
+ * Why a value does not fit a property as the schema declares it now, in the words the server's
+ * validation uses; undefined when it fits. Checks the keywords our schema files use: type, enum,
+ * format, minimum, maximum, minLength, maxLength.
+ */
+export function valueProblem(prop: KindProperty, value: unknown): string | undefined {
+  const got = ` (got ${preview(value)})`;
+  const types = prop.type === undefined ? [] : [prop.type].flat();
+  if (types.length > 0 && !types.some((t) => fitsType(t, value))) return `must be ${types.map((t) => TYPE_WORDS[t] ?? t).join(' or ')}${got}`;
+  if (Array.isArray(prop.enum) && !prop.enum.some((e) => e === value)) return `must be one of: ${prop.enum.map(String).join(', ')}${got}`;
+  if (typeof value === 'string') {
+    const check = typeof prop.format === 'string' ? customFormats[prop.format] : undefined;
+    if (check !== undefined && !check(value)) {
+      if (DATETIME_TEXT.test(value) && !isCalendarDate(value)) return `is not a day of the calendar${got}`;
+      return `must be ${formatHints[prop.format as string] ?? `in ${String(prop.format)} format`}${got}`;
+    }
+    const length = [...value].length;
+    if (typeof prop.maxLength === 'number' && length > prop.maxLength) return `must be at most ${prop.maxLength} characters (it has ${length})`;
+    if (typeof prop.minLength === 'number' && length < prop.minLength) return `must be at least ${prop.minLength} characters (it has ${length})`;
+  }
+  if (typeof value === 'number') {
+    if (typeof prop.minimum === 'number' && value < prop.minimum) return `must be at least ${prop.minimum}${got}`;
+    if (typeof prop.maximum === 'number' && value > prop.maximum) return `must be at most ${prop.maximum}${got}`;
+  }
+  return undefined;
+}
+
+/** Whether a value counts as missing for `required`: none, null, or text with nothing but spaces. */
+export function isMissing(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * The stored values of a record (as the API returns it: properties under their current names)
+ * that its kind's schema would not accept now, each with what is wrong. A record saved under an
+ * earlier version of its schema keeps such values until someone changes them.
+ */
+export function recordWarnings(kind: Pick<Kind, 'schema' | 'fields'>, record: Data): FieldWarning[] {
+  const out: FieldWarning[] = [];
+  const required = new Set(kind.schema.required ?? []);
+  for (const field of kind.fields) {
+    if (SCOPE_FIELDS.has(field)) continue;
+    const prop = kind.schema.properties[field];
+    if (prop === undefined) continue;
+    const value = record[field];
+    const title = prop.title ?? field;
+    if (isMissing(value)) {
+      if (required.has(field) && prop.readOnly !== true) out.push({ field, title, problem: 'is required' });
+      continue;
+    }
+    const problem = valueProblem(prop, value);
+    if (problem !== undefined) out.push({ field, title, problem });
+  }
+  return out;
+}
+
+/** What people see for a stored choice: its label (x-labels) when it has one, else the value itself. */
+export function labelOf(prop: KindProperty | undefined, value: unknown): string {
+  const labels = prop?.['x-labels'];
+  if (labels !== undefined && (typeof value === 'string' || typeof value === 'number') && Object.prototype.hasOwnProperty.call(labels, String(value))) {
+    return labels[String(value)] as string;
+  }
+  return value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+}
