@@ -24,6 +24,8 @@ const elements = [
   { type: 'client-ui', pattern: 'src/client/ui' },
   { type: 'client-pages', pattern: 'src/client/pages' },
   { type: 'client-app', pattern: 'src/client/app' },
+  // The schema preview (npm run schemas:preview): draws the app's screens, and nothing imports it.
+  { type: 'client-preview', pattern: 'src/client/preview' },
   { type: 'client-feature', pattern: 'src/client/*', capture: ['feature'] },
   { type: 'client-entry', pattern: 'src/client/*.{ts,tsx}', partialMatch: false },
 ];
@@ -84,6 +86,7 @@ export default tseslint.config(
           may('client-pages', [...CLIENT_BASE, 'client-api', 'client-ui', 'client-feature', 'client-pages']),
           may('client-app', [...CLIENT_BASE, 'client-api', 'client-ui', 'client-feature', 'client-pages', 'client-app']),
           may('client-entry', [...CLIENT_BASE, 'client-app']),
+          may('client-preview', [...CLIENT_BASE, 'client-api', 'client-ui', 'client-feature', 'client-app', 'client-preview']),
         ],
       }],
       // The component library only from its subpaths: the root import drags all of it into the entry.
