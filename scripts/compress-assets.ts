@@ -4,8 +4,10 @@ import zlib from 'node:zlib';
 
 // Writes .br and .gz beside each text asset of the client build, so the server sends them
 // precompressed at the best ratio instead of compressing on every request.
+// The folder is dist/client (`npm run build:client`) unless one is named: `npm start` builds into
+// a new folder per build (scripts/start.mjs, decision 033).
 const root = path.resolve(import.meta.dirname, '..');
-const dir = path.join(root, 'dist/client');
+const dir = path.resolve(root, process.argv[2] ?? 'dist/client');
 const TEXT = /\.(js|css|html|svg|json|txt|map|ttf|eot)$/;
 let count = 0;
 function walk(folder: string): void {
@@ -23,4 +25,4 @@ function walk(folder: string): void {
   }
 }
 walk(dir);
-console.log(`Compressed ${count} assets in dist/client (.br and .gz)`);
+console.log(`Compressed ${count} assets in ${path.relative(root, dir)} (.br and .gz)`);
