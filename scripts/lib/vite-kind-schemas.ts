@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
+import { schemasVersion } from '../../src/shared/schema-evolution.js';
 
 const ID = 'virtual:kind-schemas';
 const RESOLVED = `\0${ID}`;
@@ -15,6 +16,9 @@ export function kindSchemas(root: string = process.cwd()): Plugin {
   const dir = path.resolve(root, process.env['SCHEMAS_DIR'] ?? 'schemas');
   return {
     name: 'kind-schemas',
+    // The version of the files the app is built with, sent with every API call (x-schemas-version):
+    // the server tells an app built with other files that a new version of the forms is available.
+    config: () => ({ define: { __SCHEMAS_VERSION__: JSON.stringify(schemasVersion(readSchemas(dir))) } }),
     resolveId: (source) => (source === ID ? RESOLVED : undefined),
     load(id) {
       if (id !== RESOLVED) return undefined;
@@ -28,4 +32,19 @@ export function kindSchemas(root: string = process.cwd()): Plugin {
       return `export default ${JSON.stringify(schemas)};`;
     },
   };
+}
+
+/** The schema files of a folder, parsed, keyed by kind name (unreadable ones left to the server's check). */
+function readSchemas(dir: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!fs.existsSync(dir)) return out;
+  for (const file of fs.readdirSync(dir).sort()) {
+    if (!file.endsWith('.schema.json')) continue;
+    try {
+      out[file.slice(0, -'.schema.json'.length)] = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+    } catch {
+      // A file that is not JSON: the build's load() reports it.
+    }
+  }
+  return out;
 }

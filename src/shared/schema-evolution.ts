@@ -48,6 +48,19 @@ export function schemaHash(schema: unknown): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
 }
 
+/**
+ * One version for all the schema files together: what the app sends (x-schemas-version) and
+ * what the server answers with, so that an app built with other files knows it (docs/decisions/034).
+ * `schemas` maps kind names to schema files.
+ */
+export function schemasVersion(schemas: Record<string, unknown>): string {
+  return schemaHash(
+    Object.keys(schemas)
+      .sort()
+      .map((name) => [name, schemaHash(schemas[name])]),
+  );
+}
+
 /** Whether a record's data holds a value for a property, under its name or an old one. */
 function holderOf(kind: Pick<Kind, 'schema'>, data: Data, field: string): string | undefined {
   if (Object.prototype.hasOwnProperty.call(data, field)) return field;

@@ -1,6 +1,7 @@
 import { ApiError, envelopeMessage, type Envelope, type ListEnvelope } from '../../shared/envelope';
 import { API_BASE, CLIENT_ID, REQUEST_TIMEOUT_MS } from './config';
 import { storage } from '../lib/storage';
+import { BUILT_SCHEMAS_VERSION, noteServerSchemas } from './form-version';
 
 export { ApiError, type Envelope, type ListEnvelope };
 
@@ -51,6 +52,7 @@ export function toQueryString(query: RequestOptions['query']): string {
 /** The headers every call to our services carries (main, files, uploads): the client id and, when signed in, the Bearer token. */
 export function apiHeaders(extra: Record<string, string> = {}): Record<string, string> {
   const headers: Record<string, string> = { ...extra, clientid: CLIENT_ID, accept: 'application/json' };
+  if (BUILT_SCHEMAS_VERSION !== '') headers['x-schemas-version'] = BUILT_SCHEMAS_VERSION;
   const token = storage.token();
   if (token) headers['authorization'] = `Bearer ${token}`;
   return headers;
@@ -120,6 +122,7 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
     clearTimeout(timer);
   }
 
+  noteServerSchemas(response.headers.get('x-schemas-version'));
   // A body that is not JSON (a proxy's error page) counts as none.
   const body: unknown = await response.json().catch(() => null);
   return readAnswer<T>(response.status, body, { signOutOn401: !options.noAuthRedirect, fallback: 'An error occurred' });

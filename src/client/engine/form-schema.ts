@@ -2,6 +2,7 @@ import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { format } from 'date-fns';
 import type { Kind, KindProperty } from '../../shared/kind-types';
 import { storage } from '../lib/storage';
+import { labelOf, recordWarnings } from '../../shared/schema-evolution';
 
 /**
  * The schema the form renders: the kind's schema without `default`s (the form must show what a
@@ -20,6 +21,12 @@ export function formSchema(kind: Kind): RJSFSchema {
 function fieldUi(prop: KindProperty): UiSchema {
   const ui = prop['x-ui'] ?? {};
   if (ui.hidden) return { 'ui:widget': 'hidden' };
+  // A choice shows its label (x-labels); the stored value stays what the enum says.
+  if (prop['x-labels'] !== undefined && Array.isArray(prop.enum)) return { ...fieldUiOf(prop, ui), 'ui:enumNames': { ...prop['x-labels'] } };
+  return fieldUiOf(prop, ui);
+}
+
+function fieldUiOf(prop: KindProperty, ui: NonNullable<KindProperty['x-ui']>): UiSchema {
   const derived = prop['x-derived'];
   if (derived && 'difference' in derived) return { 'ui:widget': 'derived', 'ui:options': { difference: derived.difference } };
   if (derived) return { 'ui:readonly': true };
@@ -56,6 +63,34 @@ export function uiSchema(kind: Kind): UiSchema {
   for (const [name, prop] of Object.entries(kind.schema.properties)) ui[name] = fieldUi(prop);
   return ui;
 }
+
+/**
+ * The form of one record saved under an earlier version of its schema (docs/decisions/034): a
+ * retired choice the record holds stays one of its field's choices, marked '(retired)', so the
+ * dropdown shows it and a save keeps it; and each stored value that no longer fits says so under
+ * its field. Returns the kind's own form when the record needs nothing of this.
+ */
+export function formForRecord(kind: Kind, schema: RJSFSchema, ui: UiSchema, record: Record<string, unknown>): { schema: RJSFSchema; uiSchema: UiSchema } {
+  const warnings = recordWarnings(kind, record);
+  if (warnings.length === 0) return { schema, uiSchema: ui };
+  const properties = { ...(schema.properties as Record<string, RJSFSchema>) };
+  const outUi: UiSchema = { ...ui };
+  for (const w of warnings) {
+    const prop = properties[w.field];
+    const value = record[w.field];
+    const fieldUi = { ...((ui[w.field] ?? {}) as UiSchema), 'ui:help': `${EARLIER_VERSION}: ${w.problem}` };
+    if (prop && Array.isArray(prop.enum) && (typeof value === 'string' || typeof value === 'number') && !prop.enum.includes(value)) {
+      properties[w.field] = { ...prop, enum: [...prop.enum, value] };
+      const names = (fieldUi['ui:enumNames'] ?? {}) as Record<string, string>;
+      fieldUi['ui:enumNames'] = { ...names, [String(value)]: `${labelOf(kind.schema.properties[w.field], value)} (retired)` };
+    }
+    outUi[w.field] = fieldUi;
+  }
+  return { schema: { ...schema, properties }, uiSchema: outUi };
+}
+
+/** What a field whose stored value no longer fits its schema says under it. */
+export const EARLIER_VERSION = 'Saved under an earlier version of this form';
 
 /**
  * A new record's first values: the schema's defaults, the dynamic ones (now, start of today),

@@ -7,13 +7,15 @@ import type { Kind } from '../../shared/kind-types';
 import { whenIdle } from '../lib/idle';
 import { Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
-import { formSchema, uiSchema } from './form-schema';
+import { formForRecord, formSchema, uiSchema } from './form-schema';
 import { fill } from './registry';
 import { useRecordDetail } from './use-record-detail';
 import { ConflictDialog } from './conflict-dialog';
 import { OfflineLine } from '../ui/offline-line';
 import { RecordSummary } from './record-summary';
 import { loadRecordForm, useRecordForm } from './use-record-form';
+import { useFormOutdated } from '../api/form-version';
+import { checkForUpdates } from '../updates/update-check';
 
 /** What a kind may add below its form (registered per kind in src/client/kinds), such as attachments. */
 export interface DetailSectionProps {
@@ -33,6 +35,7 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
   const location = useLocation();
   const prefill = (location.state as { prefill?: Record<string, unknown> } | null)?.prefill;
   const c = useRecordDetail(kind, id, prefill);
+  const outdated = useFormOutdated();
   const { meta } = kind;
   const schema = useMemo(() => formSchema(kind), [kind]);
   const ui = useMemo(() => uiSchema(kind), [kind]);
@@ -72,14 +75,20 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
 
   // Viewing: refresh and Edit in the header. Editing: Cancel and Save in a bar at the thumb.
   const waiting = c.state.status === 'ready' && c.state.waiting === true;
+  // The server has other schema files than this app was built with: update before editing, so
+  // that nobody types into a form the server no longer has (drafts and the outbox are kept).
+  const update = (): void => void checkForUpdates();
   const actions = c.editing || waiting ? undefined : (
     <>
       <Button icon="pi pi-refresh" rounded text aria-label="Refresh" onClick={() => void c.refresh()} />
-      <Button label="Edit" icon="pi pi-pencil" size="small" onClick={c.edit} />
+      {outdated ? <Button label="Update to edit" icon="pi pi-download" size="small" onClick={update} /> : <Button label="Edit" icon="pi pi-pencil" size="small" onClick={c.edit} />}
     </>
   );
 
-  const formUi = c.isNew ? { ...ui, id: { 'ui:widget': 'hidden' } } : ui;
+  const baseUi = c.isNew ? { ...ui, id: { 'ui:widget': 'hidden' } } : ui;
+  const shown = c.editing ? c.draft : c.state.record;
+  // Values saved under an earlier version of the form are kept and said so (docs/decisions/034).
+  const form = formForRecord(kind, schema, baseUi, shown);
   return (
     <div className="page">
       <PageHeader title={title} back={goBack} actions={actions} />
@@ -89,6 +98,13 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
           <i className="pi pi-exclamation-triangle text-orange-500" aria-hidden="true" />
           <span className="flex-1">A change saved on this phone was not sent: {c.parked.message || 'someone changed the same fields'}</span>
           <Button label="Review" link size="small" onClick={() => void c.reviewParked()} />
+        </div>
+      )}
+      {outdated && (
+        <div className="filter-banner" role="status" data-testid="form-outdated">
+          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
+          <span className="flex-1">A new version of this form is available. Update the app before editing; what you typed is kept.</span>
+          <Button label="Update now" link size="small" onClick={update} />
         </div>
       )}
       {waiting && (
@@ -103,8 +119,8 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
       <Card className="record-form">
         {RecordForm && c.editing ? (
           <RecordForm
-            schema={schema}
-            uiSchema={formUi}
+            schema={form.schema}
+            uiSchema={form.uiSchema}
             values={c.draft}
             editing
             fieldErrors={c.fieldErrors as ErrorSchema}
@@ -112,7 +128,7 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
             onSubmit={() => void c.save()}
           />
         ) : (
-          <RecordSummary schema={schema} uiSchema={formUi} record={c.editing ? c.draft : c.state.record} />
+          <RecordSummary schema={form.schema} uiSchema={form.uiSchema} record={shown} />
         )}
       </Card>
       {sections.map((Section, i) => (

@@ -78,7 +78,12 @@ function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, rec
     case 'textarea':
       return <textarea id={id} className={`p-inputtextarea p-inputtext ${BOX}`} rows={5} value={text(value)} disabled readOnly />;
     default:
-      if (Array.isArray(prop.enum)) return <Dropdown id={id} shown={text(value)} />;
+      if (Array.isArray(prop.enum)) {
+        // The choice's label (x-labels, as ui:enumNames) when it has one, else the stored value.
+        const names = ui['ui:enumNames'] as Record<string, string> | undefined;
+        const shown = text(value);
+        return <Dropdown id={id} shown={names?.[shown] ?? shown} />;
+      }
       return <input id={id} className={BOX} type="text" value={text(value)} disabled readOnly />;
   }
 }
@@ -100,6 +105,11 @@ export function RecordSummary({ schema, uiSchema, record }: { schema: RJSFSchema
                   <label htmlFor={id}>{prop.title ?? name} </label>
                   {valueOf(id, prop, ui, record[name], record)}
                   {typeof prop.description === 'string' && <small>{prop.description}</small>}
+                  {typeof ui['ui:help'] === 'string' && (
+                    <small className="field-warning" data-testid="field-warning">
+                      <i className="pi pi-info-circle" aria-hidden="true" /> {ui['ui:help']}
+                    </small>
+                  )}
                 </div>
               </div>
             );

@@ -13,7 +13,12 @@ import { useToast } from '../ui/toast';
 
 /** A kind as the sheet builder takes it. */
 function sheetKind(kind: Kind): SheetKind {
-  return { fields: kind.fields, exportFields: kind.exportFields, formats: Object.fromEntries(kind.fields.map((f) => [f, kind.schema.properties[f]?.format])) };
+  const labels: Record<string, Record<string, string>> = {};
+  for (const f of kind.fields) {
+    const l = kind.schema.properties[f]?.['x-labels'];
+    if (l !== undefined) labels[f] = l;
+  }
+  return { fields: kind.fields, exportFields: kind.exportFields, formats: Object.fromEntries(kind.fields.map((f) => [f, kind.schema.properties[f]?.format])), labels };
 }
 
 /** The sheet rows: every export column, blank where a row has no value. */

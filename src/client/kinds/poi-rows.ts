@@ -9,6 +9,8 @@ export interface SheetKind {
   exportFields: string[];
   /** Each field's schema format (datetime-text, date-text), for real Excel dates. */
   formats: Record<string, string | undefined>;
+  /** Each choice field's labels (x-labels): the sheet shows a choice as people see it in the app. */
+  labels?: Record<string, Record<string, string>>;
 }
 
 /** Fields the POI export leaves out even when a row carries them (SPEC.md section 7). */
@@ -23,7 +25,12 @@ function exportColumns(kind: SheetKind, rows: Row[]): string[] {
 /** The sheet rows: every export column, blank where a row has no value. */
 export function sheetRows(kind: SheetKind, rows: Row[]): { columns: string[]; data: Row[] } {
   const columns = exportColumns(kind, rows);
-  const data = rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c] === null || row[c] === undefined ? '' : row[c]])));
+  const shown = (column: string, value: unknown): unknown => {
+    if (value === null || value === undefined) return '';
+    const label = kind.labels?.[column]?.[String(value)];
+    return label !== undefined && (typeof value === 'string' || typeof value === 'number') ? label : value;
+  };
+  const data = rows.map((row) => Object.fromEntries(columns.map((c) => [c, shown(c, row[c])])));
   return { columns, data };
 }
 

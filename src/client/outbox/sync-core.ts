@@ -67,8 +67,11 @@ async function call(ctx: SyncContext, method: string, url: string, init: { heade
   return { ok: true, status: response.status, body };
 }
 
+/** The schema files this app was built with (scripts/lib/vite-kind-schemas.ts): a refusal then says when the server's differ. */
+const SCHEMAS_VERSION = typeof __SCHEMAS_VERSION__ === 'string' ? __SCHEMAS_VERSION__ : '';
+
 function authHeaders(ctx: SyncContext, extra: Record<string, string> = {}): Record<string, string> {
-  return { ...extra, clientid: CLIENT_ID, authorization: `Bearer ${ctx.token}` };
+  return { ...extra, clientid: CLIENT_ID, authorization: `Bearer ${ctx.token}`, ...(SCHEMAS_VERSION !== '' ? { 'x-schemas-version': SCHEMAS_VERSION } : {}) };
 }
 
 /** The envelope's code (or the HTTP status), as the API client reads it. */

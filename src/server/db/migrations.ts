@@ -240,8 +240,9 @@ function migrations(db: Db): Record<string, Migration> {
           .addColumn('kind', 'text', (c) => c.notNull())
           .addColumn('schema', 'text', (c) => c.notNull())
           .addColumn('first_served_at', 'text', (c) => c.notNull())
+          .addColumn('last_served_at', 'text', (c) => c.notNull())
           .execute();
-        await k.schema.createIndex('kind_schemas_kind').on('kind_schemas').columns(['kind', 'first_served_at']).execute();
+        await k.schema.createIndex('kind_schemas_kind').on('kind_schemas').columns(['kind', 'last_served_at']).execute();
         await k.schema.alterTable('record_history').addColumn('schema_hash', 'text').execute();
       },
     },

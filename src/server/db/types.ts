@@ -56,6 +56,8 @@ export interface KindSchemaTable {
   /** The schema file's JSON. */
   schema: string;
   first_served_at: string;
+  /** When a server last started with it: the latest is the version the kind's records were last filed under. */
+  last_served_at: string;
 }
 
 /** One table per kind, named rec_<kind>: promoted columns for queries, the record itself as JSON text. */

@@ -2,6 +2,7 @@ import * as XLSX from 'xlsx';
 import type { Kind } from '../../shared/kind-types.js';
 import type { RecordData } from '../records/validation.js';
 import { excelDateCell, type ExcelDateCell } from '../../shared/excel-dates.js';
+import { labelOf } from '../../shared/schema-evolution.js';
 
 /** Data rows one Excel sheet can hold (1,048,576 rows minus the header). */
 export const MAX_SHEET_ROWS = 1_048_575;
@@ -43,8 +44,11 @@ export class SheetBuilder {
   private rows = 1;
 
   add(records: RecordData[]): void {
-    const formats = this.kind.exportFields.map((field) => this.kind.schema.properties[field]?.format);
-    const cells = records.map((record) => this.kind.exportFields.map((field, i) => cell(record[field], formats[i])));
+    const props = this.kind.exportFields.map((field) => this.kind.schema.properties[field]);
+    const formats = props.map((prop) => prop?.format);
+    // A choice is written as its label (x-labels), as people see it in the app.
+    const shown = (value: unknown, i: number): unknown => (props[i]?.['x-labels'] === undefined || value === undefined || value === null ? value : labelOf(props[i], value));
+    const cells = records.map((record) => this.kind.exportFields.map((field, i) => cell(shown(record[field], i), formats[i])));
     // SheetJS takes plain values per row; date cells are put in place afterwards with their format.
     XLSX.utils.sheet_add_aoa(
       this.sheet,

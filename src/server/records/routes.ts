@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kind, KindRegistry } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
 import { ApiError, badRequest, notFound, ok, okList } from '../http/envelope.js';
@@ -6,7 +6,7 @@ import { acceptsGzip, COMPRESS_THRESHOLD, markGzipped } from '../http/compressio
 import { ParsedLists, type ListCache } from './list-cache.js';
 import { listTitles } from './merge.js';
 import { envelopeOf, errorResponses, inputRef, listEnvelopeOf, recordEnvelopeOf, recordRef } from '../api-docs/kind-schemas.js';
-import { recordWarnings, type FieldWarning } from '../../shared/schema-evolution.js';
+import { recordWarnings, schemasVersion, type FieldWarning } from '../../shared/schema-evolution.js';
 import type { User } from '../users/user-repository.js';
 import { parseListQuery, type ListQuery } from './list-query.js';
 import { refuseServerOwned } from './server-owned.js';
@@ -91,6 +91,18 @@ function notFoundMessage(kind: Kind, id: number | string): string {
 export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Promise<void> {
   const { records, validator, listCache } = deps;
   const parsedLists = new ParsedLists<ListQuery>();
+  // The version of the schema files served, named in record answers (x-schemas-version) so that an
+  // app built with other files says a new version of the form is available (docs/decisions/034).
+  const version = schemasVersion(Object.fromEntries([...deps.registry].map(([name, kind]) => [name, kind.schema])));
+  /** A write refused (400) from an app built with other schema files says why its form may be wrong. */
+  const fromOtherForm = (request: FastifyRequest, error: unknown): unknown => {
+    const sent = request.headers['x-schemas-version'];
+    if (!(error instanceof ApiError) || error.status !== 400 || typeof sent !== 'string' || sent === version) return error;
+    return new ApiError(400, `${error.message} (This phone's form is older or newer than the server's: update the app, then apply the change again.)`, {
+      headers: { ...error.headers, 'x-schemas-version': version },
+      data: error.data,
+    });
+  };
 
   for (const kind of deps.registry.values()) {
     const base = kind.meta.apiPath;
@@ -130,6 +142,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       },
     }, async (request, reply) => {
       const user = currentUser(request);
+      void reply.header('x-schemas-version', version);
       if (!listCache.enabled) {
         const query = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
         const { rows, total } = await records.list(kind, user.project, query);
@@ -165,7 +178,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       const found = records.get(kind, user.project, id);
       const record = found instanceof Promise ? await found : found;
       if (!record) throw notFound(notFoundMessage(kind, id));
-      void reply.header('etag', `"${String(record['version'])}"`);
+      void reply.header('etag', `"${String(record['version'])}"`).header('x-schemas-version', version);
       return withWarnings(kind, ok(record));
     });
 
@@ -220,10 +233,16 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       },
     }, async (request, reply) => {
       const user = currentUser(request);
-      refuseServerOwned(kind, request.body, undefined);
-      const { set } = validator.writable(kind, request.body);
-      const data = applyDerived(kind, validator.withDefaults(kind, set));
-      validator.check(kind, data);
+      void reply.header('x-schemas-version', version);
+      let data: RecordData;
+      try {
+        refuseServerOwned(kind, request.body, undefined);
+        const { set } = validator.writable(kind, request.body);
+        data = applyDerived(kind, validator.withDefaults(kind, set));
+        validator.check(kind, data);
+      } catch (e) {
+        throw fromOtherForm(request, e);
+      }
       const key = idempotencyKeyOf(request.headers['idempotency-key']);
       const created = await records.create(kind, actorOf(user), data, complete, key);
       if ('conflict' in created) throw new ApiError(409, created.conflict);
@@ -239,7 +258,16 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
         headers: { type: 'object', properties: { 'if-match': { type: 'string', description: 'The version the edit is based on, such as "3"' } } },
         response: { 200: recordEnvelopeOf(recordRef(kind)), 409: conflict, ...errorResponses },
       },
-    }, async (request) => {
+    }, async (request, reply) => {
+      void reply.header('x-schemas-version', version);
+      try {
+        return await update(request);
+      } catch (e) {
+        throw fromOtherForm(request, e);
+      }
+    });
+
+    async function update(request: FastifyRequest) {
       const user = currentUser(request);
       // writable() refuses a body that is not an object, so the id can be read after it.
       const { set, cleared } = validator.writable(kind, request.body);
@@ -263,7 +291,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
         });
       }
       return withWarnings(kind, ok(result.record));
-    });
+    }
 
     app.delete<{ Params: { ids: string } }>(`${base}/:ids`, {
       schema: {

@@ -18,11 +18,13 @@ export interface SchemaStartReport {
 
 /**
  * Run at every start, after the migrations (docs/decisions/034):
- * - keeps each kind's schema file in kind_schemas when it is first served, so that every record
- *   version can name the schema it was saved under (record_history.schema_hash);
- * - when a kind's x-kind.dateField differs from the one it was last served with, re-files its
- *   records under the new field (record_date and the day counts), once, in one transaction with
- *   keeping the new schema, so that a start that fails half-way re-files again next time;
+ * - keeps each kind's schema file in kind_schemas when it is first served, and when it was last
+ *   served, so that every record version can name the schema it was saved under
+ *   (record_history.schema_hash);
+ * - when a kind's x-kind.dateField differs from the one it was last served with (a new version, or
+ *   one served before and back again), re-files its records under the new field (record_date and
+ *   the day counts), in one transaction with noting the version served, so that a start that fails
+ *   half-way re-files again next time;
  * - names the record tables of kinds that no longer have a schema file: their rows are kept and
  *   come back when the file does, but nobody can reach them meanwhile.
  */
@@ -30,15 +32,14 @@ export async function rememberSchemas(db: Db, registry: KindRegistry): Promise<S
   const report: SchemaStartReport = { info: [], warnings: [] };
   for (const kind of registry.values()) {
     await db.kysely.transaction().execute(async (trx) => {
-      const known = await trx.selectFrom('kind_schemas').select('hash').where('hash', '=', kind.hash).executeTakeFirst();
-      if (known !== undefined) return;
-      const last = await trx.selectFrom('kind_schemas').select(['schema', 'hash']).where('kind', '=', kind.name).orderBy('first_served_at', 'desc').limit(1).executeTakeFirst();
+      const now = new Date().toISOString();
+      const last = await trx.selectFrom('kind_schemas').select(['schema', 'hash']).where('kind', '=', kind.name).orderBy('last_served_at', 'desc').limit(1).executeTakeFirst();
       await trx
         .insertInto('kind_schemas')
-        .values({ hash: kind.hash, kind: kind.name, schema: JSON.stringify(kind.schema), first_served_at: new Date().toISOString() })
-        .onConflict((oc) => oc.column('hash').doNothing())
+        .values({ hash: kind.hash, kind: kind.name, schema: JSON.stringify(kind.schema), first_served_at: now, last_served_at: now })
+        .onConflict((oc) => oc.column('hash').doUpdateSet({ last_served_at: now }))
         .execute();
-      if (last === undefined) return;
+      if (last === undefined || last.hash === kind.hash) return;
       report.info.push(`${kind.name}.schema.json changed (schema ${last.hash} -> ${kind.hash}); records saved under the earlier version stay as they were`);
       const before = (JSON.parse(last.schema) as KindSchema)['x-kind'].dateField;
       if (before === kind.meta.dateField) return;
