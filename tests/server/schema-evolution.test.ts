@@ -43,7 +43,7 @@ const SEVERITIES = ['A', 'B', 'C'];
 
 describe.each(dbTargets())('schema changes on live data on $name', (target) => {
   let storage: { dataDir: string; schema: string };
-  let ids: number[] = [];
+  const ids: number[] = [];
   let before: Record<string, string> = {};
   const servers: TestServer[] = [];
 
