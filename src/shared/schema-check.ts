@@ -460,13 +460,15 @@ export function checkRegistry(schemas: Record<string, KindSchema>): string[] {
   const stats = new Set<string>();
   // The server compiles every kind into one validator, where a second schema with the same $id
   // (a file copied to make a new kind) is refused with a stack trace naming neither file.
-  const ids = new Map<string, string>();
-  for (const [name, s] of Object.entries(schemas)) {
-    const id = s.$id;
-    if (id === undefined) continue;
-    const other = ids.get(id);
-    if (other !== undefined) problems.push(`${name}.schema.json: $id '${id}' is also the $id of ${other}.schema.json; give each file its own, such as "${name}.schema.json"`);
-    else ids.set(id, name);
+  const byId = new Map<string, string[]>();
+  for (const [name, s] of Object.entries(schemas)) if (s.$id !== undefined) byId.set(s.$id, [...(byId.get(s.$id) ?? []), name]);
+  for (const [id, names] of byId) {
+    if (names.length < 2) continue;
+    // The file the $id names keeps it; the others (copies) are told to change theirs.
+    const owner = names.find((n) => id === `${n}.schema.json`) ?? (names[0] as string);
+    for (const name of names) {
+      if (name !== owner) problems.push(`${name}.schema.json: $id '${id}' is also the $id of ${owner}.schema.json; give each file its own, such as "${name}.schema.json"`);
+    }
   }
   for (const [name, s] of Object.entries(schemas)) {
     const meta = s['x-kind'];

@@ -1,0 +1,307 @@
+import { toSortableDateTime } from '../../shared/formats.js';
+import type { Kind, KindProperty, KindRegistry, KindSchema } from '../../shared/kind-types.js';
+import { toKind } from '../../shared/kinds.js';
+import { isMissing, storedValue, valueProblem } from '../../shared/schema-evolution.js';
+import type { RecordTableName } from '../db/types.js';
+import type { StoredData } from './stored-data.js';
+
+/**
+ * What the schema files would make of the records already stored (`npm run schemas:check -- --data`):
+ * per kind and field, how many records hold a value the files would not accept now, and why. Nothing
+ * breaks either way (docs/decisions/034): a record keeps its values, the app shows them with a warning
+ * and saves the record without touching them; the report is for deciding before a deploy.
+ */
+
+/** Why stored values do not fit the schema files. */
+export type Reason = 'type' | 'enum' | 'limit' | 'required' | 'removed' | 'renamed';
+
+/** Reasons that need a decision when a change brings them: the others are information. */
+export const DECISION_REASONS: ReadonlySet<Reason> = new Set(['type', 'limit', 'required', 'removed']);
+
+export interface Finding {
+  field: string;
+  reason: Reason;
+  /** Records concerned. */
+  records: number;
+  /** Of them, those the last served schema found nothing wrong with (this change's); all when none was served. */
+  fresh: number;
+  /** Up to 3 record ids, those of this change first. */
+  examples: number[];
+  /** What is wrong, in words (an example of it). */
+  detail: string;
+  /** For a retired choice, old names and removed fields: the values or names seen, with how many records each. */
+  values: Map<string, number>;
+}
+
+export interface KindReport {
+  kind: string;
+  table: RecordTableName;
+  /** Records stored; 0 when the kind has no table yet. */
+  total: number;
+  /** The last served schema the data is compared with; 'none' when the database has none of this kind (or keeps none yet), 'same' when it is this file. */
+  served: { hash: string; servedAt: string } | 'none' | 'same';
+  /** x-kind.dateField differs from the last served one: records move to the new field's dates at the next start. */
+  dateField?: { from: string; to: string; moved: number };
+  findings: Finding[];
+}
+
+export interface OrphanTable {
+  table: RecordTableName;
+  kind: string;
+  records: number;
+}
+
+export interface DataReport {
+  database: string;
+  /** False when the database keeps no served schemas yet (before the migration that adds them). */
+  servedKnown: boolean;
+  kinds: KindReport[];
+  /** Record tables with rows whose kind has no schema file. */
+  orphans: OrphanTable[];
+  /** Something changed by the files needs a decision: exit status 2. */
+  needsDecision: boolean;
+}
+
+/** Fields every record has, kept in columns, never people's values. */
+const SCOPE_FIELDS = new Set(['id', 'projectName', 'vehicleNo']);
+const EXAMPLES = 3;
+
+interface RecordFinding {
+  field: string;
+  reason: Reason;
+  detail: string;
+  /** The value (a retired choice) or name (an old or removed one) to count. */
+  value?: string;
+}
+
+/** Which rule a value breaks, by asking valueProblem about one keyword at a time. */
+function reasonOf(prop: KindProperty, value: unknown): Reason {
+  if (prop.type !== undefined && valueProblem({ type: prop.type }, value) !== undefined) return 'type';
+  if (Array.isArray(prop.enum) && valueProblem({ enum: prop.enum }, value) !== undefined) return 'enum';
+  return 'limit';
+}
+
+const show = (value: unknown): string => {
+  const s = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  return s.length > 40 ? `${s.slice(0, 37)}...` : s;
+};
+
+/** What one record's stored data breaks of a kind's schema (its values under the names it reads them by). */
+export function recordFindings(kind: Kind, data: Record<string, unknown>): RecordFinding[] {
+  const out: RecordFinding[] = [];
+  const props = kind.schema.properties;
+  const required = new Set(kind.schema.required ?? []);
+  const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+  for (const field of kind.fields) {
+    if (SCOPE_FIELDS.has(field)) continue;
+    const prop = props[field];
+    if (prop === undefined) continue;
+    const value = storedValue(kind, data, field);
+    if (!has(data, field)) {
+      const old = (prop['x-renamedFrom'] ?? []).find((name) => has(data, name));
+      if (old !== undefined && !isMissing(data[old])) out.push({ field, reason: 'renamed', detail: `values under the old name '${old}', read as '${field}'`, value: old });
+    }
+    if (isMissing(value)) {
+      // As the record's warnings have it (schema-evolution.ts recordWarnings): read-only fields are the server's.
+      if (required.has(field) && prop.readOnly !== true) out.push({ field, reason: 'required', detail: 'no value, and the field is required' });
+      continue;
+    }
+    const problem = valueProblem(prop, value);
+    if (problem === undefined) continue;
+    const reason = reasonOf(prop, value);
+    out.push({ field, reason, detail: problem, ...(reason === 'enum' ? { value: show(value) } : {}) });
+  }
+  for (const [key, value] of Object.entries(data)) {
+    if (has(props, key) || kind.renamed.has(key) || SCOPE_FIELDS.has(key) || isMissing(value)) continue;
+    out.push({ field: key, reason: 'removed', detail: 'no longer a property: the values are kept, hidden', value: key });
+  }
+  return out;
+}
+
+const keyOf = (f: Pick<RecordFinding, 'field' | 'reason'>): string => `${f.field}\0${f.reason}`;
+
+/** Reads every stored record of every kind once and reports what the schema files make of it. */
+export async function reportStoredData(registry: KindRegistry, store: StoredData): Promise<DataReport> {
+  const tables = new Set(await store.recordTables());
+  const served = await store.servedSchemas();
+  const kinds: KindReport[] = [];
+  for (const kind of registry.values()) {
+    const table: RecordTableName = `rec_${kind.name}`;
+    const last = served?.get(kind.name);
+    let before: Kind | undefined;
+    if (last !== undefined && last.hash !== kind.hash) {
+      try {
+        before = toKind(kind.name, JSON.parse(last.schema) as KindSchema);
+      } catch {
+        before = undefined;
+      }
+    }
+    const report: KindReport = {
+      kind: kind.name,
+      table,
+      total: 0,
+      served: last === undefined ? 'none' : last.hash === kind.hash ? 'same' : { hash: last.hash, servedAt: last.servedAt },
+      findings: [],
+    };
+    const dateFrom = before?.meta.dateField;
+    if (dateFrom !== undefined && dateFrom !== kind.meta.dateField) report.dateField = { from: dateFrom, to: kind.meta.dateField, moved: 0 };
+    const byKey = new Map<string, Finding & { freshExamples: number[]; oldExamples: number[] }>();
+    if (tables.has(table)) {
+      for await (const row of store.rows(table)) {
+        report.total++;
+        let data: Record<string, unknown>;
+        try {
+          data = JSON.parse(row.data) as Record<string, unknown>;
+        } catch {
+          continue;
+        }
+        if (report.dateField && toSortableDateTime(storedValue(kind, data, kind.meta.dateField)) !== row.record_date) report.dateField.moved++;
+        const now = recordFindings(kind, data);
+        if (now.length === 0) continue;
+        // Unchanged schema: nothing is this change's. No served schema: everything may be.
+        const known = report.served === 'same' ? undefined : before === undefined ? new Set<string>() : new Set(recordFindings(before, data).map(keyOf));
+        for (const f of now) {
+          const fresh = known !== undefined && !known.has(keyOf(f));
+          let agg = byKey.get(keyOf(f));
+          if (agg === undefined) {
+            agg = { field: f.field, reason: f.reason, records: 0, fresh: 0, examples: [], detail: f.detail, values: new Map(), freshExamples: [], oldExamples: [] };
+            byKey.set(keyOf(f), agg);
+          }
+          agg.records++;
+          if (fresh) {
+            agg.fresh++;
+            if (agg.freshExamples.length < EXAMPLES) agg.freshExamples.push(row.id);
+          } else if (agg.oldExamples.length < EXAMPLES) agg.oldExamples.push(row.id);
+          if (f.value !== undefined) agg.values.set(f.value, (agg.values.get(f.value) ?? 0) + 1);
+        }
+      }
+    }
+    const fieldOrder = (field: string): number => {
+      const i = kind.fields.indexOf(field);
+      return i === -1 ? kind.fields.length : i;
+    };
+    report.findings = [...byKey.values()]
+      .map(({ freshExamples, oldExamples, ...f }) => ({ ...f, examples: [...freshExamples, ...oldExamples].slice(0, EXAMPLES) }))
+      .sort((a, b) => fieldOrder(a.field) - fieldOrder(b.field) || a.field.localeCompare(b.field) || a.reason.localeCompare(b.reason));
+    kinds.push(report);
+  }
+  const orphans: OrphanTable[] = [];
+  for (const table of tables) {
+    const name = table.slice('rec_'.length);
+    if (registry.has(name)) continue;
+    const records = await store.count(table);
+    if (records > 0) orphans.push({ table, kind: name, records });
+  }
+  const needsDecision =
+    orphans.length > 0 ||
+    kinds.some((k) => (k.dateField !== undefined && k.total > 0) || k.findings.some((f) => DECISION_REASONS.has(f.reason) && f.fresh > 0));
+  return { database: store.describe, servedKnown: served !== undefined, kinds, orphans, needsDecision };
+}
+
+const REASON_WORDS: Record<Reason, string> = {
+  type: 'type',
+  enum: 'retired choice',
+  limit: 'limit',
+  required: 'required',
+  removed: 'removed',
+  renamed: 'renamed',
+};
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+function topValues(values: Map<string, number>, quote: boolean): string {
+  const sorted = [...values.entries()].sort((a, b) => b[1] - a[1]);
+  const shown = sorted.slice(0, 3).map(([v, n]) => `${quote ? `'${v}'` : v} (${n})`);
+  return `${shown.join(', ')}${sorted.length > 3 ? `, and ${sorted.length - 3} more` : ''}`;
+}
+
+/** The line's words: what is wrong, and what the admin may do about it. */
+function describeFinding(f: Finding, kind: string): string {
+  switch (f.reason) {
+    case 'enum':
+      return `${topValues(f.values, false)} no longer among the choices: kept and shown as stored; label ${f.values.size === 1 ? 'it' : 'them'} in x-labels or add ${f.values.size === 1 ? 'it' : 'them'} back to enum`;
+    case 'renamed':
+      return `values under ${topValues(f.values, true)}, read as '${f.field}'`;
+    case 'removed':
+      return `values kept in the records, hidden: '${f.field}' is no longer a property of ${kind}.schema.json (add it back, or to a property's x-renamedFrom, to see them again)`;
+    case 'required':
+      return 'no value: the record opens and saves as it is (an edit is checked only for what it changes); new records must have it';
+    default:
+      return `e.g. ${f.detail}: kept and shown as stored, with a warning`;
+  }
+}
+
+/** Pads columns of text rows to their widest cell. */
+function table(rows: string[][], indent: string): string[] {
+  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
+  return rows.map((r) => `${indent}${r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ')}`.trimEnd());
+}
+
+/** The report as lines for a terminal: a table per kind, what it means, and a final line. */
+export function formatDataReport(report: DataReport): string[] {
+  const lines: string[] = [`Stored records in ${report.database}:`];
+  if (!report.servedKnown) lines.push('  (no schema served yet: the database keeps no earlier schema files, so every finding is counted as a change)');
+  let decisions = 0;
+  for (const k of report.kinds) {
+    const compared =
+      k.served === 'same'
+        ? 'the schema file is the one last served'
+        : k.served === 'none'
+          ? report.servedKnown
+            ? 'no schema served yet for this kind'
+            : 'no schema served yet'
+          : `compared with the schema last served (${k.served.hash}, served ${k.served.servedAt})`;
+    lines.push('', `${k.kind}: ${k.total === 0 ? 'no records' : plural(k.total, 'record')} (${k.table}); ${compared}`);
+    if (k.dateField) {
+      const needs = k.total > 0;
+      if (needs) decisions++;
+      lines.push(
+        `  ${needs ? '!' : ' '} date field changed from ${k.dateField.from} to ${k.dateField.to}: ${plural(k.dateField.moved, 'record')} of ${k.total} will be re-filed under the new date at the next start (lists, day counts and downloads go by it)`,
+      );
+    }
+    if (k.findings.length === 0) {
+      if (k.total > 0) lines.push('    every record fits');
+      continue;
+    }
+    const rows = [[' ', 'field', 'finding', 'records', 'this change', 'e.g. records', 'what it means']];
+    for (const f of k.findings) {
+      const needs = DECISION_REASONS.has(f.reason) && f.fresh > 0;
+      if (needs) decisions++;
+      rows.push([
+        needs ? '!' : ' ',
+        f.field,
+        REASON_WORDS[f.reason],
+        String(f.records),
+        k.served === 'same' ? '0' : String(f.fresh),
+        f.examples.map((id) => `#${id}`).join(', '),
+        describeFinding(f, k.kind),
+      ]);
+    }
+    lines.push(...table(rows, '  '));
+  }
+  for (const o of report.orphans) {
+    decisions++;
+    lines.push(
+      '',
+      `! ${o.table}: ${plural(o.records, 'record')} of kind '${o.kind}', which has no schema file: unreachable until ${o.kind}.schema.json is back; the rows are kept`,
+    );
+  }
+  const findings = report.kinds.some((k) => k.findings.length > 0 || k.dateField) || report.orphans.length > 0;
+  if (findings) {
+    lines.push(
+      '',
+      'Nothing breaks: records keep their values. The app shows a value the schema no longer accepts as stored, with a warning,',
+      'and saves the record without touching it; only a field someone changes must fit the new schema.',
+      'Lines marked ! come with this change and need a decision: keep the change (the records stay as they are until edited),',
+      'edit the records, or change the schema file (add a choice back, relax a limit, name an old field in x-renamedFrom).',
+    );
+  }
+  const total = report.kinds.reduce((n, k) => n + k.total, 0);
+  lines.push(
+    '',
+    decisions > 0
+      ? `schemas:check: ${plural(total, 'stored record')} checked; ${plural(decisions, 'change needs', 'changes need')} a decision (lines marked !).`
+      : `schemas:check: ${plural(total, 'stored record')} checked; the stored data fits the schema files${findings ? ' (the findings above are information)' : ''}.`,
+  );
+  return lines;
+}
