@@ -29,6 +29,21 @@ export function withoutServerOwned(kind: Kind, edits: Values): Values {
   return out;
 }
 
+/**
+ * Edits made on an earlier version of the kind's form, for the current one: fields renamed since
+ * (x-renamedFrom) under their new names, and the fields it no longer has apart, with their values.
+ */
+export function onCurrentForm(kind: Kind, edits: Values): { values: Values; dropped: [string, unknown][] } {
+  const values: Values = {};
+  const dropped: [string, unknown][] = [];
+  for (const [key, value] of Object.entries(edits)) {
+    const field = kind.renamed.get(key) ?? key;
+    if (Object.prototype.hasOwnProperty.call(kind.schema.properties, field)) values[field] = value;
+    else dropped.push([key, value]);
+  }
+  return { values, dropped };
+}
+
 /** A record with changes applied (null clears a field). */
 export function withChanges(record: Values, edits: Values): Values {
   const out = { ...record };

@@ -8,7 +8,7 @@ import { useToast } from '../ui/toast';
 import { drafts, type Draft } from './drafts';
 import { newRecordValues } from './form-schema';
 import type { Choice } from './conflict-dialog';
-import { changes, conflictOf, versionOf, withChanges, withoutServerOwned, type Conflict, type Values } from './record-edits';
+import { changes, conflictOf, onCurrentForm, versionOf, withChanges, withoutServerOwned, type Conflict, type Values } from './record-edits';
 import { fieldErrorsOf, focusField, type FieldErrors } from './server-errors';
 import { withOfflineCopy } from '../api/offline-cache';
 import { storage } from '../lib/storage';
@@ -342,7 +342,11 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
    */
   const reviewParked = async (): Promise<void> => {
     if (!parked || state.status !== 'ready') return;
-    setDraft(withChanges(state.record, parked.values));
+    // Made on an earlier form: fields renamed since land in their new names; fields the form no
+    // longer has are named, with their values, instead of being sent again (docs/decisions/034).
+    const { values, dropped } = onCurrentForm(kind, parked.values);
+    if (dropped.length > 0) toast('warn', 'Not on the current form', dropped.map(([field, value]) => `${field}: ${JSON.stringify(value)}`).join('; '));
+    setDraft(withChanges(state.record, values));
     setBaseVersion(parked.baseVersion ?? versionOf(state.record));
     setEditing(true);
     const { outbox } = await import('../outbox/store');

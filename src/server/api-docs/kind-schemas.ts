@@ -100,7 +100,7 @@ export function registerKindSchemas(app: FastifyInstance, registry: KindRegistry
       $id: `${kind.name}Input`,
       type: 'object',
       title: `${kind.schema.title} (input)`,
-      description: `Fields a client may write. Read-only and unknown fields are ignored; null (and "" for numbers and choices) clears a field.`,
+      description: `Fields a client may write. Read-only fields and RuoYi's BaseEntity fields (createBy, params, ...) are ignored; any other field the kind does not have is refused with a 400 naming it (an earlier name in x-renamedFrom is written to its property); null (and "" for numbers and choices) clears a field.`,
       properties: input,
       additionalProperties: true,
     });
