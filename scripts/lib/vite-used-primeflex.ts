@@ -2,10 +2,34 @@ import path from 'node:path';
 import type { Plugin } from 'vite';
 import { appSourceFiles, filesUnder, keepUsedRules, readAll, usedClasses, type UsedClasses } from './used-css.js';
 
-/** The class names the app's source, its schema files and RJSF's PrimeReact theme can use. */
+const ICON = /\bpi-[a-z0-9]+(?:-[a-z0-9]+)*/g;
+
+/**
+ * Every PrimeIcons class (`pi-database`) named anywhere in src/ (the page shell in src/shared renders
+ * the bottom navigation's icons too) and in the kinds' schema files (their `icon`s), so no icon a
+ * screen shows is pruned away whichever folder names it.
+ */
+export function iconClasses(root: string): string[] {
+  const schemas = path.resolve(root, process.env['SCHEMAS_DIR'] ?? 'schemas');
+  const files = [...filesUnder(path.join(root, 'src'), ['.ts', '.tsx', '.html']), ...filesUnder(schemas, ['.json'])];
+  const icons = new Set<string>();
+  for (const text of readAll(files)) for (const [name] of text.matchAll(ICON)) icons.add(name);
+  return [...icons].sort();
+}
+
+/**
+ * The class names the app's source, the shared code it renders (src/shared), its schema files and
+ * RJSF's PrimeReact theme can use, and every icon class named anywhere in src/.
+ */
 export function appClasses(root: string): UsedClasses {
-  const files = [...appSourceFiles(root), ...filesUnder(path.join(root, 'node_modules/@rjsf/primereact/lib'), ['.js'])];
-  return usedClasses(readAll(files), { strictPrefixes: true });
+  const files = [
+    ...appSourceFiles(root),
+    ...filesUnder(path.join(root, 'src/shared'), ['.ts', '.tsx']),
+    ...filesUnder(path.join(root, 'node_modules/@rjsf/primereact/lib'), ['.js']),
+  ];
+  const used = usedClasses(readAll(files), { strictPrefixes: true });
+  for (const icon of iconClasses(root)) used.words.add(icon);
+  return used;
 }
 
 /**

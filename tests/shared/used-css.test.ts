@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import postcss from 'postcss';
 import { describe, expect, it } from 'vitest';
-import { keepUsedRules, selectorClasses, usedClasses } from '../../scripts/lib/used-css.js';
-import { woff2Only } from '../../scripts/lib/vite-used-primeflex.js';
+import { filesUnder, keepUsedRules, selectorClasses, usedClasses } from '../../scripts/lib/used-css.js';
+import { appClasses, iconClasses, woff2Only } from '../../scripts/lib/vite-used-primeflex.js';
 import { primeReactClasses, stringConstants } from '../../scripts/lib/vite-used-primereact.js';
 import { ROOT } from '../helpers/server.js';
 
@@ -63,5 +66,39 @@ describe('only the CSS the app uses', () => {
   it('evaluates the string constants PrimeReact keeps its CSS in', () => {
     const text = 'var a = "x{}";\nvar styles = "\\n@layer p {".concat(a, "\\n}");\nvar other = fn("y");\nvar b = "z".concat(unknown);';
     expect(Object.fromEntries(stringConstants(text))).toEqual({ a: 'x{}', styles: '\n@layer p {x{}\n}' });
+  });
+});
+
+// Issue 28: an icon named anywhere in src/ (the bottom navigation's pi-database is named in
+// src/shared) or in a schema file's x-kind icons must be in the PrimeIcons CSS the build keeps.
+describe('every icon the app names is in the built CSS', () => {
+  const namedIcons = (): Map<string, string> => {
+    const where = new Map<string, string>();
+    const files = [
+      ...filesUnder(path.join(ROOT, 'src'), ['.ts', '.tsx', '.html', '.css']),
+      ...filesUnder(path.join(ROOT, 'schemas'), ['.json']),
+      path.join(ROOT, 'index.html'),
+    ].filter((f) => fs.existsSync(f));
+    for (const file of files) {
+      for (const [name] of fs.readFileSync(file, 'utf8').matchAll(/\bpi-[a-z0-9]+(?:-[a-z0-9]+)*/g)) if (!where.has(name)) where.set(name, path.relative(ROOT, file));
+    }
+    return where;
+  };
+
+  it('keeps a rule for every pi-* class named in src/ and schemas/', () => {
+    const css = fs.readFileSync(path.join(ROOT, 'node_modules/primeicons/primeicons.css'), 'utf8');
+    const kept = new Set<string>();
+    postcss.parse(keepUsedRules(css, appClasses(ROOT))).walkRules((rule) => {
+      for (const selector of rule.selectors) for (const name of selectorClasses(selector)) kept.add(name);
+    });
+    const icons = namedIcons();
+    expect(icons.has('pi-database')).toBe(true);
+    const missing = [...icons].filter(([name]) => !kept.has(name)).map(([name, file]) => `${name} (${file})`);
+    expect(missing).toEqual([]);
+  });
+
+  it('collects the icons of src/shared and of the schema files', () => {
+    const icons = iconClasses(ROOT);
+    for (const name of ['pi-database', 'pi-home', 'pi-user', 'pi-bolt', 'pi-exclamation-triangle']) expect(icons).toContain(name);
   });
 });
