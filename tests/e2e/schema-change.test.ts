@@ -92,7 +92,10 @@ describe('editing an old record after a breaking schema change', () => {
         expect.arrayContaining([expect.stringContaining('Saved under an earlier version of this form: must be one of: A, B (got "C")'), expect.stringContaining('Saved under an earlier version of this form: is required')]),
       );
       expect(await page.getByTestId('form-outdated').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('earlier-version-line').textContent()).toContain('Saved under an earlier version of this form: Severity, Owner.');
       await snap(page, 'schema-change-view');
+      await page.getByText('C: comfort (retired)').first().scrollIntoViewIfNeeded();
+      await snap(page, 'schema-change-view-retired');
       await page.getByRole('button', { name: 'Edit', exact: true }).click();
       await page.getByLabel('Title').fill('Wiper judder at speed');
       await page.getByRole('button', { name: 'Save Changes' }).click();

@@ -2,7 +2,7 @@ import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { format } from 'date-fns';
 import type { Kind, KindProperty } from '../../shared/kind-types';
 import { storage } from '../lib/storage';
-import { labelOf, recordWarnings } from '../../shared/schema-evolution';
+import { labelOf, recordWarnings, type FieldWarning } from '../../shared/schema-evolution';
 
 /**
  * The schema the form renders: the kind's schema without `default`s (the form must show what a
@@ -70,9 +70,9 @@ export function uiSchema(kind: Kind): UiSchema {
  * dropdown shows it and a save keeps it; and each stored value that no longer fits says so under
  * its field. Returns the kind's own form when the record needs nothing of this.
  */
-export function formForRecord(kind: Kind, schema: RJSFSchema, ui: UiSchema, record: Record<string, unknown>): { schema: RJSFSchema; uiSchema: UiSchema } {
+export function formForRecord(kind: Kind, schema: RJSFSchema, ui: UiSchema, record: Record<string, unknown>): { schema: RJSFSchema; uiSchema: UiSchema; warnings: FieldWarning[] } {
   const warnings = recordWarnings(kind, record);
-  if (warnings.length === 0) return { schema, uiSchema: ui };
+  if (warnings.length === 0) return { schema, uiSchema: ui, warnings };
   const properties = { ...(schema.properties as Record<string, RJSFSchema>) };
   const outUi: UiSchema = { ...ui };
   for (const w of warnings) {
@@ -86,7 +86,7 @@ export function formForRecord(kind: Kind, schema: RJSFSchema, ui: UiSchema, reco
     }
     outUi[w.field] = fieldUi;
   }
-  return { schema: { ...schema, properties }, uiSchema: outUi };
+  return { schema: { ...schema, properties }, uiSchema: outUi, warnings };
 }
 
 /** What a field whose stored value no longer fits its schema says under it. */

@@ -7,7 +7,7 @@ import type { Kind } from '../../shared/kind-types';
 import { whenIdle } from '../lib/idle';
 import { Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
-import { formForRecord, formSchema, uiSchema } from './form-schema';
+import { EARLIER_VERSION, formForRecord, formSchema, uiSchema } from './form-schema';
 import { fill } from './registry';
 import { useRecordDetail } from './use-record-detail';
 import { ConflictDialog } from './conflict-dialog';
@@ -111,6 +111,14 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
         <div className="filter-banner" role="status" data-testid="waiting-line">
           <i className="pi pi-cloud-upload text-orange-500" aria-hidden="true" />
           <span className="flex-1">Waiting to sync: saved on this phone, sent when the network returns</span>
+        </div>
+      )}
+      {form.warnings.length > 0 && !c.isNew && (
+        <div className="filter-banner" role="note" data-testid="earlier-version-line">
+          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
+          <span className="flex-1">
+            {EARLIER_VERSION}: {form.warnings.map((w) => w.title).join(', ')}. Kept as they are until someone changes them.
+          </span>
         </div>
       )}
       {topSections.map((Section, i) => (
