@@ -7,7 +7,8 @@ export interface FakeCall {
   body: unknown;
 }
 
-type Handler = (call: FakeCall) => { status?: number; body: unknown } | Promise<{ status?: number; body: unknown }>;
+type Answer = { status?: number; body: unknown; headers?: Record<string, string> };
+type Handler = (call: FakeCall) => Answer | Promise<Answer>;
 
 /**
  * Stands in for the network in component tests (the end-to-end tests use the real server):
@@ -24,8 +25,8 @@ export function fakeFetch(routes: Record<string, Handler>) {
     const path = url.split('?')[0] as string;
     const handler = routes[`${method} ${path}`];
     if (!handler) return new Response(JSON.stringify({ code: 404, msg: `no fake for ${method} ${path}` }), { status: 404 });
-    const { status = 200, body } = await handler(call);
-    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const { status = 200, body, headers: answerHeaders = {} } = await handler(call);
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...answerHeaders } });
   });
   vi.stubGlobal('fetch', fetchMock);
   return { calls, fetchMock };

@@ -33,8 +33,8 @@ export type DetailSection = ComponentType<DetailSectionProps>;
 export function RecordDetail({ kind, id, sections = [], topSections = [] }: { kind: Kind; id: string; sections?: DetailSection[]; topSections?: DetailSection[] }) {
   const navigate = useNavigate();
   const location = useLocation();
-  const prefill = (location.state as { prefill?: Record<string, unknown> } | null)?.prefill;
-  const c = useRecordDetail(kind, id, prefill);
+  const { prefill, fromOutbox } = (location.state as { prefill?: Record<string, unknown>; fromOutbox?: string } | null) ?? {};
+  const c = useRecordDetail(kind, id, prefill, fromOutbox);
   const outdated = useFormOutdated();
   const { meta } = kind;
   const schema = useMemo(() => formSchema(kind), [kind]);

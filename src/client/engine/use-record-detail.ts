@@ -50,7 +50,7 @@ function detail(error: unknown): string | undefined {
  * draft that a failed save never loses, Cancel restoring the last loaded values, create and
  * update with the kind's messages, and refresh.
  */
-export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
+export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOutbox?: string) {
   const toast = useToast();
   const navigate = useNavigate();
   const { meta } = kind;
@@ -314,6 +314,8 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values) {
           return;
         }
         drafts.clear(kind, id);
+        // A refused change from the outbox, made again on this form: it has reached the server now.
+        if (fromOutbox !== undefined) void import('../outbox/store').then(({ outbox }) => outbox.remove(fromOutbox));
         void invalidateKind(meta.apiPath);
         toast('success', meta.messages.created ?? meta.messages.updated);
         navigate(`${meta.route}/${newId}`, { replace: true });

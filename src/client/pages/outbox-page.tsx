@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { format } from 'date-fns';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
@@ -9,6 +10,8 @@ import { useOutbox, useWaitingFiles } from '../outbox/use-outbox';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
 import { PAGE_BACK, PAGE_TITLES } from '../../shared/page-shell';
+import { registry } from '../engine/registry';
+import { onCurrentForm } from '../engine/record-edits';
 
 const STATE_TEXT: Record<OutboxItem['state'], string> = {
   waiting: 'Waiting to sync',
@@ -27,9 +30,26 @@ export function OutboxPage() {
   const items = useOutbox();
   const files = useWaitingFiles();
   const toast = useToast();
+  const navigate = useNavigate();
   const [syncing, setSyncing] = useState(false);
   const [removing, setRemoving] = useState<OutboxItem | null>(null);
   const [removingFile, setRemovingFile] = useState<WaitingFile | null>(null);
+
+  // A refused or conflicting change, made again on the current form (docs/decisions/034): a new
+  // record opens prefilled, and leaves the outbox once it is created; a change to a record opens
+  // that record, whose screen offers to review it. Fields renamed since land in their new names;
+  // fields the form no longer has are named with their values.
+  const openInForm = (item: OutboxItem): void => {
+    const kind = registry.get(item.kindName);
+    if (!kind) return;
+    if (item.op === 'update') {
+      navigate(`${kind.meta.route}/${String(item.recordId)}`);
+      return;
+    }
+    const { values, dropped } = onCurrentForm(kind, item.values);
+    if (dropped.length > 0) toast('warn', 'Not on the current form', dropped.map(([field, value]) => `${field}: ${JSON.stringify(value)}`).join('; '));
+    navigate(`${kind.meta.route}/new`, { state: { prefill: values, fromOutbox: item.key } });
+  };
 
   const retry = async (): Promise<void> => {
     setSyncing(true);
@@ -63,7 +83,12 @@ export function OutboxPage() {
               Saved {format(new Date(item.createdAt), 'yyyy-MM-dd HH:mm')} · {STATE_TEXT[item.state]}
             </div>
             {item.lastError && <div className="text-sm mt-1">{item.lastError}</div>}
-            <Button label="Remove" icon="pi pi-trash" text severity="danger" size="small" className="mt-2 p-0" onClick={() => setRemoving(item)} />
+            <div className="flex gap-3">
+              {item.state !== 'waiting' && registry.has(item.kindName) && (
+                <Button label="Open in the form" icon="pi pi-pencil" text size="small" className="mt-2 p-0" onClick={() => openInForm(item)} />
+              )}
+              <Button label="Remove" icon="pi pi-trash" text severity="danger" size="small" className="mt-2 p-0" onClick={() => setRemoving(item)} />
+            </div>
           </Card>
         ))}
       </div>
