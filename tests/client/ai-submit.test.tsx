@@ -1,6 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AiStatus } from '../../src/client/kinds/issue-status/ai-api';
+import { analysisPhase, waitedFor } from '../../src/client/kinds/issue-status/phase';
 import { showFirstSubmit, showResubmit } from '../../src/client/kinds/issue-status/rules';
 import { POLL_MS } from '../../src/client/kinds/issue-status/use-ai-analysis';
 import { fakeFetch, okInfo, takeConsoleErrors, type FakeCall } from './fake-server';
@@ -8,7 +10,7 @@ import { renderApp, signedIn } from './render';
 
 type Values = Record<string, unknown>;
 
-function status(record: Values, state: string | null, error: string | null = null) {
+function status(record: Values, state: string | null, error: string | null = null, updatedAt: string | null = null) {
   return {
     code: 200,
     data: {
@@ -19,7 +21,7 @@ function status(record: Values, state: string | null, error: string | null = nul
       state,
       error,
       remark: null,
-      updatedAt: null,
+      updatedAt,
       history: [],
     },
   };
@@ -27,12 +29,12 @@ function status(record: Values, state: string | null, error: string | null = nul
 
 /** The issue screen against a fake server whose record and job the test changes as a worker would. */
 function openIssue(initial: Values, submit?: (call: FakeCall) => { status?: number; body: unknown } | Promise<{ status?: number; body: unknown }>) {
-  const server = { record: { id: 5, projectName: 'P1', vehicleNo: 'V1', issueTitle: 'Wind noise', ...initial } as Values, state: null as string | null, error: null as string | null };
+  const server = { record: { id: 5, projectName: 'P1', vehicleNo: 'V1', issueTitle: 'Wind noise', ...initial } as Values, state: null as string | null, error: null as string | null, updatedAt: null as string | null };
   signedIn();
   const fake = fakeFetch({
     'GET /api/system/user/getInfo': okInfo(),
     'GET /api/vtp/issueRecord/5': () => ({ body: { code: 200, data: server.record } }),
-    'GET /api/vtp/issueRecord/aiStatus': () => ({ body: status(server.record, server.state, server.error) }),
+    'GET /api/vtp/issueRecord/aiStatus': () => ({ body: status(server.record, server.state, server.error, server.updatedAt) }),
     'POST /api/vtp/issueRecord/aiSubmit': submit ?? (() => ({ body: status(server.record, 'queued') })),
     'GET /sharepoint/files': () => ({ body: { code: 200, data: [] } }),
   });
@@ -157,18 +159,24 @@ describe('following the analysis', () => {
     const analysis = await screen.findByTestId('status-Video analysis', {}, { timeout: 15_000 });
     expect(analysis).toHaveClass('status-ready');
     expect(screen.getByTestId('status-Desensitization')).toHaveClass('status-ready');
+    // In words as well as in blue (issue 28).
+    await waitFor(() => expect(screen.getByTestId('ai-phase')).toHaveTextContent('Queued, waiting for an analysis worker'));
+    expect(screen.getByTestId('ai-phase')).toHaveClass('status-ready');
 
     // A worker claims it: desensitization DOING (yellow).
     server.record = { ...server.record, videoDesensitizationStatus: 'DOING' };
     server.state = 'claimed';
     await act(() => vi.advanceTimersByTimeAsync(POLL_MS));
     await waitFor(() => expect(screen.getByTestId('status-Desensitization')).toHaveClass('status-doing'));
+    await waitFor(() => expect(screen.getByTestId('ai-phase')).toHaveTextContent(/^Desensitizing$/));
+    expect(screen.getByTestId('ai-phase')).toHaveClass('status-doing');
 
     // Blurred, the model runs: analysis DOING.
     server.record = { ...server.record, videoDesensitizationStatus: 'DONE', videoAnalysisStatus: 'DOING' };
     await act(() => vi.advanceTimersByTimeAsync(POLL_MS));
     await waitFor(() => expect(screen.getByTestId('status-Video analysis')).toHaveClass('status-doing'));
     expect(screen.getByTestId('status-Desensitization')).toHaveClass('status-done');
+    await waitFor(() => expect(screen.getByTestId('ai-phase')).toHaveTextContent(/^Analysing$/));
 
     // Done: green, and the report (fetched with the record) opens.
     server.record = { ...server.record, videoAnalysisStatus: 'DONE', aiVideoAnalysisReport: '## Finding\n\n- wind noise at **80 km/h**' };
@@ -176,6 +184,8 @@ describe('following the analysis', () => {
     await act(() => vi.advanceTimersByTimeAsync(POLL_MS));
     await waitFor(() => expect(screen.getByTestId('status-Video analysis')).toHaveClass('status-done'));
     await waitFor(() => expect(screen.getByRole('button', { name: 'AI report' })).toBeEnabled());
+    expect(screen.getByTestId('ai-phase')).toHaveTextContent(/^Done$/);
+    expect(screen.getByTestId('ai-phase')).toHaveClass('status-done');
 
     const polled = statusCalls(calls).length;
     await act(() => vi.advanceTimersByTimeAsync(POLL_MS * 3));
@@ -221,6 +231,57 @@ describe('following the analysis', () => {
     await user.click(failed);
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByTestId('ai-error')).toHaveTextContent('The model answered 503 three times');
+  });
+
+  it('says in words that a queued job waits for a worker, and for how long', async () => {
+    const { server } = openIssue({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY' });
+    server.state = 'queued';
+    server.updatedAt = new Date(Date.now() - 3 * 60_000 - 5_000).toISOString();
+    const phase = await screen.findByTestId('ai-phase', {}, { timeout: 15_000 });
+    await waitFor(() => expect(phase).toHaveTextContent('Queued, waiting for an analysis worker for 3 min'));
+    expect(phase).toHaveAttribute('role', 'status');
+  });
+
+  it('says Failed: with the worker’s reason without a tap', async () => {
+    const { server } = openIssue({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'DONE', videoDesensitizationStatus: 'FAILED' });
+    server.state = 'failed';
+    server.error = 'ffmpeg could not read the video';
+    const phase = await screen.findByTestId('ai-phase', {}, { timeout: 15_000 });
+    await waitFor(() => expect(phase).toHaveTextContent('Failed: ffmpeg could not read the video'));
+    expect(phase).toHaveClass('status-other');
+  });
+
+  it('says nothing about an issue never submitted', async () => {
+    openIssue({});
+    await screen.findByTestId('status-Video analysis', {}, { timeout: 15_000 });
+    expect(screen.queryByTestId('ai-phase')).not.toBeInTheDocument();
+  });
+});
+
+describe('the analysis in words', () => {
+  const live = (over: Partial<AiStatus>): AiStatus => ({ id: 5, videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY', state: 'queued', error: null, remark: null, updatedAt: null, history: [], ...over });
+  const now = Date.parse('2026-11-26T12:00:00Z');
+
+  it('maps the status call’s states and the record’s statuses to words and colours', () => {
+    expect(analysisPhase({}, null)).toBeNull();
+    expect(analysisPhase({ issueStatus: 'OPEN', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY' }, null)).toBeNull();
+    expect(analysisPhase({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY' }, null)).toEqual({ key: 'queued', text: 'Queued, waiting for an analysis worker', tone: 'ready' });
+    expect(analysisPhase({}, live({ updatedAt: '2026-11-26T11:57:00Z' }), now)?.text).toBe('Queued, waiting for an analysis worker for 3 min');
+    expect(analysisPhase({}, live({ state: 'claimed', videoDesensitizationStatus: 'DOING' }), now)).toEqual({ key: 'desensitizing', text: 'Desensitizing', tone: 'doing' });
+    expect(analysisPhase({}, live({ state: 'claimed', videoDesensitizationStatus: 'DONE', videoAnalysisStatus: 'DOING' }), now)).toEqual({ key: 'analysing', text: 'Analysing', tone: 'doing' });
+    expect(analysisPhase({}, live({ state: 'done', videoDesensitizationStatus: 'DONE', videoAnalysisStatus: 'DONE' }), now)).toEqual({ key: 'done', text: 'Done', tone: 'done' });
+    expect(analysisPhase({}, live({ state: 'failed', videoAnalysisStatus: 'FAILED', error: 'model 503' }), now)).toEqual({ key: 'failed', text: 'Failed: model 503', tone: 'other' });
+    expect(analysisPhase({ videoAnalysisStatus: 'FAILED' }, null)?.text).toBe('Failed');
+  });
+
+  it('says how long in minutes, hours and days', () => {
+    const ago = (ms: number) => new Date(now - ms).toISOString();
+    expect(waitedFor(ago(20_000), now)).toBe('for less than a minute');
+    expect(waitedFor(ago(3 * 60_000), now)).toBe('for 3 min');
+    expect(waitedFor(ago(65 * 60_000), now)).toBe('for 1 h 5 min');
+    expect(waitedFor(ago(2 * 3600_000), now)).toBe('for 2 h');
+    expect(waitedFor(ago(50 * 3600_000), now)).toBe('for 2 days');
+    expect(waitedFor(null, now)).toBe('');
   });
 });
 

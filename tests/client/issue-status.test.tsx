@@ -27,6 +27,15 @@ describe('the issue status strip', () => {
     expect(screen.getByRole('button', { name: 'AI report' })).toBeDisabled();
   });
 
+  it('says where the analysis is in words beside the colours (issue 28)', async () => {
+    openIssue({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'DONE', videoDesensitizationStatus: 'DONE', aiVideoAnalysisReport: 'Report text' });
+    const phase = await screen.findByTestId('ai-phase');
+    expect(phase).toHaveTextContent(/^Done$/);
+    expect(phase).toHaveClass('status-done');
+    // The indicators keep their SPEC colours.
+    expect(screen.getByTestId('status-Video analysis')).toHaveClass('status-done');
+  });
+
   it('opens the AI report and copies it', async () => {
     const user = userEvent.setup();
     // After setup: user-event installs a clipboard of its own.

@@ -1,3 +1,4 @@
+import { phaseIcon, type Phase } from './phase';
 import { toneOf } from './rules';
 
 const ICONS = { ready: 'pi pi-circle', doing: 'pi pi-spin pi-spinner', done: 'pi pi-check-circle', other: 'pi pi-circle' } as const;
@@ -25,5 +26,16 @@ export function Indicator({ label, status, onFailedTap }: { label: string; statu
     <div className={`status-indicator status-${tone}`} data-testid={onFailedTap ? `status-${label}` : undefined} title={title}>
       {content}
     </div>
+  );
+}
+
+/** The analysis in words (issue 28): 'Queued, waiting for an analysis worker for 3 min', 'Analysing', 'Failed: …', in its colour. */
+export function PhaseLine({ phase }: { phase: Phase | null }) {
+  if (!phase) return null;
+  return (
+    <p className={`status-indicator status-${phase.tone} m-0`} style={{ flexBasis: '100%' }} role="status" aria-live="polite" data-testid="ai-phase" data-phase={phase.key}>
+      <i className={phaseIcon(phase.key)} aria-hidden="true" />
+      <span>{phase.text}</span>
+    </p>
   );
 }

@@ -1,6 +1,8 @@
 import { lazy, Suspense } from 'react';
 import type { DetailSectionProps } from '../../engine/record-detail';
-import { Indicator } from './indicator';
+import { Indicator, PhaseLine } from './indicator';
+import { analysisPhase } from './phase';
+import type { IssueValues } from './rules';
 
 // Its own chunk (dialogs, polling, submit): extensions.ts is also read by the list screens.
 const IssueStatusStrip = lazy(() => import('./status-strip').then((m) => ({ default: m.IssueStatusStrip })));
@@ -10,6 +12,7 @@ function StripPreview({ record }: { record: Record<string, unknown> }) {
   if (record['id'] === undefined || record['id'] === null) return null;
   return (
     <div className="status-strip" aria-hidden="true">
+      <PhaseLine phase={analysisPhase(record as IssueValues, null)} />
       <Indicator label="Video analysis" status={record['videoAnalysisStatus']} />
       <Indicator label="Desensitization" status={record['videoDesensitizationStatus']} />
       <div className="status-indicator status-other">

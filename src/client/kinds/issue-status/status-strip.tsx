@@ -4,7 +4,8 @@ import { Dialog } from 'primereact/dialog';
 import type { DetailSectionProps } from '../../engine/record-detail';
 import type { SubmitMode } from './ai-api';
 import { ReportDialog } from './report-dialog';
-import { Indicator } from './indicator';
+import { Indicator, PhaseLine } from './indicator';
+import { analysisPhase } from './phase';
 import { reportReady, showFirstSubmit, showResubmit, type IssueValues } from './rules';
 import { SubmitDialog } from './submit-dialog';
 import { useAiAnalysis } from './use-ai-analysis';
@@ -37,6 +38,7 @@ export function IssueStatusStrip({ kind, record, editing, reload }: DetailSectio
 
   return (
     <div className="status-strip" aria-label="Issue status">
+      <PhaseLine phase={analysisPhase(issue, ai.live)} />
       <Indicator label="Video analysis" status={ai.shown.videoAnalysisStatus} onFailedTap={showError} />
       <Indicator label="Desensitization" status={ai.shown.videoDesensitizationStatus} onFailedTap={showError} />
       <button type="button" className={`status-indicator ${canOpen ? 'status-done' : 'status-other'}`} disabled={!canOpen} onClick={() => setReportOpen(true)} aria-label="AI report">

@@ -18,6 +18,11 @@ function looksRunning(record: Record<string, unknown>): boolean {
   return record['issueStatus'] === 'AI_PROCESS' && (WORKING.has(record['videoAnalysisStatus'] as string) || WORKING.has(record['videoDesensitizationStatus'] as string));
 }
 
+/** Whether a loaded record says a stage failed, so the strip asks the server once for the reason. */
+function looksFailed(record: Record<string, unknown>): boolean {
+  return record['videoAnalysisStatus'] === 'FAILED' || record['videoDesensitizationStatus'] === 'FAILED';
+}
+
 function usePageVisible(): boolean {
   const [visible, setVisible] = useState(() => document.visibilityState !== 'hidden');
   useEffect(() => {
@@ -45,6 +50,21 @@ export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, 
   useEffect(() => setLive(null), [id]);
 
   const watching = live !== null ? isRunning(live) : looksRunning(record);
+
+  // A record that says FAILED: ask once for the reason, so the strip can say 'Failed: …'.
+  const failedUnknown = live === null && !editing && id !== undefined && id !== null && looksFailed(record);
+  useEffect(() => {
+    if (!failedUnknown) return;
+    let stopped = false;
+    fetchAiStatus(apiPath, id)
+      .then((status) => {
+        if (!stopped) setLive(status);
+      })
+      .catch((e: unknown) => console.warn('Reading the AI analysis failed:', e));
+    return () => {
+      stopped = true;
+    };
+  }, [failedUnknown, apiPath, id]);
   useEffect(() => {
     if (!watching || !visible || editing || id === undefined || id === null) return;
     let stopped = false;

@@ -1,0 +1,65 @@
+import type { AiStatus } from './ai-api';
+import type { IssueValues, Tone } from './rules';
+
+/**
+ * Issue 28: the strip says in words where the analysis is, with its colour as well, not instead.
+ * The words come from the status call (GET aiStatus: the job's state queued / claimed / done /
+ * failed, its error and when it last changed) and the record's two statuses, which the server
+ * moves as a worker claims (desensitization DOING), blurs (analysis DOING) and reports (DONE).
+ */
+export type PhaseKey = 'queued' | 'desensitizing' | 'analysing' | 'done' | 'failed';
+
+export interface Phase {
+  key: PhaseKey;
+  text: string;
+  tone: Tone;
+}
+
+export const QUEUED_TEXT = 'Queued, waiting for an analysis worker';
+
+/** How long something has waited, in the strip's words: 'for 3 min', 'for 1 h 5 min', 'for 2 days'. */
+export function waitedFor(sinceIso: string | null | undefined, now: number = Date.now()): string {
+  if (!sinceIso) return '';
+  const since = Date.parse(sinceIso);
+  if (Number.isNaN(since)) return '';
+  const minutes = Math.floor(Math.max(0, now - since) / 60_000);
+  if (minutes < 1) return 'for less than a minute';
+  if (minutes < 60) return `for ${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 === 0 ? `for ${hours} h` : `for ${hours} h ${minutes % 60} min`;
+  const days = Math.floor(hours / 24);
+  return `for ${days} ${days === 1 ? 'day' : 'days'}`;
+}
+
+/**
+ * Where the issue's analysis is, from the server's latest answer (live) or, before it came, the
+ * record as loaded; null when the issue was never submitted (nothing to say).
+ */
+export function analysisPhase(record: IssueValues, live: AiStatus | null, now: number = Date.now()): Phase | null {
+  const analysis = live ? live.videoAnalysisStatus : record.videoAnalysisStatus;
+  const desensitization = live ? live.videoDesensitizationStatus : record.videoDesensitizationStatus;
+  const state = live?.state ?? null;
+  const failedStage = analysis === 'FAILED' || desensitization === 'FAILED';
+  const inProcess = state !== null || failedStage || (live?.issueStatus ?? record.issueStatus) === 'AI_PROCESS';
+  if (!inProcess) return null;
+  if (state === 'failed' || failedStage) {
+    const reason = live?.error?.trim();
+    return { key: 'failed', text: reason ? `Failed: ${reason}` : live ? 'Failed: the worker recorded no reason' : 'Failed', tone: 'other' };
+  }
+  if (state === 'done' || analysis === 'DONE') return { key: 'done', text: 'Done', tone: 'done' };
+  if (analysis === 'DOING') return { key: 'analysing', text: 'Analysing', tone: 'doing' };
+  if (desensitization === 'DOING') return { key: 'desensitizing', text: 'Desensitizing', tone: 'doing' };
+  if (state === 'claimed') return desensitization === 'DONE' ? { key: 'analysing', text: 'Analysing', tone: 'doing' } : { key: 'desensitizing', text: 'Desensitizing', tone: 'doing' };
+  const waited = state === 'queued' ? waitedFor(live?.updatedAt, now) : '';
+  return { key: 'queued', text: waited ? `${QUEUED_TEXT} ${waited}` : QUEUED_TEXT, tone: 'ready' };
+}
+
+const ICONS: Record<PhaseKey, string> = {
+  queued: 'pi pi-clock',
+  desensitizing: 'pi pi-spin pi-spinner',
+  analysing: 'pi pi-spin pi-spinner',
+  done: 'pi pi-check-circle',
+  failed: 'pi pi-exclamation-circle',
+};
+
+export const phaseIcon = (key: PhaseKey): string => ICONS[key];
