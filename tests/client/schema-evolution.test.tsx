@@ -58,13 +58,14 @@ describe('a record saved under an earlier version of its schema', () => {
       owner: 'alice',
       kindName: 'charging',
       apiPath: '/vtp/chargingRecord',
+      route: '/data/charging',
       op: 'create',
       values: { chargeDate: '2026-11-21 00:00:00', city: 'York', weatherNow: 'Rain' },
       createdAt: Date.now(),
       attempts: 1,
       state: 'refused',
       lastError: "'weatherNow' is not a field of Charging Record",
-    } as Parameters<typeof outbox.put>[0]);
+    });
     const fake = open('/outbox', {
       'POST /api/vtp/chargingRecord': (call) => ({ body: { code: 200, msg: '操作成功', data: { id: 9, ...(call.body as object), version: 1 } } }),
       'GET /api/vtp/chargingRecord/9': () => ({ body: { code: 200, data: { id: 9, city: 'York', version: 1 } } }),

@@ -10,8 +10,6 @@ import { useOutbox, useWaitingFiles } from '../outbox/use-outbox';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
 import { PAGE_BACK, PAGE_TITLES } from '../../shared/page-shell';
-import { registry } from '../engine/registry';
-import { onCurrentForm } from '../engine/record-edits';
 
 const STATE_TEXT: Record<OutboxItem['state'], string> = {
   waiting: 'Waiting to sync',
@@ -39,11 +37,16 @@ export function OutboxPage() {
   // record opens prefilled, and leaves the outbox once it is created; a change to a record opens
   // that record, whose screen offers to review it. Fields renamed since land in their new names;
   // fields the form no longer has are named with their values.
-  const openInForm = (item: OutboxItem): void => {
-    const kind = registry.get(item.kindName);
-    if (!kind) return;
+  const openInForm = async (item: OutboxItem): Promise<void> => {
     if (item.op === 'update') {
-      navigate(`${kind.meta.route}/${String(item.recordId)}`);
+      navigate(`${item.route}/${String(item.recordId)}`);
+      return;
+    }
+    // The kinds' schemas load with the record screens, not with this page.
+    const [{ registry }, { onCurrentForm }] = await Promise.all([import('../engine/registry'), import('../engine/record-edits')]);
+    const kind = registry.get(item.kindName);
+    if (!kind) {
+      toast('warn', 'This kind of record is not on this app any more', item.kindName);
       return;
     }
     const { values, dropped } = onCurrentForm(kind, item.values);
@@ -84,8 +87,8 @@ export function OutboxPage() {
             </div>
             {item.lastError && <div className="text-sm mt-1">{item.lastError}</div>}
             <div className="flex gap-3">
-              {item.state !== 'waiting' && registry.has(item.kindName) && (
-                <Button label="Open in the form" icon="pi pi-pencil" text size="small" className="mt-2 p-0" onClick={() => openInForm(item)} />
+              {item.state !== 'waiting' && (
+                <Button label="Open in the form" icon="pi pi-pencil" text size="small" className="mt-2 p-0" onClick={() => void openInForm(item)} />
               )}
               <Button label="Remove" icon="pi pi-trash" text severity="danger" size="small" className="mt-2 p-0" onClick={() => setRemoving(item)} />
             </div>
