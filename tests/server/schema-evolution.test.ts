@@ -6,6 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, ROOT, dbTargets, startServer, type TestServer } from '../helpers/server.js';
 import { rememberSchemas } from '../../src/server/records/schema-versions.js';
 import { schemasVersion } from '../../src/shared/schema-evolution.js';
+import { buildRegistry } from '../../src/shared/kinds.js';
+import type { KindSchema } from '../../src/shared/kind-types.js';
+import { reportStoredData, type DataReport } from '../../src/server/schema-check/data-report.js';
+import { openStoredData } from '../../src/server/schema-check/stored-data.js';
 
 // An admin's year of schema changes on a populated database (docs/decisions/034): each change is
 // made to the schema files alone, the server is restarted on the same database, and then no
@@ -82,10 +86,24 @@ describe.each(dbTargets())('schema changes on live data on $name', (target) => {
     for (const s of servers) if (s.serverErrors.length > 0) throw new Error(`5xx answers: ${s.serverErrors.join(', ')}`);
   });
 
-  /** Restarts on the same database with changed schema files; returns the server and Alice's token. */
+  /** What `npm run schemas:check -- --data` reports for these files on the stored data, before the restart. */
+  async function check(schemas: Record<string, Json>): Promise<DataReport> {
+    const store = await openStoredData({ dataDir: storage.dataDir, databaseUrl: target.url, databaseSchema: target.url ? storage.schema : undefined });
+    if ('none' in store) throw new Error(store.none);
+    try {
+      return await reportStoredData(buildRegistry(schemas as unknown as Record<string, KindSchema>), store);
+    } finally {
+      await store.close();
+    }
+  }
+
+  let lastReport: DataReport | undefined;
+
+  /** Restarts on the same database with changed schema files, after the data check; returns the server and Alice's token. */
   async function restart(change: (schemas: Record<string, Json>) => void): Promise<{ s: TestServer; token: string }> {
     const schemas = baseline();
     change(schemas);
+    lastReport = await check(schemas);
     const s = await startServer(target, { SCHEMAS_DIR: writeSchemas(schemas) }, { reuse: storage, keep: true });
     servers.push(s);
     // The restart itself changed no stored value.
@@ -127,6 +145,11 @@ describe.each(dbTargets())('schema changes on live data on $name', (target) => {
     before = await dump(s);
   }
 
+  /** The data check's findings for a kind, as [field, reason, records]. */
+  function findings(kind: string): [string, string, number][] {
+    return (lastReport?.kinds.find((k) => k.kind === kind)?.findings ?? []).map((f) => [f.field, f.reason, f.records]);
+  }
+
   async function close(s: TestServer): Promise<void> {
     await s.close();
     expect(s.serverErrors).toEqual([]);
@@ -137,6 +160,8 @@ describe.each(dbTargets())('schema changes on live data on $name', (target) => {
       k['issue']!['properties']['issueOwner'] = { title: 'Owner', type: 'string', maxLength: 50 };
       k['issue']!['required'] = ['issueOwner'];
     });
+    expect(lastReport?.needsDecision).toBe(true);
+    expect(findings('issue')).toContainEqual(['issueOwner', 'required', 12]);
     const details = await everyOldIssueReads(s, token);
     expect(details[0]!['warnings']).toContainEqual({ field: 'issueOwner', title: 'Owner', problem: 'is required' });
     await everyOldIssueSaves(s, token);
@@ -159,6 +184,8 @@ describe.each(dbTargets())('schema changes on live data on $name', (target) => {
     const { s, token } = await restart((k) => {
       delete k['issue']!['properties']['weather'];
     });
+    expect(lastReport?.needsDecision).toBe(true);
+    expect(findings('issue')).toContainEqual(['weather', 'removed', 12]);
     const details = await everyOldIssueReads(s, token);
     expect(details[0]!['data']).not.toHaveProperty('weather');
     await everyOldIssueSaves(s, token);
@@ -177,6 +204,7 @@ describe.each(dbTargets())('schema changes on live data on $name', (target) => {
       k['issue']!['x-kind'].filters = { ...(k['issue']!['x-kind'].filters ?? {}), issueOrigin: 'exact' };
       k['issue']!['x-kind'].sortable = [...new Set([...(k['issue']!['x-kind'].sortable ?? []), 'issueOrigin'])];
     });
+    expect(findings('issue')).toContainEqual(['issueOrigin', 'renamed', 12]);
     const details = await everyOldIssueReads(s, token);
     expect(details[0]!['data']['issueOrigin']).toBe('Driver');
     expect(details[1]!['data']['issueOrigin']).toBe('Engineer');
@@ -210,6 +238,8 @@ describe.each(dbTargets())('schema changes on live data on $name', (target) => {
     await close(s);
     // C retired: records holding it open with a warning, save other fields, and keep it.
     ({ s, token } = await restart(withChoices({ A: 'Critical', B: 'Major', C: 'Minor (retired)' }, ['A', 'B'])));
+    // A retired choice is information, not a decision: the records keep it.
+    expect(findings('issue')).toContainEqual(['issueSeverity', 'enum', 4]);
     details = await everyOldIssueReads(s, token);
     expect(details[2]!['warnings']).toEqual([{ field: 'issueSeverity', title: 'Severity', problem: 'must be one of: A, B (got "C")' }]);
     await everyOldIssueSaves(s, token);
@@ -226,6 +256,8 @@ describe.each(dbTargets())('schema changes on live data on $name', (target) => {
       k['issue']!['x-kind'].sortable = [...new Set([...(k['issue']!['x-kind'].sortable ?? []), 'issueSeverity'])];
       k['issue']!['x-kind'].filters = { ...(k['issue']!['x-kind'].filters ?? {}), issueSeverity: 'exact' };
     });
+    expect(lastReport?.needsDecision).toBe(true);
+    expect(findings('issue')).toContainEqual(['issueSeverity', 'type', 12]);
     const details = await everyOldIssueReads(s, token);
     expect(details[0]!['data']['issueSeverity']).toBe('A');
     expect(details[0]!['warnings']).toContainEqual({ field: 'issueSeverity', title: 'Severity', problem: 'must be a number (got "A")' });
@@ -268,6 +300,7 @@ describe.each(dbTargets())('schema changes on live data on $name', (target) => {
     const { s, token } = await restart((k) => {
       k['issue']!['x-kind'].dateField = 'issueStartTime';
     });
+    expect(lastReport?.kinds.find((k) => k.kind === 'issue')?.dateField).toMatchObject({ from: 'issueDate', to: 'issueStartTime', moved: 12 });
     await everyOldIssueReads(s, token);
     const range = (from: string, to: string) => `&params[beginIssueDate]=${from}&params[endIssueDate]=${to}`;
     const nextDay = await s.request('GET', `${ISSUE}/list?pageSize=100${range('2026-11-21', '2026-11-21')}`, { token });
@@ -287,6 +320,7 @@ describe.each(dbTargets())('schema changes on live data on $name', (target) => {
     const { s, token } = await restart((k) => {
       delete k['charging'];
     });
+    expect(lastReport?.orphans).toEqual([{ table: 'rec_charging', kind: 'charging', records: 1 }]);
     const report = await rememberSchemas(s.app.db, s.app.registry);
     expect(report.warnings.join('\n')).toMatch(/rec_charging holds 1 records of kind 'charging', which has no schema file now/);
     await everyOldIssueReads(s, token);
