@@ -267,6 +267,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       }
     });
 
+    /** The PUT of this kind: merged against the version it was based on, checking only what it changes. */
     async function update(request: FastifyRequest) {
       const user = currentUser(request);
       // writable() refuses a body that is not an object, so the id can be read after it.
