@@ -8,6 +8,8 @@ export interface FileListProps {
   onDownload: (item: FileItem) => void;
   /** Given where folders can be entered (the test page); the issue card has none. */
   onOpenFolder?: ((item: FileItem) => void) | undefined;
+  /** Files are on their way (or the phone's list of them is being read): an empty folder is not 'Empty' yet. */
+  pending?: boolean | undefined;
 }
 
 function Meta({ item }: { item: FileItem }) {
@@ -16,7 +18,7 @@ function Meta({ item }: { item: FileItem }) {
 }
 
 /** The entries of a folder: icon by type, name, size and modified time; tap to open or preview. */
-export function FileList({ state, onOpen, onDownload, onOpenFolder }: FileListProps) {
+export function FileList({ state, onOpen, onDownload, onOpenFolder, pending = false }: FileListProps) {
   if (state.status === 'loading') {
     return (
       <div className="file-list-status" role="status">
@@ -24,7 +26,7 @@ export function FileList({ state, onOpen, onDownload, onOpenFolder }: FileListPr
       </div>
     );
   }
-  if (state.items.length === 0) return <div className="file-list-status file-list-empty">Empty</div>;
+  if (state.items.length === 0) return pending ? null : <div className="file-list-status file-list-empty">Empty</div>;
   return (
     <ul className="file-list" aria-label="Files">
       {state.items.map((item) => {

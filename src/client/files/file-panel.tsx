@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import type { RecordRef } from './files-status';
 import { ApartFolderSection, type ApartFolder } from './apart-folder';
@@ -6,7 +6,8 @@ import { FileList } from './file-list';
 import type { FileItem } from './file-types';
 import { PreviewDialog } from './preview-dialog';
 import { UploadControls } from './upload-controls';
-import { UploadQueueView } from './upload-queue-view';
+import { IncomingFilesView, UploadQueueView, visibleUploads } from './upload-queue-view';
+import { useIncomingFiles } from './use-incoming-files';
 import { useFileList } from './use-file-list';
 import { useFileOpener } from './use-file-opener';
 import { useRecorder } from './use-recorder';
@@ -31,9 +32,22 @@ export function FilePanel({ path, title, editable, issue, onOpenFolder, apart }:
   // The apart folder is not one of the folder's own entries: it has its section below.
   const list = hasApart && all.state.status === 'ready' ? { ...all, state: { status: 'ready' as const, items: all.state.items.filter((i) => !(i.type === 'folder' && i.name === apart.name)) } } : all;
   const queue = useUploadQueue({ folder: path, issue, onUploaded: list.refresh });
+  // Issue 28: what is on its way from the outbox shows too, and the folder is listed again when it arrives.
+  const [arrived, setArrived] = useState<{ names: string[]; after: number }>({ names: [], after: 0 });
+  const incoming = useIncomingFiles(path, (files) => {
+    // A file the queue follows itself ends there as uploaded: not twice.
+    const names = files.filter((f) => !queue.items.some((i) => i.outboxKey === f.key)).map((f) => f.name);
+    if (names.length > 0) setArrived((a) => ({ names: [...a.names.filter((n) => !names.includes(n)), ...names], after: all.loads }));
+    all.refresh();
+  });
   const recorder = useRecorder((file) => queue.add([file], 'recording'));
   const opener = useFileOpener();
   const count = list.state.status === 'ready' ? list.state.items.length : undefined;
+  const listed = new Set(list.state.status === 'ready' ? list.state.items.map((i) => i.name) : []);
+  // Until a listing newer than its arrival has it, an arrived file shows as uploaded here.
+  const justArrived = all.loads <= arrived.after ? arrived.names.filter((n) => !listed.has(n)) : [];
+  const onTheirWay = incoming.files.filter((f) => !queue.items.some((i) => i.outboxKey === f.key));
+  const pending = !incoming.loaded || onTheirWay.length > 0 || justArrived.length > 0 || visibleUploads(queue.items, editable).length > 0;
 
   return (
     <section className="file-panel">
@@ -44,7 +58,8 @@ export function FilePanel({ path, title, editable, issue, onOpenFolder, apart }:
       </div>
       {editable && <UploadControls onFiles={(files) => queue.add(files)} recorder={recorder} />}
       <UploadQueueView queue={queue} editable={editable} />
-      <FileList state={list.state} onOpen={opener.open} onDownload={opener.download} onOpenFolder={onOpenFolder} />
+      <IncomingFilesView files={onTheirWay} arrived={justArrived} />
+      <FileList state={list.state} onOpen={opener.open} onDownload={opener.download} onOpenFolder={onOpenFolder} pending={pending} />
       {hasApart && <ApartFolderSection path={path} folder={apart} onOpen={opener.open} onDownload={opener.download} />}
       <PreviewDialog preview={opener.preview} onClose={opener.closePreview} onDownload={opener.download} />
     </section>

@@ -1,14 +1,20 @@
 import { Button } from 'primereact/button';
 import { ProgressBar } from 'primereact/progressbar';
 import { fileTypeOf, formatSize, TYPE_ICONS } from './file-types';
-import type { UploadQueue } from './use-upload-queue';
+import type { IncomingFile } from './use-incoming-files';
+import type { UploadItem, UploadQueue } from './use-upload-queue';
+
+/** The uploads the card shows: all in edit mode; out of it those still on their way (running, or waiting for the network). */
+export function visibleUploads(items: UploadItem[], editable: boolean): UploadItem[] {
+  return editable ? items : items.filter((i) => i.status === 'uploading' || i.status === 'waiting');
+}
 
 /**
  * Each upload with its progress; a failed one says why and offers '重试' and '移除'. Out of edit
- * mode the card is read-only: only uploads still running (after Cancel) stay in view.
+ * mode the card is read-only: only uploads still on their way (after Cancel) stay in view.
  */
 export function UploadQueueView({ queue, editable }: { queue: UploadQueue; editable: boolean }) {
-  const items = editable ? queue.items : queue.items.filter((i) => i.status === 'uploading');
+  const items = visibleUploads(queue.items, editable);
   if (items.length === 0) return null;
   return (
     <ul className="upload-queue" aria-label="Uploads">
@@ -41,6 +47,59 @@ export function UploadQueueView({ queue, editable }: { queue: UploadQueue; edita
                 </span>
               </>
             )}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The files on their way to the folder from the outbox (saved with a new record, or cut by going
+ * offline on another screen), and those that just arrived until the folder's listing has them.
+ */
+export function IncomingFilesView({ files, arrived }: { files: IncomingFile[]; arrived: string[] }) {
+  if (files.length === 0 && arrived.length === 0) return null;
+  return (
+    <ul className="upload-queue" aria-label="Files on their way">
+      {files.map((file) => (
+        <li key={file.key} className={`upload-item upload-${file.status === 'refused' ? 'error' : 'waiting'}`} data-testid="incoming-file" data-status={file.status}>
+          <div className="upload-item-head">
+            <i className={TYPE_ICONS[fileTypeOf({ name: file.name, mimeType: file.type })]} aria-hidden="true" />
+            <span className="upload-item-name">{file.name}</span>
+            <span className="upload-item-size">{formatSize(file.size)}</span>
+          </div>
+          {file.status === 'sending' ? (
+            <ProgressBar mode="indeterminate" className="upload-item-bar" aria-label={`Upload of ${file.name}`} />
+          ) : (
+            <ProgressBar value={0} showValue={false} className="upload-item-bar" aria-label={`Upload of ${file.name}`} />
+          )}
+          <div className="upload-item-foot">
+            {file.status === 'sending' && (
+              <span className="upload-item-waiting">
+                <i className="pi pi-spin pi-spinner" aria-hidden="true" /> Uploading from this phone…
+              </span>
+            )}
+            {file.status === 'waiting' && (
+              <span className="upload-item-waiting">
+                <i className="pi pi-cloud-upload" aria-hidden="true" /> Waiting to sync: uploaded when the network returns
+              </span>
+            )}
+            {file.status === 'refused' && <span className="upload-item-error">{`上传失败：${file.error || 'Refused by the server'}`}</span>}
+          </div>
+        </li>
+      ))}
+      {arrived.map((name) => (
+        <li key={`arrived-${name}`} className="upload-item upload-success" data-testid="incoming-file" data-status="uploaded">
+          <div className="upload-item-head">
+            <i className={TYPE_ICONS[fileTypeOf({ name, mimeType: '' })]} aria-hidden="true" />
+            <span className="upload-item-name">{name}</span>
+          </div>
+          <ProgressBar value={100} showValue={false} className="upload-item-bar" aria-label={`Upload of ${name}`} />
+          <div className="upload-item-foot">
+            <span className="upload-item-ok">
+              <i className="pi pi-check-circle" aria-hidden="true" /> 上传成功
+            </span>
           </div>
         </li>
       ))}

@@ -8,6 +8,8 @@ export interface FileListController {
   state: FileListState;
   /** Lists the folder again (after an upload), keeping the current items on screen meanwhile. */
   refresh: () => void;
+  /** How many listings have come back so far (a listing newer than a moment is one with a higher count). */
+  loads: number;
 }
 
 /**
@@ -18,14 +20,21 @@ export interface FileListController {
 export function useFileList(path: string): FileListController {
   const [state, setState] = useState<FileListState>({ status: 'loading' });
   const [generation, setGeneration] = useState(0);
+  const [loads, setLoads] = useState(0);
 
   useEffect(() => {
     let live = true;
     listFiles(path).then(
-      (entries) => live && setState({ status: 'ready', items: toItems(path, entries) }),
+      (entries) => {
+        if (!live) return;
+        setState({ status: 'ready', items: toItems(path, entries) });
+        setLoads((n) => n + 1);
+      },
       (e: unknown) => {
         console.warn(`Could not list the files of '${path || '/'}':`, e);
-        if (live) setState({ status: 'ready', items: [] });
+        if (!live) return;
+        setState({ status: 'ready', items: [] });
+        setLoads((n) => n + 1);
       },
     );
     return () => {
@@ -41,5 +50,5 @@ export function useFileList(path: string): FileListController {
   }
 
   const refresh = useCallback(() => setGeneration((g) => g + 1), []);
-  return { state, refresh };
+  return { state, refresh, loads };
 }

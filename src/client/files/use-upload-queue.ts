@@ -1,16 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { filesRequest } from '../api/files';
+import { newOutboxKey, onOutboxChange, waitingFiles } from '../outbox/store';
 import { useToast } from '../ui/toast';
 import { setFilesStatus, type RecordRef } from './files-status';
 import { isOfflineError, PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, type SessionState } from './upload-transport';
 import { storage } from '../lib/storage';
 
-/** Keeps a file whose upload found no network on the phone (the outbox), to be uploaded by the sync. */
-async function keepFileForSync(item: UploadItem, uploadUrl: string | undefined): Promise<void> {
-  const { waitingFiles, newOutboxKey } = await import('../outbox/store');
+/** Keeps a file whose upload found no network on the phone (the outbox), to be uploaded by the sync; its outbox key. */
+async function keepFileForSync(item: UploadItem, uploadUrl: string | undefined): Promise<string> {
   const owner = storage.username() ?? '';
+  const key = newOutboxKey(owner, 'file');
   await waitingFiles.put({
-    key: newOutboxKey(owner, 'file'),
+    key,
     owner,
     folder: item.folder,
     name: item.file.name,
@@ -20,6 +21,7 @@ async function keepFileForSync(item: UploadItem, uploadUrl: string | undefined):
     ...(uploadUrl ? { uploadUrl } : {}),
     state: 'waiting',
   });
+  return key;
 }
 
 /** waiting: no network; the file is kept on the phone and uploaded when the network returns. */
@@ -36,6 +38,8 @@ export interface UploadItem {
   /** Recordings have their own failure toast (SPEC.md section 8). */
   source: 'file' | 'recording';
   folder: string;
+  /** Kept on the phone for the sync (status waiting): its outbox key, followed until the sync sent it. */
+  outboxKey?: string;
 }
 
 export interface UploadQueue {
@@ -97,9 +101,9 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
         if (isOfflineError(e)) {
           // No network: nothing is lost; the file waits on the phone and goes up with the next sync.
           try {
-            await keepFileForSync(item, sessions.current.get(item.id)?.uploadUrl);
+            const outboxKey = await keepFileForSync(item, sessions.current.get(item.id)?.uploadUrl);
             sessions.current.delete(item.id);
-            update(item.id, { status: 'waiting', errorMsg: '' });
+            update(item.id, { status: 'waiting', errorMsg: '', outboxKey });
             toast('info', 'Saved on this phone', `"${file.name}" is uploaded when the network returns`);
             return;
           } catch (keepError) {
@@ -113,6 +117,43 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
     },
     [toast, update],
   );
+
+  // Issue 28: a file the sync took over (cut by going offline) ends here as it ends there: uploaded
+  // once its outbox entry is gone (then the folder is listed again), failed when the server refused it.
+  const following = items.some((i) => i.status === 'waiting' && i.outboxKey !== undefined);
+  useEffect(() => {
+    if (!following) return;
+    let live = true;
+    const check = (): void => {
+      waitingFiles.list(storage.username() ?? '').then(
+        (files) => {
+          if (!live) return;
+          const byKey = new Map(files.map((f) => [f.key, f]));
+          let sent = false;
+          setItems((prev) =>
+            prev.map((item) => {
+              if (item.status !== 'waiting' || item.outboxKey === undefined) return item;
+              const kept = byKey.get(item.outboxKey);
+              if (kept === undefined) {
+                sent = true;
+                return { ...item, status: 'success', progress: 100, errorMsg: '' };
+              }
+              if (kept.state === 'refused') return { ...item, status: 'error', errorMsg: kept.lastError ?? 'Refused by the server' };
+              return item;
+            }),
+          );
+          if (sent) latest.current.onUploaded();
+        },
+        (e: unknown) => console.warn('The files waiting on this phone could not be read:', e),
+      );
+    };
+    check();
+    const off = onOutboxChange(check);
+    return () => {
+      live = false;
+      off();
+    };
+  }, [following]);
 
   /** Runs an item after those before it; the first of a batch marks the issue 'uploading', the last 'uploaded'. */
   const enqueue = useCallback(
@@ -145,17 +186,23 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
     (id: number) => {
       const item = items.find((i) => i.id === id);
       if (!item || item.status !== 'error') return;
-      const again = { ...item, status: 'uploading' as const, progress: 0, errorMsg: '', retryCount: item.retryCount + 1 };
-      update(id, again);
+      // A file the server refused through the sync: the queue takes it back from the outbox.
+      if (item.outboxKey !== undefined) void waitingFiles.remove(item.outboxKey).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
+      const { outboxKey: _taken, ...rest } = item;
+      void _taken;
+      const again = { ...rest, status: 'uploading' as const, progress: 0, errorMsg: '', retryCount: item.retryCount + 1 };
+      setItems((prev) => prev.map((i) => (i.id === id ? again : i)));
       enqueue(again);
     },
-    [items, enqueue, update],
+    [items, enqueue],
   );
 
   const remove = useCallback(
     (id: number) => {
-      if (items.find((i) => i.id === id)?.status !== 'error') return;
+      const item = items.find((i) => i.id === id);
+      if (item?.status !== 'error') return;
       setItems((prev) => prev.filter((i) => i.id !== id));
+      if (item.outboxKey !== undefined) void waitingFiles.remove(item.outboxKey).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
       // A removed session upload is cancelled, so its part file does not wait 24 h on the server.
       const url = sessions.current.get(id)?.uploadUrl;
       sessions.current.delete(id);
