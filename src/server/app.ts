@@ -221,6 +221,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       };
       const forTesters = signInCheck(false);
       const forWorkers = signInCheck(true);
+      // API answers are the user's data, for no shared cache: a route that may be cached says so itself.
+      api.addHook('onRequest', (_request, reply, done) => {
+        reply.raw.setHeader('cache-control', 'no-store');
+        done();
+      });
       api.addHook('onRoute', (route) => {
         const routeConfig = route.config as { public?: boolean; worker?: boolean } | undefined;
         if (routeConfig?.public === true) return;

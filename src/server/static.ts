@@ -37,8 +37,18 @@ export async function clientRoutes(app: FastifyInstance, clientDir: string, regi
       },
     });
   }
+  let allowedMethods: ((url: string) => string[]) | undefined;
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
+    // A known path asked with another method: 405 with the methods it has (RFC 9110), not 404.
+    allowedMethods ??= methodsByPath((app as unknown as { routeList?: string[] }).routeList ?? []);
+    const allowed = API_PREFIXES.some((p) => url.startsWith(p)) ? allowedMethods(url) : [];
+    if (allowed.length > 0) {
+      return reply
+        .status(405)
+        .header('allow', allowed.join(', '))
+        .send({ code: 405, msg: `${request.method} is not allowed on ${url}; use ${allowed.length === 1 ? allowed[0] : `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`}`, data: null });
+    }
     const wantsHtml = (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
     if (API_PREFIXES.some((p) => url.startsWith(p)) || url === '/api' || !wantsHtml) {
       return reply.status(404).send({ code: 404, msg: `No such endpoint: ${request.method} ${url}`, data: null });
@@ -51,4 +61,35 @@ export async function clientRoutes(app: FastifyInstance, clientDir: string, regi
     if (known.includes(page.etag)) return reply.status(304).send();
     return reply.send(page.body);
   });
+}
+
+/** The methods each route path answers, for a concrete path: ':param' segments match any one segment, '*' the rest. */
+function methodsByPath(routes: string[]): (url: string) => string[] {
+  const patterns = new Map<string, { re: RegExp; methods: Set<string> }>();
+  for (const route of routes) {
+    const space = route.indexOf(' ');
+    const method = route.slice(0, space);
+    const path = route.slice(space + 1);
+    let entry = patterns.get(path);
+    if (entry === undefined) {
+      const body = path
+        .split('/')
+        .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/');
+      entry = { re: new RegExp(`^${body}/?$`), methods: new Set() };
+      patterns.set(path, entry);
+    }
+    entry.methods.add(method);
+  }
+  return (url) => {
+    let decoded: string;
+    try {
+      decoded = decodeURI(url);
+    } catch {
+      return [];
+    }
+    const methods = new Set<string>();
+    for (const { re, methods: m } of patterns.values()) if (re.test(decoded)) for (const x of m) methods.add(x);
+    return [...methods].sort();
+  };
 }

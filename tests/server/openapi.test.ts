@@ -32,7 +32,7 @@ describe('the OpenAPI document', () => {
       expect(Object.keys(doc.paths[`${base}/{id}`] ?? {})).toContain('get');
       expect(Object.keys(doc.paths[`${base}/{id}/history`] ?? {})).toContain('get');
       expect(Object.keys(doc.paths[base] ?? {}).sort()).toEqual(['post', 'put']);
-      expect(Object.keys(doc.paths[`${base}/{ids}`] ?? {})).toContain('delete');
+      expect(Object.keys(doc.paths[`${base}/{id}`] ?? {})).toContain('delete');
       expect(doc.paths[base]?.['put']?.responses).toHaveProperty('409');
       const list = doc.paths[`${base}/list`]?.['get']?.parameters?.map((p) => p.name) ?? [];
       expect(list).toEqual(expect.arrayContaining(['pageNum', 'pageSize', 'orderByColumn', 'isAsc', `params[${kind.meta.rangeParams.begin}]`, ...Object.keys(kind.meta.filters ?? {})]));

@@ -80,6 +80,12 @@ const idTask = {
 
 const fileQuery = { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string', description: 'A file name in the issue folder' } }, required: ['id', 'name'] };
 
+/** A file's bytes, whole (200) or the Range asked for (206). */
+const fileBytes = {
+  200: { description: 'The whole file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+  206: { description: 'The part of the file the Range header asked for', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+};
+
 export const workerSchemas = {
   todolist: {
     tags: WORKER_TAGS,
@@ -96,7 +102,7 @@ export const workerSchemas = {
     tags: WORKER_TAGS,
     summary: 'The bytes of an original file of a claimed issue (Range supported; holder only)',
     querystring: fileQuery,
-    response: { ...refusals },
+    response: { ...fileBytes, ...refusals },
   },
   putDesensitized: {
     tags: WORKER_TAGS,
@@ -108,7 +114,7 @@ export const workerSchemas = {
     tags: WORKER_TAGS,
     summary: 'The bytes of a desensitized copy of a claimed issue (holder only)',
     querystring: fileQuery,
-    response: { ...refusals },
+    response: { ...fileBytes, ...refusals },
   },
   submitToAi: {
     tags: WORKER_TAGS,

@@ -124,13 +124,15 @@ export const recordEnvelopeOf = (ref: string) => ({
       },
     },
   },
+  required: ['code', 'msg', 'data'],
 });
 
 /** The envelope of one record, or of a list page. */
-export const envelopeOf = (ref: string) => ({ type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { $ref: ref } } });
+export const envelopeOf = (ref: string) => ({ type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { $ref: ref } }, required: ['code', 'msg', 'data'] });
 export const listEnvelopeOf = (ref: string) => ({
   type: 'object',
   properties: { code: { type: 'integer' }, msg: { type: 'string' }, rows: { type: 'array', items: { $ref: ref } }, total: { type: 'integer' } },
+  required: ['code', 'msg', 'rows', 'total'],
 });
 export const errorResponses = {
   400: { $ref: 'ErrorEnvelope#' },

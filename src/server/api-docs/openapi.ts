@@ -17,16 +17,25 @@ export async function registerApiDocs(app: FastifyInstance, registry: KindRegist
       info: {
         title: 'Road Test Data API',
         version,
+        license: { name: 'Proprietary: for the road-test programme that runs this server' },
         description:
           'Records of a vehicle road-test programme, one kind per schema file, in RuoYi-style envelopes ({code, msg, data} and {code, msg, rows, total}). ' +
           'Every call but sign-in needs Authorization: Bearer <token> from POST /api/auth/login, and is scoped to the signed-in user\'s project. ' +
           'Updates name the version they were based on (body.version or If-Match): edits of different fields merge, edits of the same field answer 409 with both values.',
       },
+      // Paths are absolute (/api/...), so the server is the one the document was fetched from.
+      servers: [{ url: '/', description: 'The server this document was fetched from' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
     // Only the API is described; the files and download services have docs/services/*.md.
     hideUntagged: true,
+    // Every operation has an id (client generators name their functions by it): the route's own,
+    // else one made of its method and path ('get' '/api/vtp/stats/day' -> getVtpStatsDay).
+    transform: ({ schema, url, route }) => {
+      if (schema === undefined || (schema as { operationId?: unknown }).operationId !== undefined) return { schema, url };
+      return { schema: { ...schema, operationId: operationIdOf([route.method].flat()[0] ?? 'get', url) } as typeof schema, url };
+    },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`) },
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -37,4 +46,16 @@ export async function registerApiDocs(app: FastifyInstance, registry: KindRegist
     // swagger-ui sets styles inline and needs nothing from other origins.
     transformStaticCSP: (header) => header.replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'").replace(/ https:/g, ''),
   });
+}
+
+/** An operation id from a route's method and path: 'GET', '/api/vtp/poi/:id/history' -> getVtpPoiByIdHistory. */
+export function operationIdOf(method: string, url: string): string {
+  const words = url
+    .replace(/^\/api\//, '/')
+    .split('/')
+    .filter(Boolean)
+    .map((part) => (part.startsWith(':') ? `by-${part.slice(1)}` : part))
+    .flatMap((part) => part.split(/[^A-Za-z0-9]+/))
+    .filter(Boolean);
+  return [method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join('');
 }

@@ -294,17 +294,18 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       return withWarnings(kind, ok(result.record));
     }
 
-    app.delete<{ Params: { ids: string } }>(`${base}/:ids`, {
+    // The same path parameter as GET by id (one path in the document), holding one id or several.
+    app.delete<{ Params: { id: string } }>(`${base}/:id`, {
       schema: {
         tags,
         summary: `Delete ${kind.meta.titles.list} by id (1,2,3): all or none`,
-        params: { type: 'object', properties: { ids: { type: 'string', description: 'Comma-separated ids (at most 1000)' } }, required: ['ids'] },
+        params: { type: 'object', properties: { id: { type: 'string', description: 'One id, or several comma-separated (1,2,3; at most 1000)' } }, required: ['id'] },
         querystring: { type: 'object', properties: { version: { type: 'string', description: 'With one id: the version you saw; a newer record is not deleted (409)' } } },
         response: { 200: envelopeOf('ErrorEnvelope#/properties/data'), 409: conflict, ...errorResponses },
       },
     }, async (request) => {
       const user = currentUser(request);
-      const parts = request.params.ids.split(',');
+      const parts = request.params.id.split(',');
       if (parts.length > MAX_IDS) throw badRequest(`At most ${MAX_IDS} ids can be deleted at once`);
       const ids = [...new Set(parts.map((p) => parseId(p.trim(), 'every id')))];
       const version = baseVersion({ version: (request.query as Record<string, unknown>)['version'] }, request.headers['if-match']);

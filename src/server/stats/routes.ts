@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { KindRegistry } from '../../shared/kind-types.js';
+import { errorResponses } from '../api-docs/kind-schemas.js';
 import { currentUser } from '../auth/authenticate.js';
 import { ok } from '../http/envelope.js';
 import { parseDay } from './day.js';
@@ -21,7 +22,10 @@ export async function statsRoutes(app: FastifyInstance, deps: StatsDeps): Promis
   const integer = { type: 'integer' } as const;
   const counts = Object.fromEntries(kinds.map((k) => [k.count, integer]));
   const sums = Object.fromEntries(kinds.flatMap((k) => k.sums.map(([name]) => [name, { type: 'number' }] as const)));
-  const envelope = (data: Record<string, unknown>) => ({ 200: { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'object', properties: data } } } });
+  const envelope = (data: Record<string, unknown>) => ({
+    200: { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'object', properties: data } }, required: ['code', 'msg', 'data'] },
+    ...errorResponses,
+  });
 
   app.get('/vtp/stats/day', {
     schema: {

@@ -244,7 +244,7 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
     const covered = [
       /^(GET|HEAD) \/api\/vtp\/\w+\/(list|:id|:id\/history)$/,
       /^(POST|PUT) \/api\/vtp\/\w+$/,
-      /^DELETE \/api\/vtp\/\w+\/:ids$/,
+      /^DELETE \/api\/vtp\/\w+\/:id$/,
       /^(GET|HEAD) \/api\/vtp\/stats\/(day|total)$/,
       // Video analysis: the tester's submit and status, and the worker protocol (attacked below).
       /^POST \/api\/vtp\/issueRecord\/aiSubmit$/,
