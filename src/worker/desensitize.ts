@@ -2,13 +2,19 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { Detector, type Box } from './detector.js';
 import { pad, pixelate } from './blur.js';
+import { insideShare, iou } from './boxes.js';
+import { FaceDnn } from './face-dnn.js';
 import { probe, spawnFfmpeg } from './ffmpeg.js';
 
 const IMAGE = /\.(jpe?g|png|bmp|webp|tiff?)$/i;
 /** Boxes grow by this share of their size on each side, so hair, chin and plate frames go too. */
 const MARGIN = 0.25;
-/** A box stays for this many frames after its last hit, covering frames the cascade misses. */
-const HOLD = 8;
+/** Video frames are searched about this many times a second (every Nth frame), and boxes held between. */
+const SEARCHES_PER_SECOND = 5;
+/** The small-face tiles are visited in turn: all of them over this many searches. */
+const ROTATION = 3;
+/** A held box grows on each side by this share of its size (at least 1 px) a frame, as faces move. */
+const GROWTH = 0.03;
 
 export function isImage(name: string): boolean {
   return IMAGE.test(name);
@@ -20,7 +26,12 @@ export function outputName(name: string): string {
   return `${name.replace(/\.[^.]+$/, '')}.mp4`;
 }
 
-export interface DesensitizeResult { frames: number; framesWithBoxes: number }
+export interface DesensitizeResult {
+  frames: number;
+  framesWithBoxes: number;
+  /** For a photo: the boxes pixelated (padded), in its coordinates. */
+  boxes?: Box[];
+}
 
 /** Writes to `output` a copy of the image or video `input` with every face and plate pixelated. */
 export async function desensitize(input: string, output: string, detector?: Detector): Promise<DesensitizeResult> {
@@ -53,7 +64,7 @@ async function desensitizeImage(input: string, output: string, det: Detector): P
   let result: Buffer | undefined;
   let boxes: Box[] = [];
   await readFrames(decode.child.stdout, width * height * 3, async (frame) => {
-    boxes = det.detect(frame, width, height).map((b) => pad(b, MARGIN, width, height));
+    boxes = (await det.cover(frame, width, height)).map((b) => pad(b, MARGIN, width, height));
     pixelate(frame, width, boxes);
     result = frame;
   });
@@ -63,7 +74,7 @@ async function desensitizeImage(input: string, output: string, det: Detector): P
   encode.child.stdout.resume();
   encode.child.stdin.end(result);
   await encode.exited;
-  return { frames: 1, framesWithBoxes: boxes.length > 0 ? 1 : 0 };
+  return { frames: 1, framesWithBoxes: boxes.length > 0 ? 1 : 0, boxes };
 }
 
 async function desensitizeVideo(input: string, output: string, det: Detector): Promise<DesensitizeResult> {
@@ -82,17 +93,52 @@ async function desensitizeVideo(input: string, output: string, det: Detector): P
     '-c:a', 'aac', '-b:a', '160k', '-movflags', '+faststart', output,
   ]);
   encode.child.stdout.resume();
-  let held: { box: Box; left: number }[] = [];
+  const [num, den] = info.fps.split('/').map(Number);
+  const every = Math.max(1, Math.round((num ?? 25) / (den || 1) / SEARCHES_PER_SECOND));
+  const tileCount = FaceDnn.layout(width, height).tiles.length;
+  const perSearch = Math.ceil(tileCount / ROTATION);
+  // A box found by the search of frame d covers frames d-every+1 .. d+hold: frames wait in `queue`
+  // until the next search, so a face is covered from before it was first seen, and is held until
+  // its tile is searched again. A new box that overlaps a held one ends it (the face moved).
+  const hold = every * ROTATION + 1;
+  let held: { box: Box; at: number; until: number }[] = [];
+  let queue: { frame: Buffer; index: number }[] = [];
   let framesWithBoxes = 0;
+  let index = 0;
+  let searches = 0;
+  const flush = async (): Promise<void> => {
+    for (const { frame, index: j } of queue) {
+      const boxes = held.filter((h) => j > h.at - every && j <= h.until).map((h) => grow(h.box, Math.abs(j - h.at), width, height));
+      if (boxes.length > 0) framesWithBoxes++;
+      pixelate(frame, width, boxes);
+      if (!encode.child.stdin.write(frame)) await once(encode.child.stdin, 'drain');
+    }
+    queue = [];
+  };
   const frames = await readFrames(decode.child.stdout, width * height * 3, async (frame) => {
-    const hits = det.detect(frame, width, height).map((b) => pad(b, MARGIN, width, height));
-    held = [...held.filter((h) => --h.left > 0), ...hits.map((box) => ({ box, left: HOLD }))];
-    if (held.length > 0) framesWithBoxes++;
-    pixelate(frame, width, held.map((h) => h.box));
-    if (!encode.child.stdin.write(frame)) await once(encode.child.stdin, 'drain');
+    const i = index++;
+    queue.push({ frame, index: i });
+    if (i % every !== 0) return;
+    // The first search looks at every tile; later ones at the next share of them in turn.
+    const first = searches === 0;
+    const tiles = first ? 'all' : Array.from({ length: perSearch }, (_, k) => ((searches - 1) * perSearch + k) % Math.max(1, tileCount));
+    searches++;
+    const hits = (await det.cover(frame, width, height, { whole: true, tiles })).map((b) => pad(b, MARGIN, width, height));
+    for (const h of held) {
+      const now = grow(h.box, i - h.at, width, height);
+      if (hits.some((b) => b.kind === h.box.kind && (iou(b, now) > 0.2 || insideShare(b, now) > 0.7))) h.until = Math.min(h.until, i);
+    }
+    held = [...held.filter((h) => h.until >= i - every), ...hits.map((box) => ({ box, at: i, until: i + hold }))];
+    await flush();
   });
+  await flush();
   encode.child.stdin.end();
   await Promise.all([decode.exited, encode.exited]);
   return { frames, framesWithBoxes };
 }
 
+/** A held box `age` frames after it was found, grown for the face's possible movement. */
+function grow(box: Box, age: number, width: number, height: number): Box {
+  if (age === 0) return box;
+  return pad(box, (GROWTH * age) + Math.min(0.5, age / Math.max(1, Math.min(box.width, box.height))), width, height);
+}

@@ -36,3 +36,19 @@ export function spawnFfmpeg(args: string[]) {
   });
   return { child, exited };
 }
+
+/** The first picture of an image or video file as rgb24. */
+export async function decodeRgb(file: string): Promise<{ rgb: Buffer; width: number; height: number }> {
+  const { width, height } = await probe(file);
+  const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { encoding: 'buffer', maxBuffer: width * height * 3 + 1024 });
+  if (stdout.length < width * height * 3) throw new Error(`${file}: no picture decoded`);
+  return { rgb: stdout.subarray(0, width * height * 3), width, height };
+}
+
+/** Writes an rgb24 picture, its format by the file name (JPEG at ffmpeg's -q:v quality, 2 best). */
+export async function encodePicture(rgb: Buffer, width: number, height: number, file: string, quality: number): Promise<void> {
+  const encode = spawnFfmpeg(['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-i', 'pipe:0', '-frames:v', '1', '-q:v', String(quality), file]);
+  encode.child.stdout.resume();
+  encode.child.stdin.end(rgb);
+  await encode.exited;
+}

@@ -7,6 +7,7 @@ import { ApiError, type Job, type WorkerApi } from './api.js';
 import { analyze, keyFrames, type ModelSettings } from './analyze.js';
 import { desensitize, outputName } from './desensitize.js';
 import type { Detector } from './detector.js';
+import { checkFrames, describeCheck } from './frame-check.js';
 
 export interface JobDeps {
   api: WorkerApi;
@@ -59,9 +60,14 @@ export async function processJob(job: Job, deps: JobDeps): Promise<boolean> {
       log(`issue ${job.id}: desensitized; no AI model configured, analysis left READY`);
       return true;
     }
-    await api.submitToAI(job.id, `${outputs.length} desensitized file(s)`);
-    const frames: string[] = [];
-    for (const out of outputs) frames.push(...(await keyFrames(out, path.join(dir, 'frames'), deps.model.maxFrames)));
+    // Only key frames of the desensitized copies, and only those that pass the second check
+    // (frame-check.ts), are sent; how many were withheld goes into the job's remark.
+    const cut: string[] = [];
+    for (const out of outputs) cut.push(...(await keyFrames(out, path.join(dir, 'frames'), deps.model.maxFrames)));
+    const check = await checkFrames(cut.slice(0, deps.model.maxFrames), deps.detector);
+    const frames = check.sent;
+    log(`issue ${job.id}: ${describeCheck(check)}`);
+    await api.submitToAI(job.id, `${outputs.length} desensitized file(s); ${describeCheck(check)}`);
     let lastError = '';
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {

@@ -1,0 +1,133 @@
+import { decodeRgb } from '../../src/worker/ffmpeg.js';
+import type { Rect } from '../../src/worker/boxes.js';
+
+// The evaluation set of desensitization, rebuilt on any machine with Debian's opencv-doc: real
+// faces, hand-marked in opencv-doc's photos (each box checked by eye), pasted at a chosen height
+// (12-80 px), angle and mirror onto opencv-doc photos without people, so that the truth is known.
+// Used by tests/worker/desensitize.test.ts (a small slice) and scripts/bench/desensitize-eval.bench.ts.
+
+export const DATA = '/usr/share/doc/opencv-doc/examples/data';
+
+/** Hand-marked faces (forehead to chin, ear to ear where seen) in opencv-doc photos. */
+export const FACES = [
+  { file: 'messi5.jpg', box: { x: 224, y: 82, width: 34, height: 51 } },
+  { file: 'basketball1.png', box: { x: 69, y: 88, width: 35, height: 51 } },
+  { file: 'basketball2.png', box: { x: 70, y: 87, width: 34, height: 52 } },
+] as const;
+
+/** opencv-doc photos with neither people nor vehicles. */
+export const BACKGROUNDS = ['building.jpg', 'home.jpg', 'fruits.jpg', 'aero3.jpg'] as const;
+
+export interface Paste { face: number; height: number; angle: number; mirror?: boolean }
+export interface Scene { rgb: Buffer; width: number; height: number; truth: (Rect & { paste: Paste })[] }
+
+interface Picture { rgb: Buffer; width: number; height: number }
+const cache = new Map<string, Promise<Picture>>();
+function picture(file: string): Promise<Picture> {
+  let p = cache.get(file);
+  if (!p) { p = decodeRgb(`${DATA}/${file}`); cache.set(file, p); }
+  return p;
+}
+
+/** A background scaled (nearest, then box-averaged) to width x height. */
+async function background(file: string, width: number, height: number): Promise<Buffer> {
+  const src = await picture(file);
+  const out = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    const sy = Math.min(src.height - 1, Math.floor((y + 0.5) * src.height / height));
+    for (let x = 0; x < width; x++) {
+      const sx = Math.min(src.width - 1, Math.floor((x + 0.5) * src.width / width));
+      src.rgb.copy(out, (y * width + x) * 3, (sy * src.width + sx) * 3, (sy * src.width + sx) * 3 + 3);
+    }
+  }
+  return out;
+}
+
+/**
+ * A scene: `backgroundFile` at width x height with the faces pasted left to right, row by row,
+ * each blended in with a soft oval that takes in the hair. The truth of each is the upright box
+ * around its hand-marked box, turned and scaled as pasted.
+ */
+export async function scene(backgroundFile: string, width: number, height: number, pastes: Paste[]): Promise<Scene> {
+  const rgb = await background(backgroundFile, width, height);
+  const truth: Scene['truth'] = [];
+  let cx = 0;
+  let rowTop = 8;
+  let rowHeight = 0;
+  for (const paste of pastes) {
+    const face = FACES[paste.face % FACES.length]!;
+    const src = await picture(face.file);
+    const s = paste.height / face.box.height;
+    const a = (paste.angle * Math.PI) / 180;
+    const cos = Math.cos(a), sin = Math.sin(a);
+    // The pasted region: the face box with a margin for hair and chin, turned.
+    const rw = face.box.width * 1.6 * s, rh = face.box.height * 1.5 * s;
+    const ext = Math.ceil(Math.abs(rw * cos) + Math.abs(rh * sin)) + 2;
+    const eyt = Math.ceil(Math.abs(rw * sin) + Math.abs(rh * cos)) + 2;
+    if (cx + ext + 8 > width) { cx = 0; rowTop += rowHeight + 12; rowHeight = 0; }
+    if (rowTop + eyt > height) throw new Error('scene: the faces do not fit');
+    const ox = cx + 8 + ext / 2, oy = rowTop + eyt / 2;
+    cx += ext + 16;
+    rowHeight = Math.max(rowHeight, eyt);
+    const fcx = face.box.x + face.box.width / 2, fcy = face.box.y + face.box.height / 2;
+    const k = Math.max(1, Math.ceil(1 / s));
+    for (let y = Math.floor(oy - eyt / 2); y < Math.ceil(oy + eyt / 2); y++) {
+      for (let x = Math.floor(ox - ext / 2); x < Math.ceil(ox + ext / 2); x++) {
+        if (x < 0 || y < 0 || x >= width || y >= height) continue;
+        let r = 0, g = 0, b = 0, alpha = 0;
+        for (let j = 0; j < k; j++) {
+          for (let i = 0; i < k; i++) {
+            const dx = x + (i + 0.5) / k - ox, dy = y + (j + 0.5) / k - oy;
+            let u = (dx * cos + dy * sin) / s;
+            const v = (-dx * sin + dy * cos) / s;
+            // Oval mask in the face's own frame, soft over its outer fifth.
+            const d = Math.hypot(u / (face.box.width * 0.8), v / (face.box.height * 0.75));
+            const w = Math.max(0, Math.min(1, (1 - d) / 0.2));
+            if (paste.mirror) u = -u;
+            const sx = Math.round(fcx + u), sy = Math.round(fcy + v);
+            if (w === 0 || sx < 0 || sy < 0 || sx >= src.width || sy >= src.height) continue;
+            const p = (sy * src.width + sx) * 3;
+            r += src.rgb[p]! * w; g += src.rgb[p + 1]! * w; b += src.rgb[p + 2]! * w; alpha += w;
+          }
+        }
+        if (alpha === 0) continue;
+        const o = (y * width + x) * 3;
+        const t = alpha / (k * k);
+        rgb[o] = rgb[o]! * (1 - t) + (r / alpha) * t;
+        rgb[o + 1] = rgb[o + 1]! * (1 - t) + (g / alpha) * t;
+        rgb[o + 2] = rgb[o + 2]! * (1 - t) + (b / alpha) * t;
+      }
+    }
+    const bw = Math.abs(face.box.width * s * cos) + Math.abs(face.box.height * s * sin);
+    const bh = Math.abs(face.box.width * s * sin) + Math.abs(face.box.height * s * cos);
+    truth.push({ x: Math.round(ox - bw / 2), y: Math.round(oy - bh / 2), width: Math.round(bw), height: Math.round(bh), paste });
+  }
+  return { rgb, width, height, truth };
+}
+
+/** Share of `box` inside the union of `cover`. */
+export function coveredShare(box: Rect, cover: Rect[]): number {
+  let inside = 0;
+  for (let y = box.y; y < box.y + box.height; y++) {
+    for (let x = box.x; x < box.x + box.width; x++) {
+      if (cover.some((c) => x >= c.x && x < c.x + c.width && y >= c.y && y < c.y + c.height)) inside++;
+    }
+  }
+  return inside / Math.max(1, box.width * box.height);
+}
+
+/** Share of the frame inside the union of `cover`. */
+export function areaShare(width: number, height: number, cover: Rect[]): number {
+  return coveredShare({ x: 0, y: 0, width, height }, cover);
+}
+
+/** Mean absolute difference of two rgb24 frames inside `box`. */
+export function meanDifference(a: Buffer, b: Buffer, width: number, box: Rect): number {
+  let sum = 0, n = 0;
+  for (let y = box.y; y < box.y + box.height; y++) {
+    for (let x = box.x; x < box.x + box.width; x++) {
+      for (let c = 0; c < 3; c++) { const i = (y * width + x) * 3 + c; sum += Math.abs(a[i]! - b[i]!); n++; }
+    }
+  }
+  return sum / Math.max(1, n);
+}
