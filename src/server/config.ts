@@ -57,7 +57,16 @@ export interface Config {
   /** PostgreSQL: whether an instance may become the sole writer, which knows its generations without reading them (decision 030); off behind a pooler that shares sessions. */
   soleWriter: boolean;
   /** Sign-in throttling: this many failures within the window lock the username for lockSeconds. */
-  login: { maxFailures: number; windowSeconds: number; lockSeconds: number; userCeiling: number; maxUserDelaySeconds: number; perAddressPerMinute: number };
+  login: {
+    maxFailures: number;
+    windowSeconds: number;
+    lockSeconds: number;
+    userCeiling: number;
+    maxUserDelaySeconds: number;
+    perAddressPerMinute: number;
+    /** An address a user signed in from stays their usual address this long: it skips the many-address slow-down and its password check goes first. */
+    knownAddressSeconds: number;
+  };
 }
 
 export interface InitialUser {
@@ -231,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
       userCeiling: integer(env, 'LOGIN_USER_CEILING', 20, 1, 100000),
       maxUserDelaySeconds: integer(env, 'LOGIN_USER_MAX_DELAY_SECONDS', 30, 1, 3600),
       perAddressPerMinute: integer(env, 'LOGIN_ADDRESS_PER_MINUTE', 30, 1, 100000),
+      knownAddressSeconds: integer(env, 'LOGIN_KNOWN_ADDRESS_DAYS', 30, 0, 365) * 86400,
     },
   };
 }

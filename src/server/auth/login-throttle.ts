@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
+import { counterWrite } from './relaxed-writes.js';
 
 export interface ThrottleSettings {
   /** Failed sign-ins of one username from one client address, within windowSeconds, before that pair is locked. */
@@ -10,6 +11,8 @@ export interface ThrottleSettings {
   userCeiling: number;
   /** The longest wait between attempts on a username over its ceiling: slowed, never locked. */
   maxUserDelaySeconds: number;
+  /** How long an address a user signed in from stays their usual address (skips the many-address slow-down). */
+  knownAddressSeconds: number;
 }
 
 /** Why an attempt may not be checked now, and for how long. */
@@ -28,6 +31,12 @@ export interface Refusal {
  * address stops, and a tester at another address is not locked out by them. (username) over all
  * addresses only spaces attempts out once past userCeiling (a growing delay, capped), so a
  * distributed guesser is slowed to a crawl without ever locking the real user out.
+ *
+ * An address a user signed in from successfully within knownAddressSeconds is their usual
+ * address (row 'k:<user>\n<address>', remembered until next_at): attempts from it skip the
+ * many-address slow-down, so a guesser rotating addresses cannot keep the owner out; only that
+ * pair's own lock applies. An attempt refused by the slow-down is handed back to the pair counter,
+ * so refusals the user did not earn never lock their address.
  */
 export class LoginThrottle {
   constructor(
@@ -35,9 +44,12 @@ export class LoginThrottle {
     private readonly settings: ThrottleSettings,
   ) {}
 
-  /** Reserves an attempt for username from client; undefined when it may go ahead. */
-  async reserve(username: string, client: string, now = Date.now()): Promise<Refusal | undefined> {
-    const pair = `p:${userKey(username)}\n${client}`;
+  /**
+   * Reserves an attempt for username from client; undefined when it may go ahead. known: the
+   * client is the user's usual address (isKnown), which skips the many-address slow-down.
+   */
+  async reserve(username: string, client: string, known = false, now = Date.now()): Promise<Refusal | undefined> {
+    const pair = pairKey(username, client);
     const { maxFailures, windowSeconds, lockSeconds } = this.settings;
     const pairRefusal = await this.take(pair, now, {
       // Locked: maxFailures reserved within the window, until lockSeconds after the last of them.
@@ -46,9 +58,36 @@ export class LoginThrottle {
       windowMs: windowSeconds * 1000,
     });
     if (pairRefusal !== undefined) return { reason: 'locked', retryAfterSeconds: pairRefusal };
+    if (known) return undefined;
     const userRefusal = await this.takeUser(`u:${userKey(username)}`, now);
-    if (userRefusal !== undefined) return { reason: 'slowed', retryAfterSeconds: userRefusal };
+    if (userRefusal !== undefined) {
+      // No password was checked: the pair must not move towards its lock for it.
+      await this.refund(username, client);
+      return { reason: 'slowed', retryAfterSeconds: userRefusal };
+    }
     return undefined;
+  }
+
+  /** Hands back a reserved attempt whose password was not checked (slowed, or hashing busy). */
+  async refund(username: string, client: string): Promise<void> {
+    await counterWrite(this.db, (db) =>
+      db
+      .updateTable('login_attempts')
+      .set({
+        failures: sql`login_attempts.failures - 1`,
+        // The lock stays only where the failures that were checked reach the limit by themselves.
+        locked_until: sql`case when login_attempts.failures - 1 >= ${big(this.settings.maxFailures)} then login_attempts.locked_until else null end`,
+      })
+      .where('key', '=', pairKey(username, client))
+      .where('failures', '>', 0)
+      .execute(),
+    );
+  }
+
+  /** Whether client signed in as username successfully within knownAddressSeconds. */
+  async isKnown(username: string, client: string, now = Date.now()): Promise<boolean> {
+    const row = await this.db.selectFrom('login_attempts').select('next_at').where('key', '=', knownKey(username, client)).executeTakeFirst();
+    return row?.next_at !== null && row?.next_at !== undefined && Number(row.next_at) > now;
   }
 
   /** Deletes counters that can no longer refuse anything (a day past their window). */
@@ -62,9 +101,20 @@ export class LoginThrottle {
       .execute();
   }
 
-  /** A successful sign-in: the pair's failures are forgiven (the username's slow-down is not). */
-  async succeeded(username: string, client: string): Promise<void> {
-    await this.db.deleteFrom('login_attempts').where('key', '=', `p:${userKey(username)}\n${client}`).execute();
+  /**
+   * A successful sign-in: the pair's failures are forgiven (the username's slow-down is not), and
+   * the address becomes (or stays) the user's usual address for knownAddressSeconds.
+   */
+  async succeeded(username: string, client: string, now = Date.now()): Promise<void> {
+    const until = now + this.settings.knownAddressSeconds * 1000;
+    await counterWrite(this.db, async (db) => {
+      await db.deleteFrom('login_attempts').where('key', '=', pairKey(username, client)).execute();
+      await db
+        .insertInto('login_attempts')
+        .values({ key: knownKey(username, client), failures: 0, window_start: now, locked_until: null, next_at: until })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ window_start: now, next_at: until }))
+        .execute();
+    });
   }
 
   /**
@@ -76,7 +126,8 @@ export class LoginThrottle {
   private async take(key: string, now: number, o: { limit: number; lockMs: number; windowMs: number }): Promise<number | undefined> {
     const fresh = sql<boolean>`(login_attempts.window_start < ${big(now - o.windowMs)} or (login_attempts.locked_until is not null and login_attempts.locked_until <= ${big(now)}))`;
     const count = sql<number>`(case when ${fresh} then 1 else login_attempts.failures + 1 end)`;
-    const row = await this.db
+    const row = await counterWrite(this.db, (db) =>
+      db
       .insertInto('login_attempts')
       .values({ key, failures: 1, window_start: now, locked_until: o.limit <= 1 ? now + o.lockMs : null, next_at: null })
       .onConflict((oc) =>
@@ -90,7 +141,8 @@ export class LoginThrottle {
           .where(sql<boolean>`${fresh} or login_attempts.failures < ${big(o.limit)}`),
       )
       .returning('failures')
-      .executeTakeFirst();
+      .executeTakeFirst(),
+    );
     if (row !== undefined) return undefined;
     const current = await this.db.selectFrom('login_attempts').select('locked_until').where('key', '=', key).executeTakeFirst();
     return waitSeconds(current?.locked_until, now);
@@ -106,7 +158,8 @@ export class LoginThrottle {
     const fresh = sql<boolean>`(login_attempts.window_start < ${big(now - windowSeconds * 1000)})`;
     const count = sql<number>`(case when ${fresh} then 1 else login_attempts.failures + 1 end)`;
     const delay = sql<number>`(case when ${count} < ${big(userCeiling)} then 0 when (${count} - ${big(userCeiling)} + 1) * 1000 > ${big(maxUserDelaySeconds * 1000)} then ${big(maxUserDelaySeconds * 1000)} else (${count} - ${big(userCeiling)} + 1) * 1000 end)`;
-    const row = await this.db
+    const row = await counterWrite(this.db, (db) =>
+      db
       .insertInto('login_attempts')
       .values({ key, failures: 1, window_start: now, locked_until: null, next_at: null })
       .onConflict((oc) =>
@@ -121,7 +174,8 @@ export class LoginThrottle {
           .where(sql<boolean>`${fresh} or login_attempts.next_at is null or login_attempts.next_at <= ${big(now)}`),
       )
       .returning('failures')
-      .executeTakeFirst();
+      .executeTakeFirst(),
+    );
     if (row !== undefined) return undefined;
     const current = await this.db.selectFrom('login_attempts').select('next_at').where('key', '=', key).executeTakeFirst();
     return waitSeconds(current?.next_at, now);
@@ -135,6 +189,9 @@ function waitSeconds(until: number | string | null | undefined, now: number): nu
   const at = until === null || until === undefined ? now + 1000 : Number(until);
   return Math.max(1, Math.ceil((at - now) / 1000));
 }
+
+const pairKey = (username: string, client: string) => `p:${userKey(username)}\n${client}`;
+const knownKey = (username: string, client: string) => `k:${userKey(username)}\n${client}`;
 
 // Usernames are compared as typed, but the counter must not be dodged by changing case.
 function userKey(username: string): string {

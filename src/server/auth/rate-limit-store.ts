@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
+import { counterWrite } from './relaxed-writes.js';
 
 type Callback = (err: Error | null, result?: { current: number; ttl: number }) => void;
 
@@ -19,7 +20,8 @@ export function databaseRateLimitStore(db: Kysely<Database>) {
         return { current: Number(row.failures), ttl: Number(row.window_start) + timeWindow - now };
       }
       const over = sql<boolean>`(login_attempts.window_start + cast(${timeWindow} as bigint) <= cast(${now} as bigint))`;
-      const row = await db
+      const row = await counterWrite(db, (w) =>
+        w
         .insertInto('login_attempts')
         .values({ key: k, failures: 1, window_start: now, locked_until: null, next_at: null })
         .onConflict((oc) =>
@@ -29,7 +31,8 @@ export function databaseRateLimitStore(db: Kysely<Database>) {
           }),
         )
         .returning(['failures', 'window_start'])
-        .executeTakeFirstOrThrow();
+        .executeTakeFirstOrThrow(),
+      );
       return { current: Number(row.failures), ttl: Math.max(0, Number(row.window_start) + timeWindow - now) };
     }
 

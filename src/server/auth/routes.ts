@@ -3,7 +3,7 @@ import { badRequest, ok, retryLater, unauthorized } from '../http/envelope.js';
 import type { UserRepository } from '../users/user-repository.js';
 import { bearerToken, currentUser } from './authenticate.js';
 import { clientKey, type LoginThrottle } from './login-throttle.js';
-import { decoyHash, HashingBusyError, verifyPassword } from './passwords.js';
+import { admitSignIn, checkSignIn, HashingBusyError, type Admission } from './passwords.js';
 import type { TokenStore } from './tokens.js';
 
 export interface AuthDeps {
@@ -66,23 +66,38 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
     // The attempt is counted before the password is checked, so a parallel burst cannot get more
     // checks than the limit; a success forgives it afterwards.
     const client = clientKey(request.ip);
-    const refusal = await deps.throttle.reserve(username, client);
-    if (refusal?.reason === 'locked') {
-      request.log.info({ username }, 'sign-in refused: locked');
-      throw retryLater(429, `Too many failed sign-in attempts. Try again in ${minutes(refusal.retryAfterSeconds)}.`, refusal.retryAfterSeconds);
-    }
-    if (refusal?.reason === 'slowed') {
-      request.log.info({ username }, 'sign-in refused: slowed');
-      throw retryLater(429, `Too many sign-in attempts for this user from many places. Try again in ${refusal.retryAfterSeconds} seconds.`, refusal.retryAfterSeconds);
-    }
-    let valid: boolean;
-    let user;
+    let admission: Admission;
     try {
-      user = await deps.users.findByUsername(username);
-      valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
+      // Bounded per address and per username before any database work (passwords.ts).
+      admission = await admitSignIn(client, username, () => deps.throttle.isKnown(username, client));
     } catch (e) {
       if (e instanceof HashingBusyError) throw retryLater(503, e.message, 3);
       throw e;
+    }
+    let user;
+    let valid: boolean;
+    try {
+      const refusal = await deps.throttle.reserve(username, client, admission.usual);
+      if (refusal?.reason === 'locked') {
+        request.log.info({ username }, 'sign-in refused: locked');
+        throw retryLater(429, `Too many failed sign-in attempts. Try again in ${minutes(refusal.retryAfterSeconds)}.`, refusal.retryAfterSeconds);
+      }
+      if (refusal?.reason === 'slowed') {
+        request.log.info({ username }, 'sign-in refused: slowed');
+        throw retryLater(429, `Too many sign-in attempts for this user from many places. Try again in ${refusal.retryAfterSeconds} seconds.`, refusal.retryAfterSeconds);
+      }
+      user = await deps.users.findByUsername(username);
+      // A missing user costs no hash (an equal-time wait instead); a usual address is checked first.
+      valid = await checkSignIn(password, user?.password_hash, admission.usual);
+    } catch (e) {
+      if (e instanceof HashingBusyError) {
+        // Not checked: the attempt does not count towards this address's lock.
+        await deps.throttle.refund(username, client);
+        throw retryLater(503, e.message, 3);
+      }
+      throw e;
+    } finally {
+      admission.release();
     }
     if (!user || !valid) {
       request.log.info({ username }, 'sign-in failed');

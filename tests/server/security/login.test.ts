@@ -21,11 +21,14 @@ describe.each(dbTargets())('sign-in throttling under attack on $name', (target) 
     const replies = await Promise.all(attempts.map((p) => login(s, '127.0.0.1', ALICE.username, p)));
     const verified = replies.filter((r) => r.status === 401 || r.status === 200);
     expect(verified.length).toBeLessThanOrEqual(5);
-    const refused = replies.filter((r) => r.status === 429);
+    // The rest are refused unchecked: locked (429), or past the sign-ins one address may have
+    // handled at once (503, passwords.ts).
+    const refused = replies.filter((r) => r.status === 429 || r.status === 503);
     expect(refused.length).toBe(40 - verified.length);
     for (const r of refused) {
       expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
-      expect(r.body.msg).toMatch(/^Too many failed sign-in attempts\. Try again in \d+ minutes?\.$/);
+      if (r.status === 429) expect(r.body.msg).toMatch(/^Too many failed sign-in attempts\. Try again in \d+ minutes?\.$/);
+      else expect(r.body.msg).toBe('The server is busy checking sign-ins; try again in a few seconds');
     }
     // Now locked from that address, even for the right password...
     expect((await login(s, '127.0.0.1', ALICE.username, ALICE.password)).status).toBe(429);
@@ -91,26 +94,35 @@ describe.each(dbTargets())('a sign-in flood on $name', (target) => {
   });
 
   it('does not hold up downloads while 60 sign-ins are being checked', async () => {
-    const flood = Array.from({ length: 60 }, (_, i) => login(s, `127.0.3.${(i % 50) + 1}`, `flood${i}`, 'wrong-password'));
-    await new Promise((r) => setTimeout(r, 50));
+    const downloadAll = async () => {
+      const started = Date.now();
+      const downloads = await Promise.all(
+        Array.from({ length: 5 }, async () => {
+          const res = await fetch(`${s.url}/sharepoint/files/download?path=media%2Fbig.bin`, { headers: { authorization: `Bearer ${token}` } });
+          const got = Buffer.from(await res.arrayBuffer());
+          return { status: res.status, ms: Date.now() - started, same: got.equals(bytes) };
+        }),
+      );
+      for (const d of downloads) {
+        expect(d.status).toBe(200);
+        expect(d.same).toBe(true);
+      }
+      return Math.max(...downloads.map((d) => d.ms));
+    };
+    // The same downloads without a flood, on this machine as loaded as it is now.
+    const baseline = await downloadAll();
+    // Wrong passwords of real users: these are hashed (unknown usernames are not).
+    const names = [ALICE.username, BOB.username, CAROL.username];
     const started = Date.now();
-    const downloads = await Promise.all(
-      Array.from({ length: 5 }, async () => {
-        const res = await fetch(`${s.url}/sharepoint/files/download?path=media%2Fbig.bin`, { headers: { authorization: `Bearer ${token}` } });
-        const got = Buffer.from(await res.arrayBuffer());
-        return { status: res.status, ms: Date.now() - started, same: got.equals(bytes) };
-      }),
-    );
-    for (const d of downloads) {
-      expect(d.status).toBe(200);
-      expect(d.same).toBe(true);
-    }
-    const slowest = Math.max(...downloads.map((d) => d.ms));
+    const flood = Array.from({ length: 60 }, (_, i) => login(s, `127.0.3.${(i % 50) + 1}`, names[i % 3] as string, 'wrong-password'));
+    await new Promise((r) => setTimeout(r, 50));
+    const slowest = await downloadAll();
     const answers = await Promise.all(flood);
     const floodMs = Date.now() - started;
-    // Each sign-in check takes tens of milliseconds; the flood takes seconds, the downloads far less.
-    expect(slowest).toBeLessThan(Math.max(1500, floodMs / 3));
-    for (const a of answers) expect([401, 503]).toContain(a.status);
+    // Checking 60 passwords takes seconds; the downloads, not queued behind them, far less.
+    expect(slowest).toBeLessThan(Math.max(2500, baseline * 3));
+    expect(slowest).toBeLessThan(floodMs);
+    for (const a of answers) expect([401, 429, 503]).toContain(a.status);
   });
 });
 
