@@ -98,7 +98,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
 
     const result = await sendOutbox({ token: 'sw-token', owner, fetch: net.fetch });
 
-    expect(result).toEqual({ sent: 2, waiting: 0 });
+    expect(result).toEqual({ sent: 2, filesSent: 0, waiting: 0 });
     expect(net.sent.map((s) => s.method)).toEqual(['POST', 'PUT']);
     expect(net.sent[0]?.headers).toMatchObject({ authorization: 'Bearer sw-token', 'idempotency-key': create.key, clientid: expect.any(String) });
     expect(JSON.parse(net.sent[0]?.body as string)).toEqual({ issueTitle: 'Written in the tunnel' });
@@ -121,13 +121,13 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
 
     const result = await sendOutbox({ token: 't', owner, fetch: net.fetch });
 
-    expect(result).toEqual({ sent: 1, waiting: 0 });
+    expect(result).toEqual({ sent: 1, filesSent: 0, waiting: 0 });
     expect(await outbox.get(conflicted.key)).toMatchObject({ state: 'conflict', attempts: 1, lastError: 'Changed by someone else', values: { issueTitle: 'Mine' } });
     expect(await outbox.get(bad.key)).toMatchObject({ state: 'refused', lastError: 'Title is required' });
     expect(await outbox.get(fine.key)).toBeUndefined();
     // A second run leaves the parked ones alone.
     const again = fakeNetwork({});
-    expect(await sendOutbox({ token: 't', owner, fetch: again.fetch })).toEqual({ sent: 0, waiting: 0 });
+    expect(await sendOutbox({ token: 't', owner, fetch: again.fetch })).toEqual({ sent: 0, filesSent: 0, waiting: 0 });
     expect(again.sent).toEqual([]);
   });
 
@@ -139,7 +139,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     await outbox.add(second);
     const net = fakeNetwork({ 'POST /api/vtp/issueRecord': () => 'offline' });
 
-    expect(await sendOutbox({ token: 't', owner, fetch: net.fetch })).toEqual({ sent: 0, waiting: 2 });
+    expect(await sendOutbox({ token: 't', owner, fetch: net.fetch })).toEqual({ sent: 0, filesSent: 0, waiting: 2 });
     expect(net.sent).toHaveLength(1);
     expect(await outbox.get(first.key)).toMatchObject({ state: 'waiting', attempts: 1, lastError: expect.stringContaining('Cannot reach the server') });
     expect(await outbox.get(second.key)).toMatchObject({ state: 'waiting', attempts: 0 });
@@ -151,7 +151,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     await outbox.add(waiting);
     const net = fakeNetwork({ 'POST /api/vtp/issueRecord': () => ({ status: 401, body: { code: 401, msg: 'Token expired' } }) });
 
-    expect(await sendOutbox({ token: 'old', owner, fetch: net.fetch })).toEqual({ sent: 0, waiting: 1, unauthorized: true });
+    expect(await sendOutbox({ token: 'old', owner, fetch: net.fetch })).toEqual({ sent: 0, filesSent: 0, waiting: 1, unauthorized: true });
     expect(await outbox.get(waiting.key)).toMatchObject({ state: 'waiting', attempts: 0 });
   });
 
@@ -167,7 +167,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
       'POST /sharepoint/files/upload': () => ({ status: 201, body: { code: 200, data: {} } }),
     });
 
-    expect(await sendOutbox({ token: 'sw-token', owner, fetch: net.fetch })).toEqual({ sent: 2, waiting: 0 });
+    expect(await sendOutbox({ token: 'sw-token', owner, fetch: net.fetch })).toEqual({ sent: 2, filesSent: 1, waiting: 0 });
     const upload = net.sent[1] as Sent;
     expect(upload.url).toBe(`/sharepoint/files/upload?path=${encodeURIComponent('/issue_5')}&%40microsoft.graph.conflictBehavior=rename`);
     expect(upload.headers).toMatchObject({ authorization: 'Bearer sw-token' });
@@ -198,7 +198,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
       'PUT http://files.test/session/abc': () => (++puts === 2 ? 'offline' : { status: 202, body: { nextExpectedRanges: [`${10485760 + 5242880 * puts}-`] } }),
     });
 
-    expect(await sendOutbox({ token: 't', owner, fetch: net.fetch })).toEqual({ sent: 0, waiting: 1 });
+    expect(await sendOutbox({ token: 't', owner, fetch: net.fetch })).toEqual({ sent: 0, filesSent: 0, waiting: 1 });
     const ranges = net.sent.filter((s) => s.method === 'PUT').map((s) => s.headers['content-range']);
     expect(ranges).toEqual([`bytes 10485760-15728639/${size}`, `bytes 15728640-20971519/${size}`]);
     // The pieces carry no token (the session URL is the credential).
@@ -234,5 +234,14 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     expect(posts).toBe(1);
     expect(a.sent + b.sent).toBe(1);
     expect(locks.request).toHaveBeenCalledWith('outbox-sync', expect.any(Function));
+  });
+});
+
+describe('the toast after a sync', () => {
+  it('counts records and files apart, leaving out what is none', async () => {
+    const { reachedServer } = await import('../../src/client/outbox/sync');
+    expect(reachedServer(1, 1)).toBe('1 record and 1 file reached the server');
+    expect(reachedServer(0, 2)).toBe('2 files reached the server');
+    expect(reachedServer(3, 0)).toBe('3 records reached the server');
   });
 });

@@ -24,7 +24,7 @@ export function AppEffects() {
     let stop: (() => void) | undefined;
     let cancelled = false;
     // After the first screen has painted: IndexedDB and the sync code are not needed to show it.
-    const cancelIdle = whenIdle(() => void import('../outbox/sync').then(({ startOutboxSync, protectStorage }) => {
+    const cancelIdle = whenIdle(() => void import('../outbox/sync').then(({ startOutboxSync, protectStorage, reachedServer }) => {
       if (cancelled) return;
       protectStorage().then(
         ({ lowSpace }) => {
@@ -32,7 +32,7 @@ export function AppEffects() {
         },
         (e: unknown) => console.warn('Storage could not be checked:', e),
       );
-      stop = startOutboxSync((sent) => toast('success', 'All waiting changes are sent', `${sent} ${sent === 1 ? 'record' : 'records'} reached the server`));
+      stop = startOutboxSync((sent, files) => toast('success', 'All waiting changes are sent', reachedServer(sent - files, files)));
     }));
     return () => {
       cancelled = true;
@@ -107,3 +107,4 @@ export function App() {
     </BrowserRouter>
   );
 }
+

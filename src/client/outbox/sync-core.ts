@@ -16,7 +16,10 @@ export const OUTBOX_LOCK = 'outbox-sync';
 export const OUTBOX_SYNCED_MESSAGE = 'outbox-synced';
 
 export interface SyncResult {
+  /** Changes and files sent. */
   sent: number;
+  /** Of them, files (photos, videos, voice notes). */
+  filesSent?: number;
   /** Still waiting because the server cannot be reached (or the sign-in is over). */
   waiting: number;
   /** The server answered 401: the token is over; nothing was parked because of it. */
@@ -247,6 +250,7 @@ export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
   }
   // Then the photos, videos and voice notes (their records exist by now).
   let filesWaiting = 0;
+  let filesSent = 0;
   if (stopped === 'done') {
     for (const file of await waitingFiles.list(ctx.owner)) {
       // A file of a record not created yet waits for its create.
@@ -257,10 +261,11 @@ export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
         break;
       }
       sent++;
+      filesSent++;
     }
   }
   const waiting = (await outbox.list(ctx.owner)).filter((i) => i.state === 'waiting').length + filesWaiting;
-  return { sent, waiting, ...(stopped === 'unauthorized' ? { unauthorized: true } : {}) };
+  return { sent, filesSent, waiting, ...(stopped === 'unauthorized' ? { unauthorized: true } : {}) };
 }
 
 /**

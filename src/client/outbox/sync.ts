@@ -94,15 +94,15 @@ export async function protectStorage(): Promise<{ persisted: boolean; lowSpace: 
  * service worker sends it when the network returns even if the app is closed. Calls onDone when a
  * run (this page's or the service worker's) sent everything that was waiting.
  */
-export function startOutboxSync(onDone: (sent: number) => void): () => void {
+export function startOutboxSync(onDone: (sent: number, filesSent: number) => void): () => void {
   let delay = 30_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   const run = async (): Promise<void> => {
     clearTimeout(timer);
     if (stopped || !storage.token()) return;
-    const { sent, waiting } = await syncOutbox();
-    if (sent > 0 && waiting === 0) onDone(sent);
+    const { sent, filesSent = 0, waiting } = await syncOutbox();
+    if (sent > 0 && waiting === 0) onDone(sent, filesSent);
     if (waiting > 0 && !stopped) {
       timer = setTimeout(() => void run(), delay);
       delay = Math.min(delay * 2, 600_000);
@@ -126,10 +126,10 @@ export function startOutboxSync(onDone: (sent: number) => void): () => void {
   const offChange = onOutboxChange(askForBackgroundSync);
   // The service worker sent the outbox: lists and the chip reload, and the toast says so.
   const onMessage = (event: MessageEvent): void => {
-    const data = event.data as { type?: unknown; sent?: unknown; waiting?: unknown } | null;
+    const data = event.data as { type?: unknown; sent?: unknown; filesSent?: unknown; waiting?: unknown } | null;
     if (data?.type !== OUTBOX_SYNCED_MESSAGE) return;
     changed();
-    if (typeof data.sent === 'number' && data.sent > 0 && data.waiting === 0 && !stopped) onDone(data.sent);
+    if (typeof data.sent === 'number' && data.sent > 0 && data.waiting === 0 && !stopped) onDone(data.sent, typeof data.filesSent === 'number' ? data.filesSent : 0);
   };
   const workers = 'serviceWorker' in navigator ? navigator.serviceWorker : undefined;
   workers?.addEventListener('message', onMessage);
@@ -144,4 +144,10 @@ export function startOutboxSync(onDone: (sent: number) => void): () => void {
     workers?.removeEventListener('message', onMessage);
     window.removeEventListener('online', onOnline);
   };
+}
+
+/** '1 record and 2 files reached the server', leaving out what is none. */
+export function reachedServer(records: number, files: number): string {
+  const parts = [records > 0 ? `${records} ${records === 1 ? 'record' : 'records'}` : '', files > 0 ? `${files} ${files === 1 ? 'file' : 'files'}` : ''].filter(Boolean);
+  return `${parts.join(' and ')} reached the server`;
 }
