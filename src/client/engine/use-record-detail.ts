@@ -301,9 +301,12 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
         // Files attached before the record existed go into its folder now.
         const folder = res.data?.['attachmentFolder'];
         if (newRecordKey && typeof folder === 'string' && folder !== '') {
-          void import('../outbox/store')
+          // Given their folder before the record's screen opens, so its Attachments card lists them
+          // as on their way; then sent.
+          await import('../outbox/store')
             .then(({ waitingFiles }) => waitingFiles.resolveFolder(storage.username() ?? '', newRecordKey, folder))
-            .then(() => import('../outbox/sync'))
+            .catch((e: unknown) => console.warn('Attachments of the new record could not be given its folder yet:', e));
+          void import('../outbox/sync')
             .then(({ syncOutbox }) => syncOutbox())
             .catch((e: unknown) => console.warn('Attachments of the new record could not be sent yet:', e));
         }
