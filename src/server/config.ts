@@ -46,6 +46,12 @@ export interface Config {
     /** An upload slower than this, averaged over rateWindowMs, is cut (the session stays resumable). */
     minBytesPerSecond: number;
     rateWindowMs: number;
+    /** What one user's open upload sessions may have announced but not yet sent, in all (507 past it). */
+    reservedPerUserBytes: number;
+    /** The same for all sessions of one project. */
+    reservedPerProjectBytes: number;
+    /** A session idle this long no longer holds its announced size as reserved (it stays resumable). */
+    reservationIdleMs: number;
     /** How often expired sessions and orphaned temporary files are swept, and how old an orphan must be. */
     sweepEveryMs: number;
     orphanAgeMs: number;
@@ -186,6 +192,16 @@ function tls(env: NodeJS.ProcessEnv, rootDir: string): Config['tls'] {
 }
 
 /** Reads and checks the configuration; throws ConfigError with a message a person can act on. */
+/** Upload reservations: by default one largest file per user and four per project, released after an idle hour. */
+function reservations(env: NodeJS.ProcessEnv, maxFileBytes: number): Pick<Config['uploads'], 'reservedPerUserBytes' | 'reservedPerProjectBytes' | 'reservationIdleMs'> {
+  const reservedPerUserBytes = integer(env, 'UPLOAD_RESERVED_PER_USER_BYTES', maxFileBytes, 0, 2 ** 50);
+  const reservedPerProjectBytes = integer(env, 'UPLOAD_RESERVED_PER_PROJECT_BYTES', Math.max(reservedPerUserBytes, 4 * maxFileBytes), 0, 2 ** 50);
+  if (reservedPerProjectBytes < reservedPerUserBytes) {
+    throw new ConfigError(`UPLOAD_RESERVED_PER_PROJECT_BYTES (${reservedPerProjectBytes}) must be at least UPLOAD_RESERVED_PER_USER_BYTES (${reservedPerUserBytes})`);
+  }
+  return { reservedPerUserBytes, reservedPerProjectBytes, reservationIdleMs: integer(env, 'UPLOAD_RESERVATION_IDLE_SECONDS', 3600, 60, 30 * 86400) * 1000 };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
   const databaseUrl = text(env, 'DATABASE_URL');
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -199,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${logLevel}'`);
   const clientId = text(env, 'CLIENT_ID') ?? DEFAULT_CLIENT_ID;
   if (!/^[\w-]{1,128}$/.test(clientId)) throw new ConfigError('CLIENT_ID must be 1-128 letters, digits, _ or -');
+  const maxFileBytes = integer(env, 'MAX_FILE_BYTES', 20 * 1024 ** 3, 1024, 2 ** 50);
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: text(env, 'HOST') ?? '0.0.0.0',
@@ -222,7 +239,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
       idleMs: integer(env, 'IDLE_TIMEOUT_SECONDS', 120, 1, 3600) * 1000,
     },
     uploads: {
-      maxFileBytes: integer(env, 'MAX_FILE_BYTES', 20 * 1024 ** 3, 1024, 2 ** 50),
+      maxFileBytes,
+      ...reservations(env, maxFileBytes),
       sessionsPerUser: integer(env, 'UPLOAD_SESSIONS_PER_USER', 20, 1, 10000),
       minFreeBytes: integer(env, 'MIN_FREE_DISK_BYTES', 1024 ** 3, 0, 2 ** 50),
       minBytesPerSecond: integer(env, 'UPLOAD_MIN_BYTES_PER_SECOND', 1024, 0, 2 ** 30),

@@ -64,7 +64,7 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
     if (announced > MAX_PLAIN_UPLOAD_BYTES + 1024 * 1024) throw new ApiError(413, `Files over ${MAX_PLAIN_UPLOAD_BYTES} bytes must be sent through an upload session`);
     if (announced > 0) {
       deps.limits.checkSize(announced);
-      await deps.limits.ensureSpace(announced, true);
+      await deps.limits.ensureSpace(announced, { userId: user.id, project: user.project });
     }
     const maxBytes = Math.min(MAX_PLAIN_UPLOAD_BYTES, deps.limits.settings.maxFileBytes);
     // As on Graph: a name clash fails unless the client asks to rename or replace.

@@ -143,7 +143,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     const deferCommit = body.deferCommit === true;
     if (declaredSize !== undefined) deps.limits.checkSize(declaredSize);
     await deps.limits.checkOpenSessions(user.id);
-    await deps.limits.ensureSpace(declaredSize ?? 0, true);
+    await deps.limits.ensureSpace(declaredSize ?? 0, { userId: user.id, project: user.project });
     await sweep();
     const staged = await storage.stagingFile('.part');
     // Made now, empty: fragments may then be written in any order of arrival (each at its position).
@@ -208,7 +208,9 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
       throw badRequest(`The file size in Content-Range changed from ${session.total} to ${f.total}; a session uploads one file, so keep the total the same`);
     }
     deps.limits.checkSize(f.total);
-    await deps.limits.ensureSpace(f.length, false);
+    // A session made without fileSize reserves its size with the first Content-Range that names it.
+    if (session.total === undefined && session.declaredSize === undefined) await deps.limits.checkReservation(f.total, { userId: session.userId, project: session.project });
+    await deps.limits.ensureSpace(f.length);
     let claim = await sessions.claimFragment(session, f.start, f.end + 1, f.total);
     // A fragment that follows one sent a moment before it may arrive first (requests sent a moment
     // apart reach the server in either order): if it starts within a few fragments of the next

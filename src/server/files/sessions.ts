@@ -76,6 +76,8 @@ export interface UploadSession {
   conflict: ConflictBehavior;
   partFile: string;
   total: number | undefined;
+  /** The size announced when the session was made (fileSize), if any. */
+  declaredSize: number | undefined;
   received: number;
   lockId: string | null;
   lockedUntil: string | null;
@@ -94,6 +96,7 @@ function toSession(row: Selectable<UploadSessionTable>): UploadSession {
     conflict: row.conflict,
     partFile: row.part_file,
     total: row.total === null ? undefined : Number(row.total),
+    declaredSize: row.declared_size === null ? undefined : Number(row.declared_size),
     received: Number(row.received),
     lockId: row.lock_id,
     lockedUntil: row.locked_until,

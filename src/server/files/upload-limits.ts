@@ -6,10 +6,30 @@ import { ApiError } from '../http/envelope.js';
 
 const gib = (n: number): string => `${(n / 1024 ** 3).toFixed(n >= 10 * 1024 ** 3 ? 0 : 1)} GiB`;
 
+/** A size as people read it: GiB, MiB or bytes. */
+function amount(n: number): string {
+  if (n >= 1024 ** 3) return gib(n);
+  if (n >= 1024 ** 2) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+  return `${n} bytes`;
+}
+
+/** Whose upload a reservation is for: counted against their own and their project's allowance. */
+export interface Reserver {
+  userId: number;
+  project: string;
+}
+
 /**
  * What keeps uploads from filling the disk: the largest file, how many sessions a user may keep
- * open, and space kept free on the files volume, counting what open sessions have announced but
- * not yet sent. Every refusal says which limit and what to do.
+ * open, and space kept free on the files volume, counting what the project's open sessions have
+ * announced but not yet sent. Every refusal says which limit and what to do.
+ *
+ * Fair disk (issue 29, M-2): what open sessions announce is a reservation, capped per user
+ * (reservedPerUserBytes) and per project (reservedPerProjectBytes), and released when a session
+ * has been idle for reservationIdleMs (the session stays resumable; its fragments then need the
+ * space when they arrive). A reservation is counted against its own project's uploads only: one
+ * project's announced sizes never make another project's upload fail, only bytes really written
+ * do. A 507 names whose allowance is short: the user's, the project's, or the disk's.
  */
 export class UploadLimits {
   constructor(
@@ -40,29 +60,66 @@ export class UploadLimits {
     }
   }
 
-  /** Bytes that open sessions have announced (or started) but not yet received. */
-  async outstandingBytes(now = Date.now()): Promise<number> {
+  /**
+   * Bytes that a project's open sessions have announced (or started) but not yet received, in all
+   * and of one user, leaving out sessions idle for longer than reservationIdleMs.
+   */
+  async reservedBytes(who: Reserver, now = Date.now()): Promise<{ project: number; user: number }> {
     const rows = await this.db
       .selectFrom('upload_sessions')
-      .select(['total', 'declared_size', 'received'])
+      .select(['user_id', 'total', 'declared_size', 'received'])
+      .where('project', '=', who.project)
       .where('expires_at', '>', new Date(now).toISOString())
+      .where('updated_at', '>', new Date(now - this.settings.reservationIdleMs).toISOString())
       .execute();
-    return rows.reduce((sum, r) => sum + Math.max(0, Number(r.total ?? r.declared_size ?? 0) - Number(r.received)), 0);
+    let project = 0;
+    let user = 0;
+    for (const r of rows) {
+      const outstanding = Math.max(0, Number(r.total ?? r.declared_size ?? 0) - Number(r.received));
+      project += outstanding;
+      if (r.user_id === who.userId) user += outstanding;
+    }
+    return { project, user };
+  }
+
+  /**
+   * 507 when reserving `bytes` more would take the user or their project over its allowance.
+   * Returns what the project has reserved already.
+   */
+  async checkReservation(bytes: number, who: Reserver, now = Date.now()): Promise<number> {
+    const reserved = await this.reservedBytes(who, now);
+    const { reservedPerUserBytes: perUser, reservedPerProjectBytes: perProject, reservationIdleMs } = this.settings;
+    const idle = `${Math.round(reservationIdleMs / 60_000)} minutes`;
+    if (reserved.user + bytes > perUser) {
+      throw new ApiError(
+        507,
+        `Your quota for uploads in progress is short: your open uploads still have ${amount(reserved.user)} to send, and this one (${amount(bytes)}) would go over the ${amount(perUser)} one user may have announced at once (UPLOAD_RESERVED_PER_USER_BYTES). Finish or cancel an upload; one idle for ${idle} no longer counts.`,
+      );
+    }
+    if (reserved.project + bytes > perProject) {
+      throw new ApiError(
+        507,
+        `Project ${who.project}'s quota for uploads in progress is short: its open uploads still have ${amount(reserved.project)} to send, and this one (${amount(bytes)}) would go over the ${amount(perProject)} one project may have announced at once (UPLOAD_RESERVED_PER_PROJECT_BYTES). Finish or cancel an upload; one idle for ${idle} no longer counts.`,
+      );
+    }
+    return reserved.project;
   }
 
   /**
    * 507 when writing `bytes` more would leave less than the free space kept (MIN_FREE_DISK_BYTES).
-   * With countOpenSessions, what other sessions still have to send is counted as taken.
+   * With `who`, `bytes` is a reservation: checked against the user's and the project's allowance,
+   * and what the project's other sessions still have to send is counted as taken. Without (or
+   * false): bytes being written now, checked against the disk alone.
    */
-  async ensureSpace(bytes: number, countOpenSessions: boolean): Promise<void> {
+  async ensureSpace(bytes: number, who?: Reserver | false): Promise<void> {
+    const taken = who ? await this.checkReservation(bytes, who) : 0;
     await fs.promises.mkdir(this.rootDir, { recursive: true });
     const st = await fs.promises.statfs(this.rootDir);
     const free = st.bavail * st.bsize;
-    const taken = countOpenSessions ? await this.outstandingBytes() : 0;
     if (free - taken - bytes < this.settings.minFreeBytes) {
       throw new ApiError(
         507,
-        `The server is short of disk space for this upload (${bytes} bytes): ${gib(Math.max(0, free - taken))} is available and ${gib(this.settings.minFreeBytes)} must stay free. Try again later or ask an administrator to free space.`,
+        `The server is short of disk space for this upload (${bytes} bytes): ${gib(Math.max(0, free - taken))} is available${taken > 0 ? ` (after ${amount(taken)} your project's open uploads still have to send)` : ''} and ${gib(this.settings.minFreeBytes)} must stay free. Try again later or ask an administrator to free space.`,
       );
     }
   }
