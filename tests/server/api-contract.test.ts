@@ -35,6 +35,8 @@ describe.each(dbTargets())('the API contract on $name', (target) => {
       expect(res.headers.get('cache-control'), url).toBe('no-store');
     }
     expect((await s.request('GET', '/api/vtp/poi/list')).headers.get('cache-control')).toBe('no-store');
+    expect((await s.request('POST', '/api/vtp/poi/list', { token, body: {} })).headers.get('cache-control')).toBe('no-store');
+    expect((await s.request('GET', '/api/vtp/nothing', { token })).headers.get('cache-control')).toBe('no-store');
   });
 
   it('deletes one or several records on the path GET by id uses', async () => {
