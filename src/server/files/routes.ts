@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { currentLinkClaim, currentUser } from '../auth/authenticate.js';
@@ -33,6 +34,62 @@ function encodeQueryValue(value: string): string {
 }
 
 /**
+ * A refused upload's body is read (and dropped) up to this many bytes and this long before the
+ * answer goes out: a client still sending when the server answers and closes gets a reset (EPIPE,
+ * 'fetch failed' in Node's fetch) instead of the message. Past either bound the answer goes out
+ * with Connection: close, as before.
+ */
+export const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+export const DRAIN_MAX_MS = 10_000;
+
+/** Reads and drops what is left of a request body, up to the bounds; true when it all arrived. */
+export async function drainBody(raw: IncomingMessage, maxBytes = DRAIN_MAX_BYTES, maxMs = DRAIN_MAX_MS): Promise<boolean> {
+  if (raw.complete) return true;
+  if (raw.destroyed || Number(raw.headers['content-length'] ?? 0) > maxBytes) return false;
+  // The multipart parser may still be reading it: take the stream back.
+  raw.unpipe();
+  return new Promise<boolean>((resolve) => {
+    let seen = 0;
+    const finish = (): void => {
+      clearTimeout(timer);
+      raw.off('data', onData);
+      raw.off('end', finish);
+      raw.off('error', finish);
+      raw.off('close', finish);
+      if (!raw.complete) raw.pause();
+      resolve(raw.complete);
+    };
+    const onData = (chunk: Buffer): void => {
+      seen += chunk.length;
+      if (seen > maxBytes) finish();
+    };
+    const timer = setTimeout(finish, maxMs);
+    raw.on('data', onData);
+    raw.once('end', finish);
+    raw.once('error', finish);
+    raw.once('close', finish);
+    raw.resume();
+  });
+}
+
+// What busboy (under @fastify/multipart) says of a body that is not well-formed multipart.
+const MALFORMED_MULTIPART = /boundary not found|unexpected end of (form|file|multipart data)|malformed (part header|urlencoded form)|part terminated early|multipart: /i;
+
+/**
+ * An error met while reading a multipart body, as the client should see it: a body that is not
+ * well-formed multipart is the client's (400 naming the problem), never a 500.
+ */
+function multipartError(e: unknown): unknown {
+  if (e instanceof ApiError || !(e instanceof Error)) return e;
+  const status = (e as { statusCode?: unknown }).statusCode;
+  if (typeof status === 'number' && status < 500) return e;
+  if ((e as { syscall?: unknown }).syscall === undefined && MALFORMED_MULTIPART.test(e.message)) {
+    return badRequest(`The multipart/form-data body is malformed (${e.message.slice(0, 120)}); send the file as multipart/form-data in a field named file`);
+  }
+  return e;
+}
+
+/**
  * The shared-files service (SPEC.md section 7), mounted at /sharepoint: one tree per project under
  * DATA_DIR/files, scoped by the signed-in user's project whatever the query says.
  */
@@ -55,6 +112,16 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
   });
 
   app.post('/files/upload', { preHandler: serviceAuth }, async (request) => {
+    try {
+      return await plainUpload(request);
+    } catch (e) {
+      // The refusal must reach the client: let it finish sending (bounded) before answering.
+      await drainBody(request.raw);
+      throw multipartError(e);
+    }
+  });
+
+  async function plainUpload(request: FastifyRequest) {
     const user = currentUser(request);
     const folder = queryPath(request);
     storage.resolve(user.project, folder);
@@ -88,7 +155,7 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
     }
     if (entry === undefined) throw badRequest('No file arrived; send it as multipart/form-data in a field named file');
     return ok(entry);
-  });
+  }
 
   // Files are sent as they are: compressing would break byte ranges and gains nothing on media.
   app.get('/files/download', { preHandler: serviceAuth, compress: false }, async (request, reply) => {
