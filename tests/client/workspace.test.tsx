@@ -93,7 +93,7 @@ describe('Workspace', () => {
   it('opens the Vehicle Status sample screen', async () => {
     signedIn();
     await openWorkspace();
-    await userEvent.setup().click(screen.getByRole('link', { name: 'Open Vehicle Status' }));
+    await userEvent.setup().click(screen.getByRole('link', { name: /^Open Vehicle Status/ }));
     expect(await screen.findByRole('heading', { name: 'Vehicle Status' })).toBeInTheDocument();
     for (const label of ['Model', 'Battery', 'Odometer', 'Current Speed', 'Last Drive', 'Last Charge', 'Drive', 'Charge', 'Issue', 'POI']) {
       expect(screen.getByText(label)).toBeInTheDocument();

@@ -5,10 +5,11 @@ import { ConnectorsWidget } from './widgets/connectors';
 import { DateTextWidget } from './widgets/date-text';
 import { DerivedWidget } from './widgets/derived';
 import { YesNoWidget } from './widgets/yes-no';
+import { SelectWidget } from './widgets/select';
 
 // Its own chunk (RJSF and the PrimeReact widgets): loaded when a record is edited or created, so
 // a detail screen first paints from the light summary (record-summary.tsx).
-const widgets: RegistryWidgetsType = { yesNo: YesNoWidget, dateText: DateTextWidget, derived: DerivedWidget, connectors: ConnectorsWidget };
+const widgets: RegistryWidgetsType = { yesNo: YesNoWidget, dateText: DateTextWidget, derived: DerivedWidget, connectors: ConnectorsWidget, SelectWidget };
 
 export interface RecordFormProps {
   schema: RJSFSchema;

@@ -60,9 +60,9 @@ function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, rec
     case 'derived': {
       const n = difference(record, options['difference']);
       return (
-        <div id={id} className={`${BOX} w-full derived-value`} aria-readonly="true">
+        <output id={id} className={`${BOX} w-full derived-value`}>
           {n !== null && n > 0 ? `${n} km` : 'N/A'}
-        </div>
+        </output>
       );
     }
     case 'dateText': {

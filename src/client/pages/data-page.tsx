@@ -100,6 +100,9 @@ export function DataPage() {
 
       <Card title="Daily Data Summary" className="mb-3">
         <div className="flex flex-column gap-2 mb-3">
+          <label htmlFor="data-date" className="sr-only">
+            Date
+          </label>
           <Calendar
             value={date}
             onChange={(e) => e.value instanceof Date && setDate(e.value)}

@@ -43,7 +43,8 @@ export function WorkspacePage() {
       <p className="text-lg mt-0 mb-3">Welcome back, {username}</p>
       <div className="flex flex-column gap-3">
         <Card title="Vehicle Status" className="workspace-card">
-          <Link to="/vehicle" className="vehicle-summary no-underline text-color" aria-label="Open Vehicle Status">
+          <Link to="/vehicle" className="vehicle-summary no-underline text-color">
+            <span className="sr-only">Open Vehicle Status: </span>
             <div>
               <div className="text-500 text-sm">Vehicle</div>
               <div className="font-semibold">{vehicleNo}</div>

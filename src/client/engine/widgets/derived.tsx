@@ -14,8 +14,8 @@ export function DerivedWidget({ id, options, registry }: WidgetProps) {
   const formData = (registry.formContext as { formData?: Record<string, unknown> } | undefined)?.formData;
   const n = difference(formData, options['difference']);
   return (
-    <div id={id} className="p-inputtext p-component p-disabled w-full derived-value" aria-readonly="true">
+    <output id={id} className="p-inputtext p-component p-disabled w-full derived-value">
       {n !== null && n > 0 ? `${n} km` : 'N/A'}
-    </div>
+    </output>
   );
 }

@@ -22,6 +22,7 @@ export function YesNoWidget({ id, value, disabled, readonly, onChange, label }: 
       placeholder="—"
       className="w-full"
       aria-label={label}
+      pt={{ select: { 'aria-label': label } }}
     />
   );
 }
