@@ -14,12 +14,14 @@ const KEY_LENGTH = 64;
 const HASH_SLOTS = 1;
 const HASH_QUEUE = 128;
 /**
- * Sign-ins handled at once per client address and per username (usual addresses aside); up to
- * CHECKS_WAITING more wait their turn, and any beyond are refused at once (503). See admitSignIn.
+ * Sign-ins handled at once per client address and per username (usual addresses aside), and how
+ * many more may wait their turn; any beyond are refused at once (503). See admitSignIn. An address
+ * may have more waiting than a username: an office behind one address signs in at nine together.
  */
 export const CHECKS_PER_ADDRESS = 2;
+export const WAITING_PER_ADDRESS = 16;
 export const CHECKS_PER_USERNAME = 2;
-export const CHECKS_WAITING = 8;
+export const WAITING_PER_USERNAME = 8;
 let running = 0;
 const urgent: (() => void)[] = [];
 const waiting: (() => void)[] = [];
@@ -96,14 +98,14 @@ let typicalMs: number | undefined;
 let calibration: Promise<void> | undefined;
 
 /** Enters key's gate: at once while fewer than max are inside, else in line (refused when the line is full). */
-async function enter(map: Map<string, Gate>, key: string, max: number): Promise<void> {
+async function enter(map: Map<string, Gate>, key: string, max: number, maxWaiting: number): Promise<void> {
   let gate = map.get(key);
   if (gate === undefined) map.set(key, (gate = { active: 0, waiting: [] }));
   if (gate.active < max) {
     gate.active++;
     return;
   }
-  if (gate.waiting.length >= CHECKS_WAITING) throw new HashingBusyError();
+  if (gate.waiting.length >= maxWaiting) throw new HashingBusyError();
   await new Promise<void>((resolve) => gate.waiting.push(resolve));
 }
 
@@ -125,18 +127,18 @@ export interface Admission {
 /**
  * Admits a sign-in before anything else is done for it (database included): at most
  * CHECKS_PER_ADDRESS per client address and CHECKS_PER_USERNAME per username (usual addresses
- * aside) are handled at once, CHECKS_WAITING more wait their turn, and any beyond are refused at
- * once (HashingBusyError, 503), whether the username exists or not. So a flood of one username from
+ * aside) are handled at once, WAITING_PER_ADDRESS / WAITING_PER_USERNAME more wait their turn, and
+ * any beyond are refused at once (HashingBusyError, 503), whether the username exists or not. So a flood of one username from
  * many addresses costs a few database turns and hashes, not one per request, and cannot hold a
  * real user's queries up behind its own. `isUsual` is asked once the address's place is held.
  */
 export async function admitSignIn(address: string, username: string, isUsual: () => Promise<boolean>): Promise<Admission> {
   const name = username.toLowerCase().slice(0, 100);
-  await enter(perAddress, address, CHECKS_PER_ADDRESS);
+  await enter(perAddress, address, CHECKS_PER_ADDRESS, WAITING_PER_ADDRESS);
   let usual = false;
   try {
     usual = await isUsual();
-    if (!usual) await enter(perUsername, name, CHECKS_PER_USERNAME);
+    if (!usual) await enter(perUsername, name, CHECKS_PER_USERNAME, WAITING_PER_USERNAME);
   } catch (e) {
     leave(perAddress, address);
     throw e;

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, BOB, CAROL, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
 import { putFile } from '../downloads/fixtures.js';
@@ -120,7 +121,9 @@ describe.each(dbTargets())('a sign-in flood on $name', (target) => {
     const answers = await Promise.all(flood);
     const floodMs = Date.now() - started;
     // Checking 60 passwords takes seconds; the downloads, not queued behind them, far less.
-    expect(slowest).toBeLessThan(Math.max(2500, baseline * 3));
+    // On a machine already running more than it has cores (shared CI), everything is slower alike.
+    const busy = Math.max(1, os.loadavg()[0]! / os.cpus().length);
+    expect(slowest).toBeLessThan(Math.max(1500 * busy, baseline * 3));
     expect(slowest).toBeLessThan(floodMs);
     for (const a of answers) expect([401, 429, 503]).toContain(a.status);
   });
