@@ -82,7 +82,7 @@ function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, rec
         // The choice's label (x-labels, as ui:enumNames) when it has one, else the stored value.
         const names = ui['ui:enumNames'] as Record<string, string> | undefined;
         const shown = text(value);
-        return <Dropdown id={id} shown={names?.[shown] ?? shown} />;
+        return <Dropdown id={id} shown={names?.[shown] ?? shown} inputId />;
       }
       return <input id={id} className={BOX} type="text" value={text(value)} disabled readOnly />;
   }
