@@ -20,30 +20,25 @@ export function iou(a: Rect, b: Rect): number {
 }
 
 /**
- * Greedy non-maximum suppression: the best-scored box of a cluster stays; a box that overlaps a
- * kept one by IoU > `threshold`, or lies mostly (70 %) inside it, goes. The kept box grows to the
- * union of the boxes it suppressed, so merging never uncovers a part another pass found.
+ * Non-maximum suppression that never uncovers: boxes are taken best score first, and a box goes
+ * only when 90 % of it lies inside one already kept (the overlapping passes' copies of one face).
  */
-export function nms<T extends Rect & { score: number }>(boxes: T[], threshold = 0.3): T[] {
+export function nms<T extends Rect & { score: number }>(boxes: T[]): T[] {
   const kept: T[] = [];
   for (const b of [...boxes].sort((p, q) => q.score - p.score)) {
-    const k = kept.find((c) => iou(b, c) > threshold || insideShare(b, c) > 0.7 || insideShare(c, b) > 0.7);
-    if (!k) { kept.push({ ...b }); continue; }
-    const x = Math.min(k.x, b.x);
-    const y = Math.min(k.y, b.y);
-    k.width = Math.max(k.x + k.width, b.x + b.width) - x;
-    k.height = Math.max(k.y + k.height, b.y + b.height) - y;
-    k.x = x;
-    k.y = y;
+    if (!kept.some((k) => insideShare(b, k) >= 0.9)) kept.push(b);
   }
   return kept;
 }
 
-/** Square tiles of `size` px (or the frame's side where smaller) covering a frame, each overlapping the next by a quarter. */
+/**
+ * Square tiles of `size` px (or the frame's side where smaller) covering a frame, each overlapping
+ * the next by a third, so that a face up to a third of a tile lies whole inside one of them.
+ */
 export function tiles(width: number, height: number, size: number): Rect[] {
   const along = (length: number): [number, number][] => {
     if (length <= size) return [[0, length]];
-    const step = Math.round(size * 0.75);
+    const step = Math.round((size * 2) / 3);
     const n = Math.ceil((length - size) / step) + 1;
     const out: [number, number][] = [];
     for (let i = 0; i < n; i++) out.push([Math.min(i * step, length - size), size]);

@@ -35,11 +35,13 @@ export interface Passes { whole: boolean; tiles: 'all' | number[] }
  */
 export const SEARCH_MAX = 1280;
 /**
- * Side of the tiles of the small-face pass. SSD MobileNet sees every input at 512x512, so a tile of
- * 256 px is searched at twice its size: a 12 px face becomes 24 px, which it finds; on the whole
- * 1280 px frame the same face would be 5 px.
+ * Sides of the tiles. SSD MobileNet sees every input at 512x512: a tile of 256 px is searched at
+ * twice its size, so a 12 px face becomes 24 px, which it finds (on the whole 1280 px frame the same
+ * face would be 5 px); tiles of 512 px are searched at their own size, for faces of about 24-100 px
+ * that the whole frame shrinks too much and the small tiles cut.
  */
 export const TILE = 256;
+export const MID_TILE = 512;
 
 let loading: Promise<{ tf: Tf; api: FaceApi }> | undefined;
 
@@ -77,8 +79,10 @@ export class FaceDnn {
     const scale = Math.min(1, SEARCH_MAX / Math.max(width, height));
     const w = Math.round(width * scale);
     const h = Math.round(height * scale);
-    // A frame no larger than two tiles is searched whole at 512 px, up-scaled enough already.
-    return { scale, tiles: Math.max(w, h) <= TILE * 1.5 ? [] : tiles(w, h, TILE) };
+    // A frame up to 1.5 tiles is searched whole at 512 px, up-scaled enough already.
+    const mid = Math.max(w, h) > MID_TILE * 1.5 ? tiles(w, h, MID_TILE) : [];
+    const small = Math.max(w, h) > TILE * 1.5 ? tiles(w, h, TILE) : [];
+    return { scale, tiles: [...mid, ...small] };
   }
 
   /** Faces scored `minConfidence` or more in an rgb24 frame, in that frame's coordinates. */

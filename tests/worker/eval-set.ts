@@ -19,7 +19,9 @@ export const FACES = [
 export const BACKGROUNDS = ['building.jpg', 'home.jpg', 'fruits.jpg', 'aero3.jpg'] as const;
 
 export interface Paste { face: number; height: number; angle: number; mirror?: boolean }
-export interface Scene { rgb: Buffer; width: number; height: number; truth: (Rect & { paste: Paste })[] }
+/** A pasted face: the upright box around it, and `inside`, whether a pixel lies in the turned face box itself. */
+export interface Truth extends Rect { paste: Paste; inside: (x: number, y: number) => boolean }
+export interface Scene { rgb: Buffer; width: number; height: number; truth: Truth[] }
 
 interface Picture { rgb: Buffer; width: number; height: number }
 const cache = new Map<string, Promise<Picture>>();
@@ -100,20 +102,27 @@ export async function scene(backgroundFile: string, width: number, height: numbe
     }
     const bw = Math.abs(face.box.width * s * cos) + Math.abs(face.box.height * s * sin);
     const bh = Math.abs(face.box.width * s * sin) + Math.abs(face.box.height * s * cos);
-    truth.push({ x: Math.round(ox - bw / 2), y: Math.round(oy - bh / 2), width: Math.round(bw), height: Math.round(bh), paste });
+    const hw = (face.box.width * s) / 2, hh = (face.box.height * s) / 2;
+    const inside = (x: number, y: number) => {
+      const dx = x + 0.5 - ox, dy = y + 0.5 - oy;
+      return Math.abs(dx * cos + dy * sin) <= hw && Math.abs(-dx * sin + dy * cos) <= hh;
+    };
+    truth.push({ x: Math.round(ox - bw / 2), y: Math.round(oy - bh / 2), width: Math.round(bw), height: Math.round(bh), paste, inside });
   }
   return { rgb, width, height, truth };
 }
 
-/** Share of `box` inside the union of `cover`. */
-export function coveredShare(box: Rect, cover: Rect[]): number {
-  let inside = 0;
+/** Share of `box` (of its turned face box, for a pasted face) inside the union of `cover`. */
+export function coveredShare(box: Rect & { inside?: (x: number, y: number) => boolean }, cover: Rect[]): number {
+  let covered = 0, all = 0;
   for (let y = box.y; y < box.y + box.height; y++) {
     for (let x = box.x; x < box.x + box.width; x++) {
-      if (cover.some((c) => x >= c.x && x < c.x + c.width && y >= c.y && y < c.y + c.height)) inside++;
+      if (box.inside && !box.inside(x, y)) continue;
+      all++;
+      if (cover.some((c) => x >= c.x && x < c.x + c.width && y >= c.y && y < c.y + c.height)) covered++;
     }
   }
-  return inside / Math.max(1, box.width * box.height);
+  return covered / Math.max(1, all);
 }
 
 /** Share of the frame inside the union of `cover`. */
