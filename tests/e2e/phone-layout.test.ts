@@ -50,6 +50,13 @@ describe('the app on phones 320, 390 and 430 px wide', () => {
         await page.locator('.page').first().waitFor();
         await page.waitForLoadState('networkidle');
         await fits(page, path);
+        // The title, with the record's id, is whole: never cut to 'Issue Recor…'.
+        const title = await page.locator('.page-header-title').first().evaluate((h) => ({ text: h.textContent ?? '', cut: h.scrollWidth > h.clientWidth + 0.5 }));
+        expect(title.cut, `${path}: the header title '${title.text}' is cut`).toBe(false);
+        if (path === `/data/issue/${issueId}`) {
+          expect(title.text).toBe(`Issue Record: ${issueId}`);
+          await snap(page, `phone-${width}-issue-header`);
+        }
       }
       await page.goto(`${server.url}/data/issue`);
       await page.getByText('Other issue').waitFor();
