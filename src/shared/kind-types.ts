@@ -157,7 +157,8 @@ export interface KindProperty {
   readOnly?: boolean;
   'x-ui'?: PropertyUi;
   'x-export'?: boolean;
-  'x-default'?: 'now' | 'startOfToday';
+  /** A new record's value that depends on when and by whom it is made: now, today at 00:00:00, or the signed-in user's name. */
+  'x-default'?: 'now' | 'startOfToday' | 'user';
   /** Computed by the server: a difference of two number fields on every save, or the attachment folder once at creation. */
   'x-derived'?: { difference: [string, string] } | { attachmentFolder: true };
   /** Set only by a server flow (the video analysis of issues): read-only to people, and a body that changes it is refused. */

@@ -196,7 +196,7 @@ const propertySchema = {
     maxLength: { type: 'integer', minimum: 0 },
     'x-ui': xUiSchema,
     'x-export': { type: 'boolean' },
-    'x-default': { enum: ['now', 'startOfToday'] },
+    'x-default': { enum: ['now', 'startOfToday', 'user'] },
     'x-setBy': { enum: ['fileAnalyze'] },
     // Earlier names of the property: stored values under them are read, filtered, sorted and
     // exported under this name, and a write naming one lands here (docs/decisions/034).

@@ -102,6 +102,7 @@ export function newRecordValues(kind: Kind, now: Date, prefill: Record<string, u
     if (name === 'id') continue;
     if (prop['x-default'] === 'now') values[name] = format(now, 'yyyy-MM-dd HH:mm:ss');
     else if (prop['x-default'] === 'startOfToday') values[name] = format(now, 'yyyy-MM-dd 00:00:00');
+    else if (prop['x-default'] === 'user') values[name] = storage.userInfo()?.nickName || storage.username() || '';
     else if (prop.default !== undefined) values[name] = structuredClone(prop.default);
     else if (prop.type === 'string' && !prop.enum && !prop['x-derived']) values[name] = '';
   }
