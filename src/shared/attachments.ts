@@ -3,7 +3,7 @@ import type { Kind } from './kind-types.js';
 /** The {field} and {field:format} placeholders of an attachment folder template (x-kind.attachments.folder). */
 export const FOLDER_PLACEHOLDER = /\{(\w+)(?::(yyyyMMdd|yyyyMMdd-HHmmss))?\}/g;
 
-/** The issue kind's folder rule of SPEC.md section 3, as issue.schema.json states it. */
+/** The issue kind's folder rule of docs/PRODUCT.md section 8, as issue.schema.json states it. */
 export const ISSUE_FOLDER_TEMPLATE = 'issue_records/{issueStartTime:yyyyMMdd}/{vehicleNo}/Issue_{id}_{issueStartTime:yyyyMMdd-HHmmss}';
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/;
@@ -51,7 +51,7 @@ export function folderField(kind: Kind): string | undefined {
 }
 
 /**
- * The issue's folder (SPEC.md section 3): issue_records/{yyyyMMdd of the start}/{vehicle}/Issue_{id or 'new'}_{yyyyMMdd-HHmmss of the start}.
+ * The issue's folder (docs/PRODUCT.md section 8): issue_records/{yyyyMMdd of the start}/{vehicle}/Issue_{id or 'new'}_{yyyyMMdd-HHmmss of the start}.
  * Kept for callers that hold an issue but no registry (tests, the original backend's layout);
  * the app itself goes through attachmentFolderOf and the schema.
  */

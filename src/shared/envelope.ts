@@ -1,5 +1,5 @@
 /**
- * The RuoYi-style envelopes of the wire contract (CONTRACT.md): {code, msg, data} and, for lists,
+ * The RuoYi-style envelopes of the wire contract (docs/services/records.md): {code, msg, data} and, for lists,
  * {code, msg, rows, total}. A failure carries the same envelope with the matching HTTP status.
  * One definition for both sides: the server writes them, the client reads them.
  */

@@ -25,7 +25,7 @@ export interface KindMeta {
   workspace?: WorkspaceMeta;
 }
 
-/** A kind on the Data page (SPEC.md section 2): what the stats count and sum, and how its tile and total row show. */
+/** A kind on the Data page (docs/PRODUCT.md section 4): what the stats count and sum, and how its tile and total row show. */
 export interface DataPageMeta {
   /** Position among the tiles and in the Excel report (lowest first). */
   order: number;
@@ -43,7 +43,7 @@ export interface DataPageMeta {
   total: string;
 }
 
-/** One package route under /download (SPEC.md section 7). */
+/** One package route under /download (docs/services/records.md). */
 export interface PackageMeta {
   /** Path under /download, such as 'download_IssueFiles'. */
   route: string;

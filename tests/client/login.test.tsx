@@ -29,7 +29,7 @@ describe('Login', () => {
     expect(calls).toEqual([]);
   });
 
-  it('signs in, stores the session as SPEC.md lists it, toasts and lands on /data', async () => {
+  it('signs in, stores the session as docs/PRODUCT.md lists it, toasts and lands on /data', async () => {
     let release: () => void = () => {};
     const { calls } = fakeFetch({
       'POST /api/auth/login': () => new Promise((resolve) => (release = () => resolve(okLogin('tok-1')({} as never) as { body: unknown }))),

@@ -50,7 +50,7 @@ describe('record lists', () => {
     expect(screen.queryByRole('button', { name: 'Add' })).not.toBeInTheDocument();
   });
 
-  it('lays out charging, drive and issue cards as SPEC.md describes', async () => {
+  it('lays out charging, drive and issue cards as docs/PRODUCT.md describes', async () => {
     open('/data/charging', { 'GET /api/vtp/chargingRecord/list': listOf(1, () => ({ id: 3, startChargeTime: '2026-11-20 10:00:00', endChargeTime: '2026-11-20 10:45:00', totalChargeTime: 45, chargeDistance: 190.5 })) });
     const charging = (await screen.findByText('Charging Session')).closest('button') as HTMLElement;
     expect(charging).toHaveTextContent('ID:3');

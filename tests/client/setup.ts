@@ -10,7 +10,7 @@ configure({ asyncUtilTimeout: 5000 });
 // A test fails on an unexpected console.error (epic-stack's habit): React warnings are bugs.
 let errors: unknown[][] = [];
 
-/** For a test that expects console.error (SPEC.md: load failures are logged): takes what was logged. */
+/** For a test that expects console.error (docs/PRODUCT.md: load failures are logged): takes what was logged. */
 export function takeConsoleErrors(): unknown[][] {
   const taken = errors;
   errors = [];

@@ -10,7 +10,7 @@ import { readZip } from '../server/downloads/zip-reader.js';
 import { launch, phone, signIn, snap } from './browser.js';
 
 /**
- * DESIGN.md's promise, tested: a fifth kind is one schema file. The refuel record of
+ * docs/ARCHITECTURE.md's promise, tested: a fifth kind is one schema file. The refuel record of
  * tests/fixtures/kinds is copied beside the four kinds into a schemas folder of its own; the app is
  * built and the server started on that folder (SCHEMAS_DIR), and the kind is found everywhere the
  * app shows kinds, with no code change: the API, its list and detail screens, a Data page tile with

@@ -9,6 +9,15 @@ function markdownFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? markdownFiles(path.join(dir, d.name)) : d.name.endsWith('.md') ? [path.join(dir, d.name)] : []));
 }
 
+function sourceFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    const full = path.join(dir, d.name);
+    if (d.isDirectory()) return d.name === 'node_modules' || d.name === 'generated' ? [] : sourceFiles(full);
+    return /\.(ts|tsx|mjs|md|css|json|html)$/.test(d.name) ? [full] : [];
+  });
+}
+
 // The repository explains itself: its documents link only to files it has, and every decision
 // record says its status and is in the index.
 describe('the documents', () => {
@@ -23,6 +32,23 @@ describe('the documents', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it('are the only documents code, tests, scripts and docs refer to, and each exists', () => {
+    const files = ['src', 'tests', 'scripts', 'docs', 'schemas'].flatMap((d) => sourceFiles(path.join(ROOT, d))).concat([path.join(ROOT, 'README.md')]);
+    const problems: string[] = [];
+    for (const file of files) {
+      if (file === import.meta.filename) continue;
+      const text = fs.readFileSync(file, 'utf8');
+      const where = path.relative(ROOT, file);
+      // Documents that live outside the repository: a clone cannot open them.
+      for (const m of text.matchAll(/\b(SPEC|DESIGN|CONTRACT|STYLE|DEVELOPERS)\.md\b/g)) problems.push(`${where}: names ${m[0]}, which is not in the repository`);
+      for (const m of text.matchAll(/\b((?:docs|schemas)\/[\w./-]*\.md)\b/g)) if (!fs.existsSync(path.join(ROOT, m[1] as string))) problems.push(`${where}: names ${m[1]}, which does not exist`);
+      for (const m of text.matchAll(/\bdocs\/decisions\/(\d{3})\b/g)) {
+        if (!fs.readdirSync(DECISIONS).some((f) => f.startsWith(`${m[1]}-`))) problems.push(`${where}: names decision ${m[1]}, which does not exist`);
+      }
+    }
+    expect(problems).toEqual([]);
   });
 
   it('give every decision a status and a line in the index', () => {

@@ -11,7 +11,7 @@ const refuel = (): Record<string, any> => JSON.parse(fs.readFileSync(path.join(R
 const clone = (name: string): Record<string, any> => structuredClone(files[name]) as Record<string, any>;
 
 describe('x-kind: Data page, packages, attachments and Workspace from the schema', () => {
-  it('states the four kinds as SPEC.md has them: counts, sums, tiles, package routes, shortcuts, sessions', () => {
+  it('states the four kinds as docs/PRODUCT.md has them: counts, sums, tiles, package routes, shortcuts, sessions', () => {
     const reg = registryFrom(files);
     const meta = (name: string) => reg.get(name)?.meta;
     expect([...reg.values()].map((k) => [k.name, k.meta.dataPage?.order, k.meta.dataPage?.count, k.meta.dataPage?.sums])).toEqual([
@@ -28,7 +28,7 @@ describe('x-kind: Data page, packages, attachments and Workspace from the schema
     expect(meta('poi')?.workspace?.shortcut?.label).toBe('Record POI');
   });
 
-  it('names attachment folders from the template, as SPEC.md section 3 does for issues', () => {
+  it('names attachment folders from the template, as docs/PRODUCT.md section 8 does for issues', () => {
     const issue = registryFrom(files).get('issue');
     if (!issue) throw new Error('no issue kind');
     expect(attachmentFolderOf(issue, { id: 7, issueStartTime: '2026-11-21 09:05:03', vehicleNo: 'V/1' })).toBe('issue_records/20261121/V_1/Issue_7_20261121-090503');

@@ -3,7 +3,7 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/server.js';
 
-// The import boundaries of DESIGN.md and STYLE.md are held by ESLint (eslint.config.js, run by
+// The import boundaries of docs/ARCHITECTURE.md and docs/ARCHITECTURE.md are held by ESLint (eslint.config.js, run by
 // `npm test` as `npm run lint` over the whole repository). These cases prove the rules bite: each
 // snippet, linted as if it were a file at that place, must be refused for the reason given.
 const eslint = new ESLint({ cwd: ROOT });

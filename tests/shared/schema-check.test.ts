@@ -15,7 +15,7 @@ describe('schema files', () => {
     expect(() => registryFrom(files)).not.toThrow();
   });
 
-  it('holds the contract facts of SPEC.md: paths, range params, page buttons, POI types', () => {
+  it('holds the contract facts of docs/PRODUCT.md: paths, range params, page buttons, POI types', () => {
     const reg = registryFrom(files);
     const facts = [...reg.values()].map((k) => [k.name, k.meta.apiPath, k.meta.route, k.meta.rangeParams.begin, k.meta.rangeParams.end, k.meta.pageButtons]);
     expect(facts).toEqual([

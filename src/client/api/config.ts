@@ -1,10 +1,10 @@
-/** Base URLs of the three services (DESIGN.md), from build-time env with same-origin defaults. */
+/** Base URLs of the three services (docs/ARCHITECTURE.md), from build-time env with same-origin defaults. */
 export const API_BASE = import.meta.env.VITE_API_BASE ?? '/api';
 export const FILES_BASE = import.meta.env.VITE_FILES_BASE ?? '/sharepoint';
 export const DOWNLOAD_BASE = import.meta.env.VITE_DOWNLOAD_BASE ?? '/download';
 /** The fixed client id every request carries (the original backend's default 'pc' client). */
 export const CLIENT_ID = import.meta.env.VITE_CLIENT_ID ?? 'e5cd7e4891bf95d1d19206ce24a7b32e';
-/** Every main-service call gives up after 30 s (SPEC.md section 9). */
+/** Every main-service call gives up after 30 s (docs/PRODUCT.md section 10). */
 export const REQUEST_TIMEOUT_MS = 30_000;
 /** The one username that sees the 'SP测试' navigation entry. */
 export const SP_TEST_USER = import.meta.env.VITE_SP_TEST_USER ?? '';

@@ -29,7 +29,7 @@ export function DateRangeButton({ value, onApply }: { value: DateRange; onApply:
         inline
         selectionMode="range"
         numberOfMonths={1}
-        // PrimeReact's 'en' locale starts weeks on Sunday (firstDayOfWeek 0), as SPEC.md asks.
+        // PrimeReact's 'en' locale starts weeks on Sunday (firstDayOfWeek 0), as docs/PRODUCT.md asks.
         locale="en"
         value={pending as Date[] | null}
         onChange={(e) => setPending((e.value as Array<Date | null> | null) ?? null)}

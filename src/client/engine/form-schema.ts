@@ -33,7 +33,7 @@ function fieldUiOf(prop: KindProperty, ui: NonNullable<KindProperty['x-ui']>): U
   const out: UiSchema = {};
   if (prop.readOnly) out['ui:readonly'] = true;
   if (prop.type === 'number' || prop.type === 'integer') {
-    // A text box with the number pad: non-numeric input stays on screen as typed (SPEC.md section 5).
+    // A text box with the number pad: non-numeric input stays on screen as typed (docs/PRODUCT.md section 4, record detail).
     out['ui:options'] = { inputType: 'text', prime: { inputMode: 'decimal' } };
   }
   switch (ui.widget) {

@@ -1,6 +1,6 @@
 import type { RJSFSchema, ValidationData, ValidatorType } from '@rjsf/utils';
 
-// The form never validates (SPEC.md section 5): the server does and its message is shown. RJSF
+// The form never validates (docs/PRODUCT.md section 4, record detail): the server does and its message is shown. RJSF
 // still asks its validator whether data matches a schema to pick the branch of if/then/else,
 // oneOf/anyOf and dependencies; this structural check answers that without compiling schemas at
 // run time (ajv and its code generator were 110 KB of the detail screen's JavaScript).

@@ -21,7 +21,7 @@ export interface RecordFormProps {
   onSubmit: () => void;
 }
 
-/** The schema form of a record. It never blocks a save (SPEC.md section 5): the server validates and its message is shown. */
+/** The schema form of a record. It never blocks a save (docs/PRODUCT.md section 4, record detail): the server validates and its message is shown. */
 export function RecordForm({ schema, uiSchema, values, editing, fieldErrors, onChange, onSubmit }: RecordFormProps) {
   return (
     <Form

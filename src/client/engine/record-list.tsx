@@ -51,7 +51,7 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
   const { meta } = kind;
   const { state, refresh } = useRecordList(kind, page, range, (message) => toast('error', meta.messages.listLoadFailed, message), filters);
 
-  // Keep the page within 1..total pages when the total shrinks (SPEC.md section 5).
+  // Keep the page within 1..total pages when the total shrinks (docs/PRODUCT.md section 4, record detail).
   useEffect(() => {
     if (state.status === 'ready' && state.totalPages > 0 && page > state.totalPages) setPage(state.totalPages);
   }, [state, page]);

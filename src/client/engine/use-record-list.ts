@@ -40,7 +40,7 @@ export type ListState =
 
 /**
  * Fetches one page of a kind's list with SWR: a new page or filter starts from the loading state,
- * a failure toasts the kind's message once and is not retried (SPEC.md section 8).
+ * a failure toasts the kind's message once and is not retried (docs/PRODUCT.md section 5).
  */
 export function useRecordList(kind: Kind, page: number, range: DateRange, onError: (message: string) => void, filters: Record<string, string> = {}) {
   const query = listQuery(kind, page, range, PAGE_SIZE, filters);

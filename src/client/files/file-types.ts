@@ -1,7 +1,7 @@
 import { format } from 'date-fns';
 import type { FileEntry } from '../api/files';
 
-/** What the browser shows and how it opens an entry (SPEC.md section 3, file browser item). */
+/** What the browser shows and how it opens an entry (docs/PRODUCT.md section 8, file browser item). */
 export type FileType = 'folder' | 'image' | 'video' | 'pdf' | 'audio' | 'file';
 
 export interface FileItem {
@@ -14,7 +14,7 @@ export interface FileItem {
   mimeType: string;
 }
 
-// SPEC.md section 9. webm is in both lists: it counts as audio (recordings are webm).
+// docs/PRODUCT.md section 10. webm is in both lists: it counts as audio (recordings are webm).
 const IMAGE_EXT = ['jpg', 'jpeg', 'png', 'gif', 'bmp', 'webp', 'svg'];
 const VIDEO_EXT = ['mp4', 'mov', 'avi', 'wmv', 'mkv'];
 const AUDIO_EXT = ['mp3', 'wav', 'ogg', 'aac', 'webm', 'opus'];

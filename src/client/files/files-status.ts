@@ -8,7 +8,7 @@ export interface RecordRef {
 }
 
 /**
- * Marks a record's attachments (issues: SPEC.md section 4) as 'uploading' or 'uploaded' (SPEC.md section 4) with the small
+ * Marks a record's attachments (issues: docs/PRODUCT.md section 4) as 'uploading' or 'uploaded' (docs/PRODUCT.md section 4) with the small
  * payload {id, taskId, relatedFilesJson}: the server merges a PUT into the stored record, so
  * this touches nothing else. It is only a hint for the back office, so a failure is logged and
  * never shown or allowed to stop the upload.

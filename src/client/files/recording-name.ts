@@ -1,6 +1,6 @@
 import { format } from 'date-fns';
 
-/** Recording formats in order of preference (SPEC.md section 9: opus in webm first). */
+/** Recording formats in order of preference (docs/PRODUCT.md section 10: opus in webm first). */
 export const RECORDING_TYPES = ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus', 'audio/mp4'];
 
 /** The first preferred type this browser records, or undefined to let it choose (Safari before 14.1). */

@@ -14,7 +14,7 @@ export interface FileListController {
 
 /**
  * The entries of a folder of the shared-files service. A failed listing shows an empty list
- * (SPEC.md section 8) and is logged as a warning: a folder that cannot be listed yet is not a
+ * (docs/PRODUCT.md section 5) and is logged as a warning: a folder that cannot be listed yet is not a
  * fault of the page, and the rest of the screen must stay usable.
  */
 export function useFileList(path: string): FileListController {

@@ -14,7 +14,7 @@ export interface Recorder {
   stop: () => void;
 }
 
-/** Why the microphone could not be opened, in the words of SPEC.md section 8. */
+/** Why the microphone could not be opened, in the words of docs/PRODUCT.md section 5. */
 export function startErrorMessage(error: unknown): string {
   const name = (error as { name?: unknown } | null)?.name;
   if (name === 'NotAllowedError') return 'Microphone access denied. Please allow access in your browser settings.';

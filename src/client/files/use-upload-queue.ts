@@ -27,7 +27,7 @@ async function keepFileForSync(item: UploadItem, uploadUrl: string | undefined):
 /** waiting: no network; the file is kept on the phone and uploaded when the network returns. */
 export type UploadStatus = 'uploading' | 'success' | 'error' | 'waiting';
 
-/** An upload queue item (SPEC.md section 3); a failed one keeps its file for a retry. */
+/** An upload queue item (docs/PRODUCT.md section 8); a failed one keeps its file for a retry. */
 export interface UploadItem {
   id: number;
   file: File;
@@ -35,7 +35,7 @@ export interface UploadItem {
   status: UploadStatus;
   errorMsg: string;
   retryCount: number;
-  /** Recordings have their own failure toast (SPEC.md section 8). */
+  /** Recordings have their own failure toast (docs/PRODUCT.md section 5). */
   source: 'file' | 'recording';
   folder: string;
   /** Kept on the phone for the sync (status waiting): its outbox key, followed until the sync sent it. */

@@ -13,7 +13,7 @@ export interface SheetKind {
   labels?: Record<string, Record<string, string>>;
 }
 
-/** Fields the POI export leaves out even when a row carries them (SPEC.md section 7). */
+/** Fields the POI export leaves out even when a row carries them (docs/services/records.md). */
 function exportColumns(kind: SheetKind, rows: Row[]): string[] {
   const hidden = new Set(kind.fields.filter((f) => !kind.exportFields.includes(f)));
   const extra = new Set<string>();

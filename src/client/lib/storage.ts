@@ -1,5 +1,5 @@
 /**
- * The local storage keys of SPEC.md section 3, in one place. Everything the app remembers
+ * The local storage keys of docs/PRODUCT.md section 8, in one place. Everything the app remembers
  * between visits goes through here.
  */
 export const KEYS = {

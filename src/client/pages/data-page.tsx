@@ -28,7 +28,7 @@ function storedDate(): Date {
 
 /**
  * The figure under a tile's count (x-kind.dataPage.tile.detail): km for drives, hours for charges
- * (SPEC.md section 9: the charging tile's hours are drivingTime / 60, rounded, as in the original).
+ * (docs/PRODUCT.md section 10: the charging tile's hours are drivingTime / 60, rounded, as in the original).
  */
 function tileDetail(tile: Tile, day: DayStats | undefined): string | null {
   const detail = tile.page.tile.detail;

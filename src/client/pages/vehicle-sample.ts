@@ -1,5 +1,5 @@
 /**
- * Sample vehicle figures. SPEC.md: the Vehicle Status card and screen show hard-coded samples
+ * Sample vehicle figures. docs/PRODUCT.md: the Vehicle Status card and screen show hard-coded samples
  * and make no calls; there is no vehicle telemetry service yet.
  */
 export const SAMPLE_VEHICLE = {

@@ -14,7 +14,7 @@ function Row({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The Vehicle Status screen: sample data only, no calls (SPEC.md section 2). */
+/** The Vehicle Status screen: sample data only, no calls (docs/PRODUCT.md section 4). */
 export function VehicleStatusPage() {
   const counts: Array<[string, number]> = [
     ['Drive', V.counts.drive],

@@ -26,7 +26,7 @@ export const SESSION_KINDS: { kind: Kind; session: WorkspaceSessionMeta }[] = [.
 
 const byName = new Map(SESSION_KINDS.map((s) => [s.kind.name, s]));
 
-/** Where a kind's running session is kept in local storage (SPEC.md section 3: driveSession, chargingSession). */
+/** Where a kind's running session is kept in local storage (docs/PRODUCT.md section 8: driveSession, chargingSession). */
 export function sessionKey(kind: SessionKind): string {
   return `${kind}Session`;
 }
@@ -82,7 +82,7 @@ function loadAll(): Record<SessionKind, RunningSession | null> {
 /**
  * The Workspace sessions of this phone (local only, kept across reloads), one per kind with
  * x-kind.workspace.session. A start is refused while the same session or one of its blockedBy
- * kinds runs (SPEC.md section 4: Start Charging is refused while driving); ending needs a running one.
+ * kinds runs (docs/PRODUCT.md section 4: Start Charging is refused while driving); ending needs a running one.
  */
 export function useSessions(now: () => Date = systemNow) {
   const [running, setRunning] = useState(loadAll);

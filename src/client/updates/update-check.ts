@@ -35,7 +35,7 @@ async function dropAppCopies(env: UpdateEnvironment): Promise<void> {
 
 /**
  * 'Check for Updates': unregister every service worker, delete every cache, and reload with a
- * timestamp parameter, so the newest app is fetched. Unlike SPEC.md section 6, local storage is
+ * timestamp parameter, so the newest app is fetched. Unlike docs/PRODUCT.md section 4, My Profile, local storage is
  * kept: it holds the sign-in (needed offline), unsaved drafts and running sessions, which a
  * tester in the field must not lose to an update (docs/decisions/011).
  */

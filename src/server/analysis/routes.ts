@@ -22,7 +22,7 @@ export interface AnalysisDeps {
   limits: UploadLimits;
 }
 
-/** SPEC.md section 3: the issue file analysis task id. */
+/** docs/PRODUCT.md section 8: the issue file analysis task id. */
 export const ANALYSIS_TASK_ID = -3;
 /** Where the worker routes live under /api; the auth hook confines worker tokens to them. */
 export const FILE_ANALYZE_PREFIX = '/vtp/issueRecord/fileAnalyze';
@@ -64,7 +64,7 @@ function visibleState(job: Job | undefined): string | null {
 }
 
 /**
- * The issue screen's submit and status calls (testers), and the fileAnalyze protocol of SPEC.md
+ * The issue screen's submit and status calls (testers), and the fileAnalyze protocol of docs/PRODUCT.md
  * section 7 (worker accounts only; the /api auth hook enforces both sides by the route's
  * config.worker). Every project comes from the token: a tester's own, a worker's list.
  */

@@ -34,7 +34,7 @@ function clientGone(reply: FastifyReply): AbortSignal {
 }
 
 /**
- * The download service (SPEC.md section 7), mounted at /download: a streamed ZIP of a kind's
+ * The download service (docs/services/records.md), mounted at /download: a streamed ZIP of a kind's
  * records of a day (or, for POIs, a range) and the day's Excel report. Everything is of the
  * signed-in user's project; a day with nothing to download is a JSON 404, never an empty file.
  */

@@ -1,6 +1,6 @@
 /**
  * Size limits of the shared-files service. Named constants rather than configuration: the client
- * switches to sessions at 50 MiB (SPEC.md section 5) and Graph caps a fragment at 60 MiB; change
+ * switches to sessions at 50 MiB (docs/PRODUCT.md section 4, record detail) and Graph caps a fragment at 60 MiB; change
  * them here if the field ever needs otherwise.
  */
 

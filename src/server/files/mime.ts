@@ -2,7 +2,7 @@ import mime from 'mime-types';
 
 /**
  * The content type of a file by its extension (from mime-db through mime-types), which the client
- * classifies files by (SPEC.md section 9) and browsers need for a preview or to play a video.
+ * classifies files by (docs/PRODUCT.md section 10) and browsers need for a preview or to play a video.
  * Recordings are audio in a webm container: video/webm, which the client treats as audio.
  * Unknown extensions are application/octet-stream.
  */

@@ -90,7 +90,7 @@ function multipartError(e: unknown): unknown {
 }
 
 /**
- * The shared-files service (SPEC.md section 7), mounted at /sharepoint: one tree per project under
+ * The shared-files service (docs/services/records.md), mounted at /sharepoint: one tree per project under
  * DATA_DIR/files, scoped by the signed-in user's project whatever the query says.
  */
 export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<void> {

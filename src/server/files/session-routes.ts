@@ -52,7 +52,7 @@ const ORDER_WAIT_MS = 2000;
 const ORDER_POLL_MS = 2;
 
 /**
- * Graph-style upload sessions (CONTRACT.md part B). Creating one needs the usual sign-in; the
+ * Graph-style upload sessions (docs/services/records.md part B). Creating one needs the usual sign-in; the
  * upload URL it returns is itself the credential (256 random bits, stored only hashed) and is
  * bound to the user and project that created it. Fragments come in order, each starting at the
  * next expected byte or right after a fragment still in flight (a client may send up to

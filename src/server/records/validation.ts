@@ -196,7 +196,7 @@ export function applyDerived(kind: Kind, data: RecordData): RecordData {
 
 /**
  * Fields derived once, when a record is created and has its id (x-derived.attachmentFolder):
- * the attachment folder named by x-kind.attachments.folder (for issues, SPEC.md section 3's rule),
+ * the attachment folder named by x-kind.attachments.folder (for issues, docs/PRODUCT.md section 8's rule),
  * kept from then on whatever is edited.
  */
 export function derivedAtCreation(kind: Kind, record: RecordData): RecordData {

@@ -1,7 +1,7 @@
 import type { Kind, KindRegistry } from '../../shared/kind-types.js';
 
 /**
- * What the Data page's statistics report (SPEC.md section 3, 'Daily stats'), read from each
+ * What the Data page's statistics report (docs/PRODUCT.md section 8, 'Daily stats'), read from each
  * kind's x-kind.dataPage: the name of its count and which numeric fields are summed over the day.
  */
 export interface StatsKind {
@@ -20,7 +20,7 @@ export function statsKinds(registry: KindRegistry): StatsKind[] {
     .map((kind) => ({ kind, count: kind.meta.dataPage?.count ?? '', sums: Object.entries(kind.meta.dataPage?.sums ?? {}) }));
 }
 
-/** Counts per kind, by count name (SPEC.md: drivingCount, chargingCount, issueCount, poiCount). */
+/** Counts per kind, by count name (docs/PRODUCT.md: drivingCount, chargingCount, issueCount, poiCount). */
 export type TotalStats = Record<string, number>;
 /** A day's counts and sums, and the day itself. */
 export type DayStats = { date: string } & Record<string, number | string>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fileTypeOf, formatSize, toItems } from '../../../src/client/files/file-types';
 import { customRecordingName, defaultRecordingName, recordingExtension } from '../../../src/client/files/recording-name';
 
-describe('file types (SPEC.md section 9)', () => {
+describe('file types (docs/PRODUCT.md section 10)', () => {
   it('knows images, video, pdf and audio by extension, case-insensitively', () => {
     for (const ext of ['jpg', 'JPEG', 'png', 'gif', 'bmp', 'webp', 'svg']) expect(fileTypeOf({ name: `a.${ext}` })).toBe('image');
     for (const ext of ['mp4', 'MOV', 'avi', 'wmv', 'mkv']) expect(fileTypeOf({ name: `a.${ext}` })).toBe('video');

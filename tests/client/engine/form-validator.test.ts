@@ -10,7 +10,7 @@ const files = fs.readdirSync(SCHEMAS).filter((f) => f.endsWith('.schema.json'));
 const load = (f: string): RJSFSchema => JSON.parse(fs.readFileSync(path.join(SCHEMAS, f), 'utf8')) as RJSFSchema;
 
 describe('the form validator', () => {
-  it('never reports errors: the server validates (SPEC.md section 5)', () => {
+  it('never reports errors: the server validates (docs/PRODUCT.md section 4, record detail)', () => {
     const issue = load('issue.schema.json');
     expect(formValidator.validateFormData({ faultMileage: 'lots', issueTitle: 'x'.repeat(600) }, issue)).toEqual({ errors: [], errorSchema: {} });
   });

@@ -47,7 +47,7 @@ export async function download(s: TestServer, urlPath: string, token?: string): 
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-/** A JSON error envelope answer, checked to be JSON (CONTRACT.md A7: blobs of type JSON are errors). */
+/** A JSON error envelope answer, checked to be JSON (docs/services/records.md A7: blobs of type JSON are errors). */
 export function jsonError(d: Download): { code: number; msg: string } {
   expect(d.headers.get('content-type')).toMatch(/^application\/json/);
   return JSON.parse(d.bytes.toString('utf8')) as { code: number; msg: string };

@@ -4,7 +4,7 @@ export const YES = '是';
 export const NO = '否';
 
 /**
- * How a stored yes/no value reads (SPEC.md section 5): 是, yes, 1, true (any case) are yes;
+ * How a stored yes/no value reads (docs/PRODUCT.md section 4, record detail): 是, yes, 1, true (any case) are yes;
  * nothing (null, undefined, '') shows empty; anything else is no.
  */
 export function readYesNo(value: unknown): typeof YES | typeof NO | '' {
@@ -19,7 +19,7 @@ export interface Connector {
 }
 
 /**
- * The charging record's remark carries the connector list as JSON (SPEC.md section 3): an
+ * The charging record's remark carries the connector list as JSON (docs/PRODUCT.md section 8): an
  * object with a connectors array, or the array itself; anything unreadable is an empty list.
  */
 export function parseConnectors(remark: unknown): Connector[] {

@@ -8,11 +8,11 @@ import { PendingAttachments } from './pending-attachments';
 const DESENSITIZED = { name: 'desensitized', title: 'Desensitized copies' };
 
 /**
- * The 'Attachments' card of a kind with x-kind.attachments (the issue's: SPEC.md section 2). The
+ * The 'Attachments' card of a kind with x-kind.attachments (the issue's: docs/PRODUCT.md section 4). The
  * folder comes from the schema's rule, so the browser, the server and the day packages agree on
  * it. Read-only unless the record is in edit mode. A new record has no folder until it is saved:
  * what is attached before waits on the phone. Kinds with a relatedFilesJson field are told when
- * files arrive (SPEC.md section 4).
+ * files arrive (docs/PRODUCT.md section 4).
  */
 export function AttachmentsCard({ kind, record, editing, newRecordKey }: DetailSectionProps) {
   const id = record['id'];

@@ -13,7 +13,7 @@ export interface AiStatus {
   history: { finishedAt: string; report: string | null; error: string | null }[];
 }
 
-/** '' for the first submit, 'AI_RETRY' for a resubmit (SPEC.md section 7). */
+/** '' for the first submit, 'AI_RETRY' for a resubmit (docs/services/records.md). */
 export type SubmitMode = '' | 'AI_RETRY';
 
 /** The issue screen's submit-to-AI call; its path is ours (docs/decisions/020). */

@@ -1,6 +1,6 @@
 import type { IssueRecord } from '../../../shared/generated';
 
-/** SPEC.md section 4 and 6: when the submit icons show and how the indicators are coloured. */
+/** docs/PRODUCT.md section 4 and section 4, My Profile: when the submit icons show and how the indicators are coloured. */
 
 /** A record of the issue kind as the detail screen holds it: its fields as issue.schema.json types them. */
 export type IssueValues = Partial<IssueRecord>;

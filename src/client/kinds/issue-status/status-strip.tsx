@@ -14,7 +14,7 @@ export { toneOf } from './rules';
 
 /**
  * The issue's status strip: video analysis, desensitization and the AI report, with the
- * first-submit and resubmit icons of SPEC.md section 6. While a job waits or runs it follows the
+ * first-submit and resubmit icons of docs/PRODUCT.md section 4, My Profile. While a job waits or runs it follows the
  * server (useAiAnalysis), so the indicators go blue, yellow, green without a reload.
  */
 export function IssueStatusStrip({ kind, record, editing, reload }: DetailSectionProps) {
