@@ -14,7 +14,12 @@ export async function linkRoutes(app: FastifyInstance, deps: { signer: LinkSigne
       tags: ['Sign-in'],
       summary: 'A short-lived signed URL for a download or file that opens in a frame or a tab',
       body: { type: 'object', properties: { path: { type: 'string' }, ttlSeconds: {} }, additionalProperties: true },
-      response: { 200: { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'object', properties: { url: { type: 'string' }, expiresAt: { type: 'string' } } } } } },
+      response: {
+        200: { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'object', properties: { url: { type: 'string' }, expiresAt: { type: 'string' } } } }, required: ['code', 'msg', 'data'] },
+        400: { $ref: 'ErrorEnvelope#', description: 'A path that is not a download or a file, or a ttlSeconds out of range' },
+        401: { $ref: 'ErrorEnvelope#' },
+        403: { $ref: 'ErrorEnvelope#', description: "A path of another project's files" },
+      },
     },
   }, async (request) => {
     const claim = currentLinkClaim(request);

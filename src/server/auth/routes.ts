@@ -49,7 +49,12 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
             msg: { type: 'string' },
             data: { type: 'object', properties: { access_token: { type: 'string' }, expire_in: { type: 'integer' }, client_id: { type: 'string' } } },
           },
+          required: ['code', 'msg', 'data'],
         },
+        400: { $ref: 'ErrorEnvelope#', description: 'No username or password, or the wrong client id' },
+        401: { $ref: 'ErrorEnvelope#', description: 'Wrong username or password; or this address is locked for a while after repeated failures' },
+        429: { $ref: 'ErrorEnvelope#', description: 'Too many sign-ins from this address, or attempts for this username spaced out (Retry-After says when)' },
+        503: { $ref: 'ErrorEnvelope#', description: 'Too many sign-ins waiting at once (Retry-After says when)' },
       },
     },
   }, async (request) => {
@@ -110,13 +115,50 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
   });
 
   // Succeeds without a valid token too, as the original does: signing out must never fail.
-  app.post('/auth/logout', { config: { public: true }, schema: { tags: ['Sign-in'], summary: 'Sign out (ends the token and its signed links)', security: [] } }, async (request) => {
+  app.post('/auth/logout', {
+    config: { public: true },
+    schema: {
+      tags: ['Sign-in'],
+      summary: 'Sign out (ends the token and its signed links)',
+      security: [],
+      response: { 200: { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'null' } }, required: ['code', 'msg'] }, 400: { $ref: 'ErrorEnvelope#' } },
+    },
+  }, async (request) => {
     const token = bearerToken(request);
     if (token !== undefined) await deps.tokens.revoke(token);
     return ok(null, '退出成功');
   });
 
-  app.get('/system/user/getInfo', { schema: { tags: ['Sign-in'], summary: 'The signed-in user: deptName is the project, remark the vehicle' } }, async (request) => {
+  app.get('/system/user/getInfo', {
+    schema: {
+      tags: ['Sign-in'],
+      summary: 'The signed-in user: deptName is the project, remark the vehicle',
+      response: {
+        200: {
+          type: 'object',
+          properties: {
+            code: { type: 'integer' },
+            msg: { type: 'string' },
+            data: {
+              type: 'object',
+              additionalProperties: true,
+              properties: {
+                user: {
+                  type: 'object',
+                  additionalProperties: true,
+                  properties: { userId: { type: 'integer' }, userName: { type: 'string' }, nickName: { type: 'string' }, deptName: { type: 'string', description: 'The project' }, remark: { type: 'string', description: 'The vehicle' } },
+                },
+                roles: { type: 'array', items: { type: 'string' } },
+                permissions: { type: 'array', items: { type: 'string' } },
+              },
+            },
+          },
+          required: ['code', 'msg', 'data'],
+        },
+        401: { $ref: 'ErrorEnvelope#' },
+      },
+    },
+  }, async (request) => {
     const user = currentUser(request);
     return ok({
       user: { userId: user.id, userName: user.username, nickName: user.nick_name, deptName: user.project, remark: user.vehicle_no },
