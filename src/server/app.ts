@@ -236,7 +236,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(db.kysely) });
       await authRoutes(api, { users, tokens, throttle, clientId: config.clientId, perAddressPerMinute: config.login.perAddressPerMinute });
       await linkRoutes(api, { signer });
-      await recordRoutes(api, { registry, records, validator, listCache: new ListCache(config.listCacheBytes) });
+      await recordRoutes(api, { registry, records, validator, listCache: new ListCache(config.listCacheBytes), maxPageBytes: config.listMaxPageBytes });
       await statsRoutes(api, { registry, stats });
       const issueKind = registry.get('issue');
       if (issueKind !== undefined) {

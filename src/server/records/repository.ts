@@ -1,4 +1,5 @@
-import { sql, type CompiledQuery, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { badRequest } from '../http/envelope.js';
 import type { Kind } from '../../shared/kind-types.js';
 import { toSortableDateTime } from '../../shared/formats.js';
 import { recordTable } from '../db/migrations.js';
@@ -34,6 +35,8 @@ export interface HistoryEntry {
 }
 
 type Row = Selectable<RecordTable>;
+/** The largest record a request can carry (the server's body limit). */
+const RECORD_MAX_BYTES = 1024 * 1024;
 const RECORD_COLUMNS = ['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'version', 'created_at', 'created_by', 'updated_at', 'updated_by'] as const;
 type InsertedRow = Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data' | 'version'>;
 type InsertValue = 'id' | 'project' | 'vehicle' | 'date' | 'data' | 'at' | 'by';
@@ -159,7 +162,7 @@ export class RecordRepository {
     return names.length === 1 ? one(field) : sql`coalesce(${sql.join(names.map(one))})`;
   }
 
-  async list(kind: Kind, project: string, q: ListQuery): Promise<{ rows: RecordData[]; total: number }> {
+  async list(kind: Kind, project: string, q: ListQuery, maxBytes = Number.POSITIVE_INFINITY): Promise<{ rows: RecordData[]; total: number }> {
     const table = recordTable(kind);
     let base = this.db.selectFrom(table).where('project_name', '=', project);
     if (q.begin !== undefined) base = base.where('record_date', '>=', q.begin);
@@ -179,6 +182,8 @@ export class RecordRepository {
         : Number((await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
     const offset = (q.pageNum - 1) * q.pageSize;
     if (offset >= total) return { rows: [], total };
+    // A record is at most a request body (1 MiB): only a page that could pass the limit is measured.
+    if (q.pageSize * RECORD_MAX_BYTES > maxBytes) await this.refuseOversizedPage(kind, base, q, offset, maxBytes);
     if (q.order.length === 0) {
       // Newest first: the page's ids are found on the (project_name, record_date, id) index alone,
       // so a deep offset skips index entries, not rows with their JSON; then only those rows are read.
@@ -201,6 +206,32 @@ export class RecordRepository {
     if (q.order.length > 0 && !q.order.some((k) => k.column === 'id')) page = page.orderBy('id', 'desc');
     const rows = await page.limit(q.pageSize).offset(offset).execute();
     return { rows: rows.map((r) => toRecord(kind, r)), total };
+  }
+
+  /**
+   * Refuses (400) a page whose records' JSON would pass maxBytes, naming the page size that fits:
+   * the sizes are summed in the database, so the rows are never loaded (a page of 10,000 records of
+   * 100 KB would be a gigabyte answer).
+   */
+  private async refuseOversizedPage(kind: Kind, base: SelectQueryBuilder<Database, RecordTableName, object>, q: ListQuery, offset: number, maxBytes: number): Promise<void> {
+    const size = this.dialect === 'sqlite' ? sql<number>`length(data)` : sql<number>`octet_length(data)`;
+    let page = base.select(size.as('size'));
+    // The same rows the page would hold: its order, as list() sorts.
+    if (q.order.length === 0) page = page.orderBy('record_date', 'desc').orderBy('id', 'desc');
+    for (const key of q.order) {
+      const expr = key.column === 'data' ? this.field(kind, key.field, key.numeric) : sql.ref(key.column);
+      page = page.orderBy(expr, (ob) => (key.asc ? ob.asc() : ob.desc()).nullsLast());
+    }
+    if (q.order.length > 0 && !q.order.some((k) => k.column === 'id')) page = page.orderBy('id', 'desc');
+    const row = await this.db
+      .selectFrom(page.limit(q.pageSize).offset(offset).as('page'))
+      .select((eb) => [eb.fn.sum<number | string>('size').as('bytes'), eb.fn.countAll<number | string>().as('n')])
+      .executeTakeFirst();
+    const bytes = Number(row?.bytes ?? 0);
+    if (bytes <= maxBytes) return;
+    const fits = Math.max(1, Math.floor((Number(row?.n ?? q.pageSize) * maxBytes) / bytes));
+    const mb = (n: number): string => `${Math.round(n / 1024 / 1024)} MB`;
+    throw badRequest(`This page of ${kind.meta.titles.list} would be ${mb(bytes)}, more than the ${mb(maxBytes)} one answer may carry: ask for pageSize=${fits} or less, or a shorter date range`);
   }
 
   /** The generation of a kind's records in a project: raised by every write of one (list answers are remembered under it). */

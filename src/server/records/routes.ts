@@ -19,6 +19,8 @@ export interface RecordDeps {
   validator: RecordValidator;
   /** List answers remembered while their records do not change (docs/decisions/025). */
   listCache: ListCache;
+  /** The most bytes of records one list page may carry (LIST_MAX_PAGE_MB). */
+  maxPageBytes?: number;
 }
 
 const MAX_IDS = 1000;
@@ -145,7 +147,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       void reply.header('x-schemas-version', version);
       if (!listCache.enabled) {
         const query = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
-        const { rows, total } = await records.list(kind, user.project, query);
+        const { rows, total } = await records.list(kind, user.project, query, deps.maxPageBytes);
         return okList(rows, total);
       }
       const { query, key } = parsedLists.get(user.project, request.url, () => {
@@ -160,7 +162,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       const gen = typeof current === 'string' ? current : await current;
       let answer = listCache.get(key, gen);
       if (answer === undefined) {
-        const { rows, total } = await records.list(kind, user.project, query);
+        const { rows, total } = await records.list(kind, user.project, query, deps.maxPageBytes);
         answer = listCache.set(key, gen, reply.serialize(okList(rows, total)) as string);
       }
       void reply.type('application/json; charset=utf-8');
