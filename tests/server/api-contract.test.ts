@@ -39,6 +39,15 @@ describe.each(dbTargets())('the API contract on $name', (target) => {
     expect((await s.request('GET', '/api/vtp/nothing', { token })).headers.get('cache-control')).toBe('no-store');
   });
 
+  it('reads page 0 as the first page, as RuoYi does', async () => {
+    await s.request('POST', '/api/vtp/poi', { token, body: { title: 'page zero' } });
+    const zero = await s.request('GET', '/api/vtp/poi/list?pageNum=0&pageSize=1', { token });
+    const one = await s.request('GET', '/api/vtp/poi/list?pageNum=1&pageSize=1', { token });
+    expect(zero.status).toBe(200);
+    expect(zero.body).toEqual(one.body);
+    expect((await s.request('GET', '/api/vtp/poi/list?pageNum=-1', { token })).status).toBe(400);
+  });
+
   it('deletes one or several records on the path GET by id uses', async () => {
     const ids: number[] = [];
     for (const title of ['a', 'b', 'c']) ids.push((await s.request('POST', '/api/vtp/poi', { token, body: { title } })).body.data.id as number);

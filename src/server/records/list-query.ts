@@ -118,7 +118,8 @@ export function parseListQuery(kind: Kind, query: Record<string, unknown>, proje
     }
   }
   const result: ListQuery = {
-    pageNum: wholeNumber(query['pageNum'], 'pageNum', 1, 1, 1_000_000),
+    // RuoYi's pager reads page 0 as the first page; so do we (any other number below 1 is a 400).
+    pageNum: query['pageNum'] === '0' ? 1 : wholeNumber(query['pageNum'], 'pageNum', 1, 1, 1_000_000),
     pageSize: wholeNumber(query['pageSize'], 'pageSize', 10, 1, MAX_PAGE_SIZE),
     order: parseOrder(kind, query),
     filters: parseFilters(kind, query),
