@@ -105,8 +105,8 @@ describe('the first paint in Chromium against the real server', () => {
     const excel = page.getByRole('button', { name: 'Excel Report' });
     await excel.waitFor();
     expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(/^system-ui/);
-    // The theme's primary button and PrimeFlex's flex-1 both still apply.
-    expect(await excel.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(59, 130, 246)');
+    // The primary button (in the darker palette for sunlight, app.css) and PrimeFlex's flex-1 both still apply.
+    expect(await excel.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(29, 78, 216)');
     expect(await excel.evaluate((b) => getComputedStyle(b).flexGrow)).toBe('1');
     expect(requested.filter((u) => /inter/i.test(path.basename(new URL(u).pathname)))).toEqual([]);
     expect(requested.filter((u) => /\.(ttf|eot|woff|svg)(\?|$)/.test(u) && !u.endsWith('/icon.svg'))).toEqual([]);
