@@ -20,6 +20,7 @@ import { AnalysisJobs } from './analysis/jobs.js';
 import { analysisRoutes } from './analysis/routes.js';
 import { registerApiDocs } from './api-docs/openapi.js';
 import { serialisableSchemas } from './api-docs/kind-schemas.js';
+import { requestForLog } from './http/log-redaction.js';
 import { TokenStore } from './auth/tokens.js';
 import { fileRoutes } from './files/routes.js';
 import { FileStorage } from './files/storage.js';
@@ -108,6 +109,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         : {
             level: config.logLevel,
             redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'password', 'access_token'], censor: '[redacted]' },
+            // Upload-session URLs and signed links are credentials too (docs/SECURITY.md).
+            serializers: { req: requestForLog },
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: 1024 * 1024,
