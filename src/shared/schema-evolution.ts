@@ -20,8 +20,12 @@ export interface FieldWarning {
   problem: string;
 }
 
-/** Fields every record has that people never edit: not warned about. */
-const SCOPE_FIELDS = new Set(['id', 'projectName', 'vehicleNo']);
+/**
+ * Fields every record has that people never edit (the server sets and scopes by them): not warned
+ * about. schema-check.ts's REQUIRED_READONLY_FIELDS, not imported: that module compiles the
+ * meta-schema with ajv, which must stay out of the app.
+ */
+export const SCOPE_FIELDS: ReadonlySet<string> = new Set(['id', 'projectName', 'vehicleNo']);
 
 /** Old property names -> the property that holds their values now. */
 export function renamesOf(schema: KindSchema): Map<string, string> {

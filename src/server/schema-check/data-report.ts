@@ -1,7 +1,7 @@
 import { toSortableDateTime } from '../../shared/formats.js';
 import type { Kind, KindProperty, KindRegistry, KindSchema } from '../../shared/kind-types.js';
 import { toKind } from '../../shared/kinds.js';
-import { isMissing, storedValue, valueProblem } from '../../shared/schema-evolution.js';
+import { isMissing, SCOPE_FIELDS, storedValue, valueProblem } from '../../shared/schema-evolution.js';
 import type { RecordTableName } from '../db/types.js';
 import type { StoredData } from './stored-data.js';
 
@@ -62,8 +62,6 @@ export interface DataReport {
   needsDecision: boolean;
 }
 
-/** Fields every record has, kept in columns, never people's values. */
-const SCOPE_FIELDS = new Set(['id', 'projectName', 'vehicleNo']);
 const EXAMPLES = 3;
 
 interface RecordFinding {
