@@ -24,3 +24,9 @@ export function statsKinds(registry: KindRegistry): StatsKind[] {
 export type TotalStats = Record<string, number>;
 /** A day's counts and sums, and the day itself. */
 export type DayStats = { date: string } & Record<string, number | string>;
+/** Every day's figures of a range, first day to last, days without records as zeros. */
+export interface RangeStats {
+  from: string;
+  to: string;
+  days: DayStats[];
+}

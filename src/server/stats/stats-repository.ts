@@ -46,6 +46,37 @@ export class StatsRepository {
   }
 
   /**
+   * countAndSum for each day of the range at once: one statement grouped by the day part of
+   * record_date ('yyyy-MM-dd'), read through the same index as a single day. Days without rows
+   * are absent from the map; the caller fills them with zeros.
+   */
+  async perDay(kind: Kind, project: string, range: DateRange, fields: readonly string[] = []): Promise<Map<string, CountAndSums>> {
+    const rows = (await this.perDayQuery(kind, project, range, fields).execute()) as Record<string, unknown>[];
+    const days = new Map<string, CountAndSums>();
+    for (const row of rows) {
+      const sums: Record<string, number> = {};
+      fields.forEach((field, i) => {
+        sums[field] = toNumber(row[`s${i}`]);
+      });
+      days.set(String(row['day']), { count: toNumber(row['n']), sums });
+    }
+    return days;
+  }
+
+  /** The statement perDay runs; exposed so a test can ask the database for its plan. */
+  perDayQuery(kind: Kind, project: string, range: DateRange, fields: readonly string[]): SelectQueryBuilder<Database, `rec_${string}`, object> {
+    const day = sql<string>`substr(record_date, 1, 10)`;
+    return this.db
+      .selectFrom(recordTable(kind))
+      .where('project_name', '=', project)
+      .where('record_date', '>=', range.from)
+      .where('record_date', '<=', range.to)
+      .select((eb) => [day.as('day'), eb.fn.countAll<string | number>().as('n'), ...fields.map((field, i) => this.sumOf(field).as(`s${i}`))])
+      .groupBy(day)
+      .orderBy(day);
+  }
+
+  /**
    * The statement countAndSum runs; exposed so a test can ask the database for its plan. A range
    * compares record_date as text, which lets the (project_name, record_date, id) index find the
    * day's rows without reading the others.
