@@ -41,6 +41,7 @@ import { clientRoutes } from './static.js';
 import { seedFirstUser } from './users/seed.js';
 import { DayRecords } from './downloads/day-records.js';
 import { downloadRoutes } from './downloads/routes.js';
+import { DownloadSlots } from './downloads/user-slots.js';
 import { StatsRepository } from './stats/stats-repository.js';
 import { statsRoutes } from './stats/routes.js';
 import { UserRepository } from './users/user-repository.js';
@@ -259,7 +260,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', async () => sweeper.stop());
   // service: downloads (the download service at /download and the statistics endpoint register here)
-  await app.register(async (downloads) => downloadRoutes(downloads, { registry, stats, rows: new DayRecords(db.kysely), files: app.services.files, serviceAuth }), { prefix: '/download' });
+  await app.register(async (downloads) => downloadRoutes(downloads, { registry, stats, rows: new DayRecords(db.kysely), files: app.services.files, serviceAuth, slots: new DownloadSlots(config.downloadsPerUser) }), { prefix: '/download' });
   await manifestRoute(app, readPackageVersion(config.rootDir));
   await clientRoutes(app, config.clientDir, registry);
   return app;

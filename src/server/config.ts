@@ -62,6 +62,8 @@ export interface Config {
   listCacheBytes: number;
   /** The most bytes of records one list page may carry: a larger page is refused with the page size that fits. */
   listMaxPageBytes: number;
+  /** Day packages and day reports one user may download at once from one instance (a 429 past it). */
+  downloadsPerUser: number;
   /** PostgreSQL: whether an instance may become the sole writer, which knows its generations without reading them (decision 030); off behind a pooler that shares sessions. */
   soleWriter: boolean;
   /** Sign-in throttling: this many failures within the window lock the username for lockSeconds. */
@@ -253,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
     analysis: { leaseSeconds: integer(env, 'ANALYSIS_LEASE_SECONDS', 120, 1, 86400) },
     listCacheBytes: integer(env, 'LIST_CACHE_MB', 32, 0, 65536) * 1024 * 1024,
     listMaxPageBytes: integer(env, 'LIST_MAX_PAGE_MB', 64, 1, 4096) * 1024 * 1024,
+    downloadsPerUser: integer(env, 'DOWNLOADS_PER_USER', 1, 1, 1000),
     soleWriter: onOff(env, 'SOLE_WRITER', true),
     login: {
       maxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),

@@ -7,6 +7,7 @@ import type { AttachmentSource } from './attachments.js';
 import { writeDayPackage } from './day-package.js';
 import type { DayRecords } from './day-records.js';
 import { parseScope, type DownloadScope } from './scope.js';
+import type { DownloadSlots } from './user-slots.js';
 import { MAX_SHEET_ROWS, SheetBuilder, writeWorkbook, XLSX_TYPE } from './workbook.js';
 import { attachmentDisposition, createZip, fileNamePart } from './zip.js';
 
@@ -18,6 +19,8 @@ export interface DownloadDeps {
   files: AttachmentSource;
   /** Bearer token or signed link (auth/signed-links.ts): these URLs open in frames and tabs. */
   serviceAuth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** Packages and reports under way at once per user (DOWNLOADS_PER_USER). */
+  slots: DownloadSlots;
 }
 
 function baseName(scope: DownloadScope, what: string): string {
@@ -31,6 +34,17 @@ function clientGone(reply: FastifyReply): AbortSignal {
     if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the download'));
   });
   return controller.signal;
+}
+
+/**
+ * Takes one of the user's download slots for `what` (a 429 naming what is under way when none is
+ * free) and gives it back when the answer is over: sent whole, broken off or left by the client.
+ */
+function holdSlot(slots: DownloadSlots, request: FastifyRequest, reply: FastifyReply, what: string): void {
+  const release = slots.take(currentUser(request).id, what);
+  reply.raw.once('close', release);
+  // The client may have gone before the slot was taken: 'close' has fired already.
+  if (reply.raw.destroyed) release();
 }
 
 /**
@@ -50,6 +64,7 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
     if (count > MAX_SHEET_ROWS) throw badRequest(`${count} ${packageKind.noun} records are more than one Excel sheet holds; download a shorter range`);
 
     const name = baseName(scope, packageKind.label);
+    holdSlot(deps.slots, request, reply, `the ${packageKind.label} of ${scope.period}`);
     const zip = createZip();
     const job = { kind, packageKind, project: scope.project, range: scope.range, baseName: name, rows, files: deps.files, signal: clientGone(reply) };
     writeDayPackage(zip, job).catch((error: unknown) => {
@@ -69,6 +84,7 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
     const kinds = [...registry.values()].sort((a, b) => order(a) - order(b));
     const counts = await Promise.all(kinds.map(async (kind) => (await stats.countAndSum(kind, scope.project, scope.range)).count));
     if (counts.every((n) => n === 0)) throw notFound(`No data available for ${scope.period}`);
+    holdSlot(deps.slots, request, reply, `the Excel report of ${scope.period}`);
     const sheets: [string, SheetBuilder['sheet']][] = [];
     for (const kind of kinds) {
       const sheet = new SheetBuilder(kind);
