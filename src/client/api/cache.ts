@@ -7,6 +7,7 @@ import { mutate } from 'swr';
 export const keys = {
   list: (apiPath: string, query: unknown): [string, string] => [apiPath, JSON.stringify(query)],
   dayStats: (date: string): [string, string] => ['stats/day', date],
+  dayRangeStats: (from: string, to: string): [string, string] => ['stats/days', `${from}/${to}`],
   totalStats: 'stats/total',
 } as const;
 
@@ -16,6 +17,6 @@ export const keys = {
  * back to a list or the Data page never shows the state from before the save.
  */
 export function invalidateKind(apiPath: string): Promise<unknown> {
-  return mutate((key) => (Array.isArray(key) && (key[0] === apiPath || key[0] === 'stats/day')) || key === keys.totalStats);
+  return mutate((key) => (Array.isArray(key) && (key[0] === apiPath || key[0] === 'stats/day' || key[0] === 'stats/days')) || key === keys.totalStats);
 }
 
