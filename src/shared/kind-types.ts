@@ -23,6 +23,18 @@ export interface KindMeta {
   attachments?: AttachmentsMeta;
   /** The kind's place on the Workspace: a shortcut to a new record and/or a timed session that fills one. */
   workspace?: WorkspaceMeta;
+  /** The fields a tester looks for first: at the top of a record's sheet, first in its forms. */
+  keyFields?: string[];
+  /** Groups of fields, in order, for forms and sheets; fields in none come last, under 'More'. */
+  sections?: SectionMeta[];
+}
+
+/** One group of a kind's fields on its forms and sheets (x-kind.sections). */
+export interface SectionMeta {
+  title: string;
+  fields: string[];
+  /** Starts folded (a long group a tester rarely needs); a tap opens it. */
+  collapsed?: boolean;
 }
 
 /** A kind on the Data page (docs/PRODUCT.md section 4): what the stats count and sum, and how its tile and total row show. */

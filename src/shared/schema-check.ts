@@ -168,6 +168,17 @@ const xKindSchema = {
       properties: { folder: nonEmpty },
     },
     workspace: workspaceSchema,
+    keyFields: { type: 'array', minItems: 1, items: nonEmpty, uniqueItems: true },
+    sections: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['title', 'fields'],
+        properties: { title: nonEmpty, fields: { type: 'array', minItems: 1, items: nonEmpty, uniqueItems: true }, collapsed: { type: 'boolean' } },
+      },
+    },
   },
 };
 
@@ -388,6 +399,7 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
       problems.push(`${file}: x-kind.card.lines[${i}].suffixField '${line.suffixField}' is not a property`);
     }
   });
+  problems.push(...layoutProblems(file, meta, props));
   const oldNames = new Map<string, string>();
   for (const [field, prop] of Object.entries(props)) {
     for (const old of (prop['x-renamedFrom'] as string[] | undefined) ?? []) {
@@ -430,6 +442,29 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
   } else if (folderFields.length > 0) {
     problems.push(`${file}: properties.${folderFields[0]?.[0]} derives an attachment folder, but x-kind.attachments does not say how it is named`);
   }
+  return problems;
+}
+
+/** x-kind.keyFields and x-kind.sections name properties people see, each section's fields once. */
+function layoutProblems(file: string, meta: KindSchema['x-kind'], props: KindSchema['properties']): string[] {
+  const problems: string[] = [];
+  const has = (f: string): boolean => Object.prototype.hasOwnProperty.call(props, f);
+  (meta.keyFields ?? []).forEach((field, i) => {
+    if (!has(field)) problems.push(`${file}: x-kind.keyFields[${i}] '${field}' is not a property`);
+    else if (props[field]?.['x-ui']?.hidden === true) problems.push(`${file}: x-kind.keyFields[${i}] '${field}' is hidden (x-ui.hidden), so it cannot be a key field`);
+  });
+  const placed = new Map<string, string>();
+  const titles = new Set<string>();
+  (meta.sections ?? []).forEach((section, i) => {
+    if (titles.has(section.title)) problems.push(`${file}: x-kind.sections[${i}] has the title '${section.title}' of an earlier section; give each its own`);
+    titles.add(section.title);
+    section.fields.forEach((field, j) => {
+      const at = `${file}: x-kind.sections[${i}].fields[${j}]`;
+      if (!has(field)) problems.push(`${at} '${field}' is not a property`);
+      else if (placed.has(field)) problems.push(`${at} '${field}' is already in the section '${placed.get(field) ?? ''}'; a field belongs to one section`);
+      placed.set(field, section.title);
+    });
+  });
   return problems;
 }
 
