@@ -20,6 +20,8 @@ const elements = [
   { type: 'server', pattern: 'src/server' },
   { type: 'worker', pattern: 'src/worker' },
   { type: 'client-lib', pattern: 'src/client/lib' },
+  // The texts of every screen in each language (decision 038): any client layer may ask for them.
+  { type: 'client-i18n', pattern: 'src/client/i18n' },
   { type: 'client-api', pattern: 'src/client/api' },
   { type: 'client-ui', pattern: 'src/client/ui' },
   { type: 'client-pages', pattern: 'src/client/pages' },
@@ -31,7 +33,7 @@ const elements = [
 ];
 
 const may = (from, to) => ({ from: { element: { type: from } }, allow: { to: { element: { types: { anyOf: to } } } } });
-const CLIENT_BASE = ['shared', 'client-lib'];
+const CLIENT_BASE = ['shared', 'client-lib', 'client-i18n'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'test-results/**', 'node_modules/**', 'src/shared/generated/**', 'coverage/**', '**/*.d.ts'] },
@@ -80,6 +82,7 @@ export default tseslint.config(
           may('server', ['server', 'shared']),
           may('worker', ['worker', 'shared']),
           may('client-lib', CLIENT_BASE),
+          may('client-i18n', CLIENT_BASE),
           may('client-api', [...CLIENT_BASE, 'client-api']),
           may('client-ui', [...CLIENT_BASE, 'client-ui']),
           may('client-feature', [...CLIENT_BASE, 'client-api', 'client-ui', 'client-feature']),

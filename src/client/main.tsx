@@ -3,17 +3,31 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { takeServerShell } from './app/server-shell';
+import { applyLanguage, startLanguage } from './i18n';
 
 const root = document.getElementById('root');
+/** English is in the bundle; another language's catalogue comes first, so no screen shows English. */
+function whenLanguageReady(render: () => void): void {
+  const language = startLanguage();
+  if (language === 'en') render();
+  else
+    applyLanguage(language).then(render, (e: unknown) => {
+      console.error(`The ${language} texts could not be loaded; showing English:`, e);
+      render();
+    });
+}
+
 if (root) {
   takeServerShell(root);
   // As a transition, React renders the app in slices of a few milliseconds with the browser free
   // in between, instead of one long task; the shell the server drew stays until it is done.
-  startTransition(() => {
-    createRoot(root).render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    );
-  });
+  whenLanguageReady(() =>
+    startTransition(() => {
+      createRoot(root).render(
+        <StrictMode>
+          <App />
+        </StrictMode>,
+      );
+    }),
+  );
 }

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { format } from 'date-fns';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeFetch, okInfo, takeConsoleErrors, type FakeCall } from './fake-server';
 import { current, renderApp, signedIn } from './render';
 
@@ -72,15 +72,48 @@ describe('Data page', () => {
     expect(calls.some((c) => c.url.includes('signed-link'))).toBe(false);
   });
 
-  it('downloads a day package through a signed link in a hidden frame', async () => {
-    const { calls } = open();
+  it('downloads a day package through a signed link, shows it under way, and says when the file is ready', async () => {
+    const saved: { name: string; href: string }[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:pkg', revokeObjectURL: () => undefined }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push({ name: this.download, href: this.href });
+    });
+    let finish: () => void = () => undefined;
+    const { calls } = open({
+      'GET /download/download_JourneysFiles': () =>
+        new Promise((resolve) => {
+          finish = () => resolve({ body: 'x'.repeat(3000), headers: { 'content-type': 'application/zip', 'content-disposition': "attachment; filename=\"P1_V1_2026-11-20_Journeys.zip\"; filename*=UTF-8''P1_V1_2026-11-20_Journeys.zip" } });
+        }),
+    });
     await waitFor(() => expect(screen.getByTestId('day-drivingCount')).toHaveTextContent('3'));
     await userEvent.setup().click(screen.getByRole('button', { name: 'Download the Journey package for 2026-11-20' }));
     expect(await screen.findByText('Downloading Journey data package for 2026-11-20...')).toBeInTheDocument();
-    await waitFor(() => expect(document.querySelector('iframe')).not.toBeNull());
+    // Under way: the page says what is coming and shows a progress bar until the answer is in.
+    const status = await screen.findByTestId('download-status');
+    expect(status).toHaveTextContent('Journey package, 2026-11-20');
+    expect(status).toHaveAttribute('data-state', 'running');
+    expect(screen.getByRole('progressbar', { name: 'Download progress' })).toBeInTheDocument();
     const path = (calls.find((c) => c.url.includes('signed-link'))?.body as { path: string }).path;
     expect(path).toBe('/download/download_JourneysFiles?vehicle=V1&date=2026-11-20+00%3A00%3A00&project=P1');
-    expect(document.querySelector('iframe')?.getAttribute('src')).toContain('_sig=');
+    await waitFor(() => expect(calls.some((c) => c.url.startsWith('/download/download_JourneysFiles') && c.url.includes('_sig='))).toBe(true));
+    finish();
+    // Ready: named as the server named it, with its size, and handed to the phone's downloads once.
+    await waitFor(() => expect(screen.getByTestId('download-status')).toHaveAttribute('data-state', 'ready'));
+    expect(screen.getByTestId('download-status')).toHaveTextContent('Ready: P1_V1_2026-11-20_Journeys.zip (2.9 KB) is in your downloads');
+    expect(await screen.findByText('File ready')).toBeInTheDocument();
+    expect(saved).toEqual([{ name: 'P1_V1_2026-11-20_Journeys.zip', href: 'blob:pkg' }]);
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    click.mockRestore();
+  });
+
+  it("says the service's refusal in the page's words, and the download is gone from the screen", async () => {
+    open({ 'GET /download/download_JourneysFiles': () => ({ status: 404, body: { code: 404, msg: 'No Journey data available for 2026-11-20' } }) });
+    await waitFor(() => expect(screen.getByTestId('day-drivingCount')).toHaveTextContent('3'));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Download the Journey package for 2026-11-20' }));
+    expect(await screen.findByText('Failed to download Journey data package, please try again later')).toBeInTheDocument();
+    expect(screen.getByText('No data available for 2026-11-20')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByTestId('download-status')).toBeNull());
+    takeConsoleErrors();
   });
 
   it('shows the spec’s messages when statistics or the Excel report fail', async () => {
@@ -91,7 +124,8 @@ describe('Data page', () => {
     });
     expect(await screen.findByText(/^Failed to load data statistics/)).toBeInTheDocument();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Excel Report' }));
-    expect(await screen.findByText('Excel报告下载失败，请稍后重试')).toBeInTheDocument();
+    // The specification quotes this one in Chinese; on an English screen it is its translation.
+    expect(await screen.findByText('Excel report download failed, please try again later')).toBeInTheDocument();
     takeConsoleErrors();
   });
 });

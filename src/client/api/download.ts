@@ -41,3 +41,102 @@ export function downloadInFrame(url: string, waitMs = 15_000): Promise<void> {
     document.body.appendChild(frame);
   });
 }
+
+/** How far a download is: bytes received, and the whole size when the server said it. */
+export interface DownloadProgress {
+  received: number;
+  total: number | null;
+}
+
+/** A finished download: the file's name (from the server's Content-Disposition) and size. */
+export interface DownloadedFile {
+  name: string;
+  bytes: number;
+}
+
+/** The file name of a Content-Disposition header: filename* (RFC 5987) first, then filename. */
+export function dispositionName(header: string | null, fallback: string): string {
+  if (!header) return fallback;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      // Not valid percent-encoding: try the plain name.
+    }
+  }
+  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]+))/.exec(header);
+  const name = plain?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[2];
+  return name && name.trim() !== '' ? name.trim() : fallback;
+}
+
+/** An error the download service answered: its JSON msg when it sent one, and the HTTP status. */
+export class DownloadError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'DownloadError';
+  }
+}
+
+/**
+ * Fetches a download, reporting each piece as it arrives, and hands the whole file to the phone's
+ * downloads when it is in (an object URL clicked as a link), so the screen can show progress and
+ * say when the file is ready: a hidden frame shows neither (decision 038). The file is held as a
+ * Blob until then, which browsers keep on disk when large. Rejects with the service's message on
+ * an error answer, and with an AbortError when `signal` aborts.
+ */
+export async function downloadWithProgress(url: string, fallbackName: string, onProgress: (p: DownloadProgress) => void, signal?: AbortSignal): Promise<DownloadedFile> {
+  const res = await fetch(url, { signal, cache: 'no-store' });
+  if (!res.ok) {
+    let message = `HTTP ${res.status}`;
+    try {
+      const body = (await res.json()) as { msg?: unknown };
+      if (typeof body.msg === 'string' && body.msg !== '') message = body.msg;
+    } catch {
+      // Not our JSON: keep the status.
+    }
+    throw new DownloadError(message, res.status);
+  }
+  const length = Number(res.headers.get('content-length'));
+  const total = Number.isFinite(length) && length > 0 ? length : null;
+  const type = res.headers.get('content-type') ?? 'application/octet-stream';
+  const parts: BlobPart[] = [];
+  let received = 0;
+  onProgress({ received, total });
+  if (res.body) {
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      received += value.byteLength;
+      onProgress({ received, total });
+    }
+  } else {
+    const whole = await res.arrayBuffer();
+    parts.push(whole);
+    received = whole.byteLength;
+    onProgress({ received, total });
+  }
+  const name = dispositionName(res.headers.get('content-disposition'), fallbackName);
+  saveBlob(new Blob(parts, { type }), name);
+  return { name, bytes: received };
+}
+
+/** Hands a file to the browser's downloads under a name. */
+export function saveBlob(blob: Blob, name: string): void {
+  const href = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = name;
+  link.rel = 'noopener';
+  link.style.display = 'none';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // The browser has taken the file once the click's task is over; a minute is ample.
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
+}

@@ -32,3 +32,19 @@ export async function fetchDayStats(date: string): Promise<DayStats> {
 export async function fetchTotalStats(): Promise<TotalStats> {
   return (await apiRequest<Envelope<TotalStats>>('GET', '/vtp/stats/total')).data;
 }
+
+/** Every day's figures from one day to another, as /vtp/stats/days answers them. */
+export interface RangeStats {
+  from: string;
+  to: string;
+  days: DayStats[];
+}
+
+/** The figures of every day of a range (the Data page's chart), in one call. */
+export function useRangeStats(from: string, to: string) {
+  return useSWR<RangeStats>(keys.dayRangeStats(from, to), () => fetchRangeStats(from, to), SWR_OPTIONS);
+}
+
+export async function fetchRangeStats(from: string, to: string): Promise<RangeStats> {
+  return (await apiRequest<Envelope<RangeStats>>('GET', '/vtp/stats/days', { query: { from, to } })).data;
+}

@@ -1,16 +1,19 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
 import { format, isValid, parse } from 'date-fns';
 import { Button } from 'primereact/button';
 import { Calendar } from 'primereact/calendar';
 import { Card } from 'primereact/card';
-import { useDayStats, useTotalStats, type DayStats } from '../api/stats';
+import { useDayStats, useRangeStats, useTotalStats, type DayStats } from '../api/stats';
 import { registry } from '../engine/registry';
-import { downloadInFrame, signedDownloadUrl } from '../api/download';
+import { DownloadError, downloadWithProgress, signedDownloadUrl, type DownloadProgress } from '../api/download';
+import { kindText } from '../i18n/kind-texts';
 import { KEYS, storage } from '../lib/storage';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
-import { PAGE_TITLES } from '../../shared/page-shell';
+import { chartRange, DayChart } from './data-chart';
+import './data-page.css';
 
 /** The kinds on the Data page (x-kind.dataPage), in tile order, with their list route and day package. */
 const TILES = [...registry.values()]
@@ -26,6 +29,18 @@ function storedDate(): Date {
   return isValid(date) ? date : new Date();
 }
 
+/** Bytes as the file list writes them: B, KB, MB, GB in steps of 1024. */
+export function formatBytes(n: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = n;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${n} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
 /**
  * The figure under a tile's count (x-kind.dataPage.tile.detail): km for drives, hours for charges
  * (docs/PRODUCT.md section 10: the charging tile's hours are drivingTime / 60, rounded, as in the original).
@@ -38,70 +53,140 @@ function tileDetail(tile: Tile, day: DayStats | undefined): string | null {
   return detail.unit === '' ? shown : `${shown} ${detail.unit}`;
 }
 
-/** Data Management: the project, one day's figures and packages, and the totals. */
+/** A download the page started: under way (with its progress), ready, or stopped by the user. */
+interface Download {
+  id: number;
+  title: string;
+  state: 'running' | 'ready';
+  progress: DownloadProgress;
+  name?: string;
+  controller: AbortController;
+}
+
+/** What a download says while it runs and once its file is in the phone's downloads. */
+function DownloadStatus({ download, onStop, onDismiss }: { download: Download; onStop: () => void; onDismiss: () => void }) {
+  const { t } = useTranslation();
+  const { received, total } = download.progress;
+  const running = download.state === 'running';
+  let line: string;
+  if (!running) line = t('download.ready', { name: download.name ?? '', size: formatBytes(received) });
+  else if (received === 0) line = t('download.preparing');
+  else if (total !== null) line = t('download.receivedOf', { size: formatBytes(received), total: formatBytes(total) });
+  else line = t('download.received', { size: formatBytes(received) });
+  return (
+    <div className="download-status" data-testid="download-status" data-state={download.state}>
+      <i className={running ? 'pi pi-spin pi-spinner text-primary' : 'pi pi-check-circle text-green-700'} aria-hidden="true" />
+      <div className="download-status-text">
+        <div className="font-semibold">{download.title}</div>
+        <div>{line}</div>
+        {running && (
+          <progress aria-label={t('download.progressLabel')} max={total ?? undefined} value={total !== null ? received : undefined}>
+            {line}
+          </progress>
+        )}
+      </div>
+      <Button
+        icon={running ? 'pi pi-times' : 'pi pi-check'}
+        rounded
+        text
+        severity="secondary"
+        aria-label={running ? t('download.cancel') : t('download.dismiss')}
+        onClick={running ? onStop : onDismiss}
+      />
+    </div>
+  );
+}
+
+/** Data Management: the project, one day's figures and packages, the last 14 days, and the totals. */
 export function DataPage() {
+  const { t } = useTranslation();
   const toast = useToast();
   const navigate = useNavigate();
   const [date, setDate] = useState<Date>(storedDate);
   const day = format(date, 'yyyy-MM-dd');
   const project = storage.deptName() ?? '-1';
   const vehicle = storage.vehicleNo() ?? '';
+  const [downloads, setDownloads] = useState<Download[]>([]);
+  const nextId = useRef(1);
 
   useEffect(() => storage.write(KEYS.selectedDate, day), [day]);
 
   const total = useTotalStats();
   const daily = useDayStats(day);
+  const { from, to } = chartRange(day);
+  const range = useRangeStats(from, to);
   useEffect(() => {
-    if (total.error) toast('error', 'Failed to load data statistics', (total.error as Error).message, TOAST_MS);
-  }, [total.error, toast]);
+    if (total.error) toast('error', t('data.loadFailed'), (total.error as Error).message, TOAST_MS);
+  }, [total.error, toast, t]);
   useEffect(() => {
-    if (daily.error) toast('error', 'Failed to load data statistics for selected date', (daily.error as Error).message, TOAST_MS);
-  }, [daily.error, toast]);
+    if (daily.error) toast('error', t('data.dayLoadFailed'), (daily.error as Error).message, TOAST_MS);
+  }, [daily.error, toast, t]);
+
+  const update = (id: number, change: Partial<Download>): void => setDownloads((all) => all.map((d) => (d.id === id ? { ...d, ...change } : d)));
+  const remove = (id: number): void => setDownloads((all) => all.filter((d) => d.id !== id));
+
+  /** Fetches a file with its progress on screen; says when it is ready, or why it failed. */
+  async function download(title: string, path: string, fallbackName: string, failed: string): Promise<void> {
+    const id = nextId.current++;
+    const controller = new AbortController();
+    setDownloads((all) => [...all, { id, title, state: 'running', progress: { received: 0, total: null }, controller }]);
+    try {
+      const url = await signedDownloadUrl(path, { vehicle, date: `${day} 00:00:00`, project });
+      const file = await downloadWithProgress(url, fallbackName, (progress) => update(id, { progress }), controller.signal);
+      update(id, { state: 'ready', name: file.name, progress: { received: file.bytes, total: file.bytes } });
+      toast('success', t('download.readyToast'), t('download.ready', { name: file.name, size: formatBytes(file.bytes) }), TOAST_MS);
+    } catch (e) {
+      remove(id);
+      if (controller.signal.aborted) {
+        toast('info', t('download.cancelled'), title, TOAST_MS);
+        return;
+      }
+      console.error(`${title} failed:`, e);
+      // The service's 404 says there was nothing that day; its words are English, so the screen's own are shown.
+      const detail = e instanceof DownloadError && e.status === 404 ? t('data.noDataDay', { date: day }) : (e as Error).message;
+      toast('error', failed, detail, TOAST_MS);
+    }
+  }
 
   async function downloadPackage(tile: Tile): Promise<void> {
-    const name = tile.dayPackage?.noun;
-    if (tile.dayPackage === undefined || name === undefined) return;
+    const pkg = tile.dayPackage;
+    if (pkg === undefined) return;
+    const noun = kindText(tile.kind, 'packages.0.noun', pkg.noun);
     if (daily.data && daily.data[tile.page.count] === 0) {
-      toast('info', `No ${name} data available for ${day}`, undefined, TOAST_MS);
+      toast('info', t('data.noData', { noun, date: day }), undefined, TOAST_MS);
       return;
     }
-    toast('info', `Downloading ${name} data package for ${day}...`, undefined, TOAST_MS);
-    try {
-      await downloadInFrame(await signedDownloadUrl(`/${tile.dayPackage.route}`, { vehicle, date: `${day} 00:00:00`, project }));
-    } catch (e) {
-      console.error(`Downloading the ${name} package failed:`, e);
-      toast('error', `Failed to download ${name} data package, please try again later`, (e as Error).message, TOAST_MS);
-    }
+    toast('info', t('data.downloading', { noun, date: day }), undefined, TOAST_MS);
+    await download(t('download.packageTitle', { noun, date: day }), `/${pkg.route}`, `${pkg.label}_${day}.zip`, t('data.downloadFailed', { noun }));
   }
 
-  async function excelReport(): Promise<void> {
-    try {
-      await downloadInFrame(await signedDownloadUrl('/generate_excel', { vehicle, date: `${day} 00:00:00`, project }));
-    } catch (e) {
-      console.error('The Excel report failed:', e);
-      toast('error', 'Excel报告下载失败，请稍后重试', (e as Error).message, TOAST_MS);
-    }
-  }
+  const excelReport = (): Promise<void> => download(t('download.reportTitle', { date: day }), '/generate_excel', `Report_${day}.xlsx`, t('data.excelFailed'));
 
   const count = (value: number | string | undefined): string => (value === undefined ? '–' : String(value));
   return (
     <div className="page">
-      <PageHeader title={PAGE_TITLES.data} />
-      <Card title="Project Information" className="mb-3">
+      <PageHeader title={t('pages.data')} />
+      <Card title={t('data.projectInfo')} className="mb-3">
         <div className="flex justify-content-between py-1">
-          <span className="text-600">Project</span>
+          <span className="text-600">{t('data.project')}</span>
           <span className="font-medium" data-testid="project-name">{project}</span>
         </div>
         <div className="flex justify-content-between py-1">
-          <span className="text-600">Vehicle</span>
+          <span className="text-600">{t('data.vehicle')}</span>
           <span className="font-medium" data-testid="vehicle-no">{vehicle || '-'}</span>
         </div>
       </Card>
 
-      <Card title="Daily Data Summary" className="mb-3">
+      <div role="status" aria-live="polite">
+        {downloads.map((d) => (
+          <DownloadStatus key={d.id} download={d} onStop={() => d.controller.abort()} onDismiss={() => remove(d.id)} />
+        ))}
+      </div>
+
+      <Card title={t('data.daily')} className="mb-3">
         <div className="flex flex-column gap-2 mb-3">
           <label htmlFor="data-date" className="sr-only">
-            Date
+            {t('data.date')}
           </label>
           <Calendar
             value={date}
@@ -112,12 +197,12 @@ export function DataPage() {
             readOnlyInput
             inputClassName="w-full"
             className="w-full"
-            aria-label="Date"
+            aria-label={t('data.date')}
             inputId="data-date"
           />
           <div className="flex gap-2">
-            <Button label="Today" icon="pi pi-calendar-clock" outlined size="small" className="flex-1" onClick={() => setDate(new Date())} />
-            <Button label="Excel Report" icon="pi pi-file-excel" size="small" className="flex-1" onClick={() => void excelReport()} />
+            <Button label={t('data.today')} icon="pi pi-calendar-clock" outlined size="small" className="flex-1" onClick={() => setDate(new Date())} />
+            <Button label={t('data.excelReport')} icon="pi pi-file-excel" size="small" className="flex-1" onClick={() => void excelReport()} />
           </div>
         </div>
         <div className="grid">
@@ -132,7 +217,7 @@ export function DataPage() {
                     <span className="text-2xl font-bold" data-testid={`day-${key}`}>
                       {daily.isLoading ? '…' : count(daily.data?.[key])}
                     </span>
-                    <span className="text-600">{tile.page.tile.label}</span>
+                    <span className="text-600">{kindText(tile.kind, 'dataPage.tile.label', tile.page.tile.label)}</span>
                     {/* The line holds its height while the day's figures load, so the tiles do not jump when they come. */}
                     {tile.page.tile.detail && (
                       <span className="text-sm text-500" data-testid={detail === null ? undefined : `day-${key}-detail`}>
@@ -141,7 +226,15 @@ export function DataPage() {
                     )}
                   </button>
                   {tile.dayPackage && (
-                    <Button icon="pi pi-download" rounded text size="small" className="day-tile-download" aria-label={`Download the ${tile.dayPackage.noun} package for ${day}`} onClick={() => void downloadPackage(tile)} />
+                    <Button
+                      icon="pi pi-download"
+                      rounded
+                      text
+                      size="small"
+                      className="day-tile-download"
+                      aria-label={t('data.downloadPackage', { noun: kindText(tile.kind, 'packages.0.noun', tile.dayPackage.noun), date: day })}
+                      onClick={() => void downloadPackage(tile)}
+                    />
                   )}
                 </div>
               </div>
@@ -150,15 +243,27 @@ export function DataPage() {
         </div>
       </Card>
 
-      <Card title="Total Data Summary">
+      <Card title={t('chart.title')} className="mb-3">
+        {range.data ? (
+          <DayChart from={range.data.from} to={range.data.to} days={range.data.days} selected={day} />
+        ) : range.error ? (
+          <p className="m-0 text-600">
+            {t('chart.loadFailed')}: {(range.error as Error).message}
+          </p>
+        ) : (
+          <p className="m-0 text-600">{t('common.loading')}</p>
+        )}
+      </Card>
+
+      <Card title={t('data.totals')}>
         {TILES.map((tile) => (
           <div key={tile.page.count} className="settings-row">
             <i className={`${tile.page.tile.icon} text-primary`} aria-hidden="true" />
-            <span className="flex-1">{tile.page.total}</span>
+            <span className="flex-1">{kindText(tile.kind, 'dataPage.total', tile.page.total)}</span>
             <span className="font-semibold mr-2" data-testid={`total-${tile.page.count}`}>
               {count(total.data?.[tile.page.count])}
             </span>
-            <Button label="View Details" link size="small" onClick={() => navigate(tile.kind.meta.route)} />
+            <Button label={t('data.viewDetails')} link size="small" onClick={() => navigate(tile.kind.meta.route)} />
           </div>
         ))}
       </Card>

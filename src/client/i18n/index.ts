@@ -1,0 +1,93 @@
+// One language per screen (decision 038): i18next with react-i18next. English is bundled (it is
+// the product's language and the sign-in page's default); Simplified Chinese is a chunk of its
+// own, fetched only when the phone or the Profile switch asks for it. Texts the product
+// specification quotes stay exactly as quoted in their language; the other catalogue holds
+// their translations.
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { en, type Catalogue } from './en';
+
+export const LANGUAGES = ['en', 'zh'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** Where the Profile's choice is kept (local storage). Without it, the phone's language picks. */
+export const LANGUAGE_KEY = 'language';
+
+/** Each language's name in itself, for the switch. */
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', zh: '简体中文' };
+
+/** A catalogue: the screens' texts, and the kinds' texts that their schemas give in English. */
+interface Loaded {
+  translation: Catalogue;
+  kinds: Record<string, unknown>;
+}
+
+const LOADERS: Record<Language, () => Promise<Loaded>> = {
+  en: () => Promise.resolve({ translation: en, kinds: {} }),
+  zh: () => import('./zh').then((m) => ({ translation: m.zh, kinds: m.zhKinds })),
+};
+
+export const i18n = i18next.createInstance();
+void i18n.use(initReactI18next).init({
+  lng: 'en',
+  fallbackLng: 'en',
+  resources: { en: { translation: en } },
+  initAsync: false,
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  showSupportNotice: false,
+} as Parameters<typeof i18n.init>[0]);
+
+/** The language stored by the Profile switch, if any. */
+export function storedLanguage(): Language | null {
+  try {
+    const raw = window.localStorage.getItem(LANGUAGE_KEY);
+    return (LANGUAGES as readonly string[]).includes(raw ?? '') ? (raw as Language) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The phone's language: Chinese for any zh tag (zh-CN, zh-Hans, zh-TW...), English otherwise. */
+export function phoneLanguage(languages: readonly string[] = navigator.languages?.length ? navigator.languages : [navigator.language]): Language {
+  for (const tag of languages) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (base === 'zh') return 'zh';
+    if (base === 'en') return 'en';
+  }
+  return 'en';
+}
+
+/** The language the app starts in: the Profile's choice, else the phone's. */
+export function startLanguage(): Language {
+  return storedLanguage() ?? phoneLanguage();
+}
+
+/** Loads a language's catalogue (once) and switches every screen to it. */
+export async function applyLanguage(language: Language): Promise<void> {
+  if (!i18n.hasResourceBundle(language, 'translation')) {
+    const loaded = await LOADERS[language]();
+    i18n.addResourceBundle(language, 'translation', loaded.translation);
+    i18n.addResourceBundle(language, 'kinds', loaded.kinds);
+  }
+  await i18n.changeLanguage(language);
+  document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
+}
+
+/** The Profile switch: remembers the choice on this phone and applies it. */
+export async function chooseLanguage(language: Language): Promise<void> {
+  try {
+    window.localStorage.setItem(LANGUAGE_KEY, language);
+  } catch {
+    // Storage blocked: the choice holds for this visit.
+  }
+  await applyLanguage(language);
+}
+
+/** The language on screen now. */
+export function currentLanguage(): Language {
+  return i18n.language === 'zh' ? 'zh' : 'en';
+}
+
+/** A text of the current language, for code outside React components (toasts from plain modules). */
+export const t = i18n.t.bind(i18n);

@@ -1,0 +1,99 @@
+import { addDays, format, parseISO } from 'date-fns';
+import { useTranslation } from 'react-i18next';
+import type { DayStats } from '../api/stats';
+
+/** How many days the chart shows, ending on the chosen day. */
+export const CHART_DAYS = 14;
+
+/** The three rows of the chart: the figure of the day's statistics each draws, and how it is written. */
+const SERIES = [
+  { stat: 'drivingCount', label: 'chart.drives', className: 'day-chart-bar-drives', decimals: 0 },
+  { stat: 'drivingDistance', label: 'chart.km', className: 'day-chart-bar-km', decimals: 1 },
+  { stat: 'issueCount', label: 'chart.issues', className: 'day-chart-bar-issues', decimals: 0 },
+] as const;
+
+/** The first and last day of the chart that ends on `day` ('yyyy-MM-dd'). */
+export function chartRange(day: string): { from: string; to: string } {
+  return { from: format(addDays(parseISO(day), -(CHART_DAYS - 1)), 'yyyy-MM-dd'), to: day };
+}
+
+const figure = (d: DayStats | undefined, stat: string): number => Number(d?.[stat]) || 0;
+const written = (n: number, decimals: number): string => (decimals === 0 ? String(Math.round(n)) : n.toFixed(decimals));
+
+/**
+ * The last 14 days as three rows of bars (drives, km, issues per day) sharing one row of dates,
+ * drawn with plain HTML and CSS (decision 038): the bars stretch to the screen's width, so 14
+ * days stay readable at 320 px, and the texts stay text. Each row says the chosen day's figure
+ * and the row's highest; screen readers get the same figures as a table instead of the bars.
+ */
+export function DayChart({ from, to, days, selected }: { from: string; to: string; days: DayStats[]; selected: string }) {
+  const { t } = useTranslation();
+  const byDate = new Map(days.map((d) => [d.date, d]));
+  const dates = Array.from({ length: CHART_DAYS }, (_, i) => format(addDays(parseISO(from), i), 'yyyy-MM-dd'));
+  const empty = dates.every((date) => SERIES.every((s) => figure(byDate.get(date), s.stat) === 0));
+  return (
+    <div className="day-chart" data-testid="day-chart">
+      <div className="day-chart-visual" aria-hidden="true">
+        {SERIES.map((s) => {
+          const values = dates.map((date) => figure(byDate.get(date), s.stat));
+          const max = Math.max(...values);
+          return (
+            <div key={s.stat} className="day-chart-row">
+              <div className="day-chart-legend">
+                <span className="font-medium">{t(s.label)}</span>
+                <span>
+                  <span className="font-semibold" data-testid={`chart-${s.stat}-selected`}>
+                    {written(figure(byDate.get(selected), s.stat), s.decimals)}
+                  </span>
+                  <span className="day-chart-max"> · {t('chart.max', { value: written(max, s.decimals) })}</span>
+                </span>
+              </div>
+              <div className="day-chart-bars">
+                {values.map((v, i) => (
+                  <div key={dates[i]} className={`day-chart-col${dates[i] === selected ? ' selected' : ''}`}>
+                    <div className={`day-chart-bar ${s.className}`} style={{ height: max > 0 ? `${Math.max(v > 0 ? 6 : 0, (v / max) * 100)}%` : 0 }} data-value={v} />
+                  </div>
+                ))}
+              </div>
+            </div>
+          );
+        })}
+        <div className="day-chart-axis">
+          {dates.map((date) => (
+            <span key={date} className={date === selected ? 'selected' : undefined}>
+              {Number(date.slice(8, 10))}
+            </span>
+          ))}
+        </div>
+        <div className="day-chart-range">
+          <span>{from}</span>
+          <span>{to}</span>
+        </div>
+        {empty && <p className="day-chart-empty">{t('chart.noRecords')}</p>}
+      </div>
+      <table className="sr-only" data-testid="day-chart-table">
+        <caption>{t('chart.caption', { from, to })}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('chart.day')}</th>
+            {SERIES.map((s) => (
+              <th key={s.stat} scope="col">
+                {t(s.label)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {dates.map((date) => (
+            <tr key={date} aria-current={date === selected ? 'date' : undefined}>
+              <th scope="row">{date}</th>
+              {SERIES.map((s) => (
+                <td key={s.stat}>{written(figure(byDate.get(date), s.stat), s.decimals)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
