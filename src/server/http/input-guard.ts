@@ -28,18 +28,41 @@ export function jsonDepth(text: string, stopAt = Infinity): number {
   return max;
 }
 
-/** The path of the first string (value or key) holding a NUL character, or undefined. Iterative. */
-export function findNul(value: unknown): string | undefined {
+/**
+ * A UTF-16 surrogate without its partner (JSON "\ud800"): not a character, so not text. JavaScript
+ * keeps it, SQLite stores it as bytes that are not UTF-8, PostgreSQL's jsonb refuses it.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** What is wrong with a string of a request, or undefined when it is text. */
+function textProblem(text: string): string | undefined {
+  if (text.includes('\0')) return 'contains a NUL character; remove it';
+  if (LONE_SURROGATE.test(text)) return 'contains a lone UTF-16 surrogate (such as \\ud800), which is not a character; send well-formed Unicode text';
+  return undefined;
+}
+
+/** A key as it is named in a message: NUL and lone surrogates written as escapes. */
+function keyName(key: string): string {
+  return key.replace(/\0/g, '\\0').replace(new RegExp(LONE_SURROGATE.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+
+/**
+ * The first string (value or key) of a parsed body that is not text: NUL, or a lone surrogate;
+ * as the path to it and the problem, or undefined. Iterative.
+ */
+export function findBadText(value: unknown): { at: string; problem: string } | undefined {
   const stack: [unknown, string][] = [[value, '']];
   while (stack.length > 0) {
     const [v, at] = stack.pop() as [unknown, string];
     if (typeof v === 'string') {
-      if (v.includes('\0')) return at || '(the body)';
+      const problem = textProblem(v);
+      if (problem !== undefined) return { at: at || '(the body)', problem };
     } else if (Array.isArray(v)) {
       v.forEach((item, i) => stack.push([item, `${at}[${i}]`]));
     } else if (v !== null && typeof v === 'object') {
       for (const [k, item] of Object.entries(v)) {
-        if (k.includes('\0')) return `${at}${at ? '.' : ''}${k.replace(/\0/g, '\\0')}`;
+        const problem = textProblem(k);
+        if (problem !== undefined) return { at: `${at}${at ? '.' : ''}${keyName(k)}`, problem: `(a field name) ${problem}` };
         stack.push([item, at ? `${at}.${k}` : k]);
       }
     }
@@ -73,8 +96,8 @@ export function checkUrl(url: string): void {
 
 /**
  * Input every route gets checked before it runs: addresses whose escapes are not UTF-8 or hold
- * NUL, and JSON bodies that are not UTF-8, nest deeper than MAX_JSON_DEPTH, or hold NUL in any
- * string or key. Each is a 400 naming the problem; nothing reaches a handler, the validator or the
+ * NUL, and JSON bodies that are not UTF-8, nest deeper than MAX_JSON_DEPTH, or hold NUL or a lone
+ * UTF-16 surrogate (JSON's "\ud800") in any string or key. Each is a 400 naming the problem; nothing reaches a handler, the validator or the
  * database (where NUL and broken text fail differently in each dialect).
  */
 export function installInputGuard(app: FastifyInstance): void {
@@ -108,8 +131,8 @@ export function installInputGuard(app: FastifyInstance): void {
         done(err, undefined);
         return;
       }
-      const at = findNul(parsed);
-      if (at !== undefined) done(badRequest(`${at} contains a NUL character; remove it`), undefined);
+      const bad = findBadText(parsed);
+      if (bad !== undefined) done(badRequest(`${bad.at} ${bad.problem}`), undefined);
       else done(null, parsed);
     });
   });

@@ -1,4 +1,5 @@
 import { sql, type CompiledQuery, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { storedJsonb } from '../db/stored-json.js';
 import { badRequest } from '../http/envelope.js';
 import type { Kind } from '../../shared/kind-types.js';
 import { toSortableDateTime } from '../../shared/formats.js';
@@ -156,8 +157,9 @@ export class RecordRepository {
     const names = [field, ...(kind.schema.properties[field]?.['x-renamedFrom'] ?? [])];
     const one = (name: string): RawBuilder<unknown> => {
       if (this.dialect === 'sqlite') return sql`json_extract(data, ${`$."${name.replaceAll('"', '""')}"`})`;
-      if (!numeric) return sql`(cast(data as jsonb) ->> ${name})`;
-      return sql`(case when jsonb_typeof(cast(data as jsonb) -> ${name}) = 'number' then cast(cast(data as jsonb) ->> ${name} as double precision) end)`;
+      // storedJsonb: a stored escape jsonb refuses (a lone surrogate) must not fail the list.
+      if (!numeric) return sql`(${storedJsonb()} ->> ${name})`;
+      return sql`(case when jsonb_typeof(${storedJsonb()} -> ${name}) = 'number' then cast(${storedJsonb()} ->> ${name} as double precision) end)`;
     };
     return names.length === 1 ? one(field) : sql`coalesce(${sql.join(names.map(one))})`;
   }

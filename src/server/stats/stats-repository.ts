@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { storedJsonb } from '../db/stored-json.js';
 import type { Kind } from '../../shared/kind-types.js';
 import { recordTable } from '../db/migrations.js';
 import type { Database, Dialect } from '../db/types.js';
@@ -93,8 +94,9 @@ export class StatsRepository {
     // Nested CASEs, not AND: only CASE promises that the type test runs before the cast.
     if (this.dialect === 'postgres') {
       // jsonb numbers are numeric, so the sum is exact; rounding each value matches SQLite's scaling.
-      const value = sql`(data::jsonb ->> ${field}::text)::numeric`;
-      return sql<string | null>`sum(case when jsonb_typeof(data::jsonb -> ${field}::text) = 'number'
+      // storedJsonb: a stored escape jsonb refuses (a lone surrogate) must not fail the stats.
+      const value = sql`(${storedJsonb()} ->> ${field}::text)::numeric`;
+      return sql<string | null>`sum(case when jsonb_typeof(${storedJsonb()} -> ${field}::text) = 'number'
         then case when abs(${value}) < ${MAX_MAGNITUDE} then round(${value}, 6) end end)`;
     }
     // SQLite reads JSON numbers as doubles; summed as such, 0.1 + 0.2 would not be 0.3. Summing
