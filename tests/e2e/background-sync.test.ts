@@ -40,8 +40,9 @@ describe('Background Sync of the outbox', () => {
     await page.goto(`${server.url}/data/issue/new`);
     await page.getByLabel('Title').fill(title);
     await page.getByRole('button', { name: 'Save Changes' }).click();
-    await page.getByText('Saved on this phone').waitFor();
-    await page.waitForURL('**/data/issue');
+    // The screen stays on the saved record, read from the phone.
+    await page.getByTestId('waiting-line').getByText('Saved on this phone, sends when online').waitFor();
+    await page.waitForURL(/\/data\/issue\/waiting~/);
     await expect.poll(() => page.getByTestId('outbox-chip').textContent()).toContain('1 record waiting');
     // The page asked for a one-off sync under the tag 'outbox' (it waits there for a network).
     await expect
@@ -153,11 +154,14 @@ describe('Background Sync of the outbox', () => {
 
     await page.getByText('All waiting changes are sent').waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByTestId('outbox-chip').count()).toBe(0);
-    // The list asked the server again: the issue is there, no longer as a waiting card.
-    await expect.poll(() => page.getByTestId('waiting-cards').count()).toBe(0);
-    await page.getByText('Sent while the page watched').waitFor();
+    // The waiting record's screen became the record the service worker created: its id, its URL.
+    const sent = await issuesTitled('Sent while the page watched');
+    expect(sent.total).toBe(1);
+    await page.waitForURL(`**/data/issue/${sent.rows[0]?.id}`);
+    await page.getByRole('heading', { name: `Issue Record: ${sent.rows[0]?.id}` }).waitFor();
+    await page.getByText('Sent while the page watched').first().waitFor();
+    expect(await page.getByTestId('waiting-line').count()).toBe(0);
     await snap(page, 'background-sync-sent');
-    expect((await issuesTitled('Sent while the page watched')).total).toBe(1);
     await trigger.close();
     await context.close();
   });

@@ -117,7 +117,7 @@ describe('a fifth kind, written only as a schema file', () => {
     await page.getByText('Shell A14').click();
     await page.waitForURL(/\/data\/refuel\/\d+$/);
     await page.getByRole('heading', { name: /^Refuel Record: \d+$/ }).waitFor();
-    await expect.poll(() => page.getByLabel('Litres').inputValue()).toBe('41.5');
+    await expect.poll(() => page.getByLabel('Litres').textContent()).toBe('41.5');
     await page.getByText('receipt.jpg').waitFor();
     await snap(page, 'fifth-kind-detail');
   });

@@ -49,7 +49,7 @@ describe('the app without coverage', () => {
     await page.goto(`${server.url}/data/issue`);
     await page.getByText('Seen before the tunnel').waitFor();
     await page.goto(`${server.url}/data/issue/${id}`);
-    await expect.poll(() => page.getByLabel('Title').inputValue()).toBe('Seen before the tunnel');
+    await expect.poll(() => page.locator('.sheet-title').textContent()).toBe('Seen before the tunnel');
 
     await context.setOffline(true);
     await page.goto(`${server.url}/data/issue`);
@@ -58,13 +58,13 @@ describe('the app without coverage', () => {
     await snap(page, 'offline-list');
     await page.getByText('Seen before the tunnel').click();
     await page.getByText(/^Offline, showing data from/).waitFor();
-    await expect.poll(() => page.getByLabel('Title').inputValue()).toBe('Seen before the tunnel');
+    await expect.poll(() => page.locator('.sheet-title').textContent()).toBe('Seen before the tunnel');
     expect(await page.getByText('Issue Record Not Found').count()).toBe(0);
     await context.setOffline(false);
     await context.close();
   });
 
-  it('keeps an issue created without coverage on the phone, listed as waiting, and sends it exactly once when the network returns', async () => {
+  it('keeps an issue created without coverage on its screen and listed as waiting, sends it exactly once when the network returns, and the screen becomes the real record', async () => {
     const { context, page } = await phone(browser);
     await signIn(page, server.url, ALICE.username, ALICE.password);
     await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, { timeout: 30_000 });
@@ -79,19 +79,22 @@ describe('the app without coverage', () => {
     await page.getByLabel('Title').fill('Written in the tunnel');
     await page.getByLabel('Category').fill('Brakes');
     await page.getByRole('button', { name: 'Save Changes' }).click();
-    await page.getByText('Saved on this phone').waitFor();
-    await page.waitForURL('**/data/issue');
-    await page.getByTestId('waiting-cards').getByText('Written in the tunnel').waitFor();
+    // The screen stays on the saved record, read from the phone, and says what will happen; no error.
+    await page.waitForURL(/\/data\/issue\/waiting~/);
+    await page.getByTestId('waiting-line').getByText('Saved on this phone, sends when online').waitFor();
+    await expect.poll(() => page.locator('.sheet-title').textContent()).toBe('Written in the tunnel');
     await expect.poll(() => page.getByTestId('outbox-chip').textContent()).toContain('1 record waiting');
-    // Its detail opens from the phone, marked as waiting.
+    expect(await page.locator('.p-toast-message-error').count()).toBe(0);
+    await snap(page, 'offline-saved-record');
+    // The list (read from the phone's copy) shows it as waiting, without a load error.
+    await page.goto(`${server.url}/data/issue`);
+    await page.getByTestId('waiting-cards').getByText('Written in the tunnel').waitFor();
+    expect(await page.locator('.p-toast-message-error').count()).toBe(0);
+    await snap(page, 'offline-waiting');
+    // Still there after a reload; its card opens the waiting record.
+    await page.reload();
     await page.getByTestId('waiting-cards').getByText('Written in the tunnel').click();
     await page.getByTestId('waiting-line').waitFor();
-    await expect.poll(() => page.getByLabel('Title').inputValue()).toBe('Written in the tunnel');
-    await page.goBack();
-    await snap(page, 'offline-waiting');
-    // Still there after a reload, and after Check for Updates.
-    await page.reload();
-    await page.getByTestId('waiting-cards').getByText('Written in the tunnel').waitFor();
 
     const token = await server.login(ALICE.username, ALICE.password);
     await context.setOffline(false);
@@ -99,6 +102,13 @@ describe('the app without coverage', () => {
     await expect.poll(() => page.getByTestId('outbox-chip').count()).toBe(0);
     const list = await server.request('GET', `/api/vtp/issueRecord/list?issueTitle=${encodeURIComponent('Written in the tunnel')}`, { token });
     expect(list.body.total).toBe(1);
+    // The waiting screen became the record the server made: its id in the URL and the header.
+    const createdId = list.body.rows[0].id as number;
+    await page.waitForURL(`**/data/issue/${createdId}`);
+    await page.getByRole('heading', { name: `Issue Record: ${createdId}` }).waitFor();
+    expect(await page.getByTestId('waiting-line').count()).toBe(0);
+    expect(await page.locator('.p-toast-message-error').count()).toBe(0);
+    await snap(page, 'offline-synced-record');
     expect(list.body.rows[0]).toMatchObject({ issueTitle: 'Written in the tunnel', issueCategory: 'Brakes', projectName: 'P1' });
     // Created once (the create carried its Idempotency-Key; a replay is tested on the server).
     const history = await server.request('GET', `/api/vtp/issueRecord/${list.body.rows[0].id}/history`, { token });
@@ -115,9 +125,8 @@ describe('the app without coverage', () => {
     await context.setOffline(true);
     await page.getByLabel('Title').fill('Waiting through an update');
     await page.getByRole('button', { name: 'Save Changes' }).click();
-    // The list was never opened here, so it cannot load offline; the waiting record is shown all the same.
-    await page.waitForURL('**/data/issue');
-    await page.getByTestId('waiting-cards').getByText('Waiting through an update').waitFor();
+    await page.waitForURL(/\/data\/issue\/waiting~/);
+    await page.getByTestId('waiting-line').waitFor();
     await page.goto(`${server.url}/profile`);
     await page.getByTestId('outbox-chip').waitFor();
     // Check for Updates needs the network to fetch the new app; here only that nothing is lost.
@@ -196,7 +205,8 @@ describe('the app without coverage', () => {
     await expect.poll(() => page.getByTestId('pending-attachment').count()).toBe(2);
     await snap(page, 'offline-new-issue-attachments');
     await page.getByRole('button', { name: 'Save Changes' }).click();
-    await page.waitForURL('**/data/issue');
+    await page.waitForURL(/\/data\/issue\/waiting~/);
+    await page.goto(`${server.url}/data/issue`);
     await page.getByTestId('waiting-cards').getByText('Border crossing rattle').waitFor();
     await page.reload();
     await page.getByTestId('waiting-cards').getByText('Border crossing rattle').waitFor();

@@ -64,7 +64,7 @@ describe('record screens in Chromium against the real server', () => {
     await page.getByText('Issue record updated successfully').waitFor();
     await page.reload();
     await page.getByRole('heading', { name: `Issue Record: ${id}` }).waitFor();
-    await expect.poll(() => page.getByLabel('Title').inputValue()).toBe('Brake squeal below 20 km/h');
+    await expect.poll(() => page.locator('.sheet-title').textContent()).toBe('Brake squeal below 20 km/h');
     await snap(page, 'issue-detail');
     const stored = await server.request('GET', `/api/vtp/issueRecord/${id}`, { token });
     expect(stored.body.data).toMatchObject({ issueTitle: 'Brake squeal below 20 km/h', issueCategory: 'Brakes', faultMileage: 1520, projectName: 'P1', vehicleNo: 'V1' });

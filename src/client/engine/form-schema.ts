@@ -3,6 +3,7 @@ import { format } from 'date-fns';
 import type { Kind, KindProperty } from '../../shared/kind-types';
 import { storage } from '../lib/storage';
 import { labelOf, recordWarnings, type FieldWarning } from '../../shared/schema-evolution';
+import { groupsOf } from './sections';
 
 /**
  * The schema the form renders: the kind's schema without `default`s (the form must show what a
@@ -20,7 +21,9 @@ export function formSchema(kind: Kind): RJSFSchema {
 
 function fieldUi(prop: KindProperty): UiSchema {
   const ui = prop['x-ui'] ?? {};
-  if (ui.hidden) return { 'ui:widget': 'hidden' };
+  // Hidden, and fields only a server flow sets (the video analysis): nobody types them, and the
+  // record's sheet shows them when asked.
+  if (ui.hidden || prop['x-setBy'] !== undefined) return { 'ui:widget': 'hidden' };
   // A choice shows its label (x-labels); the stored value stays what the enum says.
   if (prop['x-labels'] !== undefined && Array.isArray(prop.enum)) return { ...fieldUiOf(prop, ui), 'ui:enumNames': { ...prop['x-labels'] } };
   return fieldUiOf(prop, ui);
@@ -57,9 +60,17 @@ function fieldUiOf(prop: KindProperty, ui: NonNullable<KindProperty['x-ui']>): U
   return out;
 }
 
-/** The uiSchema derived from the schema's x-ui, readOnly and x-derived keywords. */
+/** The fields a server flow sets (x-setBy): left out of forms, and shown on a sheet only when asked. */
+export function systemFields(kind: Kind): Set<string> {
+  return new Set(kind.fields.filter((f) => kind.schema.properties[f]?.['x-setBy'] !== undefined));
+}
+
+/**
+ * The uiSchema derived from the schema's x-ui, readOnly and x-derived keywords, with the form's
+ * groups (key fields first, then x-kind.sections) as 'ui:groups' for the form's object template.
+ */
 export function uiSchema(kind: Kind): UiSchema {
-  const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
+  const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true }, 'ui:groups': groupsOf(kind, systemFields(kind)) };
   for (const [name, prop] of Object.entries(kind.schema.properties)) ui[name] = fieldUi(prop);
   return ui;
 }

@@ -13,6 +13,7 @@ import { useRecordDetail } from './use-record-detail';
 import { ConflictDialog } from './conflict-dialog';
 import { OfflineLine } from '../ui/offline-line';
 import { RecordSummary } from './record-summary';
+import { RecordSheet } from './record-sheet';
 import { loadRecordForm, useRecordForm } from './use-record-form';
 import { useFormOutdated } from '../api/form-version';
 import { checkForUpdates } from '../updates/update-check';
@@ -89,6 +90,9 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
   const shown = c.editing ? c.draft : c.state.record;
   // Values saved under an earlier version of the form are kept and said so (docs/decisions/034).
   const form = formForRecord(kind, schema, baseUi, shown);
+  const sectionViews = sections.map((Section, i) => (
+    <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} newRecordKey={c.newRecordKey} />
+  ));
   return (
     <div className="page">
       <PageHeader title={title} back={goBack} actions={actions} />
@@ -107,10 +111,17 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
           <Button label="Update now" link size="small" onClick={update} />
         </div>
       )}
-      {waiting && (
+      {waiting && c.state.status === 'ready' && c.state.notSent === undefined && (
         <div className="filter-banner" role="status" data-testid="waiting-line">
           <i className="pi pi-cloud-upload text-orange-500" aria-hidden="true" />
-          <span className="flex-1">Waiting to sync: saved on this phone, sent when the network returns</span>
+          <span className="flex-1">Saved on this phone, sends when online</span>
+        </div>
+      )}
+      {waiting && c.state.status === 'ready' && c.state.notSent !== undefined && (
+        <div className="filter-banner" role="status" data-testid="waiting-line">
+          <i className="pi pi-exclamation-triangle text-orange-500" aria-hidden="true" />
+          <span className="flex-1">Saved on this phone, not sent: {c.state.notSent || 'the server refused it'}</span>
+          <Button label="Open the outbox" link size="small" onClick={() => navigate('/outbox')} />
         </div>
       )}
       {form.warnings.length > 0 && !c.isNew && (
@@ -124,24 +135,32 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
       {topSections.map((Section, i) => (
         <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} reload={c.reload} />
       ))}
-      <Card className="record-form">
-        {RecordForm && c.editing ? (
-          <RecordForm
-            schema={form.schema}
-            uiSchema={form.uiSchema}
-            values={c.draft}
-            editing
-            fieldErrors={c.fieldErrors as ErrorSchema}
-            onChange={c.setDraft}
-            onSubmit={() => void c.save()}
-          />
-        ) : (
-          <RecordSummary schema={form.schema} uiSchema={form.uiSchema} record={shown} />
-        )}
-      </Card>
-      {sections.map((Section, i) => (
-        <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} newRecordKey={c.newRecordKey} />
-      ))}
+      {c.editing ? (
+        <>
+          <Card className="record-form">
+            {RecordForm ? (
+              <RecordForm
+                schema={form.schema}
+                uiSchema={form.uiSchema}
+                values={c.draft}
+                editing
+                fieldErrors={c.fieldErrors as ErrorSchema}
+                onChange={c.setDraft}
+                onSubmit={() => void c.save()}
+              />
+            ) : (
+              // The form's chunk is on its way (it is fetched ahead once the screen is idle).
+              <RecordSummary schema={form.schema} uiSchema={form.uiSchema} record={shown} />
+            )}
+          </Card>
+          {sectionViews}
+        </>
+      ) : (
+        // Viewing: a read-only sheet, with what the kind adds (attachments) right under its key facts.
+        <RecordSheet kind={kind} schema={form.schema} uiSchema={form.uiSchema} record={shown}>
+          {sectionViews}
+        </RecordSheet>
+      )}
       {c.conflict && (
         <ConflictDialog conflicts={c.conflict.conflicts} changedBy={c.conflict.changedBy} saving={c.saving} onCancel={c.closeConflict} onResolve={(choices) => void c.resolve(choices)} />
       )}

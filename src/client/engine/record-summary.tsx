@@ -4,6 +4,7 @@ import { difference } from './widgets/derived';
 import { toInputValue } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
 import { parseConnectors, readYesNo } from './widgets/widget-values';
+import { FieldSection, type FieldGroup } from './sections';
 
 // A record as the read-only form shows it, without the form library: the same markup, ids, labels
 // and sizes as RJSF's PrimeReact theme renders with `disabled`, so the detail screen paints at
@@ -88,32 +89,46 @@ function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, rec
   }
 }
 
-/** The record read-only, laid out as the disabled form lays it out. */
+/** The record read-only, laid out as the disabled form lays it out (in the form's groups). */
 export function RecordSummary({ schema, uiSchema, record }: { schema: RJSFSchema; uiSchema: UiSchema; record: Record<string, unknown> }) {
   const properties = (schema.properties ?? {}) as Record<string, RJSFSchema>;
+  const field = (name: string): ReactNode => {
+    const prop = properties[name];
+    const ui = (uiSchema[name] ?? {}) as UiSchema;
+    if (!prop || ui['ui:widget'] === 'hidden') return null;
+    const id = `root_${name}`;
+    return (
+      <div key={name} className={`rjsf-field rjsf-field-${String(prop.type ?? 'string')}`}>
+        <div style={COLUMN}>
+          <label htmlFor={id}>{prop.title ?? name} </label>
+          {valueOf(id, prop, ui, record[name], record)}
+          {typeof prop.description === 'string' && <small>{prop.description}</small>}
+          {typeof ui['ui:help'] === 'string' && (
+            <small className="field-warning" data-testid="field-warning">
+              <i className="pi pi-info-circle" aria-hidden="true" /> {ui['ui:help']}
+            </small>
+          )}
+        </div>
+      </div>
+    );
+  };
+  const groups = uiSchema['ui:groups'] as FieldGroup[] | undefined;
   return (
     <div className="rjsf" data-testid="record-summary">
       <div className="rjsf-field rjsf-field-object">
         <div style={COLUMN}>
-          {Object.entries(properties).map(([name, prop]) => {
-            const ui = (uiSchema[name] ?? {}) as UiSchema;
-            if (ui['ui:widget'] === 'hidden') return null;
-            const id = `root_${name}`;
-            return (
-              <div key={name} className={`rjsf-field rjsf-field-${String(prop.type ?? 'string')}`}>
-                <div style={COLUMN}>
-                  <label htmlFor={id}>{prop.title ?? name} </label>
-                  {valueOf(id, prop, ui, record[name], record)}
-                  {typeof prop.description === 'string' && <small>{prop.description}</small>}
-                  {typeof ui['ui:help'] === 'string' && (
-                    <small className="field-warning" data-testid="field-warning">
-                      <i className="pi pi-info-circle" aria-hidden="true" /> {ui['ui:help']}
-                    </small>
-                  )}
-                </div>
+          {groups === undefined && Object.keys(properties).map(field)}
+          {groups?.map((g, i) =>
+            g.title === undefined ? (
+              <div key={i} className="field-group">
+                {g.fields.map(field)}
               </div>
-            );
-          })}
+            ) : (
+              <FieldSection key={i} title={g.title} collapsed={g.collapsed} count={g.fields.length}>
+                {g.fields.map(field)}
+              </FieldSection>
+            ),
+          )}
         </div>
       </div>
     </div>

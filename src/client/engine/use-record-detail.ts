@@ -8,7 +8,7 @@ import { useToast } from '../ui/toast';
 import { drafts, type Draft } from './drafts';
 import { newRecordValues } from './form-schema';
 import type { Choice } from './conflict-dialog';
-import { changes, conflictOf, onCurrentForm, versionOf, withChanges, withoutServerOwned, type Conflict, type Values } from './record-edits';
+import { changes, conflictOf, onCurrentForm, versionOf, waitingId, withChanges, withoutServerOwned, type Conflict, type Values } from './record-edits';
 import { fieldErrorsOf, focusField, type FieldErrors } from './server-errors';
 import { withOfflineCopy } from '../api/offline-cache';
 import { storage } from '../lib/storage';
@@ -39,7 +39,11 @@ async function keepForSync(kind: Kind, op: 'create' | 'update', values: Values, 
 
 export { changes } from './record-edits';
 
-export type DetailState = { status: 'loading' } | { status: 'notFound' } | { status: 'ready'; record: Values; offlineSince?: number; waiting?: boolean };
+/**
+ * waiting: a record saved on this phone and not created yet ('waiting~<key>'); notSent: the
+ * server refused it when the sync sent it (its message), so it waits for the tester, not the network.
+ */
+export type DetailState = { status: 'loading' } | { status: 'notFound' } | { status: 'ready'; record: Values; offlineSince?: number; waiting?: boolean; notSent?: string };
 
 function detail(error: unknown): string | undefined {
   return error instanceof ApiError ? error.message : undefined;
@@ -55,6 +59,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
   const navigate = useNavigate();
   const { meta } = kind;
   const isNew = id === 'new';
+  const waitingKey = id.startsWith('waiting~') ? decodeURIComponent(id.slice('waiting~'.length)) : undefined;
   // The key a new record is created with (Idempotency-Key), also holding what is attached before it exists.
   const [newRecordKey] = useState(() => (isNew ? `${(storage.username() ?? '').replace(/[^\w.-]/g, '_')}:${kind.name}:${crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`}` : undefined));
   // Edits left unsaved on this phone (reload, closed tab): offered back. A new record opened with
@@ -113,17 +118,20 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
 
   const load = useCallback(
     async (isRefresh: boolean, quiet = false) => {
-      if (id.startsWith('waiting~')) {
+      if (waitingKey !== undefined) {
         // A record saved without coverage, not created yet: shown from the phone, read-only.
-        const { outbox } = await import('../outbox/store');
-        const item = await outbox.get(decodeURIComponent(id.slice('waiting~'.length)));
+        const { outbox, createdRecords } = await import('../outbox/store');
+        const item = await outbox.get(waitingKey);
         if (!live.current) return;
         if (!item) {
-          // Sent meanwhile: it is in the list now.
-          navigate(meta.route, { replace: true });
+          // Sent meanwhile: the screen becomes the record the server made (its id, its URL); one
+          // sent by an older app, whose id this phone never kept, is in the list.
+          const created = await createdRecords.get(waitingKey, storage.username() ?? '');
+          if (!live.current) return;
+          navigate(created ? `${meta.route}/${created.id}` : meta.route, { replace: true });
           return;
         }
-        setState({ status: 'ready', record: item.values, waiting: true });
+        setState({ status: 'ready', record: item.values, waiting: true, ...(item.state !== 'waiting' ? { notSent: item.lastError ?? '' } : {}) });
         setDraft(item.values);
         return;
       }
@@ -177,6 +185,20 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
   useEffect(() => {
     if (!isNew) void load(false, remembered !== undefined);
   }, [isNew, load, remembered]);
+  // A waiting record is read again whenever the outbox changes: the sync (this page's or the
+  // service worker's) sent it, or the server refused it.
+  useEffect(() => {
+    if (waitingKey === undefined) return;
+    let off: (() => void) | undefined;
+    let live2 = true;
+    void import('../outbox/store').then(({ onOutboxChange }) => {
+      if (live2) off = onOutboxChange(() => void load(false, true));
+    });
+    return () => {
+      live2 = false;
+      off?.();
+    };
+  }, [waitingKey, load]);
 
   const edit = (): void => {
     if (state.status !== 'ready') return;
@@ -327,11 +349,13 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
       await put(state.record, draft, baseVersion ?? versionOf(state.record));
     } catch (e) {
       if (isNew && unreachable(e)) {
-        // No coverage: the new record waits on the phone and is created once, when the network returns.
-        await keepForSync(kind, 'create', draft, undefined, undefined, newRecordKey);
+        // No coverage: the new record waits on the phone and is created once, when the network
+        // returns. The screen stays on it (read from the phone) and becomes the record when sent.
+        const key = newRecordKey ?? (await import('../outbox/store')).newOutboxKey(storage.username() ?? '', kind.name);
+        await keepForSync(kind, 'create', draft, undefined, undefined, key);
         drafts.clear(kind, id);
-        toast('info', 'Saved on this phone', 'Waiting to sync: it is sent when the network returns');
-        navigate(meta.route, { replace: true });
+        toast('info', 'Saved on this phone', 'It is sent when the network returns');
+        navigate(`${meta.route}/${waitingId(key)}`, { replace: true });
         return;
       }
       // The draft stays on screen, in edit mode: nothing the user typed is lost.
@@ -378,6 +402,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
     resolve,
     closeConflict: () => setConflict(null),
     fieldErrors,
-    newRecordKey,
+    /** The key what is attached waits under: a new record's, or a waiting record's create key. */
+    newRecordKey: newRecordKey ?? waitingKey,
   };
 }

@@ -51,12 +51,14 @@ const CHANGED = 'rtd-outbox-changed';
 let dbPromise: Promise<IDBPDatabase> | undefined;
 
 function db(): Promise<IDBPDatabase> {
-  dbPromise ??= openDB('rtd-outbox', 3, {
+  dbPromise ??= openDB('rtd-outbox', 4, {
     upgrade(d, oldVersion) {
       if (oldVersion < 1) d.createObjectStore('items', { keyPath: 'key' }).createIndex('owner', 'owner');
       if (oldVersion < 2) d.createObjectStore('files', { keyPath: 'key' }).createIndex('owner', 'owner');
       // The sign-in the service worker sends the outbox with (it cannot read local storage).
       if (oldVersion < 3) d.createObjectStore('auth');
+      // The records the sync created, by their create's key: a waiting record's screen becomes the real one.
+      if (oldVersion < 4) d.createObjectStore('created', { keyPath: 'key' });
     },
   });
   return dbPromise;
@@ -128,6 +130,37 @@ export const waitingFiles = {
   async removeForCreate(owner: string, createKey: string): Promise<void> {
     for (const file of await this.list(owner)) if (file.createKey === createKey) await (await db()).delete('files', file.key);
     changed();
+  },
+};
+
+/** A record created by the sync: the key its create waited under, and the id the server gave it. */
+export interface CreatedRecord {
+  key: string;
+  owner: string;
+  kindName: string;
+  id: number;
+  at: number;
+}
+
+/** How long the sync remembers the id of a record it created (a waiting record's screen may be open that long). */
+const CREATED_KEPT_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * The ids of records the sync created, by the key of the waiting create, so that the screen of a
+ * record saved without coverage ('waiting~<key>') turns into the record itself once it is sent,
+ * even when the service worker sent it. Entries older than a week are dropped as new ones come.
+ */
+export const createdRecords = {
+  async put(record: CreatedRecord): Promise<void> {
+    const d = await db();
+    const tx = d.transaction('created', 'readwrite');
+    for (const old of (await tx.store.getAll()) as CreatedRecord[]) if (old.at < record.at - CREATED_KEPT_MS) await tx.store.delete(old.key);
+    await tx.store.put(record);
+    await tx.done;
+  },
+  async get(key: string, owner: string): Promise<CreatedRecord | undefined> {
+    const found = (await (await db()).get('created', key)) as CreatedRecord | undefined;
+    return found?.owner === owner ? found : undefined;
   },
 };
 

@@ -1,6 +1,6 @@
 import { API_BASE, CLIENT_ID, FILES_BASE, REQUEST_TIMEOUT_MS } from '../api/config';
 import { CHUNK_SIZE, PLAIN_UPLOAD_LIMIT } from '../api/upload-limits';
-import { outbox, waitingFiles, type OutboxItem, type WaitingFile } from './store';
+import { createdRecords, outbox, waitingFiles, type OutboxItem, type WaitingFile } from './store';
 
 /**
  * The sync of the outbox itself, shared by the page (online event, start, backoff timer) and the
@@ -116,8 +116,12 @@ async function sendItem(ctx: SyncContext, item: OutboxItem): Promise<Outcome> {
   if (isUnauthorized(answer)) return 'unauthorized';
   if (isSuccess(answer)) {
     if (item.op === 'create') {
-      const folder = (answer.body as { data?: { attachmentFolder?: unknown } } | null)?.data?.attachmentFolder;
+      const data = (answer.body as { data?: { attachmentFolder?: unknown; id?: unknown } } | null)?.data;
+      const folder = data?.attachmentFolder;
       if (typeof folder === 'string' && folder !== '') await waitingFiles.resolveFolder(item.owner, item.key, folder);
+      // Its screen, if open, becomes the record's own (its id, its URL).
+      const id = Number(data?.id);
+      if (Number.isInteger(id) && id > 0) await createdRecords.put({ key: item.key, owner: item.owner, kindName: item.kindName, id, at: Date.now() });
     }
     await outbox.remove(item.key);
     return 'done';

@@ -90,7 +90,7 @@ export function OutboxPage() {
               {item.state !== 'waiting' && (
                 <Button label="Open in the form" icon="pi pi-pencil" text size="small" className="mt-2 p-0" onClick={() => void openInForm(item)} />
               )}
-              <Button label="Remove" icon="pi pi-trash" text severity="danger" size="small" className="mt-2 p-0" onClick={() => setRemoving(item)} />
+              <Button label="Remove" icon="pi pi-trash" text severity="danger" size="small" className="mt-2 px-2" onClick={() => setRemoving(item)} />
             </div>
           </Card>
         ))}
@@ -105,7 +105,7 @@ export function OutboxPage() {
                 {file.state === 'waiting' ? 'Waiting to sync' : 'Refused by the server'}
               </div>
               {file.lastError && <div className="text-sm mt-1">{file.lastError}</div>}
-              <Button label="Remove" icon="pi pi-trash" text severity="danger" size="small" className="mt-2 p-0" onClick={() => setRemovingFile(file)} />
+              <Button label="Remove" icon="pi pi-trash" text severity="danger" size="small" className="mt-2 px-2" onClick={() => setRemovingFile(file)} />
             </Card>
           ))}
         </div>

@@ -1,0 +1,162 @@
+import { useState, type ReactNode } from 'react';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { Kind } from '../../shared/kind-types';
+import { formatCardValue } from './format';
+import { systemFields } from './form-schema';
+import { FieldSection, groupsOf } from './sections';
+import { difference } from './widgets/derived';
+import { toInputValue } from './widgets/date-text';
+import { ConnectorsTable } from './widgets/connectors-table';
+import { parseConnectors, readYesNo } from './widgets/widget-values';
+import { labelOf } from '../../shared/schema-evolution';
+
+/**
+ * A record in view mode: a read-only sheet, not a disabled form. The kind's title and key facts
+ * (x-kind.card.title, x-kind.keyFields) at the top, then what the screen puts right under them
+ * (the Attachments card of kinds with attachments), then the x-kind.sections. Labels and values
+ * are text at full contrast; empty fields are folded away behind one button, and so are the
+ * fields only a server flow sets (x-setBy: the video analysis).
+ */
+
+const isEmpty = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/** The shown value of one field, or null when it holds nothing. */
+function shownValue(prop: RJSFSchema, ui: UiSchema, value: unknown, record: Record<string, unknown>): ReactNode {
+  const widget = ui['ui:widget'];
+  const options = (ui['ui:options'] ?? {}) as Record<string, unknown>;
+  if (widget === 'derived') {
+    const n = difference(record, options['difference']);
+    return n !== null && n > 0 ? `${n} km` : null;
+  }
+  if (isEmpty(value)) return null;
+  switch (widget) {
+    case 'dateText': {
+      const mode = options['mode'] === 'date' ? 'date' : 'datetime';
+      const shown = toInputValue(value, mode);
+      return shown === '' ? String(value) : mode === 'date' ? shown : shown.replace('T', ' ');
+    }
+    case 'yesNo':
+      return { 是: 'Yes', 否: 'No', '': null }[readYesNo(value)];
+    case 'connectors': {
+      const list = parseConnectors(value);
+      return list.length === 0 ? null : <ConnectorsTable connectors={list} />;
+    }
+    default: {
+      if (Array.isArray(prop.enum)) {
+        const names = ui['ui:enumNames'] as Record<string, string> | undefined;
+        return names?.[String(value)] ?? String(value);
+      }
+      return String(value);
+    }
+  }
+}
+
+function Row({ name, label, value, multiline, help }: { name: string; label: string; value: ReactNode; multiline: boolean; help?: string | undefined }) {
+  return (
+    <div className="sheet-row" data-field={name}>
+      <dt id={`label_${name}`} className="sheet-label">
+        {label}
+      </dt>
+      <dd id={`root_${name}`} aria-labelledby={`label_${name}`} className={`sheet-value${value === null ? ' sheet-value-empty' : ''}${multiline ? ' sheet-value-multiline' : ''}`}>
+        {value ?? 'Not set'}
+        {help !== undefined && (
+          <small className="field-warning" data-testid="field-warning">
+            <i className="pi pi-info-circle" aria-hidden="true" /> {help}
+          </small>
+        )}
+      </dd>
+    </div>
+  );
+}
+
+export function RecordSheet({ kind, schema, uiSchema, record, children }: { kind: Kind; schema: RJSFSchema; uiSchema: UiSchema; record: Record<string, unknown>; children?: ReactNode }) {
+  const [showEmpty, setShowEmpty] = useState(false);
+  const [showSystem, setShowSystem] = useState(false);
+  const properties = (schema.properties ?? {}) as Record<string, RJSFSchema>;
+  const { title } = kind.meta.card;
+  const titleField = title.field;
+  const titleValue = titleField === undefined ? null : record[titleField];
+  const heading =
+    title.text ??
+    (titleField !== undefined ? formatCardValue(kind.schema.properties[titleField]?.['x-labels'] && !isEmpty(titleValue) ? labelOf(kind.schema.properties[titleField], titleValue) : titleValue, title.format) : null) ??
+    title.fallback ??
+    kind.schema.title;
+  const system = systemFields(kind);
+  // The title field is the heading (unless it is formatted, as a drive's date is: then it stays a fact too).
+  const leaveOut = new Set([...system, ...(titleField !== undefined && title.format === undefined ? [titleField] : [])]);
+  const groups = groupsOf(kind, leaveOut);
+  const hasKeyFields = (kind.meta.keyFields ?? []).length > 0;
+  const head = hasKeyFields && groups[0]?.title === undefined ? groups[0] : undefined;
+  const rest = head ? groups.slice(1) : groups;
+  const facts = head?.fields ?? [];
+
+  const value = (name: string): ReactNode => {
+    const prop = properties[name];
+    if (!prop) return null;
+    return shownValue(prop, (uiSchema[name] ?? {}) as UiSchema, record[name], record);
+  };
+  const row = (name: string): ReactNode => {
+    const prop = properties[name];
+    const ui = (uiSchema[name] ?? {}) as UiSchema;
+    if (!prop) return null;
+    const v = value(name);
+    if (v === null && !showEmpty) return null;
+    const help = typeof ui['ui:help'] === 'string' ? ui['ui:help'] : undefined;
+    return <Row key={name} name={name} label={String(prop.title ?? name)} value={v} multiline={ui['ui:widget'] === 'textarea'} help={help} />;
+  };
+  const shownFields = groups.flatMap((g) => g.fields);
+  const emptyCount = shownFields.filter((f) => value(f) === null).length;
+  const systemList = kind.fields.filter((f) => system.has(f) && kind.schema.properties[f]?.['x-ui']?.hidden !== true);
+  const factRows = facts.map(row).filter((r) => r !== null);
+
+  return (
+    <div className="record-sheet" data-testid="record-sheet">
+      <section className="sheet-card sheet-head" aria-labelledby="sheet-title">
+        <h2 id="sheet-title" className="sheet-title">
+          {heading}
+        </h2>
+        {factRows.length > 0 && <dl className="sheet-facts">{factRows}</dl>}
+      </section>
+      {children}
+      {rest.map((g, i) => {
+        const rows = g.fields.map(row).filter((r) => r !== null);
+        if (rows.length === 0) return null;
+        const list = <dl className="sheet-list">{rows}</dl>;
+        return (
+          <div key={g.title ?? i} className="sheet-card">
+            {g.title === undefined ? (
+              list
+            ) : (
+              <FieldSection title={g.title} collapsed={g.collapsed} count={rows.length}>
+                {list}
+              </FieldSection>
+            )}
+          </div>
+        );
+      })}
+      {showSystem && systemList.length > 0 && (
+        <div className="sheet-card" data-testid="system-fields">
+          <FieldSection title="Set by the server">
+            <dl className="sheet-list">{systemList.map((name) => <Row key={name} name={name} label={String(kind.schema.properties[name]?.title ?? name)} value={value(name)} multiline={false} />)}</dl>
+          </FieldSection>
+        </div>
+      )}
+      {(emptyCount > 0 || systemList.length > 0) && (
+        <div className="sheet-more">
+          {emptyCount > 0 && (
+            <button type="button" className="sheet-more-button" onClick={() => setShowEmpty(!showEmpty)}>
+              <i className={`pi ${showEmpty ? 'pi-eye-slash' : 'pi-eye'}`} aria-hidden="true" />
+              {showEmpty ? 'Hide empty fields' : `Show ${emptyCount} empty ${emptyCount === 1 ? 'field' : 'fields'}`}
+            </button>
+          )}
+          {systemList.length > 0 && (
+            <button type="button" className="sheet-more-button" onClick={() => setShowSystem(!showSystem)}>
+              <i className="pi pi-server" aria-hidden="true" />
+              {showSystem ? 'Hide fields set by the server' : `Show ${systemList.length} ${systemList.length === 1 ? 'field' : 'fields'} set by the server`}
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { useState, type ReactNode } from 'react';
+import type { Kind } from '../../shared/kind-types';
+
+/** One group of fields on a form or a sheet: an untitled group (the key fields) cannot fold. */
+export interface FieldGroup {
+  title?: string;
+  fields: string[];
+  collapsed?: boolean;
+}
+
+/** The title of the group that holds the fields no section names. */
+export const MORE = 'More';
+
+/**
+ * A kind's fields in the groups its forms and sheets show (x-kind.keyFields, x-kind.sections):
+ * the key fields first (untitled), then each declared section without them, then the fields no
+ * section names under 'More'. A kind that declares neither has one untitled group in schema order.
+ * Fields x-ui hides are left out; `leaveOut` leaves out others (the sheet's title field).
+ */
+export function groupsOf(kind: Kind, leaveOut: ReadonlySet<string> = new Set()): FieldGroup[] {
+  const { keyFields = [], sections = [] } = kind.meta;
+  const shown = (f: string): boolean => kind.schema.properties[f] !== undefined && kind.schema.properties[f]?.['x-ui']?.hidden !== true && !leaveOut.has(f);
+  const groups: FieldGroup[] = [];
+  const placed = new Set<string>();
+  const key = keyFields.filter(shown);
+  if (key.length > 0) groups.push({ fields: key });
+  for (const f of key) placed.add(f);
+  for (const section of sections) {
+    const fields = section.fields.filter((f) => shown(f) && !placed.has(f));
+    for (const f of fields) placed.add(f);
+    if (fields.length > 0) groups.push({ title: section.title, fields, ...(section.collapsed ? { collapsed: true } : {}) });
+  }
+  const rest = kind.fields.filter((f) => shown(f) && !placed.has(f));
+  if (rest.length > 0) groups.push(groups.length === 0 ? { fields: rest } : { title: MORE, fields: rest });
+  return groups;
+}
+
+/**
+ * A titled group of fields that folds: its heading is a button (44 px high, aria-expanded) and a
+ * folded group keeps its fields mounted, only hidden, so a form loses nothing typed. `open`
+ * forces it open (a field in it has an error).
+ */
+export function FieldSection({ title, collapsed = false, open, count, children }: { title: string; collapsed?: boolean; open?: boolean; count?: number; children: ReactNode }) {
+  const [folded, setFolded] = useState(collapsed);
+  // From the title, not useId: the form and the light summary that paints before it must match.
+  const bodyId = `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  const isOpen = open === true || !folded;
+  return (
+    <section className="field-section" data-testid="field-section">
+      <h2 className="field-section-title">
+        <button type="button" className="field-section-toggle" aria-expanded={isOpen} aria-controls={bodyId} onClick={() => setFolded(isOpen)}>
+          <span className="flex-1">{title}</span>
+          {!isOpen && count !== undefined && <span className="field-section-count">{count === 1 ? '1 field' : `${count} fields`}</span>}
+          <i className={`pi ${isOpen ? 'pi-chevron-up' : 'pi-chevron-down'}`} aria-hidden="true" />
+        </button>
+      </h2>
+      <div id={bodyId} className="field-section-body" hidden={!isOpen}>
+        {children}
+      </div>
+    </section>
+  );
+}
