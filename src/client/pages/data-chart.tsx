@@ -71,29 +71,32 @@ export function DayChart({ from, to, days, selected }: { from: string; to: strin
         </div>
         {empty && <p className="day-chart-empty">{t('chart.noRecords')}</p>}
       </div>
-      <table className="sr-only" data-testid="day-chart-table">
-        <caption>{t('chart.caption', { from, to })}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('chart.day')}</th>
-            {SERIES.map((s) => (
-              <th key={s.stat} scope="col">
-                {t(s.label)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {dates.map((date) => (
-            <tr key={date} aria-current={date === selected ? 'date' : undefined}>
-              <th scope="row">{date}</th>
+      {/* A table is as wide as its content whatever its own width says: the wrapper clips it. */}
+      <div className="sr-only">
+        <table data-testid="day-chart-table">
+          <caption>{t('chart.caption', { from, to })}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('chart.day')}</th>
               {SERIES.map((s) => (
-                <td key={s.stat}>{written(figure(byDate.get(date), s.stat), s.decimals)}</td>
+                <th key={s.stat} scope="col">
+                  {t(s.label)}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {dates.map((date) => (
+              <tr key={date} aria-current={date === selected ? 'date' : undefined}>
+                <th scope="row">{date}</th>
+                {SERIES.map((s) => (
+                  <td key={s.stat}>{written(figure(byDate.get(date), s.stat), s.decimals)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

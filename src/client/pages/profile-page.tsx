@@ -1,23 +1,26 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
 import { Avatar } from 'primereact/avatar';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import { fetchAppVersion } from '../api/app-info';
 import { getInfo } from '../api/auth';
 import { useAuth } from '../auth/auth-context';
-import { checkForUpdates, localWork, resetPhone, type LocalWork } from '../updates/update-check';
+import { checkForUpdates, findUpdate, leaveUpdateNote, localWork, resetPhone, takeUpdateNote, type LocalWork } from '../updates/update-check';
+import { chooseLanguage, LANGUAGE_NAMES, LANGUAGES } from '../i18n';
+import { kindText } from '../i18n/kind-texts';
+import { registry } from '../engine/registry';
 import { Dialog } from 'primereact/dialog';
 import { storage } from '../lib/storage';
 import { discardSessions, runningSessions } from '../sessions/sessions';
 import { PageHeader } from '../ui/page-header';
 import { SignOutDialog } from '../ui/sign-out-dialog';
 import { useToast } from '../ui/toast';
-import { PAGE_TITLES } from '../../shared/page-shell';
 
-const UNKNOWN = '未知';
+const UNKNOWN = 'unknown';
 
-/** The version to show: loaded once, '未知' (and a console message) when it cannot be read. */
+/** The version to show: loaded once, unknown ('未知' on a Chinese screen; a console message) when it cannot be read. */
 export function useAppVersion(): string | null {
   const [version, setVersion] = useState<string | null>(null);
   useEffect(() => {
@@ -48,20 +51,24 @@ function SettingsRow({ icon, label, children }: { icon: string; label: string; c
 
 /** Asks before wiping the phone, saying exactly what would be lost. */
 function ResetDialog({ work, onCancel, onConfirm }: { work: LocalWork; onCancel: () => void; onConfirm: () => void }) {
+  const { t, i18n } = useTranslation();
   const losses = [
-    ...(work.drafts > 0 ? [`${work.drafts} unsaved ${work.drafts === 1 ? 'edit' : 'edits'}`] : []),
-    ...work.sessions,
-    ...(work.signedIn ? ['your sign-in (you need a connection to sign in again)'] : []),
+    ...(work.drafts > 0 ? [t('profile.unsavedEdits', { count: work.drafts })] : []),
+    ...work.sessionKinds.map((name) => {
+      const kind = registry.get(name);
+      return t('profile.runningSession', { kind: i18n.language === 'en' || !kind ? name : kindText(kind, 'dataPage.total', name) });
+    }),
+    ...(work.signedIn ? [t('profile.yourSignIn')] : []),
   ];
   const footer = (
     <div className="flex gap-2">
-      <Button label="Cancel" outlined className="flex-1" onClick={onCancel} />
-      <Button label="Reset" severity="danger" className="flex-1" onClick={onConfirm} />
+      <Button label={t('common.cancel')} outlined className="flex-1" onClick={onCancel} />
+      <Button label={t('profile.resetConfirm')} severity="danger" className="flex-1" onClick={onConfirm} />
     </div>
   );
   return (
-    <Dialog header="Reset this phone?" visible onHide={onCancel} footer={footer} style={{ width: 'min(26rem, calc(100vw - 1rem))' }} modal>
-      <p className="mt-0">Everything this app keeps on this phone will be removed{losses.length > 0 ? ':' : '. Nothing unsaved is on it.'}</p>
+    <Dialog header={t('profile.resetTitle')} visible onHide={onCancel} footer={footer} style={{ width: 'min(26rem, calc(100vw - 1rem))' }} modal>
+      <p className="mt-0">{losses.length > 0 ? t('profile.resetIntroSome') : t('profile.resetIntroNone')}</p>
       {losses.length > 0 && (
         <ul className="mt-0" data-testid="reset-losses">
           {losses.map((l) => (
@@ -73,7 +80,35 @@ function ResetDialog({ work, onCancel, onConfirm }: { work: LocalWork; onCancel:
   );
 }
 
+/** English / 简体中文: the choice is kept on this phone and every screen follows it at once. */
+function LanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language === 'zh' ? 'zh' : 'en';
+  return (
+    <div className="settings-row" role="group" aria-labelledby="language-label">
+      <i className="pi pi-language text-primary" aria-hidden="true" />
+      <span className="flex-1" id="language-label">
+        {t('profile.language')}
+      </span>
+      <div className="flex gap-1">
+        {LANGUAGES.map((l) => (
+          <Button
+            key={l}
+            label={LANGUAGE_NAMES[l]}
+            lang={l === 'zh' ? 'zh-CN' : 'en'}
+            size="small"
+            outlined={l !== language}
+            aria-pressed={l === language}
+            onClick={() => void chooseLanguage(l).catch((e: unknown) => console.error('The language could not be switched:', e))}
+          />
+        ))}
+      </div>
+    </div>
+  );
+}
+
 export function ProfilePage() {
+  const { t } = useTranslation();
   const { signOut } = useAuth();
   const toast = useToast();
   const navigate = useNavigate();
@@ -81,13 +116,42 @@ export function ProfilePage() {
   const [updating, setUpdating] = useState(false);
   const [signOutOpen, setSignOutOpen] = useState(false);
   const [resetting, setResetting] = useState<LocalWork | null>(null);
-  const username = storage.username() || 'User';
+  const username = storage.username() || t('profile.user');
   const dept = storage.deptName() ?? '';
 
+  // Back from the reload of an update: say what it did.
+  useEffect(() => {
+    const note = takeUpdateNote();
+    if (!note) return;
+    if (note.found === 'new') toast('success', t('app.updated'), note.version ? t('updates.updatedTo', { version: note.version }) : undefined, 6000);
+    else toast('info', t('updates.refreshed', { version: note.version ?? t('common.unknown') }), undefined, 6000);
+    // Once, when the page opens after the reload.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
+  }, []);
+
+  /**
+   * 'Check for Updates' says what it found: a new version (then the app's copies are dropped and
+   * the page reloads, and says afterwards what it updated to), the latest one (nothing is dropped),
+   * or no server (nothing is dropped: the app must keep working offline).
+   */
   async function update(): Promise<void> {
     setUpdating(true);
     try {
+      const found = await findUpdate();
+      if (found.status === 'offline') {
+        toast('warn', t('updates.offline'), undefined, 6000);
+        return;
+      }
+      if (found.status === 'latest') {
+        toast('success', t('updates.latest', { version: found.version ?? version ?? t('common.unknown') }), undefined, 6000);
+        return;
+      }
+      if (found.status === 'new') toast('info', t('updates.found', { version: found.version ?? '' }), undefined, 6000);
+      leaveUpdateNote({ found: found.status, version: found.version });
       await checkForUpdates();
+    } catch (e) {
+      console.error('The update check failed:', e);
+      toast('error', t('updates.failed'), (e as Error).message, 6000);
     } finally {
       setUpdating(false);
     }
@@ -105,13 +169,13 @@ export function ProfilePage() {
     setSignOutOpen(false);
     if (endSessions) discardSessions();
     await signOut();
-    toast('success', 'Logged out successfully');
+    toast('success', t('profile.loggedOut'));
     navigate('/login', { replace: true });
   }
 
   return (
     <div className="page">
-      <PageHeader title={PAGE_TITLES.profile} />
+      <PageHeader title={t('pages.profile')} />
       <Card className="mb-3">
         <div className="flex align-items-center gap-3">
           <Avatar icon="pi pi-user" size="xlarge" shape="circle" className="bg-primary text-white" />
@@ -121,23 +185,24 @@ export function ProfilePage() {
           </div>
         </div>
       </Card>
-      <h2 className="text-base text-600 font-medium mb-2">Settings</h2>
+      <h2 className="text-base text-600 font-medium mb-2">{t('profile.settings')}</h2>
       <Card className="mb-3 settings-card">
-        <SettingsRow icon="pi pi-cog" label="App Settings" />
-        <SettingsRow icon="pi pi-download" label="Export Data" />
-        <SettingsRow icon="pi pi-question-circle" label="Help & Support" />
-        <SettingsRow icon="pi pi-info-circle" label="App Version">
+        <SettingsRow icon="pi pi-cog" label={t('profile.appSettings')} />
+        <SettingsRow icon="pi pi-download" label={t('profile.exportData')} />
+        <SettingsRow icon="pi pi-question-circle" label={t('profile.help')} />
+        <LanguageSwitch />
+        <SettingsRow icon="pi pi-info-circle" label={t('profile.version')}>
           <span className="text-600" data-testid="app-version">
-            {version === null ? '…' : version === UNKNOWN ? UNKNOWN : `v${version}`}
+            {version === null ? '…' : version === UNKNOWN ? t('common.unknown') : `v${version}`}
           </span>
         </SettingsRow>
         <div className="flex gap-2 pt-3">
-          <Button label="Check for Updates" icon="pi pi-refresh" outlined className="flex-1" loading={updating} onClick={() => void update()} />
-          <Button label="Test" icon="pi pi-wrench" outlined severity="secondary" onClick={() => void test()} />
+          <Button label={updating ? t('updates.checking') : t('profile.checkUpdates')} icon="pi pi-refresh" outlined className="flex-1" loading={updating} onClick={() => void update()} />
+          <Button label={t('profile.test')} icon="pi pi-wrench" outlined severity="secondary" onClick={() => void test()} />
         </div>
       </Card>
-      <Button label="Sign Out" icon="pi pi-sign-out" severity="danger" className="w-full" onClick={() => setSignOutOpen(true)} />
-      <Button label="Reset this phone" icon="pi pi-trash" text severity="secondary" className="w-full mt-2" onClick={() => setResetting(localWork())} />
+      <Button label={t('profile.signOut')} icon="pi pi-sign-out" severity="danger" className="w-full" onClick={() => setSignOutOpen(true)} />
+      <Button label={t('profile.reset')} icon="pi pi-trash" text severity="secondary" className="w-full mt-2" onClick={() => setResetting(localWork())} />
       {resetting && <ResetDialog work={resetting} onCancel={() => setResetting(null)} onConfirm={() => void resetPhone()} />}
       <SignOutDialog visible={signOutOpen} running={signOutOpen ? runningSessions() : []} onCancel={() => setSignOutOpen(false)} onConfirm={(end) => void confirmSignOut(end)} />
     </div>

@@ -49,15 +49,19 @@ export interface LocalWork {
   signedIn: boolean;
   drafts: number;
   sessions: string[];
+  /** The kinds of the running sessions ('drive', 'charging'), for a screen to word in its language. */
+  sessionKinds: string[];
 }
 
 export function localWork(store: Storage = window.localStorage): LocalWork {
   const keys = Array.from({ length: store.length }, (_, i) => store.key(i) ?? '');
+  // Running Workspace sessions are kept as <kind>Session (driveSession, chargingSession).
+  const sessionKinds = keys.filter((k) => /^[a-z][a-z0-9]*Session$/.test(k)).map((k) => k.slice(0, -'Session'.length));
   return {
     signedIn: store.getItem('accessToken') !== null,
     drafts: keys.filter((k) => k.startsWith('draft.')).length,
-    // Running Workspace sessions are kept as <kind>Session (driveSession, chargingSession).
-    sessions: keys.filter((k) => /^[a-z][a-z0-9]*Session$/.test(k)).map((k) => `a running ${k.slice(0, -'Session'.length)} session`),
+    sessions: sessionKinds.map((kind) => `a running ${kind} session`),
+    sessionKinds,
   };
 }
 
@@ -66,4 +70,93 @@ export async function resetPhone(env: UpdateEnvironment = browserEnvironment): P
   env.clearStorage();
   await dropAppCopies(env);
   env.navigate('/login');
+}
+
+/** What 'Check for Updates' found on the server, before it changes anything. */
+export type UpdateFinding =
+  /** The server has a build other than the one running here. */
+  | { status: 'new'; version: string | null }
+  /** The server's build is the one running here. */
+  | { status: 'latest'; version: string | null }
+  /** The server answered, but whether its build differs cannot be told (a development server). */
+  | { status: 'unknown'; version: string | null }
+  /** The server could not be reached: nothing may be dropped, the app must keep working offline. */
+  | { status: 'offline' };
+
+/** Where the check looks: the server's page and manifest, and the entry script running here. */
+export interface UpdateProbe {
+  fetchText(url: string): Promise<string>;
+  runningEntry(): string | null;
+}
+
+export const browserProbe: UpdateProbe = {
+  async fetchText(url) {
+    const res = await fetch(url, { cache: 'no-store', headers: { accept: url.endsWith('.json') ? 'application/json' : 'text/html' } });
+    if (!res.ok) throw new Error(`GET ${url} answered HTTP ${res.status}`);
+    return res.text();
+  },
+  runningEntry: () => document.querySelector('script[type="module"][src]')?.getAttribute('src') ?? null,
+};
+
+/** The built page's entry script (its name carries the build's hash), or null when there is none. */
+export function entryScript(html: string): string | null {
+  const tag = /<script\b[^>]*\btype="module"[^>]*>/i.exec(html)?.[0];
+  return (tag && /\bsrc="([^"]+)"/.exec(tag)?.[1]) ?? null;
+}
+
+/**
+ * Asks the server for its current page (past the service worker's copy: a query it has not
+ * precached) and its manifest, and compares the page's entry script with the one running here:
+ * a built app's entry is named by the hash of its content, so a different name is a new build.
+ */
+export async function findUpdate(probe: UpdateProbe = browserProbe, now: number = Date.now()): Promise<UpdateFinding> {
+  let html: string;
+  try {
+    html = await probe.fetchText(`/login?update-check=${now}`);
+  } catch {
+    return { status: 'offline' };
+  }
+  let version: string | null = null;
+  try {
+    const manifest = JSON.parse(await probe.fetchText('/manifest.json')) as { version?: unknown };
+    if (typeof manifest.version === 'string' && manifest.version !== '') version = manifest.version;
+  } catch {
+    // The version is only said; the page decides.
+  }
+  const served = entryScript(html);
+  const running = probe.runningEntry();
+  if (served === null || running === null || !served.includes('/assets/')) return { status: 'unknown', version };
+  return { status: served === running ? 'latest' : 'new', version };
+}
+
+/** Kept across the reload of an update, so the page can say afterwards what happened. */
+export const UPDATE_NOTE_KEY = 'updateCheck';
+
+export interface UpdateNote {
+  /** What the check found before reloading. */
+  found: 'new' | 'unknown';
+  version: string | null;
+}
+
+/** Notes what the check found, for the reloaded page to say (sessionStorage: this tab only). */
+export function leaveUpdateNote(note: UpdateNote, store: Storage = window.sessionStorage): void {
+  try {
+    store.setItem(UPDATE_NOTE_KEY, JSON.stringify(note));
+  } catch {
+    // Storage blocked: the reloaded page says nothing, which is what it did before.
+  }
+}
+
+/** The note a check left before reloading, taken (read once). */
+export function takeUpdateNote(store: Storage = window.sessionStorage): UpdateNote | null {
+  try {
+    const raw = store.getItem(UPDATE_NOTE_KEY);
+    if (raw === null) return null;
+    store.removeItem(UPDATE_NOTE_KEY);
+    const note = JSON.parse(raw) as Partial<UpdateNote>;
+    if (note.found !== 'new' && note.found !== 'unknown') return null;
+    return { found: note.found, version: typeof note.version === 'string' ? note.version : null };
+  } catch {
+    return null;
+  }
 }
