@@ -27,6 +27,15 @@ export interface KindMeta {
   keyFields?: string[];
   /** Groups of fields, in order, for forms and sheets; fields in none come last, under 'More'. */
   sections?: SectionMeta[];
+  /** Longitude and latitude pairs the forms fill from the phone's position. */
+  locations?: LocationMeta[];
+}
+
+/** A longitude and latitude pair of number properties (x-kind.locations); `label` names it when there are several. */
+export interface LocationMeta {
+  lon: string;
+  lat: string;
+  label?: string;
 }
 
 /** One group of a kind's fields on its forms and sheets (x-kind.sections). */

@@ -169,6 +169,11 @@ const xKindSchema = {
     },
     workspace: workspaceSchema,
     keyFields: { type: 'array', minItems: 1, items: nonEmpty, uniqueItems: true },
+    locations: {
+      type: 'array',
+      minItems: 1,
+      items: { type: 'object', additionalProperties: false, required: ['lon', 'lat'], properties: { lon: nonEmpty, lat: nonEmpty, label: nonEmpty } },
+    },
     sections: {
       type: 'array',
       minItems: 1,
@@ -464,6 +469,19 @@ function layoutProblems(file: string, meta: KindSchema['x-kind'], props: KindSch
       else if (placed.has(field)) problems.push(`${at} '${field}' is already in the section '${placed.get(field) ?? ''}'; a field belongs to one section`);
       placed.set(field, section.title);
     });
+  });
+  const paired = new Set<string>();
+  (meta.locations ?? []).forEach((pair, i) => {
+    for (const role of ['lon', 'lat'] as const) {
+      const field = pair[role];
+      const at = `${file}: x-kind.locations[${i}].${role}`;
+      const prop = props[field];
+      if (!has(field)) problems.push(`${at} '${field}' is not a property`);
+      else if (prop?.type !== 'number') problems.push(`${at} '${field}' is not a number property`);
+      else if (prop.readOnly === true) problems.push(`${at} '${field}' is read-only, so the phone cannot fill it`);
+      else if (paired.has(field)) problems.push(`${at} '${field}' is already in another location pair`);
+      paired.add(field);
+    }
   });
   return problems;
 }

@@ -40,4 +40,23 @@ describe('x-kind.keyFields and x-kind.sections', () => {
     expect(problems).toContain("x-kind.sections.0 must have required property 'title'");
     expect(problems).toContain("x-kind.sections.1 has unknown keyword 'folded'");
   });
+
+  it('x-kind.locations name two number properties people may write, each pair apart', () => {
+    expect((files['drive'] as Record<string, any>)['x-kind'].locations).toEqual([
+      { lon: 'startLon', lat: 'startLat', label: 'Start' },
+      { lon: 'stopLon', lat: 'stopLat', label: 'End' },
+    ]);
+    const s = issue();
+    s['x-kind'].locations = [
+      { lon: 'lon', lat: 'latitude' },
+      { lon: 'city', lat: 'id' },
+      { lon: 'lon', lat: 'lat' },
+    ];
+    expect(checkKindSchema('issue', s)).toEqual([
+      "issue.schema.json: x-kind.locations[0].lat 'latitude' is not a property",
+      "issue.schema.json: x-kind.locations[1].lon 'city' is not a number property",
+      "issue.schema.json: x-kind.locations[1].lat 'id' is not a number property",
+      "issue.schema.json: x-kind.locations[2].lon 'lon' is already in another location pair",
+    ]);
+  });
 });
