@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { t } from '../i18n';
 import { setUnauthorizedHandler } from '../api/client';
 import { whenIdle } from '../lib/idle';
 import { AuthProvider, useAuth } from '../auth/auth-context';
@@ -15,6 +16,7 @@ const NotFoundPage = PAGES.notFound;
 
 /** Connects the API client's 401 handling and the service worker's messages to the app. */
 export function AppEffects() {
+  // Texts through i18n's t, read when a toast shows: a language switch must not restart these effects.
   const { expire, state } = useAuth();
   const toast = useToast();
   const signedIn = state.status === 'signedIn';
@@ -28,11 +30,11 @@ export function AppEffects() {
       if (cancelled) return;
       protectStorage().then(
         ({ lowSpace }) => {
-          if (lowSpace) toast('warn', 'This phone is low on space', 'Changes waiting to sync may not fit: sync when you can, or free some space');
+          if (lowSpace) toast('warn', t('app.lowSpace'), t('app.lowSpaceDetail'));
         },
         (e: unknown) => console.warn('Storage could not be checked:', e),
       );
-      stop = startOutboxSync((sent, files) => toast('success', 'All waiting changes are sent', reachedServer(sent - files, files)));
+      stop = startOutboxSync((sent, files) => toast('success', t('app.allSent'), reachedServer(sent - files, files)));
     }));
     return () => {
       cancelled = true;
@@ -47,7 +49,7 @@ export function AppEffects() {
   useEffect(() => {
     if (!('serviceWorker' in navigator)) return;
     const onMessage = (event: MessageEvent): void => {
-      if ((event.data as { type?: unknown } | null)?.type === 'update') toast('success', '更新成功！');
+      if ((event.data as { type?: unknown } | null)?.type === 'update') toast('success', t('app.updated'));
     };
     navigator.serviceWorker.addEventListener('message', onMessage);
     return () => navigator.serviceWorker.removeEventListener('message', onMessage);
@@ -62,7 +64,7 @@ export function AppEffects() {
       const wb = new Workbox('/sw.js');
       // A new version took over in the background: say so, as the original app does.
       wb.addEventListener('activated', (event) => {
-        if (event.isUpdate) toast('success', '更新成功！');
+        if (event.isUpdate) toast('success', t('app.updated'));
       });
       wb.register().catch((e: unknown) => console.warn('The service worker could not be registered:', e));
     }), 5000);

@@ -22,14 +22,14 @@ export const en = {
     data: 'Data Management',
     profile: 'My Profile',
     outbox: 'Waiting to sync',
-    sharepointTest: 'SP Test',
+    sharepointTest: 'SP测试',
   },
   nav: {
     label: 'Main',
     workspace: 'Workspace',
     data: 'Data',
     profile: 'Profile',
-    sharepointTest: 'SP Test',
+    sharepointTest: 'SP测试',
   },
   app: {
     updated: 'Updated!',

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { useAuth } from '../auth/auth-context';
 import type { FromState } from '../auth/require-auth';
@@ -13,6 +14,7 @@ function destination(state: unknown, search: string): string {
 }
 
 export function LoginPage() {
+  const { t } = useTranslation();
   const { state, signIn } = useAuth();
   const toast = useToast();
   const navigate = useNavigate();
@@ -33,11 +35,11 @@ export function LoginPage() {
     void preloadToast().catch(() => {});
     try {
       await signIn(username.trim(), password);
-      toast('success', 'Login successful');
+      toast('success', t('login.success'));
       navigate(destination(location.state, location.search), { replace: true });
     } catch (err) {
       const detail = err instanceof ApiError ? err.message : undefined;
-      toast('error', 'Login failed. Please check your credentials.', detail);
+      toast('error', t('login.failed'), detail);
     } finally {
       setBusy(false);
     }
@@ -50,12 +52,14 @@ export function LoginPage() {
       <form className="login-card surface-card shadow-2 border-round-xl p-4" onSubmit={submit} noValidate>
         <div className="text-center mb-4">
           <i className="pi pi-car text-primary" style={{ fontSize: '2.5rem' }} aria-hidden="true" />
-          <h1 className="text-2xl font-semibold mt-2 mb-1">Road Test Data Management</h1>
-          <p className="text-600 m-0">Enter your credentials to access your account</p>
+          <h1 className="text-2xl font-semibold mt-2 mb-1">{t('login.heading')}</h1>
+          <p className="text-600 m-0">{t('login.subtitle')}</p>
         </div>
         {/* Plain inputs styled by the PrimeReact theme: the sign-in page loads no component library. */}
         <div className="field">
-          <label htmlFor="username" className="font-medium">Username</label>
+          <label htmlFor="username" className="font-medium">
+            {t('login.username')}
+          </label>
           <input
             id="username"
             value={username}
@@ -67,10 +71,12 @@ export function LoginPage() {
             aria-required="true"
             aria-invalid={missingUser}
           />
-          {missingUser && <small className="p-error">Username is required</small>}
+          {missingUser && <small className="p-error">{t('login.usernameRequired')}</small>}
         </div>
         <div className="field">
-          <label htmlFor="password" className="font-medium">Password</label>
+          <label htmlFor="password" className="font-medium">
+            {t('login.password')}
+          </label>
           <div className="p-input-icon-right w-full">
             <input
               id="password"
@@ -82,15 +88,15 @@ export function LoginPage() {
               aria-required="true"
               aria-invalid={missingPassword}
             />
-            <button type="button" className="password-toggle" onClick={() => setShowPassword((v) => !v)} aria-label={showPassword ? 'Hide password' : 'Show password'}>
+            <button type="button" className="password-toggle" onClick={() => setShowPassword((v) => !v)} aria-label={showPassword ? t('login.hidePassword') : t('login.showPassword')}>
               <i className={showPassword ? 'pi pi-eye-slash' : 'pi pi-eye'} aria-hidden="true" />
             </button>
           </div>
-          {missingPassword && <small className="p-error">Password is required</small>}
+          {missingPassword && <small className="p-error">{t('login.passwordRequired')}</small>}
         </div>
         <button type="submit" className="p-button p-component w-full mt-2 justify-content-center gap-2" disabled={busy}>
           <i className={busy ? 'pi pi-spin pi-spinner' : 'pi pi-sign-in'} aria-hidden="true" />
-          <span className="font-semibold">{busy ? 'Logging in...' : 'Sign in'}</span>
+          <span className="font-semibold">{busy ? t('login.signingIn') : t('login.signIn')}</span>
         </button>
       </form>
     </div>

@@ -1,13 +1,15 @@
 import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
 
 export function NotFoundPage() {
+  const { t } = useTranslation();
   return (
     <div className="flex flex-column align-items-center justify-content-center text-center p-5" style={{ minHeight: '80vh' }}>
       <div className="text-6xl font-bold text-primary">404</div>
-      <h1 className="text-2xl font-semibold mt-2">Oops! Page not found</h1>
+      <h1 className="text-2xl font-semibold mt-2">{t('notFound.title')}</h1>
       <Link to="/" className="p-button p-component no-underline mt-3">
         <i className="pi pi-home mr-2" aria-hidden="true" />
-        Return to Home
+        {t('notFound.home')}
       </Link>
     </div>
   );

@@ -1,9 +1,10 @@
+import { useTranslation } from 'react-i18next';
 import { Card } from 'primereact/card';
 import { Tag } from 'primereact/tag';
 import { storage } from '../lib/storage';
 import { PageHeader } from '../ui/page-header';
 import { SAMPLE_VEHICLE as V } from './vehicle-sample';
-import { PAGE_BACK, PAGE_TITLES } from '../../shared/page-shell';
+import { PAGE_BACK } from '../../shared/page-shell';
 
 function Row({ label, value }: { label: string; value: string }) {
   return (
@@ -16,23 +17,24 @@ function Row({ label, value }: { label: string; value: string }) {
 
 /** The Vehicle Status screen: sample data only, no calls (docs/PRODUCT.md section 4). */
 export function VehicleStatusPage() {
+  const { t } = useTranslation();
   const counts: Array<[string, number]> = [
-    ['Drive', V.counts.drive],
-    ['Charge', V.counts.charge],
-    ['Issue', V.counts.issue],
-    ['POI', V.counts.poi],
+    [t('vehicle.drive'), V.counts.drive],
+    [t('vehicle.charge'), V.counts.charge],
+    [t('vehicle.issue'), V.counts.issue],
+    [t('vehicle.poi'), V.counts.poi],
   ];
   return (
     <div className="page">
-      <PageHeader title={PAGE_TITLES.vehicle} back={PAGE_BACK.vehicle} actions={<Tag value="Sample data" severity="warning" />} />
+      <PageHeader title={t('pages.vehicle')} back={PAGE_BACK.vehicle} actions={<Tag value={t('common.sampleData')} severity="warning" />} />
       <Card className="mb-3">
-        <Row label="Vehicle No" value={storage.vehicleNo() || V.vehicleNo} />
-        <Row label="Model" value={V.model} />
-        <Row label="Battery" value={`${V.batteryPercent}%`} />
-        <Row label="Odometer" value={`${V.odometerKm.toLocaleString('en-GB')} km`} />
-        <Row label="Current Speed" value={`${V.speedKmh} km/h`} />
-        <Row label="Last Drive" value={V.lastDrive} />
-        <Row label="Last Charge" value={V.lastCharge} />
+        <Row label={t('vehicle.vehicleNo')} value={storage.vehicleNo() || V.vehicleNo} />
+        <Row label={t('vehicle.model')} value={V.model} />
+        <Row label={t('vehicle.battery')} value={`${V.batteryPercent}%`} />
+        <Row label={t('vehicle.odometer')} value={`${V.odometerKm.toLocaleString('en-GB')} km`} />
+        <Row label={t('vehicle.currentSpeed')} value={t('workspace.kmh', { value: V.speedKmh })} />
+        <Row label={t('vehicle.lastDrive')} value={V.lastDrive} />
+        <Row label={t('vehicle.lastCharge')} value={V.lastCharge} />
       </Card>
       <div className="grid">
         {counts.map(([label, n]) => (

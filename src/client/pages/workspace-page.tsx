@@ -1,4 +1,5 @@
 import { Link, useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import { Tag } from 'primereact/tag';
@@ -10,7 +11,11 @@ import { storage } from '../lib/storage';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
 import { SAMPLE_VEHICLE } from './vehicle-sample';
-import { PAGE_TITLES } from '../../shared/page-shell';
+import { kindText } from '../i18n/kind-texts';
+
+/** A session card's text (x-kind.workspace.session) in the language on screen. */
+const sessionText = (kind: Kind, card: WorkspaceSessionMeta, key: 'title' | 'startLabel' | 'endLabel' | 'runningLabel' | 'idleLabel' | 'startedToast' | 'endedToast'): string =>
+  kindText(kind, `workspace.session.${key}`, card[key]);
 
 /** The 'Record Data' shortcuts (x-kind.workspace.shortcut), in their order. */
 const SHORTCUTS = [...registry.values()]
@@ -19,6 +24,7 @@ const SHORTCUTS = [...registry.values()]
 
 /** The signed-in landing view: vehicle status, drive and charging sessions, record shortcuts. */
 export function WorkspacePage() {
+  const { t } = useTranslation();
   const { state } = useAuth();
   const toast = useToast();
   const navigate = useNavigate();
@@ -27,34 +33,34 @@ export function WorkspacePage() {
   const vehicleNo = storage.vehicleNo() || SAMPLE_VEHICLE.vehicleNo;
 
   function start(kind: Kind, card: WorkspaceSessionMeta): void {
-    if (sessions.start(kind.name)) toast('success', card.startedToast);
+    if (sessions.start(kind.name)) toast('success', sessionText(kind, card, 'startedToast'));
   }
   // Ending goes to the kind's new record, with the session's times filled in.
   function end(kind: Kind, card: WorkspaceSessionMeta): void {
     const prefill = sessions.end(kind.name);
     if (!prefill) return;
-    toast('success', card.endedToast);
+    toast('success', sessionText(kind, card, 'endedToast'));
     navigate(`${kind.meta.route}/new`, { state: { prefill } });
   }
 
   return (
     <div className="page">
-      <PageHeader title={PAGE_TITLES.workspace} />
-      <p className="text-lg mt-0 mb-3">Welcome back, {username}</p>
+      <PageHeader title={t('pages.workspace')} />
+      <p className="text-lg mt-0 mb-3">{t('workspace.welcome', { name: username })}</p>
       <div className="flex flex-column gap-3">
-        <Card title="Vehicle Status" className="workspace-card">
+        <Card title={t('workspace.vehicleStatus')} className="workspace-card">
           <Link to="/vehicle" className="vehicle-summary no-underline text-color">
-            <span className="sr-only">Open Vehicle Status: </span>
+            <span className="sr-only">{t('workspace.openVehicle')}</span>
             <div>
-              <div className="text-500 text-sm">Vehicle</div>
+              <div className="text-500 text-sm">{t('workspace.vehicle')}</div>
               <div className="font-semibold">{vehicleNo}</div>
             </div>
             <div>
-              <div className="text-500 text-sm">Speed</div>
-              <div className="font-semibold">{SAMPLE_VEHICLE.speedKmh} km/h</div>
+              <div className="text-500 text-sm">{t('workspace.speed')}</div>
+              <div className="font-semibold">{t('workspace.kmh', { value: SAMPLE_VEHICLE.speedKmh })}</div>
             </div>
             <div>
-              <div className="text-500 text-sm">Battery</div>
+              <div className="text-500 text-sm">{t('workspace.battery')}</div>
               <div className="font-semibold">{SAMPLE_VEHICLE.batteryPercent}%</div>
             </div>
             <i className="pi pi-angle-right text-500" aria-hidden="true" />
@@ -62,25 +68,25 @@ export function WorkspacePage() {
         </Card>
 
         {SESSION_KINDS.map(({ kind, session: card }) => (
-          <Card key={kind.name} title={card.title} className="workspace-card">
-            <SessionLine running={sessions.running[kind.name]?.startedAt} runningLabel={card.runningLabel} idleLabel={card.idleLabel} />
+          <Card key={kind.name} title={sessionText(kind, card, 'title')} className="workspace-card">
+            <SessionLine running={sessions.running[kind.name]?.startedAt} runningLabel={sessionText(kind, card, 'runningLabel')} idleLabel={sessionText(kind, card, 'idleLabel')} />
             <div className="grid mt-2">
               <div className="col-6">
-                <Button label={card.startLabel} icon={card.startIcon} severity={card.startSeverity} className="w-full" onClick={() => start(kind, card)} disabled={!sessions.canStart(kind.name)} />
+                <Button label={sessionText(kind, card, 'startLabel')} icon={card.startIcon} severity={card.startSeverity} className="w-full" onClick={() => start(kind, card)} disabled={!sessions.canStart(kind.name)} />
               </div>
               <div className="col-6">
-                <Button label={card.endLabel} icon="pi pi-stop" severity="danger" className="w-full" onClick={() => end(kind, card)} disabled={!sessions.canEnd(kind.name)} />
+                <Button label={sessionText(kind, card, 'endLabel')} icon="pi pi-stop" severity="danger" className="w-full" onClick={() => end(kind, card)} disabled={!sessions.canEnd(kind.name)} />
               </div>
             </div>
           </Card>
         ))}
 
         {SHORTCUTS.length > 0 && (
-          <Card title="Record Data" className="workspace-card">
+          <Card title={t('workspace.recordData')} className="workspace-card">
             <div className="grid">
               {SHORTCUTS.map(({ kind, shortcut }) => (
                 <div key={kind.name} className="col-6">
-                  <Button label={shortcut.label} icon={shortcut.icon} outlined severity={shortcut.severity} className="w-full" onClick={() => navigate(`${kind.meta.route}/new`)} />
+                  <Button label={kindText(kind, 'workspace.shortcut.label', shortcut.label)} icon={shortcut.icon} outlined severity={shortcut.severity} className="w-full" onClick={() => navigate(`${kind.meta.route}/new`)} />
                 </div>
               ))}
             </div>
