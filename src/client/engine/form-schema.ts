@@ -38,6 +38,8 @@ function fieldUiOf(prop: KindProperty, ui: NonNullable<KindProperty['x-ui']>): U
   if (prop.type === 'number' || prop.type === 'integer') {
     // A text box with the number pad: non-numeric input stays on screen as typed (docs/PRODUCT.md section 4, record detail).
     out['ui:options'] = { inputType: 'text', prime: { inputMode: 'decimal' } };
+    // One that may be negative gets a ± button: iOS's decimal keypad has no minus key.
+    if (!prop.readOnly && (prop.minimum === undefined || prop.minimum < 0)) out['ui:widget'] = 'signedNumber';
   }
   switch (ui.widget) {
     case 'textarea':
@@ -70,7 +72,7 @@ export function systemFields(kind: Kind): Set<string> {
  * groups (key fields first, then x-kind.sections) as 'ui:groups' for the form's object template.
  */
 export function uiSchema(kind: Kind): UiSchema {
-  const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true }, 'ui:groups': groupsOf(kind, systemFields(kind)) };
+  const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true }, 'ui:groups': groupsOf(kind, systemFields(kind)), 'ui:locations': kind.meta.locations ?? [] };
   for (const [name, prop] of Object.entries(kind.schema.properties)) ui[name] = fieldUi(prop);
   return ui;
 }

@@ -1,3 +1,4 @@
+import { Fragment, useRef, type ReactNode } from 'react';
 import Form from '@rjsf/primereact';
 import type { ErrorSchema, ObjectFieldTemplateProps, RegistryWidgetsType, RJSFSchema, UiSchema } from '@rjsf/utils';
 import { FieldSection, type FieldGroup } from './sections';
@@ -7,26 +8,48 @@ import { DateTextWidget } from './widgets/date-text';
 import { DerivedWidget } from './widgets/derived';
 import { YesNoWidget } from './widgets/yes-no';
 import { SelectWidget } from './widgets/select';
+import { SignedNumberWidget } from './widgets/signed-number';
+import { LocationControl } from './location';
+import type { LocationMeta } from '../../shared/kind-types';
 
 // Its own chunk (RJSF and the PrimeReact widgets): loaded when a record is edited or created, so
 // a detail screen first paints from the light summary (record-summary.tsx).
-const widgets: RegistryWidgetsType = { yesNo: YesNoWidget, dateText: DateTextWidget, derived: DerivedWidget, connectors: ConnectorsWidget, SelectWidget };
+const widgets: RegistryWidgetsType = { yesNo: YesNoWidget, dateText: DateTextWidget, derived: DerivedWidget, connectors: ConnectorsWidget, signedNumber: SignedNumberWidget, SelectWidget };
+
+/** What the form's templates read besides the schema: the values, and a way to change several at once. */
+interface FormContext {
+  formData: Record<string, unknown>;
+  setValues?: (patch: Record<string, unknown>) => void;
+}
 
 /**
  * The record's fields in the groups of its schema ('ui:groups': key fields first, then the
  * x-kind.sections, titled and folding); a group with a field in error is open. Fields in no group
  * (hidden ones) follow, as RJSF renders them.
  */
-export function GroupedFields({ properties, uiSchema, errorSchema }: ObjectFieldTemplateProps) {
+export function GroupedFields({ properties, uiSchema, errorSchema, disabled, registry }: ObjectFieldTemplateProps) {
   const groups = uiSchema?.['ui:groups'] as FieldGroup[] | undefined;
   if (!groups) return <>{properties.map((p) => p.content)}</>;
+  // A longitude of a pair (x-kind.locations) gets 'Use my position' above it, while editing.
+  const context = registry.formContext as FormContext | undefined;
+  const pairs = new Map(((uiSchema?.['ui:locations'] ?? []) as LocationMeta[]).map((p) => [p.lon, p]));
+  const withLocation = (name: string, content: ReactNode): ReactNode => {
+    const pair = pairs.get(name);
+    if (!pair || disabled || !context?.setValues) return content;
+    return (
+      <Fragment key={name}>
+        <LocationControl pair={pair} values={context.formData} onChange={context.setValues} />
+        {content}
+      </Fragment>
+    );
+  };
   const byName = new Map(properties.map((p) => [p.name, p]));
   const grouped = new Set(groups.flatMap((g) => g.fields));
   const hasError = (f: string): boolean => ((errorSchema as Record<string, { __errors?: unknown[] }> | undefined)?.[f]?.__errors?.length ?? 0) > 0;
   return (
     <>
       {groups.map((g, i) => {
-        const content = g.fields.map((f) => byName.get(f)?.content);
+        const content = g.fields.map((f) => withLocation(f, byName.get(f)?.content));
         return g.title === undefined ? (
           <div key={i} className="field-group">
             {content}
@@ -54,6 +77,9 @@ export interface RecordFormProps {
 
 /** The schema form of a record. It never blocks a save (docs/PRODUCT.md section 4, record detail): the server validates and its message is shown. */
 export function RecordForm({ schema, uiSchema, values, editing, fieldErrors, onChange, onSubmit }: RecordFormProps) {
+  // A position arrives after the tap: it lands on the values as they are then, not as they were.
+  const latest = useRef(values);
+  latest.current = values;
   return (
     <Form
       schema={schema}
@@ -62,7 +88,7 @@ export function RecordForm({ schema, uiSchema, values, editing, fieldErrors, onC
       validator={formValidator}
       widgets={widgets}
       templates={{ ObjectFieldTemplate: GroupedFields }}
-      formContext={{ formData: values }}
+      formContext={{ formData: values, ...(editing ? { setValues: (patch: Record<string, unknown>) => onChange({ ...latest.current, ...patch }) } : {}) } satisfies FormContext}
       disabled={!editing}
       noValidate
       noHtml5Validate

@@ -5,6 +5,7 @@ import { toInputValue } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
 import { parseConnectors, readYesNo } from './widgets/widget-values';
 import { FieldSection, type FieldGroup } from './sections';
+import { SignedNumberBox } from './widgets/signed-number';
 
 // A record as the read-only form shows it, without the form library: the same markup, ids, labels
 // and sizes as RJSF's PrimeReact theme renders with `disabled`, so the detail screen paints at
@@ -76,6 +77,8 @@ function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, rec
       return <Dropdown id={id} shown={{ 是: 'Yes', 否: 'No', '': '' }[readYesNo(value)]} placeholder="—" inputId />;
     case 'connectors':
       return <Connectors id={id} value={value} />;
+    case 'signedNumber':
+      return <SignedNumberBox id={id} value={text(value)} disabled label={String(prop.title ?? '')} />;
     case 'textarea':
       return <textarea id={id} className={`p-inputtextarea p-inputtext ${BOX}`} rows={5} value={text(value)} disabled readOnly />;
     default:
