@@ -3,19 +3,22 @@ import { format } from 'date-fns';
 import { Button } from 'primereact/button';
 import { Calendar } from 'primereact/calendar';
 import { OverlayPanel } from 'primereact/overlaypanel';
+import { useTranslation } from 'react-i18next';
+import { t as text } from '../i18n';
 import type { DateRange } from './use-record-list';
 
 /** The banner text of an active filter, in the spec's three forms; null without a filter. */
 export function filterText(range: DateRange): string | null {
   const d = (x: Date): string => format(x, 'yyyy-MM-dd');
-  if (range.from && range.to) return `Filter: ${d(range.from)} to ${d(range.to)}`;
-  if (range.from) return `Filter: After ${d(range.from)}`;
-  if (range.to) return `Filter: Before ${d(range.to)}`;
+  if (range.from && range.to) return text('list.filterRange', { from: d(range.from), to: d(range.to) });
+  if (range.from) return text('list.filterAfter', { from: d(range.from) });
+  if (range.to) return text('list.filterBefore', { to: d(range.to) });
   return null;
 }
 
 /** The header's filter button and its popover: one month, week from Sunday, Clear and Apply. */
 export function DateRangeButton({ value, onApply }: { value: DateRange; onApply: (range: DateRange) => void }) {
+  const { t } = useTranslation();
   const panel = useRef<OverlayPanel>(null);
   const [pending, setPending] = useState<Array<Date | null> | null>(null);
   const chosen = pending !== null && pending.some((d) => d instanceof Date);
@@ -44,17 +47,17 @@ export function DateRangeButton({ value, onApply }: { value: DateRange; onApply:
         icon="pi pi-calendar"
         rounded
         text={!active}
-        aria-label="Filter by date"
+        aria-label={t('list.filterByDate')}
         onClick={(e) => {
           setPending(value.from || value.to ? [value.from, value.to] : null);
           panel.current?.toggle(e);
         }}
       />
-      <OverlayPanel ref={panel} className="date-range-panel" ariaCloseLabel="Close">
+      <OverlayPanel ref={panel} className="date-range-panel" ariaCloseLabel={t('common.close')}>
         {calendar}
         <div className="flex justify-content-end gap-2 mt-2">
           <Button
-            label="Clear"
+            label={t('list.clear')}
             outlined
             size="small"
             onClick={() => {
@@ -64,7 +67,7 @@ export function DateRangeButton({ value, onApply }: { value: DateRange; onApply:
             }}
           />
           <Button
-            label="Apply"
+            label={t('list.apply')}
             size="small"
             disabled={!chosen}
             onClick={() => {
@@ -80,13 +83,14 @@ export function DateRangeButton({ value, onApply }: { value: DateRange; onApply:
 
 /** 'Filter: …' with 'Clear Filter', shown while a filter is active. */
 export function FilterBanner({ range, onClear }: { range: DateRange; onClear: () => void }) {
-  const text = filterText(range);
-  if (text === null) return null;
+  const { t } = useTranslation();
+  const banner = filterText(range);
+  if (banner === null) return null;
   return (
     <div className="filter-banner" role="status">
       <i className="pi pi-filter text-primary" aria-hidden="true" />
-      <span className="flex-1">{text}</span>
-      <Button label="Clear Filter" link size="small" onClick={onClear} />
+      <span className="flex-1">{banner}</span>
+      <Button label={t('list.clearFilter')} link size="small" onClick={onClear} />
     </div>
   );
 }

@@ -2,12 +2,14 @@ import { useState } from 'react';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import { InputText } from 'primereact/inputtext';
+import { useTranslation } from 'react-i18next';
 import type { Kind } from '../../shared/kind-types';
+import { fieldTitle, kindText } from '../i18n/kind-texts';
 
 /** Filter values by field, as the list sends them (plain query parameters); empty ones are left out. */
 export type FieldFilters = Record<string, string>;
 
-const titleOf = (kind: Kind, field: string): string => kind.schema.properties[field]?.title ?? field;
+const titleOf = (kind: Kind, field: string): string => fieldTitle(kind, field);
 
 /** The fields a kind's schema declares as filters (x-kind.filters), in schema order. */
 export function filterFields(kind: Kind): string[] {
@@ -20,6 +22,7 @@ export function filterFields(kind: Kind): string[] {
  * 'is' as the schema says. Nothing shows for a kind that declares no filters.
  */
 export function FieldFilterButton({ kind, value, onApply }: { kind: Kind; value: FieldFilters; onApply: (next: FieldFilters) => void }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<FieldFilters>(value);
   const fields = filterFields(kind);
@@ -31,8 +34,8 @@ export function FieldFilterButton({ kind, value, onApply }: { kind: Kind; value:
   };
   const footer = (
     <div className="flex gap-2">
-      <Button label="Clear" outlined className="flex-1" onClick={() => apply({})} />
-      <Button label="Search" icon="pi pi-search" className="flex-1" onClick={() => apply(draft)} />
+      <Button label={t('list.clear')} outlined className="flex-1" onClick={() => apply({})} />
+      <Button label={t('list.search')} icon="pi pi-search" className="flex-1" onClick={() => apply(draft)} />
     </div>
   );
   return (
@@ -41,14 +44,14 @@ export function FieldFilterButton({ kind, value, onApply }: { kind: Kind; value:
         icon="pi pi-search"
         rounded
         text={!active}
-        aria-label="Search"
+        aria-label={t('list.search')}
         onClick={() => {
           setDraft(value);
           setOpen(true);
         }}
       />
       {open && (
-        <Dialog header={`Search ${kind.meta.titles.list}`} visible onHide={() => setOpen(false)} footer={footer} style={{ width: 'min(28rem, calc(100vw - 1rem))' }} modal>
+        <Dialog header={t('list.searchTitle', { title: kindText(kind, 'titles.list', kind.meta.titles.list) })} visible onHide={() => setOpen(false)} footer={footer} style={{ width: 'min(28rem, calc(100vw - 1rem))' }} modal>
           <form
             className="flex flex-column gap-3"
             onSubmit={(e) => {
@@ -58,7 +61,7 @@ export function FieldFilterButton({ kind, value, onApply }: { kind: Kind; value:
           >
             {fields.map((field) => {
               const id = `filter-${field}`;
-              const how = kind.meta.filters?.[field] === 'contains' ? 'contains' : 'is';
+              const how = kind.meta.filters?.[field] === 'contains' ? t('list.contains') : t('list.is');
               return (
                 <div key={field} className="flex flex-column gap-1">
                   <label htmlFor={id}>
@@ -78,6 +81,7 @@ export function FieldFilterButton({ kind, value, onApply }: { kind: Kind; value:
 
 /** A line saying which field filters are on, with a way to clear them. */
 export function FieldFilterBanner({ kind, value, onClear }: { kind: Kind; value: FieldFilters; onClear: () => void }) {
+  const { t } = useTranslation();
   const entries = Object.entries(value);
   if (entries.length === 0) return null;
   const text = entries.map(([field, v]) => `${titleOf(kind, field)}: ${v}`).join(', ');
@@ -85,7 +89,7 @@ export function FieldFilterBanner({ kind, value, onClear }: { kind: Kind; value:
     <div className="filter-banner" role="status">
       <i className="pi pi-search text-primary" aria-hidden="true" />
       <span className="flex-1">{text}</span>
-      <Button label="Clear Search" link size="small" onClick={onClear} />
+      <Button label={t('list.clearSearch')} link size="small" onClick={onClear} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { Button } from 'primereact/button';
+import { useTranslation } from 'react-i18next';
 
 /** The page numbers to show: 1..min(limit, total) for a numeric limit, every page for 'all'. */
 export function pageNumbers(totalPages: number, limit: number | 'all'): number[] {
@@ -8,23 +9,24 @@ export function pageNumbers(totalPages: number, limit: number | 'all'): number[]
 
 /** Previous/next and numbered page buttons; nothing at all with one page or none. */
 export function Pagination({ page, totalPages, limit, onPage }: { page: number; totalPages: number; limit: number | 'all'; onPage: (page: number) => void }) {
+  const { t } = useTranslation();
   if (totalPages <= 1) return null;
   return (
-    <nav className="pagination" aria-label="Pages">
-      <Button icon="pi pi-angle-left" text rounded aria-label="Previous page" disabled={page <= 1} onClick={() => onPage(page - 1)} />
+    <nav className="pagination" aria-label={t('list.pages')}>
+      <Button icon="pi pi-angle-left" text rounded aria-label={t('list.previousPage')} disabled={page <= 1} onClick={() => onPage(page - 1)} />
       {pageNumbers(totalPages, limit).map((n) => (
         <Button
           key={n}
           label={String(n)}
           rounded
           text={n !== page}
-          aria-label={`Page ${n}`}
+          aria-label={t('list.page', { n })}
           aria-current={n === page ? 'page' : undefined}
           className="pagination-number"
           onClick={() => onPage(n)}
         />
       ))}
-      <Button icon="pi pi-angle-right" text rounded aria-label="Next page" disabled={page >= totalPages} onClick={() => onPage(page + 1)} />
+      <Button icon="pi pi-angle-right" text rounded aria-label={t('list.nextPage')} disabled={page >= totalPages} onClick={() => onPage(page + 1)} />
     </nav>
   );
 }

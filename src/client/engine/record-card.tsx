@@ -1,22 +1,27 @@
+import { useTranslation } from 'react-i18next';
 import type { Kind } from '../../shared/kind-types';
+import { kindText } from '../i18n/kind-texts';
 import { formatCardValue } from './format';
 import { labelOf } from '../../shared/schema-evolution';
 import type { RecordRow } from './use-record-list';
 
 /** A list card laid out by the kind's x-kind.card: a title and lines of label, value and suffix. */
 export function RecordCard({ kind, row, onOpen, waiting = false }: { kind: Kind; row: RecordRow; onOpen: () => void; waiting?: boolean }) {
+  const { t } = useTranslation();
   const { title, lines } = kind.meta.card;
+  // The card's labels and fallbacks (x-kind.card) in the language on screen.
+  const text = (path: string, schemaText: string | undefined): string | undefined => (schemaText === undefined ? undefined : kindText(kind, `card.${path}`, schemaText));
   // A choice shows its label (x-labels); other values as stored.
   const value = (field: string): unknown => {
     const prop = kind.schema.properties[field];
     return prop?.['x-labels'] === undefined || row[field] === undefined || row[field] === null ? row[field] : labelOf(prop, row[field]);
   };
-  const titleText = title.text ?? (title.field ? formatCardValue(value(title.field), title.format) : null) ?? title.fallback ?? '';
+  const titleText = text('title.text', title.text) ?? (title.field ? formatCardValue(value(title.field), title.format) : null) ?? text('title.fallback', title.fallback) ?? '';
   return (
     <button type="button" className="record-card" onClick={onOpen}>
       <div className="record-card-title">
         {titleText}
-        {waiting && <span className="waiting-tag">Waiting to sync</span>}
+        {waiting && <span className="waiting-tag">{t('list.waiting')}</span>}
       </div>
       {lines.map((line, i) => {
         const shown = formatCardValue(value(line.field), line.format);
@@ -25,8 +30,8 @@ export function RecordCard({ kind, row, onOpen, waiting = false }: { kind: Kind;
         return (
           <div key={i} className={`record-card-line${line.format === 'clamp-2' ? ' clamp-2' : ''}`}>
             {line.icon && <i className={`${line.icon} text-500`} aria-hidden="true" />}
-            {line.label && <span className="text-500">{line.label}:</span>}
-            <span className="record-card-value">{shown ?? line.fallback ?? ''}</span>
+            {line.label && <span className="text-500">{text(`lines.${i}.label`, line.label)}:</span>}
+            <span className="record-card-value">{shown ?? text(`lines.${i}.fallback`, line.fallback) ?? ''}</span>
             {suffix && <span className="text-600 record-card-suffix">{suffix}</span>}
           </div>
         );

@@ -2,6 +2,8 @@ import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Button } from 'primereact/button';
 import { Tag } from 'primereact/tag';
+import { useTranslation } from 'react-i18next';
+import { kindText } from '../i18n/kind-texts';
 import type { Kind } from '../../shared/kind-types';
 import { Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
@@ -35,6 +37,7 @@ function presetRange(state: unknown): DateRange {
 
 /** The list screen of any kind: header, date filter, cards from x-kind, states and pagination. */
 export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtras?: ListHeaderExtra[] }) {
+  const { t } = useTranslation();
   const toast = useToast();
   const navigate = useNavigate();
   const location = useLocation();
@@ -49,7 +52,15 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
   const [filters, setFilters] = useState<FieldFilters>(initial.filters);
   useEffect(() => saveListState(kind, { page, range, filters }), [kind, page, range, filters]);
   const { meta } = kind;
-  const { state, refresh } = useRecordList(kind, page, range, (message) => toast('error', meta.messages.listLoadFailed, message), filters);
+  // The kind's texts (x-kind) in the language on screen.
+  const texts = {
+    title: kindText(kind, 'titles.list', meta.titles.list),
+    loadFailed: kindText(kind, 'messages.listLoadFailed', meta.messages.listLoadFailed),
+    loading: kindText(kind, 'texts.listLoading', meta.texts.listLoading),
+    emptyTitle: kindText(kind, 'texts.emptyTitle', meta.texts.emptyTitle),
+    emptyText: kindText(kind, 'texts.emptyText', meta.texts.emptyText),
+  };
+  const { state, refresh } = useRecordList(kind, page, range, (message) => toast('error', texts.loadFailed, message), filters);
 
   // Keep the page within 1..total pages when the total shrinks (docs/PRODUCT.md section 4, record detail).
   useEffect(() => {
@@ -80,15 +91,15 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
   return (
     <div className="page">
       <PageHeader
-        title={meta.titles.list}
+        title={texts.title}
         back="/data"
         actions={
           <>
-            <Tag value={String(total)} rounded aria-label={`Total ${total}`} title="Total" />
+            <Tag value={String(total)} rounded aria-label={t('common.totalCount', { count: total })} title={t('common.total')} />
             <FieldFilterButton kind={kind} value={filters} onApply={applyFilters} />
             <DateRangeButton value={range} onApply={applyRange} />
-            <Button icon="pi pi-refresh" rounded text aria-label="Refresh" onClick={() => void refresh()} />
-            {meta.canCreateFromList && <Button icon="pi pi-plus" rounded aria-label="Add" onClick={() => navigate(`${meta.route}/new`)} />}
+            <Button icon="pi pi-refresh" rounded text aria-label={t('common.refresh')} onClick={() => void refresh()} />
+            {meta.canCreateFromList && <Button icon="pi pi-plus" rounded aria-label={t('common.add')} onClick={() => navigate(`${meta.route}/new`)} />}
           </>
         }
       />
@@ -102,11 +113,11 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
       <FilterBanner range={range} onClear={() => applyRange({ from: null, to: null })} />
       <FieldFilterBanner kind={kind} value={filters} onClear={() => applyFilters({})} />
       {state.status === 'ready' && state.offlineSince !== undefined && <OfflineLine since={state.offlineSince} />}
-      {state.status === 'loading' && <Loading text={meta.texts.listLoading} />}
+      {state.status === 'loading' && <Loading text={texts.loading} />}
       {state.status === 'error' && (
         <div className="empty-state">
           <i className="pi pi-exclamation-circle text-4xl text-400" aria-hidden="true" />
-          <p className="font-semibold mb-1">{meta.messages.listLoadFailed}</p>
+          <p className="font-semibold mb-1">{texts.loadFailed}</p>
           <p className="text-600 mt-0">{state.message}</p>
         </div>
       )}
@@ -120,8 +131,8 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
       {state.status === 'ready' && state.rows.length === 0 && waitingCreates.length === 0 && (
         <div className="empty-state">
           <i className="pi pi-inbox text-4xl text-400" aria-hidden="true" />
-          <p className="font-semibold mb-1">{meta.texts.emptyTitle}</p>
-          <p className="text-600 mt-0">{meta.texts.emptyText}</p>
+          <p className="font-semibold mb-1">{texts.emptyTitle}</p>
+          <p className="text-600 mt-0">{texts.emptyText}</p>
         </div>
       )}
       {state.status === 'ready' && state.rows.length > 0 && (

@@ -165,6 +165,13 @@ export const en = {
     previousPage: 'Previous page',
     nextPage: 'Next page',
     page: 'Page {{n}}',
+    search: 'Search',
+    searchTitle: 'Search {{title}}',
+    contains: 'contains',
+    is: 'is',
+    clearSearch: 'Clear Search',
+    waiting: 'Waiting to sync',
+    offlineSince: 'Offline, showing data from {{time}}',
   },
 } as const;
 

@@ -13,3 +13,9 @@ export function kindText(kind: Kind, path: string, schemaText: string): string {
   const text: unknown = i18n.getResource(i18n.language, 'kinds', `${kind.name}.${path}`);
   return typeof text === 'string' ? text : schemaText;
 }
+
+/** A field's title (its schema's title) in the language on screen. */
+export function fieldTitle(kind: Kind, field: string): string {
+  const schemaTitle = kind.schema.properties[field]?.title ?? field;
+  return kindText(kind, `fields.${field}.title`, schemaTitle);
+}

@@ -166,6 +166,13 @@ export const zh = {
     previousPage: '上一页',
     nextPage: '下一页',
     page: '第 {{n}} 页',
+    search: '搜索',
+    searchTitle: '搜索{{title}}',
+    contains: '包含',
+    is: '等于',
+    clearSearch: '清除搜索',
+    waiting: '等待同步',
+    offlineSince: '离线，显示 {{time}} 的数据',
   },
 } as const satisfies Catalogue;
 
