@@ -3,20 +3,30 @@ import os from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import { chromium, type BrowserContext } from 'playwright-core';
-import { chromiumPath, freePort, signInPage, startServedApp, type ServedApp } from '../lib/served-app.js';
+import { APP_USER, chromiumPath, freePort, signInPage, startServedApp, type ServedApp } from '../lib/served-app.js';
+import { fullDatabase } from './full-database.js';
 
-// Lighthouse mobile performance of the five screens of issue 15, signed in, on the built app
-// served by the real server: `npm run bench lighthouse`. Builds the client first (LH_NO_BUILD=1
-// skips that), seeds a day of records through the API, signs in through the login page, then
-// runs Lighthouse (default mobile emulation and simulated throttling) on each screen LH_RUNS
-// times (default 3) from a cold HTTP cache with no service worker, and prints the median run.
-// LH_ONLY=<part of a path> runs only the screens that match; LH_REPORTS=<folder> keeps the reports.
-// Numbers go to docs/PERFORMANCE.md.
+// Lighthouse mobile performance of the app's screens, signed in, on the built app served by the
+// real server with a full database (issue 31): `npm run bench lighthouse`. Builds the client first
+// (LH_NO_BUILD=1 skips that); seeds LH_RECORDS records of every kind (default 100,000) and a busy
+// day of LH_BUSY (default 500) on today's date straight into SQLite (scripts/bench/full-database.ts,
+// kept between runs; LH_FRESH=1 seeds anew); signs in both ways a phone is met (LH_SIGNIN=both,
+// stored or form): 'stored' is a returning phone, whose local storage already holds the token and
+// the user as the app keeps them and which has never loaded the app in this browser; 'form' signs
+// in through the login page first. Then runs Lighthouse (default mobile emulation and simulated
+// throttling) on each screen LH_RUNS times (default 3) from a cold HTTP cache with no service
+// worker, prints the median run and, for it, the longest main-thread tasks and the scripts that
+// kept the main thread busiest. LH_ONLY=<part of a path> runs only the screens that match;
+// LH_REPORTS=<folder> keeps the reports. Numbers go to docs/PERFORMANCE.md.
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const RUNS = Math.max(1, Number(process.env['LH_RUNS'] ?? 3));
 const ONLY = process.env['LH_ONLY'];
 /** A folder to keep each run's full Lighthouse report in (JSON), to see where the time went. */
 const REPORTS = process.env['LH_REPORTS'];
+const RECORDS = Number(process.env['LH_RECORDS'] ?? 100_000);
+const BUSY = Number(process.env['LH_BUSY'] ?? 500);
+const SIGNIN = (process.env['LH_SIGNIN'] ?? 'both') as 'both' | 'stored' | 'form';
+const CLIENT_ID = 'e5cd7e4891bf95d1d19206ce24a7b32e';
 
 interface Row {
   score: number;
@@ -27,12 +37,14 @@ interface Row {
   si: number;
   kb: number;
   requests: number;
+  /** Where the main thread's time went, for the slowest tasks' report. */
+  work: string[];
 }
 
 /** A cold visit: no HTTP cache, no service worker or its caches; the sign-in (local storage) stays. */
 async function coldStart(context: BrowserContext, origin: string): Promise<void> {
   const page = context.pages()[0] ?? (await context.newPage());
-  if (!page.url().startsWith(origin)) await page.goto(`${origin}/login`);
+  if (!page.url().startsWith(origin)) await page.goto(`${origin}/manifest.json`);
   // Evaluated in the page (as text: this script is type-checked without the DOM's types).
   await page.evaluate(`(async () => {
     for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
@@ -41,6 +53,40 @@ async function coldStart(context: BrowserContext, origin: string): Promise<void>
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.clearBrowserCache');
   await cdp.detach();
+}
+
+type Items = Record<string, unknown>[];
+const itemsOf = (lhr: { audits: Record<string, { details?: unknown } | undefined> }, id: string): Items => ((lhr.audits[id]?.details as { items?: Items } | undefined)?.items ?? []);
+const short = (url: unknown): string => {
+  if (typeof url !== 'string' || url === '') return '(no script)';
+  try {
+    const u = new URL(url);
+    return u.pathname === '/' ? u.host : u.pathname.replace(/^\/assets\//, '');
+  } catch {
+    return url.slice(0, 40);
+  }
+};
+
+/** The median run's main-thread report: the longest tasks and the scripts and kinds of work that took the most. */
+function mainThreadReport(lhr: { audits: Record<string, { details?: unknown; numericValue?: number } | undefined> }): string[] {
+  const ms = (v: unknown): string => `${Math.round(Number(v) || 0)} ms`;
+  const tasks = itemsOf(lhr, 'long-tasks')
+    .sort((a, b) => Number(b['duration']) - Number(a['duration']))
+    .slice(0, 5)
+    .map((t) => `${ms(t['duration'])} at ${ms(t['startTime'])} (${short(t['url'])})`);
+  const scripts = itemsOf(lhr, 'bootup-time')
+    .sort((a, b) => Number(b['total']) - Number(a['total']))
+    .slice(0, 4)
+    .map((t) => `${short(t['url'])} ${ms(t['total'])} (script ${ms(t['scripting'])}, parse ${ms(t['scriptParseCompile'])})`);
+  const groups = itemsOf(lhr, 'mainthread-work-breakdown')
+    .sort((a, b) => Number(b['duration']) - Number(a['duration']))
+    .slice(0, 4)
+    .map((t) => `${String(t['groupLabel'] ?? t['group'])} ${ms(t['duration'])}`);
+  return [
+    `longest tasks (simulated, 4x CPU): ${tasks.join('; ') || 'none over 50 ms'}`,
+    `scripts by main-thread time: ${scripts.join('; ') || '-'}`,
+    `main thread by kind (total ${ms(lhr.audits['mainthread-work-breakdown']?.numericValue)}): ${groups.join('; ')}`,
+  ];
 }
 
 async function audit(url: string, port: number): Promise<Row> {
@@ -53,7 +99,7 @@ async function audit(url: string, port: number): Promise<Row> {
   }
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
   const num = (id: string): number => Number(lhr.audits[id]?.numericValue ?? NaN);
-  const items = (lhr.audits['network-requests']?.details as { items?: { transferSize?: number }[] } | undefined)?.items ?? [];
+  const items = itemsOf(lhr, 'network-requests') as { transferSize?: number }[];
   return {
     score: Math.round((lhr.categories['performance']?.score ?? 0) * 100),
     fcp: num('first-contentful-paint'),
@@ -63,52 +109,98 @@ async function audit(url: string, port: number): Promise<Row> {
     si: num('speed-index'),
     kb: items.reduce((s, r) => s + (r.transferSize ?? 0), 0) / 1024,
     requests: items.length,
+    work: mainThreadReport(lhr),
   };
+}
+
+/**
+ * A returning phone: the token and the user in local storage as the app keeps them
+ * (src/client/lib/storage.ts), from the API's own answers, without the app ever loaded here.
+ */
+async function storeSignIn(context: BrowserContext, base: string): Promise<void> {
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: APP_USER.username, password: APP_USER.password, clientId: CLIENT_ID, grantType: 'password' }),
+  });
+  const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+  const info = (await (await fetch(`${base}/api/system/user/getInfo`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { user: Record<string, unknown> } };
+  const user = info.data.user;
+  const stored: Record<string, string> = {
+    accessToken: token,
+    username: APP_USER.username,
+    userInfo: JSON.stringify(user),
+    userDeptName: typeof user['deptName'] === 'string' && user['deptName'] !== '' ? user['deptName'] : '-1',
+    vehicleNo: typeof user['remark'] === 'string' ? user['remark'] : '',
+  };
+  const page = context.pages()[0] ?? (await context.newPage());
+  // A same-origin page that is not the app, to write the origin's storage.
+  await page.goto(`${base}/manifest.json`);
+  await page.evaluate(`Object.entries(${JSON.stringify(stored)}).forEach(([k, v]) => localStorage.setItem(k, v))`);
+}
+
+async function launch(profile: string, debugPort: number): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--remote-debugging-port=${debugPort}`],
+    viewport: { width: 390, height: 844 },
+  });
 }
 
 export async function run(): Promise<void> {
   const cpus = os.cpus();
-  console.log(`machine: ${cpus[0]?.model ?? 'unknown cpu'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`);
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-bench-lh-chromium-'));
+  console.log(`machine: ${cpus[0]?.model ?? 'unknown cpu'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  const data = await fullDatabase({ user: APP_USER, perKind: RECORDS, busyDay: BUSY, fresh: process.env['LH_FRESH'] === '1' });
+  console.log(
+    `database: ${RECORDS} records of each kind and ${BUSY} of each on ${data.day} (the day shown), SQLite in ${data.dataDir}, ` +
+      (data.seededIn > 0 ? `seeded in ${data.seededIn.toFixed(1)} s` : 'seeded by an earlier run'),
+  );
   let app: ServedApp | undefined;
-  const debugPort = await freePort();
-  let context: BrowserContext | undefined;
+  const profiles: string[] = [];
   try {
-    app = await startServedApp({ build: process.env['LH_NO_BUILD'] !== '1' });
+    app = await startServedApp({ build: process.env['LH_NO_BUILD'] !== '1', data });
     const { base, issueId } = app;
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: chromiumPath(),
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--remote-debugging-port=${debugPort}`],
-      viewport: { width: 390, height: 844 },
-    });
-    // Signed in as a person would be: through the login page, which keeps the token in local storage.
-    const page = context.pages()[0] ?? (await context.newPage());
-    await signInPage(page, app);
-
-    const screens = ['/login', '/dashboard', '/data', '/data/issue', `/data/issue/${issueId}`].filter((s) => !ONLY || s.includes(ONLY));
+    const screens = ['/login', '/dashboard', '/data', '/data/issue', `/data/issue/${issueId}`, '/data/issue/new', '/outbox'].filter((s) => !ONLY || s.includes(ONLY));
     console.log(`Lighthouse ${JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version as string}, mobile, simulated throttling; median of ${RUNS} cold runs per screen`);
-    console.log('screen                 score    FCP ms    LCP ms   TBT ms    CLS     SI ms   KB moved  requests');
-    for (const screen of screens) {
-      const rows: Row[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        await coldStart(context, base);
-        // /login while signed in would send the page on to /data; measure it signed out, as it is met.
-        const token = screen === '/login' ? ((await page.evaluate("localStorage.getItem('accessToken')")) as string | null) : null;
-        if (token) await page.evaluate("localStorage.removeItem('accessToken')");
-        rows.push(await audit(base + screen, debugPort));
-        if (token) await page.evaluate(`localStorage.setItem('accessToken', ${JSON.stringify(token)})`);
+    const ways = SIGNIN === 'both' ? (['stored', 'form'] as const) : [SIGNIN];
+    for (const way of ways) {
+      const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-bench-lh-chromium-'));
+      profiles.push(profile);
+      const debugPort = await freePort();
+      const context = await launch(profile, debugPort);
+      try {
+        const page = context.pages()[0] ?? (await context.newPage());
+        if (way === 'form') await signInPage(page, app);
+        else await storeSignIn(context, base);
+        console.log(`\nsigned in: ${way === 'form' ? 'through the sign-in form' : 'a returning phone (token and user in local storage)'}`);
+        console.log('screen                 score    FCP ms    LCP ms   TBT ms    CLS     SI ms   KB moved  requests');
+        // /login is met signed out, the same either way: measured once.
+        for (const screen of screens.filter((s) => s !== '/login' || way === ways[0])) {
+          const rows: Row[] = [];
+          for (let i = 0; i < RUNS; i++) {
+            await coldStart(context, base);
+            // /login while signed in would send the page on to /data; measure it signed out, as it is met.
+            const token = screen === '/login' ? ((await page.evaluate("localStorage.getItem('accessToken')")) as string | null) : null;
+            if (token) await page.evaluate("localStorage.removeItem('accessToken')");
+            rows.push(await audit(base + screen, debugPort));
+            if (token) await page.evaluate(`localStorage.setItem('accessToken', ${JSON.stringify(token)})`);
+          }
+          rows.sort((a, b) => a.score - b.score || b.tbt - a.tbt);
+          const m = rows[Math.floor(rows.length / 2)] as Row;
+          const all = rows.map((r) => `${r.score}`).join('/');
+          const tbts = rows.map((r) => r.tbt.toFixed(0)).join('/');
+          console.log(
+            `${screen.padEnd(20)} ${String(m.score).padStart(5)} ${m.fcp.toFixed(0).padStart(9)} ${m.lcp.toFixed(0).padStart(9)} ${m.tbt.toFixed(0).padStart(8)} ${m.cls.toFixed(3).padStart(6)} ${m.si.toFixed(0).padStart(9)} ${m.kb.toFixed(0).padStart(10)} ${String(m.requests).padStart(9)}   (runs: ${all}; TBT ${tbts})`,
+          );
+          for (const line of m.work) console.log(`    ${line}`);
+        }
+      } finally {
+        await context.close();
       }
-      rows.sort((a, b) => a.score - b.score);
-      const m = rows[Math.floor(rows.length / 2)] as Row;
-      const all = rows.map((r) => r.score).join('/');
-      console.log(
-        `${screen.padEnd(20)} ${String(m.score).padStart(5)} ${m.fcp.toFixed(0).padStart(9)} ${m.lcp.toFixed(0).padStart(9)} ${m.tbt.toFixed(0).padStart(8)} ${m.cls.toFixed(3).padStart(6)} ${m.si.toFixed(0).padStart(9)} ${m.kb.toFixed(0).padStart(10)} ${String(m.requests).padStart(9)}   (runs: ${all})`,
-      );
     }
   } finally {
-    await context?.close();
     app?.stop();
-    fs.rmSync(profile, { recursive: true, force: true });
+    for (const profile of profiles) fs.rmSync(profile, { recursive: true, force: true });
   }
 }

@@ -77,14 +77,15 @@ async function seed(base: string): Promise<number> {
 
 /**
  * Builds the client (unless `build` is false), starts the real server on a free port with a fresh
- * data folder and one user, and seeds a day of records through the API.
+ * data folder and one user, and seeds a day of records through the API; or, given `data`, on a
+ * folder seeded beforehand (kept when the server stops) with that issue for the record view.
  */
-export async function startServedApp(options: { build?: boolean } = {}): Promise<ServedApp> {
+export async function startServedApp(options: { build?: boolean; data?: { dataDir: string; issueId: number } } = {}): Promise<ServedApp> {
   if (options.build !== false) {
     console.log('building the client (npm run build:client)…');
     execFileSync('npm', ['run', '--silent', 'build:client'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-served-app-'));
+  const dataDir = options.data?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-served-app-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/server/main.ts')], {
@@ -104,11 +105,11 @@ export async function startServedApp(options: { build?: boolean } = {}): Promise
   });
   const stop = (): void => {
     server.kill('SIGTERM');
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!options.data) fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     await waitUp(base, server);
-    return { base, issueId: await seed(base), stop };
+    return { base, issueId: options.data?.issueId ?? (await seed(base)), stop };
   } catch (e) {
     stop();
     throw e;
