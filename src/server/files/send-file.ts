@@ -35,30 +35,44 @@ function etagOf(entry: FileEntry): string {
  * PDFs are the exception, since Chrome's viewer refuses sandboxed documents.
  */
 export async function sendFile(request: FastifyRequest, reply: FastifyReply, storage: FileStorage, project: string, entry: FileEntry, disposition: 'inline' | 'attachment'): Promise<FastifyReply> {
-  const etag = etagOf(entry);
-  reply.header('accept-ranges', 'bytes');
-  reply.header('etag', etag);
-  reply.header('last-modified', new Date(entry.modified).toUTCString());
-  reply.header('content-disposition', contentDisposition(disposition, entry.name));
-  reply.header('x-content-type-options', 'nosniff');
-  reply.header('cache-control', 'private, no-cache');
-  if (entry.mimeType !== 'application/pdf') reply.header('content-security-policy', "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'");
-  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-  const ifRange = request.headers['if-range'];
-  const rangeHeader = ifRange === undefined || ifRange === etag || ifRange === new Date(entry.modified).toUTCString() ? request.headers.range : undefined;
-  const range = parseRange(rangeHeader, entry.size);
-  if (range === 'unsatisfiable') {
-    reply.header('content-range', `bytes */${entry.size}`);
-    throw new ApiError(416, `The requested range is outside the file, which has ${entry.size} bytes`);
+  // Opened before anything is sent, through the project's folders and never through a link
+  // (FileStorage.openFile): what was swapped or removed since stat is a 400 or 404 in our envelope,
+  // and size and dates are those of the file that is sent.
+  const file = await storage.openFile(project, entry.path);
+  if (file === undefined) throw new ApiError(404, `No file at '${entry.path}' in your project's files`);
+  let sending = false;
+  try {
+    const opened = { ...entry, size: file.size, modified: file.modified.toISOString() };
+    const etag = etagOf(opened);
+    reply.header('accept-ranges', 'bytes');
+    reply.header('etag', etag);
+    reply.header('last-modified', file.modified.toUTCString());
+    reply.header('content-disposition', contentDisposition(disposition, entry.name));
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('cache-control', 'private, no-cache');
+    if (entry.mimeType !== 'application/pdf') reply.header('content-security-policy', "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'");
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    const ifRange = request.headers['if-range'];
+    const rangeHeader = ifRange === undefined || ifRange === etag || ifRange === file.modified.toUTCString() ? request.headers.range : undefined;
+    const range = parseRange(rangeHeader, file.size);
+    if (range === 'unsatisfiable') {
+      reply.header('content-range', `bytes */${file.size}`);
+      throw new ApiError(416, `The requested range is outside the file, which has ${file.size} bytes`);
+    }
+    // Text of field logs and notes is UTF-8; without the parameter a browser would guess.
+    reply.type(entry.mimeType.startsWith('text/') ? `${entry.mimeType}; charset=utf-8` : entry.mimeType);
+    if (range === undefined) {
+      reply.header('content-length', file.size);
+      if (file.size === 0) return reply.code(200).send('');
+      sending = true;
+      return reply.code(200).send(file.handle.createReadStream());
+    }
+    reply.header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
+    reply.header('content-length', range.end - range.start + 1);
+    sending = true;
+    return reply.code(206).send(file.handle.createReadStream({ start: range.start, end: range.end }));
+  } finally {
+    // The stream closes the handle when it ends, fails or is abandoned; otherwise it is closed here.
+    if (!sending) await file.handle.close();
   }
-  // Text of field logs and notes is UTF-8; without the parameter a browser would guess.
-  reply.type(entry.mimeType.startsWith('text/') ? `${entry.mimeType}; charset=utf-8` : entry.mimeType);
-  if (range === undefined) {
-    reply.header('content-length', entry.size);
-    if (entry.size === 0) return reply.code(200).send('');
-    return reply.code(200).send(storage.createReadStream(project, entry.path));
-  }
-  reply.header('content-range', `bytes ${range.start}-${range.end}/${entry.size}`);
-  reply.header('content-length', range.end - range.start + 1);
-  return reply.code(206).send(storage.createReadStream(project, entry.path, range));
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import { PassThrough, type Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { ApiError } from '../http/envelope.js';
 import { mimeTypeOf } from './mime.js';
 import { parseRelPath, PathError, projectFolder } from './paths.js';
@@ -56,33 +56,114 @@ export class FileStorage {
   /** A folder's files and folders, folders first, then by name. A missing folder is an empty list. */
   async list(project: string, relPath: string): Promise<FileEntry[]> {
     const folder = parseRelPath(relPath);
-    const abs = this.resolve(project, relPath);
-    await this.refuseLinks(project, folder);
-    let dirents: fs.Dirent[];
+    this.resolve(project, relPath);
+    let at: Folder;
     try {
-      dirents = await fs.promises.readdir(abs, { withFileTypes: true });
+      at = await this.openFolder(project, folder);
     } catch (e) {
       if (errno(e) === 'ENOENT') return [];
-      if (errno(e) === 'ENOTDIR') throw new PathError(`'${folder.join('/')}' is a file, not a folder`);
       throw e;
     }
-    // Symbolic links and special files are never shown (nor served); names this service would
-    // refuse (put there by hand) are left out, so every listed path can also be downloaded.
-    const usable = dirents.filter((d) => (d.isFile() || d.isDirectory()) && this.usableName(d.name));
-    const entries: FileEntry[] = [];
-    for (let i = 0; i < usable.length; i += 64) {
-      const batch = await Promise.all(usable.slice(i, i + 64).map((d) => this.entryAt(project, [...folder, d.name].join('/'), path.join(abs, d.name))));
-      for (const e of batch) if (e) entries.push(e);
+    try {
+      const dirents = await fs.promises.readdir(at.path, { withFileTypes: true });
+      // Symbolic links and special files are never shown (nor served); names this service would
+      // refuse (put there by hand) are left out, so every listed path can also be downloaded.
+      const usable = dirents.filter((d) => (d.isFile() || d.isDirectory()) && this.usableName(d.name));
+      const entries: FileEntry[] = [];
+      for (let i = 0; i < usable.length; i += 64) {
+        const batch = await Promise.all(usable.slice(i, i + 64).map((d) => this.entryAt(project, [...folder, d.name].join('/'), at.child(d.name))));
+        for (const e of batch) if (e) entries.push(e);
+      }
+      return entries.sort((a, b) => Number(b.isFolder) - Number(a.isFolder) || collator.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    } finally {
+      await at.close();
     }
-    return entries.sort((a, b) => Number(b.isFolder) - Number(a.isFolder) || collator.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** The file or folder at a path, or undefined when there is none (or it is a link or special file). */
   async stat(project: string, relPath: string): Promise<FileEntry | undefined> {
-    const abs = this.resolve(project, relPath);
-    await this.refuseLinks(project, parseRelPath(relPath));
-    if (!(await this.insideRealRoot(project, abs))) return undefined;
-    return this.entryAt(project, normalised(relPath), abs);
+    const names = parseRelPath(relPath);
+    this.resolve(project, relPath);
+    let at: Folder;
+    try {
+      at = await this.openFolder(project, names.slice(0, -1));
+    } catch (e) {
+      if (errno(e) === 'ENOENT') return undefined;
+      throw e;
+    }
+    try {
+      return await this.entryAt(project, names.join('/'), names.length === 0 ? at : at.child(names[names.length - 1] as string));
+    } finally {
+      await at.close();
+    }
+  }
+
+  /**
+   * Opens a project's folder by walking its path one part at a time from the project folder: each
+   * part is opened with O_NOFOLLOW inside the handle of the one before (openat, which Node has not,
+   * through Linux's /proc/self/fd/<fd>/<name>), so a part swapped for a symbolic link at any moment,
+   * even between two checks, is refused rather than followed (issue 29: a folder swapped for a link
+   * to another project's folder during downloads served that project's bytes). A symbolic link is a
+   * PathError (400); a part that does not exist throws ENOENT, unless `create` makes it a folder.
+   */
+  async openFolder(project: string, names: readonly string[], create = false): Promise<Folder> {
+    const root = this.projectRoot(project);
+    let at: Folder | undefined;
+    try {
+      if (create) await mkdirIfMissing(root);
+      at = await Folder.open(root, root, '(the project folder)');
+      for (const [i, name] of names.entries()) {
+        const shown = names.slice(0, i + 1).join('/');
+        if (create) await mkdirIfMissing(at.child(name), shown);
+        const next = await at.folder(name, shown);
+        await at.close();
+        at = next;
+      }
+      return at;
+    } catch (e) {
+      await at?.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Opens a file of a project for reading, walking its path as openFolder does and opening the file
+   * itself with O_NOFOLLOW: what is read is the file at that path inside the project when it was
+   * opened, never what a link swapped in points at. Undefined when there is no file there (or it
+   * is a special file); a PathError (400) for a link or a folder on the way.
+   */
+  async openFile(project: string, relPath: string): Promise<OpenFile | undefined> {
+    const names = parseRelPath(relPath);
+    this.resolve(project, relPath);
+    const name = names[names.length - 1];
+    if (name === undefined) throw new PathError('The project folder is a folder; give the path of a file');
+    let at: Folder;
+    try {
+      at = await this.openFolder(project, names.slice(0, -1));
+    } catch (e) {
+      if (errno(e) === 'ENOENT') return undefined;
+      throw e;
+    }
+    try {
+      let handle: fs.promises.FileHandle;
+      try {
+        // O_NONBLOCK: a FIFO planted in the tree cannot hold the request open (it is refused below).
+        handle = await fs.promises.open(at.child(name), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+      } catch (e) {
+        if (errno(e) === 'ENOENT') return undefined;
+        if (errno(e) === 'ELOOP') throw linkError(names.join('/'));
+        throw e;
+      }
+      const st = await handle.stat();
+      if (!st.isFile() || !(await at.stillHolds(name, st))) {
+        await handle.close();
+        if (st.isDirectory()) throw new PathError(`'${names.join('/')}' is a folder; give the path of a file`);
+        return undefined;
+      }
+      return { handle, size: st.size, modified: st.mtime };
+    } finally {
+      await at.close();
+    }
   }
 
   /**
@@ -107,26 +188,20 @@ export class FileStorage {
     }
   }
 
-  /** The bytes of a file, all or range.start..range.end inclusive. Call stat first for a 404. */
+  /**
+   * The bytes of a file, all or range.start..range.end inclusive, opened (by openFile) when the
+   * stream is first read; a file that is gone or a link is the stream's error.
+   */
   createReadStream(project: string, relPath: string, range?: { start: number; end: number }): Readable {
-    const abs = this.resolve(project, relPath);
-    let real: string | undefined;
-    try {
-      real = fs.realpathSync(abs);
-    } catch {
-      // Missing: the stream below reports ENOENT as its error.
-    }
-    if (real !== undefined && !this.within(this.realProjectRoot(project), real)) throw new PathError('path leaves the project folder');
-    // O_NOFOLLOW: a link swapped in for the file after the checks is not opened either (ELOOP).
-    let fd: number;
-    try {
-      fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-    } catch (e) {
-      const failed = new PassThrough();
-      process.nextTick(() => failed.destroy(e as Error));
-      return failed;
-    }
-    return fs.createReadStream('', range ? { fd, start: range.start, end: range.end } : { fd });
+    const open = (): Promise<OpenFile | undefined> => this.openFile(project, relPath);
+    return Readable.from(
+      (async function* () {
+        const file = await open();
+        if (file === undefined) throw new ApiError(404, `No file at '${normalised(relPath)}' in your project's files`);
+        yield* file.handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+      })(),
+      { objectMode: false },
+    );
   }
 
   /** A fresh, unique file name for an upload in progress (two uploads of one name never share it). */
@@ -152,43 +227,45 @@ export class FileStorage {
    * exists, so two uploads finishing at once can never overwrite each other.
    */
   async commit(project: string, folder: string, name: string, staged: string, conflict: ConflictBehavior = 'rename'): Promise<FileEntry> {
-    const folderAbs = this.resolve(project, folder);
+    this.resolve(project, folder);
     const folderRel = normalised(folder);
     if (parseRelPath(name).length !== 1) throw new PathError('The file name must not contain a slash');
-    const folderNames = parseRelPath(folder);
-    await this.refuseLinks(project, folderNames);
+    // Made and opened part by part inside the project folder, never through a link (openFolder).
+    let at: Folder;
     try {
-      await fs.promises.mkdir(folderAbs, { recursive: true });
+      at = await this.openFolder(project, parseRelPath(folder), true);
     } catch (e) {
       if (errno(e) === 'EEXIST' || errno(e) === 'ENOTDIR') throw new ApiError(409, `'${folderRel}' cannot be created: a file is in the way of that folder`);
       throw e;
     }
-    // Again after making the folders: a link planted in between is caught before a byte lands there.
-    await this.refuseLinks(project, folderNames);
-    if (!(await this.insideRealRoot(project, folderAbs))) throw new PathError('path leaves the project folder');
-    let finalName = name;
-    if (conflict === 'replace') {
-      try {
-        await fs.promises.rename(staged, path.join(folderAbs, name));
-      } catch (e) {
-        if (errno(e) === 'EISDIR' || errno(e) === 'ENOTEMPTY' || errno(e) === 'EEXIST') throw new ApiError(409, `'${name}' is a folder; choose another file name`);
-        throw e;
+    try {
+      let finalName = name;
+      if (conflict === 'replace') {
+        try {
+          await fs.promises.rename(staged, at.child(name));
+        } catch (e) {
+          if (errno(e) === 'EISDIR' || errno(e) === 'ENOTEMPTY' || errno(e) === 'EEXIST') throw new ApiError(409, `'${name}' is a folder; choose another file name`);
+          throw e;
+        }
+      } else {
+        finalName = await this.linkUnique(staged, at, name, conflict === 'fail' ? 0 : MAX_RENAME_SUFFIX);
+        await fs.promises.rm(staged, { force: true });
       }
-    } else {
-      finalName = await this.linkUnique(staged, folderAbs, name, conflict === 'fail' ? 0 : MAX_RENAME_SUFFIX);
-      await fs.promises.rm(staged, { force: true });
+      // Makes the new name durable: a crash right after answering must not lose it.
+      await at.handle.sync();
+      const rel = folderRel === '' ? finalName : `${folderRel}/${finalName}`;
+      const entry = await this.entryAt(project, rel, at.child(finalName));
+      if (!entry) throw new Error(`the upload committed as ${rel} is missing`);
+      return entry;
+    } finally {
+      await at.close();
     }
-    await syncDir(folderAbs);
-    const rel = folderRel === '' ? finalName : `${folderRel}/${finalName}`;
-    const entry = await this.stat(project, rel);
-    if (!entry) throw new Error(`the upload committed as ${rel} is missing`);
-    return entry;
   }
 
-  private async linkUnique(staged: string, folderAbs: string, name: string, maxSuffix: number): Promise<string> {
+  private async linkUnique(staged: string, at: Folder, name: string, maxSuffix: number): Promise<string> {
     for (let n = 0; n <= maxSuffix; n++) {
       const candidate = n === 0 ? name : suffixed(name, n);
-      const target = path.join(folderAbs, candidate);
+      const target = at.child(candidate);
       try {
         await fs.promises.link(staged, target);
         return candidate;
@@ -213,10 +290,11 @@ export class FileStorage {
     }
   }
 
-  private async entryAt(project: string, rel: string, abs: string): Promise<FileEntry | undefined> {
+  /** The entry of `rel`, read with lstat at `at` (a path, or an open folder: the folder itself). */
+  private async entryAt(project: string, rel: string, at: string | Folder): Promise<FileEntry | undefined> {
     let st: fs.Stats;
     try {
-      st = await fs.promises.lstat(abs);
+      st = typeof at === 'string' ? await fs.promises.lstat(at) : await at.handle.stat();
     } catch (e) {
       if (errno(e) === 'ENOENT' || errno(e) === 'ENOTDIR') return undefined;
       throw e;
@@ -234,32 +312,6 @@ export class FileStorage {
     };
   }
 
-  private realRootCache: string | undefined;
-
-  private realProjectRoot(project: string): string {
-    if (this.realRootCache === undefined) {
-      try {
-        this.realRootCache = fs.realpathSync(this.rootDir);
-      } catch {
-        return this.projectRoot(project);
-      }
-    }
-    return path.join(this.realRootCache, projectFolder(project));
-  }
-
-  /** False when a folder on the way is a link pointing elsewhere (someone put it there by hand). */
-  private async insideRealRoot(project: string, abs: string): Promise<boolean> {
-    try {
-      return this.within(this.realProjectRoot(project), await fs.promises.realpath(abs));
-    } catch (e) {
-      if (errno(e) === 'ENOENT' || errno(e) === 'ENOTDIR') return true;
-      throw e;
-    }
-  }
-
-  private within(root: string, abs: string): boolean {
-    return abs === root || abs.startsWith(root + path.sep);
-  }
 }
 
 function normalised(relPath: string): string {
@@ -275,12 +327,90 @@ async function exists(p: string): Promise<boolean> {
   }
 }
 
-/** Makes a rename durable: a crash right after answering must not lose the file's new name. */
-async function syncDir(dir: string): Promise<void> {
-  const handle = await fs.promises.open(dir, 'r');
+function linkError(shown: string): PathError {
+  return new PathError(`'${shown}' is a symbolic link; this service never follows links`);
+}
+
+/** Makes a folder unless it exists (as anything: opening it next says what it is). */
+async function mkdirIfMissing(at: string, shown?: string): Promise<void> {
   try {
-    await handle.sync();
-  } finally {
-    await handle.close();
+    await fs.promises.mkdir(at);
+  } catch (e) {
+    if (errno(e) === 'EEXIST') return;
+    if (errno(e) === 'ENOENT' && shown === undefined) {
+      await fs.promises.mkdir(at, { recursive: true });
+      return;
+    }
+    throw e;
+  }
+}
+
+/** A file opened for reading by FileStorage.openFile, with what fstat said of it. */
+export interface OpenFile {
+  handle: fs.promises.FileHandle;
+  size: number;
+  modified: Date;
+}
+
+const PROC_FD = '/proc/self/fd';
+/** Whether an open folder's children can be named through its handle (Linux): openat for Node. */
+const OPEN_AT = ((): boolean => {
+  try {
+    return fs.statSync(`${PROC_FD}/0`, { throwIfNoEntry: false }) !== undefined || fs.readdirSync(PROC_FD).length > 0;
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * An open folder. Its children are named through its handle (/proc/self/fd/<fd>/<name>), so what
+ * they are is decided by the folder that was opened, not by whatever its path leads to now.
+ * Without /proc (not Linux) they are named by path, and every part is still opened with
+ * O_NOFOLLOW and checked again after a file is opened (stillHolds).
+ */
+export class Folder {
+  private constructor(
+    readonly handle: fs.promises.FileHandle,
+    private readonly realPath: string,
+  ) {}
+
+  static async open(at: string, realPath: string, shown: string): Promise<Folder> {
+    try {
+      return new Folder(await fs.promises.open(at, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW), realPath);
+    } catch (e) {
+      if (errno(e) === 'ELOOP') throw linkError(shown);
+      if (errno(e) === 'ENOTDIR') {
+        // O_DIRECTORY with O_NOFOLLOW answers ENOTDIR for a link too: say which it is.
+        const st = await fs.promises.lstat(at).catch(() => undefined);
+        if (st?.isSymbolicLink() === true) throw linkError(shown);
+        throw new PathError(`'${shown}' is a file, not a folder`);
+      }
+      throw e;
+    }
+  }
+
+  /** The folder itself, as a path the file system calls take. */
+  get path(): string {
+    return OPEN_AT ? `${PROC_FD}/${this.handle.fd}` : this.realPath;
+  }
+
+  /** A child of this folder, as a path the file system calls take. */
+  child(name: string): string {
+    return OPEN_AT ? `${PROC_FD}/${this.handle.fd}/${name}` : path.join(this.realPath, name);
+  }
+
+  folder(name: string, shown: string): Promise<Folder> {
+    return Folder.open(this.child(name), path.join(this.realPath, name), shown);
+  }
+
+  /** True when `name` in this folder is still the file `st` describes (the check for systems without /proc). */
+  async stillHolds(name: string, st: fs.Stats): Promise<boolean> {
+    if (OPEN_AT) return true;
+    const now = await fs.promises.lstat(this.child(name)).catch(() => undefined);
+    return now !== undefined && now.dev === st.dev && now.ino === st.ino;
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close();
   }
 }
