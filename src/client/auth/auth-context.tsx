@@ -53,8 +53,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (initial.status !== 'signedIn') return;
     authApi.getInfo().then(
       (res) => {
+        const before = JSON.stringify([storage.username(), storage.userInfo()]);
         storage.saveUser(res.data.user.userName ?? initial.username, res.data.user);
-        setState(fromStorage());
+        // Unchanged (the usual start): no new state, so every screen using it is not drawn again
+        // in one unsliced task while the page is still loading (issue 31).
+        if (JSON.stringify([storage.username(), storage.userInfo()]) !== before) setState(fromStorage());
       },
       (e: unknown) => {
         if (e instanceof ApiError && e.status === 401) setState({ status: 'signedOut' });
