@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { isHost } from '../http/input-guard.js';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentUser } from '../auth/authenticate.js';
@@ -150,7 +151,11 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     await fs.promises.writeFile(staged, '', { flag: 'wx' });
     const partFile = path.basename(staged);
     const { secret, expiresAt } = await sessions.create({ userId: user.id, project: user.project, folder, fileName: sanitizeFileName(rawName), conflict, partFile, declaredSize, deferCommit });
-    // Built on PUBLIC_URL, or on the request's own host: never on a forwarded header that TRUST_PROXY does not vouch for.
+    // Built on PUBLIC_URL, or on the request's own host: never on a forwarded header that TRUST_PROXY
+    // does not vouch for, and only on a host that is a host (http/input-guard.ts refuses any other).
+    if (deps.publicUrl === undefined && !isHost(request.host ?? '')) {
+      throw badRequest('The request names no host to build the upload URL on; send a Host header, or set PUBLIC_URL on the server');
+    }
     const base = deps.publicUrl ?? `${request.protocol}://${request.host}`;
     // Graph's uploadSession, at the top level.
     return { uploadUrl: `${base}${app.prefix}/files/upload/session/${secret}`, expirationDateTime: expiresAt, nextExpectedRanges: ['0-'] };

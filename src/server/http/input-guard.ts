@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from './envelope.js';
 
@@ -94,8 +95,32 @@ export function checkUrl(url: string): void {
   }
 }
 
+/** A host name (letters, digits, '-', '_' in dot-separated labels) or an [IPv6] address, with an optional port. */
+const HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?|\[([0-9A-Fa-f:.]{2,45})\])(?::(\d{1,5}))?$/;
+
+/** Whether a Host (or X-Forwarded-Host) value is a host and an optional port, nothing else. */
+export function isHost(value: string): boolean {
+  if (value.length > 261) return false;
+  const m = HOST.exec(value);
+  if (m === null) return false;
+  if (m[1] !== undefined && !net.isIPv6(m[1])) return false;
+  return m[2] === undefined || Number(m[2]) <= 65535;
+}
+
 /**
- * Input every route gets checked before it runs: addresses whose escapes are not UTF-8 or hold
+ * Refuses a request whose Host, or the X-Forwarded-Host a trusted proxy vouches for, is not a host
+ * with an optional port (RFC 9112 asks a 400 for an invalid Host): the host goes into URLs the server
+ * builds (upload sessions), where '/', '?', '@' or a space would change what the URL points at.
+ */
+export function checkHost(headerHost: string | undefined, usedHost: string): void {
+  for (const [name, value] of [['Host', headerHost], ['X-Forwarded-Host', usedHost === headerHost ? undefined : usedHost]] as const) {
+    if (value === undefined || value === '' || isHost(value)) continue;
+    throw badRequest(`The ${name} header '${value.slice(0, 100)}' is not a host name or address with an optional port`);
+  }
+}
+
+/**
+ * Input every route gets checked before it runs: a Host that is not a host, addresses whose escapes are not UTF-8 or hold
  * NUL, and JSON bodies that are not UTF-8, nest deeper than MAX_JSON_DEPTH, or hold NUL or a lone
  * UTF-16 surrogate (JSON's "\ud800") in any string or key. Each is a 400 naming the problem; nothing reaches a handler, the validator or the
  * database (where NUL and broken text fail differently in each dialect).
@@ -106,6 +131,7 @@ export function installInputGuard(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
     try {
       checkUrl(request.url);
+      checkHost(request.headers.host, request.host);
     } catch (error) {
       done(error as Error);
       return;

@@ -1,6 +1,8 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
 import { putFile } from '../downloads/fixtures.js';
+import { requestFrom } from './net.js';
 
 const forwarded = { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' };
 
@@ -65,5 +67,81 @@ describe.each(dbTargets())('PUBLIC_URL and TRUST_PROXY on $name', (target) => {
     expect((await s.request('POST', '/api/auth/login', { body: { username: 'alice', password: ALICE.password }, headers: { 'x-forwarded-for': '203.0.113.1' } })).status).toBe(429);
     expect((await s.request('POST', '/api/auth/login', { body: { username: 'alice', password: ALICE.password }, headers: { 'x-forwarded-for': '203.0.113.2' } })).status).toBe(200);
     await s.close();
+  });
+});
+
+/**
+ * The Host header goes into upload URLs (issue 29, item 4): one that is not a host and an optional
+ * port is refused with a 400 naming it, before any route runs, and the trusted proxy's
+ * X-Forwarded-Host likewise; an untrusted one is ignored as before.
+ */
+describe.each(dbTargets())('Host headers on $name', (target) => {
+  const BAD = ['evil.example/path', 'evil.example?x=1', 'user@evil.example', 'evil example', 'evil.example:99999', 'evil.example:', '[zz::1]', 'a..b', '-a.example', 'evil.example#x', 'evil.example\\x'];
+  const GOOD = ['localhost:8080', '127.0.0.1', '[::1]:8080', 'my_service', 'roadtest.example.com.', 'EXAMPLE.com:443'];
+  let s: TestServer;
+  let alice: string;
+  beforeAll(async () => {
+    s = await startServer(target, { TRUST_PROXY: '127.0.0.2' });
+    alice = await s.login(ALICE.username, ALICE.password);
+  });
+  afterAll(async () => {
+    expect(s.serverErrors).toEqual([]);
+    await s.close();
+  });
+
+  const session = (from: string, headers: Record<string, string>) =>
+    requestFrom(from, s.url, 'POST', '/sharepoint/files/upload/session?path=p', { fileName: 'a.bin' }, { authorization: `Bearer ${alice}`, ...headers });
+
+  it('refuses a Host that is not a host, on upload sessions and every other route, and builds no URL on it', async () => {
+    for (const host of BAD) {
+      for (const path of ['/sharepoint/files/upload/session?path=p', '/api/system/user/getInfo', '/']) {
+        const res = await requestFrom('127.0.0.1', s.url, path.startsWith('/sharepoint') ? 'POST' : 'GET', path, path.startsWith('/sharepoint') ? { fileName: 'a.bin' } : undefined, { host, authorization: `Bearer ${alice}` });
+        expect(res.status, `${host} ${path}`).toBe(400);
+        expect(JSON.stringify(res.body), host).not.toContain('uploadUrl');
+        expect(res.body.msg ?? res.body.error?.message, host).toContain(`The Host header '${host}' is not a host name or address`);
+      }
+    }
+    for (const host of GOOD) {
+      const res = await session('127.0.0.1', { host });
+      expect(res.status, host).toBe(200);
+      expect(new URL(res.body.uploadUrl as string).host, host).toBe(new URL(`http://${host}`).host);
+    }
+  });
+
+  it("refuses a trusted proxy's X-Forwarded-Host that is not a host, and ignores an untrusted one", async () => {
+    for (const host of BAD) {
+      const trusted = await session('127.0.0.2', { 'x-forwarded-host': host });
+      expect(trusted.status, host).toBe(400);
+      expect(trusted.body.msg ?? trusted.body.error?.message).toContain(`The X-Forwarded-Host header '${host}'`);
+      const untrusted = await session('127.0.0.1', { 'x-forwarded-host': host });
+      expect(untrusted.status, host).toBe(200);
+      expect(new URL(untrusted.body.uploadUrl as string).origin).toBe(s.url);
+    }
+    const good = await session('127.0.0.2', { 'x-forwarded-host': 'roadtest.example.com' });
+    expect(new URL(good.body.uploadUrl as string).host).toBe('roadtest.example.com');
+  });
+
+  it('refuses to build an upload URL for a request with no Host (HTTP/1.0) unless PUBLIC_URL is set', async () => {
+    const raw = async (url: string): Promise<string> => {
+      const { port } = new URL(url);
+      const body = JSON.stringify({ fileName: 'a.bin' });
+      const socket = net.connect(Number(port), '127.0.0.1');
+      socket.write(`POST /sharepoint/files/upload/session?path=p HTTP/1.0\r\nauthorization: Bearer ${alice}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+      const chunks: Buffer[] = [];
+      for await (const chunk of socket) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString();
+    };
+    const answer = await raw(s.url);
+    expect(answer).toMatch(/^HTTP\/1\.1 400/);
+    expect(answer).toContain('send a Host header, or set PUBLIC_URL');
+    const withPublic = await startServer(target, { PUBLIC_URL: 'https://roadtest.example.com' });
+    try {
+      alice = await withPublic.login(ALICE.username, ALICE.password);
+      const ok = await raw(withPublic.url);
+      expect(ok).toMatch(/^HTTP\/1\.1 200/);
+      expect(ok).toContain('https://roadtest.example.com/sharepoint/files/upload/session/');
+    } finally {
+      await withPublic.close();
+    }
   });
 });
