@@ -90,9 +90,22 @@ function mainThreadReport(lhr: { audits: Record<string, { details?: unknown; num
 }
 
 async function audit(url: string, port: number): Promise<Row> {
-  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true });
-  if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
-  const lhr = result.lhr;
+  // On a busy machine Lighthouse now and then loses the trace (NO_NAVSTART): such a run is made again, twice at most.
+  for (let attempt = 1; ; attempt++) {
+    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true });
+    if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    const error = result.lhr.runtimeError;
+    if (error && attempt < 3 && /trace|NO_NAVSTART|NO_FCP/i.test(`${error.code} ${error.message}`)) {
+      console.log(`    (${new URL(url).pathname}: ${error.code}, measured again)`);
+      continue;
+    }
+    return row(result.lhr, url);
+  }
+}
+
+type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
+
+function row(lhr: Lhr, url: string): Row {
   if (REPORTS) {
     fs.mkdirSync(REPORTS, { recursive: true });
     fs.writeFileSync(path.join(REPORTS, `${new URL(url).pathname.slice(1).replaceAll('/', '_') || 'root'}-${Date.now()}.json`), JSON.stringify(lhr));
@@ -191,7 +204,7 @@ export async function run(): Promise<void> {
           const all = rows.map((r) => `${r.score}`).join('/');
           const tbts = rows.map((r) => r.tbt.toFixed(0)).join('/');
           console.log(
-            `${screen.padEnd(20)} ${String(m.score).padStart(5)} ${m.fcp.toFixed(0).padStart(9)} ${m.lcp.toFixed(0).padStart(9)} ${m.tbt.toFixed(0).padStart(8)} ${m.cls.toFixed(3).padStart(6)} ${m.si.toFixed(0).padStart(9)} ${m.kb.toFixed(0).padStart(10)} ${String(m.requests).padStart(9)}   (runs: ${all}; TBT ${tbts})`,
+            `${screen.padEnd(20)} ${String(m.score).padStart(5)} ${m.fcp.toFixed(0).padStart(9)} ${m.lcp.toFixed(0).padStart(9)} ${m.tbt.toFixed(0).padStart(8)} ${m.cls.toFixed(3).padStart(6)} ${m.si.toFixed(0).padStart(9)} ${m.kb.toFixed(0).padStart(10)} ${String(m.requests).padStart(9)}   (runs: ${all}; TBT ${tbts}; load average ${(os.loadavg()[0] ?? 0).toFixed(1)})`,
           );
           for (const line of m.work) console.log(`    ${line}`);
         }
