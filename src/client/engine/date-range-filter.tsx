@@ -18,7 +18,8 @@ export function filterText(range: DateRange): string | null {
 
 /** The header's filter button and its popover: one month, week from Sunday, Clear and Apply. */
 export function DateRangeButton({ value, onApply }: { value: DateRange; onApply: (range: DateRange) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
   const panel = useRef<OverlayPanel>(null);
   const [pending, setPending] = useState<Array<Date | null> | null>(null);
   const chosen = pending !== null && pending.some((d) => d instanceof Date);
@@ -32,13 +33,14 @@ export function DateRangeButton({ value, onApply }: { value: DateRange; onApply:
         inline
         selectionMode="range"
         numberOfMonths={1}
-        // PrimeReact's 'en' locale starts weeks on Sunday (firstDayOfWeek 0), as docs/PRODUCT.md asks.
-        locale="en"
+        // Both locales start weeks on Sunday (firstDayOfWeek 0), as docs/PRODUCT.md asks; 'zh' is
+        // added by src/client/i18n/primereact-locale.ts.
+        locale={language}
         value={pending as Date[] | null}
         onChange={(e) => setPending((e.value as Array<Date | null> | null) ?? null)}
       />
     ),
-    [pending],
+    [pending, language],
   );
 
   return (

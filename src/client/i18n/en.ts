@@ -64,6 +64,7 @@ export const en = {
   vehicle: {
     vehicleNo: 'Vehicle No',
     model: 'Model',
+    sampleModel: 'EV Test Prototype',
     battery: 'Battery',
     odometer: 'Odometer',
     currentSpeed: 'Current Speed',

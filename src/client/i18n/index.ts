@@ -63,12 +63,21 @@ export function startLanguage(): Language {
   return storedLanguage() ?? phoneLanguage();
 }
 
+let primeLocaleLoaded = false;
+
 /** Loads a language's catalogue (once) and switches every screen to it. */
 export async function applyLanguage(language: Language): Promise<void> {
   if (!i18n.hasResourceBundle(language, 'translation')) {
     const loaded = await LOADERS[language]();
     i18n.addResourceBundle(language, 'translation', loaded.translation);
     i18n.addResourceBundle(language, 'kinds', loaded.kinds);
+  }
+  // PrimeReact's words first, so the screens re-render in one language. English is its default:
+  // the sign-in page in English never loads this.
+  if (language !== 'en' || primeLocaleLoaded) {
+    const { setPrimeLocale } = await import('./primereact-locale');
+    primeLocaleLoaded = true;
+    setPrimeLocale(language);
   }
   await i18n.changeLanguage(language);
   document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';

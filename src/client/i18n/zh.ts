@@ -65,6 +65,7 @@ export const zh = {
   vehicle: {
     vehicleNo: '车辆编号',
     model: '车型',
+    sampleModel: '电动测试样车',
     battery: '电量',
     odometer: '里程表',
     currentSpeed: '当前车速',

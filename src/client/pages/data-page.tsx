@@ -99,7 +99,7 @@ function DownloadStatus({ download, onStop, onDismiss }: { download: Download; o
 
 /** Data Management: the project, one day's figures and packages, the last 14 days, and the totals. */
 export function DataPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const toast = useToast();
   const navigate = useNavigate();
   const [date, setDate] = useState<Date>(storedDate);
@@ -192,7 +192,8 @@ export function DataPage() {
             value={date}
             onChange={(e) => e.value instanceof Date && setDate(e.value)}
             dateFormat="yy-mm-dd"
-            locale="en"
+            // The week starts on Sunday in both (docs/PRODUCT.md); the month and day names follow the language.
+            locale={i18n.language}
             showIcon
             readOnlyInput
             inputClassName="w-full"

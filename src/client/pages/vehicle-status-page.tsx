@@ -29,7 +29,7 @@ export function VehicleStatusPage() {
       <PageHeader title={t('pages.vehicle')} back={PAGE_BACK.vehicle} actions={<Tag value={t('common.sampleData')} severity="warning" />} />
       <Card className="mb-3">
         <Row label={t('vehicle.vehicleNo')} value={storage.vehicleNo() || V.vehicleNo} />
-        <Row label={t('vehicle.model')} value={V.model} />
+        <Row label={t('vehicle.model')} value={t('vehicle.sampleModel')} />
         <Row label={t('vehicle.battery')} value={`${V.batteryPercent}%`} />
         <Row label={t('vehicle.odometer')} value={`${V.odometerKm.toLocaleString('en-GB')} km`} />
         <Row label={t('vehicle.currentSpeed')} value={t('workspace.kmh', { value: V.speedKmh })} />

@@ -1,0 +1,207 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { applyLanguage, LANGUAGE_KEY, phoneLanguage } from '../../src/client/i18n';
+import { en } from '../../src/client/i18n/en';
+import { zh, zhKinds } from '../../src/client/i18n/zh';
+import { registry } from '../../src/client/engine/registry';
+import { fakeFetch, okInfo, type FakeCall } from './fake-server';
+import { current, renderApp, signedIn } from './render';
+
+/** Every text of a catalogue, flattened. */
+function texts(tree: unknown): string[] {
+  if (typeof tree === 'string') return [tree];
+  if (tree && typeof tree === 'object') return Object.values(tree).flatMap(texts);
+  return [];
+}
+
+/** The English texts the kinds' schemas give for what zhKinds translates (same paths). */
+function schemaTexts(): string[] {
+  const out: string[] = [];
+  const walk = (translated: unknown, original: unknown): void => {
+    if (typeof translated === 'string' && typeof original === 'string') out.push(original);
+    else if (translated && typeof translated === 'object' && original && typeof original === 'object')
+      for (const [k, v] of Object.entries(translated)) walk(v, (original as Record<string, unknown>)[k]);
+  };
+  for (const [name, translated] of Object.entries(zhKinds)) {
+    const kind = registry.get(name);
+    if (!kind) continue;
+    const { fields, ...meta } = translated as Record<string, unknown>;
+    walk(meta, kind.meta);
+    for (const [field, v] of Object.entries((fields ?? {}) as Record<string, { title: string }>)) walk(v.title, kind.schema.properties[field]?.title);
+  }
+  return out;
+}
+
+/**
+ * What a person sees or hears on the screen: text nodes (hidden ones too, as a screen reader reads
+ * them), aria-labels, titles, placeholders and alt texts. Values of records are left out by the
+ * caller choosing record values in the screen's language or without words.
+ */
+function screenTexts(root: HTMLElement = document.body): string[] {
+  const found: string[] = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement?.closest('script, style')) continue;
+    const text = node.textContent?.trim();
+    if (text) found.push(text);
+  }
+  for (const el of Array.from(root.querySelectorAll('[aria-label], [title], [placeholder], [alt]'))) {
+    for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
+      const v = el.getAttribute(attr)?.trim();
+      if (v) found.push(v);
+    }
+  }
+  return found;
+}
+
+/** Latin words a Chinese screen may show: units, abbreviations and names that are written so in Chinese too. */
+const LATIN_IN_CHINESE = new Set(['km', 'h', 'ID', 'POI', 'SOC', 'AI', 'Excel', 'kWh', 'kW', 'V', 'AC', 'DC', 'English', 'N/A', 'v']);
+
+/** The English words on a Chinese screen: Latin words of two letters or more outside the allowance. */
+function englishWords(found: string[]): string[] {
+  return found.flatMap((text) => (text.match(/[A-Za-z][A-Za-z'/]+/g) ?? []).filter((w) => !LATIN_IN_CHINESE.has(w)).map((w) => `${w} (in "${text}")`));
+}
+
+/** Chinese on an English screen: any CJK character outside the language switch's own name. */
+function chineseTexts(found: string[]): string[] {
+  return found.filter((text) => /[\u3400-\u9fff\uff00-\uffef]/.test(text) && text !== '简体中文');
+}
+
+/** English catalogue texts on a Chinese screen (those whose Chinese differs). */
+function englishCatalogueTexts(found: string[]): string[] {
+  const zhTexts = new Set([...texts(zh), ...texts(zhKinds)]);
+  const english = [...texts(en), ...schemaTexts()].filter((t) => !zhTexts.has(t) && /[A-Za-z]{3}/.test(t) && !t.includes('{'));
+  return found.filter((text) => english.includes(text));
+}
+
+const DAY = '2026-11-20';
+const zero = { drivingCount: 0, chargingCount: 0, issueCount: 0, poiCount: 0, drivingTime: 0, drivingDistance: 0 };
+
+const ZHANG = { userName: '张伟', nickName: '张伟', deptName: 'P1', remark: 'V1' };
+
+function routes(titles: 'zh' | 'en') {
+  // Record values in the screen's language (or numbers): the test is about the app's own words.
+  const issue = (i: number) => (titles === 'zh' ? { id: i, issueTitle: `车窗异响 ${i}`, issueCategory: '噪声', issueStartTime: `${DAY} 08:0${i}:00`, faultMileage: 1200 + i, issueDescription: '高速时左侧后视镜有风噪' } : { id: i, issueTitle: `Wind noise ${i}`, issueCategory: 'Noise', issueStartTime: `${DAY} 08:0${i}:00`, faultMileage: 1200 + i, issueDescription: 'Left mirror at speed' });
+  return {
+    'GET /api/system/user/getInfo': titles === 'zh' ? okInfo(ZHANG) : okInfo(),
+    'GET /manifest.json': () => ({ body: { version: '1.0.0' } }),
+    'GET /api/vtp/stats/total': () => ({ body: { code: 200, data: { drivingCount: 12, chargingCount: 3, issueCount: 25, poiCount: 4 } } }),
+    'GET /api/vtp/stats/day': () => ({ body: { code: 200, data: { ...zero, date: DAY, drivingCount: 2, drivingTime: 95, drivingDistance: 88.4, issueCount: 25 } } }),
+    'GET /api/vtp/stats/days': (call: FakeCall) => {
+      const q = new URLSearchParams(call.url.split('?')[1]);
+      return { body: { code: 200, data: { from: q.get('from'), to: q.get('to'), days: [{ ...zero, date: DAY, drivingCount: 2, drivingDistance: 88.4, issueCount: 25 }] } } };
+    },
+    'GET /api/vtp/issueRecord/list': () => ({ body: { code: 200, rows: [1, 2, 3].map(issue), total: 25 } }),
+    'GET /api/vtp/driveRecord/list': () => ({ body: { code: 200, rows: [], total: 0 } }),
+  };
+}
+
+/** Checks the screen has no word of the other language, naming each one found. */
+async function expectOnly(language: 'zh' | 'en', screenName: string, values: string[] = []): Promise<void> {
+  // Let lazy parts and data settle before reading.
+  await waitFor(() => expect(document.querySelector('[role="status"] .pi-spinner')).toBeNull());
+  // Record values (a user's name) are the records' language, not the screen's.
+  const found = screenTexts().filter((text) => !values.includes(text));
+  if (language === 'zh') {
+    expect(englishCatalogueTexts(found), `English catalogue texts on the Chinese ${screenName}`).toEqual([]);
+    expect(englishWords(found), `English words on the Chinese ${screenName}`).toEqual([]);
+  } else {
+    expect(chineseTexts(found), `Chinese on the English ${screenName}`).toEqual([]);
+  }
+}
+
+describe('one language per screen', () => {
+  afterEach(async () => {
+    await applyLanguage('en');
+  });
+
+  it("starts in the phone's language, Chinese for any zh tag", () => {
+    expect(phoneLanguage(['zh-CN'])).toBe('zh');
+    expect(phoneLanguage(['zh-Hant-TW', 'en'])).toBe('zh');
+    expect(phoneLanguage(['en-GB', 'zh-CN'])).toBe('en');
+    expect(phoneLanguage(['fr-FR', 'zh-CN'])).toBe('zh');
+    expect(phoneLanguage(['fr-FR'])).toBe('en');
+  });
+
+  it('has every English key in Chinese, and every placeholder of a text in its translation', () => {
+    const keys = (tree: unknown, prefix = ''): string[] =>
+      tree && typeof tree === 'object' ? Object.entries(tree).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v, `${prefix}${k}.`))) : [];
+    expect(keys(zh)).toEqual(keys(en));
+    const get = (tree: unknown, path: string): string => path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], tree) as string;
+    for (const key of keys(en)) {
+      const names = (s: string): string[] => (s.match(/\{\{\w+\}\}/g) ?? []).sort();
+      expect(names(get(zh, key)), key).toEqual(names(get(en, key)));
+    }
+  });
+
+  it('switched to Chinese on Profile, Workspace, Data, a list and Vehicle Status show no English, toasts included; switched back, no Chinese', { timeout: 60_000 }, async () => {
+    signedIn('张伟', ZHANG);
+    localStorage.setItem('selectedDate', DAY);
+    fakeFetch(routes('zh'));
+    renderApp('/profile');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: '简体中文' }));
+    expect(await screen.findByRole('heading', { name: '我的' })).toBeInTheDocument();
+    expect(localStorage.getItem(LANGUAGE_KEY)).toBe('zh');
+    expect(document.documentElement.lang).toBe('zh-CN');
+    await expectOnly('zh', 'Profile');
+
+    await user.click(screen.getByRole('link', { name: '工作台' }));
+    expect(await screen.findByRole('heading', { name: '工作台' })).toBeInTheDocument();
+    await expectOnly('zh', 'Workspace');
+    // A toast is in the language too.
+    await user.click(screen.getByRole('button', { name: '开始行驶' }));
+    expect(await screen.findByText('行驶会话已开始')).toBeInTheDocument();
+    await expectOnly('zh', 'Workspace with a toast');
+
+    await user.click(screen.getByRole('link', { name: /车辆状态/ }));
+    expect(await screen.findByRole('heading', { name: '车辆状态' })).toBeInTheDocument();
+    await expectOnly('zh', 'Vehicle Status');
+
+    await user.click(screen.getByRole('link', { name: '数据' }));
+    expect(await screen.findByRole('heading', { name: '数据管理' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('day-issueCount')).toHaveTextContent('25'));
+    await screen.findByTestId('day-chart');
+    await expectOnly('zh', 'Data page');
+
+    await user.click(screen.getByText('问题', { selector: '.day-tile-open span' }));
+    expect(await screen.findByRole('heading', { name: '问题记录' })).toBeInTheDocument();
+    expect(await screen.findByText('车窗异响 1')).toBeInTheDocument();
+    await expectOnly('zh', 'issue list');
+    // The pages of a long list, and the search and date filter.
+    expect(screen.getByRole('navigation', { name: '分页' })).toBeInTheDocument();
+    expect(screen.getByText(`筛选：${DAY} 至 ${DAY}`)).toBeInTheDocument();
+
+    await user.click(screen.getByRole('link', { name: '返回' }));
+    await screen.findByRole('heading', { name: '数据管理' });
+    await user.click(screen.getByText('行驶', { selector: '.day-tile-open span' }));
+    expect(await screen.findByText('没有行驶记录')).toBeInTheDocument();
+    await expectOnly('zh', 'empty drive list');
+
+    // Back to English: every screen follows at once.
+    await user.click(screen.getByRole('link', { name: '我的' }));
+    await user.click(await screen.findByRole('button', { name: 'English' }));
+    expect(await screen.findByRole('heading', { name: 'My Profile' })).toBeInTheDocument();
+    expect(document.documentElement.lang).toBe('en');
+    await expectOnly('en', 'Profile', ['张伟']);
+    await user.click(screen.getByRole('link', { name: 'Workspace' }));
+    await screen.findByRole('heading', { name: 'Workspace' });
+    await expectOnly('en', 'Workspace', ['欢迎回来，张伟'.slice(0, 0), 'Welcome back, 张伟']);
+    await user.click(screen.getByRole('link', { name: 'Data' }));
+    await screen.findByRole('heading', { name: 'Data Management' });
+    await screen.findByTestId('day-chart');
+    await expectOnly('en', 'Data page');
+    expect(current.location?.pathname).toBe('/data');
+  });
+
+  it('an English list with English record values has no Chinese, and a Chinese one opened straight (stored choice) has no English', async () => {
+    signedIn();
+    fakeFetch(routes('en'));
+    renderApp('/data/issue');
+    expect(await screen.findByText('Wind noise 1')).toBeInTheDocument();
+    await expectOnly('en', 'issue list');
+    const cards = screen.getAllByRole('button').filter((b) => b.className.includes('record-card'));
+    expect(within(cards[0]!).getByText('Category:')).toBeInTheDocument();
+  });
+});
