@@ -69,7 +69,8 @@ describe('field screens at 390 px', () => {
     await showEmpty.click();
     await expect.poll(() => page.getByLabel('Address').textContent()).toBe('Not set');
     await page.getByRole('button', { name: 'Show 2 fields set by the server' }).click();
-    await expect.poll(() => page.getByLabel('Video Analysis Status').textContent()).toBe('READY');
+    await page.getByLabel('Video Analysis Status').waitFor();
+    await page.getByLabel('Video Desensitization Status').waitFor();
     await close();
   });
 
@@ -81,17 +82,17 @@ describe('field screens at 390 px', () => {
     expect(labels.slice(0, 5)).toEqual(['Drive Date', 'Start Time', 'End Time', 'Travel Distance (km)', 'Travel Time (min)']);
     const places = page.getByRole('button', { name: /^Places/ });
     expect(await places.getAttribute('aria-expanded')).toBe('false');
-    expect(await page.getByLabel('Start Longitude').isVisible()).toBe(false);
+    expect(await page.getByLabel('Start Longitude', { exact: true }).isVisible()).toBe(false);
     await snap(page, 'field-drive-new');
     await places.click();
     expect(await places.getAttribute('aria-expanded')).toBe('true');
-    await page.getByLabel('Start Longitude').fill('-1.55');
-    expect(await page.getByLabel('Start Longitude').inputValue()).toBe('-1.55');
+    await page.getByLabel('Start Longitude', { exact: true }).fill('-1.55');
+    expect(await page.getByLabel('Start Longitude', { exact: true }).inputValue()).toBe('-1.55');
     await close();
   });
 
   it('gives every header button, toast close, dialog close and Remove button 44x44 px, and shows where the keyboard is', async () => {
-    const created = await server.request('POST', '/api/vtp/poi', { token, body: { title: 'Fuel station', reportTime: '2026-11-20 09:00:00', tag1: 'Gas Station' } });
+    const created = await server.request('POST', '/api/vtp/poi', { token, body: { title: 'Fuel station', reportTime: '2026-11-20 09:00:00', tag1: 'Charging station' } });
     const id = created.body.data.id as number;
     const { context, page } = await phone(browser);
     await signIn(page, server.url, ALICE.username, ALICE.password);
@@ -137,6 +138,43 @@ describe('field screens at 390 px', () => {
     await expectTouchable(dialog.locator('.p-dialog-header-icon').first(), 'dialog close');
     await snap(page, 'field-outbox-dialog');
     await context.setOffline(false);
+    await context.close();
+  });
+
+  it('fills a new POI’s longitude and latitude from the phone’s position without coverage, clears them, and types a negative longitude with ±', async () => {
+    const { context, page } = await phone(browser);
+    await context.grantPermissions(['geolocation'], { origin: server.url });
+    await context.setGeolocation({ longitude: -3.188267, latitude: 55.953251, accuracy: 12 });
+    await signIn(page, server.url, ALICE.username, ALICE.password);
+    await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, { timeout: 30_000 });
+    await page.goto(`${server.url}/data/poi/new`);
+    await page.getByLabel('Title').fill('Edinburgh charger');
+    // The GPS needs no coverage.
+    await context.setOffline(true);
+    const use = page.getByRole('button', { name: 'Use my position (Location)' });
+    await expectTouchable(use, 'Use my position');
+    await use.click();
+    await expect.poll(() => page.getByLabel('Longitude', { exact: true }).inputValue()).toBe('-3.188267');
+    expect(await page.getByLabel('Latitude', { exact: true }).inputValue()).toBe('55.953251');
+    await page.getByText('Filled from this phone, accurate to ±12 m').waitFor();
+    await snap(page, 'field-poi-location');
+    await page.getByRole('button', { name: 'Clear Location' }).click();
+    await expect.poll(() => page.getByLabel('Longitude', { exact: true }).inputValue()).toBe('');
+    expect(await page.getByLabel('Latitude', { exact: true }).inputValue()).toBe('');
+    await context.setOffline(false);
+    // Typed by hand on the decimal keypad, the sign by the ± button.
+    await page.getByLabel('Longitude', { exact: true }).fill('3.2');
+    const sign = page.getByRole('button', { name: 'Change the sign of Longitude' });
+    await expectTouchable(sign, '±');
+    await sign.click();
+    expect(await page.getByLabel('Longitude', { exact: true }).inputValue()).toBe('-3.2');
+    expect(await page.getByLabel('Longitude', { exact: true }).getAttribute('inputmode')).toBe('decimal');
+    await page.getByLabel('Latitude', { exact: true }).fill('55.95');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.waitForURL(/\/data\/poi\/\d+$/);
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    const stored = (await server.request('GET', `/api/vtp/poi/${id}`, { token })).body.data;
+    expect(stored).toMatchObject({ title: 'Edinburgh charger', lon: -3.2, lat: 55.95 });
     await context.close();
   });
 });

@@ -82,8 +82,8 @@ export function RecordSheet({ kind, schema, uiSchema, record, children }: { kind
     title.fallback ??
     kind.schema.title;
   const system = systemFields(kind);
-  // The title field is the heading (unless it is formatted, as a drive's date is: then it stays a fact too).
-  const leaveOut = new Set([...system, ...(titleField !== undefined && title.format === undefined ? [titleField] : [])]);
+  // The title field is the heading, not a row as well.
+  const leaveOut = new Set([...system, ...(titleField !== undefined ? [titleField] : [])]);
   const groups = groupsOf(kind, leaveOut);
   const hasKeyFields = (kind.meta.keyFields ?? []).length > 0;
   const head = hasKeyFields && groups[0]?.title === undefined ? groups[0] : undefined;

@@ -24,7 +24,9 @@ export function PendingAttachments({ createKey, editing }: { createKey: string; 
     <>
       {editing && <UploadControls onFiles={keep} recorder={recorder} />}
       {files.length === 0 ? (
-        <p className="attachments-note">Photos, videos and voice notes added here are uploaded when the issue is saved.</p>
+        <p className="attachments-note">
+          {editing ? 'Photos, videos and voice notes added here are uploaded when the issue is saved.' : 'None attached. Photos, videos and voice notes can be added once the issue has reached the server.'}
+        </p>
       ) : (
         <ul className="upload-queue" aria-label="Attachments to upload">
           {files.map((f) => (
@@ -35,7 +37,7 @@ export function PendingAttachments({ createKey, editing }: { createKey: string; 
                 <span className="upload-item-size">{formatSize(f.blob.size)}</span>
               </div>
               <div className="upload-item-foot">
-                <span className="upload-item-waiting">Uploaded when the issue is saved</span>
+                <span className="upload-item-waiting">{editing ? 'Uploaded when the issue is saved' : 'Sent with the issue when online'}</span>
                 {editing && <Button label="移除" icon="pi pi-times" size="small" text severity="secondary" onClick={() => void waitingFiles.remove(f.key)} />}
               </div>
             </li>
