@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { format, isValid, parse } from 'date-fns';
@@ -97,6 +97,52 @@ function DownloadStatus({ download, onStop, onDismiss }: { download: Download; o
   );
 }
 
+const count = (value: number | string | undefined): string => (value === undefined ? '–' : String(value));
+
+// Each set of figures that arrives (the day, the 14 days, the totals) draws the page again in one
+// task that is not sliced (SWR's store updates are synchronous). The parts that do not show those
+// figures are memoised so that they are not drawn again each time (issue 31): PrimeReact's
+// Calendar builds its whole month, six weeks of cells, on every render, open or not.
+
+/** The day's date field. */
+const DateField = memo(function DateField({ date, onDate, label, locale }: { date: Date; onDate: (date: Date) => void; label: string; locale: string }) {
+  return (
+    <Calendar
+      value={date}
+      onChange={(e) => e.value instanceof Date && onDate(e.value)}
+      dateFormat="yy-mm-dd"
+      // The week starts on Sunday in both (docs/PRODUCT.md); the month and day names follow the language.
+      locale={locale}
+      showIcon
+      readOnlyInput
+      inputClassName="w-full"
+      className="w-full"
+      aria-label={label}
+      inputId="data-date"
+    />
+  );
+});
+
+/** Each kind's count over all time, with a link to its list. */
+const Totals = memo(function Totals({ totals }: { totals: Record<string, number | string> | undefined }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Card title={t('data.totals')}>
+      {TILES.map((tile) => (
+        <div key={tile.page.count} className="settings-row">
+          <i className={`${tile.page.tile.icon} text-primary`} aria-hidden="true" />
+          <span className="flex-1">{kindText(tile.kind, 'dataPage.total', tile.page.total)}</span>
+          <span className="font-semibold mr-2" data-testid={`total-${tile.page.count}`}>
+            {count(totals?.[tile.page.count])}
+          </span>
+          <Button label={t('data.viewDetails')} link size="small" onClick={() => navigate(tile.kind.meta.route)} />
+        </div>
+      ))}
+    </Card>
+  );
+});
+
 /** Data Management: the project, one day's figures and packages, the last 14 days, and the totals. */
 export function DataPage() {
   const { t, i18n } = useTranslation();
@@ -162,7 +208,6 @@ export function DataPage() {
 
   const excelReport = (): Promise<void> => download(t('download.reportTitle', { date: day }), '/generate_excel', `Report_${day}.xlsx`, t('data.excelFailed'));
 
-  const count = (value: number | string | undefined): string => (value === undefined ? '–' : String(value));
   return (
     <div className="page">
       <PageHeader title={t('pages.data')} />
@@ -188,19 +233,7 @@ export function DataPage() {
           <label htmlFor="data-date" className="sr-only">
             {t('data.date')}
           </label>
-          <Calendar
-            value={date}
-            onChange={(e) => e.value instanceof Date && setDate(e.value)}
-            dateFormat="yy-mm-dd"
-            // The week starts on Sunday in both (docs/PRODUCT.md); the month and day names follow the language.
-            locale={i18n.language}
-            showIcon
-            readOnlyInput
-            inputClassName="w-full"
-            className="w-full"
-            aria-label={t('data.date')}
-            inputId="data-date"
-          />
+          <DateField date={date} onDate={setDate} label={t('data.date')} locale={i18n.language} />
           <div className="flex gap-2">
             <Button label={t('data.today')} icon="pi pi-calendar-clock" outlined size="small" className="flex-1" onClick={() => setDate(new Date())} />
             <Button label={t('data.excelReport')} icon="pi pi-file-excel" size="small" className="flex-1" onClick={() => void excelReport()} />
@@ -256,18 +289,7 @@ export function DataPage() {
         )}
       </Card>
 
-      <Card title={t('data.totals')}>
-        {TILES.map((tile) => (
-          <div key={tile.page.count} className="settings-row">
-            <i className={`${tile.page.tile.icon} text-primary`} aria-hidden="true" />
-            <span className="flex-1">{kindText(tile.kind, 'dataPage.total', tile.page.total)}</span>
-            <span className="font-semibold mr-2" data-testid={`total-${tile.page.count}`}>
-              {count(total.data?.[tile.page.count])}
-            </span>
-            <Button label={t('data.viewDetails')} link size="small" onClick={() => navigate(tile.kind.meta.route)} />
-          </div>
-        ))}
-      </Card>
+      <Totals totals={total.data} />
     </div>
   );
 }
