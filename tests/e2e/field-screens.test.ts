@@ -151,14 +151,14 @@ describe('field screens at 390 px', () => {
     await page.getByLabel('Title').fill('Edinburgh charger');
     // The GPS needs no coverage.
     await context.setOffline(true);
-    const use = page.getByRole('button', { name: 'Use my position (Location)' });
+    const use = page.getByRole('button', { name: 'Use my position' });
     await expectTouchable(use, 'Use my position');
     await use.click();
     await expect.poll(() => page.getByLabel('Longitude', { exact: true }).inputValue()).toBe('-3.188267');
     expect(await page.getByLabel('Latitude', { exact: true }).inputValue()).toBe('55.953251');
     await page.getByText('Filled from this phone, accurate to ±12 m').waitFor();
     await snap(page, 'field-poi-location');
-    await page.getByRole('button', { name: 'Clear Location' }).click();
+    await page.getByRole('button', { name: 'Clear the position' }).click();
     await expect.poll(() => page.getByLabel('Longitude', { exact: true }).inputValue()).toBe('');
     expect(await page.getByLabel('Latitude', { exact: true }).inputValue()).toBe('');
     await context.setOffline(false);

@@ -21,7 +21,8 @@ function positionError(e: GeolocationPositionError): string {
 export function LocationControl({ pair, values, onChange }: { pair: LocationMeta; values: Values; onChange: (patch: Values) => void }) {
   const [state, setState] = useState<{ status: 'idle' } | { status: 'locating' } | { status: 'found'; accuracy: number } | { status: 'failed'; message: string }>({ status: 'idle' });
   const filled = [values[pair.lon], values[pair.lat]].some((v) => v !== undefined && v !== null && v !== '');
-  const label = pair.label ?? 'Location';
+  // A kind with several pairs names each ('Start', 'End'); one pair needs no name.
+  const named = pair.label === undefined ? '' : ` (${pair.label})`;
   const locate = (): void => {
     const geo = typeof navigator !== 'undefined' ? navigator.geolocation : undefined;
     if (!geo) {
@@ -47,10 +48,10 @@ export function LocationControl({ pair, values, onChange }: { pair: LocationMeta
       <div className="location-control-buttons">
         <button type="button" className="location-button" onClick={locate} disabled={state.status === 'locating'}>
           <i className={`pi ${state.status === 'locating' ? 'pi-spin pi-spinner' : 'pi-map-marker'}`} aria-hidden="true" />
-          {state.status === 'locating' ? 'Finding your position…' : `Use my position (${label})`}
+          {state.status === 'locating' ? 'Finding your position…' : `Use my position${named}`}
         </button>
         {filled && (
-          <button type="button" className="location-button location-clear" onClick={clear} aria-label={`Clear ${label}`}>
+          <button type="button" className="location-button location-clear" onClick={clear} aria-label={`Clear the position${named}`}>
             <i className="pi pi-times" aria-hidden="true" />
             Clear
           </button>
