@@ -36,7 +36,9 @@ export function installGraphErrors(app: FastifyInstance): void {
         error: { code: status === 507 ? 'insufficientStorage' : status === 503 ? 'serviceNotAvailable' : 'generalException', message: status >= 503 ? error.message : 'Internal server error; please try again later' },
       });
     }
-    return reply.status(status).send({ error: { code: CODES[status] ?? 'invalidRequest', message: error.message } });
+    // A refused fragment says what the session expects instead (416, 409), beside the error.
+    const ranges = error instanceof ApiError ? (error.data as { nextExpectedRanges?: unknown } | null)?.nextExpectedRanges : undefined;
+    return reply.status(status).send({ error: { code: CODES[status] ?? 'invalidRequest', message: error.message }, ...(Array.isArray(ranges) ? { nextExpectedRanges: ranges } : {}) });
   });
 }
 

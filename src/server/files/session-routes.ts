@@ -7,11 +7,11 @@ import type { authenticateOrSignedLink } from '../auth/signed-links.js';
 import { ApiError, badRequest, notFound } from '../http/envelope.js';
 import { driveItem, installGraphErrors } from './graph.js';
 import type { UserRepository } from '../users/user-repository.js';
-import { parseFragment } from './content-range.js';
-import { MAX_FRAGMENT_BYTES, MAX_UPLOAD_BYTES } from './limits.js';
+import { parseFragment, type Fragment } from './content-range.js';
+import { MAX_UPLOAD_BYTES } from './limits.js';
 import { normaliseRelPath, sanitizeFileName } from './paths.js';
 import { Coalescer } from './coalesce.js';
-import { FRAGMENT_LEASE_SECONDS, FRAGMENT_RENEW_MS, MAX_FRAGMENTS_IN_FLIGHT, UploadSessionStore, type UploadSession } from './sessions.js';
+import { FRAGMENT_LEASE_SECONDS, FRAGMENT_RENEW_MS, hashSecret, MAX_FRAGMENTS_IN_FLIGHT, UploadSessionStore, type UploadSession } from './sessions.js';
 import type { ConflictBehavior, FileStorage } from './storage.js';
 import type { UploadLimits } from './upload-limits.js';
 import { writeBodyToFile } from './write-body.js';
@@ -48,9 +48,17 @@ const SYNC_EVERY_BYTES = 32 * 1024 * 1024;
 /** ...or this long after the first of them was written, whichever comes first. */
 const SYNC_WITHIN_MS = 200;
 
-/** How long a fragment that arrived ahead of its predecessor (still in flight), or finds its bytes claimed, waits. */
-const ORDER_WAIT_MS = 2000;
-const ORDER_POLL_MS = 2;
+/**
+ * A fragment this instance is receiving, from its arrival until its claim is settled (taken or
+ * refused): what a fragment that follows it, and reached its claim first, waits for.
+ */
+interface Arriving {
+  start: number;
+  /** One past its last byte. */
+  end: number;
+  settled: Promise<void>;
+  settle: () => void;
+}
 
 /**
  * Graph-style upload sessions (docs/services/records.md part B). Creating one needs the usual sign-in; the
@@ -204,11 +212,37 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
       return reply.code(204).send();
     });
 
-    pre.put('/files/upload/session/:secret', async (request, reply) => putFragment(request, reply, await live(request)));
+    pre.put('/files/upload/session/:secret', async (request, reply) => {
+      // Registered on arrival, before any await: two fragments sent a moment apart reach their
+      // claims in either order (each reads the session first), and the later one may wait for this.
+      let f: Fragment;
+      try {
+        f = parseFragment(request.headers['content-range'], request.headers['content-length']);
+      } catch (e) {
+        // A session that does not exist is told so first, whatever else is wrong.
+        await live(request);
+        throw e;
+      }
+      const key = hashSecret((request.params as { secret: string }).secret);
+      let settle = (): void => undefined;
+      const me: Arriving = { start: f.start, end: f.end + 1, settled: new Promise<void>((r) => (settle = r)), settle: () => settle() };
+      const mine = arriving.get(key) ?? new Set<Arriving>();
+      mine.add(me);
+      arriving.set(key, mine);
+      try {
+        return await putFragment(request, reply, await live(request), f, me);
+      } finally {
+        me.settle();
+        mine.delete(me);
+        if (mine.size === 0 && arriving.get(key) === mine) arriving.delete(key);
+      }
+    });
   });
 
-  async function putFragment(request: FastifyRequest, reply: FastifyReply, session: UploadSession): Promise<FastifyReply> {
-    const f = parseFragment(request.headers['content-range'], request.headers['content-length']);
+  /** Fragments arriving on this instance whose claims are not settled, by session (hashed secret). */
+  const arriving = new Map<string, Set<Arriving>>();
+
+  async function putFragment(request: FastifyRequest, reply: FastifyReply, session: UploadSession, f: Fragment, me: Arriving): Promise<FastifyReply> {
     if (session.total !== undefined && f.total !== session.total) {
       throw badRequest(`The file size in Content-Range changed from ${session.total} to ${f.total}; a session uploads one file, so keep the total the same`);
     }
@@ -217,22 +251,27 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     if (session.total === undefined && session.declaredSize === undefined) await deps.limits.checkReservation(f.total, { userId: session.userId, project: session.project });
     await deps.limits.ensureSpace(f.length);
     let claim = await sessions.claimFragment(session, f.start, f.end + 1, f.total);
-    // A fragment that follows one sent a moment before it may arrive first (requests sent a moment
-    // apart reach the server in either order): if it starts within a few fragments of the next
-    // expected byte, wait a little for the ones before it before calling it out of order. Likewise
-    // a fragment sent again right after its first try broke off may find that try's claim not yet
-    // given back (or the same bytes finishing from another request): wait a little before a 409.
-    const near = f.start - session.received <= MAX_FRAGMENTS_IN_FLIGHT * MAX_FRAGMENT_BYTES;
-    const waits = (c: typeof claim): boolean => !('lockId' in c) && ((c.reason === 'order' && near) || c.reason === 'busy');
-    // Polled often: the fragment before is usually a millisecond or two behind.
-    for (let waited = 0; waits(claim) && waited < ORDER_WAIT_MS; waited += ORDER_POLL_MS) {
-      await new Promise((r) => setTimeout(r, ORDER_POLL_MS));
-      claim = await sessions.claimFragment(session, f.start, f.end + 1, f.total);
+    // Out of order is answered at once, as Graph does (issue 29: waiting and asking the database
+    // again every few milliseconds for seconds made each such fragment slow every other request).
+    // One wait, and no polling: when the fragment it follows arrived here first and has not
+    // settled its own claim yet (it may be reading the session still), its claim is awaited.
+    if (!('lockId' in claim) && claim.reason === 'order') {
+      const before = [...(arriving.get(session.idHash) ?? [])].find((a) => a !== me && a.end === f.start);
+      if (before !== undefined) {
+        await before.settled;
+        claim = await sessions.claimFragment(session, f.start, f.end + 1, f.total);
+      }
     }
+    me.settle();
     if (!('lockId' in claim)) {
       if (claim.reason === 'gone') throw notFound(GONE);
-      if (claim.reason === 'busy') throw new ApiError(409, 'Another request is sending this part of the upload right now; wait a moment, then ask the upload URL what it expects next');
-      throw rangeError(f.start, claim.received);
+      const ranges = await sessions.nextExpectedRanges(session);
+      if (claim.reason === 'busy') {
+        throw new ApiError(409, `Another request is sending this part of the upload right now, or ${MAX_FRAGMENTS_IN_FLIGHT} fragments are in flight; wait for it, then send what nextExpectedRanges names (${ranges.join(', ')})`, {
+          data: { nextExpectedRanges: ranges },
+        });
+      }
+      throw rangeError(f.start, claim.received, ranges);
     }
     const { lockId } = claim;
     let written: number;
@@ -300,7 +339,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
   }
 }
 
-function rangeError(start: number, received: number): ApiError {
-  const next = `the next expected byte is ${received} (Content-Range: bytes ${received}-...)`;
-  return new ApiError(416, start < received ? `This fragment overlaps bytes already received; ${next}` : `Fragments must be sent in order; ${next}`);
+function rangeError(start: number, received: number, ranges: string[]): ApiError {
+  const next = `the next expected byte is ${received} (Content-Range: bytes ${received}-...); nextExpectedRanges: ${ranges.join(', ')}`;
+  return new ApiError(416, start < received ? `This fragment overlaps bytes already received; ${next}` : `Fragments must be sent in order; ${next}`, { data: { nextExpectedRanges: ranges } });
 }

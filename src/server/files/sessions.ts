@@ -311,7 +311,12 @@ export class UploadSessionStore {
   /** Graph's nextExpectedRanges of a session: from the durable prefix, less what is written beyond it. */
   async nextExpectedRanges(s: UploadSession, now = Date.now()): Promise<string[]> {
     const frags = await this.fragments(this.db, s.idHash, now);
-    return missingRanges(s.received, s.total, frags.filter((f) => f.state !== 'writing' && f.start >= s.received));
+    // The session row is read after its fragments, not taken from `s` (read earlier): a sync in
+    // between has moved `received` over the fragments it removed, so nothing is asked for twice.
+    const row = await this.db.selectFrom('upload_sessions').select(['received', 'total']).where('id_hash', '=', s.idHash).executeTakeFirst();
+    const received = row === undefined ? s.received : Number(row.received);
+    const total = row === undefined || row.total === null ? s.total : Number(row.total);
+    return missingRanges(received, total, frags.filter((f) => f.state !== 'writing' && f.start >= received));
   }
 
   /** Creates a session and returns the secret of its upload URL (128 random bits and more). */

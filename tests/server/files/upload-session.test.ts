@@ -90,6 +90,44 @@ describe.each(dbTargets())('upload sessions on $name', (target) => {
     expect(fs.readFileSync(s.app.services.files.resolve(ALICE.project, 'ranges/r.bin'))).toEqual(bytes);
   });
 
+  it('answers out-of-order fragments at once with the ranges it expects, however many come (issue 29)', async () => {
+    const bytes = randomBytes(1000);
+    const upload = await createSession(s, alice, 'ranges', 'at-once.bin');
+    expect((await putFragment(s, upload, bytes.subarray(0, 100), 0, 1000)).status).toBe(202);
+    // 120 fragments after a gap: just past the next expected byte (which the server used to wait
+    // 2 s for, asking the database every 2 ms) and far beyond it, 4 at a time.
+    const slowest: number[] = [];
+    for (let round = 0; round < 30; round++) {
+      const answers = await Promise.all(
+        [101 + round, 150, 400 + round, 900].map(async (start) => {
+          const t0 = Date.now();
+          const res = await putFragment(s, upload, bytes.subarray(start, start + 50), start, 1000);
+          return { res, ms: Date.now() - t0 };
+        }),
+      );
+      for (const { res } of answers) {
+        expect(res.status).toBe(416);
+        expect(res.body.error).toMatchObject({ code: 'invalidRange', message: expect.stringMatching(/^Fragments must be sent in order; the next expected byte is 100 .*nextExpectedRanges: 100-$/) });
+        expect(res.body.nextExpectedRanges).toEqual(['100-']);
+      }
+      slowest.push(Math.max(...answers.map((a) => a.ms)));
+    }
+    // At once: far below the 2 s each used to wait (a generous bound for a busy two-core machine).
+    expect(Math.max(...slowest)).toBeLessThan(1500);
+    // Bytes that another request is sending now are a 409 at once too, with the ranges.
+    const held = putHeld(s, upload, bytes.subarray(100, 200), 100, 1000, 10);
+    await expect.poll(async () => (await s.app.db.kysely.selectFrom('upload_fragments').where('done', '=', 0).selectAll().execute()).length, { timeout: 10_000 }).toBe(1);
+    const t0 = Date.now();
+    const busy = await putFragment(s, upload, bytes.subarray(100, 200), 100, 1000);
+    expect(Date.now() - t0).toBeLessThan(1500);
+    expect(busy.status).toBe(409);
+    expect(busy.body.nextExpectedRanges).toEqual(['100-']);
+    expect((await held.finish()).status).toBe(202);
+    // Nothing of the refused fragments was kept: the upload goes on from 200.
+    expect((await putFragment(s, upload, bytes.subarray(200), 200, 1000)).status).toBe(201);
+    expect(fs.readFileSync(s.app.services.files.resolve(ALICE.project, 'ranges/at-once.bin'))).toEqual(bytes);
+  });
+
   it('takes the next fragment while the one before is in flight, acknowledges only bytes written, and syncs them', async () => {
     const bytes = randomBytes(1000);
     const upload = await createSession(s, alice, 'pipelined', 'p.bin');
