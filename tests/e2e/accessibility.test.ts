@@ -40,6 +40,7 @@ describe('accessibility of every screen (axe-core, WCAG 2 AA)', () => {
   let server: TestServer;
   let browser: Browser;
   let issueId = 0;
+  let chargingId = 0;
 
   beforeAll(async () => {
     server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
@@ -47,6 +48,8 @@ describe('accessibility of every screen (axe-core, WCAG 2 AA)', () => {
     const today = new Date().toISOString().slice(0, 10);
     const created = await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueDate: `${today} 09:00:00`, issueTitle: 'Brake squeal', issueCategory: 'Brakes' } });
     issueId = created.body.data.id as number;
+    const charging = await server.request('POST', '/api/vtp/chargingRecord', { token, body: { chargeDate: today, startChargeTime: `${today} 10:00:00`, vehicleStartSoc: 20, vehicleEndSoc: 80, temperature: -4 } });
+    chargingId = charging.body.data.id as number;
     browser = await launch();
   });
   afterAll(async () => {
@@ -77,6 +80,17 @@ describe('accessibility of every screen (axe-core, WCAG 2 AA)', () => {
         ['/data/poi/new', 'poi-new', () => page.getByRole('button', { name: 'Save Changes' }).waitFor()],
         ['/data/issue/new', 'issue-new', () => page.getByRole('button', { name: 'Save Changes' }).waitFor()],
         ['/data/charging/new', 'charging-new', () => page.getByRole('button', { name: 'Save Changes' }).waitFor()],
+        // The read-only sheet of a kind with sections, and a form with folding sections and two location pairs.
+        [`/data/charging/${chargingId}`, 'charging-view', () => page.getByRole('heading', { name: `Charging Record: ${chargingId}` }).waitFor()],
+        [
+          '/data/drive/new',
+          'drive-new',
+          async () => {
+            // Its folded 'Places' section opened, so its location controls are checked too.
+            await page.getByRole('button', { name: /^Places/ }).click();
+            await page.getByRole('button', { name: 'Use my position (Start)' }).waitFor();
+          },
+        ],
         ['/data/drive', 'drive-list', () => page.getByRole('heading', { name: 'Drive Records' }).waitFor()],
         ['/vehicle', 'vehicle', () => page.getByText('Battery').first().waitFor()],
         ['/outbox', 'outbox', () => page.getByText('Nothing waiting').waitFor()],

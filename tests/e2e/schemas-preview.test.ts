@@ -95,7 +95,7 @@ describe('npm run schemas:preview', () => {
     expect(await view.getByTestId('record-summary').count()).toBe(1);
     expect(await view.getByLabel('Title', { exact: true }).inputValue()).toBe('Sample Title');
     expect(await view.getByLabel('Fault Mileage (km)').inputValue()).toBe('0');
-    expect(await view.getByLabel('Longitude').inputValue()).toBe('36');
+    expect(await view.getByLabel('Longitude', { exact: true }).inputValue()).toBe('36');
     expect(await view.locator('#root_issueStartTime').inputValue()).toMatch(new RegExp(`^${today()} \\d\\d:\\d\\d:\\d\\d$`));
     expect(await view.locator('#root_isOverseasSpecific').inputValue()).toBe('No');
     // Hidden fields stay hidden, as in the app.
