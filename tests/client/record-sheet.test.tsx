@@ -105,4 +105,11 @@ describe('the groups of a kind', () => {
     expect(groups).toHaveLength(1);
     expect(groups[0]?.title).toBeUndefined();
   });
+
+  it('keeps an empty field in view when it has a note (a required field left empty under an earlier form)', () => {
+    const ui = { ...uiSchema(issue), address: { 'ui:help': 'Saved under an earlier version of this form: is required' } };
+    render(<RecordSheet kind={issue} schema={formSchema(issue)} uiSchema={ui} record={RECORD} />);
+    expect(screen.getByLabelText('Address')).toHaveTextContent('Not set');
+    expect(screen.getByTestId('field-warning')).toHaveTextContent('is required');
+  });
 });

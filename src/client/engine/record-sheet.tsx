@@ -100,12 +100,13 @@ export function RecordSheet({ kind, schema, uiSchema, record, children }: { kind
     const ui = (uiSchema[name] ?? {}) as UiSchema;
     if (!prop) return null;
     const v = value(name);
-    if (v === null && !showEmpty) return null;
     const help = typeof ui['ui:help'] === 'string' ? ui['ui:help'] : undefined;
+    // An empty field is folded away, unless it has something to say (a required field left empty).
+    if (v === null && !showEmpty && help === undefined) return null;
     return <Row key={name} name={name} label={String(prop.title ?? name)} value={v} multiline={ui['ui:widget'] === 'textarea'} help={help} />;
   };
   const shownFields = groups.flatMap((g) => g.fields);
-  const emptyCount = shownFields.filter((f) => value(f) === null).length;
+  const emptyCount = shownFields.filter((f) => value(f) === null && typeof (uiSchema[f] as UiSchema | undefined)?.['ui:help'] !== 'string').length;
   const systemList = kind.fields.filter((f) => system.has(f) && kind.schema.properties[f]?.['x-ui']?.hidden !== true);
   const factRows = facts.map(row).filter((r) => r !== null);
 
