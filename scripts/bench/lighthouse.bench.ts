@@ -41,18 +41,20 @@ interface Row {
   work: string[];
 }
 
-/** A cold visit: no HTTP cache, no service worker or its caches; the sign-in (local storage) stays. */
+/**
+ * A cold visit: no HTTP cache, no service worker or its caches; the sign-in (local and IndexedDB
+ * storage) stays. The worker is removed through the DevTools protocol: unregister() from a page
+ * it controls takes effect only once no page uses it, and Lighthouse's tab would still get it.
+ */
 async function coldStart(context: BrowserContext, origin: string): Promise<void> {
   const page = context.pages()[0] ?? (await context.newPage());
   if (!page.url().startsWith(origin)) await page.goto(`${origin}/manifest.json`);
-  // Evaluated in the page (as text: this script is type-checked without the DOM's types).
-  await page.evaluate(`(async () => {
-    for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
-    for (const k of await caches.keys()) await caches.delete(k);
-  })()`);
   const cdp = await context.newCDPSession(page);
+  await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'service_workers,cache_storage' });
   await cdp.send('Network.clearBrowserCache');
   await cdp.detach();
+  const left = (await page.evaluate('navigator.serviceWorker.getRegistrations().then((r) => r.length)')) as number;
+  if (left > 0) throw new Error(`a service worker is still registered for ${origin}: the run would not be cold`);
 }
 
 type Items = Record<string, unknown>[];
