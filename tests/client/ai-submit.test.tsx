@@ -267,6 +267,11 @@ describe('the analysis in words', () => {
     expect(analysisPhase({ issueStatus: 'OPEN', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY' }, null)).toBeNull();
     expect(analysisPhase({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY' }, null)).toEqual({ key: 'queued', text: 'Queued, waiting for an analysis worker', tone: 'ready' });
     expect(analysisPhase({}, live({ updatedAt: '2026-11-26T11:57:00Z' }), now)?.text).toBe('Queued, waiting for an analysis worker for 3 min');
+    // The contract's format, as the server sends it: local time.
+    const local = new Date(Date.parse('2026-11-26T11:57:00Z') - 5 * 60_000);
+    const two = (n: number): string => String(n).padStart(2, '0');
+    const text = `${local.getFullYear()}-${two(local.getMonth() + 1)}-${two(local.getDate())} ${two(local.getHours())}:${two(local.getMinutes())}:${two(local.getSeconds())}`;
+    expect(analysisPhase({}, live({ updatedAt: text }), Date.parse('2026-11-26T11:57:00Z'))?.text).toBe('Queued, waiting for an analysis worker for 5 min');
     expect(analysisPhase({}, live({ state: 'claimed', videoDesensitizationStatus: 'DOING' }), now)).toEqual({ key: 'desensitizing', text: 'Desensitizing', tone: 'doing' });
     expect(analysisPhase({}, live({ state: 'claimed', videoDesensitizationStatus: 'DONE', videoAnalysisStatus: 'DOING' }), now)).toEqual({ key: 'analysing', text: 'Analysing', tone: 'doing' });
     expect(analysisPhase({}, live({ state: 'done', videoDesensitizationStatus: 'DONE', videoAnalysisStatus: 'DONE' }), now)).toEqual({ key: 'done', text: 'Done', tone: 'done' });

@@ -50,6 +50,11 @@ describe.each(dbTargets())('record versions and merging on $name', (target) => {
       [3, 1],
     ]);
     expect(new Set(history.slice(1).map((h) => h.changedBy))).toEqual(new Set(['alice', 'carol']));
+    // In the contract's format, the server's local time (issue 29), and now.
+    for (const h of history as unknown as { changedAt: string }[]) {
+      expect(h.changedAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+      expect(Math.abs(new Date(h.changedAt.replace(' ', 'T')).getTime() - Date.now())).toBeLessThan(120_000);
+    }
   });
 
   it('answers exactly one of two edits of the same field with a 409 holding base, theirs and yours', async () => {

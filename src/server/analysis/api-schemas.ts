@@ -1,4 +1,5 @@
 import { errorResponses } from '../api-docs/kind-schemas.js';
+import { CONTRACT_TIME_SCHEMA } from '../http/contract-time.js';
 
 /** OpenAPI descriptions of the analysis routes (also what their answers are serialised by). */
 
@@ -13,7 +14,7 @@ export const refusals = { ...errorResponses, 409: { $ref: 'ErrorEnvelope#' } };
 export const historySchema = {
   type: 'array',
   description: 'Finished runs, newest first: the report or the error of each.',
-  items: { type: 'object', properties: { finishedAt: { type: 'string' }, report: nullableText, error: nullableText } },
+  items: { type: 'object', properties: { finishedAt: CONTRACT_TIME_SCHEMA, report: nullableText, error: nullableText } },
 };
 
 export const statusData = {
@@ -26,7 +27,7 @@ export const statusData = {
     state: { type: ['string', 'null'], description: 'The analysis job: queued, claimed, done or failed; null before the first submit' },
     error: { ...nullableText, description: 'What went wrong in the last run, when it failed' },
     remark: nullableText,
-    updatedAt: nullableText,
+    updatedAt: { ...CONTRACT_TIME_SCHEMA, type: ['string', 'null'], description: "When the job last changed, 'yyyy-MM-dd HH:mm:ss' in the server's local time; null before the first submit" },
     history: historySchema,
   },
 };
@@ -63,7 +64,7 @@ const jobItem = {
     workingCondition: nullableText,
     weather: nullableText,
     faultMileage: { type: ['number', 'string', 'null'] },
-    submittedAt: { type: 'string' },
+    submittedAt: CONTRACT_TIME_SCHEMA,
     files: {
       type: 'array',
       description: 'The video and image files directly in the issue folder (not desensitized/)',
@@ -108,7 +109,7 @@ export const workerSchemas = {
     tags: WORKER_TAGS,
     summary: 'Store the blurred copy of a file as desensitized/<name> in the issue folder (raw bytes; holder only)',
     querystring: fileQuery,
-    response: { 201: envelope({ type: 'object', properties: { name: { type: 'string' }, size: { type: 'integer' } } }), ...refusals },
+    response: { 200: envelope({ type: 'object', properties: { name: { type: 'string' }, size: { type: 'integer' } } }), ...refusals },
   },
   getDesensitized: {
     tags: WORKER_TAGS,

@@ -1,4 +1,5 @@
 import type { IssueRecord } from '../../shared/generated/index.js';
+import { contractTime } from '../http/contract-time.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kind } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
@@ -85,8 +86,8 @@ export async function analysisRoutes(app: FastifyInstance, deps: AnalysisDeps): 
       state: visibleState(mine),
       error: mine?.error ?? null,
       remark: mine?.remark ?? null,
-      updatedAt: mine?.updated_at ?? null,
-      history: await jobs.history(id, project),
+      updatedAt: contractTime(mine?.updated_at),
+      history: (await jobs.history(id, project)).map((h) => ({ ...h, finishedAt: contractTime(h.finishedAt) ?? h.finishedAt })),
     };
   }
 
@@ -150,7 +151,7 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
         workingCondition: issue.workingCondition ?? null,
         weather: issue.weather ?? null,
         faultMileage: issue.faultMileage ?? null,
-        submittedAt: job.submitted_at,
+        submittedAt: contractTime(job.submitted_at) ?? job.submitted_at,
         files: (await mediaFiles(storage, job.project_name, record)).map((f) => ({ name: f.name, size: f.size, mimeType: f.mimeType })),
       });
     }
@@ -203,7 +204,8 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
           rateWindowMs: deps.limits.settings.rateWindowMs,
         });
         const entry = await storage.commit(project, `${folder}/${DESENSITIZED_FOLDER}`, name, staged, 'replace');
-        return reply.code(201).send(ok({ name: entry.name, size: entry.size }));
+        // 200, as the envelope's code says (a PUT that stores or replaces the copy; RuoYi answers 200).
+        return reply.code(200).send(ok({ name: entry.name, size: entry.size }));
       } catch (e) {
         await storage.discard(staged);
         throw e;

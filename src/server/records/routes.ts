@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CONTRACT_TIME_SCHEMA, contractTime } from '../http/contract-time.js';
 import type { Kind, KindRegistry } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
 import { ApiError, badRequest, notFound, ok, okList } from '../http/envelope.js';
@@ -204,7 +205,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
                     baseVersion: { type: ['integer', 'null'] },
                     op: { type: 'string', enum: ['create', 'update', 'delete'] },
                     changedBy: { type: 'string' },
-                    changedAt: { type: 'string' },
+                    changedAt: CONTRACT_TIME_SCHEMA,
                     schemaHash: { type: ['string', 'null'], description: "The version of the kind's schema file this version was saved under (null: saved before versions were kept)" },
                     data: { type: 'object', additionalProperties: true },
                   },
@@ -220,7 +221,8 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       const id = parseId(request.params.id);
       const versions = await records.history(kind, user.project, id);
       if (versions.length === 0) throw notFound(notFoundMessage(kind, id));
-      return ok(versions);
+      // Stored as ISO; answered in the contract's 'yyyy-MM-dd HH:mm:ss' (issue 29).
+      return ok(versions.map((v) => ({ ...v, changedAt: contractTime(v.changedAt) ?? v.changedAt })));
     });
 
     // Fields derived from the new record's id, for the kinds that have them (the issue's attachment folder).

@@ -53,6 +53,7 @@ describe.each(dbTargets())('video analysis: submit and the worker protocol on $n
     const mine = listed.filter((j) => j.id === issue['id']);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ taskId: -3, projectName: 'P1', attachmentFolder: issue['attachmentFolder'], issueTitle: 'Wind noise', files: [{ name: 'clip.mp4', mimeType: 'video/mp4' }] });
+    expect((mine[0] as unknown as { submittedAt: string }).submittedAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     // A third submit later is still the same job.
     expect((await submit(s, alice, issue['id'], 'AI_RETRY')).body.data.state).toBe('queued');
     expect((await getIssue(s, alice, issue['id']))['version']).toBe(2);
@@ -122,8 +123,9 @@ describe.each(dbTargets())('video analysis: submit and the worker protocol on $n
 
     const blurred = Buffer.from('blurred bytes');
     const stored = await fetch(`${s.url}${FA}/desensitized?id=${id}&name=clip.mp4`, { method: 'PUT', headers: { authorization: `Bearer ${w1}`, 'content-type': 'application/octet-stream' }, body: blurred });
-    expect(stored.status).toBe(201);
-    expect(((await stored.json()) as { data: unknown }).data).toEqual({ name: 'clip.mp4', size: blurred.length });
+    // The HTTP status and the envelope's code agree (issue 29).
+    expect(stored.status).toBe(200);
+    expect((await stored.json()) as unknown).toMatchObject({ code: 200, data: { name: 'clip.mp4', size: blurred.length } });
     const back = await fetch(`${s.url}${FA}/desensitized?id=${id}&name=clip.mp4`, { headers: { authorization: `Bearer ${w1}` } });
     expect(Buffer.from(await back.arrayBuffer())).toEqual(blurred);
     // The tester sees the copy in the issue folder's desensitized/ subfolder; the todolist media stay the originals.
@@ -141,7 +143,10 @@ describe.each(dbTargets())('video analysis: submit and the worker protocol on $n
     expect((await s.request('GET', `${FA}/file?id=${id}&name=clip.mp4`, { token: w1 })).status).toBe(409);
     const status = (await s.request('GET', `${BASE}/aiStatus?id=${id}`, { token: alice })).body.data;
     expect(status).toMatchObject({ state: 'done', remark: 'frames: 4', error: null });
-    expect(status.history).toEqual([{ finishedAt: expect.any(String), report: '# Mirror\nWind noise at 80 km/h.', error: null }]);
+    // Timestamps in the contract's format (issue 29), the server's local time.
+    expect(status.history).toEqual([{ finishedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), report: '# Mirror\nWind noise at 80 km/h.', error: null }]);
+    expect(status.updatedAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(Math.abs(new Date(status.updatedAt.replace(' ', 'T')).getTime() - Date.now())).toBeLessThan(60_000);
   });
 
   it('records a failure, keeps every run in the history, and takes a resubmit', async () => {

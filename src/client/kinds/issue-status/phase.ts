@@ -20,7 +20,9 @@ export const QUEUED_TEXT = 'Queued, waiting for an analysis worker';
 /** How long something has waited, in the strip's words: 'for 3 min', 'for 1 h 5 min', 'for 2 days'. */
 export function waitedFor(sinceIso: string | null | undefined, now: number = Date.now()): string {
   if (!sinceIso) return '';
-  const since = Date.parse(sinceIso);
+  // The server sends 'yyyy-MM-dd HH:mm:ss', its local time (older servers ISO): with a 'T' both
+  // parse everywhere, the first as local time (Safari refuses the space).
+  const since = Date.parse(sinceIso.replace(' ', 'T'));
   if (Number.isNaN(since)) return '';
   const minutes = Math.floor(Math.max(0, now - since) / 60_000);
   if (minutes < 1) return 'for less than a minute';
