@@ -4,6 +4,8 @@ export interface KindMeta {
   route: string;
   titles: { list: string; detail: string; new: string };
   canCreateFromList: boolean;
+  /** x-kind's texts in another language, at the same paths (titles.list, messages.updated...). */
+  i18n?: Partial<Record<'zh', Record<string, unknown>>>;
   detailBack?: 'list' | 'previous';
   dateField: string;
   rangeParams: { begin: string; end: string };
@@ -188,6 +190,8 @@ export interface KindProperty {
   'x-renamedFrom'?: string[];
   /** The label people see for each stored choice (enum value); a retired value may keep its label here. */
   'x-labels'?: Record<string, string>;
+  /** The title and choice labels in another language (the schema's own are English). */
+  'x-i18n'?: Partial<Record<'zh', { title?: string; labels?: Record<string, string> }>>;
   minimum?: number;
   maximum?: number;
   maxLength?: number;

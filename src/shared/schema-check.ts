@@ -4,7 +4,9 @@ import { customFormats } from './formats.js';
 import type { KindProperty, KindSchema } from './kind-types.js';
 
 /** Property-level x- keywords our code understands. Anything else starting with x- is a typo. */
-export const PROPERTY_X_KEYWORDS = ['x-ui', 'x-export', 'x-default', 'x-derived', 'x-setBy', 'x-renamedFrom', 'x-labels'] as const;
+/** The languages a schema may translate its English texts into (x-i18n, x-kind.i18n). */
+export const OTHER_LANGUAGES = ['zh'] as const;
+export const PROPERTY_X_KEYWORDS = ['x-ui', 'x-export', 'x-default', 'x-derived', 'x-setBy', 'x-renamedFrom', 'x-labels', 'x-i18n'] as const;
 /**
  * Standard JSON Schema keywords a property may use: the ones the server's validation, the app, the
  * API documentation and the checks of stored data (schema-evolution.ts valueProblem) all read.
@@ -118,6 +120,8 @@ const xKindSchema = {
       properties: { list: nonEmpty, detail: nonEmpty, new: nonEmpty },
     },
     canCreateFromList: { type: 'boolean' },
+    // x-kind's texts in another language, at the same paths (checked by i18nProblems).
+    i18n: { type: 'object', minProperties: 1, propertyNames: { enum: [...OTHER_LANGUAGES] }, additionalProperties: { type: 'object' } },
     detailBack: { enum: ['list', 'previous'] },
     dateField: nonEmpty,
     rangeParams: {
@@ -219,6 +223,18 @@ const propertySchema = {
     'x-renamedFrom': { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' } },
     // What people see for each stored choice: relabel here, never in enum (the stored value).
     'x-labels': { type: 'object', minProperties: 1, additionalProperties: nonEmpty },
+    // The title (and choice labels) in another language than the schema's English (decision 038).
+    'x-i18n': {
+      type: 'object',
+      minProperties: 1,
+      propertyNames: { enum: [...OTHER_LANGUAGES] },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: { title: nonEmpty, labels: { type: 'object', minProperties: 1, additionalProperties: nonEmpty } },
+      },
+    },
     'x-derived': {
       oneOf: [
         {
@@ -446,6 +462,36 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
     if (folderFields.length !== 1) problems.push(`${file}: x-kind.attachments needs exactly one property with "x-derived": {"attachmentFolder": true} to keep the folder in`);
   } else if (folderFields.length > 0) {
     problems.push(`${file}: properties.${folderFields[0]?.[0]} derives an attachment folder, but x-kind.attachments does not say how it is named`);
+  }
+  problems.push(...i18nProblems(file, meta, props));
+  return problems;
+}
+
+/**
+ * x-kind.i18n.<language> translates x-kind's texts: each of its texts must stand where x-kind
+ * has a text (a misspelt path would never show); x-i18n labels must name stored choices.
+ */
+function i18nProblems(file: string, meta: KindSchema['x-kind'], props: KindSchema['properties']): string[] {
+  const problems: string[] = [];
+  const walk = (translated: unknown, original: unknown, path: string): void => {
+    if (typeof translated === 'string') {
+      if (typeof original !== 'string') problems.push(`${file}: x-kind.${path} translates nothing: x-kind has no text at ${path.split('.').slice(2).join('.')}`);
+      else if (translated.trim() === '') problems.push(`${file}: x-kind.${path} is empty`);
+      return;
+    }
+    if (translated === null || typeof translated !== 'object' || original === null || typeof original !== 'object') {
+      problems.push(`${file}: x-kind.${path} translates nothing: x-kind has no texts at ${path.split('.').slice(2).join('.')}`);
+      return;
+    }
+    for (const [key, value] of Object.entries(translated)) walk(value, (original as Record<string, unknown>)[key], `${path}.${key}`);
+  };
+  for (const [language, texts] of Object.entries(meta.i18n ?? {})) walk(texts, meta, `i18n.${language}`);
+  for (const [field, prop] of Object.entries(props)) {
+    for (const [language, t] of Object.entries(prop['x-i18n'] ?? {})) {
+      for (const value of Object.keys(t?.labels ?? {})) {
+        if (!Array.isArray(prop.enum) || !prop.enum.map(String).includes(value)) problems.push(`${file}: properties.${field}.x-i18n.${language}.labels names '${value}', which is not one of its enum values`);
+      }
+    }
   }
   return problems;
 }

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyLanguage, LANGUAGE_KEY, phoneLanguage } from '../../src/client/i18n';
 import { en } from '../../src/client/i18n/en';
-import { zh, zhKinds } from '../../src/client/i18n/zh';
+import { zh } from '../../src/client/i18n/zh';
 import { registry } from '../../src/client/engine/registry';
 import { fakeFetch, okInfo, type FakeCall } from './fake-server';
 import { current, renderApp, signedIn } from './render';
@@ -15,22 +15,22 @@ function texts(tree: unknown): string[] {
   return [];
 }
 
-/** The English texts the kinds' schemas give for what zhKinds translates (same paths). */
-function schemaTexts(): string[] {
-  const out: string[] = [];
+/** The kinds' English texts that their schemas translate (x-kind.i18n.zh, x-i18n.zh.title), and the translations. */
+function schemaTexts(): { english: string[]; chinese: string[] } {
+  const english: string[] = [];
+  const chinese: string[] = [];
   const walk = (translated: unknown, original: unknown): void => {
-    if (typeof translated === 'string' && typeof original === 'string') out.push(original);
-    else if (translated && typeof translated === 'object' && original && typeof original === 'object')
+    if (typeof translated === 'string' && typeof original === 'string') {
+      english.push(original);
+      chinese.push(translated);
+    } else if (translated && typeof translated === 'object' && original && typeof original === 'object')
       for (const [k, v] of Object.entries(translated)) walk(v, (original as Record<string, unknown>)[k]);
   };
-  for (const [name, translated] of Object.entries(zhKinds)) {
-    const kind = registry.get(name);
-    if (!kind) continue;
-    const { fields, ...meta } = translated as Record<string, unknown>;
-    walk(meta, kind.meta);
-    for (const [field, v] of Object.entries((fields ?? {}) as Record<string, { title: string }>)) walk(v.title, kind.schema.properties[field]?.title);
+  for (const kind of registry.values()) {
+    walk(kind.meta.i18n?.zh, kind.meta);
+    for (const prop of Object.values(kind.schema.properties)) walk(prop['x-i18n']?.zh?.title, prop.title);
   }
-  return out;
+  return { english, chinese };
 }
 
 /**
@@ -70,8 +70,8 @@ function chineseTexts(found: string[]): string[] {
 
 /** English catalogue texts on a Chinese screen (those whose Chinese differs). */
 function englishCatalogueTexts(found: string[]): string[] {
-  const zhTexts = new Set([...texts(zh), ...texts(zhKinds)]);
-  const english = [...texts(en), ...schemaTexts()].filter((t) => !zhTexts.has(t) && /[A-Za-z]{3}/.test(t) && !t.includes('{'));
+  const zhTexts = new Set([...texts(zh), ...schemaTexts().chinese]);
+  const english = [...texts(en), ...schemaTexts().english].filter((t) => !zhTexts.has(t) && /[A-Za-z]{3}/.test(t) && !t.includes('{'));
   return found.filter((text) => english.includes(text));
 }
 
@@ -122,6 +122,15 @@ describe('one language per screen', () => {
     expect(phoneLanguage(['en-GB', 'zh-CN'])).toBe('en');
     expect(phoneLanguage(['fr-FR', 'zh-CN'])).toBe('zh');
     expect(phoneLanguage(['fr-FR'])).toBe('en');
+  });
+
+  it('has the kinds\' texts and field titles in Chinese in their schemas', () => {
+    const { english, chinese } = schemaTexts();
+    expect(english.length).toBeGreaterThan(150);
+    expect(chinese.every((t) => t.trim() !== '')).toBe(true);
+    for (const kind of registry.values()) {
+      for (const [field, prop] of Object.entries(kind.schema.properties)) expect(prop['x-i18n']?.zh?.title, `${kind.name}.${field}`).toBeTruthy();
+    }
   });
 
   it('has every English key in Chinese, and every placeholder of a text in its translation', () => {

@@ -16,15 +16,10 @@ export const LANGUAGE_KEY = 'language';
 /** Each language's name in itself, for the switch. */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', zh: '简体中文' };
 
-/** A catalogue: the screens' texts, and the kinds' texts that their schemas give in English. */
-interface Loaded {
-  translation: Catalogue;
-  kinds: Record<string, unknown>;
-}
-
-const LOADERS: Record<Language, () => Promise<Loaded>> = {
-  en: () => Promise.resolve({ translation: en, kinds: {} }),
-  zh: () => import('./zh').then((m) => ({ translation: m.zh, kinds: m.zhKinds })),
+/** The screens' texts of each language; the kinds' texts are in their schemas (x-kind.i18n, x-i18n). */
+const LOADERS: Record<Language, () => Promise<Catalogue>> = {
+  en: () => Promise.resolve(en),
+  zh: () => import('./zh').then((m) => m.zh),
 };
 
 export const i18n = i18next.createInstance();
@@ -67,11 +62,7 @@ let primeLocaleLoaded = false;
 
 /** Loads a language's catalogue (once) and switches every screen to it. */
 export async function applyLanguage(language: Language): Promise<void> {
-  if (!i18n.hasResourceBundle(language, 'translation')) {
-    const loaded = await LOADERS[language]();
-    i18n.addResourceBundle(language, 'translation', loaded.translation);
-    i18n.addResourceBundle(language, 'kinds', loaded.kinds);
-  }
+  if (!i18n.hasResourceBundle(language, 'translation')) i18n.addResourceBundle(language, 'translation', await LOADERS[language]());
   // PrimeReact's words first, so the screens re-render in one language. English is its default:
   // the sign-in page in English never loads this.
   if (language !== 'en' || primeLocaleLoaded) {

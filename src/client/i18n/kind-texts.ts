@@ -1,21 +1,29 @@
 import type { Kind } from '../../shared/kind-types';
 import { i18n } from './index';
 
+/** The value at a dotted path ('titles.list', 'card.lines.0.label') of a nested object. */
+function at(tree: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), tree);
+}
+
 /**
- * A text a kind's schema gives (x-kind: titles, tile labels, messages...), in the language on
- * screen. The schema's own text is the English one; another language's comes from that
- * catalogue's 'kinds' namespace under '<kind name>.<path>' (the path inside x-kind, such as
- * 'titles.list' or 'workspace.session.startLabel'). A kind the catalogue does not know (a new
- * schema file) shows its schema's text until the catalogue names it.
+ * A text a kind's schema gives in x-kind (titles, tile labels, messages...), in the language on
+ * screen: the schema's own text is English; another language's stands at the same path under
+ * x-kind.i18n.<language> (decision 038; schema-check.ts holds each to a text of x-kind). A schema
+ * that has no translation of a text shows its English one.
  */
 export function kindText(kind: Kind, path: string, schemaText: string): string {
-  if (i18n.language === 'en') return schemaText;
-  const text: unknown = i18n.getResource(i18n.language, 'kinds', `${kind.name}.${path}`);
+  const language = i18n.language;
+  if (language === 'en') return schemaText;
+  const text = at(kind.meta.i18n?.[language as 'zh'], path);
   return typeof text === 'string' ? text : schemaText;
 }
 
-/** A field's title (its schema's title) in the language on screen. */
+/** A field's title in the language on screen: x-i18n.<language>.title, else the schema's title. */
 export function fieldTitle(kind: Kind, field: string): string {
-  const schemaTitle = kind.schema.properties[field]?.title ?? field;
-  return kindText(kind, `fields.${field}.title`, schemaTitle);
+  const prop = kind.schema.properties[field];
+  const schemaTitle = prop?.title ?? field;
+  const language = i18n.language;
+  if (language === 'en') return schemaTitle;
+  return prop?.['x-i18n']?.[language as 'zh']?.title ?? schemaTitle;
 }
