@@ -178,6 +178,10 @@ export function authenticateOrSignedLink(tokens: TokenStore, signer: LinkSigner)
       request.linkId = signedIn.linkId;
       return;
     }
+    // Neither a token nor a link: the request is not signed in, which is not a broken link.
+    if (!/[?&]_link=/.test(request.url)) {
+      throw unauthorized('Please sign in: this request needs an Authorization: Bearer token, or a signed link the app makes for it (POST /api/system/signed-link)');
+    }
     const claim = signer.verify(request.method, request.url);
     if (claim === undefined) {
       throw unauthorized('This link is missing its signature, was changed, has expired, or cannot be used for this request; open it again from the app');

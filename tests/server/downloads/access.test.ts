@@ -28,11 +28,24 @@ describe.each(dbTargets())('download service access on $name', (target) => {
     for (const route of ROUTES) {
       const d = await download(s, `/download/${route}${query()}`);
       expect(d.status, route).toBe(401);
-      expect(jsonError(d)).toMatchObject({ code: 401, msg: expect.stringContaining('open it again from the app') });
+      // Not signed in at all is said so, not called a broken link (issue 29).
+      expect(jsonError(d)).toMatchObject({ code: 401, msg: expect.stringMatching(/^Please sign in: this request needs an Authorization: Bearer token, or a signed link/) });
     }
     // The long-lived token is never accepted from a URL.
     const inUrl = await download(s, `/download/download_JourneysFiles${query(`&access_token=${alice}&Authorization=Bearer%20${alice}`)}`);
     expect(inUrl.status).toBe(401);
+  });
+
+  it('asks a request to the files service without a token or link to sign in, in the envelope', async () => {
+    for (const path of ['/sharepoint/files?path=', '/sharepoint/files/download?path=a.txt', '/sharepoint/files/preview?path=a.txt', '/sharepoint/preview.html?path=a.txt']) {
+      const d = await download(s, path);
+      expect(d.status, path).toBe(401);
+      expect(d.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(jsonError(d).msg, path).toBe('Please sign in: this request needs an Authorization: Bearer token, or a signed link the app makes for it (POST /api/system/signed-link)');
+    }
+    const session = await fetch(`${s.url}/sharepoint/files/upload/session?path=a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"item":{"name":"a.bin"}}' });
+    expect(session.status).toBe(401);
+    expect(((await session.json()) as { error: { message: string } }).error.message).toMatch(/^Please sign in/);
   });
 
   it('opens every route with a signed link from the main service, without any header', async () => {
@@ -63,6 +76,8 @@ describe.each(dbTargets())('download service access on $name', (target) => {
     for (const url of forged) {
       const d = await download(s, url);
       expect(d.status, url).toBe(401);
+      // A link that is broken is said to be; a URL with no link at all asks to sign in.
+      expect(jsonError(d).msg, url).toMatch(url.includes('_link=') ? /link .*open it again from the app/ : /^Please sign in/);
       expect(jsonError(d).code).toBe(401);
     }
     expect((await download(s, good)).status).toBe(200);
