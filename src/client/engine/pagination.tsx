@@ -14,17 +14,19 @@ export function Pagination({ page, totalPages, limit, onPage }: { page: number; 
   return (
     <nav className="pagination" aria-label={t('list.pages')}>
       <Button icon="pi pi-angle-left" text rounded aria-label={t('list.previousPage')} disabled={page <= 1} onClick={() => onPage(page - 1)} />
+      {/* Plain buttons in PrimeReact's classes: the drive list shows every page number, 10,000 of them at
+          100,000 drives, and as PrimeReact Buttons they held a phone's main thread for tens of seconds (issue 31). */}
       {pageNumbers(totalPages, limit).map((n) => (
-        <Button
+        <button
           key={n}
-          label={String(n)}
-          rounded
-          text={n !== page}
+          type="button"
+          className={`p-button p-component p-button-rounded${n === page ? '' : ' p-button-text'} pagination-number`}
           aria-label={t('list.page', { n })}
           aria-current={n === page ? 'page' : undefined}
-          className="pagination-number"
           onClick={() => onPage(n)}
-        />
+        >
+          <span className="p-button-label p-c">{n}</span>
+        </button>
       ))}
       <Button icon="pi pi-angle-right" text rounded aria-label={t('list.nextPage')} disabled={page >= totalPages} onClick={() => onPage(page + 1)} />
     </nav>
