@@ -95,7 +95,7 @@ describe('Data page', () => {
     expect(status).toHaveAttribute('data-state', 'running');
     expect(screen.getByRole('progressbar', { name: 'Download progress' })).toBeInTheDocument();
     const path = (calls.find((c) => c.url.includes('signed-link'))?.body as { path: string }).path;
-    expect(path).toBe('/download/download_JourneysFiles?vehicle=V1&date=2026-11-20+00%3A00%3A00&project=P1');
+    expect(path).toBe('/download/download_JourneysFiles?vehicle=V1&date=2026-11-20+00%3A00%3A00&project=P1&lang=en');
     await waitFor(() => expect(calls.some((c) => c.url.startsWith('/download/download_JourneysFiles') && c.url.includes('_sig='))).toBe(true));
     finish();
     // Ready: named as the server named it, with its size, and handed to the phone's downloads once.

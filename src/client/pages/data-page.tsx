@@ -177,7 +177,7 @@ export function DataPage() {
     const controller = new AbortController();
     setDownloads((all) => [...all, { id, title, state: 'running', progress: { received: 0, total: null }, controller }]);
     try {
-      const url = await signedDownloadUrl(path, { vehicle, date: `${day} 00:00:00`, project });
+      const url = await signedDownloadUrl(path, { vehicle, date: `${day} 00:00:00`, project, lang: i18n.language === 'zh' ? 'zh' : 'en' });
       const file = await downloadWithProgress(url, fallbackName, (progress) => update(id, { progress }), controller.signal);
       update(id, { state: 'ready', name: file.name, progress: { received: file.bytes, total: file.bytes } });
       toast('success', t('download.readyToast'), t('download.ready', { name: file.name, size: formatBytes(file.bytes) }), TOAST_MS);

@@ -5,7 +5,7 @@ import type { Kind, PackageMeta } from '../../shared/kind-types.js';
 import type { DateRange } from '../stats/stats-repository.js';
 import { listAttachments, lazyFile, type AttachmentFile, type AttachmentSource } from './attachments.js';
 import type { DayRecords } from './day-records.js';
-import { SheetBuilder, writeWorkbook } from './workbook.js';
+import { SheetBuilder, writeWorkbook, type SheetLanguage } from './workbook.js';
 import type { ZipWriter } from './zip.js';
 
 export interface PackageJob {
@@ -19,6 +19,8 @@ export interface PackageJob {
   files: AttachmentSource;
   /** Aborted when the client goes away: stop reading the database and the disk. */
   signal: AbortSignal;
+  /** The workbook's words (headers, yes/no): the app's language, or as stored. */
+  language?: SheetLanguage;
 }
 
 /** The fields a package shows of a record: the schema's export fields, in schema order. */
@@ -44,7 +46,7 @@ export async function writeDayPackage(zip: ZipWriter, job: PackageJob): Promise<
   const { kind, packageKind, signal } = job;
   const json = new PassThrough();
   zip.append(json, { name: `${job.baseName}.json` });
-  const sheet = new SheetBuilder(kind);
+  const sheet = new SheetBuilder(kind, job.language);
   const folders: string[] = [];
 
   // Backpressure: when the client reads slowly, wait for the JSON entry to drain before the next page.

@@ -8,7 +8,7 @@ import { writeDayPackage } from './day-package.js';
 import type { DayRecords } from './day-records.js';
 import { parseScope, type DownloadScope } from './scope.js';
 import type { DownloadSlots } from './user-slots.js';
-import { MAX_SHEET_ROWS, SheetBuilder, writeWorkbook, XLSX_TYPE } from './workbook.js';
+import { MAX_SHEET_ROWS, SheetBuilder, sheetLanguage, writeWorkbook, XLSX_TYPE } from './workbook.js';
 import { attachmentDisposition, createZip, fileNamePart } from './zip.js';
 
 export interface DownloadDeps {
@@ -59,6 +59,7 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
   const packageRoute = (kind: Kind, packageKind: PackageMeta) => async (request: FastifyRequest, reply: FastifyReply) => {
     const user = currentUser(request);
     const scope = parseScope(request.query as Record<string, unknown>, user, { range: packageKind.range === true });
+    const language = sheetLanguage((request.query as Record<string, unknown>)['lang']);
     const { count } = await stats.countAndSum(kind, scope.project, scope.range);
     if (count === 0) throw notFound(`No ${packageKind.noun} data available for ${scope.period}`);
     if (count > MAX_SHEET_ROWS) throw badRequest(`${count} ${packageKind.noun} records are more than one Excel sheet holds; download a shorter range`);
@@ -66,7 +67,7 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
     const name = baseName(scope, packageKind.label);
     holdSlot(deps.slots, request, reply, `the ${packageKind.label} of ${scope.period}`);
     const zip = createZip();
-    const job = { kind, packageKind, project: scope.project, range: scope.range, baseName: name, rows, files: deps.files, signal: clientGone(reply) };
+    const job = { kind, packageKind, project: scope.project, range: scope.range, baseName: name, rows, files: deps.files, signal: clientGone(reply), language };
     writeDayPackage(zip, job).catch((error: unknown) => {
       if (!job.signal.aborted) request.log.error({ err: error }, `day package ${name} failed`);
       zip.destroy(error instanceof Error ? error : new Error(String(error)));
@@ -81,13 +82,14 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
   app.get('/generate_excel', async (request, reply) => {
     const user = currentUser(request);
     const scope = parseScope(request.query as Record<string, unknown>, user, { range: false });
+    const language = sheetLanguage((request.query as Record<string, unknown>)['lang']);
     const kinds = [...registry.values()].sort((a, b) => order(a) - order(b));
     const counts = await Promise.all(kinds.map(async (kind) => (await stats.countAndSum(kind, scope.project, scope.range)).count));
     if (counts.every((n) => n === 0)) throw notFound(`No data available for ${scope.period}`);
     holdSlot(deps.slots, request, reply, `the Excel report of ${scope.period}`);
     const sheets: [string, SheetBuilder['sheet']][] = [];
     for (const kind of kinds) {
-      const sheet = new SheetBuilder(kind);
+      const sheet = new SheetBuilder(kind, language);
       for await (const page of rows.pages(kind, scope.project, scope.range)) sheet.add(page);
       sheets.push([sheetName(kind), sheet.sheet]);
     }

@@ -3,6 +3,7 @@ import type { Kind } from '../../shared/kind-types.js';
 import type { RecordData } from '../records/validation.js';
 import { excelDateCell, type ExcelDateCell } from '../../shared/excel-dates.js';
 import { labelOf } from '../../shared/schema-evolution.js';
+import { badRequest } from '../http/envelope.js';
 
 /** Data rows one Excel sheet can hold (1,048,576 rows minus the header). */
 export const MAX_SHEET_ROWS = 1_048_575;
@@ -11,10 +12,30 @@ const MAX_CELL_TEXT = 32_767;
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** A column's header: the property's title from the schema ('Travel Distance (km)'), else its name. */
-export function columnHeaders(kind: Kind): string[] {
-  return kind.exportFields.map((field) => kind.schema.properties[field]?.title ?? field);
+/**
+ * The language of a sheet's words (headers, yes/no), from a download's 'lang' parameter: the app
+ * sends the language on screen (decision 038). Without one, headers are the schema's titles and
+ * values are written as stored, as before, for other clients of the contract.
+ */
+export type SheetLanguage = 'en' | 'zh' | 'stored';
+
+export function sheetLanguage(raw: unknown): SheetLanguage {
+  if (raw === undefined || raw === '') return 'stored';
+  if (raw === 'en' || raw === 'zh') return raw;
+  throw badRequest(`lang must be en or zh, got '${String(raw).slice(0, 20)}'`);
 }
+
+/** A column's header: the property's title from the schema ('Travel Distance (km)'), or its Chinese title (x-i18n.zh), else its name. */
+export function columnHeaders(kind: Kind, language: SheetLanguage = 'stored'): string[] {
+  return kind.exportFields.map((field) => {
+    const prop = kind.schema.properties[field];
+    return (language === 'zh' ? prop?.['x-i18n']?.zh?.title : undefined) ?? prop?.title ?? field;
+  });
+}
+
+/** How a yes/no value reads (是, yes, 1, true are yes, in any case; anything else no, blank stays blank). */
+const YES = /^(是|yes|1|true)$/i;
+const YES_NO: Record<'en' | 'zh', [yes: string, no: string]> = { en: ['Yes', 'No'], zh: ['是', '否'] };
 
 /**
  * A value as a cell: numbers stay numbers, dates and times are real Excel dates, missing values
@@ -37,8 +58,11 @@ function cell(value: unknown, format: string | undefined): string | number | boo
 export class SheetBuilder {
   readonly sheet: XLSX.WorkSheet;
 
-  constructor(private readonly kind: Kind) {
-    this.sheet = XLSX.utils.aoa_to_sheet([columnHeaders(kind)]);
+  constructor(
+    private readonly kind: Kind,
+    private readonly language: SheetLanguage = 'stored',
+  ) {
+    this.sheet = XLSX.utils.aoa_to_sheet([columnHeaders(kind, language)]);
   }
 
   private rows = 1;
@@ -47,7 +71,18 @@ export class SheetBuilder {
     const props = this.kind.exportFields.map((field) => this.kind.schema.properties[field]);
     const formats = props.map((prop) => prop?.format);
     // A choice is written as its label (x-labels), as people see it in the app.
-    const shown = (value: unknown, i: number): unknown => (props[i]?.['x-labels'] === undefined || value === undefined || value === null ? value : labelOf(props[i], value));
+    // A yes/no field in the sheet's language (stored as the Chinese words).
+    const language = this.language;
+    const shown = (value: unknown, i: number): unknown => {
+      if (value === undefined || value === null) return value;
+      const prop = props[i];
+      if (language !== 'stored' && prop?.['x-ui']?.widget === 'yesNo') return value === '' ? undefined : YES_NO[language][YES.test(String(value).trim()) ? 0 : 1];
+      if (language === 'zh') {
+        const zh = prop?.['x-i18n']?.zh?.labels?.[String(value)];
+        if (zh !== undefined) return zh;
+      }
+      return prop?.['x-labels'] === undefined ? value : labelOf(prop, value);
+    };
     const cells = records.map((record) => this.kind.exportFields.map((field, i) => cell(shown(record[field], i), formats[i])));
     // SheetJS takes plain values per row; date cells are put in place afterwards with their format.
     XLSX.utils.sheet_add_aoa(
