@@ -176,7 +176,8 @@ export async function run(): Promise<void> {
   try {
     app = await startServedApp({ build: process.env['LH_NO_BUILD'] !== '1', data });
     const { base, issueId } = app;
-    const screens = ['/login', '/dashboard', '/data', '/data/issue', `/data/issue/${issueId}`, '/data/issue/new', '/outbox'].filter((s) => !ONLY || s.includes(ONLY));
+    // /data/drive too: the drive list shows every page number, 10,050 at 100,000 drives.
+    const screens = ['/login', '/dashboard', '/data', '/data/issue', '/data/drive', `/data/issue/${issueId}`, '/data/issue/new', '/outbox'].filter((s) => !ONLY || s.includes(ONLY));
     console.log(`Lighthouse ${JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version as string}, mobile, simulated throttling; median of ${RUNS} cold runs per screen`);
     const ways = SIGNIN === 'both' ? (['stored', 'form'] as const) : [SIGNIN];
     for (const way of ways) {
