@@ -6,6 +6,7 @@ import { Detector, type Box } from '../../src/worker/detector.js';
 import { desensitize } from '../../src/worker/desensitize.js';
 import { encodePicture } from '../../src/worker/ffmpeg.js';
 import { BACKGROUNDS, areaShare, coveredShare, scene, type Scene } from '../../tests/worker/eval-set.js';
+import { runPlates } from './desensitize-plates.js';
 
 // Recall of face covering per size band and angle, against hand-marked faces pasted at 12-80 px onto
 // opencv-doc photos without people (tests/worker/eval-set.ts), and the share of the frame covered
@@ -14,7 +15,8 @@ import { BACKGROUNDS, areaShare, coveredShare, scene, type Scene } from '../../t
 //   cascade: the Haar face cascade alone, padded as before issue 27 (the old pipeline);
 //   dnn-whole: SSD MobileNet v1 at the cover threshold on the whole frame only;
 //   pipeline: what the worker does to a photo (desensitize(): DNN whole + tiles, and the cascades).
-// Prints a table for docs/PERFORMANCE.md; fps of video is desensitize.bench.ts.
+// Prints a table for docs/PERFORMANCE.md; fps of video is desensitize.bench.ts. Plates follow
+// (desensitize-plates.ts). EVAL=faces or EVAL=plates runs one part alone.
 
 const HEIGHTS = [12, 14, 16, 18, 20, 24, 28, 32, 40, 48, 64, 80];
 const ANGLES = [0, 15, -15, 30, -30];
@@ -25,8 +27,13 @@ interface Tally { hit: number; all: number }
 const pct = (t: Tally) => (t.all ? `${((100 * t.hit) / t.all).toFixed(0)} % (${t.hit}/${t.all})` : '-');
 
 export async function run(): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-eval-'));
   const det = await Detector.create();
+  if (process.env.EVAL !== 'plates') await runFaces(det);
+  if (process.env.EVAL !== 'faces') { console.log(''); await runPlates(det); }
+}
+
+async function runFaces(det: Detector): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-eval-'));
   const methods = ['cascade', 'dnn-whole', 'pipeline'] as const;
   const byBand = new Map<string, Tally>();
   const byAngle = new Map<string, Tally>();

@@ -5,12 +5,17 @@ import { pad, pixelate } from './blur.js';
 import { insideShare, iou } from './boxes.js';
 import { FaceDnn } from './face-dnn.js';
 import { probe, spawnFfmpeg } from './ffmpeg.js';
+import { SCALES } from './plates.js';
 
 const IMAGE = /\.(jpe?g|png|bmp|webp|tiff?)$/i;
 /** Boxes grow by this share of their size on each side, so hair, chin and plate frames go too. */
 const MARGIN = 0.25;
 /** Video frames are searched about this many times a second (every Nth frame), and boxes held between. */
 const SEARCHES_PER_SECOND = 5;
+/** A photo is also searched turned by these angles (degrees) for tilted faces; video is not (speed). */
+const TURNED = [25, -25];
+/** The plate locator's scales in video: all but the 2x one, which costs as much as the rest together. */
+const VIDEO_PLATE_SCALES = SCALES.filter((s) => s <= 1);
 /** The small-face tiles are visited in turn: all of them over this many searches. */
 const ROTATION = 3;
 /** A held box grows on each side by this share of its size (at least 1 px) a frame, as faces move. */
@@ -64,7 +69,7 @@ async function desensitizeImage(input: string, output: string, det: Detector): P
   let result: Buffer | undefined;
   let boxes: Box[] = [];
   await readFrames(decode.child.stdout, width * height * 3, async (frame) => {
-    boxes = (await det.cover(frame, width, height)).map((b) => pad(b, MARGIN, width, height));
+    boxes = (await det.cover(frame, width, height, { whole: true, tiles: 'all', turned: TURNED })).map((b) => pad(b, MARGIN, width, height));
     pixelate(frame, width, boxes);
     result = frame;
   });
@@ -123,7 +128,11 @@ async function desensitizeVideo(input: string, output: string, det: Detector): P
     const first = searches === 0;
     const tiles = first ? 'all' : Array.from({ length: perSearch }, (_, k) => ((searches - 1) * perSearch + k) % Math.max(1, tileCount));
     searches++;
-    const hits = (await det.cover(frame, width, height, { whole: true, tiles })).map((b) => pad(b, MARGIN, width, height));
+    // Vehicles are looked for on the first search and every ROTATION-th after it (their bands held
+    // as long as the tiles'); plates on every search, without the 2x scale (plates under about 16 px
+    // high are covered in video by their vehicle's band).
+    const plates = { vehicles: (searches - 1) % ROTATION === 0, scales: VIDEO_PLATE_SCALES };
+    const hits = (await det.cover(frame, width, height, { whole: true, tiles }, plates)).map((b) => pad(b, MARGIN, width, height));
     for (const h of held) {
       const now = grow(h.box, i - h.at, width, height);
       if (hits.some((b) => b.kind === h.box.kind && (iou(b, now) > 0.2 || insideShare(b, now) > 0.7))) h.until = Math.min(h.until, i);

@@ -1,10 +1,15 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { insideShare, type Rect } from './boxes.js';
 import { FaceDnn, type Passes } from './face-dnn.js';
+import { findPlates } from './plates.js';
+import { ObjectDnn, VEHICLE_CLASSES, VEHICLE_CONFIDENCE, plateBand, type Thing } from './vehicles.js';
 
-// Faces by SSD MobileNet v1 (face-dnn.ts, docs/decisions/035-face-detector.md); licence plates, and
-// the independent second check of faces, by OpenCV's Haar cascades (Debian package opencv-data) run
-// by OpenCV compiled to WebAssembly (@techstark/opencv-js): CPU only, nothing downloaded at run time.
+// Faces by SSD MobileNet v1 (face-dnn.ts, docs/decisions/035-face-detector.md) and OpenCV's Haar
+// face cascade; licence plates by rows of characters (plates.ts) and, for each vehicle found by
+// CenterNet (vehicles.ts), the band where its plate sits when no plate is located there
+// (docs/decisions/036-plates.md). OpenCV is compiled to WebAssembly (@techstark/opencv-js), the
+// cascades come from Debian's opencv-data: CPU only, nothing downloaded at run time.
 // See docs/decisions/022-desensitization-detector.md.
 
 /** Faces scored this or more by the DNN are covered (recall per size: docs/worker.md). */
@@ -18,13 +23,17 @@ const CASCADES = {
   plate: 'haarcascade_russian_plate_number.xml',
 } as const;
 
-export interface Box { x: number; y: number; width: number; height: number; kind: keyof typeof CASCADES }
+/** How plates are searched: with the vehicle detector (and its bands) or not, and the locator's scales (default: all). */
+export interface PlatePasses { vehicles: boolean; scales?: number[] }
+
+/** What a box covers: a face, a plate located, or the band of a vehicle where its plate sits. */
+export interface Box { x: number; y: number; width: number; height: number; kind: keyof typeof CASCADES | 'band' }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Cv = any;
 let loading: Promise<Cv> | undefined;
 
-function loadCv(): Promise<Cv> {
+export function loadCv(): Promise<Cv> {
   loading ??= new Promise<Cv>((resolve, reject) => {
     const cv = createRequire(import.meta.url)('@techstark/opencv-js') as Cv;
     // The Emscripten module is a thenable that resolves to itself: awaiting it loops forever,
@@ -50,43 +59,94 @@ function loadCv(): Promise<Cv> {
 
 /** The detectors of faces and plates in rgb24 frames. */
 export class Detector {
-  private constructor(private readonly cv: Cv, private readonly classifiers: Map<Box['kind'], Cv>, readonly faces: FaceDnn) {}
+  private constructor(private readonly cv: Cv, private readonly classifiers: Map<keyof typeof CASCADES, Cv>, readonly faces: FaceDnn, readonly objects: ObjectDnn) {}
 
   static async create(): Promise<Detector> {
     const cv = await loadCv();
-    const classifiers = new Map<Box['kind'], Cv>();
-    for (const [kind, file] of Object.entries(CASCADES) as [Box['kind'], string][]) {
+    const classifiers = new Map<keyof typeof CASCADES, Cv>();
+    for (const [kind, file] of Object.entries(CASCADES) as [keyof typeof CASCADES, string][]) {
       const c = new cv.CascadeClassifier();
       if (!c.load(file)) throw new Error(`OpenCV could not load the cascade ${file}`);
       classifiers.set(kind, c);
     }
-    return new Detector(cv, classifiers, await FaceDnn.create());
+    return new Detector(cv, classifiers, await FaceDnn.create(), await ObjectDnn.create());
   }
 
   /**
-   * What is pixelated: the DNN's faces (the passes given), and the cascades' faces and plates. The
-   * face cascade adds little (faces of 20 px or more that the DNN scores just under its threshold)
-   * for about a third of the DNN's time.
+   * What is pixelated: the DNN's faces (the passes given), the face cascade's (it adds faces of 20 px
+   * or more that the DNN scores just under its threshold), and plates (below) with the vehicles'
+   * bands unless `vehicles` is false.
    */
-  async cover(rgb: Buffer, width: number, height: number, passes: Passes = { whole: true, tiles: 'all' }): Promise<Box[]> {
+  async cover(rgb: Buffer, width: number, height: number, passes: Passes = { whole: true, tiles: 'all' }, plates: PlatePasses = { vehicles: true }): Promise<Box[]> {
     const faces = await this.faces.detect(rgb, width, height, COVER_CONFIDENCE, passes);
-    return [...faces.map(({ x, y, width: w, height: h }) => ({ kind: 'face' as const, x, y, width: w, height: h })), ...this.detect(rgb, width, height)];
+    return [
+      ...faces.map(({ x, y, width: w, height: h }) => ({ kind: 'face' as const, x, y, width: w, height: h })),
+      ...this.detect(rgb, width, height, ['face']),
+      ...this.plates(rgb, width, height, plates.vehicles ? await this.vehicles(rgb, width, height) : [], false, plates.scales),
+    ];
+  }
+
+  /** Vehicles (cars, motorcycles, buses, lorries) seen by the object DNN. */
+  vehicles(rgb: Buffer, width: number, height: number): Promise<Thing[]> {
+    return this.objects.detect(rgb, width, height, VEHICLE_CLASSES, VEHICLE_CONFIDENCE);
+  }
+
+  /**
+   * Plates: the candidates of the character-row locator (plates.ts) anywhere in the frame, and for
+   * each vehicle given whose plate band holds no candidate, that band (fail closed: a vehicle's plate
+   * that cannot be located is covered where plates sit).
+   */
+  plates(rgb: Buffer, width: number, height: number, vehicles: Rect[] = [], sensitive = false, scales?: number[]): Box[] {
+    const cv = this.cv;
+    const src = cv.matFromArray(height, width, cv.CV_8UC3, rgb);
+    const gray = new cv.Mat();
+    cv.cvtColor(src, gray, cv.COLOR_RGB2GRAY);
+    src.delete();
+    let found: Rect[];
+    try {
+      found = findPlates(cv, gray, scales, sensitive);
+    } finally {
+      gray.delete();
+    }
+    const boxes: Box[] = found.map((r) => ({ kind: 'plate', ...r }));
+    for (const v of vehicles) {
+      const band = plateBand(v);
+      // A plate of this vehicle would be about 6 % of its width high (a 520 mm plate on a 1.75 m car,
+      // 4.7 times as wide as high); where that is under 26 px, the locator's least sure sizes, or
+      // no row of characters of a plausible size lies in the band, the band is covered.
+      const expected = v.width * 0.064;
+      const located = expected >= 26 ? found.filter((p) => insideShare(p, band) > 0.8 && p.height > expected * 0.5 && p.height < expected * 3) : [];
+      if (located.length === 0) boxes.push({ kind: 'band', ...band });
+      // A located row may be part of the plate (its letters, not its digits; the lower line of a
+      // two-line or US-style plate): the plate's full expected size is covered around it, as wide as
+      // a European plate and as high as one half as high as wide.
+      for (const p of located) {
+        const w = Math.max(p.width, expected * 5.5), h = Math.max(p.height, expected * 2.5);
+        const x = Math.max(0, Math.round(p.x + p.width / 2 - w / 2)), y = Math.max(0, Math.round(p.y + p.height / 2 - h / 2));
+        boxes.push({ kind: 'plate', x, y, width: Math.min(width - x, Math.round(w)), height: Math.min(height - y, Math.round(h)) });
+      }
+    }
+    return boxes;
   }
 
   /**
    * The second check of a frame about to leave the server: the DNN again at a lower threshold, on
-   * the frame as it will be sent, and the cascades with fewer neighbours required (more sensitive).
-   * Any box is a candidate.
+   * the frame as it will be sent, the cascades with fewer neighbours required (more sensitive), and
+   * the plate locator taking rows of three characters and fainter strokes. Any box is a candidate.
    */
   async candidates(rgb: Buffer, width: number, height: number): Promise<Box[]> {
     // The whole frame only: frames sent are at most 768 px, where the cascade's 20 px window and
     // the DNN's whole-frame pass see faces from about 15-20 px.
     const faces = await this.faces.detect(rgb, width, height, CHECK_CONFIDENCE, { whole: true, tiles: [] });
-    return [...faces.map(({ x, y, width: w, height: h }) => ({ kind: 'face' as const, x, y, width: w, height: h })), ...this.detect(rgb, width, height, ['face', 'plate'], true)];
+    return [
+      ...faces.map(({ x, y, width: w, height: h }) => ({ kind: 'face' as const, x, y, width: w, height: h })),
+      ...this.detect(rgb, width, height, ['face', 'plate'], true),
+      ...this.plates(rgb, width, height, [], true),
+    ];
   }
 
   /** Boxes of the Haar cascades (faces and plates, or the kinds given) in an rgb24 frame, in that frame's coordinates. */
-  detect(rgb: Buffer, width: number, height: number, kinds: Box['kind'][] = ['face', 'plate'], sensitive = false): Box[] {
+  detect(rgb: Buffer, width: number, height: number, kinds: (keyof typeof CASCADES)[] = ['face', 'plate'], sensitive = false): Box[] {
     const cv = this.cv;
     const src = cv.matFromArray(height, width, cv.CV_8UC3, rgb);
     const gray = new cv.Mat();

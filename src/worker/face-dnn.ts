@@ -16,6 +16,11 @@ interface Tf {
   getBackend(): string;
   tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): Tensor;
   slice(t: Tensor, begin: number[], size: number[]): Tensor;
+  tidy<T>(fn: () => T): T;
+  cast(t: Tensor, dtype: 'float32' | 'int32'): Tensor;
+  expandDims(t: Tensor, axis: number): Tensor;
+  squeeze(t: Tensor, axis: number[]): Tensor;
+  image: { rotateWithOffset(t: Tensor, radians: number, fill: number): Tensor };
 }
 interface Detection { score: number; box: { x: number; y: number; width: number; height: number } }
 interface FaceApi {
@@ -26,8 +31,12 @@ interface FaceApi {
 
 export interface Face extends Rect { score: number }
 
-/** Which passes run on a frame: the whole frame, and tiles (indexes into the frame's tiles, or all). */
-export interface Passes { whole: boolean; tiles: 'all' | number[] }
+/**
+ * Which passes run on a frame: the whole frame, and tiles (indexes into the frame's tiles, or all);
+ * `turned`: the same passes again on the frame turned by each of these angles (degrees), for
+ * faces tilted that far, which SSD MobileNet, trained on mostly upright faces, often misses.
+ */
+export interface Passes { whole: boolean; tiles: 'all' | number[]; turned?: number[] }
 
 /**
  * Frames larger than this (long side) are searched on a copy of that size: a 12 px face there is
@@ -44,18 +53,28 @@ export const TILE = 256;
 export const MID_TILE = 512;
 
 let loading: Promise<{ tf: Tf; api: FaceApi }> | undefined;
+let starting: Promise<unknown> | undefined;
 
-function load(): Promise<{ tf: Tf; api: FaceApi }> {
-  loading ??= (async () => {
+/** TensorFlow.js on its WebAssembly backend (the JavaScript one where WebAssembly cannot start), shared by every model here. */
+export function startTf(): Promise<unknown> {
+  starting ??= (async () => {
     const tf = require('@tensorflow/tfjs') as Tf;
     const wasm = require('@tensorflow/tfjs-backend-wasm') as { setWasmPaths(prefix: string): void };
-    const api = require('@vladmandic/face-api/dist/face-api.node-wasm.js') as FaceApi;
     const wasmDir = path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));
     wasm.setWasmPaths(`${wasmDir}/`);
     // The WebAssembly backend runs SSD MobileNet about twice as fast as the plain JavaScript one;
     // where WebAssembly cannot start, the JavaScript backend gives the same answers.
     if (!(await tf.setBackend('wasm').catch(() => false))) await tf.setBackend('cpu');
     await tf.ready();
+    return tf;
+  })();
+  return starting;
+}
+
+function load(): Promise<{ tf: Tf; api: FaceApi }> {
+  loading ??= (async () => {
+    const tf = (await startTf()) as Tf;
+    const api = require('@vladmandic/face-api/dist/face-api.node-wasm.js') as FaceApi;
     const modelDir = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
     await api.nets.ssdMobilenetv1.loadFromDisk(modelDir);
     return { tf, api };
@@ -95,15 +114,41 @@ export class FaceDnn {
     const collect = (list: Detection[], ox: number, oy: number) => {
       for (const d of list) found.push({ x: d.box.x + ox, y: d.box.y + oy, width: d.box.width, height: d.box.height, score: d.score });
     };
-    try {
-      if (passes.whole) collect(await this.api.detectAllFaces(frame, options), 0, 0);
-      const chosen = passes.tiles === 'all' ? all : passes.tiles.map((i) => all[i % all.length]!).filter(Boolean);
-      for (const t of all.length ? chosen : []) {
-        const part = this.tf.slice(frame, [t.y, t.x, 0], [t.height, t.width, 3]);
+    const chosen = passes.tiles === 'all' ? all : passes.tiles.map((i) => all[i % all.length]!).filter(Boolean);
+    // Turned passes look at the whole frame and at the 512 px tiles where there are any (faces of
+    // about 24 px and more), else at the small tiles: three times the work for every face size
+    // would be too slow.
+    const mid = chosen.filter((t) => t.width > TILE || t.height > TILE);
+    const search = async (picture: Tensor, into: (list: Detection[], ox: number, oy: number) => void, turned = false) => {
+      if (passes.whole) into(await this.api.detectAllFaces(picture, options), 0, 0);
+      for (const t of !all.length ? [] : turned && mid.length ? mid : chosen) {
+        const part = this.tf.slice(picture, [t.y, t.x, 0], [t.height, t.width, 3]);
         try {
-          collect(await this.api.detectAllFaces(part, options), t.x, t.y);
+          into(await this.api.detectAllFaces(part, options), t.x, t.y);
         } finally {
           part.dispose();
+        }
+      }
+    };
+    try {
+      await search(frame, collect);
+      for (const degrees of passes.turned ?? []) {
+        // The frame turned about its centre (corners filled grey); a face found upright there is
+        // turned back: its box's corners taken to the frame and the upright box around them kept.
+        const a = (degrees * Math.PI) / 180, cos = Math.cos(a), sin = Math.sin(a), cx = w / 2, cy = h / 2;
+        const turned = this.tf.tidy(() => this.tf.cast(this.tf.squeeze(this.tf.image.rotateWithOffset(this.tf.expandDims(this.tf.cast(frame, 'float32'), 0), a, 128), [0]), 'int32'));
+        try {
+          await search(turned, (list, ox, oy) => {
+            for (const d of list) {
+              const corners = [[d.box.x, d.box.y], [d.box.x + d.box.width, d.box.y], [d.box.x, d.box.y + d.box.height], [d.box.x + d.box.width, d.box.y + d.box.height]]
+                .map(([x, y]) => [(x! + ox - cx) * cos - (y! + oy - cy) * sin + cx, (x! + ox - cx) * sin + (y! + oy - cy) * cos + cy]);
+              const xs = corners.map((c) => c[0]!), ys = corners.map((c) => c[1]!);
+              const x0 = Math.max(0, Math.min(...xs)), y0 = Math.max(0, Math.min(...ys));
+              found.push({ x: x0, y: y0, width: Math.min(w, Math.max(...xs)) - x0, height: Math.min(h, Math.max(...ys)) - y0, score: d.score });
+            }
+          }, true);
+        } finally {
+          turned.dispose();
         }
       }
     } finally {

@@ -23,11 +23,6 @@ function rgb(file: string, seconds?: number): { frame: Buffer; width: number; he
   return { frame, width, height };
 }
 
-function cascades(file: string, seconds?: number): Box[] {
-  const { frame, width, height } = rgb(file, seconds);
-  return detector.detect(frame, width, height);
-}
-
 /** Mean absolute difference of the pixels outside every (padded) box. */
 function differenceOutside(a: Buffer, b: Buffer, width: number, height: number, boxes: Box[]): number {
   let sum = 0;
@@ -71,16 +66,18 @@ describe('desensitization with the real detectors', () => {
     expect(missed.map((t) => `${t.paste.height} px at ${t.paste.angle}°`)).toEqual([]);
   });
 
-  it('licenseplate_motion.jpg: the plate found in the input is gone from the output; the rest is unchanged', async () => {
+  it('licenseplate_motion.jpg: the hand-marked plate is pixelated; the rest is unchanged', async () => {
+    // The car's (motion-blurred, US-style) plate, marked by eye; the Russian cascade's box on this
+    // photo lies on the boot lid above it.
+    const plate = { x: 226, y: 227, width: 134, height: 72 };
     const input = path.join(DATA, 'licenseplate_motion.jpg');
-    const before = cascades(input).filter((b) => b.kind === 'plate');
-    expect(before.length).toBeGreaterThan(0);
     const output = path.join(dir, 'licenseplate_motion.jpg');
     const result = await desensitize(input, output, detector);
-    expect(cascades(output).filter((b) => b.kind === 'plate')).toEqual([]);
+    expect(coveredShare(plate, result.boxes!)).toBeGreaterThanOrEqual(0.9);
     const a = rgb(input);
     const b = rgb(output);
-    expect(differenceOutside(a.frame, b.frame, a.width, a.height, [...before, ...result.boxes!])).toBeLessThan(4);
+    expect(meanDifference(a.frame, b.frame, a.width, plate)).toBeGreaterThan(8);
+    expect(differenceOutside(a.frame, b.frame, a.width, a.height, result.boxes!)).toBeLessThan(4);
   });
 
   it('a video of faces moving across a photo: every hand-marked face is pixelated in every frame (tracking between searches)', async () => {

@@ -1,0 +1,176 @@
+import type { Rect } from './boxes.js';
+
+// Licence plates found by what every plate shares, whatever its country: a row of four or more
+// character-like marks of one height, dark on light (UK, EU) or light on dark (Chinese), close
+// together and aligned. Found by OpenCV (WebAssembly) on a pyramid of the frame, so characters of
+// 4 to 90 px are each seen at 7-22 px: strokes by morphological black-hat and top-hat, connected
+// components, and chains of components of similar height; where blur has run the characters
+// together, bands of strokes shaped like a line of text. No cascade trained on one country's
+// plates. See docs/decisions/036-plates.md.
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Cv = any;
+
+/** The pyramid: each scale sees characters of MIN_CHAR..MAX_CHAR px (at that scale). */
+export const SCALES = [2, 1, 0.5, 0.25];
+const MIN_CHAR = 7;
+const MAX_CHAR = 22;
+/**
+ * Strokes: the black-hat (dark strokes) and top-hat (light strokes) of a 7 px square, which keep
+ * what is thinner than it and darker (lighter) than around it by STROKE grey levels or more,
+ * whatever the light: night and faded plates keep 15-20 levels between characters and plate.
+ */
+const KERNEL = 7;
+const STROKE = 10;
+/** At most this share of stroke pixels just above and below a band of text. */
+const QUIET = 0.04;
+/** A chain needs this many marks (one fewer, and a smaller stroke contrast, for the second check). */
+const MIN_MARKS = 4;
+
+interface Mark { x: number; y: number; w: number; h: number }
+
+/**
+ * Boxes of plate candidates in a greyscale frame (CV_8UC1 Mat), in its coordinates: rows of
+ * character-like marks, and bands of strokes shaped like a line of text (characters that blur has
+ * run together), grown to the plate's edges. `scales` may limit the pyramid.
+ */
+export function findPlates(cv: Cv, gray: Cv, scales: number[] = SCALES, sensitive = false): Rect[] {
+  const out: Rect[] = [];
+  const longSide = Math.max(gray.cols, gray.rows);
+  const square = cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(KERNEL, KERNEL));
+  const line = cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(Math.ceil(MAX_CHAR / 2), 1));
+  for (const s of scales) {
+    // A scale that would leave less than 64 px, or more than 2600, is skipped.
+    if (longSide * s < 64 || longSide * s > 2600) continue;
+    const img = new cv.Mat();
+    if (s === 1) gray.copyTo(img);
+    else cv.resize(gray, img, new cv.Size(Math.round(gray.cols * s), Math.round(gray.rows * s)), 0, 0, s > 1 ? cv.INTER_LINEAR : cv.INTER_AREA);
+    const resp = new cv.Mat();
+    const bin = new cv.Mat();
+    const closed = new cv.Mat();
+    for (const op of [cv.MORPH_BLACKHAT, cv.MORPH_TOPHAT]) {
+      cv.morphologyEx(img, resp, op, square);
+      cv.threshold(resp, bin, sensitive ? STROKE * 0.7 : STROKE, 255, cv.THRESH_BINARY);
+      for (const r of chains(marks(cv, bin), sensitive ? MIN_MARKS - 1 : MIN_MARKS)) out.push(grow(r, s));
+      // Characters that blur has run together: bands of strokes shaped like a line of text, with
+      // plain plate above and below (texture such as leaves, fruit or rooftops has strokes all
+      // round) and stroke edges along their middle, 1.5 or more for each length of their height.
+      cv.morphologyEx(bin, closed, cv.MORPH_CLOSE, line);
+      for (const r of bands(cv, closed)) if (quiet(cv, bin, r) && crossings(bin, r) >= (1.5 * r.width) / r.height) out.push(grow(r, s));
+    }
+    resp.delete(); bin.delete(); closed.delete(); img.delete();
+  }
+  square.delete(); line.delete();
+  return out.map((r) => {
+    const x = Math.max(0, Math.floor(r.x)), y = Math.max(0, Math.floor(r.y));
+    return { x, y, width: Math.min(gray.cols, Math.ceil(r.x + r.width)) - x, height: Math.min(gray.rows, Math.ceil(r.y + r.height)) - y };
+  });
+}
+
+/** Components of closed strokes shaped like one line of text: 2-10 times as wide as high, mostly filled. */
+function bands(cv: Cv, bin: Cv): Rect[] {
+  const labels = new cv.Mat();
+  const stats = new cv.Mat();
+  const centroids = new cv.Mat();
+  const n = cv.connectedComponentsWithStats(bin, labels, stats, centroids, 8, cv.CV_32S);
+  const data = stats.data32S as Int32Array;
+  const out: Rect[] = [];
+  for (let i = 1; i < n; i++) {
+    const x = data[i * 5]!, y = data[i * 5 + 1]!, w = data[i * 5 + 2]!, h = data[i * 5 + 3]!, area = data[i * 5 + 4]!;
+    // Up to 1.6 characters high and twice as wide as high: a turned row's box is taller than its text.
+    if (h < MIN_CHAR || h > MAX_CHAR * 1.6 || w < h * 2 || w > h * 10 || area < w * h * 0.45) continue;
+    out.push({ x, y, width: w, height: h });
+  }
+  labels.delete(); stats.delete(); centroids.delete();
+  return out;
+}
+
+/** Share of stroke pixels in the strips just above and below a text row (of its character height `h`). */
+function quiet(cv: Cv, bin: Cv, r: Rect & { charHeight?: number }): boolean {
+  const h = r.charHeight ?? r.height;
+  let strokes = 0, all = 0;
+  for (const [top, bottom] of [[r.y - h * 0.4, r.y - h * 0.1], [r.y + r.height + h * 0.1, r.y + r.height + h * 0.4]] as const) {
+    const x = Math.max(0, Math.round(r.x)), y = Math.max(0, Math.round(top));
+    const w = Math.min(bin.cols, Math.round(r.x + r.width)) - x, hh = Math.min(bin.rows, Math.round(bottom)) - y;
+    if (w <= 0 || hh <= 0) continue;
+    const roi = bin.roi(new cv.Rect(x, y, w, hh));
+    strokes += cv.countNonZero(roi);
+    all += w * hh;
+    roi.delete();
+  }
+  return all === 0 || strokes / all < QUIET;
+}
+
+/** Stroke edges met along the middle line of a text row: characters make two or more each. */
+function crossings(bin: Cv, r: Rect): number {
+  const y = Math.round(r.y + r.height / 2);
+  let count = 0;
+  let last = 0;
+  for (let x = Math.max(0, Math.round(r.x)); x < Math.min(bin.cols, Math.round(r.x + r.width)); x++) {
+    const v = bin.ucharPtr(y, x)[0] as number;
+    if (v !== last) count++;
+    last = v;
+  }
+  return count;
+}
+
+/** A text row at scale `s` grown to its plate's edges, in the frame's coordinates. */
+function grow(r: Rect & { charHeight?: number }, s: number): Rect {
+  const h = r.charHeight ?? r.height;
+  // The plate reaches about half a character above and below its characters, and the EU band or
+  // the Chinese province a character beyond them; turned rows get the same.
+  return { x: (r.x - h * 1.2) / s, y: (r.y - h * 0.55) / s, width: (r.width + h * 2.4) / s, height: (r.height + h * 1.1) / s };
+}
+
+/** Connected components of a binary picture shaped like characters. */
+export function marks(cv: Cv, bin: Cv): Mark[] {
+  const labels = new cv.Mat();
+  const stats = new cv.Mat();
+  const centroids = new cv.Mat();
+  const n = cv.connectedComponentsWithStats(bin, labels, stats, centroids, 8, cv.CV_32S);
+  const data = stats.data32S as Int32Array;
+  const found: Mark[] = [];
+  for (let i = 1; i < n; i++) {
+    const x = data[i * 5]!, y = data[i * 5 + 1]!, w = data[i * 5 + 2]!, h = data[i * 5 + 3]!, area = data[i * 5 + 4]!;
+    if (h < MIN_CHAR || h > MAX_CHAR) continue;
+    // Characters are taller than wide ('1' and 'I' thin, 'W' and '京' nearly square), and neither
+    // a solid block nor a thin outline.
+    if (w < h * 0.08 || w > h * 1.3) continue;
+    const fill = area / (w * h);
+    if (fill < 0.15 || fill > 0.92) continue;
+    found.push({ x, y, w, h });
+  }
+  labels.delete(); stats.delete(); centroids.delete();
+  return found;
+}
+
+/** Rows of MIN_MARKS or more marks of similar height, aligned and close, as plate boxes. */
+function chains(list: Mark[], minMarks: number): Rect[] {
+  list.sort((a, b) => a.x - b.x);
+  const parent = list.map((_, i) => i);
+  const find = (i: number): number => { while (parent[i] !== i) { parent[i] = parent[parent[i]!]!; i = parent[i]!; } return i; };
+  for (let i = 0; i < list.length; i++) {
+    const a = list[i]!;
+    for (let j = i + 1; j < list.length; j++) {
+      const b = list[j]!;
+      if (b.x > a.x + a.w + a.h * 1.2) break;
+      if (Math.max(a.h, b.h) > Math.min(a.h, b.h) * 1.4) continue;
+      const h = Math.max(a.h, b.h);
+      if (Math.abs(a.y - b.y) > h * 0.35 || Math.abs(a.y + a.h - b.y - b.h) > h * 0.35) continue;
+      if (b.x < a.x + a.w * 0.5) continue; // overlapping marks are not neighbours in a row
+      parent[find(j)] = find(i);
+    }
+  }
+  const groups = new Map<number, Mark[]>();
+  list.forEach((m, i) => { const r = find(i); groups.set(r, [...(groups.get(r) ?? []), m]); });
+  const out: Rect[] = [];
+  for (const g of groups.values()) {
+    if (g.length < minMarks) continue;
+    const x0 = Math.min(...g.map((m) => m.x)), x1 = Math.max(...g.map((m) => m.x + m.w));
+    const y0 = Math.min(...g.map((m) => m.y)), y1 = Math.max(...g.map((m) => m.y + m.h));
+    const h = g.map((m) => m.h).sort((p, q) => p - q)[g.length >> 1]!;
+    if (x1 - x0 < h * 2) continue;
+    out.push({ x: x0, y: y0, width: x1 - x0, height: y1 - y0, charHeight: h } as Rect);
+  }
+  return out;
+}
