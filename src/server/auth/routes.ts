@@ -156,6 +156,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
           required: ['code', 'msg', 'data'],
         },
         401: { $ref: 'ErrorEnvelope#' },
+        403: { $ref: 'ErrorEnvelope#', description: 'A video analysis worker account: it may call only the fileAnalyze routes' },
       },
     },
   }, async (request) => {

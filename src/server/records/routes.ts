@@ -233,7 +233,11 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
         summary: `Create one ${kind.schema.title} (send an Idempotency-Key to make a retried create safe)`,
         headers: { type: 'object', properties: { 'idempotency-key': { type: 'string', description: 'A key the client makes per record (1-200 letters, digits, -_.:); the same key again answers the record it made' } } },
         body: { $ref: inputRef(kind) },
-        response: { 200: recordEnvelopeOf(recordRef(kind)), ...errorResponses },
+        response: {
+          200: recordEnvelopeOf(recordRef(kind)),
+          409: { $ref: 'ErrorEnvelope#', description: 'The Idempotency-Key was used before for another record' },
+          ...errorResponses,
+        },
       },
     }, async (request, reply) => {
       const user = currentUser(request);
