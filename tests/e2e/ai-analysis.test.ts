@@ -71,7 +71,7 @@ describe('submitting an issue to AI in Chromium', () => {
     // (No screenshot here: snap waits for animations to end, and the DOING spinner never does.)
 
     const put = await fetch(`${server.url}${FA}/desensitized?id=${id}&name=cabin.mp4`, { method: 'PUT', headers: { authorization: `Bearer ${worker}`, 'content-type': 'application/octet-stream' }, body: Buffer.from('a blurred video') });
-    expect(put.status).toBe(201);
+    expect(put.status).toBe(200);
     expect((await call('POST', `${FA}/submitToAI`, { id, taskId: -3, remark: '3 key frames' })).status).toBe(200);
     await expect.poll(() => tone('Video analysis'), { timeout: 10_000 }).toContain('status-doing');
     expect(await tone('Desensitization')).toContain('status-done');
