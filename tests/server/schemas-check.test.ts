@@ -94,7 +94,7 @@ describe('npm run schemas:check on schema files', () => {
 
   it('places a JSON syntax error at its line and column, saying what was expected, as the server does', async () => {
     // The comma at the end of the id property's line is gone: the next line's key is where it fails.
-    const idLine = '"id": { "title": "ID", "type": "integer", "readOnly": true },';
+    const idLine = issue.split('\n').find((l) => l.trimStart().startsWith('"id": {') && l.endsWith(',')) as string;
     const broken = issue.replace(idLine, idLine.slice(0, -1));
     const [line, column] = placeOf(broken, '"taskId"').split(':').map(Number) as [number, number];
     const run = await check(broken);
@@ -226,6 +226,8 @@ describe.each(dbTargets())('npm run schemas:check --data on $name', (target) => 
     delete drive.properties.city;
     delete drive['x-kind'].filters.weather;
     delete drive['x-kind'].filters.city;
+    // The sections name the fields as they are now (the check refuses a section naming no property).
+    for (const section of drive['x-kind'].sections as { fields: string[] }[]) section.fields = section.fields.filter((f) => f !== 'weather').map((f) => (f === 'city' ? 'town' : f));
     drive['x-kind'].dateField = 'startTime';
     const charging = JSON.parse(fs.readFileSync(path.join(dir, 'charging.schema.json'), 'utf8'));
     charging.properties.chargeType.enum = ['AC'];
