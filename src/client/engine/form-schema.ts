@@ -1,4 +1,5 @@
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { fieldTitle } from '../i18n/kind-texts';
 import { format } from 'date-fns';
 import type { Kind, KindProperty } from '../../shared/kind-types';
 import { storage } from '../lib/storage';
@@ -10,10 +11,12 @@ import { groupsOf } from './sections';
  * record holds, never fill gaps of an existing record) and without our x- keywords.
  */
 export function formSchema(kind: Kind): RJSFSchema {
+  // Titles in the language on screen (x-i18n); a caller memoizing the schema keys it by language.
   const properties: Record<string, RJSFSchema> = {};
   for (const [name, prop] of Object.entries(kind.schema.properties)) {
     const copy: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(prop)) if (key !== 'default' && !key.startsWith('x-')) copy[key] = value;
+    if (prop.title !== undefined) copy['title'] = fieldTitle(kind, name);
     properties[name] = copy as RJSFSchema;
   }
   return { type: 'object', properties };

@@ -1,5 +1,7 @@
 import { useEffect, useMemo, type ComponentType } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { kindText } from '../i18n/kind-texts';
 import type { ErrorSchema } from '@rjsf/utils';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
@@ -38,14 +40,19 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
   const c = useRecordDetail(kind, id, prefill, fromOutbox);
   const outdated = useFormOutdated();
   const { meta } = kind;
-  const schema = useMemo(() => formSchema(kind), [kind]);
+  // Every text of the screen in the language on screen; a switch re-renders it (and its sheet).
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const text = (path: string, schemaText: string): string => kindText(kind, path, schemaText);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the titles in the schema follow the language
+  const schema = useMemo(() => formSchema(kind), [kind, language]);
   const ui = useMemo(() => uiSchema(kind), [kind]);
   // Viewing paints the light summary; the form's chunk comes when editing (or creating) starts,
   // fetched ahead once the screen is idle so Edit is instant.
   const RecordForm = useRecordForm(c.editing);
   useEffect(() => whenIdle(() => void loadRecordForm().catch(() => undefined), 4000), []);
 
-  const title = c.isNew || id.startsWith('waiting~') ? meta.titles.new : fill(meta.titles.detail, { id });
+  const title = c.isNew || id.startsWith('waiting~') ? text('titles.new', meta.titles.new) : fill(text('titles.detail', meta.titles.detail), { id });
   const goBack = (): void => {
     const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
     if (meta.detailBack === 'previous' && idx > 0) navigate(-1);
@@ -56,7 +63,7 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
     return (
       <div className="page">
         <PageHeader title={title} back={goBack} />
-        <Loading text={meta.texts.detailLoading} />
+        <Loading text={text('texts.detailLoading', meta.texts.detailLoading)} />
       </div>
     );
   }
@@ -66,9 +73,9 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
         <PageHeader title={title} back={goBack} />
         <div className="empty-state">
           <i className="pi pi-search text-4xl text-400" aria-hidden="true" />
-          <h2 className="text-xl mb-1">{meta.texts.notFoundTitle}</h2>
-          <p className="text-600 mt-0">{fill(meta.texts.notFoundText, { id })}</p>
-          <Button label={meta.texts.notFoundButton} icon="pi pi-arrow-left" onClick={() => navigate(meta.route)} />
+          <h2 className="text-xl mb-1">{text('texts.notFoundTitle', meta.texts.notFoundTitle)}</h2>
+          <p className="text-600 mt-0">{fill(text('texts.notFoundText', meta.texts.notFoundText), { id })}</p>
+          <Button label={text('texts.notFoundButton', meta.texts.notFoundButton)} icon="pi pi-arrow-left" onClick={() => navigate(meta.route)} />
         </div>
       </div>
     );
@@ -81,8 +88,8 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
   const update = (): void => void checkForUpdates();
   const actions = c.editing || waiting ? undefined : (
     <>
-      <Button icon="pi pi-refresh" rounded text aria-label="Refresh" onClick={() => void c.refresh()} />
-      {outdated ? <Button label="Update to edit" icon="pi pi-download" size="small" onClick={update} /> : <Button label="Edit" icon="pi pi-pencil" size="small" onClick={c.edit} />}
+      <Button icon="pi pi-refresh" rounded text aria-label={t('common.refresh')} onClick={() => void c.refresh()} />
+      {outdated ? <Button label={t('detail.updateToEdit')} icon="pi pi-download" size="small" onClick={update} /> : <Button label={t('detail.edit')} icon="pi pi-pencil" size="small" onClick={c.edit} />}
     </>
   );
 
@@ -100,28 +107,28 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
       {c.parked && !c.editing && (
         <div className="filter-banner" role="status" data-testid="parked-line">
           <i className="pi pi-exclamation-triangle text-orange-500" aria-hidden="true" />
-          <span className="flex-1">A change saved on this phone was not sent: {c.parked.message || 'someone changed the same fields'}</span>
-          <Button label="Review" link size="small" onClick={() => void c.reviewParked()} />
+          <span className="flex-1">{t('detail.parkedLine', { reason: c.parked.message || t('detail.parkedReason') })}</span>
+          <Button label={t('detail.review')} link size="small" onClick={() => void c.reviewParked()} />
         </div>
       )}
       {outdated && (
         <div className="filter-banner" role="status" data-testid="form-outdated">
           <i className="pi pi-info-circle text-primary" aria-hidden="true" />
-          <span className="flex-1">A new version of this form is available. Update the app before editing; what you typed is kept.</span>
-          <Button label="Update now" link size="small" onClick={update} />
+          <span className="flex-1">{t('detail.outdatedLine')}</span>
+          <Button label={t('detail.updateNow')} link size="small" onClick={update} />
         </div>
       )}
       {waiting && c.state.status === 'ready' && c.state.notSent === undefined && (
         <div className="filter-banner" role="status" data-testid="waiting-line">
           <i className="pi pi-cloud-upload text-orange-500" aria-hidden="true" />
-          <span className="flex-1">Saved on this phone, sends when online</span>
+          <span className="flex-1">{t('detail.waitingLine')}</span>
         </div>
       )}
       {waiting && c.state.status === 'ready' && c.state.notSent !== undefined && (
         <div className="filter-banner" role="status" data-testid="waiting-line">
           <i className="pi pi-exclamation-triangle text-orange-500" aria-hidden="true" />
-          <span className="flex-1">Saved on this phone, not sent: {c.state.notSent || 'the server refused it'}</span>
-          <Button label="Open the outbox" link size="small" onClick={() => navigate('/outbox')} />
+          <span className="flex-1">{t('detail.notSentLine', { reason: c.state.notSent || t('detail.refusedReason') })}</span>
+          <Button label={t('detail.openOutbox')} link size="small" onClick={() => navigate('/outbox')} />
         </div>
       )}
       {form.warnings.length > 0 && !c.isNew && (
@@ -166,9 +173,9 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
       )}
       {c.editing && (
         <div className="edit-bar">
-          <Button label="Cancel" outlined className="flex-1" onClick={c.cancel} disabled={c.saving} />
+          <Button label={t('common.cancel')} outlined className="flex-1" onClick={c.cancel} disabled={c.saving} />
           <Button
-            label={c.saving ? 'Saving...' : 'Save Changes'}
+            label={c.saving ? t('detail.saving') : t('detail.save')}
             icon={c.saving ? 'pi pi-spin pi-spinner' : 'pi pi-check'}
             className="flex-1"
             onClick={() => void c.save()}

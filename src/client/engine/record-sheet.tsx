@@ -1,5 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { t } from '../i18n';
+import { fieldTitle, kindText } from '../i18n/kind-texts';
 import type { Kind } from '../../shared/kind-types';
 import { formatCardValue } from './format';
 import { systemFields } from './form-schema';
@@ -36,7 +38,7 @@ function shownValue(prop: RJSFSchema, ui: UiSchema, value: unknown, record: Reco
       return shown === '' ? String(value) : mode === 'date' ? shown : shown.replace('T', ' ');
     }
     case 'yesNo':
-      return { 是: 'Yes', 否: 'No', '': null }[readYesNo(value)];
+      return { 是: t('detail.yes'), 否: t('detail.no'), '': null }[readYesNo(value)];
     case 'connectors': {
       const list = parseConnectors(value);
       return list.length === 0 ? null : <ConnectorsTable connectors={list} />;
@@ -58,7 +60,7 @@ function Row({ name, label, value, multiline, help }: { name: string; label: str
         {label}
       </dt>
       <dd id={`root_${name}`} aria-labelledby={`label_${name}`} className={`sheet-value${value === null ? ' sheet-value-empty' : ''}${multiline ? ' sheet-value-multiline' : ''}`}>
-        {value ?? 'Not set'}
+        {value ?? t('detail.notSet')}
         {help !== undefined && (
           <small className="field-warning" data-testid="field-warning">
             <i className="pi pi-info-circle" aria-hidden="true" /> {help}
@@ -77,9 +79,9 @@ export function RecordSheet({ kind, schema, uiSchema, record, children }: { kind
   const titleField = title.field;
   const titleValue = titleField === undefined ? null : record[titleField];
   const heading =
-    title.text ??
+    (title.text === undefined ? undefined : kindText(kind, 'card.title.text', title.text)) ??
     (titleField !== undefined ? formatCardValue(kind.schema.properties[titleField]?.['x-labels'] && !isEmpty(titleValue) ? labelOf(kind.schema.properties[titleField], titleValue) : titleValue, title.format) : null) ??
-    title.fallback ??
+    (title.fallback === undefined ? undefined : kindText(kind, 'card.title.fallback', title.fallback)) ??
     kind.schema.title;
   const system = systemFields(kind);
   // The title field is the heading, not a row as well.
@@ -137,8 +139,8 @@ export function RecordSheet({ kind, schema, uiSchema, record, children }: { kind
       })}
       {showSystem && systemList.length > 0 && (
         <div className="sheet-card" data-testid="system-fields">
-          <FieldSection title="Set by the server">
-            <dl className="sheet-list">{systemList.map((name) => <Row key={name} name={name} label={String(kind.schema.properties[name]?.title ?? name)} value={value(name)} multiline={false} />)}</dl>
+          <FieldSection title={t('detail.setByServer')}>
+            <dl className="sheet-list">{systemList.map((name) => <Row key={name} name={name} label={fieldTitle(kind, name)} value={value(name)} multiline={false} />)}</dl>
           </FieldSection>
         </div>
       )}
@@ -147,13 +149,13 @@ export function RecordSheet({ kind, schema, uiSchema, record, children }: { kind
           {emptyCount > 0 && (
             <button type="button" className="sheet-more-button" onClick={() => setShowEmpty(!showEmpty)}>
               <i className={`pi ${showEmpty ? 'pi-eye-slash' : 'pi-eye'}`} aria-hidden="true" />
-              {showEmpty ? 'Hide empty fields' : `Show ${emptyCount} empty ${emptyCount === 1 ? 'field' : 'fields'}`}
+              {showEmpty ? t('detail.hideEmpty') : t('detail.showEmpty', { count: emptyCount })}
             </button>
           )}
           {systemList.length > 0 && (
             <button type="button" className="sheet-more-button" onClick={() => setShowSystem(!showSystem)}>
               <i className="pi pi-server" aria-hidden="true" />
-              {showSystem ? 'Hide fields set by the server' : `Show ${systemList.length} ${systemList.length === 1 ? 'field' : 'fields'} set by the server`}
+              {showSystem ? t('detail.hideSystem') : t('detail.showSystem', { count: systemList.length })}
             </button>
           )}
         </div>

@@ -1,5 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { Kind } from '../../shared/kind-types';
+import { t } from '../i18n';
+import { kindText } from '../i18n/kind-texts';
 
 /** One group of fields on a form or a sheet: an untitled group (the key fields) cannot fold. */
 export interface FieldGroup {
@@ -10,6 +12,8 @@ export interface FieldGroup {
 
 /** The title of the group that holds the fields no section names. */
 export const MORE = 'More';
+/** MORE in the language on screen. */
+const more = (): string => t('detail.more');
 
 /**
  * A kind's fields in the groups its forms and sheets show (x-kind.keyFields, x-kind.sections):
@@ -25,13 +29,13 @@ export function groupsOf(kind: Kind, leaveOut: ReadonlySet<string> = new Set()):
   const key = keyFields.filter(shown);
   if (key.length > 0) groups.push({ fields: key });
   for (const f of key) placed.add(f);
-  for (const section of sections) {
+  for (const [index, section] of sections.entries()) {
     const fields = section.fields.filter((f) => shown(f) && !placed.has(f));
     for (const f of fields) placed.add(f);
-    if (fields.length > 0) groups.push({ title: section.title, fields, ...(section.collapsed ? { collapsed: true } : {}) });
+    if (fields.length > 0) groups.push({ title: kindText(kind, `sections.${index}.title`, section.title), fields, ...(section.collapsed ? { collapsed: true } : {}) });
   }
   const rest = kind.fields.filter((f) => shown(f) && !placed.has(f));
-  if (rest.length > 0) groups.push(groups.length === 0 ? { fields: rest } : { title: MORE, fields: rest });
+  if (rest.length > 0) groups.push(groups.length === 0 ? { fields: rest } : { title: more(), fields: rest });
   return groups;
 }
 

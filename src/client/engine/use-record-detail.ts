@@ -1,3 +1,5 @@
+import { t } from '../i18n';
+import { kindText } from '../i18n/kind-texts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { invalidateKind } from '../api/cache';
@@ -58,6 +60,11 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
   const toast = useToast();
   const navigate = useNavigate();
   const { meta } = kind;
+  /** A message of the kind (x-kind.messages) in the language on screen; undefined where the kind has none. */
+  const msg = <K extends keyof typeof meta.messages>(key: K): (typeof meta.messages)[K] => {
+    const text = meta.messages[key];
+    return (text === undefined ? undefined : kindText(kind, `messages.${String(key)}`, text)) as (typeof meta.messages)[K];
+  };
   const isNew = id === 'new';
   const waitingKey = id.startsWith('waiting~') ? decodeURIComponent(id.slice('waiting~'.length)) : undefined;
   // The key a new record is created with (Idempotency-Key), also holding what is attached before it exists.
@@ -102,7 +109,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
     };
   }, []);
   useEffect(() => {
-    if (isNew && restored) toast('info', 'Unsaved changes restored');
+    if (isNew && restored) toast('info', t('detail.restored'));
     // Once, for the draft found when the screen opened.
     // eslint-disable-next-line react-hooks/exhaustive-deps -- on purpose: only when the screen opens
   }, []);
@@ -160,20 +167,20 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
           setDraft(withChanges(record, restored.values));
           setBaseVersion(restored.baseVersion ?? versionOf(record));
           setEditing(true);
-          toast('info', 'Unsaved changes restored');
+          toast('info', t('detail.restored'));
           return;
         }
         setDraft(record);
         setBaseVersion(versionOf(record));
-        if (isRefresh && meta.messages.refreshed) toast('success', meta.messages.refreshed);
+        if (isRefresh && meta.messages.refreshed) toast('success', msg('refreshed') ?? '');
       } catch (e) {
         if (!live.current || quiet) return;
         console.error(`Loading ${kind.name} ${id} failed:`, e);
         if (isRefresh) {
-          toast('error', meta.messages.refreshFailed ?? meta.messages.recordLoadFailed, detail(e));
+          toast('error', msg('refreshFailed') ?? msg('recordLoadFailed'), detail(e));
           return;
         }
-        if (!(e instanceof ApiError && e.status === 404)) toast('error', meta.messages.recordLoadFailed, detail(e));
+        if (!(e instanceof ApiError && e.status === 404)) toast('error', msg('recordLoadFailed'), detail(e));
         setState({ status: 'notFound' });
       }
     },
@@ -254,7 +261,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
       setFieldErrors({});
       drafts.clear(kind, id);
       void invalidateKind(meta.apiPath);
-      toast('success', meta.messages.updated);
+      toast('success', msg('updated'));
     } catch (e) {
       if (!live.current) return;
       if (unreachable(e) && base['id'] !== undefined) {
@@ -266,7 +273,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
         setDraft(shown);
         setEditing(false);
         drafts.clear(kind, id);
-        toast('info', 'Saved on this phone', 'Waiting to sync: it is sent when the network returns');
+        toast('info', t('detail.savedOnPhone'), t('detail.waitingToSync'));
         return;
       }
       const refusedVersion = e instanceof ApiError && e.status === 409 ? conflictOf(e.data, e.message) : undefined;
@@ -279,10 +286,10 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
         setState({ status: 'ready', record: refusedVersion.current });
         setDraft(withChanges(refusedVersion.current, changes(base, values)));
         setBaseVersion(versionOf(refusedVersion.current));
-        toast('warn', meta.messages.updateFailed, `${(e as Error).message} Your changes are still in the form.`);
+        toast('warn', msg('updateFailed'), t('detail.stillInForm', { message: (e as Error).message }));
         return;
       }
-      refused(e, meta.messages.updateFailed);
+      refused(e, msg('updateFailed'));
     }
   };
 
@@ -334,7 +341,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
         }
         const newId = res.data?.id ?? res.id;
         if (newId === undefined || newId === null) {
-          toast('error', meta.messages.createFailed ?? meta.messages.updateFailed);
+          toast('error', msg('createFailed') ?? msg('updateFailed'));
           navigate(meta.route, { replace: true });
           return;
         }
@@ -342,7 +349,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
         // A refused change from the outbox, made again on this form: it has reached the server now.
         if (fromOutbox !== undefined) void import('../outbox/store').then(({ outbox }) => outbox.remove(fromOutbox));
         void invalidateKind(meta.apiPath);
-        toast('success', meta.messages.created ?? meta.messages.updated);
+        toast('success', msg('created') ?? msg('updated'));
         navigate(`${meta.route}/${newId}`, { replace: true });
         return;
       }
@@ -354,12 +361,12 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
         const key = newRecordKey ?? (await import('../outbox/store')).newOutboxKey(storage.username() ?? '', kind.name);
         await keepForSync(kind, 'create', draft, undefined, undefined, key);
         drafts.clear(kind, id);
-        toast('info', 'Saved on this phone', 'It is sent when the network returns');
+        toast('info', t('detail.savedOnPhone'), t('detail.sendsWhenOnline'));
         navigate(`${meta.route}/${waitingId(key)}`, { replace: true });
         return;
       }
       // The draft stays on screen, in edit mode: nothing the user typed is lost.
-      refused(e, isNew ? (meta.messages.createFailed ?? meta.messages.updateFailed) : meta.messages.updateFailed);
+      refused(e, isNew ? (msg('createFailed') ?? msg('updateFailed')) : msg('updateFailed'));
     } finally {
       if (live.current) setSaving(false);
     }
