@@ -94,6 +94,7 @@ function routes(titles: 'zh' | 'en') {
     },
     'GET /api/vtp/issueRecord/list': () => ({ body: { code: 200, rows: [1, 2, 3].map(issue), total: 25 } }),
     'GET /api/vtp/driveRecord/list': () => ({ body: { code: 200, rows: [], total: 0 } }),
+    'GET /api/vtp/driveRecord/7': () => ({ body: { code: 200, data: { id: 7, driveDate: `${DAY} 00:00:00`, startTime: `${DAY} 08:00:00`, stopTime: `${DAY} 09:30:00`, travelTime: 90, travelDistance: 88.4, projectName: 'P1', vehicleNo: 'V1', driver: titles === 'zh' ? '张伟' : 'Alice' } } }),
   };
 }
 
@@ -202,6 +203,20 @@ describe('one language per screen', () => {
     await screen.findByTestId('day-chart');
     await expectOnly('en', 'Data page');
     expect(current.location?.pathname).toBe('/data');
+  });
+
+  it("a record's screen in Chinese (the stored choice): title, sheet, sections, buttons and the form have no English", { timeout: 60_000 }, async () => {
+    signedIn('张伟', ZHANG);
+    localStorage.setItem(LANGUAGE_KEY, 'zh');
+    await applyLanguage('zh');
+    fakeFetch(routes('zh'));
+    renderApp('/data/drive/7');
+    expect(await screen.findByRole('heading', { name: '行驶记录：7' })).toBeInTheDocument();
+    expect(await screen.findByText('行驶距离（公里）')).toBeInTheDocument();
+    await expectOnly('zh', 'drive record sheet', ['张伟']);
+    await userEvent.setup().click(screen.getByRole('button', { name: '编辑' }));
+    expect(await screen.findByRole('button', { name: '保存修改' })).toBeInTheDocument();
+    await expectOnly('zh', 'drive record form', ['张伟']);
   });
 
   it('an English list with English record values has no Chinese, and a Chinese one opened straight (stored choice) has no English', async () => {

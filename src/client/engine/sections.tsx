@@ -54,7 +54,7 @@ export function FieldSection({ title, collapsed = false, open, count, children }
       <h2 className="field-section-title">
         <button type="button" className="field-section-toggle" aria-expanded={isOpen} aria-controls={bodyId} onClick={() => setFolded(isOpen)}>
           <span className="flex-1">{title}</span>
-          {!isOpen && count !== undefined && <span className="field-section-count">{count === 1 ? '1 field' : `${count} fields`}</span>}
+          {!isOpen && count !== undefined && <span className="field-section-count">{t('detail.fieldCount', { count })}</span>}
           <i className={`pi ${isOpen ? 'pi-chevron-up' : 'pi-chevron-down'}`} aria-hidden="true" />
         </button>
       </h2>

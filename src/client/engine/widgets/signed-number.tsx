@@ -1,3 +1,4 @@
+import { t } from '../../i18n';
 import type { WidgetProps } from '@rjsf/utils';
 
 /**
@@ -26,7 +27,7 @@ export function SignedNumberBox({ id, value, disabled, label, onChange }: { id: 
         readOnly={onChange === undefined}
         onChange={(e) => onChange?.(e.target.value)}
       />
-      <button type="button" className="signed-number-sign" aria-label={`Change the sign of ${label}`} disabled={disabled} onClick={() => onChange?.(turnSign(value))}>
+      <button type="button" className="signed-number-sign" aria-label={t('detail.changeSign', { label })} disabled={disabled} onClick={() => onChange?.(turnSign(value))}>
         ±
       </button>
     </div>
