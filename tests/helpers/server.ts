@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -92,6 +93,7 @@ export async function startServer(target: DbTarget, env: Record<string, string> 
     // 503 (busy, with Retry-After) and 507 (disk full) are answers the server means to give.
     if (reply.statusCode >= 500 && reply.statusCode !== 503 && reply.statusCode !== 507) serverErrors.push(`${request.method} ${request.url.slice(0, 200)} -> ${reply.statusCode}`);
   });
+  recordExchanges(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
@@ -147,4 +149,25 @@ export function forgeLink(url: string, change: Partial<{ u: number; s: string; e
   const { mac, ...payload } = linkPayload(url);
   const forged = Buffer.from(JSON.stringify({ ...payload, ...change })).toString('base64url');
   return url.replace(/_link=[^&]+/, `_link=${forged}.${mac}`);
+}
+
+/**
+ * With RECORD_EXCHANGES=<file>, every JSON answer of /api and /sharepoint is appended to that file as one line
+ * {method, route, url, status, body}: what tests/server/openapi-conformance.test.ts checks against
+ * the API document. Off (no hook) otherwise.
+ */
+function recordExchanges(app: FastifyInstance): void {
+  const file = process.env['RECORD_EXCHANGES'];
+  if (file === undefined || file === '') return;
+  app.addHook('onSend', async (request, reply, payload) => {
+    const type = reply.getHeader('content-type');
+    if (!/^\/(api|sharepoint)\//.test(request.url) || typeof type !== 'string' || !type.startsWith('application/json')) return payload;
+    let text: string | undefined;
+    if (typeof payload === 'string') text = payload;
+    else if (Buffer.isBuffer(payload)) text = (reply.getHeader('content-encoding') === 'gzip' ? zlib.gunzipSync(payload) : payload).toString('utf8');
+    if (text === undefined) return payload;
+    const line = { method: request.method, route: request.routeOptions.url ?? null, url: request.url.slice(0, 300), status: reply.statusCode, body: text };
+    fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
+    return payload;
+  });
 }

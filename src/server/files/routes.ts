@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { filesSchemas } from './api-schemas.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { currentLinkClaim, currentUser } from '../auth/authenticate.js';
@@ -106,12 +107,12 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
     return entry;
   }
 
-  app.get('/files', { preHandler: serviceAuth }, async (request) => {
+  app.get('/files', { preHandler: serviceAuth, schema: filesSchemas.list }, async (request) => {
     const user = currentUser(request);
     return ok(await storage.list(user.project, queryPath(request)));
   });
 
-  app.post('/files/upload', { preHandler: serviceAuth }, async (request) => {
+  app.post('/files/upload', { preHandler: serviceAuth, schema: filesSchemas.upload }, async (request) => {
     try {
       return await plainUpload(request);
     } catch (e) {
@@ -158,15 +159,15 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
   }
 
   // Files are sent as they are: compressing would break byte ranges and gains nothing on media.
-  app.get('/files/download', { preHandler: serviceAuth, compress: false }, async (request, reply) => {
+  app.get('/files/download', { preHandler: serviceAuth, compress: false, schema: filesSchemas.download }, async (request, reply) => {
     return sendFile(request, reply, storage, currentUser(request).project, await existingFile(request), 'attachment');
   });
 
-  app.get('/files/preview', { preHandler: serviceAuth, compress: false }, async (request, reply) => {
+  app.get('/files/preview', { preHandler: serviceAuth, compress: false, schema: filesSchemas.preview }, async (request, reply) => {
     return sendFile(request, reply, storage, currentUser(request).project, await existingFile(request), 'inline');
   });
 
-  app.get('/preview.html', { preHandler: serviceAuth }, async (request, reply) => {
+  app.get('/preview.html', { preHandler: serviceAuth, schema: filesSchemas.previewPage }, async (request, reply) => {
     const claim = currentLinkClaim(request);
     const entry = await existingFile(request);
     const query = `path=${encodeQueryValue(entry.path)}`;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { sessionSchemas } from './api-schemas.js';
 import { isHost } from '../http/input-guard.js';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -133,7 +134,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     await settling.idle();
   });
 
-  app.post('/files/upload/session', { preHandler: deps.serviceAuth }, async (request) => {
+  app.post('/files/upload/session', { preHandler: deps.serviceAuth, schema: sessionSchemas.create }, async (request) => {
     const user = currentUser(request);
     const folder = normaliseRelPath((request.query as Record<string, unknown>)['path']);
     storage.resolve(user.project, folder);
@@ -186,13 +187,13 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
       return session;
     }
 
-    pre.get('/files/upload/session/:secret', async (request) => {
+    pre.get('/files/upload/session/:secret', { schema: sessionSchemas.status }, async (request) => {
       const session = await live(request);
       return { expirationDateTime: session.expiresAt, nextExpectedRanges: await sessions.nextExpectedRanges(session), ...(session.total !== undefined ? { size: session.total } : {}) };
     });
 
     // deferCommit: the client says when the complete file goes into place (Graph: POST {uploadUrl}).
-    pre.post('/files/upload/session/:secret', async (request, reply) => {
+    pre.post('/files/upload/session/:secret', { schema: sessionSchemas.commit }, async (request, reply) => {
       const session = await live(request);
       // Every byte may be written but not yet synced (the request that wrote the last of them
       // died before syncing): sync now rather than refuse.
@@ -206,13 +207,13 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
       return finish(reply, session);
     });
 
-    pre.delete('/files/upload/session/:secret', async (request, reply) => {
+    pre.delete('/files/upload/session/:secret', { schema: sessionSchemas.cancel }, async (request, reply) => {
       const session = await live(request);
       if (await sessions.delete(session.idHash)) await storage.discard(partPath(session));
       return reply.code(204).send();
     });
 
-    pre.put('/files/upload/session/:secret', async (request, reply) => {
+    pre.put('/files/upload/session/:secret', { schema: sessionSchemas.put }, async (request, reply) => {
       // Registered on arrival, before any await: two fragments sent a moment apart reach their
       // claims in either order (each reads the session first), and the later one may wait for this.
       let f: Fragment;
@@ -291,6 +292,8 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
       });
     } catch (e) {
       await sessions.releaseFragment(session.idHash, lockId);
+      // The client went away mid-fragment: nobody reads the answer, but it is the client's doing, not a 500.
+      if ((e as NodeJS.ErrnoException).code === 'ECONNRESET') throw badRequest('The fragment broke off before it was whole; send it again');
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
         await sessions.delete(session.idHash);
         throw notFound(`The bytes received so far were lost; ${GONE.charAt(0).toLowerCase()}${GONE.slice(1)}`);

@@ -1,0 +1,216 @@
+/**
+ * OpenAPI descriptions of the shared-files service at /sharepoint (docs/services/files.md), so the
+ * API document covers it too (issue 29). Routes keep their own checks (paths.ts, content-range.ts);
+ * these schemas describe, and serialise the JSON answers (every property an answer has is here, or
+ * allowed by additionalProperties).
+ */
+
+export const FILES_TAGS = ['Shared files (/sharepoint)'];
+export const SESSION_TAGS = ['Shared files: upload sessions (Graph-style)'];
+
+const envelope = (data: unknown) => ({ type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data }, required: ['code', 'msg', 'data'] });
+
+const fileEntry = {
+  type: 'object',
+  additionalProperties: true,
+  properties: {
+    id: { type: 'string', description: 'Stable for a path: a hash of project and path' },
+    name: { type: 'string' },
+    isFolder: { type: 'boolean' },
+    mimeType: { type: 'string', description: "'' for folders" },
+    size: { type: 'integer', minimum: 0, description: '0 for folders' },
+    modified: { type: 'string', format: 'date-time', description: 'ISO-8601 UTC' },
+    path: { type: 'string', description: "Project-relative, '/'-separated, no leading slash" },
+  },
+  required: ['id', 'name', 'isFolder', 'mimeType', 'size', 'modified', 'path'],
+};
+
+const refused = (description: string) => ({ $ref: 'ErrorEnvelope#', description });
+const envelopeRefusals = {
+  400: refused('A path this service refuses (.., backslashes, control characters, a symbolic link, a file where a folder is meant), or another bad parameter; msg says which'),
+  401: refused('Not signed in: send Authorization: Bearer <token>, or open a signed link made by POST /api/system/signed-link'),
+  403: refused('A video analysis worker account: it may not use the files service'),
+};
+
+const pathQuery = (description: string, required: boolean) => ({
+  type: 'object',
+  properties: { path: { type: 'string', maxLength: 4096, description } },
+  ...(required ? { required: ['path'] } : {}),
+});
+
+const fileBytes = (description: string) => ({
+  200: { description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+  206: { description: 'The part of the file the Range header asked for', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+  304: { description: 'Not modified (If-None-Match matched the ETag)' },
+  ...envelopeRefusals,
+  404: refused('No file at that path in your project'),
+  416: refused('The Range is outside the file'),
+});
+
+export const filesSchemas = {
+  list: {
+    tags: FILES_TAGS,
+    summary: "A folder of your project's files: folders first, then by name ('' or / is the root; a missing folder is empty)",
+    querystring: pathQuery('Project-relative folder', false),
+    response: { 200: envelope({ type: 'array', items: fileEntry }), ...envelopeRefusals },
+  },
+  upload: {
+    tags: FILES_TAGS,
+    summary: 'Upload one file (at most 100 MiB) as multipart/form-data in a field named file; larger files by upload session',
+    querystring: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', maxLength: 4096, description: 'Project-relative folder (made if missing)' },
+        '@microsoft.graph.conflictBehavior': { type: 'string', enum: ['fail', 'rename', 'replace'], description: 'What a name clash does: fail (409, the default), rename (name (1).ext) or replace' },
+      },
+    },
+    response: {
+      200: envelope(fileEntry),
+      ...envelopeRefusals,
+      408: refused('The file arrived slower than the server accepts'),
+      409: refused('A file of that name exists (conflictBehavior fail), or a file is in the way of the folder'),
+      413: refused('Too large for a plain upload, or larger than the largest file this server accepts'),
+      429: refused('Too many requests'),
+      507: refused('Not enough space: the disk, or your or your project’s share of it, as msg says'),
+    },
+  },
+  download: {
+    tags: FILES_TAGS,
+    summary: 'A file as an attachment (Range supported)',
+    querystring: pathQuery('Project-relative path of a file', true),
+    response: fileBytes('The whole file'),
+  },
+  preview: {
+    tags: FILES_TAGS,
+    summary: 'A file shown inline, sandboxed (Range supported: videos seek)',
+    querystring: pathQuery('Project-relative path of a file', true),
+    response: fileBytes('The whole file'),
+  },
+  previewPage: {
+    tags: FILES_TAGS,
+    summary: 'An HTML page showing a file, with signed links to its bytes (open it in a tab or frame)',
+    querystring: pathQuery('Project-relative path of a file', true),
+    response: {
+      200: { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } },
+      ...envelopeRefusals,
+      404: refused('No file at that path in your project'),
+    },
+  },
+};
+
+const graphError = (description: string) => ({
+  description,
+  type: 'object',
+  properties: {
+    error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'] },
+    nextExpectedRanges: { type: 'array', items: { type: 'string' }, description: 'On 409 and 416 of a fragment: what the session still expects' },
+  },
+  required: ['error'],
+});
+
+const sessionState = {
+  type: 'object',
+  properties: {
+    expirationDateTime: { type: 'string', format: 'date-time' },
+    nextExpectedRanges: { type: 'array', items: { type: 'string', pattern: '^\\d+-(\\d+)?$' }, description: "Byte ranges still wanted, such as '5242880-'" },
+    size: { type: 'integer', description: 'The file size, once a fragment or fileSize named it' },
+  },
+  required: ['nextExpectedRanges'],
+};
+
+const driveItem = {
+  type: 'object',
+  additionalProperties: true,
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    size: { type: 'integer' },
+    file: { type: 'object', properties: { mimeType: { type: 'string' } } },
+    createdDateTime: { type: 'string', format: 'date-time' },
+    lastModifiedDateTime: { type: 'string', format: 'date-time' },
+    parentReference: { type: 'object', properties: { path: { type: 'string' } } },
+    path: { type: 'string' },
+  },
+  required: ['id', 'name', 'size', 'path'],
+};
+
+const secretParam = { type: 'object', properties: { secret: { type: 'string', description: 'The upload URL’s secret (it is the credential)' } }, required: ['secret'] };
+const gone = graphError('The session does not exist, expired, was cancelled or finished');
+
+export const sessionSchemas = {
+  create: {
+    tags: SESSION_TAGS,
+    summary: 'Start an upload session (Microsoft Graph createUploadSession): the answer’s uploadUrl takes the fragments without a token',
+    querystring: pathQuery('Project-relative folder the file goes into', false),
+    body: {
+      type: 'object',
+      properties: {
+        item: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', minLength: 1 },
+            fileSize: { type: 'integer', minimum: 0 },
+            '@microsoft.graph.conflictBehavior': { type: 'string', enum: ['fail', 'rename', 'replace'] },
+          },
+        },
+        fileName: { type: 'string', minLength: 1, description: 'Instead of item.name' },
+        fileSize: { type: 'integer', minimum: 0 },
+        conflictBehavior: { type: 'string', enum: ['fail', 'rename', 'replace'], description: 'fail (the default: 409 when the upload completes onto a taken name), rename or replace' },
+        deferCommit: { type: 'boolean', description: 'Keep the complete file until POST {uploadUrl}' },
+      },
+    },
+    response: {
+      200: {
+        type: 'object',
+        properties: { uploadUrl: { type: 'string', format: 'uri' }, expirationDateTime: { type: 'string', format: 'date-time' }, nextExpectedRanges: { type: 'array', items: { type: 'string' } } },
+        required: ['uploadUrl', 'expirationDateTime', 'nextExpectedRanges'],
+      },
+      400: graphError('A bad folder, name or body; msg says which'),
+      401: graphError('Not signed in'),
+      403: graphError('A video analysis worker account'),
+      413: graphError('fileSize is larger than this server accepts'),
+      429: graphError('Too many open upload sessions'),
+      507: graphError('Not enough space for the announced size: the disk, or your or your project’s share'),
+    },
+  },
+  status: {
+    tags: SESSION_TAGS,
+    summary: 'What the session still expects',
+    security: [],
+    params: secretParam,
+    response: { 200: sessionState, 404: gone },
+  },
+  put: {
+    tags: SESSION_TAGS,
+    summary: 'One fragment (Content-Range: bytes start-end/total, Content-Length), raw bytes, in order; up to four in flight',
+    security: [],
+    params: secretParam,
+    response: {
+      200: { ...driveItem, description: 'The last fragment: the file replaced one of the same name' },
+      201: { ...driveItem, description: 'The last fragment: the new file' },
+      202: { ...sessionState, description: 'Stored; what the session still expects ([] with deferCommit when complete)' },
+      400: graphError('A malformed Content-Range, a Content-Length that does not match it, a changed total, a fragment cut short, a refused path'),
+      404: gone,
+      408: graphError('The fragment arrived slower than the server accepts; send it again'),
+      409: graphError('Another request is sending these bytes, four fragments are in flight, or the name is taken (conflictBehavior fail)'),
+      411: graphError('No Content-Length'),
+      413: graphError('The fragment or the file is too large'),
+      416: graphError('Out of order or overlapping bytes already received; nextExpectedRanges says what to send'),
+      507: graphError('Not enough space'),
+    },
+  },
+  commit: {
+    tags: SESSION_TAGS,
+    summary: 'Put a complete deferCommit upload into place',
+    security: [],
+    params: secretParam,
+    response: { 200: driveItem, 201: driveItem, 400: graphError('The upload is not complete'), 404: gone, 409: graphError('Another request is finishing it, or the name is taken') },
+  },
+  cancel: {
+    tags: SESSION_TAGS,
+    summary: 'Cancel the session and drop its bytes',
+    security: [],
+    params: secretParam,
+    response: { 204: { description: 'Cancelled' }, 404: gone },
+  },
+};

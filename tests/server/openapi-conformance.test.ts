@@ -1,0 +1,116 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, startServer, type TestServer } from '../helpers/server.js';
+
+/**
+ * The API document is the truth (issue 29, item 5): a selection of the server suites is run with
+ * every JSON answer of /api and /sharepoint recorded (tests/helpers/server.ts, RECORD_EXCHANGES), and each
+ * recorded answer is checked against /api/openapi.json with ajv: its route and method must be
+ * described, its status listed among the operation's responses, and its body valid against the
+ * schema the document gives for that status.
+ */
+const SUITES = [
+  'tests/server/api-contract.test.ts',
+  'tests/server/records-list-params.test.ts',
+  'tests/server/records-versions.test.ts',
+  'tests/server/stats.test.ts',
+  'tests/server/analysis/protocol.test.ts',
+  'tests/server/files/files-api.test.ts',
+];
+
+interface Exchange {
+  method: string;
+  route: string | null;
+  url: string;
+  status: number;
+  body: string;
+}
+
+type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+
+describe('recorded answers against the API document', () => {
+  let s: TestServer;
+  let exchanges: Exchange[] = [];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-exchanges-'));
+  const file = path.join(dir, 'exchanges.jsonl');
+
+  beforeAll(async () => {
+    // SQLite only: the document does not depend on the database.
+    const env: NodeJS.ProcessEnv = { ...process.env, RECORD_EXCHANGES: file };
+    delete env['TEST_DATABASE_URL'];
+    delete env['VITEST'];
+    delete env['VITEST_WORKER_ID'];
+    delete env['VITEST_POOL_ID'];
+    const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'server', '--reporter', 'dot', ...SUITES], { cwd: ROOT, env, encoding: 'utf8', timeout: 280_000 });
+    if (run.status !== 0) throw new Error(`the recorded suites failed (${run.status ?? run.signal}):\n${(run.stdout + run.stderr).slice(-3000)}`);
+    exchanges = fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Exchange);
+    s = await startServer({ name: 'sqlite' });
+  }, 300_000);
+  afterAll(async () => {
+    await s?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('describes every status and body shape the server answered', async () => {
+    const doc = (await s.request('GET', '/api/openapi.json')).body as { paths: Record<string, Record<string, Operation>> };
+    const ajv = new Ajv({ strict: false, allErrors: false, validateSchema: false });
+    addFormats.default(ajv);
+    ajv.addSchema(doc, 'doc');
+    const pointer = (...parts: string[]): string => `doc#/${parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
+
+    const problems = new Map<string, number>();
+    const seen = new Set<string>();
+    const note = (problem: string): void => {
+      problems.set(problem, (problems.get(problem) ?? 0) + 1);
+    };
+    let checked = 0;
+    for (const x of exchanges) {
+      // Unknown paths (404 before routing) and the document's own routes are not operations.
+      if (x.route === null || x.route === '/api/openapi.json' || x.route.startsWith('/api/docs')) continue;
+      const docPath = x.route.replace(/:(\w+)/g, '{$1}');
+      const method = x.method.toLowerCase() === 'head' ? 'get' : x.method.toLowerCase();
+      const op = doc.paths[docPath]?.[method];
+      const where = `${x.method} ${docPath}`;
+      if (op === undefined) {
+        // A wrong method is a 405 the router answers for every path (docs/services/records.md).
+        if (x.status !== 405) note(`${where}: not in the document`);
+        continue;
+      }
+      seen.add(where);
+      const status = String(x.status);
+      const response = op.responses?.[status] ?? op.responses?.[`${status[0]}XX`] ?? op.responses?.['default'];
+      if (response === undefined) {
+        note(`${where}: answered ${status}, which the document does not list (it lists ${Object.keys(op.responses ?? {}).join(', ')})`);
+        continue;
+      }
+      const key = op.responses?.[status] !== undefined ? status : op.responses?.[`${status[0]}XX`] !== undefined ? `${status[0]}XX` : 'default';
+      const schema = response.content?.['application/json']?.schema;
+      if (schema === undefined) {
+        note(`${where} ${status}: a JSON body the document gives no schema for`);
+        continue;
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(x.body);
+      } catch {
+        note(`${where} ${status}: not JSON`);
+        continue;
+      }
+      const validate = ajv.getSchema(pointer('paths', docPath, method, 'responses', key, 'content', 'application/json', 'schema'));
+      if (validate === undefined) throw new Error(`no schema at ${where} ${key}`);
+      checked++;
+      if (!validate(body)) note(`${where} ${status}: ${ajv.errorsText(validate.errors)} (e.g. ${x.url})`);
+    }
+    const report = [...problems].map(([p, n]) => `${n} x ${p}`);
+    expect(report).toEqual([]);
+    // The recording really covered the API: many answers, of many operations.
+    expect(checked).toBeGreaterThan(300);
+    expect(seen.size).toBeGreaterThan(25);
+    expect([...seen].some((w) => w.includes('/sharepoint/'))).toBe(true);
+  });
+});
