@@ -28,7 +28,8 @@ export async function registerApiDocs(app: FastifyInstance, registry: KindRegist
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    // Only the API is described; the files and download services have docs/services/*.md.
+    // The API and the files service (/sharepoint) are described, each route by its own schemas;
+    // untagged routes (the app's pages, the download service) are left out (docs/services/*.md).
     hideUntagged: true,
     // Every operation has an id (client generators name their functions by it): the route's own,
     // else one made of its method and path ('get' '/api/vtp/stats/day' -> getVtpStatsDay).
