@@ -145,6 +145,15 @@ export const en = {
     runningSession: 'a running {{kind}} session',
     yourSignIn: 'your sign-in (you need a connection to sign in again)',
   },
+  signOut: {
+    question: 'Are you sure you want to sign out of your account?',
+    keep: 'Keep it and sign out',
+    end: 'End it and sign out',
+    session: 'A {{kind}} session (since {{since}})',
+    and: ' and ',
+    running: '{{what}} is still running. Keep it on this phone for when you sign in again (nobody else signing in here sees it), or end it now without a record?',
+    kinds: { drive: 'drive', charging: 'charging', other: '{{kind}}' },
+  },
   updates: {
     checking: 'Checking for a new version…',
     found: 'Version {{version}} found: updating…',

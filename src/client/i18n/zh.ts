@@ -146,6 +146,15 @@ export const zh = {
     runningSession: '一个进行中的{{kind}}会话',
     yourSignIn: '您的登录状态（重新登录需要网络连接）',
   },
+  signOut: {
+    question: '确定要退出登录吗？',
+    keep: '保留并退出登录',
+    end: '结束并退出登录',
+    session: '一个{{kind}}会话（开始于 {{since}}）',
+    and: '和',
+    running: '{{what}}仍在进行。保留在此手机上，等您再次登录时继续（在此登录的其他人看不到），还是现在结束且不生成记录？',
+    kinds: { drive: '行驶', charging: '充电', other: '{{kind}}' },
+  },
   updates: {
     checking: '正在检查新版本…',
     found: '发现新版本 {{version}}：正在更新…',

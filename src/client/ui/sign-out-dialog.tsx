@@ -1,5 +1,6 @@
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
+import { useTranslation } from 'react-i18next';
 
 export interface RunningSessionInfo {
   /** The session's kind name (x-kind.workspace.session): 'drive', 'charging'. */
@@ -23,26 +24,27 @@ export function SignOutDialog({
   onConfirm: (endSessions: boolean) => void;
   running?: RunningSessionInfo[];
 }) {
+  const { t } = useTranslation();
   const footer =
     running.length === 0 ? (
       <div className="flex justify-content-end gap-2">
-        <Button label="Cancel" outlined onClick={onCancel} />
-        <Button label="Sign Out" severity="danger" onClick={() => onConfirm(false)} />
+        <Button label={t('common.cancel')} outlined onClick={onCancel} />
+        <Button label={t('profile.signOut')} severity="danger" onClick={() => onConfirm(false)} />
       </div>
     ) : (
       <div className="flex flex-column gap-2">
-        <Button label="Keep it and sign out" severity="danger" onClick={() => onConfirm(false)} />
-        <Button label="End it and sign out" severity="danger" outlined onClick={() => onConfirm(true)} />
-        <Button label="Cancel" text onClick={onCancel} />
+        <Button label={t('signOut.keep')} severity="danger" onClick={() => onConfirm(false)} />
+        <Button label={t('signOut.end')} severity="danger" outlined onClick={() => onConfirm(true)} />
+        <Button label={t('common.cancel')} text onClick={onCancel} />
       </div>
     );
-  const what = running.map((r) => `A ${r.kind} session (since ${r.startedAt.slice(11, 16)})`).join(' and ');
+  const what = running.map((r) => t('signOut.session', { kind: t(`signOut.kinds.${r.kind === 'charging' ? 'charging' : r.kind === 'drive' ? 'drive' : 'other'}`, { kind: r.kind }), since: r.startedAt.slice(11, 16) })).join(t('signOut.and'));
   return (
-    <Dialog header="Sign Out" visible={visible} onHide={onCancel} footer={footer} style={{ width: 'min(24rem, 92vw)' }} modal draggable={false}>
-      <p className="m-0">Are you sure you want to sign out of your account?</p>
+    <Dialog header={t('profile.signOut')} visible={visible} onHide={onCancel} footer={footer} style={{ width: 'min(24rem, 92vw)' }} modal draggable={false}>
+      <p className="m-0">{t('signOut.question')}</p>
       {running.length > 0 && (
         <p className="mb-0" data-testid="sign-out-sessions">
-          {what} is still running. Keep it on this phone for when you sign in again (nobody else signing in here sees it), or end it now without a record?
+          {t('signOut.running', { what })}
         </p>
       )}
     </Dialog>
