@@ -11,6 +11,8 @@ describe('configuration', () => {
     const c = loadConfig({}, ROOT);
     expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', dataDir: path.join(ROOT, 'data'), databaseUrl: undefined, clientId: DEFAULT_CLIENT_ID, tokenTtlSeconds: 604800, soleWriter: true });
     expect(loadConfig({ SOLE_WRITER: 'off' }, ROOT).soleWriter).toBe(false);
+    expect(c.downloadsPerUser).toBe(1);
+    expect(loadConfig({ DOWNLOADS_PER_USER: '3' }, ROOT).downloadsPerUser).toBe(3);
   });
 
   it.each([
@@ -23,6 +25,7 @@ describe('configuration', () => {
     [{ TOKEN_TTL_SECONDS: '5' }, 'TOKEN_TTL_SECONDS must be between 60 and 31536000, got 5'],
     [{ CLIENT_ID: 'has space' }, 'CLIENT_ID must be 1-128 letters, digits, _ or -'],
     [{ SOLE_WRITER: 'maybe' }, "SOLE_WRITER must be on or off, got 'maybe'"],
+    [{ DOWNLOADS_PER_USER: '0' }, 'DOWNLOADS_PER_USER must be between 1 and 1000, got 0'],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env, ROOT)).toThrow(ConfigError);
     expect(() => loadConfig(env, ROOT)).toThrow(message);
