@@ -43,16 +43,19 @@ interface Row {
 
 /**
  * A cold visit: no HTTP cache, no service worker or its caches; the sign-in (local and IndexedDB
- * storage) stays. The worker is removed through the DevTools protocol: unregister() from a page
- * it controls takes effect only once no page uses it, and Lighthouse's tab would still get it.
+ * storage) stays. The page leaves the app first and the worker is removed through the DevTools
+ * protocol: a worker removed while a page of the app is open keeps serving until that page has
+ * gone, and Lighthouse's tab would still get its cached app.
  */
 async function coldStart(context: BrowserContext, origin: string): Promise<void> {
   const page = context.pages()[0] ?? (await context.newPage());
-  if (!page.url().startsWith(origin)) await page.goto(`${origin}/manifest.json`);
+  await page.goto('about:blank');
   const cdp = await context.newCDPSession(page);
   await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'service_workers,cache_storage' });
   await cdp.send('Network.clearBrowserCache');
   await cdp.detach();
+  // A page of the origin that is not the app, for its storage (the sign-in) and to check.
+  await page.goto(`${origin}/manifest.json`);
   const left = (await page.evaluate('navigator.serviceWorker.getRegistrations().then((r) => r.length)')) as number;
   if (left > 0) throw new Error(`a service worker is still registered for ${origin}: the run would not be cold`);
 }
