@@ -85,18 +85,19 @@ function LanguageSwitch() {
   const { t, i18n } = useTranslation();
   const language = i18n.language === 'zh' ? 'zh' : 'en';
   return (
-    <div className="settings-row" role="group" aria-labelledby="language-label">
+    <div className="settings-row flex-wrap" role="group" aria-labelledby="language-label">
       <i className="pi pi-language text-primary" aria-hidden="true" />
       <span className="flex-1" id="language-label">
         {t('profile.language')}
       </span>
-      <div className="flex gap-1">
+      {/* On a line of their own: both names whole at 320 px, each a full-height target. */}
+      <div className="flex gap-2 w-full">
         {LANGUAGES.map((l) => (
           <Button
             key={l}
             label={LANGUAGE_NAMES[l]}
             lang={l === 'zh' ? 'zh-CN' : 'en'}
-            size="small"
+            className="flex-1"
             outlined={l !== language}
             aria-pressed={l === language}
             onClick={() => void chooseLanguage(l).catch((e: unknown) => console.error('The language could not be switched:', e))}
