@@ -117,7 +117,11 @@ function row(lhr: Lhr, url: string): Row {
   }
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
   const num = (id: string): number => Number(lhr.audits[id]?.numericValue ?? NaN);
-  const items = itemsOf(lhr, 'network-requests') as { transferSize?: number }[];
+  const items = itemsOf(lhr, 'network-requests') as { transferSize?: number; statusCode?: number; resourceType?: string; url?: string }[];
+  // A run without the app's code scores 100: that happens when dist/client is rebuilt while the
+  // bench runs (a build or the e2e suite beside it), and the page names files that are gone.
+  const missing = items.find((r) => (r.resourceType === 'Script' || r.resourceType === 'Stylesheet') && (r.statusCode ?? 200) >= 400);
+  if (missing) throw new Error(`${url}: ${missing.url ?? 'a script'} answered ${missing.statusCode}: was dist/client rebuilt during the run?`);
   return {
     score: Math.round((lhr.categories['performance']?.score ?? 0) * 100),
     fcp: num('first-contentful-paint'),
