@@ -1,3 +1,4 @@
+import { t } from '../i18n';
 import { Button } from 'primereact/button';
 import { formatModified, formatSize, TYPE_ICONS, type FileItem } from './file-types';
 import type { FileListState } from './use-file-list';
@@ -26,7 +27,7 @@ export function FileList({ state, onOpen, onDownload, onOpenFolder, pending = fa
       </div>
     );
   }
-  if (state.items.length === 0) return pending ? null : <div className="file-list-status file-list-empty">Empty</div>;
+  if (state.items.length === 0) return pending ? null : <div className="file-list-status file-list-empty">{t('files.empty')}</div>;
   return (
     <ul className="file-list" aria-label="Files">
       {state.items.map((item) => {

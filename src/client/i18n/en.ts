@@ -145,6 +145,10 @@ export const en = {
     runningSession: 'a running {{kind}} session',
     yourSignIn: 'your sign-in (you need a connection to sign in again)',
   },
+  files: {
+    attachments: 'Attachments',
+    empty: 'Empty',
+  },
   signOut: {
     question: 'Are you sure you want to sign out of your account?',
     keep: 'Keep it and sign out',

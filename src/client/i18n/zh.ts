@@ -146,6 +146,10 @@ export const zh = {
     runningSession: '一个进行中的{{kind}}会话',
     yourSignIn: '您的登录状态（重新登录需要网络连接）',
   },
+  files: {
+    attachments: '附件',
+    empty: '空',
+  },
   signOut: {
     question: '确定要退出登录吗？',
     keep: '保留并退出登录',

@@ -1,3 +1,4 @@
+import { t } from '../../i18n';
 import { Card } from 'primereact/card';
 import { attachmentFolderOf } from '../../../shared/attachments';
 import type { DetailSectionProps } from '../../engine/record-detail';
@@ -22,11 +23,11 @@ export function AttachmentsCard({ kind, record, editing, newRecordKey }: DetailS
   return (
     <Card className="attachments-card">
       {saved && folder !== undefined ? (
-        <FilePanel title="Attachments" path={folder} editable={editing} issue={statusTarget} apart={DESENSITIZED} />
+        <FilePanel title={t('files.attachments')} path={folder} editable={editing} issue={statusTarget} apart={DESENSITIZED} />
       ) : (
         <section className="file-panel">
           <div className="file-panel-header">
-            <h2 className="file-panel-title">Attachments</h2>
+            <h2 className="file-panel-title">{t('files.attachments')}</h2>
           </div>
           {newRecordKey ? (
             <PendingAttachments createKey={newRecordKey} editing={editing} />
