@@ -119,12 +119,12 @@ export class FaceDnn {
     // about 24 px and more), else at the small tiles: three times the work for every face size
     // would be too slow.
     const mid = chosen.filter((t) => t.width > TILE || t.height > TILE);
-    const search = async (picture: Tensor, into: (list: Detection[], ox: number, oy: number) => void, turned = false) => {
-      if (passes.whole) into(await this.api.detectAllFaces(picture, options), 0, 0);
+    const search = async (picture: Tensor, into: (list: Detection[], ox: number, oy: number, side: number) => void, turned = false) => {
+      if (passes.whole) into(await this.api.detectAllFaces(picture, options), 0, 0, Math.min(w, h));
       for (const t of !all.length ? [] : turned && mid.length ? mid : chosen) {
         const part = this.tf.slice(picture, [t.y, t.x, 0], [t.height, t.width, 3]);
         try {
-          into(await this.api.detectAllFaces(part, options), t.x, t.y);
+          into(await this.api.detectAllFaces(part, options), t.x, t.y, Math.min(t.width, t.height));
         } finally {
           part.dispose();
         }
@@ -138,8 +138,12 @@ export class FaceDnn {
         const a = (degrees * Math.PI) / 180, cos = Math.cos(a), sin = Math.sin(a), cx = w / 2, cy = h / 2;
         const turned = this.tf.tidy(() => this.tf.cast(this.tf.squeeze(this.tf.image.rotateWithOffset(this.tf.expandDims(this.tf.cast(frame, 'float32'), 0), a, 128), [0]), 'int32'));
         try {
-          await search(turned, (list, ox, oy) => {
+          await search(turned, (list, ox, oy, side) => {
             for (const d of list) {
+              // A face larger than a third of the picture searched is the upright passes' to find
+              // (the tiles are sized for faces up to a third of them); turned passes see false ones
+              // that size in the grey corners and edges (a 534 px box on opencv-doc's home.jpg).
+              if (Math.max(d.box.width, d.box.height) > side / 3) continue;
               const corners = [[d.box.x, d.box.y], [d.box.x + d.box.width, d.box.y], [d.box.x, d.box.y + d.box.height], [d.box.x + d.box.width, d.box.y + d.box.height]]
                 .map(([x, y]) => [(x! + ox - cx) * cos - (y! + oy - cy) * sin + cx, (x! + ox - cx) * sin + (y! + oy - cy) * cos + cy]);
               const xs = corners.map((c) => c[0]!), ys = corners.map((c) => c[1]!);
