@@ -31,7 +31,10 @@ interface Exchange {
   body: string;
 }
 
-type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+type Operation = {
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  parameters?: { name: string; in: string; schema?: Record<string, unknown> }[];
+};
 
 describe('recorded answers against the API document', () => {
   let s: TestServer;
@@ -83,6 +86,21 @@ describe('recorded answers against the API document', () => {
       }
       seen.add(where);
       const status = String(x.status);
+      // A request the server took (2xx) must be one the document allows: its path and query values.
+      if (x.status < 300) {
+        const url = new URL(x.url, 'http://x');
+        // Path parameters by segment: the template's {name} against the URL's segment there.
+        const segments = url.pathname.split('/');
+        const pathValues = docPath.split('/').flatMap((part, i): [string, string, string][] => (/^\{\w+\}$/.test(part) ? [['path', part.slice(1, -1), decodeURIComponent(segments[i] ?? '')]] : []));
+        const given: [string, string, string][] = [...pathValues, ...[...url.searchParams].map(([n, v]): [string, string, string] => ['query', n, v])];
+        for (const [where2, name, value] of given) {
+          const param = op.parameters?.find((p) => p.in === where2 && p.name === name);
+          if (param?.schema === undefined) continue;
+          const check = ajv.compile(param.schema);
+          const shown = value.slice(0, 40);
+          if (!check(value)) note(`${where}: the ${where2} parameter ${name}=${shown} was taken (${status}) but the document forbids it: ${ajv.errorsText(check.errors)}`);
+        }
+      }
       const response = op.responses?.[status] ?? op.responses?.[`${status[0]}XX`] ?? op.responses?.['default'];
       if (response === undefined) {
         note(`${where}: answered ${status}, which the document does not list (it lists ${Object.keys(op.responses ?? {}).join(', ')})`);

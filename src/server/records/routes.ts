@@ -33,6 +33,17 @@ function actorOf(user: User): Actor {
 /** The largest id the id columns hold in both dialects (PostgreSQL serial is a 32-bit integer). */
 export const MAX_ID = 2147483647;
 
+/** For the API document: what the id, date and list parameters really take (the routes check them). */
+const ID_TEXT = '[1-9][0-9]{0,9}';
+const ID_PATTERN = `^${ID_TEXT}$`;
+const DATE_PARAM = '^[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2})?)?$';
+/** A pattern for one word of `words`, or several comma-separated (any case when asked). */
+function listOf(words: string[], anyCase = false): string {
+  const one = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).map((w) => (anyCase ? [...w].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('') : w));
+  const alt = `(${one.join('|')})`;
+  return `^ *${alt} *(, *${alt} *)*$`;
+}
+
 function parseId(raw: unknown, name = 'id'): number {
   const text = typeof raw === 'number' ? String(raw) : raw;
   if (typeof text !== 'string' || !/^\d{1,10}$/.test(text) || Number(text) < 1 || Number(text) > MAX_ID) {
@@ -110,7 +121,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
   for (const kind of deps.registry.values()) {
     const base = kind.meta.apiPath;
     const tags = [kind.schema.title];
-    const idParam = { type: 'object', properties: { id: { type: 'string', description: `The record id, 1 to ${MAX_ID}` } }, required: ['id'] };
+    const idParam = { type: 'object', properties: { id: { type: 'string', pattern: ID_PATTERN, description: `The record id, 1 to ${MAX_ID}` } }, required: ['id'] };
     const conflict = {
       type: 'object',
       description: 'A field you changed was changed by someone else since your version: data holds the current record and, per field, base, theirs and yours.',
@@ -122,15 +133,15 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
     };
     const { begin, end } = kind.meta.rangeParams;
     const listQuery: Record<string, unknown> = {
-      pageNum: { type: 'string', description: 'Page number from 1 (default 1)' },
-      pageSize: { type: 'string', description: 'Rows per page, 1 to 10000 (default 10)' },
-      orderByColumn: { type: 'string', enum: [...new Set([kind.meta.dateField, 'id', ...(kind.meta.sortable ?? [])])], description: 'Sort column (default: newest first by the date field); several as a,b' },
-      isAsc: { type: 'string', description: 'asc or desc (or ascending, descending); one per column' },
+      pageNum: { type: 'string', pattern: '^(0|[1-9][0-9]{0,8})$', description: 'Page number from 1 (default 1; 0 reads as 1, as RuoYi does)' },
+      pageSize: { type: 'string', pattern: '^[1-9][0-9]{0,4}$', description: 'Rows per page, 1 to 10000 (default 10)' },
+      orderByColumn: { type: 'string', pattern: listOf([...new Set([kind.meta.dateField, 'id', ...(kind.meta.sortable ?? [])])]), description: `Sort column (default: newest first by the date field), or several as a,b: ${[...new Set([kind.meta.dateField, 'id', ...(kind.meta.sortable ?? [])])].join(', ')}` },
+      isAsc: { type: 'string', pattern: listOf(['asc', 'desc', 'ascending', 'descending'], true), description: 'asc or desc (or ascending, descending; any case); one per column, or one for all' },
       projectName: { type: 'string', description: 'Only your own project is allowed; every list is scoped to it' },
-      [`params[${begin}]`]: { type: 'string', description: `From (${kind.meta.dateField}): yyyy-MM-dd or yyyy-MM-dd HH:mm:ss` },
-      [`params[${end}]`]: { type: 'string', description: `To (${kind.meta.dateField}), inclusive` },
-      'params[beginTime]': { type: 'string', description: `The same as params[${begin}]` },
-      'params[endTime]': { type: 'string', description: `The same as params[${end}]` },
+      [`params[${begin}]`]: { type: 'string', pattern: DATE_PARAM, description: `From (${kind.meta.dateField}): yyyy-MM-dd or yyyy-MM-dd HH:mm:ss, a day of the calendar` },
+      [`params[${end}]`]: { type: 'string', pattern: DATE_PARAM, description: `To (${kind.meta.dateField}), inclusive` },
+      'params[beginTime]': { type: 'string', pattern: DATE_PARAM, description: `The same as params[${begin}]` },
+      'params[endTime]': { type: 'string', pattern: DATE_PARAM, description: `The same as params[${end}]` },
     };
     for (const [field, how] of Object.entries(kind.meta.filters ?? {})) {
       listQuery[field] = { type: 'string', description: `Filter: ${how === 'exact' ? 'equal to' : 'contains (any case)'} ${kind.schema.properties[field]?.title ?? field}` };
@@ -307,7 +318,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       schema: {
         tags,
         summary: `Delete ${kind.meta.titles.list} by id (1,2,3): all or none`,
-        params: { type: 'object', properties: { id: { type: 'string', description: 'One id, or several comma-separated (1,2,3; at most 1000)' } }, required: ['id'] },
+        params: { type: 'object', properties: { id: { type: 'string', pattern: `^${ID_TEXT}(,${ID_TEXT}){0,999}$`, description: `One id, or several comma-separated (1,2,3; at most 1000), each 1 to ${MAX_ID}` } }, required: ['id'] },
         querystring: { type: 'object', properties: { version: { type: 'string', description: 'With one id: the version you saw; a newer record is not deleted (409)' } } },
         response: { 200: envelopeOf('ErrorEnvelope#/properties/data'), 409: conflict, ...errorResponses },
       },
