@@ -113,6 +113,7 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
     for (const p of ['', ...scopeParams]) {
       await attack('GET', `/api/vtp/stats/day?date=${DAY}&${p}`);
       await attack('GET', `/api/vtp/stats/total?${p}`);
+      await attack('GET', `/api/vtp/stats/days?from=${DAY}&to=${DAY}&${p}`);
     }
     await attack('GET', '/api/system/user/getInfo?projectName=P1');
     const downloads = ['download_JourneysFiles', 'download_ChargingsFiles', 'download_IssueFiles', 'download_POIsFiles', 'download_POIsFiles_a', 'generate_excel'];
@@ -229,6 +230,7 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
       ['POST', '/api/vtp/issueRecord/aiSubmit'],
       ['GET', `/api/vtp/issueRecord/aiStatus?id=${issueId}`],
       ['GET', `/api/vtp/stats/day?date=${DAY}`],
+      ['GET', `/api/vtp/stats/days?from=${DAY}&to=${DAY}`],
       ['GET', '/api/system/user/getInfo'],
       ['POST', '/api/system/signed-link'],
       ['GET', `/sharepoint/files?path=${encodeURIComponent(folder)}`],
@@ -245,7 +247,7 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
       /^(GET|HEAD) \/api\/vtp\/\w+\/(list|:id|:id\/history)$/,
       /^(POST|PUT) \/api\/vtp\/\w+$/,
       /^DELETE \/api\/vtp\/\w+\/:id$/,
-      /^(GET|HEAD) \/api\/vtp\/stats\/(day|total)$/,
+      /^(GET|HEAD) \/api\/vtp\/stats\/(day|days|total)$/,
       // Video analysis: the tester's submit and status, and the worker protocol (attacked below).
       /^POST \/api\/vtp\/issueRecord\/aiSubmit$/,
       /^(GET|HEAD) \/api\/vtp\/issueRecord\/aiStatus$/,
