@@ -131,8 +131,10 @@ export class Detector {
 
   /**
    * The second check of a frame about to leave the server: the DNN again at a lower threshold, on
-   * the frame as it will be sent, the cascades with fewer neighbours required (more sensitive), and
-   * the plate locator taking rows of three characters and fainter strokes. Any box is a candidate.
+   * the frame as it will be sent, and the cascades with fewer neighbours required (more sensitive).
+   * Any box is a candidate. The plate locator is not part of it: its boxes, pixelated, made the
+   * DNN and the locator find new candidates in the blocks, and every key frame of opencv-doc's
+   * messi5.jpg was withheld (docs/decisions/036-plates.md).
    */
   async candidates(rgb: Buffer, width: number, height: number): Promise<Box[]> {
     // The whole frame only: frames sent are at most 768 px, where the cascade's 20 px window and
@@ -141,7 +143,6 @@ export class Detector {
     return [
       ...faces.map(({ x, y, width: w, height: h }) => ({ kind: 'face' as const, x, y, width: w, height: h })),
       ...this.detect(rgb, width, height, ['face', 'plate'], true),
-      ...this.plates(rgb, width, height, [], true),
     ];
   }
 

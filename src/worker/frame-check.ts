@@ -5,10 +5,9 @@ import { decodeRgb, encodePicture } from './ffmpeg.js';
 
 // Fail closed before the AI model: every frame about to be sent (the JPEG key frames cut from the
 // desensitized copy, photos included) is searched again by the second check (Detector.candidates:
-// the face cascade, independent of the DNN that covered the file, the DNN at a lower threshold, the
-// plate cascade, and the plate locator taking shorter, fainter rows of characters). A frame with a
-// candidate is covered again there and searched once more; a frame that still has one is not sent.
-// See docs/decisions/035-face-detector.md and 036-plates.md.
+// the face cascade, independent of the DNN that covered the file, the DNN at a lower threshold, and
+// the plate cascade). A frame with a candidate is covered again there and searched once more; a
+// frame that still has one is not sent. See docs/decisions/035-face-detector.md.
 
 const MARGIN = 0.25;
 

@@ -24,7 +24,7 @@ const KERNEL = 7;
 const STROKE = 10;
 /** At most this share of stroke pixels just above and below a band of text. */
 const QUIET = 0.04;
-/** A chain needs this many marks (one fewer, and a smaller stroke contrast, for the second check). */
+/** A chain needs this many marks (one fewer, and a smaller stroke contrast, when `sensitive`: tried for the second check, not used there). */
 const MIN_MARKS = 4;
 
 interface Mark { x: number; y: number; w: number; h: number }
