@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { once } from 'node:events';
-import { Detector, type Box } from './detector.js';
+import { Detector, type Box, type PlatePasses } from './detector.js';
 import { pad, pixelate } from './blur.js';
 import { insideShare, iou } from './boxes.js';
-import { FaceDnn } from './face-dnn.js';
+import { FaceDnn, type Passes } from './face-dnn.js';
 import { probe, spawnFfmpeg } from './ffmpeg.js';
 import { SCALES } from './plates.js';
 
@@ -98,19 +98,12 @@ async function desensitizeVideo(input: string, output: string, det: Detector): P
     '-c:a', 'aac', '-b:a', '160k', '-movflags', '+faststart', output,
   ]);
   encode.child.stdout.resume();
-  const [num, den] = info.fps.split('/').map(Number);
-  const every = Math.max(1, Math.round((num ?? 25) / (den || 1) / SEARCHES_PER_SECOND));
-  const tileCount = FaceDnn.layout(width, height).tiles.length;
-  const perSearch = Math.ceil(tileCount / ROTATION);
-  // A box found by the search of frame d covers frames d-every+1 .. d+hold: frames wait in `queue`
-  // until the next search, so a face is covered from before it was first seen, and is held until
-  // its tile is searched again. A new box that overlaps a held one ends it (the face moved).
-  const hold = every * ROTATION + 1;
+  const plan = videoSearchPlan(width, height, info.fps);
+  const { every, hold } = plan;
   let held: { box: Box; at: number; until: number }[] = [];
   let queue: { frame: Buffer; index: number }[] = [];
   let framesWithBoxes = 0;
   let index = 0;
-  let searches = 0;
   const flush = async (): Promise<void> => {
     for (const { frame, index: j } of queue) {
       const boxes = held.filter((h) => j > h.at - every && j <= h.until).map((h) => grow(h.box, Math.abs(j - h.at), width, height));
@@ -123,16 +116,9 @@ async function desensitizeVideo(input: string, output: string, det: Detector): P
   const frames = await readFrames(decode.child.stdout, width * height * 3, async (frame) => {
     const i = index++;
     queue.push({ frame, index: i });
-    if (i % every !== 0) return;
-    // The first search looks at every tile; later ones at the next share of them in turn.
-    const first = searches === 0;
-    const tiles = first ? 'all' : Array.from({ length: perSearch }, (_, k) => ((searches - 1) * perSearch + k) % Math.max(1, tileCount));
-    searches++;
-    // Vehicles are looked for on the first search and every ROTATION-th after it (their bands held
-    // as long as the tiles'); plates on every search, without the 2x scale (plates under about 16 px
-    // high are covered in video by their vehicle's band).
-    const plates = { vehicles: (searches - 1) % ROTATION === 0, scales: VIDEO_PLATE_SCALES };
-    const hits = (await det.cover(frame, width, height, { whole: true, tiles }, plates)).map((b) => pad(b, MARGIN, width, height));
+    const search = plan.search(i);
+    if (!search) return;
+    const hits = (await det.cover(frame, width, height, search.passes, search.plates)).map((b) => pad(b, MARGIN, width, height));
     for (const h of held) {
       const now = grow(h.box, i - h.at, width, height);
       if (hits.some((b) => b.kind === h.box.kind && (iou(b, now) > 0.2 || insideShare(b, now) > 0.7))) h.until = Math.min(h.until, i);
@@ -144,6 +130,39 @@ async function desensitizeVideo(input: string, output: string, det: Detector): P
   encode.child.stdin.end();
   await Promise.all([decode.exited, encode.exited]);
   return { frames, framesWithBoxes };
+}
+
+/**
+ * Which frames of a video are searched, and with which passes: about SEARCHES_PER_SECOND a second;
+ * the first search looks at every tile, later ones at the next share of them in turn. Vehicles are
+ * looked for on the first search and every ROTATION-th after it (their bands held as long as the
+ * tiles'); plates on every search, without the 2x scale (plates under about 16 px high are covered
+ * in video by their vehicle's band). `search(i)` must be asked for frames in order. Also used by
+ * scripts/bench/desensitize-frames.ts to time the detectors on frames from elsewhere.
+ */
+export function videoSearchPlan(width: number, height: number, fps: string): {
+  every: number;
+  hold: number;
+  search(index: number): { passes: Passes; plates: PlatePasses } | undefined;
+} {
+  const [num, den] = fps.split('/').map(Number);
+  const every = Math.max(1, Math.round((num ?? 25) / (den || 1) / SEARCHES_PER_SECOND));
+  const tileCount = FaceDnn.layout(width, height).tiles.length;
+  const perSearch = Math.ceil(tileCount / ROTATION);
+  let searches = 0;
+  return {
+    every,
+    // A box found by the search of frame d covers frames d-every+1 .. d+hold: until its tile is
+    // searched again.
+    hold: every * ROTATION + 1,
+    search(index) {
+      if (index % every !== 0) return undefined;
+      const tiles: Passes['tiles'] = searches === 0 ? 'all' : Array.from({ length: perSearch }, (_, k) => ((searches - 1) * perSearch + k) % Math.max(1, tileCount));
+      const plates = { vehicles: searches % ROTATION === 0, scales: VIDEO_PLATE_SCALES };
+      searches++;
+      return { passes: { whole: true, tiles }, plates };
+    },
+  };
 }
 
 /** A held box `age` frames after it was found, grown for the face's possible movement. */
