@@ -1,22 +1,29 @@
 import type { FileEntry, FileStorage } from '../files/storage.js';
 import { parseRelPath } from '../files/paths.js';
 import { badRequest } from '../http/envelope.js';
-import { issueAttachmentFolder } from '../../shared/attachments.js';
+import { attachmentFolderOf } from '../../shared/attachments.js';
+import type { Kind } from '../../shared/kind-types.js';
 import type { RecordData } from '../records/validation.js';
 
 /** The folder inside an issue's folder where the workers' blurred copies go (listed apart by the client). */
 export const DESENSITIZED_FOLDER = 'desensitized';
 
-/** The attachment folder of a stored issue: its x-derived attachmentFolder, else the SPEC rule. */
-export function folderOf(issue: RecordData): string {
-  return issueAttachmentFolder(issue as Parameters<typeof issueAttachmentFolder>[0]);
+/**
+ * The attachment folder of a stored record: its stored folder, else the kind's own template
+ * (x-kind.attachments.folder), the same rule the app uploads by, so an admin who edits the template
+ * sends workers where the app puts the files. A kind without attachments has none to analyse.
+ */
+export function folderOf(kind: Kind, record: RecordData): string {
+  const folder = attachmentFolderOf(kind, record);
+  if (folder === undefined) throw badRequest(`${kind.schema.title} has no attachments to analyse (its schema declares no x-kind.attachments)`);
+  return folder;
 }
 
 export const isMedia = (entry: FileEntry): boolean => !entry.isFolder && (entry.mimeType.startsWith('video/') || entry.mimeType.startsWith('image/'));
 
 /** The video and image files directly in the issue's folder (not its desensitized copies). */
-export async function mediaFiles(storage: FileStorage, project: string, issue: RecordData): Promise<FileEntry[]> {
-  return (await storage.list(project, folderOf(issue))).filter(isMedia);
+export async function mediaFiles(storage: FileStorage, project: string, kind: Kind, record: RecordData): Promise<FileEntry[]> {
+  return (await storage.list(project, folderOf(kind, record))).filter(isMedia);
 }
 
 /** A file name given by a worker: exactly one name (no folders), checked like every other path. */

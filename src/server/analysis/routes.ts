@@ -99,7 +99,7 @@ export async function analysisRoutes(app: FastifyInstance, deps: AnalysisDeps): 
     if (mode !== '' && mode !== 'AI_RETRY') throw badRequest(`mode must be '' (first submit) or 'AI_RETRY' (resubmit), got '${String(mode).slice(0, 20)}'`);
     const record = await records.get(kind, user.project, id);
     if (!record) throw notFound(`${kind.schema.title} ${id} not found`);
-    const media = await mediaFiles(storage, user.project, record);
+    const media = await mediaFiles(storage, user.project, kind, record);
     if (media.length === 0) throw badRequest(`Issue ${id} has no video or image attachment to analyse; attach one in its Attachments card first`);
     await jobs.submit({ username: user.username, project: user.project, vehicle: user.vehicle_no }, id, mode);
     return ok(await statusOf(id, user.project));
@@ -129,7 +129,7 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
     const job = await jobs.held(worker, id);
     const record = await records.get(kind, job.project_name, id);
     if (!record) throw notFound(`Issue ${id} no longer exists`);
-    return { project: job.project_name, folder: folderOf(record) };
+    return { project: job.project_name, folder: folderOf(kind, record) };
   }
 
   app.get(`${base}/todolist`, { config, schema: workerSchemas.todolist }, async (request) => {
@@ -143,7 +143,7 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
         id: job.issue_id,
         taskId: ANALYSIS_TASK_ID,
         projectName: job.project_name,
-        attachmentFolder: folderOf(record),
+        attachmentFolder: folderOf(kind, record),
         issueTitle: issue.issueTitle ?? null,
         issueDescription: issue.issueDescription ?? null,
         issueCategory: issue.issueCategory ?? null,
@@ -152,7 +152,7 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
         weather: issue.weather ?? null,
         faultMileage: issue.faultMileage ?? null,
         submittedAt: contractTime(job.submitted_at) ?? job.submitted_at,
-        files: (await mediaFiles(storage, job.project_name, record)).map((f) => ({ name: f.name, size: f.size, mimeType: f.mimeType })),
+        files: (await mediaFiles(storage, job.project_name, kind, record)).map((f) => ({ name: f.name, size: f.size, mimeType: f.mimeType })),
       });
     }
     return ok(out);
