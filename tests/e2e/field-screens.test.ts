@@ -6,10 +6,13 @@ import { launch, phone, signIn, snap } from './browser.js';
 /** The size a thumb needs (WCAG 2.5.5): 44 CSS px each way. */
 const TOUCH = 44;
 
+/**
+ * The laid-out size in CSS px (offsetWidth/offsetHeight): a dialog opens with a zoom, and the
+ * bounding box, which includes transforms, is smaller until the animation ends.
+ */
 async function size(locator: Locator): Promise<{ width: number; height: number }> {
-  const box = await locator.boundingBox();
-  if (!box) throw new Error(`${String(locator)} is not shown`);
-  return { width: Math.round(box.width), height: Math.round(box.height) };
+  if (!(await locator.isVisible())) throw new Error(`${String(locator)} is not shown`);
+  return locator.evaluate((el) => ({ width: (el as HTMLElement).offsetWidth, height: (el as HTMLElement).offsetHeight }));
 }
 
 async function expectTouchable(locator: Locator, what: string): Promise<void> {
