@@ -80,7 +80,7 @@ describe.each(dbTargets())('a folder swapped for a link during downloads on $nam
   });
   afterAll(async () => {
     await s.close();
-  });
+  }, 120_000);
 
   it('never serves the other project bytes, and answers every request in our envelope', async () => {
     const files = s.app.services.files;
