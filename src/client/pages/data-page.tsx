@@ -278,15 +278,18 @@ export function DataPage() {
       </Card>
 
       <Card title={t('chart.title')} className="mb-3">
-        {range.data ? (
-          <DayChart from={range.data.from} to={range.data.to} days={range.data.days} selected={day} />
-        ) : range.error ? (
-          <p className="m-0 text-600">
-            {t('chart.loadFailed')}: {(range.error as Error).message}
-          </p>
-        ) : (
-          <p className="m-0 text-600">{t('common.loading')}</p>
-        )}
+        {/* The chart's height is kept while its figures load, so the totals below do not move when they come. */}
+        <div className="day-chart-slot">
+          {range.data ? (
+            <DayChart from={range.data.from} to={range.data.to} days={range.data.days} selected={day} />
+          ) : range.error ? (
+            <p className="m-0 text-600">
+              {t('chart.loadFailed')}: {(range.error as Error).message}
+            </p>
+          ) : (
+            <p className="m-0 text-600">{t('common.loading')}</p>
+          )}
+        </div>
       </Card>
 
       <Totals totals={total.data} />
