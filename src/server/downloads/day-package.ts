@@ -77,7 +77,12 @@ export async function writeDayPackage(zip: ZipWriter, job: PackageJob): Promise<
     }
     for (const file of files) {
       // Deflated, never stored: a streamed entry has a data descriptor, which ZipInputStream accepts only after deflate.
-      zip.append(lazyFile(job.files, job.project, file.storagePath), { name: file.zipPath, store: false });
+      const bytes = lazyFile(job.files, job.project, file.storagePath);
+      // A file gone or swapped for a link when the ZIP reaches it: the ZIP does not listen for its
+      // source's errors, so without this the error would be uncaught (ending the server process)
+      // and the package would wait for ever; the download is broken off instead, visibly.
+      bytes.on('error', (error) => zip.destroy(error));
+      zip.append(bytes, { name: file.zipPath, store: false });
     }
   }
   // finalize() settles only once the client has read the last byte; a failure after this point
