@@ -38,16 +38,10 @@ export async function listAttachments(source: AttachmentSource, project: string,
  * attachments, and opening them all up front would hold that many file handles.
  */
 export function lazyFile(source: AttachmentSource, project: string, storagePath: string): Readable {
-  const stream = Readable.from(
+  return Readable.from(
     (async function* () {
       for await (const chunk of source.createReadStream(project, storagePath)) yield chunk as Buffer;
     })(),
     { objectMode: false },
   );
-  // The ZIP listens while it reads this entry and breaks the download on its error (a file gone or
-  // swapped for a link mid-package). Once the ZIP is destroyed (the client hung up) nobody listens,
-  // and an 'error' without a listener would end the whole server process: it is dropped here,
-  // since the download it belonged to is already over.
-  stream.on('error', () => undefined);
-  return stream;
 }
