@@ -84,17 +84,22 @@ export class FileStorage {
   async stat(project: string, relPath: string): Promise<FileEntry | undefined> {
     const names = parseRelPath(relPath);
     this.resolve(project, relPath);
-    let at: Folder;
-    try {
-      at = await this.openFolder(project, names.slice(0, -1));
-    } catch (e) {
-      if (errno(e) === 'ENOENT') return undefined;
-      throw e;
-    }
+    const at = await this.openParent(project, names);
+    if (at === undefined) return undefined;
     try {
       return await this.entryAt(project, names.join('/'), names.length === 0 ? at : at.child(names[names.length - 1] as string));
     } finally {
       await at.close();
+    }
+  }
+
+  /** The folder holding the last of `names`, opened as openFolder does; undefined when it does not exist. */
+  private async openParent(project: string, names: readonly string[]): Promise<Folder | undefined> {
+    try {
+      return await this.openFolder(project, names.slice(0, -1));
+    } catch (e) {
+      if (errno(e) === 'ENOENT') return undefined;
+      throw e;
     }
   }
 
@@ -137,13 +142,8 @@ export class FileStorage {
     this.resolve(project, relPath);
     const name = names[names.length - 1];
     if (name === undefined) throw new PathError('The project folder is a folder; give the path of a file');
-    let at: Folder;
-    try {
-      at = await this.openFolder(project, names.slice(0, -1));
-    } catch (e) {
-      if (errno(e) === 'ENOENT') return undefined;
-      throw e;
-    }
+    const at = await this.openParent(project, names);
+    if (at === undefined) return undefined;
     try {
       let handle: fs.promises.FileHandle;
       try {
