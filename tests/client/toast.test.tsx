@@ -1,5 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { applyLanguage } from '../../src/client/i18n';
 import { preloadToast, ToastProvider, useToast, type ShowToast } from '../../src/client/ui/toast';
 
 function Grab({ onReady }: { onReady: (show: ShowToast) => void }) {
@@ -40,5 +41,26 @@ describe('toasts', () => {
     });
     expect(await screen.findByText('Early two')).toBeInTheDocument();
     expect(screen.queryByText('Early one')).not.toBeInTheDocument();
+  });
+
+  it('leave with the language they were shown in: switching the language clears the toast on screen', async () => {
+    await preloadToast();
+    let show: ShowToast = () => {};
+    render(
+      <ToastProvider>
+        <Grab onReady={(s) => (show = s)} />
+      </ToastProvider>,
+    );
+    try {
+      await act(() => applyLanguage('zh'));
+      act(() => show('success', '行驶会话已开始', undefined, 60_000));
+      expect(await screen.findByText('行驶会话已开始')).toBeInTheDocument();
+      await act(() => applyLanguage('en'));
+      expect(screen.queryByText('行驶会话已开始')).not.toBeInTheDocument();
+      act(() => show('info', 'Drive session started'));
+      expect(await screen.findByText('Drive session started')).toBeInTheDocument();
+    } finally {
+      await applyLanguage('en');
+    }
   });
 });

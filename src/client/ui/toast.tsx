@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Toast, ToastMessage } from 'primereact/toast';
+import { i18n } from '../i18n';
 
 export type ToastSeverity = 'success' | 'info' | 'warn' | 'error';
 
@@ -36,6 +37,16 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     }
     pending.current = message;
     preloadToast().then(setMod, (e: unknown) => console.error('The toast component could not be loaded:', e));
+  }, []);
+
+  // One language per screen: a toast shown in the language just left goes with it.
+  useEffect(() => {
+    const clear = (): void => {
+      ref.current?.clear();
+      pending.current = null;
+    };
+    i18n.on('languageChanged', clear);
+    return () => i18n.off('languageChanged', clear);
   }, []);
 
   useEffect(() => {
