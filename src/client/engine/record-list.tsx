@@ -88,6 +88,15 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
     lastWaitingCount.current = waitingCount;
   }, [waitingCount, refresh]);
 
+  // A page never loaded on this phone, asked for without coverage: it loads when the network returns.
+  const notLoaded = state.status === 'error' && state.offline;
+  useEffect(() => {
+    if (!notLoaded) return;
+    const load = (): void => void refresh();
+    window.addEventListener('online', load);
+    return () => window.removeEventListener('online', load);
+  }, [notLoaded, refresh]);
+
   return (
     <div className="page">
       <PageHeader
@@ -114,7 +123,14 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
       <FieldFilterBanner kind={kind} value={filters} onClear={() => applyFilters({})} />
       {state.status === 'ready' && state.offlineSince !== undefined && <OfflineLine since={state.offlineSince} />}
       {state.status === 'loading' && <Loading text={texts.loading} />}
-      {state.status === 'error' && (
+      {state.status === 'error' && state.offline && (
+        <div className="empty-state" role="status" data-testid="list-not-loaded">
+          <i className="pi pi-info-circle text-4xl text-400" aria-hidden="true" />
+          <p className="font-semibold mb-1">{t('list.notLoadedTitle')}</p>
+          <p className="text-600 mt-0">{t('list.notLoadedText')}</p>
+        </div>
+      )}
+      {state.status === 'error' && !state.offline && (
         <div className="empty-state">
           <i className="pi pi-exclamation-circle text-4xl text-400" aria-hidden="true" />
           <p className="font-semibold mb-1">{texts.loadFailed}</p>

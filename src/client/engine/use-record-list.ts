@@ -35,12 +35,18 @@ export function listQuery(kind: Kind, page: number, range: DateRange, pageSize =
 
 export type ListState =
   | { status: 'loading' }
-  | { status: 'error'; message: string }
+  /** offline: the server could not be reached and the phone has no copy of this page (never loaded here). */
+  | { status: 'error'; message: string; offline: boolean }
   | { status: 'ready'; rows: RecordRow[]; total: number; totalPages: number; offlineSince?: number | undefined };
+
+/** The server could not be reached (no coverage): not a failure of the list. */
+const unreachable = (e: unknown): boolean => e instanceof ApiError && e.status === 0;
 
 /**
  * Fetches one page of a kind's list with SWR: a new page or filter starts from the loading state,
- * a failure toasts the kind's message once and is not retried (docs/PRODUCT.md section 5).
+ * a failure toasts the kind's message once and is not retried (docs/PRODUCT.md section 5). Without
+ * coverage a page the phone has a copy of is shown from it; one it has none of is no failure
+ * either (issue 28): onError is not called, the state says offline, and the screen says so.
  */
 export function useRecordList(kind: Kind, page: number, range: DateRange, onError: (message: string) => void, filters: Record<string, string> = {}) {
   const query = listQuery(kind, page, range, PAGE_SIZE, filters);
@@ -51,12 +57,13 @@ export function useRecordList(kind: Kind, page: number, range: DateRange, onErro
       withOfflineCopy(
         `list:${kind.meta.apiPath}:${JSON.stringify(query)}`,
         () => apiRequest<ListEnvelope<RecordRow>>('GET', `${kind.meta.apiPath}/list`, { query }),
-        (e) => e instanceof ApiError && e.status === 0,
+        unreachable,
       ),
     { shouldRetryOnError: false, revalidateOnFocus: false, revalidateOnReconnect: false },
   );
   useEffect(() => {
-    if (error) {
+    if (error && unreachable(error)) console.warn(`${kind.meta.titles.list} is not on this phone and the server cannot be reached:`, error);
+    else if (error) {
       console.error(`Loading ${kind.meta.titles.list} failed:`, error);
       onError((error as Error).message);
     }
@@ -66,7 +73,7 @@ export function useRecordList(kind: Kind, page: number, range: DateRange, onErro
 
   let state: ListState;
   if (isLoading || (!data && !error)) state = { status: 'loading' };
-  else if (error || !data) state = { status: 'error', message: (error as Error | undefined)?.message ?? 'An error occurred' };
+  else if (error || !data) state = { status: 'error', message: (error as Error | undefined)?.message ?? 'An error occurred', offline: unreachable(error) };
   else {
     const total = Number(data.body.total) || 0;
     state = { status: 'ready', rows: Array.isArray(data.body.rows) ? data.body.rows : [], total, totalPages: Math.ceil(total / PAGE_SIZE), offlineSince: data.offlineSince };

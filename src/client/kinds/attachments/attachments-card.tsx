@@ -6,7 +6,7 @@ import { FilePanel } from '../../files/file-panel';
 import { PendingAttachments } from './pending-attachments';
 
 /** Where the analysis workers put the blurred copies (docs/decisions/020): listed apart from the originals. */
-const DESENSITIZED = { name: 'desensitized', title: 'Desensitized copies' };
+const DESENSITIZED = 'desensitized';
 
 /**
  * The 'Attachments' card of a kind with x-kind.attachments (the issue's: docs/PRODUCT.md section 4). The
@@ -23,7 +23,7 @@ export function AttachmentsCard({ kind, record, editing, newRecordKey }: DetailS
   return (
     <Card className="attachments-card">
       {saved && folder !== undefined ? (
-        <FilePanel title={t('files.attachments')} path={folder} editable={editing} issue={statusTarget} apart={DESENSITIZED} />
+        <FilePanel title={t('files.attachments')} path={folder} editable={editing} issue={statusTarget} apart={{ name: DESENSITIZED, title: t('files.desensitized') }} />
       ) : (
         <section className="file-panel">
           <div className="file-panel-header">
@@ -32,7 +32,7 @@ export function AttachmentsCard({ kind, record, editing, newRecordKey }: DetailS
           {newRecordKey ? (
             <PendingAttachments createKey={newRecordKey} editing={editing} />
           ) : (
-            <p className="attachments-note">Photos, videos and voice notes can be added after the record is saved.</p>
+            <p className="attachments-note">{t('files.afterSaved')}</p>
           )}
         </section>
       )}
