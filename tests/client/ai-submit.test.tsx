@@ -85,7 +85,7 @@ describe('the submit-to-AI icons', () => {
 });
 
 describe('submitting to AI', () => {
-  it('asks first, sends one call however often the confirm button is clicked while it runs, and says 已提交给AI', async () => {
+  it('asks first, sends one call however often the confirm button is clicked while it runs, and says Submitted to AI', async () => {
     const user = userEvent.setup();
     let release: () => void = () => {};
     const answered = new Promise<void>((r) => (release = r));
@@ -106,7 +106,7 @@ describe('submitting to AI', () => {
     expect(submitCalls(calls)).toHaveLength(1);
     expect(submitCalls(calls)[0]?.body).toEqual({ id: 5, mode: '' });
     release();
-    expect(await screen.findByText('已提交给AI')).toBeInTheDocument();
+    expect(await screen.findByText('Submitted to AI')).toBeInTheDocument();
     expect(submitCalls(calls)).toHaveLength(1);
     await waitFor(() => expect(screen.getByTestId('status-Video analysis')).toHaveClass('status-ready'));
     // Now in AI processing: the resubmit icon replaces the first-submit one.
@@ -114,17 +114,17 @@ describe('submitting to AI', () => {
     expect(screen.queryByRole('button', { name: 'Submit to AI' })).not.toBeInTheDocument();
   });
 
-  it('says 提交AI分析失败 with the server’s reason when the first submit is refused', async () => {
+  it('says Submitting to AI failed with the server’s reason when the first submit is refused', async () => {
     const user = userEvent.setup();
     openIssue({}, () => ({ status: 400, body: { code: 400, msg: 'Issue 5 has no video or image attachment to analyse; attach one in its Attachments card first', data: null } }));
     await user.click(await screen.findByRole('button', { name: 'Submit to AI' }, { timeout: 15_000 }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Submit' }));
-    expect(await screen.findByText('提交AI分析失败')).toBeInTheDocument();
+    expect(await screen.findByText('Submitting to AI failed')).toBeInTheDocument();
     expect(screen.getByText(/has no video or image attachment/)).toBeInTheDocument();
     expect(takeConsoleErrors().length).toBeGreaterThan(0);
   });
 
-  it('resubmits with AI_RETRY: 重新提交给AI-成功, or 重新提交给AI--失败 when refused', async () => {
+  it('resubmits with AI_RETRY: Resubmitted to AI, or Resubmitting to AI failed when refused', async () => {
     const user = userEvent.setup();
     let refuse = false;
     const { calls } = openIssue({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'FAILED', videoDesensitizationStatus: 'DONE' }, () =>
@@ -132,12 +132,12 @@ describe('submitting to AI', () => {
     );
     await user.click(await screen.findByRole('button', { name: 'Resubmit to AI' }, { timeout: 15_000 }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Resubmit' }));
-    expect(await screen.findByText('重新提交给AI-成功')).toBeInTheDocument();
+    expect(await screen.findByText('Resubmitted to AI')).toBeInTheDocument();
     expect(submitCalls(calls)[0]?.body).toEqual({ id: 5, mode: 'AI_RETRY' });
     refuse = true;
     await user.click(await screen.findByRole('button', { name: 'Resubmit to AI' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Resubmit' }));
-    expect(await screen.findByText('重新提交给AI--失败')).toBeInTheDocument();
+    expect(await screen.findByText('Resubmitting to AI failed')).toBeInTheDocument();
     takeConsoleErrors();
   });
 
@@ -192,7 +192,7 @@ describe('following the analysis', () => {
     expect(statusCalls(calls)).toHaveLength(polled);
     vi.useRealTimers();
 
-    // The report renders its markdown; 一键复制 copies the text itself.
+    // The report renders its markdown; Copy copies the text itself.
     const user = userEvent.setup();
     const writeText = vi.fn(async () => {});
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
@@ -201,9 +201,9 @@ describe('following the analysis', () => {
     const heading = await within(dialog).findByRole('heading', { name: 'Finding' });
     expect(heading.tagName).toBe('H2');
     expect(within(dialog).getByText('80 km/h').tagName).toBe('STRONG');
-    await user.click(within(dialog).getByRole('button', { name: '一键复制' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Copy' }));
     expect(writeText).toHaveBeenCalledWith('## Finding\n\n- wind noise at **80 km/h**');
-    expect(await screen.findByText('AI报告内容已复制')).toBeInTheDocument();
+    expect(await screen.findByText('AI report copied')).toBeInTheDocument();
   });
 
   it('does not poll while the page is hidden', async () => {

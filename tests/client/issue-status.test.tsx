@@ -22,18 +22,18 @@ describe('the issue status strip', () => {
 
   it('shows the two indicators and keeps the AI report closed until the analysis is DONE with a report', async () => {
     openIssue({ videoAnalysisStatus: 'DOING', videoDesensitizationStatus: 'READY', aiVideoAnalysisReport: 'Report text' });
-    expect(await screen.findByTestId('status-Video analysis')).toHaveClass('status-doing');
+    expect(await screen.findByTestId('status-Video analysis', {}, { timeout: 15_000 })).toHaveClass('status-doing');
     expect(screen.getByTestId('status-Desensitization')).toHaveClass('status-ready');
     expect(screen.getByRole('button', { name: 'AI report' })).toBeDisabled();
   });
 
   it('says where the analysis is in words beside the colours (issue 28)', async () => {
     openIssue({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'DONE', videoDesensitizationStatus: 'DONE', aiVideoAnalysisReport: 'Report text' });
-    const phase = await screen.findByTestId('ai-phase');
+    const phase = await screen.findByTestId('ai-phase', {}, { timeout: 15_000 });
     expect(phase).toHaveTextContent(/^Done$/);
     expect(phase).toHaveClass('status-done');
     // The indicators keep their SPEC colours.
-    expect(screen.getByTestId('status-Video analysis')).toHaveClass('status-done');
+    expect(await screen.findByTestId('status-Video analysis', {}, { timeout: 15_000 })).toHaveClass('status-done');
   });
 
   it('opens the AI report and copies it', async () => {
@@ -44,11 +44,11 @@ describe('the issue status strip', () => {
     openIssue({ videoAnalysisStatus: 'DONE', videoDesensitizationStatus: 'DONE', aiVideoAnalysisReport: 'Wind noise from the left mirror.' });
     await user.click(await screen.findByRole('button', { name: 'AI report' }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('AI报告内容')).toBeInTheDocument();
+    expect(within(dialog).getByText('AI report')).toBeInTheDocument();
     expect(within(dialog).getByText('Wind noise from the left mirror.')).toBeInTheDocument();
-    await user.click(within(dialog).getByRole('button', { name: '一键复制' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Copy' }));
     expect(writeText).toHaveBeenCalledWith('Wind noise from the left mirror.');
-    expect(await screen.findByText('AI报告内容已复制')).toBeInTheDocument();
+    expect(await screen.findByText('AI report copied')).toBeInTheDocument();
     await user.click(within(dialog).getByText('Close').closest('button') as HTMLElement);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });

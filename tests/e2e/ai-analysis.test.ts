@@ -56,7 +56,7 @@ describe('submitting an issue to AI in Chromium', () => {
     await page.getByRole('button', { name: 'Submit to AI', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Submit', exact: true }).dblclick();
-    await page.getByText('已提交给AI').waitFor();
+    await page.getByText('Submitted to AI').waitFor();
     await expect.poll(() => tone('Video analysis')).toContain('status-ready');
     expect(await tone('Desensitization')).toContain('status-ready');
     await page.getByRole('button', { name: 'Resubmit to AI' }).waitFor();
@@ -90,8 +90,8 @@ describe('submitting an issue to AI in Chromium', () => {
     await report.getByRole('heading', { name: 'Finding' }).waitFor();
     expect(await report.locator('strong').textContent()).toBe('left mirror');
     await snap(page, 'ai-report');
-    await report.getByRole('button', { name: '一键复制' }).click();
-    await page.getByText('AI报告内容已复制').waitFor();
+    await report.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('AI report copied').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(REPORT);
   });
 
@@ -137,7 +137,7 @@ describe('submitting an issue to AI in Chromium', () => {
       await page.goto(`${server.url}/data/issue/${id}`);
       await page.getByRole('button', { name: 'Submit to AI', exact: true }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Submit', exact: true }).click();
-      await page.getByText('已提交给AI').waitFor();
+      await page.getByText('Submitted to AI').waitFor();
       await expect.poll(() => tone('Video analysis')).toContain('status-ready');
 
       const log: string[] = [];

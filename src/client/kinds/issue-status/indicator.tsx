@@ -1,13 +1,21 @@
+import { useTranslation } from 'react-i18next';
 import { phaseIcon, type Phase } from './phase';
 import { toneOf } from './rules';
 
 const ICONS = { ready: 'pi pi-circle', doing: 'pi pi-spin pi-spinner', done: 'pi pi-check-circle', other: 'pi pi-circle' } as const;
 
+/** The strip's two stages: their test ids are the English names, their labels the language on screen's. */
+export const STAGES = { analysis: { id: 'Video analysis', label: 'ai.videoAnalysis' }, desensitization: { id: 'Desensitization', label: 'ai.desensitization' } } as const;
+
 /** One stage of the strip (video analysis, desensitization): its colour, icon and, when failed, a tap for the reason
  * (without onFailedTap: the inert preview shown while the strip's code loads). */
-export function Indicator({ label, status, onFailedTap }: { label: string; status: unknown; onFailedTap?: () => void }) {
+export function Indicator({ stage, status, onFailedTap }: { stage: keyof typeof STAGES; status: unknown; onFailedTap?: () => void }) {
+  const { t } = useTranslation();
   const tone = toneOf(status);
-  const title = `${label}: ${typeof status === 'string' && status !== '' ? status : 'none'}`;
+  const label = t(STAGES[stage].label);
+  const testId = `status-${STAGES[stage].id}`;
+  // The statuses are the server's words (READY, DOING...), shown as they are in both languages.
+  const title = t('ai.stageStatus', { label, status: typeof status === 'string' && status !== '' ? status : t('ai.none') });
   const content = (
     <>
       <i className={status === 'FAILED' ? 'pi pi-exclamation-circle' : ICONS[tone]} aria-hidden="true" />
@@ -17,13 +25,13 @@ export function Indicator({ label, status, onFailedTap }: { label: string; statu
   // A failed stage is grey like any other unknown status, and tells what went wrong on a tap.
   if (status === 'FAILED' && onFailedTap) {
     return (
-      <button type="button" className={`status-indicator status-${tone}`} data-testid={`status-${label}`} title={title} onClick={onFailedTap}>
+      <button type="button" className={`status-indicator status-${tone}`} data-testid={testId} title={title} onClick={onFailedTap}>
         {content}
       </button>
     );
   }
   return (
-    <div className={`status-indicator status-${tone}`} data-testid={onFailedTap ? `status-${label}` : undefined} title={title}>
+    <div className={`status-indicator status-${tone}`} data-testid={onFailedTap ? testId : undefined} title={title}>
       {content}
     </div>
   );

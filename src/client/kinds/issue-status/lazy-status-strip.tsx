@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { DetailSectionProps } from '../../engine/record-detail';
 import { Indicator, PhaseLine } from './indicator';
 import { analysisPhase } from './phase';
@@ -9,15 +10,16 @@ const IssueStatusStrip = lazy(() => import('./status-strip').then((m) => ({ defa
 
 /** The strip as the record has it, inert, in the same place and size while the real one loads. */
 function StripPreview({ record }: { record: Record<string, unknown> }) {
+  const { t } = useTranslation();
   if (record['id'] === undefined || record['id'] === null) return null;
   return (
     <div className="status-strip" aria-hidden="true">
       <PhaseLine phase={analysisPhase(record as IssueValues, null)} />
-      <Indicator label="Video analysis" status={record['videoAnalysisStatus']} />
-      <Indicator label="Desensitization" status={record['videoDesensitizationStatus']} />
+      <Indicator stage="analysis" status={record['videoAnalysisStatus']} />
+      <Indicator stage="desensitization" status={record['videoDesensitizationStatus']} />
       <div className="status-indicator status-other">
         <i className="pi pi-file" aria-hidden="true" />
-        <span>AI report</span>
+        <span>{t('ai.report')}</span>
       </div>
     </div>
   );

@@ -1,3 +1,4 @@
+import { t } from '../../i18n';
 import type { AiStatus } from './ai-api';
 import type { IssueValues, Tone } from './rules';
 
@@ -15,8 +16,6 @@ export interface Phase {
   tone: Tone;
 }
 
-export const QUEUED_TEXT = 'Queued, waiting for an analysis worker';
-
 /** How long something has waited, in the strip's words: 'for 3 min', 'for 1 h 5 min', 'for 2 days'. */
 export function waitedFor(sinceIso: string | null | undefined, now: number = Date.now()): string {
   if (!sinceIso) return '';
@@ -25,12 +24,11 @@ export function waitedFor(sinceIso: string | null | undefined, now: number = Dat
   const since = Date.parse(sinceIso.replace(' ', 'T'));
   if (Number.isNaN(since)) return '';
   const minutes = Math.floor(Math.max(0, now - since) / 60_000);
-  if (minutes < 1) return 'for less than a minute';
-  if (minutes < 60) return `for ${minutes} min`;
+  if (minutes < 1) return t('ai.lessThanMinute');
+  if (minutes < 60) return t('ai.minutes', { minutes });
   const hours = Math.floor(minutes / 60);
-  if (hours < 24) return minutes % 60 === 0 ? `for ${hours} h` : `for ${hours} h ${minutes % 60} min`;
-  const days = Math.floor(hours / 24);
-  return `for ${days} ${days === 1 ? 'day' : 'days'}`;
+  if (hours < 24) return minutes % 60 === 0 ? t('ai.hours', { hours }) : t('ai.hoursMinutes', { hours, minutes: minutes % 60 });
+  return t('ai.days', { count: Math.floor(hours / 24) });
 }
 
 /**
@@ -46,14 +44,14 @@ export function analysisPhase(record: IssueValues, live: AiStatus | null, now: n
   if (!inProcess) return null;
   if (state === 'failed' || failedStage) {
     const reason = live?.error?.trim();
-    return { key: 'failed', text: reason ? `Failed: ${reason}` : live ? 'Failed: the worker recorded no reason' : 'Failed', tone: 'other' };
+    return { key: 'failed', text: reason ? t('ai.failedReason', { reason }) : live ? t('ai.failedNoReason') : t('ai.failed'), tone: 'other' };
   }
-  if (state === 'done' || analysis === 'DONE') return { key: 'done', text: 'Done', tone: 'done' };
-  if (analysis === 'DOING') return { key: 'analysing', text: 'Analysing', tone: 'doing' };
-  if (desensitization === 'DOING') return { key: 'desensitizing', text: 'Desensitizing', tone: 'doing' };
-  if (state === 'claimed') return desensitization === 'DONE' ? { key: 'analysing', text: 'Analysing', tone: 'doing' } : { key: 'desensitizing', text: 'Desensitizing', tone: 'doing' };
+  if (state === 'done' || analysis === 'DONE') return { key: 'done', text: t('ai.done'), tone: 'done' };
+  if (analysis === 'DOING') return { key: 'analysing', text: t('ai.analysing'), tone: 'doing' };
+  if (desensitization === 'DOING') return { key: 'desensitizing', text: t('ai.desensitizing'), tone: 'doing' };
+  if (state === 'claimed') return desensitization === 'DONE' ? { key: 'analysing', text: t('ai.analysing'), tone: 'doing' } : { key: 'desensitizing', text: t('ai.desensitizing'), tone: 'doing' };
   const waited = state === 'queued' ? waitedFor(live?.updatedAt, now) : '';
-  return { key: 'queued', text: waited ? `${QUEUED_TEXT} ${waited}` : QUEUED_TEXT, tone: 'ready' };
+  return { key: 'queued', text: waited ? t('ai.queuedFor', { waited }) : t('ai.queued'), tone: 'ready' };
 }
 
 const ICONS: Record<PhaseKey, string> = {

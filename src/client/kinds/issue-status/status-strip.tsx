@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import type { DetailSectionProps } from '../../engine/record-detail';
@@ -18,6 +19,7 @@ export { toneOf } from './rules';
  * server (useAiAnalysis), so the indicators go blue, yellow, green without a reload.
  */
 export function IssueStatusStrip({ kind, record, editing, reload }: DetailSectionProps) {
+  const { t } = useTranslation();
   const ai = useAiAnalysis(kind.meta.apiPath, record, editing, reload);
   const [reportOpen, setReportOpen] = useState(false);
   const [confirming, setConfirming] = useState<SubmitMode | null>(null);
@@ -37,25 +39,25 @@ export function IssueStatusStrip({ kind, record, editing, reload }: DetailSectio
   const showError = (): void => void ai.loadError().then((e) => setError(e ?? ''));
 
   return (
-    <div className="status-strip" aria-label="Issue status">
+    <div className="status-strip" aria-label={t('ai.strip')}>
       <PhaseLine phase={analysisPhase(issue, ai.live)} />
-      <Indicator label="Video analysis" status={ai.shown.videoAnalysisStatus} onFailedTap={showError} />
-      <Indicator label="Desensitization" status={ai.shown.videoDesensitizationStatus} onFailedTap={showError} />
-      <button type="button" className={`status-indicator ${canOpen ? 'status-done' : 'status-other'}`} disabled={!canOpen} onClick={() => setReportOpen(true)} aria-label="AI report">
+      <Indicator stage="analysis" status={ai.shown.videoAnalysisStatus} onFailedTap={showError} />
+      <Indicator stage="desensitization" status={ai.shown.videoDesensitizationStatus} onFailedTap={showError} />
+      <button type="button" className={`status-indicator ${canOpen ? 'status-done' : 'status-other'}`} disabled={!canOpen} onClick={() => setReportOpen(true)} aria-label={t('ai.report')}>
         <i className="pi pi-file" aria-hidden="true" />
-        <span>AI report</span>
+        <span>{t('ai.report')}</span>
       </button>
       {showFirstSubmit(current, editing) && (
-        <Button icon="pi pi-send" rounded text size="small" aria-label="Submit to AI" title="Submit to AI" onClick={() => setConfirming('')} />
+        <Button icon="pi pi-send" rounded text size="small" aria-label={t('ai.submit')} title={t('ai.submit')} onClick={() => setConfirming('')} />
       )}
       {showResubmit(current, editing) && (
-        <Button icon="pi pi-replay" rounded text size="small" aria-label="Resubmit to AI" title="Resubmit to AI" onClick={() => setConfirming('AI_RETRY')} />
+        <Button icon="pi pi-replay" rounded text size="small" aria-label={t('ai.resubmit')} title={t('ai.resubmit')} onClick={() => setConfirming('AI_RETRY')} />
       )}
       <SubmitDialog mode={confirming} busy={ai.submitting !== null} onConfirm={(mode) => void confirm(mode)} onCancel={() => setConfirming(null)} />
       <ReportDialog report={report} visible={reportOpen} onHide={() => setReportOpen(false)} />
-      <Dialog header="AI analysis failed" visible={error !== undefined} onHide={() => setError(undefined)} style={{ width: 'min(28rem, 94vw)' }} draggable={false}>
+      <Dialog header={t('ai.failedTitle')} visible={error !== undefined} onHide={() => setError(undefined)} style={{ width: 'min(28rem, 94vw)' }} draggable={false}>
         <p className="m-0 ai-report" data-testid="ai-error">
-          {error || 'The worker recorded no reason.'} Resubmit the issue to try again.
+          {error || t('ai.noReason')} {t('ai.tryAgain')}
         </p>
       </Dialog>
     </div>

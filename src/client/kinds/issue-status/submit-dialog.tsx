@@ -1,23 +1,18 @@
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
+import { useTranslation } from 'react-i18next';
 import type { SubmitMode } from './ai-api';
 
-const TEXTS: Record<SubmitMode, { header: string; text: string; confirm: string }> = {
-  '': {
-    header: 'Submit to AI',
-    text: "Submit this issue's videos and images for desensitization (faces and licence plates blurred) and an AI analysis?",
-    confirm: 'Submit',
-  },
-  AI_RETRY: {
-    header: 'Resubmit to AI',
-    text: 'Run the desensitization and the AI analysis of this issue again? The current report is kept in its history.',
-    confirm: 'Resubmit',
-  },
-};
+const TEXTS = {
+  '': { header: 'ai.submit', text: 'ai.submitText', confirm: 'ai.submitConfirm' },
+  AI_RETRY: { header: 'ai.resubmit', text: 'ai.resubmitText', confirm: 'ai.resubmitConfirm' },
+} as const satisfies Record<SubmitMode, { header: string; text: string; confirm: string }>;
 
 /** The confirmation before a submit; the confirm button waits (and ignores clicks) while the call runs. */
 export function SubmitDialog({ mode, busy, onConfirm, onCancel }: { mode: SubmitMode | null; busy: boolean; onConfirm: (mode: SubmitMode) => void; onCancel: () => void }) {
-  const texts = TEXTS[mode ?? ''];
+  const { t } = useTranslation();
+  const keys = TEXTS[mode ?? ''];
+  const texts = { header: t(keys.header), text: t(keys.text), confirm: t(keys.confirm) };
   return (
     <Dialog
       header={texts.header}
@@ -27,7 +22,7 @@ export function SubmitDialog({ mode, busy, onConfirm, onCancel }: { mode: Submit
       draggable={false}
       footer={
         <div className="flex justify-content-end gap-2">
-          <Button label="Cancel" outlined onClick={onCancel} disabled={busy} />
+          <Button label={t('common.cancel')} outlined onClick={onCancel} disabled={busy} />
           <Button label={texts.confirm} icon={busy ? 'pi pi-spin pi-spinner' : 'pi pi-send'} onClick={() => mode !== null && onConfirm(mode)} aria-busy={busy} />
         </div>
       }

@@ -1,15 +1,17 @@
 import type { IssueValues } from './rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { t } from '../../i18n';
 import { useToast } from '../../ui/toast';
 import { fetchAiStatus, isRunning, submitToAi, type AiStatus, type SubmitMode } from './ai-api';
 
 /** How often the strip asks about a job that is waiting or running (SPEC has blue -> yellow -> green without reloading). */
 export const POLL_MS = 3000;
 
-const MESSAGES: Record<SubmitMode, { ok: string; failed: string }> = {
-  '': { ok: '已提交给AI', failed: '提交AI分析失败' },
-  AI_RETRY: { ok: '重新提交给AI-成功', failed: '重新提交给AI--失败' },
-};
+/** The results' toasts: docs/PRODUCT.md quotes them in Chinese (zh.ts); en.ts translates them. */
+const MESSAGES = {
+  '': { ok: 'ai.submitted', failed: 'ai.submitFailed' },
+  AI_RETRY: { ok: 'ai.resubmitted', failed: 'ai.resubmitFailed' },
+} as const satisfies Record<SubmitMode, { ok: string; failed: string }>;
 
 const WORKING = new Set(['READY', 'DOING']);
 
@@ -111,12 +113,12 @@ export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, 
       try {
         const status = await submitToAi(apiPath, id, mode);
         setLive(status);
-        toast('success', MESSAGES[mode].ok);
+        toast('success', t(MESSAGES[mode].ok));
         if (reload) await reload();
         return true;
       } catch (e) {
         console.error('Submitting to AI failed:', e);
-        toast('error', MESSAGES[mode].failed, e instanceof Error ? e.message : undefined);
+        toast('error', t(MESSAGES[mode].failed), e instanceof Error ? e.message : undefined);
         return false;
       } finally {
         busy.current = false;
