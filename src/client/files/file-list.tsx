@@ -1,4 +1,4 @@
-import { t } from '../i18n';
+import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
 import { formatModified, formatSize, TYPE_ICONS, type FileItem } from './file-types';
 import type { FileListState } from './use-file-list';
@@ -14,22 +14,24 @@ export interface FileListProps {
 }
 
 function Meta({ item }: { item: FileItem }) {
-  const parts = [item.type === 'folder' ? 'Folder' : formatSize(item.size), formatModified(item.modified)].filter((p) => p !== '');
+  const { t } = useTranslation();
+  const parts = [item.type === 'folder' ? t('files.folder') : formatSize(item.size), formatModified(item.modified)].filter((p) => p !== '');
   return <span className="file-item-meta">{parts.join(' · ')}</span>;
 }
 
 /** The entries of a folder: icon by type, name, size and modified time; tap to open or preview. */
 export function FileList({ state, onOpen, onDownload, onOpenFolder, pending = false }: FileListProps) {
+  const { t } = useTranslation();
   if (state.status === 'loading') {
     return (
       <div className="file-list-status" role="status">
-        <i className="pi pi-spin pi-spinner" aria-hidden="true" /> Loading files...
+        <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {t('files.loadingFiles')}
       </div>
     );
   }
   if (state.items.length === 0) return pending ? null : <div className="file-list-status file-list-empty">{t('files.empty')}</div>;
   return (
-    <ul className="file-list" aria-label="Files">
+    <ul className="file-list" aria-label={t('files.list')}>
       {state.items.map((item) => {
         const isFolder = item.type === 'folder';
         const canOpen = !isFolder || onOpenFolder !== undefined;
@@ -45,13 +47,13 @@ export function FileList({ state, onOpen, onDownload, onOpenFolder, pending = fa
         return (
           <li key={item.id} className="file-item" data-testid="file-item">
             {canOpen ? (
-              <button type="button" className="file-item-main" onClick={() => (isFolder ? onOpenFolder?.(item) : onOpen(item))} aria-label={isFolder ? `Open folder ${item.name}` : `Preview ${item.name}`}>
+              <button type="button" className="file-item-main" onClick={() => (isFolder ? onOpenFolder?.(item) : onOpen(item))} aria-label={isFolder ? t('files.openFolder', { name: item.name }) : t('files.preview', { name: item.name })}>
                 {body}
               </button>
             ) : (
               <div className="file-item-main">{body}</div>
             )}
-            {!isFolder && <Button icon="pi pi-download" rounded text className="file-item-action" aria-label={`Download ${item.name}`} onClick={() => onDownload(item)} />}
+            {!isFolder && <Button icon="pi pi-download" rounded text className="file-item-action" aria-label={t('files.download', { name: item.name })} onClick={() => onDownload(item)} />}
           </li>
         );
       })}

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
+import { useTranslation } from 'react-i18next';
 import type { RecordRef } from './files-status';
 import { ApartFolderSection, type ApartFolder } from './apart-folder';
 import { FileList } from './file-list';
@@ -27,6 +28,7 @@ export interface FilePanelProps {
 
 /** The file browser of a folder (issue card and test page): list, preview, download and, when editable, upload and record. */
 export function FilePanel({ path, title, editable, issue, onOpenFolder, apart }: FilePanelProps) {
+  const { t } = useTranslation();
   const all = useFileList(path);
   const hasApart = apart !== undefined && all.state.status === 'ready' && all.state.items.some((i) => i.type === 'folder' && i.name === apart.name);
   // The apart folder is not one of the folder's own entries: it has its section below.
@@ -54,7 +56,7 @@ export function FilePanel({ path, title, editable, issue, onOpenFolder, apart }:
       <div className="file-panel-header">
         <h2 className="file-panel-title">{title}</h2>
         {count !== undefined && count > 0 && <span className="file-panel-count">{count}</span>}
-        <Button icon="pi pi-refresh" rounded text size="small" aria-label="Refresh files" onClick={list.refresh} className="ml-auto" />
+        <Button icon="pi pi-refresh" rounded text size="small" aria-label={t('files.refreshFiles')} onClick={list.refresh} className="ml-auto" />
       </div>
       {editable && <UploadControls onFiles={(files) => queue.add(files)} recorder={recorder} />}
       <UploadQueueView queue={queue} editable={editable} />

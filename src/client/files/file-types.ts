@@ -1,4 +1,5 @@
 import { format } from 'date-fns';
+import { t } from '../i18n';
 import type { FileEntry } from '../api/files';
 
 /** What the browser shows and how it opens an entry (docs/PRODUCT.md section 8, file browser item). */
@@ -47,11 +48,14 @@ export function fileTypeOf(entry: { name: string; mimeType?: string | null; isFo
 
 const UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB'];
 
+/** The unit's word on screen: KB to TB are written so in both languages; Bytes is a word. */
+const unit = (i: number): string => (i === 0 ? t('files.bytes') : (UNITS[i] as string));
+
 /** A size in Bytes/KB/MB/GB/TB in steps of 1024, up to two decimals: 1023 Bytes, 1 KB, 1.5 MB. */
 export function formatSize(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
+  if (!Number.isFinite(bytes) || bytes <= 0) return `0 ${unit(0)}`;
   const i = Math.min(UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
-  return `${parseFloat((bytes / 1024 ** i).toFixed(2))} ${UNITS[i]}`;
+  return `${parseFloat((bytes / 1024 ** i).toFixed(2))} ${unit(i)}`;
 }
 
 /** A modified time as the app shows times (yyyy-MM-dd HH:mm, local); '' when unreadable. */

@@ -1,5 +1,6 @@
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
+import { useTranslation } from 'react-i18next';
 import type { FileItem } from './file-types';
 import type { PreviewState } from './use-file-opener';
 
@@ -11,6 +12,7 @@ function Media({ item, url }: { item: FileItem; url: string }) {
 
 /** Images, video and audio shown in the app, with a download button for the same file. */
 export function PreviewDialog({ preview, onClose, onDownload }: { preview: PreviewState; onClose: () => void; onDownload: (item: FileItem) => void }) {
+  const { t } = useTranslation();
   const item = preview?.item;
   return (
     <Dialog
@@ -21,13 +23,13 @@ export function PreviewDialog({ preview, onClose, onDownload }: { preview: Previ
       style={{ width: '95vw', maxWidth: '40rem' }}
       dismissableMask
       draggable={false}
-      footer={item && <Button label="Download" icon="pi pi-download" outlined size="small" onClick={() => onDownload(item)} />}
+      footer={item && <Button label={t('files.downloadButton')} icon="pi pi-download" outlined size="small" onClick={() => onDownload(item)} />}
     >
       {item && preview?.url ? (
         <Media item={item} url={preview.url} />
       ) : (
         <div className="file-list-status" role="status">
-          <i className="pi pi-spin pi-spinner" aria-hidden="true" /> Loading preview...
+          <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {t('files.loadingPreview')}
         </div>
       )}
     </Dialog>

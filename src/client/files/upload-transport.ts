@@ -1,6 +1,7 @@
 import { answerMessage, ApiError, OFFLINE_MESSAGE as OFFLINE, readAnswer } from '../api/client';
 import { dataOf, filesHeaders, filesRequest, filesUrl } from '../api/files';
 import { CHUNK_SIZE, PLAIN_UPLOAD_LIMIT } from '../api/upload-limits';
+import { t } from '../i18n';
 
 // Also the limits of the outbox's sync (src/client/outbox/sync-core.ts), which runs in the service worker too.
 export { CHUNK_SIZE, PLAIN_UPLOAD_LIMIT };
@@ -73,10 +74,10 @@ async function createSession(file: File, folder: string): Promise<string> {
       item: { name: file.name, fileSize: file.size, '@microsoft.graph.conflictBehavior': 'rename' },
     });
   } catch (e) {
-    throw new Error(e instanceof ApiError && e.status !== 0 && !e.message.startsWith('HTTP ') ? e.message : '创建上传会话失败', { cause: e });
+    throw new Error(e instanceof ApiError && e.status !== 0 && !e.message.startsWith('HTTP ') ? e.message : t('files.sessionFailed'), { cause: e });
   }
   const url = (dataOf(body) as { uploadUrl?: unknown } | null)?.uploadUrl ?? (body as { uploadUrl?: unknown } | null)?.uploadUrl;
-  if (typeof url !== 'string' || url === '') throw new Error('创建上传会话失败');
+  if (typeof url !== 'string' || url === '') throw new Error(t('files.sessionFailed'));
   return url;
 }
 
@@ -122,12 +123,13 @@ export async function uploadInSession(file: File, folder: string, state: Session
     try {
       answer = await xhrSend('PUT', uploadUrl, file.slice(start, end + 1), { 'Content-Range': `bytes ${start}-${end}/${total}` }, (loaded) => onProgress(percent(start + loaded, total)));
     } catch {
-      throw new Error(`上传块 ${n} 失败: HTTP 0 (${OFFLINE})`);
+      // Says OFFLINE's words in any language: isOfflineError reads them.
+      throw new Error(t('files.chunkFailed', { n, status: 0, detail: ` (${OFFLINE})` }));
     }
     if (answer.status === 200 || answer.status === 201) break;
     if (answer.status !== 202) {
       const detail = answerMessage(answer.body);
-      throw new Error(`上传块 ${n} 失败: HTTP ${answer.status}${detail ? ` (${detail})` : ''}`);
+      throw new Error(t('files.chunkFailed', { n, status: answer.status, detail: detail ? ` (${detail})` : '' }));
     }
     start = nextExpected(answer.body) ?? end + 1;
     onProgress(percent(start, total));

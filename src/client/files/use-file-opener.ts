@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { signedFileUrl, type OpenEndpoint } from '../api/files';
+import { t } from '../i18n';
 import { useToast } from '../ui/toast';
 import type { FileItem } from './file-types';
 
@@ -29,7 +30,7 @@ export function useFileOpener(): FileOpener {
   const failed = useCallback(
     (item: FileItem, e: unknown) => {
       console.warn(`Could not open ${item.path}:`, e);
-      toast('error', `Could not open "${item.name}".`, e instanceof Error ? e.message : undefined);
+      toast('error', t('files.couldNotOpen', { name: item.name }), e instanceof Error ? e.message : undefined);
     },
     [toast],
   );

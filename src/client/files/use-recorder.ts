@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { t } from '../i18n';
 import { useToast } from '../ui/toast';
 import { customRecordingName, defaultRecordingName, pickRecordingType, recordingExtension } from './recording-name';
 
@@ -17,9 +18,9 @@ export interface Recorder {
 /** Why the microphone could not be opened, in the words of docs/PRODUCT.md section 5. */
 export function startErrorMessage(error: unknown): string {
   const name = (error as { name?: unknown } | null)?.name;
-  if (name === 'NotAllowedError') return 'Microphone access denied. Please allow access in your browser settings.';
-  if (name === 'NotFoundError') return 'Microphone not found.';
-  return 'Could not start recording. Please check microphone permissions.';
+  if (name === 'NotAllowedError') return t('files.micDenied');
+  if (name === 'NotFoundError') return t('files.micNotFound');
+  return t('files.micFailed');
 }
 
 const stopTracks = (stream: MediaStream): void => stream.getTracks().forEach((t) => t.stop());
@@ -59,7 +60,7 @@ export function useRecorder(onRecorded: (file: File) => void): Recorder {
       try {
         return customRecordingName(custom, ext);
       } catch {
-        toast('warn', 'Failed to generate custom filename, using default name.');
+        toast('warn', t('files.nameFallback'));
         return defaultRecordingName(ext);
       }
     },
@@ -70,7 +71,7 @@ export function useRecorder(onRecorded: (file: File) => void): Recorder {
     (chunks: Blob[], type: string) => {
       const name = fileName(type);
       if (typeof File !== 'function') {
-        toast('error', 'Cannot create recording file: File constructor not supported in this environment.');
+        toast('error', t('files.noFileConstructor'));
         return;
       }
       setCustomName('');
@@ -101,7 +102,7 @@ export function useRecorder(onRecorded: (file: File) => void): Recorder {
       };
       rec.onerror = () => {
         failed = true;
-        toast('error', 'An error occurred during recording.');
+        toast('error', t('files.recordingError'));
         stopTracks(stream);
         recorder.current = null;
         setStatus('idle');
@@ -119,10 +120,10 @@ export function useRecorder(onRecorded: (file: File) => void): Recorder {
       setStartedAt(Date.now());
       setElapsed(0);
       setStatus('recording');
-      toast('info', 'Recording started...');
+      toast('info', t('files.recordingStarted'));
     } catch {
       stopTracks(stream);
-      toast('error', 'Could not start recording. Please check microphone permissions.');
+      toast('error', t('files.micFailed'));
       setStatus('idle');
     }
   }, [status, toast, finish]);

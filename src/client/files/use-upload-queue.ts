@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { filesRequest } from '../api/files';
 import { newOutboxKey, onOutboxChange, waitingFiles } from '../outbox/store';
+import { t } from '../i18n';
 import { useToast } from '../ui/toast';
 import { setFilesStatus, type RecordRef } from './files-status';
 import { isOfflineError, PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, type SessionState } from './upload-transport';
@@ -95,7 +96,7 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
         sessions.current.delete(item.id);
         batchSucceeded.current = true;
         update(item.id, { status: 'success', progress: 100, errorMsg: '' });
-        toast('success', `File "${file.name}" uploaded successfully to ${item.folder || 'root'}.`);
+        toast('success', t('files.uploadedTo', { name: file.name, folder: item.folder || t('files.root') }));
         latest.current.onUploaded();
       } catch (e) {
         if (isOfflineError(e)) {
@@ -104,7 +105,7 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
             const outboxKey = await keepFileForSync(item, sessions.current.get(item.id)?.uploadUrl);
             sessions.current.delete(item.id);
             update(item.id, { status: 'waiting', errorMsg: '', outboxKey });
-            toast('info', 'Saved on this phone', `"${file.name}" is uploaded when the network returns`);
+            toast('info', t('files.savedOnPhone'), t('files.uploadedWhenOnline', { name: file.name }));
             return;
           } catch (keepError) {
             console.warn('The file could not be kept on the phone:', keepError);
@@ -112,7 +113,7 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
         }
         const message = e instanceof Error ? e.message : String(e);
         update(item.id, { status: 'error', errorMsg: message });
-        toast('error', item.source === 'recording' ? `Failed to upload recording "${file.name}".` : `Failed to upload file: ${file.name}.`, message);
+        toast('error', item.source === 'recording' ? t('files.recordingFailed', { name: file.name }) : t('files.fileFailed', { name: file.name }), message);
       }
     },
     [toast, update],
@@ -138,7 +139,7 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
                 sent = true;
                 return { ...item, status: 'success', progress: 100, errorMsg: '' };
               }
-              if (kept.state === 'refused') return { ...item, status: 'error', errorMsg: kept.lastError ?? 'Refused by the server' };
+              if (kept.state === 'refused') return { ...item, status: 'error', errorMsg: kept.lastError ?? t('files.refused') };
               return item;
             }),
           );

@@ -99,7 +99,7 @@ describe('the Attachments card and the files on their way', () => {
     });
     renderApp('/data/issue/5');
     await waitFor(() => expect(names('incoming-file')).toEqual(['voice.webm']), { timeout: 15_000 });
-    expect(screen.getByTestId('incoming-file')).toHaveTextContent('上传失败：File too large');
+    expect(screen.getByTestId('incoming-file')).toHaveTextContent('Upload failed: File too large');
     expect(screen.queryByText('Empty')).not.toBeInTheDocument();
   });
 
@@ -129,7 +129,7 @@ describe('the Attachments card and the files on their way', () => {
       await waitingFiles.remove((kept as WaitingFile).key);
     });
     const done = screen.getByTestId('upload-item');
-    await waitFor(() => expect(done).toHaveTextContent('上传成功'));
+    await waitFor(() => expect(done).toHaveTextContent('Uploaded'));
     expect(done).not.toHaveTextContent('Waiting to sync');
     expect(within(done).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
     await waitFor(() => expect(names('file-item')).toEqual(['drive.mp4']));

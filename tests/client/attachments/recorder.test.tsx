@@ -74,7 +74,7 @@ describe('recording a voice note', () => {
     expect(screen.getByLabelText('Recording name')).toBeDisabled();
     await user.click(screen.getByRole('button', { name: 'Stop recording' }));
     expect(track.stop).toHaveBeenCalled();
-    expect(await screen.findByText('上传成功')).toBeInTheDocument();
+    expect(await screen.findByText('Uploaded')).toBeInTheDocument();
     const sent = xhr.requests[0]?.sentFile() as File;
     expect(sent.name).toMatch(/^recording_\d{8}-\d{6}\.webm$/);
     expect(sent.type).toBe('audio/webm');
@@ -91,7 +91,7 @@ describe('recording a voice note', () => {
     await user.click(screen.getByRole('button', { name: 'Record audio' }));
     await user.click(await screen.findByRole('button', { name: 'Stop recording' }));
     expect(await screen.findByText('Failed to upload recording "Brake noise.webm".')).toBeInTheDocument();
-    expect(screen.getByText('上传失败：Disk full')).toBeInTheDocument();
+    expect(screen.getByText('Upload failed: Disk full')).toBeInTheDocument();
   });
 
   it('falls back to the default name when the custom one cannot be used', async () => {
@@ -105,7 +105,7 @@ describe('recording a voice note', () => {
     await user.click(await screen.findByRole('button', { name: 'Stop recording' }));
     await waitFor(() => expect(xhr.requests).toHaveLength(1));
     expect((xhr.requests[0]?.sentFile() as File).name).toMatch(/^recording_\d{8}-\d{6}\.webm$/);
-    expect(await screen.findByText('上传成功')).toBeInTheDocument();
+    expect(await screen.findByText('Uploaded')).toBeInTheDocument();
     await uploadsSettled(calls);
   });
 

@@ -24,7 +24,7 @@ function serve(extra: Record<string, (call: FakeCall) => { status?: number; body
 const item = (name: string): HTMLElement => screen.getAllByTestId('upload-item').find((el) => el.textContent?.includes(name)) as HTMLElement;
 
 describe('the upload queue', () => {
-  it('uploads a small file in one multipart POST with the headers, shows 上传成功, toasts and lists the folder again', async () => {
+  it('uploads a small file in one multipart POST with the headers, shows Uploaded, toasts and lists the folder again', async () => {
     const server = serve();
     const xhr = installFakeXhr(() => {
       server.setListing([entry('photo.png', { mimeType: 'image/png', size: 2048 })]);
@@ -33,7 +33,7 @@ describe('the upload queue', () => {
     renderPanel();
     expect(await screen.findByText('Empty')).toBeInTheDocument();
     choose([new File(['png-bytes'], 'photo.png', { type: 'image/png' })]);
-    expect(await screen.findByText('上传成功')).toBeInTheDocument();
+    expect(await screen.findByText('Uploaded')).toBeInTheDocument();
     expect(await screen.findByText('File "photo.png" uploaded successfully to ' + FOLDER + '.')).toBeInTheDocument();
     const [post] = xhr.requests as FakeXhr[];
     expect(post?.method).toBe('POST');
@@ -46,7 +46,7 @@ describe('the upload queue', () => {
     await uploadsSettled(server.calls);
   });
 
-  it('shows 上传失败 with the server’s message; 重试 counts up and resets progress; 移除 takes it away', async () => {
+  it('shows Upload failed with the server’s message; Retry counts up and resets progress; Remove takes it away', async () => {
     const { calls } = serve();
     let fail = true;
     let release: (() => void) | undefined;
@@ -57,14 +57,14 @@ describe('the upload queue', () => {
     });
     renderPanel();
     choose([new File(['aaa'], 'a.txt')]);
-    expect(await screen.findByText('上传失败：Disk full')).toBeInTheDocument();
+    expect(await screen.findByText('Upload failed: Disk full')).toBeInTheDocument();
     expect(await screen.findByText('Failed to upload file: a.txt.')).toBeInTheDocument();
     choose([new File(['bbb'], 'b.txt')]);
-    await waitFor(() => expect(screen.getAllByText('上传失败：Disk full')).toHaveLength(2));
+    await waitFor(() => expect(screen.getAllByText('Upload failed: Disk full')).toHaveLength(2));
     expect(item('a.txt')).toHaveAttribute('data-retries', '0');
 
     fail = false;
-    await userEvent.setup().click(within(item('a.txt')).getByRole('button', { name: '重试' }));
+    await userEvent.setup().click(within(item('a.txt')).getByRole('button', { name: 'Retry' }));
     expect(item('a.txt')).toHaveAttribute('data-retries', '1');
     expect(within(item('a.txt')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '0');
     expect(within(item('a.txt')).getByText('0%')).toBeInTheDocument();
@@ -72,9 +72,9 @@ describe('the upload queue', () => {
     await waitFor(() => expect(xhr.requests).toHaveLength(3));
     await waitFor(() => expect(release).toBeDefined());
     release?.();
-    await waitFor(() => expect(within(item('a.txt')).getByText('上传成功')).toBeInTheDocument());
+    await waitFor(() => expect(within(item('a.txt')).getByText('Uploaded')).toBeInTheDocument());
 
-    await userEvent.setup().click(within(item('b.txt')).getByRole('button', { name: '移除' }));
+    await userEvent.setup().click(within(item('b.txt')).getByRole('button', { name: 'Remove' }));
     expect(screen.getAllByTestId('upload-item')).toHaveLength(1);
     expect(screen.queryByText('b.txt')).not.toBeInTheDocument();
     await uploadsSettled(calls);
@@ -85,10 +85,10 @@ describe('the upload queue', () => {
     const xhr = installFakeXhr(() => ({ status: 201, body: { code: 200, data: {} } }));
     renderPanel();
     choose([fileOfSize('under.bin', 52428799)]);
-    await screen.findByText('上传成功');
+    await screen.findByText('Uploaded');
     expect(xhr.requests.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toEqual(['POST /sharepoint/files/upload']);
     choose([fileOfSize('at.bin', 52428800)]);
-    await waitFor(() => expect(screen.getAllByText('上传成功')).toHaveLength(2));
+    await waitFor(() => expect(screen.getAllByText('Uploaded')).toHaveLength(2));
     expect(xhr.requests[1]).toMatchObject({ method: 'PUT', url: '/sharepoint/files/upload/session/s1' });
     await uploadsSettled(calls);
   });
@@ -102,7 +102,7 @@ describe('the upload queue', () => {
     });
     renderPanel();
     choose([fileOfSize('long-video.mp4', total, 'video/mp4')]);
-    await screen.findByText('上传成功', undefined, { timeout: 8000 });
+    await screen.findByText('Uploaded', undefined, { timeout: 8000 });
     expect(calls.find((c) => c.url.startsWith('/sharepoint/files/upload/session'))?.body).toEqual({
       item: { name: 'long-video.mp4', fileSize: expect.any(Number), '@microsoft.graph.conflictBehavior': 'rename' },
     });
@@ -116,7 +116,7 @@ describe('the upload queue', () => {
     await uploadsSettled(calls);
   });
 
-  it('shows the chunk failure and resumes from the server’s nextExpectedRanges on 重试', async () => {
+  it('shows the chunk failure and resumes from the server’s nextExpectedRanges on Retry', async () => {
     const total = 52428800 + 10;
     const { calls } = serve({
       'POST /sharepoint/files/upload/session': () => ok({ uploadUrl: '/sharepoint/files/upload/session/s3' }),
@@ -130,11 +130,11 @@ describe('the upload queue', () => {
     });
     renderPanel();
     choose([fileOfSize('drive.mp4', total, 'video/mp4')]);
-    expect(await screen.findByText('上传失败：上传块 2 失败: HTTP 503 (busy)')).toBeInTheDocument();
+    expect(await screen.findByText('Upload failed: Upload of piece 2 failed: HTTP 503 (busy)')).toBeInTheDocument();
     expect(await screen.findByText('Failed to upload file: drive.mp4.')).toBeInTheDocument();
     broken = false;
-    await userEvent.setup().click(screen.getByRole('button', { name: '重试' }));
-    await screen.findByText('上传成功');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    await screen.findByText('Uploaded');
     expect(xhr.requests.map((r) => r.headers['content-range'])).toEqual([`bytes 0-${MB5 - 1}/${total}`, `bytes ${MB5}-${2 * MB5 - 1}/${total}`, `bytes ${MB5}-${2 * MB5 - 1}/${total}`]);
     // Resumed on the same session: asked where to go on, never created a second one.
     expect(calls.filter((c) => c.method === 'POST' && c.url.includes('/upload/session'))).toHaveLength(1);
@@ -142,16 +142,16 @@ describe('the upload queue', () => {
     await uploadsSettled(calls);
   });
 
-  it('says 创建上传会话失败 or the server’s text when a session cannot be created', async () => {
+  it('says Could not create an upload session or the server’s text when a session cannot be created', async () => {
     let answer: { status: number; body: unknown } = { status: 500, body: null };
     serve({ 'POST /sharepoint/files/upload/session': () => answer });
     installFakeXhr();
     renderPanel();
     choose([fileOfSize('big.bin', 60_000_000)]);
-    expect(await screen.findByText('上传失败：创建上传会话失败')).toBeInTheDocument();
+    expect(await screen.findByText('Upload failed: Could not create an upload session')).toBeInTheDocument();
     answer = { status: 413, body: { code: 413, msg: 'The file is larger than 20 GiB' } };
-    await userEvent.setup().click(screen.getByRole('button', { name: '重试' }));
-    expect(await screen.findByText('上传失败：The file is larger than 20 GiB')).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Upload failed: The file is larger than 20 GiB')).toBeInTheDocument();
   });
 
   it("marks the issue 'uploading' before the first upload and 'uploaded' after, with the small payload", async () => {
@@ -180,7 +180,7 @@ describe('the upload queue', () => {
     installFakeXhr();
     renderPanel();
     choose([new File(['1'], 'one.jpg')]);
-    expect(await screen.findByText('上传成功')).toBeInTheDocument();
+    expect(await screen.findByText('Uploaded')).toBeInTheDocument();
     await waitFor(() => expect(takeConsoleErrors().map((args) => String(args[0]))).toEqual([expect.stringContaining('uploading'), expect.stringContaining('uploaded')]));
     expect(screen.queryByText(/database down/)).not.toBeInTheDocument();
     expect(await screen.findByText(`File "one.jpg" uploaded successfully to ${FOLDER}.`)).toBeInTheDocument();

@@ -1,4 +1,5 @@
 import { Button } from 'primereact/button';
+import { useTranslation } from 'react-i18next';
 import { storage } from '../../lib/storage';
 import { newOutboxKey, waitingFiles } from '../../outbox/store';
 import { useWaitingFiles } from '../../outbox/use-outbox';
@@ -12,6 +13,7 @@ import { useRecorder } from '../../files/use-recorder';
  * when it was saved without coverage).
  */
 export function PendingAttachments({ createKey, editing }: { createKey: string; editing: boolean }) {
+  const { t } = useTranslation();
   const files = useWaitingFiles().filter((f) => f.createKey === createKey);
   const keep = (list: File[]): void => {
     const owner = storage.username() ?? '';
@@ -25,10 +27,10 @@ export function PendingAttachments({ createKey, editing }: { createKey: string; 
       {editing && <UploadControls onFiles={keep} recorder={recorder} />}
       {files.length === 0 ? (
         <p className="attachments-note">
-          {editing ? 'Photos, videos and voice notes added here are uploaded when the issue is saved.' : 'None attached. Photos, videos and voice notes can be added once the issue has reached the server.'}
+          {editing ? t('files.addedBeforeSave') : t('files.noneAttached')}
         </p>
       ) : (
-        <ul className="upload-queue" aria-label="Attachments to upload">
+        <ul className="upload-queue" aria-label={t('files.toUpload')}>
           {files.map((f) => (
             <li key={f.key} className="upload-item upload-waiting" data-testid="pending-attachment">
               <div className="upload-item-head">
@@ -37,8 +39,8 @@ export function PendingAttachments({ createKey, editing }: { createKey: string; 
                 <span className="upload-item-size">{formatSize(f.blob.size)}</span>
               </div>
               <div className="upload-item-foot">
-                <span className="upload-item-waiting">{editing ? 'Uploaded when the issue is saved' : 'Sent with the issue when online'}</span>
-                {editing && <Button label="移除" icon="pi pi-times" size="small" text severity="secondary" onClick={() => void waitingFiles.remove(f.key)} />}
+                <span className="upload-item-waiting">{editing ? t('files.uploadedOnSave') : t('files.sentWithIssue')}</span>
+                {editing && <Button label={t('files.remove')} icon="pi pi-times" size="small" text severity="secondary" onClick={() => void waitingFiles.remove(f.key)} />}
               </div>
             </li>
           ))}
