@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import { RadioButton } from 'primereact/radiobutton';
+import { useTranslation } from 'react-i18next';
+import { t as text } from '../i18n';
 
 export interface FieldConflict {
   field: string;
@@ -13,24 +15,25 @@ export interface FieldConflict {
 
 export type Choice = 'yours' | 'theirs';
 
-const show = (value: unknown): string => (value === null || value === undefined || value === '' ? '(empty)' : typeof value === 'string' ? value : JSON.stringify(value));
+const show = (value: unknown): string => (value === null || value === undefined || value === '' ? text('conflict.empty') : typeof value === 'string' ? value : JSON.stringify(value));
 
 /**
  * Someone else changed fields you changed since you opened the record: each field side by side,
  * yours and theirs, with a choice per field (yours by default); then save with the choices.
  */
 export function ConflictDialog({ conflicts, changedBy, onResolve, onCancel, saving }: { conflicts: FieldConflict[]; changedBy: string; onResolve: (choices: Record<string, Choice>) => void; onCancel: () => void; saving: boolean }) {
+  const { t } = useTranslation();
   const [choices, setChoices] = useState<Record<string, Choice>>(() => Object.fromEntries(conflicts.map((c) => [c.field, 'yours'])));
   const footer = (
     <div className="flex gap-2">
-      <Button label="Back to editing" outlined className="flex-1" onClick={onCancel} disabled={saving} />
-      <Button label={saving ? 'Saving...' : 'Save my choices'} icon="pi pi-check" className="flex-1" onClick={() => onResolve(choices)} disabled={saving} />
+      <Button label={t('conflict.back')} outlined className="flex-1" onClick={onCancel} disabled={saving} />
+      <Button label={saving ? t('conflict.saving') : t('conflict.save')} icon="pi pi-check" className="flex-1" onClick={() => onResolve(choices)} disabled={saving} />
     </div>
   );
   return (
-    <Dialog header="Changed by someone else" visible onHide={onCancel} footer={footer} className="conflict-dialog" style={{ width: 'min(30rem, calc(100vw - 1rem))' }} modal>
+    <Dialog header={t('conflict.title')} visible onHide={onCancel} footer={footer} className="conflict-dialog" style={{ width: 'min(30rem, calc(100vw - 1rem))' }} modal>
       <p className="mt-0 text-700">
-        {changedBy ? `${changedBy} changed` : 'Someone changed'} {conflicts.length === 1 ? 'this field' : 'these fields'} since you opened the record. Choose which value to keep:
+        {changedBy ? t('conflict.personChanged', { name: changedBy, count: conflicts.length }) : t('conflict.someoneChanged', { count: conflicts.length })}
       </p>
       {conflicts.map((c) => (
         <fieldset key={c.field} className="conflict-field" aria-label={c.title}>
@@ -41,7 +44,7 @@ export function ConflictDialog({ conflicts, changedBy, onResolve, onCancel, savi
               <div key={side} className="conflict-option">
                 <RadioButton inputId={id} name={`conflict-${c.field}`} value={side} checked={choices[c.field] === side} onChange={() => setChoices({ ...choices, [c.field]: side })} />
                 <label htmlFor={id}>
-                  <span className="conflict-side">{side === 'yours' ? 'Yours' : 'Theirs'}</span>
+                  <span className="conflict-side">{side === 'yours' ? t('conflict.yours') : t('conflict.theirs')}</span>
                   <span className="conflict-value">{show(side === 'yours' ? c.yours : c.theirs)}</span>
                 </label>
               </div>

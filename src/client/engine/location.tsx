@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { LocationMeta } from '../../shared/kind-types';
 
 /**
@@ -12,21 +13,24 @@ type Values = Record<string, unknown>;
 /** Six decimals: about 0.1 m, finer than any phone's fix. */
 const round = (n: number): number => Math.round(n * 1e6) / 1e6;
 
-function positionError(e: GeolocationPositionError): string {
-  if (e.code === e.PERMISSION_DENIED) return 'Location is not allowed for this site: allow it in the browser’s settings, or type the values.';
-  if (e.code === e.TIMEOUT) return 'No position within 20 seconds: try again in the open, or type the values.';
-  return 'The phone could not tell its position: try again, or type the values.';
+/** The catalogue key of why no position came (the line is drawn in the language on screen). */
+function positionError(e: GeolocationPositionError): 'location.denied' | 'location.timeout' | 'location.unavailable' {
+  if (e.code === e.PERMISSION_DENIED) return 'location.denied';
+  if (e.code === e.TIMEOUT) return 'location.timeout';
+  return 'location.unavailable';
 }
 
-export function LocationControl({ pair, values, onChange }: { pair: LocationMeta; values: Values; onChange: (patch: Values) => void }) {
-  const [state, setState] = useState<{ status: 'idle' } | { status: 'locating' } | { status: 'found'; accuracy: number } | { status: 'failed'; message: string }>({ status: 'idle' });
+/** `label`: the pair's name in the language on screen (the kind's translation of pair.label), when the caller has one. */
+export function LocationControl({ pair, label, values, onChange }: { pair: LocationMeta; label?: string | undefined; values: Values; onChange: (patch: Values) => void }) {
+  const { t } = useTranslation();
+  const [state, setState] = useState<{ status: 'idle' } | { status: 'locating' } | { status: 'found'; accuracy: number } | { status: 'failed'; message: ReturnType<typeof positionError> | 'location.unsupported' }>({ status: 'idle' });
   const filled = [values[pair.lon], values[pair.lat]].some((v) => v !== undefined && v !== null && v !== '');
   // A kind with several pairs names each ('Start', 'End'); one pair needs no name.
-  const named = pair.label === undefined ? '' : ` (${pair.label})`;
+  const name = pair.label === undefined ? undefined : (label ?? pair.label);
   const locate = (): void => {
     const geo = typeof navigator !== 'undefined' ? navigator.geolocation : undefined;
     if (!geo) {
-      setState({ status: 'failed', message: 'This browser cannot tell the phone’s position: type the values.' });
+      setState({ status: 'failed', message: 'location.unsupported' });
       return;
     }
     setState({ status: 'locating' });
@@ -48,18 +52,18 @@ export function LocationControl({ pair, values, onChange }: { pair: LocationMeta
       <div className="location-control-buttons">
         <button type="button" className="location-button" onClick={locate} disabled={state.status === 'locating'}>
           <i className={`pi ${state.status === 'locating' ? 'pi-spin pi-spinner' : 'pi-map-marker'}`} aria-hidden="true" />
-          {state.status === 'locating' ? 'Finding your position…' : `Use my position${named}`}
+          {state.status === 'locating' ? t('location.finding') : name === undefined ? t('location.use') : t('location.useNamed', { name })}
         </button>
         {filled && (
-          <button type="button" className="location-button location-clear" onClick={clear} aria-label={`Clear the position${named}`}>
+          <button type="button" className="location-button location-clear" onClick={clear} aria-label={name === undefined ? t('location.clearLabel') : t('location.clearLabelNamed', { name })}>
             <i className="pi pi-times" aria-hidden="true" />
-            Clear
+            {t('location.clear')}
           </button>
         )}
       </div>
       <p className="location-status" role="status">
-        {state.status === 'found' && `Filled from this phone, accurate to ±${Math.round(state.accuracy)} m`}
-        {state.status === 'failed' && state.message}
+        {state.status === 'found' && t('location.filled', { metres: Math.round(state.accuracy) })}
+        {state.status === 'failed' && t(state.message)}
       </p>
     </div>
   );

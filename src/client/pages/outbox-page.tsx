@@ -4,27 +4,41 @@ import { format } from 'date-fns';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import { Dialog } from 'primereact/dialog';
+import { useTranslation } from 'react-i18next';
+import { t } from '../i18n';
 import { outbox, waitingFiles, type OutboxItem, type WaitingFile } from '../outbox/store';
 import { syncOutbox } from '../outbox/sync';
 import { useOutbox, useWaitingFiles } from '../outbox/use-outbox';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
-import { PAGE_BACK, PAGE_TITLES } from '../../shared/page-shell';
+import { PAGE_BACK } from '../../shared/page-shell';
 
-const STATE_TEXT: Record<OutboxItem['state'], string> = {
-  waiting: 'Waiting to sync',
-  conflict: 'Changed by someone else: open the record',
-  refused: 'Refused by the server',
-};
+const STATE_TEXT = {
+  waiting: 'outbox.waiting',
+  conflict: 'outbox.conflict',
+  refused: 'outbox.refused',
+} as const satisfies Record<OutboxItem['state'], string>;
+
+/** A kind's name in the language on screen; a kind the catalogue does not name keeps its own. */
+function kindName(name: string): string {
+  const key = `outbox.kinds.${name}`;
+  return t(key as 'outbox.kinds.drive', { defaultValue: name });
+}
 
 function summary(item: OutboxItem): string {
   const title = item.values['issueTitle'] ?? item.values['title'] ?? item.values['driveRecordNo'] ?? '';
-  const fields = Object.keys(item.values).length;
-  return `${item.op === 'create' ? 'New' : `Changes to #${item.recordId}`} ${item.kindName}${title ? `: ${String(title)}` : ''} (${fields} ${fields === 1 ? 'field' : 'fields'})`;
+  const texts = {
+    kind: kindName(item.kindName),
+    title: title ? t('outbox.titled', { title: String(title) }) : '',
+    fields: t('outbox.fields', { count: Object.keys(item.values).length }),
+  };
+  return item.op === 'create' ? t('outbox.newItem', texts) : t('outbox.changesTo', { ...texts, id: String(item.recordId) });
 }
 
 /** What waits on this phone to reach the server: each change, why it waits, retry and remove. */
 export function OutboxPage() {
+  // Re-renders on a language switch; the plain helpers above read the same language.
+  const { t } = useTranslation();
   const items = useOutbox();
   const files = useWaitingFiles();
   const toast = useToast();
@@ -46,11 +60,11 @@ export function OutboxPage() {
     const [{ registry }, { onCurrentForm }] = await Promise.all([import('../engine/registry'), import('../engine/record-edits')]);
     const kind = registry.get(item.kindName);
     if (!kind) {
-      toast('warn', 'This kind of record is not on this app any more', item.kindName);
+      toast('warn', t('outbox.kindGone'), item.kindName);
       return;
     }
     const { values, dropped } = onCurrentForm(kind, item.values);
-    if (dropped.length > 0) toast('warn', 'Not on the current form', dropped.map(([field, value]) => `${field}: ${JSON.stringify(value)}`).join('; '));
+    if (dropped.length > 0) toast('warn', t('outbox.notOnForm'), dropped.map(([field, value]) => `${field}: ${JSON.stringify(value)}`).join('; '));
     navigate(`${kind.meta.route}/new`, { state: { prefill: values, fromOutbox: item.key } });
   };
 
@@ -61,8 +75,8 @@ export function OutboxPage() {
       for (const item of items) if (item.state !== 'waiting') await outbox.put({ ...item, state: 'waiting' });
       for (const file of files) if (file.state !== 'waiting') await waitingFiles.put({ ...file, state: 'waiting' });
       const { sent, waiting } = await syncOutbox();
-      if (waiting > 0) toast('warn', 'Still waiting', `${sent} sent; the rest is sent when the network returns`);
-      else if (sent > 0) toast('success', 'Everything is sent');
+      if (waiting > 0) toast('warn', t('outbox.stillWaiting'), t('outbox.sentRest', { sent }));
+      else if (sent > 0) toast('success', t('outbox.allSent'));
     } finally {
       setSyncing(false);
     }
@@ -70,12 +84,12 @@ export function OutboxPage() {
 
   return (
     <div className="page">
-      <PageHeader title={PAGE_TITLES.outbox} back={PAGE_BACK.outbox} actions={items.length > 0 ? <Button label="Retry" icon="pi pi-refresh" size="small" loading={syncing} onClick={() => void retry()} /> : undefined} />
+      <PageHeader title={t('pages.outbox')} back={PAGE_BACK.outbox} actions={items.length > 0 ? <Button label={t('outbox.retry')} icon="pi pi-refresh" size="small" loading={syncing} onClick={() => void retry()} /> : undefined} />
       {items.length + files.length === 0 && (
         <div className="empty-state">
           <i className="pi pi-check-circle text-4xl text-400" aria-hidden="true" />
-          <p className="font-semibold mb-1">Nothing waiting</p>
-          <p className="text-600 mt-0">Everything saved on this phone has reached the server.</p>
+          <p className="font-semibold mb-1">{t('outbox.nothingWaiting')}</p>
+          <p className="text-600 mt-0">{t('outbox.allReached')}</p>
         </div>
       )}
       <div className="flex flex-column gap-2">
@@ -83,14 +97,14 @@ export function OutboxPage() {
           <Card key={item.key} className="outbox-item">
             <div className="font-semibold">{summary(item)}</div>
             <div className="text-600 text-sm">
-              Saved {format(new Date(item.createdAt), 'yyyy-MM-dd HH:mm')} · {STATE_TEXT[item.state]}
+              {t('outbox.saved', { time: format(new Date(item.createdAt), 'yyyy-MM-dd HH:mm'), state: t(STATE_TEXT[item.state]) })}
             </div>
             {item.lastError && <div className="text-sm mt-1">{item.lastError}</div>}
             <div className="flex gap-3">
               {item.state !== 'waiting' && (
-                <Button label="Open in the form" icon="pi pi-pencil" text size="small" className="mt-2 p-0" onClick={() => void openInForm(item)} />
+                <Button label={t('outbox.openInForm')} icon="pi pi-pencil" text size="small" className="mt-2 p-0" onClick={() => void openInForm(item)} />
               )}
-              <Button label="Remove" icon="pi pi-trash" text severity="danger" size="small" className="mt-2 px-2" onClick={() => setRemoving(item)} />
+              <Button label={t('outbox.remove')} icon="pi pi-trash" text severity="danger" size="small" className="mt-2 px-2" onClick={() => setRemoving(item)} />
             </div>
           </Card>
         ))}
@@ -101,27 +115,31 @@ export function OutboxPage() {
             <Card key={file.key} className="outbox-item">
               <div className="font-semibold">{file.name}</div>
               <div className="text-600 text-sm">
-                {(file.blob.size / 1024 / 1024).toFixed(1)} MB for {file.folder || 'the project folder'} · saved {format(new Date(file.createdAt), 'yyyy-MM-dd HH:mm')} ·{' '}
-                {file.state === 'waiting' ? 'Waiting to sync' : 'Refused by the server'}
+                {t('outbox.fileLine', {
+                  size: (file.blob.size / 1024 / 1024).toFixed(1),
+                  folder: file.folder || t('outbox.projectFolder'),
+                  time: format(new Date(file.createdAt), 'yyyy-MM-dd HH:mm'),
+                  state: t(file.state === 'waiting' ? 'outbox.waiting' : 'outbox.refused'),
+                })}
               </div>
               {file.lastError && <div className="text-sm mt-1">{file.lastError}</div>}
-              <Button label="Remove" icon="pi pi-trash" text severity="danger" size="small" className="mt-2 px-2" onClick={() => setRemovingFile(file)} />
+              <Button label={t('outbox.remove')} icon="pi pi-trash" text severity="danger" size="small" className="mt-2 px-2" onClick={() => setRemovingFile(file)} />
             </Card>
           ))}
         </div>
       )}
       {removingFile && (
         <Dialog
-          header="Remove this file?"
+          header={t('outbox.removeFile')}
           visible
           modal
           onHide={() => setRemovingFile(null)}
           style={{ width: 'min(26rem, calc(100vw - 1rem))' }}
           footer={
             <div className="flex gap-2">
-              <Button label="Keep it" outlined className="flex-1" onClick={() => setRemovingFile(null)} />
+              <Button label={t('outbox.keep')} outlined className="flex-1" onClick={() => setRemovingFile(null)} />
               <Button
-                label="Remove"
+                label={t('outbox.remove')}
                 severity="danger"
                 className="flex-1"
                 onClick={() => {
@@ -132,21 +150,21 @@ export function OutboxPage() {
             </div>
           }
         >
-          <p className="m-0">It has never reached the server. Removing it deletes {removingFile.name} from this phone for good.</p>
+          <p className="m-0">{t('outbox.removeFileText', { name: removingFile.name })}</p>
         </Dialog>
       )}
       {removing && (
         <Dialog
-          header="Remove this change?"
+          header={t('outbox.removeChange')}
           visible
           modal
           onHide={() => setRemoving(null)}
           style={{ width: 'min(26rem, calc(100vw - 1rem))' }}
           footer={
             <div className="flex gap-2">
-              <Button label="Keep it" outlined className="flex-1" onClick={() => setRemoving(null)} />
+              <Button label={t('outbox.keep')} outlined className="flex-1" onClick={() => setRemoving(null)} />
               <Button
-                label="Remove"
+                label={t('outbox.remove')}
                 severity="danger"
                 className="flex-1"
                 onClick={() => {
@@ -157,7 +175,7 @@ export function OutboxPage() {
             </div>
           }
         >
-          <p className="m-0">It has never reached the server. Removing it loses: {summary(removing)}.</p>
+          <p className="m-0">{t('outbox.removeChangeText', { summary: summary(removing) })}</p>
         </Dialog>
       )}
     </div>
