@@ -169,7 +169,7 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
         </RecordSheet>
       )}
       {c.conflict && (
-        <ConflictDialog conflicts={c.conflict.conflicts} changedBy={c.conflict.changedBy} saving={c.saving} onCancel={c.closeConflict} onResolve={(choices) => void c.resolve(choices)} />
+        <ConflictDialog kind={kind} conflicts={c.conflict.conflicts} changedBy={c.conflict.changedBy} saving={c.saving} onCancel={c.closeConflict} onResolve={(choices) => void c.resolve(choices)} />
       )}
       {c.editing && (
         <div className="edit-bar">
