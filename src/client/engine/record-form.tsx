@@ -1,4 +1,4 @@
-import { Fragment, useRef, type ReactNode } from 'react';
+import { Fragment, useMemo, useRef, type ReactNode } from 'react';
 import Form from '@rjsf/primereact';
 import type { ErrorSchema, ObjectFieldTemplateProps, RegistryWidgetsType, RJSFSchema, UiSchema } from '@rjsf/utils';
 import { FieldSection, type FieldGroup } from './sections';
@@ -27,7 +27,7 @@ interface FormContext {
  * x-kind.sections, titled and folding); a group with a field in error is open. Fields in no group
  * (hidden ones) follow, as RJSF renders them.
  */
-export function GroupedFields({ properties, uiSchema, errorSchema, disabled, registry }: ObjectFieldTemplateProps) {
+export function GroupedFields({ properties, uiSchema, errorSchema, disabled, registry, formData }: ObjectFieldTemplateProps) {
   const groups = uiSchema?.['ui:groups'] as FieldGroup[] | undefined;
   if (!groups) return <>{properties.map((p) => p.content)}</>;
   // A longitude of a pair (x-kind.locations) gets 'Use my position' above it, while editing.
@@ -38,7 +38,7 @@ export function GroupedFields({ properties, uiSchema, errorSchema, disabled, reg
     if (!pair || disabled || !context?.setValues) return content;
     return (
       <Fragment key={name}>
-        <LocationControl pair={pair} values={context.formData} onChange={context.setValues} />
+        <LocationControl pair={pair} values={(formData ?? {}) as Record<string, unknown>} onChange={context.setValues} />
         {content}
       </Fragment>
     );
@@ -65,6 +65,16 @@ export function GroupedFields({ properties, uiSchema, errorSchema, disabled, reg
   );
 }
 
+const templates = { ObjectFieldTemplate: GroupedFields };
+
+/** The fields that derived fields are computed from (ui:options.difference), which their widgets read from the context. */
+function derivedSources(uiSchema: UiSchema): string[] {
+  return Object.values(uiSchema).flatMap((ui) => {
+    const difference = (ui as { 'ui:options'?: { difference?: unknown } } | undefined)?.['ui:options']?.difference;
+    return Array.isArray(difference) ? difference.map(String) : [];
+  });
+}
+
 export interface RecordFormProps {
   schema: RJSFSchema;
   uiSchema: UiSchema;
@@ -80,6 +90,20 @@ export function RecordForm({ schema, uiSchema, values, editing, fieldErrors, onC
   // A position arrives after the tap: it lands on the values as they are then, not as they were.
   const latest = useRef(values);
   latest.current = values;
+  const change = useRef(onChange);
+  change.current = onChange;
+  // RJSF compares each field's props deeply before re-rendering it; a context holding all the
+  // values changed on every key, so every field of a 30-field form re-rendered for each key typed
+  // (about 100 ms a key on a slow phone). The context changes only with the mode and the values
+  // derived fields read (Charge Distance); the templates take the values from their own props.
+  const sources = useMemo(() => derivedSources(uiSchema), [uiSchema]);
+  const sourceValues = JSON.stringify(sources.map((f) => values[f] ?? null));
+  const formContext = useMemo<FormContext>(
+    () => ({ formData: latest.current, ...(editing ? { setValues: (patch: Record<string, unknown>) => change.current({ ...latest.current, ...patch }) } : {}) }),
+    // sourceValues: a new context (with the values as they are now) when a derived field's source changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [editing, sourceValues],
+  );
   return (
     <Form
       schema={schema}
@@ -87,8 +111,8 @@ export function RecordForm({ schema, uiSchema, values, editing, fieldErrors, onC
       formData={values}
       validator={formValidator}
       widgets={widgets}
-      templates={{ ObjectFieldTemplate: GroupedFields }}
-      formContext={{ formData: values, ...(editing ? { setValues: (patch: Record<string, unknown>) => onChange({ ...latest.current, ...patch }) } : {}) } satisfies FormContext}
+      templates={templates}
+      formContext={formContext}
       disabled={!editing}
       noValidate
       noHtml5Validate
