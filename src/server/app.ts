@@ -17,7 +17,7 @@ import { authRoutes } from './auth/routes.js';
 import { authenticateOrSignedLink, LinkSigner, loadLinkSecret } from './auth/signed-links.js';
 import { authenticate, confineRoles } from './auth/authenticate.js';
 import { AnalysisJobs } from './analysis/jobs.js';
-import { analysisRoutes } from './analysis/routes.js';
+import { analysedKinds, analysisPaths, analysisRoutes } from './analysis/routes.js';
 import { registerApiDocs } from './api-docs/openapi.js';
 import { serialisableSchemas } from './api-docs/kind-schemas.js';
 import { requestForLog } from './http/log-redaction.js';
@@ -169,7 +169,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
   }
   installInputGuard(app);
-  installBodyDeadline(app, config.timeouts.bodyMs, config.uploads);
+  // The analysed kinds' workers stream their blurred copies at their own pace, like uploads.
+  installBodyDeadline(app, config.timeouts.bodyMs, config.uploads, analysedKinds(registry.values()).map((kind) => `/api${analysisPaths(kind).desensitized}`));
   await installSecurityHeaders(app);
   await installCompression(app);
 
@@ -242,10 +243,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await linkRoutes(api, { signer });
       await recordRoutes(api, { registry, records, validator, listCache: new ListCache(config.listCacheBytes), maxPageBytes: config.listMaxPageBytes });
       await statsRoutes(api, { registry, stats });
-      const issueKind = registry.get('issue');
-      if (issueKind !== undefined) {
-        const jobs = new AnalysisJobs(db.kysely, records, issueKind, config.analysis.leaseSeconds);
-        await analysisRoutes(api, { kind: issueKind, jobs, records, storage: app.services.files, limits });
+      // The AI analysis, for every kind whose schema declares x-kind.analysis (docs/decisions/041).
+      for (const kind of analysedKinds(registry.values())) {
+        const jobs = new AnalysisJobs(db.kysely, records, kind, config.analysis.leaseSeconds);
+        await analysisRoutes(api, { kind, jobs, records, storage: app.services.files, limits });
       }
     },
     { prefix: '/api' },

@@ -25,6 +25,8 @@ export interface KindMeta {
   attachments?: AttachmentsMeta;
   /** The kind's place on the Workspace: a shortcut to a new record and/or a timed session that fills one. */
   workspace?: WorkspaceMeta;
+  /** The AI video analysis of a record's attachments (docs/decisions/041): the kind gets the submit, status and fileAnalyze routes. */
+  analysis?: AnalysisMeta;
   /** The fields a tester looks for first: at the top of a record's sheet, first in its forms. */
   keyFields?: string[];
   /** Groups of fields, in order, for forms and sheets; fields in none come last, under 'More'. */
@@ -86,6 +88,31 @@ export interface PackageMeta {
 export interface AttachmentsMeta {
   folder: string;
 }
+
+/**
+ * x-kind.analysis: which of the kind's fields the analysis flow (docs/decisions/020, 041) reads and
+ * writes. The routes live under the kind's API path (`<apiPath>/aiSubmit`, `<apiPath>/aiStatus`,
+ * `<apiPath>/fileAnalyze/...`); their answers keep the contract's names (issueStatus,
+ * videoAnalysisStatus, ... of docs/services), whatever the kind's fields are called.
+ */
+export interface AnalysisMeta {
+  /** What a record is called in the flow's messages ('Issue 12 is being processed by another worker'); the schema's title without it. */
+  noun?: string;
+  /** The record's own status, set to AI_PROCESS by a submit (the contract's issueStatus). */
+  status: string;
+  /** READY, DOING, DONE or FAILED: the blurring of faces and plates (videoDesensitizationStatus). */
+  desensitizationStatus: string;
+  /** READY, DOING, DONE or FAILED: the model's analysis (videoAnalysisStatus). */
+  analysisStatus: string;
+  /** The model's report, markdown (aiVideoAnalysisReport). */
+  report: string;
+  /** The values a worker gets with each job, for its prompt: the todolist's name -> the kind's field. A name left out is sent as null. */
+  context?: Partial<Record<AnalysisContextKey, string>>;
+}
+
+/** The record values of a todolist job (docs/services, the worker protocol), by their names on the wire. */
+export const ANALYSIS_CONTEXT_KEYS = ['issueTitle', 'issueDescription', 'issueCategory', 'issueSeverity', 'workingCondition', 'weather', 'faultMileage'] as const;
+export type AnalysisContextKey = (typeof ANALYSIS_CONTEXT_KEYS)[number];
 
 export interface WorkspaceMeta {
   /** A button in the Workspace's 'Record Data' card that opens a new record. */

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { FOLDER_PLACEHOLDER } from './attachments.js';
 import { customFormats } from './formats.js';
-import type { KindProperty, KindSchema } from './kind-types.js';
+import { ANALYSIS_CONTEXT_KEYS, type KindProperty, type KindSchema } from './kind-types.js';
 
 /** Property-level x- keywords our code understands. Anything else starting with x- is a typo. */
 /** The languages a schema may translate its English texts into (x-i18n, x-kind.i18n). */
@@ -105,6 +105,26 @@ const workspaceSchema = {
   },
 };
 
+/** x-kind.analysis (docs/decisions/041): the fields the AI analysis flow reads and writes. */
+const analysisSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['status', 'desensitizationStatus', 'analysisStatus', 'report'],
+  properties: {
+    noun: nonEmpty,
+    status: nonEmpty,
+    desensitizationStatus: nonEmpty,
+    analysisStatus: nonEmpty,
+    report: nonEmpty,
+    context: { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(ANALYSIS_CONTEXT_KEYS.map((k) => [k, nonEmpty])) },
+  },
+};
+
+/** The statuses the analysis flow sets (docs/decisions/020): a status field's enum must offer them all. */
+export const ANALYSIS_STATUSES = ['READY', 'DOING', 'DONE', 'FAILED'] as const;
+/** The record status a submit sets. */
+export const ANALYSIS_SUBMITTED = 'AI_PROCESS';
+
 const xKindSchema = {
   type: 'object',
   additionalProperties: false,
@@ -172,6 +192,7 @@ const xKindSchema = {
       properties: { folder: nonEmpty },
     },
     workspace: workspaceSchema,
+    analysis: analysisSchema,
     keyFields: { type: 'array', minItems: 1, items: nonEmpty, uniqueItems: true },
     locations: {
       type: 'array',
@@ -463,7 +484,55 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
   } else if (folderFields.length > 0) {
     problems.push(`${file}: properties.${folderFields[0]?.[0]} derives an attachment folder, but x-kind.attachments does not say how it is named`);
   }
+  problems.push(...analysisProblems(file, meta, props));
   problems.push(...i18nProblems(file, meta, props));
+  return problems;
+}
+
+/**
+ * x-kind.analysis names fields the flow can write: the two statuses and the report are text set
+ * only by it (readOnly, x-setBy fileAnalyze), the statuses offer READY, DOING, DONE and FAILED, the
+ * record's status accepts AI_PROCESS; the workers analyse the attachment folder, so the kind has
+ * one. And a field set by fileAnalyze is one that x-kind.analysis names, or nothing would set it.
+ */
+function analysisProblems(file: string, meta: KindSchema['x-kind'], props: KindSchema['properties']): string[] {
+  const problems: string[] = [];
+  const analysis = meta.analysis;
+  const setByFlow = Object.keys(props).filter((f) => props[f]?.['x-setBy'] === 'fileAnalyze');
+  if (analysis === undefined) {
+    for (const field of setByFlow) problems.push(`${file}: properties.${field} is set by fileAnalyze, but the kind declares no x-kind.analysis, so nothing would set it; declare x-kind.analysis or remove x-setBy`);
+    return problems;
+  }
+  const at = `${file}: x-kind.analysis`;
+  if (meta.attachments === undefined) problems.push(`${at} needs x-kind.attachments: the workers analyse the video and image files of a record's attachment folder`);
+  const written = { desensitizationStatus: analysis.desensitizationStatus, analysisStatus: analysis.analysisStatus, report: analysis.report };
+  const roles: [string, string][] = [['status', analysis.status], ...Object.entries(written)];
+  const named = new Map<string, string>();
+  for (const [role, field] of roles) {
+    const prop = props[field];
+    if (prop === undefined) {
+      problems.push(`${at}.${role} names '${field}', which is not a property`);
+      continue;
+    }
+    if (named.has(field)) problems.push(`${at}.${role} names '${field}', which x-kind.analysis.${named.get(field) ?? ''} names too; each role needs its own field`);
+    named.set(field, role);
+    if (prop.type !== 'string') problems.push(`${at}.${role} names '${field}', which is not a text property`);
+    if (role === 'status') {
+      if (Array.isArray(prop.enum) && !prop.enum.includes(ANALYSIS_SUBMITTED)) problems.push(`${at}.status names '${field}', whose enum lacks '${ANALYSIS_SUBMITTED}', the status a submit sets`);
+      continue;
+    }
+    if (prop['x-setBy'] !== 'fileAnalyze') problems.push(`${at}.${role} names '${field}', which the flow writes, so it needs "readOnly": true and "x-setBy": "fileAnalyze"`);
+    if (role !== 'report') {
+      const missing = ANALYSIS_STATUSES.filter((v) => !Array.isArray(prop.enum) || !prop.enum.includes(v));
+      if (missing.length > 0) problems.push(`${at}.${role} names '${field}', whose enum must offer ${ANALYSIS_STATUSES.join(', ')} (missing ${missing.join(', ')})`);
+    }
+  }
+  for (const field of setByFlow) {
+    if (!Object.values(written).includes(field)) problems.push(`${file}: properties.${field} is set by fileAnalyze, but x-kind.analysis names it for no role (desensitizationStatus, analysisStatus or report)`);
+  }
+  for (const [key, field] of Object.entries(analysis.context ?? {})) {
+    if (!Object.prototype.hasOwnProperty.call(props, field)) problems.push(`${at}.context.${key} names '${field}', which is not a property`);
+  }
   return problems;
 }
 
@@ -584,6 +653,12 @@ export function checkRegistry(schemas: Record<string, KindSchema>): string[] {
       if (other !== undefined) problems.push(`${name}.schema.json: ${key} is ${other === name ? 'used twice' : `also used by ${other}.schema.json`}`);
       seen.set(key, name);
     }
+  }
+  // The job table keeps one job per record id (analysis_jobs.issue_id, docs/decisions/041): two
+  // kinds' records share ids, so only one kind may be analysed until jobs also name their kind.
+  const analysed = Object.keys(schemas).filter((name) => schemas[name]?.['x-kind'].analysis !== undefined);
+  for (const name of analysed.slice(1)) {
+    problems.push(`${name}.schema.json: x-kind.analysis is also declared by ${analysed[0] ?? ''}.schema.json; only one kind may have the AI analysis for now, because analysis jobs are kept by record id alone (docs/decisions/041)`);
   }
   for (const [name, s] of Object.entries(schemas)) {
     const meta = s['x-kind'];

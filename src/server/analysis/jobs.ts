@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Kind } from '../../shared/kind-types.js';
+import type { AnalysisMeta, Kind } from '../../shared/kind-types.js';
 import type { AnalysisJobTable, Database } from '../db/types.js';
 import { ApiError, badRequest, notFound } from '../http/envelope.js';
 import type { Actor, RecordRepository } from '../records/repository.js';
@@ -27,21 +27,44 @@ export interface FinishInput {
   remark?: string | undefined;
 }
 
-const busy = (id: number): ApiError => new ApiError(409, `Issue ${id} is being processed by another worker`);
-
 /**
- * The analysis queue (docs/decisions/020): one job row per issue, claimed by workers with a lease.
- * Every change of a job and the issue's statuses happen in one transaction, and every claim or
- * hand-back is one conditional UPDATE, so two workers (or two instances of the server) racing for
- * an issue cannot both win, whichever database runs underneath.
+ * The analysis queue (docs/decisions/020): one job row per record of the analysed kind, claimed by
+ * workers with a lease. Every change of a job and the record's statuses happen in one transaction,
+ * and every claim or hand-back is one conditional UPDATE, so two workers (or two instances of the
+ * server) racing for a record cannot both win, whichever database runs underneath. Which fields
+ * hold the statuses and the report is the kind's x-kind.analysis (docs/decisions/041); the table's
+ * column is still called issue_id.
  */
 export class AnalysisJobs {
+  private readonly fields: AnalysisMeta;
+  /** What a record is called in messages ('Issue 12 ...'). */
+  private readonly noun: string;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly records: RecordRepository,
     private readonly kind: Kind,
     readonly leaseSeconds: number,
-  ) {}
+  ) {
+    const meta = kind.meta.analysis;
+    if (meta === undefined) throw new Error(`${kind.name}.schema.json declares no x-kind.analysis, so its records cannot be analysed`);
+    this.fields = meta;
+    this.noun = meta.noun ?? kind.schema.title;
+  }
+
+  private busy(id: number): ApiError {
+    return new ApiError(409, `${this.noun} ${id} is being processed by another worker`);
+  }
+
+  /** The flow's values, under the kind's field names (x-kind.analysis). */
+  private statuses(values: { status?: string; desensitization?: string; analysis?: string; report?: string | null }): RecordData {
+    const out: RecordData = {};
+    if (values.status !== undefined) out[this.fields.status] = values.status;
+    if (values.analysis !== undefined) out[this.fields.analysisStatus] = values.analysis;
+    if (values.desensitization !== undefined) out[this.fields.desensitizationStatus] = values.desensitization;
+    if (values.report !== undefined) out[this.fields.report] = values.report;
+    return out;
+  }
 
   find(id: number): Promise<Job | undefined> {
     return this.db.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).executeTakeFirst();
@@ -77,7 +100,7 @@ export class AnalysisJobs {
         .executeTakeFirst();
       const queued = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
       if (queued) {
-        await this.setFields(trx, actor, id, { issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY', aiVideoAnalysisReport: null });
+        await this.setFields(trx, actor, id, this.statuses({ status: 'AI_PROCESS', analysis: 'READY', desensitization: 'READY', report: null }));
       }
       const job = await trx.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).executeTakeFirstOrThrow();
       return { job, queued };
@@ -105,10 +128,10 @@ export class AnalysisJobs {
    * sets videoDesensitizationStatus DOING.
    */
   async claim(worker: Worker, id: number): Promise<{ leaseUntil: string }> {
-    if (worker.projects.length === 0) throw notFound(`Issue ${id} has no analysis job in your projects`);
+    if (worker.projects.length === 0) throw notFound(`${this.noun} ${id} has no analysis job in your projects`);
     return this.records.transaction(async (trx) => {
       const before = await trx.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).where('project_name', 'in', worker.projects).executeTakeFirst();
-      if (!before) throw notFound(`Issue ${id} has no analysis job in your projects; it must be submitted to AI first`);
+      if (!before) throw notFound(`${this.noun} ${id} has no analysis job in your projects; it must be submitted to AI first`);
       const now = new Date();
       const leaseUntil = new Date(now.getTime() + this.leaseSeconds * 1000).toISOString();
       const result = await trx
@@ -125,21 +148,21 @@ export class AnalysisJobs {
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) {
         const after = await trx.selectFrom('analysis_jobs').select(['state']).where('issue_id', '=', id).executeTakeFirst();
-        if (after?.state === 'claimed') throw busy(id);
-        throw new ApiError(409, `Issue ${id} is not waiting for analysis (its job is ${after?.state ?? 'gone'}); a tester must submit it again`);
+        if (after?.state === 'claimed') throw this.busy(id);
+        throw new ApiError(409, `${this.noun} ${id} is not waiting for analysis (its job is ${after?.state ?? 'gone'}); a tester must submit it again`);
       }
       const renewal = before.state === 'claimed' && before.holder === worker.linkId;
-      if (!renewal) await this.setFields(trx, this.actor(worker, before), id, { videoDesensitizationStatus: 'DOING', videoAnalysisStatus: 'READY' });
+      if (!renewal) await this.setFields(trx, this.actor(worker, before), id, this.statuses({ desensitization: 'DOING', analysis: 'READY' }));
       return { leaseUntil };
     });
   }
 
-  /** The job of an issue this worker holds now; 404 outside its projects, 409 for anyone but the holder. */
+  /** The job of a record this worker holds now; 404 outside its projects, 409 for anyone but the holder. */
   async held(worker: Worker, id: number, db: Kysely<Database> = this.db): Promise<Job> {
     const job = await db.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).executeTakeFirst();
-    if (!job || !worker.projects.includes(job.project_name)) throw notFound(`Issue ${id} has no analysis job in your projects`);
+    if (!job || !worker.projects.includes(job.project_name)) throw notFound(`${this.noun} ${id} has no analysis job in your projects`);
     if (job.state !== 'claimed' || job.holder !== worker.linkId) {
-      throw job.state === 'claimed' ? busy(id) : new ApiError(409, `Issue ${id} is not claimed by you (its job is ${job.state}); call start first`);
+      throw job.state === 'claimed' ? this.busy(id) : new ApiError(409, `${this.noun} ${id} is not claimed by you (its job is ${job.state}); call start first`);
     }
     return job;
   }
@@ -148,7 +171,7 @@ export class AnalysisJobs {
   async submitToAi(worker: Worker, id: number, remark: string | undefined): Promise<void> {
     await this.records.transaction(async (trx) => {
       const job = await this.handBack(trx, worker, id, { remark: remark ?? null });
-      await this.setFields(trx, this.actor(worker, job), id, { videoDesensitizationStatus: 'DONE', videoAnalysisStatus: 'DOING' });
+      await this.setFields(trx, this.actor(worker, job), id, this.statuses({ desensitization: 'DONE', analysis: 'DOING' }));
     });
   }
 
@@ -171,18 +194,16 @@ export class AnalysisJobs {
         ...(remark !== undefined ? { remark } : {}),
       });
       const record = await this.records.get(this.kind, job.project_name, id, trx);
-      const desensitizing = record?.['videoDesensitizationStatus'] === 'DOING';
-      const fields: RecordData = {};
-      if (report !== undefined) {
-        Object.assign(fields, { videoAnalysisStatus: 'DONE', aiVideoAnalysisReport: report });
-        if (desensitizing) fields['videoDesensitizationStatus'] = 'DONE';
-      } else if (failed) {
-        if (stage === 'desensitize') fields['videoDesensitizationStatus'] = 'FAILED';
-        else fields['videoAnalysisStatus'] = 'FAILED';
-      } else {
-        fields['videoAnalysisStatus'] = 'READY';
-        if (desensitizing) fields['videoDesensitizationStatus'] = 'DONE';
-      }
+      const desensitizing = record?.[this.fields.desensitizationStatus] === 'DOING';
+      const fields = this.statuses(
+        report !== undefined
+          ? { analysis: 'DONE', report, ...(desensitizing ? { desensitization: 'DONE' } : {}) }
+          : failed
+            ? stage === 'desensitize'
+              ? { desensitization: 'FAILED' }
+              : { analysis: 'FAILED' }
+            : { analysis: 'READY', ...(desensitizing ? { desensitization: 'DONE' } : {}) },
+      );
       await this.setFields(trx, this.actor(worker, job), id, fields);
       await trx
         .insertInto('analysis_history')
@@ -210,7 +231,7 @@ export class AnalysisJobs {
     return { username: worker.username, project: job.project_name, vehicle: '' };
   }
 
-  /** Writes server-owned fields of the issue (null removes one), as a new version with history. */
+  /** Writes server-owned fields of the record (null removes one), as a new version with history. */
   private async setFields(trx: Transaction<Database>, actor: Actor, id: number, fields: RecordData): Promise<void> {
     const set: RecordData = {};
     const cleared: string[] = [];
@@ -221,6 +242,6 @@ export class AnalysisJobs {
     // The values are the flow's own (the schema's enum lists them), so no validation of the rest of
     // the record: an old record that a newer schema would refuse must not block its analysis.
     const result = await this.records.updateIn(trx, this.kind, actor, id, { set, cleared, baseVersion: undefined }, (next) => next);
-    if (result.status === 'missing') throw notFound(`Issue ${id} no longer exists`);
+    if (result.status === 'missing') throw notFound(`${this.noun} ${id} no longer exists`);
   }
 }

@@ -1,7 +1,6 @@
-import type { IssueRecord } from '../../shared/generated/index.js';
 import { contractTime } from '../http/contract-time.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kind } from '../../shared/kind-types.js';
+import { ANALYSIS_CONTEXT_KEYS, type AnalysisMeta, type Kind } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
 import { badRequest, forbidden, notFound, ok } from '../http/envelope.js';
 import { MAX_ID } from '../records/routes.js';
@@ -23,18 +22,44 @@ export interface AnalysisDeps {
   limits: UploadLimits;
 }
 
-/** docs/PRODUCT.md section 8: the issue file analysis task id. */
+/** docs/PRODUCT.md section 8: the issue file analysis task id (the protocol's one task, whatever the kind). */
 export const ANALYSIS_TASK_ID = -3;
-/** Where the worker routes live under /api; the auth hook confines worker tokens to them. */
-export const FILE_ANALYZE_PREFIX = '/vtp/issueRecord/fileAnalyze';
+
+/** The analysed kinds: those whose schema declares x-kind.analysis (docs/decisions/041). */
+export function analysedKinds(registry: Iterable<Kind>): (Kind & { meta: { analysis: AnalysisMeta } })[] {
+  return [...registry].filter((k): k is Kind & { meta: { analysis: AnalysisMeta } } => k.meta.analysis !== undefined);
+}
+
+/**
+ * Where a kind's analysis routes live under /api, from its API path: the testers' submit and
+ * status beside its own routes, the workers' protocol under fileAnalyze (the auth hook confines
+ * worker tokens to the routes marked config.worker), and the worker's streamed upload of a blurred
+ * copy, which http/timeouts.ts lets arrive at the sender's pace.
+ */
+export function analysisPaths(kind: Kind): { submit: string; status: string; fileAnalyze: string; desensitized: string } {
+  const base = kind.meta.apiPath;
+  return { submit: `${base}/aiSubmit`, status: `${base}/aiStatus`, fileAnalyze: `${base}/fileAnalyze`, desensitized: `${base}/fileAnalyze/desensitized` };
+}
+
+/** The kind's x-kind.analysis; the routes are mounted only for kinds that declare it. */
+function metaOf(kind: Kind): AnalysisMeta {
+  const meta = kind.meta.analysis;
+  if (meta === undefined) throw new Error(`${kind.name}.schema.json declares no x-kind.analysis, so it has no analysis routes`);
+  return meta;
+}
+
+/** What a record is called in the flow's messages: x-kind.analysis.noun, else the schema's title. */
+export function nounOf(kind: Kind): string {
+  return kind.meta.analysis?.noun ?? kind.schema.title;
+}
 
 const MAX_REPORT = 200_000;
 const MAX_TEXT = 4000;
 
-function parseId(raw: unknown): number {
+function parseId(raw: unknown, noun: string): number {
   const text = typeof raw === 'number' ? String(raw) : raw;
   if (typeof text !== 'string' || !/^\d{1,10}$/.test(text) || Number(text) < 1 || Number(text) > MAX_ID) {
-    throw badRequest(`id must be an issue id, a whole number from 1 to ${MAX_ID}, got '${String(raw).slice(0, 40)}'`);
+    throw badRequest(`id must be ${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun.toLowerCase()} id, a whole number from 1 to ${MAX_ID}, got '${String(raw).slice(0, 40)}'`);
   }
   return Number(text);
 }
@@ -65,13 +90,18 @@ function visibleState(job: Job | undefined): string | null {
 }
 
 /**
- * The issue screen's submit and status calls (testers), and the fileAnalyze protocol of docs/PRODUCT.md
+ * A kind's submit and status calls (testers), and the fileAnalyze protocol of docs/PRODUCT.md
  * section 7 (worker accounts only; the /api auth hook enforces both sides by the route's
- * config.worker). Every project comes from the token: a tester's own, a worker's list.
+ * config.worker), for a kind that declares x-kind.analysis. Every project comes from the token: a
+ * tester's own, a worker's list. Answers keep the contract's names; the values come from the
+ * fields x-kind.analysis names.
  */
 export async function analysisRoutes(app: FastifyInstance, deps: AnalysisDeps): Promise<void> {
   const { kind, jobs, records, storage } = deps;
-  const base = kind.meta.apiPath;
+  const meta = metaOf(kind);
+  const paths = analysisPaths(kind);
+  const noun = nounOf(kind);
+  const text = (record: Record<string, unknown>, field: string): string | null => (record[field] as string | undefined) ?? null;
 
   async function statusOf(id: number, project: string) {
     const record = await records.get(kind, project, id);
@@ -80,9 +110,9 @@ export async function analysisRoutes(app: FastifyInstance, deps: AnalysisDeps): 
     const mine = job?.project_name === project ? job : undefined;
     return {
       id,
-      issueStatus: (record['issueStatus'] as string | undefined) ?? null,
-      videoAnalysisStatus: (record['videoAnalysisStatus'] as string | undefined) ?? null,
-      videoDesensitizationStatus: (record['videoDesensitizationStatus'] as string | undefined) ?? null,
+      issueStatus: text(record, meta.status),
+      videoAnalysisStatus: text(record, meta.analysisStatus),
+      videoDesensitizationStatus: text(record, meta.desensitizationStatus),
       state: visibleState(mine),
       error: mine?.error ?? null,
       remark: mine?.remark ?? null,
@@ -91,27 +121,27 @@ export async function analysisRoutes(app: FastifyInstance, deps: AnalysisDeps): 
     };
   }
 
-  app.post(`${base}/aiSubmit`, { schema: submitSchema }, async (request) => {
+  app.post(paths.submit, { schema: submitSchema }, async (request) => {
     const user = currentUser(request);
     const body = bodyOf(request);
-    const id = parseId(body['id']);
+    const id = parseId(body['id'], noun);
     const mode = body['mode'] ?? '';
     if (mode !== '' && mode !== 'AI_RETRY') throw badRequest(`mode must be '' (first submit) or 'AI_RETRY' (resubmit), got '${String(mode).slice(0, 20)}'`);
     const record = await records.get(kind, user.project, id);
     if (!record) throw notFound(`${kind.schema.title} ${id} not found`);
     const media = await mediaFiles(storage, user.project, kind, record);
-    if (media.length === 0) throw badRequest(`Issue ${id} has no video or image attachment to analyse; attach one in its Attachments card first`);
+    if (media.length === 0) throw badRequest(`${noun} ${id} has no video or image attachment to analyse; attach one in its Attachments card first`);
     await jobs.submit({ username: user.username, project: user.project, vehicle: user.vehicle_no }, id, mode);
     return ok(await statusOf(id, user.project));
   });
 
-  app.get(`${base}/aiStatus`, { schema: statusSchema }, async (request) => {
+  app.get(paths.status, { schema: statusSchema }, async (request) => {
     const user = currentUser(request);
-    const id = parseId((request.query as Record<string, unknown>)['id']);
+    const id = parseId((request.query as Record<string, unknown>)['id'], noun);
     return ok(await statusOf(id, user.project));
   });
 
-  await app.register(async (w) => workerRoutes(w, deps, `${base}/fileAnalyze`));
+  await app.register(async (w) => workerRoutes(w, deps, paths.fileAnalyze));
 }
 
 function workerOf(request: FastifyRequest): Worker {
@@ -122,13 +152,15 @@ function workerOf(request: FastifyRequest): Worker {
 
 async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: string): Promise<void> {
   const { kind, jobs, records, storage } = deps;
+  const context = metaOf(kind).context ?? {};
+  const noun = nounOf(kind);
   const config = { worker: true };
 
-  /** The job this worker holds and the issue's folder, from the job's own project. */
-  async function heldIssue(worker: Worker, id: number): Promise<{ project: string; folder: string }> {
+  /** The job this worker holds and the record's folder, from the job's own project. */
+  async function heldRecord(worker: Worker, id: number): Promise<{ project: string; folder: string }> {
     const job = await jobs.held(worker, id);
     const record = await records.get(kind, job.project_name, id);
-    if (!record) throw notFound(`Issue ${id} no longer exists`);
+    if (!record) throw notFound(`${noun} ${id} no longer exists`);
     return { project: job.project_name, folder: folderOf(kind, record) };
   }
 
@@ -138,19 +170,13 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
     for (const job of await jobs.waiting(worker)) {
       const record = await records.get(kind, job.project_name, job.issue_id);
       if (!record) continue;
-      const issue = record as Partial<IssueRecord>;
       out.push({
         id: job.issue_id,
         taskId: ANALYSIS_TASK_ID,
         projectName: job.project_name,
         attachmentFolder: folderOf(kind, record),
-        issueTitle: issue.issueTitle ?? null,
-        issueDescription: issue.issueDescription ?? null,
-        issueCategory: issue.issueCategory ?? null,
-        issueSeverity: issue.issueSeverity ?? null,
-        workingCondition: issue.workingCondition ?? null,
-        weather: issue.weather ?? null,
-        faultMileage: issue.faultMileage ?? null,
+        // The contract's names, in its order, with the values of the fields x-kind.analysis.context names.
+        ...Object.fromEntries(ANALYSIS_CONTEXT_KEYS.map((key) => [key, (context[key] === undefined ? undefined : record[context[key]]) ?? null])),
         submittedAt: contractTime(job.submitted_at) ?? job.submitted_at,
         files: (await mediaFiles(storage, job.project_name, kind, record)).map((f) => ({ name: f.name, size: f.size, mimeType: f.mimeType })),
       });
@@ -160,7 +186,7 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
 
   app.post(`${base}/start`, { config, schema: workerSchemas.start }, async (request) => {
     const worker = workerOf(request);
-    const id = parseId(bodyOf(request)['id']);
+    const id = parseId(bodyOf(request)['id'], noun);
     const { leaseUntil } = await jobs.claim(worker, id);
     return ok({ id, leaseSeconds: jobs.leaseSeconds, leaseUntil });
   });
@@ -168,12 +194,12 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
   async function sendFrom(request: FastifyRequest, reply: import('fastify').FastifyReply, sub: string) {
     const worker = workerOf(request);
     const query = request.query as Record<string, unknown>;
-    const id = parseId(query['id']);
+    const id = parseId(query['id'], noun);
     const name = fileName(query['name']);
-    const { project, folder } = await heldIssue(worker, id);
+    const { project, folder } = await heldRecord(worker, id);
     const rel = sub === '' ? `${folder}/${name}` : `${folder}/${sub}/${name}`;
     const entry = await storage.stat(project, rel);
-    if (!entry || entry.isFolder) throw notFound(`No file '${name}' in ${sub === '' ? 'the folder' : `the ${sub} folder`} of issue ${id}`);
+    if (!entry || entry.isFolder) throw notFound(`No file '${name}' in ${sub === '' ? 'the folder' : `the ${sub} folder`} of ${noun.toLowerCase()} ${id}`);
     return sendFile(request, reply, storage, project, entry, 'attachment');
   }
 
@@ -187,9 +213,9 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
     raw.put(`${base}/desensitized`, { config, schema: workerSchemas.putDesensitized }, async (request, reply) => {
       const worker = workerOf(request);
       const query = request.query as Record<string, unknown>;
-      const id = parseId(query['id']);
+      const id = parseId(query['id'], noun);
       const name = fileName(query['name']);
-      const { project, folder } = await heldIssue(worker, id);
+      const { project, folder } = await heldRecord(worker, id);
       const announced = Number(request.headers['content-length'] ?? 0);
       if (announced > 0) {
         deps.limits.checkSize(announced);
@@ -216,7 +242,7 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
   app.post(`${base}/submitToAI`, { config, schema: workerSchemas.submitToAi }, async (request) => {
     const worker = workerOf(request);
     const body = bodyOf(request);
-    const id = parseId(body['id']);
+    const id = parseId(body['id'], noun);
     await jobs.submitToAi(worker, id, optionalText(body, 'remark', MAX_TEXT));
     return ok(null);
   });
@@ -224,7 +250,7 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
   app.post(`${base}/finish`, { config, schema: workerSchemas.finish }, async (request) => {
     const worker = workerOf(request);
     const body = bodyOf(request);
-    const id = parseId(body['id']);
+    const id = parseId(body['id'], noun);
     const stage = body['stage'];
     if (stage !== undefined && stage !== null && stage !== 'desensitize' && stage !== 'analyze') throw badRequest(`stage must be 'desensitize' or 'analyze', got '${String(stage).slice(0, 20)}'`);
     const error = optionalText(body, 'error', MAX_TEXT);

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 
-/** Uploads stream at the sender's pace under their own rule (a minimum rate, files/write-body.ts). */
-const STREAMING_UPLOADS = /^(\/sharepoint\/files\/upload(\/session\/[^/?]+)?|\/api\/vtp\/issueRecord\/fileAnalyze\/desensitized)(\?|$)/;
+/** The shared-files service's uploads, which stream at the sender's pace under their own rule (a minimum rate, files/write-body.ts). */
+const FILE_UPLOADS = '\\/sharepoint\\/files\\/upload(\\/session\\/[^/?]+)?';
+const escape = (path: string): string => path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 /** Multipart uploads: the rate is watched on the socket, since the file part may never begin. */
 const MULTIPART_UPLOAD = /^\/sharepoint\/files\/upload(\?|$)/;
 
@@ -9,8 +10,11 @@ const MULTIPART_UPLOAD = /^\/sharepoint\/files\/upload(\?|$)/;
  * A request body other than an upload must arrive whole within bodyMs of the request starting;
  * a sender dripping a byte now and then (to hold a connection and a parser open) is cut off then.
  * Node's own headersTimeout covers the headers; the connection's idle timeout covers silence.
+ * streamingPaths are further uploads that stream under the same rule as the shared-files ones
+ * (the analysed kinds' desensitized copies, from their API paths: app.ts).
  */
-export function installBodyDeadline(app: FastifyInstance, bodyMs: number, uploadRate: { minBytesPerSecond: number; rateWindowMs: number }): void {
+export function installBodyDeadline(app: FastifyInstance, bodyMs: number, uploadRate: { minBytesPerSecond: number; rateWindowMs: number }, streamingPaths: readonly string[] = []): void {
+  const streamingUploads = new RegExp(`^(${[FILE_UPLOADS, ...streamingPaths.map(escape)].join('|')})(\\?|$)`);
   app.addHook('onRequest', (request, _reply, done) => {
     const raw = request.raw;
     const hasBody = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
@@ -19,7 +23,7 @@ export function installBodyDeadline(app: FastifyInstance, bodyMs: number, upload
         request.log.info({ url: request.url, bytesPerSecond: got }, 'upload slower than the minimum rate; closing the connection'),
       );
     }
-    if (!hasBody || STREAMING_UPLOADS.test(request.url)) {
+    if (!hasBody || streamingUploads.test(request.url)) {
       done();
       return;
     }
