@@ -207,6 +207,7 @@ export const en = {
     report: 'AI report',
     stageStatus: '{{label}}: {{status}}',
     none: 'none',
+    statuses: { READY: 'READY', DOING: 'DOING', DONE: 'DONE', FAILED: 'FAILED' },
     submit: 'Submit to AI',
     resubmit: 'Resubmit to AI',
     submitText: "Submit this issue's videos and images for desensitization (faces and licence plates blurred) and an AI analysis?",

@@ -208,6 +208,7 @@ export const zh = {
     report: 'AI 报告',
     stageStatus: '{{label}}：{{status}}',
     none: '无',
+    statuses: { READY: '就绪', DOING: '进行中', DONE: '已完成', FAILED: '失败' },
     submit: '提交给 AI',
     resubmit: '重新提交给 AI',
     submitText: '提交此问题的视频和图片进行脱敏（模糊人脸和车牌）并进行 AI 分析？',

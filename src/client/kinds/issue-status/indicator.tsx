@@ -14,8 +14,9 @@ export function Indicator({ stage, status, onFailedTap }: { stage: keyof typeof 
   const tone = toneOf(status);
   const label = t(STAGES[stage].label);
   const testId = `status-${STAGES[stage].id}`;
-  // The statuses are the server's words (READY, DOING...), shown as they are in both languages.
-  const title = t('ai.stageStatus', { label, status: typeof status === 'string' && status !== '' ? status : t('ai.none') });
+  // The statuses are the server's words: the four known ones in the language on screen, any other as it is.
+  const said = typeof status === 'string' && status !== '' ? t(`ai.statuses.${status}` as 'ai.statuses.READY', { defaultValue: status }) : t('ai.none');
+  const title = t('ai.stageStatus', { label, status: said });
   const content = (
     <>
       <i className={status === 'FAILED' ? 'pi pi-exclamation-circle' : ICONS[tone]} aria-hidden="true" />
