@@ -8,22 +8,28 @@ import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { BENCH_PG_URL, benchSchema, dropBenchSchema } from './postgres.js';
 
-// Upload throughput of a 1 GiB file through the session protocol (5 MiB fragments, loopback,
-// SQLite, or PostgreSQL with `-- --db postgres`) beside fs.copyFile of the same bytes on the same
-// disk, both made durable (fsync), as the upload is: one fragment at a time, as the Graph SDK
-// sends, then three and four in flight; UPLOAD_RUNS rounds (3). Prints MiB/s, the ratios and the
-// machine, for docs/PERFORMANCE.md.
+// Upload throughput through the session protocol (5 MiB fragments, loopback) beside fs.copyFile of
+// the same bytes on the same disk, both made durable (fsync), as issue 31 measures it: the copy and
+// the uploads in one run, 512 MiB and 1 GiB, one fragment at a time (as the Graph SDK sends) and
+// three in flight, on SQLite and on PostgreSQL. Options (environment):
+// - UPLOAD_DB: sqlite, postgres or both (the default); `-- --db postgres` still works.
+// - UPLOAD_SIZES_MIB: sizes in MiB, comma-separated (512,1024).
+// - UPLOAD_IN_FLIGHT: fragments in flight, comma-separated (1,3; a session takes at most 4).
+// - UPLOAD_RUNS: rounds (3); each round times the copy, then each upload, and the ratios are
+//   taken within the round; the median round is reported.
+// Prints MiB/s, the ratios, the machine and the load average, for docs/PERFORMANCE.md.
 
-const SIZE = 1024 * 1024 * 1024;
 const FRAGMENT = 5 * 1024 * 1024;
+const list = (raw: string | undefined, fallback: number[]): number[] =>
+  raw === undefined || raw.trim() === '' ? fallback : raw.split(',').map((x) => Number(x.trim())).filter((x) => Number.isFinite(x) && x > 0);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-async function writeRandom(file: string): Promise<void> {
+async function writeRandom(file: string, size: number): Promise<void> {
   const handle = await fs.promises.open(file, 'w');
   try {
     // 64 MiB of random bytes repeated: incompressible to the disk, cheap to produce.
     const block = randomBytes(64 * 1024 * 1024);
-    for (let done = 0; done < SIZE; done += block.length) await handle.write(block, 0, Math.min(block.length, SIZE - done));
+    for (let done = 0; done < size; done += block.length) await handle.write(block, 0, Math.min(block.length, size - done));
     await handle.sync();
   } finally {
     await handle.close();
@@ -76,21 +82,46 @@ const http = require('node:http');
   let path = '';
   // Up to inFlight fragments on their way at once, each sent as soon as the one before is on the
   // wire (the server takes a fragment that follows one still in flight); 1 is the Graph SDK's way.
-  const send = async (start) => {
+  // A fragment that reaches the server before the one it follows is answered 416 at once
+  // (decision 039), and one that finds its bytes busy 409: as a Graph client does, it is sent again,
+  // here once the fragment before it has answered. Refusals are counted and reported.
+  let refused = 0;
+  const send = async (start, buffer, before) => {
+    const length = buffer.length;
+    for (let attempt = 0; ; attempt++) {
+      let res;
+      try {
+        res = await request('PUT', uploadUrl,
+          { 'content-range': 'bytes ' + start + '-' + (start + length - 1) + '/' + size, 'content-type': 'application/octet-stream' }, buffer);
+      } catch (e) {
+        // A refusal answered before the body was sent closes the connection under it (EPIPE).
+        if (attempt >= 20 || (e.code !== 'EPIPE' && e.code !== 'ECONNRESET')) throw e;
+        res = { status: 416, body: {} };
+      }
+      if (res.status === 201) path = res.body.path || (res.body.data && res.body.data.path);
+      if (res.status === 202 || res.status === 201) return;
+      if ((res.status === 416 || res.status === 409) && attempt < 20) {
+        refused++;
+        await before.catch(() => undefined);
+        if (attempt > 0) await new Promise((r) => setTimeout(r, 5));
+        continue;
+      }
+      throw new Error('fragment at ' + start + ' answered ' + res.status + ': ' + JSON.stringify(res.body));
+    }
+  };
+  const pending = new Set();
+  let before = Promise.resolve();
+  for (let start = 0; start < size; start += fragment) {
+    if (pending.size >= inFlight) await Promise.race(pending);
+    // Read before the request starts, in order: reads left to the thread pool can finish out of
+    // order, and a fragment sent before the one it follows is refused (416).
     const length = Math.min(fragment, size - start);
     const buffer = Buffer.allocUnsafe(length);
     await handle.read(buffer, 0, length, start);
-    const res = await request('PUT', uploadUrl,
-      { 'content-range': 'bytes ' + start + '-' + (start + length - 1) + '/' + size, 'content-type': 'application/octet-stream' }, buffer);
-    if (res.status !== 202 && res.status !== 201) throw new Error('fragment at ' + start + ' answered ' + res.status + ': ' + JSON.stringify(res.body));
-    if (res.status === 201) path = res.body.path || (res.body.data && res.body.data.path);
-  };
-  const pending = new Set();
-  for (let start = 0; start < size; start += fragment) {
-    if (pending.size >= inFlight) await Promise.race(pending);
-    const p = send(start).finally(() => pending.delete(p));
+    const p = send(start, buffer, before).finally(() => pending.delete(p));
     pending.add(p);
-    // The next fragment starts once this one has begun arriving, so they reach the server in order.
+    before = p;
+    // The next fragment starts once this one has begun arriving, so they mostly reach the server in order.
     await new Promise((r) => setTimeout(r, 1));
   }
   await Promise.all(pending);
@@ -98,14 +129,14 @@ const http = require('node:http');
   const seconds = Number(process.hrtime.bigint() - start0) / 1e9;
   await handle.close();
   agent.destroy();
-  parentPort.postMessage({ seconds, path });
+  parentPort.postMessage({ seconds, path, refused });
 })().catch((e) => parentPort.postMessage({ error: String((e && e.stack) || e) + (e && e.cause ? '\\ncaused by: ' + String(e.cause.stack || e.cause) : '') }));
 `;
 
-function uploadInWorker(base: string, token: string, source: string, inFlight: number): Promise<{ seconds: number; path: string }> {
+function uploadInWorker(base: string, token: string, source: string, size: number, inFlight: number): Promise<{ seconds: number; path: string; refused: number }> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(CLIENT, { eval: true, workerData: { base, token, source, size: SIZE, fragment: FRAGMENT, inFlight } });
-    worker.once('message', (m: { seconds: number; path: string; error?: string }) => {
+    const worker = new Worker(CLIENT, { eval: true, workerData: { base, token, source, size, fragment: FRAGMENT, inFlight } });
+    worker.once('message', (m: { seconds: number; path: string; refused: number; error?: string }) => {
       void worker.terminate();
       if (m.error !== undefined) reject(new Error(m.error));
       else resolve(m);
@@ -114,15 +145,23 @@ function uploadInWorker(base: string, token: string, source: string, inFlight: n
   });
 }
 
-const mibPerSecond = (seconds: number): number => SIZE / 1024 / 1024 / seconds;
+const mibPerSecond = (size: number, seconds: number): number => size / 1024 / 1024 / seconds;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const load = (): string => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 
 export async function run(): Promise<void> {
+  const dbArg = process.argv.indexOf('--db');
+  const which = dbArg > 0 ? (process.argv[dbArg + 1] ?? 'both') : (process.env['UPLOAD_DB'] ?? 'both');
+  const summary: string[] = [];
+  for (const db of which === 'both' ? ['sqlite', 'postgres'] : [which]) summary.push(...(await runOn(db === 'postgres')));
+  console.log(`\nsummary (median round; load average now ${load()}):`);
+  for (const line of summary) console.log(`  ${line}`);
+}
+
+async function runOn(onPostgres: boolean): Promise<string[]> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-bench-upload-'));
   const dataDir = path.join(work, 'data');
   const source = path.join(work, 'source.bin');
-  // `npm run bench upload -- --db postgres`: the session bookkeeping in PostgreSQL instead of SQLite.
-  const dbArg = process.argv.indexOf('--db');
-  const onPostgres = dbArg > 0 && process.argv[dbArg + 1] === 'postgres';
   const schema = benchSchema('upload');
   const config = loadConfig(
     {
@@ -136,14 +175,13 @@ export async function run(): Promise<void> {
     },
     ROOT,
   );
-  console.log(`database: ${onPostgres ? 'PostgreSQL' : 'SQLite'}`);
+  const dbName = onPostgres ? 'PostgreSQL' : 'SQLite';
+  console.log(`\ndatabase: ${dbName}`);
+  const summary: string[] = [];
   const app = await buildApp(config, { print: () => {}, logger: false });
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    console.log(`writing a ${SIZE / 1024 / 1024} MiB test file under ${work} ...`);
-    await writeRandom(source);
-
     const login = await fetch(`${base}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -151,34 +189,45 @@ export async function run(): Promise<void> {
     });
     const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
     const cpus = os.cpus();
-    console.log(`machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}`);
-    // The disk's speed on a shared VM moves from run to run: each round times the copy and the two
-    // uploads back to back, and the ratios are taken within a round; the median round is the result.
+    console.log(`machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}; load average ${load()}`);
     const rounds = Math.max(1, Number(process.env['UPLOAD_RUNS'] ?? 3));
-    const ratios: Record<number, number[]> = { 1: [], 3: [], 4: [] };
-    for (let round = 1; round <= rounds; round++) {
-      const copy = path.join(work, 'copy.bin');
-      const copySeconds = await timed(async () => {
-        await fs.promises.copyFile(source, copy);
-        const handle = await fs.promises.open(copy, 'r+');
-        await handle.sync();
-        await handle.close();
-      });
-      await fs.promises.rm(copy);
-      console.log(`round ${round}: plain copy (fs.copyFile + fsync): ${mibPerSecond(copySeconds).toFixed(0)} MiB/s (${copySeconds.toFixed(2)} s)`);
-      for (const inFlight of [1, 3, 4]) {
-        const { seconds: uploadSeconds, path: storedPath } = await uploadInWorker(base, token, source, inFlight);
-        const stored = app.services.files.resolve('BENCH', storedPath);
-        if ((await sha256(stored)) !== (await sha256(source))) throw new Error('the uploaded file differs from the source');
-        await fs.promises.rm(stored);
-        const ratio = copySeconds / uploadSeconds;
-        ratios[inFlight]?.push(ratio);
-        const how = inFlight === 1 ? 'one fragment at a time (Graph SDK)' : `${inFlight} fragments in flight`;
-        console.log(`round ${round}: session upload, 5 MiB fragments, ${how}: ${mibPerSecond(uploadSeconds).toFixed(0)} MiB/s (${uploadSeconds.toFixed(2)} s), ratio upload / copy ${ratio.toFixed(2)}; SHA-256 identical`);
+    const inFlights = list(process.env['UPLOAD_IN_FLIGHT'], [1, 3]);
+    for (const mib of list(process.env['UPLOAD_SIZES_MIB'], [512, 1024])) {
+      const SIZE = mib * 1024 * 1024;
+      await writeRandom(source, SIZE);
+      const sourceHash = await sha256(source);
+      // The disk's speed on a shared VM moves from run to run: each round times the copy and the
+      // uploads back to back, and the ratios are taken within a round; the median round is the result.
+      const ratios = new Map<number, number[]>(inFlights.map((n) => [n, []]));
+      const speeds = new Map<number, number[]>(inFlights.map((n) => [n, []]));
+      const copies: number[] = [];
+      for (let round = 1; round <= rounds; round++) {
+        const copy = path.join(work, 'copy.bin');
+        const copySeconds = await timed(async () => {
+          await fs.promises.copyFile(source, copy);
+          const handle = await fs.promises.open(copy, 'r+');
+          await handle.sync();
+          await handle.close();
+        });
+        await fs.promises.rm(copy);
+        copies.push(mibPerSecond(SIZE, copySeconds));
+        console.log(`${dbName} ${mib} MiB round ${round}: plain copy (fs.copyFile + fsync): ${mibPerSecond(SIZE, copySeconds).toFixed(0)} MiB/s (${copySeconds.toFixed(2)} s); load ${load()}`);
+        for (const inFlight of inFlights) {
+          const { seconds: uploadSeconds, path: storedPath, refused } = await uploadInWorker(base, token, source, SIZE, inFlight);
+          const stored = app.services.files.resolve('BENCH', storedPath);
+          if ((await sha256(stored)) !== sourceHash) throw new Error('the uploaded file differs from the source');
+          await fs.promises.rm(stored);
+          const ratio = copySeconds / uploadSeconds;
+          ratios.get(inFlight)?.push(ratio);
+          speeds.get(inFlight)?.push(mibPerSecond(SIZE, uploadSeconds));
+          const how = inFlight === 1 ? 'one fragment at a time (Graph SDK)' : `${inFlight} fragments in flight`;
+          console.log(`${dbName} ${mib} MiB round ${round}: session upload, 5 MiB fragments, ${how}: ${mibPerSecond(SIZE, uploadSeconds).toFixed(0)} MiB/s (${uploadSeconds.toFixed(2)} s), ratio upload / copy ${ratio.toFixed(2)}; SHA-256 identical${refused > 0 ? `; ${refused} fragment(s) refused (416/409) and sent again` : ''}`);
+        }
       }
+      const parts = inFlights.map((n) => `${n === 1 ? 'one at a time' : `${n} in flight`} ${median(ratios.get(n) ?? []).toFixed(2)} (${median(speeds.get(n) ?? []).toFixed(0)} MiB/s; rounds ${(ratios.get(n) ?? []).map((r) => r.toFixed(2)).join('/')})`);
+      summary.push(`${dbName} ${mib} MiB: copy ${median(copies).toFixed(0)} MiB/s; ${parts.join('; ')}`);
     }
-    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-    console.log(`median ratio over ${rounds} round(s): one at a time ${median(ratios[1] ?? []).toFixed(2)}, three in flight ${median(ratios[3] ?? []).toFixed(2)}, four in flight (the most a session takes) ${median(ratios[4] ?? []).toFixed(2)}`);
+    return summary;
   } finally {
     await app.close();
     fs.rmSync(work, { recursive: true, force: true });
