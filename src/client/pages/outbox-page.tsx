@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { format } from 'date-fns';
 import { Button } from 'primereact/button';
@@ -6,6 +6,8 @@ import { Card } from 'primereact/card';
 import { Dialog } from 'primereact/dialog';
 import { useTranslation } from 'react-i18next';
 import { t } from '../i18n';
+import { formatCardValue } from '../engine/format';
+import type { KindRegistry } from '../../shared/kind-types';
 import { outbox, waitingFiles, type OutboxItem, type WaitingFile } from '../outbox/store';
 import { syncOutbox } from '../outbox/sync';
 import { useOutbox, useWaitingFiles } from '../outbox/use-outbox';
@@ -25,8 +27,14 @@ function kindName(name: string): string {
   return t(key as 'outbox.kinds.drive', { defaultValue: name });
 }
 
-function summary(item: OutboxItem): string {
-  const title = item.values['issueTitle'] ?? item.values['title'] ?? item.values['driveRecordNo'] ?? '';
+/** The item's title as its kind's cards show it (x-kind.card.title.field); none for a kind whose cards have a fixed title, or before the schemas load. */
+function titleOf(item: OutboxItem, kinds: KindRegistry | undefined): string {
+  const title = kinds?.get(item.kindName)?.meta.card.title;
+  return title?.field === undefined ? '' : (formatCardValue(item.values[title.field], title.format) ?? '');
+}
+
+function summary(item: OutboxItem, kinds: KindRegistry | undefined): string {
+  const title = titleOf(item, kinds);
   const texts = {
     kind: kindName(item.kindName),
     title: title ? t('outbox.titled', { title: String(title) }) : '',
@@ -46,6 +54,15 @@ export function OutboxPage() {
   const [syncing, setSyncing] = useState(false);
   const [removing, setRemoving] = useState<OutboxItem | null>(null);
   const [removingFile, setRemovingFile] = useState<WaitingFile | null>(null);
+  // The kinds' schemas (for the items' titles) load with the record screens, not with this page.
+  const [kinds, setKinds] = useState<KindRegistry | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    void import('../engine/registry').then((m) => live && setKinds(m.registry));
+    return () => {
+      live = false;
+    };
+  }, []);
 
   // A refused or conflicting change, made again on the current form (docs/decisions/034): a new
   // record opens prefilled, and leaves the outbox once it is created; a change to a record opens
@@ -95,7 +112,7 @@ export function OutboxPage() {
       <div className="flex flex-column gap-2">
         {items.map((item) => (
           <Card key={item.key} className="outbox-item">
-            <div className="font-semibold">{summary(item)}</div>
+            <div className="font-semibold">{summary(item, kinds)}</div>
             <div className="text-600 text-sm">
               {t('outbox.saved', { time: format(new Date(item.createdAt), 'yyyy-MM-dd HH:mm'), state: t(STATE_TEXT[item.state]) })}
             </div>
@@ -175,7 +192,7 @@ export function OutboxPage() {
             </div>
           }
         >
-          <p className="m-0">{t('outbox.removeChangeText', { summary: summary(removing) })}</p>
+          <p className="m-0">{t('outbox.removeChangeText', { summary: summary(removing, kinds) })}</p>
         </Dialog>
       )}
     </div>
