@@ -1,4 +1,5 @@
 import { pagePath } from '../../shared/page-routes';
+import { i18n } from '../i18n';
 import type { PageShell } from '../../shared/page-shell';
 import { Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
@@ -16,8 +17,13 @@ export function takeServerShell(root: HTMLElement): void {
   first = { path: pagePath(window.location.pathname), shell: back ? { title, back } : { title } };
 }
 
-/** The server's shell when it was drawn for this path. */
+/**
+ * The server's shell when it was drawn for this path. The server draws it in English (it cannot
+ * know the language chosen on this phone): on a screen in another language it is not kept, so the
+ * screen shows its loading line in its language rather than an English title (decision 038).
+ */
 export function serverShellFor(pathname: string): PageShell | undefined {
+  if (i18n.language !== 'en') return undefined;
   return first !== undefined && first.path === pagePath(pathname) ? first.shell : undefined;
 }
 
