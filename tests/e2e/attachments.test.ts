@@ -59,7 +59,7 @@ describe('issue attachments in Chromium against the real server', () => {
       { name: 'dash.png', mimeType: 'image/png', buffer: PNG },
       { name: 'cabin.mp4', mimeType: 'video/mp4', buffer: VIDEO },
     ]);
-    await expect.poll(() => page.getByText('Uploaded').count()).toBe(2);
+    await expect.poll(() => page.getByText('Uploaded', { exact: true }).count()).toBe(2);
     await page.getByRole('button', { name: 'Preview dash.png' }).getByText(`${PNG.length} Bytes`).waitFor();
     await page.getByRole('button', { name: 'Preview cabin.mp4' }).getByText('300 KB').waitFor();
     await snap(page, 'attachments-uploaded');
@@ -83,7 +83,7 @@ describe('issue attachments in Chromium against the real server', () => {
     await page.waitForTimeout(2000);
     await snap(page, 'attachments-recording');
     await page.getByRole('button', { name: 'Stop recording' }).click();
-    await expect.poll(() => page.getByText('Uploaded').count()).toBe(3);
+    await expect.poll(() => page.getByText('Uploaded', { exact: true }).count()).toBe(3);
     const recording = page.getByRole('button', { name: /^Preview recording_\d{8}-\d{6}\.webm$/ });
     await recording.waitFor();
     const recordingName = ((await recording.getAttribute('aria-label')) ?? '').replace('Preview ', '');

@@ -123,7 +123,7 @@ describe('what the phone says is true', () => {
     await page.unroute('**/sharepoint/files/upload**');
     await context.setOffline(true);
     await context.setOffline(false);
-    await row.getByText('Uploaded').waitFor({ timeout: 30_000 });
+    await row.getByText('Uploaded', { exact: true }).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Preview drive.mp4' }).waitFor();
     expect(await page.getByTestId('upload-item').count()).toBe(1);
     expect(await page.getByTestId('incoming-file').count()).toBe(0);
