@@ -48,7 +48,7 @@ describe('POI Excel export', () => {
     expect(XLSX.SSF.format('yyyy-mm-dd hh:mm:ss', dated.v as number)).toBe('2026-11-20 08:30:00');
   });
 
-  it("says '没有可导出的数据' with no rows and '导出失败' on failure", async () => {
+  it("says 'Nothing to export' with no rows and 'Export failed' on failure (没有可导出的数据 and 导出失败 in Chinese)", async () => {
     signedIn();
     let fail = false;
     fakeFetch({
@@ -60,10 +60,10 @@ describe('POI Excel export', () => {
     const user = userEvent.setup();
     await screen.findByText('Tunnel');
     await user.click(screen.getByRole('button', { name: 'Excel' }));
-    expect(await screen.findByText('没有可导出的数据')).toBeInTheDocument();
+    expect(await screen.findByText('Nothing to export')).toBeInTheDocument();
     fail = true;
     await user.click(screen.getByRole('button', { name: 'Excel' }));
-    expect(await screen.findByText('导出失败')).toBeInTheDocument();
+    expect(await screen.findByText('Export failed')).toBeInTheDocument();
     expect(takeConsoleErrors()).toHaveLength(1);
   });
 
@@ -74,7 +74,7 @@ describe('POI Excel export', () => {
     renderApp('/data/poi');
     await screen.findByText('Tunnel');
     await userEvent.setup().click(screen.getByRole('button', { name: 'ZIP' }));
-    expect(await screen.findByText('请选择日期范围后再下载')).toBeInTheDocument();
+    expect(await screen.findByText('Choose a date range before downloading')).toBeInTheDocument();
     expect(opened).not.toHaveBeenCalled();
   });
 

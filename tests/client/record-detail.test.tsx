@@ -227,7 +227,7 @@ describe('record detail', () => {
     await user.type(screen.getByLabelText('Connector type'), 'Type 2');
     await user.type(screen.getByLabelText('Connector power'), '22');
     await user.click(screen.getByRole('button', { name: 'Add connector' }));
-    expect(await screen.findByText('请填写完整的连接器信息')).toBeInTheDocument();
+    expect(await screen.findByText('Fill in the connector’s type, power and total')).toBeInTheDocument();
     await user.type(screen.getByLabelText('Connector total'), '1');
     await user.click(screen.getByRole('button', { name: 'Add connector' }));
     const table = screen.getByRole('table');

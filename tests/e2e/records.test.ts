@@ -126,7 +126,7 @@ describe('record screens in Chromium against the real server', () => {
     await page.getByLabel('Connector type').fill('CCS2');
     await page.getByLabel('Connector power').fill('150');
     await page.getByRole('button', { name: 'Add connector' }).click();
-    await page.getByText('请填写完整的连接器信息').waitFor();
+    await page.getByText('Fill in the connector’s type, power and total').waitFor();
     await page.getByLabel('Connector total').fill('2');
     await page.getByRole('button', { name: 'Add connector' }).click();
     await page.getByRole('cell', { name: 'CCS2' }).waitFor();

@@ -9,6 +9,7 @@ import type { Kind } from '../../shared/kind-types';
 import { sheetRows, type PoiExportAnswer, type PoiExportJob, type SheetKind } from './poi-rows';
 import type { ListHeaderExtraProps } from '../engine/record-list';
 import { listQuery, type DateRange, type RecordRow } from '../engine/use-record-list';
+import { useTranslation } from 'react-i18next';
 import { useToast } from '../ui/toast';
 
 /** A kind as the sheet builder takes it. */
@@ -83,16 +84,18 @@ async function inWorker(job: PoiExportJob): Promise<PoiExportAnswer> {
 
 /** The POI list header's 'Excel' and 'ZIP' links. */
 export function PoiExports({ kind, range, total }: ListHeaderExtraProps) {
+  // The specification quotes these toasts in Chinese (zh.ts); en.ts translates them.
+  const { t } = useTranslation();
   const toast = useToast();
   const [busy, setBusy] = useState(false);
 
   async function excel(): Promise<void> {
     setBusy(true);
     try {
-      if (!(await exportPoiExcel(kind, range))) toast('warn', '没有可导出的数据');
+      if (!(await exportPoiExcel(kind, range))) toast('warn', t('poi.noData'));
     } catch (e) {
       console.error('POI Excel export failed:', e);
-      toast('error', '导出失败');
+      toast('error', t('poi.exportFailed'));
     } finally {
       setBusy(false);
     }
@@ -100,7 +103,7 @@ export function PoiExports({ kind, range, total }: ListHeaderExtraProps) {
 
   async function zip(): Promise<void> {
     if (total === 0 || !range.from || !range.to) {
-      toast('warn', '请选择日期范围后再下载');
+      toast('warn', t('poi.chooseRange'));
       return;
     }
     // Opened now, while the tap still counts as the user's, so no popup blocker stops it.
@@ -117,7 +120,7 @@ export function PoiExports({ kind, range, total }: ListHeaderExtraProps) {
     } catch (e) {
       win?.close();
       console.error('POI ZIP download failed:', e);
-      toast('error', '导出失败');
+      toast('error', t('poi.exportFailed'));
     }
   }
 

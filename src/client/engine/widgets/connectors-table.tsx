@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Connector } from './widget-values';
 
 /**
@@ -7,21 +8,22 @@ import type { Connector } from './widget-values';
  * same table without loading the form's widgets.
  */
 export function ConnectorsTable({ connectors, action }: { connectors: Connector[]; action?: ((index: number) => ReactNode) | undefined }) {
+  const { t } = useTranslation();
   return (
     <table className="connectors-table">
       <thead>
         <tr>
-          <th>Type</th>
-          <th>Power</th>
-          <th>Total</th>
-          {action && <th aria-label="Actions" />}
+          <th>{t('connectors.type')}</th>
+          <th>{t('connectors.power')}</th>
+          <th>{t('connectors.total')}</th>
+          {action && <th aria-label={t('connectors.actions')} />}
         </tr>
       </thead>
       <tbody>
         {connectors.length === 0 && (
           <tr>
             <td colSpan={action ? 4 : 3} className="text-500">
-              No connectors
+              {t('connectors.none')}
             </td>
           </tr>
         )}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
 import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
+import { useTranslation } from 'react-i18next';
 import { useToast } from '../../ui/toast';
 import { ConnectorsTable } from './connectors-table';
 import { parseConnectors, serializeConnectors, type Connector } from './widget-values';
@@ -12,6 +13,7 @@ const EMPTY: Connector = { type: '', power: '', total: '' };
 
 /** The connector table: rows of type, power and total; rows are added and deleted in edit mode only. */
 export function ConnectorsWidget({ id, value, disabled, readonly, onChange }: WidgetProps) {
+  const { t } = useTranslation();
   const toast = useToast();
   const [row, setRow] = useState<Connector>(EMPTY);
   const connectors = parseConnectors(value);
@@ -19,7 +21,7 @@ export function ConnectorsWidget({ id, value, disabled, readonly, onChange }: Wi
 
   function add(): void {
     if (row.type.trim() === '' || row.power.trim() === '' || row.total.trim() === '') {
-      toast('warn', '请填写完整的连接器信息');
+      toast('warn', t('connectors.incomplete'));
       return;
     }
     onChange(serializeConnectors([...connectors, { type: row.type.trim(), power: row.power.trim(), total: row.total.trim() }]));
@@ -39,7 +41,7 @@ export function ConnectorsWidget({ id, value, disabled, readonly, onChange }: Wi
                   text
                   rounded
                   severity="danger"
-                  aria-label={`Delete connector ${i + 1}`}
+                  aria-label={t('connectors.remove', { n: i + 1 })}
                   onClick={() => onChange(serializeConnectors(connectors.filter((_, j) => j !== i)))}
                 />
               )
@@ -48,10 +50,10 @@ export function ConnectorsWidget({ id, value, disabled, readonly, onChange }: Wi
       />
       {editable && (
         <div className="connectors-add">
-          <InputText placeholder="Type" aria-label="Connector type" value={row.type} onChange={(e) => setRow({ ...row, type: e.target.value })} />
-          <InputText placeholder="Power" aria-label="Connector power" value={row.power} onChange={(e) => setRow({ ...row, power: e.target.value })} />
-          <InputText placeholder="Total" aria-label="Connector total" value={row.total} onChange={(e) => setRow({ ...row, total: e.target.value })} />
-          <Button type="button" icon="pi pi-plus" aria-label="Add connector" onClick={add} />
+          <InputText placeholder={t('connectors.type')} aria-label={t('connectors.typeLabel')} value={row.type} onChange={(e) => setRow({ ...row, type: e.target.value })} />
+          <InputText placeholder={t('connectors.power')} aria-label={t('connectors.powerLabel')} value={row.power} onChange={(e) => setRow({ ...row, power: e.target.value })} />
+          <InputText placeholder={t('connectors.total')} aria-label={t('connectors.totalLabel')} value={row.total} onChange={(e) => setRow({ ...row, total: e.target.value })} />
+          <Button type="button" icon="pi pi-plus" aria-label={t('connectors.add')} onClick={add} />
         </div>
       )}
     </div>
