@@ -87,6 +87,12 @@ export interface PackageMeta {
  */
 export interface AttachmentsMeta {
   folder: string;
+  /**
+   * A field told 'uploading' when the app starts sending a record's files and 'uploaded' when they
+   * are all there (a hint for the back office, docs/PRODUCT.md section 4), by a PUT of the record's
+   * id, the fields in `with` and this one.
+   */
+  filesStatus?: { field: string; with?: string[] };
 }
 
 /**

@@ -189,7 +189,15 @@ const xKindSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['folder'],
-      properties: { folder: nonEmpty },
+      properties: {
+        folder: nonEmpty,
+        filesStatus: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['field'],
+          properties: { field: nonEmpty, with: { type: 'array', items: nonEmpty, uniqueItems: true } },
+        },
+      },
     },
     workspace: workspaceSchema,
     analysis: analysisSchema,
@@ -480,6 +488,13 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
   const folderFields = Object.entries(props).filter(([, p]) => p['x-derived'] !== undefined && 'attachmentFolder' in (p['x-derived'] as object));
   if (meta.attachments) {
     problems.push(...attachmentTemplateProblems(file, meta.attachments.folder, props));
+    const status = meta.attachments.filesStatus;
+    if (status !== undefined) {
+      const prop = props[status.field];
+      if (prop === undefined) problems.push(`${file}: x-kind.attachments.filesStatus.field names '${status.field}', which is not a property`);
+      else if (prop.type !== 'string' || prop.readOnly === true) problems.push(`${file}: x-kind.attachments.filesStatus.field names '${status.field}', which is not a text property the app may write`);
+      for (const field of status.with ?? []) if (!has(field)) problems.push(`${file}: x-kind.attachments.filesStatus.with names '${field}', which is not a property`);
+    }
     if (folderFields.length !== 1) problems.push(`${file}: x-kind.attachments needs exactly one property with "x-derived": {"attachmentFolder": true} to keep the folder in`);
   } else if (folderFields.length > 0) {
     problems.push(`${file}: properties.${folderFields[0]?.[0]} derives an attachment folder, but x-kind.attachments does not say how it is named`);

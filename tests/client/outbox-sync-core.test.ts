@@ -177,6 +177,30 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     expect(await waitingFiles.list(owner)).toEqual([]);
   });
 
+  it('reads the folder from the field the item names (its kind’s x-derived attachmentFolder), and none for a kind without one', async () => {
+    const owner = user();
+    const refuel = item(owner, { kindName: 'refuel', apiPath: '/vtp/refuelRecord', route: '/data/refuel', values: {}, folderField: 'receiptFolder' });
+    const plain = item(owner, { kindName: 'drive', apiPath: '/vtp/driveRecord', route: '/data/drive', values: {}, folderField: null });
+    await outbox.add(refuel);
+    await outbox.add(plain);
+    const onReceipt: WaitingFile = { key: `${owner}:file:2`, owner, folder: '', name: 'receipt.jpg', type: 'image/jpeg', blob: fileBlob(['r'], 'image/jpeg'), createdAt: 99, createKey: refuel.key, state: 'waiting' };
+    const onDrive: WaitingFile = { ...onReceipt, key: `${owner}:file:3`, name: 'stray.jpg', createKey: plain.key };
+    await waitingFiles.put(onReceipt);
+    await waitingFiles.put(onDrive);
+    vi.stubGlobal('FormData', KeepingFormData);
+    const net = fakeNetwork({
+      // Both answers carry the issue kind's old field name too: only the named field counts.
+      'POST /api/vtp/refuelRecord': () => ok({ id: 8, receiptFolder: 'refuel_8', attachmentFolder: 'wrong' }),
+      'POST /api/vtp/driveRecord': () => ok({ id: 9, attachmentFolder: 'wrong' }),
+      'POST /sharepoint/files/upload': () => ({ status: 201, body: { code: 200, data: {} } }),
+    });
+
+    expect(await sendOutbox({ token: 'sw-token', owner, fetch: net.fetch })).toMatchObject({ filesSent: 1 });
+    const uploads = net.sent.filter((c) => c.url.startsWith('/sharepoint/'));
+    expect(uploads.map((c) => c.url)).toEqual([`/sharepoint/files/upload?path=${encodeURIComponent('/refuel_8')}&%40microsoft.graph.conflictBehavior=rename`]);
+    expect((await waitingFiles.list(owner)).map((f) => f.name)).toEqual(['stray.jpg']);
+  });
+
   it('resumes a large file’s upload session from where the server has it, and keeps the session when cut again', async () => {
     const owner = user();
     const size = 52_428_800 + 1024;

@@ -75,10 +75,23 @@ describe('x-kind.analysis', () => {
     second['$id'] = 'defect.schema.json';
     Object.assign(second['x-kind'], { apiPath: '/vtp/defectRecord', route: '/data/defect' });
     for (const block of ['dataPage', 'packages', 'i18n']) delete second['x-kind'][block];
-    const schemas = { ...files, defect: second } as Record<string, KindSchema>;
+    const schemas = { ...files, defect: second } as unknown as Record<string, KindSchema>;
     expect(checkKindSchema('defect', second)).toEqual([]);
     expect(checkRegistry(schemas)).toEqual([
       'defect.schema.json: x-kind.analysis is also declared by issue.schema.json; only one kind may have the AI analysis for now, because analysis jobs are kept by record id alone (docs/decisions/041)',
     ]);
+  });
+
+  it('x-kind.attachments.filesStatus names a text field the app may write, and fields that exist', () => {
+    expect(issue()['x-kind'].attachments.filesStatus).toEqual({ field: 'relatedFilesJson', with: ['taskId'] });
+    const wrong = issue();
+    wrong['x-kind'].attachments.filesStatus = { field: 'attachmentFolder', with: ['taskNo'] };
+    expect(checkKindSchema('issue', wrong)).toEqual([
+      `${FILE}: x-kind.attachments.filesStatus.field names 'attachmentFolder', which is not a text property the app may write`,
+      `${FILE}: x-kind.attachments.filesStatus.with names 'taskNo', which is not a property`,
+    ]);
+    const shape = issue();
+    shape['x-kind'].attachments.filesStatus = { with: ['taskId'] };
+    expect(checkKindSchema('issue', shape)).toContain(`${FILE}: x-kind.attachments.filesStatus must have required property 'field'`);
   });
 });

@@ -6,6 +6,7 @@ import { invalidateKind } from '../api/cache';
 import { rememberedRecord, rememberRecord } from '../api/recent-records';
 import { apiRequest, ApiError, type Envelope } from '../api/client';
 import type { Kind } from '../../shared/kind-types';
+import { folderField } from '../../shared/attachments';
 import { useToast } from '../ui/toast';
 import { drafts, type Draft } from './drafts';
 import { newRecordValues } from './form-schema';
@@ -33,6 +34,7 @@ async function keepForSync(kind: Kind, op: 'create' | 'update', values: Values, 
     ...(recordId !== undefined ? { recordId } : {}),
     values: clean,
     ...(baseVersion !== undefined ? { baseVersion } : {}),
+    ...(op === 'create' ? { folderField: folderField(kind) ?? null } : {}),
     createdAt: Date.now(),
     attempts: 0,
     state: 'waiting',
@@ -327,8 +329,9 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
           body: draft,
           ...(newRecordKey ? { headers: { 'idempotency-key': newRecordKey } } : {}),
         });
-        // Files attached before the record existed go into its folder now.
-        const folder = res.data?.['attachmentFolder'];
+        // Files attached before the record existed go into its folder now (the kind's folder field, if it has one).
+        const field = folderField(kind);
+        const folder = field === undefined ? undefined : res.data?.[field];
         if (newRecordKey && typeof folder === 'string' && folder !== '') {
           // Given their folder before the record's screen opens, so its Attachments card lists them
           // as on their way; then sent.

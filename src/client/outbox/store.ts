@@ -22,6 +22,12 @@ export interface OutboxItem {
   /** A create: every value; an update: the changed fields (null clears). */
   values: Values;
   baseVersion?: number;
+  /**
+   * A create: the kind's field that holds the new record's attachment folder (x-derived
+   * attachmentFolder), read from the server's answer to give the files waiting on it their folder;
+   * null for a kind without attachments. Missing on items queued by an app older than decision 041.
+   */
+  folderField?: string | null;
   createdAt: number;
   attempts: number;
   /** waiting: will be sent; conflict: someone changed the same fields (open the record); refused: the server said no. */

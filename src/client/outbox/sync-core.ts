@@ -37,6 +37,13 @@ export interface SyncContext {
   filesBase?: string;
 }
 
+/**
+ * The folder field of creates queued by an app older than decision 041, whose items do not name
+ * it: then only the issue kind had attachments, under this name. The one field name here; it can
+ * go once no phone keeps such an item.
+ */
+const FOLDER_FIELD_BEFORE_041 = 'attachmentFolder';
+
 const OFFLINE = 'Cannot reach the server. Check your connection and try again.';
 
 /** How one request ended: with an answer (any status), or without one (no network, timed out). */
@@ -116,8 +123,9 @@ async function sendItem(ctx: SyncContext, item: OutboxItem): Promise<Outcome> {
   if (isUnauthorized(answer)) return 'unauthorized';
   if (isSuccess(answer)) {
     if (item.op === 'create') {
-      const data = (answer.body as { data?: { attachmentFolder?: unknown; id?: unknown } } | null)?.data;
-      const folder = data?.attachmentFolder;
+      const data = (answer.body as { data?: Record<string, unknown> | null } | null)?.data;
+      const field = item.folderField === undefined ? FOLDER_FIELD_BEFORE_041 : item.folderField;
+      const folder = field === null ? undefined : data?.[field];
       if (typeof folder === 'string' && folder !== '') await waitingFiles.resolveFolder(item.owner, item.key, folder);
       // Its screen, if open, becomes the record's own (its id, its URL).
       const id = Number(data?.id);

@@ -73,7 +73,7 @@ export function renderPanel(props: Partial<FilePanelProps> = {}) {
   localStorage.setItem('accessToken', 'token-abc');
   return render(
     <ToastProvider>
-      <FilePanel title="Attachments" path={FOLDER} editable issue={{ apiPath: '/vtp/issueRecord', id: 5, taskId: '-2' }} {...props} />
+      <FilePanel title="Attachments" path={FOLDER} editable issue={{ apiPath: '/vtp/issueRecord', id: 5, field: 'relatedFilesJson', with: { taskId: '-2' } }} {...props} />
     </ToastProvider>,
   );
 }

@@ -5,25 +5,26 @@ import type { DetailSectionProps } from '../../engine/record-detail';
 import { FilePanel } from '../../files/file-panel';
 import { PendingAttachments } from './pending-attachments';
 
-/** Where the analysis workers put the blurred copies (docs/decisions/020): listed apart from the originals. */
+/** Where the analysis workers put the blurred copies (docs/decisions/020): listed apart from the originals, in kinds with x-kind.analysis. */
 const DESENSITIZED = 'desensitized';
 
 /**
  * The 'Attachments' card of a kind with x-kind.attachments (the issue's: docs/PRODUCT.md section 4). The
  * folder comes from the schema's rule, so the browser, the server and the day packages agree on
  * it. Read-only unless the record is in edit mode. A new record has no folder until it is saved:
- * what is attached before waits on the phone. Kinds with a relatedFilesJson field are told when
- * files arrive (docs/PRODUCT.md section 4).
+ * what is attached before waits on the phone. Kinds with x-kind.attachments.filesStatus are told
+ * when files arrive (docs/PRODUCT.md section 4), in the field it names.
  */
 export function AttachmentsCard({ kind, record, editing, newRecordKey }: DetailSectionProps) {
   const id = record['id'];
   const saved = (typeof id === 'number' || typeof id === 'string') && id !== '';
   const folder = attachmentFolderOf(kind, record);
-  const statusTarget = saved && kind.fields.includes('relatedFilesJson') ? { apiPath: kind.meta.apiPath, id, taskId: record['taskId'] } : undefined;
+  const status = kind.meta.attachments?.filesStatus;
+  const statusTarget = saved && status !== undefined ? { apiPath: kind.meta.apiPath, id, field: status.field, with: Object.fromEntries((status.with ?? []).map((f) => [f, record[f]])) } : undefined;
   return (
     <Card className="attachments-card">
       {saved && folder !== undefined ? (
-        <FilePanel title={t('files.attachments')} path={folder} editable={editing} issue={statusTarget} apart={{ name: DESENSITIZED, title: t('files.desensitized') }} />
+        <FilePanel title={t('files.attachments')} path={folder} editable={editing} issue={statusTarget} apart={kind.meta.analysis ? { name: DESENSITIZED, title: t('files.desensitized') } : undefined} />
       ) : (
         <section className="file-panel">
           <div className="file-panel-header">
