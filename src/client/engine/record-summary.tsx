@@ -1,5 +1,6 @@
 import type { CSSProperties, ReactNode } from 'react';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { t } from '../i18n';
 import { difference } from './widgets/derived';
 import { toInputValue } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
@@ -74,7 +75,7 @@ function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, rec
       return <input id={id} className="p-inputtext p-component w-full" value={shownText} disabled readOnly />;
     }
     case 'yesNo':
-      return <Dropdown id={id} shown={{ 是: 'Yes', 否: 'No', '': '' }[readYesNo(value)]} placeholder="—" inputId />;
+      return <Dropdown id={id} shown={{ 是: t('detail.yes'), 否: t('detail.no'), '': '' }[readYesNo(value)]} placeholder="—" inputId />;
     case 'connectors':
       return <Connectors id={id} value={value} />;
     case 'signedNumber':
