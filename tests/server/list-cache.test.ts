@@ -70,7 +70,7 @@ describe('checkUrl', () => {
 });
 
 /**
- * Issue 15 (decision 025): list answers are remembered per kind, project and query while the
+ * Decision 025: list answers are remembered per kind, project and query while the
  * records' generation stands still, and every write through any instance moves it.
  */
 describe.each(dbTargets())('remembered list answers on $name', (target) => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startServer, type TestServer } from '../helpers/server.js';
 
 /**
- * The API document is the truth (issue 29, item 5): a selection of the server suites is run with
+ * The API document is the truth (decision 007: route schemas describe the API): a selection of the server suites is run with
  * every JSON answer of /api and /sharepoint recorded (tests/helpers/server.ts, RECORD_EXCHANGES), and each
  * recorded answer is checked against /api/openapi.json with ajv: its route and method must be
  * described, its status listed among the operation's responses, and its body valid against the

@@ -6,7 +6,8 @@ import { builtOnceQuery, Prepared, preparedName } from '../../src/server/db/prep
 import { newSchemaName } from '../helpers/pg-schemas.js';
 import type { Database } from '../../src/server/db/types.js';
 
-// Issue 15: the statements of every write are built once through Kysely and run with new values.
+// The statements of every write are built once through Kysely and run with new values, since building
+// them was a measurable share of a request (decision 017, `src/server/db/prepared.ts`).
 
 describe('a prepared statement', () => {
   let db: Kysely<Database>;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordTable } from '../../src/server/db/migrations.js';
 import { ALICE, startServer, type TestServer } from '../helpers/server.js';
 
-// Issue 15: on SQLite, hot reads (a record by id, the generation before every list answer) run at
+// On SQLite, hot reads (a record by id, the generation before every list answer; decision 031) run at
 // once instead of waiting for Kysely's turn on the one connection. That is only safe while no
 // transaction is open on it: inside one, the connection would show writes not yet committed.
 

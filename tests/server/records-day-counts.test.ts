@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ALICE, BOB, CAROL, dbTargets, startServer, type TestServer } from '../helpers/server.js';
 
-/** Issue 15: list totals come from per-project, per-day counts, which must stay exact. */
+/** List totals come from per-project, per-day counts (decision 017), which must stay exact. */
 describe.each(dbTargets())('per-day record counts on $name', (target) => {
   let s: TestServer;
   let alice: string;

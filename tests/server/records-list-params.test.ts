@@ -3,7 +3,7 @@ import type { Kind } from '../../src/shared/kind-types.js';
 import { ALICE, dbTargets, startServer, type TestServer } from '../helpers/server.js';
 import { sampleRecord } from '../helpers/samples.js';
 
-/** Issue 10: orderByColumn/isAsc and schema-declared filters as RuoYi list screens send them. */
+/** orderByColumn/isAsc and schema-declared filters as RuoYi list screens send them (docs/services/records.md, List). */
 describe.each(dbTargets())('list sorting and filters on $name', (target) => {
   let s: TestServer;
   let alice: string;

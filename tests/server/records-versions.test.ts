@@ -3,7 +3,7 @@ import type { Kind } from '../../src/shared/kind-types.js';
 import { ALICE, CAROL, dbTargets, startServer, type TestServer } from '../helpers/server.js';
 import { sampleRecord } from '../helpers/samples.js';
 
-/** Issue 10: no edit is ever lost without the editor seeing it, and RuoYi-style input is read as a Java backend would. */
+/** No edit is ever lost without the editor seeing it (decision 006), and RuoYi-style input is read as a Java backend would (decision 002). */
 describe.each(dbTargets())('record versions and merging on $name', (target) => {
   let s: TestServer;
   let alice: string;
@@ -50,7 +50,7 @@ describe.each(dbTargets())('record versions and merging on $name', (target) => {
       [3, 1],
     ]);
     expect(new Set(history.slice(1).map((h) => h.changedBy))).toEqual(new Set(['alice', 'carol']));
-    // In the contract's format, the server's local time (issue 29), and now.
+    // In the contract's format, the server's local time (docs/services/records.md, History), and now.
     for (const h of history as unknown as { changedAt: string }[]) {
       expect(h.changedAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
       expect(Math.abs(new Date(h.changedAt.replace(' ', 'T')).getTime() - Date.now())).toBeLessThan(120_000);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, BOB, dbTargets, startServer, type TestServer } from '../helpers/server.js';
 
-/** Issue 15: sign-ins are cached a few seconds per instance, yet a sign-out here ends them at once. */
+/** Sign-ins are cached a few seconds per instance (decision 017), yet a sign-out here ends them at once. */
 describe.each(dbTargets())('the token cache on $name', (target) => {
   let s: TestServer;
   beforeAll(async () => {

@@ -10,7 +10,7 @@ import { processEnv, startProcess, type ServerProcess } from '../helpers/process
 const json = async (res: Response): Promise<any> => res.json();
 
 /**
- * Issue 15: two server processes on one database and one shared files folder serve as one:
+ * Two server processes on one database (README.md, 'Several instances behind a load balancer') and one shared files folder serve as one:
  * a sign-in, an upload session, a signed link and the sign-in limits work across them.
  */
 describe.each(dbTargets())('two instances on $name', (target) => {

@@ -123,7 +123,7 @@ describe.each(dbTargets())('video analysis: submit and the worker protocol on $n
 
     const blurred = Buffer.from('blurred bytes');
     const stored = await fetch(`${s.url}${FA}/desensitized?id=${id}&name=clip.mp4`, { method: 'PUT', headers: { authorization: `Bearer ${w1}`, 'content-type': 'application/octet-stream' }, body: blurred });
-    // The HTTP status and the envelope's code agree (issue 29).
+    // The HTTP status and the envelope's code agree (docs/services/records.md, Envelopes and status codes).
     expect(stored.status).toBe(200);
     expect((await stored.json()) as unknown).toMatchObject({ code: 200, data: { name: 'clip.mp4', size: blurred.length } });
     const back = await fetch(`${s.url}${FA}/desensitized?id=${id}&name=clip.mp4`, { headers: { authorization: `Bearer ${w1}` } });
@@ -143,7 +143,7 @@ describe.each(dbTargets())('video analysis: submit and the worker protocol on $n
     expect((await s.request('GET', `${FA}/file?id=${id}&name=clip.mp4`, { token: w1 })).status).toBe(409);
     const status = (await s.request('GET', `${BASE}/aiStatus?id=${id}`, { token: alice })).body.data;
     expect(status).toMatchObject({ state: 'done', remark: 'frames: 4', error: null });
-    // Timestamps in the contract's format (issue 29), the server's local time.
+    // Timestamps in the contract's format, the server's local time (docs/services/records.md, History).
     expect(status.history).toEqual([{ finishedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), report: '# Mirror\nWind noise at 80 km/h.', error: null }]);
     expect(status.updatedAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(Math.abs(new Date(status.updatedAt.replace(' ', 'T')).getTime() - Date.now())).toBeLessThan(60_000);

@@ -28,7 +28,7 @@ describe.each(dbTargets())('download service access on $name', (target) => {
     for (const route of ROUTES) {
       const d = await download(s, `/download/${route}${query()}`);
       expect(d.status, route).toBe(401);
-      // Not signed in at all is said so, not called a broken link (issue 29).
+      // Not signed in at all is said so, not called a broken link: the fix is to sign in, not to ask for a new link.
       expect(jsonError(d)).toMatchObject({ code: 401, msg: expect.stringMatching(/^Please sign in: this request needs an Authorization: Bearer token, or a signed link/) });
     }
     // The long-lived token is never accepted from a URL.

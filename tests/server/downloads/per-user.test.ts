@@ -4,7 +4,7 @@ import { create, DAY, download, folderOf, jsonError, kindOf, putFile, randomFile
 import { readZip } from './zip-reader.js';
 
 /**
- * Day packages under way at once per user (issue 29, item 3; DOWNLOADS_PER_USER): a package of a
+ * Day packages under way at once per user (decision 039; DOWNLOADS_PER_USER): a package of a
  * day with a large attachment is held open by a client that reads nothing; the same user's next
  * package or report is a 429 naming what is under way, while a colleague downloads as usual, and
  * the slot comes back as soon as the first download ends, read to the end or abandoned.

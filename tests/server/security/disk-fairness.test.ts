@@ -8,7 +8,7 @@ const GiB = 1024 * MiB;
 const photo = Buffer.alloc(50 * 1024, 1);
 const message = (r: { body: any }): string => r.body?.msg ?? r.body?.error?.message ?? '';
 
-/** Fair disk (issue 29, M-2): announced sizes are reservations, capped per user and project, released when idle. */
+/** Fair disk (docs/SECURITY.md, the upload reservations): announced sizes are reservations, capped per user and project, released when idle. */
 describe.each(dbTargets())('upload reservations on $name', (target) => {
   let s: TestServer;
   let alice: string;

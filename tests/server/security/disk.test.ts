@@ -9,7 +9,7 @@ const freeBytes = (dir: string): number => {
   return st.bavail * st.bsize;
 };
 
-/** Limits on disk (issue 9): sessions per user, the largest file, free space kept, and the sweeper. */
+/** Limits on disk (docs/SECURITY.md), so that one user cannot fill it: sessions per user, the largest file, free space kept, and the sweeper. */
 describe.each(dbTargets())('disk limits on $name', (target) => {
   let s: TestServer;
   let alice: string;

@@ -71,7 +71,7 @@ describe.each(dbTargets())('PUBLIC_URL and TRUST_PROXY on $name', (target) => {
 });
 
 /**
- * The Host header goes into upload URLs (issue 29, item 4): one that is not a host and an optional
+ * The Host header goes into upload URLs (docs/SECURITY.md), so a forged one must not: one that is not a host and an optional
  * port is refused with a 400 naming it, before any route runs, and the trusted proxy's
  * X-Forwarded-Host likewise; an untrusted one is ignored as before.
  */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
 
-/** Input no route should ever answer with a 5xx (issue 9): NUL, broken UTF-8, deep nesting. */
+/** Input no route should ever answer with a 5xx (docs/SECURITY.md, a careless or hostile client): NUL, broken UTF-8, deep nesting. */
 describe.each(dbTargets())('hostile input on $name', (target) => {
   let s: TestServer;
   let alice: string;

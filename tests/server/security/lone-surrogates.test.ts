@@ -4,7 +4,7 @@ import { ALICE, dbTargets, startServer, type TestServer } from '../../helpers/se
 const DAY = '2026-11-21';
 
 /**
- * Lone UTF-16 surrogates (issue 29, item 4): JSON "\ud800" is no character. Sent in a body, it is
+ * Lone UTF-16 surrogates (docs/SECURITY.md): JSON "\ud800" is no character. Sent in a body, it is
  * a 400 naming the field on both databases, and nothing is stored; one already stored (written
  * into the table behind the server's back, as old data or another tool may have) never breaks the
  * project's filtered and sorted lists or its day stats, which on PostgreSQL read the records as

@@ -4,7 +4,7 @@ import { create, DAY, download, kindOf, putFile } from '../downloads/fixtures.js
 import { readZip } from '../downloads/zip-reader.js';
 
 /**
- * Signed links attacked as a user of another project would (issue 9): every variant of the
+ * Signed links attacked as a user of another project would (decision 010, docs/SECURITY.md): every variant of the
  * %5F forgery, repeated and case-changed names, re-encodings, another user's id, an extended
  * expiry, a write with a read link, and links outliving their sign-in. 0 leaks, 0 answers >= 500.
  */

@@ -4,7 +4,7 @@ import { createSession, putFragment } from '../files/client.js';
 import { dripRequest } from './net.js';
 
 /**
- * Bodies dripped a byte at a time (issue 9): a login, a multipart upload claiming 2 GB and a
+ * Bodies dripped a byte at a time, to hold connections open (docs/SECURITY.md, timeouts): a login, a multipart upload claiming 2 GB and a
  * 60 MiB session fragment. Each must be closed within its limit; the session stays resumable.
  * Limits are shortened here (BODY_TIMEOUT_SECONDS=2, a 1 s rate window) so the test is quick.
  */

@@ -9,7 +9,7 @@ import { readZip } from '../downloads/zip-reader.js';
 
 /**
  * A folder swapped for a symbolic link to another project's folder while downloads run (someone
- * with a shell on the files volume; issue 29: 29 of 2,814 downloads served the other project's
+ * with a shell on the files volume; decision 039: before it, 29 of 2,814 downloads served the other project's
  * bytes, and 324 answers were 500s in Fastify's own format). A process swaps Alice's folder for a
  * link to the same folder of Bob's project and back, as fast as it can, while Alice downloads from
  * it by every route that reads files. Every answer must be her own bytes exactly, or a refusal in

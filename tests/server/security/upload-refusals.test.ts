@@ -4,7 +4,7 @@ import { ALICE, dbTargets, startServer, type TestServer } from '../../helpers/se
 
 const message = (body: any): string => body?.msg ?? body?.error?.message ?? '';
 
-/** Issue 29: every refusal of a plain upload reaches Node's fetch with its message; malformed multipart is a 400. */
+/** Every refusal of a plain upload reaches Node's fetch with its message (a client that is still sending must still read it); malformed multipart is a 400. */
 describe.each(dbTargets())('refused multipart uploads on $name', (target) => {
   let s: TestServer;
   let alice: string;
