@@ -86,12 +86,14 @@ describe.each(['zh', 'en'] as const)('one language on the screens of issue 28 (%
       lastError: v.reason,
     });
     await outbox.put({ key: `${owner}:drive:k2`, owner, kindName: 'drive', apiPath: '/vtp/driveRecord', route: '/data/drive', op: 'update', recordId: 12, values: { remark: v.remark }, baseVersion: 2, createdAt: Date.now(), attempts: 1, state: 'conflict' });
-    await waitingFiles.put({ key: `${owner}:file:f1`, owner, folder, name: v.photo, type: 'image/jpeg', blob: file(v.photo, 'image/jpeg'), createdAt: Date.now(), state: 'refused', lastError: v.reason });
+    // The sync words an upload session's failure as the specification quotes it, in Chinese, whatever the screen's language.
+    await waitingFiles.put({ key: `${owner}:file:f1`, owner, folder, name: v.photo, type: 'image/jpeg', blob: file(v.photo, 'image/jpeg'), createdAt: Date.now(), state: 'refused', lastError: '创建上传会话失败' });
     fakeFetch({ 'GET /api/system/user/getInfo': language === 'zh' ? okInfo(ZHANG) : okInfo() });
     renderApp('/outbox');
     const cards = await screen.findAllByText(new RegExp(v.title));
     expect(cards.length).toBeGreaterThan(0);
     await screen.findByText(v.photo);
+    expect(screen.getByText(language === 'zh' ? '创建上传会话失败' : 'Could not create an upload session')).toBeInTheDocument();
     // The file's folder is the record's path on the server: a value, not the screen's words.
     await expectOnly(language, 'outbox', [v.user, v.photo, folder]);
 

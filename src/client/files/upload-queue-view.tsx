@@ -2,6 +2,7 @@ import { Button } from 'primereact/button';
 import { ProgressBar } from 'primereact/progressbar';
 import { useTranslation } from 'react-i18next';
 import { fileTypeOf, formatSize, TYPE_ICONS } from './file-types';
+import { uploadErrorText } from './upload-errors';
 import type { IncomingFile } from './use-incoming-files';
 import type { UploadItem, UploadQueue } from './use-upload-queue';
 
@@ -88,7 +89,7 @@ export function IncomingFilesView({ files, arrived }: { files: IncomingFile[]; a
                 <i className="pi pi-cloud-upload" aria-hidden="true" /> {t('files.waitingToSync')}
               </span>
             )}
-            {file.status === 'refused' && <span className="upload-item-error">{t('files.uploadFailed', { reason: file.error || t('files.refused') })}</span>}
+            {file.status === 'refused' && <span className="upload-item-error">{t('files.uploadFailed', { reason: file.error ? uploadErrorText(file.error) : t('files.refused') })}</span>}
           </div>
         </li>
       ))}

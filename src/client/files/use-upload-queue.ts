@@ -6,6 +6,7 @@ import { useToast } from '../ui/toast';
 import { setFilesStatus, type RecordRef } from './files-status';
 import { isOfflineError, PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, type SessionState } from './upload-transport';
 import { storage } from '../lib/storage';
+import { uploadErrorText } from './upload-errors';
 
 /** Keeps a file whose upload found no network on the phone (the outbox), to be uploaded by the sync; its outbox key. */
 async function keepFileForSync(item: UploadItem, uploadUrl: string | undefined): Promise<string> {
@@ -139,7 +140,7 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
                 sent = true;
                 return { ...item, status: 'success', progress: 100, errorMsg: '' };
               }
-              if (kept.state === 'refused') return { ...item, status: 'error', errorMsg: kept.lastError ?? t('files.refused') };
+              if (kept.state === 'refused') return { ...item, status: 'error', errorMsg: kept.lastError ? uploadErrorText(kept.lastError) : t('files.refused') };
               return item;
             }),
           );

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { t } from '../i18n';
 import { formatCardValue } from '../engine/format';
 import type { KindRegistry } from '../../shared/kind-types';
+import { uploadErrorText } from '../files/upload-errors';
 import { outbox, waitingFiles, type OutboxItem, type WaitingFile } from '../outbox/store';
 import { syncOutbox } from '../outbox/sync';
 import { useOutbox, useWaitingFiles } from '../outbox/use-outbox';
@@ -116,7 +117,7 @@ export function OutboxPage() {
             <div className="text-600 text-sm">
               {t('outbox.saved', { time: format(new Date(item.createdAt), 'yyyy-MM-dd HH:mm'), state: t(STATE_TEXT[item.state]) })}
             </div>
-            {item.lastError && <div className="text-sm mt-1">{item.lastError}</div>}
+            {item.lastError && <div className="text-sm mt-1">{uploadErrorText(item.lastError)}</div>}
             <div className="flex gap-3">
               {item.state !== 'waiting' && (
                 <Button label={t('outbox.openInForm')} icon="pi pi-pencil" text size="small" className="mt-2 p-0" onClick={() => void openInForm(item)} />
@@ -139,7 +140,7 @@ export function OutboxPage() {
                   state: t(file.state === 'waiting' ? 'outbox.waiting' : 'outbox.refused'),
                 })}
               </div>
-              {file.lastError && <div className="text-sm mt-1">{file.lastError}</div>}
+              {file.lastError && <div className="text-sm mt-1">{uploadErrorText(file.lastError)}</div>}
               <Button label={t('outbox.remove')} icon="pi pi-trash" text severity="danger" size="small" className="mt-2 px-2" onClick={() => setRemovingFile(file)} />
             </Card>
           ))}
