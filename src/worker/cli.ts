@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { desensitize, isImage, outputName } from './desensitize.js';
 import { Detector } from './detector.js';
-import { keyFrames } from './analyze.js';
+import { cutKeyFrames } from './analyze.js';
 import { checkFrames, describeCheck } from './frame-check.js';
 
 // `npm run desensitize -- <input> <output>`: the worker's pipeline on one photo or video, for admins
@@ -30,7 +30,8 @@ export async function main(argv: string[], log: (msg: string) => void = console.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'desensitize-'));
   try {
     const max = Number(process.env.AI_MAX_FRAMES ?? 6) || 6;
-    const check = await checkFrames((await keyFrames(output, dir, max)).slice(0, max), detector);
+    const cut = (await cutKeyFrames(output, dir, max)).slice(0, max);
+    const check = await checkFrames(cut.map((k) => k.file), detector, cut.map((k) => ({ boxes: result.covered[k.index] ?? [], width: result.width, height: result.height })));
     log(`second check on the key frames the worker would send: ${describeCheck(check)}`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -36,6 +36,10 @@ export interface DesensitizeResult {
   framesWithBoxes: number;
   /** For a photo: the boxes pixelated (padded), in its coordinates. */
   boxes?: Box[];
+  /** The picture's size, and the boxes pixelated in each frame (index as decoded), for the second check. */
+  width: number;
+  height: number;
+  covered: Box[][];
 }
 
 /** Writes to `output` a copy of the image or video `input` with every face and plate pixelated. */
@@ -79,7 +83,7 @@ async function desensitizeImage(input: string, output: string, det: Detector): P
   encode.child.stdout.resume();
   encode.child.stdin.end(result);
   await encode.exited;
-  return { frames: 1, framesWithBoxes: boxes.length > 0 ? 1 : 0, boxes };
+  return { frames: 1, framesWithBoxes: boxes.length > 0 ? 1 : 0, boxes, width, height, covered: [boxes] };
 }
 
 async function desensitizeVideo(input: string, output: string, det: Detector): Promise<DesensitizeResult> {
@@ -104,10 +108,12 @@ async function desensitizeVideo(input: string, output: string, det: Detector): P
   let queue: { frame: Buffer; index: number }[] = [];
   let framesWithBoxes = 0;
   let index = 0;
+  const covered: Box[][] = [];
   const flush = async (): Promise<void> => {
     for (const { frame, index: j } of queue) {
       const boxes = held.filter((h) => j > h.at - every && j <= h.until).map((h) => grow(h.box, Math.abs(j - h.at), width, height));
       if (boxes.length > 0) framesWithBoxes++;
+      covered[j] = boxes;
       pixelate(frame, width, boxes);
       if (!encode.child.stdin.write(frame)) await once(encode.child.stdin, 'drain');
     }
@@ -129,7 +135,7 @@ async function desensitizeVideo(input: string, output: string, det: Detector): P
   await flush();
   encode.child.stdin.end();
   await Promise.all([decode.exited, encode.exited]);
-  return { frames, framesWithBoxes };
+  return { frames, framesWithBoxes, width, height, covered };
 }
 
 /**

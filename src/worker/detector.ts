@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { insideShare, type Rect } from './boxes.js';
 import { FaceDnn, type Passes } from './face-dnn.js';
-import { findPlates } from './plates.js';
+import { findPlates, rowOf } from './plates.js';
 import { ObjectDnn, VEHICLE_CLASSES, VEHICLE_CONFIDENCE, plateBand, type Thing } from './vehicles.js';
 
 // Faces by SSD MobileNet v1 (face-dnn.ts, docs/decisions/035-face-detector.md) and OpenCV's Haar
@@ -22,6 +22,27 @@ const CASCADES = {
   face: 'haarcascade_frontalface_default.xml',
   plate: 'haarcascade_russian_plate_number.xml',
 } as const;
+
+/** A plate row of the second check lying this share or more inside pixelation already there is the mosaic's, not a plate. */
+export const PIXELATED_SHARE = 0.7;
+/** Pixelated boxes are taken this many px larger on each side (and half a row's height; below). */
+const MASK_MARGIN = 4;
+
+/**
+ * Share of a plate row `r` lying inside the pixelated `boxes`, each taken larger by MASK_MARGIN px
+ * and half the row's height on every side: the locator's coarse scales see a block's edge from up to
+ * that far outside it (its 7 px square is 28 px of the frame at scale 0.25).
+ */
+function pixelatedShare(r: Rect, boxes: Rect[], width: number, height: number): number {
+  const m = MASK_MARGIN + r.height / 2;
+  const grown = boxes.map((b) => ({ x0: b.x - m, y0: b.y - m, x1: b.x + b.width + m, y1: b.y + b.height + m }));
+  const x0 = Math.max(0, Math.floor(r.x)), x1 = Math.min(width, Math.ceil(r.x + r.width));
+  const y0 = Math.max(0, Math.floor(r.y)), y1 = Math.min(height, Math.ceil(r.y + r.height));
+  if (x1 <= x0 || y1 <= y0 || grown.length === 0) return 0;
+  let inside = 0;
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (grown.some((g) => x + 0.5 >= g.x0 && x + 0.5 < g.x1 && y + 0.5 >= g.y0 && y + 0.5 < g.y1)) inside++;
+  return inside / ((x1 - x0) * (y1 - y0));
+}
 
 /** How plates are searched: with the vehicle detector (and its bands) or not, and the locator's scales (default: all). */
 export interface PlatePasses { vehicles: boolean; scales?: number[] }
@@ -131,18 +152,22 @@ export class Detector {
 
   /**
    * The second check of a frame about to leave the server: the DNN again at a lower threshold, on
-   * the frame as it will be sent, and the cascades with fewer neighbours required (more sensitive).
-   * Any box is a candidate. The plate locator is not part of it: its boxes, pixelated, made the
-   * DNN and the locator find new candidates in the blocks, and every key frame of opencv-doc's
-   * messi5.jpg was withheld (docs/decisions/036-plates.md).
+   * the frame as it will be sent, the cascades with fewer neighbours required (more sensitive), and
+   * the plate locator's rows of characters. Any box is a candidate, except plate rows lying
+   * (PIXELATED_SHARE or more of them) inside `covered`, the boxes the first pass pixelated in this
+   * frame: the mosaic's blocks, dark beside light, make rows of character-like marks, which made
+   * every key frame of opencv-doc's messi5.jpg withheld when the locator was tried here without
+   * knowing them (docs/decisions/036-plates.md, 040-second-check-and-detection-schedule.md).
    */
-  async candidates(rgb: Buffer, width: number, height: number): Promise<Box[]> {
+  async candidates(rgb: Buffer, width: number, height: number, covered: Rect[] = []): Promise<Box[]> {
     // The whole frame only: frames sent are at most 768 px, where the cascade's 20 px window and
     // the DNN's whole-frame pass see faces from about 15-20 px.
     const faces = await this.faces.detect(rgb, width, height, CHECK_CONFIDENCE, { whole: true, tiles: [] });
+    const plates = this.plates(rgb, width, height).filter((p) => pixelatedShare(rowOf(p), covered, width, height) < PIXELATED_SHARE);
     return [
       ...faces.map(({ x, y, width: w, height: h }) => ({ kind: 'face' as const, x, y, width: w, height: h })),
       ...this.detect(rgb, width, height, ['face', 'plate'], true),
+      ...plates,
     ];
   }
 

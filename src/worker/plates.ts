@@ -122,6 +122,17 @@ function grow(r: Rect & { charHeight?: number }, s: number): Rect {
   return { x: (r.x - h * 1.2) / s, y: (r.y - h * 0.55) / s, width: (r.width + h * 2.4) / s, height: (r.height + h * 1.1) / s };
 }
 
+/**
+ * The text row a candidate of findPlates was grown from (the inverse of `grow`, taking the row's
+ * character height as its own height): what the marks themselves cover. The second check asks
+ * whether this lies inside pixelation already there (mosaic blocks make rows of marks).
+ */
+export function rowOf(r: Rect): Rect {
+  const h = r.height / 2.1;
+  const x = r.x + h * 1.2, y = r.y + h * 0.55;
+  return { x, y, width: Math.max(1, r.width - h * 2.4), height: Math.max(1, r.height - h * 1.1) };
+}
+
 /** Connected components of a binary picture shaped like characters. */
 export function marks(cv: Cv, bin: Cv): Mark[] {
   const labels = new cv.Mat();

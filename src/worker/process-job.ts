@@ -4,10 +4,10 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError, type Job, type WorkerApi } from './api.js';
-import { analyze, keyFrames, type ModelSettings } from './analyze.js';
-import { desensitize, outputName } from './desensitize.js';
+import { analyze, cutKeyFrames, type ModelSettings } from './analyze.js';
+import { desensitize, outputName, type DesensitizeResult } from './desensitize.js';
 import type { Detector } from './detector.js';
-import { checkFrames, describeCheck } from './frame-check.js';
+import { checkFrames, describeCheck, type Covered } from './frame-check.js';
 
 export interface JobDeps {
   api: WorkerApi;
@@ -37,6 +37,7 @@ export async function processJob(job: Job, deps: JobDeps): Promise<boolean> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `worker-${String(job.id).replace(/\W/g, '_')}-`));
   try {
     const outputs: string[] = [];
+    const results: DesensitizeResult[] = [];
     try {
       for (const file of job.files) {
         log(`issue ${job.id}: desensitizing ${file.name}`);
@@ -48,6 +49,7 @@ export async function processJob(job: Job, deps: JobDeps): Promise<boolean> {
         await api.upload(job.id, name, output);
         log(`issue ${job.id}: ${file.name} -> desensitized/${name} (${result.frames} frames, ${result.framesWithBoxes} with faces or plates)`);
         outputs.push(output);
+        results.push(result);
       }
     } catch (e) {
       const msg = (e as Error).message;
@@ -62,9 +64,15 @@ export async function processJob(job: Job, deps: JobDeps): Promise<boolean> {
     }
     // Only key frames of the desensitized copies, and only those that pass the second check
     // (frame-check.ts), are sent; how many were withheld goes into the job's remark.
-    const cut: string[] = [];
-    for (const out of outputs) cut.push(...(await keyFrames(out, path.join(dir, 'frames'), deps.model.maxFrames)));
-    const check = await checkFrames(cut.slice(0, deps.model.maxFrames), deps.detector);
+    // The check is told what the first pass pixelated in each key frame's picture, so that the
+    // mosaic's blocks are not taken for plates.
+    const cut: { file: string; covered: Covered }[] = [];
+    for (const [i, out] of outputs.entries()) {
+      const r = results[i]!;
+      for (const k of await cutKeyFrames(out, path.join(dir, 'frames'), deps.model.maxFrames)) cut.push({ file: k.file, covered: { boxes: r.covered[k.index] ?? [], width: r.width, height: r.height } });
+    }
+    const chosen = cut.slice(0, deps.model.maxFrames);
+    const check = await checkFrames(chosen.map((c) => c.file), deps.detector, chosen.map((c) => c.covered));
     const frames = check.sent;
     log(`issue ${job.id}: ${describeCheck(check)}`);
     await api.submitToAI(job.id, `${outputs.length} desensitized file(s); ${describeCheck(check)}`);
