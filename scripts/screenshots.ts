@@ -3,7 +3,8 @@ import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { chromiumPath, signInPage, startServedApp } from './lib/served-app.js';
 
-// `npm run screenshots`: phone-sized (390x844) pictures of the built app's screens of issue 15 and
+// `npm run screenshots`: phone-sized (390x844) pictures of the built app's five screens that
+// docs/PERFORMANCE.md measures with Lighthouse, and
 // of the PrimeReact parts that open over them (calendar, dropdown, dialogs), on the real server
 // with a day of records, into test-results/app-screenshots (SCREENSHOTS_DIR). To look at after a
 // change to what CSS ships (decision 018): every component and layout must still be styled.

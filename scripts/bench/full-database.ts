@@ -11,7 +11,8 @@ import { derivedAtCreation } from '../../src/server/records/validation.js';
 import type { Kind } from '../../src/shared/kind-types.js';
 import { dayAfter, recordOf } from './records.js';
 
-// A full SQLite database for the browser benchmarks (issue 31): `perKind` records of every kind in
+// A full SQLite database for the browser benchmarks (docs/PERFORMANCE.md, Lighthouse with a full
+// database): `perKind` records of every kind in
 // the user's project, spread over the days before today, and a busy day (`busyDay` records of each
 // kind on today's date, the day the Data page and the lists show first). Rows go straight into the
 // tables in large transactions on the server's own connection (not through HTTP, where each create

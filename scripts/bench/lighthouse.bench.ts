@@ -7,7 +7,7 @@ import { APP_USER, chromiumPath, freePort, signInPage, startServedApp, type Serv
 import { fullDatabase } from './full-database.js';
 
 // Lighthouse mobile performance of the app's screens, signed in, on the built app served by the
-// real server with a full database (issue 31): `npm run bench lighthouse`. Builds the client first
+// real server with a full database (docs/PERFORMANCE.md): `npm run bench lighthouse`. Builds the client first
 // (LH_NO_BUILD=1 skips that); seeds LH_RECORDS records of every kind (default 100,000) and a busy
 // day of LH_BUSY (default 500) on today's date straight into SQLite (scripts/bench/full-database.ts,
 // kept between runs; LH_FRESH=1 seeds anew); signs in both ways a phone is met (LH_SIGNIN=both,

@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/server/config.js';
 import { BENCH_PG_URL, benchSchema, dropBenchSchema } from './postgres.js';
 
 // Upload throughput through the session protocol (5 MiB fragments, loopback) beside fs.copyFile of
-// the same bytes on the same disk, both made durable (fsync), as issue 31 measures it: the copy and
+// the same bytes on the same disk, both made durable (fsync), as docs/PERFORMANCE.md compares them: the copy and
 // the uploads in one run, 512 MiB and 1 GiB, one fragment at a time (as the Graph SDK sends) and
 // three in flight, on SQLite and on PostgreSQL. Options (environment):
 // - UPLOAD_DB: sqlite, postgres or both (the default); `-- --db postgres` still works.

@@ -7,7 +7,8 @@ import { loadRecordForm } from '../../src/client/engine/use-record-form';
 import { fakeFetch, okInfo } from './fake-server';
 import { current, renderApp, signedIn } from './render';
 
-// Issue 28: a toast names what happened. Creating a record says so ('POI created'), not that it was updated.
+// A toast names what happened (docs/PRODUCT.md section 4, a record's detail). Creating a record says so
+// ('POI created'), not that it was updated.
 const SCHEMAS = path.resolve(import.meta.dirname, '../../schemas');
 const kinds = fs
   .readdirSync(SCHEMAS)

@@ -4,7 +4,7 @@ import { ALICE, CAROL, startServer, type TestServer } from '../helpers/server.js
 import { launch, phone, signIn, snap } from './browser.js';
 
 /**
- * Issue 10 in the browser: two testers edit one issue at once. Different fields merge; the same
+ * Decision 006 in the browser: two testers edit one issue at once. Different fields merge; the same
  * field shows the second one the conflict view, where they choose per field and save.
  */
 describe('editing one issue from two phones', () => {

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ALICE, startServer, type TestServer } from '../helpers/server.js';
 import { launch, signIn, snap, watchCsp } from './browser.js';
 
-/** Issue 13: every screen and popup fits phones 320 to 430 px wide, filters survive a visit to a record, dates read as the contract writes them. */
+/** Every screen and popup fits phones 320 to 430 px wide (docs/PRODUCT.md section 1: a phone held in one hand), filters survive a visit to a record, dates read as the contract writes them. */
 describe('the app on phones 320, 390 and 430 px wide', () => {
   let server: TestServer;
   let browser: Browser;

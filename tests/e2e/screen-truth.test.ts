@@ -7,7 +7,8 @@ import { ALICE, startServer, type TestServer } from '../helpers/server.js';
 import { putFile } from '../server/downloads/fixtures.js';
 import { launch, phone, SCREENSHOTS, signIn, snap } from './browser.js';
 
-// Issue 28, part 1 ("the screen is always true"), in Chromium against the real server and the
+// The screen is always true: every icon drawn, the analysis's state said in words, files on their
+// way listed as such (docs/PRODUCT.md section 4), in Chromium against the real server and the
 // production build (its pruned CSS included).
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const VIDEO = randomBytes(2 * 1024 * 1024);

@@ -69,7 +69,7 @@ describe('only the CSS the app uses', () => {
   });
 });
 
-// Issue 28: an icon named anywhere in src/ (the bottom navigation's pi-database is named in
+// An icon the build prunes away shows as an empty square: an icon named anywhere in src/ (the bottom navigation's pi-database is named in
 // src/shared) or in a schema file's x-kind icons must be in the PrimeIcons CSS the build keeps.
 describe('every icon the app names is in the built CSS', () => {
   const namedIcons = (): Map<string, string> => {

@@ -56,7 +56,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const before = JSON.stringify([storage.username(), storage.userInfo()]);
         storage.saveUser(res.data.user.userName ?? initial.username, res.data.user);
         // Unchanged (the usual start): no new state, so every screen using it is not drawn again
-        // in one unsliced task while the page is still loading (issue 31).
+        // in one unsliced task while the page is still loading (a long task Lighthouse counts against
+        // the first screen: docs/PERFORMANCE.md, Lighthouse with a full database).
         if (JSON.stringify([storage.username(), storage.userInfo()]) !== before) setState(fromStorage());
       },
       (e: unknown) => {

@@ -15,7 +15,8 @@ export function Pagination({ page, totalPages, limit, onPage }: { page: number; 
     <nav className="pagination" aria-label={t('list.pages')}>
       <Button icon="pi pi-angle-left" text rounded aria-label={t('list.previousPage')} disabled={page <= 1} onClick={() => onPage(page - 1)} />
       {/* Plain buttons in PrimeReact's classes: the drive list shows every page number, 10,000 of them at
-          100,000 drives, and as PrimeReact Buttons they held a phone's main thread for tens of seconds (issue 31). */}
+          100,000 drives, and as PrimeReact Buttons they held a phone's main thread for tens of seconds
+          (docs/PERFORMANCE.md, Lighthouse with a full database). */}
       {pageNumbers(totalPages, limit).map((n) => (
         <button
           key={n}

@@ -101,7 +101,8 @@ const count = (value: number | string | undefined): string => (value === undefin
 
 // Each set of figures that arrives (the day, the 14 days, the totals) draws the page again in one
 // task that is not sliced (SWR's store updates are synchronous). The parts that do not show those
-// figures are memoised so that they are not drawn again each time (issue 31): PrimeReact's
+// figures are memoised so that they are not drawn again each time (docs/PERFORMANCE.md, Lighthouse
+// with a full database): PrimeReact's
 // Calendar builds its whole month, six weeks of cells, on every render, open or not.
 
 /** The day's date field. */

@@ -4,7 +4,7 @@ import { retryLater } from '../http/envelope.js';
  * Day packages and day reports under way at once, per user (DOWNLOADS_PER_USER). Each one holds
  * a database walk, a workbook in memory and open attachment files for as long as the client reads
  * it, so one user starting dozens of them would take the server's memory and disk from everyone
- * (issue 29, item 3). Counted in this process: a download streams from the instance it started on.
+ * (decision 039). Counted in this process: a download streams from the instance it started on.
  */
 export class DownloadSlots {
   private readonly running = new Map<number, string[]>();

@@ -7,7 +7,8 @@ import { fakeFetch, okInfo } from '../fake-server';
 import { renderApp, signedIn } from '../render';
 import { entry, FOLDER, installFakeXhr, renderPanel } from './fakes';
 
-// Issue 28: the Attachments card lists what the server has plus what is on its way (the outbox),
+// The Attachments card lists what the server has plus what is on its way (the outbox; docs/PRODUCT.md
+// section 4, Attachments),
 // refreshes when it arrives, and never says 'Empty' meanwhile; a resumed upload ends uploaded, once.
 const ok = (data: unknown = {}) => ({ body: { code: 200, msg: 'ok', data } });
 const ISSUE = { id: 5, taskId: '-2', issueTitle: 'Brake squeal', issueStartTime: '2026-11-20 08:30:00', projectName: 'P1', vehicleNo: 'V1' };
