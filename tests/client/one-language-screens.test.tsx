@@ -174,4 +174,19 @@ describe.each(['zh', 'en'] as const)('one language on the screens of issue 28 (%
     expect(within(conflict).getByText(v.theirs)).toBeInTheDocument();
     await expectOnly(language, 'conflict dialog', values);
   });
+
+  it("a drive's form names its two location pairs in the screen's language", { timeout: 60_000 }, async () => {
+    await signIn(language);
+    const driver = language === 'zh' ? '张伟' : 'Alice';
+    fakeFetch({
+      'GET /api/system/user/getInfo': language === 'zh' ? okInfo(ZHANG) : okInfo(),
+      'GET /api/vtp/driveRecord/7': () => ({ body: { code: 200, data: { id: 7, driveDate: '2026-11-20 00:00:00', startTime: '2026-11-20 08:00:00', stopTime: '2026-11-20 09:30:00', travelDistance: 88.4, projectName: 'P1', vehicleNo: 'V1', driver, version: 1 } } }),
+    });
+    renderApp('/data/drive/7');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: language === 'zh' ? '编辑' : 'Edit' }, { timeout: 15_000 }));
+    for (const name of language === 'zh' ? ['使用我的位置（起点）', '使用我的位置（终点）'] : ['Use my position (Start)', 'Use my position (End)'])
+      expect(await screen.findByRole('button', { name, hidden: true })).toBeInTheDocument();
+    await expectOnly(language, 'drive form', [driver, 'V1', 'P1']);
+  });
 });

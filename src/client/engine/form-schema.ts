@@ -1,5 +1,5 @@
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { fieldTitle } from '../i18n/kind-texts';
+import { fieldTitle, kindText } from '../i18n/kind-texts';
 import { format } from 'date-fns';
 import type { Kind, KindProperty } from '../../shared/kind-types';
 import { storage } from '../lib/storage';
@@ -75,7 +75,9 @@ export function systemFields(kind: Kind): Set<string> {
  * groups (key fields first, then x-kind.sections) as 'ui:groups' for the form's object template.
  */
 export function uiSchema(kind: Kind): UiSchema {
-  const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true }, 'ui:groups': groupsOf(kind, systemFields(kind)), 'ui:locations': kind.meta.locations ?? [] };
+  // A pair's name ('Start', 'End') in the language on screen, as the sections' titles.
+  const locations = (kind.meta.locations ?? []).map((pair, i) => (pair.label === undefined ? pair : { ...pair, label: kindText(kind, `locations.${i}.label`, pair.label) }));
+  const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true }, 'ui:groups': groupsOf(kind, systemFields(kind)), 'ui:locations': locations };
   for (const [name, prop] of Object.entries(kind.schema.properties)) ui[name] = fieldUi(prop);
   return ui;
 }
