@@ -1,5 +1,5 @@
 import { Blob as NodeBlob } from 'node:buffer';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { applyLanguage, LANGUAGE_KEY } from '../../src/client/i18n';
@@ -11,6 +11,7 @@ import { issueAttachmentFolder } from '../../src/shared/attachments';
 import { fakeFetch, okInfo, type FakeCall } from './fake-server';
 import { expectOnly } from './one-language-check';
 import { renderApp, signedIn } from './render';
+import { installFakeXhr, renderPanel, uploadsSettled } from './attachments/fakes';
 
 // Issue 28, item 4, for the screens decision 038 left in English or in the specification's
 // Chinese: the outbox with its remove dialog, an issue with its AI strip, submit and report dialogs,
@@ -188,5 +189,23 @@ describe.each(['zh', 'en'] as const)('one language on the screens of issue 28 (%
     for (const name of language === 'zh' ? ['使用我的位置（起点）', '使用我的位置（终点）'] : ['Use my position (Start)', 'Use my position (End)'])
       expect(await screen.findByRole('button', { name, hidden: true })).toBeInTheDocument();
     await expectOnly(language, 'drive form', [driver, 'V1', 'P1']);
+  });
+
+  it('the upload queue: a failed upload with Retry and Remove, an uploaded one, and their toasts', { timeout: 60_000 }, async () => {
+    await signIn(language);
+    const [failing, passing] = language === 'zh' ? ['记录甲.txt', '记录乙.txt'] : ['note-a.txt', 'note-b.txt'];
+    const full = language === 'zh' ? '磁盘已满' : 'Disk full';
+    const { calls } = fakeFetch({
+      'GET /sharepoint/files': () => ({ body: { code: 200, msg: 'ok', data: [] } }),
+      'PUT /api/vtp/issueRecord': (call: FakeCall) => ({ body: { code: 200, msg: 'ok', data: call.body } }),
+    });
+    installFakeXhr((xhr) => ((xhr.sentFile() as File | null)?.name === failing ? { status: 500, body: { code: 500, msg: full } } : { status: 201, body: { code: 200, data: {} } }));
+    renderPanel({ title: language === 'zh' ? '附件' : 'Attachments' });
+    fireEvent.change(screen.getByLabelText(language === 'zh' ? '选择要上传的文件' : 'Choose files to upload'), { target: { files: [new File(['a'], failing), new File(['b'], passing)] } });
+    expect(await screen.findByText(language === 'zh' ? `上传失败：${full}` : `Upload failed: ${full}`)).toBeInTheDocument();
+    expect(await screen.findByText(language === 'zh' ? '上传成功' : 'Uploaded')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: language === 'zh' ? '重试' : 'Retry' })).toBeInTheDocument();
+    await uploadsSettled(calls);
+    await expectOnly(language, 'upload queue with its toasts', [failing, passing, full, 'issue_records/20261120/V1/Issue_5_20261120-083000']);
   });
 });
