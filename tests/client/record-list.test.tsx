@@ -1,7 +1,7 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
-import { pageNumbers } from '../../src/client/engine/pagination';
+import { describe, expect, it, vi } from 'vitest';
+import { PAGE_GROUP, pageNumbers } from '../../src/client/engine/pagination';
 import { filterText } from '../../src/client/engine/date-range-filter';
 import { fakeFetch, okInfo, takeConsoleErrors, type FakeCall } from './fake-server';
 import { renderApp, signedIn } from './render';
@@ -146,6 +146,42 @@ describe('record lists', () => {
     open('/data/drive', { 'GET /api/vtp/driveRecord/list': listOf(10, (i) => ({ id: i, driveDate: '2026-11-20' })) });
     await screen.findAllByText('2026-11-20');
     expect(screen.queryByRole('navigation', { name: 'Pages' })).not.toBeInTheDocument();
+  });
+
+  it("draws a drive list's thousands of page numbers a group at a time, as the row scrolls to them, every one reachable", async () => {
+    // Chromium's IntersectionObserver, held by the test: a group is drawn when told it is near.
+    const observed: { el: Element; callback: IntersectionObserverCallback }[] = [];
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(private readonly callback: IntersectionObserverCallback) {}
+        observe(el: Element): void {
+          observed.push({ el, callback: this.callback });
+        }
+        disconnect(): void {}
+      },
+    );
+    try {
+      const pages = 10_050;
+      open('/data/drive', { 'GET /api/vtp/driveRecord/list': listOf(pages * 10, (i) => ({ id: i, driveDate: '2026-11-20' })) });
+      const nav = await screen.findByRole('navigation', { name: 'Pages' });
+      // The first group only (it holds page 1); the rest are placeholders as wide as their numbers.
+      expect(within(nav).getAllByRole('button', { name: /^Page \d+$/ })).toHaveLength(PAGE_GROUP);
+      const placeholders = nav.querySelectorAll('.pagination-placeholder');
+      expect(placeholders).toHaveLength(Math.ceil(pages / PAGE_GROUP) - 1);
+      expect((placeholders[0] as HTMLElement).style.width).toBe(`${PAGE_GROUP * 2.75}rem`);
+      // The last group scrolls near: its numbers are drawn, the last page among them.
+      const last = observed.find((o) => o.el === placeholders[placeholders.length - 1])!;
+      act(() => last.callback([{ isIntersecting: true, target: last.el } as IntersectionObserverEntry], {} as IntersectionObserver));
+      const user = userEvent.setup();
+      await user.click(within(nav).getByRole('button', { name: `Page ${pages}` }));
+      await waitFor(() => expect(screen.getByRole('button', { name: `Page ${pages}` })).toHaveAttribute('aria-current', 'page'));
+      expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+      // The group with the current page is drawn whatever the row's scroll.
+      expect(screen.getAllByRole('button', { name: /^Page \d+$/ }).length).toBeGreaterThanOrEqual(pages % PAGE_GROUP || PAGE_GROUP);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('clamps the page when the total shrinks', async () => {

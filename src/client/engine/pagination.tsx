@@ -1,3 +1,4 @@
+import { memo, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { Button } from 'primereact/button';
 import { useTranslation } from 'react-i18next';
 
@@ -7,28 +8,79 @@ export function pageNumbers(totalPages: number, limit: number | 'all'): number[]
   return Array.from({ length: Math.max(0, last) }, (_, i) => i + 1);
 }
 
+/**
+ * Page numbers come in groups of this many. Past one group (the drive list shows every page
+ * number: 2,000 of them at 20,000 drives) they sit in one row that scrolls sideways, and a group is
+ * drawn when it scrolls near: the numbers further along are placeholders of the same width until
+ * then. Drawn all at once, 10,050 numbers held a phone's main thread for seconds and made the page
+ * 55,000 px tall (docs/PERFORMANCE.md, Lighthouse with a full database).
+ */
+export const PAGE_GROUP = 50;
+/** A number's width with its gap, in rem (2.5rem buttons, 0.25rem apart): a placeholder's width. */
+const NUMBER_REM = 2.75;
+
+function PageNumber({ n, current, onPage }: { n: number; current: boolean; onPage: (page: number) => void }) {
+  const { t } = useTranslation();
+  // Plain buttons in PrimeReact's classes: cheaper than thousands of PrimeReact Buttons.
+  return (
+    <button
+      type="button"
+      className={`p-button p-component p-button-rounded${current ? '' : ' p-button-text'} pagination-number`}
+      aria-label={t('list.page', { n })}
+      aria-current={current ? 'page' : undefined}
+      onClick={() => onPage(n)}
+    >
+      <span className="p-button-label p-c">{n}</span>
+    </button>
+  );
+}
+
+/** One group of numbers, drawn once it has come near the visible part of the row (or has the current page). */
+const PageGroup = memo(function PageGroup({ first, last, page, onPage, strip }: { first: number; last: number; page: number; onPage: (page: number) => void; strip: RefObject<HTMLDivElement | null> }) {
+  const holds = page >= first && page <= last;
+  const [near, setNear] = useState(holds || typeof IntersectionObserver === 'undefined');
+  const placeholder = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    const el = placeholder.current;
+    if (near || !el) return;
+    const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { root: strip.current, rootMargin: '0px 600px' });
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, [near, strip]);
+  if (!near && !holds) return <span ref={placeholder} className="pagination-placeholder" style={{ width: `${(last - first + 1) * NUMBER_REM}rem` }} aria-hidden="true" />;
+  const numbers = [];
+  for (let n = first; n <= last; n++) numbers.push(<PageNumber key={n} n={n} current={n === page} onPage={onPage} />);
+  return <>{numbers}</>;
+});
+
+/** Every page number in one row that scrolls sideways, drawn a group at a time, the current page in view. */
+function PageStrip({ page, totalPages, onPage }: { page: number; totalPages: number; onPage: (page: number) => void }) {
+  const strip = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = strip.current;
+    const current = el?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (el && current) el.scrollLeft = current.offsetLeft - el.offsetLeft - (el.clientWidth - current.offsetWidth) / 2;
+  }, [page]);
+  const groups = [];
+  for (let first = 1; first <= totalPages; first += PAGE_GROUP) {
+    groups.push(<PageGroup key={first} first={first} last={Math.min(totalPages, first + PAGE_GROUP - 1)} page={page} onPage={onPage} strip={strip} />);
+  }
+  return (
+    <div ref={strip} className="pagination-strip">
+      {groups}
+    </div>
+  );
+}
+
 /** Previous/next and numbered page buttons; nothing at all with one page or none. */
 export function Pagination({ page, totalPages, limit, onPage }: { page: number; totalPages: number; limit: number | 'all'; onPage: (page: number) => void }) {
   const { t } = useTranslation();
   if (totalPages <= 1) return null;
+  const many = limit === 'all' && totalPages > PAGE_GROUP;
   return (
-    <nav className="pagination" aria-label={t('list.pages')}>
+    <nav className={`pagination${many ? ' pagination-many' : ''}`} aria-label={t('list.pages')}>
       <Button icon="pi pi-angle-left" text rounded aria-label={t('list.previousPage')} disabled={page <= 1} onClick={() => onPage(page - 1)} />
-      {/* Plain buttons in PrimeReact's classes: the drive list shows every page number, 10,000 of them at
-          100,000 drives, and as PrimeReact Buttons they held a phone's main thread for tens of seconds
-          (docs/PERFORMANCE.md, Lighthouse with a full database). */}
-      {pageNumbers(totalPages, limit).map((n) => (
-        <button
-          key={n}
-          type="button"
-          className={`p-button p-component p-button-rounded${n === page ? '' : ' p-button-text'} pagination-number`}
-          aria-label={t('list.page', { n })}
-          aria-current={n === page ? 'page' : undefined}
-          onClick={() => onPage(n)}
-        >
-          <span className="p-button-label p-c">{n}</span>
-        </button>
-      ))}
+      {many ? <PageStrip page={page} totalPages={totalPages} onPage={onPage} /> : pageNumbers(totalPages, limit).map((n) => <PageNumber key={n} n={n} current={n === page} onPage={onPage} />)}
       <Button icon="pi pi-angle-right" text rounded aria-label={t('list.nextPage')} disabled={page >= totalPages} onClick={() => onPage(page + 1)} />
     </nav>
   );
