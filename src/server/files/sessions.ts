@@ -272,17 +272,29 @@ export class UploadSessionStore {
       // knows it. The session's expiry moves with the next sync (markSynced), not here.
       const row = await this.locked(trx, idHash, true);
       if (!row) return undefined;
-      const mine = await trx
-        .updateTable('upload_fragments')
-        .set({ done: WRITTEN, writer: this.writer, locked_until: iso(now + FRAGMENT_LEASE_SECONDS * 1000) })
-        .where('id_hash', '=', idHash)
-        .where('lock_id', '=', lockId)
-        .where('done', '=', WRITING)
-        .executeTakeFirst();
-      if (Number(mine.numUpdatedRows) !== 1) return undefined;
+      const mark = { done: WRITTEN, writer: this.writer, locked_until: iso(now + FRAGMENT_LEASE_SECONDS * 1000) };
+      let rows: FragmentRecord[];
+      if (this.dialect === 'postgres') {
+        // The mark and the read of the session's fragments in one round trip (under the session's
+        // lock, which the next fragment's claim waits for). The read sees the fragments as they
+        // were when the statement began, so this fragment's row is given its new state here.
+        const read = await trx
+          .with('mine', (q) => q.updateTable('upload_fragments').set(mark).where('id_hash', '=', idHash).where('lock_id', '=', lockId).where('done', '=', WRITING).returning('lock_id'))
+          .selectFrom('upload_fragments')
+          .selectAll('upload_fragments')
+          .select((eb) => eb.selectFrom('mine').select((e) => e.fn.countAll<string>().as('n')).as('marked'))
+          .where('upload_fragments.id_hash', '=', idHash)
+          .execute();
+        if (Number(read[0]?.marked ?? 0) !== 1) return undefined;
+        rows = read.map((r) => (r.lock_id === lockId ? { ...r, ...mark } : r));
+      } else {
+        const mine = await trx.updateTable('upload_fragments').set(mark).where('id_hash', '=', idHash).where('lock_id', '=', lockId).where('done', '=', WRITING).executeTakeFirst();
+        if (Number(mine.numUpdatedRows) !== 1) return undefined;
+        rows = await trx.selectFrom('upload_fragments').selectAll().where('id_hash', '=', idHash).execute();
+      }
       const expiresAt = row.expires_at;
       const total = row.total === null ? undefined : Number(row.total);
-      const held = (await this.fragments(trx, idHash, now)).filter((f) => f.state !== 'writing');
+      const held = this.classify(rows, now).filter((f) => f.state !== 'writing');
       return { received: prefix(Number(row.received), held), expiresAt, nextExpectedRanges: missingRanges(Number(row.received), total, held) };
     });
   }
