@@ -36,6 +36,9 @@ export const en = {
     lowSpace: 'This phone is low on space',
     lowSpaceDetail: 'Changes waiting to sync may not fit: sync when you can, or free some space',
     allSent: 'All waiting changes are sent',
+    screenFailed: 'This screen could not be shown',
+    screenFailedDetail: 'Something went wrong on this screen. What you saved is not lost: try again, or open another screen below.',
+    tryAgain: 'Try Again',
   },
   login: {
     heading: 'Road Test Data Management',
