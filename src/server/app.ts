@@ -17,7 +17,7 @@ import { authRoutes } from './auth/routes.js';
 import { authenticateOrSignedLink, LinkSigner, loadLinkSecret } from './auth/signed-links.js';
 import { authenticate, confineRoles } from './auth/authenticate.js';
 import { AnalysisJobs } from './analysis/jobs.js';
-import { analysedKinds, analysisPaths, analysisRoutes } from './analysis/routes.js';
+import { analysedKinds, analysisPaths, analysisRoutes, nounOf } from './analysis/routes.js';
 import { registerApiDocs } from './api-docs/openapi.js';
 import { serialisableSchemas } from './api-docs/kind-schemas.js';
 import { requestForLog } from './http/log-redaction.js';
@@ -191,7 +191,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const validator = new RecordValidator(registry);
   const signer = new LinkSigner(await loadLinkSecret(db.kysely));
   // Bearer or signed link: for the download and shared-files services (opened in frames and tabs).
-  const serviceAuth = authenticateOrSignedLink(tokens, signer);
+  // The analysed kinds' routes, named where a worker or tester account is sent away from the other's.
+  const analysisHints = analysedKinds(registry.values()).map((kind) => ({ workers: analysisPaths(kind).fileAnalyze, submit: analysisPaths(kind).submit, noun: nounOf(kind) }));
+  const serviceAuth = authenticateOrSignedLink(tokens, signer, analysisHints);
   app.decorate('services', { users, tokens, records, signer, serviceAuth, files: new FileStorage(`${config.dataDir}/files`), sole });
 
   const limits = new UploadLimits(config.uploads, app.services.files.rootDir, db.kysely);
@@ -207,7 +209,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         // Worker accounts reach only the fileAnalyze routes, and only they do (docs/decisions/021).
         const confine = (): void => {
           try {
-            confineRoles(request.user, workerRoute);
+            confineRoles(request.user, workerRoute, analysisHints);
           } catch (error) {
             done(error as Error);
             return;

@@ -61,16 +61,32 @@ export function currentUser(request: FastifyRequest): User {
 }
 
 /**
- * Keeps each kind of account on its own routes: a worker token only on the fileAnalyze routes
- * (workerRoute), and a tester token never on them. 403 with what to do instead.
+ * Where an analysed kind's routes are under /api (the kinds that declare x-kind.analysis:
+ * analysis/routes.ts analysisPaths, given by app.ts), for the messages of confineRoles.
  */
-export function confineRoles(user: User | undefined, workerRoute: boolean): void {
+export interface AnalysisRoutesHint {
+  /** Its worker routes, such as '/vtp/issueRecord/fileAnalyze'. */
+  workers: string;
+  /** Its testers' submit, such as '/vtp/issueRecord/aiSubmit'. */
+  submit: string;
+  /** What its records are called ('Issue'). */
+  noun: string;
+}
+
+/**
+ * Keeps each kind of account on its own routes: a worker token only on the fileAnalyze routes
+ * (workerRoute), and a tester token never on them. 403 with what to do instead, naming the
+ * analysed kinds' routes.
+ */
+export function confineRoles(user: User | undefined, workerRoute: boolean, analysed: readonly AnalysisRoutesHint[] = []): void {
   if (!user) return;
   const worker = isWorker(user);
   if (worker && !workerRoute) {
-    throw forbidden('This is a worker account: it may call only the video analysis worker routes (/api/vtp/issueRecord/fileAnalyze/...). Sign in as a tester for anything else.');
+    const where = analysed.length === 0 ? 'none here: no kind declares x-kind.analysis' : analysed.map((a) => `/api${a.workers}/...`).join(' or ');
+    throw forbidden(`This is a worker account: it may call only the video analysis worker routes (${where}). Sign in as a tester for anything else.`);
   }
   if (!worker && workerRoute) {
-    throw forbidden('Only worker accounts may call the fileAnalyze routes (create one with npm run users -- add-worker). Testers submit an issue with /api/vtp/issueRecord/aiSubmit.');
+    const submit = analysed.map((a) => ` Testers submit ${/^[aeiou]/i.test(a.noun) ? 'an' : 'a'} ${a.noun.toLowerCase()} with /api${a.submit}.`).join('');
+    throw forbidden(`Only worker accounts may call the fileAnalyze routes (create one with npm run users -- add-worker).${submit}`);
   }
 }

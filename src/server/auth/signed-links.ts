@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
 import { badRequest, unauthorized } from '../http/envelope.js';
-import { bearerToken, confineRoles } from './authenticate.js';
+import { bearerToken, confineRoles, type AnalysisRoutesHint } from './authenticate.js';
 import type { TokenStore } from './tokens.js';
 
 /** How long a signed link works: long enough to start a download, too short to be worth sharing. */
@@ -164,16 +164,17 @@ export function signOrExplain(signer: LinkSigner, claim: LinkClaim, target: stri
 /**
  * A preHandler for the download and shared-files services: a Bearer token (as for the API) or a
  * valid signed link, whose sign-in must still be live (sign-out, a password change or removing the
- * user ends it). Sets request.user and request.linkId like authenticate does.
+ * user ends it). Sets request.user and request.linkId like authenticate does. `analysed` names the
+ * analysis routes in the refusal of a worker account (confineRoles).
  */
-export function authenticateOrSignedLink(tokens: TokenStore, signer: LinkSigner) {
+export function authenticateOrSignedLink(tokens: TokenStore, signer: LinkSigner, analysed: readonly AnalysisRoutesHint[] = []) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const token = bearerToken(request);
     if (token !== undefined) {
       const signedIn = await tokens.resolve(token);
       if (!signedIn) throw unauthorized('Your session has expired or was signed out; please sign in again');
-      // Worker accounts read and write issue folders only through the fileAnalyze routes.
-      confineRoles(signedIn.user, false);
+      // Worker accounts read and write record folders only through the fileAnalyze routes.
+      confineRoles(signedIn.user, false, analysed);
       request.user = signedIn.user;
       request.linkId = signedIn.linkId;
       return;
@@ -188,7 +189,7 @@ export function authenticateOrSignedLink(tokens: TokenStore, signer: LinkSigner)
     }
     const signedIn = await tokens.resolveLink(claim.linkId);
     if (!signedIn || signedIn.user.id !== claim.userId) throw unauthorized('The sign-in this link was made from has ended; open it again from the app');
-    confineRoles(signedIn.user, false);
+    confineRoles(signedIn.user, false, analysed);
     request.user = signedIn.user;
     request.linkId = signedIn.linkId;
   };

@@ -142,8 +142,14 @@ describe.each(dbTargets())('x-kind.analysis on a kind of its own on $name', (tar
   });
 
   it('keeps testers off the new fileAnalyze routes and workers off everything else', async () => {
-    expect((await s.request('GET', `${FA}/todolist`, { token: alice })).status).toBe(403);
-    expect((await s.request('GET', `${REFUEL}/list?pageSize=1`, { token: worker })).status).toBe(403);
+    const tester = await s.request('GET', `${FA}/todolist`, { token: alice });
+    expect(tester.status).toBe(403);
+    expect(tester.body.msg).toBe('Only worker accounts may call the fileAnalyze routes (create one with npm run users -- add-worker). Testers submit a refuel with /api/vtp/refuelRecord/aiSubmit.');
+    const away = await s.request('GET', `${REFUEL}/list?pageSize=1`, { token: worker });
+    expect(away.status).toBe(403);
+    expect(away.body.msg).toBe('This is a worker account: it may call only the video analysis worker routes (/api/vtp/refuelRecord/fileAnalyze/...). Sign in as a tester for anything else.');
+    // The shared-files service says the same.
+    expect((await s.request('GET', '/sharepoint/files?path=refuel_records', { token: worker })).body.msg).toBe(away.body.msg);
   });
 
   it('refuses, as a tester, to set the fields the flow owns', async () => {
