@@ -1,18 +1,31 @@
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { Suspense, useEffect } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { t } from '../i18n';
 import { setUnauthorizedHandler } from '../api/client';
 import { whenIdle } from '../lib/idle';
 import { AuthProvider, useAuth } from '../auth/auth-context';
 import { Loading } from '../ui/loading';
+import { isCodeLoadError, retryableLazy, ScreenErrorBoundary, type RetryablePage } from '../ui/error-boundary';
 import { ToastProvider, useToast } from '../ui/toast';
 import { HOME_PATH, PAGE_ROUTES, type PageName } from '../../shared/page-routes';
 import { AppLayout } from './app-layout';
 import { PAGE_IMPORTS } from './page-imports';
 
 // Every page is its own chunk (page-imports.ts): the sign-in page loads only what it needs.
-const PAGES = Object.fromEntries(Object.entries(PAGE_IMPORTS).map(([name, load]) => [name, lazy(load)])) as unknown as Record<PageName, ComponentType>;
-const NotFoundPage = PAGES.notFound;
+// A page that fails (its code did not load, or it threw) fails alone, with a way to try again.
+const PAGES = Object.fromEntries(Object.entries(PAGE_IMPORTS).map(([name, load]) => [name, retryableLazy(load)])) as unknown as Record<PageName, RetryablePage>;
+
+/** A page in its own error boundary, started clean on every path. */
+function Screen({ page }: { page: PageName }) {
+  const { pathname } = useLocation();
+  const { Page, retry } = PAGES[page];
+  return (
+    // Code that did not load comes with the app loaded again (drafts and the outbox are on the phone); any other failure draws the screen again.
+    <ScreenErrorBoundary key={pathname} onRetry={(error) => (isCodeLoadError(error) ? window.location.reload() : retry())}>
+      <Page />
+    </ScreenErrorBoundary>
+  );
+}
 
 /** Connects the API client's 401 handling and the service worker's messages to the app. */
 export function AppEffects() {
@@ -80,18 +93,16 @@ export function AppRoutes() {
   return (
     <Suspense fallback={<Loading />}>
       <Routes>
-        {PAGE_ROUTES.filter((r) => !r.signedIn).map((r) => {
-          const Page = PAGES[r.page];
-          return <Route key={r.path} path={r.path} element={<Page />} />;
-        })}
+        {PAGE_ROUTES.filter((r) => !r.signedIn).map((r) => (
+          <Route key={r.path} path={r.path} element={<Screen page={r.page} />} />
+        ))}
         <Route element={<AppLayout />}>
           <Route path="/" element={<Navigate to={HOME_PATH} replace />} />
-          {PAGE_ROUTES.filter((r) => r.signedIn).map((r) => {
-            const Page = PAGES[r.page];
-            return <Route key={r.path} path={r.path} element={<Page />} />;
-          })}
+          {PAGE_ROUTES.filter((r) => r.signedIn).map((r) => (
+            <Route key={r.path} path={r.path} element={<Screen page={r.page} />} />
+          ))}
         </Route>
-        <Route path="*" element={<NotFoundPage />} />
+        <Route path="*" element={<Screen page="notFound" />} />
       </Routes>
     </Suspense>
   );

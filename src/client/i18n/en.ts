@@ -37,7 +37,7 @@ export const en = {
     lowSpaceDetail: 'Changes waiting to sync may not fit: sync when you can, or free some space',
     allSent: 'All waiting changes are sent',
     screenFailed: 'This screen could not be shown',
-    screenFailedDetail: 'Something went wrong on this screen. What you saved is not lost: try again, or open another screen below.',
+    screenFailedDetail: 'Something went wrong on this screen. Nothing you saved is lost: try again.',
     tryAgain: 'Try Again',
   },
   login: {

@@ -38,7 +38,7 @@ export const zh = {
     lowSpaceDetail: '等待同步的更改可能存不下：请尽快同步，或清理一些空间',
     allSent: '所有等待的更改已发送',
     screenFailed: '此页面无法显示',
-    screenFailedDetail: '此页面出错了。已保存的内容不会丢失：请重试，或从下方打开其他页面。',
+    screenFailedDetail: '此页面出错了。已保存的内容不会丢失，请重试。',
     tryAgain: '重试',
   },
   login: {

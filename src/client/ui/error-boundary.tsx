@@ -1,0 +1,80 @@
+import { Component, lazy, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
+import { t } from '../i18n';
+
+/**
+ * A lazily loaded page whose loading can be tried again: React's lazy() keeps a failed import (a
+ * chunk fetched without coverage, or gone after a deploy) for good, so `retry()` makes a new one.
+ */
+export interface RetryablePage {
+  Page: ComponentType;
+  retry(): void;
+}
+
+/**
+ * Whether a page's code could not be fetched (no coverage, or a file gone after a deploy). Browsers
+ * remember a failed module import, so only loading the app again fetches it anew.
+ */
+export function isCodeLoadError(error: Error): boolean {
+  return /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload CSS|Failed to fetch/i.test(error.message);
+}
+
+export function retryableLazy(load: () => Promise<{ default: ComponentType }>): RetryablePage {
+  let Lazy = lazy(load);
+  function Page() {
+    return <Lazy />;
+  }
+  return {
+    Page,
+    retry: () => {
+      Lazy = lazy(load);
+    },
+  };
+}
+
+interface Props {
+  children: ReactNode;
+  /** Called before the screen is drawn again, with what failed (to load a page's code anew). */
+  onRetry?: (error: Error) => void;
+}
+
+/**
+ * One screen's failure stays on that screen: instead of a blank app, it says the screen could not
+ * be shown and offers to try again, with the navigation still there. Give it a `key` of the path so
+ * that going to another screen starts clean.
+ */
+export class ScreenErrorBoundary extends Component<Props, { error: Error | null; attempt: number }> {
+  override state = { error: null as Error | null, attempt: 0 };
+
+  static getDerivedStateFromError(error: unknown): { error: Error } {
+    return { error: error instanceof Error ? error : new Error(String(error)) };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo): void {
+    console.error('A screen failed:', error, info.componentStack);
+  }
+
+  private readonly retry = (): void => {
+    if (this.state.error) this.props.onRetry?.(this.state.error);
+    this.setState((s) => ({ error: null, attempt: s.attempt + 1 }));
+  };
+
+  override render(): ReactNode {
+    const { error, attempt } = this.state;
+    if (!error) return <ScreenAttempt key={attempt}>{this.props.children}</ScreenAttempt>;
+    return (
+      <div className="empty-state" role="alert">
+        <i className="pi pi-exclamation-triangle text-4xl text-400" aria-hidden="true" />
+        <p className="font-semibold mb-1">{t('app.screenFailed')}</p>
+        <p className="text-600 mt-0">{t('app.screenFailedDetail')}</p>
+        <button type="button" className="p-button p-component" onClick={this.retry}>
+          <span className="p-button-label">{t('app.tryAgain')}</span>
+        </button>
+      </div>
+    );
+  }
+}
+
+/** Keyed by the attempt: trying again mounts the screen anew. */
+function ScreenAttempt({ children }: { children: ReactNode }) {
+  return <>{children}</>;
+}
