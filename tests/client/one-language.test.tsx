@@ -75,6 +75,7 @@ describe('one language per screen', () => {
     expect(await screen.findByRole('heading', { name: '我的' })).toBeInTheDocument();
     expect(localStorage.getItem(LANGUAGE_KEY)).toBe('zh');
     expect(document.documentElement.lang).toBe('zh-CN');
+    expect(document.title).toBe('路试数据');
     await expectOnly('zh', 'Profile');
 
     await user.click(screen.getByRole('link', { name: '工作台' }));
@@ -114,6 +115,7 @@ describe('one language per screen', () => {
     await user.click(await screen.findByRole('button', { name: 'English' }));
     expect(await screen.findByRole('heading', { name: 'My Profile' })).toBeInTheDocument();
     expect(document.documentElement.lang).toBe('en');
+    expect(document.title).toBe('Road Test Data');
     await expectOnly('en', 'Profile', ['张伟']);
     await user.click(screen.getByRole('link', { name: 'Workspace' }));
     await screen.findByRole('heading', { name: 'Workspace' });

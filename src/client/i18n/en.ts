@@ -32,6 +32,7 @@ export const en = {
     sharepointTest: 'SP测试',
   },
   app: {
+    name: 'Road Test Data',
     updated: 'Updated!',
     lowSpace: 'This phone is low on space',
     lowSpaceDetail: 'Changes waiting to sync may not fit: sync when you can, or free some space',

@@ -72,6 +72,8 @@ export async function applyLanguage(language: Language): Promise<void> {
   }
   await i18n.changeLanguage(language);
   document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
+  // The tab's and the home screen's name: index.html says it in English before the app runs.
+  document.title = i18n.t('app.name');
 }
 
 /** The Profile switch: remembers the choice on this phone and applies it. */

@@ -33,6 +33,7 @@ export const zh = {
     sharepointTest: 'SP测试',
   },
   app: {
+    name: '路试数据',
     updated: '更新成功！',
     lowSpace: '手机存储空间不足',
     lowSpaceDetail: '等待同步的更改可能存不下：请尽快同步，或清理一些空间',
