@@ -1,5 +1,6 @@
-import type { Kind } from '../../shared/kind-types';
-import type { DetailSection } from '../engine/record-detail';
+import { createElement, useMemo } from 'react';
+import type { AnalysisMeta, Kind } from '../../shared/kind-types';
+import type { DetailSection, DetailSectionProps } from '../engine/record-detail';
 import type { ListHeaderExtra } from '../engine/record-list';
 import { LazyAttachmentsCard } from './attachments/lazy-attachments-card';
 import { LazyIssueStatusStrip } from './issue-status/lazy-status-strip';
@@ -19,9 +20,33 @@ export function detailSections(kind: Kind): DetailSection[] {
 }
 
 /**
- * Sections above the form: the issue's status strip (video analysis, desensitization, AI report).
- * Submitting to AI (first submit and resubmit) waits for the analysis service's calls.
+ * A record's analysis values under the contract's names (issueStatus, videoAnalysisStatus,
+ * videoDesensitizationStatus, aiVideoAnalysisReport), which the strip and the aiStatus answers
+ * speak, read from the fields the kind's x-kind.analysis names (decision 041).
  */
-export const detailTopSections: Record<string, DetailSection[]> = {
-  issue: [LazyIssueStatusStrip],
-};
+export function analysisValues(analysis: AnalysisMeta, record: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...record,
+    issueStatus: record[analysis.status],
+    videoAnalysisStatus: record[analysis.analysisStatus],
+    videoDesensitizationStatus: record[analysis.desensitizationStatus],
+    aiVideoAnalysisReport: record[analysis.report],
+  };
+}
+
+/** The status strip of a kind with x-kind.analysis, reading the fields it names. */
+function AnalysisStrip(props: DetailSectionProps) {
+  const { analysis } = props.kind.meta;
+  // One object per record value: the strip's effects follow the record.
+  const record = useMemo(() => (analysis ? analysisValues(analysis, props.record) : props.record), [analysis, props.record]);
+  return createElement(LazyIssueStatusStrip, { ...props, record });
+}
+
+/**
+ * Sections above the form: the status strip (video analysis, desensitization, AI report) of every
+ * kind that declares x-kind.analysis. Submitting to AI (first submit and resubmit) waits for the
+ * analysis service's calls, under the kind's API path.
+ */
+export function detailTopSections(kind: Kind): DetailSection[] {
+  return kind.meta.analysis ? [AnalysisStrip] : [];
+}

@@ -9,5 +9,5 @@ export function RecordDetailPage() {
   const { slug = '', id = '' } = useParams();
   const kind = kindByRoute(`/data/${slug}`);
   if (!kind || !(id === 'new' || /^\d+$/.test(id) || id.startsWith('waiting~'))) return <NotFoundPage />;
-  return <RecordDetail key={`${kind.name}/${id}`} kind={kind} id={id} sections={detailSections(kind)} topSections={detailTopSections[kind.name] ?? []} />;
+  return <RecordDetail key={`${kind.name}/${id}`} kind={kind} id={id} sections={detailSections(kind)} topSections={detailTopSections(kind)} />;
 }
