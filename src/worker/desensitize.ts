@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { Detector, type Box, type PlatePasses } from './detector.js';
 import { pad, pixelate } from './blur.js';
 import { insideShare, iou } from './boxes.js';
+import { detectHelpers } from './detect-helper.js';
 import { FaceDnn, type Passes } from './face-dnn.js';
 import { probe, spawnFfmpeg } from './ffmpeg.js';
 import { SCALES } from './plates.js';
@@ -105,34 +106,60 @@ async function desensitizeVideo(input: string, output: string, det: Detector): P
   const plan = videoSearchPlan(width, height, info.fps);
   const { every, hold } = plan;
   let held: { box: Box; at: number; until: number }[] = [];
-  let queue: { frame: Buffer; index: number }[] = [];
+  const queue: { frame: Buffer; index: number }[] = [];
   let framesWithBoxes = 0;
   let index = 0;
   const covered: Box[][] = [];
-  const flush = async (): Promise<void> => {
-    for (const { frame, index: j } of queue) {
+  // Frames up to `upTo` have every box they will get once the searches up to `upTo` are in.
+  const flush = async (upTo: number): Promise<void> => {
+    while (queue.length > 0 && queue[0]!.index <= upTo) {
+      const { frame, index: j } = queue.shift()!;
       const boxes = held.filter((h) => j > h.at - every && j <= h.until).map((h) => grow(h.box, Math.abs(j - h.at), width, height));
       if (boxes.length > 0) framesWithBoxes++;
       covered[j] = boxes;
       pixelate(frame, width, boxes);
       if (!encode.child.stdin.write(frame)) await once(encode.child.stdin, 'drain');
     }
-    queue = [];
   };
-  const frames = await readFrames(decode.child.stdout, width * height * 3, async (frame) => {
-    const i = index++;
-    queue.push({ frame, index: i });
-    const search = plan.search(i);
-    if (!search) return;
-    const hits = (await det.cover(frame, width, height, search.passes, search.plates)).map((b) => pad(b, MARGIN, width, height));
+  // Searches run on the main thread's detector and, where the machine has more cores, on detector
+  // threads (detect-helper.ts) in turn, at most one each at a time; their boxes are taken in the
+  // order of the frames searched, exactly as if one detector had done them all.
+  const helpers = detectHelpers();
+  const lanes = helpers.length + 1;
+  const pending: { at: number; boxes: Promise<Box[]> }[] = [];
+  let turn = 0;
+  const settle = async (): Promise<void> => {
+    const { at: i, boxes } = pending.shift()!;
+    const hits = (await boxes).map((b) => pad(b, MARGIN, width, height));
     for (const h of held) {
       const now = grow(h.box, i - h.at, width, height);
       if (hits.some((b) => b.kind === h.box.kind && (iou(b, now) > 0.2 || insideShare(b, now) > 0.7))) h.until = Math.min(h.until, i);
     }
     held = [...held.filter((h) => h.until >= i - every), ...hits.map((box) => ({ box, at: i, until: i + hold }))];
-    await flush();
-  });
-  await flush();
+    await flush(i);
+  };
+  let frames: number;
+  try {
+    frames = await readFrames(decode.child.stdout, width * height * 3, async (frame) => {
+      const i = index++;
+      queue.push({ frame, index: i });
+      const search = plan.search(i);
+      if (!search) return;
+      // The threads first: the main thread's own search then runs while they work.
+      const lane = turn++ % lanes;
+      const boxes = lane < helpers.length
+        ? helpers[lane]!.cover(det, frame, width, height, search.passes, search.plates)
+        : det.cover(frame, width, height, search.passes, search.plates);
+      boxes.catch(() => {}); // awaited in settle(); this only keeps a failure from being reported unhandled meanwhile
+      pending.push({ at: i, boxes });
+      if (pending.length >= lanes) await settle();
+    });
+    while (pending.length > 0) await settle();
+  } finally {
+    // A failed search: the others still running are let finish before the error goes on.
+    await Promise.allSettled(pending.map((p) => p.boxes));
+  }
+  await flush(Infinity);
   encode.child.stdin.end();
   await Promise.all([decode.exited, encode.exited]);
   return { frames, framesWithBoxes, width, height, covered };

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { WorkerApi } from './api.js';
+import { detectHelpers } from './detect-helper.js';
 import { Detector } from './detector.js';
 import { processJob } from './process-job.js';
 import type { ModelSettings } from './analyze.js';
@@ -55,5 +56,7 @@ export async function runWorker(env: NodeJS.ProcessEnv, once: boolean, log: (msg
 if (import.meta.url === `file://${process.argv[1]}`) {
   const stop = { requested: false };
   process.on('SIGTERM', () => { stop.requested = true; stamp('SIGTERM: stopping after the current issue'); });
+  // The other cores' detector threads load beside the main one rather than on the first video.
+  detectHelpers();
   runWorker(process.env, process.argv.includes('--once'), stamp, stop).catch((e: Error) => { console.error(e.message); process.exit(1); });
 }
