@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { PAGE_GROUP, pageNumbers } from '../../src/client/engine/pagination';
-import { filterText } from '../../src/client/engine/date-range-filter';
+import { filterText, nextRange } from '../../src/client/engine/date-range-filter';
 import { fakeFetch, okInfo, takeConsoleErrors, type FakeCall } from './fake-server';
 import { renderApp, signedIn } from './render';
 
@@ -197,6 +197,16 @@ describe('record lists', () => {
     expect(pages.at(-1)).toBe('2');
   });
 
+  it('picks a range tap by tap: start, end (the same day twice is that day), and a tap before the start or after a whole range starts again', () => {
+    const d = (s: string): Date => new Date(`${s}T00:00:00`);
+    const at = (s: string): Date => new Date(`${s}T15:30:00`);
+    expect(nextRange(null, at('2026-11-10'))).toEqual([d('2026-11-10'), null]);
+    expect(nextRange([d('2026-11-10'), null], at('2026-11-10'))).toEqual([d('2026-11-10'), d('2026-11-10')]);
+    expect(nextRange([d('2026-11-10'), null], at('2026-11-14'))).toEqual([d('2026-11-10'), d('2026-11-14')]);
+    expect(nextRange([d('2026-11-10'), null], at('2026-11-03'))).toEqual([d('2026-11-03'), null]);
+    expect(nextRange([d('2026-11-10'), d('2026-11-14')], at('2026-11-20'))).toEqual([d('2026-11-20'), null]);
+  });
+
   it('writes the filter banner in its three forms', () => {
     const d = (s: string): Date => new Date(`${s}T00:00:00`);
     expect(filterText({ from: d('2026-11-01'), to: d('2026-11-20') })).toBe('Filter: 2026-11-01 to 2026-11-20');
@@ -228,19 +238,14 @@ describe('record lists', () => {
     // The popover lives in a portal that role queries do not see in jsdom: find the buttons by text.
     const applyButton = async (): Promise<HTMLElement> => (await screen.findByText('Apply')).closest('button') as HTMLElement;
     expect(await applyButton()).toBeDisabled();
-    // The calendar re-renders after each pick, so each day is looked up when it is clicked.
-    const day = (n: number): HTMLElement =>
-      screen.getAllByText(String(n)).find((el) => el.closest('td') && !el.closest('td')?.className.includes('p-datepicker-other-month')) as HTMLElement;
-    // PrimeReact's calendar replaces every day cell whenever it renders (its grid's key is new each
-    // time), and it renders again by itself after mounting and after each pick. user.click spans
-    // several event-loop turns (pointer down, mouse down, up, click), so on a loaded machine its
-    // click could land on a cell replaced meanwhile and be lost: each day is looked up and clicked
-    // in one synchronous step, and the pick waited for (the day drawn as chosen) before the next.
+    // Each day is looked up when it is clicked (the month is drawn again after each pick).
+    const day = (n: number): HTMLElement => screen.getAllByText(String(n)).find((el) => el.closest('td.rdp-day')) as HTMLElement;
     fireEvent.click(day(10));
-    await waitFor(() => expect(day(10)).toHaveClass('p-highlight'));
+    await waitFor(() => expect(day(10).closest('td')).toHaveClass('rdp-selected'));
     expect(await applyButton()).toBeEnabled();
     fireEvent.click(day(12));
-    await waitFor(() => expect(day(12)).toHaveClass('p-highlight'));
+    await waitFor(() => expect(day(12).closest('td')).toHaveClass('rdp-selected'));
+    expect(day(11).closest('td')).toHaveClass('rdp-range_middle');
     await user.click(await applyButton());
     expect(await screen.findByText(/^Filter: \d{4}-\d{2}-10 to \d{4}-\d{2}-12$/)).toBeInTheDocument();
     const q = new URLSearchParams(calls.filter((c) => c.url.includes('/list')).at(-1)?.url.split('?')[1]);

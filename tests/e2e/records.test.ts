@@ -47,7 +47,7 @@ describe('record screens in Chromium against the real server', () => {
     await page.goto(`${server.url}/data/issue`);
     await page.getByRole('button', { name: 'Filter by date' }).click();
     const today = String(new Date().getDate());
-    const cell = page.locator('.p-datepicker-calendar td:not(.p-datepicker-other-month) span', { hasText: new RegExp(`^${today}$`) });
+    const cell = page.locator('.date-range-panel td.rdp-day button', { hasText: new RegExp(`^${today}$`) });
     await cell.click();
     await cell.click();
     await page.getByRole('button', { name: 'Apply' }).click();

@@ -1,8 +1,10 @@
-import { useMemo, useRef, useState } from 'react';
-import { format } from 'date-fns';
+import { useRef, useState } from 'react';
+import { format, isBefore, startOfDay } from 'date-fns';
 import { Button } from 'primereact/button';
-import { Calendar } from 'primereact/calendar';
 import { OverlayPanel } from 'primereact/overlaypanel';
+import { DayPicker } from 'react-day-picker';
+import { zhCN } from 'react-day-picker/locale';
+import 'react-day-picker/style.css';
 import { useTranslation } from 'react-i18next';
 import { t as text } from '../i18n';
 import type { DateRange } from './use-record-list';
@@ -16,32 +18,31 @@ export function filterText(range: DateRange): string | null {
   return null;
 }
 
-/** The header's filter button and its popover: one month, week from Sunday, Clear and Apply. */
+/**
+ * The range after a tap on `day`: the first tap picks the start (a filter from that day on), the
+ * second the end (the same day twice: that day alone); a tap before the start, or after a whole
+ * range, starts again.
+ */
+export function nextRange(range: readonly (Date | null)[] | null, day: Date): [Date, Date | null] {
+  const [from, to] = range ?? [null, null];
+  const picked = startOfDay(day);
+  if (!from || to || isBefore(picked, from)) return [picked, null];
+  return [from, picked];
+}
+
+/**
+ * The header's filter button and its popover: one month, week from Sunday, Clear and Apply.
+ * The month is react-day-picker's: plain buttons in a table, drawn in a few milliseconds, where
+ * PrimeReact's Calendar took about 300 ms to open on a phone-speed CPU (docs/PERFORMANCE.md, INP).
+ */
 export function DateRangeButton({ value, onApply }: { value: DateRange; onApply: (range: DateRange) => void }) {
   const { t, i18n } = useTranslation();
-  const language = i18n.language;
   const panel = useRef<OverlayPanel>(null);
   const [pending, setPending] = useState<Array<Date | null> | null>(null);
   const chosen = pending !== null && pending.some((d) => d instanceof Date);
   const active = value.from !== null || value.to !== null;
-  // PrimeReact's Calendar gives its day grid a new key on every render, so each render replaces
-  // every day cell: a tap that began on a cell the list page's re-render (a revalidation, say)
-  // replaced was lost. The calendar renders again only when the chosen days change.
-  const calendar = useMemo(
-    () => (
-      <Calendar
-        inline
-        selectionMode="range"
-        numberOfMonths={1}
-        // Both locales start weeks on Sunday (firstDayOfWeek 0), as docs/PRODUCT.md asks; 'zh' is
-        // added by src/client/i18n/primereact-locale.ts.
-        locale={language}
-        value={pending as Date[] | null}
-        onChange={(e) => setPending((e.value as Array<Date | null> | null) ?? null)}
-      />
-    ),
-    [pending, language],
-  );
+  const from = pending?.[0] ?? undefined;
+  const to = pending?.[1] ?? undefined;
 
   return (
     <>
@@ -56,7 +57,17 @@ export function DateRangeButton({ value, onApply }: { value: DateRange; onApply:
         }}
       />
       <OverlayPanel ref={panel} className="date-range-panel" ariaCloseLabel={t('common.close')}>
-        {calendar}
+        <DayPicker
+          mode="range"
+          numberOfMonths={1}
+          // Weeks start on Sunday in both languages (docs/PRODUCT.md).
+          weekStartsOn={0}
+          locale={i18n.language === 'zh' ? zhCN : undefined}
+          defaultMonth={from ?? value.from ?? value.to ?? new Date()}
+          selected={from ? { from, to } : undefined}
+          onSelect={(_, day) => setPending(nextRange(pending, day))}
+          className="date-range-calendar"
+        />
         <div className="flex justify-content-end gap-2 mt-2">
           <Button
             label={t('list.clear')}
