@@ -75,23 +75,26 @@ export default tseslint.config(
       'import/resolver': { [path.resolve(import.meta.dirname, 'scripts/lib/eslint-resolver.cjs')]: {} },
     },
     rules: {
-      'boundaries/dependencies': ['error', {
-        default: 'disallow',
-        policies: [
-          may('shared', ['shared']),
-          may('server', ['server', 'shared']),
-          may('worker', ['worker', 'shared']),
-          may('client-lib', CLIENT_BASE),
-          may('client-i18n', CLIENT_BASE),
-          may('client-api', [...CLIENT_BASE, 'client-api']),
-          may('client-ui', [...CLIENT_BASE, 'client-ui']),
-          may('client-feature', [...CLIENT_BASE, 'client-api', 'client-ui', 'client-feature']),
-          may('client-pages', [...CLIENT_BASE, 'client-api', 'client-ui', 'client-feature', 'client-pages']),
-          may('client-app', [...CLIENT_BASE, 'client-api', 'client-ui', 'client-feature', 'client-pages', 'client-app']),
-          may('client-entry', [...CLIENT_BASE, 'client-app']),
-          may('client-preview', [...CLIENT_BASE, 'client-api', 'client-ui', 'client-feature', 'client-app', 'client-preview']),
-        ],
-      }],
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          policies: [
+            may('shared', ['shared']),
+            may('server', ['server', 'shared']),
+            may('worker', ['worker', 'shared']),
+            may('client-lib', CLIENT_BASE),
+            may('client-i18n', CLIENT_BASE),
+            may('client-api', [...CLIENT_BASE, 'client-api']),
+            may('client-ui', [...CLIENT_BASE, 'client-ui']),
+            may('client-feature', [...CLIENT_BASE, 'client-api', 'client-ui', 'client-feature']),
+            may('client-pages', [...CLIENT_BASE, 'client-api', 'client-ui', 'client-feature', 'client-pages']),
+            may('client-app', [...CLIENT_BASE, 'client-api', 'client-ui', 'client-feature', 'client-pages', 'client-app']),
+            may('client-entry', [...CLIENT_BASE, 'client-app']),
+            may('client-preview', [...CLIENT_BASE, 'client-api', 'client-ui', 'client-feature', 'client-app', 'client-preview']),
+          ],
+        },
+      ],
       // The component library only from its subpaths: the root import drags all of it into the entry.
       'no-restricted-imports': ['error', { paths: [{ name: 'primereact', message: "Import from a subpath such as 'primereact/button'." }] }],
     },

@@ -11,16 +11,21 @@ const hasOpenssl = () => ['/usr/bin/openssl', '/bin/openssl'].some((p) => fs.exi
 // The analysis worker's tests: ffmpeg, OpenCV's Haar cascades (opencv-data) and the sample
 // footage they run on (opencv-doc's examples/data: faces, a licence plate, video).
 const hasWorkerTools = () =>
-  fs.existsSync('/usr/bin/ffmpeg') && fs.existsSync('/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml') && fs.existsSync('/usr/share/doc/opencv-doc/examples/data/messi5.jpg');
+  fs.existsSync('/usr/bin/ffmpeg') &&
+  fs.existsSync('/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml') &&
+  fs.existsSync('/usr/share/doc/opencv-doc/examples/data/messi5.jpg');
 
 if (!found() || !hasOpenssl() || !hasWorkerTools()) {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   if (root && fs.existsSync('/usr/bin/apt-get')) {
-    console.log('Installing Debian\'s chromium, openssl, ffmpeg, opencv-data and opencv-doc packages for the tests...');
+    console.log("Installing Debian's chromium, openssl, ffmpeg, opencv-data and opencv-doc packages for the tests...");
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update'], { stdio: 'inherit', env });
     // A CJK font too, so screenshots show the app's Chinese messages as a phone does.
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium', 'fonts-wqy-zenhei', 'openssl', 'ffmpeg', 'opencv-data', 'opencv-doc'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium', 'fonts-wqy-zenhei', 'openssl', 'ffmpeg', 'opencv-data', 'opencv-doc'], {
+      stdio: 'inherit',
+      env,
+    });
   }
 }
 const chromium = found();

@@ -72,7 +72,9 @@ async function main(): Promise<number> {
     return EXIT.refused;
   }
   const registry = buildRegistry(check.files as Record<string, KindSchema>);
-  console.log(`schemas:check: ${check.count === 1 ? '1 schema file' : `${check.count} schema files`} in ${shownDir} accepted (${[...registry.keys()].join(', ')}).`);
+  console.log(
+    `schemas:check: ${check.count === 1 ? '1 schema file' : `${check.count} schema files`} in ${shownDir} accepted (${[...registry.keys()].join(', ')}).`,
+  );
   if (!values.data) return EXIT.fine;
 
   let store: Awaited<ReturnType<typeof openStoredData>>;

@@ -32,7 +32,9 @@ if (files.length === 0) {
 }
 
 const preview = await startSchemasPreview({ dir, port, strictPort: values.port !== undefined });
-console.log(`\nSchema preview of ${dir} (${files.length} file${files.length === 1 ? '' : 's'}${problems.length > 0 ? `, ${problems.length} problem${problems.length === 1 ? '' : 's'}` : ''})`);
+console.log(
+  `\nSchema preview of ${dir} (${files.length} file${files.length === 1 ? '' : 's'}${problems.length > 0 ? `, ${problems.length} problem${problems.length === 1 ? '' : 's'}` : ''})`,
+);
 console.log(`  Open ${preview.url} (a phone-sized window shows it as drivers see it).`);
 console.log('  Save a schema file and the page updates. Nothing is saved anywhere: no server, no database.');
 console.log('  Ctrl+C stops it.\n');

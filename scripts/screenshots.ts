@@ -22,7 +22,11 @@ async function shoot(page: Page, name: string): Promise<void> {
 }
 
 const app = await startServedApp({ build: process.env['SCREENSHOTS_NO_BUILD'] !== '1' });
-const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+const browser = await chromium.launch({
+  executablePath: chromiumPath(),
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
 try {
   fs.mkdirSync(OUT, { recursive: true });
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true, locale: 'en-GB' });
@@ -80,7 +84,10 @@ try {
     await page.keyboard.press('Escape');
   }
   // Saving an empty form shows the form's errors.
-  await page.getByRole('button', { name: /save|submit/i }).first().click();
+  await page
+    .getByRole('button', { name: /save|submit/i })
+    .first()
+    .click();
   await shoot(page, '6c-issue-new-errors');
 
   await page.goto(`${app.base}/profile`);

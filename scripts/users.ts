@@ -23,7 +23,9 @@ routes, for the issues of the projects it is given.`;
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 async function main(): Promise<number> {
@@ -61,7 +63,13 @@ async function main(): Promise<number> {
         const name = needName();
         if (values.project === undefined || values.vehicle === undefined) throw new UserInputError('add needs --project and --vehicle');
         const pw = await password();
-        await users.add({ username: name, password: pw.value, project: values.project, vehicle: values.vehicle, ...(values.nick ? { nickName: values.nick } : {}) });
+        await users.add({
+          username: name,
+          password: pw.value,
+          project: values.project,
+          vehicle: values.vehicle,
+          ...(values.nick ? { nickName: values.nick } : {}),
+        });
         console.log(`Added '${name}' (project ${values.project}, vehicle ${values.vehicle}).${pw.generated ? ` Password: ${pw.value}` : ''}`);
         return 0;
       }

@@ -40,13 +40,22 @@ function summary(ms: number[]): string {
 export async function run(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-bench-data-'));
   const config = loadConfig(
-    { DATA_DIR: dataDir, LOG_LEVEL: 'silent', INITIAL_USERNAME: USER.username, INITIAL_PASSWORD: USER.password, INITIAL_PROJECT: USER.project, INITIAL_VEHICLE: USER.vehicle },
+    {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      INITIAL_USERNAME: USER.username,
+      INITIAL_PASSWORD: USER.password,
+      INITIAL_PROJECT: USER.project,
+      INITIAL_VEHICLE: USER.vehicle,
+    },
     path.resolve(import.meta.dirname, '../..'),
   );
   const app = await buildApp(config, { print: () => {}, logger: false });
   try {
     const cpus = os.cpus();
-    console.log(`machine: ${cpus[0]?.model ?? 'unknown cpu'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`);
+    console.log(
+      `machine: ${cpus[0]?.model ?? 'unknown cpu'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`,
+    );
     const db = app.db.kysely;
 
     // Seed through Kysely in batched transactions: the API would spend the time in fsyncs, not queries.
@@ -64,14 +73,31 @@ export async function run(): Promise<void> {
               const data = recordOf(kind, i, day);
               // Every tenth pass over the days belongs to another project: 10% of each day's rows.
               const project = Math.floor(i / DAYS) % Math.round(1 / OTHER_PROJECT_SHARE) === 3 ? 'OTHER' : USER.project;
-              return { project_name: project, vehicle_no: USER.vehicle, record_date: String(data[kind.meta.dateField]), data: JSON.stringify(data), version: 1, created_at: now, created_by: 'bench', updated_at: now, updated_by: 'bench' };
+              return {
+                project_name: project,
+                vehicle_no: USER.vehicle,
+                record_date: String(data[kind.meta.dateField]),
+                data: JSON.stringify(data),
+                version: 1,
+                created_at: now,
+                created_by: 'bench',
+                updated_at: now,
+                updated_by: 'bench',
+              };
             });
             await trx.insertInto(table).values(rows).execute();
           }
         });
       }
       if (kind.name === 'issue') {
-        const rows = await db.selectFrom(table).select(['id', 'data']).where('project_name', '=', USER.project).where('record_date', '>=', `${DAY} 00:00:00`).where('record_date', '<=', `${DAY} 23:59:59`).limit(ATTACHED_ISSUES).execute();
+        const rows = await db
+          .selectFrom(table)
+          .select(['id', 'data'])
+          .where('project_name', '=', USER.project)
+          .where('record_date', '>=', `${DAY} 00:00:00`)
+          .where('record_date', '<=', `${DAY} 23:59:59`)
+          .limit(ATTACHED_ISSUES)
+          .execute();
         for (const r of rows) issuesOfDay.push({ ...(JSON.parse(r.data) as object), id: Number(r.id), vehicleNo: USER.vehicle });
       }
     }
@@ -80,12 +106,16 @@ export async function run(): Promise<void> {
       fs.mkdirSync(folder, { recursive: true });
       fs.writeFileSync(path.join(folder, 'photo.jpg'), randomBytes(ATTACHMENT_BYTES));
     }
-    console.log(`seeded ${PER_KIND} records per kind (${app.registry.size} kinds, ${DAYS} days, ${OTHER_PROJECT_SHARE * 100}% another project) and ${issuesOfDay.length} attachments in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${PER_KIND} records per kind (${app.registry.size} kinds, ${DAYS} days, ${OTHER_PROJECT_SHARE * 100}% another project) and ${issuesOfDay.length} attachments in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`,
+    );
 
     // The plan of the day query of drives (the one that also reads JSON): it must search the index.
     const drive = app.registry.get('drive');
     if (drive) {
-      const compiled = new StatsRepository(db, app.db.dialect).query(drive, USER.project, { from: `${DAY} 00:00:00`, to: `${DAY} 23:59:59` }, ['travelTime', 'travelDistance']).compile();
+      const compiled = new StatsRepository(db, app.db.dialect)
+        .query(drive, USER.project, { from: `${DAY} 00:00:00`, to: `${DAY} 23:59:59` }, ['travelTime', 'travelDistance'])
+        .compile();
       const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${compiled.sql}`, [...compiled.parameters]));
       console.log(`plan of the day query: ${plan.rows.map((r) => r.detail).join('; ')}`);
     }

@@ -20,16 +20,28 @@ import { runPlates } from './desensitize-plates.js';
 
 const HEIGHTS = [12, 14, 16, 18, 20, 24, 28, 32, 40, 48, 64, 80];
 const ANGLES = [0, 15, -15, 30, -30];
-const BANDS: [number, number][] = [[12, 15], [16, 19], [20, 23], [24, 47], [48, 80]];
+const BANDS: [number, number][] = [
+  [12, 15],
+  [16, 19],
+  [20, 23],
+  [24, 47],
+  [48, 80],
+];
 const COVERED = 0.9;
 
-interface Tally { hit: number; all: number }
+interface Tally {
+  hit: number;
+  all: number;
+}
 const pct = (t: Tally) => (t.all ? `${((100 * t.hit) / t.all).toFixed(0)} % (${t.hit}/${t.all})` : '-');
 
 export async function run(): Promise<void> {
   const det = await Detector.create();
   if (process.env.EVAL !== 'plates') await runFaces(det);
-  if (process.env.EVAL !== 'faces') { console.log(''); await runPlates(det); }
+  if (process.env.EVAL !== 'faces') {
+    console.log('');
+    await runPlates(det);
+  }
 }
 
 async function runFaces(det: Detector): Promise<void> {
@@ -41,9 +53,13 @@ async function runFaces(det: Detector): Promise<void> {
     for (const t of s.truth) {
       const hit = coveredShare(t, cover) >= COVERED ? 1 : 0;
       const band = BANDS.find(([lo, hi]) => t.paste.height >= lo && t.paste.height <= hi)!;
-      for (const [map, key] of [[byBand, `${method} ${band[0]}-${band[1]}`], [byAngle, `${method} ${Math.abs(t.paste.angle)}°`]] as const) {
+      for (const [map, key] of [
+        [byBand, `${method} ${band[0]}-${band[1]}`],
+        [byAngle, `${method} ${Math.abs(t.paste.angle)}°`],
+      ] as const) {
         const v = map.get(key) ?? { hit: 0, all: 0 };
-        v.hit += hit; v.all++;
+        v.hit += hit;
+        v.all++;
         map.set(key, v);
       }
     }
@@ -58,8 +74,16 @@ async function runFaces(det: Detector): Promise<void> {
       const s = await scene(bg, w, h, pastes);
       const file = path.join(dir, `${bg}-${w}.png`);
       await encodePicture(s.rgb, w, h, file, 2);
-      count('cascade', s, det.detect(s.rgb, w, h, ['face']).map((b) => pad(b, 0.25, w, h)));
-      count('dnn-whole', s, (await det.faces.detect(s.rgb, w, h, 0.25, { whole: true, tiles: [] })).map((b) => pad({ ...b, kind: 'face' }, 0.25, w, h)));
+      count(
+        'cascade',
+        s,
+        det.detect(s.rgb, w, h, ['face']).map((b) => pad(b, 0.25, w, h)),
+      );
+      count(
+        'dnn-whole',
+        s,
+        (await det.faces.detect(s.rgb, w, h, 0.25, { whole: true, tiles: [] })).map((b) => pad({ ...b, kind: 'face' }, 0.25, w, h)),
+      );
       const start = process.hrtime.bigint();
       const result = await desensitize(file, path.join(dir, `out-${bg}-${w}.png`), det);
       seconds += Number(process.hrtime.bigint() - start) / 1e9;
@@ -83,7 +107,9 @@ async function runFaces(det: Detector): Promise<void> {
       const result = await desensitize(file, path.join(dir, `empty-out-${bg}.png`), det);
       console.log(`  ${bg}: ${(100 * areaShare(1280, 720, result.boxes ?? [])).toFixed(1)} % (${result.boxes?.length ?? 0} boxes)`);
     }
-    console.log(`machine: ${os.cpus()[0]?.model ?? '?'}, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, face DNN backend ${det.faces.backend}, ${new Date().toISOString()}`);
+    console.log(
+      `machine: ${os.cpus()[0]?.model ?? '?'}, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, face DNN backend ${det.faces.backend}, ${new Date().toISOString()}`,
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

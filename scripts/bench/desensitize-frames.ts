@@ -43,15 +43,20 @@ for await (const chunk of process.stdin) {
 }
 times.sort((a, b) => a - b);
 const cpu = os.cpus();
-console.log(JSON.stringify({
-  machine: `${cpu.length} x ${cpu[0]?.model ?? 'unknown CPU'}, node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(1)).join('/')}`,
-  frame: `${width}x${height} at ${fps} fps`,
-  frames: index,
-  searches,
-  boxes,
-  loadMs,
-  searchMsMedian: Math.round(times[Math.floor(times.length / 2)] ?? 0),
-  searchMsMax: Math.round(times.at(-1) ?? 0),
-  detectSeconds: +(detectMs / 1000).toFixed(2),
-  detectionFps: +(index / (detectMs / 1000)).toFixed(2),
-}));
+console.log(
+  JSON.stringify({
+    machine: `${cpu.length} x ${cpu[0]?.model ?? 'unknown CPU'}, node ${process.version}, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join('/')}`,
+    frame: `${width}x${height} at ${fps} fps`,
+    frames: index,
+    searches,
+    boxes,
+    loadMs,
+    searchMsMedian: Math.round(times[Math.floor(times.length / 2)] ?? 0),
+    searchMsMax: Math.round(times.at(-1) ?? 0),
+    detectSeconds: +(detectMs / 1000).toFixed(2),
+    detectionFps: +(index / (detectMs / 1000)).toFixed(2),
+  }),
+);

@@ -32,12 +32,23 @@ export async function run(): Promise<void> {
       const input = path.join(dir, `in-${w}.mkv`);
       await ffmpeg(['-t', String(SECONDS), '-i', SOURCE, '-vf', `scale=${w}:${h},fps=25`, '-c:v', 'ffv1', input]);
       const frames = SECONDS * 25;
-      const plain = await timed(() => ffmpeg(['-i', input, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', path.join(dir, `plain-${w}.mp4`)]));
+      const plain = await timed(() =>
+        ffmpeg(['-i', input, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', path.join(dir, `plain-${w}.mp4`)]),
+      );
       let counted = 0;
-      const des = await timed(async () => { counted = (await desensitize(input, path.join(dir, `des-${w}.mp4`), detector)).frames; });
-      console.log(`${w}x${h}: ${counted} frames; desensitize ${(counted / des).toFixed(1)} fps (${des.toFixed(2)} s), plain re-encode ${(frames / plain).toFixed(1)} fps (${plain.toFixed(2)} s), ratio ${(plain / des).toFixed(3)} (${(des / plain).toFixed(1)}x as long)`);
+      const des = await timed(async () => {
+        counted = (await desensitize(input, path.join(dir, `des-${w}.mp4`), detector)).frames;
+      });
+      console.log(
+        `${w}x${h}: ${counted} frames; desensitize ${(counted / des).toFixed(1)} fps (${des.toFixed(2)} s), plain re-encode ${(frames / plain).toFixed(1)} fps (${plain.toFixed(2)} s), ratio ${(plain / des).toFixed(3)} (${(des / plain).toFixed(1)}x as long)`,
+      );
     }
-    console.log(`machine: ${os.cpus()[0]?.model ?? '?'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, load average ${os.loadavg().map((l) => l.toFixed(1)).join('/')}, ${detectHelpers().length} detector thread(s) beside the main one, Node ${process.version}, ${new Date().toISOString()}`);
+    console.log(
+      `machine: ${os.cpus()[0]?.model ?? '?'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join('/')}, ${detectHelpers().length} detector thread(s) beside the main one, Node ${process.version}, ${new Date().toISOString()}`,
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -17,10 +17,22 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 export async function run(): Promise<void> {
   const clientDir = path.join(os.tmpdir(), `rtd-bench-client-${process.pid}`);
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', clientDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', clientDir, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-bench-excel-'));
   const config = loadConfig(
-    { DATA_DIR: dataDir, CLIENT_DIR: clientDir, LOG_LEVEL: 'silent', INITIAL_USERNAME: USER.username, INITIAL_PASSWORD: USER.password, INITIAL_PROJECT: USER.project, INITIAL_VEHICLE: USER.vehicle },
+    {
+      DATA_DIR: dataDir,
+      CLIENT_DIR: clientDir,
+      LOG_LEVEL: 'silent',
+      INITIAL_USERNAME: USER.username,
+      INITIAL_PASSWORD: USER.password,
+      INITIAL_PROJECT: USER.project,
+      INITIAL_VEHICLE: USER.vehicle,
+    },
     ROOT,
   );
   const app = await buildApp(config, { logger: false, print: () => {} });
@@ -29,12 +41,38 @@ export async function run(): Promise<void> {
   const now = new Date().toISOString();
   const rows = Array.from({ length: ROWS }, (_, i) => {
     const time = `2026-11-${String(1 + (i % 20)).padStart(2, '0')} ${String(i % 24).padStart(2, '0')}:00:00`;
-    const data = { reportTime: time, title: `POI ${i}`, address: `Street ${i % 500}`, city: 'Munich', lon: 11.5 + i / 1e5, lat: 48.1 + i / 1e5, remark: `remark ${i}` };
-    return { project_name: USER.project, vehicle_no: USER.vehicle, record_date: time, data: JSON.stringify(data), version: 1, created_at: now, created_by: 'bench', updated_at: now, updated_by: 'bench' };
+    const data = {
+      reportTime: time,
+      title: `POI ${i}`,
+      address: `Street ${i % 500}`,
+      city: 'Munich',
+      lon: 11.5 + i / 1e5,
+      lat: 48.1 + i / 1e5,
+      remark: `remark ${i}`,
+    };
+    return {
+      project_name: USER.project,
+      vehicle_no: USER.vehicle,
+      record_date: time,
+      data: JSON.stringify(data),
+      version: 1,
+      created_at: now,
+      created_by: 'bench',
+      updated_at: now,
+      updated_by: 'bench',
+    };
   });
-  for (let i = 0; i < rows.length; i += 500) await app.db.kysely.insertInto('rec_poi').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await app.db.kysely
+      .insertInto('rec_poi')
+      .values(rows.slice(i, i + 500))
+      .execute();
 
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  });
   try {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, acceptDownloads: true });
     const page = await context.newPage();
@@ -44,7 +82,10 @@ export async function run(): Promise<void> {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/data');
     await page.goto(`${url}/data/poi`);
-    await page.getByText(/^POI \d+$/).first().waitFor();
+    await page
+      .getByText(/^POI \d+$/)
+      .first()
+      .waitFor();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     // Run in the page (a browser script, so given as text: this file is type-checked for Node).
@@ -60,7 +101,9 @@ export async function run(): Promise<void> {
     const longest = (await page.evaluate('window.longest')) as number;
     const file = await download.path();
     console.log(`Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB; Chromium CPU throttled 4x`);
-    console.log(`POI Excel export of ${ROWS} rows: file offered after ${ms} ms (${fs.statSync(file).size} bytes); longest main-thread task meanwhile ${Math.round(longest)} ms`);
+    console.log(
+      `POI Excel export of ${ROWS} rows: file offered after ${ms} ms (${fs.statSync(file).size} bytes); longest main-thread task meanwhile ${Math.round(longest)} ms`,
+    );
     await context.close();
   } finally {
     await browser.close();

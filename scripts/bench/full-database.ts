@@ -65,7 +65,14 @@ export async function fullDatabase(options: SeedOptions): Promise<FullDatabase> 
   }
   const { user } = options;
   const config = loadConfig(
-    { DATA_DIR: dataDir, LOG_LEVEL: 'silent', INITIAL_USERNAME: user.username, INITIAL_PASSWORD: user.password, INITIAL_PROJECT: user.project, INITIAL_VEHICLE: user.vehicle },
+    {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      INITIAL_USERNAME: user.username,
+      INITIAL_PASSWORD: user.password,
+      INITIAL_PROJECT: user.project,
+      INITIAL_VEHICLE: user.vehicle,
+    },
     ROOT,
   );
   const app = await buildApp(config, { print: () => {}, logger: false });
@@ -80,14 +87,25 @@ export async function fullDatabase(options: SeedOptions): Promise<FullDatabase> 
     let issueId = 0;
     for (const kind of app.registry.values()) {
       const table = recordTable(kind);
-      const maxId = async (): Promise<number> => Number((await db.selectFrom(table).select((eb) => eb.fn.max('id').as('m')).executeTakeFirst())?.m ?? 0);
+      const maxId = async (): Promise<number> =>
+        Number(
+          (
+            await db
+              .selectFrom(table)
+              .select((eb) => eb.fn.max('id').as('m'))
+              .executeTakeFirst()
+          )?.m ?? 0,
+        );
       /** Inserts `count` records with ids after the highest, their date from `dayOf(i)`. */
       const insert = async (count: number, dayOf: (i: number) => string): Promise<void> => {
         let next = (await maxId()) + 1;
         for (let from = 0; from < count; from += BATCH) {
           const rows = Array.from({ length: Math.min(BATCH, count - from) }, (_, j) => row(kind, next + j, from + j, dayOf(from + j), user, now));
           // One statement, prepared once and run per row, all in one transaction.
-          const statement = db.insertInto(table).values(rows[0] as never).compile();
+          const statement = db
+            .insertInto(table)
+            .values(rows[0] as never)
+            .compile();
           await writeNow.transaction(() => {
             for (const r of rows) writeNow.run({ ...statement, parameters: Object.values(r) });
           });
@@ -107,7 +125,15 @@ export async function fullDatabase(options: SeedOptions): Promise<FullDatabase> 
       if (missing > 0) await insert(missing, () => day);
       if (!cached || missing > 0) await db.transaction().execute((trx) => rebuildDayCounts(trx, kind.name, table));
       if (kind.name === 'issue') {
-        const found = await db.selectFrom(table).select('id').where('project_name', '=', user.project).where('record_date', '>=', `${day} 00:00:00`).orderBy('record_date', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+        const found = await db
+          .selectFrom(table)
+          .select('id')
+          .where('project_name', '=', user.project)
+          .where('record_date', '>=', `${day} 00:00:00`)
+          .orderBy('record_date', 'desc')
+          .orderBy('id', 'desc')
+          .limit(1)
+          .executeTakeFirst();
         issueId = Number(found?.id ?? 0);
       }
     }

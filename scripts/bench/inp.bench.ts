@@ -69,7 +69,10 @@ const SCENARIOS: Scenario[] = [
     name: 'the POI type picker: open, search, choose',
     path: '/data/poi/new',
     async steps(page) {
-      await page.locator('.p-dropdown').filter({ has: page.locator('#root_tag1') }).click();
+      await page
+        .locator('.p-dropdown')
+        .filter({ has: page.locator('#root_tag1') })
+        .click();
       const search = page.locator('.p-dropdown-filter');
       await search.waitFor();
       await search.pressSequentially('charg', { delay: 60 });
@@ -131,7 +134,12 @@ async function runScenario(context: BrowserContext, app: ServedApp, scenario: Sc
 
 export async function run(): Promise<void> {
   const cpus = os.cpus();
-  console.log(`machine: ${cpus[0]?.model ?? 'unknown cpu'}, ${cpus.length} cores, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `machine: ${cpus[0]?.model ?? 'unknown cpu'}, ${cpus.length} cores, Node ${process.version}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const full = process.env['INP_FULL'] === '1';
   const data = full ? await fullDatabase({ user: APP_USER, perKind: 100_000, busyDay: 500, fresh: false }) : undefined;
   const app = await startServedApp({ build: process.env['INP_NO_BUILD'] !== '1', ...(data ? { data } : {}) });
@@ -148,7 +156,9 @@ export async function run(): Promise<void> {
     try {
       const first = context.pages()[0] ?? (await context.newPage());
       await signInPage(first, app);
-      console.log(`database: ${full ? '100,000 records per kind, 500 on the day shown' : 'a day of records'}; CPU slowed ${SLOWDOWN}x for the interactions; median of ${RUNS} runs`);
+      console.log(
+        `database: ${full ? '100,000 records per kind, 500 on the day shown' : 'a day of records'}; CPU slowed ${SLOWDOWN}x for the interactions; median of ${RUNS} runs`,
+      );
       console.log('scenario                                              interactions  median ms  INP ms  slowest');
       let worstInp = 0;
       for (const scenario of SCENARIOS.filter((s) => !process.env['INP_ONLY'] || s.name.includes(process.env['INP_ONLY']))) {

@@ -61,7 +61,8 @@ async function coldStart(context: BrowserContext, origin: string): Promise<void>
 }
 
 type Items = Record<string, unknown>[];
-const itemsOf = (lhr: { audits: Record<string, { details?: unknown } | undefined> }, id: string): Items => ((lhr.audits[id]?.details as { items?: Items } | undefined)?.items ?? []);
+const itemsOf = (lhr: { audits: Record<string, { details?: unknown } | undefined> }, id: string): Items =>
+  (lhr.audits[id]?.details as { items?: Items } | undefined)?.items ?? [];
 const short = (url: unknown): string => {
   if (typeof url !== 'string' || url === '') return '(no script)';
   try {
@@ -146,7 +147,9 @@ async function storeSignIn(context: BrowserContext, base: string): Promise<void>
     body: JSON.stringify({ username: APP_USER.username, password: APP_USER.password, clientId: CLIENT_ID, grantType: 'password' }),
   });
   const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
-  const info = (await (await fetch(`${base}/api/system/user/getInfo`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { user: Record<string, unknown> } };
+  const info = (await (await fetch(`${base}/api/system/user/getInfo`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+    data: { user: Record<string, unknown> };
+  };
   const user = info.data.user;
   const stored: Record<string, string> = {
     accessToken: token,
@@ -165,14 +168,27 @@ async function launch(profile: string, debugPort: number): Promise<BrowserContex
   return chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--remote-debugging-port=${debugPort}`],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--remote-debugging-port=${debugPort}`,
+    ],
     viewport: { width: 390, height: 844 },
   });
 }
 
 export async function run(): Promise<void> {
   const cpus = os.cpus();
-  console.log(`machine: ${cpus[0]?.model ?? 'unknown cpu'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `machine: ${cpus[0]?.model ?? 'unknown cpu'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const data = await fullDatabase({ user: APP_USER, perKind: RECORDS, busyDay: BUSY, fresh: process.env['LH_FRESH'] === '1' });
   console.log(
     `database: ${RECORDS} records of each kind and ${BUSY} of each on ${data.day} (the day shown), SQLite in ${data.dataDir}, ` +
@@ -184,8 +200,12 @@ export async function run(): Promise<void> {
     app = await startServedApp({ build: process.env['LH_NO_BUILD'] !== '1', data });
     const { base, issueId } = app;
     // /data/drive too: the drive list shows every page number, 10,050 at 100,000 drives.
-    const screens = ['/login', '/dashboard', '/data', '/data/issue', '/data/drive', `/data/issue/${issueId}`, '/data/issue/new', '/outbox'].filter((s) => !ONLY || s.includes(ONLY));
-    console.log(`Lighthouse ${JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version as string}, mobile, simulated throttling; median of ${RUNS} cold runs per screen`);
+    const screens = ['/login', '/dashboard', '/data', '/data/issue', '/data/drive', `/data/issue/${issueId}`, '/data/issue/new', '/outbox'].filter(
+      (s) => !ONLY || s.includes(ONLY),
+    );
+    console.log(
+      `Lighthouse ${JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version as string}, mobile, simulated throttling; median of ${RUNS} cold runs per screen`,
+    );
     const ways = SIGNIN === 'both' ? (['stored', 'form'] as const) : [SIGNIN];
     for (const way of ways) {
       const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-bench-lh-chromium-'));

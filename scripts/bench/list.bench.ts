@@ -105,7 +105,17 @@ async function seed(app: Awaited<ReturnType<typeof buildApp>>): Promise<number> 
         const rows = [];
         for (let i = b; i < Math.min(b + BATCH, RECORDS + other); i++) {
           const data = recordOf(kind, i, dayAfter(FIRST_DAY, i % DAYS));
-          rows.push({ project_name: i < RECORDS ? USER.project : 'OTHER', vehicle_no: USER.vehicle, record_date: String(data[kind.meta.dateField]), data: JSON.stringify(data), version: 1, created_at: now, created_by: 'bench', updated_at: now, updated_by: 'bench' });
+          rows.push({
+            project_name: i < RECORDS ? USER.project : 'OTHER',
+            vehicle_no: USER.vehicle,
+            record_date: String(data[kind.meta.dateField]),
+            data: JSON.stringify(data),
+            version: 1,
+            created_at: now,
+            created_by: 'bench',
+            updated_at: now,
+            updated_by: 'bench',
+          });
         }
         await trx.insertInto(table).values(rows).execute();
       }
@@ -143,7 +153,9 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
     const kind = app.registry.get('issue');
     if (!kind) throw new Error('no issue kind');
     const seconds = await seed(app);
-    console.log(`\n${target}: seeded ${RECORDS} issues in ${USER.project} (+${Math.round(RECORDS / 10)} in OTHER) over ${DAYS} days in ${seconds.toFixed(1)} s`);
+    console.log(
+      `\n${target}: seeded ${RECORDS} issues in ${USER.project} (+${Math.round(RECORDS / 10)} in OTHER) over ${DAYS} days in ${seconds.toFixed(1)} s`,
+    );
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     uncached = await buildApp({ ...config, listCacheBytes: 0 }, { print: () => {}, logger: false });
@@ -178,7 +190,11 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
     // The baseline: a bare Fastify route answering the very bytes the real route answered once.
     const answers = new Map<string, Buffer>();
     for (const c of cases) {
-      const res = await fetch(`${base}/api${c.path}`, { method: c.method ?? 'GET', headers: { authorization: headers.authorization, ...(c.body ? { 'content-type': 'application/json' } : {}), ...c.headers }, ...(c.body ? { body: c.body } : {}) });
+      const res = await fetch(`${base}/api${c.path}`, {
+        method: c.method ?? 'GET',
+        headers: { authorization: headers.authorization, ...(c.body ? { 'content-type': 'application/json' } : {}), ...c.headers },
+        ...(c.body ? { body: c.body } : {}),
+      });
       if (res.status !== 200) throw new Error(`${c.path} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
       answers.set(c.name, Buffer.from(await res.arrayBuffer()));
     }
@@ -186,7 +202,11 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
     for (const c of cases) {
       const bytes = answers.get(c.name) as Buffer;
       for (const server of [bare, bareCompressing]) {
-        server.route({ method: (c.method ?? 'GET') as 'GET', url: `/bare/${slug(c.name)}`, handler: async (_req, reply) => reply.type('application/json; charset=utf-8').send(bytes) });
+        server.route({
+          method: (c.method ?? 'GET') as 'GET',
+          url: `/bare/${slug(c.name)}`,
+          handler: async (_req, reply) => reply.type('application/json; charset=utf-8').send(bytes),
+        });
       }
     }
     const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
@@ -208,7 +228,9 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
     // Loop max: the longest the event loop was held during each measurement (one request's
     // synchronous work, or a few queued, or the machine not running this process: the bare route's
     // column shows what the machine alone does to it).
-    console.log(`| case | bytes | encoding | real req/s | real p99 ms | loop max ms | bare req/s | bare p99 ms | bare loop max ms | ratio | real CPU µs/req | bare CPU µs/req | uncached req/s | uncached p99 ms | uncached loop max ms | ratio uncached |`);
+    console.log(
+      `| case | bytes | encoding | real req/s | real p99 ms | loop max ms | bare req/s | bare p99 ms | bare loop max ms | ratio | real CPU µs/req | bare CPU µs/req | uncached req/s | uncached p99 ms | uncached loop max ms | ratio uncached |`,
+    );
     console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
     for (const c of cases) {
       // Answers under the compression threshold (GET by id, POST) are sent as they are either way.
@@ -237,8 +259,12 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
         const baseline = summary(runs.get('baseline') ?? []);
         const cold = isList ? summary(runs.get('cold') ?? []) : undefined;
         const bad = real.bad + baseline.bad + (cold?.bad ?? 0) > 0 ? ` (${real.bad} + ${baseline.bad} + ${cold?.bad ?? 0} failed)` : '';
-        const coldColumns = cold ? `${cold.rps.toFixed(0)} | ${cold.p99} | ${cold.loopMax.toFixed(1)} | ${(cold.rps / baseline.rps).toFixed(2)}x` : '- | - | - | -';
-        console.log(`| ${c.name} | ${(answers.get(c.name) as Buffer).length} | ${encoding === 'identity' ? 'none' : 'gzip'} | ${real.rps.toFixed(0)} | ${real.p99} | ${real.loopMax.toFixed(1)} | ${baseline.rps.toFixed(0)} | ${baseline.p99} | ${baseline.loopMax.toFixed(1)} | ${(real.rps / baseline.rps).toFixed(2)}x | ${real.cpu.toFixed(0)} | ${baseline.cpu.toFixed(0)} | ${coldColumns}${bad} |`);
+        const coldColumns = cold
+          ? `${cold.rps.toFixed(0)} | ${cold.p99} | ${cold.loopMax.toFixed(1)} | ${(cold.rps / baseline.rps).toFixed(2)}x`
+          : '- | - | - | -';
+        console.log(
+          `| ${c.name} | ${(answers.get(c.name) as Buffer).length} | ${encoding === 'identity' ? 'none' : 'gzip'} | ${real.rps.toFixed(0)} | ${real.p99} | ${real.loopMax.toFixed(1)} | ${baseline.rps.toFixed(0)} | ${baseline.p99} | ${baseline.loopMax.toFixed(1)} | ${(real.rps / baseline.rps).toFixed(2)}x | ${real.cpu.toFixed(0)} | ${baseline.cpu.toFixed(0)} | ${coldColumns}${bad} |`,
+        );
       }
     }
   } finally {
@@ -255,7 +281,9 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
 
 export async function run(): Promise<void> {
   const cpus = os.cpus();
-  console.log(`machine: ${cpus[0]?.model ?? 'unknown cpu'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${CONNECTIONS} connections, ${SECONDS} s per measurement, median of ${ROUNDS} rounds`);
+  console.log(
+    `machine: ${cpus[0]?.model ?? 'unknown cpu'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${CONNECTIONS} connections, ${SECONDS} s per measurement, median of ${ROUNDS} rounds`,
+  );
   const only = arg('db');
   for (const target of ['sqlite', 'postgres'] as const) if (only === undefined || only === target) await runOn(target);
 }

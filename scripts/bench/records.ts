@@ -13,7 +13,8 @@ export function recordOf(kind: Kind, i: number, day: string): Record<string, unk
     if (!p || kind.readOnlyFields.has(field)) return;
     if (p.enum) out[field] = p.enum[i % p.enum.length];
     else if (p.format === 'datetime-text') out[field] = time;
-    else if (p.type === 'number') out[field] = Math.round(Math.min(Number(p['maximum'] ?? 1e6), ((i * (f + 3)) % 977) + (i % 10) / 10 + (f % 7) / 100) * 100) / 100;
+    else if (p.type === 'number')
+      out[field] = Math.round(Math.min(Number(p['maximum'] ?? 1e6), ((i * (f + 3)) % 977) + (i % 10) / 10 + (f % 7) / 100) * 100) / 100;
     else if (p.type === 'string') out[field] = `${field} ${i % 5000}`;
   });
   out[kind.meta.dateField] = time;

@@ -21,7 +21,12 @@ import { BENCH_PG_URL, benchSchema, dropBenchSchema } from './postgres.js';
 
 const FRAGMENT = 5 * 1024 * 1024;
 const list = (raw: string | undefined, fallback: number[]): number[] =>
-  raw === undefined || raw.trim() === '' ? fallback : raw.split(',').map((x) => Number(x.trim())).filter((x) => Number.isFinite(x) && x > 0);
+  raw === undefined || raw.trim() === ''
+    ? fallback
+    : raw
+        .split(',')
+        .map((x) => Number(x.trim()))
+        .filter((x) => Number.isFinite(x) && x > 0);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 async function writeRandom(file: string, size: number): Promise<void> {
@@ -133,7 +138,13 @@ const http = require('node:http');
 })().catch((e) => parentPort.postMessage({ error: String((e && e.stack) || e) + (e && e.cause ? '\\ncaused by: ' + String(e.cause.stack || e.cause) : '') }));
 `;
 
-function uploadInWorker(base: string, token: string, source: string, size: number, inFlight: number): Promise<{ seconds: number; path: string; refused: number }> {
+function uploadInWorker(
+  base: string,
+  token: string,
+  source: string,
+  size: number,
+  inFlight: number,
+): Promise<{ seconds: number; path: string; refused: number }> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(CLIENT, { eval: true, workerData: { base, token, source, size, fragment: FRAGMENT, inFlight } });
     worker.once('message', (m: { seconds: number; path: string; refused: number; error?: string }) => {
@@ -147,7 +158,11 @@ function uploadInWorker(base: string, token: string, source: string, size: numbe
 
 const mibPerSecond = (size: number, seconds: number): number => size / 1024 / 1024 / seconds;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-const load = (): string => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = (): string =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 export async function run(): Promise<void> {
   const dbArg = process.argv.indexOf('--db');
@@ -189,7 +204,9 @@ async function runOn(onPostgres: boolean): Promise<string[]> {
     });
     const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
     const cpus = os.cpus();
-    console.log(`machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}; load average ${load()}`);
+    console.log(
+      `machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}; load average ${load()}`,
+    );
     const rounds = Math.max(1, Number(process.env['UPLOAD_RUNS'] ?? 3));
     const inFlights = list(process.env['UPLOAD_IN_FLIGHT'], [1, 3]);
     for (const mib of list(process.env['UPLOAD_SIZES_MIB'], [512, 1024])) {
@@ -211,7 +228,9 @@ async function runOn(onPostgres: boolean): Promise<string[]> {
         });
         await fs.promises.rm(copy);
         copies.push(mibPerSecond(SIZE, copySeconds));
-        console.log(`${dbName} ${mib} MiB round ${round}: plain copy (fs.copyFile + fsync): ${mibPerSecond(SIZE, copySeconds).toFixed(0)} MiB/s (${copySeconds.toFixed(2)} s); load ${load()}`);
+        console.log(
+          `${dbName} ${mib} MiB round ${round}: plain copy (fs.copyFile + fsync): ${mibPerSecond(SIZE, copySeconds).toFixed(0)} MiB/s (${copySeconds.toFixed(2)} s); load ${load()}`,
+        );
         for (const inFlight of inFlights) {
           const { seconds: uploadSeconds, path: storedPath, refused } = await uploadInWorker(base, token, source, SIZE, inFlight);
           const stored = app.services.files.resolve('BENCH', storedPath);
@@ -221,10 +240,15 @@ async function runOn(onPostgres: boolean): Promise<string[]> {
           ratios.get(inFlight)?.push(ratio);
           speeds.get(inFlight)?.push(mibPerSecond(SIZE, uploadSeconds));
           const how = inFlight === 1 ? 'one fragment at a time (Graph SDK)' : `${inFlight} fragments in flight`;
-          console.log(`${dbName} ${mib} MiB round ${round}: session upload, 5 MiB fragments, ${how}: ${mibPerSecond(SIZE, uploadSeconds).toFixed(0)} MiB/s (${uploadSeconds.toFixed(2)} s), ratio upload / copy ${ratio.toFixed(2)}; SHA-256 identical${refused > 0 ? `; ${refused} fragment(s) refused (416/409) and sent again` : ''}`);
+          console.log(
+            `${dbName} ${mib} MiB round ${round}: session upload, 5 MiB fragments, ${how}: ${mibPerSecond(SIZE, uploadSeconds).toFixed(0)} MiB/s (${uploadSeconds.toFixed(2)} s), ratio upload / copy ${ratio.toFixed(2)}; SHA-256 identical${refused > 0 ? `; ${refused} fragment(s) refused (416/409) and sent again` : ''}`,
+          );
         }
       }
-      const parts = inFlights.map((n) => `${n === 1 ? 'one at a time' : `${n} in flight`} ${median(ratios.get(n) ?? []).toFixed(2)} (${median(speeds.get(n) ?? []).toFixed(0)} MiB/s; rounds ${(ratios.get(n) ?? []).map((r) => r.toFixed(2)).join('/')})`);
+      const parts = inFlights.map(
+        (n) =>
+          `${n === 1 ? 'one at a time' : `${n} in flight`} ${median(ratios.get(n) ?? []).toFixed(2)} (${median(speeds.get(n) ?? []).toFixed(0)} MiB/s; rounds ${(ratios.get(n) ?? []).map((r) => r.toFixed(2)).join('/')})`,
+      );
       summary.push(`${dbName} ${mib} MiB: copy ${median(copies).toFixed(0)} MiB/s; ${parts.join('; ')}`);
     }
     return summary;

@@ -54,7 +54,10 @@ export function checkSchemaFolder(dir: string): FolderCheck {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
     return { files: [], problems: [{ file: path.basename(dir), path: dir, message: `The schemas folder ${dir} does not exist` }] };
   }
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort();
   const problems: PreviewProblem[] = [];
   if (files.length === 0) problems.push({ file: path.basename(dir), path: dir, message: `No *.schema.json files in ${dir}` });
   const parsed: Record<string, unknown> = {};
@@ -124,7 +127,9 @@ export function schemasPreviewPlugin(dir: string): Plugin {
         reload = setTimeout(() => {
           const { problems } = checkSchemaFolder(dir);
           const said = problems.length === 0 ? 'no problems' : `${problems.length} problem${problems.length === 1 ? '' : 's'}`;
-          logger.info(`${path.basename(file)} ${type === 'delete' ? 'removed' : type === 'create' ? 'added' : 'changed'}: ${said}; reloading the page`, { timestamp: true });
+          logger.info(`${path.basename(file)} ${type === 'delete' ? 'removed' : type === 'create' ? 'added' : 'changed'}: ${said}; reloading the page`, {
+            timestamp: true,
+          });
           hot.send({ type: 'full-reload', path: '*' });
         }, 80);
       }

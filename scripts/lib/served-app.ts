@@ -65,7 +65,11 @@ async function seed(base: string): Promise<number> {
     const count = kind.name === 'issue' ? 20 : 6;
     for (let i = 0; i < count; i++) {
       const body = { ...recordOf(kind, i + 8, today), vehicleNo: APP_USER.vehicle };
-      const res = await fetch(`${base}/api${kind.meta.apiPath}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${base}/api${kind.meta.apiPath}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const answer = (await res.json()) as { code: number; msg: string; data?: { id?: number } };
       if (answer.code !== 200) throw new Error(`creating a ${kind.name} failed: ${answer.msg}`);
       if (kind.name === 'issue' && !issueId) issueId = Number(answer.data?.id);

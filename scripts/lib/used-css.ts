@@ -104,7 +104,9 @@ export function filesUnder(dir: string, extensions: string[]): string[] {
 /** The app's own source: the client, its page and the record kinds' schema files (SCHEMAS_DIR or schemas/). */
 export function appSourceFiles(root: string): string[] {
   const schemas = path.resolve(root, process.env['SCHEMAS_DIR'] ?? 'schemas');
-  return [...filesUnder(path.join(root, 'src/client'), ['.ts', '.tsx']), path.join(root, 'index.html'), ...filesUnder(schemas, ['.json'])].filter((f) => fs.existsSync(f));
+  return [...filesUnder(path.join(root, 'src/client'), ['.ts', '.tsx']), path.join(root, 'index.html'), ...filesUnder(schemas, ['.json'])].filter((f) =>
+    fs.existsSync(f),
+  );
 }
 
 export function readAll(files: string[]): string[] {

@@ -16,7 +16,9 @@ self.skipWaiting();
 clientsClaim();
 precacheAndRoute(self.__WB_MANIFEST, {});
 cleanupOutdatedCaches();
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/sharepoint\//, /^\/download\//, /^\/manifest\.json$/] }));
+registerRoute(
+  new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/sharepoint\//, /^\/download\//, /^\/manifest\.json$/] }),
+);
 
 /** The 'sync' event of Background Sync (not in TypeScript's worker types). */
 interface SyncEvent extends ExtendableEvent {

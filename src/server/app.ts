@@ -103,7 +103,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const defaultSerializer = SerializerSelector();
   const app = Fastify({
     // Answers are serialised with record schemas that send values as stored (api-docs/kind-schemas.ts).
-    schemaController: { compilersFactory: { buildSerializer: (external, options) => defaultSerializer(serialisableSchemas(external as Record<string, unknown>, registry), options) } },
+    schemaController: {
+      compilersFactory: {
+        buildSerializer: (external, options) => defaultSerializer(serialisableSchemas(external as Record<string, unknown>, registry), options),
+      },
+    },
     logger:
       options.logger === false
         ? false
@@ -117,7 +121,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     bodyLimit: 1024 * 1024,
     ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key } } : {}),
     // A number of hops is trusted as proxy-addr does it: the nearest n addresses.
-    trustProxy: typeof config.trustProxy === 'number' ? ((_address: string, hop: number) => hop < (config.trustProxy as number)) : config.trustProxy,
+    trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     // Timeouts (docs/SECURITY.md): headers within headersMs, silence closes after idleMs; request
     // bodies have their own deadline (http/timeouts.ts) and uploads a minimum rate.
     connectionTimeout: config.timeouts.idleMs,
@@ -170,7 +174,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }
   installInputGuard(app);
   // The analysed kinds' workers stream their blurred copies at their own pace, like uploads.
-  installBodyDeadline(app, config.timeouts.bodyMs, config.uploads, analysedKinds(registry.values()).map((kind) => `/api${analysisPaths(kind).desensitized}`));
+  installBodyDeadline(
+    app,
+    config.timeouts.bodyMs,
+    config.uploads,
+    analysedKinds(registry.values()).map((kind) => `/api${analysisPaths(kind).desensitized}`),
+  );
   await installSecurityHeaders(app);
   await installCompression(app);
 
@@ -182,7 +191,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   pruning.unref();
   app.addHook('onClose', async () => clearInterval(pruning));
   // PostgreSQL: whether this instance writes records alone, and so knows their generations without reading them (decision 030).
-  const sole = db.newClient === undefined || !config.soleWriter ? undefined : new SoleWriter(db.newClient, SOLE_WRITER_TIMES, (err) => app.log.warn({ err }, 'the sole-writer lock connection failed; generations are read until it is back'));
+  const sole =
+    db.newClient === undefined || !config.soleWriter
+      ? undefined
+      : new SoleWriter(db.newClient, SOLE_WRITER_TIMES, (err) =>
+          app.log.warn({ err }, 'the sole-writer lock connection failed; generations are read until it is back'),
+        );
   if (sole !== undefined) {
     await sole.start();
     app.addHook('onClose', async () => sole.close());
@@ -192,7 +206,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const signer = new LinkSigner(await loadLinkSecret(db.kysely));
   // Bearer or signed link: for the download and shared-files services (opened in frames and tabs).
   // The analysed kinds' routes, named where a worker or tester account is sent away from the other's.
-  const analysisHints = analysedKinds(registry.values()).map((kind) => ({ workers: analysisPaths(kind).fileAnalyze, submit: analysisPaths(kind).submit, noun: nounOf(kind) }));
+  const analysisHints = analysedKinds(registry.values()).map((kind) => ({
+    workers: analysisPaths(kind).fileAnalyze,
+    submit: analysisPaths(kind).submit,
+    noun: nounOf(kind),
+  }));
   const serviceAuth = authenticateOrSignedLink(tokens, signer, analysisHints);
   app.decorate('services', { users, tokens, records, signer, serviceAuth, files: new FileStorage(`${config.dataDir}/files`), sole });
 
@@ -205,27 +223,29 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       // Given to each route as it is added (its config is known then), not looked up per request:
       // request.routeOptions builds a new object on every read.
       const guard = authenticate(tokens, config.clientId);
-      const signInCheck = (workerRoute: boolean): onRequestHookHandler => (request, _reply, done) => {
-        // Worker accounts reach only the fileAnalyze routes, and only they do (docs/decisions/021).
-        const confine = (): void => {
+      const signInCheck =
+        (workerRoute: boolean): onRequestHookHandler =>
+        (request, _reply, done) => {
+          // Worker accounts reach only the fileAnalyze routes, and only they do (docs/decisions/021).
+          const confine = (): void => {
+            try {
+              confineRoles(request.user, workerRoute, analysisHints);
+            } catch (error) {
+              done(error as Error);
+              return;
+            }
+            done();
+          };
+          let reading: Promise<void> | undefined;
           try {
-            confineRoles(request.user, workerRoute, analysisHints);
+            reading = guard(request);
           } catch (error) {
             done(error as Error);
             return;
           }
-          done();
+          if (reading === undefined) confine();
+          else reading.then(confine, (error: unknown) => done(error as Error));
         };
-        let reading: Promise<void> | undefined;
-        try {
-          reading = guard(request);
-        } catch (error) {
-          done(error as Error);
-          return;
-        }
-        if (reading === undefined) confine();
-        else reading.then(confine, (error: unknown) => done(error as Error));
-      };
       const forTesters = signInCheck(false);
       const forWorkers = signInCheck(true);
       // API answers are the user's data, for no shared cache: a route that may be cached says so itself.
@@ -255,15 +275,29 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   );
   // service: files (the shared-files service at /sharepoint registers here)
   const uploadSessions = new UploadSessionStore(db.kysely, db.dialect);
-  await app.register(async (sp) => fileRoutes(sp, { storage: app.services.files, users, signer, serviceAuth, limits, sessions: uploadSessions, publicUrl: config.publicUrl }), {
-    prefix: '/sharepoint',
-  });
+  await app.register(
+    async (sp) => fileRoutes(sp, { storage: app.services.files, users, signer, serviceAuth, limits, sessions: uploadSessions, publicUrl: config.publicUrl }),
+    {
+      prefix: '/sharepoint',
+    },
+  );
   const sweeper = new Sweeper(app.services.files, uploadSessions, config.uploads, app.log);
   app.decorate('sweeper', sweeper);
   app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', async () => sweeper.stop());
   // service: downloads (the download service at /download and the statistics endpoint register here)
-  await app.register(async (downloads) => downloadRoutes(downloads, { registry, stats, rows: new DayRecords(db.kysely), files: app.services.files, serviceAuth, slots: new DownloadSlots(config.downloadsPerUser) }), { prefix: '/download' });
+  await app.register(
+    async (downloads) =>
+      downloadRoutes(downloads, {
+        registry,
+        stats,
+        rows: new DayRecords(db.kysely),
+        files: app.services.files,
+        serviceAuth,
+        slots: new DownloadSlots(config.downloadsPerUser),
+      }),
+    { prefix: '/download' },
+  );
   await manifestRoute(app, readPackageVersion(config.rootDir));
   await clientRoutes(app, config.clientDir, registry);
   return app;

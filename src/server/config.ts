@@ -197,11 +197,16 @@ function tls(env: NodeJS.ProcessEnv, rootDir: string): Config['tls'] {
 
 /** Reads and checks the configuration; throws ConfigError with a message a person can act on. */
 /** Upload reservations: by default one largest file per user and four per project, released after an idle hour. */
-function reservations(env: NodeJS.ProcessEnv, maxFileBytes: number): Pick<Config['uploads'], 'reservedPerUserBytes' | 'reservedPerProjectBytes' | 'reservationIdleMs'> {
+function reservations(
+  env: NodeJS.ProcessEnv,
+  maxFileBytes: number,
+): Pick<Config['uploads'], 'reservedPerUserBytes' | 'reservedPerProjectBytes' | 'reservationIdleMs'> {
   const reservedPerUserBytes = integer(env, 'UPLOAD_RESERVED_PER_USER_BYTES', maxFileBytes, 0, 2 ** 50);
   const reservedPerProjectBytes = integer(env, 'UPLOAD_RESERVED_PER_PROJECT_BYTES', Math.max(reservedPerUserBytes, 4 * maxFileBytes), 0, 2 ** 50);
   if (reservedPerProjectBytes < reservedPerUserBytes) {
-    throw new ConfigError(`UPLOAD_RESERVED_PER_PROJECT_BYTES (${reservedPerProjectBytes}) must be at least UPLOAD_RESERVED_PER_USER_BYTES (${reservedPerUserBytes})`);
+    throw new ConfigError(
+      `UPLOAD_RESERVED_PER_PROJECT_BYTES (${reservedPerProjectBytes}) must be at least UPLOAD_RESERVED_PER_USER_BYTES (${reservedPerUserBytes})`,
+    );
   }
   return { reservedPerUserBytes, reservedPerProjectBytes, reservationIdleMs: integer(env, 'UPLOAD_RESERVATION_IDLE_SECONDS', 3600, 60, 30 * 86400) * 1000 };
 }

@@ -48,11 +48,18 @@ export async function clientRoutes(app: FastifyInstance, clientDir: string, regi
         .status(405)
         .header('cache-control', 'no-store')
         .header('allow', allowed.join(', '))
-        .send({ code: 405, msg: `${request.method} is not allowed on ${url}; use ${allowed.length === 1 ? allowed[0] : `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`}`, data: null });
+        .send({
+          code: 405,
+          msg: `${request.method} is not allowed on ${url}; use ${allowed.length === 1 ? allowed[0] : `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`}`,
+          data: null,
+        });
     }
     const wantsHtml = (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
     if (API_PREFIXES.some((p) => url.startsWith(p)) || url === '/api' || !wantsHtml) {
-      return reply.status(404).header('cache-control', 'no-store').send({ code: 404, msg: `No such endpoint: ${request.method} ${url}`, data: null });
+      return reply
+        .status(404)
+        .header('cache-control', 'no-store')
+        .send({ code: 404, msg: `No such endpoint: ${request.method} ${url}`, data: null });
     }
     reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8');
     if (!pageHtml) return reply.send(PLACEHOLDER);

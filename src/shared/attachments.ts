@@ -55,7 +55,12 @@ export function folderField(kind: Kind): string | undefined {
  * Kept for callers that hold an issue but no registry (tests, the original backend's layout);
  * the app itself goes through attachmentFolderOf and the schema.
  */
-export function issueAttachmentFolder(issue: { id?: number | string | null; issueStartTime?: string | null; vehicleNo?: string | null; attachmentFolder?: unknown }): string {
+export function issueAttachmentFolder(issue: {
+  id?: number | string | null;
+  issueStartTime?: string | null;
+  vehicleNo?: string | null;
+  attachmentFolder?: unknown;
+}): string {
   if (typeof issue.attachmentFolder === 'string' && issue.attachmentFolder !== '') return issue.attachmentFolder;
   return fillFolderTemplate(ISSUE_FOLDER_TEMPLATE, issue);
 }

@@ -117,7 +117,15 @@ export interface AnalysisMeta {
 }
 
 /** The record values of a todolist job (docs/services, the worker protocol), by their names on the wire. */
-export const ANALYSIS_CONTEXT_KEYS = ['issueTitle', 'issueDescription', 'issueCategory', 'issueSeverity', 'workingCondition', 'weather', 'faultMileage'] as const;
+export const ANALYSIS_CONTEXT_KEYS = [
+  'issueTitle',
+  'issueDescription',
+  'issueCategory',
+  'issueSeverity',
+  'workingCondition',
+  'weather',
+  'faultMileage',
+] as const;
 export type AnalysisContextKey = (typeof ANALYSIS_CONTEXT_KEYS)[number];
 
 export interface WorkspaceMeta {
@@ -165,15 +173,7 @@ export interface KindMessages {
   updated: string;
 }
 
-export type CardFormat =
-  | 'datetime-minute'
-  | 'date'
-  | 'time'
-  | 'minutes'
-  | 'hours-minutes'
-  | 'km'
-  | 'km-1'
-  | 'clamp-2';
+export type CardFormat = 'datetime-minute' | 'date' | 'time' | 'minutes' | 'hours-minutes' | 'km' | 'km-1' | 'clamp-2';
 
 export interface CardTitle {
   field?: string;

@@ -76,7 +76,10 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#
 export function pageShellHtml(shell: PageShell, pathname: string): string {
   const path = pagePath(pathname);
   // Attributes in the order React writes them; data-discover is react-router's mark on its links.
-  const back = shell.back === undefined ? '' : `<a class="page-header-back" aria-label="Back" href="${escapeHtml(shell.back)}" data-discover="true"><i class="pi pi-arrow-left"></i></a>`;
+  const back =
+    shell.back === undefined
+      ? ''
+      : `<a class="page-header-back" aria-label="Back" href="${escapeHtml(shell.back)}" data-discover="true"><i class="pi pi-arrow-left"></i></a>`;
   const loading =
     '<div class="flex flex-column align-items-center justify-content-center gap-3 p-5" role="status" aria-live="polite">' +
     '<i class="pi pi-spin pi-spinner text-primary" style="font-size: 2rem;" aria-hidden="true"></i><span class="text-600">Loading...</span></div>';

@@ -13,7 +13,19 @@ export const PROPERTY_X_KEYWORDS = ['x-ui', 'x-export', 'x-default', 'x-derived'
  * Anything else on a property is refused, so that a typo ('maxlength') never reaches the server's
  * strict validator as a stack trace, and is never silently ignored by the app.
  */
-export const PROPERTY_STANDARD_KEYWORDS = ['title', 'description', 'type', 'enum', 'format', 'default', 'readOnly', 'minimum', 'maximum', 'minLength', 'maxLength'] as const;
+export const PROPERTY_STANDARD_KEYWORDS = [
+  'title',
+  'description',
+  'type',
+  'enum',
+  'format',
+  'default',
+  'readOnly',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+] as const;
 /** Root-level x- keywords. */
 export const ROOT_X_KEYWORDS = ['x-kind'] as const;
 /** Fields every kind must have, read-only, because the server scopes and identifies by them. */
@@ -60,7 +72,12 @@ const dataPageSchema = {
           type: 'object',
           additionalProperties: false,
           required: ['stat', 'decimals', 'unit'],
-          properties: { stat: statName, divideBy: { type: 'number', exclusiveMinimum: 0 }, decimals: { type: 'integer', minimum: 0, maximum: 6 }, unit: { type: 'string' } },
+          properties: {
+            stat: statName,
+            divideBy: { type: 'number', exclusiveMinimum: 0 },
+            decimals: { type: 'integer', minimum: 0, maximum: 6 },
+            unit: { type: 'string' },
+          },
         },
       },
     },
@@ -91,7 +108,9 @@ const workspaceSchema = {
       required: ['order', 'title', 'startLabel', 'endLabel', 'startIcon', 'runningLabel', 'idleLabel', 'startedToast', 'endedToast', 'fills'],
       properties: {
         order: { type: 'integer' },
-        ...Object.fromEntries(['title', 'startLabel', 'endLabel', 'startIcon', 'runningLabel', 'idleLabel', 'startedToast', 'endedToast'].map((k) => [k, nonEmpty])),
+        ...Object.fromEntries(
+          ['title', 'startLabel', 'endLabel', 'startIcon', 'runningLabel', 'idleLabel', 'startedToast', 'endedToast'].map((k) => [k, nonEmpty]),
+        ),
         startSeverity: { const: 'success' },
         blockedBy: { type: 'array', items: nonEmpty, uniqueItems: true },
         fills: {
@@ -323,7 +342,8 @@ function unknownXKeywords(file: string, field: string, node: unknown, path: stri
   }
   for (const [key, value] of Object.entries(node)) {
     const known = path === '' && (PROPERTY_X_KEYWORDS as readonly string[]).includes(key);
-    if (key.startsWith('x-') && !known) out.push(`${file}: properties.${field}${path} has unknown keyword '${key}'${path === '' ? didYouMean(key, PROPERTY_X_KEYWORDS) : ''}`);
+    if (key.startsWith('x-') && !known)
+      out.push(`${file}: properties.${field}${path} has unknown keyword '${key}'${path === '' ? didYouMean(key, PROPERTY_X_KEYWORDS) : ''}`);
     else if (!key.startsWith('x-')) unknownXKeywords(file, field, value, `${path}.${key}`, out);
   }
 }
@@ -376,11 +396,16 @@ function propertyKeywordProblems(file: string, field: string, prop: KindProperty
   for (const key of Object.keys(prop)) {
     if (key.startsWith('x-') || (PROPERTY_STANDARD_KEYWORDS as readonly string[]).includes(key)) continue;
     if (key === 'enumNames') {
-      const labels = Array.isArray(prop.enum) && Array.isArray(prop['enumNames']) ? Object.fromEntries(prop.enum.map((v, i) => [String(v), (prop['enumNames'] as unknown[])[i]])) : undefined;
+      const labels =
+        Array.isArray(prop.enum) && Array.isArray(prop['enumNames'])
+          ? Object.fromEntries(prop.enum.map((v, i) => [String(v), (prop['enumNames'] as unknown[])[i]]))
+          : undefined;
       const example = labels === undefined ? '' : ` (here: "x-labels": ${JSON.stringify(labels).slice(0, 120)})`;
       out.push(`${at}.enumNames: enumNames is RJSF's old keyword; use x-labels: {"value": "label"}${example}`);
     } else if (key === 'required') {
-      out.push(`${at} has unknown keyword 'required'; a required field is listed in the "required" array at the top of the file: "required": [..., "${field}"]`);
+      out.push(
+        `${at} has unknown keyword 'required'; a required field is listed in the "required" array at the top of the file: "required": [..., "${field}"]`,
+      );
     } else {
       const hint = didYouMean(key, [...PROPERTY_STANDARD_KEYWORDS, ...PROPERTY_X_KEYWORDS]);
       out.push(`${at} has unknown keyword '${key}'${hint || `; a property may have ${PROPERTY_STANDARD_KEYWORDS.join(', ')} and our x- keywords`}`);
@@ -389,18 +414,24 @@ function propertyKeywordProblems(file: string, field: string, prop: KindProperty
   const type = typeof prop.type === 'string' ? prop.type : undefined;
   if (type !== undefined) {
     const numeric = type === 'number' || type === 'integer';
-    for (const key of ['minimum', 'maximum'] as const) if (prop[key] !== undefined && !numeric) out.push(`${at}.${key} applies to numbers, but the property's type is '${type}'`);
-    for (const key of ['minLength', 'maxLength', 'format'] as const) if (prop[key] !== undefined && type !== 'string') out.push(`${at}.${key} applies to text, but the property's type is '${type}'`);
+    for (const key of ['minimum', 'maximum'] as const)
+      if (prop[key] !== undefined && !numeric) out.push(`${at}.${key} applies to numbers, but the property's type is '${type}'`);
+    for (const key of ['minLength', 'maxLength', 'format'] as const)
+      if (prop[key] !== undefined && type !== 'string') out.push(`${at}.${key} applies to text, but the property's type is '${type}'`);
     (Array.isArray(prop.enum) ? prop.enum : []).forEach((value, i) => {
-      if (!fitsType(type, value)) out.push(`${at}.enum[${i}] is ${JSON.stringify(value)}, which is not ${TYPE_WORDS[type] ?? type}: the property's type is '${type}'`);
+      if (!fitsType(type, value))
+        out.push(`${at}.enum[${i}] is ${JSON.stringify(value)}, which is not ${TYPE_WORDS[type] ?? type}: the property's type is '${type}'`);
     });
     if (prop.default !== undefined && prop.default !== null) {
-      if (!fitsType(type, prop.default)) out.push(`${at}.default is ${JSON.stringify(prop.default)}, which is not ${TYPE_WORDS[type] ?? type}: the property's type is '${type}'`);
-      else if (Array.isArray(prop.enum) && !prop.enum.includes(prop.default)) out.push(`${at}.default is ${JSON.stringify(prop.default)}, which is not one of its enum's choices`);
+      if (!fitsType(type, prop.default))
+        out.push(`${at}.default is ${JSON.stringify(prop.default)}, which is not ${TYPE_WORDS[type] ?? type}: the property's type is '${type}'`);
+      else if (Array.isArray(prop.enum) && !prop.enum.includes(prop.default))
+        out.push(`${at}.default is ${JSON.stringify(prop.default)}, which is not one of its enum's choices`);
     }
   }
   if (typeof prop.minimum === 'number' && typeof prop.maximum === 'number' && prop.minimum > prop.maximum) out.push(`${at}.minimum is more than its maximum`);
-  if (typeof prop.minLength === 'number' && typeof prop.maxLength === 'number' && prop.minLength > prop.maxLength) out.push(`${at}.minLength is more than its maxLength`);
+  if (typeof prop.minLength === 'number' && typeof prop.maxLength === 'number' && prop.minLength > prop.maxLength)
+    out.push(`${at}.minLength is more than its maxLength`);
 }
 
 /**
@@ -432,13 +463,16 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
   else if (props[meta.dateField]?.format !== 'datetime-text') problems.push(`${file}: x-kind.dateField '${meta.dateField}' must have format datetime-text`);
   for (const field of meta.sortable ?? []) {
     if (!has(field)) problems.push(`${file}: x-kind.sortable names '${field}', which is not a property`);
-    else if (!['string', 'number', 'integer'].includes(String(props[field]?.type))) problems.push(`${file}: x-kind.sortable names '${field}', which is not text or a number`);
+    else if (!['string', 'number', 'integer'].includes(String(props[field]?.type)))
+      problems.push(`${file}: x-kind.sortable names '${field}', which is not text or a number`);
   }
   for (const [field, how] of Object.entries(meta.filters ?? {})) {
     if (!has(field)) problems.push(`${file}: x-kind.filters names '${field}', which is not a property`);
     else if (field === 'projectName') problems.push(`${file}: x-kind.filters cannot name projectName: the server scopes every list to the user's project`);
-    else if (how === 'contains' && props[field]?.type !== 'string') problems.push(`${file}: x-kind.filters.${field} is 'contains', which needs a text property`);
-    else if (!['string', 'number', 'integer'].includes(String(props[field]?.type))) problems.push(`${file}: x-kind.filters names '${field}', which is not text or a number`);
+    else if (how === 'contains' && props[field]?.type !== 'string')
+      problems.push(`${file}: x-kind.filters.${field} is 'contains', which needs a text property`);
+    else if (!['string', 'number', 'integer'].includes(String(props[field]?.type)))
+      problems.push(`${file}: x-kind.filters names '${field}', which is not text or a number`);
   }
   if (meta.card.title.field !== undefined && !has(meta.card.title.field)) {
     problems.push(`${file}: x-kind.card.title.field '${meta.card.title.field}' is not a property`);
@@ -454,14 +488,17 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
   for (const [field, prop] of Object.entries(props)) {
     for (const old of (prop['x-renamedFrom'] as string[] | undefined) ?? []) {
       if (has(old)) problems.push(`${file}: properties.${field}.x-renamedFrom names '${old}', which is still a property; remove one of the two`);
-      else if (oldNames.has(old)) problems.push(`${file}: '${old}' is in x-renamedFrom of both ${oldNames.get(old) ?? ''} and ${field}; an old name can move to one property only`);
+      else if (oldNames.has(old))
+        problems.push(`${file}: '${old}' is in x-renamedFrom of both ${oldNames.get(old) ?? ''} and ${field}; an old name can move to one property only`);
       oldNames.set(old, field);
     }
     const labels = prop['x-labels'] as Record<string, string> | undefined;
-    if (labels !== undefined && !Array.isArray(prop.enum)) problems.push(`${file}: properties.${field}.x-labels needs an enum: it labels the enum's stored values`);
+    if (labels !== undefined && !Array.isArray(prop.enum))
+      problems.push(`${file}: properties.${field}.x-labels needs an enum: it labels the enum's stored values`);
   }
   for (const [field, prop] of Object.entries(props)) {
-    if (prop['x-setBy'] !== undefined && prop.readOnly !== true) problems.push(`${file}: properties.${field} is set by ${prop['x-setBy']}, so it must be readOnly`);
+    if (prop['x-setBy'] !== undefined && prop.readOnly !== true)
+      problems.push(`${file}: properties.${field} is set by ${prop['x-setBy']}, so it must be readOnly`);
     const derived = prop['x-derived'];
     if (derived === undefined) continue;
     if (prop.readOnly !== true) problems.push(`${file}: properties.${field} is derived, so it must be readOnly`);
@@ -492,10 +529,13 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
     if (status !== undefined) {
       const prop = props[status.field];
       if (prop === undefined) problems.push(`${file}: x-kind.attachments.filesStatus.field names '${status.field}', which is not a property`);
-      else if (prop.type !== 'string' || prop.readOnly === true) problems.push(`${file}: x-kind.attachments.filesStatus.field names '${status.field}', which is not a text property the app may write`);
-      for (const field of status.with ?? []) if (!has(field)) problems.push(`${file}: x-kind.attachments.filesStatus.with names '${field}', which is not a property`);
+      else if (prop.type !== 'string' || prop.readOnly === true)
+        problems.push(`${file}: x-kind.attachments.filesStatus.field names '${status.field}', which is not a text property the app may write`);
+      for (const field of status.with ?? [])
+        if (!has(field)) problems.push(`${file}: x-kind.attachments.filesStatus.with names '${field}', which is not a property`);
     }
-    if (folderFields.length !== 1) problems.push(`${file}: x-kind.attachments needs exactly one property with "x-derived": {"attachmentFolder": true} to keep the folder in`);
+    if (folderFields.length !== 1)
+      problems.push(`${file}: x-kind.attachments needs exactly one property with "x-derived": {"attachmentFolder": true} to keep the folder in`);
   } else if (folderFields.length > 0) {
     problems.push(`${file}: properties.${folderFields[0]?.[0]} derives an attachment folder, but x-kind.attachments does not say how it is named`);
   }
@@ -515,11 +555,15 @@ function analysisProblems(file: string, meta: KindSchema['x-kind'], props: KindS
   const analysis = meta.analysis;
   const setByFlow = Object.keys(props).filter((f) => props[f]?.['x-setBy'] === 'fileAnalyze');
   if (analysis === undefined) {
-    for (const field of setByFlow) problems.push(`${file}: properties.${field} is set by fileAnalyze, but the kind declares no x-kind.analysis, so nothing would set it; declare x-kind.analysis or remove x-setBy`);
+    for (const field of setByFlow)
+      problems.push(
+        `${file}: properties.${field} is set by fileAnalyze, but the kind declares no x-kind.analysis, so nothing would set it; declare x-kind.analysis or remove x-setBy`,
+      );
     return problems;
   }
   const at = `${file}: x-kind.analysis`;
-  if (meta.attachments === undefined) problems.push(`${at} needs x-kind.attachments: the workers analyse the video and image files of a record's attachment folder`);
+  if (meta.attachments === undefined)
+    problems.push(`${at} needs x-kind.attachments: the workers analyse the video and image files of a record's attachment folder`);
   const written = { desensitizationStatus: analysis.desensitizationStatus, analysisStatus: analysis.analysisStatus, report: analysis.report };
   const roles: [string, string][] = [['status', analysis.status], ...Object.entries(written)];
   const named = new Map<string, string>();
@@ -529,21 +573,28 @@ function analysisProblems(file: string, meta: KindSchema['x-kind'], props: KindS
       problems.push(`${at}.${role} names '${field}', which is not a property`);
       continue;
     }
-    if (named.has(field)) problems.push(`${at}.${role} names '${field}', which x-kind.analysis.${named.get(field) ?? ''} names too; each role needs its own field`);
+    if (named.has(field))
+      problems.push(`${at}.${role} names '${field}', which x-kind.analysis.${named.get(field) ?? ''} names too; each role needs its own field`);
     named.set(field, role);
     if (prop.type !== 'string') problems.push(`${at}.${role} names '${field}', which is not a text property`);
     if (role === 'status') {
-      if (Array.isArray(prop.enum) && !prop.enum.includes(ANALYSIS_SUBMITTED)) problems.push(`${at}.status names '${field}', whose enum lacks '${ANALYSIS_SUBMITTED}', the status a submit sets`);
+      if (Array.isArray(prop.enum) && !prop.enum.includes(ANALYSIS_SUBMITTED))
+        problems.push(`${at}.status names '${field}', whose enum lacks '${ANALYSIS_SUBMITTED}', the status a submit sets`);
       continue;
     }
-    if (prop['x-setBy'] !== 'fileAnalyze') problems.push(`${at}.${role} names '${field}', which the flow writes, so it needs "readOnly": true and "x-setBy": "fileAnalyze"`);
+    if (prop['x-setBy'] !== 'fileAnalyze')
+      problems.push(`${at}.${role} names '${field}', which the flow writes, so it needs "readOnly": true and "x-setBy": "fileAnalyze"`);
     if (role !== 'report') {
       const missing = ANALYSIS_STATUSES.filter((v) => !Array.isArray(prop.enum) || !prop.enum.includes(v));
-      if (missing.length > 0) problems.push(`${at}.${role} names '${field}', whose enum must offer ${ANALYSIS_STATUSES.join(', ')} (missing ${missing.join(', ')})`);
+      if (missing.length > 0)
+        problems.push(`${at}.${role} names '${field}', whose enum must offer ${ANALYSIS_STATUSES.join(', ')} (missing ${missing.join(', ')})`);
     }
   }
   for (const field of setByFlow) {
-    if (!Object.values(written).includes(field)) problems.push(`${file}: properties.${field} is set by fileAnalyze, but x-kind.analysis names it for no role (desensitizationStatus, analysisStatus or report)`);
+    if (!Object.values(written).includes(field))
+      problems.push(
+        `${file}: properties.${field} is set by fileAnalyze, but x-kind.analysis names it for no role (desensitizationStatus, analysisStatus or report)`,
+      );
   }
   for (const [key, field] of Object.entries(analysis.context ?? {})) {
     if (!Object.prototype.hasOwnProperty.call(props, field)) problems.push(`${at}.context.${key} names '${field}', which is not a property`);
@@ -559,7 +610,8 @@ function i18nProblems(file: string, meta: KindSchema['x-kind'], props: KindSchem
   const problems: string[] = [];
   const walk = (translated: unknown, original: unknown, path: string): void => {
     if (typeof translated === 'string') {
-      if (typeof original !== 'string') problems.push(`${file}: x-kind.${path} translates nothing: x-kind has no text at ${path.split('.').slice(2).join('.')}`);
+      if (typeof original !== 'string')
+        problems.push(`${file}: x-kind.${path} translates nothing: x-kind has no text at ${path.split('.').slice(2).join('.')}`);
       else if (translated.trim() === '') problems.push(`${file}: x-kind.${path} is empty`);
       return;
     }
@@ -573,7 +625,8 @@ function i18nProblems(file: string, meta: KindSchema['x-kind'], props: KindSchem
   for (const [field, prop] of Object.entries(props)) {
     for (const [language, t] of Object.entries(prop['x-i18n'] ?? {})) {
       for (const value of Object.keys(t?.labels ?? {})) {
-        if (!Array.isArray(prop.enum) || !prop.enum.map(String).includes(value)) problems.push(`${file}: properties.${field}.x-i18n.${language}.labels names '${value}', which is not one of its enum values`);
+        if (!Array.isArray(prop.enum) || !prop.enum.map(String).includes(value))
+          problems.push(`${file}: properties.${field}.x-i18n.${language}.labels names '${value}', which is not one of its enum values`);
       }
     }
   }
@@ -586,7 +639,8 @@ function layoutProblems(file: string, meta: KindSchema['x-kind'], props: KindSch
   const has = (f: string): boolean => Object.prototype.hasOwnProperty.call(props, f);
   (meta.keyFields ?? []).forEach((field, i) => {
     if (!has(field)) problems.push(`${file}: x-kind.keyFields[${i}] '${field}' is not a property`);
-    else if (props[field]?.['x-ui']?.hidden === true) problems.push(`${file}: x-kind.keyFields[${i}] '${field}' is hidden (x-ui.hidden), so it cannot be a key field`);
+    else if (props[field]?.['x-ui']?.hidden === true)
+      problems.push(`${file}: x-kind.keyFields[${i}] '${field}' is hidden (x-ui.hidden), so it cannot be a key field`);
   });
   const placed = new Map<string, string>();
   const titles = new Set<string>();
@@ -627,7 +681,8 @@ function attachmentTemplateProblems(file: string, template: string, props: KindS
   for (const m of template.matchAll(FOLDER_PLACEHOLDER)) {
     const [, field = '', dateFormat] = m;
     if (!Object.prototype.hasOwnProperty.call(props, field)) problems.push(`${at} names '${field}', which is not a property`);
-    else if (dateFormat !== undefined && props[field]?.format !== 'datetime-text') problems.push(`${at} formats '${field}' as a date, but it has no format datetime-text`);
+    else if (dateFormat !== undefined && props[field]?.format !== 'datetime-text')
+      problems.push(`${at} formats '${field}' as a date, but it has no format datetime-text`);
   }
   if (!template.includes('{id}')) problems.push(`${at} must contain {id}, so that every record has its own folder`);
   return problems;
@@ -650,7 +705,8 @@ export function checkRegistry(schemas: Record<string, KindSchema>): string[] {
     // The file the $id names keeps it; the others (copies) are told to change theirs.
     const owner = names.find((n) => id === `${n}.schema.json`) ?? (names[0] as string);
     for (const name of names) {
-      if (name !== owner) problems.push(`${name}.schema.json: $id '${id}' is also the $id of ${owner}.schema.json; give each file its own, such as "${name}.schema.json"`);
+      if (name !== owner)
+        problems.push(`${name}.schema.json: $id '${id}' is also the $id of ${owner}.schema.json; give each file its own, such as "${name}.schema.json"`);
     }
   }
   for (const [name, s] of Object.entries(schemas)) {
@@ -673,14 +729,17 @@ export function checkRegistry(schemas: Record<string, KindSchema>): string[] {
   // kinds' records share ids, so only one kind may be analysed until jobs also name their kind.
   const analysed = Object.keys(schemas).filter((name) => schemas[name]?.['x-kind'].analysis !== undefined);
   for (const name of analysed.slice(1)) {
-    problems.push(`${name}.schema.json: x-kind.analysis is also declared by ${analysed[0] ?? ''}.schema.json; only one kind may have the AI analysis for now, because analysis jobs are kept by record id alone (docs/decisions/041)`);
+    problems.push(
+      `${name}.schema.json: x-kind.analysis is also declared by ${analysed[0] ?? ''}.schema.json; only one kind may have the AI analysis for now, because analysis jobs are kept by record id alone (docs/decisions/041)`,
+    );
   }
   for (const [name, s] of Object.entries(schemas)) {
     const meta = s['x-kind'];
     const stat = meta.dataPage?.tile.detail?.stat;
     if (stat !== undefined && !stats.has(stat)) problems.push(`${name}.schema.json: x-kind.dataPage.tile.detail.stat '${stat}' is no kind's count or sum`);
     for (const other of meta.workspace?.session?.blockedBy ?? []) {
-      if (!schemas[other]?.['x-kind'].workspace?.session) problems.push(`${name}.schema.json: x-kind.workspace.session.blockedBy names '${other}', which is no kind with a session`);
+      if (!schemas[other]?.['x-kind'].workspace?.session)
+        problems.push(`${name}.schema.json: x-kind.workspace.session.blockedBy names '${other}', which is no kind with a session`);
     }
   }
   return problems;

@@ -11,7 +11,13 @@ import { isImage } from './desensitize.js';
 
 // See docs/decisions/023-ai-analysis.md.
 
-export interface ModelSettings { baseURL: string; model: string; apiKey: string; maxFrames: number; promptFile: string }
+export interface ModelSettings {
+  baseURL: string;
+  model: string;
+  apiKey: string;
+  maxFrames: number;
+  promptFile: string;
+}
 
 /**
  * Key frames of a DESENSITIZED file as JPEGs <= 768 px: the first frame, scene changes, and frames
@@ -40,9 +46,33 @@ export async function cutKeyFrames(desensitized: string, outDir: string, max: nu
     // a constant rate by desensitize()).
     select = `select='eq(n\\,0)+gt(scene\\,0.3)+not(mod(n\\,${every}))',showinfo,${scale}`;
   }
-  const { stderr } = await run('ffmpeg', ['-hide_banner', '-v', rate ? 'info' : 'error', '-y', '-i', desensitized, '-vf', select, '-fps_mode', 'vfr', '-frames:v', String(max), '-q:v', '3', `${prefix}%02d.jpg`], { maxBuffer: 64 * 1024 * 1024 });
+  const { stderr } = await run(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-v',
+      rate ? 'info' : 'error',
+      '-y',
+      '-i',
+      desensitized,
+      '-vf',
+      select,
+      '-fps_mode',
+      'vfr',
+      '-frames:v',
+      String(max),
+      '-q:v',
+      '3',
+      `${prefix}%02d.jpg`,
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
   const times = [...stderr.matchAll(/Parsed_showinfo.*\bpts_time:\s*(-?[\d.]+)/g)].map((m) => Number(m[1]));
-  const files = fs.readdirSync(outDir).filter((f) => f.startsWith(path.basename(prefix))).sort().map((f) => path.join(outDir, f));
+  const files = fs
+    .readdirSync(outDir)
+    .filter((f) => f.startsWith(path.basename(prefix)))
+    .sort()
+    .map((f) => path.join(outDir, f));
   // -1: not known (nothing then counts as pixelated in that frame).
   return files.map((file, i) => ({ file, index: !rate ? 0 : times[i] === undefined ? -1 : Math.round(times[i] * rate) }));
 }
@@ -50,8 +80,13 @@ export async function cutKeyFrames(desensitized: string, outDir: string, max: nu
 /** The prompt file with {{field}} placeholders filled from the job. */
 export function prompt(template: string, job: Job): string {
   const fields: Record<string, string> = {
-    title: job.issueTitle, description: job.issueDescription, category: job.issueCategory, severity: job.issueSeverity,
-    workingCondition: job.workingCondition, weather: job.weather, mileage: String(job.faultMileage ?? ''),
+    title: job.issueTitle,
+    description: job.issueDescription,
+    category: job.issueCategory,
+    severity: job.issueSeverity,
+    workingCondition: job.workingCondition,
+    weather: job.weather,
+    mileage: String(job.faultMileage ?? ''),
   };
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => fields[k] ?? '');
 }

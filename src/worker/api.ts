@@ -3,28 +3,61 @@ import { Readable } from 'node:stream';
 
 // The worker's client of the server's fileAnalyze protocol (docs/worker.md, the issue 12 contract).
 
-export interface JobFile { name: string; size: number; mimeType: string }
+export interface JobFile {
+  name: string;
+  size: number;
+  mimeType: string;
+}
 export interface Job {
   /** The issue id: a number from this server (ids are integers), a string from older backends. */
-  id: number | string; taskId: number; projectName: string; attachmentFolder: string;
-  issueTitle: string; issueDescription: string; issueCategory: string; issueSeverity: string;
-  workingCondition: string; weather: string; faultMileage: number | string | null; submittedAt: string;
+  id: number | string;
+  taskId: number;
+  projectName: string;
+  attachmentFolder: string;
+  issueTitle: string;
+  issueDescription: string;
+  issueCategory: string;
+  issueSeverity: string;
+  workingCondition: string;
+  weather: string;
+  faultMileage: number | string | null;
+  submittedAt: string;
   files: JobFile[];
 }
-export interface Lease { id: number | string; leaseSeconds: number; leaseUntil: string }
-export interface FinishBody { report?: string; error?: string; stage?: 'desensitize' | 'analyze'; remark?: string }
+export interface Lease {
+  id: number | string;
+  leaseSeconds: number;
+  leaseUntil: string;
+}
+export interface FinishBody {
+  report?: string;
+  error?: string;
+  stage?: 'desensitize' | 'analyze';
+  remark?: string;
+}
 
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string) { super(message); }
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 const BASE = '/api/vtp/issueRecord/fileAnalyze';
 
 export class WorkerApi {
   private token = '';
-  constructor(private readonly serverUrl: string, private readonly username: string, private readonly password: string) {}
+  constructor(
+    private readonly serverUrl: string,
+    private readonly username: string,
+    private readonly password: string,
+  ) {}
 
-  private url(p: string): string { return new URL(p, this.serverUrl).href; }
+  private url(p: string): string {
+    return new URL(p, this.serverUrl).href;
+  }
 
   private async call<T>(method: string, p: string, body?: unknown): Promise<T> {
     const res = await fetch(this.url(p), {
@@ -43,14 +76,24 @@ export class WorkerApi {
     this.token = data.access_token;
   }
 
-  todolist(): Promise<Job[]> { return this.call('GET', `${BASE}/todolist`); }
-  start(id: number | string): Promise<Lease> { return this.call('POST', `${BASE}/start`, { id, taskId: -3 }); }
-  submitToAI(id: number | string, remark?: string): Promise<unknown> { return this.call('POST', `${BASE}/submitToAI`, { id, taskId: -3, remark }); }
-  finish(id: number | string, body: FinishBody): Promise<unknown> { return this.call('POST', `${BASE}/finish`, { id, taskId: -3, ...body }); }
+  todolist(): Promise<Job[]> {
+    return this.call('GET', `${BASE}/todolist`);
+  }
+  start(id: number | string): Promise<Lease> {
+    return this.call('POST', `${BASE}/start`, { id, taskId: -3 });
+  }
+  submitToAI(id: number | string, remark?: string): Promise<unknown> {
+    return this.call('POST', `${BASE}/submitToAI`, { id, taskId: -3, remark });
+  }
+  finish(id: number | string, body: FinishBody): Promise<unknown> {
+    return this.call('POST', `${BASE}/finish`, { id, taskId: -3, ...body });
+  }
 
   /** The original file's bytes as a stream. */
   async download(id: number | string, name: string): Promise<ReadableStream<Uint8Array>> {
-    const res = await fetch(this.url(`${BASE}/file?id=${encodeURIComponent(String(id))}&name=${encodeURIComponent(name)}`), { headers: { authorization: `Bearer ${this.token}` } });
+    const res = await fetch(this.url(`${BASE}/file?id=${encodeURIComponent(String(id))}&name=${encodeURIComponent(name)}`), {
+      headers: { authorization: `Bearer ${this.token}` },
+    });
     if (!res.ok || !res.body) throw new ApiError(res.status, `GET file ${name}: ${res.status}`);
     return res.body;
   }

@@ -1,6 +1,11 @@
 // Box arithmetic shared by the detectors and the pipeline: tiles, overlap, non-maximum suppression.
 
-export interface Rect { x: number; y: number; width: number; height: number }
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 /** Share of `a`'s area that lies inside `b`. */
 export function insideShare(a: Rect, b: Rect): number {

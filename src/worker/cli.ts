@@ -17,9 +17,14 @@ export async function main(argv: string[], log: (msg: string) => void = console.
     log('Usage: npm run desensitize -- <input photo or video> <output file>');
     return 2;
   }
-  if (!fs.existsSync(input)) { log(`${input}: no such file`); return 2; }
+  if (!fs.existsSync(input)) {
+    log(`${input}: no such file`);
+    return 2;
+  }
   if (isImage(input) !== isImage(output) || (!isImage(output) && outputName(path.basename(output)) !== path.basename(output))) {
-    log(`${output}: the worker writes ${outputName(path.basename(input))} for this input; name the output alike (a photo stays a photo, a video becomes .mp4/.mov/.mkv)`);
+    log(
+      `${output}: the worker writes ${outputName(path.basename(input))} for this input; name the output alike (a photo stays a photo, a video becomes .mp4/.mov/.mkv)`,
+    );
     return 2;
   }
   const started = Date.now();
@@ -31,7 +36,11 @@ export async function main(argv: string[], log: (msg: string) => void = console.
   try {
     const max = Number(process.env.AI_MAX_FRAMES ?? 6) || 6;
     const cut = (await cutKeyFrames(output, dir, max)).slice(0, max);
-    const check = await checkFrames(cut.map((k) => k.file), detector, cut.map((k) => ({ boxes: result.covered[k.index] ?? [], width: result.width, height: result.height })));
+    const check = await checkFrames(
+      cut.map((k) => k.file),
+      detector,
+      cut.map((k) => ({ boxes: result.covered[k.index] ?? [], width: result.width, height: result.height })),
+    );
     log(`second check on the key frames the worker would send: ${describeCheck(check)}`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -40,5 +49,11 @@ export async function main(argv: string[], log: (msg: string) => void = console.
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).then((code) => process.exit(code), (e: Error) => { console.error(e.message); process.exit(1); });
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e: Error) => {
+      console.error(e.message);
+      process.exit(1);
+    },
+  );
 }

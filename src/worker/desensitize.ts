@@ -97,10 +97,37 @@ async function desensitizeVideo(input: string, output: string, det: Detector): P
   // The pictures come from the pipe, the sound straight from the original file: audio is kept
   // as it was, re-encoded to AAC only so that it fits the mp4.
   const encode = spawnFfmpeg([
-    '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-framerate', info.fps, '-i', 'pipe:0',
-    '-i', input, '-map', '0:v:0', '-map', '1:a?',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p',
-    '-c:a', 'aac', '-b:a', '160k', '-movflags', '+faststart', output,
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    '-s',
+    `${width}x${height}`,
+    '-framerate',
+    info.fps,
+    '-i',
+    'pipe:0',
+    '-i',
+    input,
+    '-map',
+    '0:v:0',
+    '-map',
+    '1:a?',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '20',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '160k',
+    '-movflags',
+    '+faststart',
+    output,
   ]);
   encode.child.stdout.resume();
   const plan = videoSearchPlan(width, height, info.fps);
@@ -147,9 +174,10 @@ async function desensitizeVideo(input: string, output: string, det: Detector): P
       if (!search) return;
       // The threads first: the main thread's own search then runs while they work.
       const lane = turn++ % lanes;
-      const boxes = lane < helpers.length
-        ? helpers[lane]!.cover(det, frame, width, height, search.passes, search.plates)
-        : det.cover(frame, width, height, search.passes, search.plates);
+      const boxes =
+        lane < helpers.length
+          ? helpers[lane]!.cover(det, frame, width, height, search.passes, search.plates)
+          : det.cover(frame, width, height, search.passes, search.plates);
       boxes.catch(() => {}); // awaited in settle(); this only keeps a failure from being reported unhandled meanwhile
       pending.push({ at: i, boxes });
       if (pending.length >= lanes) await settle();
@@ -173,7 +201,11 @@ async function desensitizeVideo(input: string, output: string, det: Detector): P
  * in video by their vehicle's band). `search(i)` must be asked for frames in order. Also used by
  * scripts/bench/desensitize-frames.ts to time the detectors on frames from elsewhere.
  */
-export function videoSearchPlan(width: number, height: number, fps: string): {
+export function videoSearchPlan(
+  width: number,
+  height: number,
+  fps: string,
+): {
   every: number;
   hold: number;
   search(index: number): { passes: Passes; plates: PlatePasses } | undefined;
@@ -190,7 +222,8 @@ export function videoSearchPlan(width: number, height: number, fps: string): {
     hold: every * ROTATION + 1,
     search(index) {
       if (index % every !== 0) return undefined;
-      const tiles: Passes['tiles'] = searches === 0 ? 'all' : Array.from({ length: perSearch }, (_, k) => ((searches - 1) * perSearch + k) % Math.max(1, tileCount));
+      const tiles: Passes['tiles'] =
+        searches === 0 ? 'all' : Array.from({ length: perSearch }, (_, k) => ((searches - 1) * perSearch + k) % Math.max(1, tileCount));
       const plates = { vehicles: searches % ROTATION === 0, scales: VIDEO_PLATE_SCALES };
       searches++;
       return { passes: { whole: true, tiles }, plates };
@@ -201,5 +234,5 @@ export function videoSearchPlan(width: number, height: number, fps: string): {
 /** A held box `age` frames after it was found, grown for the face's possible movement. */
 function grow(box: Box, age: number, width: number, height: number): Box {
   if (age === 0) return box;
-  return pad(box, (GROWTH * age) + Math.min(0.5, age / Math.max(1, Math.min(box.width, box.height))), width, height);
+  return pad(box, GROWTH * age + Math.min(0.5, age / Math.max(1, Math.min(box.width, box.height))), width, height);
 }

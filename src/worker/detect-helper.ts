@@ -19,14 +19,21 @@ export class DetectHelper {
 
   private constructor(private readonly worker: Worker) {
     let loaded: () => void = () => {};
-    this.ready = new Promise<void>((r) => { loaded = r; });
+    this.ready = new Promise<void>((r) => {
+      loaded = r;
+    });
     worker.on('message', (a: CoverAnswer) => {
-      if ('ready' in a) { loaded(); this.idle(); return; }
+      if ('ready' in a) {
+        loaded();
+        this.idle();
+        return;
+      }
       const w = this.waiting.get(a.id);
       if (!w) return;
       this.waiting.delete(a.id);
       this.idle();
-      if ('error' in a) w.reject(new Error(a.error)); else w.resolve(a.boxes);
+      if ('error' in a) w.reject(new Error(a.error));
+      else w.resolve(a.boxes);
     });
     const fail = (e: Error) => {
       this.failed ??= e;
@@ -78,7 +85,9 @@ export class DetectHelper {
   }
 
   /** Whether the thread failed (its searches then run on the main thread). */
-  get broken(): Error | undefined { return this.failed; }
+  get broken(): Error | undefined {
+    return this.failed;
+  }
 }
 
 /** At most this many detector threads: each holds its own detectors (a few hundred MB). */
@@ -91,7 +100,8 @@ let helpers: DetectHelper[] | undefined;
  */
 export function detectHelpers(): DetectHelper[] {
   const wanted = process.env.WORKER_DETECT_THREADS;
-  const count = wanted !== undefined && wanted !== '' ? Math.max(0, Math.min(MAX_THREADS, Number(wanted) || 0)) : Math.min(MAX_THREADS, os.availableParallelism() - 1);
+  const count =
+    wanted !== undefined && wanted !== '' ? Math.max(0, Math.min(MAX_THREADS, Number(wanted) || 0)) : Math.min(MAX_THREADS, os.availableParallelism() - 1);
   helpers ??= Array.from({ length: count }, () => DetectHelper.start());
   return helpers;
 }

@@ -8,13 +8,23 @@ import type { Passes } from './face-dnn.js';
 // second instance is the only way to a second core. Same detectors, settings and weights.
 // See docs/decisions/040-second-check-and-detection-schedule.md.
 
-export interface CoverRequest { id: number; frame: Uint8Array; width: number; height: number; passes: Passes; plates: PlatePasses }
+export interface CoverRequest {
+  id: number;
+  frame: Uint8Array;
+  width: number;
+  height: number;
+  passes: Passes;
+  plates: PlatePasses;
+}
 export type CoverAnswer = { id: number; boxes: Box[] } | { id: number; error: string } | { ready: true };
 
 const port = parentPort;
 if (!port) throw new Error('detect-thread.ts runs only as a worker thread');
 const detector = Detector.create();
-detector.then(() => port.postMessage({ ready: true }), () => {});
+detector.then(
+  () => port.postMessage({ ready: true }),
+  () => {},
+);
 let chain: Promise<unknown> = Promise.resolve();
 port.on('message', (m: CoverRequest) => {
   chain = chain.then(async () => {

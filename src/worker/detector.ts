@@ -36,19 +36,31 @@ const MASK_MARGIN = 4;
 function pixelatedShare(r: Rect, boxes: Rect[], width: number, height: number): number {
   const m = MASK_MARGIN + r.height / 2;
   const grown = boxes.map((b) => ({ x0: b.x - m, y0: b.y - m, x1: b.x + b.width + m, y1: b.y + b.height + m }));
-  const x0 = Math.max(0, Math.floor(r.x)), x1 = Math.min(width, Math.ceil(r.x + r.width));
-  const y0 = Math.max(0, Math.floor(r.y)), y1 = Math.min(height, Math.ceil(r.y + r.height));
+  const x0 = Math.max(0, Math.floor(r.x)),
+    x1 = Math.min(width, Math.ceil(r.x + r.width));
+  const y0 = Math.max(0, Math.floor(r.y)),
+    y1 = Math.min(height, Math.ceil(r.y + r.height));
   if (x1 <= x0 || y1 <= y0 || grown.length === 0) return 0;
   let inside = 0;
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (grown.some((g) => x + 0.5 >= g.x0 && x + 0.5 < g.x1 && y + 0.5 >= g.y0 && y + 0.5 < g.y1)) inside++;
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) if (grown.some((g) => x + 0.5 >= g.x0 && x + 0.5 < g.x1 && y + 0.5 >= g.y0 && y + 0.5 < g.y1)) inside++;
   return inside / ((x1 - x0) * (y1 - y0));
 }
 
 /** How plates are searched: with the vehicle detector (and its bands) or not, and the locator's scales (default: all). */
-export interface PlatePasses { vehicles: boolean; scales?: number[] }
+export interface PlatePasses {
+  vehicles: boolean;
+  scales?: number[];
+}
 
 /** What a box covers: a face, a plate located, or the band of a vehicle where its plate sits. */
-export interface Box { x: number; y: number; width: number; height: number; kind: keyof typeof CASCADES | 'band' }
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  kind: keyof typeof CASCADES | 'band';
+}
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Cv = any;
@@ -80,7 +92,12 @@ export function loadCv(): Promise<Cv> {
 
 /** The detectors of faces and plates in rgb24 frames. */
 export class Detector {
-  private constructor(private readonly cv: Cv, private readonly classifiers: Map<keyof typeof CASCADES, Cv>, readonly faces: FaceDnn, readonly objects: ObjectDnn) {}
+  private constructor(
+    private readonly cv: Cv,
+    private readonly classifiers: Map<keyof typeof CASCADES, Cv>,
+    readonly faces: FaceDnn,
+    readonly objects: ObjectDnn,
+  ) {}
 
   static async create(): Promise<Detector> {
     const cv = await loadCv();
@@ -98,7 +115,13 @@ export class Detector {
    * or more that the DNN scores just under its threshold), and plates (below) with the vehicles'
    * bands unless `vehicles` is false.
    */
-  async cover(rgb: Buffer, width: number, height: number, passes: Passes = { whole: true, tiles: 'all' }, plates: PlatePasses = { vehicles: true }): Promise<Box[]> {
+  async cover(
+    rgb: Buffer,
+    width: number,
+    height: number,
+    passes: Passes = { whole: true, tiles: 'all' },
+    plates: PlatePasses = { vehicles: true },
+  ): Promise<Box[]> {
     const faces = await this.faces.detect(rgb, width, height, COVER_CONFIDENCE, passes);
     return [
       ...faces.map(({ x, y, width: w, height: h }) => ({ kind: 'face' as const, x, y, width: w, height: h })),
@@ -142,8 +165,10 @@ export class Detector {
       // two-line or US-style plate): the plate's full expected size is covered around it, as wide as
       // a European plate and as high as one half as high as wide.
       for (const p of located) {
-        const w = Math.max(p.width, expected * 5.5), h = Math.max(p.height, expected * 2.5);
-        const x = Math.max(0, Math.round(p.x + p.width / 2 - w / 2)), y = Math.max(0, Math.round(p.y + p.height / 2 - h / 2));
+        const w = Math.max(p.width, expected * 5.5),
+          h = Math.max(p.height, expected * 2.5);
+        const x = Math.max(0, Math.round(p.x + p.width / 2 - w / 2)),
+          y = Math.max(0, Math.round(p.y + p.height / 2 - h / 2));
         boxes.push({ kind: 'plate', x, y, width: Math.min(width - x, Math.round(w)), height: Math.min(height - y, Math.round(h)) });
       }
     }

@@ -9,7 +9,9 @@ import { nms, tiles, type Rect } from './boxes.js';
 
 const require = createRequire(import.meta.url);
 
-interface Tensor { dispose(): void }
+interface Tensor {
+  dispose(): void;
+}
 interface Tf {
   setBackend(name: string): Promise<boolean>;
   ready(): Promise<void>;
@@ -22,21 +24,30 @@ interface Tf {
   squeeze(t: Tensor, axis: number[]): Tensor;
   image: { rotateWithOffset(t: Tensor, radians: number, fill: number): Tensor };
 }
-interface Detection { score: number; box: { x: number; y: number; width: number; height: number } }
+interface Detection {
+  score: number;
+  box: { x: number; y: number; width: number; height: number };
+}
 interface FaceApi {
   nets: { ssdMobilenetv1: { loadFromDisk(dir: string): Promise<void> } };
   SsdMobilenetv1Options: new (o: { minConfidence: number; maxResults: number }) => unknown;
   detectAllFaces(input: Tensor, options: unknown): Promise<Detection[]>;
 }
 
-export interface Face extends Rect { score: number }
+export interface Face extends Rect {
+  score: number;
+}
 
 /**
  * Which passes run on a frame: the whole frame, and tiles (indexes into the frame's tiles, or all);
  * `turned`: the same passes again on the frame turned by each of these angles (degrees), for
  * faces tilted that far, which SSD MobileNet, trained on mostly upright faces, often misses.
  */
-export interface Passes { whole: boolean; tiles: 'all' | number[]; turned?: number[] }
+export interface Passes {
+  whole: boolean;
+  tiles: 'all' | number[];
+  turned?: number[];
+}
 
 /**
  * Frames larger than this (long side) are searched on a copy of that size: a 12 px face there is
@@ -84,14 +95,19 @@ function load(): Promise<{ tf: Tf; api: FaceApi }> {
 
 /** Faces in rgb24 frames by SSD MobileNet v1, on the whole frame and on up-scaled tiles. */
 export class FaceDnn {
-  private constructor(private readonly tf: Tf, private readonly api: FaceApi) {}
+  private constructor(
+    private readonly tf: Tf,
+    private readonly api: FaceApi,
+  ) {}
 
   static async create(): Promise<FaceDnn> {
     const { tf, api } = await load();
     return new FaceDnn(tf, api);
   }
 
-  get backend(): string { return this.tf.getBackend(); }
+  get backend(): string {
+    return this.tf.getBackend();
+  }
 
   /** The tiles a frame of this size is searched in (in the search copy's coordinates) and that copy's scale. */
   static layout(width: number, height: number): { scale: number; tiles: Rect[] } {
@@ -135,22 +151,38 @@ export class FaceDnn {
       for (const degrees of passes.turned ?? []) {
         // The frame turned about its centre (corners filled grey); a face found upright there is
         // turned back: its box's corners taken to the frame and the upright box around them kept.
-        const a = (degrees * Math.PI) / 180, cos = Math.cos(a), sin = Math.sin(a), cx = w / 2, cy = h / 2;
-        const turned = this.tf.tidy(() => this.tf.cast(this.tf.squeeze(this.tf.image.rotateWithOffset(this.tf.expandDims(this.tf.cast(frame, 'float32'), 0), a, 128), [0]), 'int32'));
+        const a = (degrees * Math.PI) / 180,
+          cos = Math.cos(a),
+          sin = Math.sin(a),
+          cx = w / 2,
+          cy = h / 2;
+        const turned = this.tf.tidy(() =>
+          this.tf.cast(this.tf.squeeze(this.tf.image.rotateWithOffset(this.tf.expandDims(this.tf.cast(frame, 'float32'), 0), a, 128), [0]), 'int32'),
+        );
         try {
-          await search(turned, (list, ox, oy, side) => {
-            for (const d of list) {
-              // A face larger than a third of the picture searched is the upright passes' to find
-              // (the tiles are sized for faces up to a third of them); turned passes see false ones
-              // that size in the grey corners and edges (a 534 px box on opencv-doc's home.jpg).
-              if (Math.max(d.box.width, d.box.height) > side / 3) continue;
-              const corners = [[d.box.x, d.box.y], [d.box.x + d.box.width, d.box.y], [d.box.x, d.box.y + d.box.height], [d.box.x + d.box.width, d.box.y + d.box.height]]
-                .map(([x, y]) => [(x! + ox - cx) * cos - (y! + oy - cy) * sin + cx, (x! + ox - cx) * sin + (y! + oy - cy) * cos + cy]);
-              const xs = corners.map((c) => c[0]!), ys = corners.map((c) => c[1]!);
-              const x0 = Math.max(0, Math.min(...xs)), y0 = Math.max(0, Math.min(...ys));
-              found.push({ x: x0, y: y0, width: Math.min(w, Math.max(...xs)) - x0, height: Math.min(h, Math.max(...ys)) - y0, score: d.score });
-            }
-          }, true);
+          await search(
+            turned,
+            (list, ox, oy, side) => {
+              for (const d of list) {
+                // A face larger than a third of the picture searched is the upright passes' to find
+                // (the tiles are sized for faces up to a third of them); turned passes see false ones
+                // that size in the grey corners and edges (a 534 px box on opencv-doc's home.jpg).
+                if (Math.max(d.box.width, d.box.height) > side / 3) continue;
+                const corners = [
+                  [d.box.x, d.box.y],
+                  [d.box.x + d.box.width, d.box.y],
+                  [d.box.x, d.box.y + d.box.height],
+                  [d.box.x + d.box.width, d.box.y + d.box.height],
+                ].map(([x, y]) => [(x! + ox - cx) * cos - (y! + oy - cy) * sin + cx, (x! + ox - cx) * sin + (y! + oy - cy) * cos + cy]);
+                const xs = corners.map((c) => c[0]!),
+                  ys = corners.map((c) => c[1]!);
+                const x0 = Math.max(0, Math.min(...xs)),
+                  y0 = Math.max(0, Math.min(...ys));
+                found.push({ x: x0, y: y0, width: Math.min(w, Math.max(...xs)) - x0, height: Math.min(h, Math.max(...ys)) - y0, score: d.score });
+              }
+            },
+            true,
+          );
         } finally {
           turned.dispose();
         }
@@ -158,13 +190,15 @@ export class FaceDnn {
     } finally {
       frame.dispose();
     }
-    return nms(found).map((f) => ({
-      score: f.score,
-      x: Math.max(0, Math.floor(f.x / scale)),
-      y: Math.max(0, Math.floor(f.y / scale)),
-      width: Math.min(width, Math.ceil((f.x + f.width) / scale)) - Math.max(0, Math.floor(f.x / scale)),
-      height: Math.min(height, Math.ceil((f.y + f.height) / scale)) - Math.max(0, Math.floor(f.y / scale)),
-    })).filter((f) => f.width > 0 && f.height > 0);
+    return nms(found)
+      .map((f) => ({
+        score: f.score,
+        x: Math.max(0, Math.floor(f.x / scale)),
+        y: Math.max(0, Math.floor(f.y / scale)),
+        width: Math.min(width, Math.ceil((f.x + f.width) / scale)) - Math.max(0, Math.floor(f.x / scale)),
+        height: Math.min(height, Math.ceil((f.y + f.height) / scale)) - Math.max(0, Math.floor(f.y / scale)),
+      }))
+      .filter((f) => f.width > 0 && f.height > 0);
   }
 }
 
@@ -179,13 +213,21 @@ export function downscale(rgb: Buffer, width: number, height: number, scale: num
     for (let x = 0; x < w; x++) {
       const x0 = Math.floor(x / scale);
       const x1 = Math.max(x0 + 1, Math.min(width, Math.floor((x + 1) / scale)));
-      let r = 0, g = 0, b = 0;
+      let r = 0,
+        g = 0,
+        b = 0;
       for (let yy = y0; yy < y1; yy++) {
-        for (let xx = x0, i = (yy * width + x0) * 3; xx < x1; xx++, i += 3) { r += rgb[i]!; g += rgb[i + 1]!; b += rgb[i + 2]!; }
+        for (let xx = x0, i = (yy * width + x0) * 3; xx < x1; xx++, i += 3) {
+          r += rgb[i]!;
+          g += rgb[i + 1]!;
+          b += rgb[i + 2]!;
+        }
       }
       const n = (y1 - y0) * (x1 - x0);
       const o = (y * w + x) * 3;
-      out[o] = r / n; out[o + 1] = g / n; out[o + 2] = b / n;
+      out[o] = r / n;
+      out[o + 1] = g / n;
+      out[o + 2] = b / n;
     }
   }
   return out.length ? { data: out, w, h } : { data: rgb, w: width, h: height };

@@ -35,7 +35,11 @@ export interface FrameCheck {
  * What the first pass pixelated in the picture a key frame was cut from: its boxes, in the
  * coordinates of that picture (`width` x `height`; the key frame may be scaled down from it).
  */
-export interface Covered { boxes: Rect[]; width: number; height: number }
+export interface Covered {
+  boxes: Rect[];
+  width: number;
+  height: number;
+}
 
 /** `covered[i]`: what the first pass pixelated in `files[i]`'s picture, where known (else nothing counts as pixelated). */
 export async function checkFrames(files: string[], det: Detector, covered: (Covered | undefined)[] = []): Promise<FrameCheck> {
@@ -72,7 +76,8 @@ export async function checkFrames(files: string[], det: Detector, covered: (Cove
 /** Boxes of `c` in the coordinates of a key frame of `width` x `height` cut from its picture. */
 function scaled(c: Covered | undefined, width: number, height: number): Rect[] {
   if (!c) return [];
-  const sx = width / c.width, sy = height / c.height;
+  const sx = width / c.width,
+    sy = height / c.height;
   return c.boxes.map((b) => ({ x: b.x * sx, y: b.y * sy, width: b.width * sx, height: b.height * sy }));
 }
 

@@ -18,7 +18,9 @@ function setting(env: NodeJS.ProcessEnv, name: string): string {
 export function modelSettings(env: NodeJS.ProcessEnv): ModelSettings | null {
   if (!env.AI_BASE_URL || !env.AI_MODEL) return null;
   return {
-    baseURL: env.AI_BASE_URL, model: env.AI_MODEL, apiKey: env.AI_API_KEY ?? '',
+    baseURL: env.AI_BASE_URL,
+    model: env.AI_MODEL,
+    apiKey: env.AI_API_KEY ?? '',
     maxFrames: Number(env.AI_MAX_FRAMES ?? 6) || 6,
     promptFile: env.AI_PROMPT_FILE ?? path.resolve(import.meta.dirname, '../../config/ai-prompt.md'),
   };
@@ -33,9 +35,13 @@ export async function runWorker(env: NodeJS.ProcessEnv, once: boolean, log: (msg
   const api = new WorkerApi(serverUrl, setting(env, 'WORKER_USERNAME'), password);
   const poll = Number(env.WORKER_POLL_SECONDS ?? 10) * 1000;
   const model = modelSettings(env);
-  log(model ? `AI model ${model.model} at ${model.baseURL}` : 'No AI model configured (AI_BASE_URL, AI_MODEL): files will be desensitized, analysis stays READY');
+  log(
+    model ? `AI model ${model.model} at ${model.baseURL}` : 'No AI model configured (AI_BASE_URL, AI_MODEL): files will be desensitized, analysis stays READY',
+  );
   const detector = await Detector.create();
-  await api.login().catch((e: Error) => { throw new Error(`Cannot sign in at ${serverUrl} as ${env.WORKER_USERNAME}: ${e.message}`); });
+  await api.login().catch((e: Error) => {
+    throw new Error(`Cannot sign in at ${serverUrl} as ${env.WORKER_USERNAME}: ${e.message}`);
+  });
   while (!stop.requested) {
     try {
       for (const job of await api.todolist()) {
@@ -55,8 +61,14 @@ export async function runWorker(env: NodeJS.ProcessEnv, once: boolean, log: (msg
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const stop = { requested: false };
-  process.on('SIGTERM', () => { stop.requested = true; stamp('SIGTERM: stopping after the current issue'); });
+  process.on('SIGTERM', () => {
+    stop.requested = true;
+    stamp('SIGTERM: stopping after the current issue');
+  });
   // The other cores' detector threads load beside the main one rather than on the first video.
   detectHelpers();
-  runWorker(process.env, process.argv.includes('--once'), stamp, stop).catch((e: Error) => { console.error(e.message); process.exit(1); });
+  runWorker(process.env, process.argv.includes('--once'), stamp, stop).catch((e: Error) => {
+    console.error(e.message);
+    process.exit(1);
+  });
 }

@@ -27,7 +27,12 @@ const QUIET = 0.04;
 /** A chain needs this many marks (one fewer, and a smaller stroke contrast, when `sensitive`: tried for the second check, not used there). */
 const MIN_MARKS = 4;
 
-interface Mark { x: number; y: number; w: number; h: number }
+interface Mark {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
 
 /**
  * Boxes of plate candidates in a greyscale frame (CV_8UC1 Mat), in its coordinates: rows of
@@ -58,11 +63,16 @@ export function findPlates(cv: Cv, gray: Cv, scales: number[] = SCALES, sensitiv
       cv.morphologyEx(bin, closed, cv.MORPH_CLOSE, line);
       for (const r of bands(cv, closed)) if (quiet(cv, bin, r) && crossings(bin, r) >= (1.5 * r.width) / r.height) out.push(grow(r, s));
     }
-    resp.delete(); bin.delete(); closed.delete(); img.delete();
+    resp.delete();
+    bin.delete();
+    closed.delete();
+    img.delete();
   }
-  square.delete(); line.delete();
+  square.delete();
+  line.delete();
   return out.map((r) => {
-    const x = Math.max(0, Math.floor(r.x)), y = Math.max(0, Math.floor(r.y));
+    const x = Math.max(0, Math.floor(r.x)),
+      y = Math.max(0, Math.floor(r.y));
     return { x, y, width: Math.min(gray.cols, Math.ceil(r.x + r.width)) - x, height: Math.min(gray.rows, Math.ceil(r.y + r.height)) - y };
   });
 }
@@ -76,22 +86,34 @@ function bands(cv: Cv, bin: Cv): Rect[] {
   const data = stats.data32S as Int32Array;
   const out: Rect[] = [];
   for (let i = 1; i < n; i++) {
-    const x = data[i * 5]!, y = data[i * 5 + 1]!, w = data[i * 5 + 2]!, h = data[i * 5 + 3]!, area = data[i * 5 + 4]!;
+    const x = data[i * 5]!,
+      y = data[i * 5 + 1]!,
+      w = data[i * 5 + 2]!,
+      h = data[i * 5 + 3]!,
+      area = data[i * 5 + 4]!;
     // Up to 1.6 characters high and twice as wide as high: a turned row's box is taller than its text.
     if (h < MIN_CHAR || h > MAX_CHAR * 1.6 || w < h * 2 || w > h * 10 || area < w * h * 0.45) continue;
     out.push({ x, y, width: w, height: h });
   }
-  labels.delete(); stats.delete(); centroids.delete();
+  labels.delete();
+  stats.delete();
+  centroids.delete();
   return out;
 }
 
 /** Share of stroke pixels in the strips just above and below a text row (of its character height `h`). */
 function quiet(cv: Cv, bin: Cv, r: Rect & { charHeight?: number }): boolean {
   const h = r.charHeight ?? r.height;
-  let strokes = 0, all = 0;
-  for (const [top, bottom] of [[r.y - h * 0.4, r.y - h * 0.1], [r.y + r.height + h * 0.1, r.y + r.height + h * 0.4]] as const) {
-    const x = Math.max(0, Math.round(r.x)), y = Math.max(0, Math.round(top));
-    const w = Math.min(bin.cols, Math.round(r.x + r.width)) - x, hh = Math.min(bin.rows, Math.round(bottom)) - y;
+  let strokes = 0,
+    all = 0;
+  for (const [top, bottom] of [
+    [r.y - h * 0.4, r.y - h * 0.1],
+    [r.y + r.height + h * 0.1, r.y + r.height + h * 0.4],
+  ] as const) {
+    const x = Math.max(0, Math.round(r.x)),
+      y = Math.max(0, Math.round(top));
+    const w = Math.min(bin.cols, Math.round(r.x + r.width)) - x,
+      hh = Math.min(bin.rows, Math.round(bottom)) - y;
     if (w <= 0 || hh <= 0) continue;
     const roi = bin.roi(new cv.Rect(x, y, w, hh));
     strokes += cv.countNonZero(roi);
@@ -129,7 +151,8 @@ function grow(r: Rect & { charHeight?: number }, s: number): Rect {
  */
 export function rowOf(r: Rect): Rect {
   const h = r.height / 2.1;
-  const x = r.x + h * 1.2, y = r.y + h * 0.55;
+  const x = r.x + h * 1.2,
+    y = r.y + h * 0.55;
   return { x, y, width: Math.max(1, r.width - h * 2.4), height: Math.max(1, r.height - h * 1.1) };
 }
 
@@ -142,7 +165,11 @@ export function marks(cv: Cv, bin: Cv): Mark[] {
   const data = stats.data32S as Int32Array;
   const found: Mark[] = [];
   for (let i = 1; i < n; i++) {
-    const x = data[i * 5]!, y = data[i * 5 + 1]!, w = data[i * 5 + 2]!, h = data[i * 5 + 3]!, area = data[i * 5 + 4]!;
+    const x = data[i * 5]!,
+      y = data[i * 5 + 1]!,
+      w = data[i * 5 + 2]!,
+      h = data[i * 5 + 3]!,
+      area = data[i * 5 + 4]!;
     if (h < MIN_CHAR || h > MAX_CHAR) continue;
     // Characters are taller than wide ('1' and 'I' thin, 'W' and '京' nearly square), and neither
     // a solid block nor a thin outline.
@@ -151,7 +178,9 @@ export function marks(cv: Cv, bin: Cv): Mark[] {
     if (fill < 0.15 || fill > 0.92) continue;
     found.push({ x, y, w, h });
   }
-  labels.delete(); stats.delete(); centroids.delete();
+  labels.delete();
+  stats.delete();
+  centroids.delete();
   return found;
 }
 
@@ -159,7 +188,13 @@ export function marks(cv: Cv, bin: Cv): Mark[] {
 function chains(list: Mark[], minMarks: number): Rect[] {
   list.sort((a, b) => a.x - b.x);
   const parent = list.map((_, i) => i);
-  const find = (i: number): number => { while (parent[i] !== i) { parent[i] = parent[parent[i]!]!; i = parent[i]!; } return i; };
+  const find = (i: number): number => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]!]!;
+      i = parent[i]!;
+    }
+    return i;
+  };
   for (let i = 0; i < list.length; i++) {
     const a = list[i]!;
     for (let j = i + 1; j < list.length; j++) {
@@ -173,12 +208,17 @@ function chains(list: Mark[], minMarks: number): Rect[] {
     }
   }
   const groups = new Map<number, Mark[]>();
-  list.forEach((m, i) => { const r = find(i); groups.set(r, [...(groups.get(r) ?? []), m]); });
+  list.forEach((m, i) => {
+    const r = find(i);
+    groups.set(r, [...(groups.get(r) ?? []), m]);
+  });
   const out: Rect[] = [];
   for (const g of groups.values()) {
     if (g.length < minMarks) continue;
-    const x0 = Math.min(...g.map((m) => m.x)), x1 = Math.max(...g.map((m) => m.x + m.w));
-    const y0 = Math.min(...g.map((m) => m.y)), y1 = Math.max(...g.map((m) => m.y + m.h));
+    const x0 = Math.min(...g.map((m) => m.x)),
+      x1 = Math.max(...g.map((m) => m.x + m.w));
+    const y0 = Math.min(...g.map((m) => m.y)),
+      y1 = Math.max(...g.map((m) => m.y + m.h));
     const h = g.map((m) => m.h).sort((p, q) => p - q)[g.length >> 1]!;
     if (x1 - x0 < h * 2) continue;
     out.push({ x: x0, y: y0, width: x1 - x0, height: y1 - y0, charHeight: h } as Rect);

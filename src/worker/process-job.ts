@@ -30,10 +30,18 @@ export async function processJob(job: Job, deps: JobDeps): Promise<boolean> {
   try {
     lease = await api.start(job.id);
   } catch (e) {
-    if (e instanceof ApiError && e.status === 409) { log(`issue ${job.id}: claimed by another worker, skipped`); return false; }
+    if (e instanceof ApiError && e.status === 409) {
+      log(`issue ${job.id}: claimed by another worker, skipped`);
+      return false;
+    }
     throw e;
   }
-  const renew = setInterval(() => { api.start(job.id).catch((e: Error) => log(`issue ${job.id}: lease renewal failed: ${e.message}`)); }, Math.max(1, lease.leaseSeconds / 3) * 1000);
+  const renew = setInterval(
+    () => {
+      api.start(job.id).catch((e: Error) => log(`issue ${job.id}: lease renewal failed: ${e.message}`));
+    },
+    Math.max(1, lease.leaseSeconds / 3) * 1000,
+  );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `worker-${String(job.id).replace(/\W/g, '_')}-`));
   try {
     const outputs: string[] = [];
@@ -69,10 +77,15 @@ export async function processJob(job: Job, deps: JobDeps): Promise<boolean> {
     const cut: { file: string; covered: Covered }[] = [];
     for (const [i, out] of outputs.entries()) {
       const r = results[i]!;
-      for (const k of await cutKeyFrames(out, path.join(dir, 'frames'), deps.model.maxFrames)) cut.push({ file: k.file, covered: { boxes: r.covered[k.index] ?? [], width: r.width, height: r.height } });
+      for (const k of await cutKeyFrames(out, path.join(dir, 'frames'), deps.model.maxFrames))
+        cut.push({ file: k.file, covered: { boxes: r.covered[k.index] ?? [], width: r.width, height: r.height } });
     }
     const chosen = cut.slice(0, deps.model.maxFrames);
-    const check = await checkFrames(chosen.map((c) => c.file), deps.detector, chosen.map((c) => c.covered));
+    const check = await checkFrames(
+      chosen.map((c) => c.file),
+      deps.detector,
+      chosen.map((c) => c.covered),
+    );
     const frames = check.sent;
     log(`issue ${job.id}: ${describeCheck(check)}`);
     await api.submitToAI(job.id, `${outputs.length} desensitized file(s); ${describeCheck(check)}`);

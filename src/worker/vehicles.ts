@@ -18,8 +18,13 @@ export const PERSON_CLASS = 0;
 export const VEHICLE_CONFIDENCE = 0.2;
 const INPUT = 512;
 
-interface Tensor { dispose(): void; array(): Promise<number[][][]> }
-interface GraphModel { execute(input: Tensor, outputs: string[]): Tensor }
+interface Tensor {
+  dispose(): void;
+  array(): Promise<number[][][]>;
+}
+interface GraphModel {
+  execute(input: Tensor, outputs: string[]): Tensor;
+}
 interface Tf {
   tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): Tensor;
   tidy<T>(fn: () => T): T;
@@ -29,7 +34,10 @@ interface Tf {
   io: { fromMemory(artifacts: unknown): unknown };
 }
 
-export interface Thing extends Rect { score: number; label: string }
+export interface Thing extends Rect {
+  score: number;
+  label: string;
+}
 
 let loading: Promise<{ tf: Tf; model: GraphModel }> | undefined;
 
@@ -38,15 +46,19 @@ function load(): Promise<{ tf: Tf; model: GraphModel }> {
     const tf = (await startTf()) as Tf;
     const dir = path.join(path.dirname(require.resolve('@vladmandic/human')), '..', 'models');
     const json = JSON.parse(fs.readFileSync(path.join(dir, 'centernet.json'), 'utf8')) as {
-      modelTopology: unknown; format: string; weightsManifest: { paths: string[]; weights: unknown[] }[];
+      modelTopology: unknown;
+      format: string;
+      weightsManifest: { paths: string[]; weights: unknown[] }[];
     };
     const weights = Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => fs.readFileSync(path.join(dir, p)))));
-    const model = await tf.loadGraphModel(tf.io.fromMemory({
-      modelTopology: json.modelTopology,
-      format: json.format,
-      weightSpecs: json.weightsManifest.flatMap((g) => g.weights),
-      weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.length),
-    }));
+    const model = await tf.loadGraphModel(
+      tf.io.fromMemory({
+        modelTopology: json.modelTopology,
+        format: json.format,
+        weightSpecs: json.weightsManifest.flatMap((g) => g.weights),
+        weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.length),
+      }),
+    );
     return { tf, model };
   })();
   return loading;
@@ -54,7 +66,10 @@ function load(): Promise<{ tf: Tf; model: GraphModel }> {
 
 /** Vehicles and people in rgb24 frames. */
 export class ObjectDnn {
-  private constructor(private readonly tf: Tf, private readonly model: GraphModel) {}
+  private constructor(
+    private readonly tf: Tf,
+    private readonly model: GraphModel,
+  ) {}
 
   static async create(): Promise<ObjectDnn> {
     const { tf, model } = await load();
@@ -81,8 +96,10 @@ export class ObjectDnn {
     for (const [x1, y1, x2, y2, score, cls] of rows as [number, number, number, number, number, number][]) {
       const label = classes[cls];
       if (label === undefined || score < minConfidence) continue;
-      const x = Math.max(0, Math.floor((x1 / INPUT) * width)), y = Math.max(0, Math.floor((y1 / INPUT) * height));
-      const w = Math.min(width, Math.ceil((x2 / INPUT) * width)) - x, h = Math.min(height, Math.ceil((y2 / INPUT) * height)) - y;
+      const x = Math.max(0, Math.floor((x1 / INPUT) * width)),
+        y = Math.max(0, Math.floor((y1 / INPUT) * height));
+      const w = Math.min(width, Math.ceil((x2 / INPUT) * width)) - x,
+        h = Math.min(height, Math.ceil((y2 / INPUT) * height)) - y;
       if (w > 0 && h > 0) found.push({ x, y, width: w, height: h, score, label });
     }
     return found;

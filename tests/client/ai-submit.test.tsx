@@ -29,7 +29,12 @@ function status(record: Values, state: string | null, error: string | null = nul
 
 /** The issue screen against a fake server whose record and job the test changes as a worker would. */
 function openIssue(initial: Values, submit?: (call: FakeCall) => { status?: number; body: unknown } | Promise<{ status?: number; body: unknown }>) {
-  const server = { record: { id: 5, projectName: 'P1', vehicleNo: 'V1', issueTitle: 'Wind noise', ...initial } as Values, state: null as string | null, error: null as string | null, updatedAt: null as string | null };
+  const server = {
+    record: { id: 5, projectName: 'P1', vehicleNo: 'V1', issueTitle: 'Wind noise', ...initial } as Values,
+    state: null as string | null,
+    error: null as string | null,
+    updatedAt: null as string | null,
+  };
   signedIn();
   const fake = fakeFetch({
     'GET /api/system/user/getInfo': okInfo(),
@@ -116,7 +121,10 @@ describe('submitting to AI', () => {
 
   it('says Submitting to AI failed with the server’s reason when the first submit is refused', async () => {
     const user = userEvent.setup();
-    openIssue({}, () => ({ status: 400, body: { code: 400, msg: 'Issue 5 has no video or image attachment to analyse; attach one in its Attachments card first', data: null } }));
+    openIssue({}, () => ({
+      status: 400,
+      body: { code: 400, msg: 'Issue 5 has no video or image attachment to analyse; attach one in its Attachments card first', data: null },
+    }));
     await user.click(await screen.findByRole('button', { name: 'Submit to AI' }, { timeout: 15_000 }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('Submitting to AI failed')).toBeInTheDocument();
@@ -128,7 +136,9 @@ describe('submitting to AI', () => {
     const user = userEvent.setup();
     let refuse = false;
     const { calls } = openIssue({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'FAILED', videoDesensitizationStatus: 'DONE' }, () =>
-      refuse ? { status: 500, body: { code: 500, msg: 'database unavailable', data: null } } : { body: status({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY' }, 'queued') },
+      refuse
+        ? { status: 500, body: { code: 500, msg: 'database unavailable', data: null } }
+        : { body: status({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY' }, 'queued') },
     );
     await user.click(await screen.findByRole('button', { name: 'Resubmit to AI' }, { timeout: 15_000 }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Resubmit' }));
@@ -259,23 +269,53 @@ describe('following the analysis', () => {
 });
 
 describe('the analysis in words', () => {
-  const live = (over: Partial<AiStatus>): AiStatus => ({ id: 5, videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY', state: 'queued', error: null, remark: null, updatedAt: null, history: [], ...over });
+  const live = (over: Partial<AiStatus>): AiStatus => ({
+    id: 5,
+    videoAnalysisStatus: 'READY',
+    videoDesensitizationStatus: 'READY',
+    state: 'queued',
+    error: null,
+    remark: null,
+    updatedAt: null,
+    history: [],
+    ...over,
+  });
   const now = Date.parse('2026-11-26T12:00:00Z');
 
   it('maps the status call’s states and the record’s statuses to words and colours', () => {
     expect(analysisPhase({}, null)).toBeNull();
     expect(analysisPhase({ issueStatus: 'OPEN', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY' }, null)).toBeNull();
-    expect(analysisPhase({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY' }, null)).toEqual({ key: 'queued', text: 'Queued, waiting for an analysis worker', tone: 'ready' });
+    expect(analysisPhase({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY' }, null)).toEqual({
+      key: 'queued',
+      text: 'Queued, waiting for an analysis worker',
+      tone: 'ready',
+    });
     expect(analysisPhase({}, live({ updatedAt: '2026-11-26T11:57:00Z' }), now)?.text).toBe('Queued, waiting for an analysis worker for 3 min');
     // The contract's format, as the server sends it: local time.
     const local = new Date(Date.parse('2026-11-26T11:57:00Z') - 5 * 60_000);
     const two = (n: number): string => String(n).padStart(2, '0');
     const text = `${local.getFullYear()}-${two(local.getMonth() + 1)}-${two(local.getDate())} ${two(local.getHours())}:${two(local.getMinutes())}:${two(local.getSeconds())}`;
     expect(analysisPhase({}, live({ updatedAt: text }), Date.parse('2026-11-26T11:57:00Z'))?.text).toBe('Queued, waiting for an analysis worker for 5 min');
-    expect(analysisPhase({}, live({ state: 'claimed', videoDesensitizationStatus: 'DOING' }), now)).toEqual({ key: 'desensitizing', text: 'Desensitizing', tone: 'doing' });
-    expect(analysisPhase({}, live({ state: 'claimed', videoDesensitizationStatus: 'DONE', videoAnalysisStatus: 'DOING' }), now)).toEqual({ key: 'analysing', text: 'Analysing', tone: 'doing' });
-    expect(analysisPhase({}, live({ state: 'done', videoDesensitizationStatus: 'DONE', videoAnalysisStatus: 'DONE' }), now)).toEqual({ key: 'done', text: 'Done', tone: 'done' });
-    expect(analysisPhase({}, live({ state: 'failed', videoAnalysisStatus: 'FAILED', error: 'model 503' }), now)).toEqual({ key: 'failed', text: 'Failed: model 503', tone: 'other' });
+    expect(analysisPhase({}, live({ state: 'claimed', videoDesensitizationStatus: 'DOING' }), now)).toEqual({
+      key: 'desensitizing',
+      text: 'Desensitizing',
+      tone: 'doing',
+    });
+    expect(analysisPhase({}, live({ state: 'claimed', videoDesensitizationStatus: 'DONE', videoAnalysisStatus: 'DOING' }), now)).toEqual({
+      key: 'analysing',
+      text: 'Analysing',
+      tone: 'doing',
+    });
+    expect(analysisPhase({}, live({ state: 'done', videoDesensitizationStatus: 'DONE', videoAnalysisStatus: 'DONE' }), now)).toEqual({
+      key: 'done',
+      text: 'Done',
+      tone: 'done',
+    });
+    expect(analysisPhase({}, live({ state: 'failed', videoAnalysisStatus: 'FAILED', error: 'model 503' }), now)).toEqual({
+      key: 'failed',
+      text: 'Failed: model 503',
+      tone: 'other',
+    });
     expect(analysisPhase({ videoAnalysisStatus: 'FAILED' }, null)?.text).toBe('Failed');
   });
 

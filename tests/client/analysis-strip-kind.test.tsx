@@ -12,7 +12,10 @@ import { fakeFetch } from './fake-server';
 /** The issue kind as an admin might copy it for inspections, its analysis fields named otherwise. */
 function inspectionKind(): Kind {
   const issue = (registry.get('issue') as Kind).schema;
-  const renamed = JSON.stringify(issue).replaceAll('"videoAnalysisStatus"', '"modelStatus"').replaceAll('"videoDesensitizationStatus"', '"blurStatus"').replaceAll('"/vtp/issueRecord"', '"/vtp/inspection"');
+  const renamed = JSON.stringify(issue)
+    .replaceAll('"videoAnalysisStatus"', '"modelStatus"')
+    .replaceAll('"videoDesensitizationStatus"', '"blurStatus"')
+    .replaceAll('"/vtp/issueRecord"', '"/vtp/inspection"');
   const schema = JSON.parse(renamed) as KindSchema;
   return toKind('inspection', schema);
 }
@@ -22,7 +25,12 @@ describe('the analysis strip', () => {
     const kind = inspectionKind();
     expect(kind.meta.analysis?.analysisStatus).toBe('modelStatus');
     expect(detailTopSections(registry.get('poi') as Kind)).toEqual([]);
-    fakeFetch({ [`GET /api${kind.meta.apiPath}/5`]: () => ({ body: { code: 200, data: { id: 5, projectName: 'P1', vehicleNo: 'V1', modelStatus: 'DOING', blurStatus: 'DONE' } } }), 'GET /sharepoint/files': () => ({ body: { code: 200, data: [] } }) });
+    fakeFetch({
+      [`GET /api${kind.meta.apiPath}/5`]: () => ({
+        body: { code: 200, data: { id: 5, projectName: 'P1', vehicleNo: 'V1', modelStatus: 'DOING', blurStatus: 'DONE' } },
+      }),
+      'GET /sharepoint/files': () => ({ body: { code: 200, data: [] } }),
+    });
     render(
       <MemoryRouter>
         <ToastProvider>

@@ -48,7 +48,10 @@ describe('the API client', () => {
     vi.useFakeTimers();
     vi.stubGlobal(
       'fetch',
-      vi.fn((_url: string, init: RequestInit) => new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))),
+      vi.fn(
+        (_url: string, init: RequestInit) =>
+          new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+      ),
     );
     const pending = apiRequest('GET', '/slow');
     const assertion = expect(pending).rejects.toMatchObject({ message: 'The server did not answer within 30 seconds. Please try again.' });
@@ -58,7 +61,10 @@ describe('the API client', () => {
   });
 
   it('says when the server cannot be reached', async () => {
-    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     await expect(apiRequest('GET', '/x')).rejects.toMatchObject({ status: 0, message: 'Cannot reach the server. Check your connection and try again.' });
   });
 });

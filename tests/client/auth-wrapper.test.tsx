@@ -64,7 +64,9 @@ describe('the protection wrapper', () => {
 describe('a 401 from the server', () => {
   it('clears the token and sends the user to /login remembering the page', async () => {
     signedIn();
-    fakeFetch({ 'GET /api/system/user/getInfo': () => ({ status: 401, body: { code: 401, msg: 'Your session has expired or was signed out; please sign in again' } }) });
+    fakeFetch({
+      'GET /api/system/user/getInfo': () => ({ status: 401, body: { code: 401, msg: 'Your session has expired or was signed out; please sign in again' } }),
+    });
     renderApp('/vehicle');
     await waitFor(() => expect(current.location?.pathname).toBe('/login'));
     expect(current.location?.state).toEqual({ from: '/vehicle' });

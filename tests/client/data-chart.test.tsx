@@ -34,7 +34,9 @@ describe('Data page chart', () => {
     expect(await screen.findByText('Last 14 days')).toBeInTheDocument();
     const chart = await screen.findByTestId('day-chart');
     // One call for the whole chart (the test's StrictMode mounts twice with no deduplication, so it may be sent twice).
-    expect([...new Set(calls.filter((c) => c.url.startsWith('/api/vtp/stats/days')).map((c) => c.url))]).toEqual(['/api/vtp/stats/days?from=2026-11-07&to=2026-11-20']);
+    expect([...new Set(calls.filter((c) => c.url.startsWith('/api/vtp/stats/days')).map((c) => c.url))]).toEqual([
+      '/api/vtp/stats/days?from=2026-11-07&to=2026-11-20',
+    ]);
 
     // The bars are for the eye only; screen readers read the table.
     const visual = chart.querySelector('.day-chart-visual');

@@ -83,7 +83,14 @@ describe('Data page', () => {
       // The fake server waits for the answer (fakeFetch awaits what a handler returns).
       'GET /download/download_JourneysFiles': (() =>
         new Promise((resolve) => {
-          finish = () => resolve({ body: 'x'.repeat(3000), headers: { 'content-type': 'application/zip', 'content-disposition': "attachment; filename=\"P1_V1_2026-11-20_Journeys.zip\"; filename*=UTF-8''P1_V1_2026-11-20_Journeys.zip" } });
+          finish = () =>
+            resolve({
+              body: 'x'.repeat(3000),
+              headers: {
+                'content-type': 'application/zip',
+                'content-disposition': 'attachment; filename="P1_V1_2026-11-20_Journeys.zip"; filename*=UTF-8\'\'P1_V1_2026-11-20_Journeys.zip',
+              },
+            });
         })) as unknown as Handler,
     });
     await waitFor(() => expect(screen.getByTestId('day-drivingCount')).toHaveTextContent('3'));

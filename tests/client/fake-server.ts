@@ -32,10 +32,14 @@ export function fakeFetch(routes: Record<string, Handler>) {
   return { calls, fetchMock };
 }
 
-export const okLogin = (token = 'token-abc'): Handler => () => ({ body: { code: 200, msg: '操作成功', data: { access_token: token, expire_in: 604800 } } });
-export const okInfo = (user: Record<string, unknown> = { userName: 'alice', nickName: 'alice', deptName: 'P1', remark: 'V1' }): Handler => () => ({
-  body: { code: 200, msg: '操作成功', data: { user } },
-});
+export const okLogin =
+  (token = 'token-abc'): Handler =>
+  () => ({ body: { code: 200, msg: '操作成功', data: { access_token: token, expire_in: 604800 } } });
+export const okInfo =
+  (user: Record<string, unknown> = { userName: 'alice', nickName: 'alice', deptName: 'P1', remark: 'V1' }): Handler =>
+  () => ({
+    body: { code: 200, msg: '操作成功', data: { user } },
+  });
 
 /** What console.error received during this test, taken so the test does not fail on it. */
 export function takeConsoleErrors(): unknown[][] {

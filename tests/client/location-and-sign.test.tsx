@@ -14,7 +14,9 @@ const input = (label: string): HTMLInputElement => screen.getByLabelText(label) 
 function withPosition(result: { coords: { longitude: number; latitude: number; accuracy: number } } | { code: number }): void {
   const geolocation = {
     getCurrentPosition: (ok: PositionCallback, fail: PositionErrorCallback) =>
-      'coords' in result ? ok(result as unknown as GeolocationPosition) : fail({ code: result.code, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3, message: '' } as GeolocationPositionError),
+      'coords' in result
+        ? ok(result as unknown as GeolocationPosition)
+        : fail({ code: result.code, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3, message: '' } as GeolocationPositionError),
   };
   Object.defineProperty(navigator, 'geolocation', { value: geolocation, configurable: true });
 }

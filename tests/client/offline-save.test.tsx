@@ -29,14 +29,31 @@ describe('a record saved without coverage', () => {
     expect(screen.queryByText(/Not Found/)).toBeNull();
     const key = decodeURIComponent((current.location?.pathname ?? '').split('waiting~')[1] ?? '');
     const kept = await outbox.get(key);
-    expect(kept).toMatchObject({ op: 'create', kindName: 'issue', owner: 'alice', state: 'waiting', values: expect.objectContaining({ issueTitle: 'Written in the tunnel' }) });
+    expect(kept).toMatchObject({
+      op: 'create',
+      kindName: 'issue',
+      owner: 'alice',
+      state: 'waiting',
+      values: expect.objectContaining({ issueTitle: 'Written in the tunnel' }),
+    });
     await outbox.remove(key);
   }, 60_000);
 
   it('becomes the record the server created (its id, its URL) when the sync sends it', async () => {
     signedIn();
     const key = 'alice:issue:tunnel-1';
-    await outbox.add({ key, owner: 'alice', kindName: 'issue', apiPath: '/vtp/issueRecord', route: '/data/issue', op: 'create', values: { issueTitle: 'Sent later' }, createdAt: 1, attempts: 0, state: 'waiting' });
+    await outbox.add({
+      key,
+      owner: 'alice',
+      kindName: 'issue',
+      apiPath: '/vtp/issueRecord',
+      route: '/data/issue',
+      op: 'create',
+      values: { issueTitle: 'Sent later' },
+      createdAt: 1,
+      attempts: 0,
+      state: 'waiting',
+    });
     const created = { id: 42, issueTitle: 'Sent later', projectName: 'P1', vehicleNo: 'V1', version: 1 };
     fakeFetch({
       'GET /api/system/user/getInfo': okInfo(),
@@ -63,7 +80,19 @@ describe('a record saved without coverage', () => {
   it('says so when the server refused it, instead of waiting for ever', async () => {
     signedIn();
     const key = 'alice:issue:refused-1';
-    await outbox.add({ key, owner: 'alice', kindName: 'issue', apiPath: '/vtp/issueRecord', route: '/data/issue', op: 'create', values: { issueTitle: 'Refused' }, createdAt: 2, attempts: 1, state: 'refused', lastError: 'faultMileage must be a number (got "abc")' });
+    await outbox.add({
+      key,
+      owner: 'alice',
+      kindName: 'issue',
+      apiPath: '/vtp/issueRecord',
+      route: '/data/issue',
+      op: 'create',
+      values: { issueTitle: 'Refused' },
+      createdAt: 2,
+      attempts: 1,
+      state: 'refused',
+      lastError: 'faultMileage must be a number (got "abc")',
+    });
     fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), 'POST /api/vtp/issueRecord': offline });
     renderApp(`/data/issue/waiting~${encodeURIComponent(key)}`);
     expect(await screen.findByText('Saved on this phone, not sent: faultMileage must be a number (got "abc")')).toBeInTheDocument();

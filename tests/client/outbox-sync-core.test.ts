@@ -122,7 +122,12 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     const result = await sendOutbox({ token: 't', owner, fetch: net.fetch });
 
     expect(result).toEqual({ sent: 1, filesSent: 0, waiting: 0 });
-    expect(await outbox.get(conflicted.key)).toMatchObject({ state: 'conflict', attempts: 1, lastError: 'Changed by someone else', values: { issueTitle: 'Mine' } });
+    expect(await outbox.get(conflicted.key)).toMatchObject({
+      state: 'conflict',
+      attempts: 1,
+      lastError: 'Changed by someone else',
+      values: { issueTitle: 'Mine' },
+    });
     expect(await outbox.get(bad.key)).toMatchObject({ state: 'refused', lastError: 'Title is required' });
     expect(await outbox.get(fine.key)).toBeUndefined();
     // A second run leaves the parked ones alone.
@@ -159,7 +164,17 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     const owner = user();
     const create = item(owner, {});
     await outbox.add(create);
-    const photo: WaitingFile = { key: `${owner}:file:1`, owner, folder: '', name: 'rattle.jpg', type: 'image/jpeg', blob: fileBlob(['jpeg-bytes'], 'image/jpeg'), createdAt: 99, createKey: create.key, state: 'waiting' };
+    const photo: WaitingFile = {
+      key: `${owner}:file:1`,
+      owner,
+      folder: '',
+      name: 'rattle.jpg',
+      type: 'image/jpeg',
+      blob: fileBlob(['jpeg-bytes'], 'image/jpeg'),
+      createdAt: 99,
+      createKey: create.key,
+      state: 'waiting',
+    };
     await waitingFiles.put(photo);
     vi.stubGlobal('FormData', KeepingFormData);
     const net = fakeNetwork({
@@ -183,7 +198,17 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     const plain = item(owner, { kindName: 'drive', apiPath: '/vtp/driveRecord', route: '/data/drive', values: {}, folderField: null });
     await outbox.add(refuel);
     await outbox.add(plain);
-    const onReceipt: WaitingFile = { key: `${owner}:file:2`, owner, folder: '', name: 'receipt.jpg', type: 'image/jpeg', blob: fileBlob(['r'], 'image/jpeg'), createdAt: 99, createKey: refuel.key, state: 'waiting' };
+    const onReceipt: WaitingFile = {
+      key: `${owner}:file:2`,
+      owner,
+      folder: '',
+      name: 'receipt.jpg',
+      type: 'image/jpeg',
+      blob: fileBlob(['r'], 'image/jpeg'),
+      createdAt: 99,
+      createKey: refuel.key,
+      state: 'waiting',
+    };
     const onDrive: WaitingFile = { ...onReceipt, key: `${owner}:file:3`, name: 'stray.jpg', createKey: plain.key };
     await waitingFiles.put(onReceipt);
     await waitingFiles.put(onDrive);

@@ -22,7 +22,18 @@ describe('the page shell the server draws before the app loads (decision 026)', 
     window.history.replaceState(null, '', '/');
   });
 
-  const paths = ['/data', '/dashboard', '/profile', '/vehicle', '/outbox', '/sharepoint-test', '/data/issue', '/data/issue/12', '/data/issue/new', ...[...registry.values()].map((k) => `${k.meta.route}/3`)];
+  const paths = [
+    '/data',
+    '/dashboard',
+    '/profile',
+    '/vehicle',
+    '/outbox',
+    '/sharepoint-test',
+    '/data/issue',
+    '/data/issue/12',
+    '/data/issue/new',
+    ...[...registry.values()].map((k) => `${k.meta.route}/3`),
+  ];
 
   it.each(paths)('is element for element what the app first renders at %s, so nothing moves when React takes over', (path) => {
     const shell = pageShellOf(path, registry);

@@ -10,7 +10,20 @@ import { renderApp, signedIn } from './render';
 
 const poi = registry.get('poi') as Kind;
 const ROWS = [
-  { id: 2, title: 'Tunnel', reportTime: '2026-11-20 08:30:00', projectName: 'P1', vehicleNo: 'V1', lon: 1.5, taskId: 'T1', no: 'N1', poiDate: '2026-11-20', relatedFilesJson: '[]', extraFromServer: 'kept', version: 3 },
+  {
+    id: 2,
+    title: 'Tunnel',
+    reportTime: '2026-11-20 08:30:00',
+    projectName: 'P1',
+    vehicleNo: 'V1',
+    lon: 1.5,
+    taskId: 'T1',
+    no: 'N1',
+    poiDate: '2026-11-20',
+    relatedFilesJson: '[]',
+    extraFromServer: 'kept',
+    version: 3,
+  },
   { id: 1, title: 'Bridge', projectName: 'P1', vehicleNo: 'V1', address: null },
 ];
 
@@ -54,7 +67,9 @@ describe('POI Excel export', () => {
     fakeFetch({
       'GET /api/system/user/getInfo': okInfo(),
       'GET /api/vtp/poi/list': (call) =>
-        call.url.includes('pageSize=9999') && fail ? { status: 500, body: { code: 500, msg: 'boom' } } : { body: { code: 200, rows: call.url.includes('pageSize=9999') ? [] : ROWS, total: 2 } },
+        call.url.includes('pageSize=9999') && fail
+          ? { status: 500, body: { code: 500, msg: 'boom' } }
+          : { body: { code: 200, rows: call.url.includes('pageSize=9999') ? [] : ROWS, total: 2 } },
     });
     renderApp('/data/poi');
     const user = userEvent.setup();
@@ -67,7 +82,7 @@ describe('POI Excel export', () => {
     expect(takeConsoleErrors()).toHaveLength(1);
   });
 
-  it("asks for a date range before the ZIP download", async () => {
+  it('asks for a date range before the ZIP download', async () => {
     signedIn();
     fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), 'GET /api/vtp/poi/list': () => ({ body: { code: 200, rows: ROWS, total: 2 } }) });
     const opened = vi.spyOn(window, 'open').mockImplementation(() => null);

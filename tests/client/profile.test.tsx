@@ -8,7 +8,10 @@ import { current, renderApp, signedIn } from './render';
 describe('Profile', () => {
   it('shows the user, the department, the settings rows and the version from /manifest.json', async () => {
     signedIn('alice', { userName: 'alice', deptName: 'EU-Winter', remark: 'VX-42' });
-    fakeFetch({ 'GET /api/system/user/getInfo': okInfo({ userName: 'alice', deptName: 'EU-Winter', remark: 'VX-42' }), 'GET /manifest.json': () => ({ body: { version: '1.4.2' } }) });
+    fakeFetch({
+      'GET /api/system/user/getInfo': okInfo({ userName: 'alice', deptName: 'EU-Winter', remark: 'VX-42' }),
+      'GET /manifest.json': () => ({ body: { version: '1.4.2' } }),
+    });
     renderApp('/profile');
     expect(await screen.findByRole('heading', { name: 'My Profile' })).toBeInTheDocument();
     expect(screen.getByTestId('profile-username')).toHaveTextContent('alice');
@@ -67,7 +70,11 @@ describe('Profile', () => {
   it("keeps a user's running session from the next user of the phone", async () => {
     signedIn('bob', { userName: 'bob', deptName: 'P1', remark: 'V2' });
     localStorage.setItem('driveSession', JSON.stringify({ startedAt: '2026-11-21 08:00:00', owner: 'alice' }));
-    fakeFetch({ 'GET /api/system/user/getInfo': okInfo({ userName: 'bob', deptName: 'P1', remark: 'V2' }), 'GET /manifest.json': () => ({ body: { version: '1.0.0' } }), 'POST /api/auth/logout': () => ({ body: { code: 200 } }) });
+    fakeFetch({
+      'GET /api/system/user/getInfo': okInfo({ userName: 'bob', deptName: 'P1', remark: 'V2' }),
+      'GET /manifest.json': () => ({ body: { version: '1.0.0' } }),
+      'POST /api/auth/logout': () => ({ body: { code: 200 } }),
+    });
     renderApp('/profile');
     const user = userEvent.setup();
     // Alice's drive is not Bob's: signing out asks nothing about it, and it stays for her.
@@ -82,7 +89,11 @@ describe('Profile', () => {
   it('ends a running session when its user chooses so at sign-out', async () => {
     signedIn();
     localStorage.setItem('driveSession', JSON.stringify({ startedAt: '2026-11-21 08:00:00', owner: 'alice' }));
-    fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), 'GET /manifest.json': () => ({ body: { version: '1.0.0' } }), 'POST /api/auth/logout': () => ({ body: { code: 200 } }) });
+    fakeFetch({
+      'GET /api/system/user/getInfo': okInfo(),
+      'GET /manifest.json': () => ({ body: { version: '1.0.0' } }),
+      'POST /api/auth/logout': () => ({ body: { code: 200 } }),
+    });
     renderApp('/profile');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Sign Out' }));
@@ -93,7 +104,11 @@ describe('Profile', () => {
 
   it('signs out on this phone even when the server cannot be reached', async () => {
     signedIn();
-    fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), 'GET /manifest.json': () => ({ body: { version: '1.0.0' } }), 'POST /api/auth/logout': () => Promise.reject(new TypeError('offline')) });
+    fakeFetch({
+      'GET /api/system/user/getInfo': okInfo(),
+      'GET /manifest.json': () => ({ body: { version: '1.0.0' } }),
+      'POST /api/auth/logout': () => Promise.reject(new TypeError('offline')),
+    });
     renderApp('/profile');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Sign Out' }));

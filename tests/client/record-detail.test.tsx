@@ -15,7 +15,17 @@ function open(path: string, routes: Record<string, Handler>, state?: unknown, st
   return fake;
 }
 
-const ISSUE = { id: 5, issueTitle: 'Brake squeal', issueStartTime: '2026-11-20 08:30:00', projectName: 'P1', vehicleNo: 'V1', faultMileage: 1520, isOverseasSpecific: '是', isDomesticVerifiable: 'no', weather: 'Rain' };
+const ISSUE = {
+  id: 5,
+  issueTitle: 'Brake squeal',
+  issueStartTime: '2026-11-20 08:30:00',
+  projectName: 'P1',
+  vehicleNo: 'V1',
+  faultMileage: 1520,
+  isOverseasSpecific: '是',
+  isDomesticVerifiable: 'no',
+  weather: 'Rain',
+};
 const field = (label: string): HTMLInputElement => screen.getByLabelText(label) as HTMLInputElement;
 /** In view mode a record is a sheet: its title a heading, each other value text labelled by its field's title. */
 const sheetTitle = (): string | null => screen.queryByTestId('record-sheet')?.querySelector('h2.sheet-title')?.textContent ?? null;
@@ -109,7 +119,13 @@ describe('record detail', () => {
 
   it('shows each kind’s not-found screen', async () => {
     const cases: Array<[string, string, string, string, string]> = [
-      ['/data/issue/77', 'issueRecord', 'Issue Record Not Found', "The issue record (ID: 77) you're looking for doesn't exist or couldn't be loaded.", 'Back to Issue Records'],
+      [
+        '/data/issue/77',
+        'issueRecord',
+        'Issue Record Not Found',
+        "The issue record (ID: 77) you're looking for doesn't exist or couldn't be loaded.",
+        'Back to Issue Records',
+      ],
       ['/data/poi/77', 'poi', 'POI not found', "The POI record you're looking for doesn't exist", 'Go Back'],
       ['/data/drive/77', 'driveRecord', 'Record not found', "The drive record you're looking for doesn't exist", 'Back to Drive Records'],
       ['/data/charging/77', 'chargingRecord', 'Record not found', "The charging record you're looking for doesn't exist", 'Back to Charging Records'],
@@ -179,7 +195,10 @@ describe('record detail', () => {
   });
 
   it('goes to the list with the spec’s message when creating returns no id, and Cancel on a new issue goes to the list', async () => {
-    open('/data/issue/new', { 'POST /api/vtp/issueRecord': () => ({ body: { code: 200, data: null } }), 'GET /api/vtp/issueRecord/list': () => ({ body: { code: 200, rows: [], total: 0 } }) });
+    open('/data/issue/new', {
+      'POST /api/vtp/issueRecord': () => ({ body: { code: 200, data: null } }),
+      'GET /api/vtp/issueRecord/list': () => ({ body: { code: 200, rows: [], total: 0 } }),
+    });
     const user = userEvent.setup();
     await screen.findByRole('heading', { name: 'New Issue Record' });
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
@@ -213,7 +232,14 @@ describe('record detail', () => {
   });
 
   it('edits the charging connectors: complete rows only, delete, saved as the remark JSON; Charge Distance derived', async () => {
-    const record = { id: 6, projectName: 'P1', vehicleNo: 'V1', initialRange: 120, endRange: 300, remark: JSON.stringify({ connectors: [{ type: 'CCS2', power: '150', total: '2' }] }) };
+    const record = {
+      id: 6,
+      projectName: 'P1',
+      vehicleNo: 'V1',
+      initialRange: 120,
+      endRange: 300,
+      remark: JSON.stringify({ connectors: [{ type: 'CCS2', power: '150', total: '2' }] }),
+    };
     const { calls } = open('/data/charging/6', {
       'GET /api/vtp/chargingRecord/6': () => ({ body: { code: 200, data: record } }),
       'PUT /api/vtp/chargingRecord': (call) => ({ body: { code: 200, data: call.body } }),

@@ -51,7 +51,15 @@ describe('record lists', () => {
   });
 
   it('lays out charging, drive and issue cards as docs/PRODUCT.md describes', async () => {
-    open('/data/charging', { 'GET /api/vtp/chargingRecord/list': listOf(1, () => ({ id: 3, startChargeTime: '2026-11-20 10:00:00', endChargeTime: '2026-11-20 10:45:00', totalChargeTime: 45, chargeDistance: 190.5 })) });
+    open('/data/charging', {
+      'GET /api/vtp/chargingRecord/list': listOf(1, () => ({
+        id: 3,
+        startChargeTime: '2026-11-20 10:00:00',
+        endChargeTime: '2026-11-20 10:45:00',
+        totalChargeTime: 45,
+        chargeDistance: 190.5,
+      })),
+    });
     const charging = (await screen.findByText('Charging Session')).closest('button') as HTMLElement;
     expect(charging).toHaveTextContent('ID:3');
     expect(charging).toHaveTextContent('Start:2026-11-20 10:00');
@@ -62,7 +70,16 @@ describe('record lists', () => {
 
   it('lays out drive cards: date, Xh Ym, km with one decimal, HH:mm:ss with locations', async () => {
     open('/data/drive', {
-      'GET /api/vtp/driveRecord/list': listOf(1, () => ({ id: 4, driveDate: '2026-11-20', travelTime: 135, travelDistance: 88, startTime: '2026-11-20 07:05:09', startLocation: 'Depot', stopTime: '2026-11-20 09:20:00', stopLocation: 'Airport' })),
+      'GET /api/vtp/driveRecord/list': listOf(1, () => ({
+        id: 4,
+        driveDate: '2026-11-20',
+        travelTime: 135,
+        travelDistance: 88,
+        startTime: '2026-11-20 07:05:09',
+        startLocation: 'Depot',
+        stopTime: '2026-11-20 09:20:00',
+        stopLocation: 'Airport',
+      })),
     });
     const card = (await screen.findByText('2026-11-20')).closest('button') as HTMLElement;
     expect(card).toHaveTextContent('2h 15m');
@@ -76,7 +93,16 @@ describe('record lists', () => {
   it('lays out issue cards with N/A and No description, and has an add button', async () => {
     open('/data/issue', {
       'GET /api/vtp/issueRecord/list': listOf(2, (i) =>
-        i === 1 ? { id: 9, issueTitle: 'Brake squeal', issueStartTime: '2026-11-20 11:12:13', issueCategory: 'Brakes', faultMileage: 1520, issueDescription: 'Squeals below 20 km/h' } : { id: 10, issueTitle: 'Other' },
+        i === 1
+          ? {
+              id: 9,
+              issueTitle: 'Brake squeal',
+              issueStartTime: '2026-11-20 11:12:13',
+              issueCategory: 'Brakes',
+              faultMileage: 1520,
+              issueDescription: 'Squeals below 20 km/h',
+            }
+          : { id: 10, issueTitle: 'Other' },
       ),
     });
     const first = (await screen.findByText('Brake squeal')).closest('button') as HTMLElement;
@@ -127,7 +153,11 @@ describe('record lists', () => {
     expect(pageNumbers(12, 'all')).toHaveLength(12);
     const { calls } = open('/data/issue', { 'GET /api/vtp/issueRecord/list': listOf(73, (i) => ({ id: i, issueTitle: `Issue ${i}` })) });
     const nav = await screen.findByRole('navigation', { name: 'Pages' });
-    expect(within(nav).getAllByRole('button', { name: /^Page \d+$/ }).map((b) => b.textContent)).toEqual(['1', '2', '3', '4', '5']);
+    expect(
+      within(nav)
+        .getAllByRole('button', { name: /^Page \d+$/ })
+        .map((b) => b.textContent),
+    ).toEqual(['1', '2', '3', '4', '5']);
     expect(within(nav).getByRole('button', { name: 'Previous page' })).toBeDisabled();
     const user = userEvent.setup();
     await user.click(within(nav).getByRole('button', { name: 'Page 5' }));
@@ -216,7 +246,11 @@ describe('record lists', () => {
   });
 
   it('presets a one-day filter from the Data page, sends the bracket params, and clears it', async () => {
-    const { calls } = open('/data/issue', { 'GET /api/vtp/issueRecord/list': listOf(1, () => ({ id: 1, issueTitle: 'Today' })) }, { selectedDate: new Date('2026-11-20T12:00:00'), formattedDate: '2026-11-20' });
+    const { calls } = open(
+      '/data/issue',
+      { 'GET /api/vtp/issueRecord/list': listOf(1, () => ({ id: 1, issueTitle: 'Today' })) },
+      { selectedDate: new Date('2026-11-20T12:00:00'), formattedDate: '2026-11-20' },
+    );
     expect(await screen.findByText('Filter: 2026-11-20 to 2026-11-20')).toBeInTheDocument();
     const q = new URLSearchParams(calls.find((c) => c.url.includes('/list'))?.url.split('?')[1]);
     expect(q.get('params[beginIssueDate]')).toBe('2026-11-20 00:00:00');
@@ -225,7 +259,12 @@ describe('record lists', () => {
     expect(q.get('pageSize')).toBe('10');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Clear Filter' }));
     await waitFor(() => expect(screen.queryByText(/^Filter:/)).not.toBeInTheDocument());
-    const last = new URLSearchParams(calls.filter((c) => c.url.includes('/list')).at(-1)?.url.split('?')[1]);
+    const last = new URLSearchParams(
+      calls
+        .filter((c) => c.url.includes('/list'))
+        .at(-1)
+        ?.url.split('?')[1],
+    );
     expect(last.get('params[beginIssueDate]')).toBeNull();
   });
 
@@ -248,7 +287,12 @@ describe('record lists', () => {
     expect(day(11).closest('td')).toHaveClass('rdp-range_middle');
     await user.click(await applyButton());
     expect(await screen.findByText(/^Filter: \d{4}-\d{2}-10 to \d{4}-\d{2}-12$/)).toBeInTheDocument();
-    const q = new URLSearchParams(calls.filter((c) => c.url.includes('/list')).at(-1)?.url.split('?')[1]);
+    const q = new URLSearchParams(
+      calls
+        .filter((c) => c.url.includes('/list'))
+        .at(-1)
+        ?.url.split('?')[1],
+    );
     expect(q.get('params[beginChargeDate]')).toMatch(/^\d{4}-\d{2}-10 00:00:00$/);
     expect(q.get('params[endChargeDate]')).toMatch(/^\d{4}-\d{2}-12 23:59:59$/);
   });

@@ -41,7 +41,14 @@ describe('a record in view mode (the sheet)', () => {
     // The attachments come right after the head, before any section.
     const order = [...screen.getByTestId('record-sheet').children].map((el) => el.getAttribute('data-testid') ?? el.className);
     expect(order.slice(0, 3)).toEqual(['sheet-card sheet-head', 'attachments', 'sheet-card']);
-    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent?.replace(/\d+ fields?/, ''))).toEqual(['Brake squeal', 'What happened', 'Where', 'Vehicle and software', 'Scope', 'Record']);
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent?.replace(/\d+ fields?/, ''))).toEqual([
+      'Brake squeal',
+      'What happened',
+      'Where',
+      'Vehicle and software',
+      'Scope',
+      'Record',
+    ]);
   });
 
   it('folds empty fields away behind one button that says how many, and shows them on a tap', async () => {
@@ -49,7 +56,9 @@ describe('a record in view mode (the sheet)', () => {
     expect(screen.queryByLabelText('Address')).toBeNull();
     const shownRows = (): number => document.querySelectorAll('.sheet-row').length;
     const before = shownRows();
-    const visible = groupsOf(issue, new Set(['issueTitle', 'videoAnalysisStatus', 'videoDesensitizationStatus', 'aiVideoAnalysisReport'])).flatMap((g) => g.fields);
+    const visible = groupsOf(issue, new Set(['issueTitle', 'videoAnalysisStatus', 'videoDesensitizationStatus', 'aiVideoAnalysisReport'])).flatMap(
+      (g) => g.fields,
+    );
     const empty = visible.filter((f) => !(f in RECORD)).length;
     const button = screen.getByRole('button', { name: `Show ${empty} empty fields` });
     await userEvent.setup().click(button);

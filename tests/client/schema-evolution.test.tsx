@@ -85,7 +85,9 @@ describe('a record saved under an earlier version of its schema', () => {
   });
 
   it('asks to update before editing when the server has other schema files than this app', async () => {
-    open('/data/charging/7', { 'GET /api/vtp/chargingRecord/7': () => ({ body: { code: 200, data: CHARGING }, headers: { 'x-schemas-version': '00000000000000' } }) });
+    open('/data/charging/7', {
+      'GET /api/vtp/chargingRecord/7': () => ({ body: { code: 200, data: CHARGING }, headers: { 'x-schemas-version': '00000000000000' } }),
+    });
     expect(await screen.findByTestId('form-outdated')).toHaveTextContent('A new version of this form is available');
     expect(screen.getByRole('button', { name: 'Update to edit' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();

@@ -26,7 +26,9 @@ describe('the choice picker', () => {
     })) as HTMLInputElement;
     await user.type(search, 'cross');
     const items = (): HTMLElement[] => [...document.querySelectorAll<HTMLElement>('.p-dropdown-item')];
-    await waitFor(() => expect(items().map((o) => o.textContent)).toEqual(['0° Longitude crossing', 'Border Crossing', 'Border Crossing Non EU country', 'Time zone crossing']));
+    await waitFor(() =>
+      expect(items().map((o) => o.textContent)).toEqual(['0° Longitude crossing', 'Border Crossing', 'Border Crossing Non EU country', 'Time zone crossing']),
+    );
     await user.click(items().find((o) => o.textContent === 'Time zone crossing') as HTMLElement);
     await waitFor(() => expect(picker.closest('.p-dropdown')).toHaveTextContent('Time zone crossing'));
   });

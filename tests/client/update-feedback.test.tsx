@@ -59,7 +59,10 @@ describe('Check for Updates on the Profile page', () => {
     });
     const unregister = vi.fn();
     vi.stubGlobal('caches', { keys: async () => ['precache'], delete: vi.fn(async () => true) });
-    Object.defineProperty(navigator, 'serviceWorker', { configurable: true, value: { getRegistrations: async () => [{ unregister }], addEventListener: () => undefined, removeEventListener: () => undefined } });
+    Object.defineProperty(navigator, 'serviceWorker', {
+      configurable: true,
+      value: { getRegistrations: async () => [{ unregister }], addEventListener: () => undefined, removeEventListener: () => undefined },
+    });
     signedIn();
     renderApp('/profile');
     return { reloads };

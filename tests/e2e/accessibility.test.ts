@@ -33,7 +33,13 @@ async function violations(page: Page): Promise<string[]> {
   if (before) await page.setViewportSize(before);
   return found
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join(' | ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} at ${v.nodes
+          .slice(0, 5)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
 }
 
 describe('accessibility of every screen (axe-core, WCAG 2 AA)', () => {
@@ -46,9 +52,15 @@ describe('accessibility of every screen (axe-core, WCAG 2 AA)', () => {
     server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
     const token = await server.login(ALICE.username, ALICE.password);
     const today = new Date().toISOString().slice(0, 10);
-    const created = await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueDate: `${today} 09:00:00`, issueTitle: 'Brake squeal', issueCategory: 'Brakes' } });
+    const created = await server.request('POST', '/api/vtp/issueRecord', {
+      token,
+      body: { issueDate: `${today} 09:00:00`, issueTitle: 'Brake squeal', issueCategory: 'Brakes' },
+    });
     issueId = created.body.data.id as number;
-    const charging = await server.request('POST', '/api/vtp/chargingRecord', { token, body: { chargeDate: today, startChargeTime: `${today} 10:00:00`, vehicleStartSoc: 20, vehicleEndSoc: 80, temperature: -4 } });
+    const charging = await server.request('POST', '/api/vtp/chargingRecord', {
+      token,
+      body: { chargeDate: today, startChargeTime: `${today} 10:00:00`, vehicleStartSoc: 20, vehicleEndSoc: 80, temperature: -4 },
+    });
     chargingId = charging.body.data.id as number;
     browser = await launch();
   });
@@ -94,7 +106,15 @@ describe('accessibility of every screen (axe-core, WCAG 2 AA)', () => {
         ['/data/drive', 'drive-list', () => page.getByRole('heading', { name: 'Drive Records' }).waitFor()],
         ['/vehicle', 'vehicle', () => page.getByText('Battery').first().waitFor()],
         ['/outbox', 'outbox', () => page.getByText('Nothing waiting').waitFor()],
-        ['/profile', 'profile', () => page.getByRole('button', { name: /sign out/i }).first().waitFor()],
+        [
+          '/profile',
+          'profile',
+          () =>
+            page
+              .getByRole('button', { name: /sign out/i })
+              .first()
+              .waitFor(),
+        ],
       ];
       const all: string[] = [];
       for (const [path, name, ready] of screens) {

@@ -70,7 +70,11 @@ describe('submitting an issue to AI in Chromium', () => {
     await expect.poll(() => tone('Desensitization'), { timeout: 10_000 }).toContain('status-doing');
     // (No screenshot here: snap waits for animations to end, and the DOING spinner never does.)
 
-    const put = await fetch(`${server.url}${FA}/desensitized?id=${id}&name=cabin.mp4`, { method: 'PUT', headers: { authorization: `Bearer ${worker}`, 'content-type': 'application/octet-stream' }, body: Buffer.from('a blurred video') });
+    const put = await fetch(`${server.url}${FA}/desensitized?id=${id}&name=cabin.mp4`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${worker}`, 'content-type': 'application/octet-stream' },
+      body: Buffer.from('a blurred video'),
+    });
     expect(put.status).toBe(200);
     expect((await call('POST', `${FA}/submitToAI`, { id, taskId: -3, remark: '3 key frames' })).status).toBe(200);
     await expect.poll(() => tone('Video analysis'), { timeout: 10_000 }).toContain('status-doing');
@@ -101,8 +105,30 @@ describe('submitting an issue to AI in Chromium', () => {
     // longer and larger footage.
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-ai-e2e-'));
     const clip = path.join(work, 'drive.mp4');
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-ss', '2', '-t', '1', '-i', '/usr/share/doc/opencv-doc/examples/data/Megamind.avi', '-vf', 'scale=iw/2:-2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip]);
-    const created = await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Driver distracted', issueStartTime: '2026-11-21 09:00:00' } });
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-ss',
+      '2',
+      '-t',
+      '1',
+      '-i',
+      '/usr/share/doc/opencv-doc/examples/data/Megamind.avi',
+      '-vf',
+      'scale=iw/2:-2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      clip,
+    ]);
+    const created = await server.request('POST', '/api/vtp/issueRecord', {
+      token,
+      body: { issueTitle: 'Driver distracted', issueStartTime: '2026-11-21 09:00:00' },
+    });
     const id = created.body.data.id as number;
     const folder = created.body.data.attachmentFolder as string;
     await putFile(server, 'P1', `${folder}/drive.mp4`, fs.readFileSync(clip));
@@ -122,13 +148,27 @@ describe('submitting an issue to AI in Chromium', () => {
             seen.images++;
             const jpeg = path.join(work, `seen-${seen.images}.jpg`);
             fs.writeFileSync(jpeg, Buffer.from(part.image_url.url.replace(/^data:image\/\w+;base64,/, ''), 'base64'));
-            const size = execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', jpeg]).toString().trim().split(',').map(Number);
+            const size = execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', jpeg])
+              .toString()
+              .trim()
+              .split(',')
+              .map(Number);
             const rgb = execFileSync('ffmpeg', ['-v', 'error', '-i', jpeg, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { maxBuffer: 1e8 });
             if (detector.detect(rgb, size[0]!, size[1]!).some((b) => b.kind === 'face')) seen.withFaces++;
           }
         }
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: 'test-model', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '## First analysis\n\nThe driver looks away from the road.' } }] }));
+        res.end(
+          JSON.stringify({
+            id: 'x',
+            object: 'chat.completion',
+            created: 0,
+            model: 'test-model',
+            choices: [
+              { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '## First analysis\n\nThe driver looks away from the road.' } },
+            ],
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));

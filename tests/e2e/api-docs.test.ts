@@ -20,7 +20,8 @@ describe('the API reference at /api/docs', () => {
     const { context, page } = await phone(browser);
     await page.goto(`${server.url}/api/docs`);
     await page.getByText('Road Test Data API').first().waitFor();
-    for (const tag of ['Issue Record', 'POI Record', 'Drive Record', 'Charging Record']) await expect.poll(() => page.getByText(tag, { exact: true }).count()).toBeGreaterThan(0);
+    for (const tag of ['Issue Record', 'POI Record', 'Drive Record', 'Charging Record'])
+      await expect.poll(() => page.getByText(tag, { exact: true }).count()).toBeGreaterThan(0);
     await snap(page, 'api-docs');
     await context.close();
   });

@@ -42,7 +42,10 @@ describe('issue attachments in Chromium against the real server', () => {
   });
 
   it('attaches an image and a video in edit mode, previews the image, downloads the video and records a voice note', async () => {
-    const created = await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Wind noise at 120 km/h', issueStartTime: '2026-11-20 08:30:00', taskId: '-2' } });
+    const created = await server.request('POST', '/api/vtp/issueRecord', {
+      token,
+      body: { issueTitle: 'Wind noise at 120 km/h', issueStartTime: '2026-11-20 08:30:00', taskId: '-2' },
+    });
     const id = created.body.data.id as number;
     const stored = await server.request('GET', `/api/vtp/issueRecord/${id}`, { token });
     const folder = issueAttachmentFolder(stored.body.data);

@@ -21,7 +21,10 @@ describe('editing one issue from two phones', () => {
 
   it('shows the second editor both values of a field changed by both, and saves the choice with their other edits', async () => {
     const token = await server.login(ALICE.username, ALICE.password);
-    const created = await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Brake squeal', city: 'Munich', issueDescription: 'At 50 km/h' } });
+    const created = await server.request('POST', '/api/vtp/issueRecord', {
+      token,
+      body: { issueTitle: 'Brake squeal', city: 'Munich', issueDescription: 'At 50 km/h' },
+    });
     const id = created.body.data.id as number;
 
     const alice = await phone(browser);
@@ -77,7 +80,10 @@ describe('editing one issue from two phones', () => {
     await page.getByText('Issue record updated successfully').waitFor();
     // The screen shows the merged record: her title and their city.
     await expect.poll(() => page.getByLabel('City').textContent()).toBe('Augsburg');
-    expect((await server.request('GET', `/api/vtp/issueRecord/${id}`, { token })).body.data).toMatchObject({ issueTitle: 'Wiper judder at 100 km/h', city: 'Augsburg' });
+    expect((await server.request('GET', `/api/vtp/issueRecord/${id}`, { token })).body.data).toMatchObject({
+      issueTitle: 'Wiper judder at 100 km/h',
+      city: 'Augsburg',
+    });
     await context.close();
   });
 });

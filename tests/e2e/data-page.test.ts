@@ -73,11 +73,11 @@ describe('the Data page in Chromium against the real server', () => {
     await expect.poll(() => page.getByTestId('day-drivingCount').textContent()).toBe('2');
     // The page fetches the package itself now (with progress) and says where the file went.
     await closeToasts();
-    const [pkg] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: `Download the Journey package for ${DAY}` }).click(),
-    ]);
-    await page.getByText(/^Ready: .* is in your downloads/).first().waitFor();
+    const [pkg] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download the Journey package for ${DAY}` }).click()]);
+    await page
+      .getByText(/^Ready: .* is in your downloads/)
+      .first()
+      .waitFor();
     const files = readZip(fs.readFileSync(await pkg.path()));
     const json = files.find((f) => f.name.endsWith('.json'));
     expect(files.some((f) => f.name.endsWith('.xlsx'))).toBe(true);

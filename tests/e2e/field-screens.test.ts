@@ -45,7 +45,15 @@ describe('field screens at 390 px', () => {
   it('shows a record as a sheet: title and key facts first, attachments next, empty and server-set fields folded away', async () => {
     const created = await server.request('POST', '/api/vtp/issueRecord', {
       token,
-      body: { issueTitle: 'Brake squeal when cold', issueSeverity: 'High', issueCategory: 'Brakes', issueStartTime: '2026-11-20 08:30:00', faultMileage: 1520, city: 'Leeds', issueDescription: 'Below 30 km/h' },
+      body: {
+        issueTitle: 'Brake squeal when cold',
+        issueSeverity: 'High',
+        issueCategory: 'Brakes',
+        issueStartTime: '2026-11-20 08:30:00',
+        faultMileage: 1520,
+        city: 'Leeds',
+        issueDescription: 'Below 30 km/h',
+      },
     });
     const id = created.body.data.id as number;
     const { page, close } = await signedIn();
@@ -81,7 +89,9 @@ describe('field screens at 390 px', () => {
     const { page, close } = await signedIn();
     await page.goto(`${server.url}/data/drive/new`);
     await page.getByRole('button', { name: 'Save Changes' }).waitFor();
-    const labels = await page.locator('.record-form label').evaluateAll((ls) => ls.filter((l) => (l as HTMLElement).offsetParent !== null).map((l) => l.textContent?.trim()));
+    const labels = await page
+      .locator('.record-form label')
+      .evaluateAll((ls) => ls.filter((l) => (l as HTMLElement).offsetParent !== null).map((l) => l.textContent?.trim()));
     expect(labels.slice(0, 5)).toEqual(['Drive Date', 'Start Time', 'End Time', 'Travel Distance (km)', 'Travel Time (min)']);
     const places = page.getByRole('button', { name: /^Places/ });
     expect(await places.getAttribute('aria-expanded')).toBe('false');
@@ -95,7 +105,10 @@ describe('field screens at 390 px', () => {
   });
 
   it('gives every header button, toast close, dialog close and Remove button 44x44 px, and shows where the keyboard is', async () => {
-    const created = await server.request('POST', '/api/vtp/poi', { token, body: { title: 'Fuel station', reportTime: '2026-11-20 09:00:00', tag1: 'Charging station' } });
+    const created = await server.request('POST', '/api/vtp/poi', {
+      token,
+      body: { title: 'Fuel station', reportTime: '2026-11-20 09:00:00', tag1: 'Charging station' },
+    });
     const id = created.body.data.id as number;
     const { context, page } = await phone(browser);
     await signIn(page, server.url, ALICE.username, ALICE.password);

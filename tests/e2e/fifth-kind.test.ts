@@ -30,7 +30,8 @@ describe('a fifth kind, written only as a schema file', () => {
 
   beforeAll(async () => {
     fs.mkdirSync(schemasDir);
-    for (const file of fs.readdirSync(path.join(ROOT, 'schemas')).filter((f) => f.endsWith('.schema.json'))) fs.copyFileSync(path.join(ROOT, 'schemas', file), path.join(schemasDir, file));
+    for (const file of fs.readdirSync(path.join(ROOT, 'schemas')).filter((f) => f.endsWith('.schema.json')))
+      fs.copyFileSync(path.join(ROOT, 'schemas', file), path.join(schemasDir, file));
     fs.copyFileSync(path.join(ROOT, 'tests/fixtures/kinds/refuel.schema.json'), path.join(schemasDir, 'refuel.schema.json'));
     // The production build, as `npm start` makes it, on this schemas folder.
     execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', clientDir, '--emptyOutDir', '--logLevel', 'error'], {
@@ -52,11 +53,17 @@ describe('a fifth kind, written only as a schema file', () => {
   });
 
   it('is served by the API and documented in OpenAPI, with its attachment folder set at creation', async () => {
-    const created = await server.request('POST', '/api/vtp/refuelRecord', { token, body: { refuelTime: `${DAY} 08:15:00`, station: 'Shell A14', litres: 41.5, pricePerLitre: 1.8, totalPrice: 74.7 } });
+    const created = await server.request('POST', '/api/vtp/refuelRecord', {
+      token,
+      body: { refuelTime: `${DAY} 08:15:00`, station: 'Shell A14', litres: 41.5, pricePerLitre: 1.8, totalPrice: 74.7 },
+    });
     expect(created.status).toBe(200);
     const record = created.body.data as { id: number; attachmentFolder: string };
     expect(record.attachmentFolder).toBe(`refuel_records/20261120/${ALICE.vehicle}/Refuel_${record.id}_20261120-081500`);
-    await server.request('POST', '/api/vtp/refuelRecord', { token, body: { refuelTime: `${DAY} 17:40:00`, station: 'BP Reading', litres: 12.25, totalPrice: 22 } });
+    await server.request('POST', '/api/vtp/refuelRecord', {
+      token,
+      body: { refuelTime: `${DAY} 17:40:00`, station: 'BP Reading', litres: 12.25, totalPrice: 22 },
+    });
     const list = await server.request('GET', `/api/vtp/refuelRecord/list?params[beginRefuelTime]=${DAY}&params[endRefuelTime]=${DAY}`, { token });
     expect(list.body.total).toBe(2);
     const bad = await server.request('POST', '/api/vtp/refuelRecord', { token, body: { litres: 'lots' } });
@@ -67,7 +74,11 @@ describe('a fifth kind, written only as a schema file', () => {
     // The receipt's photo, into the record's folder, as the Attachments card uploads it.
     const form = new FormData();
     form.append('file', new Blob([PHOTO], { type: 'image/jpeg' }), 'receipt.jpg');
-    const up = await fetch(`${server.url}/sharepoint/files/upload?path=${encodeURIComponent(record.attachmentFolder)}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const up = await fetch(`${server.url}/sharepoint/files/upload?path=${encodeURIComponent(record.attachmentFolder)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
     expect(up.status).toBe(200);
 
     const day = await server.request('GET', `/api/vtp/stats/day?date=${DAY}`, { token });
@@ -82,7 +93,13 @@ describe('a fifth kind, written only as a schema file', () => {
     expect(pkg.status).toBe(200);
     const files = readZip(Buffer.from(await pkg.arrayBuffer()));
     const names = files.map((f) => f.name);
-    expect(names).toEqual(expect.arrayContaining([expect.stringMatching(/_Refuels\.json$/), expect.stringMatching(/_Refuels\.xlsx$/), expect.stringMatching(/^attachments\/Refuel_\d+_20261120-081500\/receipt\.jpg$/)]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/_Refuels\.json$/),
+        expect.stringMatching(/_Refuels\.xlsx$/),
+        expect.stringMatching(/^attachments\/Refuel_\d+_20261120-081500\/receipt\.jpg$/),
+      ]),
+    );
     expect(files.find((f) => f.name.endsWith('receipt.jpg'))?.bytes.equals(PHOTO)).toBe(true);
     const json = JSON.parse(String(files.find((f) => f.name.endsWith('.json'))?.bytes)) as Array<{ station: string; attachmentFolder?: string }>;
     expect(json.map((r) => r.station).sort()).toEqual(['BP Reading', 'Shell A14']);

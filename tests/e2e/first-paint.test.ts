@@ -22,7 +22,14 @@ describe('the first paint in Chromium against the real server', () => {
     const today = new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
     await server.request('POST', '/api/vtp/driveRecord', { token, body: { driveDate: `${today} 07:00:00`, travelTime: 60, travelDistance: 12.25 } });
     // No service worker: it would answer from its cache, out of sight of the slowed network below.
-    context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-GB', serviceWorkers: 'block' });
+    context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      locale: 'en-GB',
+      serviceWorkers: 'block',
+    });
     page = await context.newPage();
     watchCsp(page);
     page.on('request', (r) => requested.push(r.url()));
@@ -46,12 +53,19 @@ describe('the first paint in Chromium against the real server', () => {
       const w = window as unknown as { shifts: number[]; moved: string[] };
       w.shifts = [];
       w.moved = [];
-      type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] };
+      type Shift = PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+        sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
+      };
       new PerformanceObserver((list) => {
         for (const e of list.getEntries() as Shift[]) {
           if (e.hadRecentInput) continue;
           w.shifts.push(e.value);
-          for (const s of e.sources) w.moved.push(`${e.startTime.toFixed(0)} ${e.value.toFixed(4)} ${(s.node as Element | undefined)?.outerHTML?.slice(0, 120) ?? s.node?.nodeName} ${JSON.stringify(s.previousRect)} -> ${JSON.stringify(s.currentRect)}`);
+          for (const s of e.sources)
+            w.moved.push(
+              `${e.startTime.toFixed(0)} ${e.value.toFixed(4)} ${(s.node as Element | undefined)?.outerHTML?.slice(0, 120) ?? s.node?.nodeName} ${JSON.stringify(s.previousRect)} -> ${JSON.stringify(s.currentRect)}`,
+            );
         }
       }).observe({ type: 'layout-shift', buffered: true });
     });
@@ -64,7 +78,10 @@ describe('the first paint in Chromium against the real server', () => {
       const w = window as unknown as { shifts: number[]; moved: string[] };
       return { shifts: w.shifts, moved: w.moved };
     });
-    expect(shifts.reduce((s, v) => s + v, 0), `what moved:\n${moved.join('\n')}`).toBeLessThan(0.005);
+    expect(
+      shifts.reduce((s, v) => s + v, 0),
+      `what moved:\n${moved.join('\n')}`,
+    ).toBeLessThan(0.005);
     await context.unrouteAll();
     await snap(page, 'first-paint-data');
   });

@@ -33,7 +33,10 @@ describe('the app without coverage', () => {
     await page.getByText('Drive session started').waitFor();
     await snap(page, 'offline-workspace');
     await page.getByRole('link', { name: 'Data' }).click();
-    await page.getByText(/^Failed to load data statistics/).first().waitFor();
+    await page
+      .getByText(/^Failed to load data statistics/)
+      .first()
+      .waitFor();
 
     await context.setOffline(false);
     await context.close();
@@ -41,7 +44,10 @@ describe('the app without coverage', () => {
 
   it('shows the lists and records it saw last, marked as offline, instead of 0 or Not Found', async () => {
     const token = await server.login(ALICE.username, ALICE.password);
-    const created = await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Seen before the tunnel', issueDate: new Date().toISOString().slice(0, 10) } });
+    const created = await server.request('POST', '/api/vtp/issueRecord', {
+      token,
+      body: { issueTitle: 'Seen before the tunnel', issueDate: new Date().toISOString().slice(0, 10) },
+    });
     const id = created.body.data.id as number;
     const { context, page } = await phone(browser);
     await signIn(page, server.url, ALICE.username, ALICE.password);
@@ -156,7 +162,10 @@ describe('the app without coverage', () => {
 
   it('keeps a photo attached without coverage on the phone and uploads it, byte for byte, when the network returns', async () => {
     const token = await server.login(ALICE.username, ALICE.password);
-    const created = await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Photo in the tunnel', issueStartTime: '2026-11-22 09:00:00' } });
+    const created = await server.request('POST', '/api/vtp/issueRecord', {
+      token,
+      body: { issueTitle: 'Photo in the tunnel', issueStartTime: '2026-11-22 09:00:00' },
+    });
     const id = created.body.data.id as number;
     const folder = created.body.data.attachmentFolder as string;
     const photo = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 31) % 256));
@@ -282,7 +291,10 @@ describe('the app without coverage', () => {
 
   it('resumes a large upload cut by a tunnel from where the server has it, not from the start', async () => {
     const token = await server.login(ALICE.username, ALICE.password);
-    const created = await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Long dash-cam video', issueStartTime: '2026-11-22 11:00:00' } });
+    const created = await server.request('POST', '/api/vtp/issueRecord', {
+      token,
+      body: { issueTitle: 'Long dash-cam video', issueStartTime: '2026-11-22 11:00:00' },
+    });
     const id = created.body.data.id as number;
     const folder = created.body.data.attachmentFolder as string;
     // Over the 50 MB plain-upload limit: sent in 5 MB pieces through a resumable session.

@@ -16,7 +16,12 @@ describe('the app on phones 320, 390 and 430 px wide', () => {
     const today = new Date().toISOString().slice(0, 10);
     const created = await server.request('POST', '/api/vtp/issueRecord', {
       token,
-      body: { issueDate: today, issueStartTime: `${today} 10:12:00`, issueTitle: 'A rather long issue title that has to wrap on a small phone screen', issueCategory: 'Brakes' },
+      body: {
+        issueDate: today,
+        issueStartTime: `${today} 10:12:00`,
+        issueTitle: 'A rather long issue title that has to wrap on a small phone screen',
+        issueCategory: 'Brakes',
+      },
     });
     issueId = created.body.data.id as number;
     await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueDate: today, issueTitle: 'Other issue', issueCategory: 'Body' } });
@@ -51,7 +56,10 @@ describe('the app on phones 320, 390 and 430 px wide', () => {
         await page.waitForLoadState('networkidle');
         await fits(page, path);
         // The title, with the record's id, is whole: never cut to 'Issue Recor…'.
-        const title = await page.locator('.page-header-title').first().evaluate((h) => ({ text: h.textContent ?? '', cut: h.scrollWidth > h.clientWidth + 0.5 }));
+        const title = await page
+          .locator('.page-header-title')
+          .first()
+          .evaluate((h) => ({ text: h.textContent ?? '', cut: h.scrollWidth > h.clientWidth + 0.5 }));
         expect(title.cut, `${path}: the header title '${title.text}' is cut`).toBe(false);
         if (path === `/data/issue/${issueId}`) {
           expect(title.text).toBe(`Issue Record: ${issueId}`);

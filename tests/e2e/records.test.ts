@@ -67,7 +67,13 @@ describe('record screens in Chromium against the real server', () => {
     await expect.poll(() => page.locator('.sheet-title').textContent()).toBe('Brake squeal below 20 km/h');
     await snap(page, 'issue-detail');
     const stored = await server.request('GET', `/api/vtp/issueRecord/${id}`, { token });
-    expect(stored.body.data).toMatchObject({ issueTitle: 'Brake squeal below 20 km/h', issueCategory: 'Brakes', faultMileage: 1520, projectName: 'P1', vehicleNo: 'V1' });
+    expect(stored.body.data).toMatchObject({
+      issueTitle: 'Brake squeal below 20 km/h',
+      issueCategory: 'Brakes',
+      faultMileage: 1520,
+      projectName: 'P1',
+      vehicleNo: 'V1',
+    });
   });
 
   it('shows the server’s message when it refuses a save, keeping what was typed', async () => {
@@ -113,7 +119,14 @@ describe('record screens in Chromium against the real server', () => {
   it('edits a charging record’s connectors', async () => {
     const created = await server.request('POST', '/api/vtp/chargingRecord', {
       token,
-      body: { chargeDate: format(new Date(), 'yyyy-MM-dd'), initialRange: 120, endRange: 310, startChargeTime: '2026-11-21 10:00:00', endChargeTime: '2026-11-21 10:40:00', totalChargeTime: 40 },
+      body: {
+        chargeDate: format(new Date(), 'yyyy-MM-dd'),
+        initialRange: 120,
+        endRange: 310,
+        startChargeTime: '2026-11-21 10:00:00',
+        endChargeTime: '2026-11-21 10:40:00',
+        totalChargeTime: 40,
+      },
     });
     const id = created.body.data.id as number;
     await page.goto(`${server.url}/data/charging`);
@@ -162,7 +175,15 @@ describe('record screens in Chromium against the real server', () => {
     for (let i = 0; i < 12; i++) {
       await server.request('POST', '/api/vtp/driveRecord', {
         token,
-        body: { driveDate: `2026-10-${String(i + 1).padStart(2, '0')}`, travelTime: 95 + i, travelDistance: 61.25 + i, startTime: `2026-10-${String(i + 1).padStart(2, '0')} 07:00:00`, startLocation: 'Depot', stopTime: `2026-10-${String(i + 1).padStart(2, '0')} 08:35:00`, stopLocation: 'Test track' },
+        body: {
+          driveDate: `2026-10-${String(i + 1).padStart(2, '0')}`,
+          travelTime: 95 + i,
+          travelDistance: 61.25 + i,
+          startTime: `2026-10-${String(i + 1).padStart(2, '0')} 07:00:00`,
+          startLocation: 'Depot',
+          stopTime: `2026-10-${String(i + 1).padStart(2, '0')} 08:35:00`,
+          stopLocation: 'Test track',
+        },
       });
     }
     await page.goto(`${server.url}/data/drive`);

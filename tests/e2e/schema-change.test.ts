@@ -32,21 +32,32 @@ describe('editing an old record after a breaking schema change', () => {
       fs.copyFileSync(path.join(ROOT, 'schemas', file), path.join(after, file));
     }
     const issue = JSON.parse(fs.readFileSync(path.join(after, 'issue.schema.json'), 'utf8')) as Record<string, any>;
-    issue['properties']['issueSeverity'] = { ...issue['properties']['issueSeverity'], enum: ['A', 'B'], 'x-labels': { A: 'A: safety', B: 'B: function', C: 'C: comfort' } };
+    issue['properties']['issueSeverity'] = {
+      ...issue['properties']['issueSeverity'],
+      enum: ['A', 'B'],
+      'x-labels': { A: 'A: safety', B: 'B: function', C: 'C: comfort' },
+    };
     issue['properties']['issueOwner'] = { title: 'Owner', type: 'string', maxLength: 50 };
     issue['required'] = ['issueOwner'];
     fs.writeFileSync(path.join(after, 'issue.schema.json'), JSON.stringify(issue, null, 2));
     // The new app, as `npm start` builds it for the changed files.
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', clientAfter, '--emptyOutDir', '--logLevel', 'error'], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'production', SCHEMAS_DIR: after },
-      stdio: 'inherit',
-    });
+    execFileSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', clientAfter, '--emptyOutDir', '--logLevel', 'error'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, NODE_ENV: 'production', SCHEMAS_DIR: after },
+        stdio: 'inherit',
+      },
+    );
     const first = await startServer({ name: 'sqlite' }, { SCHEMAS_DIR: before, CLIENT_DIR: inject('clientDir') }, { keep: true });
     servers.push(first);
     storage = first.storage;
     const token = await first.login(ALICE.username, ALICE.password);
-    const created = await first.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Wiper judder', issueSeverity: 'C', issueDate: '2026-11-20 08:00:00' } });
+    const created = await first.request('POST', '/api/vtp/issueRecord', {
+      token,
+      body: { issueTitle: 'Wiper judder', issueSeverity: 'C', issueDate: '2026-11-20 08:00:00' },
+    });
     expect(created.status).toBe(200);
     id = created.body.data.id as number;
     await first.close();
@@ -88,11 +99,18 @@ describe('editing an old record after a breaking schema change', () => {
       await page.getByRole('heading', { name: `Issue Record: ${id}` }).waitFor();
       await page.getByText('C: comfort (retired)').first().waitFor();
       const notes = page.getByTestId('field-warning');
-      await expect.poll(() => notes.allTextContents()).toEqual(
-        expect.arrayContaining([expect.stringContaining('Saved under an earlier version of this form: must be one of: A, B (got "C")'), expect.stringContaining('Saved under an earlier version of this form: is required')]),
-      );
+      await expect
+        .poll(() => notes.allTextContents())
+        .toEqual(
+          expect.arrayContaining([
+            expect.stringContaining('Saved under an earlier version of this form: must be one of: A, B (got "C")'),
+            expect.stringContaining('Saved under an earlier version of this form: is required'),
+          ]),
+        );
       expect(await page.getByTestId('form-outdated').count()).toBe(0);
-      await expect.poll(() => page.getByTestId('earlier-version-line').textContent()).toContain('Saved under an earlier version of this form: Severity, Owner.');
+      await expect
+        .poll(() => page.getByTestId('earlier-version-line').textContent())
+        .toContain('Saved under an earlier version of this form: Severity, Owner.');
       await snap(page, 'schema-change-view');
       await page.getByText('C: comfort (retired)').first().scrollIntoViewIfNeeded();
       await snap(page, 'schema-change-view-retired');

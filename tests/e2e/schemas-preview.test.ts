@@ -157,7 +157,10 @@ describe('npm run schemas:preview', () => {
     await snap(page, 'schemas-preview-problem');
 
     // Valid JSON, refused by the meta-check: an unknown keyword and a card line naming no property.
-    fs.writeFileSync(issueFile(), original.replace('"maxLength": 500 }', '"maxLength": 500, "x-widget": "big" }').replace('"field": "issueCategory"', '"field": "issueKategory"'));
+    fs.writeFileSync(
+      issueFile(),
+      original.replace('"maxLength": 500 }', '"maxLength": 500, "x-widget": "big" }').replace('"field": "issueCategory"', '"field": "issueKategory"'),
+    );
     await expect.poll(() => box.innerText(), { timeout: 20_000 }).toContain("properties.issueTitle has unknown keyword 'x-widget'");
     expect(await box.innerText()).toContain('2 problems');
 

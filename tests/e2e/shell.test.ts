@@ -127,7 +127,10 @@ describe('the app shell in Chromium against the real server', () => {
     await page.waitForURL('**/data');
     await page.getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('heading', { name: 'My Profile' }).waitFor();
-    await server.app.db.kysely.updateTable('auth_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await server.app.db.kysely
+      .updateTable('auth_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     // Expired behind the server's back: its 5-second sign-in cache (decision 017) is emptied as time would.
     server.app.services.tokens.forgetAll();
     await page.getByRole('button', { name: 'Test' }).click();

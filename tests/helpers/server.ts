@@ -91,7 +91,8 @@ export async function startServer(target: DbTarget, env: Record<string, string> 
   const serverErrors: string[] = [];
   app.addHook('onResponse', async (request, reply) => {
     // 503 (busy, with Retry-After) and 507 (disk full) are answers the server means to give.
-    if (reply.statusCode >= 500 && reply.statusCode !== 503 && reply.statusCode !== 507) serverErrors.push(`${request.method} ${request.url.slice(0, 200)} -> ${reply.statusCode}`);
+    if (reply.statusCode >= 500 && reply.statusCode !== 503 && reply.statusCode !== 507)
+      serverErrors.push(`${request.method} ${request.url.slice(0, 200)} -> ${reply.statusCode}`);
   });
   recordExchanges(app);
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -30,7 +30,11 @@ describe.each(dbTargets())('the API contract on $name', (target) => {
   });
 
   it('marks API answers no-store, refusals included', async () => {
-    for (const [method, url] of [['GET', '/api/vtp/poi/list'], ['GET', '/api/vtp/poi/999999'], ['GET', '/api/system/user/getInfo']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/vtp/poi/list'],
+      ['GET', '/api/vtp/poi/999999'],
+      ['GET', '/api/system/user/getInfo'],
+    ] as const) {
       const res = await s.request(method, url, { token });
       expect(res.headers.get('cache-control'), url).toBe('no-store');
     }

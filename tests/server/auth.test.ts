@@ -83,7 +83,10 @@ describe.each(dbTargets())('auth on $name', (target) => {
 
     const expiring = await s.login(ALICE.username, ALICE.password);
     expect((await s.request('GET', path, { token: expiring })).status).toBe(200);
-    await s.app.db.kysely.updateTable('auth_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await s.app.db.kysely
+      .updateTable('auth_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     // Changed behind the server's back, as another instance would: this instance's token cache may
     // keep the sign-in a few seconds (decision 017); emptied here, as those seconds passing would.
     s.app.services.tokens.forgetAll();

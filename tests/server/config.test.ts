@@ -9,7 +9,15 @@ import { ROOT } from '../helpers/server.js';
 describe('configuration', () => {
   it('has working defaults', () => {
     const c = loadConfig({}, ROOT);
-    expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', dataDir: path.join(ROOT, 'data'), databaseUrl: undefined, clientId: DEFAULT_CLIENT_ID, tokenTtlSeconds: 604800, soleWriter: true });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: path.join(ROOT, 'data'),
+      databaseUrl: undefined,
+      clientId: DEFAULT_CLIENT_ID,
+      tokenTtlSeconds: 604800,
+      soleWriter: true,
+    });
     expect(loadConfig({ SOLE_WRITER: 'off' }, ROOT).soleWriter).toBe(false);
     expect(c.downloadsPerUser).toBe(1);
     expect(loadConfig({ DOWNLOADS_PER_USER: '3' }, ROOT).downloadsPerUser).toBe(3);
@@ -20,7 +28,10 @@ describe('configuration', () => {
     [{ PORT: '70000' }, 'PORT must be between 0 and 65535, got 70000'],
     [{ DATABASE_URL: 'mysql://x' }, "DATABASE_URL must be a PostgreSQL URL such as postgres://user@host:5432/db, got 'mysql://x'"],
     [{ LOG_LEVEL: 'loud' }, "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'"],
-    [{ INITIAL_USERNAME: 'x', INITIAL_PASSWORD: 'long-enough' }, 'set all of INITIAL_USERNAME, INITIAL_PASSWORD, INITIAL_PROJECT, INITIAL_VEHICLE or none of them; missing INITIAL_PROJECT, INITIAL_VEHICLE'],
+    [
+      { INITIAL_USERNAME: 'x', INITIAL_PASSWORD: 'long-enough' },
+      'set all of INITIAL_USERNAME, INITIAL_PASSWORD, INITIAL_PROJECT, INITIAL_VEHICLE or none of them; missing INITIAL_PROJECT, INITIAL_VEHICLE',
+    ],
     [{ INITIAL_USERNAME: 'x', INITIAL_PASSWORD: 'short', INITIAL_PROJECT: 'P', INITIAL_VEHICLE: 'V' }, 'INITIAL_PASSWORD must be at least 8 characters'],
     [{ TOKEN_TTL_SECONDS: '5' }, 'TOKEN_TTL_SECONDS must be between 60 and 31536000, got 5'],
     [{ CLIENT_ID: 'has space' }, 'CLIENT_ID must be 1-128 letters, digits, _ or -'],

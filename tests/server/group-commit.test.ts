@@ -118,9 +118,14 @@ describe('creates sent together through the API (SQLite)', () => {
 
   it('each get their own record, history, day count and answer, and a bad one changes nothing', async () => {
     const day = '2026-11-20';
-    const before = await s.request('GET', `/api/vtp/issueRecord/list?pageNum=1&pageSize=1&params%5BbeginIssueDate%5D=${day}&params%5BendIssueDate%5D=${day}`, { token });
+    const before = await s.request('GET', `/api/vtp/issueRecord/list?pageNum=1&pageSize=1&params%5BbeginIssueDate%5D=${day}&params%5BendIssueDate%5D=${day}`, {
+      token,
+    });
     const sends = Array.from({ length: 20 }, (_, i) =>
-      s.request('POST', '/api/vtp/issueRecord', { token, body: i === 7 ? { issueDate: 'not a time' } : { issueDate: `${day} 08:${String(i).padStart(2, '0')}:00`, issueDescription: `together ${i}` } }),
+      s.request('POST', '/api/vtp/issueRecord', {
+        token,
+        body: i === 7 ? { issueDate: 'not a time' } : { issueDate: `${day} 08:${String(i).padStart(2, '0')}:00`, issueDescription: `together ${i}` },
+      }),
     );
     const answers = await Promise.all(sends);
     expect(answers[7]?.status).toBe(400);
@@ -128,7 +133,9 @@ describe('creates sent together through the API (SQLite)', () => {
     expect(made.map((a) => a.status)).toEqual(Array(19).fill(200));
     const ids = made.map((a) => a.body.data.id as number);
     expect(new Set(ids).size).toBe(19);
-    const after = await s.request('GET', `/api/vtp/issueRecord/list?pageNum=1&pageSize=50&params%5BbeginIssueDate%5D=${day}&params%5BendIssueDate%5D=${day}`, { token });
+    const after = await s.request('GET', `/api/vtp/issueRecord/list?pageNum=1&pageSize=50&params%5BbeginIssueDate%5D=${day}&params%5BendIssueDate%5D=${day}`, {
+      token,
+    });
     expect(after.body.total).toBe(before.body.total + 19);
     for (const [i, answer] of made.entries()) {
       const history = await s.request('GET', `/api/vtp/issueRecord/${answer.body.data.id}/history`, { token });

@@ -12,7 +12,15 @@ describe.each(dbTargets())('list pages bounded in bytes on $name', (target) => {
     token = await s.login(ALICE.username, ALICE.password);
     // 30 issues of about 60 KB each: 1.8 MB in all.
     for (let i = 0; i < 30; i++) {
-      const res = await s.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: `Big ${i}`, issueDescription: 'x'.repeat(20_000), relatedFilesJson: 'y'.repeat(40_000), issueDate: `2026-11-20 08:${String(i).padStart(2, '0')}:00` } });
+      const res = await s.request('POST', '/api/vtp/issueRecord', {
+        token,
+        body: {
+          issueTitle: `Big ${i}`,
+          issueDescription: 'x'.repeat(20_000),
+          relatedFilesJson: 'y'.repeat(40_000),
+          issueDate: `2026-11-20 08:${String(i).padStart(2, '0')}:00`,
+        },
+      });
       expect(res.status).toBe(200);
     }
   });
@@ -25,7 +33,9 @@ describe.each(dbTargets())('list pages bounded in bytes on $name', (target) => {
     for (const q of ['pageSize=10000', 'pageSize=100&orderByColumn=issueTitle&isAsc=asc']) {
       const res = await s.request('GET', `/api/vtp/issueRecord/list?${q}`, { token });
       expect(res.status, q).toBe(400);
-      expect(res.body.msg).toMatch(/^This page of Issue Records would be 2 MB, more than the 1 MB one answer may carry: ask for pageSize=1[4-7] or less, or a shorter date range$/);
+      expect(res.body.msg).toMatch(
+        /^This page of Issue Records would be 2 MB, more than the 1 MB one answer may carry: ask for pageSize=1[4-7] or less, or a shorter date range$/,
+      );
     }
   });
 

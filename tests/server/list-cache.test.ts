@@ -134,7 +134,17 @@ describe.each(dbTargets())('remembered list answers on $name', (target) => {
     // Not through the repository: the generation stays, so the remembered answer is still given.
     await a.app.db.kysely
       .insertInto('rec_issue')
-      .values({ project_name: ALICE.project, vehicle_no: ALICE.vehicle, record_date: `${day} 11:00:00`, data: JSON.stringify({ issueTitle: 'sneaked in', issueDate: `${day} 11:00:00` }), version: 1, created_at: now, created_by: 'test', updated_at: now, updated_by: 'test' })
+      .values({
+        project_name: ALICE.project,
+        vehicle_no: ALICE.vehicle,
+        record_date: `${day} 11:00:00`,
+        data: JSON.stringify({ issueTitle: 'sneaked in', issueDate: `${day} 11:00:00` }),
+        version: 1,
+        created_at: now,
+        created_by: 'test',
+        updated_at: now,
+        updated_by: 'test',
+      })
       .execute();
     expect(await titles(a, alice)).toEqual(before);
     // What anything writing around the repository must do (as the bench's seeding does).

@@ -12,7 +12,9 @@ import { ROOT } from '../helpers/server.js';
 describe('the request log', () => {
   it('redacts the secret of an upload-session URL and of a signed link', () => {
     expect(redactCredentials('/sharepoint/files/upload/session/abcDEF123-_x?x=1')).toBe('/sharepoint/files/upload/session/[redacted]?x=1');
-    expect(redactCredentials('/download/generate_excel?date=2026-11-21&_link=u.sig&vehicle=V1')).toBe('/download/generate_excel?date=2026-11-21&_link=[redacted]&vehicle=V1');
+    expect(redactCredentials('/download/generate_excel?date=2026-11-21&_link=u.sig&vehicle=V1')).toBe(
+      '/download/generate_excel?date=2026-11-21&_link=[redacted]&vehicle=V1',
+    );
     expect(redactCredentials('/api/vtp/poi/list?pageNum=1')).toBe('/api/vtp/poi/list?pageNum=1');
   });
 

@@ -49,9 +49,18 @@ describe('recorded answers against the API document', () => {
     delete env['VITEST'];
     delete env['VITEST_WORKER_ID'];
     delete env['VITEST_POOL_ID'];
-    const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'server', '--reporter', 'dot', ...SUITES], { cwd: ROOT, env, encoding: 'utf8', timeout: 280_000 });
+    const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'server', '--reporter', 'dot', ...SUITES], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 280_000,
+    });
     if (run.status !== 0) throw new Error(`the recorded suites failed (${run.status ?? run.signal}):\n${(run.stdout + run.stderr).slice(-3000)}`);
-    exchanges = fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Exchange);
+    exchanges = fs
+      .readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Exchange);
     s = await startServer({ name: 'sqlite' });
   }, 300_000);
   afterAll(async () => {
@@ -91,14 +100,19 @@ describe('recorded answers against the API document', () => {
         const url = new URL(x.url, 'http://x');
         // Path parameters by segment: the template's {name} against the URL's segment there.
         const segments = url.pathname.split('/');
-        const pathValues = docPath.split('/').flatMap((part, i): [string, string, string][] => (/^\{\w+\}$/.test(part) ? [['path', part.slice(1, -1), decodeURIComponent(segments[i] ?? '')]] : []));
+        const pathValues = docPath
+          .split('/')
+          .flatMap((part, i): [string, string, string][] =>
+            /^\{\w+\}$/.test(part) ? [['path', part.slice(1, -1), decodeURIComponent(segments[i] ?? '')]] : [],
+          );
         const given: [string, string, string][] = [...pathValues, ...[...url.searchParams].map(([n, v]): [string, string, string] => ['query', n, v])];
         for (const [where2, name, value] of given) {
           const param = op.parameters?.find((p) => p.in === where2 && p.name === name);
           if (param?.schema === undefined) continue;
           const check = ajv.compile(param.schema);
           const shown = value.slice(0, 40);
-          if (!check(value)) note(`${where}: the ${where2} parameter ${name}=${shown} was taken (${status}) but the document forbids it: ${ajv.errorsText(check.errors)}`);
+          if (!check(value))
+            note(`${where}: the ${where2} parameter ${name}=${shown} was taken (${status}) but the document forbids it: ${ajv.errorsText(check.errors)}`);
         }
       }
       const response = op.responses?.[status] ?? op.responses?.[`${status[0]}XX`] ?? op.responses?.['default'];

@@ -15,11 +15,15 @@ describe('the OpenAPI document, linted by Redocly', () => {
 
   it('has no error and no warning under the recommended rules', async () => {
     const doc = (await s.request('GET', '/api/openapi.json')).body as unknown;
-    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config: await createConfig({
+    const problems = await lintFromString({
+      source: JSON.stringify(doc),
+      absoluteRef: 'openapi.json',
+      config: await createConfig({
         extends: ['recommended'],
         // A private deployment's licence has a name and no public address to point to.
         rules: { 'info-license-strict': 'off' },
-      }) });
+      }),
+    });
     const shown = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? ''}`);
     expect(shown.filter((p) => p.startsWith('error'))).toEqual([]);
     expect(shown).toEqual([]);

@@ -4,7 +4,10 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { schemasWithTyrePressure } from '../helpers/schemas.js';
 
 type Doc = {
-  paths: Record<string, Record<string, { tags?: string[]; responses: Record<string, unknown>; requestBody?: unknown; parameters?: { name: string; in: string }[] }>>;
+  paths: Record<
+    string,
+    Record<string, { tags?: string[]; responses: Record<string, unknown>; requestBody?: unknown; parameters?: { name: string; in: string }[] }>
+  >;
   components: { schemas: Record<string, { properties: Record<string, { title?: string; type?: unknown; enum?: unknown[]; readOnly?: boolean }> }> };
 };
 
@@ -20,7 +23,7 @@ describe('the OpenAPI document', () => {
   afterAll(async () => s.close());
 
   it('is a valid OpenAPI 3 document', async () => {
-    const result = await new Validator().validate(doc as unknown as Parameters<Validator["validate"]>[0]);
+    const result = await new Validator().validate(doc as unknown as Parameters<Validator['validate']>[0]);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
   });
@@ -35,7 +38,16 @@ describe('the OpenAPI document', () => {
       expect(Object.keys(doc.paths[`${base}/{id}`] ?? {})).toContain('delete');
       expect(doc.paths[base]?.['put']?.responses).toHaveProperty('409');
       const list = doc.paths[`${base}/list`]?.['get']?.parameters?.map((p) => p.name) ?? [];
-      expect(list).toEqual(expect.arrayContaining(['pageNum', 'pageSize', 'orderByColumn', 'isAsc', `params[${kind.meta.rangeParams.begin}]`, ...Object.keys(kind.meta.filters ?? {})]));
+      expect(list).toEqual(
+        expect.arrayContaining([
+          'pageNum',
+          'pageSize',
+          'orderByColumn',
+          'isAsc',
+          `params[${kind.meta.rangeParams.begin}]`,
+          ...Object.keys(kind.meta.filters ?? {}),
+        ]),
+      );
       const record = doc.components.schemas[`${kind.name}Record`];
       expect(record, kind.name).toBeDefined();
       for (const field of kind.fields) {
@@ -69,7 +81,10 @@ describe('the OpenAPI document', () => {
       expect(op?.responses, `${method} ${path}`).toHaveProperty('403');
     }
     expect(doc.paths['/api/vtp/issueRecord/fileAnalyze/start']?.['post']?.responses).toHaveProperty('409');
-    expect(doc.components.schemas['issueRecord']?.properties['videoAnalysisStatus']).toMatchObject({ readOnly: true, enum: ['READY', 'DOING', 'DONE', 'FAILED'] });
+    expect(doc.components.schemas['issueRecord']?.properties['videoAnalysisStatus']).toMatchObject({
+      readOnly: true,
+      enum: ['READY', 'DOING', 'DONE', 'FAILED'],
+    });
   });
 
   it('shows a property added to a schema file, with no code change', () => {

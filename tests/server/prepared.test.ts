@@ -14,7 +14,9 @@ describe('a prepared statement', () => {
   let built = 0;
   beforeAll(async () => {
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
-    await sql`CREATE TABLE record_generations (kind TEXT NOT NULL, project_name TEXT NOT NULL, gen INTEGER NOT NULL, PRIMARY KEY (kind, project_name))`.execute(db);
+    await sql`CREATE TABLE record_generations (kind TEXT NOT NULL, project_name TEXT NOT NULL, gen INTEGER NOT NULL, PRIMARY KEY (kind, project_name))`.execute(
+      db,
+    );
   });
   afterAll(async () => db.destroy());
 
@@ -52,7 +54,9 @@ describe.skipIf(pgUrl === undefined)('on PostgreSQL', () => {
   let pgDb: Db;
   beforeAll(async () => {
     pgDb = await openDb({ databaseUrl: pgUrl, databaseSchema: newSchemaName(), dataDir: '/nonexistent' });
-    await sql`CREATE TABLE record_generations (kind TEXT NOT NULL, project_name TEXT NOT NULL, gen INTEGER NOT NULL, PRIMARY KEY (kind, project_name))`.execute(pgDb.kysely);
+    await sql`CREATE TABLE record_generations (kind TEXT NOT NULL, project_name TEXT NOT NULL, gen INTEGER NOT NULL, PRIMARY KEY (kind, project_name))`.execute(
+      pgDb.kysely,
+    );
   });
   afterAll(async () => pgDb.kysely.destroy());
 

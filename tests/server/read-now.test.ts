@@ -17,7 +17,10 @@ describe('reads at once on SQLite', () => {
   afterAll(async () => s.close());
 
   it('never show what an open transaction wrote and then rolled back, through the API or the repository', async () => {
-    const made = await s.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'committed', issueDate: '2026-11-20 10:00:00', issueStartTime: '2026-11-20 09:00:00' } });
+    const made = await s.request('POST', '/api/vtp/issueRecord', {
+      token,
+      body: { issueTitle: 'committed', issueDate: '2026-11-20 10:00:00', issueStartTime: '2026-11-20 09:00:00' },
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const id = made.body.data.id as number;
     const kind = s.app.registry.get('issue');
@@ -33,7 +36,9 @@ describe('reads at once on SQLite', () => {
     const writing = s.app.db.kysely
       .transaction()
       .execute(async (trx) => {
-        await sql`UPDATE ${sql.table(recordTable(kind))} SET data = ${JSON.stringify({ issueTitle: 'never committed', issueDate: '2026-11-20 10:00:00' })} WHERE id = ${id}`.execute(trx);
+        await sql`UPDATE ${sql.table(recordTable(kind))} SET data = ${JSON.stringify({ issueTitle: 'never committed', issueDate: '2026-11-20 10:00:00' })} WHERE id = ${id}`.execute(
+          trx,
+        );
         await sql`UPDATE record_generations SET gen = gen + 100 WHERE kind = ${kind.name} AND project_name = ${ALICE.project}`.execute(trx);
         opened();
         await held;

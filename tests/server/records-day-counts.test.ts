@@ -10,7 +10,11 @@ describe.each(dbTargets())('per-day record counts on $name', (target) => {
   let carol: string;
   beforeAll(async () => {
     s = await startServer(target);
-    [alice, bob, carol] = [await s.login(ALICE.username, ALICE.password), await s.login(BOB.username, BOB.password), await s.login(CAROL.username, CAROL.password)];
+    [alice, bob, carol] = [
+      await s.login(ALICE.username, ALICE.password),
+      await s.login(BOB.username, BOB.password),
+      await s.login(CAROL.username, CAROL.password),
+    ];
   });
   afterAll(async () => {
     expect(s.serverErrors).toEqual([]);
@@ -21,15 +25,27 @@ describe.each(dbTargets())('per-day record counts on $name', (target) => {
   /** The kept counts, and the same counted from the records themselves: project|day -> n. */
   async function countsAndTruth(): Promise<[Record<string, number>, Record<string, number>]> {
     const kept = await s.app.db.kysely.selectFrom('record_day_counts').selectAll().where('kind', '=', 'issue').where('n', '!=', 0).execute();
-    const truth = await sql<{ project_name: string; day: string; n: string | number }>`SELECT project_name, substr(record_date, 1, 10) AS day, count(*) AS n FROM rec_issue GROUP BY project_name, substr(record_date, 1, 10)`.execute(s.app.db.kysely);
-    return [Object.fromEntries(kept.map((r) => [`${r.project_name}|${r.day}`, Number(r.n)])), Object.fromEntries(truth.rows.map((r) => [`${r.project_name}|${r.day}`, Number(r.n)]))];
+    const truth = await sql<{
+      project_name: string;
+      day: string;
+      n: string | number;
+    }>`SELECT project_name, substr(record_date, 1, 10) AS day, count(*) AS n FROM rec_issue GROUP BY project_name, substr(record_date, 1, 10)`.execute(
+      s.app.db.kysely,
+    );
+    return [
+      Object.fromEntries(kept.map((r) => [`${r.project_name}|${r.day}`, Number(r.n)])),
+      Object.fromEntries(truth.rows.map((r) => [`${r.project_name}|${r.day}`, Number(r.n)])),
+    ];
   }
   async function expectExact(): Promise<void> {
     const [kept, truth] = await countsAndTruth();
     expect(kept).toEqual(truth);
   }
   const create = async (token: string, day: string, hour: number): Promise<number> => {
-    const res = await s.request('POST', api, { token, body: { issueTitle: `on ${day}`, issueDate: `${day} ${String(hour).padStart(2, '0')}:15:00`, issueStartTime: `${day} 08:00:00` } });
+    const res = await s.request('POST', api, {
+      token,
+      body: { issueTitle: `on ${day}`, issueDate: `${day} ${String(hour).padStart(2, '0')}:15:00`, issueStartTime: `${day} 08:00:00` },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.data.id as number;
   };
@@ -63,7 +79,8 @@ describe.each(dbTargets())('per-day record counts on $name', (target) => {
     await expectExact();
     // An idempotent replay makes no second record, so it counts nothing either.
     const headers = { 'idempotency-key': 'day-count-replay' };
-    for (let i = 0; i < 2; i++) expect((await s.request('POST', api, { token: alice, headers, body: { issueTitle: 'once', issueDate: '2026-03-02 10:00:00' } })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await s.request('POST', api, { token: alice, headers, body: { issueTitle: 'once', issueDate: '2026-03-02 10:00:00' } })).status).toBe(200);
     await expectExact();
   });
 
@@ -77,7 +94,13 @@ describe.each(dbTargets())('per-day record counts on $name', (target) => {
     for (let round = 0; round < 4; round++) {
       for (let i = 0; i < 10; i++) {
         const day = days[(round + i) % days.length] as string;
-        writes.push(s.request('POST', api, { token: alice, body: { issueTitle: 'at once', issueDate: `${day} 11:00:00` }, ...(i % 3 === 0 ? { headers: { 'idempotency-key': `at-once-${round}-${i}` } } : {}) }));
+        writes.push(
+          s.request('POST', api, {
+            token: alice,
+            body: { issueTitle: 'at once', issueDate: `${day} 11:00:00` },
+            ...(i % 3 === 0 ? { headers: { 'idempotency-key': `at-once-${round}-${i}` } } : {}),
+          }),
+        );
       }
       const [a, b, c] = ids.splice(0, 3) as [number, number, number];
       writes.push(s.request('DELETE', `${api}/${a},${b}`, { token: alice }));
@@ -90,16 +113,34 @@ describe.each(dbTargets())('per-day record counts on $name', (target) => {
 
   it('give list totals equal to a direct count for any range, whole days or not', async () => {
     const direct = async (project: string, from?: string, to?: string): Promise<number> => {
-      let q = s.app.db.kysely.selectFrom('rec_issue').select((eb) => eb.fn.countAll<string | number>().as('n')).where('project_name', '=', project);
+      let q = s.app.db.kysely
+        .selectFrom('rec_issue')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('project_name', '=', project);
       if (from !== undefined) q = q.where('record_date', '>=', from);
       if (to !== undefined) q = q.where('record_date', '<=', to);
       return Number((await q.executeTakeFirstOrThrow()).n);
     };
     const param = (name: string, value: string): string => `${encodeURIComponent(`params[${name}]`)}=${encodeURIComponent(value)}`;
-    const full = (v: string, end: boolean): string => (v.length === 10 ? `${v} ${end ? '23:59:59' : '00:00:00'}` : v.length === 16 ? `${v}:${end ? '59' : '00'}` : v);
+    const full = (v: string, end: boolean): string =>
+      v.length === 10 ? `${v} ${end ? '23:59:59' : '00:00:00'}` : v.length === 16 ? `${v}:${end ? '59' : '00'}` : v;
     // Every pair of these bounds (whole days, times inside days with records, a day's edges), and
     // each bound alone: the day sums and the partial edge days together must match count(*).
-    const bounds = ['2026-02-28', '2026-03-01', '2026-03-01 03:15', '2026-03-01 10:15:00', '2026-03-02', '2026-03-02 04:15:00', '2026-03-03 05:15:00', '2026-03-03 12:15:00', '2026-03-10', '2026-03-10 23:59:59', '2026-04-01 00:00:00', '2026-04-01 08:00', '2026-05-01'];
+    const bounds = [
+      '2026-02-28',
+      '2026-03-01',
+      '2026-03-01 03:15',
+      '2026-03-01 10:15:00',
+      '2026-03-02',
+      '2026-03-02 04:15:00',
+      '2026-03-03 05:15:00',
+      '2026-03-03 12:15:00',
+      '2026-03-10',
+      '2026-03-10 23:59:59',
+      '2026-04-01 00:00:00',
+      '2026-04-01 08:00',
+      '2026-05-01',
+    ];
     const ranges: [string | undefined, string | undefined][] = [[undefined, undefined]];
     for (const a of bounds) {
       ranges.push([a, undefined], [undefined, a]);

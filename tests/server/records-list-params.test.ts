@@ -50,7 +50,10 @@ describe.each(dbTargets())('list sorting and filters on $name', (target) => {
     const issue = s.app.registry.get('issue') as Kind;
     const poi = s.app.registry.get('poi') as Kind;
     const api = (k: Kind) => `/api${k.meta.apiPath}`;
-    await s.request('POST', api(issue), { token: alice, body: { issueDate: '2026-11-22', issueTitle: 'Brakes squeal at 充电站 A', issueCategory: 'Brakes', faultMileage: 1200 } });
+    await s.request('POST', api(issue), {
+      token: alice,
+      body: { issueDate: '2026-11-22', issueTitle: 'Brakes squeal at 充电站 A', issueCategory: 'Brakes', faultMileage: 1200 },
+    });
     await s.request('POST', api(issue), { token: alice, body: { issueDate: '2026-11-22', issueTitle: 'Wipers', issueCategory: 'Body', faultMileage: 1300 } });
     await s.request('POST', api(poi), { token: alice, body: { reportTime: '2026-11-22 10:00:00', title: '充电站 Nord', city: 'Berlin' } });
 

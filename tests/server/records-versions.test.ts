@@ -21,11 +21,15 @@ describe.each(dbTargets())('record versions and merging on $name', (target) => {
 
   const api = (kind: Kind): string => `/api${kind.meta.apiPath}`;
   async function newIssue(): Promise<Record<string, unknown>> {
-    const res = await s.request('POST', api(issue), { token: alice, body: { issueTitle: 'Brake squeal', issueDescription: 'At 50 km/h', city: 'Munich', issueDate: '2026-11-21' } });
+    const res = await s.request('POST', api(issue), {
+      token: alice,
+      body: { issueTitle: 'Brake squeal', issueDescription: 'At 50 km/h', city: 'Munich', issueDate: '2026-11-21' },
+    });
     expect(res.status).toBe(200);
     return res.body.data as Record<string, unknown>;
   }
-  const put = (token: string, body: Record<string, unknown>, headers?: Record<string, string>) => s.request('PUT', api(issue), { token, body, ...(headers ? { headers } : {}) });
+  const put = (token: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
+    s.request('PUT', api(issue), { token, body, ...(headers ? { headers } : {}) });
 
   it('returns the version with every record, and an ETag with one', async () => {
     const created = await newIssue();
@@ -39,11 +43,18 @@ describe.each(dbTargets())('record versions and merging on $name', (target) => {
 
   it('keeps both edits when two people change different fields of the same version at once', async () => {
     const { id } = await newIssue();
-    const [a, b] = await Promise.all([put(alice, { id, version: 1, issueTitle: 'Brake squeal, front left' }), put(carol, { id, version: 1, city: 'Garching' })]);
+    const [a, b] = await Promise.all([
+      put(alice, { id, version: 1, issueTitle: 'Brake squeal, front left' }),
+      put(carol, { id, version: 1, city: 'Garching' }),
+    ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     const now = (await s.request('GET', `${api(issue)}/${id}`, { token: alice })).body.data;
     expect(now).toMatchObject({ issueTitle: 'Brake squeal, front left', city: 'Garching', issueDescription: 'At 50 km/h', version: 3 });
-    const history = (await s.request('GET', `${api(issue)}/${id}/history`, { token: alice })).body.data as { version: number; baseVersion: number | null; changedBy: string }[];
+    const history = (await s.request('GET', `${api(issue)}/${id}/history`, { token: alice })).body.data as {
+      version: number;
+      baseVersion: number | null;
+      changedBy: string;
+    }[];
     expect(history.map((h) => [h.version, h.baseVersion])).toEqual([
       [1, null],
       [2, 1],
@@ -59,7 +70,10 @@ describe.each(dbTargets())('record versions and merging on $name', (target) => {
 
   it('answers exactly one of two edits of the same field with a 409 holding base, theirs and yours', async () => {
     const { id } = await newIssue();
-    const replies = await Promise.all([put(alice, { id, version: 1, issueTitle: 'Alice title' }), put(carol, { id, version: 1, issueTitle: 'Carol title', city: 'Ulm' })]);
+    const replies = await Promise.all([
+      put(alice, { id, version: 1, issueTitle: 'Alice title' }),
+      put(carol, { id, version: 1, issueTitle: 'Carol title', city: 'Ulm' }),
+    ]);
     const statuses = replies.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 409]);
     const conflict = replies.find((r) => r.status === 409)?.body;
@@ -80,7 +94,12 @@ describe.each(dbTargets())('record versions and merging on $name', (target) => {
     expect((await put(carol, { id, version: 1, issueDescription: 'Carol: at 80 km/h too' })).status).toBe(200);
     const replay = await put(alice, { id, version: 1, issueDescription: 'Alice draft from this morning' });
     expect(replay.status).toBe(409);
-    expect(replay.body.data.conflicts[0]).toMatchObject({ field: 'issueDescription', base: 'At 50 km/h', theirs: 'Carol: at 80 km/h too', yours: 'Alice draft from this morning' });
+    expect(replay.body.data.conflicts[0]).toMatchObject({
+      field: 'issueDescription',
+      base: 'At 50 km/h',
+      theirs: 'Carol: at 80 km/h too',
+      yours: 'Alice draft from this morning',
+    });
     // The editor chose, and saves against the version they have now seen.
     const resolved = await put(alice, { id, version: replay.body.data.current.version, issueDescription: 'Both: 50 and 80 km/h' });
     expect(resolved.status).toBe(200);
@@ -164,7 +183,10 @@ describe.each(dbTargets())('input as RuoYi-style form clients send it on $name',
   it('stores dates and times in the contract formats whatever ISO form arrives, and refuses impossible ones', async () => {
     const issue = s.app.registry.get('issue') as Kind;
     const api = `/api${issue.meta.apiPath}`;
-    const res = await s.request('POST', api, { token: alice, body: { issueDate: '2026-11-21T00:00:00.000Z', issueStartTime: '2026-11-21T08:30', issueEndTime: '2026-11-21T09:15:30+01:00' } });
+    const res = await s.request('POST', api, {
+      token: alice,
+      body: { issueDate: '2026-11-21T00:00:00.000Z', issueStartTime: '2026-11-21T08:30', issueEndTime: '2026-11-21T09:15:30+01:00' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ issueDate: '2026-11-21 00:00:00', issueStartTime: '2026-11-21 08:30:00', issueEndTime: '2026-11-21 09:15:30' });
     for (const [field, value] of [
@@ -210,7 +232,9 @@ describe.each(dbTargets())('Idempotency-Key on create on $name', (target) => {
   });
 
   it('makes exactly one record of ten concurrent replays', async () => {
-    const replies = await Promise.all(Array.from({ length: 10 }, () => post('phone-2:poi:0007', { title: 'Concurrent sync', reportTime: '2026-11-22 10:00:00' }, '/api/vtp/poi')));
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () => post('phone-2:poi:0007', { title: 'Concurrent sync', reportTime: '2026-11-22 10:00:00' }, '/api/vtp/poi')),
+    );
     expect(replies.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(new Set(replies.map((r) => r.body.data.id)).size).toBe(1);
     const list = await s.request('GET', '/api/vtp/poi/list?title=Concurrent%20sync', { token: alice });

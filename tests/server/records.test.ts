@@ -11,7 +11,11 @@ describe.each(dbTargets())('record API on $name', (target) => {
   let kinds: Kind[];
   beforeAll(async () => {
     s = await startServer(target);
-    [alice, bob, carol] = await Promise.all([s.login(ALICE.username, ALICE.password), s.login(BOB.username, BOB.password), s.login(CAROL.username, CAROL.password)]);
+    [alice, bob, carol] = await Promise.all([
+      s.login(ALICE.username, ALICE.password),
+      s.login(BOB.username, BOB.password),
+      s.login(CAROL.username, CAROL.password),
+    ]);
     kinds = [...s.app.registry.values()];
   });
   afterAll(async () => s.close());
@@ -43,7 +47,10 @@ describe.each(dbTargets())('record API on $name', (target) => {
       expect(list.body.msg).toBe('查询成功');
       expect(list.body.rows).toContainEqual(created);
 
-      const field = kind.fields.find((f) => !kind.readOnlyFields.has(f) && kind.schema.properties[f]?.type === 'string' && !kind.schema.properties[f]?.enum && !kind.schema.properties[f]?.format) as string;
+      const field = kind.fields.find(
+        (f) =>
+          !kind.readOnlyFields.has(f) && kind.schema.properties[f]?.type === 'string' && !kind.schema.properties[f]?.enum && !kind.schema.properties[f]?.format,
+      ) as string;
       const put = await s.request('PUT', api(kind), { token: alice, body: { ...created, [field]: 'changed value' } });
       expect(put.status).toBe(200);
       expect(put.body.data[field]).toBe('changed value');
@@ -194,7 +201,15 @@ describe.each(dbTargets())('record API on $name', (target) => {
 
   it('lists newest first by the date field, pages with a total, and filters by day with the bracket params', async () => {
     const drive = s.app.registry.get('drive') as Kind;
-    const dates = ['2025-03-19 23:59:59', '2025-03-20 00:00:00', '2025-03-20 08:15:00', '2025-03-20 23:59:59', '2025-03-21 00:00:00', '2025-03-20', '2025-03-20T12:00:00'];
+    const dates = [
+      '2025-03-19 23:59:59',
+      '2025-03-20 00:00:00',
+      '2025-03-20 08:15:00',
+      '2025-03-20 23:59:59',
+      '2025-03-21 00:00:00',
+      '2025-03-20',
+      '2025-03-20T12:00:00',
+    ];
     const ids: number[] = [];
     for (const driveDate of dates) ids.push((await create(drive, carol, { driveDate, driver: driveDate }))['id'] as number);
     const q = (params: string): Promise<{ rows: Array<{ driveDate: string }>; total: number }> =>
@@ -206,7 +221,13 @@ describe.each(dbTargets())('record API on $name', (target) => {
     const day = await q('pageNum=1&pageSize=10&params%5BbeginDriveDate%5D=2025-03-20&params%5BendDriveDate%5D=2025-03-20');
     expect(day.total).toBe(5);
     // An ISO date-time arrives with a T and is stored in the contract's form.
-    expect(day.rows.map((r) => r.driveDate)).toEqual(['2025-03-20 23:59:59', '2025-03-20 12:00:00', '2025-03-20 08:15:00', '2025-03-20', '2025-03-20 00:00:00']);
+    expect(day.rows.map((r) => r.driveDate)).toEqual([
+      '2025-03-20 23:59:59',
+      '2025-03-20 12:00:00',
+      '2025-03-20 08:15:00',
+      '2025-03-20',
+      '2025-03-20 00:00:00',
+    ]);
     // Literal brackets and explicit times mean the same.
     const literal = await q('params[beginDriveDate]=2025-03-20 00:00:00&params[endDriveDate]=2025-03-20 23:59:59');
     expect(literal.total).toBe(5);
@@ -279,7 +300,7 @@ describe.each(dbTargets())('record API on $name', (target) => {
 
   it('treats SQL metacharacters in every parameter as plain data', async () => {
     const issue = s.app.registry.get('issue') as Kind;
-    const nasty = ["'; DROP TABLE rec_issue; --", '" OR "1"="1', "1' OR '1'='1", '%', '_', '\\', "1); DELETE FROM users; --", '$1'];
+    const nasty = ["'; DROP TABLE rec_issue; --", '" OR "1"="1', "1' OR '1'='1", '%', '_', '\\', '1); DELETE FROM users; --', '$1'];
     // NUL is refused with a 400 everywhere before it reaches SQL: tests/server/security/input.test.ts.
     const before = (await s.request('GET', `${api(issue)}/list?pageSize=10000`, { token: alice })).body.total as number;
     for (const value of nasty) {
@@ -332,7 +353,10 @@ describe.each(dbTargets())('the issue attachment folder on $name', (target) => {
 
   it('is set once at creation by the storage rule and stays when the start time is edited', async () => {
     const token = await s.login(ALICE.username, ALICE.password);
-    const created = await s.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Folder', issueStartTime: '2026-11-21 08:09:10', attachmentFolder: 'elsewhere' } });
+    const created = await s.request('POST', '/api/vtp/issueRecord', {
+      token,
+      body: { issueTitle: 'Folder', issueStartTime: '2026-11-21 08:09:10', attachmentFolder: 'elsewhere' },
+    });
     const id = created.body.data.id as number;
     expect(created.body.data.attachmentFolder).toBe(`issue_records/20261121/V1/Issue_${id}_20261121-080910`);
     const moved = await s.request('PUT', '/api/vtp/issueRecord', { token, body: { id, issueStartTime: '2026-12-01 10:00:00', attachmentFolder: 'elsewhere' } });

@@ -29,7 +29,8 @@ const baseline = (): Record<string, Json> =>
 
 function writeSchemas(schemas: Record<string, Json | string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-evolve-'));
-  for (const [name, schema] of Object.entries(schemas)) fs.writeFileSync(path.join(dir, `${name}.schema.json`), typeof schema === 'string' ? schema : JSON.stringify(schema, null, 2));
+  for (const [name, schema] of Object.entries(schemas))
+    fs.writeFileSync(path.join(dir, `${name}.schema.json`), typeof schema === 'string' ? schema : JSON.stringify(schema, null, 2));
   return dir;
 }
 

@@ -57,7 +57,7 @@ describe('property keywords', () => {
         "issue.schema.json: properties.faultMileage.maxLength applies to text, but the property's type is 'number'",
         "issue.schema.json: properties.faultMileage.format applies to text, but the property's type is 'number'",
         "issue.schema.json: properties.weather.enum[1] is 3, which is not text: the property's type is 'string'",
-        "issue.schema.json: properties.weather.default is \"Fog\", which is not one of its enum's choices",
+        'issue.schema.json: properties.weather.default is "Fog", which is not one of its enum\'s choices',
       ]),
     );
   });

@@ -185,7 +185,14 @@ describe.each(dbTargets())('npm run schemas:check --data on $name', (target) => 
       ids[kind]?.push(res.body.data.id as number);
     };
     // Drives: vehicleLoad as text (two numeric, one not), a driver on one, weather on two, city on three.
-    await create('drive', { driveDate: '2026-11-10 07:00:00', startTime: '2026-11-10 08:00:00', vehicleLoad: '100', driver: 'Ann', weather: 'Sunny', city: 'Berlin' });
+    await create('drive', {
+      driveDate: '2026-11-10 07:00:00',
+      startTime: '2026-11-10 08:00:00',
+      vehicleLoad: '100',
+      driver: 'Ann',
+      weather: 'Sunny',
+      city: 'Berlin',
+    });
     await create('drive', { driveDate: '2026-11-11 07:00:00', startTime: '2026-11-11 07:00:00', vehicleLoad: 'half', weather: 'Rain', city: 'Bonn' });
     await create('drive', { driveDate: '2026-11-12 07:00:00', vehicleLoad: '200', city: 'Köln' });
     await create('drive', { driveDate: '2026-11-13 07:00:00' });
@@ -227,7 +234,8 @@ describe.each(dbTargets())('npm run schemas:check --data on $name', (target) => 
     delete drive['x-kind'].filters.weather;
     delete drive['x-kind'].filters.city;
     // The sections name the fields as they are now (the check refuses a section naming no property).
-    for (const section of drive['x-kind'].sections as { fields: string[] }[]) section.fields = section.fields.filter((f) => f !== 'weather').map((f) => (f === 'city' ? 'town' : f));
+    for (const section of drive['x-kind'].sections as { fields: string[] }[])
+      section.fields = section.fields.filter((f) => f !== 'weather').map((f) => (f === 'city' ? 'town' : f));
     drive['x-kind'].dateField = 'startTime';
     const charging = JSON.parse(fs.readFileSync(path.join(dir, 'charging.schema.json'), 'utf8'));
     charging.properties.chargeType.enum = ['AC'];
@@ -241,11 +249,20 @@ describe.each(dbTargets())('npm run schemas:check --data on $name', (target) => 
     expect(run.stderr).toBe('');
     const out = run.stdout;
     const [d1, d2, d3, d4] = ids['drive'] as number[];
-    const row = (field: string, finding: string): string => out.split('\n').find((l) => new RegExp(`^  [! ]  ${field} +${finding} `).test(l)) ?? `(no ${field} ${finding} line)`;
+    const row = (field: string, finding: string): string =>
+      out.split('\n').find((l) => new RegExp(`^  [! ]  ${field} +${finding} `).test(l)) ?? `(no ${field} ${finding} line)`;
     const cells = (line: string): string[] => line.trim().split(/\s{2,}/);
     expect(out).toMatch(/drive: 4 records \(rec_drive\); compared with the schema last served \(\w+, served [\d-]+T/);
     // type text -> number: all three texts, numeric or not, are text.
-    expect(cells(row('vehicleLoad', 'type'))).toEqual(['!', 'vehicleLoad', 'type', '3', '3', `#${d1}, #${d2}, #${d3}`, expect.stringContaining('must be a number (got "100")')]);
+    expect(cells(row('vehicleLoad', 'type'))).toEqual([
+      '!',
+      'vehicleLoad',
+      'type',
+      '3',
+      '3',
+      `#${d1}, #${d2}, #${d3}`,
+      expect.stringContaining('must be a number (got "100")'),
+    ]);
     expect(cells(row('driver', 'required')).slice(0, 6)).toEqual(['!', 'driver', 'required', '3', '3', `#${d2}, #${d3}, #${d4}`]);
     expect(cells(row('driver', 'limit')).slice(0, 6)).toEqual(['!', 'driver', 'limit', '1', '1', `#${d1}`]);
     expect(row('driver', 'limit')).toContain('must be at most 2 characters (it has 3)');
@@ -255,8 +272,17 @@ describe.each(dbTargets())('npm run schemas:check --data on $name', (target) => 
     // Drive 1 starts an hour after its drive date; drives 3 and 4 have no start time (no date now).
     expect(out).toContain('! date field changed from driveDate to startTime: 3 records of 4 will be re-filed under the new date at the next start');
     const [, c2, c3] = ids['charging'] as number[];
-    expect(cells(row('chargeType', 'retired choice')).slice(0, 6)).toEqual(['chargeType', 'retired choice', '2', '2', `#${c2}, #${c3}`, '"DC" (2) no longer among the choices: kept and shown as stored; label it in x-labels or add it back to enum']);
-    expect(out).toContain("! rec_refuel: 2 records of kind 'refuel', which has no schema file: unreachable until refuel.schema.json is back; the rows are kept");
+    expect(cells(row('chargeType', 'retired choice')).slice(0, 6)).toEqual([
+      'chargeType',
+      'retired choice',
+      '2',
+      '2',
+      `#${c2}, #${c3}`,
+      '"DC" (2) no longer among the choices: kept and shown as stored; label it in x-labels or add it back to enum',
+    ]);
+    expect(out).toContain(
+      "! rec_refuel: 2 records of kind 'refuel', which has no schema file: unreachable until refuel.schema.json is back; the rows are kept",
+    );
     expect(out).toContain('Nothing breaks: records keep their values.');
     expect(out.trim().split('\n').at(-1)).toBe('schemas:check: 7 stored records checked; 6 changes need a decision (lines marked !).');
     expect(run.status).toBe(2);
@@ -283,8 +309,15 @@ describe.each(dbTargets())('npm run schemas:check --data on $name', (target) => 
     const run = await runCheck(['--dir', changed, '--data'], env);
     expect(run.stdout).toContain('drive: 4 records (rec_drive); the schema file is the one last served');
     const line = run.stdout.split('\n').find((l) => /^ {5}vehicleLoad +type /.test(l)) ?? '';
-    expect(line.trim().split(/\s{2,}/).slice(0, 4)).toEqual(['vehicleLoad', 'type', '3', '0']);
-    expect(run.stdout.trim().split('\n').at(-1)).toBe('schemas:check: 9 stored records checked; the stored data fits the schema files (the findings above are information).');
+    expect(
+      line
+        .trim()
+        .split(/\s{2,}/)
+        .slice(0, 4),
+    ).toEqual(['vehicleLoad', 'type', '3', '0']);
+    expect(run.stdout.trim().split('\n').at(-1)).toBe(
+      'schemas:check: 9 stored records checked; the stored data fits the schema files (the findings above are information).',
+    );
     expect(run.status).toBe(0);
   });
 });

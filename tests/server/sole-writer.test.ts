@@ -116,7 +116,17 @@ describe.runIf(postgres !== undefined)('the sole writer on PostgreSQL', () => {
     await a.app.db.kysely.transaction().execute(async (trx) => {
       await trx
         .insertInto('rec_issue')
-        .values({ project_name: ALICE.project, vehicle_no: ALICE.vehicle, record_date: `${day} 11:00:00`, data: JSON.stringify({ issueTitle: 'around', issueDate: `${day} 11:00:00` }), version: 1, created_at: now, created_by: 'test', updated_at: now, updated_by: 'test' })
+        .values({
+          project_name: ALICE.project,
+          vehicle_no: ALICE.vehicle,
+          record_date: `${day} 11:00:00`,
+          data: JSON.stringify({ issueTitle: 'around', issueDate: `${day} 11:00:00` }),
+          version: 1,
+          created_at: now,
+          created_by: 'test',
+          updated_at: now,
+          updated_by: 'test',
+        })
         .execute();
       await rebuildDayCounts(trx, kind.name, 'rec_issue');
     });

@@ -64,7 +64,11 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 /** Runs `npm start` until its server answers. */
 async function start(extra: Record<string, string> = {}): Promise<Started> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], { cwd: ROOT, env: env({ PORT: String(port), ...extra }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
+    cwd: ROOT,
+    env: env({ PORT: String(port), ...extra }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.push(child);
   let output = '';
   await new Promise<void>((resolve, reject) => {
@@ -81,7 +85,11 @@ async function start(extra: Record<string, string> = {}): Promise<Started> {
 
 /** Runs `npm start` to its end; PORT=none makes the server refuse its configuration once a build is chosen. */
 function startToEnd(extra: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], { cwd: ROOT, env: env({ PORT: 'none', ...extra }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
+    cwd: ROOT,
+    env: env({ PORT: 'none', ...extra }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -194,7 +202,7 @@ describe('npm start builds into new folders', () => {
     expect(await page(first.url)).toEqual(firstPage);
   });
 
-  it('a refused schema leaves the pointer alone and starts the build it names, with that build\'s schemas', { timeout: 60_000 }, async () => {
+  it("a refused schema leaves the pointer alone and starts the build it names, with that build's schemas", { timeout: 60_000 }, async () => {
     fs.writeFileSync(path.join(schemasDir, 'broken.schema.json'), '{ "title": ');
     const refused = await start();
     expect(refused.output()).toMatch(/broken\.schema\.json.*not valid JSON/);

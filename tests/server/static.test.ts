@@ -85,14 +85,24 @@ function builtWithPages(): string {
     '<!doctype html><html><head><title>Road Test Data</title><script type="module" crossorigin src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>',
   );
   const manifest = {
-    'index.html': { file: 'assets/index-Ab12Cd34.js', isEntry: true, imports: ['_runtime.js'], dynamicImports: ['src/client/main.tsx', 'src/client/pages/login-page.tsx', 'src/client/pages/record-detail-page.tsx'] },
+    'index.html': {
+      file: 'assets/index-Ab12Cd34.js',
+      isEntry: true,
+      imports: ['_runtime.js'],
+      dynamicImports: ['src/client/main.tsx', 'src/client/pages/login-page.tsx', 'src/client/pages/record-detail-page.tsx'],
+    },
     'src/client/main.tsx': { file: 'assets/main-M1.js', isDynamicEntry: true, imports: ['_runtime.js', '_react.js', 'index.html'] },
     '_react.js': { file: 'assets/react-X1.js' },
     '_runtime.js': { file: 'assets/runtime-R1.js' },
     '_button.js': { file: 'assets/button-B1.js', imports: ['_runtime.js'] },
     '_card.js': { file: 'assets/card-C1.js' },
     'src/client/pages/login-page.tsx': { file: 'assets/login-page-L1.js', isDynamicEntry: true, imports: ['_runtime.js', '_button.js'] },
-    'src/client/pages/record-detail-page.tsx': { file: 'assets/record-detail-page-D1.js', isDynamicEntry: true, imports: ['_button.js', '_card.js'], dynamicImports: ['src/client/engine/record-form.tsx'] },
+    'src/client/pages/record-detail-page.tsx': {
+      file: 'assets/record-detail-page-D1.js',
+      isDynamicEntry: true,
+      imports: ['_button.js', '_card.js'],
+      dynamicImports: ['src/client/engine/record-form.tsx'],
+    },
     'src/client/engine/record-form.tsx': { file: 'assets/record-form-F1.js', isDynamicEntry: true },
   };
   fs.writeFileSync(path.join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
@@ -114,14 +124,19 @@ describe('the page HTML', () => {
     expect(login).toContain('<script type="module" crossorigin src="/assets/index-Ab12Cd34.js"></script>');
     expect(login).toContain('<div id="root"></div>');
     // A page with no chunk in the manifest gets the app's.
-    expect(preloads(await (await fetch(`${s.url}/no/such/page`, { headers: { accept: 'text/html' } })).text()).sort()).toEqual(['/assets/main-M1.js', '/assets/react-X1.js']);
+    expect(preloads(await (await fetch(`${s.url}/no/such/page`, { headers: { accept: 'text/html' } })).text()).sort()).toEqual([
+      '/assets/main-M1.js',
+      '/assets/react-X1.js',
+    ]);
   });
 
   it("draws a signed-in screen's shell (title bar, bottom navigation) into the page, with no preloads to compete with the stylesheet (decision 026)", async () => {
     const detail = await (await fetch(`${s.url}/data/issue/12`, { headers: { accept: 'text/html' } })).text();
     expect(preloads(detail)).toEqual([]);
     expect(detail).toContain('<script type="module" crossorigin src="/assets/index-Ab12Cd34.js"></script>');
-    expect(detail).toContain('<a class="page-header-back" aria-label="Back" href="/data/issue" data-discover="true"><i class="pi pi-arrow-left"></i></a><h1 class="page-header-title">Issue Record: 12</h1>');
+    expect(detail).toContain(
+      '<a class="page-header-back" aria-label="Back" href="/data/issue" data-discover="true"><i class="pi pi-arrow-left"></i></a><h1 class="page-header-title">Issue Record: 12</h1>',
+    );
     expect(detail).toMatch(/<a aria-current="page" class="bottom-nav-item active" href="\/data" data-discover="true">/);
     const data = await (await fetch(`${s.url}/data`, { headers: { accept: 'text/html' } })).text();
     expect(data).toContain('<h1 class="page-header-title">Data Management</h1>');
@@ -139,7 +154,10 @@ describe('the page HTML', () => {
   });
 
   it('is never cached without asking, and answers 304 to the ETag of its page', async () => {
-    for (const [page, other] of [['/data/issue/12', '/data/issue/13'], ['/login', '/data']] as const) {
+    for (const [page, other] of [
+      ['/data/issue/12', '/data/issue/13'],
+      ['/login', '/data'],
+    ] as const) {
       const first = await fetch(`${s.url}${page}`, { headers: { accept: 'text/html' } });
       const etag = first.headers.get('etag');
       expect(first.headers.get('cache-control')).toBe('no-cache');
@@ -162,7 +180,13 @@ describe('/manifest.json', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toContain('application/manifest+json');
       const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8'));
-      expect(await res.json()).toMatchObject({ name: 'Road Test Data', version: pkg.version, start_url: '/', display: 'standalone', icons: [expect.objectContaining({ src: '/icon.svg' })] });
+      expect(await res.json()).toMatchObject({
+        name: 'Road Test Data',
+        version: pkg.version,
+        start_url: '/',
+        display: 'standalone',
+        icons: [expect.objectContaining({ src: '/icon.svg' })],
+      });
     } finally {
       await s.close();
     }

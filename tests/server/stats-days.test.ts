@@ -22,7 +22,11 @@ describe.each(dbTargets())('statistics per day of a range on $name', (target) =>
     kinds = Object.fromEntries([...s.app.registry.values()].map((k) => [k.name, k]));
     const { drive, issue, charging, poi } = kinds as Record<string, Kind>;
     // Three drives on the 10th (0.1 + 0.2 + 0.4 km: summed as doubles that is 0.7000000000000001).
-    for (const [time, km] of [['08:00:00', 0.1], ['12:30:00', 0.2], ['23:59:59', 0.4]] as const) {
+    for (const [time, km] of [
+      ['08:00:00', 0.1],
+      ['12:30:00', 0.2],
+      ['23:59:59', 0.4],
+    ] as const) {
       await create(drive!, alice, { driveDate: `2026-11-10 ${time}`, travelTime: 30, travelDistance: km });
     }
     // One on the 12th, one at the first second of the 24th (outside a range ending on the 23rd), one the day before the range.
@@ -103,7 +107,10 @@ describe.each(dbTargets())('statistics per day of a range on $name', (target) =>
     const op = doc.paths?.['/api/vtp/stats/days']?.get;
     expect(op, Object.keys(doc.paths ?? {}).join(', ')).toBeDefined();
     const params = (op.parameters as { name: string; required?: boolean; in: string }[]).filter((p) => p.in === 'query');
-    expect(params.map((p) => [p.name, p.required])).toEqual([['from', true], ['to', true]]);
+    expect(params.map((p) => [p.name, p.required])).toEqual([
+      ['from', true],
+      ['to', true],
+    ]);
     expect(Object.keys(op.responses)).toContain('400');
   });
 
@@ -111,6 +118,8 @@ describe.each(dbTargets())('statistics per day of a range on $name', (target) =>
     const stats = new StatsRepository(s.app.db.kysely, s.app.db.dialect);
     const compiled = stats.perDayQuery(kinds['drive']!, 'P1', { from: '2026-11-10 00:00:00', to: '2026-11-23 23:59:59' }, ['travelTime']).compile();
     const plan = await s.app.db.kysely.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${compiled.sql}`, [...compiled.parameters]));
-    expect(plan.rows.map((r) => r.detail).join('\n')).toMatch(/SEARCH rec_drive USING INDEX rec_drive_project_date \(project_name=\? AND record_date>\? AND record_date<\?\)/);
+    expect(plan.rows.map((r) => r.detail).join('\n')).toMatch(
+      /SEARCH rec_drive USING INDEX rec_drive_project_date \(project_name=\? AND record_date>\? AND record_date<\?\)/,
+    );
   });
 });

@@ -41,7 +41,9 @@ describe.each(dbTargets())('statistics on $name', (target) => {
     const time = (i: number): string => `${DAY} ${String(i % 24).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00`;
 
     // Carol is in Alice's project: her drives count for the project.
-    await createMany(DRIVES_ON_DAY, (i) => create(drive!, i % 10 === 0 ? carol : alice, { driveDate: time(i), travelTime: minutes(i), travelDistance: distanceCents(i) / 100 }));
+    await createMany(DRIVES_ON_DAY, (i) =>
+      create(drive!, i % 10 === 0 ? carol : alice, { driveDate: time(i), travelTime: minutes(i), travelDistance: distanceCents(i) / 100 }),
+    );
     // The edges of the day, just outside it, and another project's drives on the day: none counts.
     await create(drive!, alice, { driveDate: '2026-11-20 23:59:59', travelTime: 1000, travelDistance: 1000 });
     await create(drive!, alice, { driveDate: '2026-11-22 00:00:00', travelTime: 1000, travelDistance: 1000 });
@@ -51,7 +53,16 @@ describe.each(dbTargets())('statistics on $name', (target) => {
     // A drive with no figures, and legacy rows whose stored values are not numbers.
     await create(drive!, alice, { driveDate: `${DAY} 12:00:00` });
     const now = new Date().toISOString();
-    const legacy = { project_name: ALICE.project, vehicle_no: ALICE.vehicle, record_date: `${DAY} 13:00:00`, version: 1, created_at: now, created_by: 'import', updated_at: now, updated_by: 'import' };
+    const legacy = {
+      project_name: ALICE.project,
+      vehicle_no: ALICE.vehicle,
+      record_date: `${DAY} 13:00:00`,
+      version: 1,
+      created_at: now,
+      created_by: 'import',
+      updated_at: now,
+      updated_by: 'import',
+    };
     await s.app.db.kysely
       .insertInto('rec_drive')
       .values([

@@ -11,7 +11,27 @@ function selfSigned(): { cert: string; key: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-tls-'));
   const cert = path.join(dir, 'cert.pem');
   const key = path.join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
   return { cert, key };
 }
 
@@ -50,7 +70,9 @@ describe('HTTPS, CORS and WWW-Authenticate', () => {
 
   it('refuses a half or unreadable TLS setting at start with a clear message', async () => {
     await expect(startServer({ name: 'sqlite' }, { TLS_CERT: '/nonexistent/cert.pem' })).rejects.toThrow(/set both TLS_CERT and TLS_KEY/);
-    await expect(startServer({ name: 'sqlite' }, { TLS_CERT: '/nonexistent/cert.pem', TLS_KEY: '/nonexistent/key.pem' })).rejects.toThrow(/TLS_CERT cannot be read/);
+    await expect(startServer({ name: 'sqlite' }, { TLS_CERT: '/nonexistent/cert.pem', TLS_KEY: '/nonexistent/key.pem' })).rejects.toThrow(
+      /TLS_CERT cannot be read/,
+    );
   });
 
   it('answers 401 with WWW-Authenticate: Bearer', async () => {
@@ -67,7 +89,10 @@ describe('HTTPS, CORS and WWW-Authenticate', () => {
     const closed = await startServer({ name: 'sqlite' });
     servers.push(closed);
     const pre = (s: TestServer, origin: string) =>
-      fetch(`${s.url}/api/vtp/issueRecord/list`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,clientid' } });
+      fetch(`${s.url}/api/vtp/issueRecord/list`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,clientid' },
+      });
     expect((await pre(closed, 'https://app.example.com')).headers.get('access-control-allow-origin')).toBeNull();
 
     const open = await startServer({ name: 'sqlite' }, { CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' });

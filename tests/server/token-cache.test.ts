@@ -40,7 +40,10 @@ describe.each(dbTargets())('the token cache on $name', (target) => {
     const token = await s.login(ALICE.username, ALICE.password);
     expect((await me(token)).status).toBe(200);
     // As another instance signing it out would: the row goes, this instance has it cached.
-    await s.app.db.kysely.deleteFrom('auth_tokens').where('user_id', '=', (await s.app.services.users.findByUsername(ALICE.username))?.id ?? 0).execute();
+    await s.app.db.kysely
+      .deleteFrom('auth_tokens')
+      .where('user_id', '=', (await s.app.services.users.findByUsername(ALICE.username))?.id ?? 0)
+      .execute();
     expect((await me(token)).status).toBe(200);
     s.app.services.tokens.forgetAll();
     expect((await me(token)).status).toBe(401);

@@ -31,25 +31,51 @@ describe.each(dbTargets())('two instances on $name', (target) => {
   });
 
   it('signs in on one and uses the token, a signed link and an upload session on the other', async () => {
-    const login = await json(await fetch(`${a.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ALICE.username, password: ALICE.password }) }));
+    const login = await json(
+      await fetch(`${a.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: ALICE.username, password: ALICE.password }),
+      }),
+    );
     const token = login.data.access_token as string;
     const auth = { authorization: `Bearer ${token}` };
     expect((await json(await fetch(`${b.url}/api/system/user/getInfo`, { headers: auth }))).data.user.userName).toBe('alice');
 
     // An upload session started on A, its first half sent to A, the rest and the finish on B.
-    const session = await json(await fetch(`${a.url}/sharepoint/files/upload/session?path=shared`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ item: { name: 'both.bin' } }) }));
+    const session = await json(
+      await fetch(`${a.url}/sharepoint/files/upload/session?path=shared`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ item: { name: 'both.bin' } }),
+      }),
+    );
     const secretPath = new URL(session.uploadUrl as string).pathname;
     const bytes = randomBytes(2 * 1024 * 1024);
     const half = bytes.length / 2;
-    const first = await fetch(a.url + secretPath, { method: 'PUT', headers: { 'content-range': `bytes 0-${half - 1}/${bytes.length}` }, body: bytes.subarray(0, half) });
+    const first = await fetch(a.url + secretPath, {
+      method: 'PUT',
+      headers: { 'content-range': `bytes 0-${half - 1}/${bytes.length}` },
+      body: bytes.subarray(0, half),
+    });
     expect(first.status).toBe(202);
     const status = await json(await fetch(b.url + secretPath));
     expect(status.nextExpectedRanges).toEqual([`${half}-`]);
-    const last = await fetch(b.url + secretPath, { method: 'PUT', headers: { 'content-range': `bytes ${half}-${bytes.length - 1}/${bytes.length}` }, body: bytes.subarray(half) });
+    const last = await fetch(b.url + secretPath, {
+      method: 'PUT',
+      headers: { 'content-range': `bytes ${half}-${bytes.length - 1}/${bytes.length}` },
+      body: bytes.subarray(half),
+    });
     expect(last.status).toBe(201);
 
     // A link signed by B downloads the file from A.
-    const link = await json(await fetch(`${b.url}/api/system/signed-link`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ path: '/sharepoint/files/download?path=shared%2Fboth.bin' }) }));
+    const link = await json(
+      await fetch(`${b.url}/api/system/signed-link`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ path: '/sharepoint/files/download?path=shared%2Fboth.bin' }),
+      }),
+    );
     const download = await fetch(a.url + (link.data.url as string));
     expect(download.status).toBe(200);
     expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
@@ -60,7 +86,13 @@ describe.each(dbTargets())('two instances on $name', (target) => {
   });
 
   it('creates records through both at once, each once, with ids never given twice', async () => {
-    const login = await json(await fetch(`${a.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ALICE.username, password: ALICE.password }) }));
+    const login = await json(
+      await fetch(`${a.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: ALICE.username, password: ALICE.password }),
+      }),
+    );
     const auth = { authorization: `Bearer ${login.data.access_token as string}` };
     const day = '2026-10-14';
     const list = `/api/vtp/issueRecord/list?pageNum=1&pageSize=100&params%5BbeginIssueDate%5D=${day}&params%5BendIssueDate%5D=${day}`;
@@ -91,7 +123,12 @@ describe.each(dbTargets())('two instances on $name', (target) => {
   });
 
   it('shares the sign-in limits: failures on both lock the username on both', async () => {
-    const attempt = (url: string, password: string) => fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ALICE.username, password }) });
+    const attempt = (url: string, password: string) =>
+      fetch(`${url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: ALICE.username, password }),
+      });
     expect((await attempt(a.url, 'wrong-1')).status).toBe(401);
     expect((await attempt(b.url, 'wrong-2')).status).toBe(401);
     expect((await attempt(a.url, 'wrong-3')).status).toBe(401);

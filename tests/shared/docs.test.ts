@@ -6,7 +6,9 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const DECISIONS = path.join(ROOT, 'docs/decisions');
 
 function markdownFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? markdownFiles(path.join(dir, d.name)) : d.name.endsWith('.md') ? [path.join(dir, d.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? markdownFiles(path.join(dir, d.name)) : d.name.endsWith('.md') ? [path.join(dir, d.name)] : []));
 }
 
 function sourceFiles(dir: string): string[] {
@@ -42,8 +44,10 @@ describe('the documents', () => {
       const text = fs.readFileSync(file, 'utf8');
       const where = path.relative(ROOT, file);
       // Documents that live outside the repository: a clone cannot open them.
-      for (const m of text.matchAll(/\b(SPEC|DESIGN|CONTRACT|STYLE|DEVELOPERS)\.md\b/g)) problems.push(`${where}: names ${m[0]}, which is not in the repository`);
-      for (const m of text.matchAll(/\b((?:docs|schemas)\/[\w./-]*\.md)\b/g)) if (!fs.existsSync(path.join(ROOT, m[1] as string))) problems.push(`${where}: names ${m[1]}, which does not exist`);
+      for (const m of text.matchAll(/\b(SPEC|DESIGN|CONTRACT|STYLE|DEVELOPERS)\.md\b/g))
+        problems.push(`${where}: names ${m[0]}, which is not in the repository`);
+      for (const m of text.matchAll(/\b((?:docs|schemas)\/[\w./-]*\.md)\b/g))
+        if (!fs.existsSync(path.join(ROOT, m[1] as string))) problems.push(`${where}: names ${m[1]}, which does not exist`);
       for (const m of text.matchAll(/\bdocs\/decisions\/(\d{3})\b/g)) {
         if (!fs.readdirSync(DECISIONS).some((f) => f.startsWith(`${m[1]}-`))) problems.push(`${where}: names decision ${m[1]}, which does not exist`);
       }

@@ -25,7 +25,9 @@ describe('import boundaries (ESLint)', () => {
     ['src/client/api/x.ts', "import { registry } from '../engine/registry';", 'the API core imports a feature'],
     ['src/client/engine/x.ts', "import { DataPage } from '../pages/data-page';", 'a feature imports a page'],
   ])('refuses %s: %s (%s)', async (file, code) => {
-    expect(await problems(file, `${code}\nexport const used = [${/import \{ (\w+)/.exec(code)?.[1]}];\n`)).toEqual([expect.stringMatching(/^boundaries\/dependencies: /)]);
+    expect(await problems(file, `${code}\nexport const used = [${/import \{ (\w+)/.exec(code)?.[1]}];\n`)).toEqual([
+      expect.stringMatching(/^boundaries\/dependencies: /),
+    ]);
   });
 
   it.each([

@@ -12,7 +12,12 @@ const FILE = 'issue.schema.json';
 
 describe('x-kind.analysis', () => {
   it('is declared by the issue kind, naming its own fields', () => {
-    expect(issue()['x-kind'].analysis).toMatchObject({ status: 'issueStatus', desensitizationStatus: 'videoDesensitizationStatus', analysisStatus: 'videoAnalysisStatus', report: 'aiVideoAnalysisReport' });
+    expect(issue()['x-kind'].analysis).toMatchObject({
+      status: 'issueStatus',
+      desensitizationStatus: 'videoDesensitizationStatus',
+      analysisStatus: 'videoAnalysisStatus',
+      report: 'aiVideoAnalysisReport',
+    });
     expect(checkKindSchema('issue', issue())).toEqual([]);
   });
 
@@ -44,10 +49,14 @@ describe('x-kind.analysis', () => {
     );
     const byHand = issue();
     delete byHand['properties'].aiVideoAnalysisReport['x-setBy'];
-    expect(checkKindSchema('issue', byHand)).toContain(`${FILE}: x-kind.analysis.report names 'aiVideoAnalysisReport', which the flow writes, so it needs "readOnly": true and "x-setBy": "fileAnalyze"`);
+    expect(checkKindSchema('issue', byHand)).toContain(
+      `${FILE}: x-kind.analysis.report names 'aiVideoAnalysisReport', which the flow writes, so it needs "readOnly": true and "x-setBy": "fileAnalyze"`,
+    );
     const noFailed = issue();
     noFailed['properties'].videoDesensitizationStatus.enum = ['READY', 'DOING', 'DONE'];
-    expect(checkKindSchema('issue', noFailed)).toContain(`${FILE}: x-kind.analysis.desensitizationStatus names 'videoDesensitizationStatus', whose enum must offer READY, DOING, DONE, FAILED (missing FAILED)`);
+    expect(checkKindSchema('issue', noFailed)).toContain(
+      `${FILE}: x-kind.analysis.desensitizationStatus names 'videoDesensitizationStatus', whose enum must offer READY, DOING, DONE, FAILED (missing FAILED)`,
+    );
     const twice = issue();
     twice['x-kind'].analysis.analysisStatus = 'videoDesensitizationStatus';
     expect(checkKindSchema('issue', twice)).toContain(
@@ -55,14 +64,18 @@ describe('x-kind.analysis', () => {
     );
     const closed = issue();
     closed['properties'].issueStatus.enum = ['OPEN', 'CLOSED'];
-    expect(checkKindSchema('issue', closed)).toContain(`${FILE}: x-kind.analysis.status names 'issueStatus', whose enum lacks 'AI_PROCESS', the status a submit sets`);
+    expect(checkKindSchema('issue', closed)).toContain(
+      `${FILE}: x-kind.analysis.status names 'issueStatus', whose enum lacks 'AI_PROCESS', the status a submit sets`,
+    );
   });
 
   it('needs an attachment folder to analyse, and no fileAnalyze field without the block', () => {
     const noFolder = issue();
     delete noFolder['x-kind'].attachments;
     delete noFolder['properties'].attachmentFolder['x-derived'];
-    expect(checkKindSchema('issue', noFolder)).toContain(`${FILE}: x-kind.analysis needs x-kind.attachments: the workers analyse the video and image files of a record's attachment folder`);
+    expect(checkKindSchema('issue', noFolder)).toContain(
+      `${FILE}: x-kind.analysis needs x-kind.attachments: the workers analyse the video and image files of a record's attachment folder`,
+    );
     const noBlock = issue();
     delete noBlock['x-kind'].analysis;
     expect(checkKindSchema('issue', noBlock)).toContain(

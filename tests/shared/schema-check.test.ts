@@ -71,7 +71,9 @@ describe('schema files', () => {
 
     const charging = structuredClone(files['charging']) as Record<string, any>;
     charging['properties']['chargeDistance']['x-derived'] = { difference: ['endRange', 'tester'] };
-    expect(checkKindSchema('charging', charging)).toEqual(["charging.schema.json: properties.chargeDistance.x-derived names 'tester', which is not a number property"]);
+    expect(checkKindSchema('charging', charging)).toEqual([
+      "charging.schema.json: properties.chargeDistance.x-derived names 'tester', which is not a number property",
+    ]);
   });
 
   it('rejects a property without title or type, a missing read-only id, and an unknown format', () => {
@@ -103,7 +105,25 @@ describe('schema files', () => {
 
   it('documents every x- keyword the check accepts in schemas/README.md', () => {
     const readme = fs.readFileSync(path.join(ROOT, 'schemas/README.md'), 'utf8');
-    for (const keyword of ['x-kind', 'x-ui', 'x-export', 'x-default', 'x-derived', 'apiPath', 'route', 'titles', 'dateField', 'rangeParams', 'pageButtons', 'texts', 'messages', 'card', 'canCreateFromList', 'detailBack', 'suffixField']) {
+    for (const keyword of [
+      'x-kind',
+      'x-ui',
+      'x-export',
+      'x-default',
+      'x-derived',
+      'apiPath',
+      'route',
+      'titles',
+      'dateField',
+      'rangeParams',
+      'pageButtons',
+      'texts',
+      'messages',
+      'card',
+      'canCreateFromList',
+      'detailBack',
+      'suffixField',
+    ]) {
       expect(readme, keyword).toContain(`\`${keyword}\``);
     }
   });

@@ -32,6 +32,8 @@ describe('the translations in a schema', () => {
     expect(problems.some((p) => p.includes('issueSeverity') && p.includes('x-i18n'))).toBe(true);
     const labelled = issue();
     labelled.properties.isOverseasSpecific['x-i18n'] = { zh: { title: '海外特有', labels: { 是: '是', maybe: '也许' } } };
-    expect(checkKindSchema('issue', labelled)).toEqual(["issue.schema.json: properties.isOverseasSpecific.x-i18n.zh.labels names 'maybe', which is not one of its enum values"]);
+    expect(checkKindSchema('issue', labelled)).toEqual([
+      "issue.schema.json: properties.isOverseasSpecific.x-i18n.zh.labels names 'maybe', which is not one of its enum values",
+    ]);
   });
 });

@@ -14,7 +14,8 @@ const squash = (css: string): string => css.replace(/\s+/g, ' ').trim();
 describe('only the CSS the app uses', () => {
   it('keeps the rules of the classes the source names and drops the others', () => {
     const used = usedClasses([`<div className="flex md:col-6 gap-2">`]);
-    const css = '.flex{display:flex}.grid{display:grid}.md\\:col-6{width:50%}@media (min-width:768px){.md\\:col-6{width:50%}.md\\:col-4{width:33%}}@media print{.grid{x:y}}';
+    const css =
+      '.flex{display:flex}.grid{display:grid}.md\\:col-6{width:50%}@media (min-width:768px){.md\\:col-6{width:50%}.md\\:col-4{width:33%}}@media print{.grid{x:y}}';
     const kept = squash(keepUsedRules(css, used));
     expect(kept).toContain('.flex{display:flex}');
     expect(kept).toContain('@media (min-width:768px){.md\\:col-6{width:50%}}');
@@ -30,7 +31,7 @@ describe('only the CSS the app uses', () => {
   });
 
   it('counts a class built at run time, strictly or by its prefix', () => {
-    const source = ['"p-button-".concat(props.severity)', "icon: `pi pi-${icon}`", "icon: 'trash'"];
+    const source = ['"p-button-".concat(props.severity)', 'icon: `pi pi-${icon}`', "icon: 'trash'"];
     const css = '.p-button-danger{a:b}.pi-trash:before{c:d}.pi-car:before{e:f}';
     expect(squash(keepUsedRules(css, usedClasses(source)))).toBe(css);
     expect(squash(keepUsedRules(css, usedClasses(source, { strictPrefixes: true })))).toBe('.pi-trash:before{c:d}');
@@ -38,7 +39,8 @@ describe('only the CSS the app uses', () => {
 
   it('drops the @keyframes no kept rule runs and the font faces it is told to', () => {
     const used = usedClasses(['pi-spin']);
-    const css = '@font-face{font-family:"Inter var";src:url(a.woff2)}@keyframes fa-spin{to{transform:rotate(1turn)}}@keyframes fadein{to{opacity:1}}.pi-spin{animation:fa-spin 2s}.fadein{animation:fadein 1s}';
+    const css =
+      '@font-face{font-family:"Inter var";src:url(a.woff2)}@keyframes fa-spin{to{transform:rotate(1turn)}}@keyframes fadein{to{opacity:1}}.pi-spin{animation:fa-spin 2s}.fadein{animation:fadein 1s}';
     const kept = squash(keepUsedRules(css, used, { dropFontFace: (family) => family.startsWith('Inter') }));
     expect(kept).toBe('@keyframes fa-spin{to{transform:rotate(1turn)}}.pi-spin{animation:fa-spin 2s}');
   });
@@ -48,7 +50,8 @@ describe('only the CSS the app uses', () => {
   });
 
   it('gives PrimeIcons only its woff2 font', () => {
-    const face = "@font-face {\n  font-family: 'primeicons';\n  src: url('./fonts/primeicons.eot');\n  src: url('./fonts/primeicons.eot?#iefix') format('embedded-opentype'), url('./fonts/primeicons.woff2') format('woff2'), url('./fonts/primeicons.ttf') format('truetype');\n}";
+    const face =
+      "@font-face {\n  font-family: 'primeicons';\n  src: url('./fonts/primeicons.eot');\n  src: url('./fonts/primeicons.eot?#iefix') format('embedded-opentype'), url('./fonts/primeicons.woff2') format('woff2'), url('./fonts/primeicons.ttf') format('truetype');\n}";
     expect(squash(woff2Only(face))).toBe("@font-face { font-family: 'primeicons'; src: url('./fonts/primeicons.woff2') format('woff2'); }");
   });
 
@@ -80,7 +83,8 @@ describe('every icon the app names is in the built CSS', () => {
       path.join(ROOT, 'index.html'),
     ].filter((f) => fs.existsSync(f));
     for (const file of files) {
-      for (const [name] of fs.readFileSync(file, 'utf8').matchAll(/\bpi-[a-z0-9]+(?:-[a-z0-9]+)*/g)) if (!where.has(name)) where.set(name, path.relative(ROOT, file));
+      for (const [name] of fs.readFileSync(file, 'utf8').matchAll(/\bpi-[a-z0-9]+(?:-[a-z0-9]+)*/g))
+        if (!where.has(name)) where.set(name, path.relative(ROOT, file));
     }
     return where;
   };

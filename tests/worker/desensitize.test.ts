@@ -16,7 +16,9 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'desens-'));
 let detector: Detector;
 
 function rgb(file: string, seconds?: number): { frame: Buffer; width: number; height: number } {
-  const info = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'json', file]).toString()) as { streams: { width: number; height: number }[] };
+  const info = JSON.parse(
+    execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'json', file]).toString(),
+  ) as { streams: { width: number; height: number }[] };
   const { width, height } = info.streams[0]!;
   const at = seconds === undefined ? [] : ['-ss', String(seconds)];
   const frame = execFileSync('ffmpeg', ['-v', 'error', ...at, '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { maxBuffer: 1e9 });
@@ -30,7 +32,11 @@ function differenceOutside(a: Buffer, b: Buffer, width: number, height: number, 
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       if (boxes.some((bx) => x >= bx.x - bx.width && x < bx.x + 2 * bx.width && y >= bx.y - bx.height && y < bx.y + 2 * bx.height)) continue;
-      for (let c = 0; c < 3; c++) { const i = (y * width + x) * 3 + c; sum += Math.abs(a[i]! - b[i]!); n++; }
+      for (let c = 0; c < 3; c++) {
+        const i = (y * width + x) * 3 + c;
+        sum += Math.abs(a[i]! - b[i]!);
+        n++;
+      }
     }
   }
   return sum / n;
@@ -56,7 +62,12 @@ describe('desensitization with the real detectors', () => {
 
   it('faces of 12-80 px pasted upright and turned 15° onto a street photo: every one covered and its pixels changed', async () => {
     const heights = [12, 14, 16, 20, 24, 32, 48, 80];
-    const sc = await scene('building.jpg', 640, 360, heights.map((height, i) => ({ face: i, height, angle: [0, 15, -15][i % 3]!, mirror: i % 2 === 1 })));
+    const sc = await scene(
+      'building.jpg',
+      640,
+      360,
+      heights.map((height, i) => ({ face: i, height, angle: [0, 15, -15][i % 3]!, mirror: i % 2 === 1 })),
+    );
     const input = path.join(dir, 'scene.png');
     await encodePicture(sc.rgb, sc.width, sc.height, input, 2);
     const output = path.join(dir, 'scene-out.png');
@@ -82,17 +93,38 @@ describe('desensitization with the real detectors', () => {
 
   it('a video of faces moving across a photo: every hand-marked face is pixelated in every frame (tracking between searches)', async () => {
     const [width, height, frames] = [480, 270, 30];
-    const base = await scene('home.jpg', 160, 120, [{ face: 0, height: 20, angle: 0 }, { face: 1, height: 40, angle: 10, mirror: true }]);
+    const base = await scene('home.jpg', 160, 120, [
+      { face: 0, height: 20, angle: 0 },
+      { face: 1, height: 40, angle: 10, mirror: true },
+    ]);
     const bg = await scene('home.jpg', width, height, []);
     // The face patch (160x120) slides 4 px a frame across the photo.
     const input = path.join(dir, 'moving.mkv');
-    const enc = spawn('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-framerate', '25', '-i', 'pipe:0', '-c:v', 'ffv1', input]);
+    const enc = spawn('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-s',
+      `${width}x${height}`,
+      '-framerate',
+      '25',
+      '-i',
+      'pipe:0',
+      '-c:v',
+      'ffv1',
+      input,
+    ]);
     const done = new Promise((r) => enc.on('close', r));
     const truth: Box[][] = [];
     const originals: Buffer[] = [];
     for (let f = 0; f < frames; f++) {
       const frame = Buffer.from(bg.rgb);
-      const ox = 20 + f * 4, oy = 60 + f;
+      const ox = 20 + f * 4,
+        oy = 60 + f;
       for (let y = 0; y < base.height; y++) base.rgb.copy(frame, ((oy + y) * width + ox) * 3, y * base.width * 3, (y + 1) * base.width * 3);
       truth.push(base.truth.map((t) => ({ kind: 'face' as const, x: t.x + ox, y: t.y + oy, width: t.width, height: t.height })));
       originals.push(frame);
@@ -115,7 +147,29 @@ describe('desensitization with the real detectors', () => {
   it('a 2 s clip of Megamind.avi with a sine tone: the faces seen in the input are pixelated in the output, same duration, audio kept', async () => {
     const clip = path.join(dir, 'megamind-audio.mkv');
     // Half size: searched whole, with no tiles, which keeps this test short on two cores.
-    await ffmpeg(['-t', '2', '-i', path.join(DATA, 'Megamind.avi'), '-f', 'lavfi', '-t', '2', '-i', 'sine=frequency=440', '-map', '0:v', '-map', '1:a', '-vf', 'scale=360:-2', '-c:v', 'ffv1', '-c:a', 'pcm_s16le', clip]);
+    await ffmpeg([
+      '-t',
+      '2',
+      '-i',
+      path.join(DATA, 'Megamind.avi'),
+      '-f',
+      'lavfi',
+      '-t',
+      '2',
+      '-i',
+      'sine=frequency=440',
+      '-map',
+      '0:v',
+      '-map',
+      '1:a',
+      '-vf',
+      'scale=360:-2',
+      '-c:v',
+      'ffv1',
+      '-c:a',
+      'pcm_s16le',
+      clip,
+    ]);
     const output = path.join(dir, 'megamind.mp4');
     const result = await desensitize(clip, output, detector);
     expect(result.frames).toBeGreaterThan(40);

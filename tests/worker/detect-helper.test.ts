@@ -22,10 +22,17 @@ afterAll(() => helper.stop());
 describe('the detector thread', () => {
   it('starts, and gives the boxes the main thread gives, for faces, plates and vehicle bands', async () => {
     expect(helper.broken).toBeUndefined();
-    const faces = await scene('home.jpg', 640, 360, [{ face: 0, height: 32, angle: 0 }, { face: 1, height: 48, angle: 15 }]);
-    const plates = await plateScene('building.jpg', 640, 360, [{ format: 'uk-rear', height: 24 }, { format: 'eu', height: 20, onCar: true }]);
+    const faces = await scene('home.jpg', 640, 360, [
+      { face: 0, height: 32, angle: 0 },
+      { face: 1, height: 48, angle: 15 },
+    ]);
+    const plates = await plateScene('building.jpg', 640, 360, [
+      { format: 'uk-rear', height: 24 },
+      { format: 'eu', height: 20, onCar: true },
+    ]);
     for (const sc of [faces, plates]) {
-      const passes = { whole: true, tiles: 'all' as const }, plateSearch = { vehicles: true };
+      const passes = { whole: true, tiles: 'all' as const },
+        plateSearch = { vehicles: true };
       const there = await helper.cover(detector, sc.rgb, sc.width, sc.height, passes, plateSearch);
       expect(helper.broken).toBeUndefined();
       expect(there).toEqual(await detector.cover(sc.rgb, sc.width, sc.height, passes, plateSearch));

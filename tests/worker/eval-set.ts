@@ -18,16 +18,36 @@ export const FACES = [
 /** opencv-doc photos with neither people nor vehicles. */
 export const BACKGROUNDS = ['building.jpg', 'home.jpg', 'fruits.jpg', 'aero3.jpg'] as const;
 
-export interface Paste { face: number; height: number; angle: number; mirror?: boolean }
+export interface Paste {
+  face: number;
+  height: number;
+  angle: number;
+  mirror?: boolean;
+}
 /** A pasted face: the upright box around it, and `inside`, whether a pixel lies in the turned face box itself. */
-export interface Truth extends Rect { paste: Paste; inside: (x: number, y: number) => boolean }
-export interface Scene { rgb: Buffer; width: number; height: number; truth: Truth[] }
+export interface Truth extends Rect {
+  paste: Paste;
+  inside: (x: number, y: number) => boolean;
+}
+export interface Scene {
+  rgb: Buffer;
+  width: number;
+  height: number;
+  truth: Truth[];
+}
 
-interface Picture { rgb: Buffer; width: number; height: number }
+interface Picture {
+  rgb: Buffer;
+  width: number;
+  height: number;
+}
 const cache = new Map<string, Promise<Picture>>();
 function picture(file: string): Promise<Picture> {
   let p = cache.get(file);
-  if (!p) { p = decodeRgb(`${DATA}/${file}`); cache.set(file, p); }
+  if (!p) {
+    p = decodeRgb(`${DATA}/${file}`);
+    cache.set(file, p);
+  }
   return p;
 }
 
@@ -36,9 +56,9 @@ async function background(file: string, width: number, height: number): Promise<
   const src = await picture(file);
   const out = Buffer.alloc(width * height * 3);
   for (let y = 0; y < height; y++) {
-    const sy = Math.min(src.height - 1, Math.floor((y + 0.5) * src.height / height));
+    const sy = Math.min(src.height - 1, Math.floor(((y + 0.5) * src.height) / height));
     for (let x = 0; x < width; x++) {
-      const sx = Math.min(src.width - 1, Math.floor((x + 0.5) * src.width / width));
+      const sx = Math.min(src.width - 1, Math.floor(((x + 0.5) * src.width) / width));
       src.rgb.copy(out, (y * width + x) * 3, (sy * src.width + sx) * 3, (sy * src.width + sx) * 3 + 3);
     }
   }
@@ -61,35 +81,51 @@ export async function scene(backgroundFile: string, width: number, height: numbe
     const src = await picture(face.file);
     const s = paste.height / face.box.height;
     const a = (paste.angle * Math.PI) / 180;
-    const cos = Math.cos(a), sin = Math.sin(a);
+    const cos = Math.cos(a),
+      sin = Math.sin(a);
     // The pasted region: the face box with a margin for hair and chin, turned.
-    const rw = face.box.width * 1.6 * s, rh = face.box.height * 1.5 * s;
+    const rw = face.box.width * 1.6 * s,
+      rh = face.box.height * 1.5 * s;
     const ext = Math.ceil(Math.abs(rw * cos) + Math.abs(rh * sin)) + 2;
     const eyt = Math.ceil(Math.abs(rw * sin) + Math.abs(rh * cos)) + 2;
-    if (cx + ext + 8 > width) { cx = 0; rowTop += rowHeight + 12; rowHeight = 0; }
+    if (cx + ext + 8 > width) {
+      cx = 0;
+      rowTop += rowHeight + 12;
+      rowHeight = 0;
+    }
     if (rowTop + eyt > height) throw new Error('scene: the faces do not fit');
-    const ox = cx + 8 + ext / 2, oy = rowTop + eyt / 2;
+    const ox = cx + 8 + ext / 2,
+      oy = rowTop + eyt / 2;
     cx += ext + 16;
     rowHeight = Math.max(rowHeight, eyt);
-    const fcx = face.box.x + face.box.width / 2, fcy = face.box.y + face.box.height / 2;
+    const fcx = face.box.x + face.box.width / 2,
+      fcy = face.box.y + face.box.height / 2;
     const k = Math.max(1, Math.ceil(1 / s));
     for (let y = Math.floor(oy - eyt / 2); y < Math.ceil(oy + eyt / 2); y++) {
       for (let x = Math.floor(ox - ext / 2); x < Math.ceil(ox + ext / 2); x++) {
         if (x < 0 || y < 0 || x >= width || y >= height) continue;
-        let r = 0, g = 0, b = 0, alpha = 0;
+        let r = 0,
+          g = 0,
+          b = 0,
+          alpha = 0;
         for (let j = 0; j < k; j++) {
           for (let i = 0; i < k; i++) {
-            const dx = x + (i + 0.5) / k - ox, dy = y + (j + 0.5) / k - oy;
+            const dx = x + (i + 0.5) / k - ox,
+              dy = y + (j + 0.5) / k - oy;
             let u = (dx * cos + dy * sin) / s;
             const v = (-dx * sin + dy * cos) / s;
             // Oval mask in the face's own frame, soft over its outer fifth.
             const d = Math.hypot(u / (face.box.width * 0.8), v / (face.box.height * 0.75));
             const w = Math.max(0, Math.min(1, (1 - d) / 0.2));
             if (paste.mirror) u = -u;
-            const sx = Math.round(fcx + u), sy = Math.round(fcy + v);
+            const sx = Math.round(fcx + u),
+              sy = Math.round(fcy + v);
             if (w === 0 || sx < 0 || sy < 0 || sx >= src.width || sy >= src.height) continue;
             const p = (sy * src.width + sx) * 3;
-            r += src.rgb[p]! * w; g += src.rgb[p + 1]! * w; b += src.rgb[p + 2]! * w; alpha += w;
+            r += src.rgb[p]! * w;
+            g += src.rgb[p + 1]! * w;
+            b += src.rgb[p + 2]! * w;
+            alpha += w;
           }
         }
         if (alpha === 0) continue;
@@ -102,9 +138,11 @@ export async function scene(backgroundFile: string, width: number, height: numbe
     }
     const bw = Math.abs(face.box.width * s * cos) + Math.abs(face.box.height * s * sin);
     const bh = Math.abs(face.box.width * s * sin) + Math.abs(face.box.height * s * cos);
-    const hw = (face.box.width * s) / 2, hh = (face.box.height * s) / 2;
+    const hw = (face.box.width * s) / 2,
+      hh = (face.box.height * s) / 2;
     const inside = (x: number, y: number) => {
-      const dx = x + 0.5 - ox, dy = y + 0.5 - oy;
+      const dx = x + 0.5 - ox,
+        dy = y + 0.5 - oy;
       return Math.abs(dx * cos + dy * sin) <= hw && Math.abs(-dx * sin + dy * cos) <= hh;
     };
     truth.push({ x: Math.round(ox - bw / 2), y: Math.round(oy - bh / 2), width: Math.round(bw), height: Math.round(bh), paste, inside });
@@ -114,7 +152,8 @@ export async function scene(backgroundFile: string, width: number, height: numbe
 
 /** Share of `box` (of its turned face box, for a pasted face) inside the union of `cover`. */
 export function coveredShare(box: Rect & { inside?: (x: number, y: number) => boolean }, cover: Rect[]): number {
-  let covered = 0, all = 0;
+  let covered = 0,
+    all = 0;
   for (let y = box.y; y < box.y + box.height; y++) {
     for (let x = box.x; x < box.x + box.width; x++) {
       if (box.inside && !box.inside(x, y)) continue;
@@ -132,10 +171,15 @@ export function areaShare(width: number, height: number, cover: Rect[]): number 
 
 /** Mean absolute difference of two rgb24 frames inside `box`. */
 export function meanDifference(a: Buffer, b: Buffer, width: number, box: Rect): number {
-  let sum = 0, n = 0;
+  let sum = 0,
+    n = 0;
   for (let y = box.y; y < box.y + box.height; y++) {
     for (let x = box.x; x < box.x + box.width; x++) {
-      for (let c = 0; c < 3; c++) { const i = (y * width + x) * 3 + c; sum += Math.abs(a[i]! - b[i]!); n++; }
+      for (let c = 0; c < 3; c++) {
+        const i = (y * width + x) * 3 + c;
+        sum += Math.abs(a[i]! - b[i]!);
+        n++;
+      }
     }
   }
   return sum / Math.max(1, n);

@@ -22,7 +22,11 @@ beforeAll(async () => {
   const why = missing();
   if (why) throw new Error(why);
   detector = await Detector.create();
-  sc = await plateScene('home.jpg', 768, 432, [{ format: 'uk-rear', height: 26 }, { format: 'eu', height: 30, angle: 3 }, { format: 'cn', height: 34 }]);
+  sc = await plateScene('home.jpg', 768, 432, [
+    { format: 'uk-rear', height: 26 },
+    { format: 'eu', height: 30, angle: 3 },
+    { format: 'cn', height: 34 },
+  ]);
 });
 
 describe('plates in the second check', () => {
@@ -30,7 +34,11 @@ describe('plates in the second check', () => {
     const file = path.join(dir, 'uncovered-01.jpg');
     await encodePicture(sc.rgb, sc.width, sc.height, file, 3);
     const found = await detector.candidates(sc.rgb, sc.width, sc.height);
-    for (const t of sc.truth) expect(found.some((b) => b.kind === 'plate' && coveredShare(t, [b]) > 0.5), t.paste.format).toBe(true);
+    for (const t of sc.truth)
+      expect(
+        found.some((b) => b.kind === 'plate' && coveredShare(t, [b]) > 0.5),
+        t.paste.format,
+      ).toBe(true);
     const check = await checkFrames([file], detector, [{ boxes: [], width: sc.width, height: sc.height }]);
     expect(check.coveredAgain + check.withheld).toBe(1);
     if (check.sent.length) {
@@ -45,7 +53,11 @@ describe('plates in the second check', () => {
     const box = pad({ kind: 'plate', x: done!.x, y: done!.y, width: done!.width, height: done!.height }, 0.25, sc.width, sc.height);
     pixelate(rgb, sc.width, [box]);
     const found = (await detector.candidates(rgb, sc.width, sc.height, [box])).filter((b) => b.kind === 'plate');
-    for (const t of left) expect(found.some((b) => coveredShare(t, [b]) > 0.5), t.paste.format).toBe(true);
+    for (const t of left)
+      expect(
+        found.some((b) => coveredShare(t, [b]) > 0.5),
+        t.paste.format,
+      ).toBe(true);
     expect(found.filter((b) => coveredShare(b, [box]) >= 0.7)).toEqual([]);
   });
 
@@ -71,7 +83,11 @@ describe('plates in the second check', () => {
     for (const t of sc.truth) expect(coveredShare(t, result.boxes!), t.paste.format).toBeGreaterThanOrEqual(0.9);
     const cut = await cutKeyFrames(output, path.join(dir, 'frames'), 6);
     expect(cut.map((k) => k.index)).toEqual([0]);
-    const check = await checkFrames(cut.map((k) => k.file), detector, cut.map((k) => ({ boxes: result.covered[k.index] ?? [], width: result.width, height: result.height })));
+    const check = await checkFrames(
+      cut.map((k) => k.file),
+      detector,
+      cut.map((k) => ({ boxes: result.covered[k.index] ?? [], width: result.width, height: result.height })),
+    );
     expect(check).toEqual({ sent: [cut[0]!.file], coveredAgain: 0, withheld: 0 });
   });
 });

@@ -20,8 +20,18 @@ const servers: http.Server[] = [];
 
 function job(id: string): Job {
   return {
-    id, taskId: -3, projectName: 'P1', attachmentFolder: `issues/${id}`, issueTitle: 'Brake squeal', issueDescription: 'Squeals at 30 km/h',
-    issueCategory: 'Brakes', issueSeverity: 'B', workingCondition: 'city', weather: 'rain', faultMileage: 1234, submittedAt: '2026-11-24T00:00:00Z',
+    id,
+    taskId: -3,
+    projectName: 'P1',
+    attachmentFolder: `issues/${id}`,
+    issueTitle: 'Brake squeal',
+    issueDescription: 'Squeals at 30 km/h',
+    issueCategory: 'Brakes',
+    issueSeverity: 'B',
+    workingCondition: 'city',
+    weather: 'rain',
+    faultMileage: 1234,
+    submittedAt: '2026-11-24T00:00:00Z',
     files: [{ name: 'messi5.jpg', size: fs.statSync(MESSI).size, mimeType: 'image/jpeg' }],
   };
 }
@@ -48,7 +58,10 @@ async function fakeServer(busy: string[] = [], todo: Job[] = []) {
     const u = new URL(req.url!, 'http://x');
     const route = u.pathname.replace('/api/vtp/issueRecord/fileAnalyze', '');
     const raw = await body(req);
-    const json = (data: unknown, status = 200) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(status === 200 ? { code: 200, msg: 'ok', data } : { code: status, msg: String(data) })); };
+    const json = (data: unknown, status = 200) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(status === 200 ? { code: 200, msg: 'ok', data } : { code: status, msg: String(data) }));
+    };
     if (u.pathname === '/api/auth/login') return json({ access_token: 'worker-token' });
     if (req.headers.authorization !== 'Bearer worker-token') return json('no token', 401);
     const id = u.searchParams.get('id') ?? (raw.length ? (JSON.parse(raw.toString()) as { id: string }).id : '');
@@ -56,9 +69,16 @@ async function fakeServer(busy: string[] = [], todo: Job[] = []) {
     if (route === '/todolist') return json(todo);
     // A long lease: renewals (every leaseSeconds/3) would add /start calls to the sequences checked
     // here whenever the face DNN runs slowly on a busy machine.
-    if (route === '/start') return busy.includes(id) ? json(`Issue ${id} is being processed by another worker`, 409) : json({ id, leaseSeconds: 600, leaseUntil: '' });
-    if (route === '/file') { res.writeHead(200); return res.end(fs.readFileSync(u.searchParams.get('name') === 'clip.mp4' ? CLIP : MESSI)); }
-    if (route === '/desensitized') { uploads.set(`${id}/${u.searchParams.get('name')}`, raw); return json({ name: u.searchParams.get('name'), size: raw.length }, 200); }
+    if (route === '/start')
+      return busy.includes(id) ? json(`Issue ${id} is being processed by another worker`, 409) : json({ id, leaseSeconds: 600, leaseUntil: '' });
+    if (route === '/file') {
+      res.writeHead(200);
+      return res.end(fs.readFileSync(u.searchParams.get('name') === 'clip.mp4' ? CLIP : MESSI));
+    }
+    if (route === '/desensitized') {
+      uploads.set(`${id}/${u.searchParams.get('name')}`, raw);
+      return json({ name: u.searchParams.get('name'), size: raw.length }, 200);
+    }
     if (route === '/finish') finishes.push(JSON.parse(raw.toString()) as Record<string, unknown>);
     return json(null);
   });
@@ -74,10 +94,21 @@ async function fakeModel(failures = 0) {
   const url = await listen(async (req, res) => {
     const payload = JSON.parse((await body(req)).toString()) as { messages: { content: { type: string; image_url?: { url: string } }[] }[] };
     requests++;
-    if (requests <= failures) { res.writeHead(500, { 'content-type': 'application/json' }); return res.end('{"error":{"message":"model overloaded"}}'); }
+    if (requests <= failures) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      return res.end('{"error":{"message":"model overloaded"}}');
+    }
     for (const part of payload.messages[0]!.content) if (part.image_url) images.push(Buffer.from(part.image_url.url.split(',')[1]!, 'base64'));
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ id: '1', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '## Observations\nA pitch.' } }] }));
+    res.end(
+      JSON.stringify({
+        id: '1',
+        object: 'chat.completion',
+        created: 0,
+        model: 'm',
+        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '## Observations\nA pitch.' } }],
+      }),
+    );
   });
   const settings: ModelSettings = { baseURL: `${url}/v1`, model: 'm', apiKey: 'k', maxFrames: 6, promptFile: path.resolve('config/ai-prompt.md') };
   return { settings, images, requests: () => requests };
@@ -86,7 +117,11 @@ async function fakeModel(failures = 0) {
 function facesIn(jpeg: Buffer): number {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'frame-')), 'f.jpg');
   fs.writeFileSync(file, jpeg);
-  const [w, h] = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file]).toString().trim().split(',').map(Number);
+  const [w, h] = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file])
+    .toString()
+    .trim()
+    .split(',')
+    .map(Number);
   const rgb = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { maxBuffer: 1e8 });
   return detector.detect(rgb, w!, h!).filter((b) => b.kind === 'face').length;
 }
@@ -95,9 +130,25 @@ beforeAll(async () => {
   detector = await Detector.create();
   // Half size: the face DNN then searches each frame whole, with no tiles (the tiles are tested in
   // desensitize.test.ts), which keeps this protocol test short on two cores.
-  execFileSync('ffmpeg', ['-v', 'error', '-t', '2', '-i', '/usr/share/doc/opencv-doc/examples/data/Megamind.avi', '-vf', 'scale=360:-2', '-c:v', 'libx264', '-preset', 'ultrafast', CLIP]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-t',
+    '2',
+    '-i',
+    '/usr/share/doc/opencv-doc/examples/data/Megamind.avi',
+    '-vf',
+    'scale=360:-2',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    CLIP,
+  ]);
 });
-afterEach(() => { for (const s of servers.splice(0)) s.close(); });
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
 
 describe('the worker loop against the fileAnalyze protocol', () => {
   it('claims, uploads the desensitized copy, calls submitToAI then finish with the report; the model sees only desensitized frames', async () => {
@@ -156,7 +207,9 @@ describe('the worker loop against the fileAnalyze protocol', () => {
     const server = await fakeServer();
     const model = await fakeModel();
     const video = { ...job('I8'), files: [{ name: 'clip.mp4', size: fs.statSync(CLIP).size, mimeType: 'video/mp4' }] };
-    expect(facesIn(execFileSync('ffmpeg', ['-v', 'error', '-ss', '0.5', '-i', CLIP, '-frames:v', '1', '-f', 'mjpeg', '-'], { maxBuffer: 1e8 }))).toBeGreaterThan(0);
+    expect(
+      facesIn(execFileSync('ffmpeg', ['-v', 'error', '-ss', '0.5', '-i', CLIP, '-frames:v', '1', '-f', 'mjpeg', '-'], { maxBuffer: 1e8 })),
+    ).toBeGreaterThan(0);
     await processJob(video, { api: server.api, detector, model: { ...model.settings, maxFrames: 4 }, log: () => {} });
     expect(server.uploads.has('I8/clip.mp4')).toBe(true);
     expect(model.images.length).toBeGreaterThanOrEqual(2);

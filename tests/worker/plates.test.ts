@@ -47,7 +47,16 @@ describe('licence plates with the real detectors', () => {
   });
 
   it('at night (the scene at a quarter of its light, with noise) an EU and a UK plate are covered', async () => {
-    const sc = await plateScene('leuvenA.jpg', 640, 360, [{ format: 'eu', height: 28 }, { format: 'uk-rear', height: 20, angle: 3 }], true);
+    const sc = await plateScene(
+      'leuvenA.jpg',
+      640,
+      360,
+      [
+        { format: 'eu', height: 28 },
+        { format: 'uk-rear', height: 20, angle: 3 },
+      ],
+      true,
+    );
     const { result } = await throughPipeline('night', sc);
     expect(sc.truth.filter((t) => coveredShare(t, result.boxes!) < 0.9).map((t) => `${t.paste.format} ${t.paste.height} px`)).toEqual([]);
   });
@@ -68,7 +77,9 @@ describe('licence plates with the real detectors', () => {
   it('on photos without vehicles or plates, plates cover under 10 % of the frame', async () => {
     for (const bg of ['home.jpg', 'fruits.jpg']) {
       const sc = await plateScene(bg, 1280, 720, []);
-      const cover = detector.plates(sc.rgb, sc.width, sc.height, await detector.vehicles(sc.rgb, sc.width, sc.height)).map((b) => pad(b, 0.25, sc.width, sc.height));
+      const cover = detector
+        .plates(sc.rgb, sc.width, sc.height, await detector.vehicles(sc.rgb, sc.width, sc.height))
+        .map((b) => pad(b, 0.25, sc.width, sc.height));
       expect(areaShare(sc.width, sc.height, cover), bg).toBeLessThan(0.1);
     }
   });

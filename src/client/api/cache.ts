@@ -19,4 +19,3 @@ export const keys = {
 export function invalidateKind(apiPath: string): Promise<unknown> {
   return mutate((key) => (Array.isArray(key) && (key[0] === apiPath || key[0] === 'stats/day' || key[0] === 'stats/days')) || key === keys.totalStats);
 }
-

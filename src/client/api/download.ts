@@ -88,7 +88,12 @@ export class DownloadError extends Error {
  * Blob until then, which browsers keep on disk when large. Rejects with the service's message on
  * an error answer, and with an AbortError when `signal` aborts.
  */
-export async function downloadWithProgress(url: string, fallbackName: string, onProgress: (p: DownloadProgress) => void, signal?: AbortSignal): Promise<DownloadedFile> {
+export async function downloadWithProgress(
+  url: string,
+  fallbackName: string,
+  onProgress: (p: DownloadProgress) => void,
+  signal?: AbortSignal,
+): Promise<DownloadedFile> {
   const res = await fetch(url, { signal, cache: 'no-store' });
   if (!res.ok) {
     let message = `HTTP ${res.status}`;

@@ -73,7 +73,11 @@ export const offlineCache = {
 };
 
 /** Runs a GET; when the server cannot be reached (status 0), answers from the phone's copy, if any. */
-export async function withOfflineCopy<T>(key: string, fetcher: () => Promise<T>, isOffline: (e: unknown) => boolean): Promise<{ body: T; offlineSince?: number }> {
+export async function withOfflineCopy<T>(
+  key: string,
+  fetcher: () => Promise<T>,
+  isOffline: (e: unknown) => boolean,
+): Promise<{ body: T; offlineSince?: number }> {
   try {
     const body = await fetcher();
     offlineCache.save(key, body);

@@ -39,16 +39,19 @@ export function AppEffects() {
     let stop: (() => void) | undefined;
     let cancelled = false;
     // After the first screen has painted: IndexedDB and the sync code are not needed to show it.
-    const cancelIdle = whenIdle(() => void import('../outbox/sync').then(({ startOutboxSync, protectStorage, reachedServer }) => {
-      if (cancelled) return;
-      protectStorage().then(
-        ({ lowSpace }) => {
-          if (lowSpace) toast('warn', t('app.lowSpace'), t('app.lowSpaceDetail'));
-        },
-        (e: unknown) => console.warn('Storage could not be checked:', e),
-      );
-      stop = startOutboxSync((sent, files) => toast('success', t('app.allSent'), reachedServer(sent - files, files)));
-    }));
+    const cancelIdle = whenIdle(
+      () =>
+        void import('../outbox/sync').then(({ startOutboxSync, protectStorage, reachedServer }) => {
+          if (cancelled) return;
+          protectStorage().then(
+            ({ lowSpace }) => {
+              if (lowSpace) toast('warn', t('app.lowSpace'), t('app.lowSpaceDetail'));
+            },
+            (e: unknown) => console.warn('Storage could not be checked:', e),
+          );
+          stop = startOutboxSync((sent, files) => toast('success', t('app.allSent'), reachedServer(sent - files, files)));
+        }),
+    );
     return () => {
       cancelled = true;
       cancelIdle();
@@ -72,15 +75,19 @@ export function AppEffects() {
     if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
     let cancelled = false;
     // Once the screen is up: registering fetches and installs every precached asset.
-    const cancelIdle = whenIdle(() => void import('workbox-window').then(({ Workbox }) => {
-      if (cancelled) return;
-      const wb = new Workbox('/sw.js');
-      // A new version took over in the background: say so, as the original app does.
-      wb.addEventListener('activated', (event) => {
-        if (event.isUpdate) toast('success', t('app.updated'));
-      });
-      wb.register().catch((e: unknown) => console.warn('The service worker could not be registered:', e));
-    }), 5000);
+    const cancelIdle = whenIdle(
+      () =>
+        void import('workbox-window').then(({ Workbox }) => {
+          if (cancelled) return;
+          const wb = new Workbox('/sw.js');
+          // A new version took over in the background: say so, as the original app does.
+          wb.addEventListener('activated', (event) => {
+            if (event.isUpdate) toast('success', t('app.updated'));
+          });
+          wb.register().catch((e: unknown) => console.warn('The service worker could not be registered:', e));
+        }),
+      5000,
+    );
     return () => {
       cancelled = true;
       cancelIdle();
@@ -120,4 +127,3 @@ export function App() {
     </BrowserRouter>
   );
 }
-

@@ -5,10 +5,7 @@ import { offlineCache } from '../api/offline-cache';
 import { forgetRecords } from '../api/recent-records';
 import { storage, type StoredUser } from '../lib/storage';
 
-export type AuthState =
-  | { status: 'loading' }
-  | { status: 'signedOut' }
-  | { status: 'signedIn'; username: string; user: StoredUser | null };
+export type AuthState = { status: 'loading' } | { status: 'signedOut' } | { status: 'signedIn'; username: string; user: StoredUser | null };
 
 export interface AuthContextValue {
   state: AuthState;

@@ -1,11 +1,11 @@
-import { useState } from "react";
-import { Button } from "primereact/button";
-import { Dialog } from "primereact/dialog";
-import { RadioButton } from "primereact/radiobutton";
-import { useTranslation } from "react-i18next";
-import { t as text } from "../i18n";
-import { fieldTitle } from "../i18n/kind-texts";
-import type { Kind } from "../../shared/kind-types";
+import { useState } from 'react';
+import { Button } from 'primereact/button';
+import { Dialog } from 'primereact/dialog';
+import { RadioButton } from 'primereact/radiobutton';
+import { useTranslation } from 'react-i18next';
+import { t as text } from '../i18n';
+import { fieldTitle } from '../i18n/kind-texts';
+import type { Kind } from '../../shared/kind-types';
 
 export interface FieldConflict {
   field: string;
@@ -15,14 +15,10 @@ export interface FieldConflict {
   yours: unknown;
 }
 
-export type Choice = "yours" | "theirs";
+export type Choice = 'yours' | 'theirs';
 
 const show = (value: unknown): string =>
-  value === null || value === undefined || value === ""
-    ? text("conflict.empty")
-    : typeof value === "string"
-      ? value
-      : JSON.stringify(value);
+  value === null || value === undefined || value === '' ? text('conflict.empty') : typeof value === 'string' ? value : JSON.stringify(value);
 
 /**
  * Someone else changed fields you changed since you opened the record: each field side by side,
@@ -45,20 +41,12 @@ export function ConflictDialog({
   saving: boolean;
 }) {
   const { t } = useTranslation();
-  const [choices, setChoices] = useState<Record<string, Choice>>(() =>
-    Object.fromEntries(conflicts.map((c) => [c.field, "yours"])),
-  );
+  const [choices, setChoices] = useState<Record<string, Choice>>(() => Object.fromEntries(conflicts.map((c) => [c.field, 'yours'])));
   const footer = (
     <div className="flex gap-2">
+      <Button label={t('conflict.back')} outlined className="flex-1" onClick={onCancel} disabled={saving} />
       <Button
-        label={t("conflict.back")}
-        outlined
-        className="flex-1"
-        onClick={onCancel}
-        disabled={saving}
-      />
-      <Button
-        label={saving ? t("conflict.saving") : t("conflict.save")}
+        label={saving ? t('conflict.saving') : t('conflict.save')}
         icon="pi pi-check"
         className="flex-1"
         onClick={() => onResolve(choices)}
@@ -68,30 +56,28 @@ export function ConflictDialog({
   );
   return (
     <Dialog
-      header={t("conflict.title")}
+      header={t('conflict.title')}
       visible
       onHide={onCancel}
       footer={footer}
       className="conflict-dialog"
-      style={{ width: "min(30rem, calc(100vw - 1rem))" }}
+      style={{ width: 'min(30rem, calc(100vw - 1rem))' }}
       modal
     >
       <p className="mt-0 text-700">
         {changedBy
-          ? t("conflict.personChanged", {
+          ? t('conflict.personChanged', {
               name: changedBy,
               count: conflicts.length,
             })
-          : t("conflict.someoneChanged", { count: conflicts.length })}
+          : t('conflict.someoneChanged', { count: conflicts.length })}
       </p>
       {conflicts.map((c) => {
-        const title = kind?.schema.properties[c.field]
-          ? fieldTitle(kind, c.field)
-          : c.title;
+        const title = kind?.schema.properties[c.field] ? fieldTitle(kind, c.field) : c.title;
         return (
           <fieldset key={c.field} className="conflict-field" aria-label={title}>
             <legend className="font-semibold">{title}</legend>
-            {(["yours", "theirs"] as const).map((side) => {
+            {(['yours', 'theirs'] as const).map((side) => {
               const id = `conflict-${c.field}-${side}`;
               return (
                 <div key={side} className="conflict-option">
@@ -103,14 +89,8 @@ export function ConflictDialog({
                     onChange={() => setChoices({ ...choices, [c.field]: side })}
                   />
                   <label htmlFor={id}>
-                    <span className="conflict-side">
-                      {side === "yours"
-                        ? t("conflict.yours")
-                        : t("conflict.theirs")}
-                    </span>
-                    <span className="conflict-value">
-                      {show(side === "yours" ? c.yours : c.theirs)}
-                    </span>
+                    <span className="conflict-side">{side === 'yours' ? t('conflict.yours') : t('conflict.theirs')}</span>
+                    <span className="conflict-value">{show(side === 'yours' ? c.yours : c.theirs)}</span>
                   </label>
                 </div>
               );

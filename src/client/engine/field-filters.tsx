@@ -29,7 +29,13 @@ export function FieldFilterButton({ kind, value, onApply }: { kind: Kind; value:
   if (fields.length === 0) return null;
   const active = Object.keys(value).length > 0;
   const apply = (next: FieldFilters): void => {
-    onApply(Object.fromEntries(Object.entries(next).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, v.trim()])));
+    onApply(
+      Object.fromEntries(
+        Object.entries(next)
+          .filter(([, v]) => v.trim() !== '')
+          .map(([k, v]) => [k, v.trim()]),
+      ),
+    );
     setOpen(false);
   };
   const footer = (
@@ -51,7 +57,14 @@ export function FieldFilterButton({ kind, value, onApply }: { kind: Kind; value:
         }}
       />
       {open && (
-        <Dialog header={t('list.searchTitle', { title: kindText(kind, 'titles.list', kind.meta.titles.list) })} visible onHide={() => setOpen(false)} footer={footer} style={{ width: 'min(28rem, calc(100vw - 1rem))' }} modal>
+        <Dialog
+          header={t('list.searchTitle', { title: kindText(kind, 'titles.list', kind.meta.titles.list) })}
+          visible
+          onHide={() => setOpen(false)}
+          footer={footer}
+          style={{ width: 'min(28rem, calc(100vw - 1rem))' }}
+          modal
+        >
           <form
             className="flex flex-column gap-3"
             onSubmit={(e) => {

@@ -76,7 +76,9 @@ export function systemFields(kind: Kind): Set<string> {
  */
 export function uiSchema(kind: Kind): UiSchema {
   // A pair's name ('Start', 'End') in the language on screen, as the sections' titles.
-  const locations = (kind.meta.locations ?? []).map((pair, i) => (pair.label === undefined ? pair : { ...pair, label: kindText(kind, `locations.${i}.label`, pair.label) }));
+  const locations = (kind.meta.locations ?? []).map((pair, i) =>
+    pair.label === undefined ? pair : { ...pair, label: kindText(kind, `locations.${i}.label`, pair.label) },
+  );
   const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true }, 'ui:groups': groupsOf(kind, systemFields(kind)), 'ui:locations': locations };
   for (const [name, prop] of Object.entries(kind.schema.properties)) ui[name] = fieldUi(prop);
   return ui;
@@ -88,7 +90,12 @@ export function uiSchema(kind: Kind): UiSchema {
  * dropdown shows it and a save keeps it; and each stored value that no longer fits says so under
  * its field. Returns the kind's own form when the record needs nothing of this.
  */
-export function formForRecord(kind: Kind, schema: RJSFSchema, ui: UiSchema, record: Record<string, unknown>): { schema: RJSFSchema; uiSchema: UiSchema; warnings: FieldWarning[] } {
+export function formForRecord(
+  kind: Kind,
+  schema: RJSFSchema,
+  ui: UiSchema,
+  record: Record<string, unknown>,
+): { schema: RJSFSchema; uiSchema: UiSchema; warnings: FieldWarning[] } {
   const warnings = recordWarnings(kind, record);
   if (warnings.length === 0) return { schema, uiSchema: ui, warnings };
   const properties = { ...(schema.properties as Record<string, RJSFSchema>) };

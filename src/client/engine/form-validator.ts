@@ -48,7 +48,10 @@ function resolveRef(ref: string, root: Schema): Schema | undefined {
   const at = ref.indexOf('#');
   if (at < 0) return undefined;
   let node: Json = root;
-  for (const raw of ref.slice(at + 1).split('/').filter(Boolean)) {
+  for (const raw of ref
+    .slice(at + 1)
+    .split('/')
+    .filter(Boolean)) {
     const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
     if (!isObject(node)) return undefined;
     node = node[key];

@@ -1,7 +1,7 @@
 import { format, isValid, parse } from 'date-fns';
 import type { CardFormat } from '../../shared/kind-types';
 
-const PATTERNS = ["yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss", 'yyyy-MM-dd HH:mm', "yyyy-MM-dd'T'HH:mm", 'yyyy-MM-dd'];
+const PATTERNS = ['yyyy-MM-dd HH:mm:ss', "yyyy-MM-dd'T'HH:mm:ss", 'yyyy-MM-dd HH:mm', "yyyy-MM-dd'T'HH:mm", 'yyyy-MM-dd'];
 
 /** Reads the date texts records carry ('yyyy-MM-dd', with ' HH:mm[:ss]' or 'T'), as local time. */
 export function parseDateText(value: unknown): Date | null {

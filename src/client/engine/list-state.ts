@@ -10,7 +10,8 @@ export interface ListState {
 }
 
 const keyOf = (kind: Kind): string => `list.${kind.name}`;
-const day = (d: Date | null): string | null => (d ? `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}` : null);
+const day = (d: Date | null): string | null =>
+  d ? `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}` : null;
 
 /**
  * Kept in sessionStorage, so opening a record and coming back finds the list as the tester left
@@ -34,7 +35,10 @@ export function loadListState(kind: Kind): ListState | null {
 
 export function saveListState(kind: Kind, state: ListState): void {
   try {
-    window.sessionStorage.setItem(keyOf(kind), JSON.stringify({ page: state.page, from: day(state.range.from), to: day(state.range.to), filters: state.filters }));
+    window.sessionStorage.setItem(
+      keyOf(kind),
+      JSON.stringify({ page: state.page, from: day(state.range.from), to: day(state.range.to), filters: state.filters }),
+    );
   } catch {
     // Storage blocked: the list still works, it only forgets.
   }

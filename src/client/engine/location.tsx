@@ -21,9 +21,24 @@ function positionError(e: GeolocationPositionError): 'location.denied' | 'locati
 }
 
 /** `label`: the pair's name in the language on screen (the kind's translation of pair.label), when the caller has one. */
-export function LocationControl({ pair, label, values, onChange }: { pair: LocationMeta; label?: string | undefined; values: Values; onChange: (patch: Values) => void }) {
+export function LocationControl({
+  pair,
+  label,
+  values,
+  onChange,
+}: {
+  pair: LocationMeta;
+  label?: string | undefined;
+  values: Values;
+  onChange: (patch: Values) => void;
+}) {
   const { t } = useTranslation();
-  const [state, setState] = useState<{ status: 'idle' } | { status: 'locating' } | { status: 'found'; accuracy: number } | { status: 'failed'; message: ReturnType<typeof positionError> | 'location.unsupported' }>({ status: 'idle' });
+  const [state, setState] = useState<
+    | { status: 'idle' }
+    | { status: 'locating' }
+    | { status: 'found'; accuracy: number }
+    | { status: 'failed'; message: ReturnType<typeof positionError> | 'location.unsupported' }
+  >({ status: 'idle' });
   const filled = [values[pair.lon], values[pair.lat]].some((v) => v !== undefined && v !== null && v !== '');
   // A kind with several pairs names each ('Start', 'End'); one pair needs no name.
   const name = pair.label === undefined ? undefined : (label ?? pair.label);
@@ -55,7 +70,12 @@ export function LocationControl({ pair, label, values, onChange }: { pair: Locat
           {state.status === 'locating' ? t('location.finding') : name === undefined ? t('location.use') : t('location.useNamed', { name })}
         </button>
         {filled && (
-          <button type="button" className="location-button location-clear" onClick={clear} aria-label={name === undefined ? t('location.clearLabel') : t('location.clearLabelNamed', { name })}>
+          <button
+            type="button"
+            className="location-button location-clear"
+            onClick={clear}
+            aria-label={name === undefined ? t('location.clearLabel') : t('location.clearLabelNamed', { name })}
+          >
             <i className="pi pi-times" aria-hidden="true" />
             {t('location.clear')}
           </button>

@@ -36,18 +36,34 @@ function PageNumber({ n, current, onPage }: { n: number; current: boolean; onPag
 }
 
 /** One group of numbers, drawn once it has come near the visible part of the row (or has the current page). */
-const PageGroup = memo(function PageGroup({ first, last, page, onPage, strip }: { first: number; last: number; page: number; onPage: (page: number) => void; strip: RefObject<HTMLDivElement | null> }) {
+const PageGroup = memo(function PageGroup({
+  first,
+  last,
+  page,
+  onPage,
+  strip,
+}: {
+  first: number;
+  last: number;
+  page: number;
+  onPage: (page: number) => void;
+  strip: RefObject<HTMLDivElement | null>;
+}) {
   const holds = page >= first && page <= last;
   const [near, setNear] = useState(holds || typeof IntersectionObserver === 'undefined');
   const placeholder = useRef<HTMLSpanElement>(null);
   useEffect(() => {
     const el = placeholder.current;
     if (near || !el) return;
-    const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { root: strip.current, rootMargin: '0px 600px' });
+    const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), {
+      root: strip.current,
+      rootMargin: '0px 600px',
+    });
     seen.observe(el);
     return () => seen.disconnect();
   }, [near, strip]);
-  if (!near && !holds) return <span ref={placeholder} className="pagination-placeholder" style={{ width: `${(last - first + 1) * NUMBER_REM}rem` }} aria-hidden="true" />;
+  if (!near && !holds)
+    return <span ref={placeholder} className="pagination-placeholder" style={{ width: `${(last - first + 1) * NUMBER_REM}rem` }} aria-hidden="true" />;
   const numbers = [];
   for (let n = first; n <= last; n++) numbers.push(<PageNumber key={n} n={n} current={n === page} onPage={onPage} />);
   return <>{numbers}</>;
@@ -80,7 +96,11 @@ export function Pagination({ page, totalPages, limit, onPage }: { page: number; 
   return (
     <nav className={`pagination${many ? ' pagination-many' : ''}`} aria-label={t('list.pages')}>
       <Button icon="pi pi-angle-left" text rounded aria-label={t('list.previousPage')} disabled={page <= 1} onClick={() => onPage(page - 1)} />
-      {many ? <PageStrip page={page} totalPages={totalPages} onPage={onPage} /> : pageNumbers(totalPages, limit).map((n) => <PageNumber key={n} n={n} current={n === page} onPage={onPage} />)}
+      {many ? (
+        <PageStrip page={page} totalPages={totalPages} onPage={onPage} />
+      ) : (
+        pageNumbers(totalPages, limit).map((n) => <PageNumber key={n} n={n} current={n === page} onPage={onPage} />)
+      )}
       <Button icon="pi pi-angle-right" text rounded aria-label={t('list.nextPage')} disabled={page >= totalPages} onClick={() => onPage(page + 1)} />
     </nav>
   );

@@ -10,13 +10,15 @@ export function RecordCard({ kind, row, onOpen, waiting = false }: { kind: Kind;
   const { t } = useTranslation();
   const { title, lines } = kind.meta.card;
   // The card's labels and fallbacks (x-kind.card) in the language on screen.
-  const text = (path: string, schemaText: string | undefined): string | undefined => (schemaText === undefined ? undefined : kindText(kind, `card.${path}`, schemaText));
+  const text = (path: string, schemaText: string | undefined): string | undefined =>
+    schemaText === undefined ? undefined : kindText(kind, `card.${path}`, schemaText);
   // A choice shows its label (x-labels); other values as stored.
   const value = (field: string): unknown => {
     const prop = kind.schema.properties[field];
     return prop?.['x-labels'] === undefined || row[field] === undefined || row[field] === null ? row[field] : labelOf(prop, row[field]);
   };
-  const titleText = text('title.text', title.text) ?? (title.field ? formatCardValue(value(title.field), title.format) : null) ?? text('title.fallback', title.fallback) ?? '';
+  const titleText =
+    text('title.text', title.text) ?? (title.field ? formatCardValue(value(title.field), title.format) : null) ?? text('title.fallback', title.fallback) ?? '';
   return (
     <button type="button" className="record-card" onClick={onOpen}>
       <div className="record-card-title">

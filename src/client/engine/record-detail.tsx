@@ -33,7 +33,17 @@ export interface DetailSectionProps {
 export type DetailSection = ComponentType<DetailSectionProps>;
 
 /** The detail screen of any kind, with the form built from its schema file. */
-export function RecordDetail({ kind, id, sections = [], topSections = [] }: { kind: Kind; id: string; sections?: DetailSection[]; topSections?: DetailSection[] }) {
+export function RecordDetail({
+  kind,
+  id,
+  sections = [],
+  topSections = [],
+}: {
+  kind: Kind;
+  id: string;
+  sections?: DetailSection[];
+  topSections?: DetailSection[];
+}) {
   const navigate = useNavigate();
   const location = useLocation();
   const { prefill, fromOutbox } = (location.state as { prefill?: Record<string, unknown>; fromOutbox?: string } | null) ?? {};
@@ -86,12 +96,17 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
   // The server has other schema files than this app was built with: update before editing, so
   // that nobody types into a form the server no longer has (drafts and the outbox are kept).
   const update = (): void => void checkForUpdates();
-  const actions = c.editing || waiting ? undefined : (
-    <>
-      <Button icon="pi pi-refresh" rounded text aria-label={t('common.refresh')} onClick={() => void c.refresh()} />
-      {outdated ? <Button label={t('detail.updateToEdit')} icon="pi pi-download" size="small" onClick={update} /> : <Button label={t('detail.edit')} icon="pi pi-pencil" size="small" onClick={c.edit} />}
-    </>
-  );
+  const actions =
+    c.editing || waiting ? undefined : (
+      <>
+        <Button icon="pi pi-refresh" rounded text aria-label={t('common.refresh')} onClick={() => void c.refresh()} />
+        {outdated ? (
+          <Button label={t('detail.updateToEdit')} icon="pi pi-download" size="small" onClick={update} />
+        ) : (
+          <Button label={t('detail.edit')} icon="pi pi-pencil" size="small" onClick={c.edit} />
+        )}
+      </>
+    );
 
   const baseUi = c.isNew ? { ...ui, id: { 'ui:widget': 'hidden' } } : ui;
   const shown = c.editing ? c.draft : c.state.record;
@@ -169,7 +184,14 @@ export function RecordDetail({ kind, id, sections = [], topSections = [] }: { ki
         </RecordSheet>
       )}
       {c.conflict && (
-        <ConflictDialog kind={kind} conflicts={c.conflict.conflicts} changedBy={c.conflict.changedBy} saving={c.saving} onCancel={c.closeConflict} onResolve={(choices) => void c.resolve(choices)} />
+        <ConflictDialog
+          kind={kind}
+          conflicts={c.conflict.conflicts}
+          changedBy={c.conflict.changedBy}
+          saving={c.saving}
+          onCancel={c.closeConflict}
+          onResolve={(choices) => void c.resolve(choices)}
+        />
       )}
       {c.editing && (
         <div className="edit-bar">

@@ -14,7 +14,14 @@ import type { LocationMeta } from '../../shared/kind-types';
 
 // Its own chunk (RJSF and the PrimeReact widgets): loaded when a record is edited or created, so
 // a detail screen first paints from the light summary (record-summary.tsx).
-const widgets: RegistryWidgetsType = { yesNo: YesNoWidget, dateText: DateTextWidget, derived: DerivedWidget, connectors: ConnectorsWidget, signedNumber: SignedNumberWidget, SelectWidget };
+const widgets: RegistryWidgetsType = {
+  yesNo: YesNoWidget,
+  dateText: DateTextWidget,
+  derived: DerivedWidget,
+  connectors: ConnectorsWidget,
+  signedNumber: SignedNumberWidget,
+  SelectWidget,
+};
 
 /** What the form's templates read besides the schema: the values, and a way to change several at once. */
 interface FormContext {
@@ -99,7 +106,10 @@ export function RecordForm({ schema, uiSchema, values, editing, fieldErrors, onC
   const sources = useMemo(() => derivedSources(uiSchema), [uiSchema]);
   const sourceValues = JSON.stringify(sources.map((f) => values[f] ?? null));
   const formContext = useMemo<FormContext>(
-    () => ({ formData: latest.current, ...(editing ? { setValues: (patch: Record<string, unknown>) => change.current({ ...latest.current, ...patch }) } : {}) }),
+    () => ({
+      formData: latest.current,
+      ...(editing ? { setValues: (patch: Record<string, unknown>) => change.current({ ...latest.current, ...patch }) } : {}),
+    }),
     // sourceValues: a new context (with the values as they are now) when a derived field's source changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [editing, sourceValues],

@@ -59,7 +59,11 @@ function Row({ name, label, value, multiline, help }: { name: string; label: str
       <dt id={`label_${name}`} className="sheet-label">
         {label}
       </dt>
-      <dd id={`root_${name}`} aria-labelledby={`label_${name}`} className={`sheet-value${value === null ? ' sheet-value-empty' : ''}${multiline ? ' sheet-value-multiline' : ''}`}>
+      <dd
+        id={`root_${name}`}
+        aria-labelledby={`label_${name}`}
+        className={`sheet-value${value === null ? ' sheet-value-empty' : ''}${multiline ? ' sheet-value-multiline' : ''}`}
+      >
         {value ?? t('detail.notSet')}
         {help !== undefined && (
           <small className="field-warning" data-testid="field-warning">
@@ -71,7 +75,19 @@ function Row({ name, label, value, multiline, help }: { name: string; label: str
   );
 }
 
-export function RecordSheet({ kind, schema, uiSchema, record, children }: { kind: Kind; schema: RJSFSchema; uiSchema: UiSchema; record: Record<string, unknown>; children?: ReactNode }) {
+export function RecordSheet({
+  kind,
+  schema,
+  uiSchema,
+  record,
+  children,
+}: {
+  kind: Kind;
+  schema: RJSFSchema;
+  uiSchema: UiSchema;
+  record: Record<string, unknown>;
+  children?: ReactNode;
+}) {
   const [showEmpty, setShowEmpty] = useState(false);
   const [showSystem, setShowSystem] = useState(false);
   const properties = (schema.properties ?? {}) as Record<string, RJSFSchema>;
@@ -80,7 +96,12 @@ export function RecordSheet({ kind, schema, uiSchema, record, children }: { kind
   const titleValue = titleField === undefined ? null : record[titleField];
   const heading =
     (title.text === undefined ? undefined : kindText(kind, 'card.title.text', title.text)) ??
-    (titleField !== undefined ? formatCardValue(kind.schema.properties[titleField]?.['x-labels'] && !isEmpty(titleValue) ? labelOf(kind.schema.properties[titleField], titleValue) : titleValue, title.format) : null) ??
+    (titleField !== undefined
+      ? formatCardValue(
+          kind.schema.properties[titleField]?.['x-labels'] && !isEmpty(titleValue) ? labelOf(kind.schema.properties[titleField], titleValue) : titleValue,
+          title.format,
+        )
+      : null) ??
     (title.fallback === undefined ? undefined : kindText(kind, 'card.title.fallback', title.fallback)) ??
     kind.schema.title;
   const system = systemFields(kind);
@@ -140,7 +161,11 @@ export function RecordSheet({ kind, schema, uiSchema, record, children }: { kind
       {showSystem && systemList.length > 0 && (
         <div className="sheet-card" data-testid="system-fields">
           <FieldSection title={t('detail.setByServer')}>
-            <dl className="sheet-list">{systemList.map((name) => <Row key={name} name={name} label={fieldTitle(kind, name)} value={value(name)} multiline={false} />)}</dl>
+            <dl className="sheet-list">
+              {systemList.map((name) => (
+                <Row key={name} name={name} label={fieldTitle(kind, name)} value={value(name)} multiline={false} />
+              ))}
+            </dl>
           </FieldSection>
         </div>
       )}

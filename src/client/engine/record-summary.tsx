@@ -25,7 +25,19 @@ function text(value: unknown): string {
 const DROPDOWN: CSSProperties = { display: 'flex', cursor: 'default', position: 'relative', userSelect: 'none' };
 const DROPDOWN_LABEL: CSSProperties = { display: 'block', whiteSpace: 'nowrap', overflow: 'hidden', flex: '1 1 auto', width: '1%', textOverflow: 'ellipsis' };
 const DROPDOWN_TRIGGER: CSSProperties = { display: 'flex', alignItems: 'center', justifyContent: 'center', flexShrink: 0 };
-const HIDDEN: CSSProperties = { border: 0, clip: 'rect(0 0 0 0)', height: 1, margin: -1, opacity: 0, overflow: 'hidden', padding: 0, pointerEvents: 'none', position: 'absolute', whiteSpace: 'nowrap', width: 1 };
+const HIDDEN: CSSProperties = {
+  border: 0,
+  clip: 'rect(0 0 0 0)',
+  height: 1,
+  margin: -1,
+  opacity: 0,
+  overflow: 'hidden',
+  padding: 0,
+  pointerEvents: 'none',
+  position: 'absolute',
+  whiteSpace: 'nowrap',
+  width: 1,
+};
 
 /** A disabled PrimeReact Dropdown; `inputId` puts the id on its hidden input, as the Yes/No widget does. */
 function Dropdown({ id, shown, placeholder, inputId = false }: { id: string; shown: string; placeholder?: string; inputId?: boolean }) {

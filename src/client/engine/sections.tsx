@@ -32,7 +32,8 @@ export function groupsOf(kind: Kind, leaveOut: ReadonlySet<string> = new Set()):
   for (const [index, section] of sections.entries()) {
     const fields = section.fields.filter((f) => shown(f) && !placed.has(f));
     for (const f of fields) placed.add(f);
-    if (fields.length > 0) groups.push({ title: kindText(kind, `sections.${index}.title`, section.title), fields, ...(section.collapsed ? { collapsed: true } : {}) });
+    if (fields.length > 0)
+      groups.push({ title: kindText(kind, `sections.${index}.title`, section.title), fields, ...(section.collapsed ? { collapsed: true } : {}) });
   }
   const rest = kind.fields.filter((f) => shown(f) && !placed.has(f));
   if (rest.length > 0) groups.push(groups.length === 0 ? { fields: rest } : { title: more(), fields: rest });
@@ -44,7 +45,19 @@ export function groupsOf(kind: Kind, leaveOut: ReadonlySet<string> = new Set()):
  * folded group keeps its fields mounted, only hidden, so a form loses nothing typed. `open`
  * forces it open (a field in it has an error).
  */
-export function FieldSection({ title, collapsed = false, open, count, children }: { title: string; collapsed?: boolean; open?: boolean; count?: number; children: ReactNode }) {
+export function FieldSection({
+  title,
+  collapsed = false,
+  open,
+  count,
+  children,
+}: {
+  title: string;
+  collapsed?: boolean;
+  open?: boolean;
+  count?: number;
+  children: ReactNode;
+}) {
   const [folded, setFolded] = useState(collapsed);
   // From the title, not useId: the form and the light summary that paints before it must match.
   const bodyId = `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;

@@ -47,7 +47,8 @@ export { changes } from './record-edits';
  * waiting: a record saved on this phone and not created yet ('waiting~<key>'); notSent: the
  * server refused it when the sync sent it (its message), so it waits for the tester, not the network.
  */
-export type DetailState = { status: 'loading' } | { status: 'notFound' } | { status: 'ready'; record: Values; offlineSince?: number; waiting?: boolean; notSent?: string };
+export type DetailState =
+  { status: 'loading' } | { status: 'notFound' } | { status: 'ready'; record: Values; offlineSince?: number; waiting?: boolean; notSent?: string };
 
 function detail(error: unknown): string | undefined {
   return error instanceof ApiError ? error.message : undefined;
@@ -70,14 +71,22 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
   const isNew = id === 'new';
   const waitingKey = id.startsWith('waiting~') ? decodeURIComponent(id.slice('waiting~'.length)) : undefined;
   // The key a new record is created with (Idempotency-Key), also holding what is attached before it exists.
-  const [newRecordKey] = useState(() => (isNew ? `${(storage.username() ?? '').replace(/[^\w.-]/g, '_')}:${kind.name}:${crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`}` : undefined));
+  const [newRecordKey] = useState(() =>
+    isNew
+      ? `${(storage.username() ?? '').replace(/[^\w.-]/g, '_')}:${kind.name}:${crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`}`
+      : undefined,
+  );
   // Edits left unsaved on this phone (reload, closed tab): offered back. A new record opened with
   // fresh values (an ended drive's times) starts from those instead.
   const [restored] = useState<Draft | null>(() => (isNew && prefill ? null : drafts.load(kind, id)));
   // A record opened before in this visit shows at once, then is fetched again (quietly).
   const [remembered] = useState(() => (isNew || restored || id.startsWith('waiting~') ? undefined : rememberedRecord(meta.apiPath, id)));
   const [state, setState] = useState<DetailState>(() =>
-    isNew ? { status: 'ready', record: newRecordValues(kind, new Date(), prefill) } : remembered ? { status: 'ready', record: remembered } : { status: 'loading' },
+    isNew
+      ? { status: 'ready', record: newRecordValues(kind, new Date(), prefill) }
+      : remembered
+        ? { status: 'ready', record: remembered }
+        : { status: 'loading' },
   );
   const [editing, setEditing] = useState(isNew);
   const editingRef = useRef(editing);

@@ -76,7 +76,13 @@ export function useRecordList(kind: Kind, page: number, range: DateRange, onErro
   else if (error || !data) state = { status: 'error', message: (error as Error | undefined)?.message ?? 'An error occurred', offline: unreachable(error) };
   else {
     const total = Number(data.body.total) || 0;
-    state = { status: 'ready', rows: Array.isArray(data.body.rows) ? data.body.rows : [], total, totalPages: Math.ceil(total / PAGE_SIZE), offlineSince: data.offlineSince };
+    state = {
+      status: 'ready',
+      rows: Array.isArray(data.body.rows) ? data.body.rows : [],
+      total,
+      totalPages: Math.ceil(total / PAGE_SIZE),
+      offlineSince: data.offlineSince,
+    };
   }
   return { state, refresh: () => mutate() };
 }

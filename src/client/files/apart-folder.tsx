@@ -10,7 +10,17 @@ export interface ApartFolder {
 }
 
 /** The files of a subfolder under their own heading: preview and download, nothing else. */
-export function ApartFolderSection({ path, folder, onOpen, onDownload }: { path: string; folder: ApartFolder; onOpen: (item: FileItem) => void; onDownload: (item: FileItem) => void }) {
+export function ApartFolderSection({
+  path,
+  folder,
+  onOpen,
+  onDownload,
+}: {
+  path: string;
+  folder: ApartFolder;
+  onOpen: (item: FileItem) => void;
+  onDownload: (item: FileItem) => void;
+}) {
   const list = useFileList(path === '' ? folder.name : `${path}/${folder.name}`);
   return (
     <section className="file-apart" aria-label={folder.title} data-testid="apart-folder">

@@ -47,13 +47,27 @@ export function FileList({ state, onOpen, onDownload, onOpenFolder, pending = fa
         return (
           <li key={item.id} className="file-item" data-testid="file-item">
             {canOpen ? (
-              <button type="button" className="file-item-main" onClick={() => (isFolder ? onOpenFolder?.(item) : onOpen(item))} aria-label={isFolder ? t('files.openFolder', { name: item.name }) : t('files.preview', { name: item.name })}>
+              <button
+                type="button"
+                className="file-item-main"
+                onClick={() => (isFolder ? onOpenFolder?.(item) : onOpen(item))}
+                aria-label={isFolder ? t('files.openFolder', { name: item.name }) : t('files.preview', { name: item.name })}
+              >
                 {body}
               </button>
             ) : (
               <div className="file-item-main">{body}</div>
             )}
-            {!isFolder && <Button icon="pi pi-download" rounded text className="file-item-action" aria-label={t('files.download', { name: item.name })} onClick={() => onDownload(item)} />}
+            {!isFolder && (
+              <Button
+                icon="pi pi-download"
+                rounded
+                text
+                className="file-item-action"
+                aria-label={t('files.download', { name: item.name })}
+                onClick={() => onDownload(item)}
+              />
+            )}
           </li>
         );
       })}

@@ -32,7 +32,10 @@ export function FilePanel({ path, title, editable, issue, onOpenFolder, apart }:
   const all = useFileList(path);
   const hasApart = apart !== undefined && all.state.status === 'ready' && all.state.items.some((i) => i.type === 'folder' && i.name === apart.name);
   // The apart folder is not one of the folder's own entries: it has its section below.
-  const list = hasApart && all.state.status === 'ready' ? { ...all, state: { status: 'ready' as const, items: all.state.items.filter((i) => !(i.type === 'folder' && i.name === apart.name)) } } : all;
+  const list =
+    hasApart && all.state.status === 'ready'
+      ? { ...all, state: { status: 'ready' as const, items: all.state.items.filter((i) => !(i.type === 'folder' && i.name === apart.name)) } }
+      : all;
   const queue = useUploadQueue({ folder: path, issue, onUploaded: list.refresh });
   // Issue 28: what is on its way from the outbox shows too, and the folder is listed again when it arrives.
   const [arrived, setArrived] = useState<{ names: string[]; after: number }>({ names: [], after: 0 });

@@ -37,9 +37,24 @@ export function UploadControls({ onFiles, recorder }: { onFiles: (files: File[])
           className="attachment-recorder-name"
         />
         {recording ? (
-          <Button label={t('files.stop', { time: clock(recorder.elapsed) })} icon="pi pi-stop-circle" severity="danger" className="attachment-record recording" onClick={recorder.stop} aria-label={t('files.stopRecording')} />
+          <Button
+            label={t('files.stop', { time: clock(recorder.elapsed) })}
+            icon="pi pi-stop-circle"
+            severity="danger"
+            className="attachment-record recording"
+            onClick={recorder.stop}
+            aria-label={t('files.stopRecording')}
+          />
         ) : (
-          <Button label={t('files.record')} icon={recorder.status === 'starting' ? 'pi pi-spin pi-spinner' : 'pi pi-microphone'} outlined className="attachment-record" onClick={() => void recorder.start()} disabled={recorder.status === 'starting'} aria-label={t('files.recordAudio')} />
+          <Button
+            label={t('files.record')}
+            icon={recorder.status === 'starting' ? 'pi pi-spin pi-spinner' : 'pi pi-microphone'}
+            outlined
+            className="attachment-record"
+            onClick={() => void recorder.start()}
+            disabled={recorder.status === 'starting'}
+            aria-label={t('files.recordAudio')}
+          />
         )}
       </div>
     </div>

@@ -24,7 +24,10 @@ export function UploadQueueView({ queue, editable }: { queue: UploadQueue; edita
       {items.map((item) => (
         <li key={item.id} className={`upload-item upload-${item.status}`} data-testid="upload-item" data-retries={item.retryCount}>
           <div className="upload-item-head">
-            <i className={item.source === 'recording' ? 'pi pi-microphone' : TYPE_ICONS[fileTypeOf({ name: item.file.name, mimeType: item.file.type })]} aria-hidden="true" />
+            <i
+              className={item.source === 'recording' ? 'pi pi-microphone' : TYPE_ICONS[fileTypeOf({ name: item.file.name, mimeType: item.file.type })]}
+              aria-hidden="true"
+            />
             <span className="upload-item-name">{item.file.name}</span>
             <span className="upload-item-size">{formatSize(item.file.size)}</span>
           </div>
@@ -67,7 +70,12 @@ export function IncomingFilesView({ files, arrived }: { files: IncomingFile[]; a
   return (
     <ul className="upload-queue" aria-label={t('files.onTheirWay')}>
       {files.map((file) => (
-        <li key={file.key} className={`upload-item upload-${file.status === 'refused' ? 'error' : 'waiting'}`} data-testid="incoming-file" data-status={file.status}>
+        <li
+          key={file.key}
+          className={`upload-item upload-${file.status === 'refused' ? 'error' : 'waiting'}`}
+          data-testid="incoming-file"
+          data-status={file.status}
+        >
           <div className="upload-item-head">
             <i className={TYPE_ICONS[fileTypeOf({ name: file.name, mimeType: file.type })]} aria-hidden="true" />
             <span className="upload-item-name">{file.name}</span>
@@ -89,7 +97,9 @@ export function IncomingFilesView({ files, arrived }: { files: IncomingFile[]; a
                 <i className="pi pi-cloud-upload" aria-hidden="true" /> {t('files.waitingToSync')}
               </span>
             )}
-            {file.status === 'refused' && <span className="upload-item-error">{t('files.uploadFailed', { reason: file.error ? uploadErrorText(file.error) : t('files.refused') })}</span>}
+            {file.status === 'refused' && (
+              <span className="upload-item-error">{t('files.uploadFailed', { reason: file.error ? uploadErrorText(file.error) : t('files.refused') })}</span>
+            )}
           </div>
         </li>
       ))}

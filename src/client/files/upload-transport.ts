@@ -29,7 +29,13 @@ interface XhrAnswer {
  * One request by XMLHttpRequest, for its upload progress events (fetch has none). Resolves with
  * any HTTP answer; rejects only when no answer came (network down, aborted).
  */
-function xhrSend(method: string, url: string, body: XMLHttpRequestBodyInit, headers: Record<string, string>, onSent: (loaded: number) => void): Promise<XhrAnswer> {
+function xhrSend(
+  method: string,
+  url: string,
+  body: XMLHttpRequestBodyInit,
+  headers: Record<string, string>,
+  onSent: (loaded: number) => void,
+): Promise<XhrAnswer> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(method, url);
@@ -121,7 +127,9 @@ export async function uploadInSession(file: File, folder: string, state: Session
     const n = Math.floor(start / CHUNK_SIZE) + 1;
     let answer: XhrAnswer;
     try {
-      answer = await xhrSend('PUT', uploadUrl, file.slice(start, end + 1), { 'Content-Range': `bytes ${start}-${end}/${total}` }, (loaded) => onProgress(percent(start + loaded, total)));
+      answer = await xhrSend('PUT', uploadUrl, file.slice(start, end + 1), { 'Content-Range': `bytes ${start}-${end}/${total}` }, (loaded) =>
+        onProgress(percent(start + loaded, total)),
+      );
     } catch {
       // Says OFFLINE's words in any language: isOfflineError reads them.
       throw new Error(t('files.chunkFailed', { n, status: 0, detail: ` (${OFFLINE})` }));

@@ -48,9 +48,14 @@ export function useIncomingFiles(folder: string, onArrived: (files: { key: strin
           if (!live || read !== reads) return;
           const mine = all.filter((f) => f.createKey === undefined && sameFolder(f.folder, folder));
           const sending = isSyncing();
-          const files = mine.map(
-            (f): IncomingFile => ({ key: f.key, name: f.name, size: f.blob.size, type: f.type, status: f.state === 'refused' ? 'refused' : sending ? 'sending' : 'waiting', error: f.lastError ?? '' }),
-          );
+          const files = mine.map((f): IncomingFile => ({
+            key: f.key,
+            name: f.name,
+            size: f.blob.size,
+            type: f.type,
+            status: f.state === 'refused' ? 'refused' : sending ? 'sending' : 'waiting',
+            error: f.lastError ?? '',
+          }));
           const now = new Set(mine.map((f) => f.key));
           const gone = [...seen].filter(([key]) => !now.has(key)).map(([key, name]) => ({ key, name }));
           seen = new Map(mine.map((f) => [f.key, f.name]));

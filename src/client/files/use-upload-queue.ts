@@ -140,7 +140,8 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
                 sent = true;
                 return { ...item, status: 'success', progress: 100, errorMsg: '' };
               }
-              if (kept.state === 'refused') return { ...item, status: 'error', errorMsg: kept.lastError ? uploadErrorText(kept.lastError) : t('files.refused') };
+              if (kept.state === 'refused')
+                return { ...item, status: 'error', errorMsg: kept.lastError ? uploadErrorText(kept.lastError) : t('files.refused') };
               return item;
             }),
           );
@@ -177,7 +178,16 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
 
   const add = useCallback(
     (files: File[], source: UploadItem['source'] = 'file') => {
-      const added = files.map((file): UploadItem => ({ id: nextId.current++, file, progress: 0, status: 'uploading', errorMsg: '', retryCount: 0, source, folder }));
+      const added = files.map((file): UploadItem => ({
+        id: nextId.current++,
+        file,
+        progress: 0,
+        status: 'uploading',
+        errorMsg: '',
+        retryCount: 0,
+        source,
+        folder,
+      }));
       setItems((prev) => [...prev, ...added]);
       added.forEach(enqueue);
     },
@@ -189,7 +199,8 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
       const item = items.find((i) => i.id === id);
       if (!item || item.status !== 'error') return;
       // A file the server refused through the sync: the queue takes it back from the outbox.
-      if (item.outboxKey !== undefined) void waitingFiles.remove(item.outboxKey).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
+      if (item.outboxKey !== undefined)
+        void waitingFiles.remove(item.outboxKey).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
       const { outboxKey: _taken, ...rest } = item;
       void _taken;
       const again = { ...rest, status: 'uploading' as const, progress: 0, errorMsg: '', retryCount: item.retryCount + 1 };
@@ -204,7 +215,8 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
       const item = items.find((i) => i.id === id);
       if (item?.status !== 'error') return;
       setItems((prev) => prev.filter((i) => i.id !== id));
-      if (item.outboxKey !== undefined) void waitingFiles.remove(item.outboxKey).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
+      if (item.outboxKey !== undefined)
+        void waitingFiles.remove(item.outboxKey).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
       // A removed session upload is cancelled, so its part file does not wait 24 h on the server.
       const url = sessions.current.get(id)?.uploadUrl;
       sessions.current.delete(id);

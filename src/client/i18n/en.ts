@@ -329,7 +329,8 @@ export const en = {
     end: 'End it and sign out',
     session: 'A {{kind}} session (since {{since}})',
     and: ' and ',
-    running: '{{what}} is still running. Keep it on this phone for when you sign in again (nobody else signing in here sees it), or end it now without a record?',
+    running:
+      '{{what}} is still running. Keep it on this phone for when you sign in again (nobody else signing in here sees it), or end it now without a record?',
     kinds: { drive: 'drive', charging: 'charging', other: '{{kind}}' },
   },
   updates: {

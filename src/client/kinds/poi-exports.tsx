@@ -19,7 +19,12 @@ function sheetKind(kind: Kind): SheetKind {
     const l = kind.schema.properties[f]?.['x-labels'];
     if (l !== undefined) labels[f] = l;
   }
-  return { fields: kind.fields, exportFields: kind.exportFields, formats: Object.fromEntries(kind.fields.map((f) => [f, kind.schema.properties[f]?.format])), labels };
+  return {
+    fields: kind.fields,
+    exportFields: kind.exportFields,
+    formats: Object.fromEntries(kind.fields.map((f) => [f, kind.schema.properties[f]?.format])),
+    labels,
+  };
 }
 
 /** The sheet rows: every export column, blank where a row has no value. */
@@ -53,7 +58,11 @@ export async function exportPoiExcel(kind: Kind, range: DateRange, save = saveBy
     if (rows.length === 0) return false;
     bytes = (await import('./poi-sheet')).buildPoiWorkbook(sheetKind(kind), rows);
   } else {
-    const answer = await inWorker({ url: new URL(`${API_BASE}${kind.meta.apiPath}/list${toQueryString(query)}`, window.location.href).href, headers: apiHeaders(), kind: sheetKind(kind) });
+    const answer = await inWorker({
+      url: new URL(`${API_BASE}${kind.meta.apiPath}/list${toQueryString(query)}`, window.location.href).href,
+      headers: apiHeaders(),
+      kind: sheetKind(kind),
+    });
     if ('empty' in answer) return false;
     if ('status' in answer) {
       if (answer.status === 401) signOutOnUnauthorized();

@@ -52,7 +52,12 @@ type Answer = { ok: true; status: number; body: unknown } | { ok: false; message
 /** An outcome of sending one item or file. */
 type Outcome = 'done' | 'offline' | 'unauthorized';
 
-async function call(ctx: SyncContext, method: string, url: string, init: { headers?: Record<string, string>; body?: BodyInit; timeout?: boolean } = {}): Promise<Answer> {
+async function call(
+  ctx: SyncContext,
+  method: string,
+  url: string,
+  init: { headers?: Record<string, string>; body?: BodyInit; timeout?: boolean } = {},
+): Promise<Answer> {
   // Called unbound: a browser's fetch refuses to run with another `this` ('Illegal invocation').
   const doFetch = ctx.fetch;
   let response: Response;

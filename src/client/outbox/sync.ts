@@ -129,7 +129,8 @@ export function startOutboxSync(onDone: (sent: number, filesSent: number) => voi
     const data = event.data as { type?: unknown; sent?: unknown; filesSent?: unknown; waiting?: unknown } | null;
     if (data?.type !== OUTBOX_SYNCED_MESSAGE) return;
     changed();
-    if (typeof data.sent === 'number' && data.sent > 0 && data.waiting === 0 && !stopped) onDone(data.sent, typeof data.filesSent === 'number' ? data.filesSent : 0);
+    if (typeof data.sent === 'number' && data.sent > 0 && data.waiting === 0 && !stopped)
+      onDone(data.sent, typeof data.filesSent === 'number' ? data.filesSent : 0);
   };
   const workers = 'serviceWorker' in navigator ? navigator.serviceWorker : undefined;
   workers?.addEventListener('message', onMessage);
@@ -148,6 +149,8 @@ export function startOutboxSync(onDone: (sent: number, filesSent: number) => voi
 
 /** '1 record and 2 files reached the server', leaving out what is none. */
 export function reachedServer(records: number, files: number): string {
-  const parts = [records > 0 ? `${records} ${records === 1 ? 'record' : 'records'}` : '', files > 0 ? `${files} ${files === 1 ? 'file' : 'files'}` : ''].filter(Boolean);
+  const parts = [records > 0 ? `${records} ${records === 1 ? 'record' : 'records'}` : '', files > 0 ? `${files} ${files === 1 ? 'file' : 'files'}` : ''].filter(
+    Boolean,
+  );
   return `${parts.join(' and ')} reached the server`;
 }

@@ -51,7 +51,11 @@ export function DayChart({ from, to, days, selected }: { from: string; to: strin
               <div className="day-chart-bars">
                 {values.map((v, i) => (
                   <div key={dates[i]} className={`day-chart-col${dates[i] === selected ? ' selected' : ''}`}>
-                    <div className={`day-chart-bar ${s.className}`} style={{ height: max > 0 ? `${Math.max(v > 0 ? 6 : 0, (v / max) * 100)}%` : 0 }} data-value={v} />
+                    <div
+                      className={`day-chart-bar ${s.className}`}
+                      style={{ height: max > 0 ? `${Math.max(v > 0 ? 6 : 0, (v / max) * 100)}%` : 0 }}
+                      data-value={v}
+                    />
                   </div>
                 ))}
               </div>

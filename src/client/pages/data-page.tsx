@@ -215,11 +215,15 @@ export function DataPage() {
       <Card title={t('data.projectInfo')} className="mb-3">
         <div className="flex justify-content-between py-1">
           <span className="text-600">{t('data.project')}</span>
-          <span className="font-medium" data-testid="project-name">{project}</span>
+          <span className="font-medium" data-testid="project-name">
+            {project}
+          </span>
         </div>
         <div className="flex justify-content-between py-1">
           <span className="text-600">{t('data.vehicle')}</span>
-          <span className="font-medium" data-testid="vehicle-no">{vehicle || '-'}</span>
+          <span className="font-medium" data-testid="vehicle-no">
+            {vehicle || '-'}
+          </span>
         </div>
       </Card>
 
@@ -247,7 +251,11 @@ export function DataPage() {
             return (
               <div key={key} className="col-6">
                 <div className="day-tile">
-                  <button type="button" className="day-tile-open" onClick={() => navigate(tile.kind.meta.route, { state: { selectedDate: date, formattedDate: day } })}>
+                  <button
+                    type="button"
+                    className="day-tile-open"
+                    onClick={() => navigate(tile.kind.meta.route, { state: { selectedDate: date, formattedDate: day } })}
+                  >
                     <i className={`${tile.page.tile.icon} text-primary text-xl`} aria-hidden="true" />
                     <span className="text-2xl font-bold" data-testid={`day-${key}`}>
                       {daily.isLoading ? '…' : count(daily.data?.[key])}

@@ -88,7 +88,12 @@ export function LoginPage() {
               aria-required="true"
               aria-invalid={missingPassword}
             />
-            <button type="button" className="password-toggle" onClick={() => setShowPassword((v) => !v)} aria-label={showPassword ? t('login.hidePassword') : t('login.showPassword')}>
+            <button
+              type="button"
+              className="password-toggle"
+              onClick={() => setShowPassword((v) => !v)}
+              aria-label={showPassword ? t('login.hidePassword') : t('login.showPassword')}
+            >
               <i className={showPassword ? 'pi pi-eye-slash' : 'pi pi-eye'} aria-hidden="true" />
             </button>
           </div>

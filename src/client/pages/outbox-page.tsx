@@ -102,7 +102,13 @@ export function OutboxPage() {
 
   return (
     <div className="page">
-      <PageHeader title={t('pages.outbox')} back={PAGE_BACK.outbox} actions={items.length > 0 ? <Button label={t('outbox.retry')} icon="pi pi-refresh" size="small" loading={syncing} onClick={() => void retry()} /> : undefined} />
+      <PageHeader
+        title={t('pages.outbox')}
+        back={PAGE_BACK.outbox}
+        actions={
+          items.length > 0 ? <Button label={t('outbox.retry')} icon="pi pi-refresh" size="small" loading={syncing} onClick={() => void retry()} /> : undefined
+        }
+      />
       {items.length + files.length === 0 && (
         <div className="empty-state">
           <i className="pi pi-check-circle text-4xl text-400" aria-hidden="true" />
@@ -122,7 +128,15 @@ export function OutboxPage() {
               {item.state !== 'waiting' && (
                 <Button label={t('outbox.openInForm')} icon="pi pi-pencil" text size="small" className="mt-2 p-0" onClick={() => void openInForm(item)} />
               )}
-              <Button label={t('outbox.remove')} icon="pi pi-trash" text severity="danger" size="small" className="mt-2 px-2" onClick={() => setRemoving(item)} />
+              <Button
+                label={t('outbox.remove')}
+                icon="pi pi-trash"
+                text
+                severity="danger"
+                size="small"
+                className="mt-2 px-2"
+                onClick={() => setRemoving(item)}
+              />
             </div>
           </Card>
         ))}
@@ -141,7 +155,15 @@ export function OutboxPage() {
                 })}
               </div>
               {file.lastError && <div className="text-sm mt-1">{uploadErrorText(file.lastError)}</div>}
-              <Button label={t('outbox.remove')} icon="pi pi-trash" text severity="danger" size="small" className="mt-2 px-2" onClick={() => setRemovingFile(file)} />
+              <Button
+                label={t('outbox.remove')}
+                icon="pi pi-trash"
+                text
+                severity="danger"
+                size="small"
+                className="mt-2 px-2"
+                onClick={() => setRemovingFile(file)}
+              />
             </Card>
           ))}
         </div>

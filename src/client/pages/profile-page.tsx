@@ -181,8 +181,12 @@ export function ProfilePage() {
         <div className="flex align-items-center gap-3">
           <Avatar icon="pi pi-user" size="xlarge" shape="circle" className="bg-primary text-white" />
           <div>
-            <div className="text-xl font-semibold" data-testid="profile-username">{username}</div>
-            <div className="text-600" data-testid="profile-dept">{dept}</div>
+            <div className="text-xl font-semibold" data-testid="profile-username">
+              {username}
+            </div>
+            <div className="text-600" data-testid="profile-dept">
+              {dept}
+            </div>
           </div>
         </div>
       </Card>
@@ -198,14 +202,26 @@ export function ProfilePage() {
           </span>
         </SettingsRow>
         <div className="flex gap-2 pt-3">
-          <Button label={updating ? t('updates.checking') : t('profile.checkUpdates')} icon="pi pi-refresh" outlined className="flex-1" loading={updating} onClick={() => void update()} />
+          <Button
+            label={updating ? t('updates.checking') : t('profile.checkUpdates')}
+            icon="pi pi-refresh"
+            outlined
+            className="flex-1"
+            loading={updating}
+            onClick={() => void update()}
+          />
           <Button label={t('profile.test')} icon="pi pi-wrench" outlined severity="secondary" onClick={() => void test()} />
         </div>
       </Card>
       <Button label={t('profile.signOut')} icon="pi pi-sign-out" severity="danger" className="w-full" onClick={() => setSignOutOpen(true)} />
       <Button label={t('profile.reset')} icon="pi pi-trash" text severity="secondary" className="w-full mt-2" onClick={() => setResetting(localWork())} />
       {resetting && <ResetDialog work={resetting} onCancel={() => setResetting(null)} onConfirm={() => void resetPhone()} />}
-      <SignOutDialog visible={signOutOpen} running={signOutOpen ? runningSessions() : []} onCancel={() => setSignOutOpen(false)} onConfirm={(end) => void confirmSignOut(end)} />
+      <SignOutDialog
+        visible={signOutOpen}
+        running={signOutOpen ? runningSessions() : []}
+        onCancel={() => setSignOutOpen(false)}
+        onConfirm={(end) => void confirmSignOut(end)}
+      />
     </div>
   );
 }

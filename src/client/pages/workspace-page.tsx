@@ -14,8 +14,11 @@ import { SAMPLE_VEHICLE } from './vehicle-sample';
 import { kindText } from '../i18n/kind-texts';
 
 /** A session card's text (x-kind.workspace.session) in the language on screen. */
-const sessionText = (kind: Kind, card: WorkspaceSessionMeta, key: 'title' | 'startLabel' | 'endLabel' | 'runningLabel' | 'idleLabel' | 'startedToast' | 'endedToast'): string =>
-  kindText(kind, `workspace.session.${key}`, card[key]);
+const sessionText = (
+  kind: Kind,
+  card: WorkspaceSessionMeta,
+  key: 'title' | 'startLabel' | 'endLabel' | 'runningLabel' | 'idleLabel' | 'startedToast' | 'endedToast',
+): string => kindText(kind, `workspace.session.${key}`, card[key]);
 
 /** The 'Record Data' shortcuts (x-kind.workspace.shortcut), in their order. */
 const SHORTCUTS = [...registry.values()]
@@ -69,13 +72,31 @@ export function WorkspacePage() {
 
         {SESSION_KINDS.map(({ kind, session: card }) => (
           <Card key={kind.name} title={sessionText(kind, card, 'title')} className="workspace-card">
-            <SessionLine running={sessions.running[kind.name]?.startedAt} runningLabel={sessionText(kind, card, 'runningLabel')} idleLabel={sessionText(kind, card, 'idleLabel')} />
+            <SessionLine
+              running={sessions.running[kind.name]?.startedAt}
+              runningLabel={sessionText(kind, card, 'runningLabel')}
+              idleLabel={sessionText(kind, card, 'idleLabel')}
+            />
             <div className="grid mt-2">
               <div className="col-6">
-                <Button label={sessionText(kind, card, 'startLabel')} icon={card.startIcon} severity={card.startSeverity} className="w-full" onClick={() => start(kind, card)} disabled={!sessions.canStart(kind.name)} />
+                <Button
+                  label={sessionText(kind, card, 'startLabel')}
+                  icon={card.startIcon}
+                  severity={card.startSeverity}
+                  className="w-full"
+                  onClick={() => start(kind, card)}
+                  disabled={!sessions.canStart(kind.name)}
+                />
               </div>
               <div className="col-6">
-                <Button label={sessionText(kind, card, 'endLabel')} icon="pi pi-stop" severity="danger" className="w-full" onClick={() => end(kind, card)} disabled={!sessions.canEnd(kind.name)} />
+                <Button
+                  label={sessionText(kind, card, 'endLabel')}
+                  icon="pi pi-stop"
+                  severity="danger"
+                  className="w-full"
+                  onClick={() => end(kind, card)}
+                  disabled={!sessions.canEnd(kind.name)}
+                />
               </div>
             </div>
           </Card>
@@ -86,7 +107,14 @@ export function WorkspacePage() {
             <div className="grid">
               {SHORTCUTS.map(({ kind, shortcut }) => (
                 <div key={kind.name} className="col-6">
-                  <Button label={kindText(kind, 'workspace.shortcut.label', shortcut.label)} icon={shortcut.icon} outlined severity={shortcut.severity} className="w-full" onClick={() => navigate(`${kind.meta.route}/new`)} />
+                  <Button
+                    label={kindText(kind, 'workspace.shortcut.label', shortcut.label)}
+                    icon={shortcut.icon}
+                    outlined
+                    severity={shortcut.severity}
+                    className="w-full"
+                    onClick={() => navigate(`${kind.meta.route}/new`)}
+                  />
                 </div>
               ))}
             </div>

@@ -26,7 +26,8 @@ if (element) {
   } else {
     import('./preview-app').then(
       ({ PreviewApp }) => show(<PreviewApp dir={state.dir} files={state.files.length} />),
-      (e: unknown) => show(<ProblemsPage state={{ ...state, problems: [{ file: 'The preview', path: state.dir, message: `could not be loaded: ${String(e)}` }] }} />),
+      (e: unknown) =>
+        show(<ProblemsPage state={{ ...state, problems: [{ file: 'The preview', path: state.dir, message: `could not be loaded: ${String(e)}` }] }} />),
     );
   }
 }

@@ -58,7 +58,8 @@ class Guard extends Component<{ file: string; children: ReactNode }, { error: Er
   }
 
   override render(): ReactNode {
-    if (this.state.error) return <ProblemBox file={this.props.file} path={this.props.file} messages={[`this screen could not be drawn: ${this.state.error.message}`]} />;
+    if (this.state.error)
+      return <ProblemBox file={this.props.file} path={this.props.file} messages={[`this screen could not be drawn: ${this.state.error.message}`]} />;
     return this.props.children;
   }
 }
@@ -91,7 +92,9 @@ function ViewScreen({ kind, sample }: { kind: Kind; sample: Record<string, unkno
       <Card className="record-form">
         <RecordSummary schema={schema} uiSchema={ui} record={sample} />
       </Card>
-      {kind.meta.attachments && <p className="preview-note">Below this, the app shows the record&apos;s Attachments card (files in {kind.meta.attachments.folder}).</p>}
+      {kind.meta.attachments && (
+        <p className="preview-note">Below this, the app shows the record&apos;s Attachments card (files in {kind.meta.attachments.folder}).</p>
+      )}
     </div>
   );
 }
@@ -159,7 +162,12 @@ export function PreviewApp({ dir, files }: { dir: string; files: number }) {
         <main className="preview-main">
           <nav className="preview-tabs" aria-label="Screens">
             {SECTIONS.map((s) => (
-              <a key={s.key} href={href(kind, s.key)} className={`preview-tab${s.key === section ? ' active' : ''}`} aria-current={s.key === section ? 'page' : undefined}>
+              <a
+                key={s.key}
+                href={href(kind, s.key)}
+                className={`preview-tab${s.key === section ? ' active' : ''}`}
+                aria-current={s.key === section ? 'page' : undefined}
+              >
                 {s.label}
               </a>
             ))}

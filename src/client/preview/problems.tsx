@@ -12,7 +12,10 @@ export function PreviewBar({ dir, files, children }: { dir: string; files: numbe
         <span className="preview-bar-hint">saves nothing</span>
       </div>
       <div className="preview-bar-dir">
-        {dir} <span className="preview-bar-count">· {files} file{files === 1 ? '' : 's'}</span>
+        {dir}{' '}
+        <span className="preview-bar-count">
+          · {files} file{files === 1 ? '' : 's'}
+        </span>
       </div>
       {children}
     </header>

@@ -79,8 +79,7 @@ export function sampleRecord(kind: Kind, now: Date): Record<string, unknown> {
     else if (prop['x-default'] === 'now') {
       values[name] = format(now, DATE_TIME);
       last = now;
-    }
-    else if (prop['x-default'] === 'startOfToday') values[name] = format(now, 'yyyy-MM-dd 00:00:00');
+    } else if (prop['x-default'] === 'startOfToday') values[name] = format(now, 'yyyy-MM-dd 00:00:00');
     else if (Array.isArray(prop.enum) && prop.enum.length > 0) values[name] = prop.enum.includes(prop.default) ? prop.default : prop.enum[0];
     else if (prop.default !== undefined && prop.default !== '' && prop.default !== null) values[name] = structuredClone(prop.default);
     else if (prop.format === 'datetime-text') {

@@ -122,6 +122,7 @@ export function useSessions(now: () => Date = systemNow) {
   );
 
   const isRunning = (kind: SessionKind): boolean => (running[kind] ?? null) !== null;
-  const canStart = (kind: SessionKind): boolean => byName.has(kind) && !isRunning(kind) && (byName.get(kind)?.session.blockedBy ?? []).every((other) => !isRunning(other));
+  const canStart = (kind: SessionKind): boolean =>
+    byName.has(kind) && !isRunning(kind) && (byName.get(kind)?.session.blockedBy ?? []).every((other) => !isRunning(other));
   return { running, canStart, canEnd: isRunning, start, end };
 }

@@ -15,7 +15,9 @@ export interface RetryablePage {
  * remember a failed module import, so only loading the app again fetches it anew.
  */
 export function isCodeLoadError(error: Error): boolean {
-  return /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload CSS|Failed to fetch/i.test(error.message);
+  return /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload CSS|Failed to fetch/i.test(
+    error.message,
+  );
 }
 
 export function retryableLazy(load: () => Promise<{ default: ComponentType }>): RetryablePage {

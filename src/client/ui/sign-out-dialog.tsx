@@ -38,7 +38,14 @@ export function SignOutDialog({
         <Button label={t('common.cancel')} text onClick={onCancel} />
       </div>
     );
-  const what = running.map((r) => t('signOut.session', { kind: t(`signOut.kinds.${r.kind === 'charging' ? 'charging' : r.kind === 'drive' ? 'drive' : 'other'}`, { kind: r.kind }), since: r.startedAt.slice(11, 16) })).join(t('signOut.and'));
+  const what = running
+    .map((r) =>
+      t('signOut.session', {
+        kind: t(`signOut.kinds.${r.kind === 'charging' ? 'charging' : r.kind === 'drive' ? 'drive' : 'other'}`, { kind: r.kind }),
+        since: r.startedAt.slice(11, 16),
+      }),
+    )
+    .join(t('signOut.and'));
   return (
     <Dialog header={t('profile.signOut')} visible={visible} onHide={onCancel} footer={footer} style={{ width: 'min(24rem, 92vw)' }} modal draggable={false}>
       <p className="m-0">{t('signOut.question')}</p>

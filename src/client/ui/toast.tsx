@@ -60,7 +60,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={show}>
       {/* No exit animation: a replaced toast vanishes at once, so only one is ever on screen. */}
-      {ToastComponent && <ToastComponent ref={ref} position="top-center" className="app-toast" transitionOptions={{ exit: false, timeout: { enter: 300, exit: 0 } }} />}
+      {ToastComponent && (
+        <ToastComponent ref={ref} position="top-center" className="app-toast" transitionOptions={{ exit: false, timeout: { enter: 300, exit: 0 } }} />
+      )}
       {children}
     </ToastContext.Provider>
   );

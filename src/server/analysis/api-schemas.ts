@@ -27,7 +27,11 @@ export const statusData = {
     state: { type: ['string', 'null'], description: 'The analysis job: queued, claimed, done or failed; null before the first submit' },
     error: { ...nullableText, description: 'What went wrong in the last run, when it failed' },
     remark: nullableText,
-    updatedAt: { ...CONTRACT_TIME_SCHEMA, type: ['string', 'null'], description: "When the job last changed, 'yyyy-MM-dd HH:mm:ss' in the server's local time; null before the first submit" },
+    updatedAt: {
+      ...CONTRACT_TIME_SCHEMA,
+      type: ['string', 'null'],
+      description: "When the job last changed, 'yyyy-MM-dd HH:mm:ss' in the server's local time; null before the first submit",
+    },
     history: historySchema,
   },
 };
@@ -79,12 +83,19 @@ const idTask = {
   required: ['id'],
 };
 
-const fileQuery = { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string', description: 'A file name in the issue folder' } }, required: ['id', 'name'] };
+const fileQuery = {
+  type: 'object',
+  properties: { id: { type: 'string' }, name: { type: 'string', description: 'A file name in the issue folder' } },
+  required: ['id', 'name'],
+};
 
 /** A file's bytes, whole (200) or the Range asked for (206). */
 const fileBytes = {
   200: { description: 'The whole file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
-  206: { description: 'The part of the file the Range header asked for', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+  206: {
+    description: 'The part of the file the Range header asked for',
+    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  },
 };
 
 export const workerSchemas = {
@@ -97,7 +108,10 @@ export const workerSchemas = {
     tags: WORKER_TAGS,
     summary: 'Claim an issue with a lease, or renew your own claim; exactly one worker wins',
     body: idTask,
-    response: { 200: envelope({ type: 'object', properties: { id: { type: 'integer' }, leaseSeconds: { type: 'integer' }, leaseUntil: { type: 'string' } } }), ...refusals },
+    response: {
+      200: envelope({ type: 'object', properties: { id: { type: 'integer' }, leaseSeconds: { type: 'integer' }, leaseUntil: { type: 'string' } } }),
+      ...refusals,
+    },
   },
   file: {
     tags: WORKER_TAGS,

@@ -92,11 +92,28 @@ export class AnalysisJobs {
   async submit(actor: Actor, id: number, mode: string): Promise<{ job: Job; queued: boolean }> {
     return this.records.transaction(async (trx) => {
       const now = new Date().toISOString();
-      const fresh = { state: 'queued' as const, mode, submitted_at: now, submitted_by: actor.username, holder: null, holder_name: null, lease_until: null, remark: null, error: null, updated_at: now };
+      const fresh = {
+        state: 'queued' as const,
+        mode,
+        submitted_at: now,
+        submitted_by: actor.username,
+        holder: null,
+        holder_name: null,
+        lease_until: null,
+        remark: null,
+        error: null,
+        updated_at: now,
+      };
       const result = await trx
         .insertInto('analysis_jobs')
         .values({ issue_id: id, project_name: actor.project, ...fresh })
-        .onConflict((oc) => oc.column('issue_id').doUpdateSet(fresh).where('analysis_jobs.state', 'in', ['done', 'failed']).where('analysis_jobs.project_name', '=', actor.project))
+        .onConflict((oc) =>
+          oc
+            .column('issue_id')
+            .doUpdateSet(fresh)
+            .where('analysis_jobs.state', 'in', ['done', 'failed'])
+            .where('analysis_jobs.project_name', '=', actor.project),
+        )
         .executeTakeFirst();
       const queued = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
       if (queued) {
@@ -130,7 +147,12 @@ export class AnalysisJobs {
   async claim(worker: Worker, id: number): Promise<{ leaseUntil: string }> {
     if (worker.projects.length === 0) throw notFound(`${this.noun} ${id} has no analysis job in your projects`);
     return this.records.transaction(async (trx) => {
-      const before = await trx.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).where('project_name', 'in', worker.projects).executeTakeFirst();
+      const before = await trx
+        .selectFrom('analysis_jobs')
+        .selectAll()
+        .where('issue_id', '=', id)
+        .where('project_name', 'in', worker.projects)
+        .executeTakeFirst();
       if (!before) throw notFound(`${this.noun} ${id} has no analysis job in your projects; it must be submitted to AI first`);
       const now = new Date();
       const leaseUntil = new Date(now.getTime() + this.leaseSeconds * 1000).toISOString();
@@ -207,7 +229,15 @@ export class AnalysisJobs {
       await this.setFields(trx, this.actor(worker, job), id, fields);
       await trx
         .insertInto('analysis_history')
-        .values({ issue_id: id, project_name: job.project_name, finished_at: now, worker: worker.username, report: report ?? null, error: error ?? null, remark: remark ?? job.remark })
+        .values({
+          issue_id: id,
+          project_name: job.project_name,
+          finished_at: now,
+          worker: worker.username,
+          report: report ?? null,
+          error: error ?? null,
+          remark: remark ?? job.remark,
+        })
         .execute();
       return { ...job, state: failed ? 'failed' : 'done', error: error ?? null };
     });

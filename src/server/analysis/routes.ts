@@ -59,14 +59,17 @@ const MAX_TEXT = 4000;
 function parseId(raw: unknown, noun: string): number {
   const text = typeof raw === 'number' ? String(raw) : raw;
   if (typeof text !== 'string' || !/^\d{1,10}$/.test(text) || Number(text) < 1 || Number(text) > MAX_ID) {
-    throw badRequest(`id must be ${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun.toLowerCase()} id, a whole number from 1 to ${MAX_ID}, got '${String(raw).slice(0, 40)}'`);
+    throw badRequest(
+      `id must be ${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun.toLowerCase()} id, a whole number from 1 to ${MAX_ID}, got '${String(raw).slice(0, 40)}'`,
+    );
   }
   return Number(text);
 }
 
 function bodyOf(request: FastifyRequest): Record<string, unknown> {
   const body = request.body;
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object such as {"id": 12, "taskId": -3}');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw badRequest('The request body must be a JSON object such as {"id": 12, "taskId": -3}');
   const out = body as Record<string, unknown>;
   if (out['taskId'] !== undefined && out['taskId'] !== null && String(out['taskId']) !== String(ANALYSIS_TASK_ID)) {
     throw badRequest(`taskId must be ${ANALYSIS_TASK_ID} (issue file analysis), got '${String(out['taskId']).slice(0, 20)}'`);
@@ -204,7 +207,9 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
   }
 
   app.get(`${base}/file`, { config, compress: false, schema: workerSchemas.file }, async (request, reply) => sendFrom(request, reply, ''));
-  app.get(`${base}/desensitized`, { config, compress: false, schema: workerSchemas.getDesensitized }, async (request, reply) => sendFrom(request, reply, DESENSITIZED_FOLDER));
+  app.get(`${base}/desensitized`, { config, compress: false, schema: workerSchemas.getDesensitized }, async (request, reply) =>
+    sendFrom(request, reply, DESENSITIZED_FOLDER),
+  );
 
   // The blurred copy streams from the socket to a staging file (fsynced), then is renamed into place.
   await app.register(async (raw) => {
@@ -252,7 +257,8 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
     const body = bodyOf(request);
     const id = parseId(body['id'], noun);
     const stage = body['stage'];
-    if (stage !== undefined && stage !== null && stage !== 'desensitize' && stage !== 'analyze') throw badRequest(`stage must be 'desensitize' or 'analyze', got '${String(stage).slice(0, 20)}'`);
+    if (stage !== undefined && stage !== null && stage !== 'desensitize' && stage !== 'analyze')
+      throw badRequest(`stage must be 'desensitize' or 'analyze', got '${String(stage).slice(0, 20)}'`);
     const error = optionalText(body, 'error', MAX_TEXT);
     const report = optionalText(body, 'report', MAX_REPORT);
     const job = await jobs.finish(worker, id, {

@@ -16,12 +16,21 @@ function apiProperty(prop: KindProperty, forInput: boolean): Record<string, unkn
   const out: Record<string, unknown> = {};
   // 'default' is not kept: the serialiser would fill it into answers for fields a record does not have.
   for (const key of KEEP) if (prop[key] !== undefined) out[key] = structuredClone(prop[key]);
-  if (prop.default !== undefined && !forInput) out['description'] = [out['description'], `New records get ${JSON.stringify(prop.default)}.`].filter(Boolean).join(' ');
+  if (prop.default !== undefined && !forInput)
+    out['description'] = [out['description'], `New records get ${JSON.stringify(prop.default)}.`].filter(Boolean).join(' ');
   const format = typeof prop.format === 'string' ? prop.format : undefined;
   const hint = format ? formatHints[format] : undefined;
   if (hint) out['description'] = [out['description'], `Text: ${hint}.`].filter(Boolean).join(' ');
   const labels = prop['x-labels'];
-  if (labels !== undefined && !forInput) out['description'] = [out['description'], `Labels: ${Object.entries(labels).map(([v, l]) => `${v} = ${l}`).join('; ')}.`].filter(Boolean).join(' ');
+  if (labels !== undefined && !forInput)
+    out['description'] = [
+      out['description'],
+      `Labels: ${Object.entries(labels)
+        .map(([v, l]) => `${v} = ${l}`)
+        .join('; ')}.`,
+    ]
+      .filter(Boolean)
+      .join(' ');
   if (forInput) {
     // A RuoYi-style form client sends numbers as text and may send a number for a text field; the
     // server reads both (records/validation.ts coerce) and checks the result against the kind schema.
@@ -83,7 +92,11 @@ export function registerKindSchemas(app: FastifyInstance, registry: KindRegistry
   for (const kind of registry.values()) {
     const properties: Record<string, unknown> = {};
     for (const field of kind.fields) properties[field] = apiProperty(kind.schema.properties[field] as KindProperty, false);
-    properties['version'] = { type: 'integer', readOnly: true, description: 'The version of this record: send it back with an update (or as If-Match) so no edit is lost.' };
+    properties['version'] = {
+      type: 'integer',
+      readOnly: true,
+      description: 'The version of this record: send it back with an update (or as If-Match) so no edit is lost.',
+    };
     app.addSchema({
       $id: `${kind.name}Record`,
       type: 'object',
@@ -116,7 +129,8 @@ export const recordEnvelopeOf = (ref: string) => ({
     data: { $ref: ref },
     warnings: {
       type: 'array',
-      description: 'Only when some stored value does not fit the schema as it is now (saved under an earlier version of it): kept as stored, and changed only when someone edits that field.',
+      description:
+        'Only when some stored value does not fit the schema as it is now (saved under an earlier version of it): kept as stored, and changed only when someone edits that field.',
       items: {
         type: 'object',
         properties: { field: { type: 'string' }, title: { type: 'string' }, problem: { type: 'string' } },
@@ -128,7 +142,11 @@ export const recordEnvelopeOf = (ref: string) => ({
 });
 
 /** The envelope of one record, or of a list page. */
-export const envelopeOf = (ref: string) => ({ type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { $ref: ref } }, required: ['code', 'msg', 'data'] });
+export const envelopeOf = (ref: string) => ({
+  type: 'object',
+  properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { $ref: ref } },
+  required: ['code', 'msg', 'data'],
+});
 export const listEnvelopeOf = (ref: string) => ({
   type: 'object',
   properties: { code: { type: 'integer' }, msg: { type: 'string' }, rows: { type: 'array', items: { $ref: ref } }, total: { type: 'integer' } },

@@ -20,7 +20,7 @@ export async function registerApiDocs(app: FastifyInstance, registry: KindRegist
         license: { name: 'Proprietary: for the road-test programme that runs this server' },
         description:
           'Records of a vehicle road-test programme, one kind per schema file, in RuoYi-style envelopes ({code, msg, data} and {code, msg, rows, total}). ' +
-          'Every call but sign-in needs Authorization: Bearer <token> from POST /api/auth/login, and is scoped to the signed-in user\'s project. ' +
+          "Every call but sign-in needs Authorization: Bearer <token> from POST /api/auth/login, and is scoped to the signed-in user's project. " +
           'Updates name the version they were based on (body.version or If-Match): edits of different fields merge, edits of the same field answer 409 with both values.',
       },
       // Paths are absolute (/api/...), so the server is the one the document was fetched from.

@@ -72,15 +72,15 @@ export class LoginThrottle {
   async refund(username: string, client: string): Promise<void> {
     await counterWrite(this.db, (db) =>
       db
-      .updateTable('login_attempts')
-      .set({
-        failures: sql`login_attempts.failures - 1`,
-        // The lock stays only where the failures that were checked reach the limit by themselves.
-        locked_until: sql`case when login_attempts.failures - 1 >= ${big(this.settings.maxFailures)} then login_attempts.locked_until else null end`,
-      })
-      .where('key', '=', pairKey(username, client))
-      .where('failures', '>', 0)
-      .execute(),
+        .updateTable('login_attempts')
+        .set({
+          failures: sql`login_attempts.failures - 1`,
+          // The lock stays only where the failures that were checked reach the limit by themselves.
+          locked_until: sql`case when login_attempts.failures - 1 >= ${big(this.settings.maxFailures)} then login_attempts.locked_until else null end`,
+        })
+        .where('key', '=', pairKey(username, client))
+        .where('failures', '>', 0)
+        .execute(),
     );
   }
 
@@ -128,20 +128,20 @@ export class LoginThrottle {
     const count = sql<number>`(case when ${fresh} then 1 else login_attempts.failures + 1 end)`;
     const row = await counterWrite(this.db, (db) =>
       db
-      .insertInto('login_attempts')
-      .values({ key, failures: 1, window_start: now, locked_until: o.limit <= 1 ? now + o.lockMs : null, next_at: null })
-      .onConflict((oc) =>
-        oc
-          .column('key')
-          .doUpdateSet({
-            failures: count,
-            window_start: sql`case when ${fresh} then ${big(now)} else login_attempts.window_start end`,
-            locked_until: sql`case when ${count} >= ${big(o.limit)} then ${big(now + o.lockMs)} else null end`,
-          })
-          .where(sql<boolean>`${fresh} or login_attempts.failures < ${big(o.limit)}`),
-      )
-      .returning('failures')
-      .executeTakeFirst(),
+        .insertInto('login_attempts')
+        .values({ key, failures: 1, window_start: now, locked_until: o.limit <= 1 ? now + o.lockMs : null, next_at: null })
+        .onConflict((oc) =>
+          oc
+            .column('key')
+            .doUpdateSet({
+              failures: count,
+              window_start: sql`case when ${fresh} then ${big(now)} else login_attempts.window_start end`,
+              locked_until: sql`case when ${count} >= ${big(o.limit)} then ${big(now + o.lockMs)} else null end`,
+            })
+            .where(sql<boolean>`${fresh} or login_attempts.failures < ${big(o.limit)}`),
+        )
+        .returning('failures')
+        .executeTakeFirst(),
     );
     if (row !== undefined) return undefined;
     const current = await this.db.selectFrom('login_attempts').select('locked_until').where('key', '=', key).executeTakeFirst();
@@ -160,21 +160,21 @@ export class LoginThrottle {
     const delay = sql<number>`(case when ${count} < ${big(userCeiling)} then 0 when (${count} - ${big(userCeiling)} + 1) * 1000 > ${big(maxUserDelaySeconds * 1000)} then ${big(maxUserDelaySeconds * 1000)} else (${count} - ${big(userCeiling)} + 1) * 1000 end)`;
     const row = await counterWrite(this.db, (db) =>
       db
-      .insertInto('login_attempts')
-      .values({ key, failures: 1, window_start: now, locked_until: null, next_at: null })
-      .onConflict((oc) =>
-        oc
-          .column('key')
-          .doUpdateSet({
-            failures: count,
-            window_start: sql`case when ${fresh} then ${big(now)} else login_attempts.window_start end`,
-            // Under the ceiling nothing waits (null, not 'now': parallel attempts carry slightly different clocks).
-            next_at: sql`case when ${count} < ${big(userCeiling)} then null else ${big(now)} + ${delay} end`,
-          })
-          .where(sql<boolean>`${fresh} or login_attempts.next_at is null or login_attempts.next_at <= ${big(now)}`),
-      )
-      .returning('failures')
-      .executeTakeFirst(),
+        .insertInto('login_attempts')
+        .values({ key, failures: 1, window_start: now, locked_until: null, next_at: null })
+        .onConflict((oc) =>
+          oc
+            .column('key')
+            .doUpdateSet({
+              failures: count,
+              window_start: sql`case when ${fresh} then ${big(now)} else login_attempts.window_start end`,
+              // Under the ceiling nothing waits (null, not 'now': parallel attempts carry slightly different clocks).
+              next_at: sql`case when ${count} < ${big(userCeiling)} then null else ${big(now)} + ${delay} end`,
+            })
+            .where(sql<boolean>`${fresh} or login_attempts.next_at is null or login_attempts.next_at <= ${big(now)}`),
+        )
+        .returning('failures')
+        .executeTakeFirst(),
     );
     if (row !== undefined) return undefined;
     const current = await this.db.selectFrom('login_attempts').select('next_at').where('key', '=', key).executeTakeFirst();

@@ -22,26 +22,32 @@ export function databaseRateLimitStore(db: Kysely<Database>) {
       const over = sql<boolean>`(login_attempts.window_start + cast(${timeWindow} as bigint) <= cast(${now} as bigint))`;
       const row = await counterWrite(db, (w) =>
         w
-        .insertInto('login_attempts')
-        .values({ key: k, failures: 1, window_start: now, locked_until: null, next_at: null })
-        .onConflict((oc) =>
-          oc.column('key').doUpdateSet({
-            failures: sql`case when ${over} then 1 else login_attempts.failures + 1 end`,
-            window_start: sql`case when ${over} then cast(${now} as bigint) else login_attempts.window_start end`,
-          }),
-        )
-        .returning(['failures', 'window_start'])
-        .executeTakeFirstOrThrow(),
+          .insertInto('login_attempts')
+          .values({ key: k, failures: 1, window_start: now, locked_until: null, next_at: null })
+          .onConflict((oc) =>
+            oc.column('key').doUpdateSet({
+              failures: sql`case when ${over} then 1 else login_attempts.failures + 1 end`,
+              window_start: sql`case when ${over} then cast(${now} as bigint) else login_attempts.window_start end`,
+            }),
+          )
+          .returning(['failures', 'window_start'])
+          .executeTakeFirstOrThrow(),
       );
       return { current: Number(row.failures), ttl: Math.max(0, Number(row.window_start) + timeWindow - now) };
     }
 
     incr(key: string, cb: Callback, timeWindow: number): void {
-      this.count(key, timeWindow, true).then((r) => cb(null, r), (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))));
+      this.count(key, timeWindow, true).then(
+        (r) => cb(null, r),
+        (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))),
+      );
     }
 
     read(key: string, cb: Callback, timeWindow: number): void {
-      this.count(key, timeWindow, false).then((r) => cb(null, r), (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))));
+      this.count(key, timeWindow, false).then(
+        (r) => cb(null, r),
+        (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))),
+      );
     }
 
     child(): DatabaseRateLimitStore {

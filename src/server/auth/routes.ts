@@ -30,142 +30,172 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
       retryLater(429, `Too many sign-in attempts from this address. Try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`, context.ttl / 1000),
   };
 
-  app.post('/auth/login', {
-    config: { rateLimit: perAddress, public: true },
-    schema: {
-      tags: ['Sign-in'],
-      summary: 'Sign in: a Bearer token for the other calls',
-      security: [],
-      body: {
-        type: 'object',
-        properties: { username: { type: 'string' }, password: { type: 'string' }, clientId: { type: 'string' }, grantType: { type: 'string', description: 'password' } },
-        additionalProperties: true,
-      },
-      response: {
-        200: {
+  app.post(
+    '/auth/login',
+    {
+      config: { rateLimit: perAddress, public: true },
+      schema: {
+        tags: ['Sign-in'],
+        summary: 'Sign in: a Bearer token for the other calls',
+        security: [],
+        body: {
           type: 'object',
           properties: {
-            code: { type: 'integer' },
-            msg: { type: 'string' },
-            data: { type: 'object', properties: { access_token: { type: 'string' }, expire_in: { type: 'integer' }, client_id: { type: 'string' } } },
+            username: { type: 'string' },
+            password: { type: 'string' },
+            clientId: { type: 'string' },
+            grantType: { type: 'string', description: 'password' },
           },
-          required: ['code', 'msg', 'data'],
+          additionalProperties: true,
         },
-        400: { $ref: 'ErrorEnvelope#', description: 'No username or password, or the wrong client id' },
-        401: { $ref: 'ErrorEnvelope#', description: 'Wrong username or password; or this address is locked for a while after repeated failures' },
-        429: { $ref: 'ErrorEnvelope#', description: 'Too many sign-ins from this address, or attempts for this username spaced out (Retry-After says when)' },
-        503: { $ref: 'ErrorEnvelope#', description: 'Too many sign-ins waiting at once (Retry-After says when)' },
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              code: { type: 'integer' },
+              msg: { type: 'string' },
+              data: { type: 'object', properties: { access_token: { type: 'string' }, expire_in: { type: 'integer' }, client_id: { type: 'string' } } },
+            },
+            required: ['code', 'msg', 'data'],
+          },
+          400: { $ref: 'ErrorEnvelope#', description: 'No username or password, or the wrong client id' },
+          401: { $ref: 'ErrorEnvelope#', description: 'Wrong username or password; or this address is locked for a while after repeated failures' },
+          429: { $ref: 'ErrorEnvelope#', description: 'Too many sign-ins from this address, or attempts for this username spaced out (Retry-After says when)' },
+          503: { $ref: 'ErrorEnvelope#', description: 'Too many sign-ins waiting at once (Retry-After says when)' },
+        },
       },
     },
-  }, async (request) => {
-    const body = request.body as Record<string, unknown> | null;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Send username and password as a JSON object');
-    const { username, password, clientId, grantType } = body;
-    if (typeof username !== 'string' || username.trim() === '' || typeof password !== 'string' || password === '') {
-      throw badRequest('username and password are required');
-    }
-    if (username.length > 100 || password.length > 200) throw unauthorized('Incorrect username or password');
-    if (grantType !== undefined && grantType !== 'password') throw badRequest(`grantType '${String(grantType).slice(0, 30)}' is not supported; use 'password'`);
-    if (clientId !== undefined && clientId !== deps.clientId) throw badRequest('clientId is not known to this server; check the app configuration');
+    async (request) => {
+      const body = request.body as Record<string, unknown> | null;
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Send username and password as a JSON object');
+      const { username, password, clientId, grantType } = body;
+      if (typeof username !== 'string' || username.trim() === '' || typeof password !== 'string' || password === '') {
+        throw badRequest('username and password are required');
+      }
+      if (username.length > 100 || password.length > 200) throw unauthorized('Incorrect username or password');
+      if (grantType !== undefined && grantType !== 'password')
+        throw badRequest(`grantType '${String(grantType).slice(0, 30)}' is not supported; use 'password'`);
+      if (clientId !== undefined && clientId !== deps.clientId) throw badRequest('clientId is not known to this server; check the app configuration');
 
-    // The attempt is counted before the password is checked, so a parallel burst cannot get more
-    // checks than the limit; a success forgives it afterwards.
-    const client = clientKey(request.ip);
-    let admission: Admission;
-    try {
-      // Bounded per address and per username before any database work (passwords.ts).
-      admission = await admitSignIn(client, username, () => deps.throttle.isKnown(username, client));
-    } catch (e) {
-      if (e instanceof HashingBusyError) throw retryLater(503, e.message, 3);
-      throw e;
-    }
-    let user;
-    let valid: boolean;
-    try {
-      const refusal = await deps.throttle.reserve(username, client, admission.usual);
-      if (refusal?.reason === 'locked') {
-        request.log.info({ username }, 'sign-in refused: locked');
-        throw retryLater(429, `Too many failed sign-in attempts. Try again in ${minutes(refusal.retryAfterSeconds)}.`, refusal.retryAfterSeconds);
+      // The attempt is counted before the password is checked, so a parallel burst cannot get more
+      // checks than the limit; a success forgives it afterwards.
+      const client = clientKey(request.ip);
+      let admission: Admission;
+      try {
+        // Bounded per address and per username before any database work (passwords.ts).
+        admission = await admitSignIn(client, username, () => deps.throttle.isKnown(username, client));
+      } catch (e) {
+        if (e instanceof HashingBusyError) throw retryLater(503, e.message, 3);
+        throw e;
       }
-      if (refusal?.reason === 'slowed') {
-        request.log.info({ username }, 'sign-in refused: slowed');
-        throw retryLater(429, `Too many sign-in attempts for this user from many places. Try again in ${refusal.retryAfterSeconds} seconds.`, refusal.retryAfterSeconds);
+      let user;
+      let valid: boolean;
+      try {
+        const refusal = await deps.throttle.reserve(username, client, admission.usual);
+        if (refusal?.reason === 'locked') {
+          request.log.info({ username }, 'sign-in refused: locked');
+          throw retryLater(429, `Too many failed sign-in attempts. Try again in ${minutes(refusal.retryAfterSeconds)}.`, refusal.retryAfterSeconds);
+        }
+        if (refusal?.reason === 'slowed') {
+          request.log.info({ username }, 'sign-in refused: slowed');
+          throw retryLater(
+            429,
+            `Too many sign-in attempts for this user from many places. Try again in ${refusal.retryAfterSeconds} seconds.`,
+            refusal.retryAfterSeconds,
+          );
+        }
+        user = await deps.users.findByUsername(username);
+        // A missing user costs no hash (an equal-time wait instead); a usual address is checked first.
+        valid = await checkSignIn(password, user?.password_hash, admission.usual);
+      } catch (e) {
+        if (e instanceof HashingBusyError) {
+          // Not checked: the attempt does not count towards this address's lock.
+          await deps.throttle.refund(username, client);
+          throw retryLater(503, e.message, 3);
+        }
+        throw e;
+      } finally {
+        admission.release();
       }
-      user = await deps.users.findByUsername(username);
-      // A missing user costs no hash (an equal-time wait instead); a usual address is checked first.
-      valid = await checkSignIn(password, user?.password_hash, admission.usual);
-    } catch (e) {
-      if (e instanceof HashingBusyError) {
-        // Not checked: the attempt does not count towards this address's lock.
-        await deps.throttle.refund(username, client);
-        throw retryLater(503, e.message, 3);
+      if (!user || !valid) {
+        request.log.info({ username }, 'sign-in failed');
+        throw unauthorized('Incorrect username or password');
       }
-      throw e;
-    } finally {
-      admission.release();
-    }
-    if (!user || !valid) {
-      request.log.info({ username }, 'sign-in failed');
-      throw unauthorized('Incorrect username or password');
-    }
-    await deps.throttle.succeeded(username, client);
-    const { token, expiresIn } = await deps.tokens.issue(user.id);
-    request.log.info({ username }, 'signed in');
-    return ok({ access_token: token, expire_in: expiresIn, client_id: deps.clientId });
-  });
+      await deps.throttle.succeeded(username, client);
+      const { token, expiresIn } = await deps.tokens.issue(user.id);
+      request.log.info({ username }, 'signed in');
+      return ok({ access_token: token, expire_in: expiresIn, client_id: deps.clientId });
+    },
+  );
 
   // Succeeds without a valid token too, as the original does: signing out must never fail.
-  app.post('/auth/logout', {
-    config: { public: true },
-    schema: {
-      tags: ['Sign-in'],
-      summary: 'Sign out (ends the token and its signed links)',
-      security: [],
-      response: { 200: { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'null' } }, required: ['code', 'msg'] }, 400: { $ref: 'ErrorEnvelope#' } },
-    },
-  }, async (request) => {
-    const token = bearerToken(request);
-    if (token !== undefined) await deps.tokens.revoke(token);
-    return ok(null, '退出成功');
-  });
-
-  app.get('/system/user/getInfo', {
-    schema: {
-      tags: ['Sign-in'],
-      summary: 'The signed-in user: deptName is the project, remark the vehicle',
-      response: {
-        200: {
-          type: 'object',
-          properties: {
-            code: { type: 'integer' },
-            msg: { type: 'string' },
-            data: {
-              type: 'object',
-              additionalProperties: true,
-              properties: {
-                user: {
-                  type: 'object',
-                  additionalProperties: true,
-                  properties: { userId: { type: 'integer' }, userName: { type: 'string' }, nickName: { type: 'string' }, deptName: { type: 'string', description: 'The project' }, remark: { type: 'string', description: 'The vehicle' } },
-                },
-                roles: { type: 'array', items: { type: 'string' } },
-                permissions: { type: 'array', items: { type: 'string' } },
-              },
-            },
-          },
-          required: ['code', 'msg', 'data'],
+  app.post(
+    '/auth/logout',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['Sign-in'],
+        summary: 'Sign out (ends the token and its signed links)',
+        security: [],
+        response: {
+          200: { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'null' } }, required: ['code', 'msg'] },
+          400: { $ref: 'ErrorEnvelope#' },
         },
-        401: { $ref: 'ErrorEnvelope#' },
-        403: { $ref: 'ErrorEnvelope#', description: 'A video analysis worker account: it may call only the fileAnalyze routes' },
       },
     },
-  }, async (request) => {
-    const user = currentUser(request);
-    return ok({
-      user: { userId: user.id, userName: user.username, nickName: user.nick_name, deptName: user.project, remark: user.vehicle_no },
-      roles: [],
-      permissions: [],
-    });
-  });
+    async (request) => {
+      const token = bearerToken(request);
+      if (token !== undefined) await deps.tokens.revoke(token);
+      return ok(null, '退出成功');
+    },
+  );
 
+  app.get(
+    '/system/user/getInfo',
+    {
+      schema: {
+        tags: ['Sign-in'],
+        summary: 'The signed-in user: deptName is the project, remark the vehicle',
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              code: { type: 'integer' },
+              msg: { type: 'string' },
+              data: {
+                type: 'object',
+                additionalProperties: true,
+                properties: {
+                  user: {
+                    type: 'object',
+                    additionalProperties: true,
+                    properties: {
+                      userId: { type: 'integer' },
+                      userName: { type: 'string' },
+                      nickName: { type: 'string' },
+                      deptName: { type: 'string', description: 'The project' },
+                      remark: { type: 'string', description: 'The vehicle' },
+                    },
+                  },
+                  roles: { type: 'array', items: { type: 'string' } },
+                  permissions: { type: 'array', items: { type: 'string' } },
+                },
+              },
+            },
+            required: ['code', 'msg', 'data'],
+          },
+          401: { $ref: 'ErrorEnvelope#' },
+          403: { $ref: 'ErrorEnvelope#', description: 'A video analysis worker account: it may call only the fileAnalyze routes' },
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      return ok({
+        user: { userId: user.id, userName: user.username, nickName: user.nick_name, deptName: user.project, remark: user.vehicle_no },
+        roles: [],
+        permissions: [],
+      });
+    },
+  );
 }

@@ -181,7 +181,9 @@ export function authenticateOrSignedLink(tokens: TokenStore, signer: LinkSigner,
     }
     // Neither a token nor a link: the request is not signed in, which is not a broken link.
     if (!/[?&]_link=/.test(request.url)) {
-      throw unauthorized('Please sign in: this request needs an Authorization: Bearer token, or a signed link the app makes for it (POST /api/system/signed-link)');
+      throw unauthorized(
+        'Please sign in: this request needs an Authorization: Bearer token, or a signed link the app makes for it (POST /api/system/signed-link)',
+      );
     }
     const claim = signer.verify(request.method, request.url);
     if (claim === undefined) {

@@ -18,7 +18,13 @@ export const dayOf = (recordDate: string): string => recordDate.slice(0, 10);
  * for a date moved. Days are written in sorted order so that two transactions never wait on each
  * other's rows the other way round (PostgreSQL row locks).
  */
-export async function adjustDayCounts(trx: Transaction<Database>, upsert: DayCountUpsert, kind: string, project: string, deltas: Map<string, number>): Promise<void> {
+export async function adjustDayCounts(
+  trx: Transaction<Database>,
+  upsert: DayCountUpsert,
+  kind: string,
+  project: string,
+  deltas: Map<string, number>,
+): Promise<void> {
   for (const day of [...deltas.keys()].sort()) {
     const n = deltas.get(day) ?? 0;
     if (n === 0) continue;
@@ -66,7 +72,11 @@ export async function rebuildDayCounts(trx: Transaction<Database>, kind: string,
  */
 export async function ensureDayCounts(db: Kysely<Database>, kind: string, table: RecordTableName): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const claimed = await trx.insertInto('record_day_counts_ready').values({ kind }).onConflict((oc) => oc.column('kind').doNothing()).executeTakeFirst();
+    const claimed = await trx
+      .insertInto('record_day_counts_ready')
+      .values({ kind })
+      .onConflict((oc) => oc.column('kind').doNothing())
+      .executeTakeFirst();
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0) > 0) await rebuildDayCounts(trx, kind, table);
   });
 }
@@ -93,7 +103,11 @@ export async function rangeTotal(db: Db, kind: string, table: RecordTableName, p
   // Within one day, a part of it is counted directly: at most one day's rows.
   if (beginDay !== undefined && beginDay === endDay && !(beginWhole && endWhole)) return countRows(begin as string, end as string);
   let total = 0;
-  let q = db.selectFrom('record_day_counts').select((eb) => eb.fn.sum<string | number | null>('n').as('n')).where('kind', '=', kind).where('project_name', '=', project);
+  let q = db
+    .selectFrom('record_day_counts')
+    .select((eb) => eb.fn.sum<string | number | null>('n').as('n'))
+    .where('kind', '=', kind)
+    .where('project_name', '=', project);
   if (beginDay !== undefined) q = q.where('day', beginWhole ? '>=' : '>', beginDay);
   if (endDay !== undefined) q = q.where('day', endWhole ? '<=' : '<', endDay);
   if (beginDay === undefined || endDay === undefined || beginDay < endDay || (beginWhole && endWhole)) {

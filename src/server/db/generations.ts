@@ -34,7 +34,9 @@ export function generationPart(source: string, kind: unknown): RawBuilder<unknow
 
 /** The read of a kind's generation in one project, built once per database: it runs before every list answer. */
 export function generationRead(db: Kysely<Database>) {
-  return new Prepared(['kind', 'project'], (v) => db.selectFrom('record_generations').select('gen').where('kind', '=', v.kind).where('project_name', '=', v.project));
+  return new Prepared(['kind', 'project'], (v) =>
+    db.selectFrom('record_generations').select('gen').where('kind', '=', v.kind).where('project_name', '=', v.project),
+  );
 }
 export type GenerationRead = ReturnType<typeof generationRead>;
 
@@ -46,7 +48,11 @@ export function generationIn(rows: readonly { gen: number | string }[]): number 
 
 /** Raises the generation of every project holding records of a kind (after writes around the repository). */
 export async function bumpAllGenerations(trx: Transaction<Database>, kind: string, table: RecordTableName): Promise<void> {
-  await trx.updateTable('record_generations').set({ gen: sql<number>`gen + 1` }).where('kind', '=', kind).execute();
+  await trx
+    .updateTable('record_generations')
+    .set({ gen: sql<number>`gen + 1` })
+    .where('kind', '=', kind)
+    .execute();
   // Projects never written through the repository start at 1 (their answers were read under 0).
   await sql`INSERT INTO record_generations (kind, project_name, gen)
     SELECT DISTINCT ${kind}, project_name, 1 FROM ${sql.table(table)} WHERE true

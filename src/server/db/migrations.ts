@@ -144,7 +144,10 @@ function migrations(db: Db): Record<string, Migration> {
     '010-analysis-jobs-and-worker-accounts': {
       async up(k: Kysely<unknown>) {
         // Worker accounts (docs/decisions/021): a role, and the projects a worker serves (JSON array).
-        await k.schema.alterTable('users').addColumn('role', 'text', (c) => c.notNull().defaultTo('tester')).execute();
+        await k.schema
+          .alterTable('users')
+          .addColumn('role', 'text', (c) => c.notNull().defaultTo('tester'))
+          .execute();
         await k.schema.alterTable('users').addColumn('worker_projects', 'text').execute();
         // One analysis job per issue (docs/decisions/020): the queue the fileAnalyze workers claim from.
         await k.schema
@@ -189,7 +192,10 @@ function migrations(db: Db): Record<string, Migration> {
           .addColumn('n', 'integer', (c) => c.notNull())
           .addPrimaryKeyConstraint('record_day_counts_pk', ['kind', 'project_name', 'day'])
           .execute();
-        await k.schema.createTable('record_day_counts_ready').addColumn('kind', 'text', (c) => c.primaryKey()).execute();
+        await k.schema
+          .createTable('record_day_counts_ready')
+          .addColumn('kind', 'text', (c) => c.primaryKey())
+          .execute();
       },
     },
     '012-upload-fragments': {
@@ -297,10 +303,5 @@ async function ensureRecordTable(k: Kysely<Database>, db: Db, table: RecordTable
     .addColumn('updated_by', 'text', (c) => c.notNull())
     .execute();
   // Lists are always one project, a date range, newest first: this index serves all three.
-  await k.schema
-    .createIndex(`${table}_project_date`)
-    .ifNotExists()
-    .on(table)
-    .columns(['project_name', 'record_date', 'id'])
-    .execute();
+  await k.schema.createIndex(`${table}_project_date`).ifNotExists().on(table).columns(['project_name', 'record_date', 'id']).execute();
 }

@@ -48,10 +48,13 @@ export class Prepared<Name extends string, Row = unknown> {
   /** The compiled query with these values in its placeholders' places. */
   with(values: Record<Name, unknown>): CompiledQuery<Row> {
     const compiled = this.compiled ?? this.compile();
-    return { ...compiled, parameters: compiled.parameters.map((constant, i) => {
-      const name = this.slots[i];
-      return name === undefined ? constant : values[name];
-    }) };
+    return {
+      ...compiled,
+      parameters: compiled.parameters.map((constant, i) => {
+        const name = this.slots[i];
+        return name === undefined ? constant : values[name];
+      }),
+    };
   }
 
   private compile(): CompiledQuery<Row> {

@@ -72,7 +72,11 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
       if (!job.signal.aborted) request.log.error({ err: error }, `day package ${name} failed`);
       zip.destroy(error instanceof Error ? error : new Error(String(error)));
     });
-    return reply.type('application/zip').header('cache-control', 'no-store').header('content-disposition', attachmentDisposition(`${name}.zip`)).send(zip);
+    return reply
+      .type('application/zip')
+      .header('cache-control', 'no-store')
+      .header('content-disposition', attachmentDisposition(`${name}.zip`))
+      .send(zip);
   };
 
   for (const kind of registry.values()) {

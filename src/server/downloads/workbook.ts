@@ -76,7 +76,8 @@ export class SheetBuilder {
     const shown = (value: unknown, i: number): unknown => {
       if (value === undefined || value === null) return value;
       const prop = props[i];
-      if (language !== 'stored' && prop?.['x-ui']?.widget === 'yesNo') return value === '' ? undefined : YES_NO[language][YES.test(String(value).trim()) ? 0 : 1];
+      if (language !== 'stored' && prop?.['x-ui']?.widget === 'yesNo')
+        return value === '' ? undefined : YES_NO[language][YES.test(String(value).trim()) ? 0 : 1];
       if (language === 'zh') {
         const zh = prop?.['x-i18n']?.zh?.labels?.[String(value)];
         if (zh !== undefined) return zh;

@@ -8,7 +8,11 @@
 export const FILES_TAGS = ['Shared files (/sharepoint)'];
 export const SESSION_TAGS = ['Shared files: upload sessions (Graph-style)'];
 
-const envelope = (data: unknown) => ({ type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data }, required: ['code', 'msg', 'data'] });
+const envelope = (data: unknown) => ({
+  type: 'object',
+  properties: { code: { type: 'integer' }, msg: { type: 'string' }, data },
+  required: ['code', 'msg', 'data'],
+});
 
 const fileEntry = {
   type: 'object',
@@ -27,7 +31,9 @@ const fileEntry = {
 
 const refused = (description: string) => ({ $ref: 'ErrorEnvelope#', description });
 const envelopeRefusals = {
-  400: refused('A path this service refuses (.., backslashes, control characters, a symbolic link, a file where a folder is meant), or another bad parameter; msg says which'),
+  400: refused(
+    'A path this service refuses (.., backslashes, control characters, a symbolic link, a file where a folder is meant), or another bad parameter; msg says which',
+  ),
   401: refused('Not signed in: send Authorization: Bearer <token>, or open a signed link made by POST /api/system/signed-link'),
   403: refused('A video analysis worker account: it may not use the files service'),
 };
@@ -40,7 +46,10 @@ const pathQuery = (description: string, required: boolean) => ({
 
 const fileBytes = (description: string) => ({
   200: { description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
-  206: { description: 'The part of the file the Range header asked for', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+  206: {
+    description: 'The part of the file the Range header asked for',
+    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  },
   304: { description: 'Not modified (If-None-Match matched the ETag)' },
   ...envelopeRefusals,
   404: refused('No file at that path in your project'),
@@ -61,7 +70,11 @@ export const filesSchemas = {
       type: 'object',
       properties: {
         path: { type: 'string', maxLength: 4096, description: 'Project-relative folder (made if missing)' },
-        '@microsoft.graph.conflictBehavior': { type: 'string', enum: ['fail', 'rename', 'replace'], description: 'What a name clash does: fail (409, the default), rename (name (1).ext) or replace' },
+        '@microsoft.graph.conflictBehavior': {
+          type: 'string',
+          enum: ['fail', 'rename', 'replace'],
+          description: 'What a name clash does: fail (409, the default), rename (name (1).ext) or replace',
+        },
       },
     },
     response: {
@@ -134,7 +147,11 @@ const driveItem = {
   required: ['id', 'name', 'size', 'path'],
 };
 
-const secretParam = { type: 'object', properties: { secret: { type: 'string', description: 'The upload URL’s secret (it is the credential)' } }, required: ['secret'] };
+const secretParam = {
+  type: 'object',
+  properties: { secret: { type: 'string', description: 'The upload URL’s secret (it is the credential)' } },
+  required: ['secret'],
+};
 const gone = graphError('The session does not exist, expired, was cancelled or finished');
 
 export const sessionSchemas = {
@@ -155,14 +172,22 @@ export const sessionSchemas = {
         },
         fileName: { type: 'string', minLength: 1, description: 'Instead of item.name' },
         fileSize: { type: 'integer', minimum: 0 },
-        conflictBehavior: { type: 'string', enum: ['fail', 'rename', 'replace'], description: 'fail (the default: 409 when the upload completes onto a taken name), rename or replace' },
+        conflictBehavior: {
+          type: 'string',
+          enum: ['fail', 'rename', 'replace'],
+          description: 'fail (the default: 409 when the upload completes onto a taken name), rename or replace',
+        },
         deferCommit: { type: 'boolean', description: 'Keep the complete file until POST {uploadUrl}' },
       },
     },
     response: {
       200: {
         type: 'object',
-        properties: { uploadUrl: { type: 'string', format: 'uri' }, expirationDateTime: { type: 'string', format: 'date-time' }, nextExpectedRanges: { type: 'array', items: { type: 'string' } } },
+        properties: {
+          uploadUrl: { type: 'string', format: 'uri' },
+          expirationDateTime: { type: 'string', format: 'date-time' },
+          nextExpectedRanges: { type: 'array', items: { type: 'string' } },
+        },
         required: ['uploadUrl', 'expirationDateTime', 'nextExpectedRanges'],
       },
       400: graphError('A bad folder, name or body; msg says which'),
@@ -204,7 +229,13 @@ export const sessionSchemas = {
     summary: 'Put a complete deferCommit upload into place',
     security: [],
     params: secretParam,
-    response: { 200: driveItem, 201: driveItem, 400: graphError('The upload is not complete'), 404: gone, 409: graphError('Another request is finishing it, or the name is taken') },
+    response: {
+      200: driveItem,
+      201: driveItem,
+      400: graphError('The upload is not complete'),
+      404: gone,
+      409: graphError('Another request is finishing it, or the name is taken'),
+    },
   },
   cancel: {
     tags: SESSION_TAGS,

@@ -18,7 +18,10 @@ const mib = (n: number): string => `${Math.round(n / 1024 / 1024)} MiB`;
 export function parseFragment(rangeHeader: string | undefined, lengthHeader: string | undefined): Fragment {
   if (rangeHeader === undefined) throw badRequest("Each fragment needs a Content-Range header such as 'bytes 0-5242879/12345678'");
   const m = /^bytes (\d{1,16})-(\d{1,16})\/(\d{1,16})$/.exec(rangeHeader.trim());
-  if (!m) throw badRequest(`Content-Range '${rangeHeader.slice(0, 80)}' must look like 'bytes 0-5242879/12345678' (first and last byte, inclusive, and the file size)`);
+  if (!m)
+    throw badRequest(
+      `Content-Range '${rangeHeader.slice(0, 80)}' must look like 'bytes 0-5242879/12345678' (first and last byte, inclusive, and the file size)`,
+    );
   const [start, end, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (end < start || end >= total) throw new ApiError(416, `Content-Range '${rangeHeader}' is not a range inside a file of ${total} bytes`);
   if (total > MAX_UPLOAD_BYTES) throw new ApiError(413, `The file is larger than the ${mib(MAX_UPLOAD_BYTES)} this service accepts`);

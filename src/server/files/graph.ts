@@ -33,12 +33,17 @@ export function installGraphErrors(app: FastifyInstance): void {
     if (status >= 500) {
       request.log.error({ err: error }, 'upload session request failed');
       return reply.status(status === 503 || status === 507 ? status : 500).send({
-        error: { code: status === 507 ? 'insufficientStorage' : status === 503 ? 'serviceNotAvailable' : 'generalException', message: status >= 503 ? error.message : 'Internal server error; please try again later' },
+        error: {
+          code: status === 507 ? 'insufficientStorage' : status === 503 ? 'serviceNotAvailable' : 'generalException',
+          message: status >= 503 ? error.message : 'Internal server error; please try again later',
+        },
       });
     }
     // A refused fragment says what the session expects instead (416, 409), beside the error.
     const ranges = error instanceof ApiError ? (error.data as { nextExpectedRanges?: unknown } | null)?.nextExpectedRanges : undefined;
-    return reply.status(status).send({ error: { code: CODES[status] ?? 'invalidRequest', message: error.message }, ...(Array.isArray(ranges) ? { nextExpectedRanges: ranges } : {}) });
+    return reply
+      .status(status)
+      .send({ error: { code: CODES[status] ?? 'invalidRequest', message: error.message }, ...(Array.isArray(ranges) ? { nextExpectedRanges: ranges } : {}) });
   });
 }
 

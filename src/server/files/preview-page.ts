@@ -6,7 +6,8 @@ function escapeHtml(text: string): string {
 }
 
 /** The page allows no script at all; media and frames only from our origin. */
-export const PREVIEW_PAGE_CSP = "default-src 'none'; img-src 'self'; media-src 'self'; frame-src 'self'; object-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+export const PREVIEW_PAGE_CSP =
+  "default-src 'none'; img-src 'self'; media-src 'self'; frame-src 'self'; object-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
 
 /**
  * A small page that shows an image, video, audio or PDF inline. `mediaUrl` is a signed link to

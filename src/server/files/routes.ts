@@ -74,7 +74,8 @@ export async function drainBody(raw: IncomingMessage, maxBytes = DRAIN_MAX_BYTES
 }
 
 // What busboy (under @fastify/multipart) says of a body that is not well-formed multipart.
-const MALFORMED_MULTIPART = /boundary not found|unexpected end of (form|file|multipart data)|malformed (part header|urlencoded form)|part terminated early|multipart: /i;
+const MALFORMED_MULTIPART =
+  /boundary not found|unexpected end of (form|file|multipart data)|malformed (part header|urlencoded form)|part terminated early|multipart: /i;
 
 /**
  * An error met while reading a multipart body, as the client should see it: a body that is not
@@ -129,7 +130,8 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
     await storage.refuseLinks(user.project, folder === '' ? [] : folder.split('/'));
     if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data in a field named file');
     const announced = Number(request.headers['content-length'] ?? 0);
-    if (announced > MAX_PLAIN_UPLOAD_BYTES + 1024 * 1024) throw new ApiError(413, `Files over ${MAX_PLAIN_UPLOAD_BYTES} bytes must be sent through an upload session`);
+    if (announced > MAX_PLAIN_UPLOAD_BYTES + 1024 * 1024)
+      throw new ApiError(413, `Files over ${MAX_PLAIN_UPLOAD_BYTES} bytes must be sent through an upload session`);
     if (announced > 0) {
       deps.limits.checkSize(announced);
       await deps.limits.ensureSpace(announced, { userId: user.id, project: user.project });
@@ -146,7 +148,12 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
       }
       const staged = await storage.stagingFile();
       try {
-        await writeBodyToFile(part.file, staged, { start: 0, maxBytes, minBytesPerSecond: deps.limits.settings.minBytesPerSecond, rateWindowMs: deps.limits.settings.rateWindowMs });
+        await writeBodyToFile(part.file, staged, {
+          start: 0,
+          maxBytes,
+          minBytesPerSecond: deps.limits.settings.minBytesPerSecond,
+          rateWindowMs: deps.limits.settings.rateWindowMs,
+        });
         if (part.file.truncated) throw new ApiError(413, `Files over ${MAX_PLAIN_UPLOAD_BYTES} bytes must be sent through an upload session`);
         entry = await storage.commit(user.project, folder, sanitizeFileName(part.filename), staged, conflict);
       } catch (e) {
@@ -179,5 +186,7 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
     return reply.type('text/html; charset=utf-8').send(previewPage(entry, media, download));
   });
 
-  await app.register(async (scoped) => sessionRoutes(scoped, { storage, users: deps.users, serviceAuth, sessions: deps.sessions, limits: deps.limits, publicUrl: deps.publicUrl }));
+  await app.register(async (scoped) =>
+    sessionRoutes(scoped, { storage, users: deps.users, serviceAuth, sessions: deps.sessions, limits: deps.limits, publicUrl: deps.publicUrl }),
+  );
 }

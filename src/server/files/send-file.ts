@@ -34,7 +34,14 @@ function etagOf(entry: FileEntry): string {
  * runs in a CSP sandbox: an uploaded HTML or SVG file cannot script the app or read its token.
  * PDFs are the exception, since Chrome's viewer refuses sandboxed documents.
  */
-export async function sendFile(request: FastifyRequest, reply: FastifyReply, storage: FileStorage, project: string, entry: FileEntry, disposition: 'inline' | 'attachment'): Promise<FastifyReply> {
+export async function sendFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  storage: FileStorage,
+  project: string,
+  entry: FileEntry,
+  disposition: 'inline' | 'attachment',
+): Promise<FastifyReply> {
   // Opened before anything is sent, through the project's folders and never through a link
   // (FileStorage.openFile): what was swapped or removed since stat is a 400 or 404 in our envelope,
   // and size and dates are those of the file that is sent.
@@ -50,7 +57,8 @@ export async function sendFile(request: FastifyRequest, reply: FastifyReply, sto
     reply.header('content-disposition', contentDisposition(disposition, entry.name));
     reply.header('x-content-type-options', 'nosniff');
     reply.header('cache-control', 'private, no-cache');
-    if (entry.mimeType !== 'application/pdf') reply.header('content-security-policy', "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'");
+    if (entry.mimeType !== 'application/pdf')
+      reply.header('content-security-policy', "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'");
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     const ifRange = request.headers['if-range'];
     const rangeHeader = ifRange === undefined || ifRange === etag || ifRange === file.modified.toUTCString() ? request.headers.range : undefined;

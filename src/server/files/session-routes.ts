@@ -40,7 +40,8 @@ interface CreateBody {
 /** Graph's conflictBehavior: what a finished upload does when its name is taken. Graph's default is fail. */
 export function conflictOf(raw: unknown): ConflictBehavior {
   const value = raw ?? 'fail';
-  if (value !== 'rename' && value !== 'replace' && value !== 'fail') throw badRequest("@microsoft.graph.conflictBehavior must be 'fail' (the default), 'rename' or 'replace'");
+  if (value !== 'rename' && value !== 'replace' && value !== 'fail')
+    throw badRequest("@microsoft.graph.conflictBehavior must be 'fail' (the default), 'rename' or 'replace'");
   return value;
 }
 
@@ -159,7 +160,16 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     // Made now, empty: fragments may then be written in any order of arrival (each at its position).
     await fs.promises.writeFile(staged, '', { flag: 'wx' });
     const partFile = path.basename(staged);
-    const { secret, expiresAt } = await sessions.create({ userId: user.id, project: user.project, folder, fileName: sanitizeFileName(rawName), conflict, partFile, declaredSize, deferCommit });
+    const { secret, expiresAt } = await sessions.create({
+      userId: user.id,
+      project: user.project,
+      folder,
+      fileName: sanitizeFileName(rawName),
+      conflict,
+      partFile,
+      declaredSize,
+      deferCommit,
+    });
     // Built on PUBLIC_URL, or on the request's own host: never on a forwarded header that TRUST_PROXY
     // does not vouch for, and only on a host that is a host (http/input-guard.ts refuses any other).
     if (deps.publicUrl === undefined && !isHost(request.host ?? '')) {
@@ -189,7 +199,11 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
 
     pre.get('/files/upload/session/:secret', { schema: sessionSchemas.status }, async (request) => {
       const session = await live(request);
-      return { expirationDateTime: session.expiresAt, nextExpectedRanges: await sessions.nextExpectedRanges(session), ...(session.total !== undefined ? { size: session.total } : {}) };
+      return {
+        expirationDateTime: session.expiresAt,
+        nextExpectedRanges: await sessions.nextExpectedRanges(session),
+        ...(session.total !== undefined ? { size: session.total } : {}),
+      };
     });
 
     // deferCommit: the client says when the complete file goes into place (Graph: POST {uploadUrl}).
@@ -249,7 +263,8 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     }
     deps.limits.checkSize(f.total);
     // A session made without fileSize reserves its size with the first Content-Range that names it.
-    if (session.total === undefined && session.declaredSize === undefined) await deps.limits.checkReservation(f.total, { userId: session.userId, project: session.project });
+    if (session.total === undefined && session.declaredSize === undefined)
+      await deps.limits.checkReservation(f.total, { userId: session.userId, project: session.project });
     await deps.limits.ensureSpace(f.length);
     let claim = await sessions.claimFragment(session, f.start, f.end + 1, f.total);
     // Out of order is answered at once, as Graph does (issue 29: waiting and asking the database
@@ -268,9 +283,13 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
       if (claim.reason === 'gone') throw notFound(GONE);
       const ranges = await sessions.nextExpectedRanges(session);
       if (claim.reason === 'busy') {
-        throw new ApiError(409, `Another request is sending this part of the upload right now, or ${MAX_FRAGMENTS_IN_FLIGHT} fragments are in flight; wait for it, then send what nextExpectedRanges names (${ranges.join(', ')})`, {
-          data: { nextExpectedRanges: ranges },
-        });
+        throw new ApiError(
+          409,
+          `Another request is sending this part of the upload right now, or ${MAX_FRAGMENTS_IN_FLIGHT} fragments are in flight; wait for it, then send what nextExpectedRanges names (${ranges.join(', ')})`,
+          {
+            data: { nextExpectedRanges: ranges },
+          },
+        );
       }
       throw rangeError(f.start, claim.received, ranges);
     }
@@ -287,7 +306,8 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
         sync: false,
         progressEveryMs: FRAGMENT_RENEW_MS,
         onProgress: async () => {
-          if (!(await sessions.renewFragment(session.idHash, lockId))) throw new ApiError(409, 'This fragment took too long and another request took over the upload');
+          if (!(await sessions.renewFragment(session.idHash, lockId)))
+            throw new ApiError(409, 'This fragment took too long and another request took over the upload');
         },
       });
     } catch (e) {
@@ -322,7 +342,8 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
       received = await settle(session);
     }
     if (received === undefined) throw notFound(GONE);
-    if (received < f.total) throw new ApiError(409, 'Parts of this upload are not saved yet; ask the upload URL what it expects next and send those bytes again');
+    if (received < f.total)
+      throw new ApiError(409, 'Parts of this upload are not saved yet; ask the upload URL what it expects next and send those bytes again');
     // This request made the file whole: it finishes (or, with deferCommit, waits for the commit).
     // Truncating drops nothing received: bytes past the total can only come from a broken client.
     await fs.promises.truncate(partPath(session), f.total);
@@ -334,7 +355,9 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
 
   /** Still holding the claim: move the file into place, end the session, answer the driveItem. */
   async function finish(reply: FastifyReply, session: UploadSession): Promise<FastifyReply> {
-    const existed = session.conflict === 'replace' && (await storage.stat(session.project, session.folder === '' ? session.fileName : `${session.folder}/${session.fileName}`)) !== undefined;
+    const existed =
+      session.conflict === 'replace' &&
+      (await storage.stat(session.project, session.folder === '' ? session.fileName : `${session.folder}/${session.fileName}`)) !== undefined;
     const entry = await storage.commit(session.project, session.folder, session.fileName, partPath(session), session.conflict);
     await sessions.delete(session.idHash);
     // Graph: 201 for a new item, 200 when an existing one was replaced.
@@ -344,5 +367,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
 
 function rangeError(start: number, received: number, ranges: string[]): ApiError {
   const next = `the next expected byte is ${received} (Content-Range: bytes ${received}-...); nextExpectedRanges: ${ranges.join(', ')}`;
-  return new ApiError(416, start < received ? `This fragment overlaps bytes already received; ${next}` : `Fragments must be sent in order; ${next}`, { data: { nextExpectedRanges: ranges } });
+  return new ApiError(416, start < received ? `This fragment overlaps bytes already received; ${next}` : `Fragments must be sent in order; ${next}`, {
+    data: { nextExpectedRanges: ranges },
+  });
 }

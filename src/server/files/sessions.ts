@@ -218,24 +218,40 @@ export class UploadSessionStore {
         await trx
           .deleteFrom('upload_fragments')
           .where('id_hash', '=', s.idHash)
-          .where('start_byte', 'in', lapsed.map((r) => r.start_byte))
+          .where(
+            'start_byte',
+            'in',
+            lapsed.map((r) => r.start_byte),
+          )
           .execute();
       }
-      const frags = this.classify(rows.filter((r) => !lapsed.includes(r)), now);
+      const frags = this.classify(
+        rows.filter((r) => !lapsed.includes(r)),
+        now,
+      );
       // Written fragments count as received for the client: sending them again is an overlap.
-      const acknowledged = prefix(received, frags.filter((f) => f.state !== 'writing'));
+      const acknowledged = prefix(
+        received,
+        frags.filter((f) => f.state !== 'writing'),
+      );
       if (start < acknowledged) return { reason: 'overlap' as const, received: acknowledged };
       if (start !== received && !frags.some((f) => f.end === start)) return { reason: 'order' as const, received: acknowledged };
       const live = frags.filter((f) => f.state === 'writing');
       if (live.length >= MAX_FRAGMENTS_IN_FLIGHT || live.some((f) => f.start < end && start < f.end)) return { reason: 'busy' as const, received };
       const lockId = randomBytes(12).toString('base64url');
       // A fragment sent again over one already written replaces its row (the same bytes, by the protocol).
-      if (frags.some((f) => f.start === start)) await trx.deleteFrom('upload_fragments').where('id_hash', '=', s.idHash).where('start_byte', '=', start).execute();
+      if (frags.some((f) => f.start === start))
+        await trx.deleteFrom('upload_fragments').where('id_hash', '=', s.idHash).where('start_byte', '=', start).execute();
       await trx
         .insertInto('upload_fragments')
         .values({ id_hash: s.idHash, start_byte: start, end_byte: end, lock_id: lockId, locked_until: iso(now + FRAGMENT_LEASE_SECONDS * 1000), done: WRITING })
         .execute();
-      if (row.total === null) await trx.updateTable('upload_sessions').set({ total, updated_at: iso(now) }).where('id_hash', '=', s.idHash).execute();
+      if (row.total === null)
+        await trx
+          .updateTable('upload_sessions')
+          .set({ total, updated_at: iso(now) })
+          .where('id_hash', '=', s.idHash)
+          .execute();
       return { lockId };
     });
   }
@@ -279,16 +295,35 @@ export class UploadSessionStore {
         // lock, which the next fragment's claim waits for). The read sees the fragments as they
         // were when the statement began, so this fragment's row is given its new state here.
         const read = await trx
-          .with('mine', (q) => q.updateTable('upload_fragments').set(mark).where('id_hash', '=', idHash).where('lock_id', '=', lockId).where('done', '=', WRITING).returning('lock_id'))
+          .with('mine', (q) =>
+            q
+              .updateTable('upload_fragments')
+              .set(mark)
+              .where('id_hash', '=', idHash)
+              .where('lock_id', '=', lockId)
+              .where('done', '=', WRITING)
+              .returning('lock_id'),
+          )
           .selectFrom('upload_fragments')
           .selectAll('upload_fragments')
-          .select((eb) => eb.selectFrom('mine').select((e) => e.fn.countAll<string>().as('n')).as('marked'))
+          .select((eb) =>
+            eb
+              .selectFrom('mine')
+              .select((e) => e.fn.countAll<string>().as('n'))
+              .as('marked'),
+          )
           .where('upload_fragments.id_hash', '=', idHash)
           .execute();
         if (Number(read[0]?.marked ?? 0) !== 1) return undefined;
         rows = read.map((r) => (r.lock_id === lockId ? { ...r, ...mark } : r));
       } else {
-        const mine = await trx.updateTable('upload_fragments').set(mark).where('id_hash', '=', idHash).where('lock_id', '=', lockId).where('done', '=', WRITING).executeTakeFirst();
+        const mine = await trx
+          .updateTable('upload_fragments')
+          .set(mark)
+          .where('id_hash', '=', idHash)
+          .where('lock_id', '=', lockId)
+          .where('done', '=', WRITING)
+          .executeTakeFirst();
         if (Number(mine.numUpdatedRows) !== 1) return undefined;
         rows = await trx.selectFrom('upload_fragments').selectAll().where('id_hash', '=', idHash).execute();
       }
@@ -301,7 +336,13 @@ export class UploadSessionStore {
 
   /** The claims of the fragments this kernel wrote and nobody synced yet: what a sync started now covers. */
   async writtenHere(idHash: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('upload_fragments').select('lock_id').where('id_hash', '=', idHash).where('done', '=', WRITTEN).where('writer', '=', this.writer).execute();
+    const rows = await this.db
+      .selectFrom('upload_fragments')
+      .select('lock_id')
+      .where('id_hash', '=', idHash)
+      .where('done', '=', WRITTEN)
+      .where('writer', '=', this.writer)
+      .execute();
     return rows.flatMap((r) => (r.lock_id === null ? [] : [r.lock_id]));
   }
 
@@ -321,7 +362,13 @@ export class UploadSessionStore {
       const row = await this.locked(trx, idHash, true);
       if (!row) return undefined;
       if (lockIds.length > 0) {
-        await trx.updateTable('upload_fragments').set({ done: SYNCED, lock_id: null, locked_until: null }).where('id_hash', '=', idHash).where('done', '=', WRITTEN).where('lock_id', 'in', lockIds).execute();
+        await trx
+          .updateTable('upload_fragments')
+          .set({ done: SYNCED, lock_id: null, locked_until: null })
+          .where('id_hash', '=', idHash)
+          .where('done', '=', WRITTEN)
+          .where('lock_id', 'in', lockIds)
+          .execute();
       }
       let received = Number(row.received);
       const absorbed: number[] = [];
@@ -350,12 +397,25 @@ export class UploadSessionStore {
     const row = await this.db.selectFrom('upload_sessions').select(['received', 'total']).where('id_hash', '=', s.idHash).executeTakeFirst();
     const received = row === undefined ? s.received : Number(row.received);
     const total = row === undefined || row.total === null ? s.total : Number(row.total);
-    return missingRanges(received, total, frags.filter((f) => f.state !== 'writing' && f.start >= received));
+    return missingRanges(
+      received,
+      total,
+      frags.filter((f) => f.state !== 'writing' && f.start >= received),
+    );
   }
 
   /** Creates a session and returns the secret of its upload URL (128 random bits and more). */
   async create(
-    s: { userId: number; project: string; folder: string; fileName: string; conflict: ConflictBehavior; partFile: string; declaredSize?: number | undefined; deferCommit?: boolean },
+    s: {
+      userId: number;
+      project: string;
+      folder: string;
+      fileName: string;
+      conflict: ConflictBehavior;
+      partFile: string;
+      declaredSize?: number | undefined;
+      deferCommit?: boolean;
+    },
     now = Date.now(),
   ): Promise<{ secret: string; expiresAt: string }> {
     const secret = randomBytes(32).toString('base64url');

@@ -74,7 +74,9 @@ export class FileStorage {
         const batch = await Promise.all(usable.slice(i, i + 64).map((d) => this.entryAt(project, [...folder, d.name].join('/'), at.child(d.name))));
         for (const e of batch) if (e) entries.push(e);
       }
-      return entries.sort((a, b) => Number(b.isFolder) - Number(a.isFolder) || collator.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return entries.sort(
+        (a, b) => Number(b.isFolder) - Number(a.isFolder) || collator.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+      );
     } finally {
       await at.close();
     }
@@ -244,7 +246,8 @@ export class FileStorage {
         try {
           await fs.promises.rename(staged, at.child(name));
         } catch (e) {
-          if (errno(e) === 'EISDIR' || errno(e) === 'ENOTEMPTY' || errno(e) === 'EEXIST') throw new ApiError(409, `'${name}' is a folder; choose another file name`);
+          if (errno(e) === 'EISDIR' || errno(e) === 'ENOTEMPTY' || errno(e) === 'EEXIST')
+            throw new ApiError(409, `'${name}' is a folder; choose another file name`);
           throw e;
         }
       } else {
@@ -279,7 +282,10 @@ export class FileStorage {
         return candidate;
       }
     }
-    throw new ApiError(409, maxSuffix === 0 ? `A file named '${name}' already exists here` : `Too many files named like '${name}' in this folder; choose another name`);
+    throw new ApiError(
+      409,
+      maxSuffix === 0 ? `A file named '${name}' already exists here` : `Too many files named like '${name}' in this folder; choose another name`,
+    );
   }
 
   private usableName(name: string): boolean {
@@ -311,7 +317,6 @@ export class FileStorage {
       path: rel,
     };
   }
-
 }
 
 function normalised(relPath: string): string {

@@ -44,7 +44,10 @@ export class UploadLimits {
   /** 413 when a file of this size is over the limit. */
   checkSize(bytes: number): void {
     if (bytes > this.settings.maxFileBytes) {
-      throw new ApiError(413, `The file is ${bytes} bytes; this server accepts files up to ${this.settings.maxFileBytes} bytes (${gib(this.settings.maxFileBytes)})`);
+      throw new ApiError(
+        413,
+        `The file is ${bytes} bytes; this server accepts files up to ${this.settings.maxFileBytes} bytes (${gib(this.settings.maxFileBytes)})`,
+      );
     }
   }
 
@@ -57,9 +60,13 @@ export class UploadLimits {
       .where('expires_at', '>', new Date(now).toISOString())
       .executeTakeFirstOrThrow();
     if (Number(row.n) >= this.settings.sessionsPerUser) {
-      throw new ApiError(429, `You have ${Number(row.n)} unfinished uploads; finish or cancel one before starting another (at most ${this.settings.sessionsPerUser})`, {
-        headers: { 'retry-after': '60' },
-      });
+      throw new ApiError(
+        429,
+        `You have ${Number(row.n)} unfinished uploads; finish or cancel one before starting another (at most ${this.settings.sessionsPerUser})`,
+        {
+          headers: { 'retry-after': '60' },
+        },
+      );
     }
   }
 

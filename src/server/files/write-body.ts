@@ -73,7 +73,10 @@ class PositionalWriter extends Writable {
         this.bytesAtWindowStart = this.bytes;
         if (got < (minBytesPerSecond * rateWindowMs) / 1000) {
           this.destroy(
-            new ApiError(408, `The upload arrived at ${Math.round(got / (rateWindowMs / 1000))} bytes per second, below the ${minBytesPerSecond} this server needs; it was stopped, resume it when the connection is better`),
+            new ApiError(
+              408,
+              `The upload arrived at ${Math.round(got / (rateWindowMs / 1000))} bytes per second, below the ${minBytesPerSecond} this server needs; it was stopped, resume it when the connection is better`,
+            ),
           );
         }
       }, rateWindowMs);
@@ -88,7 +91,10 @@ class PositionalWriter extends Writable {
       return;
     }
     this.timer = setTimeout(
-      () => this.destroy(new ApiError(408, `No data arrived for ${Math.round((this.options.idleMs ?? IDLE_TIMEOUT_MS) / 1000)} seconds; the upload was stopped, resume it`)),
+      () =>
+        this.destroy(
+          new ApiError(408, `No data arrived for ${Math.round((this.options.idleMs ?? IDLE_TIMEOUT_MS) / 1000)} seconds; the upload was stopped, resume it`),
+        ),
       this.options.idleMs ?? IDLE_TIMEOUT_MS,
     );
   }
@@ -101,7 +107,8 @@ class PositionalWriter extends Writable {
   /** Counts the bytes, refuses more than allowed, and reports progress when it is due. */
   private async take(data: Buffer[]): Promise<void> {
     for (const b of data) this.bytes += b.length;
-    if (this.bytes > this.options.maxBytes) throw new ApiError(413, `The request body is larger than the ${this.options.maxBytes} bytes it announced or may send`);
+    if (this.bytes > this.options.maxBytes)
+      throw new ApiError(413, `The request body is larger than the ${this.options.maxBytes} bytes it announced or may send`);
     this.arm();
     const { onProgress } = this.options;
     if (onProgress && Date.now() - this.lastProgress >= (this.options.progressEveryMs ?? 10_000)) {

@@ -15,7 +15,8 @@ export function jsonDepth(text: string, stopAt = Infinity): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -96,7 +97,8 @@ export function checkUrl(url: string): void {
 }
 
 /** A host name (letters, digits, '-', '_' in dot-separated labels) or an [IPv6] address, with an optional port. */
-const HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?|\[([0-9A-Fa-f:.]{2,45})\])(?::(\d{1,5}))?$/;
+const HOST =
+  /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?|\[([0-9A-Fa-f:.]{2,45})\])(?::(\d{1,5}))?$/;
 
 /** Whether a Host (or X-Forwarded-Host) value is a host and an optional port, nothing else. */
 export function isHost(value: string): boolean {
@@ -113,7 +115,10 @@ export function isHost(value: string): boolean {
  * builds (upload sessions), where '/', '?', '@' or a space would change what the URL points at.
  */
 export function checkHost(headerHost: string | undefined, usedHost: string): void {
-  for (const [name, value] of [['Host', headerHost], ['X-Forwarded-Host', usedHost === headerHost ? undefined : usedHost]] as const) {
+  for (const [name, value] of [
+    ['Host', headerHost],
+    ['X-Forwarded-Host', usedHost === headerHost ? undefined : usedHost],
+  ] as const) {
     if (value === undefined || value === '' || isHost(value)) continue;
     throw badRequest(`The ${name} header '${value.slice(0, 100)}' is not a host name or address with an optional port`);
   }

@@ -6,9 +6,7 @@ import { LINK_PARAM } from '../auth/signed-links.js';
  * (whoever has one may write the file or read the download), so their secret parts are replaced.
  */
 export function redactCredentials(url: string): string {
-  return url
-    .replace(/(\/files\/upload\/session\/)[^/?#]+/g, '$1[redacted]')
-    .replace(new RegExp(`([?&]${LINK_PARAM}=)[^&#]*`, 'g'), '$1[redacted]');
+  return url.replace(/(\/files\/upload\/session\/)[^/?#]+/g, '$1[redacted]').replace(new RegExp(`([?&]${LINK_PARAM}=)[^&#]*`, 'g'), '$1[redacted]');
 }
 
 /** Fastify's request log line, with the URL's credentials redacted. */

@@ -13,7 +13,12 @@ const MULTIPART_UPLOAD = /^\/sharepoint\/files\/upload(\?|$)/;
  * streamingPaths are further uploads that stream under the same rule as the shared-files ones
  * (the analysed kinds' desensitized copies, from their API paths: app.ts).
  */
-export function installBodyDeadline(app: FastifyInstance, bodyMs: number, uploadRate: { minBytesPerSecond: number; rateWindowMs: number }, streamingPaths: readonly string[] = []): void {
+export function installBodyDeadline(
+  app: FastifyInstance,
+  bodyMs: number,
+  uploadRate: { minBytesPerSecond: number; rateWindowMs: number },
+  streamingPaths: readonly string[] = [],
+): void {
   const streamingUploads = new RegExp(`^(${[FILE_UPLOADS, ...streamingPaths.map(escape)].join('|')})(\\?|$)`);
   app.addHook('onRequest', (request, _reply, done) => {
     const raw = request.raw;

@@ -67,7 +67,9 @@ function parseFilters(kind: Kind, query: Record<string, unknown>): FieldFilter[]
     const how = declared[key];
     if (how === undefined) {
       const names = Object.keys(declared);
-      throw badRequest(`${key} is not a filter of ${kind.meta.titles.list}; ${names.length > 0 ? `filter by one of: ${names.join(', ')}` : 'it has no filters'}`);
+      throw badRequest(
+        `${key} is not a filter of ${kind.meta.titles.list}; ${names.length > 0 ? `filter by one of: ${names.join(', ')}` : 'it has no filters'}`,
+      );
     }
     if (raw === '' || raw === undefined) continue;
     if (typeof raw !== 'string') throw badRequest(`${key} must be given once`);

@@ -99,7 +99,11 @@ function withDerived(kind: Kind, actor: Actor, data: RecordData, id: number | nu
 }
 
 /** The answer to a create whose Idempotency-Key was claimed before (`earlier`): the record it made (`row`), or why not. */
-function replayOf(kind: Kind, earlier: Pick<Selectable<IdempotencyKeyTable>, 'kind'> | undefined, row: Row | undefined): { record: RecordData; replayed: boolean } | { conflict: string } {
+function replayOf(
+  kind: Kind,
+  earlier: Pick<Selectable<IdempotencyKeyTable>, 'kind'> | undefined,
+  row: Row | undefined,
+): { record: RecordData; replayed: boolean } | { conflict: string } {
   if (!earlier || earlier.kind !== kind.name) return { conflict: 'This Idempotency-Key was already used for another kind of record' };
   if (!row) return { conflict: 'The record made with this Idempotency-Key has been deleted since' };
   return { record: toRecord(kind, row), replayed: true };
@@ -173,7 +177,9 @@ export class RecordRepository {
       if (f.field === 'vehicleNo') base = base.where('vehicle_no', '=', String(f.value));
       else if (f.how === 'contains') {
         const value = this.field(kind, f.field, false);
-        base = base.where(sql<boolean>`${this.dialect === 'sqlite' ? sql`instr(lower(${value}), lower(${f.value}))` : sql`strpos(lower(${value}), lower(${f.value}))`} > 0`);
+        base = base.where(
+          sql<boolean>`${this.dialect === 'sqlite' ? sql`instr(lower(${value}), lower(${f.value}))` : sql`strpos(lower(${value}), lower(${f.value}))`} > 0`,
+        );
       } else if (typeof f.value === 'number') base = base.where(sql<boolean>`${this.field(kind, f.field, true)} = ${f.value}`);
       else base = base.where(sql<boolean>`${this.field(kind, f.field, false)} = ${f.value}`);
     }
@@ -215,7 +221,13 @@ export class RecordRepository {
    * the sizes are summed in the database, so the rows are never loaded (a page of 10,000 records of
    * 100 KB would be a gigabyte answer).
    */
-  private async refuseOversizedPage(kind: Kind, base: SelectQueryBuilder<Database, RecordTableName, object>, q: ListQuery, offset: number, maxBytes: number): Promise<void> {
+  private async refuseOversizedPage(
+    kind: Kind,
+    base: SelectQueryBuilder<Database, RecordTableName, object>,
+    q: ListQuery,
+    offset: number,
+    maxBytes: number,
+  ): Promise<void> {
     const size = this.dialect === 'sqlite' ? sql<number>`length(data)` : sql<number>`octet_length(data)`;
     let page = base.select(size.as('size'));
     // The same rows the page would hold: its order, as list() sorts.
@@ -233,7 +245,9 @@ export class RecordRepository {
     if (bytes <= maxBytes) return;
     const fits = Math.max(1, Math.floor((Number(row?.n ?? q.pageSize) * maxBytes) / bytes));
     const mb = (n: number): string => `${Math.round(n / 1024 / 1024)} MB`;
-    throw badRequest(`This page of ${kind.meta.titles.list} would be ${mb(bytes)}, more than the ${mb(maxBytes)} one answer may carry: ask for pageSize=${fits} or less, or a shorter date range`);
+    throw badRequest(
+      `This page of ${kind.meta.titles.list} would be ${mb(bytes)}, more than the ${mb(maxBytes)} one answer may carry: ask for pageSize=${fits} or less, or a shorter date range`,
+    );
   }
 
   /** The generation of a kind's records in a project: raised by every write of one (list answers are remembered under it). */
@@ -298,9 +312,24 @@ export class RecordRepository {
       }
       const json = withDerived(kind, actor, data, id, complete);
       const recordDate = toSortableDateTime(data[kind.meta.dateField]);
-      const inserted = run(statements.insert.with({ id, project: actor.project, vehicle: actor.vehicle, date: recordDate, data: json, at: now, by: actor.username })).rows[0];
+      const inserted = run(
+        statements.insert.with({ id, project: actor.project, vehicle: actor.vehicle, date: recordDate, data: json, at: now, by: actor.username }),
+      ).rows[0];
       if (inserted === undefined) throw new Error(`The new ${kind.name} record was not returned by the insert`);
-      run(this.historyInsert.with({ kind: kind.name, recordId: id, project: actor.project, version: 1, baseVersion: null, op: 'create', data: json, by: actor.username, at: now, hash: kind.hash }));
+      run(
+        this.historyInsert.with({
+          kind: kind.name,
+          recordId: id,
+          project: actor.project,
+          version: 1,
+          baseVersion: null,
+          op: 'create',
+          data: json,
+          by: actor.username,
+          at: now,
+          hash: kind.hash,
+        }),
+      );
       // The shared rows last, day count then generation: the order every write takes them in.
       run(this.dayCounts.with({ kind: kind.name, project: actor.project, day: dayOf(recordDate), n: 1 }));
       run(this.bump.with({ kind: kind.name, project: actor.project }));
@@ -309,9 +338,17 @@ export class RecordRepository {
   }
 
   /** SQLite, inside a create's savepoint: the answer to a create whose Idempotency-Key was claimed before. */
-  private replayNow(run: WritesNow['run'], kind: Kind, project: string, idempotencyKey: string): { record: RecordData; replayed: boolean } | { conflict: string } {
+  private replayNow(
+    run: WritesNow['run'],
+    kind: Kind,
+    project: string,
+    idempotencyKey: string,
+  ): { record: RecordData; replayed: boolean } | { conflict: string } {
     const earlier = run(this.keyStatements.find.with({ project, key: idempotencyKey })).rows[0];
-    const row = earlier === undefined || earlier.record_id === null || earlier.kind !== kind.name ? undefined : run(this.statementsOf(kind).find.with({ id: Number(earlier.record_id), project })).rows[0];
+    const row =
+      earlier === undefined || earlier.record_id === null || earlier.kind !== kind.name
+        ? undefined
+        : run(this.statementsOf(kind).find.with({ id: Number(earlier.record_id), project })).rows[0];
     return replayOf(kind, earlier, row);
   }
 
@@ -376,9 +413,17 @@ export class RecordRepository {
   }
 
   /** PostgreSQL: the answer to a create whose Idempotency-Key was claimed before. */
-  private async replay(db: Kysely<Database>, kind: Kind, project: string, idempotencyKey: string): Promise<{ record: RecordData; replayed: boolean } | { conflict: string }> {
+  private async replay(
+    db: Kysely<Database>,
+    kind: Kind,
+    project: string,
+    idempotencyKey: string,
+  ): Promise<{ record: RecordData; replayed: boolean } | { conflict: string }> {
     const earlier = (await db.executeQuery(this.keyStatements.find.with({ project, key: idempotencyKey }))).rows[0];
-    const row = earlier === undefined || earlier.record_id === null || earlier.kind !== kind.name ? undefined : await this.find(db, kind, project, Number(earlier.record_id));
+    const row =
+      earlier === undefined || earlier.record_id === null || earlier.kind !== kind.name
+        ? undefined
+        : await this.find(db, kind, project, Number(earlier.record_id));
     return replayOf(kind, earlier, row);
   }
 
@@ -447,7 +492,16 @@ export class RecordRepository {
       const version = row.version + 1;
       const recordDate = toSortableDateTime(finished[kind.meta.dateField]);
       if (dayOf(recordDate) !== dayOf(row.record_date)) {
-        await adjustDayCounts(trx, this.dayCounts, kind.name, actor.project, new Map([[dayOf(row.record_date), -1], [dayOf(recordDate), 1]]));
+        await adjustDayCounts(
+          trx,
+          this.dayCounts,
+          kind.name,
+          actor.project,
+          new Map([
+            [dayOf(row.record_date), -1],
+            [dayOf(recordDate), 1],
+          ]),
+        );
       }
       await trx
         .updateTable(recordTable(kind))
@@ -465,7 +519,12 @@ export class RecordRepository {
    * Deletes all the given records or none. Returns the ids that are not in the project, or, when a
    * base version is given (one id), the current record if it changed since that version.
    */
-  async delete(kind: Kind, actor: Actor, ids: number[], baseVersion?: number): Promise<{ missing: number[]; changed?: { current: RecordData; changedBy: string } }> {
+  async delete(
+    kind: Kind,
+    actor: Actor,
+    ids: number[],
+    baseVersion?: number,
+  ): Promise<{ missing: number[]; changed?: { current: RecordData; changedBy: string } }> {
     return this.transaction(async (trx) => {
       this.writingIn(trx, kind, actor.project);
       let query = trx.selectFrom(recordTable(kind)).selectAll().where('project_name', '=', actor.project).where('id', 'in', ids);
@@ -555,14 +614,25 @@ export class RecordRepository {
     at: string,
     baseVersion: number | null,
   ): Promise<void> {
-    await trx.executeQuery(this.historyInsert.with({ kind: kind.name, recordId, project: actor.project, version, baseVersion, op, data, by: actor.username, at, hash: kind.hash }));
+    await trx.executeQuery(
+      this.historyInsert.with({ kind: kind.name, recordId, project: actor.project, version, baseVersion, op, data, by: actor.username, at, hash: kind.hash }),
+    );
   }
 
   private historyStatement() {
     return new Prepared(['kind', 'recordId', 'project', 'version', 'baseVersion', 'op', 'data', 'by', 'at', 'hash'], (v) =>
-      this.db
-        .insertInto('record_history')
-        .values({ kind: v.kind, record_id: v.recordId, project_name: v.project, version: v.version, base_version: v.baseVersion, op: v.op, data: v.data, changed_by: v.by, changed_at: v.at, schema_hash: v.hash }),
+      this.db.insertInto('record_history').values({
+        kind: v.kind,
+        record_id: v.recordId,
+        project_name: v.project,
+        version: v.version,
+        base_version: v.baseVersion,
+        op: v.op,
+        data: v.data,
+        changed_by: v.by,
+        changed_at: v.at,
+        schema_hash: v.hash,
+      }),
     );
   }
 
@@ -570,9 +640,14 @@ export class RecordRepository {
     const db = this.db;
     return {
       claim: new Prepared(['project', 'key', 'kind', 'id', 'at'], (v) =>
-        db.insertInto('idempotency_keys').values({ project_name: v.project, idem_key: v.key, kind: v.kind, record_id: v.id, created_at: v.at }).onConflict((oc) => oc.columns(['project_name', 'idem_key']).doNothing()),
+        db
+          .insertInto('idempotency_keys')
+          .values({ project_name: v.project, idem_key: v.key, kind: v.kind, record_id: v.id, created_at: v.at })
+          .onConflict((oc) => oc.columns(['project_name', 'idem_key']).doNothing()),
       ),
-      find: new Prepared<'project' | 'key', Selectable<IdempotencyKeyTable>>(['project', 'key'], (v) => db.selectFrom('idempotency_keys').selectAll().where('project_name', '=', v.project).where('idem_key', '=', v.key)),
+      find: new Prepared<'project' | 'key', Selectable<IdempotencyKeyTable>>(['project', 'key'], (v) =>
+        db.selectFrom('idempotency_keys').selectAll().where('project_name', '=', v.project).where('idem_key', '=', v.key),
+      ),
     };
   }
 
@@ -581,12 +656,24 @@ export class RecordRepository {
     let statements = this.recordStatements.get(kind.name);
     if (statements === undefined) {
       const table = recordTable(kind);
-      const findOne = (v: Record<'id' | 'project', never>) => this.db.selectFrom(table).select(RECORD_COLUMNS).where('id', '=', v.id).where('project_name', '=', v.project);
+      const findOne = (v: Record<'id' | 'project', never>) =>
+        this.db.selectFrom(table).select(RECORD_COLUMNS).where('id', '=', v.id).where('project_name', '=', v.project);
       statements = {
         insert: new Prepared<InsertValue, InsertedRow>(['id', 'project', 'vehicle', 'date', 'data', 'at', 'by'], (v) =>
           this.db
             .insertInto(table)
-            .values({ id: v.id, project_name: v.project, vehicle_no: v.vehicle, record_date: v.date, data: v.data, version: 1, created_at: v.at, created_by: v.by, updated_at: v.at, updated_by: v.by })
+            .values({
+              id: v.id,
+              project_name: v.project,
+              vehicle_no: v.vehicle,
+              record_date: v.date,
+              data: v.data,
+              version: 1,
+              created_at: v.at,
+              created_by: v.by,
+              updated_at: v.at,
+              updated_by: v.by,
+            })
             .returning(['id', 'project_name', 'vehicle_no', 'data', 'version']),
         ),
         // The one-record read (GET by id, every update): building it per request was a quarter of a

@@ -39,7 +39,9 @@ const ID_PATTERN = `^${ID_TEXT}$`;
 const DATE_PARAM = '^[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2})?)?$';
 /** A pattern for one word of `words`, or several comma-separated (any case when asked). */
 function listOf(words: string[], anyCase = false): string {
-  const one = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).map((w) => (anyCase ? [...w].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('') : w));
+  const one = words
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .map((w) => (anyCase ? [...w].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('') : w));
   const alt = `(${one.join('|')})`;
   return `^ *${alt} *(, *${alt} *)*$`;
 }
@@ -149,7 +151,11 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
   for (const kind of deps.registry.values()) {
     const base = kind.meta.apiPath;
     const tags = [kind.schema.title];
-    const idParam = { type: 'object', properties: { id: { type: 'string', pattern: ID_PATTERN, description: `The record id, 1 to ${MAX_ID}` } }, required: ['id'] };
+    const idParam = {
+      type: 'object',
+      properties: { id: { type: 'string', pattern: ID_PATTERN, description: `The record id, 1 to ${MAX_ID}` } },
+      required: ['id'],
+    };
     const conflict = {
       type: 'object',
       description: 'A field you changed was changed by someone else since your version: data holds the current record and, per field, base, theirs and yours.',
@@ -163,156 +169,207 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
     const listQuery: Record<string, unknown> = {
       pageNum: { type: 'string', pattern: '^(0|[1-9][0-9]{0,8})$', description: 'Page number from 1 (default 1; 0 reads as 1, as RuoYi does)' },
       pageSize: { type: 'string', pattern: '^[1-9][0-9]{0,4}$', description: 'Rows per page, 1 to 10000 (default 10)' },
-      orderByColumn: { type: 'string', pattern: listOf([...new Set([kind.meta.dateField, 'id', ...(kind.meta.sortable ?? [])])]), description: `Sort column (default: newest first by the date field), or several as a,b: ${[...new Set([kind.meta.dateField, 'id', ...(kind.meta.sortable ?? [])])].join(', ')}` },
-      isAsc: { type: 'string', pattern: listOf(['asc', 'desc', 'ascending', 'descending'], true), description: 'asc or desc (or ascending, descending; any case); one per column, or one for all' },
+      orderByColumn: {
+        type: 'string',
+        pattern: listOf([...new Set([kind.meta.dateField, 'id', ...(kind.meta.sortable ?? [])])]),
+        description: `Sort column (default: newest first by the date field), or several as a,b: ${[...new Set([kind.meta.dateField, 'id', ...(kind.meta.sortable ?? [])])].join(', ')}`,
+      },
+      isAsc: {
+        type: 'string',
+        pattern: listOf(['asc', 'desc', 'ascending', 'descending'], true),
+        description: 'asc or desc (or ascending, descending; any case); one per column, or one for all',
+      },
       projectName: { type: 'string', description: 'Only your own project is allowed; every list is scoped to it' },
-      [`params[${begin}]`]: { type: 'string', pattern: DATE_PARAM, description: `From (${kind.meta.dateField}): yyyy-MM-dd or yyyy-MM-dd HH:mm:ss, a day of the calendar` },
+      [`params[${begin}]`]: {
+        type: 'string',
+        pattern: DATE_PARAM,
+        description: `From (${kind.meta.dateField}): yyyy-MM-dd or yyyy-MM-dd HH:mm:ss, a day of the calendar`,
+      },
       [`params[${end}]`]: { type: 'string', pattern: DATE_PARAM, description: `To (${kind.meta.dateField}), inclusive` },
       'params[beginTime]': { type: 'string', pattern: DATE_PARAM, description: `The same as params[${begin}]` },
       'params[endTime]': { type: 'string', pattern: DATE_PARAM, description: `The same as params[${end}]` },
     };
     for (const [field, how] of Object.entries(kind.meta.filters ?? {})) {
-      listQuery[field] = { type: 'string', description: `Filter: ${how === 'exact' ? 'equal to' : 'contains (any case)'} ${kind.schema.properties[field]?.title ?? field}` };
+      listQuery[field] = {
+        type: 'string',
+        description: `Filter: ${how === 'exact' ? 'equal to' : 'contains (any case)'} ${kind.schema.properties[field]?.title ?? field}`,
+      };
     }
 
-    app.get(`${base}/list`, {
-      schema: {
-        tags,
-        summary: `List ${kind.meta.titles.list}`,
-        querystring: { type: 'object', properties: listQuery, additionalProperties: true },
-        response: { 200: listEnvelopeOf(recordRef(kind)), ...errorResponses },
+    app.get(
+      `${base}/list`,
+      {
+        schema: {
+          tags,
+          summary: `List ${kind.meta.titles.list}`,
+          querystring: { type: 'object', properties: listQuery, additionalProperties: true },
+          response: { 200: listEnvelopeOf(recordRef(kind)), ...errorResponses },
+        },
       },
-    }, async (request, reply) => {
-      const user = currentUser(request);
-      void reply.header('x-schemas-version', version);
-      if (!listCache.enabled) {
-        const query = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
-        const { rows, total } = await records.list(kind, user.project, query, deps.maxPageBytes);
-        return okList(rows, total);
-      }
-      const { query, key } = parsedLists.get(user.project, request.url, () => {
-        const parsed = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
-        return { query: parsed, key: `${kind.name}\n${user.project}\n${JSON.stringify(parsed)}` };
-      });
-      // Read the generation first, then the rows: an answer is never older than the generation
-      // it is remembered under, so while that stands still the answer is what a read gives now.
-      // Known to a sole writer on PostgreSQL (decision 030); else read after this turn's I/O
-      // with the other lists of the turn on SQLite (decision 031), or read now on PostgreSQL.
-      const current = records.generation(kind, user.project);
-      const gen = typeof current === 'string' ? current : await current;
-      let answer = listCache.get(key, gen);
-      if (answer === undefined) {
-        const { rows, total } = await records.list(kind, user.project, query, deps.maxPageBytes);
-        answer = listCache.set(key, gen, reply.serialize(okList(rows, total)) as string);
-      }
-      void reply.type('application/json; charset=utf-8');
-      if (answer.size < COMPRESS_THRESHOLD || !acceptsGzip(request.headers['accept-encoding'])) return answer.body;
-      const body = await listCache.gzipOf(answer);
-      markGzipped(reply);
-      return body;
-    });
+      async (request, reply) => {
+        const user = currentUser(request);
+        void reply.header('x-schemas-version', version);
+        if (!listCache.enabled) {
+          const query = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
+          const { rows, total } = await records.list(kind, user.project, query, deps.maxPageBytes);
+          return okList(rows, total);
+        }
+        const { query, key } = parsedLists.get(user.project, request.url, () => {
+          const parsed = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
+          return { query: parsed, key: `${kind.name}\n${user.project}\n${JSON.stringify(parsed)}` };
+        });
+        // Read the generation first, then the rows: an answer is never older than the generation
+        // it is remembered under, so while that stands still the answer is what a read gives now.
+        // Known to a sole writer on PostgreSQL (decision 030); else read after this turn's I/O
+        // with the other lists of the turn on SQLite (decision 031), or read now on PostgreSQL.
+        const current = records.generation(kind, user.project);
+        const gen = typeof current === 'string' ? current : await current;
+        let answer = listCache.get(key, gen);
+        if (answer === undefined) {
+          const { rows, total } = await records.list(kind, user.project, query, deps.maxPageBytes);
+          answer = listCache.set(key, gen, reply.serialize(okList(rows, total)) as string);
+        }
+        void reply.type('application/json; charset=utf-8');
+        if (answer.size < COMPRESS_THRESHOLD || !acceptsGzip(request.headers['accept-encoding'])) return answer.body;
+        const body = await listCache.gzipOf(answer);
+        markGzipped(reply);
+        return body;
+      },
+    );
 
-    app.get<{ Params: { id: string } }>(`${base}/:id`, {
-      schema: { tags, summary: `Get one ${kind.schema.title} (ETag: its version)`, params: idParam, response: { 200: recordEnvelopeOf(recordRef(kind)), ...errorResponses } },
-    }, async (request, reply) => {
-      const user = currentUser(request);
-      const id = parseId(request.params.id);
-      const found = records.get(kind, user.project, id);
-      const record = found instanceof Promise ? await found : found;
-      if (!record) throw notFound(notFoundMessage(kind, id));
-      void reply.header('etag', `"${String(record['version'])}"`).header('x-schemas-version', version);
-      return byIdWarnings(kind, user.project, ok(record));
-    });
+    app.get<{ Params: { id: string } }>(
+      `${base}/:id`,
+      {
+        schema: {
+          tags,
+          summary: `Get one ${kind.schema.title} (ETag: its version)`,
+          params: idParam,
+          response: { 200: recordEnvelopeOf(recordRef(kind)), ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const id = parseId(request.params.id);
+        const found = records.get(kind, user.project, id);
+        const record = found instanceof Promise ? await found : found;
+        if (!record) throw notFound(notFoundMessage(kind, id));
+        void reply.header('etag', `"${String(record['version'])}"`).header('x-schemas-version', version);
+        return byIdWarnings(kind, user.project, ok(record));
+      },
+    );
 
-    app.get<{ Params: { id: string } }>(`${base}/:id/history`, {
-      schema: {
-        tags,
-        summary: `Every stored version of one ${kind.schema.title}, oldest first`,
-        params: idParam,
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              code: { type: 'integer' },
-              msg: { type: 'string' },
-              data: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: {
-                    version: { type: 'integer' },
-                    baseVersion: { type: ['integer', 'null'] },
-                    op: { type: 'string', enum: ['create', 'update', 'delete'] },
-                    changedBy: { type: 'string' },
-                    changedAt: CONTRACT_TIME_SCHEMA,
-                    schemaHash: { type: ['string', 'null'], description: "The version of the kind's schema file this version was saved under (null: saved before versions were kept)" },
-                    data: { type: 'object', additionalProperties: true },
+    app.get<{ Params: { id: string } }>(
+      `${base}/:id/history`,
+      {
+        schema: {
+          tags,
+          summary: `Every stored version of one ${kind.schema.title}, oldest first`,
+          params: idParam,
+          response: {
+            200: {
+              type: 'object',
+              properties: {
+                code: { type: 'integer' },
+                msg: { type: 'string' },
+                data: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      version: { type: 'integer' },
+                      baseVersion: { type: ['integer', 'null'] },
+                      op: { type: 'string', enum: ['create', 'update', 'delete'] },
+                      changedBy: { type: 'string' },
+                      changedAt: CONTRACT_TIME_SCHEMA,
+                      schemaHash: {
+                        type: ['string', 'null'],
+                        description: "The version of the kind's schema file this version was saved under (null: saved before versions were kept)",
+                      },
+                      data: { type: 'object', additionalProperties: true },
+                    },
                   },
                 },
               },
             },
+            ...errorResponses,
           },
-          ...errorResponses,
         },
       },
-    }, async (request) => {
-      const user = currentUser(request);
-      const id = parseId(request.params.id);
-      const versions = await records.history(kind, user.project, id);
-      if (versions.length === 0) throw notFound(notFoundMessage(kind, id));
-      // Stored as ISO; answered in the contract's 'yyyy-MM-dd HH:mm:ss' (issue 29).
-      return ok(versions.map((v) => ({ ...v, changedAt: contractTime(v.changedAt) ?? v.changedAt })));
-    });
+      async (request) => {
+        const user = currentUser(request);
+        const id = parseId(request.params.id);
+        const versions = await records.history(kind, user.project, id);
+        if (versions.length === 0) throw notFound(notFoundMessage(kind, id));
+        // Stored as ISO; answered in the contract's 'yyyy-MM-dd HH:mm:ss' (issue 29).
+        return ok(versions.map((v) => ({ ...v, changedAt: contractTime(v.changedAt) ?? v.changedAt })));
+      },
+    );
 
     // Fields derived from the new record's id, for the kinds that have them (the issue's attachment folder).
     const complete = derivesAtCreation(kind) ? (record: RecordData) => derivedAtCreation(kind, record) : undefined;
-    app.post(`${base}`, {
-      schema: {
-        tags,
-        summary: `Create one ${kind.schema.title} (send an Idempotency-Key to make a retried create safe)`,
-        headers: { type: 'object', properties: { 'idempotency-key': { type: 'string', description: 'A key the client makes per record (1-200 letters, digits, -_.:); the same key again answers the record it made' } } },
-        body: { $ref: inputRef(kind) },
-        response: {
-          200: recordEnvelopeOf(recordRef(kind)),
-          409: { $ref: 'ErrorEnvelope#', description: 'The Idempotency-Key was used before for another record' },
-          ...errorResponses,
+    app.post(
+      `${base}`,
+      {
+        schema: {
+          tags,
+          summary: `Create one ${kind.schema.title} (send an Idempotency-Key to make a retried create safe)`,
+          headers: {
+            type: 'object',
+            properties: {
+              'idempotency-key': {
+                type: 'string',
+                description: 'A key the client makes per record (1-200 letters, digits, -_.:); the same key again answers the record it made',
+              },
+            },
+          },
+          body: { $ref: inputRef(kind) },
+          response: {
+            200: recordEnvelopeOf(recordRef(kind)),
+            409: { $ref: 'ErrorEnvelope#', description: 'The Idempotency-Key was used before for another record' },
+            ...errorResponses,
+          },
         },
       },
-    }, async (request, reply) => {
-      const user = currentUser(request);
-      void reply.header('x-schemas-version', version);
-      let data: RecordData;
-      try {
-        refuseServerOwned(kind, request.body, undefined);
-        const { set } = validator.writable(kind, request.body);
-        data = applyDerived(kind, validator.withDefaults(kind, set));
-        validator.check(kind, data);
-      } catch (e) {
-        throw fromOtherForm(request, e);
-      }
-      const key = idempotencyKeyOf(request.headers['idempotency-key']);
-      const created = await records.create(kind, actorOf(user), data, complete, key);
-      if ('conflict' in created) throw new ApiError(409, created.conflict);
-      if (created.replayed) void reply.header('idempotent-replayed', 'true');
-      return withWarnings(kind, ok(created.record));
-    });
-
-    app.put(`${base}`, {
-      schema: {
-        tags,
-        summary: `Update one ${kind.schema.title} by the body's id, merged against the version it was based on`,
-        body: { $ref: inputRef(kind) },
-        headers: { type: 'object', properties: { 'if-match': { type: 'string', description: 'The version the edit is based on, such as "3"' } } },
-        response: { 200: recordEnvelopeOf(recordRef(kind)), 409: conflict, ...errorResponses },
+      async (request, reply) => {
+        const user = currentUser(request);
+        void reply.header('x-schemas-version', version);
+        let data: RecordData;
+        try {
+          refuseServerOwned(kind, request.body, undefined);
+          const { set } = validator.writable(kind, request.body);
+          data = applyDerived(kind, validator.withDefaults(kind, set));
+          validator.check(kind, data);
+        } catch (e) {
+          throw fromOtherForm(request, e);
+        }
+        const key = idempotencyKeyOf(request.headers['idempotency-key']);
+        const created = await records.create(kind, actorOf(user), data, complete, key);
+        if ('conflict' in created) throw new ApiError(409, created.conflict);
+        if (created.replayed) void reply.header('idempotent-replayed', 'true');
+        return withWarnings(kind, ok(created.record));
       },
-    }, async (request, reply) => {
-      void reply.header('x-schemas-version', version);
-      try {
-        return await update(request);
-      } catch (e) {
-        throw fromOtherForm(request, e);
-      }
-    });
+    );
+
+    app.put(
+      `${base}`,
+      {
+        schema: {
+          tags,
+          summary: `Update one ${kind.schema.title} by the body's id, merged against the version it was based on`,
+          body: { $ref: inputRef(kind) },
+          headers: { type: 'object', properties: { 'if-match': { type: 'string', description: 'The version the edit is based on, such as "3"' } } },
+          response: { 200: recordEnvelopeOf(recordRef(kind)), 409: conflict, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        void reply.header('x-schemas-version', version);
+        try {
+          return await update(request);
+        } catch (e) {
+          throw fromOtherForm(request, e);
+        }
+      },
+    );
 
     /** The PUT of this kind: merged against the version it was based on, checking only what it changes. */
     async function update(request: FastifyRequest) {
@@ -322,47 +379,83 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       const body = request.body as Record<string, unknown>;
       if (body['id'] === undefined || body['id'] === null || body['id'] === '') throw badRequest('id is required to update a record');
       const id = parseId(body['id']);
-      if (kind.fields.some((f) => kind.schema.properties[f]?.['x-setBy'] !== undefined)) refuseServerOwned(kind, body, await records.get(kind, user.project, id));
-      const result = await records.update(kind, actorOf(user), id, { set, cleared, baseVersion: baseVersion(body, request.headers['if-match']) }, (merged, current) => {
-        const next = applyDerived(kind, merged);
-        validator.checkChanged(kind, next, current);
-        return next;
-      });
+      if (kind.fields.some((f) => kind.schema.properties[f]?.['x-setBy'] !== undefined))
+        refuseServerOwned(kind, body, await records.get(kind, user.project, id));
+      const result = await records.update(
+        kind,
+        actorOf(user),
+        id,
+        { set, cleared, baseVersion: baseVersion(body, request.headers['if-match']) },
+        (merged, current) => {
+          const next = applyDerived(kind, merged);
+          validator.checkChanged(kind, next, current);
+          return next;
+        },
+      );
       if (result.status === 'missing') throw notFound(notFoundMessage(kind, id));
       if (result.status === 'unknown-version') {
-        throw new ApiError(409, `${kind.schema.title} ${id} is at version ${String(result.current['version'])}; the version you sent is not one it has had. Reload it and edit again.`, { data: { current: result.current, conflicts: [] } });
+        throw new ApiError(
+          409,
+          `${kind.schema.title} ${id} is at version ${String(result.current['version'])}; the version you sent is not one it has had. Reload it and edit again.`,
+          { data: { current: result.current, conflicts: [] } },
+        );
       }
       if (result.status === 'conflict') {
         const titles = listTitles(result.conflicts.map((c) => c.title));
-        throw new ApiError(409, `${titles} ${result.conflicts.length === 1 ? 'was' : 'were'} changed by ${result.changedBy} since you opened this record; choose which values to keep`, {
-          data: { current: result.current, conflicts: result.conflicts },
-        });
+        throw new ApiError(
+          409,
+          `${titles} ${result.conflicts.length === 1 ? 'was' : 'were'} changed by ${result.changedBy} since you opened this record; choose which values to keep`,
+          {
+            data: { current: result.current, conflicts: result.conflicts },
+          },
+        );
       }
       return withWarnings(kind, ok(result.record));
     }
 
     // The same path parameter as GET by id (one path in the document), holding one id or several.
-    app.delete<{ Params: { id: string } }>(`${base}/:id`, {
-      schema: {
-        tags,
-        summary: `Delete ${kind.meta.titles.list} by id (1,2,3): all or none`,
-        params: { type: 'object', properties: { id: { type: 'string', pattern: `^${ID_TEXT}(,${ID_TEXT}){0,999}$`, description: `One id, or several comma-separated (1,2,3; at most 1000), each 1 to ${MAX_ID}` } }, required: ['id'] },
-        querystring: { type: 'object', properties: { version: { type: 'string', description: 'With one id: the version you saw; a newer record is not deleted (409)' } } },
-        response: { 200: envelopeOf('ErrorEnvelope#/properties/data'), 409: conflict, ...errorResponses },
+    app.delete<{ Params: { id: string } }>(
+      `${base}/:id`,
+      {
+        schema: {
+          tags,
+          summary: `Delete ${kind.meta.titles.list} by id (1,2,3): all or none`,
+          params: {
+            type: 'object',
+            properties: {
+              id: {
+                type: 'string',
+                pattern: `^${ID_TEXT}(,${ID_TEXT}){0,999}$`,
+                description: `One id, or several comma-separated (1,2,3; at most 1000), each 1 to ${MAX_ID}`,
+              },
+            },
+            required: ['id'],
+          },
+          querystring: {
+            type: 'object',
+            properties: { version: { type: 'string', description: 'With one id: the version you saw; a newer record is not deleted (409)' } },
+          },
+          response: { 200: envelopeOf('ErrorEnvelope#/properties/data'), 409: conflict, ...errorResponses },
+        },
       },
-    }, async (request) => {
-      const user = currentUser(request);
-      const parts = request.params.id.split(',');
-      if (parts.length > MAX_IDS) throw badRequest(`At most ${MAX_IDS} ids can be deleted at once`);
-      const ids = [...new Set(parts.map((p) => parseId(p.trim(), 'every id')))];
-      const version = baseVersion({ version: (request.query as Record<string, unknown>)['version'] }, request.headers['if-match']);
-      if (version !== undefined && ids.length > 1) throw badRequest('A version can only be given when deleting one record');
-      const { missing, changed } = await records.delete(kind, actorOf(user), ids, version);
-      if (missing.length > 0) throw notFound(`${notFoundMessage(kind, missing.join(', '))}; nothing was deleted`);
-      if (changed) {
-        throw new ApiError(409, `${kind.schema.title} ${ids[0]} was changed by ${changed.changedBy} since you opened it; look at the changes before deleting`, { data: { current: changed.current, conflicts: [] } });
-      }
-      return ok(null);
-    });
+      async (request) => {
+        const user = currentUser(request);
+        const parts = request.params.id.split(',');
+        if (parts.length > MAX_IDS) throw badRequest(`At most ${MAX_IDS} ids can be deleted at once`);
+        const ids = [...new Set(parts.map((p) => parseId(p.trim(), 'every id')))];
+        const version = baseVersion({ version: (request.query as Record<string, unknown>)['version'] }, request.headers['if-match']);
+        if (version !== undefined && ids.length > 1) throw badRequest('A version can only be given when deleting one record');
+        const { missing, changed } = await records.delete(kind, actorOf(user), ids, version);
+        if (missing.length > 0) throw notFound(`${notFoundMessage(kind, missing.join(', '))}; nothing was deleted`);
+        if (changed) {
+          throw new ApiError(
+            409,
+            `${kind.schema.title} ${ids[0]} was changed by ${changed.changedBy} since you opened it; look at the changes before deleting`,
+            { data: { current: changed.current, conflicts: [] } },
+          );
+        }
+        return ok(null);
+      },
+    );
   }
 }

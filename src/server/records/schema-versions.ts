@@ -33,7 +33,13 @@ export async function rememberSchemas(db: Db, registry: KindRegistry): Promise<S
   for (const kind of registry.values()) {
     await db.kysely.transaction().execute(async (trx) => {
       const now = new Date().toISOString();
-      const last = await trx.selectFrom('kind_schemas').select(['schema', 'hash']).where('kind', '=', kind.name).orderBy('last_served_at', 'desc').limit(1).executeTakeFirst();
+      const last = await trx
+        .selectFrom('kind_schemas')
+        .select(['schema', 'hash'])
+        .where('kind', '=', kind.name)
+        .orderBy('last_served_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
       await trx
         .insertInto('kind_schemas')
         .values({ hash: kind.hash, kind: kind.name, schema: JSON.stringify(kind.schema), first_served_at: now, last_served_at: now })
@@ -46,7 +52,9 @@ export async function rememberSchemas(db: Db, registry: KindRegistry): Promise<S
       const table = recordTable(kind);
       const { moved, total } = await refile(trx, kind, table);
       await rebuildDayCounts(trx, kind.name, table);
-      report.info.push(`${kind.name}: x-kind.dateField changed from ${before} to ${kind.meta.dateField}; ${moved} of ${total} records re-filed under the new date`);
+      report.info.push(
+        `${kind.name}: x-kind.dateField changed from ${before} to ${kind.meta.dateField}; ${moved} of ${total} records re-filed under the new date`,
+      );
     });
   }
   for (const [table, rows] of await orphanTables(db, registry)) {

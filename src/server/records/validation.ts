@@ -94,7 +94,10 @@ export class RecordValidator {
     }
     if (unknown.length > 0) {
       // Never dropped with a 200: a phone running an older form would lose what was typed (docs/decisions/034).
-      const names = unknown.slice(0, 10).map((f) => `'${f.slice(0, 60)}'`).join(', ');
+      const names = unknown
+        .slice(0, 10)
+        .map((f) => `'${f.slice(0, 60)}'`)
+        .join(', ');
       throw badRequest(
         `${names} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of ${kind.schema.title}: the form that sent ${unknown.length === 1 ? 'it' : 'them'} is older or newer than the server's. Reload the app to get the current form; nothing was saved.`,
       );
@@ -144,7 +147,8 @@ export class RecordValidator {
     const out = new Map<string, { field: string; message: string }>();
     if (!validate(data)) {
       for (const e of validate.errors ?? []) {
-        const field = e.keyword === 'required' ? String((e.params as Record<string, unknown>)['missingProperty']) : (e.instancePath.slice(1).split('/')[0] ?? '');
+        const field =
+          e.keyword === 'required' ? String((e.params as Record<string, unknown>)['missingProperty']) : (e.instancePath.slice(1).split('/')[0] ?? '');
         const message = describe(e, data);
         out.set(message, { field, message });
       }

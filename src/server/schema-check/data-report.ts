@@ -97,7 +97,8 @@ export function recordFindings(kind: Kind, data: Record<string, unknown>): Recor
     const value = storedValue(kind, data, field);
     if (!has(data, field)) {
       const old = (prop['x-renamedFrom'] ?? []).find((name) => has(data, name));
-      if (old !== undefined && !isMissing(data[old])) out.push({ field, reason: 'renamed', detail: `values under the old name '${old}', read as '${field}'`, value: old });
+      if (old !== undefined && !isMissing(data[old]))
+        out.push({ field, reason: 'renamed', detail: `values under the old name '${old}', read as '${field}'`, value: old });
     }
     if (isMissing(value)) {
       // As the record's warnings have it (schema-evolution.ts recordWarnings): read-only fields are the server's.
@@ -162,7 +163,17 @@ export async function reportStoredData(registry: KindRegistry, store: StoredData
           const fresh = known !== undefined && !known.has(keyOf(f));
           let agg = byKey.get(keyOf(f));
           if (agg === undefined) {
-            agg = { field: f.field, reason: f.reason, records: 0, fresh: 0, examples: [], detail: f.detail, values: new Map(), freshExamples: [], oldExamples: [] };
+            agg = {
+              field: f.field,
+              reason: f.reason,
+              records: 0,
+              fresh: 0,
+              examples: [],
+              detail: f.detail,
+              values: new Map(),
+              freshExamples: [],
+              oldExamples: [],
+            };
             byKey.set(keyOf(f), agg);
           }
           agg.records++;

@@ -57,7 +57,7 @@ function describeSyntaxError(text: string, error: ParseError): { offset: number;
   const lineOf = (offset: number): number => positionAt(text, offset).line;
   switch (printParseErrorCode(error.error)) {
     case 'InvalidSymbol':
-      if (token.startsWith("'")) return { offset: at, message: "unexpected \"'\": JSON text is written in double quotes" };
+      if (token.startsWith("'")) return { offset: at, message: 'unexpected "\'": JSON text is written in double quotes' };
       return { offset: at, message: `unexpected ${here}: expected a value (text in double quotes, a number, true, false, null, an object or a list)` };
     case 'InvalidNumberFormat':
       return { offset: at, message: `${here} is not a number as JSON writes them` };
@@ -169,7 +169,10 @@ function segmentsOf(dotted: string): Array<string | number> {
 
 /** The value at a path in parsed JSON, or undefined. */
 function valueAt(value: unknown, segments: Array<string | number>): unknown {
-  return segments.reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string | number, unknown>)[key] : undefined), value);
+  return segments.reduce<unknown>(
+    (node, key) => (node !== null && typeof node === 'object' ? (node as Record<string | number, unknown>)[key] : undefined),
+    value,
+  );
 }
 
 /**
@@ -206,7 +209,8 @@ function pathOfMessage(message: string, value: unknown): Array<string | number> 
   if (m) {
     const at = segmentsOf(m[1] as string);
     const named = valueAt(value, at);
-    if (named !== null && typeof named === 'object' && !Array.isArray(named) && Object.prototype.hasOwnProperty.call(named, m[2] as string)) return [...at, m[2] as string];
+    if (named !== null && typeof named === 'object' && !Array.isArray(named) && Object.prototype.hasOwnProperty.call(named, m[2] as string))
+      return [...at, m[2] as string];
     return itemOf(at, m[2]);
   }
   m = /^(properties|x-kind|required|\$id|\$schema|title|description|type)([.[]\S*?)?:?(\s|$)/.exec(message);
@@ -219,7 +223,12 @@ export function parseSchemaText(text: string): ParsedSchemaText {
   const place = (offset: number, message: string): PlacedProblem => ({ ...positionAt(text, offset), message });
   const noPlace = (): Position => ({ line: 1, column: 1 });
   if (text.charCodeAt(0) === 0xfeff) {
-    return { value: undefined, syntax: place(0, 'the file starts with a byte order mark (BOM): save it as UTF-8 without BOM'), duplicates: [], locate: noPlace };
+    return {
+      value: undefined,
+      syntax: place(0, 'the file starts with a byte order mark (BOM): save it as UTF-8 without BOM'),
+      duplicates: [],
+      locate: noPlace,
+    };
   }
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
@@ -243,7 +252,8 @@ export function parseSchemaText(text: string): ParsedSchemaText {
       for (const member of node.children ?? []) {
         const key = member.children?.[0];
         const name = String(key?.value);
-        if (seen.has(name) && key !== undefined) duplicates.push(place(key.offset, `${path === '' ? '(root)' : path} has the key '${name}' twice: JSON keeps only the last one; remove one`));
+        if (seen.has(name) && key !== undefined)
+          duplicates.push(place(key.offset, `${path === '' ? '(root)' : path} has the key '${name}' twice: JSON keeps only the last one; remove one`));
         seen.add(name);
         visit(member.children?.[1], path === '' ? name : `${path}.${name}`);
       }

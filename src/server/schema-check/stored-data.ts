@@ -90,7 +90,9 @@ function storedData(kysely: Kysely<Database>, describe: string, listTables: () =
  */
 export async function openStoredData(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>): Promise<StoredData | { none: string }> {
   if (config.databaseUrl !== undefined) {
-    const options = ['-c default_transaction_read_only=on', ...(config.databaseSchema !== undefined ? [`-c search_path=${config.databaseSchema}`] : [])].join(' ');
+    const options = ['-c default_transaction_read_only=on', ...(config.databaseSchema !== undefined ? [`-c search_path=${config.databaseSchema}`] : [])].join(
+      ' ',
+    );
     const pool = new pg.Pool({ connectionString: config.databaseUrl, options, max: 2, application_name: 'road-test-data schemas:check' });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const safe = new URL(config.databaseUrl);
@@ -104,10 +106,16 @@ export async function openStoredData(config: Pick<Config, 'databaseUrl' | 'datab
     }
     const listTables = async (): Promise<string[]> => {
       // current_schema() is null when DATABASE_SCHEMA does not exist yet: then no tables.
-      const { rows } = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`.execute(kysely);
+      const { rows } = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`.execute(
+        kysely,
+      );
       return rows.map((r) => r.name);
     };
-    return storedData(kysely, `PostgreSQL ${safe.host}${safe.pathname}${config.databaseSchema !== undefined ? ` schema ${config.databaseSchema}` : ''}`, listTables);
+    return storedData(
+      kysely,
+      `PostgreSQL ${safe.host}${safe.pathname}${config.databaseSchema !== undefined ? ` schema ${config.databaseSchema}` : ''}`,
+      listTables,
+    );
   }
   const file = path.join(config.dataDir, SQLITE_FILE);
   if (!fs.existsSync(file)) return { none: `There is no database yet (${file}): no records are stored, so every change is safe.` };

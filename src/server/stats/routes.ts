@@ -25,57 +25,86 @@ export async function statsRoutes(app: FastifyInstance, deps: StatsDeps): Promis
   const counts = Object.fromEntries(kinds.map((k) => [k.count, integer]));
   const sums = Object.fromEntries(kinds.flatMap((k) => k.sums.map(([name]) => [name, { type: 'number' }] as const)));
   const envelope = (data: Record<string, unknown>) => ({
-    200: { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'object', properties: data } }, required: ['code', 'msg', 'data'] },
+    200: {
+      type: 'object',
+      properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'object', properties: data } },
+      required: ['code', 'msg', 'data'],
+    },
     ...errorResponses,
   });
 
-  app.get('/vtp/stats/day', {
-    schema: {
-      tags: ['Statistics'],
-      summary: "A day's counts per kind and its sums (for drives: time in minutes and distance in km)",
-      querystring: { type: 'object', properties: { date: { type: 'string', description: 'yyyy-MM-dd' } }, required: ['date'] },
-      response: envelope({ date: { type: 'string' }, ...counts, ...sums }),
-    },
-  }, async (request) => {
-    const { project } = currentUser(request);
-    const date = parseDay((request.query as Record<string, unknown>)['date']);
-    const range = { from: `${date} 00:00:00`, to: `${date} 23:59:59` };
-    const result: DayStats = { date };
-    for (const { kind, count, sums: summed } of kinds) {
-      const found = await stats.countAndSum(kind, project, range, summed.map(([, field]) => field));
-      result[count] = found.count;
-      for (const [name, field] of summed) result[name] = found.sums[field] ?? 0;
-    }
-    return ok(result);
-  });
-
-  const dayFigures = { type: 'object', properties: { date: { type: 'string' }, ...counts, ...sums }, required: ['date', ...Object.keys(counts), ...Object.keys(sums)] };
-  app.get('/vtp/stats/days', {
-    schema: {
-      tags: ['Statistics'],
-      summary: `Every day's counts per kind and sums from one day to another (at most ${MAX_RANGE_DAYS} days), days without records as zeros`,
-      querystring: {
-        type: 'object',
-        properties: { from: { type: 'string', description: 'First day, yyyy-MM-dd' }, to: { type: 'string', description: 'Last day, yyyy-MM-dd (inclusive)' } },
-        required: ['from', 'to'],
+  app.get(
+    '/vtp/stats/day',
+    {
+      schema: {
+        tags: ['Statistics'],
+        summary: "A day's counts per kind and its sums (for drives: time in minutes and distance in km)",
+        querystring: { type: 'object', properties: { date: { type: 'string', description: 'yyyy-MM-dd' } }, required: ['date'] },
+        response: envelope({ date: { type: 'string' }, ...counts, ...sums }),
       },
-      response: envelope({ from: { type: 'string' }, to: { type: 'string' }, days: { type: 'array', items: dayFigures } }),
     },
-  }, async (request) => {
-    const { project } = currentUser(request);
-    const query = request.query as Record<string, unknown>;
-    const { from, to, days } = dayRange(query['from'], query['to']);
-    const result: RangeStats = { from, to, days: days.map((date) => ({ date })) };
-    for (const { kind, count, sums: summed } of kinds) {
-      const found = await stats.perDay(kind, project, { from: `${from} 00:00:00`, to: `${to} 23:59:59` }, summed.map(([, field]) => field));
-      for (const day of result.days) {
-        const figures = found.get(day.date);
-        day[count] = figures?.count ?? 0;
-        for (const [name, field] of summed) day[name] = figures?.sums[field] ?? 0;
+    async (request) => {
+      const { project } = currentUser(request);
+      const date = parseDay((request.query as Record<string, unknown>)['date']);
+      const range = { from: `${date} 00:00:00`, to: `${date} 23:59:59` };
+      const result: DayStats = { date };
+      for (const { kind, count, sums: summed } of kinds) {
+        const found = await stats.countAndSum(
+          kind,
+          project,
+          range,
+          summed.map(([, field]) => field),
+        );
+        result[count] = found.count;
+        for (const [name, field] of summed) result[name] = found.sums[field] ?? 0;
       }
-    }
-    return ok(result);
-  });
+      return ok(result);
+    },
+  );
+
+  const dayFigures = {
+    type: 'object',
+    properties: { date: { type: 'string' }, ...counts, ...sums },
+    required: ['date', ...Object.keys(counts), ...Object.keys(sums)],
+  };
+  app.get(
+    '/vtp/stats/days',
+    {
+      schema: {
+        tags: ['Statistics'],
+        summary: `Every day's counts per kind and sums from one day to another (at most ${MAX_RANGE_DAYS} days), days without records as zeros`,
+        querystring: {
+          type: 'object',
+          properties: {
+            from: { type: 'string', description: 'First day, yyyy-MM-dd' },
+            to: { type: 'string', description: 'Last day, yyyy-MM-dd (inclusive)' },
+          },
+          required: ['from', 'to'],
+        },
+        response: envelope({ from: { type: 'string' }, to: { type: 'string' }, days: { type: 'array', items: dayFigures } }),
+      },
+    },
+    async (request) => {
+      const { project } = currentUser(request);
+      const query = request.query as Record<string, unknown>;
+      const { from, to, days } = dayRange(query['from'], query['to']);
+      const result: RangeStats = { from, to, days: days.map((date) => ({ date })) };
+      for (const { kind, count, sums: summed } of kinds) {
+        const found = await stats.perDay(
+          kind,
+          project,
+          { from: `${from} 00:00:00`, to: `${to} 23:59:59` },
+          summed.map(([, field]) => field),
+        );
+        for (const day of result.days) {
+          const figures = found.get(day.date);
+          day[count] = figures?.count ?? 0;
+          for (const [name, field] of summed) day[name] = figures?.sums[field] ?? 0;
+        }
+      }
+      return ok(result);
+    },
+  );
 
   app.get('/vtp/stats/total', { schema: { tags: ['Statistics'], summary: 'Counts per kind over all time', response: envelope(counts) } }, async (request) => {
     const { project } = currentUser(request);

@@ -21,7 +21,7 @@ export async function seedFirstUser(users: UserRepository, config: Pick<Config, 
       '',
       '  No users yet, so a first user was created. This password is shown only once:',
       `    username: demo    password: ${password}    (project DEMO, vehicle 636_green)`,
-      "  Change it with: npm run users -- passwd demo",
+      '  Change it with: npm run users -- passwd demo',
       '',
     ].join('\n'),
   );

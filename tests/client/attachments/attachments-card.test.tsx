@@ -115,20 +115,29 @@ describe('the issue’s Attachments card', () => {
 
   it('lists the desensitized copies apart from the originals, under their own heading', async () => {
     signedIn();
-    const blurred = [entry('clip.mp4', { mimeType: 'video/mp4', size: 2048, path: `${FOLDER}/desensitized/clip.mp4` }), entry('photo.png', { mimeType: 'image/png', size: 512, path: `${FOLDER}/desensitized/photo.png` })];
+    const blurred = [
+      entry('clip.mp4', { mimeType: 'video/mp4', size: 2048, path: `${FOLDER}/desensitized/clip.mp4` }),
+      entry('photo.png', { mimeType: 'image/png', size: 512, path: `${FOLDER}/desensitized/photo.png` }),
+    ];
     fakeFetch({
       'GET /api/system/user/getInfo': okInfo(),
       'GET /api/vtp/issueRecord/5': () => ({ body: { code: 200, data: ISSUE } }),
       'GET /sharepoint/files': (call: FakeCall) => {
         const path = new URL(call.url, 'http://x').searchParams.get('path') ?? '';
-        return { body: { code: 200, msg: 'ok', data: path.endsWith('/desensitized') ? blurred : [...ENTRIES, entry('desensitized', { isFolder: true, size: 0 })] } };
+        return {
+          body: { code: 200, msg: 'ok', data: path.endsWith('/desensitized') ? blurred : [...ENTRIES, entry('desensitized', { isFolder: true, size: 0 })] },
+        };
       },
     });
     renderApp('/data/issue/5');
     const apart = await screen.findByTestId('apart-folder', {}, { timeout: 15_000 });
     expect(within(apart).getByRole('heading', { name: 'Desensitized copies' })).toBeInTheDocument();
     await waitFor(() => expect(within(apart).getAllByTestId('file-item')).toHaveLength(2));
-    expect(within(apart).getAllByTestId('file-item').map((r) => r.querySelector('.file-item-name')?.textContent)).toEqual(['clip.mp4', 'photo.png']);
+    expect(
+      within(apart)
+        .getAllByTestId('file-item')
+        .map((r) => r.querySelector('.file-item-name')?.textContent),
+    ).toEqual(['clip.mp4', 'photo.png']);
     // The originals keep their own list, without the desensitized folder in it.
     const originals = screen.getAllByTestId('file-item').filter((r) => !apart.contains(r));
     expect(originals.map((r) => r.querySelector('.file-item-name')?.textContent)).toEqual(['sub', 'clip.mp4', 'photo.png', 'report.pdf', 'voice.webm']);

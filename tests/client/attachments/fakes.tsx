@@ -73,7 +73,13 @@ export function renderPanel(props: Partial<FilePanelProps> = {}) {
   localStorage.setItem('accessToken', 'token-abc');
   return render(
     <ToastProvider>
-      <FilePanel title="Attachments" path={FOLDER} editable issue={{ apiPath: '/vtp/issueRecord', id: 5, field: 'relatedFilesJson', with: { taskId: '-2' } }} {...props} />
+      <FilePanel
+        title="Attachments"
+        path={FOLDER}
+        editable
+        issue={{ apiPath: '/vtp/issueRecord', id: 5, field: 'relatedFilesJson', with: { taskId: '-2' } }}
+        {...props}
+      />
     </ToastProvider>,
   );
 }
@@ -90,5 +96,7 @@ export const entry = (name: string, extra: Record<string, unknown> = {}) => ({
 
 /** Waits for the closing 'uploaded' status call, so that no request of this test runs into the next one. */
 export async function uploadsSettled(calls: FakeCall[]): Promise<void> {
-  await waitFor(() => expect(calls.some((c) => c.method === 'PUT' && (c.body as { relatedFilesJson?: string } | undefined)?.relatedFilesJson === 'uploaded')).toBe(true));
+  await waitFor(() =>
+    expect(calls.some((c) => c.method === 'PUT' && (c.body as { relatedFilesJson?: string } | undefined)?.relatedFilesJson === 'uploaded')).toBe(true),
+  );
 }

@@ -39,7 +39,8 @@ function watchForEmpty(): { seen: () => boolean; stop: () => void } {
   return { seen: () => seen, stop: () => observer.disconnect() };
 }
 
-const names = (testId: string): string[] => screen.queryAllByTestId(testId).map((el) => el.querySelector('.upload-item-name, .file-item-name')?.textContent ?? '');
+const names = (testId: string): string[] =>
+  screen.queryAllByTestId(testId).map((el) => el.querySelector('.upload-item-name, .file-item-name')?.textContent ?? '');
 
 afterEach(async () => {
   for (const owner of ['alice', '']) for (const file of await waitingFiles.list(owner)) await waitingFiles.remove(file.key);

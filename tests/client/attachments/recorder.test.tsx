@@ -5,7 +5,10 @@ import { fakeFetch } from '../fake-server';
 import { installFakeXhr, renderPanel, uploadsSettled } from './fakes';
 
 function micRejects(name: string): void {
-  Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: { getUserMedia: vi.fn(() => Promise.reject(new DOMException('nope', name))) } });
+  Object.defineProperty(navigator, 'mediaDevices', {
+    configurable: true,
+    value: { getUserMedia: vi.fn(() => Promise.reject(new DOMException('nope', name))) },
+  });
 }
 
 /** A MediaRecorder that hands over one chunk when stopped. */
@@ -62,7 +65,10 @@ describe('recording a voice note', () => {
   });
 
   it('records opus in webm, releases the microphone on stop and uploads recording_{timestamp}.webm', async () => {
-    const { calls } = fakeFetch({ 'GET /sharepoint/files': () => ({ body: { code: 200, data: [] } }), 'PUT /api/vtp/issueRecord': () => ({ body: { code: 200 } }) });
+    const { calls } = fakeFetch({
+      'GET /sharepoint/files': () => ({ body: { code: 200, data: [] } }),
+      'PUT /api/vtp/issueRecord': () => ({ body: { code: 200 } }),
+    });
     const xhr = installFakeXhr();
     const { track, getUserMedia } = micWorks();
     renderPanel();
@@ -95,7 +101,10 @@ describe('recording a voice note', () => {
   });
 
   it('falls back to the default name when the custom one cannot be used', async () => {
-    const { calls } = fakeFetch({ 'GET /sharepoint/files': () => ({ body: { code: 200, data: [] } }), 'PUT /api/vtp/issueRecord': () => ({ body: { code: 200 } }) });
+    const { calls } = fakeFetch({
+      'GET /sharepoint/files': () => ({ body: { code: 200, data: [] } }),
+      'PUT /api/vtp/issueRecord': () => ({ body: { code: 200 } }),
+    });
     const xhr = installFakeXhr();
     micWorks();
     renderPanel();

@@ -81,7 +81,9 @@ describe('the upload queue', () => {
   });
 
   it('uses a plain upload below 52428800 bytes and a session from 52428800 on', async () => {
-    const { calls } = serve({ 'POST /sharepoint/files/upload/session': () => ok({ uploadUrl: '/sharepoint/files/upload/session/s1', nextExpectedRanges: ['0-'] }) });
+    const { calls } = serve({
+      'POST /sharepoint/files/upload/session': () => ok({ uploadUrl: '/sharepoint/files/upload/session/s1', nextExpectedRanges: ['0-'] }),
+    });
     const xhr = installFakeXhr(() => ({ status: 201, body: { code: 200, data: {} } }));
     renderPanel();
     choose([fileOfSize('under.bin', 52428799)]);
@@ -98,7 +100,9 @@ describe('the upload queue', () => {
     const { calls } = serve({ 'POST /sharepoint/files/upload/session': () => ({ body: { uploadUrl: '/up/s2' } }) });
     const xhr = installFakeXhr((r) => {
       const [, , end] = /bytes (\d+)-(\d+)\//.exec(r.headers['content-range'] ?? '') ?? [];
-      return Number(end) === total - 1 ? { status: 201, body: { code: 200, data: {} } } : { status: 202, body: { code: 200, data: { nextExpectedRanges: [`${Number(end) + 1}-`] } } };
+      return Number(end) === total - 1
+        ? { status: 201, body: { code: 200, data: {} } }
+        : { status: 202, body: { code: 200, data: { nextExpectedRanges: [`${Number(end) + 1}-`] } } };
     });
     renderPanel();
     choose([fileOfSize('long-video.mp4', total, 'video/mp4')]);
@@ -135,7 +139,11 @@ describe('the upload queue', () => {
     broken = false;
     await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
     await screen.findByText('Uploaded');
-    expect(xhr.requests.map((r) => r.headers['content-range'])).toEqual([`bytes 0-${MB5 - 1}/${total}`, `bytes ${MB5}-${2 * MB5 - 1}/${total}`, `bytes ${MB5}-${2 * MB5 - 1}/${total}`]);
+    expect(xhr.requests.map((r) => r.headers['content-range'])).toEqual([
+      `bytes 0-${MB5 - 1}/${total}`,
+      `bytes ${MB5}-${2 * MB5 - 1}/${total}`,
+      `bytes ${MB5}-${2 * MB5 - 1}/${total}`,
+    ]);
     // Resumed on the same session: asked where to go on, never created a second one.
     expect(calls.filter((c) => c.method === 'POST' && c.url.includes('/upload/session'))).toHaveLength(1);
     expect(calls.some((c) => c.method === 'GET' && c.url === '/sharepoint/files/upload/session/s3')).toBe(true);
@@ -181,7 +189,9 @@ describe('the upload queue', () => {
     renderPanel();
     choose([new File(['1'], 'one.jpg')]);
     expect(await screen.findByText('Uploaded')).toBeInTheDocument();
-    await waitFor(() => expect(takeConsoleErrors().map((args) => String(args[0]))).toEqual([expect.stringContaining('uploading'), expect.stringContaining('uploaded')]));
+    await waitFor(() =>
+      expect(takeConsoleErrors().map((args) => String(args[0]))).toEqual([expect.stringContaining('uploading'), expect.stringContaining('uploaded')]),
+    );
     expect(screen.queryByText(/database down/)).not.toBeInTheDocument();
     expect(await screen.findByText(`File "one.jpg" uploaded successfully to ${FOLDER}.`)).toBeInTheDocument();
   });

@@ -21,7 +21,13 @@ describe('the form validator', () => {
   it.each(files)('answers as JSON Schema does for each property of %s', (file) => {
     const schema = load(file);
     for (const [name, prop] of Object.entries(schema.properties ?? {}) as Array<[string, RJSFSchema]>) {
-      const good = prop.enum ? prop.enum[0] : prop.type === 'string' ? 'a' : prop.type === 'integer' ? Math.max(1, Number(prop.minimum ?? 1)) : Number(prop.minimum ?? 0) + 0.5;
+      const good = prop.enum
+        ? prop.enum[0]
+        : prop.type === 'string'
+          ? 'a'
+          : prop.type === 'integer'
+            ? Math.max(1, Number(prop.minimum ?? 1))
+            : Number(prop.minimum ?? 0) + 0.5;
       expect(matches(prop, good), `${file} ${name} ${String(good)}`).toBe(true);
       expect(matches(prop, { x: 1 }), `${file} ${name} object`).toBe(false);
       if (prop.enum) expect(matches(prop, 'not one of them')).toBe(false);

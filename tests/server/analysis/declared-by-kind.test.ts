@@ -46,11 +46,15 @@ function schemasWithAnalysedRefuel(): string {
 /** A PUT whose body comes in two halves, pauseMs apart: slower than the body deadline allows anything but an upload. */
 function slowPut(url: string, token: string, body: Buffer, pauseMs: number): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', 'content-length': String(body.length) } }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString('utf8') }));
-    });
+    const req = http.request(
+      url,
+      { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', 'content-length': String(body.length) } },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     const half = Math.floor(body.length / 2);
     req.write(body.subarray(0, half));
@@ -96,7 +100,13 @@ describe.each(dbTargets())('x-kind.analysis on a kind of its own on $name', (tar
     await putFile(s, 'P1', `${folder}/pump.mp4`, Buffer.from('not really a video'));
     const submitted = await s.request('POST', `${REFUEL}/aiSubmit`, { token: alice, body: { id, mode: '' } });
     expect(submitted.status).toBe(200);
-    expect(submitted.body.data).toMatchObject({ id, state: 'queued', issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY' });
+    expect(submitted.body.data).toMatchObject({
+      id,
+      state: 'queued',
+      issueStatus: 'AI_PROCESS',
+      videoAnalysisStatus: 'READY',
+      videoDesensitizationStatus: 'READY',
+    });
     const queued = (await s.request('GET', `${REFUEL}/${id}`, { token: alice })).body.data as Json;
     expect(queued).toMatchObject({ refuelState: 'AI_PROCESS', blurState: 'READY', modelState: 'READY' });
 
@@ -129,7 +139,7 @@ describe.each(dbTargets())('x-kind.analysis on a kind of its own on $name', (tar
     expect(JSON.parse(put.text).data).toEqual({ name: 'pump.mp4', size: blurred.length });
 
     expect((await s.request('POST', `${FA}/submitToAI`, { token: worker, body: { id, taskId: -3 } })).status).toBe(200);
-    expect(((await s.request('GET', `${REFUEL}/${id}`, { token: alice })).body.data as Json)).toMatchObject({ blurState: 'DONE', modelState: 'DOING' });
+    expect((await s.request('GET', `${REFUEL}/${id}`, { token: alice })).body.data as Json).toMatchObject({ blurState: 'DONE', modelState: 'DOING' });
     const done = await s.request('POST', `${FA}/finish`, { token: worker, body: { id, taskId: -3, report: '## Pump 4\nNothing wrong.' } });
     expect(done.status).toBe(200);
     expect(done.body.data).toEqual({ id, state: 'done' });
@@ -144,10 +154,14 @@ describe.each(dbTargets())('x-kind.analysis on a kind of its own on $name', (tar
   it('keeps testers off the new fileAnalyze routes and workers off everything else', async () => {
     const tester = await s.request('GET', `${FA}/todolist`, { token: alice });
     expect(tester.status).toBe(403);
-    expect(tester.body.msg).toBe('Only worker accounts may call the fileAnalyze routes (create one with npm run users -- add-worker). Testers submit a refuel with /api/vtp/refuelRecord/aiSubmit.');
+    expect(tester.body.msg).toBe(
+      'Only worker accounts may call the fileAnalyze routes (create one with npm run users -- add-worker). Testers submit a refuel with /api/vtp/refuelRecord/aiSubmit.',
+    );
     const away = await s.request('GET', `${REFUEL}/list?pageSize=1`, { token: worker });
     expect(away.status).toBe(403);
-    expect(away.body.msg).toBe('This is a worker account: it may call only the video analysis worker routes (/api/vtp/refuelRecord/fileAnalyze/...). Sign in as a tester for anything else.');
+    expect(away.body.msg).toBe(
+      'This is a worker account: it may call only the video analysis worker routes (/api/vtp/refuelRecord/fileAnalyze/...). Sign in as a tester for anything else.',
+    );
     // The shared-files service says the same.
     expect((await s.request('GET', '/sharepoint/files?path=refuel_records', { token: worker })).body.msg).toBe(away.body.msg);
   });

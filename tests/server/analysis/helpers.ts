@@ -15,8 +15,17 @@ export async function addWorker(s: TestServer, username: string, projects: strin
 }
 
 /** An issue of the token's project with a video (and optionally nothing) in its folder. */
-export async function issueWithMedia(s: TestServer, token: string, project: string, files: Record<string, Buffer> = { 'clip.mp4': Buffer.from('not really a video') }): Promise<Record<string, unknown>> {
-  const issue = await create(s, kindOf(s, 'issue'), token, { issueTitle: 'Wind noise', issueStartTime: '2026-11-21 08:00:00', issueDate: '2026-11-21 00:00:00' });
+export async function issueWithMedia(
+  s: TestServer,
+  token: string,
+  project: string,
+  files: Record<string, Buffer> = { 'clip.mp4': Buffer.from('not really a video') },
+): Promise<Record<string, unknown>> {
+  const issue = await create(s, kindOf(s, 'issue'), token, {
+    issueTitle: 'Wind noise',
+    issueStartTime: '2026-11-21 08:00:00',
+    issueDate: '2026-11-21 00:00:00',
+  });
   for (const [name, bytes] of Object.entries(files)) await putFile(s, project, `${issue['attachmentFolder'] as string}/${name}`, bytes);
   return issue;
 }
@@ -32,4 +41,5 @@ export async function getIssue(s: TestServer, token: string, id: unknown): Promi
 }
 
 export const start = (s: TestServer, token: string, id: unknown) => s.request('POST', `${FA}/start`, { token, body: { id, taskId: -3 } });
-export const finish = (s: TestServer, token: string, body: Record<string, unknown>) => s.request('POST', `${FA}/finish`, { token, body: { taskId: -3, ...body } });
+export const finish = (s: TestServer, token: string, body: Record<string, unknown>) =>
+  s.request('POST', `${FA}/finish`, { token, body: { taskId: -3, ...body } });

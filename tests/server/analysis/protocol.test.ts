@@ -23,7 +23,12 @@ describe.each(dbTargets())('video analysis: submit and the worker protocol on $n
   });
 
   it('leaves the statuses of a new issue unset, so the first-submit icon shows', async () => {
-    const issue = await create(s, kindOf(s, 'issue'), alice, { issueTitle: 'fresh', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY', aiVideoAnalysisReport: '' });
+    const issue = await create(s, kindOf(s, 'issue'), alice, {
+      issueTitle: 'fresh',
+      videoAnalysisStatus: 'READY',
+      videoDesensitizationStatus: 'READY',
+      aiVideoAnalysisReport: '',
+    });
     expect(issue).not.toHaveProperty('videoAnalysisStatus');
     expect(issue).not.toHaveProperty('videoDesensitizationStatus');
   });
@@ -44,7 +49,13 @@ describe.each(dbTargets())('video analysis: submit and the worker protocol on $n
     const answers = await Promise.all([submit(s, alice, issue['id']), submit(s, alice, issue['id'])]);
     for (const a of answers) {
       expect(a.status).toBe(200);
-      expect(a.body.data).toMatchObject({ id: issue['id'], state: 'queued', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY', issueStatus: 'AI_PROCESS' });
+      expect(a.body.data).toMatchObject({
+        id: issue['id'],
+        state: 'queued',
+        videoAnalysisStatus: 'READY',
+        videoDesensitizationStatus: 'READY',
+        issueStatus: 'AI_PROCESS',
+      });
     }
     // One new version of the record, not two.
     const after = await getIssue(s, alice, issue['id']);
@@ -52,7 +63,13 @@ describe.each(dbTargets())('video analysis: submit and the worker protocol on $n
     const listed = (await s.request('GET', `${FA}/todolist`, { token: w1 })).body.data as { id: number; files: { name: string }[]; taskId: number }[];
     const mine = listed.filter((j) => j.id === issue['id']);
     expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ taskId: -3, projectName: 'P1', attachmentFolder: issue['attachmentFolder'], issueTitle: 'Wind noise', files: [{ name: 'clip.mp4', mimeType: 'video/mp4' }] });
+    expect(mine[0]).toMatchObject({
+      taskId: -3,
+      projectName: 'P1',
+      attachmentFolder: issue['attachmentFolder'],
+      issueTitle: 'Wind noise',
+      files: [{ name: 'clip.mp4', mimeType: 'video/mp4' }],
+    });
     expect((mine[0] as unknown as { submittedAt: string }).submittedAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     // A third submit later is still the same job.
     expect((await submit(s, alice, issue['id'], 'AI_RETRY')).body.data.state).toBe('queued');
@@ -110,7 +127,11 @@ describe.each(dbTargets())('video analysis: submit and the worker protocol on $n
       const res = await s.request(method, path, { token: w2, ...(body ? { body } : {}) });
       expect(res.status, `${method} ${path}`).toBe(409);
     }
-    const put = await fetch(`${s.url}${FA}/desensitized?id=${id}&name=clip.mp4`, { method: 'PUT', headers: { authorization: `Bearer ${w2}`, 'content-type': 'application/octet-stream' }, body: Buffer.from('x') });
+    const put = await fetch(`${s.url}${FA}/desensitized?id=${id}&name=clip.mp4`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${w2}`, 'content-type': 'application/octet-stream' },
+      body: Buffer.from('x'),
+    });
     expect(put.status).toBe(409);
 
     const whole = await fetch(`${s.url}${FA}/file?id=${id}&name=clip.mp4`, { headers: { authorization: `Bearer ${w1}` } });
@@ -122,14 +143,20 @@ describe.each(dbTargets())('video analysis: submit and the worker protocol on $n
     expect((await s.request('GET', `${FA}/file?id=${id}&name=missing.mp4`, { token: w1 })).status).toBe(404);
 
     const blurred = Buffer.from('blurred bytes');
-    const stored = await fetch(`${s.url}${FA}/desensitized?id=${id}&name=clip.mp4`, { method: 'PUT', headers: { authorization: `Bearer ${w1}`, 'content-type': 'application/octet-stream' }, body: blurred });
+    const stored = await fetch(`${s.url}${FA}/desensitized?id=${id}&name=clip.mp4`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${w1}`, 'content-type': 'application/octet-stream' },
+      body: blurred,
+    });
     // The HTTP status and the envelope's code agree (docs/services/records.md, Envelopes and status codes).
     expect(stored.status).toBe(200);
     expect((await stored.json()) as unknown).toMatchObject({ code: 200, data: { name: 'clip.mp4', size: blurred.length } });
     const back = await fetch(`${s.url}${FA}/desensitized?id=${id}&name=clip.mp4`, { headers: { authorization: `Bearer ${w1}` } });
     expect(Buffer.from(await back.arrayBuffer())).toEqual(blurred);
     // The tester sees the copy in the issue folder's desensitized/ subfolder; the todolist media stay the originals.
-    const listing = await s.request('GET', `/sharepoint/files?path=${encodeURIComponent(`${issue['attachmentFolder'] as string}/desensitized`)}`, { token: alice });
+    const listing = await s.request('GET', `/sharepoint/files?path=${encodeURIComponent(`${issue['attachmentFolder'] as string}/desensitized`)}`, {
+      token: alice,
+    });
     expect(listing.body.data.map((f: { name: string }) => f.name)).toEqual(['clip.mp4']);
 
     expect((await s.request('POST', `${FA}/submitToAI`, { token: w1, body: { id, taskId: -3, remark: 'frames: 4' } })).status).toBe(200);
@@ -144,7 +171,9 @@ describe.each(dbTargets())('video analysis: submit and the worker protocol on $n
     const status = (await s.request('GET', `${BASE}/aiStatus?id=${id}`, { token: alice })).body.data;
     expect(status).toMatchObject({ state: 'done', remark: 'frames: 4', error: null });
     // Timestamps in the contract's format, the server's local time (docs/services/records.md, History).
-    expect(status.history).toEqual([{ finishedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), report: '# Mirror\nWind noise at 80 km/h.', error: null }]);
+    expect(status.history).toEqual([
+      { finishedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), report: '# Mirror\nWind noise at 80 km/h.', error: null },
+    ]);
     expect(status.updatedAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(Math.abs(new Date(status.updatedAt.replace(' ', 'T')).getTime() - Date.now())).toBeLessThan(60_000);
   });
@@ -196,7 +225,11 @@ describe.each(dbTargets())('video analysis: submit and the worker protocol on $n
   it('refuses a tester who sets the statuses or the report by hand, naming the field', async () => {
     const issue = await issueWithMedia(s, alice, 'P1');
     const id = issue['id'] as number;
-    for (const [field, value] of [['videoAnalysisStatus', 'DONE'], ['videoDesensitizationStatus', 'DOING'], ['aiVideoAnalysisReport', 'my own report']] as const) {
+    for (const [field, value] of [
+      ['videoAnalysisStatus', 'DONE'],
+      ['videoDesensitizationStatus', 'DOING'],
+      ['aiVideoAnalysisReport', 'my own report'],
+    ] as const) {
       const put = await s.request('PUT', BASE, { token: alice, body: { id, [field]: value } });
       expect(put.status, field).toBe(400);
       expect(put.body.msg).toContain(`${field} (`);

@@ -29,7 +29,10 @@ describe.each(dbTargets())('download service access on $name', (target) => {
       const d = await download(s, `/download/${route}${query()}`);
       expect(d.status, route).toBe(401);
       // Not signed in at all is said so, not called a broken link: the fix is to sign in, not to ask for a new link.
-      expect(jsonError(d)).toMatchObject({ code: 401, msg: expect.stringMatching(/^Please sign in: this request needs an Authorization: Bearer token, or a signed link/) });
+      expect(jsonError(d)).toMatchObject({
+        code: 401,
+        msg: expect.stringMatching(/^Please sign in: this request needs an Authorization: Bearer token, or a signed link/),
+      });
     }
     // The long-lived token is never accepted from a URL.
     const inUrl = await download(s, `/download/download_JourneysFiles${query(`&access_token=${alice}&Authorization=Bearer%20${alice}`)}`);
@@ -37,13 +40,24 @@ describe.each(dbTargets())('download service access on $name', (target) => {
   });
 
   it('asks a request to the files service without a token or link to sign in, in the envelope', async () => {
-    for (const path of ['/sharepoint/files?path=', '/sharepoint/files/download?path=a.txt', '/sharepoint/files/preview?path=a.txt', '/sharepoint/preview.html?path=a.txt']) {
+    for (const path of [
+      '/sharepoint/files?path=',
+      '/sharepoint/files/download?path=a.txt',
+      '/sharepoint/files/preview?path=a.txt',
+      '/sharepoint/preview.html?path=a.txt',
+    ]) {
       const d = await download(s, path);
       expect(d.status, path).toBe(401);
       expect(d.headers.get('www-authenticate')).toMatch(/^Bearer/);
-      expect(jsonError(d).msg, path).toBe('Please sign in: this request needs an Authorization: Bearer token, or a signed link the app makes for it (POST /api/system/signed-link)');
+      expect(jsonError(d).msg, path).toBe(
+        'Please sign in: this request needs an Authorization: Bearer token, or a signed link the app makes for it (POST /api/system/signed-link)',
+      );
     }
-    const session = await fetch(`${s.url}/sharepoint/files/upload/session?path=a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"item":{"name":"a.bin"}}' });
+    const session = await fetch(`${s.url}/sharepoint/files/upload/session?path=a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"item":{"name":"a.bin"}}',
+    });
     expect(session.status).toBe(401);
     expect(((await session.json()) as { error: { message: string } }).error.message).toMatch(/^Please sign in/);
   });
@@ -102,7 +116,11 @@ describe.each(dbTargets())('download service access on $name', (target) => {
     const d = await download(s, `/download/download_JourneysFiles?vehicle=V7&date=${DAY}&project=P1`, carol);
     expect(d.status).toBe(200);
     expect(d.headers.get('content-disposition')).toContain(`filename="P1_V7_${DAY}_Journeys.zip"`);
-    const rows = JSON.parse(readZip(d.bytes).find((f) => f.name.endsWith('.json'))!.bytes.toString('utf8')) as { vehicleNo: string }[];
+    const rows = JSON.parse(
+      readZip(d.bytes)
+        .find((f) => f.name.endsWith('.json'))!
+        .bytes.toString('utf8'),
+    ) as { vehicleNo: string }[];
     expect(rows.map((r) => r.vehicleNo)).toEqual(['V1']);
   });
 

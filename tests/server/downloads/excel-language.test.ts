@@ -23,7 +23,9 @@ describe.each(dbTargets())('Excel words in the language asked for on $name', (ta
     expect(d.status, d.bytes.toString()).toBe(200);
     const table = sheetRows(readBook(d.bytes), 'Issues');
     const header = table[0]!;
-    const rows = table.slice(1).sort((a, b) => String(a[header.indexOf(lang === 'zh' ? '标题' : 'Title')]).localeCompare(String(b[header.indexOf(lang === 'zh' ? '标题' : 'Title')])));
+    const rows = table
+      .slice(1)
+      .sort((a, b) => String(a[header.indexOf(lang === 'zh' ? '标题' : 'Title')]).localeCompare(String(b[header.indexOf(lang === 'zh' ? '标题' : 'Title')])));
     return { header, column: (title) => rows.map((r) => r[header.indexOf(title)]) };
   }
 

@@ -48,10 +48,20 @@ describe.each(dbTargets())('day packages on $name', (target) => {
     await mine(drive, carol, { driveDate: `${DAY} 23:59:59`, travelDistance: 12.1 });
     await mine(drive, alice, { driveDate: `${DAY} 09:15:00` }); // every other column blank
     await create(s, drive, alice, { driveDate: '2026-11-20 23:59:59', travelDistance: 999 });
-    await mine(charging, alice, { chargeDate: `${DAY} 10:00:00`, initialRange: 100, endRange: 250.5, remark: JSON.stringify({ connectors: [{ type: 'CCS2', power: '150', total: '1' }] }) });
+    await mine(charging, alice, {
+      chargeDate: `${DAY} 10:00:00`,
+      initialRange: 100,
+      endRange: 250.5,
+      remark: JSON.stringify({ connectors: [{ type: 'CCS2', power: '150', total: '1' }] }),
+    });
     await mine(charging, alice, { chargeDate: `${DAY} 18:00:00`, chargeType: 'AC' });
     for (const [i, token] of [alice, alice, alice].entries()) {
-      await mine(issue, token, { issueDate: `${DAY} 00:00:00`, issueStartTime: `${DAY} ${String(8 + i).padStart(2, '0')}:30:00`, issueTitle: `Issue ${i}`, relatedFilesJson: 'uploaded' });
+      await mine(issue, token, {
+        issueDate: `${DAY} 00:00:00`,
+        issueStartTime: `${DAY} ${String(8 + i).padStart(2, '0')}:30:00`,
+        issueTitle: `Issue ${i}`,
+        relatedFilesJson: 'uploaded',
+      });
     }
     await mine(poi, alice, { reportTime: `${DAY} 07:00:00`, title: 'Tunnel entrance', tag1: 'Tunnel', relatedFilesJson: 'x', taskId: 'T1' });
     await mine(poi, alice, { reportTime: `${DAY} 16:45:00`, title: 'Bridge' });
@@ -60,7 +70,10 @@ describe.each(dbTargets())('day packages on $name', (target) => {
 
     // Bob's project has records of the same day, and an issue whose folder has a file.
     for (const kind of [drive, charging, issue, poi]) {
-      const rec = await create(s, kind, bob, { [kind.meta.dateField]: `${DAY} 11:00:00`, ...(kind.name === 'issue' ? { issueStartTime: `${DAY} 08:30:00` } : {}) });
+      const rec = await create(s, kind, bob, {
+        [kind.meta.dateField]: `${DAY} 11:00:00`,
+        ...(kind.name === 'issue' ? { issueStartTime: `${DAY} 08:30:00` } : {}),
+      });
       foreign[kind.name]!.add(rec['id'] as number);
       if (kind.name === 'issue') await putFile(s, BOB.project, `${folderOf(rec)}/bob-secret.jpg`, randomFile(1000));
     }
@@ -128,7 +141,9 @@ describe.each(dbTargets())('day packages on $name', (target) => {
       checkRecords(files, stem, kindOf(s, kindName), expected[kindName]!, label);
     }
     // A ZIP is compressed already: the server's response compression leaves it alone.
-    const raw = await fetch(`${s.url}/download/download_JourneysFiles?date=${DAY}`, { headers: { authorization: `Bearer ${alice}`, 'accept-encoding': 'gzip, br' } });
+    const raw = await fetch(`${s.url}/download/download_JourneysFiles?date=${DAY}`, {
+      headers: { authorization: `Bearer ${alice}`, 'accept-encoding': 'gzip, br' },
+    });
     expect(raw.headers.get('content-encoding')).toBeNull();
     expect(readZipBothWays(Buffer.from(await raw.arrayBuffer()))).toHaveLength(2);
     // x-export: false fields stay out of packages.
@@ -165,7 +180,12 @@ describe.each(dbTargets())('day packages on $name', (target) => {
     expect(d.headers.get('content-disposition')).toContain(`filename="P1_V1_${DAY}_Report.xlsx"`);
     const book = readBook(d.bytes);
     expect(book.SheetNames).toEqual(['Journeys', 'Chargings', 'Issues', 'POIs']);
-    for (const [sheet, kindName] of [['Journeys', 'drive'], ['Chargings', 'charging'], ['Issues', 'issue'], ['POIs', 'poi']] as const) {
+    for (const [sheet, kindName] of [
+      ['Journeys', 'drive'],
+      ['Chargings', 'charging'],
+      ['Issues', 'issue'],
+      ['POIs', 'poi'],
+    ] as const) {
       const kind = kindOf(s, kindName);
       const table = sheetRows(book, sheet);
       expect(table[0]).toEqual(headerOf(kind));
@@ -175,7 +195,12 @@ describe.each(dbTargets())('day packages on $name', (target) => {
   });
 
   it('answers a day with nothing to download with a JSON 404 that names the kind and the day', async () => {
-    for (const [route, noun] of [['download_JourneysFiles', 'Journey'], ['download_ChargingsFiles', 'Charging'], ['download_IssueFiles', 'Issue'], ['download_POIsFiles', 'POI']]) {
+    for (const [route, noun] of [
+      ['download_JourneysFiles', 'Journey'],
+      ['download_ChargingsFiles', 'Charging'],
+      ['download_IssueFiles', 'Issue'],
+      ['download_POIsFiles', 'POI'],
+    ]) {
       const d = await download(s, `/download/${route}?vehicle=V1&date=2026-11-22%2000:00:00&project=P1`, alice);
       expect(d.status).toBe(404);
       expect(jsonError(d)).toEqual({ code: 404, msg: `No ${noun} data available for 2026-11-22`, data: null });
@@ -187,7 +212,12 @@ describe.each(dbTargets())('day packages on $name', (target) => {
 
   it('writes dates as Excel dates with a display format, numbers as numbers, and formula-like text as text', async () => {
     const issue = kindOf(s, 'issue');
-    await create(s, issue, alice, { issueDate: '2026-11-24', issueStartTime: '2026-11-24 08:05:09', issueTitle: '=HYPERLINK("http://x","y")', faultMileage: 1520.5 });
+    await create(s, issue, alice, {
+      issueDate: '2026-11-24',
+      issueStartTime: '2026-11-24 08:05:09',
+      issueTitle: '=HYPERLINK("http://x","y")',
+      faultMileage: 1520.5,
+    });
     const report = await download(s, '/download/generate_excel?date=2026-11-24', alice);
     expect(report.status).toBe(200);
     const book = XLSX.read(report.bytes, { type: 'buffer', cellNF: true, cellFormula: true });
@@ -223,9 +253,23 @@ describe.each(dbTargets())('day packages on $name', (target) => {
     const rows = Array.from({ length: n }, (_, i) => {
       // Three distinct times only: paging must not skip or repeat rows that share one.
       const time = `${day} 0${i % 3}:00:00`;
-      return { project_name: 'P1', vehicle_no: 'V1', record_date: time, data: JSON.stringify({ driveDate: time, travelDistance: i }), version: 1, created_at: now, created_by: 'seed', updated_at: now, updated_by: 'seed' };
+      return {
+        project_name: 'P1',
+        vehicle_no: 'V1',
+        record_date: time,
+        data: JSON.stringify({ driveDate: time, travelDistance: i }),
+        version: 1,
+        created_at: now,
+        created_by: 'seed',
+        updated_at: now,
+        updated_by: 'seed',
+      };
     });
-    for (let i = 0; i < n; i += 500) await s.app.db.kysely.insertInto('rec_drive').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < n; i += 500)
+      await s.app.db.kysely
+        .insertInto('rec_drive')
+        .values(rows.slice(i, i + 500))
+        .execute();
 
     const d = await download(s, `/download/download_JourneysFiles?date=${day}`, alice);
     expect(d.status).toBe(200);

@@ -30,7 +30,14 @@ export async function createSession(s: TestServer, token: string, folder: string
 }
 
 /** PUT one fragment to an upload URL, with no Authorization header (the URL is the credential). */
-export async function putFragment(s: TestServer, uploadPath: string, bytes: Uint8Array, start: number, total: number, headers: Record<string, string> = {}): Promise<Reply> {
+export async function putFragment(
+  s: TestServer,
+  uploadPath: string,
+  bytes: Uint8Array,
+  start: number,
+  total: number,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   const res = await fetch(s.url + uploadPath, {
     method: 'PUT',
     headers: { 'content-range': `bytes ${start}-${start + bytes.length - 1}/${total}`, 'content-type': 'application/octet-stream', ...headers },
@@ -44,7 +51,14 @@ export async function putFragment(s: TestServer, uploadPath: string, bytes: Uint
  * still in flight while the client sends the next one. finish() sends the rest and reads the
  * answer; drop() breaks the connection.
  */
-export function putHeld(s: TestServer, uploadPath: string, bytes: Buffer, start: number, total: number, sent: number): { finish: () => Promise<Reply>; drop: () => void } {
+export function putHeld(
+  s: TestServer,
+  uploadPath: string,
+  bytes: Buffer,
+  start: number,
+  total: number,
+  sent: number,
+): { finish: () => Promise<Reply>; drop: () => void } {
   const req = http.request(s.url + uploadPath, {
     method: 'PUT',
     headers: { 'content-range': `bytes ${start}-${start + bytes.length - 1}/${total}`, 'content-length': String(bytes.length) },
@@ -80,7 +94,15 @@ export function putHeld(s: TestServer, uploadPath: string, bytes: Buffer, start:
 }
 
 /** A plain multipart upload in the field `file`, as the browser's FormData sends it. */
-export async function multipartUpload(s: TestServer, token: string, folder: string, name: string, bytes: Uint8Array | string, field = 'file', conflict = 'rename'): Promise<Reply> {
+export async function multipartUpload(
+  s: TestServer,
+  token: string,
+  folder: string,
+  name: string,
+  bytes: Uint8Array | string,
+  field = 'file',
+  conflict = 'rename',
+): Promise<Reply> {
   const form = new FormData();
   form.append(field, new Blob([bytes]), name);
   const res = await fetch(`${s.url}/sharepoint/files/upload?path=${encodeURIComponent(folder)}&%40microsoft.graph.conflictBehavior=${conflict}`, {
@@ -95,7 +117,7 @@ export async function multipartUpload(s: TestServer, token: string, folder: stri
 export async function randomFile(file: string, size: number): Promise<string> {
   const hash = createHash('sha256');
   const out = fs.createWriteStream(file);
-  for (let done = 0; done < size; ) {
+  for (let done = 0; done < size;) {
     const chunk = randomBytes(Math.min(1024 * 1024, size - done));
     hash.update(chunk);
     if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
@@ -126,5 +148,7 @@ export async function readSlice(file: string, start: number, length: number): Pr
 /** Every file under a folder, relative to it, '/'-separated. */
 export function walk(dir: string, prefix = ''): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(`${dir}/${d.name}`, `${prefix}${d.name}/`) : [`${prefix}${d.name}`]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? walk(`${dir}/${d.name}`, `${prefix}${d.name}/`) : [`${prefix}${d.name}`]));
 }

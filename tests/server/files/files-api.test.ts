@@ -21,7 +21,10 @@ describe.each(dbTargets())('shared-files service on $name', (target) => {
   it('uploads by multipart, keeps a second file of the same name, and lists folders first, then by name', async () => {
     const up = await multipartUpload(s, alice, '/issue_1/', '报告 ü.pdf', '%PDF-1.4 test');
     expect(up.status, JSON.stringify(up.body)).toBe(200);
-    expect(up.body).toMatchObject({ code: 200, data: { name: '报告 ü.pdf', isFolder: false, mimeType: 'application/pdf', size: 13, path: 'issue_1/报告 ü.pdf' } });
+    expect(up.body).toMatchObject({
+      code: 200,
+      data: { name: '报告 ü.pdf', isFolder: false, mimeType: 'application/pdf', size: 13, path: 'issue_1/报告 ü.pdf' },
+    });
     expect(up.body.data.id).toMatch(/^[\w-]{22}$/);
     expect(Date.parse(up.body.data.modified)).toBeGreaterThan(Date.now() - 60_000);
     const again = await multipartUpload(s, alice, 'issue_1', '报告 ü.pdf', 'second');
@@ -31,7 +34,16 @@ describe.each(dbTargets())('shared-files service on $name', (target) => {
     for (const folder of ['issue_1/zeta', 'issue_1/Alpha']) expect((await multipartUpload(s, alice, folder, 'f.txt', 'x')).status).toBe(200);
     const list = await s.request('GET', `/sharepoint/files?path=${q('/issue_1/')}`, { token: alice });
     expect(list.status).toBe(200);
-    expect(list.body.data.map((e: { name: string }) => e.name)).toEqual(['Alpha', 'zeta', '9.jpg', '10.jpg', 'B.webm', 'z.txt', '报告 ü (1).pdf', '报告 ü.pdf']);
+    expect(list.body.data.map((e: { name: string }) => e.name)).toEqual([
+      'Alpha',
+      'zeta',
+      '9.jpg',
+      '10.jpg',
+      'B.webm',
+      'z.txt',
+      '报告 ü (1).pdf',
+      '报告 ü.pdf',
+    ]);
     const alpha = list.body.data[0];
     expect(alpha).toMatchObject({ isFolder: true, size: 0, mimeType: '', path: 'issue_1/Alpha' });
     expect(Object.keys(alpha).sort()).toEqual(['id', 'isFolder', 'mimeType', 'modified', 'name', 'path', 'size']);
@@ -101,7 +113,7 @@ describe.each(dbTargets())('shared-files service on $name', (target) => {
     const pdfPage = await (await get(`/sharepoint/preview.html?path=${q('issue_1/报告 ü.pdf')}`, alice)).text();
     expect(pdfPage).toMatch(/<iframe src="\/sharepoint\/files\/preview\?path=issue_1%2F/);
     expect(pdfPage).toContain('<title>报告 ü.pdf</title>');
-    expect((await get(`/sharepoint/preview.html?path=${q('issue_1/9.jpg')}`, alice).then((r) => r.text()))).toMatch(/<img src=/);
+    expect(await get(`/sharepoint/preview.html?path=${q('issue_1/9.jpg')}`, alice).then((r) => r.text())).toMatch(/<img src=/);
   });
 
   it('serves a signed link without a Bearer header, and refuses it tampered with or expired', async () => {

@@ -46,10 +46,16 @@ describe('the Graph SDK against the upload-session service', () => {
     process.env['NODE_TLS_REJECT_UNAUTHORIZED'] = '0';
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-graph-'));
     const [cert, key] = [path.join(dir, 'cert.pem'), path.join(dir, 'key.pem')];
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert], {
+      stdio: 'ignore',
+    });
     s = await startServer({ name: 'sqlite' }, { TLS_CERT: cert, TLS_KEY: key });
     base = s.url.replace('http://', 'https://');
-    const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ALICE.username, password: ALICE.password }) });
+    const res = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: ALICE.username, password: ALICE.password }),
+    });
     token = ((await res.json()) as { data: { access_token: string } }).data.access_token;
     client = Client.init({ authProvider: (done) => done(null, token), customHosts: new Set(['127.0.0.1']) });
   });

@@ -51,9 +51,21 @@ describe('an upload session through kill -9', () => {
 
   it('reports after a restart only bytes that are on disk, keeps every acknowledged fragment, and finishes byte for byte', async () => {
     server = await startProcess(env);
-    const login = (await (await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ALICE.username, password: ALICE.password }) })).json()) as { data: { access_token: string } };
+    const login = (await (
+      await fetch(`${server.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: ALICE.username, password: ALICE.password }),
+      })
+    ).json()) as { data: { access_token: string } };
     const auth = { authorization: `Bearer ${login.data.access_token}` };
-    const created = (await (await fetch(`${server.url}/sharepoint/files/upload/session?path=crash`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ item: { name: 'big.bin' } }) })).json()) as { uploadUrl: string };
+    const created = (await (
+      await fetch(`${server.url}/sharepoint/files/upload/session?path=crash`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ item: { name: 'big.bin' } }),
+      })
+    ).json()) as { uploadUrl: string };
     const secretPath = new URL(created.uploadUrl).pathname;
     const bytes = randomBytes(SIZE);
 
@@ -61,7 +73,11 @@ describe('an upload session through kill -9', () => {
     // the next ones are still on their way.
     const acknowledged: [number, number][] = [];
     const put = async (base: string, start: number, end: number): Promise<number> => {
-      const res = await fetch(base + secretPath, { method: 'PUT', headers: { 'content-range': `bytes ${start}-${end - 1}/${SIZE}` }, body: bytes.subarray(start, end) });
+      const res = await fetch(base + secretPath, {
+        method: 'PUT',
+        headers: { 'content-range': `bytes ${start}-${end - 1}/${SIZE}` },
+        body: bytes.subarray(start, end),
+      });
       await res.arrayBuffer();
       return res.status;
     };
@@ -93,7 +109,11 @@ describe('an upload session through kill -9', () => {
     const missing = parseRanges(status.nextExpectedRanges, SIZE);
     const present = held(missing, SIZE);
     // Every acknowledged fragment is among the bytes the server holds.
-    for (const [from, to] of acknowledged) expect(present.some(([a, b]) => a <= from && to <= b), `acknowledged ${from}-${to - 1} but asked for again: ${status.nextExpectedRanges.join(', ')}`).toBe(true);
+    for (const [from, to] of acknowledged)
+      expect(
+        present.some(([a, b]) => a <= from && to <= b),
+        `acknowledged ${from}-${to - 1} but asked for again: ${status.nextExpectedRanges.join(', ')}`,
+      ).toBe(true);
     // And every byte it holds is on disk, as sent.
     const uploads = path.join(dataDir, 'files', '.uploads');
     const [part] = fs.readdirSync(uploads).filter((n) => n.endsWith('.part'));

@@ -26,7 +26,14 @@ describe.each(dbTargets())('relaxed upload bookkeeping on $name', (target) => {
     };
     const db = s.app.db.kysely.withPlugin(recorder);
     const store = new UploadSessionStore(db, s.app.db.dialect, 'host-r boot-1');
-    const { secret } = await store.create({ userId: 1, project: 'P1', folder: 'r', fileName: 'r.bin', conflict: 'rename', partFile: `relaxed-${target.name}.part` });
+    const { secret } = await store.create({
+      userId: 1,
+      project: 'P1',
+      folder: 'r',
+      fileName: 'r.bin',
+      conflict: 'rename',
+      partFile: `relaxed-${target.name}.part`,
+    });
     const session = (await store.find(secret))!;
     const marker = s.app.db.dialect === 'postgres' ? "set_config('synchronous_commit', 'off', true)" : 'PRAGMA synchronous = NORMAL';
     const relaxed = (): number => seen.filter((q) => q.includes(marker)).length;

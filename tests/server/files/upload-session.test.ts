@@ -107,7 +107,10 @@ describe.each(dbTargets())('upload sessions on $name', (target) => {
       );
       for (const { res } of answers) {
         expect(res.status).toBe(416);
-        expect(res.body.error).toMatchObject({ code: 'invalidRange', message: expect.stringMatching(/^Fragments must be sent in order; the next expected byte is 100 .*nextExpectedRanges: 100-$/) });
+        expect(res.body.error).toMatchObject({
+          code: 'invalidRange',
+          message: expect.stringMatching(/^Fragments must be sent in order; the next expected byte is 100 .*nextExpectedRanges: 100-$/),
+        });
         expect(res.body.nextExpectedRanges).toEqual(['100-']);
       }
       slowest.push(Math.max(...answers.map((a) => a.ms)));
@@ -116,7 +119,9 @@ describe.each(dbTargets())('upload sessions on $name', (target) => {
     expect(Math.max(...slowest)).toBeLessThan(1500);
     // Bytes that another request is sending now are a 409 at once too, with the ranges.
     const held = putHeld(s, upload, bytes.subarray(100, 200), 100, 1000, 10);
-    await expect.poll(async () => (await s.app.db.kysely.selectFrom('upload_fragments').where('done', '=', 0).selectAll().execute()).length, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(async () => (await s.app.db.kysely.selectFrom('upload_fragments').where('done', '=', 0).selectAll().execute()).length, { timeout: 10_000 })
+      .toBe(1);
     const t0 = Date.now();
     const busy = await putFragment(s, upload, bytes.subarray(100, 200), 100, 1000);
     expect(Date.now() - t0).toBeLessThan(1500);
@@ -170,7 +175,9 @@ describe.each(dbTargets())('upload sessions on $name', (target) => {
     await expect.poll(async () => (await s.app.db.kysely.selectFrom('upload_fragments').selectAll().execute()).length, { timeout: 10_000 }).toBe(1);
     expect((await putFragment(s, upload, bytes.subarray(400, 700), 400, 1000)).body.nextExpectedRanges).toEqual(['0-399', '700-']);
     first.drop();
-    await expect.poll(async () => (await s.app.db.kysely.selectFrom('upload_fragments').where('done', '=', 0).selectAll().execute()).length, { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(async () => (await s.app.db.kysely.selectFrom('upload_fragments').where('done', '=', 0).selectAll().execute()).length, { timeout: 10_000 })
+      .toBe(0);
     expect((await s.request('GET', upload)).body.nextExpectedRanges).toEqual(['0-399', '700-']);
     // Sent again, the first fragment joins the stored one: only the tail is missing.
     const again = await putFragment(s, upload, bytes.subarray(0, 400), 0, 1000);
@@ -213,7 +220,10 @@ describe.each(dbTargets())('upload sessions on $name', (target) => {
 
     const expiring = await createSession(s, alice, 'old', 'old.bin');
     expect((await putFragment(s, expiring, Buffer.alloc(10, 1), 0, 20)).status).toBe(202);
-    await s.app.db.kysely.updateTable('upload_sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await s.app.db.kysely
+      .updateTable('upload_sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     expect((await s.request('GET', expiring)).status).toBe(404);
     const late = await putFragment(s, expiring, Buffer.alloc(10, 1), 10, 20);
     expect(late.status).toBe(404);

@@ -25,7 +25,14 @@ describe.each(dbTargets())('written and synced fragments on $name', (target) => 
     const here = new UploadSessionStore(s.app.db.kysely, s.app.db.dialect, 'host-a boot-1');
     // The same host after a reboot, or another host on the shared folder.
     const rebooted = new UploadSessionStore(s.app.db.kysely, s.app.db.dialect, 'host-a boot-2');
-    const { secret } = await here.create({ userId: 1, project: 'P1', folder: 'w', fileName: 'w.bin', conflict: 'rename', partFile: `writer-${target.name}.part` });
+    const { secret } = await here.create({
+      userId: 1,
+      project: 'P1',
+      folder: 'w',
+      fileName: 'w.bin',
+      conflict: 'rename',
+      partFile: `writer-${target.name}.part`,
+    });
     const session = (await here.find(secret))!;
     const claim = await here.claimFragment(session, 0, 100, 1000);
     if (!('lockId' in claim)) throw new Error(`claim refused: ${claim.reason}`);
@@ -123,12 +130,21 @@ describe('a relaxed commit', () => {
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }), log: (e) => void seen.push(e.query.sql) });
     try {
       await relaxedTransaction(db, 'sqlite', (trx) => sql`INSERT INTO t (v) VALUES ('a')`.execute(trx));
-      expect(seen).toEqual(['PRAGMA synchronous', 'PRAGMA synchronous = NORMAL', 'begin', "INSERT INTO t (v) VALUES ('a')", 'commit', 'PRAGMA synchronous = 2']);
+      expect(seen).toEqual([
+        'PRAGMA synchronous',
+        'PRAGMA synchronous = NORMAL',
+        'begin',
+        "INSERT INTO t (v) VALUES ('a')",
+        'commit',
+        'PRAGMA synchronous = 2',
+      ]);
       expect(raw.pragma('synchronous', { simple: true })).toBe(2);
-      await expect(relaxedTransaction(db, 'sqlite', async (trx) => {
-        await sql`INSERT INTO t (v) VALUES ('b')`.execute(trx);
-        throw new Error('refused');
-      })).rejects.toThrow('refused');
+      await expect(
+        relaxedTransaction(db, 'sqlite', async (trx) => {
+          await sql`INSERT INTO t (v) VALUES ('b')`.execute(trx);
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
       expect(raw.pragma('synchronous', { simple: true })).toBe(2);
       expect(raw.prepare('SELECT v FROM t').all()).toEqual([{ v: 'a' }]);
     } finally {
@@ -138,9 +154,16 @@ describe('a relaxed commit', () => {
 
   it.runIf(process.env['TEST_DATABASE_URL'] !== undefined)('on PostgreSQL: turns synchronous_commit off for that transaction only', async () => {
     const seen: string[] = [];
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: process.env['TEST_DATABASE_URL'], max: 1 }) }), log: (e) => void seen.push(e.query.sql) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: process.env['TEST_DATABASE_URL'], max: 1 }) }),
+      log: (e) => void seen.push(e.query.sql),
+    });
     try {
-      const inside = await relaxedTransaction(db, 'postgres', async (trx) => (await sql<{ synchronous_commit: string }>`SHOW synchronous_commit`.execute(trx)).rows[0]?.synchronous_commit);
+      const inside = await relaxedTransaction(
+        db,
+        'postgres',
+        async (trx) => (await sql<{ synchronous_commit: string }>`SHOW synchronous_commit`.execute(trx)).rows[0]?.synchronous_commit,
+      );
       expect(inside).toBe('off');
       expect(seen.slice(0, 2)).toEqual(['begin', 'SET LOCAL synchronous_commit = off']);
       expect((await sql<{ synchronous_commit: string }>`SHOW synchronous_commit`.execute(db)).rows[0]?.synchronous_commit).toBe('on');

@@ -58,7 +58,13 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
     bobWorker = await workerToken('p2-worker', ['P2']);
     for (const name of ['drive', 'charging', 'issue', 'poi']) {
       const kind = kindOf(s, name);
-      const text = Object.entries(kind.schema.properties).find(([, p]) => (p as { type?: unknown }).type === 'string' && !(p as { readOnly?: boolean }).readOnly && !(p as { enum?: unknown }).enum && !(p as { format?: unknown }).format)?.[0];
+      const text = Object.entries(kind.schema.properties).find(
+        ([, p]) =>
+          (p as { type?: unknown }).type === 'string' &&
+          !(p as { readOnly?: boolean }).readOnly &&
+          !(p as { enum?: unknown }).enum &&
+          !(p as { format?: unknown }).format,
+      )?.[0];
       const body: Record<string, unknown> = { [kind.meta.dateField]: `${DAY} 08:00:00` };
       if (text) body[text] = marker;
       if (name === 'issue') Object.assign(body, { issueTitle: marker, issueDescription: marker, issueStartTime: `${DAY} 08:00:00` });
@@ -76,7 +82,11 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
     await s.close();
   });
 
-  async function attack(method: string, path: string, init: { body?: unknown; raw?: FormData | Buffer | string; token?: string | null; headers?: Record<string, string> } = {}): Promise<number> {
+  async function attack(
+    method: string,
+    path: string,
+    init: { body?: unknown; raw?: FormData | Buffer | string; token?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<number> {
     attempts++;
     const headers: Record<string, string> = { ...init.headers };
     const token = init.token === undefined ? bob : init.token;
@@ -108,7 +118,8 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
       const base = `/api${kindOf(s, name).meta.apiPath}`;
       const id = ids[name] as number;
       for (const p of ['', ...scopeParams]) await attack('GET', `${base}/list?pageSize=100&${p}`);
-      for (const path of [`${base}/${id}`, `${base}/${id}/history`, `${base}/${id}?projectName=P1`, `${base}/${id}/history?project=P1`]) await attack('GET', path);
+      for (const path of [`${base}/${id}`, `${base}/${id}/history`, `${base}/${id}?projectName=P1`, `${base}/${id}/history?project=P1`])
+        await attack('GET', path);
     }
     for (const p of ['', ...scopeParams]) {
       await attack('GET', `/api/vtp/stats/day?date=${DAY}&${p}`);
@@ -116,7 +127,14 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
       await attack('GET', `/api/vtp/stats/days?from=${DAY}&to=${DAY}&${p}`);
     }
     await attack('GET', '/api/system/user/getInfo?projectName=P1');
-    const downloads = ['download_JourneysFiles', 'download_ChargingsFiles', 'download_IssueFiles', 'download_POIsFiles', 'download_POIsFiles_a', 'generate_excel'];
+    const downloads = [
+      'download_JourneysFiles',
+      'download_ChargingsFiles',
+      'download_IssueFiles',
+      'download_POIsFiles',
+      'download_POIsFiles_a',
+      'generate_excel',
+    ];
     for (const route of downloads) {
       for (const p of ['', ...scopeParams]) {
         const path = `/download/${route}?date=${DAY}&date2=${DAY}&${p}`;
@@ -142,7 +160,8 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
     for (const token of [bob, bobWorker]) {
       await attack('GET', '/api/vtp/issueRecord/fileAnalyze/todolist?projectName=P1', { token });
       for (const name of [`${nameMarker}.jpg`, `../${nameMarker}.jpg`]) {
-        for (const route of ['file', 'desensitized']) await attack('GET', `/api/vtp/issueRecord/fileAnalyze/${route}?id=${issueId}&name=${q(name)}&projectName=P1`, { token });
+        for (const route of ['file', 'desensitized'])
+          await attack('GET', `/api/vtp/issueRecord/fileAnalyze/${route}?id=${issueId}&name=${q(name)}&projectName=P1`, { token });
       }
     }
     // A link Bob signs, aimed at Alice's sign-in, is still Bob's.
@@ -172,7 +191,10 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
     }
     for (const f of [folder, 'media', '']) {
       await multipartUpload(s, bob, f, `${nameMarker}.jpg`, 'overwrite?');
-      const res = await s.request('POST', `/sharepoint/files/upload/session?path=${encodeURIComponent(f)}&project=P1`, { token: bob, body: { fileName: `${nameMarker}.txt`, conflictBehavior: 'replace' } });
+      const res = await s.request('POST', `/sharepoint/files/upload/session?path=${encodeURIComponent(f)}&project=P1`, {
+        token: bob,
+        body: { fileName: `${nameMarker}.txt`, conflictBehavior: 'replace' },
+      });
       const url = (res.body.uploadUrl ?? res.body.data?.uploadUrl) as string | undefined;
       if (url) await putFragment(s, new URL(url).pathname, Buffer.from('bob bytes'), 0, 9);
       // A signed link is for reading: a write through one is refused.
@@ -188,7 +210,11 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
     for (const mode of ['', 'AI_RETRY']) await attack('POST', '/api/vtp/issueRecord/aiSubmit', { body: { id: issueId, mode, projectName: 'P1' } });
     for (const token of [bob, bobWorker]) {
       await attack('POST', '/api/vtp/issueRecord/fileAnalyze/start', { token, body: { id: issueId, taskId: -3, projectName: 'P1' } });
-      await attack('PUT', `/api/vtp/issueRecord/fileAnalyze/desensitized?id=${issueId}&name=${nameMarker}.jpg`, { token, raw: Buffer.from('bob bytes'), headers: { 'content-type': 'application/octet-stream' } });
+      await attack('PUT', `/api/vtp/issueRecord/fileAnalyze/desensitized?id=${issueId}&name=${nameMarker}.jpg`, {
+        token,
+        raw: Buffer.from('bob bytes'),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
       await attack('POST', '/api/vtp/issueRecord/fileAnalyze/submitToAI', { token, body: { id: issueId, taskId: -3, remark: 'bob' } });
       await attack('POST', '/api/vtp/issueRecord/fileAnalyze/finish', { token, body: { id: issueId, taskId: -3, report: 'bob report' } });
     }
@@ -236,7 +262,10 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
       ['GET', `/sharepoint/files?path=${encodeURIComponent(folder)}`],
       ['GET', `/download/download_IssueFiles?date=${DAY}`],
     ] as const) {
-      const res = await s.request(method, path, { token: aliceWorker, ...(method !== 'GET' ? { body: { id: issueId, path: '/sharepoint/files?path=' } } : {}) });
+      const res = await s.request(method, path, {
+        token: aliceWorker,
+        ...(method !== 'GET' ? { body: { id: issueId, path: '/sharepoint/files?path=' } } : {}),
+      });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body.msg).toContain('This is a worker account');
     }
@@ -278,7 +307,10 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
       records[name] = res.body.rows;
     }
     const files: Record<string, unknown> = {};
-    for (const f of [folder, 'media', '']) files[f] = (await s.request('GET', `/sharepoint/files?path=${encodeURIComponent(f)}`, { token: alice })).body.data.map((e: { name: string; size: number }) => [e.name, e.size]);
+    for (const f of [folder, 'media', ''])
+      files[f] = (await s.request('GET', `/sharepoint/files?path=${encodeURIComponent(f)}`, { token: alice })).body.data.map(
+        (e: { name: string; size: number }) => [e.name, e.size],
+      );
     return { records, files };
   }
   void createSession;

@@ -21,7 +21,11 @@ describe.each(dbTargets())('upload reservations on $name', (target) => {
       UPLOAD_RESERVATION_IDLE_SECONDS: '600',
       MAX_FILE_BYTES: String(GiB),
     });
-    [alice, carol, bob] = await Promise.all([s.login(ALICE.username, ALICE.password), s.login(CAROL.username, CAROL.password), s.login(BOB.username, BOB.password)]);
+    [alice, carol, bob] = await Promise.all([
+      s.login(ALICE.username, ALICE.password),
+      s.login(CAROL.username, CAROL.password),
+      s.login(BOB.username, BOB.password),
+    ]);
   });
   afterAll(async () => {
     expect(s.serverErrors).toEqual([]);
@@ -77,7 +81,11 @@ describe.each(dbTargets())("another project's announced sizes on a nearly full d
     const st = fs.statfsSync(probe.app.services.files.rootDir.replace(/files$/, ''));
     await probe.close();
     // 4 GiB above the space kept free; allowances out of the way, the disk is the limit.
-    s = await startServer(target, { MIN_FREE_DISK_BYTES: String(Math.max(0, st.bavail * st.bsize - 4 * GiB)), UPLOAD_RESERVED_PER_USER_BYTES: String(2 ** 45), UPLOAD_RESERVED_PER_PROJECT_BYTES: String(2 ** 45) });
+    s = await startServer(target, {
+      MIN_FREE_DISK_BYTES: String(Math.max(0, st.bavail * st.bsize - 4 * GiB)),
+      UPLOAD_RESERVED_PER_USER_BYTES: String(2 ** 45),
+      UPLOAD_RESERVED_PER_PROJECT_BYTES: String(2 ** 45),
+    });
     [alice, bob] = await Promise.all([s.login(ALICE.username, ALICE.password), s.login(BOB.username, BOB.password)]);
   });
   afterAll(async () => {
@@ -87,7 +95,13 @@ describe.each(dbTargets())("another project's announced sizes on a nearly full d
 
   it("lets a project's announcements fill its own view of the disk, never another project's", async () => {
     const sessions = [];
-    for (const size of [3 * GiB, 3 * GiB, 3 * GiB]) sessions.push(await s.request('POST', '/sharepoint/files/upload/session?path=big', { token: alice, body: { fileName: `${size}-${sessions.length}.mp4`, fileSize: size } }));
+    for (const size of [3 * GiB, 3 * GiB, 3 * GiB])
+      sessions.push(
+        await s.request('POST', '/sharepoint/files/upload/session?path=big', {
+          token: alice,
+          body: { fileName: `${size}-${sessions.length}.mp4`, fileSize: size },
+        }),
+      );
     expect(sessions[0]?.status).toBe(200);
     expect(sessions[1]?.status).toBe(507);
     expect(message(sessions[1] as { body: unknown })).toMatch(/short of disk space .*after 3\.0 GiB your project's open uploads still have to send/);

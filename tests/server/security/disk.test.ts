@@ -22,7 +22,8 @@ describe.each(dbTargets())('disk limits on $name', (target) => {
     await s.close();
   });
 
-  const newSession = (body: Record<string, unknown>) => s.request('POST', '/sharepoint/files/upload/session?path=quota', { token: alice, body: { fileName: 'a.bin', ...body } });
+  const newSession = (body: Record<string, unknown>) =>
+    s.request('POST', '/sharepoint/files/upload/session?path=quota', { token: alice, body: { fileName: 'a.bin', ...body } });
 
   it('refuses a session declaring, or a fragment announcing, more than the largest file', async () => {
     const big = await newSession({ fileSize: 10 * 1024 * 1024 + 1 });
@@ -61,8 +62,14 @@ describe.each(dbTargets())('disk limits on $name', (target) => {
     // A session that expired: its part file goes with it.
     const expired = await createSession(s, alice, 'sweep', 'old.bin');
     expect((await putFragment(s, expired, Buffer.alloc(100), 0, 200)).status).toBe(202);
-    await s.app.db.kysely.updateTable('upload_sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('file_name', '=', 'old.bin').execute();
-    const parts = (await s.app.db.kysely.selectFrom('upload_sessions').select(['file_name', 'part_file']).execute()).map((r) => [r.file_name, r.part_file] as const);
+    await s.app.db.kysely
+      .updateTable('upload_sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('file_name', '=', 'old.bin')
+      .execute();
+    const parts = (await s.app.db.kysely.selectFrom('upload_sessions').select(['file_name', 'part_file']).execute()).map(
+      (r) => [r.file_name, r.part_file] as const,
+    );
     const expiredPart = parts.find(([n]) => n === 'old.bin')?.[1] as string;
     const livePart = parts.find(([n]) => n === 'live.bin')?.[1] as string;
     fs.utimesSync(path.join(staging, livePart), hourAgo, hourAgo);

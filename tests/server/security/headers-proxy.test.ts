@@ -63,9 +63,16 @@ describe.each(dbTargets())('PUBLIC_URL and TRUST_PROXY on $name', (target) => {
     const res = await s.request('POST', '/sharepoint/files/upload/session?path=p', { token: alice, body: { fileName: 'a.bin' }, headers: forwarded });
     expect(new URL(res.body.uploadUrl ?? res.body.data?.uploadUrl).host).toBe('evil.example');
     // Behind the proxy, the client address is the forwarded one: locking one client does not lock another.
-    for (let i = 0; i < 3; i++) await s.request('POST', '/api/auth/login', { body: { username: 'alice', password: 'wrong' }, headers: { 'x-forwarded-for': '203.0.113.1' } });
-    expect((await s.request('POST', '/api/auth/login', { body: { username: 'alice', password: ALICE.password }, headers: { 'x-forwarded-for': '203.0.113.1' } })).status).toBe(429);
-    expect((await s.request('POST', '/api/auth/login', { body: { username: 'alice', password: ALICE.password }, headers: { 'x-forwarded-for': '203.0.113.2' } })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      await s.request('POST', '/api/auth/login', { body: { username: 'alice', password: 'wrong' }, headers: { 'x-forwarded-for': '203.0.113.1' } });
+    expect(
+      (await s.request('POST', '/api/auth/login', { body: { username: 'alice', password: ALICE.password }, headers: { 'x-forwarded-for': '203.0.113.1' } }))
+        .status,
+    ).toBe(429);
+    expect(
+      (await s.request('POST', '/api/auth/login', { body: { username: 'alice', password: ALICE.password }, headers: { 'x-forwarded-for': '203.0.113.2' } }))
+        .status,
+    ).toBe(200);
     await s.close();
   });
 });
@@ -76,7 +83,19 @@ describe.each(dbTargets())('PUBLIC_URL and TRUST_PROXY on $name', (target) => {
  * X-Forwarded-Host likewise; an untrusted one is ignored as before.
  */
 describe.each(dbTargets())('Host headers on $name', (target) => {
-  const BAD = ['evil.example/path', 'evil.example?x=1', 'user@evil.example', 'evil example', 'evil.example:99999', 'evil.example:', '[zz::1]', 'a..b', '-a.example', 'evil.example#x', 'evil.example\\x'];
+  const BAD = [
+    'evil.example/path',
+    'evil.example?x=1',
+    'user@evil.example',
+    'evil example',
+    'evil.example:99999',
+    'evil.example:',
+    '[zz::1]',
+    'a..b',
+    '-a.example',
+    'evil.example#x',
+    'evil.example\\x',
+  ];
   const GOOD = ['localhost:8080', '127.0.0.1', '[::1]:8080', 'my_service', 'roadtest.example.com.', 'EXAMPLE.com:443'];
   let s: TestServer;
   let alice: string;
@@ -95,7 +114,14 @@ describe.each(dbTargets())('Host headers on $name', (target) => {
   it('refuses a Host that is not a host, on upload sessions and every other route, and builds no URL on it', async () => {
     for (const host of BAD) {
       for (const path of ['/sharepoint/files/upload/session?path=p', '/api/system/user/getInfo', '/']) {
-        const res = await requestFrom('127.0.0.1', s.url, path.startsWith('/sharepoint') ? 'POST' : 'GET', path, path.startsWith('/sharepoint') ? { fileName: 'a.bin' } : undefined, { host, authorization: `Bearer ${alice}` });
+        const res = await requestFrom(
+          '127.0.0.1',
+          s.url,
+          path.startsWith('/sharepoint') ? 'POST' : 'GET',
+          path,
+          path.startsWith('/sharepoint') ? { fileName: 'a.bin' } : undefined,
+          { host, authorization: `Bearer ${alice}` },
+        );
         expect(res.status, `${host} ${path}`).toBe(400);
         expect(JSON.stringify(res.body), host).not.toContain('uploadUrl');
         expect(res.body.msg ?? res.body.error?.message, host).toContain(`The Host header '${host}' is not a host name or address`);
@@ -126,7 +152,9 @@ describe.each(dbTargets())('Host headers on $name', (target) => {
       const { port } = new URL(url);
       const body = JSON.stringify({ fileName: 'a.bin' });
       const socket = net.connect(Number(port), '127.0.0.1');
-      socket.write(`POST /sharepoint/files/upload/session?path=p HTTP/1.0\r\nauthorization: Bearer ${alice}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+      socket.write(
+        `POST /sharepoint/files/upload/session?path=p HTTP/1.0\r\nauthorization: Bearer ${alice}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+      );
       const chunks: Buffer[] = [];
       for await (const chunk of socket) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString();

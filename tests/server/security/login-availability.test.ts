@@ -101,7 +101,9 @@ describe.each(dbTargets())('a sign-in flood from 150 addresses on $name', (targe
    * once the first wave is sent, with the statuses of all to come.
    */
   async function flood(usernames: string[], perAddress: number, net: number): Promise<{ statuses: Promise<number[]> }> {
-    const child = fork(path.join(import.meta.dirname, 'flood-client.mjs'), [JSON.stringify({ url: s.url, waves: perAddress, perWave: 150, waveMs: 300, net, usernames })]);
+    const child = fork(path.join(import.meta.dirname, 'flood-client.mjs'), [
+      JSON.stringify({ url: s.url, waves: perAddress, perWave: 150, waveMs: 300, net, usernames }),
+    ]);
     const statuses = new Promise<number[]>((resolve, reject) => {
       child.on('message', (m) => {
         if (m !== 'started') resolve(JSON.parse(String(m)) as number[]);
@@ -114,7 +116,11 @@ describe.each(dbTargets())('a sign-in flood from 150 addresses on $name', (targe
 
   it('costs no hashing for unknown usernames, and a real user at a new address signs in within 2 s', async () => {
     const before = hashesComputed();
-    const answers = await flood(Array.from({ length: 450 }, (_, i) => `ghost-${i}`), 3, 1);
+    const answers = await flood(
+      Array.from({ length: 450 }, (_, i) => `ghost-${i}`),
+      3,
+      1,
+    );
     await new Promise((r) => setTimeout(r, 300));
     const real = await timed(loginAs(s, '198.51.100.30', CAROL.username, CAROL.password));
     expect(real.reply.status).toBe(200);

@@ -65,13 +65,39 @@ describe.each(dbTargets())('lone surrogates on $name', (target) => {
     const text = JSON.stringify(stored);
     expect(text).toContain('\\ud800');
     const rows = [
-      { project_name: 'P1', vehicle_no: 'V1', record_date: `${DAY} 10:00:00`, data: text, version: 1, created_at: now, created_by: 'seed', updated_at: now, updated_by: 'seed' },
+      {
+        project_name: 'P1',
+        vehicle_no: 'V1',
+        record_date: `${DAY} 10:00:00`,
+        data: text,
+        version: 1,
+        created_at: now,
+        created_by: 'seed',
+        updated_at: now,
+        updated_by: 'seed',
+      },
       // A stored escaped backslash before 'u': literal text, not an escape; and a NUL escape.
-      { project_name: 'P1', vehicle_no: 'V1', record_date: `${DAY} 11:00:00`, data: JSON.stringify({ issueDate: `${DAY} 11:00:00`, issueTitle: 'path C:\\ud800\\x', issueCategory: 'Nul\u0000' }), version: 1, created_at: now, created_by: 'seed', updated_at: now, updated_by: 'seed' },
+      {
+        project_name: 'P1',
+        vehicle_no: 'V1',
+        record_date: `${DAY} 11:00:00`,
+        data: JSON.stringify({ issueDate: `${DAY} 11:00:00`, issueTitle: 'path C:\\ud800\\x', issueCategory: 'Nul\u0000' }),
+        version: 1,
+        created_at: now,
+        created_by: 'seed',
+        updated_at: now,
+        updated_by: 'seed',
+      },
     ];
     await s.app.db.kysely.insertInto('rec_issue').values(rows).execute();
-    await s.app.db.kysely.insertInto('rec_drive').values({ ...rows[0]!, data: JSON.stringify({ driveDate: `${DAY} 10:00:00`, driver: 'x\ud800', travelDistance: 3.5, travelTime: 10 }) }).execute();
-    await s.app.db.kysely.insertInto('rec_drive').values({ ...rows[0]!, data: JSON.stringify({ driveDate: `${DAY} 12:00:00`, driver: 'fine', travelDistance: 1.25, travelTime: 5 }) }).execute();
+    await s.app.db.kysely
+      .insertInto('rec_drive')
+      .values({ ...rows[0]!, data: JSON.stringify({ driveDate: `${DAY} 10:00:00`, driver: 'x\ud800', travelDistance: 3.5, travelTime: 10 }) })
+      .execute();
+    await s.app.db.kysely
+      .insertInto('rec_drive')
+      .values({ ...rows[0]!, data: JSON.stringify({ driveDate: `${DAY} 12:00:00`, driver: 'fine', travelDistance: 1.25, travelTime: 5 }) })
+      .execute();
 
     const range = `params%5BbeginIssueDate%5D=${DAY}%2000%3A00%3A00&params%5BendIssueDate%5D=${DAY}%2023%3A59%3A59`;
     const lists: [string, (rows: Record<string, unknown>[]) => void][] = [

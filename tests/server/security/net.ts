@@ -10,7 +10,14 @@ export interface RawReply {
  * A JSON request from a chosen loopback source address (127.0.0.2, 127.0.0.3, ...), so a test can
  * be several clients on one machine, as the server sees them.
  */
-export function requestFrom(localAddress: string, baseUrl: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawReply> {
+export function requestFrom(
+  localAddress: string,
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<RawReply> {
   const url = new URL(path, baseUrl);
   const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
@@ -58,7 +65,14 @@ export interface DripResult {
  * server gives up on it. Stops by itself after giveUpMs, so a server that never closes fails the
  * test instead of hanging it.
  */
-export function dripRequest(baseUrl: string, method: string, path: string, headers: Record<string, string>, intervalMs: number, giveUpMs: number): Promise<DripResult> {
+export function dripRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  intervalMs: number,
+  giveUpMs: number,
+): Promise<DripResult> {
   const url = new URL(path, baseUrl);
   return new Promise((resolve) => {
     const started = Date.now();

@@ -29,7 +29,16 @@ describe.each(dbTargets())('slow requests on $name', (target) => {
   it('closes 30 dripping connections at once, each within the deadline', async () => {
     const started = Date.now();
     const all = await Promise.all(
-      Array.from({ length: 30 }, () => dripRequest(s.url, 'PUT', '/api/vtp/issueRecord', { 'content-type': 'application/json', 'content-length': '50000', authorization: `Bearer ${alice}` }, 400, 15_000)),
+      Array.from({ length: 30 }, () =>
+        dripRequest(
+          s.url,
+          'PUT',
+          '/api/vtp/issueRecord',
+          { 'content-type': 'application/json', 'content-length': '50000', authorization: `Bearer ${alice}` },
+          400,
+          15_000,
+        ),
+      ),
     );
     for (const r of all) expect(r.closedAfterMs).toBeLessThan(5_000);
     expect(Date.now() - started).toBeLessThan(6_000);
@@ -65,7 +74,14 @@ describe.each(dbTargets())('slow requests on $name', (target) => {
     const uploadPath = await createSession(s, alice, 'slow', 'big.bin');
     const total = 60 * 1024 * 1024;
     const file = Buffer.alloc(total, 3);
-    const r = await dripRequest(s.url, 'PUT', uploadPath, { 'content-range': `bytes 0-${total - 1}/${total}`, 'content-length': String(total), 'content-type': 'application/octet-stream' }, 300, 15_000);
+    const r = await dripRequest(
+      s.url,
+      'PUT',
+      uploadPath,
+      { 'content-range': `bytes 0-${total - 1}/${total}`, 'content-length': String(total), 'content-type': 'application/octet-stream' },
+      300,
+      15_000,
+    );
     expect(r.closedAfterMs).toBeLessThan(6_000);
     expect(r.status === undefined || r.status === 408).toBe(true);
     const status = await s.request('GET', uploadPath);

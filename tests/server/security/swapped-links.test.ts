@@ -115,7 +115,9 @@ describe.each(dbTargets())('a folder swapped for a link during downloads on $nam
       const started = Date.now();
       for (let i = 0; i < 320; i += 4) await Promise.all([one(i), one(i + 1), one(i + 2), one(i + 3)]);
       // The swaps really raced the requests: some requests met the link or the gap.
-      const refused = Object.entries(outcomes).filter(([k]) => / 40[04]$/.test(k)).reduce((n, [, v]) => n + v, 0);
+      const refused = Object.entries(outcomes)
+        .filter(([k]) => / 40[04]$/.test(k))
+        .reduce((n, [, v]) => n + v, 0);
       expect(refused, JSON.stringify(outcomes)).toBeGreaterThan(0);
       expect(swapper.swaps()).toBeGreaterThan(100);
       void started;
@@ -165,7 +167,11 @@ describe.each(dbTargets())('a folder swapped for a link during downloads on $nam
     expect(whole + broken).toBeGreaterThan(0);
     // With the folder left alone, the package holds Alice's file whole.
     const after = await fetch(`${s.url}/download/download_IssueFiles?date=${DAY}`, { headers: { authorization: `Bearer ${alice}` } });
-    expect(readZip(Buffer.from(await after.arrayBuffer())).find((f) => f.name.endsWith('/clip.bin'))?.bytes.equals(mine)).toBe(true);
+    expect(
+      readZip(Buffer.from(await after.arrayBuffer()))
+        .find((f) => f.name.endsWith('/clip.bin'))
+        ?.bytes.equals(mine),
+    ).toBe(true);
     expect(s.serverErrors).toEqual([]);
     // 40 packages while another process swaps links as fast as it can: seconds on an idle machine,
     // over the default 30 s when other work shares the two cores.

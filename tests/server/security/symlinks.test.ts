@@ -36,7 +36,8 @@ describe.each(dbTargets())('planted symlinks on $name', (target) => {
     fs.rmSync(outside, { recursive: true, force: true });
   });
 
-  const get = (route: string, p: string) => fetch(`${s.url}/sharepoint/${route}?path=${encodeURIComponent(p)}`, { headers: { authorization: `Bearer ${alice}` } });
+  const get = (route: string, p: string) =>
+    fetch(`${s.url}/sharepoint/${route}?path=${encodeURIComponent(p)}`, { headers: { authorization: `Bearer ${alice}` } });
 
   it('refuses to list, read or preview through a linked folder or a linked file', async () => {
     for (const p of ['out', 'out/', 'p2', 'p2/bob', 'out/secret.txt', 'p2/bob/plan.txt', 'real/secret.txt']) {
@@ -61,7 +62,10 @@ describe.each(dbTargets())('planted symlinks on $name', (target) => {
       const plain = await multipartUpload(s, alice, folder, 'planted.txt', 'escaped');
       expect(plain.status, folder).toBeGreaterThanOrEqual(400);
       expect(plain.status, folder).toBeLessThan(500);
-      const session = await s.request('POST', `/sharepoint/files/upload/session?path=${encodeURIComponent(folder)}`, { token: alice, body: { fileName: 'planted.txt' } });
+      const session = await s.request('POST', `/sharepoint/files/upload/session?path=${encodeURIComponent(folder)}`, {
+        token: alice,
+        body: { fileName: 'planted.txt' },
+      });
       expect(session.status, folder).toBe(400);
       expect(session.body.msg ?? session.body.error?.message).toMatch(/symbolic link/);
     }

@@ -20,7 +20,11 @@ describe.each(dbTargets())('refused multipart uploads on $name', (target) => {
   async function upload(folder: string, bytes: number): Promise<{ status: number; body: any }> {
     const form = new FormData();
     form.append('file', new Blob([Buffer.alloc(bytes, 7)]), 'clip.mp4');
-    const res = await fetch(`${s.url}/sharepoint/files/upload?path=${encodeURIComponent(folder)}`, { method: 'POST', headers: { authorization: `Bearer ${alice}` }, body: form });
+    const res = await fetch(`${s.url}/sharepoint/files/upload?path=${encodeURIComponent(folder)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice}` },
+      body: form,
+    });
     return { status: res.status, body: await res.json() };
   }
 
@@ -46,7 +50,11 @@ describe.each(dbTargets())('refused multipart uploads on $name', (target) => {
     });
     const res = await fetch(`${s.url}/sharepoint/files/upload?path=${encodeURIComponent(folder)}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${alice}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + tail.length + chunks * chunk.length) },
+      headers: {
+        authorization: `Bearer ${alice}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + tail.length + chunks * chunk.length),
+      },
       body,
       duplex: 'half',
     } as RequestInit);
@@ -113,10 +121,12 @@ describe.each(dbTargets())('refused multipart uploads on $name', (target) => {
   });
 
   const raw = (contentType: string, body: string | Buffer) =>
-    fetch(`${s.url}/sharepoint/files/upload?path=m`, { method: 'POST', headers: { authorization: `Bearer ${alice}`, 'content-type': contentType }, body }).then(async (res) => ({
-      status: res.status,
-      body: await res.json(),
-    }));
+    fetch(`${s.url}/sharepoint/files/upload?path=m`, { method: 'POST', headers: { authorization: `Bearer ${alice}`, 'content-type': contentType }, body }).then(
+      async (res) => ({
+        status: res.status,
+        body: await res.json(),
+      }),
+    );
 
   it('answers a malformed multipart body with a 400 naming the problem, never a 500', async () => {
     const part = (b: string) => `--${b}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n`;
@@ -124,7 +134,11 @@ describe.each(dbTargets())('refused multipart uploads on $name', (target) => {
       ['multipart/form-data', 'hello', /malformed|multipart/i],
       ['multipart/form-data; boundary=XYZ', 'this is not multipart at all', /No file arrived|malformed/i],
       ['multipart/form-data; boundary=XYZ', part('XYZ'), /malformed|unexpected end/i],
-      ['multipart/form-data; boundary=XYZ', '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nno blank line\r\n--XYZ--\r\n', /malformed|No file arrived/i],
+      [
+        'multipart/form-data; boundary=XYZ',
+        '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nno blank line\r\n--XYZ--\r\n',
+        /malformed|No file arrived/i,
+      ],
       ['multipart/form-data; boundary=XYZ', `--XYZ\r\n${'X-Header: y\r\n'.repeat(3000)}\r\nbody\r\n--XYZ--\r\n`, /malformed|header|No file arrived|limit/i],
       ['multipart/form-data; boundary=XYZ', '--XYZ--\r\n', /No file arrived/],
     ];

@@ -50,9 +50,24 @@ export function ConnectorsWidget({ id, value, disabled, readonly, onChange }: Wi
       />
       {editable && (
         <div className="connectors-add">
-          <InputText placeholder={t('connectors.type')} aria-label={t('connectors.typeLabel')} value={row.type} onChange={(e) => setRow({ ...row, type: e.target.value })} />
-          <InputText placeholder={t('connectors.power')} aria-label={t('connectors.powerLabel')} value={row.power} onChange={(e) => setRow({ ...row, power: e.target.value })} />
-          <InputText placeholder={t('connectors.total')} aria-label={t('connectors.totalLabel')} value={row.total} onChange={(e) => setRow({ ...row, total: e.target.value })} />
+          <InputText
+            placeholder={t('connectors.type')}
+            aria-label={t('connectors.typeLabel')}
+            value={row.type}
+            onChange={(e) => setRow({ ...row, type: e.target.value })}
+          />
+          <InputText
+            placeholder={t('connectors.power')}
+            aria-label={t('connectors.powerLabel')}
+            value={row.power}
+            onChange={(e) => setRow({ ...row, power: e.target.value })}
+          />
+          <InputText
+            placeholder={t('connectors.total')}
+            aria-label={t('connectors.totalLabel')}
+            value={row.total}
+            onChange={(e) => setRow({ ...row, total: e.target.value })}
+          />
           <Button type="button" icon="pi pi-plus" aria-label={t('connectors.add')} onClick={add} />
         </div>
       )}

@@ -31,7 +31,16 @@ export function DateTextWidget({ id, value, disabled, readonly, onChange, option
   }
   if (shown === '' && typeof value === 'string' && value !== '') {
     // Not a date we can read: keep it editable as text rather than lose it.
-    return <input id={id} className="p-inputtext p-component w-full" value={value} disabled={disabled || readonly} onChange={(e) => onChange(e.target.value)} aria-label={label} />;
+    return (
+      <input
+        id={id}
+        className="p-inputtext p-component w-full"
+        value={value}
+        disabled={disabled || readonly}
+        onChange={(e) => onChange(e.target.value)}
+        aria-label={label}
+      />
+    );
   }
   return (
     <input

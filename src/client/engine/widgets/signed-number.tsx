@@ -14,7 +14,19 @@ export function turnSign(text: string): string {
 }
 
 /** The input and its ± button; the read-only summary draws the same box, disabled. */
-export function SignedNumberBox({ id, value, disabled, label, onChange }: { id: string; value: string; disabled: boolean; label: string; onChange?: (text: string) => void }) {
+export function SignedNumberBox({
+  id,
+  value,
+  disabled,
+  label,
+  onChange,
+}: {
+  id: string;
+  value: string;
+  disabled: boolean;
+  label: string;
+  onChange?: (text: string) => void;
+}) {
   return (
     <div className="signed-number">
       <input
@@ -27,7 +39,13 @@ export function SignedNumberBox({ id, value, disabled, label, onChange }: { id: 
         readOnly={onChange === undefined}
         onChange={(e) => onChange?.(e.target.value)}
       />
-      <button type="button" className="signed-number-sign" aria-label={t('detail.changeSign', { label })} disabled={disabled} onClick={() => onChange?.(turnSign(value))}>
+      <button
+        type="button"
+        className="signed-number-sign"
+        aria-label={t('detail.changeSign', { label })}
+        disabled={disabled}
+        onClick={() => onChange?.(turnSign(value))}
+      >
         ±
       </button>
     </div>

@@ -30,7 +30,10 @@ export function parseConnectors(remark: unknown): Connector[] {
   } catch {
     return [];
   }
-  const list = parsed !== null && typeof parsed === 'object' && Array.isArray((parsed as { connectors?: unknown }).connectors) ? (parsed as { connectors: unknown[] }).connectors : parsed;
+  const list =
+    parsed !== null && typeof parsed === 'object' && Array.isArray((parsed as { connectors?: unknown }).connectors)
+      ? (parsed as { connectors: unknown[] }).connectors
+      : parsed;
   if (!Array.isArray(list)) return [];
   return list
     .filter((c): c is Record<string, unknown> => c !== null && typeof c === 'object')

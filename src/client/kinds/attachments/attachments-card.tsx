@@ -20,21 +20,26 @@ export function AttachmentsCard({ kind, record, editing, newRecordKey }: DetailS
   const saved = (typeof id === 'number' || typeof id === 'string') && id !== '';
   const folder = attachmentFolderOf(kind, record);
   const status = kind.meta.attachments?.filesStatus;
-  const statusTarget = saved && status !== undefined ? { apiPath: kind.meta.apiPath, id, field: status.field, with: Object.fromEntries((status.with ?? []).map((f) => [f, record[f]])) } : undefined;
+  const statusTarget =
+    saved && status !== undefined
+      ? { apiPath: kind.meta.apiPath, id, field: status.field, with: Object.fromEntries((status.with ?? []).map((f) => [f, record[f]])) }
+      : undefined;
   return (
     <Card className="attachments-card">
       {saved && folder !== undefined ? (
-        <FilePanel title={t('files.attachments')} path={folder} editable={editing} issue={statusTarget} apart={kind.meta.analysis ? { name: DESENSITIZED, title: t('files.desensitized') } : undefined} />
+        <FilePanel
+          title={t('files.attachments')}
+          path={folder}
+          editable={editing}
+          issue={statusTarget}
+          apart={kind.meta.analysis ? { name: DESENSITIZED, title: t('files.desensitized') } : undefined}
+        />
       ) : (
         <section className="file-panel">
           <div className="file-panel-header">
             <h2 className="file-panel-title">{t('files.attachments')}</h2>
           </div>
-          {newRecordKey ? (
-            <PendingAttachments createKey={newRecordKey} editing={editing} />
-          ) : (
-            <p className="attachments-note">{t('files.afterSaved')}</p>
-          )}
+          {newRecordKey ? <PendingAttachments createKey={newRecordKey} editing={editing} /> : <p className="attachments-note">{t('files.afterSaved')}</p>}
         </section>
       )}
     </Card>

@@ -18,7 +18,17 @@ export function PendingAttachments({ createKey, editing }: { createKey: string; 
   const keep = (list: File[]): void => {
     const owner = storage.username() ?? '';
     for (const file of list) {
-      void waitingFiles.put({ key: newOutboxKey(owner, 'file'), owner, folder: '', name: file.name, type: file.type, blob: file, createdAt: Date.now(), createKey, state: 'waiting' });
+      void waitingFiles.put({
+        key: newOutboxKey(owner, 'file'),
+        owner,
+        folder: '',
+        name: file.name,
+        type: file.type,
+        blob: file,
+        createdAt: Date.now(),
+        createKey,
+        state: 'waiting',
+      });
     }
   };
   const recorder = useRecorder((file) => keep([file]));
@@ -26,9 +36,7 @@ export function PendingAttachments({ createKey, editing }: { createKey: string; 
     <>
       {editing && <UploadControls onFiles={keep} recorder={recorder} />}
       {files.length === 0 ? (
-        <p className="attachments-note">
-          {editing ? t('files.addedBeforeSave') : t('files.noneAttached')}
-        </p>
+        <p className="attachments-note">{editing ? t('files.addedBeforeSave') : t('files.noneAttached')}</p>
       ) : (
         <ul className="upload-queue" aria-label={t('files.toUpload')}>
           {files.map((f) => (
@@ -40,7 +48,9 @@ export function PendingAttachments({ createKey, editing }: { createKey: string; 
               </div>
               <div className="upload-item-foot">
                 <span className="upload-item-waiting">{editing ? t('files.uploadedOnSave') : t('files.sentWithIssue')}</span>
-                {editing && <Button label={t('files.remove')} icon="pi pi-times" size="small" text severity="secondary" onClick={() => void waitingFiles.remove(f.key)} />}
+                {editing && (
+                  <Button label={t('files.remove')} icon="pi pi-times" size="small" text severity="secondary" onClick={() => void waitingFiles.remove(f.key)} />
+                )}
               </div>
             </li>
           ))}

@@ -5,7 +5,10 @@ import { toneOf } from './rules';
 const ICONS = { ready: 'pi pi-circle', doing: 'pi pi-spin pi-spinner', done: 'pi pi-check-circle', other: 'pi pi-circle' } as const;
 
 /** The strip's two stages: their test ids are the English names, their labels the language on screen's. */
-export const STAGES = { analysis: { id: 'Video analysis', label: 'ai.videoAnalysis' }, desensitization: { id: 'Desensitization', label: 'ai.desensitization' } } as const;
+export const STAGES = {
+  analysis: { id: 'Video analysis', label: 'ai.videoAnalysis' },
+  desensitization: { id: 'Desensitization', label: 'ai.desensitization' },
+} as const;
 
 /** One stage of the strip (video analysis, desensitization): its colour, icon and, when failed, a tap for the reason
  * (without onFailedTap: the inert preview shown while the strip's code loads). */
@@ -42,7 +45,14 @@ export function Indicator({ stage, status, onFailedTap }: { stage: keyof typeof 
 export function PhaseLine({ phase }: { phase: Phase | null }) {
   if (!phase) return null;
   return (
-    <p className={`status-indicator status-${phase.tone} m-0`} style={{ flexBasis: '100%' }} role="status" aria-live="polite" data-testid="ai-phase" data-phase={phase.key}>
+    <p
+      className={`status-indicator status-${phase.tone} m-0`}
+      style={{ flexBasis: '100%' }}
+      role="status"
+      aria-live="polite"
+      data-testid="ai-phase"
+      data-phase={phase.key}
+    >
       <i className={phaseIcon(phase.key)} aria-hidden="true" />
       <span>{phase.text}</span>
     </p>

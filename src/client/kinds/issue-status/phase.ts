@@ -49,7 +49,10 @@ export function analysisPhase(record: IssueValues, live: AiStatus | null, now: n
   if (state === 'done' || analysis === 'DONE') return { key: 'done', text: t('ai.done'), tone: 'done' };
   if (analysis === 'DOING') return { key: 'analysing', text: t('ai.analysing'), tone: 'doing' };
   if (desensitization === 'DOING') return { key: 'desensitizing', text: t('ai.desensitizing'), tone: 'doing' };
-  if (state === 'claimed') return desensitization === 'DONE' ? { key: 'analysing', text: t('ai.analysing'), tone: 'doing' } : { key: 'desensitizing', text: t('ai.desensitizing'), tone: 'doing' };
+  if (state === 'claimed')
+    return desensitization === 'DONE'
+      ? { key: 'analysing', text: t('ai.analysing'), tone: 'doing' }
+      : { key: 'desensitizing', text: t('ai.desensitizing'), tone: 'doing' };
   const waited = state === 'queued' ? waitedFor(live?.updatedAt, now) : '';
   return { key: 'queued', text: waited ? t('ai.queuedFor', { waited }) : t('ai.queued'), tone: 'ready' };
 }

@@ -25,7 +25,9 @@ export function showResubmit(record: IssueValues, editing: boolean): boolean {
 /** The first-submit icon: not editing, and none of the two statuses and the report text is READY, DOING or DONE. */
 export function showFirstSubmit(record: IssueValues, editing: boolean): boolean {
   if (editing) return false;
-  return ![record.videoAnalysisStatus, record.videoDesensitizationStatus, record.aiVideoAnalysisReport].some((value) => value !== undefined && STARTED.has(value));
+  return ![record.videoAnalysisStatus, record.videoDesensitizationStatus, record.aiVideoAnalysisReport].some(
+    (value) => value !== undefined && STARTED.has(value),
+  );
 }
 
 /** The AI report opens only when the analysis is DONE and there is a report. */

@@ -43,7 +43,13 @@ export function IssueStatusStrip({ kind, record, editing, reload }: DetailSectio
       <PhaseLine phase={analysisPhase(issue, ai.live)} />
       <Indicator stage="analysis" status={ai.shown.videoAnalysisStatus} onFailedTap={showError} />
       <Indicator stage="desensitization" status={ai.shown.videoDesensitizationStatus} onFailedTap={showError} />
-      <button type="button" className={`status-indicator ${canOpen ? 'status-done' : 'status-other'}`} disabled={!canOpen} onClick={() => setReportOpen(true)} aria-label={t('ai.report')}>
+      <button
+        type="button"
+        className={`status-indicator ${canOpen ? 'status-done' : 'status-other'}`}
+        disabled={!canOpen}
+        onClick={() => setReportOpen(true)}
+        aria-label={t('ai.report')}
+      >
         <i className="pi pi-file" aria-hidden="true" />
         <span>{t('ai.report')}</span>
       </button>
@@ -51,11 +57,25 @@ export function IssueStatusStrip({ kind, record, editing, reload }: DetailSectio
         <Button icon="pi pi-send" rounded text size="small" aria-label={t('ai.submit')} title={t('ai.submit')} onClick={() => setConfirming('')} />
       )}
       {showResubmit(current, editing) && (
-        <Button icon="pi pi-replay" rounded text size="small" aria-label={t('ai.resubmit')} title={t('ai.resubmit')} onClick={() => setConfirming('AI_RETRY')} />
+        <Button
+          icon="pi pi-replay"
+          rounded
+          text
+          size="small"
+          aria-label={t('ai.resubmit')}
+          title={t('ai.resubmit')}
+          onClick={() => setConfirming('AI_RETRY')}
+        />
       )}
       <SubmitDialog mode={confirming} busy={ai.submitting !== null} onConfirm={(mode) => void confirm(mode)} onCancel={() => setConfirming(null)} />
       <ReportDialog report={report} visible={reportOpen} onHide={() => setReportOpen(false)} />
-      <Dialog header={t('ai.failedTitle')} visible={error !== undefined} onHide={() => setError(undefined)} style={{ width: 'min(28rem, 94vw)' }} draggable={false}>
+      <Dialog
+        header={t('ai.failedTitle')}
+        visible={error !== undefined}
+        onHide={() => setError(undefined)}
+        style={{ width: 'min(28rem, 94vw)' }}
+        draggable={false}
+      >
         <p className="m-0 ai-report" data-testid="ai-error">
           {error || t('ai.noReason')} {t('ai.tryAgain')}
         </p>

@@ -9,7 +9,17 @@ const TEXTS = {
 } as const satisfies Record<SubmitMode, { header: string; text: string; confirm: string }>;
 
 /** The confirmation before a submit; the confirm button waits (and ignores clicks) while the call runs. */
-export function SubmitDialog({ mode, busy, onConfirm, onCancel }: { mode: SubmitMode | null; busy: boolean; onConfirm: (mode: SubmitMode) => void; onCancel: () => void }) {
+export function SubmitDialog({
+  mode,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  mode: SubmitMode | null;
+  busy: boolean;
+  onConfirm: (mode: SubmitMode) => void;
+  onCancel: () => void;
+}) {
   const { t } = useTranslation();
   const keys = TEXTS[mode ?? ''];
   const texts = { header: t(keys.header), text: t(keys.text), confirm: t(keys.confirm) };
@@ -23,7 +33,12 @@ export function SubmitDialog({ mode, busy, onConfirm, onCancel }: { mode: Submit
       footer={
         <div className="flex justify-content-end gap-2">
           <Button label={t('common.cancel')} outlined onClick={onCancel} disabled={busy} />
-          <Button label={texts.confirm} icon={busy ? 'pi pi-spin pi-spinner' : 'pi pi-send'} onClick={() => mode !== null && onConfirm(mode)} aria-busy={busy} />
+          <Button
+            label={texts.confirm}
+            icon={busy ? 'pi pi-spin pi-spinner' : 'pi pi-send'}
+            onClick={() => mode !== null && onConfirm(mode)}
+            aria-busy={busy}
+          />
         </div>
       }
     >

@@ -17,7 +17,10 @@ const WORKING = new Set(['READY', 'DOING']);
 
 /** Whether a loaded record looks like a job is under way, so the strip asks the server once. */
 function looksRunning(record: Record<string, unknown>): boolean {
-  return record['issueStatus'] === 'AI_PROCESS' && (WORKING.has(record['videoAnalysisStatus'] as string) || WORKING.has(record['videoDesensitizationStatus'] as string));
+  return (
+    record['issueStatus'] === 'AI_PROCESS' &&
+    (WORKING.has(record['videoAnalysisStatus'] as string) || WORKING.has(record['videoDesensitizationStatus'] as string))
+  );
 }
 
 /** Whether a loaded record says a stage failed, so the strip asks the server once for the reason. */
@@ -143,8 +146,10 @@ export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, 
   // What the indicators show: the server's latest answer, else the record as loaded.
   const issue = record as IssueValues;
   const shown: Pick<IssueValues, 'videoAnalysisStatus' | 'videoDesensitizationStatus'> = {
-    videoAnalysisStatus: (live ? live.videoAnalysisStatus ?? undefined : issue.videoAnalysisStatus) as IssueValues['videoAnalysisStatus'],
-    videoDesensitizationStatus: (live ? live.videoDesensitizationStatus ?? undefined : issue.videoDesensitizationStatus) as IssueValues['videoDesensitizationStatus'],
+    videoAnalysisStatus: (live ? (live.videoAnalysisStatus ?? undefined) : issue.videoAnalysisStatus) as IssueValues['videoAnalysisStatus'],
+    videoDesensitizationStatus: (live
+      ? (live.videoDesensitizationStatus ?? undefined)
+      : issue.videoDesensitizationStatus) as IssueValues['videoDesensitizationStatus'],
   };
   return { shown, live, submitting, submit, loadError };
 }
