@@ -96,7 +96,8 @@ describe('npm run schemas:check on schema files', () => {
     // The comma at the end of the id property's line is gone: the next line's key is where it fails.
     const idLine = issue.split('\n').find((l) => l.trimStart().startsWith('"id": {') && l.endsWith(',')) as string;
     const broken = issue.replace(idLine, idLine.slice(0, -1));
-    const [line, column] = placeOf(broken, '"taskId"').split(':').map(Number) as [number, number];
+    // The property's key, not the x-kind.attachments block that also names taskId.
+    const [line, column] = placeOf(broken, '"taskId": {').split(':').map(Number) as [number, number];
     const run = await check(broken);
     const expected = `${path.join(dir, 'issue.schema.json')}:${line}:${column}: not valid JSON: expected ',' before this: add it at the end of line ${line - 1}`;
     expect(run.stderr).toContain(expected);
