@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { chromiumPath, signInPage, startServedApp, type ServedApp } from '../lib/served-app.js';
+import { APP_USER, chromiumPath, signInPage, startServedApp, type ServedApp } from '../lib/served-app.js';
 import { fullDatabase } from './full-database.js';
-import { APP_USER } from '../lib/served-app.js';
 
 // Interaction to Next Paint of the field screens' busiest interactions, at 4x CPU slowdown (a
 // mid-range phone), on the built app served by the real server: `npm run bench inp`.
