@@ -113,7 +113,7 @@ export function registerKindSchemas(app: FastifyInstance, registry: KindRegistry
       $id: `${kind.name}Input`,
       type: 'object',
       title: `${kind.schema.title} (input)`,
-      description: `Fields a client may write. Read-only fields and RuoYi's BaseEntity fields (createBy, params, ...) are ignored; any other field the kind does not have is refused with a 400 naming it (an earlier name in x-renamedFrom is written to its property); null (and "" for numbers and choices) clears a field.`,
+      description: `Fields a client may write. Read-only fields and RuoYi's BaseEntity fields (createBy, params, ...) are ignored, except the fields only a server flow sets (x-setBy, such as the video analysis statuses and report): sending one with a value other than the record's current one (or the schema default on a new record) is a 400 naming it; any other field the kind does not have is refused with a 400 naming it (an earlier name in x-renamedFrom is written to its property); null (and "" for numbers and choices) clears a field.`,
       properties: input,
       additionalProperties: true,
     });
