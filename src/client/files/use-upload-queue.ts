@@ -112,7 +112,8 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
             console.warn('The file could not be kept on the phone:', keepError);
           }
         }
-        const message = e instanceof Error ? e.message : String(e);
+        // The protocol words its own two failures in the specification's Chinese (api/upload-protocol.ts).
+        const message = e instanceof Error ? uploadErrorText(e.message) : String(e);
         update(item.id, { status: 'error', errorMsg: message });
         toast('error', item.source === 'recording' ? t('files.recordingFailed', { name: file.name }) : t('files.fileFailed', { name: file.name }), message);
       }

@@ -1,0 +1,104 @@
+import { envelopeMessage } from '../../shared/envelope';
+
+/**
+ * How the app reads an answer of our services, whoever sent the request: the page's API client
+ * (client.ts), the upload queue (XMLHttpRequest) and the outbox's sync, which runs in the service
+ * worker too. So nothing here touches the DOM, local storage or the catalogue: the page adds
+ * signing out and the language on screen (docs/decisions/046-one-client-data-layer.md).
+ */
+
+/** No answer at all: the network is down. Read by isOfflineError in any language, so never translated here. */
+export const OFFLINE_MESSAGE = 'Cannot reach the server. Check your connection and try again.';
+/** No answer within REQUEST_TIMEOUT_MS. */
+export const TIMEOUT_MESSAGE = 'The server did not answer within 30 seconds. Please try again.';
+
+/** An HTTP answer as read: its status, its JSON body (null when none, or not JSON: a proxy's page) and the headers we act on. */
+export interface Answer {
+  status: number;
+  body: unknown;
+  /** Lower-case names; only retry-after for now. */
+  headers?: Record<string, string>;
+}
+
+/** How one request ended: with an answer (any status), or without one (no network, timed out). */
+export type Exchange = ({ ok: true } & Answer) | { ok: false; message: string };
+
+/** A body's text as JSON; an empty or broken body counts as none. */
+export function parseBody(text: string): unknown {
+  try {
+    return text ? (JSON.parse(text) as unknown) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The headers of an answer that the app acts on (Retry-After of a 429 or 503). */
+export function answerHeaders(headers: Headers): Record<string, string> {
+  const retryAfter = headers.get('retry-after');
+  return retryAfter !== null ? { 'retry-after': retryAfter } : {};
+}
+
+/** Seconds to wait before trying again, from a Retry-After of seconds or an HTTP date; undefined when none. */
+export function retryAfterSeconds(headers: Record<string, string> | undefined, now = Date.now()): number | undefined {
+  const value = headers?.['retry-after']?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** The envelope's code, or for a body without one (Graph's, a bare one) 200 on a 2xx and the HTTP status otherwise. */
+export function answerCode(answer: Answer): number {
+  const code = (answer.body as { code?: unknown } | null)?.code;
+  return typeof code === 'number' ? code : answer.status >= 200 && answer.status < 300 ? 200 : answer.status;
+}
+
+/** The msg of an answer: the envelope's, or Graph's {"error": {"message"}} of the upload-session protocol. */
+export function answerMessage(body: unknown): string | undefined {
+  const msg = envelopeMessage(body);
+  if (msg !== undefined) return msg;
+  const graph = (body as { error?: { message?: unknown } } | null)?.error?.message;
+  return typeof graph === 'string' && graph !== '' ? graph : undefined;
+}
+
+/** A success: HTTP 2xx and, if the body is an envelope, code 200. */
+export const isSuccess = (answer: Answer): boolean => answer.status >= 200 && answer.status < 300 && answerCode(answer) === 200;
+
+/** The sign-in is over: HTTP 401, or code 401 in a body (the original backend sends it with HTTP 200). */
+export const isUnauthorized = (answer: Answer): boolean => answer.status === 401 || answerCode(answer) === 401;
+
+/** The envelope's data, or the bare body (the original backend answers some calls unwrapped). */
+export function dataOf(body: unknown): unknown {
+  return body !== null && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body;
+}
+
+export interface ExchangeInit {
+  headers?: Record<string, string>;
+  body?: BodyInit;
+  /** Give up after this many milliseconds (an upload's body takes as long as the network needs: none). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * One request by the given fetch (the page's, the service worker's, a test's), read into an
+ * Exchange: any HTTP answer with its parsed body, or no answer with the words to say so.
+ */
+export async function exchange(fetchFn: typeof fetch, method: string, url: string, init: ExchangeInit = {}): Promise<Exchange> {
+  const signals = [init.signal, init.timeoutMs !== undefined ? AbortSignal.timeout(init.timeoutMs) : undefined].filter((s) => s !== undefined);
+  let response: Response;
+  try {
+    response = await fetchFn(url, {
+      method,
+      headers: init.headers ?? {},
+      ...(init.body !== undefined ? { body: init.body } : {}),
+      ...(signals.length > 0 ? { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) } : {}),
+    });
+  } catch (e) {
+    if (init.signal?.aborted) throw e;
+    const timedOut = e instanceof Error && e.name === 'TimeoutError';
+    return { ok: false, message: timedOut ? TIMEOUT_MESSAGE : OFFLINE_MESSAGE };
+  }
+  const text = await response.text().catch(() => '');
+  return { ok: true, status: response.status, body: parseBody(text), headers: answerHeaders(response.headers) };
+}

@@ -1,0 +1,191 @@
+import { answerMessage, dataOf, isSuccess, isUnauthorized, type Exchange } from './answer';
+import { CHUNK_SIZE, PLAIN_UPLOAD_LIMIT } from './upload-limits';
+
+/**
+ * How a file reaches the shared-files service, written once for the upload queue (the page,
+ * files/upload-transport.ts) and the outbox's sync (outbox/sync-core.ts, also in the service
+ * worker): below PLAIN_UPLOAD_LIMIT one multipart POST, from it on a Graph-style upload session
+ * (create it, PUT CHUNK_SIZE pieces with Content-Range, read nextExpectedRanges, resume a known
+ * session, done on 200/201). Each side brings its wire (how a request goes out and is signed);
+ * failures come back as UploadFailure (docs/decisions/046-one-client-data-layer.md).
+ */
+
+export { CHUNK_SIZE, PLAIN_UPLOAD_LIMIT };
+
+/**
+ * The two failures the protocol words itself, as the specification quotes them. The sync keeps
+ * them with a file (the service worker has no catalogue); screens say them in their own language
+ * through readUploadFailure (files/upload-errors.ts).
+ */
+export const SESSION_FAILED = '创建上传会话失败';
+const pieceFailed = (n: number, status: number, detail: string | undefined): string => `上传块 ${n} 失败: HTTP ${status}${detail ? ` (${detail})` : ''}`;
+const PIECE_FAILED = /^上传块 (\d+) 失败: HTTP (\d+)(.*)$/s;
+
+/** What a kept failure message says, when the protocol worded it: the session, or piece n. */
+export type WordedFailure = { step: 'session' } | { step: 'piece'; n: string; status: string; detail: string };
+
+export function readUploadFailure(message: string): WordedFailure | undefined {
+  if (message === SESSION_FAILED) return { step: 'session' };
+  const piece = PIECE_FAILED.exec(message);
+  return piece ? { step: 'piece', n: piece[1] ?? '', status: piece[2] ?? '', detail: piece[3] ?? '' } : undefined;
+}
+
+/**
+ * Why an upload stopped. offline: no answer came (keep the file and its session, go on later);
+ * unauthorized: a signed request was answered 401 (the sign-in is over); refused: the server said
+ * no, in `message`.
+ */
+export class UploadFailure extends Error {
+  constructor(
+    readonly kind: 'offline' | 'unauthorized' | 'refused',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UploadFailure';
+  }
+}
+
+/** One request of the protocol, for a side's wire to send. */
+export interface WireRequest {
+  method: 'GET' | 'POST' | 'PUT';
+  url: string;
+  /** Headers of the protocol itself (accept, content-type, Content-Range); a signed request gets the sign-in's too. */
+  headers: Record<string, string>;
+  body?: FormData | Blob | string;
+  /** With the sign-in (client id, Bearer token); a session URL is the credential itself and goes without. */
+  signed: boolean;
+  /** Whether the request gives up after REQUEST_TIMEOUT_MS; a body of megabytes takes what the network needs. */
+  timeout: boolean;
+  /** Bytes of the body sent so far, where the wire can tell (XMLHttpRequest's upload events). */
+  onSent?: (loaded: number) => void;
+}
+
+/** How a side sends a request: resolves with any HTTP answer or with none (offline); never rejects for the network. */
+export type Wire = (request: WireRequest) => Promise<Exchange>;
+
+export interface UploadTarget {
+  /** The files service's base URL (FILES_BASE). */
+  filesBase: string;
+  /** The project folder ('issue_1'; '' for the root). */
+  folder: string;
+}
+
+/** Where a session upload is, kept across tries (and by the outbox across runs) so that a try resumes instead of restarting. */
+export interface SessionState {
+  uploadUrl?: string;
+}
+
+/** Progress of one upload as a whole number 0-100. */
+export type OnProgress = (percent: number) => void;
+
+const percent = (done: number, total: number): number => (total <= 0 ? 0 : Math.min(100, Math.floor((done / total) * 100)));
+
+/** A shared-files URL for a project folder, one leading slash as the service wants it ('/', '/issue_1'). */
+export function folderUrl(filesBase: string, endpoint: string, folder: string): string {
+  return `${filesBase}${endpoint}?path=${encodeURIComponent(`/${folder.replace(/^\/+/, '')}`)}`;
+}
+
+/** The failure an answer that is not a success means; only a signed request's 401 ends the sign-in. */
+function failure(answer: Exchange, signed: boolean, otherwise?: string): UploadFailure {
+  if (!answer.ok) return new UploadFailure('offline', answer.message);
+  const message = answerMessage(answer.body) ?? otherwise ?? `HTTP ${answer.status}`;
+  return new UploadFailure(signed && isUnauthorized(answer) ? 'unauthorized' : 'refused', message);
+}
+
+/** POST /files/upload?path= with the multipart field `file`; Graph's default for a name clash is to fail, this app keeps both ('a (1).jpg'). */
+export async function uploadPlain(wire: Wire, target: UploadTarget, file: Blob, name: string, onProgress: OnProgress = () => {}): Promise<void> {
+  const form = new FormData();
+  form.append('file', file, name);
+  const url = `${folderUrl(target.filesBase, '/files/upload', target.folder)}&${encodeURIComponent('@microsoft.graph.conflictBehavior')}=rename`;
+  const onSent = (loaded: number): void => onProgress(percent(loaded, file.size));
+  const answer = await wire({ method: 'POST', url, headers: {}, body: form, signed: true, timeout: false, onSent });
+  if (!answer.ok || !isSuccess(answer)) throw failure(answer, true);
+  onProgress(100);
+}
+
+/** POST /files/upload/session: the upload URL (in `data`, or bare from the original backend). */
+async function createSession(wire: Wire, target: UploadTarget, file: Blob, name: string): Promise<string> {
+  const answer = await wire({
+    method: 'POST',
+    url: folderUrl(target.filesBase, '/files/upload/session', target.folder),
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ item: { name, fileSize: file.size, '@microsoft.graph.conflictBehavior': 'rename' } }),
+    signed: true,
+    timeout: true,
+  });
+  if (!answer.ok || !isSuccess(answer)) throw failure(answer, true, SESSION_FAILED);
+  const url = (dataOf(answer.body) as { uploadUrl?: unknown } | null)?.uploadUrl ?? (answer.body as { uploadUrl?: unknown } | null)?.uploadUrl;
+  if (typeof url !== 'string' || url === '') throw new UploadFailure('refused', SESSION_FAILED);
+  return url;
+}
+
+/** The first byte a session still expects, from nextExpectedRanges such as ['5242880-']. */
+function nextExpected(body: unknown): number | undefined {
+  const ranges = (dataOf(body) as { nextExpectedRanges?: unknown } | null)?.nextExpectedRanges;
+  const first = Array.isArray(ranges) ? ranges[0] : undefined;
+  const start = typeof first === 'string' ? Number(first.split('-')[0]) : NaN;
+  return Number.isInteger(start) && start >= 0 ? start : undefined;
+}
+
+/**
+ * Where to start: a known session is asked (GET on its URL) what it still expects, so a try sends
+ * only what the server has not stored; an expired or unknown one (404) starts anew.
+ */
+async function resumePoint(wire: Wire, target: UploadTarget, file: Blob, name: string, state: SessionState): Promise<number> {
+  if (state.uploadUrl) {
+    const answer = await wire({ method: 'GET', url: state.uploadUrl, headers: { accept: 'application/json' }, signed: false, timeout: true });
+    if (!answer.ok) throw failure(answer, false);
+    if (answer.status !== 404) {
+      if (!isSuccess(answer)) throw failure(answer, false);
+      const start = nextExpected(answer.body);
+      if (start !== undefined) return start;
+    }
+  }
+  state.uploadUrl = await createSession(wire, target, file, name);
+  return 0;
+}
+
+/**
+ * A large file by upload session: CHUNK_SIZE pieces with Content-Range (the browser sets
+ * Content-Length) until an answer 200/201 says the file is complete. The session URL is the
+ * credential: the pieces carry no token. state.uploadUrl stays set while the upload is unfinished.
+ */
+export async function uploadInSession(
+  wire: Wire,
+  target: UploadTarget,
+  file: Blob,
+  name: string,
+  state: SessionState,
+  onProgress: OnProgress = () => {},
+): Promise<void> {
+  const total = file.size;
+  let start = await resumePoint(wire, target, file, name, state);
+  const uploadUrl = state.uploadUrl as string;
+  onProgress(percent(start, total));
+  for (;;) {
+    const end = Math.min(start + CHUNK_SIZE, total) - 1;
+    const n = Math.floor(start / CHUNK_SIZE) + 1;
+    const from = start;
+    const answer = await wire({
+      method: 'PUT',
+      url: uploadUrl,
+      headers: { 'Content-Range': `bytes ${start}-${end}/${total}` },
+      body: file.slice(start, end + 1),
+      signed: false,
+      timeout: false,
+      onSent: (loaded) => onProgress(percent(from + loaded, total)),
+    });
+    if (!answer.ok) throw new UploadFailure('offline', pieceFailed(n, 0, answer.message));
+    if (answer.status === 200 || answer.status === 201) break;
+    if (answer.status !== 202) throw new UploadFailure('refused', pieceFailed(n, answer.status, answerMessage(answer.body)));
+    start = nextExpected(answer.body) ?? end + 1;
+    onProgress(percent(start, total));
+  }
+  state.uploadUrl = undefined;
+  onProgress(100);
+}
+
+/** Uploads a file the way its size calls for: in one piece below PLAIN_UPLOAD_LIMIT, by session from it on. */
+export function uploadFile(wire: Wire, target: UploadTarget, file: Blob, name: string, state: SessionState, onProgress?: OnProgress): Promise<void> {
+  return file.size < PLAIN_UPLOAD_LIMIT ? uploadPlain(wire, target, file, name, onProgress) : uploadInSession(wire, target, file, name, state, onProgress);
+}
