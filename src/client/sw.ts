@@ -3,6 +3,7 @@ import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { outbox, syncAuth, waitingFiles } from './outbox/store';
+import { fetchInLanguage } from './i18n/request-language';
 import { OUTBOX_SYNC_TAG, OUTBOX_SYNCED_MESSAGE, sendOutbox, withOutboxLock, type SyncResult } from './outbox/sync-core';
 
 /**
@@ -26,6 +27,16 @@ interface SyncEvent extends ExtendableEvent {
   readonly lastChance: boolean;
 }
 
+/** The phone's language, for a sign-in saved before the page recorded its own (as src/client/i18n phoneLanguage). */
+function phoneLanguage(): 'en' | 'zh' {
+  for (const tag of self.navigator.languages ?? []) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (base === 'zh') return 'zh';
+    if (base === 'en') return 'en';
+  }
+  return 'en';
+}
+
 async function waitingCount(owner: string): Promise<number> {
   const items = (await outbox.list(owner)).filter((i) => i.state === 'waiting').length;
   const files = (await waitingFiles.list(owner)).filter((f) => f.state === 'waiting').length;
@@ -41,7 +52,16 @@ async function syncFromWorker(): Promise<void> {
   const auth = await syncAuth.get();
   if (!auth) return;
   const before = await waitingCount(auth.owner);
-  const result: SyncResult = await withOutboxLock(() => sendOutbox({ token: auth.token, owner: auth.owner, fetch: (input, init) => fetch(input, init) }));
+  const result: SyncResult = await withOutboxLock(() =>
+    sendOutbox({
+      token: auth.token,
+      owner: auth.owner,
+      fetch: fetchInLanguage(
+        (input, init) => fetch(input, init),
+        () => auth.language ?? phoneLanguage(),
+      ),
+    }),
+  );
   if (result.unauthorized) await syncAuth.clear(auth.token);
   const after = await waitingCount(auth.owner);
   if (result.sent > 0 || after !== before) {

@@ -23,6 +23,11 @@ export interface ApiErrorDetails {
   headers?: Record<string, string>;
   /** The envelope's data, for refusals that carry something to act on (a 409's current record and conflicts). */
   data?: unknown;
+  /**
+   * The message in Simplified Chinese, sent instead of the English one when the request's
+   * Accept-Language prefers Chinese (docs/decisions/045). English stays the default and the contract.
+   */
+  zh?: string;
 }
 
 /**
@@ -34,6 +39,8 @@ export class ApiError extends Error {
   readonly code: number;
   readonly headers: Record<string, string>;
   readonly data: unknown;
+  /** The message in Simplified Chinese, when the server has one (docs/decisions/045). */
+  readonly zh: string | undefined;
 
   constructor(
     readonly status: number,
@@ -45,6 +52,7 @@ export class ApiError extends Error {
     this.code = details.code ?? status;
     this.headers = details.headers ?? {};
     this.data = details.data ?? null;
+    this.zh = details.zh;
   }
 }
 

@@ -2,6 +2,7 @@ import { ApiError, envelopeMessage, type Envelope, type ListEnvelope } from '../
 import { API_BASE, CLIENT_ID, REQUEST_TIMEOUT_MS } from './config';
 import { storage } from '../lib/storage';
 import { BUILT_SCHEMAS_VERSION, noteServerSchemas } from './form-version';
+import { requestLanguageHeaders } from '../i18n/request-language';
 
 export { ApiError, type Envelope, type ListEnvelope };
 
@@ -49,9 +50,13 @@ export function toQueryString(query: RequestOptions['query']): string {
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
-/** The headers every call to our services carries (main, files, uploads): the client id and, when signed in, the Bearer token. */
+/**
+ * The headers every call to our services carries (main, files, uploads): the client id, the
+ * language on screen (the server words its refusals in it, docs/decisions/045) and, when signed
+ * in, the Bearer token.
+ */
 export function apiHeaders(extra: Record<string, string> = {}): Record<string, string> {
-  const headers: Record<string, string> = { ...extra, clientid: CLIENT_ID, accept: 'application/json' };
+  const headers: Record<string, string> = { ...requestLanguageHeaders(), ...extra, clientid: CLIENT_ID, accept: 'application/json' };
   if (BUILT_SCHEMAS_VERSION !== '') headers['x-schemas-version'] = BUILT_SCHEMAS_VERSION;
   const token = storage.token();
   if (token) headers['authorization'] = `Bearer ${token}`;

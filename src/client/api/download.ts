@@ -1,5 +1,6 @@
 import { apiRequest, type Envelope } from './client';
 import { DOWNLOAD_BASE } from './config';
+import { requestLanguageHeaders } from '../i18n/request-language';
 
 /** Asks the main service for a short-lived signed URL of a download (the token never goes in a URL). */
 export async function signedDownloadUrl(path: string, query: Record<string, string>): Promise<string> {
@@ -94,7 +95,8 @@ export async function downloadWithProgress(
   onProgress: (p: DownloadProgress) => void,
   signal?: AbortSignal,
 ): Promise<DownloadedFile> {
-  const res = await fetch(url, { signal, cache: 'no-store' });
+  // In the language on screen: a refusal's message is shown (docs/decisions/045).
+  const res = await fetch(url, { signal, cache: 'no-store', headers: requestLanguageHeaders() });
   if (!res.ok) {
     let message = `HTTP ${res.status}`;
     try {

@@ -1,5 +1,6 @@
 import { ApiError, apiHeaders, apiRequest, OFFLINE_MESSAGE, readAnswer, type Envelope } from './client';
 import { FILES_BASE, REQUEST_TIMEOUT_MS } from './config';
+import { requestLanguageHeaders } from '../i18n/request-language';
 import type { FileEntry as SharedFileEntry } from '../../shared/files';
 
 /** One entry of a folder listing; older backends leave `path` out. */
@@ -26,7 +27,7 @@ export const filesHeaders = (): Record<string, string> => apiHeaders();
  * the parsed body on success, ApiError with the body's msg otherwise, and a 401 signs out.
  */
 export async function filesRequest(method: string, url: string, body?: unknown, withAuth = true): Promise<unknown> {
-  const headers = withAuth ? apiHeaders() : { accept: 'application/json' };
+  const headers = withAuth ? apiHeaders() : { ...requestLanguageHeaders(), accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {

@@ -6,6 +6,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { en, type Catalogue } from './en';
+import { setRequestLanguage } from './request-language';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -71,6 +72,8 @@ export async function applyLanguage(language: Language): Promise<void> {
     setPrimeLocale(language);
   }
   await i18n.changeLanguage(language);
+  // The server answers in it too (docs/decisions/045).
+  setRequestLanguage(language);
   document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
   // The tab's and the home screen's name: index.html says it in English before the app runs.
   document.title = i18n.t('app.name');

@@ -174,6 +174,8 @@ export const createdRecords = {
 export interface SyncAuth {
   token: string;
   owner: string;
+  /** The language on the page's screen when it was saved: the worker's requests ask for it (docs/decisions/045). */
+  language?: 'en' | 'zh';
 }
 
 /**
@@ -183,7 +185,8 @@ export interface SyncAuth {
 export const syncAuth = {
   async get(): Promise<SyncAuth | undefined> {
     const value = (await (await db()).get('auth', 'current')) as Partial<SyncAuth> | undefined;
-    return typeof value?.token === 'string' && value.token !== '' && typeof value.owner === 'string' ? { token: value.token, owner: value.owner } : undefined;
+    if (typeof value?.token !== 'string' || value.token === '' || typeof value.owner !== 'string') return undefined;
+    return { token: value.token, owner: value.owner, ...(value.language === 'zh' || value.language === 'en' ? { language: value.language } : {}) };
   },
   async set(auth: SyncAuth): Promise<void> {
     await (await db()).put('auth', auth, 'current');

@@ -1,5 +1,6 @@
 import { signOutOnUnauthorized } from '../api/client';
 import { storage } from '../lib/storage';
+import { fetchInLanguage, requestLanguage } from '../i18n/request-language';
 import { changed, onOutboxChange, outbox, syncAuth, waitingFiles } from './store';
 import { OUTBOX_SYNC_TAG, OUTBOX_SYNCED_MESSAGE, sendOutbox, withOutboxLock, type SyncResult } from './sync-core';
 
@@ -32,7 +33,7 @@ export function syncOutbox(): Promise<SyncResult> {
     const owner = storage.username() ?? '';
     try {
       if (!token) return { sent: 0, waiting: await countWaiting(owner) };
-      const result = await withOutboxLock(() => sendOutbox({ token, owner, fetch: (input, init) => fetch(input, init) }));
+      const result = await withOutboxLock(() => sendOutbox({ token, owner, fetch: fetchInLanguage((input, init) => fetch(input, init)) }));
       if (result.unauthorized) {
         await syncAuth.clear(token);
         signOutOnUnauthorized();
@@ -68,11 +69,11 @@ export async function requestBackgroundSync(): Promise<boolean> {
   return true;
 }
 
-/** Keeps the service worker's copy of the sign-in current (it sends the outbox with it). */
+/** Keeps the service worker's copy of the sign-in current (it sends the outbox with it, in the language on screen). */
 export async function rememberSignInForSync(): Promise<void> {
   const token = storage.token();
   const owner = storage.username();
-  if (token && owner) await syncAuth.set({ token, owner });
+  if (token && owner) await syncAuth.set({ token, owner, language: requestLanguage() });
 }
 
 /**
@@ -119,7 +120,8 @@ export function startOutboxSync(onDone: (sent: number, filesSent: number) => voi
     clearTimeout(askTimer);
     askTimer = setTimeout(() => {
       countWaiting(storage.username() ?? '')
-        .then((waiting) => (waiting > 0 && !stopped ? requestBackgroundSync() : false))
+        // The sign-in copy again first: it carries the language on screen, which may have changed.
+        .then(async (waiting) => (waiting > 0 && !stopped ? (await rememberSignInForSync(), requestBackgroundSync()) : false))
         .catch((e: unknown) => console.warn('Background Sync could not be registered:', e));
     }, 500);
   };

@@ -16,11 +16,12 @@ export function okList<T>(rows: T[], total: number): ListEnvelope<T> {
 }
 
 /** A refusal to try again later, with the Retry-After header that says when. */
-export function retryLater(status: 429 | 503 | 507, msg: string, retryAfterSeconds: number): ApiError {
-  return new ApiError(status, msg, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+export function retryLater(status: 429 | 503 | 507, msg: string, retryAfterSeconds: number, zh?: string): ApiError {
+  return new ApiError(status, msg, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }, ...(zh !== undefined ? { zh } : {}) });
 }
 
-export const badRequest = (msg: string): ApiError => new ApiError(400, msg);
-export const unauthorized = (msg: string): ApiError => new ApiError(401, msg);
-export const forbidden = (msg: string): ApiError => new ApiError(403, msg);
-export const notFound = (msg: string): ApiError => new ApiError(404, msg);
+// The second argument, when given, is the message in Simplified Chinese (docs/decisions/045).
+export const badRequest = (msg: string, zh?: string): ApiError => new ApiError(400, msg, zh !== undefined ? { zh } : {});
+export const unauthorized = (msg: string, zh?: string): ApiError => new ApiError(401, msg, zh !== undefined ? { zh } : {});
+export const forbidden = (msg: string, zh?: string): ApiError => new ApiError(403, msg, zh !== undefined ? { zh } : {});
+export const notFound = (msg: string, zh?: string): ApiError => new ApiError(404, msg, zh !== undefined ? { zh } : {});

@@ -3,9 +3,10 @@ import { customFormats, DATETIME_TEXT, formatHints, isCalendarDate, toContractDa
 import type { Kind, KindRegistry } from '../../shared/kind-types.js';
 import { propertyTypes } from '../../shared/kinds.js';
 import { PROPERTY_X_KEYWORDS, ROOT_X_KEYWORDS } from '../../shared/schema-check.js';
-import { badRequest } from '../http/envelope.js';
+import { badRequest, type ApiError } from '../http/envelope.js';
 import { fillFolderTemplate } from '../../shared/attachments.js';
 import { isMissing } from '../../shared/schema-evolution.js';
+import { zhChoice, zhFieldTitle, zhKindTitle } from './zh-names.js';
 
 export type RecordData = Record<string, unknown>;
 
@@ -18,37 +19,81 @@ const TYPE_WORDS: Record<string, string> = {
   array: 'a list',
 };
 
+// The same words in Chinese, for a phone whose screen is in Chinese (docs/decisions/045).
+const TYPE_WORDS_ZH: Record<string, string> = {
+  number: '数字',
+  integer: '整数',
+  string: '文本',
+  boolean: 'true 或 false',
+  object: '对象',
+  array: '列表',
+};
+
+const FORMAT_HINTS_ZH: Record<string, string> = {
+  'datetime-text': '日期（如 2024-01-31）或日期和时间（如 2024-01-31 08:30:00）',
+  'date-text': '日期（如 2024-01-31）',
+};
+
+/** One refusal's text in English (the API's contract, naming the field) and in Chinese (naming its title). */
+interface Said {
+  en: string;
+  zh: string;
+}
+
 function preview(value: unknown): string {
   const s = JSON.stringify(value) ?? String(value);
   return s.length > 40 ? `${s.slice(0, 37)}...` : s;
 }
 
-function describe(error: ErrorObject, record: RecordData): string {
+function describe(kind: Kind, error: ErrorObject, record: RecordData): Said {
   const field = error.instancePath.slice(1).split('/')[0] ?? '';
-  const got = field !== '' && field in record ? ` (got ${preview(record[field])})` : '';
+  const has = field !== '' && field in record;
+  const got = has ? ` (got ${preview(record[field])})` : '';
+  const gotZh = has ? `（收到 ${preview(record[field])}）` : '';
+  const title = `「${zhFieldTitle(kind, field)}」`;
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'type':
-      return `${field} must be ${TYPE_WORDS[String(p['type'])] ?? String(p['type'])}${got}`;
-    case 'enum':
-      return `${field} must be one of: ${(p['allowedValues'] as unknown[]).map(String).join(', ')}${got}`;
+      return {
+        en: `${field} must be ${TYPE_WORDS[String(p['type'])] ?? String(p['type'])}${got}`,
+        zh: `${title}必须是${TYPE_WORDS_ZH[String(p['type'])] ?? String(p['type'])}${gotZh}`,
+      };
+    case 'enum': {
+      const allowed = p['allowedValues'] as unknown[];
+      return {
+        en: `${field} must be one of: ${allowed.map(String).join(', ')}${got}`,
+        zh: `${title}必须是以下之一：${allowed.map((v) => zhChoice(kind, field, v)).join('、')}${gotZh}`,
+      };
+    }
     case 'format': {
       const value = record[field];
-      if (typeof value === 'string' && DATETIME_TEXT.test(value) && !isCalendarDate(value)) return `${field} is not a day of the calendar${got}`;
-      return `${field} must be ${formatHints[String(p['format'])] ?? `in ${String(p['format'])} format`}${got}`;
+      if (typeof value === 'string' && DATETIME_TEXT.test(value) && !isCalendarDate(value))
+        return { en: `${field} is not a day of the calendar${got}`, zh: `${title}不是日历上的日期${gotZh}` };
+      const format = String(p['format']);
+      return {
+        en: `${field} must be ${formatHints[format] ?? `in ${format} format`}${got}`,
+        zh: `${title}必须是${FORMAT_HINTS_ZH[format] ?? ` ${format} 格式`}${gotZh}`,
+      };
     }
     case 'minimum':
-      return `${field} must be at least ${String(p['limit'])}${got}`;
+      return { en: `${field} must be at least ${String(p['limit'])}${got}`, zh: `${title}不能小于 ${String(p['limit'])}${gotZh}` };
     case 'maximum':
-      return `${field} must be at most ${String(p['limit'])}${got}`;
+      return { en: `${field} must be at most ${String(p['limit'])}${got}`, zh: `${title}不能大于 ${String(p['limit'])}${gotZh}` };
     case 'maxLength':
-      return `${field} must be at most ${String(p['limit'])} characters`;
-    case 'required':
-      return `${String(p['missingProperty'])} is required`;
+      return { en: `${field} must be at most ${String(p['limit'])} characters`, zh: `${title}最多 ${String(p['limit'])} 个字符` };
+    case 'required': {
+      const missing = String(p['missingProperty']);
+      return required(kind, missing);
+    }
     default:
-      return `${field} ${error.message ?? 'is invalid'}${got}`;
+      return { en: `${field} ${error.message ?? 'is invalid'}${got}`, zh: `${title}无效${gotZh}` };
   }
 }
+
+const required = (kind: Kind, field: string): Said => ({ en: `${field} is required`, zh: `「${zhFieldTitle(kind, field)}」为必填项` });
+
+/** The 400 naming every field that is wrong, in both languages. */
+const refusal = (errors: Said[]): ApiError => badRequest(errors.map((e) => e.en).join('; '), errors.map((e) => e.zh).join('；'));
 
 /** Validators compiled once per kind from the very schema files the client renders. */
 export class RecordValidator {
@@ -70,7 +115,7 @@ export class RecordValidator {
    */
   writable(kind: Kind, body: unknown): { set: RecordData; cleared: string[] } {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw badRequest('The request body must be a JSON object with the fields of the record');
+      throw badRequest('The request body must be a JSON object with the fields of the record', '请求内容必须是包含记录字段的 JSON 对象');
     }
     const set: RecordData = {};
     const cleared: string[] = [];
@@ -100,6 +145,7 @@ export class RecordValidator {
         .join(', ');
       throw badRequest(
         `${names} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of ${kind.schema.title}: the form that sent ${unknown.length === 1 ? 'it' : 'them'} is older or newer than the server's. Reload the app to get the current form; nothing was saved.`,
+        `${names.replace(/', '/g, "'、'")} 不是${zhKindTitle(kind)}的字段：发送它的表单比服务器的旧或新。请重新加载应用以获取当前表单；未保存任何内容。`,
       );
     }
     return { set, cleared };
@@ -122,7 +168,7 @@ export class RecordValidator {
    */
   check(kind: Kind, data: RecordData): void {
     const errors = this.errorsOf(kind, data);
-    if (errors.length > 0) throw badRequest(errors.map((e) => e.message).join('; '));
+    if (errors.length > 0) throw refusal(errors);
   }
 
   /**
@@ -138,24 +184,27 @@ export class RecordValidator {
     }
     if (changed.size === 0) return;
     const errors = this.errorsOf(kind, next).filter((e) => changed.has(e.field));
-    if (errors.length > 0) throw badRequest(errors.map((e) => e.message).join('; '));
+    if (errors.length > 0) throw refusal(errors);
   }
 
-  private errorsOf(kind: Kind, data: RecordData): { field: string; message: string }[] {
+  private errorsOf(kind: Kind, data: RecordData): (Said & { field: string })[] {
     const validate = this.validators.get(kind.name);
     if (!validate) throw new Error(`no validator for kind ${kind.name}`);
-    const out = new Map<string, { field: string; message: string }>();
+    const out = new Map<string, Said & { field: string }>();
     if (!validate(data)) {
       for (const e of validate.errors ?? []) {
         const field =
           e.keyword === 'required' ? String((e.params as Record<string, unknown>)['missingProperty']) : (e.instancePath.slice(1).split('/')[0] ?? '');
-        const message = describe(e, data);
-        out.set(message, { field, message });
+        const said = describe(kind, e, data);
+        out.set(said.en, { field, ...said });
       }
     }
     for (const field of kind.schema.required ?? []) {
       const value = data[field];
-      if (typeof value === 'string' && isMissing(value)) out.set(`${field} is required`, { field, message: `${field} is required` });
+      if (typeof value === 'string' && isMissing(value)) {
+        const said = required(kind, field);
+        out.set(said.en, { field, ...said });
+      }
     }
     return [...out.values()];
   }

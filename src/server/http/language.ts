@@ -1,0 +1,49 @@
+/**
+ * The language of an answer a person reads (docs/decisions/045): the app sends the language on its
+ * screen as Accept-Language ('zh-CN' or 'en'), and refusals and the page shell answer in it.
+ * English is the default and the contract for API clients; Chinese only when the header prefers it.
+ */
+export type AnswerLanguage = 'en' | 'zh';
+
+interface Range {
+  tag: string;
+  q: number;
+  order: number;
+}
+
+/** The header's language ranges with their q-values (RFC 9110 section 12.5.4), best first; malformed parts are skipped. */
+export function languageRanges(header: string | string[] | undefined): Range[] {
+  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
+  const out: Range[] = [];
+  for (const [order, part] of text.slice(0, 1000).split(',').entries()) {
+    const [rawTag, ...params] = part.split(';').map((s) => s.trim());
+    const tag = (rawTag ?? '').toLowerCase();
+    if (!/^(?:\*|[a-z]{1,8}(?:-[a-z0-9]{1,8})*)$/.test(tag)) continue;
+    let q = 1;
+    for (const param of params) {
+      const m = /^q\s*=\s*(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/i.exec(param);
+      if (m) q = Number(m[1]);
+      else if (/^q\s*=/i.test(param)) q = -1;
+    }
+    if (q > 0) out.push({ tag, q, order });
+  }
+  return out.sort((a, b) => b.q - a.q || a.order - b.order);
+}
+
+/**
+ * Chinese when the most preferred of the languages we have (en, zh) is any zh tag (zh, zh-CN,
+ * zh-Hans, zh-TW...); English otherwise, and for no header, '*' or only other languages.
+ */
+export function answerLanguage(header: string | string[] | undefined): AnswerLanguage {
+  for (const { tag } of languageRanges(header)) {
+    const base = tag.split('-')[0];
+    if (base === 'zh') return 'zh';
+    if (base === 'en') return 'en';
+  }
+  return 'en';
+}
+
+/** The language a request's answer is written in. */
+export function requestLanguage(request: { headers: Record<string, string | string[] | undefined> }): AnswerLanguage {
+  return answerLanguage(request.headers['accept-language']);
+}

@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiRequest } from '../../src/client/api/client';
+import { filesRequest } from '../../src/client/api/files';
+import { applyLanguage } from '../../src/client/i18n';
+import { fetchInLanguage } from '../../src/client/i18n/request-language';
+import { fakeFetch } from './fake-server';
+
+// docs/decisions/045: every request says the language on screen, so the server's refusals are in it.
+describe('the language requests ask for', () => {
+  afterEach(async () => {
+    await applyLanguage('en');
+  });
+
+  it('is the language on screen: en, then zh-CN after switching to Chinese, on the API and files calls', async () => {
+    const { calls } = fakeFetch({
+      'GET /api/x': () => ({ body: { code: 200, data: null } }),
+      'GET /sharepoint/y': () => ({ body: { code: 200, data: null } }),
+    });
+    await apiRequest('GET', '/x');
+    expect(calls[0]?.headers['accept-language']).toBe('en');
+    await applyLanguage('zh');
+    await apiRequest('GET', '/x');
+    await filesRequest('GET', '/sharepoint/y');
+    await filesRequest('GET', '/sharepoint/y', undefined, false);
+    expect(calls.slice(1).map((c) => c.headers['accept-language'])).toEqual(['zh-CN', 'zh-CN', 'zh-CN']);
+    await applyLanguage('en');
+    await apiRequest('GET', '/x');
+    expect(calls[4]?.headers['accept-language']).toBe('en');
+  });
+
+  it("is added to the outbox's requests, keeping a header the request sets itself", async () => {
+    const inner = vi.fn((_input: RequestInfo | URL, _init?: RequestInit) => Promise.resolve(new Response('{}')));
+    await applyLanguage('zh');
+    await fetchInLanguage(inner)('/api/a', { headers: { accept: 'application/json' } });
+    await fetchInLanguage(inner, () => 'en')('/api/b');
+    await fetchInLanguage(inner)('/api/c', { headers: { 'Accept-Language': 'fr' } });
+    const sent = inner.mock.calls.map(([, init]) => new Headers(init?.headers));
+    expect(sent.map((h) => h.get('accept-language'))).toEqual(['zh-CN', 'en', 'fr']);
+    expect(sent[0]?.get('accept')).toBe('application/json');
+  });
+});

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+
+// docs/decisions/045: a refusal is worded in Chinese when the request's Accept-Language prefers
+// Chinese (as the app sends it with its screen in Chinese), and in English, as before, otherwise.
+const ZH = { 'accept-language': 'zh-CN' };
+const HAN = /[\u4e00-\u9fff]/;
+
+describe('refusals in the language the request asks for', () => {
+  let s: TestServer;
+  let alice: string;
+  beforeAll(async () => {
+    s = await startServer({ name: 'sqlite' });
+    alice = await s.login(ALICE.username, ALICE.password);
+  });
+  afterAll(async () => s.close());
+
+  it("names a record's wrong fields by their Chinese titles", async () => {
+    const body = { issueTitle: 'x', faultMileage: 'abc' };
+    const en = await s.request('POST', '/api/vtp/issueRecord', { token: alice, body });
+    const zh = await s.request('POST', '/api/vtp/issueRecord', { token: alice, body, headers: ZH });
+    expect(en.status).toBe(400);
+    expect(en.body.msg).toContain('faultMileage must be a number (got "abc")');
+    expect(en.body.msg).not.toMatch(HAN);
+    expect(zh.status).toBe(400);
+    expect(zh.body.code).toBe(400);
+    expect(zh.body.msg).toContain('「故障里程（公里）」必须是数字（收到 "abc"）');
+    expect(zh.body.msg).not.toContain('faultMileage');
+    // English preferred over Chinese, or only other languages: English.
+    const enFirst = await s.request('POST', '/api/vtp/issueRecord', { token: alice, body, headers: { 'accept-language': 'en-US,en;q=0.9,zh-CN;q=0.8' } });
+    expect(enFirst.body.msg).toBe(en.body.msg);
+    const other = await s.request('POST', '/api/vtp/issueRecord', { token: alice, body, headers: { 'accept-language': 'fr' } });
+    expect(other.body.msg).toBe(en.body.msg);
+  });
+
+  it("answers Fastify's own client errors in Chinese", async () => {
+    const en = await s.request('POST', '/api/vtp/issueRecord', { token: alice, rawBody: '{"x":' });
+    const zh = await s.request('POST', '/api/vtp/issueRecord', { token: alice, rawBody: '{"x":', headers: ZH });
+    expect([en.status, en.body.msg]).toEqual([400, 'The request body is not valid JSON']);
+    expect([zh.status, zh.body.msg]).toEqual([400, '请求内容不是有效的 JSON']);
+  });
+});
