@@ -33,6 +33,24 @@ describe('refusals in the language the request asks for', () => {
     expect(other.body.msg).toBe(en.body.msg);
   });
 
+  it('says a 409 conflict and a 404 in Chinese, naming the fields by their Chinese titles', async () => {
+    const created = await s.request('POST', '/api/vtp/issueRecord', { token: alice, body: { issueTitle: 'Before', issueDescription: 'd' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = created.body.data.id as number;
+    const v1 = String(created.body.data.version);
+    expect((await s.request('PUT', '/api/vtp/issueRecord', { token: alice, body: { id, version: v1, issueTitle: 'Theirs' } })).status).toBe(200);
+    const mine = { id, version: v1, issueTitle: 'Mine' };
+    const en = await s.request('PUT', '/api/vtp/issueRecord', { token: alice, body: mine });
+    const zh = await s.request('PUT', '/api/vtp/issueRecord', { token: alice, body: mine, headers: ZH });
+    expect(en.status).toBe(409);
+    expect(en.body.msg).toMatch(/^Title was changed by .+ since you opened this record; choose which values to keep$/);
+    expect(zh.status).toBe(409);
+    expect(zh.body.msg).toMatch(/^「标题」在您打开此记录后已被 .+ 修改；请选择要保留的值$/);
+    expect(zh.body.data).toEqual(en.body.data);
+    const missing = await s.request('GET', '/api/vtp/issueRecord/999999', { token: alice, headers: ZH });
+    expect([missing.status, missing.body.msg]).toEqual([404, '问题记录 999999 不存在']);
+  });
+
   it("answers Fastify's own client errors in Chinese", async () => {
     const en = await s.request('POST', '/api/vtp/issueRecord', { token: alice, rawBody: '{"x":' });
     const zh = await s.request('POST', '/api/vtp/issueRecord', { token: alice, rawBody: '{"x":', headers: ZH });

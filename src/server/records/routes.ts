@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CONTRACT_TIME_SCHEMA, contractTime } from '../http/contract-time.js';
 import type { Kind, KindRegistry } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
-import { ApiError, badRequest, notFound, ok, okList } from '../http/envelope.js';
+import { ApiError, badRequest, ok, okList } from '../http/envelope.js';
 import { acceptsGzip, COMPRESS_THRESHOLD, markGzipped } from '../http/compression.js';
 import { ParsedLists, type ListCache } from './list-cache.js';
-import { listTitles } from './merge.js';
+import { createConflict, deleteConflict, editConflict, fromOtherFormRefusal, recordNotFound, unknownVersion } from './merge.js';
 import { envelopeOf, errorResponses, inputRef, listEnvelopeOf, recordEnvelopeOf, recordRef } from '../api-docs/kind-schemas.js';
 import { recordWarnings, schemasVersion, type FieldWarning } from '../../shared/schema-evolution.js';
 import type { User } from '../users/user-repository.js';
@@ -123,10 +123,6 @@ function rememberingWarnings(): (kind: Kind, project: string, answer: { data: Re
   };
 }
 
-function notFoundMessage(kind: Kind, id: number | string): string {
-  return `${kind.schema.title} ${id} not found`;
-}
-
 /**
  * The five RuoYi-style endpoints (list, get, create, update, delete) plus history, registered
  * for every kind in the registry from its schema alone: no kind has route code of its own.
@@ -142,10 +138,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
   const fromOtherForm = (request: FastifyRequest, error: unknown): unknown => {
     const sent = request.headers['x-schemas-version'];
     if (!(error instanceof ApiError) || error.status !== 400 || typeof sent !== 'string' || sent === version) return error;
-    return new ApiError(400, `${error.message} (This phone's form is older or newer than the server's: update the app, then apply the change again.)`, {
-      headers: { ...error.headers, 'x-schemas-version': version },
-      data: error.data,
-    });
+    return fromOtherFormRefusal(error, version);
   };
 
   for (const kind of deps.registry.values()) {
@@ -252,7 +245,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
         const id = parseId(request.params.id);
         const found = records.get(kind, user.project, id);
         const record = found instanceof Promise ? await found : found;
-        if (!record) throw notFound(notFoundMessage(kind, id));
+        if (!record) throw recordNotFound(kind, id);
         void reply.header('etag', `"${String(record['version'])}"`).header('x-schemas-version', version);
         return byIdWarnings(kind, user.project, ok(record));
       },
@@ -299,7 +292,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
         const user = currentUser(request);
         const id = parseId(request.params.id);
         const versions = await records.history(kind, user.project, id);
-        if (versions.length === 0) throw notFound(notFoundMessage(kind, id));
+        if (versions.length === 0) throw recordNotFound(kind, id);
         // Stored as ISO; answered in the contract's 'yyyy-MM-dd HH:mm:ss' (issue 29).
         return ok(versions.map((v) => ({ ...v, changedAt: contractTime(v.changedAt) ?? v.changedAt })));
       },
@@ -344,7 +337,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
         }
         const key = idempotencyKeyOf(request.headers['idempotency-key']);
         const created = await records.create(kind, actorOf(user), data, complete, key);
-        if ('conflict' in created) throw new ApiError(409, created.conflict);
+        if ('conflict' in created) throw createConflict(created.conflict);
         if (created.replayed) void reply.header('idempotent-replayed', 'true');
         return withWarnings(kind, ok(created.record));
       },
@@ -392,24 +385,9 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
           return next;
         },
       );
-      if (result.status === 'missing') throw notFound(notFoundMessage(kind, id));
-      if (result.status === 'unknown-version') {
-        throw new ApiError(
-          409,
-          `${kind.schema.title} ${id} is at version ${String(result.current['version'])}; the version you sent is not one it has had. Reload it and edit again.`,
-          { data: { current: result.current, conflicts: [] } },
-        );
-      }
-      if (result.status === 'conflict') {
-        const titles = listTitles(result.conflicts.map((c) => c.title));
-        throw new ApiError(
-          409,
-          `${titles} ${result.conflicts.length === 1 ? 'was' : 'were'} changed by ${result.changedBy} since you opened this record; choose which values to keep`,
-          {
-            data: { current: result.current, conflicts: result.conflicts },
-          },
-        );
-      }
+      if (result.status === 'missing') throw recordNotFound(kind, id);
+      if (result.status === 'unknown-version') throw unknownVersion(kind, id, result.current);
+      if (result.status === 'conflict') throw editConflict(kind, result.conflicts, result.changedBy, result.current);
       return withWarnings(kind, ok(result.record));
     }
 
@@ -446,14 +424,8 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
         const version = baseVersion({ version: (request.query as Record<string, unknown>)['version'] }, request.headers['if-match']);
         if (version !== undefined && ids.length > 1) throw badRequest('A version can only be given when deleting one record');
         const { missing, changed } = await records.delete(kind, actorOf(user), ids, version);
-        if (missing.length > 0) throw notFound(`${notFoundMessage(kind, missing.join(', '))}; nothing was deleted`);
-        if (changed) {
-          throw new ApiError(
-            409,
-            `${kind.schema.title} ${ids[0]} was changed by ${changed.changedBy} since you opened it; look at the changes before deleting`,
-            { data: { current: changed.current, conflicts: [] } },
-          );
-        }
+        if (missing.length > 0) throw recordNotFound(kind, missing.join(', '), true);
+        if (changed) throw deleteConflict(kind, ids[0] as number, changed.changedBy, changed.current);
         return ok(null);
       },
     );
