@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { KindRegistry } from '../shared/kind-types.js';
 import { pageHtmlBuilder } from './page-html.js';
+import { requestLanguage } from './http/language.js';
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Road Test Data</title></head><body style="font-family:system-ui,sans-serif;padding:2rem;max-width:30rem;margin:auto">
@@ -50,7 +51,10 @@ export async function clientRoutes(app: FastifyInstance, clientDir: string, regi
         .header('allow', allowed.join(', '))
         .send({
           code: 405,
-          msg: `${request.method} is not allowed on ${url}; use ${allowed.length === 1 ? allowed[0] : `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`}`,
+          msg:
+            requestLanguage(request) === 'zh'
+              ? `${url} 不允许 ${request.method}；请使用 ${allowed.join('、')}`
+              : `${request.method} is not allowed on ${url}; use ${allowed.length === 1 ? allowed[0] : `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`}`,
           data: null,
         });
     }
@@ -59,7 +63,11 @@ export async function clientRoutes(app: FastifyInstance, clientDir: string, regi
       return reply
         .status(404)
         .header('cache-control', 'no-store')
-        .send({ code: 404, msg: `No such endpoint: ${request.method} ${url}`, data: null });
+        .send({
+          code: 404,
+          msg: requestLanguage(request) === 'zh' ? `没有这个接口：${request.method} ${url}` : `No such endpoint: ${request.method} ${url}`,
+          data: null,
+        });
     }
     reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8');
     if (!pageHtml) return reply.send(PLACEHOLDER);

@@ -51,6 +51,26 @@ describe('refusals in the language the request asks for', () => {
     expect([missing.status, missing.body.msg]).toEqual([404, '问题记录 999999 不存在']);
   });
 
+  it('refuses a sign-in, a download and a file path in Chinese', async () => {
+    const login = { username: ALICE.username, password: 'wrong-password-1' };
+    const enLogin = await s.request('POST', '/api/auth/login', { body: login });
+    const zhLogin = await s.request('POST', '/api/auth/login', { body: login, headers: ZH });
+    expect([enLogin.status, enLogin.body.msg]).toEqual([401, 'Incorrect username or password']);
+    expect([zhLogin.status, zhLogin.body.msg]).toEqual([401, '用户名或密码错误']);
+
+    const download = '/download/download_IssueFiles?project=P2&date=2026-11-21';
+    const enDownload = await s.request('GET', download, { token: alice });
+    const zhDownload = await s.request('GET', download, { token: alice, headers: ZH });
+    expect(enDownload.status).toBe(403);
+    expect(enDownload.body.msg).toBe("project 'P2' is not your project; you can only download data of 'P1'");
+    expect([zhDownload.status, zhDownload.body.msg]).toEqual([403, "项目 'P2' 不是您的项目；您只能下载项目 'P1' 的数据"]);
+
+    const enPath = await s.request('GET', '/sharepoint/files?path=a/../b', { token: alice });
+    const zhPath = await s.request('GET', '/sharepoint/files?path=a/../b', { token: alice, headers: ZH });
+    expect([enPath.status, enPath.body.msg]).toEqual([400, `path "a/../b" contains '..', which could leave the project's folder`]);
+    expect([zhPath.status, zhPath.body.msg]).toEqual([400, `路径 "a/../b" 含有 '..'，可能离开项目文件夹`]);
+  });
+
   it("answers Fastify's own client errors in Chinese", async () => {
     const en = await s.request('POST', '/api/vtp/issueRecord', { token: alice, rawBody: '{"x":' });
     const zh = await s.request('POST', '/api/vtp/issueRecord', { token: alice, rawBody: '{"x":', headers: ZH });

@@ -20,6 +20,9 @@ function minutes(seconds: number): string {
   return `${m} minute${m === 1 ? '' : 's'}`;
 }
 
+/** The server's busy-hashing refusal (passwords.ts) in Chinese (docs/decisions/045). */
+const HASHING_BUSY_ZH = '服务器正忙于验证登录，请几秒后再试';
+
 /** /auth/login, /auth/logout and /system/user/getInfo, as the RuoYi-style client calls them. */
 export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<void> {
   const perAddress = {
@@ -27,7 +30,12 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
     timeWindow: 60_000,
     keyGenerator: (request: { ip: string }) => `login:${clientKey(request.ip)}`,
     errorResponseBuilder: (_request: unknown, context: { ttl: number }) =>
-      retryLater(429, `Too many sign-in attempts from this address. Try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`, context.ttl / 1000),
+      retryLater(
+        429,
+        `Too many sign-in attempts from this address. Try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`,
+        context.ttl / 1000,
+        `此地址登录尝试次数过多。请在 ${Math.max(1, Math.ceil(context.ttl / 1000))} 秒后再试。`,
+      ),
   };
 
   app.post(
@@ -67,15 +75,20 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
     },
     async (request) => {
       const body = request.body as Record<string, unknown> | null;
-      if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Send username and password as a JSON object');
+      if (body === null || typeof body !== 'object' || Array.isArray(body))
+        throw badRequest('Send username and password as a JSON object', '请以 JSON 对象发送用户名和密码');
       const { username, password, clientId, grantType } = body;
       if (typeof username !== 'string' || username.trim() === '' || typeof password !== 'string' || password === '') {
-        throw badRequest('username and password are required');
+        throw badRequest('username and password are required', '请输入用户名和密码');
       }
-      if (username.length > 100 || password.length > 200) throw unauthorized('Incorrect username or password');
+      if (username.length > 100 || password.length > 200) throw unauthorized('Incorrect username or password', '用户名或密码错误');
       if (grantType !== undefined && grantType !== 'password')
-        throw badRequest(`grantType '${String(grantType).slice(0, 30)}' is not supported; use 'password'`);
-      if (clientId !== undefined && clientId !== deps.clientId) throw badRequest('clientId is not known to this server; check the app configuration');
+        throw badRequest(
+          `grantType '${String(grantType).slice(0, 30)}' is not supported; use 'password'`,
+          `不支持 grantType '${String(grantType).slice(0, 30)}'，请使用 'password'`,
+        );
+      if (clientId !== undefined && clientId !== deps.clientId)
+        throw badRequest('clientId is not known to this server; check the app configuration', '此服务器不认识该 clientId，请检查应用配置');
 
       // The attempt is counted before the password is checked, so a parallel burst cannot get more
       // checks than the limit; a success forgives it afterwards.
@@ -85,7 +98,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
         // Bounded per address and per username before any database work (passwords.ts).
         admission = await admitSignIn(client, username, () => deps.throttle.isKnown(username, client));
       } catch (e) {
-        if (e instanceof HashingBusyError) throw retryLater(503, e.message, 3);
+        if (e instanceof HashingBusyError) throw retryLater(503, e.message, 3, HASHING_BUSY_ZH);
         throw e;
       }
       let user;
@@ -94,7 +107,12 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
         const refusal = await deps.throttle.reserve(username, client, admission.usual);
         if (refusal?.reason === 'locked') {
           request.log.info({ username }, 'sign-in refused: locked');
-          throw retryLater(429, `Too many failed sign-in attempts. Try again in ${minutes(refusal.retryAfterSeconds)}.`, refusal.retryAfterSeconds);
+          throw retryLater(
+            429,
+            `Too many failed sign-in attempts. Try again in ${minutes(refusal.retryAfterSeconds)}.`,
+            refusal.retryAfterSeconds,
+            `登录失败次数过多。请在 ${Math.max(1, Math.ceil(refusal.retryAfterSeconds / 60))} 分钟后再试。`,
+          );
         }
         if (refusal?.reason === 'slowed') {
           request.log.info({ username }, 'sign-in refused: slowed');
@@ -102,6 +120,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
             429,
             `Too many sign-in attempts for this user from many places. Try again in ${refusal.retryAfterSeconds} seconds.`,
             refusal.retryAfterSeconds,
+            `此用户从多处登录尝试次数过多。请在 ${refusal.retryAfterSeconds} 秒后再试。`,
           );
         }
         user = await deps.users.findByUsername(username);
@@ -111,7 +130,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
         if (e instanceof HashingBusyError) {
           // Not checked: the attempt does not count towards this address's lock.
           await deps.throttle.refund(username, client);
-          throw retryLater(503, e.message, 3);
+          throw retryLater(503, e.message, 3, HASHING_BUSY_ZH);
         }
         throw e;
       } finally {
@@ -119,7 +138,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
       }
       if (!user || !valid) {
         request.log.info({ username }, 'sign-in failed');
-        throw unauthorized('Incorrect username or password');
+        throw unauthorized('Incorrect username or password', '用户名或密码错误');
       }
       await deps.throttle.succeeded(username, client);
       const { token, expiresIn } = await deps.tokens.issue(user.id);

@@ -7,7 +7,7 @@ import type { AttachmentSource } from './attachments.js';
 import { writeDayPackage } from './day-package.js';
 import type { DayRecords } from './day-records.js';
 import { parseScope, type DownloadScope } from './scope.js';
-import type { DownloadSlots } from './user-slots.js';
+import type { DownloadSlots, Said } from './user-slots.js';
 import { MAX_SHEET_ROWS, SheetBuilder, sheetLanguage, writeWorkbook, XLSX_TYPE } from './workbook.js';
 import { attachmentDisposition, createZip, fileNamePart } from './zip.js';
 
@@ -40,7 +40,18 @@ function clientGone(reply: FastifyReply): AbortSignal {
  * Takes one of the user's download slots for `what` (a 429 naming what is under way when none is
  * free) and gives it back when the answer is over: sent whole, broken off or left by the client.
  */
-function holdSlot(slots: DownloadSlots, request: FastifyRequest, reply: FastifyReply, what: string): void {
+/** A package's label and noun in Chinese (x-kind.i18n.zh.packages), else its English ones (docs/decisions/045). */
+function packageZh(kind: Kind, packageKind: PackageMeta): { label: string; noun: string } {
+  const index = kind.meta.packages?.indexOf(packageKind) ?? -1;
+  const texts = kind.meta.i18n?.zh?.['packages'];
+  const zh = Array.isArray(texts) ? (texts[index] as { label?: unknown; noun?: unknown } | undefined) : undefined;
+  return {
+    label: typeof zh?.label === 'string' ? `${zh.label}数据包` : packageKind.label,
+    noun: typeof zh?.noun === 'string' ? zh.noun : packageKind.noun,
+  };
+}
+
+function holdSlot(slots: DownloadSlots, request: FastifyRequest, reply: FastifyReply, what: Said): void {
   const release = slots.take(currentUser(request).id, what);
   reply.raw.once('close', release);
   // The client may have gone before the slot was taken: 'close' has fired already.
@@ -61,11 +72,16 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
     const scope = parseScope(request.query as Record<string, unknown>, user, { range: packageKind.range === true });
     const language = sheetLanguage((request.query as Record<string, unknown>)['lang']);
     const { count } = await stats.countAndSum(kind, scope.project, scope.range);
-    if (count === 0) throw notFound(`No ${packageKind.noun} data available for ${scope.period}`);
-    if (count > MAX_SHEET_ROWS) throw badRequest(`${count} ${packageKind.noun} records are more than one Excel sheet holds; download a shorter range`);
+    const zh = packageZh(kind, packageKind);
+    if (count === 0) throw notFound(`No ${packageKind.noun} data available for ${scope.period}`, `${scope.periodZh}没有${zh.noun}数据`);
+    if (count > MAX_SHEET_ROWS)
+      throw badRequest(
+        `${count} ${packageKind.noun} records are more than one Excel sheet holds; download a shorter range`,
+        `${count} 条${zh.noun}记录超过一个 Excel 工作表的容量；请下载较短的日期范围`,
+      );
 
     const name = baseName(scope, packageKind.label);
-    holdSlot(deps.slots, request, reply, `the ${packageKind.label} of ${scope.period}`);
+    holdSlot(deps.slots, request, reply, { en: `the ${packageKind.label} of ${scope.period}`, zh: `${scope.periodZh}的${zh.label}` });
     const zip = createZip();
     const job = { kind, packageKind, project: scope.project, range: scope.range, baseName: name, rows, files: deps.files, signal: clientGone(reply), language };
     writeDayPackage(zip, job).catch((error: unknown) => {
@@ -89,8 +105,8 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
     const language = sheetLanguage((request.query as Record<string, unknown>)['lang']);
     const kinds = [...registry.values()].sort((a, b) => order(a) - order(b));
     const counts = await Promise.all(kinds.map(async (kind) => (await stats.countAndSum(kind, scope.project, scope.range)).count));
-    if (counts.every((n) => n === 0)) throw notFound(`No data available for ${scope.period}`);
-    holdSlot(deps.slots, request, reply, `the Excel report of ${scope.period}`);
+    if (counts.every((n) => n === 0)) throw notFound(`No data available for ${scope.period}`, `${scope.periodZh}没有数据`);
+    holdSlot(deps.slots, request, reply, { en: `the Excel report of ${scope.period}`, zh: `${scope.periodZh}的 Excel 报表` });
     const sheets: [string, SheetBuilder['sheet']][] = [];
     for (const kind of kinds) {
       const sheet = new SheetBuilder(kind, language);

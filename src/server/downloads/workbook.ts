@@ -22,7 +22,7 @@ export type SheetLanguage = 'en' | 'zh' | 'stored';
 export function sheetLanguage(raw: unknown): SheetLanguage {
   if (raw === undefined || raw === '') return 'stored';
   if (raw === 'en' || raw === 'zh') return raw;
-  throw badRequest(`lang must be en or zh, got '${String(raw).slice(0, 20)}'`);
+  throw badRequest(`lang must be en or zh, got '${String(raw).slice(0, 20)}'`, `lang 必须是 en 或 zh，收到 '${String(raw).slice(0, 20)}'`);
 }
 
 /** A column's header: the property's title from the schema ('Travel Distance (km)'), or its Chinese title (x-i18n.zh), else its name. */

@@ -24,7 +24,10 @@ export function parseFragment(rangeHeader: string | undefined, lengthHeader: str
     );
   const [start, end, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (end < start || end >= total) throw new ApiError(416, `Content-Range '${rangeHeader}' is not a range inside a file of ${total} bytes`);
-  if (total > MAX_UPLOAD_BYTES) throw new ApiError(413, `The file is larger than the ${mib(MAX_UPLOAD_BYTES)} this service accepts`);
+  if (total > MAX_UPLOAD_BYTES)
+    throw new ApiError(413, `The file is larger than the ${mib(MAX_UPLOAD_BYTES)} this service accepts`, {
+      zh: `文件超过了此服务接受的 ${mib(MAX_UPLOAD_BYTES)}`,
+    });
   const length = end - start + 1;
   if (length > MAX_FRAGMENT_BYTES) throw new ApiError(413, `A fragment may carry at most ${mib(MAX_FRAGMENT_BYTES)}; send smaller pieces (5 MiB is usual)`);
   if (lengthHeader === undefined) throw new ApiError(411, 'Each fragment needs a Content-Length header');

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/envelope.js';
+import { requestLanguage } from '../http/language.js';
 import type { FileEntry } from './storage.js';
 
 /** Graph's error codes for our statuses (docs: concepts/errors.md). */
@@ -27,6 +28,9 @@ const CODES: Record<number, string> = {
 export function installGraphErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
     const status = error instanceof ApiError ? error.status : (error.statusCode ?? 500);
+    // In Chinese when the request prefers it and the refusal has a Chinese text (docs/decisions/045).
+    const zh = requestLanguage(request) === 'zh';
+    const message = zh && error instanceof ApiError && error.zh ? error.zh : error.message;
     if (error instanceof ApiError) for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
     if (!request.raw.complete) reply.header('connection', 'close');
     if (status === 401) reply.header('www-authenticate', 'Bearer realm="road-test-data"');
@@ -35,7 +39,7 @@ export function installGraphErrors(app: FastifyInstance): void {
       return reply.status(status === 503 || status === 507 ? status : 500).send({
         error: {
           code: status === 507 ? 'insufficientStorage' : status === 503 ? 'serviceNotAvailable' : 'generalException',
-          message: status >= 503 ? error.message : 'Internal server error; please try again later',
+          message: status >= 503 ? message : zh ? '服务器内部错误，请稍后再试' : 'Internal server error; please try again later',
         },
       });
     }
@@ -43,7 +47,7 @@ export function installGraphErrors(app: FastifyInstance): void {
     const ranges = error instanceof ApiError ? (error.data as { nextExpectedRanges?: unknown } | null)?.nextExpectedRanges : undefined;
     return reply
       .status(status)
-      .send({ error: { code: CODES[status] ?? 'invalidRequest', message: error.message }, ...(Array.isArray(ranges) ? { nextExpectedRanges: ranges } : {}) });
+      .send({ error: { code: CODES[status] ?? 'invalidRequest', message }, ...(Array.isArray(ranges) ? { nextExpectedRanges: ranges } : {}) });
   });
 }
 

@@ -3,8 +3,9 @@ import { ApiError } from '../http/envelope.js';
 
 /** A path or name the shared-files service refuses; answered as HTTP 400 with this message. */
 export class PathError extends ApiError {
-  constructor(message: string) {
-    super(400, message);
+  /** `zh`: the message in Chinese, for a phone whose screen is in Chinese (docs/decisions/045). */
+  constructor(message: string, zh?: string) {
+    super(400, message, zh !== undefined ? { zh } : {});
     this.name = 'PathError';
   }
 }
@@ -29,20 +30,24 @@ function describe(raw: string): string {
   return JSON.stringify(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw);
 }
 
-/** The reason a single name is unusable, or undefined when it is fine. */
-function nameProblem(name: string): string | undefined {
-  if (name === '') return 'has an empty folder name (two slashes in a row)';
-  if (name === '.' || name === '..') return `contains '${name}', which could leave the project's folder`;
-  if (name.includes('\0')) return 'contains a NUL character';
-  if (name.includes('\\')) return 'contains a backslash; use / between folders';
-  if (CONTROL.test(name)) return 'contains a control or invisible formatting character';
-  if (SLASH_LOOKALIKES.test(name)) return 'contains a character that looks like a slash';
-  if (PERCENT_ESCAPE.test(name)) return 'contains a %XX escape: it looks URL-encoded twice; encode the path once';
-  if (/^[a-z]:/i.test(name)) return 'looks like a Windows drive letter; paths are relative to the project folder';
-  if (WINDOWS_FORBIDDEN.test(name)) return 'contains one of < > : " | ? *';
-  if (/[. ]$/.test(name) || /^ /.test(name)) return 'has a name that starts with a space or ends with a dot or a space';
-  if (RESERVED_WINDOWS.test(name)) return `uses the reserved device name '${name}'`;
-  if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) return `has a name longer than ${MAX_NAME_BYTES} bytes`;
+/** The reason a single name is unusable, in English and Chinese, or undefined when it is fine. */
+function nameProblem(name: string): { en: string; zh: string } | undefined {
+  if (name === '') return { en: 'has an empty folder name (two slashes in a row)', zh: '含有空的文件夹名（连续两个斜杠）' };
+  if (name === '.' || name === '..') return { en: `contains '${name}', which could leave the project's folder`, zh: `含有 '${name}'，可能离开项目文件夹` };
+  if (name.includes('\0')) return { en: 'contains a NUL character', zh: '含有 NUL 字符' };
+  if (name.includes('\\')) return { en: 'contains a backslash; use / between folders', zh: '含有反斜杠；文件夹之间请用 /' };
+  if (CONTROL.test(name)) return { en: 'contains a control or invisible formatting character', zh: '含有控制字符或不可见的格式字符' };
+  if (SLASH_LOOKALIKES.test(name)) return { en: 'contains a character that looks like a slash', zh: '含有看起来像斜杠的字符' };
+  if (PERCENT_ESCAPE.test(name))
+    return { en: 'contains a %XX escape: it looks URL-encoded twice; encode the path once', zh: '含有 %XX 转义：看起来被 URL 编码了两次；请只编码一次' };
+  if (/^[a-z]:/i.test(name))
+    return { en: 'looks like a Windows drive letter; paths are relative to the project folder', zh: '看起来像 Windows 盘符；路径是相对于项目文件夹的' };
+  if (WINDOWS_FORBIDDEN.test(name)) return { en: 'contains one of < > : " | ? *', zh: '含有 < > : " | ? * 之一' };
+  if (/[. ]$/.test(name) || /^ /.test(name))
+    return { en: 'has a name that starts with a space or ends with a dot or a space', zh: '含有以空格开头或以点或空格结尾的名称' };
+  if (RESERVED_WINDOWS.test(name)) return { en: `uses the reserved device name '${name}'`, zh: `使用了保留的设备名 '${name}'` };
+  if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES)
+    return { en: `has a name longer than ${MAX_NAME_BYTES} bytes`, zh: `含有超过 ${MAX_NAME_BYTES} 字节的名称` };
   return undefined;
 }
 
@@ -54,18 +59,27 @@ function nameProblem(name: string): string | undefined {
  */
 export function parseRelPath(raw: unknown): string[] {
   if (raw === undefined || raw === null) return [];
-  if (typeof raw !== 'string') throw new PathError('path must be given once, as text such as issue_records/20261121');
-  if (raw.length > MAX_PATH_CHARS) throw new PathError(`path is longer than ${MAX_PATH_CHARS} characters`);
+  if (typeof raw !== 'string')
+    throw new PathError('path must be given once, as text such as issue_records/20261121', 'path 必须只给一次，为文本，如 issue_records/20261121');
+  if (raw.length > MAX_PATH_CHARS) throw new PathError(`path is longer than ${MAX_PATH_CHARS} characters`, `路径超过 ${MAX_PATH_CHARS} 个字符`);
   const text = raw.normalize('NFC');
-  if (text.startsWith('//')) throw new PathError(`path ${describe(raw)} starts with '//'; paths are relative to the project folder`);
-  if (text.startsWith('\\')) throw new PathError(`path ${describe(raw)} starts with a backslash; paths are relative to the project folder`);
+  if (text.startsWith('//'))
+    throw new PathError(
+      `path ${describe(raw)} starts with '//'; paths are relative to the project folder`,
+      `路径 ${describe(raw)} 以 '//' 开头；路径是相对于项目文件夹的`,
+    );
+  if (text.startsWith('\\'))
+    throw new PathError(
+      `path ${describe(raw)} starts with a backslash; paths are relative to the project folder`,
+      `路径 ${describe(raw)} 以反斜杠开头；路径是相对于项目文件夹的`,
+    );
   const trimmed = text.replace(/^\//, '').replace(/\/$/, '');
   if (trimmed === '') return [];
   const names = trimmed.split('/');
-  if (names.length > MAX_DEPTH) throw new PathError(`path is more than ${MAX_DEPTH} folders deep`);
+  if (names.length > MAX_DEPTH) throw new PathError(`path is more than ${MAX_DEPTH} folders deep`, `路径超过 ${MAX_DEPTH} 层文件夹`);
   for (const name of names) {
     const problem = nameProblem(name);
-    if (problem !== undefined) throw new PathError(`path ${describe(raw)} ${problem}`);
+    if (problem !== undefined) throw new PathError(`path ${describe(raw)} ${problem.en}`, `路径 ${describe(raw)} ${problem.zh}`);
   }
   return names;
 }
@@ -117,7 +131,8 @@ export function sanitizeFileName(raw: string, fallback = 'file'): string {
  * too long. '~' never starts a plain name, so the forms cannot collide.
  */
 export function projectFolder(project: string): string {
-  if (typeof project !== 'string' || project === '') throw new PathError('The signed-in user has no project, so there is no file tree to use');
+  if (typeof project !== 'string' || project === '')
+    throw new PathError('The signed-in user has no project, so there is no file tree to use', '登录的用户没有项目，因此没有可用的文件树');
   if (/^[A-Za-z0-9_-]{1,64}$/.test(project) && !RESERVED_WINDOWS.test(project)) return project;
   const hex = Buffer.from(project, 'utf8').toString('hex');
   return hex.length <= 200 ? `~x${hex}` : `~h${createHash('sha256').update(project, 'utf8').digest('hex')}`;

@@ -237,7 +237,10 @@ export class FileStorage {
     try {
       at = await this.openFolder(project, parseRelPath(folder), true);
     } catch (e) {
-      if (errno(e) === 'EEXIST' || errno(e) === 'ENOTDIR') throw new ApiError(409, `'${folderRel}' cannot be created: a file is in the way of that folder`);
+      if (errno(e) === 'EEXIST' || errno(e) === 'ENOTDIR')
+        throw new ApiError(409, `'${folderRel}' cannot be created: a file is in the way of that folder`, {
+          zh: `无法创建 '${folderRel}'：该文件夹的位置上已有一个文件`,
+        });
       throw e;
     }
     try {
@@ -247,7 +250,7 @@ export class FileStorage {
           await fs.promises.rename(staged, at.child(name));
         } catch (e) {
           if (errno(e) === 'EISDIR' || errno(e) === 'ENOTEMPTY' || errno(e) === 'EEXIST')
-            throw new ApiError(409, `'${name}' is a folder; choose another file name`);
+            throw new ApiError(409, `'${name}' is a folder; choose another file name`, { zh: `'${name}' 是一个文件夹；请换一个文件名` });
           throw e;
         }
       } else {
@@ -285,6 +288,7 @@ export class FileStorage {
     throw new ApiError(
       409,
       maxSuffix === 0 ? `A file named '${name}' already exists here` : `Too many files named like '${name}' in this folder; choose another name`,
+      { zh: maxSuffix === 0 ? `此处已有名为 '${name}' 的文件` : `此文件夹中名称类似 '${name}' 的文件太多；请换一个名称` },
     );
   }
 

@@ -47,6 +47,7 @@ export class UploadLimits {
       throw new ApiError(
         413,
         `The file is ${bytes} bytes; this server accepts files up to ${this.settings.maxFileBytes} bytes (${gib(this.settings.maxFileBytes)})`,
+        { zh: `文件大小为 ${bytes} 字节；此服务器只接受不超过 ${this.settings.maxFileBytes} 字节（${gib(this.settings.maxFileBytes)}）的文件` },
       );
     }
   }
@@ -65,6 +66,7 @@ export class UploadLimits {
         `You have ${Number(row.n)} unfinished uploads; finish or cancel one before starting another (at most ${this.settings.sessionsPerUser})`,
         {
           headers: { 'retry-after': '60' },
+          zh: `您有 ${Number(row.n)} 个未完成的上传；请先完成或取消一个再开始新的上传（最多 ${this.settings.sessionsPerUser} 个）`,
         },
       );
     }
@@ -100,16 +102,23 @@ export class UploadLimits {
     const reserved = await this.reservedBytes(who, now);
     const { reservedPerUserBytes: perUser, reservedPerProjectBytes: perProject, reservationIdleMs } = this.settings;
     const idle = `${Math.round(reservationIdleMs / 60_000)} minutes`;
+    const idleZh = `${Math.round(reservationIdleMs / 60_000)} 分钟`;
     if (reserved.user + bytes > perUser) {
       throw new ApiError(
         507,
         `Your quota for uploads in progress is short: your open uploads still have ${amount(reserved.user)} to send, and this one (${amount(bytes)}) would go over the ${amount(perUser)} one user may have announced at once (UPLOAD_RESERVED_PER_USER_BYTES). Finish or cancel an upload; one idle for ${idle} no longer counts.`,
+        {
+          zh: `您进行中的上传配额不足：您未完成的上传还有 ${amount(reserved.user)} 待发送，加上这个（${amount(bytes)}）会超过每个用户同时可预留的 ${amount(perUser)}（UPLOAD_RESERVED_PER_USER_BYTES）。请完成或取消一个上传；闲置 ${idleZh} 的上传不再计入。`,
+        },
       );
     }
     if (reserved.project + bytes > perProject) {
       throw new ApiError(
         507,
         `Project ${who.project}'s quota for uploads in progress is short: its open uploads still have ${amount(reserved.project)} to send, and this one (${amount(bytes)}) would go over the ${amount(perProject)} one project may have announced at once (UPLOAD_RESERVED_PER_PROJECT_BYTES). Finish or cancel an upload; one idle for ${idle} no longer counts.`,
+        {
+          zh: `项目 ${who.project} 进行中的上传配额不足：其未完成的上传还有 ${amount(reserved.project)} 待发送，加上这个（${amount(bytes)}）会超过每个项目同时可预留的 ${amount(perProject)}（UPLOAD_RESERVED_PER_PROJECT_BYTES）。请完成或取消一个上传；闲置 ${idleZh} 的上传不再计入。`,
+        },
       );
     }
     return reserved.project;
@@ -142,6 +151,9 @@ export class UploadLimits {
       throw new ApiError(
         507,
         `The server is short of disk space for this upload (${bytes} bytes): ${gib(Math.max(0, free - taken))} is available${taken > 0 ? ` (after ${amount(taken)} your project's open uploads still have to send)` : ''} and ${gib(this.settings.minFreeBytes)} must stay free. Try again later or ask an administrator to free space.`,
+        {
+          zh: `服务器磁盘空间不足，无法上传此文件（${bytes} 字节）：可用 ${gib(Math.max(0, free - taken))}${taken > 0 ? `（扣除您项目未完成的上传还需发送的 ${amount(taken)} 之后）` : ''}，且必须保留 ${gib(this.settings.minFreeBytes)} 空闲。请稍后再试，或请管理员释放空间。`,
+        },
       );
     }
   }

@@ -76,6 +76,9 @@ class PositionalWriter extends Writable {
             new ApiError(
               408,
               `The upload arrived at ${Math.round(got / (rateWindowMs / 1000))} bytes per second, below the ${minBytesPerSecond} this server needs; it was stopped, resume it when the connection is better`,
+              {
+                zh: `上传速度为每秒 ${Math.round(got / (rateWindowMs / 1000))} 字节，低于此服务器需要的 ${minBytesPerSecond}；上传已停止，请在连接好转时继续`,
+              },
             ),
           );
         }
@@ -93,7 +96,9 @@ class PositionalWriter extends Writable {
     this.timer = setTimeout(
       () =>
         this.destroy(
-          new ApiError(408, `No data arrived for ${Math.round((this.options.idleMs ?? IDLE_TIMEOUT_MS) / 1000)} seconds; the upload was stopped, resume it`),
+          new ApiError(408, `No data arrived for ${Math.round((this.options.idleMs ?? IDLE_TIMEOUT_MS) / 1000)} seconds; the upload was stopped, resume it`, {
+            zh: `${Math.round((this.options.idleMs ?? IDLE_TIMEOUT_MS) / 1000)} 秒内没有收到数据；上传已停止，请继续上传`,
+          }),
         ),
       this.options.idleMs ?? IDLE_TIMEOUT_MS,
     );
@@ -108,7 +113,9 @@ class PositionalWriter extends Writable {
   private async take(data: Buffer[]): Promise<void> {
     for (const b of data) this.bytes += b.length;
     if (this.bytes > this.options.maxBytes)
-      throw new ApiError(413, `The request body is larger than the ${this.options.maxBytes} bytes it announced or may send`);
+      throw new ApiError(413, `The request body is larger than the ${this.options.maxBytes} bytes it announced or may send`, {
+        zh: `请求内容超过了它声明或允许发送的 ${this.options.maxBytes} 字节`,
+      });
     this.arm();
     const { onProgress } = this.options;
     if (onProgress && Date.now() - this.lastProgress >= (this.options.progressEveryMs ?? 10_000)) {
