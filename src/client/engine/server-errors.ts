@@ -3,22 +3,43 @@ import type { Kind } from '../../shared/kind-types';
 /** RJSF's extraErrors: per field, the messages shown under it. */
 export type FieldErrors = Record<string, { __errors: string[] }>;
 
+/** The field whose Chinese title (x-i18n.zh.title, else its title) a Chinese refusal names: 「故障里程（公里）」. */
+function fieldByZhTitle(kind: Kind, title: string): string | undefined {
+  return Object.keys(kind.schema.properties).find((field) => {
+    const prop = kind.schema.properties[field];
+    return (prop?.['x-i18n']?.zh?.title ?? prop?.title ?? field) === title;
+  });
+}
+
 /**
  * Reads a server refusal such as "travelDistance must be a number (got "12abc"); driveDate must
  * be ..." into messages per field, with the field named by its title as the form shows it.
  * Parts that name no field of the kind are left out (the toast still shows the whole message).
+ * A refusal in Chinese (the server answers in the screen's language, docs/decisions/045) names
+ * each field by its Chinese title in 「」 and separates the parts with '；': it is read the same way.
  */
 export function fieldErrorsOf(kind: Kind, msg: string): { errors: FieldErrors; fields: string[]; text: string } {
   const errors: FieldErrors = {};
   const fields: string[] = [];
+  const add = (field: string, text: string): void => {
+    (errors[field] ??= { __errors: [] }).__errors.push(text);
+    if (!fields.includes(field)) fields.push(field);
+  };
+  if (!msg.includes('; ') && /^「[^」]+」/.test(msg)) {
+    for (const part of msg.split('；')) {
+      const title = /^「([^」]+)」/.exec(part)?.[1];
+      const field = title !== undefined ? fieldByZhTitle(kind, title) : undefined;
+      if (field !== undefined) add(field, part);
+    }
+    return { errors, fields, text: msg };
+  }
   const parts = msg.split('; ').map((part) => {
     const m = /^([A-Za-z_]\w*) (.+)$/.exec(part);
     const field = m?.[1];
     const prop = field !== undefined ? kind.schema.properties[field] : undefined;
     if (!m || field === undefined || !prop) return part;
     const titled = `${prop.title ?? field} ${m[2]}`;
-    (errors[field] ??= { __errors: [] }).__errors.push(titled);
-    if (!fields.includes(field)) fields.push(field);
+    add(field, titled);
     return titled;
   });
   return { errors, fields, text: parts.join('; ') };
