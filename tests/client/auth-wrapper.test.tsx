@@ -5,6 +5,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { AuthContext } from '../../src/client/auth/auth-context';
 import { RequireAuth } from '../../src/client/auth/require-auth';
 import { fakeFetch, okInfo, okLogin } from './fake-server';
+
+// What the screens these tests land on ask for: the Data page's figures, the Profile's app version.
+const dataPage = {
+  'GET /api/vtp/stats/total': () => ({ body: { code: 200, data: {} } }),
+  'GET /api/vtp/stats/day': () => ({ body: { code: 200, data: { date: '2026-11-20' } } }),
+  'GET /api/vtp/stats/days': () => ({ body: { code: 200, data: { from: '2026-11-07', to: '2026-11-20', days: [] } } }),
+};
+const profilePage = { 'GET /manifest.json': () => ({ body: { version: '1.0.0' } }) };
 import { current, renderApp, signedIn } from './render';
 
 describe('the protection wrapper', () => {
@@ -24,7 +32,7 @@ describe('the protection wrapper', () => {
   });
 
   it('sends a visitor to /login, then to where they were going after signing in', async () => {
-    fakeFetch({ 'POST /api/auth/login': okLogin(), 'GET /api/system/user/getInfo': okInfo() });
+    fakeFetch({ 'POST /api/auth/login': okLogin(), 'GET /api/system/user/getInfo': okInfo(), ...profilePage });
     renderApp('/profile?tab=1');
     await waitFor(() => expect(current.location?.pathname).toBe('/login'));
     expect(current.location?.state).toEqual({ from: '/profile?tab=1' });
@@ -47,7 +55,7 @@ describe('the protection wrapper', () => {
 
   it('redirects / to /data', async () => {
     signedIn();
-    fakeFetch({ 'GET /api/system/user/getInfo': okInfo() });
+    fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), ...dataPage });
     renderApp('/');
     await waitFor(() => expect(current.location?.pathname).toBe('/data'));
     expect(await screen.findByRole('heading', { name: 'Data Management' })).toBeInTheDocument();
@@ -55,7 +63,7 @@ describe('the protection wrapper', () => {
 
   it('sends an already signed-in visitor of /login on to the app', async () => {
     signedIn();
-    fakeFetch({ 'GET /api/system/user/getInfo': okInfo() });
+    fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), ...dataPage });
     renderApp('/login');
     await waitFor(() => expect(current.location?.pathname).toBe('/data'));
   });
@@ -75,7 +83,7 @@ describe('a 401 from the server', () => {
 
   it('does the same for a body code 401 sent with HTTP 200, as the original backend does', async () => {
     signedIn();
-    fakeFetch({ 'GET /api/system/user/getInfo': () => ({ status: 200, body: { code: 401, msg: '认证失败，无法访问系统资源' } }) });
+    fakeFetch({ 'GET /api/system/user/getInfo': () => ({ status: 200, body: { code: 401, msg: '认证失败，无法访问系统资源' } }), ...profilePage });
     renderApp('/profile');
     await waitFor(() => expect(current.location?.pathname).toBe('/login'));
     expect(localStorage.getItem('accessToken')).toBeNull();

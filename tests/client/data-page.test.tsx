@@ -17,6 +17,10 @@ function open(routes: Record<string, Handler> = {}) {
     'GET /api/system/user/getInfo': okInfo(),
     'GET /api/vtp/stats/total': () => ({ body: { code: 200, data: TOTAL } }),
     'GET /api/vtp/stats/day': (call) => ({ body: { code: 200, data: { ...DAY, date: new URLSearchParams(call.url.split('?')[1]).get('date') } } }),
+    'GET /api/vtp/stats/days': (call) => {
+      const query = new URLSearchParams(call.url.split('?')[1]);
+      return { body: { code: 200, data: { from: query.get('from'), to: query.get('to'), days: [] } } };
+    },
     'POST /api/system/signed-link': (call) => ({ body: { code: 200, data: { url: `${(call.body as { path: string }).path}&_uid=1&_exp=9&_sig=x` } } }),
     ...routes,
   });
@@ -58,10 +62,12 @@ describe('Data page', () => {
   it('opens a tile’s list with the date in navigation state', async () => {
     open({ 'GET /api/vtp/issueRecord/list': () => ({ body: { code: 200, rows: [], total: 0 } }) });
     await waitFor(() => expect(screen.getByTestId('day-issueCount')).toHaveTextContent('2'));
-    await userEvent.setup().click(screen.getByText('Issues'));
+    // The tile's own button: the chart and the totals say 'Issues' too.
+    await userEvent.setup().click(screen.getByTestId('day-issueCount').closest('button') as HTMLElement);
     await waitFor(() => expect(current.location?.pathname).toBe('/data/issue'));
     expect(current.location?.state).toMatchObject({ formattedDate: '2026-11-20' });
-    expect(await screen.findByText('Filter: 2026-11-20 to 2026-11-20')).toBeInTheDocument();
+    // The list screen is loaded lazily: its first compile in a run takes a while on busy cores.
+    expect(await screen.findByText('Filter: 2026-11-20 to 2026-11-20', undefined, { timeout: 15_000 })).toBeInTheDocument();
   });
 
   it('says there is nothing to download for a kind with no rows that day, without asking the server', async () => {

@@ -10,9 +10,21 @@ export interface FakeCall {
 type Answer = { status?: number; body: unknown; headers?: Record<string, string> };
 type Handler = (call: FakeCall) => Answer | Promise<Answer>;
 
+/** Requests no route answered in the running test; tests/client/setup.ts fails the test on any. */
+let unanswered: string[] = [];
+
+/** Takes the requests no route answered since the last call (the setup's afterEach asks). */
+export function takeUnanswered(): string[] {
+  const taken = unanswered;
+  unanswered = [];
+  return taken;
+}
+
 /**
  * Stands in for the network in component tests (the end-to-end tests use the real server):
- * routes 'METHOD /path' to handlers and records every call.
+ * routes 'METHOD /path' to handlers and records every call. It is strict: a request no route
+ * answers fails the test (the fetch rejects, naming it, and the setup's afterEach fails on it),
+ * so a test names every call its screen makes; a test that wants a 404 declares that route.
  */
 export function fakeFetch(routes: Record<string, Handler>) {
   const calls: FakeCall[] = [];
@@ -24,7 +36,10 @@ export function fakeFetch(routes: Record<string, Handler>) {
     calls.push(call);
     const path = url.split('?')[0] as string;
     const handler = routes[`${method} ${path}`];
-    if (!handler) return new Response(JSON.stringify({ code: 404, msg: `no fake for ${method} ${path}` }), { status: 404 });
+    if (!handler) {
+      unanswered.push(`${method} ${url}`);
+      throw new Error(`fakeFetch: no route answers ${method} ${url}`);
+    }
     const { status = 200, body, headers: answerHeaders = {} } = await handler(call);
     return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...answerHeaders } });
   });

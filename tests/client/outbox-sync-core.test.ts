@@ -17,7 +17,10 @@ interface Sent {
 
 type Reply = { status?: number; body?: unknown } | 'offline';
 
-/** A fetch that answers by 'METHOD /path' and records what it was sent. */
+/** Requests no route answered; the afterEach fails the test on any (a route missing is a gap in the test). */
+let unanswered: string[] = [];
+
+/** A fetch that answers by 'METHOD /path' and records what it was sent; a request no route answers fails the test. */
 function fakeNetwork(routes: Record<string, (sent: Sent) => Reply | Promise<Reply>>) {
   const sent: Sent[] = [];
   const fetchFn = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
@@ -27,7 +30,11 @@ function fakeNetwork(routes: Record<string, (sent: Sent) => Reply | Promise<Repl
     const call: Sent = { method, url, headers, body: init.body };
     sent.push(call);
     const route = routes[`${method} ${url.split('?')[0]}`];
-    const reply = route ? await route(call) : { status: 404, body: { code: 404, msg: 'no route' } };
+    if (!route) {
+      unanswered.push(`${method} ${url}`);
+      throw new Error(`fakeNetwork: no route answers ${method} ${url}`);
+    }
+    const reply = await route(call);
     if (reply === 'offline') throw new TypeError('Failed to fetch');
     return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), { status: reply.status ?? 200 });
   });
@@ -86,6 +93,9 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
   });
   afterEach(() => {
     expect(getItem).not.toHaveBeenCalled();
+    const missed = unanswered;
+    unanswered = [];
+    expect(missed, 'requests no route answered').toEqual([]);
   });
 
   it('sends a create with its Idempotency-Key and an edit on its base version, with the token it is given', async () => {
@@ -224,6 +234,34 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     const uploads = net.sent.filter((c) => c.url.startsWith('/sharepoint/'));
     expect(uploads.map((c) => c.url)).toEqual([`/sharepoint/files/upload?path=${encodeURIComponent('/refuel_8')}&%40microsoft.graph.conflictBehavior=rename`]);
     expect((await waitingFiles.list(owner)).map((f) => f.name)).toEqual(['stray.jpg']);
+  });
+
+  it('parks a file the server refuses with the server’s words, and keeps one whose session cannot be created for want of network', async () => {
+    const owner = user();
+    const photo: WaitingFile = {
+      key: `${owner}:file:1`,
+      owner,
+      folder: 'issue_3',
+      name: 'huge.jpg',
+      type: 'image/jpeg',
+      blob: fileBlob(['x'], 'image/jpeg'),
+      createdAt: 1,
+      state: 'waiting',
+    };
+    const video: WaitingFile = { ...photo, key: `${owner}:file:2`, name: 'dashcam.mp4', blob: fileBlob([new Uint8Array(52_428_800)]), createdAt: 2 };
+    await waitingFiles.put(photo);
+    await waitingFiles.put(video);
+    vi.stubGlobal('FormData', KeepingFormData);
+    const net = fakeNetwork({
+      'POST /sharepoint/files/upload': () => ({ status: 413, body: { code: 413, msg: 'File too large' } }),
+      'POST /sharepoint/files/upload/session': () => 'offline',
+    });
+
+    // The refused one reached the server (and is parked); the other waits.
+    expect(await sendOutbox({ token: 't', owner, fetch: net.fetch })).toEqual({ sent: 1, filesSent: 1, waiting: 1 });
+    const kept = new Map((await waitingFiles.list(owner)).map((f) => [f.name, f]));
+    expect(kept.get('huge.jpg')).toMatchObject({ state: 'refused', lastError: 'File too large' });
+    expect(kept.get('dashcam.mp4')).toMatchObject({ state: 'waiting', lastError: expect.stringContaining('Cannot reach the server') });
   });
 
   it('resumes a large file’s upload session from where the server has it, and keeps the session when cut again', async () => {

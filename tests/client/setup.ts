@@ -3,6 +3,7 @@ import 'fake-indexeddb/auto';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { forgetRecords } from '../../src/client/api/recent-records';
+import { takeUnanswered } from './fake-server';
 
 // Lazy record screens compile on first use in the test run; give findBy* room on two busy cores.
 configure({ asyncUtilTimeout: 5000 });
@@ -27,11 +28,15 @@ beforeEach(() => {
   window.sessionStorage.clear();
   // Each test is a visit of its own: no record opened by an earlier test is remembered.
   forgetRecords();
+  takeUnanswered();
 });
 
 afterEach(() => {
   cleanup();
+  const unanswered = takeUnanswered();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
+  // The fake network is strict (fake-server.ts): a call no route answers is a gap in the test.
+  expect(unanswered, `requests no fake route answered:\n${unanswered.join('\n')}`).toEqual([]);
   expect(errors, `console.error was called: ${errors.map((e) => e.map(String).join(' ')).join('\n')}`).toEqual([]);
 });
