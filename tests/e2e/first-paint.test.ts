@@ -86,6 +86,34 @@ describe('the first paint in Chromium against the real server', () => {
     await snap(page, 'first-paint-data');
   });
 
+  it("does not move an issue's sheet when the status strip's code arrives after the record", async () => {
+    const token = await server.login(ALICE.username, ALICE.password);
+    const created = await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Strip placeholder', issueDate: '2026-11-21' } });
+    const id = created.body.data.id as number;
+    // The strip's own chunk comes late; until then the record's statuses are drawn inert in its place.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const strip = async (route: Route) => {
+      await held;
+      await route.continue();
+    };
+    await context.route('**/assets/status-strip-*.js', strip);
+    try {
+      await page.goto(`${server.url}/data/issue/${id}`);
+      const sheet = page.getByTestId('record-sheet');
+      await sheet.waitFor();
+      await page.locator('.status-strip[aria-hidden="true"]').waitFor();
+      const before = await sheet.evaluate((n) => n.getBoundingClientRect().top);
+      release();
+      // The real strip, with the submit button a new issue shows.
+      await page.getByRole('button', { name: 'Submit to AI' }).waitFor();
+      expect(await sheet.evaluate((n) => n.getBoundingClientRect().top)).toBe(before);
+    } finally {
+      release();
+      await context.unroute('**/assets/status-strip-*.js', strip);
+    }
+  });
+
   it("paints a signed-in screen's title bar and navigation from the HTML, before any script has run (decision 026)", async () => {
     const scripts = async (route: Route) => route.abort();
     await context.route('**/assets/*.js', scripts);
