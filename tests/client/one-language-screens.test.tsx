@@ -191,8 +191,8 @@ describe.each(['zh', 'en'] as const)('one language on the screens of issue 28 (%
         }),
       });
       renderApp('/data/issue/5');
-      // AI_PROCESS is the issue's status as stored (a record value the sheet shows as it is).
-      const values = [v.user, v.photo, v.clip, v.title, v.theirs, v.yours, v.other, 'V1', 'P1', 'AI_PROCESS'];
+      // The issue's stored status (AI_PROCESS) is shown in the screen's language too (docs/decisions/045).
+      const values = [v.user, v.photo, v.clip, v.title, v.theirs, v.yours, v.other, 'V1', 'P1'];
 
       // The strip says where the analysis is in words, in the screen's language.
       const phase = await screen.findByTestId('ai-phase', {}, { timeout: 15_000 });

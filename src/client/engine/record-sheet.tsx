@@ -11,6 +11,7 @@ import { toInputValue } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
 import { parseConnectors, readYesNo } from './widgets/widget-values';
 import { labelOf } from '../../shared/schema-evolution';
+import { analysisValueText } from '../kinds/issue-status/stored-values';
 
 /**
  * A record in view mode: a read-only sheet, not a disabled form. The kind's title and key facts
@@ -116,7 +117,8 @@ export function RecordSheet({
   const value = (name: string): ReactNode => {
     const prop = properties[name];
     if (!prop) return null;
-    return shownValue(prop, (uiSchema[name] ?? {}) as UiSchema, record[name], record);
+    // The analysis flow's stored words (AI_PROCESS, READY...) in the language on screen (docs/decisions/045).
+    return analysisValueText(kind, name, record[name]) ?? shownValue(prop, (uiSchema[name] ?? {}) as UiSchema, record[name], record);
   };
   const row = (name: string): ReactNode => {
     const prop = properties[name];

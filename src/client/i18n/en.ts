@@ -211,7 +211,9 @@ export const en = {
     report: 'AI report',
     stageStatus: '{{label}}: {{status}}',
     none: 'none',
-    statuses: { READY: 'READY', DOING: 'DOING', DONE: 'DONE', FAILED: 'FAILED' },
+    statuses: { READY: 'READY', DOING: 'DOING', DONE: 'DONE', FAILED: 'FAILED', AI_PROCESS: 'AI_PROCESS' },
+    // The workers' failure reasons (src/worker/process-job.ts) with the detail as they recorded it.
+    reasons: { desensitization: 'Desensitization failed: {{detail}}', model: 'The AI model failed {{times}} times: {{detail}}' },
     submit: 'Submit to AI',
     resubmit: 'Resubmit to AI',
     submitText: "Submit this issue's videos and images for desensitization (faces and licence plates blurred) and an AI analysis?",

@@ -1,6 +1,7 @@
 import { t } from '../../i18n';
 import type { AiStatus } from './ai-api';
 import type { IssueValues, Tone } from './rules';
+import { workerReasonText } from './stored-values';
 
 /**
  * Issue 28: the strip says in words where the analysis is, with its colour as well, not instead.
@@ -44,7 +45,11 @@ export function analysisPhase(record: IssueValues, live: AiStatus | null, now: n
   if (!inProcess) return null;
   if (state === 'failed' || failedStage) {
     const reason = live?.error?.trim();
-    return { key: 'failed', text: reason ? t('ai.failedReason', { reason }) : live ? t('ai.failedNoReason') : t('ai.failed'), tone: 'other' };
+    return {
+      key: 'failed',
+      text: reason ? t('ai.failedReason', { reason: workerReasonText(reason) }) : live ? t('ai.failedNoReason') : t('ai.failed'),
+      tone: 'other',
+    };
   }
   if (state === 'done' || analysis === 'DONE') return { key: 'done', text: t('ai.done'), tone: 'done' };
   if (analysis === 'DOING') return { key: 'analysing', text: t('ai.analysing'), tone: 'doing' };

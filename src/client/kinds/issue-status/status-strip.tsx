@@ -10,6 +10,7 @@ import { analysisPhase } from './phase';
 import { reportReady, showFirstSubmit, showResubmit, type IssueValues } from './rules';
 import { SubmitDialog } from './submit-dialog';
 import { useAiAnalysis } from './use-ai-analysis';
+import { workerReasonText } from './stored-values';
 
 export { toneOf } from './rules';
 
@@ -77,7 +78,7 @@ export function IssueStatusStrip({ kind, record, editing, reload }: DetailSectio
         draggable={false}
       >
         <p className="m-0 ai-report" data-testid="ai-error">
-          {error || t('ai.noReason')} {t('ai.tryAgain')}
+          {error ? workerReasonText(error) : t('ai.noReason')} {t('ai.tryAgain')}
         </p>
       </Dialog>
     </div>
