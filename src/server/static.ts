@@ -69,9 +69,10 @@ export async function clientRoutes(app: FastifyInstance, clientDir: string, regi
           data: null,
         });
     }
-    reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8');
+    // The page is drawn in the language the request prefers (docs/decisions/045): caches keep one per language.
+    reply.header('Cache-Control', 'no-cache').header('Vary', 'Accept-Language').type('text/html; charset=utf-8');
     if (!pageHtml) return reply.send(PLACEHOLDER);
-    const page = pageHtml(url);
+    const page = pageHtml(url, requestLanguage(request));
     reply.header('ETag', page.etag);
     const known = (request.headers['if-none-match'] ?? '').split(',').map((t) => t.trim().replace(/^W\//, ''));
     if (known.includes(page.etag)) return reply.status(304).send();

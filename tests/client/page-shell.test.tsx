@@ -2,10 +2,11 @@ import { render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppLayout } from '../../src/client/app/app-layout';
-import { takeServerShell } from '../../src/client/app/server-shell';
+import { serverShellFor, takeServerShell } from '../../src/client/app/server-shell';
+import { applyLanguage } from '../../src/client/i18n';
 import { AuthContext } from '../../src/client/auth/auth-context';
 import { registry } from '../../src/client/engine/registry';
-import { pageShellHtml, pageShellOf } from '../../src/shared/page-shell';
+import { pageShellHtml, pageShellOf, type PageShell } from '../../src/shared/page-shell';
 import { fakeFetch, okInfo } from './fake-server';
 import { renderApp, signedIn } from './render';
 
@@ -17,7 +18,9 @@ function NeverLoads(): never {
 const signedInAuth = { state: { status: 'signedIn' as const, username: 'alice', user: null }, signIn: vi.fn(), signOut: vi.fn(), expire: vi.fn() };
 
 describe('the page shell the server draws before the app loads (decision 026)', () => {
-  afterEach(() => {
+  afterEach(async () => {
+    await applyLanguage('en');
+    delete document.documentElement.dataset['language'];
     document.getElementById('root')?.remove();
     window.history.replaceState(null, '', '/');
   });
@@ -35,13 +38,17 @@ describe('the page shell the server draws before the app loads (decision 026)', 
     ...[...registry.values()].map((k) => `${k.meta.route}/3`),
   ];
 
-  it.each(paths)('is element for element what the app first renders at %s, so nothing moves when React takes over', (path) => {
-    const shell = pageShellOf(path, registry);
+  // In English, and in Chinese as the server draws it for a request preferring Chinese (docs/decisions/045).
+  const cases = (['en', 'zh'] as const).flatMap((language) => paths.map((path) => [language, path] as const));
+  it.each(cases)('in %s is element for element what the app first renders at %s, so nothing moves when React takes over', async (language, path) => {
+    await applyLanguage(language);
+    const shell = pageShellOf(path, registry, language);
     if (!shell) throw new Error(`no shell for ${path}`);
-    // What the server sends in #root, as the browser parses it.
+    // What the server sends in #root, as the browser parses it, with <html data-language>.
+    document.documentElement.dataset['language'] = language;
     const root = document.createElement('div');
     root.id = 'root';
-    root.innerHTML = pageShellHtml(shell, path);
+    root.innerHTML = pageShellHtml(shell, path, language);
     document.body.append(root);
     window.history.replaceState(null, '', path);
     takeServerShell(root);
@@ -61,12 +68,27 @@ describe('the page shell the server draws before the app loads (decision 026)', 
     );
     expect(container.innerHTML).toBe(drawn);
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(shell.title);
+    if (language === 'zh') expect(drawn).not.toMatch(/Loading|Workspace|Data|Profile|Back|Main/);
+  });
+
+  it('draws the Chinese shell only where the app is in Chinese: a Profile choice of English shows its own loading line', async () => {
+    await applyLanguage('en');
+    document.documentElement.dataset['language'] = 'zh';
+    const root = document.createElement('div');
+    root.innerHTML = pageShellHtml(pageShellOf('/data', registry, 'zh') as PageShell, '/data', 'zh');
+    window.history.replaceState(null, '', '/data');
+    takeServerShell(root);
+    expect(serverShellFor('/data')).toBeUndefined();
+    await applyLanguage('zh');
+    expect(serverShellFor('/data')).toEqual({ title: '数据管理' });
   });
 
   it('titles each screen as the screen itself does', async () => {
     expect(pageShellOf('/', registry)).toEqual({ title: 'Data Management' });
     expect(pageShellOf('/data/issue/', registry)).toEqual({ title: registry.get('issue')?.meta.titles.list, back: '/data' });
     expect(pageShellOf('/vehicle', registry)).toEqual({ title: 'Vehicle Status', back: '/dashboard' });
+    expect(pageShellOf('/vehicle', registry, 'zh')).toEqual({ title: '车辆状态', back: '/dashboard' });
+    expect(pageShellOf('/data/issue/12', registry, 'zh')).toEqual({ title: '问题记录：12', back: '/data/issue' });
     // No shell where the server cannot know the screen: sign-in, unknown paths and kinds.
     for (const path of ['/login', '/no/such/page', '/data/no-such-kind', '/data/%E0%A4%A/1']) expect(pageShellOf(path, registry), path).toBeUndefined();
     signedIn();

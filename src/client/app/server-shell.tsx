@@ -1,5 +1,5 @@
 import { pagePath } from '../../shared/page-routes';
-import { i18n } from '../i18n';
+import { i18n, pageLanguage } from '../i18n';
 import type { PageShell } from '../../shared/page-shell';
 import { Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
@@ -7,24 +7,26 @@ import { PageHeader } from '../ui/page-header';
 // The page shell the server drew into #root (src/shared/page-shell.ts), read before React
 // replaces it, so that the app's first render draws the same frame until the page's code is in.
 
-let first: { path: string; shell: PageShell } | undefined;
+let first: { path: string; shell: PageShell; language: string } | undefined;
 
-/** Remembers the title bar the server drew in `root`, for the path the page was opened at. */
+/** Remembers the title bar the server drew in `root`, for the path the page was opened at, and its language. */
 export function takeServerShell(root: HTMLElement): void {
   const title = root.querySelector('.page-header-title')?.textContent;
   if (!title) return;
   const back = root.querySelector('a.page-header-back')?.getAttribute('href');
-  first = { path: pagePath(window.location.pathname), shell: back ? { title, back } : { title } };
+  const language = pageLanguage() ?? 'en';
+  first = { path: pagePath(window.location.pathname), shell: back ? { title, back } : { title }, language };
 }
 
 /**
- * The server's shell when it was drawn for this path. The server draws it in English (it cannot
- * know the language chosen on this phone): on a screen in another language it is not kept, so the
- * screen shows its loading line in its language rather than an English title (decision 038).
+ * The server's shell when it was drawn for this path and in the language on screen. The server
+ * draws it in the language the browser's Accept-Language prefers (docs/decisions/045), which is the
+ * app's too unless the Profile chose the other one: then it is not kept, so the screen shows its
+ * loading line in its language rather than a title in the other (decision 038).
  */
 export function serverShellFor(pathname: string): PageShell | undefined {
-  if (i18n.language !== 'en') return undefined;
-  return first !== undefined && first.path === pagePath(pathname) ? first.shell : undefined;
+  if (first === undefined || i18n.language !== first.language) return undefined;
+  return first.path === pagePath(pathname) ? first.shell : undefined;
 }
 
 /** A screen's frame while its code loads: its title bar, and 'Loading...' under it. */

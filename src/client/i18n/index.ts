@@ -54,9 +54,21 @@ export function phoneLanguage(languages: readonly string[] = navigator.languages
   return 'en';
 }
 
-/** The language the app starts in: the Profile's choice, else the phone's. */
+/**
+ * The language the server drew the page in (data-language on <html>, from the request's
+ * Accept-Language: docs/decisions/045); null for a page it did not draw (the service worker's copy).
+ */
+export function pageLanguage(): Language | null {
+  const drawn = typeof document !== 'undefined' ? document.documentElement.dataset['language'] : undefined;
+  return (LANGUAGES as readonly string[]).includes(drawn ?? '') ? (drawn as Language) : null;
+}
+
+/**
+ * The language the app starts in: the Profile's choice, else the one the server drew the page in
+ * (so the screen does not change language when the app takes over from the page shell), else the phone's.
+ */
 export function startLanguage(): Language {
-  return storedLanguage() ?? phoneLanguage();
+  return storedLanguage() ?? pageLanguage() ?? phoneLanguage();
 }
 
 let primeLocaleLoaded = false;
