@@ -44,3 +44,22 @@ describe('records opened before in this visit', () => {
     expect(rememberedRecord('/vtp/poi', '51')).toBeUndefined();
   });
 });
+
+describe('the answers SWR keeps in memory', () => {
+  it('are forgotten at sign-out with the remembered records, so the next user of the phone is shown none of them', async () => {
+    const { forgetRecords } = await import('../../src/client/api/recent-records');
+    const { mutate } = await import('swr');
+    // Read in the app's own (default) cache, as a screen of the signed-out user did.
+    await mutate(keys.record('/vtp/issueRecord', '5'), { record: { id: 5, issueTitle: 'Theirs' } }, { revalidate: false });
+    await mutate(keys.list('/vtp/issueRecord', { pageNum: 1 }), 'their list', { revalidate: false });
+    const seen: unknown[] = [];
+    function Probe() {
+      const { data } = useSWR(keys.record('/vtp/issueRecord', '5'), null);
+      seen.push(data);
+      return null;
+    }
+    forgetRecords();
+    render(<Probe />);
+    expect(seen).toEqual([undefined]);
+  });
+});

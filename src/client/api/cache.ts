@@ -9,7 +9,16 @@ export const keys = {
   dayStats: (date: string): [string, string] => ['stats/day', date],
   dayRangeStats: (from: string, to: string): [string, string] => ['stats/days', `${from}/${to}`],
   totalStats: 'stats/total',
+  /** One record's server copy (engine/use-server-copy.ts); a write of its kind does not make it stale, its own save replaces it. */
+  record: (apiPath: string, id: string): [string, string] => ['record', `${apiPath}/${id}`],
 } as const;
+
+/**
+ * How lists and records are read: a failure is said once and not retried (docs/PRODUCT.md
+ * section 5), and nothing is fetched again behind the user's back on focus or reconnect; a screen
+ * opened again fetches again.
+ */
+export const READ_OPTIONS = { shouldRetryOnError: false, revalidateOnFocus: false, revalidateOnReconnect: false } as const;
 
 /**
  * After a record of a kind is created, changed or deleted: every cached list of that kind and

@@ -1,3 +1,5 @@
+import { mutate } from 'swr';
+
 /**
  * Records opened in this visit, by kind and id, so that going back to one shows it at once while
  * it is fetched again (the fetch then replaces it, unless the form is being edited). In memory
@@ -17,7 +19,12 @@ export function rememberedRecord(apiPath: string, id: string): Record<string, un
   return recentRecords.get(`${apiPath}/${id}`);
 }
 
-/** Forgets every remembered record (sign-out: the next user of the phone must not see them). */
+/**
+ * Forgets every remembered record (sign-out: the next user of the phone must not see them), and
+ * every answer SWR keeps in memory (records, lists, counts): none is shown to the next user while
+ * their own is fetched.
+ */
 export function forgetRecords(): void {
   recentRecords.clear();
+  void mutate(() => true, undefined, { revalidate: false });
 }

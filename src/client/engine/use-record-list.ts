@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import useSWR from 'swr';
 import { format } from 'date-fns';
-import { keys } from '../api/cache';
+import { keys, READ_OPTIONS } from '../api/cache';
 import { apiRequest, ApiError, type ListEnvelope } from '../api/client';
 import { withOfflineCopy } from '../api/offline-cache';
 import type { Kind } from '../../shared/kind-types';
@@ -59,7 +59,7 @@ export function useRecordList(kind: Kind, page: number, range: DateRange, onErro
         () => apiRequest<ListEnvelope<RecordRow>>('GET', `${kind.meta.apiPath}/list`, { query }),
         unreachable,
       ),
-    { shouldRetryOnError: false, revalidateOnFocus: false, revalidateOnReconnect: false },
+    READ_OPTIONS,
   );
   useEffect(() => {
     if (error && unreachable(error)) console.warn(`${kind.meta.titles.list} is not on this phone and the server cannot be reached:`, error);

@@ -1,0 +1,90 @@
+import { useEffect, useRef, useState } from 'react';
+import { t } from '../i18n';
+import { kindText } from '../i18n/kind-texts';
+import { rememberedRecord } from '../api/recent-records';
+import type { Kind } from '../../shared/kind-types';
+import { useToast } from '../ui/toast';
+import { drafts, type Draft } from './drafts';
+import { newRecordValues } from './form-schema';
+import { changes, versionOf, type Conflict, type Values } from './record-edits';
+import type { FieldErrors } from './server-errors';
+
+/**
+ * waiting: a record saved on this phone and not created yet ('waiting~<key>'); notSent: the
+ * server refused it when the sync sent it (its message), so it waits for the tester, not the network.
+ */
+export type DetailState =
+  { status: 'loading' } | { status: 'notFound' } | { status: 'ready'; record: Values; offlineSince?: number; waiting?: boolean; notSent?: string };
+
+/** A message of the kind (x-kind.messages) in the language on screen; undefined where the kind has none. */
+export function kindMessage(kind: Kind) {
+  const { messages } = kind.meta;
+  return <K extends keyof typeof messages>(key: K): (typeof messages)[K] => {
+    const text = messages[key];
+    return (text === undefined ? undefined : kindText(kind, `messages.${String(key)}`, text)) as (typeof messages)[K];
+  };
+}
+
+/**
+ * The state a record detail screen holds, shared by its hooks (use-record-detail.ts composes them):
+ * the record shown (as loaded or saved), whether it is being edited, the draft, the version the
+ * edits are based on, and what a save answered (conflict, field errors). A draft left unsaved on
+ * this phone (drafts.ts) is restored into it; while editing, only real edits are kept there.
+ */
+export function useDetailState(kind: Kind, id: string, prefill?: Values) {
+  const isNew = id === 'new';
+  // Edits left unsaved on this phone (reload, closed tab): offered back. A new record opened with
+  // fresh values (an ended drive's times) starts from those instead.
+  const [restored] = useState<Draft | null>(() => (isNew && prefill ? null : drafts.load(kind, id)));
+  // A record opened before in this visit shows at once, then is fetched again (quietly).
+  const [initial] = useState(() => (isNew || restored || id.startsWith('waiting~') ? undefined : rememberedRecord(kind.meta.apiPath, id)));
+  const [state, setState] = useState<DetailState>(() =>
+    isNew ? { status: 'ready', record: newRecordValues(kind, new Date(), prefill) } : initial ? { status: 'ready', record: initial } : { status: 'loading' },
+  );
+  const [editing, setEditing] = useState(isNew);
+  const editingRef = useRef(editing);
+  editingRef.current = editing;
+  const [draft, setDraft] = useState<Values>(() => (state.status === 'ready' ? { ...state.record, ...(restored?.values ?? {}) } : {}));
+  const [saving, setSaving] = useState(false);
+  // The version the edits are based on: the loaded record's, or a restored draft's own (older) one.
+  const [baseVersion, setBaseVersion] = useState<number | undefined>(() => (initial ? versionOf(initial) : undefined));
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const toast = useToast();
+  const live = useRef(true);
+  // Set again on mount: React's StrictMode mounts, unmounts and mounts again in development.
+  useEffect(() => {
+    live.current = true;
+    return () => {
+      live.current = false;
+    };
+  }, []);
+  useEffect(() => {
+    if (isNew && restored) toast('info', t('detail.restored'));
+    // Once, for the draft found when the screen opened.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on purpose: only when the screen opens
+  }, []);
+  useEffect(() => {
+    if (!editing || state.status !== 'ready') return;
+    // Only real edits are kept: opening Edit and leaving it untouched leaves nothing to restore. For
+    // an existing record only the changed fields are kept, with the version they were made on.
+    const edits = changes(state.record, draft);
+    if (Object.keys(edits).length === 0) drafts.clear(kind, id);
+    else if (isNew) drafts.save(kind, id, draft);
+    else drafts.save(kind, id, edits, baseVersion ?? versionOf(state.record));
+  }, [editing, draft, kind, id, state, isNew, baseVersion]);
+
+  /** Shows `record` as loaded or saved, leaving edit mode with no edits over it. */
+  const show = (record: Values, extra: Partial<Extract<DetailState, { status: 'ready' }>> = {}): void => {
+    setState({ status: 'ready', record, ...extra });
+    setDraft(record);
+    setBaseVersion(versionOf(record));
+  };
+
+  return {
+    ...{ isNew, restored, remembered: initial, state, setState, editing, setEditing, editingRef, draft, setDraft, saving, setSaving },
+    ...{ baseVersion, setBaseVersion, conflict, setConflict, fieldErrors, setFieldErrors, live, show, toast, msg: kindMessage(kind) },
+  };
+}
+
+export type DetailStore = ReturnType<typeof useDetailState>;

@@ -1,0 +1,76 @@
+import { useEffect, useRef } from 'react';
+import { t } from '../i18n';
+import { ApiError } from '../api/client';
+import type { Kind } from '../../shared/kind-types';
+import type { DetailStore } from './use-detail-state';
+import { fetchServerCopy, useServerCopy, type ServerCopy } from './use-server-copy';
+import { versionOf, withChanges } from './record-edits';
+
+const detail = (error: unknown): string | undefined => (error instanceof ApiError ? error.message : undefined);
+
+/**
+ * Loads an existing record into the screen's state through SWR (use-server-copy.ts): the first
+ * answer restores a draft left on this phone (into edit mode), later ones replace what is shown
+ * unless it is being edited. refresh() says how it went; reload() is quiet (a section watching
+ * server-side work) and never touches a form being edited.
+ */
+export function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: string | null) {
+  const { state, editingRef, restored, remembered, toast, msg } = s;
+  const copy = useServerCopy(kind, fetchId, remembered);
+  const loaded = useRef(remembered !== undefined);
+
+  /** Takes an answer in: `loud` when the screen waits for it (first load, Refresh). */
+  const take = (answer: ServerCopy, loud: boolean): void => {
+    const { record, offlineSince } = answer;
+    if (!loud && (editingRef.current || !record)) return;
+    if (!record) {
+      s.setState({ status: 'notFound' });
+      return;
+    }
+    const first = !loaded.current;
+    loaded.current = true;
+    if (first && restored) {
+      // The user's edits on today's record, saved against the version they were made on: if
+      // someone changed the same fields since, the save answers with the conflict view.
+      s.setState({ status: 'ready', record, ...(offlineSince !== undefined ? { offlineSince } : {}) });
+      s.setDraft(withChanges(record, restored.values));
+      s.setBaseVersion(restored.baseVersion ?? versionOf(record));
+      s.setEditing(true);
+      toast('info', t('detail.restored'));
+      return;
+    }
+    s.show(record, offlineSince !== undefined ? { offlineSince } : {});
+  };
+
+  // Whatever SWR answers: the first answer is awaited (unless one from memory is shown), later ones are quiet.
+  const { data, error } = copy;
+  useEffect(() => {
+    if (data && data.record !== remembered) take(data, !loaded.current);
+    // take reads the latest state through refs; only a new answer matters here.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
+  }, [data]);
+  useEffect(() => {
+    if (error === undefined || loaded.current || state.status !== 'loading') return;
+    console.error(`Loading ${kind.name} ${id} failed:`, error);
+    if (!(error instanceof ApiError && error.status === 404)) toast('error', msg('recordLoadFailed'), detail(error));
+    s.setState({ status: 'notFound' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per failure
+  }, [error]);
+
+  /** Fetches again; loud: a Refresh the user asked for, with its toasts. */
+  const again = async (loud: boolean): Promise<void> => {
+    if (fetchId === null) return;
+    try {
+      const answer = await fetchServerCopy(kind.meta.apiPath, fetchId);
+      if (!s.live.current) return;
+      await copy.mutate(answer, { revalidate: false });
+      take(answer, loud);
+      if (loud && answer.record && kind.meta.messages.refreshed) toast('success', msg('refreshed') ?? '');
+    } catch (e) {
+      if (!s.live.current || !loud) return;
+      console.error(`Loading ${kind.name} ${id} failed:`, e);
+      toast('error', msg('refreshFailed') ?? msg('recordLoadFailed'), detail(e));
+    }
+  };
+  return { refresh: () => again(true), reload: () => again(false), mutate: copy.mutate };
+}

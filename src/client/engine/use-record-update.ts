@@ -1,0 +1,117 @@
+import { t } from '../i18n';
+import { invalidateKind } from '../api/cache';
+import { apiRequest, ApiError, type Envelope } from '../api/client';
+import { rememberRecord } from '../api/recent-records';
+import type { Kind } from '../../shared/kind-types';
+import type { Choice } from './conflict-dialog';
+import { drafts } from './drafts';
+import { keepForSync } from './keep-for-sync';
+import { changes, conflictOf, versionOf, withChanges, withoutServerOwned, type Values } from './record-edits';
+import { fieldErrorsOf, focusField } from './server-errors';
+import type { DetailStore } from './use-detail-state';
+
+/** The server could not be reached (no coverage), as the API client reports it. */
+export const unreachable = (e: unknown): boolean => e instanceof ApiError && e.status === 0;
+
+/**
+ * Saving an existing record: the edits over what was loaded, based on its version; a 409 opens the
+ * conflict view (or, for a version the record no longer knows, carries the edits over to today's
+ * record); without coverage the change waits in the outbox. `saved` puts the server's answer into
+ * the screen and the SWR cache.
+ */
+export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (record: Values) => void) {
+  const { meta } = kind;
+
+  /** Shows a refusal: the toast, and for a 400 the fields it names highlighted, the first in view. */
+  const refused = (e: unknown, title: string): void => {
+    if (e instanceof ApiError && e.status === 400) {
+      const { errors, fields, text } = fieldErrorsOf(kind, e.message);
+      s.setFieldErrors(errors);
+      s.toast('error', title, text);
+      const first = fields[0];
+      if (first !== undefined) setTimeout(() => focusField(first), 0);
+      return;
+    }
+    s.toast('error', title, e instanceof ApiError ? e.message : undefined);
+  };
+
+  /** Sends the edits of `values` over `base` as an update based on `version`. */
+  const put = async (base: Values, values: Values, version: number | undefined): Promise<void> => {
+    try {
+      const res = await apiRequest<Envelope<Values | null>>('PUT', meta.apiPath, {
+        body: { ...withoutServerOwned(kind, changes(base, values)), id: base['id'], ...(version !== undefined ? { version } : {}) },
+      });
+      // The shown record is what the server made of it (merged with others' edits), else the draft.
+      const record = res.data ?? { ...base, ...values };
+      rememberRecord(meta.apiPath, id, record);
+      if (!s.live.current) return;
+      saved(record);
+      s.show(record);
+      s.setEditing(false);
+      s.setConflict(null);
+      s.setFieldErrors({});
+      drafts.clear(kind, id);
+      void invalidateKind(meta.apiPath);
+      s.toast('success', s.msg('updated'));
+    } catch (e) {
+      if (!s.live.current) return;
+      if (unreachable(e) && base['id'] !== undefined) {
+        // No coverage: the change waits on the phone, with the version it was based on.
+        const edits = withoutServerOwned(kind, changes(base, values));
+        await keepForSync(kind, 'update', edits, Number(base['id']), version);
+        const shown = withChanges(base, edits);
+        s.setState({ status: 'ready', record: shown });
+        s.setDraft(shown);
+        s.setEditing(false);
+        drafts.clear(kind, id);
+        s.toast('info', t('detail.savedOnPhone'), t('detail.waitingToSync'));
+        return;
+      }
+      const refusedVersion = e instanceof ApiError && e.status === 409 ? conflictOf(e.data, e.message) : undefined;
+      if (refusedVersion?.conflict) {
+        s.setConflict(refusedVersion.conflict);
+        return;
+      }
+      if (refusedVersion) {
+        // Based on a version the record no longer knows: carry the edits over to today's record.
+        s.setState({ status: 'ready', record: refusedVersion.current });
+        s.setDraft(withChanges(refusedVersion.current, changes(base, values)));
+        s.setBaseVersion(versionOf(refusedVersion.current));
+        s.toast('warn', s.msg('updateFailed'), t('detail.stillInForm', { message: (e as Error).message }));
+        return;
+      }
+      refused(e, s.msg('updateFailed'));
+    }
+  };
+  return { put, refused, resolve: (choices: Record<string, Choice>) => resolveConflict(s, choices, put) };
+}
+
+/**
+ * Saves with the user's choice per conflicting field, on top of the record as it is now: their
+ * other edits are kept, 'theirs' keeps the stored value, 'yours' writes the user's.
+ */
+async function resolveConflict(
+  s: DetailStore,
+  choices: Record<string, Choice>,
+  put: (base: Values, values: Values, version: number | undefined) => Promise<void>,
+) {
+  const { conflict, state, draft } = s;
+  if (!conflict || state.status !== 'ready' || s.saving) return;
+  const mine = changes(state.record, draft);
+  const chosen: Values = {};
+  for (const c of conflict.conflicts) {
+    delete mine[c.field];
+    if (choices[c.field] === 'yours') chosen[c.field] = c.yours;
+  }
+  const current = conflict.current;
+  const next = withChanges(current, { ...mine, ...chosen });
+  s.setState({ status: 'ready', record: current });
+  s.setDraft(next);
+  s.setBaseVersion(versionOf(current));
+  s.setSaving(true);
+  try {
+    await put(current, next, versionOf(current));
+  } finally {
+    if (s.live.current) s.setSaving(false);
+  }
+}

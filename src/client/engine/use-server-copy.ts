@@ -1,0 +1,40 @@
+import useSWR from 'swr';
+import { keys, READ_OPTIONS } from '../api/cache';
+import { apiRequest, ApiError, type Envelope } from '../api/client';
+import { withOfflineCopy } from '../api/offline-cache';
+import { rememberRecord } from '../api/recent-records';
+import type { Kind } from '../../shared/kind-types';
+import type { Values } from './record-edits';
+
+/** The server's copy of a record: null when it has none; offlineSince when read from the phone's copy for want of coverage. */
+export interface ServerCopy {
+  record: Values | null;
+  offlineSince?: number;
+}
+
+/** GET the record; without coverage the copy of it this phone last saw (api/offline-cache.ts), marked as such. */
+export async function fetchServerCopy(apiPath: string, id: string): Promise<ServerCopy> {
+  const { body, offlineSince } = await withOfflineCopy(
+    `record:${apiPath}/${id}`,
+    () => apiRequest<Envelope<Values | null> | Values>('GET', `${apiPath}/${encodeURIComponent(id)}`),
+    (e) => e instanceof ApiError && e.status === 0,
+  );
+  // The original backend sometimes answers the bare record.
+  const record = (body && typeof body === 'object' && 'data' in body ? body.data : body) as Values | null;
+  if (record && offlineSince === undefined) rememberRecord(apiPath, id, record);
+  return offlineSince !== undefined ? { record, offlineSince } : { record };
+}
+
+/**
+ * A record's server copy through SWR, keyed as api/cache.ts keys it and read with the lists'
+ * options. One opened before in this visit (api/recent-records.ts) is the fallback shown at once
+ * while it is fetched again; `id` null fetches nothing (a new record, one waiting on the phone).
+ */
+export function useServerCopy(kind: Kind, id: string | null, remembered: Values | undefined) {
+  const { apiPath } = kind.meta;
+  const swr = useSWR<ServerCopy>(id === null ? null : keys.record(apiPath, id), () => fetchServerCopy(apiPath, id as string), {
+    ...READ_OPTIONS,
+    ...(remembered ? { fallbackData: { record: remembered } } : {}),
+  });
+  return { data: swr.data, error: swr.error as unknown, mutate: swr.mutate };
+}
