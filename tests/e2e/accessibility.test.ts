@@ -128,4 +128,35 @@ describe('accessibility of every screen (axe-core, WCAG 2 AA)', () => {
       await context.close();
     }
   });
+
+  it('has no serious or critical violation on the screens in Chinese, a phone whose language is Chinese', async () => {
+    // The server draws the page and its shell in Chinese for this phone (docs/decisions/045), and the app starts in it.
+    const { context, page } = await phone(browser, 'zh-CN');
+    try {
+      await page.goto(`${server.url}/login`);
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+      await page.getByLabel('用户名').fill(ALICE.username);
+      await page.getByLabel('密码', { exact: true }).fill(ALICE.password);
+      expect(await violations(page)).toEqual([]);
+      await page.getByRole('button', { name: '登录' }).click();
+      await page.waitForURL('**/data');
+      const screens: [string, () => Promise<unknown>][] = [
+        ['/data', () => page.getByText('数据总计').first().waitFor()],
+        ['/data/issue', () => page.getByText('Brake squeal').waitFor()],
+        [`/data/issue/${issueId}`, () => page.getByRole('heading', { name: `问题记录：${issueId}` }).waitFor()],
+        ['/data/issue/new', () => page.getByRole('button', { name: '保存修改' }).waitFor()],
+        ['/outbox', () => page.getByText('没有待发送的内容').waitFor()],
+      ];
+      const found: string[] = [];
+      for (const [path, ready] of screens) {
+        await page.goto(`${server.url}${path}`);
+        await ready();
+        expect(await page.evaluate(() => document.documentElement.lang), path).toBe('zh-CN');
+        for (const v of await violations(page)) found.push(`${path}: ${v}`);
+      }
+      expect(found).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -43,9 +43,9 @@ export function watchCsp(page: Page): void {
   });
 }
 
-/** A phone-sized page (390x844, touch), as staff hold it. */
-export async function phone(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-GB' });
+/** A phone-sized page (390x844, touch), as staff hold it; its language (navigator.languages, Accept-Language) British English unless given. */
+export async function phone(browser: Browser, locale = 'en-GB'): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale });
   const page = await context.newPage();
   watchCsp(page);
   return { context, page };

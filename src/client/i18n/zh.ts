@@ -178,7 +178,7 @@ export const zh = {
     stop: '停止 {{time}}',
     stopRecording: '停止录音',
     record: '录音',
-    recordAudio: '录制音频',
+    recordAudio: '录音（录制音频）',
     uploads: '上传',
     onTheirWay: '正在上传的文件',
     uploadOf: '{{name}} 的上传',
