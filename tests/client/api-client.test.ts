@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiRequest, setUnauthorizedHandler, toQueryString } from '../../src/client/api/client';
+import { retryAfterSeconds } from '../../src/client/api/answer';
 import { fakeFetch } from './fake-server';
 
 describe('the API client', () => {
@@ -29,6 +30,13 @@ describe('the API client', () => {
     });
     await expect(apiRequest('PUT', '/a', { body: {} })).rejects.toMatchObject({ status: 400, code: 400, message: 'faultMileage must be a number (got "abc")' });
     await expect(apiRequest('PUT', '/b', { body: {} })).rejects.toMatchObject({ code: 500, message: 'An error occurred' });
+  });
+
+  it('carries Retry-After with a refusal to try again later, read as seconds', async () => {
+    fakeFetch({ 'POST /api/auth/login': () => ({ status: 429, body: { code: 429, msg: 'Too many sign-ins' }, headers: { 'retry-after': '30' } }) });
+    const refusal = await apiRequest('POST', '/auth/login', { body: {}, noAuthRedirect: true }).catch((e: unknown) => e);
+    expect(refusal).toMatchObject({ status: 429, message: 'Too many sign-ins', headers: { 'retry-after': '30' } });
+    expect(retryAfterSeconds((refusal as ApiError).headers)).toBe(30);
   });
 
   it('on 401 clears the token and calls the sign-in handler, except when told not to', async () => {

@@ -1,10 +1,13 @@
-import { ApiError, envelopeMessage, type Envelope, type ListEnvelope } from '../../shared/envelope';
+import { ApiError, type Envelope, type ListEnvelope } from '../../shared/envelope';
 import { API_BASE, CLIENT_ID, REQUEST_TIMEOUT_MS } from './config';
 import { storage } from '../lib/storage';
 import { BUILT_SCHEMAS_VERSION, noteServerSchemas } from './form-version';
 import { requestLanguageHeaders } from '../i18n/request-language';
+import { answerCode, answerHeaders, answerMessage, isSuccess, isUnauthorized, OFFLINE_MESSAGE, TIMEOUT_MESSAGE } from './answer';
 
 export { ApiError, type Envelope, type ListEnvelope };
+// Reading an answer is api/answer.ts's (the outbox's sync in the service worker reads them too).
+export { answerMessage, OFFLINE_MESSAGE };
 
 type QueryValue = string | number | undefined | null;
 
@@ -63,42 +66,35 @@ export function apiHeaders(extra: Record<string, string> = {}): Record<string, s
   return headers;
 }
 
-/** The msg of an answer: the envelope's, or Graph's {"error": {"message"}} of the upload-session protocol. */
-export function answerMessage(body: unknown): string | undefined {
-  const msg = envelopeMessage(body);
-  if (msg !== undefined) return msg;
-  const graph = (body as { error?: { message?: unknown } } | null)?.error?.message;
-  return typeof graph === 'string' && graph !== '' ? graph : undefined;
-}
-
 export interface AnswerOptions {
   /** Whether a 401 ends the sign-in (not for login and logout themselves). */
   signOutOn401?: boolean;
   /** The message when the answer has none (a proxy's HTML page). */
   fallback?: string;
+  /** The answer's headers the app acts on (answerHeaders: Retry-After), carried by the ApiError of a refusal. */
+  headers?: Record<string, string>;
 }
 
 /**
- * How every answer of our services is read, whether it came by fetch or by XMLHttpRequest: the
- * body when the HTTP status is 2xx and the envelope code (if any) is 200; otherwise ApiError with
- * the body's msg, status, code and data. A 401 (HTTP or body code, as the original backend sends
- * it with HTTP 200) clears the token and sends the user to sign in again.
+ * How the page takes an answer of our services, whether it came by fetch or by XMLHttpRequest,
+ * read by the rules of api/answer.ts: the body when the HTTP status is 2xx and the envelope code
+ * (if any) is 200; otherwise ApiError with the body's msg, status, code, data and Retry-After. A
+ * 401 (HTTP or body code, as the original backend sends it with HTTP 200) clears the token and
+ * sends the user to sign in again.
  */
 export function readAnswer<T>(status: number, body: unknown, options: AnswerOptions = {}): T {
-  const ok = status >= 200 && status < 300;
-  const rawCode = (body as { code?: unknown } | null)?.code;
-  const code = typeof rawCode === 'number' ? rawCode : ok ? 200 : status;
+  const answer = { status, body };
   const msg = answerMessage(body) ?? options.fallback ?? `HTTP ${status}`;
-  if (status === 401 || code === 401) {
+  if (isUnauthorized(answer)) {
     if (options.signOutOn401 !== false) signOutOnUnauthorized();
     throw new ApiError(401, msg);
   }
-  if (code !== 200 || !ok) throw new ApiError(status, msg, { code, data: (body as { data?: unknown } | null)?.data ?? null });
+  if (!isSuccess(answer)) {
+    const data = (body as { data?: unknown } | null)?.data ?? null;
+    throw new ApiError(status, msg, { code: answerCode(answer), data, ...(options.headers ? { headers: options.headers } : {}) });
+  }
   return body as T;
 }
-
-/** No answer at all: the network is down, or the server took longer than REQUEST_TIMEOUT_MS. */
-export const OFFLINE_MESSAGE = 'Cannot reach the server. Check your connection and try again.';
 
 /**
  * Calls the main service: adds the client id and Bearer token, gives up after 30 s, and reads
@@ -120,7 +116,7 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
       ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
     });
   } catch (e) {
-    if (timeout.signal.aborted) throw new ApiError(0, 'The server did not answer within 30 seconds. Please try again.');
+    if (timeout.signal.aborted) throw new ApiError(0, TIMEOUT_MESSAGE);
     if (options.signal?.aborted) throw e;
     throw new ApiError(0, OFFLINE_MESSAGE);
   } finally {
@@ -130,5 +126,9 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
   noteServerSchemas(response.headers.get('x-schemas-version'));
   // A body that is not JSON (a proxy's error page) counts as none.
   const body: unknown = await response.json().catch(() => null);
-  return readAnswer<T>(response.status, body, { signOutOn401: !options.noAuthRedirect, fallback: 'An error occurred' });
+  return readAnswer<T>(response.status, body, {
+    signOutOn401: !options.noAuthRedirect,
+    fallback: 'An error occurred',
+    headers: answerHeaders(response.headers),
+  });
 }

@@ -1,5 +1,6 @@
 import { ApiError, apiHeaders, apiRequest, OFFLINE_MESSAGE, readAnswer, type Envelope } from './client';
 import { FILES_BASE, REQUEST_TIMEOUT_MS } from './config';
+import { dataOf } from './answer';
 import { requestLanguageHeaders } from '../i18n/request-language';
 import type { FileEntry as SharedFileEntry } from '../../shared/files';
 
@@ -44,10 +45,8 @@ export async function filesRequest(method: string, url: string, body?: unknown, 
   return readAnswer<unknown>(response.status, parsed, { signOutOn401: withAuth });
 }
 
-/** The envelope's data, or the bare body (the original backend answers some calls unwrapped). */
-export function dataOf(body: unknown): unknown {
-  return body !== null && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body;
-}
+// The envelope's data, or the bare body (the original backend answers some calls unwrapped).
+export { dataOf };
 
 /** GET /files?path=: the entries of a folder (a missing folder is an empty list). */
 export async function listFiles(path: string): Promise<FileEntry[]> {
