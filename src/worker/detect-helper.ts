@@ -90,8 +90,12 @@ export class DetectHelper {
   }
 }
 
-/** At most this many detector threads: each holds its own detectors (a few hundred MB). */
-const MAX_THREADS = 7;
+/**
+ * At most this many detector threads: each holds its own detectors (about 0.4 GB at 1280x720). 15
+ * fills a 16-core machine, where 15 threads detected 720p video 1.6 times as fast as 7
+ * (docs/PERFORMANCE.md, "Detector threads on the task's GPU machine").
+ */
+const MAX_THREADS = 15;
 let helpers: DetectHelper[] | undefined;
 
 /**
