@@ -8,7 +8,7 @@ import 'primeflex/primeflex.css';
 import './app/app.css';
 
 import { pageForPath } from '../shared/page-routes';
-import { PAGE_IMPORTS } from './app/page-imports';
+import { loadPage } from './app/page-imports';
 
 /** Said in the shell's 'Loading...' line when the app's code cannot be fetched (no coverage on a first visit). */
 export const LOAD_FAILED = 'The app could not be loaded. Check your connection and reload the page.';
@@ -21,7 +21,7 @@ const start = (): void => {
   });
   // The page's own code at the same time: the router would ask for it only once the app has run
   // (a failure here is the router's to report when it asks again).
-  PAGE_IMPORTS[pageForPath(window.location.pathname)]().catch(() => undefined);
+  loadPage(pageForPath(window.location.pathname)).catch(() => undefined);
 };
 
 // A frame callback runs just before the next paint; a task queued from it runs just after. A

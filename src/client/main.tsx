@@ -4,6 +4,8 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { takeServerShell } from './app/server-shell';
 import { applyLanguage, startLanguage } from './i18n';
+import { loadPage } from './app/page-imports';
+import { pageForPath } from '../shared/page-routes';
 
 const root = document.getElementById('root');
 /** English is in the bundle; another language's catalogue comes first, so no screen shows English. */
@@ -19,15 +21,22 @@ function whenLanguageReady(render: () => void): void {
 
 if (root) {
   takeServerShell(root);
+  // The page's code (boot.ts fetched it with the app's) before the first render, so that the page
+  // is drawn in it: a page that suspended would show a fallback and appear no sooner than 300 ms
+  // later, as React throttles reveals. A page that fails to load is the router's to report.
+  const pageReady = loadPage(pageForPath(window.location.pathname)).catch(() => undefined);
   // As a transition, React renders the app in slices of a few milliseconds with the browser free
   // in between, instead of one long task; the shell the server drew stays until it is done.
-  whenLanguageReady(() =>
-    startTransition(() => {
-      createRoot(root).render(
-        <StrictMode>
-          <App />
-        </StrictMode>,
-      );
-    }),
+  whenLanguageReady(
+    () =>
+      void pageReady.then(() =>
+        startTransition(() => {
+          createRoot(root).render(
+            <StrictMode>
+              <App />
+            </StrictMode>,
+          );
+        }),
+      ),
   );
 }

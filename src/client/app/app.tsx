@@ -9,11 +9,14 @@ import { isCodeLoadError, retryableLazy, ScreenErrorBoundary, type RetryablePage
 import { ToastProvider, useToast } from '../ui/toast';
 import { HOME_PATH, PAGE_ROUTES, type PageName } from '../../shared/page-routes';
 import { AppLayout } from './app-layout';
-import { PAGE_IMPORTS } from './page-imports';
+import { loadPage, PAGE_IMPORTS } from './page-imports';
 
 // Every page is its own chunk (page-imports.ts): the sign-in page loads only what it needs.
 // A page that fails (its code did not load, or it threw) fails alone, with a way to try again.
-const PAGES = Object.fromEntries(Object.entries(PAGE_IMPORTS).map(([name, load]) => [name, retryableLazy(load)])) as unknown as Record<PageName, RetryablePage>;
+const PAGES = Object.fromEntries(Object.keys(PAGE_IMPORTS).map((name) => [name, retryableLazy(() => loadPage(name as PageName))])) as unknown as Record<
+  PageName,
+  RetryablePage
+>;
 
 /** A page in its own error boundary, started clean on every path. */
 function Screen({ page }: { page: PageName }) {

@@ -16,3 +16,37 @@ export const PAGE_IMPORTS = {
   outbox: () => import('../pages/outbox-page').then((m) => ({ default: m.OutboxPage })),
   notFound: () => import('../pages/not-found-page').then((m) => ({ default: m.NotFoundPage })),
 } satisfies Record<PageName, () => Promise<{ default: ComponentType }>>;
+
+type PageModule = { default: ComponentType };
+/** A page's import, marked as React's use() reads a promise it has seen settle. */
+type TrackedImport = Promise<PageModule> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: PageModule; reason?: unknown };
+const started = new Map<PageName, TrackedImport>();
+
+/**
+ * A page's code, fetched once: boot.ts starts it with the app, and the router's page reads the
+ * same promise. Once it has arrived the promise says so (status 'fulfilled' and its value, as
+ * React marks the promises it reads), so the router draws the page in the app's first render
+ * instead of after a Suspense fallback (retryableLazy in ui/error-boundary.tsx). A failed import is
+ * forgotten, so that trying again fetches it anew.
+ */
+export function loadPage(name: PageName): Promise<PageModule> {
+  let loading = started.get(name);
+  if (!loading) {
+    const tracked: TrackedImport = PAGE_IMPORTS[name]();
+    tracked.status = 'pending';
+    tracked.then(
+      (module) => {
+        tracked.status = 'fulfilled';
+        tracked.value = module;
+      },
+      (reason: unknown) => {
+        tracked.status = 'rejected';
+        tracked.reason = reason;
+        if (started.get(name) === tracked) started.delete(name);
+      },
+    );
+    started.set(name, tracked);
+    loading = tracked;
+  }
+  return loading;
+}

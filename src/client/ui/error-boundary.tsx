@@ -20,15 +20,32 @@ export function isCodeLoadError(error: Error): boolean {
   );
 }
 
-export function retryableLazy(load: () => Promise<{ default: ComponentType }>): RetryablePage {
-  let Lazy = lazy(load);
+type PageModule = { default: ComponentType };
+
+/**
+ * The module of a page's import, handed over at once when it has already arrived: React's lazy()
+ * takes a thenable that calls back synchronously as loaded, and draws the page in the same render.
+ * Given the promise itself, it would suspend once even for code that is here, show its Suspense
+ * fallback, and reveal the page no sooner than 300 ms after that fallback (React throttles reveals).
+ * A promise says it has arrived as React marks the promises it reads: status 'fulfilled', value.
+ */
+function handOver(loading: Promise<PageModule> & { status?: string; value?: PageModule }): Promise<PageModule> {
+  const module = loading.status === 'fulfilled' ? loading.value : undefined;
+  if (!module) return loading;
+  return { then: (onLoaded: (m: PageModule) => unknown) => onLoaded(module) } as unknown as Promise<PageModule>;
+}
+
+/** A lazily loaded page; `retry()` makes a new lazy page, since React's lazy() keeps a failed import for good. */
+export function retryableLazy(load: () => Promise<PageModule>): RetryablePage {
+  const make = () => lazy(() => handOver(load()));
+  let Lazy = make();
   function Page() {
     return <Lazy />;
   }
   return {
     Page,
     retry: () => {
-      Lazy = lazy(load);
+      Lazy = make();
     },
   };
 }
