@@ -25,7 +25,7 @@ import { TokenStore } from './auth/tokens.js';
 import { fileRoutes } from './files/routes.js';
 import { FileStorage } from './files/storage.js';
 import { installErrorHandler } from './http/error-handler.js';
-import { ApiError } from './http/envelope.js';
+import { routeValidatorCompiler } from './http/route-validation.js';
 import { installInputGuard } from './http/input-guard.js';
 import { installBodyDeadline } from './http/timeouts.js';
 import { UploadSessionStore } from './files/sessions.js';
@@ -144,16 +144,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     for (const method of [route.method].flat()) routeList.push(`${method} ${route.url}`);
   });
   app.decorate('routeList', routeList);
-  // Route schemas describe the API (OpenAPI) and serialise answers; values are read and checked by
-  // the route's own parsers and the record validator, built from the same schema files, whose
-  // messages name the field and what to send (docs/decisions/007). Here only the shape is checked.
-  app.setValidatorCompiler(({ httpPart, schema }) => (data: unknown) => {
-    const recordBody = httpPart === 'body' && typeof (schema as { $ref?: unknown }).$ref === 'string';
-    if (recordBody && (data === null || typeof data !== 'object' || Array.isArray(data))) {
-      return { error: new ApiError(400, 'The request body must be a JSON object with the fields of the record') };
-    }
-    return { value: data };
-  });
+  // Route schemas describe the API (OpenAPI), serialise answers and validate requests: one truth per
+  // route, with messages that name the field (docs/decisions/044). Record bodies are checked by the
+  // record validator, compiled from the same schema files.
+  app.setValidatorCompiler(routeValidatorCompiler());
   app.decorate('db', db);
   app.decorate('registry', registry);
   for (const line of schemaStart.info) app.log.info(line);

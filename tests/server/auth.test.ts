@@ -39,11 +39,12 @@ describe.each(dbTargets())('auth on $name', (target) => {
   it('refuses bad login bodies with a clear message', async () => {
     const cases: Array<[string, string]> = [
       ['{"username":"alice"', 'The request body is not valid JSON'],
-      ['{"username":"alice"}', 'username and password are required'],
-      ['{"username":"","password":"x"}', 'username and password are required'],
-      ['{"username":"alice","password":123}', 'username and password are required'],
-      ['[1,2]', 'Send username and password as a JSON object'],
-      ['{"username":"alice","password":"x","grantType":"sms"}', "grantType 'sms' is not supported; use 'password'"],
+      ['{"username":"alice"}', 'password must be given as text, not empty, got nothing'],
+      ['{"username":"","password":"x"}', "username must be given as text, not blank, got ''"],
+      ['{"username":" ","password":"x"}', "username must be given as text, not blank, got ' '"],
+      ['{"username":"alice","password":123}', "password must be given as text, not empty, got '123'"],
+      ['[1,2]', 'The request body must be a JSON object with username and password'],
+      ['{"username":"alice","password":"x","grantType":"sms"}', "grantType must be 'password', the only grant type this server has, got 'sms'"],
       ['{"username":"alice","password":"x","clientId":"other"}', 'clientId is not known to this server; check the app configuration'],
     ];
     for (const [rawBody, msg] of cases) {

@@ -158,7 +158,7 @@ describe.each(dbTargets())('record API on $name', (target) => {
       ['POST', api(poi), '{"title": "x",', 400, 'The request body is not valid JSON'],
       ['POST', api(poi), '[1,2,3]', 400, 'The request body must be a JSON object with the fields of the record'],
       ['POST', api(poi), '"text"', 400, 'The request body must be a JSON object with the fields of the record'],
-      ['PUT', api(poi), '{"title": "no id"}', 400, 'id is required to update a record'],
+      ['PUT', api(poi), '{"title": "no id"}', 400, 'id must be a whole number from 1 to 2147483647, got nothing'],
       ['PUT', api(poi), '{"id": "abc"}', 400, "id must be a whole number from 1 to 2147483647, got 'abc'"],
       ['PUT', api(poi), '{"id": 1.5}', 400, "id must be a whole number from 1 to 2147483647, got '1.5'"],
       ['GET', `${api(poi)}/abc`, undefined, 400, "id must be a whole number from 1 to 2147483647, got 'abc'"],

@@ -102,7 +102,7 @@ describe.each(dbTargets())('POST /api/system/signed-link on $name', (target) => 
     expect(Date.parse(hour.body.data.expiresAt) - Date.now()).toBeGreaterThan(3500_000);
     for (const ttlSeconds of [0, 3601, 1.5, '60']) {
       const bad = await s.request('POST', '/api/system/signed-link', { token, body: { path: '/download/x', ttlSeconds } });
-      expect(bad.body.msg, String(ttlSeconds)).toBe('ttlSeconds must be a whole number of seconds from 1 to 3600');
+      expect(bad.body.msg, String(ttlSeconds)).toBe(`ttlSeconds must be a whole number of seconds from 1 to 3600, got '${ttlSeconds}'`);
     }
   });
 

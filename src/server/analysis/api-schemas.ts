@@ -1,7 +1,18 @@
 import { errorResponses } from '../api-docs/kind-schemas.js';
+import { MAX_ID, recordId, recordIdInBody } from '../api-docs/parameters.js';
 import { CONTRACT_TIME_SCHEMA } from '../http/contract-time.js';
+import { message } from '../http/route-validation.js';
 
-/** OpenAPI descriptions of the analysis routes (also what their answers are serialised by). */
+/**
+ * The schemas of the analysis routes: what the OpenAPI document shows, what validates their
+ * parameters and bodies (http/route-validation.ts), and what their answers are serialised by.
+ */
+
+/** docs/PRODUCT.md section 8: the issue file analysis task id (the protocol's one task, whatever the kind). */
+export const ANALYSIS_TASK_ID = -3;
+/** The longest report a worker may send, and the longest remark or error. */
+export const MAX_REPORT = 200_000;
+export const MAX_TEXT = 4000;
 
 export const TESTER_TAGS = ['Issue video analysis'];
 export const WORKER_TAGS = ['Issue video analysis: workers'];
@@ -36,24 +47,6 @@ export const statusData = {
   },
 };
 
-export const submitSchema = {
-  tags: TESTER_TAGS,
-  summary: 'Submit an issue to AI analysis (mode "" first submit, "AI_RETRY" resubmit); idempotent while a job waits or runs',
-  body: {
-    type: 'object',
-    properties: { id: { type: ['string', 'integer'], description: 'The issue id' }, mode: { type: 'string', enum: ['', 'AI_RETRY'] } },
-    required: ['id'],
-  },
-  response: { 200: envelope(statusData), ...refusals },
-};
-
-export const statusSchema = {
-  tags: TESTER_TAGS,
-  summary: "An issue's analysis: its statuses, the job's state and error, and earlier runs",
-  querystring: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-  response: { 200: envelope(statusData), ...refusals },
-};
-
 const jobItem = {
   type: 'object',
   properties: {
@@ -77,18 +70,6 @@ const jobItem = {
   },
 };
 
-const idTask = {
-  type: 'object',
-  properties: { id: { type: ['string', 'integer'] }, taskId: { type: ['string', 'integer'], description: 'Always -3 (issue file analysis)' } },
-  required: ['id'],
-};
-
-const fileQuery = {
-  type: 'object',
-  properties: { id: { type: 'string' }, name: { type: 'string', description: 'A file name in the issue folder' } },
-  required: ['id', 'name'],
-};
-
 /** A file's bytes, whole (200) or the Range asked for (206). */
 const fileBytes = {
   200: { description: 'The whole file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
@@ -98,58 +79,119 @@ const fileBytes = {
   },
 };
 
-export const workerSchemas = {
-  todolist: {
-    tags: WORKER_TAGS,
-    summary: 'Issues waiting for a worker in its projects, oldest submission first (worker accounts only)',
-    response: { 200: envelope({ type: 'array', items: jobItem }), ...refusals },
-  },
-  start: {
-    tags: WORKER_TAGS,
-    summary: 'Claim an issue with a lease, or renew your own claim; exactly one worker wins',
-    body: idTask,
-    response: {
-      200: envelope({ type: 'object', properties: { id: { type: 'integer' }, leaseSeconds: { type: 'integer' }, leaseUntil: { type: 'string' } } }),
-      ...refusals,
-    },
-  },
-  file: {
-    tags: WORKER_TAGS,
-    summary: 'The bytes of an original file of a claimed issue (Range supported; holder only)',
-    querystring: fileQuery,
-    response: { ...fileBytes, ...refusals },
-  },
-  putDesensitized: {
-    tags: WORKER_TAGS,
-    summary: 'Store the blurred copy of a file as desensitized/<name> in the issue folder (raw bytes; holder only)',
-    querystring: fileQuery,
-    response: { 200: envelope({ type: 'object', properties: { name: { type: 'string' }, size: { type: 'integer' } } }), ...refusals },
-  },
-  getDesensitized: {
-    tags: WORKER_TAGS,
-    summary: 'The bytes of a desensitized copy of a claimed issue (holder only)',
-    querystring: fileQuery,
-    response: { ...fileBytes, ...refusals },
-  },
-  submitToAi: {
-    tags: WORKER_TAGS,
-    summary: 'Desensitization done, analysis begins (holder only)',
-    body: { ...idTask, properties: { ...idTask.properties, remark: { type: 'string' } } },
-    response: { 200: envelope({ type: 'null' }), ...refusals },
-  },
-  finish: {
-    tags: WORKER_TAGS,
-    summary: 'End the claim with the report, the error, or neither when no model is configured (holder only)',
-    body: {
-      ...idTask,
-      properties: {
-        ...idTask.properties,
-        report: { type: 'string', description: 'The analysis in markdown' },
-        error: { type: 'string', description: 'Why the run failed' },
-        stage: { type: 'string', enum: ['desensitize', 'analyze'] },
-        remark: { type: 'string' },
+const text = (max: number, description: string) => ({ type: ['string', 'null'], maxLength: max, description });
+
+/** The schemas of a kind's analysis routes; `noun` is what its records are called (x-kind.analysis.noun). */
+export function analysisSchemas(noun: string) {
+  const idWords = message(
+    `must be ${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun.toLowerCase()} id, a whole number from 1 to ${MAX_ID}`,
+    `必须是记录 id，即 1 到 ${MAX_ID} 之间的整数`,
+  );
+  const id = recordIdInBody(`The ${noun.toLowerCase()} id`, idWords);
+  const idTask = {
+    type: 'object',
+    properties: {
+      id,
+      taskId: {
+        type: ['integer', 'string', 'null'],
+        enum: [ANALYSIS_TASK_ID, String(ANALYSIS_TASK_ID), null],
+        description: `Always ${ANALYSIS_TASK_ID} (issue file analysis)`,
+        ...message(`must be ${ANALYSIS_TASK_ID} (issue file analysis)`, `必须是 ${ANALYSIS_TASK_ID}（问题文件分析）`),
       },
     },
-    response: { 200: envelope({ type: 'object', properties: { id: { type: 'integer' }, state: { type: 'string' } } }), ...refusals },
-  },
-};
+    required: ['id'],
+    ...message('must be a JSON object such as {"id": 12, "taskId": -3}', '必须是 JSON 对象，如 {"id": 12, "taskId": -3}'),
+  };
+  const fileQuery = {
+    type: 'object',
+    properties: {
+      id: recordId(`The ${noun.toLowerCase()} id`, idWords),
+      name: {
+        type: 'string',
+        description: `A file name in the ${noun.toLowerCase()}'s folder, without folders`,
+        ...message(`must be the name of a file in the ${noun.toLowerCase()}'s folder, such as clip.mp4`, '必须是记录文件夹中的文件名，如 clip.mp4'),
+      },
+    },
+    required: ['id', 'name'],
+  };
+  return {
+    submit: {
+      tags: TESTER_TAGS,
+      summary: 'Submit an issue to AI analysis (mode "" first submit, "AI_RETRY" resubmit); idempotent while a job waits or runs',
+      body: {
+        type: 'object',
+        properties: {
+          id,
+          mode: {
+            type: ['string', 'null'],
+            enum: ['', 'AI_RETRY', null],
+            description: "'' (or none) for the first submit, 'AI_RETRY' to resubmit",
+            ...message("must be '' (first submit) or 'AI_RETRY' (resubmit)", "必须是 ''（首次提交）或 'AI_RETRY'（重新提交）"),
+          },
+        },
+        required: ['id'],
+        ...message('must be a JSON object such as {"id": 12, "mode": ""}', '必须是 JSON 对象，如 {"id": 12, "mode": ""}'),
+      },
+      response: { 200: envelope(statusData), ...refusals },
+    },
+    status: {
+      tags: TESTER_TAGS,
+      summary: "An issue's analysis: its statuses, the job's state and error, and earlier runs",
+      querystring: { type: 'object', properties: { id: recordId(`The ${noun.toLowerCase()} id`, idWords) }, required: ['id'] },
+      response: { 200: envelope(statusData), ...refusals },
+    },
+    todolist: {
+      tags: WORKER_TAGS,
+      summary: 'Issues waiting for a worker in its projects, oldest submission first (worker accounts only)',
+      response: { 200: envelope({ type: 'array', items: jobItem }), ...refusals },
+    },
+    start: {
+      tags: WORKER_TAGS,
+      summary: 'Claim an issue with a lease, or renew your own claim; exactly one worker wins',
+      body: idTask,
+      response: {
+        200: envelope({ type: 'object', properties: { id: { type: 'integer' }, leaseSeconds: { type: 'integer' }, leaseUntil: { type: 'string' } } }),
+        ...refusals,
+      },
+    },
+    file: {
+      tags: WORKER_TAGS,
+      summary: 'The bytes of an original file of a claimed issue (Range supported; holder only)',
+      querystring: fileQuery,
+      response: { ...fileBytes, ...refusals },
+    },
+    putDesensitized: {
+      tags: WORKER_TAGS,
+      summary: 'Store the blurred copy of a file as desensitized/<name> in the issue folder (raw bytes; holder only)',
+      querystring: fileQuery,
+      response: { 200: envelope({ type: 'object', properties: { name: { type: 'string' }, size: { type: 'integer' } } }), ...refusals },
+    },
+    getDesensitized: {
+      tags: WORKER_TAGS,
+      summary: 'The bytes of a desensitized copy of a claimed issue (holder only)',
+      querystring: fileQuery,
+      response: { ...fileBytes, ...refusals },
+    },
+    submitToAi: {
+      tags: WORKER_TAGS,
+      summary: 'Desensitization done, analysis begins (holder only)',
+      body: { ...idTask, properties: { ...idTask.properties, remark: text(MAX_TEXT, 'A note on the desensitization') } },
+      response: { 200: envelope({ type: 'null' }), ...refusals },
+    },
+    finish: {
+      tags: WORKER_TAGS,
+      summary: 'End the claim with the report, the error, or neither when no model is configured (holder only)',
+      body: {
+        ...idTask,
+        properties: {
+          ...idTask.properties,
+          report: text(MAX_REPORT, 'The analysis in markdown'),
+          error: text(MAX_TEXT, 'Why the run failed'),
+          stage: { type: ['string', 'null'], enum: ['desensitize', 'analyze', null], description: 'Which stage failed, with error' },
+          remark: text(MAX_TEXT, 'A note on the run'),
+        },
+      },
+      response: { 200: envelope({ type: 'object', properties: { id: { type: 'integer' }, state: { type: 'string' } } }), ...refusals },
+    },
+  };
+}

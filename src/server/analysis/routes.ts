@@ -3,14 +3,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ANALYSIS_CONTEXT_KEYS, type AnalysisMeta, type Kind } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
 import { badRequest, forbidden, notFound, ok } from '../http/envelope.js';
-import { MAX_ID } from '../records/routes.js';
 import type { RecordRepository } from '../records/repository.js';
 import type { FileStorage } from '../files/storage.js';
 import { sendFile } from '../files/send-file.js';
 import { writeBodyToFile } from '../files/write-body.js';
 import type { UploadLimits } from '../files/upload-limits.js';
 import { workerProjects } from '../users/user-repository.js';
-import { submitSchema, statusSchema, workerSchemas } from './api-schemas.js';
+import { analysisSchemas, ANALYSIS_TASK_ID } from './api-schemas.js';
 import type { AnalysisJobs, Job, Worker } from './jobs.js';
 import { DESENSITIZED_FOLDER, fileName, folderOf, mediaFiles } from './media.js';
 
@@ -21,9 +20,6 @@ export interface AnalysisDeps {
   storage: FileStorage;
   limits: UploadLimits;
 }
-
-/** docs/PRODUCT.md section 8: the issue file analysis task id (the protocol's one task, whatever the kind). */
-export const ANALYSIS_TASK_ID = -3;
 
 /** The analysed kinds: those whose schema declares x-kind.analysis (docs/decisions/041). */
 export function analysedKinds(registry: Iterable<Kind>): (Kind & { meta: { analysis: AnalysisMeta } })[] {
@@ -53,37 +49,21 @@ export function nounOf(kind: Kind): string {
   return kind.meta.analysis?.noun ?? kind.schema.title;
 }
 
-const MAX_REPORT = 200_000;
-const MAX_TEXT = 4000;
-
-function parseId(raw: unknown, noun: string): number {
-  const text = typeof raw === 'number' ? String(raw) : raw;
-  if (typeof text !== 'string' || !/^\d{1,10}$/.test(text) || Number(text) < 1 || Number(text) > MAX_ID) {
-    throw badRequest(
-      `id must be ${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun.toLowerCase()} id, a whole number from 1 to ${MAX_ID}, got '${String(raw).slice(0, 40)}'`,
-    );
-  }
-  return Number(text);
+/** A body as its route's schema let it through: the id as a number or digits, the texts as text or null. */
+interface Body {
+  id: number | string;
+  mode?: string | null;
+  remark?: string | null;
+  report?: string | null;
+  error?: string | null;
+  stage?: 'desensitize' | 'analyze' | null;
 }
 
-function bodyOf(request: FastifyRequest): Record<string, unknown> {
-  const body = request.body;
-  if (body === null || typeof body !== 'object' || Array.isArray(body))
-    throw badRequest('The request body must be a JSON object such as {"id": 12, "taskId": -3}');
-  const out = body as Record<string, unknown>;
-  if (out['taskId'] !== undefined && out['taskId'] !== null && String(out['taskId']) !== String(ANALYSIS_TASK_ID)) {
-    throw badRequest(`taskId must be ${ANALYSIS_TASK_ID} (issue file analysis), got '${String(out['taskId']).slice(0, 20)}'`);
-  }
-  return out;
-}
-
-function optionalText(body: Record<string, unknown>, field: string, max: number): string | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw badRequest(`${field} must be text`);
-  if (value.length > max) throw badRequest(`${field} must be at most ${max} characters (got ${value.length})`);
-  return value;
-}
+const bodyOf = (request: FastifyRequest): Body => request.body as Body;
+const idOf = (request: FastifyRequest): number => Number(bodyOf(request).id);
+const queryOf = (request: FastifyRequest): { id: number; name: string } => request.query as { id: number; name: string };
+/** A text a worker sent, or undefined for none or null. */
+const textOf = (value: string | null | undefined): string | undefined => value ?? undefined;
 
 /** The state a tester sees: a claim whose lease ran out is waiting again. */
 function visibleState(job: Job | undefined): string | null {
@@ -124,12 +104,11 @@ export async function analysisRoutes(app: FastifyInstance, deps: AnalysisDeps): 
     };
   }
 
-  app.post(paths.submit, { schema: submitSchema }, async (request) => {
+  const schemas = analysisSchemas(noun);
+  app.post(paths.submit, { schema: schemas.submit }, async (request) => {
     const user = currentUser(request);
-    const body = bodyOf(request);
-    const id = parseId(body['id'], noun);
-    const mode = body['mode'] ?? '';
-    if (mode !== '' && mode !== 'AI_RETRY') throw badRequest(`mode must be '' (first submit) or 'AI_RETRY' (resubmit), got '${String(mode).slice(0, 20)}'`);
+    const id = idOf(request);
+    const mode = bodyOf(request).mode ?? '';
     const record = await records.get(kind, user.project, id);
     if (!record) throw notFound(`${kind.schema.title} ${id} not found`);
     const media = await mediaFiles(storage, user.project, kind, record);
@@ -138,13 +117,13 @@ export async function analysisRoutes(app: FastifyInstance, deps: AnalysisDeps): 
     return ok(await statusOf(id, user.project));
   });
 
-  app.get(paths.status, { schema: statusSchema }, async (request) => {
+  app.get(paths.status, { schema: schemas.status }, async (request) => {
     const user = currentUser(request);
-    const id = parseId((request.query as Record<string, unknown>)['id'], noun);
+    const { id } = queryOf(request);
     return ok(await statusOf(id, user.project));
   });
 
-  await app.register(async (w) => workerRoutes(w, deps, paths.fileAnalyze));
+  await app.register(async (w) => workerRoutes(w, deps, paths.fileAnalyze, schemas));
 }
 
 function workerOf(request: FastifyRequest): Worker {
@@ -153,7 +132,7 @@ function workerOf(request: FastifyRequest): Worker {
   return { linkId: request.linkId, username: user.username, projects: workerProjects(user) };
 }
 
-async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: string): Promise<void> {
+async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: string, schemas: ReturnType<typeof analysisSchemas>): Promise<void> {
   const { kind, jobs, records, storage } = deps;
   const context = metaOf(kind).context ?? {};
   const noun = nounOf(kind);
@@ -167,7 +146,7 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
     return { project: job.project_name, folder: folderOf(kind, record) };
   }
 
-  app.get(`${base}/todolist`, { config, schema: workerSchemas.todolist }, async (request) => {
+  app.get(`${base}/todolist`, { config, schema: schemas.todolist }, async (request) => {
     const worker = workerOf(request);
     const out = [];
     for (const job of await jobs.waiting(worker)) {
@@ -187,18 +166,17 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
     return ok(out);
   });
 
-  app.post(`${base}/start`, { config, schema: workerSchemas.start }, async (request) => {
+  app.post(`${base}/start`, { config, schema: schemas.start }, async (request) => {
     const worker = workerOf(request);
-    const id = parseId(bodyOf(request)['id'], noun);
+    const id = idOf(request);
     const { leaseUntil } = await jobs.claim(worker, id);
     return ok({ id, leaseSeconds: jobs.leaseSeconds, leaseUntil });
   });
 
   async function sendFrom(request: FastifyRequest, reply: import('fastify').FastifyReply, sub: string) {
     const worker = workerOf(request);
-    const query = request.query as Record<string, unknown>;
-    const id = parseId(query['id'], noun);
-    const name = fileName(query['name']);
+    const { id, name: rawName } = queryOf(request);
+    const name = fileName(rawName);
     const { project, folder } = await heldRecord(worker, id);
     const rel = sub === '' ? `${folder}/${name}` : `${folder}/${sub}/${name}`;
     const entry = await storage.stat(project, rel);
@@ -206,8 +184,8 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
     return sendFile(request, reply, storage, project, entry, 'attachment');
   }
 
-  app.get(`${base}/file`, { config, compress: false, schema: workerSchemas.file }, async (request, reply) => sendFrom(request, reply, ''));
-  app.get(`${base}/desensitized`, { config, compress: false, schema: workerSchemas.getDesensitized }, async (request, reply) =>
+  app.get(`${base}/file`, { config, compress: false, schema: schemas.file }, async (request, reply) => sendFrom(request, reply, ''));
+  app.get(`${base}/desensitized`, { config, compress: false, schema: schemas.getDesensitized }, async (request, reply) =>
     sendFrom(request, reply, DESENSITIZED_FOLDER),
   );
 
@@ -215,11 +193,10 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
   await app.register(async (raw) => {
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    raw.put(`${base}/desensitized`, { config, schema: workerSchemas.putDesensitized }, async (request, reply) => {
+    raw.put(`${base}/desensitized`, { config, schema: schemas.putDesensitized }, async (request, reply) => {
       const worker = workerOf(request);
-      const query = request.query as Record<string, unknown>;
-      const id = parseId(query['id'], noun);
-      const name = fileName(query['name']);
+      const { id, name: rawName } = queryOf(request);
+      const name = fileName(rawName);
       const { project, folder } = await heldRecord(worker, id);
       const announced = Number(request.headers['content-length'] ?? 0);
       if (announced > 0) {
@@ -244,28 +221,21 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
     });
   });
 
-  app.post(`${base}/submitToAI`, { config, schema: workerSchemas.submitToAi }, async (request) => {
+  app.post(`${base}/submitToAI`, { config, schema: schemas.submitToAi }, async (request) => {
     const worker = workerOf(request);
-    const body = bodyOf(request);
-    const id = parseId(body['id'], noun);
-    await jobs.submitToAi(worker, id, optionalText(body, 'remark', MAX_TEXT));
+    await jobs.submitToAi(worker, idOf(request), textOf(bodyOf(request).remark));
     return ok(null);
   });
 
-  app.post(`${base}/finish`, { config, schema: workerSchemas.finish }, async (request) => {
+  app.post(`${base}/finish`, { config, schema: schemas.finish }, async (request) => {
     const worker = workerOf(request);
+    const id = idOf(request);
     const body = bodyOf(request);
-    const id = parseId(body['id'], noun);
-    const stage = body['stage'];
-    if (stage !== undefined && stage !== null && stage !== 'desensitize' && stage !== 'analyze')
-      throw badRequest(`stage must be 'desensitize' or 'analyze', got '${String(stage).slice(0, 20)}'`);
-    const error = optionalText(body, 'error', MAX_TEXT);
-    const report = optionalText(body, 'report', MAX_REPORT);
     const job = await jobs.finish(worker, id, {
-      report: report === '' ? undefined : report,
-      error: error === '' ? undefined : error,
-      stage: (stage ?? undefined) as 'desensitize' | 'analyze' | undefined,
-      remark: optionalText(body, 'remark', MAX_TEXT),
+      report: body.report || undefined,
+      error: body.error || undefined,
+      stage: body.stage ?? undefined,
+      remark: textOf(body.remark),
     });
     return ok({ id, state: job.state });
   });

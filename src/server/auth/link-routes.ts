@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest, ok } from '../http/envelope.js';
+import { message } from '../http/route-validation.js';
 import { currentLinkClaim } from './authenticate.js';
 import { MAX_SIGNED_LINK_TTL_SECONDS, parseUrl, SIGNABLE_PREFIXES, SIGNED_LINK_TTL_SECONDS, signOrExplain, type LinkSigner } from './signed-links.js';
 
@@ -15,7 +16,32 @@ export async function linkRoutes(app: FastifyInstance, deps: { signer: LinkSigne
       schema: {
         tags: ['Sign-in'],
         summary: 'A short-lived signed URL for a download or file that opens in a frame or a tab',
-        body: { type: 'object', properties: { path: { type: 'string' }, ttlSeconds: {} }, additionalProperties: true },
+        body: {
+          type: 'object',
+          properties: {
+            path: {
+              type: 'string',
+              maxLength: 4000,
+              description: `The URL to sign, starting with ${SIGNABLE_PREFIXES.join(' or ')}`,
+              ...message(
+                'must be the download or file URL to sign, such as /download/generate_excel?...',
+                '必须是要签名的下载或文件 URL，如 /download/generate_excel?...',
+              ),
+            },
+            ttlSeconds: {
+              type: ['integer', 'null'],
+              minimum: 1,
+              maximum: MAX_SIGNED_LINK_TTL_SECONDS,
+              description: `How long the link works (default ${SIGNED_LINK_TTL_SECONDS})`,
+              ...message(
+                `must be a whole number of seconds from 1 to ${MAX_SIGNED_LINK_TTL_SECONDS}`,
+                `必须是 1 到 ${MAX_SIGNED_LINK_TTL_SECONDS} 之间的整数秒`,
+              ),
+            },
+          },
+          required: ['path'],
+          additionalProperties: true,
+        },
         response: {
           200: {
             type: 'object',
@@ -34,14 +60,8 @@ export async function linkRoutes(app: FastifyInstance, deps: { signer: LinkSigne
     },
     async (request) => {
       const claim = currentLinkClaim(request);
-      const body = request.body as { path?: unknown; ttlSeconds?: unknown } | null;
-      const target = body?.path;
-      const ttl = body?.ttlSeconds ?? SIGNED_LINK_TTL_SECONDS;
-      if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl > MAX_SIGNED_LINK_TTL_SECONDS) {
-        throw badRequest(`ttlSeconds must be a whole number of seconds from 1 to ${MAX_SIGNED_LINK_TTL_SECONDS}`);
-      }
-      if (typeof target !== 'string' || target.length > 4000)
-        throw badRequest('path must be the download or file URL to sign, such as /download/generate_excel?...');
+      const { path: target, ttlSeconds } = request.body as { path: string; ttlSeconds?: number | null };
+      const ttl = ttlSeconds ?? SIGNED_LINK_TTL_SECONDS;
       // The prefix is checked on the decoded path, so '/download/%2e%2e/api' cannot pass as a download.
       let decodedPath = '';
       try {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest, ok, retryLater, unauthorized } from '../http/envelope.js';
+import { message } from '../http/route-validation.js';
 import type { UserRepository } from '../users/user-repository.js';
 import { bearerToken, currentUser } from './authenticate.js';
 import { clientKey, type LoginThrottle } from './login-throttle.js';
@@ -49,12 +50,18 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
         body: {
           type: 'object',
           properties: {
-            username: { type: 'string' },
-            password: { type: 'string' },
-            clientId: { type: 'string' },
-            grantType: { type: 'string', description: 'password' },
+            username: { type: 'string', pattern: '\\S', ...message('must be given as text, not blank', '必须以文本给出，不能为空白') },
+            password: { type: 'string', minLength: 1, ...message('must be given as text, not empty', '必须以文本给出，不能为空') },
+            clientId: { type: 'string', description: "The server's CLIENT_ID (the app sends it); another is refused" },
+            grantType: {
+              type: 'string',
+              enum: ['password'],
+              ...message("must be 'password', the only grant type this server has", "必须是 'password'（此服务器唯一的授权类型）"),
+            },
           },
+          required: ['username', 'password'],
           additionalProperties: true,
+          ...message('must be a JSON object with username and password', '必须是包含 username 和 password 的 JSON 对象'),
         },
         response: {
           200: {
@@ -74,19 +81,8 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
       },
     },
     async (request) => {
-      const body = request.body as Record<string, unknown> | null;
-      if (body === null || typeof body !== 'object' || Array.isArray(body))
-        throw badRequest('Send username and password as a JSON object', '请以 JSON 对象发送用户名和密码');
-      const { username, password, clientId, grantType } = body;
-      if (typeof username !== 'string' || username.trim() === '' || typeof password !== 'string' || password === '') {
-        throw badRequest('username and password are required', '请输入用户名和密码');
-      }
+      const { username, password, clientId } = request.body as { username: string; password: string; clientId?: string };
       if (username.length > 100 || password.length > 200) throw unauthorized('Incorrect username or password', '用户名或密码错误');
-      if (grantType !== undefined && grantType !== 'password')
-        throw badRequest(
-          `grantType '${String(grantType).slice(0, 30)}' is not supported; use 'password'`,
-          `不支持 grantType '${String(grantType).slice(0, 30)}'，请使用 'password'`,
-        );
       if (clientId !== undefined && clientId !== deps.clientId)
         throw badRequest('clientId is not known to this server; check the app configuration', '此服务器不认识该 clientId，请检查应用配置');
 

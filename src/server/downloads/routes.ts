@@ -6,9 +6,9 @@ import type { StatsRepository } from '../stats/stats-repository.js';
 import type { AttachmentSource } from './attachments.js';
 import { writeDayPackage } from './day-package.js';
 import type { DayRecords } from './day-records.js';
-import { parseScope, type DownloadScope } from './scope.js';
+import { parseScope, scopeQuery, type DownloadScope, type ScopeQuery } from './scope.js';
 import type { DownloadSlots, Said } from './user-slots.js';
-import { MAX_SHEET_ROWS, SheetBuilder, sheetLanguage, writeWorkbook, XLSX_TYPE } from './workbook.js';
+import { MAX_SHEET_ROWS, SheetBuilder, writeWorkbook, XLSX_TYPE, type SheetLanguage } from './workbook.js';
 import { attachmentDisposition, createZip, fileNamePart } from './zip.js';
 
 export interface DownloadDeps {
@@ -65,12 +65,14 @@ function holdSlot(slots: DownloadSlots, request: FastifyRequest, reply: FastifyR
  */
 export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): Promise<void> {
   const { registry, stats, rows } = deps;
-  app.addHook('preHandler', deps.serviceAuth);
+  // Signed in before the query is checked (by each route's schema, scope.ts), as every /api route is.
+  app.addHook('preValidation', deps.serviceAuth);
 
   const packageRoute = (kind: Kind, packageKind: PackageMeta) => async (request: FastifyRequest, reply: FastifyReply) => {
     const user = currentUser(request);
-    const scope = parseScope(request.query as Record<string, unknown>, user, { range: packageKind.range === true });
-    const language = sheetLanguage((request.query as Record<string, unknown>)['lang']);
+    const query = request.query as ScopeQuery;
+    const scope = parseScope(query, user, { range: packageKind.range === true });
+    const language: SheetLanguage = query.lang ?? 'stored';
     const { count } = await stats.countAndSum(kind, scope.project, scope.range);
     const zh = packageZh(kind, packageKind);
     if (count === 0) throw notFound(`No ${packageKind.noun} data available for ${scope.period}`, `${scope.periodZh}没有${zh.noun}数据`);
@@ -96,13 +98,16 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
   };
 
   for (const kind of registry.values()) {
-    for (const packageKind of kind.meta.packages ?? []) app.get(`/${packageKind.route}`, packageRoute(kind, packageKind));
+    for (const packageKind of kind.meta.packages ?? []) {
+      app.get(`/${packageKind.route}`, { schema: { querystring: scopeQuery(packageKind.range === true) } }, packageRoute(kind, packageKind));
+    }
   }
 
-  app.get('/generate_excel', async (request, reply) => {
+  app.get('/generate_excel', { schema: { querystring: scopeQuery(false) } }, async (request, reply) => {
     const user = currentUser(request);
-    const scope = parseScope(request.query as Record<string, unknown>, user, { range: false });
-    const language = sheetLanguage((request.query as Record<string, unknown>)['lang']);
+    const query = request.query as ScopeQuery;
+    const scope = parseScope(query, user, { range: false });
+    const language: SheetLanguage = query.lang ?? 'stored';
     const kinds = [...registry.values()].sort((a, b) => order(a) - order(b));
     const counts = await Promise.all(kinds.map(async (kind) => (await stats.countAndSum(kind, scope.project, scope.range)).count));
     if (counts.every((n) => n === 0)) throw notFound(`No data available for ${scope.period}`, `${scope.periodZh}没有数据`);

@@ -1,7 +1,8 @@
 import type { User } from '../users/user-repository.js';
 import { badRequest, forbidden } from '../http/envelope.js';
-import { isCalendarDay, quoted } from '../stats/day.js';
+import { message } from '../http/route-validation.js';
 import type { DateRange } from '../stats/stats-repository.js';
+import type { SheetLanguage } from './workbook.js';
 
 /** What a download is made of, decided by the server from the signed-in user and the query. */
 export interface DownloadScope {
@@ -16,48 +17,65 @@ export interface DownloadScope {
   periodZh: string;
 }
 
-const DAY_WITH_TIME = /^(\d{4}-\d{2}-\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2})?)?$/;
+/** A day as the spec's client sends it ('yyyy-MM-dd 00:00:00'), or 'yyyy-MM-dd'. */
+const day = (description: string) => ({
+  type: 'string',
+  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2})?)?$',
+  format: 'datetime-text',
+  description,
+  ...message('must be a day like 2026-11-21 or 2026-11-21 00:00:00', '必须是日期，如 2026-11-21 或 2026-11-21 00:00:00'),
+});
 
-/** The day of a date param: 'yyyy-MM-dd 00:00:00' as the spec's client sends it, or 'yyyy-MM-dd'. */
-function dayOf(raw: unknown, name: string): string {
-  const day = typeof raw === 'string' ? DAY_WITH_TIME.exec(raw.trim())?.[1] : undefined;
-  if (day === undefined || !isCalendarDay(day))
-    throw badRequest(
-      `${name} must be a day like 2026-11-21 or 2026-11-21 00:00:00, got ${quoted(raw)}`,
-      `${name} 必须是日期，如 2026-11-21 或 2026-11-21 00:00:00，收到 ${quoted(raw)}`,
-    );
-  return day;
+/** The query of a day package (a range: date and date2) or of the day's Excel report; it validates the query (http/route-validation.ts). */
+export function scopeQuery(range: boolean): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: {
+      date: day(range ? 'The first day' : 'The day'),
+      ...(range ? { date2: day('The last day, inclusive') } : {}),
+      project: { type: 'string', description: 'Only your own project (else 403); packages are always of it' },
+      vehicle: { type: 'string', description: 'Only your own vehicle (else 403)' },
+      lang: {
+        type: 'string',
+        enum: ['en', 'zh'],
+        description: "The sheets' headers and yes/no words: en or zh; without it, titles and values as stored",
+        ...message('must be en or zh', '必须是 en 或 zh'),
+      },
+    },
+    required: range ? ['date', 'date2'] : ['date'],
+  };
 }
 
-function param(query: Record<string, unknown>, name: string): string | undefined {
-  const value = query[name];
-  if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string') throw badRequest(`${name} was given more than once; give it once`, `${name} 给出了多次；请只给一次`);
-  return value;
+/** A download's query, as its schema lets it through. */
+export interface ScopeQuery {
+  date: string;
+  date2?: string;
+  project?: string;
+  vehicle?: string;
+  lang?: Exclude<SheetLanguage, 'stored'>;
 }
 
 /**
- * Reads vehicle, date, date2 and project. Packages are always of the user's project, whatever
+ * Reads vehicle, date, date2 and project (their forms checked by scopeQuery). Packages are always of the user's project, whatever
  * the query says; a project or vehicle naming anything else is refused rather than silently
  * replaced, so a wrong or tampered link fails visibly (docs/services/downloads.md).
  */
-export function parseScope(query: Record<string, unknown>, user: User, options: { range: boolean }): DownloadScope {
-  const project = param(query, 'project');
+export function parseScope(query: ScopeQuery, user: User, options: { range: boolean }): DownloadScope {
+  const { project, vehicle } = query;
   if (project !== undefined && project !== user.project) {
     throw forbidden(
       `project '${project.slice(0, 100)}' is not your project; you can only download data of '${user.project}'`,
       `项目 '${project.slice(0, 100)}' 不是您的项目；您只能下载项目 '${user.project}' 的数据`,
     );
   }
-  const vehicle = param(query, 'vehicle');
   if (vehicle !== undefined && vehicle !== user.vehicle_no) {
     throw forbidden(
       `vehicle '${vehicle.slice(0, 100)}' is not your vehicle; you can only download packages as vehicle '${user.vehicle_no}'`,
       `车辆 '${vehicle.slice(0, 100)}' 不是您的车辆；您只能以车辆 '${user.vehicle_no}' 的身份下载数据包`,
     );
   }
-  const from = dayOf(query['date'], 'date');
-  const to = options.range ? dayOf(query['date2'], 'date2') : from;
+  const from = query.date.slice(0, 10);
+  const to = options.range && query.date2 !== undefined ? query.date2.slice(0, 10) : from;
   if (to < from)
     throw badRequest(
       `date2 (${to}) is before date (${from}); give the start in date and the end in date2`,

@@ -3,7 +3,6 @@ import type { Kind } from '../../shared/kind-types.js';
 import type { RecordData } from '../records/validation.js';
 import { excelDateCell, type ExcelDateCell } from '../../shared/excel-dates.js';
 import { labelOf } from '../../shared/schema-evolution.js';
-import { badRequest } from '../http/envelope.js';
 
 /** Data rows one Excel sheet can hold (1,048,576 rows minus the header). */
 export const MAX_SHEET_ROWS = 1_048_575;
@@ -18,12 +17,6 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
  * values are written as stored, as before, for other clients of the contract.
  */
 export type SheetLanguage = 'en' | 'zh' | 'stored';
-
-export function sheetLanguage(raw: unknown): SheetLanguage {
-  if (raw === undefined || raw === '') return 'stored';
-  if (raw === 'en' || raw === 'zh') return raw;
-  throw badRequest(`lang must be en or zh, got '${String(raw).slice(0, 20)}'`, `lang 必须是 en 或 zh，收到 '${String(raw).slice(0, 20)}'`);
-}
 
 /** A column's header: the property's title from the schema ('Travel Distance (km)'), or its Chinese title (x-i18n.zh), else its name. */
 export function columnHeaders(kind: Kind, language: SheetLanguage = 'stored'): string[] {

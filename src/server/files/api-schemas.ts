@@ -1,8 +1,13 @@
+import { message } from '../http/route-validation.js';
+import { MAX_UPLOAD_BYTES } from './limits.js';
+import { MAX_PATH_CHARS } from './paths.js';
+
 /**
- * OpenAPI descriptions of the shared-files service at /sharepoint (docs/services/files.md), so the
- * API document covers it too (issue 29). Routes keep their own checks (paths.ts, content-range.ts);
- * these schemas describe, and serialise the JSON answers (every property an answer has is here, or
- * allowed by additionalProperties).
+ * The schemas of the shared-files service at /sharepoint (docs/services/files.md): they describe it
+ * in the API document (issue 29), validate its parameters and bodies (http/route-validation.ts), and
+ * serialise the JSON answers (every property an answer has is here, or allowed by
+ * additionalProperties). What a schema cannot say stays in the routes: the rules of a path's names
+ * (paths.ts) and of Content-Range (content-range.ts).
  */
 
 export const FILES_TAGS = ['Shared files (/sharepoint)'];
@@ -38,11 +43,17 @@ const envelopeRefusals = {
   403: refused('A video analysis worker account: it may not use the files service'),
 };
 
+const path = (description: string) => ({
+  type: 'string',
+  maxLength: MAX_PATH_CHARS,
+  description: `${description}: names separated by /, none of them .. or holding \\ < > : " | ? * or control characters`,
+});
 const pathQuery = (description: string, required: boolean) => ({
   type: 'object',
-  properties: { path: { type: 'string', maxLength: 4096, description } },
+  properties: { path: path(description) },
   ...(required ? { required: ['path'] } : {}),
 });
+const conflictBehavior = (description: string) => ({ type: 'string', enum: ['fail', 'rename', 'replace'], description });
 
 const fileBytes = (description: string) => ({
   200: { description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
@@ -69,11 +80,10 @@ export const filesSchemas = {
     querystring: {
       type: 'object',
       properties: {
-        path: { type: 'string', maxLength: 4096, description: 'Project-relative folder (made if missing)' },
+        path: path('Project-relative folder (made if missing)'),
         '@microsoft.graph.conflictBehavior': {
-          type: 'string',
-          enum: ['fail', 'rename', 'replace'],
-          description: 'What a name clash does: fail (409, the default), rename (name (1).ext) or replace',
+          ...conflictBehavior('What a name clash does: fail (409, the default), rename (name (1).ext) or replace'),
+          default: 'fail',
         },
       },
     },
@@ -147,6 +157,20 @@ const driveItem = {
   required: ['id', 'name', 'size', 'path'],
 };
 
+const fileName = (description: string) => ({
+  type: 'string',
+  pattern: '\\S',
+  description,
+  ...message('must be the name the uploaded file should get (not blank)', '必须是上传文件的名称（不能为空白）'),
+});
+const itemName = fileName('The name the file gets (Graph)');
+const fileSize = {
+  type: 'integer',
+  minimum: 0,
+  description: `The file's size in bytes; more than the server accepts (at most ${MAX_UPLOAD_BYTES}) is a 413`,
+  ...message('must be a whole number of bytes', '必须是整数字节数'),
+};
+
 const secretParam = {
   type: 'object',
   properties: { secret: { type: 'string', description: 'The upload URL’s secret (it is the credential)' } },
@@ -165,20 +189,19 @@ export const sessionSchemas = {
         item: {
           type: 'object',
           properties: {
-            name: { type: 'string', minLength: 1 },
-            fileSize: { type: 'integer', minimum: 0 },
-            '@microsoft.graph.conflictBehavior': { type: 'string', enum: ['fail', 'rename', 'replace'] },
+            name: itemName,
+            fileSize: fileSize,
+            '@microsoft.graph.conflictBehavior': conflictBehavior('Graph: as conflictBehavior'),
           },
         },
-        fileName: { type: 'string', minLength: 1, description: 'Instead of item.name' },
-        fileSize: { type: 'integer', minimum: 0 },
-        conflictBehavior: {
-          type: 'string',
-          enum: ['fail', 'rename', 'replace'],
-          description: 'fail (the default: 409 when the upload completes onto a taken name), rename or replace',
-        },
+        fileName: fileName('The name the file gets, instead of item.name'),
+        fileSize: fileSize,
+        conflictBehavior: conflictBehavior('fail (the default: 409 when the upload completes onto a taken name), rename or replace'),
         deferCommit: { type: 'boolean', description: 'Keep the complete file until POST {uploadUrl}' },
       },
+      // The name, in one of its two places.
+      anyOf: [{ required: ['fileName'] }, { required: ['item'], properties: { item: { required: ['name'], properties: { name: itemName } } } }],
+      ...message('must be a JSON object such as {"fileName": "video.mp4"}', '必须是 JSON 对象，如 {"fileName": "video.mp4"}'),
     },
     response: {
       200: {

@@ -10,10 +10,10 @@ import { MAX_PLAIN_UPLOAD_BYTES, PREVIEW_LINK_TTL_SECONDS } from './limits.js';
 import { normaliseRelPath, sanitizeFileName } from './paths.js';
 import { PREVIEW_PAGE_CSP, previewPage } from './preview-page.js';
 import { sendFile } from './send-file.js';
-import { conflictOf, sessionRoutes } from './session-routes.js';
+import { sessionRoutes } from './session-routes.js';
 import type { UploadSessionStore } from './sessions.js';
 import type { UploadLimits } from './upload-limits.js';
-import type { FileEntry, FileStorage } from './storage.js';
+import type { ConflictBehavior, FileEntry, FileStorage } from './storage.js';
 import { writeBodyToFile } from './write-body.js';
 
 export interface FileDeps {
@@ -108,13 +108,15 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
     return entry;
   }
 
-  app.get('/files', { preHandler: serviceAuth, schema: filesSchemas.list }, async (request) => {
+  app.get('/files', { preValidation: serviceAuth, schema: filesSchemas.list }, async (request) => {
     const user = currentUser(request);
     return ok(await storage.list(user.project, queryPath(request)));
   });
 
-  app.post('/files/upload', { preHandler: serviceAuth, schema: filesSchemas.upload }, async (request) => {
+  // A refused query is answered like any other refusal of an upload: after the body is drained.
+  app.post('/files/upload', { preValidation: serviceAuth, schema: filesSchemas.upload, attachValidation: true }, async (request) => {
     try {
+      if (request.validationError !== undefined) throw request.validationError;
       return await plainUpload(request);
     } catch (e) {
       // The refusal must reach the client: let it finish sending (bounded) before answering.
@@ -137,8 +139,8 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
       await deps.limits.ensureSpace(announced, { userId: user.id, project: user.project });
     }
     const maxBytes = Math.min(MAX_PLAIN_UPLOAD_BYTES, deps.limits.settings.maxFileBytes);
-    // As on Graph: a name clash fails unless the client asks to rename or replace.
-    const conflict = conflictOf((request.query as Record<string, unknown>)['@microsoft.graph.conflictBehavior']);
+    // As on Graph: a name clash fails unless the client asks to rename or replace (the schema's default).
+    const conflict = (request.query as { '@microsoft.graph.conflictBehavior': ConflictBehavior })['@microsoft.graph.conflictBehavior'];
     let entry: FileEntry | undefined;
     for await (const part of request.parts()) {
       if (part.type !== 'file') continue;
@@ -166,15 +168,15 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
   }
 
   // Files are sent as they are: compressing would break byte ranges and gains nothing on media.
-  app.get('/files/download', { preHandler: serviceAuth, compress: false, schema: filesSchemas.download }, async (request, reply) => {
+  app.get('/files/download', { preValidation: serviceAuth, compress: false, schema: filesSchemas.download }, async (request, reply) => {
     return sendFile(request, reply, storage, currentUser(request).project, await existingFile(request), 'attachment');
   });
 
-  app.get('/files/preview', { preHandler: serviceAuth, compress: false, schema: filesSchemas.preview }, async (request, reply) => {
+  app.get('/files/preview', { preValidation: serviceAuth, compress: false, schema: filesSchemas.preview }, async (request, reply) => {
     return sendFile(request, reply, storage, currentUser(request).project, await existingFile(request), 'inline');
   });
 
-  app.get('/preview.html', { preHandler: serviceAuth, schema: filesSchemas.previewPage }, async (request, reply) => {
+  app.get('/preview.html', { preValidation: serviceAuth, schema: filesSchemas.previewPage }, async (request, reply) => {
     const claim = currentLinkClaim(request);
     const entry = await existingFile(request);
     const query = `path=${encodeQueryValue(entry.path)}`;

@@ -29,20 +29,13 @@ export interface SessionDeps {
 const SWEEP_EVERY_MS = 60_000;
 const GONE = 'This upload session does not exist or has expired; start the upload again with a new session';
 
+/** createUploadSession's body as its schema lets it through (api-schemas.ts): the name is in one of its two places. */
 interface CreateBody {
-  fileName?: unknown;
-  fileSize?: unknown;
-  conflictBehavior?: unknown;
-  deferCommit?: unknown;
-  item?: { name?: unknown; fileSize?: unknown; '@microsoft.graph.conflictBehavior'?: unknown };
-}
-
-/** Graph's conflictBehavior: what a finished upload does when its name is taken. Graph's default is fail. */
-export function conflictOf(raw: unknown): ConflictBehavior {
-  const value = raw ?? 'fail';
-  if (value !== 'rename' && value !== 'replace' && value !== 'fail')
-    throw badRequest("@microsoft.graph.conflictBehavior must be 'fail' (the default), 'rename' or 'replace'");
-  return value;
+  fileName?: string;
+  fileSize?: number;
+  conflictBehavior?: ConflictBehavior;
+  deferCommit?: boolean;
+  item?: { name?: string; fileSize?: number; '@microsoft.graph.conflictBehavior'?: ConflictBehavior };
 }
 
 /** Written fragments of a session are synced once this many bytes wait... */
@@ -135,22 +128,22 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     await settling.idle();
   });
 
-  app.post('/files/upload/session', { preHandler: deps.serviceAuth, schema: sessionSchemas.create }, async (request) => {
+  // Signed in before the parameters are checked, as every /api route is.
+  app.post('/files/upload/session', { preValidation: deps.serviceAuth, schema: sessionSchemas.create }, async (request) => {
     const user = currentUser(request);
     const folder = normaliseRelPath((request.query as Record<string, unknown>)['path']);
     storage.resolve(user.project, folder);
     await storage.refuseLinks(user.project, folder === '' ? [] : folder.split('/'));
-    const body = (request.body ?? {}) as CreateBody;
-    if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('Send a JSON object such as {"fileName": "video.mp4"}');
-    const rawName = body.item?.name ?? body.fileName;
-    if (typeof rawName !== 'string' || rawName.trim() === '') throw badRequest('fileName is required: the name the uploaded file should get');
-    const fileSize = body.fileSize ?? body.item?.fileSize;
-    if (fileSize !== undefined && (typeof fileSize !== 'number' || !Number.isSafeInteger(fileSize) || fileSize < 0 || fileSize > MAX_UPLOAD_BYTES)) {
-      throw new ApiError(413, `fileSize must be a whole number of bytes up to ${MAX_UPLOAD_BYTES}`);
+    const body = request.body as CreateBody;
+    const rawName = (body.item?.name ?? body.fileName) as string;
+    const declaredSize = body.fileSize ?? body.item?.fileSize;
+    if (declaredSize !== undefined && declaredSize > MAX_UPLOAD_BYTES) {
+      throw new ApiError(413, `fileSize must be a whole number of bytes up to ${MAX_UPLOAD_BYTES}`, {
+        zh: `fileSize 必须是不超过 ${MAX_UPLOAD_BYTES} 的整数字节数`,
+      });
     }
-    const declaredSize = fileSize as number | undefined;
-    const conflict = conflictOf(body.conflictBehavior ?? body.item?.['@microsoft.graph.conflictBehavior']);
-    if (body.deferCommit !== undefined && typeof body.deferCommit !== 'boolean') throw badRequest('deferCommit must be true or false');
+    // Graph's default is fail: a finished upload onto a taken name is a 409.
+    const conflict = body.conflictBehavior ?? body.item?.['@microsoft.graph.conflictBehavior'] ?? 'fail';
     const deferCommit = body.deferCommit === true;
     if (declaredSize !== undefined) deps.limits.checkSize(declaredSize);
     await deps.limits.checkOpenSessions(user.id);

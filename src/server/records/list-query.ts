@@ -1,5 +1,5 @@
 import type { Kind } from '../../shared/kind-types.js';
-import { DATETIME_TEXT, formatHints, isCalendarDate, toSortableDateTime } from '../../shared/formats.js';
+import { toSortableDateTime } from '../../shared/formats.js';
 import { badRequest, forbidden } from '../http/envelope.js';
 
 export const MAX_PAGE_SIZE = 10000;
@@ -33,36 +33,38 @@ export interface ListQuery {
 /** Parameters of the list call itself; any other parameter naming a schema field is a filter. */
 const RESERVED = new Set(['pageNum', 'pageSize', 'orderByColumn', 'isAsc', 'projectName']);
 
-function isNumberField(kind: Kind, field: string): boolean {
+export function isNumberField(kind: Kind, field: string): boolean {
   const t = kind.schema.properties[field]?.type;
   return t === 'number' || t === 'integer';
 }
 
-/** orderByColumn=a,b&isAsc=asc,desc as RuoYi's PageQuery reads them, limited to what the schema allows. */
+/**
+ * orderByColumn=a,b&isAsc=asc,desc as RuoYi's PageQuery reads them: one direction for all columns
+ * or one per column (default asc). The list route's schema has let through only the columns the
+ * kind may be sorted by and the four directions (records/routes.ts).
+ */
 function parseOrder(kind: Kind, query: Record<string, unknown>): SortKey[] {
   const rawColumns = query['orderByColumn'];
-  if (rawColumns === undefined || rawColumns === '') return [];
-  if (typeof rawColumns !== 'string') throw badRequest('orderByColumn must be given once');
-  const allowed = [kind.meta.dateField, 'id', ...(kind.meta.sortable ?? [])];
-  const columns = rawColumns.split(',').map((c) => c.trim());
+  if (typeof rawColumns !== 'string') return [];
   const rawAsc = query['isAsc'];
-  const directions = typeof rawAsc === 'string' && rawAsc !== '' ? rawAsc.split(',').map((d) => d.trim().toLowerCase()) : [];
-  return columns.map((field, i) => {
-    if (!allowed.includes(field)) {
-      throw badRequest(`orderByColumn '${field.slice(0, 60)}' is not a column ${kind.meta.titles.list} can be sorted by; use one of: ${allowed.join(', ')}`);
-    }
-    const dir = directions[i] ?? directions[0] ?? 'asc';
-    if (!['asc', 'ascending', 'desc', 'descending'].includes(dir)) throw badRequest(`isAsc must be asc or desc, got '${dir.slice(0, 20)}'`);
+  const directions = typeof rawAsc === 'string' ? rawAsc.split(',').map((d) => d.trim().toLowerCase()) : [];
+  return rawColumns.split(',').map((c, i) => {
+    const field = c.trim();
     const column = field === kind.meta.dateField ? 'record_date' : field === 'id' ? 'id' : 'data';
+    const dir = directions[i] ?? directions[0] ?? 'asc';
     return { field, column, numeric: column === 'data' && isNumberField(kind, field), asc: dir.startsWith('asc') };
   });
 }
 
-/** Plain query parameters naming schema fields: filters where the schema declares them, else a 400. */
+/**
+ * Plain query parameters naming schema fields: filters where the schema declares them (their values
+ * checked by the route's schema: numbers for number fields, text up to 200 characters), else a 400
+ * listing the filters. A parameter naming no field at all is ignored.
+ */
 function parseFilters(kind: Kind, query: Record<string, unknown>): FieldFilter[] {
   const declared = kind.meta.filters ?? {};
   const filters: FieldFilter[] = [];
-  for (const [key, raw] of Object.entries(query)) {
+  for (const [key, value] of Object.entries(query)) {
     if (RESERVED.has(key) || key.startsWith('params[') || !Object.prototype.hasOwnProperty.call(kind.schema.properties, key)) continue;
     const how = declared[key];
     if (how === undefined) {
@@ -71,32 +73,14 @@ function parseFilters(kind: Kind, query: Record<string, unknown>): FieldFilter[]
         `${key} is not a filter of ${kind.meta.titles.list}; ${names.length > 0 ? `filter by one of: ${names.join(', ')}` : 'it has no filters'}`,
       );
     }
-    if (raw === '' || raw === undefined) continue;
-    if (typeof raw !== 'string') throw badRequest(`${key} must be given once`);
-    if (raw.length > 200) throw badRequest(`${key} is longer than 200 characters`);
-    if (isNumberField(kind, key)) {
-      const n = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(n)) throw badRequest(`${key} must be a number, got '${raw.slice(0, 40)}'`);
-      filters.push({ field: key, how, value: n });
-    } else filters.push({ field: key, how, value: raw });
+    if (typeof value === 'string' || typeof value === 'number') filters.push({ field: key, how, value });
   }
   return filters;
 }
 
-function wholeNumber(raw: unknown, name: string, fallback: number, min: number, max: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  if (typeof raw !== 'string' || !/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw badRequest(`${name} must be a whole number from ${min} to ${max}, got '${String(raw).slice(0, 40)}'`);
-  }
-  return Number(raw);
-}
-
-function bound(raw: unknown, name: string, endOfDay: boolean): string | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if (typeof raw !== 'string' || !DATETIME_TEXT.test(raw)) {
-    throw badRequest(`${name} must be ${formatHints['datetime-text']}, got '${String(raw).slice(0, 40)}'`);
-  }
-  if (!isCalendarDate(raw)) throw badRequest(`${name} is not a day of the calendar: '${raw.slice(0, 10)}'`);
+/** A range bound as the sortable 'yyyy-MM-dd HH:mm:ss': a bare day from its first or to its last second. */
+function bound(raw: unknown, endOfDay: boolean): string | undefined {
+  if (typeof raw !== 'string') return undefined;
   if (raw.length === 10) return `${raw} ${endOfDay ? '23:59:59' : '00:00:00'}`;
   if (raw.length === 16) return `${toSortableDateTime(raw).slice(0, 16)}:${endOfDay ? '59' : '00'}`;
   return toSortableDateTime(raw);
@@ -105,11 +89,13 @@ function bound(raw: unknown, name: string, endOfDay: boolean): string | undefine
 /**
  * Reads list parameters the way the original client sends them: pageNum, pageSize,
  * projectName and the kind's `params[beginX]` / `params[endX]` (brackets literal or encoded).
- * projectName may only name the caller's own project: records are scoped by the server.
+ * Their values were checked by the list route's schema; what is left here is what a schema cannot
+ * say: projectName may only name the caller's own project (records are scoped by the server), no
+ * other `params[...]` than the date range's, and the range's start not after its end.
  */
 export function parseListQuery(kind: Kind, query: Record<string, unknown>, project: string): ListQuery {
   const projectName = query['projectName'];
-  if (projectName !== undefined && projectName !== '' && projectName !== project) {
+  if (projectName !== undefined && projectName !== project) {
     throw forbidden(`projectName '${String(projectName).slice(0, 100)}' is not your project; you can only list records of '${project}'`);
   }
   const { begin, end } = kind.meta.rangeParams;
@@ -119,18 +105,19 @@ export function parseListQuery(kind: Kind, query: Record<string, unknown>, proje
       throw badRequest(`${key.slice(0, 60)} is not a filter of ${kind.meta.titles.list}; use params[${begin}] and params[${end}]`);
     }
   }
+  const pageNum = typeof query['pageNum'] === 'number' ? query['pageNum'] : 1;
   const result: ListQuery = {
-    // RuoYi's pager reads page 0 as the first page; so do we (any other number below 1 is a 400).
-    pageNum: query['pageNum'] === '0' ? 1 : wholeNumber(query['pageNum'], 'pageNum', 1, 1, 1_000_000),
-    pageSize: wholeNumber(query['pageSize'], 'pageSize', 10, 1, MAX_PAGE_SIZE),
+    // RuoYi's pager reads page 0 as the first page; so do we.
+    pageNum: pageNum === 0 ? 1 : pageNum,
+    pageSize: typeof query['pageSize'] === 'number' ? query['pageSize'] : 10,
     order: parseOrder(kind, query),
     filters: parseFilters(kind, query),
   };
   // RuoYi's generic range names (params[beginTime], params[endTime]) mean the kind's date range.
   const fromName = query[`params[${begin}]`] !== undefined ? `params[${begin}]` : 'params[beginTime]';
   const toName = query[`params[${end}]`] !== undefined ? `params[${end}]` : 'params[endTime]';
-  const from = bound(query[fromName], fromName, false);
-  const to = bound(query[toName], toName, true);
+  const from = bound(query[fromName], false);
+  const to = bound(query[toName], true);
   if (from !== undefined) result.begin = from;
   if (to !== undefined) result.end = to;
   if (from !== undefined && to !== undefined && from > to) {

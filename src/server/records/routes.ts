@@ -3,13 +3,15 @@ import { CONTRACT_TIME_SCHEMA, contractTime } from '../http/contract-time.js';
 import type { Kind, KindRegistry } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
 import { ApiError, badRequest, ok, okList } from '../http/envelope.js';
+import { IF_MATCH, MAX_ID, recordId, recordVersion } from '../api-docs/parameters.js';
+import { message } from '../http/route-validation.js';
 import { acceptsGzip, COMPRESS_THRESHOLD, markGzipped } from '../http/compression.js';
 import { ParsedLists, type ListCache } from './list-cache.js';
 import { createConflict, deleteConflict, editConflict, fromOtherFormRefusal, recordNotFound, unknownVersion } from './merge.js';
 import { envelopeOf, errorResponses, inputRef, listEnvelopeOf, recordEnvelopeOf, recordRef } from '../api-docs/kind-schemas.js';
 import { recordWarnings, schemasVersion, type FieldWarning } from '../../shared/schema-evolution.js';
 import type { User } from '../users/user-repository.js';
-import { parseListQuery, type ListQuery } from './list-query.js';
+import { isNumberField, MAX_PAGE_SIZE, parseListQuery, type ListQuery } from './list-query.js';
 import { refuseServerOwned } from './server-owned.js';
 import type { Actor, RecordRepository } from './repository.js';
 import { applyDerived, derivedAtCreation, derivesAtCreation, type RecordData, type RecordValidator } from './validation.js';
@@ -30,13 +32,6 @@ function actorOf(user: User): Actor {
   return { username: user.username, project: user.project, vehicle: user.vehicle_no };
 }
 
-/** The largest id the id columns hold in both dialects (PostgreSQL serial is a 32-bit integer). */
-export const MAX_ID = 2147483647;
-
-/** For the API document: what the id, date and list parameters really take (the routes check them). */
-const ID_TEXT = '[1-9][0-9]{0,9}';
-const ID_PATTERN = `^${ID_TEXT}$`;
-const DATE_PARAM = '^[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2})?)?$';
 /** A pattern for one word of `words`, or several comma-separated (any case when asked). */
 function listOf(words: string[], anyCase = false): string {
   const one = words
@@ -46,45 +41,20 @@ function listOf(words: string[], anyCase = false): string {
   return `^ *${alt} *(, *${alt} *)*$`;
 }
 
-function parseId(raw: unknown, name = 'id'): number {
-  const text = typeof raw === 'number' ? String(raw) : raw;
-  if (typeof text !== 'string' || !/^\d{1,10}$/.test(text) || Number(text) < 1 || Number(text) > MAX_ID) {
-    throw badRequest(`${name} must be a whole number from 1 to ${MAX_ID}, got '${String(raw).slice(0, 40)}'`);
-  }
-  return Number(text);
-}
-
-/** The Idempotency-Key header of a create, checked; undefined when none was sent. */
-function idempotencyKeyOf(raw: string | string[] | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  const key = Array.isArray(raw) ? raw[0] : raw;
-  if (key === undefined || !/^[\w.:-]{1,200}$/.test(key)) throw badRequest('Idempotency-Key must be 1-200 letters, digits or - _ . :');
-  return key;
-}
-
 /**
- * The version a write says it was based on: body.version, or an If-Match header ("3", W/"3").
- * Undefined when it names none (a client that knows no versions); both given and different is a 400.
+ * The version a write says it was based on: the body's or the query's version, or an If-Match
+ * header ("3", W/"3"; both as the route's schema lets them through). Undefined when it names none (a
+ * client that knows no versions; If-Match: *); both given and different is a 400.
  */
-function baseVersion(body: Record<string, unknown> | undefined, ifMatch: string | string[] | undefined): number | undefined {
-  const fromBody = body?.['version'];
+function baseVersion(sent: unknown, ifMatch: string | string[] | undefined): number | undefined {
   const header = Array.isArray(ifMatch) ? ifMatch[0] : ifMatch;
-  let fromHeader: number | undefined;
-  if (header !== undefined && header.trim() !== '*') {
-    const m = /^\s*(?:W\/)?"?(\d{1,10})"?\s*$/.exec(header);
-    if (!m) throw badRequest(`If-Match must be a record version such as "3", got '${header.slice(0, 40)}'`);
-    fromHeader = Number(m[1]);
+  const digits = header === undefined ? undefined : /[0-9]+/.exec(header)?.[0];
+  const fromHeader = digits === undefined ? undefined : Number(digits);
+  const fromBody = typeof sent === 'number' ? sent : undefined;
+  if (fromHeader !== undefined && fromBody !== undefined && fromHeader !== fromBody) {
+    throw badRequest(`version ${fromBody} and If-Match ${fromHeader} disagree; send one`);
   }
-  let fromBodyNumber: number | undefined;
-  if (fromBody !== undefined && fromBody !== null && fromBody !== '') {
-    const text = String(fromBody);
-    if (!/^\d{1,10}$/.test(text)) throw badRequest(`version must be the record version the edit was based on (a whole number), got '${text.slice(0, 40)}'`);
-    fromBodyNumber = Number(text);
-  }
-  if (fromHeader !== undefined && fromBodyNumber !== undefined && fromHeader !== fromBodyNumber) {
-    throw badRequest(`version ${fromBodyNumber} and If-Match ${fromHeader} disagree; send one`);
-  }
-  return fromBodyNumber ?? fromHeader;
+  return fromBody ?? fromHeader;
 }
 
 /**
@@ -144,11 +114,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
   for (const kind of deps.registry.values()) {
     const base = kind.meta.apiPath;
     const tags = [kind.schema.title];
-    const idParam = {
-      type: 'object',
-      properties: { id: { type: 'string', pattern: ID_PATTERN, description: `The record id, 1 to ${MAX_ID}` } },
-      required: ['id'],
-    };
+    const idParam = { type: 'object', properties: { id: recordId(`The record id, 1 to ${MAX_ID}`) }, required: ['id'] };
     const conflict = {
       type: 'object',
       description: 'A field you changed was changed by someone else since your version: data holds the current record and, per field, base, theirs and yours.',
@@ -159,34 +125,47 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       },
     };
     const { begin, end } = kind.meta.rangeParams;
+    const sortable = [...new Set([kind.meta.dateField, 'id', ...(kind.meta.sortable ?? [])])];
+    const dateBound = (description: string) => ({ type: 'string', format: 'datetime-text', description });
     const listQuery: Record<string, unknown> = {
-      pageNum: { type: 'string', pattern: '^(0|[1-9][0-9]{0,8})$', description: 'Page number from 1 (default 1; 0 reads as 1, as RuoYi does)' },
-      pageSize: { type: 'string', pattern: '^[1-9][0-9]{0,4}$', description: 'Rows per page, 1 to 10000 (default 10)' },
+      pageNum: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 1_000_000,
+        default: 1,
+        description: 'Page number from 1 (0 reads as 1, as RuoYi does)',
+        ...message('must be a whole number from 1 to 1000000', '必须是 1 到 1000000 之间的整数'),
+      },
+      pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 10, description: `Rows per page, 1 to ${MAX_PAGE_SIZE}` },
       orderByColumn: {
         type: 'string',
-        pattern: listOf([...new Set([kind.meta.dateField, 'id', ...(kind.meta.sortable ?? [])])]),
-        description: `Sort column (default: newest first by the date field), or several as a,b: ${[...new Set([kind.meta.dateField, 'id', ...(kind.meta.sortable ?? [])])].join(', ')}`,
+        pattern: listOf(sortable),
+        description: `Sort column (default: newest first by the date field), or several as a,b: ${sortable.join(', ')}`,
+        ...message(
+          `must be one of the columns ${kind.meta.titles.list} can be sorted by (${sortable.join(', ')}), or several of them as a,b`,
+          `必须是可排序的列之一（${sortable.join(', ')}），或以 a,b 形式给出其中几列`,
+        ),
       },
       isAsc: {
         type: 'string',
         pattern: listOf(['asc', 'desc', 'ascending', 'descending'], true),
         description: 'asc or desc (or ascending, descending; any case); one per column, or one for all',
+        ...message(
+          'must be asc or desc (or ascending, descending), one for all columns or one per column as asc,desc',
+          '必须是 asc 或 desc（或 ascending、descending），所有列一个，或每列一个（如 asc,desc）',
+        ),
       },
-      projectName: { type: 'string', description: 'Only your own project is allowed; every list is scoped to it' },
-      [`params[${begin}]`]: {
-        type: 'string',
-        pattern: DATE_PARAM,
-        description: `From (${kind.meta.dateField}): yyyy-MM-dd or yyyy-MM-dd HH:mm:ss, a day of the calendar`,
-      },
-      [`params[${end}]`]: { type: 'string', pattern: DATE_PARAM, description: `To (${kind.meta.dateField}), inclusive` },
-      'params[beginTime]': { type: 'string', pattern: DATE_PARAM, description: `The same as params[${begin}]` },
-      'params[endTime]': { type: 'string', pattern: DATE_PARAM, description: `The same as params[${end}]` },
+      projectName: { type: 'string', description: 'Only your own project is allowed (else 403); every list is scoped to it' },
+      [`params[${begin}]`]: dateBound(`From (${kind.meta.dateField}), inclusive; a bare day means from 00:00:00`),
+      [`params[${end}]`]: dateBound(`To (${kind.meta.dateField}), inclusive; a bare day means to 23:59:59`),
+      'params[beginTime]': dateBound(`The same as params[${begin}]`),
+      'params[endTime]': dateBound(`The same as params[${end}]`),
     };
     for (const [field, how] of Object.entries(kind.meta.filters ?? {})) {
-      listQuery[field] = {
-        type: 'string',
-        description: `Filter: ${how === 'exact' ? 'equal to' : 'contains (any case)'} ${kind.schema.properties[field]?.title ?? field}`,
-      };
+      const title = kind.schema.properties[field]?.title ?? field;
+      listQuery[field] = isNumberField(kind, field)
+        ? { type: 'number', description: `Filter: equal to ${title}` }
+        : { type: 'string', maxLength: 200, description: `Filter: ${how === 'exact' ? 'equal to' : 'contains (any case)'} ${title}` };
     }
 
     app.get(
@@ -195,6 +174,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
         schema: {
           tags,
           summary: `List ${kind.meta.titles.list}`,
+          description: `An empty value is no value. Refused (400), naming what to use: another params[...] than the date range's, and a field of ${kind.meta.titles.list} that is not one of its filters.`,
           querystring: { type: 'object', properties: listQuery, additionalProperties: true },
           response: { 200: listEnvelopeOf(recordRef(kind)), ...errorResponses },
         },
@@ -230,7 +210,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       },
     );
 
-    app.get<{ Params: { id: string } }>(
+    app.get<{ Params: { id: number } }>(
       `${base}/:id`,
       {
         schema: {
@@ -242,7 +222,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       },
       async (request, reply) => {
         const user = currentUser(request);
-        const id = parseId(request.params.id);
+        const { id } = request.params;
         const found = records.get(kind, user.project, id);
         const record = found instanceof Promise ? await found : found;
         if (!record) throw recordNotFound(kind, id);
@@ -251,7 +231,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       },
     );
 
-    app.get<{ Params: { id: string } }>(
+    app.get<{ Params: { id: number } }>(
       `${base}/:id/history`,
       {
         schema: {
@@ -290,7 +270,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
       },
       async (request) => {
         const user = currentUser(request);
-        const id = parseId(request.params.id);
+        const { id } = request.params;
         const versions = await records.history(kind, user.project, id);
         if (versions.length === 0) throw recordNotFound(kind, id);
         // Stored as ISO; answered in the contract's 'yyyy-MM-dd HH:mm:ss' (issue 29).
@@ -311,7 +291,9 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
             properties: {
               'idempotency-key': {
                 type: 'string',
+                pattern: '^[\\w.:-]{1,200}$',
                 description: 'A key the client makes per record (1-200 letters, digits, -_.:); the same key again answers the record it made',
+                ...message('must be 1-200 letters, digits or - _ . :', '必须是 1-200 个字母、数字或 - _ . :'),
               },
             },
           },
@@ -335,7 +317,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
         } catch (e) {
           throw fromOtherForm(request, e);
         }
-        const key = idempotencyKeyOf(request.headers['idempotency-key']);
+        const key = request.headers['idempotency-key'] as string | undefined;
         const created = await records.create(kind, actorOf(user), data, complete, key);
         if ('conflict' in created) throw createConflict(created.conflict);
         if (created.replayed) void reply.header('idempotent-replayed', 'true');
@@ -349,8 +331,21 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
         schema: {
           tags,
           summary: `Update one ${kind.schema.title} by the body's id, merged against the version it was based on`,
-          body: { $ref: inputRef(kind) },
-          headers: { type: 'object', properties: { 'if-match': { type: 'string', description: 'The version the edit is based on, such as "3"' } } },
+          // The kind's fields (checked by the record validator), and the update's own id and version.
+          body: {
+            allOf: [
+              { $ref: inputRef(kind) },
+              {
+                type: 'object',
+                properties: {
+                  id: recordId(`The id of the ${kind.schema.title} to change, 1 to ${MAX_ID}`),
+                  version: recordVersion('The version the edit is based on (or send If-Match)'),
+                },
+                required: ['id'],
+              },
+            ],
+          },
+          headers: { type: 'object', properties: { 'if-match': IF_MATCH } },
           response: { 200: recordEnvelopeOf(recordRef(kind)), 409: conflict, ...errorResponses },
         },
       },
@@ -367,18 +362,16 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
     /** The PUT of this kind: merged against the version it was based on, checking only what it changes. */
     async function update(request: FastifyRequest) {
       const user = currentUser(request);
-      // writable() refuses a body that is not an object, so the id can be read after it.
       const { set, cleared } = validator.writable(kind, request.body);
-      const body = request.body as Record<string, unknown>;
-      if (body['id'] === undefined || body['id'] === null || body['id'] === '') throw badRequest('id is required to update a record');
-      const id = parseId(body['id']);
+      const body = request.body as { id: number; version?: number | null };
+      const { id } = body;
       if (kind.fields.some((f) => kind.schema.properties[f]?.['x-setBy'] !== undefined))
         refuseServerOwned(kind, body, await records.get(kind, user.project, id));
       const result = await records.update(
         kind,
         actorOf(user),
         id,
-        { set, cleared, baseVersion: baseVersion(body, request.headers['if-match']) },
+        { set, cleared, baseVersion: baseVersion(body.version, request.headers['if-match']) },
         (merged, current) => {
           const next = applyDerived(kind, merged);
           validator.checkChanged(kind, next, current);
@@ -392,7 +385,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
     }
 
     // The same path parameter as GET by id (one path in the document), holding one id or several.
-    app.delete<{ Params: { id: string } }>(
+    app.delete<{ Params: { id: number[] }; Querystring: { version?: number } }>(
       `${base}/:id`,
       {
         schema: {
@@ -402,26 +395,28 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
             type: 'object',
             properties: {
               id: {
-                type: 'string',
-                pattern: `^${ID_TEXT}(,${ID_TEXT}){0,999}$`,
-                description: `One id, or several comma-separated (1,2,3; at most 1000), each 1 to ${MAX_ID}`,
+                type: 'array',
+                items: recordId(`A record id, 1 to ${MAX_ID}`),
+                minItems: 1,
+                maxItems: MAX_IDS,
+                description: `One id, or several comma-separated (1,2,3; at most ${MAX_IDS}), each 1 to ${MAX_ID}`,
+                ...message(`must be one id or at most ${MAX_IDS} comma-separated ids`, `必须是一个 id，或最多 ${MAX_IDS} 个以逗号分隔的 id`),
               },
             },
             required: ['id'],
           },
           querystring: {
             type: 'object',
-            properties: { version: { type: 'string', description: 'With one id: the version you saw; a newer record is not deleted (409)' } },
+            properties: { version: recordVersion('With one id: the version you saw; a newer record is not deleted (409)') },
           },
+          headers: { type: 'object', properties: { 'if-match': IF_MATCH } },
           response: { 200: envelopeOf('ErrorEnvelope#/properties/data'), 409: conflict, ...errorResponses },
         },
       },
       async (request) => {
         const user = currentUser(request);
-        const parts = request.params.id.split(',');
-        if (parts.length > MAX_IDS) throw badRequest(`At most ${MAX_IDS} ids can be deleted at once`);
-        const ids = [...new Set(parts.map((p) => parseId(p.trim(), 'every id')))];
-        const version = baseVersion({ version: (request.query as Record<string, unknown>)['version'] }, request.headers['if-match']);
+        const ids = [...new Set(request.params.id)];
+        const version = baseVersion(request.query.version, request.headers['if-match']);
         if (version !== undefined && ids.length > 1) throw badRequest('A version can only be given when deleting one record');
         const { missing, changed } = await records.delete(kind, actorOf(user), ids, version);
         if (missing.length > 0) throw recordNotFound(kind, missing.join(', '), true);

@@ -3,7 +3,8 @@ import type { KindRegistry } from '../../shared/kind-types.js';
 import { errorResponses } from '../api-docs/kind-schemas.js';
 import { currentUser } from '../auth/authenticate.js';
 import { ok } from '../http/envelope.js';
-import { dayRange, MAX_RANGE_DAYS, parseDay } from './day.js';
+import { dayParam } from '../api-docs/parameters.js';
+import { dayRange, MAX_RANGE_DAYS } from './day.js';
 import { statsKinds, type DayStats, type RangeStats, type TotalStats } from './stats-kinds.js';
 import type { StatsRepository } from './stats-repository.js';
 
@@ -39,13 +40,13 @@ export async function statsRoutes(app: FastifyInstance, deps: StatsDeps): Promis
       schema: {
         tags: ['Statistics'],
         summary: "A day's counts per kind and its sums (for drives: time in minutes and distance in km)",
-        querystring: { type: 'object', properties: { date: { type: 'string', description: 'yyyy-MM-dd' } }, required: ['date'] },
+        querystring: { type: 'object', properties: { date: dayParam('The day, yyyy-MM-dd') }, required: ['date'] },
         response: envelope({ date: { type: 'string' }, ...counts, ...sums }),
       },
     },
     async (request) => {
       const { project } = currentUser(request);
-      const date = parseDay((request.query as Record<string, unknown>)['date']);
+      const { date } = request.query as { date: string };
       const range = { from: `${date} 00:00:00`, to: `${date} 23:59:59` };
       const result: DayStats = { date };
       for (const { kind, count, sums: summed } of kinds) {
@@ -76,8 +77,8 @@ export async function statsRoutes(app: FastifyInstance, deps: StatsDeps): Promis
         querystring: {
           type: 'object',
           properties: {
-            from: { type: 'string', description: 'First day, yyyy-MM-dd' },
-            to: { type: 'string', description: 'Last day, yyyy-MM-dd (inclusive)' },
+            from: dayParam('First day, yyyy-MM-dd'),
+            to: dayParam(`Last day, yyyy-MM-dd (inclusive; at most ${MAX_RANGE_DAYS} days from the first, not before it)`),
           },
           required: ['from', 'to'],
         },
@@ -86,8 +87,8 @@ export async function statsRoutes(app: FastifyInstance, deps: StatsDeps): Promis
     },
     async (request) => {
       const { project } = currentUser(request);
-      const query = request.query as Record<string, unknown>;
-      const { from, to, days } = dayRange(query['from'], query['to']);
+      const query = request.query as { from: string; to: string };
+      const { from, to, days } = dayRange(query.from, query.to);
       const result: RangeStats = { from, to, days: days.map((date) => ({ date })) };
       for (const { kind, count, sums: summed } of kinds) {
         const found = await stats.perDay(
