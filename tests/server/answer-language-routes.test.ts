@@ -51,6 +51,15 @@ describe('refusals in the language the request asks for', () => {
     expect([missing.status, missing.body.msg]).toEqual([404, '问题记录 999999 不存在']);
   });
 
+  it('asks for a sign-in in Chinese when the token is missing or has ended', async () => {
+    const none = await s.request('GET', '/api/vtp/issueRecord/list', { headers: ZH });
+    expect([none.status, none.body.msg]).toEqual([401, '请先登录：此请求需要 Authorization: Bearer 令牌']);
+    const ended = await s.request('GET', '/api/vtp/issueRecord/list', { token: 'not-a-token-of-this-server', headers: ZH });
+    expect([ended.status, ended.body.msg]).toEqual([401, '登录已过期或已退出，请重新登录']);
+    const english = await s.request('GET', '/api/vtp/issueRecord/list', { token: 'not-a-token-of-this-server' });
+    expect(english.body.msg).toBe('Your session has expired or was signed out; please sign in again');
+  });
+
   it('refuses a sign-in, a download and a file path in Chinese', async () => {
     const login = { username: ALICE.username, password: 'wrong-password-1' };
     const enLogin = await s.request('POST', '/api/auth/login', { body: login });

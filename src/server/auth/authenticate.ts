@@ -29,15 +29,17 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  */
 export function authenticate(tokens: TokenStore, clientId: string) {
   const signIn = (request: FastifyRequest, signedIn: SignedIn | undefined): void => {
-    if (!signedIn) throw unauthorized('Your session has expired or was signed out; please sign in again');
+    if (!signedIn) throw unauthorized('Your session has expired or was signed out; please sign in again', '登录已过期或已退出，请重新登录');
     request.user = signedIn.user;
     request.linkId = signedIn.linkId;
   };
   return (request: FastifyRequest): Promise<void> | undefined => {
     const sentClient = request.headers['clientid'];
-    if (sentClient !== undefined && sentClient !== clientId) throw unauthorized('The client id does not match this server; please sign in again');
+    if (sentClient !== undefined && sentClient !== clientId)
+      throw unauthorized('The client id does not match this server; please sign in again', '客户端标识与本服务器不符，请重新登录');
     const token = bearerToken(request);
-    if (token === undefined) throw unauthorized('Please sign in: this request needs an Authorization: Bearer token');
+    if (token === undefined)
+      throw unauthorized('Please sign in: this request needs an Authorization: Bearer token', '请先登录：此请求需要 Authorization: Bearer 令牌');
     const remembered = tokens.remembered(token);
     if (remembered !== undefined) {
       signIn(request, remembered);
@@ -50,13 +52,13 @@ export function authenticate(tokens: TokenStore, clientId: string) {
 /** The sign-in of a request that passed authenticate, for signing links that die with it. */
 export function currentLinkClaim(request: FastifyRequest): { userId: number; linkId: string } {
   const user = currentUser(request);
-  if (request.linkId === undefined) throw unauthorized('Please sign in');
+  if (request.linkId === undefined) throw unauthorized('Please sign in', '请先登录');
   return { userId: user.id, linkId: request.linkId };
 }
 
 /** The signed-in user of a request that passed authenticate. */
 export function currentUser(request: FastifyRequest): User {
-  if (!request.user) throw unauthorized('Please sign in');
+  if (!request.user) throw unauthorized('Please sign in', '请先登录');
   return request.user;
 }
 
