@@ -186,11 +186,17 @@ describe('field screens at 390 px', () => {
     expect(await page.getByLabel('Longitude', { exact: true }).inputValue()).toBe('-3.2');
     expect(await page.getByLabel('Longitude', { exact: true }).getAttribute('inputmode')).toBe('decimal');
     await page.getByLabel('Latitude', { exact: true }).fill('55.95');
+    // The report time is written as the contract writes it, and the phone's picker sits under the calendar icon.
+    expect(await page.getByLabel('Report Time', { exact: true }).inputValue()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const picker = page.getByLabel('Choose Report Time');
+    await expectTouchable(picker, 'the date picker');
+    await picker.fill('2026-11-20T08:15:00');
+    expect(await page.getByLabel('Report Time', { exact: true }).inputValue()).toBe('2026-11-20 08:15:00');
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await page.waitForURL(/\/data\/poi\/\d+$/);
     const id = Number(new URL(page.url()).pathname.split('/').pop());
     const stored = (await server.request('GET', `/api/vtp/poi/${id}`, { token })).body.data;
-    expect(stored).toMatchObject({ title: 'Edinburgh charger', lon: -3.2, lat: 55.95 });
+    expect(stored).toMatchObject({ title: 'Edinburgh charger', lon: -3.2, lat: 55.95, reportTime: '2026-11-20 08:15:00' });
     await context.close();
   });
 });

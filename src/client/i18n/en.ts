@@ -325,6 +325,11 @@ export const en = {
     unavailable: 'The phone could not tell its position: try again, or type the values.',
     unsupported: 'This browser cannot tell the phone’s position: type the values.',
   },
+  dateField: {
+    choose: 'Choose {{name}}',
+    format: 'e.g. 2026-11-26 08:30:00',
+    formatDate: 'e.g. 2026-11-26',
+  },
   signOut: {
     question: 'Are you sure you want to sign out of your account?',
     keep: 'Keep it and sign out',

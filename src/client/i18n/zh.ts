@@ -325,6 +325,11 @@ export const zh = {
     unavailable: '手机无法确定位置：请重试，或手动输入。',
     unsupported: '此浏览器无法获取手机位置：请手动输入。',
   },
+  dateField: {
+    choose: '选择{{name}}',
+    format: '如 2026-11-26 08:30:00',
+    formatDate: '如 2026-11-26',
+  },
   signOut: {
     question: '确定要退出登录吗？',
     keep: '保留并退出登录',

@@ -1,7 +1,11 @@
+import { useState } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
+import { useTranslation } from 'react-i18next';
+
+type Mode = 'date' | 'datetime';
 
 /** 'yyyy-MM-dd HH:mm:ss' (stored) to the value a datetime-local input shows, and back. */
-export function toInputValue(stored: unknown, mode: 'date' | 'datetime'): string {
+export function toInputValue(stored: unknown, mode: Mode): string {
   if (typeof stored !== 'string' || stored === '') return '';
   const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2})(?::(\d{2}))?)?/.exec(stored);
   if (!m) return '';
@@ -9,49 +13,88 @@ export function toInputValue(stored: unknown, mode: 'date' | 'datetime'): string
   return `${m[1]}T${m[2] ?? '00:00'}:${m[3] ?? '00'}`;
 }
 
-export function fromInputValue(input: string, mode: 'date' | 'datetime'): string | undefined {
+export function fromInputValue(input: string, mode: Mode): string | undefined {
   if (input === '') return undefined;
   if (mode === 'date') return input;
   const [date, time = '00:00'] = input.split('T');
   return `${date} ${time.length === 5 ? `${time}:00` : time.slice(0, 8)}`;
 }
 
+/** A stored value in the contract's text format ('2026-11-22 10:12:00', '2026-11-22'); a value that is not a date stays as it is. */
+export function contractText(stored: unknown, mode: Mode): string {
+  const input = toInputValue(stored, mode);
+  if (input === '') return typeof stored === 'string' ? stored : '';
+  return mode === 'date' ? input : input.replace('T', ' ');
+}
+
 /**
- * Dates and times with the phone's own picker, stored in the contract's text formats
- * ('yyyy-MM-dd' or 'yyyy-MM-dd HH:mm:ss'). A stored value the picker cannot show is shown as text.
+ * What a tester typed, in the contract's format where it reads as one: a missing ':ss' or a 'T'
+ * between date and time is completed ('2026-11-22 10:12' -> '2026-11-22 10:12:00'). Anything else
+ * is kept as typed, for the form's check to name.
+ */
+export function fromTyped(text: string, mode: Mode): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2})(:\d{2})?)?$/.exec(trimmed);
+  if (!m) return text;
+  if (mode === 'date') return m[2] === undefined ? (m[1] as string) : text;
+  return m[2] === undefined ? text : `${m[1]} ${m[2]}${m[3] ?? ':00'}`;
+}
+
+/**
+ * Dates and times written as the contract writes them ('yyyy-MM-dd HH:mm:ss' or 'yyyy-MM-dd'),
+ * in edit mode too, whatever the phone's language: a text field, and beside it the phone's own
+ * picker (a native date input under the calendar icon, which a tap opens). The browser's locale
+ * rendering of a date input ('11/22/2026, 10:12 AM') is never shown.
  */
 export function DateTextWidget({ id, value, disabled, readonly, onChange, options, label }: WidgetProps) {
-  const mode = options['mode'] === 'date' ? 'date' : 'datetime';
-  const shown = toInputValue(value, mode);
+  const { t } = useTranslation();
+  const mode: Mode = options['mode'] === 'date' ? 'date' : 'datetime';
+  // While a tester types, the field shows what they typed (a partial date) rather than the value.
+  const [typing, setTyping] = useState<string | null>(null);
+  const text = contractText(value, mode);
   if (disabled || readonly) {
-    // Viewing: the contract's own text ('2026-11-22 10:12:00'), not the browser's locale rendering
-    // of a date input ('11/22/2026, 10:12:00 AM').
-    const text = shown === '' ? (typeof value === 'string' ? value : '') : mode === 'date' ? shown : shown.replace('T', ' ');
     return <input id={id} className="p-inputtext p-component w-full" value={text} disabled readOnly aria-label={label} />;
   }
-  if (shown === '' && typeof value === 'string' && value !== '') {
-    // Not a date we can read: keep it editable as text rather than lose it.
-    return (
+  const format = mode === 'date' ? t('dateField.formatDate') : t('dateField.format');
+  return (
+    <div className="date-text">
       <input
         id={id}
-        className="p-inputtext p-component w-full"
-        value={value}
-        disabled={disabled || readonly}
-        onChange={(e) => onChange(e.target.value)}
+        className="p-inputtext p-component"
+        value={typing ?? text}
+        placeholder={format}
+        autoComplete="off"
+        spellCheck={false}
+        onChange={(e) => {
+          setTyping(e.target.value);
+          onChange(fromTyped(e.target.value, mode));
+        }}
+        onBlur={() => setTyping(null)}
         aria-label={label}
       />
-    );
-  }
-  return (
-    <input
-      id={id}
-      type={mode === 'date' ? 'date' : 'datetime-local'}
-      step={mode === 'date' ? undefined : 1}
-      className="p-inputtext p-component w-full"
-      value={shown}
-      disabled={disabled || readonly}
-      onChange={(e) => onChange(fromInputValue(e.target.value, mode))}
-      aria-label={label}
-    />
+      <span className="date-text-pick">
+        <i className="pi pi-calendar" aria-hidden="true" />
+        <input
+          type={mode === 'date' ? 'date' : 'datetime-local'}
+          step={mode === 'date' ? undefined : 1}
+          className="date-text-picker"
+          value={toInputValue(value, mode)}
+          aria-label={t('dateField.choose', { name: label })}
+          // A click on the input itself opens the picker on desktop browsers too (phones open it on a tap).
+          onClick={(e) => {
+            try {
+              e.currentTarget.showPicker();
+            } catch {
+              // Not allowed or not there: the browser's own way of opening it remains.
+            }
+          }}
+          onChange={(e) => {
+            setTyping(null);
+            onChange(fromInputValue(e.target.value, mode));
+          }}
+        />
+      </span>
+    </div>
   );
 }
