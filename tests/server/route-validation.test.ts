@@ -115,7 +115,7 @@ describe.each(dbTargets())('route schemas validate on $name', (target) => {
       [
         'DELETE',
         `${poi}/7?version=v2`,
-        "version must be the record version the edit was based on (a whole number), got 'v2'",
+        "version must be the record version you saw (a whole number), got 'v2'",
         [`${poi}/{id}`, 'delete', 'query', 'v2'],
         'version',
       ],

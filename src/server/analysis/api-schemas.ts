@@ -11,8 +11,8 @@ import { message } from '../http/route-validation.js';
 /** docs/PRODUCT.md section 8: the issue file analysis task id (the protocol's one task, whatever the kind). */
 export const ANALYSIS_TASK_ID = -3;
 /** The longest report a worker may send, and the longest remark or error. */
-export const MAX_REPORT = 200_000;
-export const MAX_TEXT = 4000;
+const MAX_REPORT = 200_000;
+const MAX_TEXT = 4000;
 
 export const TESTER_TAGS = ['Issue video analysis'];
 export const WORKER_TAGS = ['Issue video analysis: workers'];

@@ -52,7 +52,7 @@ export function recordVersion(description: string): Record<string, unknown> {
     minimum: 0,
     maximum: MAX_ID,
     description,
-    ...message('must be the record version the edit was based on (a whole number)', '必须是编辑所基于的记录版本（整数）'),
+    ...message('must be the record version you saw (a whole number)', '必须是您看到的记录版本（整数）'),
   };
 }
 
