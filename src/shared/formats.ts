@@ -48,6 +48,12 @@ export const formatHints: Record<string, string> = {
   'date-text': 'a date like 2024-01-31',
 };
 
+/** The same in Chinese, for the server's refusals to a phone in Chinese (docs/decisions/045). */
+export const formatHintsZh: Record<string, string> = {
+  'datetime-text': '日期（如 2024-01-31）或日期和时间（如 2024-01-31 08:30:00）',
+  'date-text': '日期（如 2024-01-31）',
+};
+
 /**
  * Turns any accepted date text into the sortable 'yyyy-MM-dd HH:mm:ss' form, or ''
  * for a missing or unreadable value. Time zones are dropped: road-test times are

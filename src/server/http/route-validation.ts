@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
-import { customFormats, DATE_TEXT, DATETIME_TEXT, formatHints, isCalendarDate } from '../../shared/formats.js';
+import { customFormats, DATE_TEXT, DATETIME_TEXT, formatHints, formatHintsZh, isCalendarDate } from '../../shared/formats.js';
 import { ApiError } from './envelope.js';
 
 /**
@@ -203,8 +203,7 @@ function annotated(schema: Schema): Said | undefined {
 }
 
 const FORMATS: Record<string, Said> = {
-  'datetime-text': { en: formatHints['datetime-text'] ?? '', zh: '日期（如 2024-01-31）或日期和时间（如 2024-01-31 08:30:00）' },
-  'date-text': { en: formatHints['date-text'] ?? '', zh: '日期（如 2024-01-31）' },
+  ...Object.fromEntries(Object.entries(formatHints).map(([name, en]) => [name, { en, zh: formatHintsZh[name] ?? en }])),
   date: { en: 'a day like 2026-11-21 (yyyy-MM-dd)', zh: '日期，如 2026-11-21（yyyy-MM-dd）' },
 };
 

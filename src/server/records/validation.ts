@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { customFormats, DATETIME_TEXT, formatHints, isCalendarDate, toContractDateText } from '../../shared/formats.js';
+import { customFormats, DATETIME_TEXT, formatHints, formatHintsZh, isCalendarDate, toContractDateText } from '../../shared/formats.js';
 import type { Kind, KindRegistry } from '../../shared/kind-types.js';
 import { propertyTypes } from '../../shared/kinds.js';
 import { PROPERTY_X_KEYWORDS, ROOT_X_KEYWORDS } from '../../shared/schema-check.js';
@@ -27,11 +27,6 @@ const TYPE_WORDS_ZH: Record<string, string> = {
   boolean: 'true 或 false',
   object: '对象',
   array: '列表',
-};
-
-const FORMAT_HINTS_ZH: Record<string, string> = {
-  'datetime-text': '日期（如 2024-01-31）或日期和时间（如 2024-01-31 08:30:00）',
-  'date-text': '日期（如 2024-01-31）',
 };
 
 /** One refusal's text in English (the API's contract, naming the field) and in Chinese (naming its title). */
@@ -72,7 +67,7 @@ function describe(kind: Kind, error: ErrorObject, record: RecordData): Said {
       const format = String(p['format']);
       return {
         en: `${field} must be ${formatHints[format] ?? `in ${format} format`}${got}`,
-        zh: `${title}必须是${FORMAT_HINTS_ZH[format] ?? ` ${format} 格式`}${gotZh}`,
+        zh: `${title}必须是${formatHintsZh[format] ?? ` ${format} 格式`}${gotZh}`,
       };
     }
     case 'minimum':
