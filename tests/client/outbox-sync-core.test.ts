@@ -257,8 +257,8 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
       'POST /sharepoint/files/upload/session': () => 'offline',
     });
 
-    // The refused one reached the server (and is parked); the other waits.
-    expect(await sendOutbox({ token: 't', owner, fetch: net.fetch })).toEqual({ sent: 1, filesSent: 1, waiting: 1 });
+    // The refused one is parked, not counted as sent (the toast says what reached the server); the other waits.
+    expect(await sendOutbox({ token: 't', owner, fetch: net.fetch })).toEqual({ sent: 0, filesSent: 0, waiting: 1 });
     const kept = new Map((await waitingFiles.list(owner)).map((f) => [f.name, f]));
     expect(kept.get('huge.jpg')).toMatchObject({ state: 'refused', lastError: 'File too large' });
     expect(kept.get('dashcam.mp4')).toMatchObject({ state: 'waiting', lastError: expect.stringContaining('Cannot reach the server') });

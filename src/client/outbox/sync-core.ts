@@ -115,8 +115,12 @@ async function sendItem(ctx: SyncContext, item: OutboxItem): Promise<Outcome> {
   return 'done';
 }
 
-/** Uploads one waiting file into its record's folder, resuming the session it kept (api/upload-protocol.ts). */
-async function sendFile(ctx: SyncContext, file: WaitingFile): Promise<Outcome> {
+/**
+ * Uploads one waiting file into its record's folder, resuming the session it kept
+ * (api/upload-protocol.ts). 'refused': the server would not take it; it is kept, parked with the
+ * server's words, and did not reach the server.
+ */
+async function sendFile(ctx: SyncContext, file: WaitingFile): Promise<Outcome | 'refused'> {
   const state: SessionState = file.uploadUrl ? { uploadUrl: file.uploadUrl } : {};
   try {
     await uploadFile(syncWire(ctx), { filesBase: ctx.filesBase ?? FILES_BASE, folder: file.folder }, file.blob, file.name, state);
@@ -132,7 +136,7 @@ async function sendFile(ctx: SyncContext, file: WaitingFile): Promise<Outcome> {
       return 'offline';
     }
     await waitingFiles.put({ ...file, state: 'refused', lastError: message });
-    return 'done';
+    return 'refused';
   }
 }
 
@@ -161,7 +165,10 @@ export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
     for (const file of await waitingFiles.list(ctx.owner)) {
       // A file of a record not created yet waits for its create.
       if (file.state !== 'waiting' || file.createKey !== undefined) continue;
-      stopped = await sendFile(ctx, file);
+      const outcome = await sendFile(ctx, file);
+      // A refused file is parked and the rest go on; it is not counted as sent (a toast says what reached the server).
+      if (outcome === 'refused') continue;
+      stopped = outcome;
       if (stopped !== 'done') {
         filesWaiting++;
         break;
