@@ -75,10 +75,14 @@ describe('a 401 from the server', () => {
     fakeFetch({
       'GET /api/system/user/getInfo': () => ({ status: 401, body: { code: 401, msg: 'Your session has expired or was signed out; please sign in again' } }),
     });
+    const { rememberRecord, rememberedRecord } = await import('../../src/client/api/recent-records');
+    rememberRecord('issue', '7', { id: 7, issueTitle: 'Read before the sign-in ended' });
     renderApp('/vehicle');
     await waitFor(() => expect(current.location?.pathname).toBe('/login'));
     expect(current.location?.state).toEqual({ from: '/vehicle' });
     expect(localStorage.getItem('accessToken')).toBeNull();
+    // Nothing read under the ended sign-in is kept for whoever signs in next on this page.
+    expect(rememberedRecord('issue', '7')).toBeUndefined();
   });
 
   it('does the same for a body code 401 sent with HTTP 200, as the original backend does', async () => {

@@ -93,6 +93,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const expire = useCallback(() => {
     storage.clearUser();
     forgetSignInForSync();
+    // As at sign-out: whoever signs in next on this page is shown nothing read under the ended sign-in.
+    forgetRecords();
     setState({ status: 'signedOut' });
   }, []);
 
