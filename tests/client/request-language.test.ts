@@ -4,6 +4,8 @@ import { filesRequest } from '../../src/client/api/files';
 import { applyLanguage } from '../../src/client/i18n';
 import { fetchInLanguage } from '../../src/client/i18n/request-language';
 import { fakeFetch } from './fake-server';
+import { OFFLINE_MESSAGE } from '../../src/client/api/answer';
+import { uploadErrorText } from '../../src/client/files/upload-errors';
 
 // docs/decisions/045: every request says the language on screen, so the server's refusals are in it.
 describe('the language requests ask for', () => {
@@ -37,5 +39,21 @@ describe('the language requests ask for', () => {
     const sent = inner.mock.calls.map(([, init]) => new Headers(init?.headers));
     expect(sent.map((h) => h.get('accept-language'))).toEqual(['zh-CN', 'en', 'fr']);
     expect(sent[0]?.get('accept')).toBe('application/json');
+  });
+
+  it('says in the language on screen that the server could not be reached, on the API and files calls and in the upload list', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    await applyLanguage('zh');
+    await expect(apiRequest('GET', '/x')).rejects.toMatchObject({ status: 0, message: '无法连接服务器，请检查网络后重试。' });
+    await expect(filesRequest('GET', '/sharepoint/y')).rejects.toMatchObject({ status: 0, message: '无法连接服务器，请检查网络后重试。' });
+    // The upload protocol (also run by the service worker) keeps the English words; a screen says them in its language.
+    expect(uploadErrorText(OFFLINE_MESSAGE)).toBe('无法连接服务器，请检查网络后重试。');
+    await applyLanguage('en');
+    await expect(apiRequest('GET', '/x')).rejects.toMatchObject({ status: 0, message: OFFLINE_MESSAGE });
+    expect(uploadErrorText(OFFLINE_MESSAGE)).toBe(OFFLINE_MESSAGE);
+    vi.unstubAllGlobals();
   });
 });

@@ -3,7 +3,8 @@ import { API_BASE, CLIENT_ID, REQUEST_TIMEOUT_MS } from './config';
 import { storage } from '../lib/storage';
 import { BUILT_SCHEMAS_VERSION, noteServerSchemas } from './form-version';
 import { requestLanguageHeaders } from '../i18n/request-language';
-import { answerCode, answerHeaders, answerMessage, isSuccess, isUnauthorized, OFFLINE_MESSAGE, TIMEOUT_MESSAGE } from './answer';
+import { answerCode, answerHeaders, answerMessage, isSuccess, isUnauthorized, OFFLINE_MESSAGE } from './answer';
+import { t } from '../i18n';
 
 export { ApiError, type Envelope, type ListEnvelope };
 // Reading an answer is api/answer.ts's (the outbox's sync in the service worker reads them too).
@@ -116,9 +117,10 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
       ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
     });
   } catch (e) {
-    if (timeout.signal.aborted) throw new ApiError(0, TIMEOUT_MESSAGE);
+    // Worded here, on the page, in the language on screen (answer.ts, shared with the service worker, words them in English).
+    if (timeout.signal.aborted) throw new ApiError(0, t('common.timedOut'));
     if (options.signal?.aborted) throw e;
-    throw new ApiError(0, OFFLINE_MESSAGE);
+    throw new ApiError(0, t('common.offline'));
   } finally {
     clearTimeout(timer);
   }
@@ -128,7 +130,7 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
   const body: unknown = await response.json().catch(() => null);
   return readAnswer<T>(response.status, body, {
     signOutOn401: !options.noAuthRedirect,
-    fallback: 'An error occurred',
+    fallback: t('common.errorOccurred'),
     headers: answerHeaders(response.headers),
   });
 }

@@ -1,4 +1,5 @@
-import { ApiError, apiHeaders, apiRequest, OFFLINE_MESSAGE, readAnswer, type Envelope } from './client';
+import { ApiError, apiHeaders, apiRequest, readAnswer, type Envelope } from './client';
+import { t } from '../i18n';
 import { FILES_BASE, REQUEST_TIMEOUT_MS } from './config';
 import { dataOf } from './answer';
 import { requestLanguageHeaders } from '../i18n/request-language';
@@ -39,7 +40,7 @@ export async function filesRequest(method: string, url: string, body?: unknown, 
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
   } catch {
-    throw new ApiError(0, OFFLINE_MESSAGE);
+    throw new ApiError(0, t('common.offline'));
   }
   const parsed: unknown = await response.json().catch(() => null);
   return readAnswer<unknown>(response.status, parsed, { signOutOn401: withAuth });

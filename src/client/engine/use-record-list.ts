@@ -6,6 +6,7 @@ import { apiRequest, ApiError, type ListEnvelope } from '../api/client';
 import { withOfflineCopy } from '../api/offline-cache';
 import type { Kind } from '../../shared/kind-types';
 import { storage } from '../lib/storage';
+import { t } from '../i18n';
 
 export type RecordRow = Record<string, unknown> & { id?: number };
 
@@ -73,7 +74,8 @@ export function useRecordList(kind: Kind, page: number, range: DateRange, onErro
 
   let state: ListState;
   if (isLoading || (!data && !error)) state = { status: 'loading' };
-  else if (error || !data) state = { status: 'error', message: (error as Error | undefined)?.message ?? 'An error occurred', offline: unreachable(error) };
+  else if (error || !data)
+    state = { status: 'error', message: (error as Error | undefined)?.message ?? t('common.errorOccurred'), offline: unreachable(error) };
   else {
     const total = Number(data.body.total) || 0;
     state = {

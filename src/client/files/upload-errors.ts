@@ -1,3 +1,4 @@
+import { OFFLINE_MESSAGE, TIMEOUT_MESSAGE } from '../api/answer';
 import { readUploadFailure } from '../api/upload-protocol';
 import { t } from '../i18n';
 
@@ -8,8 +9,11 @@ import { t } from '../i18n';
 
 /** A kept upload failure in the language on screen. */
 export function uploadErrorText(message: string): string {
+  if (message === OFFLINE_MESSAGE) return t('common.offline');
+  if (message === TIMEOUT_MESSAGE) return t('common.timedOut');
   const worded = readUploadFailure(message);
   if (worded === undefined) return message;
   if (worded.step === 'session') return t('files.sessionFailed');
-  return t('files.chunkFailed', { n: worded.n, status: worded.status, detail: worded.detail });
+  const detail = worded.detail === OFFLINE_MESSAGE ? t('common.offline') : worded.detail === TIMEOUT_MESSAGE ? t('common.timedOut') : worded.detail;
+  return t('files.chunkFailed', { n: worded.n, status: worded.status, detail });
 }

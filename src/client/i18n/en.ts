@@ -14,6 +14,8 @@ export const en = {
     add: 'Add',
     unknown: 'unknown',
     errorOccurred: 'An error occurred',
+    offline: 'Cannot reach the server. Check your connection and try again.',
+    timedOut: 'The server did not answer within 30 seconds. Please try again.',
     sampleData: 'Sample data',
   },
   pages: {

@@ -15,6 +15,8 @@ export const zh = {
     add: '新增',
     unknown: '未知',
     errorOccurred: '发生错误',
+    offline: '无法连接服务器，请检查网络后重试。',
+    timedOut: '服务器 30 秒内没有应答，请重试。',
     sampleData: '示例数据',
   },
   pages: {
