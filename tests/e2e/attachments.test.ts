@@ -81,11 +81,11 @@ describe('issue attachments in Chromium against the real server', () => {
     expect(sha256(fs.readFileSync(file))).toBe(sha256(VIDEO));
 
     await page.getByRole('button', { name: 'Record audio' }).click();
-    await page.getByRole('button', { name: 'Stop recording' }).waitFor();
+    await page.getByRole('button', { name: /^Stop \d+:\d\d, end the recording$/ }).waitFor();
     await page.getByText('Recording started...').waitFor();
     await page.waitForTimeout(2000);
     await snap(page, 'attachments-recording');
-    await page.getByRole('button', { name: 'Stop recording' }).click();
+    await page.getByRole('button', { name: /^Stop \d+:\d\d, end the recording$/ }).click();
     await expect.poll(() => page.getByText('Uploaded', { exact: true }).count()).toBe(3);
     const recording = page.getByRole('button', { name: /^Preview recording_\d{8}-\d{6}\.webm$/ });
     await recording.waitFor();

@@ -210,9 +210,9 @@ describe('the app without coverage', () => {
     await page.getByLabel('Choose files to upload').setInputFiles([{ name: 'rattle.jpg', mimeType: 'image/jpeg', buffer: photo }]);
     await page.getByTestId('pending-attachment').getByText('rattle.jpg').waitFor();
     await page.getByRole('button', { name: 'Record audio' }).click();
-    await page.getByRole('button', { name: 'Stop recording' }).waitFor();
+    await page.getByRole('button', { name: /^Stop \d+:\d\d, end the recording$/ }).waitFor();
     await page.waitForTimeout(2000);
-    await page.getByRole('button', { name: 'Stop recording' }).click();
+    await page.getByRole('button', { name: /^Stop \d+:\d\d, end the recording$/ }).click();
     await expect.poll(() => page.getByTestId('pending-attachment').count()).toBe(2);
     await snap(page, 'offline-new-issue-attachments');
     await page.getByRole('button', { name: 'Save Changes' }).click();

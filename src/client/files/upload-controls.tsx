@@ -43,7 +43,8 @@ export function UploadControls({ onFiles, recorder }: { onFiles: (files: File[])
             severity="danger"
             className="attachment-record recording"
             onClick={recorder.stop}
-            aria-label={t('files.stopRecording')}
+            // The name holds the visible text ('Stop 0:05'), as WCAG's label in name asks.
+            aria-label={t('files.stopRecording', { time: clock(recorder.elapsed) })}
           />
         ) : (
           <Button

@@ -177,7 +177,7 @@ export const en = {
     recordingNamePlaceholder: 'Recording name (optional)',
     recordingName: 'Recording name',
     stop: 'Stop {{time}}',
-    stopRecording: 'Stop recording',
+    stopRecording: 'Stop {{time}}, end the recording',
     record: 'Record',
     recordAudio: 'Record audio',
     uploads: 'Uploads',

@@ -178,7 +178,7 @@ export const zh = {
     recordingNamePlaceholder: '录音名称（可选）',
     recordingName: '录音名称',
     stop: '停止 {{time}}',
-    stopRecording: '停止录音',
+    stopRecording: '停止 {{time}}（结束录音）',
     record: '录音',
     recordAudio: '录音（录制音频）',
     uploads: '上传',

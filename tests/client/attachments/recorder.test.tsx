@@ -78,7 +78,7 @@ describe('recording a voice note', () => {
     expect(getUserMedia).toHaveBeenCalledWith({ audio: true });
     expect(FakeRecorder.last?.options).toEqual({ mimeType: 'audio/webm;codecs=opus' });
     expect(screen.getByLabelText('Recording name')).toBeDisabled();
-    await user.click(screen.getByRole('button', { name: 'Stop recording' }));
+    await user.click(screen.getByRole('button', { name: /^Stop \d+:\d\d, end the recording$/ }));
     expect(track.stop).toHaveBeenCalled();
     expect(await screen.findByText('Uploaded')).toBeInTheDocument();
     const sent = xhr.requests[0]?.sentFile() as File;
@@ -95,7 +95,7 @@ describe('recording a voice note', () => {
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Recording name'), 'Brake noise');
     await user.click(screen.getByRole('button', { name: 'Record audio' }));
-    await user.click(await screen.findByRole('button', { name: 'Stop recording' }));
+    await user.click(await screen.findByRole('button', { name: /^Stop \d+:\d\d, end the recording$/ }));
     expect(await screen.findByText('Failed to upload recording "Brake noise.webm".')).toBeInTheDocument();
     expect(screen.getByText('Upload failed: Disk full')).toBeInTheDocument();
   });
@@ -111,7 +111,7 @@ describe('recording a voice note', () => {
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Recording name'), '...');
     await user.click(screen.getByRole('button', { name: 'Record audio' }));
-    await user.click(await screen.findByRole('button', { name: 'Stop recording' }));
+    await user.click(await screen.findByRole('button', { name: /^Stop \d+:\d\d, end the recording$/ }));
     await waitFor(() => expect(xhr.requests).toHaveLength(1));
     expect((xhr.requests[0]?.sentFile() as File).name).toMatch(/^recording_\d{8}-\d{6}\.webm$/);
     expect(await screen.findByText('Uploaded')).toBeInTheDocument();
@@ -124,7 +124,7 @@ describe('recording a voice note', () => {
     const { track } = micWorks();
     renderPanel();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Record audio' }));
-    await screen.findByRole('button', { name: 'Stop recording' });
+    await screen.findByRole('button', { name: /^Stop \d+:\d\d, end the recording$/ });
     FakeRecorder.last?.onerror?.();
     expect(await screen.findByText('An error occurred during recording.')).toBeInTheDocument();
     expect(track.stop).toHaveBeenCalled();
