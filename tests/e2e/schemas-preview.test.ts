@@ -115,8 +115,8 @@ describe('npm run schemas:preview', () => {
     const created = section('new');
     await expect.poll(() => created.getByRole('heading', { level: 1 }).innerText()).toBe('New Issue Record');
     expect(await created.locator('#root_issueTitle').inputValue()).toBe('Sample Title');
-    // x-default now: the start time is now; a new record has no id field.
-    expect(await created.locator('#root_issueStartTime').inputValue()).toMatch(new RegExp(`^${today()}T`));
+    // x-default now: the start time is now, in the contract's format; a new record has no id field.
+    expect(await created.locator('#root_issueStartTime').inputValue()).toMatch(new RegExp(`^${today()} \\d\\d:\\d\\d:\\d\\d$`));
     expect(await created.locator('#root_id').getAttribute('type')).toBe('hidden');
     expect(await created.getByText('ID', { exact: true }).count()).toBe(0);
     await snap(page, 'schemas-preview-new');
