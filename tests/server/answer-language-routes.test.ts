@@ -60,6 +60,15 @@ describe('refusals in the language the request asks for', () => {
     expect(english.body.msg).toBe('Your session has expired or was signed out; please sign in again');
   });
 
+  it('refuses to submit an issue with nothing to analyse in Chinese', async () => {
+    const created = await s.request('POST', '/api/vtp/issueRecord', { token: alice, body: { issueTitle: 'No clip yet' } });
+    const id = created.body.data.id as number;
+    const en = await s.request('POST', '/api/vtp/issueRecord/aiSubmit', { token: alice, body: { id, mode: '' } });
+    const zh = await s.request('POST', '/api/vtp/issueRecord/aiSubmit', { token: alice, body: { id, mode: '' }, headers: ZH });
+    expect([en.status, en.body.msg]).toEqual([400, `Issue ${id} has no video or image attachment to analyse; attach one in its Attachments card first`]);
+    expect([zh.status, zh.body.msg]).toEqual([400, `问题记录 ${id} 没有可分析的视频或图片附件；请先在附件卡片中添加`]);
+  });
+
   it('refuses a sign-in, a download and a file path in Chinese', async () => {
     const login = { username: ALICE.username, password: 'wrong-password-1' };
     const enLogin = await s.request('POST', '/api/auth/login', { body: login });

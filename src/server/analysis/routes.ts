@@ -11,6 +11,7 @@ import type { UploadLimits } from '../files/upload-limits.js';
 import { workerProjects } from '../users/user-repository.js';
 import { analysisSchemas, ANALYSIS_TASK_ID } from './api-schemas.js';
 import type { AnalysisJobs, Job, Worker } from './jobs.js';
+import { zhKindTitle } from '../records/zh-names.js';
 import { DESENSITIZED_FOLDER, fileName, folderOf, mediaFiles } from './media.js';
 
 export interface AnalysisDeps {
@@ -88,7 +89,7 @@ export async function analysisRoutes(app: FastifyInstance, deps: AnalysisDeps): 
 
   async function statusOf(id: number, project: string) {
     const record = await records.get(kind, project, id);
-    if (!record) throw notFound(`${kind.schema.title} ${id} not found`);
+    if (!record) throw notFound(`${kind.schema.title} ${id} not found`, `${zhKindTitle(kind)} ${id} 不存在`);
     const job = await jobs.find(id);
     const mine = job?.project_name === project ? job : undefined;
     return {
@@ -110,9 +111,13 @@ export async function analysisRoutes(app: FastifyInstance, deps: AnalysisDeps): 
     const id = idOf(request);
     const mode = bodyOf(request).mode ?? '';
     const record = await records.get(kind, user.project, id);
-    if (!record) throw notFound(`${kind.schema.title} ${id} not found`);
+    if (!record) throw notFound(`${kind.schema.title} ${id} not found`, `${zhKindTitle(kind)} ${id} 不存在`);
     const media = await mediaFiles(storage, user.project, kind, record);
-    if (media.length === 0) throw badRequest(`${noun} ${id} has no video or image attachment to analyse; attach one in its Attachments card first`);
+    if (media.length === 0)
+      throw badRequest(
+        `${noun} ${id} has no video or image attachment to analyse; attach one in its Attachments card first`,
+        `${zhKindTitle(kind)} ${id} 没有可分析的视频或图片附件；请先在附件卡片中添加`,
+      );
     await jobs.submit({ username: user.username, project: user.project, vehicle: user.vehicle_no }, id, mode);
     return ok(await statusOf(id, user.project));
   });
