@@ -36,7 +36,7 @@ const may = (from, to) => ({ from: { element: { type: from } }, allow: { to: { e
 const CLIENT_BASE = ['shared', 'client-lib', 'client-i18n'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'test-results/**', 'node_modules/**', 'src/shared/generated/**', 'coverage/**', '**/*.d.ts'] },
+  { ignores: ['dist/**', 'test-results/**', 'node_modules/**', 'bench-bundle/**', 'src/shared/generated/**', 'coverage/**', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
