@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { newSchemaName } from './pg-schemas.js';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig, type Config } from '../../src/server/config.js';
 import { UserRepository } from '../../src/server/users/user-repository.js';
@@ -129,6 +130,58 @@ export async function startServer(target: DbTarget, env: Record<string, string> 
   }
 
   return { app, url, config, storage: { dataDir, schema }, request, login, close, serverErrors };
+}
+
+export interface UseOptions extends StartOptions {
+  /**
+   * The 5xx answers ('METHOD url -> status', as in `serverErrors`) this file provokes on purpose;
+   * any other fails the file.
+   */
+  expectServerErrors?: (line: string) => boolean;
+}
+
+/**
+ * The usual server of a test file: started in a beforeAll, closed in an afterAll that then fails the
+ * file on any unexpected 5xx (`serverErrors` less those `options.expectServerErrors` accepts). The
+ * handle reads the running server, so `s.request(...)`, `s.url` or `s.login(...)` work in any test,
+ * and in hooks registered after this call (vitest runs after-hooks in reverse: theirs run first).
+ */
+export function useTestServer(target: DbTarget, env: Record<string, string> = {}, options: UseOptions = {}): TestServer {
+  let running: TestServer | undefined;
+  const get = (): TestServer => {
+    if (!running) throw new Error('useTestServer: the server is not started yet (read it inside a test or a later hook)');
+    return running;
+  };
+  beforeAll(async () => {
+    running = await startServer(target, env, options);
+  });
+  afterAll(async () => {
+    const s = running;
+    if (!s) return;
+    await s.close();
+    const unexpected = s.serverErrors.filter((line) => !options.expectServerErrors?.(line));
+    expect(unexpected, `unexpected 5xx answers:\n${unexpected.join('\n')}`).toEqual([]);
+  });
+  return {
+    get app() {
+      return get().app;
+    },
+    get url() {
+      return get().url;
+    },
+    get config() {
+      return get().config;
+    },
+    get storage() {
+      return get().storage;
+    },
+    get serverErrors() {
+      return get().serverErrors;
+    },
+    request: (method, urlPath, requestOptions) => get().request(method, urlPath, requestOptions),
+    login: (username, password) => get().login(username, password),
+    close: () => get().close(),
+  };
 }
 
 /** The signed-link claim of a live sign-in (its user and link id), for signing links in tests. */
