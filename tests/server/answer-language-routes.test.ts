@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, useTestServer } from '../helpers/server.js';
 
 // docs/decisions/045: a refusal is worded in Chinese when the request's Accept-Language prefers
 // Chinese (as the app sends it with its screen in Chinese), and in English, as before, otherwise.
@@ -7,13 +7,11 @@ const ZH = { 'accept-language': 'zh-CN' };
 const HAN = /[\u4e00-\u9fff]/;
 
 describe('refusals in the language the request asks for', () => {
-  let s: TestServer;
+  const s = useTestServer({ name: 'sqlite' });
   let alice: string;
   beforeAll(async () => {
-    s = await startServer({ name: 'sqlite' });
     alice = await s.login(ALICE.username, ALICE.password);
   });
-  afterAll(async () => s.close());
 
   it("names a record's wrong fields by their Chinese titles", async () => {
     const body = { issueTitle: 'x', faultMileage: 'abc' };

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, dbTargets, useTestServer } from '../helpers/server.js';
 
 // Edges of the wire contract: a wrong method is a 405 that names the allowed ones, API answers
 // are never kept by a shared cache, deletes of one or several ids share the GET's path.
 describe.each(dbTargets())('the API contract on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let token: string;
   beforeAll(async () => {
-    s = await startServer(target);
     token = await s.login(ALICE.username, ALICE.password);
-  });
-  afterAll(async () => {
-    await s.close();
-    expect(s.serverErrors).toEqual([]);
   });
 
   it('answers a wrong method with 405 and Allow, an unknown path with 404', async () => {

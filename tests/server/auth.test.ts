@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { ALICE, BOB, dbTargets, useTestServer } from '../helpers/server.js';
 
 describe.each(dbTargets())('auth on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target, { LOGIN_MAX_FAILURES: '3', LOGIN_LOCK_SECONDS: '2' });
-  });
-  afterAll(async () => s.close());
+  const s = useTestServer(target, { LOGIN_MAX_FAILURES: '3', LOGIN_LOCK_SECONDS: '2' });
 
   it('signs in with the contract body and returns a token with its lifetime', async () => {
     const res = await s.request('POST', '/api/auth/login', {

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writesNow, type WritesNow } from '../../src/server/db/database.js';
 import { GroupCommit } from '../../src/server/db/group-commit.js';
 import type { Database } from '../../src/server/db/types.js';
-import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, useTestServer } from '../helpers/server.js';
 
 // Decision 027: creates that arrive together share one SQLite commit, each in its own savepoint;
 // decision 032: their statements run at once on the connection.
@@ -108,13 +108,11 @@ describe('a group commit', () => {
 });
 
 describe('creates sent together through the API (SQLite)', () => {
-  let s: TestServer;
+  const s = useTestServer({ name: 'sqlite' });
   let token: string;
   beforeAll(async () => {
-    s = await startServer({ name: 'sqlite' });
     token = await s.login(ALICE.username, ALICE.password);
   });
-  afterAll(async () => s.close());
 
   it('each get their own record, history, day count and answer, and a bad one changes nothing', async () => {
     const day = '2026-11-20';

@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, dbTargets, useTestServer } from '../helpers/server.js';
 
 // M-4: one list answer is bounded in bytes as well as rows (LIST_MAX_PAGE_MB): a page whose
 // records would pass it is refused with the page size that fits, before any row is loaded, never
 // a 500 or a server grown by gigabytes; smaller pages and the POI export's 9,999 rows still work.
 describe.each(dbTargets())('list pages bounded in bytes on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target, { LIST_MAX_PAGE_MB: '1' });
   let token: string;
   beforeAll(async () => {
-    s = await startServer(target, { LIST_MAX_PAGE_MB: '1' });
     token = await s.login(ALICE.username, ALICE.password);
     // 30 issues of about 60 KB each: 1.8 MB in all.
     for (let i = 0; i < 30; i++) {
@@ -23,10 +22,6 @@ describe.each(dbTargets())('list pages bounded in bytes on $name', (target) => {
       });
       expect(res.status).toBe(200);
     }
-  });
-  afterAll(async () => {
-    await s.close();
-    expect(s.serverErrors).toEqual([]);
   });
 
   it('refuses a page that would pass the limit, naming the page size that fits', async () => {

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { useTestServer } from '../helpers/server.js';
 
 // The API document checked by a tool we did not write: Redocly's linter with its recommended
 // rules, as `redocly lint` runs them. No error may remain; every warning is listed on failure.
 describe('the OpenAPI document, linted by Redocly', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer({ name: 'sqlite' });
-  });
-  afterAll(async () => {
-    await s.close();
-  });
+  const s = useTestServer({ name: 'sqlite' });
 
   it('has no error and no warning under the recommended rules', async () => {
     const doc = (await s.request('GET', '/api/openapi.json')).body as unknown;

@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.js';
 import { schemasWithTyrePressure } from '../helpers/schemas.js';
 
 type Doc = {
@@ -12,15 +12,13 @@ type Doc = {
 };
 
 describe('the OpenAPI document', () => {
-  let s: TestServer;
+  const s = useTestServer({ name: 'sqlite' }, { SCHEMAS_DIR: schemasWithTyrePressure() });
   let doc: Doc;
   beforeAll(async () => {
-    s = await startServer({ name: 'sqlite' }, { SCHEMAS_DIR: schemasWithTyrePressure() });
     const res = await fetch(`${s.url}/api/openapi.json`);
     expect(res.status).toBe(200);
     doc = (await res.json()) as Doc;
   });
-  afterAll(async () => s.close());
 
   it('is a valid OpenAPI 3 document', async () => {
     const result = await new Validator().validate(doc as unknown as Parameters<Validator['validate']>[0]);

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.js';
 
 // docs/decisions/045: the page and its shell (decision 026) are drawn in the language the
 // request's Accept-Language prefers, so a phone in Chinese sees no English before the app runs.
@@ -18,11 +18,7 @@ function builtClient(): string {
 }
 
 describe('the page in the language the request prefers', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer({ name: 'sqlite' }, { CLIENT_DIR: builtClient() });
-  });
-  afterAll(async () => s.close());
+  const s = useTestServer({ name: 'sqlite' }, { CLIENT_DIR: builtClient() });
 
   const page = async (p: string, language?: string): Promise<{ text: string; res: Response }> => {
     const res = await fetch(s.url + p, { headers: { accept: 'text/html', ...(language ? { 'accept-language': language } : {}) } });

@@ -1,20 +1,18 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { recordTable } from '../../src/server/db/migrations.js';
-import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, useTestServer } from '../helpers/server.js';
 
 // On SQLite, hot reads (a record by id, the generation before every list answer; decision 031) run at
 // once instead of waiting for Kysely's turn on the one connection. That is only safe while no
 // transaction is open on it: inside one, the connection would show writes not yet committed.
 
 describe('reads at once on SQLite', () => {
-  let s: TestServer;
+  const s = useTestServer({ name: 'sqlite' });
   let token: string;
   beforeAll(async () => {
-    s = await startServer({ name: 'sqlite' });
     token = await s.login(ALICE.username, ALICE.password);
   });
-  afterAll(async () => s.close());
 
   it('never show what an open transaction wrote and then rolled back, through the API or the repository', async () => {
     const made = await s.request('POST', '/api/vtp/issueRecord', {

@@ -1,24 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { ALICE, BOB, CAROL, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, BOB, CAROL, dbTargets, useTestServer } from '../helpers/server.js';
 
 /** List totals come from per-project, per-day counts (decision 017), which must stay exact. */
 describe.each(dbTargets())('per-day record counts on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   let bob: string;
   let carol: string;
   beforeAll(async () => {
-    s = await startServer(target);
     [alice, bob, carol] = [
       await s.login(ALICE.username, ALICE.password),
       await s.login(BOB.username, BOB.password),
       await s.login(CAROL.username, CAROL.password),
     ];
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   const api = '/api/vtp/issueRecord';

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Kind } from '../../src/shared/kind-types.js';
-import { ALICE, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, dbTargets, useTestServer } from '../helpers/server.js';
 import { sampleRecord } from '../helpers/samples.js';
 
 /** orderByColumn/isAsc and schema-declared filters as RuoYi list screens send them (docs/services/records.md, List). */
 describe.each(dbTargets())('list sorting and filters on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   beforeAll(async () => {
-    s = await startServer(target);
     alice = await s.login(ALICE.username, ALICE.password);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   const list = (kind: Kind, q: string) => s.request('GET', `/api${kind.meta.apiPath}/list?pageSize=100&${q}`, { token: alice });

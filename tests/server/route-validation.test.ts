@@ -1,10 +1,10 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { customFormats } from '../../src/shared/formats.js';
 import { MAX_ID, wholeNumberText } from '../../src/server/api-docs/parameters.js';
 import { mustBe } from '../../src/server/http/route-validation.js';
-import { ALICE, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, dbTargets, useTestServer } from '../helpers/server.js';
 
 /**
  * The routes' schemas are what validates their input (docs/decisions/044): a value the API document
@@ -54,7 +54,7 @@ type Doc = {
 };
 
 describe.each(dbTargets())('route schemas validate on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   let doc: Doc;
   // The document read as a client reads it: parameters are text in the declared type (a path list
@@ -67,14 +67,9 @@ describe.each(dbTargets())('route schemas validate on $name', (target) => {
   }
 
   beforeAll(async () => {
-    s = await startServer(target);
     alice = await s.login(ALICE.username, ALICE.password);
     doc = (await s.request('GET', '/api/openapi.json')).body as Doc;
     json.addSchema(doc, 'doc');
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   /** Whether the document allows a parameter's value: in 'path' or 'query' of the operation. */

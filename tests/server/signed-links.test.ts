@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LinkSigner } from '../../src/server/auth/signed-links.js';
-import { ALICE, dbTargets, forgeLink, linkClaimOf, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, dbTargets, forgeLink, linkClaimOf, useTestServer } from '../helpers/server.js';
 
 describe('LinkSigner', () => {
   const signer = new LinkSigner(Buffer.alloc(32, 7));
@@ -73,11 +73,7 @@ describe('LinkSigner', () => {
 });
 
 describe.each(dbTargets())('POST /api/system/signed-link on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target);
-  });
-  afterAll(async () => s.close());
+  const s = useTestServer(target);
 
   it('signs download and shared-files paths for the signed-in user, and nothing else', async () => {
     const token = await s.login(ALICE.username, ALICE.password);

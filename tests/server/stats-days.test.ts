@@ -1,12 +1,12 @@
 import { CompiledQuery } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Kind } from '../../src/shared/kind-types.js';
 import { StatsRepository } from '../../src/server/stats/stats-repository.js';
-import { ALICE, BOB, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, BOB, dbTargets, useTestServer } from '../helpers/server.js';
 
 /** The Data page's chart reads a range of days in one call: GET /vtp/stats/days?from=&to=. */
 describe.each(dbTargets())('statistics per day of a range on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   let bob: string;
   let kinds: Record<string, Kind>;
@@ -17,7 +17,6 @@ describe.each(dbTargets())('statistics per day of a range on $name', (target) =>
   }
 
   beforeAll(async () => {
-    s = await startServer(target);
     [alice, bob] = await Promise.all([s.login(ALICE.username, ALICE.password), s.login(BOB.username, BOB.password)]);
     kinds = Object.fromEntries([...s.app.registry.values()].map((k) => [k.name, k]));
     const { drive, issue, charging, poi } = kinds as Record<string, Kind>;
@@ -41,7 +40,6 @@ describe.each(dbTargets())('statistics per day of a range on $name', (target) =>
     await create(charging!, alice, { chargeDate: '2026-11-23 07:00:00' });
     await create(poi!, alice, { reportTime: '2026-11-15 10:00:00' });
   });
-  afterAll(async () => s.close());
 
   const zero = { drivingCount: 0, chargingCount: 0, issueCount: 0, poiCount: 0, drivingTime: 0, drivingDistance: 0 };
 

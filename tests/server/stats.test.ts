@@ -1,8 +1,8 @@
 import { CompiledQuery } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Kind } from '../../src/shared/kind-types.js';
 import { StatsRepository } from '../../src/server/stats/stats-repository.js';
-import { ALICE, BOB, CAROL, dbTargets, linkClaimOf, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, BOB, CAROL, dbTargets, linkClaimOf, useTestServer } from '../helpers/server.js';
 
 const DAY = '2026-11-21';
 const DRIVES_ON_DAY = 130;
@@ -18,7 +18,7 @@ const doubleSum = (xs: number[]): number => Number(xs.reduce((a, x) => a + BigIn
 const minutes = (i: number): number => 5 + (i % 90) + (i % 2) * 0.5;
 
 describe.each(dbTargets())('statistics on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   let bob: string;
   let kinds: Record<string, Kind>;
@@ -33,7 +33,6 @@ describe.each(dbTargets())('statistics on $name', (target) => {
   }
 
   beforeAll(async () => {
-    s = await startServer(target);
     [alice, bob] = await Promise.all([s.login(ALICE.username, ALICE.password), s.login(BOB.username, BOB.password)]);
     const carol = await s.login(CAROL.username, CAROL.password);
     kinds = Object.fromEntries([...s.app.registry.values()].map((k) => [k.name, k]));
@@ -79,7 +78,6 @@ describe.each(dbTargets())('statistics on $name', (target) => {
     await create(poi!, alice, { reportTime: '2026-12-01 09:00:00' });
     await create(poi!, alice, {}); // no date at all: counts in the total only
   });
-  afterAll(async () => s.close());
 
   it(`sums the driving time and distance of all ${DRIVES_ON_DAY}+ drives of the day exactly`, async () => {
     let cents = 1 + 2;

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { ALICE, BOB, dbTargets, useTestServer } from '../helpers/server.js';
 
 /** Sign-ins are cached a few seconds per instance (decision 017), yet a sign-out here ends them at once. */
 describe.each(dbTargets())('the token cache on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
-  });
+  const s = useTestServer(target);
 
   const me = (token: string) => s.request('GET', '/api/vtp/issueRecord/list', { token });
 
