@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, dbTargets, linkClaimOf, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, BOB, dbTargets, linkClaimOf, useTestServer } from '../../helpers/server.js';
 import { create, DAY, kindOf, putFile } from '../downloads/fixtures.js';
 import { createSession, multipartUpload, putFragment } from '../files/client.js';
 import { UserRepository } from '../../../src/server/users/user-repository.js';
@@ -32,7 +32,7 @@ function texts(bytes: Buffer): string {
  * and no answer may be a 5xx. A route added to the server without a line here fails the test.
  */
 describe.each(dbTargets())('cross-project matrix on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target, { CLIENT_DIR: 'no-client-build' });
   let alice: string;
   let bob: string;
   const secret = randomBytes(6).toString('hex');
@@ -53,7 +53,6 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
 
   beforeAll(async () => {
     // Without a built client: its files are static routes that hold no project data.
-    s = await startServer(target, { CLIENT_DIR: 'no-client-build' });
     [alice, bob] = await Promise.all([s.login(ALICE.username, ALICE.password), s.login(BOB.username, BOB.password)]);
     bobWorker = await workerToken('p2-worker', ['P2']);
     for (const name of ['drive', 'charging', 'issue', 'poi']) {
@@ -76,10 +75,6 @@ describe.each(dbTargets())('cross-project matrix on $name', (target) => {
     await putFile(s, 'P1', `media/${nameMarker}.txt`, Buffer.from(marker));
     // Bob has data of his own, so his answers are not empty by accident.
     await create(s, kindOf(s, 'issue'), bob, { issueDate: DAY, issueStartTime: `${DAY} 09:00:00`, issueTitle: 'bob' });
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   async function attack(

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, dbTargets, useTestServer } from '../../helpers/server.js';
 
 /** Input no route should ever answer with a 5xx (docs/SECURITY.md, a careless or hostile client): NUL, broken UTF-8, deep nesting. */
 describe.each(dbTargets())('hostile input on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   beforeAll(async () => {
-    s = await startServer(target);
     alice = await s.login(ALICE.username, ALICE.password);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   const raw = (method: string, path: string, body: Buffer | string | undefined, token?: string) =>

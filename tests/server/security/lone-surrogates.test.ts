@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, dbTargets, useTestServer } from '../../helpers/server.js';
 
 const DAY = '2026-11-21';
 
@@ -11,15 +11,10 @@ const DAY = '2026-11-21';
  * jsonb, a type that refuses such escapes.
  */
 describe.each(dbTargets())('lone surrogates on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   beforeAll(async () => {
-    s = await startServer(target);
     alice = await s.login(ALICE.username, ALICE.password);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   /** A raw JSON text, so that the escapes are sent exactly as written. */

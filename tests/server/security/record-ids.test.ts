@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, BOB, dbTargets, useTestServer } from '../../helpers/server.js';
 
 /**
  * Record ids are one sequence per kind for every project (docs/decisions/047): what another
@@ -9,22 +9,17 @@ import { ALICE, BOB, dbTargets, startServer, type TestServer } from '../../helpe
  * project's records.
  */
 describe.each(dbTargets())('record ids of another project on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   let bob: string;
   let bobsId: number;
   const neverGiven = 2_000_000_000;
   beforeAll(async () => {
-    s = await startServer(target);
     alice = await s.login(ALICE.username, ALICE.password);
     bob = await s.login(BOB.username, BOB.password);
     const created = await s.request('POST', '/api/vtp/issueRecord', { token: bob, body: { issueTitle: "Bob's issue", issueDate: '2026-11-21' } });
     expect(created.status).toBe(200);
     bobsId = created.body.data.id as number;
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   it('answers another project’s id as it answers an id never given, on every route that takes one', async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, dbTargets, forgeLink, linkClaimOf, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, BOB, dbTargets, forgeLink, linkClaimOf, useTestServer } from '../../helpers/server.js';
 import { create, DAY, download, kindOf, putFile } from '../downloads/fixtures.js';
 import { readZip } from '../downloads/zip-reader.js';
 
@@ -9,7 +9,7 @@ import { readZip } from '../downloads/zip-reader.js';
  * expiry, a write with a read link, and links outliving their sign-in. 0 leaks, 0 answers >= 500.
  */
 describe.each(dbTargets())('signed links under attack on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   let bob: string;
   let aliceId: number;
@@ -19,16 +19,11 @@ describe.each(dbTargets())('signed links under attack on $name', (target) => {
     s.request('POST', '/api/system/signed-link', { token, body: { path, ...(ttlSeconds ? { ttlSeconds } : {}) } });
 
   beforeAll(async () => {
-    s = await startServer(target);
     [alice, bob] = await Promise.all([s.login(ALICE.username, ALICE.password), s.login(BOB.username, BOB.password)]);
     aliceId = (await s.app.services.users.findByUsername(ALICE.username))!.id;
     const issue = await create(s, kindOf(s, 'issue'), alice, { issueDate: DAY, issueStartTime: `${DAY} 08:00:00`, issueTitle: 'P1 only' });
     await putFile(s, 'P1', `${issue['attachmentFolder'] as string}/evidence.jpg`, secret);
     await create(s, kindOf(s, 'issue'), bob, { issueDate: DAY, issueStartTime: `${DAY} 09:00:00`, issueTitle: 'P2 issue' });
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   /** True when a download answer carries Alice's data: her issue's title or attachment bytes. */

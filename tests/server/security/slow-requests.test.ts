@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, dbTargets, useTestServer } from '../../helpers/server.js';
 import { createSession, putFragment } from '../files/client.js';
 import { dripRequest } from './net.js';
 
@@ -9,15 +9,10 @@ import { dripRequest } from './net.js';
  * Limits are shortened here (BODY_TIMEOUT_SECONDS=2, a 1 s rate window) so the test is quick.
  */
 describe.each(dbTargets())('slow requests on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target, { BODY_TIMEOUT_SECONDS: '2', UPLOAD_MIN_BYTES_PER_SECOND: '1000', UPLOAD_RATE_WINDOW_SECONDS: '1' });
   let alice: string;
   beforeAll(async () => {
-    s = await startServer(target, { BODY_TIMEOUT_SECONDS: '2', UPLOAD_MIN_BYTES_PER_SECOND: '1000', UPLOAD_RATE_WINDOW_SECONDS: '1' });
     alice = await s.login(ALICE.username, ALICE.password);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   it('closes a sign-in body dripped a byte every half second within the body deadline', async () => {

@@ -1,20 +1,15 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, dbTargets, useTestServer } from '../../helpers/server.js';
 
 const message = (body: any): string => body?.msg ?? body?.error?.message ?? '';
 
 /** Every refusal of a plain upload reaches Node's fetch with its message (a client that is still sending must still read it); malformed multipart is a 400. */
 describe.each(dbTargets())('refused multipart uploads on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   beforeAll(async () => {
-    s = await startServer(target);
     alice = await s.login(ALICE.username, ALICE.password);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   async function upload(folder: string, bytes: number): Promise<{ status: number; body: any }> {
