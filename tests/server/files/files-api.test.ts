@@ -1,18 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, CAROL, dbTargets, forgeLink, linkClaimOf, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, BOB, CAROL, dbTargets, forgeLink, linkClaimOf, useTestServer } from '../../helpers/server.js';
 import { createSession, multipartUpload, parse, putFragment } from './client.js';
 
 describe.each(dbTargets())('shared-files service on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   let bob: string;
   const video = randomBytes(300_000);
   beforeAll(async () => {
-    s = await startServer(target);
     [alice, bob] = await Promise.all([s.login(ALICE.username, ALICE.password), s.login(BOB.username, BOB.password)]);
   });
-  afterAll(async () => s.close());
 
   const get = (url: string, token?: string, headers: Record<string, string> = {}): Promise<Response> =>
     fetch(s.url + url, { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });

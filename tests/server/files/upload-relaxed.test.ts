@@ -1,18 +1,14 @@
 import { sql, type KyselyPlugin } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UploadSessionStore } from '../../../src/server/files/sessions.js';
-import { dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { dbTargets, useTestServer } from '../../helpers/server.js';
 
 // Decision 042: a fragment's claim, written mark and synced mark all commit without a flush
 // (SQLite synchronous = NORMAL for the commit; PostgreSQL synchronous_commit = off, set in the
 // statement that locks the session row), and the setting goes back afterwards.
 
 describe.each(dbTargets())('relaxed upload bookkeeping on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target);
-  });
-  afterAll(async () => s.close());
+  const s = useTestServer(target);
 
   it('commits the claim, the written mark and the synced mark relaxed, and the durable prefix still moves only on the synced mark', async () => {
     const seen: string[] = [];

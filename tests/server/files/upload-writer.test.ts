@@ -3,23 +3,19 @@ import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { relaxedTransaction } from '../../../src/server/db/relaxed-commit.js';
 import type { Database } from '../../../src/server/db/types.js';
 import { Coalescer } from '../../../src/server/files/coalesce.js';
 import { FRAGMENT_LEASE_SECONDS, UploadSessionStore, writerIdentity } from '../../../src/server/files/sessions.js';
-import { ALICE, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { ALICE, dbTargets, useTestServer } from '../../helpers/server.js';
 import { createSession } from './client.js';
 
 // Decision 028: a fragment is acknowledged once written and synced in the background; only the
 // kernel that holds its unsynced bytes counts them after its writer is gone.
 
 describe.each(dbTargets())('written and synced fragments on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target);
-  });
-  afterAll(async () => s.close());
+  const s = useTestServer(target);
 
   it('counts a written fragment for its own kernel after a crash, asks another kernel again for it, and moves the durable prefix only when synced', async () => {
     const here = new UploadSessionStore(s.app.db.kysely, s.app.db.dialect, 'host-a boot-1');
