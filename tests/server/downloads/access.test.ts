@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, CAROL, dbTargets, forgeLink, linkClaimOf, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, BOB, CAROL, dbTargets, forgeLink, linkClaimOf, useTestServer } from '../../helpers/server.js';
 import { readZip } from './zip-reader.js';
 import { create, DAY, download, jsonError, kindOf } from './fixtures.js';
 
@@ -7,13 +7,12 @@ const ROUTES = ['download_JourneysFiles', 'download_ChargingsFiles', 'download_I
 const query = (extra = ''): string => `?vehicle=V1&date=${encodeURIComponent(`${DAY} 00:00:00`)}&date2=${DAY}&project=P1${extra}`;
 
 describe.each(dbTargets())('download service access on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   let carol: string;
   let aliceId: number;
 
   beforeAll(async () => {
-    s = await startServer(target);
     [alice, carol] = await Promise.all([s.login(ALICE.username, ALICE.password), s.login(CAROL.username, CAROL.password)]);
     aliceId = (await s.app.services.users.findByUsername(ALICE.username))!.id;
     void aliceId;
@@ -22,7 +21,6 @@ describe.each(dbTargets())('download service access on $name', (target) => {
       await create(s, kind, alice, { [kind.meta.dateField]: `${DAY} 08:00:00` });
     }
   });
-  afterAll(async () => s.close());
 
   it('refuses every route without a token or a signed link, with a JSON 401', async () => {
     for (const route of ROUTES) {

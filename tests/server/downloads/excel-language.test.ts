@@ -1,21 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, dbTargets, useTestServer } from '../../helpers/server.js';
 import { create, DAY, download, jsonError, kindOf, readBook, sheetRows } from './fixtures.js';
 
 // The app asks for its downloads in the language on screen (lang=en|zh): the workbooks' headers
 // and yes/no words follow it; without lang, headers are the schema's and values as stored.
 describe.each(dbTargets())('Excel words in the language asked for on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
 
   beforeAll(async () => {
-    s = await startServer(target);
     alice = await s.login(ALICE.username, ALICE.password);
     const issue = kindOf(s, 'issue');
     await create(s, issue, alice, { issueDate: `${DAY} 00:00:00`, issueTitle: 'one', isOverseasSpecific: '是', isDomesticVerifiable: '否' });
     await create(s, issue, alice, { issueDate: `${DAY} 00:00:00`, issueTitle: 'two', isOverseasSpecific: '否' });
   });
-  afterAll(async () => s.close());
 
   async function issueSheet(lang: string | undefined): Promise<{ header: unknown[]; column: (title: string) => unknown[] }> {
     const query = `vehicle=V1&date=${encodeURIComponent(`${DAY} 00:00:00`)}&project=P1${lang === undefined ? '' : `&lang=${lang}`}`;

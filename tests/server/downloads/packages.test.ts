@@ -1,7 +1,7 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Kind } from '../../../src/shared/kind-types.js';
-import { ALICE, BOB, CAROL, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { ALICE, BOB, CAROL, dbTargets, useTestServer } from '../../helpers/server.js';
 import { readZip, type ZipFile } from './zip-reader.js';
 import { readZipAsStream } from './stream-reader.js';
 import { excelDateCell } from '../../../src/shared/excel-dates.js';
@@ -24,7 +24,7 @@ import { create, DAY, download, folderOf, headerOf, jsonError, kindOf, putFile, 
 type Rec = Record<string, unknown>;
 
 describe.each(dbTargets())('day packages on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   let bob: string;
   /** Records of the day that Alice's packages must hold (hers and Carol's: same project), per kind. */
@@ -36,7 +36,6 @@ describe.each(dbTargets())('day packages on $name', (target) => {
   let otherPoi: Rec;
 
   beforeAll(async () => {
-    s = await startServer(target);
     [alice, bob] = await Promise.all([s.login(ALICE.username, ALICE.password), s.login(BOB.username, BOB.password)]);
     const carol = await s.login(CAROL.username, CAROL.password);
     const [drive, charging, issue, poi] = ['drive', 'charging', 'issue', 'poi'].map((n) => kindOf(s, n)) as [Kind, Kind, Kind, Kind];
@@ -93,7 +92,6 @@ describe.each(dbTargets())('day packages on $name', (target) => {
     // A file of an issue of another day, in the same project: not part of this day's package.
     await putFile(s, ALICE.project, `issue_records/20261120/V1/Issue_999_20261120-080000/old.jpg`, randomFile(100));
   });
-  afterAll(async () => s.close());
 
   async function zipOf(path: string, name: string): Promise<ZipFile[]> {
     const d = await download(s, path, alice);

@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, CAROL, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, CAROL, dbTargets, useTestServer, type TestServer } from '../../helpers/server.js';
 import { create, DAY, download, folderOf, jsonError, kindOf, putFile, randomFile } from './fixtures.js';
 import { readZip } from './zip-reader.js';
 
@@ -39,12 +39,11 @@ async function acceptedSoon(s: TestServer, path: string, token: string): Promise
 describe.each(dbTargets())('downloads under way per user on $name', (target) => {
   for (const perUser of [1, 2]) {
     describe(`DOWNLOADS_PER_USER=${perUser}`, () => {
-      let s: TestServer;
+      const s = useTestServer(target, { DOWNLOADS_PER_USER: String(perUser) });
       let alice: string;
       let carol: string;
 
       beforeAll(async () => {
-        s = await startServer(target, { DOWNLOADS_PER_USER: String(perUser) });
         [alice, carol] = [await s.login(ALICE.username, ALICE.password), await s.login(CAROL.username, CAROL.password)];
         const issue = await create(s, kindOf(s, 'issue'), alice, { issueDate: `${DAY} 00:00:00`, issueStartTime: `${DAY} 08:30:00`, issueTitle: 'Big clip' });
         await putFile(s, 'P1', `${folderOf(issue)}/clip.bin`, randomFile(BIG));
@@ -53,7 +52,6 @@ describe.each(dbTargets())('downloads under way per user on $name', (target) => 
       afterEach(() => {
         for (const a of opened.splice(0)) a.abort();
       });
-      afterAll(async () => s.close());
 
       it('refuses the download past the limit with a 429 naming what is under way, and gives the slot back when one ends', async () => {
         const open = [];
