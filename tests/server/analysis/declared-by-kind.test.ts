@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, ROOT, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, ROOT, dbTargets, useTestServer } from '../../helpers/server.js';
 import { create, kindOf, putFile } from '../downloads/fixtures.js';
 import { addWorker } from './helpers.js';
 
@@ -65,18 +65,13 @@ function slowPut(url: string, token: string, body: Buffer, pauseMs: number): Pro
 describe.each(dbTargets())('x-kind.analysis on a kind of its own on $name', (target) => {
   const REFUEL = '/api/vtp/refuelRecord';
   const FA = `${REFUEL}/fileAnalyze`;
-  let s: TestServer;
+  const s = useTestServer(target, { SCHEMAS_DIR: schemasWithAnalysedRefuel(), BODY_TIMEOUT_SECONDS: '1', UPLOAD_MIN_BYTES_PER_SECOND: '0' });
   let alice: string;
   let worker: string;
 
   beforeAll(async () => {
-    s = await startServer(target, { SCHEMAS_DIR: schemasWithAnalysedRefuel(), BODY_TIMEOUT_SECONDS: '1', UPLOAD_MIN_BYTES_PER_SECOND: '0' });
     alice = await s.login(ALICE.username, ALICE.password);
     worker = await addWorker(s, 'refuel-worker', ['P1']);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   it('mounts the routes under the declaring kind, and none for a kind without the block', async () => {

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, BOB, dbTargets, useTestServer } from '../../helpers/server.js';
 import { create, kindOf } from '../downloads/fixtures.js';
 import { addWorker, BASE, FA, finish, getIssue, issueWithMedia, start, submit } from './helpers.js';
 
 describe.each(dbTargets())('video analysis: submit and the worker protocol on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target, { ANALYSIS_LEASE_SECONDS: '1' });
   let alice: string;
   let bob: string;
   let w1: string;
@@ -12,14 +12,9 @@ describe.each(dbTargets())('video analysis: submit and the worker protocol on $n
 
   beforeAll(async () => {
     // A short lease, so that a dead worker's claim runs out within the test.
-    s = await startServer(target, { ANALYSIS_LEASE_SECONDS: '1' });
     [alice, bob] = await Promise.all([s.login(ALICE.username, ALICE.password), s.login(BOB.username, BOB.password)]);
     w1 = await addWorker(s, 'worker-one', ['P1']);
     w2 = await addWorker(s, 'worker-two', ['P1', 'P3']);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   it('leaves the statuses of a new issue unset, so the first-submit icon shows', async () => {
