@@ -145,15 +145,16 @@ export interface UseOptions extends StartOptions {
  * file on any unexpected 5xx (`serverErrors` less those `options.expectServerErrors` accepts). The
  * handle reads the running server, so `s.request(...)`, `s.url` or `s.login(...)` work in any test,
  * and in hooks registered after this call (vitest runs after-hooks in reverse: theirs run first).
+ * An `env` function is read when the server starts, after the beforeAll hooks registered before it.
  */
-export function useTestServer(target: DbTarget, env: Record<string, string> = {}, options: UseOptions = {}): TestServer {
+export function useTestServer(target: DbTarget, env: Record<string, string> | (() => Record<string, string>) = {}, options: UseOptions = {}): TestServer {
   let running: TestServer | undefined;
   const get = (): TestServer => {
     if (!running) throw new Error('useTestServer: the server is not started yet (read it inside a test or a later hook)');
     return running;
   };
   beforeAll(async () => {
-    running = await startServer(target, env, options);
+    running = await startServer(target, typeof env === 'function' ? env() : env, options);
   });
   afterAll(async () => {
     const s = running;

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, LargeFileUploadTask, type FileObject, type Range } from '@microsoft/microsoft-graph-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, useTestServer } from '../../helpers/server.js';
 
 /**
  * The official Microsoft Graph SDK (@microsoft/microsoft-graph-client, LargeFileUploadTask)
@@ -36,12 +36,12 @@ class CuttableFile implements FileObject<Buffer> {
 }
 
 describe('the Graph SDK against the upload-session service', () => {
-  let s: TestServer;
   let token: string;
   let base: string;
   let client: Client;
   const content = randomBytes(SIZE);
 
+  let tls: { TLS_CERT: string; TLS_KEY: string };
   beforeAll(async () => {
     process.env['NODE_TLS_REJECT_UNAUTHORIZED'] = '0';
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-graph-'));
@@ -49,7 +49,10 @@ describe('the Graph SDK against the upload-session service', () => {
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert], {
       stdio: 'ignore',
     });
-    s = await startServer({ name: 'sqlite' }, { TLS_CERT: cert, TLS_KEY: key });
+    tls = { TLS_CERT: cert, TLS_KEY: key };
+  });
+  const s = useTestServer({ name: 'sqlite' }, () => tls);
+  beforeAll(async () => {
     base = s.url.replace('http://', 'https://');
     const res = await fetch(`${base}/api/auth/login`, {
       method: 'POST',
@@ -58,9 +61,6 @@ describe('the Graph SDK against the upload-session service', () => {
     });
     token = ((await res.json()) as { data: { access_token: string } }).data.access_token;
     client = Client.init({ authProvider: (done) => done(null, token), customHosts: new Set(['127.0.0.1']) });
-  });
-  afterAll(async () => {
-    await s?.close();
   });
 
   const createSession = (folder: string, name: string, extra: Record<string, unknown> = {}) =>

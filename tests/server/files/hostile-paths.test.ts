@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRelPath, projectFolder, sanitizeFileName } from '../../../src/server/files/paths.js';
-import { ALICE, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { ALICE, dbTargets, useTestServer } from '../../helpers/server.js';
 import { createSession, multipartUpload, walk } from './client.js';
 
 /** Paths as the server receives them after the one decoding of the query string. */
@@ -105,18 +105,19 @@ describe('path rules', () => {
 });
 
 describe.each(dbTargets())('hostile paths over HTTP on $name', (target) => {
-  let s: TestServer;
   let alice: string;
   let outer: string;
-  beforeAll(async () => {
+  beforeAll(() => {
     // The data folder sits inside a folder of its own, so that anything escaping it would land there.
     outer = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-hostile-'));
-    s = await startServer(target, { DATA_DIR: path.join(outer, 'data') });
-    alice = await s.login(ALICE.username, ALICE.password);
   });
+  // Registered before the server's own: after-hooks run in reverse, so this one runs after it closes.
   afterAll(async () => {
-    await s.close();
     fs.rmSync(outer, { recursive: true, force: true });
+  });
+  const s = useTestServer(target, () => ({ DATA_DIR: path.join(outer, 'data') }));
+  beforeAll(async () => {
+    alice = await s.login(ALICE.username, ALICE.password);
   });
 
   it('refuses every hostile path on every route with a 400, and writes nothing anywhere', async () => {

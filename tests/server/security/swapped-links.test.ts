@@ -78,8 +78,11 @@ describe.each(dbTargets())('a folder swapped for a link during downloads on $nam
     await putFile(s, 'P2', `${issueFolder}/clip.bin`, bobs);
     void BOB;
   });
+  // startServer, not useTestServer: closing after the swaps may take past the 60 s hook limit, so
+  // this afterAll has its own; it fails the file on any 5xx as useTestServer would.
   afterAll(async () => {
     await s.close();
+    expect(s.serverErrors, s.serverErrors.join('\n')).toEqual([]);
   }, 120_000);
 
   it('never serves the other project bytes, and answers every request in our envelope', async () => {
