@@ -6,7 +6,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customFormats } from '../../src/shared/formats.js';
-import { ROOT, startServer, type TestServer } from '../helpers/server.js';
+import { ROOT, useTestServer } from '../helpers/server.js';
 
 /**
  * The API document is the truth (decisions 007 and 044: route schemas describe the API and validate requests): a selection of the server suites is run with
@@ -38,7 +38,7 @@ type Operation = {
 };
 
 describe('recorded answers against the API document', () => {
-  let s: TestServer;
+  const s = useTestServer({ name: 'sqlite' });
   let exchanges: Exchange[] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-exchanges-'));
   const file = path.join(dir, 'exchanges.jsonl');
@@ -62,10 +62,8 @@ describe('recorded answers against the API document', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Exchange);
-    s = await startServer({ name: 'sqlite' });
   }, 300_000);
   afterAll(async () => {
-    await s?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
