@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Kind } from '../../src/shared/kind-types.js';
-import { ALICE, BOB, CAROL, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, BOB, CAROL, dbTargets, useTestServer } from '../helpers/server.js';
 import { numberFields, sampleRecord } from '../helpers/samples.js';
 
 describe.each(dbTargets())('record API on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   let bob: string;
   let carol: string;
   let kinds: Kind[];
   beforeAll(async () => {
-    s = await startServer(target);
     [alice, bob, carol] = await Promise.all([
       s.login(ALICE.username, ALICE.password),
       s.login(BOB.username, BOB.password),
@@ -18,7 +17,6 @@ describe.each(dbTargets())('record API on $name', (target) => {
     ]);
     kinds = [...s.app.registry.values()];
   });
-  afterAll(async () => s.close());
 
   const api = (kind: Kind): string => `/api${kind.meta.apiPath}`;
   async function create(kind: Kind, token: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -345,11 +343,7 @@ describe.each(dbTargets())('record API on $name', (target) => {
 });
 
 describe.each(dbTargets())('the issue attachment folder on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target);
-  });
-  afterAll(async () => s.close());
+  const s = useTestServer(target);
 
   it('is set once at creation by the storage rule and stays when the start time is edited', async () => {
     const token = await s.login(ALICE.username, ALICE.password);

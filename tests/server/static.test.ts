@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.js';
 
 /** A stand-in for a built client: index.html and one hashed asset. */
 function builtClient(): string {
@@ -23,11 +23,7 @@ describe.each([
   ['a built client', builtClient],
   ['no client build', () => fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-empty-'))],
 ])('what the server answers outside the API, with %s', (_label, clientDir) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer({ name: 'sqlite' }, { CLIENT_DIR: clientDir() });
-  });
-  afterAll(async () => s.close());
+  const s = useTestServer({ name: 'sqlite' }, () => ({ CLIENT_DIR: clientDir() }));
 
   it('serves an HTML page at / and for client routes, never cached', async () => {
     for (const p of ['/', '/data', '/data/issue/12', '/login', '/no/such/page']) {
@@ -51,11 +47,7 @@ describe.each([
 });
 
 describe('built assets', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer({ name: 'sqlite' }, { CLIENT_DIR: builtClient() });
-  });
-  afterAll(async () => s.close());
+  const s = useTestServer({ name: 'sqlite' }, () => ({ CLIENT_DIR: builtClient() }));
 
   it('are sent compressed and cached for a year when hashed', async () => {
     const res = await fetch(`${s.url}/assets/index-Ab12Cd34.js`, { headers: { 'accept-encoding': 'br' } });
@@ -110,11 +102,7 @@ function builtWithPages(): string {
 }
 
 describe('the page HTML', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer({ name: 'sqlite' }, { CLIENT_DIR: builtWithPages() });
-  });
-  afterAll(async () => s.close());
+  const s = useTestServer({ name: 'sqlite' }, () => ({ CLIENT_DIR: builtWithPages() }));
 
   const preloads = (html: string): string[] => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1] as string);
 
@@ -173,22 +161,19 @@ describe('the page HTML', () => {
 });
 
 describe('/manifest.json', () => {
+  const s = useTestServer({ name: 'sqlite' });
+
   it('is a web app manifest carrying the package version', async () => {
-    const s = await startServer({ name: 'sqlite' });
-    try {
-      const res = await fetch(`${s.url}/manifest.json`);
-      expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toContain('application/manifest+json');
-      const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8'));
-      expect(await res.json()).toMatchObject({
-        name: 'Road Test Data',
-        version: pkg.version,
-        start_url: '/',
-        display: 'standalone',
-        icons: [expect.objectContaining({ src: '/icon.svg' })],
-      });
-    } finally {
-      await s.close();
-    }
+    const res = await fetch(`${s.url}/manifest.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/manifest+json');
+    const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8'));
+    expect(await res.json()).toMatchObject({
+      name: 'Road Test Data',
+      version: pkg.version,
+      start_url: '/',
+      display: 'standalone',
+      icons: [expect.objectContaining({ src: '/icon.svg' })],
+    });
   });
 });
