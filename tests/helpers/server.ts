@@ -141,6 +141,15 @@ export interface UseOptions extends StartOptions {
 }
 
 /**
+ * Fails on any 5xx these servers gave (`serverErrors`) that `expected` does not accept: what
+ * useTestServer checks, for files that start their servers themselves (restarts, several at once).
+ */
+export function expectNoServerErrors(servers: TestServer[], expected?: (line: string) => boolean): void {
+  const unexpected = servers.flatMap((s) => s.serverErrors).filter((line) => !expected?.(line));
+  expect(unexpected, `unexpected 5xx answers:\n${unexpected.join('\n')}`).toEqual([]);
+}
+
+/**
  * The usual server of a test file: started in a beforeAll, closed in an afterAll that then fails the
  * file on any unexpected 5xx (`serverErrors` less those `options.expectServerErrors` accepts). The
  * handle reads the running server, so `s.request(...)`, `s.url` or `s.login(...)` work in any test,
@@ -160,8 +169,7 @@ export function useTestServer(target: DbTarget, env: Record<string, string> | ((
     const s = running;
     if (!s) return;
     await s.close();
-    const unexpected = s.serverErrors.filter((line) => !options.expectServerErrors?.(line));
-    expect(unexpected, `unexpected 5xx answers:\n${unexpected.join('\n')}`).toEqual([]);
+    expectNoServerErrors([s], options.expectServerErrors);
   });
   return {
     get app() {
