@@ -1,22 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Kind } from '../../src/shared/kind-types.js';
-import { ALICE, CAROL, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, CAROL, dbTargets, useTestServer } from '../helpers/server.js';
 import { sampleRecord } from '../helpers/samples.js';
 
 /** No edit is ever lost without the editor seeing it (decision 006), and RuoYi-style input is read as a Java backend would (decision 002). */
 describe.each(dbTargets())('record versions and merging on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   let carol: string;
   let issue: Kind;
   beforeAll(async () => {
-    s = await startServer(target);
     [alice, carol] = await Promise.all([s.login(ALICE.username, ALICE.password), s.login(CAROL.username, CAROL.password)]);
     issue = s.app.registry.get('issue') as Kind;
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   const api = (kind: Kind): string => `/api${kind.meta.apiPath}`;
@@ -145,15 +140,10 @@ describe.each(dbTargets())('record versions and merging on $name', (target) => {
 });
 
 describe.each(dbTargets())('input as RuoYi-style form clients send it on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   beforeAll(async () => {
-    s = await startServer(target);
     alice = await s.login(ALICE.username, ALICE.password);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   it('accepts drive, charging and issue records with every value sent as text, storing numbers as numbers', async () => {
@@ -206,15 +196,10 @@ describe.each(dbTargets())('input as RuoYi-style form clients send it on $name',
 });
 
 describe.each(dbTargets())('Idempotency-Key on create on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target);
   let alice: string;
   beforeAll(async () => {
-    s = await startServer(target);
     alice = await s.login(ALICE.username, ALICE.password);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   const post = (key: string | undefined, body: Record<string, unknown>, path = '/api/vtp/issueRecord') =>

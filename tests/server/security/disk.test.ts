@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, dbTargets, expectNoServerErrors, startServer, useTestServer } from '../../helpers/server.js';
 import { createSession, multipartUpload, putFragment } from '../files/client.js';
 
 const freeBytes = (dir: string): number => {
@@ -11,15 +11,10 @@ const freeBytes = (dir: string): number => {
 
 /** Limits on disk (docs/SECURITY.md), so that one user cannot fill it: sessions per user, the largest file, free space kept, and the sweeper. */
 describe.each(dbTargets())('disk limits on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target, { UPLOAD_SESSIONS_PER_USER: '3', MAX_FILE_BYTES: String(10 * 1024 * 1024), ORPHAN_AGE_SECONDS: '60' });
   let alice: string;
   beforeAll(async () => {
-    s = await startServer(target, { UPLOAD_SESSIONS_PER_USER: '3', MAX_FILE_BYTES: String(10 * 1024 * 1024), ORPHAN_AGE_SECONDS: '60' });
     alice = await s.login(ALICE.username, ALICE.password);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   const newSession = (body: Record<string, unknown>) =>
@@ -88,7 +83,6 @@ describe.each(dbTargets())('disk limits on $name', (target) => {
 });
 
 describe.each(dbTargets())('free space on $name', (target) => {
-  let s: TestServer;
   let alice: string;
   let free: number;
   let unit: number;
@@ -97,13 +91,12 @@ describe.each(dbTargets())('free space on $name', (target) => {
     const probe = await startServer(target);
     free = freeBytes(probe.app.services.files.rootDir.replace(/files$/, ''));
     await probe.close();
+    expectNoServerErrors([probe]);
     unit = Math.min(Math.floor(free / 3), 10 * 1024 ** 3);
-    s = await startServer(target, { MIN_FREE_DISK_BYTES: String(Math.floor(free - 1.5 * unit)), MAX_FILE_BYTES: String(free) });
-    alice = await s.login(ALICE.username, ALICE.password);
   });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
+  const s = useTestServer(target, () => ({ MIN_FREE_DISK_BYTES: String(Math.floor(free - 1.5 * unit)), MAX_FILE_BYTES: String(free) }));
+  beforeAll(async () => {
+    alice = await s.login(ALICE.username, ALICE.password);
   });
 
   it('answers 507 when an upload would eat into the space kept free, counting what open sessions announced', async () => {
@@ -121,15 +114,10 @@ describe.each(dbTargets())('free space on $name', (target) => {
 });
 
 describe.each(dbTargets())('a full disk on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target, { MIN_FREE_DISK_BYTES: String(2 ** 50) });
   let alice: string;
   beforeAll(async () => {
-    s = await startServer(target, { MIN_FREE_DISK_BYTES: String(2 ** 50) });
     alice = await s.login(ALICE.username, ALICE.password);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   it('refuses sessions, fragments and plain uploads with a 507 that says so, storing nothing', async () => {

@@ -1,21 +1,16 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, dbTargets, expectNoServerErrors, startServer, useTestServer } from '../../helpers/server.js';
 import { putFile } from '../downloads/fixtures.js';
 import { requestFrom } from './net.js';
 
 const forwarded = { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' };
 
 describe.each(dbTargets())('proxies and security headers on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target, { CLIENT_DIR: 'does-not-exist' });
   let alice: string;
   beforeAll(async () => {
-    s = await startServer(target, { CLIENT_DIR: 'does-not-exist' });
     alice = await s.login(ALICE.username, ALICE.password);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   it("builds upload URLs on the request's own host, ignoring forwarded headers by default", async () => {
@@ -55,6 +50,7 @@ describe.each(dbTargets())('PUBLIC_URL and TRUST_PROXY on $name', (target) => {
     const res = await s.request('POST', '/sharepoint/files/upload/session?path=p', { token: alice, body: { fileName: 'a.bin' }, headers: forwarded });
     expect(res.body.uploadUrl ?? res.body.data?.uploadUrl).toMatch(/^https:\/\/roadtest\.example\.com\/rtd\/sharepoint\/files\/upload\/session\/[\w-]{43}$/);
     await s.close();
+    expectNoServerErrors([s]);
   });
 
   it('believes forwarded headers only from a trusted proxy', async () => {
@@ -74,6 +70,7 @@ describe.each(dbTargets())('PUBLIC_URL and TRUST_PROXY on $name', (target) => {
         .status,
     ).toBe(200);
     await s.close();
+    expectNoServerErrors([s]);
   });
 });
 
@@ -97,15 +94,10 @@ describe.each(dbTargets())('Host headers on $name', (target) => {
     'evil.example\\x',
   ];
   const GOOD = ['localhost:8080', '127.0.0.1', '[::1]:8080', 'my_service', 'roadtest.example.com.', 'EXAMPLE.com:443'];
-  let s: TestServer;
+  const s = useTestServer(target, { TRUST_PROXY: '127.0.0.2' });
   let alice: string;
   beforeAll(async () => {
-    s = await startServer(target, { TRUST_PROXY: '127.0.0.2' });
     alice = await s.login(ALICE.username, ALICE.password);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   const session = (from: string, headers: Record<string, string>) =>
@@ -171,5 +163,6 @@ describe.each(dbTargets())('Host headers on $name', (target) => {
     } finally {
       await withPublic.close();
     }
+    expectNoServerErrors([withPublic]);
   });
 });

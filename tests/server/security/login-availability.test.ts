@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashesComputed } from '../../../src/server/auth/passwords.js';
-import { ALICE, BOB, CAROL, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { ALICE, BOB, CAROL, dbTargets, startServer, useTestServer, type TestServer } from '../../helpers/server.js';
 import { requestFrom, type RawReply } from './net.js';
 
 /** A sign-in as the server sees it from `address` behind a trusted proxy (X-Forwarded-For). */
@@ -84,15 +84,10 @@ describe.each(dbTargets())('sign-in lock-out by a distributed guesser on $name',
 
 // M-3: a flood from many addresses, each under the per-address limit.
 describe.each(dbTargets())('a sign-in flood from 150 addresses on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target, { TRUST_PROXY: '127.0.0.1', LOGIN_ADDRESS_PER_MINUTE: '30' });
   beforeAll(async () => {
-    s = await startServer(target, { TRUST_PROXY: '127.0.0.1', LOGIN_ADDRESS_PER_MINUTE: '30' });
     expect((await loginAs(s, '198.51.100.20', ALICE.username, ALICE.password)).status).toBe(200);
     expect((await loginAs(s, '198.51.100.21', BOB.username, BOB.password)).status).toBe(200);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   /**

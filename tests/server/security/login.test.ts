@@ -1,6 +1,6 @@
 import os from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, CAROL, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, BOB, CAROL, dbTargets, startServer, useTestServer, type TestServer } from '../../helpers/server.js';
 import { putFile } from '../downloads/fixtures.js';
 import { requestFrom, type RawReply } from './net.js';
 
@@ -8,14 +8,7 @@ const login = (s: TestServer, from: string, username: string, password: string):
   requestFrom(from, s.url, 'POST', '/api/auth/login', { username, password });
 
 describe.each(dbTargets())('sign-in throttling under attack on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target, { LOGIN_MAX_FAILURES: '5', LOGIN_ADDRESS_PER_MINUTE: '1000', LOGIN_USER_CEILING: '1000' });
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
-  });
+  const s = useTestServer(target, { LOGIN_MAX_FAILURES: '5', LOGIN_ADDRESS_PER_MINUTE: '1000', LOGIN_USER_CEILING: '1000' });
 
   it('checks no more passwords than the limit in a parallel burst, and never lets the right one through it', async () => {
     const attempts = [...Array.from({ length: 39 }, (_, i) => `wrong-${i}`), ALICE.password];
@@ -41,14 +34,7 @@ describe.each(dbTargets())('sign-in throttling under attack on $name', (target) 
 });
 
 describe.each(dbTargets())('per-address and per-username limits on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target, { LOGIN_ADDRESS_PER_MINUTE: '10', LOGIN_USER_CEILING: '3', LOGIN_USER_MAX_DELAY_SECONDS: '2', LOGIN_MAX_FAILURES: '5' });
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
-  });
+  const s = useTestServer(target, { LOGIN_ADDRESS_PER_MINUTE: '10', LOGIN_USER_CEILING: '3', LOGIN_USER_MAX_DELAY_SECONDS: '2', LOGIN_MAX_FAILURES: '5' });
 
   it('answers at most the per-address limit of sign-ins a minute from one address, whatever the usernames', async () => {
     const replies: RawReply[] = [];
@@ -81,17 +67,12 @@ describe.each(dbTargets())('per-address and per-username limits on $name', (targ
 });
 
 describe.each(dbTargets())('a sign-in flood on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target, { LOGIN_ADDRESS_PER_MINUTE: '1000' });
   let token: string;
   const bytes = Buffer.alloc(4 * 1024 * 1024, 7);
   beforeAll(async () => {
-    s = await startServer(target, { LOGIN_ADDRESS_PER_MINUTE: '1000' });
     token = await s.login(ALICE.username, ALICE.password);
     await putFile(s, 'P1', 'media/big.bin', bytes);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   it('does not hold up downloads while 60 sign-ins are being checked', async () => {
