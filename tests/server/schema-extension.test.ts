@@ -2,13 +2,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ALICE, ROOT, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, ROOT, dbTargets, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
 import { schemasWithTyrePressure } from '../helpers/schemas.js';
 
 describe.each(dbTargets())('a property added to a schema file on $name', (target) => {
+  // Servers started in the tests (the next describe restarts on one data folder), checked for 5xx
+  // as useTestServer would.
   const servers: TestServer[] = [];
   afterAll(async () => {
     for (const s of servers) await s.close();
+    expectNoServerErrors(servers);
   });
 
   it('is accepted, validated, stored and returned with no code change', async () => {
@@ -34,6 +37,7 @@ describe('restarting with and without the added property', () => {
       const s = await startServer({ name: 'sqlite' }, { DATA_DIR: dataDir, SCHEMAS_DIR: schemasDir });
       try {
         await fn(s, await s.login(ALICE.username, ALICE.password));
+        expectNoServerErrors([s]);
       } finally {
         await s.app.close();
       }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDataReport, reportStoredData } from '../../src/server/schema-check/data-report.js';
 import type { StoredData, StoredRow } from '../../src/server/schema-check/stored-data.js';
 import { loadRegistry, readSchemaFiles, registryFrom, SchemaError } from '../../src/server/schemas.js';
-import { ALICE, dbTargets, ROOT, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, dbTargets, expectNoServerErrors, ROOT, startServer, type TestServer } from '../helpers/server.js';
 import { sampleRecord } from '../helpers/samples.js';
 
 // `npm run schemas:check` (scripts/schemas-check.ts), run as npm runs it, on folders of schema
@@ -206,8 +206,11 @@ describe.each(dbTargets())('npm run schemas:check --data on $name', (target) => 
     await create('refuel', sampleRecord(refuel, 2));
     await s.close();
   });
+  // startServer, not useTestServer: the server is closed in the beforeAll so that the check runs on
+  // its storage, and started again on it; every server's 5xx are checked here.
   afterAll(async () => {
     await s.close().catch(() => undefined);
+    expectNoServerErrors([s]);
   });
 
   const sqliteFile = (): string => path.join(s.storage.dataDir, 'road-test-data.sqlite');
@@ -307,6 +310,7 @@ describe.each(dbTargets())('npm run schemas:check --data on $name', (target) => 
     // The server serves the new file once: the check now compares with it.
     const next = await startServer(target, { SCHEMAS_DIR: changed }, { reuse: s.storage, keep: true });
     await next.close();
+    expectNoServerErrors([next]);
     const run = await runCheck(['--dir', changed, '--data'], env);
     expect(run.stdout).toContain('drive: 4 records (rec_drive); the schema file is the one last served');
     const line = run.stdout.split('\n').find((l) => /^ {5}vehicleLoad +type /.test(l)) ?? '';

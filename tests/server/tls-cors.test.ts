@@ -4,7 +4,7 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
 
 /** A self-signed certificate for 127.0.0.1, made for this test with the openssl command. */
 function selfSigned(): { cert: string; key: string } {
@@ -50,9 +50,12 @@ function httpsJson(port: number, ca: Buffer, method: string, urlPath: string, bo
 }
 
 describe('HTTPS, CORS and WWW-Authenticate', () => {
+  // startServer, not useTestServer: each test starts servers of its own settings, some meant to
+  // fail at start; those that start are checked for 5xx as useTestServer would.
   const servers: TestServer[] = [];
   afterAll(async () => {
     for (const s of servers) await s.close();
+    expectNoServerErrors(servers);
   });
 
   it('serves HTTPS with TLS_CERT and TLS_KEY: a tester signs in over it', async () => {

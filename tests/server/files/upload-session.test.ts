@@ -3,17 +3,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, CAROL, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { ALICE, CAROL, dbTargets, expectNoServerErrors, startServer, type TestServer } from '../../helpers/server.js';
 import { createSession, MB5, putFragment, putHeld, randomFile, readSlice, sha256File } from './client.js';
 
 const BIG = 200 * 1024 * 1024;
 
+// startServer, not useTestServer: a test restarts the server on the same storage; both servers'
+// 5xx are checked in the afterAll.
 describe.each(dbTargets())('upload sessions on $name', (target) => {
   let s: TestServer;
+  const started: TestServer[] = [];
   let alice: string;
   let work: string;
   beforeAll(async () => {
     s = await startServer(target, {}, { keep: true });
+    started.push(s);
     alice = await s.login(ALICE.username, ALICE.password);
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-upload-'));
   });
@@ -23,6 +27,7 @@ describe.each(dbTargets())('upload sessions on $name', (target) => {
     // this covers a failure before that point.
     fs.rmSync(s.storage.dataDir, { recursive: true, force: true });
     fs.rmSync(work, { recursive: true, force: true });
+    expectNoServerErrors(started);
   });
 
   it('uploads 200 MB in 5 MB fragments, survives a dropped fragment and a server restart, and stores the exact bytes', { timeout: 120_000 }, async () => {
@@ -46,6 +51,7 @@ describe.each(dbTargets())('upload sessions on $name', (target) => {
 
     await s.close();
     s = await startServer(target, {}, { reuse: s.storage, keep: false });
+    started.push(s);
     const status = await s.request('GET', upload);
     expect(status.status).toBe(200);
     expect(status.body.nextExpectedRanges).toEqual([`${half}-`]);
