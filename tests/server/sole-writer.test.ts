@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KnownGenerations } from '../../src/server/db/generations.js';
 import { SoleWriter } from '../../src/server/db/sole-writer.js';
 import { dayIssues, ISSUES_API } from '../helpers/day-issues.js';
-import { ALICE, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, dbTargets, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
 
 /** Waits until `ok()` holds, polling; fails with `what` after `ms`. */
 async function until(ok: () => boolean, what: string, ms = 5000): Promise<void> {
@@ -77,6 +77,7 @@ const postgres = dbTargets().find((t) => t.url !== undefined);
  */
 describe.runIf(postgres !== undefined)('the sole writer on PostgreSQL', () => {
   const target = postgres ?? { name: 'postgres' as const };
+  // startServer, not useTestServer: instances B and a third start on A's storage; all are checked for 5xx.
   let a: TestServer;
   let b: TestServer | undefined;
   let alice: string;
@@ -198,5 +199,6 @@ describe.runIf(postgres !== undefined)('the sole writer on PostgreSQL', () => {
     } finally {
       await off.close();
     }
+    expectNoServerErrors([off]);
   }, 20_000);
 });

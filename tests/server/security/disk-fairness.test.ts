@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, CAROL, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, BOB, CAROL, dbTargets, expectNoServerErrors, startServer, useTestServer } from '../../helpers/server.js';
 import { createSession, multipartUpload, putFragment } from '../files/client.js';
 
 const MiB = 1024 * 1024;
@@ -10,26 +10,21 @@ const message = (r: { body: any }): string => r.body?.msg ?? r.body?.error?.mess
 
 /** Fair disk (docs/SECURITY.md, the upload reservations): announced sizes are reservations, capped per user and project, released when idle. */
 describe.each(dbTargets())('upload reservations on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target, {
+    UPLOAD_RESERVED_PER_USER_BYTES: String(20 * MiB),
+    UPLOAD_RESERVED_PER_PROJECT_BYTES: String(30 * MiB),
+    UPLOAD_RESERVATION_IDLE_SECONDS: '600',
+    MAX_FILE_BYTES: String(GiB),
+  });
   let alice: string;
   let carol: string;
   let bob: string;
   beforeAll(async () => {
-    s = await startServer(target, {
-      UPLOAD_RESERVED_PER_USER_BYTES: String(20 * MiB),
-      UPLOAD_RESERVED_PER_PROJECT_BYTES: String(30 * MiB),
-      UPLOAD_RESERVATION_IDLE_SECONDS: '600',
-      MAX_FILE_BYTES: String(GiB),
-    });
     [alice, carol, bob] = await Promise.all([
       s.login(ALICE.username, ALICE.password),
       s.login(CAROL.username, CAROL.password),
       s.login(BOB.username, BOB.password),
     ]);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   const announce = (token: string, fileName: string, fileSize?: number) =>
@@ -73,24 +68,23 @@ describe.each(dbTargets())('upload reservations on $name', (target) => {
 });
 
 describe.each(dbTargets())("another project's announced sizes on a nearly full disk on $name", (target) => {
-  let s: TestServer;
   let alice: string;
   let bob: string;
+  let st: fs.StatsFs;
   beforeAll(async () => {
     const probe = await startServer(target);
-    const st = fs.statfsSync(probe.app.services.files.rootDir.replace(/files$/, ''));
+    st = fs.statfsSync(probe.app.services.files.rootDir.replace(/files$/, ''));
     await probe.close();
-    // 4 GiB above the space kept free; allowances out of the way, the disk is the limit.
-    s = await startServer(target, {
-      MIN_FREE_DISK_BYTES: String(Math.max(0, st.bavail * st.bsize - 4 * GiB)),
-      UPLOAD_RESERVED_PER_USER_BYTES: String(2 ** 45),
-      UPLOAD_RESERVED_PER_PROJECT_BYTES: String(2 ** 45),
-    });
-    [alice, bob] = await Promise.all([s.login(ALICE.username, ALICE.password), s.login(BOB.username, BOB.password)]);
+    expectNoServerErrors([probe]);
   });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
+  // 4 GiB above the space kept free; allowances out of the way, the disk is the limit.
+  const s = useTestServer(target, () => ({
+    MIN_FREE_DISK_BYTES: String(Math.max(0, st.bavail * st.bsize - 4 * GiB)),
+    UPLOAD_RESERVED_PER_USER_BYTES: String(2 ** 45),
+    UPLOAD_RESERVED_PER_PROJECT_BYTES: String(2 ** 45),
+  }));
+  beforeAll(async () => {
+    [alice, bob] = await Promise.all([s.login(ALICE.username, ALICE.password), s.login(BOB.username, BOB.password)]);
   });
 
   it("lets a project's announcements fill its own view of the disk, never another project's", async () => {

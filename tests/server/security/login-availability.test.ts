@@ -1,9 +1,9 @@
 import { fork } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { hashesComputed } from '../../../src/server/auth/passwords.js';
-import { ALICE, BOB, CAROL, dbTargets, startServer, useTestServer, type TestServer } from '../../helpers/server.js';
+import { ALICE, BOB, CAROL, dbTargets, useTestServer, type TestServer } from '../../helpers/server.js';
 import { requestFrom, type RawReply } from './net.js';
 
 /** A sign-in as the server sees it from `address` behind a trusted proxy (X-Forwarded-For). */
@@ -26,23 +26,18 @@ async function timed(work: Promise<RawReply>): Promise<{ reply: RawReply; ms: nu
 
 // M-1: a guesser rotating addresses keeps a username in its many-address slow-down.
 describe.each(dbTargets())('sign-in lock-out by a distributed guesser on $name', (target) => {
-  let s: TestServer;
+  const s = useTestServer(target, {
+    TRUST_PROXY: '127.0.0.1',
+    LOGIN_ADDRESS_PER_MINUTE: '1000',
+    LOGIN_USER_CEILING: '3',
+    LOGIN_USER_MAX_DELAY_SECONDS: '30',
+    LOGIN_MAX_FAILURES: '5',
+  });
   const usual = '198.51.100.7';
   const fresh = '198.51.100.8';
   beforeAll(async () => {
-    s = await startServer(target, {
-      TRUST_PROXY: '127.0.0.1',
-      LOGIN_ADDRESS_PER_MINUTE: '1000',
-      LOGIN_USER_CEILING: '3',
-      LOGIN_USER_MAX_DELAY_SECONDS: '30',
-      LOGIN_MAX_FAILURES: '5',
-    });
     // Carol signed in from her phone's address before: it is her usual address.
     expect((await loginAs(s, usual, CAROL.username, CAROL.password)).status).toBe(200);
-  });
-  afterAll(async () => {
-    expect(s.serverErrors).toEqual([]);
-    await s.close();
   });
 
   it('lets the right password from the usual address through the slow-down every time, and never locks an address for refusals it did not earn', async () => {
