@@ -83,6 +83,8 @@ describe.each(dbTargets())('schema changes on live data on $name', (target) => {
     await s.close();
   });
 
+  // startServer, not useTestServer: the server restarts on one storage with changed schema files;
+  // every instance is checked for 5xx (here, and after each restart below).
   afterAll(async () => {
     for (const s of servers) if (s.serverErrors.length > 0) throw new Error(`5xx answers: ${s.serverErrors.join(', ')}`);
   });
