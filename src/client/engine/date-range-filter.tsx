@@ -1,7 +1,6 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { format, isBefore, startOfDay } from 'date-fns';
 import { Button } from 'primereact/button';
-import { OverlayPanel } from 'primereact/overlaypanel';
 import { DayPicker } from 'react-day-picker';
 import { zhCN } from 'react-day-picker/locale';
 import 'react-day-picker/style.css';
@@ -34,63 +33,97 @@ export function nextRange(range: readonly (Date | null)[] | null, day: Date): [D
  * The header's filter button and its popover: one month, week from Sunday, Clear and Apply.
  * The month is react-day-picker's: plain buttons in a table, drawn in a few milliseconds, where
  * PrimeReact's Calendar took about 300 ms to open on a phone-speed CPU (docs/PERFORMANCE.md, INP).
+ * The popover is a plain box under the button at the screen's right edge, with no transition:
+ * PrimeReact's OverlayPanel measured and positioned itself (forced layouts) and animated in, most
+ * of what opening it cost; this reads one position, when the button is tapped. It closes on Escape, a tap outside, Clear and Apply, and gives the focus back.
  */
 export function DateRangeButton({ value, onApply }: { value: DateRange; onApply: (range: DateRange) => void }) {
   const { t, i18n } = useTranslation();
-  const panel = useRef<OverlayPanel>(null);
+  // Where the popover opens: under the button, at the screen's right edge (the header is sticky).
+  const [top, setTop] = useState<number | null>(null);
+  const open = top !== null;
+  const setOpen = (to: boolean): void => setTop(to ? (anchor.current?.getBoundingClientRect().bottom ?? 0) + 4 : null);
+  const anchor = useRef<HTMLSpanElement>(null);
   const [pending, setPending] = useState<Array<Date | null> | null>(null);
   const chosen = pending !== null && pending.some((d) => d instanceof Date);
   const active = value.from !== null || value.to !== null;
   const from = pending?.[0] ?? undefined;
   const to = pending?.[1] ?? undefined;
 
+  const close = (): void => {
+    setOpen(false);
+    anchor.current?.querySelector<HTMLButtonElement>('.date-range-toggle')?.focus();
+  };
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: PointerEvent): void => {
+      if (anchor.current && !anchor.current.contains(e.target as Node)) setTop(null);
+    };
+    const escape = (e: KeyboardEvent): void => {
+      if (e.key !== 'Escape') return;
+      setTop(null);
+      anchor.current?.querySelector<HTMLButtonElement>('.date-range-toggle')?.focus();
+    };
+    document.addEventListener('pointerdown', outside);
+    document.addEventListener('keydown', escape);
+    return () => {
+      document.removeEventListener('pointerdown', outside);
+      document.removeEventListener('keydown', escape);
+    };
+  }, [open]);
+
   return (
-    <>
+    <span className="date-range-anchor" ref={anchor}>
       <Button
         icon="pi pi-calendar"
         rounded
         text={!active}
+        className="date-range-toggle"
         aria-label={t('list.filterByDate')}
-        onClick={(e) => {
-          setPending(value.from || value.to ? [value.from, value.to] : null);
-          panel.current?.toggle(e);
+        aria-expanded={open}
+        aria-haspopup="dialog"
+        onClick={() => {
+          if (!open) setPending(value.from || value.to ? [value.from, value.to] : null);
+          setOpen(!open);
         }}
       />
-      <OverlayPanel ref={panel} className="date-range-panel" ariaCloseLabel={t('common.close')}>
-        <DayPicker
-          mode="range"
-          numberOfMonths={1}
-          // Weeks start on Sunday in both languages (docs/PRODUCT.md).
-          weekStartsOn={0}
-          locale={i18n.language === 'zh' ? zhCN : undefined}
-          defaultMonth={from ?? value.from ?? value.to ?? new Date()}
-          selected={from ? { from, to } : undefined}
-          onSelect={(_, day) => setPending(nextRange(pending, day))}
-          className="date-range-calendar"
-        />
-        <div className="flex justify-content-end gap-2 mt-2">
-          <Button
-            label={t('list.clear')}
-            outlined
-            size="small"
-            onClick={() => {
-              setPending(null);
-              panel.current?.hide();
-              onApply({ from: null, to: null });
-            }}
+      {open && (
+        <div className="date-range-panel" role="dialog" aria-label={t('list.filterByDate')} style={{ top }}>
+          <DayPicker
+            mode="range"
+            numberOfMonths={1}
+            // Weeks start on Sunday in both languages (docs/PRODUCT.md).
+            weekStartsOn={0}
+            locale={i18n.language === 'zh' ? zhCN : undefined}
+            defaultMonth={from ?? value.from ?? value.to ?? new Date()}
+            selected={from ? { from, to } : undefined}
+            onSelect={(_, day) => setPending(nextRange(pending, day))}
+            className="date-range-calendar"
           />
-          <Button
-            label={t('list.apply')}
-            size="small"
-            disabled={!chosen}
-            onClick={() => {
-              panel.current?.hide();
-              onApply({ from: pending?.[0] ?? null, to: pending?.[1] ?? null });
-            }}
-          />
+          <div className="flex justify-content-end gap-2 mt-2">
+            <Button
+              label={t('list.clear')}
+              outlined
+              size="small"
+              onClick={() => {
+                setPending(null);
+                close();
+                onApply({ from: null, to: null });
+              }}
+            />
+            <Button
+              label={t('list.apply')}
+              size="small"
+              disabled={!chosen}
+              onClick={() => {
+                close();
+                onApply({ from: pending?.[0] ?? null, to: pending?.[1] ?? null });
+              }}
+            />
+          </div>
         </div>
-      </OverlayPanel>
-    </>
+      )}
+    </span>
   );
 }
 
