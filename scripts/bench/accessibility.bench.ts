@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
-import { chromium, type BrowserContext } from 'playwright-core';
-import { APP_USER, chromiumPath, freePort, signInPage, startServedApp, type ServedApp } from '../lib/served-app.js';
+import { APP_USER, freePort, launchForLighthouse, signInPage, startServedApp, type ServedApp } from '../lib/served-app.js';
 
 // Lighthouse's accessibility category on every screen at phone size, in English and in Chinese
 // (docs/PERFORMANCE.md, "Accessibility (Lighthouse) per screen"): `npm run bench accessibility`.
@@ -16,8 +15,6 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const MIN = Number(process.env['A11Y_MIN'] ?? 0.95);
 const ONLY = process.env['A11Y_ONLY'];
 
-type Language = 'en' | 'zh';
-
 interface Result {
   score: number;
   failed: string[];
@@ -25,27 +22,6 @@ interface Result {
   applicable: number;
   /** Where the page ended (a signed-out screen would end at /login). */
   finalPath: string;
-}
-
-async function launch(profile: string, debugPort: number, language: Language): Promise<BrowserContext> {
-  const tag = language === 'zh' ? 'zh-CN' : 'en-US';
-  return chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath(),
-    headless: true,
-    locale: tag,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--lang=${tag}`,
-      `--accept-lang=${tag}`,
-      `--remote-debugging-port=${debugPort}`,
-    ],
-    viewport: { width: 390, height: 844 },
-  });
 }
 
 async function audit(url: string, port: number): Promise<Result> {
@@ -102,7 +78,7 @@ export async function run(): Promise<void> {
       const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-bench-a11y-chromium-'));
       profiles.push(profile);
       const debugPort = await freePort();
-      const context = await launch(profile, debugPort, language);
+      const context = await launchForLighthouse(profile, debugPort, language === 'zh' ? 'zh-CN' : 'en-US');
       try {
         const page = context.pages()[0] ?? (await context.newPage());
         // The sign-in form in English: the Chinese browser gets the Chinese page, so sign in by the API's token instead.

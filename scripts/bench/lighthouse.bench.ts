@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
-import { chromium, type BrowserContext } from 'playwright-core';
-import { APP_USER, chromiumPath, freePort, signInPage, startServedApp, type ServedApp } from '../lib/served-app.js';
+import type { BrowserContext } from 'playwright-core';
+import { APP_USER, freePort, launchForLighthouse, signInPage, startServedApp, type ServedApp } from '../lib/served-app.js';
 import { fullDatabase } from './full-database.js';
 
 // Lighthouse mobile performance of the app's screens, signed in, on the built app served by the
@@ -164,23 +164,6 @@ async function storeSignIn(context: BrowserContext, base: string): Promise<void>
   await page.evaluate(`Object.entries(${JSON.stringify(stored)}).forEach(([k, v]) => localStorage.setItem(k, v))`);
 }
 
-async function launch(profile: string, debugPort: number): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath(),
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--remote-debugging-port=${debugPort}`,
-    ],
-    viewport: { width: 390, height: 844 },
-  });
-}
-
 export async function run(): Promise<void> {
   const cpus = os.cpus();
   console.log(
@@ -211,7 +194,7 @@ export async function run(): Promise<void> {
       const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-bench-lh-chromium-'));
       profiles.push(profile);
       const debugPort = await freePort();
-      const context = await launch(profile, debugPort);
+      const context = await launchForLighthouse(profile, debugPort);
       try {
         const page = context.pages()[0] ?? (await context.newPage());
         if (way === 'form') await signInPage(page, app);

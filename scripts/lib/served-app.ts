@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { loadRegistry } from '../../src/server/schemas.js';
 import { recordOf } from '../bench/records.js';
 
@@ -127,4 +127,27 @@ export async function signInPage(page: Page, app: ServedApp): Promise<void> {
   await page.getByLabel('Password', { exact: true }).fill(APP_USER.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL('**/data');
+}
+
+/**
+ * Debian's Chromium at phone size (390x844), headless, with a DevTools port for Lighthouse and a
+ * profile of its own; `locale` ('en-US', 'zh-CN') also sets the languages the browser asks for.
+ */
+export function launchForLighthouse(profile: string, debugPort: number, locale?: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath(),
+    headless: true,
+    ...(locale ? { locale } : {}),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      ...(locale ? [`--lang=${locale}`, `--accept-lang=${locale}`] : []),
+      `--remote-debugging-port=${debugPort}`,
+    ],
+    viewport: { width: 390, height: 844 },
+  });
 }
