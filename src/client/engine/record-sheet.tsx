@@ -7,7 +7,7 @@ import { formatCardValue } from './format';
 import { systemFields } from './form-schema';
 import { FieldSection, groupsOf } from './sections';
 import { difference } from './widgets/derived';
-import { toInputValue } from './widgets/date-text';
+import { contractText } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
 import { parseConnectors, readYesNo } from './widgets/widget-values';
 import { labelOf } from '../../shared/schema-evolution';
@@ -35,8 +35,8 @@ function shownValue(prop: RJSFSchema, ui: UiSchema, value: unknown, record: Reco
   switch (widget) {
     case 'dateText': {
       const mode = options['mode'] === 'date' ? 'date' : 'datetime';
-      const shown = toInputValue(value, mode);
-      return shown === '' ? String(value) : mode === 'date' ? shown : shown.replace('T', ' ');
+      const text = contractText(value, mode);
+      return text === '' ? String(value) : text;
     }
     case 'yesNo':
       return { 是: t('detail.yes'), 否: t('detail.no'), '': null }[readYesNo(value)];

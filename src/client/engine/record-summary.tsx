@@ -2,7 +2,7 @@ import type { CSSProperties, ReactNode } from 'react';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { t } from '../i18n';
 import { difference } from './widgets/derived';
-import { toInputValue } from './widgets/date-text';
+import { contractText } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
 import { parseConnectors, readYesNo } from './widgets/widget-values';
 import { FieldSection, type FieldGroup } from './sections';
@@ -82,9 +82,7 @@ function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, rec
     }
     case 'dateText': {
       const mode = options['mode'] === 'date' ? 'date' : 'datetime';
-      const shown = toInputValue(value, mode);
-      const shownText = shown === '' ? (typeof value === 'string' ? value : '') : mode === 'date' ? shown : shown.replace('T', ' ');
-      return <input id={id} className="p-inputtext p-component w-full" value={shownText} disabled readOnly />;
+      return <input id={id} className="p-inputtext p-component w-full" value={contractText(value, mode)} disabled readOnly />;
     }
     case 'yesNo':
       return <Dropdown id={id} shown={{ 是: t('detail.yes'), 否: t('detail.no'), '': '' }[readYesNo(value)]} placeholder="—" inputId />;
