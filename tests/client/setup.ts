@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, beforeEach, expect, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, expect, vi } from 'vitest';
 import { forgetRecords } from '../../src/client/api/recent-records';
 import { takeUnanswered } from './fake-server';
 
@@ -40,3 +40,8 @@ afterEach(() => {
   expect(unanswered, `requests no fake route answered:\n${unanswered.join('\n')}`).toEqual([]);
   expect(errors, `console.error was called: ${errors.map((e) => e.map(String).join(' ')).join('\n')}`).toEqual([]);
 });
+
+// Work a screen started before it was unmounted (an IndexedDB read, a fetch answered late) may
+// still end in a React state update; let it end before the file's jsdom window is torn down,
+// where React would find no window and Vitest report an unhandled rejection.
+afterAll(() => new Promise<void>((resolve) => setTimeout(resolve, 200)));
