@@ -169,7 +169,7 @@ describe('following the analysis', () => {
     const analysis = await screen.findByTestId('status-Video analysis', {}, { timeout: 15_000 });
     expect(analysis).toHaveClass('status-ready');
     expect(screen.getByTestId('status-Desensitization')).toHaveClass('status-ready');
-    // In words as well as in blue (issue 28).
+    // In words as well as in blue.
     await waitFor(() => expect(screen.getByTestId('ai-phase')).toHaveTextContent('Queued, waiting for an analysis worker'));
     expect(screen.getByTestId('ai-phase')).toHaveClass('status-ready');
 

@@ -27,7 +27,7 @@ describe('the issue status strip', () => {
     expect(screen.getByRole('button', { name: 'AI report' })).toBeDisabled();
   });
 
-  it('says where the analysis is in words beside the colours (issue 28)', async () => {
+  it('says where the analysis is in words beside the colours', async () => {
     openIssue({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'DONE', videoDesensitizationStatus: 'DONE', aiVideoAnalysisReport: 'Report text' });
     const phase = await screen.findByTestId('ai-phase', {}, { timeout: 15_000 });
     expect(phase).toHaveTextContent(/^Done$/);

@@ -4,7 +4,7 @@ import { applyLanguage } from '../../src/client/i18n';
 import { fakeFetch, okInfo, takeConsoleErrors } from './fake-server';
 import { renderApp, signedIn } from './render';
 
-// Issue 28: a list opened without coverage that this phone never loaded is not a failure. It says
+// A list opened without coverage that this phone never loaded is not a failure. It says
 // plainly that it has not been loaded here yet and loads when the phone is online (information, not
 // a red error, and no error toast), in the language on screen; when the network returns, it loads.
 

@@ -13,7 +13,7 @@ import { expectOnly } from './one-language-check';
 import { renderApp, signedIn } from './render';
 import { installFakeXhr, renderPanel, uploadsSettled } from './attachments/fakes';
 
-// Issue 28, item 4, for the screens decision 038 left in English or in the specification's
+// For the screens decision 038 left in English or in the specification's
 // Chinese: the outbox with its remove dialog, an issue with its AI strip, submit and report dialogs,
 // its Attachments card (viewing and editing, with the upload and recording controls and the
 // location widget) and the conflict dialog. Each is visited in Chinese and in English and fails on
@@ -88,7 +88,7 @@ afterEach(async () => {
   }
 });
 
-describe.each(['zh', 'en'] as const)('one language on the screens of issue 28 (%s)', (language) => {
+describe.each(['zh', 'en'] as const)('one language on the field screens (%s)', (language) => {
   const v = VALUES[language];
 
   it('the outbox, with a refused new record, a conflicting change and a refused file, and its remove dialogs', { timeout: 60_000 }, async () => {

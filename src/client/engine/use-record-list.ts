@@ -47,7 +47,7 @@ const unreachable = (e: unknown): boolean => e instanceof ApiError && e.status =
  * Fetches one page of a kind's list with SWR: a new page or filter starts from the loading state,
  * a failure toasts the kind's message once and is not retried (docs/PRODUCT.md section 5). Without
  * coverage a page the phone has a copy of is shown from it; one it has none of is no failure
- * either (issue 28): onError is not called, the state says offline, and the screen says so.
+ * either: onError is not called, the state says offline, and the screen says so.
  */
 export function useRecordList(kind: Kind, page: number, range: DateRange, onError: (message: string) => void, filters: Record<string, string> = {}) {
   const query = listQuery(kind, page, range, PAGE_SIZE, filters);

@@ -37,7 +37,7 @@ export function FilePanel({ path, title, editable, issue, onOpenFolder, apart }:
       ? { ...all, state: { status: 'ready' as const, items: all.state.items.filter((i) => !(i.type === 'folder' && i.name === apart.name)) } }
       : all;
   const queue = useUploadQueue({ folder: path, issue, onUploaded: list.refresh });
-  // Issue 28: what is on its way from the outbox shows too, and the folder is listed again when it arrives.
+  // What is on its way from the outbox shows too, and the folder is listed again when it arrives.
   const [arrived, setArrived] = useState<{ names: string[]; after: number }>({ names: [], after: 0 });
   const incoming = useIncomingFiles(path, (files) => {
     // A file the queue follows itself ends there as uploaded: not twice.

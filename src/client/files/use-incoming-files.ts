@@ -24,7 +24,7 @@ export interface IncomingFiles {
 export const sameFolder = (a: string, b: string): boolean => a.replace(/^\/+|\/+$/g, '') === b.replace(/^\/+|\/+$/g, '');
 
 /**
- * The files the outbox holds for a folder (issue 28: the Attachments card lists what the server
+ * The files the outbox holds for a folder (the Attachments card lists what the server
  * has plus what is on its way), kept current as they are added and sent. onArrived is told the
  * keys and names of those that left the outbox (sent by this page's sync or the service worker's), so the
  * folder is listed again and shows them as uploaded.

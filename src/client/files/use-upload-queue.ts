@@ -121,7 +121,7 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
     [toast, update],
   );
 
-  // Issue 28: a file the sync took over (cut by going offline) ends here as it ends there: uploaded
+  // A file the sync took over (cut by going offline) ends here as it ends there: uploaded
   // once its outbox entry is gone (then the folder is listed again), failed when the server refused it.
   const following = items.some((i) => i.status === 'waiting' && i.outboxKey !== undefined);
   useEffect(() => {

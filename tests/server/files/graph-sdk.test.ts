@@ -9,7 +9,7 @@ import { ALICE, useTestServer } from '../../helpers/server.js';
 
 /**
  * The official Microsoft Graph SDK (@microsoft/microsoft-graph-client, LargeFileUploadTask)
- * uploading to this server unmodified (issue 14). The SDK only takes https:// URLs as absolute,
+ * uploading to this server unmodified. The SDK only takes https:// URLs as absolute,
  * so the server runs with TLS on a certificate made here; this test process trusts it by
  * switching certificate checks off for itself (NODE_TLS_REJECT_UNAUTHORIZED, this worker only).
  */

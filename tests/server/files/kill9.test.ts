@@ -32,7 +32,7 @@ function held(missing: [number, number][], total: number): [number, number][] {
 }
 
 /**
- * Issue 15: fragments may be in flight together, and the server acknowledges each once it is
+ * Fragments may be in flight together, and the server acknowledges each once it is
  * written (decision 028; synced in batches behind). Killed with SIGKILL in the middle of a
  * pipelined upload, the restarted server names in nextExpectedRanges only bytes it does not hold:
  * every byte it does not ask for again is in the part file and equal to what was sent, and every

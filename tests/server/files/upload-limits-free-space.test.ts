@@ -7,7 +7,7 @@ import type { Config } from '../../../src/server/config.js';
 import type { Database } from '../../../src/server/db/types.js';
 import { UploadLimits } from '../../../src/server/files/upload-limits.js';
 
-// Issue 31, item 3: a fragment's free-space check reuses a statfs under 1 s old, less the bytes
+// A fragment's free-space check reuses a statfs under 1 s old, less the bytes
 // let through since; only a pass comes from that estimate, a refusal is always read afresh.
 
 describe('the free-space check for bytes being written', () => {

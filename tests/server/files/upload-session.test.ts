@@ -96,7 +96,7 @@ describe.each(dbTargets())('upload sessions on $name', (target) => {
     expect(fs.readFileSync(s.app.services.files.resolve(ALICE.project, 'ranges/r.bin'))).toEqual(bytes);
   });
 
-  it('answers out-of-order fragments at once with the ranges it expects, however many come (issue 29)', async () => {
+  it('answers out-of-order fragments at once with the ranges it expects, however many come', async () => {
     const bytes = randomBytes(1000);
     const upload = await createSession(s, alice, 'ranges', 'at-once.bin');
     expect((await putFragment(s, upload, bytes.subarray(0, 100), 0, 1000)).status).toBe(202);

@@ -41,7 +41,7 @@ export function Indicator({ stage, status, onFailedTap }: { stage: keyof typeof 
   );
 }
 
-/** The analysis in words (issue 28): 'Queued, waiting for an analysis worker for 3 min', 'Analysing', 'Failed: …', in its colour. */
+/** The analysis in words: 'Queued, waiting for an analysis worker for 3 min', 'Analysing', 'Failed: …', in its colour. */
 export function PhaseLine({ phase }: { phase: Phase | null }) {
   if (!phase) return null;
   return (

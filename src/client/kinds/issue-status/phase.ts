@@ -4,7 +4,7 @@ import type { IssueValues, Tone } from './rules';
 import { workerReasonText } from './stored-values';
 
 /**
- * Issue 28: the strip says in words where the analysis is, with its colour as well, not instead.
+ * The strip says in words where the analysis is, with its colour as well, not instead.
  * The words come from the status call (GET aiStatus: the job's state queued / claimed / done /
  * failed, its error and when it last changed) and the record's two statuses, which the server
  * moves as a worker claims (desensitization DOING), blurs (analysis DOING) and reports (DONE).
