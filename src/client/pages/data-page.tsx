@@ -144,35 +144,39 @@ const Totals = memo(function Totals({ totals }: { totals: Record<string, number 
   );
 });
 
-/** Data Management: the project, one day's figures and packages, the last 14 days, and the totals. */
-export function DataPage() {
+/** The project and vehicle the phone records for. */
+function ProjectInfo({ project, vehicle }: { project: string; vehicle: string }) {
+  const { t } = useTranslation();
+  return (
+    <Card title={t('data.projectInfo')} className="mb-3">
+      <div className="flex justify-content-between py-1">
+        <span className="text-600">{t('data.project')}</span>
+        <span className="font-medium" data-testid="project-name">
+          {project}
+        </span>
+      </div>
+      <div className="flex justify-content-between py-1">
+        <span className="text-600">{t('data.vehicle')}</span>
+        <span className="font-medium" data-testid="vehicle-no">
+          {vehicle || '-'}
+        </span>
+      </div>
+    </Card>
+  );
+}
+
+/**
+ * The downloads the page started, and how to start one: fetched with its progress on screen,
+ * announced when ready, or told why it failed. The service is asked for the day, vehicle and project.
+ */
+function useDownloads(day: string, vehicle: string, project: string) {
   const { t, i18n } = useTranslation();
   const toast = useToast();
-  const navigate = useNavigate();
-  const [date, setDate] = useState<Date>(storedDate);
-  const day = format(date, 'yyyy-MM-dd');
-  const project = storage.deptName() ?? '-1';
-  const vehicle = storage.vehicleNo() ?? '';
   const [downloads, setDownloads] = useState<Download[]>([]);
   const nextId = useRef(1);
-
-  useEffect(() => storage.write(KEYS.selectedDate, day), [day]);
-
-  const total = useTotalStats();
-  const daily = useDayStats(day);
-  const { from, to } = chartRange(day);
-  const range = useRangeStats(from, to);
-  useEffect(() => {
-    if (total.error) toast('error', t('data.loadFailed'), (total.error as Error).message, TOAST_MS);
-  }, [total.error, toast, t]);
-  useEffect(() => {
-    if (daily.error) toast('error', t('data.dayLoadFailed'), (daily.error as Error).message, TOAST_MS);
-  }, [daily.error, toast, t]);
-
   const update = (id: number, change: Partial<Download>): void => setDownloads((all) => all.map((d) => (d.id === id ? { ...d, ...change } : d)));
   const remove = (id: number): void => setDownloads((all) => all.filter((d) => d.id !== id));
 
-  /** Fetches a file with its progress on screen; says when it is ready, or why it failed. */
   async function download(title: string, path: string, fallbackName: string, failed: string): Promise<void> {
     const id = nextId.current++;
     const controller = new AbortController();
@@ -194,6 +198,101 @@ export function DataPage() {
       toast('error', failed, detail, TOAST_MS);
     }
   }
+  return { downloads, download, remove };
+}
+
+/** One kind's tile for the day: its count and figure (opening its list at the day) and its day package. */
+function DayTile({
+  tile,
+  date,
+  day,
+  daily,
+  onPackage,
+}: {
+  tile: Tile;
+  date: Date;
+  day: string;
+  daily: { data?: DayStats; isLoading: boolean };
+  onPackage: (tile: Tile) => void;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const detail = tileDetail(tile, daily.data);
+  const key = tile.page.count;
+  return (
+    <div className="col-6">
+      <div className="day-tile">
+        <button type="button" className="day-tile-open" onClick={() => navigate(tile.kind.meta.route, { state: { selectedDate: date, formattedDate: day } })}>
+          <i className={`${tile.page.tile.icon} text-primary text-xl`} aria-hidden="true" />
+          <span className="text-2xl font-bold" data-testid={`day-${key}`}>
+            {daily.isLoading ? '…' : count(daily.data?.[key])}
+          </span>
+          <span className="text-600">{kindText(tile.kind, 'dataPage.tile.label', tile.page.tile.label)}</span>
+          {/* The line holds its height while the day's figures load, so the tiles do not jump when they come. */}
+          {tile.page.tile.detail && (
+            <span className="text-sm text-500" data-testid={detail === null ? undefined : `day-${key}-detail`}>
+              {detail ?? '\u00a0'}
+            </span>
+          )}
+        </button>
+        {tile.dayPackage && (
+          <Button
+            icon="pi pi-download"
+            rounded
+            text
+            size="small"
+            className="day-tile-download"
+            aria-label={t('data.downloadPackage', { noun: kindText(tile.kind, 'packages.0.noun', tile.dayPackage.noun), date: day })}
+            onClick={() => onPackage(tile)}
+          />
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The last 14 days as bars; its height is kept while its figures load, so the totals below do not move when they come. */
+function ChartCard({ day, range }: { day: string; range: ReturnType<typeof useRangeStats> }) {
+  const { t } = useTranslation();
+  return (
+    <Card title={t('chart.title')} className="mb-3">
+      <div className="day-chart-slot">
+        {range.data ? (
+          <DayChart from={range.data.from} to={range.data.to} days={range.data.days} selected={day} />
+        ) : range.error ? (
+          <p className="m-0 text-600">
+            {t('chart.loadFailed')}: {(range.error as Error).message}
+          </p>
+        ) : (
+          <p className="m-0 text-600">{t('common.loading')}</p>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+/** Data Management: the project, one day's figures and packages, the last 14 days, and the totals. */
+export function DataPage() {
+  const { t, i18n } = useTranslation();
+  const toast = useToast();
+  const [date, setDate] = useState<Date>(storedDate);
+  const day = format(date, 'yyyy-MM-dd');
+  const project = storage.deptName() ?? '-1';
+  const vehicle = storage.vehicleNo() ?? '';
+  const { downloads, download, remove } = useDownloads(day, vehicle, project);
+
+  useEffect(() => storage.write(KEYS.selectedDate, day), [day]);
+
+  const total = useTotalStats();
+  const daily = useDayStats(day);
+  const { from, to } = chartRange(day);
+  const range = useRangeStats(from, to);
+  useEffect(() => {
+    if (total.error) toast('error', t('data.loadFailed'), (total.error as Error).message, TOAST_MS);
+  }, [total.error, toast, t]);
+  useEffect(() => {
+    if (daily.error) toast('error', t('data.dayLoadFailed'), (daily.error as Error).message, TOAST_MS);
+  }, [daily.error, toast, t]);
 
   async function downloadPackage(tile: Tile): Promise<void> {
     const pkg = tile.dayPackage;
@@ -212,20 +311,7 @@ export function DataPage() {
   return (
     <div className="page">
       <PageHeader title={t('pages.data')} />
-      <Card title={t('data.projectInfo')} className="mb-3">
-        <div className="flex justify-content-between py-1">
-          <span className="text-600">{t('data.project')}</span>
-          <span className="font-medium" data-testid="project-name">
-            {project}
-          </span>
-        </div>
-        <div className="flex justify-content-between py-1">
-          <span className="text-600">{t('data.vehicle')}</span>
-          <span className="font-medium" data-testid="vehicle-no">
-            {vehicle || '-'}
-          </span>
-        </div>
-      </Card>
+      <ProjectInfo project={project} vehicle={vehicle} />
 
       <div role="status" aria-live="polite">
         {downloads.map((d) => (
@@ -245,61 +331,13 @@ export function DataPage() {
           </div>
         </div>
         <div className="grid">
-          {TILES.map((tile) => {
-            const detail = tileDetail(tile, daily.data);
-            const key = tile.page.count;
-            return (
-              <div key={key} className="col-6">
-                <div className="day-tile">
-                  <button
-                    type="button"
-                    className="day-tile-open"
-                    onClick={() => navigate(tile.kind.meta.route, { state: { selectedDate: date, formattedDate: day } })}
-                  >
-                    <i className={`${tile.page.tile.icon} text-primary text-xl`} aria-hidden="true" />
-                    <span className="text-2xl font-bold" data-testid={`day-${key}`}>
-                      {daily.isLoading ? '…' : count(daily.data?.[key])}
-                    </span>
-                    <span className="text-600">{kindText(tile.kind, 'dataPage.tile.label', tile.page.tile.label)}</span>
-                    {/* The line holds its height while the day's figures load, so the tiles do not jump when they come. */}
-                    {tile.page.tile.detail && (
-                      <span className="text-sm text-500" data-testid={detail === null ? undefined : `day-${key}-detail`}>
-                        {detail ?? '\u00a0'}
-                      </span>
-                    )}
-                  </button>
-                  {tile.dayPackage && (
-                    <Button
-                      icon="pi pi-download"
-                      rounded
-                      text
-                      size="small"
-                      className="day-tile-download"
-                      aria-label={t('data.downloadPackage', { noun: kindText(tile.kind, 'packages.0.noun', tile.dayPackage.noun), date: day })}
-                      onClick={() => void downloadPackage(tile)}
-                    />
-                  )}
-                </div>
-              </div>
-            );
-          })}
+          {TILES.map((tile) => (
+            <DayTile key={tile.page.count} tile={tile} date={date} day={day} daily={daily} onPackage={(chosen) => void downloadPackage(chosen)} />
+          ))}
         </div>
       </Card>
 
-      <Card title={t('chart.title')} className="mb-3">
-        {/* The chart's height is kept while its figures load, so the totals below do not move when they come. */}
-        <div className="day-chart-slot">
-          {range.data ? (
-            <DayChart from={range.data.from} to={range.data.to} days={range.data.days} selected={day} />
-          ) : range.error ? (
-            <p className="m-0 text-600">
-              {t('chart.loadFailed')}: {(range.error as Error).message}
-            </p>
-          ) : (
-            <p className="m-0 text-600">{t('common.loading')}</p>
-          )}
-        </div>
-      </Card>
+      <ChartCard day={day} range={range} />
 
       <Totals totals={total.data} />
     </div>
