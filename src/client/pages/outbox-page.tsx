@@ -44,18 +44,8 @@ function summary(item: OutboxItem, kinds: KindRegistry | undefined): string {
   return item.op === 'create' ? t('outbox.newItem', texts) : t('outbox.changesTo', { ...texts, id: String(item.recordId) });
 }
 
-/** What waits on this phone to reach the server: each change, why it waits, retry and remove. */
-export function OutboxPage() {
-  // Re-renders on a language switch; the plain helpers above read the same language.
-  const { t } = useTranslation();
-  const items = useOutbox();
-  const files = useWaitingFiles();
-  const toast = useToast();
-  const navigate = useNavigate();
-  const [syncing, setSyncing] = useState(false);
-  const [removing, setRemoving] = useState<OutboxItem | null>(null);
-  const [removingFile, setRemovingFile] = useState<WaitingFile | null>(null);
-  // The kinds' schemas (for the items' titles) load with the record screens, not with this page.
+/** The kinds' schemas (for the items' titles): they load with the record screens, not with this page. */
+function useKindsLater(): KindRegistry | undefined {
   const [kinds, setKinds] = useState<KindRegistry | undefined>(undefined);
   useEffect(() => {
     let live = true;
@@ -64,12 +54,20 @@ export function OutboxPage() {
       live = false;
     };
   }, []);
+  return kinds;
+}
 
-  // A refused or conflicting change, made again on the current form (docs/decisions/034): a new
-  // record opens prefilled, and leaves the outbox once it is created; a change to a record opens
-  // that record, whose screen offers to review it. Fields renamed since land in their new names;
-  // fields the form no longer has are named with their values.
-  const openInForm = async (item: OutboxItem): Promise<void> => {
+/**
+ * A refused or conflicting change, made again on the current form (docs/decisions/034): a new
+ * record opens prefilled, and leaves the outbox once it is created; a change to a record opens
+ * that record, whose screen offers to review it. Fields renamed since land in their new names;
+ * fields the form no longer has are named with their values.
+ */
+function useOpenInForm(): (item: OutboxItem) => Promise<void> {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const navigate = useNavigate();
+  return async (item) => {
     if (item.op === 'update') {
       navigate(`${item.route}/${String(item.recordId)}`);
       return;
@@ -85,11 +83,76 @@ export function OutboxPage() {
     if (dropped.length > 0) toast('warn', t('outbox.notOnForm'), dropped.map(([field, value]) => `${field}: ${JSON.stringify(value)}`).join('; '));
     navigate(`${kind.meta.route}/new`, { state: { prefill: values, fromOutbox: item.key } });
   };
+}
 
+/** One waiting change: what it is, when it was saved and why it waits, with open-in-form and remove. */
+function ChangeCard({ item, kinds, onOpen, onRemove }: { item: OutboxItem; kinds: KindRegistry | undefined; onOpen: () => void; onRemove: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Card className="outbox-item">
+      <div className="font-semibold">{summary(item, kinds)}</div>
+      <div className="text-600 text-sm">
+        {t('outbox.saved', { time: format(new Date(item.createdAt), 'yyyy-MM-dd HH:mm'), state: t(STATE_TEXT[item.state]) })}
+      </div>
+      {item.lastError && <div className="text-sm mt-1">{uploadErrorText(item.lastError)}</div>}
+      <div className="flex gap-3">
+        {item.state !== 'waiting' && <Button label={t('outbox.openInForm')} icon="pi pi-pencil" text size="small" className="mt-2 p-0" onClick={onOpen} />}
+        <Button label={t('outbox.remove')} icon="pi pi-trash" text severity="danger" size="small" className="mt-2 px-2" onClick={onRemove} />
+      </div>
+    </Card>
+  );
+}
+
+/** One waiting file: its name, size, folder, when it was kept and whether it was refused, with remove. */
+function FileCard({ file, onRemove }: { file: WaitingFile; onRemove: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Card className="outbox-item">
+      <div className="font-semibold">{file.name}</div>
+      <div className="text-600 text-sm">
+        {t('outbox.fileLine', {
+          size: (file.blob.size / 1024 / 1024).toFixed(1),
+          folder: file.folder || t('outbox.projectFolder'),
+          time: format(new Date(file.createdAt), 'yyyy-MM-dd HH:mm'),
+          state: t(file.state === 'waiting' ? 'outbox.waiting' : 'outbox.refused'),
+        })}
+      </div>
+      {file.lastError && <div className="text-sm mt-1">{uploadErrorText(file.lastError)}</div>}
+      <Button label={t('outbox.remove')} icon="pi pi-trash" text severity="danger" size="small" className="mt-2 px-2" onClick={onRemove} />
+    </Card>
+  );
+}
+
+/** Asks before something waiting is removed from this phone: keep it, or remove it for good. */
+function RemoveDialog({ header, text, onKeep, onRemove }: { header: string; text: string; onKeep: () => void; onRemove: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Dialog
+      header={header}
+      visible
+      modal
+      onHide={onKeep}
+      style={{ width: 'min(26rem, calc(100vw - 1rem))' }}
+      footer={
+        <div className="flex gap-2">
+          <Button label={t('outbox.keep')} outlined className="flex-1" onClick={onKeep} />
+          <Button label={t('outbox.remove')} severity="danger" className="flex-1" onClick={onRemove} />
+        </div>
+      }
+    >
+      <p className="m-0">{text}</p>
+    </Dialog>
+  );
+}
+
+/** Sends everything waiting again, refused and conflicting changes too, and says how it went. */
+function useRetry(items: OutboxItem[], files: WaitingFile[]): { syncing: boolean; retry: () => Promise<void> } {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const [syncing, setSyncing] = useState(false);
   const retry = async (): Promise<void> => {
     setSyncing(true);
     try {
-      // A change parked as refused or conflicting is tried again too.
       for (const item of items) if (item.state !== 'waiting') await outbox.put({ ...item, state: 'waiting' });
       for (const file of files) if (file.state !== 'waiting') await waitingFiles.put({ ...file, state: 'waiting' });
       const { sent, waiting } = await syncOutbox();
@@ -99,6 +162,20 @@ export function OutboxPage() {
       setSyncing(false);
     }
   };
+  return { syncing, retry };
+}
+
+/** What waits on this phone to reach the server: each change, why it waits, retry and remove. */
+export function OutboxPage() {
+  // Re-renders on a language switch; the plain helpers above read the same language.
+  const { t } = useTranslation();
+  const items = useOutbox();
+  const files = useWaitingFiles();
+  const kinds = useKindsLater();
+  const openInForm = useOpenInForm();
+  const { syncing, retry } = useRetry(items, files);
+  const [removing, setRemoving] = useState<OutboxItem | null>(null);
+  const [removingFile, setRemovingFile] = useState<WaitingFile | null>(null);
 
   return (
     <div className="page">
@@ -118,105 +195,37 @@ export function OutboxPage() {
       )}
       <div className="flex flex-column gap-2">
         {items.map((item) => (
-          <Card key={item.key} className="outbox-item">
-            <div className="font-semibold">{summary(item, kinds)}</div>
-            <div className="text-600 text-sm">
-              {t('outbox.saved', { time: format(new Date(item.createdAt), 'yyyy-MM-dd HH:mm'), state: t(STATE_TEXT[item.state]) })}
-            </div>
-            {item.lastError && <div className="text-sm mt-1">{uploadErrorText(item.lastError)}</div>}
-            <div className="flex gap-3">
-              {item.state !== 'waiting' && (
-                <Button label={t('outbox.openInForm')} icon="pi pi-pencil" text size="small" className="mt-2 p-0" onClick={() => void openInForm(item)} />
-              )}
-              <Button
-                label={t('outbox.remove')}
-                icon="pi pi-trash"
-                text
-                severity="danger"
-                size="small"
-                className="mt-2 px-2"
-                onClick={() => setRemoving(item)}
-              />
-            </div>
-          </Card>
+          <ChangeCard key={item.key} item={item} kinds={kinds} onOpen={() => void openInForm(item)} onRemove={() => setRemoving(item)} />
         ))}
       </div>
       {files.length > 0 && (
         <div className="flex flex-column gap-2 mt-2">
           {files.map((file) => (
-            <Card key={file.key} className="outbox-item">
-              <div className="font-semibold">{file.name}</div>
-              <div className="text-600 text-sm">
-                {t('outbox.fileLine', {
-                  size: (file.blob.size / 1024 / 1024).toFixed(1),
-                  folder: file.folder || t('outbox.projectFolder'),
-                  time: format(new Date(file.createdAt), 'yyyy-MM-dd HH:mm'),
-                  state: t(file.state === 'waiting' ? 'outbox.waiting' : 'outbox.refused'),
-                })}
-              </div>
-              {file.lastError && <div className="text-sm mt-1">{uploadErrorText(file.lastError)}</div>}
-              <Button
-                label={t('outbox.remove')}
-                icon="pi pi-trash"
-                text
-                severity="danger"
-                size="small"
-                className="mt-2 px-2"
-                onClick={() => setRemovingFile(file)}
-              />
-            </Card>
+            <FileCard key={file.key} file={file} onRemove={() => setRemovingFile(file)} />
           ))}
         </div>
       )}
       {removingFile && (
-        <Dialog
+        <RemoveDialog
           header={t('outbox.removeFile')}
-          visible
-          modal
-          onHide={() => setRemovingFile(null)}
-          style={{ width: 'min(26rem, calc(100vw - 1rem))' }}
-          footer={
-            <div className="flex gap-2">
-              <Button label={t('outbox.keep')} outlined className="flex-1" onClick={() => setRemovingFile(null)} />
-              <Button
-                label={t('outbox.remove')}
-                severity="danger"
-                className="flex-1"
-                onClick={() => {
-                  void waitingFiles.remove(removingFile.key);
-                  setRemovingFile(null);
-                }}
-              />
-            </div>
-          }
-        >
-          <p className="m-0">{t('outbox.removeFileText', { name: removingFile.name })}</p>
-        </Dialog>
+          text={t('outbox.removeFileText', { name: removingFile.name })}
+          onKeep={() => setRemovingFile(null)}
+          onRemove={() => {
+            void waitingFiles.remove(removingFile.key);
+            setRemovingFile(null);
+          }}
+        />
       )}
       {removing && (
-        <Dialog
+        <RemoveDialog
           header={t('outbox.removeChange')}
-          visible
-          modal
-          onHide={() => setRemoving(null)}
-          style={{ width: 'min(26rem, calc(100vw - 1rem))' }}
-          footer={
-            <div className="flex gap-2">
-              <Button label={t('outbox.keep')} outlined className="flex-1" onClick={() => setRemoving(null)} />
-              <Button
-                label={t('outbox.remove')}
-                severity="danger"
-                className="flex-1"
-                onClick={() => {
-                  void outbox.remove(removing.key);
-                  setRemoving(null);
-                }}
-              />
-            </div>
-          }
-        >
-          <p className="m-0">{t('outbox.removeChangeText', { summary: summary(removing, kinds) })}</p>
-        </Dialog>
+          text={t('outbox.removeChangeText', { summary: summary(removing, kinds) })}
+          onKeep={() => setRemoving(null)}
+          onRemove={() => {
+            void outbox.remove(removing.key);
+            setRemoving(null);
+          }}
+        />
       )}
     </div>
   );
