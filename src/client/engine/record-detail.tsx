@@ -32,6 +32,109 @@ export interface DetailSectionProps {
 }
 export type DetailSection = ComponentType<DetailSectionProps>;
 
+type Detail = ReturnType<typeof useRecordDetail>;
+
+/** A record the server does not have (or not for this project): said so, with the way back to the list. */
+function DetailNotFound({ kind, id, title, back }: { kind: Kind; id: string; title: string; back: () => void }) {
+  const navigate = useNavigate();
+  const { meta } = kind;
+  const text = (path: string, schemaText: string): string => kindText(kind, path, schemaText);
+  return (
+    <div className="page">
+      <PageHeader title={title} back={back} />
+      <div className="empty-state">
+        <i className="pi pi-search text-4xl text-400" aria-hidden="true" />
+        <h2 className="text-xl mb-1">{text('texts.notFoundTitle', meta.texts.notFoundTitle)}</h2>
+        <p className="text-600 mt-0">{fill(text('texts.notFoundText', meta.texts.notFoundText), { id })}</p>
+        <Button label={text('texts.notFoundButton', meta.texts.notFoundButton)} icon="pi pi-arrow-left" onClick={() => navigate(meta.route)} />
+      </div>
+    </div>
+  );
+}
+
+/** Viewing: refresh, and Edit (or, when the server has newer schema files, update first). */
+function DetailActions({ outdated, onRefresh, onEdit, onUpdate }: { outdated: boolean; onRefresh: () => void; onEdit: () => void; onUpdate: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Button icon="pi pi-refresh" rounded text aria-label={t('common.refresh')} onClick={onRefresh} />
+      {outdated ? (
+        <Button label={t('detail.updateToEdit')} icon="pi pi-download" size="small" onClick={onUpdate} />
+      ) : (
+        <Button label={t('detail.edit')} icon="pi pi-pencil" size="small" onClick={onEdit} />
+      )}
+    </>
+  );
+}
+
+/**
+ * The lines above the record that say what is true of it: a change parked in the outbox, a form
+ * older than the server's, a record still waiting to be sent (or refused), values saved under an
+ * earlier version of the form (docs/decisions/034).
+ */
+function DetailLines({ detail: c, outdated, onUpdate, warnings }: { detail: Detail; outdated: boolean; onUpdate: () => void; warnings: { title: string }[] }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const ready = c.state.status === 'ready' ? c.state : undefined;
+  const waiting = ready?.waiting === true;
+  return (
+    <>
+      {c.parked && !c.editing && (
+        <div className="filter-banner" role="status" data-testid="parked-line">
+          <i className="pi pi-exclamation-triangle text-orange-500" aria-hidden="true" />
+          <span className="flex-1">{t('detail.parkedLine', { reason: c.parked.message || t('detail.parkedReason') })}</span>
+          <Button label={t('detail.review')} link size="small" onClick={() => void c.reviewParked()} />
+        </div>
+      )}
+      {outdated && (
+        <div className="filter-banner" role="status" data-testid="form-outdated">
+          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
+          <span className="flex-1">{t('detail.outdatedLine')}</span>
+          <Button label={t('detail.updateNow')} link size="small" onClick={onUpdate} />
+        </div>
+      )}
+      {waiting && ready?.notSent === undefined && (
+        <div className="filter-banner" role="status" data-testid="waiting-line">
+          <i className="pi pi-cloud-upload text-orange-500" aria-hidden="true" />
+          <span className="flex-1">{t('detail.waitingLine')}</span>
+        </div>
+      )}
+      {waiting && ready?.notSent !== undefined && (
+        <div className="filter-banner" role="status" data-testid="waiting-line">
+          <i className="pi pi-exclamation-triangle text-orange-500" aria-hidden="true" />
+          <span className="flex-1">{t('detail.notSentLine', { reason: ready.notSent || t('detail.refusedReason') })}</span>
+          <Button label={t('detail.openOutbox')} link size="small" onClick={() => navigate('/outbox')} />
+        </div>
+      )}
+      {warnings.length > 0 && (
+        <div className="filter-banner" role="note" data-testid="earlier-version-line">
+          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
+          <span className="flex-1">
+            {EARLIER_VERSION}: {warnings.map((w) => w.title).join(', ')}. Kept as they are until someone changes them.
+          </span>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** Editing: Cancel and Save in a bar at the thumb. */
+function EditBar({ saving, onCancel, onSave }: { saving: boolean; onCancel: () => void; onSave: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="edit-bar">
+      <Button label={t('common.cancel')} outlined className="flex-1" onClick={onCancel} disabled={saving} />
+      <Button
+        label={saving ? t('detail.saving') : t('detail.save')}
+        icon={saving ? 'pi pi-spin pi-spinner' : 'pi pi-check'}
+        className="flex-1"
+        onClick={onSave}
+        disabled={saving}
+      />
+    </div>
+  );
+}
+
 /** The detail screen of any kind, with the form built from its schema file. */
 export function RecordDetail({
   kind,
@@ -51,7 +154,7 @@ export function RecordDetail({
   const outdated = useFormOutdated();
   const { meta } = kind;
   // Every text of the screen in the language on screen; a switch re-renders it (and its sheet).
-  const { t, i18n } = useTranslation();
+  const { i18n } = useTranslation();
   const language = i18n.language;
   const text = (path: string, schemaText: string): string => kindText(kind, path, schemaText);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the titles in the schema follow the language
@@ -77,36 +180,14 @@ export function RecordDetail({
       </div>
     );
   }
-  if (c.state.status === 'notFound') {
-    return (
-      <div className="page">
-        <PageHeader title={title} back={goBack} />
-        <div className="empty-state">
-          <i className="pi pi-search text-4xl text-400" aria-hidden="true" />
-          <h2 className="text-xl mb-1">{text('texts.notFoundTitle', meta.texts.notFoundTitle)}</h2>
-          <p className="text-600 mt-0">{fill(text('texts.notFoundText', meta.texts.notFoundText), { id })}</p>
-          <Button label={text('texts.notFoundButton', meta.texts.notFoundButton)} icon="pi pi-arrow-left" onClick={() => navigate(meta.route)} />
-        </div>
-      </div>
-    );
-  }
+  if (c.state.status === 'notFound') return <DetailNotFound kind={kind} id={id} title={title} back={goBack} />;
 
   // Viewing: refresh and Edit in the header. Editing: Cancel and Save in a bar at the thumb.
   const waiting = c.state.status === 'ready' && c.state.waiting === true;
   // The server has other schema files than this app was built with: update before editing, so
   // that nobody types into a form the server no longer has (drafts and the outbox are kept).
   const update = (): void => void checkForUpdates();
-  const actions =
-    c.editing || waiting ? undefined : (
-      <>
-        <Button icon="pi pi-refresh" rounded text aria-label={t('common.refresh')} onClick={() => void c.refresh()} />
-        {outdated ? (
-          <Button label={t('detail.updateToEdit')} icon="pi pi-download" size="small" onClick={update} />
-        ) : (
-          <Button label={t('detail.edit')} icon="pi pi-pencil" size="small" onClick={c.edit} />
-        )}
-      </>
-    );
+  const actions = c.editing || waiting ? undefined : <DetailActions outdated={outdated} onRefresh={() => void c.refresh()} onEdit={c.edit} onUpdate={update} />;
 
   const baseUi = c.isNew ? { ...ui, id: { 'ui:widget': 'hidden' } } : ui;
   const shown = c.editing ? c.draft : c.state.record;
@@ -119,41 +200,7 @@ export function RecordDetail({
     <div className="page">
       <PageHeader title={title} back={goBack} actions={actions} />
       {c.state.status === 'ready' && c.state.offlineSince !== undefined && <OfflineLine since={c.state.offlineSince} />}
-      {c.parked && !c.editing && (
-        <div className="filter-banner" role="status" data-testid="parked-line">
-          <i className="pi pi-exclamation-triangle text-orange-500" aria-hidden="true" />
-          <span className="flex-1">{t('detail.parkedLine', { reason: c.parked.message || t('detail.parkedReason') })}</span>
-          <Button label={t('detail.review')} link size="small" onClick={() => void c.reviewParked()} />
-        </div>
-      )}
-      {outdated && (
-        <div className="filter-banner" role="status" data-testid="form-outdated">
-          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
-          <span className="flex-1">{t('detail.outdatedLine')}</span>
-          <Button label={t('detail.updateNow')} link size="small" onClick={update} />
-        </div>
-      )}
-      {waiting && c.state.status === 'ready' && c.state.notSent === undefined && (
-        <div className="filter-banner" role="status" data-testid="waiting-line">
-          <i className="pi pi-cloud-upload text-orange-500" aria-hidden="true" />
-          <span className="flex-1">{t('detail.waitingLine')}</span>
-        </div>
-      )}
-      {waiting && c.state.status === 'ready' && c.state.notSent !== undefined && (
-        <div className="filter-banner" role="status" data-testid="waiting-line">
-          <i className="pi pi-exclamation-triangle text-orange-500" aria-hidden="true" />
-          <span className="flex-1">{t('detail.notSentLine', { reason: c.state.notSent || t('detail.refusedReason') })}</span>
-          <Button label={t('detail.openOutbox')} link size="small" onClick={() => navigate('/outbox')} />
-        </div>
-      )}
-      {form.warnings.length > 0 && !c.isNew && (
-        <div className="filter-banner" role="note" data-testid="earlier-version-line">
-          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
-          <span className="flex-1">
-            {EARLIER_VERSION}: {form.warnings.map((w) => w.title).join(', ')}. Kept as they are until someone changes them.
-          </span>
-        </div>
-      )}
+      <DetailLines detail={c} outdated={outdated} onUpdate={update} warnings={c.isNew ? [] : form.warnings} />
       {topSections.map((Section, i) => (
         <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} reload={c.reload} />
       ))}
@@ -193,18 +240,7 @@ export function RecordDetail({
           onResolve={(choices) => void c.resolve(choices)}
         />
       )}
-      {c.editing && (
-        <div className="edit-bar">
-          <Button label={t('common.cancel')} outlined className="flex-1" onClick={c.cancel} disabled={c.saving} />
-          <Button
-            label={c.saving ? t('detail.saving') : t('detail.save')}
-            icon={c.saving ? 'pi pi-spin pi-spinner' : 'pi pi-check'}
-            className="flex-1"
-            onClick={() => void c.save()}
-            disabled={c.saving}
-          />
-        </div>
-      )}
+      {c.editing && <EditBar saving={c.saving} onCancel={c.cancel} onSave={() => void c.save()} />}
     </div>
   );
 }
