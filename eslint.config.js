@@ -17,6 +17,13 @@ import tseslint from 'typescript-eslint';
  */
 const elements = [
   { type: 'shared', pattern: 'src/shared' },
+  // The server in layers, each importing only those below it: config.ts < db (plumbing) and http
+  // (envelope, errors, headers) < users < auth < the rest: the services (records, files, analysis…)
+  // and their wiring (app.ts, plugins/).
+  { type: 'server-db', pattern: 'src/server/db' },
+  { type: 'server-http', pattern: 'src/server/http' },
+  { type: 'server-users', pattern: 'src/server/users' },
+  { type: 'server-auth', pattern: 'src/server/auth' },
   { type: 'server', pattern: 'src/server' },
   { type: 'worker', pattern: 'src/worker' },
   { type: 'client-lib', pattern: 'src/client/lib' },
@@ -34,6 +41,12 @@ const elements = [
 
 const may = (from, to) => ({ from: { element: { type: from } }, allow: { to: { element: { types: { anyOf: to } } } } });
 const CLIENT_BASE = ['shared', 'client-lib', 'client-i18n'];
+const SERVER_LAYERS = ['server-db', 'server-http', 'server-users', 'server-auth'];
+/** A server layer imports itself, the layers named, shared code and the settings (server/config.ts), nothing above. */
+const mayServer = (from, below) => ({
+  from: { element: { type: from } },
+  allow: { to: { element: [{ types: { anyOf: ['shared', from, ...below] } }, { type: 'server', fileInternalPath: 'config.ts' }] } },
+});
 
 export default tseslint.config(
   { ignores: ['dist/**', 'test-results/**', 'node_modules/**', 'bench-bundle/**', 'src/shared/generated/**', 'coverage/**', '**/*.d.ts'] },
@@ -81,7 +94,11 @@ export default tseslint.config(
           default: 'disallow',
           policies: [
             may('shared', ['shared']),
-            may('server', ['server', 'shared']),
+            mayServer('server-db', []),
+            mayServer('server-http', []),
+            mayServer('server-users', ['server-db']),
+            mayServer('server-auth', ['server-db', 'server-http', 'server-users']),
+            may('server', ['shared', 'server', ...SERVER_LAYERS]),
             may('worker', ['worker', 'shared']),
             may('client-lib', CLIENT_BASE),
             may('client-i18n', CLIENT_BASE),

@@ -20,7 +20,7 @@ import { AnalysisJobs } from './analysis/jobs.js';
 import { analysedKinds, analysisPaths, analysisRoutes, nounOf } from './analysis/routes.js';
 import { registerApiDocs } from './api-docs/openapi.js';
 import { serialisableSchemas } from './api-docs/kind-schemas.js';
-import { requestForLog } from './http/log-redaction.js';
+import { requestForLog } from './auth/log-redaction.js';
 import { TokenStore } from './auth/tokens.js';
 import { fileRoutes } from './files/routes.js';
 import { FileStorage } from './files/storage.js';

@@ -3,7 +3,7 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/server.js';
 
-// The import boundaries of docs/ARCHITECTURE.md and docs/ARCHITECTURE.md are held by ESLint (eslint.config.js, run by
+// The import boundaries of docs/ARCHITECTURE.md are held by ESLint (eslint.config.js, run by
 // `npm test` as `npm run lint` over the whole repository). These cases prove the rules bite: each
 // snippet, linted as if it were a file at that place, must be refused for the reason given.
 const eslint = new ESLint({ cwd: ROOT });
@@ -24,6 +24,10 @@ describe('import boundaries (ESLint)', () => {
     ['src/client/lib/x.ts', "import { apiRequest } from '../api/client';", 'lib imports the API core'],
     ['src/client/api/x.ts', "import { registry } from '../engine/registry';", 'the API core imports a feature'],
     ['src/client/engine/x.ts', "import { DataPage } from '../pages/data-page';", 'a feature imports a page'],
+    ['src/server/users/x.ts', "import { authenticate } from '../auth/authenticate.js';", 'users imports auth'],
+    ['src/server/http/x.ts', "import { LINK_PARAM } from '../auth/signed-links.js';", 'http imports auth'],
+    ['src/server/db/x.ts', "import { buildApp } from '../app.js';", 'the database plumbing imports the wiring'],
+    ['src/server/auth/x.ts', "import { statsRoutes } from '../stats/routes.js';", 'auth imports a service'],
   ])('refuses %s: %s (%s)', async (file, code) => {
     expect(await problems(file, `${code}\nexport const used = [${/import \{ (\w+)/.exec(code)?.[1]}];\n`)).toEqual([
       expect.stringMatching(/^boundaries\/dependencies: /),
@@ -36,6 +40,10 @@ describe('import boundaries (ESLint)', () => {
     ['src/client/api/x.ts', "import { storage } from '../lib/storage';"],
     ['src/client/ui/x.ts', "import { storage } from '../lib/storage';"],
     ['src/server/x.ts', "import { buildRegistry } from '../shared/kinds.js';"],
+    ['src/server/db/x.ts', "import { ConfigError } from '../config.js';"],
+    ['src/server/users/x.ts', "import { openDb } from '../db/database.js';"],
+    ['src/server/auth/x.ts', "import { hashPassword } from '../users/passwords.js';"],
+    ['src/server/files/x.ts', "import { currentUser } from '../auth/authenticate.js';"],
   ])('allows %s: %s', async (file, code) => {
     expect(await problems(file, `${code}\nexport const used = [${/import \{ (\w+)/.exec(code)?.[1]}];\n`)).toEqual([]);
   });

@@ -4,7 +4,8 @@ import { message } from '../http/route-validation.js';
 import type { UserRepository } from '../users/user-repository.js';
 import { bearerToken, currentUser } from './authenticate.js';
 import { clientKey, type LoginThrottle } from './login-throttle.js';
-import { admitSignIn, checkSignIn, HashingBusyError, type Admission } from './passwords.js';
+import { HashingBusyError } from '../users/passwords.js';
+import { admitSignIn, checkSignIn, type Admission } from './passwords.js';
 import type { TokenStore } from './tokens.js';
 
 export interface AuthDeps {

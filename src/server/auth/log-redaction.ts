@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { LINK_PARAM } from '../auth/signed-links.js';
+import { LINK_PARAM } from './signed-links.js';
 
 /**
  * A URL as the log may show it: upload-session addresses and signed links are bearer credentials

@@ -1,0 +1,94 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+// scrypt with N=2^15 costs about 50-100 ms and 32 MiB per hash: slow for a guesser, fine for a sign-in.
+const PARAMS = { N: 32768, r: 8, p: 1 } as const;
+const KEY_LENGTH = 64;
+
+/**
+ * scrypt runs on libuv's thread pool (4 threads), which file reads and writes share. Hashing is
+ * let through HASH_SLOTS at a time, so a flood of sign-ins leaves threads for downloads and
+ * uploads; past HASH_QUEUE waiting, a sign-in is refused at once (503) rather than queued for long.
+ * Checks from a user's usual address (login-throttle.ts) wait in their own queue, served first, so
+ * a flood from other addresses delays them by at most the hash in progress.
+ */
+const HASH_SLOTS = 1;
+const HASH_QUEUE = 128;
+let running = 0;
+const urgent: (() => void)[] = [];
+const waiting: (() => void)[] = [];
+let hashes = 0;
+
+export class HashingBusyError extends Error {
+  constructor() {
+    super('The server is busy checking sign-ins; try again in a few seconds');
+  }
+}
+
+async function withHashSlot<T>(work: () => Promise<T>, first = false): Promise<T> {
+  if (running >= HASH_SLOTS) {
+    const queue = first ? urgent : waiting;
+    if (queue.length >= HASH_QUEUE) throw new HashingBusyError();
+    await new Promise<void>((resolve) => queue.push(resolve));
+  } else {
+    running++;
+  }
+  try {
+    return await work();
+  } finally {
+    const next = urgent.shift() ?? waiting.shift();
+    // The slot passes straight to the next waiter, so `running` only drops when nobody waits.
+    if (next) next();
+    else running--;
+  }
+}
+
+function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }, first = false): Promise<Buffer> {
+  const options: ScryptOptions = { ...params, maxmem: 128 * params.N * params.r * 2 };
+  return withHashSlot(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        hashes++;
+        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key)));
+      }),
+    first,
+  );
+}
+
+/** scrypt computations since the process started (tests bound the work an attack causes). */
+export function hashesComputed(): number {
+  return hashes;
+}
+
+/** Hashes a password as 'scrypt$N$r$p$salt$key' (base64url parts). */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, PARAMS);
+  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+/** Checks a password against a stored hash in constant time. A malformed hash never matches. */
+export async function verifyPassword(password: string, stored: string, first = false): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+  const salt = Buffer.from(parts[4] as string, 'base64url');
+  const expected = Buffer.from(parts[5] as string, 'base64url');
+  if (!Number.isInteger(N) || !Number.isInteger(r) || !Number.isInteger(p) || expected.length !== KEY_LENGTH) return false;
+  const actual = await derive(password, salt, { N, r, p }, first);
+  return timingSafeEqual(actual, expected);
+}
+
+/**
+ * One hash of a random password with the stored parameters, through the same slots: what a real
+ * check costs, for answers that must take as long as one without checking anything.
+ */
+export async function hashOnce(): Promise<void> {
+  await derive(randomBytes(16).toString('hex'), randomBytes(16), PARAMS);
+}
+
+/** A random password that is easy to type on a phone: 16 characters without look-alikes. */
+export function randomPassword(): string {
+  const alphabet = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const bytes = randomBytes(16);
+  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
+}
