@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { filesRequest } from '../api/files';
 import { newOutboxKey, onOutboxChange, waitingFiles } from '../outbox/store';
 import { t } from '../i18n';
@@ -60,6 +60,100 @@ export interface UploadQueueOptions {
   onUploaded: () => void;
 }
 
+interface UploadContext {
+  /** Resumable sessions by item, kept across a retry so an upload goes on where it stopped. */
+  sessions: Map<number, SessionState>;
+  update: (id: number, patch: Partial<UploadItem>) => void;
+  toast: ReturnType<typeof useToast>;
+  /** After the item reached the server and the screen says so. */
+  succeeded: () => void;
+}
+
+/**
+ * Uploads one item, plain below 50 MB and by resumable session above, with progress and toasts.
+ * Without network the file is kept on the phone for the sync (nothing is lost); any other failure
+ * leaves the item failed with its reason, ready for a retry.
+ */
+async function uploadOne(item: UploadItem, { sessions, update, toast, succeeded }: UploadContext): Promise<void> {
+  const { file } = item;
+  const onProgress = (progress: number): void => update(item.id, { progress });
+  try {
+    if (file.size < PLAIN_UPLOAD_LIMIT) await uploadPlain(file, item.folder, onProgress);
+    else {
+      const state = sessions.get(item.id) ?? {};
+      sessions.set(item.id, state);
+      await uploadInSession(file, item.folder, state, onProgress);
+    }
+    sessions.delete(item.id);
+    update(item.id, { status: 'success', progress: 100, errorMsg: '' });
+    toast('success', t('files.uploadedTo', { name: file.name, folder: item.folder || t('files.root') }));
+    succeeded();
+  } catch (e) {
+    if (isOfflineError(e)) {
+      // No network: nothing is lost; the file waits on the phone and goes up with the next sync.
+      try {
+        const outboxKey = await keepFileForSync(item, sessions.get(item.id)?.uploadUrl);
+        sessions.delete(item.id);
+        update(item.id, { status: 'waiting', errorMsg: '', outboxKey });
+        toast('info', t('files.savedOnPhone'), t('files.uploadedWhenOnline', { name: file.name }));
+        return;
+      } catch (keepError) {
+        console.warn('The file could not be kept on the phone:', keepError);
+      }
+    }
+    // The protocol words its own two failures in the specification's Chinese (api/upload-protocol.ts).
+    const message = e instanceof Error ? uploadErrorText(e.message) : String(e);
+    update(item.id, { status: 'error', errorMsg: message });
+    toast('error', item.source === 'recording' ? t('files.recordingFailed', { name: file.name }) : t('files.fileFailed', { name: file.name }), message);
+  }
+}
+
+/**
+ * A file the sync took over (cut by going offline) ends here as it ends there: uploaded once its
+ * outbox entry is gone (then `onSent`, to list the folder again), failed when the server refused it.
+ */
+function useSyncedFileEndings(items: UploadItem[], setItems: Dispatch<SetStateAction<UploadItem[]>>, onSent: () => void): void {
+  const sentRef = useRef(onSent);
+  useEffect(() => {
+    sentRef.current = onSent;
+  });
+  const following = items.some((i) => i.status === 'waiting' && i.outboxKey !== undefined);
+  useEffect(() => {
+    if (!following) return;
+    let live = true;
+    const check = (): void => {
+      waitingFiles.list(storage.username() ?? '').then(
+        (files) => {
+          if (!live) return;
+          const byKey = new Map(files.map((f) => [f.key, f]));
+          let sent = false;
+          setItems((prev) =>
+            prev.map((item) => {
+              if (item.status !== 'waiting' || item.outboxKey === undefined) return item;
+              const kept = byKey.get(item.outboxKey);
+              if (kept === undefined) {
+                sent = true;
+                return { ...item, status: 'success', progress: 100, errorMsg: '' };
+              }
+              if (kept.state === 'refused')
+                return { ...item, status: 'error', errorMsg: kept.lastError ? uploadErrorText(kept.lastError) : t('files.refused') };
+              return item;
+            }),
+          );
+          if (sent) sentRef.current();
+        },
+        (e: unknown) => console.warn('The files waiting on this phone could not be read:', e),
+      );
+    };
+    check();
+    const off = onOutboxChange(check);
+    return () => {
+      live = false;
+      off();
+    };
+  }, [following, setItems]);
+}
+
 /**
  * The upload queue of a file browser: uploads one file at a time (a phone's uplink is the
  * bottleneck; parallel uploads only make each one slower and more likely to time out), plain
@@ -84,80 +178,20 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
   }, []);
 
   const upload = useCallback(
-    async (item: UploadItem): Promise<void> => {
-      const { file } = item;
-      const onProgress = (progress: number): void => update(item.id, { progress });
-      try {
-        if (file.size < PLAIN_UPLOAD_LIMIT) await uploadPlain(file, item.folder, onProgress);
-        else {
-          const state = sessions.current.get(item.id) ?? {};
-          sessions.current.set(item.id, state);
-          await uploadInSession(file, item.folder, state, onProgress);
-        }
-        sessions.current.delete(item.id);
-        batchSucceeded.current = true;
-        update(item.id, { status: 'success', progress: 100, errorMsg: '' });
-        toast('success', t('files.uploadedTo', { name: file.name, folder: item.folder || t('files.root') }));
-        latest.current.onUploaded();
-      } catch (e) {
-        if (isOfflineError(e)) {
-          // No network: nothing is lost; the file waits on the phone and goes up with the next sync.
-          try {
-            const outboxKey = await keepFileForSync(item, sessions.current.get(item.id)?.uploadUrl);
-            sessions.current.delete(item.id);
-            update(item.id, { status: 'waiting', errorMsg: '', outboxKey });
-            toast('info', t('files.savedOnPhone'), t('files.uploadedWhenOnline', { name: file.name }));
-            return;
-          } catch (keepError) {
-            console.warn('The file could not be kept on the phone:', keepError);
-          }
-        }
-        // The protocol words its own two failures in the specification's Chinese (api/upload-protocol.ts).
-        const message = e instanceof Error ? uploadErrorText(e.message) : String(e);
-        update(item.id, { status: 'error', errorMsg: message });
-        toast('error', item.source === 'recording' ? t('files.recordingFailed', { name: file.name }) : t('files.fileFailed', { name: file.name }), message);
-      }
-    },
+    (item: UploadItem): Promise<void> =>
+      uploadOne(item, {
+        sessions: sessions.current,
+        update,
+        toast,
+        succeeded: () => {
+          batchSucceeded.current = true;
+          latest.current.onUploaded();
+        },
+      }),
     [toast, update],
   );
 
-  // A file the sync took over (cut by going offline) ends here as it ends there: uploaded
-  // once its outbox entry is gone (then the folder is listed again), failed when the server refused it.
-  const following = items.some((i) => i.status === 'waiting' && i.outboxKey !== undefined);
-  useEffect(() => {
-    if (!following) return;
-    let live = true;
-    const check = (): void => {
-      waitingFiles.list(storage.username() ?? '').then(
-        (files) => {
-          if (!live) return;
-          const byKey = new Map(files.map((f) => [f.key, f]));
-          let sent = false;
-          setItems((prev) =>
-            prev.map((item) => {
-              if (item.status !== 'waiting' || item.outboxKey === undefined) return item;
-              const kept = byKey.get(item.outboxKey);
-              if (kept === undefined) {
-                sent = true;
-                return { ...item, status: 'success', progress: 100, errorMsg: '' };
-              }
-              if (kept.state === 'refused')
-                return { ...item, status: 'error', errorMsg: kept.lastError ? uploadErrorText(kept.lastError) : t('files.refused') };
-              return item;
-            }),
-          );
-          if (sent) latest.current.onUploaded();
-        },
-        (e: unknown) => console.warn('The files waiting on this phone could not be read:', e),
-      );
-    };
-    check();
-    const off = onOutboxChange(check);
-    return () => {
-      live = false;
-      off();
-    };
-  }, [following]);
+  useSyncedFileEndings(items, setItems, () => latest.current.onUploaded());
 
   /** Runs an item after those before it; the first of a batch marks the issue 'uploading', the last 'uploaded'. */
   const enqueue = useCallback(
