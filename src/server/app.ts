@@ -10,7 +10,6 @@ import { openDb, type Db } from './db/database.js';
 import { migrate } from './db/migrations.js';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { rememberSchemas, type SchemaStartReport } from './records/schema-versions.js';
-import { SOLE_WRITER_TIMES, SoleWriter } from './db/sole-writer.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { linkRoutes } from './auth/link-routes.js';
 import { authRoutes } from './auth/routes.js';
@@ -31,7 +30,9 @@ import { installBodyDeadline } from './http/timeouts.js';
 import { UploadSessionStore } from './files/sessions.js';
 import { Sweeper } from './files/sweeper.js';
 import { UploadLimits } from './files/upload-limits.js';
-import { RecordRepository } from './records/repository.js';
+import { openRecordStore } from './records/store/open.js';
+import type { RecordStore } from './records/store/types.js';
+import type { SoleWriter } from './records/store/sole-writer.js';
 import { recordRoutes } from './records/routes.js';
 import { ListCache } from './records/list-cache.js';
 import { RecordValidator } from './records/validation.js';
@@ -59,7 +60,7 @@ export interface AppOptions {
 export interface Services {
   users: UserRepository;
   tokens: TokenStore;
-  records: RecordRepository;
+  records: RecordStore;
   signer: LinkSigner;
   serviceAuth: ReturnType<typeof authenticateOrSignedLink>;
   /** The project file trees under DATA_DIR/files (shared-files service, day packages). */
@@ -184,18 +185,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }, 3600_000);
   pruning.unref();
   app.addHook('onClose', async () => clearInterval(pruning));
-  // PostgreSQL: whether this instance writes records alone, and so knows their generations without reading them (decision 030).
-  const sole =
-    db.newClient === undefined || !config.soleWriter
-      ? undefined
-      : new SoleWriter(db.newClient, SOLE_WRITER_TIMES, (err) =>
-          app.log.warn({ err }, 'the sole-writer lock connection failed; generations are read until it is back'),
-        );
-  if (sole !== undefined) {
-    await sole.start();
-    app.addHook('onClose', async () => sole.close());
-  }
-  const records = new RecordRepository(db.kysely, db.dialect, db, sole);
+  // Record storage for the configured database, chosen once (records/store/open.ts, decision 048); on PostgreSQL
+  // this instance may be the sole writer, and so know generations without reading them (decision 030).
+  const { store: records, sole } = await openRecordStore(db, registry.values(), {
+    soleWriter: config.soleWriter,
+    onSoleWriterError: (err) => app.log.warn({ err }, 'the sole-writer lock connection failed; generations are read until it is back'),
+  });
+  if (sole !== undefined) app.addHook('onClose', async () => sole.close());
   const validator = new RecordValidator(registry);
   const signer = new LinkSigner(await loadLinkSecret(db.kysely));
   // Bearer or signed link: for the download and shared-files services (opened in frames and tabs).
@@ -261,8 +257,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await statsRoutes(api, { registry, stats });
       // The AI analysis, for every kind whose schema declares x-kind.analysis (docs/decisions/041).
       for (const kind of analysedKinds(registry.values())) {
-        const jobs = new AnalysisJobs(db.kysely, records, kind, config.analysis.leaseSeconds);
-        await analysisRoutes(api, { kind, jobs, records, storage: app.services.files, limits });
+        const jobs = new AnalysisJobs(db.kysely, records.writes, kind, config.analysis.leaseSeconds);
+        await analysisRoutes(api, { kind, jobs, records: records.reads, storage: app.services.files, limits });
       }
     },
     { prefix: '/api' },

@@ -2,7 +2,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { AnalysisMeta, Kind } from '../../shared/kind-types.js';
 import type { AnalysisJobTable, Database } from '../db/types.js';
 import { ApiError, badRequest, notFound } from '../http/envelope.js';
-import type { Actor, RecordRepository } from '../records/repository.js';
+import type { Actor, RecordWrites } from '../records/store/types.js';
 import type { RecordData } from '../records/validation.js';
 
 export type Job = Selectable<AnalysisJobTable>;
@@ -42,7 +42,7 @@ export class AnalysisJobs {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly records: RecordRepository,
+    private readonly records: RecordWrites,
     private readonly kind: Kind,
     readonly leaseSeconds: number,
   ) {
@@ -215,7 +215,7 @@ export class AnalysisJobs {
         error: error ?? null,
         ...(remark !== undefined ? { remark } : {}),
       });
-      const record = await this.records.get(this.kind, job.project_name, id, trx);
+      const record = await this.records.getIn(trx, this.kind, job.project_name, id);
       const desensitizing = record?.[this.fields.desensitizationStatus] === 'DOING';
       const fields = this.statuses(
         report !== undefined

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ANALYSIS_CONTEXT_KEYS, type AnalysisMeta, type Kind } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
 import { badRequest, forbidden, notFound, ok } from '../http/envelope.js';
-import type { RecordRepository } from '../records/repository.js';
+import type { RecordReads } from '../records/store/types.js';
 import type { FileStorage } from '../files/storage.js';
 import { sendFile } from '../files/send-file.js';
 import { writeBodyToFile } from '../files/write-body.js';
@@ -17,7 +17,7 @@ import { DESENSITIZED_FOLDER, fileName, folderOf, mediaFiles } from './media.js'
 export interface AnalysisDeps {
   kind: Kind;
   jobs: AnalysisJobs;
-  records: RecordRepository;
+  records: RecordReads;
   storage: FileStorage;
   limits: UploadLimits;
 }

@@ -1,7 +1,7 @@
 import { Migrator, type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Kind } from '../../shared/kind-types.js';
 import type { Db } from './database.js';
-import { ensureDayCounts } from './day-counts.js';
+import { recordTable } from './tables.js';
 import type { Database, RecordTableName } from './types.js';
 
 /** The auto-increment primary key, spelled as each dialect wants it. */
@@ -262,11 +262,6 @@ class InlineProvider implements MigrationProvider {
   }
 }
 
-/** The table that holds records of a kind. Kind names are checked to be [a-z][a-z0-9]*. */
-export function recordTable(kind: Pick<Kind, 'name'>): RecordTableName {
-  return `rec_${kind.name}`;
-}
-
 /**
  * Brings the database up to date: the fixed tables by numbered migrations, and one table per
  * kind in the registry. A kind's fields live in the JSON column, so a property added to a schema
@@ -281,10 +276,8 @@ export async function migrate(db: Db, kinds: Iterable<Kind>): Promise<void> {
   });
   const { error } = await migrator.migrateToLatest();
   if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
-  for (const kind of kinds) {
-    await ensureRecordTable(db.kysely, db, recordTable(kind));
-    await ensureDayCounts(db.kysely, kind.name, recordTable(kind));
-  }
+  // Their day counts are built by the record store when it opens (records/store/open.ts).
+  for (const kind of kinds) await ensureRecordTable(db.kysely, db, recordTable(kind));
 }
 
 async function ensureRecordTable(k: Kysely<Database>, db: Db, table: RecordTableName): Promise<void> {

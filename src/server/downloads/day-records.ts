@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Kind } from '../../shared/kind-types.js';
-import { recordTable } from '../db/migrations.js';
+import { recordTable } from '../db/tables.js';
 import type { Database } from '../db/types.js';
-import { toRecord } from '../records/repository.js';
+import { toRecord } from '../records/store/statements.js';
 import type { RecordData } from '../records/validation.js';
 import type { DateRange } from '../stats/stats-repository.js';
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONTRACT_TIME_SCHEMA, contractTime } from '../http/contract-time.js';
 import type { Kind, KindRegistry } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
@@ -13,12 +13,13 @@ import { recordWarnings, schemasVersion, type FieldWarning } from '../../shared/
 import type { User } from '../users/user-repository.js';
 import { isNumberField, MAX_PAGE_SIZE, parseListQuery, type ListQuery } from './list-query.js';
 import { refuseServerOwned } from './server-owned.js';
-import type { Actor, RecordRepository } from './repository.js';
+import type { Actor, RecordStore } from './store/types.js';
 import { applyDerived, derivedAtCreation, derivesAtCreation, type RecordData, type RecordValidator } from './validation.js';
 
 export interface RecordDeps {
   registry: KindRegistry;
-  records: RecordRepository;
+  /** The record store opened for the configured database (store/open.ts). */
+  records: RecordStore;
   validator: RecordValidator;
   /** List answers remembered while their records do not change (docs/decisions/025). */
   listCache: ListCache;
@@ -71,9 +72,9 @@ const WARNINGS_REMEMBERED = 10_000;
 
 /**
  * GET by id's answer with the record's warnings, remembered by kind, project, id and version:
- * checking a stored record against today's schema took about 70 µs of a GET by id (issue 31,
- * item 4), the same for every read of an unchanged record. A record's data changes only with a
- * new version (repository.update), ids are never reused (AUTOINCREMENT, serial), and the schema is
+ * checking a stored record against today's schema took about 70 µs of a GET by id, the same for
+ * every read of an unchanged record. A record's data changes only with a new version
+ * (RecordWrites.update), ids are never reused (AUTOINCREMENT, serial), and the schema is
  * fixed for the life of the process, so the same key always has the same warnings. The record
  * itself is read from the database every time.
  */
@@ -93,336 +94,367 @@ function rememberingWarnings(): (kind: Kind, project: string, answer: { data: Re
   };
 }
 
+/** What every route of one kind needs: the kind, the services, and what its routes share. */
+interface KindRoutes {
+  kind: Kind;
+  deps: RecordDeps;
+  /** The version of the schema files served, named in record answers (x-schemas-version). */
+  version: string;
+  parsedLists: ParsedLists<ListQuery>;
+  byIdWarnings: ReturnType<typeof rememberingWarnings>;
+  /** Fields derived from a new record's id, for the kinds that have them (the issue's attachment folder). */
+  complete: ((record: RecordData) => RecordData) | undefined;
+}
+
 /**
  * The five RuoYi-style endpoints (list, get, create, update, delete) plus history, registered
- * for every kind in the registry from its schema alone: no kind has route code of its own.
+ * for every kind in the registry from its schema alone: no kind has route code of its own. Each
+ * route's schema is built by a function below and its handler is a named function after them.
  */
 export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Promise<void> {
-  const { records, validator, listCache } = deps;
   const parsedLists = new ParsedLists<ListQuery>();
   const byIdWarnings = rememberingWarnings();
   // The version of the schema files served, named in record answers (x-schemas-version) so that an
   // app built with other files says a new version of the form is available (docs/decisions/034).
   const version = schemasVersion(Object.fromEntries([...deps.registry].map(([name, kind]) => [name, kind.schema])));
-  /** A write refused (400) from an app built with other schema files says why its form may be wrong. */
-  const fromOtherForm = (request: FastifyRequest, error: unknown): unknown => {
-    const sent = request.headers['x-schemas-version'];
-    if (!(error instanceof ApiError) || error.status !== 400 || typeof sent !== 'string' || sent === version) return error;
-    return fromOtherFormRefusal(error, version);
-  };
-
   for (const kind of deps.registry.values()) {
+    const complete = derivesAtCreation(kind) ? (record: RecordData) => derivedAtCreation(kind, record) : undefined;
+    const k: KindRoutes = { kind, deps, version, parsedLists, byIdWarnings, complete };
     const base = kind.meta.apiPath;
-    const tags = [kind.schema.title];
-    const idParam = { type: 'object', properties: { id: recordId(`The record id, 1 to ${MAX_ID}`) }, required: ['id'] };
-    const conflict = {
-      type: 'object',
-      description: 'A field you changed was changed by someone else since your version: data holds the current record and, per field, base, theirs and yours.',
-      properties: {
-        code: { type: 'integer' },
-        msg: { type: 'string' },
-        data: { type: 'object', properties: { current: { $ref: recordRef(kind) }, conflicts: { type: 'array', items: { $ref: 'FieldConflict#' } } } },
-      },
-    };
-    const { begin, end } = kind.meta.rangeParams;
-    const sortable = [...new Set([kind.meta.dateField, 'id', ...(kind.meta.sortable ?? [])])];
-    const dateBound = (description: string) => ({ type: 'string', format: 'datetime-text', description });
-    const listQuery: Record<string, unknown> = {
-      pageNum: {
-        type: 'integer',
-        minimum: 0,
-        maximum: 1_000_000,
-        default: 1,
-        description: 'Page number from 1 (0 reads as 1, as RuoYi does)',
-        ...message('must be a whole number from 1 to 1000000', '必须是 1 到 1000000 之间的整数'),
-      },
-      pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 10, description: `Rows per page, 1 to ${MAX_PAGE_SIZE}` },
-      orderByColumn: {
-        type: 'string',
-        pattern: listOf(sortable),
-        description: `Sort column (default: newest first by the date field), or several as a,b: ${sortable.join(', ')}`,
-        ...message(
-          `must be one of the columns ${kind.meta.titles.list} can be sorted by (${sortable.join(', ')}), or several of them as a,b`,
-          `必须是可排序的列之一（${sortable.join(', ')}），或以 a,b 形式给出其中几列`,
-        ),
-      },
-      isAsc: {
-        type: 'string',
-        pattern: listOf(['asc', 'desc', 'ascending', 'descending'], true),
-        description: 'asc or desc (or ascending, descending; any case); one per column, or one for all',
-        ...message(
-          'must be asc or desc (or ascending, descending), one for all columns or one per column as asc,desc',
-          '必须是 asc 或 desc（或 ascending、descending），所有列一个，或每列一个（如 asc,desc）',
-        ),
-      },
-      projectName: { type: 'string', description: 'Only your own project is allowed (else 403); every list is scoped to it' },
-      [`params[${begin}]`]: dateBound(`From (${kind.meta.dateField}), inclusive; a bare day means from 00:00:00`),
-      [`params[${end}]`]: dateBound(`To (${kind.meta.dateField}), inclusive; a bare day means to 23:59:59`),
-      'params[beginTime]': dateBound(`The same as params[${begin}]`),
-      'params[endTime]': dateBound(`The same as params[${end}]`),
-    };
-    for (const [field, how] of Object.entries(kind.meta.filters ?? {})) {
-      const title = kind.schema.properties[field]?.title ?? field;
-      listQuery[field] = isNumberField(kind, field)
-        ? { type: 'number', description: `Filter: equal to ${title}` }
-        : { type: 'string', maxLength: 200, description: `Filter: ${how === 'exact' ? 'equal to' : 'contains (any case)'} ${title}` };
-    }
+    app.get(`${base}/list`, { schema: listSchema(kind) }, (request, reply) => listRecords(k, request, reply));
+    app.get<{ Params: { id: number } }>(`${base}/:id`, { schema: getSchema(kind) }, (request, reply) => getRecord(k, request, reply));
+    app.get<{ Params: { id: number } }>(`${base}/:id/history`, { schema: historySchema(kind) }, (request) => recordHistory(k, request));
+    app.post(`${base}`, { schema: createSchema(kind) }, (request, reply) => createRecord(k, request, reply));
+    app.put(`${base}`, { schema: updateSchema(kind) }, (request, reply) => updateRecord(k, request, reply));
+    // The same path parameter as GET by id (one path in the document), holding one id or several.
+    app.delete<DeleteRequest>(`${base}/:id`, { schema: deleteSchema(kind) }, (request) => deleteRecords(k, request));
+  }
+}
 
-    app.get(
-      `${base}/list`,
-      {
-        schema: {
-          tags,
-          summary: `List ${kind.meta.titles.list}`,
-          description: `An empty value is no value. Refused (400), naming what to use: another params[...] than the date range's, and a field of ${kind.meta.titles.list} that is not one of its filters.`,
-          querystring: { type: 'object', properties: listQuery, additionalProperties: true },
-          response: { 200: listEnvelopeOf(recordRef(kind)), ...errorResponses },
-        },
-      },
-      async (request, reply) => {
-        const user = currentUser(request);
-        void reply.header('x-schemas-version', version);
-        if (!listCache.enabled) {
-          const query = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
-          const { rows, total } = await records.list(kind, user.project, query, deps.maxPageBytes);
-          return okList(rows, total);
-        }
-        const { query, key } = parsedLists.get(user.project, request.url, () => {
-          const parsed = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
-          return { query: parsed, key: `${kind.name}\n${user.project}\n${JSON.stringify(parsed)}` };
-        });
-        // Read the generation first, then the rows: an answer is never older than the generation
-        // it is remembered under, so while that stands still the answer is what a read gives now.
-        // Known to a sole writer on PostgreSQL (decision 030); else read after this turn's I/O
-        // with the other lists of the turn on SQLite (decision 031), or read now on PostgreSQL.
-        const current = records.generation(kind, user.project);
-        const gen = typeof current === 'string' ? current : await current;
-        let answer = listCache.get(key, gen);
-        if (answer === undefined) {
-          const { rows, total } = await records.list(kind, user.project, query, deps.maxPageBytes);
-          answer = listCache.set(key, gen, reply.serialize(okList(rows, total)) as string);
-        }
-        void reply.type('application/json; charset=utf-8');
-        if (answer.size < COMPRESS_THRESHOLD || !acceptsGzip(request.headers['accept-encoding'])) return answer.body;
-        const body = await listCache.gzipOf(answer);
-        markGzipped(reply);
-        return body;
-      },
-    );
+// ---- The routes' schemas: they document the API, validate the input and serialise the answers.
 
-    app.get<{ Params: { id: number } }>(
-      `${base}/:id`,
-      {
-        schema: {
-          tags,
-          summary: `Get one ${kind.schema.title} (ETag: its version)`,
-          params: idParam,
-          response: { 200: recordEnvelopeOf(recordRef(kind)), ...errorResponses },
-        },
-      },
-      async (request, reply) => {
-        const user = currentUser(request);
-        const { id } = request.params;
-        const found = records.get(kind, user.project, id);
-        const record = found instanceof Promise ? await found : found;
-        if (!record) throw recordNotFound(kind, id);
-        void reply.header('etag', `"${String(record['version'])}"`).header('x-schemas-version', version);
-        return byIdWarnings(kind, user.project, ok(record));
-      },
-    );
+const tagsOf = (kind: Kind): string[] => [kind.schema.title];
+const idParamOf = () => ({ type: 'object', properties: { id: recordId(`The record id, 1 to ${MAX_ID}`) }, required: ['id'] });
 
-    app.get<{ Params: { id: number } }>(
-      `${base}/:id/history`,
-      {
-        schema: {
-          tags,
-          summary: `Every stored version of one ${kind.schema.title}, oldest first`,
-          params: idParam,
-          response: {
-            200: {
+/** A 409 of an update or a delete: the current record and, per field, what conflicts. */
+function conflictSchema(kind: Kind) {
+  return {
+    type: 'object',
+    description: 'A field you changed was changed by someone else since your version: data holds the current record and, per field, base, theirs and yours.',
+    properties: {
+      code: { type: 'integer' },
+      msg: { type: 'string' },
+      data: { type: 'object', properties: { current: { $ref: recordRef(kind) }, conflicts: { type: 'array', items: { $ref: 'FieldConflict#' } } } },
+    },
+  };
+}
+
+/** The list's query: paging, sorting, the date range and the kind's declared filters. */
+function listQueryOf(kind: Kind): Record<string, unknown> {
+  const { begin, end } = kind.meta.rangeParams;
+  const sortable = [...new Set([kind.meta.dateField, 'id', ...(kind.meta.sortable ?? [])])];
+  const dateBound = (description: string) => ({ type: 'string', format: 'datetime-text', description });
+  const listQuery: Record<string, unknown> = {
+    pageNum: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 1_000_000,
+      default: 1,
+      description: 'Page number from 1 (0 reads as 1, as RuoYi does)',
+      ...message('must be a whole number from 1 to 1000000', '必须是 1 到 1000000 之间的整数'),
+    },
+    pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 10, description: `Rows per page, 1 to ${MAX_PAGE_SIZE}` },
+    orderByColumn: {
+      type: 'string',
+      pattern: listOf(sortable),
+      description: `Sort column (default: newest first by the date field), or several as a,b: ${sortable.join(', ')}`,
+      ...message(
+        `must be one of the columns ${kind.meta.titles.list} can be sorted by (${sortable.join(', ')}), or several of them as a,b`,
+        `必须是可排序的列之一（${sortable.join(', ')}），或以 a,b 形式给出其中几列`,
+      ),
+    },
+    isAsc: {
+      type: 'string',
+      pattern: listOf(['asc', 'desc', 'ascending', 'descending'], true),
+      description: 'asc or desc (or ascending, descending; any case); one per column, or one for all',
+      ...message(
+        'must be asc or desc (or ascending, descending), one for all columns or one per column as asc,desc',
+        '必须是 asc 或 desc（或 ascending、descending），所有列一个，或每列一个（如 asc,desc）',
+      ),
+    },
+    projectName: { type: 'string', description: 'Only your own project is allowed (else 403); every list is scoped to it' },
+    [`params[${begin}]`]: dateBound(`From (${kind.meta.dateField}), inclusive; a bare day means from 00:00:00`),
+    [`params[${end}]`]: dateBound(`To (${kind.meta.dateField}), inclusive; a bare day means to 23:59:59`),
+    'params[beginTime]': dateBound(`The same as params[${begin}]`),
+    'params[endTime]': dateBound(`The same as params[${end}]`),
+  };
+  for (const [field, how] of Object.entries(kind.meta.filters ?? {})) {
+    const title = kind.schema.properties[field]?.title ?? field;
+    listQuery[field] = isNumberField(kind, field)
+      ? { type: 'number', description: `Filter: equal to ${title}` }
+      : { type: 'string', maxLength: 200, description: `Filter: ${how === 'exact' ? 'equal to' : 'contains (any case)'} ${title}` };
+  }
+  return listQuery;
+}
+
+function listSchema(kind: Kind) {
+  return {
+    tags: tagsOf(kind),
+    summary: `List ${kind.meta.titles.list}`,
+    description: `An empty value is no value. Refused (400), naming what to use: another params[...] than the date range's, and a field of ${kind.meta.titles.list} that is not one of its filters.`,
+    querystring: { type: 'object', properties: listQueryOf(kind), additionalProperties: true },
+    response: { 200: listEnvelopeOf(recordRef(kind)), ...errorResponses },
+  };
+}
+
+function getSchema(kind: Kind) {
+  return {
+    tags: tagsOf(kind),
+    summary: `Get one ${kind.schema.title} (ETag: its version)`,
+    params: idParamOf(),
+    response: { 200: recordEnvelopeOf(recordRef(kind)), ...errorResponses },
+  };
+}
+
+function historySchema(kind: Kind) {
+  return {
+    tags: tagsOf(kind),
+    summary: `Every stored version of one ${kind.schema.title}, oldest first`,
+    params: idParamOf(),
+    response: {
+      200: {
+        type: 'object',
+        properties: {
+          code: { type: 'integer' },
+          msg: { type: 'string' },
+          data: {
+            type: 'array',
+            items: {
               type: 'object',
               properties: {
-                code: { type: 'integer' },
-                msg: { type: 'string' },
-                data: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    properties: {
-                      version: { type: 'integer' },
-                      baseVersion: { type: ['integer', 'null'] },
-                      op: { type: 'string', enum: ['create', 'update', 'delete'] },
-                      changedBy: { type: 'string' },
-                      changedAt: CONTRACT_TIME_SCHEMA,
-                      schemaHash: {
-                        type: ['string', 'null'],
-                        description: "The version of the kind's schema file this version was saved under (null: saved before versions were kept)",
-                      },
-                      data: { type: 'object', additionalProperties: true },
-                    },
-                  },
+                version: { type: 'integer' },
+                baseVersion: { type: ['integer', 'null'] },
+                op: { type: 'string', enum: ['create', 'update', 'delete'] },
+                changedBy: { type: 'string' },
+                changedAt: CONTRACT_TIME_SCHEMA,
+                schemaHash: {
+                  type: ['string', 'null'],
+                  description: "The version of the kind's schema file this version was saved under (null: saved before versions were kept)",
                 },
-              },
-            },
-            ...errorResponses,
-          },
-        },
-      },
-      async (request) => {
-        const user = currentUser(request);
-        const { id } = request.params;
-        const versions = await records.history(kind, user.project, id);
-        if (versions.length === 0) throw recordNotFound(kind, id);
-        // Stored as ISO; answered in the contract's 'yyyy-MM-dd HH:mm:ss' (issue 29).
-        return ok(versions.map((v) => ({ ...v, changedAt: contractTime(v.changedAt) ?? v.changedAt })));
-      },
-    );
-
-    // Fields derived from the new record's id, for the kinds that have them (the issue's attachment folder).
-    const complete = derivesAtCreation(kind) ? (record: RecordData) => derivedAtCreation(kind, record) : undefined;
-    app.post(
-      `${base}`,
-      {
-        schema: {
-          tags,
-          summary: `Create one ${kind.schema.title} (send an Idempotency-Key to make a retried create safe)`,
-          headers: {
-            type: 'object',
-            properties: {
-              'idempotency-key': {
-                type: 'string',
-                pattern: '^[\\w.:-]{1,200}$',
-                description: 'A key the client makes per record (1-200 letters, digits, -_.:); the same key again answers the record it made',
-                ...message('must be 1-200 letters, digits or - _ . :', '必须是 1-200 个字母、数字或 - _ . :'),
+                data: { type: 'object', additionalProperties: true },
               },
             },
           },
-          body: { $ref: inputRef(kind) },
-          response: {
-            200: recordEnvelopeOf(recordRef(kind)),
-            409: { $ref: 'ErrorEnvelope#', description: 'The Idempotency-Key was used before for another record' },
-            ...errorResponses,
-          },
         },
       },
-      async (request, reply) => {
-        const user = currentUser(request);
-        void reply.header('x-schemas-version', version);
-        let data: RecordData;
-        try {
-          refuseServerOwned(kind, request.body, undefined);
-          const { set } = validator.writable(kind, request.body);
-          data = applyDerived(kind, validator.withDefaults(kind, set));
-          validator.check(kind, data);
-        } catch (e) {
-          throw fromOtherForm(request, e);
-        }
-        const key = request.headers['idempotency-key'] as string | undefined;
-        const created = await records.create(kind, actorOf(user), data, complete, key);
-        if ('conflict' in created) throw createConflict(created.conflict);
-        if (created.replayed) void reply.header('idempotent-replayed', 'true');
-        return withWarnings(kind, ok(created.record));
-      },
-    );
+      ...errorResponses,
+    },
+  };
+}
 
-    app.put(
-      `${base}`,
-      {
-        schema: {
-          tags,
-          summary: `Update one ${kind.schema.title} by the body's id, merged against the version it was based on`,
-          // The kind's fields (checked by the record validator), and the update's own id and version.
-          body: {
-            allOf: [
-              { $ref: inputRef(kind) },
-              {
-                type: 'object',
-                properties: {
-                  id: recordId(`The id of the ${kind.schema.title} to change, 1 to ${MAX_ID}`),
-                  version: recordVersion('The version the edit is based on (or send If-Match)'),
-                },
-                required: ['id'],
-              },
-            ],
-          },
-          headers: { type: 'object', properties: { 'if-match': IF_MATCH } },
-          response: { 200: recordEnvelopeOf(recordRef(kind)), 409: conflict, ...errorResponses },
+function createSchema(kind: Kind) {
+  return {
+    tags: tagsOf(kind),
+    summary: `Create one ${kind.schema.title} (send an Idempotency-Key to make a retried create safe)`,
+    headers: {
+      type: 'object',
+      properties: {
+        'idempotency-key': {
+          type: 'string',
+          pattern: '^[\\w.:-]{1,200}$',
+          description: 'A key the client makes per record (1-200 letters, digits, -_.:); the same key again answers the record it made',
+          ...message('must be 1-200 letters, digits or - _ . :', '必须是 1-200 个字母、数字或 - _ . :'),
         },
       },
-      async (request, reply) => {
-        void reply.header('x-schemas-version', version);
-        try {
-          return await update(request);
-        } catch (e) {
-          throw fromOtherForm(request, e);
-        }
-      },
-    );
+    },
+    body: { $ref: inputRef(kind) },
+    response: {
+      200: recordEnvelopeOf(recordRef(kind)),
+      409: { $ref: 'ErrorEnvelope#', description: 'The Idempotency-Key was used before for another record' },
+      ...errorResponses,
+    },
+  };
+}
 
-    /** The PUT of this kind: merged against the version it was based on, checking only what it changes. */
-    async function update(request: FastifyRequest) {
-      const user = currentUser(request);
-      const { set, cleared } = validator.writable(kind, request.body);
-      const body = request.body as { id: number; version?: number | null };
-      const { id } = body;
-      if (kind.fields.some((f) => kind.schema.properties[f]?.['x-setBy'] !== undefined))
-        refuseServerOwned(kind, body, await records.get(kind, user.project, id));
-      const result = await records.update(
-        kind,
-        actorOf(user),
-        id,
-        { set, cleared, baseVersion: baseVersion(body.version, request.headers['if-match']) },
-        (merged, current) => {
-          const next = applyDerived(kind, merged);
-          validator.checkChanged(kind, next, current);
-          return next;
+function updateSchema(kind: Kind) {
+  return {
+    tags: tagsOf(kind),
+    summary: `Update one ${kind.schema.title} by the body's id, merged against the version it was based on`,
+    // The kind's fields (checked by the record validator), and the update's own id and version.
+    body: {
+      allOf: [
+        { $ref: inputRef(kind) },
+        {
+          type: 'object',
+          properties: {
+            id: recordId(`The id of the ${kind.schema.title} to change, 1 to ${MAX_ID}`),
+            version: recordVersion('The version the edit is based on (or send If-Match)'),
+          },
+          required: ['id'],
         },
-      );
-      if (result.status === 'missing') throw recordNotFound(kind, id);
-      if (result.status === 'unknown-version') throw unknownVersion(kind, id, result.current);
-      if (result.status === 'conflict') throw editConflict(kind, result.conflicts, result.changedBy, result.current);
-      return withWarnings(kind, ok(result.record));
-    }
+      ],
+    },
+    headers: { type: 'object', properties: { 'if-match': IF_MATCH } },
+    response: { 200: recordEnvelopeOf(recordRef(kind)), 409: conflictSchema(kind), ...errorResponses },
+  };
+}
 
-    // The same path parameter as GET by id (one path in the document), holding one id or several.
-    app.delete<{ Params: { id: number[] }; Querystring: { version?: number } }>(
-      `${base}/:id`,
-      {
-        schema: {
-          tags,
-          summary: `Delete ${kind.meta.titles.list} by id (1,2,3): all or none`,
-          params: {
-            type: 'object',
-            properties: {
-              id: {
-                type: 'array',
-                items: recordId(`A record id, 1 to ${MAX_ID}`),
-                minItems: 1,
-                maxItems: MAX_IDS,
-                description: `One id, or several comma-separated (1,2,3; at most ${MAX_IDS}), each 1 to ${MAX_ID}`,
-                ...message(`must be one id or at most ${MAX_IDS} comma-separated ids`, `必须是一个 id，或最多 ${MAX_IDS} 个以逗号分隔的 id`),
-              },
-            },
-            required: ['id'],
-          },
-          querystring: {
-            type: 'object',
-            properties: { version: recordVersion('With one id: the version you saw; a newer record is not deleted (409)') },
-          },
-          headers: { type: 'object', properties: { 'if-match': IF_MATCH } },
-          response: { 200: envelopeOf('ErrorEnvelope#/properties/data'), 409: conflict, ...errorResponses },
+function deleteSchema(kind: Kind) {
+  return {
+    tags: tagsOf(kind),
+    summary: `Delete ${kind.meta.titles.list} by id (1,2,3): all or none`,
+    params: {
+      type: 'object',
+      properties: {
+        id: {
+          type: 'array',
+          items: recordId(`A record id, 1 to ${MAX_ID}`),
+          minItems: 1,
+          maxItems: MAX_IDS,
+          description: `One id, or several comma-separated (1,2,3; at most ${MAX_IDS}), each 1 to ${MAX_ID}`,
+          ...message(`must be one id or at most ${MAX_IDS} comma-separated ids`, `必须是一个 id，或最多 ${MAX_IDS} 个以逗号分隔的 id`),
         },
       },
-      async (request) => {
-        const user = currentUser(request);
-        const ids = [...new Set(request.params.id)];
-        const version = baseVersion(request.query.version, request.headers['if-match']);
-        if (version !== undefined && ids.length > 1) throw badRequest('A version can only be given when deleting one record');
-        const { missing, changed } = await records.delete(kind, actorOf(user), ids, version);
-        if (missing.length > 0) throw recordNotFound(kind, missing.join(', '), true);
-        if (changed) throw deleteConflict(kind, ids[0] as number, changed.changedBy, changed.current);
-        return ok(null);
-      },
-    );
+      required: ['id'],
+    },
+    querystring: {
+      type: 'object',
+      properties: { version: recordVersion('With one id: the version you saw; a newer record is not deleted (409)') },
+    },
+    headers: { type: 'object', properties: { 'if-match': IF_MATCH } },
+    response: { 200: envelopeOf('ErrorEnvelope#/properties/data'), 409: conflictSchema(kind), ...errorResponses },
+  };
+}
+
+// ---- The handlers, one per route.
+
+/** A write refused (400) from an app built with other schema files says why its form may be wrong. */
+function fromOtherForm(k: KindRoutes, request: FastifyRequest, error: unknown): unknown {
+  const sent = request.headers['x-schemas-version'];
+  if (!(error instanceof ApiError) || error.status !== 400 || typeof sent !== 'string' || sent === k.version) return error;
+  return fromOtherFormRefusal(error, k.version);
+}
+
+/**
+ * GET list: a page of the user's project, remembered under the records' generation while they do
+ * not change (docs/decisions/025), and gzipped once for every client that accepts it.
+ */
+async function listRecords(k: KindRoutes, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const { kind, deps } = k;
+  const { reads } = deps.records;
+  const { listCache } = deps;
+  const user = currentUser(request);
+  void reply.header('x-schemas-version', k.version);
+  if (!listCache.enabled) {
+    const query = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
+    const { rows, total } = await reads.list(kind, user.project, query, deps.maxPageBytes);
+    return okList(rows, total);
   }
+  const { query, key } = k.parsedLists.get(user.project, request.url, () => {
+    const parsed = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
+    return { query: parsed, key: `${kind.name}\n${user.project}\n${JSON.stringify(parsed)}` };
+  });
+  // Read the generation first, then the rows: an answer is never older than the generation
+  // it is remembered under, so while that stands still the answer is what a read gives now.
+  // Known to a sole writer on PostgreSQL (decision 030); else read after this turn's I/O
+  // with the other lists of the turn on SQLite (decision 031), or read now on PostgreSQL.
+  const gen = await reads.generation(kind, user.project);
+  let answer = listCache.get(key, gen);
+  if (answer === undefined) {
+    const { rows, total } = await reads.list(kind, user.project, query, deps.maxPageBytes);
+    answer = listCache.set(key, gen, reply.serialize(okList(rows, total)) as string);
+  }
+  void reply.type('application/json; charset=utf-8');
+  if (answer.size < COMPRESS_THRESHOLD || !acceptsGzip(request.headers['accept-encoding'])) return answer.body;
+  const body = await listCache.gzipOf(answer);
+  markGzipped(reply);
+  return body;
+}
+
+/** GET by id: the record with its version as the ETag. */
+async function getRecord(k: KindRoutes, request: FastifyRequest<{ Params: { id: number } }>, reply: FastifyReply): Promise<unknown> {
+  const user = currentUser(request);
+  const { id } = request.params;
+  const record = await k.deps.records.reads.get(k.kind, user.project, id);
+  if (!record) throw recordNotFound(k.kind, id);
+  void reply.header('etag', `"${String(record['version'])}"`).header('x-schemas-version', k.version);
+  return k.byIdWarnings(k.kind, user.project, ok(record));
+}
+
+/** GET history: every stored version, oldest first. */
+async function recordHistory(k: KindRoutes, request: FastifyRequest<{ Params: { id: number } }>): Promise<unknown> {
+  const user = currentUser(request);
+  const { id } = request.params;
+  const versions = await k.deps.records.reads.history(k.kind, user.project, id);
+  if (versions.length === 0) throw recordNotFound(k.kind, id);
+  // Stored as ISO; answered in the contract's 'yyyy-MM-dd HH:mm:ss'.
+  return ok(versions.map((v) => ({ ...v, changedAt: contractTime(v.changedAt) ?? v.changedAt })));
+}
+
+/** POST: validated and completed by the kind's schema, then created (or replayed for its Idempotency-Key). */
+async function createRecord(k: KindRoutes, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const { kind } = k;
+  const { validator } = k.deps;
+  const user = currentUser(request);
+  void reply.header('x-schemas-version', k.version);
+  let data: RecordData;
+  try {
+    refuseServerOwned(kind, request.body, undefined);
+    const { set } = validator.writable(kind, request.body);
+    data = applyDerived(kind, validator.withDefaults(kind, set));
+    validator.check(kind, data);
+  } catch (e) {
+    throw fromOtherForm(k, request, e);
+  }
+  const key = request.headers['idempotency-key'] as string | undefined;
+  const created = await k.deps.records.writes.create(kind, actorOf(user), data, k.complete, key);
+  if ('conflict' in created) throw createConflict(created.conflict);
+  if (created.replayed) void reply.header('idempotent-replayed', 'true');
+  return withWarnings(kind, ok(created.record));
+}
+
+/** PUT: merged against the version it was based on, checking only what it changes. */
+async function updateRecord(k: KindRoutes, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const { kind } = k;
+  const { validator, records } = k.deps;
+  void reply.header('x-schemas-version', k.version);
+  try {
+    const user = currentUser(request);
+    const { set, cleared } = validator.writable(kind, request.body);
+    const body = request.body as { id: number; version?: number | null };
+    const { id } = body;
+    if (kind.fields.some((f) => kind.schema.properties[f]?.['x-setBy'] !== undefined))
+      refuseServerOwned(kind, body, await records.reads.get(kind, user.project, id));
+    const result = await records.writes.update(
+      kind,
+      actorOf(user),
+      id,
+      { set, cleared, baseVersion: baseVersion(body.version, request.headers['if-match']) },
+      (merged, current) => {
+        const next = applyDerived(kind, merged);
+        validator.checkChanged(kind, next, current);
+        return next;
+      },
+    );
+    if (result.status === 'missing') throw recordNotFound(kind, id);
+    if (result.status === 'unknown-version') throw unknownVersion(kind, id, result.current);
+    if (result.status === 'conflict') throw editConflict(kind, result.conflicts, result.changedBy, result.current);
+    return withWarnings(kind, ok(result.record));
+  } catch (e) {
+    throw fromOtherForm(k, request, e);
+  }
+}
+
+type DeleteRequest = { Params: { id: number[] }; Querystring: { version?: number } };
+
+/** DELETE: one id or several, all or none; with a version (one id), not a record changed since. */
+async function deleteRecords(k: KindRoutes, request: FastifyRequest<DeleteRequest>): Promise<unknown> {
+  const user = currentUser(request);
+  const ids = [...new Set(request.params.id)];
+  const version = baseVersion(request.query.version, request.headers['if-match']);
+  if (version !== undefined && ids.length > 1) throw badRequest('A version can only be given when deleting one record');
+  const { missing, changed } = await k.deps.records.writes.delete(k.kind, actorOf(user), ids, version);
+  if (missing.length > 0) throw recordNotFound(k.kind, missing.join(', '), true);
+  if (changed) throw deleteConflict(k.kind, ids[0] as number, changed.changedBy, changed.current);
+  return ok(null);
 }

@@ -3,8 +3,8 @@ import type { Kind, KindRegistry, KindSchema } from '../../shared/kind-types.js'
 import { toSortableDateTime } from '../../shared/formats.js';
 import { storedValue } from '../../shared/schema-evolution.js';
 import type { Db } from '../db/database.js';
-import { rebuildDayCounts } from '../db/day-counts.js';
-import { recordTable } from '../db/migrations.js';
+import { rebuildDayCounts } from './store/day-counts.js';
+import { recordTable } from '../db/tables.js';
 import type { Database, RecordTableName } from '../db/types.js';
 
 /** Rows read and re-filed at a time when a kind's date field changed. */

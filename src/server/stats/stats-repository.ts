@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { storedJsonb } from '../db/stored-json.js';
 import type { Kind } from '../../shared/kind-types.js';
-import { recordTable } from '../db/migrations.js';
+import { recordTable } from '../db/tables.js';
 import type { Database, Dialect } from '../db/types.js';
 
 /** Inclusive bounds on the promoted record_date column ('yyyy-MM-dd HH:mm:ss'). */

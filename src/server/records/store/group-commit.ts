@@ -1,4 +1,4 @@
-import type { WritesNow } from './database.js';
+import type { WritesNow } from '../../db/database.js';
 
 /** One write waiting for its turn, and how to answer it. */
 interface Job {

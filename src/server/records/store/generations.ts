@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
-import type { Database, RecordTableName } from './types.js';
-import { Prepared } from './prepared.js';
+import type { Database, RecordTableName } from '../../db/types.js';
+import { Prepared } from '../../db/prepared.js';
 
 // A number per kind and project that every write of one of its records raises, in the write's own
 // transaction: a list answer remembered with the number it was read under is still exact while the

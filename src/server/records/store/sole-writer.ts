@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { PostgresAdapter, sql, type Transaction } from 'kysely';
-import type { Database } from './types.js';
+import type { Database } from '../../db/types.js';
 
 // Whether this instance is the only one writing records to its PostgreSQL database (schema), so
 // that it knows every generation without reading it (docs/decisions/030). One advisory lock per

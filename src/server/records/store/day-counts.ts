@@ -1,8 +1,8 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
-import type { Database, RecordTableName } from './types.js';
+import type { Database, RecordTableName } from '../../db/types.js';
 import { bumpAllGenerations } from './generations.js';
 import { shareWritersLock } from './sole-writer.js';
-import { Prepared } from './prepared.js';
+import { Prepared } from '../../db/prepared.js';
 
 // Records per kind, project and day, kept in the same transaction as every write of a record, so
 // that a list's exact total is a short sum over the days of its range instead of count(*) over

@@ -1,0 +1,153 @@
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { storedJsonb } from '../../db/stored-json.js';
+import { recordTable } from '../../db/tables.js';
+import type { Database, Dialect, RecordTableName } from '../../db/types.js';
+import { badRequest } from '../../http/envelope.js';
+import type { Kind } from '../../../shared/kind-types.js';
+import { withRenames } from '../../../shared/schema-evolution.js';
+import type { ListQuery } from '../list-query.js';
+import type { RecordData } from '../validation.js';
+import { rangeTotal } from './day-counts.js';
+import { toRecord, type Statements } from './statements.js';
+import type { HistoryEntry, ListPage, RecordReads } from './types.js';
+
+/** The largest record a request can carry (the server's body limit). */
+const RECORD_MAX_BYTES = 1024 * 1024;
+
+/**
+ * The reads both databases run through Kysely: a list page (with its total from the day counts),
+ * a record's history, and a record by id. The generation, read before every list answer, is each
+ * database's own (sqlite.ts, postgres.ts).
+ */
+export abstract class KyselyReads implements RecordReads {
+  constructor(
+    protected readonly db: Kysely<Database>,
+    protected readonly dialect: Dialect,
+    protected readonly statements: Statements,
+  ) {}
+
+  abstract generation(kind: Kind, project: string): Promise<number | string>;
+
+  async get(kind: Kind, project: string, id: number): Promise<RecordData | undefined> {
+    const { rows } = await this.db.executeQuery(this.statements.of(kind).find.with({ id, project }));
+    return rows[0] === undefined ? undefined : toRecord(kind, rows[0]);
+  }
+
+  async list(kind: Kind, project: string, q: ListQuery, maxBytes = Number.POSITIVE_INFINITY): Promise<ListPage> {
+    const table = recordTable(kind);
+    let base = this.db.selectFrom(table).where('project_name', '=', project);
+    if (q.begin !== undefined) base = base.where('record_date', '>=', q.begin);
+    if (q.end !== undefined) base = base.where('record_date', '<=', q.end);
+    for (const f of q.filters) {
+      if (f.field === 'vehicleNo') base = base.where('vehicle_no', '=', String(f.value));
+      else if (f.how === 'contains') {
+        const value = this.field(kind, f.field, false);
+        base = base.where(
+          sql<boolean>`${this.dialect === 'sqlite' ? sql`instr(lower(${value}), lower(${f.value}))` : sql`strpos(lower(${value}), lower(${f.value}))`} > 0`,
+        );
+      } else if (typeof f.value === 'number') base = base.where(sql<boolean>`${this.field(kind, f.field, true)} = ${f.value}`);
+      else base = base.where(sql<boolean>`${this.field(kind, f.field, false)} = ${f.value}`);
+    }
+    // Without field filters the total is a sum of day counts, not count(*) over the whole range.
+    const total =
+      q.filters.length === 0
+        ? await rangeTotal(this.db, kind.name, table, project, q.begin, q.end)
+        : Number((await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
+    const offset = (q.pageNum - 1) * q.pageSize;
+    if (offset >= total) return { rows: [], total };
+    // A record is at most a request body (1 MiB): only a page that could pass the limit is measured.
+    if (q.pageSize * RECORD_MAX_BYTES > maxBytes) await this.refuseOversizedPage(kind, base, q, offset, maxBytes);
+    if (q.order.length === 0) {
+      // Newest first: the page's ids are found on the (project_name, record_date, id) index alone,
+      // so a deep offset skips index entries, not rows with their JSON; then only those rows are read.
+      const ids = base.select('id').orderBy('record_date', 'desc').orderBy('id', 'desc').limit(q.pageSize).offset(offset);
+      const rows = await this.db
+        .selectFrom(table)
+        .select(['id', 'project_name', 'vehicle_no', 'data', 'version'])
+        .where('id', 'in', ids)
+        .orderBy('record_date', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      return { rows: rows.map((r) => toRecord(kind, r)), total };
+    }
+    let page = base.select(['id', 'project_name', 'vehicle_no', 'data', 'version']);
+    for (const key of q.order) {
+      const expr = key.column === 'data' ? this.field(kind, key.field, key.numeric) : sql.ref(key.column);
+      // Records without the field come last either way, in both dialects.
+      page = page.orderBy(expr, (ob) => (key.asc ? ob.asc() : ob.desc()).nullsLast());
+    }
+    if (q.order.length > 0 && !q.order.some((k) => k.column === 'id')) page = page.orderBy('id', 'desc');
+    const rows = await page.limit(q.pageSize).offset(offset).execute();
+    return { rows: rows.map((r) => toRecord(kind, r)), total };
+  }
+
+  async history(kind: Kind, project: string, id: number): Promise<HistoryEntry[]> {
+    const rows = await this.db
+      .selectFrom('record_history')
+      .selectAll()
+      .where('kind', '=', kind.name)
+      .where('record_id', '=', id)
+      .where('project_name', '=', project)
+      .orderBy('version')
+      .execute();
+    return rows.map((r) => ({
+      version: r.version,
+      baseVersion: r.base_version === null ? null : Number(r.base_version),
+      op: r.op,
+      changedBy: r.changed_by,
+      changedAt: r.changed_at,
+      data: withRenames(kind, JSON.parse(r.data) as RecordData),
+      schemaHash: r.schema_hash ?? null,
+    }));
+  }
+
+  /**
+   * A field of the record's JSON in SQL: typed values in SQLite, text (or a number) in PostgreSQL;
+   * under its old names too (x-renamedFrom). A number field's stored value that is not a number
+   * (saved under an earlier schema) reads as no value, never as an error (docs/decisions/034).
+   */
+  private field(kind: Kind, field: string, numeric: boolean): RawBuilder<unknown> {
+    const names = [field, ...(kind.schema.properties[field]?.['x-renamedFrom'] ?? [])];
+    const one = (name: string): RawBuilder<unknown> => {
+      if (this.dialect === 'sqlite') return sql`json_extract(data, ${`$."${name.replaceAll('"', '""')}"`})`;
+      // storedJsonb: a stored escape jsonb refuses (a lone surrogate) must not fail the list.
+      if (!numeric) return sql`(${storedJsonb()} ->> ${name})`;
+      return sql`(case when jsonb_typeof(${storedJsonb()} -> ${name}) = 'number' then cast(${storedJsonb()} ->> ${name} as double precision) end)`;
+    };
+    return names.length === 1 ? one(field) : sql`coalesce(${sql.join(names.map(one))})`;
+  }
+
+  /**
+   * Refuses (400) a page whose records' JSON would pass maxBytes, naming the page size that fits:
+   * the sizes are summed in the database, so the rows are never loaded (a page of 10,000 records of
+   * 100 KB would be a gigabyte answer).
+   */
+  private async refuseOversizedPage(
+    kind: Kind,
+    base: SelectQueryBuilder<Database, RecordTableName, object>,
+    q: ListQuery,
+    offset: number,
+    maxBytes: number,
+  ): Promise<void> {
+    const size = this.dialect === 'sqlite' ? sql<number>`length(data)` : sql<number>`octet_length(data)`;
+    let page = base.select(size.as('size'));
+    // The same rows the page would hold: its order, as list() sorts.
+    if (q.order.length === 0) page = page.orderBy('record_date', 'desc').orderBy('id', 'desc');
+    for (const key of q.order) {
+      const expr = key.column === 'data' ? this.field(kind, key.field, key.numeric) : sql.ref(key.column);
+      page = page.orderBy(expr, (ob) => (key.asc ? ob.asc() : ob.desc()).nullsLast());
+    }
+    if (q.order.length > 0 && !q.order.some((k) => k.column === 'id')) page = page.orderBy('id', 'desc');
+    const row = await this.db
+      .selectFrom(page.limit(q.pageSize).offset(offset).as('page'))
+      .select((eb) => [eb.fn.sum<number | string>('size').as('bytes'), eb.fn.countAll<number | string>().as('n')])
+      .executeTakeFirst();
+    const bytes = Number(row?.bytes ?? 0);
+    if (bytes <= maxBytes) return;
+    const fits = Math.max(1, Math.floor((Number(row?.n ?? q.pageSize) * maxBytes) / bytes));
+    const mb = (n: number): string => `${Math.round(n / 1024 / 1024)} MB`;
+    throw badRequest(
+      `This page of ${kind.meta.titles.list} would be ${mb(bytes)}, more than the ${mb(maxBytes)} one answer may carry: ask for pageSize=${fits} or less, or a shorter date range`,
+    );
+  }
+}

@@ -1,0 +1,42 @@
+import type { Db } from '../../db/database.js';
+import { recordTable } from '../../db/tables.js';
+import type { Kind } from '../../../shared/kind-types.js';
+import { ensureDayCounts } from './day-counts.js';
+import { KnownGenerations } from './generations.js';
+import { PostgresReads, PostgresWrites } from './postgres.js';
+import { SOLE_WRITER_TIMES, SoleWriter } from './sole-writer.js';
+import { SqliteReads, SqliteWrites } from './sqlite.js';
+import { Statements } from './statements.js';
+import type { RecordStore } from './types.js';
+
+export interface RecordStoreOptions {
+  /** PostgreSQL: whether this instance may become the sole writer of its database (SOLE_WRITER; decision 030). */
+  soleWriter: boolean;
+  /** Told when the sole writer's lock connection fails (generations are read until it is back). */
+  onSoleWriterError?: (err: unknown) => void;
+}
+
+/**
+ * Opens the record store for the configured database, once, when the server starts (docs/decisions/048):
+ * SQLite's or PostgreSQL's reads and writes. First the kinds' day counts are built, the first time
+ * a server meets a kind (docs/decisions/017); then, on PostgreSQL, the sole writer claims its lock
+ * (docs/decisions/030). `sole` is undefined on SQLite and when SOLE_WRITER is off: every write then
+ * shares the writers' lock and generations are read. The caller closes `sole` with the server.
+ */
+export async function openRecordStore(
+  db: Db,
+  kinds: Iterable<Kind>,
+  options: RecordStoreOptions,
+): Promise<{ store: RecordStore; sole: SoleWriter | undefined }> {
+  for (const kind of kinds) await ensureDayCounts(db.kysely, kind.name, recordTable(kind));
+  const statements = new Statements(db.kysely, db.dialect);
+  if (db.dialect === 'sqlite') {
+    if (db.writeNow === undefined) throw new Error('A SQLite database opened without writeNow (db/database.ts openDb opens it with it)');
+    const store = { reads: new SqliteReads(db.kysely, statements, db.readNow), writes: new SqliteWrites(db.kysely, statements, db.writeNow) };
+    return { store, sole: undefined };
+  }
+  const sole = db.newClient === undefined || !options.soleWriter ? undefined : new SoleWriter(db.newClient, SOLE_WRITER_TIMES, options.onSoleWriterError);
+  await sole?.start();
+  const writing = { sole, known: new KnownGenerations() };
+  return { store: { reads: new PostgresReads(db.kysely, statements, writing), writes: new PostgresWrites(db.kysely, statements, writing) }, sole };
+}

@@ -1,0 +1,161 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { Prepared } from '../../db/prepared.js';
+import { recordTable } from '../../db/tables.js';
+import type { Database, Dialect, IdempotencyKeyTable, RecordTable } from '../../db/types.js';
+import type { Kind } from '../../../shared/kind-types.js';
+import { withRenames } from '../../../shared/schema-evolution.js';
+import type { RecordData } from '../validation.js';
+import { dayCountUpsert } from './day-counts.js';
+import { generationBump, generationRead } from './generations.js';
+import type { Actor, Complete, CreateResult } from './types.js';
+
+// What both databases' stores share: a stored row as the API answers it, and the statements every
+// write and hot read runs, built once (db/prepared.ts): building them cost more than running them.
+
+export type Row = Selectable<RecordTable>;
+export type InsertedRow = Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data' | 'version'>;
+type InsertValue = 'id' | 'project' | 'vehicle' | 'date' | 'data' | 'at' | 'by';
+const RECORD_COLUMNS = ['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'version', 'created_at', 'created_by', 'updated_at', 'updated_by'] as const;
+
+/** The record as the API returns it: schema fields in schema order, the promoted columns, and its version. */
+export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data'> & { version?: number }): RecordData {
+  // Values stored under a property's old names are read under its name now (x-renamedFrom).
+  const data = withRenames(kind, JSON.parse(row.data) as RecordData);
+  const out: RecordData = {};
+  for (const field of kind.fields) {
+    if (field === 'id') out[field] = Number(row.id);
+    else if (field === 'projectName') out[field] = row.project_name;
+    else if (field === 'vehicleNo') out[field] = row.vehicle_no;
+    else if (field in data) out[field] = data[field];
+  }
+  // Exports read rows without it: a version is for editing, not for a report.
+  if (row.version !== undefined) out['version'] = Number(row.version);
+  return out;
+}
+
+/** A new record's data as stored: with the fields `complete` derives from its id (when it has one yet). */
+export function withDerived(kind: Kind, actor: Actor, data: RecordData, id: number | null, complete: Complete | undefined): string {
+  const json = JSON.stringify(data);
+  if (complete === undefined || id === null) return json;
+  const extra = complete(toRecord(kind, { id, project_name: actor.project, vehicle_no: actor.vehicle, data: json, version: 1 }));
+  return Object.keys(extra).length > 0 ? JSON.stringify({ ...data, ...extra }) : json;
+}
+
+/** The answer to a create whose Idempotency-Key was claimed before (`earlier`): the record it made (`row`), or why not. */
+export function replayOf(kind: Kind, earlier: Pick<Selectable<IdempotencyKeyTable>, 'kind'> | undefined, row: Row | undefined): CreateResult {
+  if (!earlier || earlier.kind !== kind.name) return { conflict: 'This Idempotency-Key was already used for another kind of record' };
+  if (!row) return { conflict: 'The record made with this Idempotency-Key has been deleted since' };
+  return { record: toRecord(kind, row), replayed: true };
+}
+
+/** The prepared statements of one kind's table: its one-record reads and its writes. */
+export interface KindStatements {
+  find: Prepared<'id' | 'project', Row>;
+  findForUpdate: Prepared<'id' | 'project', Row>;
+  /** SQLite: a record's row, with the id taken before (nextId). */
+  insert: Prepared<InsertValue, InsertedRow>;
+  /** The next record id, taken before the create so that fields derived from it are written with it. */
+  nextId: Prepared<never, { id: string | number }>;
+}
+
+/** The statements of one database, built once when the store opens; a kind's own ones the first time it is used. */
+export class Statements {
+  readonly dayCounts: ReturnType<typeof dayCountUpsert>;
+  readonly bump: ReturnType<typeof generationBump>;
+  readonly generationRead: ReturnType<typeof generationRead>;
+  readonly historyInsert: ReturnType<typeof historyStatement>;
+  /** Idempotency-Keys: a create on SQLite claims its key for the record it makes; a replay finds it (PostgreSQL claims in its create statement). */
+  readonly keys: ReturnType<typeof idempotencyStatements>;
+  private readonly kinds = new Map<string, KindStatements>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {
+    this.dayCounts = dayCountUpsert(db);
+    this.bump = generationBump(db);
+    this.generationRead = generationRead(db);
+    this.historyInsert = historyStatement(db);
+    this.keys = idempotencyStatements(db);
+  }
+
+  /** The one-record reads and the writes of one kind's table, built once per kind. */
+  of(kind: Kind): KindStatements {
+    let statements = this.kinds.get(kind.name);
+    if (statements === undefined) {
+      statements = this.build(kind);
+      this.kinds.set(kind.name, statements);
+    }
+    return statements;
+  }
+
+  private build(kind: Kind): KindStatements {
+    const table = recordTable(kind);
+    const findOne = (v: Record<'id' | 'project', never>) =>
+      this.db.selectFrom(table).select(RECORD_COLUMNS).where('id', '=', v.id).where('project_name', '=', v.project);
+    return {
+      insert: new Prepared<InsertValue, InsertedRow>(['id', 'project', 'vehicle', 'date', 'data', 'at', 'by'], (v) =>
+        this.db
+          .insertInto(table)
+          .values({
+            id: v.id,
+            project_name: v.project,
+            vehicle_no: v.vehicle,
+            record_date: v.date,
+            data: v.data,
+            version: 1,
+            created_at: v.at,
+            created_by: v.by,
+            updated_at: v.at,
+            updated_by: v.by,
+          })
+          .returning(['id', 'project_name', 'vehicle_no', 'data', 'version']),
+      ),
+      // The one-record read (GET by id, every update): building it per request was a quarter of a
+      // GET by id's CPU time. Columns named, not *: a PostgreSQL statement prepared by name must
+      // keep its result's shape, even if a later version adds a column while this one runs.
+      find: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => findOne(v)),
+      // SELECT ... FOR UPDATE exists only in PostgreSQL; SQLite transactions are serialised anyway.
+      findForUpdate: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => (this.dialect === 'postgres' ? findOne(v).forUpdate() : findOne(v))),
+      // On PostgreSQL from the table's sequence; on SQLite inside the create's transaction, which
+      // holds the one writer lock: the table is AUTOINCREMENT, so no id is ever given twice, even
+      // after its record was deleted.
+      nextId: new Prepared<never, { id: string | number }>([], () =>
+        this.dialect === 'postgres'
+          ? this.db.selectNoFrom(sql<string>`nextval(pg_get_serial_sequence(${table}, 'id'))`.as('id'))
+          : this.db.selectNoFrom(sql<number>`coalesce((SELECT seq FROM sqlite_sequence WHERE name = ${table}), 0) + 1`.as('id')),
+      ),
+    };
+  }
+}
+
+function historyStatement(db: Kysely<Database>) {
+  return new Prepared(['kind', 'recordId', 'project', 'version', 'baseVersion', 'op', 'data', 'by', 'at', 'hash'], (v) =>
+    db.insertInto('record_history').values({
+      kind: v.kind,
+      record_id: v.recordId,
+      project_name: v.project,
+      version: v.version,
+      base_version: v.baseVersion,
+      op: v.op,
+      data: v.data,
+      changed_by: v.by,
+      changed_at: v.at,
+      schema_hash: v.hash,
+    }),
+  );
+}
+
+function idempotencyStatements(db: Kysely<Database>) {
+  return {
+    claim: new Prepared(['project', 'key', 'kind', 'id', 'at'], (v) =>
+      db
+        .insertInto('idempotency_keys')
+        .values({ project_name: v.project, idem_key: v.key, kind: v.kind, record_id: v.id, created_at: v.at })
+        .onConflict((oc) => oc.columns(['project_name', 'idem_key']).doNothing()),
+    ),
+    find: new Prepared<'project' | 'key', Selectable<IdempotencyKeyTable>>(['project', 'key'], (v) =>
+      db.selectFrom('idempotency_keys').selectAll().where('project_name', '=', v.project).where('idem_key', '=', v.key),
+    ),
+  };
+}
