@@ -35,15 +35,13 @@ function presetRange(state: unknown): DateRange {
   return day ? { from: day, to: day } : { from: null, to: null };
 }
 
-/** The list screen of any kind: header, date filter, cards from x-kind, states and pagination. */
-export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtras?: ListHeaderExtra[] }) {
-  const { t } = useTranslation();
-  const toast = useToast();
-  const navigate = useNavigate();
-  const location = useLocation();
-  // A day chosen on the Data page wins; otherwise the list comes back as it was left.
+/**
+ * Where the list is: its page, date range and field filters. A day chosen on the Data page wins;
+ * otherwise the list comes back as it was left. A new range or filter starts again at page 1.
+ */
+function useListPlace(kind: Kind, locationState: unknown) {
   const [initial] = useState(() => {
-    const preset = presetRange(location.state);
+    const preset = presetRange(locationState);
     const fromDataPage = preset.from !== null || preset.to !== null;
     return fromDataPage ? { page: 1, range: preset, filters: {} } : (loadListState(kind) ?? { page: 1, range: preset, filters: {} });
   });
@@ -51,6 +49,52 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
   const [range, setRange] = useState<DateRange>(initial.range);
   const [filters, setFilters] = useState<FieldFilters>(initial.filters);
   useEffect(() => saveListState(kind, { page, range, filters }), [kind, page, range, filters]);
+  const applyRange = (next: DateRange): void => {
+    setRange(next);
+    setPage(1);
+  };
+  const applyFilters = (next: FieldFilters): void => {
+    setFilters(next);
+    setPage(1);
+  };
+  return { page, setPage, range, applyRange, filters, applyFilters };
+}
+
+/**
+ * Changes saved on this phone that have not reached the server: new records (shown on top) and
+ * edits (shown on their cards). When a sync (this page's or the service worker's Background Sync)
+ * sent some, the list asks the server again.
+ */
+function useWaitingChanges(kind: Kind, refresh: () => Promise<unknown>) {
+  const waiting = useOutbox().filter((i) => i.kindName === kind.name);
+  const waitingCreates = waiting.filter((i) => i.op === 'create');
+  const waitingUpdates = new Map(waiting.filter((i) => i.op === 'update').map((i) => [i.recordId ?? -1, i.values]));
+  const waitingCount = waiting.length;
+  const lastWaitingCount = useRef(waitingCount);
+  useEffect(() => {
+    if (waitingCount < lastWaitingCount.current) void refresh();
+    lastWaitingCount.current = waitingCount;
+  }, [waitingCount, refresh]);
+  return { waitingCreates, waitingUpdates };
+}
+
+/** A page never loaded on this phone, asked for without coverage: it loads when the network returns. */
+function useReloadWhenOnline(notLoaded: boolean, refresh: () => Promise<unknown>): void {
+  useEffect(() => {
+    if (!notLoaded) return;
+    const load = (): void => void refresh();
+    window.addEventListener('online', load);
+    return () => window.removeEventListener('online', load);
+  }, [notLoaded, refresh]);
+}
+
+/** The list screen of any kind: header, date filter, cards from x-kind, states and pagination. */
+export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtras?: ListHeaderExtra[] }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { page, setPage, range, applyRange, filters, applyFilters } = useListPlace(kind, location.state);
   const { meta } = kind;
   // The kind's texts (x-kind) in the language on screen.
   const texts = {
@@ -65,37 +109,11 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
   // Keep the page within 1..total pages when the total shrinks (docs/PRODUCT.md section 4, record detail).
   useEffect(() => {
     if (state.status === 'ready' && state.totalPages > 0 && page > state.totalPages) setPage(state.totalPages);
-  }, [state, page]);
+  }, [state, page, setPage]);
 
-  const applyRange = (next: DateRange): void => {
-    setRange(next);
-    setPage(1);
-  };
-  const applyFilters = (next: FieldFilters): void => {
-    setFilters(next);
-    setPage(1);
-  };
   const total = state.status === 'ready' ? state.total : 0;
-  // Changes saved on this phone that have not reached the server: new records on top, edits on their cards.
-  const waiting = useOutbox().filter((i) => i.kindName === kind.name);
-  const waitingCreates = waiting.filter((i) => i.op === 'create');
-  const waitingUpdates = new Map(waiting.filter((i) => i.op === 'update').map((i) => [i.recordId ?? -1, i.values]));
-  // A sync (this page's or the service worker's Background Sync) sent some: the list asks the server again.
-  const waitingCount = waiting.length;
-  const lastWaitingCount = useRef(waitingCount);
-  useEffect(() => {
-    if (waitingCount < lastWaitingCount.current) void refresh();
-    lastWaitingCount.current = waitingCount;
-  }, [waitingCount, refresh]);
-
-  // A page never loaded on this phone, asked for without coverage: it loads when the network returns.
-  const notLoaded = state.status === 'error' && state.offline;
-  useEffect(() => {
-    if (!notLoaded) return;
-    const load = (): void => void refresh();
-    window.addEventListener('online', load);
-    return () => window.removeEventListener('online', load);
-  }, [notLoaded, refresh]);
+  const { waitingCreates, waitingUpdates } = useWaitingChanges(kind, refresh);
+  useReloadWhenOnline(state.status === 'error' && state.offline, refresh);
 
   return (
     <div className="page">
