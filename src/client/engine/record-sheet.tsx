@@ -23,6 +23,49 @@ import { analysisValueText } from '../kinds/issue-status/stored-values';
 
 const isEmpty = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
+/**
+ * The sheet's heading, as the kind's cards title a record (x-kind.card.title): a fixed text, else
+ * the title field's value (its label where the field has labels), else the fallback, else the kind's title.
+ */
+function sheetHeading(kind: Kind, record: Record<string, unknown>): ReactNode {
+  const { title } = kind.meta.card;
+  const titleField = title.field;
+  const titleValue = titleField === undefined ? null : record[titleField];
+  return (
+    (title.text === undefined ? undefined : kindText(kind, 'card.title.text', title.text)) ??
+    (titleField !== undefined
+      ? formatCardValue(
+          kind.schema.properties[titleField]?.['x-labels'] && !isEmpty(titleValue) ? labelOf(kind.schema.properties[titleField], titleValue) : titleValue,
+          title.format,
+        )
+      : null) ??
+    (title.fallback === undefined ? undefined : kindText(kind, 'card.title.fallback', title.fallback)) ??
+    kind.schema.title
+  );
+}
+
+/** Under the sheet: show or hide the empty fields, and the fields the server sets. */
+function SheetMore(props: { emptyCount: number; systemCount: number; showEmpty: boolean; showSystem: boolean; onEmpty: () => void; onSystem: () => void }) {
+  const { emptyCount, systemCount, showEmpty, showSystem } = props;
+  if (emptyCount === 0 && systemCount === 0) return null;
+  return (
+    <div className="sheet-more">
+      {emptyCount > 0 && (
+        <button type="button" className="sheet-more-button" onClick={props.onEmpty}>
+          <i className={`pi ${showEmpty ? 'pi-eye-slash' : 'pi-eye'}`} aria-hidden="true" />
+          {showEmpty ? t('detail.hideEmpty') : t('detail.showEmpty', { count: emptyCount })}
+        </button>
+      )}
+      {systemCount > 0 && (
+        <button type="button" className="sheet-more-button" onClick={props.onSystem}>
+          <i className="pi pi-server" aria-hidden="true" />
+          {showSystem ? t('detail.hideSystem') : t('detail.showSystem', { count: systemCount })}
+        </button>
+      )}
+    </div>
+  );
+}
+
 /** The shown value of one field, or null when it holds nothing. */
 function shownValue(prop: RJSFSchema, ui: UiSchema, value: unknown, record: Record<string, unknown>): ReactNode {
   const widget = ui['ui:widget'];
@@ -92,19 +135,8 @@ export function RecordSheet({
   const [showEmpty, setShowEmpty] = useState(false);
   const [showSystem, setShowSystem] = useState(false);
   const properties = (schema.properties ?? {}) as Record<string, RJSFSchema>;
-  const { title } = kind.meta.card;
-  const titleField = title.field;
-  const titleValue = titleField === undefined ? null : record[titleField];
-  const heading =
-    (title.text === undefined ? undefined : kindText(kind, 'card.title.text', title.text)) ??
-    (titleField !== undefined
-      ? formatCardValue(
-          kind.schema.properties[titleField]?.['x-labels'] && !isEmpty(titleValue) ? labelOf(kind.schema.properties[titleField], titleValue) : titleValue,
-          title.format,
-        )
-      : null) ??
-    (title.fallback === undefined ? undefined : kindText(kind, 'card.title.fallback', title.fallback)) ??
-    kind.schema.title;
+  const titleField = kind.meta.card.title.field;
+  const heading = sheetHeading(kind, record);
   const system = systemFields(kind);
   // The title field is the heading, not a row as well.
   const leaveOut = new Set([...system, ...(titleField !== undefined ? [titleField] : [])]);
@@ -171,22 +203,14 @@ export function RecordSheet({
           </FieldSection>
         </div>
       )}
-      {(emptyCount > 0 || systemList.length > 0) && (
-        <div className="sheet-more">
-          {emptyCount > 0 && (
-            <button type="button" className="sheet-more-button" onClick={() => setShowEmpty(!showEmpty)}>
-              <i className={`pi ${showEmpty ? 'pi-eye-slash' : 'pi-eye'}`} aria-hidden="true" />
-              {showEmpty ? t('detail.hideEmpty') : t('detail.showEmpty', { count: emptyCount })}
-            </button>
-          )}
-          {systemList.length > 0 && (
-            <button type="button" className="sheet-more-button" onClick={() => setShowSystem(!showSystem)}>
-              <i className="pi pi-server" aria-hidden="true" />
-              {showSystem ? t('detail.hideSystem') : t('detail.showSystem', { count: systemList.length })}
-            </button>
-          )}
-        </div>
-      )}
+      <SheetMore
+        emptyCount={emptyCount}
+        systemCount={systemList.length}
+        showEmpty={showEmpty}
+        showSystem={showSystem}
+        onEmpty={() => setShowEmpty(!showEmpty)}
+        onSystem={() => setShowSystem(!showSystem)}
+      />
     </div>
   );
 }
