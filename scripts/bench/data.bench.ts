@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { issueAttachmentFolder } from '../../src/shared/attachments.js';
+import { attachmentFolderOf } from '../../src/shared/attachments.js';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { recordTable } from '../../src/server/db/tables.js';
@@ -102,7 +102,7 @@ export async function run(): Promise<void> {
       }
     }
     for (const issue of issuesOfDay) {
-      const folder = app.services.files.resolve(USER.project, issueAttachmentFolder(issue as { id: number; issueStartTime: string; vehicleNo: string }));
+      const folder = app.services.files.resolve(USER.project, attachmentFolderOf(app.registry.get('issue')!, issue) ?? '');
       fs.mkdirSync(folder, { recursive: true });
       fs.writeFileSync(path.join(folder, 'photo.jpg'), randomBytes(ATTACHMENT_BYTES));
     }

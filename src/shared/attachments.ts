@@ -3,9 +3,6 @@ import type { Kind } from './kind-types.js';
 /** The {field} and {field:format} placeholders of an attachment folder template (x-kind.attachments.folder). */
 export const FOLDER_PLACEHOLDER = /\{(\w+)(?::(yyyyMMdd|yyyyMMdd-HHmmss))?\}/g;
 
-/** The issue kind's folder rule of docs/PRODUCT.md section 8, as issue.schema.json states it. */
-export const ISSUE_FOLDER_TEMPLATE = 'issue_records/{issueStartTime:yyyyMMdd}/{vehicleNo}/Issue_{id}_{issueStartTime:yyyyMMdd-HHmmss}';
-
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/;
 
 /**
@@ -48,21 +45,6 @@ export function folderField(kind: Kind): string | undefined {
     const derived = kind.schema.properties[f]?.['x-derived'];
     return derived !== undefined && 'attachmentFolder' in derived;
   });
-}
-
-/**
- * The issue's folder (docs/PRODUCT.md section 8): issue_records/{yyyyMMdd of the start}/{vehicle}/Issue_{id or 'new'}_{yyyyMMdd-HHmmss of the start}.
- * Kept for callers that hold an issue but no registry (tests, the original backend's layout);
- * the app itself goes through attachmentFolderOf and the schema.
- */
-export function issueAttachmentFolder(issue: {
-  id?: number | string | null;
-  issueStartTime?: string | null;
-  vehicleNo?: string | null;
-  attachmentFolder?: unknown;
-}): string {
-  if (typeof issue.attachmentFolder === 'string' && issue.attachmentFolder !== '') return issue.attachmentFolder;
-  return fillFolderTemplate(ISSUE_FOLDER_TEMPLATE, issue);
 }
 
 /** A path segment with nothing that could change the path: no separators, dots-only or control characters. */

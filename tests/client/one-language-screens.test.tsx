@@ -7,7 +7,7 @@ import { fieldTitle } from '../../src/client/i18n/kind-texts';
 import { registry } from '../../src/client/engine/registry';
 import { loadRecordForm } from '../../src/client/engine/use-record-form';
 import { outbox, waitingFiles } from '../../src/client/outbox/store';
-import { issueAttachmentFolder } from '../../src/shared/attachments';
+import { issueAttachmentFolder } from '../helpers/issue-folder';
 import { fakeFetch, okInfo, type FakeCall } from './fake-server';
 import { expectOnly } from './one-language-check';
 import { renderApp, signedIn } from './render';

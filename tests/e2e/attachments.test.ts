@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
-import { issueAttachmentFolder } from '../../src/shared/attachments.js';
+import { issueAttachmentFolder } from '../helpers/issue-folder.js';
 import { ALICE, startServer, type TestServer } from '../helpers/server.js';
 import { launch, phone, signIn, snap } from './browser.js';
 

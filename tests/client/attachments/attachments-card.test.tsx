@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { issueAttachmentFolder } from '../../../src/shared/attachments';
+import { issueAttachmentFolder } from '../../helpers/issue-folder';
 import { fakeFetch, okInfo, type FakeCall } from '../fake-server';
 import { renderApp, signedIn } from '../render';
 import { entry } from './fakes';

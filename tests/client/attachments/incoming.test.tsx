@@ -2,7 +2,7 @@ import { Blob as NodeBlob } from 'node:buffer';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { waitingFiles, type WaitingFile } from '../../../src/client/outbox/store';
-import { issueAttachmentFolder } from '../../../src/shared/attachments';
+import { issueAttachmentFolder } from '../../helpers/issue-folder';
 import { fakeFetch, okInfo } from '../fake-server';
 import { renderApp, signedIn } from '../render';
 import { entry, FOLDER, installFakeXhr, renderPanel } from './fakes';

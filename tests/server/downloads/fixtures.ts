@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import * as XLSX from 'xlsx';
 import { expect } from 'vitest';
-import { issueAttachmentFolder } from '../../../src/shared/attachments.js';
+import { issueAttachmentFolder } from '../../helpers/issue-folder.js';
 import type { Kind } from '../../../src/shared/kind-types.js';
 import type { TestServer } from '../../helpers/server.js';
 
