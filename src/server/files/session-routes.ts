@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { sessionSchemas } from './api-schemas.js';
 import { isHost } from '../http/input-guard.js';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentUser } from '../auth/authenticate.js';
 import type { authenticateOrSignedLink } from '../auth/signed-links.js';
 import { ApiError, badRequest, notFound } from '../http/envelope.js';
@@ -56,6 +56,79 @@ interface Arriving {
 }
 
 /**
+ * Written fragments of the sessions this instance received, synced in batches: once
+ * SYNC_EVERY_BYTES wait, or SYNC_WITHIN_MS after the first of them was written. One fdatasync per
+ * 5 MiB fragment took a third of the disk's speed. A session's durable prefix moves only over
+ * synced bytes (docs/decisions/028).
+ */
+class PartSync {
+  // One fdatasync of a part file at a time, shared by every fragment written before it started.
+  private readonly settling = new Coalescer<number | undefined>();
+  private readonly unsynced = new Map<string, { bytes: number; timer: NodeJS.Timeout | undefined; session: UploadSession }>();
+
+  constructor(
+    private readonly sessions: UploadSessionStore,
+    private readonly partPath: (s: UploadSession) => string,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Syncs what this kernel wrote of the session and moves its durable prefix; undefined when the session or its file is gone. */
+  settle(session: UploadSession): Promise<number | undefined> {
+    return this.settling.run(session.idHash, async () => {
+      const lockIds = await this.sessions.writtenHere(session.idHash);
+      if (lockIds.length > 0) {
+        let handle: fs.promises.FileHandle;
+        try {
+          handle = await fs.promises.open(this.partPath(session), 'r+');
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+          throw e;
+        }
+        try {
+          await handle.datasync();
+        } finally {
+          await handle.close();
+        }
+      }
+      return this.sessions.markSynced(session.idHash, lockIds);
+    });
+  }
+
+  /** Counts a written fragment towards the session's next batch; a failed sync leaves it written, for the next one to retry. */
+  settleSoon(session: UploadSession, bytes: number): void {
+    const entry = this.unsynced.get(session.idHash) ?? { bytes: 0, timer: undefined, session };
+    entry.bytes += bytes;
+    this.unsynced.set(session.idHash, entry);
+    if (entry.bytes >= SYNC_EVERY_BYTES) {
+      clearTimeout(entry.timer);
+      this.settleInBackground(session);
+    } else if (entry.timer === undefined) {
+      entry.timer = setTimeout(() => this.settleInBackground(session), SYNC_WITHIN_MS);
+    }
+  }
+
+  /** The session's batch is synced by its caller now, not by a timer. */
+  forget(session: UploadSession): void {
+    clearTimeout(this.unsynced.get(session.idHash)?.timer);
+    this.unsynced.delete(session.idHash);
+  }
+
+  /** On close: every waiting batch is synced before the app stops. */
+  async flush(): Promise<void> {
+    for (const entry of [...this.unsynced.values()]) {
+      clearTimeout(entry.timer);
+      this.settleInBackground(entry.session);
+    }
+    await this.settling.idle();
+  }
+
+  private settleInBackground(session: UploadSession): void {
+    this.unsynced.delete(session.idHash);
+    this.settle(session).catch((e: unknown) => this.log.error({ err: e }, 'syncing an upload session failed; its written fragments wait for the next sync'));
+  }
+}
+
+/**
  * Graph-style upload sessions (docs/services/records.md part B). Creating one needs the usual sign-in; the
  * upload URL it returns is itself the credential (256 random bits, stored only hashed) and is
  * bound to the user and project that created it. Fragments come in order, each starting at the
@@ -67,69 +140,32 @@ interface Arriving {
  * (docs/decisions/028). The request that makes the file whole waits for the sync, moves the file
  * into place and answers 201 with the item.
  */
-export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Promise<void> {
-  const { storage, sessions, users } = deps;
-  const partPath = (s: UploadSession): string => storage.staged(s.partFile);
-  let lastSweep = 0;
+class UploadSessions {
+  private readonly sync: PartSync;
+  /** Fragments arriving on this instance whose claims are not settled, by session (hashed secret). */
+  private readonly arriving = new Map<string, Set<Arriving>>();
+  private lastSweep = 0;
 
-  async function sweep(): Promise<void> {
-    if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
-    lastSweep = Date.now();
-    for (const file of await sessions.sweepExpired()) await storage.discard(storage.staged(file));
+  constructor(
+    private readonly deps: SessionDeps,
+    /** Where the routes are mounted (/sharepoint), for the upload URL. */
+    private readonly prefix: string,
+    log: FastifyBaseLogger,
+  ) {
+    this.sync = new PartSync(deps.sessions, (s) => this.partPath(s), log);
   }
 
-  installGraphErrors(app);
+  partPath(session: UploadSession): string {
+    return this.deps.storage.staged(session.partFile);
+  }
 
-  // One fdatasync of a part file at a time, shared by every fragment written before it started.
-  const settling = new Coalescer<number | undefined>();
-  /** Syncs what this kernel wrote of the session and moves its durable prefix; undefined when the session or its file is gone. */
-  const settle = (session: UploadSession): Promise<number | undefined> =>
-    settling.run(session.idHash, async () => {
-      const lockIds = await sessions.writtenHere(session.idHash);
-      if (lockIds.length > 0) {
-        let handle: fs.promises.FileHandle;
-        try {
-          handle = await fs.promises.open(partPath(session), 'r+');
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-          throw e;
-        }
-        try {
-          await handle.datasync();
-        } finally {
-          await handle.close();
-        }
-      }
-      return sessions.markSynced(session.idHash, lockIds);
-    });
-  // Written fragments are synced in batches: once this many bytes wait, or this long after the
-  // first of them was written. One fdatasync per 5 MiB fragment took a third of the disk's speed.
-  const unsynced = new Map<string, { bytes: number; timer: NodeJS.Timeout | undefined; session: UploadSession }>();
-  const settleInBackground = (session: UploadSession): void => {
-    unsynced.delete(session.idHash);
-    settle(session).catch((e: unknown) => app.log.error({ err: e }, 'syncing an upload session failed; its written fragments wait for the next sync'));
-  };
-  const settleSoon = (session: UploadSession, bytes: number): void => {
-    const entry = unsynced.get(session.idHash) ?? { bytes: 0, timer: undefined, session };
-    entry.bytes += bytes;
-    unsynced.set(session.idHash, entry);
-    if (entry.bytes >= SYNC_EVERY_BYTES) {
-      clearTimeout(entry.timer);
-      settleInBackground(session);
-    } else if (entry.timer === undefined) {
-      entry.timer = setTimeout(() => settleInBackground(session), SYNC_WITHIN_MS);
-    }
-  };
-  app.addHook('onClose', async () => {
-    for (const entry of [...unsynced.values()]) {
-      clearTimeout(entry.timer);
-      settleInBackground(entry.session);
-    }
-    await settling.idle();
-  });
+  flush(): Promise<void> {
+    return this.sync.flush();
+  }
 
-  // Signed in before the parameters are checked, as every /api route is.
-  app.post('/files/upload/session', { preValidation: deps.serviceAuth, schema: sessionSchemas.create }, async (request) => {
+  /** POST /files/upload/session: a new session for a file in a folder of the user's project. */
+  create = async (request: FastifyRequest): Promise<{ uploadUrl: string; expirationDateTime: string; nextExpectedRanges: string[] }> => {
+    const { storage, limits } = this.deps;
     const user = currentUser(request);
     const folder = normaliseRelPath((request.query as Record<string, unknown>)['path']);
     storage.resolve(user.project, folder);
@@ -145,15 +181,15 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     // Graph's default is fail: a finished upload onto a taken name is a 409.
     const conflict = body.conflictBehavior ?? body.item?.['@microsoft.graph.conflictBehavior'] ?? 'fail';
     const deferCommit = body.deferCommit === true;
-    if (declaredSize !== undefined) deps.limits.checkSize(declaredSize);
-    await deps.limits.checkOpenSessions(user.id);
-    await deps.limits.ensureSpace(declaredSize ?? 0, { userId: user.id, project: user.project });
-    await sweep();
+    if (declaredSize !== undefined) limits.checkSize(declaredSize);
+    await limits.checkOpenSessions(user.id);
+    await limits.ensureSpace(declaredSize ?? 0, { userId: user.id, project: user.project });
+    await this.sweep();
     const staged = await storage.stagingFile('.part');
     // Made now, empty: fragments may then be written in any order of arrival (each at its position).
     await fs.promises.writeFile(staged, '', { flag: 'wx' });
     const partFile = path.basename(staged);
-    const { secret, expiresAt } = await sessions.create({
+    const { secret, expiresAt } = await this.deps.sessions.create({
       userId: user.id,
       project: user.project,
       folder,
@@ -165,137 +201,163 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     });
     // Built on PUBLIC_URL, or on the request's own host: never on a forwarded header that TRUST_PROXY
     // does not vouch for, and only on a host that is a host (http/input-guard.ts refuses any other).
-    if (deps.publicUrl === undefined && !isHost(request.host ?? '')) {
+    if (this.deps.publicUrl === undefined && !isHost(request.host ?? '')) {
       throw badRequest('The request names no host to build the upload URL on; send a Host header, or set PUBLIC_URL on the server');
     }
-    const base = deps.publicUrl ?? `${request.protocol}://${request.host}`;
+    const base = this.deps.publicUrl ?? `${request.protocol}://${request.host}`;
     // Graph's uploadSession, at the top level.
-    return { uploadUrl: `${base}${app.prefix}/files/upload/session/${secret}`, expirationDateTime: expiresAt, nextExpectedRanges: ['0-'] };
-  });
+    return { uploadUrl: `${base}${this.prefix}/files/upload/session/${secret}`, expirationDateTime: expiresAt, nextExpectedRanges: ['0-'] };
+  };
 
-  // The upload URL's own routes: no sign-in (the URL is the credential) and no body parsing, so
-  // a fragment streams from the socket to the part file whatever Content-Type the client sends.
-  await app.register(async (pre) => {
-    pre.removeAllContentTypeParsers();
-    pre.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  /** GET {uploadUrl}: what the session still expects. */
+  status = async (request: FastifyRequest): Promise<Record<string, unknown>> => {
+    const session = await this.live(request);
+    return {
+      expirationDateTime: session.expiresAt,
+      nextExpectedRanges: await this.deps.sessions.nextExpectedRanges(session),
+      ...(session.total !== undefined ? { size: session.total } : {}),
+    };
+  };
 
-    async function live(request: FastifyRequest): Promise<UploadSession> {
-      const secret = (request.params as { secret: string }).secret;
-      if (!/^[\w-]{43}$/.test(secret)) throw notFound(GONE);
-      const session = await sessions.find(secret);
-      if (!session) throw notFound(GONE);
-      // Bound to who made it: a user removed or moved to another project can no longer write there.
-      const owner = await users.findById(session.userId);
-      if (!owner || owner.project !== session.project) throw notFound(GONE);
-      return session;
+  /** POST {uploadUrl}, deferCommit: the client says when the complete file goes into place. */
+  commit = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const session = await this.live(request);
+    // Every byte may be written but not yet synced (the request that wrote the last of them
+    // died before syncing): sync now rather than refuse.
+    let received = session.received;
+    if (session.total !== undefined && received < session.total) received = (await this.sync.settle(session)) ?? received;
+    if (session.total === undefined || received < session.total) {
+      throw badRequest(`The upload is not complete (${received} of ${session.total ?? '?'} bytes); send the remaining bytes before committing`);
     }
+    const lockId = await this.deps.sessions.claim({ ...session, received }, received, session.total);
+    if (lockId === undefined) throw new ApiError(409, 'Another request is finishing this upload right now');
+    return this.finish(reply, session);
+  };
 
-    pre.get('/files/upload/session/:secret', { schema: sessionSchemas.status }, async (request) => {
-      const session = await live(request);
-      return {
-        expirationDateTime: session.expiresAt,
-        nextExpectedRanges: await sessions.nextExpectedRanges(session),
-        ...(session.total !== undefined ? { size: session.total } : {}),
-      };
-    });
+  /** DELETE {uploadUrl}: the session and its bytes are dropped. */
+  cancel = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const session = await this.live(request);
+    if (await this.deps.sessions.delete(session.idHash)) await this.deps.storage.discard(this.partPath(session));
+    return reply.code(204).send();
+  };
 
-    // deferCommit: the client says when the complete file goes into place (Graph: POST {uploadUrl}).
-    pre.post('/files/upload/session/:secret', { schema: sessionSchemas.commit }, async (request, reply) => {
-      const session = await live(request);
-      // Every byte may be written but not yet synced (the request that wrote the last of them
-      // died before syncing): sync now rather than refuse.
-      let received = session.received;
-      if (session.total !== undefined && received < session.total) received = (await settle(session)) ?? received;
-      if (session.total === undefined || received < session.total) {
-        throw badRequest(`The upload is not complete (${received} of ${session.total ?? '?'} bytes); send the remaining bytes before committing`);
-      }
-      const lockId = await sessions.claim({ ...session, received }, received, session.total);
-      if (lockId === undefined) throw new ApiError(409, 'Another request is finishing this upload right now');
-      return finish(reply, session);
-    });
+  /** PUT {uploadUrl}: one fragment (Content-Range), streamed to its place in the part file. */
+  put = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    // Registered on arrival, before any await: two fragments sent a moment apart reach their
+    // claims in either order (each reads the session first), and the later one may wait for this.
+    let f: Fragment;
+    try {
+      f = parseFragment(request.headers['content-range'], request.headers['content-length']);
+    } catch (e) {
+      // A session that does not exist is told so first, whatever else is wrong.
+      await this.live(request);
+      throw e;
+    }
+    const key = hashSecret((request.params as { secret: string }).secret);
+    let settle = (): void => undefined;
+    const me: Arriving = { start: f.start, end: f.end + 1, settled: new Promise<void>((r) => (settle = r)), settle: () => settle() };
+    const mine = this.arriving.get(key) ?? new Set<Arriving>();
+    mine.add(me);
+    this.arriving.set(key, mine);
+    try {
+      return await this.putFragment(request, reply, await this.live(request), f, me);
+    } finally {
+      me.settle();
+      mine.delete(me);
+      if (mine.size === 0 && this.arriving.get(key) === mine) this.arriving.delete(key);
+    }
+  };
 
-    pre.delete('/files/upload/session/:secret', { schema: sessionSchemas.cancel }, async (request, reply) => {
-      const session = await live(request);
-      if (await sessions.delete(session.idHash)) await storage.discard(partPath(session));
-      return reply.code(204).send();
-    });
+  private async sweep(): Promise<void> {
+    if (Date.now() - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = Date.now();
+    for (const file of await this.deps.sessions.sweepExpired()) await this.deps.storage.discard(this.deps.storage.staged(file));
+  }
 
-    pre.put('/files/upload/session/:secret', { schema: sessionSchemas.put }, async (request, reply) => {
-      // Registered on arrival, before any await: two fragments sent a moment apart reach their
-      // claims in either order (each reads the session first), and the later one may wait for this.
-      let f: Fragment;
-      try {
-        f = parseFragment(request.headers['content-range'], request.headers['content-length']);
-      } catch (e) {
-        // A session that does not exist is told so first, whatever else is wrong.
-        await live(request);
-        throw e;
-      }
-      const key = hashSecret((request.params as { secret: string }).secret);
-      let settle = (): void => undefined;
-      const me: Arriving = { start: f.start, end: f.end + 1, settled: new Promise<void>((r) => (settle = r)), settle: () => settle() };
-      const mine = arriving.get(key) ?? new Set<Arriving>();
-      mine.add(me);
-      arriving.set(key, mine);
-      try {
-        return await putFragment(request, reply, await live(request), f, me);
-      } finally {
-        me.settle();
-        mine.delete(me);
-        if (mine.size === 0 && arriving.get(key) === mine) arriving.delete(key);
-      }
-    });
-  });
+  /** The session the upload URL names, while it lasts and its maker may still write there. */
+  private async live(request: FastifyRequest): Promise<UploadSession> {
+    const secret = (request.params as { secret: string }).secret;
+    if (!/^[\w-]{43}$/.test(secret)) throw notFound(GONE);
+    const session = await this.deps.sessions.find(secret);
+    if (!session) throw notFound(GONE);
+    // Bound to who made it: a user removed or moved to another project can no longer write there.
+    const owner = await this.deps.users.findById(session.userId);
+    if (!owner || owner.project !== session.project) throw notFound(GONE);
+    return session;
+  }
 
-  /** Fragments arriving on this instance whose claims are not settled, by session (hashed secret). */
-  const arriving = new Map<string, Set<Arriving>>();
+  private async putFragment(request: FastifyRequest, reply: FastifyReply, session: UploadSession, f: Fragment, me: Arriving): Promise<FastifyReply> {
+    const lockId = await this.claimFragment(session, f, me);
+    const written = await this.writeFragment(request, session, f, lockId);
+    // The bytes are written: this process may die now and the kernel still holds them.
+    const done = await this.deps.sessions.markWritten(session.idHash, lockId);
+    if (done === undefined) throw new ApiError(409, 'The upload was cancelled or taken over while this fragment was sent');
+    if (done.received < f.total) {
+      // Made durable in the background; a failed sync leaves the fragment written, for the next one to retry.
+      this.sync.settleSoon(session, written);
+      return reply.code(202).send({ expirationDateTime: done.expiresAt, nextExpectedRanges: done.nextExpectedRanges });
+    }
+    await this.waitUntilSynced(session, f.total);
+    // This request made the file whole: it finishes (or, with deferCommit, waits for the commit).
+    // Truncating drops nothing received: bytes past the total can only come from a broken client.
+    await fs.promises.truncate(this.partPath(session), f.total);
+    if (session.deferCommit) return reply.code(202).send({ expirationDateTime: done.expiresAt, nextExpectedRanges: [] });
+    const commitLock = await this.deps.sessions.claim({ ...session, received: f.total }, f.total, f.total);
+    if (commitLock === undefined) throw new ApiError(409, 'Another request is finishing this upload right now');
+    return this.finish(reply, session);
+  }
 
-  async function putFragment(request: FastifyRequest, reply: FastifyReply, session: UploadSession, f: Fragment, me: Arriving): Promise<FastifyReply> {
+  /** Checks the fragment against the session and its limits and takes its range: the lock it writes under. */
+  private async claimFragment(session: UploadSession, f: Fragment, me: Arriving): Promise<string> {
+    const { limits, sessions } = this.deps;
     if (session.total !== undefined && f.total !== session.total) {
       throw badRequest(`The file size in Content-Range changed from ${session.total} to ${f.total}; a session uploads one file, so keep the total the same`);
     }
-    deps.limits.checkSize(f.total);
+    limits.checkSize(f.total);
     // A session made without fileSize reserves its size with the first Content-Range that names it.
     if (session.total === undefined && session.declaredSize === undefined)
-      await deps.limits.checkReservation(f.total, { userId: session.userId, project: session.project });
-    await deps.limits.ensureSpace(f.length);
+      await limits.checkReservation(f.total, { userId: session.userId, project: session.project });
+    await limits.ensureSpace(f.length);
     let claim = await sessions.claimFragment(session, f.start, f.end + 1, f.total);
-    // Out of order is answered at once, as Graph does (issue 29: waiting and asking the database
-    // again every few milliseconds for seconds made each such fragment slow every other request).
+    // Out of order is answered at once, as Graph does (waiting and asking the database again
+    // every few milliseconds for seconds made each such fragment slow every other request).
     // One wait, and no polling: when the fragment it follows arrived here first and has not
     // settled its own claim yet (it may be reading the session still), its claim is awaited.
     if (!('lockId' in claim) && claim.reason === 'order') {
-      const before = [...(arriving.get(session.idHash) ?? [])].find((a) => a !== me && a.end === f.start);
+      const before = [...(this.arriving.get(session.idHash) ?? [])].find((a) => a !== me && a.end === f.start);
       if (before !== undefined) {
         await before.settled;
         claim = await sessions.claimFragment(session, f.start, f.end + 1, f.total);
       }
     }
     me.settle();
-    if (!('lockId' in claim)) {
-      if (claim.reason === 'gone') throw notFound(GONE);
-      const ranges = await sessions.nextExpectedRanges(session);
-      if (claim.reason === 'busy') {
-        throw new ApiError(
-          409,
-          `Another request is sending this part of the upload right now, or ${MAX_FRAGMENTS_IN_FLIGHT} fragments are in flight; wait for it, then send what nextExpectedRanges names (${ranges.join(', ')})`,
-          {
-            data: { nextExpectedRanges: ranges },
-          },
-        );
-      }
-      throw rangeError(f.start, claim.received, ranges);
+    if ('lockId' in claim) return claim.lockId;
+    if (claim.reason === 'gone') throw notFound(GONE);
+    const ranges = await sessions.nextExpectedRanges(session);
+    if (claim.reason === 'busy') {
+      throw new ApiError(
+        409,
+        `Another request is sending this part of the upload right now, or ${MAX_FRAGMENTS_IN_FLIGHT} fragments are in flight; wait for it, then send what nextExpectedRanges names (${ranges.join(', ')})`,
+        {
+          data: { nextExpectedRanges: ranges },
+        },
+      );
     }
-    const { lockId } = claim;
+    throw rangeError(f.start, claim.received, ranges);
+  }
+
+  /** Streams the fragment's bytes into the part file under its lock; the bytes written. */
+  private async writeFragment(request: FastifyRequest, session: UploadSession, f: Fragment, lockId: string): Promise<number> {
+    const { limits, sessions } = this.deps;
     let written: number;
     try {
-      written = await writeBodyToFile(request.raw, partPath(session), {
+      written = await writeBodyToFile(request.raw, this.partPath(session), {
         start: f.start,
         keep: true,
         maxBytes: f.length,
-        minBytesPerSecond: deps.limits.settings.minBytesPerSecond,
-        rateWindowMs: deps.limits.settings.rateWindowMs,
-        // Synced together with the fragments written meanwhile, below.
+        minBytesPerSecond: limits.settings.minBytesPerSecond,
+        rateWindowMs: limits.settings.rateWindowMs,
+        // Synced together with the fragments written meanwhile (PartSync).
         sync: false,
         progressEveryMs: FRAGMENT_RENEW_MS,
         onProgress: async () => {
@@ -317,45 +379,54 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
       await sessions.releaseFragment(session.idHash, lockId);
       throw badRequest(`The fragment ended after ${written} of the ${f.length} bytes announced; send it again`);
     }
-    // The bytes are written: this process may die now and the kernel still holds them.
-    const done = await sessions.markWritten(session.idHash, lockId);
-    if (done === undefined) throw new ApiError(409, 'The upload was cancelled or taken over while this fragment was sent');
-    if (done.received < f.total) {
-      // Made durable in the background; a failed sync leaves the fragment written, for the next one to retry.
-      settleSoon(session, written);
-      return reply.code(202).send({ expirationDateTime: done.expiresAt, nextExpectedRanges: done.nextExpectedRanges });
-    }
-    // Every byte is written: wait until every byte is synced (fragments written by another server
-    // are synced by it, or lapse and are asked for again).
-    clearTimeout(unsynced.get(session.idHash)?.timer);
-    unsynced.delete(session.idHash);
-    let received = await settle(session);
-    for (let waited = 0; received !== undefined && received < f.total && waited < (FRAGMENT_LEASE_SECONDS + 5) * 1000; waited += 50) {
+    return written;
+  }
+
+  /**
+   * Every byte is written: waits until every byte is synced (fragments written by another server
+   * are synced by it, or lapse and are asked for again).
+   */
+  private async waitUntilSynced(session: UploadSession, total: number): Promise<void> {
+    this.sync.forget(session);
+    let received = await this.sync.settle(session);
+    for (let waited = 0; received !== undefined && received < total && waited < (FRAGMENT_LEASE_SECONDS + 5) * 1000; waited += 50) {
       await new Promise((r) => setTimeout(r, 50));
-      received = await settle(session);
+      received = await this.sync.settle(session);
     }
     if (received === undefined) throw notFound(GONE);
-    if (received < f.total)
-      throw new ApiError(409, 'Parts of this upload are not saved yet; ask the upload URL what it expects next and send those bytes again');
-    // This request made the file whole: it finishes (or, with deferCommit, waits for the commit).
-    // Truncating drops nothing received: bytes past the total can only come from a broken client.
-    await fs.promises.truncate(partPath(session), f.total);
-    if (session.deferCommit) return reply.code(202).send({ expirationDateTime: done.expiresAt, nextExpectedRanges: [] });
-    const commitLock = await sessions.claim({ ...session, received: f.total }, f.total, f.total);
-    if (commitLock === undefined) throw new ApiError(409, 'Another request is finishing this upload right now');
-    return finish(reply, session);
+    if (received < total) throw new ApiError(409, 'Parts of this upload are not saved yet; ask the upload URL what it expects next and send those bytes again');
   }
 
   /** Still holding the claim: move the file into place, end the session, answer the driveItem. */
-  async function finish(reply: FastifyReply, session: UploadSession): Promise<FastifyReply> {
+  private async finish(reply: FastifyReply, session: UploadSession): Promise<FastifyReply> {
+    const { storage, sessions } = this.deps;
     const existed =
       session.conflict === 'replace' &&
       (await storage.stat(session.project, session.folder === '' ? session.fileName : `${session.folder}/${session.fileName}`)) !== undefined;
-    const entry = await storage.commit(session.project, session.folder, session.fileName, partPath(session), session.conflict);
+    const entry = await storage.commit(session.project, session.folder, session.fileName, this.partPath(session), session.conflict);
     await sessions.delete(session.idHash);
     // Graph: 201 for a new item, 200 when an existing one was replaced.
     return reply.code(existed ? 200 : 201).send(driveItem(entry));
   }
+}
+
+/** The upload-session routes (UploadSessions): creating one signed in, the upload URL's own routes by its secret. */
+export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Promise<void> {
+  const uploads = new UploadSessions(deps, app.prefix, app.log);
+  installGraphErrors(app);
+  app.addHook('onClose', async () => uploads.flush());
+  // Signed in before the parameters are checked, as every /api route is.
+  app.post('/files/upload/session', { preValidation: deps.serviceAuth, schema: sessionSchemas.create }, uploads.create);
+  // The upload URL's own routes: no sign-in (the URL is the credential) and no body parsing, so
+  // a fragment streams from the socket to the part file whatever Content-Type the client sends.
+  await app.register(async (pre) => {
+    pre.removeAllContentTypeParsers();
+    pre.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    pre.get('/files/upload/session/:secret', { schema: sessionSchemas.status }, uploads.status);
+    pre.post('/files/upload/session/:secret', { schema: sessionSchemas.commit }, uploads.commit);
+    pre.delete('/files/upload/session/:secret', { schema: sessionSchemas.cancel }, uploads.cancel);
+    pre.put('/files/upload/session/:secret', { schema: sessionSchemas.put }, uploads.put);
+  });
 }
 
 function rangeError(start: number, received: number, ranges: string[]): ApiError {

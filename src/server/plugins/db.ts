@@ -1,0 +1,38 @@
+import fp from 'fastify-plugin';
+import type { KindRegistry } from '../../shared/kind-types.js';
+import type { Config } from '../config.js';
+import { openDb, type Db } from '../db/database.js';
+import { migrate } from '../db/migrations.js';
+import { rememberSchemas } from '../records/schema-versions.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The database (db/database.ts), opened and migrated; closed with the app. */
+    db: Db;
+    /** The kinds this server serves, from the schema files (or the test's own). */
+    registry: KindRegistry;
+  }
+}
+
+/**
+ * The database: opened, migrated for every kind, the kinds' schemas remembered (what changed since
+ * the last start is logged), and closed with the app. A start that fails here leaves nothing open.
+ */
+export const dbPlugin = fp<{ config: Config; registry: KindRegistry }>(
+  async (app, { config, registry }) => {
+    const db = await openDb(config);
+    try {
+      await migrate(db, registry.values());
+      const schemaStart = await rememberSchemas(db, registry);
+      for (const line of schemaStart.info) app.log.info(line);
+      for (const line of schemaStart.warnings) app.log.warn(line);
+    } catch (e) {
+      await db.kysely.destroy();
+      throw e;
+    }
+    app.decorate('db', db);
+    app.decorate('registry', registry);
+    app.addHook('onClose', async () => db.kysely.destroy());
+  },
+  { name: 'rtd-db', fastify: '5.x' },
+);

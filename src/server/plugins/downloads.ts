@@ -1,0 +1,21 @@
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import { DayRecords } from '../downloads/day-records.js';
+import { downloadRoutes } from '../downloads/routes.js';
+import { DownloadSlots } from '../downloads/user-slots.js';
+
+/** The download service (docs/services/downloads.md): day packages and the statistics workbook. Registered with prefix /download. */
+export const downloadsPlugin = fp<{ config: Config }>(
+  async (downloads, { config }) => {
+    const { stats, files, serviceAuth } = downloads.services;
+    await downloadRoutes(downloads, {
+      registry: downloads.registry,
+      stats,
+      rows: new DayRecords(downloads.db.kysely),
+      files,
+      serviceAuth,
+      slots: new DownloadSlots(config.downloadsPerUser),
+    });
+  },
+  { name: 'rtd-downloads', dependencies: ['rtd-services'], fastify: '5.x', encapsulate: true },
+);

@@ -1,0 +1,50 @@
+import type { FastifyServerOptions } from 'fastify';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import type { KindRegistry } from '../../shared/kind-types.js';
+import { serialisableSchemas } from '../api-docs/kind-schemas.js';
+import { requestForLog } from '../auth/log-redaction.js';
+import type { Config } from '../config.js';
+
+/**
+ * The options the Fastify instance is made with (what cannot be set by a plugin afterwards):
+ * answer serialisation, the logger, body size, TLS, proxies, connection timeouts and the envelope
+ * of errors before routing.
+ */
+export function fastifyOptions(config: Config, registry: KindRegistry, logger: boolean | object | undefined): FastifyServerOptions & { https?: object } {
+  const defaultSerializer = SerializerSelector();
+  return {
+    // Answers are serialised with record schemas that send values as stored (api-docs/kind-schemas.ts).
+    schemaController: {
+      compilersFactory: {
+        buildSerializer: (external, options) => defaultSerializer(serialisableSchemas(external as Record<string, unknown>, registry), options),
+      },
+    },
+    logger:
+      logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'password', 'access_token'], censor: '[redacted]' },
+            // Upload-session URLs and signed links are credentials too (docs/SECURITY.md).
+            serializers: { req: requestForLog },
+            ...(typeof logger === 'object' ? logger : {}),
+          },
+    bodyLimit: 1024 * 1024,
+    ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key } } : {}),
+    // A number of hops is trusted as proxy-addr does it: the nearest n addresses.
+    trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
+    // Timeouts (docs/SECURITY.md): headers within headersMs, silence closes after idleMs; request
+    // bodies have their own deadline (http/timeouts.ts) and uploads a minimum rate.
+    connectionTimeout: config.timeouts.idleMs,
+    keepAliveTimeout: 5_000,
+    requestTimeout: 0,
+    routerOptions: { maxParamLength: 20000 },
+
+    // Errors before routing (a path that is not valid UTF-8) get the envelope too.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode ?? 400;
+      const msg = error.code === 'FST_ERR_BAD_URL' ? 'The address has a broken %-escape or is not UTF-8; encode it as UTF-8' : error.message;
+      void (reply as unknown as { code(n: number): { send(b: unknown): unknown } }).code(status).send({ code: status, msg, data: null });
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import { fileRoutes } from '../files/routes.js';
+import { UploadSessionStore } from '../files/sessions.js';
+import { Sweeper } from '../files/sweeper.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Removes expired upload sessions and orphaned temporary files (at start and periodically). */
+    sweeper: Sweeper;
+  }
+}
+
+/**
+ * The shared-files service (docs/services/files.md), mounted at /sharepoint: its routes in their own
+ * context, and the sweeper of what uploads leave behind decorated on the app.
+ */
+export const filesPlugin = fp<{ config: Config }>(
+  async (app, { config }) => {
+    const { files, users, signer, serviceAuth, limits } = app.services;
+    const sessions = new UploadSessionStore(app.db.kysely, app.db.dialect);
+    await app.register(async (sp) => fileRoutes(sp, { storage: files, users, signer, serviceAuth, limits, sessions, publicUrl: config.publicUrl }), {
+      prefix: '/sharepoint',
+    });
+    const sweeper = new Sweeper(files, sessions, config.uploads, app.log);
+    app.decorate('sweeper', sweeper);
+    app.addHook('onReady', async () => sweeper.start());
+    app.addHook('onClose', async () => sweeper.stop());
+  },
+  { name: 'rtd-files', dependencies: ['rtd-services'], fastify: '5.x' },
+);

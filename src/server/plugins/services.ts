@@ -1,0 +1,84 @@
+import fp from 'fastify-plugin';
+import type { KindRegistry } from '../../shared/kind-types.js';
+import type { Config } from '../config.js';
+import { analysedKinds, analysisPaths, nounOf } from '../analysis/routes.js';
+import type { AnalysisRoutesHint } from '../auth/authenticate.js';
+import { authenticateOrSignedLink, LinkSigner, loadLinkSecret } from '../auth/signed-links.js';
+import { TokenStore } from '../auth/tokens.js';
+import { SOLE_WRITER_TIMES, SoleWriter } from '../db/sole-writer.js';
+import { FileStorage } from '../files/storage.js';
+import { UploadLimits } from '../files/upload-limits.js';
+import { RecordRepository } from '../records/repository.js';
+import { StatsRepository } from '../stats/stats-repository.js';
+import { seedFirstUser } from '../users/seed.js';
+import { UserRepository } from '../users/user-repository.js';
+
+/** What the services' route plugins build on; decorated on the app as `services`. */
+export interface Services {
+  users: UserRepository;
+  tokens: TokenStore;
+  records: RecordRepository;
+  signer: LinkSigner;
+  serviceAuth: ReturnType<typeof authenticateOrSignedLink>;
+  /** The project file trees under DATA_DIR/files (shared-files service, day packages). */
+  files: FileStorage;
+  /** PostgreSQL: whether this instance writes records alone (decision 030); undefined on SQLite. */
+  sole: SoleWriter | undefined;
+  /** Upload sizes, open sessions and free space, shared by the shared-files service and the analysis uploads. */
+  limits: UploadLimits;
+  /** Counts by day, for the statistics endpoint and the download service. */
+  stats: StatsRepository;
+  /** The analysed kinds' routes, named where a worker or tester account is sent away from the other's. */
+  analysisHints: AnalysisRoutesHint[];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+/** The analysed kinds' routes (docs/decisions/041), for the sign-in checks that keep worker and tester accounts apart. */
+function analysisHintsOf(registry: KindRegistry): AnalysisRoutesHint[] {
+  return analysedKinds(registry.values()).map((kind) => ({
+    workers: analysisPaths(kind).fileAnalyze,
+    submit: analysisPaths(kind).submit,
+    noun: nounOf(kind),
+  }));
+}
+
+/**
+ * What the route plugins share, built once on the database: users (the first one seeded on a new
+ * install), sign-ins, signed links, the record repository, the project files and the upload limits.
+ */
+export const servicesPlugin = fp<{ config: Config; print: (line: string) => void }>(
+  async (app, { config, print }) => {
+    const { db } = app;
+    // The signed-in user, set by the sign-in checks (auth/authenticate.ts).
+    app.decorateRequest('user', undefined);
+    const tokens = new TokenStore(db.kysely, config.tokenTtlSeconds);
+    const users = new UserRepository(db.kysely, (userId) => tokens.forgetUser(userId));
+    await seedFirstUser(users, config, print);
+    // PostgreSQL: whether this instance writes records alone, and so knows their generations without reading them (decision 030).
+    const sole =
+      db.newClient === undefined || !config.soleWriter
+        ? undefined
+        : new SoleWriter(db.newClient, SOLE_WRITER_TIMES, (err) =>
+            app.log.warn({ err }, 'the sole-writer lock connection failed; generations are read until it is back'),
+          );
+    if (sole !== undefined) {
+      await sole.start();
+      app.addHook('onClose', async () => sole.close());
+    }
+    const records = new RecordRepository(db.kysely, db.dialect, db, sole);
+    const signer = new LinkSigner(await loadLinkSecret(db.kysely));
+    const analysisHints = analysisHintsOf(app.registry);
+    // Bearer or signed link: for the download and shared-files services (opened in frames and tabs).
+    const serviceAuth = authenticateOrSignedLink(tokens, signer, analysisHints);
+    const files = new FileStorage(`${config.dataDir}/files`);
+    const limits = new UploadLimits(config.uploads, files.rootDir, db.kysely);
+    const stats = new StatsRepository(db.kysely, db.dialect);
+    app.decorate('services', { users, tokens, records, signer, serviceAuth, files, sole, limits, stats, analysisHints });
+  },
+  { name: 'rtd-services', dependencies: ['rtd-db'], fastify: '5.x' },
+);
