@@ -340,7 +340,7 @@ export const en = {
     and: ' and ',
     running:
       '{{what}} is still running. Keep it on this phone for when you sign in again (nobody else signing in here sees it), or end it now without a record?',
-    kinds: { drive: 'drive', charging: 'charging', other: '{{kind}}' },
+    kinds: { drive: 'drive', charging: 'charging' },
   },
   updates: {
     checking: 'Checking for a new version…',

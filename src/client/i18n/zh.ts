@@ -339,7 +339,7 @@ export const zh = {
     session: '一个{{kind}}会话（开始于 {{since}}）',
     and: '和',
     running: '{{what}}仍在进行。保留在此手机上，等您再次登录时继续（在此登录的其他人看不到），还是现在结束且不生成记录？',
-    kinds: { drive: '行驶', charging: '充电', other: '{{kind}}' },
+    kinds: { drive: '行驶', charging: '充电' },
   },
   updates: {
     checking: '正在检查新版本…',

@@ -41,7 +41,8 @@ export function SignOutDialog({
   const what = running
     .map((r) =>
       t('signOut.session', {
-        kind: t(`signOut.kinds.${r.kind === 'charging' ? 'charging' : r.kind === 'drive' ? 'drive' : 'other'}`, { kind: r.kind }),
+        // A session kind the catalogue does not word (a kind an admin added) keeps its own name.
+        kind: t(`signOut.kinds.${r.kind}` as 'signOut.kinds.drive', { defaultValue: r.kind }),
         since: r.startedAt.slice(11, 16),
       }),
     )
