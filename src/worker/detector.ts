@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { insideShare, type Rect } from './boxes.js';
 import { FaceDnn, type Passes } from './face-dnn.js';
-import { findPlates, rowOf } from './plates.js';
+import { findPlateGrounds, findPlates, rowOf } from './plates.js';
 import { ObjectDnn, VEHICLE_CLASSES, VEHICLE_CONFIDENCE, plateBand, type Thing } from './vehicles.js';
 
 // Faces by SSD MobileNet v1 (face-dnn.ts, docs/decisions/035-face-detector.md) and OpenCV's Haar
@@ -140,17 +140,18 @@ export class Detector {
    * each vehicle given whose plate band holds no candidate, that band (fail closed: a vehicle's plate
    * that cannot be located is covered where plates sit).
    */
-  plates(rgb: Buffer, width: number, height: number, vehicles: Rect[] = [], sensitive = false, scales?: number[]): Box[] {
+  plates(rgb: Buffer, width: number, height: number, vehicles: Rect[] = [], sensitive = false, scales?: number[], grounds = true): Box[] {
     const cv = this.cv;
     const src = cv.matFromArray(height, width, cv.CV_8UC3, rgb);
     const gray = new cv.Mat();
     cv.cvtColor(src, gray, cv.COLOR_RGB2GRAY);
-    src.delete();
     let found: Rect[];
     try {
       found = findPlates(cv, gray, scales, sensitive);
+      if (grounds) found.push(...findPlateGrounds(cv, src));
     } finally {
       gray.delete();
+      src.delete();
     }
     const boxes: Box[] = found.map((r) => ({ kind: 'plate', ...r }));
     for (const v of vehicles) {
@@ -188,7 +189,9 @@ export class Detector {
     // The whole frame only: frames sent are at most 768 px, where the cascade's 20 px window and
     // the DNN's whole-frame pass see faces from about 15-20 px.
     const faces = await this.faces.detect(rgb, width, height, CHECK_CONFIDENCE, { whole: true, tiles: [] });
-    const plates = this.plates(rgb, width, height).filter((p) => pixelatedShare(rowOf(p), covered, width, height) < PIXELATED_SHARE);
+    const plates = this.plates(rgb, width, height, [], false, undefined, false).filter(
+      (p) => pixelatedShare(rowOf(p), covered, width, height) < PIXELATED_SHARE,
+    );
     return [
       ...faces.map(({ x, y, width: w, height: h }) => ({ kind: 'face' as const, x, y, width: w, height: h })),
       ...this.detect(rgb, width, height, ['face', 'plate'], true),

@@ -225,3 +225,81 @@ function chains(list: Mark[], minMarks: number): Rect[] {
   }
   return out;
 }
+
+/**
+ * Plate grounds that blur cannot hide: UK rear (yellow), Chinese (blue) and white plates keep their
+ * plain ground and their rectangle when blur or motion have run their characters together, which
+ * the rows of marks above then miss. The grounds (in HSV, OpenCV's 0-180 hue): blue 95-130, yellow
+ * 15-35, both saturated; white, unsaturated and bright.
+ */
+const GROUNDS: { low: [number, number, number]; high: [number, number, number] }[] = [
+  { low: [95, 110, 50], high: [130, 255, 255] },
+  { low: [15, 110, 90], high: [35, 255, 255] },
+  { low: [0, 0, 165], high: [180, 50, 255] },
+];
+/** A ground's rectangle is 1.8-6.5 times as long as high (yaw and turn included) and 9-130 px high. */
+const GROUND_ASPECT = [1.8, 6.5] as const;
+const GROUND_HEIGHT = [9, 130] as const;
+/** Share of a ground's outline taken by its characters. */
+const GROUND_HOLES = [0, 0.6] as const;
+
+/**
+ * Boxes of plain plate grounds holding characters in an RGB frame (CV_8UC3 Mat), in its
+ * coordinates: a region of one ground colour whose outline is nearly a rectangle of a plate's
+ * shape (its area 80 % or more of the turned rectangle around it) and which has holes, the
+ * characters (3-60 % of it). Blur-tolerant: it looks at the ground, not at the characters' edges.
+ */
+export function findPlateGrounds(cv: Cv, rgb: Cv): Rect[] {
+  const out: Rect[] = [];
+  const hsv = new cv.Mat();
+  cv.cvtColor(rgb, hsv, cv.COLOR_RGB2HSV);
+  const mask = new cv.Mat();
+  for (const g of GROUNDS) {
+    const low = new cv.Mat(hsv.rows, hsv.cols, hsv.type(), [...g.low, 0]);
+    const high = new cv.Mat(hsv.rows, hsv.cols, hsv.type(), [...g.high, 255]);
+    cv.inRange(hsv, low, high, mask);
+    low.delete();
+    high.delete();
+    const contours = new cv.MatVector();
+    const hierarchy = new cv.Mat();
+    // Every outline, inner ones too: a Chinese plate's white border line separates its blue rim from
+    // the blue ground inside, which is the one shaped like the plate once blur has broken the rim.
+    cv.findContours(mask, contours, hierarchy, cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
+    for (let i = 0; i < contours.size(); i++) {
+      const c = contours.get(i);
+      const b = cv.boundingRect(c);
+      if (b.height >= GROUND_HEIGHT[0] && b.width >= GROUND_HEIGHT[0] * GROUND_ASPECT[0] && b.height <= GROUND_HEIGHT[1] * 2) {
+        const r = cv.minAreaRect(c);
+        const long = Math.max(r.size.width, r.size.height),
+          short = Math.min(r.size.width, r.size.height);
+        if (
+          short >= GROUND_HEIGHT[0] &&
+          short <= GROUND_HEIGHT[1] &&
+          long >= short * GROUND_ASPECT[0] &&
+          long <= short * GROUND_ASPECT[1] &&
+          cv.contourArea(c) >= 0.72 * long * short
+        ) {
+          // The ground's share of what its outline encloses: the rest are the characters (blur
+          // mixes them into the ground, leaving a few per cent of it).
+          const inside = cv.Mat.zeros(b.height, b.width, cv.CV_8UC1);
+          const none = new cv.Mat();
+          cv.drawContours(inside, contours, i, new cv.Scalar(255), -1, cv.LINE_8, none, 0, new cv.Point(-b.x, -b.y));
+          const all = cv.countNonZero(inside);
+          const roi = mask.roi(b);
+          cv.bitwise_and(inside, roi, inside);
+          const holes = 1 - cv.countNonZero(inside) / Math.max(1, all);
+          roi.delete();
+          none.delete();
+          inside.delete();
+          if (holes >= GROUND_HOLES[0] && holes <= GROUND_HOLES[1]) out.push({ x: b.x, y: b.y, width: b.width, height: b.height });
+        }
+      }
+      c.delete();
+    }
+    contours.delete();
+    hierarchy.delete();
+  }
+  mask.delete();
+  hsv.delete();
+  return out;
+}
