@@ -22,7 +22,7 @@ export interface Db {
   readNow?: <R>(query: CompiledQuery<R>) => R[] | undefined;
   /** SQLite only: writes run at once on the connection, in a transaction begun when Kysely is not using it (decision 032). */
   writeNow?: WritesNow;
-  /** PostgreSQL only: a connection of its own, outside the pool, on the same schema (the sole writer's lock, db/sole-writer.ts). */
+  /** PostgreSQL only: a connection of its own, outside the pool, on the same schema (the sole writer's lock, records/store/sole-writer.ts). */
   newClient?: () => pg.Client;
 }
 
