@@ -80,6 +80,69 @@ function ResetDialog({ work, onCancel, onConfirm }: { work: LocalWork; onCancel:
   );
 }
 
+/**
+ * 'Check for Updates' says what it found: a new version (then the app's copies are dropped and
+ * the page reloads, and says afterwards what it updated to), the latest one (nothing is dropped),
+ * or no server (nothing is dropped: the app must keep working offline). Back from the reload of
+ * an update, the page says what it did.
+ */
+function useUpdateCheck(version: string | null): { updating: boolean; update: () => Promise<void> } {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const [updating, setUpdating] = useState(false);
+  useEffect(() => {
+    const note = takeUpdateNote();
+    if (!note) return;
+    if (note.found === 'new') toast('success', t('app.updated'), note.version ? t('updates.updatedTo', { version: note.version }) : undefined, 6000);
+    else toast('info', t('updates.refreshed', { version: note.version ?? t('common.unknown') }), undefined, 6000);
+    // Once, when the page opens after the reload.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
+  }, []);
+
+  async function update(): Promise<void> {
+    setUpdating(true);
+    try {
+      const found = await findUpdate();
+      if (found.status === 'offline') {
+        toast('warn', t('updates.offline'), undefined, 6000);
+        return;
+      }
+      if (found.status === 'latest') {
+        toast('success', t('updates.latest', { version: found.version ?? version ?? t('common.unknown') }), undefined, 6000);
+        return;
+      }
+      if (found.status === 'new') toast('info', t('updates.found', { version: found.version ?? '' }), undefined, 6000);
+      leaveUpdateNote({ found: found.status, version: found.version });
+      await checkForUpdates();
+    } catch (e) {
+      console.error('The update check failed:', e);
+      toast('error', t('updates.failed'), (e as Error).message, 6000);
+    } finally {
+      setUpdating(false);
+    }
+  }
+  return { updating, update };
+}
+
+/** Who is signed in: the user's name and department. */
+function UserCard({ username, dept }: { username: string; dept: string }) {
+  return (
+    <Card className="mb-3">
+      <div className="flex align-items-center gap-3">
+        <Avatar icon="pi pi-user" size="xlarge" shape="circle" className="bg-primary text-white" />
+        <div>
+          <div className="text-xl font-semibold" data-testid="profile-username">
+            {username}
+          </div>
+          <div className="text-600" data-testid="profile-dept">
+            {dept}
+          </div>
+        </div>
+      </div>
+    </Card>
+  );
+}
+
 /** English / 简体中文: the choice is kept on this phone and every screen follows it at once. */
 function LanguageSwitch() {
   const { t, i18n } = useTranslation();
@@ -108,55 +171,19 @@ function LanguageSwitch() {
   );
 }
 
+/** My Profile: who is signed in, the settings, the language, the version and its update check, sign-out and resetting the phone. */
 export function ProfilePage() {
   const { t } = useTranslation();
   const { signOut } = useAuth();
   const toast = useToast();
   const navigate = useNavigate();
   const version = useAppVersion();
-  const [updating, setUpdating] = useState(false);
   const [signOutOpen, setSignOutOpen] = useState(false);
   const [resetting, setResetting] = useState<LocalWork | null>(null);
   const username = storage.username() || t('profile.user');
   const dept = storage.deptName() ?? '';
 
-  // Back from the reload of an update: say what it did.
-  useEffect(() => {
-    const note = takeUpdateNote();
-    if (!note) return;
-    if (note.found === 'new') toast('success', t('app.updated'), note.version ? t('updates.updatedTo', { version: note.version }) : undefined, 6000);
-    else toast('info', t('updates.refreshed', { version: note.version ?? t('common.unknown') }), undefined, 6000);
-    // Once, when the page opens after the reload.
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
-  }, []);
-
-  /**
-   * 'Check for Updates' says what it found: a new version (then the app's copies are dropped and
-   * the page reloads, and says afterwards what it updated to), the latest one (nothing is dropped),
-   * or no server (nothing is dropped: the app must keep working offline).
-   */
-  async function update(): Promise<void> {
-    setUpdating(true);
-    try {
-      const found = await findUpdate();
-      if (found.status === 'offline') {
-        toast('warn', t('updates.offline'), undefined, 6000);
-        return;
-      }
-      if (found.status === 'latest') {
-        toast('success', t('updates.latest', { version: found.version ?? version ?? t('common.unknown') }), undefined, 6000);
-        return;
-      }
-      if (found.status === 'new') toast('info', t('updates.found', { version: found.version ?? '' }), undefined, 6000);
-      leaveUpdateNote({ found: found.status, version: found.version });
-      await checkForUpdates();
-    } catch (e) {
-      console.error('The update check failed:', e);
-      toast('error', t('updates.failed'), (e as Error).message, 6000);
-    } finally {
-      setUpdating(false);
-    }
-  }
+  const { updating, update } = useUpdateCheck(version);
 
   async function test(): Promise<void> {
     try {
@@ -177,19 +204,7 @@ export function ProfilePage() {
   return (
     <div className="page">
       <PageHeader title={t('pages.profile')} />
-      <Card className="mb-3">
-        <div className="flex align-items-center gap-3">
-          <Avatar icon="pi pi-user" size="xlarge" shape="circle" className="bg-primary text-white" />
-          <div>
-            <div className="text-xl font-semibold" data-testid="profile-username">
-              {username}
-            </div>
-            <div className="text-600" data-testid="profile-dept">
-              {dept}
-            </div>
-          </div>
-        </div>
-      </Card>
+      <UserCard username={username} dept={dept} />
       <h2 className="text-base text-600 font-medium mb-2">{t('profile.settings')}</h2>
       <Card className="mb-3 settings-card">
         <SettingsRow icon="pi pi-cog" label={t('profile.appSettings')} />
