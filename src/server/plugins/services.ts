@@ -5,10 +5,11 @@ import { analysedKinds, analysisPaths, nounOf } from '../analysis/routes.js';
 import type { AnalysisRoutesHint } from '../auth/authenticate.js';
 import { authenticateOrSignedLink, LinkSigner, loadLinkSecret } from '../auth/signed-links.js';
 import { TokenStore } from '../auth/tokens.js';
-import { SOLE_WRITER_TIMES, SoleWriter } from '../db/sole-writer.js';
 import { FileStorage } from '../files/storage.js';
 import { UploadLimits } from '../files/upload-limits.js';
-import { RecordRepository } from '../records/repository.js';
+import { openRecordStore } from '../records/store/open.js';
+import type { SoleWriter } from '../records/store/sole-writer.js';
+import type { RecordStore } from '../records/store/types.js';
 import { StatsRepository } from '../stats/stats-repository.js';
 import { seedFirstUser } from '../users/seed.js';
 import { UserRepository } from '../users/user-repository.js';
@@ -17,7 +18,7 @@ import { UserRepository } from '../users/user-repository.js';
 export interface Services {
   users: UserRepository;
   tokens: TokenStore;
-  records: RecordRepository;
+  records: RecordStore;
   signer: LinkSigner;
   serviceAuth: ReturnType<typeof authenticateOrSignedLink>;
   /** The project file trees under DATA_DIR/files (shared-files service, day packages). */
@@ -59,18 +60,13 @@ export const servicesPlugin = fp<{ config: Config; print: (line: string) => void
     const tokens = new TokenStore(db.kysely, config.tokenTtlSeconds);
     const users = new UserRepository(db.kysely, (userId) => tokens.forgetUser(userId));
     await seedFirstUser(users, config, print);
-    // PostgreSQL: whether this instance writes records alone, and so knows their generations without reading them (decision 030).
-    const sole =
-      db.newClient === undefined || !config.soleWriter
-        ? undefined
-        : new SoleWriter(db.newClient, SOLE_WRITER_TIMES, (err) =>
-            app.log.warn({ err }, 'the sole-writer lock connection failed; generations are read until it is back'),
-          );
-    if (sole !== undefined) {
-      await sole.start();
-      app.addHook('onClose', async () => sole.close());
-    }
-    const records = new RecordRepository(db.kysely, db.dialect, db, sole);
+    // Record storage for the configured database, chosen once (records/store/open.ts, decision 048); on PostgreSQL
+    // this instance may be the sole writer, and so know generations without reading them (decision 030).
+    const { store: records, sole } = await openRecordStore(db, app.registry.values(), {
+      soleWriter: config.soleWriter,
+      onSoleWriterError: (err) => app.log.warn({ err }, 'the sole-writer lock connection failed; generations are read until it is back'),
+    });
+    if (sole !== undefined) app.addHook('onClose', async () => sole.close());
     const signer = new LinkSigner(await loadLinkSecret(db.kysely));
     const analysisHints = analysisHintsOf(app.registry);
     // Bearer or signed link: for the download and shared-files services (opened in frames and tabs).
