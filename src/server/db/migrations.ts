@@ -183,7 +183,7 @@ function migrations(db: Db): Record<string, Migration> {
     '011-record-day-counts': {
       async up(k: Kysely<unknown>) {
         // A list's total is a sum over days instead of count(*) over the range (docs/decisions/017).
-        // Filled per kind by migrate() (record tables are made there), then kept by the repository.
+        // Filled per kind when the record store opens (records/store/open.ts), then kept by its writes.
         await k.schema
           .createTable('record_day_counts')
           .addColumn('kind', 'text', (c) => c.notNull())

@@ -94,7 +94,7 @@ const IDEMPOTENCY_CONFLICTS_ZH: Record<string, string> = {
   'The record made with this Idempotency-Key has been deleted since': '用此 Idempotency-Key 创建的记录已被删除',
 };
 
-/** A create whose Idempotency-Key was used otherwise (the repository's reason). */
+/** A create whose Idempotency-Key was used otherwise (the record store's reason). */
 export function createConflict(reason: string): ApiError {
   const zh = IDEMPOTENCY_CONFLICTS_ZH[reason];
   return new ApiError(409, reason, zh !== undefined ? { zh } : {});

@@ -55,14 +55,14 @@ export function dayCountPart(source: string, kind: unknown, day: unknown): RawBu
     RETURNING project_name`;
 }
 
-/** Rebuilds a kind's counts from its records (the backfill, and after seeding around the repository). */
+/** Rebuilds a kind's counts from its records (the backfill, and after seeding around the record store). */
 export async function rebuildDayCounts(trx: Transaction<Database>, kind: string, table: RecordTableName): Promise<void> {
-  // Its generations are raised around the repository: a sole writer must let go first (decision 030).
+  // Its generations are raised around the record store: a sole writer must let go first (decision 030).
   await shareWritersLock(trx);
   await trx.deleteFrom('record_day_counts').where('kind', '=', kind).execute();
   await sql`INSERT INTO record_day_counts (kind, project_name, day, n)
     SELECT ${kind}, project_name, substr(record_date, 1, 10), count(*) FROM ${sql.table(table)} GROUP BY project_name, substr(record_date, 1, 10)`.execute(trx);
-  // Records written around the repository: no list answer remembered before stays valid.
+  // Records written around the record store: no list answer remembered before stays valid.
   await bumpAllGenerations(trx, kind, table);
 }
 

@@ -46,14 +46,14 @@ export function generationIn(rows: readonly { gen: number | string }[]): number 
   return row === undefined ? 0 : Number(row.gen);
 }
 
-/** Raises the generation of every project holding records of a kind (after writes around the repository). */
+/** Raises the generation of every project holding records of a kind (after writes around the record store). */
 export async function bumpAllGenerations(trx: Transaction<Database>, kind: string, table: RecordTableName): Promise<void> {
   await trx
     .updateTable('record_generations')
     .set({ gen: sql<number>`gen + 1` })
     .where('kind', '=', kind)
     .execute();
-  // Projects never written through the repository start at 1 (their answers were read under 0).
+  // Projects never written through the record store start at 1 (their answers were read under 0).
   await sql`INSERT INTO record_generations (kind, project_name, gen)
     SELECT DISTINCT ${kind}, project_name, 1 FROM ${sql.table(table)} WHERE true
     ON CONFLICT (kind, project_name) DO NOTHING`.execute(trx);

@@ -183,7 +183,7 @@ export class SoleWriter {
 }
 
 /**
- * Holds the writers' lock shared in a transaction that writes records around the repository (the
+ * Holds the writers' lock shared in a transaction that writes records around the record store (the
  * day counts' rebuild): on PostgreSQL it waits until no instance is sole, as a peer's write does.
  */
 export async function shareWritersLock(trx: Transaction<Database>): Promise<void> {
