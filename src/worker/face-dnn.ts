@@ -47,6 +47,12 @@ export interface Passes {
   whole: boolean;
   tiles: 'all' | number[];
   turned?: number[];
+  /**
+   * Also the fine tiles (FINE_TILE px, searched at 4x) over the whole frame, upright: for faces of
+   * 12-20 px, which the 256 px tiles (2x) score too low. More passes than all the others together
+   * (120 against 53 at 1280x720), so photos only (docs/decisions/050-small-faces-and-blurred-plates.md).
+   */
+  fine?: boolean;
 }
 
 /**
@@ -62,6 +68,8 @@ export const SEARCH_MAX = 1280;
  */
 export const TILE = 256;
 export const MID_TILE = 512;
+/** Tiles of 128 px are searched at 4x: a 12 px face becomes 48 px, where SSD scores it well. */
+export const FINE_TILE = 128;
 
 let loading: Promise<{ tf: Tf; api: FaceApi }> | undefined;
 let starting: Promise<unknown> | undefined;
@@ -131,6 +139,7 @@ export class FaceDnn {
       for (const d of list) found.push({ x: d.box.x + ox, y: d.box.y + oy, width: d.box.width, height: d.box.height, score: d.score });
     };
     const chosen = passes.tiles === 'all' ? all : passes.tiles.map((i) => all[i % all.length]!).filter(Boolean);
+    const fine = passes.fine && Math.max(w, h) > FINE_TILE * 1.5 ? tiles(w, h, FINE_TILE) : [];
     // Turned passes look at the whole frame and at the 512 px tiles where there are any (faces of
     // about 24 px and more), else at the small tiles: three times the work for every face size
     // would be too slow.
@@ -148,6 +157,18 @@ export class FaceDnn {
     };
     try {
       await search(frame, collect);
+      for (const t of fine) {
+        const part = this.tf.slice(frame, [t.y, t.x, 0], [t.height, t.width, 3]);
+        try {
+          // Only faces up to a third of the tile (tiles overlap by a third, so such a face lies whole
+          // in one of them): larger ones are the coarser passes' to find.
+          for (const d of await this.api.detectAllFaces(part, options))
+            if (Math.max(d.box.width, d.box.height) <= FINE_TILE / 3)
+              found.push({ x: d.box.x + t.x, y: d.box.y + t.y, width: d.box.width, height: d.box.height, score: d.score });
+        } finally {
+          part.dispose();
+        }
+      }
       for (const degrees of passes.turned ?? []) {
         // The frame turned about its centre (corners filled grey); a face found upright there is
         // turned back: its box's corners taken to the frame and the upright box around them kept.
