@@ -50,7 +50,7 @@ export interface Passes {
   /**
    * Also the fine tiles (FINE_TILE px, searched at 4x) over the whole frame, upright: for faces of
    * 12-20 px, which the 256 px tiles (2x) score too low. More passes than all the others together
-   * (120 against 53 at 1280x720), so photos only (docs/decisions/050-small-faces-and-blurred-plates.md).
+   * (120 against 55 at 1280x720), so photos only (docs/decisions/050-small-faces-and-blurred-plates.md).
    */
   fine?: boolean;
 }
