@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type SqliteDatabase } from 'kysely';
 import type { Config } from '../config.js';
+import { LogSync } from './log-sync.js';
 import { preparedName } from './prepared.js';
 import type { Database, Dialect } from './types.js';
 
@@ -35,7 +36,9 @@ export interface WritesNow {
   run<R>(query: CompiledQuery<R>): { rows: R[]; changes: number };
   /**
    * Runs `work` as one transaction (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK when it throws), all in
-   * one turn of the event loop, once no Kysely query or transaction holds the connection.
+   * one turn of the event loop, once no Kysely query or transaction holds the connection. Resolves
+   * once the commit is on disk: with a write-ahead log on a file, the commit itself does not sync
+   * it on the event loop; the log is synced in the thread pool afterwards (decision 051).
    */
   transaction<T>(work: () => T): Promise<T>;
   /** Inside transaction(): runs `work` in a savepoint, rolled back alone when it throws. Throws if the transaction has ended. */
@@ -74,6 +77,29 @@ function reusingStatements(database: SQLite.Database): SqliteDatabase {
 export function writesNow(database: SQLite.Database, kysely: Kysely<Database>, prepare: (sql: string) => SQLite.Statement): WritesNow {
   // better-sqlite3's transaction functions: called inside a transaction, they use a savepoint.
   const inTransaction = database.transaction((work: () => unknown) => work());
+  // Decision 051: a file database with a write-ahead log commits without syncing it on the event
+  // loop (synchronous = NORMAL for that commit) and is answered after an fdatasync of the log in
+  // the thread pool. Anything else (an in-memory database, another journal) commits as it is set.
+  const log = !database.memory && String(database.pragma('journal_mode', { simple: true })) === 'wal' ? new LogSync(`${database.name}-wal`) : undefined;
+  const commitNow = <T>(work: () => T): T => inTransaction.immediate(work) as T;
+  const commitThenSync = async <T>(work: () => T): Promise<T> => {
+    let synced = true;
+    const value = await kysely.connection().execute(async () => {
+      const level = Number(database.pragma('synchronous', { simple: true }));
+      // OFF (0) is an admin's choice to have no syncs at all; NORMAL (1) never syncs a commit.
+      synced = level > 0;
+      if (level < 2) return commitNow(work);
+      database.pragma('synchronous = NORMAL');
+      try {
+        return commitNow(work);
+      } finally {
+        database.pragma(`synchronous = ${level}`);
+      }
+    });
+    // Outside the connection: updates and reads go on while the log reaches the disk.
+    if (synced && log !== undefined) await log.sync();
+    return value;
+  };
   return {
     run<R>(query: CompiledQuery<R>) {
       const statement = prepare(query.sql) as SQLite.Statement<unknown[], R>;
@@ -83,7 +109,7 @@ export function writesNow(database: SQLite.Database, kysely: Kysely<Database>, p
     },
     // Holding Kysely's connection (its driver lets one user at a time have it), so that no Kysely
     // transaction is open or begins until this one has committed.
-    transaction: <T>(work: () => T) => kysely.connection().execute(async () => inTransaction.immediate(work) as T),
+    transaction: <T>(work: () => T) => (log === undefined ? kysely.connection().execute(async () => commitNow(work)) : commitThenSync(work)),
     savepoint<T>(work: () => T): T {
       if (!database.inTransaction) throw new Error('The transaction of this write has already ended');
       return inTransaction(work) as T;

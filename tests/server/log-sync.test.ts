@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { CompiledQuery, Kysely, SqliteDialect } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { writesNow, type WritesNow } from '../../src/server/db/database.js';
+import { LogSync } from '../../src/server/db/log-sync.js';
+import type { Database } from '../../src/server/db/types.js';
+
+// Decision 051: a SQLite commit of writesNow does not sync the write-ahead log on the event loop;
+// it is answered once an fdatasync of the log, in the thread pool, has returned.
+
+/** Counts the syncs of files under `dir` and lets a test hold them. */
+function watchSyncs(dir: string) {
+  const syncs: string[] = [];
+  let hold: Promise<void> = Promise.resolve();
+  const open = fs.promises.open.bind(fs.promises);
+  const spy = vi.spyOn(fs.promises, 'open').mockImplementation(async (file, flags, mode) => {
+    const handle = await open(file, flags, mode);
+    if (String(file).startsWith(dir)) {
+      const datasync = handle.datasync.bind(handle);
+      handle.datasync = async () => {
+        await hold;
+        syncs.push(path.basename(String(file)));
+        return datasync();
+      };
+    }
+    return handle;
+  });
+  return {
+    syncs,
+    holdUntil(release: Promise<void>) {
+      hold = release;
+    },
+    restore: () => spy.mockRestore(),
+  };
+}
+
+describe('a SQLite commit with its log synced off the event loop', () => {
+  let dir: string;
+  let raw: SQLite.Database;
+  let db: Kysely<Database>;
+  let writes: WritesNow;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-log-sync-'));
+    raw = new SQLite(path.join(dir, 'db.sqlite'));
+    raw.pragma('journal_mode = WAL');
+    raw.pragma('synchronous = FULL');
+    raw.exec('CREATE TABLE t (v TEXT NOT NULL)');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+    writes = writesNow(raw, db, (text) => raw.prepare(text));
+  });
+  afterEach(() => vi.restoreAllMocks());
+  afterAll(async () => {
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const insert = (v: string) => (): string => {
+    writes.run(CompiledQuery.raw('INSERT INTO t (v) VALUES (?)', [v]));
+    return v;
+  };
+
+  it('answers only after the log is synced, and leaves the connection at FULL', async () => {
+    const watch = watchSyncs(dir);
+    let release = (): void => {};
+    watch.holdUntil(new Promise<void>((resolve) => (release = resolve)));
+    let answered = false;
+    const committed = writes.transaction(insert('a')).finally(() => (answered = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Committed (a reader sees it) but not answered: the sync has not returned.
+    expect(raw.prepare('SELECT v FROM t').all()).toEqual([{ v: 'a' }]);
+    expect(answered).toBe(false);
+    release();
+    expect(await committed).toBe('a');
+    expect(watch.syncs).toEqual(['db.sqlite-wal']);
+    expect(raw.pragma('synchronous', { simple: true })).toBe(2);
+  });
+
+  it('does not answer a commit whose log could not be synced', async () => {
+    const open = fs.promises.open.bind(fs.promises);
+    vi.spyOn(fs.promises, 'open').mockImplementation(async (file, flags, mode) => {
+      const handle = await open(file, flags, mode);
+      handle.datasync = () => Promise.reject(new Error('EIO: the disk failed'));
+      return handle;
+    });
+    await expect(writes.transaction(insert('b'))).rejects.toThrow('EIO');
+    expect(raw.pragma('synchronous', { simple: true })).toBe(2);
+  });
+
+  it('leaves a connection set to OFF unsynced, as its admin chose', async () => {
+    const watch = watchSyncs(dir);
+    raw.pragma('synchronous = OFF');
+    try {
+      expect(await writes.transaction(insert('c'))).toBe('c');
+    } finally {
+      raw.pragma('synchronous = FULL');
+    }
+    expect(watch.syncs).toEqual([]);
+  });
+});
+
+describe('LogSync', () => {
+  it('lets the commits that ask while a sync runs share the next one', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-log-sync-'));
+    const file = path.join(dir, 'x-wal');
+    fs.writeFileSync(file, 'frames');
+    const watch = watchSyncs(dir);
+    let release = (): void => {};
+    watch.holdUntil(new Promise<void>((resolve) => (release = resolve)));
+    const log = new LogSync(file);
+    const first = log.sync();
+    // Asked while the first runs: it may have begun before their frames were written.
+    const later = [log.sync(), log.sync(), log.sync()];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(watch.syncs).toEqual([]);
+    release();
+    await Promise.all([first, ...later]);
+    expect(watch.syncs).toEqual(['x-wal', 'x-wal']);
+    watch.restore();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
