@@ -1,5 +1,5 @@
 import { contractTime } from '../http/contract-time.js';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ANALYSIS_CONTEXT_KEYS, type AnalysisMeta, type Kind } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
 import { badRequest, forbidden, notFound, ok } from '../http/envelope.js';
@@ -137,21 +137,19 @@ function workerOf(request: FastifyRequest): Worker {
   return { linkId: request.linkId, username: user.username, projects: workerProjects(user) };
 }
 
-async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: string, schemas: ReturnType<typeof analysisSchemas>): Promise<void> {
-  const { kind, jobs, records, storage } = deps;
-  const context = metaOf(kind).context ?? {};
-  const noun = nounOf(kind);
-  const config = { worker: true };
+/** The fileAnalyze protocol's handlers for one analysed kind (docs/PRODUCT.md section 7), each a worker account's call. */
+class WorkerCalls {
+  private readonly context: Record<string, string>;
+  private readonly noun: string;
 
-  /** The job this worker holds and the record's folder, from the job's own project. */
-  async function heldRecord(worker: Worker, id: number): Promise<{ project: string; folder: string }> {
-    const job = await jobs.held(worker, id);
-    const record = await records.get(kind, job.project_name, id);
-    if (!record) throw notFound(`${noun} ${id} no longer exists`);
-    return { project: job.project_name, folder: folderOf(kind, record) };
+  constructor(private readonly deps: AnalysisDeps) {
+    this.context = metaOf(deps.kind).context ?? {};
+    this.noun = nounOf(deps.kind);
   }
 
-  app.get(`${base}/todolist`, { config, schema: schemas.todolist }, async (request) => {
+  /** GET todolist: the jobs waiting in the worker's projects, with their records' context and media. */
+  todolist = async (request: FastifyRequest) => {
+    const { kind, jobs, records, storage } = this.deps;
     const worker = workerOf(request);
     const out = [];
     for (const job of await jobs.waiting(worker)) {
@@ -163,85 +161,113 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
         projectName: job.project_name,
         attachmentFolder: folderOf(kind, record),
         // The contract's names, in its order, with the values of the fields x-kind.analysis.context names.
-        ...Object.fromEntries(ANALYSIS_CONTEXT_KEYS.map((key) => [key, (context[key] === undefined ? undefined : record[context[key]]) ?? null])),
+        ...Object.fromEntries(ANALYSIS_CONTEXT_KEYS.map((key) => [key, (this.context[key] === undefined ? undefined : record[this.context[key]]) ?? null])),
         submittedAt: contractTime(job.submitted_at) ?? job.submitted_at,
         files: (await mediaFiles(storage, job.project_name, kind, record)).map((f) => ({ name: f.name, size: f.size, mimeType: f.mimeType })),
       });
     }
     return ok(out);
-  });
+  };
 
-  app.post(`${base}/start`, { config, schema: schemas.start }, async (request) => {
+  /** POST start: the worker claims a job for a lease. */
+  start = async (request: FastifyRequest) => {
     const worker = workerOf(request);
     const id = idOf(request);
-    const { leaseUntil } = await jobs.claim(worker, id);
-    return ok({ id, leaseSeconds: jobs.leaseSeconds, leaseUntil });
-  });
+    const { leaseUntil } = await this.deps.jobs.claim(worker, id);
+    return ok({ id, leaseSeconds: this.deps.jobs.leaseSeconds, leaseUntil });
+  };
 
-  async function sendFrom(request: FastifyRequest, reply: import('fastify').FastifyReply, sub: string) {
+  /** GET file: a media file of the held record's folder. */
+  file = async (request: FastifyRequest, reply: FastifyReply) => this.sendFrom(request, reply, '');
+
+  /** GET desensitized: a blurred copy the worker stored before. */
+  getDesensitized = async (request: FastifyRequest, reply: FastifyReply) => this.sendFrom(request, reply, DESENSITIZED_FOLDER);
+
+  /** PUT desensitized: the blurred copy streams from the socket to a staging file (fsynced), then is renamed into place. */
+  putDesensitized = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { limits, storage } = this.deps;
     const worker = workerOf(request);
     const { id, name: rawName } = queryOf(request);
     const name = fileName(rawName);
-    const { project, folder } = await heldRecord(worker, id);
-    const rel = sub === '' ? `${folder}/${name}` : `${folder}/${sub}/${name}`;
-    const entry = await storage.stat(project, rel);
-    if (!entry || entry.isFolder) throw notFound(`No file '${name}' in ${sub === '' ? 'the folder' : `the ${sub} folder`} of ${noun.toLowerCase()} ${id}`);
-    return sendFile(request, reply, storage, project, entry, 'attachment');
-  }
+    const { project, folder } = await this.heldRecord(worker, id);
+    const announced = Number(request.headers['content-length'] ?? 0);
+    if (announced > 0) {
+      limits.checkSize(announced);
+      await limits.ensureSpace(announced, false);
+    }
+    const staged = await storage.stagingFile();
+    try {
+      await writeBodyToFile(request.raw, staged, {
+        start: 0,
+        maxBytes: announced > 0 ? announced : limits.settings.maxFileBytes,
+        minBytesPerSecond: limits.settings.minBytesPerSecond,
+        rateWindowMs: limits.settings.rateWindowMs,
+      });
+      const entry = await storage.commit(project, `${folder}/${DESENSITIZED_FOLDER}`, name, staged, 'replace');
+      // 200, as the envelope's code says (a PUT that stores or replaces the copy; RuoYi answers 200).
+      return reply.code(200).send(ok({ name: entry.name, size: entry.size }));
+    } catch (e) {
+      await storage.discard(staged);
+      throw e;
+    }
+  };
 
-  app.get(`${base}/file`, { config, compress: false, schema: schemas.file }, async (request, reply) => sendFrom(request, reply, ''));
-  app.get(`${base}/desensitized`, { config, compress: false, schema: schemas.getDesensitized }, async (request, reply) =>
-    sendFrom(request, reply, DESENSITIZED_FOLDER),
-  );
-
-  // The blurred copy streams from the socket to a staging file (fsynced), then is renamed into place.
-  await app.register(async (raw) => {
-    raw.removeAllContentTypeParsers();
-    raw.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    raw.put(`${base}/desensitized`, { config, schema: schemas.putDesensitized }, async (request, reply) => {
-      const worker = workerOf(request);
-      const { id, name: rawName } = queryOf(request);
-      const name = fileName(rawName);
-      const { project, folder } = await heldRecord(worker, id);
-      const announced = Number(request.headers['content-length'] ?? 0);
-      if (announced > 0) {
-        deps.limits.checkSize(announced);
-        await deps.limits.ensureSpace(announced, false);
-      }
-      const staged = await storage.stagingFile();
-      try {
-        await writeBodyToFile(request.raw, staged, {
-          start: 0,
-          maxBytes: announced > 0 ? announced : deps.limits.settings.maxFileBytes,
-          minBytesPerSecond: deps.limits.settings.minBytesPerSecond,
-          rateWindowMs: deps.limits.settings.rateWindowMs,
-        });
-        const entry = await storage.commit(project, `${folder}/${DESENSITIZED_FOLDER}`, name, staged, 'replace');
-        // 200, as the envelope's code says (a PUT that stores or replaces the copy; RuoYi answers 200).
-        return reply.code(200).send(ok({ name: entry.name, size: entry.size }));
-      } catch (e) {
-        await storage.discard(staged);
-        throw e;
-      }
-    });
-  });
-
-  app.post(`${base}/submitToAI`, { config, schema: schemas.submitToAi }, async (request) => {
+  /** POST submitToAI: the blurred copies are ready for the analysis stage. */
+  submitToAi = async (request: FastifyRequest) => {
     const worker = workerOf(request);
-    await jobs.submitToAi(worker, idOf(request), textOf(bodyOf(request).remark));
+    await this.deps.jobs.submitToAi(worker, idOf(request), textOf(bodyOf(request).remark));
     return ok(null);
-  });
+  };
 
-  app.post(`${base}/finish`, { config, schema: schemas.finish }, async (request) => {
+  /** POST finish: the job ends with a report or an error. */
+  finish = async (request: FastifyRequest) => {
     const worker = workerOf(request);
     const id = idOf(request);
     const body = bodyOf(request);
-    const job = await jobs.finish(worker, id, {
+    const job = await this.deps.jobs.finish(worker, id, {
       report: body.report || undefined,
       error: body.error || undefined,
       stage: body.stage ?? undefined,
       remark: textOf(body.remark),
     });
     return ok({ id, state: job.state });
+  };
+
+  /** The job this worker holds and the record's folder, from the job's own project. */
+  private async heldRecord(worker: Worker, id: number): Promise<{ project: string; folder: string }> {
+    const job = await this.deps.jobs.held(worker, id);
+    const record = await this.deps.records.get(this.deps.kind, job.project_name, id);
+    if (!record) throw notFound(`${this.noun} ${id} no longer exists`);
+    return { project: job.project_name, folder: folderOf(this.deps.kind, record) };
+  }
+
+  private async sendFrom(request: FastifyRequest, reply: FastifyReply, sub: string) {
+    const { storage } = this.deps;
+    const worker = workerOf(request);
+    const { id, name: rawName } = queryOf(request);
+    const name = fileName(rawName);
+    const { project, folder } = await this.heldRecord(worker, id);
+    const rel = sub === '' ? `${folder}/${name}` : `${folder}/${sub}/${name}`;
+    const entry = await storage.stat(project, rel);
+    if (!entry || entry.isFolder) throw notFound(`No file '${name}' in ${sub === '' ? 'the folder' : `the ${sub} folder`} of ${this.noun.toLowerCase()} ${id}`);
+    return sendFile(request, reply, storage, project, entry, 'attachment');
+  }
+}
+
+/** The fileAnalyze routes under `base`, for worker accounts only (config.worker; the /api sign-in hook checks it). */
+async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: string, schemas: ReturnType<typeof analysisSchemas>): Promise<void> {
+  const calls = new WorkerCalls(deps);
+  const config = { worker: true };
+  app.get(`${base}/todolist`, { config, schema: schemas.todolist }, calls.todolist);
+  app.post(`${base}/start`, { config, schema: schemas.start }, calls.start);
+  app.get(`${base}/file`, { config, compress: false, schema: schemas.file }, calls.file);
+  app.get(`${base}/desensitized`, { config, compress: false, schema: schemas.getDesensitized }, calls.getDesensitized);
+  // The blurred copy's body is not parsed: it streams to the file whatever Content-Type it is sent with.
+  await app.register(async (raw) => {
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    raw.put(`${base}/desensitized`, { config, schema: schemas.putDesensitized }, calls.putDesensitized);
   });
+  app.post(`${base}/submitToAI`, { config, schema: schemas.submitToAi }, calls.submitToAi);
+  app.post(`${base}/finish`, { config, schema: schemas.finish }, calls.finish);
 }

@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
-import { badRequest, ok, retryLater, unauthorized } from '../http/envelope.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type ApiError, badRequest, ok, retryLater, unauthorized } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
-import type { UserRepository } from '../users/user-repository.js';
+import type { User, UserRepository } from '../users/user-repository.js';
 import { bearerToken, currentUser } from './authenticate.js';
-import { clientKey, type LoginThrottle } from './login-throttle.js';
+import { clientKey, type LoginThrottle, type Refusal as ThrottleRefusal } from './login-throttle.js';
 import { HashingBusyError } from '../users/passwords.js';
 import { admitSignIn, checkSignIn, type Admission } from './passwords.js';
 import type { TokenStore } from './tokens.js';
@@ -25,10 +25,96 @@ function minutes(seconds: number): string {
 /** The server's busy-hashing refusal (passwords.ts) in Chinese (docs/decisions/045). */
 const HASHING_BUSY_ZH = '服务器正忙于验证登录，请几秒后再试';
 
-/** /auth/login, /auth/logout and /system/user/getInfo, as the RuoYi-style client calls them. */
-export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<void> {
-  const perAddress = {
-    max: deps.perAddressPerMinute,
+/** POST /auth/login: the contract's body and answer. */
+const LOGIN_SCHEMA = {
+  tags: ['Sign-in'],
+  summary: 'Sign in: a Bearer token for the other calls',
+  security: [],
+  body: {
+    type: 'object',
+    properties: {
+      username: { type: 'string', pattern: '\\S', ...message('must be given as text, not blank', '必须以文本给出，不能为空白') },
+      password: { type: 'string', minLength: 1, ...message('must be given as text, not empty', '必须以文本给出，不能为空') },
+      clientId: { type: 'string', description: "The server's CLIENT_ID (the app sends it); another is refused" },
+      grantType: {
+        type: 'string',
+        enum: ['password'],
+        ...message("must be 'password', the only grant type this server has", "必须是 'password'（此服务器唯一的授权类型）"),
+      },
+    },
+    required: ['username', 'password'],
+    additionalProperties: true,
+    ...message('must be a JSON object with username and password', '必须是包含 username 和 password 的 JSON 对象'),
+  },
+  response: {
+    200: {
+      type: 'object',
+      properties: {
+        code: { type: 'integer' },
+        msg: { type: 'string' },
+        data: { type: 'object', properties: { access_token: { type: 'string' }, expire_in: { type: 'integer' }, client_id: { type: 'string' } } },
+      },
+      required: ['code', 'msg', 'data'],
+    },
+    400: { $ref: 'ErrorEnvelope#', description: 'No username or password, or the wrong client id' },
+    401: { $ref: 'ErrorEnvelope#', description: 'Wrong username or password; or this address is locked for a while after repeated failures' },
+    429: { $ref: 'ErrorEnvelope#', description: 'Too many sign-ins from this address, or attempts for this username spaced out (Retry-After says when)' },
+    503: { $ref: 'ErrorEnvelope#', description: 'Too many sign-ins waiting at once (Retry-After says when)' },
+  },
+};
+
+/** POST /auth/logout. */
+const LOGOUT_SCHEMA = {
+  tags: ['Sign-in'],
+  summary: 'Sign out (ends the token and its signed links)',
+  security: [],
+  response: {
+    200: { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'null' } }, required: ['code', 'msg'] },
+    400: { $ref: 'ErrorEnvelope#' },
+  },
+};
+
+/** GET /system/user/getInfo: the RuoYi-style user record. */
+const GET_INFO_SCHEMA = {
+  tags: ['Sign-in'],
+  summary: 'The signed-in user: deptName is the project, remark the vehicle',
+  response: {
+    200: {
+      type: 'object',
+      properties: {
+        code: { type: 'integer' },
+        msg: { type: 'string' },
+        data: {
+          type: 'object',
+          additionalProperties: true,
+          properties: {
+            user: {
+              type: 'object',
+              additionalProperties: true,
+              properties: {
+                userId: { type: 'integer' },
+                userName: { type: 'string' },
+                nickName: { type: 'string' },
+                deptName: { type: 'string', description: 'The project' },
+                remark: { type: 'string', description: 'The vehicle' },
+              },
+            },
+            roles: { type: 'array', items: { type: 'string' } },
+            permissions: { type: 'array', items: { type: 'string' } },
+          },
+        },
+      },
+      required: ['code', 'msg', 'data'],
+    },
+    401: { $ref: 'ErrorEnvelope#' },
+    403: { $ref: 'ErrorEnvelope#', description: 'A video analysis worker account: it may call only the fileAnalyze routes' },
+  },
+};
+
+/** Sign-ins per client address per minute (@fastify/rate-limit), whatever the usernames. */
+function perAddressLimit(perMinute: number) {
+  return {
+    max: perMinute,
     timeWindow: 60_000,
     keyGenerator: (request: { ip: string }) => `login:${clientKey(request.ip)}`,
     errorResponseBuilder: (_request: unknown, context: { ttl: number }) =>
@@ -39,179 +125,97 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
         `此地址登录尝试次数过多。请在 ${Math.max(1, Math.ceil(context.ttl / 1000))} 秒后再试。`,
       ),
   };
+}
 
-  app.post(
-    '/auth/login',
-    {
-      config: { rateLimit: perAddress, public: true },
-      schema: {
-        tags: ['Sign-in'],
-        summary: 'Sign in: a Bearer token for the other calls',
-        security: [],
-        body: {
-          type: 'object',
-          properties: {
-            username: { type: 'string', pattern: '\\S', ...message('must be given as text, not blank', '必须以文本给出，不能为空白') },
-            password: { type: 'string', minLength: 1, ...message('must be given as text, not empty', '必须以文本给出，不能为空') },
-            clientId: { type: 'string', description: "The server's CLIENT_ID (the app sends it); another is refused" },
-            grantType: {
-              type: 'string',
-              enum: ['password'],
-              ...message("must be 'password', the only grant type this server has", "必须是 'password'（此服务器唯一的授权类型）"),
-            },
-          },
-          required: ['username', 'password'],
-          additionalProperties: true,
-          ...message('must be a JSON object with username and password', '必须是包含 username 和 password 的 JSON 对象'),
-        },
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              code: { type: 'integer' },
-              msg: { type: 'string' },
-              data: { type: 'object', properties: { access_token: { type: 'string' }, expire_in: { type: 'integer' }, client_id: { type: 'string' } } },
-            },
-            required: ['code', 'msg', 'data'],
-          },
-          400: { $ref: 'ErrorEnvelope#', description: 'No username or password, or the wrong client id' },
-          401: { $ref: 'ErrorEnvelope#', description: 'Wrong username or password; or this address is locked for a while after repeated failures' },
-          429: { $ref: 'ErrorEnvelope#', description: 'Too many sign-ins from this address, or attempts for this username spaced out (Retry-After says when)' },
-          503: { $ref: 'ErrorEnvelope#', description: 'Too many sign-ins waiting at once (Retry-After says when)' },
-        },
-      },
-    },
-    async (request) => {
-      const { username, password, clientId } = request.body as { username: string; password: string; clientId?: string };
-      if (username.length > 100 || password.length > 200) throw unauthorized('Incorrect username or password', '用户名或密码错误');
-      if (clientId !== undefined && clientId !== deps.clientId)
-        throw badRequest('clientId is not known to this server; check the app configuration', '此服务器不认识该 clientId，请检查应用配置');
-
-      // The attempt is counted before the password is checked, so a parallel burst cannot get more
-      // checks than the limit; a success forgives it afterwards.
-      const client = clientKey(request.ip);
-      let admission: Admission;
-      try {
-        // Bounded per address and per username before any database work (passwords.ts).
-        admission = await admitSignIn(client, username, () => deps.throttle.isKnown(username, client));
-      } catch (e) {
-        if (e instanceof HashingBusyError) throw retryLater(503, e.message, 3, HASHING_BUSY_ZH);
-        throw e;
-      }
-      let user;
-      let valid: boolean;
-      try {
-        const refusal = await deps.throttle.reserve(username, client, admission.usual);
-        if (refusal?.reason === 'locked') {
-          request.log.info({ username }, 'sign-in refused: locked');
-          throw retryLater(
-            429,
-            `Too many failed sign-in attempts. Try again in ${minutes(refusal.retryAfterSeconds)}.`,
-            refusal.retryAfterSeconds,
-            `登录失败次数过多。请在 ${Math.max(1, Math.ceil(refusal.retryAfterSeconds / 60))} 分钟后再试。`,
-          );
-        }
-        if (refusal?.reason === 'slowed') {
-          request.log.info({ username }, 'sign-in refused: slowed');
-          throw retryLater(
-            429,
-            `Too many sign-in attempts for this user from many places. Try again in ${refusal.retryAfterSeconds} seconds.`,
-            refusal.retryAfterSeconds,
-            `此用户从多处登录尝试次数过多。请在 ${refusal.retryAfterSeconds} 秒后再试。`,
-          );
-        }
-        user = await deps.users.findByUsername(username);
-        // A missing user costs no hash (an equal-time wait instead); a usual address is checked first.
-        valid = await checkSignIn(password, user?.password_hash, admission.usual);
-      } catch (e) {
-        if (e instanceof HashingBusyError) {
-          // Not checked: the attempt does not count towards this address's lock.
-          await deps.throttle.refund(username, client);
-          throw retryLater(503, e.message, 3, HASHING_BUSY_ZH);
-        }
-        throw e;
-      } finally {
-        admission.release();
-      }
-      if (!user || !valid) {
-        request.log.info({ username }, 'sign-in failed');
-        throw unauthorized('Incorrect username or password', '用户名或密码错误');
-      }
-      await deps.throttle.succeeded(username, client);
-      const { token, expiresIn } = await deps.tokens.issue(user.id);
-      request.log.info({ username }, 'signed in');
-      return ok({ access_token: token, expire_in: expiresIn, client_id: deps.clientId });
-    },
+/** The answer to an attempt the throttle refused before any password was checked (login-throttle.ts). */
+function throttled(refusal: ThrottleRefusal): ApiError {
+  if (refusal.reason === 'locked') {
+    return retryLater(
+      429,
+      `Too many failed sign-in attempts. Try again in ${minutes(refusal.retryAfterSeconds)}.`,
+      refusal.retryAfterSeconds,
+      `登录失败次数过多。请在 ${Math.max(1, Math.ceil(refusal.retryAfterSeconds / 60))} 分钟后再试。`,
+    );
+  }
+  return retryLater(
+    429,
+    `Too many sign-in attempts for this user from many places. Try again in ${refusal.retryAfterSeconds} seconds.`,
+    refusal.retryAfterSeconds,
+    `此用户从多处登录尝试次数过多。请在 ${refusal.retryAfterSeconds} 秒后再试。`,
   );
+}
 
+/**
+ * The password check of an admitted sign-in: the attempt is reserved first (so a parallel burst
+ * cannot get more checks than the limit; a success forgives it afterwards), then the user is read
+ * and the password checked. The user when it matched, undefined when not.
+ */
+async function checkAttempt(request: FastifyRequest, deps: AuthDeps, username: string, password: string, client: string): Promise<User | undefined> {
+  let admission: Admission;
+  try {
+    // Bounded per address and per username before any database work (passwords.ts).
+    admission = await admitSignIn(client, username, () => deps.throttle.isKnown(username, client));
+  } catch (e) {
+    if (e instanceof HashingBusyError) throw retryLater(503, e.message, 3, HASHING_BUSY_ZH);
+    throw e;
+  }
+  try {
+    const refusal = await deps.throttle.reserve(username, client, admission.usual);
+    if (refusal !== undefined) {
+      request.log.info({ username }, `sign-in refused: ${refusal.reason}`);
+      throw throttled(refusal);
+    }
+    const user = await deps.users.findByUsername(username);
+    // A missing user costs no hash (an equal-time wait instead); a usual address is checked first.
+    const valid = await checkSignIn(password, user?.password_hash, admission.usual);
+    return valid ? user : undefined;
+  } catch (e) {
+    if (e instanceof HashingBusyError) {
+      // Not checked: the attempt does not count towards this address's lock.
+      await deps.throttle.refund(username, client);
+      throw retryLater(503, e.message, 3, HASHING_BUSY_ZH);
+    }
+    throw e;
+  } finally {
+    admission.release();
+  }
+}
+
+/** POST /auth/login: a Bearer token for a right username and password. */
+function signIn(deps: AuthDeps) {
+  return async (request: FastifyRequest) => {
+    const { username, password, clientId } = request.body as { username: string; password: string; clientId?: string };
+    if (username.length > 100 || password.length > 200) throw unauthorized('Incorrect username or password', '用户名或密码错误');
+    if (clientId !== undefined && clientId !== deps.clientId)
+      throw badRequest('clientId is not known to this server; check the app configuration', '此服务器不认识该 clientId，请检查应用配置');
+    const client = clientKey(request.ip);
+    const user = await checkAttempt(request, deps, username, password, client);
+    if (!user) {
+      request.log.info({ username }, 'sign-in failed');
+      throw unauthorized('Incorrect username or password', '用户名或密码错误');
+    }
+    await deps.throttle.succeeded(username, client);
+    const { token, expiresIn } = await deps.tokens.issue(user.id);
+    request.log.info({ username }, 'signed in');
+    return ok({ access_token: token, expire_in: expiresIn, client_id: deps.clientId });
+  };
+}
+
+/** /auth/login, /auth/logout and /system/user/getInfo, as the RuoYi-style client calls them. */
+export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<void> {
+  app.post('/auth/login', { config: { rateLimit: perAddressLimit(deps.perAddressPerMinute), public: true }, schema: LOGIN_SCHEMA }, signIn(deps));
   // Succeeds without a valid token too, as the original does: signing out must never fail.
-  app.post(
-    '/auth/logout',
-    {
-      config: { public: true },
-      schema: {
-        tags: ['Sign-in'],
-        summary: 'Sign out (ends the token and its signed links)',
-        security: [],
-        response: {
-          200: { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'null' } }, required: ['code', 'msg'] },
-          400: { $ref: 'ErrorEnvelope#' },
-        },
-      },
-    },
-    async (request) => {
-      const token = bearerToken(request);
-      if (token !== undefined) await deps.tokens.revoke(token);
-      return ok(null, '退出成功');
-    },
-  );
-
-  app.get(
-    '/system/user/getInfo',
-    {
-      schema: {
-        tags: ['Sign-in'],
-        summary: 'The signed-in user: deptName is the project, remark the vehicle',
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              code: { type: 'integer' },
-              msg: { type: 'string' },
-              data: {
-                type: 'object',
-                additionalProperties: true,
-                properties: {
-                  user: {
-                    type: 'object',
-                    additionalProperties: true,
-                    properties: {
-                      userId: { type: 'integer' },
-                      userName: { type: 'string' },
-                      nickName: { type: 'string' },
-                      deptName: { type: 'string', description: 'The project' },
-                      remark: { type: 'string', description: 'The vehicle' },
-                    },
-                  },
-                  roles: { type: 'array', items: { type: 'string' } },
-                  permissions: { type: 'array', items: { type: 'string' } },
-                },
-              },
-            },
-            required: ['code', 'msg', 'data'],
-          },
-          401: { $ref: 'ErrorEnvelope#' },
-          403: { $ref: 'ErrorEnvelope#', description: 'A video analysis worker account: it may call only the fileAnalyze routes' },
-        },
-      },
-    },
-    async (request) => {
-      const user = currentUser(request);
-      return ok({
-        user: { userId: user.id, userName: user.username, nickName: user.nick_name, deptName: user.project, remark: user.vehicle_no },
-        roles: [],
-        permissions: [],
-      });
-    },
-  );
+  app.post('/auth/logout', { config: { public: true }, schema: LOGOUT_SCHEMA }, async (request) => {
+    const token = bearerToken(request);
+    if (token !== undefined) await deps.tokens.revoke(token);
+    return ok(null, '退出成功');
+  });
+  app.get('/system/user/getInfo', { schema: GET_INFO_SCHEMA }, async (request) => {
+    const user = currentUser(request);
+    return ok({
+      user: { userId: user.id, userName: user.username, nickName: user.nick_name, deptName: user.project, remark: user.vehicle_no },
+      roles: [],
+      permissions: [],
+    });
+  });
 }

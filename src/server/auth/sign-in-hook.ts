@@ -2,10 +2,13 @@ import type { onRequestHookHandler, onRouteHookHandler } from 'fastify';
 import { authenticate, confineRoles, type AnalysisRoutesHint } from './authenticate.js';
 import type { TokenStore } from './tokens.js';
 
-/** What a route's config may say about its sign-in: none (public), or a worker account's (worker). */
-interface RouteAccess {
-  public?: boolean;
-  worker?: boolean;
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** This route needs no sign-in (the sign-in itself, the API description). */
+    public?: boolean;
+    /** This route is for worker accounts only (the fileAnalyze routes, docs/decisions/021). */
+    worker?: boolean;
+  }
 }
 
 /**
@@ -47,9 +50,8 @@ export function requireSignIn(tokens: TokenStore, clientId: string, analysed: re
   const forTesters = signInCheck(guard, false, analysed);
   const forWorkers = signInCheck(guard, true, analysed);
   return (route) => {
-    const access = route.config as RouteAccess | undefined;
-    if (access?.public === true) return;
+    if (route.config?.public === true) return;
     // First of the route's own hooks, so nothing a plugin adds to the route runs before it.
-    route.onRequest = [access?.worker === true ? forWorkers : forTesters, ...[route.onRequest ?? []].flat()];
+    route.onRequest = [route.config?.worker === true ? forWorkers : forTesters, ...[route.onRequest ?? []].flat()];
   };
 }

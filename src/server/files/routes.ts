@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { filesSchemas } from './api-schemas.js';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { currentLinkClaim, currentUser } from '../auth/authenticate.js';
 import type { authenticateOrSignedLink, LinkSigner } from '../auth/signed-links.js';
@@ -91,22 +91,80 @@ function multipartError(e: unknown): unknown {
   return e;
 }
 
+/** The file the query's path names in the user's project: 404 when there is none, 400 for a folder. */
+async function existingFile(storage: FileStorage, request: FastifyRequest): Promise<FileEntry> {
+  const user = currentUser(request);
+  const rel = queryPath(request);
+  const entry = await storage.stat(user.project, rel);
+  if (!entry) throw notFound(`No file at '${rel}' in your project's files`);
+  if (entry.isFolder) throw badRequest(`'${rel}' is a folder; give the path of a file`);
+  return entry;
+}
+
+/** POST /files/upload: one file as multipart/form-data, streamed to staging and moved into the folder. */
+async function plainUpload(deps: FileDeps, request: FastifyRequest) {
+  const { storage, limits } = deps;
+  const user = currentUser(request);
+  const folder = queryPath(request);
+  storage.resolve(user.project, folder);
+  await storage.refuseLinks(user.project, folder === '' ? [] : folder.split('/'));
+  if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data in a field named file');
+  const announced = Number(request.headers['content-length'] ?? 0);
+  if (announced > MAX_PLAIN_UPLOAD_BYTES + 1024 * 1024)
+    throw new ApiError(413, `Files over ${MAX_PLAIN_UPLOAD_BYTES} bytes must be sent through an upload session`);
+  if (announced > 0) {
+    limits.checkSize(announced);
+    await limits.ensureSpace(announced, { userId: user.id, project: user.project });
+  }
+  const maxBytes = Math.min(MAX_PLAIN_UPLOAD_BYTES, limits.settings.maxFileBytes);
+  // As on Graph: a name clash fails unless the client asks to rename or replace (the schema's default).
+  const conflict = (request.query as { '@microsoft.graph.conflictBehavior': ConflictBehavior })['@microsoft.graph.conflictBehavior'];
+  let entry: FileEntry | undefined;
+  for await (const part of request.parts()) {
+    if (part.type !== 'file') continue;
+    if (part.fieldname !== 'file' || entry !== undefined) {
+      part.file.resume();
+      throw badRequest(`Send exactly one file, in a field named file (got a field named '${part.fieldname}')`);
+    }
+    const staged = await storage.stagingFile();
+    try {
+      await writeBodyToFile(part.file, staged, {
+        start: 0,
+        maxBytes,
+        minBytesPerSecond: limits.settings.minBytesPerSecond,
+        rateWindowMs: limits.settings.rateWindowMs,
+      });
+      if (part.file.truncated) throw new ApiError(413, `Files over ${MAX_PLAIN_UPLOAD_BYTES} bytes must be sent through an upload session`);
+      entry = await storage.commit(user.project, folder, sanitizeFileName(part.filename), staged, conflict);
+    } catch (e) {
+      await storage.discard(staged);
+      throw e;
+    }
+  }
+  if (entry === undefined) throw badRequest('No file arrived; send it as multipart/form-data in a field named file');
+  return ok(entry);
+}
+
+/** GET /preview.html: a page that shows the file through signed links (preview-page.ts), for a frame or a tab. */
+async function previewHtml(deps: FileDeps, prefix: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const claim = currentLinkClaim(request);
+  const entry = await existingFile(deps.storage, request);
+  const query = `path=${encodeQueryValue(entry.path)}`;
+  const media = deps.signer.sign(claim, `${prefix}/files/preview?${query}`, Date.now(), PREVIEW_LINK_TTL_SECONDS).url;
+  const download = deps.signer.sign(claim, `${prefix}/files/download?${query}`).url;
+  reply.header('content-security-policy', PREVIEW_PAGE_CSP);
+  reply.header('referrer-policy', 'no-referrer');
+  reply.header('cache-control', 'no-store');
+  return reply.type('text/html; charset=utf-8').send(previewPage(entry, media, download));
+}
+
 /**
- * The shared-files service (docs/services/records.md), mounted at /sharepoint: one tree per project under
+ * The shared-files service (docs/services/files.md), mounted at /sharepoint: one tree per project under
  * DATA_DIR/files, scoped by the signed-in user's project whatever the query says.
  */
 export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<void> {
   const { storage, serviceAuth } = deps;
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_PLAIN_UPLOAD_BYTES, files: 1, fields: 20, parts: 25, headerPairs: 100 } });
-
-  async function existingFile(request: FastifyRequest): Promise<FileEntry> {
-    const user = currentUser(request);
-    const rel = queryPath(request);
-    const entry = await storage.stat(user.project, rel);
-    if (!entry) throw notFound(`No file at '${rel}' in your project's files`);
-    if (entry.isFolder) throw badRequest(`'${rel}' is a folder; give the path of a file`);
-    return entry;
-  }
 
   app.get('/files', { preValidation: serviceAuth, schema: filesSchemas.list }, async (request) => {
     const user = currentUser(request);
@@ -117,7 +175,7 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
   app.post('/files/upload', { preValidation: serviceAuth, schema: filesSchemas.upload, attachValidation: true }, async (request) => {
     try {
       if (request.validationError !== undefined) throw request.validationError;
-      return await plainUpload(request);
+      return await plainUpload(deps, request);
     } catch (e) {
       // The refusal must reach the client: let it finish sending (bounded) before answering.
       await drainBody(request.raw);
@@ -125,68 +183,18 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
     }
   });
 
-  async function plainUpload(request: FastifyRequest) {
-    const user = currentUser(request);
-    const folder = queryPath(request);
-    storage.resolve(user.project, folder);
-    await storage.refuseLinks(user.project, folder === '' ? [] : folder.split('/'));
-    if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data in a field named file');
-    const announced = Number(request.headers['content-length'] ?? 0);
-    if (announced > MAX_PLAIN_UPLOAD_BYTES + 1024 * 1024)
-      throw new ApiError(413, `Files over ${MAX_PLAIN_UPLOAD_BYTES} bytes must be sent through an upload session`);
-    if (announced > 0) {
-      deps.limits.checkSize(announced);
-      await deps.limits.ensureSpace(announced, { userId: user.id, project: user.project });
-    }
-    const maxBytes = Math.min(MAX_PLAIN_UPLOAD_BYTES, deps.limits.settings.maxFileBytes);
-    // As on Graph: a name clash fails unless the client asks to rename or replace (the schema's default).
-    const conflict = (request.query as { '@microsoft.graph.conflictBehavior': ConflictBehavior })['@microsoft.graph.conflictBehavior'];
-    let entry: FileEntry | undefined;
-    for await (const part of request.parts()) {
-      if (part.type !== 'file') continue;
-      if (part.fieldname !== 'file' || entry !== undefined) {
-        part.file.resume();
-        throw badRequest(`Send exactly one file, in a field named file (got a field named '${part.fieldname}')`);
-      }
-      const staged = await storage.stagingFile();
-      try {
-        await writeBodyToFile(part.file, staged, {
-          start: 0,
-          maxBytes,
-          minBytesPerSecond: deps.limits.settings.minBytesPerSecond,
-          rateWindowMs: deps.limits.settings.rateWindowMs,
-        });
-        if (part.file.truncated) throw new ApiError(413, `Files over ${MAX_PLAIN_UPLOAD_BYTES} bytes must be sent through an upload session`);
-        entry = await storage.commit(user.project, folder, sanitizeFileName(part.filename), staged, conflict);
-      } catch (e) {
-        await storage.discard(staged);
-        throw e;
-      }
-    }
-    if (entry === undefined) throw badRequest('No file arrived; send it as multipart/form-data in a field named file');
-    return ok(entry);
-  }
-
   // Files are sent as they are: compressing would break byte ranges and gains nothing on media.
   app.get('/files/download', { preValidation: serviceAuth, compress: false, schema: filesSchemas.download }, async (request, reply) => {
-    return sendFile(request, reply, storage, currentUser(request).project, await existingFile(request), 'attachment');
+    return sendFile(request, reply, storage, currentUser(request).project, await existingFile(storage, request), 'attachment');
   });
 
   app.get('/files/preview', { preValidation: serviceAuth, compress: false, schema: filesSchemas.preview }, async (request, reply) => {
-    return sendFile(request, reply, storage, currentUser(request).project, await existingFile(request), 'inline');
+    return sendFile(request, reply, storage, currentUser(request).project, await existingFile(storage, request), 'inline');
   });
 
-  app.get('/preview.html', { preValidation: serviceAuth, schema: filesSchemas.previewPage }, async (request, reply) => {
-    const claim = currentLinkClaim(request);
-    const entry = await existingFile(request);
-    const query = `path=${encodeQueryValue(entry.path)}`;
-    const media = deps.signer.sign(claim, `${app.prefix}/files/preview?${query}`, Date.now(), PREVIEW_LINK_TTL_SECONDS).url;
-    const download = deps.signer.sign(claim, `${app.prefix}/files/download?${query}`).url;
-    reply.header('content-security-policy', PREVIEW_PAGE_CSP);
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('cache-control', 'no-store');
-    return reply.type('text/html; charset=utf-8').send(previewPage(entry, media, download));
-  });
+  app.get('/preview.html', { preValidation: serviceAuth, schema: filesSchemas.previewPage }, async (request, reply) =>
+    previewHtml(deps, app.prefix, request, reply),
+  );
 
   await app.register(async (scoped) =>
     sessionRoutes(scoped, { storage, users: deps.users, serviceAuth, sessions: deps.sessions, limits: deps.limits, publicUrl: deps.publicUrl }),
