@@ -100,12 +100,33 @@ describe.runIf(postgres !== undefined)('the sole writer on PostgreSQL', () => {
   const sole = (s: TestServer) => s.app.services.sole!;
   /** The generation a list on `s` is remembered under: a string while it is the sole writer, else a number read. */
   const generation = (s: TestServer) => s.app.services.records.reads.generation(kind, ALICE.project);
+  /** A record's title and ETag as GET by id answers them on `s`. */
+  const titleOf = async (s: TestServer, token: string, id: number) => {
+    const res = await s.request('GET', `${api}/${id}`, { token });
+    return { title: res.body.data.issueTitle as string, etag: res.headers.get('etag') };
+  };
+  let oneId = 0;
 
   it('alone, it is the sole writer: lists go by what it knows, and a rebuild of the counts around the repository makes it let go first', async () => {
     await until(() => sole(a).trustedTerm() !== undefined, 'A to be sole');
     expect(typeof (await generation(a))).toBe('string');
-    await create(a, alice, 'one');
+    oneId = await create(a, alice, 'one');
     expect(await titles(a, alice)).toEqual(['one']);
+    // GET by id is remembered under what the sole writer knows, and an edit through it moves on.
+    expect(await titleOf(a, alice, oneId)).toEqual({ title: 'one', etag: '"1"' });
+    // Remembered, not read again: a change made around the store (no generation raised) is not seen.
+    const stored = await a.app.db.kysely.selectFrom('rec_issue').select('data').where('id', '=', oneId).executeTakeFirstOrThrow();
+    await a.app.db.kysely
+      .updateTable('rec_issue')
+      .set({ data: stored.data.replace('"one"', '"around the store"') })
+      .where('id', '=', oneId)
+      .execute();
+    expect(await titleOf(a, alice, oneId)).toEqual({ title: 'one', etag: '"1"' });
+    await a.app.db.kysely.updateTable('rec_issue').set({ data: stored.data }).where('id', '=', oneId).execute();
+    expect((await a.request('PUT', api, { token: alice, body: { id: oneId, issueTitle: 'one, edited' } })).status).toBe(200);
+    expect(await titleOf(a, alice, oneId)).toEqual({ title: 'one, edited', etag: '"2"' });
+    expect((await a.request('PUT', api, { token: alice, body: { id: oneId, issueTitle: 'one' } })).status).toBe(200);
+    expect(await titleOf(a, alice, oneId)).toEqual({ title: 'one', etag: '"3"' });
     const known = await generation(a);
     await create(a, alice, 'two');
     expect(await generation(a)).not.toBe(known);
@@ -146,6 +167,13 @@ describe.runIf(postgres !== undefined)('the sole writer on PostgreSQL', () => {
     expect(term).toBeDefined();
     expect(sole(b).trustedTerm()).toBeUndefined();
     expect(await titles(a, alice)).toEqual(['around', 'one', 'two']);
+    // A remembers a record's answer while sole; B's edit of it makes A let go before it lands,
+    // so A answers the edit, not what it remembered.
+    expect(await titleOf(a, alice, oneId)).toEqual({ title: 'one', etag: '"3"' });
+    expect((await b.request('PUT', api, { token: aliceOnB, body: { id: oneId, issueTitle: 'one, on B' } })).status).toBe(200);
+    expect(await titleOf(a, alice, oneId)).toEqual({ title: 'one, on B', etag: '"4"' });
+    expect((await b.request('PUT', api, { token: aliceOnB, body: { id: oneId, issueTitle: 'one' } })).status).toBe(200);
+    expect(await titleOf(a, alice, oneId)).toEqual({ title: 'one', etag: '"5"' });
     // B's create waits for A to let go, so once it is acknowledged A reads generations again.
     const id = await create(b, aliceOnB, 'three');
     expect(sole(a).trustedTerm()).toBeUndefined();

@@ -14,6 +14,8 @@ export interface ListAnswer {
   body: Buffer;
   size: number;
   gzip?: Buffer;
+  /** A record answer's ETag (its version), sent with it. */
+  etag?: string;
 }
 
 /**
@@ -48,9 +50,9 @@ export class ListCache {
   }
 
   /** Remembers an answer (when it fits the budget) and returns it. */
-  set(key: string, gen: number | string, text: string): ListAnswer {
+  set(key: string, gen: number | string, text: string, etag?: string): ListAnswer {
     const body = Buffer.from(text);
-    const answer: ListAnswer = { key, gen, body, size: body.length };
+    const answer: ListAnswer = { key, gen, body, size: body.length, ...(etag === undefined ? {} : { etag }) };
     if (!this.enabled || answer.size * 2 > this.maxBytes) return answer;
     const old = this.entries.get(key);
     if (old !== undefined) this.drop(key, old);

@@ -371,14 +371,34 @@ async function listRecords(k: KindRoutes, request: FastifyRequest, reply: Fastif
   return body;
 }
 
-/** GET by id: the record with its version as the ETag. */
+/**
+ * GET by id: the record with its version as the ETag. Where this instance knows the generation of
+ * the kind's records in the project without reading it (PostgreSQL's sole writer), the answer is
+ * remembered under it, as lists are (docs/decisions/025 and 030): while it stands, no record of
+ * the kind in the project has changed, so the remembered answer is what a read gives now.
+ */
 async function getRecord(k: KindRoutes, request: FastifyRequest<{ Params: { id: number } }>, reply: FastifyReply): Promise<unknown> {
   const user = currentUser(request);
   const { id } = request.params;
-  const record = await k.deps.records.reads.get(k.kind, user.project, id);
+  const { reads } = k.deps.records;
+  const { listCache } = k.deps;
+  void reply.header('x-schemas-version', k.version);
+  // Known before the record is read: an answer is never older than the generation it is kept under.
+  const gen = listCache.enabled ? reads.knownGeneration(k.kind, user.project) : undefined;
+  const key = `${k.kind.name}\n${user.project}\n#${id}`;
+  const remembered = gen === undefined ? undefined : listCache.get(key, gen);
+  if (remembered !== undefined) {
+    void reply.header('etag', remembered.etag).type('application/json; charset=utf-8');
+    return remembered.body;
+  }
+  const record = await reads.get(k.kind, user.project, id);
   if (!record) throw recordNotFound(k.kind, id);
-  void reply.header('etag', `"${String(record['version'])}"`).header('x-schemas-version', k.version);
-  return k.byIdWarnings(k.kind, user.project, ok(record));
+  const etag = `"${String(record['version'])}"`;
+  void reply.header('etag', etag);
+  const answer = k.byIdWarnings(k.kind, user.project, ok(record));
+  if (gen === undefined) return answer;
+  void reply.type('application/json; charset=utf-8');
+  return listCache.set(key, gen, reply.serialize(answer) as string, etag).body;
 }
 
 /** GET history: every stored version, oldest first. */

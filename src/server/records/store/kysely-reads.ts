@@ -28,6 +28,10 @@ export abstract class KyselyReads implements RecordReads {
 
   abstract generation(kind: Kind, project: string): Promise<number | string>;
 
+  knownGeneration(_kind: Kind, _project: string): string | undefined {
+    return undefined;
+  }
+
   async get(kind: Kind, project: string, id: number): Promise<RecordData | undefined> {
     const { rows } = await this.db.executeQuery(this.statements.of(kind).find.with({ id, project }));
     return rows[0] === undefined ? undefined : toRecord(kind, rows[0]);

@@ -35,14 +35,17 @@ export class PostgresReads extends KyselyReads {
   }
 
   async generation(kind: Kind, project: string): Promise<number | string> {
+    return (
+      this.knownGeneration(kind, project) ?? generationIn((await this.db.executeQuery(this.statements.generationRead.with({ kind: kind.name, project }))).rows)
+    );
+  }
+  override knownGeneration(kind: Kind, project: string): string | undefined {
     // The sole writer knows it while none of its own writes of these records is in flight: a
     // number of its term, so that it never equals a generation read from the database.
     const term = this.writing.sole?.trustedTerm();
-    if (term !== undefined) {
-      const n = this.writing.known.current(kind.name, project);
-      if (n !== undefined) return `${term}.${n}`;
-    }
-    return generationIn((await this.db.executeQuery(this.statements.generationRead.with({ kind: kind.name, project }))).rows);
+    if (term === undefined) return undefined;
+    const n = this.writing.known.current(kind.name, project);
+    return n === undefined ? undefined : `${term}.${n}`;
   }
 }
 

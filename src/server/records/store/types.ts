@@ -73,6 +73,12 @@ export interface RecordReads {
    * database, or a string the sole writer knows (docs/decisions/030).
    */
   generation(kind: Kind, project: string): Promise<number | string>;
+  /**
+   * The generation when this instance knows it without reading anything (PostgreSQL's sole
+   * writer, decision 030); undefined otherwise. GET by id remembers answers only under such a
+   * generation: where it must be read, reading it costs as much as reading the record.
+   */
+  knownGeneration(kind: Kind, project: string): string | undefined;
   /** One record of the project, or undefined. */
   get(kind: Kind, project: string, id: number): Promise<RecordData | undefined>;
   /** A page of the project's records; refuses (400) a page whose records would pass maxBytes. */
