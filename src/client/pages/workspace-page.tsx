@@ -51,75 +51,22 @@ export function WorkspacePage() {
       <PageHeader title={t('pages.workspace')} />
       <p className="text-lg mt-0 mb-3">{t('workspace.welcome', { name: username })}</p>
       <div className="flex flex-column gap-3">
-        <Card title={t('workspace.vehicleStatus')} className="workspace-card">
-          <Link to="/vehicle" className="vehicle-summary no-underline text-color">
-            <span className="sr-only">{t('workspace.openVehicle')}</span>
-            <div>
-              <div className="text-500 text-sm">{t('workspace.vehicle')}</div>
-              <div className="font-semibold">{vehicleNo}</div>
-            </div>
-            <div>
-              <div className="text-500 text-sm">{t('workspace.speed')}</div>
-              <div className="font-semibold">{t('workspace.kmh', { value: SAMPLE_VEHICLE.speedKmh })}</div>
-            </div>
-            <div>
-              <div className="text-500 text-sm">{t('workspace.battery')}</div>
-              <div className="font-semibold">{SAMPLE_VEHICLE.batteryPercent}%</div>
-            </div>
-            <i className="pi pi-angle-right text-500" aria-hidden="true" />
-          </Link>
-        </Card>
+        <VehicleCard vehicleNo={vehicleNo} />
 
         {SESSION_KINDS.map(({ kind, session: card }) => (
-          <Card key={kind.name} title={sessionText(kind, card, 'title')} className="workspace-card">
-            <SessionLine
-              running={sessions.running[kind.name]?.startedAt}
-              runningLabel={sessionText(kind, card, 'runningLabel')}
-              idleLabel={sessionText(kind, card, 'idleLabel')}
-            />
-            <div className="grid mt-2">
-              <div className="col-6">
-                <Button
-                  label={sessionText(kind, card, 'startLabel')}
-                  icon={card.startIcon}
-                  severity={card.startSeverity}
-                  className="w-full"
-                  onClick={() => start(kind, card)}
-                  disabled={!sessions.canStart(kind.name)}
-                />
-              </div>
-              <div className="col-6">
-                <Button
-                  label={sessionText(kind, card, 'endLabel')}
-                  icon="pi pi-stop"
-                  severity="danger"
-                  className="w-full"
-                  onClick={() => end(kind, card)}
-                  disabled={!sessions.canEnd(kind.name)}
-                />
-              </div>
-            </div>
-          </Card>
+          <SessionCard
+            key={kind.name}
+            kind={kind}
+            card={card}
+            running={sessions.running[kind.name]?.startedAt}
+            canStart={sessions.canStart(kind.name)}
+            canEnd={sessions.canEnd(kind.name)}
+            onStart={() => start(kind, card)}
+            onEnd={() => end(kind, card)}
+          />
         ))}
 
-        {SHORTCUTS.length > 0 && (
-          <Card title={t('workspace.recordData')} className="workspace-card">
-            <div className="grid">
-              {SHORTCUTS.map(({ kind, shortcut }) => (
-                <div key={kind.name} className="col-6">
-                  <Button
-                    label={kindText(kind, 'workspace.shortcut.label', shortcut.label)}
-                    icon={shortcut.icon}
-                    outlined
-                    severity={shortcut.severity}
-                    className="w-full"
-                    onClick={() => navigate(`${kind.meta.route}/new`)}
-                  />
-                </div>
-              ))}
-            </div>
-          </Card>
-        )}
+        <ShortcutsCard />
       </div>
     </div>
   );
@@ -130,5 +77,95 @@ function SessionLine({ running, runningLabel, idleLabel }: { running: string | u
     <Tag severity="success" icon="pi pi-circle-fill" value={`${runningLabel} ${running.slice(11, 16)}`} />
   ) : (
     <Tag value={idleLabel} className="surface-200 text-700" />
+  );
+}
+
+/** The vehicle's status, a link to its page. */
+function VehicleCard({ vehicleNo }: { vehicleNo: string }) {
+  const { t } = useTranslation();
+  return (
+    <Card title={t('workspace.vehicleStatus')} className="workspace-card">
+      <Link to="/vehicle" className="vehicle-summary no-underline text-color">
+        <span className="sr-only">{t('workspace.openVehicle')}</span>
+        <div>
+          <div className="text-500 text-sm">{t('workspace.vehicle')}</div>
+          <div className="font-semibold">{vehicleNo}</div>
+        </div>
+        <div>
+          <div className="text-500 text-sm">{t('workspace.speed')}</div>
+          <div className="font-semibold">{t('workspace.kmh', { value: SAMPLE_VEHICLE.speedKmh })}</div>
+        </div>
+        <div>
+          <div className="text-500 text-sm">{t('workspace.battery')}</div>
+          <div className="font-semibold">{SAMPLE_VEHICLE.batteryPercent}%</div>
+        </div>
+        <i className="pi pi-angle-right text-500" aria-hidden="true" />
+      </Link>
+    </Card>
+  );
+}
+
+/** A kind's session (x-kind.workspace.session): whether it runs and since when, with start and end. */
+function SessionCard(props: {
+  kind: Kind;
+  card: WorkspaceSessionMeta;
+  running: string | undefined;
+  canStart: boolean;
+  canEnd: boolean;
+  onStart: () => void;
+  onEnd: () => void;
+}) {
+  const { kind, card } = props;
+  return (
+    <Card title={sessionText(kind, card, 'title')} className="workspace-card">
+      <SessionLine running={props.running} runningLabel={sessionText(kind, card, 'runningLabel')} idleLabel={sessionText(kind, card, 'idleLabel')} />
+      <div className="grid mt-2">
+        <div className="col-6">
+          <Button
+            label={sessionText(kind, card, 'startLabel')}
+            icon={card.startIcon}
+            severity={card.startSeverity}
+            className="w-full"
+            onClick={props.onStart}
+            disabled={!props.canStart}
+          />
+        </div>
+        <div className="col-6">
+          <Button
+            label={sessionText(kind, card, 'endLabel')}
+            icon="pi pi-stop"
+            severity="danger"
+            className="w-full"
+            onClick={props.onEnd}
+            disabled={!props.canEnd}
+          />
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+/** Shortcuts to a new record of the kinds that ask for one (x-kind.workspace.shortcut). */
+function ShortcutsCard() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  if (SHORTCUTS.length === 0) return null;
+  return (
+    <Card title={t('workspace.recordData')} className="workspace-card">
+      <div className="grid">
+        {SHORTCUTS.map(({ kind, shortcut }) => (
+          <div key={kind.name} className="col-6">
+            <Button
+              label={kindText(kind, 'workspace.shortcut.label', shortcut.label)}
+              icon={shortcut.icon}
+              outlined
+              severity={shortcut.severity}
+              className="w-full"
+              onClick={() => navigate(`${kind.meta.route}/new`)}
+            />
+          </div>
+        ))}
+      </div>
+    </Card>
   );
 }
