@@ -1,15 +1,16 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
-import { DetectHelper, detectHelpers } from '../../src/worker/detect-helper.js';
+import { DetectHelper, SearchLanes, detectHelpers } from '../../src/worker/detect-helper.js';
 import { Detector, type Box } from '../../src/worker/detector.js';
 import { videoSearchPlan } from '../../src/worker/desensitize.js';
 
 // The worker's detection on a video's frames, without ffmpeg: raw RGB frames (width x height x 3
 // bytes each) come on stdin, and each frame the worker would search is searched with the same
-// passes (src/worker/desensitize.ts' videoSearchPlan), on the main thread's detector and the
-// detector threads in turn, as the worker does for video (docs/decisions/040: at most one search
-// per detector in flight, answers taken in the order of the frames). It prints the frame rate that
-// detection alone allows (decoding and encoding run in ffmpeg's own processes beside it): all
+// passes (src/worker/desensitize.ts' videoSearchPlan), on the detector threads and the main
+// thread's detector, as the worker does for video (SearchLanes in detect-helper.ts: each search to
+// a free detector, at most one per detector in flight, answers taken in the order of the frames;
+// from MAIN_DISPATCHES_FROM threads on, the main thread only hands out frames). It prints the frame
+// rate that detection alone allows (decoding and encoding run in ffmpeg's own processes beside it): all
 // frames are read first, and the detectors and threads loaded, before the clock starts.
 // Used to time the detectors on another machine where ffmpeg is not installed (docs/PERFORMANCE.md):
 //   <decoder writing rgb24 frames> | node frames.mjs <width> <height> <fps>
@@ -53,33 +54,27 @@ const broken = helpers.filter((h) => h.broken).length;
 const rssMb = Math.round(process.memoryUsage().rss / 2 ** 20);
 
 const plan = videoSearchPlan(width, height, `${fps}/1`);
-const lanes = helpers.length + 1;
-const pending: { at: number; handed: number; boxes: Promise<Box[]> }[] = [];
+const lanes = new SearchLanes(detector, helpers);
+const handed = new Map<number, number>();
 const found: { at: number; boxes: Box[] }[] = [];
 const times: number[] = [];
-let turn = 0;
-const settle = async (): Promise<void> => {
-  const { at, handed, boxes } = pending.shift()!;
-  found.push({ at, boxes: await boxes });
-  times.push(performance.now() - handed);
+const take = (answers: { at: number; boxes: Box[] }[]): void => {
+  for (const a of answers) {
+    found.push(a);
+    times.push(performance.now() - handed.get(a.at)!);
+  }
 };
 const cpuBefore = process.cpuUsage();
 const t0 = performance.now();
 for (const [i, frame] of frames.entries()) {
   const search = plan.search(i);
   if (!search) continue;
-  // As src/worker/desensitize.ts: the threads first, the main thread's own search then runs while they work.
-  const lane = turn++ % lanes;
-  const handed = performance.now();
-  const boxes =
-    lane < helpers.length
-      ? helpers[lane]!.cover(detector, frame, width, height, search.passes, search.plates)
-      : detector.cover(frame, width, height, search.passes, search.plates);
-  boxes.catch(() => {});
-  pending.push({ at: i, handed, boxes });
-  if (pending.length >= lanes) await settle();
+  // As src/worker/desensitize.ts: each search to a free detector, answers taken in frame order.
+  take(await lanes.next());
+  handed.set(i, performance.now());
+  lanes.start(i, frame, width, height, search.passes, search.plates);
 }
-while (pending.length > 0) await settle();
+take(await lanes.drain());
 const wallMs = performance.now() - t0;
 const cpu = process.cpuUsage(cpuBefore);
 await Promise.all(helpers.map((h) => h.stop()));
@@ -94,6 +89,7 @@ console.log(
       .join('/')}`,
     frame: `${width}x${height} at ${fps} fps`,
     threads: helpers.length,
+    detectors: lanes.detectors,
     threadsOverCap: extra,
     threadsFailed: broken,
     frames: frames.length,

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { Detector, type Box, type PlatePasses } from './detector.js';
 import { pad, pixelate } from './blur.js';
 import { insideShare, iou } from './boxes.js';
-import { detectHelpers } from './detect-helper.js';
+import { SearchLanes, detectHelpers } from './detect-helper.js';
 import { FaceDnn, type Passes } from './face-dnn.js';
 import { probe, spawnFfmpeg } from './ffmpeg.js';
 import { SCALES } from './plates.js';
@@ -148,16 +148,13 @@ async function desensitizeVideo(input: string, output: string, det: Detector): P
       if (!encode.child.stdin.write(frame)) await once(encode.child.stdin, 'drain');
     }
   };
-  // Searches run on the main thread's detector and, where the machine has more cores, on detector
-  // threads (detect-helper.ts) in turn, at most one each at a time; their boxes are taken in the
-  // order of the frames searched, exactly as if one detector had done them all.
-  const helpers = detectHelpers();
-  const lanes = helpers.length + 1;
-  const pending: { at: number; boxes: Promise<Box[]> }[] = [];
-  let turn = 0;
-  const settle = async (): Promise<void> => {
-    const { at: i, boxes } = pending.shift()!;
-    const hits = (await boxes).map((b) => pad(b, MARGIN, width, height));
+  // Searches run on detector threads (detect-helper.ts), where the machine has more cores, and on
+  // the main thread's detector unless there are enough threads to keep it busy handing out frames;
+  // their boxes are taken in the order of the frames searched, exactly as if one detector had done
+  // them all.
+  const lanes = new SearchLanes(det, detectHelpers());
+  const settle = async ({ at: i, boxes: found }: { at: number; boxes: Box[] }): Promise<void> => {
+    const hits = found.map((b) => pad(b, MARGIN, width, height));
     for (const h of held) {
       const now = grow(h.box, i - h.at, width, height);
       if (hits.some((b) => b.kind === h.box.kind && (iou(b, now) > 0.2 || insideShare(b, now) > 0.7))) h.until = Math.min(h.until, i);
@@ -172,20 +169,13 @@ async function desensitizeVideo(input: string, output: string, det: Detector): P
       queue.push({ frame, index: i });
       const search = plan.search(i);
       if (!search) return;
-      // The threads first: the main thread's own search then runs while they work.
-      const lane = turn++ % lanes;
-      const boxes =
-        lane < helpers.length
-          ? helpers[lane]!.cover(det, frame, width, height, search.passes, search.plates)
-          : det.cover(frame, width, height, search.passes, search.plates);
-      boxes.catch(() => {}); // awaited in settle(); this only keeps a failure from being reported unhandled meanwhile
-      pending.push({ at: i, boxes });
-      if (pending.length >= lanes) await settle();
+      for (const answer of await lanes.next()) await settle(answer);
+      lanes.start(i, frame, width, height, search.passes, search.plates);
     });
-    while (pending.length > 0) await settle();
+    for (const answer of await lanes.drain()) await settle(answer);
   } finally {
     // A failed search: the others still running are let finish before the error goes on.
-    await Promise.allSettled(pending.map((p) => p.boxes));
+    await lanes.settled();
   }
   await flush(Infinity);
   encode.child.stdin.end();

@@ -109,3 +109,87 @@ export function detectHelpers(): DetectHelper[] {
   helpers ??= Array.from({ length: count }, () => DetectHelper.start());
   return helpers;
 }
+
+/**
+ * With this many detector threads or more, the main thread only hands out frames and takes answers:
+ * while its own search runs (WebAssembly, seconds at a time) it can do neither, and on 16 cores that
+ * left about a third of the detectors idle (docs/PERFORMANCE.md, "Detector threads on the task's GPU
+ * machine"). With fewer it searches too, being a third or more of what there is.
+ */
+export const MAIN_DISPATCHES_FROM = 3;
+
+interface InFlight {
+  at: number;
+  lane: number;
+  boxes: Promise<Box[]>;
+  done: boolean;
+}
+
+/**
+ * Searches of a video's frames on the detectors there are (the threads, and the main thread's own
+ * unless MAIN_DISPATCHES_FROM threads or more): each frame to a detector that is free, at most one
+ * search per detector at a time, and at most twice as many searches waiting for their turn as
+ * there are detectors. Answers come back in the order of the frames, whichever detector finished
+ * first, so boxes are taken exactly as one detector would have given them (decision 040).
+ */
+export class SearchLanes {
+  private readonly free: number[];
+  private readonly flight: InFlight[] = [];
+  readonly detectors: number;
+
+  constructor(
+    private readonly main: Detector,
+    private readonly helpers: DetectHelper[],
+  ) {
+    const mainSearches = helpers.length < MAIN_DISPATCHES_FROM;
+    this.free = [...helpers.keys(), ...(mainSearches ? [helpers.length] : [])];
+    this.detectors = this.free.length;
+  }
+
+  /** Waits until a detector is free (and the answers waiting are few enough); returns the answers ready by then, in frame order. */
+  async next(): Promise<{ at: number; boxes: Box[] }[]> {
+    const out: { at: number; boxes: Box[] }[] = [];
+    for (;;) {
+      out.push(...(await this.ready()));
+      if (this.free.length > 0 && this.flight.length < 2 * this.detectors) return out;
+      await Promise.race(this.flight.filter((f) => !f.done).map((f) => f.boxes.then(undefined, () => undefined)));
+    }
+  }
+
+  /** Starts the search of frame `at` on a free detector (call next() first). */
+  start(at: number, frame: Buffer, width: number, height: number, passes: Passes, plates: PlatePasses): void {
+    const lane = this.free.shift()!;
+    const boxes =
+      lane < this.helpers.length
+        ? this.helpers[lane]!.cover(this.main, frame, width, height, passes, plates)
+        : this.main.cover(frame, width, height, passes, plates);
+    const f: InFlight = { at, lane, boxes, done: false };
+    const finish = () => {
+      f.done = true;
+      this.free.push(lane);
+    };
+    boxes.then(finish, finish);
+    this.flight.push(f);
+  }
+
+  /** The answers of every search started, in frame order (a failed search throws, after the others have ended). */
+  async drain(): Promise<{ at: number; boxes: Box[] }[]> {
+    await Promise.allSettled(this.flight.map((f) => f.boxes));
+    return this.ready();
+  }
+
+  /** Waits for nothing: the finished searches at the head, in frame order. */
+  private async ready(): Promise<{ at: number; boxes: Box[] }[]> {
+    const out: { at: number; boxes: Box[] }[] = [];
+    while (this.flight[0]?.done) {
+      const f = this.flight.shift()!;
+      out.push({ at: f.at, boxes: await f.boxes });
+    }
+    return out;
+  }
+
+  /** Lets every search still running end (after a failure). */
+  settled(): Promise<unknown> {
+    return Promise.allSettled(this.flight.map((f) => f.boxes));
+  }
+}
