@@ -12,7 +12,7 @@ import { runPlates } from './desensitize-plates.js';
 // opencv-doc photos without people (tests/worker/eval-set.ts), and the share of the frame covered
 // on those photos without faces (false-positive area). A face counts as covered when 90 % of its
 // hand-marked box (turned as pasted) lies under pixelation. Three ways are compared on the same scenes:
-//   cascade: the Haar face cascade alone, padded as before issue 27 (the old pipeline);
+//   cascade: the Haar face cascade alone, padded as before decision 035 (the old pipeline);
 //   dnn-whole: SSD MobileNet v1 at the cover threshold on the whole frame only;
 //   pipeline: what the worker does to a photo (desensitize(): DNN whole + tiles, and the cascades).
 // Prints a table for docs/PERFORMANCE.md; fps of video is desensitize.bench.ts. Plates follow

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 
-// The worker's client of the server's fileAnalyze protocol (docs/worker.md, the issue 12 contract).
+// The worker's client of the server's fileAnalyze protocol (docs/worker.md).
 
 export interface JobFile {
   name: string;

@@ -27,7 +27,7 @@ const MARK = '\u0000rtd-value:';
  * A statement built once through Kysely's query builder, with a named placeholder for each value,
  * and then run many times with values. For the small statements every write runs (a day count, a
  * history row, the generation), building and compiling the query cost more than the database took
- * to run it (issue 15). The SQL is the builder's own, so it stays right for both dialects, and any
+ * to run it (docs/PERFORMANCE.md). The SQL is the builder's own, so it stays right for both dialects, and any
  * connection or transaction runs it (`executeQuery(statement.with(values))`).
  */
 export class Prepared<Name extends string, Row = unknown> {

@@ -12,7 +12,7 @@ const REFUSED_ESCAPES = String.raw`(\\\\|\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-
 
 /**
  * PostgreSQL: a record's JSON text column as jsonb, for filters, sorts and sums, that never fails
- * on a stored escape jsonb refuses (issue 29: one such record made the project's filtered and
+ * on a stored escape jsonb refuses (one such record made the project's filtered and
  * sorted lists and its day stats fail). Text without any \u escape, nearly all, is cast as it is;
  * the rest has the refused escapes dropped first. The record itself is read from the text, as stored.
  */

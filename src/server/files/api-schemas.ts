@@ -4,7 +4,7 @@ import { MAX_PATH_CHARS } from './paths.js';
 
 /**
  * The schemas of the shared-files service at /sharepoint (docs/services/files.md): they describe it
- * in the API document (issue 29), validate its parameters and bodies (http/route-validation.ts), and
+ * in the API document, validate its parameters and bodies (http/route-validation.ts), and
  * serialise the JSON answers (every property an answer has is here, or allowed by
  * additionalProperties). What a schema cannot say stays in the routes: the rules of a path's names
  * (paths.ts) and of Content-Range (content-range.ts).

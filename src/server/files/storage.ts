@@ -109,7 +109,7 @@ export class FileStorage {
    * Opens a project's folder by walking its path one part at a time from the project folder: each
    * part is opened with O_NOFOLLOW inside the handle of the one before (openat, which Node has not,
    * through Linux's /proc/self/fd/<fd>/<name>), so a part swapped for a symbolic link at any moment,
-   * even between two checks, is refused rather than followed (issue 29: a folder swapped for a link
+   * even between two checks, is refused rather than followed (found in a security review: a folder swapped for a link
    * to another project's folder during downloads served that project's bytes). A symbolic link is a
    * PathError (400); a part that does not exist throws ENOENT, unless `create` makes it a folder.
    */

@@ -27,7 +27,7 @@ export interface Reserver {
  * open, and space kept free on the files volume, counting what the project's open sessions have
  * announced but not yet sent. Every refusal says which limit and what to do.
  *
- * Fair disk (issue 29, M-2): what open sessions announce is a reservation, capped per user
+ * Fair disk (docs/SECURITY.md): what open sessions announce is a reservation, capped per user
  * (reservedPerUserBytes) and per project (reservedPerProjectBytes), and released when a session
  * has been idle for reservationIdleMs (the session stays resumable; its fragments then need the
  * space when they arrive). A reservation is counted against its own project's uploads only: one
