@@ -385,7 +385,7 @@ async function getRecord(k: KindRoutes, request: FastifyRequest<{ Params: { id: 
   void reply.header('x-schemas-version', k.version);
   // Known before the record is read: an answer is never older than the generation it is kept under.
   const gen = listCache.enabled ? reads.knownGeneration(k.kind, user.project) : undefined;
-  const key = `${k.kind.name}\n${user.project}\n#${id}`;
+  const key = gen === undefined ? '' : `${k.kind.name}\n${user.project}\n#${id}`;
   const remembered = gen === undefined ? undefined : listCache.get(key, gen);
   if (remembered !== undefined) {
     void reply.header('etag', remembered.etag).type('application/json; charset=utf-8');
