@@ -17,7 +17,8 @@ import { BENCH_PG_URL, benchSchema, dropBenchSchema } from './postgres.js';
 import { dayAfter, recordOf } from './records.js';
 
 // Issue lists against a bare Fastify route serving the same bytes, on SQLite and PostgreSQL:
-// `npm run bench list [-- --records 1000000] [--db sqlite|postgres] [--seconds 3] [--rounds 3]`.
+// `npm run bench list [-- --records 1000000] [--db sqlite|postgres] [--seconds 3] [--rounds 3]
+// [--cases 'GET by id,reference']` (only the cases whose names contain one of those words).
 // Load comes from autocannon in a child process, so it does not share the server's event loop.
 // Lists are measured on the real server (which remembers list answers while their records do not
 // change, so a repeated URL is answered from memory) and on the same server with LIST_CACHE_MB=0.
@@ -29,6 +30,11 @@ const arg = (name: string): string | undefined => {
 const RECORDS = Number(arg('records') ?? 100_000);
 const SECONDS = Number(arg('seconds') ?? 3);
 const ROUNDS = Number(arg('rounds') ?? 3);
+const CASES = arg('cases')
+  ?.split(',')
+  .map((x) => x.trim().toLowerCase())
+  .filter((x) => x !== '');
+const chosen = (name: string): boolean => CASES === undefined || CASES.some((x) => name.toLowerCase().includes(x));
 const CONNECTIONS = 10;
 const DAYS = 200;
 const FIRST_DAY = Date.UTC(2026, 4, 6);
@@ -212,7 +218,7 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
     const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
     const compressingBase = await bareCompressing.listen({ port: 0, host: '127.0.0.1' });
     // Each case alone, one request at a time: what one request costs with nothing queued beside it.
-    for (const c of cases.filter((x) => x.method === undefined)) {
+    for (const c of cases.filter((x) => x.method === undefined && chosen(x.name))) {
       const ms: number[] = [];
       for (let i = 0; i < 50; i++) {
         const t = process.hrtime.bigint();
@@ -232,7 +238,7 @@ async function runOn(target: 'sqlite' | 'postgres'): Promise<void> {
       `| case | bytes | encoding | real req/s | real p99 ms | loop max ms | bare req/s | bare p99 ms | bare loop max ms | ratio | real CPU µs/req | bare CPU µs/req | uncached req/s | uncached p99 ms | uncached loop max ms | ratio uncached |`,
     );
     console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
-    for (const c of cases) {
+    for (const c of cases.filter((x) => chosen(x.name))) {
       // Answers under the compression threshold (GET by id, POST) are sent as they are either way.
       const encodings = (answers.get(c.name) as Buffer).length >= COMPRESS_THRESHOLD ? ['identity', ENCODING] : ['identity'];
       for (const encoding of encodings) {

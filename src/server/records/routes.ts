@@ -384,7 +384,7 @@ async function getRecord(k: KindRoutes, request: FastifyRequest<{ Params: { id: 
   const { listCache } = k.deps;
   void reply.header('x-schemas-version', k.version);
   // Known before the record is read: an answer is never older than the generation it is kept under.
-  const gen = listCache.enabled ? reads.knownGeneration(k.kind, user.project) : undefined;
+  const gen = listCache.enabled ? await reads.answerGeneration(k.kind, user.project) : undefined;
   const key = gen === undefined ? '' : `${k.kind.name}\n${user.project}\n#${id}`;
   const remembered = gen === undefined ? undefined : listCache.get(key, gen);
   if (remembered !== undefined) {

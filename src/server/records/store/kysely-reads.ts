@@ -28,8 +28,13 @@ export abstract class KyselyReads implements RecordReads {
 
   abstract generation(kind: Kind, project: string): Promise<number | string>;
 
-  knownGeneration(_kind: Kind, _project: string): string | undefined {
+  /** The generation when this instance knows it without reading anything (PostgreSQL's sole writer); undefined otherwise. */
+  protected knownGeneration(_kind: Kind, _project: string): string | undefined {
     return undefined;
+  }
+
+  async answerGeneration(kind: Kind, project: string): Promise<number | string | undefined> {
+    return this.knownGeneration(kind, project);
   }
 
   async get(kind: Kind, project: string, id: number): Promise<RecordData | undefined> {

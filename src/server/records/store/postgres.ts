@@ -39,7 +39,7 @@ export class PostgresReads extends KyselyReads {
       this.knownGeneration(kind, project) ?? generationIn((await this.db.executeQuery(this.statements.generationRead.with({ kind: kind.name, project }))).rows)
     );
   }
-  override knownGeneration(kind: Kind, project: string): string | undefined {
+  protected override knownGeneration(kind: Kind, project: string): string | undefined {
     // The sole writer knows it while none of its own writes of these records is in flight: a
     // number of its term, so that it never equals a generation read from the database.
     const term = this.writing.sole?.trustedTerm();
@@ -102,7 +102,7 @@ export class PostgresWrites extends KyselyWrites {
         if (next === undefined) throw new Error(`No id was taken for a new ${kind.name} record`);
         id = Number(next.id);
       }
-      const json = withDerived(kind, actor, data, id, complete);
+      const { json } = withDerived(kind, actor, data, id, complete);
       const now = new Date().toISOString();
       const recordDate = toSortableDateTime(data[kind.meta.dateField]);
       const statement = this.createStatements(kind);

@@ -74,11 +74,13 @@ export interface RecordReads {
    */
   generation(kind: Kind, project: string): Promise<number | string>;
   /**
-   * The generation when this instance knows it without reading anything (PostgreSQL's sole
-   * writer, decision 030); undefined otherwise. GET by id remembers answers only under such a
-   * generation: where it must be read, reading it costs as much as reading the record.
+   * The generation GET by id remembers its answer under, where having it costs less than reading
+   * and answering the record: PostgreSQL's sole writer knows it without reading anything (decision
+   * 030); SQLite reads it once per turn of the event loop for every request of that turn (decision
+   * 031), one small row against the record's row, its parse and its serialisation. Undefined where
+   * it would cost a round trip of its own (PostgreSQL beside other writers).
    */
-  knownGeneration(kind: Kind, project: string): string | undefined;
+  answerGeneration(kind: Kind, project: string): Promise<number | string | undefined>;
   /** One record of the project, or undefined. */
   get(kind: Kind, project: string, id: number): Promise<RecordData | undefined>;
   /** A page of the project's records; refuses (400) a page whose records would pass maxBytes. */
