@@ -20,25 +20,39 @@ const RECORD_COLUMNS = ['id', 'project_name', 'vehicle_no', 'record_date', 'data
 /** The record as the API returns it: schema fields in schema order, the promoted columns, and its version. */
 export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data'> & { version?: number }): RecordData {
   // Values stored under a property's old names are read under its name now (x-renamedFrom).
-  const data = withRenames(kind, JSON.parse(row.data) as RecordData);
+  return recordOf(kind, row, withRenames(kind, JSON.parse(row.data) as RecordData));
+}
+
+/** The record as the API returns it, from a row's columns and its data, parsed and under today's names. */
+function recordOf(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no'> & { version?: number }, data: RecordData): RecordData {
   const out: RecordData = {};
   for (const field of kind.fields) {
     if (field === 'id') out[field] = Number(row.id);
     else if (field === 'projectName') out[field] = row.project_name;
     else if (field === 'vehicleNo') out[field] = row.vehicle_no;
-    else if (field in data) out[field] = data[field];
+    else if (field in data && data[field] !== undefined) out[field] = data[field];
   }
   // Exports read rows without it: a version is for editing, not for a report.
   if (row.version !== undefined) out['version'] = Number(row.version);
   return out;
 }
 
-/** A new record's data as stored: with the fields `complete` derives from its id (when it has one yet). */
-export function withDerived(kind: Kind, actor: Actor, data: RecordData, id: number | null, complete: Complete | undefined): string {
-  const json = JSON.stringify(data);
-  if (complete === undefined || id === null) return json;
-  const extra = complete(toRecord(kind, { id, project_name: actor.project, vehicle_no: actor.vehicle, data: json, version: 1 }));
-  return Object.keys(extra).length > 0 ? JSON.stringify({ ...data, ...extra }) : json;
+/**
+ * A new record's data as stored, with the fields `complete` derives from its id (when it has one
+ * yet), as JSON, and the record the create answers once it is inserted under that id (`answer`):
+ * built from the data in hand, not parsed back from the JSON.
+ */
+export function withDerived(
+  kind: Kind,
+  actor: Actor,
+  data: RecordData,
+  id: number | null,
+  complete: Complete | undefined,
+): { json: string; answer: (version: number) => RecordData } {
+  const row = { id: id ?? 0, project_name: actor.project, vehicle_no: actor.vehicle };
+  const extra = complete === undefined || id === null ? {} : complete(recordOf(kind, { ...row, version: 1 }, data));
+  const stored = Object.keys(extra).length > 0 ? { ...data, ...extra } : data;
+  return { json: JSON.stringify(stored), answer: (version) => recordOf(kind, { ...row, version }, stored) };
 }
 
 /** The answer to a create whose Idempotency-Key was claimed before (`earlier`): the record it made (`row`), or why not. */
