@@ -79,10 +79,10 @@ export class SqliteWrites extends KyselyWrites {
       }
       const { json, answer } = withDerived(kind, actor, data, id, complete);
       const recordDate = toSortableDateTime(data[kind.meta.dateField]);
-      const inserted = run(
+      const { changes } = run(
         statements.insert.with({ id, project: actor.project, vehicle: actor.vehicle, date: recordDate, data: json, at: now, by: actor.username }),
-      ).rows[0];
-      if (inserted === undefined) throw new Error(`The new ${kind.name} record was not returned by the insert`);
+      );
+      if (changes !== 1) throw new Error(`The new ${kind.name} record was not inserted`);
       run(
         historyInsert.with({
           kind: kind.name,
@@ -100,7 +100,7 @@ export class SqliteWrites extends KyselyWrites {
       // The shared rows last, day count then generation: the order every write takes them in.
       run(dayCounts.with({ kind: kind.name, project: actor.project, day: dayOf(recordDate), n: 1 }));
       run(bump.with({ kind: kind.name, project: actor.project }));
-      return { record: answer(Number(inserted.version)), replayed: false };
+      return { record: answer(1), replayed: false };
     });
   }
 

@@ -66,8 +66,8 @@ export function replayOf(kind: Kind, earlier: Pick<Selectable<IdempotencyKeyTabl
 export interface KindStatements {
   find: Prepared<'id' | 'project', Row>;
   findForUpdate: Prepared<'id' | 'project', Row>;
-  /** SQLite: a record's row, with the id taken before (nextId). */
-  insert: Prepared<InsertValue, InsertedRow>;
+  /** SQLite: a record's row, with the id taken before (nextId); nothing returned, the create answers from the data in hand. */
+  insert: Prepared<InsertValue, never>;
   /** The next record id, taken before the create so that fields derived from it are written with it. */
   nextId: Prepared<never, { id: string | number }>;
 }
@@ -108,22 +108,19 @@ export class Statements {
     const findOne = (v: Record<'id' | 'project', never>) =>
       this.db.selectFrom(table).select(RECORD_COLUMNS).where('id', '=', v.id).where('project_name', '=', v.project);
     return {
-      insert: new Prepared<InsertValue, InsertedRow>(['id', 'project', 'vehicle', 'date', 'data', 'at', 'by'], (v) =>
-        this.db
-          .insertInto(table)
-          .values({
-            id: v.id,
-            project_name: v.project,
-            vehicle_no: v.vehicle,
-            record_date: v.date,
-            data: v.data,
-            version: 1,
-            created_at: v.at,
-            created_by: v.by,
-            updated_at: v.at,
-            updated_by: v.by,
-          })
-          .returning(['id', 'project_name', 'vehicle_no', 'data', 'version']),
+      insert: new Prepared<InsertValue, never>(['id', 'project', 'vehicle', 'date', 'data', 'at', 'by'], (v) =>
+        this.db.insertInto(table).values({
+          id: v.id,
+          project_name: v.project,
+          vehicle_no: v.vehicle,
+          record_date: v.date,
+          data: v.data,
+          version: 1,
+          created_at: v.at,
+          created_by: v.by,
+          updated_at: v.at,
+          updated_by: v.by,
+        }),
       ),
       // The one-record read (GET by id, every update): building it per request was a quarter of a
       // GET by id's CPU time. Columns named, not *: a PostgreSQL statement prepared by name must
