@@ -100,7 +100,7 @@ export class SqliteWrites extends KyselyWrites {
       // The shared rows last, day count then generation: the order every write takes them in.
       run(dayCounts.with({ kind: kind.name, project: actor.project, day: dayOf(recordDate), n: 1 }));
       run(bump.with({ kind: kind.name, project: actor.project }));
-      return { record: answer(1), replayed: false };
+      return { record: answer(), replayed: false };
     });
   }
 

@@ -48,11 +48,15 @@ export function withDerived(
   data: RecordData,
   id: number | null,
   complete: Complete | undefined,
-): { json: string; answer: (version: number) => RecordData } {
-  const row = { id: id ?? 0, project_name: actor.project, vehicle_no: actor.vehicle };
-  const extra = complete === undefined || id === null ? {} : complete(recordOf(kind, { ...row, version: 1 }, data));
-  const stored = Object.keys(extra).length > 0 ? { ...data, ...extra } : data;
-  return { json: JSON.stringify(stored), answer: (version) => recordOf(kind, { ...row, version }, stored) };
+): { json: string; answer: () => RecordData } {
+  const row = { id: id ?? 0, project_name: actor.project, vehicle_no: actor.vehicle, version: 1 };
+  if (complete === undefined || id === null) return { json: JSON.stringify(data), answer: () => recordOf(kind, row, data) };
+  const record = recordOf(kind, row, data);
+  const extra = complete(record);
+  if (Object.keys(extra).length === 0) return { json: JSON.stringify(data), answer: () => record };
+  // The derived fields are schema fields: the answer takes them as the stored data does.
+  Object.assign(record, extra);
+  return { json: JSON.stringify({ ...data, ...extra }), answer: () => record };
 }
 
 /** The answer to a create whose Idempotency-Key was claimed before (`earlier`): the record it made (`row`), or why not. */
