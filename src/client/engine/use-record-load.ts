@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { startTransition, useEffect, useRef } from 'react';
 import { t } from '../i18n';
 import { ApiError } from '../api/client';
 import type { Kind } from '../../shared/kind-types';
@@ -39,7 +39,10 @@ export function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: s
       toast('info', t('detail.restored'));
       return;
     }
-    s.show(record, offlineSince !== undefined ? { offlineSince } : {});
+    // As a transition: the whole sheet is drawn in slices of a few milliseconds, the browser free
+    // in between, not in one long task (with a full database this was most of the record view's
+    // blocking time); the screen shows what it showed until the sheet is ready.
+    startTransition(() => s.show(record, offlineSince !== undefined ? { offlineSince } : {}));
   };
 
   // Whatever SWR answers: the first answer is awaited (unless one from memory is shown), later ones are quiet.
