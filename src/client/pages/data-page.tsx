@@ -1,11 +1,11 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { format, isValid, parse } from 'date-fns';
 import { Button } from 'primereact/button';
 import { Calendar } from 'primereact/calendar';
 import { Card } from 'primereact/card';
-import { useDayStats, useRangeStats, useTotalStats, type DayStats } from '../api/stats';
+import { useDayStats, useRangeStats, useTotalStats, type DayStats, type RangeStats } from '../api/stats';
 import { registry } from '../engine/registry';
 import { DownloadError, downloadWithProgress, signedDownloadUrl, type DownloadProgress } from '../api/download';
 import { kindText } from '../i18n/kind-texts';
@@ -202,7 +202,7 @@ function useDownloads(day: string, vehicle: string, project: string) {
 }
 
 /** One kind's tile for the day: its count and figure (opening its list at the day) and its day package. */
-function DayTile({
+const DayTile = memo(function DayTile({
   tile,
   date,
   day,
@@ -212,7 +212,7 @@ function DayTile({
   tile: Tile;
   date: Date;
   day: string;
-  daily: { data?: DayStats; isLoading: boolean };
+  daily: { data?: DayStats | undefined; isLoading: boolean };
   onPackage: (tile: Tile) => void;
 }) {
   const { t } = useTranslation();
@@ -249,10 +249,10 @@ function DayTile({
       </div>
     </div>
   );
-}
+});
 
 /** The last 14 days as bars; its height is kept while its figures load, so the totals below do not move when they come. */
-function ChartCard({ day, range }: { day: string; range: ReturnType<typeof useRangeStats> }) {
+const ChartCard = memo(function ChartCard({ day, range }: { day: string; range: { data?: RangeStats | undefined; error?: unknown } }) {
   const { t } = useTranslation();
   return (
     <Card title={t('chart.title')} className="mb-3">
@@ -269,7 +269,7 @@ function ChartCard({ day, range }: { day: string; range: ReturnType<typeof useRa
       </div>
     </Card>
   );
-}
+});
 
 /** Data Management: the project, one day's figures and packages, the last 14 days, and the totals. */
 export function DataPage() {
@@ -293,6 +293,25 @@ export function DataPage() {
   useEffect(() => {
     if (daily.error) toast('error', t('data.dayLoadFailed'), (daily.error as Error).message, TOAST_MS);
   }, [daily.error, toast, t]);
+
+  // SWR's answers arrive as urgent updates (useSyncExternalStore), drawn in one task: the figures
+  // are drawn from deferred copies instead, in a transition, in slices with the browser free in
+  // between; the urgent update only redraws what does not show them (the tiles, chart and totals
+  // are memo'd and get the copies).
+  const dayData = useDeferredValue(daily.data);
+  const dayLoading = useDeferredValue(daily.isLoading);
+  const dayFigures = useMemo(() => ({ data: dayData, isLoading: dayLoading }), [dayData, dayLoading]);
+  const rangeData = useDeferredValue(range.data);
+  const rangeError = useDeferredValue(range.error as unknown);
+  const chart = useMemo(() => ({ data: rangeData, error: rangeError }), [rangeData, rangeError]);
+  const totals = useDeferredValue(total.data);
+  // The tiles' download button: one handler for the page's life (so the tiles stay memo'd), which
+  // calls this render's downloadPackage.
+  const packageNow = useRef(downloadPackage);
+  useEffect(() => {
+    packageNow.current = downloadPackage;
+  });
+  const onPackage = useCallback((tile: Tile) => void packageNow.current(tile), []);
 
   async function downloadPackage(tile: Tile): Promise<void> {
     const pkg = tile.dayPackage;
@@ -332,14 +351,14 @@ export function DataPage() {
         </div>
         <div className="grid">
           {TILES.map((tile) => (
-            <DayTile key={tile.page.count} tile={tile} date={date} day={day} daily={daily} onPackage={(chosen) => void downloadPackage(chosen)} />
+            <DayTile key={tile.page.count} tile={tile} date={date} day={day} daily={dayFigures} onPackage={onPackage} />
           ))}
         </div>
       </Card>
 
-      <ChartCard day={day} range={range} />
+      <ChartCard day={day} range={chart} />
 
-      <Totals totals={total.data} />
+      <Totals totals={totals} />
     </div>
   );
 }
