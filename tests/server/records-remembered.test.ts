@@ -35,16 +35,17 @@ describe('GET by id, remembered on SQLite', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return { title: res.body.data.issueTitle as string, etag: res.headers.get('etag') };
   };
-  /** Changes a record's stored title around the store, raising no generation: only a read sees it. */
-  const changeAround = async (id: number, from: string, to: string): Promise<() => Promise<void>> => {
-    const stored = await a.app.db.kysely.selectFrom('rec_issue').select('data').where('id', '=', id).executeTakeFirstOrThrow();
-    await a.app.db.kysely
+  /** Changes a record's stored title around the store on `s`, raising no generation: only a read sees it. The function returned puts it back. */
+  const changeAround = async (s: TestServer, id: number, from: string, to: string): Promise<() => Promise<void>> => {
+    const { kysely } = s.app.db;
+    const stored = await kysely.selectFrom('rec_issue').select('data').where('id', '=', id).executeTakeFirstOrThrow();
+    await kysely
       .updateTable('rec_issue')
       .set({ data: stored.data.replace(`"${from}"`, `"${to}"`) })
       .where('id', '=', id)
       .execute();
     return async () => {
-      await a.app.db.kysely.updateTable('rec_issue').set({ data: stored.data }).where('id', '=', id).execute();
+      await kysely.updateTable('rec_issue').set({ data: stored.data }).where('id', '=', id).execute();
     };
   };
 
@@ -52,7 +53,7 @@ describe('GET by id, remembered on SQLite', () => {
     const id = await create(a, alice, 'first');
     expect(await titleOf(a, alice, id)).toEqual({ title: 'first', etag: '"1"' });
     // Remembered, not read again: a change around the store (no generation raised) is not seen.
-    const restore = await changeAround(id, 'first', 'around the store');
+    const restore = await changeAround(a, id, 'first', 'around the store');
     expect(await titleOf(a, alice, id)).toEqual({ title: 'first', etag: '"1"' });
     // Carol shares Alice's project: the same remembered answer.
     expect(await titleOf(a, carol, id)).toEqual({ title: 'first', etag: '"1"' });
@@ -89,12 +90,7 @@ describe('GET by id, remembered on SQLite', () => {
       const token = await off.login(ALICE.username, ALICE.password);
       const id = await create(off, token, 'not kept');
       expect(await titleOf(off, token, id)).toEqual({ title: 'not kept', etag: '"1"' });
-      const stored = await off.app.db.kysely.selectFrom('rec_issue').select('data').where('id', '=', id).executeTakeFirstOrThrow();
-      await off.app.db.kysely
-        .updateTable('rec_issue')
-        .set({ data: stored.data.replace('"not kept"', '"read again"') })
-        .where('id', '=', id)
-        .execute();
+      await changeAround(off, id, 'not kept', 'read again');
       expect(await titleOf(off, token, id)).toEqual({ title: 'read again', etag: '"1"' });
       expectNoServerErrors([off]);
     } finally {
