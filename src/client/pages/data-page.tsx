@@ -1,4 +1,4 @@
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { format, isValid, parse } from 'date-fns';
@@ -206,18 +206,20 @@ const DayTile = memo(function DayTile({
   tile,
   date,
   day,
-  daily,
+  figures,
+  loading,
   onPackage,
 }: {
   tile: Tile;
   date: Date;
   day: string;
-  daily: { data?: DayStats | undefined; isLoading: boolean };
+  figures: DayStats | undefined;
+  loading: boolean;
   onPackage: (tile: Tile) => void;
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const detail = tileDetail(tile, daily.data);
+  const detail = tileDetail(tile, figures);
   const key = tile.page.count;
   return (
     <div className="col-6">
@@ -225,7 +227,7 @@ const DayTile = memo(function DayTile({
         <button type="button" className="day-tile-open" onClick={() => navigate(tile.kind.meta.route, { state: { selectedDate: date, formattedDate: day } })}>
           <i className={`${tile.page.tile.icon} text-primary text-xl`} aria-hidden="true" />
           <span className="text-2xl font-bold" data-testid={`day-${key}`}>
-            {daily.isLoading ? '…' : count(daily.data?.[key])}
+            {loading ? '…' : count(figures?.[key])}
           </span>
           <span className="text-600">{kindText(tile.kind, 'dataPage.tile.label', tile.page.tile.label)}</span>
           {/* The line holds its height while the day's figures load, so the tiles do not jump when they come. */}
@@ -252,16 +254,16 @@ const DayTile = memo(function DayTile({
 });
 
 /** The last 14 days as bars; its height is kept while its figures load, so the totals below do not move when they come. */
-const ChartCard = memo(function ChartCard({ day, range }: { day: string; range: { data?: RangeStats | undefined; error?: unknown } }) {
+const ChartCard = memo(function ChartCard({ day, figures, error }: { day: string; figures: RangeStats | undefined; error: unknown }) {
   const { t } = useTranslation();
   return (
     <Card title={t('chart.title')} className="mb-3">
       <div className="day-chart-slot">
-        {range.data ? (
-          <DayChart from={range.data.from} to={range.data.to} days={range.data.days} selected={day} />
-        ) : range.error ? (
+        {figures ? (
+          <DayChart from={figures.from} to={figures.to} days={figures.days} selected={day} />
+        ) : error ? (
           <p className="m-0 text-600">
-            {t('chart.loadFailed')}: {(range.error as Error).message}
+            {t('chart.loadFailed')}: {(error as Error).message}
           </p>
         ) : (
           <p className="m-0 text-600">{t('common.loading')}</p>
@@ -300,10 +302,8 @@ export function DataPage() {
   // are memo'd and get the copies).
   const dayData = useDeferredValue(daily.data);
   const dayLoading = useDeferredValue(daily.isLoading);
-  const dayFigures = useMemo(() => ({ data: dayData, isLoading: dayLoading }), [dayData, dayLoading]);
   const rangeData = useDeferredValue(range.data);
   const rangeError = useDeferredValue(range.error as unknown);
-  const chart = useMemo(() => ({ data: rangeData, error: rangeError }), [rangeData, rangeError]);
   const totals = useDeferredValue(total.data);
   // The tiles' download button: one handler for the page's life (so the tiles stay memo'd), which
   // calls this render's downloadPackage.
@@ -351,12 +351,12 @@ export function DataPage() {
         </div>
         <div className="grid">
           {TILES.map((tile) => (
-            <DayTile key={tile.page.count} tile={tile} date={date} day={day} daily={dayFigures} onPackage={onPackage} />
+            <DayTile key={tile.page.count} tile={tile} date={date} day={day} figures={dayData} loading={dayLoading} onPackage={onPackage} />
           ))}
         </div>
       </Card>
 
-      <ChartCard day={day} range={chart} />
+      <ChartCard day={day} figures={rangeData} error={rangeError} />
 
       <Totals totals={totals} />
     </div>

@@ -39,7 +39,7 @@ export class SqliteReads extends KyselyReads {
 
   /** Read with the turn's other requests: cheaper than reading, parsing and serialising the record. */
   override answerGeneration(kind: Kind, project: string): Promise<number> {
-    return this.perTurn.generation(kind.name, project);
+    return this.generation(kind, project);
   }
 
   override async get(kind: Kind, project: string, id: number): Promise<RecordData | undefined> {
