@@ -9,25 +9,25 @@ import { LogSync } from '../../src/server/db/log-sync.js';
 import type { Database } from '../../src/server/db/types.js';
 
 // Decision 051: a SQLite commit of writesNow does not sync the write-ahead log on the event loop;
-// it is answered once an fdatasync of the log, in the thread pool, has returned.
+// it is answered once an fdatasync of the log, in the thread pool, has returned. The log is
+// opened once and kept open until the database closes.
 
-/** Counts the syncs of files under `dir` and lets a test hold them. */
+/** The file an open descriptor of this process names (Linux). */
+const fileOf = (fd: number): string => fs.readlinkSync(`/proc/self/fd/${fd}`);
+
+/** Counts the syncs of files under `dir` (fs.fdatasync, as LogSync calls it) and lets a test hold them. */
 function watchSyncs(dir: string) {
   const syncs: string[] = [];
   let hold: Promise<void> = Promise.resolve();
-  const open = fs.promises.open.bind(fs.promises);
-  const spy = vi.spyOn(fs.promises, 'open').mockImplementation(async (file, flags, mode) => {
-    const handle = await open(file, flags, mode);
-    if (String(file).startsWith(dir)) {
-      const datasync = handle.datasync.bind(handle);
-      handle.datasync = async () => {
-        await hold;
-        syncs.push(path.basename(String(file)));
-        return datasync();
-      };
-    }
-    return handle;
-  });
+  const fdatasync = fs.fdatasync.bind(fs);
+  const spy = vi.spyOn(fs, 'fdatasync').mockImplementation(((fd: number, callback: fs.NoParamCallback) => {
+    const file = fileOf(fd);
+    if (!file.startsWith(dir)) return fdatasync(fd, callback);
+    void hold.then(() => {
+      syncs.push(path.basename(file));
+      fdatasync(fd, callback);
+    });
+  }) as typeof fs.fdatasync);
   return {
     syncs,
     holdUntil(release: Promise<void>) {
@@ -35,6 +35,21 @@ function watchSyncs(dir: string) {
     },
     restore: () => spy.mockRestore(),
   };
+}
+
+/** Counts the opens of files under `dir`. */
+function watchOpens(dir: string) {
+  const opens: string[] = [];
+  const open = fs.open.bind(fs);
+  const spy = vi.spyOn(fs, 'open').mockImplementation(((
+    file: fs.PathLike,
+    flags: fs.OpenMode,
+    callback: (err: NodeJS.ErrnoException | null, fd: number) => void,
+  ) => {
+    if (String(file).startsWith(dir)) opens.push(path.basename(String(file)));
+    open(file, flags, callback);
+  }) as typeof fs.open);
+  return { opens, restore: () => spy.mockRestore() };
 }
 
 describe('a SQLite commit with its log synced off the event loop', () => {
@@ -77,15 +92,15 @@ describe('a SQLite commit with its log synced off the event loop', () => {
     expect(raw.pragma('synchronous', { simple: true })).toBe(2);
   });
 
-  it('does not answer a commit whose log could not be synced', async () => {
-    const open = fs.promises.open.bind(fs.promises);
-    vi.spyOn(fs.promises, 'open').mockImplementation(async (file, flags, mode) => {
-      const handle = await open(file, flags, mode);
-      handle.datasync = () => Promise.reject(new Error('EIO: the disk failed'));
-      return handle;
-    });
+  it('does not answer a commit whose log could not be synced, and opens the log anew for the next', async () => {
+    vi.spyOn(fs, 'fdatasync').mockImplementation(((_fd: number, callback: fs.NoParamCallback) =>
+      callback(Object.assign(new Error('EIO: the disk failed'), { code: 'EIO' }))) as typeof fs.fdatasync);
     await expect(writes.transaction(insert('b'))).rejects.toThrow('EIO');
     expect(raw.pragma('synchronous', { simple: true })).toBe(2);
+    vi.restoreAllMocks();
+    const opens = watchOpens(dir);
+    expect(await writes.transaction(insert('b2'))).toBe('b2');
+    expect(opens.opens).toEqual(['db.sqlite-wal']);
   });
 
   it('leaves a connection set to OFF unsynced, as its admin chose', async () => {
@@ -101,6 +116,57 @@ describe('a SQLite commit with its log synced off the event loop', () => {
 });
 
 describe('LogSync', () => {
+  it('opens the log once and keeps it until closed; a sync after close is refused', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-log-sync-'));
+    const file = path.join(dir, 'x-wal');
+    fs.writeFileSync(file, 'frames');
+    const opens = watchOpens(dir);
+    const watch = watchSyncs(dir);
+    const log = new LogSync(file);
+    const openLogs = (): number =>
+      fs.readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return fileOf(Number(fd)) === file;
+        } catch {
+          return false; // the listing's own descriptor, closed by now
+        }
+      }).length;
+    try {
+      await log.sync();
+      await log.sync();
+      await log.sync();
+      expect(watch.syncs).toEqual(['x-wal', 'x-wal', 'x-wal']);
+      expect(opens.opens).toEqual(['x-wal']);
+      expect(openLogs()).toBe(1);
+      log.close();
+      expect(openLogs()).toBe(0);
+      await expect(log.sync()).rejects.toThrow('no longer synced');
+    } finally {
+      opens.restore();
+      watch.restore();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('closes the log only once the sync running in the thread pool has returned', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-log-sync-'));
+    const file = path.join(dir, 'x-wal');
+    fs.writeFileSync(file, 'frames');
+    const watch = watchSyncs(dir);
+    let release = (): void => {};
+    watch.holdUntil(new Promise<void>((resolve) => (release = resolve)));
+    const log = new LogSync(file);
+    const running = log.sync();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    log.close();
+    release();
+    // The sync ran on the descriptor it was given, not on a closed (or reused) one.
+    await running;
+    expect(watch.syncs).toEqual(['x-wal']);
+    watch.restore();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('lets the commits that ask while a sync runs share the next one', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-log-sync-'));
     const file = path.join(dir, 'x-wal');

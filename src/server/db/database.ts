@@ -41,6 +41,14 @@ export interface WritesNow {
    * it on the event loop; the log is synced in the thread pool afterwards (decision 051).
    */
   transaction<T>(work: () => T): Promise<T>;
+  /**
+   * transaction() in two steps: resolves once the transaction has committed (the connection is
+   * free again for the next one), with `durable`, which resolves once the commit is on disk. A
+   * commit may be made while the sync of the one before it is still running (decision 051).
+   */
+  commit<T>(work: () => T): Promise<{ value: T; durable: Promise<void> }>;
+  /** Lets go of what the writes hold besides the connection (the log file); called when the database closes. */
+  close(): void;
   /** Inside transaction(): runs `work` in a savepoint, rolled back alone when it throws. Throws if the transaction has ended. */
   savepoint<T>(work: () => T): T;
 }
@@ -52,10 +60,13 @@ const CACHED_STATEMENTS = 500;
  * query anew, which costs more than running the small hot ones. A statement still being iterated
  * (a streamed query) is busy, so a second user of the same text gets a fresh one.
  */
-function reusingStatements(database: SQLite.Database): SqliteDatabase {
+function reusingStatements(database: SQLite.Database, beforeClose: () => void): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    close: () => database.close(),
+    close: () => {
+      beforeClose();
+      database.close();
+    },
     prepare(text: string) {
       const cached = cache.get(text);
       if (cached !== undefined && !cached.busy) return cached;
@@ -82,7 +93,7 @@ export function writesNow(database: SQLite.Database, kysely: Kysely<Database>, p
   // the thread pool. Anything else (an in-memory database, another journal) commits as it is set.
   const log = !database.memory && String(database.pragma('journal_mode', { simple: true })) === 'wal' ? new LogSync(`${database.name}-wal`) : undefined;
   const commitNow = <T>(work: () => T): T => inTransaction.immediate(work) as T;
-  const commitThenSync = async <T>(work: () => T): Promise<T> => {
+  const commitThenSync = async <T>(work: () => T): Promise<{ value: T; durable: Promise<void> }> => {
     let synced = true;
     const value = await kysely.connection().execute(async () => {
       const level = Number(database.pragma('synchronous', { simple: true }));
@@ -96,10 +107,11 @@ export function writesNow(database: SQLite.Database, kysely: Kysely<Database>, p
         database.pragma(`synchronous = ${level}`);
       }
     });
-    // Outside the connection: updates and reads go on while the log reaches the disk.
-    if (synced && log !== undefined) await log.sync();
-    return value;
+    // Outside the connection: updates, reads and the next commit go on while the log reaches the disk.
+    return { value, durable: synced && log !== undefined ? log.sync() : Promise.resolve() };
   };
+  const commit = <T>(work: () => T): Promise<{ value: T; durable: Promise<void> }> =>
+    log === undefined ? kysely.connection().execute(async () => ({ value: commitNow(work), durable: Promise.resolve() })) : commitThenSync(work);
   return {
     run<R>(query: CompiledQuery<R>) {
       const statement = prepare(query.sql) as SQLite.Statement<unknown[], R>;
@@ -109,7 +121,13 @@ export function writesNow(database: SQLite.Database, kysely: Kysely<Database>, p
     },
     // Holding Kysely's connection (its driver lets one user at a time have it), so that no Kysely
     // transaction is open or begins until this one has committed.
-    transaction: <T>(work: () => T) => (log === undefined ? kysely.connection().execute(async () => commitNow(work)) : commitThenSync(work)),
+    commit,
+    async transaction<T>(work: () => T): Promise<T> {
+      const { value, durable } = await commit(work);
+      await durable;
+      return value;
+    },
+    close: () => log?.close(),
     savepoint<T>(work: () => T): T {
       if (!database.inTransaction) throw new Error('The transaction of this write has already ended');
       return inTransaction(work) as T;
@@ -126,7 +144,8 @@ function openSqlite(dataDir: string): Db {
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  const statements = reusingStatements(database);
+  // The writes' log file is let go when Kysely closes the database (writeNow is made below).
+  const statements = reusingStatements(database, () => writeNow.close());
   const readNow = <R>(query: CompiledQuery<R>): R[] | undefined => {
     if (database.inTransaction) return undefined;
     const statement = statements.prepare(query.sql) as unknown as SQLite.Statement<unknown[], R>;

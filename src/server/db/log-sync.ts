@@ -1,13 +1,23 @@
 import fs from 'node:fs';
 
+// fs's functions are looked up when called (tests hold or fail a sync through them).
+const open = (file: string): Promise<number> => new Promise((resolve, reject) => fs.open(file, 'r', (err, fd) => (err ? reject(err) : resolve(fd))));
+const fdatasync = (fd: number): Promise<void> => new Promise((resolve, reject) => fs.fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+
 /**
  * Syncs SQLite's write-ahead log to disk off the event loop (decision 051): an `fdatasync` of the
  * `-wal` file in libuv's thread pool. Commits that ask while a sync is running share the next one:
  * the running sync may have begun before their frames were written, so it cannot answer for them.
+ * The log is opened at the first sync and kept open until close(), which the database's close
+ * calls: while a connection of ours is open SQLite keeps the same file (it rewinds or truncates
+ * it, never replaces it), and an open and a close for each sync were two more trips through the
+ * thread pool, each about as long as the sync itself.
  */
 export class LogSync {
   private running: Promise<void> | undefined;
   private next: Promise<void> | undefined;
+  private fd: number | undefined;
+  private closed = false;
 
   constructor(
     /** The log file: the database file's name with `-wal`. */
@@ -16,6 +26,7 @@ export class LogSync {
 
   /** Resolves once every frame written before the call is on disk. */
   sync(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`The write-ahead log ${this.file} is no longer synced: its database was closed`));
     if (this.running === undefined) {
       this.running = this.once().finally(() => {
         this.running = undefined;
@@ -32,14 +43,28 @@ export class LogSync {
     return this.next;
   }
 
+  /** Lets go of the log: at once, or when the sync in the thread pool has returned. Later syncs are refused. */
+  close(): void {
+    this.closed = true;
+    const release = (): void => {
+      if (this.fd === undefined) return;
+      fs.closeSync(this.fd);
+      this.fd = undefined;
+    };
+    if (this.running === undefined) release();
+    else void Promise.allSettled([this.running, this.next]).then(release);
+  }
+
   private async once(): Promise<void> {
-    // Opened for each sync: the log keeps its file while the connection is open, but a handle
-    // held across a close and reopen of the database would sync a file nobody writes any more.
-    const handle = await fs.promises.open(this.file, 'r');
+    this.fd ??= await open(this.file);
+    const fd = this.fd;
     try {
-      await handle.datasync();
-    } finally {
-      await handle.close();
+      await fdatasync(fd);
+    } catch (err) {
+      // A file that failed to sync is not trusted again: the next sync opens it anew.
+      this.fd = undefined;
+      fs.close(fd, () => {});
+      throw err;
     }
   }
 }
