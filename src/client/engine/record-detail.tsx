@@ -118,8 +118,8 @@ function DetailLines({ detail: c, outdated, onUpdate, warnings }: { detail: Deta
   );
 }
 
-/** Editing: Cancel and Save in a bar at the thumb. */
-function EditBar({ saving, onCancel, onSave }: { saving: boolean; onCancel: () => void; onSave: () => void }) {
+/** Editing: Cancel and Save in a bar at the thumb; Save waits for the form (`ready`), so nothing is saved unseen. */
+function EditBar({ saving, ready, onCancel, onSave }: { saving: boolean; ready: boolean; onCancel: () => void; onSave: () => void }) {
   const { t } = useTranslation();
   return (
     <div className="edit-bar">
@@ -129,7 +129,7 @@ function EditBar({ saving, onCancel, onSave }: { saving: boolean; onCancel: () =
         icon={saving ? 'pi pi-spin pi-spinner' : 'pi pi-check'}
         className="flex-1"
         onClick={onSave}
-        disabled={saving}
+        disabled={saving || !ready}
       />
     </div>
   );
@@ -240,7 +240,7 @@ export function RecordDetail({
           onResolve={(choices) => void c.resolve(choices)}
         />
       )}
-      {c.editing && <EditBar saving={c.saving} onCancel={c.cancel} onSave={() => void c.save()} />}
+      {c.editing && <EditBar saving={c.saving} ready={RecordForm !== undefined} onCancel={c.cancel} onSave={() => void c.save()} />}
     </div>
   );
 }
