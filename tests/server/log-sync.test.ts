@@ -52,6 +52,22 @@ function watchOpens(dir: string) {
   return { opens, restore: () => spy.mockRestore() };
 }
 
+/** A LogSync on a log file of its own whose syncs are held until `release()`; cleaned up after `test`. */
+async function withHeldSyncs(test: (t: { log: LogSync; watch: ReturnType<typeof watchSyncs>; release: () => void }) => Promise<void>): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-log-sync-'));
+  const file = path.join(dir, 'x-wal');
+  fs.writeFileSync(file, 'frames');
+  const watch = watchSyncs(dir);
+  let release = (): void => {};
+  watch.holdUntil(new Promise<void>((resolve) => (release = resolve)));
+  try {
+    await test({ log: new LogSync(file), watch, release: () => release() });
+  } finally {
+    watch.restore();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('a SQLite commit with its log synced off the event loop', () => {
   let dir: string;
   let raw: SQLite.Database;
@@ -148,42 +164,26 @@ describe('LogSync', () => {
     }
   });
 
-  it('closes the log only once the sync running in the thread pool has returned', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-log-sync-'));
-    const file = path.join(dir, 'x-wal');
-    fs.writeFileSync(file, 'frames');
-    const watch = watchSyncs(dir);
-    let release = (): void => {};
-    watch.holdUntil(new Promise<void>((resolve) => (release = resolve)));
-    const log = new LogSync(file);
-    const running = log.sync();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    log.close();
-    release();
-    // The sync ran on the descriptor it was given, not on a closed (or reused) one.
-    await running;
-    expect(watch.syncs).toEqual(['x-wal']);
-    watch.restore();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  it('closes the log only once the sync running in the thread pool has returned', () =>
+    withHeldSyncs(async ({ log, watch, release }) => {
+      const running = log.sync();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      log.close();
+      release();
+      // The sync ran on the descriptor it was given, not on a closed (or reused) one.
+      await running;
+      expect(watch.syncs).toEqual(['x-wal']);
+    }));
 
-  it('lets the commits that ask while a sync runs share the next one', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-log-sync-'));
-    const file = path.join(dir, 'x-wal');
-    fs.writeFileSync(file, 'frames');
-    const watch = watchSyncs(dir);
-    let release = (): void => {};
-    watch.holdUntil(new Promise<void>((resolve) => (release = resolve)));
-    const log = new LogSync(file);
-    const first = log.sync();
-    // Asked while the first runs: it may have begun before their frames were written.
-    const later = [log.sync(), log.sync(), log.sync()];
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(watch.syncs).toEqual([]);
-    release();
-    await Promise.all([first, ...later]);
-    expect(watch.syncs).toEqual(['x-wal', 'x-wal']);
-    watch.restore();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  it('lets the commits that ask while a sync runs share the next one', () =>
+    withHeldSyncs(async ({ log, watch, release }) => {
+      const first = log.sync();
+      // Asked while the first runs: it may have begun before their frames were written.
+      const later = [log.sync(), log.sync(), log.sync()];
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(watch.syncs).toEqual([]);
+      release();
+      await Promise.all([first, ...later]);
+      expect(watch.syncs).toEqual(['x-wal', 'x-wal']);
+    }));
 });
