@@ -4,7 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, SqliteDialect } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { writesNow, type WritesNow } from '../../src/server/db/database.js';
+import { openDb, writesNow, type WritesNow } from '../../src/server/db/database.js';
 import { LogSync } from '../../src/server/db/log-sync.js';
 import type { Database } from '../../src/server/db/types.js';
 
@@ -14,6 +14,18 @@ import type { Database } from '../../src/server/db/types.js';
 
 /** The file an open descriptor of this process names (Linux). */
 const fileOf = (fd: number): string => fs.readlinkSync(`/proc/self/fd/${fd}`);
+
+/** How many descriptors of this process are open on `file` (or on it after it was deleted). */
+function openDescriptorsOf(file: string): number {
+  return fs.readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      const name = fileOf(Number(fd));
+      return name === file || name === `${file} (deleted)`;
+    } catch {
+      return false; // the listing's own descriptor, closed by now
+    }
+  }).length;
+}
 
 /** Counts the syncs of files under `dir` (fs.fdatasync, as LogSync calls it) and lets a test hold them. */
 function watchSyncs(dir: string) {
@@ -139,14 +151,7 @@ describe('LogSync', () => {
     const opens = watchOpens(dir);
     const watch = watchSyncs(dir);
     const log = new LogSync(file);
-    const openLogs = (): number =>
-      fs.readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          return fileOf(Number(fd)) === file;
-        } catch {
-          return false; // the listing's own descriptor, closed by now
-        }
-      }).length;
+    const openLogs = (): number => openDescriptorsOf(file);
     try {
       await log.sync();
       await log.sync();
@@ -161,6 +166,22 @@ describe('LogSync', () => {
       opens.restore();
       watch.restore();
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("is let go of when the app's database closes", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-log-sync-'));
+    const db = await openDb({ databaseUrl: undefined, databaseSchema: undefined, dataDir });
+    try {
+      const writes = db.writeNow as WritesNow;
+      await writes.transaction(() => writes.run(CompiledQuery.raw('CREATE TABLE t (v TEXT)')));
+      const wal = path.join(dataDir, 'road-test-data.sqlite-wal');
+      // SQLite's own and the one the syncs use.
+      expect(openDescriptorsOf(wal)).toBe(2);
+      await db.kysely.destroy();
+      expect(openDescriptorsOf(wal)).toBe(0);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
