@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, sql, SqliteDialect } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writesNow, type WritesNow } from '../../src/server/db/database.js';
 import { GroupCommit } from '../../src/server/records/store/group-commit.js';
 import type { Database } from '../../src/server/db/types.js';
@@ -20,7 +20,7 @@ describe('a group commit', () => {
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
     const now = writesNow(raw, db, (text) => raw.prepare(text));
     // Each transaction begun is one commit (or none, when it fails).
-    writes = { ...now, commit: (work) => (commits.push('commit'), now.commit(work)) };
+    writes = { ...now, transaction: (work) => (commits.push('commit'), now.transaction(work)) };
   });
   afterEach(() => {
     raw.exec('DELETE FROM t');
@@ -97,38 +97,6 @@ describe('a group commit', () => {
     expect(await other).toContain('the update failed');
     expect(await created).toBe('a');
     expect(stored()).toEqual(['a']);
-  });
-
-  it('commits the next writes while the last commit is synced, and answers each after its own sync', async () => {
-    const syncs: { done: () => void; fail: (e: Error) => void }[] = [];
-    const syncing: WritesNow = {
-      ...writes,
-      commit: async (work) => {
-        const { value } = await writes.commit(work);
-        return { value, durable: new Promise<void>((done, fail) => syncs.push({ done, fail })) };
-      },
-    };
-    const group = new GroupCommit(syncing);
-    const answered: string[] = [];
-    const a = group.run(insert('a')).then((v) => answered.push(v));
-    await vi.waitFor(() => expect(syncs).toHaveLength(1));
-    // a's commit is made and its sync has not returned: b commits meanwhile, and waits for its own.
-    const b = group.run(insert('b')).then((v) => answered.push(v));
-    await vi.waitFor(() => expect(syncs).toHaveLength(2));
-    expect(stored()).toEqual(['a', 'b']);
-    expect(answered).toEqual([]);
-    syncs[1]?.done();
-    await b;
-    expect(answered).toEqual(['b']);
-    syncs[0]?.done();
-    await a;
-    expect(answered).toEqual(['b', 'a']);
-    // A sync that fails answers none of its commit's writes as done, although they were committed.
-    const c = group.run(insert('c'));
-    await vi.waitFor(() => expect(syncs).toHaveLength(3));
-    syncs[2]?.fail(new Error('EIO: the disk failed'));
-    await expect(c).rejects.toThrow('EIO');
-    expect(commits).toHaveLength(3);
   });
 
   it('takes writes that arrive while a commit runs into the next one', async () => {

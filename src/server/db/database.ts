@@ -41,12 +41,6 @@ export interface WritesNow {
    * it on the event loop; the log is synced in the thread pool afterwards (decision 051).
    */
   transaction<T>(work: () => T): Promise<T>;
-  /**
-   * transaction() in two steps: resolves once the transaction has committed (the connection is
-   * free again for the next one), with `durable`, which resolves once the commit is on disk. A
-   * commit may be made while the sync of the one before it is still running (decision 051).
-   */
-  commit<T>(work: () => T): Promise<{ value: T; durable: Promise<void> }>;
   /** Lets go of what the writes hold besides the connection (the log file); called when the database closes. */
   close(): void;
   /** Inside transaction(): runs `work` in a savepoint, rolled back alone when it throws. Throws if the transaction has ended. */
@@ -93,7 +87,7 @@ export function writesNow(database: SQLite.Database, kysely: Kysely<Database>, p
   // the thread pool. Anything else (an in-memory database, another journal) commits as it is set.
   const log = !database.memory && String(database.pragma('journal_mode', { simple: true })) === 'wal' ? new LogSync(`${database.name}-wal`) : undefined;
   const commitNow = <T>(work: () => T): T => inTransaction.immediate(work) as T;
-  const commitThenSync = async <T>(work: () => T): Promise<{ value: T; durable: Promise<void> }> => {
+  const commitThenSync = async <T>(work: () => T): Promise<T> => {
     let synced = true;
     const value = await kysely.connection().execute(async () => {
       const level = Number(database.pragma('synchronous', { simple: true }));
@@ -107,11 +101,10 @@ export function writesNow(database: SQLite.Database, kysely: Kysely<Database>, p
         database.pragma(`synchronous = ${level}`);
       }
     });
-    // Outside the connection: updates, reads and the next commit go on while the log reaches the disk.
-    return { value, durable: synced && log !== undefined ? log.sync() : Promise.resolve() };
+    // Outside the connection: updates and reads go on while the log reaches the disk.
+    if (synced && log !== undefined) await log.sync();
+    return value;
   };
-  const commit = <T>(work: () => T): Promise<{ value: T; durable: Promise<void> }> =>
-    log === undefined ? kysely.connection().execute(async () => ({ value: commitNow(work), durable: Promise.resolve() })) : commitThenSync(work);
   return {
     run<R>(query: CompiledQuery<R>) {
       const statement = prepare(query.sql) as SQLite.Statement<unknown[], R>;
@@ -121,12 +114,7 @@ export function writesNow(database: SQLite.Database, kysely: Kysely<Database>, p
     },
     // Holding Kysely's connection (its driver lets one user at a time have it), so that no Kysely
     // transaction is open or begins until this one has committed.
-    commit,
-    async transaction<T>(work: () => T): Promise<T> {
-      const { value, durable } = await commit(work);
-      await durable;
-      return value;
-    },
+    transaction: <T>(work: () => T) => (log === undefined ? kysely.connection().execute(async () => commitNow(work)) : commitThenSync(work)),
     close: () => log?.close(),
     savepoint<T>(work: () => T): T {
       if (!database.inTransaction) throw new Error('The transaction of this write has already ended');

@@ -15,9 +15,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * answered only when the commit holding it is on disk, as before; one that fails is rolled back to
  * its savepoint alone and the others are kept. If the commit itself fails, none of them is stored,
  * and every one of them gets the error. The writes are synchronous, their statements run at once
- * on the connection (decision 032), so a whole batch takes one turn of the event loop. The next
- * batch may commit while this one's log is being synced (decision 051): its answers wait for a
- * sync begun after its own commit.
+ * on the connection (decision 032), so a whole batch takes one turn of the event loop.
  */
 export class GroupCommit {
   private queue: Job[] = [];
@@ -52,9 +50,8 @@ export class GroupCommit {
     this.running = true;
     const batch = this.queue.splice(0, this.maxBatch);
     let outcomes: Outcome[];
-    let durable: Promise<void>;
     try {
-      ({ value: outcomes, durable } = await this.writes.commit(() =>
+      outcomes = await this.writes.transaction(() =>
         batch.map((job): Outcome => {
           try {
             return { ok: true, value: this.writes.savepoint(job.work) };
@@ -62,23 +59,14 @@ export class GroupCommit {
             return { ok: false, error };
           }
         }),
-      ));
+      );
     } catch (error) {
       // The transaction did not commit: nothing of this batch is stored.
       for (const job of batch) job.reject(error);
       return;
     } finally {
-      // Committed (or not): the writes that came meanwhile may commit while this one is synced.
       this.running = false;
       if (this.queue.length > 0) this.schedule();
-    }
-    try {
-      await durable;
-    } catch (error) {
-      // Committed but not known to be on disk: no write of the batch is answered as done. A
-      // client that sends its create again with its Idempotency-Key gets the record (a replay).
-      for (const job of batch) job.reject(error);
-      return;
     }
     batch.forEach((job, i) => {
       const outcome = outcomes[i] as Outcome;
