@@ -48,8 +48,13 @@ export class LogSync {
     this.closed = true;
     const release = (): void => {
       if (this.fd === undefined) return;
-      fs.closeSync(this.fd);
+      const fd = this.fd;
       this.fd = undefined;
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // A read-only descriptor has nothing to flush: a failed close loses nothing.
+      }
     };
     if (this.running === undefined) release();
     else void Promise.allSettled([this.running, this.next]).then(release);
