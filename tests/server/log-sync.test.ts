@@ -96,6 +96,8 @@ describe('a SQLite commit with its log synced off the event loop', () => {
   });
   afterEach(() => vi.restoreAllMocks());
   afterAll(async () => {
+    // The log the syncs keep open; the app's database does this when it closes.
+    writes.close();
     await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   });
