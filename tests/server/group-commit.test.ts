@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writesNow, type WritesNow } from '../../src/server/db/database.js';
 import { GroupCommit } from '../../src/server/records/store/group-commit.js';
 import type { Database } from '../../src/server/db/types.js';
+import type { Kind } from '../../src/shared/kind-types.js';
 import { ALICE, useTestServer } from '../helpers/server.js';
 
 // Decision 027: creates that arrive together share one SQLite commit, each in its own savepoint;
@@ -100,7 +101,7 @@ describe('a group commit', () => {
   });
 
   it('takes writes that arrive while a commit runs into the next one', async () => {
-    const group = new GroupCommit(writes, 2);
+    const group = new GroupCommit(writes, { maxBatch: 2 });
     const answers = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((v) => group.run(insert(v))));
     expect(answers).toEqual(['a', 'b', 'c', 'd', 'e']);
     expect(commits).toHaveLength(3);
@@ -140,5 +141,81 @@ describe('creates sent together through the API (SQLite)', () => {
       expect(history.body.data).toHaveLength(1);
       expect(history.body.data[0].data.issueDescription).toBe(`together ${i < 7 ? i : i + 1}`);
     }
+  });
+});
+
+describe('the rows every create shares, written once per commit (SQLite, decision 052)', () => {
+  const s = useTestServer({ name: 'sqlite' });
+
+  it('counts each day and raises each generation for the creates kept, not for one rolled back or replayed', async () => {
+    const { records } = s.app.services;
+    const issue = s.app.registry.get('issue');
+    const poi = s.app.registry.get('poi');
+    if (issue === undefined || poi === undefined) throw new Error('the issue and poi kinds are not loaded');
+    const alice = { username: ALICE.username, project: ALICE.project, vehicle: ALICE.vehicle };
+    const bob = { username: 'bob', project: 'P2', vehicle: 'V2' };
+    const day = (d: string, i: number) => `${d} 09:${String(i).padStart(2, '0')}:00`;
+    const counts = async () =>
+      Object.fromEntries(
+        (await s.app.db.kysely.selectFrom('record_day_counts').selectAll().where('n', '!=', 0).execute()).map((r) => [
+          `${r.kind}|${r.project_name}|${r.day}`,
+          Number(r.n),
+        ]),
+      );
+    const before = await counts();
+    const generations = async () => [
+      Number(await records.reads.generation(issue, alice.project)),
+      Number(await records.reads.generation(issue, bob.project)),
+      Number(await records.reads.generation(poi, alice.project)),
+    ];
+    const gensBefore = await generations();
+    // Made before, so that one create of the commit below replays it.
+    const earlier = await records.writes.create(issue, alice, { issueDate: day('2026-10-01', 0), issueDescription: 'earlier' }, undefined, 'key-earlier');
+    const throwing = () => {
+      throw new Error('the derived fields could not be made');
+    };
+    const sends = [
+      records.writes.create(issue, alice, { issueDate: day('2026-10-02', 1), issueDescription: 'a' }),
+      // Takes the next id, then fails before its insert: rolled back to its savepoint.
+      records.writes.create(issue, alice, { issueDate: day('2026-10-02', 2), issueDescription: 'rolled back' }, throwing),
+      records.writes.create(issue, alice, { issueDate: day('2026-10-02', 3), issueDescription: 'b' }),
+      records.writes.create(issue, alice, { issueDate: day('2026-10-03', 4), issueDescription: 'c' }, undefined, 'key-c'),
+      records.writes.create(issue, alice, { issueDate: day('2026-10-01', 5), issueDescription: 'replayed' }, undefined, 'key-earlier'),
+      records.writes.create(issue, bob, { issueDate: day('2026-10-02', 6), issueDescription: 'd' }),
+      records.writes.create(poi, alice, { reportTime: day('2026-10-02', 7), poiName: 'e' }),
+    ];
+    const results = await Promise.allSettled(sends);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    const made = results.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
+    const replay = made[4];
+    if (replay === undefined || 'conflict' in replay || 'conflict' in earlier) throw new Error('the replay did not answer a record');
+    expect(replay.replayed).toBe(true);
+    expect(replay.record['id']).toBe(earlier.record['id']);
+    // Every answered record is stored under the id it answered, and no two issues share one.
+    const issueIds: number[] = [];
+    for (const [i, result] of made.entries()) {
+      if (result === undefined || 'conflict' in result || i === 4) continue;
+      const kind: Kind = i === 6 ? poi : issue;
+      const actor = i === 5 ? bob : alice;
+      const stored = await records.reads.get(kind, actor.project, Number(result.record['id']));
+      expect(stored?.['id']).toBe(result.record['id']);
+      if (kind === issue) issueIds.push(Number(result.record['id']));
+    }
+    expect(new Set(issueIds).size).toBe(4);
+    const after = await counts();
+    const added = Object.fromEntries(
+      Object.entries(after)
+        .filter(([k, n]) => n !== (before[k] ?? 0))
+        .map(([k, n]) => [k, n - (before[k] ?? 0)]),
+    );
+    expect(added).toEqual({
+      'issue|P1|2026-10-01': 1,
+      'issue|P1|2026-10-02': 2,
+      'issue|P1|2026-10-03': 1,
+      'issue|P2|2026-10-02': 1,
+      'poi|P1|2026-10-02': 1,
+    });
+    const gensAfter = await generations();
+    for (const [i, g] of gensAfter.entries()) expect(g).toBeGreaterThan(gensBefore[i] as number);
   });
 });

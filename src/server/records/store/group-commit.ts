@@ -15,18 +15,27 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * answered only when the commit holding it is on disk, as before; one that fails is rolled back to
  * its savepoint alone and the others are kept. If the commit itself fails, none of them is stored,
  * and every one of them gets the error. The writes are synchronous, their statements run at once
- * on the connection (decision 032), so a whole batch takes one turn of the event loop.
+ * on the connection (decision 032), so a whole batch takes one turn of the event loop. What the
+ * writes share (a count, a generation) may be written once for all of them in `beforeCommit`
+ * (decision 052).
  */
 export class GroupCommit {
   private queue: Job[] = [];
   private scheduled = false;
   private running = false;
 
+  /** At most this many writes share a commit. */
+  private readonly maxBatch: number;
+  /** Runs in each transaction after its writes, before it commits; when it throws, the commit does not happen. */
+  private readonly beforeCommit: (() => void) | undefined;
+
   constructor(
     private readonly writes: WritesNow,
-    /** At most this many writes share a commit. */
-    private readonly maxBatch = 64,
-  ) {}
+    options: { maxBatch?: number; beforeCommit?: () => void } = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 64;
+    this.beforeCommit = options.beforeCommit;
+  }
 
   /** Runs `work` in a transaction shared with the writes that arrived in the same turn of the event loop. */
   run<T>(work: () => T): Promise<T> {
@@ -51,15 +60,17 @@ export class GroupCommit {
     const batch = this.queue.splice(0, this.maxBatch);
     let outcomes: Outcome[];
     try {
-      outcomes = await this.writes.transaction(() =>
-        batch.map((job): Outcome => {
+      outcomes = await this.writes.transaction(() => {
+        const done = batch.map((job): Outcome => {
           try {
             return { ok: true, value: this.writes.savepoint(job.work) };
           } catch (error) {
             return { ok: false, error };
           }
-        }),
-      );
+        });
+        this.beforeCommit?.();
+        return done;
+      });
     } catch (error) {
       // The transaction did not commit: nothing of this batch is stored.
       for (const job of batch) job.reject(error);

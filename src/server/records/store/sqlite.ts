@@ -49,28 +49,65 @@ export class SqliteReads extends KyselyReads {
   }
 }
 
+/**
+ * What the creates of one commit change in the rows every write shares (day counts, generations),
+ * added up and written once before it commits, and the last id each kind's creates took in it.
+ */
+class CommitShared {
+  private readonly days = new Map<string, { kind: string; project: string; day: string; n: number }>();
+  private readonly projects = new Map<string, { kind: string; project: string }>();
+  /** Per kind, the id of the last record inserted in this commit: the next is one more. */
+  readonly lastIds = new Map<string, number>();
+
+  /** A record inserted: counted on its day, and its kind's generation raised once for the commit. */
+  add(kind: string, project: string, day: string, id: number): void {
+    this.lastIds.set(kind, id);
+    const at = `${kind}\u0000${project}`;
+    const dayAt = `${at}\u0000${day}`;
+    const counted = this.days.get(dayAt);
+    if (counted === undefined) this.days.set(dayAt, { kind, project, day, n: 1 });
+    else counted.n++;
+    if (!this.projects.has(at)) this.projects.set(at, { kind, project });
+  }
+
+  /** Writes the counts and generations (the order every write takes them in), and starts the next commit empty. */
+  flush(run: WritesNow['run'], statements: Statements): void {
+    const days = [...this.days.values()];
+    const projects = [...this.projects.values()];
+    this.days.clear();
+    this.projects.clear();
+    this.lastIds.clear();
+    for (const { kind, project, day, n } of days) run(statements.dayCounts.with({ kind, project, day, n }));
+    for (const { kind, project } of projects) run(statements.bump.with({ kind, project }));
+  }
+}
+
 export class SqliteWrites extends KyselyWrites {
   /** Creates that arrive together share one commit (decision 027). */
   private readonly group: GroupCommit;
   private readonly run: WritesNow['run'];
+  private readonly shared = new CommitShared();
 
   constructor(db: Kysely<Database>, statements: Statements, writeNow: WritesNow) {
     super(db, 'sqlite', statements);
-    this.group = new GroupCommit(writeNow);
     this.run = writeNow.run;
+    // The day counts and generations once per commit, not once per create (decision 052).
+    this.group = new GroupCommit(writeNow, { beforeCommit: () => this.shared.flush(this.run, this.statements) });
   }
 
   create(kind: Kind, actor: Actor, data: RecordData, complete?: Complete, idempotencyKey?: string): Promise<CreateResult> {
     const now = new Date().toISOString();
     const run = this.run;
     const statements = this.statements.of(kind);
-    const { keys, historyInsert, dayCounts, bump } = this.statements;
+    const { keys, historyInsert } = this.statements;
+    const shared = this.shared;
     return this.group.run(() => {
       // The id first (this transaction holds SQLite's one writer lock), so that the fields derived
-      // from it are in the row as it is inserted, not written again after.
-      const next = run(statements.nextId.with({})).rows[0];
-      if (next === undefined) throw new Error(`No id was taken for a new ${kind.name} record`);
-      const id = Number(next.id);
+      // from it are in the row as it is inserted, not written again after. After the commit's
+      // first create of a kind, one more than the last: the table is AUTOINCREMENT, so an id
+      // skipped by a create rolled back to its savepoint is never a problem, and none is reused.
+      const last = shared.lastIds.get(kind.name);
+      const id = last !== undefined ? last + 1 : this.readNextId(kind);
       if (idempotencyKey !== undefined) {
         // Claimed first, in the same transaction: of two replays, one makes the record and the
         // other (in a later savepoint or commit) then finds it.
@@ -97,11 +134,19 @@ export class SqliteWrites extends KyselyWrites {
           hash: kind.hash,
         }),
       );
-      // The shared rows last, day count then generation: the order every write takes them in.
-      run(dayCounts.with({ kind: kind.name, project: actor.project, day: dayOf(recordDate), n: 1 }));
-      run(bump.with({ kind: kind.name, project: actor.project }));
-      return { record: answer(), replayed: false };
+      const record = answer();
+      // Last, when nothing of this create can fail any more: a create rolled back to its
+      // savepoint must count nowhere. The shared rows are written once, before the commit.
+      shared.add(kind.name, actor.project, dayOf(recordDate), id);
+      return { record, replayed: false };
     });
+  }
+
+  /** The id SQLite's AUTOINCREMENT would give the kind's next record. */
+  private readNextId(kind: Kind): number {
+    const next = this.run(this.statements.of(kind).nextId.with({})).rows[0];
+    if (next === undefined) throw new Error(`No id was taken for a new ${kind.name} record`);
+    return Number(next.id);
   }
 
   /** Inside a create's savepoint: the answer to a create whose Idempotency-Key was claimed before. */
