@@ -13,7 +13,6 @@ import type { Actor, Complete, CreateResult } from './types.js';
 // write and hot read runs, built once (db/prepared.ts): building them cost more than running them.
 
 export type Row = Selectable<RecordTable>;
-export type InsertedRow = Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data' | 'version'>;
 type InsertValue = 'id' | 'project' | 'vehicle' | 'date' | 'data' | 'at' | 'by';
 const RECORD_COLUMNS = ['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'version', 'created_at', 'created_by', 'updated_at', 'updated_by'] as const;
 
@@ -37,21 +36,25 @@ function recordOf(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no
   return out;
 }
 
+/** A new record as the API answers it, from the data in hand: version 1, in the actor's project and vehicle. */
+export function newRecord(kind: Kind, actor: Actor, data: RecordData, id: number): RecordData {
+  return recordOf(kind, { id, project_name: actor.project, vehicle_no: actor.vehicle, version: 1 }, data);
+}
+
 /**
- * A new record's data as stored, with the fields `complete` derives from its id (when it has one
- * yet), as JSON, and the record the create answers once it is inserted under that id (`answer`):
- * built from the data in hand, not parsed back from the JSON.
+ * A new record's data as stored, with the fields `complete` derives from its id, as JSON, and the
+ * record the create answers once it is inserted under that id (`answer`): built from the data in
+ * hand, not parsed back from the JSON.
  */
 export function withDerived(
   kind: Kind,
   actor: Actor,
   data: RecordData,
-  id: number | null,
+  id: number,
   complete: Complete | undefined,
 ): { json: string; answer: () => RecordData } {
-  const row = { id: id ?? 0, project_name: actor.project, vehicle_no: actor.vehicle, version: 1 };
-  if (complete === undefined || id === null) return { json: JSON.stringify(data), answer: () => recordOf(kind, row, data) };
-  const record = recordOf(kind, row, data);
+  if (complete === undefined) return { json: JSON.stringify(data), answer: () => newRecord(kind, actor, data, id) };
+  const record = newRecord(kind, actor, data, id);
   const extra = complete(record);
   if (Object.keys(extra).length === 0) return { json: JSON.stringify(data), answer: () => record };
   // The derived fields are schema fields: the answer takes them as the stored data does.
@@ -132,7 +135,8 @@ export class Statements {
       find: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => findOne(v)),
       // SELECT ... FOR UPDATE exists only in PostgreSQL; SQLite transactions are serialised anyway.
       findForUpdate: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => (this.dialect === 'postgres' ? findOne(v).forUpdate() : findOne(v))),
-      // On PostgreSQL from the table's sequence; on SQLite inside the create's transaction, which
+      // On PostgreSQL from the table's sequence (a writer that is not the sole one; the sole writer
+      // takes a block at a time, decision 053); on SQLite inside the create's transaction, which
       // holds the one writer lock: the table is AUTOINCREMENT, so no id is ever given twice, even
       // after its record was deleted.
       nextId: new Prepared<never, { id: string | number }>([], () =>
