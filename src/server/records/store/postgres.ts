@@ -141,10 +141,12 @@ export class PostgresWrites extends KyselyWrites {
    * record built from the data in hand.
    */
   async create(kind: Kind, actor: Actor, data: RecordData, complete?: Complete, idempotencyKey?: string): Promise<CreateResult> {
-    const shared = this.mustShare();
     // Ids in blocks only while no other instance can write: they then keep the order of creation.
+    const id = !this.mustShare() ? await this.ids.next(kind) : complete !== undefined ? await this.oneId(kind) : null;
+    // Whether to hold the writers' lock shared is decided after the id was taken, right before the
+    // statement: taking a block may have waited.
+    const shared = this.mustShare();
     if (shared) this.ids.clear();
-    const id = !shared ? await this.ids.next(kind) : complete !== undefined ? await this.oneId(kind) : null;
     const end = this.beginWrite(kind.name, actor.project);
     try {
       const derived = id === null ? undefined : withDerived(kind, actor, data, id, complete);
