@@ -104,8 +104,9 @@ export class SqliteWrites extends KyselyWrites {
     return this.group.run(() => {
       // The id first (this transaction holds SQLite's one writer lock), so that the fields derived
       // from it are in the row as it is inserted, not written again after. After the commit's
-      // first create of a kind, one more than the last: the table is AUTOINCREMENT, so an id
-      // skipped by a create rolled back to its savepoint is never a problem, and none is reused.
+      // first create of a kind, one more than the last one inserted: a create rolled back to its
+      // savepoint left no row, so the next takes its id again. The table is AUTOINCREMENT, so the
+      // id of a record stored or deleted before is never given again.
       const last = shared.lastIds.get(kind.name);
       const id = last !== undefined ? last + 1 : this.readNextId(kind);
       if (idempotencyKey !== undefined) {
