@@ -96,10 +96,9 @@ export class PostgresWrites extends KyselyWrites {
   private readonly creates = new Map<string, { alone: Prepared<CreateValue, Inserted>; shared: Prepared<CreateValue, Inserted> }>();
   /** Ids for new records, a block at a time (decision 053). */
   private readonly ids = new IdBlocks(async (kind) => {
-    const { rows } = await this.db.executeQuery(this.nextIds(kind).with({}));
+    const { rows } = await this.db.executeQuery(this.statements.of(kind).nextIds.with({ n: ID_BLOCK }));
     return rows.map((r) => Number(r.id));
   });
-  private readonly idStatements = new Map<string, Prepared<never, { id: string | number }>>();
 
   constructor(
     db: Kysely<Database>,
@@ -183,18 +182,6 @@ export class PostgresWrites extends KyselyWrites {
     const next = (await this.db.executeQuery(this.statements.of(kind).nextId.with({}))).rows[0];
     if (next === undefined) throw new Error(`No id was taken for a new ${kind.name} record`);
     return Number(next.id);
-  }
-
-  /** A block of ids from the kind's sequence, in one statement. */
-  private nextIds(kind: Kind): Prepared<never, { id: string | number }> {
-    let statement = this.idStatements.get(kind.name);
-    if (statement === undefined) {
-      const table = recordTable(kind);
-      const query = sql<{ id: string | number }>`SELECT nextval(pg_get_serial_sequence(${table}, 'id')) AS id FROM generate_series(1, ${sql.lit(ID_BLOCK)})`;
-      statement = new Prepared<never, { id: string | number }>([], () => ({ compile: () => query.compile(this.db) }));
-      this.idStatements.set(kind.name, statement);
-    }
-    return statement;
   }
 
   /** The answer to a create whose Idempotency-Key was claimed before. */

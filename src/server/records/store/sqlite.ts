@@ -55,30 +55,31 @@ export class SqliteReads extends KyselyReads {
  */
 class CommitShared {
   private readonly days = new Map<string, { kind: string; project: string; day: string; n: number }>();
-  private readonly projects = new Map<string, { kind: string; project: string }>();
   /** Per kind, the id of the last record inserted in this commit: the next is one more. */
   readonly lastIds = new Map<string, number>();
 
   /** A record inserted: counted on its day, and its kind's generation raised once for the commit. */
   add(kind: string, project: string, day: string, id: number): void {
     this.lastIds.set(kind, id);
-    const at = `${kind}\u0000${project}`;
-    const dayAt = `${at}\u0000${day}`;
-    const counted = this.days.get(dayAt);
-    if (counted === undefined) this.days.set(dayAt, { kind, project, day, n: 1 });
+    const at = `${kind}\u0000${project}\u0000${day}`;
+    const counted = this.days.get(at);
+    if (counted === undefined) this.days.set(at, { kind, project, day, n: 1 });
     else counted.n++;
-    if (!this.projects.has(at)) this.projects.set(at, { kind, project });
   }
 
-  /** Writes the counts and generations (the order every write takes them in), and starts the next commit empty. */
+  /** Writes the counts, then each kind's generation in each project counted (the order every write takes them in), and starts the next commit empty. */
   flush(run: WritesNow['run'], statements: Statements): void {
     const days = [...this.days.values()];
-    const projects = [...this.projects.values()];
     this.days.clear();
-    this.projects.clear();
     this.lastIds.clear();
     for (const { kind, project, day, n } of days) run(statements.dayCounts.with({ kind, project, day, n }));
-    for (const { kind, project } of projects) run(statements.bump.with({ kind, project }));
+    const raised = new Set<string>();
+    for (const { kind, project } of days) {
+      const at = `${kind}\u0000${project}`;
+      if (raised.has(at)) continue;
+      raised.add(at);
+      run(statements.bump.with({ kind, project }));
+    }
   }
 }
 

@@ -77,6 +77,8 @@ export interface KindStatements {
   insert: Prepared<InsertValue, never>;
   /** The next record id, taken before the create so that fields derived from it are written with it. */
   nextId: Prepared<never, { id: string | number }>;
+  /** PostgreSQL: `n` ids from the table's sequence in one statement, the sole writer's block (decision 053). */
+  nextIds: Prepared<'n', { id: string | number }>;
 }
 
 /** The statements of one database, built once when the store opens; a kind's own ones the first time it is used. */
@@ -144,6 +146,12 @@ export class Statements {
           ? this.db.selectNoFrom(sql<string>`nextval(pg_get_serial_sequence(${table}, 'id'))`.as('id'))
           : this.db.selectNoFrom(sql<number>`coalesce((SELECT seq FROM sqlite_sequence WHERE name = ${table}), 0) + 1`.as('id')),
       ),
+      nextIds: new Prepared<'n', { id: string | number }>(['n'], (v) => ({
+        compile: () =>
+          sql<{ id: string | number }>`SELECT nextval(pg_get_serial_sequence(${table}, 'id')) AS id FROM generate_series(1, cast(${v.n} as integer))`.compile(
+            this.db,
+          ),
+      })),
     };
   }
 }
