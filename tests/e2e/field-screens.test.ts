@@ -89,9 +89,10 @@ describe('field screens at 390 px', () => {
     const { page, close } = await signedIn();
     await page.goto(`${server.url}/data/drive/new`);
     await page.getByRole('button', { name: 'Save Changes' }).waitFor();
-    // The edit bar comes with the screen; the form's code may still be on its way (a summary
-    // stands in for it until then), so its first field is waited for.
-    await page.getByLabel('Drive Date', { exact: true }).waitFor();
+    // The edit bar comes with the screen; the form's code may still be on its way (a summary,
+    // with the same labels but no <form>, stands in for it until then, and the form is drawn as a
+    // transition), so the form's own first field is waited for.
+    await page.locator('.record-form form label', { hasText: 'Drive Date' }).first().waitFor();
     const labels = await page
       .locator('.record-form label')
       .evaluateAll((ls) => ls.filter((l) => (l as HTMLElement).offsetParent !== null).map((l) => l.textContent?.trim()));
