@@ -1,17 +1,22 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
+import { FileStorage } from '../../src/server/files/storage.js';
+import { freePort } from '../lib/served-app.js';
 import { BENCH_PG_URL, benchSchema, dropBenchSchema } from './postgres.js';
 
 // Upload throughput through the session protocol (5 MiB fragments, loopback) beside fs.copyFile of
 // the same bytes on the same disk, both made durable (fsync), as docs/PERFORMANCE.md compares them: the copy and
 // the uploads in one run, 512 MiB and 1 GiB, one fragment at a time (as the Graph SDK sends) and
-// three in flight, on SQLite and on PostgreSQL. Options (environment):
+// three in flight, on SQLite and on PostgreSQL. The server runs as `npm start` runs it (scripts/start.mjs,
+// which builds first when the sources changed), in a process of its own, as an outside measurement
+// meets it: not inside this script's process, whose own memory (and tsx's) made the server's garbage
+// collector run some 90 full collections a GiB that the started server does not. Each upload line
+// also gives the server process's CPU time (Linux). Options (environment):
 // - UPLOAD_DB: sqlite, postgres or both (the default); `-- --db postgres` still works.
 // - UPLOAD_SIZES_MIB: sizes in MiB, comma-separated (512,1024).
 // - UPLOAD_IN_FLIGHT: fragments in flight, comma-separated (1,3; a session takes at most 4).
@@ -164,6 +169,60 @@ const load = (): string =>
     .map((x) => x.toFixed(2))
     .join(' ');
 
+/** CPU seconds a process has used (user + system), from /proc; undefined where there is none. */
+const clockTicks = ((): number => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+function cpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    // Fields after the command's name (which is in parentheses and may hold spaces): utime and stime are the 12th and 13th.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts the server as `npm start` does, on a free port; resolves once it answers. */
+async function startServer(env: Record<string, string>): Promise<{ base: string; child: ChildProcess; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let said = '';
+  child.stdout?.on('data', (c: Buffer) => {
+    said = (said + c.toString('utf8')).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  // The first start builds the client and the server (a minute or two on a small machine).
+  for (let waited = 0; ; waited += 200) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${said}`);
+    if (waited > 600_000) {
+      await stop();
+      throw new Error(`the server did not answer within 10 minutes:\n${said}`);
+    }
+    try {
+      if ((await fetch(`${base}/login`, { headers: { accept: 'text/html' } })).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { base, child, stop };
+}
+
 export async function run(): Promise<void> {
   const dbArg = process.argv.indexOf('--db');
   const which = dbArg > 0 ? (process.argv[dbArg + 1] ?? 'both') : (process.env['UPLOAD_DB'] ?? 'both');
@@ -178,25 +237,24 @@ async function runOn(onPostgres: boolean): Promise<string[]> {
   const dataDir = path.join(work, 'data');
   const source = path.join(work, 'source.bin');
   const schema = benchSchema('upload');
-  const config = loadConfig(
-    {
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      INITIAL_USERNAME: 'bench',
-      INITIAL_PASSWORD: 'bench-password-1',
-      INITIAL_PROJECT: 'BENCH',
-      INITIAL_VEHICLE: 'V1',
-      ...(onPostgres ? { DATABASE_URL: BENCH_PG_URL, DATABASE_SCHEMA: schema } : {}),
-    },
-    ROOT,
-  );
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    INITIAL_USERNAME: 'bench',
+    INITIAL_PASSWORD: 'bench-password-1',
+    INITIAL_PROJECT: 'BENCH',
+    INITIAL_VEHICLE: 'V1',
+    ...(onPostgres ? { DATABASE_URL: BENCH_PG_URL, DATABASE_SCHEMA: schema } : {}),
+  };
+  const config = loadConfig(env, ROOT);
+  // Where the server keeps a project's files (the same layout it is started with), to hash what it stored.
+  const files = new FileStorage(path.join(config.dataDir, 'files'));
   const dbName = onPostgres ? 'PostgreSQL' : 'SQLite';
-  console.log(`\ndatabase: ${dbName}`);
+  console.log(`\ndatabase: ${dbName}; starting the server as npm start does (it builds first if the sources changed)…`);
   const summary: string[] = [];
-  const app = await buildApp(config, { print: () => {}, logger: false });
+  const server = await startServer(env);
   try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const { base } = server;
+    console.log(`server: pid ${server.child.pid}, ${base}`);
     const login = await fetch(`${base}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -232,8 +290,11 @@ async function runOn(onPostgres: boolean): Promise<string[]> {
           `${dbName} ${mib} MiB round ${round}: plain copy (fs.copyFile + fsync): ${mibPerSecond(SIZE, copySeconds).toFixed(0)} MiB/s (${copySeconds.toFixed(2)} s); load ${load()}`,
         );
         for (const inFlight of inFlights) {
+          const cpuBefore = cpuSeconds(server.child.pid);
           const { seconds: uploadSeconds, path: storedPath, refused } = await uploadInWorker(base, token, source, SIZE, inFlight);
-          const stored = app.services.files.resolve('BENCH', storedPath);
+          const cpuAfter = cpuSeconds(server.child.pid);
+          const serverCpu = cpuBefore === undefined || cpuAfter === undefined ? '' : `; server CPU ${(cpuAfter - cpuBefore).toFixed(2)} s`;
+          const stored = files.resolve('BENCH', storedPath);
           if ((await sha256(stored)) !== sourceHash) throw new Error('the uploaded file differs from the source');
           await fs.promises.rm(stored);
           const ratio = copySeconds / uploadSeconds;
@@ -241,7 +302,7 @@ async function runOn(onPostgres: boolean): Promise<string[]> {
           speeds.get(inFlight)?.push(mibPerSecond(SIZE, uploadSeconds));
           const how = inFlight === 1 ? 'one fragment at a time (Graph SDK)' : `${inFlight} fragments in flight`;
           console.log(
-            `${dbName} ${mib} MiB round ${round}: session upload, 5 MiB fragments, ${how}: ${mibPerSecond(SIZE, uploadSeconds).toFixed(0)} MiB/s (${uploadSeconds.toFixed(2)} s), ratio upload / copy ${ratio.toFixed(2)}; SHA-256 identical${refused > 0 ? `; ${refused} fragment(s) refused (416/409) and sent again` : ''}`,
+            `${dbName} ${mib} MiB round ${round}: session upload, 5 MiB fragments, ${how}: ${mibPerSecond(SIZE, uploadSeconds).toFixed(0)} MiB/s (${uploadSeconds.toFixed(2)} s), ratio upload / copy ${ratio.toFixed(2)}${serverCpu}; SHA-256 identical${refused > 0 ? `; ${refused} fragment(s) refused (416/409) and sent again` : ''}`,
           );
         }
       }
@@ -253,7 +314,7 @@ async function runOn(onPostgres: boolean): Promise<string[]> {
     }
     return summary;
   } finally {
-    await app.close();
+    await server.stop();
     fs.rmSync(work, { recursive: true, force: true });
     if (onPostgres) {
       await dropBenchSchema(schema);
