@@ -60,35 +60,41 @@ try {
   // it is drawn mid-animation, and the page jumps (a tap does not do that).
   await page.locator('.date-range-panel').waitFor();
   await page.evaluate('Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)))');
-  const day = (n: number) => page.locator('.date-range-panel td:not(.p-datepicker-other-month) span', { hasText: new RegExp(`^${n}$`) });
+  // The month is drawn by react-day-picker (days of the months either side are marked rdp-outside).
+  const day = (n: number) => page.locator('.date-range-panel td.rdp-day:not(.rdp-outside) button', { hasText: new RegExp(`^${n}$`) });
   await day(10).click();
   await day(12).click();
   await shoot(page, '4c-issue-date-filter');
 
   await page.goto(`${app.base}/data/issue/${app.issueId}`);
-  // The detail screen paints a read-only summary first; the form comes when editing starts.
+  // View mode is a read-only sheet (large type for sunlight); the form comes when editing starts.
   await page.getByRole('heading', { name: `Issue Record: ${app.issueId}` }).waitFor();
-  await page.locator('.p-inputtext').first().waitFor();
+  await page.locator('.record-sheet').waitFor();
   await shoot(page, '5-issue-detail');
   await page.mouse.wheel(0, 700);
   await shoot(page, '5b-issue-detail-scrolled');
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await page.locator('.record-form form .p-inputtext').first().waitFor();
+  await shoot(page, '5c-issue-edit');
 
   await page.goto(`${app.base}/data/issue/new`);
   await page.locator('form').first().waitFor();
   await shoot(page, '6-issue-new');
-  const dropdown = page.locator('form .p-dropdown').first();
+  // The first one on screen (a collapsed section's fields are not).
+  const dropdown = page.locator('form .p-dropdown:visible').first();
   if ((await dropdown.count()) > 0) {
     await dropdown.click();
     await page.locator('.p-dropdown-panel').waitFor();
     await shoot(page, '6b-issue-new-dropdown');
     await page.keyboard.press('Escape');
   }
-  // Saving an empty form shows the form's errors.
+  // An issue needs no field filled in (a quick capture in the field): saving opens the new record.
   await page
     .getByRole('button', { name: /save|submit/i })
     .first()
     .click();
-  await shoot(page, '6c-issue-new-errors');
+  await page.getByText('Issue record created successfully').waitFor();
+  await shoot(page, '6c-issue-saved');
 
   await page.goto(`${app.base}/profile`);
   await page.getByRole('button', { name: 'Sign Out' }).click();
