@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
+import { rebuildDayCounts } from '../../src/server/records/store/day-counts.js';
 
 // The POI list's Excel export of 9,999 rows in Chromium at phone size, on the built app against
 // the real server: how long until the file is offered, and the longest task on the main thread
@@ -39,8 +40,10 @@ export async function run(): Promise<void> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const now = new Date().toISOString();
+  // All on today's date: the list opens on today, and its Excel export takes what the list shows.
+  const today = now.slice(0, 10);
   const rows = Array.from({ length: ROWS }, (_, i) => {
-    const time = `2026-11-${String(1 + (i % 20)).padStart(2, '0')} ${String(i % 24).padStart(2, '0')}:00:00`;
+    const time = `${today} ${String(i % 24).padStart(2, '0')}:${String(Math.floor(i / 24) % 60).padStart(2, '0')}:00`;
     const data = {
       reportTime: time,
       title: `POI ${i}`,
@@ -67,6 +70,8 @@ export async function run(): Promise<void> {
       .insertInto('rec_poi')
       .values(rows.slice(i, i + 500))
       .execute();
+  // Seeded around the record store: the day counts the lists read are rebuilt as its migration does.
+  await app.db.kysely.transaction().execute((trx) => rebuildDayCounts(trx, 'poi', 'rec_poi'));
 
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -86,6 +91,8 @@ export async function run(): Promise<void> {
       .getByText(/^POI \d+$/)
       .first()
       .waitFor();
+    const excel = await page.getByRole('button', { name: 'Excel' }).boundingBox();
+    if (excel === null) throw new Error('the Excel button is not on the screen');
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     // Run in the page (a browser script, so given as text: this file is type-checked for Node).
@@ -96,7 +103,12 @@ export async function run(): Promise<void> {
       }).observe({ type: 'longtask', buffered: false });
     `);
     const started = Date.now();
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.getByRole('button', { name: 'Excel' }).click()]);
+    // A tap where the button is, found before the timing starts: Playwright's own search for a
+    // button by its name runs on the page's main thread (over 100 ms at 4x) and is not the app's.
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 120_000 }),
+      page.mouse.click(excel.x + excel.width / 2, excel.y + excel.height / 2),
+    ]);
     const ms = Date.now() - started;
     const longest = (await page.evaluate('window.longest')) as number;
     const file = await download.path();
