@@ -40,8 +40,10 @@ describe('POI Excel export', () => {
     expect(q.get('params[beginReportTime]')).toBe('2026-11-01 00:00:00');
     expect(q.get('params[endReportTime]')).toBe('2026-11-20 23:59:59');
 
-    const [bytes, name] = save.mock.calls[0] as [ArrayBuffer, string];
+    const [file, name] = save.mock.calls[0] as [Blob, string];
     expect(name).toBe('poi_list_all.xlsx');
+    expect(file.type).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const bytes = await file.arrayBuffer();
     const book = XLSX.read(new Uint8Array(bytes), { type: 'array' });
     expect(book.SheetNames).toEqual(['POI']);
     const sheet = XLSX.utils.sheet_to_json<Record<string, unknown>>(book.Sheets['POI'] as XLSX.WorkSheet, { defval: '' });

@@ -1,10 +1,10 @@
 /// <reference lib="webworker" />
-import type { PoiExportAnswer, PoiExportJob } from './poi-rows';
+import { XLSX_TYPE, type PoiExportAnswer, type PoiExportJob } from './poi-rows';
 import { buildPoiWorkbook } from './poi-sheet';
 
 // Fetching, parsing and writing 9,999 rows takes a second or more of CPU on a phone: here, it
-// never freezes the screen; only the finished file crosses back (transferred, not copied).
-const post = (answer: PoiExportAnswer, transfer: Transferable[] = []): void => (self as unknown as Worker).postMessage(answer, transfer);
+// never freezes the screen; only the finished file crosses back, as a Blob (shared, not copied).
+const post = (answer: PoiExportAnswer): void => (self as unknown as Worker).postMessage(answer);
 
 self.onmessage = async (event: MessageEvent<PoiExportJob>) => {
   const { url, headers, kind } = event.data;
@@ -21,8 +21,7 @@ self.onmessage = async (event: MessageEvent<PoiExportJob>) => {
       post({ empty: true });
       return;
     }
-    const bytes = buildPoiWorkbook(kind, rows);
-    post({ bytes }, [bytes]);
+    post({ file: new Blob([buildPoiWorkbook(kind, rows)], { type: XLSX_TYPE }) });
   } catch (e) {
     post({ status: 0, msg: e instanceof Error ? e.message : String(e) });
   }

@@ -6,7 +6,7 @@ import { API_BASE } from '../api/config';
 import { signedDownloadUrl } from '../api/download';
 import { storage } from '../lib/storage';
 import type { Kind } from '../../shared/kind-types';
-import { sheetRows, type PoiExportAnswer, type PoiExportJob, type SheetKind } from './poi-rows';
+import { sheetRows, XLSX_TYPE, type PoiExportAnswer, type PoiExportJob, type SheetKind } from './poi-rows';
 import type { ListHeaderExtraProps } from '../engine/record-list';
 import { listQuery, type DateRange, type RecordRow } from '../engine/use-record-list';
 import { useTranslation } from 'react-i18next';
@@ -32,9 +32,9 @@ export function poiSheetRows(kind: Kind, rows: RecordRow[]): { columns: string[]
   return sheetRows(sheetKind(kind), rows);
 }
 
-/** Offers bytes as a file download. */
-export function saveBytes(bytes: ArrayBuffer, fileName: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([bytes], { type }));
+/** Offers a file for download. */
+export function saveFile(file: Blob, fileName: string): void {
+  const url = URL.createObjectURL(file);
   const a = document.createElement('a');
   a.href = url;
   a.download = fileName;
@@ -48,15 +48,15 @@ export function saveBytes(bytes: ArrayBuffer, fileName: string, type: string): v
  * Every POI matching the filter (page 1, 9999 rows) as poi_list_all.xlsx with one sheet 'POI'.
  * The spreadsheet library is loaded only now. Returns false when there was nothing to export.
  */
-export async function exportPoiExcel(kind: Kind, range: DateRange, save = saveBytes): Promise<boolean> {
+export async function exportPoiExcel(kind: Kind, range: DateRange, save = saveFile): Promise<boolean> {
   const query = listQuery(kind, 1, range, 9999);
-  let bytes: ArrayBuffer;
+  let file: Blob;
   if (typeof Worker === 'undefined') {
     // No workers (tests in jsdom): the same work in this thread.
     const res = await apiRequest<ListEnvelope<RecordRow>>('GET', `${kind.meta.apiPath}/list`, { query });
     const rows = Array.isArray(res.rows) ? res.rows : [];
     if (rows.length === 0) return false;
-    bytes = (await import('./poi-sheet')).buildPoiWorkbook(sheetKind(kind), rows);
+    file = new Blob([(await import('./poi-sheet')).buildPoiWorkbook(sheetKind(kind), rows)], { type: XLSX_TYPE });
   } else {
     const answer = await inWorker({
       url: new URL(`${API_BASE}${kind.meta.apiPath}/list${toQueryString(query)}`, window.location.href).href,
@@ -68,9 +68,9 @@ export async function exportPoiExcel(kind: Kind, range: DateRange, save = saveBy
       if (answer.status === 401) signOutOnUnauthorized();
       throw new ApiError(answer.status, answer.msg);
     }
-    bytes = answer.bytes;
+    file = answer.file;
   }
-  save(bytes, 'poi_list_all.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  save(file, 'poi_list_all.xlsx');
   return true;
 }
 
