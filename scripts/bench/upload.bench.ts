@@ -251,8 +251,9 @@ async function runOn(onPostgres: boolean): Promise<string[]> {
   const dbName = onPostgres ? 'PostgreSQL' : 'SQLite';
   console.log(`\ndatabase: ${dbName}; starting the server as npm start does (it builds first if the sources changed)…`);
   const summary: string[] = [];
-  const server = await startServer(env);
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
+    server = await startServer(env);
     const { base } = server;
     console.log(`server: pid ${server.child.pid}, ${base}`);
     const login = await fetch(`${base}/api/auth/login`, {
@@ -314,7 +315,7 @@ async function runOn(onPostgres: boolean): Promise<string[]> {
     }
     return summary;
   } finally {
-    await server.stop();
+    await server?.stop();
     fs.rmSync(work, { recursive: true, force: true });
     if (onPostgres) {
       await dropBenchSchema(schema);
