@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { loadConfig } from '../../src/server/config.js';
 import { FileStorage } from '../../src/server/files/storage.js';
-import { freePort } from '../lib/served-app.js';
+import { freePort, waitUp } from '../lib/served-app.js';
 import { BENCH_PG_URL, benchSchema, dropBenchSchema } from './postgres.js';
 
 // Upload throughput through the session protocol (5 MiB fragments, loopback) beside fs.copyFile of
@@ -206,19 +206,12 @@ async function startServer(env: Record<string, string>): Promise<{ base: string;
     if (child.exitCode === null) child.kill('SIGTERM');
     await exited;
   };
-  // The first start builds the client and the server (a minute or two on a small machine).
-  for (let waited = 0; ; waited += 200) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${said}`);
-    if (waited > 600_000) {
-      await stop();
-      throw new Error(`the server did not answer within 10 minutes:\n${said}`);
-    }
-    try {
-      if ((await fetch(`${base}/login`, { headers: { accept: 'text/html' } })).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
+  try {
+    // The first start builds the client and the server (a minute or two on a small machine).
+    await waitUp(base, child, 600);
+  } catch (e) {
+    await stop();
+    throw new Error(`${(e as Error).message}:\n${said}`, { cause: e });
   }
   return { base, child, stop };
 }

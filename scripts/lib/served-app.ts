@@ -36,8 +36,9 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function waitUp(base: string, child: { exitCode: number | null }): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+/** Resolves once the server at `base` serves its sign-in page; throws if its process exits or `seconds` pass first. */
+export async function waitUp(base: string, child: { exitCode: number | null }, seconds = 30): Promise<void> {
+  for (let i = 0; i < seconds * 10; i++) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
     try {
       const res = await fetch(`${base}/login`, { headers: { accept: 'text/html' } });
@@ -47,7 +48,7 @@ async function waitUp(base: string, child: { exitCode: number | null }): Promise
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('the server did not start within 30 s');
+  throw new Error(`the server did not start within ${seconds} s`);
 }
 
 /** A day of work for every kind, through the API as the app would send it; returns an issue's id. */
