@@ -162,6 +162,10 @@ describe('record screens in Chromium against the real server', () => {
     await snap(page, 'poi-list');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Excel' }).click()]);
     expect(download.suggestedFilename()).toBe('poi_list_all.xlsx');
+    // On a phone the link stays hovered after a tap: its text must stay readable, on no background.
+    const excel = page.getByRole('button', { name: 'Excel' });
+    await excel.hover();
+    expect(await excel.evaluate((b) => (b.matches(':hover') ? getComputedStyle(b).backgroundColor : 'not hovered'))).toBe('rgba(0, 0, 0, 0)');
     const file = await download.path();
     const book = XLSX.read(fs.readFileSync(file), { type: 'buffer' });
     expect(book.SheetNames).toEqual(['POI']);
