@@ -221,6 +221,8 @@ export interface KindProperty {
   'x-setBy'?: 'fileAnalyze';
   /** Earlier names of the property: values stored under them are read as this one's, and writes naming them land here. */
   'x-renamedFrom'?: string[];
+  /** Which value a read shows when a record holds one under this name and one under an old name: 'new' (this name's) or 'old'; the other is kept. */
+  'x-renamedWinner'?: 'new' | 'old';
   /** The label people see for each stored choice (enum value); a retired value may keep its label here. */
   'x-labels'?: Record<string, string>;
   /** The title and choice labels in another language (the schema's own are English). */

@@ -6,7 +6,7 @@ import { ANALYSIS_CONTEXT_KEYS, type KindProperty, type KindSchema } from './kin
 /** Property-level x- keywords our code understands. Anything else starting with x- is a typo. */
 /** The languages a schema may translate its English texts into (x-i18n, x-kind.i18n). */
 export const OTHER_LANGUAGES = ['zh'] as const;
-export const PROPERTY_X_KEYWORDS = ['x-ui', 'x-export', 'x-default', 'x-derived', 'x-setBy', 'x-renamedFrom', 'x-labels', 'x-i18n'] as const;
+export const PROPERTY_X_KEYWORDS = ['x-ui', 'x-export', 'x-default', 'x-derived', 'x-setBy', 'x-renamedFrom', 'x-renamedWinner', 'x-labels', 'x-i18n'] as const;
 /**
  * Standard JSON Schema keywords a property may use: the ones the server's validation, the app, the
  * API documentation and the checks of stored data (schema-evolution.ts valueProblem) all read.
@@ -269,6 +269,9 @@ const propertySchema = {
     // Earlier names of the property: stored values under them are read, filtered, sorted and
     // exported under this name, and a write naming one lands here (docs/decisions/034).
     'x-renamedFrom': { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' } },
+    // Which value a read shows when a record holds one under the name and one under an old name;
+    // the other is kept in the record and named in its warnings (docs/decisions/054).
+    'x-renamedWinner': { enum: ['new', 'old'] },
     // What people see for each stored choice: relabel here, never in enum (the stored value).
     'x-labels': { type: 'object', minProperties: 1, additionalProperties: nonEmpty },
     // The title (and choice labels) in another language than the schema's English (decision 038).
@@ -492,6 +495,8 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
         problems.push(`${file}: '${old}' is in x-renamedFrom of both ${oldNames.get(old) ?? ''} and ${field}; an old name can move to one property only`);
       oldNames.set(old, field);
     }
+    if (prop['x-renamedWinner'] !== undefined && prop['x-renamedFrom'] === undefined)
+      problems.push(`${file}: properties.${field}.x-renamedWinner needs x-renamedFrom: it chooses between the values under this name and its old names`);
     const labels = prop['x-labels'] as Record<string, string> | undefined;
     if (labels !== undefined && !Array.isArray(prop.enum))
       problems.push(`${file}: properties.${field}.x-labels needs an enum: it labels the enum's stored values`);

@@ -65,33 +65,99 @@ export function schemasVersion(schemas: Record<string, unknown>): string {
   );
 }
 
-/** Whether a record's data holds a value for a property, under its name or an old one. */
-function holderOf(kind: Pick<Kind, 'schema'>, data: Data, field: string): string | undefined {
-  if (Object.prototype.hasOwnProperty.call(data, field)) return field;
-  for (const old of kind.schema.properties[field]?.['x-renamedFrom'] ?? []) if (Object.prototype.hasOwnProperty.call(data, old)) return old;
-  return undefined;
+const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The stored keys a property's value may be under, in the order a read takes them: its own name,
+ * then its old names (x-renamedFrom); the old names first when its x-renamedWinner is 'old'
+ * (docs/decisions/054). Reads, writes, list filters and sorts, and the schema check all go by it.
+ */
+export function keysOf(kind: Pick<Kind, 'schema'>, field: string): string[] {
+  const prop = kind.schema.properties[field];
+  const old = prop?.['x-renamedFrom'] ?? [];
+  return prop?.['x-renamedWinner'] === 'old' ? [...old, field] : [field, ...old];
 }
 
-/** A property's value in stored data: under its name, or else under the first of its old names that has one. */
+/** The stored key a property's value is read from: the first of keysOf that the data has. */
+function holderOf(kind: Pick<Kind, 'schema'>, data: Data, field: string): string | undefined {
+  return keysOf(kind, field).find((key) => has(data, key));
+}
+
+/** A property's value in stored data: under its name, or under one of its old names (keysOf's order). */
 export function storedValue(kind: Pick<Kind, 'schema'>, data: Data, field: string): unknown {
   const holder = holderOf(kind, data, field);
   return holder === undefined ? undefined : data[holder];
 }
 
+/** Where a record read from the store carries its kept values (keptValues), for its warnings: not part of its JSON. */
+export const KEPT = Symbol('kept values');
+
+/** A stored value that a read does not show under its property: another of the property's keys holds the value shown. */
+export interface KeptValue {
+  field: string;
+  /** The stored key it is under (an old name, or the property's own name when an old one wins). */
+  key: string;
+  value: unknown;
+}
+
 /**
- * Stored data with values under old names moved to the properties that hold them now (the new
- * name wins when both are there). Returns the same object when nothing was renamed.
+ * The values a record holds under more than one key of the same property (a merge, or a rename
+ * onto a name that still held values) that differ from the one shown: never deleted by a write,
+ * named in the record's warnings and in the schema check's report (docs/decisions/054).
  */
-export function withRenames(kind: Pick<Kind, 'renamed'>, data: Data): Data {
+export function keptValues(kind: Pick<Kind, 'schema' | 'renamed'>, data: Data): KeptValue[] {
+  const out: KeptValue[] = [];
+  if (kind.renamed.size === 0) return out;
+  for (const field of new Set(kind.renamed.values())) {
+    const holder = holderOf(kind, data, field);
+    if (holder === undefined) continue;
+    for (const key of keysOf(kind, field))
+      if (key !== holder && has(data, key) && !isMissing(data[key]) && !same(data[key], data[holder])) out.push({ field, key, value: data[key] });
+  }
+  return out;
+}
+
+/**
+ * Stored data as the app and the API see it: each property's value under its name (keysOf), the old
+ * name it was read from left out; values kept under another of its keys stay under that key.
+ * Returns the same object when nothing was renamed.
+ */
+export function withRenames(kind: Pick<Kind, 'schema' | 'renamed'>, data: Data): Data {
   if (kind.renamed.size === 0) return data;
   let out: Data | undefined;
-  for (const [old, field] of kind.renamed) {
-    if (!Object.prototype.hasOwnProperty.call(data, old)) continue;
+  for (const field of new Set(kind.renamed.values())) {
+    const holder = holderOf(kind, data, field);
+    if (holder === undefined || holder === field) continue;
     out ??= { ...data };
-    if (!Object.prototype.hasOwnProperty.call(out, field)) out[field] = data[old];
-    delete out[old];
+    out[field] = data[holder];
+    delete out[holder];
   }
   return out ?? data;
+}
+
+/**
+ * The stored data after a write (docs/decisions/054): `before` is withRenames(stored), `after` is
+ * that with the write's changes. Only the keys of what changed are written, each property's at the
+ * key its value is read from, so no value the write did not change is removed or overwritten; a
+ * property whose only stored key is an old name moves to its name (the same value, read the same).
+ */
+export function writeBack(kind: Pick<Kind, 'schema' | 'renamed'>, stored: Data, before: Data, after: Data): Data {
+  const out: Data = { ...stored };
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (same(before[key], after[key])) continue;
+    const target = has(kind.schema.properties, key) ? (holderOf(kind, stored, key) ?? key) : key;
+    if (after[key] === undefined) delete out[target];
+    else out[target] = after[key];
+  }
+  for (const field of new Set(kind.renamed.values())) {
+    const present = keysOf(kind, field).filter((key) => has(out, key));
+    const only = present.length === 1 ? (present[0] as string) : field;
+    if (only === field) continue;
+    out[field] = out[only];
+    delete out[only];
+  }
+  return out;
 }
 
 const TYPE_WORDS: Record<string, string> = { number: 'a number', integer: 'a whole number', string: 'text', boolean: 'true or false' };
@@ -159,8 +225,10 @@ export function isMissing(value: unknown): boolean {
  * that its kind's schema would not accept now, each with what is wrong. A record saved under an
  * earlier version of its schema keeps such values until someone changes them.
  */
-export function recordWarnings(kind: Pick<Kind, 'schema' | 'fields'>, record: Data): FieldWarning[] {
+export function recordWarnings(kind: Pick<Kind, 'schema' | 'fields'>, record: Data & { [KEPT]?: KeptValue[] }): FieldWarning[] {
   const out: FieldWarning[] = [];
+  for (const { field, key, value } of record[KEPT] ?? [])
+    out.push({ field, title: kind.schema.properties[field]?.title ?? field, problem: `also holds ${preview(value)} under '${key}', kept and not shown` });
   const required = new Set(kind.schema.required ?? []);
   for (const field of kind.fields) {
     if (SCOPE_FIELDS.has(field)) continue;

@@ -43,13 +43,16 @@ export function isNumberField(kind: Kind, field: string): boolean {
  * or one per column (default asc). The list route's schema has let through only the columns the
  * kind may be sorted by and the four directions (records/routes.ts).
  */
+/** The property a list parameter names: itself, or the property that an old name (x-renamedFrom) moved to. */
+const current = (kind: Kind, name: string): string => kind.renamed.get(name) ?? name;
+
 function parseOrder(kind: Kind, query: Record<string, unknown>): SortKey[] {
   const rawColumns = query['orderByColumn'];
   if (typeof rawColumns !== 'string') return [];
   const rawAsc = query['isAsc'];
   const directions = typeof rawAsc === 'string' ? rawAsc.split(',').map((d) => d.trim().toLowerCase()) : [];
   return rawColumns.split(',').map((c, i) => {
-    const field = c.trim();
+    const field = current(kind, c.trim());
     const column = field === kind.meta.dateField ? 'record_date' : field === 'id' ? 'id' : 'data';
     const dir = directions[i] ?? directions[0] ?? 'asc';
     return { field, column, numeric: column === 'data' && isNumberField(kind, field), asc: dir.startsWith('asc') };
@@ -64,13 +67,15 @@ function parseOrder(kind: Kind, query: Record<string, unknown>): SortKey[] {
 function parseFilters(kind: Kind, query: Record<string, unknown>): FieldFilter[] {
   const declared = kind.meta.filters ?? {};
   const filters: FieldFilter[] = [];
-  for (const [key, value] of Object.entries(query)) {
+  for (const [sent, value] of Object.entries(query)) {
+    // A filter under an old name (a tab or bookmark kept from before a rename) means the property now.
+    const key = current(kind, sent);
     if (RESERVED.has(key) || key.startsWith('params[') || !Object.prototype.hasOwnProperty.call(kind.schema.properties, key)) continue;
     const how = declared[key];
     if (how === undefined) {
       const names = Object.keys(declared);
       throw badRequest(
-        `${key} is not a filter of ${kind.meta.titles.list}; ${names.length > 0 ? `filter by one of: ${names.join(', ')}` : 'it has no filters'}`,
+        `${sent} is not a filter of ${kind.meta.titles.list}; ${names.length > 0 ? `filter by one of: ${names.join(', ')}` : 'it has no filters'}`,
       );
     }
     if (typeof value === 'string' || typeof value === 'number') filters.push({ field: key, how, value });

@@ -153,6 +153,10 @@ function conflictSchema(kind: Kind) {
 function listQueryOf(kind: Kind): Record<string, unknown> {
   const { begin, end } = kind.meta.rangeParams;
   const sortable = [...new Set([kind.meta.dateField, 'id', ...(kind.meta.sortable ?? [])])];
+  // Old names (x-renamedFrom) still sort and filter, as the property they moved to: lists kept on
+  // phones and in bookmarks from before a rename (docs/decisions/054).
+  const oldNames = (field: string): string[] => kind.schema.properties[field]?.['x-renamedFrom'] ?? [];
+  const sortNames = [...sortable, ...sortable.flatMap(oldNames)];
   const dateBound = (description: string) => ({ type: 'string', format: 'datetime-text', description });
   const listQuery: Record<string, unknown> = {
     pageNum: {
@@ -166,7 +170,7 @@ function listQueryOf(kind: Kind): Record<string, unknown> {
     pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 10, description: `Rows per page, 1 to ${MAX_PAGE_SIZE}` },
     orderByColumn: {
       type: 'string',
-      pattern: listOf(sortable),
+      pattern: listOf(sortNames),
       description: `Sort column (default: newest first by the date field), or several as a,b: ${sortable.join(', ')}`,
       ...message(
         `must be one of the columns ${kind.meta.titles.list} can be sorted by (${sortable.join(', ')}), or several of them as a,b`,
@@ -193,6 +197,7 @@ function listQueryOf(kind: Kind): Record<string, unknown> {
     listQuery[field] = isNumberField(kind, field)
       ? { type: 'number', description: `Filter: equal to ${title}` }
       : { type: 'string', maxLength: 200, description: `Filter: ${how === 'exact' ? 'equal to' : 'contains (any case)'} ${title}` };
+    for (const old of oldNames(field)) listQuery[old] = { ...(listQuery[field] as object), description: `The same as ${field} (its earlier name)` };
   }
   return listQuery;
 }

@@ -1,7 +1,7 @@
 import { toSortableDateTime } from '../../shared/formats.js';
 import type { Kind, KindProperty, KindRegistry, KindSchema } from '../../shared/kind-types.js';
 import { toKind } from '../../shared/kinds.js';
-import { isMissing, SCOPE_FIELDS, storedValue, valueProblem } from '../../shared/schema-evolution.js';
+import { isMissing, keptValues, keysOf, SCOPE_FIELDS, storedValue, valueProblem } from '../../shared/schema-evolution.js';
 import type { RecordTableName } from '../db/types.js';
 import type { StoredData } from './stored-data.js';
 
@@ -13,10 +13,17 @@ import type { StoredData } from './stored-data.js';
  */
 
 /** Why stored values do not fit the schema files. */
-export type Reason = 'type' | 'enum' | 'limit' | 'required' | 'removed' | 'renamed';
+export type Reason = 'type' | 'enum' | 'limit' | 'required' | 'removed' | 'renamed' | 'conflict' | 'kept';
 
 /** Reasons that need a decision when a change brings them: the others are information. */
 export const DECISION_REASONS: ReadonlySet<Reason> = new Set(['type', 'limit', 'required', 'removed']);
+
+/**
+ * Whether a finding needs the admin's decision: a change brought it (DECISION_REASONS), or records
+ * hold two values for one property and the schema does not say which is shown (x-renamedWinner).
+ */
+export const findingNeedsDecision = (f: Pick<Finding, 'reason' | 'fresh'>): boolean =>
+  f.reason === 'conflict' || (DECISION_REASONS.has(f.reason) && f.fresh > 0);
 
 export interface Finding {
   field: string;
@@ -95,11 +102,9 @@ export function recordFindings(kind: Kind, data: Record<string, unknown>): Recor
     const prop = props[field];
     if (prop === undefined) continue;
     const value = storedValue(kind, data, field);
-    if (!has(data, field)) {
-      const old = (prop['x-renamedFrom'] ?? []).find((name) => has(data, name));
-      if (old !== undefined && !isMissing(data[old]))
-        out.push({ field, reason: 'renamed', detail: `values under the old name '${old}', read as '${field}'`, value: old });
-    }
+    const holder = keysOf(kind, field).find((key) => has(data, key));
+    if (holder !== undefined && holder !== field && !isMissing(data[holder]))
+      out.push({ field, reason: 'renamed', detail: `values under the old name '${holder}', read as '${field}'`, value: holder });
     if (isMissing(value)) {
       // As the record's warnings have it (schema-evolution.ts recordWarnings): read-only fields are the server's.
       if (required.has(field) && prop.readOnly !== true) out.push({ field, reason: 'required', detail: 'no value, and the field is required' });
@@ -109,6 +114,10 @@ export function recordFindings(kind: Kind, data: Record<string, unknown>): Recor
     if (problem === undefined) continue;
     const reason = reasonOf(prop, value);
     out.push({ field, reason, detail: problem, ...(reason === 'enum' ? { value: show(value) } : {}) });
+  }
+  for (const { field, key, value } of keptValues(kind, data)) {
+    const reason = props[field]?.['x-renamedWinner'] === undefined ? 'conflict' : 'kept';
+    out.push({ field, reason, detail: `'${key}' holds ${show(value)}, kept and not shown`, value: key });
   }
   for (const [key, value] of Object.entries(data)) {
     if (has(props, key) || kind.renamed.has(key) || SCOPE_FIELDS.has(key) || isMissing(value)) continue;
@@ -201,9 +210,7 @@ export async function reportStoredData(registry: KindRegistry, store: StoredData
     const records = await store.count(table);
     if (records > 0) orphans.push({ table, kind: name, records });
   }
-  const needsDecision =
-    orphans.length > 0 ||
-    kinds.some((k) => (k.dateField !== undefined && k.total > 0) || k.findings.some((f) => DECISION_REASONS.has(f.reason) && f.fresh > 0));
+  const needsDecision = orphans.length > 0 || kinds.some((k) => (k.dateField !== undefined && k.total > 0) || k.findings.some(findingNeedsDecision));
   return { database: store.describe, servedKnown: served !== undefined, kinds, orphans, needsDecision };
 }
 
@@ -214,6 +221,8 @@ const REASON_WORDS: Record<Reason, string> = {
   required: 'required',
   removed: 'removed',
   renamed: 'renamed',
+  conflict: 'two values',
+  kept: 'kept value',
 };
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
@@ -231,6 +240,10 @@ function describeFinding(f: Finding, kind: string): string {
       return `${topValues(f.values, false)} no longer among the choices: kept and shown as stored; label ${f.values.size === 1 ? 'it' : 'them'} in x-labels or add ${f.values.size === 1 ? 'it' : 'them'} back to enum`;
     case 'renamed':
       return `values under ${topValues(f.values, true)}, read as '${f.field}'`;
+    case 'conflict':
+      return `a value under ${topValues(f.values, true)} as well as the one shown as '${f.field}': both are kept; say which is shown with "x-renamedWinner": "new" or "old" in properties.${f.field}`;
+    case 'kept':
+      return `values under ${topValues(f.values, true)} kept, not shown (x-renamedWinner): named in each record's warnings and history`;
     case 'removed':
       return `values kept in the records, hidden: '${f.field}' is no longer a property of ${kind}.schema.json (add it back, or to a property's x-renamedFrom, to see them again)`;
     case 'required':
@@ -274,7 +287,7 @@ export function formatDataReport(report: DataReport): string[] {
     }
     const rows = [[' ', 'field', 'finding', 'records', 'this change', 'e.g. records', 'what it means']];
     for (const f of k.findings) {
-      const needs = DECISION_REASONS.has(f.reason) && f.fresh > 0;
+      const needs = findingNeedsDecision(f);
       if (needs) decisions++;
       rows.push([
         needs ? '!' : ' ',

@@ -4,7 +4,7 @@ import { recordTable } from '../../db/tables.js';
 import type { Database, Dialect, RecordTableName } from '../../db/types.js';
 import { badRequest } from '../../http/envelope.js';
 import type { Kind } from '../../../shared/kind-types.js';
-import { withRenames } from '../../../shared/schema-evolution.js';
+import { keysOf, withRenames } from '../../../shared/schema-evolution.js';
 import type { ListQuery } from '../list-query.js';
 import type { RecordData } from '../validation.js';
 import { rangeTotal } from './day-counts.js';
@@ -116,7 +116,7 @@ export abstract class KyselyReads implements RecordReads {
    * (saved under an earlier schema) reads as no value, never as an error (docs/decisions/034).
    */
   private field(kind: Kind, field: string, numeric: boolean): RawBuilder<unknown> {
-    const names = [field, ...(kind.schema.properties[field]?.['x-renamedFrom'] ?? [])];
+    const names = keysOf(kind, field);
     const one = (name: string): RawBuilder<unknown> => {
       if (this.dialect === 'sqlite') return sql`json_extract(data, ${`$."${name.replaceAll('"', '""')}"`})`;
       // storedJsonb: a stored escape jsonb refuses (a lone surrogate) must not fail the list.

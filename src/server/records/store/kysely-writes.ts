@@ -3,7 +3,7 @@ import { recordTable } from '../../db/tables.js';
 import type { Database, Dialect } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import { toSortableDateTime } from '../../../shared/formats.js';
-import { withRenames } from '../../../shared/schema-evolution.js';
+import { withRenames, writeBack } from '../../../shared/schema-evolution.js';
 import { mergeEdit } from '../merge.js';
 import type { RecordData } from '../validation.js';
 import { adjustDayCounts, dayOf } from './day-counts.js';
@@ -73,8 +73,10 @@ export abstract class KyselyWrites implements RecordWrites {
     this.writingIn(trx, kind, actor.project);
     const row = await this.find(trx, kind, actor.project, id, true);
     if (!row) return { status: 'missing' } as const;
-    // Values under old names are moved to the names that hold them now (x-renamedFrom).
-    const current = withRenames(kind, JSON.parse(row.data) as RecordData);
+    // The edit is made on the record under today's names (x-renamedFrom) and written back to the
+    // stored keys it changed alone (docs/decisions/054).
+    const stored = JSON.parse(row.data) as RecordData;
+    const current = withRenames(kind, stored);
     const sent: RecordData = { ...edit.set };
     for (const field of edit.cleared) sent[field] = null;
     let apply = sent;
@@ -94,9 +96,9 @@ export abstract class KyselyWrites implements RecordWrites {
       else next[field] = value;
     }
     const finished = finish(next, current);
-    const json = JSON.stringify(finished);
+    const json = JSON.stringify(writeBack(kind, stored, current, finished));
     // Nothing changed (a repeated save, or every field already as sent): no new version.
-    if (json === row.data || json === JSON.stringify(current)) return { status: 'updated', record: toRecord(kind, row) } as const;
+    if (json === row.data || JSON.stringify(finished) === JSON.stringify(current)) return { status: 'updated', record: toRecord(kind, row) } as const;
     const now = new Date().toISOString();
     const version = row.version + 1;
     const recordDate = toSortableDateTime(finished[kind.meta.dateField]);

@@ -3,7 +3,7 @@ import { Prepared } from '../../db/prepared.js';
 import { recordTable } from '../../db/tables.js';
 import type { Database, Dialect, IdempotencyKeyTable, RecordTable } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
-import { withRenames } from '../../../shared/schema-evolution.js';
+import { KEPT, keptValues, withRenames } from '../../../shared/schema-evolution.js';
 import type { RecordData } from '../validation.js';
 import { dayCountUpsert } from './day-counts.js';
 import { generationBump, generationRead } from './generations.js';
@@ -18,8 +18,12 @@ const RECORD_COLUMNS = ['id', 'project_name', 'vehicle_no', 'record_date', 'data
 
 /** The record as the API returns it: schema fields in schema order, the promoted columns, and its version. */
 export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data'> & { version?: number }): RecordData {
-  // Values stored under a property's old names are read under its name now (x-renamedFrom).
-  return recordOf(kind, row, withRenames(kind, JSON.parse(row.data) as RecordData));
+  // Values stored under a property's old names are read under its name now (x-renamedFrom); a value
+  // another of its keys holds is named in the record's warnings (docs/decisions/054).
+  const stored = JSON.parse(row.data) as RecordData;
+  const record = recordOf(kind, row, withRenames(kind, stored));
+  const kept = keptValues(kind, stored);
+  return kept.length === 0 ? record : Object.assign(record, { [KEPT]: kept });
 }
 
 /** The record as the API returns it, from a row's columns and its data, parsed and under today's names. */
