@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { attachmentFolderOf } from '../../shared/attachments.js';
 import type { Kind, PackageMeta } from '../../shared/kind-types.js';
+import { KEPT, type KeptValue } from '../../shared/schema-evolution.js';
 import type { DateRange } from '../stats/stats-repository.js';
 import { listAttachments, lazyFile, type AttachmentFile, type AttachmentSource } from './attachments.js';
 import type { DayRecords } from './day-records.js';
@@ -23,10 +24,16 @@ export interface PackageJob {
   language?: SheetLanguage;
 }
 
-/** The fields a package shows of a record: the schema's export fields, in schema order. */
-function exported(kind: Kind, record: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The fields a package shows of a record: the schema's export fields, in schema order, and the
+ * values it keeps under another of a property's names, by the name they are stored under
+ * (`keptValues`, docs/decisions/054): an export hides no stored value a read names.
+ */
+function exported(kind: Kind, record: Record<string, unknown> & { [KEPT]?: KeptValue[] }): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of kind.exportFields) if (field in record) out[field] = record[field];
+  const kept = record[KEPT];
+  if (kept !== undefined) out['keptValues'] = Object.fromEntries(kept.map((k) => [k.key, k.value]));
   return out;
 }
 
