@@ -23,6 +23,9 @@ interface Field {
   type: 'string' | 'integer';
   old: string[];
   winner?: 'new' | 'old';
+  required?: boolean;
+  /** Integer fields: values below it (stored before the limit) no longer fit. */
+  minimum?: number;
 }
 
 /** What the generator does next; indices pick among what exists then (modulo), so shrinking keeps sequences valid. */
@@ -36,7 +39,9 @@ export type Op =
   | { t: 'merge'; a: number; b: number }
   | { t: 'renameOnto'; field: number; hidden: number }
   | { t: 'winner'; field: number; old: boolean }
-  | { t: 'retype'; field: number };
+  | { t: 'retype'; field: number }
+  | { t: 'require'; field: number }
+  | { t: 'limit'; field: number };
 
 const idx = fc.nat({ max: 7 });
 /** SCHEMA_FUZZ_WITHOUT=winner,retype leaves those ops out (a main that does not know x-renamedWinner yet, say). */
@@ -52,6 +57,8 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ t: fc.constant('renameOnto' as const), field: idx, hidden: idx }), weight: 2 },
   { arbitrary: fc.record({ t: fc.constant('winner' as const), field: idx, old: fc.boolean() }), weight: without.has('winner') ? 0 : 1 },
   { arbitrary: fc.record({ t: fc.constant('retype' as const), field: idx }), weight: 1 },
+  { arbitrary: fc.record({ t: fc.constant('require' as const), field: idx }), weight: 1 },
+  { arbitrary: fc.record({ t: fc.constant('limit' as const), field: idx }), weight: 1 },
 );
 
 const PATH = '/api/vtp/probeRecord';
@@ -80,8 +87,10 @@ function probeSchema(fields: Field[]): Json {
       type: f.type,
       ...(f.old.length > 0 ? { 'x-renamedFrom': f.old } : {}),
       ...(f.winner ? { 'x-renamedWinner': f.winner } : {}),
+      ...(f.minimum !== undefined && f.type === 'integer' ? { minimum: f.minimum } : {}),
     };
-  return { ...base, $id: 'probe.schema.json', title: 'Probe Record' };
+  const required = fields.filter((f) => f.required).map((f) => f.name);
+  return { ...base, $id: 'probe.schema.json', title: 'Probe Record', ...(required.length > 0 ? { required } : {}) };
 }
 
 /** The shipped schemas and the generated kind, in a new folder. */
@@ -181,7 +190,7 @@ async function apply(w: World, op: Op): Promise<string> {
       const body: Json = { refuelTime: `${DAY} 08:00:00` };
       const values = new Set<string | number>();
       w.fields.forEach((f, i) => {
-        if (!op.fill[i % op.fill.length]) return;
+        if (!op.fill[i % op.fill.length] && !f.required) return;
         const v = w.fresh(f.type);
         body[f.name] = v;
         values.add(v);
@@ -241,6 +250,15 @@ async function apply(w: World, op: Op): Promise<string> {
     case 'retype':
       if (field === undefined) return 'skip';
       field.type = field.type === 'string' ? 'integer' : 'string';
+      break;
+    case 'require':
+      if (field === undefined) return 'skip';
+      field.required = !field.required;
+      break;
+    case 'limit':
+      // Values stored so far fall below it; new ones (fresh() counts up) fit.
+      if (field === undefined || field.type !== 'integer') return 'skip';
+      field.minimum = 900_000 + w.tokens + 1;
       break;
   }
   await w.restart();
