@@ -15,14 +15,16 @@ const day = (d: Date | null): string | null =>
 
 /**
  * Kept in sessionStorage, so opening a record and coming back finds the list as the tester left
- * it; a new tab or a new visit starts fresh.
+ * it; a new tab or a new visit starts fresh. A filter kept under a field's old name (x-renamedFrom:
+ * the app was updated meanwhile) is carried over to the field's name now (docs/decisions/054).
  */
 export function loadListState(kind: Kind): ListState | null {
   try {
     const raw = window.sessionStorage.getItem(keyOf(kind));
     if (raw === null) return null;
     const v = JSON.parse(raw) as { page?: unknown; from?: unknown; to?: unknown; filters?: unknown };
-    const filters = v.filters && typeof v.filters === 'object' ? Object.fromEntries(Object.entries(v.filters).filter(([, x]) => typeof x === 'string')) : {};
+    const kept = v.filters && typeof v.filters === 'object' ? Object.entries(v.filters).filter(([, x]) => typeof x === 'string') : [];
+    const filters = Object.fromEntries(kept.map(([name, x]) => [kind.renamed.get(name) ?? name, x]));
     return {
       page: typeof v.page === 'number' && Number.isInteger(v.page) && v.page > 0 ? v.page : 1,
       range: { from: parseDateText(v.from) ?? null, to: parseDateText(v.to) ?? null },
