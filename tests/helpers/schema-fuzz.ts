@@ -292,6 +292,13 @@ async function invariants(w: World): Promise<void> {
   const list = await w.request('GET', `${PATH}/list?pageSize=1000`);
   if (list['code'] !== 200) throw new Error(`list -> ${JSON.stringify(list)}`);
   const listed = new Set((list['rows'] as Json[]).map((r) => r['id'] as number));
+  // A sort under any name of a sortable field answers, as the field's own name does.
+  for (const f of w.fields.filter((x) => x.type === 'integer'))
+    for (const name of [f.name, ...f.old]) {
+      const sorted = await w.request('GET', `${PATH}/list?pageSize=1000&orderByColumn=${name}&isAsc=desc`);
+      if (sorted['code'] !== 200 || (sorted['rows'] as Json[]).length !== list['rows'].length)
+        throw new Error(`sorting by ${name} -> ${JSON.stringify(sorted).slice(0, 300)}`);
+    }
   for (const id of w.ids) {
     if (!listed.has(id)) throw new Error(`#${id} is not listed`);
     const got = await w.read(id);
