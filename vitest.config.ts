@@ -14,7 +14,7 @@ export default defineConfig({
           name: 'server',
           include: ['tests/server/**/*.test.ts', 'tests/shared/**/*.test.ts'],
           environment: 'node',
-          // PostgreSQL schemas of the run are dropped once, at its end (tests/helpers/pg-schemas.ts).
+          // PostgreSQL schemas of the run are dropped once, at its end (tests/helpers/database-schemas.ts).
           globalSetup: ['tests/helpers/pg-global.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv } from '../src/server/config.js';
 import { openDb } from '../src/server/db/database.js';
 import { migrate } from '../src/server/db/migrations.js';
-import { randomPassword } from '../src/server/users/passwords.js';
+import { randomPassword } from '../src/server/users/password-hashing.js';
 import { loadRegistry } from '../src/server/schemas.js';
 import { isWorker, UserInputError, UserRepository, workerProjects } from '../src/server/users/user-repository.js';
 

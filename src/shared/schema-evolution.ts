@@ -22,7 +22,7 @@ export interface FieldWarning {
 
 /**
  * Fields every record has that people never edit (the server sets and scopes by them): not warned
- * about. schema-check.ts's REQUIRED_READONLY_FIELDS, not imported: that module compiles the
+ * about. meta-check.ts's REQUIRED_READONLY_FIELDS, not imported: that module compiles the
  * meta-schema with ajv, which must stay out of the app.
  */
 export const SCOPE_FIELDS: ReadonlySet<string> = new Set(['id', 'projectName', 'vehicleNo']);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { dropRunSchemas, RUN_ENV } from './pg-schemas.js';
+import { dropRunSchemas, RUN_ENV } from './database-schemas.js';
 
 /** The server suite's global setup: names this run (workers inherit it) and drops its schemas at the end. */
 export default function setup(): () => Promise<void> {

@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { newSchemaName } from './pg-schemas.js';
+import { newSchemaName } from './database-schemas.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { buildApp } from '../../src/server/app.js';

@@ -3,7 +3,7 @@ import { Kysely, sql, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../../src/server/db/database.js';
 import { builtOnceQuery, Prepared, preparedName } from '../../src/server/db/prepared.js';
-import { newSchemaName } from '../helpers/pg-schemas.js';
+import { newSchemaName } from '../helpers/database-schemas.js';
 import type { Database } from '../../src/server/db/types.js';
 
 // The statements of every write are built once through Kysely and run with new values, since building

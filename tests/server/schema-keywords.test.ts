@@ -2,10 +2,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RecordValidator } from '../../src/server/records/validation.js';
 import { readSchemaFiles, registryFrom } from '../../src/server/schemas.js';
-import { checkKindSchema } from '../../src/shared/schema-check.js';
+import { checkKindSchema } from '../../src/shared/meta-check.js';
 import { ROOT } from '../helpers/server.js';
 
-// A property's keywords are closed (src/shared/schema-check.ts PROPERTY_STANDARD_KEYWORDS): what the
+// A property's keywords are closed (src/shared/meta-check.ts PROPERTY_STANDARD_KEYWORDS): what the
 // check lets through compiles in the server's strict validator (records/validation.ts), so that a
 // schema file never stops the server with a stack trace naming no file.
 

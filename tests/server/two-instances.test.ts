@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { newSchemaName } from '../helpers/pg-schemas.js';
+import { newSchemaName } from '../helpers/database-schemas.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, dbTargets } from '../helpers/server.js';
 import { processEnv, startProcess, type ServerProcess } from '../helpers/process.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { attachmentFolderOf, fillFolderTemplate } from '../../src/shared/attachments.js';
 import { ISSUE_FOLDER_TEMPLATE, issueAttachmentFolder } from '../helpers/issue-folder.js';
-import { checkKindSchema } from '../../src/shared/schema-check.js';
+import { checkKindSchema } from '../../src/shared/meta-check.js';
 import { readSchemaFiles, registryFrom } from '../../src/server/schemas.js';
 import { ROOT } from '../helpers/server.js';
 

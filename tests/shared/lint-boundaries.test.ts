@@ -42,7 +42,7 @@ describe('import boundaries (ESLint)', () => {
     ['src/server/x.ts', "import { buildRegistry } from '../shared/kinds.js';"],
     ['src/server/db/x.ts', "import { ConfigError } from '../config.js';"],
     ['src/server/users/x.ts', "import { openDb } from '../db/database.js';"],
-    ['src/server/auth/x.ts', "import { hashPassword } from '../users/passwords.js';"],
+    ['src/server/auth/x.ts', "import { hashPassword } from '../users/password-hashing.js';"],
     ['src/server/files/x.ts', "import { currentUser } from '../auth/authenticate.js';"],
   ])('allows %s: %s', async (file, code) => {
     expect(await problems(file, `${code}\nexport const used = [${/import \{ (\w+)/.exec(code)?.[1]}];\n`)).toEqual([]);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkKindSchema, checkRegistry } from '../../src/shared/schema-check.js';
+import { checkKindSchema, checkRegistry } from '../../src/shared/meta-check.js';
 import type { KindSchema } from '../../src/shared/kind-types.js';
 import { readSchemaFiles } from '../../src/server/schemas.js';
 import { ROOT } from '../helpers/server.js';

@@ -15,7 +15,7 @@ import { useRecordDetail } from './use-record-detail';
 import { ConflictDialog } from './conflict-dialog';
 import { OfflineLine } from '../ui/offline-line';
 import { RecordSummary } from './record-summary';
-import { RecordSheet } from './record-sheet';
+import { RecordSheet, type ValueText } from './record-sheet';
 import { loadRecordForm, useRecordForm } from './use-record-form';
 import { useFormOutdated } from '../api/form-version';
 import { checkForUpdates } from '../updates/update-check';
@@ -141,11 +141,13 @@ export function RecordDetail({
   id,
   sections = [],
   topSections = [],
+  valueText,
 }: {
   kind: Kind;
   id: string;
   sections?: DetailSection[];
   topSections?: DetailSection[];
+  valueText?: ValueText | undefined;
 }) {
   const navigate = useNavigate();
   const location = useLocation();
@@ -226,7 +228,7 @@ export function RecordDetail({
         </>
       ) : (
         // Viewing: a read-only sheet, with what the kind adds (attachments) right under its key facts.
-        <RecordSheet kind={kind} schema={form.schema} uiSchema={form.uiSchema} record={shown}>
+        <RecordSheet kind={kind} schema={form.schema} uiSchema={form.uiSchema} record={shown} valueText={valueText}>
           {sectionViews}
         </RecordSheet>
       )}

@@ -11,7 +11,6 @@ import { contractText } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
 import { parseConnectors, readYesNo } from './widgets/widget-values';
 import { labelOf } from '../../shared/schema-evolution';
-import { analysisValueText } from '../kinds/issue-status/stored-values';
 
 /**
  * A record in view mode: a read-only sheet, not a disabled form. The kind's title and key facts
@@ -119,17 +118,22 @@ function Row({ name, label, value, multiline, help }: { name: string; label: str
   );
 }
 
+/** A kind's own words for some stored values (kinds/extensions.ts); undefined leaves a value to the sheet. */
+export type ValueText = (field: string, value: unknown) => string | undefined;
+
 export function RecordSheet({
   kind,
   schema,
   uiSchema,
   record,
+  valueText,
   children,
 }: {
   kind: Kind;
   schema: RJSFSchema;
   uiSchema: UiSchema;
   record: Record<string, unknown>;
+  valueText?: ValueText | undefined;
   children?: ReactNode;
 }) {
   const [showEmpty, setShowEmpty] = useState(false);
@@ -149,8 +153,8 @@ export function RecordSheet({
   const value = (name: string): ReactNode => {
     const prop = properties[name];
     if (!prop) return null;
-    // The analysis flow's stored words (AI_PROCESS, READY...) in the language on screen (docs/decisions/045).
-    return analysisValueText(kind, name, record[name]) ?? shownValue(prop, (uiSchema[name] ?? {}) as UiSchema, record[name], record);
+    // Such as the analysis flow's stored words (AI_PROCESS, READY...) in the language on screen (docs/decisions/045).
+    return valueText?.(name, record[name]) ?? shownValue(prop, (uiSchema[name] ?? {}) as UiSchema, record[name], record);
   };
   const row = (name: string): ReactNode => {
     const prop = properties[name];

@@ -9,7 +9,7 @@ function at(tree: unknown, path: string): unknown {
 /**
  * A text a kind's schema gives in x-kind (titles, tile labels, messages...), in the language on
  * screen: the schema's own text is English; another language's stands at the same path under
- * x-kind.i18n.<language> (decision 038; schema-check.ts holds each to a text of x-kind). A schema
+ * x-kind.i18n.<language> (decision 038; meta-check.ts holds each to a text of x-kind). A schema
  * that has no translation of a text shows its English one.
  */
 export function kindText(kind: Kind, path: string, schemaText: string): string {

@@ -1,9 +1,11 @@
 import { createElement, useMemo } from 'react';
 import type { AnalysisMeta, Kind } from '../../shared/kind-types';
 import type { DetailSection, DetailSectionProps } from '../engine/record-detail';
+import type { ValueText } from '../engine/record-sheet';
 import type { ListHeaderExtra } from '../engine/record-list';
 import { LazyAttachmentsCard } from './attachments/lazy-attachments-card';
-import { LazyIssueStatusStrip } from './issue-status/lazy-status-strip';
+import { LazyStatusStrip } from './issue-status/lazy-status-strip';
+import { analysisValueText } from './issue-status/stored-values';
 import { PoiExports } from './poi-exports';
 
 /**
@@ -13,11 +15,6 @@ import { PoiExports } from './poi-exports';
 export const listHeaderExtras: Record<string, ListHeaderExtra[]> = {
   poi: [PoiExports],
 };
-
-/** Sections below a kind's detail form: the Attachments card of every kind with x-kind.attachments. */
-export function detailSections(kind: Kind): DetailSection[] {
-  return kind.meta.attachments ? [LazyAttachmentsCard] : [];
-}
 
 /**
  * A record's analysis values under the contract's names (issueStatus, videoAnalysisStatus,
@@ -39,14 +36,20 @@ function AnalysisStrip(props: DetailSectionProps) {
   const { analysis } = props.kind.meta;
   // One object per record value: the strip's effects follow the record.
   const record = useMemo(() => (analysis ? analysisValues(analysis, props.record) : props.record), [analysis, props.record]);
-  return createElement(LazyIssueStatusStrip, { ...props, record });
+  return createElement(LazyStatusStrip, { ...props, record });
 }
 
 /**
- * Sections above the form: the status strip (video analysis, desensitization, AI report) of every
- * kind that declares x-kind.analysis. Submitting to AI (first submit and resubmit) waits for the
- * analysis service's calls, under the kind's API path.
+ * What a kind adds to its detail screen: the Attachments card under the key facts, for a kind with
+ * x-kind.attachments; for a kind with x-kind.analysis, the status strip above the sheet (submitting
+ * to AI waits for the analysis service's calls, under the kind's API path) and the sheet's words for
+ * the stored values of the fields the block names (AI_PROCESS, READY…) in the language on screen.
  */
-export function detailTopSections(kind: Kind): DetailSection[] {
-  return kind.meta.analysis ? [AnalysisStrip] : [];
+export function detailExtras(kind: Kind): { sections: DetailSection[]; topSections: DetailSection[]; valueText: ValueText | undefined } {
+  const { analysis, attachments } = kind.meta;
+  return {
+    sections: attachments ? [LazyAttachmentsCard] : [],
+    topSections: analysis ? [AnalysisStrip] : [],
+    valueText: analysis ? (field, value) => analysisValueText(kind, field, value) : undefined,
+  };
 }

@@ -9,7 +9,7 @@ import { sendFile } from '../files/send-file.js';
 import { writeBodyToFile } from '../files/write-body.js';
 import type { UploadLimits } from '../files/upload-limits.js';
 import { workerProjects } from '../users/user-repository.js';
-import { analysisSchemas, ANALYSIS_TASK_ID } from './api-schemas.js';
+import { analysisSchemas, ANALYSIS_TASK_ID } from './route-schemas.js';
 import type { AnalysisJobs, Job, Worker } from './jobs.js';
 import { zhKindTitle } from '../records/zh-names.js';
 import { DESENSITIZED_FOLDER, fileName, folderOf, mediaFiles } from './media.js';

@@ -4,8 +4,8 @@ import { message } from '../http/route-validation.js';
 import type { User, UserRepository } from '../users/user-repository.js';
 import { bearerToken, currentUser } from './authenticate.js';
 import { clientKey, type LoginThrottle, type Refusal as ThrottleRefusal } from './login-throttle.js';
-import { HashingBusyError } from '../users/passwords.js';
-import { admitSignIn, checkSignIn, type Admission } from './passwords.js';
+import { HashingBusyError } from '../users/password-hashing.js';
+import { admitSignIn, checkSignIn, type Admission } from './password-check.js';
 import type { TokenStore } from './tokens.js';
 
 export interface AuthDeps {
@@ -22,7 +22,7 @@ function minutes(seconds: number): string {
   return `${m} minute${m === 1 ? '' : 's'}`;
 }
 
-/** The server's busy-hashing refusal (passwords.ts) in Chinese (docs/decisions/045). */
+/** The server's busy-hashing refusal (password-check.ts) in Chinese (docs/decisions/045). */
 const HASHING_BUSY_ZH = '服务器正忙于验证登录，请几秒后再试';
 
 /** POST /auth/login: the contract's body and answer. */
@@ -153,7 +153,7 @@ function throttled(refusal: ThrottleRefusal): ApiError {
 async function checkAttempt(request: FastifyRequest, deps: AuthDeps, username: string, password: string, client: string): Promise<User | undefined> {
   let admission: Admission;
   try {
-    // Bounded per address and per username before any database work (passwords.ts).
+    // Bounded per address and per username before any database work (password-check.ts).
     admission = await admitSignIn(client, username, () => deps.throttle.isKnown(username, client));
   } catch (e) {
     if (e instanceof HashingBusyError) throw retryLater(503, e.message, 3, HASHING_BUSY_ZH);

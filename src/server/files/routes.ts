@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { filesSchemas } from './api-schemas.js';
+import { filesSchemas } from './route-schemas.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { currentLinkClaim, currentUser } from '../auth/authenticate.js';

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { sessionSchemas } from './api-schemas.js';
+import { sessionSchemas } from './route-schemas.js';
 import { isHost } from '../http/input-guard.js';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -29,7 +29,7 @@ export interface SessionDeps {
 const SWEEP_EVERY_MS = 60_000;
 const GONE = 'This upload session does not exist or has expired; start the upload again with a new session';
 
-/** createUploadSession's body as its schema lets it through (api-schemas.ts): the name is in one of its two places. */
+/** createUploadSession's body as its schema lets it through (route-schemas.ts): the name is in one of its two places. */
 interface CreateBody {
   fileName?: string;
   fileSize?: number;

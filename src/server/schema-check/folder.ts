@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { KindSchema } from '../../shared/kind-types.js';
-import { checkKindSchema, checkRegistry } from '../../shared/schema-check.js';
+import { checkKindSchema, checkRegistry } from '../../shared/meta-check.js';
 import { parseSchemaText, type ParsedSchemaText, type PlacedProblem } from './source.js';
 
 /**
  * The check of a folder of schema files that the server runs at every start (schemas.ts) and
  * `npm run schemas:check` runs before a deploy: JSON syntax, then the meta-check of each file and
- * of the kinds together (src/shared/schema-check.ts), each problem as `file:line:column: message`.
+ * of the kinds together (src/shared/meta-check.ts), each problem as `file:line:column: message`.
  */
 
 export const SCHEMA_FILE_SUFFIX = '.schema.json';

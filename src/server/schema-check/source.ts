@@ -176,7 +176,7 @@ function valueAt(value: unknown, segments: Array<string | number>): unknown {
 }
 
 /**
- * The path a check's message is about: src/shared/schema-check.ts writes '<dotted path> <what>'
+ * The path a check's message is about: src/shared/meta-check.ts writes '<dotted path> <what>'
  * ('properties.city has unknown keyword …', 'x-kind.card.lines[1].field …'); the registry's
  * messages name a value ('api /vtp/poi is also used by …'), found here in the file.
  */

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { randomPassword } from './passwords.js';
+import { randomPassword } from './password-hashing.js';
 import type { UserRepository } from './user-repository.js';
 
 /**

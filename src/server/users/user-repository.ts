@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, UserTable } from '../db/types.js';
-import { hashPassword } from './passwords.js';
+import { hashPassword } from './password-hashing.js';
 
 export type User = Selectable<UserTable>;
 

@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hashesComputed } from '../../../src/server/users/passwords.js';
+import { hashesComputed } from '../../../src/server/users/password-hashing.js';
 import { ALICE, BOB, CAROL, dbTargets, useTestServer, type TestServer } from '../../helpers/server.js';
 import { requestFrom, type RawReply } from './net.js';
 

@@ -16,7 +16,7 @@ describe.each(dbTargets())('sign-in throttling under attack on $name', (target) 
     const verified = replies.filter((r) => r.status === 401 || r.status === 200);
     expect(verified.length).toBeLessThanOrEqual(5);
     // The rest are refused unchecked: locked (429), or past the sign-ins one address may have
-    // handled at once (503, passwords.ts).
+    // handled at once (503, auth/password-check.ts).
     const refused = replies.filter((r) => r.status === 429 || r.status === 503);
     expect(refused.length).toBe(40 - verified.length);
     for (const r of refused) {

@@ -4,10 +4,10 @@ import type { DetailSectionProps } from '../../engine/record-detail';
 import { Indicator, PhaseLine } from './indicator';
 import { Button } from 'primereact/button';
 import { analysisPhase } from './phase';
-import { showFirstSubmit, showResubmit, type IssueValues } from './rules';
+import { showFirstSubmit, showResubmit, type AnalysisValues } from './rules';
 
 // Its own chunk (dialogs, polling, submit): extensions.ts is also read by the list screens.
-const IssueStatusStrip = lazy(() => import('./status-strip').then((m) => ({ default: m.IssueStatusStrip })));
+const StatusStrip = lazy(() => import('./status-strip').then((m) => ({ default: m.StatusStrip })));
 
 /**
  * The strip as the record has it, inert, in the same place and size while the real one loads: with
@@ -16,11 +16,11 @@ const IssueStatusStrip = lazy(() => import('./status-strip').then((m) => ({ defa
 function StripPreview({ record, editing }: { record: Record<string, unknown>; editing: boolean }) {
   const { t } = useTranslation();
   if (record['id'] === undefined || record['id'] === null) return null;
-  const issue = record as IssueValues;
-  const submitIcon = showFirstSubmit(issue, editing) ? 'pi pi-send' : showResubmit(issue, editing) ? 'pi pi-replay' : undefined;
+  const values = record as AnalysisValues;
+  const submitIcon = showFirstSubmit(values, editing) ? 'pi pi-send' : showResubmit(values, editing) ? 'pi pi-replay' : undefined;
   return (
     <div className="status-strip" aria-hidden="true">
-      <PhaseLine phase={analysisPhase(record as IssueValues, null)} />
+      <PhaseLine phase={analysisPhase(record as AnalysisValues, null)} />
       <Indicator stage="analysis" status={record['videoAnalysisStatus']} />
       <Indicator stage="desensitization" status={record['videoDesensitizationStatus']} />
       <div className="status-indicator status-other">
@@ -32,11 +32,11 @@ function StripPreview({ record, editing }: { record: Record<string, unknown>; ed
   );
 }
 
-/** The issue's status strip, loaded when an issue's detail first shows it. */
-export function LazyIssueStatusStrip(props: DetailSectionProps) {
+/** The analysis status strip, loaded when a detail screen first shows it. */
+export function LazyStatusStrip(props: DetailSectionProps) {
   return (
     <Suspense fallback={<StripPreview record={props.record} editing={props.editing} />}>
-      <IssueStatusStrip {...props} />
+      <StatusStrip {...props} />
     </Suspense>
   );
 }

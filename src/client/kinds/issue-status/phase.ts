@@ -1,6 +1,6 @@
 import { t } from '../../i18n';
 import type { AiStatus } from './ai-api';
-import type { IssueValues, Tone } from './rules';
+import type { AnalysisValues, Tone } from './rules';
 import { workerReasonText } from './stored-values';
 
 /**
@@ -33,10 +33,10 @@ export function waitedFor(sinceIso: string | null | undefined, now: number = Dat
 }
 
 /**
- * Where the issue's analysis is, from the server's latest answer (live) or, before it came, the
- * record as loaded; null when the issue was never submitted (nothing to say).
+ * Where the record's analysis is, from the server's latest answer (live) or, before it came, the
+ * record as loaded; null when the record was never submitted (nothing to say).
  */
-export function analysisPhase(record: IssueValues, live: AiStatus | null, now: number = Date.now()): Phase | null {
+export function analysisPhase(record: AnalysisValues, live: AiStatus | null, now: number = Date.now()): Phase | null {
   const analysis = live ? live.videoAnalysisStatus : record.videoAnalysisStatus;
   const desensitization = live ? live.videoDesensitizationStatus : record.videoDesensitizationStatus;
   const state = live?.state ?? null;

@@ -1,9 +1,16 @@
-import type { IssueRecord } from '../../../shared/generated';
-
 /** docs/PRODUCT.md section 4 and section 4, My Profile: when the submit icons show and how the indicators are coloured. */
 
-/** A record of the issue kind as the detail screen holds it: its fields as issue.schema.json types them. */
-export type IssueValues = Partial<IssueRecord>;
+/**
+ * A record's analysis as the strip reads it, whatever kind declares x-kind.analysis: the values of
+ * the fields the block names under the contract's names (kinds/extensions.ts analysisValues).
+ */
+export interface AnalysisValues {
+  id?: number | null;
+  issueStatus?: string;
+  videoAnalysisStatus?: string;
+  videoDesensitizationStatus?: string;
+  aiVideoAnalysisReport?: string;
+}
 
 export type Tone = 'ready' | 'doing' | 'done' | 'other';
 
@@ -17,13 +24,13 @@ export function toneOf(status: unknown): Tone {
 
 const STARTED = new Set(['READY', 'DOING', 'DONE']);
 
-/** The resubmit icon: the issue is in AI processing and the form is not being edited. */
-export function showResubmit(record: IssueValues, editing: boolean): boolean {
+/** The resubmit icon: the record is in AI processing and the form is not being edited. */
+export function showResubmit(record: AnalysisValues, editing: boolean): boolean {
   return !editing && record.issueStatus === 'AI_PROCESS';
 }
 
 /** The first-submit icon: not editing, and none of the two statuses and the report text is READY, DOING or DONE. */
-export function showFirstSubmit(record: IssueValues, editing: boolean): boolean {
+export function showFirstSubmit(record: AnalysisValues, editing: boolean): boolean {
   if (editing) return false;
   return ![record.videoAnalysisStatus, record.videoDesensitizationStatus, record.aiVideoAnalysisReport].some(
     (value) => value !== undefined && STARTED.has(value),
@@ -31,7 +38,7 @@ export function showFirstSubmit(record: IssueValues, editing: boolean): boolean 
 }
 
 /** The AI report opens only when the analysis is DONE and there is a report. */
-export function reportReady(record: IssueValues): boolean {
+export function reportReady(record: AnalysisValues): boolean {
   const report = record.aiVideoAnalysisReport;
   return record.videoAnalysisStatus === 'DONE' && typeof report === 'string' && report.trim() !== '';
 }

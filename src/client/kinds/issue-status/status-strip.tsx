@@ -7,7 +7,7 @@ import type { SubmitMode } from './ai-api';
 import { ReportDialog } from './report-dialog';
 import { Indicator, PhaseLine } from './indicator';
 import { analysisPhase } from './phase';
-import { reportReady, showFirstSubmit, showResubmit, type IssueValues } from './rules';
+import { reportReady, showFirstSubmit, showResubmit, type AnalysisValues } from './rules';
 import { SubmitDialog } from './submit-dialog';
 import { useAiAnalysis } from './use-ai-analysis';
 import { workerReasonText } from './stored-values';
@@ -15,21 +15,21 @@ import { workerReasonText } from './stored-values';
 export { toneOf } from './rules';
 
 /**
- * The issue's status strip: video analysis, desensitization and the AI report, with the
+ * The status strip of a kind with x-kind.analysis: video analysis, desensitization and the AI report, with the
  * first-submit and resubmit icons of docs/PRODUCT.md section 4, My Profile. While a job waits or runs it follows the
  * server (useAiAnalysis), so the indicators go blue, yellow, green without a reload.
  */
-export function IssueStatusStrip({ kind, record, editing, reload }: DetailSectionProps) {
+export function StatusStrip({ kind, record, editing, reload }: DetailSectionProps) {
   const { t } = useTranslation();
   const ai = useAiAnalysis(kind.meta.apiPath, record, editing, reload);
   const [reportOpen, setReportOpen] = useState(false);
   const [confirming, setConfirming] = useState<SubmitMode | null>(null);
   const [error, setError] = useState<string | null | undefined>(undefined);
-  const issue = record as IssueValues;
-  if (issue.id === undefined || issue.id === null) return null;
-  const report = typeof issue.aiVideoAnalysisReport === 'string' ? issue.aiVideoAnalysisReport : '';
+  const values = record as AnalysisValues;
+  if (values.id === undefined || values.id === null) return null;
+  const report = typeof values.aiVideoAnalysisReport === 'string' ? values.aiVideoAnalysisReport : '';
   // The icons follow the statuses the strip shows (the server's latest), the report and issueStatus the record.
-  const current: IssueValues = { ...issue, ...ai.shown };
+  const current: AnalysisValues = { ...values, ...ai.shown };
   const canOpen = reportReady(current) && report.trim() !== '';
 
   async function confirm(mode: SubmitMode): Promise<void> {
@@ -41,7 +41,7 @@ export function IssueStatusStrip({ kind, record, editing, reload }: DetailSectio
 
   return (
     <div className="status-strip" aria-label={t('ai.strip')}>
-      <PhaseLine phase={analysisPhase(issue, ai.live)} />
+      <PhaseLine phase={analysisPhase(values, ai.live)} />
       <Indicator stage="analysis" status={ai.shown.videoAnalysisStatus} onFailedTap={showError} />
       <Indicator stage="desensitization" status={ai.shown.videoDesensitizationStatus} onFailedTap={showError} />
       <button

@@ -1,4 +1,4 @@
-import type { IssueValues } from './rules';
+import type { AnalysisValues } from './rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { t } from '../../i18n';
 import { useToast } from '../../ui/toast';
@@ -51,7 +51,7 @@ export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, 
   const busy = useRef(false);
   const visible = usePageVisible();
 
-  // Another issue: forget what was learnt about the last one.
+  // Another record: forget what was learnt about the last one.
   useEffect(() => setLive(null), [id]);
 
   const watching = live !== null ? isRunning(live) : looksRunning(record);
@@ -144,12 +144,10 @@ export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, 
   }, [apiPath, id, live]);
 
   // What the indicators show: the server's latest answer, else the record as loaded.
-  const issue = record as IssueValues;
-  const shown: Pick<IssueValues, 'videoAnalysisStatus' | 'videoDesensitizationStatus'> = {
-    videoAnalysisStatus: (live ? (live.videoAnalysisStatus ?? undefined) : issue.videoAnalysisStatus) as IssueValues['videoAnalysisStatus'],
-    videoDesensitizationStatus: (live
-      ? (live.videoDesensitizationStatus ?? undefined)
-      : issue.videoDesensitizationStatus) as IssueValues['videoDesensitizationStatus'],
+  const values = record as AnalysisValues;
+  const shown: Pick<AnalysisValues, 'videoAnalysisStatus' | 'videoDesensitizationStatus'> = {
+    videoAnalysisStatus: live ? (live.videoAnalysisStatus ?? undefined) : values.videoAnalysisStatus,
+    videoDesensitizationStatus: live ? (live.videoDesensitizationStatus ?? undefined) : values.videoDesensitizationStatus,
   };
   return { shown, live, submitting, submit, loadError };
 }

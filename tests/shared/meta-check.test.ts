@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkKindSchema } from '../../src/shared/schema-check.js';
+import { checkKindSchema } from '../../src/shared/meta-check.js';
 import { readSchemaFiles, registryFrom } from '../../src/server/schemas.js';
 import { ROOT } from '../helpers/server.js';
 

@@ -1,7 +1,7 @@
-import { HashingBusyError, hashOnce, verifyPassword } from '../users/passwords.js';
+import { HashingBusyError, hashOnce, verifyPassword } from '../users/password-hashing.js';
 
 // Sign-ins are admitted and checked here; the hashing itself (scrypt, its thread-pool slots) is
-// the users' (users/passwords.ts), which creating and changing users share.
+// the users' (users/password-hashing.ts), which creating and changing users share.
 
 /**
  * Sign-ins handled at once per client address and per username (usual addresses aside), and how
