@@ -74,8 +74,8 @@ export interface Config {
     userCeiling: number;
     maxUserDelaySeconds: number;
     perAddressPerMinute: number;
-    /** An address a user signed in from stays their usual address this long: it skips the many-address slow-down and its password check goes first. */
-    knownAddressSeconds: number;
+    /** A device cookie set at a sign-in stays valid this long: it skips the many-address slow-down and its password check goes first (0: none). */
+    deviceSeconds: number;
   };
 }
 
@@ -269,7 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
       userCeiling: integer(env, 'LOGIN_USER_CEILING', 20, 1, 100000),
       maxUserDelaySeconds: integer(env, 'LOGIN_USER_MAX_DELAY_SECONDS', 30, 1, 3600),
       perAddressPerMinute: integer(env, 'LOGIN_ADDRESS_PER_MINUTE', 30, 1, 100000),
-      knownAddressSeconds: integer(env, 'LOGIN_KNOWN_ADDRESS_DAYS', 30, 0, 365) * 86400,
+      deviceSeconds: integer(env, 'LOGIN_DEVICE_DAYS', 90, 0, 400) * 86400,
     },
   };
 }

@@ -58,6 +58,25 @@ describe('Login', () => {
     expect(localStorage.getItem('vehicleNo')).toBe('VX-42');
   });
 
+  it("lands on the app's home after a redirect that would leave the app, and on the path after one that stays", async () => {
+    for (const [redirect, landing] of [
+      ['/\\evil.example/', '/data'],
+      ['//evil.example', '/data'],
+      ['/profile', '/profile'],
+    ]) {
+      fakeFetch({ 'POST /api/auth/login': okLogin(), 'GET /api/system/user/getInfo': okInfo({ userName: 'alice' }) });
+      const view = renderApp(`/login?redirect=${encodeURIComponent(redirect!)}`);
+      const user = userEvent.setup();
+      await user.type(await screen.findByLabelText('Username'), 'alice');
+      await user.type(screen.getByLabelText('Password'), 'secret-pass');
+      await user.click(screen.getByRole('button', { name: 'Sign in' }));
+      await waitFor(() => expect(current.location?.pathname, redirect).toBe(landing));
+      expect(screen.queryByText('Login failed')).toBeNull();
+      view.unmount();
+      localStorage.clear();
+    }
+  });
+
   it("stores '-1' as the project when the user has no department", async () => {
     fakeFetch({ 'POST /api/auth/login': okLogin(), 'GET /api/system/user/getInfo': okInfo({ userName: 'bob' }) });
     renderApp('/login');

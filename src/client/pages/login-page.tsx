@@ -2,15 +2,14 @@ import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
+import { appPath } from '../auth/app-path';
 import { useAuth } from '../auth/auth-context';
 import type { FromState } from '../auth/require-auth';
 import { preloadToast, useToast } from '../ui/toast';
 
-/** Where to go after signing in: the remembered origin, or '/' (which leads to /data). */
+/** Where to go after signing in: the remembered origin, or '/' (which leads to /data); only ever a path of this app. */
 function destination(state: unknown, search: string): string {
-  const from = (state as FromState | null)?.from ?? new URLSearchParams(search).get('redirect') ?? '/';
-  // Only paths of this app: never an absolute URL that would leave it.
-  return from.startsWith('/') && !from.startsWith('//') && !from.startsWith('/login') ? from : '/';
+  return appPath((state as FromState | null)?.from ?? new URLSearchParams(search).get('redirect'));
 }
 
 export function LoginPage() {

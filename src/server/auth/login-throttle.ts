@@ -11,8 +11,6 @@ export interface ThrottleSettings {
   userCeiling: number;
   /** The longest wait between attempts on a username over its ceiling: slowed, never locked. */
   maxUserDelaySeconds: number;
-  /** How long an address a user signed in from stays their usual address (skips the many-address slow-down). */
-  knownAddressSeconds: number;
 }
 
 /** Why an attempt may not be checked now, and for how long. */
@@ -32,11 +30,10 @@ export interface Refusal {
  * addresses only spaces attempts out once past userCeiling (a growing delay, capped), so a
  * distributed guesser is slowed to a crawl without ever locking the real user out.
  *
- * An address a user signed in from successfully within knownAddressSeconds is their usual
- * address (row 'k:<user>\n<address>', remembered until next_at): attempts from it skip the
- * many-address slow-down, so a guesser rotating addresses cannot keep the owner out; only that
- * pair's own lock applies. An attempt refused by the slow-down is handed back to the pair counter,
- * so refusals the user did not earn never lock their address.
+ * An attempt carrying a valid device cookie of the user (device-cookies.ts) skips the many-address
+ * slow-down, so a guesser rotating addresses cannot keep the owner out; only that pair's own lock
+ * applies. An attempt refused by the slow-down is handed back to the pair counter, so refusals the
+ * user did not earn never lock their address.
  */
 export class LoginThrottle {
   constructor(
@@ -45,10 +42,10 @@ export class LoginThrottle {
   ) {}
 
   /**
-   * Reserves an attempt for username from client; undefined when it may go ahead. known: the
-   * client is the user's usual address (isKnown), which skips the many-address slow-down.
+   * Reserves an attempt for username from client; undefined when it may go ahead. trusted: the
+   * attempt carries a valid device cookie of the user, which skips the many-address slow-down.
    */
-  async reserve(username: string, client: string, known = false, now = Date.now()): Promise<Refusal | undefined> {
+  async reserve(username: string, client: string, trusted = false, now = Date.now()): Promise<Refusal | undefined> {
     const pair = pairKey(username, client);
     const { maxFailures, windowSeconds, lockSeconds } = this.settings;
     const pairRefusal = await this.take(pair, now, {
@@ -58,7 +55,7 @@ export class LoginThrottle {
       windowMs: windowSeconds * 1000,
     });
     if (pairRefusal !== undefined) return { reason: 'locked', retryAfterSeconds: pairRefusal };
-    if (known) return undefined;
+    if (trusted) return undefined;
     const userRefusal = await this.takeUser(`u:${userKey(username)}`, now);
     if (userRefusal !== undefined) {
       // No password was checked: the pair must not move towards its lock for it.
@@ -84,12 +81,6 @@ export class LoginThrottle {
     );
   }
 
-  /** Whether client signed in as username successfully within knownAddressSeconds. */
-  async isKnown(username: string, client: string, now = Date.now()): Promise<boolean> {
-    const row = await this.db.selectFrom('login_attempts').select('next_at').where('key', '=', knownKey(username, client)).executeTakeFirst();
-    return row?.next_at !== null && row?.next_at !== undefined && Number(row.next_at) > now;
-  }
-
   /** Deletes counters that can no longer refuse anything (a day past their window). */
   async prune(now = Date.now()): Promise<void> {
     const dayAgo = now - 86_400_000 - this.settings.windowSeconds * 1000;
@@ -101,20 +92,9 @@ export class LoginThrottle {
       .execute();
   }
 
-  /**
-   * A successful sign-in: the pair's failures are forgiven (the username's slow-down is not), and
-   * the address becomes (or stays) the user's usual address for knownAddressSeconds.
-   */
-  async succeeded(username: string, client: string, now = Date.now()): Promise<void> {
-    const until = now + this.settings.knownAddressSeconds * 1000;
-    await counterWrite(this.db, async (db) => {
-      await db.deleteFrom('login_attempts').where('key', '=', pairKey(username, client)).execute();
-      await db
-        .insertInto('login_attempts')
-        .values({ key: knownKey(username, client), failures: 0, window_start: now, locked_until: null, next_at: until })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ window_start: now, next_at: until }))
-        .execute();
-    });
+  /** A successful sign-in: the pair's failures are forgiven (the username's slow-down is not). */
+  async succeeded(username: string, client: string): Promise<void> {
+    await counterWrite(this.db, (db) => db.deleteFrom('login_attempts').where('key', '=', pairKey(username, client)).execute());
   }
 
   /**
@@ -191,10 +171,9 @@ function waitSeconds(until: number | string | null | undefined, now: number): nu
 }
 
 const pairKey = (username: string, client: string) => `p:${userKey(username)}\n${client}`;
-const knownKey = (username: string, client: string) => `k:${userKey(username)}\n${client}`;
 
 // Usernames are compared as typed, but the counter must not be dodged by changing case.
-function userKey(username: string): string {
+export function userKey(username: string): string {
   return username.toLowerCase().slice(0, 100);
 }
 

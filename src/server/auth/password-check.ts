@@ -4,7 +4,7 @@ import { HashingBusyError, hashOnce, verifyPassword } from '../users/password-ha
 // the users' (users/password-hashing.ts), which creating and changing users share.
 
 /**
- * Sign-ins handled at once per client address and per username (usual addresses aside), and how
+ * Sign-ins handled at once per client address and per username (trusted devices aside), and how
  * many more may wait their turn; any beyond are refused at once (503). See admitSignIn. An address
  * may have more waiting than a username: an office behind one address signs in at nine together.
  */
@@ -43,39 +43,39 @@ function leave(map: Map<string, Gate>, key: string): void {
   else if (--gate.active <= 0) map.delete(key);
 }
 
-/** A sign-in admitted to be handled: whether it comes from the user's usual address, and its places to give back. */
+/** A sign-in admitted to be handled: whether it carries a valid device cookie of the user, and its places to give back. */
 export interface Admission {
-  usual: boolean;
+  trusted: boolean;
   release: () => void;
 }
 
 /**
  * Admits a sign-in before anything else is done for it (database included): at most
- * CHECKS_PER_ADDRESS per client address and CHECKS_PER_USERNAME per username (usual addresses
+ * CHECKS_PER_ADDRESS per client address and CHECKS_PER_USERNAME per username (trusted devices
  * aside) are handled at once, WAITING_PER_ADDRESS / WAITING_PER_USERNAME more wait their turn, and
  * any beyond are refused at once (HashingBusyError, 503), whether the username exists or not. So a flood of one username from
  * many addresses costs a few database turns and hashes, not one per request, and cannot hold a
- * real user's queries up behind its own. `isUsual` is asked once the address's place is held.
+ * real user's queries up behind its own. `isTrusted` (a valid device cookie) is asked once the address's place is held.
  */
-export async function admitSignIn(address: string, username: string, isUsual: () => Promise<boolean>): Promise<Admission> {
+export async function admitSignIn(address: string, username: string, isTrusted: () => Promise<boolean>): Promise<Admission> {
   const name = username.toLowerCase().slice(0, 100);
   await enter(perAddress, address, CHECKS_PER_ADDRESS, WAITING_PER_ADDRESS);
-  let usual = false;
+  let trusted = false;
   try {
-    usual = await isUsual();
-    if (!usual) await enter(perUsername, name, CHECKS_PER_USERNAME, WAITING_PER_USERNAME);
+    trusted = await isTrusted();
+    if (!trusted) await enter(perUsername, name, CHECKS_PER_USERNAME, WAITING_PER_USERNAME);
   } catch (e) {
     leave(perAddress, address);
     throw e;
   }
   let released = false;
   return {
-    usual,
+    trusted,
     release: () => {
       if (released) return;
       released = true;
       leave(perAddress, address);
-      if (!usual) leave(perUsername, name);
+      if (!trusted) leave(perUsername, name);
     },
   };
 }
@@ -83,9 +83,9 @@ export async function admitSignIn(address: string, username: string, isUsual: ()
 /**
  * A sign-in's password check. A username that does not exist (stored undefined) costs no scrypt:
  * its answer waits as long as recent real checks took (one calibration hash per process), so
- * timing does not tell whether the user exists. A check from the user's usual address goes first.
+ * timing does not tell whether the user exists. A check from a trusted device goes first.
  */
-export async function checkSignIn(password: string, stored: string | undefined, usual: boolean): Promise<boolean> {
+export async function checkSignIn(password: string, stored: string | undefined, trusted: boolean): Promise<boolean> {
   const started = Date.now();
   if (stored === undefined) {
     if (typicalMs === undefined) {
@@ -98,7 +98,7 @@ export async function checkSignIn(password: string, stored: string | undefined, 
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     return false;
   }
-  const valid = await verifyPassword(password, stored, usual);
+  const valid = await verifyPassword(password, stored, trusted);
   const took = Date.now() - started;
   typicalMs = typicalMs === undefined ? took : typicalMs * 0.8 + took * 0.2;
   return valid;

@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ApiError, badRequest, ok, retryLater, unauthorized } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
 import type { User, UserRepository } from '../users/user-repository.js';
 import { bearerToken, currentUser } from './authenticate.js';
+import type { Device, DeviceCookies } from './device-cookies.js';
 import { clientKey, type LoginThrottle, type Refusal as ThrottleRefusal } from './login-throttle.js';
 import { HashingBusyError } from '../users/password-hashing.js';
 import { admitSignIn, checkSignIn, type Admission } from './password-check.js';
@@ -12,6 +13,7 @@ export interface AuthDeps {
   users: UserRepository;
   tokens: TokenStore;
   throttle: LoginThrottle;
+  devices: DeviceCookies;
   clientId: string;
   /** Sign-in requests per client address per minute, whatever the usernames (@fastify/rate-limit). */
   perAddressPerMinute: number;
@@ -148,27 +150,35 @@ function throttled(refusal: ThrottleRefusal): ApiError {
 /**
  * The password check of an admitted sign-in: the attempt is reserved first (so a parallel burst
  * cannot get more checks than the limit; a success forgives it afterwards), then the user is read
- * and the password checked. The user when it matched, undefined when not.
+ * and the password checked. The user when it matched (undefined when not), and the valid device
+ * cookie the attempt carried.
  */
-async function checkAttempt(request: FastifyRequest, deps: AuthDeps, username: string, password: string, client: string): Promise<User | undefined> {
+async function checkAttempt(
+  request: FastifyRequest,
+  deps: AuthDeps,
+  username: string,
+  password: string,
+  client: string,
+): Promise<{ user: User | undefined; device: Device | undefined }> {
   let admission: Admission;
+  let device: Device | undefined;
   try {
     // Bounded per address and per username before any database work (password-check.ts).
-    admission = await admitSignIn(client, username, () => deps.throttle.isKnown(username, client));
+    admission = await admitSignIn(client, username, async () => (device = await deps.devices.check(username, request.headers.cookie)) !== undefined);
   } catch (e) {
     if (e instanceof HashingBusyError) throw retryLater(503, e.message, 3, HASHING_BUSY_ZH);
     throw e;
   }
   try {
-    const refusal = await deps.throttle.reserve(username, client, admission.usual);
+    const refusal = await deps.throttle.reserve(username, client, admission.trusted);
     if (refusal !== undefined) {
       request.log.info({ username }, `sign-in refused: ${refusal.reason}`);
       throw throttled(refusal);
     }
     const user = await deps.users.findByUsername(username);
-    // A missing user costs no hash (an equal-time wait instead); a usual address is checked first.
-    const valid = await checkSignIn(password, user?.password_hash, admission.usual);
-    return valid ? user : undefined;
+    // A missing user costs no hash (an equal-time wait instead); a trusted device is checked first.
+    const valid = await checkSignIn(password, user?.password_hash, admission.trusted);
+    return { user: valid ? user : undefined, device };
   } catch (e) {
     if (e instanceof HashingBusyError) {
       // Not checked: the attempt does not count towards this address's lock.
@@ -181,20 +191,23 @@ async function checkAttempt(request: FastifyRequest, deps: AuthDeps, username: s
   }
 }
 
-/** POST /auth/login: a Bearer token for a right username and password. */
-function signIn(deps: AuthDeps) {
-  return async (request: FastifyRequest) => {
+/** POST /auth/login: a Bearer token for a right username and password, and a new device cookie (device-cookies.ts). */
+function signIn(deps: AuthDeps, cookiePath: string) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     const { username, password, clientId } = request.body as { username: string; password: string; clientId?: string };
     if (username.length > 100 || password.length > 200) throw unauthorized('Incorrect username or password', '用户名或密码错误');
     if (clientId !== undefined && clientId !== deps.clientId)
       throw badRequest('clientId is not known to this server; check the app configuration', '此服务器不认识该 clientId，请检查应用配置');
     const client = clientKey(request.ip);
-    const user = await checkAttempt(request, deps, username, password, client);
+    const { user, device } = await checkAttempt(request, deps, username, password, client);
     if (!user) {
       request.log.info({ username }, 'sign-in failed');
+      if (device !== undefined) await deps.devices.failed(device);
       throw unauthorized('Incorrect username or password', '用户名或密码错误');
     }
     await deps.throttle.succeeded(username, client);
+    const cookie = await deps.devices.issue(username, device, { path: cookiePath, secure: request.protocol === 'https' });
+    if (cookie !== undefined) reply.header('set-cookie', cookie);
     const { token, expiresIn } = await deps.tokens.issue(user.id);
     request.log.info({ username }, 'signed in');
     return ok({ access_token: token, expire_in: expiresIn, client_id: deps.clientId });
@@ -203,7 +216,12 @@ function signIn(deps: AuthDeps) {
 
 /** /auth/login, /auth/logout and /system/user/getInfo, as the RuoYi-style client calls them. */
 export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<void> {
-  app.post('/auth/login', { config: { rateLimit: perAddressLimit(deps.perAddressPerMinute), public: true }, schema: LOGIN_SCHEMA }, signIn(deps));
+  app.post(
+    '/auth/login',
+    { config: { rateLimit: perAddressLimit(deps.perAddressPerMinute), public: true }, schema: LOGIN_SCHEMA },
+    // The device cookie goes back to this route only.
+    signIn(deps, `${app.prefix}/auth/login`),
+  );
   // Succeeds without a valid token too, as the original does: signing out must never fail.
   app.post('/auth/logout', { config: { public: true }, schema: LOGOUT_SCHEMA }, async (request) => {
     const token = bearerToken(request);

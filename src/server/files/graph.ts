@@ -32,7 +32,6 @@ export function installGraphErrors(app: FastifyInstance): void {
     const zh = requestLanguage(request) === 'zh';
     const message = zh && error instanceof ApiError && error.zh ? error.zh : error.message;
     if (error instanceof ApiError) for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-    if (!request.raw.complete) reply.header('connection', 'close');
     if (status === 401) reply.header('www-authenticate', 'Bearer realm="road-test-data"');
     if (status >= 500) {
       request.log.error({ err: error }, 'upload session request failed');

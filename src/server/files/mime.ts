@@ -18,3 +18,13 @@ export function previewKind(mimeType: string): 'image' | 'video' | 'audio' | 'pd
   if (mimeType.startsWith('audio/')) return 'audio';
   return undefined;
 }
+
+/**
+ * The type a file is sent as from the app's origin: media (images but SVG, video, audio, PDF) and
+ * plain text as what they are; anything else (HTML, SVG, JavaScript, XML, CSS, unknown) as
+ * application/octet-stream, so no uploaded file is ever read as script or markup by a browser.
+ */
+export function servedTypeOf(mimeType: string): string {
+  if (mimeType === 'text/plain') return 'text/plain; charset=utf-8';
+  return previewKind(mimeType) !== undefined && mimeType !== 'image/svg+xml' ? mimeType : 'application/octet-stream';
+}

@@ -18,8 +18,10 @@ export const MAX_DEPTH = 32;
 
 // Characters Windows refuses in names, kept out so that the tree can be copied to any machine.
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
-// Control and invisible formatting characters (bidi overrides, zero-width): they make one name look like another.
-const CONTROL = /[\p{Cc}\p{Cf}]/u;
+// Control and invisible formatting characters (bidi overrides, zero-width): they make one name look
+// like another; and line and paragraph separators (U+2028, U+2029; CR, LF, NEL are controls), which
+// break a name over lines in logs, headers and ZIP listings.
+const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 // Characters that look like a slash or backslash on screen and that some systems map to one.
 const SLASH_LOOKALIKES = /[\u2044\u2215\u2216\u29f5\u29f8\u29f9\ufe68\uff0f\uff3c]/;
 // A percent escape surviving the one decoding of the query string: a double-encoded path.
@@ -36,7 +38,8 @@ function nameProblem(name: string): { en: string; zh: string } | undefined {
   if (name === '.' || name === '..') return { en: `contains '${name}', which could leave the project's folder`, zh: `含有 '${name}'，可能离开项目文件夹` };
   if (name.includes('\0')) return { en: 'contains a NUL character', zh: '含有 NUL 字符' };
   if (name.includes('\\')) return { en: 'contains a backslash; use / between folders', zh: '含有反斜杠；文件夹之间请用 /' };
-  if (CONTROL.test(name)) return { en: 'contains a control or invisible formatting character', zh: '含有控制字符或不可见的格式字符' };
+  if (CONTROL.test(name))
+    return { en: 'contains a control, line-separator or invisible formatting character', zh: '含有控制字符、换行分隔符或不可见的格式字符' };
   if (SLASH_LOOKALIKES.test(name)) return { en: 'contains a character that looks like a slash', zh: '含有看起来像斜杠的字符' };
   if (PERCENT_ESCAPE.test(name))
     return { en: 'contains a %XX escape: it looks URL-encoded twice; encode the path once', zh: '含有 %XX 转义：看起来被 URL 编码了两次；请只编码一次' };
@@ -108,7 +111,7 @@ export function sanitizeFileName(raw: string, fallback = 'file'): string {
   let name = raw.normalize('NFC');
   name = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
   name = name
-    .replace(/[\p{Cc}\p{Cf}]/gu, '_')
+    .replace(new RegExp(CONTROL.source, 'gu'), '_')
     .replace(/[<>:"|?*\u2044\u2215\u2216\u29f5\u29f8\u29f9\ufe68\uff0f\uff3c]/g, '_')
     .replace(/%(?=[0-9a-f]{2})/gi, '_')
     .replace(/^ +/, '')

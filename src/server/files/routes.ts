@@ -34,45 +34,6 @@ function encodeQueryValue(value: string): string {
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-/**
- * A refused upload's body is read (and dropped) up to this many bytes and this long before the
- * answer goes out: a client still sending when the server answers and closes gets a reset (EPIPE,
- * 'fetch failed' in Node's fetch) instead of the message. Past either bound the answer goes out
- * with Connection: close, as before.
- */
-export const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
-export const DRAIN_MAX_MS = 10_000;
-
-/** Reads and drops what is left of a request body, up to the bounds; true when it all arrived. */
-export async function drainBody(raw: IncomingMessage, maxBytes = DRAIN_MAX_BYTES, maxMs = DRAIN_MAX_MS): Promise<boolean> {
-  if (raw.complete) return true;
-  if (raw.destroyed || Number(raw.headers['content-length'] ?? 0) > maxBytes) return false;
-  // The multipart parser may still be reading it: take the stream back.
-  raw.unpipe();
-  return new Promise<boolean>((resolve) => {
-    let seen = 0;
-    const finish = (): void => {
-      clearTimeout(timer);
-      raw.off('data', onData);
-      raw.off('end', finish);
-      raw.off('error', finish);
-      raw.off('close', finish);
-      if (!raw.complete) raw.pause();
-      resolve(raw.complete);
-    };
-    const onData = (chunk: Buffer): void => {
-      seen += chunk.length;
-      if (seen > maxBytes) finish();
-    };
-    const timer = setTimeout(finish, maxMs);
-    raw.on('data', onData);
-    raw.once('end', finish);
-    raw.once('error', finish);
-    raw.once('close', finish);
-    raw.resume();
-  });
-}
-
 // What busboy (under @fastify/multipart) says of a body that is not well-formed multipart.
 const MALFORMED_MULTIPART =
   /boundary not found|unexpected end of (form|file|multipart data)|malformed (part header|urlencoded form)|part terminated early|multipart: /i;
@@ -171,14 +132,11 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
     return ok(await storage.list(user.project, queryPath(request)));
   });
 
-  // A refused query is answered like any other refusal of an upload: after the body is drained.
-  app.post('/files/upload', { preValidation: serviceAuth, schema: filesSchemas.upload, attachValidation: true }, async (request) => {
+  // A refusal is answered after the rest of the body is read (http/drain.ts), so the client reads it.
+  app.post('/files/upload', { preValidation: serviceAuth, schema: filesSchemas.upload }, async (request) => {
     try {
-      if (request.validationError !== undefined) throw request.validationError;
       return await plainUpload(deps, request);
     } catch (e) {
-      // The refusal must reach the client: let it finish sending (bounded) before answering.
-      await drainBody(request.raw);
       throw multipartError(e);
     }
   });

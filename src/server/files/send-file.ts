@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import rangeParser from 'range-parser';
 import { contentDisposition } from '../http/disposition.js';
 import { ApiError } from '../http/envelope.js';
+import { servedTypeOf } from './mime.js';
 import type { FileEntry, FileStorage } from './storage.js';
 
 export interface ByteRange {
@@ -30,8 +31,9 @@ function etagOf(entry: FileEntry): string {
 
 /**
  * Sends a file with Range support (206 and Content-Range; what makes a video seekable), ETag and
- * Last-Modified. Uploaded files are shown on our own origin, so every answer forbids sniffing and
- * runs in a CSP sandbox: an uploaded HTML or SVG file cannot script the app or read its token.
+ * Last-Modified. Uploaded files are shown on our own origin, so only media and plain text are sent
+ * as what they are (others as downloads of application/octet-stream, mime.ts), every answer forbids
+ * sniffing and runs in a CSP sandbox: an uploaded HTML or SVG file cannot script the app or read its token.
  * PDFs are the exception, since Chrome's viewer refuses sandboxed documents.
  */
 export async function sendFile(
@@ -54,7 +56,9 @@ export async function sendFile(
     reply.header('accept-ranges', 'bytes');
     reply.header('etag', etag);
     reply.header('last-modified', file.modified.toUTCString());
-    reply.header('content-disposition', contentDisposition(disposition, entry.name));
+    const type = servedTypeOf(entry.mimeType);
+    // What is not media is a download, even when asked for inline.
+    reply.header('content-disposition', contentDisposition(type === 'application/octet-stream' ? 'attachment' : disposition, entry.name));
     reply.header('x-content-type-options', 'nosniff');
     reply.header('cache-control', 'private, no-cache');
     if (entry.mimeType !== 'application/pdf')
@@ -67,8 +71,7 @@ export async function sendFile(
       reply.header('content-range', `bytes */${file.size}`);
       throw new ApiError(416, `The requested range is outside the file, which has ${file.size} bytes`);
     }
-    // Text of field logs and notes is UTF-8; without the parameter a browser would guess.
-    reply.type(entry.mimeType.startsWith('text/') ? `${entry.mimeType}; charset=utf-8` : entry.mimeType);
+    reply.type(type);
     if (range === undefined) {
       reply.header('content-length', file.size);
       if (file.size === 0) return reply.code(200).send('');

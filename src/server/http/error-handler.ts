@@ -24,9 +24,6 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const zh = requestLanguage(request) === 'zh';
     const say = (texts: { en: string; zh: string }): string => (zh ? texts.zh : texts.en);
-    // Refused before the body arrived (an upload too large, a trickle cut off): close the
-    // connection after answering, rather than read the rest of a body nobody will use.
-    if (!request.raw.complete) reply.header('connection', 'close');
     // RFC 6750: a 401 says which scheme would be accepted.
     const status401 = (error instanceof ApiError ? error.status : error.statusCode) === 401;
     if (status401) reply.header('www-authenticate', 'Bearer realm="road-test-data"');

@@ -3,6 +3,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { onRequestHookHandler } from 'fastify';
 import type { Config } from '../config.js';
 import { linkRoutes } from '../auth/link-routes.js';
+import { DeviceCookies } from '../auth/device-cookies.js';
 import { LoginThrottle } from '../auth/login-throttle.js';
 import { databaseRateLimitStore } from '../auth/rate-limit-store.js';
 import { authRoutes } from '../auth/routes.js';
@@ -32,7 +33,8 @@ const signInPlugin = fp<{ config: Config }>(
     pruning.unref();
     api.addHook('onClose', async () => clearInterval(pruning));
     await api.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(api.db.kysely) });
-    await authRoutes(api, { users, tokens, throttle, clientId: config.clientId, perAddressPerMinute: config.login.perAddressPerMinute });
+    const devices = new DeviceCookies(api.db.kysely, config.login);
+    await authRoutes(api, { users, tokens, throttle, devices, clientId: config.clientId, perAddressPerMinute: config.login.perAddressPerMinute });
     await linkRoutes(api, { signer });
   },
   { name: 'rtd-sign-in', dependencies: ['rtd-services'], fastify: '5.x', encapsulate: true },

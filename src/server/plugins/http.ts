@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import fastifyCors from '@fastify/cors';
 import type { Config } from '../config.js';
 import { installCompression } from '../http/compression.js';
+import { installRefusalDrain } from '../http/drain.js';
 import { installErrorHandler } from '../http/error-handler.js';
 import { installInputGuard } from '../http/input-guard.js';
 import { routeValidatorCompiler } from '../http/route-validation.js';
@@ -36,6 +37,7 @@ export const httpPlugin = fp<{ config: Config }>(
     // record validator, compiled from the same schema files.
     app.setValidatorCompiler(routeValidatorCompiler());
     installErrorHandler(app);
+    installRefusalDrain(app);
     // Cross-origin access only for origins an admin lists (another front end on another host).
     if (config.corsOrigins.length > 0) {
       await app.register(fastifyCors, {

@@ -8,7 +8,7 @@ const KEY_LENGTH = 64;
  * scrypt runs on libuv's thread pool (4 threads), which file reads and writes share. Hashing is
  * let through HASH_SLOTS at a time, so a flood of sign-ins leaves threads for downloads and
  * uploads; past HASH_QUEUE waiting, a sign-in is refused at once (503) rather than queued for long.
- * Checks from a user's usual address (login-throttle.ts) wait in their own queue, served first, so
+ * Checks with a valid device cookie (auth/device-cookies.ts) wait in their own queue, served first, so
  * a flood from other addresses delays them by at most the hash in progress.
  */
 const HASH_SLOTS = 1;

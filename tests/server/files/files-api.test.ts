@@ -89,6 +89,35 @@ describe.each(dbTargets())('shared-files service on $name', (target) => {
     expect((await get('/sharepoint/files/download?path=media', alice)).status).toBe(400);
   });
 
+  it('sends only media and plain text as what they are; script, markup and unknown types as octet-stream downloads', async () => {
+    const names: [string, string | undefined][] = [
+      ['evil.js', undefined],
+      ['evil.mjs', undefined],
+      ['page.html', undefined],
+      ['page.xhtml', undefined],
+      ['drawing.svg', undefined],
+      ['feed.xml', undefined],
+      ['style.css', undefined],
+      ['data.json', undefined],
+      ['blob.unknownext', undefined],
+      ['notes.txt', 'text/plain; charset=utf-8'],
+      ['clip.mp4', 'video/mp4'],
+      ['photo.jpg', 'image/jpeg'],
+      ['voice.m4a', 'audio/mp4'],
+      ['report.pdf', 'application/pdf'],
+    ];
+    for (const [name, type] of names) {
+      expect((await multipartUpload(s, alice, 'served', name, '<script>alert(1)</script>', 'file', 'replace')).status, name).toBe(200);
+      for (const route of ['files/download', 'files/preview']) {
+        const res = await get(`/sharepoint/${route}?path=${q(`served/${name}`)}`, alice);
+        expect(res.headers.get('content-type'), `${route} ${name}`).toBe(type ?? 'application/octet-stream');
+        // What is not media is a download even from the preview route.
+        if (type === undefined) expect(res.headers.get('content-disposition'), `${route} ${name}`).toMatch(/^attachment;/);
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      }
+    }
+  });
+
   it('previews inline in a sandbox, and preview.html shows the file through a signed link of its own', async () => {
     const preview = await get(`/sharepoint/files/preview?path=${q('media/drive.mp4')}`, alice, { range: 'bytes=0-99' });
     expect(preview.status).toBe(206);

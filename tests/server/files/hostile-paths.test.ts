@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRelPath, projectFolder, sanitizeFileName } from '../../../src/server/files/paths.js';
 import { ALICE, dbTargets, useTestServer } from '../../helpers/server.js';
@@ -29,6 +30,10 @@ const HOSTILE: string[] = [
   'a\rb',
   'a\tb',
   'x\u0085y',
+  'line\u2028break',
+  'para\u2029break',
+  'a\u000bb',
+  'a\u000cb',
   '%2e%2e/%2e%2e/etc',
   '..%2fetc',
   '%2e%2e%5cetc',
@@ -92,6 +97,18 @@ describe('path rules', () => {
     expect(long.endsWith('.mp4')).toBe(true);
     expect(Buffer.byteLength(long)).toBeLessThanOrEqual(235);
     for (const raw of [...HOSTILE, ...cases.map((c) => c[0])]) expect(parseRelPath(sanitizeFileName(raw)), raw).toHaveLength(1);
+  });
+
+  it('drops every line and paragraph separator from a file name, whatever surrounds it', () => {
+    const separators = ['\n', '\r', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029'];
+    const piece = fc.oneof(fc.string({ unit: 'grapheme' }), fc.constantFrom(...separators));
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 8 }), (pieces) => {
+        const name = sanitizeFileName(pieces.join(''));
+        for (const sep of separators) expect(name.includes(sep)).toBe(false);
+        expect(parseRelPath(name)).toHaveLength(1);
+      }),
+    );
   });
 
   it('gives every project name its own folder name that is safe on disk', () => {

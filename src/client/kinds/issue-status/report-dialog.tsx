@@ -6,14 +6,15 @@ import { useToast } from '../../ui/toast';
 
 const ReportMarkdown = lazy(() => import('./report-markdown'));
 
-/** The dialog 'AI报告内容': the report as rendered markdown, '一键复制' copying its text. */
+/** The dialog 'AI报告内容': the report as rendered markdown, '一键复制' copying the text it shows (no markup, nothing hidden). */
 export function ReportDialog({ report, visible, onHide }: { report: string; visible: boolean; onHide: () => void }) {
   const { t } = useTranslation();
   const toast = useToast();
 
   async function copy(): Promise<void> {
     try {
-      await navigator.clipboard.writeText(report);
+      const { reportView } = await import('./report-view');
+      await navigator.clipboard.writeText(reportView(report).text);
       toast('success', t('ai.copied'));
     } catch (e) {
       console.error('Copying the AI report failed:', e);
