@@ -146,13 +146,19 @@ export class RecordValidator {
     return { set, cleared };
   }
 
-  /** Static schema defaults for fields a new record does not set. */
-  withDefaults(kind: Kind, data: RecordData): RecordData {
+  /**
+   * Static schema defaults for fields a new record does not set, only where the form showed the
+   * field (docs/decisions/060). `fromOtherForm`: the create came from an app built with other schema
+   * files than the served ones (its x-schemas-version). The app's form starts a new record with the
+   * default of every field it has, so a field such a create lacks was never on its form, or was
+   * emptied there: it gets no value. An API client, or the app built with the served files, gets them.
+   */
+  withDefaults(kind: Kind, data: RecordData, fromOtherForm = false): RecordData {
     const out: RecordData = {};
     for (const field of kind.fields) {
       const prop = kind.schema.properties[field];
       if (field in data) out[field] = data[field];
-      else if (prop?.default !== undefined && !kind.readOnlyFields.has(field)) out[field] = structuredClone(prop.default);
+      else if (!fromOtherForm && prop?.default !== undefined && !kind.readOnlyFields.has(field)) out[field] = structuredClone(prop.default);
     }
     return out;
   }
