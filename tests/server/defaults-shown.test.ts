@@ -44,7 +44,7 @@ describe.each(dbTargets())('defaults on creates, on $name', (target) => {
     const kind = issue();
     const DEFAULTED = defaulted(kind);
     const served = (await s.request('GET', `${ISSUE}/list?pageSize=1`, { token })).headers.get('x-schemas-version') ?? '';
-    for (const headers of [{}, { 'x-schemas-version': served }]) {
+    for (const headers of [{}, { 'x-schemas-version': served }] as Record<string, string>[]) {
       const res = await s.request('POST', ISSUE, { token, body: BASE, headers });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       for (const f of DEFAULTED) expect(res.body.data[f], f).toEqual(kind.schema.properties[f]?.default);
