@@ -1,5 +1,6 @@
 import { customFormats, DATETIME_TEXT, formatHints, isCalendarDate } from './formats.js';
 import type { Kind, KindProperty, KindSchema } from './kind-types.js';
+import { asList, choicesOf, isMultiSelect, patternProblem } from './field-vocabulary.js';
 
 /**
  * How records saved under one version of a schema file are read under a later one
@@ -191,10 +192,16 @@ function fitsType(type: string, value: unknown): boolean {
 /**
  * Why a value does not fit a property as the schema declares it now, in the words the server's
  * validation uses; undefined when it fits. Checks the keywords our schema files use: type, enum,
- * format, minimum, maximum, minLength, maxLength.
+ * format, minimum, maximum, minLength, maxLength, pattern, and a list's choices.
  */
 export function valueProblem(prop: KindProperty, value: unknown): string | undefined {
   const got = ` (got ${preview(value)})`;
+  // A list of choices: each must be one; a single value (saved while it was one choice) is a list of it.
+  const choices = choicesOf(prop);
+  if (isMultiSelect(prop)) {
+    const off = asList(value).filter((v) => Array.isArray(choices) && !choices.includes(v));
+    return off.length === 0 ? undefined : `must be chosen from: ${(choices ?? []).map(String).join(', ')}${got}`;
+  }
   const types = prop.type === undefined ? [] : [prop.type].flat();
   if (types.length > 0 && !types.some((t) => fitsType(t, value))) return `must be ${types.map((t) => TYPE_WORDS[t] ?? t).join(' or ')}${got}`;
   if (Array.isArray(prop.enum) && !prop.enum.some((e) => e === value)) return `must be one of: ${prop.enum.map(String).join(', ')}${got}`;
@@ -207,6 +214,8 @@ export function valueProblem(prop: KindProperty, value: unknown): string | undef
     const length = [...value].length;
     if (typeof prop.maxLength === 'number' && length > prop.maxLength) return `must be at most ${prop.maxLength} characters (it has ${length})`;
     if (typeof prop.minLength === 'number' && length < prop.minLength) return `must be at least ${prop.minLength} characters (it has ${length})`;
+    const pattern = patternProblem(prop, value);
+    if (pattern !== undefined) return `${pattern.en}${got}`;
   }
   if (typeof value === 'number') {
     if (typeof prop.minimum === 'number' && value < prop.minimum) return `must be at least ${prop.minimum}${got}`;
@@ -248,6 +257,11 @@ export function recordWarnings(kind: Pick<Kind, 'schema' | 'fields'>, record: Da
 
 /** What people see for a stored choice: its label (x-labels) when it has one, else the value itself. */
 export function labelOf(prop: KindProperty | undefined, value: unknown): string {
+  // A list of choices (multi-select; an old single value is a list of one) reads as its labels, joined.
+  if (isMultiSelect(prop))
+    return asList(value)
+      .map((v) => labelOf({ ...prop, type: 'string' }, v))
+      .join(', ');
   const labels = prop?.['x-labels'];
   if (labels !== undefined && (typeof value === 'string' || typeof value === 'number') && Object.prototype.hasOwnProperty.call(labels, String(value))) {
     return labels[String(value)] as string;

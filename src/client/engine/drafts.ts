@@ -1,5 +1,6 @@
 import type { Kind } from '../../shared/kind-types';
 import { storage } from '../lib/storage';
+import { onCurrentForm } from './record-edits';
 
 type Values = Record<string, unknown>;
 
@@ -10,33 +11,59 @@ const keyOf = (kind: Kind, id: string): string => `draft.${kind.name}.${id}`;
 
 /**
  * Unsaved edits kept on the phone while a record is being edited, so that a reload, a crash of the
- * browser tab or a dead battery loses nothing typed: the detail screen offers them back.
+ * browser tab, a dead battery or an update of the app loses nothing typed: the detail screen offers
+ * them back.
  */
 export interface Draft {
   /** A new record: all its values. An existing one: only the fields the user changed (null = cleared). */
   values: Values;
   /** The version of the record the edits were made on: a save names it, so newer values are never overwritten unseen. */
   baseVersion?: number | undefined;
+  /**
+   * What was typed on an earlier version of the form into fields the current one no longer has,
+   * by the names they had: shown, never sent, kept until the tester discards them (docs/decisions/060).
+   */
+  left?: Values | undefined;
 }
 
+const isValues = (v: unknown): v is Values => v !== null && typeof v === 'object' && !Array.isArray(v);
+
 export const drafts = {
+  /**
+   * The draft kept for a record, on the current form: a draft typed on an earlier one (an update of
+   * the app came between; no `form` hash, or another) has its renamed fields under their new names
+   * (x-renamedFrom) and the fields the form no longer has in `left`.
+   */
   load(kind: Kind, id: string, now = Date.now()): Draft | null {
     const raw = storage.read(keyOf(kind, id));
     if (raw === null) return null;
     try {
-      const parsed = JSON.parse(raw) as { savedAt?: unknown; values?: unknown; baseVersion?: unknown };
-      if (typeof parsed.savedAt !== 'number' || now - parsed.savedAt > MAX_AGE_MS || parsed.values === null || typeof parsed.values !== 'object') {
+      const parsed = JSON.parse(raw) as { savedAt?: unknown; values?: unknown; baseVersion?: unknown; left?: unknown; form?: unknown };
+      if (typeof parsed.savedAt !== 'number' || now - parsed.savedAt > MAX_AGE_MS || !isValues(parsed.values)) {
         storage.write(keyOf(kind, id), null);
         return null;
       }
-      return { values: parsed.values as Values, baseVersion: typeof parsed.baseVersion === 'number' ? parsed.baseVersion : undefined };
+      const current = parsed.form === kind.hash ? { values: parsed.values, dropped: [] } : onCurrentForm(kind, parsed.values);
+      const left = { ...(isValues(parsed.left) ? parsed.left : {}), ...Object.fromEntries(current.dropped) };
+      return {
+        values: current.values,
+        baseVersion: typeof parsed.baseVersion === 'number' ? parsed.baseVersion : undefined,
+        ...(Object.keys(left).length > 0 ? { left } : {}),
+      };
     } catch {
       storage.write(keyOf(kind, id), null);
       return null;
     }
   },
-  save(kind: Kind, id: string, values: Values, baseVersion?: number, now = Date.now()): void {
-    storage.write(keyOf(kind, id), JSON.stringify({ savedAt: now, values, ...(baseVersion !== undefined ? { baseVersion } : {}) }));
+  /** Keeps a draft, marked with the form it was typed on (the kind's schema hash); one with nothing in it is removed. */
+  save(kind: Kind, id: string, draft: Draft, now = Date.now()): void {
+    const left = draft.left !== undefined && Object.keys(draft.left).length > 0 ? draft.left : undefined;
+    if (Object.keys(draft.values).length === 0 && left === undefined) return drafts.clear(kind, id);
+    const { baseVersion } = draft;
+    storage.write(
+      keyOf(kind, id),
+      JSON.stringify({ savedAt: now, form: kind.hash, values: draft.values, ...(baseVersion !== undefined ? { baseVersion } : {}), ...(left ? { left } : {}) }),
+    );
   },
   clear(kind: Kind, id: string): void {
     storage.write(keyOf(kind, id), null);

@@ -5,6 +5,7 @@ import type { Kind, KindProperty } from '../../shared/kind-types';
 import { storage } from '../lib/storage';
 import { labelOf, recordWarnings, type FieldWarning } from '../../shared/schema-evolution';
 import { groupsOf } from './sections';
+import { choicesOf, isMultiSelect } from '../../shared/field-vocabulary';
 
 /**
  * The schema the form renders: the kind's schema without `default`s (the form must show what a
@@ -28,8 +29,10 @@ function fieldUi(prop: KindProperty): UiSchema {
   // record's sheet shows them when asked.
   if (ui.hidden || prop['x-setBy'] !== undefined) return { 'ui:widget': 'hidden' };
   // A choice shows its label (x-labels); the stored value stays what the enum says.
-  if (prop['x-labels'] !== undefined && Array.isArray(prop.enum)) return { ...fieldUiOf(prop, ui), 'ui:enumNames': { ...prop['x-labels'] } };
-  return fieldUiOf(prop, ui);
+  // A list of choices (multi-select) is chips, labelled the same way (docs/decisions/061).
+  const base = isMultiSelect(prop) ? { ...fieldUiOf(prop, ui), 'ui:widget': 'chips' } : fieldUiOf(prop, ui);
+  if (prop['x-labels'] !== undefined && Array.isArray(choicesOf(prop))) return { ...base, 'ui:enumNames': { ...prop['x-labels'] } };
+  return base;
 }
 
 function fieldUiOf(prop: KindProperty, ui: NonNullable<KindProperty['x-ui']>): UiSchema {

@@ -3,6 +3,7 @@ import type { Kind } from '../../shared/kind-types';
 import { kindText } from '../i18n/kind-texts';
 import { formatCardValue } from './format';
 import { labelOf } from '../../shared/schema-evolution';
+import { isMultiSelect } from '../../shared/field-vocabulary';
 import type { RecordRow } from './use-record-list';
 
 /** A list card laid out by the kind's x-kind.card: a title and lines of label, value and suffix. */
@@ -12,10 +13,11 @@ export function RecordCard({ kind, row, onOpen, waiting = false }: { kind: Kind;
   // The card's labels and fallbacks (x-kind.card) in the language on screen.
   const text = (path: string, schemaText: string | undefined): string | undefined =>
     schemaText === undefined ? undefined : kindText(kind, `card.${path}`, schemaText);
-  // A choice shows its label (x-labels); other values as stored.
+  // A choice shows its label (x-labels), a list of choices its labels joined; other values as stored.
   const value = (field: string): unknown => {
     const prop = kind.schema.properties[field];
-    return prop?.['x-labels'] === undefined || row[field] === undefined || row[field] === null ? row[field] : labelOf(prop, row[field]);
+    const labelled = prop?.['x-labels'] !== undefined || isMultiSelect(prop);
+    return !labelled || row[field] === undefined || row[field] === null ? row[field] : labelOf(prop, row[field]);
   };
   const titleText =
     text('title.text', title.text) ?? (title.field ? formatCardValue(value(title.field), title.format) : null) ?? text('title.fallback', title.fallback) ?? '';

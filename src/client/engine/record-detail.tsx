@@ -19,6 +19,7 @@ import { RecordSheet, type ValueText } from './record-sheet';
 import { loadRecordForm, useRecordForm } from './use-record-form';
 import { useFormOutdated } from '../api/form-version';
 import { checkForUpdates } from '../updates/update-check';
+import type { Values } from './record-edits';
 
 /** What a kind may add below its form (registered per kind in src/client/kinds), such as attachments. */
 export interface DetailSectionProps {
@@ -118,6 +119,41 @@ function DetailLines({ detail: c, outdated, onUpdate, warnings }: { detail: Deta
   );
 }
 
+/**
+ * What the phone keeps of a record's unsaved edits beyond the form (docs/decisions/060): values
+ * typed on an earlier version of the form into fields it no longer has, read-only and never sent,
+ * and, when not editing, the line saying that edits restored on this phone are still kept. Both
+ * stay until the tester taps Discard.
+ */
+function KeptEdits({ left, kept, editing, onDiscard }: { left: Values; kept: boolean; editing: boolean; onDiscard: () => void }) {
+  const { t } = useTranslation();
+  const entries = Object.entries(left);
+  const line = kept && !editing;
+  if (entries.length === 0 && !line) return null;
+  return (
+    <div className="filter-banner" role="note" data-testid="kept-edits">
+      <i className="pi pi-history text-orange-500" aria-hidden="true" />
+      <div className="flex-1">
+        {line && <div>{t('detail.keptLine')}</div>}
+        {entries.length > 0 && (
+          <>
+            <div>{t('detail.leftTitle')}</div>
+            <dl className="m-0" data-testid="left-fields">
+              {entries.map(([field, value]) => (
+                <div key={field} className="flex gap-2">
+                  <dt className="font-semibold">{field}</dt>
+                  <dd className="m-0">{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+                </div>
+              ))}
+            </dl>
+          </>
+        )}
+      </div>
+      <Button label={t('detail.discard')} link size="small" onClick={onDiscard} />
+    </div>
+  );
+}
+
 /** Editing: Cancel and Save in a bar at the thumb; Save waits for the form (`ready`), so nothing is saved unseen. */
 function EditBar({ saving, ready, onCancel, onSave }: { saving: boolean; ready: boolean; onCancel: () => void; onSave: () => void }) {
   const { t } = useTranslation();
@@ -203,6 +239,7 @@ export function RecordDetail({
       <PageHeader title={title} back={goBack} actions={actions} />
       {c.state.status === 'ready' && c.state.offlineSince !== undefined && <OfflineLine since={c.state.offlineSince} />}
       <DetailLines detail={c} outdated={outdated} onUpdate={update} warnings={c.isNew ? [] : form.warnings} />
+      <KeptEdits left={c.left} kept={c.kept} editing={c.editing} onDiscard={c.discardKept} />
       {topSections.map((Section, i) => (
         <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} reload={c.reload} />
       ))}

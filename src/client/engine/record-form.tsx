@@ -8,6 +8,7 @@ import { DateTextWidget } from './widgets/date-text';
 import { DerivedWidget } from './widgets/derived';
 import { YesNoWidget } from './widgets/yes-no';
 import { SelectWidget } from './widgets/select';
+import { ChipsWidget } from './widgets/chips';
 import { SignedNumberWidget } from './widgets/signed-number';
 import { LocationControl } from './location';
 import type { LocationMeta } from '../../shared/kind-types';
@@ -20,6 +21,7 @@ const widgets: RegistryWidgetsType = {
   derived: DerivedWidget,
   connectors: ConnectorsWidget,
   signedNumber: SignedNumberWidget,
+  chips: ChipsWidget,
   SelectWidget,
 };
 

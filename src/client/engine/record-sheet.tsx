@@ -9,7 +9,7 @@ import { FieldSection, groupsOf } from './sections';
 import { difference } from './widgets/derived';
 import { contractText } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
-import { parseConnectors, readYesNo } from './widgets/widget-values';
+import { chosenLabels, parseConnectors, readYesNo } from './widgets/widget-values';
 import { labelOf } from '../../shared/schema-evolution';
 
 /**
@@ -82,6 +82,8 @@ function shownValue(prop: RJSFSchema, ui: UiSchema, value: unknown, record: Reco
     }
     case 'yesNo':
       return { 是: t('detail.yes'), 否: t('detail.no'), '': null }[readYesNo(value)];
+    case 'chips':
+      return chosenLabels(ui, value);
     case 'connectors': {
       const list = parseConnectors(value);
       return list.length === 0 ? null : <ConnectorsTable connectors={list} />;

@@ -4,7 +4,7 @@ import { t } from '../i18n';
 import { difference } from './widgets/derived';
 import { contractText } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
-import { parseConnectors, readYesNo } from './widgets/widget-values';
+import { chosenLabels, parseConnectors, readYesNo } from './widgets/widget-values';
 import { FieldSection, type FieldGroup } from './sections';
 import { SignedNumberBox } from './widgets/signed-number';
 
@@ -90,6 +90,8 @@ function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, rec
       return <Connectors id={id} value={value} />;
     case 'signedNumber':
       return <SignedNumberBox id={id} value={text(value)} disabled label={String(prop.title ?? '')} />;
+    case 'chips':
+      return <input id={id} className={BOX} type="text" value={chosenLabels(ui, value)} disabled readOnly />;
     case 'textarea':
       return <textarea id={id} className={`p-inputtextarea p-inputtext ${BOX}`} rows={5} value={text(value)} disabled readOnly />;
     default:

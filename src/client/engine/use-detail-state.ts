@@ -48,6 +48,10 @@ export function useDetailState(kind: Kind, id: string, prefill?: Values) {
   const [saving, setSaving] = useState(false);
   // The version the edits are based on: the loaded record's, or a restored draft's own (older) one.
   const [baseVersion, setBaseVersion] = useState<number | undefined>(() => (initial ? versionOf(initial) : undefined));
+  // Typed on an earlier form into fields this one no longer has: shown, never sent, kept until
+  // discarded. `kept`: edits restored from the phone stay there on Cancel, until discarded (060).
+  const [left, setLeft] = useState<Values>(() => restored?.left ?? {});
+  const [kept, setKept] = useState(restored !== null && !isNew);
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const toast = useToast();
@@ -69,10 +73,21 @@ export function useDetailState(kind: Kind, id: string, prefill?: Values) {
     // Only real edits are kept: opening Edit and leaving it untouched leaves nothing to restore. For
     // an existing record only the changed fields are kept, with the version they were made on.
     const edits = changes(state.record, draft);
-    if (Object.keys(edits).length === 0) drafts.clear(kind, id);
-    else if (isNew) drafts.save(kind, id, draft);
-    else drafts.save(kind, id, edits, baseVersion ?? versionOf(state.record));
-  }, [editing, draft, kind, id, state, isNew, baseVersion]);
+    const values = isNew && Object.keys(edits).length > 0 ? draft : edits;
+    drafts.save(kind, id, { values, baseVersion: isNew ? undefined : (baseVersion ?? versionOf(state.record)), left });
+  }, [editing, draft, kind, id, state, isNew, baseVersion, left]);
+
+  /** The edits are saved or dropped: what is kept on the phone now is only what `left` holds. */
+  const settle = (keepLeft: Values = left): void => {
+    drafts.save(kind, id, { values: {}, left: keepLeft });
+    setKept(false);
+  };
+  /** Discard on the line of kept edits: they go from the phone and from the screen. */
+  const discardKept = (): void => {
+    drafts.clear(kind, id);
+    setLeft({});
+    setKept(false);
+  };
 
   /** Shows `record` as loaded or saved, leaving edit mode with no edits over it. */
   const show = (record: Values, extra: Partial<Extract<DetailState, { status: 'ready' }>> = {}): void => {
@@ -84,6 +99,7 @@ export function useDetailState(kind: Kind, id: string, prefill?: Values) {
   return {
     ...{ isNew, restored, remembered: initial, state, setState, editing, setEditing, editingRef, draft, setDraft, saving, setSaving },
     ...{ baseVersion, setBaseVersion, conflict, setConflict, fieldErrors, setFieldErrors, live, show, toast, msg: kindMessage(kind) },
+    ...{ left, setLeft, kept, setKept, settle, discardKept },
   };
 }
 

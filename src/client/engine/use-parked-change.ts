@@ -36,9 +36,9 @@ export function useParkedChange(kind: Kind, id: string, s: DetailStore) {
     const { state } = s;
     if (!parked || state.status !== 'ready') return;
     // Made on an earlier form: fields renamed since land in their new names; fields the form no
-    // longer has are named, with their values, instead of being sent again (docs/decisions/034).
+    // longer has are shown apart, with their values, instead of being sent again (docs/decisions/060).
     const { values, dropped } = onCurrentForm(kind, parked.values);
-    if (dropped.length > 0) s.toast('warn', 'Not on the current form', dropped.map(([field, value]) => `${field}: ${JSON.stringify(value)}`).join('; '));
+    if (dropped.length > 0) s.setLeft((before) => ({ ...before, ...Object.fromEntries(dropped) }));
     s.setDraft(withChanges(state.record, values));
     s.setBaseVersion(parked.baseVersion ?? versionOf(state.record));
     s.setEditing(true);

@@ -1,6 +1,6 @@
 import type { Kind } from '../../shared/kind-types';
 import { drafts } from './drafts';
-import { versionOf, type Values } from './record-edits';
+import { versionOf, withChanges, type Values } from './record-edits';
 import { useDetailState } from './use-detail-state';
 import { useParkedChange } from './use-parked-change';
 import { useRecordCreate } from './use-record-create';
@@ -31,15 +31,19 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
 
   const edit = (): void => {
     if (state.status !== 'ready') return;
-    s.setDraft(state.record);
-    s.setBaseVersion(versionOf(state.record));
+    // Edits kept on the phone (a Cancel of restored edits left them there) go on where they were.
+    const kept = s.kept ? drafts.load(kind, id) : null;
+    s.setDraft(kept ? withChanges(state.record, kept.values) : state.record);
+    s.setBaseVersion(kept?.baseVersion ?? versionOf(state.record));
     s.setFieldErrors({});
     s.setEditing(true);
   };
 
   const cancel = (): void => {
     if (isNew) return create.discard();
-    drafts.clear(kind, id);
+    // Edits restored from the phone (typed before a reload or an update) stay there until the
+    // tester discards them; edits typed on this screen go, but not what `left` holds (060).
+    if (!s.kept) s.settle();
     if (state.status === 'ready') {
       s.setDraft(state.record);
       s.setBaseVersion(versionOf(state.record));
@@ -65,6 +69,8 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
 
   return {
     ...{ isNew, parked, reviewParked, state, editing: s.editing, draft: s.draft, setDraft: s.setDraft, saving: s.saving, edit, cancel, save, refresh },
+    /** Kept on the phone: values typed into fields the form no longer has, and whether Cancel kept the edits; Discard drops both. */
+    ...{ left: s.left, kept: s.kept, discardKept: s.discardKept },
     /** Fetches the record again without toasts, and not while it is being edited (sections watching work on the server). */
     reload,
     ...{ conflict: s.conflict, resolve: update.resolve, closeConflict: () => s.setConflict(null), fieldErrors: s.fieldErrors },

@@ -4,7 +4,6 @@ import { apiRequest, ApiError, type Envelope } from '../api/client';
 import { rememberRecord } from '../api/recent-records';
 import type { Kind } from '../../shared/kind-types';
 import type { Choice } from './conflict-dialog';
-import { drafts } from './drafts';
 import { keepForSync } from './keep-for-sync';
 import { changes, conflictOf, versionOf, withChanges, withoutServerOwned, type Values } from './record-edits';
 import { fieldErrorsOf, focusField } from './server-errors';
@@ -50,7 +49,7 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
       s.setEditing(false);
       s.setConflict(null);
       s.setFieldErrors({});
-      drafts.clear(kind, id);
+      s.settle();
       void invalidateKind(meta.apiPath);
       s.toast('success', s.msg('updated'));
     } catch (e) {
@@ -63,7 +62,7 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
         s.setState({ status: 'ready', record: shown });
         s.setDraft(shown);
         s.setEditing(false);
-        drafts.clear(kind, id);
+        s.settle();
         s.toast('info', t('detail.savedOnPhone'), t('detail.waitingToSync'));
         return;
       }

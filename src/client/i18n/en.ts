@@ -384,6 +384,9 @@ export const en = {
     review: 'Review',
     outdatedLine: 'A new version of this form is available. Update the app before editing; what you typed is kept.',
     updateNow: 'Update now',
+    leftTitle: 'No longer in this form: kept on this phone, not sent',
+    keptLine: 'Unsaved changes are kept on this phone; Edit goes on with them.',
+    discard: 'Discard',
   },
   list: {
     filterByDate: 'Filter by date',

@@ -1,8 +1,9 @@
 import * as XLSX from 'xlsx';
-import type { Kind } from '../../shared/kind-types.js';
+import type { Kind, KindProperty } from '../../shared/kind-types.js';
 import type { RecordData } from '../records/validation.js';
 import { excelDateCell, type ExcelDateCell } from '../../shared/excel-dates.js';
 import { labelOf } from '../../shared/schema-evolution.js';
+import { asList, isMultiSelect } from '../../shared/field-vocabulary.js';
 
 /** Data rows one Excel sheet can hold (1,048,576 rows minus the header). */
 export const MAX_SHEET_ROWS = 1_048_575;
@@ -71,10 +72,16 @@ export class SheetBuilder {
       const prop = props[i];
       if (language !== 'stored' && prop?.['x-ui']?.widget === 'yesNo')
         return value === '' ? undefined : YES_NO[language][YES.test(String(value).trim()) ? 0 : 1];
-      if (language === 'zh') {
-        const zh = prop?.['x-i18n']?.zh?.labels?.[String(value)];
-        if (zh !== undefined) return zh;
-      }
+      // A list of choices (multi-select) is one cell, its choices joined (docs/decisions/061).
+      if (isMultiSelect(prop))
+        return asList(value)
+          .map((v) => choice(prop, v))
+          .join(', ');
+      return choice(prop, value);
+    };
+    const choice = (prop: KindProperty | undefined, value: unknown): unknown => {
+      const zh = language === 'zh' ? prop?.['x-i18n']?.zh?.labels?.[String(value)] : undefined;
+      if (zh !== undefined) return zh;
       return prop?.['x-labels'] === undefined ? value : labelOf(prop, value);
     };
     const cells = records.map((record) => this.kind.exportFields.map((field, i) => cell(shown(record[field], i), formats[i])));

@@ -120,10 +120,15 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
 
 // ---- The handlers, one per route.
 
+/** Whether a request came from an app built with other schema files than the served ones (its x-schemas-version). */
+const fromOtherApp = (k: KindRoutes, request: FastifyRequest): boolean => {
+  const sent = request.headers['x-schemas-version'];
+  return typeof sent === 'string' && sent !== k.version;
+};
+
 /** A write refused (400) from an app built with other schema files says why its form may be wrong. */
 function fromOtherForm(k: KindRoutes, request: FastifyRequest, error: unknown): unknown {
-  const sent = request.headers['x-schemas-version'];
-  if (!(error instanceof ApiError) || error.status !== 400 || typeof sent !== 'string' || sent === k.version) return error;
+  if (!(error instanceof ApiError) || error.status !== 400 || !fromOtherApp(k, request)) return error;
   return fromOtherFormRefusal(error, k.version);
 }
 
@@ -213,7 +218,7 @@ async function createRecord(k: KindRoutes, request: FastifyRequest, reply: Fasti
   try {
     refuseServerOwned(kind, request.body, undefined);
     const { set } = validator.writable(kind, request.body);
-    data = applyDerived(kind, validator.withDefaults(kind, set));
+    data = applyDerived(kind, validator.withDefaults(kind, set, fromOtherApp(k, request)));
     validator.check(kind, data);
   } catch (e) {
     throw fromOtherForm(k, request, e);

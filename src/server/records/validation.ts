@@ -6,6 +6,7 @@ import { PROPERTY_X_KEYWORDS, ROOT_X_KEYWORDS } from '../../shared/meta-check.js
 import { badRequest, type ApiError } from '../http/envelope.js';
 import { fillFolderTemplate } from '../../shared/attachments.js';
 import { isMissing } from '../../shared/schema-evolution.js';
+import { patternProblem } from '../../shared/field-vocabulary.js';
 import { zhChoice, zhFieldTitle, zhKindTitle } from './zh-names.js';
 
 export type RecordData = Record<string, unknown>;
@@ -74,6 +75,13 @@ function describe(kind: Kind, error: ErrorObject, record: RecordData): Said {
       return { en: `${field} must be at least ${String(p['limit'])}${got}`, zh: `${title}不能小于 ${String(p['limit'])}${gotZh}` };
     case 'maximum':
       return { en: `${field} must be at most ${String(p['limit'])}${got}`, zh: `${title}不能大于 ${String(p['limit'])}${gotZh}` };
+    case 'pattern': {
+      // In the admin's words (x-patternMessage) where the schema gives them (docs/decisions/061).
+      const said = patternProblem(kind.schema.properties[field], record[field]) ?? { en: 'must match its pattern', zh: '格式不符' };
+      return { en: `${field} ${said.en}${got}`, zh: `${title}${said.zh}${gotZh}` };
+    }
+    case 'uniqueItems':
+      return { en: `${field} holds a choice twice${got}`, zh: `${title}包含重复的选项${gotZh}` };
     case 'maxLength':
       return { en: `${field} must be at most ${String(p['limit'])} characters`, zh: `${title}最多 ${String(p['limit'])} 个字符` };
     case 'required': {
@@ -106,7 +114,7 @@ export class RecordValidator {
    * fields (never written, as the original backend ignores them), and treats null, and ''
    * for numbers and lists of choices, as "no value". Values are read the way a RuoYi-style form
    * client sends them (a Java backend coerces them): numeric text for number fields, numbers for
-   * text fields, and any accepted date form stored in the contract's (coerce()).
+   * text fields, and any accepted date form stored in the contract's (coerce()); [] is no value for a list.
    */
   writable(kind: Kind, body: unknown): { set: RecordData; cleared: string[] } {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -128,7 +136,9 @@ export class RecordValidator {
       if (kind.readOnlyFields.has(field)) continue;
       const types = propertyTypes(kind, field);
       const noValue =
-        value === null || (value === '' && (types.includes('number') || types.includes('integer') || kind.schema.properties[field]?.enum !== undefined));
+        value === null ||
+        (Array.isArray(value) && value.length === 0) ||
+        (value === '' && (types.some((t) => ['number', 'integer', 'array'].includes(t)) || kind.schema.properties[field]?.enum !== undefined));
       if (noValue) cleared.push(field);
       else set[field] = coerce(kind.schema.properties[field]?.format, types, value);
     }
@@ -146,13 +156,19 @@ export class RecordValidator {
     return { set, cleared };
   }
 
-  /** Static schema defaults for fields a new record does not set. */
-  withDefaults(kind: Kind, data: RecordData): RecordData {
+  /**
+   * Static schema defaults for fields a new record does not set, only where the form showed the
+   * field (docs/decisions/060). `fromOtherForm`: the create came from an app built with other schema
+   * files than the served ones (its x-schemas-version). The app's form starts a new record with the
+   * default of every field it has, so a field such a create lacks was never on its form, or was
+   * emptied there: it gets no value. An API client, or the app built with the served files, gets them.
+   */
+  withDefaults(kind: Kind, data: RecordData, fromOtherForm = false): RecordData {
     const out: RecordData = {};
     for (const field of kind.fields) {
       const prop = kind.schema.properties[field];
       if (field in data) out[field] = data[field];
-      else if (prop?.default !== undefined && !kind.readOnlyFields.has(field)) out[field] = structuredClone(prop.default);
+      else if (!fromOtherForm && prop?.default !== undefined && !kind.readOnlyFields.has(field)) out[field] = structuredClone(prop.default);
     }
     return out;
   }
@@ -219,6 +235,8 @@ const NUMERIC_TEXT = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
  * date-time. Anything else ('12abc') is left for the validator to refuse, naming the field.
  */
 export function coerce(format: string | undefined, types: string[], value: unknown): unknown {
+  // A multi-select sent one choice (a form from before it was one): a list of that choice.
+  if (types.includes('array') && !Array.isArray(value)) return [value];
   const numeric = types.includes('number') || types.includes('integer');
   if (numeric && typeof value === 'string' && NUMERIC_TEXT.test(value) && !types.includes('string')) {
     const n = Number(value);

@@ -1,3 +1,4 @@
+import { asList } from '../../../shared/field-vocabulary';
 // What the widgets store and show, without the widgets: the read-only summary uses these too.
 
 export const YES = '是';
@@ -42,4 +43,12 @@ export function parseConnectors(remark: unknown): Connector[] {
 
 export function serializeConnectors(connectors: Connector[]): string {
   return JSON.stringify({ connectors });
+}
+
+/** A list of choices as people read it: each choice's label (ui:enumNames), joined; an old single value is a list of one. */
+export function chosenLabels(ui: Record<string, unknown>, value: unknown): string {
+  const names = ui['ui:enumNames'] as Record<string, string> | undefined;
+  return asList(value)
+    .map((v) => names?.[String(v)] ?? String(v))
+    .join(', ');
 }

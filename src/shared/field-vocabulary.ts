@@ -1,0 +1,92 @@
+import type { KindProperty } from './kind-types.js';
+
+/**
+ * The JSON Schema a field may use beyond one plain value (docs/decisions/061): `pattern`, whose
+ * refusal says what is expected in the admin's own words (`x-patternMessage`), and multi-select, a
+ * list of choices (`type: "array"`, `items.enum`, `uniqueItems: true`). Read by the schema check,
+ * the server's validation, the app's forms and sheets, lists and exports alike.
+ */
+
+/** The words an admin may give for a pattern: one text for both languages, or one per language. */
+export type PatternMessage = string | { en: string; zh?: string };
+
+/** What a property's pattern expects, in the admin's words (x-patternMessage) in a language; undefined without them. */
+export function patternMessage(prop: KindProperty | undefined, language: 'en' | 'zh' = 'en'): string | undefined {
+  const message = prop?.['x-patternMessage'] as PatternMessage | undefined;
+  if (message === undefined) return undefined;
+  return typeof message === 'string' ? message : language === 'zh' ? (message.zh ?? message.en) : message.en;
+}
+
+/** Why a text does not match a property's pattern, in English and Chinese; undefined when it matches or there is none. */
+export function patternProblem(prop: KindProperty | undefined, value: unknown): { en: string; zh: string } | undefined {
+  const pattern = prop?.pattern;
+  if (typeof pattern !== 'string' || typeof value !== 'string' || new RegExp(pattern, 'u').test(value)) return undefined;
+  const en = patternMessage(prop, 'en');
+  const zh = patternMessage(prop, 'zh');
+  return { en: en === undefined ? `must match the pattern ${pattern}` : `must be ${en}`, zh: zh === undefined ? `必须符合格式 ${pattern}` : `必须是${zh}` };
+}
+
+/** Whether a property is a multi-select: a list (type array) of choices. */
+export const isMultiSelect = (prop: KindProperty | undefined): boolean => prop?.type === 'array';
+
+/** The choices of a property: its enum, or for a multi-select its items' enum. */
+export function choicesOf(prop: KindProperty | undefined): unknown[] | undefined {
+  if (prop === undefined) return undefined;
+  if (isMultiSelect(prop)) return (prop['items'] as { enum?: unknown[] } | undefined)?.enum;
+  return prop.enum;
+}
+
+/**
+ * A multi-select's stored value as a list: a single value, saved while the field was one choice,
+ * is a list of that one choice; no value is an empty list.
+ */
+export function asList(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  return value === undefined || value === null || value === '' ? [] : [value];
+}
+
+/**
+ * The schema check's lines about this vocabulary on one property, each naming the file and place:
+ * a pattern on text only and one that compiles, its message only beside it, a list only of
+ * choices, and nested objects, which stay unsupported.
+ */
+export function vocabularyProblems(file: string, field: string, prop: KindProperty): string[] {
+  const at = `${file}: properties.${field}`;
+  const out: string[] = [];
+  if (typeof prop.pattern === 'string') {
+    if (prop.type !== 'string') out.push(`${at}.pattern applies to text, but the property's type is '${String(prop.type)}'`);
+    try {
+      new RegExp(prop.pattern, 'u');
+    } catch (e) {
+      out.push(`${at}.pattern is not a regular expression: ${(e as Error).message}`);
+    }
+  }
+  if (prop['x-patternMessage'] !== undefined && prop.pattern === undefined)
+    out.push(`${at}.x-patternMessage says what its pattern expects, but the property has no pattern`);
+  const items = prop['items'] as { type?: unknown; enum?: unknown } | undefined;
+  if (isMultiSelect(prop)) {
+    const example = `"type": "array", "items": {"type": "string", "enum": ["A", "B"]}, "uniqueItems": true`;
+    if (!Array.isArray(items?.enum)) out.push(`${at} is a list (type 'array'); a list must be of choices: ${example}`);
+    if (prop['uniqueItems'] !== true) out.push(`${at} is a list of choices, so it needs "uniqueItems": true (a choice is chosen once): ${example}`);
+    if (prop.enum !== undefined) out.push(`${at}.enum: a list's choices go in items.enum: ${example}`);
+    if (prop['x-ui']?.widget !== undefined) out.push(`${at}.x-ui.widget: a list of choices is shown as chips; leave widget out`);
+    const choices = Array.isArray(items?.enum) ? items.enum : [];
+    if (prop.default !== undefined && !(Array.isArray(prop.default) && prop.default.every((v) => choices.includes(v))))
+      out.push(`${at}.default must be a list of its items' choices, such as ${JSON.stringify(choices.slice(0, 1))}`);
+  } else {
+    if (items !== undefined) out.push(`${at}.items applies to lists (type 'array'), but the property's type is '${String(prop.type)}'`);
+    if (prop['uniqueItems'] !== undefined) out.push(`${at}.uniqueItems applies to lists (type 'array'), but the property's type is '${String(prop.type)}'`);
+  }
+  return out;
+}
+
+/**
+ * The check's one line for a nested object (type 'object', or its own properties), which stays
+ * unsupported; undefined for any other property.
+ */
+export function nestedObjectProblem(file: string, field: string, prop: unknown): string | undefined {
+  if (prop === null || typeof prop !== 'object') return undefined;
+  const p = prop as Record<string, unknown>;
+  if (p['type'] !== 'object' && p['properties'] === undefined) return undefined;
+  return `${file}: properties.${field} is a nested object, which a record cannot hold: every field is one value or a list of choices; split it into fields of its own (such as ${field}City, ${field}Street)`;
+}
