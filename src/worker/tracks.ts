@@ -1,4 +1,5 @@
 import { pad } from './blur.js';
+import { insideShare, iou } from './boxes.js';
 import type { Box } from './detector.js';
 
 // What a video's searches found, followed from search to search, and the box of each thing in every
@@ -12,8 +13,9 @@ import type { Box } from './detector.js';
 const GROWTH = 0.03;
 /** A thing found again within this many searches (by default) after a miss is the same thing, covered through the gap. */
 export const PATIENCE = 2;
-/** Between two places, a box is taken this much larger (share of its size) for movement that is not straight. */
-const SLACK = 0.1;
+/** Between two places, a box is taken this much larger (share of its size) on each side, and by this share of the way between them, for movement that is not straight. */
+const SLACK = 0.05;
+const BEND = 0.05;
 
 interface Point {
   at: number;
@@ -35,6 +37,57 @@ export function grow(box: Box, age: number, width: number, height: number): Box 
 
 function centre(b: Box): [number, number] {
   return [b.x + b.width / 2, b.y + b.height / 2];
+}
+
+/** A track's movement in px a frame, from its last two places (none from one). */
+function velocity(t: Track): [number, number] {
+  const [a, b] = t.points.slice(-2);
+  if (!a || !b) return [0, 0];
+  const [ax, ay] = centre(a.box),
+    [bx, by] = centre(b.box);
+  return [(bx - ax) / (b.at - a.at), (by - ay) / (b.at - a.at)];
+}
+
+/**
+ * How far (px) from where a track is expected a box `age` frames later still continues it: half
+ * its size, and per frame 40 % of its size (at least 4 px) while its movement is unknown, 15 % (at
+ * least 2 px) once it is.
+ */
+function reach(t: Track, age: number): number {
+  const p = t.points.at(-1)!.box;
+  const size = Math.max(p.width, p.height);
+  const perFrame = t.points.length < 2 ? Math.max(4, 0.4 * size) : Math.max(2, 0.15 * size);
+  return size / 2 + perFrame * age;
+}
+
+/** A box moved by `v` px a frame for `frames` frames (back for negative), grown for the movement possible in that time. */
+function moved(box: Box, v: [number, number], frames: number, width: number, height: number): Box {
+  const x = Math.round(Math.max(-box.width, Math.min(width, box.x + v[0] * frames))),
+    y = Math.round(Math.max(-box.height, Math.min(height, box.y + v[1] * frames)));
+  return grow({ ...box, x, y }, Math.abs(frames), width, height);
+}
+
+/** The boxes of one search, largest first, those of a kind that overlap (the scales' and passes' copies of one thing) joined into one. */
+export function merged(found: Box[]): Box[] {
+  const out: Box[] = [];
+  for (const b of [...found].sort((p, q) => q.width * q.height - p.width * p.height)) {
+    const same = out.find((o) => o.kind === b.kind && (iou(o, b) > 0.3 || insideShare(b, o) > 0.6));
+    if (!same) {
+      out.push({ ...b });
+      continue;
+    }
+    const x1 = Math.max(same.x + same.width, b.x + b.width),
+      y1 = Math.max(same.y + same.height, b.y + b.height);
+    same.x = Math.min(same.x, b.x);
+    same.y = Math.min(same.y, b.y);
+    same.width = x1 - same.x;
+    same.height = y1 - same.y;
+  }
+  return out;
+}
+
+function clip(b: Box): Box | undefined {
+  return b.width > 0 && b.height > 0 ? b : undefined;
 }
 
 export class Tracks {
@@ -59,19 +112,17 @@ export class Tracks {
   add(at: number, found: Box[], looked: (b: Box) => boolean = () => true, since: (b: Box) => number = () => at - this.every): void {
     const open = this.tracks.filter((t) => t.misses <= this.patience);
     const taken = new Set<Track>();
-    for (const box of [...found].sort((a, b) => b.width * b.height - a.width * a.height)) {
+    for (const box of merged(found)) {
       const [cx, cy] = centre(box);
       let best: Track | undefined,
         bestDistance = Infinity;
       for (const t of open) {
         const p = t.points.at(-1)!;
         if (t.kind !== box.kind || taken.has(t) || p.at >= at) continue;
-        const reach = grow(p.box, (at - p.at) * 2, this.width, this.height);
-        const [px, py] = centre(p.box);
+        const [px, py] = centre(moved(p.box, velocity(t), at - p.at, this.width, this.height));
         const ratio = (box.width * box.height) / Math.max(1, p.box.width * p.box.height);
-        const inside = cx >= reach.x && cx < reach.x + reach.width && cy >= reach.y && cy < reach.y + reach.height;
         const distance = Math.hypot(cx - px, cy - py);
-        if (inside && ratio > 0.3 && ratio < 3 && distance < bestDistance) {
+        if (distance <= reach(t, at - p.at) && ratio > 0.3 && ratio < 3 && distance < bestDistance) {
           best = t;
           bestDistance = distance;
         }
@@ -112,12 +163,16 @@ export class Tracks {
   private boxOf(t: Track, j: number, end: number): Box | undefined {
     const first = t.points[0]!,
       last = t.points.at(-1)!;
-    // Before it was first found: back to the search before that looked there and did not see it.
-    if (j < first.at) return j >= t.from ? grow(first.box, first.at - j, this.width, this.height) : undefined;
+    // Before it was first found: back to the search before that looked there and did not see it,
+    // moving as it did between its first two places.
+    if (j < first.at)
+      return j >= t.from ? clip(moved(first.box, velocity({ ...t, points: t.points.slice(0, 2) }), j - first.at, this.width, this.height)) : undefined;
     if (j > last.at) {
       // After it was last found: to the search that missed it, or to the end while it may be found again.
       const open = t.misses <= this.patience;
-      return j < last.at + this.every * this.lookEvery || (open && j <= end) ? grow(last.box, j - last.at, this.width, this.height) : undefined;
+      return j < last.at + this.every * this.lookEvery || (open && j <= end)
+        ? clip(moved(last.box, velocity(t), j - last.at, this.width, this.height))
+        : undefined;
     }
     let k = t.points.length - 1;
     while (t.points[k]!.at > j) k--;
@@ -133,7 +188,7 @@ export class Tracks {
       width: Math.round(mix(a.box.width, b.box.width)),
       height: Math.round(mix(a.box.height, b.box.height)),
     };
-    const moved = Math.hypot(...centre(b.box).map((v, i) => v - centre(a.box)[i]!)) / Math.max(1, Math.min(box.width, box.height));
-    return pad(box, SLACK + Math.min(0.5, moved * 0.25), this.width, this.height);
+    const shift = Math.hypot(...centre(b.box).map((v, i) => v - centre(a.box)[i]!));
+    return pad(box, SLACK + (BEND * shift) / Math.max(1, Math.min(box.width, box.height)), this.width, this.height);
   }
 }
