@@ -7,6 +7,7 @@ import { desensitize } from '../../src/worker/desensitize.js';
 import { encodePicture } from '../../src/worker/ffmpeg.js';
 import { BACKGROUNDS, areaShare, coveredShare, scene, type Scene } from '../../tests/worker/eval-set.js';
 import { runPlates } from './desensitize-plates.js';
+import { runVideo } from './desensitize-video.js';
 
 // Recall of face covering per size band and angle, against hand-marked faces pasted at 12-80 px onto
 // opencv-doc photos without people (tests/worker/eval-set.ts), and the share of the frame covered
@@ -16,7 +17,8 @@ import { runPlates } from './desensitize-plates.js';
 //   dnn-whole: SSD MobileNet v1 at the cover threshold on the whole frame only;
 //   pipeline: what the worker does to a photo (desensitize(): DNN whole + tiles, and the cascades).
 // Prints a table for docs/PERFORMANCE.md; fps of video is desensitize.bench.ts. Plates follow
-// (desensitize-plates.ts). EVAL=faces or EVAL=plates runs one part alone.
+// (desensitize-plates.ts), then video against its ground truth (desensitize-video.ts). EVAL=faces,
+// EVAL=plates or EVAL=video runs one part alone.
 
 const HEIGHTS = [12, 14, 16, 18, 20, 24, 28, 32, 40, 48, 64, 80];
 const ANGLES = [0, 15, -15, 30, -30];
@@ -37,11 +39,10 @@ const pct = (t: Tally) => (t.all ? `${((100 * t.hit) / t.all).toFixed(0)} % (${t
 
 export async function run(): Promise<void> {
   const det = await Detector.create();
-  if (process.env.EVAL !== 'plates') await runFaces(det);
-  if (process.env.EVAL !== 'faces') {
-    console.log('');
-    await runPlates(det);
-  }
+  const only = process.env.EVAL;
+  if (!only || only === 'faces') await runFaces(det);
+  if (!only || only === 'plates') await runPlates(det);
+  if (!only || only === 'video') await runVideo(det);
 }
 
 async function runFaces(det: Detector): Promise<void> {

@@ -1,53 +1,56 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Detector } from '../../src/worker/detector.js';
-import { desensitize } from '../../src/worker/desensitize.js';
-import { detectHelpers } from '../../src/worker/detect-helper.js';
 import { ffmpeg } from '../../src/worker/ffmpeg.js';
 
-// Frames per second of desensitization (decode, detect faces and plates in every frame, pixelate,
-// encode H.264) beside a plain ffmpeg re-encode with the same encoder settings, at 640x360 and
-// 1280x720, from opencv-doc's vtest.avi (walking people). Prints the ratio, for docs/PERFORMANCE.md.
-// DESENSITIZE_SECONDS (default 4) and DESENSITIZE_SIZES (default 640x360,1280x720) shorten a run on a
-// busy machine; WORKER_DETECT_THREADS=0 times the worker with its main thread's detector alone.
+// Frames per second of the worker's video desensitization (decode, faces and plates searched on a
+// schedule and followed between searches, pixelation, H.264 encode), the whole desensitize() of
+// src/worker/video.ts, at 1280x720 and 1920x1080, from opencv-doc's vtest.avi (walking people)
+// encoded as H.264 the way a phone's clip comes. Each size runs on 1 core and on 2 (taskset; one
+// face session per core), in a process of its own (desensitize-run.ts): frames a second, CPU seconds
+// (node and its ffmpeg processes) per second of video, and the peak memory of them all. A plain
+// ffmpeg re-encode with the same encoder settings is timed beside it. DESENSITIZE_SECONDS (default 4),
+// DESENSITIZE_SIZES (default 1280x720,1920x1080) and DESENSITIZE_CORES (default 1,2) shorten a run.
 
 const SOURCE = '/usr/share/doc/opencv-doc/examples/data/vtest.avi';
 const SECONDS = Number(process.env.DESENSITIZE_SECONDS ?? 4) || 4;
-const SIZES = (process.env.DESENSITIZE_SIZES ?? '640x360,1280x720').split(',').map((s) => s.split('x').map(Number) as [number, number]);
+const SIZES = (process.env.DESENSITIZE_SIZES ?? '1280x720,1920x1080').split(',').map((s) => s.split('x').map(Number) as [number, number]);
+const CORES = (process.env.DESENSITIZE_CORES ?? '1,2').split(',').map(Number);
+const FPS = 25;
 
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const start = process.hrtime.bigint();
-  await work();
-  return Number(process.hrtime.bigint() - start) / 1e9;
-}
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join('/');
 
 export async function run(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-desens-'));
-  const detector = await Detector.create();
-  // As the worker does at start: the other cores' detector threads loaded before anything is timed.
-  await Promise.all(detectHelpers().map((h) => h.ready));
+  const runner = path.join(import.meta.dirname, 'desensitize-run.ts');
+  const tsx = path.join(import.meta.dirname, '../../node_modules/.bin/tsx');
   try {
     for (const [w, h] of SIZES) {
-      const input = path.join(dir, `in-${w}.mkv`);
-      await ffmpeg(['-t', String(SECONDS), '-i', SOURCE, '-vf', `scale=${w}:${h},fps=25`, '-c:v', 'ffv1', input]);
-      const frames = SECONDS * 25;
-      const plain = await timed(() =>
-        ffmpeg(['-i', input, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', path.join(dir, `plain-${w}.mp4`)]),
-      );
-      let counted = 0;
-      const des = await timed(async () => {
-        counted = (await desensitize(input, path.join(dir, `des-${w}.mp4`), detector)).frames;
-      });
-      console.log(
-        `${w}x${h}: ${counted} frames; desensitize ${(counted / des).toFixed(1)} fps (${des.toFixed(2)} s), plain re-encode ${(frames / plain).toFixed(1)} fps (${plain.toFixed(2)} s), ratio ${(plain / des).toFixed(3)} (${(des / plain).toFixed(1)}x as long)`,
-      );
+      const input = path.join(dir, `in-${w}.mp4`);
+      const x264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p'];
+      await ffmpeg(['-t', String(SECONDS), '-i', SOURCE, '-vf', `scale=${w}:${h},fps=${FPS}`, ...x264, '-crf', '18', input]);
+      const start = performance.now();
+      await ffmpeg(['-i', input, ...x264, path.join(dir, `plain-${w}.mp4`)]);
+      const plain = (performance.now() - start) / 1000;
+      console.log(`${w}x${h}, ${SECONDS} s at ${FPS} fps: plain re-encode ${((SECONDS * FPS) / plain).toFixed(1)} fps (${plain.toFixed(2)} s), load ${load()}`);
+      for (const cores of CORES) {
+        const before = load();
+        const cpus = Array.from({ length: cores }, (_, i) => i).join(',');
+        const out = execFileSync('taskset', ['-c', cpus, tsx, runner, input, path.join(dir, `des-${w}-${cores}.mp4`)], { encoding: 'utf8' });
+        const r = JSON.parse(out.trim().split('\n').at(-1)!) as { frames: number; seconds: number; cpu: number; peak: number; sessions: number };
+        console.log(
+          `  ${cores} core(s), ${r.sessions} face session(s): ${r.frames} frames in ${r.seconds.toFixed(1)} s = ${(r.frames / r.seconds).toFixed(1)} fps; ` +
+            `${(r.cpu / SECONDS).toFixed(2)} CPU s per s of video; peak memory ${(r.peak / 2 ** 30).toFixed(2)} GiB; load ${before} before, ${load()} after`,
+        );
+      }
     }
     console.log(
-      `machine: ${os.cpus()[0]?.model ?? '?'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join('/')}, ${detectHelpers().length} detector thread(s) beside the main one, Node ${process.version}, ${new Date().toISOString()}`,
+      `machine: ${os.cpus()[0]?.model ?? '?'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString()}`,
     );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -52,7 +52,7 @@ function picture(file: string): Promise<Picture> {
 }
 
 /** A background scaled (nearest, then box-averaged) to width x height. */
-async function background(file: string, width: number, height: number): Promise<Buffer> {
+export async function background(file: string, width: number, height: number): Promise<Buffer> {
   const src = await picture(file);
   const out = Buffer.alloc(width * height * 3);
   for (let y = 0; y < height; y++) {
@@ -77,77 +77,90 @@ export async function scene(backgroundFile: string, width: number, height: numbe
   let rowTop = 8;
   let rowHeight = 0;
   for (const paste of pastes) {
-    const face = FACES[paste.face % FACES.length]!;
-    const src = await picture(face.file);
-    const s = paste.height / face.box.height;
-    const a = (paste.angle * Math.PI) / 180;
-    const cos = Math.cos(a),
-      sin = Math.sin(a);
-    // The pasted region: the face box with a margin for hair and chin, turned.
-    const rw = face.box.width * 1.6 * s,
-      rh = face.box.height * 1.5 * s;
-    const ext = Math.ceil(Math.abs(rw * cos) + Math.abs(rh * sin)) + 2;
-    const eyt = Math.ceil(Math.abs(rw * sin) + Math.abs(rh * cos)) + 2;
+    const { ext, eyt } = extent(paste);
     if (cx + ext + 8 > width) {
       cx = 0;
       rowTop += rowHeight + 12;
       rowHeight = 0;
     }
     if (rowTop + eyt > height) throw new Error('scene: the faces do not fit');
-    const ox = cx + 8 + ext / 2,
-      oy = rowTop + eyt / 2;
+    truth.push(await pasteFace(rgb, width, height, cx + 8 + ext / 2, rowTop + eyt / 2, paste));
     cx += ext + 16;
     rowHeight = Math.max(rowHeight, eyt);
-    const fcx = face.box.x + face.box.width / 2,
-      fcy = face.box.y + face.box.height / 2;
-    const k = Math.max(1, Math.ceil(1 / s));
-    for (let y = Math.floor(oy - eyt / 2); y < Math.ceil(oy + eyt / 2); y++) {
-      for (let x = Math.floor(ox - ext / 2); x < Math.ceil(ox + ext / 2); x++) {
-        if (x < 0 || y < 0 || x >= width || y >= height) continue;
-        let r = 0,
-          g = 0,
-          b = 0,
-          alpha = 0;
-        for (let j = 0; j < k; j++) {
-          for (let i = 0; i < k; i++) {
-            const dx = x + (i + 0.5) / k - ox,
-              dy = y + (j + 0.5) / k - oy;
-            let u = (dx * cos + dy * sin) / s;
-            const v = (-dx * sin + dy * cos) / s;
-            // Oval mask in the face's own frame, soft over its outer fifth.
-            const d = Math.hypot(u / (face.box.width * 0.8), v / (face.box.height * 0.75));
-            const w = Math.max(0, Math.min(1, (1 - d) / 0.2));
-            if (paste.mirror) u = -u;
-            const sx = Math.round(fcx + u),
-              sy = Math.round(fcy + v);
-            if (w === 0 || sx < 0 || sy < 0 || sx >= src.width || sy >= src.height) continue;
-            const p = (sy * src.width + sx) * 3;
-            r += src.rgb[p]! * w;
-            g += src.rgb[p + 1]! * w;
-            b += src.rgb[p + 2]! * w;
-            alpha += w;
-          }
-        }
-        if (alpha === 0) continue;
-        const o = (y * width + x) * 3;
-        const t = alpha / (k * k);
-        rgb[o] = rgb[o]! * (1 - t) + (r / alpha) * t;
-        rgb[o + 1] = rgb[o + 1]! * (1 - t) + (g / alpha) * t;
-        rgb[o + 2] = rgb[o + 2]! * (1 - t) + (b / alpha) * t;
-      }
-    }
-    const bw = Math.abs(face.box.width * s * cos) + Math.abs(face.box.height * s * sin);
-    const bh = Math.abs(face.box.width * s * sin) + Math.abs(face.box.height * s * cos);
-    const hw = (face.box.width * s) / 2,
-      hh = (face.box.height * s) / 2;
-    const inside = (x: number, y: number) => {
-      const dx = x + 0.5 - ox,
-        dy = y + 0.5 - oy;
-      return Math.abs(dx * cos + dy * sin) <= hw && Math.abs(-dx * sin + dy * cos) <= hh;
-    };
-    truth.push({ x: Math.round(ox - bw / 2), y: Math.round(oy - bh / 2), width: Math.round(bw), height: Math.round(bh), paste, inside });
   }
   return { rgb, width, height, truth };
+}
+
+/** The upright size of the region a paste covers: the face box with a margin for hair and chin, turned. */
+export function extent(paste: Paste): { ext: number; eyt: number } {
+  const face = FACES[paste.face % FACES.length]!;
+  const s = paste.height / face.box.height;
+  const a = (paste.angle * Math.PI) / 180;
+  const rw = face.box.width * 1.6 * s,
+    rh = face.box.height * 1.5 * s;
+  return {
+    ext: Math.ceil(Math.abs(rw * Math.cos(a)) + Math.abs(rh * Math.sin(a))) + 2,
+    eyt: Math.ceil(Math.abs(rw * Math.sin(a)) + Math.abs(rh * Math.cos(a))) + 2,
+  };
+}
+
+/** Pastes a face into `rgb` centred at (ox, oy) (see scene) and returns its truth. */
+export async function pasteFace(rgb: Buffer, width: number, height: number, ox: number, oy: number, paste: Paste): Promise<Truth> {
+  const face = FACES[paste.face % FACES.length]!;
+  const src = await picture(face.file);
+  const s = paste.height / face.box.height;
+  const a = (paste.angle * Math.PI) / 180;
+  const cos = Math.cos(a),
+    sin = Math.sin(a);
+  const { ext, eyt } = extent(paste);
+  const fcx = face.box.x + face.box.width / 2,
+    fcy = face.box.y + face.box.height / 2;
+  const k = Math.max(1, Math.ceil(1 / s));
+  for (let y = Math.floor(oy - eyt / 2); y < Math.ceil(oy + eyt / 2); y++) {
+    for (let x = Math.floor(ox - ext / 2); x < Math.ceil(ox + ext / 2); x++) {
+      if (x < 0 || y < 0 || x >= width || y >= height) continue;
+      let r = 0,
+        g = 0,
+        b = 0,
+        alpha = 0;
+      for (let j = 0; j < k; j++) {
+        for (let i = 0; i < k; i++) {
+          const dx = x + (i + 0.5) / k - ox,
+            dy = y + (j + 0.5) / k - oy;
+          let u = (dx * cos + dy * sin) / s;
+          const v = (-dx * sin + dy * cos) / s;
+          // Oval mask in the face's own frame, soft over its outer fifth.
+          const d = Math.hypot(u / (face.box.width * 0.8), v / (face.box.height * 0.75));
+          const w = Math.max(0, Math.min(1, (1 - d) / 0.2));
+          if (paste.mirror) u = -u;
+          const sx = Math.round(fcx + u),
+            sy = Math.round(fcy + v);
+          if (w === 0 || sx < 0 || sy < 0 || sx >= src.width || sy >= src.height) continue;
+          const p = (sy * src.width + sx) * 3;
+          r += src.rgb[p]! * w;
+          g += src.rgb[p + 1]! * w;
+          b += src.rgb[p + 2]! * w;
+          alpha += w;
+        }
+      }
+      if (alpha === 0) continue;
+      const o = (y * width + x) * 3;
+      const t = alpha / (k * k);
+      rgb[o] = rgb[o]! * (1 - t) + (r / alpha) * t;
+      rgb[o + 1] = rgb[o + 1]! * (1 - t) + (g / alpha) * t;
+      rgb[o + 2] = rgb[o + 2]! * (1 - t) + (b / alpha) * t;
+    }
+  }
+  const bw = Math.abs(face.box.width * s * cos) + Math.abs(face.box.height * s * sin);
+  const bh = Math.abs(face.box.width * s * sin) + Math.abs(face.box.height * s * cos);
+  const hw = (face.box.width * s) / 2,
+    hh = (face.box.height * s) / 2;
+  const inside = (x: number, y: number) => {
+    const dx = x + 0.5 - ox,
+      dy = y + 0.5 - oy;
+    return Math.abs(dx * cos + dy * sin) <= hw && Math.abs(-dx * sin + dy * cos) <= hh;
+  };
+  return { x: Math.round(ox - bw / 2), y: Math.round(oy - bh / 2), width: Math.round(bw), height: Math.round(bh), paste, inside };
 }
 
 /** Share of `box` (of its turned face box, for a pasted face) inside the union of `cover`. */

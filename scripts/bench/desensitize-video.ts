@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Detector } from '../../src/worker/detector.js';
+import { desensitize } from '../../src/worker/desensitize.js';
+import { BACKGROUNDS } from '../../tests/worker/eval-set.js';
+import { FORMATS } from '../../tests/worker/plate-set.js';
+import { movingVideo, scoreVideo, writeVideo, type Mover, type VideoScore } from '../../tests/worker/video-set.js';
+
+// Recall of video against its ground truth (tests/worker/video-set.ts), part of
+// desensitize-eval.bench.ts (EVAL=video alone): on each of opencv-doc's four photos without people,
+// 5 s at 1280x720 and 25 fps in which faces of 12-96 px (upright and turned 15-45°) and plates of
+// 12-40 px cross the frame in straight lines at 1-6 px a frame. A mover counts in a frame when 90 %
+// of it is under the pixelation and its pixels changed. Also: holes (a frame bare between covered
+// ones), frames whose pixelated area exceeds 3x the movers' boxes plus 2 % of the frame, and movers
+// that face-api's SSD MobileNet (not the video pipeline's detector) still finds in every 25th output
+// frame. The desensitization's own speed is printed too (one process, both cores).
+
+const FACE_HEIGHTS = [12, 14, 16, 18, 20, 24, 32, 48, 64, 96];
+const ANGLES = [0, 15, -15, 30, -30, 45];
+const PLATE_HEIGHTS = [12, 15, 20, 28, 40];
+const BANDS: [number, number][] = [
+  [12, 15],
+  [16, 23],
+  [24, 96],
+];
+
+function movers(scene: number): Mover[] {
+  const out: Mover[] = [];
+  FACE_HEIGHTS.forEach((height, i) => {
+    const row = 40 + ((i * 67 + scene * 23) % 560);
+    const right = (i + scene) % 2 === 0;
+    const speed = 1 + ((i + scene) % 6);
+    out.push({
+      face: { face: i + scene, height, angle: ANGLES[(i + scene) % ANGLES.length]!, mirror: i % 2 === 1 },
+      start: [right ? 60 + i * 30 : 1220 - i * 30, row],
+      step: [right ? speed : -speed, ((i % 3) - 1) * 0.5],
+    });
+  });
+  PLATE_HEIGHTS.forEach((height, i) => {
+    out.push({ plate: { format: FORMATS[(i + scene) % FORMATS.length]!, height }, start: [200 + i * 180, 660 - i * 20], step: [i % 2 ? 2 : -2, 0] });
+  });
+  return out;
+}
+
+export async function runVideo(det: Detector): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-video-'));
+  const byBand = new Map<string, { hit: number; all: number }>();
+  const all: VideoScore[] = [];
+  let frames = 0,
+    seconds = 0;
+  try {
+    for (const [s, bg] of BACKGROUNDS.entries()) {
+      const v = movingVideo(bg, 1280, 720, 125, movers(s));
+      const input = path.join(dir, `${bg}.mkv`),
+        output = path.join(dir, `${bg}.mp4`);
+      await writeVideo(v, input);
+      const start = performance.now();
+      const result = await desensitize(input, output, det);
+      seconds += (performance.now() - start) / 1000;
+      frames += result.frames;
+      const check = async (rgb: Buffer) =>
+        (await det.faces.detect(rgb, 1280, 720, 0.5, { whole: true, tiles: 'all' })).map((f) => ({ ...f, kind: 'face' as const }));
+      const score = await scoreVideo(v, output, result.covered, check, 25);
+      all.push(score);
+      for (const [kindSize, t] of score.bySize) {
+        const [kind, size] = [kindSize.split(' ')[0], Number(kindSize.split(' ')[1])];
+        const band = BANDS.find(([lo, hi]) => size >= lo && size <= hi)!;
+        const key = `${kind}s ${band[0]}-${band[1]} px`;
+        const b = byBand.get(key) ?? { hit: 0, all: 0 };
+        b.hit += t.hit;
+        b.all += t.all;
+        byBand.set(key, b);
+      }
+      console.log(
+        `${bg}: holes ${score.holes.length}, loose frames ${score.loose}/125, largest share pixelated ${(100 * score.maxArea).toFixed(1)} %, faces the SSD still finds ${score.seenAfter.length}, load ${os.loadavg()[0]!.toFixed(1)}`,
+      );
+    }
+    console.log('\nVideo: mover-frames covered (>= 90 % under pixelation, pixels changed), by height:');
+    for (const [key, b] of [...byBand].sort()) console.log(`  ${key}: ${((100 * b.hit) / b.all).toFixed(1)} % (${b.hit}/${b.all})`);
+    console.log(
+      `holes in all: ${all.reduce((n, s) => n + s.holes.length, 0)}; ${(frames / seconds).toFixed(1)} fps through desensitize() (both cores, load ${os.loadavg()[0]!.toFixed(1)})`,
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

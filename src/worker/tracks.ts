@@ -1,0 +1,194 @@
+import { pad } from './blur.js';
+import { insideShare, iou } from './boxes.js';
+import type { Box } from './detector.js';
+
+// What a video's searches found, followed from search to search, and the box of each thing in every
+// frame between: where a thing was found by two searches, its box moves from the one place to the
+// other (frames are held back until the searches after them are in, so both ends are known); before
+// the first search that found it and after the last, its box is held and grows as it may have moved.
+// A thing missed by up to PATIENCE searches and found again keeps its box through the gap.
+// See docs/decisions/063-search-on-a-schedule-and-follow.md.
+
+/** A held box grows on each side by this share of its size (and at least 1 px) a frame. */
+const GROWTH = 0.03;
+/** A thing found again within this many searches (by default) after a miss is the same thing, covered through the gap. */
+export const PATIENCE = 2;
+/** Between two places, a box is taken this much larger (share of its size) on each side, and by this share of the way between them, for movement that is not straight. */
+const SLACK = 0.05;
+const BEND = 0.05;
+
+interface Point {
+  at: number;
+  box: Box;
+}
+interface Track {
+  kind: Box['kind'];
+  points: Point[];
+  misses: number;
+  /** Covered from this frame: after the last search before it that looked where it was found. */
+  from: number;
+}
+
+/** A box `age` frames from where it was seen, grown for the movement possible in that time. */
+export function grow(box: Box, age: number, width: number, height: number): Box {
+  if (age === 0) return box;
+  return pad(box, GROWTH * age + Math.min(0.5, age / Math.max(1, Math.min(box.width, box.height))), width, height);
+}
+
+function centre(b: Box): [number, number] {
+  return [b.x + b.width / 2, b.y + b.height / 2];
+}
+
+/** A track's movement in px a frame, from its last two places (none from one). */
+function velocity(t: Track): [number, number] {
+  const [a, b] = t.points.slice(-2);
+  if (!a || !b) return [0, 0];
+  const [ax, ay] = centre(a.box),
+    [bx, by] = centre(b.box);
+  return [(bx - ax) / (b.at - a.at), (by - ay) / (b.at - a.at)];
+}
+
+/**
+ * How far (px) from where a track is expected a box `age` frames later still continues it: half
+ * its size, and per frame 40 % of its size (at least 4 px) while its movement is unknown, 15 % (at
+ * least 2 px) once it is.
+ */
+function reach(t: Track, age: number): number {
+  const p = t.points.at(-1)!.box;
+  const size = Math.max(p.width, p.height);
+  const perFrame = t.points.length < 2 ? Math.max(4, 0.4 * size) : Math.max(2, 0.15 * size);
+  return size / 2 + perFrame * age;
+}
+
+/** A box moved by `v` px a frame for `frames` frames (back for negative), grown for the movement possible in that time. */
+function moved(box: Box, v: [number, number], frames: number, width: number, height: number): Box {
+  const x = Math.round(Math.max(-box.width, Math.min(width, box.x + v[0] * frames))),
+    y = Math.round(Math.max(-box.height, Math.min(height, box.y + v[1] * frames)));
+  return grow({ ...box, x, y }, Math.abs(frames), width, height);
+}
+
+/** The boxes of one search, largest first, those of a kind that overlap (the scales' and passes' copies of one thing) joined into one. */
+export function merged(found: Box[]): Box[] {
+  const out: Box[] = [];
+  for (const b of [...found].sort((p, q) => q.width * q.height - p.width * p.height)) {
+    const same = out.find((o) => o.kind === b.kind && (iou(o, b) > 0.3 || insideShare(b, o) > 0.6));
+    if (!same) {
+      out.push({ ...b });
+      continue;
+    }
+    const x1 = Math.max(same.x + same.width, b.x + b.width),
+      y1 = Math.max(same.y + same.height, b.y + b.height);
+    same.x = Math.min(same.x, b.x);
+    same.y = Math.min(same.y, b.y);
+    same.width = x1 - same.x;
+    same.height = y1 - same.y;
+  }
+  return out;
+}
+
+function clip(b: Box): Box | undefined {
+  return b.width > 0 && b.height > 0 ? b : undefined;
+}
+
+export class Tracks {
+  private readonly tracks: Track[] = [];
+  private last = -Infinity;
+
+  /** Searches come `every` frames apart (or closer), in frame order, in a width x height video; each thing is looked at at least every `lookEvery` searches. */
+  constructor(
+    private readonly every: number,
+    private readonly width: number,
+    private readonly height: number,
+    private readonly lookEvery = 1,
+    private readonly patience = PATIENCE,
+  ) {}
+
+  /**
+   * What the search of frame `at` found: each box joins the track it continues, or starts one.
+   * `looked(box)`: whether this search would have found a thing there (a search may look at small
+   * faces on some searches only): tracks it did not look at are not missed; `since(box)`: the last
+   * search before that looked there (a new track is covered from the frame after it).
+   */
+  add(at: number, found: Box[], looked: (b: Box) => boolean = () => true, since: (b: Box) => number = () => at - this.every): void {
+    const open = this.tracks.filter((t) => t.misses <= this.patience);
+    const taken = new Set<Track>();
+    for (const box of merged(found)) {
+      const [cx, cy] = centre(box);
+      let best: Track | undefined,
+        bestDistance = Infinity;
+      for (const t of open) {
+        const p = t.points.at(-1)!;
+        if (t.kind !== box.kind || taken.has(t) || p.at >= at) continue;
+        const [px, py] = centre(moved(p.box, velocity(t), at - p.at, this.width, this.height));
+        const ratio = (box.width * box.height) / Math.max(1, p.box.width * p.box.height);
+        const distance = Math.hypot(cx - px, cy - py);
+        if (distance <= reach(t, at - p.at) && ratio > 0.3 && ratio < 3 && distance < bestDistance) {
+          best = t;
+          bestDistance = distance;
+        }
+      }
+      if (best) {
+        best.points.push({ at, box });
+        best.misses = 0;
+        taken.add(best);
+      } else this.tracks.push({ kind: box.kind, points: [{ at, box }], misses: 0, from: since(box) + 1 });
+    }
+    for (const t of open) if (!taken.has(t) && t.points.at(-1)!.at < at && looked(t.points.at(-1)!.box)) t.misses++;
+    this.last = at;
+  }
+
+  /** Frames up to this one have every box they will get (later searches can only add to later frames). */
+  settled(): number {
+    return this.last - this.every * this.lookEvery * (this.patience + 1);
+  }
+
+  /** The boxes of frame `j`; `end`: the video's last frame once known (tracks still open are held to it). */
+  at(j: number, end = Infinity): Box[] {
+    const out: Box[] = [];
+    for (const t of this.tracks) {
+      const box = this.boxOf(t, j, end);
+      if (box) out.push(box);
+    }
+    return out;
+  }
+
+  /** Forgets tracks that end before frame `j` (their frames are written). */
+  forget(j: number): void {
+    for (let i = this.tracks.length - 1; i >= 0; i--) {
+      const t = this.tracks[i]!;
+      if (t.misses > this.patience && t.points.at(-1)!.at + this.every * this.lookEvery < j) this.tracks.splice(i, 1);
+    }
+  }
+
+  private boxOf(t: Track, j: number, end: number): Box | undefined {
+    const first = t.points[0]!,
+      last = t.points.at(-1)!;
+    // Before it was first found: back to the search before that looked there and did not see it,
+    // moving as it did between its first two places.
+    if (j < first.at)
+      return j >= t.from ? clip(moved(first.box, velocity({ ...t, points: t.points.slice(0, 2) }), j - first.at, this.width, this.height)) : undefined;
+    if (j > last.at) {
+      // After it was last found: to the search that missed it, or to the end while it may be found again.
+      const open = t.misses <= this.patience;
+      return j < last.at + this.every * this.lookEvery || (open && j <= end)
+        ? clip(moved(last.box, velocity(t), j - last.at, this.width, this.height))
+        : undefined;
+    }
+    let k = t.points.length - 1;
+    while (t.points[k]!.at > j) k--;
+    const a = t.points[k]!,
+      b = t.points[k + 1];
+    if (!b || a.at === j) return a.box;
+    const f = (j - a.at) / (b.at - a.at);
+    const mix = (p: number, q: number) => p + (q - p) * f;
+    const box: Box = {
+      kind: t.kind,
+      x: Math.round(mix(a.box.x, b.box.x)),
+      y: Math.round(mix(a.box.y, b.box.y)),
+      width: Math.round(mix(a.box.width, b.box.width)),
+      height: Math.round(mix(a.box.height, b.box.height)),
+    };
+    const shift = Math.hypot(...centre(b.box).map((v, i) => v - centre(a.box)[i]!));
+    return pad(box, SLACK + (BEND * shift) / Math.max(1, Math.min(box.width, box.height)), this.width, this.height);
+  }
+}

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { Detector } from '../../src/worker/detector.js';
+import { desensitize } from '../../src/worker/desensitize.js';
+import { missing } from './plate-set.js';
+import { movingVideo, scoreVideo, writeVideo, type Mover } from './video-set.js';
+
+vi.setConfig({ testTimeout: 300_000 });
+
+// Video ground truth (tests/worker/video-set.ts): faces and plates pasted onto opencv-doc photos and
+// moved along known straight tracks, through the worker's real video pipeline. A mover passes in a
+// frame when 90 % of it lies under the pixelation and its pixels changed in the output; the
+// independent check is face-api's SSD MobileNet (the photo pipeline's detector, not the video's
+// BlazeFace) on the output frames.
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'video-'));
+let detector: Detector;
+
+beforeAll(async () => {
+  const why = missing();
+  if (why) throw new Error(why);
+  detector = await Detector.create();
+});
+
+const movers: Mover[] = [
+  { face: { face: 0, height: 16, angle: 0 }, start: [60, 60], step: [5, 0] },
+  { face: { face: 1, height: 24, angle: 15, mirror: true }, start: [560, 120], step: [-4, 1] },
+  { face: { face: 2, height: 48, angle: -30 }, start: [120, 250], step: [3, -2] },
+  { plate: { format: 'uk-rear', height: 24 }, start: [420, 300], step: [-3, 0] },
+];
+
+describe('video against its ground truth', () => {
+  it('faces of 16-48 px, turned up to 30°, and a plate, moving: covered in every frame, no frame bare between covered ones, boxes tight', async () => {
+    const v = movingVideo('building.jpg', 640, 360, 50, movers);
+    const input = path.join(dir, 'moving.mkv');
+    await writeVideo(v, input);
+    const output = path.join(dir, 'moving.mp4');
+    const result = await desensitize(input, output, detector);
+    expect(result.frames).toBe(50);
+    const check = async (rgb: Buffer) =>
+      (await detector.faces.detect(rgb, 640, 360, 0.5, { whole: true, tiles: 'all' })).map((f) => ({ ...f, kind: 'face' as const }));
+    const score = await scoreVideo(v, output, result.covered, check, 25);
+    const missed = [...score.bySize].filter(([, s]) => s.hit < s.all).map(([size, s]) => `${size} px: ${s.hit}/${s.all} frames`);
+    expect(missed).toEqual([]);
+    expect(score.holes).toEqual([]);
+    expect(score.seenAfter).toEqual([]);
+    expect(score.loose).toBe(0);
+  });
+
+  it('a scene with neither people nor vehicles: under 2 % of any frame pixelated', async () => {
+    const v = movingVideo('fruits.jpg', 640, 360, 25, []);
+    const input = path.join(dir, 'empty.mkv');
+    await writeVideo(v, input);
+    const result = await desensitize(input, path.join(dir, 'empty.mp4'), detector);
+    const score = await scoreVideo(v, path.join(dir, 'empty.mp4'), result.covered);
+    expect(score.maxArea).toBeLessThan(0.02);
+  });
+});
