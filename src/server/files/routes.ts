@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { filesSchemas } from './route-schemas.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
