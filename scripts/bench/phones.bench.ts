@@ -77,6 +77,20 @@ function residentMiB(pid: number | undefined): number | undefined {
   }
 }
 
+/** How many uploads were stored byte for byte (SHA-256 of the file on disk), the bytes stored, and the failures. */
+function checkStored(results: PromiseSettledResult<string>[], bodies: Buffer[], dataDir: string): { whole: number; stored: number; failed: string[] } {
+  let whole = 0;
+  let stored = 0;
+  for (const [i, r] of results.entries()) {
+    if (r.status === 'rejected') continue;
+    const file = fs.readFileSync(path.join(dataDir, 'files', 'BENCH', r.value));
+    stored += file.length;
+    if (createHash('sha256').update(file).digest('hex') === createHash('sha256').update(bodies[i]!).digest('hex')) whole++;
+  }
+  const failed = results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason).slice(0, 200));
+  return { whole, stored, failed };
+}
+
 async function fleetOn(onPostgres: boolean): Promise<string[]> {
   const phones = env('PHONES', 60);
   const size = env('PHONES_MIB', 2) * 1024 * 1024;
@@ -122,15 +136,7 @@ async function fleetOn(onPostgres: boolean): Promise<string[]> {
     const seconds = (Date.now() - began) / 1000;
     running = false;
     await sampler;
-    let whole = 0;
-    let stored = 0;
-    for (const [i, r] of results.entries()) {
-      if (r.status === 'rejected') continue;
-      const file = fs.readFileSync(path.join(config.dataDir, 'files', 'BENCH', r.value));
-      stored += file.length;
-      if (createHash('sha256').update(file).digest('hex') === createHash('sha256').update(bodies[i]!).digest('hex')) whole++;
-    }
-    const failed = results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason).slice(0, 200));
+    const { whole, stored, failed } = checkStored(results, bodies, config.dataDir);
     const single = env('SINGLE_MIB', 512) * 1024 * 1024;
     const source = path.join(work, 'single.bin');
     await writeRandom(source, single);
