@@ -34,7 +34,7 @@ const list = (raw: string | undefined, fallback: number[]): number[] =>
         .filter((x) => Number.isFinite(x) && x > 0);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-async function writeRandom(file: string, size: number): Promise<void> {
+export async function writeRandom(file: string, size: number): Promise<void> {
   const handle = await fs.promises.open(file, 'w');
   try {
     // 64 MiB of random bytes repeated: incompressible to the disk, cheap to produce.
@@ -143,7 +143,7 @@ const http = require('node:http');
 })().catch((e) => parentPort.postMessage({ error: String((e && e.stack) || e) + (e && e.cause ? '\\ncaused by: ' + String(e.cause.stack || e.cause) : '') }));
 `;
 
-function uploadInWorker(
+export function uploadInWorker(
   base: string,
   token: string,
   source: string,
@@ -163,7 +163,7 @@ function uploadInWorker(
 
 const mibPerSecond = (size: number, seconds: number): number => size / 1024 / 1024 / seconds;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-const load = (): string =>
+export const load = (): string =>
   os
     .loadavg()
     .map((x) => x.toFixed(2))
@@ -189,7 +189,7 @@ function cpuSeconds(pid: number | undefined): number | undefined {
 }
 
 /** Starts the server as `npm start` does, on a free port; resolves once it answers. */
-async function startServer(env: Record<string, string>): Promise<{ base: string; child: ChildProcess; stop: () => Promise<void> }> {
+export async function startServer(env: Record<string, string>): Promise<{ base: string; child: ChildProcess; stop: () => Promise<void> }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {

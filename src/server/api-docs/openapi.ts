@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { KindRegistry } from '../../shared/kind-types.js';
+import { withCommonResponses } from './common-responses.js';
 import { registerKindSchemas } from './kind-schemas.js';
 
 /**
@@ -32,10 +33,14 @@ export async function registerApiDocs(app: FastifyInstance, registry: KindRegist
     // untagged routes (the app's pages, the download service) are left out (docs/services/*.md).
     hideUntagged: true,
     // Every operation has an id (client generators name their functions by it): the route's own,
-    // else one made of its method and path ('get' '/api/vtp/stats/day' -> getVtpStatsDay).
+    // else one made of its method and path ('get' '/api/vtp/stats/day' -> getVtpStatsDay); and it
+    // lists the refusals every route of its sort can give (common-responses.ts).
     transform: ({ schema, url, route }) => {
-      if (schema === undefined || (schema as { operationId?: unknown }).operationId !== undefined) return { schema, url };
-      return { schema: { ...schema, operationId: operationIdOf([route.method].flat()[0] ?? 'get', url) } as typeof schema, url };
+      if (schema === undefined) return { schema, url };
+      const method = [route.method].flat()[0] ?? 'get';
+      const complete = withCommonResponses(schema as Record<string, unknown>, method);
+      if ((complete as { operationId?: unknown }).operationId !== undefined) return { schema: complete as typeof schema, url };
+      return { schema: { ...complete, operationId: operationIdOf(method, url) } as typeof schema, url };
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`) },
   });
