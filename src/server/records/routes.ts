@@ -10,6 +10,7 @@ import { ParsedLists, type ListCache } from './list-cache.js';
 import { createConflict, deleteConflict, editConflict, fromOtherFormRefusal, recordNotFound, unknownVersion } from './merge.js';
 import { envelopeOf, errorResponses, inputRef, listEnvelopeOf, recordEnvelopeOf, recordRef } from '../api-docs/kind-schemas.js';
 import { recordWarnings, schemasVersion, type FieldWarning } from '../../shared/schema-evolution.js';
+import { isMultiSelect } from '../../shared/field-vocabulary.js';
 import type { User } from '../users/user-repository.js';
 import { isNumberField, MAX_PAGE_SIZE, parseListQuery, type ListQuery } from './list-query.js';
 import { refuseServerOwned } from './server-owned.js';
@@ -192,7 +193,11 @@ function listQueryOf(kind: Kind): Record<string, unknown> {
     const title = kind.schema.properties[field]?.title ?? field;
     listQuery[field] = isNumberField(kind, field)
       ? { type: 'number', description: `Filter: equal to ${title}` }
-      : { type: 'string', maxLength: 200, description: `Filter: ${how === 'exact' ? 'equal to' : 'contains (any case)'} ${title}` };
+      : {
+          type: 'string',
+          maxLength: 200,
+          description: `Filter: ${isMultiSelect(kind.schema.properties[field]) ? 'holds any of (comma-separated)' : how === 'exact' ? 'equal to' : 'contains (any case)'} ${title}`,
+        };
   }
   return listQuery;
 }
