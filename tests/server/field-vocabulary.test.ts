@@ -20,7 +20,10 @@ const LABELS: Record<string, string> = { rain: 'Rain', night: 'At night', highwa
 function schemasDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-vocabulary-'));
   for (const f of fs.readdirSync(path.join(ROOT, 'schemas')).filter((n) => n.endsWith('.schema.json'))) {
-    const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas', f), 'utf8')) as { properties: Record<string, unknown> };
+    const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas', f), 'utf8')) as {
+      properties: Record<string, unknown>;
+      'x-kind': { filters: Record<string, string> };
+    };
     if (f === 'issue.schema.json') {
       schema.properties['plate'] = {
         title: 'Plate',
@@ -29,6 +32,7 @@ function schemasDir(): string {
         'x-patternMessage': { en: 'a plate such as AB-123', zh: '车牌，例如 AB-123' },
       };
       schema.properties['conditions'] = { title: 'Conditions', type: 'array', items: { type: 'string', enum: TAGS }, uniqueItems: true, 'x-labels': LABELS };
+      schema['x-kind'].filters['conditions'] = 'exact';
     }
     fs.writeFileSync(path.join(dir, f), JSON.stringify(schema, null, 2));
   }
@@ -91,5 +95,37 @@ describe.each(dbTargets())('pattern and multi-select, on $name', (target) => {
     const header = rows[0] as string[];
     const row = rows.find((r) => r.includes('Joined')) as unknown[];
     expect(row[header.indexOf('Conditions')]).toBe('At night, Rain');
+  });
+
+  it('lists, for any choices asked for, exactly the records holding any of them, an old single value included', async () => {
+    const token = await s.login(ALICE.username, ALICE.password);
+    const day = '2026-11-23';
+    const held: unknown[] = [[], ['rain'], ['night', 'highway'], ['rain', 'night', 'highway'], ['highway']];
+    const ids: number[] = [];
+    for (const conditions of held) {
+      const res = await s.request('POST', ISSUE, { token, body: { ...BASE, issueDate: `${day} 08:00:00`, issueStartTime: `${day} 09:00:00`, conditions } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      ids.push(res.body.data.id as number);
+    }
+    // Stored while the field was one choice: a text, not a list.
+    const single = ids[ids.length - 1] as number;
+    await s.app.db.kysely
+      .updateTable('rec_issue')
+      .set({ data: JSON.stringify({ ...BASE, conditions: 'highway' }) })
+      .where('id', '=', single)
+      .execute();
+    const holds = (value: unknown, v: string): boolean => (Array.isArray(value) ? value.includes(v) : value === v);
+    const stored = held.map((h, i) => (ids[i] === single ? 'highway' : h));
+    await fc.assert(
+      fc.asyncProperty(fc.subarray(TAGS, { minLength: 1 }), async (asked) => {
+        const q = `params[beginIssueDate]=${day}&params[endIssueDate]=${day}&pageSize=50&conditions=${asked.join(',')}`;
+        const list = await s.request('GET', `${ISSUE}/list?${q}`, { token });
+        expect(list.status, JSON.stringify(list.body)).toBe(200);
+        const want = ids.filter((_, i) => asked.some((a) => holds(stored[i], a)));
+        expect((list.body.rows as { id: number }[]).map((r) => r.id).sort((a, b) => a - b)).toEqual(want);
+        expect(list.body.total).toBe(want.length);
+      }),
+      { numRuns: 7, seed: 41 },
+    );
   });
 });

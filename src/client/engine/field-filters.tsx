@@ -5,6 +5,7 @@ import { InputText } from 'primereact/inputtext';
 import { useTranslation } from 'react-i18next';
 import type { Kind } from '../../shared/kind-types';
 import { fieldTitle, kindText } from '../i18n/kind-texts';
+import { isMultiSelect } from '../../shared/field-vocabulary';
 
 /** Filter values by field, as the list sends them (plain query parameters); empty ones are left out. */
 export type FieldFilters = Record<string, string>;
@@ -74,7 +75,12 @@ export function FieldFilterButton({ kind, value, onApply }: { kind: Kind; value:
           >
             {fields.map((field) => {
               const id = `filter-${field}`;
-              const how = kind.meta.filters?.[field] === 'contains' ? t('list.contains') : t('list.is');
+              // A list of choices matches any of the choices typed, comma-separated (docs/decisions/061).
+              const how = isMultiSelect(kind.schema.properties[field])
+                ? t('list.anyOf')
+                : kind.meta.filters?.[field] === 'contains'
+                  ? t('list.contains')
+                  : t('list.is');
               return (
                 <div key={field} className="flex flex-column gap-1">
                   <label htmlFor={id}>

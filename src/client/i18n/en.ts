@@ -404,6 +404,7 @@ export const en = {
     searchTitle: 'Search {{title}}',
     contains: 'contains',
     is: 'is',
+    anyOf: 'any of, separated by commas',
     clearSearch: 'Clear Search',
     waiting: 'Waiting to sync',
     offlineSince: 'Offline, showing data from {{time}}',

@@ -27,6 +27,8 @@ export function sheetRows(kind: SheetKind, rows: Row[]): { columns: string[]; da
   const columns = exportColumns(kind, rows);
   const shown = (column: string, value: unknown): unknown => {
     if (value === null || value === undefined) return '';
+    // A list of choices (multi-select) is one cell, its labels joined (docs/decisions/061).
+    if (Array.isArray(value)) return value.map((v) => kind.labels?.[column]?.[String(v)] ?? String(v)).join(', ');
     const label = kind.labels?.[column]?.[String(value)];
     return label !== undefined && (typeof value === 'string' || typeof value === 'number') ? label : value;
   };

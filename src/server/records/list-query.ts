@@ -1,6 +1,7 @@
 import type { Kind } from '../../shared/kind-types.js';
 import { toSortableDateTime } from '../../shared/formats.js';
 import { badRequest, forbidden } from '../http/envelope.js';
+import { isMultiSelect } from '../../shared/field-vocabulary.js';
 
 export const MAX_PAGE_SIZE = 10000;
 
@@ -14,9 +15,10 @@ export interface SortKey {
 
 export interface FieldFilter {
   field: string;
-  how: 'exact' | 'contains';
-  /** A number for number fields (compared as numbers), else text. */
-  value: string | number;
+  /** any: a list of choices holding any of the values (docs/decisions/061). */
+  how: 'exact' | 'contains' | 'any';
+  /** A number for number fields (compared as numbers), the choices of an `any`, else text. */
+  value: string | number | string[];
 }
 
 export interface ListQuery {
@@ -78,7 +80,11 @@ function parseFilters(kind: Kind, query: Record<string, unknown>): FieldFilter[]
         `${sent} is not a filter of ${kind.meta.titles.list}; ${names.length > 0 ? `filter by one of: ${names.join(', ')}` : 'it has no filters'}`,
       );
     }
-    if (typeof value === 'string' || typeof value === 'number') filters.push({ field: key, how, value });
+    // A list of choices matches any of the comma-separated values asked for.
+    const any = isMultiSelect(kind.schema.properties[key]) && typeof value === 'string' ? value.split(',').filter((v) => v !== '') : undefined;
+    if (any !== undefined) {
+      if (any.length > 0) filters.push({ field: key, how: 'any', value: any });
+    } else if (typeof value === 'string' || typeof value === 'number') filters.push({ field: key, how, value });
   }
   return filters;
 }

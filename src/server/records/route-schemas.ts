@@ -3,6 +3,7 @@ import { envelopeOf, errorResponses, inputRef, listEnvelopeOf, recordEnvelopeOf,
 import { CONTRACT_TIME_SCHEMA } from '../http/contract-time.js';
 import { message } from '../http/route-validation.js';
 import type { Kind } from '../../shared/kind-types.js';
+import { isMultiSelect } from '../../shared/field-vocabulary.js';
 import { isNumberField, MAX_PAGE_SIZE } from './list-query.js';
 
 // The records routes' schemas (records/routes.ts registers them): they document the API, validate
@@ -83,7 +84,11 @@ function listQueryOf(kind: Kind): Record<string, unknown> {
     const title = kind.schema.properties[field]?.title ?? field;
     listQuery[field] = isNumberField(kind, field)
       ? { type: 'number', description: `Filter: equal to ${title}` }
-      : { type: 'string', maxLength: 200, description: `Filter: ${how === 'exact' ? 'equal to' : 'contains (any case)'} ${title}` };
+      : {
+          type: 'string',
+          maxLength: 200,
+          description: `Filter: ${isMultiSelect(kind.schema.properties[field]) ? 'holds any of (comma-separated)' : how === 'exact' ? 'equal to' : 'contains (any case)'} ${title}`,
+        };
     for (const old of oldNames(field)) listQuery[old] = { ...(listQuery[field] as object), description: `The same as ${field} (its earlier name)` };
   }
   return listQuery;

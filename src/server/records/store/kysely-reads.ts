@@ -49,6 +49,7 @@ export abstract class KyselyReads implements RecordReads {
     if (q.end !== undefined) base = base.where('record_date', '<=', q.end);
     for (const f of q.filters) {
       if (f.field === 'vehicleNo') base = base.where('vehicle_no', '=', String(f.value));
+      else if (f.how === 'any') base = base.where(this.holdsAny(kind, f.field, [f.value].flat().map(String)));
       else if (f.how === 'contains') {
         const value = this.field(kind, f.field, false);
         base = base.where(
@@ -124,6 +125,16 @@ export abstract class KyselyReads implements RecordReads {
       return sql`(case when jsonb_typeof(${storedJsonb()} -> ${name}) = 'number' then cast(${storedJsonb()} ->> ${name} as double precision) end)`;
     };
     return names.length === 1 ? one(field) : sql`coalesce(${sql.join(names.map(one))})`;
+  }
+
+  /** A list of choices holding any of `values`; an old single value is a list of one (docs/decisions/061). */
+  private holdsAny(kind: Kind, field: string, values: string[]): RawBuilder<boolean> {
+    const names = [field, ...(kind.schema.properties[field]?.['x-renamedFrom'] ?? [])];
+    const one = (name: string): RawBuilder<unknown> =>
+      this.dialect === 'sqlite' ? sql`(data -> ${`$."${name.replaceAll('"', '""')}"`})` : sql`(${storedJsonb()} -> ${name})`;
+    const json = names.length === 1 ? one(field) : sql`coalesce(${sql.join(names.map(one))})`;
+    if (this.dialect === 'sqlite') return sql<boolean>`exists (select 1 from json_each(${json}) where value in (${sql.join(values)}))`;
+    return sql<boolean>`jsonb_exists_any(${json}, array[${sql.join(values)}]::text[])`;
   }
 
   /**
