@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, useTestServer } from '../helpers/server.js';
 import { launch, phone, signIn, snap } from './browser.js';
 
 // Every screen checked by axe-core (a checker we did not write) with the WCAG 2.x A and AA rules,
@@ -43,13 +43,12 @@ async function violations(page: Page): Promise<string[]> {
 }
 
 describe('accessibility of every screen (axe-core, WCAG 2 AA)', () => {
-  let server: TestServer;
+  const server = useTestServer({ name: 'sqlite' }, () => ({ CLIENT_DIR: inject('clientDir') }));
   let browser: Browser;
   let issueId = 0;
   let chargingId = 0;
 
   beforeAll(async () => {
-    server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
     const token = await server.login(ALICE.username, ALICE.password);
     const today = new Date().toISOString().slice(0, 10);
     const created = await server.request('POST', '/api/vtp/issueRecord', {
@@ -64,10 +63,7 @@ describe('accessibility of every screen (axe-core, WCAG 2 AA)', () => {
     chargingId = charging.body.data.id as number;
     browser = await launch();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => browser?.close());
 
   it('has no serious or critical violation on the sign-in page', async () => {
     const { context, page } = await phone(browser);

@@ -9,7 +9,7 @@ import { Detector } from '../../src/worker/detector.js';
 import { runWorker } from '../../src/worker/main.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { UserRepository } from '../../src/server/users/user-repository.js';
-import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, useTestServer } from '../helpers/server.js';
 import { putFile } from '../server/downloads/fixtures.js';
 import { launch, phone, signIn, snap } from './browser.js';
 
@@ -22,7 +22,7 @@ const REPORT = '## Finding\n\nWind noise from the **left mirror** at 80 km/h.\n\
  * indicators go blue, yellow, green without a reload, then the report.
  */
 describe('submitting an issue to AI in Chromium', () => {
-  let server: TestServer;
+  const server = useTestServer({ name: 'sqlite' }, () => ({ CLIENT_DIR: inject('clientDir') }));
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -30,7 +30,6 @@ describe('submitting an issue to AI in Chromium', () => {
   let worker: string;
 
   beforeAll(async () => {
-    server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
     browser = await launch();
     token = await server.login(ALICE.username, ALICE.password);
     await new UserRepository(server.app.db.kysely).addWorker({ username: 'e2e-worker', password: 'e2e-worker-password', projects: ['P1'] });
@@ -39,10 +38,7 @@ describe('submitting an issue to AI in Chromium', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     await signIn(page, server.url, ALICE.username, ALICE.password);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => browser?.close());
 
   const tone = async (label: string): Promise<string> => (await page.getByTestId(`status-${label}`).getAttribute('class')) ?? '';
   const call = (method: string, path: string, body?: unknown) => server.request(method, path, { token: worker, ...(body !== undefined ? { body } : {}) });

@@ -1,20 +1,16 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { useTestServer } from '../helpers/server.js';
 import { launch, phone, snap } from './browser.js';
 
 /** The readable API reference renders in a browser under the server's security headers. */
 describe('the API reference at /api/docs', () => {
-  let server: TestServer;
+  const server = useTestServer({ name: 'sqlite' }, () => ({ CLIENT_DIR: inject('clientDir') }));
   let browser: Browser;
   beforeAll(async () => {
-    server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
     browser = await launch();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => browser?.close());
 
   it("lists every kind's operations", async () => {
     const { context, page } = await phone(browser);

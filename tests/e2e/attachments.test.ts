@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { issueAttachmentFolder } from '../helpers/issue-folder.js';
-import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, useTestServer } from '../helpers/server.js';
 import { launch, phone, signIn, snap } from './browser.js';
 
 // A real 1x1 PNG, so that the preview has an image that decodes.
@@ -22,24 +22,20 @@ function nextDownload(context: BrowserContext, page: Page): Promise<Download> {
 }
 
 describe('issue attachments in Chromium against the real server', () => {
-  let server: TestServer;
+  const server = useTestServer({ name: 'sqlite' }, () => ({ CLIENT_DIR: inject('clientDir') }));
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   let token: string;
 
   beforeAll(async () => {
-    server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
     // Chromium's fake microphone (a beeping tone), allowed without the permission prompt.
     browser = await launch(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']);
     token = await server.login(ALICE.username, ALICE.password);
     ({ context, page } = await phone(browser));
     await signIn(page, server.url, ALICE.username, ALICE.password);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => browser?.close());
 
   it('attaches an image and a video in edit mode, previews the image, downloads the video and records a voice note', async () => {
     const created = await server.request('POST', '/api/vtp/issueRecord', {
@@ -83,7 +79,8 @@ describe('issue attachments in Chromium against the real server', () => {
     await page.getByRole('button', { name: 'Record audio' }).click();
     await page.getByRole('button', { name: /^Stop \d+:\d\d, end the recording$/ }).waitFor();
     await page.getByText('Recording started...').waitFor();
-    await page.waitForTimeout(2000);
+    // Two seconds of sound, by the recorder's own clock.
+    await page.getByRole('button', { name: /^Stop 0:0[2-9], end the recording$/ }).waitFor();
     await snap(page, 'attachments-recording');
     await page.getByRole('button', { name: /^Stop \d+:\d\d, end the recording$/ }).click();
     await expect.poll(() => page.getByText('Uploaded', { exact: true }).count()).toBe(3);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { ALICE, CAROL, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, CAROL, useTestServer } from '../helpers/server.js';
 import { launch, phone, signIn, snap } from './browser.js';
 
 /**
@@ -8,16 +8,12 @@ import { launch, phone, signIn, snap } from './browser.js';
  * field shows the second one the conflict view, where they choose per field and save.
  */
 describe('editing one issue from two phones', () => {
-  let server: TestServer;
+  const server = useTestServer({ name: 'sqlite' }, () => ({ CLIENT_DIR: inject('clientDir') }));
   let browser: Browser;
   beforeAll(async () => {
-    server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
     browser = await launch();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => browser?.close());
 
   it('shows the second editor both values of a field changed by both, and saves the choice with their other edits', async () => {
     const token = await server.login(ALICE.username, ALICE.password);

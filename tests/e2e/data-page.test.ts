@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import * as XLSX from 'xlsx';
-import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, useTestServer } from '../helpers/server.js';
 import { readZip } from '../server/downloads/zip-reader.js';
 import { launch, phone, signIn, snap } from './browser.js';
 
@@ -13,14 +13,13 @@ describe('the Data page in Chromium against the real server', () => {
     while ((await closes.count()) > 0) await closes.first().click();
   }
 
-  let server: TestServer;
+  const server = useTestServer({ name: 'sqlite' }, () => ({ CLIENT_DIR: inject('clientDir') }));
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   const DAY = '2026-11-20';
 
   beforeAll(async () => {
-    server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
     browser = await launch();
     const token = await server.login(ALICE.username, ALICE.password);
     const post = (api: string, body: object) => server.request('POST', `/api/vtp/${api}`, { token, body });
@@ -36,7 +35,6 @@ describe('the Data page in Chromium against the real server', () => {
   afterAll(async () => {
     await context?.close();
     await browser?.close();
-    await server?.close();
   });
 
   async function pickDay(): Promise<void> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, useTestServer } from '../helpers/server.js';
 import { launch, phone, signIn, snap } from './browser.js';
 
 /** The size a thumb needs (WCAG 2.5.5): 44 CSS px each way. */
@@ -22,19 +22,15 @@ async function expectTouchable(locator: Locator, what: string): Promise<void> {
 }
 
 describe('field screens at 390 px', () => {
-  let server: TestServer;
+  const server = useTestServer({ name: 'sqlite' }, () => ({ CLIENT_DIR: inject('clientDir') }));
   let browser: Browser;
   let token = '';
 
   beforeAll(async () => {
-    server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
     token = await server.login(ALICE.username, ALICE.password);
     browser = await launch();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => browser?.close());
 
   async function signedIn(): Promise<{ page: Page; close: () => Promise<void> }> {
     const { context, page } = await phone(browser);

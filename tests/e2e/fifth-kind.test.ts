@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import * as XLSX from 'xlsx';
-import { ALICE, ROOT, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, ROOT, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
 import { readZip } from '../server/downloads/zip-reader.js';
 import { launch, phone, signIn, snap } from './browser.js';
 
@@ -50,6 +50,7 @@ describe('a fifth kind, written only as a schema file', () => {
     await browser?.close();
     await server?.close();
     fs.rmSync(work, { recursive: true, force: true });
+    expectNoServerErrors([server]);
   });
 
   it('is served by the API and documented in OpenAPI, with its attachment folder set at creation', async () => {

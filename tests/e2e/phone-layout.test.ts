@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, useTestServer } from '../helpers/server.js';
 import { launch, signIn, snap, watchCsp } from './browser.js';
 
 /** Every screen and popup fits phones 320 to 430 px wide (docs/PRODUCT.md section 1: a phone held in one hand), filters survive a visit to a record, dates read as the contract writes them. */
 describe('the app on phones 320, 390 and 430 px wide', () => {
-  let server: TestServer;
+  const server = useTestServer({ name: 'sqlite' }, () => ({ CLIENT_DIR: inject('clientDir') }));
   let browser: Browser;
   let issueId: number;
 
   beforeAll(async () => {
-    server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
     browser = await launch();
     const token = await server.login(ALICE.username, ALICE.password);
     const today = new Date().toISOString().slice(0, 10);
@@ -26,10 +25,7 @@ describe('the app on phones 320, 390 and 430 px wide', () => {
     issueId = created.body.data.id as number;
     await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueDate: today, issueTitle: 'Other issue', issueCategory: 'Body' } });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => browser?.close());
 
   async function fits(page: Page, what: string): Promise<void> {
     const { doc, view } = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: window.innerWidth }));

@@ -3,25 +3,21 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import * as XLSX from 'xlsx';
 import { format } from 'date-fns';
-import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, useTestServer } from '../helpers/server.js';
 import { launch, phone, signIn, snap } from './browser.js';
 
 describe('record screens in Chromium against the real server', () => {
-  let server: TestServer;
+  const server = useTestServer({ name: 'sqlite' }, () => ({ CLIENT_DIR: inject('clientDir') }));
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   let token: string;
 
   beforeAll(async () => {
-    server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
     browser = await launch();
     token = await server.login(ALICE.username, ALICE.password);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => browser?.close());
   beforeEach(async () => {
     await context?.close();
     ({ context, page } = await phone(browser));

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, useTestServer } from '../helpers/server.js';
 import { putFile } from '../server/downloads/fixtures.js';
 import { launch, phone, SCREENSHOTS, signIn, snap } from './browser.js';
 
@@ -26,14 +26,13 @@ function iconsWithoutGlyph(page: Page): Promise<string[]> {
 }
 
 describe('what the phone says is true', () => {
-  let server: TestServer;
+  const server = useTestServer({ name: 'sqlite' }, () => ({ CLIENT_DIR: inject('clientDir') }));
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   let token: string;
 
   beforeAll(async () => {
-    server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
     browser = await launch();
     token = await server.login(ALICE.username, ALICE.password);
     ({ context, page } = await phone(browser));
@@ -42,7 +41,6 @@ describe('what the phone says is true', () => {
   afterAll(async () => {
     await context?.close();
     await browser?.close();
-    await server?.close();
   });
 
   it('draws the Data tab’s icon and every other icon on the signed-in screens', async () => {
@@ -87,9 +85,11 @@ describe('what the phone says is true', () => {
         if (document.querySelector('.file-list-empty')) w.sawEmpty = true;
       }).observe(document.body, { childList: true, subtree: true });
     });
-    // A slow uplink: each upload is held a moment, so the card shows the files on their way.
+    // A slow uplink: the uploads are held until the card has been seen showing the files on their way.
+    let letThrough = (): void => {};
+    const held = new Promise<void>((resolve) => (letThrough = resolve));
     await page.route('**/sharepoint/files/upload**', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await held;
       await route.continue();
     });
     await page.getByRole('button', { name: 'Save Changes' }).click();
@@ -99,6 +99,7 @@ describe('what the phone says is true', () => {
     await page.getByRole('heading', { name: 'Attachments' }).scrollIntoViewIfNeeded();
     // Not snap(): it waits for animations to end, and an upload's progress bar runs until the file is up.
     await page.screenshot({ path: path.join(SCREENSHOTS, 'truth-new-issue-on-their-way.png') });
+    letThrough();
     await page.getByRole('button', { name: 'Preview dash.png' }).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Preview cabin.mp4' }).waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByTestId('incoming-file').count()).toBe(0);

@@ -58,10 +58,13 @@ export async function startProcess(env: Record<string, string>): Promise<ServerP
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
-/** Ends a server process at once, as a crash or `kill -9` would: no handler runs, nothing is flushed. */
-export async function killHard(p: ServerProcess): Promise<void> {
+/**
+ * Ends a server process and waits until it has exited: by default at once, as a crash or `kill -9`
+ * would (no handler runs, nothing is flushed); with SIGTERM as `docker stop` would.
+ */
+export async function stopProcess(p: ServerProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
   if (p.child.exitCode !== null || p.child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => p.child.once('exit', () => resolve()));
-  p.child.kill('SIGKILL');
+  p.child.kill(signal);
   await exited;
 }

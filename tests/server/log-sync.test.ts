@@ -29,18 +29,22 @@ function openDescriptorsOf(file: string): number {
 
 /** Counts the syncs of files under `dir` (fs.fdatasync, as LogSync calls it) and lets a test hold them. */
 function watchSyncs(dir: string) {
+  /** The files whose syncs were asked for (held or not), and those whose syncs ran. */
+  const asked: string[] = [];
   const syncs: string[] = [];
   let hold: Promise<void> = Promise.resolve();
   const fdatasync = fs.fdatasync.bind(fs);
   const spy = vi.spyOn(fs, 'fdatasync').mockImplementation(((fd: number, callback: fs.NoParamCallback) => {
     const file = fileOf(fd);
     if (!file.startsWith(dir)) return fdatasync(fd, callback);
+    asked.push(path.basename(file));
     void hold.then(() => {
       syncs.push(path.basename(file));
       fdatasync(fd, callback);
     });
   }) as typeof fs.fdatasync);
   return {
+    asked,
     syncs,
     holdUntil(release: Promise<void>) {
       hold = release;
@@ -112,7 +116,7 @@ describe('a SQLite commit with its log synced off the event loop', () => {
     watch.holdUntil(new Promise<void>((resolve) => (release = resolve)));
     let answered = false;
     const committed = writes.transaction(insert('a')).finally(() => (answered = true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.waitFor(() => expect(watch.asked).toEqual(['db.sqlite-wal']));
     // Committed (a reader sees it) but not answered: the sync has not returned.
     expect(raw.prepare('SELECT v FROM t').all()).toEqual([{ v: 'a' }]);
     expect(answered).toBe(false);
@@ -190,7 +194,7 @@ describe('LogSync', () => {
   it('closes the log only once the sync running in the thread pool has returned', () =>
     withHeldSyncs(async ({ log, watch, release }) => {
       const running = log.sync();
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await vi.waitFor(() => expect(watch.asked).toEqual(['x-wal']));
       log.close();
       release();
       // The sync ran on the descriptor it was given, not on a closed (or reused) one.
@@ -203,7 +207,8 @@ describe('LogSync', () => {
       const first = log.sync();
       // Asked while the first runs: it may have begun before their frames were written.
       const later = [log.sync(), log.sync(), log.sync()];
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // The first is in the thread pool, held there.
+      await vi.waitFor(() => expect(watch.asked).toEqual(['x-wal']));
       expect(watch.syncs).toEqual([]);
       release();
       await Promise.all([first, ...later]);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, ROOT, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, ROOT, dbTargets, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
 import { rememberSchemas } from '../../src/server/records/schema-versions.js';
 import { schemasVersion } from '../../src/shared/schema-evolution.js';
 import { buildRegistry } from '../../src/shared/kinds.js';
@@ -86,7 +86,7 @@ describe.each(dbTargets())('schema changes on live data on $name', (target) => {
   // startServer, not useTestServer: the server restarts on one storage with changed schema files;
   // every instance is checked for 5xx (here, and after each restart below).
   afterAll(async () => {
-    for (const s of servers) if (s.serverErrors.length > 0) throw new Error(`5xx answers: ${s.serverErrors.join(', ')}`);
+    expectNoServerErrors(servers);
   });
 
   /** What `npm run schemas:check -- --data` reports for these files on the stored data, before the restart. */
@@ -155,7 +155,7 @@ describe.each(dbTargets())('schema changes on live data on $name', (target) => {
 
   async function close(s: TestServer): Promise<void> {
     await s.close();
-    expect(s.serverErrors).toEqual([]);
+    expectNoServerErrors([s]);
   }
 
   it('adds a required field: old records open with a warning and save other changes; new ones must fill it', async () => {

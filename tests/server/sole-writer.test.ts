@@ -1,20 +1,12 @@
 import { EventEmitter } from 'node:events';
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { Kind } from '../../src/shared/kind-types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KnownGenerations } from '../../src/server/records/store/generations.js';
 import { SoleWriter } from '../../src/server/records/store/sole-writer.js';
 import { dayIssues, ISSUES_API } from '../helpers/day-issues.js';
 import { ALICE, dbTargets, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
-
-/** Waits until `ok()` holds, polling; fails with `what` after `ms`. */
-async function until(ok: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`waited ${ms} ms for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('KnownGenerations', () => {
   it('knows a number only while none of the writes it was told of is in flight, and a new one after each', () => {
@@ -53,18 +45,26 @@ describe('SoleWriter on a lock connection that stops answering', () => {
           ? new Promise((_resolve, reject) => this.left.push(reject))
           : Promise.resolve({ rows: [text.includes('pg_try_advisory_lock') ? { got: true } : { wanted: false }] });
     }
+    // The clock is the test's: time passes only as told, however loaded the machine is.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    vi.spyOn(performance, 'now').mockImplementation(() => Date.now());
     const sole = new SoleWriter(() => new Silent() as unknown as pg.Client, { beatMs: 10, trustMs: 80, claimMs: 10 });
-    await sole.start();
     try {
+      await sole.start();
       expect(sole.trustedTerm()).toBe(1);
-      await new Promise((r) => setTimeout(r, 100));
+      // Past its trust window, with every check answered: still trusted.
+      await vi.advanceTimersByTimeAsync(100);
       expect(sole.trustedTerm()).toBe(1);
       hang = true;
-      await until(() => sole.trustedTerm() === undefined, 'trust to end', 1000);
+      // Checks unanswered for as long as trust lasts: trust ends.
+      await vi.advanceTimersByTimeAsync(90);
+      expect(sole.trustedTerm()).toBeUndefined();
       // Its own writes hold the lock shared again, in case it has lost it without hearing.
       expect(sole.mustShare).toBe(true);
     } finally {
       await sole.close();
+      vi.useRealTimers();
+      vi.restoreAllMocks();
     }
   });
 });
@@ -89,7 +89,7 @@ describe.runIf(postgres !== undefined)('the sole writer on PostgreSQL', () => {
     kind = a.app.registry.get('issue')!;
   }, 60_000);
   afterAll(async () => {
-    expect([...a.serverErrors, ...(b?.serverErrors ?? [])]).toEqual([]);
+    expectNoServerErrors(b ? [a, b] : [a]);
     await b?.close();
     await a.close();
   });
@@ -108,7 +108,7 @@ describe.runIf(postgres !== undefined)('the sole writer on PostgreSQL', () => {
   let oneId = 0;
 
   it('alone, it is the sole writer: lists go by what it knows, and a rebuild of the counts around the repository makes it let go first', async () => {
-    await until(() => sole(a).trustedTerm() !== undefined, 'A to be sole');
+    await vi.waitFor(() => expect(sole(a).trustedTerm(), 'A to be sole').toBeDefined(), 5000);
     expect(typeof (await generation(a))).toBe('string');
     oneId = await create(a, alice, 'one');
     expect(await titles(a, alice)).toEqual(['one']);
@@ -154,7 +154,7 @@ describe.runIf(postgres !== undefined)('the sole writer on PostgreSQL', () => {
     });
     expect(await titles(a, alice)).toEqual(['around', 'one', 'two']);
     // Nobody else holds the lock, so A is sole again within a claim, in a new term.
-    await until(() => sole(a).trustedTerm() !== undefined, 'A to be sole again');
+    await vi.waitFor(() => expect(sole(a).trustedTerm(), 'A to be sole again').toBeDefined(), 5000);
     expect(await titles(a, alice)).toEqual(['around', 'one', 'two']);
   }, 20_000);
 
@@ -191,7 +191,7 @@ describe.runIf(postgres !== undefined)('the sole writer on PostgreSQL', () => {
   it('is sole again once the other writer has gone, and lets go at once when its lock connection is cut', async () => {
     await b?.close();
     b = undefined;
-    await until(() => sole(a).trustedTerm() !== undefined, 'A to be sole once B has gone');
+    await vi.waitFor(() => expect(sole(a).trustedTerm(), 'A to be sole once B has gone').toBeDefined(), 5000);
     expect(await titles(a, alice)).toEqual(['around', 'one', 'two']);
     const before = sole(a).trustedTerm();
     // Cut A's lock connection from the database's side: its exclusive lock goes with it.
@@ -207,9 +207,9 @@ describe.runIf(postgres !== undefined)('the sole writer on PostgreSQL', () => {
     } finally {
       await admin.end();
     }
-    await until(() => sole(a).trustedTerm() !== before, 'A to stop trusting', 1000);
+    await vi.waitFor(() => expect(sole(a).trustedTerm(), 'A to stop trusting').not.toBe(before), 1000);
     // A connects anew and, alone, is sole again, in a new term.
-    await until(() => sole(a).trustedTerm() !== undefined, 'A to be sole on a new connection');
+    await vi.waitFor(() => expect(sole(a).trustedTerm(), 'A to be sole on a new connection').toBeDefined(), 5000);
     expect(sole(a).trustedTerm()).toBeGreaterThan(before!);
     await create(a, alice, 'four');
     expect(await titles(a, alice)).toEqual(['around', 'four', 'one', 'two']);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { newSchemaName } from '../helpers/database-schemas.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, dbTargets } from '../helpers/server.js';
-import { processEnv, startProcess, type ServerProcess } from '../helpers/process.js';
+import { processEnv, startProcess, stopProcess, type ServerProcess } from '../helpers/process.js';
 
 const json = async (res: Response): Promise<any> => res.json();
 
@@ -25,8 +25,7 @@ describe.each(dbTargets())('two instances on $name', (target) => {
     b = await startProcess(env);
   }, 120_000);
   afterAll(async () => {
-    for (const p of [a, b]) p?.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
+    await Promise.all([a, b].map((p) => p && stopProcess(p, 'SIGTERM')));
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

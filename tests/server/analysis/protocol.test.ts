@@ -94,9 +94,10 @@ describe.each(dbTargets())('video analysis: submit and the worker protocol on $n
     expect((await start(s, w2, issue['id'])).status).toBe(409);
     const listedWhileHeld = (await s.request('GET', `${FA}/todolist`, { token: w2 })).body.data as { id: number }[];
     expect(listedWhileHeld.some((j) => j.id === issue['id'])).toBe(false);
-    await new Promise((r) => setTimeout(r, 1300));
-    const listed = (await s.request('GET', `${FA}/todolist`, { token: w2 })).body.data as { id: number }[];
-    expect(listed.some((j) => j.id === issue['id'])).toBe(true);
+    // Listed again once the lease (1 s) has run out.
+    const listed = async (): Promise<boolean> =>
+      ((await s.request('GET', `${FA}/todolist`, { token: w2 })).body.data as { id: number }[]).some((j) => j.id === issue['id']);
+    await expect.poll(listed, { timeout: 10_000 }).toBe(true);
     expect((await s.request('GET', `${BASE}/aiStatus?id=${String(issue['id'])}`, { token: alice })).body.data.state).toBe('queued');
     expect((await start(s, w2, issue['id'])).status).toBe(200);
     // The first worker lost its claim: it can no longer hand anything back.

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { killHard, processEnv, startProcess, type ServerProcess } from '../../helpers/process.js';
+import { stopProcess, processEnv, startProcess, type ServerProcess } from '../../helpers/process.js';
 import { ALICE } from '../../helpers/server.js';
 
 const MIB = 1024 * 1024;
@@ -45,7 +45,7 @@ describe('an upload session through kill -9', () => {
   const env = processEnv(dataDir);
   let server: ServerProcess | undefined;
   afterAll(async () => {
-    if (server) await killHard(server);
+    if (server) await stopProcess(server);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -93,7 +93,7 @@ describe('an upload session through kill -9', () => {
           if (status === 202) acknowledged.push([start, end]);
           if (acknowledged.length >= 6 && !killed) {
             killed = true;
-            await killHard(victim);
+            await stopProcess(victim);
           }
         })
         .catch(() => undefined) // a request cut by the kill

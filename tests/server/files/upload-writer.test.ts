@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { relaxedTransaction } from '../../../src/server/db/relaxed-commit.js';
 import type { Database } from '../../../src/server/db/types.js';
 import { Coalescer } from '../../../src/server/files/coalesce.js';
@@ -98,8 +98,7 @@ describe('a coalescer', () => {
     expect(runs).toBe(1);
     release();
     expect(await first).toBe(1);
-    await new Promise((r) => setTimeout(r, 0));
-    expect(runs).toBe(2);
+    await vi.waitFor(() => expect(runs).toBe(2));
     release();
     expect(await Promise.all(during)).toEqual([2, 2, 2]);
     await c.idle();

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, CAROL, dbTargets, startServer, useTestServer, type TestServer } from '../../helpers/server.js';
+import { ALICE, BOB, CAROL, dbTargets, expectNoServerErrors, startServer, useTestServer, type TestServer } from '../../helpers/server.js';
 import { putFile } from '../downloads/fixtures.js';
 import { requestFrom, type RawReply } from './net.js';
 
@@ -127,7 +127,7 @@ describe.each(dbTargets())('limits shared by two instances on $name', (target) =
       statuses.push((await login(a, '127.0.4.2', 'nobody4', 'x')).status);
       statuses.push((await login(b, '127.0.4.2', 'nobody5', 'x')).status);
       expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
-      expect(a.serverErrors.concat(b.serverErrors)).toEqual([]);
+      expectNoServerErrors([a, b]);
     } finally {
       await b.close();
       await a.close();

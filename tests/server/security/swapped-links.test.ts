@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, dbTargets, startServer, type TestServer } from '../../helpers/server.js';
+import { ALICE, BOB, dbTargets, expectNoServerErrors, startServer, type TestServer } from '../../helpers/server.js';
 import { create, DAY, folderOf, kindOf, putFile } from '../downloads/fixtures.js';
 import { readZip } from '../downloads/zip-reader.js';
 
@@ -82,7 +82,7 @@ describe.each(dbTargets())('a folder swapped for a link during downloads on $nam
   // this afterAll has its own; it fails the file on any 5xx as useTestServer would.
   afterAll(async () => {
     await s.close();
-    expect(s.serverErrors, s.serverErrors.join('\n')).toEqual([]);
+    expectNoServerErrors([s]);
   }, 120_000);
 
   it('never serves the other project bytes, and answers every request in our envelope', async () => {
@@ -128,7 +128,7 @@ describe.each(dbTargets())('a folder swapped for a link during downloads on $nam
       await swapper.stop();
     }
     expect(leaks).toEqual([]);
-    expect(s.serverErrors).toEqual([]);
+    expectNoServerErrors([s]);
   });
 
   it('never packs the other project bytes into a day package', async () => {
@@ -177,7 +177,7 @@ describe.each(dbTargets())('a folder swapped for a link during downloads on $nam
         .find((f) => f.name.endsWith('/clip.bin'))
         ?.bytes.equals(mine),
     ).toBe(true);
-    expect(s.serverErrors).toEqual([]);
+    expectNoServerErrors([s]);
     // 40 packages while another process swaps links as fast as it can: seconds on an idle machine,
     // over the default 30 s when other work shares the two cores.
   }, 120_000);

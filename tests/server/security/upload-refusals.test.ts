@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALICE, dbTargets, useTestServer } from '../../helpers/server.js';
 
 const message = (body: any): string => body?.msg ?? body?.error?.message ?? '';
@@ -108,7 +108,7 @@ describe.each(dbTargets())('refused multipart uploads on $name', (target) => {
     expect(socket.destroyed).toBe(false);
     socket.write(rest);
     socket.write(tail);
-    for (let i = 0; i < 100 && !answer.includes('}'); i++) await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(answer).toContain('}'), 2000);
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect(answer.toLowerCase()).not.toMatch(/\r\nconnection: close/);
     expect(answer).toContain("contains '..', which could leave the project's folder");

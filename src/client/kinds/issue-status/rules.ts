@@ -1,16 +1,8 @@
 /** docs/PRODUCT.md section 4 and section 4, My Profile: when the submit icons show and how the indicators are coloured. */
 
-/**
- * A record's analysis as the strip reads it, whatever kind declares x-kind.analysis: the values of
- * the fields the block names under the contract's names (kinds/extensions.ts analysisValues).
- */
-export interface AnalysisValues {
-  id?: number | null;
-  issueStatus?: string;
-  videoAnalysisStatus?: string;
-  videoDesensitizationStatus?: string;
-  aiVideoAnalysisReport?: string;
-}
+/** A record's analysis as the strip reads it, of any kind with x-kind.analysis: the fields it names under the contract's names (extensions.ts analysisValues). */
+type AnalysisName = 'issueStatus' | 'videoAnalysisStatus' | 'videoDesensitizationStatus' | 'aiVideoAnalysisReport';
+export type AnalysisValues = Partial<Record<AnalysisName, string>> & { id?: number | null };
 
 export type Tone = 'ready' | 'doing' | 'done' | 'other';
 
