@@ -52,6 +52,9 @@ function routes(titles: 'zh' | 'en') {
     },
     'GET /api/vtp/issueRecord/list': () => ({ body: { code: 200, rows: [1, 2, 3].map(issue), total: 25 } }),
     'GET /api/vtp/driveRecord/list': () => ({ body: { code: 200, rows: [], total: 0 } }),
+    // The Data page keeps the lists its day tiles open, for reading offline.
+    'GET /api/vtp/poi/list': () => ({ body: { code: 200, rows: [], total: 0 } }),
+    'GET /api/vtp/chargingRecord/list': () => ({ body: { code: 200, rows: [], total: 0 } }),
     'GET /api/vtp/driveRecord/7': () => ({
       body: {
         code: 200,
