@@ -269,7 +269,9 @@ describe('the app without coverage', () => {
     await context.setOffline(true);
     await page.getByLabel('Title').fill('Title changed in the tunnel');
     await page.getByRole('button', { name: 'Save Changes' }).click();
-    await page.getByText('Saved on this phone').waitFor();
+    await page.getByText('Saved on this phone', { exact: true }).waitFor();
+    // The record says its change waits (not the parked line: nothing was refused yet).
+    await page.getByTestId('waiting-edit-line').waitFor();
     // Meanwhile someone at the office changes the same field.
     expect((await server.request('PUT', '/api/vtp/issueRecord', { token, body: { id, version: 1, issueTitle: 'Title from the office' } })).status).toBe(200);
     await context.setOffline(false);
