@@ -22,12 +22,14 @@ function contrastOnWhite(rgb: string): number {
 describe('a small phone', () => {
   let server: TestServer;
   let browser: Browser;
+  let issueId: number;
 
   beforeAll(async () => {
     server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
     browser = await launch();
     const token = await server.login(ALICE.username, ALICE.password);
-    await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Counted', issueDate: '2026-11-20 00:00:00' } });
+    const created = await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Counted', issueDate: '2026-11-20 00:00:00' } });
+    issueId = created.body.data.id as number;
   });
   afterAll(async () => {
     await browser?.close();
@@ -99,6 +101,23 @@ describe('a small phone', () => {
       await page.locator('.settings-row').first().waitFor();
       expect(await page.locator('.settings-row .pi-angle-right').count()).toBe(0);
       await snap(page, `small-profile-${locale}`);
+      // The recording's name box says all of its hint at 320 px.
+      await page.goto(`${server.url}/data/issue/${issueId}`);
+      await page.getByRole('button', { name: locale === 'en-GB' ? 'Edit' : '编辑' }).click();
+      await page.getByLabel(locale === 'en-GB' ? 'Recording name' : '录音名称', { exact: true }).waitFor();
+      const fits = await page.evaluate(() => {
+        const input = [...document.querySelectorAll<HTMLInputElement>('input[aria-label][placeholder]')].find((i) =>
+          /^(Recording name|录音名称)$/.test(i.getAttribute('aria-label') ?? ''),
+        );
+        if (!input) return null;
+        const style = getComputedStyle(input);
+        const context = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+        context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return context.measureText(input.placeholder).width <= room;
+      });
+      expect(fits).toBe(true);
+      await snap(page, `small-issue-edit-${locale}`);
       await page.context().close();
     }
   });

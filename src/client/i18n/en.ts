@@ -174,7 +174,7 @@ export const en = {
     couldNotOpen: 'Could not open "{{name}}".',
     chooseFiles: 'Choose files to upload',
     uploadFiles: 'Upload files',
-    recordingNamePlaceholder: 'Recording name (optional)',
+    recordingNamePlaceholder: 'Name (optional)',
     recordingName: 'Recording name',
     stop: 'Stop {{time}}',
     stopRecording: 'Stop {{time}}, end the recording',

@@ -175,7 +175,7 @@ export const zh = {
     couldNotOpen: '无法打开“{{name}}”。',
     chooseFiles: '选择要上传的文件',
     uploadFiles: '上传文件',
-    recordingNamePlaceholder: '录音名称（可选）',
+    recordingNamePlaceholder: '名称（可选）',
     recordingName: '录音名称',
     stop: '停止 {{time}}',
     stopRecording: '停止 {{time}}（结束录音）',
