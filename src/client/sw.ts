@@ -66,7 +66,14 @@ async function syncFromWorker(): Promise<void> {
   const after = await waitingCount(auth.owner);
   if (result.sent > 0 || after !== before) {
     const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-    for (const page of pages) page.postMessage({ type: OUTBOX_SYNCED_MESSAGE, sent: result.sent, filesSent: result.filesSent ?? 0, waiting: result.waiting });
+    for (const page of pages)
+      page.postMessage({
+        type: OUTBOX_SYNCED_MESSAGE,
+        sent: result.sent,
+        filesSent: result.filesSent ?? 0,
+        createdSent: result.createdSent ?? 0,
+        waiting: result.waiting,
+      });
   }
   if (result.waiting > 0 && !result.unauthorized) throw new Error(`${result.waiting} waiting for the network`);
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import { buildApp } from './app.js';
+import { framed } from './users/seed.js';
 import { ConfigError, loadConfig, loadDotEnv } from './config.js';
 import { SchemaError } from './schemas.js';
 
@@ -20,7 +21,10 @@ async function main(): Promise<void> {
   const root = packageRoot();
   loadDotEnv(root);
   const config = loadConfig(process.env, root);
-  const app = await buildApp(config);
+  // What start-up has to tell a person (the first user's one-time password) is said after the
+  // server is listening, framed, so that it is the last thing of the start and easy to find.
+  const notices: string[] = [];
+  const app = await buildApp(config, { print: (line) => notices.push(line) });
   let closing = false;
   const stop = (signal: string): void => {
     if (closing) return;
@@ -39,6 +43,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const scheme = config.tls ? 'https' : 'http';
   app.log.info(`Road Test Data is serving ${app.db.describe} on ${scheme}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}/`);
+  for (const notice of notices) console.log(framed(notice));
 }
 
 main().catch((err: unknown) => {

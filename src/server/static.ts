@@ -58,7 +58,10 @@ export async function clientRoutes(app: FastifyInstance, clientDir: string, regi
           data: null,
         });
     }
-    const wantsHtml = (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
+    // A page: what a browser asks for as HTML, and any path that is not a file (curl's `/` too, with
+    // Accept */*); a missing file (`/assets/gone.js`) stays a 404.
+    const notAFile = !/\.[A-Za-z0-9]+$/.test(url.slice(url.lastIndexOf('/') + 1));
+    const wantsHtml = (request.method === 'GET' || request.method === 'HEAD') && ((request.headers.accept ?? '').includes('text/html') || notAFile);
     if (API_PREFIXES.some((p) => url.startsWith(p)) || url === '/api' || !wantsHtml) {
       return reply
         .status(404)

@@ -55,7 +55,7 @@ afterEach(() => {
 });
 
 describe('the submit-to-AI icons', () => {
-  it('follow SPEC section 6: first submit when no status or report is READY, DOING or DONE; resubmit for AI_PROCESS; neither while editing', () => {
+  it('follow SPEC section 6: first submit when no status or report is READY, DOING or DONE; resubmit for AI_PROCESS once the last submission finished; neither while editing', () => {
     expect(showFirstSubmit({}, false)).toBe(true);
     expect(showFirstSubmit({ videoAnalysisStatus: 'FAILED', videoDesensitizationStatus: 'FAILED', aiVideoAnalysisReport: 'old' }, false)).toBe(true);
     expect(showFirstSubmit({ videoAnalysisStatus: 'READY' }, false)).toBe(false);
@@ -63,6 +63,12 @@ describe('the submit-to-AI icons', () => {
     expect(showFirstSubmit({ aiVideoAnalysisReport: 'DONE' }, false)).toBe(false);
     expect(showFirstSubmit({}, true)).toBe(false);
     expect(showResubmit({ issueStatus: 'AI_PROCESS' }, false)).toBe(true);
+    // Only once the last submission has finished: while it waits for a worker or runs, a resubmit would change nothing.
+    expect(showResubmit({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'READY' }, false)).toBe(false);
+    expect(showResubmit({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'READY', videoDesensitizationStatus: 'DOING' }, false)).toBe(false);
+    expect(showResubmit({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'DOING', videoDesensitizationStatus: 'DONE' }, false)).toBe(false);
+    expect(showResubmit({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'DONE', videoDesensitizationStatus: 'DONE' }, false)).toBe(true);
+    expect(showResubmit({ issueStatus: 'AI_PROCESS', videoAnalysisStatus: 'FAILED', videoDesensitizationStatus: 'DONE' }, false)).toBe(true);
     expect(showResubmit({ issueStatus: 'AI_PROCESS' }, true)).toBe(false);
     expect(showResubmit({ issueStatus: 'OPEN' }, false)).toBe(false);
   });
@@ -114,9 +120,9 @@ describe('submitting to AI', () => {
     expect(await screen.findByText('Submitted to AI')).toBeInTheDocument();
     expect(submitCalls(calls)).toHaveLength(1);
     await waitFor(() => expect(screen.getByTestId('status-Video analysis')).toHaveClass('status-ready'));
-    // Now in AI processing: the resubmit icon replaces the first-submit one.
-    expect(await screen.findByRole('button', { name: 'Resubmit to AI' })).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Submit to AI' })).not.toBeInTheDocument();
+    // Queued: neither icon, since a submission now would change nothing (the resubmit shows once it has finished).
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Submit to AI' })).not.toBeInTheDocument());
+    expect(screen.queryByRole('button', { name: 'Resubmit to AI' })).not.toBeInTheDocument();
   });
 
   it('says Submitting to AI failed with the server’s reason when the first submit is refused', async () => {

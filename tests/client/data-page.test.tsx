@@ -21,6 +21,10 @@ function open(routes: Record<string, Handler> = {}) {
       const query = new URLSearchParams(call.url.split('?')[1]);
       return { body: { code: 200, data: { from: query.get('from'), to: query.get('to'), days: [] } } };
     },
+    // Once the day's figures are in, the lists its tiles open are kept on the phone for reading offline.
+    ...Object.fromEntries(
+      ['poi', 'issueRecord', 'driveRecord', 'chargingRecord'].map((k) => [`GET /api/vtp/${k}/list`, () => ({ body: { code: 200, rows: [], total: 0 } })]),
+    ),
     'POST /api/system/signed-link': (call) => ({ body: { code: 200, data: { url: `${(call.body as { path: string }).path}&_uid=1&_exp=9&_sig=x` } } }),
     ...routes,
   });

@@ -20,12 +20,15 @@ describe('Login', () => {
     renderApp('/login');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Sign in' }));
-    expect(screen.getByText('Username is required')).toBeInTheDocument();
-    expect(screen.getByText('Password is required')).toBeInTheDocument();
+    // Each error tied to its field, and focus on the first field to fill.
+    expect(screen.getByLabelText('Username')).toHaveAccessibleDescription('Username is required');
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Password is required');
+    expect(screen.getByLabelText('Username')).toHaveFocus();
     await user.type(screen.getByLabelText('Username'), 'alice');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(screen.queryByText('Username is required')).not.toBeInTheDocument();
-    expect(screen.getByText('Password is required')).toBeInTheDocument();
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Password is required');
+    expect(screen.getByLabelText('Password')).toHaveFocus();
     expect(calls).toEqual([]);
   });
 
@@ -95,7 +98,10 @@ describe('Login', () => {
     await user.type(screen.getByLabelText('Password'), 'wrong');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('Login failed. Please check your credentials.')).toBeInTheDocument();
-    expect(screen.getByText('Incorrect username or password')).toBeInTheDocument();
+    // In the toast, and under the password, tied to it for screen readers, with focus there to try again.
+    expect(screen.getAllByText('Incorrect username or password')).toHaveLength(2);
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Incorrect username or password');
+    expect(screen.getByLabelText('Password')).toHaveFocus();
     expect(screen.getByLabelText('Username')).toHaveValue('alice');
     expect(screen.getByLabelText('Password')).toHaveValue('wrong');
     expect(current.location?.pathname).toBe('/login');
@@ -110,7 +116,7 @@ describe('Login', () => {
     await user.type(screen.getByLabelText('Password'), 'pw');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('Login failed. Please check your credentials.')).toBeInTheDocument();
-    expect(screen.getByText('Login failed')).toBeInTheDocument();
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Login failed');
   });
 
   it('shows the getInfo message when it is not code 200, and stays signed out', async () => {

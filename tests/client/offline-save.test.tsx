@@ -17,7 +17,7 @@ describe('a record saved without coverage', () => {
     fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), 'POST /api/vtp/issueRecord': offline, 'GET /api/vtp/issueRecord/list': offline });
     renderApp('/data/issue/new');
     const user = userEvent.setup();
-    const title = await screen.findByLabelText('Title');
+    const title = await screen.findByLabelText('Title', undefined, { timeout: 15_000 });
     await user.type(title, 'Written in the tunnel');
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
 

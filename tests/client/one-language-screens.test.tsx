@@ -116,7 +116,8 @@ describe.each(['zh', 'en'] as const)('one language on the field screens (%s)', (
       route: '/data/drive',
       op: 'update',
       recordId: 12,
-      values: { remark: v.remark },
+      // A field of the drive form: the outbox names the fields a change holds, by their titles.
+      values: { weather: v.remark },
       baseVersion: 2,
       createdAt: Date.now(),
       attempts: 1,

@@ -1,5 +1,6 @@
 import { Blob as NodeBlob } from 'node:buffer';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import fc from 'fast-check';
 import { outbox, waitingFiles, type OutboxItem, type WaitingFile } from '../../src/client/outbox/store';
 import { sendOutbox, withOutboxLock, type SyncContext } from '../../src/client/outbox/sync-core';
 
@@ -108,7 +109,8 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
 
     const result = await sendOutbox({ token: 'sw-token', owner, fetch: net.fetch });
 
-    expect(result).toEqual({ sent: 2, filesSent: 0, waiting: 0 });
+    // One new record and one edit, counted apart (the toast says so).
+    expect(result).toEqual({ sent: 2, filesSent: 0, createdSent: 1, waiting: 0 });
     expect(net.sent.map((s) => s.method)).toEqual(['POST', 'PUT']);
     expect(net.sent[0]?.headers).toMatchObject({ authorization: 'Bearer sw-token', 'idempotency-key': create.key, clientid: expect.any(String) });
     expect(JSON.parse(net.sent[0]?.body as string)).toEqual({ issueTitle: 'Written in the tunnel' });
@@ -131,7 +133,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
 
     const result = await sendOutbox({ token: 't', owner, fetch: net.fetch });
 
-    expect(result).toEqual({ sent: 1, filesSent: 0, waiting: 0 });
+    expect(result).toEqual({ sent: 1, filesSent: 0, createdSent: 1, waiting: 0 });
     expect(await outbox.get(conflicted.key)).toMatchObject({
       state: 'conflict',
       attempts: 1,
@@ -142,7 +144,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     expect(await outbox.get(fine.key)).toBeUndefined();
     // A second run leaves the parked ones alone.
     const again = fakeNetwork({});
-    expect(await sendOutbox({ token: 't', owner, fetch: again.fetch })).toEqual({ sent: 0, filesSent: 0, waiting: 0 });
+    expect(await sendOutbox({ token: 't', owner, fetch: again.fetch })).toEqual({ sent: 0, filesSent: 0, createdSent: 0, waiting: 0 });
     expect(again.sent).toEqual([]);
   });
 
@@ -154,7 +156,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     await outbox.add(second);
     const net = fakeNetwork({ 'POST /api/vtp/issueRecord': () => 'offline' });
 
-    expect(await sendOutbox({ token: 't', owner, fetch: net.fetch })).toEqual({ sent: 0, filesSent: 0, waiting: 2 });
+    expect(await sendOutbox({ token: 't', owner, fetch: net.fetch })).toEqual({ sent: 0, filesSent: 0, createdSent: 0, waiting: 2 });
     expect(net.sent).toHaveLength(1);
     expect(await outbox.get(first.key)).toMatchObject({ state: 'waiting', attempts: 1, lastError: expect.stringContaining('Cannot reach the server') });
     expect(await outbox.get(second.key)).toMatchObject({ state: 'waiting', attempts: 0 });
@@ -166,7 +168,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     await outbox.add(waiting);
     const net = fakeNetwork({ 'POST /api/vtp/issueRecord': () => ({ status: 401, body: { code: 401, msg: 'Token expired' } }) });
 
-    expect(await sendOutbox({ token: 'old', owner, fetch: net.fetch })).toEqual({ sent: 0, filesSent: 0, waiting: 1, unauthorized: true });
+    expect(await sendOutbox({ token: 'old', owner, fetch: net.fetch })).toEqual({ sent: 0, filesSent: 0, createdSent: 0, waiting: 1, unauthorized: true });
     expect(await outbox.get(waiting.key)).toMatchObject({ state: 'waiting', attempts: 0 });
   });
 
@@ -192,7 +194,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
       'POST /sharepoint/files/upload': () => ({ status: 201, body: { code: 200, data: {} } }),
     });
 
-    expect(await sendOutbox({ token: 'sw-token', owner, fetch: net.fetch })).toEqual({ sent: 2, filesSent: 1, waiting: 0 });
+    expect(await sendOutbox({ token: 'sw-token', owner, fetch: net.fetch })).toEqual({ sent: 2, filesSent: 1, createdSent: 1, waiting: 0 });
     const upload = net.sent[1] as Sent;
     expect(upload.url).toBe(`/sharepoint/files/upload?path=${encodeURIComponent('/issue_5')}&%40microsoft.graph.conflictBehavior=rename`);
     expect(upload.headers).toMatchObject({ authorization: 'Bearer sw-token' });
@@ -258,7 +260,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     });
 
     // The refused one is parked, not counted as sent (the toast says what reached the server); the other waits.
-    expect(await sendOutbox({ token: 't', owner, fetch: net.fetch })).toEqual({ sent: 0, filesSent: 0, waiting: 1 });
+    expect(await sendOutbox({ token: 't', owner, fetch: net.fetch })).toEqual({ sent: 0, filesSent: 0, createdSent: 0, waiting: 1 });
     const kept = new Map((await waitingFiles.list(owner)).map((f) => [f.name, f]));
     expect(kept.get('huge.jpg')).toMatchObject({ state: 'refused', lastError: 'File too large' });
     expect(kept.get('dashcam.mp4')).toMatchObject({ state: 'waiting', lastError: expect.stringContaining('Cannot reach the server') });
@@ -285,7 +287,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
       'PUT http://files.test/session/abc': () => (++puts === 2 ? 'offline' : { status: 202, body: { nextExpectedRanges: [`${10485760 + 5242880 * puts}-`] } }),
     });
 
-    expect(await sendOutbox({ token: 't', owner, fetch: net.fetch })).toEqual({ sent: 0, filesSent: 0, waiting: 1 });
+    expect(await sendOutbox({ token: 't', owner, fetch: net.fetch })).toEqual({ sent: 0, filesSent: 0, createdSent: 0, waiting: 1 });
     const ranges = net.sent.filter((s) => s.method === 'PUT').map((s) => s.headers['content-range']);
     expect(ranges).toEqual([`bytes 10485760-15728639/${size}`, `bytes 15728640-20971519/${size}`]);
     // The pieces carry no token (the session URL is the credential).
@@ -325,10 +327,18 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
 });
 
 describe('the toast after a sync', () => {
-  it('counts records and files apart, leaving out what is none', async () => {
+  it('counts new records, edits and files apart, leaving out what is none', async () => {
     const { reachedServer } = await import('../../src/client/outbox/sync');
-    expect(reachedServer(1, 1)).toBe('1 record and 1 file reached the server');
-    expect(reachedServer(0, 2)).toBe('2 files reached the server');
-    expect(reachedServer(3, 0)).toBe('3 records reached the server');
+    const n = fc.integer({ min: 0, max: 30 });
+    fc.assert(
+      fc.property(n, n, n, (created, edits, files) => {
+        fc.pre(created + edits + files > 0);
+        const text = reachedServer({ created, edits, files });
+        const said = (count: number, one: string, many: string): string | null => (count === 0 ? null : `${count} ${count === 1 ? one : many}`);
+        const parts = [said(created, 'new record', 'new records'), said(edits, 'edit', 'edits'), said(files, 'file', 'files')].filter((p) => p !== null);
+        const last = parts.pop();
+        expect(text).toBe(`${parts.length > 0 ? `${parts.join(', ')} and ${last}` : last} reached the server`);
+      }),
+    );
   });
 });

@@ -92,7 +92,7 @@ describe('the page shell the server draws before the app loads (decision 026)', 
     // No shell where the server cannot know the screen: sign-in, unknown paths and kinds.
     for (const path of ['/login', '/no/such/page', '/data/no-such-kind', '/data/%E0%A4%A/1']) expect(pageShellOf(path, registry), path).toBeUndefined();
     signedIn();
-    fakeFetch({ 'GET /api/system/user/getInfo': okInfo() });
+    fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), 'GET /api/vtp/stats/total': () => ({ body: { code: 200, data: {} } }) });
     renderApp('/vehicle');
     expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent('Vehicle Status');
   });

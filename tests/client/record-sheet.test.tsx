@@ -71,8 +71,8 @@ describe('a record in view mode (the sheet)', () => {
     sheet();
     expect(screen.queryByText('Video Analysis Status')).toBeNull();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Show 2 fields set by the server' }));
-    expect(screen.getByLabelText('Video Analysis Status')).toHaveTextContent('DOING');
-    expect(screen.getByLabelText('Video Desensitization Status')).toHaveTextContent('DONE');
+    expect(screen.getByLabelText('Video Analysis Status')).toHaveTextContent('In progress');
+    expect(screen.getByLabelText('Video Desensitization Status')).toHaveTextContent('Done');
   });
 
   it('folds a section declared collapsed, and its heading opens and closes it', async () => {

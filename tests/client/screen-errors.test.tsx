@@ -23,7 +23,8 @@ vi.mock('../../src/client/pages/vehicle-status-page', async (original) => {
 describe('a screen that fails', () => {
   it('fails alone: the app keeps its navigation, says so, and draws the screen again on Try Again', async () => {
     signedIn();
-    fakeFetch({ 'GET /api/system/user/getInfo': okInfo() });
+    // The screen's record counts are the project's real totals.
+    fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), 'GET /api/vtp/stats/total': () => ({ body: { code: 200, data: {} } }) });
     fail.on = true;
     renderApp('/vehicle', undefined, { strict: false });
     const alert = await screen.findByRole('alert');

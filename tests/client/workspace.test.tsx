@@ -90,13 +90,23 @@ describe('Workspace', () => {
     });
   });
 
-  it('opens the Vehicle Status sample screen', async () => {
+  it("opens Vehicle Status: the vehicle's figures labelled as samples, the record counts the project's real totals", async () => {
     signedIn();
-    await openWorkspace();
+    fakeFetch({
+      'GET /api/system/user/getInfo': okInfo(),
+      'GET /api/vtp/stats/total': () => ({ body: { code: 200, data: { drivingCount: 1, chargingCount: 2, issueCount: 3, poiCount: 4 } } }),
+    });
+    renderApp('/dashboard');
+    await screen.findByText('Welcome back, alice');
+    expect(screen.getByTestId('vehicle-sample')).toHaveTextContent('Sample data');
     await userEvent.setup().click(screen.getByRole('link', { name: /^Open Vehicle Status/ }));
     expect(await screen.findByRole('heading', { name: 'Vehicle Status' })).toBeInTheDocument();
-    for (const label of ['Model', 'Battery', 'Odometer', 'Current Speed', 'Last Drive', 'Last Charge', 'Drive', 'Charge', 'Issue', 'POI']) {
+    for (const label of ['Model', 'Battery', 'Odometer', 'Current Speed', 'Last Drive', 'Last Charge', 'Sample data']) {
       expect(screen.getByText(label)).toBeInTheDocument();
     }
+    await waitFor(() => expect(screen.getByTestId('vehicle-drivingCount')).toHaveTextContent('1'));
+    expect(screen.getByTestId('vehicle-chargingCount')).toHaveTextContent('2');
+    expect(screen.getByTestId('vehicle-issueCount')).toHaveTextContent('3');
+    expect(screen.getByTestId('vehicle-poiCount')).toHaveTextContent('4');
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { ConfigError, DEFAULT_CLIENT_ID, loadConfig } from '../../src/server/config.js';
 import { ROOT } from '../helpers/server.js';
+import { framed } from '../../src/server/users/seed.js';
 
 describe('configuration', () => {
   it('has working defaults', () => {
@@ -56,6 +57,13 @@ describe('the first start', () => {
     expect(password).toMatch(/^[A-Za-z0-9]{16}$/);
     expect(printed).toContain('username: demo');
     expect(printed).toContain('(project DEMO, vehicle 636_green)');
+    // Framed, as main.ts prints it after the server listens: every line of it between two rules at least as wide.
+    const box = framed(printed).split('\n');
+    const rules = box.map((l, i) => (/^=+$/.test(l) ? i : -1)).filter((i) => i >= 0);
+    expect(rules).toHaveLength(2);
+    const inside = box.slice((rules[0] as number) + 1, rules[1]);
+    expect(inside.join('\n')).toContain(`password: ${password}`);
+    expect(Math.max(...inside.map((l) => l.length))).toBeLessThanOrEqual((box[rules[0] as number] as string).length);
     const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'demo', password } });
     expect(res.json().code).toBe(200);
     await app.close();

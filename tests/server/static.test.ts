@@ -37,6 +37,17 @@ describe.each([
     expect(head.status).toBe(200);
   });
 
+  it('serves the page to a request that does not ask for HTML (curl), and a JSON 404 for a missing file', async () => {
+    for (const p of ['/', '/data/issue/12']) {
+      const res = await fetch(s.url + p, { headers: { accept: '*/*' } });
+      expect(res.status, p).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/html');
+    }
+    const missing = await s.request('GET', '/assets/gone-Zz99.js', { headers: { accept: '*/*' } });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ code: 404 });
+  });
+
   it('answers unknown API paths with a JSON 404 in the envelope', async () => {
     for (const p of ['/api/nope', '/api/vtp/unknownKind/list', '/sharepoint/x', '/download/y']) {
       const res = await s.request('GET', p, { headers: { accept: 'text/html' } });

@@ -4,6 +4,8 @@
  * showing data from ...'), never an empty list or 'Not Found' because the network is down.
  * Bounded: the oldest entries go first past MAX_ENTRIES or when storage is full.
  */
+import { ApiError } from '../../shared/envelope';
+
 const PREFIX = 'offline.';
 const MAX_ENTRIES = 150;
 
@@ -72,11 +74,14 @@ export const offlineCache = {
   },
 };
 
+/** The server could not be reached (no coverage): not a failure of what was asked. */
+export const unreachable = (e: unknown): boolean => e instanceof ApiError && e.status === 0;
+
 /** Runs a GET; when the server cannot be reached (status 0), answers from the phone's copy, if any. */
 export async function withOfflineCopy<T>(
   key: string,
   fetcher: () => Promise<T>,
-  isOffline: (e: unknown) => boolean,
+  isOffline: (e: unknown) => boolean = unreachable,
 ): Promise<{ body: T; offlineSince?: number }> {
   try {
     const body = await fetcher();

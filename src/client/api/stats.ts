@@ -1,6 +1,7 @@
 import useSWR from 'swr';
 import { keys } from './cache';
 import { apiRequest, type Envelope } from './client';
+import { withOfflineCopy } from './offline-cache';
 
 /**
  * A day's figures as /vtp/stats/day answers them: the date, each kind's count under its
@@ -12,27 +13,6 @@ export type DayStats = { date: string } & Record<string, number | string>;
 /** Each kind's count over all time, under its count name. */
 export type TotalStats = Record<string, number>;
 
-const SWR_OPTIONS = { shouldRetryOnError: false, revalidateOnFocus: false };
-
-/** A day's figures, from the cache at once when seen before, then revalidated. */
-export function useDayStats(date: string) {
-  return useSWR<DayStats>(keys.dayStats(date), () => fetchDayStats(date), SWR_OPTIONS);
-}
-
-/** The counts over all time, from the cache at once when seen before, then revalidated. */
-export function useTotalStats() {
-  return useSWR<TotalStats>(keys.totalStats, fetchTotalStats, SWR_OPTIONS);
-}
-
-/** One day's counts and drive totals, computed by the server over all the day's rows. */
-export async function fetchDayStats(date: string): Promise<DayStats> {
-  return (await apiRequest<Envelope<DayStats>>('GET', '/vtp/stats/day', { query: { date } })).data;
-}
-
-export async function fetchTotalStats(): Promise<TotalStats> {
-  return (await apiRequest<Envelope<TotalStats>>('GET', '/vtp/stats/total')).data;
-}
-
 /** Every day's figures from one day to another, as /vtp/stats/days answers them. */
 export interface RangeStats {
   from: string;
@@ -40,11 +20,23 @@ export interface RangeStats {
   days: DayStats[];
 }
 
-/** The figures of every day of a range (the Data page's chart), in one call. */
-export function useRangeStats(from: string, to: string) {
-  return useSWR<RangeStats>(keys.dayRangeStats(from, to), () => fetchRangeStats(from, to), SWR_OPTIONS);
+const SWR_OPTIONS = { shouldRetryOnError: false, revalidateOnFocus: false };
+
+/**
+ * Figures through SWR, from the cache at once when seen before, then revalidated; without coverage
+ * from the phone's copy of the last answer (api/offline-cache.ts), with offlineSince saying when it is from.
+ */
+function useFigures<T>(key: string | [string, string], path: string, query?: Record<string, string>) {
+  const name = `stats:${path}:${JSON.stringify(query ?? {})}`;
+  const swr = useSWR(key, () => withOfflineCopy(name, async () => (await apiRequest<Envelope<T>>('GET', path, query ? { query } : {})).data), SWR_OPTIONS);
+  return { data: swr.data?.body, offlineSince: swr.data?.offlineSince, error: swr.error as unknown, isLoading: swr.isLoading };
 }
 
-export async function fetchRangeStats(from: string, to: string): Promise<RangeStats> {
-  return (await apiRequest<Envelope<RangeStats>>('GET', '/vtp/stats/days', { query: { from, to } })).data;
-}
+/** One day's counts and drive totals, computed by the server over all the day's rows. */
+export const useDayStats = (date: string) => useFigures<DayStats>(keys.dayStats(date), '/vtp/stats/day', { date });
+
+/** The counts over all time. */
+export const useTotalStats = () => useFigures<TotalStats>(keys.totalStats, '/vtp/stats/total');
+
+/** The figures of every day of a range (the Data page's chart), in one call. */
+export const useRangeStats = (from: string, to: string) => useFigures<RangeStats>(keys.dayRangeStats(from, to), '/vtp/stats/days', { from, to });

@@ -52,7 +52,7 @@ export function AppEffects() {
             },
             (e: unknown) => console.warn('Storage could not be checked:', e),
           );
-          stop = startOutboxSync((sent, files) => toast('success', t('app.allSent'), reachedServer(sent - files, files)));
+          stop = startOutboxSync((reached) => toast('success', t('app.allSent'), reachedServer(reached)));
         }),
     );
     return () => {

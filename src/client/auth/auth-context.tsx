@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import * as authApi from '../api/auth';
 import { ApiError } from '../api/client';
 import { offlineCache } from '../api/offline-cache';
+import { forgetPreviews } from '../files/preview-copies';
 import { forgetRecords } from '../api/recent-records';
 import { storage, type StoredUser } from '../lib/storage';
 
@@ -87,6 +88,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     // The records this user read stay theirs: no copy is left for the next user of the phone.
     offlineCache.clear();
     forgetRecords();
+    await forgetPreviews().catch((e: unknown) => console.warn('The kept previews could not be removed:', e));
     setState({ status: 'signedOut' });
   }, []);
 

@@ -4,7 +4,15 @@ import { storage } from '../lib/storage';
 import type { Values } from './record-edits';
 
 /** Keeps a change on the phone to be sent when the network returns (outbox/); loaded only when needed. */
-export async function keepForSync(kind: Kind, op: 'create' | 'update', values: Values, recordId?: number, baseVersion?: number, key?: string): Promise<void> {
+export async function keepForSync(
+  kind: Kind,
+  op: 'create' | 'update',
+  values: Values,
+  recordId?: number,
+  baseVersion?: number,
+  key?: string,
+  typed?: string[],
+): Promise<void> {
   const { outbox, newOutboxKey } = await import('../outbox/store');
   const owner = storage.username() ?? '';
   const clean = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
@@ -17,6 +25,7 @@ export async function keepForSync(kind: Kind, op: 'create' | 'update', values: V
     op,
     ...(recordId !== undefined ? { recordId } : {}),
     values: clean,
+    ...(typed !== undefined ? { typed } : {}),
     ...(baseVersion !== undefined ? { baseVersion } : {}),
     ...(op === 'create' ? { folderField: folderField(kind) ?? null } : {}),
     createdAt: Date.now(),

@@ -94,6 +94,12 @@ function DetailLines({ detail: c, outdated, onUpdate, warnings }: { detail: Deta
           <Button label={t('detail.updateNow')} link size="small" onClick={onUpdate} />
         </div>
       )}
+      {c.waitingEdit && !c.editing && (
+        <div className="filter-banner" role="status" data-testid="waiting-edit-line">
+          <i className="pi pi-cloud-upload text-orange-500" aria-hidden="true" />
+          <span className="flex-1">{t('detail.waitingEditLine')}</span>
+        </div>
+      )}
       {waiting && ready?.notSent === undefined && (
         <div className="filter-banner" role="status" data-testid="waiting-line">
           <i className="pi pi-cloud-upload text-orange-500" aria-hidden="true" />

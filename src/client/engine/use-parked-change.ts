@@ -13,22 +13,34 @@ export interface ParkedChange {
 }
 
 /**
- * The outbox's parked change of this record, if any, and how it is reviewed: put into the form on
+ * The outbox's changes of this record: its edits still waiting to be sent (waitingEdit, shown over
+ * the record until they are sent), and a parked change, if any, and how it is reviewed: put into the form on
  * top of today's record, based on the version it was made on, so that saving it shows the conflict
  * view field by field instead of it ever overwriting unseen.
  */
 export function useParkedChange(kind: Kind, id: string, s: DetailStore) {
   const [parked, setParked] = useState<ParkedChange | null>(null);
+  const [waitingEdit, setWaitingEdit] = useState<Values | null>(null);
   useEffect(() => {
     if (s.isNew || !/^\d+$/.test(id)) return;
     let live = true;
-    void import('../outbox/store').then(async ({ outbox }) => {
-      const items = await outbox.list(storage.username() ?? '');
-      const mine = items.find((i) => i.op === 'update' && i.kindName === kind.name && i.recordId === Number(id) && i.state !== 'waiting');
-      if (live && mine) setParked({ key: mine.key, values: mine.values, baseVersion: mine.baseVersion, message: mine.lastError ?? '' });
+    let off = (): void => undefined;
+    void import('../outbox/store').then(({ outbox, onOutboxChange }) => {
+      const read = async (): Promise<void> => {
+        const items = (await outbox.list(storage.username() ?? '')).filter((i) => i.op === 'update' && i.kindName === kind.name && i.recordId === Number(id));
+        if (!live) return;
+        const mine = items.find((i) => i.state !== 'waiting');
+        setParked(mine ? { key: mine.key, values: mine.values, baseVersion: mine.baseVersion, message: mine.lastError ?? '' } : null);
+        const waiting = items.filter((i) => i.state === 'waiting');
+        setWaitingEdit(waiting.length > 0 ? Object.assign({}, ...waiting.map((i) => i.values)) : null);
+      };
+      // Read again whenever the outbox changes: an edit kept, sent, parked or removed.
+      if (live) off = onOutboxChange(() => void read());
+      return read();
     });
     return () => {
       live = false;
+      off();
     };
   }, [id, s.isNew, kind.name]);
 
@@ -46,5 +58,5 @@ export function useParkedChange(kind: Kind, id: string, s: DetailStore) {
     await outbox.remove(parked.key);
     setParked(null);
   };
-  return { parked, reviewParked };
+  return { parked, reviewParked, waitingEdit };
 }

@@ -8,9 +8,9 @@ import { folderField } from '../../shared/attachments';
 import { storage } from '../lib/storage';
 import { drafts } from './drafts';
 import { keepForSync } from './keep-for-sync';
-import { waitingId, type Values } from './record-edits';
+import { changes, waitingId, type Values } from './record-edits';
 import type { DetailStore } from './use-detail-state';
-import { unreachable } from './use-record-update';
+import { unreachable } from '../api/offline-cache';
 
 /** The key a new record is created with (its Idempotency-Key), which also holds what is attached before it exists. */
 const newKey = (kind: Kind): string =>
@@ -59,7 +59,8 @@ export function useRecordCreate(kind: Kind, id: string, s: DetailStore, fromOutb
   /** No coverage: the new record waits on the phone and is created once, when the network returns. */
   const keep = async (): Promise<void> => {
     const key = newRecordKey ?? (await import('../outbox/store')).newOutboxKey(storage.username() ?? '', kind.name);
-    await keepForSync(kind, 'create', s.draft, undefined, undefined, key);
+    const typed = s.state.status === 'ready' ? Object.keys(changes(s.state.record, s.draft)) : undefined;
+    await keepForSync(kind, 'create', s.draft, undefined, undefined, key, typed);
     drafts.clear(kind, id);
     s.toast('info', t('detail.savedOnPhone'), t('detail.sendsWhenOnline'));
     navigate(`${meta.route}/${waitingId(key)}`, { replace: true });

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { Kind } from '../../shared/kind-types';
 import { drafts } from './drafts';
 import { versionOf, withChanges, type Values } from './record-edits';
@@ -18,13 +19,25 @@ export type { DetailState } from './use-detail-state';
  * (use-waiting-record.ts) or parked there (use-parked-change.ts), and saving (use-record-create.ts,
  * use-record-update.ts). View and edit modes, Cancel restoring the last loaded values, refresh.
  */
+/** Once the edits that waited on the phone are sent, the record is read again from the server. */
+function useRefreshWhenSent(waiting: boolean, refresh: () => Promise<unknown>): void {
+  const was = useRef(waiting);
+  useEffect(() => {
+    if (was.current && !waiting) void refresh();
+    was.current = waiting;
+  }, [waiting, refresh]);
+}
+
 export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOutbox?: string) {
   const s = useDetailState(kind, id, prefill);
-  const { isNew, state } = s;
+  const { isNew } = s;
   const waitingKey = id.startsWith('waiting~') ? decodeURIComponent(id.slice('waiting~'.length)) : undefined;
   const { refresh, reload, mutate } = useRecordLoad(kind, id, s, isNew || waitingKey !== undefined ? null : id);
   useWaitingRecord(kind, waitingKey, s);
-  const { parked, reviewParked } = useParkedChange(kind, id, s);
+  const { parked, reviewParked, waitingEdit } = useParkedChange(kind, id, s);
+  // An edit saved on this phone and not sent yet is shown over the record, and said (record-detail.tsx).
+  const state = waitingEdit && s.state.status === 'ready' ? { ...s.state, record: withChanges(s.state.record, waitingEdit) } : s.state;
+  useRefreshWhenSent(waitingEdit !== null, reload);
   // What a save answered is the server's copy now, for this screen and the next visit to it.
   const update = useRecordUpdate(kind, id, s, (record) => void mutate({ record }, { revalidate: false }));
   const create = useRecordCreate(kind, id, s, fromOutbox);
@@ -68,7 +81,21 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
   };
 
   return {
-    ...{ isNew, parked, reviewParked, state, editing: s.editing, draft: s.draft, setDraft: s.setDraft, saving: s.saving, edit, cancel, save, refresh },
+    ...{
+      isNew,
+      parked,
+      reviewParked,
+      waitingEdit: waitingEdit !== null,
+      state,
+      editing: s.editing,
+      draft: s.draft,
+      setDraft: s.setDraft,
+      saving: s.saving,
+      edit,
+      cancel,
+      save,
+      refresh,
+    },
     /** Kept on the phone: values typed into fields the form no longer has, and whether Cancel kept the edits; Discard drops both. */
     ...{ left: s.left, kept: s.kept, discardKept: s.discardKept },
     /** Fetches the record again without toasts, and not while it is being edited (sections watching work on the server). */

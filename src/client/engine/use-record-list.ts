@@ -2,8 +2,8 @@ import { useEffect } from 'react';
 import useSWR from 'swr';
 import { format } from 'date-fns';
 import { keys, READ_OPTIONS } from '../api/cache';
-import { apiRequest, ApiError, type ListEnvelope } from '../api/client';
-import { withOfflineCopy } from '../api/offline-cache';
+import { apiRequest, type ListEnvelope } from '../api/client';
+import { unreachable, withOfflineCopy } from '../api/offline-cache';
 import type { Kind } from '../../shared/kind-types';
 import { storage } from '../lib/storage';
 import { t } from '../i18n';
@@ -40,8 +40,17 @@ export type ListState =
   | { status: 'error'; message: string; offline: boolean }
   | { status: 'ready'; rows: RecordRow[]; total: number; totalPages: number; offlineSince?: number | undefined };
 
-/** The server could not be reached (no coverage): not a failure of the list. */
-const unreachable = (e: unknown): boolean => e instanceof ApiError && e.status === 0;
+const copyName = (kind: Kind, query: ReturnType<typeof listQuery>): string => `list:${kind.meta.apiPath}:${JSON.stringify(query)}`;
+
+/**
+ * Fetches the first page of a kind's list for a range into the phone's copy only (not onto a
+ * screen), so that the list reads without coverage although it was never opened: the Data page
+ * keeps the lists its day tiles open. A failure changes nothing.
+ */
+export async function keepListCopy(kind: Kind, range: DateRange): Promise<void> {
+  const query = listQuery(kind, 1, range);
+  await withOfflineCopy(copyName(kind, query), () => apiRequest<ListEnvelope<RecordRow>>('GET', `${kind.meta.apiPath}/list`, { query })).catch(() => undefined);
+}
 
 /**
  * Fetches one page of a kind's list with SWR: a new page or filter starts from the loading state,
@@ -54,12 +63,7 @@ export function useRecordList(kind: Kind, page: number, range: DateRange, onErro
   const key = keys.list(kind.meta.apiPath, query);
   const { data, error, isLoading, mutate } = useSWR<{ body: ListEnvelope<RecordRow>; offlineSince?: number }>(
     key,
-    () =>
-      withOfflineCopy(
-        `list:${kind.meta.apiPath}:${JSON.stringify(query)}`,
-        () => apiRequest<ListEnvelope<RecordRow>>('GET', `${kind.meta.apiPath}/list`, { query }),
-        unreachable,
-      ),
+    () => withOfflineCopy(copyName(kind, query), () => apiRequest<ListEnvelope<RecordRow>>('GET', `${kind.meta.apiPath}/list`, { query })),
     READ_OPTIONS,
   );
   useEffect(() => {

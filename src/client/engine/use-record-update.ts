@@ -2,15 +2,13 @@ import { t } from '../i18n';
 import { invalidateKind } from '../api/cache';
 import { apiRequest, ApiError, type Envelope } from '../api/client';
 import { rememberRecord } from '../api/recent-records';
+import { unreachable } from '../api/offline-cache';
 import type { Kind } from '../../shared/kind-types';
 import type { Choice } from './conflict-dialog';
 import { keepForSync } from './keep-for-sync';
 import { changes, conflictOf, versionOf, withChanges, withoutServerOwned, type Values } from './record-edits';
 import { fieldErrorsOf, focusField } from './server-errors';
 import type { DetailStore } from './use-detail-state';
-
-/** The server could not be reached (no coverage), as the API client reports it. */
-export const unreachable = (e: unknown): boolean => e instanceof ApiError && e.status === 0;
 
 /**
  * Saving an existing record: the edits over what was loaded, based on its version; a 409 opens the
@@ -59,7 +57,9 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
         const edits = withoutServerOwned(kind, changes(base, values));
         await keepForSync(kind, 'update', edits, Number(base['id']), version);
         const shown = withChanges(base, edits);
-        s.setState({ status: 'ready', record: shown });
+        // Still the phone's copy where it was one: the line saying so stays, beside the one saying the edit waits.
+        const since = s.state.status === 'ready' ? s.state.offlineSince : undefined;
+        s.setState({ status: 'ready', record: shown, ...(since !== undefined ? { offlineSince: since } : {}) });
         s.setDraft(shown);
         s.setEditing(false);
         s.settle();

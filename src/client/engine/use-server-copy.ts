@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import { keys, READ_OPTIONS } from '../api/cache';
-import { apiRequest, ApiError, type Envelope } from '../api/client';
+import { apiRequest, type Envelope } from '../api/client';
 import { withOfflineCopy } from '../api/offline-cache';
 import { rememberRecord } from '../api/recent-records';
 import type { Kind } from '../../shared/kind-types';
@@ -14,10 +14,8 @@ export interface ServerCopy {
 
 /** GET the record; without coverage the copy of it this phone last saw (api/offline-cache.ts), marked as such. */
 export async function fetchServerCopy(apiPath: string, id: string): Promise<ServerCopy> {
-  const { body, offlineSince } = await withOfflineCopy(
-    `record:${apiPath}/${id}`,
-    () => apiRequest<Envelope<Values | null> | Values>('GET', `${apiPath}/${encodeURIComponent(id)}`),
-    (e) => e instanceof ApiError && e.status === 0,
+  const { body, offlineSince } = await withOfflineCopy(`record:${apiPath}/${id}`, () =>
+    apiRequest<Envelope<Values | null> | Values>('GET', `${apiPath}/${encodeURIComponent(id)}`),
   );
   // The original backend sometimes answers the bare record.
   const record = (body && typeof body === 'object' && 'data' in body ? body.data : body) as Values | null;

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
 import { formatModified, formatSize, TYPE_ICONS, type FileItem } from './file-types';
 import type { FileListState } from './use-file-list';
+import { OfflineLine } from '../ui/offline-line';
 
 export interface FileListProps {
   state: FileListState;
@@ -29,48 +30,59 @@ export function FileList({ state, onOpen, onDownload, onOpenFolder, pending = fa
       </div>
     );
   }
-  if (state.items.length === 0) return pending ? null : <div className="file-list-status file-list-empty">{t('files.empty')}</div>;
+  if (state.notLoaded) return <div className="file-list-status">{t('files.notLoaded')}</div>;
+  const offline = state.offlineSince !== undefined && <OfflineLine since={state.offlineSince} />;
+  if (state.items.length === 0)
+    return (
+      <>
+        {offline}
+        {!pending && <div className="file-list-status file-list-empty">{t('files.empty')}</div>}
+      </>
+    );
   return (
-    <ul className="file-list" aria-label={t('files.list')}>
-      {state.items.map((item) => {
-        const isFolder = item.type === 'folder';
-        const canOpen = !isFolder || onOpenFolder !== undefined;
-        const body = (
-          <>
-            <i className={`file-item-icon file-type-${item.type} ${TYPE_ICONS[item.type]}`} aria-hidden="true" data-type={item.type} />
-            <span className="file-item-text">
-              <span className="file-item-name">{item.name}</span>
-              <Meta item={item} />
-            </span>
-          </>
-        );
-        return (
-          <li key={item.id} className="file-item" data-testid="file-item">
-            {canOpen ? (
-              <button
-                type="button"
-                className="file-item-main"
-                onClick={() => (isFolder ? onOpenFolder?.(item) : onOpen(item))}
-                aria-label={isFolder ? t('files.openFolder', { name: item.name }) : t('files.preview', { name: item.name })}
-              >
-                {body}
-              </button>
-            ) : (
-              <div className="file-item-main">{body}</div>
-            )}
-            {!isFolder && (
-              <Button
-                icon="pi pi-download"
-                rounded
-                text
-                className="file-item-action"
-                aria-label={t('files.download', { name: item.name })}
-                onClick={() => onDownload(item)}
-              />
-            )}
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      {offline}
+      <ul className="file-list" aria-label={t('files.list')}>
+        {state.items.map((item) => {
+          const isFolder = item.type === 'folder';
+          const canOpen = !isFolder || onOpenFolder !== undefined;
+          const body = (
+            <>
+              <i className={`file-item-icon file-type-${item.type} ${TYPE_ICONS[item.type]}`} aria-hidden="true" data-type={item.type} />
+              <span className="file-item-text">
+                <span className="file-item-name">{item.name}</span>
+                <Meta item={item} />
+              </span>
+            </>
+          );
+          return (
+            <li key={item.id} className="file-item" data-testid="file-item">
+              {canOpen ? (
+                <button
+                  type="button"
+                  className="file-item-main"
+                  onClick={() => (isFolder ? onOpenFolder?.(item) : onOpen(item))}
+                  aria-label={isFolder ? t('files.openFolder', { name: item.name }) : t('files.preview', { name: item.name })}
+                >
+                  {body}
+                </button>
+              ) : (
+                <div className="file-item-main">{body}</div>
+              )}
+              {!isFolder && (
+                <Button
+                  icon="pi pi-download"
+                  rounded
+                  text
+                  className="file-item-action"
+                  aria-label={t('files.download', { name: item.name })}
+                  onClick={() => onDownload(item)}
+                />
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }

@@ -1,8 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { listFiles } from '../api/files';
+import { unreachable, withOfflineCopy } from '../api/offline-cache';
 import { toItems, type FileItem } from './file-types';
 
-export type FileListState = { status: 'loading' } | { status: 'ready'; items: FileItem[] };
+/**
+ * ready: the folder's entries; offlineSince when they are the phone's copy of its last listing;
+ * notLoaded when the server cannot be reached and the phone never listed the folder (not 'Empty').
+ */
+export type FileListState = { status: 'loading' } | { status: 'ready'; items: FileItem[]; offlineSince?: number; notLoaded?: boolean };
 
 export interface FileListController {
   state: FileListState;
@@ -13,9 +18,10 @@ export interface FileListController {
 }
 
 /**
- * The entries of a folder of the shared-files service. A failed listing shows an empty list
- * (docs/PRODUCT.md section 5) and is logged as a warning: a folder that cannot be listed yet is not a
- * fault of the page, and the rest of the screen must stay usable.
+ * The entries of a folder of the shared-files service; without coverage the phone's copy of its last
+ * listing (api/offline-cache.ts). A failed listing shows an empty list (docs/PRODUCT.md section 5)
+ * and is logged as a warning: a folder that cannot be listed yet is not a fault of the page, and the
+ * rest of the screen must stay usable.
  */
 export function useFileList(path: string): FileListController {
   const [state, setState] = useState<FileListState>({ status: 'loading' });
@@ -24,16 +30,16 @@ export function useFileList(path: string): FileListController {
 
   useEffect(() => {
     let live = true;
-    listFiles(path).then(
-      (entries) => {
+    withOfflineCopy(`files:${path}`, () => listFiles(path)).then(
+      ({ body, offlineSince }) => {
         if (!live) return;
-        setState({ status: 'ready', items: toItems(path, entries) });
+        setState({ status: 'ready', items: toItems(path, body), ...(offlineSince !== undefined ? { offlineSince } : {}) });
         setLoads((n) => n + 1);
       },
       (e: unknown) => {
         console.warn(`Could not list the files of '${path || '/'}':`, e);
         if (!live) return;
-        setState({ status: 'ready', items: [] });
+        setState({ status: 'ready', items: [], ...(unreachable(e) ? { notLoaded: true } : {}) });
         setLoads((n) => n + 1);
       },
     );

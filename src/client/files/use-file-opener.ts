@@ -1,5 +1,8 @@
 import { useCallback, useState } from 'react';
 import { signedFileUrl, type OpenEndpoint } from '../api/files';
+import { unreachable } from '../api/offline-cache';
+import { storage } from '../lib/storage';
+import { keepPreview, previewCopyUrl } from './preview-copies';
 import { t } from '../i18n';
 import { useToast } from '../ui/toast';
 import type { FileItem } from './file-types';
@@ -58,9 +61,17 @@ export function useFileOpener(): FileOpener {
     (item: FileItem) => {
       if (!INLINE_TYPES.has(item.type)) return inNewTab('/preview.html', item);
       setPreview({ item });
+      const user = storage.username() ?? '';
+      const show = (url: string): void => setPreview((p) => (p?.item.id === item.id ? { item, url } : p));
       signedFileUrl('/files/preview', item.path).then(
-        (url) => setPreview((p) => (p?.item.id === item.id ? { item, url } : p)),
-        (e: unknown) => {
+        (url) => {
+          show(url);
+          void keepPreview(user, item.path, url, item.size);
+        },
+        async (e: unknown) => {
+          // Without coverage, the copy kept when it was last seen.
+          const copy = unreachable(e) ? await previewCopyUrl(user, item.path).catch(() => null) : null;
+          if (copy !== null) return show(copy);
           setPreview(null);
           failed(item, e);
         },
@@ -70,6 +81,13 @@ export function useFileOpener(): FileOpener {
   );
 
   const download = useCallback((item: FileItem) => inNewTab('/files/download', item), [inNewTab]);
-  const closePreview = useCallback(() => setPreview(null), []);
+  const closePreview = useCallback(
+    () =>
+      setPreview((p) => {
+        if (p?.url?.startsWith('blob:')) URL.revokeObjectURL(p.url);
+        return null;
+      }),
+    [],
+  );
   return { preview, open, download, closePreview };
 }

@@ -86,7 +86,8 @@ async function uploadOne(item: UploadItem, { sessions, update, toast, succeeded 
     }
     sessions.delete(item.id);
     update(item.id, { status: 'success', progress: 100, errorMsg: '' });
-    toast('success', t('files.uploadedTo', { name: file.name, folder: item.folder || t('files.root') }));
+    // The file's name only: the folder is the record's, and its path is the server's business.
+    toast('success', t('files.uploadedFile', { name: file.name }));
     succeeded();
   } catch (e) {
     if (isOfflineError(e)) {

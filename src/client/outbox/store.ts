@@ -21,6 +21,8 @@ export interface OutboxItem {
   recordId?: number;
   /** A create: every value; an update: the changed fields (null clears). */
   values: Values;
+  /** A create: the fields the tester changed from the new record's starting values (the outbox names them). */
+  typed?: string[];
   baseVersion?: number;
   /**
    * A create: the kind's field that holds the new record's attachment folder (x-derived

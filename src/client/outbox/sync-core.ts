@@ -21,6 +21,8 @@ export interface SyncResult {
   sent: number;
   /** Of them, files (photos, videos, voice notes). */
   filesSent?: number;
+  /** Of them, new records (the rest of the changes are edits). */
+  createdSent?: number;
   /** Still waiting because the server cannot be reached (or the sign-in is over). */
   waiting: number;
   /** The server answered 401: the token is over; nothing was parked because of it. */
@@ -148,6 +150,7 @@ async function sendFile(ctx: SyncContext, file: WaitingFile): Promise<Outcome | 
  */
 export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
   let sent = 0;
+  let createdSent = 0;
   let stopped: Outcome = 'done';
   for (const item of await outbox.list(ctx.owner)) {
     if (item.state !== 'waiting') continue;
@@ -156,7 +159,9 @@ export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
     if (current === undefined || current.state !== 'waiting') continue;
     stopped = await sendItem(ctx, current);
     if (stopped !== 'done') break;
-    if ((await outbox.get(item.key)) === undefined) sent++;
+    if ((await outbox.get(item.key)) !== undefined) continue;
+    sent++;
+    if (current.op === 'create') createdSent++;
   }
   // Then the photos, videos and voice notes (their records exist by now).
   let filesWaiting = 0;
@@ -178,7 +183,7 @@ export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
     }
   }
   const waiting = (await outbox.list(ctx.owner)).filter((i) => i.state === 'waiting').length + filesWaiting;
-  return { sent, filesSent, waiting, ...(stopped === 'unauthorized' ? { unauthorized: true } : {}) };
+  return { sent, filesSent, createdSent, waiting, ...(stopped === 'unauthorized' ? { unauthorized: true } : {}) };
 }
 
 /**

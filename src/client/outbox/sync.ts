@@ -1,4 +1,5 @@
 import { signOutOnUnauthorized } from '../api/client';
+import { t } from '../i18n';
 import { storage } from '../lib/storage';
 import { fetchInLanguage, requestLanguage } from '../i18n/request-language';
 import { changed, onOutboxChange, outbox, syncAuth, waitingFiles } from './store';
@@ -95,15 +96,16 @@ export async function protectStorage(): Promise<{ persisted: boolean; lowSpace: 
  * service worker sends it when the network returns even if the app is closed. Calls onDone when a
  * run (this page's or the service worker's) sent everything that was waiting.
  */
-export function startOutboxSync(onDone: (sent: number, filesSent: number) => void): () => void {
+export function startOutboxSync(onDone: (reached: Reached) => void): () => void {
   let delay = 30_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   const run = async (): Promise<void> => {
     clearTimeout(timer);
     if (stopped || !storage.token()) return;
-    const { sent, filesSent = 0, waiting } = await syncOutbox();
-    if (sent > 0 && waiting === 0) onDone(sent, filesSent);
+    const result = await syncOutbox();
+    const { sent, waiting } = result;
+    if (sent > 0 && waiting === 0) onDone(reachedOf(result));
     if (waiting > 0 && !stopped) {
       timer = setTimeout(() => void run(), delay);
       delay = Math.min(delay * 2, 600_000);
@@ -128,11 +130,12 @@ export function startOutboxSync(onDone: (sent: number, filesSent: number) => voi
   const offChange = onOutboxChange(askForBackgroundSync);
   // The service worker sent the outbox: lists and the chip reload, and the toast says so.
   const onMessage = (event: MessageEvent): void => {
-    const data = event.data as { type?: unknown; sent?: unknown; filesSent?: unknown; waiting?: unknown } | null;
+    const data = event.data as { type?: unknown; sent?: unknown; filesSent?: unknown; createdSent?: unknown; waiting?: unknown } | null;
     if (data?.type !== OUTBOX_SYNCED_MESSAGE) return;
     changed();
-    if (typeof data.sent === 'number' && data.sent > 0 && data.waiting === 0 && !stopped)
-      onDone(data.sent, typeof data.filesSent === 'number' ? data.filesSent : 0);
+    const number = (x: unknown): number => (typeof x === 'number' ? x : 0);
+    if (number(data.sent) > 0 && data.waiting === 0 && !stopped)
+      onDone(reachedOf({ sent: number(data.sent), filesSent: number(data.filesSent), createdSent: number(data.createdSent), waiting: 0 }));
   };
   const workers = 'serviceWorker' in navigator ? navigator.serviceWorker : undefined;
   workers?.addEventListener('message', onMessage);
@@ -149,10 +152,25 @@ export function startOutboxSync(onDone: (sent: number, filesSent: number) => voi
   };
 }
 
-/** '1 record and 2 files reached the server', leaving out what is none. */
-export function reachedServer(records: number, files: number): string {
-  const parts = [records > 0 ? `${records} ${records === 1 ? 'record' : 'records'}` : '', files > 0 ? `${files} ${files === 1 ? 'file' : 'files'}` : ''].filter(
-    Boolean,
-  );
-  return `${parts.join(' and ')} reached the server`;
+/** What a sync brought to the server: new records, edits of records it had, and files. */
+export interface Reached {
+  created: number;
+  edits: number;
+  files: number;
+}
+
+function reachedOf({ sent, filesSent = 0, createdSent = 0 }: SyncResult): Reached {
+  return { created: createdSent, edits: sent - filesSent - createdSent, files: filesSent };
+}
+
+/** '1 new record, 1 edit and 2 files reached the server', in the language on screen, leaving out what is none. */
+export function reachedServer({ created, edits, files }: Reached): string {
+  const parts = [
+    created > 0 ? t('outbox.reachedCreated', { count: created }) : '',
+    edits > 0 ? t('outbox.reachedEdits', { count: edits }) : '',
+    files > 0 ? t('outbox.reachedFiles', { count: files }) : '',
+  ].filter(Boolean);
+  const last = parts.pop() ?? '';
+  const what = parts.length > 0 ? `${parts.join(t('outbox.chipJoin'))}${t('outbox.reachedAnd')}${last}` : last;
+  return t('outbox.reached', { what });
 }

@@ -5,14 +5,17 @@ import { format, isValid, parse } from 'date-fns';
 import { Button } from 'primereact/button';
 import { Calendar } from 'primereact/calendar';
 import { Card } from 'primereact/card';
-import { useDayStats, useRangeStats, useTotalStats, type DayStats, type RangeStats } from '../api/stats';
+import type { DayStats, RangeStats } from '../api/stats';
+import { unreachable } from '../api/offline-cache';
 import { registry } from '../engine/registry';
 import { DownloadError, downloadWithProgress, signedDownloadUrl, type DownloadProgress } from '../api/download';
 import { kindText } from '../i18n/kind-texts';
 import { KEYS, storage } from '../lib/storage';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
-import { chartRange, DayChart } from './data-chart';
+import { OfflineLine } from '../ui/offline-line';
+import { DayChart } from './data-chart';
+import { useDataFigures } from './use-data-figures';
 import './data-page.css';
 
 /** The kinds on the Data page (x-kind.dataPage), in tile order, with their list route and day package. */
@@ -262,9 +265,7 @@ const ChartCard = memo(function ChartCard({ day, figures, error }: { day: string
         {figures ? (
           <DayChart from={figures.from} to={figures.to} days={figures.days} selected={day} />
         ) : error ? (
-          <p className="m-0 text-600">
-            {t('chart.loadFailed')}: {(error as Error).message}
-          </p>
+          <p className="m-0 text-600">{unreachable(error) ? t('data.notLoaded') : `${t('chart.loadFailed')}: ${(error as Error).message}`}</p>
         ) : (
           <p className="m-0 text-600">{t('common.loading')}</p>
         )}
@@ -285,16 +286,7 @@ export function DataPage() {
 
   useEffect(() => storage.write(KEYS.selectedDate, day), [day]);
 
-  const total = useTotalStats();
-  const daily = useDayStats(day);
-  const { from, to } = chartRange(day);
-  const range = useRangeStats(from, to);
-  useEffect(() => {
-    if (total.error) toast('error', t('data.loadFailed'), (total.error as Error).message, TOAST_MS);
-  }, [total.error, toast, t]);
-  useEffect(() => {
-    if (daily.error) toast('error', t('data.dayLoadFailed'), (daily.error as Error).message, TOAST_MS);
-  }, [daily.error, toast, t]);
+  const { total, daily, range, offlineSince, missing } = useDataFigures(day);
 
   // SWR's answers arrive as urgent updates (useSyncExternalStore), drawn in one task: the figures
   // are drawn from deferred copies instead, in a transition, in slices with the browser free in
@@ -330,6 +322,12 @@ export function DataPage() {
   return (
     <div className="page">
       <PageHeader title={t('pages.data')} />
+      {offlineSince !== undefined && <OfflineLine since={offlineSince} />}
+      {missing && (
+        <p className="filter-banner" role="status" data-testid="figures-not-loaded">
+          {t('data.notLoaded')}
+        </p>
+      )}
       <ProjectInfo project={project} vehicle={vehicle} />
 
       <div role="status" aria-live="polite">

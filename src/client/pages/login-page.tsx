@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
@@ -23,13 +23,21 @@ export function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [tried, setTried] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
+  // The server's refusal, said under the password and read out with it (aria-describedby).
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const userField = useRef<HTMLInputElement>(null);
+  const passwordField = useRef<HTMLInputElement>(null);
 
   if (state.status === 'signedIn' && !busy) return <Navigate to={destination(location.state, location.search)} replace />;
 
   async function submit(e: FormEvent): Promise<void> {
     e.preventDefault();
     setTried(true);
-    if (username.trim() === '' || password === '' || busy) return;
+    setRefusal(null);
+    // Focus goes where the tester has to act: the first empty field.
+    if (username.trim() === '') return userField.current?.focus();
+    if (password === '') return passwordField.current?.focus();
+    if (busy) return;
     setBusy(true);
     void preloadToast().catch(() => {});
     try {
@@ -39,6 +47,8 @@ export function LoginPage() {
     } catch (err) {
       const detail = err instanceof ApiError ? err.message : undefined;
       toast('error', t('login.failed'), detail);
+      setRefusal(detail ?? t('login.failed'));
+      passwordField.current?.focus();
     } finally {
       setBusy(false);
     }
@@ -60,6 +70,7 @@ export function LoginPage() {
             {t('login.username')}
           </label>
           <input
+            ref={userField}
             id="username"
             value={username}
             onChange={(e) => setUsername(e.target.value)}
@@ -69,8 +80,13 @@ export function LoginPage() {
             className={`p-inputtext p-component w-full${missingUser ? ' p-invalid' : ''}`}
             aria-required="true"
             aria-invalid={missingUser}
+            aria-describedby={missingUser ? 'username-error' : undefined}
           />
-          {missingUser && <small className="p-error">{t('login.usernameRequired')}</small>}
+          {missingUser && (
+            <small id="username-error" className="p-error">
+              {t('login.usernameRequired')}
+            </small>
+          )}
         </div>
         <div className="field">
           <label htmlFor="password" className="font-medium">
@@ -78,6 +94,7 @@ export function LoginPage() {
           </label>
           <div className="p-input-icon-right w-full">
             <input
+              ref={passwordField}
               id="password"
               type={showPassword ? 'text' : 'password'}
               value={password}
@@ -85,7 +102,8 @@ export function LoginPage() {
               autoComplete="current-password"
               className={`p-inputtext p-component w-full${missingPassword ? ' p-invalid' : ''}`}
               aria-required="true"
-              aria-invalid={missingPassword}
+              aria-invalid={missingPassword || refusal !== null}
+              aria-describedby={missingPassword ? 'password-error' : refusal !== null ? 'signin-error' : undefined}
             />
             <button
               type="button"
@@ -96,7 +114,16 @@ export function LoginPage() {
               <i className={showPassword ? 'pi pi-eye-slash' : 'pi pi-eye'} aria-hidden="true" />
             </button>
           </div>
-          {missingPassword && <small className="p-error">{t('login.passwordRequired')}</small>}
+          {missingPassword && (
+            <small id="password-error" className="p-error">
+              {t('login.passwordRequired')}
+            </small>
+          )}
+          {refusal !== null && !missingPassword && (
+            <small id="signin-error" className="p-error" role="alert">
+              {refusal}
+            </small>
+          )}
         </div>
         <button type="submit" className="p-button p-component w-full mt-2 justify-content-center gap-2" disabled={busy}>
           <i className={busy ? 'pi pi-spin pi-spinner' : 'pi pi-sign-in'} aria-hidden="true" />

@@ -7,6 +7,7 @@ import { Dialog } from 'primereact/dialog';
 import { useTranslation } from 'react-i18next';
 import { t } from '../i18n';
 import { formatCardValue } from '../engine/format';
+import { fieldTitle } from '../i18n/kind-texts';
 import type { KindRegistry } from '../../shared/kind-types';
 import { uploadErrorText } from '../files/upload-errors';
 import { outbox, waitingFiles, type OutboxItem, type WaitingFile } from '../outbox/store';
@@ -34,12 +35,21 @@ function titleOf(item: OutboxItem, kinds: KindRegistry | undefined): string {
   return title?.field === undefined ? '' : (formatCardValue(item.values[title.field], title.format) ?? '');
 }
 
+/** The fields the tester changed, by their titles in the language on screen (how many, before the schemas load). */
+function fieldNames(item: OutboxItem, kinds: KindRegistry | undefined): string {
+  const kind = kinds?.get(item.kindName);
+  const fields = item.typed ?? Object.keys(item.values);
+  if (fields.length === 0) return t('outbox.noFieldsChanged');
+  if (!kind) return t('outbox.fields', { count: fields.length });
+  return fields.map((f) => fieldTitle(kind, f)).join(t('outbox.chipJoin'));
+}
+
 function summary(item: OutboxItem, kinds: KindRegistry | undefined): string {
   const title = titleOf(item, kinds);
   const texts = {
     kind: kindName(item.kindName),
     title: title ? t('outbox.titled', { title: String(title) }) : '',
-    fields: t('outbox.fields', { count: Object.keys(item.values).length }),
+    fields: fieldNames(item, kinds),
   };
   return item.op === 'create' ? t('outbox.newItem', texts) : t('outbox.changesTo', { ...texts, id: String(item.recordId) });
 }

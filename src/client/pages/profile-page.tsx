@@ -39,12 +39,14 @@ export function useAppVersion(): string | null {
   return version;
 }
 
+/** A row of Settings; one with nothing behind it yet says so, with no arrow that would promise a tap (docs/decisions/065). */
 function SettingsRow({ icon, label, children }: { icon: string; label: string; children?: ReactNode }) {
+  const { t } = useTranslation();
   return (
     <div className="settings-row">
-      <i className={`${icon} text-primary`} aria-hidden="true" />
-      <span className="flex-1">{label}</span>
-      {children ?? <i className="pi pi-angle-right text-400" aria-hidden="true" />}
+      <i className={`${icon} ${children ? 'text-primary' : 'text-500'}`} aria-hidden="true" />
+      <span className={children ? 'flex-1' : 'flex-1 text-600'}>{label}</span>
+      {children ?? <span className="text-sm text-600">{t('profile.notYet')}</span>}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 /**
- * Sample vehicle figures. docs/PRODUCT.md: the Vehicle Status card and screen show hard-coded samples
- * and make no calls; there is no vehicle telemetry service yet.
+ * Sample vehicle figures: there is no vehicle telemetry service yet, so the Vehicle Status card and
+ * screen show these, labelled as samples wherever they appear (docs/decisions/065).
  */
 export const SAMPLE_VEHICLE = {
   vehicleNo: '636_green',
@@ -10,5 +10,4 @@ export const SAMPLE_VEHICLE = {
   speedKmh: 0,
   lastDrive: '2026-11-20 17:42',
   lastCharge: '2026-11-20 19:05',
-  counts: { drive: 128, charge: 46, issue: 37, poi: 215 },
 } as const;

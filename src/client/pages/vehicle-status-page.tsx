@@ -1,10 +1,19 @@
 import { useTranslation } from 'react-i18next';
 import { Card } from 'primereact/card';
 import { Tag } from 'primereact/tag';
+import { useTotalStats } from '../api/stats';
+import { registry } from '../engine/registry';
+import { kindText } from '../i18n/kind-texts';
 import { storage } from '../lib/storage';
+import { OfflineLine } from '../ui/offline-line';
 import { PageHeader } from '../ui/page-header';
 import { SAMPLE_VEHICLE as V } from './vehicle-sample';
 import { PAGE_BACK } from '../../shared/page-shell';
+
+/** The kinds counted on the Data page (x-kind.dataPage), in its order. */
+const COUNTED = [...registry.values()]
+  .flatMap((kind) => (kind.meta.dataPage ? [{ kind, page: kind.meta.dataPage }] : []))
+  .sort((a, b) => a.page.order - b.page.order);
 
 function Row({ label, value }: { label: string; value: string }) {
   return (
@@ -15,19 +24,22 @@ function Row({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The Vehicle Status screen: sample data only, no calls (docs/PRODUCT.md section 4). */
+/**
+ * The Vehicle Status screen: the vehicle's figures are samples (there is no vehicle connection yet)
+ * and say so on their card; the record counts are the project's real totals, as the Data page has
+ * them (offline, the phone's copy, said so).
+ */
 export function VehicleStatusPage() {
   const { t } = useTranslation();
-  const counts: Array<[string, number]> = [
-    [t('vehicle.drive'), V.counts.drive],
-    [t('vehicle.charge'), V.counts.charge],
-    [t('vehicle.issue'), V.counts.issue],
-    [t('vehicle.poi'), V.counts.poi],
-  ];
+  const totals = useTotalStats();
   return (
     <div className="page">
-      <PageHeader title={t('pages.vehicle')} back={PAGE_BACK.vehicle} actions={<Tag value={t('common.sampleData')} severity="warning" />} />
+      <PageHeader title={t('pages.vehicle')} back={PAGE_BACK.vehicle} />
       <Card className="mb-3">
+        <div className="flex align-items-center gap-2 mb-2">
+          <Tag value={t('common.sampleData')} severity="warning" />
+          <span className="text-600 text-sm">{t('vehicle.sampleNote')}</span>
+        </div>
         <Row label={t('vehicle.vehicleNo')} value={storage.vehicleNo() || V.vehicleNo} />
         <Row label={t('vehicle.model')} value={t('vehicle.sampleModel')} />
         <Row label={t('vehicle.battery')} value={`${V.batteryPercent}%`} />
@@ -36,12 +48,15 @@ export function VehicleStatusPage() {
         <Row label={t('vehicle.lastDrive')} value={V.lastDrive} />
         <Row label={t('vehicle.lastCharge')} value={V.lastCharge} />
       </Card>
+      {totals.offlineSince !== undefined && <OfflineLine since={totals.offlineSince} />}
       <div className="grid">
-        {counts.map(([label, n]) => (
-          <div key={label} className="col-6">
+        {COUNTED.map(({ kind, page }) => (
+          <div key={page.count} className="col-6">
             <Card className="text-center">
-              <div className="text-3xl font-bold text-primary">{n}</div>
-              <div className="text-600">{label}</div>
+              <div className="text-3xl font-bold text-primary" data-testid={`vehicle-${page.count}`}>
+                {totals.data?.[page.count] ?? '…'}
+              </div>
+              <div className="text-600">{kindText(kind, 'dataPage.total', page.total)}</div>
             </Card>
           </div>
         ))}

@@ -85,6 +85,8 @@ function VehicleCard({ vehicleNo }: { vehicleNo: string }) {
   const { t } = useTranslation();
   return (
     <Card title={t('workspace.vehicleStatus')} className="workspace-card">
+      {/* Speed and battery are examples until the vehicle is connected: said, never passed off as real. */}
+      <Tag value={t('common.sampleData')} severity="warning" className="mb-2" data-testid="vehicle-sample" />
       <Link to="/vehicle" className="vehicle-summary no-underline text-color">
         <span className="sr-only">{t('workspace.openVehicle')}</span>
         <div>

@@ -26,3 +26,12 @@ export async function seedFirstUser(users: UserRepository, config: Pick<Config, 
     ].join('\n'),
   );
 }
+
+/** A start-up notice between two rules of '=' as wide as its longest line, with a blank line around it (main.ts prints it last). */
+export function framed(text: string): string {
+  const lines = text.split('\n');
+  while (lines[0]?.trim() === '') lines.shift();
+  while (lines.at(-1)?.trim() === '') lines.pop();
+  const rule = '='.repeat(Math.max(20, ...lines.map((line) => line.length)));
+  return ['', rule, ...lines, rule, ''].join('\n');
+}

@@ -1,0 +1,33 @@
+/**
+ * Copies of the previews a tester has looked at, so that a photo, voice note or short video seen
+ * with coverage plays again in a tunnel. Kept in the Cache Storage under one cache, per user (the
+ * signed-in name is part of each entry's address), up to MAX_BYTES a file; forgotten at sign-out.
+ */
+const CACHE = 'rtd-previews';
+const MAX_BYTES = 25 * 1024 * 1024;
+
+const available = (): boolean => typeof window !== 'undefined' && 'caches' in window;
+const addressOf = (user: string, path: string): string => `/__preview-copies/${encodeURIComponent(user)}/${encodeURIComponent(path)}`;
+
+/** Keeps a copy of a file's preview read from its signed link; a failure changes nothing. */
+export async function keepPreview(user: string, path: string, url: string, size: number | undefined): Promise<void> {
+  if (!available() || size === undefined || size > MAX_BYTES) return;
+  try {
+    const response = await fetch(url);
+    if (response.ok) await (await caches.open(CACHE)).put(addressOf(user, path), response);
+  } catch (e) {
+    console.warn(`No copy kept of the preview of ${path}:`, e);
+  }
+}
+
+/** A local URL of the kept copy of a file's preview, or null when the phone has none. */
+export async function previewCopyUrl(user: string, path: string): Promise<string | null> {
+  if (!available()) return null;
+  const kept = await (await caches.open(CACHE)).match(addressOf(user, path));
+  return kept ? URL.createObjectURL(await kept.blob()) : null;
+}
+
+/** Forgets every kept preview (at sign-out: what a user saw stays theirs). */
+export async function forgetPreviews(): Promise<void> {
+  if (available()) await caches.delete(CACHE);
+}

@@ -1,0 +1,55 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { unreachable } from '../api/offline-cache';
+import { useDayStats, useRangeStats, useTotalStats } from '../api/stats';
+import { registry } from '../engine/registry';
+import { keepListCopy } from '../engine/use-record-list';
+import { parseDateText } from '../engine/format';
+import { useToast } from '../ui/toast';
+import { chartRange } from './data-chart';
+
+const TOAST_MS = 3000;
+
+/** The kinds whose lists the Data page's tiles open. */
+const TILE_KINDS = [...registry.values()].filter((kind) => kind.meta.dataPage);
+
+/**
+ * The Data page's figures for a day: the day, its 14 days and the totals. Without coverage each
+ * comes from the phone's copy (offlineSince: the oldest of them); one the phone has no copy of is
+ * `missing`, said on the page, never a red error. Once a day's figures come from the server, the
+ * lists its tiles open are kept on the phone too, so they read in a tunnel although never opened.
+ */
+export function useDataFigures(day: string) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const total = useTotalStats();
+  const daily = useDayStats(day);
+  const { from, to } = chartRange(day);
+  const range = useRangeStats(from, to);
+  const failed = (e: unknown): boolean => e !== undefined && !unreachable(e);
+  useEffect(() => {
+    if (failed(total.error)) toast('error', t('data.loadFailed'), (total.error as Error).message, TOAST_MS);
+  }, [total.error, toast, t]);
+  useEffect(() => {
+    if (failed(daily.error)) toast('error', t('data.dayLoadFailed'), (daily.error as Error).message, TOAST_MS);
+  }, [daily.error, toast, t]);
+
+  const fresh = daily.data !== undefined && daily.offlineSince === undefined;
+  useEffect(() => {
+    const date = parseDateText(day);
+    if (!fresh || !date) return;
+    // After the page has drawn and settled: these are for later, not for this screen.
+    const timer = window.setTimeout(() => TILE_KINDS.forEach((kind) => void keepListCopy(kind, { from: date, to: date })), 2000);
+    return () => window.clearTimeout(timer);
+  }, [fresh, day]);
+
+  const copies = [total.offlineSince, daily.offlineSince, range.offlineSince].filter((x): x is number => x !== undefined);
+  const missing = [total.error, daily.error, range.error].some((e) => e !== undefined && unreachable(e));
+  return {
+    total,
+    daily,
+    range,
+    offlineSince: copies.length > 0 ? Math.min(...copies) : undefined,
+    missing,
+  };
+}
