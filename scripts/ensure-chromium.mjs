@@ -13,7 +13,10 @@ const hasOpenssl = () => ['/usr/bin/openssl', '/bin/openssl'].some((p) => fs.exi
 const hasWorkerTools = () =>
   fs.existsSync('/usr/bin/ffmpeg') &&
   fs.existsSync('/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml') &&
-  fs.existsSync('/usr/share/doc/opencv-doc/examples/data/messi5.jpg');
+  fs.existsSync('/usr/share/doc/opencv-doc/examples/data/messi5.jpg') &&
+  // The synthetic plates' fonts (tests/worker/plate-set.ts), the Chinese provinces' too.
+  fs.existsSync('/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc') &&
+  fs.existsSync('/usr/share/fonts/truetype/dejavu');
 
 if (!found() || !hasOpenssl() || !hasWorkerTools()) {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -22,10 +25,14 @@ if (!found() || !hasOpenssl() || !hasWorkerTools()) {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update'], { stdio: 'inherit', env });
     // A CJK font too, so screenshots show the app's Chinese messages as a phone does.
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium', 'fonts-wqy-zenhei', 'openssl', 'ffmpeg', 'opencv-data', 'opencv-doc'], {
-      stdio: 'inherit',
-      env,
-    });
+    execFileSync(
+      'apt-get',
+      ['install', '-y', '--no-install-recommends', 'chromium', 'fonts-wqy-zenhei', 'fonts-dejavu-core', 'openssl', 'ffmpeg', 'opencv-data', 'opencv-doc'],
+      {
+        stdio: 'inherit',
+        env,
+      },
+    );
   }
 }
 const chromium = found();
