@@ -42,6 +42,10 @@ export interface KindReport {
   served: { hash: string; servedAt: string } | 'none' | 'same';
   /** x-kind.dateField differs from the last served one: records move to the new field's dates at the next start. */
   dateField?: { from: string; to: string; moved: number };
+  /** The kind's schema file: another name than the kind's for a renamed kind (its records keep the kind's name). */
+  file: string;
+  /** x-kind.apiPath or x-kind.route differ from the last served ones: the old ones redirect to them (decision 059). */
+  moved: { what: 'API path' | 'app route'; from: string; to: string }[];
   findings: Finding[];
 }
 
@@ -119,6 +123,13 @@ export function recordFindings(kind: Kind, data: Record<string, unknown>): Recor
 
 const keyOf = (f: Pick<RecordFinding, 'field' | 'reason'>): string => `${f.field}\0${f.reason}`;
 
+function pathChanges(before: Kind, kind: Kind): KindReport['moved'] {
+  const changes: KindReport['moved'] = [];
+  if (before.meta.apiPath !== kind.meta.apiPath) changes.push({ what: 'API path', from: `/api${before.meta.apiPath}`, to: `/api${kind.meta.apiPath}` });
+  if (before.meta.route !== kind.meta.route) changes.push({ what: 'app route', from: before.meta.route, to: kind.meta.route });
+  return changes;
+}
+
 /** Reads every stored record of every kind once and reports what the schema files make of it. */
 export async function reportStoredData(registry: KindRegistry, store: StoredData): Promise<DataReport> {
   const tables = new Set(await store.recordTables());
@@ -140,6 +151,8 @@ export async function reportStoredData(registry: KindRegistry, store: StoredData
       table,
       total: 0,
       served: last === undefined ? 'none' : last.hash === kind.hash ? 'same' : { hash: last.hash, servedAt: last.servedAt },
+      file: kind.file,
+      moved: before === undefined ? [] : pathChanges(before, kind),
       findings: [],
     };
     const dateFrom = before?.meta.dateField;
@@ -260,7 +273,9 @@ export function formatDataReport(report: DataReport): string[] {
             ? 'no schema served yet for this kind'
             : 'no schema served yet'
           : `compared with the schema last served (${k.served.hash}, served ${k.served.servedAt})`;
-    lines.push('', `${k.kind}: ${k.total === 0 ? 'no records' : plural(k.total, 'record')} (${k.table}); ${compared}`);
+    const renamed = k.file === `${k.kind}.schema.json` ? '' : ` (${k.file}, renamed: its records keep the name ${k.kind})`;
+    lines.push('', `${k.kind}${renamed}: ${k.total === 0 ? 'no records' : plural(k.total, 'record')} (${k.table}); ${compared}`);
+    for (const m of k.moved) lines.push(`    ${m.what} changed from ${m.from} to ${m.to}: the old one redirects to it, for old phones, bookmarks and links`);
     if (k.dateField) {
       const needs = k.total > 0;
       if (needs) decisions++;
@@ -295,7 +310,7 @@ export function formatDataReport(report: DataReport): string[] {
       `! ${o.table}: ${plural(o.records, 'record')} of kind '${o.kind}', which has no schema file: unreachable until ${o.kind}.schema.json is back; the rows are kept`,
     );
   }
-  const findings = report.kinds.some((k) => k.findings.length > 0 || k.dateField) || report.orphans.length > 0;
+  const findings = report.kinds.some((k) => k.findings.length > 0 || k.dateField || k.moved.length > 0) || report.orphans.length > 0;
   if (findings) {
     lines.push(
       '',
