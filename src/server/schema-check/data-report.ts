@@ -259,23 +259,30 @@ function table(rows: string[][], indent: string): string[] {
   return rows.map((r) => `${indent}${r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ')}`.trimEnd());
 }
 
+/** A kind's first lines: its records, what they are compared with, and where its paths moved. */
+function kindHeading(k: KindReport, servedKnown: boolean): string[] {
+  const compared =
+    k.served === 'same'
+      ? 'the schema file is the one last served'
+      : k.served === 'none'
+        ? servedKnown
+          ? 'no schema served yet for this kind'
+          : 'no schema served yet'
+        : `compared with the schema last served (${k.served.hash}, served ${k.served.servedAt})`;
+  const renamed = k.file === `${k.kind}.schema.json` ? '' : ` (${k.file}, renamed: its records keep the name ${k.kind})`;
+  return [
+    `${k.kind}${renamed}: ${k.total === 0 ? 'no records' : plural(k.total, 'record')} (${k.table}); ${compared}`,
+    ...k.moved.map((m) => `    ${m.what} changed from ${m.from} to ${m.to}: the old one redirects to it, for old phones, bookmarks and links`),
+  ];
+}
+
 /** The report as lines for a terminal: a table per kind, what it means, and a final line. */
 export function formatDataReport(report: DataReport): string[] {
   const lines: string[] = [`Stored records in ${report.database}:`];
   if (!report.servedKnown) lines.push('  (no schema served yet: the database keeps no earlier schema files, so every finding is counted as a change)');
   let decisions = 0;
   for (const k of report.kinds) {
-    const compared =
-      k.served === 'same'
-        ? 'the schema file is the one last served'
-        : k.served === 'none'
-          ? report.servedKnown
-            ? 'no schema served yet for this kind'
-            : 'no schema served yet'
-          : `compared with the schema last served (${k.served.hash}, served ${k.served.servedAt})`;
-    const renamed = k.file === `${k.kind}.schema.json` ? '' : ` (${k.file}, renamed: its records keep the name ${k.kind})`;
-    lines.push('', `${k.kind}${renamed}: ${k.total === 0 ? 'no records' : plural(k.total, 'record')} (${k.table}); ${compared}`);
-    for (const m of k.moved) lines.push(`    ${m.what} changed from ${m.from} to ${m.to}: the old one redirects to it, for old phones, bookmarks and links`);
+    lines.push('', ...kindHeading(k, report.servedKnown));
     if (k.dateField) {
       const needs = k.total > 0;
       if (needs) decisions++;
