@@ -7,13 +7,15 @@
 //   nothing changed finds its build and starts in about a second; a fresh clone builds everything.
 //   A target whose inputs did not change is copied from an earlier build, not rebuilt.
 // - dist/builds/current names the build new starts serve. It is replaced (write, then rename) only
-//   once a build is complete and its schemas were accepted; a build folder is never written again.
+//   once a build is complete, its schemas were accepted and its server holds its port (decision
+//   058: a start that cannot serve changes nothing); a build folder is never written again.
 // - The server is started with the folder itself (CLIENT_DIR, SCHEMAS_DIR, and main.js imported
 //   from it), never through the pointer: a running server keeps serving the build it started with,
 //   whatever later starts build. The last 3 builds, the one the pointer names and any a running
 //   server was started from are kept.
-// - Schema files that are refused leave the pointer alone, and the build it names is started: it
-//   serves with the schemas it was built with.
+// - Schema files that are refused, or that need a decision the admin has not confirmed (the check's
+//   exit 2, decision 058), leave the pointer alone, and the build it names is started: it serves
+//   with the schemas it was built with.
 //
 // Test hooks, not for deployments (tests/server/start-builds.test.ts): START_BUILDS_DIR puts the
 // builds elsewhere inside this package, and START_CLIENT_BUILD / START_SERVER_BUILD replace the
@@ -24,6 +26,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = path.resolve(import.meta.dirname, '..');
 // The server loads .env too; it is read here first because SCHEMAS_DIR and CLIENT_DIR decide what
@@ -193,28 +196,70 @@ function snapshotSchemas(into) {
 }
 
 /**
- * The schema check on the snapshot: scripts/schemas-check.ts --data where it exists, else the
- * server's own check (loadRegistry). Exit status 0: accepted; 1: refused; 2: accepted, with a
- * report on stored data for an admin; anything else: the check itself failed.
+ * The schema check on the snapshot (scripts/schemas-check.ts --data: the files, and what they make
+ * of the stored records). Exit status 0: accepted; 1: refused; 2: accepted, but a change needs a
+ * decision; anything else: the check itself failed.
  */
 function checkSchemas(snapshot) {
-  const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
-  const script = path.join(root, 'scripts/schemas-check.ts');
-  const schemasModule = pathToFileURL(path.join(root, 'src/server/schemas.ts')).href;
-  const args = fs.existsSync(script)
-    ? [tsx, script, '--data']
-    : [
-        tsx,
-        '-e',
-        `import(${JSON.stringify(schemasModule)}).then((m) => {
-          try { m.loadRegistry(process.env.SCHEMAS_DIR); }
-          catch (e) { if (e instanceof m.SchemaError) { console.error(e.message); process.exit(1); } console.error(e); process.exit(3); }
-        }, (e) => { console.error(e); process.exit(3); });`,
-      ];
+  const args = [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'scripts/schemas-check.ts'), '--data'];
   const run = spawnSync(process.execPath, args, { cwd: root, env: { ...process.env, SCHEMAS_DIR: snapshot }, encoding: 'utf8' });
   // The messages name the folder people edit, not the snapshot.
   const output = `${run.stdout ?? ''}${run.stderr ?? ''}`.replaceAll(snapshot, schemasSource).trim();
   return { status: run.status ?? 1, output };
+}
+
+/**
+ * What the admin confirmed for schema files that need a decision: `npm start --
+ * --confirm-schema-changes=<code>` or CONFIRM_SCHEMA_CHANGES=<code>. The code is the start of the
+ * hash of the schema files the check reported on, so it confirms those files and no later change.
+ */
+function confirmation() {
+  try {
+    const { values } = parseArgs({ options: { 'confirm-schema-changes': { type: 'string' } }, strict: true });
+    return values['confirm-schema-changes'] ?? setting('CONFIRM_SCHEMA_CHANGES');
+  } catch (e) {
+    console.error(`${e.message}\nUsage: npm start [-- --confirm-schema-changes=<code>]`);
+    process.exit(1);
+  }
+}
+
+/**
+ * The schema check's verdict on the snapshot: true to build it and switch to it; false to start the
+ * previous build instead: the files were refused, or a change needs a decision the admin has not
+ * confirmed (decision 058). Exits where the check failed or there is nothing to start.
+ */
+function schemasAccepted(snapshot, schemasHash, previous) {
+  const check = checkSchemas(snapshot);
+  const code = schemasHash.slice(0, 8);
+  const confirmed = confirmation();
+  if (check.status === 0 || (check.status === 2 && confirmed === code)) {
+    if (check.status === 2) for (const line of check.output.split('\n')) console.warn(`Warning: ${line}`);
+    if (check.status === 2) console.warn(`Confirmed (${code}): these schema files are deployed as the report above says.`);
+    else if (check.output) console.log(check.output);
+    return true;
+  }
+  if (check.status !== 1 && check.status !== 2) {
+    console.error(`${check.output}\n\nThe schema check could not run (exit status ${check.status}); nothing was built or switched.`);
+    process.exit(1);
+  }
+  console.error(`${check.output}\n`);
+  if (check.status === 1) {
+    console.error(`The schema files in ${show(schemasSource)} were refused; the previous build keeps serving with the schemas it was built with.`);
+  } else {
+    if (confirmed !== undefined) console.error(`The confirmation ${confirmed} is for other schema files than these (${code}).`);
+    console.error(
+      `The schema files in ${show(schemasSource)} need a decision (lines marked ! above): nothing was built or switched. ` +
+        `To deploy them as the report says, start with npm start -- --confirm-schema-changes=${code} (or CONFIRM_SCHEMA_CHANGES=${code}); it confirms these files only.`,
+    );
+  }
+  if (!previous) {
+    console.error(
+      `There is no previous build to start: ${check.status === 1 ? 'correct the schema files' : 'confirm or change the schema files'} and run npm start again.`,
+    );
+    process.exit(1);
+  }
+  console.error(`Starting build ${previous.id} (built ${previous.builtAt}), which ${show(pointer)} still names.`);
+  return false;
 }
 
 function runBuild(name, out, snapshot) {
@@ -256,8 +301,11 @@ function markRunning(id) {
   process.on('exit', () => fs.rmSync(mark, { force: true }));
 }
 
-/** Runs the server of a build, in this process, so that Ctrl-C reaches it directly and it stops cleanly. */
-async function serve(build) {
+/**
+ * Runs the server of a build, in this process, so that Ctrl-C reaches it directly and it stops
+ * cleanly; onServing runs once it holds its port (at once for a build whose server predates that).
+ */
+async function serve(build, onServing) {
   const dir = path.join(buildsDir, build.id);
   process.env.SCHEMAS_DIR = path.join(dir, 'schemas');
   if (!clientDirGiven) process.env.CLIENT_DIR = path.join(dir, 'client');
@@ -266,10 +314,47 @@ async function serve(build) {
       `${clientDirGiven ? `the client in CLIENT_DIR=${clientDirGiven}` : 'its client'} and the schemas it was built with.`,
   );
   process.setSourceMapsEnabled(true);
-  await import(pathToFileURL(path.join(dir, 'node', 'server', 'main.js')).href);
+  const server = await import(pathToFileURL(path.join(dir, 'node', 'server', 'main.js')).href);
+  if (typeof server.main !== 'function') return onServing();
+  await server.main({ onServing });
 }
 
-/** Builds what changed into a new folder and points at it; returns the build to serve. */
+/** Builds (or copies from an earlier build) each target into the staging folder, then renames it to the build's folder. */
+function assemble(id, hashes, staging, snapshot, previous) {
+  const discard = () => fs.rmSync(staging, { recursive: true, force: true });
+  const builds = completeBuilds();
+  for (const name of ['client', 'server']) {
+    if (!hashes[name]) {
+      console.log(`No client is built: CLIENT_DIR=${clientDirGiven} is served as it is.`);
+      continue;
+    }
+    const folder = TARGETS[name].folder;
+    const out = path.join(staging, folder);
+    const donor = builds.find((b) => b[name] === hashes[name] && fs.existsSync(path.join(buildsDir, b.id, folder)));
+    if (donor) {
+      fs.cpSync(path.join(buildsDir, donor.id, folder), out, { recursive: true });
+      console.log(`The ${name} build is current (copied from build ${donor.id}).`);
+      continue;
+    }
+    console.log(`Building the ${name} into ${show(path.join(buildsDir, id))} (${previous ? 'sources changed' : 'no build yet'})...`);
+    if (!runBuild(name, out, snapshot)) {
+      discard();
+      console.error(`The ${name} build failed; nothing was switched${previous ? `: new starts still serve build ${previous.id}` : ''}.`);
+      process.exit(1);
+    }
+  }
+  const info = { id, builtAt: new Date().toISOString(), schemasFrom: schemasSource, ...hashes };
+  fs.writeFileSync(path.join(staging, 'build.json'), `${JSON.stringify(info, null, 2)}\n`);
+  try {
+    fs.renameSync(staging, path.join(buildsDir, id));
+  } catch (e) {
+    // Another start finished the same build first: that one is used.
+    if (e.code !== 'ENOTEMPTY' && e.code !== 'EEXIST') throw e;
+    discard();
+  }
+}
+
+/** Builds what changed into a new folder; returns the build to serve, and whether to point at it once it serves. */
 function chooseBuild() {
   removeLeftovers();
   fs.mkdirSync(buildsDir, { recursive: true });
@@ -287,31 +372,10 @@ function chooseBuild() {
   const previous = currentBuild();
   let build = buildInfo(id);
 
-  // The server's own check depends only on the schema files and the server's sources, both in the
-  // id: a build that exists passed it. scripts/schemas-check.ts --data also reads stored data, so
-  // it runs on every start.
-  if (!build || fs.existsSync(path.join(root, 'scripts/schemas-check.ts'))) {
-    const check = checkSchemas(snapshot);
-    if (check.status === 1) {
-      discard();
-      console.error(`${check.output}\n`);
-      console.error(`The schema files in ${show(schemasSource)} were refused; the previous build keeps serving with the schemas it was built with.`);
-      if (!previous) {
-        console.error('There is no previous build to start: correct the schema files and run npm start again.');
-        process.exit(1);
-      }
-      console.error(`Starting build ${previous.id} (built ${previous.builtAt}), which ${show(pointer)} still names.`);
-      return previous;
-    }
-    if (check.status === 2) {
-      for (const line of check.output.split('\n')) console.warn(`Warning: ${line}`);
-    } else if (check.status !== 0) {
-      discard();
-      console.error(`${check.output}\n\nThe schema check could not run (exit status ${check.status}); nothing was built or switched.`);
-      process.exit(1);
-    } else if (check.output) {
-      console.log(check.output);
-    }
+  // The check reads the stored data too, so it runs on every start, also for a build that exists.
+  if (!schemasAccepted(snapshot, schemasHash, previous)) {
+    discard();
+    return { build: previous, switchTo: false };
   }
 
   if (build) {
@@ -319,49 +383,24 @@ function chooseBuild() {
     if (hashes.client) console.log('The client build is current.');
     console.log('The server build is current.');
   } else {
-    const builds = completeBuilds();
-    for (const name of ['client', 'server']) {
-      if (!hashes[name]) {
-        console.log(`No client is built: CLIENT_DIR=${clientDirGiven} is served as it is.`);
-        continue;
-      }
-      const folder = TARGETS[name].folder;
-      const out = path.join(staging, folder);
-      const donor = builds.find((b) => b[name] === hashes[name] && fs.existsSync(path.join(buildsDir, b.id, folder)));
-      if (donor) {
-        fs.cpSync(path.join(buildsDir, donor.id, folder), out, { recursive: true });
-        console.log(`The ${name} build is current (copied from build ${donor.id}).`);
-        continue;
-      }
-      console.log(`Building the ${name} into ${show(path.join(buildsDir, id))} (${previous ? 'sources changed' : 'no build yet'})...`);
-      if (!runBuild(name, out, snapshot)) {
-        discard();
-        console.error(`The ${name} build failed; nothing was switched${previous ? `: new starts still serve build ${previous.id}` : ''}.`);
-        process.exit(1);
-      }
-    }
-    const info = { id, builtAt: new Date().toISOString(), schemasFrom: schemasSource, ...hashes };
-    fs.writeFileSync(path.join(staging, 'build.json'), `${JSON.stringify(info, null, 2)}\n`);
-    try {
-      fs.renameSync(staging, path.join(buildsDir, id));
-    } catch (e) {
-      // Another start finished the same build first: that one is used.
-      if (e.code !== 'ENOTEMPTY' && e.code !== 'EEXIST') throw e;
-      discard();
-    }
+    assemble(id, hashes, staging, snapshot, previous);
     build = buildInfo(id);
   }
-  if (previous?.id !== build.id) {
-    pointAt(build.id);
-    console.log(
-      `Build ${build.id} now serves new starts (${show(pointer)} names it)` +
-        `${previous ? `; a server started from build ${previous.id} keeps serving that until it is restarted` : ''}.`,
-    );
-  }
-  return build;
+  return { build, switchTo: previous?.id !== build.id, previous };
+}
+
+/** Points new starts at the build that now serves: only once its server holds its port (decision 058). */
+function switchTo(build, previous) {
+  pointAt(build.id);
+  console.log(
+    `Build ${build.id} now serves new starts (${show(pointer)} names it)` +
+      `${previous ? `; a server started from build ${previous.id} keeps serving that until it is restarted` : ''}.`,
+  );
 }
 
 const chosen = chooseBuild();
-markRunning(chosen.id);
-prune(chosen.id);
-await serve(chosen);
+markRunning(chosen.build.id);
+await serve(chosen.build, () => {
+  if (chosen.switchTo) switchTo(chosen.build, chosen.previous);
+  prune(chosen.build.id);
+});

@@ -4,7 +4,8 @@ import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { createServer, normalizePath, type LogLevel, type Plugin, type ViteDevServer } from 'vite';
 import type { KindSchema } from '../../src/shared/kind-types.js';
-import { checkKindSchema, checkRegistry } from '../../src/shared/meta-check.js';
+import { checkKindSchema } from '../../src/shared/meta-check.js';
+import { checkRegistry } from '../../src/shared/registry-check.js';
 import { kindSchemas } from './vite-kind-schemas.js';
 
 // `npm run schemas:preview` (scripts/schemas-preview.ts): Vite's dev server on the schema files

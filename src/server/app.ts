@@ -6,6 +6,7 @@ import { apiDocsPlugin } from './plugins/api-docs.js';
 import { clientPlugin } from './plugins/client.js';
 import { dbPlugin } from './plugins/db.js';
 import { downloadsPlugin } from './plugins/downloads.js';
+import { earlierPathsPlugin } from './plugins/earlier-paths.js';
 import { fastifyOptions } from './plugins/fastify-options.js';
 import { filesPlugin } from './plugins/files.js';
 import { httpPlugin } from './plugins/http.js';
@@ -37,6 +38,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(apiPlugin, { config, prefix: '/api' });
   await app.register(filesPlugin, { config });
   await app.register(downloadsPlugin, { config, prefix: '/download' });
+  await app.register(earlierPathsPlugin);
   await app.register(clientPlugin, { config });
   return app;
 }

@@ -1,9 +1,11 @@
+import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fs from 'node:fs';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { framed } from './users/seed.js';
-import { ConfigError, loadConfig, loadDotEnv } from './config.js';
+import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.js';
 import { SchemaError } from './schemas.js';
 
 /** The package root: the nearest folder above this file that holds package.json. */
@@ -17,14 +19,25 @@ function packageRoot(): string {
   return dir;
 }
 
-async function main(): Promise<void> {
-  const root = packageRoot();
-  loadDotEnv(root);
-  const config = loadConfig(process.env, root);
-  // What start-up has to tell a person (the first user's one-time password) is said after the
-  // server is listening, framed, so that it is the last thing of the start and easy to find.
-  const notices: string[] = [];
-  const app = await buildApp(config, { print: (line) => notices.push(line) });
+/** The port is taken: said in one sentence, after nothing shared was changed. */
+class PortBusy extends Error {}
+
+const portBusy = (config: Config): PortBusy =>
+  new PortBusy(
+    `Port ${config.port} on ${config.host} is already in use (another server running?): this server did not start and changed nothing; stop the other one or set PORT to a free port.`,
+  );
+
+/** Whether the port can be listened on now; checked before the database is opened, so that a busy port changes nothing. */
+function probePort(config: Config): Promise<void> {
+  if (config.port === 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? portBusy(config) : e));
+    probe.listen({ port: config.port, host: config.host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+function stopOnSignals(app: FastifyInstance): void {
   let closing = false;
   const stop = (signal: string): void => {
     if (closing) return;
@@ -40,15 +53,47 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-  await app.listen({ port: config.port, host: config.host });
-  const scheme = config.tls ? 'https' : 'http';
-  app.log.info(`Road Test Data is serving ${app.db.describe} on ${scheme}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}/`);
-  for (const notice of notices) console.log(framed(notice));
 }
 
-main().catch((err: unknown) => {
-  if (err instanceof ConfigError) console.error(`Configuration error: ${err.message}\nSee README.md and .env.example.`);
-  else if (err instanceof SchemaError) console.error(err.message);
-  else console.error(err);
-  process.exit(1);
-});
+export interface MainOptions {
+  /** Runs once this server holds its port and has taken over the schemas (scripts/start.mjs moves its build pointer here). */
+  onServing?: () => void;
+}
+
+/**
+ * Reads the environment, builds the app and serves. Nothing shared changes before the port is held
+ * (decision 058): the records are re-filed for a changed date field and the schemas noted as served
+ * only after listen succeeded, so a start that cannot serve leaves a running server as it was.
+ * Ends the process with a message on any failure.
+ */
+export async function main(options: MainOptions = {}): Promise<void> {
+  try {
+    const root = packageRoot();
+    loadDotEnv(root);
+    const config = loadConfig(process.env, root);
+    await probePort(config);
+    // What start-up has to tell a person (the first user's one-time password) is said after the
+    // server is serving, framed, so that it is the last thing of the start and easy to find.
+    const notices: string[] = [];
+    const app = await buildApp(config, { print: (line) => notices.push(line) });
+    stopOnSignals(app);
+    await app.listen({ port: config.port, host: config.host }).catch(async (e: NodeJS.ErrnoException) => {
+      await app.close();
+      throw e.code === 'EADDRINUSE' ? portBusy(config) : e;
+    });
+    await app.takeOverSchemas();
+    options.onServing?.();
+    const scheme = config.tls ? 'https' : 'http';
+    app.log.info(`Road Test Data is serving ${app.db.describe} on ${scheme}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}/`);
+    for (const notice of notices) console.log(framed(notice));
+  } catch (err) {
+    if (err instanceof ConfigError) console.error(`Configuration error: ${err.message}\nSee README.md and .env.example.`);
+    else if (err instanceof SchemaError || err instanceof PortBusy) console.error(err.message);
+    else console.error(err);
+    process.exit(1);
+  }
+}
+
+// Run directly (node, tsx): serve. Imported (scripts/start.mjs): the importer calls main.
+const entry = process.argv[1];
+if (entry !== undefined && fs.existsSync(entry) && fs.realpathSync(entry) === fs.realpathSync(fileURLToPath(import.meta.url))) await main();

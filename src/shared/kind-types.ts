@@ -244,11 +244,19 @@ export interface KindSchema {
   'x-kind': KindMeta;
   properties: Record<string, KindProperty>;
   required?: string[];
+  /** The kind's earlier names, newest first (a renamed file): its records stay stored under the last, the name it was first served under. */
+  'x-renamedFrom'?: string[];
 }
 
-/** A record kind: its name (the schema file's stem), schema and derived facts. */
+/**
+ * A record kind: its name, schema and derived facts. The name is its identity in storage (tables,
+ * history, day counts, served schemas): the schema file's stem, or for a renamed kind the oldest
+ * name in its x-renamedFrom, so that its records follow it (decision 059).
+ */
 export interface Kind {
   name: string;
+  /** The schema file, as messages name it: '<stem>.schema.json'. */
+  file: string;
   schema: KindSchema;
   meta: KindMeta;
   /** Property names in schema order. */

@@ -1,20 +1,31 @@
 import type { Kind, KindRegistry, KindSchema } from './kind-types.js';
 import { renamesOf, schemaHash } from './schema-evolution.js';
 
-/** Makes a Kind from a schema file that has already passed the meta-schema check. */
-export function toKind(name: string, schema: KindSchema): Kind {
+/** The name a kind's records are stored under: the file's stem, or the oldest of its earlier names. */
+export const kindIdentity = (stem: string, schema: Pick<KindSchema, 'x-renamedFrom'>): string => schema['x-renamedFrom']?.at(-1) ?? stem;
+
+/** Makes a Kind from a schema file (<stem>.schema.json) that has already passed the meta-schema check. */
+export function toKind(stem: string, schema: KindSchema): Kind {
   const fields = Object.keys(schema.properties);
   const readOnlyFields = new Set(fields.filter((f) => schema.properties[f]?.readOnly === true));
   const exportFields = fields.filter((f) => schema.properties[f]?.['x-export'] !== false);
-  return { name, schema, meta: schema['x-kind'], fields, readOnlyFields, exportFields, renamed: renamesOf(schema), hash: schemaHash(schema) };
+  return {
+    name: kindIdentity(stem, schema),
+    file: `${stem}.schema.json`,
+    schema,
+    meta: schema['x-kind'],
+    fields,
+    readOnlyFields,
+    exportFields,
+    renamed: renamesOf(schema),
+    hash: schemaHash(schema),
+  };
 }
 
-/** Builds the registry of kinds, keyed by kind name, in a stable (sorted) order. */
+/** Builds the registry of kinds from files keyed by stem, keyed by kind name, in a stable (sorted) order. */
 export function buildRegistry(schemas: Record<string, KindSchema>): KindRegistry {
-  const entries = Object.keys(schemas)
-    .sort()
-    .map((name) => [name, toKind(name, schemas[name] as KindSchema)] as const);
-  return new Map(entries);
+  const kinds = Object.keys(schemas).map((stem) => toKind(stem, schemas[stem] as KindSchema));
+  return new Map(kinds.sort((a, b) => a.name.localeCompare(b.name)).map((kind) => [kind.name, kind] as const));
 }
 
 /** The kind served under an API path such as '/vtp/poi', if any. */

@@ -42,7 +42,7 @@ export const PROPERTY_STANDARD_KEYWORDS = [
   'uniqueItems',
 ] as const;
 /** Root-level x- keywords. */
-export const ROOT_X_KEYWORDS = ['x-kind'] as const;
+export const ROOT_X_KEYWORDS = ['x-kind', 'x-renamedFrom'] as const;
 /** Fields every kind must have, read-only, because the server scopes and identifies by them. */
 export const REQUIRED_READONLY_FIELDS = ['id', 'projectName', 'vehicleNo'] as const;
 
@@ -338,6 +338,7 @@ const rootSchema = {
     type: { const: 'object' },
     required: { type: 'array', items: { type: 'string' } },
     'x-kind': xKindSchema,
+    'x-renamedFrom': { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[a-z][a-z0-9]*$' } },
     properties: {
       type: 'object',
       propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
@@ -726,62 +727,5 @@ function attachmentTemplateProblems(file: string, template: string, props: KindS
       problems.push(`${at} formats '${field}' as a date, but it has no format datetime-text`);
   }
   if (!template.includes('{id}')) problems.push(`${at} must contain {id}, so that every record has its own folder`);
-  return problems;
-}
-
-/**
- * Checks that kinds do not collide with each other (API paths, routes, stats names, package
- * routes) and that what one kind names in another exists (a tile's stat, a session's blockedBy).
- */
-export function checkRegistry(schemas: Record<string, KindSchema>): string[] {
-  const problems: string[] = [];
-  const seen = new Map<string, string>();
-  const stats = new Set<string>();
-  // The server compiles every kind into one validator, where a second schema with the same $id
-  // (a file copied to make a new kind) is refused with a stack trace naming neither file.
-  const byId = new Map<string, string[]>();
-  for (const [name, s] of Object.entries(schemas)) if (s.$id !== undefined) byId.set(s.$id, [...(byId.get(s.$id) ?? []), name]);
-  for (const [id, names] of byId) {
-    if (names.length < 2) continue;
-    // The file the $id names keeps it; the others (copies) are told to change theirs.
-    const owner = names.find((n) => id === `${n}.schema.json`) ?? (names[0] as string);
-    for (const name of names) {
-      if (name !== owner)
-        problems.push(`${name}.schema.json: $id '${id}' is also the $id of ${owner}.schema.json; give each file its own, such as "${name}.schema.json"`);
-    }
-  }
-  for (const [name, s] of Object.entries(schemas)) {
-    const meta = s['x-kind'];
-    const keys = [`api ${meta.apiPath}`, `route ${meta.route}`];
-    if (meta.dataPage) {
-      for (const stat of [meta.dataPage.count, ...Object.keys(meta.dataPage.sums ?? {})]) {
-        keys.push(`stats name ${stat}`);
-        stats.add(stat);
-      }
-    }
-    for (const p of meta.packages ?? []) keys.push(`package route ${p.route}`);
-    for (const key of keys) {
-      const other = seen.get(key);
-      if (other !== undefined) problems.push(`${name}.schema.json: ${key} is ${other === name ? 'used twice' : `also used by ${other}.schema.json`}`);
-      seen.set(key, name);
-    }
-  }
-  // The job table keeps one job per record id (analysis_jobs.issue_id, docs/decisions/041): two
-  // kinds' records share ids, so only one kind may be analysed until jobs also name their kind.
-  const analysed = Object.keys(schemas).filter((name) => schemas[name]?.['x-kind'].analysis !== undefined);
-  for (const name of analysed.slice(1)) {
-    problems.push(
-      `${name}.schema.json: x-kind.analysis is also declared by ${analysed[0] ?? ''}.schema.json; only one kind may have the AI analysis for now, because analysis jobs are kept by record id alone (docs/decisions/041)`,
-    );
-  }
-  for (const [name, s] of Object.entries(schemas)) {
-    const meta = s['x-kind'];
-    const stat = meta.dataPage?.tile.detail?.stat;
-    if (stat !== undefined && !stats.has(stat)) problems.push(`${name}.schema.json: x-kind.dataPage.tile.detail.stat '${stat}' is no kind's count or sum`);
-    for (const other of meta.workspace?.session?.blockedBy ?? []) {
-      if (!schemas[other]?.['x-kind'].workspace?.session)
-        problems.push(`${name}.schema.json: x-kind.workspace.session.blockedBy names '${other}', which is no kind with a session`);
-    }
-  }
   return problems;
 }

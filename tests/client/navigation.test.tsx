@@ -26,10 +26,30 @@ describe('navigation', () => {
     expect(await screen.findByRole('link', { name: 'SP测试' })).toHaveAttribute('href', '/sharepoint-test');
   });
 
-  it('shows the 404 page for any unknown path, with a way home', async () => {
-    fakeFetch({});
+  it('shows the 404 page for any unknown path the server does not redirect, with a way home', async () => {
+    const { calls } = fakeFetch({ 'GET /no/such/page': () => ({ status: 404, body: '' }) });
     renderApp('/no/such/page');
     expect(await screen.findByText('Oops! Page not found')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/');
+    // The page asked the server whether the address moved (a kind's earlier route, decision 059).
+    await waitFor(() => expect(calls.map((c) => `${c.method} ${c.url}`)).toContain('GET /no/such/page'));
+    expect(current.location?.pathname).toBe('/no/such/page');
+  });
+
+  it("goes from a kind's earlier route to where the server redirects it, keeping the query", async () => {
+    signedIn();
+    const { fetchMock } = fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), 'GET /data/bugs/12': () => ({ body: '' }) });
+    const answer = fetchMock.getMockImplementation();
+    // The server answers the old route with a 301 that fetch follows: the answer says so.
+    fetchMock.mockImplementation(async (input, init) => {
+      const res = (await answer?.(input, init)) as Response;
+      if (String(input).startsWith('/data/bugs/12')) {
+        Object.defineProperty(res, 'redirected', { value: true });
+        Object.defineProperty(res, 'url', { value: `${window.location.origin}/data/issue/12?tab=files` });
+      }
+      return res;
+    });
+    renderApp('/data/bugs/12?tab=files');
+    await waitFor(() => expect(`${current.location?.pathname}${current.location?.search}`).toBe('/data/issue/12?tab=files'));
   });
 });

@@ -97,6 +97,7 @@ export async function startServer(target: DbTarget, env: Record<string, string> 
   });
   recordExchanges(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.takeOverSchemas();
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
   async function request(method: string, urlPath: string, options: RequestOptions = {}): Promise<Reply> {

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/process.js';
-import { ROOT } from '../helpers/server.js';
+import { ALICE, ROOT } from '../helpers/server.js';
+import { DEFAULT_CLIENT_ID } from '../../src/server/config.js';
 
 /**
  * `npm start` (scripts/start.mjs, decision 033), the real script in child processes: each build
@@ -235,10 +236,12 @@ describe('npm start builds into new folders', () => {
     const outputs: string[] = [];
     for (const n of [3, 4, 5]) {
       editSchema(`Build ${n}`);
-      const result = await startToEnd();
-      expect(result.output).toContain('Building the client');
+      // Served, then stopped: the pointer moves only once a build's server holds its port.
+      const result = await start();
+      expect(await stop(result)).toBe(0);
+      expect(result.output()).toContain('Building the client');
       made.push(pointer());
-      outputs.push(result.output);
+      outputs.push(result.output());
     }
     expect(new Set(made).size).toBe(3);
     // The second build is older than the last three and its server has stopped; the first one's still runs.
@@ -248,4 +251,98 @@ describe('npm start builds into new folders', () => {
     expect(await page(first.url)).toEqual(firstPage);
     expect(await stop(first)).toBe(0);
   });
+});
+
+/** What the server answers about issues of one day: the day's list, its count, its package and the Excel report. */
+async function issuesOfDay(url: string, token: string, day: string): Promise<{ list: number; count: number; pkg: number; excel: number }> {
+  const get = (p: string): Promise<Response> => fetch(`${url}${p}`, { headers: { authorization: `Bearer ${token}` } });
+  const list: any = await (await get(`/api/vtp/issueRecord/list?pageSize=10&params[beginIssueDate]=${day}&params[endIssueDate]=${day}`)).json();
+  const stats: any = await (await get(`/api/vtp/stats/day?date=${day}`)).json();
+  // One download at a time per user: the slot of the one before may be let go just after its last byte arrived.
+  const status = async (p: string): Promise<number> => {
+    for (let tries = 1; ; tries++) {
+      const res = await get(p);
+      await res.arrayBuffer();
+      if (res.status !== 429 || tries === 40) return res.status;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  return {
+    list: list.total,
+    count: stats.data.issueCount,
+    pkg: await status(`/download/download_IssueFiles?date=${day}`),
+    excel: await status(`/download/generate_excel?date=${day}`),
+  };
+}
+
+function setIssueDateField(field: string): void {
+  const file = path.join(schemasDir, 'issue.schema.json');
+  const schema = JSON.parse(fs.readFileSync(file, 'utf8')) as { 'x-kind': { dateField: string } };
+  schema['x-kind'].dateField = field;
+  fs.writeFileSync(file, JSON.stringify(schema, null, 2));
+}
+
+describe('a start changes nothing shared until it serves (decision 058)', () => {
+  it(
+    'a second start on a busy port with a changed date field says so in one sentence, and the running server answers as before',
+    { timeout: 600_000 },
+    async () => {
+      const data = {
+        DATA_DIR: path.join(tmp, 'data-busy'),
+        INITIAL_USERNAME: ALICE.username,
+        INITIAL_PASSWORD: ALICE.password,
+        INITIAL_PROJECT: ALICE.project,
+        INITIAL_VEHICLE: ALICE.vehicle,
+      };
+      const running = await start(data);
+      const port = new URL(running.url).port;
+      const builtAt = pointer();
+      const login: any = await (
+        await fetch(`${running.url}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: ALICE.username, password: ALICE.password, clientId: DEFAULT_CLIENT_ID, grantType: 'password' }),
+        })
+      ).json();
+      const token = login.data.access_token as string;
+      const created = await fetch(`${running.url}/api/vtp/issueRecord`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ issueTitle: 'Brake squeal', issueDate: '2026-11-20', issueStartTime: '2026-11-25 10:00:00' }),
+      });
+      expect(created.status).toBe(200);
+      const before = await issuesOfDay(running.url, token, '2026-11-20');
+      expect(before).toEqual({ list: 1, count: 1, pkg: 200, excel: 200 });
+
+      setIssueDateField('issueStartTime');
+      // Unconfirmed, the change needs a decision: the report, the flag that confirms it, and the build the pointer names.
+      const unconfirmed = await startToEnd({ ...data, PORT: port });
+      expect(unconfirmed.output).toMatch(/date field changed from issueDate to issueStartTime: 1 record of 1 will be re-filed/);
+      const code = /--confirm-schema-changes=([0-9a-f]{8})/.exec(unconfirmed.output)?.[1] as string;
+      expect(code).toBeDefined();
+      expect(unconfirmed.output).toContain(`Starting build ${builtAt}`);
+      // Confirmed, it builds, then finds the port taken: one sentence, no stack, nothing moved.
+      const busy = await startToEnd({ ...data, PORT: port, CONFIRM_SCHEMA_CHANGES: code });
+      expect(busy.code).toBe(1);
+      expect(busy.output).toContain(`Port ${port} on 127.0.0.1 is already in use (another server running?): this server did not start and changed nothing`);
+      expect(busy.output).not.toMatch(/EADDRINUSE|\n\s+at /);
+      expect(busy.output).not.toContain('now serves new starts');
+      expect(pointer()).toBe(builtAt);
+      expect(await issuesOfDay(running.url, token, '2026-11-20')).toEqual(before);
+      expect(await stop(running)).toBe(0);
+
+      // On a free port, confirmed: served, then re-filed and pointed at.
+      const moved = await start({ ...data, CONFIRM_SCHEMA_CHANGES: code });
+      expect(pointer()).not.toBe(builtAt);
+      expect(moved.output()).toMatch(/1 of 1 records re-filed under the new date/);
+      expect(await issuesOfDay(moved.url, token, '2026-11-25')).toEqual(before);
+      expect((await issuesOfDay(moved.url, token, '2026-11-20')).list).toBe(0);
+      expect(await stop(moved)).toBe(0);
+      // The change is now the one served: the next start needs no confirmation.
+      const again = await start(data);
+      expect(again.output()).not.toContain('need a decision');
+      expect(await stop(again)).toBe(0);
+      setIssueDateField('issueDate');
+    },
+  );
 });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkKindSchema, checkRegistry } from '../../src/shared/meta-check.js';
+import { checkKindSchema } from '../../src/shared/meta-check.js';
+import { checkRegistry } from '../../src/shared/registry-check.js';
 import type { KindSchema } from '../../src/shared/kind-types.js';
 import { readSchemaFiles } from '../../src/server/schemas.js';
 import { ROOT } from '../helpers/server.js';
@@ -87,6 +88,7 @@ describe('x-kind.analysis', () => {
     const second = issue();
     second['$id'] = 'defect.schema.json';
     Object.assign(second['x-kind'], { apiPath: '/vtp/defectRecord', route: '/data/defect' });
+    second['x-kind'].attachments.folder = 'defect_records/{id}';
     for (const block of ['dataPage', 'packages', 'i18n']) delete second['x-kind'][block];
     const schemas = { ...files, defect: second } as unknown as Record<string, KindSchema>;
     expect(checkKindSchema('defect', second)).toEqual([]);

@@ -172,7 +172,7 @@ export function PreviewApp({ dir, files }: { dir: string; files: number }) {
               </a>
             ))}
           </nav>
-          <Guard key={`${kind.name}/${section}`} file={`${kind.name}.schema.json`}>
+          <Guard key={`${kind.name}/${section}`} file={kind.file}>
             <section aria-label={`${SECTIONS.find((s) => s.key === section)?.label ?? ''} of ${kind.name}`} data-testid={`preview-${section}`}>
               {section === 'card' && <CardScreen kind={kind} sample={sample} />}
               {section === 'view' && <ViewScreen kind={kind} sample={sample} />}

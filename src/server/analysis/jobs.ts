@@ -47,7 +47,7 @@ export class AnalysisJobs {
     readonly leaseSeconds: number,
   ) {
     const meta = kind.meta.analysis;
-    if (meta === undefined) throw new Error(`${kind.name}.schema.json declares no x-kind.analysis, so its records cannot be analysed`);
+    if (meta === undefined) throw new Error(`${kind.file} declares no x-kind.analysis, so its records cannot be analysed`);
     this.fields = meta;
     this.noun = meta.noun ?? kind.schema.title;
   }

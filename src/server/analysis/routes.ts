@@ -41,7 +41,7 @@ export function analysisPaths(kind: Kind): { submit: string; status: string; fil
 /** The kind's x-kind.analysis; the routes are mounted only for kinds that declare it. */
 function metaOf(kind: Kind): AnalysisMeta {
   const meta = kind.meta.analysis;
-  if (meta === undefined) throw new Error(`${kind.name}.schema.json declares no x-kind.analysis, so it has no analysis routes`);
+  if (meta === undefined) throw new Error(`${kind.file} declares no x-kind.analysis, so it has no analysis routes`);
   return meta;
 }
 

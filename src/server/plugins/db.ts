@@ -11,27 +11,36 @@ declare module 'fastify' {
     db: Db;
     /** The kinds this server serves, from the schema files (or the test's own). */
     registry: KindRegistry;
+    /**
+     * Called once the server holds its port (main.ts; decision 058): notes this server's schemas as
+     * the ones served and re-files records whose kind's date field changed (schema-versions.ts).
+     * Never before: a start that cannot serve must leave a running server's data as it was.
+     */
+    takeOverSchemas: () => Promise<void>;
   }
 }
 
 /**
- * The database: opened, migrated for every kind, the kinds' schemas remembered (what changed since
- * the last start is logged), and closed with the app. A start that fails here leaves nothing open.
+ * The database: opened, migrated for every kind, and closed with the app; the kinds' schemas are
+ * remembered (what changed since the last start is logged) by takeOverSchemas, once the server
+ * serves. A start that fails here leaves nothing open.
  */
 export const dbPlugin = fp<{ config: Config; registry: KindRegistry }>(
   async (app, { config, registry }) => {
     const db = await openDb(config);
     try {
       await migrate(db, registry.values());
-      const schemaStart = await rememberSchemas(db, registry);
-      for (const line of schemaStart.info) app.log.info(line);
-      for (const line of schemaStart.warnings) app.log.warn(line);
     } catch (e) {
       await db.kysely.destroy();
       throw e;
     }
     app.decorate('db', db);
     app.decorate('registry', registry);
+    app.decorate('takeOverSchemas', async () => {
+      const schemaStart = await rememberSchemas(db, registry);
+      for (const line of schemaStart.info) app.log.info(line);
+      for (const line of schemaStart.warnings) app.log.warn(line);
+    });
     app.addHook('onClose', async () => db.kysely.destroy());
   },
   { name: 'rtd-db', fastify: '5.x' },

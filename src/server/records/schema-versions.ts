@@ -46,7 +46,7 @@ export async function rememberSchemas(db: Db, registry: KindRegistry): Promise<S
         .onConflict((oc) => oc.column('hash').doUpdateSet({ last_served_at: now }))
         .execute();
       if (last === undefined || last.hash === kind.hash) return;
-      report.info.push(`${kind.name}.schema.json changed (schema ${last.hash} -> ${kind.hash}); records saved under the earlier version stay as they were`);
+      report.info.push(`${kind.file} changed (schema ${last.hash} -> ${kind.hash}); records saved under the earlier version stay as they were`);
       const before = (JSON.parse(last.schema) as KindSchema)['x-kind'].dateField;
       if (before === kind.meta.dateField) return;
       const table = recordTable(kind);
@@ -97,6 +97,33 @@ async function orphanTables(db: Db, registry: KindRegistry): Promise<[RecordTabl
     const row = await sql<{ n: string | number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db.kysely);
     const n = Number(row.rows[0]?.n ?? 0);
     if (n > 0) out.push([table, n]);
+  }
+  return out;
+}
+
+/** Earlier API paths and app routes of the kinds (x-kind.apiPath, x-kind.route), each to the one that replaced it. */
+export interface EarlierPaths {
+  api: Map<string, string>;
+  routes: Map<string, string>;
+}
+
+/**
+ * The API paths and app routes the kinds were served under before (their schemas kept in
+ * kind_schemas, under the kind's name, which a renamed kind keeps), that no kind uses now: old
+ * phones, bookmarks and links still use them (decision 059). Read only; a path another kind took
+ * since belongs to that kind.
+ */
+export async function earlierPaths(db: Db, registry: KindRegistry): Promise<EarlierPaths> {
+  const kinds = [...registry.values()];
+  const current = new Set(kinds.flatMap((k) => [k.meta.apiPath, k.meta.route]));
+  const out: EarlierPaths = { api: new Map(), routes: new Map() };
+  const rows = await db.kysely.selectFrom('kind_schemas').select(['kind', 'schema']).orderBy('last_served_at').execute();
+  for (const row of rows) {
+    const kind = registry.get(row.kind);
+    if (kind === undefined) continue;
+    const { apiPath, route } = (JSON.parse(row.schema) as KindSchema)['x-kind'];
+    if (!current.has(apiPath)) out.api.set(apiPath, kind.meta.apiPath);
+    if (!current.has(route)) out.routes.set(route, kind.meta.route);
   }
   return out;
 }

@@ -104,7 +104,7 @@ export class RecordValidator {
 
   constructor(registry: KindRegistry) {
     const ajv = new Ajv({ allErrors: true, strict: true, useDefaults: false });
-    for (const keyword of [...ROOT_X_KEYWORDS, ...PROPERTY_X_KEYWORDS]) ajv.addKeyword({ keyword });
+    for (const keyword of new Set([...ROOT_X_KEYWORDS, ...PROPERTY_X_KEYWORDS])) ajv.addKeyword({ keyword });
     for (const [name, check] of Object.entries(customFormats)) ajv.addFormat(name, { type: 'string', validate: check });
     for (const kind of registry.values()) this.validators.set(kind.name, ajv.compile(kind.schema));
   }

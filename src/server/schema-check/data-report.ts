@@ -49,6 +49,10 @@ export interface KindReport {
   served: { hash: string; servedAt: string } | 'none' | 'same';
   /** x-kind.dateField differs from the last served one: records move to the new field's dates at the next start. */
   dateField?: { from: string; to: string; moved: number };
+  /** The kind's schema file: another name than the kind's for a renamed kind (its records keep the kind's name). */
+  file: string;
+  /** x-kind.apiPath or x-kind.route differ from the last served ones: the old ones redirect to them (decision 059). */
+  moved: { what: 'API path' | 'app route'; from: string; to: string }[];
   findings: Finding[];
 }
 
@@ -128,6 +132,13 @@ export function recordFindings(kind: Kind, data: Record<string, unknown>): Recor
 
 const keyOf = (f: Pick<RecordFinding, 'field' | 'reason'>): string => `${f.field}\0${f.reason}`;
 
+function pathChanges(before: Kind, kind: Kind): KindReport['moved'] {
+  const changes: KindReport['moved'] = [];
+  if (before.meta.apiPath !== kind.meta.apiPath) changes.push({ what: 'API path', from: `/api${before.meta.apiPath}`, to: `/api${kind.meta.apiPath}` });
+  if (before.meta.route !== kind.meta.route) changes.push({ what: 'app route', from: before.meta.route, to: kind.meta.route });
+  return changes;
+}
+
 /** Reads every stored record of every kind once and reports what the schema files make of it. */
 export async function reportStoredData(registry: KindRegistry, store: StoredData): Promise<DataReport> {
   const tables = new Set(await store.recordTables());
@@ -149,6 +160,8 @@ export async function reportStoredData(registry: KindRegistry, store: StoredData
       table,
       total: 0,
       served: last === undefined ? 'none' : last.hash === kind.hash ? 'same' : { hash: last.hash, servedAt: last.servedAt },
+      file: kind.file,
+      moved: before === undefined ? [] : pathChanges(before, kind),
       findings: [],
     };
     const dateFrom = before?.meta.dateField;
@@ -259,21 +272,30 @@ function table(rows: string[][], indent: string): string[] {
   return rows.map((r) => `${indent}${r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ')}`.trimEnd());
 }
 
+/** A kind's first lines: its records, what they are compared with, and where its paths moved. */
+function kindHeading(k: KindReport, servedKnown: boolean): string[] {
+  const compared =
+    k.served === 'same'
+      ? 'the schema file is the one last served'
+      : k.served === 'none'
+        ? servedKnown
+          ? 'no schema served yet for this kind'
+          : 'no schema served yet'
+        : `compared with the schema last served (${k.served.hash}, served ${k.served.servedAt})`;
+  const renamed = k.file === `${k.kind}.schema.json` ? '' : ` (${k.file}, renamed: its records keep the name ${k.kind})`;
+  return [
+    `${k.kind}${renamed}: ${k.total === 0 ? 'no records' : plural(k.total, 'record')} (${k.table}); ${compared}`,
+    ...k.moved.map((m) => `    ${m.what} changed from ${m.from} to ${m.to}: the old one redirects to it, for old phones, bookmarks and links`),
+  ];
+}
+
 /** The report as lines for a terminal: a table per kind, what it means, and a final line. */
 export function formatDataReport(report: DataReport): string[] {
   const lines: string[] = [`Stored records in ${report.database}:`];
   if (!report.servedKnown) lines.push('  (no schema served yet: the database keeps no earlier schema files, so every finding is counted as a change)');
   let decisions = 0;
   for (const k of report.kinds) {
-    const compared =
-      k.served === 'same'
-        ? 'the schema file is the one last served'
-        : k.served === 'none'
-          ? report.servedKnown
-            ? 'no schema served yet for this kind'
-            : 'no schema served yet'
-          : `compared with the schema last served (${k.served.hash}, served ${k.served.servedAt})`;
-    lines.push('', `${k.kind}: ${k.total === 0 ? 'no records' : plural(k.total, 'record')} (${k.table}); ${compared}`);
+    lines.push('', ...kindHeading(k, report.servedKnown));
     if (k.dateField) {
       const needs = k.total > 0;
       if (needs) decisions++;
@@ -308,7 +330,7 @@ export function formatDataReport(report: DataReport): string[] {
       `! ${o.table}: ${plural(o.records, 'record')} of kind '${o.kind}', which has no schema file: unreachable until ${o.kind}.schema.json is back; the rows are kept`,
     );
   }
-  const findings = report.kinds.some((k) => k.findings.length > 0 || k.dateField) || report.orphans.length > 0;
+  const findings = report.kinds.some((k) => k.findings.length > 0 || k.dateField || k.moved.length > 0) || report.orphans.length > 0;
   if (findings) {
     lines.push(
       '',

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { KindSchema } from '../../shared/kind-types.js';
-import { checkKindSchema, checkRegistry } from '../../shared/meta-check.js';
+import { checkKindSchema } from '../../shared/meta-check.js';
+import { checkRegistry } from '../../shared/registry-check.js';
 import { parseSchemaText, type ParsedSchemaText, type PlacedProblem } from './source.js';
 
 /**

@@ -193,6 +193,7 @@ function pathOfMessage(message: string, value: unknown): Array<string | number> 
   if (message.startsWith('$id ')) return ['$id'];
   if (message.startsWith('api ')) return ['x-kind', 'apiPath'];
   if (message.startsWith('route ')) return ['x-kind', 'route'];
+  if (message.startsWith('attachment folder ')) return ['x-kind', 'attachments', 'folder'];
   m = /^stats name (\S+)/.exec(message);
   if (m) return valueAt(value, ['x-kind', 'dataPage', 'count']) === m[1] ? ['x-kind', 'dataPage', 'count'] : ['x-kind', 'dataPage', 'sums', m[1] as string];
   m = /^package route (\S+)/.exec(message);

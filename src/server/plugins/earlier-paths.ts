@@ -1,0 +1,27 @@
+import fp from 'fastify-plugin';
+import { earlierPaths } from '../records/schema-versions.js';
+
+/**
+ * The API paths and app routes kinds were served under before (a renamed kind, a changed apiPath
+ * or route; decision 059) answer with a redirect to the kind's present ones, the rest of the path
+ * and the query kept: 308 for the API (the method and body are sent again, so an old phone's
+ * waiting records still arrive), 301 for the app's pages (bookmarks and links).
+ */
+export const earlierPathsPlugin = fp(
+  async (app) => {
+    const { api, routes } = await earlierPaths(app.db, app.registry);
+    const redirect = (from: string, to: string, status: 301 | 308, methods: ('GET' | 'POST' | 'PUT' | 'DELETE')[]): void => {
+      for (const url of [from, `${from}/*`]) {
+        app.route({
+          method: methods,
+          url,
+          schema: { hide: true },
+          handler: async (request, reply) => reply.redirect(`${to}${request.url.slice(from.length)}`, status),
+        });
+      }
+    };
+    for (const [from, to] of api) redirect(`/api${from}`, `/api${to}`, 308, ['GET', 'POST', 'PUT', 'DELETE']);
+    for (const [from, to] of routes) redirect(from, to, 301, ['GET']);
+  },
+  { name: 'rtd-earlier-paths', dependencies: ['rtd-db'], fastify: '5.x' },
+);
