@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { customFormats, DATETIME_TEXT, formatHints, formatHintsZh, isCalendarDate, toContractDateText } from '../../shared/formats.js';
 import type { Kind, KindRegistry } from '../../shared/kind-types.js';
 import { propertyTypes } from '../../shared/kinds.js';
-import { PROPERTY_X_KEYWORDS, ROOT_X_KEYWORDS } from '../../shared/meta-check.js';
+import { PROPERTY_X_KEYWORDS, ROOT_X_KEYWORDS } from '../../shared/meta-schema.js';
 import { badRequest, type ApiError } from '../http/envelope.js';
 import { fillFolderTemplate } from '../../shared/attachments.js';
 import { isMissing } from '../../shared/schema-evolution.js';
