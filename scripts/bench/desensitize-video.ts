@@ -13,7 +13,7 @@ import { movingVideo, scoreVideo, writeVideo, type Mover, type VideoScore } from
 // 12-40 px cross the frame in straight lines at 1-6 px a frame. A mover counts in a frame when 90 %
 // of it is under the pixelation and its pixels changed. Also: holes (a frame bare between covered
 // ones), frames whose pixelated area exceeds 3x the movers' boxes plus 2 % of the frame, and movers
-// that face-api's SSD MobileNet (not the video pipeline's detector) still finds in every 25th output
+// that face-api's SSD MobileNet (not the video pipeline's detector) still finds in every 62nd output
 // frame. The desensitization's own speed is printed too (one process, both cores).
 
 const FACE_HEIGHTS = [12, 14, 16, 18, 20, 24, 32, 48, 64, 96];
@@ -25,7 +25,7 @@ const BANDS: [number, number][] = [
   [24, 96],
 ];
 
-function movers(scene: number): Mover[] {
+export function movers(scene: number): Mover[] {
   const out: Mover[] = [];
   FACE_HEIGHTS.forEach((height, i) => {
     const row = 40 + ((i * 67 + scene * 23) % 560);
@@ -61,7 +61,7 @@ export async function runVideo(det: Detector): Promise<void> {
       frames += result.frames;
       const check = async (rgb: Buffer) =>
         (await det.faces.detect(rgb, 1280, 720, 0.5, { whole: true, tiles: 'all' })).map((f) => ({ ...f, kind: 'face' as const }));
-      const score = await scoreVideo(v, output, result.covered, check, 25);
+      const score = await scoreVideo(v, output, result.covered, check, 62);
       all.push(score);
       for (const [kindSize, t] of score.bySize) {
         const [kind, size] = [kindSize.split(' ')[0], Number(kindSize.split(' ')[1])];

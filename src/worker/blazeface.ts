@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import ort from 'onnxruntime-node';
 import type { Rect } from './boxes.js';
@@ -26,7 +27,7 @@ export interface Face extends Rect {
 }
 
 /** An rgb24 frame's `region`, scaled by `scale` (bilinear) into the model's NHWC input in [-1, 1], its sides padded to ALIGN. */
-export function modelInput(rgb: Buffer, width: number, region: Rect, scale: number): { data: Float32Array; w: number; h: number } {
+export function modelInput(rgb: Uint8Array, width: number, region: Rect, scale: number): { data: Float32Array; w: number; h: number } {
   const sw = Math.max(1, Math.round(region.width * scale)),
     sh = Math.max(1, Math.round(region.height * scale));
   const w = Math.ceil(sw / ALIGN) * ALIGN,
@@ -103,51 +104,104 @@ function overlap(a: Rect, b: Rect): number {
   return w <= 0 || h <= 0 ? 0 : (w * h) / (a.width * a.height + b.width * b.height - w * h);
 }
 
+/** One session on one thread (onnxruntime-node's run() holds the thread that calls it). */
+export function createSession(): Promise<Session> {
+  return ort.InferenceSession.create(MODEL, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', logSeverityLevel: 3 });
+}
+
+/** Faces scored `minScore` or more in `region` of an rgb24 frame, searched at `scale` by `session`, in the frame's coordinates. */
+export async function detectWith(
+  session: Session,
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  region: Rect,
+  scale: number,
+  minScore: number,
+): Promise<Face[]> {
+  const { data, w, h } = modelInput(rgb, width, region, scale);
+  const out = await session.run({ 'input:0': new ort.Tensor('float32', data, [1, h, w, 3]) });
+  return decode(out, w, h, minScore)
+    .map((f) => {
+      const x = Math.max(0, Math.floor(region.x + f.x / scale)),
+        y = Math.max(0, Math.floor(region.y + f.y / scale));
+      const x1 = Math.min(width, Math.ceil(region.x + (f.x + f.width) / scale)),
+        y1 = Math.min(height, Math.ceil(region.y + (f.y + f.height) / scale));
+      return { x, y, width: x1 - x, height: y1 - y, score: f.score };
+    })
+    .filter((f) => f.width > 0 && f.height > 0);
+}
+
 type Session = Awaited<ReturnType<typeof ort.InferenceSession.create>>;
+export interface FaceRequest {
+  id: number;
+  rgb: Uint8Array;
+  width: number;
+  height: number;
+  region: Rect;
+  scale: number;
+  minScore: number;
+}
+export type FaceAnswer = { id: number; faces: Face[] } | { id: number; error: string };
 let shared: Promise<BlazeFace> | undefined;
 
-/** BlazeFace sessions, one per core: a search waits for a free one. */
-export class BlazeFace {
-  private readonly waiting: ((s: Session) => void)[] = [];
+function startThread(): Worker {
+  const ts = import.meta.url.endsWith('.ts');
+  const file = new URL(ts ? './blazeface-thread.ts' : './blazeface-thread.js', import.meta.url);
+  if (!ts) return new Worker(file);
+  // From TypeScript sources (tsx, vitest): the thread registers tsx's loader, then loads the file.
+  const boot = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(file.href)});`;
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
+}
 
+/** BlazeFace sessions, one per core, each in a thread of its own: a search goes to a free one. */
+export class BlazeFace {
+  private readonly waiting: ((w: Worker) => void)[] = [];
+  private readonly answers = new Map<number, (a: FaceAnswer) => void>();
+  private next = 0;
   readonly sessions: number;
 
-  private constructor(private readonly free: Session[]) {
+  private constructor(private readonly free: Worker[]) {
     this.sessions = free.length;
+    for (const w of free) {
+      w.on('message', (a: FaceAnswer) => {
+        this.answers.get(a.id)?.(a);
+        this.answers.delete(a.id);
+      });
+      w.unref();
+    }
   }
 
-  /** The process's sessions (WORKER_FACE_SESSIONS of them, default one per core), created once. */
+  /** The process's sessions (WORKER_FACE_SESSIONS of them, default one per core), started once. */
   static shared(): Promise<BlazeFace> {
     const wanted = Number(process.env.WORKER_FACE_SESSIONS);
     const count = wanted >= 1 ? Math.floor(wanted) : os.availableParallelism();
-    shared ??= Promise.all(
-      Array.from({ length: count }, () =>
-        ort.InferenceSession.create(MODEL, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', logSeverityLevel: 3 }),
-      ),
-    ).then((s) => new BlazeFace(s));
+    shared ??= Promise.resolve(new BlazeFace(Array.from({ length: count }, startThread)));
     return shared;
   }
 
   /** Faces scored `minScore` or more in `region` of an rgb24 frame, searched at `scale`, in the frame's coordinates. */
   async detect(rgb: Buffer, width: number, height: number, region: Rect, scale: number, minScore = FACE_SCORE): Promise<Face[]> {
-    const { data, w, h } = modelInput(rgb, width, region, scale);
-    const session = this.free.pop() ?? (await new Promise<Session>((r) => this.waiting.push(r)));
-    let out: Record<string, { data: unknown }>;
+    const worker = this.free.pop() ?? (await new Promise<Worker>((r) => this.waiting.push(r)));
+    const id = this.next++;
+    worker.ref();
     try {
-      out = await session.run({ 'input:0': new ort.Tensor('float32', data, [1, h, w, 3]) });
+      const answer = await new Promise<FaceAnswer>((resolve, reject) => {
+        const fail = (e: Error) => reject(e);
+        worker.once('error', fail);
+        this.answers.set(id, (a) => {
+          worker.off('error', fail);
+          resolve(a);
+        });
+        worker.postMessage({ id, rgb, width, height, region, scale, minScore } satisfies FaceRequest);
+      });
+      if ('error' in answer) throw new Error(answer.error);
+      return answer.faces;
     } finally {
-      const next = this.waiting.shift();
-      if (next) next(session);
-      else this.free.push(session);
+      worker.unref();
+      const waiter = this.waiting.shift();
+      if (waiter) waiter(worker);
+      else this.free.push(worker);
     }
-    return decode(out, w, h, minScore)
-      .map((f) => {
-        const x = Math.max(0, Math.floor(region.x + f.x / scale)),
-          y = Math.max(0, Math.floor(region.y + f.y / scale));
-        const x1 = Math.min(width, Math.ceil(region.x + (f.x + f.width) / scale)),
-          y1 = Math.min(height, Math.ceil(region.y + (f.y + f.height) / scale));
-        return { x, y, width: x1 - x, height: y1 - y, score: f.score };
-      })
-      .filter((f) => f.width > 0 && f.height > 0);
   }
 }

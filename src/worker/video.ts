@@ -53,17 +53,30 @@ export async function videoFaces(faces: BlazeFace, rgb: Buffer, width: number, h
   return found.flat().map((f) => pad({ kind: 'face', x: f.x, y: f.y, width: f.width, height: f.height }, FACE_MARGIN, width, height));
 }
 
+/** Whether a box is a face under SMALL_FACE px (boxes are padded by FACE_MARGIN), which only the fine scale finds. */
+const small = (b: Box) => b.kind === 'face' && b.height < SMALL_FACE * (1 + 2 * FACE_MARGIN);
+
+/** Frames between two searches: about SEARCHES_PER_SECOND searches a second. */
+function searchEvery(fps: string): number {
+  const [num, den] = fps.split('/').map(Number);
+  return Math.max(1, Math.round((num || 25) / (den || 1) / SEARCHES_PER_SECOND));
+}
+
+/** Plates located in a frame, and with `vehicles` the bands of the vehicles CenterNet finds whose plate is not located. */
+async function videoPlates(det: Detector, rgb: Buffer, width: number, height: number, vehicles: boolean): Promise<{ plates: Box[]; bands?: Box[] }> {
+  const found = vehicles ? await det.vehicles(rgb, width, height) : undefined;
+  const boxes = det.plates(rgb, width, height, found ?? [], false, VIDEO_PLATE_SCALES).map((b) => pad(b, PLATE_MARGIN, width, height));
+  return { plates: boxes.filter((b) => b.kind !== 'band'), bands: found && boxes.filter((b) => b.kind === 'band') };
+}
+
 export async function desensitizeVideo(input: string, output: string, det: Detector): Promise<VideoResult> {
   const info = await probe(input);
   const { width, height } = info;
   const faces = await BlazeFace.shared();
-  const [num, den] = info.fps.split('/').map(Number);
-  const every = Math.max(1, Math.round((num || 25) / (den || 1) / SEARCHES_PER_SECOND));
+  const every = searchEvery(info.fps);
   const { decode, encode } = pipes(input, output, info.fps, width, height);
   const found = new Tracks(every, width, height, FINE_EVERY);
   const bands = new Tracks(every * VEHICLES_EVERY, width, height, 1, 1);
-  // A face box is padded: a face under SMALL_FACE px has a box under this.
-  const small = (b: Box) => b.kind === 'face' && b.height < SMALL_FACE * (1 + 2 * FACE_MARGIN);
   const queue: { frame: Buffer; index: number }[] = [];
   const searches: Search[] = [];
   const covered: Box[][] = [];
@@ -78,8 +91,7 @@ export async function desensitizeVideo(input: string, output: string, det: Detec
       pixelate(frame, width, boxes);
       if (!encode.child.stdin.write(frame)) await once(encode.child.stdin, 'drain');
     }
-    found.forget(upTo);
-    bands.forget(upTo);
+    for (const t of [found, bands]) t.forget(upTo);
   };
   const settle = async (s: Search): Promise<void> => {
     const looked = (b: Box) => s.fine || !small(b);
@@ -94,27 +106,19 @@ export async function desensitizeVideo(input: string, output: string, det: Detec
     while (searches.length >= faces.sessions) await settle(searches.shift()!);
     const round = Math.round(at / every);
     const fine = round % FINE_EVERY === 0 || at !== Math.round(at / every) * every;
-    const vehicles = round % VEHICLES_EVERY === 0 ? await det.vehicles(frame, width, height) : undefined;
-    const plates = det.plates(frame, width, height, vehicles ?? [], false, VIDEO_PLATE_SCALES).map((b) => pad(b, PLATE_MARGIN, width, height));
-    searches.push({
-      at,
-      fine,
-      faces: videoFaces(faces, frame, width, height, fine),
-      plates: plates.filter((b) => b.kind !== 'band'),
-      bands: vehicles && plates.filter((b) => b.kind === 'band'),
-    });
+    const plates = await videoPlates(det, frame, width, height, round % VEHICLES_EVERY === 0);
+    searches.push({ at, fine, faces: videoFaces(faces, frame, width, height, fine), ...plates });
     searched = at;
   };
   let frames = 0;
   try {
-    frames = await readFrames(decode.child.stdout, width * height * 3, async (frame) => {
+    await readFrames(decode.child.stdout, width * height * 3, async (frame) => {
       const i = frames++;
       queue.push({ frame, index: i });
       if (i % every === 0) await search(frame, i);
     });
     // The last frame is searched too, so that what came in after the last search is seen.
-    const last = queue.at(-1);
-    if (last && searched < last.index) await search(last.frame, last.index);
+    if (searched < frames - 1) await search(queue.at(-1)!.frame, frames - 1);
     while (searches.length > 0) await settle(searches.shift()!);
   } finally {
     await Promise.allSettled(searches.map((s) => s.faces));
