@@ -26,6 +26,15 @@ interface Field {
   required?: boolean;
   /** Integer fields: values below it (stored before the limit) no longer fit. */
   minimum?: number;
+  /** Text fields: a pattern every value the generator writes matches. */
+  pattern?: boolean;
+}
+
+/** The generated kind as a whole: its file's name and earlier names (a kind renamed), and its date field. */
+interface KindState {
+  stem: string;
+  old: string[];
+  dateField: 'refuelTime' | 'probeTime';
 }
 
 /** What the generator does next; indices pick among what exists then (modulo), so shrinking keeps sequences valid. */
@@ -41,7 +50,10 @@ export type Op =
   | { t: 'winner'; field: number; old: boolean }
   | { t: 'retype'; field: number }
   | { t: 'require'; field: number }
-  | { t: 'limit'; field: number };
+  | { t: 'limit'; field: number }
+  | { t: 'pattern'; field: number }
+  | { t: 'dateField' }
+  | { t: 'renameKind' };
 
 const idx = fc.nat({ max: 7 });
 /** SCHEMA_FUZZ_WITHOUT=winner,retype leaves those ops out (a main that does not know x-renamedWinner yet, say). */
@@ -59,13 +71,16 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ t: fc.constant('retype' as const), field: idx }), weight: 1 },
   { arbitrary: fc.record({ t: fc.constant('require' as const), field: idx }), weight: 1 },
   { arbitrary: fc.record({ t: fc.constant('limit' as const), field: idx }), weight: 1 },
+  { arbitrary: fc.record({ t: fc.constant('pattern' as const), field: idx }), weight: 1 },
+  { arbitrary: fc.record({ t: fc.constant('dateField' as const) }), weight: 1 },
+  { arbitrary: fc.record({ t: fc.constant('renameKind' as const) }), weight: 1 },
 );
 
 const PATH = '/api/vtp/probeRecord';
 const DAY = '2026-11-20';
 
 /** The generated kind's schema file: the fixed fields a kind needs, then the generated ones. */
-function probeSchema(fields: Field[]): Json {
+function probeSchema(fields: Field[], k: KindState): Json {
   const base = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/fixtures/kinds/refuel.schema.json'), 'utf8')) as Json;
   const meta = base['x-kind'] as Json;
   Object.assign(meta, {
@@ -75,12 +90,14 @@ function probeSchema(fields: Field[]): Json {
     filters: Object.fromEntries(fields.filter((f) => f.type === 'string').map((f) => [f.name, 'exact'])),
     card: { title: { text: 'Probe' }, lines: [{ label: 'Time', field: 'refuelTime', format: 'datetime-minute', fallback: 'N/A' }] },
     packages: [{ route: 'download_ProbesFiles', label: 'Probes', noun: 'Probe' }],
+    dateField: k.dateField,
   });
   delete meta['dataPage'];
   delete meta['attachments'];
   delete meta['workspace'];
   const props = base['properties'] as Json;
   for (const name of ['station', 'litres', 'pricePerLitre', 'totalPrice', 'remark', 'attachmentFolder']) delete props[name];
+  props['probeTime'] = { title: 'Probe Time', type: 'string', format: 'datetime-text' };
   for (const f of fields)
     props[f.name] = {
       title: `Field ${f.name}`,
@@ -88,18 +105,25 @@ function probeSchema(fields: Field[]): Json {
       ...(f.old.length > 0 ? { 'x-renamedFrom': f.old } : {}),
       ...(f.winner ? { 'x-renamedWinner': f.winner } : {}),
       ...(f.minimum !== undefined && f.type === 'integer' ? { minimum: f.minimum } : {}),
+      ...(f.pattern && f.type === 'string' ? { pattern: '^v[0-9]+$', 'x-patternMessage': 'v and digits' } : {}),
     };
   const required = fields.filter((f) => f.required).map((f) => f.name);
-  return { ...base, $id: 'probe.schema.json', title: 'Probe Record', ...(required.length > 0 ? { required } : {}) };
+  return {
+    ...base,
+    $id: `${k.stem}.schema.json`,
+    title: 'Probe Record',
+    ...(k.old.length > 0 ? { 'x-renamedFrom': k.old } : {}),
+    ...(required.length > 0 ? { required } : {}),
+  };
 }
 
 /** The shipped schemas and the generated kind, in a new folder. */
-function writeSchemas(fields: Field[]): { dir: string; schemas: Json } {
+function writeSchemas(fields: Field[], k: KindState): { dir: string; schemas: Json } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-fuzz-'));
   const schemas: Json = {};
   for (const f of fs.readdirSync(path.join(ROOT, 'schemas')).filter((n) => n.endsWith('.schema.json')))
     schemas[f.slice(0, -'.schema.json'.length)] = JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas', f), 'utf8'));
-  schemas['probe'] = probeSchema(fields);
+  schemas[k.stem] = probeSchema(fields, k);
   for (const [name, schema] of Object.entries(schemas)) fs.writeFileSync(path.join(dir, `${name}.schema.json`), JSON.stringify(schema, null, 2));
   return { dir, schemas };
 }
@@ -107,6 +131,7 @@ function writeSchemas(fields: Field[]): { dir: string; schemas: Json } {
 /** A run's world: the server on its database, the kind's fields, and every value a tester stored that nobody has changed since. */
 class World {
   fields: Field[] = [{ name: 'f0', type: 'string', old: [] }];
+  kind: KindState = { stem: 'probe', old: [], dateField: 'refuelTime' };
   /** Names removed from the schema whose values stay in the records (hidden), never reused as old names. */
   hidden: string[] = [];
   /** Record id -> the values stored in it that no write has replaced. */
@@ -128,7 +153,7 @@ class World {
   }
 
   async start(reuse?: { dataDir: string; schema: string }): Promise<void> {
-    const { dir, schemas } = writeSchemas(this.fields);
+    const { dir, schemas } = writeSchemas(this.fields, this.kind);
     this.schemas = schemas;
     if (reuse) this.report = await this.check(reuse);
     this.s = await startServer(this.target, { SCHEMAS_DIR: dir }, { keep: true, ...(reuse ? { reuse } : {}) });
@@ -187,7 +212,7 @@ async function apply(w: World, op: Op): Promise<string> {
   const taken = (name: string): boolean => w.fields.some((f) => f.name === name || f.old.includes(name));
   switch (op.t) {
     case 'create': {
-      const body: Json = { refuelTime: `${DAY} 08:00:00` };
+      const body: Json = { refuelTime: `${DAY} 08:00:00`, probeTime: '2026-11-21 09:00:00' };
       const values = new Set<string | number>();
       w.fields.forEach((f, i) => {
         if (!op.fill[i % op.fill.length] && !f.required) return;
@@ -255,6 +280,19 @@ async function apply(w: World, op: Op): Promise<string> {
       if (field === undefined) return 'skip';
       field.required = !field.required;
       break;
+    case 'pattern':
+      if (field === undefined || field.type !== 'string') return 'skip';
+      field.pattern = !field.pattern;
+      break;
+    case 'dateField':
+      // The records are re-filed under the other date when the server takes over the schemas.
+      w.kind.dateField = w.kind.dateField === 'refuelTime' ? 'probeTime' : 'refuelTime';
+      break;
+    case 'renameKind':
+      // A kind-level x-renamedFrom, oldest name last: the records stay where they are.
+      w.kind.old = [w.kind.stem, ...w.kind.old];
+      w.kind.stem = `probe${w.names++}`;
+      break;
     case 'limit':
       // Values stored so far fall below it; new ones (fresh() counts up) fit.
       if (field === undefined || field.type !== 'integer') return 'skip';
@@ -292,6 +330,10 @@ async function invariants(w: World): Promise<void> {
   const list = await w.request('GET', `${PATH}/list?pageSize=1000`);
   if (list['code'] !== 200) throw new Error(`list -> ${JSON.stringify(list)}`);
   const listed = new Set((list['rows'] as Json[]).map((r) => r['id'] as number));
+  // The day of the kind's date field lists every record (re-filed when the date field changed).
+  const day = w.kind.dateField === 'refuelTime' ? DAY : '2026-11-21';
+  const onDay = await w.request('GET', `${PATH}/list?pageSize=1000&params[beginRefuelTime]=${day}&params[endRefuelTime]=${day}`);
+  if (onDay['total'] !== w.ids.length) throw new Error(`${day} (${w.kind.dateField}) lists ${String(onDay['total'])} of ${w.ids.length} records`);
   // A sort under any name of a sortable field answers, as the field's own name does.
   for (const f of w.fields.filter((x) => x.type === 'integer'))
     for (const name of [f.name, ...f.old]) {
