@@ -6,7 +6,7 @@ import { opArb, runSequence } from '../helpers/schema-fuzz.js';
 // Issue 41's generator of schema changes (tests/helpers/schema-fuzz.ts): a fixed seed and a small
 // budget here; `npm run test:schema-fuzz` runs it long with a random seed and prints the failing
 // sequence, shrunk.
-const runs = Number(process.env['SCHEMA_FUZZ_RUNS'] ?? 3);
+const runs = Number(process.env['SCHEMA_FUZZ_RUNS'] ?? 5);
 const seedText = process.env['SCHEMA_FUZZ_SEED'] ?? '41';
 const seed = seedText === 'random' ? Date.now() % 2 ** 31 : Number(seedText);
 const timeout = Number(process.env['SCHEMA_FUZZ_TIMEOUT_S'] ?? 150) * 1000;
