@@ -22,7 +22,7 @@ describe('the analysis words on screen', () => {
     expect(analysisValueText(issue, 'issueTitle', 'READY')).toBeUndefined();
     expect(analysisValueText(registry.get('drive') as Kind, 'issueStatus', 'AI_PROCESS')).toBeUndefined();
     await applyLanguage('en');
-    expect(analysisValueText(issue, 'issueStatus', 'AI_PROCESS')).toBe('AI_PROCESS');
+    expect(analysisValueText(issue, 'issueStatus', 'AI_PROCESS')).toBe('In AI processing');
   });
 
   it("translates the workers' known reasons, keeping their detail, and leaves other reasons as they are", async () => {

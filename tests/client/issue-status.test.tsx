@@ -47,7 +47,8 @@ describe('the issue status strip', () => {
     expect(within(dialog).getByText('AI report')).toBeInTheDocument();
     expect(within(dialog).getByText('Wind noise from the left mirror.')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Copy' }));
-    expect(writeText).toHaveBeenCalledWith('Wind noise from the left mirror.');
+    // Copy loads the report's text view first (report-view.ts): the clipboard is written a moment later.
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('Wind noise from the left mirror.'));
     expect(await screen.findByText('AI report copied')).toBeInTheDocument();
     await user.click(within(dialog).getByText('Close').closest('button') as HTMLElement);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

@@ -50,22 +50,27 @@ beforeAll(() => loadRecordForm(), 20_000);
 describe('a list of choices', () => {
   it('shows its labels joined when viewed, and its choices as chips when edited', async () => {
     open(['night', 'rain']);
-    expect(await screen.findByLabelText('Conditions')).toHaveTextContent('At night, Rain');
+    expect(await screen.findByLabelText('Conditions', {}, { timeout: 15_000 })).toHaveTextContent('At night, Rain');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Edit' }));
-    const chips = await waitFor(() => {
-      const found = document.querySelectorAll('.p-chip-text, .p-multiselect-token-label');
-      expect(found.length).toBeGreaterThan(0);
-      return [...found].map((n) => n.textContent);
-    });
+    const chips = await waitFor(
+      () => {
+        const found = document.querySelectorAll('.p-chip-text, .p-multiselect-token-label');
+        expect(found.length).toBeGreaterThan(0);
+        return [...found].map((n) => n.textContent);
+      },
+      { timeout: 15_000 },
+    );
     expect(chips).toEqual(['At night', 'Rain']);
   });
 
   it('reads a value saved while the field was one choice as a list of it, and saves another field without touching it', async () => {
     const { calls } = open('night');
-    expect(await screen.findByLabelText('Conditions')).toHaveTextContent('At night');
+    expect(await screen.findByLabelText('Conditions', {}, { timeout: 15_000 })).toHaveTextContent('At night');
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Edit' }));
-    await waitFor(() => expect([...document.querySelectorAll('.p-chip-text, .p-multiselect-token-label')].map((n) => n.textContent)).toEqual(['At night']));
+    await waitFor(() => expect([...document.querySelectorAll('.p-chip-text, .p-multiselect-token-label')].map((n) => n.textContent)).toEqual(['At night']), {
+      timeout: 15_000,
+    });
     const form = within(document.querySelector('.record-form') as HTMLElement);
     await user.type(form.getByLabelText('City'), 'York');
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));

@@ -38,7 +38,12 @@ describe('navigation', () => {
 
   it("goes from a kind's earlier route to where the server redirects it, keeping the query", async () => {
     signedIn();
-    const { fetchMock } = fakeFetch({ 'GET /api/system/user/getInfo': okInfo(), 'GET /data/bugs/12': () => ({ body: '' }) });
+    const { fetchMock } = fakeFetch({
+      'GET /api/system/user/getInfo': okInfo(),
+      'GET /data/bugs/12': () => ({ body: '' }),
+      // The record the redirect leads to, which its screen then loads.
+      'GET /api/vtp/issueRecord/12': () => ({ body: { code: 200, data: { id: 12, version: 1, issueTitle: 'Moved' } } }),
+    });
     const answer = fetchMock.getMockImplementation();
     // The server answers the old route with a 301 that fetch follows: the answer says so.
     fetchMock.mockImplementation(async (input, init) => {

@@ -53,7 +53,8 @@ beforeAll(() => loadRecordForm(), 20_000);
 describe("an old phone's kept edit after Update now", () => {
   it('shows the renamed field with what was typed, and the removed one read-only apart, then saves only the current form', async () => {
     const { calls } = open();
-    await waitFor(() => expect(field('Weather Now')).toHaveValue('Fog'));
+    // The screen's first load (its lazy chunks) gets the 15 s other screen tests give it on busy cores.
+    await waitFor(() => expect(field('Weather Now')).toHaveValue('Fog'), { timeout: 15_000 });
     expect(field('City')).toHaveValue('York');
     const left = within(screen.getByTestId('kept-edits'));
     expect(left.getByText('No longer in this form: kept on this phone, not sent')).toBeInTheDocument();
@@ -71,7 +72,7 @@ describe("an old phone's kept edit after Update now", () => {
   it('keeps the draft on Cancel, goes on with it on Edit, and lets it go on Discard', async () => {
     open();
     const user = userEvent.setup();
-    await waitFor(() => expect(field('Weather Now')).toHaveValue('Fog'));
+    await waitFor(() => expect(field('Weather Now')).toHaveValue('Fog'), { timeout: 15_000 });
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(await screen.findByText('Unsaved changes are kept on this phone; Edit goes on with them.')).toBeInTheDocument();
     expect(JSON.parse(localStorage.getItem('draft.issue.5') ?? '{}')).toMatchObject({

@@ -5,6 +5,7 @@ import { formSchema, uiSchema } from '../../src/client/engine/form-schema';
 import { RecordSheet } from '../../src/client/engine/record-sheet';
 import { groupsOf } from '../../src/client/engine/sections';
 import { registry } from '../../src/client/engine/registry';
+import { detailExtras } from '../../src/client/kinds/extensions';
 
 const issue = registry.get('issue')!;
 const RECORD = {
@@ -25,7 +26,7 @@ const RECORD = {
 
 function sheet(record: Record<string, unknown> = RECORD, slot?: React.ReactNode) {
   return render(
-    <RecordSheet kind={issue} schema={formSchema(issue)} uiSchema={uiSchema(issue)} record={record}>
+    <RecordSheet kind={issue} schema={formSchema(issue)} uiSchema={uiSchema(issue)} record={record} valueText={detailExtras(issue).valueText}>
       {slot}
     </RecordSheet>,
   );
