@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
 import { launch, signIn, snap, watchCsp } from './browser.js';
 
 /**
@@ -34,6 +34,7 @@ describe('a small phone', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+    if (server) expectNoServerErrors([server]);
   });
 
   async function small(locale = 'en-GB'): Promise<Page> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { format } from 'date-fns';
-import { ALICE, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
 import { launch, phone, signIn, snap } from './browser.js';
 
 /**
@@ -41,6 +41,7 @@ describe('the phone in a tunnel', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+    if (server) expectNoServerErrors([server]);
   });
 
   /** With coverage: the Data page (its day lists kept in the background), the record, a preview opened. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ALICE, ROOT, dbTargets, startServer, type TestServer } from '../helpers/server.js';
+import { ALICE, ROOT, dbTargets, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
 import { buildRegistry } from '../../src/shared/kinds.js';
 import type { KindSchema } from '../../src/shared/kind-types.js';
 import { formatDataReport, reportStoredData } from '../../src/server/schema-check/data-report.js';
@@ -30,6 +30,7 @@ describe.each(dbTargets())('a renamed kind on $name', (target) => {
   const servers: TestServer[] = [];
   afterAll(async () => {
     for (const s of servers) await s.close().catch(() => undefined);
+    expectNoServerErrors(servers);
   });
 
   it('keeps its records, history, stats and packages, reports what moved, and redirects the old API path and app route', { timeout: 120_000 }, async () => {
