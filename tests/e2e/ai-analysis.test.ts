@@ -92,7 +92,8 @@ describe('submitting an issue to AI in Chromium', () => {
     await snap(page, 'ai-report');
     await report.getByRole('button', { name: 'Copy' }).click();
     await page.getByText('AI report copied').waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(REPORT);
+    // Copy copies what the report shows, without its markdown (decision 070).
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Finding\n\nWind noise from the left mirror at 80 km/h.\n\n- seen in 3 key frames');
   });
 
   it('runs the real worker once over a real video: the copy is desensitized, the model sees only blurred frames, and the screen goes green with its report', async () => {
