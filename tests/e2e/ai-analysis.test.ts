@@ -55,7 +55,9 @@ describe('submitting an issue to AI in Chromium', () => {
     await page.getByText('Submitted to AI').waitFor();
     await expect.poll(() => tone('Video analysis')).toContain('status-ready');
     expect(await tone('Desensitization')).toContain('status-ready');
-    await page.getByRole('button', { name: 'Resubmit to AI' }).waitFor();
+    // While the submission waits for a worker neither submit control shows: a resubmission now
+    // would change nothing (decision 065); Resubmit comes back once the analysis has finished.
+    expect(await page.getByRole('button', { name: 'Resubmit to AI' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Submit to AI', exact: true }).count()).toBe(0);
     await snap(page, 'ai-submitted');
 
@@ -80,6 +82,7 @@ describe('submitting an issue to AI in Chromium', () => {
     await expect.poll(() => tone('Video analysis'), { timeout: 10_000 }).toContain('status-done');
     const reportButton = page.getByRole('button', { name: 'AI report' });
     await expect.poll(() => reportButton.isEnabled(), { timeout: 10_000 }).toBe(true);
+    await page.getByRole('button', { name: 'Resubmit to AI' }).waitFor();
 
     // The copy lands in the Attachments card, apart from the original.
     await page.getByRole('button', { name: 'Refresh files' }).click();

@@ -36,7 +36,8 @@ describe('the app shell in Chromium against the real server', () => {
     await page.getByLabel('Password', { exact: true }).fill('wrong-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('Login failed. Please check your credentials.').waitFor();
-    await page.getByText('Incorrect username or password').waitFor();
+    // The server's reason, tied to the field it is about (the toast says it too).
+    await page.locator('#signin-error').getByText('Incorrect username or password').waitFor();
     await snap(page, 'login-failed');
 
     await page.getByLabel('Password', { exact: true }).fill(ALICE.password);
