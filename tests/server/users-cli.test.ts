@@ -41,7 +41,9 @@ async function canSignIn(username: string, password: string): Promise<boolean> {
 describe('npm run users', () => {
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  it('adds, lists, changes the password of and removes users', { timeout: 60_000 }, async () => {
+  // Each step starts the CLI as its own process, and adding or changing a password hashes it with
+  // scrypt: about a minute on two cores, more when they are busy.
+  it('adds, lists, changes the password of and removes users', { timeout: 120_000 }, async () => {
     const added = await users(['add', 'tester1', '--project', 'EU-Winter', '--vehicle', 'VX-42']);
     expect(added.code).toBe(0);
     const password = /Password: (\S+)/.exec(added.out)?.[1] as string;
