@@ -1,6 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
+import { SWRConfig } from 'swr';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RecordDetail } from '../../src/client/engine/record-detail';
 import { registry } from '../../src/client/engine/registry';
@@ -35,12 +36,16 @@ function open(conditions: unknown) {
     'GET /sharepoint/files': () => ({ body: { code: 200, data: [] } }),
     'PUT /api/vtp/issueRecord': (call: FakeCall) => ({ body: { code: 200, data: { ...record, ...(call.body as object), version: 4 } } }),
   });
+  // A cache of its own, as the app's screens get in render.tsx: both tests open record 5, and the
+  // first one's answer must not stand in for the second's.
   render(
-    <MemoryRouter>
-      <ToastProvider>
-        <RecordDetail kind={withConditions()} id="5" />
-      </ToastProvider>
-    </MemoryRouter>,
+    <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
+      <MemoryRouter>
+        <ToastProvider>
+          <RecordDetail kind={withConditions()} id="5" />
+        </ToastProvider>
+      </MemoryRouter>
+    </SWRConfig>,
   );
   return fake;
 }
