@@ -2,7 +2,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import ort from 'onnxruntime-node';
-import type { Rect } from './boxes.js';
+import { growTo, type Rect } from './boxes.js';
 
 // Faces in video by MediaPipe's BlazeFace (back-camera model, Apache-2.0) on onnxruntime-node's
 // bundled CPU build: one inference session per core, each on one thread, so that a search of one
@@ -87,12 +87,7 @@ export function decode(outputs: Record<string, { data: unknown }>, w: number, h:
     if (!same) kept.push({ ...f });
     else {
       // The union of a face's anchors: never smaller than the best one.
-      const x1 = Math.max(same.x + same.width, f.x + f.width),
-        y1 = Math.max(same.y + same.height, f.y + f.height);
-      same.x = Math.min(same.x, f.x);
-      same.y = Math.min(same.y, f.y);
-      same.width = x1 - same.x;
-      same.height = y1 - same.y;
+      growTo(same, f);
     }
   }
   return kept;

@@ -53,3 +53,13 @@ export function tiles(width: number, height: number, size: number): Rect[] {
   for (const [y, h] of along(height)) for (const [x, w] of along(width)) out.push({ x, y, width: w, height: h });
   return out;
 }
+
+/** Grows `into` to the smallest rectangle holding it and `other` (in place). */
+export function growTo(into: Rect, other: Rect): void {
+  const x1 = Math.max(into.x + into.width, other.x + other.width);
+  const y1 = Math.max(into.y + into.height, other.y + other.height);
+  into.x = Math.min(into.x, other.x);
+  into.y = Math.min(into.y, other.y);
+  into.width = x1 - into.x;
+  into.height = y1 - into.y;
+}

@@ -1,5 +1,5 @@
 import { pad } from './blur.js';
-import { insideShare, iou } from './boxes.js';
+import { growTo, insideShare, iou } from './boxes.js';
 import type { Box } from './detector.js';
 
 // What a video's searches found, followed from search to search, and the box of each thing in every
@@ -76,12 +76,7 @@ export function merged(found: Box[]): Box[] {
       out.push({ ...b });
       continue;
     }
-    const x1 = Math.max(same.x + same.width, b.x + b.width),
-      y1 = Math.max(same.y + same.height, b.y + b.height);
-    same.x = Math.min(same.x, b.x);
-    same.y = Math.min(same.y, b.y);
-    same.width = x1 - same.x;
-    same.height = y1 - same.y;
+    growTo(same, b);
   }
   return out;
 }
