@@ -285,7 +285,7 @@ async function apply(w: World, op: Op): Promise<string> {
       field.pattern = !field.pattern;
       break;
     case 'dateField':
-      // The records are re-filed under the other date when the server takes over the schemas.
+      // The server lists the records by the other date (decision 073: through its own index).
       w.kind.dateField = w.kind.dateField === 'refuelTime' ? 'probeTime' : 'refuelTime';
       break;
     case 'renameKind':
@@ -330,7 +330,7 @@ async function invariants(w: World): Promise<void> {
   const list = await w.request('GET', `${PATH}/list?pageSize=1000`);
   if (list['code'] !== 200) throw new Error(`list -> ${JSON.stringify(list)}`);
   const listed = new Set((list['rows'] as Json[]).map((r) => r['id'] as number));
-  // The day of the kind's date field lists every record (re-filed when the date field changed).
+  // The day of the kind's date field lists every record (by whichever field is the kind's now).
   const day = w.kind.dateField === 'refuelTime' ? DAY : '2026-11-21';
   const onDay = await w.request('GET', `${PATH}/list?pageSize=1000&params[beginRefuelTime]=${day}&params[endRefuelTime]=${day}`);
   if (onDay['total'] !== w.ids.length) throw new Error(`${day} (${w.kind.dateField}) lists ${String(onDay['total'])} of ${w.ids.length} records`);

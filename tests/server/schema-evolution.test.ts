@@ -312,7 +312,7 @@ describe.each(dbTargets())('schema changes on live data on $name', (target) => {
     await close(s);
   });
 
-  it("changes x-kind.dateField: old records are re-filed under the new field's day, once", async () => {
+  it("changes x-kind.dateField: old records list under the new field's day, and back", async () => {
     const { s, token } = await restart((k) => {
       k['issue']!['x-kind'].dateField = 'issueStartTime';
     });
@@ -325,7 +325,7 @@ describe.each(dbTargets())('schema changes on live data on $name', (target) => {
     expect(firstDay.body.total).toBe(6);
     await everyOldIssueSaves(s, token);
     await close(s);
-    // And back: filed under issueDate again.
+    // And back: by issueDate again.
     const back = await restart(() => undefined);
     const all = await back.s.request('GET', `${ISSUE}/list?pageSize=100${range(DAY, DAY)}`, { token: back.token });
     expect(all.body.total).toBe(12);

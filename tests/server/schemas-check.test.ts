@@ -274,7 +274,9 @@ describe.each(dbTargets())('npm run schemas:check --data on $name', (target) => 
     expect(cells(row('town', 'renamed'))).toEqual(['town', 'renamed', '3', '3', `#${d1}, #${d2}, #${d3}`, "values under 'city' (3), read as 'town'"]);
     expect(row('town', 'renamed')).toMatch(/^ {5}town/);
     // Drive 1 starts an hour after its drive date; drives 3 and 4 have no start time (no date now).
-    expect(out).toContain('! date field changed from driveDate to startTime: 3 records of 4 will be re-filed under the new date at the next start');
+    expect(out).toContain(
+      '! date field changed from driveDate to startTime: the day changes for 3 records of 4 (lists, day counts and downloads go by the new field; nothing is re-filed, so a server still on the old one stays right)',
+    );
     const [, c2, c3] = ids['charging'] as number[];
     expect(cells(row('chargeType', 'retired choice')).slice(0, 6)).toEqual([
       'chargeType',

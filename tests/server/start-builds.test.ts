@@ -317,7 +317,7 @@ describe('a start changes nothing shared until it serves (decision 058)', () => 
       setIssueDateField('issueStartTime');
       // Unconfirmed, the change needs a decision: the report, the flag that confirms it, and the build the pointer names.
       const unconfirmed = await startToEnd({ ...data, PORT: port });
-      expect(unconfirmed.output).toMatch(/date field changed from issueDate to issueStartTime: 1 record of 1 will be re-filed/);
+      expect(unconfirmed.output).toMatch(/date field changed from issueDate to issueStartTime: the day changes for 1 record of 1/);
       const code = /--confirm-schema-changes=([0-9a-f]{8})/.exec(unconfirmed.output)?.[1] as string;
       expect(code).toBeDefined();
       expect(unconfirmed.output).toContain(`Starting build ${builtAt}`);
@@ -331,10 +331,10 @@ describe('a start changes nothing shared until it serves (decision 058)', () => 
       expect(await issuesOfDay(running.url, token, '2026-11-20')).toEqual(before);
       expect(await stop(running)).toBe(0);
 
-      // On a free port, confirmed: served, then re-filed and pointed at.
+      // On a free port, confirmed: served by the new field (nothing re-filed) and pointed at.
       const moved = await start({ ...data, CONFIRM_SCHEMA_CHANGES: code });
       expect(pointer()).not.toBe(builtAt);
-      expect(moved.output()).toMatch(/1 of 1 records re-filed under the new date/);
+      expect(moved.output()).toMatch(/records stay filed under issueDate, and this server lists, counts and packages them by issueStartTime/);
       expect(await issuesOfDay(moved.url, token, '2026-11-25')).toEqual(before);
       expect((await issuesOfDay(moved.url, token, '2026-11-20')).list).toBe(0);
       expect(await stop(moved)).toBe(0);

@@ -1,4 +1,5 @@
-import { Migrator, type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { SORTABLE_DATE_FUNCTION } from './sortable-date.js';
 import type { Kind } from '../../shared/kind-types.js';
 import type { Db } from './database.js';
 import { recordTable } from './tables.js';
@@ -250,6 +251,19 @@ function migrations(db: Db): Record<string, Migration> {
           .execute();
         await k.schema.createIndex('kind_schemas_kind').on('kind_schemas').columns(['kind', 'last_served_at']).execute();
         await k.schema.alterTable('record_history').addColumn('schema_hash', 'text').execute();
+      },
+    },
+    '016-record-filing': {
+      async up(k: Kysely<unknown>) {
+        // The date field each kind's record_date and day counts are filed under, once and for all:
+        // instances on other date fields read their days through an index of their own
+        // (docs/decisions/073, records/store/date-filing.ts).
+        await k.schema
+          .createTable('record_filing')
+          .addColumn('kind', 'text', (c) => c.primaryKey())
+          .addColumn('date_field', 'text', (c) => c.notNull())
+          .execute();
+        if (db.dialect === 'postgres') await sql.raw(SORTABLE_DATE_FUNCTION).execute(k);
       },
     },
   };

@@ -8,7 +8,7 @@ import { sql, type RawBuilder } from 'kysely';
  * (\\ud800 is the text '\ud800', not an escape) and a whole pair are matched as themselves and
  * put back (\1); only the refused escapes are dropped.
  */
-const REFUSED_ESCAPES = String.raw`(\\\\|\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})|\\u([dD][89a-fA-F][0-9a-fA-F]{2}|0000)`;
+export const REFUSED_ESCAPES = String.raw`(\\\\|\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})|\\u([dD][89a-fA-F][0-9a-fA-F]{2}|0000)`;
 
 /**
  * PostgreSQL: a record's JSON text column as jsonb, for filters, sorts and sums, that never fails

@@ -187,6 +187,12 @@ export interface RecordGenerationTable {
   gen: number | string;
 }
 
+/** The date field a kind's record_date and day counts are filed under (docs/decisions/073). */
+export interface RecordFilingTable {
+  kind: string;
+  date_field: string;
+}
+
 export type RecordTableName = `rec_${string}`;
 
 export type Database = {
@@ -204,6 +210,7 @@ export type Database = {
   record_day_counts_ready: RecordDayCountReadyTable;
   record_generations: RecordGenerationTable;
   kind_schemas: KindSchemaTable;
+  record_filing: RecordFilingTable;
 } & Record<RecordTableName, RecordTable>;
 
 export type Dialect = 'sqlite' | 'postgres';

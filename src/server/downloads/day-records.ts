@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Kind } from '../../shared/kind-types.js';
 import { recordTable } from '../db/tables.js';
 import type { Database } from '../db/types.js';
+import { dayOfRecord } from '../records/store/date-filing.js';
 import { toRecord } from '../records/store/statements.js';
 import type { RecordData } from '../records/validation.js';
 import type { DateRange } from '../stats/stats-repository.js';
@@ -13,13 +14,13 @@ interface StoredRow {
   id: number;
   project_name: string;
   vehicle_no: string;
-  record_date: string;
+  day: string;
   data: string;
 }
 
 /**
  * Reads a project's records (every schema field; the package writer keeps the export fields) of a date range page by page, oldest first, so that a package of any
- * size streams with flat memory. Pages continue after the last (record_date, id) seen rather than
+ * size streams with flat memory. Pages continue after the last (day, id) seen rather than
  * at an offset: each page is a short walk of the (project_name, record_date, id) index, and rows
  * written meanwhile cannot shift a page.
  */
@@ -28,22 +29,24 @@ export class DayRecords {
 
   async *pages(kind: Kind, project: string, range: DateRange, pageSize = PAGE_SIZE): AsyncGenerator<RecordData[]> {
     let after: { date: string; id: number } | undefined;
+    // The day under this instance's date field: record_date, or its own index (date-filing.ts).
+    const day = dayOfRecord(this.db, kind);
     for (;;) {
       let query = this.db
         .selectFrom(recordTable(kind))
-        .select(['id', 'project_name', 'vehicle_no', 'record_date', 'data'])
+        .select(['id', 'project_name', 'vehicle_no', day.as('day'), 'data'])
         .where('project_name', '=', project)
-        .where('record_date', '>=', range.from)
-        .where('record_date', '<=', range.to);
+        .where(day, '>=', range.from)
+        .where(day, '<=', range.to);
       if (after) {
         const { date, id } = after;
-        query = query.where((eb) => eb(eb.refTuple('record_date', 'id'), '>', eb.tuple(date, id)));
+        query = query.where(sql<boolean>`(${day}, id) > (${date}, ${id})`);
       }
-      const rows = (await query.orderBy('record_date').orderBy('id').limit(pageSize).execute()) as StoredRow[];
+      const rows = (await query.orderBy(day).orderBy('id').limit(pageSize).execute()) as StoredRow[];
       if (rows.length > 0) yield rows.map((row) => toRecord(kind, row));
       if (rows.length < pageSize) return;
       const last = rows[rows.length - 1] as StoredRow;
-      after = { date: last.record_date, id: Number(last.id) };
+      after = { date: last.day, id: Number(last.id) };
     }
   }
 }

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { openDb, type Db } from '../db/database.js';
 import { migrate } from '../db/migrations.js';
 import { rememberSchemas } from '../records/schema-versions.js';
+import { fileKinds } from '../records/store/date-filing.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,7 +14,7 @@ declare module 'fastify' {
     registry: KindRegistry;
     /**
      * Called once the server holds its port (main.ts; decision 058): notes this server's schemas as
-     * the ones served and re-files records whose kind's date field changed (schema-versions.ts).
+     * the ones served (schema-versions.ts). Records are never re-filed (decision 073).
      * Never before: a start that cannot serve must leave a running server's data as it was.
      */
     takeOverSchemas: () => Promise<void>;
@@ -30,6 +31,7 @@ export const dbPlugin = fp<{ config: Config; registry: KindRegistry }>(
     const db = await openDb(config);
     try {
       await migrate(db, registry.values());
+      for (const line of await fileKinds(db, registry)) app.log.info(line);
     } catch (e) {
       await db.kysely.destroy();
       throw e;

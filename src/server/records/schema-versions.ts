@@ -1,14 +1,9 @@
-import { sql, type Transaction } from 'kysely';
-import type { Kind, KindRegistry, KindSchema } from '../../shared/kind-types.js';
-import { toSortableDateTime } from '../../shared/formats.js';
-import { storedValue } from '../../shared/schema-evolution.js';
+import { sql } from 'kysely';
+import type { KindRegistry, KindSchema } from '../../shared/kind-types.js';
 import type { Db } from '../db/database.js';
-import { rebuildDayCounts } from './store/day-counts.js';
+import { filedField } from './store/date-filing.js';
 import { recordTable } from '../db/tables.js';
-import type { Database, RecordTableName } from '../db/types.js';
-
-/** Rows read and re-filed at a time when a kind's date field changed. */
-const REFILE_BATCH = 2000;
+import type { RecordTableName } from '../db/types.js';
 
 /** What the start did with the kinds' schemas, for the log. */
 export interface SchemaStartReport {
@@ -21,10 +16,9 @@ export interface SchemaStartReport {
  * - keeps each kind's schema file in kind_schemas when it is first served, and when it was last
  *   served, so that every record version can name the schema it was saved under
  *   (record_history.schema_hash);
- * - when a kind's x-kind.dateField differs from the one it was last served with (a new version, or
- *   one served before and back again), re-files its records under the new field (record_date and
- *   the day counts), in one transaction with noting the version served, so that a start that fails
- *   half-way re-files again next time;
+ * - when a kind's x-kind.dateField differs from the one it was last served with, says so: records
+ *   stay filed under the field they are filed under, and each instance goes by its own field
+ *   (records/store/date-filing.ts, docs/decisions/073), so nothing is re-filed;
  * - names the record tables of kinds that no longer have a schema file: their rows are kept and
  *   come back when the file does, but nobody can reach them meanwhile.
  */
@@ -49,11 +43,8 @@ export async function rememberSchemas(db: Db, registry: KindRegistry): Promise<S
       report.info.push(`${kind.file} changed (schema ${last.hash} -> ${kind.hash}); records saved under the earlier version stay as they were`);
       const before = (JSON.parse(last.schema) as KindSchema)['x-kind'].dateField;
       if (before === kind.meta.dateField) return;
-      const table = recordTable(kind);
-      const { moved, total } = await refile(trx, kind, table);
-      await rebuildDayCounts(trx, kind.name, table);
       report.info.push(
-        `${kind.name}: x-kind.dateField changed from ${before} to ${kind.meta.dateField}; ${moved} of ${total} records re-filed under the new date`,
+        `${kind.name}: x-kind.dateField changed from ${before} to ${kind.meta.dateField}; records stay filed under ${filedField(db.kysely, kind)}, and this server lists, counts and packages them by ${kind.meta.dateField}`,
       );
     });
   }
@@ -63,26 +54,6 @@ export async function rememberSchemas(db: Db, registry: KindRegistry): Promise<S
     );
   }
   return report;
-}
-
-/** Recomputes record_date of every record of a kind from its date field; returns how many moved. */
-async function refile(trx: Transaction<Database>, kind: Kind, table: RecordTableName): Promise<{ moved: number; total: number }> {
-  let after = 0;
-  let moved = 0;
-  let total = 0;
-  for (;;) {
-    const rows = await trx.selectFrom(table).select(['id', 'data', 'record_date']).where('id', '>', after).orderBy('id').limit(REFILE_BATCH).execute();
-    if (rows.length === 0) break;
-    for (const row of rows) {
-      total++;
-      const date = toSortableDateTime(storedValue(kind, JSON.parse(row.data) as Record<string, unknown>, kind.meta.dateField));
-      if (date === row.record_date) continue;
-      await trx.updateTable(table).set({ record_date: date }).where('id', '=', row.id).execute();
-      moved++;
-    }
-    after = Number(rows[rows.length - 1]?.id ?? after);
-  }
-  return { moved, total };
 }
 
 /** Record tables (rec_<kind>) with rows whose kind has no schema file now. */

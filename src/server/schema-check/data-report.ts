@@ -300,7 +300,7 @@ export function formatDataReport(report: DataReport): string[] {
       const needs = k.total > 0;
       if (needs) decisions++;
       lines.push(
-        `  ${needs ? '!' : ' '} date field changed from ${k.dateField.from} to ${k.dateField.to}: ${plural(k.dateField.moved, 'record')} of ${k.total} will be re-filed under the new date at the next start (lists, day counts and downloads go by it)`,
+        `  ${needs ? '!' : ' '} date field changed from ${k.dateField.from} to ${k.dateField.to}: the day changes for ${plural(k.dateField.moved, 'record')} of ${k.total} (lists, day counts and downloads go by the new field; nothing is re-filed, so a server still on the old one stays right)`,
       );
     }
     if (k.findings.length === 0) {

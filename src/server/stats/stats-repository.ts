@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kyse
 import { storedJsonb } from '../db/stored-json.js';
 import type { Kind } from '../../shared/kind-types.js';
 import { recordTable } from '../db/tables.js';
+import { dayOfRecord } from '../records/store/date-filing.js';
 import type { Database, Dialect } from '../db/types.js';
 
 /** Inclusive bounds on the promoted record_date column ('yyyy-MM-dd HH:mm:ss'). */
@@ -66,12 +67,13 @@ export class StatsRepository {
 
   /** The statement perDay runs; exposed so a test can ask the database for its plan. */
   perDayQuery(kind: Kind, project: string, range: DateRange, fields: readonly string[]): SelectQueryBuilder<Database, `rec_${string}`, object> {
-    const day = sql<string>`substr(record_date, 1, 10)`;
+    const date = dayOfRecord(this.db, kind);
+    const day = sql<string>`substr(${date}, 1, 10)`;
     return this.db
       .selectFrom(recordTable(kind))
       .where('project_name', '=', project)
-      .where('record_date', '>=', range.from)
-      .where('record_date', '<=', range.to)
+      .where(date, '>=', range.from)
+      .where(date, '<=', range.to)
       .select((eb) => [day.as('day'), eb.fn.countAll<string | number>().as('n'), ...fields.map((field, i) => this.sumOf(field).as(`s${i}`))])
       .groupBy(day)
       .orderBy(day);
@@ -80,11 +82,13 @@ export class StatsRepository {
   /**
    * The statement countAndSum runs; exposed so a test can ask the database for its plan. A range
    * compares record_date as text, which lets the (project_name, record_date, id) index find the
-   * day's rows without reading the others.
+   * day's rows without reading the others (or, on another date field than the filed one, the
+   * index of that field's day: records/store/date-filing.ts).
    */
   query(kind: Kind, project: string, range: DateRange | undefined, fields: readonly string[]): SelectQueryBuilder<Database, `rec_${string}`, object> {
     let base = this.db.selectFrom(recordTable(kind)).where('project_name', '=', project);
-    if (range) base = base.where('record_date', '>=', range.from).where('record_date', '<=', range.to);
+    const date = dayOfRecord(this.db, kind);
+    if (range) base = base.where(date, '>=', range.from).where(date, '<=', range.to);
     return base.select((eb) => [eb.fn.countAll<string | number>().as('n'), ...fields.map((field, i) => this.sumOf(field).as(`s${i}`))]);
   }
 

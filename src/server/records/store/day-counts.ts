@@ -3,12 +3,13 @@ import type { Database, RecordTableName } from '../../db/types.js';
 import { bumpAllGenerations } from './generations.js';
 import { shareWritersLock } from './sole-writer.js';
 import { Prepared } from '../../db/prepared.js';
+import { recordTable } from '../../db/tables.js';
+import type { Kind } from '../../../shared/kind-types.js';
+import { dayOfRecord, filedByOwnField } from './date-filing.js';
 
 // Records per kind, project and day, kept in the same transaction as every write of a record, so
 // that a list's exact total is a short sum over the days of its range instead of count(*) over
 // every row in it (docs/decisions/017).
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** The day a record counts under: the date part of its sortable record_date ('' when it has none). */
 export const dayOf = (recordDate: string): string => recordDate.slice(0, 10);
@@ -82,31 +83,33 @@ export async function ensureDayCounts(db: Kysely<Database>, kind: string, table:
 }
 
 /**
- * The exact number of a project's records with begin <= record_date <= end (either bound may be
- * missing): whole days from the counts, the partial days at either end counted on the index.
+ * The exact number of a project's records with begin <= day <= end (either bound may be missing):
+ * whole days from the counts, the partial days at either end counted on the index. An instance
+ * whose date field is not the filed one counts on its own index (date-filing.ts).
  */
-export async function rangeTotal(db: Db, kind: string, table: RecordTableName, project: string, begin?: string, end?: string): Promise<number> {
+export async function rangeTotal(db: Kysely<Database>, kind: Kind, project: string, begin?: string, end?: string): Promise<number> {
   const beginDay = begin === undefined ? undefined : dayOf(begin);
   const endDay = end === undefined ? undefined : dayOf(end);
   const beginWhole = begin === undefined || begin.slice(11) === '00:00:00';
   const endWhole = end === undefined || end.slice(11) === '23:59:59';
-  const countRows = async (from: string, to: string): Promise<number> => {
-    const row = await db
-      .selectFrom(table)
+  const countRows = async (from?: string, to?: string): Promise<number> => {
+    const day = dayOfRecord(db, kind);
+    let q = db
+      .selectFrom(recordTable(kind))
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .where('project_name', '=', project)
-      .where('record_date', '>=', from)
-      .where('record_date', '<=', to)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+      .where('project_name', '=', project);
+    if (from !== undefined) q = q.where(day, '>=', from);
+    if (to !== undefined) q = q.where(day, '<=', to);
+    return Number((await q.executeTakeFirstOrThrow()).n);
   };
+  if (!filedByOwnField(db, kind)) return countRows(begin, end);
   // Within one day, a part of it is counted directly: at most one day's rows.
-  if (beginDay !== undefined && beginDay === endDay && !(beginWhole && endWhole)) return countRows(begin as string, end as string);
+  if (beginDay !== undefined && beginDay === endDay && !(beginWhole && endWhole)) return countRows(begin, end);
   let total = 0;
   let q = db
     .selectFrom('record_day_counts')
     .select((eb) => eb.fn.sum<string | number | null>('n').as('n'))
-    .where('kind', '=', kind)
+    .where('kind', '=', kind.name)
     .where('project_name', '=', project);
   if (beginDay !== undefined) q = q.where('day', beginWhole ? '>=' : '>', beginDay);
   if (endDay !== undefined) q = q.where('day', endWhole ? '<=' : '<', endDay);

@@ -5,7 +5,8 @@ import type { Database, Dialect, RecordTableName } from '../../db/types.js';
 import { badRequest } from '../../http/envelope.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import { keysOf, withRenames } from '../../../shared/schema-evolution.js';
-import type { ListQuery } from '../list-query.js';
+import type { ListQuery, SortKey } from '../list-query.js';
+import { dayOfRecord } from './date-filing.js';
 import type { RecordData } from '../validation.js';
 import { rangeTotal } from './day-counts.js';
 import { toRecord, type Statements } from './statements.js';
@@ -44,9 +45,11 @@ export abstract class KyselyReads implements RecordReads {
 
   async list(kind: Kind, project: string, q: ListQuery, maxBytes = Number.POSITIVE_INFINITY): Promise<ListPage> {
     const table = recordTable(kind);
+    // The day under this instance's date field: record_date, or its own index (date-filing.ts).
+    const day = dayOfRecord(this.db, kind);
     let base = this.db.selectFrom(table).where('project_name', '=', project);
-    if (q.begin !== undefined) base = base.where('record_date', '>=', q.begin);
-    if (q.end !== undefined) base = base.where('record_date', '<=', q.end);
+    if (q.begin !== undefined) base = base.where(day, '>=', q.begin);
+    if (q.end !== undefined) base = base.where(day, '<=', q.end);
     for (const f of q.filters) {
       if (f.field === 'vehicleNo') base = base.where('vehicle_no', '=', String(f.value));
       else if (f.how === 'any') base = base.where(this.holdsAny(kind, f.field, [f.value].flat().map(String)));
@@ -61,7 +64,7 @@ export abstract class KyselyReads implements RecordReads {
     // Without field filters the total is a sum of day counts, not count(*) over the whole range.
     const total =
       q.filters.length === 0
-        ? await rangeTotal(this.db, kind.name, table, project, q.begin, q.end)
+        ? await rangeTotal(this.db, kind, project, q.begin, q.end)
         : Number((await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
     const offset = (q.pageNum - 1) * q.pageSize;
     if (offset >= total) return { rows: [], total };
@@ -70,19 +73,19 @@ export abstract class KyselyReads implements RecordReads {
     if (q.order.length === 0) {
       // Newest first: the page's ids are found on the (project_name, record_date, id) index alone,
       // so a deep offset skips index entries, not rows with their JSON; then only those rows are read.
-      const ids = base.select('id').orderBy('record_date', 'desc').orderBy('id', 'desc').limit(q.pageSize).offset(offset);
+      const ids = base.select('id').orderBy(day, 'desc').orderBy('id', 'desc').limit(q.pageSize).offset(offset);
       const rows = await this.db
         .selectFrom(table)
         .select(['id', 'project_name', 'vehicle_no', 'data', 'version'])
         .where('id', 'in', ids)
-        .orderBy('record_date', 'desc')
+        .orderBy(day, 'desc')
         .orderBy('id', 'desc')
         .execute();
       return { rows: rows.map((r) => toRecord(kind, r)), total };
     }
     let page = base.select(['id', 'project_name', 'vehicle_no', 'data', 'version']);
     for (const key of q.order) {
-      const expr = key.column === 'data' ? this.field(kind, key.field, key.numeric) : sql.ref(key.column);
+      const expr = this.sortKey(kind, key);
       // Records without the field come last either way, in both dialects.
       page = page.orderBy(expr, (ob) => (key.asc ? ob.asc() : ob.desc()).nullsLast());
     }
@@ -109,6 +112,12 @@ export abstract class KyselyReads implements RecordReads {
       data: withRenames(kind, JSON.parse(r.data) as RecordData),
       schemaHash: r.schema_hash ?? null,
     }));
+  }
+
+  /** A sort key in SQL: a field of the JSON, the id, or the day under this instance's date field. */
+  private sortKey(kind: Kind, key: SortKey): RawBuilder<unknown> {
+    if (key.column === 'data') return this.field(kind, key.field, key.numeric);
+    return key.column === 'id' ? sql.ref('id') : dayOfRecord(this.db, kind);
   }
 
   /**
@@ -152,9 +161,9 @@ export abstract class KyselyReads implements RecordReads {
     const size = this.dialect === 'sqlite' ? sql<number>`length(data)` : sql<number>`octet_length(data)`;
     let page = base.select(size.as('size'));
     // The same rows the page would hold: its order, as list() sorts.
-    if (q.order.length === 0) page = page.orderBy('record_date', 'desc').orderBy('id', 'desc');
+    if (q.order.length === 0) page = page.orderBy(dayOfRecord(this.db, kind), 'desc').orderBy('id', 'desc');
     for (const key of q.order) {
-      const expr = key.column === 'data' ? this.field(kind, key.field, key.numeric) : sql.ref(key.column);
+      const expr = this.sortKey(kind, key);
       page = page.orderBy(expr, (ob) => (key.asc ? ob.asc() : ob.desc()).nullsLast());
     }
     if (q.order.length > 0 && !q.order.some((k) => k.column === 'id')) page = page.orderBy('id', 'desc');

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { recordTable } from '../../db/tables.js';
 import type { Database, Dialect } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
-import { toSortableDateTime } from '../../../shared/formats.js';
+import { filedDate } from './date-filing.js';
 import { withRenames, writeBack } from '../../../shared/schema-evolution.js';
 import { mergeEdit } from '../merge.js';
 import type { RecordData } from '../validation.js';
@@ -101,7 +101,7 @@ export abstract class KyselyWrites implements RecordWrites {
     if (json === row.data || JSON.stringify(finished) === JSON.stringify(current)) return { status: 'updated', record: toRecord(kind, row) } as const;
     const now = new Date().toISOString();
     const version = row.version + 1;
-    const recordDate = toSortableDateTime(finished[kind.meta.dateField]);
+    const recordDate = filedDate(this.db, kind, finished);
     if (dayOf(recordDate) !== dayOf(row.record_date)) {
       await adjustDayCounts(
         trx,

@@ -3,7 +3,7 @@ import { Prepared } from '../../db/prepared.js';
 import { recordTable } from '../../db/tables.js';
 import type { Database, RecordTableName } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
-import { toSortableDateTime } from '../../../shared/formats.js';
+import { filedDate } from './date-filing.js';
 import type { RecordData } from '../validation.js';
 import { dayCountPart, dayOf } from './day-counts.js';
 import { generationIn, generationPart, KnownGenerations } from './generations.js';
@@ -150,7 +150,7 @@ export class PostgresWrites extends KyselyWrites {
     try {
       const derived = id === null ? undefined : withDerived(kind, actor, data, id, complete);
       const now = new Date().toISOString();
-      const recordDate = toSortableDateTime(data[kind.meta.dateField]);
+      const recordDate = filedDate(this.db, kind, data);
       const statement = this.createStatements(kind);
       const { rows } = await this.db.executeQuery(
         (shared ? statement.shared : statement.alone).with({

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Db, WritesNow } from '../../db/database.js';
 import type { Database } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
-import { toSortableDateTime } from '../../../shared/formats.js';
+import { filedDate } from './date-filing.js';
 import type { RecordData } from '../validation.js';
 import { dayOf } from './day-counts.js';
 import { generationIn, ReadsPerTurn } from './generations.js';
@@ -117,7 +117,7 @@ export class SqliteWrites extends KyselyWrites {
         if (run(keys.claim.with(claim)).changes === 0) return this.replay(kind, actor.project, idempotencyKey);
       }
       const { json, answer } = withDerived(kind, actor, data, id, complete);
-      const recordDate = toSortableDateTime(data[kind.meta.dateField]);
+      const recordDate = filedDate(this.db, kind, data);
       const { changes } = run(
         statements.insert.with({ id, project: actor.project, vehicle: actor.vehicle, date: recordDate, data: json, at: now, by: actor.username }),
       );
