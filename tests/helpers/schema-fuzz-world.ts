@@ -5,6 +5,7 @@ import { buildRegistry } from '../../src/shared/kinds.js';
 import type { KindSchema } from '../../src/shared/kind-types.js';
 import { reportStoredData, type DataReport } from '../../src/server/schema-check/data-report.js';
 import { openStoredData } from '../../src/server/schema-check/stored-data.js';
+import { readZip, type ZipFile } from '../server/downloads/zip-reader.js';
 
 /** A run's world: the server on its database, the kind's fields, and every value a tester stored that nobody has changed since. */
 export class World {
@@ -19,6 +20,8 @@ export class World {
    */
   live = new Map<number, Set<string>>();
   ids: number[] = [];
+  /** Record id -> the names of the files uploaded to its attachment folder. */
+  files = new Map<number, string[]>();
   names = 1;
   tokens = 0;
   s!: TestServer;
@@ -98,6 +101,30 @@ export class World {
   async stored(id: number): Promise<Json> {
     const { rows } = await sql<{ data: string }>`SELECT data FROM rec_probe WHERE id = ${id}`.execute(this.s.app.db.kysely);
     return JSON.parse(rows[0]?.data ?? 'null') as Json;
+  }
+
+  /** Uploads a small file to a record's attachment folder, as the app does. */
+  async attach(id: number): Promise<string> {
+    const folder = (await this.read(id))['data'].attachmentFolder as string;
+    const name = `note-${id}-${++this.tokens}.txt`;
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from(name)]), name);
+    const res = await fetch(`${this.s.url}/sharepoint/files/upload?path=${encodeURIComponent(folder)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.token}` },
+      body: form,
+    });
+    if (res.status !== 200 && res.status !== 201) throw new Error(`upload to ${folder} -> ${res.status} ${await res.text()}`);
+    this.files.set(id, [...(this.files.get(id) ?? []), name]);
+    return `${folder}/${name}`;
+  }
+
+  /** A day package's files: status 404 (no records that day) is none. */
+  async dayPackage(route: string, day: string): Promise<ZipFile[]> {
+    const res = await fetch(`${this.s.url}/download/${route}?vehicle=V1&date=${day}`, { headers: { authorization: `Bearer ${this.token}` } });
+    if (res.status === 404) return [];
+    if (res.status !== 200) throw new Error(`${route} -> ${res.status} ${await res.text()}`);
+    return readZip(Buffer.from(await res.arrayBuffer()));
   }
 
   /** Sets one field of a record to a new value; the value it showed is the one replaced. */

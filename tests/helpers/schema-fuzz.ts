@@ -4,7 +4,6 @@ import * as XLSX from 'xlsx';
 import { World } from './schema-fuzz-world.js';
 import { COPY_PATH, PATH, type Field, type Json } from './schema-fuzz-files.js';
 import type { DbTarget } from './server.js';
-import { readZip } from '../server/downloads/zip-reader.js';
 import { labelOf } from '../../src/shared/schema-evolution.js';
 
 // A generator of schema changes with records, edits and old-phone writes between them (issue 41):
@@ -19,6 +18,7 @@ export type Op =
   | { t: 'create'; fill: boolean[] }
   | { t: 'edit'; rec: number; field: number }
   | { t: 'oldPhone'; rec: number; field: number }
+  | { t: 'attach'; rec: number }
   | { t: 'add'; choice?: boolean }
   | { t: 'remove'; field: number }
   | { t: 'rename'; field: number }
@@ -48,6 +48,7 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   op('create', { fill: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }) }, 3),
   op('edit', { rec: idx, field: idx }, 3),
   op('oldPhone', { rec: idx, field: idx }, 1),
+  op('attach', { rec: idx }, 1),
   op('add', { choice: fc.boolean() }, 2),
   op('remove', { field: idx }, 1),
   op('rename', { field: idx }, 2),
@@ -71,7 +72,11 @@ const DAY = '2026-11-20';
 const pick = <T>(xs: T[], i: number): T | undefined => (xs.length === 0 ? undefined : xs[i % xs.length]);
 
 /** A record written by a tester: creates (in the copied kind too, which must never show the original's), edits and old phones' edits. */
-async function write(w: World, op: Extract<Op, { t: 'create' | 'edit' | 'oldPhone' }>): Promise<string> {
+async function write(w: World, op: Extract<Op, { t: 'create' | 'edit' | 'oldPhone' | 'attach' }>): Promise<string> {
+  if (op.t === 'attach') {
+    const id = pick(w.ids, op.rec);
+    return id === undefined ? 'skip' : `attach ${await w.attach(id)}`;
+  }
   if (op.t !== 'create') {
     const id = pick(w.ids, op.rec);
     const field = pick(w.fields, op.field);
@@ -94,7 +99,7 @@ async function write(w: World, op: Extract<Op, { t: 'create' | 'edit' | 'oldPhon
   w.ids.push(res['data'].id as number);
   w.live.set(res['data'].id as number, values);
   if (w.kind.copy) {
-    const copy = await w.request('POST', COPY_PATH, { refuelTime: `${DAY} 07:00:00`, probeTime: '2026-11-21 07:00:00' });
+    const copy = await w.request('POST', COPY_PATH, { ...body, refuelTime: `${DAY} 07:00:00`, probeTime: '2026-11-21 07:00:00' });
     if (copy['code'] !== 200) throw new Error(`create in the copy refused: ${JSON.stringify(copy)}`);
   }
   return `create ${JSON.stringify(body)}`;
@@ -195,6 +200,7 @@ async function apply(w: World, op: Op): Promise<string> {
     case 'create':
     case 'edit':
     case 'oldPhone':
+    case 'attach':
       return write(w, op);
     case 'add': {
       const name = `f${w.names++}`;
@@ -235,10 +241,10 @@ async function apply(w: World, op: Op): Promise<string> {
   return `${op.t} -> ${JSON.stringify(w.fields)}`;
 }
 
-/** Another field's save, on every record, after a change: values kept (checked next). */
-async function saveAll(w: World): Promise<void> {
-  const last = w.fields[w.fields.length - 1] as Field;
-  for (const id of w.ids) await w.edit(id, last, last.name);
+/** Another field's save (than the one changed, where there is one), on every record, after a change: values kept (checked next). */
+async function saveAll(w: World, changed?: Field): Promise<void> {
+  const other = w.fields.filter((f) => f !== changed).at(-1) ?? (w.fields.at(-1) as Field);
+  for (const id of w.ids) await w.edit(id, other, other.name);
 }
 
 /** Where a stored key is accounted for by the schema check: a hidden (removed) field's, or a kept value's. */
@@ -263,6 +269,9 @@ async function accounted(w: World, id: number, shown: string, where: string): Pr
 async function filtersFind(w: World, id: number, data: Json): Promise<void> {
   for (const f of w.fields.filter((x) => x.type === 'string')) {
     const value = data[f.name] as unknown;
+    // A multi-select is answered as a list, a single value stored while it was one choice too (decision 074).
+    if (f.multi && value !== undefined && !Array.isArray(value))
+      throw new Error(`#${id}: ${f.name} is a list of choices, answered as ${JSON.stringify(value)}`);
     const asked = f.multi ? (Array.isArray(value) ? (value[0] as string | undefined) : undefined) : typeof value === 'string' ? value : undefined;
     if (asked === undefined) continue;
     for (const name of [f.name, ...f.old]) {
@@ -309,9 +318,15 @@ async function invariants(w: World): Promise<void> {
 async function exportsHold(w: World): Promise<void> {
   if (w.ids.length === 0) return;
   w.report = await w.check(w.s.storage);
-  const res = await fetch(`${w.s.url}/download/download_ProbesFiles?vehicle=V1&date=${dayOf(w)}`, { headers: { authorization: `Bearer ${w.token}` } });
-  if (res.status !== 200) throw new Error(`day package -> ${res.status} ${await res.text()}`);
-  const files = readZip(Buffer.from(await res.arrayBuffer()));
+  const files = await w.dayPackage('download_ProbesFiles', dayOf(w));
+  // Each record's files ship with it, whatever was renamed since; the copied kind's records, which have the same ids, ship none of them.
+  for (const [id, names] of w.files)
+    for (const name of names)
+      if (!files.some((f) => f.name.endsWith(`/Probe_${id}/${name}`)))
+        throw new Error(`#${id}: ${name} is not in the day package (${files.map((f) => f.name).join(', ')})`);
+  const copied = w.kind.copy ? await w.dayPackage('download_ProbeCopiesFiles', dayOf(w)) : [];
+  const leaked = copied.filter((f) => f.name.startsWith('attachments/'));
+  if (leaked.length > 0) throw new Error(`the copied kind's package ships ${leaked.map((f) => f.name).join(', ')}`);
   const records = JSON.parse(files.find((f) => f.name.endsWith('.json'))?.bytes.toString('utf8') ?? '[]') as Json[];
   const book = XLSX.read(files.find((f) => f.name.endsWith('.xlsx'))?.bytes, { type: 'buffer' });
   const sheet = JSON.stringify(XLSX.utils.sheet_to_json(book.Sheets[book.SheetNames[0] as string] as XLSX.WorkSheet, { header: 1 }));
@@ -340,7 +355,7 @@ export async function runSequence(target: DbTarget, ops: Op[]): Promise<void> {
       const line = await apply(w, op);
       w.log.push(line);
       if (line === 'skip') continue;
-      if (op.t !== 'create' && op.t !== 'edit' && op.t !== 'oldPhone') await saveAll(w);
+      if (!['create', 'edit', 'oldPhone', 'attach'].includes(op.t)) await saveAll(w, 'field' in op ? pick(w.fields, op.field) : undefined);
       await invariants(w);
     }
     await exportsHold(w);
