@@ -19,6 +19,8 @@ export interface FieldWarning {
   title: string;
   /** What is wrong, such as 'must be a number (got "C")' or 'is required'. */
   problem: string;
+  /** A value kept under another of the property's keys, not shown (keptValues): for the app's own words. */
+  kept?: { key: string; value: unknown };
 }
 
 /**
@@ -252,7 +254,12 @@ export function isMissing(value: unknown): boolean {
 export function recordWarnings(kind: Pick<Kind, 'schema' | 'fields'>, record: Data & { [KEPT]?: KeptValue[] }): FieldWarning[] {
   const out: FieldWarning[] = [];
   for (const { field, key, value } of record[KEPT] ?? [])
-    out.push({ field, title: kind.schema.properties[field]?.title ?? field, problem: `also holds ${preview(value)} under '${key}', kept and not shown` });
+    out.push({
+      field,
+      title: kind.schema.properties[field]?.title ?? field,
+      problem: `also holds ${preview(value)} under '${key}', kept and not shown`,
+      kept: { key, value },
+    });
   const required = new Set(kind.schema.required ?? []);
   for (const field of kind.fields) {
     if (SCOPE_FIELDS.has(field)) continue;

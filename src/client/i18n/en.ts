@@ -393,6 +393,8 @@ export const en = {
     review: 'Review',
     outdatedLine: 'A new version of this form is available. Update the app before editing; what you typed is kept.',
     updateNow: 'Update now',
+    keptValue: "{{title}} also holds {{value}} under '{{key}}': kept, not shown",
+    earlierVersionLine: 'Saved under an earlier version of this form: {{fields}}. Kept as they are until someone changes them.',
     leftTitle: 'No longer in this form: kept on this phone, not sent',
     keptLine: 'Unsaved changes are kept on this phone; Edit goes on with them.',
     discard: 'Discard',

@@ -392,6 +392,8 @@ export const zh = {
     review: '查看',
     outdatedLine: '此表单有新版本。请先更新应用再编辑；您输入的内容会保留。',
     updateNow: '立即更新',
+    keptValue: '「{{title}}」还在“{{key}}”下保存着 {{value}}：已保留，未显示',
+    earlierVersionLine: '按此表单的早期版本保存：{{fields}}。在有人修改之前保持原样。',
     leftTitle: '已不在此表单中：保留在此手机上，不会发送',
     keptLine: '未保存的修改保留在此手机上；点击“编辑”继续修改。',
     discard: '丢弃',
