@@ -415,7 +415,7 @@ export const en = {
     searchTitle: 'Search {{title}}',
     contains: 'contains',
     is: 'is',
-    anyOf: 'any of, separated by commas',
+    anyOf: 'any of',
     clearSearch: 'Clear Search',
     waiting: 'Waiting to sync',
     offlineSince: 'Offline, showing data from {{time}}',

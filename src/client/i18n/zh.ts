@@ -414,7 +414,7 @@ export const zh = {
     searchTitle: '搜索{{title}}',
     contains: '包含',
     is: '等于',
-    anyOf: '任一，用逗号分隔',
+    anyOf: '任一',
     clearSearch: '清除搜索',
     waiting: '等待同步',
     offlineSince: '离线，显示 {{time}} 的数据',
