@@ -20,6 +20,30 @@ export function filterFields(kind: Kind): string[] {
   return kind.fields.filter((f) => f in declared);
 }
 
+/** The filters as the list sends them: each value trimmed, empty ones left out. */
+const trimmed = (filters: FieldFilters): FieldFilters =>
+  Object.fromEntries(Object.entries(filters).flatMap(([k, v]) => (v.trim() === '' ? [] : [[k, v.trim()]])));
+
+/** One filter: its field's title, how it matches, and its box. */
+function FilterRow(p: { kind: Kind; field: string; value: string; onChange: (next: string) => void }) {
+  const { t } = useTranslation();
+  const id = `filter-${p.field}`;
+  // A list of choices matches any of the choices picked (docs/decisions/061).
+  const how = isMultiSelect(p.kind.schema.properties[p.field])
+    ? t('list.anyOf')
+    : p.kind.meta.filters?.[p.field] === 'contains'
+      ? t('list.contains')
+      : t('list.is');
+  return (
+    <div className="flex flex-column gap-1">
+      <label htmlFor={id}>
+        {titleOf(p.kind, p.field)} <span className="text-600 text-sm">({how})</span>
+      </label>
+      <FilterInput kind={p.kind} field={p.field} id={id} value={p.value} onChange={p.onChange} />
+    </div>
+  );
+}
+
 /**
  * One filter's box: a list of choices picks from its choices as chips, as its form does (sent
  * comma-separated, decision 074); any other field is typed.
@@ -44,13 +68,7 @@ export function FieldFilterButton({ kind, value, onApply }: { kind: Kind; value:
   if (fields.length === 0) return null;
   const active = Object.keys(value).length > 0;
   const apply = (next: FieldFilters): void => {
-    onApply(
-      Object.fromEntries(
-        Object.entries(next)
-          .filter(([, v]) => v.trim() !== '')
-          .map(([k, v]) => [k, v.trim()]),
-      ),
-    );
+    onApply(trimmed(next));
     setOpen(false);
   };
   const footer = (
@@ -87,23 +105,9 @@ export function FieldFilterButton({ kind, value, onApply }: { kind: Kind; value:
               apply(draft);
             }}
           >
-            {fields.map((field) => {
-              const id = `filter-${field}`;
-              // A list of choices matches any of the choices picked (docs/decisions/061).
-              const how = isMultiSelect(kind.schema.properties[field])
-                ? t('list.anyOf')
-                : kind.meta.filters?.[field] === 'contains'
-                  ? t('list.contains')
-                  : t('list.is');
-              return (
-                <div key={field} className="flex flex-column gap-1">
-                  <label htmlFor={id}>
-                    {titleOf(kind, field)} <span className="text-600 text-sm">({how})</span>
-                  </label>
-                  <FilterInput kind={kind} field={field} id={id} value={draft[field] ?? ''} onChange={(v) => setDraft({ ...draft, [field]: v })} />
-                </div>
-              );
-            })}
+            {fields.map((field) => (
+              <FilterRow key={field} kind={kind} field={field} value={draft[field] ?? ''} onChange={(v) => setDraft({ ...draft, [field]: v })} />
+            ))}
             <button type="submit" hidden />
           </form>
         </Dialog>

@@ -10,7 +10,7 @@ import { whenIdle } from '../lib/idle';
 import { Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
 import { formForRecord, formSchema, uiSchema } from './form-schema';
-import { labelOf } from '../../shared/schema-evolution';
+import { labelOf, type FieldWarning } from '../../shared/schema-evolution';
 import { fill } from './registry';
 import { useRecordDetail } from './use-record-detail';
 import { ConflictDialog } from './conflict-dialog';
@@ -76,6 +76,32 @@ function shownValue(kind: Kind, field: string, value: unknown): string {
 }
 
 /**
+ * What the record holds beyond what its fields show: values saved under an earlier version of the
+ * form (docs/decisions/034), and each value the server says it keeps under another of a field's
+ * names and does not show (decisions 054 and 074), in the app's words.
+ */
+function StoredValueLines({ kind, warnings, kept: all }: { kind: Kind; warnings: { title: string }[]; kept: FieldWarning[] }) {
+  const { t } = useTranslation();
+  const kept = all.flatMap((w) => (w.kept ? [{ ...w, kept: w.kept }] : []));
+  return (
+    <>
+      {warnings.length > 0 && (
+        <div className="filter-banner" role="note" data-testid="earlier-version-line">
+          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
+          <span className="flex-1">{t('detail.earlierVersionLine', { fields: warnings.map((w) => w.title).join(', ') })}</span>
+        </div>
+      )}
+      {kept.map((w) => (
+        <div key={`${w.field}/${w.kept.key}`} className="filter-banner" role="note" data-testid="kept-value-line">
+          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
+          <span className="flex-1">{t('detail.keptValue', { title: w.title, key: w.kept.key, value: shownValue(kind, w.field, w.kept.value) })}</span>
+        </div>
+      ))}
+    </>
+  );
+}
+
+/**
  * The lines above the record that say what is true of it: a change parked in the outbox, a form
  * older than the server's, a record still waiting to be sent (or refused), values saved under an
  * earlier version of the form (docs/decisions/034).
@@ -97,8 +123,6 @@ function DetailLines({
   const navigate = useNavigate();
   const ready = c.state.status === 'ready' ? c.state : undefined;
   const waiting = ready?.waiting === true;
-  // The values the server keeps under another of a field's names and does not show (decision 054), as it names them.
-  const kept = c.editing ? [] : (ready?.warnings ?? []).flatMap((w) => (w.kept ? [{ ...w, kept: w.kept }] : []));
   return (
     <>
       {c.parked && !c.editing && (
@@ -134,18 +158,7 @@ function DetailLines({
           <Button label={t('detail.openOutbox')} link size="small" onClick={() => navigate('/outbox')} />
         </div>
       )}
-      {warnings.length > 0 && (
-        <div className="filter-banner" role="note" data-testid="earlier-version-line">
-          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
-          <span className="flex-1">{t('detail.earlierVersionLine', { fields: warnings.map((w) => w.title).join(', ') })}</span>
-        </div>
-      )}
-      {kept.map((w) => (
-        <div key={`${w.field}/${w.kept.key}`} className="filter-banner" role="note" data-testid="kept-value-line">
-          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
-          <span className="flex-1">{t('detail.keptValue', { title: w.title, key: w.kept.key, value: shownValue(kind, w.field, w.kept.value) })}</span>
-        </div>
-      ))}
+      <StoredValueLines kind={kind} warnings={warnings} kept={c.editing ? [] : (ready?.warnings ?? [])} />
     </>
   );
 }
