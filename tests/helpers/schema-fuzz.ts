@@ -247,12 +247,14 @@ async function saveAll(w: World, changed?: Field): Promise<void> {
   for (const id of w.ids) await w.edit(id, other, other.name);
 }
 
-/** Where a stored key is accounted for by the schema check: a hidden (removed) field's, or a kept value's. */
+/**
+ * Where a stored key is accounted for by the schema check alone: a hidden (removed) field's. A
+ * value kept under another of a property's names (the check's two values or kept value) must be
+ * in the read and the export too, in their warnings and keptValues (decisions 054 and 074).
+ */
 function namedByCheck(w: World, key: string): boolean {
   const kind = w.report?.kinds.find((k) => k.kind === 'probe');
-  return (kind?.findings ?? []).some(
-    (f) => (f.reason === 'removed' && f.field === key) || ((f.reason === 'conflict' || f.reason === 'kept') && f.values.has(key)),
-  );
+  return (kind?.findings ?? []).some((f) => f.reason === 'removed' && f.field === key);
 }
 
 /** Each of a record's live values is stored, and is in `shown` (a read, an export) or named by the check. */
