@@ -27,6 +27,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startVerdict } from './lib/start-gate.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 // The server loads .env too; it is read here first because SCHEMAS_DIR and CLIENT_DIR decide what
@@ -232,13 +233,14 @@ function schemasAccepted(snapshot, schemasHash, previous) {
   const check = checkSchemas(snapshot);
   const code = schemasHash.slice(0, 8);
   const confirmed = confirmation();
-  if (check.status === 0 || (check.status === 2 && confirmed === code)) {
+  const verdict = startVerdict(check.status, confirmed, code);
+  if (verdict === 'deploy') {
     if (check.status === 2) for (const line of check.output.split('\n')) console.warn(`Warning: ${line}`);
     if (check.status === 2) console.warn(`Confirmed (${code}): these schema files are deployed as the report above says.`);
     else if (check.output) console.log(check.output);
     return true;
   }
-  if (check.status !== 1 && check.status !== 2) {
+  if (verdict === 'fail') {
     console.error(`${check.output}\n\nThe schema check could not run (exit status ${check.status}); nothing was built or switched.`);
     process.exit(1);
   }

@@ -19,6 +19,8 @@ export interface FieldWarning {
   title: string;
   /** What is wrong, such as 'must be a number (got "C")' or 'is required'. */
   problem: string;
+  /** A value kept under another of the property's keys, not shown (keptValues): for the app's own words. */
+  kept?: { key: string; value: unknown };
 }
 
 /**
@@ -119,13 +121,22 @@ export function keptValues(kind: Pick<Kind, 'schema' | 'renamed'>, data: Data): 
   return out;
 }
 
+/** A kind's multi-selects (lists of choices), found once per schema. */
+const listsOf = new WeakMap<KindSchema, string[]>();
+function multiSelects(schema: KindSchema): string[] {
+  let out = listsOf.get(schema);
+  if (out === undefined) listsOf.set(schema, (out = Object.keys(schema.properties).filter((f) => isMultiSelect(schema.properties[f]))));
+  return out;
+}
+
 /**
  * Stored data as the app and the API see it: each property's value under its name (keysOf), the old
- * name it was read from left out; values kept under another of its keys stay under that key.
- * Returns the same object when nothing was renamed.
+ * name it was read from left out; values kept under another of its keys stay under that key; a
+ * multi-select's single value (stored while it was one choice) as a list of it (docs/decisions/074).
+ * Returns the same object when there is nothing to change. A write compares with what this returns,
+ * so a value read differently is not written back unless the write changed it (decision 054).
  */
 export function withRenames(kind: Pick<Kind, 'schema' | 'renamed'>, data: Data): Data {
-  if (kind.renamed.size === 0) return data;
   let out: Data | undefined;
   for (const field of new Set(kind.renamed.values())) {
     const holder = holderOf(kind, data, field);
@@ -133,6 +144,12 @@ export function withRenames(kind: Pick<Kind, 'schema' | 'renamed'>, data: Data):
     out ??= { ...data };
     out[field] = data[holder];
     delete out[holder];
+  }
+  for (const field of multiSelects(kind.schema)) {
+    const value = (out ?? data)[field];
+    if (value === undefined || Array.isArray(value) || isMissing(value)) continue;
+    out ??= { ...data };
+    out[field] = [value];
   }
   return out ?? data;
 }
@@ -237,7 +254,12 @@ export function isMissing(value: unknown): boolean {
 export function recordWarnings(kind: Pick<Kind, 'schema' | 'fields'>, record: Data & { [KEPT]?: KeptValue[] }): FieldWarning[] {
   const out: FieldWarning[] = [];
   for (const { field, key, value } of record[KEPT] ?? [])
-    out.push({ field, title: kind.schema.properties[field]?.title ?? field, problem: `also holds ${preview(value)} under '${key}', kept and not shown` });
+    out.push({
+      field,
+      title: kind.schema.properties[field]?.title ?? field,
+      problem: `also holds ${preview(value)} under '${key}', kept and not shown`,
+      kept: { key, value },
+    });
   const required = new Set(kind.schema.required ?? []);
   for (const field of kind.fields) {
     if (SCOPE_FIELDS.has(field)) continue;

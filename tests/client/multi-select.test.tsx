@@ -4,6 +4,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { SWRConfig } from 'swr';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RecordDetail } from '../../src/client/engine/record-detail';
+import { FieldFilterButton, type FieldFilters } from '../../src/client/engine/field-filters';
 import { registry } from '../../src/client/engine/registry';
 import type { Kind, KindSchema } from '../../src/shared/kind-types';
 import { toKind } from '../../src/shared/kinds';
@@ -81,5 +82,30 @@ describe('a list of choices', () => {
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ id: 5, version: 3, city: 'York' });
+  });
+});
+
+describe('the list filter of a list of choices', () => {
+  it('picks the choices as chips, by their labels, and asks for any of them', async () => {
+    const kind = withConditions();
+    kind.meta.filters = { ...kind.meta.filters, conditions: 'exact' };
+    const applied: FieldFilters[] = [];
+    render(<FieldFilterButton kind={kind} value={{ conditions: 'rain' }} onApply={(next) => applied.push(next)} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('(any of)')).toBeInTheDocument();
+    const chips = (): (string | null)[] => [...dialog.querySelectorAll('.p-chip-text, .p-multiselect-token-label')].map((n) => n.textContent);
+    expect(chips()).toEqual(['Rain']);
+    await user.click(dialog.querySelector('.p-multiselect-trigger') as HTMLElement);
+    const option = await waitFor(() => {
+      const found = [...document.querySelectorAll('li[role="option"]')].find((li) => li.textContent === 'Highway');
+      if (!(found instanceof HTMLElement)) throw new Error('the choices are not open');
+      return found;
+    });
+    await user.click(option);
+    await waitFor(() => expect(chips()).toEqual(['Rain', 'Highway']));
+    await user.click(within(dialog).getByRole('button', { name: 'Search' }));
+    expect(applied).toEqual([{ conditions: 'rain,highway' }]);
   });
 });

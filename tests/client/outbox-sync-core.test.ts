@@ -119,6 +119,18 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     expect(await outbox.list(owner)).toEqual([]);
   });
 
+  it('sends a create with the schema version of the form it was typed on, not of the app that sends it', async () => {
+    const owner = user();
+    const typed = item(owner, { schemasVersion: 'older-form' });
+    await outbox.add(typed);
+    const net = fakeNetwork({ 'POST /api/vtp/issueRecord': () => ok({ id: 1 }) });
+
+    await sendOutbox({ token: 't', owner, fetch: net.fetch });
+
+    // The server then adds no default for a field the older form never showed (decision 060).
+    expect(net.sent[0]?.headers['x-schemas-version']).toBe('older-form');
+  });
+
   it('parks an edit answered 409 as a conflict (never overwriting) and a 400 as refused, and goes on with the rest', async () => {
     const owner = user();
     const conflicted = item(owner, { op: 'update', recordId: 1, baseVersion: 1, values: { issueTitle: 'Mine' } });

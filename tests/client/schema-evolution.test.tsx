@@ -1,10 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fakeFetch, okInfo } from './fake-server';
 import { current, renderApp, signedIn } from './render';
 import { loadRecordForm } from '../../src/client/engine/use-record-form';
 import { outbox } from '../../src/client/outbox/store';
+import { applyLanguage } from '../../src/client/i18n';
 
 // Records saved under an earlier version of a schema file (docs/decisions/034), as the app shows
 // them: the kept value with a note, a retired choice still selectable, a save of another field
@@ -22,6 +23,7 @@ function open(path: string, routes: Routes) {
 }
 
 beforeAll(() => loadRecordForm(), 20_000);
+afterEach(() => applyLanguage('en'));
 
 describe('a record saved under an earlier version of its schema', () => {
   it('shows each value that no longer fits, kept, with a note under it and a line at the top', async () => {
@@ -35,6 +37,24 @@ describe('a record saved under an earlier version of its schema', () => {
     );
     // The sheet shows the retired choice by its label, marked.
     expect(screen.getByLabelText('Charge Type')).toHaveTextContent(/^Wireless \(retired\)/);
+  });
+
+  it.each([
+    ['en', `Charge Type also holds "Wireless" under 'chargeKind': kept, not shown`],
+    ['zh', '「Charge Type」还在“chargeKind”下保存着 "Wireless"：已保留，未显示'],
+  ] as const)('shows in view mode, in %s, each value the server says the record keeps and does not show', async (language, text) => {
+    await applyLanguage(language);
+    const kept = {
+      field: 'chargeType',
+      title: 'Charge Type',
+      problem: `also holds "Wireless" under 'chargeKind', kept and not shown`,
+      kept: { key: 'chargeKind', value: 'Wireless' },
+    };
+    const data = { ...CHARGING, chargeType: 'AC', odometer: 5 };
+    open('/data/charging/7', { 'GET /api/vtp/chargingRecord/7': () => ({ body: { code: 200, data, warnings: [kept] } }) });
+    expect(await screen.findByTestId('kept-value-line')).toHaveTextContent(text);
+    await userEvent.click(screen.getByRole('button', { name: language === 'en' ? 'Edit' : '编辑' }));
+    await waitFor(() => expect(screen.queryByTestId('kept-value-line')).toBeNull());
   });
 
   it('saves a change of another field, sending only that field, so the kept values stay', async () => {

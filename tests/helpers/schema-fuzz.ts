@@ -1,288 +1,225 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
-import { sql } from 'kysely';
-import { ALICE, ROOT, startServer, type DbTarget, type TestServer } from './server.js';
-import { buildRegistry } from '../../src/shared/kinds.js';
-import type { KindSchema } from '../../src/shared/kind-types.js';
-import { reportStoredData, type DataReport } from '../../src/server/schema-check/data-report.js';
-import { openStoredData } from '../../src/server/schema-check/stored-data.js';
+import * as XLSX from 'xlsx';
+import { World } from './schema-fuzz-world.js';
+import { COPY_PATH, PATH, type Field, type Json } from './schema-fuzz-files.js';
+import type { DbTarget } from './server.js';
+import { labelOf } from '../../src/shared/schema-evolution.js';
 
 // A generator of schema changes with records, edits and old-phone writes between them (issue 41):
 // random sequences run against the real server, restarted on one database after each change, and
 // after every step no stored value is lost (each is in a read, or named by the schema check), every
 // record lists, opens and saves a change of another field, a filter under any of a field's names
-// finds the record, and no answer is a 5xx.
-
-type Json = Record<string, any>;
-
-/** One field of the generated kind, as the admin's file declares it now. */
-interface Field {
-  name: string;
-  type: 'string' | 'integer';
-  old: string[];
-  winner?: 'new' | 'old';
-  required?: boolean;
-  /** Integer fields: values below it (stored before the limit) no longer fit. */
-  minimum?: number;
-  /** Text fields: a pattern every value the generator writes matches. */
-  pattern?: boolean;
-}
-
-/** The generated kind as a whole: its file's name and earlier names (a kind renamed), and its date field. */
-interface KindState {
-  stem: string;
-  old: string[];
-  dateField: 'refuelTime' | 'probeTime';
-}
+// finds the record, no answer is a 5xx, and the check's exit agrees with what a start does; at the
+// end of a sequence the day package (JSON and Excel) holds every value a read shows.
 
 /** What the generator does next; indices pick among what exists then (modulo), so shrinking keeps sequences valid. */
 export type Op =
   | { t: 'create'; fill: boolean[] }
   | { t: 'edit'; rec: number; field: number }
   | { t: 'oldPhone'; rec: number; field: number }
-  | { t: 'add' }
+  | { t: 'attach'; rec: number }
+  | { t: 'add'; choice?: boolean }
   | { t: 'remove'; field: number }
   | { t: 'rename'; field: number }
   | { t: 'merge'; a: number; b: number }
   | { t: 'renameOnto'; field: number; hidden: number }
+  | { t: 'swap'; a: number; b: number }
   | { t: 'winner'; field: number; old: boolean }
   | { t: 'retype'; field: number }
   | { t: 'require'; field: number }
   | { t: 'limit'; field: number }
   | { t: 'pattern'; field: number }
+  | { t: 'relabel'; field: number; choice: number }
+  | { t: 'retire'; field: number; choice: number }
+  | { t: 'multi'; field: number }
   | { t: 'dateField' }
-  | { t: 'renameKind' };
+  | { t: 'renameKind' }
+  | { t: 'copyKind' };
 
 const idx = fc.nat({ max: 7 });
 /** SCHEMA_FUZZ_WITHOUT=winner,retype leaves those ops out (a main that does not know x-renamedWinner yet, say). */
 const without = new Set((process.env['SCHEMA_FUZZ_WITHOUT'] ?? '').split(','));
+const op = <T extends Json>(t: Op['t'], fields: T, weight: number) => ({
+  arbitrary: fc.record({ t: fc.constant(t), ...fields }) as unknown as fc.Arbitrary<Op>,
+  weight: without.has(t) ? 0 : weight,
+});
 export const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { arbitrary: fc.record({ t: fc.constant('create' as const), fill: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }) }), weight: 3 },
-  { arbitrary: fc.record({ t: fc.constant('edit' as const), rec: idx, field: idx }), weight: 3 },
-  { arbitrary: fc.record({ t: fc.constant('oldPhone' as const), rec: idx, field: idx }), weight: 1 },
-  { arbitrary: fc.record({ t: fc.constant('add' as const) }), weight: 1 },
-  { arbitrary: fc.record({ t: fc.constant('remove' as const), field: idx }), weight: 1 },
-  { arbitrary: fc.record({ t: fc.constant('rename' as const), field: idx }), weight: 2 },
-  { arbitrary: fc.record({ t: fc.constant('merge' as const), a: idx, b: idx }), weight: 2 },
-  { arbitrary: fc.record({ t: fc.constant('renameOnto' as const), field: idx, hidden: idx }), weight: 2 },
-  { arbitrary: fc.record({ t: fc.constant('winner' as const), field: idx, old: fc.boolean() }), weight: without.has('winner') ? 0 : 1 },
-  { arbitrary: fc.record({ t: fc.constant('retype' as const), field: idx }), weight: 1 },
-  { arbitrary: fc.record({ t: fc.constant('require' as const), field: idx }), weight: 1 },
-  { arbitrary: fc.record({ t: fc.constant('limit' as const), field: idx }), weight: 1 },
-  { arbitrary: fc.record({ t: fc.constant('pattern' as const), field: idx }), weight: 1 },
-  { arbitrary: fc.record({ t: fc.constant('dateField' as const) }), weight: 1 },
-  { arbitrary: fc.record({ t: fc.constant('renameKind' as const) }), weight: 1 },
+  op('create', { fill: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }) }, 3),
+  op('edit', { rec: idx, field: idx }, 3),
+  op('oldPhone', { rec: idx, field: idx }, 1),
+  op('attach', { rec: idx }, 1),
+  op('add', { choice: fc.boolean() }, 2),
+  op('remove', { field: idx }, 1),
+  op('rename', { field: idx }, 2),
+  op('merge', { a: idx, b: idx }, 2),
+  op('renameOnto', { field: idx, hidden: idx }, 2),
+  op('swap', { a: idx, b: idx }, 1),
+  op('winner', { field: idx, old: fc.boolean() }, 1),
+  op('retype', { field: idx }, 1),
+  op('require', { field: idx }, 1),
+  op('limit', { field: idx }, 1),
+  op('pattern', { field: idx }, 1),
+  op('relabel', { field: idx, choice: idx }, 1),
+  op('retire', { field: idx, choice: idx }, 1),
+  op('multi', { field: idx }, 2),
+  op('dateField', {}, 1),
+  op('renameKind', {}, 1),
+  op('copyKind', {}, 1),
 );
 
-const PATH = '/api/vtp/probeRecord';
 const DAY = '2026-11-20';
+const pick = <T>(xs: T[], i: number): T | undefined => (xs.length === 0 ? undefined : xs[i % xs.length]);
 
-/** The generated kind's schema file: the fixed fields a kind needs, then the generated ones. */
-function probeSchema(fields: Field[], k: KindState): Json {
-  const base = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/fixtures/kinds/refuel.schema.json'), 'utf8')) as Json;
-  const meta = base['x-kind'] as Json;
-  Object.assign(meta, {
-    apiPath: '/vtp/probeRecord',
-    route: '/data/probe',
-    sortable: fields.filter((f) => f.type === 'integer').map((f) => f.name),
-    filters: Object.fromEntries(fields.filter((f) => f.type === 'string').map((f) => [f.name, 'exact'])),
-    card: { title: { text: 'Probe' }, lines: [{ label: 'Time', field: 'refuelTime', format: 'datetime-minute', fallback: 'N/A' }] },
-    packages: [{ route: 'download_ProbesFiles', label: 'Probes', noun: 'Probe' }],
-    dateField: k.dateField,
+/** A record written by a tester: creates (in the copied kind too, which must never show the original's), edits and old phones' edits. */
+async function write(w: World, op: Extract<Op, { t: 'create' | 'edit' | 'oldPhone' | 'attach' }>): Promise<string> {
+  if (op.t === 'attach') {
+    const id = pick(w.ids, op.rec);
+    return id === undefined ? 'skip' : `attach ${await w.attach(id)}`;
+  }
+  if (op.t !== 'create') {
+    const id = pick(w.ids, op.rec);
+    const field = pick(w.fields, op.field);
+    if (id === undefined || field === undefined) return 'skip';
+    // An old phone sends the value under the field's first old name, as its form named it.
+    const sentName = op.t === 'oldPhone' ? (field.old[0] ?? field.name) : field.name;
+    await w.edit(id, field, sentName);
+    return `${op.t} #${id} ${sentName}`;
+  }
+  const body: Json = { refuelTime: `${DAY} 08:00:00`, probeTime: '2026-11-21 09:00:00' };
+  const values = new Set<string>();
+  w.fields.forEach((f, i) => {
+    if (!op.fill[i % op.fill.length] && !f.required) return;
+    const v = w.fresh(f);
+    body[f.name] = v;
+    values.add(JSON.stringify(v));
   });
-  delete meta['dataPage'];
-  delete meta['attachments'];
-  delete meta['workspace'];
-  const props = base['properties'] as Json;
-  for (const name of ['station', 'litres', 'pricePerLitre', 'totalPrice', 'remark', 'attachmentFolder']) delete props[name];
-  props['probeTime'] = { title: 'Probe Time', type: 'string', format: 'datetime-text' };
-  for (const f of fields)
-    props[f.name] = {
-      title: `Field ${f.name}`,
-      type: f.type,
-      ...(f.old.length > 0 ? { 'x-renamedFrom': f.old } : {}),
-      ...(f.winner ? { 'x-renamedWinner': f.winner } : {}),
-      ...(f.minimum !== undefined && f.type === 'integer' ? { minimum: f.minimum } : {}),
-      ...(f.pattern && f.type === 'string' ? { pattern: '^v[0-9]+$', 'x-patternMessage': 'v and digits' } : {}),
-    };
-  const required = fields.filter((f) => f.required).map((f) => f.name);
-  return {
-    ...base,
-    $id: `${k.stem}.schema.json`,
-    title: 'Probe Record',
-    ...(k.old.length > 0 ? { 'x-renamedFrom': k.old } : {}),
-    ...(required.length > 0 ? { required } : {}),
+  const res = await w.request('POST', PATH, body);
+  if (res['code'] !== 200) throw new Error(`create refused: ${JSON.stringify(res)}`);
+  w.ids.push(res['data'].id as number);
+  w.live.set(res['data'].id as number, values);
+  if (w.kind.copy) {
+    const copy = await w.request('POST', COPY_PATH, { ...body, refuelTime: `${DAY} 07:00:00`, probeTime: '2026-11-21 07:00:00' });
+    if (copy['code'] !== 200) throw new Error(`create in the copy refused: ${JSON.stringify(copy)}`);
+  }
+  return `create ${JSON.stringify(body)}`;
+}
+
+/** A change of a field's name: renames, merges, a rename onto a removed name, and the two-release swap. Returns false where it does not apply. */
+async function rename(w: World, op: Extract<Op, { t: 'rename' | 'merge' | 'renameOnto' | 'swap' }>): Promise<boolean> {
+  const taken = (name: string): boolean => w.fields.some((f) => f.name === name || f.old.includes(name));
+  const moveTo = (f: Field, name: string): void => {
+    f.old = [f.name, ...f.old];
+    f.name = name;
   };
+  if (op.t === 'rename') {
+    const f = pick(w.fields, op.field);
+    if (f !== undefined) moveTo(f, `f${w.names++}`);
+    return f !== undefined;
+  }
+  if (op.t === 'renameOnto') {
+    // Onto a name removed earlier whose values are still stored (hidden).
+    const f = pick(w.fields, op.field);
+    const onto = pick(
+      w.hidden.filter((n) => !taken(n)),
+      op.hidden,
+    );
+    if (f === undefined || onto === undefined) return false;
+    w.hidden = w.hidden.filter((n) => n !== onto);
+    moveTo(f, onto);
+    return true;
+  }
+  const a = pick(w.fields, op.a);
+  const b = pick(w.fields, op.b);
+  if (a === undefined || b === undefined || a === b) return false;
+  if (op.t === 'merge') {
+    // Two fields of one kind of value; choices stay their field's own.
+    if (a.type !== b.type || a.choices || b.choices) return false;
+    a.old = [...a.old, b.name, ...b.old];
+    w.fields = w.fields.filter((f) => f !== b);
+    return true;
+  }
+  // The swap in two releases: a moves to a new name, then b takes a's name (a's old name freed).
+  const freed = a.name;
+  moveTo(a, `f${w.names++}`);
+  await w.restart();
+  await saveAll(w);
+  a.old = a.old.filter((n) => n !== freed);
+  if (a.old.length === 0) delete a.winner;
+  moveTo(b, freed);
+  return true;
 }
 
-/** The shipped schemas and the generated kind, in a new folder. */
-function writeSchemas(fields: Field[], k: KindState): { dir: string; schemas: Json } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtd-fuzz-'));
-  const schemas: Json = {};
-  for (const f of fs.readdirSync(path.join(ROOT, 'schemas')).filter((n) => n.endsWith('.schema.json')))
-    schemas[f.slice(0, -'.schema.json'.length)] = JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas', f), 'utf8'));
-  schemas[k.stem] = probeSchema(fields, k);
-  for (const [name, schema] of Object.entries(schemas)) fs.writeFileSync(path.join(dir, `${name}.schema.json`), JSON.stringify(schema, null, 2));
-  return { dir, schemas };
-}
-
-/** A run's world: the server on its database, the kind's fields, and every value a tester stored that nobody has changed since. */
-class World {
-  fields: Field[] = [{ name: 'f0', type: 'string', old: [] }];
-  kind: KindState = { stem: 'probe', old: [], dateField: 'refuelTime' };
-  /** Names removed from the schema whose values stay in the records (hidden), never reused as old names. */
-  hidden: string[] = [];
-  /** Record id -> the values stored in it that no write has replaced. */
-  live = new Map<number, Set<string | number>>();
-  ids: number[] = [];
-  names = 1;
-  tokens = 0;
-  s!: TestServer;
-  token = '';
-  schemas: Json = {};
-  report: DataReport | undefined;
-  readonly log: string[] = [];
-
-  constructor(private readonly target: DbTarget) {}
-
-  fresh(type: Field['type']): string | number {
-    this.tokens++;
-    return type === 'integer' ? 900_000 + this.tokens : `v${this.tokens}`;
-  }
-
-  async start(reuse?: { dataDir: string; schema: string }): Promise<void> {
-    const { dir, schemas } = writeSchemas(this.fields, this.kind);
-    this.schemas = schemas;
-    if (reuse) this.report = await this.check(reuse);
-    this.s = await startServer(this.target, { SCHEMAS_DIR: dir }, { keep: true, ...(reuse ? { reuse } : {}) });
-    this.token = await this.s.login(ALICE.username, ALICE.password);
-  }
-
-  async check(storage: { dataDir: string; schema: string }): Promise<DataReport> {
-    const store = await openStoredData({
-      dataDir: storage.dataDir,
-      databaseUrl: this.target.url,
-      databaseSchema: this.target.url ? storage.schema : undefined,
-    });
-    if ('none' in store) throw new Error(store.none);
-    try {
-      return await reportStoredData(buildRegistry(this.schemas as Record<string, KindSchema>), store);
-    } finally {
-      await store.close();
+/** A change of what a field holds: type, required, limit, pattern, its choices' labels and retirement, one choice or a list. */
+function reshape(w: World, op: Extract<Op, { t: 'retype' | 'require' | 'limit' | 'pattern' | 'relabel' | 'retire' | 'multi' | 'winner' }>): boolean {
+  const f = pick(w.fields, op.field);
+  if (f === undefined) return false;
+  switch (op.t) {
+    case 'winner':
+      if (f.old.length === 0) return false;
+      f.winner = op.old ? 'old' : 'new';
+      return true;
+    case 'retype':
+      if (f.choices) return false;
+      f.type = f.type === 'string' ? 'integer' : 'string';
+      return true;
+    case 'require':
+      f.required = !f.required;
+      return true;
+    case 'limit':
+      // Values stored so far fall below it; new ones (fresh() counts up) fit.
+      if (f.type !== 'integer') return false;
+      f.minimum = 900_000 + w.tokens + 1;
+      return true;
+    case 'pattern':
+      if (f.type !== 'string' || f.choices) return false;
+      f.pattern = !f.pattern;
+      return true;
+    case 'multi':
+      if (!f.choices) return false;
+      f.multi = !f.multi;
+      return true;
+    default: {
+      const c = pick(f.choices ?? [], op.choice);
+      if (c === undefined || f.choices === undefined || f.labels === undefined) return false;
+      if (op.t === 'relabel') f.labels[c] = `L${c}-${w.names++}`;
+      else {
+        // Retired: no longer offered; a new choice takes its place so that the form still offers some.
+        f.choices = [...f.choices.filter((x) => x !== c), `${c}r`];
+        f.retired = [...(f.retired ?? []), c];
+        f.labels[`${c}r`] = `L${c}r`;
+      }
+      return true;
     }
-  }
-
-  /** A schema change: the server restarts on the same database with the changed files. */
-  async restart(): Promise<void> {
-    const storage = this.s.storage;
-    await this.close();
-    await this.start(storage);
-  }
-
-  async close(): Promise<void> {
-    await this.s.close();
-    if (this.s.serverErrors.length > 0) throw new Error(`5xx answers: ${this.s.serverErrors.join(', ')}`);
-  }
-
-  async request(method: string, url: string, body?: Json): Promise<Json> {
-    const res = await this.s.request(method, url, { token: this.token, ...(body ? { body } : {}) });
-    if (res.status >= 500) throw new Error(`${method} ${url} -> ${res.status} ${JSON.stringify(res.body)}`);
-    return { status: res.status, ...(res.body as Json) };
-  }
-
-  /** The record as the API answers it (data and warnings). */
-  async read(id: number): Promise<Json> {
-    const got = await this.request('GET', `${PATH}/${id}`);
-    if (got['status'] !== 200) throw new Error(`GET ${id} -> ${got['status']} ${JSON.stringify(got)}`);
-    return got;
-  }
-
-  async stored(id: number): Promise<Json> {
-    const { rows } = await sql<{ data: string }>`SELECT data FROM rec_probe WHERE id = ${id}`.execute(this.s.app.db.kysely);
-    return JSON.parse(rows[0]?.data ?? 'null') as Json;
   }
 }
 
 /** Runs one op on the world; returns a line for the failing sequence's log. */
 async function apply(w: World, op: Op): Promise<string> {
-  const pick = <T>(xs: T[], i: number): T | undefined => (xs.length === 0 ? undefined : xs[i % xs.length]);
-  const field = 'field' in op ? pick(w.fields, op.field) : undefined;
-  const taken = (name: string): boolean => w.fields.some((f) => f.name === name || f.old.includes(name));
   switch (op.t) {
-    case 'create': {
-      const body: Json = { refuelTime: `${DAY} 08:00:00`, probeTime: '2026-11-21 09:00:00' };
-      const values = new Set<string | number>();
-      w.fields.forEach((f, i) => {
-        if (!op.fill[i % op.fill.length] && !f.required) return;
-        const v = w.fresh(f.type);
-        body[f.name] = v;
-        values.add(v);
-      });
-      const res = await w.request('POST', PATH, body);
-      if (res['code'] !== 200) throw new Error(`create refused: ${JSON.stringify(res)}`);
-      w.ids.push(res['data'].id as number);
-      w.live.set(res['data'].id as number, values);
-      return `create ${JSON.stringify(body)}`;
-    }
+    case 'create':
     case 'edit':
-    case 'oldPhone': {
-      const id = pick(w.ids, op.rec);
-      if (id === undefined || field === undefined) return 'skip';
-      // An old phone sends the value under the field's first old name, as its form named it.
-      const sentName = op.t === 'oldPhone' ? (field.old[0] ?? field.name) : field.name;
-      await edit(w, id, field, sentName);
-      return `${op.t} #${id} ${sentName}`;
+    case 'oldPhone':
+    case 'attach':
+      return write(w, op);
+    case 'add': {
+      const name = `f${w.names++}`;
+      const choices = op.choice ? ['a', 'b', 'c'].map((c) => `${name}${c}`) : undefined;
+      w.fields.push({ name, type: 'string', old: [], ...(choices ? { choices, labels: Object.fromEntries(choices.map((c) => [c, `L${c}`])) } : {}) });
+      break;
     }
-    case 'add':
-      w.fields.push({ name: `f${w.names++}`, type: 'string', old: [] });
+    case 'remove': {
+      const f = pick(w.fields, op.field);
+      if (f === undefined || w.fields.length === 1) return 'skip';
+      w.fields = w.fields.filter((x) => x !== f);
+      w.hidden.push(f.name);
       break;
-    case 'remove':
-      if (field === undefined || w.fields.length === 1) return 'skip';
-      w.fields = w.fields.filter((f) => f !== field);
-      w.hidden.push(field.name);
-      break;
+    }
     case 'rename':
-      if (field === undefined) return 'skip';
-      field.old = [field.name, ...field.old];
-      field.name = `f${w.names++}`;
-      break;
-    case 'merge': {
-      const a = pick(w.fields, op.a);
-      const b = pick(w.fields, op.b);
-      if (a === undefined || b === undefined || a === b || a.type !== b.type) return 'skip';
-      a.old = [...a.old, b.name, ...b.old];
-      w.fields = w.fields.filter((f) => f !== b);
-      break;
-    }
-    case 'renameOnto': {
-      // Onto a name removed earlier whose values are still stored (hidden).
-      const onto = pick(
-        w.hidden.filter((n) => !taken(n)),
-        op.hidden,
-      );
-      if (field === undefined || onto === undefined) return 'skip';
-      w.hidden = w.hidden.filter((n) => n !== onto);
-      field.old = [field.name, ...field.old];
-      field.name = onto;
-      break;
-    }
-    case 'winner':
-      if (field === undefined || field.old.length === 0) return 'skip';
-      field.winner = op.old ? 'old' : 'new';
-      break;
-    case 'retype':
-      if (field === undefined) return 'skip';
-      field.type = field.type === 'string' ? 'integer' : 'string';
-      break;
-    case 'require':
-      if (field === undefined) return 'skip';
-      field.required = !field.required;
-      break;
-    case 'pattern':
-      if (field === undefined || field.type !== 'string') return 'skip';
-      field.pattern = !field.pattern;
+    case 'merge':
+    case 'renameOnto':
+    case 'swap':
+      if (!(await rename(w, op))) return 'skip';
       break;
     case 'dateField':
       // The server lists the records by the other date (decision 073: through its own index).
@@ -293,47 +230,77 @@ async function apply(w: World, op: Op): Promise<string> {
       w.kind.old = [w.kind.stem, ...w.kind.old];
       w.kind.stem = `probe${w.names++}`;
       break;
-    case 'limit':
-      // Values stored so far fall below it; new ones (fresh() counts up) fit.
-      if (field === undefined || field.type !== 'integer') return 'skip';
-      field.minimum = 900_000 + w.tokens + 1;
+    case 'copyKind':
+      if (w.kind.copy) return 'skip';
+      w.kind.copy = true;
       break;
+    default:
+      if (!reshape(w, op)) return 'skip';
   }
   await w.restart();
   return `${op.t} -> ${JSON.stringify(w.fields)}`;
 }
 
-/** Sets one field of a record to a new value; the value it showed is the one replaced. */
-async function edit(w: World, id: number, field: Field, sentName: string): Promise<void> {
-  const before = await w.read(id);
-  const v = w.fresh(field.type);
-  const res = await w.request('PUT', PATH, { id, version: before['data'].version, [sentName]: v });
-  if (res['code'] !== 200) throw new Error(`save of ${sentName} on #${id} refused: ${JSON.stringify(res)}`);
-  const live = w.live.get(id) as Set<string | number>;
-  const shown = before['data'][field.name] as string | number | undefined;
-  if (shown !== undefined) live.delete(shown);
-  live.add(v);
+/** Another field's save (than the one changed, where there is one), on every record, after a change: values kept (checked next). */
+async function saveAll(w: World, changed?: Field): Promise<void> {
+  const other = w.fields.filter((f) => f !== changed).at(-1) ?? (w.fields.at(-1) as Field);
+  for (const id of w.ids) await w.edit(id, other, other.name);
 }
 
-/** Where a stored key is accounted for by the schema check: a hidden (removed) field's, or a kept value's. */
+/**
+ * Where a stored key is accounted for by the schema check alone: a hidden (removed) field's. A
+ * value kept under another of a property's names (the check's two values or kept value) must be
+ * in the read and the export too, in their warnings and keptValues (decisions 054 and 074).
+ */
 function namedByCheck(w: World, key: string): boolean {
   const kind = w.report?.kinds.find((k) => k.kind === 'probe');
-  return (kind?.findings ?? []).some(
-    (f) => (f.reason === 'removed' && f.field === key) || ((f.reason === 'conflict' || f.reason === 'kept') && f.values.has(key)),
-  );
+  return (kind?.findings ?? []).some((f) => f.reason === 'removed' && f.field === key);
 }
+
+/** Each of a record's live values is stored, and is in `shown` (a read, an export) or named by the check. */
+async function accounted(w: World, id: number, shown: string, where: string): Promise<void> {
+  const stored = await w.stored(id);
+  for (const v of w.live.get(id) ?? []) {
+    const key = Object.keys(stored).find((k) => JSON.stringify(stored[k]) === v);
+    if (key === undefined) throw new Error(`#${id}: the stored value ${v} is gone (row ${JSON.stringify(stored)})`);
+    if (!shown.includes(v) && !namedByCheck(w, key)) throw new Error(`#${id}: ${v} under '${key}' is neither in ${where} (${shown}) nor named by the check`);
+  }
+}
+
+/** A filter under each of a field's names finds the record by the value it shows (a list: by one of its choices). */
+async function filtersFind(w: World, id: number, data: Json): Promise<void> {
+  for (const f of w.fields.filter((x) => x.type === 'string')) {
+    const value = data[f.name] as unknown;
+    // A multi-select is answered as a list, a single value stored while it was one choice too (decision 074).
+    if (f.multi && value !== undefined && !Array.isArray(value))
+      throw new Error(`#${id}: ${f.name} is a list of choices, answered as ${JSON.stringify(value)}`);
+    const asked = f.multi ? (Array.isArray(value) ? (value[0] as string | undefined) : undefined) : typeof value === 'string' ? value : undefined;
+    if (asked === undefined) continue;
+    for (const name of [f.name, ...f.old]) {
+      const found = await w.request('GET', `${PATH}/list?pageSize=1000&${name}=${encodeURIComponent(asked)}`);
+      if (found['code'] !== 200 || !(found['rows'] as Json[]).some((r) => r['id'] === id))
+        throw new Error(`#${id}: a filter ${name}=${asked} does not find it: ${JSON.stringify(found).slice(0, 300)}`);
+    }
+  }
+}
+
+const dayOf = (w: World): string => (w.kind.dateField === 'refuelTime' ? DAY : '2026-11-21');
 
 /** The invariants, after every step. */
 async function invariants(w: World): Promise<void> {
-  const storage = w.s.storage;
-  w.report = await w.check(storage);
+  w.report = await w.check(w.s.storage);
   const list = await w.request('GET', `${PATH}/list?pageSize=1000`);
   if (list['code'] !== 200) throw new Error(`list -> ${JSON.stringify(list)}`);
   const listed = new Set((list['rows'] as Json[]).map((r) => r['id'] as number));
   // The day of the kind's date field lists every record (by whichever field is the kind's now).
-  const day = w.kind.dateField === 'refuelTime' ? DAY : '2026-11-21';
+  const day = dayOf(w);
   const onDay = await w.request('GET', `${PATH}/list?pageSize=1000&params[beginRefuelTime]=${day}&params[endRefuelTime]=${day}`);
   if (onDay['total'] !== w.ids.length) throw new Error(`${day} (${w.kind.dateField}) lists ${String(onDay['total'])} of ${w.ids.length} records`);
+  // A copied kind has its own records: none of the original's.
+  if (w.kind.copy) {
+    const copies = await w.request('GET', `${COPY_PATH}/list?pageSize=1000`);
+    if ((copies['rows'] as Json[]).some((r) => r['refuelTime'] === `${DAY} 08:00:00`)) throw new Error(`the copied kind lists the original's records`);
+  }
   // A sort under any name of a sortable field answers, as the field's own name does.
   for (const f of w.fields.filter((x) => x.type === 'integer'))
     for (const name of [f.name, ...f.old]) {
@@ -344,26 +311,46 @@ async function invariants(w: World): Promise<void> {
   for (const id of w.ids) {
     if (!listed.has(id)) throw new Error(`#${id} is not listed`);
     const got = await w.read(id);
-    const shown = JSON.stringify([got['data'], got['warnings'] ?? []]);
-    const stored = await w.stored(id);
-    for (const v of w.live.get(id) ?? []) {
-      const key = Object.keys(stored).find((k) => stored[k] === v);
-      if (key === undefined) throw new Error(`#${id}: the stored value ${JSON.stringify(v)} is gone (row ${JSON.stringify(stored)})`);
-      if (!shown.includes(JSON.stringify(v)) && !namedByCheck(w, key))
-        throw new Error(`#${id}: ${JSON.stringify(v)} under '${key}' is neither shown (${shown}) nor named by the check`);
-    }
-    // A filter under each of a text field's names finds the record by the value it shows.
-    for (const f of w.fields.filter((x) => x.type === 'string' && typeof got['data'][x.name] === 'string')) {
-      for (const name of [f.name, ...f.old]) {
-        const found = await w.request('GET', `${PATH}/list?pageSize=1000&${name}=${encodeURIComponent(got['data'][f.name] as string)}`);
-        if (found['code'] !== 200 || !(found['rows'] as Json[]).some((r) => r['id'] === id))
-          throw new Error(`#${id}: a filter ${name}=${String(got['data'][f.name])} does not find it: ${JSON.stringify(found).slice(0, 300)}`);
-      }
+    // Shown: the data, and the values its warnings say it keeps (as the app shows them, decision 074).
+    const kept = ((got['warnings'] ?? []) as Json[]).map((x) => x['kept']?.value as unknown);
+    await accounted(w, id, JSON.stringify([got['data'], kept]), 'the read');
+    await filtersFind(w, id, got['data'] as Json);
+  }
+}
+
+/** At the end of a sequence: the day package ships every record, each live value in its JSON or named by the check, and its sheet shows what a read shows. */
+async function exportsHold(w: World): Promise<void> {
+  if (w.ids.length === 0) return;
+  w.report = await w.check(w.s.storage);
+  const files = await w.dayPackage('download_ProbesFiles', dayOf(w));
+  // Each record's files ship with it, whatever was renamed since; the copied kind's records, which have the same ids, ship none of them.
+  for (const [id, names] of w.files)
+    for (const name of names)
+      if (!files.some((f) => f.name.endsWith(`/Probe_${id}/${name}`)))
+        throw new Error(`#${id}: ${name} is not in the day package (${files.map((f) => f.name).join(', ')})`);
+  const copied = w.kind.copy ? await w.dayPackage('download_ProbeCopiesFiles', dayOf(w)) : [];
+  const leaked = copied.filter((f) => f.name.startsWith('attachments/'));
+  if (leaked.length > 0) throw new Error(`the copied kind's package ships ${leaked.map((f) => f.name).join(', ')}`);
+  const records = JSON.parse(files.find((f) => f.name.endsWith('.json'))?.bytes.toString('utf8') ?? '[]') as Json[];
+  const book = XLSX.read(files.find((f) => f.name.endsWith('.xlsx'))?.bytes, { type: 'buffer' });
+  const sheet = JSON.stringify(XLSX.utils.sheet_to_json(book.Sheets[book.SheetNames[0] as string] as XLSX.WorkSheet, { header: 1 }));
+  const props = (w.schemas[w.kind.stem] as Json)['properties'] as Json;
+  for (const id of w.ids) {
+    const entry = records.find((r) => r['id'] === id);
+    if (entry === undefined) throw new Error(`#${id} is not in the day package (${records.length} records)`);
+    await accounted(w, id, JSON.stringify(entry), 'the day package');
+    const data = (await w.read(id))['data'] as Json;
+    for (const f of w.fields) {
+      const value = data[f.name] as unknown;
+      if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
+      const cell = labelOf(props[f.name], value);
+      const text = typeof value === 'number' ? String(value) : JSON.stringify(cell);
+      if (!sheet.includes(text)) throw new Error(`#${id}: ${f.name} = ${JSON.stringify(value)} is not in the package's sheet as ${text}`);
     }
   }
 }
 
-/** One generated sequence on a fresh database: start, then each op and the invariants after it. */
+/** One generated sequence on a fresh database: start, then each op and the invariants after it, and the exports at the end. */
 export async function runSequence(target: DbTarget, ops: Op[]): Promise<void> {
   const w = new World(target);
   await w.start();
@@ -372,11 +359,10 @@ export async function runSequence(target: DbTarget, ops: Op[]): Promise<void> {
       const line = await apply(w, op);
       w.log.push(line);
       if (line === 'skip') continue;
-      // Another field's save, on every record, after every change: values kept (checked next).
-      if (op.t !== 'create' && op.t !== 'edit' && op.t !== 'oldPhone')
-        for (const id of w.ids) await edit(w, id, w.fields[w.fields.length - 1] as Field, (w.fields[w.fields.length - 1] as Field).name);
+      if (!['create', 'edit', 'oldPhone', 'attach'].includes(op.t)) await saveAll(w, 'field' in op ? pick(w.fields, op.field) : undefined);
       await invariants(w);
     }
+    await exportsHold(w);
   } catch (e) {
     throw new Error(`${(e as Error).message}\n  after: ${w.log.join('\n         ')}`, { cause: e });
   } finally {

@@ -9,6 +9,7 @@ import { opArb, runSequence } from '../helpers/schema-fuzz.js';
 const runs = Number(process.env['SCHEMA_FUZZ_RUNS'] ?? 5);
 const seedText = process.env['SCHEMA_FUZZ_SEED'] ?? '41';
 const seed = seedText === 'random' ? Date.now() % 2 ** 31 : Number(seedText);
+const ALL = [true, true, true, true, true, true, true, true];
 const timeout = Number(process.env['SCHEMA_FUZZ_TIMEOUT_S'] ?? 150) * 1000;
 
 describe.each(dbTargets())('schema changes generated on $name', (target) => {
@@ -24,7 +25,17 @@ describe.each(dbTargets())('schema changes generated on $name', (target) => {
           verbose: 1,
           // The merge that lost a value on save (issue 41), always tried first: two fields with
           // values in one record, merged, then another field saved.
-          examples: [[[{ t: 'add' }, { t: 'create', fill: [true, true, true, true, true, true, true, true] }, { t: 'merge', a: 0, b: 1 }]]],
+          // And a choice made a list of choices: the record's one choice is answered as a list of one.
+          examples: [
+            [[{ t: 'add' }, { t: 'create', fill: ALL }, { t: 'merge', a: 0, b: 1 }]],
+            [
+              [
+                { t: 'add', choice: true },
+                { t: 'create', fill: ALL },
+                { t: 'multi', field: 1 },
+              ],
+            ],
+          ],
         },
       );
     },

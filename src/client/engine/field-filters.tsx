@@ -5,7 +5,9 @@ import { InputText } from 'primereact/inputtext';
 import { useTranslation } from 'react-i18next';
 import type { Kind } from '../../shared/kind-types';
 import { fieldTitle, kindText } from '../i18n/kind-texts';
-import { isMultiSelect } from '../../shared/field-vocabulary';
+import { choicesOf, isMultiSelect } from '../../shared/field-vocabulary';
+import { labelOf } from '../../shared/schema-evolution';
+import { ChoiceChips } from './widgets/chips';
 
 /** Filter values by field, as the list sends them (plain query parameters); empty ones are left out. */
 export type FieldFilters = Record<string, string>;
@@ -16,6 +18,42 @@ const titleOf = (kind: Kind, field: string): string => fieldTitle(kind, field);
 export function filterFields(kind: Kind): string[] {
   const declared = kind.meta.filters ?? {};
   return kind.fields.filter((f) => f in declared);
+}
+
+/** The filters as the list sends them: each value trimmed, empty ones left out. */
+const trimmed = (filters: FieldFilters): FieldFilters =>
+  Object.fromEntries(Object.entries(filters).flatMap(([k, v]) => (v.trim() === '' ? [] : [[k, v.trim()]])));
+
+/** One filter: its field's title, how it matches, and its box. */
+function FilterRow(p: { kind: Kind; field: string; value: string; onChange: (next: string) => void }) {
+  const { t } = useTranslation();
+  const id = `filter-${p.field}`;
+  // A list of choices matches any of the choices picked (docs/decisions/061).
+  const how = isMultiSelect(p.kind.schema.properties[p.field])
+    ? t('list.anyOf')
+    : p.kind.meta.filters?.[p.field] === 'contains'
+      ? t('list.contains')
+      : t('list.is');
+  return (
+    <div className="flex flex-column gap-1">
+      <label htmlFor={id}>
+        {titleOf(p.kind, p.field)} <span className="text-600 text-sm">({how})</span>
+      </label>
+      <FilterInput kind={p.kind} field={p.field} id={id} value={p.value} onChange={p.onChange} />
+    </div>
+  );
+}
+
+/**
+ * One filter's box: a list of choices picks from its choices as chips, as its form does (sent
+ * comma-separated, decision 074); any other field is typed.
+ */
+function FilterInput(p: { kind: Kind; field: string; id: string; value: string; onChange: (next: string) => void }) {
+  const prop = p.kind.schema.properties[p.field];
+  if (!isMultiSelect(prop)) return <InputText id={p.id} value={p.value} onChange={(e) => p.onChange(e.target.value)} />;
+  const choices = (choicesOf(prop) ?? []).map((value) => ({ value, label: labelOf({ ...prop, type: 'string' }, value) }));
+  const chosen = p.value.split(',').filter((v) => v !== '');
+  return <ChoiceChips id={p.id} value={chosen} choices={choices} onChange={(next) => p.onChange((next ?? []).join(','))} />;
 }
 
 /**
@@ -30,13 +68,7 @@ export function FieldFilterButton({ kind, value, onApply }: { kind: Kind; value:
   if (fields.length === 0) return null;
   const active = Object.keys(value).length > 0;
   const apply = (next: FieldFilters): void => {
-    onApply(
-      Object.fromEntries(
-        Object.entries(next)
-          .filter(([, v]) => v.trim() !== '')
-          .map(([k, v]) => [k, v.trim()]),
-      ),
-    );
+    onApply(trimmed(next));
     setOpen(false);
   };
   const footer = (
@@ -73,23 +105,9 @@ export function FieldFilterButton({ kind, value, onApply }: { kind: Kind; value:
               apply(draft);
             }}
           >
-            {fields.map((field) => {
-              const id = `filter-${field}`;
-              // A list of choices matches any of the choices typed, comma-separated (docs/decisions/061).
-              const how = isMultiSelect(kind.schema.properties[field])
-                ? t('list.anyOf')
-                : kind.meta.filters?.[field] === 'contains'
-                  ? t('list.contains')
-                  : t('list.is');
-              return (
-                <div key={field} className="flex flex-column gap-1">
-                  <label htmlFor={id}>
-                    {titleOf(kind, field)} <span className="text-600 text-sm">({how})</span>
-                  </label>
-                  <InputText id={id} value={draft[field] ?? ''} onChange={(e) => setDraft({ ...draft, [field]: e.target.value })} />
-                </div>
-              );
-            })}
+            {fields.map((field) => (
+              <FilterRow key={field} kind={kind} field={field} value={draft[field] ?? ''} onChange={(v) => setDraft({ ...draft, [field]: v })} />
+            ))}
             <button type="submit" hidden />
           </form>
         </Dialog>
@@ -103,7 +121,11 @@ export function FieldFilterBanner({ kind, value, onClear }: { kind: Kind; value:
   const { t } = useTranslation();
   const entries = Object.entries(value);
   if (entries.length === 0) return null;
-  const text = entries.map(([field, v]) => `${titleOf(kind, field)}: ${v}`).join(', ');
+  const shown = (field: string, v: string): string => {
+    const prop = kind.schema.properties[field];
+    return isMultiSelect(prop) ? labelOf(prop, v.split(',')) : v;
+  };
+  const text = entries.map(([field, v]) => `${titleOf(kind, field)}: ${shown(field, v)}`).join(', ');
   return (
     <div className="filter-banner" role="status">
       <i className="pi pi-search text-primary" aria-hidden="true" />

@@ -1,6 +1,7 @@
 import type { Kind } from '../../shared/kind-types';
 import { folderField } from '../../shared/attachments';
 import { storage } from '../lib/storage';
+import { BUILT_SCHEMAS_VERSION } from '../api/form-version';
 import type { Values } from './record-edits';
 
 /** Keeps a change on the phone to be sent when the network returns (outbox/); loaded only when needed. */
@@ -28,6 +29,7 @@ export async function keepForSync(
     ...(typed !== undefined ? { typed } : {}),
     ...(baseVersion !== undefined ? { baseVersion } : {}),
     ...(op === 'create' ? { folderField: folderField(kind) ?? null } : {}),
+    ...(op === 'create' && BUILT_SCHEMAS_VERSION !== '' ? { schemasVersion: BUILT_SCHEMAS_VERSION } : {}),
     createdAt: Date.now(),
     attempts: 0,
     state: 'waiting',

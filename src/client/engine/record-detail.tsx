@@ -9,7 +9,8 @@ import type { Kind } from '../../shared/kind-types';
 import { whenIdle } from '../lib/idle';
 import { Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
-import { EARLIER_VERSION, formForRecord, formSchema, uiSchema } from './form-schema';
+import { formForRecord, formSchema, uiSchema } from './form-schema';
+import { labelOf, type FieldWarning } from '../../shared/schema-evolution';
 import { fill } from './registry';
 import { useRecordDetail } from './use-record-detail';
 import { ConflictDialog } from './conflict-dialog';
@@ -68,12 +69,56 @@ function DetailActions({ outdated, onRefresh, onEdit, onUpdate }: { outdated: bo
   );
 }
 
+/** A kept value as the sheet would show it: a choice by its label, a text in quotes, else as stored. */
+function shownValue(kind: Kind, field: string, value: unknown): string {
+  const text = labelOf(kind.schema.properties[field], value);
+  return typeof value === 'string' && text === value ? `"${value}"` : text;
+}
+
+/**
+ * What the record holds beyond what its fields show: values saved under an earlier version of the
+ * form (docs/decisions/034), and each value the server says it keeps under another of a field's
+ * names and does not show (decisions 054 and 074), in the app's words.
+ */
+function StoredValueLines({ kind, warnings, kept: all }: { kind: Kind; warnings: { title: string }[]; kept: FieldWarning[] }) {
+  const { t } = useTranslation();
+  const kept = all.flatMap((w) => (w.kept ? [{ ...w, kept: w.kept }] : []));
+  return (
+    <>
+      {warnings.length > 0 && (
+        <div className="filter-banner" role="note" data-testid="earlier-version-line">
+          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
+          <span className="flex-1">{t('detail.earlierVersionLine', { fields: warnings.map((w) => w.title).join(', ') })}</span>
+        </div>
+      )}
+      {kept.map((w) => (
+        <div key={`${w.field}/${w.kept.key}`} className="filter-banner" role="note" data-testid="kept-value-line">
+          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
+          <span className="flex-1">{t('detail.keptValue', { title: w.title, key: w.kept.key, value: shownValue(kind, w.field, w.kept.value) })}</span>
+        </div>
+      ))}
+    </>
+  );
+}
+
 /**
  * The lines above the record that say what is true of it: a change parked in the outbox, a form
  * older than the server's, a record still waiting to be sent (or refused), values saved under an
  * earlier version of the form (docs/decisions/034).
  */
-function DetailLines({ detail: c, outdated, onUpdate, warnings }: { detail: Detail; outdated: boolean; onUpdate: () => void; warnings: { title: string }[] }) {
+function DetailLines({
+  kind,
+  detail: c,
+  outdated,
+  onUpdate,
+  warnings,
+}: {
+  kind: Kind;
+  detail: Detail;
+  outdated: boolean;
+  onUpdate: () => void;
+  warnings: { title: string }[];
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const ready = c.state.status === 'ready' ? c.state : undefined;
@@ -113,14 +158,7 @@ function DetailLines({ detail: c, outdated, onUpdate, warnings }: { detail: Deta
           <Button label={t('detail.openOutbox')} link size="small" onClick={() => navigate('/outbox')} />
         </div>
       )}
-      {warnings.length > 0 && (
-        <div className="filter-banner" role="note" data-testid="earlier-version-line">
-          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
-          <span className="flex-1">
-            {EARLIER_VERSION}: {warnings.map((w) => w.title).join(', ')}. Kept as they are until someone changes them.
-          </span>
-        </div>
-      )}
+      <StoredValueLines kind={kind} warnings={warnings} kept={c.editing ? [] : (ready?.warnings ?? [])} />
     </>
   );
 }
@@ -244,7 +282,7 @@ export function RecordDetail({
     <div className="page">
       <PageHeader title={title} back={goBack} actions={actions} />
       {c.state.status === 'ready' && c.state.offlineSince !== undefined && <OfflineLine since={c.state.offlineSince} />}
-      <DetailLines detail={c} outdated={outdated} onUpdate={update} warnings={c.isNew ? [] : form.warnings} />
+      <DetailLines kind={kind} detail={c} outdated={outdated} onUpdate={update} warnings={c.isNew ? [] : form.warnings} />
       <KeptEdits left={c.left} kept={c.kept} editing={c.editing} onDiscard={c.discardKept} />
       {topSections.map((Section, i) => (
         <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} reload={c.reload} />

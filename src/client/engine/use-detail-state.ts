@@ -3,6 +3,7 @@ import { t } from '../i18n';
 import { kindText } from '../i18n/kind-texts';
 import { rememberedRecord } from '../api/recent-records';
 import type { Kind } from '../../shared/kind-types';
+import type { FieldWarning } from '../../shared/schema-evolution';
 import { useToast } from '../ui/toast';
 import { drafts, type Draft } from './drafts';
 import { newRecordValues } from './form-schema';
@@ -14,7 +15,9 @@ import type { FieldErrors } from './server-errors';
  * server refused it when the sync sent it (its message), so it waits for the tester, not the network.
  */
 export type DetailState =
-  { status: 'loading' } | { status: 'notFound' } | { status: 'ready'; record: Values; offlineSince?: number; waiting?: boolean; notSent?: string };
+  | { status: 'loading' }
+  | { status: 'notFound' }
+  | { status: 'ready'; record: Values; offlineSince?: number; waiting?: boolean; notSent?: string; warnings?: FieldWarning[] };
 
 /** A message of the kind (x-kind.messages) in the language on screen; undefined where the kind has none. */
 export function kindMessage(kind: Kind) {

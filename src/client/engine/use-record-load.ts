@@ -21,7 +21,8 @@ export function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: s
 
   /** Takes an answer in: `loud` when the screen waits for it (first load, Refresh). */
   const take = (answer: ServerCopy, loud: boolean): void => {
-    const { record, offlineSince } = answer;
+    const { record, offlineSince, warnings } = answer;
+    const extra = { ...(offlineSince !== undefined ? { offlineSince } : {}), ...(warnings !== undefined ? { warnings } : {}) };
     if (!loud && (editingRef.current || !record)) return;
     if (!record) {
       s.setState({ status: 'notFound' });
@@ -32,7 +33,7 @@ export function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: s
     if (first && restored) {
       // The user's edits on today's record, saved against the version they were made on: if
       // someone changed the same fields since, the save answers with the conflict view.
-      s.setState({ status: 'ready', record, ...(offlineSince !== undefined ? { offlineSince } : {}) });
+      s.setState({ status: 'ready', record, ...extra });
       s.setDraft(withChanges(record, restored.values));
       s.setBaseVersion(restored.baseVersion ?? versionOf(record));
       s.setEditing(true);
@@ -42,7 +43,7 @@ export function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: s
     // As a transition: the whole sheet is drawn in slices of a few milliseconds, the browser free
     // in between, not in one long task (with a full database this was most of the record view's
     // blocking time); the screen shows what it showed until the sheet is ready.
-    startTransition(() => s.show(record, offlineSince !== undefined ? { offlineSince } : {}));
+    startTransition(() => s.show(record, extra));
   };
 
   // Whatever SWR answers: the first answer is awaited (unless one from memory is shown), later ones are quiet.

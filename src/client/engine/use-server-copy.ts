@@ -4,12 +4,17 @@ import { apiRequest, type Envelope } from '../api/client';
 import { withOfflineCopy } from '../api/offline-cache';
 import { rememberRecord } from '../api/recent-records';
 import type { Kind } from '../../shared/kind-types';
+import type { FieldWarning } from '../../shared/schema-evolution';
 import type { Values } from './record-edits';
 
-/** The server's copy of a record: null when it has none; offlineSince when read from the phone's copy for want of coverage. */
+/**
+ * The server's copy of a record: null when it has none; offlineSince when read from the phone's
+ * copy for want of coverage; the server's warnings about it (the values it keeps and does not show).
+ */
 export interface ServerCopy {
   record: Values | null;
   offlineSince?: number;
+  warnings?: FieldWarning[];
 }
 
 /** GET the record; without coverage the copy of it this phone last saw (api/offline-cache.ts), marked as such. */
@@ -18,9 +23,11 @@ export async function fetchServerCopy(apiPath: string, id: string): Promise<Serv
     apiRequest<Envelope<Values | null> | Values>('GET', `${apiPath}/${encodeURIComponent(id)}`),
   );
   // The original backend sometimes answers the bare record.
-  const record = (body && typeof body === 'object' && 'data' in body ? body.data : body) as Values | null;
+  const envelope = body && typeof body === 'object' && 'data' in body ? (body as Envelope<Values | null> & { warnings?: FieldWarning[] }) : undefined;
+  const record = (envelope ? envelope.data : body) as Values | null;
   if (record && offlineSince === undefined) rememberRecord(apiPath, id, record);
-  return offlineSince !== undefined ? { record, offlineSince } : { record };
+  const warnings = envelope?.warnings;
+  return { record, ...(offlineSince !== undefined ? { offlineSince } : {}), ...(warnings !== undefined ? { warnings } : {}) };
 }
 
 /**

@@ -30,6 +30,13 @@ export interface OutboxItem {
    * null for a kind without attachments. Missing on items queued by an app older than decision 041.
    */
   folderField?: string | null;
+  /**
+   * A create: the version of the schema files of the form it was typed on (x-schemas-version),
+   * sent with it, so that a create typed on an older form and sent after the app updated gets no
+   * default for a field that form never showed (decisions 060 and 074). Missing on items queued
+   * by an app older than decision 074: sent with the version of the app that sends them.
+   */
+  schemasVersion?: string;
   createdAt: number;
   attempts: number;
   /** waiting: will be sent; conflict: someone changed the same fields (open the record); refused: the server said no. */

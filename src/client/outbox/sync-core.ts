@@ -84,6 +84,8 @@ const syncWire =
 /** Sends one item: create with its Idempotency-Key, update on its base version. */
 async function sendItem(ctx: SyncContext, item: OutboxItem): Promise<Outcome> {
   const headers = authHeaders(ctx, { accept: 'application/json', 'content-type': 'application/json' });
+  // A create names the form it was typed on, which may be older than this app (decision 074).
+  if (item.op === 'create' && item.schemasVersion !== undefined) headers['x-schemas-version'] = item.schemasVersion;
   const url = `${ctx.apiBase ?? API_BASE}${item.apiPath}`;
   const answer =
     item.op === 'create'

@@ -133,7 +133,16 @@ export const recordEnvelopeOf = (ref: string) => ({
         'Only when some stored value does not fit the schema as it is now (saved under an earlier version of it): kept as stored, and changed only when someone edits that field.',
       items: {
         type: 'object',
-        properties: { field: { type: 'string' }, title: { type: 'string' }, problem: { type: 'string' } },
+        properties: {
+          field: { type: 'string' },
+          title: { type: 'string' },
+          problem: { type: 'string' },
+          kept: {
+            type: 'object',
+            description: 'A value the record also holds under another of its names (key), kept and not shown (decision 054)',
+            properties: { key: { type: 'string' }, value: {} },
+          },
+        },
         required: ['field', 'title', 'problem'],
       },
     },

@@ -1,0 +1,1 @@
+export function startVerdict(status: number, confirmed: string | undefined, code: string): 'deploy' | 'keep' | 'fail';
