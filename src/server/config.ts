@@ -120,6 +120,9 @@ const LOGIN = {
   deviceSeconds: ['LOGIN_DEVICE_DAYS', 90, 0, 400, 86400],
 } satisfies Record<string, Setting>;
 
+/** Every whole-number setting, by where Config holds it ('' for its top level). */
+export const WHOLE_NUMBERS = { '': NUMBERS, timeouts: TIMEOUTS, uploads: UPLOADS, login: LOGIN } as Record<string, Record<string, Setting>>;
+
 /** Reads a table of whole-number settings, each checked against its bounds. */
 function numbers<K extends string>(env: NodeJS.ProcessEnv, table: Record<K, Setting>): Record<K, number> {
   const read = ([name, fallback, min, max, scale = 1]: Setting): number => integer(env, name, fallback, min, max) * scale;
