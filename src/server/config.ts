@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** Everything the server reads from the environment, checked once at start. */
-export interface Config {
-  port: number;
+export interface Config extends Numbers<typeof NUMBERS> {
   host: string;
   dataDir: string;
   /** PostgreSQL connection string; undefined means the embedded SQLite file under dataDir. */
@@ -11,7 +10,6 @@ export interface Config {
   /** PostgreSQL schema to use instead of public (tests give each run its own). */
   databaseSchema: string | undefined;
   clientId: string;
-  tokenTtlSeconds: number;
   logLevel: string;
   /** Folder holding <kind>.schema.json files. */
   schemasDir: string;
@@ -28,55 +26,20 @@ export interface Config {
   corsOrigins: string[];
   /** PEM certificate and key files: the server speaks HTTPS itself (phones only record audio and video on a secure origin). */
   tls: { certFile: string; keyFile: string; cert: Buffer; key: Buffer } | undefined;
-  timeouts: {
-    /** A request's headers must arrive within this. */
-    headersMs: number;
-    /** A request body other than an upload must arrive whole within this. */
-    bodyMs: number;
-    /** A connection with nothing sent either way for this long is closed. */
-    idleMs: number;
-  };
-  uploads: {
-    /** The largest file the files service accepts, by session or plain upload. */
-    maxFileBytes: number;
-    /** Upload sessions one user may have open at once. */
-    sessionsPerUser: number;
-    /** Space kept free on the files volume: an upload that would eat into it is refused (507). */
-    minFreeBytes: number;
-    /** An upload slower than this, averaged over rateWindowMs, is cut (the session stays resumable). */
-    minBytesPerSecond: number;
-    rateWindowMs: number;
+  timeouts: Numbers<typeof TIMEOUTS>;
+  uploads: Numbers<typeof UPLOADS> & {
     /** What one user's open upload sessions may have announced but not yet sent, in all (507 past it). */
     reservedPerUserBytes: number;
     /** The same for all sessions of one project. */
     reservedPerProjectBytes: number;
     /** A session idle this long no longer holds its announced size as reserved (it stays resumable). */
     reservationIdleMs: number;
-    /** How often expired sessions and orphaned temporary files are swept, and how old an orphan must be. */
-    sweepEveryMs: number;
-    orphanAgeMs: number;
   };
   /** Video analysis (fileAnalyze): how long a worker's claim on an issue holds unless it renews it. */
   analysis: { leaseSeconds: number };
-  /** Bytes of list answers each instance remembers while their records do not change; 0 turns it off. */
-  listCacheBytes: number;
-  /** The most bytes of records one list page may carry: a larger page is refused with the page size that fits. */
-  listMaxPageBytes: number;
-  /** Day packages and day reports one user may download at once from one instance (a 429 past it). */
-  downloadsPerUser: number;
   /** PostgreSQL: whether an instance may become the sole writer, which knows its generations without reading them (decision 030); off behind a pooler that shares sessions. */
   soleWriter: boolean;
-  /** Sign-in throttling: this many failures within the window lock the username for lockSeconds. */
-  login: {
-    maxFailures: number;
-    windowSeconds: number;
-    lockSeconds: number;
-    userCeiling: number;
-    maxUserDelaySeconds: number;
-    perAddressPerMinute: number;
-    /** A device cookie set at a sign-in stays valid this long: it skips the many-address slow-down and its password check goes first (0: none). */
-    deviceSeconds: number;
-  };
+  login: Numbers<typeof LOGIN>;
 }
 
 export interface InitialUser {
@@ -105,6 +68,65 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/** A whole-number setting: its variable, default, bounds, and what the value is multiplied by (a unit: seconds to ms, MB to bytes). */
+type Setting = readonly [variable: string, fallback: number, min: number, max: number, scale?: number];
+
+type Numbers<T> = { [K in keyof T]: number };
+
+/** The whole-number settings, grouped as Config holds them: the table is where they are described. */
+const NUMBERS = {
+  port: ['PORT', 8080, 0, 65535],
+  tokenTtlSeconds: ['TOKEN_TTL_SECONDS', 604800, 60, 31536000],
+  /** Bytes of list answers each instance remembers while their records do not change; 0 turns it off. */
+  listCacheBytes: ['LIST_CACHE_MB', 32, 0, 65536, 1024 * 1024],
+  /** The most bytes of records one list page may carry: a larger page is refused with the page size that fits. */
+  listMaxPageBytes: ['LIST_MAX_PAGE_MB', 64, 1, 4096, 1024 * 1024],
+  /** Day packages and day reports one user may download at once from one instance (a 429 past it). */
+  downloadsPerUser: ['DOWNLOADS_PER_USER', 1, 1, 1000],
+} satisfies Record<string, Setting>;
+const TIMEOUTS = {
+  /** A request's headers must arrive within this. */
+  headersMs: ['HEADERS_TIMEOUT_SECONDS', 20, 1, 600, 1000],
+  /** A request body other than an upload must arrive whole within this. */
+  bodyMs: ['BODY_TIMEOUT_SECONDS', 30, 1, 3600, 1000],
+  /** A connection with nothing sent either way for this long is closed. */
+  idleMs: ['IDLE_TIMEOUT_SECONDS', 120, 1, 3600, 1000],
+} satisfies Record<string, Setting>;
+const UPLOADS = {
+  /** The largest file the files service accepts, by session or plain upload. */
+  maxFileBytes: ['MAX_FILE_BYTES', 20 * 1024 ** 3, 1024, 2 ** 50],
+  /** Upload sessions one user may have open at once. */
+  sessionsPerUser: ['UPLOAD_SESSIONS_PER_USER', 20, 1, 10000],
+  /** Space kept free on the files volume: an upload that would eat into it is refused (507). */
+  minFreeBytes: ['MIN_FREE_DISK_BYTES', 1024 ** 3, 0, 2 ** 50],
+  /** An upload slower than this, averaged over rateWindowMs, is cut (the session stays resumable). */
+  minBytesPerSecond: ['UPLOAD_MIN_BYTES_PER_SECOND', 1024, 0, 2 ** 30],
+  rateWindowMs: ['UPLOAD_RATE_WINDOW_SECONDS', 60, 1, 3600, 1000],
+  /** How often expired sessions and orphaned temporary files are swept, and how old an orphan must be. */
+  sweepEveryMs: ['SWEEP_INTERVAL_SECONDS', 600, 1, 86400, 1000],
+  orphanAgeMs: ['ORPHAN_AGE_SECONDS', 3600, 1, 30 * 86400, 1000],
+} satisfies Record<string, Setting>;
+/** Sign-in throttling: this many failures within the window lock the username for lockSeconds. */
+const LOGIN = {
+  maxFailures: ['LOGIN_MAX_FAILURES', 5, 1, 1000],
+  windowSeconds: ['LOGIN_WINDOW_SECONDS', 900, 1, 86400],
+  lockSeconds: ['LOGIN_LOCK_SECONDS', 900, 1, 86400],
+  userCeiling: ['LOGIN_USER_CEILING', 20, 1, 100000],
+  maxUserDelaySeconds: ['LOGIN_USER_MAX_DELAY_SECONDS', 30, 1, 3600],
+  perAddressPerMinute: ['LOGIN_ADDRESS_PER_MINUTE', 30, 1, 100000],
+  /** A device cookie set at a sign-in stays valid this long: it skips the many-address slow-down and its password check goes first (0: none). */
+  deviceSeconds: ['LOGIN_DEVICE_DAYS', 90, 0, 400, 86400],
+} satisfies Record<string, Setting>;
+
+/** Every whole-number setting, by where Config holds it ('' for its top level). */
+export const WHOLE_NUMBERS = { '': NUMBERS, timeouts: TIMEOUTS, uploads: UPLOADS, login: LOGIN } as Record<string, Record<string, Setting>>;
+
+/** Reads a table of whole-number settings, each checked against its bounds. */
+function numbers<K extends string>(env: NodeJS.ProcessEnv, table: Record<K, Setting>): Record<K, number> {
+  const read = ([name, fallback, min, max, scale = 1]: Setting): number => integer(env, name, fallback, min, max) * scale;
+  return Object.fromEntries(Object.entries<Setting>(table).map(([key, setting]) => [key, read(setting)])) as Record<K, number>;
 }
 
 function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
@@ -195,7 +217,6 @@ function tls(env: NodeJS.ProcessEnv, rootDir: string): Config['tls'] {
   return { certFile, keyFile, cert: read('TLS_CERT', certFile), key: read('TLS_KEY', keyFile) };
 }
 
-/** Reads and checks the configuration; throws ConfigError with a message a person can act on. */
 /** Upload reservations: by default one largest file per user and four per project, released after an idle hour. */
 function reservations(
   env: NodeJS.ProcessEnv,
@@ -211,6 +232,7 @@ function reservations(
   return { reservedPerUserBytes, reservedPerProjectBytes, reservationIdleMs: integer(env, 'UPLOAD_RESERVATION_IDLE_SECONDS', 3600, 60, 30 * 86400) * 1000 };
 }
 
+/** Reads and checks the configuration; throws ConfigError with a message a person can act on. */
 export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
   const databaseUrl = text(env, 'DATABASE_URL');
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -224,15 +246,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${logLevel}'`);
   const clientId = text(env, 'CLIENT_ID') ?? DEFAULT_CLIENT_ID;
   if (!/^[\w-]{1,128}$/.test(clientId)) throw new ConfigError('CLIENT_ID must be 1-128 letters, digits, _ or -');
-  const maxFileBytes = integer(env, 'MAX_FILE_BYTES', 20 * 1024 ** 3, 1024, 2 ** 50);
+  const uploads = numbers(env, UPLOADS);
   return {
-    port: integer(env, 'PORT', 8080, 0, 65535),
+    ...numbers(env, NUMBERS),
     host: text(env, 'HOST') ?? '0.0.0.0',
     dataDir: path.resolve(rootDir, text(env, 'DATA_DIR') ?? 'data'),
     databaseUrl,
     databaseSchema,
     clientId,
-    tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 604800, 60, 31536000),
     logLevel,
     schemasDir: path.resolve(rootDir, text(env, 'SCHEMAS_DIR') ?? 'schemas'),
     clientDir: path.resolve(rootDir, text(env, 'CLIENT_DIR') ?? 'dist/client'),
@@ -242,34 +263,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
     publicUrl: publicUrl(env),
     corsOrigins: corsOrigins(env),
     tls: tls(env, rootDir),
-    timeouts: {
-      headersMs: integer(env, 'HEADERS_TIMEOUT_SECONDS', 20, 1, 600) * 1000,
-      bodyMs: integer(env, 'BODY_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
-      idleMs: integer(env, 'IDLE_TIMEOUT_SECONDS', 120, 1, 3600) * 1000,
-    },
-    uploads: {
-      maxFileBytes,
-      ...reservations(env, maxFileBytes),
-      sessionsPerUser: integer(env, 'UPLOAD_SESSIONS_PER_USER', 20, 1, 10000),
-      minFreeBytes: integer(env, 'MIN_FREE_DISK_BYTES', 1024 ** 3, 0, 2 ** 50),
-      minBytesPerSecond: integer(env, 'UPLOAD_MIN_BYTES_PER_SECOND', 1024, 0, 2 ** 30),
-      rateWindowMs: integer(env, 'UPLOAD_RATE_WINDOW_SECONDS', 60, 1, 3600) * 1000,
-      sweepEveryMs: integer(env, 'SWEEP_INTERVAL_SECONDS', 600, 1, 86400) * 1000,
-      orphanAgeMs: integer(env, 'ORPHAN_AGE_SECONDS', 3600, 1, 30 * 86400) * 1000,
-    },
+    timeouts: numbers(env, TIMEOUTS),
+    uploads: { ...uploads, ...reservations(env, uploads.maxFileBytes) },
     analysis: { leaseSeconds: integer(env, 'ANALYSIS_LEASE_SECONDS', 120, 1, 86400) },
-    listCacheBytes: integer(env, 'LIST_CACHE_MB', 32, 0, 65536) * 1024 * 1024,
-    listMaxPageBytes: integer(env, 'LIST_MAX_PAGE_MB', 64, 1, 4096) * 1024 * 1024,
-    downloadsPerUser: integer(env, 'DOWNLOADS_PER_USER', 1, 1, 1000),
     soleWriter: onOff(env, 'SOLE_WRITER', true),
-    login: {
-      maxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),
-      windowSeconds: integer(env, 'LOGIN_WINDOW_SECONDS', 900, 1, 86400),
-      lockSeconds: integer(env, 'LOGIN_LOCK_SECONDS', 900, 1, 86400),
-      userCeiling: integer(env, 'LOGIN_USER_CEILING', 20, 1, 100000),
-      maxUserDelaySeconds: integer(env, 'LOGIN_USER_MAX_DELAY_SECONDS', 30, 1, 3600),
-      perAddressPerMinute: integer(env, 'LOGIN_ADDRESS_PER_MINUTE', 30, 1, 100000),
-      deviceSeconds: integer(env, 'LOGIN_DEVICE_DAYS', 90, 0, 400) * 86400,
-    },
+    login: numbers(env, LOGIN),
   };
 }

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { KindRegistry } from '../shared/kind-types.js';
 import { pageHtmlBuilder } from './page-html.js';
 import { requestLanguage } from './http/language.js';
+import { ApiError } from './http/envelope.js';
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Road Test Data</title></head><body style="font-family:system-ui,sans-serif;padding:2rem;max-width:30rem;margin:auto">
@@ -16,7 +17,7 @@ const API_PREFIXES = ['/api/', '/sharepoint/', '/download/'];
  * Serves the built client at '/': hashed assets cached for a year, index.html never cached,
  * and index.html (with the page's chunks to preload, src/server/page-html.ts) for any other GET
  * that wants HTML, so client routes survive a reload. The page answers 304 to its ETag.
- * Unknown API paths answer a JSON 404 in the envelope.
+ * Unknown API paths answer a JSON 404 in the envelope (thrown: the error handler sends it).
  */
 export async function clientRoutes(app: FastifyInstance, clientDir: string, registry?: KindRegistry): Promise<void> {
   const index = path.join(clientDir, 'index.html');
@@ -43,34 +44,24 @@ export async function clientRoutes(app: FastifyInstance, clientDir: string, regi
     const url = request.url.split('?')[0] ?? '/';
     // A known path asked with another method: 405 with the methods it has (RFC 9110), not 404.
     allowedMethods ??= methodsByPath((app as unknown as { routeList?: string[] }).routeList ?? []);
-    const allowed = API_PREFIXES.some((p) => url.startsWith(p)) ? allowedMethods(url) : [];
+    const api = API_PREFIXES.some((p) => url.startsWith(p));
+    const allowed = api ? allowedMethods(url) : [];
     if (allowed.length > 0) {
-      return reply
-        .status(405)
-        .header('cache-control', 'no-store')
-        .header('allow', allowed.join(', '))
-        .send({
-          code: 405,
-          msg:
-            requestLanguage(request) === 'zh'
-              ? `${url} 不允许 ${request.method}；请使用 ${allowed.join('、')}`
-              : `${request.method} is not allowed on ${url}; use ${allowed.length === 1 ? allowed[0] : `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`}`,
-          data: null,
-        });
+      const use = allowed.length === 1 ? allowed[0] : `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`;
+      throw new ApiError(405, `${request.method} is not allowed on ${url}; use ${use}`, {
+        zh: `${url} 不允许 ${request.method}；请使用 ${allowed.join('、')}`,
+        headers: { 'cache-control': 'no-store', allow: allowed.join(', ') },
+      });
     }
     // A page: what a browser asks for as HTML, and any path that is not a file (curl's `/` too, with
     // Accept */*); a missing file (`/assets/gone.js`) stays a 404.
     const notAFile = !/\.[A-Za-z0-9]+$/.test(url.slice(url.lastIndexOf('/') + 1));
     const wantsHtml = (request.method === 'GET' || request.method === 'HEAD') && ((request.headers.accept ?? '').includes('text/html') || notAFile);
-    if (API_PREFIXES.some((p) => url.startsWith(p)) || url === '/api' || !wantsHtml) {
-      return reply
-        .status(404)
-        .header('cache-control', 'no-store')
-        .send({
-          code: 404,
-          msg: requestLanguage(request) === 'zh' ? `没有这个接口：${request.method} ${url}` : `No such endpoint: ${request.method} ${url}`,
-          data: null,
-        });
+    if (api || url === '/api' || !wantsHtml) {
+      throw new ApiError(404, `No such endpoint: ${request.method} ${url}`, {
+        zh: `没有这个接口：${request.method} ${url}`,
+        headers: { 'cache-control': 'no-store' },
+      });
     }
     // The page is drawn in the language the request prefers (docs/decisions/045): caches keep one per language.
     reply.header('Cache-Control', 'no-cache').header('Vary', 'Accept-Language').type('text/html; charset=utf-8');

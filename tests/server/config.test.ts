@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import { ConfigError, DEFAULT_CLIENT_ID, loadConfig } from '../../src/server/config.js';
+import { ConfigError, DEFAULT_CLIENT_ID, loadConfig, WHOLE_NUMBERS } from '../../src/server/config.js';
 import { ROOT } from '../helpers/server.js';
 import { framed } from '../../src/server/users/seed.js';
 
@@ -41,6 +42,22 @@ describe('configuration', () => {
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env, ROOT)).toThrow(ConfigError);
     expect(() => loadConfig(env, ROOT)).toThrow(message);
+  });
+
+  it('reads every whole-number setting within its bounds in its unit where Config holds it, and refuses one outside them by name', () => {
+    const settings = Object.entries(WHOLE_NUMBERS).flatMap(([group, table]) => Object.entries(table).map(([key, setting]) => ({ group, key, setting })));
+    const read = (group: string, key: string, env: Record<string, string>): unknown => {
+      const config = loadConfig(env, ROOT) as unknown as Record<string, Record<string, unknown>>;
+      return group === '' ? (config as Record<string, unknown>)[key] : config[group]?.[key];
+    };
+    fc.assert(
+      fc.property(fc.constantFrom(...settings), fc.bigInt({ min: 0n, max: 2n ** 50n }), ({ group, key, setting: [name, , min, max, scale = 1] }, n) => {
+        const within = min + Number(n % BigInt(max - min + 1));
+        expect(read(group, key, { [name]: String(within) })).toBe(within * scale);
+        expect(() => read(group, key, { [name]: String(max + 1 + Number(n % 1000n)) })).toThrow(`${name} must be between ${min} and ${max}`);
+        if (min > 0) expect(() => read(group, key, { [name]: String(min - 1) })).toThrow(`${name} must be between ${min} and ${max}`);
+      }),
+    );
   });
 });
 

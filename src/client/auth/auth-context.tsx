@@ -19,10 +19,14 @@ export interface AuthContextValue {
 }
 
 /**
- * Removes the service worker's copy of the sign-in (Background Sync sends the outbox with it).
- * Loaded on demand: the sign-in page does not carry IndexedDB code.
+ * Forgets the user on this device, at sign-out and when the sign-in expired: whoever signs in next
+ * on this page is shown nothing read under the ended sign-in. The service worker's copy of the
+ * sign-in (Background Sync sends the outbox with it) is loaded on demand: the sign-in page does not
+ * carry IndexedDB code.
  */
-function forgetSignInForSync(): void {
+function forgetUser(): void {
+  storage.clearUser();
+  forgetRecords();
   void import('../outbox/store')
     .then(({ syncAuth }) => syncAuth.clear())
     .catch((e: unknown) => console.warn('The sign-in kept for Background Sync could not be removed:', e));
@@ -83,20 +87,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     } catch {
       // Signing out on this device must work offline too; the token expires on the server anyway.
     }
-    storage.clearUser();
-    forgetSignInForSync();
+    forgetUser();
     // The records this user read stay theirs: no copy is left for the next user of the phone.
     offlineCache.clear();
-    forgetRecords();
     await forgetPreviews().catch((e: unknown) => console.warn('The kept previews could not be removed:', e));
     setState({ status: 'signedOut' });
   }, []);
 
   const expire = useCallback(() => {
-    storage.clearUser();
-    forgetSignInForSync();
-    // As at sign-out: whoever signs in next on this page is shown nothing read under the ended sign-in.
-    forgetRecords();
+    forgetUser();
     setState({ status: 'signedOut' });
   }, []);
 

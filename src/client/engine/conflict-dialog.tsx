@@ -20,18 +20,7 @@ export type Choice = 'yours' | 'theirs';
 const show = (value: unknown): string =>
   value === null || value === undefined || value === '' ? text('conflict.empty') : typeof value === 'string' ? value : JSON.stringify(value);
 
-/**
- * Someone else changed fields you changed since you opened the record: each field side by side,
- * yours and theirs, with a choice per field (yours by default); then save with the choices.
- */
-export function ConflictDialog({
-  kind,
-  conflicts,
-  changedBy,
-  onResolve,
-  onCancel,
-  saving,
-}: {
+interface ConflictDialogProps {
   /** The record's kind: a field it has is titled in the language on screen, not in the server's words. */
   kind?: Kind | undefined;
   conflicts: FieldConflict[];
@@ -39,14 +28,20 @@ export function ConflictDialog({
   onResolve: (choices: Record<string, Choice>) => void;
   onCancel: () => void;
   saving: boolean;
-}) {
+}
+
+/**
+ * Someone else changed fields you changed since you opened the record: each field side by side,
+ * yours and theirs, with a choice per field (yours by default); then save with the choices.
+ */
+export function ConflictDialog({ kind, conflicts, changedBy, onResolve, onCancel, saving }: ConflictDialogProps) {
   const { t } = useTranslation();
   const [choices, setChoices] = useState<Record<string, Choice>>(() => Object.fromEntries(conflicts.map((c) => [c.field, 'yours'])));
   const footer = (
     <div className="flex gap-2">
       <Button label={t('conflict.back')} outlined className="flex-1" onClick={onCancel} disabled={saving} />
       <Button
-        label={saving ? t('conflict.saving') : t('conflict.save')}
+        label={t(saving ? 'conflict.saving' : 'conflict.save')}
         icon="pi pi-check"
         className="flex-1"
         onClick={() => onResolve(choices)}
@@ -64,37 +59,27 @@ export function ConflictDialog({
       style={{ width: 'min(30rem, calc(100vw - 1rem))' }}
       modal
     >
-      <p className="mt-0 text-700">
-        {changedBy
-          ? t('conflict.personChanged', {
-              name: changedBy,
-              count: conflicts.length,
-            })
-          : t('conflict.someoneChanged', { count: conflicts.length })}
-      </p>
+      <p className="mt-0 text-700">{t(changedBy ? 'conflict.personChanged' : 'conflict.someoneChanged', { name: changedBy, count: conflicts.length })}</p>
       {conflicts.map((c) => {
         const title = kind?.schema.properties[c.field] ? fieldTitle(kind, c.field) : c.title;
         return (
           <fieldset key={c.field} className="conflict-field" aria-label={title}>
             <legend className="font-semibold">{title}</legend>
-            {(['yours', 'theirs'] as const).map((side) => {
-              const id = `conflict-${c.field}-${side}`;
-              return (
-                <div key={side} className="conflict-option">
-                  <RadioButton
-                    inputId={id}
-                    name={`conflict-${c.field}`}
-                    value={side}
-                    checked={choices[c.field] === side}
-                    onChange={() => setChoices({ ...choices, [c.field]: side })}
-                  />
-                  <label htmlFor={id}>
-                    <span className="conflict-side">{side === 'yours' ? t('conflict.yours') : t('conflict.theirs')}</span>
-                    <span className="conflict-value">{show(side === 'yours' ? c.yours : c.theirs)}</span>
-                  </label>
-                </div>
-              );
-            })}
+            {(['yours', 'theirs'] as const).map((side) => (
+              <div key={side} className="conflict-option">
+                <RadioButton
+                  inputId={`conflict-${c.field}-${side}`}
+                  name={`conflict-${c.field}`}
+                  value={side}
+                  checked={choices[c.field] === side}
+                  onChange={() => setChoices({ ...choices, [c.field]: side })}
+                />
+                <label htmlFor={`conflict-${c.field}-${side}`}>
+                  <span className="conflict-side">{t(`conflict.${side}`)}</span>
+                  <span className="conflict-value">{show(c[side])}</span>
+                </label>
+              </div>
+            ))}
           </fieldset>
         );
       })}

@@ -39,39 +39,17 @@ export function nextRange(range: readonly (Date | null)[] | null, day: Date): [D
  */
 export function DateRangeButton({ value, onApply }: { value: DateRange; onApply: (range: DateRange) => void }) {
   const { t, i18n } = useTranslation();
-  // Where the popover opens: under the button, at the screen's right edge (the header is sticky).
-  const [top, setTop] = useState<number | null>(null);
-  const open = top !== null;
-  const setOpen = (to: boolean): void => setTop(to ? (anchor.current?.getBoundingClientRect().bottom ?? 0) + 4 : null);
-  const anchor = useRef<HTMLSpanElement>(null);
+  const { anchor, top, open, setOpen, close } = usePopover('.date-range-toggle');
   const [pending, setPending] = useState<Array<Date | null> | null>(null);
   const chosen = pending !== null && pending.some((d) => d instanceof Date);
   const active = value.from !== null || value.to !== null;
   const from = pending?.[0] ?? undefined;
   const to = pending?.[1] ?? undefined;
 
-  const close = (): void => {
-    setOpen(false);
-    anchor.current?.querySelector<HTMLButtonElement>('.date-range-toggle')?.focus();
+  const apply = (range: DateRange): void => {
+    close();
+    onApply(range);
   };
-  useEffect(() => {
-    if (!open) return;
-    const outside = (e: PointerEvent): void => {
-      if (anchor.current && !anchor.current.contains(e.target as Node)) setTop(null);
-    };
-    const escape = (e: KeyboardEvent): void => {
-      if (e.key !== 'Escape') return;
-      setTop(null);
-      anchor.current?.querySelector<HTMLButtonElement>('.date-range-toggle')?.focus();
-    };
-    document.addEventListener('pointerdown', outside);
-    document.addEventListener('keydown', escape);
-    return () => {
-      document.removeEventListener('pointerdown', outside);
-      document.removeEventListener('keydown', escape);
-    };
-  }, [open]);
-
   return (
     <span className="date-range-anchor" ref={anchor}>
       <Button
@@ -101,30 +79,47 @@ export function DateRangeButton({ value, onApply }: { value: DateRange; onApply:
             className="date-range-calendar"
           />
           <div className="flex justify-content-end gap-2 mt-2">
-            <Button
-              label={t('list.clear')}
-              outlined
-              size="small"
-              onClick={() => {
-                setPending(null);
-                close();
-                onApply({ from: null, to: null });
-              }}
-            />
-            <Button
-              label={t('list.apply')}
-              size="small"
-              disabled={!chosen}
-              onClick={() => {
-                close();
-                onApply({ from: pending?.[0] ?? null, to: pending?.[1] ?? null });
-              }}
-            />
+            <Button label={t('list.clear')} outlined size="small" onClick={() => apply({ from: null, to: null })} />
+            <Button label={t('list.apply')} size="small" disabled={!chosen} onClick={() => apply({ from: from ?? null, to: to ?? null })} />
           </div>
         </div>
       )}
     </span>
   );
+}
+
+/**
+ * A popover under the `anchor` box: where it opens (`top`: under the box, at the screen's right
+ * edge, as the header is sticky), closed by a tap outside, or by Escape and close(), which give the
+ * focus back to the `toggle` button.
+ */
+function usePopover(toggle: string) {
+  const anchor = useRef<HTMLSpanElement>(null);
+  const [top, setTop] = useState<number>();
+  const open = top !== undefined;
+  const setOpen = (to: boolean): void => setTop(to ? (anchor.current?.getBoundingClientRect().bottom ?? 0) + 4 : undefined);
+  const close = (): void => {
+    setTop(undefined);
+    anchor.current?.querySelector<HTMLButtonElement>(toggle)?.focus();
+  };
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: PointerEvent): void => {
+      if (anchor.current && !anchor.current.contains(e.target as Node)) setTop(undefined);
+    };
+    const escape = (e: KeyboardEvent): void => {
+      if (e.key !== 'Escape') return;
+      setTop(undefined);
+      anchor.current?.querySelector<HTMLButtonElement>(toggle)?.focus();
+    };
+    document.addEventListener('pointerdown', outside);
+    document.addEventListener('keydown', escape);
+    return () => {
+      document.removeEventListener('pointerdown', outside);
+      document.removeEventListener('keydown', escape);
+    };
+  }, [open, toggle]);
+  return { anchor, top, open, setOpen, close };
 }
 
 /** 'Filter: …' with 'Clear Filter', shown while a filter is active. */

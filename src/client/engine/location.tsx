@@ -2,12 +2,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LocationMeta } from '../../shared/kind-types';
 
-/**
- * Fills a longitude and latitude pair (x-kind.locations) from the phone's position: one tap, the
- * accuracy said in metres, and Clear. The position comes from the phone's GPS, so it works
- * without coverage. Nothing is asked before the tap (the browser asks for permission then).
- */
-
 type Values = Record<string, unknown>;
 
 /** Six decimals: about 0.1 m, finer than any phone's fix. */
@@ -20,18 +14,20 @@ function positionError(e: GeolocationPositionError): 'location.denied' | 'locati
   return 'location.unavailable';
 }
 
-/** `label`: the pair's name in the language on screen (the kind's translation of pair.label), when the caller has one. */
-export function LocationControl({
-  pair,
-  label,
-  values,
-  onChange,
-}: {
+interface LocationProps {
   pair: LocationMeta;
+  /** The pair's name in the language on screen (the kind's translation of pair.label), when the caller has one. */
   label?: string | undefined;
   values: Values;
   onChange: (patch: Values) => void;
-}) {
+}
+
+/**
+ * Fills a longitude and latitude pair (x-kind.locations) from the phone's position: one tap, the
+ * accuracy said in metres, and Clear. The position comes from the phone's GPS, so it works
+ * without coverage. Nothing is asked before the tap (the browser asks for permission then).
+ */
+export function LocationControl({ pair, label, values, onChange }: LocationProps) {
   const { t } = useTranslation();
   const [state, setState] = useState<
     | { status: 'idle' }
@@ -41,7 +37,7 @@ export function LocationControl({
   >({ status: 'idle' });
   const filled = [values[pair.lon], values[pair.lat]].some((v) => v !== undefined && v !== null && v !== '');
   // A kind with several pairs names each ('Start', 'End'); one pair needs no name.
-  const name = pair.label === undefined ? undefined : (label ?? pair.label);
+  const [named, name] = [pair.label !== undefined, label ?? pair.label ?? ''];
   const locate = (): void => {
     const geo = typeof navigator !== 'undefined' ? navigator.geolocation : undefined;
     if (!geo) {
@@ -67,14 +63,14 @@ export function LocationControl({
       <div className="location-control-buttons">
         <button type="button" className="location-button" onClick={locate} disabled={state.status === 'locating'}>
           <i className={`pi ${state.status === 'locating' ? 'pi-spin pi-spinner' : 'pi-map-marker'}`} aria-hidden="true" />
-          {state.status === 'locating' ? t('location.finding') : name === undefined ? t('location.use') : t('location.useNamed', { name })}
+          {state.status === 'locating' ? t('location.finding') : t(named ? 'location.useNamed' : 'location.use', { name })}
         </button>
         {filled && (
           <button
             type="button"
             className="location-button location-clear"
             onClick={clear}
-            aria-label={name === undefined ? t('location.clearLabel') : t('location.clearLabelNamed', { name })}
+            aria-label={t(named ? 'location.clearLabelNamed' : 'location.clearLabel', { name })}
           >
             <i className="pi pi-times" aria-hidden="true" />
             {t('location.clear')}

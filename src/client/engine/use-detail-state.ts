@@ -51,24 +51,19 @@ export function useDetailState(kind: Kind, id: string, prefill?: Values) {
   const [saving, setSaving] = useState(false);
   // The version the edits are based on: the loaded record's, or a restored draft's own (older) one.
   const [baseVersion, setBaseVersion] = useState<number | undefined>(() => (initial ? versionOf(initial) : undefined));
-  // Typed on an earlier form into fields this one no longer has: shown, never sent, kept until
-  // discarded. `kept`: edits restored from the phone stay there on Cancel, until discarded (060).
-  const [left, setLeft] = useState<Values>(() => restored?.left ?? {});
-  const [kept, setKept] = useState(restored !== null && !isNew);
+  const keptEdits = useKeptEdits(kind, id, restored, isNew);
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const toast = useToast();
   const live = useRef(true);
-  // Set again on mount: React's StrictMode mounts, unmounts and mounts again in development.
+  // `live` is set again on mount: React's StrictMode mounts, unmounts and mounts again in
+  // development. A new record's restored draft is said once, when the screen opens.
   useEffect(() => {
     live.current = true;
+    if (isNew && restored) toast('info', t('detail.restored'));
     return () => {
       live.current = false;
     };
-  }, []);
-  useEffect(() => {
-    if (isNew && restored) toast('info', t('detail.restored'));
-    // Once, for the draft found when the screen opened.
     // eslint-disable-next-line react-hooks/exhaustive-deps -- on purpose: only when the screen opens
   }, []);
   useEffect(() => {
@@ -77,20 +72,8 @@ export function useDetailState(kind: Kind, id: string, prefill?: Values) {
     // an existing record only the changed fields are kept, with the version they were made on.
     const edits = changes(state.record, draft);
     const values = isNew && Object.keys(edits).length > 0 ? draft : edits;
-    drafts.save(kind, id, { values, baseVersion: isNew ? undefined : (baseVersion ?? versionOf(state.record)), left });
-  }, [editing, draft, kind, id, state, isNew, baseVersion, left]);
-
-  /** The edits are saved or dropped: what is kept on the phone now is only what `left` holds. */
-  const settle = (keepLeft: Values = left): void => {
-    drafts.save(kind, id, { values: {}, left: keepLeft });
-    setKept(false);
-  };
-  /** Discard on the line of kept edits: they go from the phone and from the screen. */
-  const discardKept = (): void => {
-    drafts.clear(kind, id);
-    setLeft({});
-    setKept(false);
-  };
+    drafts.save(kind, id, { values, baseVersion: isNew ? undefined : (baseVersion ?? versionOf(state.record)), left: keptEdits.left });
+  }, [editing, draft, kind, id, state, isNew, baseVersion, keptEdits.left]);
 
   /** Shows `record` as loaded or saved, leaving edit mode with no edits over it. */
   const show = (record: Values, extra: Partial<Extract<DetailState, { status: 'ready' }>> = {}): void => {
@@ -102,8 +85,29 @@ export function useDetailState(kind: Kind, id: string, prefill?: Values) {
   return {
     ...{ isNew, restored, remembered: initial, state, setState, editing, setEditing, editingRef, draft, setDraft, saving, setSaving },
     ...{ baseVersion, setBaseVersion, conflict, setConflict, fieldErrors, setFieldErrors, live, show, toast, msg: kindMessage(kind) },
-    ...{ left, setLeft, kept, setKept, settle, discardKept },
+    ...keptEdits,
   };
+}
+
+/**
+ * `left`: typed on an earlier form into fields this one no longer has: shown, never sent, kept
+ * until discarded. `kept`: edits restored from the phone stay there on Cancel, until discarded (060).
+ */
+function useKeptEdits(kind: Kind, id: string, restored: Draft | null, isNew: boolean) {
+  const [left, setLeft] = useState<Values>(() => restored?.left ?? {});
+  const [kept, setKept] = useState(restored !== null && !isNew);
+  /** The edits are saved or dropped: what is kept on the phone now is only what `left` holds. */
+  const settle = (keepLeft: Values = left): void => {
+    drafts.save(kind, id, { values: {}, left: keepLeft });
+    setKept(false);
+  };
+  /** Discard on the line of kept edits: they go from the phone and from the screen. */
+  const discardKept = (): void => {
+    drafts.clear(kind, id);
+    setLeft({});
+    setKept(false);
+  };
+  return { left, setLeft, kept, setKept, settle, discardKept };
 }
 
 export type DetailStore = ReturnType<typeof useDetailState>;

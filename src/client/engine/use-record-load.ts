@@ -24,10 +24,7 @@ export function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: s
     const { record, offlineSince, warnings } = answer;
     const extra = { ...(offlineSince !== undefined ? { offlineSince } : {}), ...(warnings !== undefined ? { warnings } : {}) };
     if (!loud && (editingRef.current || !record)) return;
-    if (!record) {
-      s.setState({ status: 'notFound' });
-      return;
-    }
+    if (!record) return s.setState({ status: 'notFound' });
     const first = !loaded.current;
     loaded.current = true;
     if (first && restored) {
@@ -50,8 +47,7 @@ export function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: s
   const { data, error } = copy;
   useEffect(() => {
     if (data && data.record !== remembered) take(data, !loaded.current);
-    // take reads the latest state through refs; only a new answer matters here.
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- take reads the latest state through refs; only a new answer matters
   }, [data]);
   useEffect(() => {
     if (error === undefined || loaded.current || state.status !== 'loading') return;

@@ -17,6 +17,9 @@ export function chartRange(day: string): { from: string; to: string } {
   return { from: format(addDays(parseISO(day), -(CHART_DAYS - 1)), 'yyyy-MM-dd'), to: day };
 }
 
+/** A row of the chart: its series and its figure on each day. */
+type Row = { s: (typeof SERIES)[number]; values: number[] };
+
 const figure = (d: DayStats | undefined, stat: string): number => Number(d?.[stat]) || 0;
 const written = (n: number, decimals: number): string => (decimals === 0 ? String(Math.round(n)) : n.toFixed(decimals));
 
@@ -30,12 +33,12 @@ export function DayChart({ from, to, days, selected }: { from: string; to: strin
   const { t } = useTranslation();
   const byDate = new Map(days.map((d) => [d.date, d]));
   const dates = Array.from({ length: CHART_DAYS }, (_, i) => format(addDays(parseISO(from), i), 'yyyy-MM-dd'));
-  const empty = dates.every((date) => SERIES.every((s) => figure(byDate.get(date), s.stat) === 0));
+  const rows = SERIES.map((s) => ({ s, values: dates.map((date) => figure(byDate.get(date), s.stat)) }));
+  const empty = rows.every(({ values }) => values.every((v) => v === 0));
   return (
     <div className="day-chart" data-testid="day-chart">
       <div className="day-chart-visual" aria-hidden="true">
-        {SERIES.map((s) => {
-          const values = dates.map((date) => figure(byDate.get(date), s.stat));
+        {rows.map(({ s, values }) => {
           const max = Math.max(...values);
           return (
             <div key={s.stat} className="day-chart-row">
@@ -75,32 +78,40 @@ export function DayChart({ from, to, days, selected }: { from: string; to: strin
         </div>
         {empty && <p className="day-chart-empty">{t('chart.noRecords')}</p>}
       </div>
-      {/* A table is as wide as its content whatever its own width says: the wrapper clips it. */}
-      <div className="sr-only">
-        <table data-testid="day-chart-table">
-          <caption>{t('chart.caption', { from, to })}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('chart.day')}</th>
-              {SERIES.map((s) => (
-                <th key={s.stat} scope="col">
-                  {t(s.label)}
-                </th>
+      <ChartTable from={from} to={to} dates={dates} rows={rows} selected={selected} />
+    </div>
+  );
+}
+
+/** The chart's figures as a table, for screen readers: a row per day, a column per row of the chart. */
+function ChartTable({ from, to, dates, rows, selected }: { from: string; to: string; dates: string[]; rows: Row[]; selected: string }) {
+  const { t } = useTranslation();
+  return (
+    // A table is as wide as its content whatever its own width says: the wrapper clips it.
+    <div className="sr-only">
+      <table data-testid="day-chart-table">
+        <caption>{t('chart.caption', { from, to })}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('chart.day')}</th>
+            {SERIES.map((s) => (
+              <th key={s.stat} scope="col">
+                {t(s.label)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {dates.map((date, i) => (
+            <tr key={date} aria-current={date === selected ? 'date' : undefined}>
+              <th scope="row">{date}</th>
+              {rows.map(({ s, values }) => (
+                <td key={s.stat}>{written(values[i] ?? 0, s.decimals)}</td>
               ))}
             </tr>
-          </thead>
-          <tbody>
-            {dates.map((date) => (
-              <tr key={date} aria-current={date === selected ? 'date' : undefined}>
-                <th scope="row">{date}</th>
-                {SERIES.map((s) => (
-                  <td key={s.stat}>{written(figure(byDate.get(date), s.stat), s.decimals)}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }

@@ -184,8 +184,8 @@ export function OutboxPage() {
   const kinds = useKindsLater();
   const openInForm = useOpenInForm();
   const { syncing, retry } = useRetry(items, files);
-  const [removing, setRemoving] = useState<OutboxItem | null>(null);
-  const [removingFile, setRemovingFile] = useState<WaitingFile | null>(null);
+  // A change or a file asked to be removed: the dialog asks first.
+  const [removing, setRemoving] = useState<OutboxItem | WaitingFile | null>(null);
 
   return (
     <div className="page">
@@ -211,28 +211,17 @@ export function OutboxPage() {
       {files.length > 0 && (
         <div className="flex flex-column gap-2 mt-2">
           {files.map((file) => (
-            <FileCard key={file.key} file={file} onRemove={() => setRemovingFile(file)} />
+            <FileCard key={file.key} file={file} onRemove={() => setRemoving(file)} />
           ))}
         </div>
       )}
-      {removingFile && (
-        <RemoveDialog
-          header={t('outbox.removeFile')}
-          text={t('outbox.removeFileText', { name: removingFile.name })}
-          onKeep={() => setRemovingFile(null)}
-          onRemove={() => {
-            void waitingFiles.remove(removingFile.key);
-            setRemovingFile(null);
-          }}
-        />
-      )}
       {removing && (
         <RemoveDialog
-          header={t('outbox.removeChange')}
-          text={t('outbox.removeChangeText', { summary: summary(removing, kinds) })}
+          header={'op' in removing ? t('outbox.removeChange') : t('outbox.removeFile')}
+          text={'op' in removing ? t('outbox.removeChangeText', { summary: summary(removing, kinds) }) : t('outbox.removeFileText', { name: removing.name })}
           onKeep={() => setRemoving(null)}
           onRemove={() => {
-            void outbox.remove(removing.key);
+            void ('op' in removing ? outbox : waitingFiles).remove(removing.key);
             setRemoving(null);
           }}
         />

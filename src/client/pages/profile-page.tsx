@@ -127,17 +127,18 @@ function useUpdateCheck(version: string | null): { updating: boolean; update: ()
 }
 
 /** Who is signed in: the user's name and department. */
-function UserCard({ username, dept }: { username: string; dept: string }) {
+function UserCard() {
+  const { t } = useTranslation();
   return (
     <Card className="mb-3">
       <div className="flex align-items-center gap-3">
         <Avatar icon="pi pi-user" size="xlarge" shape="circle" className="bg-primary text-white" />
         <div>
           <div className="text-xl font-semibold" data-testid="profile-username">
-            {username}
+            {storage.username() || t('profile.user')}
           </div>
           <div className="text-600" data-testid="profile-dept">
-            {dept}
+            {storage.deptName() ?? ''}
           </div>
         </div>
       </div>
@@ -173,6 +174,15 @@ function LanguageSwitch() {
   );
 }
 
+/** 'Test': the user's info as the server has it, in the console. */
+async function logUserInfo(): Promise<void> {
+  try {
+    console.log('User info:', await getInfo());
+  } catch (e) {
+    console.log('User info could not be loaded:', e);
+  }
+}
+
 /** My Profile: who is signed in, the settings, the language, the version and its update check, sign-out and resetting the phone. */
 export function ProfilePage() {
   const { t } = useTranslation();
@@ -182,18 +192,7 @@ export function ProfilePage() {
   const version = useAppVersion();
   const [signOutOpen, setSignOutOpen] = useState(false);
   const [resetting, setResetting] = useState<LocalWork | null>(null);
-  const username = storage.username() || t('profile.user');
-  const dept = storage.deptName() ?? '';
-
   const { updating, update } = useUpdateCheck(version);
-
-  async function test(): Promise<void> {
-    try {
-      console.log('User info:', await getInfo());
-    } catch (e) {
-      console.log('User info could not be loaded:', e);
-    }
-  }
 
   async function confirmSignOut(endSessions: boolean): Promise<void> {
     setSignOutOpen(false);
@@ -206,7 +205,7 @@ export function ProfilePage() {
   return (
     <div className="page">
       <PageHeader title={t('pages.profile')} />
-      <UserCard username={username} dept={dept} />
+      <UserCard />
       <h2 className="text-base text-600 font-medium mb-2">{t('profile.settings')}</h2>
       <Card className="mb-3 settings-card">
         <SettingsRow icon="pi pi-cog" label={t('profile.appSettings')} />
@@ -227,7 +226,7 @@ export function ProfilePage() {
             loading={updating}
             onClick={() => void update()}
           />
-          <Button label={t('profile.test')} icon="pi pi-wrench" outlined severity="secondary" onClick={() => void test()} />
+          <Button label={t('profile.test')} icon="pi pi-wrench" outlined severity="secondary" onClick={() => void logUserInfo()} />
         </div>
       </Card>
       <Button label={t('profile.signOut')} icon="pi pi-sign-out" severity="danger" className="w-full" onClick={() => setSignOutOpen(true)} />

@@ -10,6 +10,7 @@ import { parseConnectors, serializeConnectors, type Connector } from './widget-v
 export { parseConnectors, serializeConnectors, type Connector } from './widget-values';
 
 const EMPTY: Connector = { type: '', power: '', total: '' };
+const COLUMNS = ['type', 'power', 'total'] as const;
 
 /** The connector table: rows of type, power and total; rows are added and deleted in edit mode only. */
 export function ConnectorsWidget({ id, value, disabled, readonly, onChange }: WidgetProps) {
@@ -20,11 +21,9 @@ export function ConnectorsWidget({ id, value, disabled, readonly, onChange }: Wi
   const editable = !disabled && !readonly;
 
   function add(): void {
-    if (row.type.trim() === '' || row.power.trim() === '' || row.total.trim() === '') {
-      toast('warn', t('connectors.incomplete'));
-      return;
-    }
-    onChange(serializeConnectors([...connectors, { type: row.type.trim(), power: row.power.trim(), total: row.total.trim() }]));
+    const added = { type: row.type.trim(), power: row.power.trim(), total: row.total.trim() };
+    if (COLUMNS.some((c) => added[c] === '')) return toast('warn', t('connectors.incomplete'));
+    onChange(serializeConnectors([...connectors, added]));
     setRow(EMPTY);
   }
 
@@ -50,24 +49,15 @@ export function ConnectorsWidget({ id, value, disabled, readonly, onChange }: Wi
       />
       {editable && (
         <div className="connectors-add">
-          <InputText
-            placeholder={t('connectors.type')}
-            aria-label={t('connectors.typeLabel')}
-            value={row.type}
-            onChange={(e) => setRow({ ...row, type: e.target.value })}
-          />
-          <InputText
-            placeholder={t('connectors.power')}
-            aria-label={t('connectors.powerLabel')}
-            value={row.power}
-            onChange={(e) => setRow({ ...row, power: e.target.value })}
-          />
-          <InputText
-            placeholder={t('connectors.total')}
-            aria-label={t('connectors.totalLabel')}
-            value={row.total}
-            onChange={(e) => setRow({ ...row, total: e.target.value })}
-          />
+          {COLUMNS.map((c) => (
+            <InputText
+              key={c}
+              placeholder={t(`connectors.${c}`)}
+              aria-label={t(`connectors.${c}Label`)}
+              value={row[c]}
+              onChange={(e) => setRow({ ...row, [c]: e.target.value })}
+            />
+          ))}
           <Button type="button" icon="pi pi-plus" aria-label={t('connectors.add')} onClick={add} />
         </div>
       )}
