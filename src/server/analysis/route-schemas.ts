@@ -1,6 +1,6 @@
-import { errorResponses } from '../api-docs/kind-schemas.js';
 import { MAX_ID, recordId, recordIdInBody } from '../api-docs/parameters.js';
 import { CONTRACT_TIME_SCHEMA } from '../http/contract-time.js';
+import { envelope, errorResponses, refused } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
 
 /**
@@ -17,10 +17,9 @@ const MAX_TEXT = 4000;
 export const TESTER_TAGS = ['Issue video analysis'];
 export const WORKER_TAGS = ['Issue video analysis: workers'];
 
-const envelope = (data: unknown) => ({ type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data } });
 const nullableText = { type: ['string', 'null'] };
 
-export const refusals = { ...errorResponses, 409: { $ref: 'ErrorEnvelope#' } };
+export const refusals = { ...errorResponses, 409: refused() };
 
 export const historySchema = {
   type: 'array',

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ApiError, badRequest, ok, retryLater, unauthorized } from '../http/envelope.js';
+import { type ApiError, badRequest, envelope, ok, refused, retryLater, unauthorized } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
 import type { User, UserRepository } from '../users/user-repository.js';
 import { bearerToken, currentUser } from './authenticate.js';
@@ -49,19 +49,11 @@ const LOGIN_SCHEMA = {
     ...message('must be a JSON object with username and password', '必须是包含 username 和 password 的 JSON 对象'),
   },
   response: {
-    200: {
-      type: 'object',
-      properties: {
-        code: { type: 'integer' },
-        msg: { type: 'string' },
-        data: { type: 'object', properties: { access_token: { type: 'string' }, expire_in: { type: 'integer' }, client_id: { type: 'string' } } },
-      },
-      required: ['code', 'msg', 'data'],
-    },
-    400: { $ref: 'ErrorEnvelope#', description: 'No username or password, or the wrong client id' },
-    401: { $ref: 'ErrorEnvelope#', description: 'Wrong username or password; or this address is locked for a while after repeated failures' },
-    429: { $ref: 'ErrorEnvelope#', description: 'Too many sign-ins from this address, or attempts for this username spaced out (Retry-After says when)' },
-    503: { $ref: 'ErrorEnvelope#', description: 'Too many sign-ins waiting at once (Retry-After says when)' },
+    200: envelope({ type: 'object', properties: { access_token: { type: 'string' }, expire_in: { type: 'integer' }, client_id: { type: 'string' } } }),
+    400: refused('No username or password, or the wrong client id'),
+    401: refused('Wrong username or password; or this address is locked for a while after repeated failures'),
+    429: refused('Too many sign-ins from this address, or attempts for this username spaced out (Retry-After says when)'),
+    503: refused('Too many sign-ins waiting at once (Retry-After says when)'),
   },
 };
 
@@ -71,8 +63,8 @@ const LOGOUT_SCHEMA = {
   summary: 'Sign out (ends the token and its signed links)',
   security: [],
   response: {
-    200: { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'null' } }, required: ['code', 'msg'] },
-    400: { $ref: 'ErrorEnvelope#' },
+    200: envelope({ type: 'null' }),
+    400: refused(),
   },
 };
 
@@ -81,35 +73,27 @@ const GET_INFO_SCHEMA = {
   tags: ['Sign-in'],
   summary: 'The signed-in user: deptName is the project, remark the vehicle',
   response: {
-    200: {
+    200: envelope({
       type: 'object',
+      additionalProperties: true,
       properties: {
-        code: { type: 'integer' },
-        msg: { type: 'string' },
-        data: {
+        user: {
           type: 'object',
           additionalProperties: true,
           properties: {
-            user: {
-              type: 'object',
-              additionalProperties: true,
-              properties: {
-                userId: { type: 'integer' },
-                userName: { type: 'string' },
-                nickName: { type: 'string' },
-                deptName: { type: 'string', description: 'The project' },
-                remark: { type: 'string', description: 'The vehicle' },
-              },
-            },
-            roles: { type: 'array', items: { type: 'string' } },
-            permissions: { type: 'array', items: { type: 'string' } },
+            userId: { type: 'integer' },
+            userName: { type: 'string' },
+            nickName: { type: 'string' },
+            deptName: { type: 'string', description: 'The project' },
+            remark: { type: 'string', description: 'The vehicle' },
           },
         },
+        roles: { type: 'array', items: { type: 'string' } },
+        permissions: { type: 'array', items: { type: 'string' } },
       },
-      required: ['code', 'msg', 'data'],
-    },
-    401: { $ref: 'ErrorEnvelope#' },
-    403: { $ref: 'ErrorEnvelope#', description: 'A video analysis worker account: it may call only the fileAnalyze routes' },
+    }),
+    401: refused(),
+    403: refused('A video analysis worker account: it may call only the fileAnalyze routes'),
   },
 };
 

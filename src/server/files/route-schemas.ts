@@ -1,3 +1,4 @@
+import { envelope, refused } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
 import { MAX_UPLOAD_BYTES } from './limits.js';
 import { MAX_PATH_CHARS } from './paths.js';
@@ -12,12 +13,6 @@ import { MAX_PATH_CHARS } from './paths.js';
 
 export const FILES_TAGS = ['Shared files (/sharepoint)'];
 export const SESSION_TAGS = ['Shared files: upload sessions (Graph-style)'];
-
-const envelope = (data: unknown) => ({
-  type: 'object',
-  properties: { code: { type: 'integer' }, msg: { type: 'string' }, data },
-  required: ['code', 'msg', 'data'],
-});
 
 const fileEntry = {
   type: 'object',
@@ -34,7 +29,6 @@ const fileEntry = {
   required: ['id', 'name', 'isFolder', 'mimeType', 'size', 'modified', 'path'],
 };
 
-const refused = (description: string) => ({ $ref: 'ErrorEnvelope#', description });
 const envelopeRefusals = {
   400: refused(
     'A path this service refuses (.., backslashes, control characters, a symbolic link, a file where a folder is meant), or another bad parameter; msg says which',
