@@ -202,12 +202,12 @@ function signIn(deps: AuthDeps, cookiePath: string) {
 export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<void> {
   app.post(
     '/auth/login',
-    { config: { rateLimit: perAddressLimit(deps.perAddressPerMinute), public: true }, schema: LOGIN_SCHEMA },
+    { config: { rateLimit: perAddressLimit(deps.perAddressPerMinute) }, schema: LOGIN_SCHEMA },
     // The device cookie goes back to this route only.
     signIn(deps, `${app.prefix}/auth/login`),
   );
   // Succeeds without a valid token too, as the original does: signing out must never fail.
-  app.post('/auth/logout', { config: { public: true }, schema: LOGOUT_SCHEMA }, async (request) => {
+  app.post('/auth/logout', { schema: LOGOUT_SCHEMA }, async (request) => {
     const token = bearerToken(request);
     if (token !== undefined) await deps.tokens.revoke(token);
     return ok(null, '退出成功');

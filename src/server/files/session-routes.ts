@@ -4,7 +4,6 @@ import { isHost } from '../http/input-guard.js';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentUser } from '../auth/authenticate.js';
-import type { authenticateOrSignedLink } from '../auth/signed-links.js';
 import { ApiError, badRequest, notFound } from '../http/envelope.js';
 import { driveItem, installGraphErrors } from './graph.js';
 import type { UserRepository } from '../users/user-repository.js';
@@ -21,7 +20,6 @@ export interface SessionDeps {
   storage: FileStorage;
   sessions: UploadSessionStore;
   users: UserRepository;
-  serviceAuth: ReturnType<typeof authenticateOrSignedLink>;
   limits: UploadLimits;
   publicUrl: string | undefined;
 }
@@ -415,8 +413,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
   const uploads = new UploadSessions(deps, app.prefix, app.log);
   installGraphErrors(app);
   app.addHook('onClose', async () => uploads.flush());
-  // Signed in before the parameters are checked, as every /api route is.
-  app.post('/files/upload/session', { preValidation: deps.serviceAuth, schema: sessionSchemas.create }, uploads.create);
+  app.post('/files/upload/session', { schema: sessionSchemas.create }, uploads.create);
   // The upload URL's own routes: no sign-in (the URL is the credential) and no body parsing, so
   // a fragment streams from the socket to the part file whatever Content-Type the client sends.
   await app.register(async (pre) => {
