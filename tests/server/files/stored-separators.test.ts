@@ -10,6 +10,7 @@ import { FileStorage } from '../../../src/server/files/storage.js';
 // (or by hand) never shows in a listing or a ZIP under such a name: every name either answers is
 // one the service takes, so it can also be opened.
 const SEPARATORS = ['\n', '\r', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029'];
+// eslint-disable-next-line no-control-regex -- the separators are what the test looks for
 const LINE_BREAKING = /[\n\r\u000b\u000c\u0085\u2028\u2029]/;
 
 describe('names stored with a line or paragraph separator', () => {
