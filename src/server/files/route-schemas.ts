@@ -87,7 +87,6 @@ export const filesSchemas = {
       408: refused('The file arrived slower than the server accepts'),
       409: refused('A file of that name exists (conflictBehavior fail), or a file is in the way of the folder'),
       413: refused('Too large for a plain upload, or larger than the largest file this server accepts'),
-      429: refused('Too many requests'),
       507: refused('Not enough space: the disk, or your or your project’s share of it, as msg says'),
     },
   },
