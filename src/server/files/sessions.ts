@@ -86,6 +86,12 @@ export interface UploadSession {
   deferCommit: boolean;
 }
 
+/** What a new session is made of. */
+type NewSession = Pick<UploadSession, 'userId' | 'project' | 'folder' | 'fileName' | 'conflict' | 'partFile'> & {
+  declaredSize?: number | undefined;
+  deferCommit?: boolean;
+};
+
 function toSession(row: Selectable<UploadSessionTable>): UploadSession {
   return {
     idHash: row.id_hash,
@@ -106,6 +112,8 @@ function toSession(row: Selectable<UploadSessionTable>): UploadSession {
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+/** `seconds` after `now`, as stored. */
+const later = (now: number, seconds: number): string => iso(now + seconds * 1000);
 /** The byte ranges still wanted: from `received` to the end, less the written fragments (sorted) beyond it. */
 function missingRanges(received: number, total: number | undefined, written: { start: number; end: number }[]): string[] {
   if (total !== undefined && received >= total) return [];
@@ -124,6 +132,19 @@ function prefix(received: number, fragments: { start: number; end: number }[]): 
   let cursor = received;
   for (const f of fragments) if (f.start <= cursor) cursor = Math.max(cursor, f.end);
   return cursor;
+}
+
+/** A session's fragment rows. */
+const rowsOf = (db: Transaction<Database> | Kysely<Database>, idHash: string) =>
+  db.selectFrom('upload_fragments').selectAll().where('id_hash', '=', idHash).execute();
+
+/** Deletes a session's fragments that start at `starts`, or all of them. */
+async function dropFragments(db: Transaction<Database> | Kysely<Database>, idHash: string, starts?: number[]): Promise<void> {
+  await db
+    .deleteFrom('upload_fragments')
+    .where('id_hash', '=', idHash)
+    .$if(starts !== undefined, (q) => q.where('start_byte', 'in', starts ?? []))
+    .execute();
 }
 
 /** Only the hash is stored: a copy of the database does not give anyone a working upload URL. */
@@ -171,7 +192,7 @@ export class UploadSessionStore {
    * writer elsewhere is still alive); and ones being written by a live request.
    */
   private async fragments(trx: Transaction<Database> | Kysely<Database>, idHash: string, now: number): Promise<FragmentRow[]> {
-    return this.classify(await trx.selectFrom('upload_fragments').selectAll().where('id_hash', '=', idHash).execute(), now);
+    return this.classify(await rowsOf(trx, idHash), now);
   }
 
   /** A fragment whose claim lapsed and whose bytes no longer count (see `fragments`). */
@@ -212,46 +233,28 @@ export class UploadSessionStore {
       // Fragments whose writer died (claim lapsed) are forgotten: their bytes were never
       // acknowledged. So are written ones whose bytes were only in another kernel's page cache
       // (another host's, or this host's before a reboot) and were never synced.
-      const rows = await trx.selectFrom('upload_fragments').selectAll().where('id_hash', '=', s.idHash).execute();
+      const rows = await rowsOf(trx, s.idHash);
       const lapsed = rows.filter((r) => this.lapsed(r, now));
-      if (lapsed.length > 0) {
-        await trx
-          .deleteFrom('upload_fragments')
-          .where('id_hash', '=', s.idHash)
-          .where(
-            'start_byte',
-            'in',
-            lapsed.map((r) => r.start_byte),
-          )
-          .execute();
-      }
-      const frags = this.classify(
-        rows.filter((r) => !lapsed.includes(r)),
-        now,
-      );
+      const lapsedStarts = lapsed.map((r) => Number(r.start_byte));
+      if (lapsed.length > 0) await dropFragments(trx, s.idHash, lapsedStarts);
+      const kept = rows.filter((r) => !lapsed.includes(r));
+      const frags = this.classify(kept, now);
       // Written fragments count as received for the client: sending them again is an overlap.
-      const acknowledged = prefix(
-        received,
-        frags.filter((f) => f.state !== 'writing'),
-      );
+      const held = frags.filter((f) => f.state !== 'writing');
+      const acknowledged = prefix(received, held);
       if (start < acknowledged) return { reason: 'overlap' as const, received: acknowledged };
       if (start !== received && !frags.some((f) => f.end === start)) return { reason: 'order' as const, received: acknowledged };
       const live = frags.filter((f) => f.state === 'writing');
       if (live.length >= MAX_FRAGMENTS_IN_FLIGHT || live.some((f) => f.start < end && start < f.end)) return { reason: 'busy' as const, received };
       const lockId = randomBytes(12).toString('base64url');
       // A fragment sent again over one already written replaces its row (the same bytes, by the protocol).
-      if (frags.some((f) => f.start === start))
-        await trx.deleteFrom('upload_fragments').where('id_hash', '=', s.idHash).where('start_byte', '=', start).execute();
+      if (frags.some((f) => f.start === start)) await dropFragments(trx, s.idHash, [start]);
       await trx
         .insertInto('upload_fragments')
-        .values({ id_hash: s.idHash, start_byte: start, end_byte: end, lock_id: lockId, locked_until: iso(now + FRAGMENT_LEASE_SECONDS * 1000), done: WRITING })
+        .values({ id_hash: s.idHash, start_byte: start, end_byte: end, lock_id: lockId, locked_until: later(now, FRAGMENT_LEASE_SECONDS), done: WRITING })
         .execute();
-      if (row.total === null)
-        await trx
-          .updateTable('upload_sessions')
-          .set({ total, updated_at: iso(now) })
-          .where('id_hash', '=', s.idHash)
-          .execute();
+      const setTotal = { total, updated_at: iso(now) };
+      if (row.total === null) await trx.updateTable('upload_sessions').set(setTotal).where('id_hash', '=', s.idHash).execute();
       return { lockId };
     });
   }
@@ -260,7 +263,7 @@ export class UploadSessionStore {
   async renewFragment(idHash: string, lockId: string, now = Date.now()): Promise<boolean> {
     const result = await this.db
       .updateTable('upload_fragments')
-      .set({ locked_until: iso(now + FRAGMENT_LEASE_SECONDS * 1000) })
+      .set({ locked_until: later(now, FRAGMENT_LEASE_SECONDS) })
       .where('id_hash', '=', idHash)
       .where('lock_id', '=', lockId)
       .where('done', '!=', SYNCED)
@@ -288,7 +291,7 @@ export class UploadSessionStore {
       // knows it. The session's expiry moves with the next sync (markSynced), not here.
       const row = await this.locked(trx, idHash, true);
       if (!row) return undefined;
-      const mark = { done: WRITTEN, writer: this.writer, locked_until: iso(now + FRAGMENT_LEASE_SECONDS * 1000) };
+      const mark = { done: WRITTEN, writer: this.writer, locked_until: later(now, FRAGMENT_LEASE_SECONDS) };
       let rows: FragmentRecord[];
       if (this.dialect === 'postgres') {
         // The mark and the read of the session's fragments in one round trip (under the session's
@@ -325,7 +328,7 @@ export class UploadSessionStore {
           .where('done', '=', WRITING)
           .executeTakeFirst();
         if (Number(mine.numUpdatedRows) !== 1) return undefined;
-        rows = await trx.selectFrom('upload_fragments').selectAll().where('id_hash', '=', idHash).execute();
+        rows = await rowsOf(trx, idHash);
       }
       const expiresAt = row.expires_at;
       const total = row.total === null ? undefined : Number(row.total);
@@ -378,11 +381,11 @@ export class UploadSessionStore {
         absorbed.push(f.start);
       }
       if (absorbed.length === 0) return received;
-      await trx.deleteFrom('upload_fragments').where('id_hash', '=', idHash).where('start_byte', 'in', absorbed).execute();
+      await dropFragments(trx, idHash, absorbed);
       // Each stored part extends the session, as each fragment does in Graph.
       await trx
         .updateTable('upload_sessions')
-        .set({ received, updated_at: iso(now), expires_at: iso(now + SESSION_TTL_SECONDS * 1000) })
+        .set({ received, updated_at: iso(now), expires_at: later(now, SESSION_TTL_SECONDS) })
         .where('id_hash', '=', idHash)
         .execute();
       return received;
@@ -405,21 +408,9 @@ export class UploadSessionStore {
   }
 
   /** Creates a session and returns the secret of its upload URL (128 random bits and more). */
-  async create(
-    s: {
-      userId: number;
-      project: string;
-      folder: string;
-      fileName: string;
-      conflict: ConflictBehavior;
-      partFile: string;
-      declaredSize?: number | undefined;
-      deferCommit?: boolean;
-    },
-    now = Date.now(),
-  ): Promise<{ secret: string; expiresAt: string }> {
+  async create(s: NewSession, now = Date.now()): Promise<{ secret: string; expiresAt: string }> {
     const secret = randomBytes(32).toString('base64url');
-    const expiresAt = iso(now + SESSION_TTL_SECONDS * 1000);
+    const expiresAt = later(now, SESSION_TTL_SECONDS);
     await this.db
       .insertInto('upload_sessions')
       .values({
@@ -461,7 +452,7 @@ export class UploadSessionStore {
     const lockId = randomBytes(12).toString('base64url');
     const result = await this.db
       .updateTable('upload_sessions')
-      .set({ lock_id: lockId, locked_until: iso(now + LEASE_SECONDS * 1000), total, updated_at: iso(now) })
+      .set({ lock_id: lockId, locked_until: later(now, LEASE_SECONDS), total, updated_at: iso(now) })
       .where('id_hash', '=', s.idHash)
       .where('received', '=', start)
       .where((eb) => eb.or([eb('total', 'is', null), eb('total', '=', total)]))
@@ -473,7 +464,7 @@ export class UploadSessionStore {
 
   /** Deletes a session; true when this call deleted it (so exactly one caller finishes or cancels). */
   async delete(idHash: string): Promise<boolean> {
-    await this.db.deleteFrom('upload_fragments').where('id_hash', '=', idHash).execute();
+    await dropFragments(this.db, idHash);
     const result = await this.db.deleteFrom('upload_sessions').where('id_hash', '=', idHash).executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
   }
