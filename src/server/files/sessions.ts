@@ -1,71 +1,29 @@
 import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { relaxedTransaction } from '../db/relaxed-commit.js';
-import type { Database, Dialect, UploadFragmentTable, UploadSessionTable } from '../db/types.js';
+import type { Database, Dialect, UploadSessionTable } from '../db/types.js';
+import {
+  classify,
+  FRAGMENT_LEASE_SECONDS,
+  hasLapsed,
+  MAX_FRAGMENTS_IN_FLIGHT,
+  missingRanges,
+  prefix,
+  SYNCED,
+  WRITING,
+  WRITTEN,
+  writerIdentity,
+  type FragmentDone,
+  type FragmentRecord,
+  type FragmentRefusal,
+  type FragmentRow,
+} from './fragments.js';
 import type { ConflictBehavior } from './storage.js';
 
 /** A session lives this long after its last fragment (each fragment extends it once synced, a moment after its answer, as in Graph). */
 export const SESSION_TTL_SECONDS = 24 * 3600;
 /** A writing request's claim on a session; renewed while bytes flow, so only a crash leaves it to expire. */
 export const LEASE_SECONDS = 60;
-/**
- * A fragment's claim: short, and renewed every FRAGMENT_RENEW_MS while its bytes flow, so that
- * after a crash (whose requests never release their claims) a client sending the same bytes again
- * waits at most this long for the dead claim to lapse.
- */
-export const FRAGMENT_LEASE_SECONDS = 15;
-export const FRAGMENT_RENEW_MS = 5000;
-/** Fragments of one session that may be in flight at once (sent before the previous one answered). */
-export const MAX_FRAGMENTS_IN_FLIGHT = 4;
-
-/** Why a fragment may not be written now. */
-export type FragmentRefusal =
-  /** It starts before the next expected byte: those bytes are stored already. */
-  | { reason: 'overlap'; received: number }
-  /** It starts after a gap that nothing received or in flight fills (yet: it may be on its way). */
-  | { reason: 'order'; received: number }
-  /** Another request is writing bytes it covers, or too many fragments are in flight. */
-  | { reason: 'busy'; received: number }
-  /** The session ended (expired, cancelled, finished) or is being committed. */
-  | { reason: 'gone' };
-
-/** What a written fragment leaves: the acknowledged contiguous prefix, and the ranges still wanted. */
-export interface FragmentDone {
-  received: number;
-  expiresAt: string;
-  nextExpectedRanges: string[];
-}
-
-/** upload_fragments.done: being written, synced, or written and acknowledged but not yet synced. */
-const WRITING = 0;
-const SYNCED = 1;
-const WRITTEN = 2;
-
-/** An upload_fragments row as read. */
-type FragmentRecord = Pick<Selectable<UploadFragmentTable>, 'start_byte' | 'end_byte' | 'done' | 'writer' | 'locked_until' | 'lock_id'>;
-
-interface FragmentRow {
-  start: number;
-  end: number;
-  state: 'writing' | 'written' | 'synced';
-  lockId: string | null;
-}
-
-/**
- * Which running kernel this process writes through: the host and its boot id. Bytes a process
- * wrote (not yet synced) survive its kill -9 in that kernel's page cache, but not a power cut or
- * a reboot, which change the boot id. Where no boot id can be read, the process itself is the
- * writer: its unsynced fragments are then asked for again after any crash.
- */
-export function writerIdentity(): string {
-  try {
-    return `${os.hostname()} ${fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}`;
-  } catch {
-    return `${os.hostname()} process ${process.pid} ${randomBytes(6).toString('hex')}`;
-  }
-}
 
 export interface UploadSession {
   idHash: string;
@@ -114,25 +72,6 @@ function toSession(row: Selectable<UploadSessionTable>): UploadSession {
 const iso = (ms: number): string => new Date(ms).toISOString();
 /** `seconds` after `now`, as stored. */
 const later = (now: number, seconds: number): string => iso(now + seconds * 1000);
-/** The byte ranges still wanted: from `received` to the end, less the written fragments (sorted) beyond it. */
-function missingRanges(received: number, total: number | undefined, written: { start: number; end: number }[]): string[] {
-  if (total !== undefined && received >= total) return [];
-  const out: string[] = [];
-  let cursor = received;
-  for (const f of written) {
-    if (f.start > cursor) out.push(`${cursor}-${f.start - 1}`);
-    cursor = Math.max(cursor, f.end);
-  }
-  if (total === undefined || cursor < total) out.push(`${cursor}-`);
-  return out;
-}
-
-/** How far from `received` the fragments (sorted) reach without a gap. */
-function prefix(received: number, fragments: { start: number; end: number }[]): number {
-  let cursor = received;
-  for (const f of fragments) if (f.start <= cursor) cursor = Math.max(cursor, f.end);
-  return cursor;
-}
 
 /** A session's fragment rows. */
 const rowsOf = (db: Transaction<Database> | Kysely<Database>, idHash: string) =>
@@ -192,27 +131,7 @@ export class UploadSessionStore {
    * writer elsewhere is still alive); and ones being written by a live request.
    */
   private async fragments(trx: Transaction<Database> | Kysely<Database>, idHash: string, now: number): Promise<FragmentRow[]> {
-    return this.classify(await rowsOf(trx, idHash), now);
-  }
-
-  /** A fragment whose claim lapsed and whose bytes no longer count (see `fragments`). */
-  private lapsed(r: FragmentRecord, now: number): boolean {
-    if (r.locked_until === null || r.locked_until >= iso(now)) return false;
-    const done = Number(r.done);
-    return done === WRITING || (done === WRITTEN && r.writer !== this.writer);
-  }
-
-  private classify(rows: FragmentRecord[], now: number): FragmentRow[] {
-    const out: FragmentRow[] = [];
-    for (const r of rows) {
-      const done = Number(r.done);
-      const live = r.locked_until !== null && r.locked_until >= iso(now);
-      const f = { start: Number(r.start_byte), end: Number(r.end_byte), lockId: r.lock_id };
-      if (done === SYNCED) out.push({ ...f, state: 'synced' });
-      else if (done === WRITTEN && (r.writer === this.writer || live)) out.push({ ...f, state: 'written' });
-      else if (done === WRITING && live) out.push({ ...f, state: 'writing' });
-    }
-    return out.sort((a, b) => a.start - b.start);
+    return classify(await rowsOf(trx, idHash), now, this.writer);
   }
 
   /**
@@ -234,11 +153,11 @@ export class UploadSessionStore {
       // acknowledged. So are written ones whose bytes were only in another kernel's page cache
       // (another host's, or this host's before a reboot) and were never synced.
       const rows = await rowsOf(trx, s.idHash);
-      const lapsed = rows.filter((r) => this.lapsed(r, now));
+      const lapsed = rows.filter((r) => hasLapsed(r, now, this.writer));
       const lapsedStarts = lapsed.map((r) => Number(r.start_byte));
       if (lapsed.length > 0) await dropFragments(trx, s.idHash, lapsedStarts);
       const kept = rows.filter((r) => !lapsed.includes(r));
-      const frags = this.classify(kept, now);
+      const frags = classify(kept, now, this.writer);
       // Written fragments count as received for the client: sending them again is an overlap.
       const held = frags.filter((f) => f.state !== 'writing');
       const acknowledged = prefix(received, held);
@@ -332,7 +251,7 @@ export class UploadSessionStore {
       }
       const expiresAt = row.expires_at;
       const total = row.total === null ? undefined : Number(row.total);
-      const held = this.classify(rows, now).filter((f) => f.state !== 'writing');
+      const held = classify(rows, now, this.writer).filter((f) => f.state !== 'writing');
       return { received: prefix(Number(row.received), held), expiresAt, nextExpectedRanges: missingRanges(Number(row.received), total, held) };
     });
   }
@@ -411,26 +330,12 @@ export class UploadSessionStore {
   async create(s: NewSession, now = Date.now()): Promise<{ secret: string; expiresAt: string }> {
     const secret = randomBytes(32).toString('base64url');
     const expiresAt = later(now, SESSION_TTL_SECONDS);
+    const who = { id_hash: hashSecret(secret), user_id: s.userId, project: s.project, folder: s.folder, file_name: s.fileName, conflict: s.conflict };
+    const state = { part_file: s.partFile, total: null, declared_size: s.declaredSize ?? null, defer_commit: s.deferCommit ? 1 : 0, received: 0 };
+    const times = { lock_id: null, locked_until: null, created_at: iso(now), updated_at: iso(now), expires_at: expiresAt };
     await this.db
       .insertInto('upload_sessions')
-      .values({
-        id_hash: hashSecret(secret),
-        user_id: s.userId,
-        project: s.project,
-        folder: s.folder,
-        file_name: s.fileName,
-        conflict: s.conflict,
-        part_file: s.partFile,
-        total: null,
-        declared_size: s.declaredSize ?? null,
-        defer_commit: s.deferCommit ? 1 : 0,
-        received: 0,
-        lock_id: null,
-        locked_until: null,
-        created_at: iso(now),
-        updated_at: iso(now),
-        expires_at: expiresAt,
-      })
+      .values({ ...who, ...state, ...times })
       .execute();
     return { secret, expiresAt };
   }
