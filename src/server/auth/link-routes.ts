@@ -45,7 +45,7 @@ const SIGNED_LINK_SCHEMA = {
  * seeking). Only download and shared-files paths can be signed.
  */
 export async function linkRoutes(app: FastifyInstance, deps: { signer: LinkSigner }): Promise<void> {
-  app.post('/system/signed-link', { schema: SIGNED_LINK_SCHEMA }, async (request) => {
+  app.post('/system/signed-link', { schema: SIGNED_LINK_SCHEMA }, async function signLink(request) {
     const claim = currentLinkClaim(request);
     const { path: target, ttlSeconds } = request.body as { path: string; ttlSeconds?: number | null };
     const ttl = ttlSeconds ?? SIGNED_LINK_TTL_SECONDS;

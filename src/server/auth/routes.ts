@@ -207,12 +207,12 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
     signIn(deps, `${app.prefix}/auth/login`),
   );
   // Succeeds without a valid token too, as the original does: signing out must never fail.
-  app.post('/auth/logout', { schema: LOGOUT_SCHEMA }, async (request) => {
+  app.post('/auth/logout', { schema: LOGOUT_SCHEMA }, async function signOut(request) {
     const token = bearerToken(request);
     if (token !== undefined) await deps.tokens.revoke(token);
     return ok(null, '退出成功');
   });
-  app.get('/system/user/getInfo', { schema: GET_INFO_SCHEMA }, async (request) => {
+  app.get('/system/user/getInfo', { schema: GET_INFO_SCHEMA }, async function getInfo(request) {
     const user = currentUser(request);
     return ok({
       user: { userId: user.id, userName: user.username, nickName: user.nick_name, deptName: user.project, remark: user.vehicle_no },

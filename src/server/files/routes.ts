@@ -125,13 +125,13 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
   const { storage } = deps;
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_PLAIN_UPLOAD_BYTES, files: 1, fields: 20, parts: 25, headerPairs: 100 } });
 
-  app.get('/files', { schema: filesSchemas.list }, async (request) => {
+  app.get('/files', { schema: filesSchemas.list }, async function listFiles(request) {
     const user = currentUser(request);
     return ok(await storage.list(user.project, queryPath(request)));
   });
 
   // A refusal is answered after the rest of the body is read (http/drain.ts), so the client reads it.
-  app.post('/files/upload', { schema: filesSchemas.upload }, async (request) => {
+  app.post('/files/upload', { schema: filesSchemas.upload }, async function uploadFile(request) {
     try {
       return await plainUpload(deps, request);
     } catch (e) {
@@ -140,15 +140,17 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
   });
 
   // Files are sent as they are: compressing would break byte ranges and gains nothing on media.
-  app.get('/files/download', { compress: false, schema: filesSchemas.download }, async (request, reply) => {
+  app.get('/files/download', { compress: false, schema: filesSchemas.download }, async function downloadFile(request, reply) {
     return sendFile(request, reply, storage, currentUser(request).project, await existingFile(storage, request), 'attachment');
   });
 
-  app.get('/files/preview', { compress: false, schema: filesSchemas.preview }, async (request, reply) => {
+  app.get('/files/preview', { compress: false, schema: filesSchemas.preview }, async function previewFile(request, reply) {
     return sendFile(request, reply, storage, currentUser(request).project, await existingFile(storage, request), 'inline');
   });
 
-  app.get('/preview.html', { schema: filesSchemas.previewPage }, async (request, reply) => previewHtml(deps, app.prefix, request, reply));
+  app.get('/preview.html', { schema: filesSchemas.previewPage }, async function previewPage(request, reply) {
+    return previewHtml(deps, app.prefix, request, reply);
+  });
 
   await app.register(async (scoped) =>
     sessionRoutes(scoped, { storage, users: deps.users, sessions: deps.sessions, limits: deps.limits, publicUrl: deps.publicUrl }),
