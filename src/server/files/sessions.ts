@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type Selectable, type Transaction } from 'kysely';
 import { relaxedTransaction } from '../db/relaxed-commit.js';
 import type { Database, Dialect, UploadSessionTable } from '../db/types.js';
 import {
@@ -211,21 +211,15 @@ export class UploadSessionStore {
       const row = await this.locked(trx, idHash, true);
       if (!row) return undefined;
       const mark = { done: WRITTEN, writer: this.writer, locked_until: later(now, FRAGMENT_LEASE_SECONDS) };
+      const markMine = (q: QueryCreator<Database>) =>
+        q.updateTable('upload_fragments').set(mark).where('id_hash', '=', idHash).where('lock_id', '=', lockId).where('done', '=', WRITING);
       let rows: FragmentRecord[];
       if (this.dialect === 'postgres') {
         // The mark and the read of the session's fragments in one round trip (under the session's
         // lock, which the next fragment's claim waits for). The read sees the fragments as they
         // were when the statement began, so this fragment's row is given its new state here.
         const read = await trx
-          .with('mine', (q) =>
-            q
-              .updateTable('upload_fragments')
-              .set(mark)
-              .where('id_hash', '=', idHash)
-              .where('lock_id', '=', lockId)
-              .where('done', '=', WRITING)
-              .returning('lock_id'),
-          )
+          .with('mine', (q) => markMine(q).returning('lock_id'))
           .selectFrom('upload_fragments')
           .selectAll('upload_fragments')
           .select((eb) =>
@@ -239,13 +233,7 @@ export class UploadSessionStore {
         if (Number(read[0]?.marked ?? 0) !== 1) return undefined;
         rows = read.map((r) => (r.lock_id === lockId ? { ...r, ...mark } : r));
       } else {
-        const mine = await trx
-          .updateTable('upload_fragments')
-          .set(mark)
-          .where('id_hash', '=', idHash)
-          .where('lock_id', '=', lockId)
-          .where('done', '=', WRITING)
-          .executeTakeFirst();
+        const mine = await markMine(trx).executeTakeFirst();
         if (Number(mine.numUpdatedRows) !== 1) return undefined;
         rows = await rowsOf(trx, idHash);
       }
