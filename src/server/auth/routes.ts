@@ -24,8 +24,8 @@ function minutes(seconds: number): string {
   return `${m} minute${m === 1 ? '' : 's'}`;
 }
 
-/** The server's busy-hashing refusal (password-check.ts) in Chinese (docs/decisions/045). */
-const HASHING_BUSY_ZH = '服务器正忙于验证登录，请几秒后再试';
+/** The server's busy-hashing refusal (password-check.ts), in Chinese too (docs/decisions/045). */
+const hashingBusy = (e: HashingBusyError): ApiError => retryLater(503, e.message, 3, '服务器正忙于验证登录，请几秒后再试');
 
 /** POST /auth/login: the contract's body and answer. */
 const LOGIN_SCHEMA = {
@@ -114,21 +114,12 @@ function perAddressLimit(perMinute: number) {
 }
 
 /** The answer to an attempt the throttle refused before any password was checked (login-throttle.ts). */
-function throttled(refusal: ThrottleRefusal): ApiError {
-  if (refusal.reason === 'locked') {
-    return retryLater(
-      429,
-      `Too many failed sign-in attempts. Try again in ${minutes(refusal.retryAfterSeconds)}.`,
-      refusal.retryAfterSeconds,
-      `登录失败次数过多。请在 ${Math.max(1, Math.ceil(refusal.retryAfterSeconds / 60))} 分钟后再试。`,
-    );
-  }
-  return retryLater(
-    429,
-    `Too many sign-in attempts for this user from many places. Try again in ${refusal.retryAfterSeconds} seconds.`,
-    refusal.retryAfterSeconds,
-    `此用户从多处登录尝试次数过多。请在 ${refusal.retryAfterSeconds} 秒后再试。`,
-  );
+function throttled({ reason, retryAfterSeconds: wait }: ThrottleRefusal): ApiError {
+  const [en, zh] =
+    reason === 'locked'
+      ? [`Too many failed sign-in attempts. Try again in ${minutes(wait)}.`, `登录失败次数过多。请在 ${Math.max(1, Math.ceil(wait / 60))} 分钟后再试。`]
+      : [`Too many sign-in attempts for this user from many places. Try again in ${wait} seconds.`, `此用户从多处登录尝试次数过多。请在 ${wait} 秒后再试。`];
+  return retryLater(429, en, wait, zh);
 }
 
 /**
@@ -150,7 +141,7 @@ async function checkAttempt(
     // Bounded per address and per username before any database work (password-check.ts).
     admission = await admitSignIn(client, username, async () => (device = await deps.devices.check(username, request.headers.cookie)) !== undefined);
   } catch (e) {
-    if (e instanceof HashingBusyError) throw retryLater(503, e.message, 3, HASHING_BUSY_ZH);
+    if (e instanceof HashingBusyError) throw hashingBusy(e);
     throw e;
   }
   try {
@@ -167,7 +158,7 @@ async function checkAttempt(
     if (e instanceof HashingBusyError) {
       // Not checked: the attempt does not count towards this address's lock.
       await deps.throttle.refund(username, client);
-      throw retryLater(503, e.message, 3, HASHING_BUSY_ZH);
+      throw hashingBusy(e);
     }
     throw e;
   } finally {
