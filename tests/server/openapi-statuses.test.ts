@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, useTestServer } from '../helpers/server.js';
+import { ALICE, useTestServer, type TestServer } from '../helpers/server.js';
 import { addWorker } from './analysis/helpers.js';
 
 type Operation = { responses?: Record<string, unknown>; security?: unknown[]; requestBody?: unknown };
@@ -71,4 +71,42 @@ describe('the API document against what each route answers', () => {
     expect(asked).toBeGreaterThan(200);
     expect(missing).toEqual([]);
   }, 300_000);
+});
+
+/** The floods that make a route answer 429 or 503, by 'METHOD path' of the document: the statuses they got. */
+const FLOODS: Record<string, (s: TestServer, tester: string) => Promise<number[]>> = {
+  // More sign-ins at once than the address's line holds (503), and more in a minute than it may send (429).
+  'POST /api/auth/login': async (s) =>
+    Promise.all(
+      Array.from({ length: 40 }, async () => (await s.request('POST', '/api/auth/login', { body: { username: ALICE.username, password: 'wrong' } })).status),
+    ),
+  // More upload sessions than a user may hold open.
+  'POST /sharepoint/files/upload/session': async (s, tester) => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await s.request('POST', '/sharepoint/files/upload/session', { token: tester, body: { item: { name: `f${i}.bin` } } });
+      statuses.push(res.status);
+    }
+    return statuses;
+  },
+};
+
+// Issue 45: a 429 or 503 the document declares is one the route can be made to answer.
+describe('the API document: the busy answers it declares', () => {
+  const s = useTestServer({ name: 'sqlite' }, { LOGIN_ADDRESS_PER_MINUTE: '20', UPLOAD_SESSIONS_PER_USER: '1' });
+
+  it('provokes every 429 and 503 a route declares, and each flood gets what its route declares', async () => {
+    const doc = (await s.request('GET', '/api/openapi.json')).body as Document;
+    const tester = await s.login(ALICE.username, ALICE.password);
+    const declared: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths))
+      for (const [method, operation] of Object.entries(methods))
+        for (const status of ['429', '503']) if (operation.responses?.[status] !== undefined) declared.push(`${method.toUpperCase()} ${path} ${status}`);
+    const provoked: string[] = [];
+    for (const [route, flood] of Object.entries(FLOODS)) {
+      const statuses = await flood(s, tester);
+      for (const status of new Set(statuses.filter((st) => st === 429 || st === 503))) provoked.push(`${route} ${status}`);
+    }
+    expect(provoked.sort()).toEqual(declared.sort());
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
-import { errorResponses } from '../api-docs/kind-schemas.js';
 import { MAX_ID, recordId, recordIdInBody } from '../api-docs/parameters.js';
 import { CONTRACT_TIME_SCHEMA } from '../http/contract-time.js';
+import { envelope, errorResponses, refused } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
 
 /**
@@ -17,10 +17,9 @@ const MAX_TEXT = 4000;
 export const TESTER_TAGS = ['Issue video analysis'];
 export const WORKER_TAGS = ['Issue video analysis: workers'];
 
-const envelope = (data: unknown) => ({ type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data } });
 const nullableText = { type: ['string', 'null'] };
 
-export const refusals = { ...errorResponses, 409: { $ref: 'ErrorEnvelope#' } };
+export const refusals = { ...errorResponses, 409: refused() };
 
 export const historySchema = {
   type: 'array',
@@ -81,117 +80,91 @@ const fileBytes = {
 
 const text = (max: number, description: string) => ({ type: ['string', 'null'], maxLength: max, description });
 
-/** The schemas of a kind's analysis routes; `noun` is what its records are called (x-kind.analysis.noun). */
-export function analysisSchemas(noun: string) {
+/** The ids in a kind's analysis routes' bodies and queries; `noun` is what its records are called. */
+function idSchemas(noun: string) {
   const idWords = message(
     `must be ${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun.toLowerCase()} id, a whole number from 1 to ${MAX_ID}`,
     `必须是记录 id，即 1 到 ${MAX_ID} 之间的整数`,
   );
   const id = recordIdInBody(`The ${noun.toLowerCase()} id`, idWords);
-  const idTask = {
-    type: 'object',
-    properties: {
-      id,
-      taskId: {
-        type: ['integer', 'string', 'null'],
-        enum: [ANALYSIS_TASK_ID, String(ANALYSIS_TASK_ID), null],
-        description: `Always ${ANALYSIS_TASK_ID} (issue file analysis)`,
-        ...message(`must be ${ANALYSIS_TASK_ID} (issue file analysis)`, `必须是 ${ANALYSIS_TASK_ID}（问题文件分析）`),
-      },
-    },
-    required: ['id'],
-    ...message('must be a JSON object such as {"id": 12, "taskId": -3}', '必须是 JSON 对象，如 {"id": 12, "taskId": -3}'),
+  const taskId = {
+    type: ['integer', 'string', 'null'],
+    enum: [ANALYSIS_TASK_ID, String(ANALYSIS_TASK_ID), null],
+    description: `Always ${ANALYSIS_TASK_ID} (issue file analysis)`,
+    ...message(`must be ${ANALYSIS_TASK_ID} (issue file analysis)`, `必须是 ${ANALYSIS_TASK_ID}（问题文件分析）`),
   };
-  const fileQuery = {
-    type: 'object',
-    properties: {
-      id: recordId(`The ${noun.toLowerCase()} id`, idWords),
-      name: {
-        type: 'string',
-        description: `A file name in the ${noun.toLowerCase()}'s folder, without folders`,
-        ...message(`must be the name of a file in the ${noun.toLowerCase()}'s folder, such as clip.mp4`, '必须是记录文件夹中的文件名，如 clip.mp4'),
-      },
-    },
-    required: ['id', 'name'],
+  const idTaskWords = message('must be a JSON object such as {"id": 12, "taskId": -3}', '必须是 JSON 对象，如 {"id": 12, "taskId": -3}');
+  /** A worker's body: the id, the task id, and `more`. */
+  const idTask = (more: Record<string, unknown> = {}) => ({ type: 'object', properties: { id, taskId, ...more }, required: ['id'], ...idTaskWords });
+  const name = {
+    type: 'string',
+    description: `A file name in the ${noun.toLowerCase()}'s folder, without folders`,
+    ...message(`must be the name of a file in the ${noun.toLowerCase()}'s folder, such as clip.mp4`, '必须是记录文件夹中的文件名，如 clip.mp4'),
   };
+  const queryId = recordId(`The ${noun.toLowerCase()} id`, idWords);
+  const fileQuery = { type: 'object', properties: { id: queryId, name }, required: ['id', 'name'] };
+  return { id, idTask, queryId, fileQuery };
+}
+
+/** One route's schema: its tags and summary, what it takes, and its answer (an envelope of `data`, or `responses`). */
+function route(tags: string[], summary: string, takes: Record<string, unknown>, data: unknown, responses?: Record<string, unknown>) {
+  return { tags, summary, ...takes, response: { ...(responses ?? { 200: envelope(data) }), ...refusals } };
+}
+
+const MODE = {
+  type: ['string', 'null'],
+  enum: ['', 'AI_RETRY', null],
+  description: "'' (or none) for the first submit, 'AI_RETRY' to resubmit",
+  ...message("must be '' (first submit) or 'AI_RETRY' (resubmit)", "必须是 ''（首次提交）或 'AI_RETRY'（重新提交）"),
+};
+const SUBMIT_WORDS = message('must be a JSON object such as {"id": 12, "mode": ""}', '必须是 JSON 对象，如 {"id": 12, "mode": ""}');
+const object = (properties: Record<string, unknown>) => ({ type: 'object', properties });
+const LEASE = object({ id: { type: 'integer' }, leaseSeconds: { type: 'integer' }, leaseUntil: { type: 'string' } });
+const FINISH = {
+  report: text(MAX_REPORT, 'The analysis in markdown'),
+  error: text(MAX_TEXT, 'Why the run failed'),
+  stage: { type: ['string', 'null'], enum: ['desensitize', 'analyze', null], description: 'Which stage failed, with error' },
+  remark: text(MAX_TEXT, 'A note on the run'),
+};
+
+/** The schemas of a kind's analysis routes; `noun` is what its records are called (x-kind.analysis.noun). */
+export function analysisSchemas(noun: string) {
+  const { id, idTask, queryId, fileQuery } = idSchemas(noun);
+  const W = WORKER_TAGS;
   return {
-    submit: {
-      tags: TESTER_TAGS,
-      summary: 'Submit an issue to AI analysis (mode "" first submit, "AI_RETRY" resubmit); idempotent while a job waits or runs',
-      body: {
-        type: 'object',
-        properties: {
-          id,
-          mode: {
-            type: ['string', 'null'],
-            enum: ['', 'AI_RETRY', null],
-            description: "'' (or none) for the first submit, 'AI_RETRY' to resubmit",
-            ...message("must be '' (first submit) or 'AI_RETRY' (resubmit)", "必须是 ''（首次提交）或 'AI_RETRY'（重新提交）"),
-          },
-        },
-        required: ['id'],
-        ...message('must be a JSON object such as {"id": 12, "mode": ""}', '必须是 JSON 对象，如 {"id": 12, "mode": ""}'),
-      },
-      response: { 200: envelope(statusData), ...refusals },
-    },
-    status: {
-      tags: TESTER_TAGS,
-      summary: "An issue's analysis: its statuses, the job's state and error, and earlier runs",
-      querystring: { type: 'object', properties: { id: recordId(`The ${noun.toLowerCase()} id`, idWords) }, required: ['id'] },
-      response: { 200: envelope(statusData), ...refusals },
-    },
-    todolist: {
-      tags: WORKER_TAGS,
-      summary: 'Issues waiting for a worker in its projects, oldest submission first (worker accounts only)',
-      response: { 200: envelope({ type: 'array', items: jobItem }), ...refusals },
-    },
-    start: {
-      tags: WORKER_TAGS,
-      summary: 'Claim an issue with a lease, or renew your own claim; exactly one worker wins',
-      body: idTask,
-      response: {
-        200: envelope({ type: 'object', properties: { id: { type: 'integer' }, leaseSeconds: { type: 'integer' }, leaseUntil: { type: 'string' } } }),
-        ...refusals,
-      },
-    },
-    file: {
-      tags: WORKER_TAGS,
-      summary: 'The bytes of an original file of a claimed issue (Range supported; holder only)',
-      querystring: fileQuery,
-      response: { ...fileBytes, ...refusals },
-    },
-    putDesensitized: {
-      tags: WORKER_TAGS,
-      summary: 'Store the blurred copy of a file as desensitized/<name> in the issue folder (raw bytes; holder only)',
-      querystring: fileQuery,
-      response: { 200: envelope({ type: 'object', properties: { name: { type: 'string' }, size: { type: 'integer' } } }), ...refusals },
-    },
-    getDesensitized: {
-      tags: WORKER_TAGS,
-      summary: 'The bytes of a desensitized copy of a claimed issue (holder only)',
-      querystring: fileQuery,
-      response: { ...fileBytes, ...refusals },
-    },
-    submitToAi: {
-      tags: WORKER_TAGS,
-      summary: 'Desensitization done, analysis begins (holder only)',
-      body: { ...idTask, properties: { ...idTask.properties, remark: text(MAX_TEXT, 'A note on the desensitization') } },
-      response: { 200: envelope({ type: 'null' }), ...refusals },
-    },
-    finish: {
-      tags: WORKER_TAGS,
-      summary: 'End the claim with the report, the error, or neither when no model is configured (holder only)',
-      body: {
-        ...idTask,
-        properties: {
-          ...idTask.properties,
-          report: text(MAX_REPORT, 'The analysis in markdown'),
-          error: text(MAX_TEXT, 'Why the run failed'),
-          stage: { type: ['string', 'null'], enum: ['desensitize', 'analyze', null], description: 'Which stage failed, with error' },
-          remark: text(MAX_TEXT, 'A note on the run'),
-        },
-      },
-      response: { 200: envelope({ type: 'object', properties: { id: { type: 'integer' }, state: { type: 'string' } } }), ...refusals },
-    },
+    submit: route(
+      TESTER_TAGS,
+      'Submit an issue to AI analysis (mode "" first submit, "AI_RETRY" resubmit); idempotent while a job waits or runs',
+      { body: { type: 'object', properties: { id, mode: MODE }, required: ['id'], ...SUBMIT_WORDS } },
+      statusData,
+    ),
+    status: route(
+      TESTER_TAGS,
+      "An issue's analysis: its statuses, the job's state and error, and earlier runs",
+      { querystring: { type: 'object', properties: { id: queryId }, required: ['id'] } },
+      statusData,
+    ),
+    todolist: route(W, 'Issues waiting for a worker in its projects, oldest submission first (worker accounts only)', {}, { type: 'array', items: jobItem }),
+    start: route(W, 'Claim an issue with a lease, or renew your own claim; exactly one worker wins', { body: idTask() }, LEASE),
+    file: route(W, 'The bytes of an original file of a claimed issue (Range supported; holder only)', { querystring: fileQuery }, undefined, fileBytes),
+    putDesensitized: route(
+      W,
+      'Store the blurred copy of a file as desensitized/<name> in the issue folder (raw bytes; holder only)',
+      { querystring: fileQuery },
+      object({ name: { type: 'string' }, size: { type: 'integer' } }),
+    ),
+    getDesensitized: route(W, 'The bytes of a desensitized copy of a claimed issue (holder only)', { querystring: fileQuery }, undefined, fileBytes),
+    submitToAi: route(
+      W,
+      'Desensitization done, analysis begins (holder only)',
+      { body: idTask({ remark: text(MAX_TEXT, 'A note on the desensitization') }) },
+      { type: 'null' },
+    ),
+    finish: route(
+      W,
+      'End the claim with the report, the error, or neither when no model is configured (holder only)',
+      { body: idTask(FINISH) },
+      object({ id: { type: 'integer' }, state: { type: 'string' } }),
+    ),
   };
 }

@@ -106,7 +106,7 @@ export async function analysisRoutes(app: FastifyInstance, deps: AnalysisDeps): 
   }
 
   const schemas = analysisSchemas(noun);
-  app.post(paths.submit, { schema: schemas.submit }, async (request) => {
+  app.post(paths.submit, { schema: schemas.submit }, async function submit(request) {
     const user = currentUser(request);
     const id = idOf(request);
     const mode = bodyOf(request).mode ?? '';
@@ -122,7 +122,7 @@ export async function analysisRoutes(app: FastifyInstance, deps: AnalysisDeps): 
     return ok(await statusOf(id, user.project));
   });
 
-  app.get(paths.status, { schema: schemas.status }, async (request) => {
+  app.get(paths.status, { schema: schemas.status }, async function status(request) {
     const user = currentUser(request);
     const { id } = queryOf(request);
     return ok(await statusOf(id, user.project));

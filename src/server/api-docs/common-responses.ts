@@ -1,3 +1,5 @@
+import { refused } from '../http/envelope.js';
+
 /** A route schema's responses, as @fastify/swagger reads them. */
 type Responses = Record<string, unknown>;
 
@@ -15,7 +17,7 @@ const WITHOUT_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function withCommonResponses(schema: Record<string, unknown>, method: string): Record<string, unknown> {
   const responses = (schema['response'] ?? {}) as Responses;
   const refusal = Object.entries(responses).find(([status]) => Number(status) >= 400)?.[1] as Record<string, unknown> | undefined;
-  const shape = refusal === undefined ? { $ref: 'ErrorEnvelope#' } : Object.fromEntries(Object.entries(refusal).filter(([k]) => k !== 'description'));
+  const shape = refusal === undefined ? refused() : Object.fromEntries(Object.entries(refusal).filter(([k]) => k !== 'description'));
   const added: Responses = {};
   const add = (status: number, description: string): void => {
     if (responses[status] === undefined && responses[String(status)] === undefined) added[status] = { ...shape, description };

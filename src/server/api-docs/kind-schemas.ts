@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kind, KindProperty, KindRegistry } from '../../shared/kind-types.js';
 import { formatHints } from '../../shared/formats.js';
+import { envelope, ERROR_ENVELOPE } from '../http/envelope.js';
 
 /**
  * JSON schemas for the API, built from the kind schema files and registered once with addSchema:
@@ -75,13 +76,7 @@ export function serialisableSchemas(externalSchemas: Record<string, unknown>, re
 export const inputRef = (kind: Kind): string => `${kind.name}Input#`;
 
 export function registerKindSchemas(app: FastifyInstance, registry: KindRegistry): void {
-  app.addSchema({
-    $id: 'ErrorEnvelope',
-    type: 'object',
-    description: 'A refusal: code is also the HTTP status; msg says what is wrong and how to fix it.',
-    properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: {} },
-    required: ['code', 'msg'],
-  });
+  app.addSchema(ERROR_ENVELOPE);
   app.addSchema({
     $id: 'FieldConflict',
     type: 'object',
@@ -121,12 +116,8 @@ export function registerKindSchemas(app: FastifyInstance, registry: KindRegistry
 }
 
 /** The envelope of one record as GET by id, POST and PUT answer it: with the warnings about values stored under an earlier schema. */
-export const recordEnvelopeOf = (ref: string) => ({
-  type: 'object',
-  properties: {
-    code: { type: 'integer' },
-    msg: { type: 'string' },
-    data: { $ref: ref },
+export const recordEnvelopeOf = (ref: string) =>
+  envelope(ref, {
     warnings: {
       type: 'array',
       description:
@@ -146,24 +137,4 @@ export const recordEnvelopeOf = (ref: string) => ({
         required: ['field', 'title', 'problem'],
       },
     },
-  },
-  required: ['code', 'msg', 'data'],
-});
-
-/** The envelope of one record, or of a list page. */
-export const envelopeOf = (ref: string) => ({
-  type: 'object',
-  properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { $ref: ref } },
-  required: ['code', 'msg', 'data'],
-});
-export const listEnvelopeOf = (ref: string) => ({
-  type: 'object',
-  properties: { code: { type: 'integer' }, msg: { type: 'string' }, rows: { type: 'array', items: { $ref: ref } }, total: { type: 'integer' } },
-  required: ['code', 'msg', 'rows', 'total'],
-});
-export const errorResponses = {
-  400: { $ref: 'ErrorEnvelope#' },
-  401: { $ref: 'ErrorEnvelope#' },
-  403: { $ref: 'ErrorEnvelope#' },
-  404: { $ref: 'ErrorEnvelope#' },
-};
+  });

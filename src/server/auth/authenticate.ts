@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../http/envelope.js';
 import { isWorker, type User } from '../users/user-repository.js';
+import type { LinkSigner } from './signed-links.js';
 import type { SignedIn, TokenStore } from './tokens.js';
 
 declare module 'fastify' {
@@ -22,12 +23,14 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 /**
  * The check of protected routes: a valid, unexpired, unrevoked Bearer token, and a clientid header
- * (when sent) that matches ours. Anything else is a 401, which tells the client to sign in. It
- * returns a promise only when the sign-in must be read from the database; a sign-in looked up in
- * the last few seconds is checked at once (most requests: a promise each was a measurable share
- * of a small answer).
+ * (when sent) that matches ours; where `signer` is given (the download and shared-files services,
+ * opened in frames and tabs), a valid signed link instead, whose sign-in must still be live
+ * (sign-out, a password change or removing the user ends it). Anything else is a 401, which tells
+ * the client to sign in. It returns a promise only when the sign-in must be read from the
+ * database; a sign-in looked up in the last few seconds is checked at once (most requests: a
+ * promise each was a measurable share of a small answer).
  */
-export function authenticate(tokens: TokenStore, clientId: string) {
+export function authenticate(tokens: TokenStore, clientId: string, signer?: LinkSigner) {
   const signIn = (request: FastifyRequest, signedIn: SignedIn | undefined): void => {
     if (!signedIn) throw unauthorized('Your session has expired or was signed out; please sign in again', '登录已过期或已退出，请重新登录');
     request.user = signedIn.user;
@@ -38,8 +41,11 @@ export function authenticate(tokens: TokenStore, clientId: string) {
     if (sentClient !== undefined && sentClient !== clientId)
       throw unauthorized('The client id does not match this server; please sign in again', '客户端标识与本服务器不符，请重新登录');
     const token = bearerToken(request);
-    if (token === undefined)
-      throw unauthorized('Please sign in: this request needs an Authorization: Bearer token', '请先登录：此请求需要 Authorization: Bearer 令牌');
+    if (token === undefined) {
+      if (signer === undefined)
+        throw unauthorized('Please sign in: this request needs an Authorization: Bearer token', '请先登录：此请求需要 Authorization: Bearer 令牌');
+      return signedLink(tokens, signer, request);
+    }
     const remembered = tokens.remembered(token);
     if (remembered !== undefined) {
       signIn(request, remembered);
@@ -47,6 +53,24 @@ export function authenticate(tokens: TokenStore, clientId: string) {
     }
     return tokens.resolve(token).then((signedIn) => signIn(request, signedIn));
   };
+}
+
+/** A request without a token on a route that takes signed links: its link's sign-in. */
+async function signedLink(tokens: TokenStore, signer: LinkSigner, request: FastifyRequest): Promise<void> {
+  // Neither a token nor a link: the request is not signed in, which is not a broken link.
+  if (!/[?&]_link=/.test(request.url)) {
+    throw unauthorized(
+      'Please sign in: this request needs an Authorization: Bearer token, or a signed link the app makes for it (POST /api/system/signed-link)',
+    );
+  }
+  const claim = signer.verify(request.method, request.url);
+  if (claim === undefined) {
+    throw unauthorized('This link is missing its signature, was changed, has expired, or cannot be used for this request; open it again from the app');
+  }
+  const signedIn = await tokens.resolveLink(claim.linkId);
+  if (!signedIn || signedIn.user.id !== claim.userId) throw unauthorized('The sign-in this link was made from has ended; open it again from the app');
+  request.user = signedIn.user;
+  request.linkId = signedIn.linkId;
 }
 
 /** The sign-in of a request that passed authenticate, for signing links that die with it. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest, ok } from '../http/envelope.js';
+import { badRequest, envelope, ok, refused } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
 import { currentLinkClaim } from './authenticate.js';
 import { MAX_SIGNED_LINK_TTL_SECONDS, parseUrl, SIGNABLE_PREFIXES, SIGNED_LINK_TTL_SECONDS, signOrExplain, type LinkSigner } from './signed-links.js';
@@ -32,18 +32,10 @@ const SIGNED_LINK_SCHEMA = {
     additionalProperties: true,
   },
   response: {
-    200: {
-      type: 'object',
-      properties: {
-        code: { type: 'integer' },
-        msg: { type: 'string' },
-        data: { type: 'object', properties: { url: { type: 'string' }, expiresAt: { type: 'string' } } },
-      },
-      required: ['code', 'msg', 'data'],
-    },
-    400: { $ref: 'ErrorEnvelope#', description: 'A path that is not a download or a file, or a ttlSeconds out of range' },
-    401: { $ref: 'ErrorEnvelope#' },
-    403: { $ref: 'ErrorEnvelope#', description: "A path of another project's files" },
+    200: envelope({ type: 'object', properties: { url: { type: 'string' }, expiresAt: { type: 'string' } } }),
+    400: refused('A path that is not a download or a file, or a ttlSeconds out of range'),
+    401: refused(),
+    403: refused("A path of another project's files"),
   },
 };
 
@@ -53,7 +45,7 @@ const SIGNED_LINK_SCHEMA = {
  * seeking). Only download and shared-files paths can be signed.
  */
 export async function linkRoutes(app: FastifyInstance, deps: { signer: LinkSigner }): Promise<void> {
-  app.post('/system/signed-link', { schema: SIGNED_LINK_SCHEMA }, async (request) => {
+  app.post('/system/signed-link', { schema: SIGNED_LINK_SCHEMA }, async function signLink(request) {
     const claim = currentLinkClaim(request);
     const { path: target, ttlSeconds } = request.body as { path: string; ttlSeconds?: number | null };
     const ttl = ttlSeconds ?? SIGNED_LINK_TTL_SECONDS;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ApiError, badRequest, ok, retryLater, unauthorized } from '../http/envelope.js';
+import { type ApiError, badRequest, envelope, ok, refused, retryLater, unauthorized } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
 import type { User, UserRepository } from '../users/user-repository.js';
 import { bearerToken, currentUser } from './authenticate.js';
@@ -24,8 +24,8 @@ function minutes(seconds: number): string {
   return `${m} minute${m === 1 ? '' : 's'}`;
 }
 
-/** The server's busy-hashing refusal (password-check.ts) in Chinese (docs/decisions/045). */
-const HASHING_BUSY_ZH = '服务器正忙于验证登录，请几秒后再试';
+/** The server's busy-hashing refusal (password-check.ts), in Chinese too (docs/decisions/045). */
+const hashingBusy = (e: HashingBusyError): ApiError => retryLater(503, e.message, 3, '服务器正忙于验证登录，请几秒后再试');
 
 /** POST /auth/login: the contract's body and answer. */
 const LOGIN_SCHEMA = {
@@ -49,19 +49,11 @@ const LOGIN_SCHEMA = {
     ...message('must be a JSON object with username and password', '必须是包含 username 和 password 的 JSON 对象'),
   },
   response: {
-    200: {
-      type: 'object',
-      properties: {
-        code: { type: 'integer' },
-        msg: { type: 'string' },
-        data: { type: 'object', properties: { access_token: { type: 'string' }, expire_in: { type: 'integer' }, client_id: { type: 'string' } } },
-      },
-      required: ['code', 'msg', 'data'],
-    },
-    400: { $ref: 'ErrorEnvelope#', description: 'No username or password, or the wrong client id' },
-    401: { $ref: 'ErrorEnvelope#', description: 'Wrong username or password; or this address is locked for a while after repeated failures' },
-    429: { $ref: 'ErrorEnvelope#', description: 'Too many sign-ins from this address, or attempts for this username spaced out (Retry-After says when)' },
-    503: { $ref: 'ErrorEnvelope#', description: 'Too many sign-ins waiting at once (Retry-After says when)' },
+    200: envelope({ type: 'object', properties: { access_token: { type: 'string' }, expire_in: { type: 'integer' }, client_id: { type: 'string' } } }),
+    400: refused('No username or password, or the wrong client id'),
+    401: refused('Wrong username or password; or this address is locked for a while after repeated failures'),
+    429: refused('Too many sign-ins from this address, or attempts for this username spaced out (Retry-After says when)'),
+    503: refused('Too many sign-ins waiting at once (Retry-After says when)'),
   },
 };
 
@@ -71,8 +63,8 @@ const LOGOUT_SCHEMA = {
   summary: 'Sign out (ends the token and its signed links)',
   security: [],
   response: {
-    200: { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'null' } }, required: ['code', 'msg'] },
-    400: { $ref: 'ErrorEnvelope#' },
+    200: envelope({ type: 'null' }),
+    400: refused(),
   },
 };
 
@@ -81,35 +73,27 @@ const GET_INFO_SCHEMA = {
   tags: ['Sign-in'],
   summary: 'The signed-in user: deptName is the project, remark the vehicle',
   response: {
-    200: {
+    200: envelope({
       type: 'object',
+      additionalProperties: true,
       properties: {
-        code: { type: 'integer' },
-        msg: { type: 'string' },
-        data: {
+        user: {
           type: 'object',
           additionalProperties: true,
           properties: {
-            user: {
-              type: 'object',
-              additionalProperties: true,
-              properties: {
-                userId: { type: 'integer' },
-                userName: { type: 'string' },
-                nickName: { type: 'string' },
-                deptName: { type: 'string', description: 'The project' },
-                remark: { type: 'string', description: 'The vehicle' },
-              },
-            },
-            roles: { type: 'array', items: { type: 'string' } },
-            permissions: { type: 'array', items: { type: 'string' } },
+            userId: { type: 'integer' },
+            userName: { type: 'string' },
+            nickName: { type: 'string' },
+            deptName: { type: 'string', description: 'The project' },
+            remark: { type: 'string', description: 'The vehicle' },
           },
         },
+        roles: { type: 'array', items: { type: 'string' } },
+        permissions: { type: 'array', items: { type: 'string' } },
       },
-      required: ['code', 'msg', 'data'],
-    },
-    401: { $ref: 'ErrorEnvelope#' },
-    403: { $ref: 'ErrorEnvelope#', description: 'A video analysis worker account: it may call only the fileAnalyze routes' },
+    }),
+    401: refused(),
+    403: refused('A video analysis worker account: it may call only the fileAnalyze routes'),
   },
 };
 
@@ -130,21 +114,12 @@ function perAddressLimit(perMinute: number) {
 }
 
 /** The answer to an attempt the throttle refused before any password was checked (login-throttle.ts). */
-function throttled(refusal: ThrottleRefusal): ApiError {
-  if (refusal.reason === 'locked') {
-    return retryLater(
-      429,
-      `Too many failed sign-in attempts. Try again in ${minutes(refusal.retryAfterSeconds)}.`,
-      refusal.retryAfterSeconds,
-      `登录失败次数过多。请在 ${Math.max(1, Math.ceil(refusal.retryAfterSeconds / 60))} 分钟后再试。`,
-    );
-  }
-  return retryLater(
-    429,
-    `Too many sign-in attempts for this user from many places. Try again in ${refusal.retryAfterSeconds} seconds.`,
-    refusal.retryAfterSeconds,
-    `此用户从多处登录尝试次数过多。请在 ${refusal.retryAfterSeconds} 秒后再试。`,
-  );
+function throttled({ reason, retryAfterSeconds: wait }: ThrottleRefusal): ApiError {
+  const [en, zh] =
+    reason === 'locked'
+      ? [`Too many failed sign-in attempts. Try again in ${minutes(wait)}.`, `登录失败次数过多。请在 ${Math.max(1, Math.ceil(wait / 60))} 分钟后再试。`]
+      : [`Too many sign-in attempts for this user from many places. Try again in ${wait} seconds.`, `此用户从多处登录尝试次数过多。请在 ${wait} 秒后再试。`];
+  return retryLater(429, en, wait, zh);
 }
 
 /**
@@ -166,7 +141,7 @@ async function checkAttempt(
     // Bounded per address and per username before any database work (password-check.ts).
     admission = await admitSignIn(client, username, async () => (device = await deps.devices.check(username, request.headers.cookie)) !== undefined);
   } catch (e) {
-    if (e instanceof HashingBusyError) throw retryLater(503, e.message, 3, HASHING_BUSY_ZH);
+    if (e instanceof HashingBusyError) throw hashingBusy(e);
     throw e;
   }
   try {
@@ -183,7 +158,7 @@ async function checkAttempt(
     if (e instanceof HashingBusyError) {
       // Not checked: the attempt does not count towards this address's lock.
       await deps.throttle.refund(username, client);
-      throw retryLater(503, e.message, 3, HASHING_BUSY_ZH);
+      throw hashingBusy(e);
     }
     throw e;
   } finally {
@@ -218,17 +193,17 @@ function signIn(deps: AuthDeps, cookiePath: string) {
 export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<void> {
   app.post(
     '/auth/login',
-    { config: { rateLimit: perAddressLimit(deps.perAddressPerMinute), public: true }, schema: LOGIN_SCHEMA },
+    { config: { rateLimit: perAddressLimit(deps.perAddressPerMinute) }, schema: LOGIN_SCHEMA },
     // The device cookie goes back to this route only.
     signIn(deps, `${app.prefix}/auth/login`),
   );
   // Succeeds without a valid token too, as the original does: signing out must never fail.
-  app.post('/auth/logout', { config: { public: true }, schema: LOGOUT_SCHEMA }, async (request) => {
+  app.post('/auth/logout', { schema: LOGOUT_SCHEMA }, async function signOut(request) {
     const token = bearerToken(request);
     if (token !== undefined) await deps.tokens.revoke(token);
     return ok(null, '退出成功');
   });
-  app.get('/system/user/getInfo', { schema: GET_INFO_SCHEMA }, async (request) => {
+  app.get('/system/user/getInfo', { schema: GET_INFO_SCHEMA }, async function getInfo(request) {
     const user = currentUser(request);
     return ok({
       user: { userId: user.id, userName: user.username, nickName: user.nick_name, deptName: user.project, remark: user.vehicle_no },

@@ -1,11 +1,10 @@
 import type { onRequestHookHandler, onRouteHookHandler } from 'fastify';
 import { authenticate, confineRoles, type AnalysisRoutesHint } from './authenticate.js';
+import type { LinkSigner } from './signed-links.js';
 import type { TokenStore } from './tokens.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** This route needs no sign-in (the sign-in itself, the API description). */
-    public?: boolean;
     /** This route is for worker accounts only (the fileAnalyze routes, docs/decisions/021). */
     worker?: boolean;
   }
@@ -39,18 +38,30 @@ function signInCheck(guard: ReturnType<typeof authenticate>, workerRoute: boolea
   };
 }
 
+/** What the sign-in checks are made of; `signer` where signed links are taken too (authenticate). */
+export interface SignInDeps {
+  tokens: TokenStore;
+  clientId: string;
+  analysed: readonly AnalysisRoutesHint[];
+  signer?: LinkSigner;
+}
+
 /**
- * One sign-in check for the whole API, before any body is read; routes marked public skip it. As
- * an onRoute hook it is given to each route as the route is added (its config is known then), not
- * looked up per request: request.routeOptions builds a new object on every read. `analysed` names
- * the analysed kinds' routes, where a worker or tester account is sent away from the other's.
+ * The one way a route is signed in: this onRoute hook, added by each plugin that serves routes
+ * (the API, the shared files, the downloads), checks every route before any body is read. A route
+ * says itself that it is public by `security: []` in its schema (as the API document shows it),
+ * and that it is for worker accounts by `config.worker`. As an onRoute hook it is given to each
+ * route as the route is added (its config is known then), not looked up per request:
+ * request.routeOptions builds a new object on every read. `analysed` names the analysed kinds'
+ * routes, where a worker or tester account is sent away from the other's.
  */
-export function requireSignIn(tokens: TokenStore, clientId: string, analysed: readonly AnalysisRoutesHint[]): onRouteHookHandler {
-  const guard = authenticate(tokens, clientId);
+export function requireSignIn({ tokens, clientId, analysed, signer }: SignInDeps): onRouteHookHandler {
+  const guard = authenticate(tokens, clientId, signer);
   const forTesters = signInCheck(guard, false, analysed);
   const forWorkers = signInCheck(guard, true, analysed);
   return (route) => {
-    if (route.config?.public === true) return;
+    const security = (route.schema as { security?: unknown } | undefined)?.security;
+    if (Array.isArray(security) && security.length === 0) return;
     // First of the route's own hooks, so nothing a plugin adds to the route runs before it.
     route.onRequest = [route.config?.worker === true ? forWorkers : forTesters, ...[route.onRequest ?? []].flat()];
   };

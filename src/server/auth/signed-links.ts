@@ -1,10 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
-import { badRequest, unauthorized } from '../http/envelope.js';
-import { bearerToken, confineRoles, type AnalysisRoutesHint } from './authenticate.js';
-import type { TokenStore } from './tokens.js';
+import { badRequest } from '../http/envelope.js';
 
 /** How long a signed link works: long enough to start a download, too short to be worth sharing. */
 export const SIGNED_LINK_TTL_SECONDS = 300;
@@ -159,40 +156,4 @@ export function signOrExplain(signer: LinkSigner, claim: LinkClaim, target: stri
     if (e instanceof LinkFormError) throw badRequest(`This URL cannot be signed: ${e.message}`);
     throw e;
   }
-}
-
-/**
- * A preHandler for the download and shared-files services: a Bearer token (as for the API) or a
- * valid signed link, whose sign-in must still be live (sign-out, a password change or removing the
- * user ends it). Sets request.user and request.linkId like authenticate does. `analysed` names the
- * analysis routes in the refusal of a worker account (confineRoles).
- */
-export function authenticateOrSignedLink(tokens: TokenStore, signer: LinkSigner, analysed: readonly AnalysisRoutesHint[] = []) {
-  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    const token = bearerToken(request);
-    if (token !== undefined) {
-      const signedIn = await tokens.resolve(token);
-      if (!signedIn) throw unauthorized('Your session has expired or was signed out; please sign in again');
-      // Worker accounts read and write record folders only through the fileAnalyze routes.
-      confineRoles(signedIn.user, false, analysed);
-      request.user = signedIn.user;
-      request.linkId = signedIn.linkId;
-      return;
-    }
-    // Neither a token nor a link: the request is not signed in, which is not a broken link.
-    if (!/[?&]_link=/.test(request.url)) {
-      throw unauthorized(
-        'Please sign in: this request needs an Authorization: Bearer token, or a signed link the app makes for it (POST /api/system/signed-link)',
-      );
-    }
-    const claim = signer.verify(request.method, request.url);
-    if (claim === undefined) {
-      throw unauthorized('This link is missing its signature, was changed, has expired, or cannot be used for this request; open it again from the app');
-    }
-    const signedIn = await tokens.resolveLink(claim.linkId);
-    if (!signedIn || signedIn.user.id !== claim.userId) throw unauthorized('The sign-in this link was made from has ended; open it again from the app');
-    confineRoles(signedIn.user, false, analysed);
-    request.user = signedIn.user;
-    request.linkId = signedIn.linkId;
-  };
 }

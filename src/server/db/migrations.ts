@@ -1,272 +1,236 @@
-import { Migrator, sql, type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { SORTABLE_DATE_FUNCTION } from './sortable-date.js';
+import { Migrator, sql, type ColumnDataType, type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Kind } from '../../shared/kind-types.js';
+import { SORTABLE_DATE_FUNCTION } from './sortable-date.js';
 import type { Db } from './database.js';
 import { recordTable } from './tables.js';
 import type { Database, RecordTableName } from './types.js';
 
-/** The auto-increment primary key, spelled as each dialect wants it. */
-function idColumn(db: Db): 'serial' | 'integer' {
-  return db.dialect === 'postgres' ? 'serial' : 'integer';
+/**
+ * A step of a migration, as data: a table to create (columns as 'name type modifier...'; `key`, a
+ * primary key over several columns), an index, a column added to a table, or a table dropped.
+ * Types: 'id' is the auto-increment primary key, else a SQL type. Modifiers: notNull, unique, key
+ * (the primary key), ref=table.column (deleted with it), default=text. `postgres`: SQL run on
+ * PostgreSQL only (a function SQLite's connections register in JavaScript instead).
+ */
+type Step =
+  | { create: string; columns: string[]; key?: string[] }
+  | { index: string; on: string; columns: string[]; unique?: true }
+  | { add: string; column: string }
+  | { drop: string }
+  | { postgres: string };
+
+/** The numbered migrations, in order: applied once each, by name; a new one goes at the end. */
+const MIGRATIONS: Record<string, Step[]> = {
+  '001-users-tokens-history': [
+    {
+      create: 'users',
+      columns: [
+        'id id',
+        'username text notNull unique',
+        'password_hash text notNull',
+        'project text notNull',
+        'vehicle_no text notNull',
+        'nick_name text notNull',
+        'created_at text notNull',
+      ],
+    },
+    { create: 'auth_tokens', columns: ['token_hash text key', 'user_id integer notNull ref=users.id', 'created_at text notNull', 'expires_at text notNull'] },
+    { index: 'auth_tokens_user', on: 'auth_tokens', columns: ['user_id'] },
+    { create: 'login_failures', columns: ['username text key', 'failures integer notNull', 'first_failure_at text notNull', 'locked_until text'] },
+    {
+      create: 'record_history',
+      columns: [
+        'id id',
+        'kind text notNull',
+        'record_id integer notNull',
+        'project_name text notNull',
+        'version integer notNull',
+        'op text notNull',
+        'data text notNull',
+        'changed_by text notNull',
+        'changed_at text notNull',
+      ],
+    },
+    { index: 'record_history_record', on: 'record_history', columns: ['kind', 'record_id', 'version'] },
+  ],
+  '002-app-secrets': [{ create: 'app_secrets', columns: ['name text key', 'value text notNull'] }],
+  // Sessions live here, not in memory, so that a restart or another instance resumes them.
+  '003-upload-sessions': [
+    {
+      create: 'upload_sessions',
+      columns: [
+        'id_hash text key',
+        'user_id integer notNull ref=users.id',
+        'project text notNull',
+        'folder text notNull',
+        'file_name text notNull',
+        'conflict text notNull',
+        'part_file text notNull',
+        'total bigint',
+        'received bigint notNull',
+        'lock_id text',
+        'locked_until text',
+        'created_at text notNull',
+        'updated_at text notNull',
+        'expires_at text notNull',
+      ],
+    },
+    { index: 'upload_sessions_expires', on: 'upload_sessions', columns: ['expires_at'] },
+  ],
+  '004-link-ids': [
+    { add: 'auth_tokens', column: 'link_id text' },
+    { index: 'auth_tokens_link', on: 'auth_tokens', columns: ['link_id'], unique: true },
+  ],
+  // Replaces login_failures (per username only): counters per (username, address) and per username.
+  '005-login-attempts': [
+    { drop: 'login_failures' },
+    { create: 'login_attempts', columns: ['key text key', 'failures integer notNull', 'window_start bigint notNull', 'locked_until bigint', 'next_at bigint'] },
+  ],
+  '006-upload-declared-size': [
+    { add: 'upload_sessions', column: 'declared_size bigint' },
+    { index: 'upload_sessions_user', on: 'upload_sessions', columns: ['user_id'] },
+    { index: 'upload_sessions_part', on: 'upload_sessions', columns: ['part_file'] },
+  ],
+  // The version an update or delete said it was based on; null when the client named none.
+  '007-history-base-version': [{ add: 'record_history', column: 'base_version integer' }],
+  '008-upload-defer-commit': [{ add: 'upload_sessions', column: 'defer_commit integer' }],
+  // A create sent again with the same Idempotency-Key (a phone syncing after a lost answer) finds its record here.
+  '009-idempotency-keys': [
+    {
+      create: 'idempotency_keys',
+      columns: ['project_name text notNull', 'idem_key text notNull', 'kind text notNull', 'record_id integer', 'created_at text notNull'],
+      key: ['project_name', 'idem_key'],
+    },
+  ],
+  // Worker accounts (docs/decisions/021): a role, and the projects a worker serves (JSON array).
+  // One analysis job per issue (docs/decisions/020): the queue the fileAnalyze workers claim from.
+  '010-analysis-jobs-and-worker-accounts': [
+    { add: 'users', column: 'role text notNull default=tester' },
+    { add: 'users', column: 'worker_projects text' },
+    {
+      create: 'analysis_jobs',
+      columns: [
+        'issue_id integer key',
+        'project_name text notNull',
+        'state text notNull',
+        'mode text notNull',
+        'submitted_at text notNull',
+        'submitted_by text notNull',
+        'holder text',
+        'holder_name text',
+        'lease_until text',
+        'remark text',
+        'error text',
+        'updated_at text notNull',
+      ],
+    },
+    { index: 'analysis_jobs_waiting', on: 'analysis_jobs', columns: ['state', 'submitted_at'] },
+    {
+      create: 'analysis_history',
+      columns: [
+        'id id',
+        'issue_id integer notNull',
+        'project_name text notNull',
+        'finished_at text notNull',
+        'worker text',
+        'report text',
+        'error text',
+        'remark text',
+      ],
+    },
+    { index: 'analysis_history_issue', on: 'analysis_history', columns: ['issue_id', 'id'] },
+  ],
+  // A list's total is a sum over days instead of count(*) over the range (docs/decisions/017).
+  // Filled per kind when the record store opens (records/store/open.ts), then kept by its writes.
+  '011-record-day-counts': [
+    {
+      create: 'record_day_counts',
+      columns: ['kind text notNull', 'project_name text notNull', 'day text notNull', 'n integer notNull'],
+      key: ['kind', 'project_name', 'day'],
+    },
+    { create: 'record_day_counts_ready', columns: ['kind text key'] },
+  ],
+  // Fragments of an upload session being written, or written and synced but waiting for an earlier
+  // one still in flight (a client may send the next fragment before the previous answers).
+  // upload_sessions.received stays the durable contiguous prefix.
+  '012-upload-fragments': [
+    {
+      create: 'upload_fragments',
+      columns: ['id_hash text notNull', 'start_byte bigint notNull', 'end_byte bigint notNull', 'lock_id text', 'locked_until text', 'done integer notNull'],
+      key: ['id_hash', 'start_byte'],
+    },
+  ],
+  // Raised by every record write, in its transaction: list answers are remembered while it stands
+  // still (docs/decisions/025).
+  '013-record-generations': [
+    { create: 'record_generations', columns: ['kind text notNull', 'project_name text notNull', 'gen bigint notNull'], key: ['kind', 'project_name'] },
+  ],
+  // A fragment may be acknowledged once written, before it is synced (done = 2, docs/decisions/028):
+  // which kernel holds its bytes in its page cache ('host boot-id'), so that only a writer on the
+  // same running kernel counts them after a crash.
+  '014-upload-fragment-writer': [{ add: 'upload_fragments', column: 'writer text' }],
+  // Each version of a schema file as first served, and the one each record version was saved under
+  // (docs/decisions/034): what lets a warning say 'valid when written'.
+  '015-kind-schemas': [
+    {
+      create: 'kind_schemas',
+      columns: ['hash text key', 'kind text notNull', 'schema text notNull', 'first_served_at text notNull', 'last_served_at text notNull'],
+    },
+    { index: 'kind_schemas_kind', on: 'kind_schemas', columns: ['kind', 'last_served_at'] },
+    { add: 'record_history', column: 'schema_hash text' },
+  ],
+  // The date field each kind's record_date and day counts are filed under, once and for all:
+  // instances on other date fields read their days through a column of their own
+  // (docs/decisions/073, records/store/date-filing.ts).
+  '016-record-filing': [{ create: 'record_filing', columns: ['kind text key', 'date_field text notNull'] }, { postgres: SORTABLE_DATE_FUNCTION }],
+};
+
+/** A column of a step ('name type modifier...') added by `add`, spelled as the dialect wants it. */
+function column<B>(db: Db, spec: string, add: (name: string, type: ColumnDataType, build: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder) => B): B {
+  const [name = '', type = '', ...mods] = spec.split(' ');
+  const postgres = db.dialect === 'postgres';
+  const sqlType = (type === 'id' ? (postgres ? 'serial' : 'integer') : type) as ColumnDataType;
+  return add(name, sqlType, (c) => {
+    if (type === 'id') c = postgres ? c.primaryKey() : c.primaryKey().autoIncrement();
+    for (const mod of mods) {
+      const [word, value = ''] = mod.split('=');
+      if (word === 'notNull') c = c.notNull();
+      else if (word === 'unique') c = c.unique();
+      else if (word === 'key') c = c.primaryKey();
+      else if (word === 'ref') c = c.references(value).onDelete('cascade');
+      else if (word === 'default') c = c.defaultTo(value);
+    }
+    return c;
+  });
 }
 
-function autoId(db: Db) {
-  return (c: ColumnDefinitionBuilder): ColumnDefinitionBuilder => (db.dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement());
+/** One step run. */
+async function run(k: Kysely<unknown>, db: Db, step: Step): Promise<void> {
+  if ('create' in step) {
+    let table = k.schema.createTable(step.create);
+    for (const spec of step.columns) table = column(db, spec, (name, type, build) => table.addColumn(name, type, build));
+    if (step.key !== undefined) table = table.addPrimaryKeyConstraint(`${step.create}_pk`, step.key as never[]);
+    await table.execute();
+  } else if ('index' in step) {
+    const index = k.schema.createIndex(step.index).on(step.on).columns(step.columns);
+    await (step.unique === true ? index.unique() : index).execute();
+  } else if ('add' in step) {
+    await column(db, step.column, (name, type, build) => k.schema.alterTable(step.add).addColumn(name, type, build)).execute();
+  } else if ('drop' in step) await k.schema.dropTable(step.drop).ifExists().execute();
+  else if (db.dialect === 'postgres') await sql.raw(step.postgres).execute(k);
 }
 
 function migrations(db: Db): Record<string, Migration> {
-  return {
-    '001-users-tokens-history': {
-      async up(k: Kysely<unknown>) {
-        await k.schema
-          .createTable('users')
-          .addColumn('id', idColumn(db), autoId(db))
-          .addColumn('username', 'text', (c) => c.notNull().unique())
-          .addColumn('password_hash', 'text', (c) => c.notNull())
-          .addColumn('project', 'text', (c) => c.notNull())
-          .addColumn('vehicle_no', 'text', (c) => c.notNull())
-          .addColumn('nick_name', 'text', (c) => c.notNull())
-          .addColumn('created_at', 'text', (c) => c.notNull())
-          .execute();
-        await k.schema
-          .createTable('auth_tokens')
-          .addColumn('token_hash', 'text', (c) => c.primaryKey())
-          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
-          .addColumn('created_at', 'text', (c) => c.notNull())
-          .addColumn('expires_at', 'text', (c) => c.notNull())
-          .execute();
-        await k.schema.createIndex('auth_tokens_user').on('auth_tokens').column('user_id').execute();
-        await k.schema
-          .createTable('login_failures')
-          .addColumn('username', 'text', (c) => c.primaryKey())
-          .addColumn('failures', 'integer', (c) => c.notNull())
-          .addColumn('first_failure_at', 'text', (c) => c.notNull())
-          .addColumn('locked_until', 'text')
-          .execute();
-        await k.schema
-          .createTable('record_history')
-          .addColumn('id', idColumn(db), autoId(db))
-          .addColumn('kind', 'text', (c) => c.notNull())
-          .addColumn('record_id', 'integer', (c) => c.notNull())
-          .addColumn('project_name', 'text', (c) => c.notNull())
-          .addColumn('version', 'integer', (c) => c.notNull())
-          .addColumn('op', 'text', (c) => c.notNull())
-          .addColumn('data', 'text', (c) => c.notNull())
-          .addColumn('changed_by', 'text', (c) => c.notNull())
-          .addColumn('changed_at', 'text', (c) => c.notNull())
-          .execute();
-        await k.schema.createIndex('record_history_record').on('record_history').columns(['kind', 'record_id', 'version']).execute();
+  return Object.fromEntries(
+    Object.entries(MIGRATIONS).map(([name, steps]) => [
+      name,
+      {
+        async up(k: Kysely<unknown>) {
+          for (const step of steps) await run(k, db, step);
+        },
       },
-    },
-    '002-app-secrets': {
-      async up(k: Kysely<unknown>) {
-        await k.schema
-          .createTable('app_secrets')
-          .addColumn('name', 'text', (c) => c.primaryKey())
-          .addColumn('value', 'text', (c) => c.notNull())
-          .execute();
-      },
-    },
-    '003-upload-sessions': {
-      async up(k: Kysely<unknown>) {
-        // Sessions live here, not in memory, so that a restart or another instance resumes them.
-        await k.schema
-          .createTable('upload_sessions')
-          .addColumn('id_hash', 'text', (c) => c.primaryKey())
-          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
-          .addColumn('project', 'text', (c) => c.notNull())
-          .addColumn('folder', 'text', (c) => c.notNull())
-          .addColumn('file_name', 'text', (c) => c.notNull())
-          .addColumn('conflict', 'text', (c) => c.notNull())
-          .addColumn('part_file', 'text', (c) => c.notNull())
-          .addColumn('total', 'bigint')
-          .addColumn('received', 'bigint', (c) => c.notNull())
-          .addColumn('lock_id', 'text')
-          .addColumn('locked_until', 'text')
-          .addColumn('created_at', 'text', (c) => c.notNull())
-          .addColumn('updated_at', 'text', (c) => c.notNull())
-          .addColumn('expires_at', 'text', (c) => c.notNull())
-          .execute();
-        await k.schema.createIndex('upload_sessions_expires').on('upload_sessions').column('expires_at').execute();
-      },
-    },
-    '004-link-ids': {
-      async up(k: Kysely<unknown>) {
-        await k.schema.alterTable('auth_tokens').addColumn('link_id', 'text').execute();
-        await k.schema.createIndex('auth_tokens_link').on('auth_tokens').column('link_id').unique().execute();
-      },
-    },
-    '005-login-attempts': {
-      async up(k: Kysely<unknown>) {
-        // Replaces login_failures (per username only): counters per (username, address) and per username.
-        await k.schema.dropTable('login_failures').ifExists().execute();
-        await k.schema
-          .createTable('login_attempts')
-          .addColumn('key', 'text', (c) => c.primaryKey())
-          .addColumn('failures', 'integer', (c) => c.notNull())
-          .addColumn('window_start', 'bigint', (c) => c.notNull())
-          .addColumn('locked_until', 'bigint')
-          .addColumn('next_at', 'bigint')
-          .execute();
-      },
-    },
-    '006-upload-declared-size': {
-      async up(k: Kysely<unknown>) {
-        await k.schema.alterTable('upload_sessions').addColumn('declared_size', 'bigint').execute();
-        await k.schema.createIndex('upload_sessions_user').on('upload_sessions').column('user_id').execute();
-        await k.schema.createIndex('upload_sessions_part').on('upload_sessions').column('part_file').execute();
-      },
-    },
-    '007-history-base-version': {
-      async up(k: Kysely<unknown>) {
-        // The version an update or delete said it was based on; null when the client named none.
-        await k.schema.alterTable('record_history').addColumn('base_version', 'integer').execute();
-      },
-    },
-    '008-upload-defer-commit': {
-      async up(k: Kysely<unknown>) {
-        await k.schema.alterTable('upload_sessions').addColumn('defer_commit', 'integer').execute();
-      },
-    },
-    '009-idempotency-keys': {
-      async up(k: Kysely<unknown>) {
-        // A create sent again with the same Idempotency-Key (a phone syncing after a lost answer) finds its record here.
-        await k.schema
-          .createTable('idempotency_keys')
-          .addColumn('project_name', 'text', (c) => c.notNull())
-          .addColumn('idem_key', 'text', (c) => c.notNull())
-          .addColumn('kind', 'text', (c) => c.notNull())
-          .addColumn('record_id', 'integer')
-          .addColumn('created_at', 'text', (c) => c.notNull())
-          .addPrimaryKeyConstraint('idempotency_keys_pk', ['project_name', 'idem_key'])
-          .execute();
-      },
-    },
-    '010-analysis-jobs-and-worker-accounts': {
-      async up(k: Kysely<unknown>) {
-        // Worker accounts (docs/decisions/021): a role, and the projects a worker serves (JSON array).
-        await k.schema
-          .alterTable('users')
-          .addColumn('role', 'text', (c) => c.notNull().defaultTo('tester'))
-          .execute();
-        await k.schema.alterTable('users').addColumn('worker_projects', 'text').execute();
-        // One analysis job per issue (docs/decisions/020): the queue the fileAnalyze workers claim from.
-        await k.schema
-          .createTable('analysis_jobs')
-          .addColumn('issue_id', 'integer', (c) => c.primaryKey())
-          .addColumn('project_name', 'text', (c) => c.notNull())
-          .addColumn('state', 'text', (c) => c.notNull())
-          .addColumn('mode', 'text', (c) => c.notNull())
-          .addColumn('submitted_at', 'text', (c) => c.notNull())
-          .addColumn('submitted_by', 'text', (c) => c.notNull())
-          .addColumn('holder', 'text')
-          .addColumn('holder_name', 'text')
-          .addColumn('lease_until', 'text')
-          .addColumn('remark', 'text')
-          .addColumn('error', 'text')
-          .addColumn('updated_at', 'text', (c) => c.notNull())
-          .execute();
-        await k.schema.createIndex('analysis_jobs_waiting').on('analysis_jobs').columns(['state', 'submitted_at']).execute();
-        await k.schema
-          .createTable('analysis_history')
-          .addColumn('id', idColumn(db), autoId(db))
-          .addColumn('issue_id', 'integer', (c) => c.notNull())
-          .addColumn('project_name', 'text', (c) => c.notNull())
-          .addColumn('finished_at', 'text', (c) => c.notNull())
-          .addColumn('worker', 'text')
-          .addColumn('report', 'text')
-          .addColumn('error', 'text')
-          .addColumn('remark', 'text')
-          .execute();
-        await k.schema.createIndex('analysis_history_issue').on('analysis_history').columns(['issue_id', 'id']).execute();
-      },
-    },
-    '011-record-day-counts': {
-      async up(k: Kysely<unknown>) {
-        // A list's total is a sum over days instead of count(*) over the range (docs/decisions/017).
-        // Filled per kind when the record store opens (records/store/open.ts), then kept by its writes.
-        await k.schema
-          .createTable('record_day_counts')
-          .addColumn('kind', 'text', (c) => c.notNull())
-          .addColumn('project_name', 'text', (c) => c.notNull())
-          .addColumn('day', 'text', (c) => c.notNull())
-          .addColumn('n', 'integer', (c) => c.notNull())
-          .addPrimaryKeyConstraint('record_day_counts_pk', ['kind', 'project_name', 'day'])
-          .execute();
-        await k.schema
-          .createTable('record_day_counts_ready')
-          .addColumn('kind', 'text', (c) => c.primaryKey())
-          .execute();
-      },
-    },
-    '012-upload-fragments': {
-      async up(k: Kysely<unknown>) {
-        // Fragments of an upload session being written, or written and synced but waiting for an
-        // earlier one still in flight (a client may send the next fragment before the previous
-        // answers). upload_sessions.received stays the durable contiguous prefix.
-        await k.schema
-          .createTable('upload_fragments')
-          .addColumn('id_hash', 'text', (c) => c.notNull())
-          .addColumn('start_byte', 'bigint', (c) => c.notNull())
-          .addColumn('end_byte', 'bigint', (c) => c.notNull())
-          .addColumn('lock_id', 'text')
-          .addColumn('locked_until', 'text')
-          .addColumn('done', 'integer', (c) => c.notNull())
-          .addPrimaryKeyConstraint('upload_fragments_pk', ['id_hash', 'start_byte'])
-          .execute();
-      },
-    },
-    '013-record-generations': {
-      async up(k: Kysely<unknown>) {
-        // Raised by every record write, in its transaction: list answers are remembered while it
-        // stands still (docs/decisions/025).
-        await k.schema
-          .createTable('record_generations')
-          .addColumn('kind', 'text', (c) => c.notNull())
-          .addColumn('project_name', 'text', (c) => c.notNull())
-          .addColumn('gen', 'bigint', (c) => c.notNull())
-          .addPrimaryKeyConstraint('record_generations_pk', ['kind', 'project_name'])
-          .execute();
-      },
-    },
-    '014-upload-fragment-writer': {
-      async up(k: Kysely<unknown>) {
-        // A fragment may be acknowledged once written, before it is synced (done = 2,
-        // docs/decisions/028): which kernel holds its bytes in its page cache ('host boot-id'),
-        // so that only a writer on the same running kernel counts them after a crash.
-        await k.schema.alterTable('upload_fragments').addColumn('writer', 'text').execute();
-      },
-    },
-    '015-kind-schemas': {
-      async up(k: Kysely<unknown>) {
-        // Each version of a schema file as first served, and the one each record version was
-        // saved under (docs/decisions/034): what lets a warning say 'valid when written'.
-        await k.schema
-          .createTable('kind_schemas')
-          .addColumn('hash', 'text', (c) => c.primaryKey())
-          .addColumn('kind', 'text', (c) => c.notNull())
-          .addColumn('schema', 'text', (c) => c.notNull())
-          .addColumn('first_served_at', 'text', (c) => c.notNull())
-          .addColumn('last_served_at', 'text', (c) => c.notNull())
-          .execute();
-        await k.schema.createIndex('kind_schemas_kind').on('kind_schemas').columns(['kind', 'last_served_at']).execute();
-        await k.schema.alterTable('record_history').addColumn('schema_hash', 'text').execute();
-      },
-    },
-    '016-record-filing': {
-      async up(k: Kysely<unknown>) {
-        // The date field each kind's record_date and day counts are filed under, once and for all:
-        // instances on other date fields read their days through an index of their own
-        // (docs/decisions/073, records/store/date-filing.ts).
-        await k.schema
-          .createTable('record_filing')
-          .addColumn('kind', 'text', (c) => c.primaryKey())
-          .addColumn('date_field', 'text', (c) => c.notNull())
-          .execute();
-        if (db.dialect === 'postgres') await sql.raw(SORTABLE_DATE_FUNCTION).execute(k);
-      },
-    },
-  };
+    ]),
+  );
 }
 
 class InlineProvider implements MigrationProvider {
@@ -294,21 +258,24 @@ export async function migrate(db: Db, kinds: Iterable<Kind>): Promise<void> {
   for (const kind of kinds) await ensureRecordTable(db.kysely, db, recordTable(kind));
 }
 
-async function ensureRecordTable(k: Kysely<Database>, db: Db, table: RecordTableName): Promise<void> {
-  await k.schema
-    .createTable(table)
-    .ifNotExists()
-    .addColumn('id', idColumn(db), autoId(db))
-    .addColumn('project_name', 'text', (c) => c.notNull())
-    .addColumn('vehicle_no', 'text', (c) => c.notNull())
-    .addColumn('record_date', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('data', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('created_by', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('updated_by', 'text', (c) => c.notNull())
-    .execute();
+/** The columns of every kind's table (its fields live in the JSON column `data`). */
+const RECORD_COLUMNS = [
+  'id id',
+  'project_name text notNull',
+  'vehicle_no text notNull',
+  'record_date text notNull default=',
+  'data text notNull',
+  'version integer notNull',
+  'created_at text notNull',
+  'created_by text notNull',
+  'updated_at text notNull',
+  'updated_by text notNull',
+];
+
+async function ensureRecordTable(k: Kysely<Database>, db: Db, name: RecordTableName): Promise<void> {
+  let table = k.schema.createTable(name).ifNotExists();
+  for (const spec of RECORD_COLUMNS) table = column(db, spec, (col, type, build) => table.addColumn(col, type, build));
+  await table.execute();
   // Lists are always one project, a date range, newest first: this index serves all three.
-  await k.schema.createIndex(`${table}_project_date`).ifNotExists().on(table).columns(['project_name', 'record_date', 'id']).execute();
+  await k.schema.createIndex(`${name}_project_date`).ifNotExists().on(name).columns(['project_name', 'record_date', 'id']).execute();
 }

@@ -17,8 +17,6 @@ export interface DownloadDeps {
   rows: DayRecords;
   /** Where issue attachments are read from: the shared-files storage. */
   files: AttachmentSource;
-  /** Bearer token or signed link (auth/signed-links.ts): these URLs open in frames and tabs. */
-  serviceAuth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** Packages and reports under way at once per user (DOWNLOADS_PER_USER). */
   slots: DownloadSlots;
 }
@@ -65,9 +63,6 @@ function holdSlot(slots: DownloadSlots, request: FastifyRequest, reply: FastifyR
  */
 export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): Promise<void> {
   const { registry, stats, rows } = deps;
-  // Signed in before the query is checked (by each route's schema, scope.ts), as every /api route is.
-  app.addHook('preValidation', deps.serviceAuth);
-
   const packageRoute = (kind: Kind, packageKind: PackageMeta) => async (request: FastifyRequest, reply: FastifyReply) => {
     const user = currentUser(request);
     const query = request.query as ScopeQuery;

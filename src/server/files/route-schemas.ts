@@ -1,3 +1,4 @@
+import { envelope, refused } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
 import { MAX_UPLOAD_BYTES } from './limits.js';
 import { MAX_PATH_CHARS } from './paths.js';
@@ -12,12 +13,6 @@ import { MAX_PATH_CHARS } from './paths.js';
 
 export const FILES_TAGS = ['Shared files (/sharepoint)'];
 export const SESSION_TAGS = ['Shared files: upload sessions (Graph-style)'];
-
-const envelope = (data: unknown) => ({
-  type: 'object',
-  properties: { code: { type: 'integer' }, msg: { type: 'string' }, data },
-  required: ['code', 'msg', 'data'],
-});
 
 const fileEntry = {
   type: 'object',
@@ -34,7 +29,6 @@ const fileEntry = {
   required: ['id', 'name', 'isFolder', 'mimeType', 'size', 'modified', 'path'],
 };
 
-const refused = (description: string) => ({ $ref: 'ErrorEnvelope#', description });
 const envelopeRefusals = {
   400: refused(
     'A path this service refuses (.., backslashes, control characters, a symbolic link, a file where a folder is meant), or another bad parameter; msg says which',
@@ -93,7 +87,6 @@ export const filesSchemas = {
       408: refused('The file arrived slower than the server accepts'),
       409: refused('A file of that name exists (conflictBehavior fail), or a file is in the way of the folder'),
       413: refused('Too large for a plain upload, or larger than the largest file this server accepts'),
-      429: refused('Too many requests'),
       507: refused('Not enough space: the disk, or your or your project’s share of it, as msg says'),
     },
   },

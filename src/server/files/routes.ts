@@ -2,7 +2,7 @@ import { filesSchemas } from './route-schemas.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { currentLinkClaim, currentUser } from '../auth/authenticate.js';
-import type { authenticateOrSignedLink, LinkSigner } from '../auth/signed-links.js';
+import type { LinkSigner } from '../auth/signed-links.js';
 import { ApiError, badRequest, notFound, ok } from '../http/envelope.js';
 import type { UserRepository } from '../users/user-repository.js';
 import { MAX_PLAIN_UPLOAD_BYTES, PREVIEW_LINK_TTL_SECONDS } from './limits.js';
@@ -19,7 +19,6 @@ export interface FileDeps {
   storage: FileStorage;
   users: UserRepository;
   signer: LinkSigner;
-  serviceAuth: ReturnType<typeof authenticateOrSignedLink>;
   limits: UploadLimits;
   sessions: UploadSessionStore;
   /** PUBLIC_URL: upload URLs are built on it when set, else on the request's own host. */
@@ -123,16 +122,16 @@ async function previewHtml(deps: FileDeps, prefix: string, request: FastifyReque
  * DATA_DIR/files, scoped by the signed-in user's project whatever the query says.
  */
 export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<void> {
-  const { storage, serviceAuth } = deps;
+  const { storage } = deps;
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_PLAIN_UPLOAD_BYTES, files: 1, fields: 20, parts: 25, headerPairs: 100 } });
 
-  app.get('/files', { preValidation: serviceAuth, schema: filesSchemas.list }, async (request) => {
+  app.get('/files', { schema: filesSchemas.list }, async function listFiles(request) {
     const user = currentUser(request);
     return ok(await storage.list(user.project, queryPath(request)));
   });
 
   // A refusal is answered after the rest of the body is read (http/drain.ts), so the client reads it.
-  app.post('/files/upload', { preValidation: serviceAuth, schema: filesSchemas.upload }, async (request) => {
+  app.post('/files/upload', { schema: filesSchemas.upload }, async function uploadFile(request) {
     try {
       return await plainUpload(deps, request);
     } catch (e) {
@@ -141,19 +140,19 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
   });
 
   // Files are sent as they are: compressing would break byte ranges and gains nothing on media.
-  app.get('/files/download', { preValidation: serviceAuth, compress: false, schema: filesSchemas.download }, async (request, reply) => {
+  app.get('/files/download', { compress: false, schema: filesSchemas.download }, async function downloadFile(request, reply) {
     return sendFile(request, reply, storage, currentUser(request).project, await existingFile(storage, request), 'attachment');
   });
 
-  app.get('/files/preview', { preValidation: serviceAuth, compress: false, schema: filesSchemas.preview }, async (request, reply) => {
+  app.get('/files/preview', { compress: false, schema: filesSchemas.preview }, async function previewFile(request, reply) {
     return sendFile(request, reply, storage, currentUser(request).project, await existingFile(storage, request), 'inline');
   });
 
-  app.get('/preview.html', { preValidation: serviceAuth, schema: filesSchemas.previewPage }, async (request, reply) =>
-    previewHtml(deps, app.prefix, request, reply),
-  );
+  app.get('/preview.html', { schema: filesSchemas.previewPage }, async function previewPage(request, reply) {
+    return previewHtml(deps, app.prefix, request, reply);
+  });
 
   await app.register(async (scoped) =>
-    sessionRoutes(scoped, { storage, users: deps.users, serviceAuth, sessions: deps.sessions, limits: deps.limits, publicUrl: deps.publicUrl }),
+    sessionRoutes(scoped, { storage, users: deps.users, sessions: deps.sessions, limits: deps.limits, publicUrl: deps.publicUrl }),
   );
 }

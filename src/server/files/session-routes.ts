@@ -4,24 +4,23 @@ import { isHost } from '../http/input-guard.js';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentUser } from '../auth/authenticate.js';
-import type { authenticateOrSignedLink } from '../auth/signed-links.js';
 import { ApiError, badRequest, notFound } from '../http/envelope.js';
 import { driveItem, installGraphErrors } from './graph.js';
 import type { UserRepository } from '../users/user-repository.js';
 import { parseFragment, type Fragment } from './content-range.js';
 import { MAX_UPLOAD_BYTES } from './limits.js';
 import { normaliseRelPath, sanitizeFileName } from './paths.js';
-import { Coalescer } from './coalesce.js';
-import { FRAGMENT_LEASE_SECONDS, FRAGMENT_RENEW_MS, hashSecret, MAX_FRAGMENTS_IN_FLIGHT, UploadSessionStore, type UploadSession } from './sessions.js';
+import { FRAGMENT_LEASE_SECONDS, FRAGMENT_RENEW_MS, MAX_FRAGMENTS_IN_FLIGHT } from './fragments.js';
+import { hashSecret, UploadSessionStore, type UploadSession } from './sessions.js';
 import type { ConflictBehavior, FileStorage } from './storage.js';
 import type { UploadLimits } from './upload-limits.js';
+import { PartSync } from './part-sync.js';
 import { writeBodyToFile } from './write-body.js';
 
 export interface SessionDeps {
   storage: FileStorage;
   sessions: UploadSessionStore;
   users: UserRepository;
-  serviceAuth: ReturnType<typeof authenticateOrSignedLink>;
   limits: UploadLimits;
   publicUrl: string | undefined;
 }
@@ -38,11 +37,6 @@ interface CreateBody {
   item?: { name?: string; fileSize?: number; '@microsoft.graph.conflictBehavior'?: ConflictBehavior };
 }
 
-/** Written fragments of a session are synced once this many bytes wait... */
-const SYNC_EVERY_BYTES = 32 * 1024 * 1024;
-/** ...or this long after the first of them was written, whichever comes first. */
-const SYNC_WITHIN_MS = 200;
-
 /**
  * A fragment this instance is receiving, from its arrival until its claim is settled (taken or
  * refused): what a fragment that follows it, and reached its claim first, waits for.
@@ -53,79 +47,6 @@ interface Arriving {
   end: number;
   settled: Promise<void>;
   settle: () => void;
-}
-
-/**
- * Written fragments of the sessions this instance received, synced in batches: once
- * SYNC_EVERY_BYTES wait, or SYNC_WITHIN_MS after the first of them was written. One fdatasync per
- * 5 MiB fragment took a third of the disk's speed. A session's durable prefix moves only over
- * synced bytes (docs/decisions/028).
- */
-class PartSync {
-  // One fdatasync of a part file at a time, shared by every fragment written before it started.
-  private readonly settling = new Coalescer<number | undefined>();
-  private readonly unsynced = new Map<string, { bytes: number; timer: NodeJS.Timeout | undefined; session: UploadSession }>();
-
-  constructor(
-    private readonly sessions: UploadSessionStore,
-    private readonly partPath: (s: UploadSession) => string,
-    private readonly log: FastifyBaseLogger,
-  ) {}
-
-  /** Syncs what this kernel wrote of the session and moves its durable prefix; undefined when the session or its file is gone. */
-  settle(session: UploadSession): Promise<number | undefined> {
-    return this.settling.run(session.idHash, async () => {
-      const lockIds = await this.sessions.writtenHere(session.idHash);
-      if (lockIds.length > 0) {
-        let handle: fs.promises.FileHandle;
-        try {
-          handle = await fs.promises.open(this.partPath(session), 'r+');
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-          throw e;
-        }
-        try {
-          await handle.datasync();
-        } finally {
-          await handle.close();
-        }
-      }
-      return this.sessions.markSynced(session.idHash, lockIds);
-    });
-  }
-
-  /** Counts a written fragment towards the session's next batch; a failed sync leaves it written, for the next one to retry. */
-  settleSoon(session: UploadSession, bytes: number): void {
-    const entry = this.unsynced.get(session.idHash) ?? { bytes: 0, timer: undefined, session };
-    entry.bytes += bytes;
-    this.unsynced.set(session.idHash, entry);
-    if (entry.bytes >= SYNC_EVERY_BYTES) {
-      clearTimeout(entry.timer);
-      this.settleInBackground(session);
-    } else if (entry.timer === undefined) {
-      entry.timer = setTimeout(() => this.settleInBackground(session), SYNC_WITHIN_MS);
-    }
-  }
-
-  /** The session's batch is synced by its caller now, not by a timer. */
-  forget(session: UploadSession): void {
-    clearTimeout(this.unsynced.get(session.idHash)?.timer);
-    this.unsynced.delete(session.idHash);
-  }
-
-  /** On close: every waiting batch is synced before the app stops. */
-  async flush(): Promise<void> {
-    for (const entry of [...this.unsynced.values()]) {
-      clearTimeout(entry.timer);
-      this.settleInBackground(entry.session);
-    }
-    await this.settling.idle();
-  }
-
-  private settleInBackground(session: UploadSession): void {
-    this.unsynced.delete(session.idHash);
-    this.settle(session).catch((e: unknown) => this.log.error({ err: e }, 'syncing an upload session failed; its written fragments wait for the next sync'));
-  }
 }
 
 /**
@@ -229,9 +150,7 @@ class UploadSessions {
     if (session.total === undefined || received < session.total) {
       throw badRequest(`The upload is not complete (${received} of ${session.total ?? '?'} bytes); send the remaining bytes before committing`);
     }
-    const lockId = await this.deps.sessions.claim({ ...session, received }, received, session.total);
-    if (lockId === undefined) throw new ApiError(409, 'Another request is finishing this upload right now');
-    return this.finish(reply, session);
+    return this.finish(reply, session, session.total);
   };
 
   /** DELETE {uploadUrl}: the session and its bytes are dropped. */
@@ -302,9 +221,7 @@ class UploadSessions {
     // Truncating drops nothing received: bytes past the total can only come from a broken client.
     await fs.promises.truncate(this.partPath(session), f.total);
     if (session.deferCommit) return reply.code(202).send({ expirationDateTime: done.expiresAt, nextExpectedRanges: [] });
-    const commitLock = await this.deps.sessions.claim({ ...session, received: f.total }, f.total, f.total);
-    if (commitLock === undefined) throw new ApiError(409, 'Another request is finishing this upload right now');
-    return this.finish(reply, session);
+    return this.finish(reply, session, f.total);
   }
 
   /** Checks the fragment against the session and its limits and takes its range: the lock it writes under. */
@@ -335,13 +252,8 @@ class UploadSessions {
     if (claim.reason === 'gone') throw notFound(GONE);
     const ranges = await sessions.nextExpectedRanges(session);
     if (claim.reason === 'busy') {
-      throw new ApiError(
-        409,
-        `Another request is sending this part of the upload right now, or ${MAX_FRAGMENTS_IN_FLIGHT} fragments are in flight; wait for it, then send what nextExpectedRanges names (${ranges.join(', ')})`,
-        {
-          data: { nextExpectedRanges: ranges },
-        },
-      );
+      const what = `Another request is sending this part of the upload right now, or ${MAX_FRAGMENTS_IN_FLIGHT} fragments are in flight`;
+      throw new ApiError(409, `${what}; wait for it, then send what nextExpectedRanges names (${ranges.join(', ')})`, { data: { nextExpectedRanges: ranges } });
     }
     throw rangeError(f.start, claim.received, ranges);
   }
@@ -397,9 +309,11 @@ class UploadSessions {
     if (received < total) throw new ApiError(409, 'Parts of this upload are not saved yet; ask the upload URL what it expects next and send those bytes again');
   }
 
-  /** Still holding the claim: move the file into place, end the session, answer the driveItem. */
-  private async finish(reply: FastifyReply, session: UploadSession): Promise<FastifyReply> {
+  /** Every one of the `total` bytes is synced: claim the session, move the file into place, end the session, answer the driveItem. */
+  private async finish(reply: FastifyReply, session: UploadSession, total: number): Promise<FastifyReply> {
     const { storage, sessions } = this.deps;
+    if ((await sessions.claim({ ...session, received: total }, total, total)) === undefined)
+      throw new ApiError(409, 'Another request is finishing this upload right now');
     const existed =
       session.conflict === 'replace' &&
       (await storage.stat(session.project, session.folder === '' ? session.fileName : `${session.folder}/${session.fileName}`)) !== undefined;
@@ -415,8 +329,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
   const uploads = new UploadSessions(deps, app.prefix, app.log);
   installGraphErrors(app);
   app.addHook('onClose', async () => uploads.flush());
-  // Signed in before the parameters are checked, as every /api route is.
-  app.post('/files/upload/session', { preValidation: deps.serviceAuth, schema: sessionSchemas.create }, uploads.create);
+  app.post('/files/upload/session', { schema: sessionSchemas.create }, uploads.create);
   // The upload URL's own routes: no sign-in (the URL is the credential) and no body parsing, so
   // a fragment streams from the socket to the part file whatever Content-Type the client sends.
   await app.register(async (pre) => {

@@ -1,71 +1,29 @@
 import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type Selectable, type Transaction } from 'kysely';
 import { relaxedTransaction } from '../db/relaxed-commit.js';
-import type { Database, Dialect, UploadFragmentTable, UploadSessionTable } from '../db/types.js';
+import type { Database, Dialect, UploadSessionTable } from '../db/types.js';
+import {
+  classify,
+  FRAGMENT_LEASE_SECONDS,
+  hasLapsed,
+  MAX_FRAGMENTS_IN_FLIGHT,
+  missingRanges,
+  prefix,
+  SYNCED,
+  WRITING,
+  WRITTEN,
+  writerIdentity,
+  type FragmentDone,
+  type FragmentRecord,
+  type FragmentRefusal,
+  type FragmentRow,
+} from './fragments.js';
 import type { ConflictBehavior } from './storage.js';
 
 /** A session lives this long after its last fragment (each fragment extends it once synced, a moment after its answer, as in Graph). */
 export const SESSION_TTL_SECONDS = 24 * 3600;
 /** A writing request's claim on a session; renewed while bytes flow, so only a crash leaves it to expire. */
 export const LEASE_SECONDS = 60;
-/**
- * A fragment's claim: short, and renewed every FRAGMENT_RENEW_MS while its bytes flow, so that
- * after a crash (whose requests never release their claims) a client sending the same bytes again
- * waits at most this long for the dead claim to lapse.
- */
-export const FRAGMENT_LEASE_SECONDS = 15;
-export const FRAGMENT_RENEW_MS = 5000;
-/** Fragments of one session that may be in flight at once (sent before the previous one answered). */
-export const MAX_FRAGMENTS_IN_FLIGHT = 4;
-
-/** Why a fragment may not be written now. */
-export type FragmentRefusal =
-  /** It starts before the next expected byte: those bytes are stored already. */
-  | { reason: 'overlap'; received: number }
-  /** It starts after a gap that nothing received or in flight fills (yet: it may be on its way). */
-  | { reason: 'order'; received: number }
-  /** Another request is writing bytes it covers, or too many fragments are in flight. */
-  | { reason: 'busy'; received: number }
-  /** The session ended (expired, cancelled, finished) or is being committed. */
-  | { reason: 'gone' };
-
-/** What a written fragment leaves: the acknowledged contiguous prefix, and the ranges still wanted. */
-export interface FragmentDone {
-  received: number;
-  expiresAt: string;
-  nextExpectedRanges: string[];
-}
-
-/** upload_fragments.done: being written, synced, or written and acknowledged but not yet synced. */
-const WRITING = 0;
-const SYNCED = 1;
-const WRITTEN = 2;
-
-/** An upload_fragments row as read. */
-type FragmentRecord = Pick<Selectable<UploadFragmentTable>, 'start_byte' | 'end_byte' | 'done' | 'writer' | 'locked_until' | 'lock_id'>;
-
-interface FragmentRow {
-  start: number;
-  end: number;
-  state: 'writing' | 'written' | 'synced';
-  lockId: string | null;
-}
-
-/**
- * Which running kernel this process writes through: the host and its boot id. Bytes a process
- * wrote (not yet synced) survive its kill -9 in that kernel's page cache, but not a power cut or
- * a reboot, which change the boot id. Where no boot id can be read, the process itself is the
- * writer: its unsynced fragments are then asked for again after any crash.
- */
-export function writerIdentity(): string {
-  try {
-    return `${os.hostname()} ${fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}`;
-  } catch {
-    return `${os.hostname()} process ${process.pid} ${randomBytes(6).toString('hex')}`;
-  }
-}
 
 export interface UploadSession {
   idHash: string;
@@ -85,6 +43,12 @@ export interface UploadSession {
   /** Graph's deferCommit: the complete file waits for a POST to the upload URL. */
   deferCommit: boolean;
 }
+
+/** What a new session is made of. */
+type NewSession = Pick<UploadSession, 'userId' | 'project' | 'folder' | 'fileName' | 'conflict' | 'partFile'> & {
+  declaredSize?: number | undefined;
+  deferCommit?: boolean;
+};
 
 function toSession(row: Selectable<UploadSessionTable>): UploadSession {
   return {
@@ -106,24 +70,20 @@ function toSession(row: Selectable<UploadSessionTable>): UploadSession {
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
-/** The byte ranges still wanted: from `received` to the end, less the written fragments (sorted) beyond it. */
-function missingRanges(received: number, total: number | undefined, written: { start: number; end: number }[]): string[] {
-  if (total !== undefined && received >= total) return [];
-  const out: string[] = [];
-  let cursor = received;
-  for (const f of written) {
-    if (f.start > cursor) out.push(`${cursor}-${f.start - 1}`);
-    cursor = Math.max(cursor, f.end);
-  }
-  if (total === undefined || cursor < total) out.push(`${cursor}-`);
-  return out;
-}
+/** `seconds` after `now`, as stored. */
+const later = (now: number, seconds: number): string => iso(now + seconds * 1000);
 
-/** How far from `received` the fragments (sorted) reach without a gap. */
-function prefix(received: number, fragments: { start: number; end: number }[]): number {
-  let cursor = received;
-  for (const f of fragments) if (f.start <= cursor) cursor = Math.max(cursor, f.end);
-  return cursor;
+/** A session's fragment rows. */
+const rowsOf = (db: Transaction<Database> | Kysely<Database>, idHash: string) =>
+  db.selectFrom('upload_fragments').selectAll().where('id_hash', '=', idHash).execute();
+
+/** Deletes a session's fragments that start at `starts`, or all of them. */
+async function dropFragments(db: Transaction<Database> | Kysely<Database>, idHash: string, starts?: number[]): Promise<void> {
+  await db
+    .deleteFrom('upload_fragments')
+    .where('id_hash', '=', idHash)
+    .$if(starts !== undefined, (q) => q.where('start_byte', 'in', starts ?? []))
+    .execute();
 }
 
 /** Only the hash is stored: a copy of the database does not give anyone a working upload URL. */
@@ -171,27 +131,7 @@ export class UploadSessionStore {
    * writer elsewhere is still alive); and ones being written by a live request.
    */
   private async fragments(trx: Transaction<Database> | Kysely<Database>, idHash: string, now: number): Promise<FragmentRow[]> {
-    return this.classify(await trx.selectFrom('upload_fragments').selectAll().where('id_hash', '=', idHash).execute(), now);
-  }
-
-  /** A fragment whose claim lapsed and whose bytes no longer count (see `fragments`). */
-  private lapsed(r: FragmentRecord, now: number): boolean {
-    if (r.locked_until === null || r.locked_until >= iso(now)) return false;
-    const done = Number(r.done);
-    return done === WRITING || (done === WRITTEN && r.writer !== this.writer);
-  }
-
-  private classify(rows: FragmentRecord[], now: number): FragmentRow[] {
-    const out: FragmentRow[] = [];
-    for (const r of rows) {
-      const done = Number(r.done);
-      const live = r.locked_until !== null && r.locked_until >= iso(now);
-      const f = { start: Number(r.start_byte), end: Number(r.end_byte), lockId: r.lock_id };
-      if (done === SYNCED) out.push({ ...f, state: 'synced' });
-      else if (done === WRITTEN && (r.writer === this.writer || live)) out.push({ ...f, state: 'written' });
-      else if (done === WRITING && live) out.push({ ...f, state: 'writing' });
-    }
-    return out.sort((a, b) => a.start - b.start);
+    return classify(await rowsOf(trx, idHash), now, this.writer);
   }
 
   /**
@@ -212,46 +152,28 @@ export class UploadSessionStore {
       // Fragments whose writer died (claim lapsed) are forgotten: their bytes were never
       // acknowledged. So are written ones whose bytes were only in another kernel's page cache
       // (another host's, or this host's before a reboot) and were never synced.
-      const rows = await trx.selectFrom('upload_fragments').selectAll().where('id_hash', '=', s.idHash).execute();
-      const lapsed = rows.filter((r) => this.lapsed(r, now));
-      if (lapsed.length > 0) {
-        await trx
-          .deleteFrom('upload_fragments')
-          .where('id_hash', '=', s.idHash)
-          .where(
-            'start_byte',
-            'in',
-            lapsed.map((r) => r.start_byte),
-          )
-          .execute();
-      }
-      const frags = this.classify(
-        rows.filter((r) => !lapsed.includes(r)),
-        now,
-      );
+      const rows = await rowsOf(trx, s.idHash);
+      const lapsed = rows.filter((r) => hasLapsed(r, now, this.writer));
+      const lapsedStarts = lapsed.map((r) => Number(r.start_byte));
+      if (lapsed.length > 0) await dropFragments(trx, s.idHash, lapsedStarts);
+      const kept = rows.filter((r) => !lapsed.includes(r));
+      const frags = classify(kept, now, this.writer);
       // Written fragments count as received for the client: sending them again is an overlap.
-      const acknowledged = prefix(
-        received,
-        frags.filter((f) => f.state !== 'writing'),
-      );
+      const held = frags.filter((f) => f.state !== 'writing');
+      const acknowledged = prefix(received, held);
       if (start < acknowledged) return { reason: 'overlap' as const, received: acknowledged };
       if (start !== received && !frags.some((f) => f.end === start)) return { reason: 'order' as const, received: acknowledged };
       const live = frags.filter((f) => f.state === 'writing');
       if (live.length >= MAX_FRAGMENTS_IN_FLIGHT || live.some((f) => f.start < end && start < f.end)) return { reason: 'busy' as const, received };
       const lockId = randomBytes(12).toString('base64url');
       // A fragment sent again over one already written replaces its row (the same bytes, by the protocol).
-      if (frags.some((f) => f.start === start))
-        await trx.deleteFrom('upload_fragments').where('id_hash', '=', s.idHash).where('start_byte', '=', start).execute();
+      if (frags.some((f) => f.start === start)) await dropFragments(trx, s.idHash, [start]);
       await trx
         .insertInto('upload_fragments')
-        .values({ id_hash: s.idHash, start_byte: start, end_byte: end, lock_id: lockId, locked_until: iso(now + FRAGMENT_LEASE_SECONDS * 1000), done: WRITING })
+        .values({ id_hash: s.idHash, start_byte: start, end_byte: end, lock_id: lockId, locked_until: later(now, FRAGMENT_LEASE_SECONDS), done: WRITING })
         .execute();
-      if (row.total === null)
-        await trx
-          .updateTable('upload_sessions')
-          .set({ total, updated_at: iso(now) })
-          .where('id_hash', '=', s.idHash)
-          .execute();
+      const setTotal = { total, updated_at: iso(now) };
+      if (row.total === null) await trx.updateTable('upload_sessions').set(setTotal).where('id_hash', '=', s.idHash).execute();
       return { lockId };
     });
   }
@@ -260,7 +182,7 @@ export class UploadSessionStore {
   async renewFragment(idHash: string, lockId: string, now = Date.now()): Promise<boolean> {
     const result = await this.db
       .updateTable('upload_fragments')
-      .set({ locked_until: iso(now + FRAGMENT_LEASE_SECONDS * 1000) })
+      .set({ locked_until: later(now, FRAGMENT_LEASE_SECONDS) })
       .where('id_hash', '=', idHash)
       .where('lock_id', '=', lockId)
       .where('done', '!=', SYNCED)
@@ -288,22 +210,16 @@ export class UploadSessionStore {
       // knows it. The session's expiry moves with the next sync (markSynced), not here.
       const row = await this.locked(trx, idHash, true);
       if (!row) return undefined;
-      const mark = { done: WRITTEN, writer: this.writer, locked_until: iso(now + FRAGMENT_LEASE_SECONDS * 1000) };
+      const mark = { done: WRITTEN, writer: this.writer, locked_until: later(now, FRAGMENT_LEASE_SECONDS) };
+      const markMine = (q: QueryCreator<Database>) =>
+        q.updateTable('upload_fragments').set(mark).where('id_hash', '=', idHash).where('lock_id', '=', lockId).where('done', '=', WRITING);
       let rows: FragmentRecord[];
       if (this.dialect === 'postgres') {
         // The mark and the read of the session's fragments in one round trip (under the session's
         // lock, which the next fragment's claim waits for). The read sees the fragments as they
         // were when the statement began, so this fragment's row is given its new state here.
         const read = await trx
-          .with('mine', (q) =>
-            q
-              .updateTable('upload_fragments')
-              .set(mark)
-              .where('id_hash', '=', idHash)
-              .where('lock_id', '=', lockId)
-              .where('done', '=', WRITING)
-              .returning('lock_id'),
-          )
+          .with('mine', (q) => markMine(q).returning('lock_id'))
           .selectFrom('upload_fragments')
           .selectAll('upload_fragments')
           .select((eb) =>
@@ -317,19 +233,13 @@ export class UploadSessionStore {
         if (Number(read[0]?.marked ?? 0) !== 1) return undefined;
         rows = read.map((r) => (r.lock_id === lockId ? { ...r, ...mark } : r));
       } else {
-        const mine = await trx
-          .updateTable('upload_fragments')
-          .set(mark)
-          .where('id_hash', '=', idHash)
-          .where('lock_id', '=', lockId)
-          .where('done', '=', WRITING)
-          .executeTakeFirst();
+        const mine = await markMine(trx).executeTakeFirst();
         if (Number(mine.numUpdatedRows) !== 1) return undefined;
-        rows = await trx.selectFrom('upload_fragments').selectAll().where('id_hash', '=', idHash).execute();
+        rows = await rowsOf(trx, idHash);
       }
       const expiresAt = row.expires_at;
       const total = row.total === null ? undefined : Number(row.total);
-      const held = this.classify(rows, now).filter((f) => f.state !== 'writing');
+      const held = classify(rows, now, this.writer).filter((f) => f.state !== 'writing');
       return { received: prefix(Number(row.received), held), expiresAt, nextExpectedRanges: missingRanges(Number(row.received), total, held) };
     });
   }
@@ -378,11 +288,11 @@ export class UploadSessionStore {
         absorbed.push(f.start);
       }
       if (absorbed.length === 0) return received;
-      await trx.deleteFrom('upload_fragments').where('id_hash', '=', idHash).where('start_byte', 'in', absorbed).execute();
+      await dropFragments(trx, idHash, absorbed);
       // Each stored part extends the session, as each fragment does in Graph.
       await trx
         .updateTable('upload_sessions')
-        .set({ received, updated_at: iso(now), expires_at: iso(now + SESSION_TTL_SECONDS * 1000) })
+        .set({ received, updated_at: iso(now), expires_at: later(now, SESSION_TTL_SECONDS) })
         .where('id_hash', '=', idHash)
         .execute();
       return received;
@@ -405,41 +315,15 @@ export class UploadSessionStore {
   }
 
   /** Creates a session and returns the secret of its upload URL (128 random bits and more). */
-  async create(
-    s: {
-      userId: number;
-      project: string;
-      folder: string;
-      fileName: string;
-      conflict: ConflictBehavior;
-      partFile: string;
-      declaredSize?: number | undefined;
-      deferCommit?: boolean;
-    },
-    now = Date.now(),
-  ): Promise<{ secret: string; expiresAt: string }> {
+  async create(s: NewSession, now = Date.now()): Promise<{ secret: string; expiresAt: string }> {
     const secret = randomBytes(32).toString('base64url');
-    const expiresAt = iso(now + SESSION_TTL_SECONDS * 1000);
+    const expiresAt = later(now, SESSION_TTL_SECONDS);
+    const who = { id_hash: hashSecret(secret), user_id: s.userId, project: s.project, folder: s.folder, file_name: s.fileName, conflict: s.conflict };
+    const state = { part_file: s.partFile, total: null, declared_size: s.declaredSize ?? null, defer_commit: s.deferCommit ? 1 : 0, received: 0 };
+    const times = { lock_id: null, locked_until: null, created_at: iso(now), updated_at: iso(now), expires_at: expiresAt };
     await this.db
       .insertInto('upload_sessions')
-      .values({
-        id_hash: hashSecret(secret),
-        user_id: s.userId,
-        project: s.project,
-        folder: s.folder,
-        file_name: s.fileName,
-        conflict: s.conflict,
-        part_file: s.partFile,
-        total: null,
-        declared_size: s.declaredSize ?? null,
-        defer_commit: s.deferCommit ? 1 : 0,
-        received: 0,
-        lock_id: null,
-        locked_until: null,
-        created_at: iso(now),
-        updated_at: iso(now),
-        expires_at: expiresAt,
-      })
+      .values({ ...who, ...state, ...times })
       .execute();
     return { secret, expiresAt };
   }
@@ -461,7 +345,7 @@ export class UploadSessionStore {
     const lockId = randomBytes(12).toString('base64url');
     const result = await this.db
       .updateTable('upload_sessions')
-      .set({ lock_id: lockId, locked_until: iso(now + LEASE_SECONDS * 1000), total, updated_at: iso(now) })
+      .set({ lock_id: lockId, locked_until: later(now, LEASE_SECONDS), total, updated_at: iso(now) })
       .where('id_hash', '=', s.idHash)
       .where('received', '=', start)
       .where((eb) => eb.or([eb('total', 'is', null), eb('total', '=', total)]))
@@ -473,7 +357,7 @@ export class UploadSessionStore {
 
   /** Deletes a session; true when this call deleted it (so exactly one caller finishes or cancels). */
   async delete(idHash: string): Promise<boolean> {
-    await this.db.deleteFrom('upload_fragments').where('id_hash', '=', idHash).execute();
+    await dropFragments(this.db, idHash);
     const result = await this.db.deleteFrom('upload_sessions').where('id_hash', '=', idHash).executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
   }

@@ -22,6 +22,16 @@ function errno(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException | undefined)?.code;
 }
 
+/** What `work` gives, or `fallback` when what it reaches is not there (an error with one of `codes`). */
+async function unlessMissing<T, F>(work: Promise<T>, fallback: F, codes = ['ENOENT']): Promise<T | F> {
+  try {
+    return await work;
+  } catch (e) {
+    if (codes.includes(errno(e) ?? '')) return fallback;
+    throw e;
+  }
+}
+
 /** 'a.jpg' -> 'a (1).jpg': the name a second file of the same name gets. */
 export function suffixed(name: string, n: number): string {
   const dot = name.lastIndexOf('.');
@@ -55,15 +65,9 @@ export class FileStorage {
 
   /** A folder's files and folders, folders first, then by name. A missing folder is an empty list. */
   async list(project: string, relPath: string): Promise<FileEntry[]> {
-    const folder = parseRelPath(relPath);
-    this.resolve(project, relPath);
-    let at: Folder;
-    try {
-      at = await this.openFolder(project, folder);
-    } catch (e) {
-      if (errno(e) === 'ENOENT') return [];
-      throw e;
-    }
+    const folder = this.namesOf(project, relPath);
+    const at = await unlessMissing(this.openFolder(project, folder), undefined);
+    if (at === undefined) return [];
     try {
       const dirents = await fs.promises.readdir(at.path, { withFileTypes: true });
       // Symbolic links and special files are never shown (nor served); names this service would
@@ -84,8 +88,7 @@ export class FileStorage {
 
   /** The file or folder at a path, or undefined when there is none (or it is a link or special file). */
   async stat(project: string, relPath: string): Promise<FileEntry | undefined> {
-    const names = parseRelPath(relPath);
-    this.resolve(project, relPath);
+    const names = this.namesOf(project, relPath);
     const at = await this.openParent(project, names);
     if (at === undefined) return undefined;
     try {
@@ -96,13 +99,14 @@ export class FileStorage {
   }
 
   /** The folder holding the last of `names`, opened as openFolder does; undefined when it does not exist. */
-  private async openParent(project: string, names: readonly string[]): Promise<Folder | undefined> {
-    try {
-      return await this.openFolder(project, names.slice(0, -1));
-    } catch (e) {
-      if (errno(e) === 'ENOENT') return undefined;
-      throw e;
-    }
+  private openParent(project: string, names: readonly string[]): Promise<Folder | undefined> {
+    return unlessMissing(this.openFolder(project, names.slice(0, -1)), undefined);
+  }
+
+  /** The names of a project-relative path, checked to stay inside the project (resolve). */
+  private namesOf(project: string, relPath: string): string[] {
+    this.resolve(project, relPath);
+    return parseRelPath(relPath);
   }
 
   /**
@@ -140,22 +144,18 @@ export class FileStorage {
    * is a special file); a PathError (400) for a link or a folder on the way.
    */
   async openFile(project: string, relPath: string): Promise<OpenFile | undefined> {
-    const names = parseRelPath(relPath);
-    this.resolve(project, relPath);
+    const names = this.namesOf(project, relPath);
     const name = names[names.length - 1];
     if (name === undefined) throw new PathError('The project folder is a folder; give the path of a file');
     const at = await this.openParent(project, names);
     if (at === undefined) return undefined;
     try {
-      let handle: fs.promises.FileHandle;
-      try {
-        // O_NONBLOCK: a FIFO planted in the tree cannot hold the request open (it is refused below).
-        handle = await fs.promises.open(at.child(name), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-      } catch (e) {
-        if (errno(e) === 'ENOENT') return undefined;
-        if (errno(e) === 'ELOOP') throw linkError(names.join('/'));
-        throw e;
-      }
+      // O_NONBLOCK: a FIFO planted in the tree cannot hold the request open (it is refused below).
+      const flags = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
+      const handle = await unlessMissing(fs.promises.open(at.child(name), flags), undefined).catch((e: unknown) => {
+        throw errno(e) === 'ELOOP' ? linkError(names.join('/')) : e;
+      });
+      if (handle === undefined) return undefined;
       const st = await handle.stat();
       if (!st.isFile() || !(await at.stillHolds(name, st))) {
         await handle.close();
@@ -177,16 +177,9 @@ export class FileStorage {
     let at = this.projectRoot(project);
     for (let i = -1; i < names.length; i++) {
       if (i >= 0) at = path.join(at, names[i] as string);
-      let st: fs.Stats;
-      try {
-        st = await fs.promises.lstat(at);
-      } catch (e) {
-        if (errno(e) === 'ENOENT' || errno(e) === 'ENOTDIR') return;
-        throw e;
-      }
-      if (st.isSymbolicLink()) {
-        throw new PathError(`'${names.slice(0, i + 1).join('/') || '(the project folder)'}' is a symbolic link; this service never follows links`);
-      }
+      const st = await unlessMissing(fs.promises.lstat(at), undefined, ['ENOENT', 'ENOTDIR']);
+      if (st === undefined) return;
+      if (st.isSymbolicLink()) throw linkError(names.slice(0, i + 1).join('/') || '(the project folder)');
     }
   }
 
@@ -280,7 +273,7 @@ export class FileStorage {
         if (errno(e) !== 'EPERM' && errno(e) !== 'ENOTSUP' && errno(e) !== 'ENOSYS' && errno(e) !== 'EXDEV') throw e;
         // A volume without hard links: check then rename, which is only racy against another
         // upload of the same name finishing in the same instant.
-        if (await exists(target)) continue;
+        if ((await fs.promises.lstat(target).catch(() => undefined)) !== undefined) continue;
         await fs.promises.rename(staged, target);
         return candidate;
       }
@@ -302,14 +295,8 @@ export class FileStorage {
 
   /** The entry of `rel`, read with lstat at `at` (a path, or an open folder: the folder itself). */
   private async entryAt(project: string, rel: string, at: string | Folder): Promise<FileEntry | undefined> {
-    let st: fs.Stats;
-    try {
-      st = typeof at === 'string' ? await fs.promises.lstat(at) : await at.handle.stat();
-    } catch (e) {
-      if (errno(e) === 'ENOENT' || errno(e) === 'ENOTDIR') return undefined;
-      throw e;
-    }
-    if (!st.isFile() && !st.isDirectory()) return undefined;
+    const st = await unlessMissing(typeof at === 'string' ? fs.promises.lstat(at) : at.handle.stat(), undefined, ['ENOENT', 'ENOTDIR']);
+    if (st === undefined || (!st.isFile() && !st.isDirectory())) return undefined;
     const name = rel === '' ? '' : rel.slice(rel.lastIndexOf('/') + 1);
     return {
       id: createHash('sha256').update(`${project}\n${rel}`).digest('base64url').slice(0, 22),
@@ -327,31 +314,13 @@ function normalised(relPath: string): string {
   return parseRelPath(relPath).join('/');
 }
 
-async function exists(p: string): Promise<boolean> {
-  try {
-    await fs.promises.lstat(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function linkError(shown: string): PathError {
   return new PathError(`'${shown}' is a symbolic link; this service never follows links`);
 }
 
-/** Makes a folder unless it exists (as anything: opening it next says what it is). */
+/** Makes a folder unless it exists (as anything: opening it next says what it is); the project folder (no `shown`) with the root above it. */
 async function mkdirIfMissing(at: string, shown?: string): Promise<void> {
-  try {
-    await fs.promises.mkdir(at);
-  } catch (e) {
-    if (errno(e) === 'EEXIST') return;
-    if (errno(e) === 'ENOENT' && shown === undefined) {
-      await fs.promises.mkdir(at, { recursive: true });
-      return;
-    }
-    throw e;
-  }
+  await unlessMissing(fs.promises.mkdir(at, { recursive: shown === undefined }), undefined, ['EEXIST']);
 }
 
 /** A file opened for reading by FileStorage.openFile, with what fstat said of it. */

@@ -7,7 +7,6 @@ import { DeviceCookies } from '../auth/device-cookies.js';
 import { LoginThrottle } from '../auth/login-throttle.js';
 import { databaseRateLimitStore } from '../auth/rate-limit-store.js';
 import { authRoutes } from '../auth/routes.js';
-import { requireSignIn } from '../auth/sign-in-hook.js';
 import { analysisPlugin } from './analysis.js';
 import { recordsPlugin } from './records.js';
 import { statsPlugin } from './stats.js';
@@ -47,7 +46,7 @@ const signInPlugin = fp<{ config: Config }>(
 export const apiPlugin = fp<{ config: Config }>(
   async (api, { config }) => {
     api.addHook('onRequest', noStore);
-    api.addHook('onRoute', requireSignIn(api.services.tokens, config.clientId, api.services.analysisHints));
+    api.addHook('onRoute', api.services.signInHook(false));
     await api.register(signInPlugin, { config });
     await api.register(recordsPlugin, { config });
     await api.register(statsPlugin);

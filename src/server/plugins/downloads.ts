@@ -7,13 +7,13 @@ import { DownloadSlots } from '../downloads/user-slots.js';
 /** The download service (docs/services/downloads.md): day packages and the statistics workbook. Registered with prefix /download. */
 export const downloadsPlugin = fp<{ config: Config }>(
   async (downloads, { config }) => {
-    const { stats, files, serviceAuth } = downloads.services;
+    const { stats, files, signInHook } = downloads.services;
+    downloads.addHook('onRoute', signInHook(true));
     await downloadRoutes(downloads, {
       registry: downloads.registry,
       stats,
       rows: new DayRecords(downloads.db.kysely),
       files,
-      serviceAuth,
       slots: new DownloadSlots(config.downloadsPerUser),
     });
   },

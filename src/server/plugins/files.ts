@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { fileRoutes } from '../files/routes.js';
@@ -17,11 +18,13 @@ declare module 'fastify' {
  */
 export const filesPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
-    const { files, users, signer, serviceAuth, limits } = app.services;
+    const { files, users, signer, limits, signInHook } = app.services;
     const sessions = new UploadSessionStore(app.db.kysely, app.db.dialect);
-    await app.register(async (sp) => fileRoutes(sp, { storage: files, users, signer, serviceAuth, limits, sessions, publicUrl: config.publicUrl }), {
-      prefix: '/sharepoint',
-    });
+    const routes = async (sp: FastifyInstance) => {
+      sp.addHook('onRoute', signInHook(true));
+      await fileRoutes(sp, { storage: files, users, signer, limits, sessions, publicUrl: config.publicUrl });
+    };
+    await app.register(routes, { prefix: '/sharepoint' });
     const sweeper = new Sweeper(files, sessions, config.uploads, app.log);
     app.decorate('sweeper', sweeper);
     app.addHook('onReady', async () => sweeper.start());

@@ -1,9 +1,11 @@
+import type { onRouteHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { KindRegistry } from '../../shared/kind-types.js';
 import type { Config } from '../config.js';
 import { analysedKinds, analysisPaths, nounOf } from '../analysis/routes.js';
 import type { AnalysisRoutesHint } from '../auth/authenticate.js';
-import { authenticateOrSignedLink, LinkSigner, loadLinkSecret } from '../auth/signed-links.js';
+import { requireSignIn } from '../auth/sign-in-hook.js';
+import { LinkSigner, loadLinkSecret } from '../auth/signed-links.js';
 import { TokenStore } from '../auth/tokens.js';
 import { FileStorage } from '../files/storage.js';
 import { UploadLimits } from '../files/upload-limits.js';
@@ -20,7 +22,11 @@ export interface Services {
   tokens: TokenStore;
   records: RecordStore;
   signer: LinkSigner;
-  serviceAuth: ReturnType<typeof authenticateOrSignedLink>;
+  /**
+   * The sign-in check every plugin that serves routes adds as its onRoute hook (auth/sign-in-hook.ts);
+   * `links`: signed links are taken too (the download and shared-files services, opened in frames and tabs).
+   */
+  signInHook: (links: boolean) => onRouteHookHandler;
   /** The project file trees under DATA_DIR/files (shared-files service, day packages). */
   files: FileStorage;
   /** PostgreSQL: whether this instance writes records alone (decision 030); undefined on SQLite. */
@@ -69,12 +75,11 @@ export const servicesPlugin = fp<{ config: Config; print: (line: string) => void
     if (sole !== undefined) app.addHook('onClose', async () => sole.close());
     const signer = new LinkSigner(await loadLinkSecret(db.kysely));
     const analysisHints = analysisHintsOf(app.registry);
-    // Bearer or signed link: for the download and shared-files services (opened in frames and tabs).
-    const serviceAuth = authenticateOrSignedLink(tokens, signer, analysisHints);
+    const signInHook = (links: boolean) => requireSignIn({ tokens, clientId: config.clientId, analysed: analysisHints, ...(links ? { signer } : {}) });
     const files = new FileStorage(`${config.dataDir}/files`);
     const limits = new UploadLimits(config.uploads, files.rootDir, db.kysely);
     const stats = new StatsRepository(db.kysely, db.dialect);
-    app.decorate('services', { users, tokens, records, signer, serviceAuth, files, sole, limits, stats, analysisHints });
+    app.decorate('services', { users, tokens, records, signer, signInHook, files, sole, limits, stats, analysisHints });
   },
   { name: 'rtd-services', dependencies: ['rtd-db'], fastify: '5.x' },
 );

@@ -1,5 +1,6 @@
 import { MAX_ID, IF_MATCH, recordId, recordVersion } from '../api-docs/parameters.js';
-import { envelopeOf, errorResponses, inputRef, listEnvelopeOf, recordEnvelopeOf, recordRef } from '../api-docs/kind-schemas.js';
+import { inputRef, recordEnvelopeOf, recordRef } from '../api-docs/kind-schemas.js';
+import { envelope, errorResponses, listEnvelope, refused } from '../http/envelope.js';
 import { CONTRACT_TIME_SCHEMA } from '../http/contract-time.js';
 import { message } from '../http/route-validation.js';
 import type { Kind } from '../../shared/kind-types.js';
@@ -27,13 +28,8 @@ const idParamOf = () => ({ type: 'object', properties: { id: recordId(`The recor
 /** A 409 of an update or a delete: the current record and, per field, what conflicts. */
 function conflictSchema(kind: Kind) {
   return {
-    type: 'object',
+    ...envelope({ type: 'object', properties: { current: { $ref: recordRef(kind) }, conflicts: { type: 'array', items: { $ref: 'FieldConflict#' } } } }),
     description: 'A field you changed was changed by someone else since your version: data holds the current record and, per field, base, theirs and yours.',
-    properties: {
-      code: { type: 'integer' },
-      msg: { type: 'string' },
-      data: { type: 'object', properties: { current: { $ref: recordRef(kind) }, conflicts: { type: 'array', items: { $ref: 'FieldConflict#' } } } },
-    },
   };
 }
 
@@ -100,7 +96,7 @@ export function listSchema(kind: Kind) {
     summary: `List ${kind.meta.titles.list}`,
     description: `An empty value is no value. Refused (400), naming what to use: another params[...] than the date range's, and a field of ${kind.meta.titles.list} that is not one of its filters.`,
     querystring: { type: 'object', properties: listQueryOf(kind), additionalProperties: true },
-    response: { 200: listEnvelopeOf(recordRef(kind)), ...errorResponses },
+    response: { 200: listEnvelope(recordRef(kind)), ...errorResponses },
   };
 }
 
@@ -119,31 +115,24 @@ export function historySchema(kind: Kind) {
     summary: `Every stored version of one ${kind.schema.title}, oldest first`,
     params: idParamOf(),
     response: {
-      200: {
-        type: 'object',
-        properties: {
-          code: { type: 'integer' },
-          msg: { type: 'string' },
-          data: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                version: { type: 'integer' },
-                baseVersion: { type: ['integer', 'null'] },
-                op: { type: 'string', enum: ['create', 'update', 'delete'] },
-                changedBy: { type: 'string' },
-                changedAt: CONTRACT_TIME_SCHEMA,
-                schemaHash: {
-                  type: ['string', 'null'],
-                  description: "The version of the kind's schema file this version was saved under (null: saved before versions were kept)",
-                },
-                data: { type: 'object', additionalProperties: true },
-              },
+      200: envelope({
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            version: { type: 'integer' },
+            baseVersion: { type: ['integer', 'null'] },
+            op: { type: 'string', enum: ['create', 'update', 'delete'] },
+            changedBy: { type: 'string' },
+            changedAt: CONTRACT_TIME_SCHEMA,
+            schemaHash: {
+              type: ['string', 'null'],
+              description: "The version of the kind's schema file this version was saved under (null: saved before versions were kept)",
             },
+            data: { type: 'object', additionalProperties: true },
           },
         },
-      },
+      }),
       ...errorResponses,
     },
   };
@@ -167,7 +156,7 @@ export function createSchema(kind: Kind) {
     body: { $ref: inputRef(kind) },
     response: {
       200: recordEnvelopeOf(recordRef(kind)),
-      409: { $ref: 'ErrorEnvelope#', description: 'The Idempotency-Key was used before for another record' },
+      409: refused('The Idempotency-Key was used before for another record'),
       ...errorResponses,
     },
   };
@@ -219,6 +208,6 @@ export function deleteSchema(kind: Kind) {
       properties: { version: recordVersion('With one id: the version you saw; a newer record is not deleted (409)') },
     },
     headers: { type: 'object', properties: { 'if-match': IF_MATCH } },
-    response: { 200: envelopeOf('ErrorEnvelope#/properties/data'), 409: conflictSchema(kind), ...errorResponses },
+    response: { 200: envelope('ErrorEnvelope#/properties/data'), 409: conflictSchema(kind), ...errorResponses },
   };
 }

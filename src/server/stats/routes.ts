@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { KindRegistry } from '../../shared/kind-types.js';
-import { errorResponses } from '../api-docs/kind-schemas.js';
 import { currentUser } from '../auth/authenticate.js';
-import { ok } from '../http/envelope.js';
+import { envelope, errorResponses, ok } from '../http/envelope.js';
 import { dayParam } from '../api-docs/parameters.js';
 import { dayRange, MAX_RANGE_DAYS } from './day.js';
 import { statsKinds, type DayStats, type RangeStats, type TotalStats } from './stats-kinds.js';
@@ -20,14 +19,7 @@ function statsSchemas(kinds: StatsKinds) {
   const integer = { type: 'integer' } as const;
   const counts = Object.fromEntries(kinds.map((k) => [k.count, integer]));
   const sums = Object.fromEntries(kinds.flatMap((k) => k.sums.map(([name]) => [name, { type: 'number' }] as const)));
-  const envelope = (data: Record<string, unknown>) => ({
-    200: {
-      type: 'object',
-      properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: { type: 'object', properties: data } },
-      required: ['code', 'msg', 'data'],
-    },
-    ...errorResponses,
-  });
+  const answers = (data: Record<string, unknown>) => ({ 200: envelope({ type: 'object', properties: data }), ...errorResponses });
   const dayFigures = {
     type: 'object',
     properties: { date: { type: 'string' }, ...counts, ...sums },
@@ -38,7 +30,7 @@ function statsSchemas(kinds: StatsKinds) {
       tags: ['Statistics'],
       summary: "A day's counts per kind and its sums (for drives: time in minutes and distance in km)",
       querystring: { type: 'object', properties: { date: dayParam('The day, yyyy-MM-dd') }, required: ['date'] },
-      response: envelope({ date: { type: 'string' }, ...counts, ...sums }),
+      response: answers({ date: { type: 'string' }, ...counts, ...sums }),
     },
     days: {
       tags: ['Statistics'],
@@ -51,9 +43,9 @@ function statsSchemas(kinds: StatsKinds) {
         },
         required: ['from', 'to'],
       },
-      response: envelope({ from: { type: 'string' }, to: { type: 'string' }, days: { type: 'array', items: dayFigures } }),
+      response: answers({ from: { type: 'string' }, to: { type: 'string' }, days: { type: 'array', items: dayFigures } }),
     },
-    total: { tags: ['Statistics'], summary: 'Counts per kind over all time', response: envelope(counts) },
+    total: { tags: ['Statistics'], summary: 'Counts per kind over all time', response: answers(counts) },
   };
 }
 
