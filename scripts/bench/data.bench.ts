@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { attachmentFolderOf } from '../../src/shared/attachments.js';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
-import { recordTable } from '../../src/server/db/tables.js';
+import { recordTable } from '../../src/server/db/database.js';
 import { StatsRepository } from '../../src/server/stats/stats-repository.js';
 import { CompiledQuery } from 'kysely';
 import { recordOf } from './records.js';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
-import { rebuildDayCounts } from '../../src/server/records/store/day-counts.js';
+import { rebuildDayCounts } from '../../src/server/records/store/days.js';
 
 // The POI list's Excel export of 9,999 rows in Chromium at phone size, on the built app against
 // the real server: how long until the file is offered, and the longest task on the main thread

@@ -11,8 +11,8 @@ import { COMPRESS_THRESHOLD, installCompression } from '../../src/server/http/co
 import { sql } from 'kysely';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
-import { recordTable } from '../../src/server/db/tables.js';
-import { rebuildDayCounts } from '../../src/server/records/store/day-counts.js';
+import { recordTable } from '../../src/server/db/database.js';
+import { rebuildDayCounts } from '../../src/server/records/store/days.js';
 import { BENCH_PG_URL, benchSchema, dropBenchSchema } from './postgres.js';
 import { dayAfter, recordOf } from './records.js';
 

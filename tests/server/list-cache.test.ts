@@ -149,7 +149,7 @@ describe.each(dbTargets())('remembered list answers on $name', (target) => {
       .execute();
     expect(await titles(a, alice)).toEqual(before);
     // What anything writing around the repository must do (as the bench's seeding does).
-    const { rebuildDayCounts } = await import('../../src/server/records/store/day-counts.js');
+    const { rebuildDayCounts } = await import('../../src/server/records/store/days.js');
     await a.app.db.kysely.transaction().execute((trx) => rebuildDayCounts(trx, kind.name, 'rec_issue'));
     expect(await titles(a, alice)).toEqual([...before, 'sneaked in'].sort());
   });

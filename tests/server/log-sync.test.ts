@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, SqliteDialect } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDb, writesNow, type WritesNow } from '../../src/server/db/database.js';
-import { LogSync } from '../../src/server/db/log-sync.js';
+import { LogSync } from '../../src/server/db/database.js';
 import type { Database } from '../../src/server/db/types.js';
 
 // Decision 051: a SQLite commit of writesNow does not sync the write-ahead log on the event loop;

@@ -2,12 +2,12 @@ import SQLite from 'better-sqlite3';
 import { Kysely, sql, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../../src/server/db/database.js';
-import { builtOnceQuery, Prepared, preparedName } from '../../src/server/db/prepared.js';
+import { builtOnceQuery, Prepared, preparedName } from '../../src/server/db/database.js';
 import { newSchemaName } from '../helpers/database-schemas.js';
 import type { Database } from '../../src/server/db/types.js';
 
 // The statements of every write are built once through Kysely and run with new values, since building
-// them was a measurable share of a request (decision 017, `src/server/db/prepared.ts`).
+// them was a measurable share of a request (decision 017, `Prepared` in `src/server/db/database.ts`).
 
 describe('a prepared statement', () => {
   let db: Kysely<Database>;

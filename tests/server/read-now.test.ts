@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordTable } from '../../src/server/db/tables.js';
+import { recordTable } from '../../src/server/db/database.js';
 import { ALICE, useTestServer } from '../helpers/server.js';
 
 // On SQLite, hot reads (a record by id, the generation before every list answer; decision 031) run at

@@ -156,7 +156,7 @@ describe.each(dbTargets())('per-day record counts on $name', (target) => {
     const k = s.app.db.kysely;
     await k.deleteFrom('record_day_counts').where('kind', '=', 'issue').execute();
     await k.deleteFrom('record_day_counts_ready').where('kind', '=', 'issue').execute();
-    const { ensureDayCounts } = await import('../../src/server/records/store/day-counts.js');
+    const { ensureDayCounts } = await import('../../src/server/records/store/days.js');
     await ensureDayCounts(k, 'issue', 'rec_issue');
     await expectExact();
     // Claimed once: a second start does not count again.

@@ -133,7 +133,7 @@ describe.runIf(postgres !== undefined)('the sole writer on PostgreSQL', () => {
     expect(await titles(a, alice)).toEqual(['one', 'two']);
     // Around the repository: the rebuild raises every generation in the database, holding the
     // writers' lock, so A lets go before it commits and reads the generations from then on.
-    const { rebuildDayCounts } = await import('../../src/server/records/store/day-counts.js');
+    const { rebuildDayCounts } = await import('../../src/server/records/store/days.js');
     const now = new Date().toISOString();
     await a.app.db.kysely.transaction().execute(async (trx) => {
       await trx

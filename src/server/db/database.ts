@@ -2,12 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Compilable, type CompiledQuery, type SqliteDatabase } from 'kysely';
 import type { Config } from '../config.js';
-import { LogSync } from './log-sync.js';
-import { preparedName } from './prepared.js';
 import { SORTABLE_DATE, sortableDate } from './sortable-date.js';
-import type { Database, Dialect } from './types.js';
+import type { Kind } from '../../shared/kind-types.js';
+import type { Database, Dialect, RecordTableName } from './types.js';
 
 export interface Db {
   kysely: Kysely<Database>;
@@ -148,7 +147,7 @@ function openSqlite(dataDir: string): Db {
 }
 
 /**
- * Lets a PostgreSQL connection prepare the statements built once by name (db/prepared.ts): pg
+ * Lets a PostgreSQL connection prepare the statements built once by name (`Prepared` below): pg
  * parses a named statement once per connection and then only binds and runs it. Kysely sends
  * (text, values); every other query goes on as it came.
  */
@@ -192,4 +191,152 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
 export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>): Promise<Db> {
   if (config.databaseUrl !== undefined) return openPostgres(config.databaseUrl, config.databaseSchema);
   return openSqlite(config.dataDir);
+}
+
+/** The table that holds records of a kind. Kind names are checked to be [a-z][a-z0-9]*. */
+export function recordTable(kind: Pick<Kind, 'name'>): RecordTableName {
+  return `rec_${kind.name}`;
+}
+
+/**
+ * The SQL texts of statements built once (these and other compiled hot queries), each with a name
+ * that PostgreSQL connections prepare it under (database.ts): the server then parses and plans it
+ * once per connection instead of on every run, which halved the database's time for a one-row read
+ * in a pgbench comparison on this machine. Bounded by the code, not by requests: only statements
+ * built once are named, never a list query assembled per request.
+ */
+const builtOnce = new Map<string, string>();
+
+/** Marks a compiled query's SQL as built once; PostgreSQL connections then prepare it by name. */
+export function builtOnceQuery<R>(query: CompiledQuery<R>): CompiledQuery<R> {
+  if (!builtOnce.has(query.sql)) builtOnce.set(query.sql, `rtd_${builtOnce.size + 1}`);
+  return query;
+}
+
+/** The name a statement built once is prepared under, or undefined for any other SQL. */
+export function preparedName(sqlText: string): string | undefined {
+  return builtOnce.get(sqlText);
+}
+
+/** What a placeholder value looks like inside a compiled query's parameters: it cannot be sent by a client (NUL is refused at the door). */
+const MARK = '\u0000rtd-value:';
+
+/**
+ * A statement built once through Kysely's query builder, with a named placeholder for each value,
+ * and then run many times with values. For the small statements every write runs (a day count, a
+ * history row, the generation), building and compiling the query cost more than the database took
+ * to run it (docs/PERFORMANCE.md). The SQL is the builder's own, so it stays right for both dialects, and any
+ * connection or transaction runs it (`executeQuery(statement.with(values))`).
+ */
+export class Prepared<Name extends string, Row = unknown> {
+  private compiled: CompiledQuery<Row> | undefined;
+  /** Per parameter of the compiled query: the name whose value goes there, or undefined for a constant. */
+  private slots: (Name | undefined)[] = [];
+
+  /**
+   * @param names the values it takes
+   * @param build builds the query once from placeholders (typed `never`, so they fit any column);
+   *   every name must be used
+   */
+  constructor(
+    private readonly names: readonly Name[],
+    private readonly build: (values: Record<Name, never>) => Compilable<Row>,
+  ) {}
+
+  /** The compiled query with these values in its placeholders' places. */
+  with(values: Record<Name, unknown>): CompiledQuery<Row> {
+    const compiled = this.compiled ?? this.compile();
+    return {
+      ...compiled,
+      parameters: compiled.parameters.map((constant, i) => {
+        const name = this.slots[i];
+        return name === undefined ? constant : values[name];
+      }),
+    };
+  }
+
+  private compile(): CompiledQuery<Row> {
+    const placeholders = Object.fromEntries(this.names.map((name) => [name, `${MARK}${name}`])) as Record<Name, never>;
+    const compiled = this.build(placeholders).compile();
+    if (compiled.sql.includes(MARK)) throw new Error(`The prepared statement put a value into its SQL text: ${compiled.sql}`);
+    this.slots = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(MARK) ? (p.slice(MARK.length) as Name) : undefined));
+    const unused = this.names.filter((name) => !this.slots.includes(name));
+    if (unused.length > 0) throw new Error(`The prepared statement does not use ${unused.join(', ')}: ${compiled.sql}`);
+    this.compiled = builtOnceQuery(compiled);
+    return compiled;
+  }
+}
+
+// fs's functions are looked up when called (tests hold or fail a sync through them).
+const open = (file: string): Promise<number> => new Promise((resolve, reject) => fs.open(file, 'r', (err, fd) => (err ? reject(err) : resolve(fd))));
+const fdatasync = (fd: number): Promise<void> => new Promise((resolve, reject) => fs.fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+
+/**
+ * Syncs SQLite's write-ahead log to disk off the event loop (decision 051): an `fdatasync` of the
+ * `-wal` file in libuv's thread pool. Commits that ask while a sync is running share the next one:
+ * the running sync may have begun before their frames were written, so it cannot answer for them.
+ * The log is opened at the first sync and kept open until close(), which the database's close
+ * calls: while a connection of ours is open SQLite keeps the same file (it rewinds or truncates
+ * it, never replaces it), and an open and a close for each sync were two more trips through the
+ * thread pool, each about as long as the sync itself.
+ */
+export class LogSync {
+  private running: Promise<void> | undefined;
+  private next: Promise<void> | undefined;
+  private fd: number | undefined;
+  private closed = false;
+
+  constructor(
+    /** The log file: the database file's name with `-wal`. */
+    private readonly file: string,
+  ) {}
+
+  /** Resolves once every frame written before the call is on disk. */
+  sync(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`The write-ahead log ${this.file} is no longer synced: its database was closed`));
+    if (this.running === undefined) {
+      this.running = this.once().finally(() => {
+        this.running = undefined;
+      });
+      return this.running;
+    }
+    // Everything written up to now is covered by the sync after the running one.
+    this.next ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        return this.sync();
+      });
+    return this.next;
+  }
+
+  /** Lets go of the log: at once, or when the sync in the thread pool has returned. Later syncs are refused. */
+  close(): void {
+    this.closed = true;
+    const release = (): void => {
+      if (this.fd === undefined) return;
+      const fd = this.fd;
+      this.fd = undefined;
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // A read-only descriptor has nothing to flush: a failed close loses nothing.
+      }
+    };
+    if (this.running === undefined) release();
+    else void Promise.allSettled([this.running, this.next]).then(release);
+  }
+
+  private async once(): Promise<void> {
+    this.fd ??= await open(this.file);
+    const fd = this.fd;
+    try {
+      await fdatasync(fd);
+    } catch (err) {
+      // A file that failed to sync is not trusted again: the next sync opens it anew.
+      this.fd = undefined;
+      fs.close(fd, () => {});
+      throw err;
+    }
+  }
 }

@@ -2,7 +2,7 @@ import { Migrator, sql, type ColumnDataType, type ColumnDefinitionBuilder, type 
 import type { Kind } from '../../shared/kind-types.js';
 import { SORTABLE_DATE_FUNCTION } from './sortable-date.js';
 import type { Db } from './database.js';
-import { recordTable } from './tables.js';
+import { recordTable } from './database.js';
 import type { Database, RecordTableName } from './types.js';
 
 /**
@@ -181,7 +181,7 @@ const MIGRATIONS: Record<string, Step[]> = {
   ],
   // The date field each kind's record_date and day counts are filed under, once and for all:
   // instances on other date fields read their days through a column of their own
-  // (docs/decisions/073, records/store/date-filing.ts).
+  // (docs/decisions/073, records/store/days.ts).
   '016-record-filing': [{ create: 'record_filing', columns: ['kind text key', 'date_field text notNull'] }, { postgres: SORTABLE_DATE_FUNCTION }],
 };
 

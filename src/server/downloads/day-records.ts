@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Kind } from '../../shared/kind-types.js';
-import { recordTable } from '../db/tables.js';
+import { recordTable } from '../db/database.js';
 import type { Database } from '../db/types.js';
-import { dayOfRecord } from '../records/store/date-filing.js';
+import { dayOfRecord } from '../records/store/days.js';
 import { toRecord } from '../records/store/statements.js';
 import type { RecordData } from '../records/validation.js';
 import type { DateRange } from '../stats/stats-repository.js';
@@ -29,7 +29,7 @@ export class DayRecords {
 
   async *pages(kind: Kind, project: string, range: DateRange, pageSize = PAGE_SIZE): AsyncGenerator<RecordData[]> {
     let after: { date: string; id: number } | undefined;
-    // The day under this instance's date field: record_date, or its own index (date-filing.ts).
+    // The day under this instance's date field: record_date, or its own index (records/store/days.ts).
     const day = dayOfRecord(this.db, kind);
     for (;;) {
       let query = this.db

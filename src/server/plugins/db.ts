@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { openDb, type Db } from '../db/database.js';
 import { migrate } from '../db/migrations.js';
 import { rememberSchemas } from '../records/schema-versions.js';
-import { fileKinds } from '../records/store/date-filing.js';
+import { fileKinds } from '../records/store/days.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

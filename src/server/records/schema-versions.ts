@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { KindRegistry, KindSchema } from '../../shared/kind-types.js';
 import type { Db } from '../db/database.js';
-import { filedField } from './store/date-filing.js';
-import { recordTable } from '../db/tables.js';
+import { filedField } from './store/days.js';
+import { recordTable } from '../db/database.js';
 import type { RecordTableName } from '../db/types.js';
 
 /** What the start did with the kinds' schemas, for the log. */
@@ -18,7 +18,7 @@ export interface SchemaStartReport {
  *   (record_history.schema_hash);
  * - when a kind's x-kind.dateField differs from the one it was last served with, says so: records
  *   stay filed under the field they are filed under, and each instance goes by its own field
- *   (records/store/date-filing.ts, docs/decisions/073), so nothing is re-filed;
+ *   (records/store/days.ts, docs/decisions/073), so nothing is re-filed;
  * - names the record tables of kinds that no longer have a schema file: their rows are kept and
  *   come back when the file does, but nobody can reach them meanwhile.
  */

@@ -1,8 +1,8 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { storedJsonb } from '../db/stored-json.js';
 import type { Kind } from '../../shared/kind-types.js';
-import { recordTable } from '../db/tables.js';
-import { dayOfRecord } from '../records/store/date-filing.js';
+import { recordTable } from '../db/database.js';
+import { dayOfRecord } from '../records/store/days.js';
 import type { Database, Dialect } from '../db/types.js';
 
 /** Inclusive bounds on the promoted record_date column ('yyyy-MM-dd HH:mm:ss'). */
@@ -83,7 +83,7 @@ export class StatsRepository {
    * The statement countAndSum runs; exposed so a test can ask the database for its plan. A range
    * compares record_date as text, which lets the (project_name, record_date, id) index find the
    * day's rows without reading the others (or, on another date field than the filed one, the
-   * index of that field's day: records/store/date-filing.ts).
+   * index of that field's day: records/store/days.ts).
    */
   query(kind: Kind, project: string, range: DateRange | undefined, fields: readonly string[]): SelectQueryBuilder<Database, `rec_${string}`, object> {
     let base = this.db.selectFrom(recordTable(kind)).where('project_name', '=', project);

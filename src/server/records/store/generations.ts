@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, RecordTableName } from '../../db/types.js';
-import { Prepared } from '../../db/prepared.js';
+import { Prepared } from '../../db/database.js';
 
 // A number per kind and project that every write of one of its records raises, in the write's own
 // transaction: a list answer remembered with the number it was read under is still exact while the
@@ -14,7 +14,7 @@ export async function bumpGeneration(trx: Transaction<Database>, bump: Generatio
   await trx.executeQuery(bump.with({ kind, project }));
 }
 
-/** The statement bumpGeneration runs, built once per database (db/prepared.ts). */
+/** The statement bumpGeneration runs, built once per database (Prepared in db/database.ts). */
 export function generationBump(db: Kysely<Database>) {
   return new Prepared(['kind', 'project'], (v) =>
     db

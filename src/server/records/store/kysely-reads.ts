@@ -1,14 +1,14 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { storedJsonb } from '../../db/stored-json.js';
-import { recordTable } from '../../db/tables.js';
+import { recordTable } from '../../db/database.js';
 import type { Database, Dialect, RecordTableName } from '../../db/types.js';
 import { badRequest } from '../../http/envelope.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import { keysOf, withRenames } from '../../../shared/schema-evolution.js';
 import type { ListQuery, SortKey } from '../list-query.js';
-import { dayOfRecord } from './date-filing.js';
+import { dayOfRecord } from './days.js';
 import type { RecordData } from '../validation.js';
-import { rangeTotal } from './day-counts.js';
+import { rangeTotal } from './days.js';
 import { toRecord, type Statements } from './statements.js';
 import type { HistoryEntry, ListPage, RecordReads } from './types.js';
 
@@ -45,7 +45,7 @@ export abstract class KyselyReads implements RecordReads {
 
   async list(kind: Kind, project: string, q: ListQuery, maxBytes = Number.POSITIVE_INFINITY): Promise<ListPage> {
     const table = recordTable(kind);
-    // The day under this instance's date field: record_date, or its own index (date-filing.ts).
+    // The day under this instance's date field: record_date, or its own index (days.ts).
     const day = dayOfRecord(this.db, kind);
     let base = this.db.selectFrom(table).where('project_name', '=', project);
     if (q.begin !== undefined) base = base.where(day, '>=', q.begin);

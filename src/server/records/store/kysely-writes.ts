@@ -1,12 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
-import { recordTable } from '../../db/tables.js';
+import { recordTable } from '../../db/database.js';
 import type { Database, Dialect } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
-import { filedDate } from './date-filing.js';
+import { filedDate } from './days.js';
 import { withRenames, writeBack } from '../../../shared/schema-evolution.js';
 import { mergeEdit } from '../merge.js';
 import type { RecordData } from '../validation.js';
-import { adjustDayCounts, dayOf } from './day-counts.js';
+import { adjustDayCounts, dayOf } from './days.js';
 import { bumpGeneration } from './generations.js';
 import { toRecord, type Row, type Statements } from './statements.js';
 import type { Actor, Complete, CreateResult, DeleteResult, Edit, Finish, RecordWrites, UpdateResult } from './types.js';

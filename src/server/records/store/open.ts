@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
-import { recordTable } from '../../db/tables.js';
+import { recordTable } from '../../db/database.js';
 import type { Kind } from '../../../shared/kind-types.js';
-import { ensureDayCounts } from './day-counts.js';
+import { ensureDayCounts } from './days.js';
 import { KnownGenerations } from './generations.js';
 import { PostgresReads, PostgresWrites } from './postgres.js';
 import { SOLE_WRITER_TIMES, SoleWriter } from './sole-writer.js';

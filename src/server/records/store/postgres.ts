@@ -1,11 +1,11 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { Prepared } from '../../db/prepared.js';
-import { recordTable } from '../../db/tables.js';
+import { Prepared } from '../../db/database.js';
+import { recordTable } from '../../db/database.js';
 import type { Database, RecordTableName } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
-import { filedDate } from './date-filing.js';
+import { filedDate } from './days.js';
 import type { RecordData } from '../validation.js';
-import { dayCountPart, dayOf } from './day-counts.js';
+import { dayCountPart, dayOf } from './days.js';
 import { generationIn, generationPart, KnownGenerations } from './generations.js';
 import { KyselyReads } from './kysely-reads.js';
 import { KyselyWrites } from './kysely-writes.js';

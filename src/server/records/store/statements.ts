@@ -1,16 +1,16 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { Prepared } from '../../db/prepared.js';
-import { recordTable } from '../../db/tables.js';
+import { Prepared } from '../../db/database.js';
+import { recordTable } from '../../db/database.js';
 import type { Database, Dialect, IdempotencyKeyTable, RecordTable } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import { KEPT, keptValues, withRenames } from '../../../shared/schema-evolution.js';
 import type { RecordData } from '../validation.js';
-import { dayCountUpsert } from './day-counts.js';
+import { dayCountUpsert } from './days.js';
 import { generationBump, generationRead } from './generations.js';
 import type { Actor, Complete, CreateResult } from './types.js';
 
 // What both databases' stores share: a stored row as the API answers it, and the statements every
-// write and hot read runs, built once (db/prepared.ts): building them cost more than running them.
+// write and hot read runs, built once (Prepared in db/database.ts): building them cost more than running them.
 
 export type Row = Selectable<RecordTable>;
 type InsertValue = 'id' | 'project' | 'vehicle' | 'date' | 'data' | 'at' | 'by';
