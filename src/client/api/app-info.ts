@@ -1,8 +1,6 @@
-/** The app's version from /manifest.json (served by our server with the package version). */
-export async function fetchAppVersion(): Promise<string> {
-  const res = await fetch('/manifest.json', { cache: 'no-store' });
-  if (!res.ok) throw new Error(`GET /manifest.json answered HTTP ${res.status}`);
-  const manifest = (await res.json()) as { version?: unknown };
+/** The app's version from /manifest.json (served by our server with the package version), read by the given fetchText. */
+export async function fetchAppVersion(read: (url: string) => Promise<string> = fetchText): Promise<string> {
+  const manifest = JSON.parse(await read('/manifest.json')) as { version?: unknown };
   if (typeof manifest.version !== 'string' || manifest.version === '') throw new Error('/manifest.json has no version');
   return manifest.version;
 }
@@ -22,4 +20,11 @@ export async function movedTo(address: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** A page or file of the server as text, past every cache (the update check's probe). */
+export async function fetchText(url: string): Promise<string> {
+  const res = await fetch(url, { cache: 'no-store', headers: { accept: url.endsWith('.json') ? 'application/json' : 'text/html' } });
+  if (!res.ok) throw new Error(`GET ${url} answered HTTP ${res.status}`);
+  return res.text();
 }

@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import * as authApi from '../api/auth';
 import { ApiError } from '../api/client';
 import { offlineCache } from '../api/offline-cache';
-import { forgetPreviews } from '../files/preview-copies';
+import { forgetPreviews } from '../api/preview-copies';
 import { forgetRecords } from '../api/recent-records';
 import { storage, type StoredUser } from '../lib/storage';
 

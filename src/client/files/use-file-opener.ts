@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react';
 import { signedFileUrl, type OpenEndpoint } from '../api/files';
 import { unreachable } from '../api/offline-cache';
 import { storage } from '../lib/storage';
-import { keepPreview, previewCopyUrl } from './preview-copies';
+import { keepPreview, previewCopyUrl } from '../api/preview-copies';
 import { t } from '../i18n';
 import { useToast } from '../ui/toast';
 import type { FileItem } from './file-types';

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
-import { filesRequest } from '../api/files';
+import { cancelUploadSession } from '../api/files';
 import { newOutboxKey, onOutboxChange, waitingFiles } from '../outbox/store';
 import { t } from '../i18n';
 import { useToast } from '../ui/toast';
 import { setFilesStatus, type RecordRef } from './files-status';
-import { isOfflineError, PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, type SessionState } from './upload-transport';
+import { isOfflineError, PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, type SessionState } from '../api/upload-transport';
 import { storage } from '../lib/storage';
 import { uploadErrorText } from './upload-errors';
 
@@ -256,7 +256,7 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
       // A removed session upload is cancelled, so its part file does not wait 24 h on the server.
       const url = sessions.current.get(id)?.uploadUrl;
       sessions.current.delete(id);
-      if (url) filesRequest('DELETE', url, undefined, false).catch((e: unknown) => console.warn('Could not cancel the upload session:', e));
+      if (url) cancelUploadSession(url).catch((e: unknown) => console.warn('Could not cancel the upload session:', e));
     },
     [items],
   );
