@@ -11,6 +11,8 @@ export const keys = {
   totalStats: 'stats/total',
   /** One record's server copy (engine/use-server-copy.ts); a write of its kind does not make it stale, its own save replaces it. */
   record: (apiPath: string, id: string): [string, string] => ['record', `${apiPath}/${id}`],
+  /** A record's analysis job (api/analysis.ts). */
+  analysis: (apiPath: string, id: string): [string, string] => ['analysis', `${apiPath}/${id}`],
   /** A folder's listing of the shared-files service (api/files.ts). */
   files: (path: string): [string, string] => ['files', path],
 } as const;

@@ -2,10 +2,7 @@ import type { AnalysisValues } from './rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { t } from '../../i18n';
 import { useToast } from '../../ui/toast';
-import { fetchAiStatus, isRunning, submitToAi, type AiStatus, type SubmitMode } from './ai-api';
-
-/** How often the strip asks about a job that is waiting or running (SPEC has blue -> yellow -> green without reloading). */
-export const POLL_MS = 3000;
+import { fetchAiStatus, isRunning, submitToAi, useAnalysisStatus, type SubmitMode } from '../../api/analysis';
 
 /** The results' toasts: docs/PRODUCT.md quotes them in Chinese (zh.ts); en.ts translates them. */
 const MESSAGES = {
@@ -40,59 +37,31 @@ function usePageVisible(): boolean {
 
 /**
  * The controller of the status strip: submits (guarded against a second click while the call
- * runs), and while a job is queued or claimed polls aiStatus every POLL_MS (not while the page is
- * hidden or the form is edited), reloading the record whenever the server's statuses moved on.
+ * runs), and while a job is queued or claimed polls aiStatus every POLL_MS through SWR
+ * (api/analysis.ts; not while the page is hidden or the form is edited), reloading the record
+ * whenever the server's statuses moved on.
  */
 export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, editing: boolean, reload?: () => Promise<void>) {
   const toast = useToast();
   const id = record['id'];
-  const [live, setLive] = useState<AiStatus | null>(null);
   const [submitting, setSubmitting] = useState<SubmitMode | null>(null);
   const busy = useRef(false);
   const visible = usePageVisible();
+  const [running, failed] = [looksRunning(record), looksFailed(record)];
+  // Polled while the server's last answer, else the record as loaded, says a job is under way.
+  const { data, mutate } = useAnalysisStatus(apiPath, id, (latest) => (latest ? isRunning(latest) : running) && visible && !editing);
+  const live = data ?? null;
 
-  // Another record: forget what was learnt about the last one.
-  useEffect(() => setLive(null), [id]);
-
-  const watching = live !== null ? isRunning(live) : looksRunning(record);
-
-  // A record that says FAILED: ask once for the reason, so the strip can say 'Failed: …'.
-  const failedUnknown = live === null && !editing && id !== undefined && id !== null && looksFailed(record);
+  // A record that looks under way (once the page is seen), or that says FAILED (the strip then
+  // says 'Failed: …'): ask the server once on showing it, its cached answer meanwhile, and again
+  // whenever nothing is known.
+  const [askedFor, setAskedFor] = useState<unknown>(undefined);
+  const askNow = id !== undefined && id !== null && !editing && (running ? visible : failed) && (askedFor !== id || live === null);
   useEffect(() => {
-    if (!failedUnknown) return;
-    let stopped = false;
-    fetchAiStatus(apiPath, id)
-      .then((status) => {
-        if (!stopped) setLive(status);
-      })
-      .catch((e: unknown) => console.warn('Reading the AI analysis failed:', e));
-    return () => {
-      stopped = true;
-    };
-  }, [failedUnknown, apiPath, id]);
-  useEffect(() => {
-    if (!watching || !visible || editing || id === undefined || id === null) return;
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const tick = async (): Promise<void> => {
-      try {
-        const status = await fetchAiStatus(apiPath, id);
-        if (stopped) return;
-        setLive(status);
-      } catch (e) {
-        // A failed poll is tried again at the next tick; the strip keeps what it showed.
-        if (!stopped) console.warn('Polling the AI analysis failed:', e);
-      }
-      if (!stopped) timer = setTimeout(() => void tick(), POLL_MS);
-    };
-    timer = setTimeout(() => void tick(), live === null ? 0 : POLL_MS);
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-    // live is left out on purpose: the loop runs on while watching stays true.
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
-  }, [watching, visible, editing, id, apiPath]);
+    if (!askNow) return;
+    setAskedFor(id);
+    void mutate();
+  }, [askNow, id, mutate]);
 
   // The server moved on (a worker claimed, blurred, reported, failed): fetch the record so every
   // field shows it. Only a new answer from the server is a reason to reload.
@@ -114,8 +83,7 @@ export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, 
       busy.current = true;
       setSubmitting(mode);
       try {
-        const status = await submitToAi(apiPath, id, mode);
-        setLive(status);
+        await mutate(await submitToAi(apiPath, id, mode), { revalidate: false });
         toast('success', t(MESSAGES[mode].ok));
         if (reload) await reload();
         return true;
@@ -128,7 +96,7 @@ export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, 
         setSubmitting(null);
       }
     },
-    [apiPath, id, reload, toast],
+    [apiPath, id, reload, toast, mutate],
   );
 
   /** The last run's error, asked for when not known yet (tapping a FAILED indicator). */
@@ -136,12 +104,12 @@ export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, 
     if (live?.error) return live.error;
     try {
       const status = await fetchAiStatus(apiPath, id);
-      setLive(status);
+      await mutate(status, { revalidate: false });
       return status.error;
     } catch (e) {
       return e instanceof Error ? e.message : null;
     }
-  }, [apiPath, id, live]);
+  }, [apiPath, id, live, mutate]);
 
   // What the indicators show: the server's latest answer, else the record as loaded.
   const values = record as AnalysisValues;
