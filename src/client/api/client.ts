@@ -11,9 +11,18 @@ export { ApiError, type Envelope, type ListEnvelope };
 export { answerMessage, OFFLINE_MESSAGE };
 
 type QueryValue = string | number | undefined | null;
+/** A request's query: values, and one level of objects (the list date filters), as toQueryString writes them. */
+export type Query = Record<string, QueryValue | Record<string, QueryValue>>;
+
+/**
+ * How every server read is cached (SWR): a failure is said once and not retried (docs/PRODUCT.md
+ * section 5), and nothing is fetched again behind the user's back on focus or reconnect; a screen
+ * opened again fetches again.
+ */
+export const READ_OPTIONS = { shouldRetryOnError: false, revalidateOnFocus: false, revalidateOnReconnect: false } as const;
 
 export interface RequestOptions {
-  query?: Record<string, QueryValue | Record<string, QueryValue>>;
+  query?: Query;
   body?: unknown;
   /** Login and logout must not bounce to /login on a 401. */
   noAuthRedirect?: boolean;

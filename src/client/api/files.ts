@@ -1,9 +1,8 @@
 import { useCallback } from 'react';
 import useSWR from 'swr';
-import { apiRequest, type Envelope } from './client';
+import { apiRequest, READ_OPTIONS, type Envelope } from './client';
 import { FILES_BASE } from './config';
 import { dataOf } from './answer';
-import { keys, READ_OPTIONS } from './cache';
 import { unreachable, withOfflineCopy } from './offline-cache';
 import type { FileEntry as SharedFileEntry } from '../../shared/files';
 
@@ -62,11 +61,11 @@ async function fetchListing(path: string): Promise<FolderListing> {
 }
 
 /**
- * A folder's listing through SWR (keys.files): undefined while a folder not seen in this visit is
+ * A folder's listing through SWR (keyed ['files', path]): undefined while a folder not seen in this visit is
  * listed the first time; `refresh` lists it again (after an upload) keeping the entries on screen.
  */
 export function useFolderListing(path: string): { listing: FolderListing | undefined; refresh: () => void } {
-  const { data, mutate } = useSWR(keys.files(path), () => fetchListing(path), READ_OPTIONS);
+  const { data, mutate } = useSWR(['files', path], () => fetchListing(path), READ_OPTIONS);
   const refresh = useCallback(() => void mutate(), [mutate]);
   return { listing: data, refresh };
 }

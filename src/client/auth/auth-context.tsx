@@ -3,7 +3,7 @@ import * as authApi from '../api/auth';
 import { ApiError } from '../api/client';
 import { offlineCache } from '../api/offline-cache';
 import { forgetPreviews } from '../api/preview-copies';
-import { forgetRecords } from '../api/recent-records';
+import { forgetRecords } from '../api/records';
 import { storage, type StoredUser } from '../lib/storage';
 
 export type AuthState = { status: 'loading' } | { status: 'signedOut' } | { status: 'signedIn'; username: string; user: StoredUser | null };
