@@ -93,7 +93,6 @@ export function useRecorder(onRecorded: (file: File) => void): Recorder {
   useEffect(() => {
     latest.current = { customName, onRecorded };
   });
-
   // Leaving the screen mid-recording releases the microphone.
   useEffect(() => () => recorder.current?.stream.getTracks().forEach((t) => t.stop()), []);
 

@@ -116,6 +116,13 @@ function dropWaitingFile(key: string | undefined): void {
   if (key !== undefined) void waitingFiles.remove(key).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
 }
 
+/** A removed session upload is cancelled, so its part file does not wait 24 h on the server. */
+function cancelSession(sessions: Map<number, SessionState>, id: number): void {
+  const url = sessions.get(id)?.uploadUrl;
+  sessions.delete(id);
+  if (url) cancelUploadSession(url).catch((e: unknown) => console.warn('Could not cancel the upload session:', e));
+}
+
 /**
  * Runs uploads one after another (a phone's uplink is the bottleneck; parallel uploads only make
  * each one slower and more likely to time out); the first of a batch marks the record's files
@@ -190,6 +197,42 @@ function useSyncedFileEndings(items: UploadItem[], setItems: Dispatch<SetStateAc
   }, [following, setItems]);
 }
 
+/** Retry and Remove of a failed item: a retry goes on where it stopped (its session kept), a removal cancels its session. */
+function useRetryAndRemove(
+  items: UploadItem[],
+  setItems: Dispatch<SetStateAction<UploadItem[]>>,
+  enqueue: (item: UploadItem) => void,
+  sessions: Map<number, SessionState>,
+) {
+  const retry = useCallback(
+    (id: number) => {
+      const item = items.find((i) => i.id === id);
+      if (!item || item.status !== 'error') return;
+      // A file the server refused through the sync: the queue takes it back from the outbox.
+      dropWaitingFile(item.outboxKey);
+      const { outboxKey: _taken, ...rest } = item;
+      void _taken;
+      const again = { ...rest, status: 'uploading' as const, progress: 0, errorMsg: '', retryCount: item.retryCount + 1 };
+      setItems((prev) => prev.map((i) => (i.id === id ? again : i)));
+      enqueue(again);
+    },
+    [items, enqueue, setItems],
+  );
+
+  const remove = useCallback(
+    (id: number) => {
+      const item = items.find((i) => i.id === id);
+      if (item?.status !== 'error') return;
+      setItems((prev) => prev.filter((i) => i.id !== id));
+      dropWaitingFile(item.outboxKey);
+      cancelSession(sessions, id);
+    },
+    [items, setItems, sessions],
+  );
+
+  return { retry, remove };
+}
+
 /**
  * The upload queue of a file browser: uploads one file at a time (useUploadChain), plain below
  * 50 MB and by resumable session above, with progress, toasts, retry and remove.
@@ -238,34 +281,6 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
     [enqueue, folder],
   );
 
-  const retry = useCallback(
-    (id: number) => {
-      const item = items.find((i) => i.id === id);
-      if (!item || item.status !== 'error') return;
-      // A file the server refused through the sync: the queue takes it back from the outbox.
-      dropWaitingFile(item.outboxKey);
-      const { outboxKey: _taken, ...rest } = item;
-      void _taken;
-      const again = { ...rest, status: 'uploading' as const, progress: 0, errorMsg: '', retryCount: item.retryCount + 1 };
-      setItems((prev) => prev.map((i) => (i.id === id ? again : i)));
-      enqueue(again);
-    },
-    [items, enqueue],
-  );
-
-  const remove = useCallback(
-    (id: number) => {
-      const item = items.find((i) => i.id === id);
-      if (item?.status !== 'error') return;
-      setItems((prev) => prev.filter((i) => i.id !== id));
-      dropWaitingFile(item.outboxKey);
-      // A removed session upload is cancelled, so its part file does not wait 24 h on the server.
-      const url = sessions.current.get(id)?.uploadUrl;
-      sessions.current.delete(id);
-      if (url) cancelUploadSession(url).catch((e: unknown) => console.warn('Could not cancel the upload session:', e));
-    },
-    [items],
-  );
-
+  const { retry, remove } = useRetryAndRemove(items, setItems, enqueue, sessions.current);
   return { items, add, retry, remove };
 }
