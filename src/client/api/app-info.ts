@@ -1,3 +1,6 @@
+import useSWR from 'swr';
+import { READ_OPTIONS } from './client';
+
 /** The app's version from /manifest.json (served by our server with the package version), read by the given fetchText. */
 export async function fetchAppVersion(read: (url: string) => Promise<string> = fetchText): Promise<string> {
   const manifest = JSON.parse(await read('/manifest.json')) as { version?: unknown };
@@ -27,4 +30,14 @@ export async function fetchText(url: string): Promise<string> {
   const res = await fetch(url, { cache: 'no-store', headers: { accept: url.endsWith('.json') ? 'application/json' : 'text/html' } });
   if (!res.ok) throw new Error(`GET ${url} answered HTTP ${res.status}`);
   return res.text();
+}
+
+/** The app's version through SWR: undefined while read, null (a console message) when it cannot be. */
+export function useAppVersion(): string | null | undefined {
+  const read = (): Promise<string | null> =>
+    fetchAppVersion().catch((e: unknown) => {
+      console.warn('Could not read the app version from /manifest.json:', e);
+      return null;
+    });
+  return useSWR('app/version', read, READ_OPTIONS).data;
 }
