@@ -14,7 +14,7 @@ export async function fetchAppVersion(read: (url: string) => Promise<string> = f
  * answers navigations from the app, so an old bookmark reaches the not-found screen, which asks.
  * Undefined when offline, or when the address did not move.
  */
-export async function movedTo(address: string): Promise<string | undefined> {
+async function movedTo(address: string): Promise<string | undefined> {
   try {
     const res = await fetch(address, { cache: 'no-store', headers: { accept: 'text/html' } });
     if (!res.redirected) return undefined;
@@ -40,4 +40,9 @@ export function useAppVersion(): string | null | undefined {
       return null;
     });
   return useSWR('app/version', read, READ_OPTIONS).data;
+}
+
+/** Where an address that is no screen here moved to (movedTo), through SWR; undefined while asked, offline or when it did not move. */
+export function useMovedTo(address: string): string | undefined {
+  return useSWR(['app/moved', address], () => movedTo(address), READ_OPTIONS).data;
 }
