@@ -2,13 +2,11 @@ import { ApiError, type Envelope, type ListEnvelope } from '../../shared/envelop
 import { API_BASE, CLIENT_ID, REQUEST_TIMEOUT_MS } from './config';
 import { storage } from '../lib/storage';
 import { BUILT_SCHEMAS_VERSION, noteServerSchemas } from './form-version';
-import { answerCode, answerMessage, exchange, isSuccess, isUnauthorized, OFFLINE_MESSAGE, TIMEOUT_MESSAGE, type Answer } from './answer';
+import { answerCode, answerMessage, exchange, isSuccess, isUnauthorized, TIMEOUT_MESSAGE, type Answer } from './answer';
 import { requestLanguageHeaders } from '../i18n/request-language';
 import { t } from '../i18n';
 
 export { ApiError, type Envelope, type ListEnvelope };
-// Reading an answer is api/answer.ts's (the outbox's sync in the service worker reads them too).
-export { answerMessage, OFFLINE_MESSAGE };
 
 type QueryValue = string | number | undefined | null;
 /** A request's query: values, and one level of objects (the list date filters), as toQueryString writes them. */

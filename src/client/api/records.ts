@@ -1,5 +1,6 @@
 import useSWR, { mutate } from 'swr';
 import { apiRequest, READ_OPTIONS, type Envelope, type ListEnvelope, type Query } from './client';
+import { dataOf } from './answer';
 import { withOfflineCopy } from './offline-cache';
 import { statsKeys } from './stats';
 
@@ -47,7 +48,7 @@ export async function fetchServerCopy(apiPath: string, id: string): Promise<Serv
     apiRequest<Envelope<Values | null> | Values>('GET', `${apiPath}/${encodeURIComponent(id)}`),
   );
   // The original backend sometimes answers the bare record.
-  const record = (body && typeof body === 'object' && 'data' in body ? body.data : body) as Values | null;
+  const record = dataOf(body) as Values | null;
   if (record && offlineSince === undefined) rememberRecord(apiPath, id, record);
   return offlineSince !== undefined ? { record, offlineSince } : { record };
 }
