@@ -1,5 +1,5 @@
 import useSWR, { unstable_serialize, useSWRConfig } from 'swr';
-import { apiRequest, type Envelope } from './client';
+import { apiRequest, READ_OPTIONS, type Envelope } from './client';
 
 /** An issue's analysis as GET /vtp/issueRecord/aiStatus answers it (docs/decisions/020). */
 export interface AiStatus {
@@ -47,10 +47,8 @@ export function useAnalysisStatus(apiPath: string, id: unknown, poll: (latest: A
   const { cache } = useSWRConfig();
   const latest = key === null ? undefined : (cache.get(unstable_serialize(key))?.data as AiStatus | undefined);
   return useSWR(key, () => fetchAiStatus(apiPath, id), {
+    ...READ_OPTIONS,
     revalidateOnMount: false,
-    revalidateOnFocus: false,
-    revalidateOnReconnect: false,
-    shouldRetryOnError: false,
     refreshInterval: poll(latest) ? POLL_MS : 0,
     onError: (e: unknown) => console.warn('Reading the AI analysis failed:', e),
   });
