@@ -34,11 +34,8 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
   /** Sends the edits of `values` over `base` as an update based on `version`. */
   const put = async (base: Values, values: Values, version: number | undefined): Promise<void> => {
     try {
-      const res = await updateRecord(meta.apiPath, {
-        ...withoutServerOwned(kind, changes(base, values)),
-        id: base['id'],
-        ...(version !== undefined ? { version } : {}),
-      });
+      const body = { ...withoutServerOwned(kind, changes(base, values)), id: base['id'], ...(version !== undefined ? { version } : {}) };
+      const res = await updateRecord(meta.apiPath, body);
       // The shown record is what the server made of it (merged with others' edits), else the draft.
       const record = res.data ?? { ...base, ...values };
       rememberRecord(meta.apiPath, id, record);
