@@ -1,5 +1,6 @@
 import { apiRequest, type Envelope } from './client';
 import { DOWNLOAD_BASE } from './config';
+import { answerMessage, parseBody } from './answer';
 import { requestLanguageHeaders } from '../i18n/request-language';
 
 /** Asks the main service for a short-lived signed URL of a download (the token never goes in a URL). */
@@ -63,16 +64,8 @@ export async function downloadWithProgress(
 ): Promise<DownloadedFile> {
   // In the language on screen: a refusal's message is shown (docs/decisions/045).
   const res = await fetch(url, { signal, cache: 'no-store', headers: requestLanguageHeaders() });
-  if (!res.ok) {
-    let message = `HTTP ${res.status}`;
-    try {
-      const body = (await res.json()) as { msg?: unknown };
-      if (typeof body.msg === 'string' && body.msg !== '') message = body.msg;
-    } catch {
-      // Not our JSON: keep the status.
-    }
-    throw new DownloadError(message, res.status);
-  }
+  // A refusal's message is the service's (a body that is not our JSON: its status).
+  if (!res.ok) throw new DownloadError(answerMessage(parseBody(await res.text().catch(() => ''))) ?? `HTTP ${res.status}`, res.status);
   const length = Number(res.headers.get('content-length'));
   const total = Number.isFinite(length) && length > 0 ? length : null;
   const type = res.headers.get('content-type') ?? 'application/octet-stream';
