@@ -43,7 +43,7 @@ describe('field screens at 390 px', () => {
       token,
       body: {
         issueTitle: 'Brake squeal when cold',
-        issueSeverity: 'High',
+        issueSeverity: 'A',
         issueCategory: 'Brakes',
         issueStartTime: '2026-11-20 08:30:00',
         faultMileage: 1520,

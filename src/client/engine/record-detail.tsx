@@ -9,7 +9,7 @@ import type { Kind } from '../../shared/kind-types';
 import { whenIdle } from '../lib/idle';
 import { Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
-import { EARLIER_VERSION, formForRecord, formSchema, uiSchema } from './form-schema';
+import { formForRecord, formSchema, uiSchema } from './form-schema';
 import { fill } from './registry';
 import { useRecordDetail } from './use-record-detail';
 import { ConflictDialog } from './conflict-dialog';
@@ -116,9 +116,7 @@ function DetailLines({ detail: c, outdated, onUpdate, warnings }: { detail: Deta
       {warnings.length > 0 && (
         <div className="filter-banner" role="note" data-testid="earlier-version-line">
           <i className="pi pi-info-circle text-primary" aria-hidden="true" />
-          <span className="flex-1">
-            {EARLIER_VERSION}: {warnings.map((w) => w.title).join(', ')}. Kept as they are until someone changes them.
-          </span>
+          <span className="flex-1">{t('detail.earlierVersionLine', { fields: warnings.map((w) => w.title).join(', ') })}</span>
         </div>
       )}
     </>
@@ -161,13 +159,25 @@ function KeptEdits({ left, kept, editing, onDiscard }: { left: Values; kept: boo
 }
 
 /** Editing: Cancel and Save in a bar at the thumb; Save waits for the form (`ready`), so nothing is saved unseen. */
-function EditBar({ saving, ready, onCancel, onSave }: { saving: boolean; ready: boolean; onCancel: () => void; onSave: () => void }) {
+function EditBar({
+  saving,
+  ready,
+  creating,
+  onCancel,
+  onSave,
+}: {
+  saving: boolean;
+  ready: boolean;
+  creating: boolean;
+  onCancel: () => void;
+  onSave: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <div className="edit-bar">
       <Button label={t('common.cancel')} outlined className="flex-1" onClick={onCancel} disabled={saving} />
       <Button
-        label={saving ? t('detail.saving') : t('detail.save')}
+        label={saving ? t('detail.saving') : t(creating ? 'detail.create' : 'detail.save')}
         icon={saving ? 'pi pi-spin pi-spinner' : 'pi pi-check'}
         className="flex-1"
         onClick={onSave}
@@ -203,13 +213,15 @@ export function RecordDetail({
   const text = (path: string, schemaText: string): string => kindText(kind, path, schemaText);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the titles in the schema follow the language
   const schema = useMemo(() => formSchema(kind), [kind, language]);
-  const ui = useMemo(() => uiSchema(kind), [kind]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the choices' labels follow the language
+  const ui = useMemo(() => uiSchema(kind), [kind, language]);
   // Viewing paints the light summary; the form's chunk comes when editing (or creating) starts,
   // fetched ahead once the screen is idle so Edit is instant.
   const RecordForm = useRecordForm(c.editing);
   useEffect(() => whenIdle(() => void loadRecordForm().catch(() => undefined), 4000), []);
 
-  const title = c.isNew || id.startsWith('waiting~') ? text('titles.new', meta.titles.new) : fill(text('titles.detail', meta.titles.detail), { id });
+  const creating = c.isNew || id.startsWith('waiting~');
+  const title = creating ? text('titles.new', meta.titles.new) : fill(text('titles.detail', meta.titles.detail), { id });
   const goBack = (): void => {
     const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
     if (meta.detailBack === 'previous' && idx > 0) navigate(-1);
@@ -285,7 +297,7 @@ export function RecordDetail({
           onResolve={(choices) => void c.resolve(choices)}
         />
       )}
-      {c.editing && <EditBar saving={c.saving} ready={RecordForm !== undefined} onCancel={c.cancel} onSave={() => void c.save()} />}
+      {c.editing && <EditBar saving={c.saving} ready={RecordForm !== undefined} creating={creating} onCancel={c.cancel} onSave={() => void c.save()} />}
     </div>
   );
 }
