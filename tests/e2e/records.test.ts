@@ -34,7 +34,7 @@ describe('record screens in Chromium against the real server', () => {
     await page.getByLabel('Category').fill('Brakes');
     await page.getByLabel('Fault Mileage (km)').fill('1520');
     await snap(page, 'issue-new');
-    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Create Record' }).click();
     await page.waitForURL(/\/data\/issue\/\d+$/);
     await page.getByText('Issue record created successfully').waitFor();
     const id = Number(new URL(page.url()).pathname.split('/').pop());
@@ -76,7 +76,7 @@ describe('record screens in Chromium against the real server', () => {
     await page.goto(`${server.url}/data/issue/new`);
     await page.getByLabel('Title').fill('Bad mileage');
     await page.getByLabel('Fault Mileage (km)').fill('abc');
-    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Create Record' }).click();
     await page.getByText('Failed to create new issue record').waitFor();
     await page.getByText('Fault Mileage (km) must be a number (got "abc")').first().waitFor();
     // The field itself shows the problem, and is the one the cursor is in.
