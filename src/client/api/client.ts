@@ -5,6 +5,7 @@ import { BUILT_SCHEMAS_VERSION, noteServerSchemas } from './form-version';
 import { requestLanguageHeaders } from '../i18n/request-language';
 import { answerCode, answerHeaders, answerMessage, isSuccess, isUnauthorized, OFFLINE_MESSAGE } from './answer';
 import { t } from '../i18n';
+import { earlyOr } from './early-answer';
 
 export { ApiError, type Envelope, type ListEnvelope };
 // Reading an answer is api/answer.ts's (the outbox's sync in the service worker reads them too).
@@ -110,12 +111,10 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
   const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
   let response: Response;
   try {
-    response = await fetch(`${API_BASE}${path}${toQueryString(options.query)}`, {
-      method,
-      headers,
-      signal,
-      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-    });
+    const url = `${API_BASE}${path}${toQueryString(options.query)}`;
+    const init = { method, headers, signal, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) };
+    // A record the entry asked for with the app's code (app/early-answer.ts) is taken, not asked again.
+    response = await earlyOr(method, url, () => fetch(url, init));
   } catch (e) {
     // Worded here, on the page, in the language on screen (answer.ts, shared with the service worker, words them in English).
     if (timeout.signal.aborted) throw new ApiError(0, t('common.timedOut'));

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, type ComponentType } from 'react';
+import { useMemo, type ComponentType } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { kindText } from '../i18n/kind-texts';
@@ -6,7 +6,6 @@ import type { ErrorSchema } from '@rjsf/utils';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import type { Kind } from '../../shared/kind-types';
-import { whenIdle } from '../lib/idle';
 import { Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
 import { formForRecord, formSchema, uiSchema } from './form-schema';
@@ -53,6 +52,8 @@ function DetailNotFound({ kind, id, title, back }: { kind: Kind; id: string; tit
   );
 }
 
+const prefetchForm = (): void => void loadRecordForm().catch(() => undefined);
+
 /** Viewing: refresh, and Edit (or, when the server has newer schema files, update first). */
 function DetailActions({ outdated, onRefresh, onEdit, onUpdate }: { outdated: boolean; onRefresh: () => void; onEdit: () => void; onUpdate: () => void }) {
   const { t } = useTranslation();
@@ -62,7 +63,17 @@ function DetailActions({ outdated, onRefresh, onEdit, onUpdate }: { outdated: bo
       {outdated ? (
         <Button label={t('detail.updateToEdit')} icon="pi pi-download" size="small" onClick={onUpdate} />
       ) : (
-        <Button label={t('detail.edit')} icon="pi pi-pencil" size="small" onClick={onEdit} />
+        // The form's code is fetched when the tester reaches for Edit (a touch, a hover, focus),
+        // never while only viewing: view mode runs no form code (decision 078).
+        <Button
+          label={t('detail.edit')}
+          icon="pi pi-pencil"
+          size="small"
+          onClick={onEdit}
+          onPointerDown={prefetchForm}
+          onPointerEnter={prefetchForm}
+          onFocus={prefetchForm}
+        />
       )}
     </>
   );
@@ -216,9 +227,8 @@ export function RecordDetail({
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the choices' labels follow the language
   const ui = useMemo(() => uiSchema(kind), [kind, language]);
   // Viewing paints the light summary; the form's chunk comes when editing (or creating) starts,
-  // fetched ahead once the screen is idle so Edit is instant.
+  // fetched as the tester reaches for Edit (DetailActions).
   const RecordForm = useRecordForm(c.editing);
-  useEffect(() => whenIdle(() => void loadRecordForm().catch(() => undefined), 4000), []);
 
   const creating = c.isNew || id.startsWith('waiting~');
   const title = creating ? text('titles.new', meta.titles.new) : fill(text('titles.detail', meta.titles.detail), { id });
