@@ -78,7 +78,9 @@ describe('the app without coverage', () => {
     await context.setOffline(true);
     await page.goto(`${server.url}/data/issue/new`);
     await page.getByLabel('Title').fill('Written in the tunnel');
-    await page.getByLabel('Category').fill('Brakes');
+    // Category is a choice (decision 078): picked from its list.
+    await page.getByRole('button', { name: 'Category' }).click();
+    await page.getByRole('option', { name: 'Brakes', exact: true }).click();
     await page.getByRole('button', { name: 'Create Record' }).click();
     // The screen stays on the saved record, read from the phone, and says what will happen; no error.
     await page.waitForURL(/\/data\/issue\/waiting~/);

@@ -31,7 +31,9 @@ describe('record screens in Chromium against the real server', () => {
     await page.waitForURL('**/data/issue/new');
     await page.getByRole('heading', { name: 'New Issue Record' }).waitFor();
     await page.getByLabel('Title').fill('Brake squeal at low speed');
-    await page.getByLabel('Category').fill('Brakes');
+    // Category is a choice (decision 078): picked from its list.
+    await page.getByRole('button', { name: 'Category' }).click();
+    await page.getByRole('option', { name: 'Brakes', exact: true }).click();
     await page.getByLabel('Fault Mileage (km)').fill('1520');
     await snap(page, 'issue-new');
     await page.getByRole('button', { name: 'Create Record' }).click();

@@ -14,8 +14,28 @@ const SIZES = [
   { width: 390, height: 844 },
 ];
 const WORDS = {
-  'en-GB': { user: 'Username', password: 'Password', signIn: 'Sign in', edit: 'Edit', create: 'Create Record', category: 'Brakes' },
-  'zh-CN': { user: '用户名', password: '密码', signIn: '登录', edit: '编辑', create: '创建记录', category: '制动' },
+  'en-GB': {
+    user: 'Username',
+    password: 'Password',
+    signIn: 'Sign in',
+    edit: 'Edit',
+    create: 'Create Record',
+    category: 'Brakes',
+    poiType: 'POI Type',
+    search: '隧道',
+    found: 'Tunnel',
+  },
+  'zh-CN': {
+    user: '用户名',
+    password: '密码',
+    signIn: '登录',
+    edit: '编辑',
+    create: '创建记录',
+    category: '制动',
+    poiType: 'POI 类型',
+    search: 'tunnel',
+    found: '隧道',
+  },
 } as const;
 type Locale = keyof typeof WORDS;
 
@@ -101,6 +121,12 @@ describe('the edit form on a small phone', () => {
         await page.getByRole('button', { name: w.create }).waitFor();
         expect(await cutHints(page), `date hints cut off at ${size.width} px`).toEqual([]);
         await snap(page, `g-new-${size.width}-${locale}`);
+        // The POI types in the language on screen, found by a word in the other one too.
+        await page.goto(`${server.url}/data/poi/new`);
+        await page.getByRole('button', { name: w.poiType }).click();
+        await page.locator('.p-dropdown-filter').fill(w.search);
+        await expect.poll(() => page.locator('.p-dropdown-item').allTextContents()).toEqual([w.found]);
+        await snap(page, `g-poi-types-${size.width}-${locale}`);
         await page.context().close();
       }
     });
