@@ -52,7 +52,9 @@ function DetailNotFound({ kind, id, title, back }: { kind: Kind; id: string; tit
   );
 }
 
+/** The form's code is fetched as the tester reaches for Edit (touch, hover, focus): view mode runs none of it (decision 078). */
 const prefetchForm = (): void => void loadRecordForm().catch(() => undefined);
+const REACH_FOR_EDIT = { onPointerDown: prefetchForm, onPointerEnter: prefetchForm, onFocus: prefetchForm };
 
 /** Viewing: refresh, and Edit (or, when the server has newer schema files, update first). */
 function DetailActions({ outdated, onRefresh, onEdit, onUpdate }: { outdated: boolean; onRefresh: () => void; onEdit: () => void; onUpdate: () => void }) {
@@ -63,17 +65,7 @@ function DetailActions({ outdated, onRefresh, onEdit, onUpdate }: { outdated: bo
       {outdated ? (
         <Button label={t('detail.updateToEdit')} icon="pi pi-download" size="small" onClick={onUpdate} />
       ) : (
-        // The form's code is fetched when the tester reaches for Edit (a touch, a hover, focus),
-        // never while only viewing: view mode runs no form code (decision 078).
-        <Button
-          label={t('detail.edit')}
-          icon="pi pi-pencil"
-          size="small"
-          onClick={onEdit}
-          onPointerDown={prefetchForm}
-          onPointerEnter={prefetchForm}
-          onFocus={prefetchForm}
-        />
+        <Button label={t('detail.edit')} icon="pi pi-pencil" size="small" onClick={onEdit} {...REACH_FOR_EDIT} />
       )}
     </>
   );
@@ -170,19 +162,15 @@ function KeptEdits({ left, kept, editing, onDiscard }: { left: Values; kept: boo
 }
 
 /** Editing: Cancel and Save in a bar at the thumb; Save waits for the form (`ready`), so nothing is saved unseen. */
-function EditBar({
-  saving,
-  ready,
-  creating,
-  onCancel,
-  onSave,
-}: {
+interface EditBarProps {
   saving: boolean;
   ready: boolean;
+  /** A new record: its button says it creates one. */
   creating: boolean;
   onCancel: () => void;
   onSave: () => void;
-}) {
+}
+function EditBar({ saving, ready, creating, onCancel, onSave }: EditBarProps) {
   const { t } = useTranslation();
   return (
     <div className="edit-bar">
