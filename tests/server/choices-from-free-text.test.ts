@@ -88,7 +88,12 @@ describe.each(dbTargets())('Severity and Category typed as free text, now choice
     expect(other.body.data).toMatchObject({ issueTitle: 'Saved again', issueSeverity: TYPED[0], issueCategory: TYPED[0] });
     for (const field of FIELDS) {
       expect((await s.request('PUT', ISSUE, { token, body: { id, [field]: 'Very high' } })).status).toBe(400);
-      expect((await s.request('POST', ISSUE, { token, body: { issueTitle: 'New', [field]: TYPED[1] } })).status).toBe(400);
+      const refused = await s.request('POST', ISSUE, { token, body: { issueTitle: 'New', [field]: TYPED[1] } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.msg).toContain(choices(field).join(', '));
+      // In Chinese the refusal names the choices by their Chinese labels.
+      const zh = await s.request('POST', ISSUE, { token, body: { issueTitle: 'New', [field]: TYPED[1] }, headers: { 'accept-language': 'zh-CN' } });
+      expect(zh.body.msg).toContain(field === 'issueCategory' ? '制动、车身' : 'A：安全、B：功能');
       const chosen = await s.request('PUT', ISSUE, { token, body: { id, [field]: choices(field)[0] } });
       expect(chosen.status, JSON.stringify(chosen.body)).toBe(200);
       expect(chosen.body.data[field]).toBe(choices(field)[0]);
