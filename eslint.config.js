@@ -79,6 +79,19 @@ export default tseslint.config(
     },
   },
   {
+    // Every request of the page is made in src/client/api/ (decision 076); the service worker and
+    // the web workers are global scopes of their own, with their own fetch.
+    files: ['src/client/**/*.{ts,tsx}'],
+    ignores: ['src/client/api/**', 'src/client/sw.ts', 'src/client/**/*.worker.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Requests are made in src/client/api/ (decision 076).' },
+        { name: 'XMLHttpRequest', message: 'Requests are made in src/client/api/ (decision 076).' },
+      ],
+    },
+  },
+  {
     files: ['src/**/*.{ts,tsx}'],
     plugins: { boundaries },
     settings: {

@@ -55,7 +55,11 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             // What the entry (boot.ts) needs before the first paint stays out of the app's chunk.
-            { name: 'boot', test: /src[\\/](shared[\\/]page-routes|client[\\/]app[\\/]page-imports)\.ts$/, priority: 2 },
+            {
+              name: 'boot',
+              test: /src[\\/](shared[\\/]page-routes|client[\\/]app[\\/]page-imports|client[\\/]api[\\/](config|early-answer)|client[\\/]lib[\\/]storage)\.ts$/,
+              priority: 2,
+            },
             // What every screen runs (React, the router, the app's frame, sign-in and API client) in
             // one chunk, fetched by boot.ts with the page's: not a dozen small shared chunks (decision 026).
             {

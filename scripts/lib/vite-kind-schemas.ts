@@ -18,7 +18,11 @@ export function kindSchemas(root: string = process.cwd()): Plugin {
     name: 'kind-schemas',
     // The version of the files the app is built with, sent with every API call (x-schemas-version):
     // the server tells an app built with other files that a new version of the forms is available.
-    config: () => ({ define: { __SCHEMAS_VERSION__: JSON.stringify(schemasVersion(readSchemas(dir))) } }),
+    // Each kind's route and API path, for the entry to ask for a record with the app's code (decision 078).
+    config: () => {
+      const schemas = readSchemas(dir);
+      return { define: { __SCHEMAS_VERSION__: JSON.stringify(schemasVersion(schemas)), __RECORD_APIS__: JSON.stringify(recordApis(schemas)) } };
+    },
     resolveId: (source) => (source === ID ? RESOLVED : undefined),
     load(id) {
       if (id !== RESOLVED) return undefined;
@@ -45,6 +49,16 @@ function readSchemas(dir: string): Record<string, unknown> {
     } catch {
       // A file that is not JSON: the build's load() reports it.
     }
+  }
+  return out;
+}
+
+/** Each kind's list route and API path (x-kind.route, x-kind.apiPath). */
+function recordApis(schemas: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const schema of Object.values(schemas)) {
+    const meta = (schema as { 'x-kind'?: { route?: unknown; apiPath?: unknown } } | null)?.['x-kind'];
+    if (typeof meta?.route === 'string' && typeof meta.apiPath === 'string') out[meta.route] = meta.apiPath;
   }
   return out;
 }

@@ -8,7 +8,10 @@ import 'primeflex/primeflex.css';
 import './app/app.css';
 
 import { pageForPath } from '../shared/page-routes';
-import { loadPage } from './app/page-imports';
+import { askEarly, loadPage } from './app/page-imports';
+
+// A record screen's data is asked for now, with the code, not after it (decision 078).
+askEarly(window.location.pathname);
 
 /** Said in the shell's 'Loading...' line when the app's code cannot be fetched (no coverage on a first visit). */
 export const LOAD_FAILED = 'The app could not be loaded. Check your connection and reload the page.';

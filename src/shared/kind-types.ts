@@ -223,8 +223,8 @@ export interface KindProperty {
   'x-renamedFrom'?: string[];
   /** Which value a read shows when a record holds one under this name and one under an old name: 'new' (this name's) or 'old'; the other is kept. */
   'x-renamedWinner'?: 'new' | 'old';
-  /** The label people see for each stored choice (enum value); a retired value may keep its label here. */
-  'x-labels'?: Record<string, string>;
+  /** The label people see for each stored choice (enum value), one text or one per language; a retired value may keep its label here. */
+  'x-labels'?: Record<string, string | { en?: string; zh?: string }>;
   /** The title and choice labels in another language (the schema's own are English). */
   'x-i18n'?: Partial<Record<'zh', { title?: string; labels?: Record<string, string> }>>;
   minimum?: number;

@@ -10,6 +10,13 @@ const validateRoot = metaAjv.compile(rootSchema);
 
 function describe(file: string, e: ErrorObject): string {
   const at = e.instancePath === '' ? '(root)' : e.instancePath.slice(1).replaceAll('/', '.');
+  // A label's shape is said once, whichever branch of its anyOf ajv names (decision 078).
+  const label = /^\/properties\/[^/]+\/x-labels\/([^/]+)/.exec(e.instancePath);
+  if (label !== null) {
+    const value = label[1] ?? '';
+    const place = e.instancePath.split('/').slice(1, 5).join('.');
+    return `${file}: ${place} must be one label for every language ("${value}") or one per language ({"en": "${value}", "zh": "..."}, en left out where it is the value), each a text that is not empty`;
+  }
   if (e.keyword === 'additionalProperties') {
     const extra = (e.params as { additionalProperty: string }).additionalProperty;
     return `${file}: ${at} has unknown keyword '${extra}'`;
@@ -140,7 +147,7 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
   const nested = nestedObjects(file, schema);
   if (nested.length > 0) return [...problems, ...nested];
   if (!validateRoot(schema)) {
-    for (const e of validateRoot.errors ?? []) problems.push(describe(file, e));
+    for (const line of new Set((validateRoot.errors ?? []).map((e) => describe(file, e)))) problems.push(line);
     return problems;
   }
   const s = schema as unknown as KindSchema;

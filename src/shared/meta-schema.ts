@@ -50,6 +50,10 @@ export const REQUIRED_READONLY_FIELDS = ['id', 'projectName', 'vehicleNo'] as co
 const CARD_FORMATS = ['datetime-minute', 'date', 'time', 'minutes', 'hours-minutes', 'km', 'km-1', 'clamp-2'];
 const STANDARD_FORMATS: string[] = [];
 const nonEmpty = { type: 'string', minLength: 1 };
+/** A text people read: one for every language, or English and other languages apart. */
+const perLanguage = { anyOf: [nonEmpty, { type: 'object', additionalProperties: false, required: ['en'], properties: { en: nonEmpty, zh: nonEmpty } }] };
+/** A choice's label: as perLanguage, but English may be left out where it is the stored value itself. */
+const choiceLabel = { anyOf: [nonEmpty, { type: 'object', additionalProperties: false, minProperties: 1, properties: { en: nonEmpty, zh: nonEmpty } }] };
 
 const cardLine = {
   type: 'object',
@@ -280,9 +284,7 @@ const propertySchema = {
       properties: { type: { enum: ['string', 'number', 'integer'] }, enum: { type: 'array', minItems: 1, uniqueItems: true } },
     },
     uniqueItems: { type: 'boolean' },
-    'x-patternMessage': {
-      anyOf: [nonEmpty, { type: 'object', additionalProperties: false, required: ['en'], properties: { en: nonEmpty, zh: nonEmpty } }],
-    },
+    'x-patternMessage': perLanguage,
     format: { enum: [...Object.keys(customFormats), ...STANDARD_FORMATS] },
     readOnly: { type: 'boolean' },
     minimum: { type: 'number' },
@@ -300,7 +302,8 @@ const propertySchema = {
     // the other is kept in the record and named in its warnings (docs/decisions/054).
     'x-renamedWinner': { enum: ['new', 'old'] },
     // What people see for each stored choice: relabel here, never in enum (the stored value).
-    'x-labels': { type: 'object', minProperties: 1, additionalProperties: nonEmpty },
+    // One text for every language, or one per language ({"zh": "隧道"}, {"en": "A: safety", "zh": "A：安全"}; decision 078).
+    'x-labels': { type: 'object', minProperties: 1, additionalProperties: choiceLabel },
     // The title (and choice labels) in another language than the schema's English (decision 038).
     'x-i18n': {
       type: 'object',

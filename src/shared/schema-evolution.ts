@@ -1,6 +1,7 @@
 import { customFormats, DATETIME_TEXT, formatHints, isCalendarDate } from './formats.js';
 import type { Kind, KindProperty, KindSchema } from './kind-types.js';
 import { asList, choicesOf, isMultiSelect, patternProblem } from './field-vocabulary.js';
+import { choiceLabel } from './choice-labels.js';
 
 /**
  * How records saved under one version of a schema file are read under a later one
@@ -277,16 +278,14 @@ export function recordWarnings(kind: Pick<Kind, 'schema' | 'fields'>, record: Da
   return out;
 }
 
-/** What people see for a stored choice: its label (x-labels) when it has one, else the value itself. */
-export function labelOf(prop: KindProperty | undefined, value: unknown): string {
+/** What people see for a stored choice, in a language: its label (choice-labels.ts) when it has one, else the value itself. */
+export function labelOf(prop: KindProperty | undefined, value: unknown, language: string = 'en'): string {
   // A list of choices (multi-select; an old single value is a list of one) reads as its labels, joined.
   if (isMultiSelect(prop))
     return asList(value)
-      .map((v) => labelOf({ ...prop, type: 'string' }, v))
+      .map((v) => labelOf({ ...prop, type: 'string' }, v, language))
       .join(', ');
-  const labels = prop?.['x-labels'];
-  if (labels !== undefined && (typeof value === 'string' || typeof value === 'number') && Object.prototype.hasOwnProperty.call(labels, String(value))) {
-    return labels[String(value)] as string;
-  }
+  const label = choiceLabel(prop, value, language);
+  if (label !== undefined) return label;
   return value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
 }

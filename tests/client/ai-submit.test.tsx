@@ -1,10 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AiStatus } from '../../src/client/kinds/issue-status/ai-api';
 import { analysisPhase, waitedFor } from '../../src/client/kinds/issue-status/phase';
 import { showFirstSubmit, showResubmit } from '../../src/client/kinds/issue-status/rules';
-import { POLL_MS } from '../../src/client/kinds/issue-status/use-ai-analysis';
+import { POLL_MS, type AiStatus } from '../../src/client/api/analysis';
 import { fakeFetch, okInfo, takeConsoleErrors, type FakeCall } from './fake-server';
 import { renderApp, signedIn } from './render';
 

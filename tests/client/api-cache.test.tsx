@@ -1,15 +1,16 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import useSWR, { SWRConfig } from 'swr';
 import { describe, expect, it } from 'vitest';
-import { invalidateKind, keys } from '../../src/client/api/cache';
+import { invalidateKind, recordKeys } from '../../src/client/api/records';
+import { statsKeys } from '../../src/client/api/stats';
 
 function List({ apiPath, fetcher }: { apiPath: string; fetcher: () => Promise<string> }) {
-  const { data } = useSWR(keys.list(apiPath, { pageNum: 1 }), fetcher);
+  const { data } = useSWR(recordKeys.list(apiPath, { pageNum: 1 }), fetcher);
   return <p data-testid={apiPath}>{data ?? '…'}</p>;
 }
 
 function Stats({ fetcher }: { fetcher: () => Promise<string> }) {
-  const { data } = useSWR(keys.totalStats, fetcher);
+  const { data } = useSWR(statsKeys.total, fetcher);
   return <p data-testid="stats">{data ?? '…'}</p>;
 }
 
@@ -36,7 +37,7 @@ describe('the client cache', () => {
 
 describe('records opened before in this visit', () => {
   it('are remembered, the oldest dropped after 50, and all forgotten at sign-out', async () => {
-    const { forgetRecords, rememberedRecord, rememberRecord } = await import('../../src/client/api/recent-records');
+    const { forgetRecords, rememberedRecord, rememberRecord } = await import('../../src/client/api/records');
     for (let i = 1; i <= 51; i++) rememberRecord('/vtp/poi', String(i), { id: i });
     expect(rememberedRecord('/vtp/poi', '1')).toBeUndefined();
     expect(rememberedRecord('/vtp/poi', '51')).toEqual({ id: 51 });
@@ -47,14 +48,14 @@ describe('records opened before in this visit', () => {
 
 describe('the answers SWR keeps in memory', () => {
   it('are forgotten at sign-out with the remembered records, so the next user of the phone is shown none of them', async () => {
-    const { forgetRecords } = await import('../../src/client/api/recent-records');
+    const { forgetRecords } = await import('../../src/client/api/records');
     const { mutate } = await import('swr');
     // Read in the app's own (default) cache, as a screen of the signed-out user did.
-    await mutate(keys.record('/vtp/issueRecord', '5'), { record: { id: 5, issueTitle: 'Theirs' } }, { revalidate: false });
-    await mutate(keys.list('/vtp/issueRecord', { pageNum: 1 }), 'their list', { revalidate: false });
+    await mutate(recordKeys.record('/vtp/issueRecord', '5'), { record: { id: 5, issueTitle: 'Theirs' } }, { revalidate: false });
+    await mutate(recordKeys.list('/vtp/issueRecord', { pageNum: 1 }), 'their list', { revalidate: false });
     const seen: unknown[] = [];
     function Probe() {
-      const { data } = useSWR(keys.record('/vtp/issueRecord', '5'), null);
+      const { data } = useSWR(recordKeys.record('/vtp/issueRecord', '5'), null);
       seen.push(data);
       return null;
     }

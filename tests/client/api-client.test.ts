@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiRequest, setUnauthorizedHandler, toQueryString } from '../../src/client/api/client';
 import { retryAfterSeconds } from '../../src/client/api/answer';
@@ -50,6 +51,39 @@ describe('the API client', () => {
     await expect(apiRequest('GET', '/x')).rejects.toMatchObject({ status: 401 });
     expect(handler).toHaveBeenCalledTimes(1);
     expect(localStorage.getItem('accessToken')).toBeNull();
+  });
+
+  it('is one request function for every service: base, path and query make the address; signed unless unsigned; every answer read alike; a 401 ends the sign-in only when signed and not told otherwise', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('/api', '/sharepoint', ''),
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom(200, 201, 400, 401, 500, 503),
+        fc.option(fc.constantFrom(200, 401, 500), { nil: undefined }),
+        async (base, unsigned, noAuthRedirect, status, code) => {
+          const handler = vi.fn();
+          setUnauthorizedHandler(handler);
+          localStorage.setItem('accessToken', 'tok');
+          // '' is an upload session's own URL, given whole.
+          const path = base === '' ? '/sharepoint/upload/s1' : '/x';
+          const { calls } = fakeFetch({ [`GET ${base}${path}`]: () => ({ status, body: code === undefined ? {} : { code, msg: 'm' } }) });
+          const outcome = await apiRequest('GET', path, { base, unsigned, noAuthRedirect, query: { a: 1 } }).then(
+            () => 'ok',
+            (e: unknown) => e,
+          );
+          vi.unstubAllGlobals();
+          expect(calls[0]?.url).toBe(`${base}${path}?a=1`);
+          expect(calls[0]?.headers['authorization']).toBe(unsigned ? undefined : 'Bearer tok');
+          expect(calls[0]?.headers['accept-language']).toBe('en');
+          const unauthorized = status === 401 || code === 401;
+          if (status >= 200 && status < 300 && (code ?? 200) === 200) expect(outcome).toBe('ok');
+          else expect(outcome).toMatchObject({ status: unauthorized ? 401 : status });
+          expect(handler).toHaveBeenCalledTimes(unauthorized && !unsigned && !noAuthRedirect ? 1 : 0);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it('gives up after 30 seconds with a message saying so', async () => {

@@ -75,7 +75,7 @@ describe('a 401 from the server', () => {
     fakeFetch({
       'GET /api/system/user/getInfo': () => ({ status: 401, body: { code: 401, msg: 'Your session has expired or was signed out; please sign in again' } }),
     });
-    const { rememberRecord, rememberedRecord } = await import('../../src/client/api/recent-records');
+    const { rememberRecord, rememberedRecord } = await import('../../src/client/api/records');
     rememberRecord('issue', '7', { id: 7, issueTitle: 'Read before the sign-in ended' });
     renderApp('/vehicle');
     await waitFor(() => expect(current.location?.pathname).toBe('/login'));

@@ -7,7 +7,7 @@ import { current, renderApp, signedIn } from './render';
 
 type Handler = (call: FakeCall) => { status?: number; body: unknown };
 
-const DAY = { date: '2026-11-20', drivingCount: 3, chargingCount: 0, issueCount: 2, poiCount: 5, drivingTime: 151, drivingDistance: 123.456 };
+const DAY = { date: '2026-11-20', drivingCount: 3, chargingCount: 0, issueCount: 2, poiCount: 5, drivingTime: 151, drivingDistance: 123.456, chargingTime: 95 };
 const TOTAL = { drivingCount: 120, chargingCount: 40, issueCount: 33, poiCount: 210 };
 
 function open(routes: Record<string, Handler> = {}) {
@@ -42,7 +42,8 @@ describe('Data page', () => {
     expect(screen.getByText('Daily Data Summary')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('day-drivingCount')).toHaveTextContent('3'));
     expect(screen.getByTestId('day-drivingCount-detail')).toHaveTextContent('123.5 km');
-    expect(screen.getByTestId('day-chargingCount-detail')).toHaveTextContent('3 h');
+    // The charges' own hours (95 charging minutes), not the drives' 151 minutes divided by 60.
+    expect(screen.getByTestId('day-chargingCount-detail')).toHaveTextContent('1.6 h');
     expect(screen.getByTestId('day-issueCount')).toHaveTextContent('2');
     expect(screen.getByTestId('day-poiCount')).toHaveTextContent('5');
     expect(screen.getByText('Total Data Summary')).toBeInTheDocument();

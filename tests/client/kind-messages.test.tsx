@@ -44,7 +44,7 @@ describe('the kinds’ toasts', () => {
     const user = userEvent.setup();
     const title = (await screen.findByLabelText('Title', {}, { timeout: 15_000 })) as HTMLInputElement;
     await user.type(title, 'Fuel stop');
-    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await user.click(screen.getByRole('button', { name: 'Create Record' }));
     expect(await screen.findByText('POI created')).toBeInTheDocument();
     expect(screen.queryByText('POI updated successfully')).not.toBeInTheDocument();
     await waitFor(() => expect(current.location?.pathname).toBe('/data/poi/77'));

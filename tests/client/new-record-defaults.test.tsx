@@ -14,7 +14,7 @@ describe('a new POI', () => {
     signedIn('alice', { userName: 'alice', nickName: 'Alice Tester', deptName: 'P1', remark: 'V1' });
     fakeFetch({ 'GET /api/system/user/getInfo': okInfo({ userName: 'alice', nickName: 'Alice Tester', deptName: 'P1', remark: 'V1' }) });
     renderApp('/data/poi/new');
-    await screen.findByRole('button', { name: 'Save Changes' });
+    await screen.findByRole('button', { name: 'Create Record' });
     await waitFor(() => expect(screen.getByLabelText('Reporter')).toHaveValue('Alice Tester'));
     expect((document.getElementById('root_reportTime') as HTMLInputElement).value).toMatch(new RegExp(`^${format(new Date(), 'yyyy-MM-dd')}`));
   });

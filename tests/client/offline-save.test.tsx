@@ -19,7 +19,7 @@ describe('a record saved without coverage', () => {
     const user = userEvent.setup();
     const title = await screen.findByLabelText('Title', undefined, { timeout: 15_000 });
     await user.type(title, 'Written in the tunnel');
-    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await user.click(screen.getByRole('button', { name: 'Create Record' }));
 
     await screen.findByText('Saved on this phone, sends when online');
     expect(current.location?.pathname).toMatch(/^\/data\/issue\/waiting~/);

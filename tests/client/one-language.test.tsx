@@ -10,7 +10,7 @@ import { fakeFetch, okInfo, type FakeCall } from './fake-server';
 import { current, renderApp, signedIn } from './render';
 
 const DAY = '2026-11-20';
-const zero = { drivingCount: 0, chargingCount: 0, issueCount: 0, poiCount: 0, drivingTime: 0, drivingDistance: 0 };
+const zero = { drivingCount: 0, chargingCount: 0, issueCount: 0, poiCount: 0, drivingTime: 0, drivingDistance: 0, chargingTime: 0 };
 
 const ZHANG = { userName: '张伟', nickName: '张伟', deptName: 'P1', remark: 'V1' };
 

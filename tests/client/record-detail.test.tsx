@@ -108,7 +108,7 @@ describe('record detail', () => {
     await user.type(field('Fault Mileage (km)'), 'abc');
     await user.type(field('City'), 'Leeds');
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
-    expect(await screen.findByText('Failed to create/update issue record')).toBeInTheDocument();
+    expect(await screen.findByText('Failed to update issue record')).toBeInTheDocument();
     // Named by its title, in the toast and under the field, and the field is brought into view.
     expect(screen.getAllByText('Fault Mileage (km) must be a number (got "abc")')).toHaveLength(2);
     await waitFor(() => expect(field('Fault Mileage (km)')).toHaveFocus());
@@ -170,7 +170,7 @@ describe('record detail', () => {
     await user.type(field('Title'), 'New one');
     await user.clear(field('Fault Mileage (km)'));
     await user.type(field('Temperature (°C)'), '-4');
-    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await user.click(screen.getByRole('button', { name: 'Create Record' }));
     expect(await screen.findByText('Issue record created successfully')).toBeInTheDocument();
     await waitFor(() => expect(current.location?.pathname).toBe('/data/issue/42'));
     const post = calls.find((c) => c.method === 'POST')?.body as Record<string, unknown>;
@@ -201,7 +201,7 @@ describe('record detail', () => {
     });
     const user = userEvent.setup();
     await screen.findByRole('heading', { name: 'New Issue Record' });
-    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await user.click(screen.getByRole('button', { name: 'Create Record' }));
     expect(await screen.findByText('Failed to create new issue record')).toBeInTheDocument();
     await waitFor(() => expect(current.location?.pathname).toBe('/data/issue'));
     document.body.innerHTML = '';

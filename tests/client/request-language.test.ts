@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiRequest } from '../../src/client/api/client';
-import { filesRequest } from '../../src/client/api/files';
 import { applyLanguage } from '../../src/client/i18n';
 import { fetchInLanguage } from '../../src/client/i18n/request-language';
 import { fakeFetch } from './fake-server';
@@ -22,8 +21,8 @@ describe('the language requests ask for', () => {
     expect(calls[0]?.headers['accept-language']).toBe('en');
     await applyLanguage('zh');
     await apiRequest('GET', '/x');
-    await filesRequest('GET', '/sharepoint/y');
-    await filesRequest('GET', '/sharepoint/y', undefined, false);
+    await apiRequest('GET', '/y', { base: '/sharepoint' });
+    await apiRequest('GET', '/sharepoint/y', { base: '', unsigned: true });
     expect(calls.slice(1).map((c) => c.headers['accept-language'])).toEqual(['zh-CN', 'zh-CN', 'zh-CN']);
     await applyLanguage('en');
     await apiRequest('GET', '/x');
@@ -48,7 +47,7 @@ describe('the language requests ask for', () => {
     );
     await applyLanguage('zh');
     await expect(apiRequest('GET', '/x')).rejects.toMatchObject({ status: 0, message: '无法连接服务器，请检查网络后重试。' });
-    await expect(filesRequest('GET', '/sharepoint/y')).rejects.toMatchObject({ status: 0, message: '无法连接服务器，请检查网络后重试。' });
+    await expect(apiRequest('GET', '/y', { base: '/sharepoint' })).rejects.toMatchObject({ status: 0, message: '无法连接服务器，请检查网络后重试。' });
     // The upload protocol (also run by the service worker) keeps the English words; a screen says them in its language.
     expect(uploadErrorText(OFFLINE_MESSAGE)).toBe('无法连接服务器，请检查网络后重试。');
     await applyLanguage('en');

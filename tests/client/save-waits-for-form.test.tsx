@@ -21,11 +21,11 @@ describe('a new record while its form is on its way', () => {
     signedIn('alice', user);
     fakeFetch({ 'GET /api/system/user/getInfo': okInfo(user) });
     renderApp('/data/poi/new');
-    const save = await screen.findByRole('button', { name: 'Save Changes' });
+    const save = await screen.findByRole('button', { name: 'Create Record' });
     // The fields are drawn read-only meanwhile, and Save cannot be tapped.
     expect(save).toBeDisabled();
     gate.open();
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Save Changes' })).toBeEnabled(), { timeout: 20_000 });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Create Record' })).toBeEnabled(), { timeout: 20_000 });
     expect(screen.getByLabelText('Reporter')).toHaveValue('Alice Tester');
   }, 30_000);
 });

@@ -96,7 +96,7 @@ describe('a record saved under an earlier version of its schema', () => {
     await waitFor(() => expect(current.location?.pathname).toBe('/data/charging/new'));
     expect(await screen.findByText(/weatherNow: "Rain"/)).toBeInTheDocument();
     await waitFor(() => expect(screen.getByLabelText('City')).toHaveValue('York'));
-    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await user.click(screen.getByRole('button', { name: 'Create Record' }));
     await waitFor(() => expect(current.location?.pathname).toBe('/data/charging/9'));
     const post = fake.calls.find((c) => c.method === 'POST');
     expect(post?.body).toMatchObject({ city: 'York', chargeDate: '2026-11-21 00:00:00' });

@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeEach, expect, vi } from 'vitest';
-import { forgetRecords } from '../../src/client/api/recent-records';
+import { forgetRecords } from '../../src/client/api/records';
 import { takeUnanswered } from './fake-server';
 
 // Lazy record screens compile on first use in the test run; give findBy* room on two busy cores.

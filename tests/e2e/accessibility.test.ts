@@ -85,9 +85,9 @@ describe('accessibility of every screen (axe-core, WCAG 2 AA)', () => {
         ['/dashboard', 'workspace', () => page.getByText('Record Data').first().waitFor()],
         ['/data/issue', 'issue-list', () => page.getByText('Brake squeal').waitFor()],
         [`/data/issue/${issueId}`, 'issue-view', () => page.getByRole('heading', { name: `Issue Record: ${issueId}` }).waitFor()],
-        ['/data/poi/new', 'poi-new', () => page.getByRole('button', { name: 'Save Changes' }).waitFor()],
-        ['/data/issue/new', 'issue-new', () => page.getByRole('button', { name: 'Save Changes' }).waitFor()],
-        ['/data/charging/new', 'charging-new', () => page.getByRole('button', { name: 'Save Changes' }).waitFor()],
+        ['/data/poi/new', 'poi-new', () => page.getByRole('button', { name: 'Create Record' }).waitFor()],
+        ['/data/issue/new', 'issue-new', () => page.getByRole('button', { name: 'Create Record' }).waitFor()],
+        ['/data/charging/new', 'charging-new', () => page.getByRole('button', { name: 'Create Record' }).waitFor()],
         // The read-only sheet of a kind with sections, and a form with folding sections and two location pairs.
         [`/data/charging/${chargingId}`, 'charging-view', () => page.getByRole('heading', { name: `Charging Record: ${chargingId}` }).waitFor()],
         [
@@ -140,7 +140,7 @@ describe('accessibility of every screen (axe-core, WCAG 2 AA)', () => {
         ['/data', () => page.getByText('数据总计').first().waitFor()],
         ['/data/issue', () => page.getByText('Brake squeal').waitFor()],
         [`/data/issue/${issueId}`, () => page.getByRole('heading', { name: `问题记录：${issueId}` }).waitFor()],
-        ['/data/issue/new', () => page.getByRole('button', { name: '保存修改' }).waitFor()],
+        ['/data/issue/new', () => page.getByRole('button', { name: '创建记录' }).waitFor()],
         ['/outbox', () => page.getByText('没有待发送的内容').waitFor()],
       ];
       const found: string[] = [];

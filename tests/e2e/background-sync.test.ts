@@ -35,7 +35,7 @@ describe('Background Sync of the outbox', () => {
     await context.setOffline(true);
     await page.goto(`${server.url}/data/issue/new`);
     await page.getByLabel('Title').fill(title);
-    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Create Record' }).click();
     // The screen stays on the saved record, read from the phone.
     await page.getByTestId('waiting-line').getByText('Saved on this phone, sends when online').waitFor();
     await page.waitForURL(/\/data\/issue\/waiting~/);

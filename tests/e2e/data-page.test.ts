@@ -49,7 +49,8 @@ describe('the Data page in Chromium against the real server', () => {
     await pickDay();
     await expect.poll(() => page.getByTestId('day-drivingCount').textContent()).toBe('2');
     expect(await page.getByTestId('day-drivingCount-detail').textContent()).toBe('42.8 km');
-    expect(await page.getByTestId('day-chargingCount-detail').textContent()).toBe('3 h');
+    // No charge that day: no charging hours, whatever the drives' 155 minutes (decision 078; it said '3 h').
+    expect(await page.getByTestId('day-chargingCount-detail').textContent()).toBe('0.0 h');
     expect(await page.getByTestId('day-issueCount').textContent()).toBe('1');
     expect(await page.getByTestId('day-poiCount').textContent()).toBe('2');
     await expect.poll(() => page.getByTestId('total-drivingCount').textContent()).toBe('3');

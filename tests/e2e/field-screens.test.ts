@@ -43,7 +43,7 @@ describe('field screens at 390 px', () => {
       token,
       body: {
         issueTitle: 'Brake squeal when cold',
-        issueSeverity: 'High',
+        issueSeverity: 'A',
         issueCategory: 'Brakes',
         issueStartTime: '2026-11-20 08:30:00',
         faultMileage: 1520,
@@ -84,7 +84,7 @@ describe('field screens at 390 px', () => {
   it('groups a new drive into sections, key fields first, and a folded section opens with a tap', async () => {
     const { page, close } = await signedIn();
     await page.goto(`${server.url}/data/drive/new`);
-    await page.getByRole('button', { name: 'Save Changes' }).waitFor();
+    await page.getByRole('button', { name: 'Create Record' }).waitFor();
     // The edit bar comes with the screen; the form's code may still be on its way (a summary,
     // with the same labels but no <form>, stands in for it until then, and the form is drawn as a
     // transition), so the form's own first field is waited for.
@@ -141,7 +141,7 @@ describe('field screens at 390 px', () => {
     await context.setOffline(true);
     await page.goto(`${server.url}/data/poi/new`);
     await page.getByLabel('Title').fill('Waiting POI');
-    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Create Record' }).click();
     await page.waitForURL(/\/data\/poi\/waiting~/);
     await page.goto(`${server.url}/outbox`);
     const remove = page.getByRole('button', { name: 'Remove' }).first();
@@ -192,7 +192,7 @@ describe('field screens at 390 px', () => {
     await expectTouchable(picker, 'the date picker');
     await picker.fill('2026-11-20T08:15:00');
     expect(await page.getByLabel('Report Time', { exact: true }).inputValue()).toBe('2026-11-20 08:15:00');
-    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Create Record' }).click();
     await page.waitForURL(/\/data\/poi\/\d+$/);
     const id = Number(new URL(page.url()).pathname.split('/').pop());
     const stored = (await server.request('GET', `/api/vtp/poi/${id}`, { token })).body.data;

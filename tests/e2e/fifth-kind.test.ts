@@ -148,7 +148,7 @@ describe('a fifth kind, written only as a schema file', () => {
     await page.getByLabel('Station').fill('Esso M4');
     await page.getByLabel('Litres').fill('30');
     await snap(page, 'fifth-kind-new');
-    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Create Record' }).click();
     await page.getByText('Refuel record created successfully').waitFor();
     await page.waitForURL(/\/data\/refuel\/\d+$/);
     const list = await server.request('GET', '/api/vtp/refuelRecord/list?station=Esso', { token });

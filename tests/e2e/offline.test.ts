@@ -78,8 +78,10 @@ describe('the app without coverage', () => {
     await context.setOffline(true);
     await page.goto(`${server.url}/data/issue/new`);
     await page.getByLabel('Title').fill('Written in the tunnel');
-    await page.getByLabel('Category').fill('Brakes');
-    await page.getByRole('button', { name: 'Save Changes' }).click();
+    // Category is a choice (decision 078): picked from its list.
+    await page.getByRole('button', { name: 'Category' }).click();
+    await page.getByRole('option', { name: 'Brakes', exact: true }).click();
+    await page.getByRole('button', { name: 'Create Record' }).click();
     // The screen stays on the saved record, read from the phone, and says what will happen; no error.
     await page.waitForURL(/\/data\/issue\/waiting~/);
     await page.getByTestId('waiting-line').getByText('Saved on this phone, sends when online').waitFor();
@@ -125,7 +127,7 @@ describe('the app without coverage', () => {
     await page.getByLabel('Title').waitFor();
     await context.setOffline(true);
     await page.getByLabel('Title').fill('Waiting through an update');
-    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Create Record' }).click();
     await page.waitForURL(/\/data\/issue\/waiting~/);
     await page.getByTestId('waiting-line').waitFor();
     await page.goto(`${server.url}/profile`);
@@ -210,7 +212,7 @@ describe('the app without coverage', () => {
     await page.getByRole('button', { name: /^Stop \d+:\d\d, end the recording$/ }).click();
     await expect.poll(() => page.getByTestId('pending-attachment').count()).toBe(2);
     await snap(page, 'offline-new-issue-attachments');
-    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Create Record' }).click();
     await page.waitForURL(/\/data\/issue\/waiting~/);
     await page.goto(`${server.url}/data/issue`);
     await page.getByTestId('waiting-cards').getByText('Border crossing rattle').waitFor();
@@ -242,7 +244,7 @@ describe('the app without coverage', () => {
     await page.getByLabel('Title').fill('Attached before saving');
     await page.getByLabel('Choose files to upload').setInputFiles([{ name: 'before.jpg', mimeType: 'image/jpeg', buffer: photo }]);
     await page.getByTestId('pending-attachment').getByText('before.jpg').waitFor();
-    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Create Record' }).click();
     await page.waitForURL(/\/data\/issue\/\d+$/);
     const id = Number(new URL(page.url()).pathname.split('/').pop());
     const token = await server.login(ALICE.username, ALICE.password);

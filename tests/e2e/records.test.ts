@@ -31,10 +31,12 @@ describe('record screens in Chromium against the real server', () => {
     await page.waitForURL('**/data/issue/new');
     await page.getByRole('heading', { name: 'New Issue Record' }).waitFor();
     await page.getByLabel('Title').fill('Brake squeal at low speed');
-    await page.getByLabel('Category').fill('Brakes');
+    // Category is a choice (decision 078): picked from its list.
+    await page.getByRole('button', { name: 'Category' }).click();
+    await page.getByRole('option', { name: 'Brakes', exact: true }).click();
     await page.getByLabel('Fault Mileage (km)').fill('1520');
     await snap(page, 'issue-new');
-    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Create Record' }).click();
     await page.waitForURL(/\/data\/issue\/\d+$/);
     await page.getByText('Issue record created successfully').waitFor();
     const id = Number(new URL(page.url()).pathname.split('/').pop());
@@ -76,7 +78,7 @@ describe('record screens in Chromium against the real server', () => {
     await page.goto(`${server.url}/data/issue/new`);
     await page.getByLabel('Title').fill('Bad mileage');
     await page.getByLabel('Fault Mileage (km)').fill('abc');
-    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Create Record' }).click();
     await page.getByText('Failed to create new issue record').waitFor();
     await page.getByText('Fault Mileage (km) must be a number (got "abc")').first().waitFor();
     // The field itself shows the problem, and is the one the cursor is in.

@@ -82,7 +82,8 @@ describe('npm run schemas:preview', () => {
     await expect.poll(() => cards.innerText(), { timeout: 60_000 }).toContain('Sample Title');
     const cardText = await cards.innerText();
     expect(cardText).toContain('1024');
-    expect(cardText).toContain('Sample Category');
+    // Category is a choice (decision 078): its sample is the first choice, shown by its label.
+    expect(cardText).toContain('Category:\nBrakes');
     // The second card has no values: the schema's fallbacks.
     expect(cardText).toContain('Untitled Issue');
     expect(cardText).toContain('No description');

@@ -92,7 +92,7 @@ describe('what the phone says is true', () => {
       await held;
       await route.continue();
     });
-    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Create Record' }).click();
     await page.waitForURL(/\/data\/issue\/\d+$/);
     await expect.poll(() => page.getByTestId('incoming-file').count()).toBe(2);
     fs.mkdirSync(SCREENSHOTS, { recursive: true });

@@ -51,7 +51,7 @@ describe.each(dbTargets())('list sorting and filters on $name', (target) => {
       token: alice,
       body: { issueDate: '2026-11-22', issueTitle: 'Brakes squeal at 充电站 A', issueCategory: 'Brakes', faultMileage: 1200 },
     });
-    await s.request('POST', api(issue), { token: alice, body: { issueDate: '2026-11-22', issueTitle: 'Wipers', issueCategory: 'Body', faultMileage: 1300 } });
+    await s.request('POST', api(issue), { token: alice, body: { issueDate: '2026-11-22', issueTitle: 'Wipers', issueCategory: 'Other', faultMileage: 1300 } });
     await s.request('POST', api(poi), { token: alice, body: { reportTime: '2026-11-22 10:00:00', title: '充电站 Nord', city: 'Berlin' } });
 
     const brakes = await list(issue, 'issueCategory=Brakes');
@@ -76,7 +76,7 @@ describe.each(dbTargets())('list sorting and filters on $name', (target) => {
     expect(notFilter.body.msg).toMatch(/^faultMileage is not a filter of Issue Records; filter by one of: vehicleNo, issueTitle/);
     // A parameter that names no field (a cache buster) is ignored.
     expect((await list(issue, '_t=12345')).status).toBe(200);
-    const byVehicle = await list(issue, 'vehicleNo=V1&issueCategory=Body');
+    const byVehicle = await list(issue, 'vehicleNo=V1&issueCategory=Other');
     expect(byVehicle.body.total).toBe(1);
     expect((await list(issue, 'vehicleNo=V9')).body.total).toBe(0);
   });

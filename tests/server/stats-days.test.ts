@@ -41,7 +41,7 @@ describe.each(dbTargets())('statistics per day of a range on $name', (target) =>
     await create(poi!, alice, { reportTime: '2026-11-15 10:00:00' });
   });
 
-  const zero = { drivingCount: 0, chargingCount: 0, issueCount: 0, poiCount: 0, drivingTime: 0, drivingDistance: 0 };
+  const zero = { drivingCount: 0, chargingCount: 0, issueCount: 0, poiCount: 0, drivingTime: 0, drivingDistance: 0, chargingTime: 0 };
 
   it('answers every day of the range in order, days without records as zeros, the same figures as the day call', async () => {
     const res = await s.request('GET', '/api/vtp/stats/days?from=2026-11-10&to=2026-11-23', { token: alice });

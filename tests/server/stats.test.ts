@@ -70,8 +70,9 @@ describe.each(dbTargets())('statistics on $name', (target) => {
       ])
       .execute();
 
-    await createMany(4, (i) => create(charging!, alice, { chargeDate: time(i) }));
-    await create(charging!, alice, { chargeDate: '2026-10-01 08:00:00' });
+    // The day's charging hours are the charges' own minutes: 30 + 37.5 + 45 + 52.5 = 165 on the day.
+    await createMany(4, (i) => create(charging!, alice, { chargeDate: time(i), totalChargeTime: 30 + i * 7.5 }));
+    await create(charging!, alice, { chargeDate: '2026-10-01 08:00:00', totalChargeTime: 600 });
     await createMany(2, (i) => create(issue!, alice, { issueDate: `${DAY} 00:00:00`, issueTitle: `issue ${i}` }));
     await create(issue!, bob, { issueDate: `${DAY} 00:00:00` });
     await createMany(3, (i) => create(poi!, alice, { reportTime: time(i) }));
@@ -105,6 +106,7 @@ describe.each(dbTargets())('statistics on $name', (target) => {
         poiCount: 3,
         drivingTime: halfMinutes / 2,
         drivingDistance: expectedDistance,
+        chargingTime: 165,
       },
     });
   });
@@ -124,7 +126,16 @@ describe.each(dbTargets())('statistics on $name', (target) => {
 
   it('answers zeros for a day without records', async () => {
     const res = await s.request('GET', '/api/vtp/stats/day?date=2027-01-01', { token: alice });
-    expect(res.body.data).toEqual({ date: '2027-01-01', drivingCount: 0, chargingCount: 0, issueCount: 0, poiCount: 0, drivingTime: 0, drivingDistance: 0 });
+    expect(res.body.data).toEqual({
+      date: '2027-01-01',
+      drivingCount: 0,
+      chargingCount: 0,
+      issueCount: 0,
+      poiCount: 0,
+      drivingTime: 0,
+      drivingDistance: 0,
+      chargingTime: 0,
+    });
   });
 
   it('refuses a missing or malformed date with a message saying what to send', async () => {

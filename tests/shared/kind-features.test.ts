@@ -16,7 +16,7 @@ describe('x-kind: Data page, packages, attachments and Workspace from the schema
     const reg = registryFrom(files);
     const meta = (name: string) => reg.get(name)?.meta;
     expect([...reg.values()].map((k) => [k.name, k.meta.dataPage?.order, k.meta.dataPage?.count, k.meta.dataPage?.sums])).toEqual([
-      ['charging', 2, 'chargingCount', undefined],
+      ['charging', 2, 'chargingCount', { chargingTime: 'totalChargeTime' }],
       ['drive', 1, 'drivingCount', { drivingTime: 'travelTime', drivingDistance: 'travelDistance' }],
       ['issue', 3, 'issueCount', undefined],
       ['poi', 4, 'poiCount', undefined],

@@ -48,6 +48,18 @@ describe('import boundaries (ESLint)', () => {
     expect(await problems(file, `${code}\nexport const used = [${/import \{ (\w+)/.exec(code)?.[1]}];\n`)).toEqual([]);
   });
 
+  it.each([
+    ['src/client/files/x.ts', 'export const read = (url: string) => fetch(url);\n', "'fetch'"],
+    ['src/client/outbox/x.ts', 'export const request = new XMLHttpRequest();\n', "'XMLHttpRequest'"],
+  ])('keeps requests in src/client/api/: refuses %s', async (file, code, name) => {
+    expect(await problems(file, code)).toEqual([`no-restricted-globals: Unexpected use of ${name}. Requests are made in src/client/api/ (decision 076).`]);
+  });
+
+  it('allows fetch in src/client/api/ and in the service worker', async () => {
+    for (const file of ['src/client/api/x.ts', 'src/client/sw.ts'])
+      expect(await problems(file, 'export const read = (url: string) => fetch(url);\n')).toEqual([]);
+  });
+
   it('keeps the component library out of the sign-in page and the entry: no primereact root import', async () => {
     expect(await problems('src/client/pages/x.tsx', "import { Button } from 'primereact';\nexport const used = [Button];\n")).toEqual([
       "no-restricted-imports: 'primereact' import is restricted from being used. Import from a subpath such as 'primereact/button'.",

@@ -16,7 +16,7 @@ export const TIMEOUT_MESSAGE = 'The server did not answer within 30 seconds. Ple
 export interface Answer {
   status: number;
   body: unknown;
-  /** Lower-case names; only retry-after for now. */
+  /** Lower-case names: those answerHeaders keeps. */
   headers?: Record<string, string>;
 }
 
@@ -32,10 +32,14 @@ export function parseBody(text: string): unknown {
   }
 }
 
-/** The headers of an answer that the app acts on (Retry-After of a 429 or 503). */
+/** The headers of an answer that the app acts on: Retry-After of a 429 or 503, and which schema files the server has (form-version.ts). */
 export function answerHeaders(headers: Headers): Record<string, string> {
-  const retryAfter = headers.get('retry-after');
-  return retryAfter !== null ? { 'retry-after': retryAfter } : {};
+  const kept: Record<string, string> = {};
+  for (const name of ['retry-after', 'x-schemas-version']) {
+    const value = headers.get(name);
+    if (value !== null) kept[name] = value;
+  }
+  return kept;
 }
 
 /** Seconds to wait before trying again, from a Retry-After of seconds or an HTTP date; undefined when none. */
@@ -85,7 +89,10 @@ export interface ExchangeInit {
  * Exchange: any HTTP answer with its parsed body, or no answer with the words to say so.
  */
 export async function exchange(fetchFn: typeof fetch, method: string, url: string, init: ExchangeInit = {}): Promise<Exchange> {
-  const signals = [init.signal, init.timeoutMs !== undefined ? AbortSignal.timeout(init.timeoutMs) : undefined].filter((s) => s !== undefined);
+  // A timer of our own (not AbortSignal.timeout), so that it is the one clock a test's fake timers drive.
+  const timeout = new AbortController();
+  const timer = init.timeoutMs !== undefined ? setTimeout(() => timeout.abort(), init.timeoutMs) : undefined;
+  const signals = [init.signal, timer !== undefined ? timeout.signal : undefined].filter((s) => s !== undefined);
   let response: Response;
   try {
     response = await fetchFn(url, {
@@ -96,8 +103,9 @@ export async function exchange(fetchFn: typeof fetch, method: string, url: strin
     });
   } catch (e) {
     if (init.signal?.aborted) throw e;
-    const timedOut = e instanceof Error && e.name === 'TimeoutError';
-    return { ok: false, message: timedOut ? TIMEOUT_MESSAGE : OFFLINE_MESSAGE };
+    return { ok: false, message: timeout.signal.aborted ? TIMEOUT_MESSAGE : OFFLINE_MESSAGE };
+  } finally {
+    clearTimeout(timer);
   }
   const text = await response.text().catch(() => '');
   return { ok: true, status: response.status, body: parseBody(text), headers: answerHeaders(response.headers) };

@@ -2,24 +2,36 @@ import { ApiError, type Envelope, type ListEnvelope } from '../../shared/envelop
 import { API_BASE, CLIENT_ID, REQUEST_TIMEOUT_MS } from './config';
 import { storage } from '../lib/storage';
 import { BUILT_SCHEMAS_VERSION, noteServerSchemas } from './form-version';
+import { answerCode, answerMessage, exchange, isSuccess, isUnauthorized, TIMEOUT_MESSAGE, type Answer } from './answer';
 import { requestLanguageHeaders } from '../i18n/request-language';
-import { answerCode, answerHeaders, answerMessage, isSuccess, isUnauthorized, OFFLINE_MESSAGE } from './answer';
 import { t } from '../i18n';
+import { earlyOr } from './early-answer';
 
 export { ApiError, type Envelope, type ListEnvelope };
-// Reading an answer is api/answer.ts's (the outbox's sync in the service worker reads them too).
-export { answerMessage, OFFLINE_MESSAGE };
 
 type QueryValue = string | number | undefined | null;
+/** A request's query: values, and one level of objects (the list date filters), as toQueryString writes them. */
+export type Query = Record<string, QueryValue | Record<string, QueryValue>>;
+
+/**
+ * How every server read is cached (SWR): a failure is said once and not retried (docs/PRODUCT.md
+ * section 5), and nothing is fetched again behind the user's back on focus or reconnect; a screen
+ * opened again fetches again.
+ */
+export const READ_OPTIONS = { shouldRetryOnError: false, revalidateOnFocus: false, revalidateOnReconnect: false } as const;
 
 export interface RequestOptions {
-  query?: Record<string, QueryValue | Record<string, QueryValue>>;
+  query?: Query;
   body?: unknown;
   /** Login and logout must not bounce to /login on a 401. */
   noAuthRedirect?: boolean;
   signal?: AbortSignal;
   /** Extra request headers (an Idempotency-Key). */
   headers?: Record<string, string>;
+  /** The service's base URL: the main service's unless given (FILES_BASE; '' for an upload session's own URL). */
+  base?: string;
+  /** Neither signed nor ending the sign-in on a 401 (an upload session's URL carries its own authority). */
+  unsigned?: boolean;
 }
 
 let onUnauthorized: () => void = () => {
@@ -67,70 +79,50 @@ export function apiHeaders(extra: Record<string, string> = {}): Record<string, s
   return headers;
 }
 
-export interface AnswerOptions {
-  /** Whether a 401 ends the sign-in (not for login and logout themselves). */
-  signOutOn401?: boolean;
-  /** The message when the answer has none (a proxy's HTML page). */
-  fallback?: string;
-  /** The answer's headers the app acts on (answerHeaders: Retry-After), carried by the ApiError of a refusal. */
-  headers?: Record<string, string>;
-}
-
 /**
- * How the page takes an answer of our services, whether it came by fetch or by XMLHttpRequest,
- * read by the rules of api/answer.ts: the body when the HTTP status is 2xx and the envelope code
- * (if any) is 200; otherwise ApiError with the body's msg, status, code, data and Retry-After. A
- * 401 (HTTP or body code, as the original backend sends it with HTTP 200) clears the token and
- * sends the user to sign in again.
+ * How the page takes an answer of our services, read by the rules of api/answer.ts: the body when
+ * the HTTP status is 2xx and the envelope code (if any) is 200; otherwise ApiError with the body's
+ * msg, status, code, data and Retry-After. A 401 (HTTP or body code, as the original backend sends
+ * it with HTTP 200) clears the token and sends the user to sign in again, unless told not to.
  */
-export function readAnswer<T>(status: number, body: unknown, options: AnswerOptions = {}): T {
-  const answer = { status, body };
-  const msg = answerMessage(body) ?? options.fallback ?? `HTTP ${status}`;
+function readAnswer<T>(answer: Answer, signOutOn401: boolean): T {
+  const { status, body } = answer;
+  const msg = answerMessage(body) ?? t('common.errorOccurred');
   if (isUnauthorized(answer)) {
-    if (options.signOutOn401 !== false) signOutOnUnauthorized();
+    if (signOutOn401) signOutOnUnauthorized();
     throw new ApiError(401, msg);
   }
   if (!isSuccess(answer)) {
     const data = (body as { data?: unknown } | null)?.data ?? null;
-    throw new ApiError(status, msg, { code: answerCode(answer), data, ...(options.headers ? { headers: options.headers } : {}) });
+    const retryAfter = answer.headers?.['retry-after'];
+    throw new ApiError(status, msg, { code: answerCode(answer), data, ...(retryAfter !== undefined ? { headers: { 'retry-after': retryAfter } } : {}) });
   }
   return body as T;
 }
 
+/** The page's fetch: the browser's, looked up at each call (a test stands in for it), and unbound ('Illegal invocation' otherwise). */
+export const pageFetch: typeof fetch = (input, init) => fetch(input, init);
+
 /**
- * Calls the main service: adds the client id and Bearer token, gives up after 30 s, and reads
- * the answer with readAnswer (the body when its code is 200, else ApiError; a 401 signs out).
+ * The page's one request function, for every service (main, shared files, an upload session's
+ * own URL): one exchange (api/answer.ts) by the page's fetch, giving up after 30 s, read with
+ * readAnswer. Signed requests carry the client id and Bearer token and end the sign-in on a 401;
+ * a failure to reach the server is said in the language on screen.
  */
 export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const headers = apiHeaders(options.headers);
+  const headers: Record<string, string> = options.unsigned ? { ...requestLanguageHeaders(), accept: 'application/json' } : apiHeaders(options.headers);
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), REQUEST_TIMEOUT_MS);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
-  let response: Response;
-  try {
-    response = await fetch(`${API_BASE}${path}${toQueryString(options.query)}`, {
-      method,
-      headers,
-      signal,
-      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-    });
-  } catch (e) {
-    // Worded here, on the page, in the language on screen (answer.ts, shared with the service worker, words them in English).
-    if (timeout.signal.aborted) throw new ApiError(0, t('common.timedOut'));
-    if (options.signal?.aborted) throw e;
-    throw new ApiError(0, t('common.offline'));
-  } finally {
-    clearTimeout(timer);
-  }
-
-  noteServerSchemas(response.headers.get('x-schemas-version'));
-  // A body that is not JSON (a proxy's error page) counts as none.
-  const body: unknown = await response.json().catch(() => null);
-  return readAnswer<T>(response.status, body, {
-    signOutOn401: !options.noAuthRedirect,
-    fallback: t('common.errorOccurred'),
-    headers: answerHeaders(response.headers),
+  const url = `${options.base ?? API_BASE}${path}${toQueryString(options.query)}`;
+  // A record the entry asked for with the app's code (api/early-answer.ts) is taken, not asked again.
+  const send: typeof fetch = (input, init) => earlyOr(method, url, () => pageFetch(input, init));
+  const result = await exchange(send, method, url, {
+    headers,
+    timeoutMs: REQUEST_TIMEOUT_MS,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
   });
+  // Worded here, on the page, in the language on screen (answer.ts, shared with the service worker, words them in English).
+  if (!result.ok) throw new ApiError(0, t(result.message === TIMEOUT_MESSAGE ? 'common.timedOut' : 'common.offline'));
+  noteServerSchemas(result.headers?.['x-schemas-version']);
+  return readAnswer<T>(result, !options.noAuthRedirect && !options.unsigned);
 }

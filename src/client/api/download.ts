@@ -1,5 +1,6 @@
 import { apiRequest, type Envelope } from './client';
 import { DOWNLOAD_BASE } from './config';
+import { answerMessage, parseBody } from './answer';
 import { requestLanguageHeaders } from '../i18n/request-language';
 
 /** Asks the main service for a short-lived signed URL of a download (the token never goes in a URL). */
@@ -7,40 +8,6 @@ export async function signedDownloadUrl(path: string, query: Record<string, stri
   const target = `${DOWNLOAD_BASE}${path}?${new URLSearchParams(query).toString()}`;
   const res = await apiRequest<Envelope<{ url: string }>>('POST', '/system/signed-link', { body: { path: target } });
   return res.data.url;
-}
-
-/**
- * Starts a download in a hidden frame, so a large package streams to the phone's downloads
- * instead of into memory. A frame that loads a page instead of downloading means the server
- * answered an error: its message is read and the promise rejects with it.
- */
-export function downloadInFrame(url: string, waitMs = 15_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const frame = document.createElement('iframe');
-    frame.style.display = 'none';
-    frame.setAttribute('aria-hidden', 'true');
-    const done = (error?: Error): void => {
-      clearTimeout(timer);
-      setTimeout(() => frame.remove(), 60_000);
-      if (error) reject(error);
-      else resolve();
-    };
-    // Downloads fire no load event; if nothing loads in time, the download is under way.
-    const timer = setTimeout(() => done(), waitMs);
-    frame.addEventListener('load', () => {
-      let message = 'The download failed';
-      try {
-        const text = frame.contentDocument?.body?.textContent ?? '';
-        const body = JSON.parse(text) as { msg?: unknown };
-        if (typeof body.msg === 'string') message = body.msg;
-      } catch {
-        // Not our JSON: keep the generic message.
-      }
-      done(new Error(message));
-    });
-    frame.src = url;
-    document.body.appendChild(frame);
-  });
 }
 
 /** How far a download is: bytes received, and the whole size when the server said it. */
@@ -97,16 +64,8 @@ export async function downloadWithProgress(
 ): Promise<DownloadedFile> {
   // In the language on screen: a refusal's message is shown (docs/decisions/045).
   const res = await fetch(url, { signal, cache: 'no-store', headers: requestLanguageHeaders() });
-  if (!res.ok) {
-    let message = `HTTP ${res.status}`;
-    try {
-      const body = (await res.json()) as { msg?: unknown };
-      if (typeof body.msg === 'string' && body.msg !== '') message = body.msg;
-    } catch {
-      // Not our JSON: keep the status.
-    }
-    throw new DownloadError(message, res.status);
-  }
+  // A refusal's message is the service's (a body that is not our JSON: its status).
+  if (!res.ok) throw new DownloadError(answerMessage(parseBody(await res.text().catch(() => ''))) ?? `HTTP ${res.status}`, res.status);
   const length = Number(res.headers.get('content-length'));
   const total = Number.isFinite(length) && length > 0 ? length : null;
   const type = res.headers.get('content-type') ?? 'application/octet-stream';

@@ -1,5 +1,4 @@
 import useSWR from 'swr';
-import { keys } from './cache';
 import { apiRequest, type Envelope } from './client';
 import { withOfflineCopy } from './offline-cache';
 
@@ -22,6 +21,14 @@ export interface RangeStats {
 
 const SWR_OPTIONS = { shouldRetryOnError: false, revalidateOnFocus: false };
 
+/** The SWR keys of the figures: a save of any kind makes them all stale (api/records.ts invalidateKind). */
+export const statsKeys = {
+  day: (date: string): [string, string] => ['stats/day', date],
+  days: (from: string, to: string): [string, string] => ['stats/days', `${from}/${to}`],
+  total: 'stats/total',
+  isStats: (key: unknown): boolean => key === 'stats/total' || (Array.isArray(key) && (key[0] === 'stats/day' || key[0] === 'stats/days')),
+} as const;
+
 /**
  * Figures through SWR, from the cache at once when seen before, then revalidated; without coverage
  * from the phone's copy of the last answer (api/offline-cache.ts), with offlineSince saying when it is from.
@@ -33,10 +40,10 @@ function useFigures<T>(key: string | [string, string], path: string, query?: Rec
 }
 
 /** One day's counts and drive totals, computed by the server over all the day's rows. */
-export const useDayStats = (date: string) => useFigures<DayStats>(keys.dayStats(date), '/vtp/stats/day', { date });
+export const useDayStats = (date: string) => useFigures<DayStats>(statsKeys.day(date), '/vtp/stats/day', { date });
 
 /** The counts over all time. */
-export const useTotalStats = () => useFigures<TotalStats>(keys.totalStats, '/vtp/stats/total');
+export const useTotalStats = () => useFigures<TotalStats>(statsKeys.total, '/vtp/stats/total');
 
 /** The figures of every day of a range (the Data page's chart), in one call. */
-export const useRangeStats = (from: string, to: string) => useFigures<RangeStats>(keys.dayRangeStats(from, to), '/vtp/stats/days', { from, to });
+export const useRangeStats = (from: string, to: string) => useFigures<RangeStats>(statsKeys.days(from, to), '/vtp/stats/days', { from, to });

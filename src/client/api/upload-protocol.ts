@@ -3,7 +3,7 @@ import { CHUNK_SIZE, PLAIN_UPLOAD_LIMIT } from './upload-limits';
 
 /**
  * How a file reaches the shared-files service, written once for the upload queue (the page,
- * files/upload-transport.ts) and the outbox's sync (outbox/sync-core.ts, also in the service
+ * api/upload-transport.ts) and the outbox's sync (outbox/sync-core.ts, also in the service
  * worker): below PLAIN_UPLOAD_LIMIT one multipart POST, from it on a Graph-style upload session
  * (create it, PUT CHUNK_SIZE pieces with Content-Range, read nextExpectedRanges, resume a known
  * session, done on 200/201). Each side brings its wire (how a request goes out and is signed);

@@ -30,14 +30,11 @@ function Screen({ page }: { page: PageName }) {
   );
 }
 
-/** Connects the API client's 401 handling and the service worker's messages to the app. */
-export function AppEffects() {
-  // Texts through i18n's t, read when a toast shows: a language switch must not restart these effects.
-  const { expire, state } = useAuth();
-  const toast = useToast();
-  const signedIn = state.status === 'signedIn';
+type Toast = ReturnType<typeof useToast>;
+
+/** Changes saved on the phone without coverage go out when the network returns (and at start), while signed in. */
+function useOutboxSync(signedIn: boolean, toast: Toast): void {
   useEffect(() => {
-    // Changes saved on the phone without coverage go out when the network returns (and at start).
     if (!signedIn) return;
     let stop: (() => void) | undefined;
     let cancelled = false;
@@ -61,10 +58,10 @@ export function AppEffects() {
       stop?.();
     };
   }, [signedIn, toast]);
-  useEffect(() => {
-    // Signing out re-renders the protection wrapper, which sends the user to /login with the origin.
-    setUnauthorizedHandler(expire);
-  }, [expire]);
+}
+
+/** The service worker keeps the app on the phone for starts without coverage (built apps only); a new version taking over is said. */
+function useServiceWorker(toast: Toast): void {
   useEffect(() => {
     if (!('serviceWorker' in navigator)) return;
     const onMessage = (event: MessageEvent): void => {
@@ -74,7 +71,6 @@ export function AppEffects() {
     return () => navigator.serviceWorker.removeEventListener('message', onMessage);
   }, [toast]);
   useEffect(() => {
-    // The service worker keeps the app on the phone for starts without coverage (built apps only).
     if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
     let cancelled = false;
     // Once the screen is up: registering fetches and installs every precached asset.
@@ -96,6 +92,19 @@ export function AppEffects() {
       cancelIdle();
     };
   }, [toast]);
+}
+
+/** Connects the API client's 401 handling, the outbox's sync and the service worker to the app. */
+export function AppEffects() {
+  // Texts through i18n's t, read when a toast shows: a language switch must not restart these effects.
+  const { expire, state } = useAuth();
+  const toast = useToast();
+  useOutboxSync(state.status === 'signedIn', toast);
+  useServiceWorker(toast);
+  useEffect(() => {
+    // Signing out re-renders the protection wrapper, which sends the user to /login with the origin.
+    setUnauthorizedHandler(expire);
+  }, [expire]);
   return null;
 }
 

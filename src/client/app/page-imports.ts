@@ -1,6 +1,9 @@
 import type { ComponentType } from 'react';
 import type { PageName } from '../../shared/page-routes';
 
+// The entry asks for a record screen's data with the page's code (decision 078).
+export { askEarly } from '../api/early-answer';
+
 // Where each page's code comes from: one chunk per page, so the sign-in page loads only what it
 // needs. The router makes its lazy pages of these (app.tsx), and boot.ts starts fetching the page
 // a visit opens at together with the app, instead of after the app has run (decision 026).

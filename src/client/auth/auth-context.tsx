@@ -2,8 +2,8 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import * as authApi from '../api/auth';
 import { ApiError } from '../api/client';
 import { offlineCache } from '../api/offline-cache';
-import { forgetPreviews } from '../files/preview-copies';
-import { forgetRecords } from '../api/recent-records';
+import { forgetPreviews } from '../api/preview-copies';
+import { forgetRecords } from '../api/records';
 import { storage, type StoredUser } from '../lib/storage';
 
 export type AuthState = { status: 'loading' } | { status: 'signedOut' } | { status: 'signedIn'; username: string; user: StoredUser | null };

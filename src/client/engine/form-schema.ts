@@ -6,6 +6,8 @@ import { storage } from '../lib/storage';
 import { labelOf, recordWarnings, type FieldWarning } from '../../shared/schema-evolution';
 import { groupsOf } from './sections';
 import { choicesOf, isMultiSelect } from '../../shared/field-vocabulary';
+import { choiceLabels, choiceSearchTexts, hasChoiceLabels } from '../../shared/choice-labels';
+import { i18n } from '../i18n';
 
 /**
  * The schema the form renders: the kind's schema without `default`s (the form must show what a
@@ -28,11 +30,13 @@ function fieldUi(prop: KindProperty): UiSchema {
   // Hidden, and fields only a server flow sets (the video analysis): nobody types them, and the
   // record's sheet shows them when asked.
   if (ui.hidden || prop['x-setBy'] !== undefined) return { 'ui:widget': 'hidden' };
-  // A choice shows its label (x-labels); the stored value stays what the enum says.
+  // A choice shows its label in the language on screen (x-labels); the stored value stays what the
+  // enum says, and the picker's search matches it in every language (docs/decisions/078).
   // A list of choices (multi-select) is chips, labelled the same way (docs/decisions/061).
   const base = isMultiSelect(prop) ? { ...fieldUiOf(prop, ui), 'ui:widget': 'chips' } : fieldUiOf(prop, ui);
-  if (prop['x-labels'] !== undefined && Array.isArray(choicesOf(prop))) return { ...base, 'ui:enumNames': { ...prop['x-labels'] } };
-  return base;
+  if (!hasChoiceLabels(prop) || !Array.isArray(choicesOf(prop))) return base;
+  const options = { ...((base['ui:options'] as object | undefined) ?? {}), searchTexts: choiceSearchTexts(prop) };
+  return { ...base, 'ui:enumNames': choiceLabels(prop, i18n.language), 'ui:options': options };
 }
 
 function fieldUiOf(prop: KindProperty, ui: NonNullable<KindProperty['x-ui']>): UiSchema {
@@ -99,26 +103,25 @@ export function formForRecord(
   ui: UiSchema,
   record: Record<string, unknown>,
 ): { schema: RJSFSchema; uiSchema: UiSchema; warnings: FieldWarning[] } {
-  const warnings = recordWarnings(kind, record);
+  // Each field named by its title in the language on screen.
+  const warnings = recordWarnings(kind, record).map((w) => ({ ...w, title: fieldTitle(kind, w.field) }));
   if (warnings.length === 0) return { schema, uiSchema: ui, warnings };
   const properties = { ...(schema.properties as Record<string, RJSFSchema>) };
   const outUi: UiSchema = { ...ui };
   for (const w of warnings) {
     const prop = properties[w.field];
     const value = record[w.field];
-    const fieldUi = { ...((ui[w.field] ?? {}) as UiSchema), 'ui:help': `${EARLIER_VERSION}: ${w.problem}` };
+    const fieldUi = { ...((ui[w.field] ?? {}) as UiSchema), 'ui:help': `${i18n.t('detail.earlierVersion')}: ${w.problem}` };
     if (prop && Array.isArray(prop.enum) && (typeof value === 'string' || typeof value === 'number') && !prop.enum.includes(value)) {
       properties[w.field] = { ...prop, enum: [...prop.enum, value] };
       const names = (fieldUi['ui:enumNames'] ?? {}) as Record<string, string>;
-      fieldUi['ui:enumNames'] = { ...names, [String(value)]: `${labelOf(kind.schema.properties[w.field], value)} (retired)` };
+      const label = labelOf(kind.schema.properties[w.field], value, i18n.language);
+      fieldUi['ui:enumNames'] = { ...names, [String(value)]: i18n.t('detail.retired', { label }) };
     }
     outUi[w.field] = fieldUi;
   }
   return { schema: { ...schema, properties }, uiSchema: outUi, warnings };
 }
-
-/** What a field whose stored value no longer fits its schema says under it. */
-export const EARLIER_VERSION = 'Saved under an earlier version of this form';
 
 /**
  * A new record's first values: the schema's defaults, the dynamic ones (now, start of today),

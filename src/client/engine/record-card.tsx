@@ -4,20 +4,21 @@ import { kindText } from '../i18n/kind-texts';
 import { formatCardValue } from './format';
 import { labelOf } from '../../shared/schema-evolution';
 import { isMultiSelect } from '../../shared/field-vocabulary';
+import { hasChoiceLabels } from '../../shared/choice-labels';
 import type { RecordRow } from './use-record-list';
 
 /** A list card laid out by the kind's x-kind.card: a title and lines of label, value and suffix. */
 export function RecordCard({ kind, row, onOpen, waiting = false }: { kind: Kind; row: RecordRow; onOpen: () => void; waiting?: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { title, lines } = kind.meta.card;
   // The card's labels and fallbacks (x-kind.card) in the language on screen.
   const text = (path: string, schemaText: string | undefined): string | undefined =>
     schemaText === undefined ? undefined : kindText(kind, `card.${path}`, schemaText);
-  // A choice shows its label (x-labels), a list of choices its labels joined; other values as stored.
+  // A choice shows its label (x-labels) in the language on screen, a list of choices its labels joined; other values as stored.
   const value = (field: string): unknown => {
     const prop = kind.schema.properties[field];
-    const labelled = prop?.['x-labels'] !== undefined || isMultiSelect(prop);
-    return !labelled || row[field] === undefined || row[field] === null ? row[field] : labelOf(prop, row[field]);
+    const labelled = hasChoiceLabels(prop) || isMultiSelect(prop);
+    return !labelled || row[field] === undefined || row[field] === null ? row[field] : labelOf(prop, row[field], i18n.language);
   };
   const titleText =
     text('title.text', title.text) ?? (title.field ? formatCardValue(value(title.field), title.format) : null) ?? text('title.fallback', title.fallback) ?? '';

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, type ComponentType } from 'react';
+import { useMemo, type ComponentType } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { kindText } from '../i18n/kind-texts';
@@ -6,7 +6,6 @@ import type { ErrorSchema } from '@rjsf/utils';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import type { Kind } from '../../shared/kind-types';
-import { whenIdle } from '../lib/idle';
 import { Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
 import { formForRecord, formSchema, uiSchema } from './form-schema';
@@ -54,6 +53,10 @@ function DetailNotFound({ kind, id, title, back }: { kind: Kind; id: string; tit
   );
 }
 
+/** The form's code is fetched as the tester reaches for Edit (touch, hover, focus): view mode runs none of it (decision 078). */
+const prefetchForm = (): void => void loadRecordForm().catch(() => undefined);
+const REACH_FOR_EDIT = { onPointerDown: prefetchForm, onPointerEnter: prefetchForm, onFocus: prefetchForm };
+
 /** Viewing: refresh, and Edit (or, when the server has newer schema files, update first). */
 function DetailActions({ outdated, onRefresh, onEdit, onUpdate }: { outdated: boolean; onRefresh: () => void; onEdit: () => void; onUpdate: () => void }) {
   const { t } = useTranslation();
@@ -63,15 +66,15 @@ function DetailActions({ outdated, onRefresh, onEdit, onUpdate }: { outdated: bo
       {outdated ? (
         <Button label={t('detail.updateToEdit')} icon="pi pi-download" size="small" onClick={onUpdate} />
       ) : (
-        <Button label={t('detail.edit')} icon="pi pi-pencil" size="small" onClick={onEdit} />
+        <Button label={t('detail.edit')} icon="pi pi-pencil" size="small" onClick={onEdit} {...REACH_FOR_EDIT} />
       )}
     </>
   );
 }
 
 /** A kept value as the sheet would show it: a choice by its label, a text in quotes, else as stored. */
-function shownValue(kind: Kind, field: string, value: unknown): string {
-  const text = labelOf(kind.schema.properties[field], value);
+function shownValue(kind: Kind, field: string, value: unknown, language: string): string {
+  const text = labelOf(kind.schema.properties[field], value, language);
   return typeof value === 'string' && text === value ? `"${value}"` : text;
 }
 
@@ -81,7 +84,7 @@ function shownValue(kind: Kind, field: string, value: unknown): string {
  * names and does not show (decisions 054 and 074), in the app's words.
  */
 function StoredValueLines({ kind, warnings, kept: all }: { kind: Kind; warnings: { title: string }[]; kept: FieldWarning[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const kept = all.flatMap((w) => (w.kept ? [{ ...w, kept: w.kept }] : []));
   return (
     <>
@@ -94,7 +97,9 @@ function StoredValueLines({ kind, warnings, kept: all }: { kind: Kind; warnings:
       {kept.map((w) => (
         <div key={`${w.field}/${w.kept.key}`} className="filter-banner" role="note" data-testid="kept-value-line">
           <i className="pi pi-info-circle text-primary" aria-hidden="true" />
-          <span className="flex-1">{t('detail.keptValue', { title: w.title, key: w.kept.key, value: shownValue(kind, w.field, w.kept.value) })}</span>
+          <span className="flex-1">
+            {t('detail.keptValue', { title: w.title, key: w.kept.key, value: shownValue(kind, w.field, w.kept.value, i18n.language) })}
+          </span>
         </div>
       ))}
     </>
@@ -199,13 +204,21 @@ function KeptEdits({ left, kept, editing, onDiscard }: { left: Values; kept: boo
 }
 
 /** Editing: Cancel and Save in a bar at the thumb; Save waits for the form (`ready`), so nothing is saved unseen. */
-function EditBar({ saving, ready, onCancel, onSave }: { saving: boolean; ready: boolean; onCancel: () => void; onSave: () => void }) {
+interface EditBarProps {
+  saving: boolean;
+  ready: boolean;
+  /** A new record: its button says it creates one. */
+  creating: boolean;
+  onCancel: () => void;
+  onSave: () => void;
+}
+function EditBar({ saving, ready, creating, onCancel, onSave }: EditBarProps) {
   const { t } = useTranslation();
   return (
     <div className="edit-bar">
       <Button label={t('common.cancel')} outlined className="flex-1" onClick={onCancel} disabled={saving} />
       <Button
-        label={saving ? t('detail.saving') : t('detail.save')}
+        label={saving ? t('detail.saving') : t(creating ? 'detail.create' : 'detail.save')}
         icon={saving ? 'pi pi-spin pi-spinner' : 'pi pi-check'}
         className="flex-1"
         onClick={onSave}
@@ -241,13 +254,14 @@ export function RecordDetail({
   const text = (path: string, schemaText: string): string => kindText(kind, path, schemaText);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the titles in the schema follow the language
   const schema = useMemo(() => formSchema(kind), [kind, language]);
-  const ui = useMemo(() => uiSchema(kind), [kind]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the choices' labels follow the language
+  const ui = useMemo(() => uiSchema(kind), [kind, language]);
   // Viewing paints the light summary; the form's chunk comes when editing (or creating) starts,
-  // fetched ahead once the screen is idle so Edit is instant.
+  // fetched as the tester reaches for Edit (DetailActions).
   const RecordForm = useRecordForm(c.editing);
-  useEffect(() => whenIdle(() => void loadRecordForm().catch(() => undefined), 4000), []);
 
-  const title = c.isNew || id.startsWith('waiting~') ? text('titles.new', meta.titles.new) : fill(text('titles.detail', meta.titles.detail), { id });
+  const creating = c.isNew || id.startsWith('waiting~');
+  const title = creating ? text('titles.new', meta.titles.new) : fill(text('titles.detail', meta.titles.detail), { id });
   const goBack = (): void => {
     const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
     if (meta.detailBack === 'previous' && idx > 0) navigate(-1);
@@ -323,7 +337,7 @@ export function RecordDetail({
           onResolve={(choices) => void c.resolve(choices)}
         />
       )}
-      {c.editing && <EditBar saving={c.saving} ready={RecordForm !== undefined} onCancel={c.cancel} onSave={() => void c.save()} />}
+      {c.editing && <EditBar saving={c.saving} ready={RecordForm !== undefined} creating={creating} onCancel={c.cancel} onSave={() => void c.save()} />}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { t } from '../i18n';
+import { i18n, t } from '../i18n';
 import { fieldTitle, kindText } from '../i18n/kind-texts';
 import type { Kind } from '../../shared/kind-types';
 import { formatCardValue } from './format';
@@ -11,6 +11,7 @@ import { contractText } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
 import { chosenLabels, parseConnectors, readYesNo } from './widgets/widget-values';
 import { labelOf } from '../../shared/schema-evolution';
+import { hasChoiceLabels } from '../../shared/choice-labels';
 
 /**
  * A record in view mode: a read-only sheet, not a disabled form. The kind's title and key facts
@@ -34,7 +35,9 @@ function sheetHeading(kind: Kind, record: Record<string, unknown>): ReactNode {
     (title.text === undefined ? undefined : kindText(kind, 'card.title.text', title.text)) ??
     (titleField !== undefined
       ? formatCardValue(
-          kind.schema.properties[titleField]?.['x-labels'] && !isEmpty(titleValue) ? labelOf(kind.schema.properties[titleField], titleValue) : titleValue,
+          hasChoiceLabels(kind.schema.properties[titleField]) && !isEmpty(titleValue)
+            ? labelOf(kind.schema.properties[titleField], titleValue, i18n.language)
+            : titleValue,
           title.format,
         )
       : null) ??

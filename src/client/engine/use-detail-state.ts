@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { t } from '../i18n';
 import { kindText } from '../i18n/kind-texts';
-import { rememberedRecord } from '../api/recent-records';
+import { rememberedRecord } from '../api/records';
 import type { Kind } from '../../shared/kind-types';
 import type { FieldWarning } from '../../shared/schema-evolution';
 import { useToast } from '../ui/toast';

@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { t } from '../i18n';
-import { invalidateKind } from '../api/cache';
-import { apiRequest, type Envelope } from '../api/client';
+import { createRecord, invalidateKind } from '../api/records';
 import type { Kind } from '../../shared/kind-types';
 import { folderField } from '../../shared/attachments';
 import { storage } from '../lib/storage';
 import { drafts } from './drafts';
 import { keepForSync } from './keep-for-sync';
-import { changes, waitingId, type Values } from './record-edits';
+import { changes, waitingId } from './record-edits';
 import type { DetailStore } from './use-detail-state';
 import { unreachable } from '../api/offline-cache';
 
@@ -27,10 +26,7 @@ export function useRecordCreate(kind: Kind, id: string, s: DetailStore, fromOutb
   const [newRecordKey] = useState(() => (s.isNew ? newKey(kind) : undefined));
 
   const create = async (): Promise<void> => {
-    const res = await apiRequest<Envelope<Values & { id?: number }> & { id?: number }>('POST', meta.apiPath, {
-      body: s.draft,
-      ...(newRecordKey ? { headers: { 'idempotency-key': newRecordKey } } : {}),
-    });
+    const res = await createRecord(meta.apiPath, s.draft, newRecordKey);
     // Files attached before the record existed go into its folder now (the kind's folder field, if it has one).
     const field = folderField(kind);
     const folder = field === undefined ? undefined : res.data?.[field];

@@ -15,7 +15,7 @@ export type { DetailState } from './use-detail-state';
 /**
  * The detail screen's logic for any kind, composed of hooks that each do one thing: the screen's
  * state and drafts (use-detail-state.ts), the server copy through SWR with the phone's offline copy
- * and memory as fallback (use-record-load.ts, use-server-copy.ts), a record waiting in the outbox
+ * and memory as fallback (use-record-load.ts, api/records.ts), a record waiting in the outbox
  * (use-waiting-record.ts) or parked there (use-parked-change.ts), and saving (use-record-create.ts,
  * use-record-update.ts). View and edit modes, Cancel restoring the last loaded values, refresh.
  */

@@ -1,9 +1,7 @@
 import { useEffect } from 'react';
-import useSWR from 'swr';
 import { format } from 'date-fns';
-import { keys, READ_OPTIONS } from '../api/cache';
-import { apiRequest, type ListEnvelope } from '../api/client';
-import { unreachable, withOfflineCopy } from '../api/offline-cache';
+import { unreachable } from '../api/offline-cache';
+import { fetchListPage, useListPage } from '../api/records';
 import type { Kind } from '../../shared/kind-types';
 import { storage } from '../lib/storage';
 import { t } from '../i18n';
@@ -40,16 +38,13 @@ export type ListState =
   | { status: 'error'; message: string; offline: boolean }
   | { status: 'ready'; rows: RecordRow[]; total: number; totalPages: number; offlineSince?: number | undefined };
 
-const copyName = (kind: Kind, query: ReturnType<typeof listQuery>): string => `list:${kind.meta.apiPath}:${JSON.stringify(query)}`;
-
 /**
  * Fetches the first page of a kind's list for a range into the phone's copy only (not onto a
  * screen), so that the list reads without coverage although it was never opened: the Data page
  * keeps the lists its day tiles open. A failure changes nothing.
  */
 export async function keepListCopy(kind: Kind, range: DateRange): Promise<void> {
-  const query = listQuery(kind, 1, range);
-  await withOfflineCopy(copyName(kind, query), () => apiRequest<ListEnvelope<RecordRow>>('GET', `${kind.meta.apiPath}/list`, { query })).catch(() => undefined);
+  await fetchListPage(kind.meta.apiPath, listQuery(kind, 1, range)).catch(() => undefined);
 }
 
 /**
@@ -60,12 +55,7 @@ export async function keepListCopy(kind: Kind, range: DateRange): Promise<void> 
  */
 export function useRecordList(kind: Kind, page: number, range: DateRange, onError: (message: string) => void, filters: Record<string, string> = {}) {
   const query = listQuery(kind, page, range, PAGE_SIZE, filters);
-  const key = keys.list(kind.meta.apiPath, query);
-  const { data, error, isLoading, mutate } = useSWR<{ body: ListEnvelope<RecordRow>; offlineSince?: number }>(
-    key,
-    () => withOfflineCopy(copyName(kind, query), () => apiRequest<ListEnvelope<RecordRow>>('GET', `${kind.meta.apiPath}/list`, { query })),
-    READ_OPTIONS,
-  );
+  const { data, error, isLoading, mutate } = useListPage<RecordRow>(kind.meta.apiPath, query);
   useEffect(() => {
     if (error && unreachable(error)) console.warn(`${kind.meta.titles.list} is not on this phone and the server cannot be reached:`, error);
     else if (error) {

@@ -3,20 +3,20 @@ import { t } from '../i18n';
 import { ApiError } from '../api/client';
 import type { Kind } from '../../shared/kind-types';
 import type { DetailStore } from './use-detail-state';
-import { fetchServerCopy, useServerCopy, type ServerCopy } from './use-server-copy';
+import { fetchServerCopy, useServerCopy, type ServerCopy } from '../api/records';
 import { versionOf, withChanges } from './record-edits';
 
 const detail = (error: unknown): string | undefined => (error instanceof ApiError ? error.message : undefined);
 
 /**
- * Loads an existing record into the screen's state through SWR (use-server-copy.ts): the first
+ * Loads an existing record into the screen's state through SWR (api/records.ts): the first
  * answer restores a draft left on this phone (into edit mode), later ones replace what is shown
  * unless it is being edited. refresh() says how it went; reload() is quiet (a section watching
  * server-side work) and never touches a form being edited.
  */
 export function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: string | null) {
   const { state, editingRef, restored, remembered, toast, msg } = s;
-  const copy = useServerCopy(kind, fetchId, remembered);
+  const copy = useServerCopy(kind.meta.apiPath, fetchId, remembered);
   const loaded = useRef(remembered !== undefined);
 
   /** Takes an answer in: `loud` when the screen waits for it (first load, Refresh). */

@@ -1,7 +1,6 @@
 import { t } from '../i18n';
-import { invalidateKind } from '../api/cache';
-import { apiRequest, ApiError, type Envelope } from '../api/client';
-import { rememberRecord } from '../api/recent-records';
+import { ApiError } from '../api/client';
+import { invalidateKind, rememberRecord, updateRecord } from '../api/records';
 import { unreachable } from '../api/offline-cache';
 import type { Kind } from '../../shared/kind-types';
 import type { Choice } from './conflict-dialog';
@@ -35,9 +34,8 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
   /** Sends the edits of `values` over `base` as an update based on `version`. */
   const put = async (base: Values, values: Values, version: number | undefined): Promise<void> => {
     try {
-      const res = await apiRequest<Envelope<Values | null>>('PUT', meta.apiPath, {
-        body: { ...withoutServerOwned(kind, changes(base, values)), id: base['id'], ...(version !== undefined ? { version } : {}) },
-      });
+      const body = { ...withoutServerOwned(kind, changes(base, values)), id: base['id'], ...(version !== undefined ? { version } : {}) };
+      const res = await updateRecord(meta.apiPath, body);
       // The shown record is what the server made of it (merged with others' edits), else the draft.
       const record = res.data ?? { ...base, ...values };
       rememberRecord(meta.apiPath, id, record);

@@ -20,6 +20,47 @@ function Meta({ item }: { item: FileItem }) {
   return <span className="file-item-meta">{parts.join(' · ')}</span>;
 }
 
+/** One entry: a folder opens (where the browser can), a file previews and downloads. */
+function FileRow({ item, onOpen, onDownload, onOpenFolder }: { item: FileItem } & Pick<FileListProps, 'onOpen' | 'onDownload' | 'onOpenFolder'>) {
+  const { t } = useTranslation();
+  const isFolder = item.type === 'folder';
+  const body = (
+    <>
+      <i className={`file-item-icon file-type-${item.type} ${TYPE_ICONS[item.type]}`} aria-hidden="true" data-type={item.type} />
+      <span className="file-item-text">
+        <span className="file-item-name">{item.name}</span>
+        <Meta item={item} />
+      </span>
+    </>
+  );
+  return (
+    <li className="file-item" data-testid="file-item">
+      {!isFolder || onOpenFolder !== undefined ? (
+        <button
+          type="button"
+          className="file-item-main"
+          onClick={() => (isFolder ? onOpenFolder?.(item) : onOpen(item))}
+          aria-label={isFolder ? t('files.openFolder', { name: item.name }) : t('files.preview', { name: item.name })}
+        >
+          {body}
+        </button>
+      ) : (
+        <div className="file-item-main">{body}</div>
+      )}
+      {!isFolder && (
+        <Button
+          icon="pi pi-download"
+          rounded
+          text
+          className="file-item-action"
+          aria-label={t('files.download', { name: item.name })}
+          onClick={() => onDownload(item)}
+        />
+      )}
+    </li>
+  );
+}
+
 /** The entries of a folder: icon by type, name, size and modified time; tap to open or preview. */
 export function FileList({ state, onOpen, onDownload, onOpenFolder, pending = false }: FileListProps) {
   const { t } = useTranslation();
@@ -31,58 +72,18 @@ export function FileList({ state, onOpen, onDownload, onOpenFolder, pending = fa
     );
   }
   if (state.notLoaded) return <div className="file-list-status">{t('files.notLoaded')}</div>;
-  const offline = state.offlineSince !== undefined && <OfflineLine since={state.offlineSince} />;
-  if (state.items.length === 0)
-    return (
-      <>
-        {offline}
-        {!pending && <div className="file-list-status file-list-empty">{t('files.empty')}</div>}
-      </>
-    );
   return (
     <>
-      {offline}
-      <ul className="file-list" aria-label={t('files.list')}>
-        {state.items.map((item) => {
-          const isFolder = item.type === 'folder';
-          const canOpen = !isFolder || onOpenFolder !== undefined;
-          const body = (
-            <>
-              <i className={`file-item-icon file-type-${item.type} ${TYPE_ICONS[item.type]}`} aria-hidden="true" data-type={item.type} />
-              <span className="file-item-text">
-                <span className="file-item-name">{item.name}</span>
-                <Meta item={item} />
-              </span>
-            </>
-          );
-          return (
-            <li key={item.id} className="file-item" data-testid="file-item">
-              {canOpen ? (
-                <button
-                  type="button"
-                  className="file-item-main"
-                  onClick={() => (isFolder ? onOpenFolder?.(item) : onOpen(item))}
-                  aria-label={isFolder ? t('files.openFolder', { name: item.name }) : t('files.preview', { name: item.name })}
-                >
-                  {body}
-                </button>
-              ) : (
-                <div className="file-item-main">{body}</div>
-              )}
-              {!isFolder && (
-                <Button
-                  icon="pi pi-download"
-                  rounded
-                  text
-                  className="file-item-action"
-                  aria-label={t('files.download', { name: item.name })}
-                  onClick={() => onDownload(item)}
-                />
-              )}
-            </li>
-          );
-        })}
-      </ul>
+      {state.offlineSince !== undefined && <OfflineLine since={state.offlineSince} />}
+      {state.items.length === 0 ? (
+        !pending && <div className="file-list-status file-list-empty">{t('files.empty')}</div>
+      ) : (
+        <ul className="file-list" aria-label={t('files.list')}>
+          {state.items.map((item) => (
+            <FileRow key={item.id} item={item} onOpen={onOpen} onDownload={onDownload} onOpenFolder={onOpenFolder} />
+          ))}
+        </ul>
+      )}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { apiRequest } from '../api/client';
+import { updateRecord } from '../api/records';
 
 /** The record whose attachments a browser shows, for the files status (x-kind.attachments.filesStatus): its kind's API path, its id, the status field and the values sent with it. */
 export interface RecordRef {
@@ -18,7 +18,7 @@ export interface RecordRef {
  */
 export async function setFilesStatus(issue: RecordRef, status: 'uploading' | 'uploaded'): Promise<void> {
   try {
-    await apiRequest('PUT', issue.apiPath, { body: { id: issue.id, ...issue.with, [issue.field]: status } });
+    await updateRecord(issue.apiPath, { id: issue.id, ...issue.with, [issue.field]: status });
   } catch (e) {
     console.error(`Could not mark the attachments of record ${issue.id} (${issue.apiPath}) as ${status}:`, e);
   }

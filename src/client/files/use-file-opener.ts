@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react';
 import { signedFileUrl, type OpenEndpoint } from '../api/files';
 import { unreachable } from '../api/offline-cache';
 import { storage } from '../lib/storage';
-import { keepPreview, previewCopyUrl } from './preview-copies';
+import { keepPreview, previewCopyUrl } from '../api/preview-copies';
 import { t } from '../i18n';
 import { useToast } from '../ui/toast';
 import type { FileItem } from './file-types';
@@ -21,11 +21,40 @@ export interface FileOpener {
 export const INLINE_TYPES: ReadonlySet<FileItem['type']> = new Set(['image', 'video', 'audio']);
 
 /**
- * Downloads and previews through short-lived signed links. A new tab is opened synchronously
- * inside the tap (a popup blocker lets only those through) and pointed at the link once it is
- * signed; without a tab (blocked anyway) the page itself goes there, which for a download
- * leaves the app where it is.
+ * Opens a signed link in a new tab, opened synchronously inside the tap (a popup blocker lets only
+ * those through) and pointed at the link once it is signed; without a tab (blocked anyway) the
+ * page itself goes there, which for a download leaves the app where it is.
  */
+function openInNewTab(endpoint: OpenEndpoint, item: FileItem, failed: (e: unknown) => void): void {
+  const tab = window.open('', '_blank');
+  signedFileUrl(endpoint, item.path).then(
+    (url) => {
+      if (!tab) return window.location.assign(url);
+      // The opened page must not be able to reach back into the app.
+      tab.opener = null;
+      tab.location.href = url;
+    },
+    (e: unknown) => {
+      tab?.close();
+      failed(e);
+    },
+  );
+}
+
+/** Where a file's preview plays: its signed link (a copy kept for a tunnel), or without coverage the copy kept when it was last seen. */
+async function previewUrl(user: string, item: FileItem): Promise<string> {
+  try {
+    const url = await signedFileUrl('/files/preview', item.path);
+    void keepPreview(user, item.path, url, item.size);
+    return url;
+  } catch (e) {
+    const copy = unreachable(e) ? await previewCopyUrl(user, item.path).catch(() => null) : null;
+    if (copy === null) throw e;
+    return copy;
+  }
+}
+
+/** Downloads and previews through short-lived signed links (openInNewTab, previewUrl). */
 export function useFileOpener(): FileOpener {
   const toast = useToast();
   const [preview, setPreview] = useState<PreviewState>(null);
@@ -38,18 +67,14 @@ export function useFileOpener(): FileOpener {
     [toast],
   );
 
-  const inNewTab = useCallback(
-    (endpoint: OpenEndpoint, item: FileItem) => {
-      const tab = window.open('', '_blank');
-      signedFileUrl(endpoint, item.path).then(
-        (url) => {
-          if (!tab) return window.location.assign(url);
-          // The opened page must not be able to reach back into the app.
-          tab.opener = null;
-          tab.location.href = url;
-        },
+  const open = useCallback(
+    (item: FileItem) => {
+      if (!INLINE_TYPES.has(item.type)) return openInNewTab('/preview.html', item, (e) => failed(item, e));
+      setPreview({ item });
+      previewUrl(storage.username() ?? '', item).then(
+        (url) => setPreview((p) => (p?.item.id === item.id ? { item, url } : p)),
         (e: unknown) => {
-          tab?.close();
+          setPreview(null);
           failed(item, e);
         },
       );
@@ -57,30 +82,7 @@ export function useFileOpener(): FileOpener {
     [failed],
   );
 
-  const open = useCallback(
-    (item: FileItem) => {
-      if (!INLINE_TYPES.has(item.type)) return inNewTab('/preview.html', item);
-      setPreview({ item });
-      const user = storage.username() ?? '';
-      const show = (url: string): void => setPreview((p) => (p?.item.id === item.id ? { item, url } : p));
-      signedFileUrl('/files/preview', item.path).then(
-        (url) => {
-          show(url);
-          void keepPreview(user, item.path, url, item.size);
-        },
-        async (e: unknown) => {
-          // Without coverage, the copy kept when it was last seen.
-          const copy = unreachable(e) ? await previewCopyUrl(user, item.path).catch(() => null) : null;
-          if (copy !== null) return show(copy);
-          setPreview(null);
-          failed(item, e);
-        },
-      );
-    },
-    [inNewTab, failed],
-  );
-
-  const download = useCallback((item: FileItem) => inNewTab('/files/download', item), [inNewTab]);
+  const download = useCallback((item: FileItem) => openInNewTab('/files/download', item, (e) => failed(item, e)), [failed]);
   const closePreview = useCallback(
     () =>
       setPreview((p) => {

@@ -25,6 +25,57 @@ export function startErrorMessage(error: unknown): string {
 
 const stopTracks = (stream: MediaStream): void => stream.getTracks().forEach((t) => t.stop());
 
+/** A recording's file name: the one typed (made safe), else the default; a name that cannot be used falls back, said by `warn`. */
+function recordingFileName(typed: string, type: string, warn: () => void): string {
+  const ext = recordingExtension(type);
+  const custom = typed.trim();
+  if (custom === '') return defaultRecordingName(ext);
+  try {
+    return customRecordingName(custom, ext);
+  } catch {
+    warn();
+    return defaultRecordingName(ext);
+  }
+}
+
+/**
+ * Records the stream in one-second slices (a long recording never sits in one huge buffer);
+ * `ended` is told when it stops: with the pieces and their container type (audio/webm, audio/ogg,
+ * audio/mp4, without codecs), or with none when the recorder failed. The microphone is released either way.
+ */
+function recordStream(stream: MediaStream, ended: (recording: { chunks: Blob[]; type: string } | null) => void): MediaRecorder {
+  const preferred = pickRecordingType();
+  const rec = new MediaRecorder(stream, preferred ? { mimeType: preferred } : undefined);
+  const chunks: Blob[] = [];
+  let failed = false;
+  rec.ondataavailable = (e: BlobEvent) => {
+    if (e.data.size > 0) chunks.push(e.data);
+  };
+  rec.onerror = () => {
+    failed = true;
+    stopTracks(stream);
+    ended(null);
+  };
+  rec.onstop = () => {
+    stopTracks(stream);
+    if (!failed) ended({ chunks, type: (rec.mimeType || preferred || 'audio/webm').split(';')[0] as string });
+  };
+  rec.start(1000);
+  return rec;
+}
+
+/** Whole seconds since `startedAt`, ticking while recording. */
+function useElapsed(recording: boolean, startedAt: number): number {
+  const [elapsed, setElapsed] = useState(0);
+  useEffect(() => {
+    if (!recording) return;
+    setElapsed(0);
+    const timer = setInterval(() => setElapsed(Math.floor((Date.now() - startedAt) / 1000)), 500);
+    return () => clearInterval(timer);
+  }, [recording, startedAt]);
+  return elapsed;
+}
+
 /**
  * In-browser voice notes: idle -> recording -> stop, then the recording is handed over as a File
  * (to the upload queue). The microphone is released as soon as recording ends, so the phone's
@@ -35,49 +86,27 @@ export function useRecorder(onRecorded: (file: File) => void): Recorder {
   const [status, setStatus] = useState<RecorderStatus>('idle');
   const [customName, setCustomName] = useState('');
   const [startedAt, setStartedAt] = useState(0);
-  const [elapsed, setElapsed] = useState(0);
+  const elapsed = useElapsed(status === 'recording', startedAt);
   const recorder = useRef<MediaRecorder | null>(null);
   // Read when the recording stops, which may be long after the render that started it.
   const latest = useRef({ customName, onRecorded });
   useEffect(() => {
     latest.current = { customName, onRecorded };
   });
-
-  useEffect(() => {
-    if (status !== 'recording') return;
-    const timer = setInterval(() => setElapsed(Math.floor((Date.now() - startedAt) / 1000)), 500);
-    return () => clearInterval(timer);
-  }, [status, startedAt]);
-
   // Leaving the screen mid-recording releases the microphone.
   useEffect(() => () => recorder.current?.stream.getTracks().forEach((t) => t.stop()), []);
 
-  const fileName = useCallback(
-    (type: string): string => {
-      const ext = recordingExtension(type);
-      const custom = latest.current.customName.trim();
-      if (custom === '') return defaultRecordingName(ext);
-      try {
-        return customRecordingName(custom, ext);
-      } catch {
-        toast('warn', t('files.nameFallback'));
-        return defaultRecordingName(ext);
-      }
+  const ended = useCallback(
+    (recording: { chunks: Blob[]; type: string } | null) => {
+      recorder.current = null;
+      setStatus('idle');
+      if (recording === null) return toast('error', t('files.recordingError'));
+      const name = recordingFileName(latest.current.customName, recording.type, () => toast('warn', t('files.nameFallback')));
+      if (typeof File !== 'function') return toast('error', t('files.noFileConstructor'));
+      setCustomName('');
+      latest.current.onRecorded(new File(recording.chunks, name, { type: recording.type }));
     },
     [toast],
-  );
-
-  const finish = useCallback(
-    (chunks: Blob[], type: string) => {
-      const name = fileName(type);
-      if (typeof File !== 'function') {
-        toast('error', t('files.noFileConstructor'));
-        return;
-      }
-      setCustomName('');
-      latest.current.onRecorded(new File(chunks, name, { type }));
-    },
-    [fileName, toast],
   );
 
   const start = useCallback(async () => {
@@ -93,32 +122,8 @@ export function useRecorder(onRecorded: (file: File) => void): Recorder {
       return;
     }
     try {
-      const preferred = pickRecordingType();
-      const rec = new MediaRecorder(stream, preferred ? { mimeType: preferred } : undefined);
-      const chunks: Blob[] = [];
-      let failed = false;
-      rec.ondataavailable = (e: BlobEvent) => {
-        if (e.data.size > 0) chunks.push(e.data);
-      };
-      rec.onerror = () => {
-        failed = true;
-        toast('error', t('files.recordingError'));
-        stopTracks(stream);
-        recorder.current = null;
-        setStatus('idle');
-      };
-      rec.onstop = () => {
-        stopTracks(stream);
-        recorder.current = null;
-        setStatus('idle');
-        // The container type without codecs, as a file's type (audio/webm, audio/ogg, audio/mp4).
-        if (!failed) finish(chunks, (rec.mimeType || preferred || 'audio/webm').split(';')[0] as string);
-      };
-      // Slices every second, so a long recording never sits in one huge buffer.
-      rec.start(1000);
-      recorder.current = rec;
+      recorder.current = recordStream(stream, ended);
       setStartedAt(Date.now());
-      setElapsed(0);
       setStatus('recording');
       toast('info', t('files.recordingStarted'));
     } catch {
@@ -126,7 +131,7 @@ export function useRecorder(onRecorded: (file: File) => void): Recorder {
       toast('error', t('files.micFailed'));
       setStatus('idle');
     }
-  }, [status, toast, finish]);
+  }, [status, toast, ended]);
 
   const stop = useCallback(() => {
     const rec = recorder.current;

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
-import { filesRequest } from '../api/files';
+import { cancelUploadSession } from '../api/files';
 import { newOutboxKey, onOutboxChange, waitingFiles } from '../outbox/store';
 import { t } from '../i18n';
 import { useToast } from '../ui/toast';
 import { setFilesStatus, type RecordRef } from './files-status';
-import { isOfflineError, PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, type SessionState } from './upload-transport';
+import { isOfflineError, PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, type SessionState } from '../api/upload-transport';
 import { storage } from '../lib/storage';
 import { uploadErrorText } from './upload-errors';
 
@@ -74,7 +74,7 @@ interface UploadContext {
  * Without network the file is kept on the phone for the sync (nothing is lost); any other failure
  * leaves the item failed with its reason, ready for a retry.
  */
-async function uploadOne(item: UploadItem, { sessions, update, toast, succeeded }: UploadContext): Promise<void> {
+async function uploadOne(item: UploadItem, { sessions, update, toast, succeeded }: UploadContext): Promise<boolean> {
   const { file } = item;
   const onProgress = (progress: number): void => update(item.id, { progress });
   try {
@@ -89,6 +89,7 @@ async function uploadOne(item: UploadItem, { sessions, update, toast, succeeded 
     // The file's name only: the folder is the record's, and its path is the server's business.
     toast('success', t('files.uploadedFile', { name: file.name }));
     succeeded();
+    return true;
   } catch (e) {
     if (isOfflineError(e)) {
       // No network: nothing is lost; the file waits on the phone and goes up with the next sync.
@@ -97,7 +98,7 @@ async function uploadOne(item: UploadItem, { sessions, update, toast, succeeded 
         sessions.delete(item.id);
         update(item.id, { status: 'waiting', errorMsg: '', outboxKey });
         toast('info', t('files.savedOnPhone'), t('files.uploadedWhenOnline', { name: file.name }));
-        return;
+        return false;
       } catch (keepError) {
         console.warn('The file could not be kept on the phone:', keepError);
       }
@@ -106,7 +107,48 @@ async function uploadOne(item: UploadItem, { sessions, update, toast, succeeded 
     const message = e instanceof Error ? uploadErrorText(e.message) : String(e);
     update(item.id, { status: 'error', errorMsg: message });
     toast('error', item.source === 'recording' ? t('files.recordingFailed', { name: file.name }) : t('files.fileFailed', { name: file.name }), message);
+    return false;
   }
+}
+
+/** Drops a file kept on the phone for the sync (the queue took it back for a retry, or it was removed). */
+function dropWaitingFile(key: string | undefined): void {
+  if (key !== undefined) void waitingFiles.remove(key).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
+}
+
+/** A removed session upload is cancelled, so its part file does not wait 24 h on the server. */
+function cancelSession(sessions: Map<number, SessionState>, id: number): void {
+  const url = sessions.get(id)?.uploadUrl;
+  sessions.delete(id);
+  if (url) cancelUploadSession(url).catch((e: unknown) => console.warn('Could not cancel the upload session:', e));
+}
+
+/**
+ * Runs uploads one after another (a phone's uplink is the bottleneck; parallel uploads only make
+ * each one slower and more likely to time out); the first of a batch marks the record's files
+ * 'uploading', the last, when one of the batch succeeded, 'uploaded'.
+ */
+function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, target: () => RecordRef | undefined): (item: UploadItem) => void {
+  const chain = useRef<Promise<void>>(Promise.resolve());
+  const pending = useRef(0);
+  const batchSucceeded = useRef(false);
+  return useCallback(
+    (item: UploadItem) => {
+      const first = pending.current++ === 0;
+      chain.current = chain.current.then(async () => {
+        const issue = target();
+        if (first && issue) await setFilesStatus(issue, 'uploading');
+        if (await upload(item)) batchSucceeded.current = true;
+        pending.current -= 1;
+        if (pending.current === 0 && batchSucceeded.current) {
+          batchSucceeded.current = false;
+          const last = target();
+          if (last) await setFilesStatus(last, 'uploaded');
+        }
+      });
+    },
+    [upload, target],
+  );
 }
 
 /**
@@ -155,19 +197,51 @@ function useSyncedFileEndings(items: UploadItem[], setItems: Dispatch<SetStateAc
   }, [following, setItems]);
 }
 
+/** Retry and Remove of a failed item: a retry goes on where it stopped (its session kept), a removal cancels its session. */
+function useRetryAndRemove(
+  items: UploadItem[],
+  setItems: Dispatch<SetStateAction<UploadItem[]>>,
+  enqueue: (item: UploadItem) => void,
+  sessions: Map<number, SessionState>,
+) {
+  const retry = useCallback(
+    (id: number) => {
+      const item = items.find((i) => i.id === id);
+      if (!item || item.status !== 'error') return;
+      // A file the server refused through the sync: the queue takes it back from the outbox.
+      dropWaitingFile(item.outboxKey);
+      const { outboxKey: _taken, ...rest } = item;
+      void _taken;
+      const again = { ...rest, status: 'uploading' as const, progress: 0, errorMsg: '', retryCount: item.retryCount + 1 };
+      setItems((prev) => prev.map((i) => (i.id === id ? again : i)));
+      enqueue(again);
+    },
+    [items, enqueue, setItems],
+  );
+
+  const remove = useCallback(
+    (id: number) => {
+      const item = items.find((i) => i.id === id);
+      if (item?.status !== 'error') return;
+      setItems((prev) => prev.filter((i) => i.id !== id));
+      dropWaitingFile(item.outboxKey);
+      cancelSession(sessions, id);
+    },
+    [items, setItems, sessions],
+  );
+
+  return { retry, remove };
+}
+
 /**
- * The upload queue of a file browser: uploads one file at a time (a phone's uplink is the
- * bottleneck; parallel uploads only make each one slower and more likely to time out), plain
- * below 50 MB and by resumable session above, with progress, toasts, retry and remove.
+ * The upload queue of a file browser: uploads one file at a time (useUploadChain), plain below
+ * 50 MB and by resumable session above, with progress, toasts, retry and remove.
  */
 export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions): UploadQueue {
   const toast = useToast();
   const [items, setItems] = useState<UploadItem[]>([]);
   const nextId = useRef(1);
   const sessions = useRef(new Map<number, SessionState>());
-  const chain = useRef<Promise<void>>(Promise.resolve());
-  const pending = useRef(0);
-  const batchSucceeded = useRef(false);
   // The chain outlives renders: it reads the latest issue and callback, not those of its start.
   const latest = useRef({ issue, onUploaded });
   useEffect(() => {
@@ -179,38 +253,15 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
   }, []);
 
   const upload = useCallback(
-    (item: UploadItem): Promise<void> =>
-      uploadOne(item, {
-        sessions: sessions.current,
-        update,
-        toast,
-        succeeded: () => {
-          batchSucceeded.current = true;
-          latest.current.onUploaded();
-        },
-      }),
+    (item: UploadItem) => uploadOne(item, { sessions: sessions.current, update, toast, succeeded: () => latest.current.onUploaded() }),
     [toast, update],
+  );
+  const enqueue = useUploadChain(
+    upload,
+    useCallback(() => latest.current.issue, []),
   );
 
   useSyncedFileEndings(items, setItems, () => latest.current.onUploaded());
-
-  /** Runs an item after those before it; the first of a batch marks the issue 'uploading', the last 'uploaded'. */
-  const enqueue = useCallback(
-    (item: UploadItem) => {
-      const first = pending.current++ === 0;
-      chain.current = chain.current.then(async () => {
-        const { issue: target } = latest.current;
-        if (first && target) await setFilesStatus(target, 'uploading');
-        await upload(item);
-        pending.current -= 1;
-        if (pending.current === 0 && batchSucceeded.current) {
-          batchSucceeded.current = false;
-          if (latest.current.issue) await setFilesStatus(latest.current.issue, 'uploaded');
-        }
-      });
-    },
-    [upload],
-  );
 
   const add = useCallback(
     (files: File[], source: UploadItem['source'] = 'file') => {
@@ -230,36 +281,6 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
     [enqueue, folder],
   );
 
-  const retry = useCallback(
-    (id: number) => {
-      const item = items.find((i) => i.id === id);
-      if (!item || item.status !== 'error') return;
-      // A file the server refused through the sync: the queue takes it back from the outbox.
-      if (item.outboxKey !== undefined)
-        void waitingFiles.remove(item.outboxKey).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
-      const { outboxKey: _taken, ...rest } = item;
-      void _taken;
-      const again = { ...rest, status: 'uploading' as const, progress: 0, errorMsg: '', retryCount: item.retryCount + 1 };
-      setItems((prev) => prev.map((i) => (i.id === id ? again : i)));
-      enqueue(again);
-    },
-    [items, enqueue],
-  );
-
-  const remove = useCallback(
-    (id: number) => {
-      const item = items.find((i) => i.id === id);
-      if (item?.status !== 'error') return;
-      setItems((prev) => prev.filter((i) => i.id !== id));
-      if (item.outboxKey !== undefined)
-        void waitingFiles.remove(item.outboxKey).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
-      // A removed session upload is cancelled, so its part file does not wait 24 h on the server.
-      const url = sessions.current.get(id)?.uploadUrl;
-      sessions.current.delete(id);
-      if (url) filesRequest('DELETE', url, undefined, false).catch((e: unknown) => console.warn('Could not cancel the upload session:', e));
-    },
-    [items],
-  );
-
+  const { retry, remove } = useRetryAndRemove(items, setItems, enqueue, sessions.current);
   return { items, add, retry, remove };
 }

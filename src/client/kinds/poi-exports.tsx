@@ -10,14 +10,17 @@ import { sheetRows, XLSX_TYPE, type PoiExportAnswer, type PoiExportJob, type She
 import type { ListHeaderExtraProps } from '../engine/record-list';
 import { listQuery, type DateRange, type RecordRow } from '../engine/use-record-list';
 import { useTranslation } from 'react-i18next';
+import { choiceLabels, hasChoiceLabels } from '../../shared/choice-labels';
+import { i18n } from '../i18n';
 import { useToast } from '../ui/toast';
 
 /** A kind as the sheet builder takes it. */
 function sheetKind(kind: Kind): SheetKind {
+  // Choices as the screen shows them, in its language (docs/decisions/078).
   const labels: Record<string, Record<string, string>> = {};
   for (const f of kind.fields) {
-    const l = kind.schema.properties[f]?.['x-labels'];
-    if (l !== undefined) labels[f] = l;
+    const prop = kind.schema.properties[f];
+    if (hasChoiceLabels(prop) && prop !== undefined) labels[f] = choiceLabels(prop, i18n.language);
   }
   return {
     fields: kind.fields,

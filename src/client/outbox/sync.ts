@@ -1,4 +1,4 @@
-import { signOutOnUnauthorized } from '../api/client';
+import { pageFetch, signOutOnUnauthorized } from '../api/client';
 import { t } from '../i18n';
 import { storage } from '../lib/storage';
 import { fetchInLanguage, requestLanguage } from '../i18n/request-language';
@@ -34,7 +34,7 @@ export function syncOutbox(): Promise<SyncResult> {
     const owner = storage.username() ?? '';
     try {
       if (!token) return { sent: 0, waiting: await countWaiting(owner) };
-      const result = await withOutboxLock(() => sendOutbox({ token, owner, fetch: fetchInLanguage((input, init) => fetch(input, init)) }));
+      const result = await withOutboxLock(() => sendOutbox({ token, owner, fetch: fetchInLanguage(pageFetch) }));
       if (result.unauthorized) {
         await syncAuth.clear(token);
         signOutOnUnauthorized();

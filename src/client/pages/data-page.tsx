@@ -46,7 +46,7 @@ export function formatBytes(n: number): string {
 
 /**
  * The figure under a tile's count (x-kind.dataPage.tile.detail): km for drives, hours for charges
- * (docs/PRODUCT.md section 10: the charging tile's hours are drivingTime / 60, rounded, as in the original).
+ * (their Total Charge Time summed, decision 078; the original divided the drives' minutes by 60).
  */
 function tileDetail(tile: Tile, day: DayStats | undefined): string | null {
   const detail = tile.page.tile.detail;

@@ -1,22 +1,18 @@
 import { useEffect } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { movedTo } from '../api/app-info';
+import { useMovedTo } from '../api/app-info';
 
 export function NotFoundPage() {
   const { t } = useTranslation();
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
   // An earlier route of a kind (decision 059): the server knows where it went.
+  const here = `${pathname}${search}`;
+  const to = useMovedTo(here);
   useEffect(() => {
-    let current = true;
-    void movedTo(`${pathname}${search}`).then((to) => {
-      if (current && to !== undefined && to !== `${pathname}${search}`) navigate(to, { replace: true });
-    });
-    return () => {
-      current = false;
-    };
-  }, [pathname, search, navigate]);
+    if (to !== undefined && to !== here) navigate(to, { replace: true });
+  }, [to, here, navigate]);
   return (
     <div className="flex flex-column align-items-center justify-content-center text-center p-5" style={{ minHeight: '80vh' }}>
       <div className="text-6xl font-bold text-primary">404</div>

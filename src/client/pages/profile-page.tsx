@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Avatar } from 'primereact/avatar';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
-import { fetchAppVersion } from '../api/app-info';
+import { useAppVersion } from '../api/app-info';
 import { getInfo } from '../api/auth';
 import { useAuth } from '../auth/auth-context';
 import { checkForUpdates, findUpdate, leaveUpdateNote, localWork, resetPhone, takeUpdateNote, type LocalWork } from '../updates/update-check';
@@ -17,27 +17,6 @@ import { discardSessions, runningSessions } from '../sessions/sessions';
 import { PageHeader } from '../ui/page-header';
 import { SignOutDialog } from '../ui/sign-out-dialog';
 import { useToast } from '../ui/toast';
-
-const UNKNOWN = 'unknown';
-
-/** The version to show: loaded once, unknown ('未知' on a Chinese screen; a console message) when it cannot be read. */
-export function useAppVersion(): string | null {
-  const [version, setVersion] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    fetchAppVersion().then(
-      (v) => live && setVersion(v),
-      (e: unknown) => {
-        console.warn('Could not read the app version from /manifest.json:', e);
-        if (live) setVersion(UNKNOWN);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return version;
-}
 
 /** A row of Settings; one with nothing behind it yet says so, with no arrow that would promise a tap (docs/decisions/065). */
 function SettingsRow({ icon, label, children }: { icon: string; label: string; children?: ReactNode }) {
@@ -88,7 +67,7 @@ function ResetDialog({ work, onCancel, onConfirm }: { work: LocalWork; onCancel:
  * or no server (nothing is dropped: the app must keep working offline). Back from the reload of
  * an update, the page says what it did.
  */
-function useUpdateCheck(version: string | null): { updating: boolean; update: () => Promise<void> } {
+function useUpdateCheck(version: string | null | undefined): { updating: boolean; update: () => Promise<void> } {
   const { t } = useTranslation();
   const toast = useToast();
   const [updating, setUpdating] = useState(false);
@@ -214,7 +193,7 @@ export function ProfilePage() {
         <LanguageSwitch />
         <SettingsRow icon="pi pi-info-circle" label={t('profile.version')}>
           <span className="text-600" data-testid="app-version">
-            {version === null ? '…' : version === UNKNOWN ? t('common.unknown') : `v${version}`}
+            {version === undefined ? '…' : version === null ? t('common.unknown') : `v${version}`}
           </span>
         </SettingsRow>
         <div className="flex gap-2 pt-3">

@@ -1,4 +1,4 @@
-import { Component, lazy, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
+import { Component, Fragment, lazy, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { t } from '../i18n';
 
 /**
@@ -79,7 +79,8 @@ export class ScreenErrorBoundary extends Component<Props, { error: Error | null;
 
   override render(): ReactNode {
     const { error, attempt } = this.state;
-    if (!error) return <ScreenAttempt key={attempt}>{this.props.children}</ScreenAttempt>;
+    // Keyed by the attempt: trying again mounts the screen anew.
+    if (!error) return <Fragment key={attempt}>{this.props.children}</Fragment>;
     return (
       <div className="empty-state" role="alert">
         <i className="pi pi-exclamation-triangle text-4xl text-400" aria-hidden="true" />
@@ -91,9 +92,4 @@ export class ScreenErrorBoundary extends Component<Props, { error: Error | null;
       </div>
     );
   }
-}
-
-/** Keyed by the attempt: trying again mounts the screen anew. */
-function ScreenAttempt({ children }: { children: ReactNode }) {
-  return <>{children}</>;
 }

@@ -1,3 +1,5 @@
+import { fetchAppVersion, fetchText } from '../api/app-info';
+
 /** What the update check touches, so a test can watch the exact order. */
 export interface UpdateEnvironment {
   clearStorage(): void;
@@ -90,11 +92,7 @@ export interface UpdateProbe {
 }
 
 export const browserProbe: UpdateProbe = {
-  async fetchText(url) {
-    const res = await fetch(url, { cache: 'no-store', headers: { accept: url.endsWith('.json') ? 'application/json' : 'text/html' } });
-    if (!res.ok) throw new Error(`GET ${url} answered HTTP ${res.status}`);
-    return res.text();
-  },
+  fetchText,
   runningEntry: () => document.querySelector('script[type="module"][src]')?.getAttribute('src') ?? null,
 };
 
@@ -116,13 +114,8 @@ export async function findUpdate(probe: UpdateProbe = browserProbe, now: number 
   } catch {
     return { status: 'offline' };
   }
-  let version: string | null = null;
-  try {
-    const manifest = JSON.parse(await probe.fetchText('/manifest.json')) as { version?: unknown };
-    if (typeof manifest.version === 'string' && manifest.version !== '') version = manifest.version;
-  } catch {
-    // The version is only said; the page decides.
-  }
+  // The version is only said; the page decides.
+  const version = await fetchAppVersion((url) => probe.fetchText(url)).catch(() => null);
   const served = entryScript(html);
   const running = probe.runningEntry();
   if (served === null || running === null || !served.includes('/assets/')) return { status: 'unknown', version };

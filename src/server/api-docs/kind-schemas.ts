@@ -27,7 +27,7 @@ function apiProperty(prop: KindProperty, forInput: boolean): Record<string, unkn
     out['description'] = [
       out['description'],
       `Labels: ${Object.entries(labels)
-        .map(([v, l]) => `${v} = ${l}`)
+        .map(([v, l]) => `${v} = ${typeof l === 'string' ? l : Object.values(l).join(' / ')}`)
         .join('; ')}.`,
     ]
       .filter(Boolean)

@@ -2,7 +2,7 @@ import * as XLSX from 'xlsx';
 import type { Kind, KindProperty } from '../../shared/kind-types.js';
 import type { RecordData } from '../records/validation.js';
 import { excelDateCell, type ExcelDateCell } from '../../shared/excel-dates.js';
-import { labelOf } from '../../shared/schema-evolution.js';
+import { choiceLabel } from '../../shared/choice-labels.js';
 import { asList, isMultiSelect } from '../../shared/field-vocabulary.js';
 
 /** Data rows one Excel sheet can hold (1,048,576 rows minus the header). */
@@ -80,9 +80,7 @@ export class SheetBuilder {
       return choice(prop, value);
     };
     const choice = (prop: KindProperty | undefined, value: unknown): unknown => {
-      const zh = language === 'zh' ? prop?.['x-i18n']?.zh?.labels?.[String(value)] : undefined;
-      if (zh !== undefined) return zh;
-      return prop?.['x-labels'] === undefined ? value : labelOf(prop, value);
+      return choiceLabel(prop, value, language === 'zh' ? 'zh' : 'en') ?? value;
     };
     const cells = records.map((record) => this.kind.exportFields.map((field, i) => cell(shown(record[field], i), formats[i])));
     // SheetJS takes plain values per row; date cells are put in place afterwards with their format.

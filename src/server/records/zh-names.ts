@@ -1,4 +1,5 @@
 import type { Kind } from '../../shared/kind-types.js';
+import { choiceLabel } from '../../shared/choice-labels.js';
 
 // The Chinese names of a kind and its fields for the server's refusals (docs/decisions/045), from
 // the same schema texts the app and the Excel sheets show: x-kind.i18n.zh and each property's
@@ -17,7 +18,7 @@ export function zhFieldTitle(kind: Kind, field: string): string {
   return prop?.['x-i18n']?.zh?.title ?? prop?.title ?? field;
 }
 
-/** A value of a field of choices as the Chinese screen shows it (x-i18n.zh.labels), else as it is. */
+/** A value of a field of choices as the Chinese screen shows it (its label in Chinese), else as it is. */
 export function zhChoice(kind: Kind, field: string, value: unknown): string {
-  return kind.schema.properties[field]?.['x-i18n']?.zh?.labels?.[String(value)] ?? String(value);
+  return choiceLabel(kind.schema.properties[field], value, 'zh') ?? String(value);
 }

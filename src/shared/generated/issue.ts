@@ -47,7 +47,7 @@ export interface IssueRecord {
   /**
    * Severity
    */
-  issueSeverity?: string;
+  issueSeverity?: 'A' | 'B' | 'C';
   /**
    * Source
    */
@@ -55,7 +55,19 @@ export interface IssueRecord {
   /**
    * Category
    */
-  issueCategory?: string;
+  issueCategory?:
+    | 'Brakes'
+    | 'Body'
+    | 'Noise'
+    | 'Chassis'
+    | 'Powertrain'
+    | 'Battery and charging'
+    | 'Electrical'
+    | 'Infotainment'
+    | 'ADAS'
+    | 'Climate'
+    | 'Software'
+    | 'Other';
   /**
    * Tester
    */

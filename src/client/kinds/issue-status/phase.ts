@@ -1,5 +1,5 @@
 import { t } from '../../i18n';
-import type { AiStatus } from './ai-api';
+import type { AiStatus } from '../../api/analysis';
 import type { AnalysisValues, Tone } from './rules';
 import { workerReasonText } from './stored-values';
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import type { DetailSectionProps } from '../../engine/record-detail';
-import type { SubmitMode } from './ai-api';
+import type { SubmitMode } from '../../api/analysis';
 import { ReportDialog } from './report-dialog';
 import { Indicator, PhaseLine } from './indicator';
 import { analysisPhase } from './phase';

@@ -1,7 +1,7 @@
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import { useTranslation } from 'react-i18next';
-import type { SubmitMode } from './ai-api';
+import type { SubmitMode } from '../../api/analysis';
 
 const TEXTS = {
   '': { header: 'ai.submit', text: 'ai.submitText', confirm: 'ai.submitConfirm' },

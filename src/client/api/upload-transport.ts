@@ -1,6 +1,6 @@
-import { apiHeaders, signOutOnUnauthorized } from '../api/client';
-import { exchange, parseBody, OFFLINE_MESSAGE, type Exchange } from '../api/answer';
-import { FILES_BASE, REQUEST_TIMEOUT_MS } from '../api/config';
+import { apiHeaders, pageFetch, signOutOnUnauthorized } from './client';
+import { exchange, parseBody, OFFLINE_MESSAGE, type Exchange } from './answer';
+import { FILES_BASE, REQUEST_TIMEOUT_MS } from './config';
 import {
   PLAIN_UPLOAD_LIMIT,
   UploadFailure,
@@ -9,7 +9,7 @@ import {
   type OnProgress,
   type SessionState,
   type WireRequest,
-} from '../api/upload-protocol';
+} from './upload-protocol';
 
 // The protocol itself (plain POST, upload sessions) is api/upload-protocol.ts, shared with the
 // outbox's sync; this is the page's wire for it: XMLHttpRequest where a body is sent (fetch has no
@@ -55,7 +55,7 @@ function pageWire(request: WireRequest): Promise<Exchange> {
     headers = { ...signIn, ...request.headers };
   }
   if (request.body instanceof FormData || request.body instanceof Blob) return xhrSend(request.method, request.url, request.body, headers, request.onSent);
-  return exchange((input, init) => fetch(input, init), request.method, request.url, {
+  return exchange(pageFetch, request.method, request.url, {
     headers,
     ...(request.body !== undefined ? { body: request.body } : {}),
     ...(request.timeout ? { timeoutMs: REQUEST_TIMEOUT_MS } : {}),

@@ -1,0 +1,55 @@
+import useSWR, { unstable_serialize, useSWRConfig } from 'swr';
+import { apiRequest, READ_OPTIONS, type Envelope } from './client';
+
+/** An issue's analysis as GET /vtp/issueRecord/aiStatus answers it (docs/decisions/020). */
+export interface AiStatus {
+  id: number;
+  issueStatus?: string | null;
+  videoAnalysisStatus: string | null;
+  videoDesensitizationStatus: string | null;
+  state: 'queued' | 'claimed' | 'done' | 'failed' | null;
+  error: string | null;
+  remark: string | null;
+  updatedAt: string | null;
+  history: { finishedAt: string; report: string | null; error: string | null }[];
+}
+
+/** '' for the first submit, 'AI_RETRY' for a resubmit (docs/services/records.md). */
+export type SubmitMode = '' | 'AI_RETRY';
+
+/** The issue screen's submit-to-AI call; its path is ours (docs/decisions/020). */
+export async function submitToAi(apiPath: string, id: unknown, mode: SubmitMode): Promise<AiStatus> {
+  const res = await apiRequest<Envelope<AiStatus>>('POST', `${apiPath}/aiSubmit`, { body: { id, mode } });
+  return res.data;
+}
+
+/** GET aiStatus: the record's analysis job, as the worker left it. */
+export async function fetchAiStatus(apiPath: string, id: unknown): Promise<AiStatus> {
+  const res = await apiRequest<Envelope<AiStatus>>('GET', `${apiPath}/aiStatus`, { query: { id: String(id) } });
+  return res.data;
+}
+
+/** A job a worker has yet to finish: the strip keeps polling while it is. */
+export const isRunning = (s: Pick<AiStatus, 'state'> | null | undefined): boolean => s?.state === 'queued' || s?.state === 'claimed';
+
+/** How often a job that is waiting or running is asked about (SPEC has blue -> yellow -> green without reloading). */
+export const POLL_MS = 3000;
+
+/**
+ * A record's analysis through SWR (keyed ['analysis', path/id]): fetched only when asked (`mutate()`, or a
+ * status written in by `mutate(status)`), then every POLL_MS while `poll` holds of the latest
+ * answer, never while the page is hidden (SWR's refreshWhenHidden). A failed poll is tried again
+ * at the next tick and the last answer stays.
+ */
+export function useAnalysisStatus(apiPath: string, id: unknown, poll: (latest: AiStatus | undefined) => boolean) {
+  const key = id === undefined || id === null ? null : ['analysis', `${apiPath}/${String(id)}`];
+  // The latest answer, read first: whether to poll is decided on it (SWR rearms its timer when the interval changes).
+  const { cache } = useSWRConfig();
+  const latest = key === null ? undefined : (cache.get(unstable_serialize(key))?.data as AiStatus | undefined);
+  return useSWR(key, () => fetchAiStatus(apiPath, id), {
+    ...READ_OPTIONS,
+    revalidateOnMount: false,
+    refreshInterval: poll(latest) ? POLL_MS : 0,
+    onError: (e: unknown) => console.warn('Reading the AI analysis failed:', e),
+  });
+}

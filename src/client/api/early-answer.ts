@@ -1,0 +1,64 @@
+// A record's answer asked for by the boot script, with the app's code rather than after it (issue
+// 44, item 7; decision 078): a record screen opened from its address waits for its code (the app
+// chunk, the page chunk, the first render) and, before this, only then asked for its data. Here
+// the entry asks at once, and the API client takes the answer when the screen asks for the same
+// record. Tiny and free of imports from the app: it runs in the entry, before the first paint.
+
+import { API_BASE, CLIENT_ID } from './config';
+import { KEYS } from '../lib/storage';
+
+interface Early {
+  url: string;
+  at: number;
+  answer: Promise<Response>;
+}
+
+let early: Early | undefined;
+
+/** An answer older than this is not taken: the screen asks anew. */
+const FRESH_MS = 10_000;
+
+/** The API path of the record a path shows ('/data/issue/5' -> '/vtp/issueRecord/5'), else undefined. */
+export function recordApiOf(pathname: string): string | undefined {
+  const m = /^\/data\/([^/]+)\/(\d+)\/?$/.exec(pathname);
+  if (!m) return undefined;
+  const apis = typeof __RECORD_APIS__ === 'object' ? __RECORD_APIS__ : {};
+  const apiPath = apis[`/data/${m[1] ?? ''}`];
+  return apiPath === undefined ? undefined : `${apiPath}/${m[2] ?? ''}`;
+}
+
+/** Asks for the record the page at `pathname` shows, when it shows one and someone is signed in. */
+export function askEarly(pathname: string): void {
+  const path = recordApiOf(pathname);
+  if (path === undefined) return;
+  let token: string | null;
+  try {
+    token = window.localStorage.getItem(KEYS.accessToken);
+  } catch {
+    return;
+  }
+  if (!token) return;
+  const url = `${API_BASE}${path}`;
+  const headers: Record<string, string> = { clientid: CLIENT_ID, accept: 'application/json', authorization: `Bearer ${token}` };
+  if (typeof __SCHEMAS_VERSION__ === 'string' && __SCHEMAS_VERSION__ !== '') headers['x-schemas-version'] = __SCHEMAS_VERSION__;
+  const answer = fetch(url, { headers });
+  // Unhandled until taken: a failure is the screen's to meet when it asks itself.
+  answer.catch(() => undefined);
+  early = { url, at: Date.now(), answer };
+}
+
+/**
+ * The API client's fetch of a GET: the early answer for the same address when there is one, fresh
+ * and a success (taken once), else `send()`. A refusal or a failure is asked again by `send()`,
+ * so that it is met with this request's own headers (its language) and timeout.
+ */
+export function earlyOr(method: string, url: string, send: () => Promise<Response>): Promise<Response> {
+  const e = early;
+  if (e === undefined || method !== 'GET' || e.url !== url) return send();
+  early = undefined;
+  if (Date.now() - e.at > FRESH_MS) return send();
+  return e.answer.then(
+    (r) => (r.ok ? r : send()),
+    () => send(),
+  );
+}

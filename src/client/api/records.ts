@@ -1,0 +1,115 @@
+import useSWR, { mutate } from 'swr';
+import { apiRequest, READ_OPTIONS, type Envelope, type ListEnvelope, type Query } from './client';
+import { dataOf } from './answer';
+import { withOfflineCopy } from './offline-cache';
+import { statsKeys } from './stats';
+import type { FieldWarning } from '../../shared/schema-evolution';
+
+/** A record's values as the server and the screens know them. */
+type Values = Record<string, unknown>;
+
+/**
+ * The SWR keys of the records family: lists by their kind's API path and query, a record by its
+ * kind's path and id, so that a write can say which cached answers it makes stale.
+ */
+export const recordKeys = {
+  list: (apiPath: string, query: unknown): [string, string] => [apiPath, JSON.stringify(query)],
+  /** One record's server copy; a write of its kind does not make it stale, its own save replaces it. */
+  record: (apiPath: string, id: string): [string, string] => ['record', `${apiPath}/${id}`],
+} as const;
+
+/**
+ * After a record of a kind is created, changed or deleted: every cached list of that kind and
+ * every cached count are revalidated (shown lists refetch now, others when next shown), so going
+ * back to a list or the Data page never shows the state from before the save.
+ */
+export function invalidateKind(apiPath: string): Promise<unknown> {
+  return mutate((key) => (Array.isArray(key) && key[0] === apiPath) || statsKeys.isStats(key));
+}
+
+/** GET a page of a kind's list; without coverage the phone's copy of that page (api/offline-cache.ts), marked as such. */
+export function fetchListPage<Row>(apiPath: string, query: Query): Promise<{ body: ListEnvelope<Row>; offlineSince?: number }> {
+  return withOfflineCopy(`list:${apiPath}:${JSON.stringify(query)}`, () => apiRequest<ListEnvelope<Row>>('GET', `${apiPath}/list`, { query }));
+}
+
+/** A page of a kind's list through SWR (a failure said once, not retried: READ_OPTIONS). */
+export function useListPage<Row>(apiPath: string, query: Query) {
+  return useSWR(recordKeys.list(apiPath, query), () => fetchListPage<Row>(apiPath, query), READ_OPTIONS);
+}
+
+/**
+ * The server's copy of a record: null when it has none; offlineSince when read from the phone's
+ * copy for want of coverage; the server's warnings about it (the values it keeps and does not show).
+ */
+export interface ServerCopy {
+  record: Values | null;
+  offlineSince?: number;
+  warnings?: FieldWarning[];
+}
+
+/** GET the record; without coverage the copy of it this phone last saw (api/offline-cache.ts), marked as such. */
+export async function fetchServerCopy(apiPath: string, id: string): Promise<ServerCopy> {
+  const { body, offlineSince } = await withOfflineCopy(`record:${apiPath}/${id}`, () =>
+    apiRequest<Envelope<Values | null> | Values>('GET', `${apiPath}/${encodeURIComponent(id)}`),
+  );
+  // The original backend sometimes answers the bare record.
+  const record = dataOf(body) as Values | null;
+  if (record && offlineSince === undefined) rememberRecord(apiPath, id, record);
+  const warnings = body && typeof body === 'object' && 'data' in body ? (body as { warnings?: FieldWarning[] }).warnings : undefined;
+  return { record, ...(offlineSince !== undefined ? { offlineSince } : {}), ...(warnings !== undefined ? { warnings } : {}) };
+}
+
+/**
+ * A record's server copy through SWR, read with the lists' options. One opened before in this
+ * visit (rememberRecord) is the fallback shown at once while it is fetched again; `id` null
+ * fetches nothing (a new record, one waiting on the phone).
+ */
+export function useServerCopy(apiPath: string, id: string | null, remembered: Values | undefined) {
+  const swr = useSWR<ServerCopy>(id === null ? null : recordKeys.record(apiPath, id), () => fetchServerCopy(apiPath, id as string), {
+    ...READ_OPTIONS,
+    ...(remembered ? { fallbackData: { record: remembered } } : {}),
+  });
+  return { data: swr.data, error: swr.error as unknown, mutate: swr.mutate };
+}
+
+/** POST a new record, with its Idempotency-Key when it has one (the original backend answers the id beside data). */
+export function createRecord(apiPath: string, values: Values, idempotencyKey?: string) {
+  return apiRequest<Envelope<Values & { id?: number }> & { id?: number }>('POST', apiPath, {
+    body: values,
+    ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}),
+  });
+}
+
+/** PUT changes of a record: the server merges them into the stored one and answers the result. */
+export function updateRecord(apiPath: string, changes: Values) {
+  return apiRequest<Envelope<Values | null>>('PUT', apiPath, { body: changes });
+}
+
+/**
+ * Records opened in this visit, by kind and id, so that going back to one shows it at once while
+ * it is fetched again (the fetch then replaces it, unless the form is being edited). In memory
+ * only, the 50 most recent; the offline copies of api/offline-cache.ts are what survives a reload.
+ */
+const recentRecords = new Map<string, Record<string, unknown>>();
+const RECENT_RECORDS = 50;
+
+export function rememberRecord(apiPath: string, id: string, record: Record<string, unknown>): void {
+  const key = `${apiPath}/${id}`;
+  recentRecords.delete(key);
+  recentRecords.set(key, record);
+  if (recentRecords.size > RECENT_RECORDS) recentRecords.delete(recentRecords.keys().next().value as string);
+}
+
+export function rememberedRecord(apiPath: string, id: string): Record<string, unknown> | undefined {
+  return recentRecords.get(`${apiPath}/${id}`);
+}
+
+/**
+ * Forgets every remembered record (sign-out: the next user of the phone must not see them), and
+ * every answer SWR keeps in memory (records, lists, counts): none is shown to the next user while
+ * their own is fetched.
+ */
+export function forgetRecords(): void {
+  recentRecords.clear();
+  void mutate(() => true, undefined, { revalidate: false });
+}
