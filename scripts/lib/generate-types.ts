@@ -33,7 +33,7 @@ export async function generateTypes(schemasDir: string): Promise<Map<string, str
       format: true,
       style: { singleQuote: true, printWidth: 120 },
     });
-    files.set(`${kind.name}.ts`, ts);
+    files.set(`${kind.name}.d.ts`, ts);
     index.push(`import type { ${typeName(kind.name)} } from './${kind.name}.js';`);
   }
   index.push('', `export type { ${[...registry.keys()].map(typeName).join(', ')} };`, '');
@@ -41,6 +41,6 @@ export async function generateTypes(schemasDir: string): Promise<Map<string, str
   index.push('export interface KindRecords {');
   for (const name of registry.keys()) index.push(`  ${name}: ${typeName(name)};`);
   index.push('}', '');
-  files.set('index.ts', index.join('\n'));
+  files.set('index.d.ts', index.join('\n'));
   return files;
 }

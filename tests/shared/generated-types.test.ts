@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { generateTypes } from '../../scripts/lib/generate-types.js';
 import { ROOT } from '../helpers/server.js';
@@ -22,5 +23,24 @@ describe('generated types', () => {
     for (const name of fs.readdirSync(path.join(ROOT, 'src/shared/generated'))) {
       expect(fs.readFileSync(path.join(ROOT, 'src/shared/generated', name), 'utf8')).toMatch(/^\/\* GENERATED - do not edit\./);
     }
+  });
+
+  it("are declarations TypeScript accepts (the projects' own checks skip declarations)", () => {
+    const dir = path.join(ROOT, 'src/shared/generated');
+    const files = fs.readdirSync(dir).map((name) => path.join(dir, name));
+    expect(files.every((file) => file.endsWith('.d.ts'))).toBe(true);
+    const program = ts.createProgram(files, {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+      types: [],
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    });
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(problems).toEqual([]);
+    // Each kind's record type is reached from the index.
+    const index = program.getSourceFile(path.join(dir, 'index.d.ts'));
+    expect(index?.text).toMatch(/export interface KindRecords/);
   });
 });
