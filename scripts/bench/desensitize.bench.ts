@@ -25,6 +25,24 @@ const load = () =>
     .map((l) => l.toFixed(1))
     .join('/');
 
+interface Run {
+  frames: number;
+  seconds: number;
+  cpu: number;
+  main: number;
+  ffmpeg: number;
+  stages: Record<string, number>;
+  peak: number;
+  sessions: number;
+}
+
+/** CPU s per s of video of the main thread, the search threads (the rest of the process) and ffmpeg; and each stage's s per s of video. */
+function breakdown(r: Run): string {
+  const per = (s: number) => (s / SECONDS).toFixed(2);
+  const stages = Object.entries(r.stages).map(([k, ms]) => `${k} ${per(ms / 1000)}`);
+  return `CPU s per s of video: main thread ${per(r.main)}, search threads ${per(r.cpu - r.main - r.ffmpeg)}, ffmpeg ${per(r.ffmpeg)}; stages (s per s of video): ${stages.join(', ')}`;
+}
+
 export async function run(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-desens-'));
   const runner = path.join(import.meta.dirname, 'desensitize-run.ts');
@@ -42,11 +60,12 @@ export async function run(): Promise<void> {
         const before = load();
         const cpus = Array.from({ length: cores }, (_, i) => i).join(',');
         const out = execFileSync('taskset', ['-c', cpus, tsx, runner, input, path.join(dir, `des-${w}-${cores}.mp4`)], { encoding: 'utf8' });
-        const r = JSON.parse(out.trim().split('\n').at(-1)!) as { frames: number; seconds: number; cpu: number; peak: number; sessions: number };
+        const r = JSON.parse(out.trim().split('\n').at(-1)!) as Run;
         console.log(
           `  ${cores} core(s), ${r.sessions} face session(s): ${r.frames} frames in ${r.seconds.toFixed(1)} s = ${(r.frames / r.seconds).toFixed(1)} fps; ` +
             `${(r.cpu / SECONDS).toFixed(2)} CPU s per s of video; peak memory ${(r.peak / 2 ** 30).toFixed(2)} GiB; load ${before} before, ${load()} after`,
         );
+        console.log(`    ${breakdown(r)}`);
       }
     }
     console.log(

@@ -132,6 +132,25 @@ export class Tracks {
     this.last = at;
   }
 
+  /**
+   * Where each open track whose last box `which` selects is expected at frame `at` (its last place
+   * moved at its last speed), with room on each side for how far it may be from there, at most
+   * `side` px wide and high: regions worth searching again where a whole-frame search may miss it.
+   */
+  expected(at: number, which: (b: Box) => boolean, side: number): Box[] {
+    return this.tracks
+      .filter((t) => t.misses <= this.patience && t.points.at(-1)!.at < at && which(t.points.at(-1)!.box))
+      .map((t) => {
+        const p = t.points.at(-1)!;
+        const [cx, cy] = centre(moved(p.box, velocity(t), at - p.at, this.width, this.height));
+        const half = Math.min(side / 2, Math.max(p.box.width, p.box.height) / 2 + reach(t, at - p.at));
+        const x = Math.max(0, Math.round(cx - half)),
+          y = Math.max(0, Math.round(cy - half));
+        return { kind: t.kind, x, y, width: Math.min(this.width, Math.round(cx + half)) - x, height: Math.min(this.height, Math.round(cy + half)) - y };
+      })
+      .filter((b) => b.width > 0 && b.height > 0);
+  }
+
   /** Frames up to this one have every box they will get (later searches can only add to later frames). */
   settled(): number {
     return this.last - this.every * this.lookEvery * (this.patience + 1);
