@@ -31,6 +31,12 @@ const FACE_MARGIN = 0.35;
 const PLATE_MARGIN = 0.1;
 /** The plate locator's scales in video: all but the 2x one, which costs as much as the rest together. */
 const VIDEO_PLATE_SCALES = SCALES.filter((s) => s <= 1);
+/**
+ * Faces and plates missed by up to this many searches that looked for them and found again are
+ * covered through the gap: frames are held back as long as for the vehicle bands (two vehicle
+ * searches, 50 frames at 25 fps), so this costs no memory more than they do.
+ */
+const PATIENCE = 4;
 /** Around each small face followed, this thread searches again at this scale a region of at most REGION px a side, at every search that did not find it. */
 const REGION_SCALE = 2;
 const REGION = 192;
@@ -153,7 +159,7 @@ class Follow {
     private readonly height: number,
     private readonly out: NodeJS.WritableStream,
   ) {
-    this.found = new Tracks(every, width, height, FINE_EVERY);
+    this.found = new Tracks(every, width, height, FINE_EVERY, PATIENCE);
     this.bands = new Tracks(every * VEHICLES_EVERY, width, height, 1, 1);
   }
 
