@@ -11,8 +11,12 @@ import type { Box } from './detector.js';
 
 /** A held box grows on each side by this share of its size (and at least 1 px) a frame. */
 const GROWTH = 0.03;
-/** A thing found again within this many searches (by default) after a miss is the same thing, covered through the gap. */
-export const PATIENCE = 2;
+/**
+ * A thing found again within this many searches (by default) after a miss is the same thing, covered
+ * through the gap. Frames wait for it: video holds them for its vehicle bands as long anyway (two
+ * vehicle searches, 50 frames at 25 fps; decision 077).
+ */
+export const PATIENCE = 4;
 /** Between two places, a box is taken this much larger (share of its size) on each side, and by this share of the way between them, for movement that is not straight. */
 const SLACK = 0.05;
 const BEND = 0.05;

@@ -31,17 +31,11 @@ const FACE_MARGIN = 0.35;
 const PLATE_MARGIN = 0.1;
 /** The plate locator's scales in video: all but the 2x one, which costs as much as the rest together. */
 const VIDEO_PLATE_SCALES = SCALES.filter((s) => s <= 1);
-/**
- * Faces and plates missed by up to this many searches that looked for them and found again are
- * covered through the gap: frames are held back as long as for the vehicle bands (two vehicle
- * searches, 50 frames at 25 fps), so this costs no memory more than they do.
- */
-const PATIENCE = 4;
 /** Around each small face followed, this thread searches again at this scale a region of at most REGION px a side, at every search that did not find it. */
 const REGION_SCALE = 2;
 const REGION = 192;
 /** The fine scale's strips overlap by this many px (of the frame): twice the largest face it is there for. */
-const STRIP_OVERLAP = 2 * SMALL_FACE;
+export const STRIP_OVERLAP = 2 * SMALL_FACE;
 
 export interface VideoResult {
   frames: number;
@@ -61,11 +55,12 @@ interface Search {
   plates: Promise<{ plates: Box[]; bands?: Box[] }>;
 }
 
-/** Frame rows cut into `n` bands (one per search thread) that overlap by STRIP_OVERLAP px, so that a face the fine scale looks for lies whole inside one. */
+/** Frame rows cut into `n` bands (one per search thread; fewer where each would be under twice the overlap) that overlap by STRIP_OVERLAP px (to a pixel), so that a face the fine scale looks for lies whole inside one. */
 export function strips(width: number, height: number, n: number): Rect[] {
+  n = Math.max(1, Math.min(n, Math.floor(height / (2 * STRIP_OVERLAP))));
   const h = Math.min(height, Math.ceil((height + (n - 1) * STRIP_OVERLAP) / n));
   const step = n > 1 ? (height - h) / (n - 1) : 0;
-  return Array.from({ length: Math.max(1, n) }, (_, i) => ({ x: 0, y: Math.round(i * step), width, height: h }));
+  return Array.from({ length: n }, (_, i) => ({ x: 0, y: Math.round(i * step), width, height: h }));
 }
 
 /** Faces in an rgb24 frame: BlazeFace on the whole frame at each of FACE_SCALES, and at FINE_SCALE on one strip a thread if `fine`, side by side on the threads. */
@@ -159,7 +154,7 @@ class Follow {
     private readonly height: number,
     private readonly out: NodeJS.WritableStream,
   ) {
-    this.found = new Tracks(every, width, height, FINE_EVERY, PATIENCE);
+    this.found = new Tracks(every, width, height, FINE_EVERY);
     this.bands = new Tracks(every * VEHICLES_EVERY, width, height, 1, 1);
   }
 
