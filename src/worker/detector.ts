@@ -1,9 +1,10 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { insideShare, type Rect } from './boxes.js';
+import { CASCADES, loadCv, plateRows, type Cv } from './cv.js';
 import { FaceDnn, type Passes } from './face-dnn.js';
-import { findPlateGrounds, findPlates, rowOf } from './plates.js';
+import { rowOf } from './plates.js';
 import { ObjectDnn, VEHICLE_CLASSES, VEHICLE_CONFIDENCE, plateBand, type Thing } from './vehicles.js';
+
+export { CASCADE_DIR, loadCv } from './cv.js';
 
 // Faces by SSD MobileNet v1 (face-dnn.ts, docs/decisions/035-face-detector.md) and OpenCV's Haar
 // face cascade; licence plates by rows of characters (plates.ts) and, for each vehicle found by
@@ -16,12 +17,6 @@ import { ObjectDnn, VEHICLE_CLASSES, VEHICLE_CONFIDENCE, plateBand, type Thing }
 export const COVER_CONFIDENCE = 0.25;
 /** Before a frame is sent to the AI model, the DNN looks again at this lower threshold. */
 export const CHECK_CONFIDENCE = 0.1;
-
-export const CASCADE_DIR = process.env.OPENCV_CASCADE_DIR ?? '/usr/share/opencv4/haarcascades';
-const CASCADES = {
-  face: 'haarcascade_frontalface_default.xml',
-  plate: 'haarcascade_russian_plate_number.xml',
-} as const;
 
 /** A plate row of the second check lying this share or more inside pixelation already there is the mosaic's, not a plate. */
 export const PIXELATED_SHARE = 0.7;
@@ -60,34 +55,6 @@ export interface Box {
   width: number;
   height: number;
   kind: keyof typeof CASCADES | 'band';
-}
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Cv = any;
-let loading: Promise<Cv> | undefined;
-
-export function loadCv(): Promise<Cv> {
-  loading ??= new Promise<Cv>((resolve, reject) => {
-    const cv = createRequire(import.meta.url)('@techstark/opencv-js') as Cv;
-    // The Emscripten module is a thenable that resolves to itself: awaiting it loops forever,
-    // so its `then` goes before it is handed out.
-    const done = (): void => {
-      delete cv.then;
-      try {
-        for (const file of Object.values(CASCADES)) {
-          const full = `${CASCADE_DIR}/${file}`;
-          if (!fs.existsSync(full)) throw new Error(`${full} is missing: apt-get install -y opencv-data (or set OPENCV_CASCADE_DIR)`);
-          cv.FS_createDataFile('/', file, fs.readFileSync(full), true, false, false);
-        }
-        resolve(cv);
-      } catch (e) {
-        reject(e as Error);
-      }
-    };
-    if (cv.Mat) done();
-    else cv.onRuntimeInitialized = done;
-  });
-  return loading;
 }
 
 /** The detectors of faces and plates in rgb24 frames. */
@@ -141,39 +108,7 @@ export class Detector {
    * that cannot be located is covered where plates sit).
    */
   plates(rgb: Buffer, width: number, height: number, vehicles: Rect[] = [], sensitive = false, scales?: number[], grounds = true): Box[] {
-    const cv = this.cv;
-    const src = cv.matFromArray(height, width, cv.CV_8UC3, rgb);
-    const gray = new cv.Mat();
-    cv.cvtColor(src, gray, cv.COLOR_RGB2GRAY);
-    let found: Rect[];
-    try {
-      found = findPlates(cv, gray, scales, sensitive);
-      if (grounds) found.push(...findPlateGrounds(cv, src));
-    } finally {
-      gray.delete();
-      src.delete();
-    }
-    const boxes: Box[] = found.map((r) => ({ kind: 'plate', ...r }));
-    for (const v of vehicles) {
-      const band = plateBand(v);
-      // A plate of this vehicle would be about 6 % of its width high (a 520 mm plate on a 1.75 m car,
-      // 4.7 times as wide as high); where that is under 26 px, the locator's least sure sizes, or
-      // no row of characters of a plausible size lies in the band, the band is covered.
-      const expected = v.width * 0.064;
-      const located = expected >= 26 ? found.filter((p) => insideShare(p, band) > 0.8 && p.height > expected * 0.5 && p.height < expected * 3) : [];
-      if (located.length === 0) boxes.push({ kind: 'band', ...band });
-      // A located row may be part of the plate (its letters, not its digits; the lower line of a
-      // two-line or US-style plate): the plate's full expected size is covered around it, as wide as
-      // a European plate and as high as one half as high as wide.
-      for (const p of located) {
-        const w = Math.max(p.width, expected * 5.5),
-          h = Math.max(p.height, expected * 2.5);
-        const x = Math.max(0, Math.round(p.x + p.width / 2 - w / 2)),
-          y = Math.max(0, Math.round(p.y + p.height / 2 - h / 2));
-        boxes.push({ kind: 'plate', x, y, width: Math.min(width - x, Math.round(w)), height: Math.min(height - y, Math.round(h)) });
-      }
-    }
-    return boxes;
+    return platesAndBands(plateRows(this.cv, rgb, width, height, scales, sensitive, grounds), vehicles, width, height);
   }
 
   /**
@@ -232,4 +167,33 @@ export class Detector {
     equalised.delete();
     return boxes;
   }
+}
+
+/**
+ * The locator's candidates `found` as plates, and for each vehicle given whose plate band holds no
+ * candidate of a plausible size, that band (fail closed: a vehicle's plate that cannot be located is
+ * covered where plates sit).
+ */
+export function platesAndBands(found: Rect[], vehicles: Rect[], width: number, height: number): Box[] {
+  const boxes: Box[] = found.map((r) => ({ kind: 'plate', ...r }));
+  for (const v of vehicles) {
+    const band = plateBand(v);
+    // A plate of this vehicle would be about 6 % of its width high (a 520 mm plate on a 1.75 m car,
+    // 4.7 times as wide as high); where that is under 26 px, the locator's least sure sizes, or
+    // no row of characters of a plausible size lies in the band, the band is covered.
+    const expected = v.width * 0.064;
+    const located = expected >= 26 ? found.filter((p) => insideShare(p, band) > 0.8 && p.height > expected * 0.5 && p.height < expected * 3) : [];
+    if (located.length === 0) boxes.push({ kind: 'band', ...band });
+    // A located row may be part of the plate (its letters, not its digits; the lower line of a
+    // two-line or US-style plate): the plate's full expected size is covered around it, as wide as
+    // a European plate and as high as one half as high as wide.
+    for (const p of located) {
+      const w = Math.max(p.width, expected * 5.5),
+        h = Math.max(p.height, expected * 2.5);
+      const x = Math.max(0, Math.round(p.x + p.width / 2 - w / 2)),
+        y = Math.max(0, Math.round(p.y + p.height / 2 - h / 2));
+      boxes.push({ kind: 'plate', x, y, width: Math.min(width - x, Math.round(w)), height: Math.min(height - y, Math.round(h)) });
+    }
+  }
+  return boxes;
 }

@@ -157,26 +157,11 @@ export class FaceDnn {
     };
     try {
       await search(frame, collect);
-      for (const t of fine) {
-        const part = this.tf.slice(frame, [t.y, t.x, 0], [t.height, t.width, 3]);
-        try {
-          // Only faces up to a third of the tile (tiles overlap by a third, so such a face lies whole
-          // in one of them): larger ones are the coarser passes' to find.
-          for (const d of await this.api.detectAllFaces(part, options))
-            if (Math.max(d.box.width, d.box.height) <= FINE_TILE / 3)
-              found.push({ x: d.box.x + t.x, y: d.box.y + t.y, width: d.box.width, height: d.box.height, score: d.score });
-        } finally {
-          part.dispose();
-        }
-      }
+      found.push(...(await this.fineTiles(frame, fine, options)));
       for (const degrees of passes.turned ?? []) {
         // The frame turned about its centre (corners filled grey); a face found upright there is
         // turned back: its box's corners taken to the frame and the upright box around them kept.
-        const a = (degrees * Math.PI) / 180,
-          cos = Math.cos(a),
-          sin = Math.sin(a),
-          cx = w / 2,
-          cy = h / 2;
+        const a = (degrees * Math.PI) / 180;
         const turned = this.tf.tidy(() =>
           this.tf.cast(this.tf.squeeze(this.tf.image.rotateWithOffset(this.tf.expandDims(this.tf.cast(frame, 'float32'), 0), a, 128), [0]), 'int32'),
         );
@@ -184,23 +169,10 @@ export class FaceDnn {
           await search(
             turned,
             (list, ox, oy, side) => {
-              for (const d of list) {
-                // A face larger than a third of the picture searched is the upright passes' to find
-                // (the tiles are sized for faces up to a third of them); turned passes see false ones
-                // that size in the grey corners and edges (a 534 px box on opencv-doc's home.jpg).
-                if (Math.max(d.box.width, d.box.height) > side / 3) continue;
-                const corners = [
-                  [d.box.x, d.box.y],
-                  [d.box.x + d.box.width, d.box.y],
-                  [d.box.x, d.box.y + d.box.height],
-                  [d.box.x + d.box.width, d.box.y + d.box.height],
-                ].map(([x, y]) => [(x! + ox - cx) * cos - (y! + oy - cy) * sin + cx, (x! + ox - cx) * sin + (y! + oy - cy) * cos + cy]);
-                const xs = corners.map((c) => c[0]!),
-                  ys = corners.map((c) => c[1]!);
-                const x0 = Math.max(0, Math.min(...xs)),
-                  y0 = Math.max(0, Math.min(...ys));
-                found.push({ x: x0, y: y0, width: Math.min(w, Math.max(...xs)) - x0, height: Math.min(h, Math.max(...ys)) - y0, score: d.score });
-              }
+              // A face larger than a third of the picture searched is the upright passes' to find
+              // (the tiles are sized for faces up to a third of them); turned passes see false ones
+              // that size in the grey corners and edges (a 534 px box on opencv-doc's home.jpg).
+              for (const d of list) if (Math.max(d.box.width, d.box.height) <= side / 3) found.push(turnBack(d, ox, oy, a, w, h));
             },
             true,
           );
@@ -211,16 +183,62 @@ export class FaceDnn {
     } finally {
       frame.dispose();
     }
-    return nms(found)
-      .map((f) => ({
-        score: f.score,
-        x: Math.max(0, Math.floor(f.x / scale)),
-        y: Math.max(0, Math.floor(f.y / scale)),
-        width: Math.min(width, Math.ceil((f.x + f.width) / scale)) - Math.max(0, Math.floor(f.x / scale)),
-        height: Math.min(height, Math.ceil((f.y + f.height) / scale)) - Math.max(0, Math.floor(f.y / scale)),
-      }))
-      .filter((f) => f.width > 0 && f.height > 0);
+    return toFrame(nms(found), scale, width, height);
   }
+
+  /**
+   * Faces in the fine tiles of a frame: only those up to a third of the tile (tiles overlap by a
+   * third, so such a face lies whole in one of them); larger ones are the coarser passes' to find.
+   */
+  private async fineTiles(frame: Tensor, fine: Rect[], options: unknown): Promise<Face[]> {
+    const found: Face[] = [];
+    for (const t of fine) {
+      const part = this.tf.slice(frame, [t.y, t.x, 0], [t.height, t.width, 3]);
+      try {
+        for (const d of await this.api.detectAllFaces(part, options))
+          if (Math.max(d.box.width, d.box.height) <= FINE_TILE / 3)
+            found.push({ x: d.box.x + t.x, y: d.box.y + t.y, width: d.box.width, height: d.box.height, score: d.score });
+      } finally {
+        part.dispose();
+      }
+    }
+    return found;
+  }
+}
+
+/** Faces found in a copy of a width x height frame scaled by `scale`, in the frame's coordinates. */
+function toFrame(found: Face[], scale: number, width: number, height: number): Face[] {
+  return found
+    .map((f) => ({
+      score: f.score,
+      x: Math.max(0, Math.floor(f.x / scale)),
+      y: Math.max(0, Math.floor(f.y / scale)),
+      width: Math.min(width, Math.ceil((f.x + f.width) / scale)) - Math.max(0, Math.floor(f.x / scale)),
+      height: Math.min(height, Math.ceil((f.y + f.height) / scale)) - Math.max(0, Math.floor(f.y / scale)),
+    }))
+    .filter((f) => f.width > 0 && f.height > 0);
+}
+
+/**
+ * A face found upright in a w x h frame turned by `a` radians about its centre (at ox, oy of the
+ * part searched), turned back: its box's corners taken to the frame and the upright box around them.
+ */
+function turnBack(d: Detection, ox: number, oy: number, a: number, w: number, h: number): Face {
+  const cos = Math.cos(a),
+    sin = Math.sin(a),
+    cx = w / 2,
+    cy = h / 2;
+  const corners = [
+    [d.box.x, d.box.y],
+    [d.box.x + d.box.width, d.box.y],
+    [d.box.x, d.box.y + d.box.height],
+    [d.box.x + d.box.width, d.box.y + d.box.height],
+  ].map(([x, y]) => [(x! + ox - cx) * cos - (y! + oy - cy) * sin + cx, (x! + ox - cx) * sin + (y! + oy - cy) * cos + cy]);
+  const xs = corners.map((c) => c[0]!),
+    ys = corners.map((c) => c[1]!);
+  const x0 = Math.max(0, Math.min(...xs)),
+    y0 = Math.max(0, Math.min(...ys));
+  return { x: x0, y: y0, width: Math.min(w, Math.max(...xs)) - x0, height: Math.min(h, Math.max(...ys)) - y0, score: d.score };
 }
 
 /** An rgb24 frame shrunk by `scale` (< 1) with box averaging. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { WorkerApi } from './api.js';
-import { BlazeFace } from './blazeface.js';
+import { SearchThreads } from './search-threads.js';
 import { Detector } from './detector.js';
 import { processJob } from './process-job.js';
 import type { ModelSettings } from './analyze.js';
@@ -65,8 +65,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     stop.requested = true;
     stamp('SIGTERM: stopping after the current issue');
   });
-  // The face sessions (one per core) load at the start rather than on the first video.
-  void BlazeFace.shared();
+  // The search threads (one per core) load at the start rather than on the first video.
+  void SearchThreads.shared();
   runWorker(process.env, process.argv.includes('--once'), stamp, stop).catch((e: Error) => {
     console.error(e.message);
     process.exit(1);

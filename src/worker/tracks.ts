@@ -11,8 +11,12 @@ import type { Box } from './detector.js';
 
 /** A held box grows on each side by this share of its size (and at least 1 px) a frame. */
 const GROWTH = 0.03;
-/** A thing found again within this many searches (by default) after a miss is the same thing, covered through the gap. */
-export const PATIENCE = 2;
+/**
+ * A thing found again within this many searches (by default) after a miss is the same thing, covered
+ * through the gap. Frames wait for it: video holds them for its vehicle bands as long anyway (two
+ * vehicle searches, 50 frames at 25 fps; decision 077).
+ */
+export const PATIENCE = 4;
 /** Between two places, a box is taken this much larger (share of its size) on each side, and by this share of the way between them, for movement that is not straight. */
 const SLACK = 0.05;
 const BEND = 0.05;
@@ -130,6 +134,25 @@ export class Tracks {
     }
     for (const t of open) if (!taken.has(t) && t.points.at(-1)!.at < at && looked(t.points.at(-1)!.box)) t.misses++;
     this.last = at;
+  }
+
+  /**
+   * Where each open track whose last box `which` selects is expected at frame `at` (its last place
+   * moved at its last speed), with room on each side for how far it may be from there, at most
+   * `side` px wide and high: regions worth searching again where a whole-frame search may miss it.
+   */
+  expected(at: number, which: (b: Box) => boolean, side: number): Box[] {
+    return this.tracks
+      .filter((t) => t.misses <= this.patience && t.points.at(-1)!.at < at && which(t.points.at(-1)!.box))
+      .map((t) => {
+        const p = t.points.at(-1)!;
+        const [cx, cy] = centre(moved(p.box, velocity(t), at - p.at, this.width, this.height));
+        const half = Math.min(side / 2, Math.max(p.box.width, p.box.height) / 2 + reach(t, at - p.at));
+        const x = Math.max(0, Math.round(cx - half)),
+          y = Math.max(0, Math.round(cy - half));
+        return { kind: t.kind, x, y, width: Math.min(this.width, Math.round(cx + half)) - x, height: Math.min(this.height, Math.round(cy + half)) - y };
+      })
+      .filter((b) => b.width > 0 && b.height > 0);
   }
 
   /** Frames up to this one have every box they will get (later searches can only add to later frames). */

@@ -1,16 +1,18 @@
 import { once } from 'node:events';
-import { BlazeFace } from './blazeface.js';
 import { pad, pixelate } from './blur.js';
-import type { Box, Detector } from './detector.js';
+import { insideShare, type Rect } from './boxes.js';
+import { platesAndBands, type Box, type Detector } from './detector.js';
 import { probe, spawnFfmpeg } from './ffmpeg.js';
 import { SCALES } from './plates.js';
+import { SearchThreads, threadCpu } from './search-threads.js';
 import { Tracks } from './tracks.js';
 
 // A video's desensitization: frames decoded by ffmpeg, searched on a schedule and followed between
-// searches (tracks.ts), pixelated and encoded again. Faces by BlazeFace on onnxruntime (one session
-// per core, blazeface.ts) at three scales of the whole frame; plates by the character-row locator
-// and, on every VEHICLES_EVERY-th search, the bands of the vehicles CenterNet finds (detector.ts).
-// See docs/decisions/063-search-on-a-schedule-and-follow.md.
+// searches (tracks.ts), pixelated and encoded again. Faces by BlazeFace on onnxruntime at three
+// scales of the whole frame (the finest cut into one strip a thread) and plates by the character-row
+// locator, both on the search threads (search-threads.ts, one per core); on every VEHICLES_EVERY-th
+// search, the bands of the vehicles CenterNet finds (detector.ts, on this thread).
+// See docs/decisions/063-search-on-a-schedule-and-follow.md and 077-search-threads-and-strips.md.
 
 /** Frames are searched about this many times a second (every Nth frame). */
 const SEARCHES_PER_SECOND = 5;
@@ -29,6 +31,11 @@ const FACE_MARGIN = 0.35;
 const PLATE_MARGIN = 0.1;
 /** The plate locator's scales in video: all but the 2x one, which costs as much as the rest together. */
 const VIDEO_PLATE_SCALES = SCALES.filter((s) => s <= 1);
+/** Around each small face followed, this thread searches again at this scale a region of at most REGION px a side, at every search that did not find it. */
+const REGION_SCALE = 2;
+const REGION = 192;
+/** The fine scale's strips overlap by this many px (of the frame): twice the largest face it is there for. */
+export const STRIP_OVERLAP = 2 * SMALL_FACE;
 
 export interface VideoResult {
   frames: number;
@@ -36,22 +43,40 @@ export interface VideoResult {
   width: number;
   height: number;
   covered: Box[][];
+  /** CPU milliseconds spent on each stage: the search threads' faces and plates, the main thread's vehicles; pixelation (wall-clock, main thread). */
+  stages: Record<'faces' | 'plates' | 'vehicles' | 'pixelate', number>;
 }
 
 interface Search {
   at: number;
+  frame: Buffer;
   fine: boolean;
   faces: Promise<Box[]>;
-  plates: Box[];
-  bands?: Box[];
+  plates: Promise<{ plates: Box[]; bands?: Box[] }>;
 }
 
-/** Faces in an rgb24 frame: BlazeFace on the whole frame at each of FACE_SCALES (and FINE_SCALE if `fine`), side by side on the sessions. */
-export async function videoFaces(faces: BlazeFace, rgb: Buffer, width: number, height: number, fine = true): Promise<Box[]> {
-  const whole = { x: 0, y: 0, width, height };
-  const found = await Promise.all([...(fine ? [FINE_SCALE] : []), ...FACE_SCALES].map((s) => faces.detect(rgb, width, height, whole, s)));
-  return found.flat().map((f) => pad({ kind: 'face', x: f.x, y: f.y, width: f.width, height: f.height }, FACE_MARGIN, width, height));
+/** Frame rows cut into `n` bands (one per search thread; fewer where each would be under twice the overlap) that overlap by STRIP_OVERLAP px (to a pixel), so that a face the fine scale looks for lies whole inside one. */
+export function strips(width: number, height: number, n: number): Rect[] {
+  n = Math.max(1, Math.min(n, Math.floor(height / (2 * STRIP_OVERLAP))));
+  const h = Math.min(height, Math.ceil((height + (n - 1) * STRIP_OVERLAP) / n));
+  const step = n > 1 ? (height - h) / (n - 1) : 0;
+  return Array.from({ length: n }, (_, i) => ({ x: 0, y: Math.round(i * step), width, height: h }));
 }
+
+/** Faces in an rgb24 frame: BlazeFace on the whole frame at each of FACE_SCALES, and at FINE_SCALE on one strip a thread if `fine`, side by side on the threads. */
+export async function videoFaces(pool: SearchThreads, rgb: Uint8Array, width: number, height: number, fine = true): Promise<Box[]> {
+  const whole = { x: 0, y: 0, width, height };
+  const passes: [Rect, number][] = [
+    ...(fine ? strips(width, height, pool.sessions).map((r): [Rect, number] => [r, FINE_SCALE]) : []),
+    ...FACE_SCALES.map((s): [Rect, number] => [whole, s]),
+  ];
+  const found = await Promise.all(passes.map(([region, s]) => pool.detect(rgb, width, height, region, s)));
+  return found.flat().map((f) => faceBox(f, width, height));
+}
+
+/** A face BlazeFace found, padded by FACE_MARGIN. */
+const faceBox = (f: Rect, width: number, height: number): Box =>
+  pad({ kind: 'face', x: f.x, y: f.y, width: f.width, height: f.height }, FACE_MARGIN, width, height);
 
 /** Whether a box is a face under SMALL_FACE px (boxes are padded by FACE_MARGIN), which only the fine scale finds. */
 const small = (b: Box) => b.kind === 'face' && b.height < SMALL_FACE * (1 + 2 * FACE_MARGIN);
@@ -62,71 +87,123 @@ function searchEvery(fps: string): number {
   return Math.max(1, Math.round((num || 25) / (den || 1) / SEARCHES_PER_SECOND));
 }
 
-/** Plates located in a frame, and with `vehicles` the bands of the vehicles CenterNet finds whose plate is not located. */
-async function videoPlates(det: Detector, rgb: Buffer, width: number, height: number, vehicles: boolean): Promise<{ plates: Box[]; bands?: Box[] }> {
+const stagesZero = () => ({ faces: 0, plates: 0, vehicles: 0, pixelate: 0 });
+
+/** Plates located in a frame (on a search thread), and with `vehicles` the bands of the vehicles CenterNet finds (on this thread) whose plate is not located. */
+async function videoPlates(pool: SearchThreads, det: Detector, rgb: Buffer, width: number, height: number, vehicles: boolean, stages: VideoResult['stages']) {
+  const rows = pool.plates(rgb, width, height, VIDEO_PLATE_SCALES);
+  const start = threadCpu();
   const found = vehicles ? await det.vehicles(rgb, width, height) : undefined;
-  const boxes = det.plates(rgb, width, height, found ?? [], false, VIDEO_PLATE_SCALES).map((b) => pad(b, PLATE_MARGIN, width, height));
+  stages.vehicles += threadCpu() - start;
+  const boxes = platesAndBands(await rows, found ?? [], width, height).map((b) => pad(b, PLATE_MARGIN, width, height));
   return { plates: boxes.filter((b) => b.kind !== 'band'), bands: found && boxes.filter((b) => b.kind === 'band') };
 }
 
 export async function desensitizeVideo(input: string, output: string, det: Detector): Promise<VideoResult> {
   const info = await probe(input);
   const { width, height } = info;
-  const faces = await BlazeFace.shared();
+  const pool = await SearchThreads.shared();
   const every = searchEvery(info.fps);
   const { decode, encode } = pipes(input, output, info.fps, width, height);
-  const found = new Tracks(every, width, height, FINE_EVERY);
-  const bands = new Tracks(every * VEHICLES_EVERY, width, height, 1, 1);
-  const queue: { frame: Buffer; index: number }[] = [];
+  const busy = { ...pool.busy };
+  const follow = new Follow(pool, every, width, height, encode.child.stdin);
   const searches: Search[] = [];
-  const covered: Box[][] = [];
-  let framesWithBoxes = 0;
   let searched = -1;
-  const write = async (upTo: number, end?: number): Promise<void> => {
-    while (queue.length > 0 && queue[0]!.index <= upTo) {
-      const { frame, index: j } = queue.shift()!;
-      const boxes = [...found.at(j, end), ...bands.at(j, end)];
-      if (boxes.length > 0) framesWithBoxes++;
-      covered[j] = boxes;
-      pixelate(frame, width, boxes);
-      if (!encode.child.stdin.write(frame)) await once(encode.child.stdin, 'drain');
-    }
-    for (const t of [found, bands]) t.forget(upTo);
-  };
-  const settle = async (s: Search): Promise<void> => {
-    const looked = (b: Box) => s.fine || !small(b);
-    const since = (b: Box) => s.at - every * (small(b) ? FINE_EVERY : 1);
-    found.add(s.at, [...(await s.faces), ...s.plates], looked, since);
-    if (s.bands) bands.add(s.at, s.bands);
-    await write(Math.min(found.settled(), bands.settled()));
-  };
-  // Face searches run on the sessions' threads while the main thread looks for plates; at most one
-  // search a session is in flight, and searches are taken in frame order.
+  // Searches run on the threads while this thread decodes, follows and encodes; at most one search
+  // a thread and one more are in flight, and searches are settled in frame order.
   const search = async (frame: Buffer, at: number): Promise<void> => {
-    while (searches.length >= faces.sessions) await settle(searches.shift()!);
+    while (searches.length > pool.sessions) await follow.settle(searches.shift()!);
     const round = Math.round(at / every);
-    const fine = round % FINE_EVERY === 0 || at !== Math.round(at / every) * every;
-    const plates = await videoPlates(det, frame, width, height, round % VEHICLES_EVERY === 0);
-    searches.push({ at, fine, faces: videoFaces(faces, frame, width, height, fine), ...plates });
+    const fine = round % FINE_EVERY === 0 || at !== round * every;
+    const plates = videoPlates(pool, det, frame, width, height, round % VEHICLES_EVERY === 0, follow.stages);
+    searches.push({ at, frame, fine, faces: videoFaces(pool, frame, width, height, fine), plates });
     searched = at;
   };
-  let frames = 0;
   try {
     await readFrames(decode.child.stdout, width * height * 3, async (frame) => {
-      const i = frames++;
-      queue.push({ frame, index: i });
+      const i = follow.push(frame);
       if (i % every === 0) await search(frame, i);
     });
     // The last frame is searched too, so that what came in after the last search is seen.
-    if (searched < frames - 1) await search(queue.at(-1)!.frame, frames - 1);
-    while (searches.length > 0) await settle(searches.shift()!);
+    if (searched < follow.frames - 1) await search(follow.last()!, follow.frames - 1);
+    while (searches.length > 0) await follow.settle(searches.shift()!);
   } finally {
-    await Promise.allSettled(searches.map((s) => s.faces));
+    await Promise.allSettled(searches.flatMap((s) => [s.faces, s.plates]));
   }
-  await write(Infinity, frames - 1);
+  await follow.write(Infinity, follow.frames - 1);
   encode.child.stdin.end();
   await Promise.all([decode.exited, encode.exited]);
-  return { frames, framesWithBoxes, width, height, covered };
+  const stages = { ...follow.stages, faces: pool.busy.faces - busy.faces, plates: pool.busy.plates - busy.plates };
+  return { frames: follow.frames, framesWithBoxes: follow.framesWithBoxes, width, height, covered: follow.covered, stages };
+}
+
+/** Frames held back until every track that may reach them is settled, then pixelated and written to the encoder. */
+class Follow {
+  private readonly queue: { frame: Buffer; index: number }[] = [];
+  private readonly found: Tracks;
+  private readonly bands: Tracks;
+  readonly covered: Box[][] = [];
+  readonly stages = stagesZero();
+  framesWithBoxes = 0;
+  frames = 0;
+
+  constructor(
+    private readonly pool: SearchThreads,
+    private readonly every: number,
+    private readonly width: number,
+    private readonly height: number,
+    private readonly out: NodeJS.WritableStream,
+  ) {
+    this.found = new Tracks(every, width, height, FINE_EVERY);
+    this.bands = new Tracks(every * VEHICLES_EVERY, width, height, 1, 1);
+  }
+
+  /** Holds a decoded frame; its index. */
+  push(frame: Buffer): number {
+    this.queue.push({ frame, index: this.frames });
+    return this.frames++;
+  }
+
+  last(): Buffer | undefined {
+    return this.queue.at(-1)?.frame;
+  }
+
+  /** What a search found joins the tracks, and the frames settled since are written. */
+  async settle(s: Search): Promise<void> {
+    const looked = (b: Box) => s.fine || !small(b);
+    const since = (b: Box) => s.at - this.every * (small(b) ? FINE_EVERY : 1);
+    const [faces, plates] = await Promise.all([s.faces, s.plates]);
+    faces.push(...(await this.around(s, faces)));
+    this.found.add(s.at, [...faces, ...plates.plates], looked, since);
+    if (plates.bands) this.bands.add(s.at, plates.bands);
+    await this.write(Math.min(this.found.settled(), this.bands.settled()));
+  }
+
+  /**
+   * Small faces followed that the search `s` did not find (`faces`) are searched again around where
+   * they are expected, at REGION_SCALE: BlazeFace at the fine scale loses faces of 12-16 px for a
+   * search or more now and then; at twice their size it keeps them.
+   */
+  private async around(s: Search, faces: Box[]): Promise<Box[]> {
+    const lost = this.found.expected(s.at, small, REGION).filter((r) => !faces.some((f) => small(f) && insideShare(f, r) > 0.5));
+    const found = await Promise.all(lost.map((r) => this.pool.detect(s.frame, this.width, this.height, r, REGION_SCALE)));
+    return found.flat().map((f) => faceBox(f, this.width, this.height));
+  }
+
+  /** Pixelates and writes the held frames up to `upTo`; `end`: the video's last frame once known. */
+  async write(upTo: number, end?: number): Promise<void> {
+    while (this.queue.length > 0 && this.queue[0]!.index <= upTo) {
+      const { frame, index: j } = this.queue.shift()!;
+      const boxes = [...this.found.at(j, end), ...this.bands.at(j, end)];
+      if (boxes.length > 0) this.framesWithBoxes++;
+      this.covered[j] = boxes;
+      const start = performance.now();
+      pixelate(frame, this.width, boxes);
+      this.stages.pixelate += performance.now() - start;
+      if (!this.out.write(frame)) await once(this.out, 'drain');
+    }
+    for (const t of [this.found, this.bands]) t.forget(upTo);
+  }
 }
 
 /** The decoder (rgb24 frames at a constant rate) and the encoder (H.264, the sound copied from the original as AAC). */
@@ -154,7 +231,10 @@ export async function readFrames(stream: NodeJS.ReadableStream, frameSize: numbe
     have += chunk.length;
     while (have >= frameSize) {
       const all = Buffer.concat(pending);
-      await onFrame(Buffer.from(all.subarray(0, frameSize)));
+      // In shared memory: the search threads read it without a copy.
+      const frame = Buffer.from(new SharedArrayBuffer(frameSize));
+      all.copy(frame, 0, 0, frameSize);
+      await onFrame(frame);
       count++;
       pending = [all.subarray(frameSize)];
       have = all.length - frameSize;

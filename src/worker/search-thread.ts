@@ -1,0 +1,35 @@
+import { parentPort } from 'node:worker_threads';
+import { createSession, detectWith } from './blazeface.js';
+import { loadCv, plateRows } from './cv.js';
+import { threadCpu, type SearchAnswer, type SearchRequest } from './search-threads.js';
+
+// One search thread (search-threads.ts): a BlazeFace session and the plate locator's OpenCV of its
+// own, so that the searches of a frame run on every core, not on the main thread, which decodes,
+// follows, pixelates and encodes meanwhile. onnxruntime-node's run() holds the thread that calls it.
+// See docs/decisions/077-search-threads-and-strips.md.
+
+const port = parentPort;
+if (!port) throw new Error('search-thread.ts runs only as a worker thread');
+const session = createSession();
+let chain: Promise<unknown> = Promise.resolve();
+
+async function answer(m: SearchRequest): Promise<SearchAnswer> {
+  const start = threadCpu();
+  const ms = () => threadCpu() - start;
+  if (m.op === 'faces') {
+    const faces = await detectWith(await session, m.rgb, m.width, m.height, m.region, m.scale, m.minScore);
+    return { id: m.id, op: m.op, ms: ms(), faces };
+  }
+  const rows = plateRows(await loadCv(), m.rgb, m.width, m.height, m.scales);
+  return { id: m.id, op: m.op, ms: ms(), rows };
+}
+
+port.on('message', (m: SearchRequest) => {
+  chain = chain.then(async () => {
+    try {
+      port.postMessage(await answer(m));
+    } catch (e) {
+      port.postMessage({ id: m.id, error: (e as Error).message } satisfies SearchAnswer);
+    }
+  });
+});

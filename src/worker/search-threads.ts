@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { FACE_SCORE, type Face } from './blazeface.js';
+import type { Rect } from './boxes.js';
+
+// The video searches' threads, one per core (search-thread.ts): each holds a BlazeFace session and
+// the plate locator's OpenCV, and takes one request at a time; a request goes to a free thread. The
+// main thread decodes, follows, pixelates and encodes meanwhile. Frames are best handed over in a
+// SharedArrayBuffer (video.ts's readFrames), which threads read without a copy.
+// See docs/decisions/077-search-threads-and-strips.md.
+
+interface Frame {
+  id: number;
+  rgb: Uint8Array;
+  width: number;
+  height: number;
+}
+export type SearchRequest = Frame & ({ op: 'faces'; region: Rect; scale: number; minScore: number } | { op: 'plates'; scales?: number[] });
+export type SearchAnswer =
+  { id: number; op: 'faces'; ms: number; faces: Face[] } | { id: number; op: 'plates'; ms: number; rows: Rect[] } | { id: number; error: string };
+type Ask = SearchRequest extends infer R ? (R extends SearchRequest ? Omit<R, 'id'> : never) : never;
+
+let shared: Promise<SearchThreads> | undefined;
+
+/** CPU milliseconds the calling thread has used (Linux' /proc/thread-self, in 10 ms ticks; wall-clock milliseconds elsewhere): stage costs that other processes' load does not inflate. */
+export function threadCpu(): number {
+  try {
+    const f = fs.readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return performance.now();
+  }
+}
+
+function startThread(): Worker {
+  const ts = import.meta.url.endsWith('.ts');
+  const file = new URL(ts ? './search-thread.ts' : './search-thread.js', import.meta.url);
+  if (!ts) return new Worker(file);
+  // From TypeScript sources (tsx, vitest): the thread registers tsx's loader, then loads the file.
+  const boot = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(file.href)});`;
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
+}
+
+/** Search threads, one per core, each with a BlazeFace session and the plate locator: a request goes to a free one. */
+export class SearchThreads {
+  private readonly waiting: ((w: Worker) => void)[] = [];
+  private readonly answers = new Map<number, (a: SearchAnswer) => void>();
+  private next = 0;
+  readonly sessions: number;
+  /** CPU milliseconds the threads spent on each kind of request, since the process started. */
+  readonly busy = { faces: 0, plates: 0 };
+
+  private constructor(private readonly free: Worker[]) {
+    this.sessions = free.length;
+    for (const w of free) {
+      w.on('message', (a: SearchAnswer) => {
+        this.answers.get(a.id)?.(a);
+        this.answers.delete(a.id);
+      });
+      w.unref();
+    }
+  }
+
+  /** The process's threads (WORKER_FACE_SESSIONS of them, default one per core the process may use), started once. */
+  static shared(): Promise<SearchThreads> {
+    const wanted = Number(process.env.WORKER_FACE_SESSIONS);
+    const count = wanted >= 1 ? Math.floor(wanted) : os.availableParallelism();
+    shared ??= Promise.resolve(new SearchThreads(Array.from({ length: count }, startThread)));
+    return shared;
+  }
+
+  /** Faces scored `minScore` or more in `region` of an rgb24 frame, searched by BlazeFace at `scale`, in the frame's coordinates. */
+  async detect(rgb: Uint8Array, width: number, height: number, region: Rect, scale: number, minScore = FACE_SCORE): Promise<Face[]> {
+    const a = await this.ask({ op: 'faces', rgb, width, height, region, scale, minScore });
+    return a.op === 'faces' ? a.faces : [];
+  }
+
+  /** The plate locator's candidates (cv.ts's plateRows) in an rgb24 frame, on the pyramid's `scales`. */
+  async plates(rgb: Uint8Array, width: number, height: number, scales?: number[]): Promise<Rect[]> {
+    const a = await this.ask({ op: 'plates', rgb, width, height, scales });
+    return a.op === 'plates' ? a.rows : [];
+  }
+
+  private async ask(request: Ask): Promise<Exclude<SearchAnswer, { error: string }>> {
+    const worker = this.free.pop() ?? (await new Promise<Worker>((r) => this.waiting.push(r)));
+    const id = this.next++;
+    worker.ref();
+    try {
+      const answer = await new Promise<SearchAnswer>((resolve, reject) => {
+        const fail = (e: Error) => reject(e);
+        worker.once('error', fail);
+        this.answers.set(id, (a) => {
+          worker.off('error', fail);
+          resolve(a);
+        });
+        worker.postMessage({ ...request, id });
+      });
+      if ('error' in answer) throw new Error(answer.error);
+      this.busy[answer.op] += answer.ms;
+      return answer;
+    } finally {
+      worker.unref();
+      const waiter = this.waiting.shift();
+      if (waiter) waiter(worker);
+      else this.free.push(worker);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { insideShare } from '../../src/worker/boxes.js';
+import type { Box } from '../../src/worker/detector.js';
+import { PATIENCE, Tracks } from '../../src/worker/tracks.js';
+import { STRIP_OVERLAP, strips } from '../../src/worker/video.js';
+
+// The pure parts of video's search plan (decisions 063, 077): the fine pass's strips, and tracks that
+// cover a thing in every frame between two searches that found it, through up to PATIENCE misses.
+
+describe('the fine pass cut into strips, one a search thread', () => {
+  it('strips lie in the frame, cover every row, and any band of rows as high as the overlap (to a pixel) lies whole in one', () => {
+    const size = fc.record({ width: fc.integer({ min: 16, max: 4000 }), height: fc.integer({ min: 16, max: 4000 }), n: fc.integer({ min: 1, max: 16 }) });
+    fc.assert(
+      fc.property(size, ({ width, height, n }) => {
+        const list = strips(width, height, n);
+        expect(list.length).toBeGreaterThanOrEqual(1);
+        expect(list.length).toBeLessThanOrEqual(n);
+        for (const s of list) {
+          expect(s.x === 0 && s.width === width && s.y >= 0 && s.height > 0 && s.y + s.height <= height).toBe(true);
+        }
+        // From top to bottom: the first starts at the top, the last ends at the bottom, and each
+        // overlaps the next by the overlap less a pixel (so any band of rows that high lies in one).
+        const sorted = [...list].sort((a, b) => a.y - b.y);
+        expect(sorted[0]!.y).toBe(0);
+        expect(sorted.at(-1)!.y + sorted.at(-1)!.height).toBe(height);
+        for (const [i, s] of sorted.slice(1).entries())
+          expect(sorted[i]!.y + sorted[i]!.height - s.y).toBeGreaterThanOrEqual(Math.min(s.height, STRIP_OVERLAP - 1));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('tracks between searches', () => {
+  const EVERY = 5;
+  // A thing moving in a straight line at a constant speed, found by every search of frames 0..N
+  // except a run of up to PATIENCE searches in between.
+  const case_ = fc.record({
+    size: fc.integer({ min: 16, max: 80 }),
+    x: fc.integer({ min: 100, max: 900 }),
+    y: fc.integer({ min: 100, max: 500 }),
+    vx: fc.double({ min: -0.3, max: 0.3, noNaN: true }),
+    vy: fc.double({ min: -0.3, max: 0.3, noNaN: true }),
+    searches: fc.integer({ min: 4, max: 12 }),
+    missFrom: fc.integer({ min: 1, max: 10 }),
+    misses: fc.integer({ min: 0, max: PATIENCE }),
+  });
+  it('a thing found at two searches is covered (90 % of it) in every frame between them, through up to PATIENCE missed searches', () => {
+    fc.assert(
+      fc.property(case_, (c) => {
+        const at = (f: number): Box => ({
+          kind: 'face',
+          x: Math.round(c.x + c.vx * c.size * f),
+          y: Math.round(c.y + c.vy * c.size * f),
+          width: c.size,
+          height: c.size,
+        });
+        const last = c.searches * EVERY;
+        // The thing stays inside the frame (what lies outside cannot be covered).
+        fc.pre([at(0), at(last)].every((b) => b.x >= 0 && b.y >= 0 && b.x + b.width <= 1280 && b.y + b.height <= 720));
+        const tracks = new Tracks(EVERY, 1280, 720);
+        const missed = (k: number) => k >= c.missFrom && k < c.missFrom + c.misses && k < c.searches;
+        for (let k = 0; k <= c.searches; k++) tracks.add(k * EVERY, missed(k) ? [] : [at(k * EVERY)]);
+        for (let f = 0; f <= last; f++) {
+          const truth = at(f);
+          const share = Math.max(0, ...tracks.at(f, last).map((b) => insideShare(truth, b)));
+          expect(share, `frame ${f}`).toBeGreaterThanOrEqual(0.9);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
