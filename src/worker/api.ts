@@ -23,6 +23,8 @@ export interface Job {
   faultMileage: number | string | null;
   submittedAt: string;
   files: JobFile[];
+  /** The fileAnalyze path of the kind the job came from: every later call of the job goes there. */
+  queue: string;
 }
 export interface Lease {
   id: number | string;
@@ -45,7 +47,8 @@ export class ApiError extends Error {
   }
 }
 
-const BASE = '/api/vtp/issueRecord/fileAnalyze';
+/** Where the worker learns the analysed kinds' fileAnalyze paths (GET, worker accounts only). */
+const QUEUES = '/api/analysis/queues';
 
 export class WorkerApi {
   private token = '';
@@ -53,6 +56,8 @@ export class WorkerApi {
     private readonly serverUrl: string,
     private readonly username: string,
     private readonly password: string,
+    /** The fileAnalyze paths to poll; when none are given they are asked of the server. */
+    private queues: string[] = [],
   ) {}
 
   private url(p: string): string {
@@ -70,28 +75,33 @@ export class WorkerApi {
     return json.data as T;
   }
 
-  /** Signs in with the worker account; the token is used by every later call. */
+  /** Signs in with the worker account (the token is used by every later call), and learns the queues once. */
   async login(): Promise<void> {
     const data = await this.call<{ access_token: string }>('POST', '/api/auth/login', { username: this.username, password: this.password });
     this.token = data.access_token;
+    if (this.queues.length === 0) this.queues = (await this.call<{ fileAnalyze: string }[]>('GET', QUEUES)).map((q) => q.fileAnalyze);
   }
 
-  todolist(): Promise<Job[]> {
-    return this.call('GET', `${BASE}/todolist`);
+  /** The jobs waiting in every queue, each marked with its queue. */
+  async todolist(): Promise<Job[]> {
+    const lists = await Promise.all(
+      this.queues.map(async (queue) => (await this.call<Omit<Job, 'queue'>[]>('GET', `${queue}/todolist`)).map((job) => ({ ...job, queue }))),
+    );
+    return lists.flat();
   }
-  start(id: number | string): Promise<Lease> {
-    return this.call('POST', `${BASE}/start`, { id, taskId: -3 });
+  start(job: Job): Promise<Lease> {
+    return this.call('POST', `${job.queue}/start`, { id: job.id, taskId: -3 });
   }
-  submitToAI(id: number | string, remark?: string): Promise<unknown> {
-    return this.call('POST', `${BASE}/submitToAI`, { id, taskId: -3, remark });
+  submitToAI(job: Job, remark?: string): Promise<unknown> {
+    return this.call('POST', `${job.queue}/submitToAI`, { id: job.id, taskId: -3, remark });
   }
-  finish(id: number | string, body: FinishBody): Promise<unknown> {
-    return this.call('POST', `${BASE}/finish`, { id, taskId: -3, ...body });
+  finish(job: Job, body: FinishBody): Promise<unknown> {
+    return this.call('POST', `${job.queue}/finish`, { id: job.id, taskId: -3, ...body });
   }
 
   /** The original file's bytes as a stream. */
-  async download(id: number | string, name: string): Promise<ReadableStream<Uint8Array>> {
-    const res = await fetch(this.url(`${BASE}/file?id=${encodeURIComponent(String(id))}&name=${encodeURIComponent(name)}`), {
+  async download(job: Job, name: string): Promise<ReadableStream<Uint8Array>> {
+    const res = await fetch(this.url(`${job.queue}/file?id=${encodeURIComponent(String(job.id))}&name=${encodeURIComponent(name)}`), {
       headers: { authorization: `Bearer ${this.token}` },
     });
     if (!res.ok || !res.body) throw new ApiError(res.status, `GET file ${name}: ${res.status}`);
@@ -99,9 +109,9 @@ export class WorkerApi {
   }
 
   /** Streams a desensitized file to the server (videos can be gigabytes: never held in memory). */
-  async upload(id: number | string, name: string, file: string): Promise<void> {
+  async upload(job: Job, name: string, file: string): Promise<void> {
     const { size } = await fs.promises.stat(file);
-    const res = await fetch(this.url(`${BASE}/desensitized?id=${encodeURIComponent(String(id))}&name=${encodeURIComponent(name)}`), {
+    const res = await fetch(this.url(`${job.queue}/desensitized?id=${encodeURIComponent(String(job.id))}&name=${encodeURIComponent(name)}`), {
       method: 'PUT',
       headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/octet-stream', 'content-length': String(size) },
       body: Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>,

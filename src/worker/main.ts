@@ -32,7 +32,12 @@ const stamp = (msg: string) => console.log(`${new Date().toISOString()} ${msg}`)
 export async function runWorker(env: NodeJS.ProcessEnv, once: boolean, log: (msg: string) => void = stamp, stop = { requested: false }): Promise<void> {
   const password = env.WORKER_PASSWORD_FILE ? fs.readFileSync(env.WORKER_PASSWORD_FILE, 'utf8').trim() : setting(env, 'WORKER_PASSWORD');
   const serverUrl = setting(env, 'WORKER_SERVER_URL');
-  const api = new WorkerApi(serverUrl, setting(env, 'WORKER_USERNAME'), password);
+  // An older backend, which cannot say where its queues are, names them: WORKER_ANALYSIS_PATHS (comma-separated).
+  const queues = (env.WORKER_ANALYSIS_PATHS ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const api = new WorkerApi(serverUrl, setting(env, 'WORKER_USERNAME'), password, queues);
   const poll = Number(env.WORKER_POLL_SECONDS ?? 10) * 1000;
   const model = modelSettings(env);
   log(

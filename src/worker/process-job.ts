@@ -30,7 +30,7 @@ export async function processJob(job: Job, deps: JobDeps): Promise<boolean> {
   if (!lease) return false;
   const renew = setInterval(
     () => {
-      api.start(job.id).catch((e: Error) => log(`issue ${job.id}: lease renewal failed: ${e.message}`));
+      api.start(job).catch((e: Error) => log(`issue ${job.id}: lease renewal failed: ${e.message}`));
     },
     Math.max(1, lease.leaseSeconds / 3) * 1000,
   );
@@ -39,7 +39,7 @@ export async function processJob(job: Job, deps: JobDeps): Promise<boolean> {
     const done = await desensitizeFiles(job, deps, dir);
     if (!done) return true;
     if (!deps.model) {
-      await api.finish(job.id, { remark: 'no AI model configured' });
+      await api.finish(job, { remark: 'no AI model configured' });
       log(`issue ${job.id}: desensitized; no AI model configured, analysis left READY`);
       return true;
     }
@@ -54,7 +54,7 @@ export async function processJob(job: Job, deps: JobDeps): Promise<boolean> {
 /** The job's lease, or undefined when another worker holds it. */
 async function claim(job: Job, { api, log }: JobDeps): Promise<Lease | undefined> {
   try {
-    return await api.start(job.id);
+    return await api.start(job);
   } catch (e) {
     if (e instanceof ApiError && e.status === 409) {
       log(`issue ${job.id}: claimed by another worker, skipped`);
@@ -71,11 +71,11 @@ async function desensitizeFiles(job: Job, { api, log, detector }: JobDeps, dir: 
     for (const file of job.files) {
       log(`issue ${job.id}: desensitizing ${file.name}`);
       const original = path.join(dir, `original-${path.basename(file.name)}`);
-      await pipeline(Readable.fromWeb((await api.download(job.id, file.name)) as import('node:stream/web').ReadableStream), fs.createWriteStream(original));
+      await pipeline(Readable.fromWeb((await api.download(job, file.name)) as import('node:stream/web').ReadableStream), fs.createWriteStream(original));
       const name = outputName(path.basename(file.name));
       const output = path.join(dir, name);
       const result = await desensitize(original, output, detector);
-      await api.upload(job.id, name, output);
+      await api.upload(job, name, output);
       log(`issue ${job.id}: ${file.name} -> desensitized/${name} (${result.frames} frames, ${result.framesWithBoxes} with faces or plates)`);
       done.push({ output, result });
     }
@@ -83,7 +83,7 @@ async function desensitizeFiles(job: Job, { api, log, detector }: JobDeps, dir: 
   } catch (e) {
     const msg = (e as Error).message;
     log(`issue ${job.id}: desensitization failed: ${msg}`);
-    await api.finish(job.id, { error: `Desensitization failed: ${msg}`, stage: 'desensitize' });
+    await api.finish(job, { error: `Desensitization failed: ${msg}`, stage: 'desensitize' });
     return undefined;
   }
 }
@@ -107,7 +107,7 @@ async function checkedKeyFrames(job: Job, deps: JobDeps, model: ModelSettings, d
     chosen.map((c) => c.covered),
   );
   deps.log(`issue ${job.id}: ${describeCheck(check)}`);
-  await deps.api.submitToAI(job.id, `${done.length} desensitized file(s); ${describeCheck(check)}`);
+  await deps.api.submitToAI(job, `${done.length} desensitized file(s); ${describeCheck(check)}`);
   return check.sent;
 }
 
@@ -117,7 +117,7 @@ async function report(job: Job, { api, log, backoffMs }: JobDeps, model: ModelSe
   for (let attempt = 1; attempt <= 3; attempt++) {
     try {
       const text = await analyze(model, job, frames.slice(0, model.maxFrames));
-      await api.finish(job.id, { report: text });
+      await api.finish(job, { report: text });
       log(`issue ${job.id}: report written (${frames.length} frames sent)`);
       return;
     } catch (e) {
@@ -126,5 +126,5 @@ async function report(job: Job, { api, log, backoffMs }: JobDeps, model: ModelSe
       if (attempt < 3) await sleep((backoffMs ?? 2000) * 2 ** (attempt - 1));
     }
   }
-  await api.finish(job.id, { error: `The AI model failed 3 times: ${lastError}`, stage: 'analyze' });
+  await api.finish(job, { error: `The AI model failed 3 times: ${lastError}`, stage: 'analyze' });
 }

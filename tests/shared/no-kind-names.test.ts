@@ -62,4 +62,8 @@ describe('source code names no kind', () => {
     const word = new RegExp(`(\\b|_)(${KINDS.join('|')})(?![a-z])|[a-z](${KINDS.map(pascal).join('|')})(?![a-z])|\\b(${KINDS.map(pascal).join('|')})(?![a-z])`);
     expect(found('src/client/engine', word)).toEqual([]);
   });
+
+  it("keeps kinds' API paths out of the worker: it learns them from the server (GET /api/analysis/queues)", () => {
+    expect(found('src/worker', /['"`]\/api\/vtp\//)).toEqual([]);
+  });
 });

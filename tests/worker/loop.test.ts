@@ -22,6 +22,8 @@ const MESSI = '/usr/share/doc/opencv-doc/examples/data/messi5.jpg';
 const CLIP = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'clip-')), 'clip.mp4');
 let detector: Detector;
 const servers: http.Server[] = [];
+/** The contract's backend has one queue and no route that names it: the worker is told (WORKER_ANALYSIS_PATHS). */
+const QUEUE = '/api/vtp/issueRecord/fileAnalyze';
 
 function job(id: string): Job {
   return {
@@ -38,6 +40,7 @@ function job(id: string): Job {
     faultMileage: 1234,
     submittedAt: '2026-11-24T00:00:00Z',
     files: [{ name: 'messi5.jpg', size: fs.statSync(MESSI).size, mimeType: 'image/jpeg' }],
+    queue: QUEUE,
   };
 }
 
@@ -61,7 +64,7 @@ async function fakeServer(busy: string[] = [], todo: Job[] = []) {
   const finishes: Record<string, unknown>[] = [];
   const url = await listen(async (req, res) => {
     const u = new URL(req.url!, 'http://x');
-    const route = u.pathname.replace('/api/vtp/issueRecord/fileAnalyze', '');
+    const route = u.pathname.replace(QUEUE, '');
     const raw = await body(req);
     const json = (data: unknown, status = 200) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -87,7 +90,7 @@ async function fakeServer(busy: string[] = [], todo: Job[] = []) {
     if (route === '/finish') finishes.push(JSON.parse(raw.toString()) as Record<string, unknown>);
     return json(null);
   });
-  const api = new WorkerApi(url, 'worker1', 'pw');
+  const api = new WorkerApi(url, 'worker1', 'pw', [QUEUE]);
   await api.login();
   return { url, api, calls, uploads, finishes };
 }
@@ -202,7 +205,9 @@ describe('the worker loop against the fileAnalyze protocol', () => {
   it('runWorker --once: signs in, skips the issue another worker holds, processes the next, then returns', async () => {
     const server = await fakeServer(['I6'], [job('I6'), job('I7')]);
     const log: string[] = [];
-    await runWorker({ WORKER_SERVER_URL: server.url, WORKER_USERNAME: 'worker1', WORKER_PASSWORD: 'pw' }, true, (m) => log.push(m));
+    await runWorker({ WORKER_SERVER_URL: server.url, WORKER_USERNAME: 'worker1', WORKER_PASSWORD: 'pw', WORKER_ANALYSIS_PATHS: QUEUE }, true, (m) =>
+      log.push(m),
+    );
     expect(server.calls).toEqual(['/todolist ', '/start I6', '/start I7', '/file I7', '/desensitized I7', '/finish I7']);
     expect(log[0]).toContain('No AI model configured');
     expect(server.finishes).toEqual([{ id: 'I7', taskId: -3, remark: 'no AI model configured' }]);

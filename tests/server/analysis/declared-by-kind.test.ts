@@ -82,6 +82,15 @@ describe.each(dbTargets())('x-kind.analysis on a kind of its own on $name', (tar
     expect([404, 405]).toContain((await s.request('POST', '/api/vtp/issueRecord/aiSubmit', { token: alice, body: { id: 1 } })).status);
   });
 
+  it("tells workers where each analysed kind's queue is, and nobody else", async () => {
+    const queues = await s.request('GET', '/api/analysis/queues', { token: worker });
+    expect(queues.status).toBe(200);
+    expect(queues.body.data).toEqual([{ kind: 'refuel', noun: 'Refuel', fileAnalyze: FA }]);
+    expect((await s.request('GET', `${queues.body.data[0].fileAnalyze}/todolist`, { token: worker })).status).toBe(200);
+    expect((await s.request('GET', '/api/analysis/queues', { token: alice })).status).toBe(403);
+    expect((await s.request('GET', '/api/analysis/queues')).status).toBe(401);
+  });
+
   it('runs the whole flow on the fields the kind names, answering in the contract names', async () => {
     const refuel = await create(s, kindOf(s, 'refuel'), alice, { refuelTime: '2026-11-21 08:00:00', station: 'North Services', remark: 'pump 4', litres: 40 });
     const id = refuel['id'] as number;
