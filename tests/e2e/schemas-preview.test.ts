@@ -125,7 +125,7 @@ describe('npm run schemas:preview', () => {
     await created.getByLabel('Only what a new record starts with').check();
     await expect.poll(() => created.locator('#root_issueTitle').inputValue()).toBe('');
     // A choice since decision 080: its picker shows the default.
-    expect(await created.locator('.p-dropdown', { has: created.locator('#root_country') }).innerText()).toContain('UK');
+    expect(await created.locator('.p-dropdown', { has: page.locator('#root_country') }).innerText()).toContain('UK');
 
     expect(serverCalls).toEqual([]);
   });
