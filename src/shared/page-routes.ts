@@ -66,3 +66,6 @@ export function pageForPath(pathname: string): PageName {
   const path = pagePath(pathname);
   return PAGE_ROUTES.find((r) => matchesPath(r.path, path))?.page ?? 'notFound';
 }
+
+/** Where the server answers its map of earlier app routes to present ones (decisions 059, 080). */
+export const EARLIER_ROUTES_PATH = '/earlier-routes.json';

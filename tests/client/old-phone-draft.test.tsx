@@ -20,7 +20,9 @@ import { signedIn } from './render';
 
 function updatedIssue(): Kind {
   const schema = structuredClone((registry.get('issue') as Kind).schema) as KindSchema;
-  schema.properties['weatherNow'] = { ...schema.properties['weather'], title: 'Weather Now', 'x-renamedFrom': ['weather'] } as KindSchema['properties'][string];
+  // Weather as the free text it was before decision 080 made it a choice: the rename is the point here.
+  const { enum: _choices, 'x-labels': _labels, ...weather } = schema.properties['weather'] as KindSchema['properties'][string];
+  schema.properties['weatherNow'] = { ...weather, title: 'Weather Now', 'x-renamedFrom': ['weather'] } as KindSchema['properties'][string];
   delete schema.properties['weather'];
   delete schema.properties['softwareVersion'];
   return toKind('issue', schema);

@@ -154,9 +154,11 @@ describe('record detail', () => {
     });
     expect(await screen.findByRole('heading', { name: 'New Issue Record' })).toBeInTheDocument();
     const today = format(new Date(), 'yyyy-MM-dd');
-    await waitFor(() => expect(field('Country')).toHaveValue('UK'));
-    expect(field('Working Condition')).toHaveValue('City');
-    expect(field('Weather')).toHaveValue('Sunny');
+    // Choices since decision 080: the picker shows the default.
+    const picked = (name: string): Element | null | undefined => document.getElementById(`root_${name}`)?.closest('.p-dropdown');
+    await waitFor(() => expect(picked('country')).toHaveTextContent('UK'));
+    expect(picked('workingCondition')).toHaveTextContent('City');
+    expect(picked('weather')).toHaveTextContent('Sunny');
     expect(field('Fault Mileage (km)')).toHaveValue('0');
     expect(field('Software Version')).toHaveValue('V2.1.3');
     // In the contract's format, not the browser's rendering of a date input (decision 038).

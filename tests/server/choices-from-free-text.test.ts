@@ -3,15 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { choiceLabel } from '../../src/shared/choice-labels.js';
 import { ALICE, ROOT, dbTargets, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
 
-// decision 078: Severity and Category were free text and are now choices. Whatever a tester typed
-// before still lists, filters, opens (with its note) and stays when the record is saved; nobody
-// can type a new text, and the choices save.
+// decisions 078 and 080: Severity and Category, then Country, Working Condition and Weather were
+// free text and are now choices. Whatever a tester typed before still lists, filters, opens (with
+// its note) and stays when the record is saved; nobody can type a new text, and the choices save.
 
 type Json = Record<string, any>;
 const ISSUE = '/api/vtp/issueRecord';
-const FIELDS = ['issueSeverity', 'issueCategory'] as const;
+const FIELDS = ['issueSeverity', 'issueCategory', 'country', 'workingCondition', 'weather'] as const;
 const shipped = JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas', 'issue.schema.json'), 'utf8')) as Json;
 const choices = (field: string): string[] => shipped['properties'][field]['enum'] as string[];
 
@@ -34,6 +35,8 @@ const TYPED = [
   'High',
   'high',
   '高',
+  'rain',
+  'Motorway',
   ...fc.sample(
     fc.string({ unit: fc.constantFrom(...'abcHLX 高中低噪声-/é1'), minLength: 1, maxLength: 30 }).filter((t) => t.trim() === t && t !== ''),
     { numRuns: 6, seed: 78 },
@@ -53,7 +56,7 @@ describe.each(dbTargets())('Severity and Category typed as free text, now choice
     for (const [i, typed] of TYPED.entries()) {
       const res = await before.request('POST', ISSUE, {
         token: t0,
-        body: { issueTitle: `Typed ${i}`, issueDate: '2026-11-20 08:00:00', issueSeverity: typed, issueCategory: typed },
+        body: { issueTitle: `Typed ${i}`, issueDate: '2026-11-20 08:00:00', ...Object.fromEntries(FIELDS.map((f) => [f, typed])) },
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       ids.push(res.body.data.id as number);
@@ -76,8 +79,8 @@ describe.each(dbTargets())('Severity and Category typed as free text, now choice
         typed,
       ).toEqual([ids[i]]);
       const opened = await s.request('GET', `${ISSUE}/${ids[i]}`, { token });
-      expect(opened.body.data).toMatchObject({ issueSeverity: typed, issueCategory: typed });
-      expect(opened.body.warnings.map((w: Json) => w['field']).sort()).toEqual(['issueCategory', 'issueSeverity']);
+      expect(opened.body.data).toMatchObject(Object.fromEntries(FIELDS.map((f) => [f, typed])));
+      expect(opened.body.warnings.map((w: Json) => w['field']).sort()).toEqual([...FIELDS].sort());
     }
   });
 
@@ -85,7 +88,7 @@ describe.each(dbTargets())('Severity and Category typed as free text, now choice
     const [id] = ids;
     const other = await s.request('PUT', ISSUE, { token, body: { id, issueTitle: 'Saved again' } });
     expect(other.status, JSON.stringify(other.body)).toBe(200);
-    expect(other.body.data).toMatchObject({ issueTitle: 'Saved again', issueSeverity: TYPED[0], issueCategory: TYPED[0] });
+    expect(other.body.data).toMatchObject({ issueTitle: 'Saved again', ...Object.fromEntries(FIELDS.map((f) => [f, TYPED[0]])) });
     for (const field of FIELDS) {
       expect((await s.request('PUT', ISSUE, { token, body: { id, [field]: 'Very high' } })).status).toBe(400);
       const refused = await s.request('POST', ISSUE, { token, body: { issueTitle: 'New', [field]: TYPED[1] } });
@@ -93,7 +96,11 @@ describe.each(dbTargets())('Severity and Category typed as free text, now choice
       expect(refused.body.msg).toContain(choices(field).join(', '));
       // In Chinese the refusal names the choices by their Chinese labels.
       const zh = await s.request('POST', ISSUE, { token, body: { issueTitle: 'New', [field]: TYPED[1] }, headers: { 'accept-language': 'zh-CN' } });
-      expect(zh.body.msg).toContain(field === 'issueCategory' ? '制动、车身' : 'A：安全、B：功能');
+      const zhLabels = choices(field)
+        .slice(0, 2)
+        .map((v) => choiceLabel(shipped['properties'][field], v, 'zh'));
+      expect(zhLabels.every((l) => l !== undefined && /[\u4e00-\u9fff]/.test(l))).toBe(true);
+      expect(zh.body.msg).toContain(zhLabels.join('、'));
       const chosen = await s.request('PUT', ISSUE, { token, body: { id, [field]: choices(field)[0] } });
       expect(chosen.status, JSON.stringify(chosen.body)).toBe(200);
       expect(chosen.body.data[field]).toBe(choices(field)[0]);

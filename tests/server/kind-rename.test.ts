@@ -88,6 +88,8 @@ describe.each(dbTargets())('a renamed kind on $name', (target) => {
     const page = await fetch(`${s.url}/data/issue/1?tab=files`, { redirect: 'manual' });
     expect(page.status).toBe(301);
     expect(page.headers.get('location')).toBe('/data/defect/1?tab=files');
+    // And the routes' map, which phones keep for old bookmarks opened offline (decision 080).
+    expect(await (await fetch(`${s.url}/earlier-routes.json`)).json()).toEqual({ routes: { '/data/issue': '/data/defect' } });
 
     // Stats and packages follow the kind.
     expect((await s.request('GET', `/api/vtp/stats/day?date=${DAY}`, { token })).body.data.issueCount).toBe(3);

@@ -1,4 +1,5 @@
 import useSWR from 'swr';
+import { EARLIER_ROUTES_PATH } from '../../shared/page-routes';
 import { READ_OPTIONS } from './client';
 
 /** The app's version from /manifest.json (served by our server with the package version), read by the given fetchText. */
@@ -8,21 +9,57 @@ export async function fetchAppVersion(read: (url: string) => Promise<string> = f
   return manifest.version;
 }
 
+/** Where the phone keeps the server's map of earlier app routes (learnEarlierRoutes). */
+const EARLIER_ROUTES_KEY = 'earlierRoutes';
+
 /**
- * Where the server sends an app address that is no screen here: a kind's earlier route (a renamed
- * kind, a changed x-kind.route; decision 059) redirects to its present one. The service worker
- * answers navigations from the app, so an old bookmark reaches the not-found screen, which asks.
- * Undefined when offline, or when the address did not move.
+ * Keeps the server's map of earlier app routes to present ones on the phone (decision 080), so
+ * that an old bookmark opened without coverage still finds its screen. Asked once a start, online;
+ * the phone keeps the last map it got.
  */
-async function movedTo(address: string): Promise<string | undefined> {
+export async function learnEarlierRoutes(): Promise<void> {
   try {
-    const res = await fetch(address, { cache: 'no-store', headers: { accept: 'text/html' } });
-    if (!res.redirected) return undefined;
-    const moved = new URL(res.url);
-    return moved.origin === window.location.origin ? `${moved.pathname}${moved.search}${moved.hash}` : undefined;
+    const res = await fetch(EARLIER_ROUTES_PATH, { cache: 'no-store', headers: { accept: 'application/json' } });
+    if (!res.ok) return;
+    const { routes } = (await res.json()) as { routes?: unknown };
+    if (typeof routes === 'object' && routes !== null) localStorage.setItem(EARLIER_ROUTES_KEY, JSON.stringify(routes));
+  } catch {
+    // Offline or storage blocked: the map learned before stays.
+  }
+}
+
+/** Where the learned map sends an address (the rest of the path and the query kept, as the server's 301), or undefined. */
+export function learnedMove(address: string, store: Storage = localStorage): string | undefined {
+  let routes: Record<string, unknown>;
+  try {
+    routes = JSON.parse(store.getItem(EARLIER_ROUTES_KEY) ?? '{}') as Record<string, unknown>;
   } catch {
     return undefined;
   }
+  const url = new URL(address, 'http://phone');
+  for (const [from, to] of Object.entries(routes)) {
+    if (typeof to !== 'string' || (url.pathname !== from && !url.pathname.startsWith(`${from}/`))) continue;
+    return `${to}${url.pathname.slice(from.length)}${url.search}`;
+  }
+  return undefined;
+}
+
+/**
+ * Where the server sends an app address that is no screen here: a kind's earlier route (a renamed
+ * kind, a changed x-kind.route; decision 059) redirects to its present one. The service worker
+ * answers navigations from the app, so an old bookmark reaches the not-found screen, which asks;
+ * offline, the map the phone learned answers (decision 080). Undefined when the address did not move.
+ */
+async function movedTo(address: string): Promise<string | undefined> {
+  let res: Response;
+  try {
+    res = await fetch(address, { cache: 'no-store', headers: { accept: 'text/html' } });
+  } catch {
+    return learnedMove(address);
+  }
+  if (!res.redirected) return undefined;
+  const moved = new URL(res.url);
+  return moved.origin === window.location.origin ? `${moved.pathname}${moved.search}${moved.hash}` : undefined;
 }
 
 /** A page or file of the server as text, past every cache (the update check's probe). */

@@ -84,6 +84,8 @@ function useServiceWorker(toast: Toast): void {
             if (event.isUpdate) toast('success', t('app.updated'));
           });
           wb.register().catch((e: unknown) => console.warn('The service worker could not be registered:', e));
+          // It answers old bookmarks from the app: the server's earlier routes are kept for it offline (decision 080).
+          void import('../api/app-info').then(({ learnEarlierRoutes }) => learnEarlierRoutes());
         }),
       5000,
     );

@@ -1,11 +1,13 @@
 import fp from 'fastify-plugin';
+import { EARLIER_ROUTES_PATH } from '../../shared/page-routes.js';
 import { earlierPaths } from '../records/schema-versions.js';
 
 /**
  * The API paths and app routes kinds were served under before (a renamed kind, a changed apiPath
  * or route; decision 059) answer with a redirect to the kind's present ones, the rest of the path
  * and the query kept: 308 for the API (the method and body are sent again, so an old phone's
- * waiting records still arrive), 301 for the app's pages (bookmarks and links).
+ * waiting records still arrive), 301 for the app's pages (bookmarks and links). The pages' map is
+ * also answered whole, at EARLIER_ROUTES_PATH, for phones to follow offline.
  */
 export const earlierPathsPlugin = fp(
   async (app) => {
@@ -22,6 +24,9 @@ export const earlierPathsPlugin = fp(
     };
     for (const [from, to] of api) redirect(`/api${from}`, `/api${to}`, 308, ['GET', 'POST', 'PUT', 'DELETE']);
     for (const [from, to] of routes) redirect(from, to, 301, ['GET']);
+    // The app routes' map, for a phone to keep: offline, its not-found screen follows it (decision 080).
+    const routeMap = { routes: Object.fromEntries(routes) };
+    app.get(EARLIER_ROUTES_PATH, { schema: { hide: true } }, async (_request, reply) => reply.header('Cache-Control', 'no-cache').send(routeMap));
   },
   { name: 'rtd-earlier-paths', dependencies: ['rtd-db'], fastify: '5.x' },
 );

@@ -79,7 +79,18 @@ export interface IssueRecord {
   /**
    * Country
    */
-  country?: string;
+  country?:
+    | 'UK'
+    | 'Germany'
+    | 'France'
+    | 'Netherlands'
+    | 'Belgium'
+    | 'Spain'
+    | 'Italy'
+    | 'Norway'
+    | 'Sweden'
+    | 'China'
+    | 'Other';
   /**
    * City
    */
@@ -91,11 +102,11 @@ export interface IssueRecord {
   /**
    * Working Condition
    */
-  workingCondition?: string;
+  workingCondition?: 'City' | 'Highway' | 'Rural' | 'Mountain' | 'Parking' | 'Charging' | 'Test track' | 'Other';
   /**
    * Weather
    */
-  weather?: string;
+  weather?: 'Sunny' | 'Cloudy' | 'Overcast' | 'Rain' | 'Snow' | 'Fog' | 'Other';
   /**
    * Fault Mileage (km)
    */
