@@ -41,7 +41,7 @@ describe('records opened before in this visit', () => {
     for (let i = 1; i <= 51; i++) rememberRecord('/vtp/poi', String(i), { id: i });
     expect(rememberedRecord('/vtp/poi', '1')).toBeUndefined();
     expect(rememberedRecord('/vtp/poi', '51')).toEqual({ id: 51 });
-    forgetRecords();
+    await forgetRecords();
     expect(rememberedRecord('/vtp/poi', '51')).toBeUndefined();
   });
 });
@@ -59,7 +59,8 @@ describe('the answers SWR keeps in memory', () => {
       seen.push(data);
       return null;
     }
-    forgetRecords();
+    // Sign-out forgets them before anyone can sign in again (SWR is imported when it is needed).
+    await forgetRecords();
     render(<Probe />);
     expect(seen).toEqual([undefined]);
   });

@@ -19,7 +19,7 @@ export function takeConsoleErrors(): unknown[][] {
 }
 (globalThis as { takeConsoleErrors?: () => unknown[][] }).takeConsoleErrors = takeConsoleErrors;
 
-beforeEach(() => {
+beforeEach(async () => {
   errors = [];
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
     errors.push(args);
@@ -27,7 +27,7 @@ beforeEach(() => {
   window.localStorage.clear();
   window.sessionStorage.clear();
   // Each test is a visit of its own: no record opened by an earlier test is remembered.
-  forgetRecords();
+  await forgetRecords();
   takeUnanswered();
 });
 

@@ -3,6 +3,9 @@ import { apiRequest, READ_OPTIONS, type Envelope, type ListEnvelope, type Query 
 import { dataOf } from './answer';
 import { withOfflineCopy } from './offline-cache';
 import { statsKeys } from './stats';
+import { rememberRecord } from './recent-records';
+
+export { forgetRecords, rememberRecord, rememberedRecord } from './recent-records';
 import type { FieldWarning } from '../../shared/schema-evolution';
 
 /** A record's values as the server and the screens know them. */
@@ -83,33 +86,4 @@ export function createRecord(apiPath: string, values: Values, idempotencyKey?: s
 /** PUT changes of a record: the server merges them into the stored one and answers the result. */
 export function updateRecord(apiPath: string, changes: Values) {
   return apiRequest<Envelope<Values | null>>('PUT', apiPath, { body: changes });
-}
-
-/**
- * Records opened in this visit, by kind and id, so that going back to one shows it at once while
- * it is fetched again (the fetch then replaces it, unless the form is being edited). In memory
- * only, the 50 most recent; the offline copies of api/offline-cache.ts are what survives a reload.
- */
-const recentRecords = new Map<string, Record<string, unknown>>();
-const RECENT_RECORDS = 50;
-
-export function rememberRecord(apiPath: string, id: string, record: Record<string, unknown>): void {
-  const key = `${apiPath}/${id}`;
-  recentRecords.delete(key);
-  recentRecords.set(key, record);
-  if (recentRecords.size > RECENT_RECORDS) recentRecords.delete(recentRecords.keys().next().value as string);
-}
-
-export function rememberedRecord(apiPath: string, id: string): Record<string, unknown> | undefined {
-  return recentRecords.get(`${apiPath}/${id}`);
-}
-
-/**
- * Forgets every remembered record (sign-out: the next user of the phone must not see them), and
- * every answer SWR keeps in memory (records, lists, counts): none is shown to the next user while
- * their own is fetched.
- */
-export function forgetRecords(): void {
-  recentRecords.clear();
-  void mutate(() => true, undefined, { revalidate: false });
 }

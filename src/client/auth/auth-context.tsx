@@ -3,7 +3,7 @@ import * as authApi from '../api/auth';
 import { ApiError } from '../api/client';
 import { offlineCache } from '../api/offline-cache';
 import { forgetPreviews } from '../api/preview-copies';
-import { forgetRecords } from '../api/records';
+import { forgetRecords } from '../api/recent-records';
 import { storage, type StoredUser } from '../lib/storage';
 
 export type AuthState = { status: 'loading' } | { status: 'signedOut' } | { status: 'signedIn'; username: string; user: StoredUser | null };
@@ -26,7 +26,7 @@ export interface AuthContextValue {
  */
 function forgetUser(): void {
   storage.clearUser();
-  forgetRecords();
+  void forgetRecords();
   void import('../outbox/store')
     .then(({ syncAuth }) => syncAuth.clear())
     .catch((e: unknown) => console.warn('The sign-in kept for Background Sync could not be removed:', e));
