@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { NewUser } from './users/user-repository.js';
 
 /** Everything the server reads from the environment, checked once at start. */
 export interface Config extends Numbers<typeof NUMBERS> {
@@ -42,12 +43,7 @@ export interface Config extends Numbers<typeof NUMBERS> {
   login: Numbers<typeof LOGIN>;
 }
 
-export interface InitialUser {
-  username: string;
-  password: string;
-  project: string;
-  vehicle: string;
-}
+export type InitialUser = Omit<NewUser, 'nickName'>;
 
 export class ConfigError extends Error {}
 

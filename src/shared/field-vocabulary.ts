@@ -90,3 +90,30 @@ export function nestedObjectProblem(file: string, field: string, prop: unknown):
   if (p['type'] !== 'object' && p['properties'] === undefined) return undefined;
   return `${file}: properties.${field} is a nested object, which a record cannot hold: every field is one value or a list of choices; split it into fields of its own (such as ${field}City, ${field}Street)`;
 }
+
+/** "; did you mean 'maxLength'?" when a keyword is a near miss (case, a letter or two) of a known one, else ''. */
+export function didYouMean(key: string, known: readonly string[]): string {
+  const lower = key.toLowerCase();
+  const sameLetters = known.find((k) => k.toLowerCase() === lower);
+  if (sameLetters !== undefined) return `; did you mean '${sameLetters}'?`;
+  const close = known
+    .map((k) => ({ k, d: editDistance(lower, k.toLowerCase()) }))
+    .filter(({ k, d }) => d <= (Math.min(k.length, key.length) >= 6 ? 2 : 1))
+    .sort((a, b) => a.d - b.d)[0];
+  return close === undefined ? '' : `; did you mean '${close.k}'?`;
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const at = (i: number, j: number): number => d[i]?.[j] ?? 0;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      (d[i] as number[])[j] = best;
+    }
+  }
+  return at(a.length, b.length);
+}

@@ -28,12 +28,6 @@ export function buildRegistry(schemas: Record<string, KindSchema>): KindRegistry
   return new Map(kinds.sort((a, b) => a.name.localeCompare(b.name)).map((kind) => [kind.name, kind] as const));
 }
 
-/** The kind served under an API path such as '/vtp/poi', if any. */
-export function kindByApiPath(registry: KindRegistry, apiPath: string): Kind | undefined {
-  for (const kind of registry.values()) if (kind.meta.apiPath === apiPath) return kind;
-  return undefined;
-}
-
 /** The kind whose list screen is at a route such as '/data/issue', if any. */
 export function kindByRoute(registry: KindRegistry, route: string): Kind | undefined {
   for (const kind of registry.values()) if (kind.meta.route === route) return kind;

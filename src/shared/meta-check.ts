@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { FOLDER_PLACEHOLDER } from './attachments.js';
-import { choicesOf, isMultiSelect, nestedObjectProblem, vocabularyProblems } from './field-vocabulary.js';
+import { choicesOf, didYouMean, isMultiSelect, nestedObjectProblem, vocabularyProblems } from './field-vocabulary.js';
 import type { KindProperty, KindSchema } from './kind-types.js';
 
 import { ANALYSIS_STATUSES, ANALYSIS_SUBMITTED, PROPERTY_STANDARD_KEYWORDS, PROPERTY_X_KEYWORDS, REQUIRED_READONLY_FIELDS, rootSchema } from './meta-schema.js';
@@ -41,33 +41,6 @@ function unknownXKeywords(file: string, field: string, node: unknown, path: stri
       out.push(`${file}: properties.${field}${path} has unknown keyword '${key}'${path === '' ? didYouMean(key, PROPERTY_X_KEYWORDS) : ''}`);
     else if (!key.startsWith('x-')) unknownXKeywords(file, field, value, `${path}.${key}`, out);
   }
-}
-
-/** "; did you mean 'maxLength'?" when a keyword is a near miss (case, a letter or two) of a known one, else ''. */
-function didYouMean(key: string, known: readonly string[]): string {
-  const lower = key.toLowerCase();
-  const sameLetters = known.find((k) => k.toLowerCase() === lower);
-  if (sameLetters !== undefined) return `; did you mean '${sameLetters}'?`;
-  const close = known
-    .map((k) => ({ k, d: editDistance(lower, k.toLowerCase()) }))
-    .filter(({ k, d }) => d <= (Math.min(k.length, key.length) >= 6 ? 2 : 1))
-    .sort((a, b) => a.d - b.d)[0];
-  return close === undefined ? '' : `; did you mean '${close.k}'?`;
-}
-
-/** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  const at = (i: number, j: number): number => d[i]?.[j] ?? 0;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
-      (d[i] as number[])[j] = best;
-    }
-  }
-  return at(a.length, b.length);
 }
 
 const TYPE_WORDS: Record<string, string> = { string: 'text', number: 'a number', integer: 'a whole number', boolean: 'true or false' };
@@ -136,6 +109,14 @@ function nestedObjects(file: string, schema: unknown): string[] {
   return Object.entries(props).flatMap(([field, prop]) => nestedObjectProblem(file, field, prop) ?? []);
 }
 
+type Props = KindSchema['properties'];
+type Meta = KindSchema['x-kind'];
+/** One group of a schema's cross-references; checkKindSchema runs them in KIND_CHECKS's order. */
+type KindCheck = (file: string, meta: Meta, props: Props, required: readonly string[]) => string[];
+const hasField = (props: Props, f: string): boolean => Object.prototype.hasOwnProperty.call(props, f);
+const isNumberType = (prop: KindProperty | undefined): boolean => ['number', 'integer'].includes(String(prop?.type));
+const isTextOrNumber = (prop: KindProperty | undefined): boolean => ['string', 'number', 'integer'].includes(String(prop?.type));
+
 /**
  * Checks one schema file against our keyword set and its own cross-references
  * (card fields, date field, derived fields). Returns problems, each naming the file and place.
@@ -155,52 +136,57 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
   for (const [field, prop] of Object.entries(props)) unknownXKeywords(file, field, prop, '', problems);
   for (const [field, prop] of Object.entries(props)) propertyKeywordProblems(file, field, prop, problems);
   for (const [field, prop] of Object.entries(props)) problems.push(...vocabularyProblems(file, field, prop));
+  for (const check of KIND_CHECKS) problems.push(...check(file, s['x-kind'], props, s.required ?? []));
+  return problems;
+}
 
-  const has = (f: string): boolean => Object.prototype.hasOwnProperty.call(props, f);
+/** The fields every kind has, its date field, and the fields its list sorts, filters and shows on a card by. */
+function listFieldProblems(file: string, meta: Meta, props: Props): string[] {
+  const problems: string[] = [];
+  const has = (f: string): boolean => hasField(props, f);
   for (const f of REQUIRED_READONLY_FIELDS) {
     if (!has(f)) problems.push(`${file}: properties.${f} is missing; every kind needs it`);
     else if (props[f]?.readOnly !== true) problems.push(`${file}: properties.${f} must be readOnly`);
   }
   if (has('id') && props['id']?.type !== 'integer') problems.push(`${file}: properties.id must be of type integer`);
-
-  const meta = s['x-kind'];
   if (!has(meta.dateField)) problems.push(`${file}: x-kind.dateField '${meta.dateField}' is not a property`);
   else if (props[meta.dateField]?.format !== 'datetime-text') problems.push(`${file}: x-kind.dateField '${meta.dateField}' must have format datetime-text`);
   for (const field of meta.sortable ?? []) {
     if (!has(field)) problems.push(`${file}: x-kind.sortable names '${field}', which is not a property`);
-    else if (!['string', 'number', 'integer'].includes(String(props[field]?.type)))
-      problems.push(`${file}: x-kind.sortable names '${field}', which is not text or a number`);
+    else if (!isTextOrNumber(props[field])) problems.push(`${file}: x-kind.sortable names '${field}', which is not text or a number`);
   }
   for (const [field, how] of Object.entries(meta.filters ?? {})) {
     if (!has(field)) problems.push(`${file}: x-kind.filters names '${field}', which is not a property`);
     else if (field === 'projectName') problems.push(`${file}: x-kind.filters cannot name projectName: the server scopes every list to the user's project`);
     else if (how === 'contains' && props[field]?.type !== 'string')
       problems.push(`${file}: x-kind.filters.${field} is 'contains', which needs a text property`);
-    else if (isMultiSelect(props[field]) ? how !== 'exact' : !['string', 'number', 'integer'].includes(String(props[field]?.type)))
+    else if (isMultiSelect(props[field]) ? how !== 'exact' : !isTextOrNumber(props[field]))
       problems.push(`${file}: x-kind.filters names '${field}', which is not text, a number or a list of choices ('exact')`);
   }
-  if (meta.card.title.field !== undefined && !has(meta.card.title.field)) {
+  if (meta.card.title.field !== undefined && !has(meta.card.title.field))
     problems.push(`${file}: x-kind.card.title.field '${meta.card.title.field}' is not a property`);
-  }
   meta.card.lines.forEach((line, i) => {
     if (!has(line.field)) problems.push(`${file}: x-kind.card.lines[${i}].field '${line.field}' is not a property`);
-    if (line.suffixField !== undefined && !has(line.suffixField)) {
+    if (line.suffixField !== undefined && !has(line.suffixField))
       problems.push(`${file}: x-kind.card.lines[${i}].suffixField '${line.suffixField}' is not a property`);
-    }
   });
-  problems.push(...layoutProblems(file, meta, props));
+  return problems;
+}
+
+/** What properties say of each other: old names, labels, who sets them, derived sources, required names. */
+function propertyLinkProblems(file: string, _meta: Meta, props: Props, required: readonly string[]): string[] {
+  const problems: string[] = [];
   const oldNames = new Map<string, string>();
   for (const [field, prop] of Object.entries(props)) {
     for (const old of (prop['x-renamedFrom'] as string[] | undefined) ?? []) {
-      if (has(old)) problems.push(`${file}: properties.${field}.x-renamedFrom names '${old}', which is still a property; remove one of the two`);
+      if (hasField(props, old)) problems.push(`${file}: properties.${field}.x-renamedFrom names '${old}', which is still a property; remove one of the two`);
       else if (oldNames.has(old))
         problems.push(`${file}: '${old}' is in x-renamedFrom of both ${oldNames.get(old) ?? ''} and ${field}; an old name can move to one property only`);
       oldNames.set(old, field);
     }
     if (prop['x-renamedWinner'] !== undefined && prop['x-renamedFrom'] === undefined)
       problems.push(`${file}: properties.${field}.x-renamedWinner needs x-renamedFrom: it chooses between the values under this name and its old names`);
-    const labels = prop['x-labels'] as Record<string, string> | undefined;
-    if (labels !== undefined && !Array.isArray(choicesOf(prop)))
+    if (prop['x-labels'] !== undefined && !Array.isArray(choicesOf(prop)))
       problems.push(`${file}: properties.${field}.x-labels needs an enum: it labels the enum's stored values`);
   }
   for (const [field, prop] of Object.entries(props)) {
@@ -210,44 +196,47 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
     if (derived === undefined) continue;
     if (prop.readOnly !== true) problems.push(`${file}: properties.${field} is derived, so it must be readOnly`);
     if (!('difference' in derived)) continue;
-    for (const source of derived.difference) {
-      const t = props[source]?.type;
-      if (t !== 'number' && t !== 'integer') problems.push(`${file}: properties.${field}.x-derived names '${source}', which is not a number property`);
-    }
+    for (const source of derived.difference)
+      if (!isNumberType(props[source])) problems.push(`${file}: properties.${field}.x-derived names '${source}', which is not a number property`);
   }
-  for (const name of s.required ?? []) if (!has(name)) problems.push(`${file}: required names '${name}', which is not a property`);
+  for (const name of required) if (!hasField(props, name)) problems.push(`${file}: required names '${name}', which is not a property`);
+  return problems;
+}
 
-  const isNumber = (f: string): boolean => ['number', 'integer'].includes(String(props[f]?.type));
+/** The data page's sums and the workspace session's fills name number (and text) properties. */
+function filledFieldProblems(file: string, meta: Meta, props: Props): string[] {
+  const problems: string[] = [];
   for (const [stat, field] of Object.entries(meta.dataPage?.sums ?? {})) {
-    if (!has(field)) problems.push(`${file}: x-kind.dataPage.sums.${stat} names '${field}', which is not a property`);
-    else if (!isNumber(field)) problems.push(`${file}: x-kind.dataPage.sums.${stat} names '${field}', which is not a number property`);
+    if (!hasField(props, field)) problems.push(`${file}: x-kind.dataPage.sums.${stat} names '${field}', which is not a property`);
+    else if (!isNumberType(props[field])) problems.push(`${file}: x-kind.dataPage.sums.${stat} names '${field}', which is not a number property`);
   }
-  const session = meta.workspace?.session;
-  for (const [role, field] of Object.entries(session?.fills ?? {})) {
-    if (!has(field)) problems.push(`${file}: x-kind.workspace.session.fills.${role} names '${field}', which is not a property`);
-    else if (role === 'minutes' ? !isNumber(field) : props[field]?.type !== 'string') {
+  for (const [role, field] of Object.entries(meta.workspace?.session?.fills ?? {})) {
+    if (!hasField(props, field)) problems.push(`${file}: x-kind.workspace.session.fills.${role} names '${field}', which is not a property`);
+    else if (role === 'minutes' ? !isNumberType(props[field]) : props[field]?.type !== 'string')
       problems.push(`${file}: x-kind.workspace.session.fills.${role} names '${field}', which is not ${role === 'minutes' ? 'a number' : 'a text'} property`);
-    }
   }
+  return problems;
+}
+
+/** x-kind.attachments: its folder template, its files status, and the one property that keeps the folder. */
+function attachmentProblems(file: string, meta: Meta, props: Props): string[] {
   const folderFields = Object.entries(props).filter(([, p]) => p['x-derived'] !== undefined && 'attachmentFolder' in (p['x-derived'] as object));
-  if (meta.attachments) {
-    problems.push(...attachmentTemplateProblems(file, meta.attachments.folder, props));
-    const status = meta.attachments.filesStatus;
-    if (status !== undefined) {
-      const prop = props[status.field];
-      if (prop === undefined) problems.push(`${file}: x-kind.attachments.filesStatus.field names '${status.field}', which is not a property`);
-      else if (prop.type !== 'string' || prop.readOnly === true)
-        problems.push(`${file}: x-kind.attachments.filesStatus.field names '${status.field}', which is not a text property the app may write`);
-      for (const field of status.with ?? [])
-        if (!has(field)) problems.push(`${file}: x-kind.attachments.filesStatus.with names '${field}', which is not a property`);
-    }
-    if (folderFields.length !== 1)
-      problems.push(`${file}: x-kind.attachments needs exactly one property with "x-derived": {"attachmentFolder": true} to keep the folder in`);
-  } else if (folderFields.length > 0) {
-    problems.push(`${file}: properties.${folderFields[0]?.[0]} derives an attachment folder, but x-kind.attachments does not say how it is named`);
+  if (!meta.attachments)
+    return folderFields.length === 0
+      ? []
+      : [`${file}: properties.${folderFields[0]?.[0]} derives an attachment folder, but x-kind.attachments does not say how it is named`];
+  const problems = attachmentTemplateProblems(file, meta.attachments.folder, props);
+  const status = meta.attachments.filesStatus;
+  if (status !== undefined) {
+    const prop = props[status.field];
+    if (prop === undefined) problems.push(`${file}: x-kind.attachments.filesStatus.field names '${status.field}', which is not a property`);
+    else if (prop.type !== 'string' || prop.readOnly === true)
+      problems.push(`${file}: x-kind.attachments.filesStatus.field names '${status.field}', which is not a text property the app may write`);
+    for (const field of status.with ?? [])
+      if (!hasField(props, field)) problems.push(`${file}: x-kind.attachments.filesStatus.with names '${field}', which is not a property`);
   }
-  problems.push(...analysisProblems(file, meta, props));
-  problems.push(...i18nProblems(file, meta, props));
+  if (folderFields.length !== 1)
+    problems.push(`${file}: x-kind.attachments needs exactly one property with "x-derived": {"attachmentFolder": true} to keep the folder in`);
   return problems;
 }
 
@@ -257,7 +246,7 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
  * record's status accepts AI_PROCESS; the workers analyse the attachment folder, so the kind has
  * one. And a field set by fileAnalyze is one that x-kind.analysis names, or nothing would set it.
  */
-function analysisProblems(file: string, meta: KindSchema['x-kind'], props: KindSchema['properties']): string[] {
+function analysisProblems(file: string, meta: Meta, props: Props): string[] {
   const problems: string[] = [];
   const analysis = meta.analysis;
   const setByFlow = Object.keys(props).filter((f) => props[f]?.['x-setBy'] === 'fileAnalyze');
@@ -304,7 +293,7 @@ function analysisProblems(file: string, meta: KindSchema['x-kind'], props: KindS
       );
   }
   for (const [key, field] of Object.entries(analysis.context ?? {})) {
-    if (!Object.prototype.hasOwnProperty.call(props, field)) problems.push(`${at}.context.${key} names '${field}', which is not a property`);
+    if (!hasField(props, field)) problems.push(`${at}.context.${key} names '${field}', which is not a property`);
   }
   return problems;
 }
@@ -313,7 +302,7 @@ function analysisProblems(file: string, meta: KindSchema['x-kind'], props: KindS
  * x-kind.i18n.<language> translates x-kind's texts: each of its texts must stand where x-kind
  * has a text (a misspelt path would never show); x-i18n labels must name stored choices.
  */
-function i18nProblems(file: string, meta: KindSchema['x-kind'], props: KindSchema['properties']): string[] {
+function i18nProblems(file: string, meta: Meta, props: Props): string[] {
   const problems: string[] = [];
   const walk = (translated: unknown, original: unknown, path: string): void => {
     if (typeof translated === 'string') {
@@ -341,9 +330,9 @@ function i18nProblems(file: string, meta: KindSchema['x-kind'], props: KindSchem
 }
 
 /** x-kind.keyFields and x-kind.sections name properties people see, each section's fields once. */
-function layoutProblems(file: string, meta: KindSchema['x-kind'], props: KindSchema['properties']): string[] {
+function layoutProblems(file: string, meta: Meta, props: Props): string[] {
   const problems: string[] = [];
-  const has = (f: string): boolean => Object.prototype.hasOwnProperty.call(props, f);
+  const has = (f: string): boolean => hasField(props, f);
   (meta.keyFields ?? []).forEach((field, i) => {
     if (!has(field)) problems.push(`${file}: x-kind.keyFields[${i}] '${field}' is not a property`);
     else if (props[field]?.['x-ui']?.hidden === true)
@@ -377,7 +366,7 @@ function layoutProblems(file: string, meta: KindSchema['x-kind'], props: KindSch
   return problems;
 }
 
-function attachmentTemplateProblems(file: string, template: string, props: KindSchema['properties']): string[] {
+function attachmentTemplateProblems(file: string, template: string, props: Props): string[] {
   const problems: string[] = [];
   const at = `${file}: x-kind.attachments.folder`;
   if (template.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) problems.push(`${at} has an empty, '.' or '..' segment`);
@@ -387,10 +376,20 @@ function attachmentTemplateProblems(file: string, template: string, props: KindS
   if (/[\\:*?"<>|\u0000-\u001f]/.test(rest)) problems.push(`${at} has a character that is not allowed in a folder name`);
   for (const m of template.matchAll(FOLDER_PLACEHOLDER)) {
     const [, field = '', dateFormat] = m;
-    if (!Object.prototype.hasOwnProperty.call(props, field)) problems.push(`${at} names '${field}', which is not a property`);
+    if (!hasField(props, field)) problems.push(`${at} names '${field}', which is not a property`);
     else if (dateFormat !== undefined && props[field]?.format !== 'datetime-text')
       problems.push(`${at} formats '${field}' as a date, but it has no format datetime-text`);
   }
   if (!template.includes('{id}')) problems.push(`${at} must contain {id}, so that every record has its own folder`);
   return problems;
 }
+
+const KIND_CHECKS: KindCheck[] = [
+  listFieldProblems,
+  layoutProblems,
+  propertyLinkProblems,
+  filledFieldProblems,
+  attachmentProblems,
+  analysisProblems,
+  i18nProblems,
+];

@@ -186,10 +186,7 @@ class WorkerCalls {
   /** PUT desensitized: the blurred copy streams from the socket to a staging file (fsynced), then is renamed into place. */
   putDesensitized = async (request: FastifyRequest, reply: FastifyReply) => {
     const { limits, storage } = this.deps;
-    const worker = workerOf(request);
-    const { id, name: rawName } = queryOf(request);
-    const name = fileName(rawName);
-    const { project, folder } = await this.heldRecord(worker, id);
+    const { name, project, folder } = await this.heldFile(request);
     const announced = Number(request.headers['content-length'] ?? 0);
     if (announced > 0) {
       limits.checkSize(announced);
@@ -233,20 +230,20 @@ class WorkerCalls {
     return ok({ id, state: job.state });
   };
 
-  /** The job this worker holds and the record's folder, from the job's own project. */
-  private async heldRecord(worker: Worker, id: number): Promise<{ project: string; folder: string }> {
+  /** The file a worker's query names, in the folder of the record whose job it holds (from the job's own project). */
+  private async heldFile(request: FastifyRequest): Promise<{ id: number; name: string; project: string; folder: string }> {
+    const worker = workerOf(request);
+    const { id, name: rawName } = queryOf(request);
+    const name = fileName(rawName);
     const job = await this.deps.jobs.held(worker, id);
     const record = await this.deps.records.get(this.deps.kind, job.project_name, id);
     if (!record) throw notFound(`${this.noun} ${id} no longer exists`);
-    return { project: job.project_name, folder: folderOf(this.deps.kind, record) };
+    return { id, name, project: job.project_name, folder: folderOf(this.deps.kind, record) };
   }
 
   private async sendFrom(request: FastifyRequest, reply: FastifyReply, sub: string) {
     const { storage } = this.deps;
-    const worker = workerOf(request);
-    const { id, name: rawName } = queryOf(request);
-    const name = fileName(rawName);
-    const { project, folder } = await this.heldRecord(worker, id);
+    const { id, name, project, folder } = await this.heldFile(request);
     const rel = sub === '' ? `${folder}/${name}` : `${folder}/${sub}/${name}`;
     const entry = await storage.stat(project, rel);
     if (!entry || entry.isFolder) throw notFound(`No file '${name}' in ${sub === '' ? 'the folder' : `the ${sub} folder`} of ${this.noun.toLowerCase()} ${id}`);

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/types.js';
 import { counterWrite } from './relaxed-writes.js';
 
@@ -46,14 +46,7 @@ export class LoginThrottle {
    * attempt carries a valid device cookie of the user, which skips the many-address slow-down.
    */
   async reserve(username: string, client: string, trusted = false, now = Date.now()): Promise<Refusal | undefined> {
-    const pair = pairKey(username, client);
-    const { maxFailures, windowSeconds, lockSeconds } = this.settings;
-    const pairRefusal = await this.take(pair, now, {
-      // Locked: maxFailures reserved within the window, until lockSeconds after the last of them.
-      limit: maxFailures,
-      lockMs: lockSeconds * 1000,
-      windowMs: windowSeconds * 1000,
-    });
+    const pairRefusal = await this.takePair(pairKey(username, client), now);
     if (pairRefusal !== undefined) return { reason: 'locked', retryAfterSeconds: pairRefusal };
     if (trusted) return undefined;
     const userRefusal = await this.takeUser(`u:${userKey(username)}`, now);
@@ -98,34 +91,16 @@ export class LoginThrottle {
   }
 
   /**
-   * One counter: a fresh window when the last one is over (or its lock has ended), else one more,
-   * only while under the limit. The reservation that reaches the limit sets the lock. Times are
-   * epoch milliseconds, so the arithmetic is the same in both dialects. Returns the seconds to
-   * wait when refused.
+   * The pair counter: a fresh window when the last one is over (or its lock has ended), else one
+   * more, only while under maxFailures. The reservation that reaches the limit sets the lock.
    */
-  private async take(key: string, now: number, o: { limit: number; lockMs: number; windowMs: number }): Promise<number | undefined> {
-    const fresh = sql<boolean>`(login_attempts.window_start < ${big(now - o.windowMs)} or (login_attempts.locked_until is not null and login_attempts.locked_until <= ${big(now)}))`;
-    const count = sql<number>`(case when ${fresh} then 1 else login_attempts.failures + 1 end)`;
-    const row = await counterWrite(this.db, (db) =>
-      db
-        .insertInto('login_attempts')
-        .values({ key, failures: 1, window_start: now, locked_until: o.limit <= 1 ? now + o.lockMs : null, next_at: null })
-        .onConflict((oc) =>
-          oc
-            .column('key')
-            .doUpdateSet({
-              failures: count,
-              window_start: sql`case when ${fresh} then ${big(now)} else login_attempts.window_start end`,
-              locked_until: sql`case when ${count} >= ${big(o.limit)} then ${big(now + o.lockMs)} else null end`,
-            })
-            .where(sql<boolean>`${fresh} or login_attempts.failures < ${big(o.limit)}`),
-        )
-        .returning('failures')
-        .executeTakeFirst(),
-    );
-    if (row !== undefined) return undefined;
-    const current = await this.db.selectFrom('login_attempts').select('locked_until').where('key', '=', key).executeTakeFirst();
-    return waitSeconds(current?.locked_until, now);
+  private async takePair(key: string, now: number): Promise<number | undefined> {
+    const { maxFailures, windowSeconds, lockSeconds } = this.settings;
+    const fresh = sql<boolean>`(login_attempts.window_start < ${big(now - windowSeconds * 1000)} or (login_attempts.locked_until is not null and login_attempts.locked_until <= ${big(now)}))`;
+    const lock = maxFailures <= 1 ? now + lockSeconds * 1000 : null;
+    // Locked: maxFailures reserved within the window, until lockSeconds after the last of them.
+    const until = sql<number | null>`case when ${counted(fresh)} >= ${big(maxFailures)} then ${big(now + lockSeconds * 1000)} else null end`;
+    return this.take(key, now, fresh, sql`login_attempts.failures < ${big(maxFailures)}`, { locked_until: lock }, { locked_until: until });
   }
 
   /**
@@ -136,31 +111,51 @@ export class LoginThrottle {
   private async takeUser(key: string, now: number): Promise<number | undefined> {
     const { userCeiling, maxUserDelaySeconds, windowSeconds } = this.settings;
     const fresh = sql<boolean>`(login_attempts.window_start < ${big(now - windowSeconds * 1000)})`;
-    const count = sql<number>`(case when ${fresh} then 1 else login_attempts.failures + 1 end)`;
+    const count = counted(fresh);
     const delay = sql<number>`(case when ${count} < ${big(userCeiling)} then 0 when (${count} - ${big(userCeiling)} + 1) * 1000 > ${big(maxUserDelaySeconds * 1000)} then ${big(maxUserDelaySeconds * 1000)} else (${count} - ${big(userCeiling)} + 1) * 1000 end)`;
+    // Under the ceiling nothing waits (null, not 'now': parallel attempts carry slightly different clocks).
+    const next = sql<number | null>`case when ${count} < ${big(userCeiling)} then null else ${big(now)} + ${delay} end`;
+    return this.take(key, now, fresh, sql`login_attempts.next_at is null or login_attempts.next_at <= ${big(now)}`, {}, { next_at: next });
+  }
+
+  /**
+   * Reserves one attempt on a counter by one conditional upsert: a new row, or one more failure
+   * where the window starts afresh or the counter is open. Times are epoch milliseconds, so the
+   * arithmetic is the same in both dialects. Returns the seconds to wait when refused.
+   */
+  private async take(
+    key: string,
+    now: number,
+    fresh: RawBuilder<boolean>,
+    open: RawBuilder<unknown>,
+    first: Times<number | null>,
+    set: Times<RawBuilder<number | null>>,
+  ) {
     const row = await counterWrite(this.db, (db) =>
       db
         .insertInto('login_attempts')
-        .values({ key, failures: 1, window_start: now, locked_until: null, next_at: null })
+        .values({ key, failures: 1, window_start: now, locked_until: null, next_at: null, ...first })
         .onConflict((oc) =>
           oc
             .column('key')
-            .doUpdateSet({
-              failures: count,
-              window_start: sql`case when ${fresh} then ${big(now)} else login_attempts.window_start end`,
-              // Under the ceiling nothing waits (null, not 'now': parallel attempts carry slightly different clocks).
-              next_at: sql`case when ${count} < ${big(userCeiling)} then null else ${big(now)} + ${delay} end`,
-            })
-            .where(sql<boolean>`${fresh} or login_attempts.next_at is null or login_attempts.next_at <= ${big(now)}`),
+            .doUpdateSet({ failures: counted(fresh), window_start: sql`case when ${fresh} then ${big(now)} else login_attempts.window_start end`, ...set })
+            .where(sql<boolean>`${fresh} or ${open}`),
         )
         .returning('failures')
         .executeTakeFirst(),
     );
     if (row !== undefined) return undefined;
-    const current = await this.db.selectFrom('login_attempts').select('next_at').where('key', '=', key).executeTakeFirst();
-    return waitSeconds(current?.next_at, now);
+    const wait = set.locked_until === undefined ? 'next_at' : 'locked_until';
+    const current = await this.db.selectFrom('login_attempts').select(wait).where('key', '=', key).executeTakeFirst();
+    return waitSeconds(current?.[wait], now);
   }
 }
+
+/** The counter's times: a pair's lock, or a username's earliest next attempt. */
+type Times<T> = { locked_until?: T; next_at?: T };
+
+/** The counter's failures after this attempt. */
+const counted = (fresh: RawBuilder<boolean>) => sql<number>`(case when ${fresh} then 1 else login_attempts.failures + 1 end)`;
 
 /** A number parameter typed for PostgreSQL, which reads an untyped parameter in CASE as text. */
 const big = (n: number) => sql<number>`cast(${n} as bigint)`;

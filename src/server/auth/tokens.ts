@@ -70,14 +70,7 @@ export class TokenStore {
     const now = Date.now();
     if (!/^[A-Za-z0-9_-]{20,200}$/.test(token)) return undefined;
     const hash = digest(token);
-    const row = await this.db
-      .selectFrom('auth_tokens')
-      .innerJoin('users', 'users.id', 'auth_tokens.user_id')
-      .selectAll('users')
-      .select(['auth_tokens.link_id', 'auth_tokens.expires_at'])
-      .where('auth_tokens.token_hash', '=', hash)
-      .where('auth_tokens.expires_at', '>', new Date(now).toISOString())
-      .executeTakeFirst();
+    const row = await this.live(now).select(['auth_tokens.link_id', 'auth_tokens.expires_at']).where('auth_tokens.token_hash', '=', hash).executeTakeFirst();
     if (!row) return undefined;
     const { link_id, expires_at, ...user } = row;
     if (link_id !== null) {
@@ -96,16 +89,16 @@ export class TokenStore {
     return again?.link_id ? { user, linkId: again.link_id } : undefined;
   }
 
+  /** The users of the sign-ins not yet expired at `now`, for a where clause to pick one. */
+  private live(now: number) {
+    const db = this.db.selectFrom('auth_tokens').innerJoin('users', 'users.id', 'auth_tokens.user_id');
+    return db.selectAll('users').where('auth_tokens.expires_at', '>', new Date(now).toISOString());
+  }
+
   /** The live sign-in a signed link was made from, or undefined once it has ended. */
   async resolveLink(linkId: string): Promise<SignedIn | undefined> {
     if (!/^[A-Za-z0-9_-]{16,64}$/.test(linkId)) return undefined;
-    const row = await this.db
-      .selectFrom('auth_tokens')
-      .innerJoin('users', 'users.id', 'auth_tokens.user_id')
-      .selectAll('users')
-      .where('auth_tokens.link_id', '=', linkId)
-      .where('auth_tokens.expires_at', '>', new Date().toISOString())
-      .executeTakeFirst();
+    const row = await this.live(Date.now()).where('auth_tokens.link_id', '=', linkId).executeTakeFirst();
     return row ? { user: row, linkId } : undefined;
   }
 

@@ -34,10 +34,6 @@ function clientGone(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
-/**
- * Takes one of the user's download slots for `what` (a 429 naming what is under way when none is
- * free) and gives it back when the answer is over: sent whole, broken off or left by the client.
- */
 /** A package's label and noun in Chinese (x-kind.i18n.zh.packages), else its English ones (docs/decisions/045). */
 function packageZh(kind: Kind, packageKind: PackageMeta): { label: string; noun: string } {
   const index = kind.meta.packages?.indexOf(packageKind) ?? -1;
@@ -49,6 +45,10 @@ function packageZh(kind: Kind, packageKind: PackageMeta): { label: string; noun:
   };
 }
 
+/**
+ * Takes one of the user's download slots for `what` (a 429 naming what is under way when none is
+ * free) and gives it back when the answer is over: sent whole, broken off or left by the client.
+ */
 function holdSlot(slots: DownloadSlots, request: FastifyRequest, reply: FastifyReply, what: Said): void {
   const release = slots.take(currentUser(request).id, what);
   reply.raw.once('close', release);
@@ -63,7 +63,32 @@ function holdSlot(slots: DownloadSlots, request: FastifyRequest, reply: FastifyR
  */
 export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): Promise<void> {
   const { registry, stats, rows } = deps;
-  const packageRoute = (kind: Kind, packageKind: PackageMeta) => async (request: FastifyRequest, reply: FastifyReply) => {
+  for (const kind of registry.values()) for (const packageKind of kind.meta.packages ?? []) packageRoute(app, deps, kind, packageKind);
+
+  app.get('/generate_excel', { schema: { querystring: scopeQuery(false) } }, async function dayReport(request, reply) {
+    const user = currentUser(request);
+    const query = request.query as ScopeQuery;
+    const scope = parseScope(query, user, { range: false });
+    const language: SheetLanguage = query.lang ?? 'stored';
+    const kinds = [...registry.values()].sort((a, b) => order(a) - order(b));
+    const counts = await Promise.all(kinds.map(async (kind) => (await stats.countAndSum(kind, scope.project, scope.range)).count));
+    if (counts.every((n) => n === 0)) throw notFound(`No data available for ${scope.period}`, `${scope.periodZh}没有数据`);
+    holdSlot(deps.slots, request, reply, { en: `the Excel report of ${scope.period}`, zh: `${scope.periodZh}的 Excel 报表` });
+    const sheets: [string, SheetBuilder['sheet']][] = [];
+    for (const kind of kinds) {
+      const sheet = new SheetBuilder(kind, language);
+      for await (const page of rows.pages(kind, scope.project, scope.range)) sheet.add(page);
+      sheets.push([sheetName(kind), sheet.sheet]);
+    }
+    const name = `${baseName(scope, 'Report')}.xlsx`;
+    return reply.type(XLSX_TYPE).header('cache-control', 'no-store').header('content-disposition', attachmentDisposition(name)).send(writeWorkbook(sheets));
+  });
+}
+
+/** GET /<x-kind.packages[].route>: the ZIP of a kind's records of a day (or a range), streamed as it is written. */
+function packageRoute(app: FastifyInstance, deps: DownloadDeps, kind: Kind, packageKind: PackageMeta): void {
+  const { stats, rows } = deps;
+  app.get(`/${packageKind.route}`, { schema: { querystring: scopeQuery(packageKind.range === true) } }, async function dayPackage(request, reply) {
     const user = currentUser(request);
     const query = request.query as ScopeQuery;
     const scope = parseScope(query, user, { range: packageKind.range === true });
@@ -90,31 +115,6 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
       .header('cache-control', 'no-store')
       .header('content-disposition', attachmentDisposition(`${name}.zip`))
       .send(zip);
-  };
-
-  for (const kind of registry.values()) {
-    for (const packageKind of kind.meta.packages ?? []) {
-      app.get(`/${packageKind.route}`, { schema: { querystring: scopeQuery(packageKind.range === true) } }, packageRoute(kind, packageKind));
-    }
-  }
-
-  app.get('/generate_excel', { schema: { querystring: scopeQuery(false) } }, async (request, reply) => {
-    const user = currentUser(request);
-    const query = request.query as ScopeQuery;
-    const scope = parseScope(query, user, { range: false });
-    const language: SheetLanguage = query.lang ?? 'stored';
-    const kinds = [...registry.values()].sort((a, b) => order(a) - order(b));
-    const counts = await Promise.all(kinds.map(async (kind) => (await stats.countAndSum(kind, scope.project, scope.range)).count));
-    if (counts.every((n) => n === 0)) throw notFound(`No data available for ${scope.period}`, `${scope.periodZh}没有数据`);
-    holdSlot(deps.slots, request, reply, { en: `the Excel report of ${scope.period}`, zh: `${scope.periodZh}的 Excel 报表` });
-    const sheets: [string, SheetBuilder['sheet']][] = [];
-    for (const kind of kinds) {
-      const sheet = new SheetBuilder(kind, language);
-      for await (const page of rows.pages(kind, scope.project, scope.range)) sheet.add(page);
-      sheets.push([sheetName(kind), sheet.sheet]);
-    }
-    const name = `${baseName(scope, 'Report')}.xlsx`;
-    return reply.type(XLSX_TYPE).header('cache-control', 'no-store').header('content-disposition', attachmentDisposition(name)).send(writeWorkbook(sheets));
   });
 }
 

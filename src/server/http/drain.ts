@@ -9,6 +9,8 @@ import type { FastifyInstance } from 'fastify';
  */
 export const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 export const DRAIN_MAX_MS = 10_000;
+/** How a request's body stops arriving: read whole, broken off, or its connection closed. */
+const ENDS = ['end', 'error', 'close'] as const;
 
 /** Reads and drops what is left of a request body, up to the bounds; true when it all arrived. */
 export async function drainBody(raw: IncomingMessage, maxBytes = DRAIN_MAX_BYTES, maxMs = DRAIN_MAX_MS): Promise<boolean> {
@@ -21,9 +23,7 @@ export async function drainBody(raw: IncomingMessage, maxBytes = DRAIN_MAX_BYTES
     const finish = (): void => {
       clearTimeout(timer);
       raw.off('data', onData);
-      raw.off('end', finish);
-      raw.off('error', finish);
-      raw.off('close', finish);
+      for (const event of ENDS) raw.off(event, finish);
       if (!raw.complete) raw.pause();
       resolve(raw.complete);
     };
@@ -33,9 +33,7 @@ export async function drainBody(raw: IncomingMessage, maxBytes = DRAIN_MAX_BYTES
     };
     const timer = setTimeout(finish, maxMs);
     raw.on('data', onData);
-    raw.once('end', finish);
-    raw.once('error', finish);
-    raw.once('close', finish);
+    for (const event of ENDS) raw.once(event, finish);
     raw.resume();
   });
 }

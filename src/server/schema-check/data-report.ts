@@ -3,7 +3,7 @@ import type { Kind, KindProperty, KindRegistry, KindSchema } from '../../shared/
 import { toKind } from '../../shared/kinds.js';
 import { isMissing, keptValues, keysOf, SCOPE_FIELDS, storedValue, valueProblem } from '../../shared/schema-evolution.js';
 import type { RecordTableName } from '../db/types.js';
-import type { StoredData } from './stored-data.js';
+import type { ServedSchema, StoredData } from './stored-data.js';
 
 /**
  * What the schema files would make of the records already stored (`npm run schemas:check -- --data`):
@@ -139,83 +139,14 @@ function pathChanges(before: Kind, kind: Kind): KindReport['moved'] {
   return changes;
 }
 
+type Tally = Finding & { freshExamples: number[]; oldExamples: number[] };
+
 /** Reads every stored record of every kind once and reports what the schema files make of it. */
 export async function reportStoredData(registry: KindRegistry, store: StoredData): Promise<DataReport> {
   const tables = new Set(await store.recordTables());
   const served = await store.servedSchemas();
   const kinds: KindReport[] = [];
-  for (const kind of registry.values()) {
-    const table: RecordTableName = `rec_${kind.name}`;
-    const last = served?.get(kind.name);
-    let before: Kind | undefined;
-    if (last !== undefined && last.hash !== kind.hash) {
-      try {
-        before = toKind(kind.name, JSON.parse(last.schema) as KindSchema);
-      } catch {
-        before = undefined;
-      }
-    }
-    const report: KindReport = {
-      kind: kind.name,
-      table,
-      total: 0,
-      served: last === undefined ? 'none' : last.hash === kind.hash ? 'same' : { hash: last.hash, servedAt: last.servedAt },
-      file: kind.file,
-      moved: before === undefined ? [] : pathChanges(before, kind),
-      findings: [],
-    };
-    const dateFrom = before?.meta.dateField;
-    if (dateFrom !== undefined && dateFrom !== kind.meta.dateField) report.dateField = { from: dateFrom, to: kind.meta.dateField, moved: 0 };
-    const byKey = new Map<string, Finding & { freshExamples: number[]; oldExamples: number[] }>();
-    if (tables.has(table)) {
-      for await (const row of store.rows(table)) {
-        report.total++;
-        let data: Record<string, unknown>;
-        try {
-          data = JSON.parse(row.data) as Record<string, unknown>;
-        } catch {
-          continue;
-        }
-        if (report.dateField && toSortableDateTime(storedValue(kind, data, kind.meta.dateField)) !== row.record_date) report.dateField.moved++;
-        const now = recordFindings(kind, data);
-        if (now.length === 0) continue;
-        // Unchanged schema: nothing is this change's. No served schema: everything may be.
-        const known = report.served === 'same' ? undefined : before === undefined ? new Set<string>() : new Set(recordFindings(before, data).map(keyOf));
-        for (const f of now) {
-          const fresh = known !== undefined && !known.has(keyOf(f));
-          let agg = byKey.get(keyOf(f));
-          if (agg === undefined) {
-            agg = {
-              field: f.field,
-              reason: f.reason,
-              records: 0,
-              fresh: 0,
-              examples: [],
-              detail: f.detail,
-              values: new Map(),
-              freshExamples: [],
-              oldExamples: [],
-            };
-            byKey.set(keyOf(f), agg);
-          }
-          agg.records++;
-          if (fresh) {
-            agg.fresh++;
-            if (agg.freshExamples.length < EXAMPLES) agg.freshExamples.push(row.id);
-          } else if (agg.oldExamples.length < EXAMPLES) agg.oldExamples.push(row.id);
-          if (f.value !== undefined) agg.values.set(f.value, (agg.values.get(f.value) ?? 0) + 1);
-        }
-      }
-    }
-    const fieldOrder = (field: string): number => {
-      const i = kind.fields.indexOf(field);
-      return i === -1 ? kind.fields.length : i;
-    };
-    report.findings = [...byKey.values()]
-      .map(({ freshExamples, oldExamples, ...f }) => ({ ...f, examples: [...freshExamples, ...oldExamples].slice(0, EXAMPLES) }))
-      .sort((a, b) => fieldOrder(a.field) - fieldOrder(b.field) || a.field.localeCompare(b.field) || a.reason.localeCompare(b.reason));
-    kinds.push(report);
-  }
+  for (const kind of registry.values()) kinds.push(await kindReport(kind, served, tables, store));
   const orphans: OrphanTable[] = [];
   for (const table of tables) {
     const name = table.slice('rec_'.length);
@@ -225,6 +156,75 @@ export async function reportStoredData(registry: KindRegistry, store: StoredData
   }
   const needsDecision = orphans.length > 0 || kinds.some((k) => (k.dateField !== undefined && k.total > 0) || k.findings.some(findingNeedsDecision));
   return { database: store.describe, servedKnown: served !== undefined, kinds, orphans, needsDecision };
+}
+
+/** The kind as the last served schema had it, when that differs from the file and still reads. */
+function servedKind(kind: Kind, last: ServedSchema | undefined): Kind | undefined {
+  if (last === undefined || last.hash === kind.hash) return undefined;
+  try {
+    return toKind(kind.name, JSON.parse(last.schema) as KindSchema);
+  } catch {
+    return undefined;
+  }
+}
+
+/** One kind's report: its records read once, their findings tallied by field and reason. */
+async function kindReport(kind: Kind, served: Map<string, ServedSchema> | undefined, tables: ReadonlySet<string>, store: StoredData): Promise<KindReport> {
+  const table: RecordTableName = `rec_${kind.name}`;
+  const last = served?.get(kind.name);
+  const before = servedKind(kind, last);
+  const report: KindReport = {
+    kind: kind.name,
+    table,
+    total: 0,
+    served: last === undefined ? 'none' : last.hash === kind.hash ? 'same' : { hash: last.hash, servedAt: last.servedAt },
+    file: kind.file,
+    moved: before === undefined ? [] : pathChanges(before, kind),
+    findings: [],
+  };
+  const dateFrom = before?.meta.dateField;
+  if (dateFrom !== undefined && dateFrom !== kind.meta.dateField) report.dateField = { from: dateFrom, to: kind.meta.dateField, moved: 0 };
+  const byKey = new Map<string, Tally>();
+  if (tables.has(table)) {
+    for await (const row of store.rows(table)) {
+      report.total++;
+      let data: Record<string, unknown>;
+      try {
+        data = JSON.parse(row.data) as Record<string, unknown>;
+      } catch {
+        continue;
+      }
+      if (report.dateField && toSortableDateTime(storedValue(kind, data, kind.meta.dateField)) !== row.record_date) report.dateField.moved++;
+      const now = recordFindings(kind, data);
+      if (now.length === 0) continue;
+      // Unchanged schema: nothing is this change's. No served schema: everything may be.
+      const known = report.served === 'same' ? undefined : before === undefined ? new Set<string>() : new Set(recordFindings(before, data).map(keyOf));
+      for (const f of now) tally(byKey, f, row.id, known !== undefined && !known.has(keyOf(f)));
+    }
+  }
+  const fieldOrder = (field: string): number => {
+    const i = kind.fields.indexOf(field);
+    return i === -1 ? kind.fields.length : i;
+  };
+  report.findings = [...byKey.values()]
+    .map(({ freshExamples, oldExamples, ...f }) => ({ ...f, examples: [...freshExamples, ...oldExamples].slice(0, EXAMPLES) }))
+    .sort((a, b) => fieldOrder(a.field) - fieldOrder(b.field) || a.field.localeCompare(b.field) || a.reason.localeCompare(b.reason));
+  return report;
+}
+
+/** Counts one record's finding under its field and reason, keeping the first examples of this change and of before. */
+function tally(byKey: Map<string, Tally>, f: RecordFinding, id: number, fresh: boolean): void {
+  let agg = byKey.get(keyOf(f));
+  if (agg === undefined) {
+    agg = { field: f.field, reason: f.reason, records: 0, fresh: 0, examples: [], detail: f.detail, values: new Map(), freshExamples: [], oldExamples: [] };
+    byKey.set(keyOf(f), agg);
+  }
+  agg.records++;
+  if (fresh) {
+    agg.fresh++;
+    if (agg.freshExamples.length < EXAMPLES) agg.freshExamples.push(id);
+  } else if (agg.oldExamples.length < EXAMPLES) agg.oldExamples.push(id);
+  if (f.value !== undefined) agg.values.set(f.value, (agg.values.get(f.value) ?? 0) + 1);
 }
 
 const REASON_WORDS: Record<Reason, string> = {

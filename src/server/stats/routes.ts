@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { KindRegistry } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
 import { envelope, errorResponses, ok } from '../http/envelope.js';
@@ -49,61 +49,6 @@ function statsSchemas(kinds: StatsKinds) {
   };
 }
 
-/** GET /vtp/stats/day: one day's counts and sums. */
-function dayStats(kinds: StatsKinds, stats: StatsRepository) {
-  return async (request: FastifyRequest) => {
-    const { project } = currentUser(request);
-    const { date } = request.query as { date: string };
-    const range = { from: `${date} 00:00:00`, to: `${date} 23:59:59` };
-    const result: DayStats = { date };
-    for (const { kind, count, sums: summed } of kinds) {
-      const found = await stats.countAndSum(
-        kind,
-        project,
-        range,
-        summed.map(([, field]) => field),
-      );
-      result[count] = found.count;
-      for (const [name, field] of summed) result[name] = found.sums[field] ?? 0;
-    }
-    return ok(result);
-  };
-}
-
-/** GET /vtp/stats/days: every day of a range, in one grouped statement per kind. */
-function rangeStats(kinds: StatsKinds, stats: StatsRepository) {
-  return async (request: FastifyRequest) => {
-    const { project } = currentUser(request);
-    const query = request.query as { from: string; to: string };
-    const { from, to, days } = dayRange(query.from, query.to);
-    const result: RangeStats = { from, to, days: days.map((date) => ({ date })) };
-    for (const { kind, count, sums: summed } of kinds) {
-      const found = await stats.perDay(
-        kind,
-        project,
-        { from: `${from} 00:00:00`, to: `${to} 23:59:59` },
-        summed.map(([, field]) => field),
-      );
-      for (const day of result.days) {
-        const figures = found.get(day.date);
-        day[count] = figures?.count ?? 0;
-        for (const [name, field] of summed) day[name] = figures?.sums[field] ?? 0;
-      }
-    }
-    return ok(result);
-  };
-}
-
-/** GET /vtp/stats/total: counts over all time. */
-function totalStats(kinds: StatsKinds, stats: StatsRepository) {
-  return async (request: FastifyRequest) => {
-    const { project } = currentUser(request);
-    const result: TotalStats = {};
-    for (const { kind, count } of kinds) result[count] = (await stats.countAndSum(kind, project, undefined)).count;
-    return ok(result);
-  };
-}
-
 /**
  * GET /vtp/stats/day?date=yyyy-MM-dd and GET /vtp/stats/total: the Data page's counts per kind
  * for the signed-in user's project, and the day's driving time and distance over all its drives;
@@ -111,9 +56,44 @@ function totalStats(kinds: StatsKinds, stats: StatsRepository) {
  * in one call and one grouped statement per kind.
  */
 export async function statsRoutes(app: FastifyInstance, deps: StatsDeps): Promise<void> {
+  const { stats } = deps;
   const kinds = statsKinds(deps.registry);
   const schemas = statsSchemas(kinds);
-  app.get('/vtp/stats/day', { schema: schemas.day }, dayStats(kinds, deps.stats));
-  app.get('/vtp/stats/days', { schema: schemas.days }, rangeStats(kinds, deps.stats));
-  app.get('/vtp/stats/total', { schema: schemas.total }, totalStats(kinds, deps.stats));
+  const fieldsOf = (summed: StatsKinds[number]['sums']) => summed.map(([, field]) => field);
+
+  app.get('/vtp/stats/day', { schema: schemas.day }, async function dayStats(request) {
+    const { project } = currentUser(request);
+    const { date } = request.query as { date: string };
+    const result: DayStats = { date };
+    for (const { kind, count, sums: summed } of kinds) {
+      const found = await stats.countAndSum(kind, project, { from: `${date} 00:00:00`, to: `${date} 23:59:59` }, fieldsOf(summed));
+      result[count] = found.count;
+      for (const [name, field] of summed) result[name] = found.sums[field] ?? 0;
+    }
+    return ok(result);
+  });
+
+  // Every day of a range, in one grouped statement per kind.
+  app.get('/vtp/stats/days', { schema: schemas.days }, async function rangeStats(request) {
+    const { project } = currentUser(request);
+    const query = request.query as { from: string; to: string };
+    const { from, to, days } = dayRange(query.from, query.to);
+    const result: RangeStats = { from, to, days: days.map((date) => ({ date })) };
+    for (const { kind, count, sums: summed } of kinds) {
+      const found = await stats.perDay(kind, project, { from: `${from} 00:00:00`, to: `${to} 23:59:59` }, fieldsOf(summed));
+      for (const day of result.days) {
+        const figures = found.get(day.date);
+        day[count] = figures?.count ?? 0;
+        for (const [name, field] of summed) day[name] = figures?.sums[field] ?? 0;
+      }
+    }
+    return ok(result);
+  });
+
+  app.get('/vtp/stats/total', { schema: schemas.total }, async function totalStats(request) {
+    const { project } = currentUser(request);
+    const result: TotalStats = {};
+    for (const { kind, count } of kinds) result[count] = (await stats.countAndSum(kind, project, undefined)).count;
+    return ok(result);
+  });
 }
