@@ -1,4 +1,4 @@
-import { useMemo, type ComponentType } from 'react';
+import { useMemo, type ComponentType, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { kindText } from '../i18n/kind-texts';
@@ -203,76 +203,140 @@ function KeptEdits({ left, kept, editing, onDiscard }: { left: Values; kept: boo
   );
 }
 
-/** Editing: Cancel and Save in a bar at the thumb; Save waits for the form (`ready`), so nothing is saved unseen. */
-interface EditBarProps {
-  saving: boolean;
-  ready: boolean;
-  /** A new record: its button says it creates one. */
-  creating: boolean;
-  onCancel: () => void;
-  onSave: () => void;
-}
-function EditBar({ saving, ready, creating, onCancel, onSave }: EditBarProps) {
+/**
+ * Editing: Cancel and Save in a bar at the thumb; Save waits for the form (`ready`), so nothing is
+ * saved unseen. Above it, the dialog of a save that met someone else's change.
+ */
+function EditBar({ kind, detail: c, ready, creating }: { kind: Kind; detail: Detail; ready: boolean; creating: boolean }) {
   const { t } = useTranslation();
   return (
-    <div className="edit-bar">
-      <Button label={t('common.cancel')} outlined className="flex-1" onClick={onCancel} disabled={saving} />
-      <Button
-        label={saving ? t('detail.saving') : t(creating ? 'detail.create' : 'detail.save')}
-        icon={saving ? 'pi pi-spin pi-spinner' : 'pi pi-check'}
-        className="flex-1"
-        onClick={onSave}
-        disabled={saving || !ready}
-      />
-    </div>
+    <>
+      {c.conflict && (
+        <ConflictDialog
+          kind={kind}
+          conflicts={c.conflict.conflicts}
+          changedBy={c.conflict.changedBy}
+          saving={c.saving}
+          onCancel={c.closeConflict}
+          onResolve={(choices) => void c.resolve(choices)}
+        />
+      )}
+      {c.editing && (
+        <div className="edit-bar">
+          <Button label={t('common.cancel')} outlined className="flex-1" onClick={c.cancel} disabled={c.saving} />
+          <Button
+            label={c.saving ? t('detail.saving') : t(creating ? 'detail.create' : 'detail.save')}
+            icon={c.saving ? 'pi pi-spin pi-spinner' : 'pi pi-check'}
+            className="flex-1"
+            onClick={() => void c.save()}
+            disabled={c.saving || !ready}
+          />
+        </div>
+      )}
+    </>
   );
 }
 
-/** The detail screen of any kind, with the form built from its schema file. */
-export function RecordDetail({
+/** The record itself: the form while editing (its summary until the form's chunk arrives), else the read-only sheet. */
+function DetailBody({
   kind,
-  id,
-  sections = [],
-  topSections = [],
+  detail: c,
+  form,
+  shown,
+  RecordForm,
   valueText,
+  children,
 }: {
   kind: Kind;
-  id: string;
-  sections?: DetailSection[];
-  topSections?: DetailSection[];
-  valueText?: ValueText | undefined;
+  detail: Detail;
+  form: ReturnType<typeof formForRecord>;
+  shown: Record<string, unknown>;
+  RecordForm: ReturnType<typeof useRecordForm>;
+  valueText: ValueText | undefined;
+  children: ReactNode;
 }) {
-  const navigate = useNavigate();
-  const location = useLocation();
-  const { prefill, fromOutbox } = (location.state as { prefill?: Record<string, unknown>; fromOutbox?: string } | null) ?? {};
-  const c = useRecordDetail(kind, id, prefill, fromOutbox);
-  const outdated = useFormOutdated();
-  const { meta } = kind;
-  // Every text of the screen in the language on screen; a switch re-renders it (and its sheet).
+  if (!c.editing) {
+    // Viewing: a read-only sheet, with what the kind adds (attachments) right under its key facts.
+    return (
+      <RecordSheet kind={kind} schema={form.schema} uiSchema={form.uiSchema} record={shown} valueText={valueText}>
+        {children}
+      </RecordSheet>
+    );
+  }
+  return (
+    <>
+      <Card className="record-form">
+        {RecordForm ? (
+          <RecordForm
+            schema={form.schema}
+            uiSchema={form.uiSchema}
+            values={c.draft}
+            editing
+            fieldErrors={c.fieldErrors as ErrorSchema}
+            onChange={c.setDraft}
+            onSubmit={() => void c.save()}
+          />
+        ) : (
+          // The form's chunk is on its way (it is fetched ahead once the screen is idle).
+          <RecordSummary schema={form.schema} uiSchema={form.uiSchema} record={shown} />
+        )}
+      </Card>
+      {children}
+    </>
+  );
+}
+
+/** The form's schema and ui schema of a kind, in the language on screen: a switch re-renders the screen (and its sheet). */
+function useKindSchemas(kind: Kind) {
   const { i18n } = useTranslation();
   const language = i18n.language;
-  const text = (path: string, schemaText: string): string => kindText(kind, path, schemaText);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the titles in the schema follow the language
   const schema = useMemo(() => formSchema(kind), [kind, language]);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the choices' labels follow the language
   const ui = useMemo(() => uiSchema(kind), [kind, language]);
-  // Viewing paints the light summary; the form's chunk comes when editing (or creating) starts,
-  // fetched as the tester reaches for Edit (DetailActions).
-  const RecordForm = useRecordForm(c.editing);
+  return { schema, ui };
+}
 
-  const creating = c.isNew || id.startsWith('waiting~');
+/** The screen's title, its kind's texts, and the way back (the previous screen where the kind says so, else its list). */
+function useDetailTitle(kind: Kind, id: string, creating: boolean) {
+  const navigate = useNavigate();
+  const { meta } = kind;
+  const text = (path: string, schemaText: string): string => kindText(kind, path, schemaText);
   const title = creating ? text('titles.new', meta.titles.new) : fill(text('titles.detail', meta.titles.detail), { id });
   const goBack = (): void => {
     const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
     if (meta.detailBack === 'previous' && idx > 0) navigate(-1);
     else navigate(meta.route);
   };
+  return { title, goBack, text };
+}
+
+interface RecordDetailProps {
+  kind: Kind;
+  id: string;
+  sections?: DetailSection[];
+  topSections?: DetailSection[];
+  valueText?: ValueText | undefined;
+}
+
+/** The detail screen of any kind, with the form built from its schema file. */
+export function RecordDetail({ kind, id, sections = [], topSections = [], valueText }: RecordDetailProps) {
+  const location = useLocation();
+  const { prefill, fromOutbox } = (location.state as { prefill?: Record<string, unknown>; fromOutbox?: string } | null) ?? {};
+  const c = useRecordDetail(kind, id, prefill, fromOutbox);
+  const outdated = useFormOutdated();
+  const { schema, ui } = useKindSchemas(kind);
+  // Viewing paints the light summary; the form's chunk comes when editing (or creating) starts,
+  // fetched as the tester reaches for Edit (DetailActions).
+  const RecordForm = useRecordForm(c.editing);
+  const creating = c.isNew || id.startsWith('waiting~');
+  const { title, goBack, text } = useDetailTitle(kind, id, creating);
 
   if (c.state.status === 'loading') {
     return (
       <div className="page">
         <PageHeader title={title} back={goBack} />
-        <Loading text={text('texts.detailLoading', meta.texts.detailLoading)} />
+        <Loading text={text('texts.detailLoading', kind.meta.texts.detailLoading)} />
       </div>
     );
   }
@@ -301,43 +365,10 @@ export function RecordDetail({
       {topSections.map((Section, i) => (
         <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} reload={c.reload} />
       ))}
-      {c.editing ? (
-        <>
-          <Card className="record-form">
-            {RecordForm ? (
-              <RecordForm
-                schema={form.schema}
-                uiSchema={form.uiSchema}
-                values={c.draft}
-                editing
-                fieldErrors={c.fieldErrors as ErrorSchema}
-                onChange={c.setDraft}
-                onSubmit={() => void c.save()}
-              />
-            ) : (
-              // The form's chunk is on its way (it is fetched ahead once the screen is idle).
-              <RecordSummary schema={form.schema} uiSchema={form.uiSchema} record={shown} />
-            )}
-          </Card>
-          {sectionViews}
-        </>
-      ) : (
-        // Viewing: a read-only sheet, with what the kind adds (attachments) right under its key facts.
-        <RecordSheet kind={kind} schema={form.schema} uiSchema={form.uiSchema} record={shown} valueText={valueText}>
-          {sectionViews}
-        </RecordSheet>
-      )}
-      {c.conflict && (
-        <ConflictDialog
-          kind={kind}
-          conflicts={c.conflict.conflicts}
-          changedBy={c.conflict.changedBy}
-          saving={c.saving}
-          onCancel={c.closeConflict}
-          onResolve={(choices) => void c.resolve(choices)}
-        />
-      )}
-      {c.editing && <EditBar saving={c.saving} ready={RecordForm !== undefined} creating={creating} onCancel={c.cancel} onSave={() => void c.save()} />}
+      <DetailBody kind={kind} detail={c} form={form} shown={shown} RecordForm={RecordForm} valueText={valueText}>
+        {sectionViews}
+      </DetailBody>
+      <EditBar kind={kind} detail={c} ready={RecordForm !== undefined} creating={creating} />
     </div>
   );
 }
