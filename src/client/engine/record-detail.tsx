@@ -13,7 +13,7 @@ import { labelOf, type FieldWarning } from '../../shared/schema-evolution';
 import { fill } from './registry';
 import { useRecordDetail } from './use-record-detail';
 import { ConflictDialog } from './conflict-dialog';
-import { OfflineLine } from '../ui/offline-line';
+import { Banner, OfflineLine } from '../ui/offline-line';
 import { RecordSummary } from './record-summary';
 import { RecordSheet, type ValueText } from './record-sheet';
 import { loadRecordForm, useRecordForm } from './use-record-form';
@@ -89,18 +89,21 @@ function StoredValueLines({ kind, warnings, kept: all }: { kind: Kind; warnings:
   return (
     <>
       {warnings.length > 0 && (
-        <div className="filter-banner" role="note" data-testid="earlier-version-line">
-          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
-          <span className="flex-1">{t('detail.earlierVersionLine', { fields: warnings.map((w) => w.title).join(', ') })}</span>
-        </div>
+        <Banner
+          role="note"
+          testId="earlier-version-line"
+          icon="pi-info-circle text-primary"
+          text={t('detail.earlierVersionLine', { fields: warnings.map((w) => w.title).join(', ') })}
+        />
       )}
       {kept.map((w) => (
-        <div key={`${w.field}/${w.kept.key}`} className="filter-banner" role="note" data-testid="kept-value-line">
-          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
-          <span className="flex-1">
-            {t('detail.keptValue', { title: w.title, key: w.kept.key, value: shownValue(kind, w.field, w.kept.value, i18n.language) })}
-          </span>
-        </div>
+        <Banner
+          key={`${w.field}/${w.kept.key}`}
+          role="note"
+          testId="kept-value-line"
+          icon="pi-info-circle text-primary"
+          text={t('detail.keptValue', { title: w.title, key: w.kept.key, value: shownValue(kind, w.field, w.kept.value, i18n.language) })}
+        />
       ))}
     </>
   );
@@ -131,37 +134,27 @@ function DetailLines({
   return (
     <>
       {c.parked && !c.editing && (
-        <div className="filter-banner" role="status" data-testid="parked-line">
-          <i className="pi pi-exclamation-triangle text-orange-500" aria-hidden="true" />
-          <span className="flex-1">{t('detail.parkedLine', { reason: c.parked.message || t('detail.parkedReason') })}</span>
-          <Button label={t('detail.review')} link size="small" onClick={() => void c.reviewParked()} />
-        </div>
+        <Banner
+          testId="parked-line"
+          icon="pi-exclamation-triangle text-orange-500"
+          text={t('detail.parkedLine', { reason: c.parked.message || t('detail.parkedReason') })}
+          action={t('detail.review')}
+          onAction={() => void c.reviewParked()}
+        />
       )}
       {outdated && (
-        <div className="filter-banner" role="status" data-testid="form-outdated">
-          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
-          <span className="flex-1">{t('detail.outdatedLine')}</span>
-          <Button label={t('detail.updateNow')} link size="small" onClick={onUpdate} />
-        </div>
+        <Banner testId="form-outdated" icon="pi-info-circle text-primary" text={t('detail.outdatedLine')} action={t('detail.updateNow')} onAction={onUpdate} />
       )}
-      {c.waitingEdit && !c.editing && (
-        <div className="filter-banner" role="status" data-testid="waiting-edit-line">
-          <i className="pi pi-cloud-upload text-orange-500" aria-hidden="true" />
-          <span className="flex-1">{t('detail.waitingEditLine')}</span>
-        </div>
-      )}
-      {waiting && ready?.notSent === undefined && (
-        <div className="filter-banner" role="status" data-testid="waiting-line">
-          <i className="pi pi-cloud-upload text-orange-500" aria-hidden="true" />
-          <span className="flex-1">{t('detail.waitingLine')}</span>
-        </div>
-      )}
+      {c.waitingEdit && !c.editing && <Banner testId="waiting-edit-line" icon="pi-cloud-upload text-orange-500" text={t('detail.waitingEditLine')} />}
+      {waiting && ready?.notSent === undefined && <Banner testId="waiting-line" icon="pi-cloud-upload text-orange-500" text={t('detail.waitingLine')} />}
       {waiting && ready?.notSent !== undefined && (
-        <div className="filter-banner" role="status" data-testid="waiting-line">
-          <i className="pi pi-exclamation-triangle text-orange-500" aria-hidden="true" />
-          <span className="flex-1">{t('detail.notSentLine', { reason: ready.notSent || t('detail.refusedReason') })}</span>
-          <Button label={t('detail.openOutbox')} link size="small" onClick={() => navigate('/outbox')} />
-        </div>
+        <Banner
+          testId="waiting-line"
+          icon="pi-exclamation-triangle text-orange-500"
+          text={t('detail.notSentLine', { reason: ready.notSent || t('detail.refusedReason') })}
+          action={t('detail.openOutbox')}
+          onAction={() => navigate('/outbox')}
+        />
       )}
       <StoredValueLines kind={kind} warnings={warnings} kept={c.editing ? [] : (ready?.warnings ?? [])} />
     </>
