@@ -114,19 +114,14 @@ function StoredValueLines({ kind, warnings, kept: all }: { kind: Kind; warnings:
  * older than the server's, a record still waiting to be sent (or refused), values saved under an
  * earlier version of the form (docs/decisions/034).
  */
-function DetailLines({
-  kind,
-  detail: c,
-  outdated,
-  onUpdate,
-  warnings,
-}: {
+interface DetailLinesProps {
   kind: Kind;
   detail: Detail;
   outdated: boolean;
   onUpdate: () => void;
   warnings: { title: string }[];
-}) {
+}
+function DetailLines({ kind, detail: c, outdated, onUpdate, warnings }: DetailLinesProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const ready = c.state.status === 'ready' ? c.state : undefined;
@@ -231,15 +226,7 @@ function EditBar({ kind, detail: c, ready, creating }: { kind: Kind; detail: Det
 }
 
 /** The record itself: the form while editing (its summary until the form's chunk arrives), else the read-only sheet. */
-function DetailBody({
-  kind,
-  detail: c,
-  form,
-  shown,
-  RecordForm,
-  valueText,
-  children,
-}: {
+interface DetailBodyProps {
   kind: Kind;
   detail: Detail;
   form: ReturnType<typeof formForRecord>;
@@ -247,7 +234,8 @@ function DetailBody({
   RecordForm: ReturnType<typeof useRecordForm>;
   valueText: ValueText | undefined;
   children: ReactNode;
-}) {
+}
+function DetailBody({ kind, detail: c, form, shown, RecordForm, valueText, children }: DetailBodyProps) {
   if (!c.editing) {
     // Viewing: a read-only sheet, with what the kind adds (attachments) right under its key facts.
     return (

@@ -91,19 +91,9 @@ function useReloadWhenOnline(notLoaded: boolean, refresh: () => Promise<unknown>
 type ReadyList = Extract<ReturnType<typeof useRecordList>['state'], { status: 'ready' }>;
 
 /** A page of cards (an edit still waiting to be sent shown on its card) and the page buttons. */
-function ListRows({
-  kind,
-  list,
-  page,
-  onPage,
-  waitingUpdates,
-}: {
-  kind: Kind;
-  list: ReadyList;
-  page: number;
-  onPage: (page: number) => void;
-  waitingUpdates: ReturnType<typeof useWaitingChanges>['waitingUpdates'];
-}) {
+type Place = ReturnType<typeof useListPlace>;
+type WaitingUpdates = ReturnType<typeof useWaitingChanges>['waitingUpdates'];
+function ListRows({ kind, list, place, waitingUpdates }: { kind: Kind; list: ReadyList; place: Place; waitingUpdates: WaitingUpdates }) {
   const navigate = useNavigate();
   if (list.rows.length === 0) return null;
   return (
@@ -119,13 +109,13 @@ function ListRows({
           />
         ))}
       </div>
-      <Pagination page={page} totalPages={list.totalPages} limit={kind.meta.pageButtons} onPage={onPage} />
+      <Pagination page={place.page} totalPages={list.totalPages} limit={kind.meta.pageButtons} onPage={place.setPage} />
     </>
   );
 }
 
 /** The list's header: the total, the filters, refresh, and a new record where the kind allows it from its list. */
-function ListActions({ kind, total, place, refresh }: { kind: Kind; total: number; place: ReturnType<typeof useListPlace>; refresh: () => Promise<unknown> }) {
+function ListActions({ kind, total, place, refresh }: { kind: Kind; total: number; place: Place; refresh: () => Promise<unknown> }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { meta } = kind;
@@ -201,7 +191,7 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
       {state.status === 'ready' && state.rows.length === 0 && waitingCreates.length === 0 && (
         <EmptyState icon="pi-inbox" title={texts.emptyTitle} text={texts.emptyText} />
       )}
-      {state.status === 'ready' && <ListRows kind={kind} list={state} page={page} onPage={setPage} waitingUpdates={waitingUpdates} />}
+      {state.status === 'ready' && <ListRows kind={kind} list={state} place={place} waitingUpdates={waitingUpdates} />}
     </div>
   );
 }

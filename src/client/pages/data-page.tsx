@@ -204,22 +204,16 @@ function useDownloads(day: string, vehicle: string, project: string) {
   return { downloads, download, remove };
 }
 
-/** One kind's tile for the day: its count and figure (opening its list at the day) and its day package. */
-const DayTile = memo(function DayTile({
-  tile,
-  date,
-  day,
-  figures,
-  loading,
-  onPackage,
-}: {
+interface DayTileProps {
   tile: Tile;
   date: Date;
   day: string;
   figures: DayStats | undefined;
   loading: boolean;
   onPackage: (tile: Tile) => void;
-}) {
+}
+/** One kind's tile for the day: its count and figure (opening its list at the day) and its day package. */
+const DayTile = memo(function DayTile({ tile, date, day, figures, loading, onPackage }: DayTileProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const detail = tileDetail(tile, figures);

@@ -12,22 +12,16 @@ export function Loading({ text }: { text?: string }) {
   );
 }
 
-/** What a screen shows in place of its content (an empty list, a failed load): an icon, a title, a line, and what may be done. */
-export function EmptyState({
-  icon,
-  title,
-  text,
-  role,
-  testId,
-  children,
-}: {
+interface EmptyStateProps {
   icon: string;
   title: string;
   text: string;
   role?: string;
   testId?: string;
   children?: ReactNode;
-}) {
+}
+/** What a screen shows in place of its content (an empty list, a failed load): an icon, a title, a line, and what may be done. */
+export function EmptyState({ icon, title, text, role, testId, children }: EmptyStateProps) {
   return (
     <div className="empty-state" role={role} data-testid={testId}>
       <i className={`pi ${icon} text-4xl text-400`} aria-hidden="true" />
