@@ -271,11 +271,8 @@ function DetailBody({ kind, detail: c, form, shown, RecordForm, valueText, child
 function useKindSchemas(kind: Kind) {
   const { i18n } = useTranslation();
   const language = i18n.language;
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the titles in the schema follow the language
-  const schema = useMemo(() => formSchema(kind), [kind, language]);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the choices' labels follow the language
-  const ui = useMemo(() => uiSchema(kind), [kind, language]);
-  return { schema, ui };
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the schema's titles and the choices' labels follow the language
+  return useMemo(() => ({ schema: formSchema(kind), ui: uiSchema(kind) }), [kind, language]);
 }
 
 /** The screen's title, its kind's texts, and the way back (the previous screen where the kind says so, else its list). */
