@@ -2,7 +2,7 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { outbox, syncAuth, waitingFiles } from './outbox/store';
+import { countWaiting, syncAuth } from './outbox/store';
 import { fetchInLanguage } from './i18n/request-language';
 import { OUTBOX_SYNC_TAG, OUTBOX_SYNCED_MESSAGE, sendOutbox, withOutboxLock, type SyncResult } from './outbox/sync-core';
 
@@ -37,12 +37,6 @@ function phoneLanguage(): 'en' | 'zh' {
   return 'en';
 }
 
-async function waitingCount(owner: string): Promise<number> {
-  const items = (await outbox.list(owner)).filter((i) => i.state === 'waiting').length;
-  const files = (await waitingFiles.list(owner)).filter((f) => f.state === 'waiting').length;
-  return items + files;
-}
-
 /**
  * Sends the outbox with the sign-in the page left in IndexedDB, under the lock the page takes too,
  * then tells open pages so their lists and chip reload. Rejects while something still waits for
@@ -51,7 +45,7 @@ async function waitingCount(owner: string): Promise<number> {
 async function syncFromWorker(): Promise<void> {
   const auth = await syncAuth.get();
   if (!auth) return;
-  const before = await waitingCount(auth.owner);
+  const before = await countWaiting(auth.owner);
   const result: SyncResult = await withOutboxLock(() =>
     sendOutbox({
       token: auth.token,
@@ -63,7 +57,7 @@ async function syncFromWorker(): Promise<void> {
     }),
   );
   if (result.unauthorized) await syncAuth.clear(auth.token);
-  const after = await waitingCount(auth.owner);
+  const after = await countWaiting(auth.owner);
   if (result.sent > 0 || after !== before) {
     const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
     for (const page of pages)

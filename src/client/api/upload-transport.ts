@@ -26,13 +26,7 @@ export function isOfflineError(e: unknown): boolean {
  * One request by XMLHttpRequest, for its upload progress events. Resolves with any HTTP answer,
  * or with none when none came (network down, aborted).
  */
-function xhrSend(
-  method: string,
-  url: string,
-  body: XMLHttpRequestBodyInit,
-  headers: Record<string, string>,
-  onSent?: (loaded: number) => void,
-): Promise<Exchange> {
+function xhrSend({ method, url, onSent }: WireRequest, body: XMLHttpRequestBodyInit, headers: Record<string, string>): Promise<Exchange> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     xhr.open(method, url);
@@ -54,7 +48,7 @@ function pageWire(request: WireRequest): Promise<Exchange> {
     void _accept;
     headers = { ...signIn, ...request.headers };
   }
-  if (request.body instanceof FormData || request.body instanceof Blob) return xhrSend(request.method, request.url, request.body, headers, request.onSent);
+  if (request.body instanceof FormData || request.body instanceof Blob) return xhrSend(request, request.body, headers);
   return exchange(pageFetch, request.method, request.url, {
     headers,
     ...(request.body !== undefined ? { body: request.body } : {}),

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { format, isBefore, startOfDay } from 'date-fns';
 import { Button } from 'primereact/button';
+import { Banner } from '../ui/offline-line';
 import { DayPicker } from 'react-day-picker';
 import { zhCN } from 'react-day-picker/locale';
 import 'react-day-picker/style.css';
@@ -127,11 +128,5 @@ export function FilterBanner({ range, onClear }: { range: DateRange; onClear: ()
   const { t } = useTranslation();
   const banner = filterText(range);
   if (banner === null) return null;
-  return (
-    <div className="filter-banner" role="status">
-      <i className="pi pi-filter text-primary" aria-hidden="true" />
-      <span className="flex-1">{banner}</span>
-      <Button label={t('list.clearFilter')} link size="small" onClick={onClear} />
-    </div>
-  );
+  return <Banner icon="pi-filter text-primary" text={banner} action={t('list.clearFilter')} onAction={onClear} />;
 }

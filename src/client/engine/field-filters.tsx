@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button } from 'primereact/button';
+import { Banner } from '../ui/offline-line';
 import { Dialog } from 'primereact/dialog';
 import { InputText } from 'primereact/inputtext';
 import { useTranslation } from 'react-i18next';
@@ -126,11 +127,5 @@ export function FieldFilterBanner({ kind, value, onClear }: { kind: Kind; value:
     return isMultiSelect(prop) ? labelOf(prop, v.split(',')) : v;
   };
   const text = entries.map(([field, v]) => `${titleOf(kind, field)}: ${shown(field, v)}`).join(', ');
-  return (
-    <div className="filter-banner" role="status">
-      <i className="pi pi-search text-primary" aria-hidden="true" />
-      <span className="flex-1">{text}</span>
-      <Button label={t('list.clearSearch')} link size="small" onClick={onClear} />
-    </div>
-  );
+  return <Banner icon="pi-search text-primary" text={text} action={t('list.clearSearch')} onAction={onClear} />;
 }

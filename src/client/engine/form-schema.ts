@@ -91,18 +91,14 @@ export function uiSchema(kind: Kind): UiSchema {
   return ui;
 }
 
+type RecordFormSchemas = { schema: RJSFSchema; uiSchema: UiSchema; warnings: FieldWarning[] };
 /**
  * The form of one record saved under an earlier version of its schema (docs/decisions/034): a
  * retired choice the record holds stays one of its field's choices, marked '(retired)', so the
  * dropdown shows it and a save keeps it; and each stored value that no longer fits says so under
  * its field. Returns the kind's own form when the record needs nothing of this.
  */
-export function formForRecord(
-  kind: Kind,
-  schema: RJSFSchema,
-  ui: UiSchema,
-  record: Record<string, unknown>,
-): { schema: RJSFSchema; uiSchema: UiSchema; warnings: FieldWarning[] } {
+export function formForRecord(kind: Kind, schema: RJSFSchema, ui: UiSchema, record: Record<string, unknown>): RecordFormSchemas {
   // Each field named by its title in the language on screen.
   const warnings = recordWarnings(kind, record).map((w) => ({ ...w, title: fieldTitle(kind, w.field) }));
   if (warnings.length === 0) return { schema, uiSchema: ui, warnings };

@@ -24,45 +24,29 @@ function toNumber(value: unknown): number | null {
   return null;
 }
 
+/** The card formats that show a date, by their date-fns pattern, and those that show a number, by how. */
+const DATE_CARD = { 'datetime-minute': 'yyyy-MM-dd HH:mm', date: 'yyyy-MM-dd', time: 'HH:mm:ss' } as const;
+const NUMBER_CARD: Record<Exclude<CardFormat, keyof typeof DATE_CARD | 'clamp-2'>, (n: number) => string> = {
+  minutes: (n) => `${Math.round(n)} min`,
+  'hours-minutes': (n) => {
+    const total = Math.max(0, Math.round(n));
+    return `${Math.floor(total / 60)}h ${total % 60}m`;
+  },
+  km: (n) => `${n} km`,
+  'km-1': (n) => `${n.toFixed(1)} km`,
+};
+
 /**
  * Formats a value for a list card as the schema's card layout asks; null when there is nothing
  * to show (the card then shows the line's fallback, or leaves an optional line out).
  */
 export function formatCardValue(value: unknown, fmt: CardFormat | undefined): string | null {
   if (isEmpty(value)) return null;
-  switch (fmt) {
-    case 'datetime-minute': {
-      const d = parseDateText(value);
-      return d ? format(d, 'yyyy-MM-dd HH:mm') : null;
-    }
-    case 'date': {
-      const d = parseDateText(value);
-      return d ? format(d, 'yyyy-MM-dd') : null;
-    }
-    case 'time': {
-      const d = parseDateText(value);
-      return d ? format(d, 'HH:mm:ss') : null;
-    }
-    case 'minutes': {
-      const n = toNumber(value);
-      return n === null ? null : `${Math.round(n)} min`;
-    }
-    case 'hours-minutes': {
-      const n = toNumber(value);
-      if (n === null) return null;
-      const total = Math.max(0, Math.round(n));
-      return `${Math.floor(total / 60)}h ${total % 60}m`;
-    }
-    case 'km': {
-      const n = toNumber(value);
-      return n === null ? null : `${n} km`;
-    }
-    case 'km-1': {
-      const n = toNumber(value);
-      return n === null ? null : `${n.toFixed(1)} km`;
-    }
-    case 'clamp-2':
-    case undefined:
-      return String(value);
+  if (fmt === undefined || fmt === 'clamp-2') return String(value);
+  if (fmt in DATE_CARD) {
+    const d = parseDateText(value);
+    return d ? format(d, DATE_CARD[fmt as keyof typeof DATE_CARD]) : null;
   }
+  const n = toNumber(value);
+  return n === null ? null : NUMBER_CARD[fmt as keyof typeof NUMBER_CARD](n);
 }

@@ -35,20 +35,15 @@ function PageNumber({ n, current, onPage }: { n: number; current: boolean; onPag
   );
 }
 
-/** One group of numbers, drawn once it has come near the visible part of the row (or has the current page). */
-const PageGroup = memo(function PageGroup({
-  first,
-  last,
-  page,
-  onPage,
-  strip,
-}: {
+interface PageGroupProps {
   first: number;
   last: number;
   page: number;
   onPage: (page: number) => void;
   strip: RefObject<HTMLDivElement | null>;
-}) {
+}
+/** One group of numbers, drawn once it has come near the visible part of the row (or has the current page). */
+const PageGroup = memo(function PageGroup({ first, last, page, onPage, strip }: PageGroupProps) {
   const holds = page >= first && page <= last;
   const [near, setNear] = useState(holds || typeof IntersectionObserver === 'undefined');
   const placeholder = useRef<HTMLSpanElement>(null);

@@ -1,4 +1,4 @@
-import { useMemo, type ComponentType } from 'react';
+import { useMemo, type ComponentType, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { kindText } from '../i18n/kind-texts';
@@ -13,7 +13,7 @@ import { labelOf, type FieldWarning } from '../../shared/schema-evolution';
 import { fill } from './registry';
 import { useRecordDetail } from './use-record-detail';
 import { ConflictDialog } from './conflict-dialog';
-import { OfflineLine } from '../ui/offline-line';
+import { Banner, OfflineLine } from '../ui/offline-line';
 import { RecordSummary } from './record-summary';
 import { RecordSheet, type ValueText } from './record-sheet';
 import { loadRecordForm, useRecordForm } from './use-record-form';
@@ -89,18 +89,21 @@ function StoredValueLines({ kind, warnings, kept: all }: { kind: Kind; warnings:
   return (
     <>
       {warnings.length > 0 && (
-        <div className="filter-banner" role="note" data-testid="earlier-version-line">
-          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
-          <span className="flex-1">{t('detail.earlierVersionLine', { fields: warnings.map((w) => w.title).join(', ') })}</span>
-        </div>
+        <Banner
+          role="note"
+          testId="earlier-version-line"
+          icon="pi-info-circle text-primary"
+          text={t('detail.earlierVersionLine', { fields: warnings.map((w) => w.title).join(', ') })}
+        />
       )}
       {kept.map((w) => (
-        <div key={`${w.field}/${w.kept.key}`} className="filter-banner" role="note" data-testid="kept-value-line">
-          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
-          <span className="flex-1">
-            {t('detail.keptValue', { title: w.title, key: w.kept.key, value: shownValue(kind, w.field, w.kept.value, i18n.language) })}
-          </span>
-        </div>
+        <Banner
+          key={`${w.field}/${w.kept.key}`}
+          role="note"
+          testId="kept-value-line"
+          icon="pi-info-circle text-primary"
+          text={t('detail.keptValue', { title: w.title, key: w.kept.key, value: shownValue(kind, w.field, w.kept.value, i18n.language) })}
+        />
       ))}
     </>
   );
@@ -111,19 +114,14 @@ function StoredValueLines({ kind, warnings, kept: all }: { kind: Kind; warnings:
  * older than the server's, a record still waiting to be sent (or refused), values saved under an
  * earlier version of the form (docs/decisions/034).
  */
-function DetailLines({
-  kind,
-  detail: c,
-  outdated,
-  onUpdate,
-  warnings,
-}: {
+interface DetailLinesProps {
   kind: Kind;
   detail: Detail;
   outdated: boolean;
   onUpdate: () => void;
   warnings: { title: string }[];
-}) {
+}
+function DetailLines({ kind, detail: c, outdated, onUpdate, warnings }: DetailLinesProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const ready = c.state.status === 'ready' ? c.state : undefined;
@@ -131,37 +129,27 @@ function DetailLines({
   return (
     <>
       {c.parked && !c.editing && (
-        <div className="filter-banner" role="status" data-testid="parked-line">
-          <i className="pi pi-exclamation-triangle text-orange-500" aria-hidden="true" />
-          <span className="flex-1">{t('detail.parkedLine', { reason: c.parked.message || t('detail.parkedReason') })}</span>
-          <Button label={t('detail.review')} link size="small" onClick={() => void c.reviewParked()} />
-        </div>
+        <Banner
+          testId="parked-line"
+          icon="pi-exclamation-triangle text-orange-500"
+          text={t('detail.parkedLine', { reason: c.parked.message || t('detail.parkedReason') })}
+          action={t('detail.review')}
+          onAction={() => void c.reviewParked()}
+        />
       )}
       {outdated && (
-        <div className="filter-banner" role="status" data-testid="form-outdated">
-          <i className="pi pi-info-circle text-primary" aria-hidden="true" />
-          <span className="flex-1">{t('detail.outdatedLine')}</span>
-          <Button label={t('detail.updateNow')} link size="small" onClick={onUpdate} />
-        </div>
+        <Banner testId="form-outdated" icon="pi-info-circle text-primary" text={t('detail.outdatedLine')} action={t('detail.updateNow')} onAction={onUpdate} />
       )}
-      {c.waitingEdit && !c.editing && (
-        <div className="filter-banner" role="status" data-testid="waiting-edit-line">
-          <i className="pi pi-cloud-upload text-orange-500" aria-hidden="true" />
-          <span className="flex-1">{t('detail.waitingEditLine')}</span>
-        </div>
-      )}
-      {waiting && ready?.notSent === undefined && (
-        <div className="filter-banner" role="status" data-testid="waiting-line">
-          <i className="pi pi-cloud-upload text-orange-500" aria-hidden="true" />
-          <span className="flex-1">{t('detail.waitingLine')}</span>
-        </div>
-      )}
+      {c.waitingEdit && !c.editing && <Banner testId="waiting-edit-line" icon="pi-cloud-upload text-orange-500" text={t('detail.waitingEditLine')} />}
+      {waiting && ready?.notSent === undefined && <Banner testId="waiting-line" icon="pi-cloud-upload text-orange-500" text={t('detail.waitingLine')} />}
       {waiting && ready?.notSent !== undefined && (
-        <div className="filter-banner" role="status" data-testid="waiting-line">
-          <i className="pi pi-exclamation-triangle text-orange-500" aria-hidden="true" />
-          <span className="flex-1">{t('detail.notSentLine', { reason: ready.notSent || t('detail.refusedReason') })}</span>
-          <Button label={t('detail.openOutbox')} link size="small" onClick={() => navigate('/outbox')} />
-        </div>
+        <Banner
+          testId="waiting-line"
+          icon="pi-exclamation-triangle text-orange-500"
+          text={t('detail.notSentLine', { reason: ready.notSent || t('detail.refusedReason') })}
+          action={t('detail.openOutbox')}
+          onAction={() => navigate('/outbox')}
+        />
       )}
       <StoredValueLines kind={kind} warnings={warnings} kept={c.editing ? [] : (ready?.warnings ?? [])} />
     </>
@@ -203,76 +191,130 @@ function KeptEdits({ left, kept, editing, onDiscard }: { left: Values; kept: boo
   );
 }
 
-/** Editing: Cancel and Save in a bar at the thumb; Save waits for the form (`ready`), so nothing is saved unseen. */
-interface EditBarProps {
-  saving: boolean;
-  ready: boolean;
-  /** A new record: its button says it creates one. */
-  creating: boolean;
-  onCancel: () => void;
-  onSave: () => void;
-}
-function EditBar({ saving, ready, creating, onCancel, onSave }: EditBarProps) {
+/**
+ * Editing: Cancel and Save in a bar at the thumb; Save waits for the form (`ready`), so nothing is
+ * saved unseen. Above it, the dialog of a save that met someone else's change.
+ */
+function EditBar({ kind, detail: c, ready, creating }: { kind: Kind; detail: Detail; ready: boolean; creating: boolean }) {
   const { t } = useTranslation();
   return (
-    <div className="edit-bar">
-      <Button label={t('common.cancel')} outlined className="flex-1" onClick={onCancel} disabled={saving} />
-      <Button
-        label={saving ? t('detail.saving') : t(creating ? 'detail.create' : 'detail.save')}
-        icon={saving ? 'pi pi-spin pi-spinner' : 'pi pi-check'}
-        className="flex-1"
-        onClick={onSave}
-        disabled={saving || !ready}
-      />
-    </div>
+    <>
+      {c.conflict && (
+        <ConflictDialog
+          kind={kind}
+          conflicts={c.conflict.conflicts}
+          changedBy={c.conflict.changedBy}
+          saving={c.saving}
+          onCancel={c.closeConflict}
+          onResolve={(choices) => void c.resolve(choices)}
+        />
+      )}
+      {c.editing && (
+        <div className="edit-bar">
+          <Button label={t('common.cancel')} outlined className="flex-1" onClick={c.cancel} disabled={c.saving} />
+          <Button
+            label={c.saving ? t('detail.saving') : t(creating ? 'detail.create' : 'detail.save')}
+            icon={c.saving ? 'pi pi-spin pi-spinner' : 'pi pi-check'}
+            className="flex-1"
+            onClick={() => void c.save()}
+            disabled={c.saving || !ready}
+          />
+        </div>
+      )}
+    </>
   );
 }
 
-/** The detail screen of any kind, with the form built from its schema file. */
-export function RecordDetail({
-  kind,
-  id,
-  sections = [],
-  topSections = [],
-  valueText,
-}: {
+/** The record itself: the form while editing (its summary until the form's chunk arrives), else the read-only sheet. */
+interface DetailBodyProps {
   kind: Kind;
-  id: string;
-  sections?: DetailSection[];
-  topSections?: DetailSection[];
-  valueText?: ValueText | undefined;
-}) {
-  const navigate = useNavigate();
-  const location = useLocation();
-  const { prefill, fromOutbox } = (location.state as { prefill?: Record<string, unknown>; fromOutbox?: string } | null) ?? {};
-  const c = useRecordDetail(kind, id, prefill, fromOutbox);
-  const outdated = useFormOutdated();
-  const { meta } = kind;
-  // Every text of the screen in the language on screen; a switch re-renders it (and its sheet).
+  detail: Detail;
+  form: ReturnType<typeof formForRecord>;
+  shown: Record<string, unknown>;
+  RecordForm: ReturnType<typeof useRecordForm>;
+  valueText: ValueText | undefined;
+  children: ReactNode;
+}
+function DetailBody({ kind, detail: c, form, shown, RecordForm, valueText, children }: DetailBodyProps) {
+  if (!c.editing) {
+    // Viewing: a read-only sheet, with what the kind adds (attachments) right under its key facts.
+    return (
+      <RecordSheet kind={kind} schema={form.schema} uiSchema={form.uiSchema} record={shown} valueText={valueText}>
+        {children}
+      </RecordSheet>
+    );
+  }
+  return (
+    <>
+      <Card className="record-form">
+        {RecordForm ? (
+          <RecordForm
+            schema={form.schema}
+            uiSchema={form.uiSchema}
+            values={c.draft}
+            editing
+            fieldErrors={c.fieldErrors as ErrorSchema}
+            onChange={c.setDraft}
+            onSubmit={() => void c.save()}
+          />
+        ) : (
+          // The form's chunk is on its way (it is fetched ahead once the screen is idle).
+          <RecordSummary schema={form.schema} uiSchema={form.uiSchema} record={shown} />
+        )}
+      </Card>
+      {children}
+    </>
+  );
+}
+
+/** The form's schema and ui schema of a kind, in the language on screen: a switch re-renders the screen (and its sheet). */
+function useKindSchemas(kind: Kind) {
   const { i18n } = useTranslation();
   const language = i18n.language;
-  const text = (path: string, schemaText: string): string => kindText(kind, path, schemaText);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the titles in the schema follow the language
-  const schema = useMemo(() => formSchema(kind), [kind, language]);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the choices' labels follow the language
-  const ui = useMemo(() => uiSchema(kind), [kind, language]);
-  // Viewing paints the light summary; the form's chunk comes when editing (or creating) starts,
-  // fetched as the tester reaches for Edit (DetailActions).
-  const RecordForm = useRecordForm(c.editing);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the schema's titles and the choices' labels follow the language
+  return useMemo(() => ({ schema: formSchema(kind), ui: uiSchema(kind) }), [kind, language]);
+}
 
-  const creating = c.isNew || id.startsWith('waiting~');
+/** The screen's title, its kind's texts, and the way back (the previous screen where the kind says so, else its list). */
+function useDetailTitle(kind: Kind, id: string, creating: boolean) {
+  const navigate = useNavigate();
+  const { meta } = kind;
+  const text = (path: string, schemaText: string): string => kindText(kind, path, schemaText);
   const title = creating ? text('titles.new', meta.titles.new) : fill(text('titles.detail', meta.titles.detail), { id });
   const goBack = (): void => {
     const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
     if (meta.detailBack === 'previous' && idx > 0) navigate(-1);
     else navigate(meta.route);
   };
+  return { title, goBack, text };
+}
+
+interface RecordDetailProps {
+  kind: Kind;
+  id: string;
+  sections?: DetailSection[];
+  topSections?: DetailSection[];
+  valueText?: ValueText | undefined;
+}
+
+/** The detail screen of any kind, with the form built from its schema file. */
+export function RecordDetail({ kind, id, sections = [], topSections = [], valueText }: RecordDetailProps) {
+  const location = useLocation();
+  const { prefill, fromOutbox } = (location.state as { prefill?: Record<string, unknown>; fromOutbox?: string } | null) ?? {};
+  const c = useRecordDetail(kind, id, prefill, fromOutbox);
+  const outdated = useFormOutdated();
+  const { schema, ui } = useKindSchemas(kind);
+  // Viewing paints the light summary; the form's chunk comes when editing (or creating) starts,
+  // fetched as the tester reaches for Edit (DetailActions).
+  const RecordForm = useRecordForm(c.editing);
+  const creating = c.isNew || id.startsWith('waiting~');
+  const { title, goBack, text } = useDetailTitle(kind, id, creating);
 
   if (c.state.status === 'loading') {
     return (
       <div className="page">
         <PageHeader title={title} back={goBack} />
-        <Loading text={text('texts.detailLoading', meta.texts.detailLoading)} />
+        <Loading text={text('texts.detailLoading', kind.meta.texts.detailLoading)} />
       </div>
     );
   }
@@ -301,43 +343,10 @@ export function RecordDetail({
       {topSections.map((Section, i) => (
         <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} reload={c.reload} />
       ))}
-      {c.editing ? (
-        <>
-          <Card className="record-form">
-            {RecordForm ? (
-              <RecordForm
-                schema={form.schema}
-                uiSchema={form.uiSchema}
-                values={c.draft}
-                editing
-                fieldErrors={c.fieldErrors as ErrorSchema}
-                onChange={c.setDraft}
-                onSubmit={() => void c.save()}
-              />
-            ) : (
-              // The form's chunk is on its way (it is fetched ahead once the screen is idle).
-              <RecordSummary schema={form.schema} uiSchema={form.uiSchema} record={shown} />
-            )}
-          </Card>
-          {sectionViews}
-        </>
-      ) : (
-        // Viewing: a read-only sheet, with what the kind adds (attachments) right under its key facts.
-        <RecordSheet kind={kind} schema={form.schema} uiSchema={form.uiSchema} record={shown} valueText={valueText}>
-          {sectionViews}
-        </RecordSheet>
-      )}
-      {c.conflict && (
-        <ConflictDialog
-          kind={kind}
-          conflicts={c.conflict.conflicts}
-          changedBy={c.conflict.changedBy}
-          saving={c.saving}
-          onCancel={c.closeConflict}
-          onResolve={(choices) => void c.resolve(choices)}
-        />
-      )}
-      {c.editing && <EditBar saving={c.saving} ready={RecordForm !== undefined} creating={creating} onCancel={c.cancel} onSave={() => void c.save()} />}
+      <DetailBody kind={kind} detail={c} form={form} shown={shown} RecordForm={RecordForm} valueText={valueText}>
+        {sectionViews}
+      </DetailBody>
+      <EditBar kind={kind} detail={c} ready={RecordForm !== undefined} creating={creating} />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { Tag } from 'primereact/tag';
 import { useTranslation } from 'react-i18next';
 import { kindText } from '../i18n/kind-texts';
 import type { Kind } from '../../shared/kind-types';
-import { Loading } from '../ui/loading';
+import { EmptyState, Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
 import { DateRangeButton, FilterBanner } from './date-range-filter';
@@ -88,22 +88,70 @@ function useReloadWhenOnline(notLoaded: boolean, refresh: () => Promise<unknown>
   }, [notLoaded, refresh]);
 }
 
-/** The list screen of any kind: header, date filter, cards from x-kind, states and pagination. */
-export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtras?: ListHeaderExtra[] }) {
-  const { t } = useTranslation();
-  const toast = useToast();
+type ReadyList = Extract<ReturnType<typeof useRecordList>['state'], { status: 'ready' }>;
+
+/** A page of cards (an edit still waiting to be sent shown on its card) and the page buttons. */
+type Place = ReturnType<typeof useListPlace>;
+type WaitingUpdates = ReturnType<typeof useWaitingChanges>['waitingUpdates'];
+function ListRows({ kind, list, place, waitingUpdates }: { kind: Kind; list: ReadyList; place: Place; waitingUpdates: WaitingUpdates }) {
   const navigate = useNavigate();
-  const location = useLocation();
-  const { page, setPage, range, applyRange, filters, applyFilters } = useListPlace(kind, location.state);
+  if (list.rows.length === 0) return null;
+  return (
+    <>
+      <div className="flex flex-column gap-2" data-testid="record-cards">
+        {list.rows.map((row) => (
+          <RecordCard
+            key={String(row.id)}
+            kind={kind}
+            row={waitingUpdates.get(Number(row.id)) ? { ...row, ...waitingUpdates.get(Number(row.id)) } : row}
+            waiting={waitingUpdates.has(Number(row.id))}
+            onOpen={() => navigate(`${kind.meta.route}/${row.id}`)}
+          />
+        ))}
+      </div>
+      <Pagination page={place.page} totalPages={list.totalPages} limit={kind.meta.pageButtons} onPage={place.setPage} />
+    </>
+  );
+}
+
+/** The list's header: the total, the filters, refresh, and a new record where the kind allows it from its list. */
+function ListActions({ kind, total, place, refresh }: { kind: Kind; total: number; place: Place; refresh: () => Promise<unknown> }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
   const { meta } = kind;
-  // The kind's texts (x-kind) in the language on screen.
-  const texts = {
+  return (
+    <>
+      <Tag value={String(total)} rounded aria-label={t('common.totalCount', { count: total })} title={t('common.total')} />
+      <FieldFilterButton kind={kind} value={place.filters} onApply={place.applyFilters} />
+      <DateRangeButton value={place.range} onApply={place.applyRange} />
+      <Button icon="pi pi-refresh" rounded text aria-label={t('common.refresh')} onClick={() => void refresh()} />
+      {meta.canCreateFromList && <Button icon="pi pi-plus" rounded aria-label={t('common.add')} onClick={() => navigate(`${meta.route}/new`)} />}
+    </>
+  );
+}
+
+/** The kind's texts (x-kind) of its list, in the language on screen. */
+function listTexts(kind: Kind) {
+  const { meta } = kind;
+  return {
     title: kindText(kind, 'titles.list', meta.titles.list),
     loadFailed: kindText(kind, 'messages.listLoadFailed', meta.messages.listLoadFailed),
     loading: kindText(kind, 'texts.listLoading', meta.texts.listLoading),
     emptyTitle: kindText(kind, 'texts.emptyTitle', meta.texts.emptyTitle),
     emptyText: kindText(kind, 'texts.emptyText', meta.texts.emptyText),
   };
+}
+
+/** The list screen of any kind: header, date filter, cards from x-kind, states and pagination. */
+export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtras?: ListHeaderExtra[] }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const place = useListPlace(kind, location.state);
+  const { page, setPage, range, applyRange, filters, applyFilters } = place;
+  const { meta } = kind;
+  const texts = listTexts(kind);
   const { state, refresh } = useRecordList(kind, page, range, (message) => toast('error', texts.loadFailed, message), filters);
 
   // Keep the page within 1..total pages when the total shrinks (docs/PRODUCT.md section 4, record detail).
@@ -117,19 +165,7 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
 
   return (
     <div className="page">
-      <PageHeader
-        title={texts.title}
-        back="/data"
-        actions={
-          <>
-            <Tag value={String(total)} rounded aria-label={t('common.totalCount', { count: total })} title={t('common.total')} />
-            <FieldFilterButton kind={kind} value={filters} onApply={applyFilters} />
-            <DateRangeButton value={range} onApply={applyRange} />
-            <Button icon="pi pi-refresh" rounded text aria-label={t('common.refresh')} onClick={() => void refresh()} />
-            {meta.canCreateFromList && <Button icon="pi pi-plus" rounded aria-label={t('common.add')} onClick={() => navigate(`${meta.route}/new`)} />}
-          </>
-        }
-      />
+      <PageHeader title={texts.title} back="/data" actions={<ListActions kind={kind} total={total} place={place} refresh={refresh} />} />
       {headerExtras.length > 0 && (
         <div className="list-extras">
           {headerExtras.map((Extra, i) => (
@@ -142,19 +178,9 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
       {state.status === 'ready' && state.offlineSince !== undefined && <OfflineLine since={state.offlineSince} />}
       {state.status === 'loading' && <Loading text={texts.loading} />}
       {state.status === 'error' && state.offline && (
-        <div className="empty-state" role="status" data-testid="list-not-loaded">
-          <i className="pi pi-info-circle text-4xl text-400" aria-hidden="true" />
-          <p className="font-semibold mb-1">{t('list.notLoadedTitle')}</p>
-          <p className="text-600 mt-0">{t('list.notLoadedText')}</p>
-        </div>
+        <EmptyState icon="pi-info-circle" title={t('list.notLoadedTitle')} text={t('list.notLoadedText')} role="status" testId="list-not-loaded" />
       )}
-      {state.status === 'error' && !state.offline && (
-        <div className="empty-state">
-          <i className="pi pi-exclamation-circle text-4xl text-400" aria-hidden="true" />
-          <p className="font-semibold mb-1">{texts.loadFailed}</p>
-          <p className="text-600 mt-0">{state.message}</p>
-        </div>
-      )}
+      {state.status === 'error' && !state.offline && <EmptyState icon="pi-exclamation-circle" title={texts.loadFailed} text={state.message} />}
       {waitingCreates.length > 0 && (
         <div className="flex flex-column gap-2 mb-2" data-testid="waiting-cards">
           {waitingCreates.map((item) => (
@@ -163,28 +189,9 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
         </div>
       )}
       {state.status === 'ready' && state.rows.length === 0 && waitingCreates.length === 0 && (
-        <div className="empty-state">
-          <i className="pi pi-inbox text-4xl text-400" aria-hidden="true" />
-          <p className="font-semibold mb-1">{texts.emptyTitle}</p>
-          <p className="text-600 mt-0">{texts.emptyText}</p>
-        </div>
+        <EmptyState icon="pi-inbox" title={texts.emptyTitle} text={texts.emptyText} />
       )}
-      {state.status === 'ready' && state.rows.length > 0 && (
-        <>
-          <div className="flex flex-column gap-2" data-testid="record-cards">
-            {state.rows.map((row) => (
-              <RecordCard
-                key={String(row.id)}
-                kind={kind}
-                row={waitingUpdates.get(Number(row.id)) ? { ...row, ...waitingUpdates.get(Number(row.id)) } : row}
-                waiting={waitingUpdates.has(Number(row.id))}
-                onOpen={() => navigate(`${meta.route}/${row.id}`)}
-              />
-            ))}
-          </div>
-          <Pagination page={page} totalPages={state.totalPages} limit={meta.pageButtons} onPage={setPage} />
-        </>
-      )}
+      {state.status === 'ready' && <ListRows kind={kind} list={state} place={place} waitingUpdates={waitingUpdates} />}
     </div>
   );
 }

@@ -126,35 +126,21 @@ function Row({ name, label, value, multiline, help }: { name: string; label: str
 /** A kind's own words for some stored values (kinds/extensions.ts); undefined leaves a value to the sheet. */
 export type ValueText = (field: string, value: unknown) => string | undefined;
 
-export function RecordSheet({
-  kind,
-  schema,
-  uiSchema,
-  record,
-  valueText,
-  children,
-}: {
+interface RecordSheetProps {
   kind: Kind;
   schema: RJSFSchema;
   uiSchema: UiSchema;
   record: Record<string, unknown>;
   valueText?: ValueText | undefined;
   children?: ReactNode;
-}) {
-  const [showEmpty, setShowEmpty] = useState(false);
-  const [showSystem, setShowSystem] = useState(false);
-  const properties = (schema.properties ?? {}) as Record<string, RJSFSchema>;
-  const titleField = kind.meta.card.title.field;
-  const heading = sheetHeading(kind, record);
-  const system = systemFields(kind);
-  // The title field is the heading, not a row as well.
-  const leaveOut = new Set([...system, ...(titleField !== undefined ? [titleField] : [])]);
-  const groups = groupsOf(kind, leaveOut);
-  const hasKeyFields = (kind.meta.keyFields ?? []).length > 0;
-  const head = hasKeyFields && groups[0]?.title === undefined ? groups[0] : undefined;
-  const rest = head ? groups.slice(1) : groups;
-  const facts = head?.fields ?? [];
+}
 
+/**
+ * A field's shown value (null when empty) and its row: an empty field is folded away unless
+ * `showEmpty`, or unless it has something to say (a required field left empty).
+ */
+function sheetCells({ schema, uiSchema, record, valueText }: RecordSheetProps, showEmpty: boolean) {
+  const properties = (schema.properties ?? {}) as Record<string, RJSFSchema>;
   const value = (name: string): ReactNode => {
     const prop = properties[name];
     if (!prop) return null;
@@ -167,10 +153,45 @@ export function RecordSheet({
     if (!prop) return null;
     const v = value(name);
     const help = typeof ui['ui:help'] === 'string' ? ui['ui:help'] : undefined;
-    // An empty field is folded away, unless it has something to say (a required field left empty).
     if (v === null && !showEmpty && help === undefined) return null;
     return <Row key={name} name={name} label={String(prop.title ?? name)} value={v} multiline={ui['ui:widget'] === 'textarea'} help={help} />;
   };
+  return { value, row };
+}
+
+/** A card of rows, under its section's title where the group has one; nothing when no row is shown. */
+function SheetGroup({ title, collapsed, rows }: { title: string | undefined; collapsed: boolean | undefined; rows: ReactNode[] }) {
+  if (rows.length === 0) return null;
+  const list = <dl className="sheet-list">{rows}</dl>;
+  return (
+    <div className="sheet-card">
+      {title === undefined ? (
+        list
+      ) : (
+        <FieldSection title={title} collapsed={collapsed} count={rows.length}>
+          {list}
+        </FieldSection>
+      )}
+    </div>
+  );
+}
+
+export function RecordSheet(props: RecordSheetProps) {
+  const { kind, uiSchema, record, children } = props;
+  const [showEmpty, setShowEmpty] = useState(false);
+  const [showSystem, setShowSystem] = useState(false);
+  const titleField = kind.meta.card.title.field;
+  const heading = sheetHeading(kind, record);
+  const system = systemFields(kind);
+  // The title field is the heading, not a row as well.
+  const leaveOut = new Set([...system, ...(titleField !== undefined ? [titleField] : [])]);
+  const groups = groupsOf(kind, leaveOut);
+  const hasKeyFields = (kind.meta.keyFields ?? []).length > 0;
+  const head = hasKeyFields && groups[0]?.title === undefined ? groups[0] : undefined;
+  const rest = head ? groups.slice(1) : groups;
+  const facts = head?.fields ?? [];
+
+  const { value, row } = sheetCells(props, showEmpty);
   const shownFields = groups.flatMap((g) => g.fields);
   const emptyCount = shownFields.filter((f) => value(f) === null && typeof (uiSchema[f] as UiSchema | undefined)?.['ui:help'] !== 'string').length;
   const systemList = kind.fields.filter((f) => system.has(f) && kind.schema.properties[f]?.['x-ui']?.hidden !== true);
@@ -185,22 +206,9 @@ export function RecordSheet({
         {factRows.length > 0 && <dl className="sheet-facts">{factRows}</dl>}
       </section>
       {children}
-      {rest.map((g, i) => {
-        const rows = g.fields.map(row).filter((r) => r !== null);
-        if (rows.length === 0) return null;
-        const list = <dl className="sheet-list">{rows}</dl>;
-        return (
-          <div key={g.title ?? i} className="sheet-card">
-            {g.title === undefined ? (
-              list
-            ) : (
-              <FieldSection title={g.title} collapsed={g.collapsed} count={rows.length}>
-                {list}
-              </FieldSection>
-            )}
-          </div>
-        );
-      })}
+      {rest.map((g, i) => (
+        <SheetGroup key={g.title ?? i} title={g.title} collapsed={g.collapsed} rows={g.fields.map(row).filter((r) => r !== null)} />
+      ))}
       {showSystem && systemList.length > 0 && (
         <div className="sheet-card" data-testid="system-fields">
           <FieldSection title={t('detail.setByServer')}>

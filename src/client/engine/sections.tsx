@@ -40,24 +40,19 @@ export function groupsOf(kind: Kind, leaveOut: ReadonlySet<string> = new Set()):
   return groups;
 }
 
-/**
- * A titled group of fields that folds: its heading is a button (44 px high, aria-expanded) and a
- * folded group keeps its fields mounted, only hidden, so a form loses nothing typed. `open`
- * forces it open (a field in it has an error).
- */
-export function FieldSection({
-  title,
-  collapsed = false,
-  open,
-  count,
-  children,
-}: {
+interface FieldSectionProps {
   title: string;
   collapsed?: boolean;
   open?: boolean;
   count?: number;
   children: ReactNode;
-}) {
+}
+/**
+ * A titled group of fields that folds: its heading is a button (44 px high, aria-expanded) and a
+ * folded group keeps its fields mounted, only hidden, so a form loses nothing typed. `open`
+ * forces it open (a field in it has an error).
+ */
+export function FieldSection({ title, collapsed = false, open, count, children }: FieldSectionProps) {
   const [folded, setFolded] = useState(collapsed);
   // From the title, not useId: the form and the light summary that paints before it must match.
   const bodyId = `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;

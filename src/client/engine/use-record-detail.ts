@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { Kind } from '../../shared/kind-types';
 import { drafts } from './drafts';
 import { versionOf, withChanges, type Values } from './record-edits';
-import { useDetailState } from './use-detail-state';
+import { useDetailState, type DetailState } from './use-detail-state';
 import { useParkedChange } from './use-parked-change';
 import { useRecordCreate } from './use-record-create';
 import { useRecordLoad } from './use-record-load';
@@ -12,13 +12,6 @@ import { useWaitingRecord } from './use-waiting-record';
 export { changes } from './record-edits';
 export type { DetailState } from './use-detail-state';
 
-/**
- * The detail screen's logic for any kind, composed of hooks that each do one thing: the screen's
- * state and drafts (use-detail-state.ts), the server copy through SWR with the phone's offline copy
- * and memory as fallback (use-record-load.ts, api/records.ts), a record waiting in the outbox
- * (use-waiting-record.ts) or parked there (use-parked-change.ts), and saving (use-record-create.ts,
- * use-record-update.ts). View and edit modes, Cancel restoring the last loaded values, refresh.
- */
 /** Once the edits that waited on the phone are sent, the record is read again from the server. */
 function useRefreshWhenSent(waiting: boolean, refresh: () => Promise<unknown>): void {
   const was = useRef(waiting);
@@ -28,6 +21,41 @@ function useRefreshWhenSent(waiting: boolean, refresh: () => Promise<unknown>): 
   }, [waiting, refresh]);
 }
 
+/** Edit (from the record, or from edits kept on the phone) and Cancel (back to the last loaded values). */
+function editMode(kind: Kind, id: string, s: ReturnType<typeof useDetailState>, state: DetailState, create: ReturnType<typeof useRecordCreate>) {
+  const edit = (): void => {
+    if (state.status !== 'ready') return;
+    // Edits kept on the phone (a Cancel of restored edits left them there) go on where they were.
+    const kept = s.kept ? drafts.load(kind, id) : null;
+    s.setDraft(kept ? withChanges(state.record, kept.values) : state.record);
+    s.setBaseVersion(kept?.baseVersion ?? versionOf(state.record));
+    s.setFieldErrors({});
+    s.setEditing(true);
+  };
+
+  const cancel = (): void => {
+    if (s.isNew) return create.discard();
+    // Edits restored from the phone (typed before a reload or an update) stay there until the
+    // tester discards them; edits typed on this screen go, but not what `left` holds (060).
+    if (!s.kept) s.settle();
+    if (state.status === 'ready') {
+      s.setDraft(state.record);
+      s.setBaseVersion(versionOf(state.record));
+    }
+    s.setFieldErrors({});
+    s.setEditing(false);
+  };
+
+  return { edit, cancel };
+}
+
+/**
+ * The detail screen's logic for any kind, composed of hooks that each do one thing: the screen's
+ * state and drafts (use-detail-state.ts), the server copy through SWR with the phone's offline copy
+ * and memory as fallback (use-record-load.ts, api/records.ts), a record waiting in the outbox
+ * (use-waiting-record.ts) or parked there (use-parked-change.ts), and saving (use-record-create.ts,
+ * use-record-update.ts). View and edit modes, Cancel restoring the last loaded values, refresh.
+ */
 export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOutbox?: string) {
   const s = useDetailState(kind, id, prefill);
   const { isNew } = s;
@@ -42,28 +70,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
   const update = useRecordUpdate(kind, id, s, (record) => void mutate({ record }, { revalidate: false }));
   const create = useRecordCreate(kind, id, s, fromOutbox);
 
-  const edit = (): void => {
-    if (state.status !== 'ready') return;
-    // Edits kept on the phone (a Cancel of restored edits left them there) go on where they were.
-    const kept = s.kept ? drafts.load(kind, id) : null;
-    s.setDraft(kept ? withChanges(state.record, kept.values) : state.record);
-    s.setBaseVersion(kept?.baseVersion ?? versionOf(state.record));
-    s.setFieldErrors({});
-    s.setEditing(true);
-  };
-
-  const cancel = (): void => {
-    if (isNew) return create.discard();
-    // Edits restored from the phone (typed before a reload or an update) stay there until the
-    // tester discards them; edits typed on this screen go, but not what `left` holds (060).
-    if (!s.kept) s.settle();
-    if (state.status === 'ready') {
-      s.setDraft(state.record);
-      s.setBaseVersion(versionOf(state.record));
-    }
-    s.setFieldErrors({});
-    s.setEditing(false);
-  };
+  const { edit, cancel } = editMode(kind, id, s, state, create);
 
   const save = async (): Promise<void> => {
     if (s.saving || state.status !== 'ready') return;

@@ -2,11 +2,23 @@ import { startTransition, useEffect, useRef } from 'react';
 import { t } from '../i18n';
 import { ApiError } from '../api/client';
 import type { Kind } from '../../shared/kind-types';
-import type { DetailStore } from './use-detail-state';
+import type { DetailState, DetailStore } from './use-detail-state';
 import { fetchServerCopy, useServerCopy, type ServerCopy } from '../api/records';
 import { versionOf, withChanges } from './record-edits';
 
 const detail = (error: unknown): string | undefined => (error instanceof ApiError ? error.message : undefined);
+
+/**
+ * The user's edits on today's record, saved against the version they were made on: if someone
+ * changed the same fields since, the save answers with the conflict view.
+ */
+function restoreDraft(s: DetailStore, restored: NonNullable<DetailStore['restored']>, loaded: DetailState & { status: 'ready' }): void {
+  s.setState(loaded);
+  s.setDraft(withChanges(loaded.record, restored.values));
+  s.setBaseVersion(restored.baseVersion ?? versionOf(loaded.record));
+  s.setEditing(true);
+  s.toast('info', t('detail.restored'));
+}
 
 /**
  * Loads an existing record into the screen's state through SWR (api/records.ts): the first
@@ -27,16 +39,7 @@ export function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: s
     if (!record) return s.setState({ status: 'notFound' });
     const first = !loaded.current;
     loaded.current = true;
-    if (first && restored) {
-      // The user's edits on today's record, saved against the version they were made on: if
-      // someone changed the same fields since, the save answers with the conflict view.
-      s.setState({ status: 'ready', record, ...extra });
-      s.setDraft(withChanges(record, restored.values));
-      s.setBaseVersion(restored.baseVersion ?? versionOf(record));
-      s.setEditing(true);
-      toast('info', t('detail.restored'));
-      return;
-    }
+    if (first && restored) return restoreDraft(s, restored, { status: 'ready', record, ...extra });
     // As a transition: the whole sheet is drawn in slices of a few milliseconds, the browser free
     // in between, not in one long task (with a full database this was most of the record view's
     // blocking time); the screen shows what it showed until the sheet is ready.

@@ -50,20 +50,7 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
       s.toast('success', s.msg('updated'));
     } catch (e) {
       if (!s.live.current) return;
-      if (unreachable(e) && base['id'] !== undefined) {
-        // No coverage: the change waits on the phone, with the version it was based on.
-        const edits = withoutServerOwned(kind, changes(base, values));
-        await keepForSync(kind, 'update', edits, Number(base['id']), version);
-        const shown = withChanges(base, edits);
-        // Still the phone's copy where it was one: the line saying so stays, beside the one saying the edit waits.
-        const since = s.state.status === 'ready' ? s.state.offlineSince : undefined;
-        s.setState({ status: 'ready', record: shown, ...(since !== undefined ? { offlineSince: since } : {}) });
-        s.setDraft(shown);
-        s.setEditing(false);
-        s.settle();
-        s.toast('info', t('detail.savedOnPhone'), t('detail.waitingToSync'));
-        return;
-      }
+      if (unreachable(e) && base['id'] !== undefined) return await waitOnPhone(kind, s, base, values, version);
       const refusedVersion = e instanceof ApiError && e.status === 409 ? conflictOf(e.data, e.message) : undefined;
       if (refusedVersion?.conflict) {
         s.setConflict(refusedVersion.conflict);
@@ -81,6 +68,20 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
     }
   };
   return { put, refused, resolve: (choices: Record<string, Choice>) => resolveConflict(s, choices, put) };
+}
+
+/** No coverage: the change waits on the phone, with the version it was based on. */
+async function waitOnPhone(kind: Kind, s: DetailStore, base: Values, values: Values, version: number | undefined): Promise<void> {
+  const edits = withoutServerOwned(kind, changes(base, values));
+  await keepForSync(kind, 'update', edits, Number(base['id']), version);
+  const shown = withChanges(base, edits);
+  // Still the phone's copy where it was one: the line saying so stays, beside the one saying the edit waits.
+  const since = s.state.status === 'ready' ? s.state.offlineSince : undefined;
+  s.setState({ status: 'ready', record: shown, ...(since !== undefined ? { offlineSince: since } : {}) });
+  s.setDraft(shown);
+  s.setEditing(false);
+  s.settle();
+  s.toast('info', t('detail.savedOnPhone'), t('detail.waitingToSync'));
 }
 
 /**

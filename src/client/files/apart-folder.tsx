@@ -9,18 +9,14 @@ export interface ApartFolder {
   title: string;
 }
 
-/** The files of a subfolder under their own heading: preview and download, nothing else. */
-export function ApartFolderSection({
-  path,
-  folder,
-  onOpen,
-  onDownload,
-}: {
+interface ApartFolderSectionProps {
   path: string;
   folder: ApartFolder;
   onOpen: (item: FileItem) => void;
   onDownload: (item: FileItem) => void;
-}) {
+}
+/** The files of a subfolder under their own heading: preview and download, nothing else. */
+export function ApartFolderSection({ path, folder, onOpen, onDownload }: ApartFolderSectionProps) {
   const list = useFileList(path === '' ? folder.name : `${path}/${folder.name}`);
   return (
     <section className="file-apart" aria-label={folder.title} data-testid="apart-folder">

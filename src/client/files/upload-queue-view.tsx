@@ -6,6 +6,26 @@ import { uploadErrorText } from './upload-errors';
 import type { IncomingFile } from './use-incoming-files';
 import type { UploadItem, UploadQueue } from './use-upload-queue';
 
+/** A file's icon, name and (where known) size. */
+function ItemHead({ icon, name, size }: { icon: string; name: string; size?: number }) {
+  return (
+    <div className="upload-item-head">
+      <i className={icon} aria-hidden="true" />
+      <span className="upload-item-name">{name}</span>
+      {size !== undefined && <span className="upload-item-size">{formatSize(size)}</span>}
+    </div>
+  );
+}
+
+/** Where a file stands, with its icon: arrived (`ok`), or still on its way. */
+function ItemNote({ icon, text, ok = false }: { icon: string; text: string; ok?: boolean }) {
+  return (
+    <span className={ok ? 'upload-item-ok' : 'upload-item-waiting'}>
+      <i className={`pi ${icon}`} aria-hidden="true" /> {text}
+    </span>
+  );
+}
+
 /** The uploads the card shows: all in edit mode; out of it those still on their way (running, or waiting for the network). */
 export function visibleUploads(items: UploadItem[], editable: boolean): UploadItem[] {
   return editable ? items : items.filter((i) => i.status === 'uploading' || i.status === 'waiting');
@@ -23,27 +43,16 @@ export function UploadQueueView({ queue, editable }: { queue: UploadQueue; edita
     <ul className="upload-queue" aria-label={t('files.uploads')}>
       {items.map((item) => (
         <li key={item.id} className={`upload-item upload-${item.status}`} data-testid="upload-item" data-retries={item.retryCount}>
-          <div className="upload-item-head">
-            <i
-              className={item.source === 'recording' ? 'pi pi-microphone' : TYPE_ICONS[fileTypeOf({ name: item.file.name, mimeType: item.file.type })]}
-              aria-hidden="true"
-            />
-            <span className="upload-item-name">{item.file.name}</span>
-            <span className="upload-item-size">{formatSize(item.file.size)}</span>
-          </div>
+          <ItemHead
+            icon={item.source === 'recording' ? 'pi pi-microphone' : TYPE_ICONS[fileTypeOf({ name: item.file.name, mimeType: item.file.type })]}
+            name={item.file.name}
+            size={item.file.size}
+          />
           <ProgressBar value={item.progress} showValue={false} className="upload-item-bar" aria-label={t('files.uploadOf', { name: item.file.name })} />
           <div className="upload-item-foot">
             {item.status === 'uploading' && <span className="text-600">{item.progress}%</span>}
-            {item.status === 'success' && (
-              <span className="upload-item-ok">
-                <i className="pi pi-check-circle" aria-hidden="true" /> {t('files.uploaded')}
-              </span>
-            )}
-            {item.status === 'waiting' && (
-              <span className="upload-item-waiting">
-                <i className="pi pi-cloud-upload" aria-hidden="true" /> {t('files.waitingToSync')}
-              </span>
-            )}
+            {item.status === 'success' && <ItemNote ok icon="pi-check-circle" text={t('files.uploaded')} />}
+            {item.status === 'waiting' && <ItemNote icon="pi-cloud-upload" text={t('files.waitingToSync')} />}
             {item.status === 'error' && (
               <>
                 <span className="upload-item-error">{t('files.uploadFailed', { reason: item.errorMsg })}</span>
@@ -76,27 +85,15 @@ export function IncomingFilesView({ files, arrived }: { files: IncomingFile[]; a
           data-testid="incoming-file"
           data-status={file.status}
         >
-          <div className="upload-item-head">
-            <i className={TYPE_ICONS[fileTypeOf({ name: file.name, mimeType: file.type })]} aria-hidden="true" />
-            <span className="upload-item-name">{file.name}</span>
-            <span className="upload-item-size">{formatSize(file.size)}</span>
-          </div>
+          <ItemHead icon={TYPE_ICONS[fileTypeOf({ name: file.name, mimeType: file.type })]} name={file.name} size={file.size} />
           {file.status === 'sending' ? (
             <ProgressBar mode="indeterminate" className="upload-item-bar" aria-label={t('files.uploadOf', { name: file.name })} />
           ) : (
             <ProgressBar value={0} showValue={false} className="upload-item-bar" aria-label={t('files.uploadOf', { name: file.name })} />
           )}
           <div className="upload-item-foot">
-            {file.status === 'sending' && (
-              <span className="upload-item-waiting">
-                <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {t('files.uploadingFromPhone')}
-              </span>
-            )}
-            {file.status === 'waiting' && (
-              <span className="upload-item-waiting">
-                <i className="pi pi-cloud-upload" aria-hidden="true" /> {t('files.waitingToSync')}
-              </span>
-            )}
+            {file.status === 'sending' && <ItemNote icon="pi-spin pi-spinner" text={t('files.uploadingFromPhone')} />}
+            {file.status === 'waiting' && <ItemNote icon="pi-cloud-upload" text={t('files.waitingToSync')} />}
             {file.status === 'refused' && (
               <span className="upload-item-error">{t('files.uploadFailed', { reason: file.error ? uploadErrorText(file.error) : t('files.refused') })}</span>
             )}
@@ -105,15 +102,10 @@ export function IncomingFilesView({ files, arrived }: { files: IncomingFile[]; a
       ))}
       {arrived.map((name) => (
         <li key={`arrived-${name}`} className="upload-item upload-success" data-testid="incoming-file" data-status="uploaded">
-          <div className="upload-item-head">
-            <i className={TYPE_ICONS[fileTypeOf({ name, mimeType: '' })]} aria-hidden="true" />
-            <span className="upload-item-name">{name}</span>
-          </div>
+          <ItemHead icon={TYPE_ICONS[fileTypeOf({ name, mimeType: '' })]} name={name} />
           <ProgressBar value={100} showValue={false} className="upload-item-bar" aria-label={t('files.uploadOf', { name })} />
           <div className="upload-item-foot">
-            <span className="upload-item-ok">
-              <i className="pi pi-check-circle" aria-hidden="true" /> {t('files.uploaded')}
-            </span>
+            <ItemNote ok icon="pi-check-circle" text={t('files.uploaded')} />
           </div>
         </li>
       ))}

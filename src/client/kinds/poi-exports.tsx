@@ -3,7 +3,7 @@ import { format } from 'date-fns';
 import { Button } from 'primereact/button';
 import { apiHeaders, apiRequest, ApiError, signOutOnUnauthorized, toQueryString, type ListEnvelope } from '../api/client';
 import { API_BASE } from '../api/config';
-import { signedDownloadUrl } from '../api/download';
+import { saveBlob, signedDownloadUrl } from '../api/download';
 import { storage } from '../lib/storage';
 import type { Kind } from '../../shared/kind-types';
 import { sheetRows, XLSX_TYPE, type PoiExportAnswer, type PoiExportJob, type SheetKind } from './poi-rows';
@@ -35,23 +35,11 @@ export function poiSheetRows(kind: Kind, rows: RecordRow[]): { columns: string[]
   return sheetRows(sheetKind(kind), rows);
 }
 
-/** Offers a file for download. */
-export function saveFile(file: Blob, fileName: string): void {
-  const url = URL.createObjectURL(file);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 /**
  * Every POI matching the filter (page 1, 9999 rows) as poi_list_all.xlsx with one sheet 'POI'.
  * The spreadsheet library is loaded only now. Returns false when there was nothing to export.
  */
-export async function exportPoiExcel(kind: Kind, range: DateRange, save = saveFile): Promise<boolean> {
+export async function exportPoiExcel(kind: Kind, range: DateRange, save = saveBlob): Promise<boolean> {
   const query = listQuery(kind, 1, range, 9999);
   let file: Blob;
   if (typeof Worker === 'undefined') {

@@ -215,3 +215,10 @@ export function newOutboxKey(owner: string, kindName: string): string {
   const random = typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
   return `${owner.replace(/[^\w.-]/g, '_')}:${kindName}:${random}`;
 }
+
+/** How many of the user's changes and files still wait to be sent. */
+export async function countWaiting(owner: string): Promise<number> {
+  const items = (await outbox.list(owner)).filter((i) => i.state === 'waiting').length;
+  const files = (await waitingFiles.list(owner)).filter((f) => f.state === 'waiting').length;
+  return items + files;
+}

@@ -2,7 +2,7 @@ import { pageFetch, signOutOnUnauthorized } from '../api/client';
 import { t } from '../i18n';
 import { storage } from '../lib/storage';
 import { fetchInLanguage, requestLanguage } from '../i18n/request-language';
-import { changed, onOutboxChange, outbox, syncAuth, waitingFiles } from './store';
+import { changed, countWaiting, onOutboxChange, syncAuth } from './store';
 import { OUTBOX_SYNC_TAG, OUTBOX_SYNCED_MESSAGE, sendOutbox, withOutboxLock, type SyncResult } from './sync-core';
 
 export type { SyncResult } from './sync-core';
@@ -12,13 +12,6 @@ let running: Promise<SyncResult> | undefined;
 /** Whether a sync is sending right now (for 'Sending…' on the chip). */
 export function isSyncing(): boolean {
   return running !== undefined;
-}
-
-/** How many of the user's changes and files still wait to be sent. */
-async function countWaiting(owner: string): Promise<number> {
-  const items = (await outbox.list(owner)).filter((i) => i.state === 'waiting').length;
-  const files = (await waitingFiles.list(owner)).filter((f) => f.state === 'waiting').length;
-  return items + files;
 }
 
 /**

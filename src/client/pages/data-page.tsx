@@ -204,22 +204,16 @@ function useDownloads(day: string, vehicle: string, project: string) {
   return { downloads, download, remove };
 }
 
-/** One kind's tile for the day: its count and figure (opening its list at the day) and its day package. */
-const DayTile = memo(function DayTile({
-  tile,
-  date,
-  day,
-  figures,
-  loading,
-  onPackage,
-}: {
+interface DayTileProps {
   tile: Tile;
   date: Date;
   day: string;
   figures: DayStats | undefined;
   loading: boolean;
   onPackage: (tile: Tile) => void;
-}) {
+}
+/** One kind's tile for the day: its count and figure (opening its list at the day) and its day package. */
+const DayTile = memo(function DayTile({ tile, date, day, figures, loading, onPackage }: DayTileProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const detail = tileDetail(tile, figures);
@@ -274,10 +268,73 @@ const ChartCard = memo(function ChartCard({ day, figures, error }: { day: string
   );
 });
 
+/**
+ * The tiles' download button: one handler for the page's life (so the tiles stay memo'd), which
+ * calls this render's downloadPackage.
+ */
+function usePackageDownload(
+  day: string,
+  dayFigures: ReturnType<typeof useDataFigures>['daily']['data'],
+  download: ReturnType<typeof useDownloads>['download'],
+): (tile: Tile) => void {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const packageNow = useRef(downloadPackage);
+  useEffect(() => {
+    packageNow.current = downloadPackage;
+  });
+  return useCallback((tile: Tile) => void packageNow.current(tile), []);
+
+  async function downloadPackage(tile: Tile): Promise<void> {
+    const pkg = tile.dayPackage;
+    if (pkg === undefined) return;
+    const noun = kindText(tile.kind, 'packages.0.noun', pkg.noun);
+    if (dayFigures && dayFigures[tile.page.count] === 0) {
+      toast('info', t('data.noData', { noun, date: day }), undefined, TOAST_MS);
+      return;
+    }
+    toast('info', t('data.downloading', { noun, date: day }), undefined, TOAST_MS);
+    await download(t('download.packageTitle', { noun, date: day }), `/${pkg.route}`, `${pkg.label}_${day}.zip`, t('data.downloadFailed', { noun }));
+  }
+}
+
+interface DailyCardProps {
+  date: Date;
+  onDate: (date: Date) => void;
+  day: string;
+  figures: DayStats | undefined;
+  loading: boolean;
+  onPackage: (tile: Tile) => void;
+  onReport: () => void;
+}
+
+/** One day: its date (today a tap away), the Excel report, and a tile a kind with its count and package. */
+function DailyCard({ date, onDate, day, figures, loading, onPackage, onReport }: DailyCardProps) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Card title={t('data.daily')} className="mb-3">
+      <div className="flex flex-column gap-2 mb-3">
+        <label htmlFor="data-date" className="sr-only">
+          {t('data.date')}
+        </label>
+        <DateField date={date} onDate={onDate} label={t('data.date')} locale={i18n.language} />
+        <div className="flex gap-2">
+          <Button label={t('data.today')} icon="pi pi-calendar-clock" outlined size="small" className="flex-1" onClick={() => onDate(new Date())} />
+          <Button label={t('data.excelReport')} icon="pi pi-file-excel" size="small" className="flex-1" onClick={onReport} />
+        </div>
+      </div>
+      <div className="grid">
+        {TILES.map((tile) => (
+          <DayTile key={tile.page.count} tile={tile} date={date} day={day} figures={figures} loading={loading} onPackage={onPackage} />
+        ))}
+      </div>
+    </Card>
+  );
+}
+
 /** Data Management: the project, one day's figures and packages, the last 14 days, and the totals. */
 export function DataPage() {
-  const { t, i18n } = useTranslation();
-  const toast = useToast();
+  const { t } = useTranslation();
   const [date, setDate] = useState<Date>(storedDate);
   const day = format(date, 'yyyy-MM-dd');
   const project = storage.deptName() ?? '-1';
@@ -297,25 +354,7 @@ export function DataPage() {
   const rangeData = useDeferredValue(range.data);
   const rangeError = useDeferredValue(range.error as unknown);
   const totals = useDeferredValue(total.data);
-  // The tiles' download button: one handler for the page's life (so the tiles stay memo'd), which
-  // calls this render's downloadPackage.
-  const packageNow = useRef(downloadPackage);
-  useEffect(() => {
-    packageNow.current = downloadPackage;
-  });
-  const onPackage = useCallback((tile: Tile) => void packageNow.current(tile), []);
-
-  async function downloadPackage(tile: Tile): Promise<void> {
-    const pkg = tile.dayPackage;
-    if (pkg === undefined) return;
-    const noun = kindText(tile.kind, 'packages.0.noun', pkg.noun);
-    if (daily.data && daily.data[tile.page.count] === 0) {
-      toast('info', t('data.noData', { noun, date: day }), undefined, TOAST_MS);
-      return;
-    }
-    toast('info', t('data.downloading', { noun, date: day }), undefined, TOAST_MS);
-    await download(t('download.packageTitle', { noun, date: day }), `/${pkg.route}`, `${pkg.label}_${day}.zip`, t('data.downloadFailed', { noun }));
-  }
+  const onPackage = usePackageDownload(day, daily.data, download);
 
   const excelReport = (): Promise<void> => download(t('download.reportTitle', { date: day }), '/generate_excel', `Report_${day}.xlsx`, t('data.excelFailed'));
 
@@ -336,23 +375,7 @@ export function DataPage() {
         ))}
       </div>
 
-      <Card title={t('data.daily')} className="mb-3">
-        <div className="flex flex-column gap-2 mb-3">
-          <label htmlFor="data-date" className="sr-only">
-            {t('data.date')}
-          </label>
-          <DateField date={date} onDate={setDate} label={t('data.date')} locale={i18n.language} />
-          <div className="flex gap-2">
-            <Button label={t('data.today')} icon="pi pi-calendar-clock" outlined size="small" className="flex-1" onClick={() => setDate(new Date())} />
-            <Button label={t('data.excelReport')} icon="pi pi-file-excel" size="small" className="flex-1" onClick={() => void excelReport()} />
-          </div>
-        </div>
-        <div className="grid">
-          {TILES.map((tile) => (
-            <DayTile key={tile.page.count} tile={tile} date={date} day={day} figures={dayData} loading={dayLoading} onPackage={onPackage} />
-          ))}
-        </div>
-      </Card>
+      <DailyCard date={date} onDate={setDate} day={day} figures={dayData} loading={dayLoading} onPackage={onPackage} onReport={() => void excelReport()} />
 
       <ChartCard day={day} figures={rangeData} error={rangeError} />
 

@@ -14,6 +14,7 @@ import { outbox, waitingFiles, type OutboxItem, type WaitingFile } from '../outb
 import { syncOutbox } from '../outbox/sync';
 import { useOutbox, useWaitingFiles } from '../outbox/use-outbox';
 import { PageHeader } from '../ui/page-header';
+import { EmptyState } from '../ui/loading';
 import { useToast } from '../ui/toast';
 import { PAGE_BACK } from '../../shared/page-shell';
 
@@ -196,13 +197,7 @@ export function OutboxPage() {
           items.length > 0 ? <Button label={t('outbox.retry')} icon="pi pi-refresh" size="small" loading={syncing} onClick={() => void retry()} /> : undefined
         }
       />
-      {items.length + files.length === 0 && (
-        <div className="empty-state">
-          <i className="pi pi-check-circle text-4xl text-400" aria-hidden="true" />
-          <p className="font-semibold mb-1">{t('outbox.nothingWaiting')}</p>
-          <p className="text-600 mt-0">{t('outbox.allReached')}</p>
-        </div>
-      )}
+      {items.length + files.length === 0 && <EmptyState icon="pi-check-circle" title={t('outbox.nothingWaiting')} text={t('outbox.allReached')} />}
       <div className="flex flex-column gap-2">
         {items.map((item) => (
           <ChangeCard key={item.key} item={item} kinds={kinds} onOpen={() => void openInForm(item)} onRemove={() => setRemoving(item)} />

@@ -122,26 +122,20 @@ function SessionCard(props: {
     <Card title={sessionText(kind, card, 'title')} className="workspace-card">
       <SessionLine running={props.running} runningLabel={sessionText(kind, card, 'runningLabel')} idleLabel={sessionText(kind, card, 'idleLabel')} />
       <div className="grid mt-2">
-        <div className="col-6">
-          <Button
-            label={sessionText(kind, card, 'startLabel')}
-            icon={card.startIcon}
-            severity={card.startSeverity}
-            className="w-full"
-            onClick={props.onStart}
-            disabled={!props.canStart}
-          />
-        </div>
-        <div className="col-6">
-          <Button
-            label={sessionText(kind, card, 'endLabel')}
-            icon="pi pi-stop"
-            severity="danger"
-            className="w-full"
-            onClick={props.onEnd}
-            disabled={!props.canEnd}
-          />
-        </div>
+        {[
+          {
+            label: sessionText(kind, card, 'startLabel'),
+            icon: card.startIcon,
+            severity: card.startSeverity,
+            onClick: props.onStart,
+            disabled: !props.canStart,
+          },
+          { label: sessionText(kind, card, 'endLabel'), icon: 'pi pi-stop', severity: 'danger' as const, onClick: props.onEnd, disabled: !props.canEnd },
+        ].map((button, i) => (
+          <div key={i} className="col-6">
+            <Button {...button} className="w-full" />
+          </div>
+        ))}
       </div>
     </Card>
   );

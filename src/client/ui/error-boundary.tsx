@@ -1,5 +1,6 @@
 import { Component, Fragment, lazy, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { t } from '../i18n';
+import { EmptyState } from './loading';
 
 /**
  * A lazily loaded page whose loading can be tried again: React's lazy() keeps a failed import (a
@@ -82,14 +83,11 @@ export class ScreenErrorBoundary extends Component<Props, { error: Error | null;
     // Keyed by the attempt: trying again mounts the screen anew.
     if (!error) return <Fragment key={attempt}>{this.props.children}</Fragment>;
     return (
-      <div className="empty-state" role="alert">
-        <i className="pi pi-exclamation-triangle text-4xl text-400" aria-hidden="true" />
-        <p className="font-semibold mb-1">{t('app.screenFailed')}</p>
-        <p className="text-600 mt-0">{t('app.screenFailedDetail')}</p>
+      <EmptyState icon="pi-exclamation-triangle" title={t('app.screenFailed')} text={t('app.screenFailedDetail')} role="alert">
         <button type="button" className="p-button p-component" onClick={this.retry}>
           <span className="p-button-label">{t('app.tryAgain')}</span>
         </button>
-      </div>
+      </EmptyState>
     );
   }
 }

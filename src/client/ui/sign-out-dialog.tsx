@@ -8,22 +8,18 @@ export interface RunningSessionInfo {
   startedAt: string;
 }
 
+interface SignOutDialogProps {
+  visible: boolean;
+  onCancel: () => void;
+  onConfirm: (endSessions: boolean) => void;
+  running?: RunningSessionInfo[];
+}
 /**
  * 'Sign Out' confirmation: Cancel closes, Sign Out confirms. With a drive or charging session
  * running, it asks what to do with it: keep it on the phone for this user (another user signing
  * in does not see it), or end it now.
  */
-export function SignOutDialog({
-  visible,
-  onCancel,
-  onConfirm,
-  running = [],
-}: {
-  visible: boolean;
-  onCancel: () => void;
-  onConfirm: (endSessions: boolean) => void;
-  running?: RunningSessionInfo[];
-}) {
+export function SignOutDialog({ visible, onCancel, onConfirm, running = [] }: SignOutDialogProps) {
   const { t } = useTranslation();
   const footer =
     running.length === 0 ? (

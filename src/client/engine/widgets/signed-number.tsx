@@ -13,20 +13,15 @@ export function turnSign(text: string): string {
   return t.startsWith('-') ? t.slice(1) : `-${t}`;
 }
 
-/** The input and its ± button; the read-only summary draws the same box, disabled. */
-export function SignedNumberBox({
-  id,
-  value,
-  disabled,
-  label,
-  onChange,
-}: {
+interface SignedNumberBoxProps {
   id: string;
   value: string;
   disabled: boolean;
   label: string;
   onChange?: (text: string) => void;
-}) {
+}
+/** The input and its ± button; the read-only summary draws the same box, disabled. */
+export function SignedNumberBox({ id, value, disabled, label, onChange }: SignedNumberBoxProps) {
   return (
     <div className="signed-number">
       <input

@@ -14,6 +14,18 @@ import { workerReasonText } from './stored-values';
 
 export { toneOf } from './rules';
 
+/** Why a job failed, in the worker's words where it gave them (`error` undefined: closed). */
+function FailureDialog({ error, onHide }: { error: string | null | undefined; onHide: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Dialog header={t('ai.failedTitle')} visible={error !== undefined} onHide={onHide} style={{ width: 'min(28rem, 94vw)' }} draggable={false}>
+      <p className="m-0 ai-report" data-testid="ai-error">
+        {error ? workerReasonText(error) : t('ai.noReason')} {t('ai.tryAgain')}
+      </p>
+    </Dialog>
+  );
+}
+
 /**
  * The status strip of a kind with x-kind.analysis: video analysis, desensitization and the AI report, with the
  * first-submit and resubmit icons of docs/PRODUCT.md section 4, My Profile. While a job waits or runs it follows the
@@ -70,17 +82,7 @@ export function StatusStrip({ kind, record, editing, reload }: DetailSectionProp
       )}
       <SubmitDialog mode={confirming} busy={ai.submitting !== null} onConfirm={(mode) => void confirm(mode)} onCancel={() => setConfirming(null)} />
       <ReportDialog report={report} visible={reportOpen} onHide={() => setReportOpen(false)} />
-      <Dialog
-        header={t('ai.failedTitle')}
-        visible={error !== undefined}
-        onHide={() => setError(undefined)}
-        style={{ width: 'min(28rem, 94vw)' }}
-        draggable={false}
-      >
-        <p className="m-0 ai-report" data-testid="ai-error">
-          {error ? workerReasonText(error) : t('ai.noReason')} {t('ai.tryAgain')}
-        </p>
-      </Dialog>
+      <FailureDialog error={error} onHide={() => setError(undefined)} />
     </div>
   );
 }

@@ -8,18 +8,14 @@ const TEXTS = {
   AI_RETRY: { header: 'ai.resubmit', text: 'ai.resubmitText', confirm: 'ai.resubmitConfirm' },
 } as const satisfies Record<SubmitMode, { header: string; text: string; confirm: string }>;
 
-/** The confirmation before a submit; the confirm button waits (and ignores clicks) while the call runs. */
-export function SubmitDialog({
-  mode,
-  busy,
-  onConfirm,
-  onCancel,
-}: {
+interface SubmitDialogProps {
   mode: SubmitMode | null;
   busy: boolean;
   onConfirm: (mode: SubmitMode) => void;
   onCancel: () => void;
-}) {
+}
+/** The confirmation before a submit; the confirm button waits (and ignores clicks) while the call runs. */
+export function SubmitDialog({ mode, busy, onConfirm, onCancel }: SubmitDialogProps) {
   const { t } = useTranslation();
   const keys = TEXTS[mode ?? ''];
   const texts = { header: t(keys.header), text: t(keys.text), confirm: t(keys.confirm) };
