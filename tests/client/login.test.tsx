@@ -73,7 +73,8 @@ describe('Login', () => {
       await user.type(await screen.findByLabelText('Username'), 'alice');
       await user.type(screen.getByLabelText('Password'), 'secret-pass');
       await user.click(screen.getByRole('button', { name: 'Sign in' }));
-      await waitFor(() => expect(current.location?.pathname, redirect).toBe(landing));
+      // The landing screen is a lazy chunk: its first load gets the 15 s other screen tests give it.
+      await waitFor(() => expect(current.location?.pathname, redirect).toBe(landing), { timeout: 15_000 });
       expect(screen.queryByText('Login failed')).toBeNull();
       view.unmount();
       localStorage.clear();
