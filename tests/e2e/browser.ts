@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { ALICE, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
@@ -68,4 +70,33 @@ export async function signIn(page: Page, baseUrl: string, username: string, pass
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL('**/data');
+}
+
+/** What a browser file drives: its server, one Chromium, and one issue of Alice's project. */
+export interface ServedIssue {
+  server: TestServer;
+  browser: Browser;
+  token: string;
+  issue: { id: number; attachmentFolder: string } & Record<string, unknown>;
+}
+
+/**
+ * A browser file's usual world: its own server (SQLite, serving the built client), one Chromium and
+ * an issue created as Alice with `body`, ready in the file's beforeAll; closed after the file, which
+ * then fails on any 5xx its server gave.
+ */
+export function useServedIssue(body: Record<string, unknown>): ServedIssue {
+  const world = {} as ServedIssue;
+  beforeAll(async () => {
+    world.server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
+    world.browser = await launch();
+    world.token = await world.server.login(ALICE.username, ALICE.password);
+    world.issue = (await world.server.request('POST', '/api/vtp/issueRecord', { token: world.token, body })).body.data;
+  });
+  afterAll(async () => {
+    await world.browser?.close();
+    await world.server?.close();
+    if (world.server) expectNoServerErrors([world.server]);
+  });
+  return world;
 }

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ALICE, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
-import { launch, signIn, snap, watchCsp } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ALICE } from '../helpers/server.js';
+import { useServedIssue, signIn, snap, watchCsp } from './browser.js';
 
 /**
  * The first minutes on a small phone (320x640, touch): what the server answers a plain request,
@@ -20,39 +20,24 @@ function contrastOnWhite(rgb: string): number {
 }
 
 describe('a small phone', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let issueId: number;
-
-  beforeAll(async () => {
-    server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
-    browser = await launch();
-    const token = await server.login(ALICE.username, ALICE.password);
-    const created = await server.request('POST', '/api/vtp/issueRecord', { token, body: { issueTitle: 'Counted', issueDate: '2026-11-20 00:00:00' } });
-    issueId = created.body.data.id as number;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (server) expectNoServerErrors([server]);
-  });
+  const world = useServedIssue({ issueTitle: 'Counted', issueDate: '2026-11-20 00:00:00' });
 
   async function small(locale = 'en-GB'): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 320, height: 640 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale });
+    const context = await world.browser.newContext({ viewport: { width: 320, height: 640 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale });
     const page = await context.newPage();
     watchCsp(page);
     return page;
   }
 
   it('answers a request for / that is not a browser with the app, not a 404', async () => {
-    const res = await fetch(`${server.url}/`, { headers: { accept: '*/*' } });
+    const res = await fetch(`${world.server.url}/`, { headers: { accept: '*/*' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
   });
 
   it('ties sign-in errors to their fields at 4.5:1 and moves focus to where the tester must act', async () => {
     const page = await small();
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${world.server.url}/login`);
     await page.getByRole('button', { name: 'Sign in' }).click();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('username');
     const described = await page.locator('#username').getAttribute('aria-describedby');
@@ -77,15 +62,15 @@ describe('a small phone', () => {
   it('shows real record counts beside labelled samples, no arrow on rows that do nothing, and 44 px targets', async () => {
     for (const locale of ['en-GB', 'zh-CN']) {
       const page = await small(locale);
-      if (locale === 'en-GB') await signIn(page, server.url, ALICE.username, ALICE.password);
+      if (locale === 'en-GB') await signIn(page, world.server.url, ALICE.username, ALICE.password);
       else {
-        await page.goto(`${server.url}/login`);
+        await page.goto(`${world.server.url}/login`);
         await page.getByLabel('用户名').fill(ALICE.username);
         await page.getByLabel('密码', { exact: true }).fill(ALICE.password);
         await page.getByRole('button', { name: '登录' }).click();
         await page.waitForURL('**/data');
       }
-      await page.goto(`${server.url}/dashboard`);
+      await page.goto(`${world.server.url}/dashboard`);
       await page.getByTestId('vehicle-sample').waitFor();
       const link = await page.locator('.vehicle-summary').boundingBox();
       expect(link?.height).toBeGreaterThanOrEqual(44);
@@ -95,15 +80,15 @@ describe('a small phone', () => {
       );
       expect(cut).toEqual([]);
       await snap(page, `small-workspace-${locale}`);
-      await page.goto(`${server.url}/vehicle`);
+      await page.goto(`${world.server.url}/vehicle`);
       await expect.poll(() => page.getByTestId('vehicle-issueCount').textContent()).toBe('1');
       await snap(page, `small-vehicle-${locale}`);
-      await page.goto(`${server.url}/profile`);
+      await page.goto(`${world.server.url}/profile`);
       await page.locator('.settings-row').first().waitFor();
       expect(await page.locator('.settings-row .pi-angle-right').count()).toBe(0);
       await snap(page, `small-profile-${locale}`);
       // The recording's name box says all of its hint at 320 px.
-      await page.goto(`${server.url}/data/issue/${issueId}`);
+      await page.goto(`${world.server.url}/data/issue/${world.issue.id}`);
       await page.getByRole('button', { name: locale === 'en-GB' ? 'Edit' : '编辑' }).click();
       await page.getByLabel(locale === 'en-GB' ? 'Recording name' : '录音名称', { exact: true }).waitFor();
       const fits = await page.evaluate(() => {

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { ALICE, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
-import { launch, signIn, snap, watchCsp } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { ALICE } from '../helpers/server.js';
+import { useServedIssue, signIn, snap, watchCsp } from './browser.js';
 
 /**
  * A record opened from its address on a slow link (issue 44, item 7; decision 078): its data is
@@ -9,28 +8,10 @@ import { launch, signIn, snap, watchCsp } from './browser.js';
  * code (RJSF) until the tester reaches for Edit.
  */
 describe('a record opened from its address on a slow phone link', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let issueId: number;
-
-  beforeAll(async () => {
-    server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
-    browser = await launch();
-    const token = await server.login(ALICE.username, ALICE.password);
-    const created = await server.request('POST', '/api/vtp/issueRecord', {
-      token,
-      body: { issueTitle: 'Brake squeal', issueDate: '2026-11-20 00:00:00', issueDescription: 'Below 30 km/h, cold brakes' },
-    });
-    issueId = created.body.data.id as number;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (server) expectNoServerErrors([server]);
-  });
+  const world = useServedIssue({ issueTitle: 'Brake squeal', issueDate: '2026-11-20 00:00:00', issueDescription: 'Below 30 km/h, cold brakes' });
 
   it('asks for the record before the app chunk has arrived, and loads the form only on Edit', async () => {
-    const context = await browser.newContext({
+    const context = await world.browser.newContext({
       viewport: { width: 390, height: 844 },
       deviceScaleFactor: 2,
       isMobile: true,
@@ -40,13 +21,13 @@ describe('a record opened from its address on a slow phone link', () => {
     });
     const page = await context.newPage();
     watchCsp(page);
-    await signIn(page, server.url, ALICE.username, ALICE.password);
+    await signIn(page, world.server.url, ALICE.username, ALICE.password);
     // Lighthouse's slow 4G: 150 ms round trips, 1.6 Mbit/s down.
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 200_000, uploadThroughput: 90_000 });
-    await page.goto(`${server.url}/data/issue/${issueId}`);
+    await page.goto(`${world.server.url}/data/issue/${world.issue.id}`);
     await page.getByText('Below 30 km/h, cold brakes').waitFor();
     const timing = await page.evaluate(() => {
       const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ALICE, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
-import { launch, snap, watchCsp } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ALICE } from '../helpers/server.js';
+import { useServedIssue, snap, watchCsp } from './browser.js';
 
 /**
  * The edit form on a small phone (issue 44, items 4 and 6; decision 078): at 320x640 at least six
@@ -40,32 +40,14 @@ const WORDS = {
 type Locale = keyof typeof WORDS;
 
 describe('the edit form on a small phone', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let issueId: number;
-
-  beforeAll(async () => {
-    server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
-    browser = await launch();
-    const token = await server.login(ALICE.username, ALICE.password);
-    const created = await server.request('POST', '/api/vtp/issueRecord', {
-      token,
-      body: { issueTitle: 'Brake squeal', issueDate: '2026-11-20 00:00:00', issueCategory: 'Brakes', issueSeverity: 'A' },
-    });
-    issueId = created.body.data.id as number;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (server) expectNoServerErrors([server]);
-  });
+  const world = useServedIssue({ issueTitle: 'Brake squeal', issueDate: '2026-11-20 00:00:00', issueCategory: 'Brakes', issueSeverity: 'A' });
 
   async function signedIn(locale: Locale, size: { width: number; height: number }): Promise<Page> {
-    const context = await browser.newContext({ viewport: size, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale });
+    const context = await world.browser.newContext({ viewport: size, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale });
     const page = await context.newPage();
     watchCsp(page);
     const w = WORDS[locale];
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${world.server.url}/login`);
     await page.getByLabel(w.user).fill(ALICE.username);
     await page.getByLabel(w.password, { exact: true }).fill(ALICE.password);
     await page.getByRole('button', { name: w.signIn }).click();
@@ -108,7 +90,7 @@ describe('the edit form on a small phone', () => {
       const w = WORDS[locale];
       for (const size of SIZES) {
         const page = await signedIn(locale, size);
-        await page.goto(`${server.url}/data/issue/${issueId}`);
+        await page.goto(`${world.server.url}/data/issue/${world.issue.id}`);
         await page.getByRole('button', { name: w.edit, exact: true }).click();
         await page.locator('.edit-bar').waitFor();
         await page.locator('.record-form .rjsf').waitFor();
@@ -117,12 +99,12 @@ describe('the edit form on a small phone', () => {
         const shown = await fieldsOnScreen(page);
         await snap(page, `g-edit-${size.width}-${locale}`);
         if (size.width === 320) expect(shown, `fields between the header and the save bar at ${size.width}x${size.height}`).toBeGreaterThanOrEqual(6);
-        await page.goto(`${server.url}/data/issue/new`);
+        await page.goto(`${world.server.url}/data/issue/new`);
         await page.getByRole('button', { name: w.create }).waitFor();
         expect(await cutHints(page), `date hints cut off at ${size.width} px`).toEqual([]);
         await snap(page, `g-new-${size.width}-${locale}`);
         // The POI types in the language on screen, found by a word in the other one too.
-        await page.goto(`${server.url}/data/poi/new`);
+        await page.goto(`${world.server.url}/data/poi/new`);
         await page.getByRole('button', { name: w.poiType }).click();
         await page.locator('.p-dropdown-filter').fill(w.search);
         await expect.poll(() => page.locator('.p-dropdown-item').allTextContents()).toEqual([w.found]);
