@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { format } from 'date-fns';
-import { ALICE, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
-import { launch, phone, signIn, snap } from './browser.js';
+import { ALICE, type TestServer } from '../helpers/server.js';
+import { phone, signIn, snap, useServedIssue } from './browser.js';
 
 /**
  * A tester's day in a tunnel: what was opened with coverage reads the same with the network cut
@@ -13,35 +13,25 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 const TODAY = format(new Date(), 'yyyy-MM-dd');
 
 describe('the phone in a tunnel', () => {
+  const world = useServedIssue({ issueTitle: 'Seen before the tunnel', issueDate: `${TODAY} 00:00:00`, issueStartTime: `${TODAY} 08:15:00` });
   let server: TestServer;
   let browser: Browser;
   let id: number;
 
   beforeAll(async () => {
-    server = await startServer({ name: 'sqlite' }, { CLIENT_DIR: inject('clientDir') });
-    browser = await launch();
-    const token = await server.login(ALICE.username, ALICE.password);
-    const created = await server.request('POST', '/api/vtp/issueRecord', {
-      token,
-      body: { issueTitle: 'Seen before the tunnel', issueDate: `${TODAY} 00:00:00`, issueStartTime: `${TODAY} 08:15:00` },
-    });
-    id = created.body.data.id as number;
+    ({ server, browser } = world);
+    id = world.issue.id;
     // Two files on the server, as the Attachments card uploads them.
     for (const name of ['dash.png', 'wheel.png']) {
       const form = new FormData();
       form.append('file', new Blob([PNG], { type: 'image/png' }), name);
-      const up = await fetch(`${server.url}/sharepoint/files/upload?path=${encodeURIComponent(created.body.data.attachmentFolder as string)}`, {
+      const up = await fetch(`${server.url}/sharepoint/files/upload?path=${encodeURIComponent(world.issue.attachmentFolder)}`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}` },
+        headers: { authorization: `Bearer ${world.token}` },
         body: form,
       });
       expect(up.status).toBe(200);
     }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (server) expectNoServerErrors([server]);
   });
 
   /** With coverage: the Data page (its day lists kept in the background), the record, a preview opened. */
