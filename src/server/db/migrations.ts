@@ -1,16 +1,14 @@
-import { Migrator, sql, type ColumnDataType, type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type ColumnDataType, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
 import type { Kind } from '../../shared/kind-types.js';
-import { SORTABLE_DATE_FUNCTION } from './sortable-date.js';
-import type { Db } from './database.js';
-import { recordTable } from './database.js';
+import { SORTABLE_DATE_FUNCTION } from './stored-json.js';
+import { recordTable, type Db } from './database.js';
 import type { Database, RecordTableName } from './types.js';
 
 /**
- * A step of a migration, as data: a table to create (columns as 'name type modifier...'; `key`, a
- * primary key over several columns), an index, a column added to a table, or a table dropped.
- * Types: 'id' is the auto-increment primary key, else a SQL type. Modifiers: notNull, unique, key
- * (the primary key), ref=table.column (deleted with it), default=text. `postgres`: SQL run on
- * PostgreSQL only (a function SQLite's connections register in JavaScript instead).
+ * A step of a migration, as data. Columns are 'name type modifier...': type 'id' is the
+ * auto-increment primary key, else a SQL type; modifiers notNull, unique, key (primary key),
+ * ref=table.column (deleted with it), default=text. `key`: a primary key over several columns.
+ * `postgres`: SQL run on PostgreSQL only (SQLite registers such functions in JavaScript).
  */
 type Step =
   | { create: string; columns: string[]; key?: string[] }
@@ -81,7 +79,7 @@ const MIGRATIONS: Record<string, Step[]> = {
     { add: 'auth_tokens', column: 'link_id text' },
     { index: 'auth_tokens_link', on: 'auth_tokens', columns: ['link_id'], unique: true },
   ],
-  // Replaces login_failures (per username only): counters per (username, address) and per username.
+  // Counters per (username, address) and per username, not per username only.
   '005-login-attempts': [
     { drop: 'login_failures' },
     { create: 'login_attempts', columns: ['key text key', 'failures integer notNull', 'window_start bigint notNull', 'locked_until bigint', 'next_at bigint'] },
@@ -91,10 +89,8 @@ const MIGRATIONS: Record<string, Step[]> = {
     { index: 'upload_sessions_user', on: 'upload_sessions', columns: ['user_id'] },
     { index: 'upload_sessions_part', on: 'upload_sessions', columns: ['part_file'] },
   ],
-  // The version an update or delete said it was based on; null when the client named none.
   '007-history-base-version': [{ add: 'record_history', column: 'base_version integer' }],
   '008-upload-defer-commit': [{ add: 'upload_sessions', column: 'defer_commit integer' }],
-  // A create sent again with the same Idempotency-Key (a phone syncing after a lost answer) finds its record here.
   '009-idempotency-keys': [
     {
       create: 'idempotency_keys',
@@ -102,8 +98,7 @@ const MIGRATIONS: Record<string, Step[]> = {
       key: ['project_name', 'idem_key'],
     },
   ],
-  // Worker accounts (docs/decisions/021): a role, and the projects a worker serves (JSON array).
-  // One analysis job per issue (docs/decisions/020): the queue the fileAnalyze workers claim from.
+  // Worker accounts (docs/decisions/021); one analysis job per issue (docs/decisions/020).
   '010-analysis-jobs-and-worker-accounts': [
     { add: 'users', column: 'role text notNull default=tester' },
     { add: 'users', column: 'worker_projects text' },
@@ -140,8 +135,7 @@ const MIGRATIONS: Record<string, Step[]> = {
     },
     { index: 'analysis_history_issue', on: 'analysis_history', columns: ['issue_id', 'id'] },
   ],
-  // A list's total is a sum over days instead of count(*) over the range (docs/decisions/017).
-  // Filled per kind when the record store opens (records/store/open.ts), then kept by its writes.
+  // docs/decisions/017; filled per kind when the record store opens (records/store/open.ts).
   '011-record-day-counts': [
     {
       create: 'record_day_counts',
@@ -150,8 +144,7 @@ const MIGRATIONS: Record<string, Step[]> = {
     },
     { create: 'record_day_counts_ready', columns: ['kind text key'] },
   ],
-  // Fragments of an upload session being written, or written and synced but waiting for an earlier
-  // one still in flight (a client may send the next fragment before the previous answers).
+  // Fragments being written, or written beyond a gap an earlier one in flight will fill;
   // upload_sessions.received stays the durable contiguous prefix.
   '012-upload-fragments': [
     {
@@ -160,17 +153,14 @@ const MIGRATIONS: Record<string, Step[]> = {
       key: ['id_hash', 'start_byte'],
     },
   ],
-  // Raised by every record write, in its transaction: list answers are remembered while it stands
-  // still (docs/decisions/025).
+  // docs/decisions/025.
   '013-record-generations': [
     { create: 'record_generations', columns: ['kind text notNull', 'project_name text notNull', 'gen bigint notNull'], key: ['kind', 'project_name'] },
   ],
-  // A fragment may be acknowledged once written, before it is synced (done = 2, docs/decisions/028):
-  // which kernel holds its bytes in its page cache ('host boot-id'), so that only a writer on the
-  // same running kernel counts them after a crash.
+  // The kernel ('host boot-id') whose page cache holds a fragment acknowledged before its sync
+  // (done = 2, docs/decisions/028): only a writer on that same kernel counts it after a crash.
   '014-upload-fragment-writer': [{ add: 'upload_fragments', column: 'writer text' }],
-  // Each version of a schema file as first served, and the one each record version was saved under
-  // (docs/decisions/034): what lets a warning say 'valid when written'.
+  // docs/decisions/034: what lets a warning say 'valid when written'.
   '015-kind-schemas': [
     {
       create: 'kind_schemas',
@@ -179,13 +169,11 @@ const MIGRATIONS: Record<string, Step[]> = {
     { index: 'kind_schemas_kind', on: 'kind_schemas', columns: ['kind', 'last_served_at'] },
     { add: 'record_history', column: 'schema_hash text' },
   ],
-  // The date field each kind's record_date and day counts are filed under, once and for all:
-  // instances on other date fields read their days through a column of their own
-  // (docs/decisions/073, records/store/days.ts).
+  // docs/decisions/073, records/store/days.ts.
   '016-record-filing': [{ create: 'record_filing', columns: ['kind text key', 'date_field text notNull'] }, { postgres: SORTABLE_DATE_FUNCTION }],
 };
 
-/** A column of a step ('name type modifier...') added by `add`, spelled as the dialect wants it. */
+/** A column of a step, added by `add` as the dialect spells it. */
 function column<B>(db: Db, spec: string, add: (name: string, type: ColumnDataType, build: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder) => B): B {
   const [name = '', type = '', ...mods] = spec.split(' ');
   const postgres = db.dialect === 'postgres';
@@ -204,7 +192,6 @@ function column<B>(db: Db, spec: string, add: (name: string, type: ColumnDataTyp
   });
 }
 
-/** One step run. */
 async function run(k: Kysely<unknown>, db: Db, step: Step): Promise<void> {
   if ('create' in step) {
     let table = k.schema.createTable(step.create);
@@ -220,45 +207,27 @@ async function run(k: Kysely<unknown>, db: Db, step: Step): Promise<void> {
   else if (db.dialect === 'postgres') await sql.raw(step.postgres).execute(k);
 }
 
-function migrations(db: Db): Record<string, Migration> {
-  return Object.fromEntries(
-    Object.entries(MIGRATIONS).map(([name, steps]) => [
-      name,
-      {
-        async up(k: Kysely<unknown>) {
-          for (const step of steps) await run(k, db, step);
-        },
-      },
-    ]),
-  );
-}
-
-class InlineProvider implements MigrationProvider {
-  constructor(private readonly all: Record<string, Migration>) {}
-  async getMigrations(): Promise<Record<string, Migration>> {
-    return this.all;
-  }
-}
-
 /**
- * Brings the database up to date: the fixed tables by numbered migrations, and one table per
- * kind in the registry. A kind's fields live in the JSON column, so a property added to a schema
- * file needs no migration; a new kind gets its table on the next start.
+ * Brings the database up to date: the fixed tables by numbered migrations, and one table per kind
+ * (its fields live in the JSON column, so a new property needs no migration).
  */
 export async function migrate(db: Db, kinds: Iterable<Kind>): Promise<void> {
+  const up = (steps: Step[]) => async (k: Kysely<unknown>) => {
+    for (const step of steps) await run(k, db, step);
+  };
+  const migrations = Object.fromEntries(Object.entries(MIGRATIONS).map(([name, steps]) => [name, { up: up(steps) }]));
   const migrator = new Migrator({
     db: db.kysely,
-    provider: new InlineProvider(migrations(db)),
+    provider: { getMigrations: async () => migrations },
     // Kysely looks for its bookkeeping tables in any schema; pin them to ours.
     ...(db.schema !== undefined ? { migrationTableSchema: db.schema } : {}),
   });
   const { error } = await migrator.migrateToLatest();
   if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
-  // Their day counts are built by the record store when it opens (records/store/open.ts).
   for (const kind of kinds) await ensureRecordTable(db.kysely, db, recordTable(kind));
 }
 
-/** The columns of every kind's table (its fields live in the JSON column `data`). */
+/** The columns of every kind's table. */
 const RECORD_COLUMNS = [
   'id id',
   'project_name text notNull',

@@ -17,7 +17,7 @@ export interface UserTable {
 
 export interface TokenTable {
   token_hash: string;
-  /** Carried by signed links made from this sign-in, so they end with it; null for older rows until used. */
+  /** Carried by signed links made from this sign-in, so they end with it. */
   link_id: string | null;
   user_id: number;
   created_at: string;
@@ -40,12 +40,12 @@ export interface RecordHistoryTable {
   project_name: string;
   version: number;
   op: 'create' | 'update' | 'delete';
-  /** The version the change said it was based on (If-Match or body.version); null when it named none. */
+  /** The version the change said it was based on; null when it named none. */
   base_version: number | null;
   data: string;
   changed_by: string;
   changed_at: string;
-  /** The hash of the kind's schema file the version was saved under (kind_schemas); null for versions saved before it was kept. */
+  /** The kind's schema file the version was saved under (kind_schemas); null before they were kept. */
   schema_hash: string | null;
 }
 
@@ -53,10 +53,9 @@ export interface RecordHistoryTable {
 export interface KindSchemaTable {
   hash: string;
   kind: string;
-  /** The schema file's JSON. */
   schema: string;
   first_served_at: string;
-  /** When a server last started with it: the latest is the version the kind's records were last filed under. */
+  /** When a server last started with it. */
   last_served_at: string;
 }
 
@@ -82,19 +81,16 @@ export interface AppSecretTable {
 }
 
 /**
- * A resumable upload (Graph-style session). The upload URL's secret is stored only as its SHA-256;
- * bytes 0..received-1 are in part_file (under the files root's staging folder). PostgreSQL returns
- * the bigint columns as strings, so read them with Number().
+ * A resumable upload (Graph-style session), under the SHA-256 of its URL's secret; bytes
+ * 0..received-1 are in part_file (in the staging folder). Bigints come from PostgreSQL as strings.
  */
 export interface UploadSessionTable {
   id_hash: string;
   user_id: number;
   project: string;
-  /** Project-relative folder the file goes into. */
   folder: string;
   file_name: string;
   conflict: 'rename' | 'replace' | 'fail';
-  /** File name of the part file in the staging folder. */
   part_file: string;
   /** Announced by the first fragment's Content-Range; null before it. */
   total: number | string | null;
@@ -111,11 +107,7 @@ export interface UploadSessionTable {
   expires_at: string;
 }
 
-/**
- * A fragment of an upload session: being written (lock_id set, until locked_until), or written and
- * synced (done = 1) beyond a gap that an earlier fragment still in flight will fill. Bytes
- * start_byte..end_byte-1.
- */
+/** A fragment of an upload session (bytes start_byte..end_byte-1): being written, or written beyond a gap. */
 export interface UploadFragmentTable {
   id_hash: string;
   start_byte: number | string;
@@ -146,7 +138,7 @@ export interface AnalysisJobTable {
   mode: string;
   submitted_at: string;
   submitted_by: string;
-  /** The sign-in (auth_tokens.link_id) of the worker holding the claim, so two processes of one account differ. */
+  /** The sign-in (auth_tokens.link_id) holding the claim, so two processes of one account differ. */
   holder: string | null;
   holder_name: string | null;
   lease_until: string | null;

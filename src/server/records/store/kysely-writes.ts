@@ -2,23 +2,21 @@ import type { Kysely, Transaction } from 'kysely';
 import { recordTable } from '../../db/database.js';
 import type { Database, Dialect } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
-import { filedDate } from './days.js';
 import { withRenames, writeBack } from '../../../shared/schema-evolution.js';
 import { mergeEdit } from '../merge.js';
 import type { RecordData } from '../validation.js';
-import { adjustDayCounts, dayOf } from './days.js';
-import { bumpGeneration } from './generations.js';
+import { dayOf, filedDate } from './days.js';
+import { shareWritersLock } from './sole-writer.js';
 import { toRecord, type Row, type Statements } from './statements.js';
 import type { Actor, Complete, CreateResult, DeleteResult, Edit, Finish, RecordWrites, UpdateResult } from './types.js';
 
 /**
- * The writes both databases run through Kysely, each in one transaction: update (merged against
- * the version it was based on) and delete. A create is each database's own (sqlite.ts: group
- * commits; postgres.ts: one statement). On PostgreSQL the subclass also holds the writers' lock
- * shared and tells the sole writer's bookkeeping when a write begins and ends (docs/decisions/030).
+ * The writes both databases run through Kysely, each in one transaction: update and delete. A
+ * create is each database's own (sqlite.ts, postgres.ts). On PostgreSQL the subclass tells when to
+ * hold the writers' lock shared and the sole writer's bookkeeping (docs/decisions/030).
  */
 export abstract class KyselyWrites implements RecordWrites {
-  /** The ends of the writes marked in each open transaction of transaction(), run once it has committed or failed. */
+  /** The ends of the writes marked in each open transaction, run once it has ended. */
   private readonly openWrites = new WeakMap<Transaction<Database>, (() => void)[]>();
 
   constructor(
@@ -34,9 +32,6 @@ export abstract class KyselyWrites implements RecordWrites {
     return false;
   }
 
-  /** Holds the writers' lock shared in a transaction (PostgreSQL). */
-  protected async shareLock(_trx: Transaction<Database>): Promise<void> {}
-
   /** A write that held the lock shared has ended (PostgreSQL: the sole writer's peer bookkeeping). */
   protected wroteShared(): void {}
 
@@ -51,7 +46,7 @@ export abstract class KyselyWrites implements RecordWrites {
     try {
       return await this.db.transaction().execute(async (trx) => {
         this.openWrites.set(trx, ends);
-        if (shared) await this.shareLock(trx);
+        if (shared) await shareWritersLock(trx);
         return work(trx);
       });
     } finally {
@@ -73,8 +68,7 @@ export abstract class KyselyWrites implements RecordWrites {
     this.writingIn(trx, kind, actor.project);
     const row = await this.find(trx, kind, actor.project, id, true);
     if (!row) return { status: 'missing' } as const;
-    // The edit is made on the record under today's names (x-renamedFrom) and written back to the
-    // stored keys it changed alone (docs/decisions/054).
+    // Edited under today's names, written back to the stored keys it changed (docs/decisions/054).
     const stored = JSON.parse(row.data) as RecordData;
     const current = withRenames(kind, stored);
     const sent: RecordData = { ...edit.set };
@@ -103,9 +97,8 @@ export abstract class KyselyWrites implements RecordWrites {
     const version = row.version + 1;
     const recordDate = filedDate(this.db, kind, finished);
     if (dayOf(recordDate) !== dayOf(row.record_date)) {
-      await adjustDayCounts(
+      await this.countDays(
         trx,
-        this.statements.dayCounts,
         kind.name,
         actor.project,
         new Map([
@@ -120,8 +113,9 @@ export abstract class KyselyWrites implements RecordWrites {
       .where('id', '=', id)
       .where('project_name', '=', actor.project)
       .execute();
-    await this.appendHistory(trx, kind, id, actor, version, 'update', json, now, edit.baseVersion ?? null);
-    await bumpGeneration(trx, this.statements.bump, kind.name, actor.project);
+    const history = { recordId: id, version, baseVersion: edit.baseVersion ?? null, op: 'update', data: json, at: now } as const;
+    await trx.executeQuery(this.statements.history(kind, actor, history));
+    await trx.executeQuery(this.statements.bump.with({ kind: kind.name, project: actor.project }));
     return { status: 'updated', record: toRecord(kind, { ...row, data: json, version }) } as const;
   }
 
@@ -137,12 +131,22 @@ export abstract class KyselyWrites implements RecordWrites {
       const changed = baseVersion !== undefined ? rows.find((r) => r.version !== baseVersion) : undefined;
       if (changed) return { missing: [], changed: { current: toRecord(kind, changed), changedBy: changed.updated_by } };
       const now = new Date().toISOString();
-      for (const row of rows) await this.appendHistory(trx, kind, Number(row.id), actor, row.version + 1, 'delete', row.data, now, baseVersion ?? null);
+      for (const row of rows) {
+        const history = {
+          recordId: Number(row.id),
+          version: row.version + 1,
+          baseVersion: baseVersion ?? null,
+          op: 'delete',
+          data: row.data,
+          at: now,
+        } as const;
+        await trx.executeQuery(this.statements.history(kind, actor, history));
+      }
       await trx.deleteFrom(recordTable(kind)).where('project_name', '=', actor.project).where('id', 'in', ids).execute();
       const deltas = new Map<string, number>();
       for (const row of rows) deltas.set(dayOf(row.record_date), (deltas.get(dayOf(row.record_date)) ?? 0) - 1);
-      await adjustDayCounts(trx, this.statements.dayCounts, kind.name, actor.project, deltas);
-      await bumpGeneration(trx, this.statements.bump, kind.name, actor.project);
+      await this.countDays(trx, kind.name, actor.project, deltas);
+      await trx.executeQuery(this.statements.bump.with({ kind: kind.name, project: actor.project }));
       return { missing: [] };
     });
   }
@@ -161,6 +165,17 @@ export abstract class KyselyWrites implements RecordWrites {
     ends.push(this.beginWrite(kind.name, project));
   }
 
+  /**
+   * Applies day count changes (+1 created, -1 deleted, both for a date moved), days in sorted order
+   * so that two transactions never wait on each other's rows the other way round (PostgreSQL).
+   */
+  private async countDays(trx: Transaction<Database>, kind: string, project: string, deltas: Map<string, number>): Promise<void> {
+    for (const day of [...deltas.keys()].sort()) {
+      const n = deltas.get(day) ?? 0;
+      if (n !== 0) await trx.executeQuery(this.statements.dayCounts.with({ kind, project, day, n }));
+    }
+  }
+
   /** The data of one stored version of a record, from the history. */
   private async version(trx: Transaction<Database>, kind: Kind, project: string, id: number, version: number): Promise<RecordData | undefined> {
     const row = await trx
@@ -172,32 +187,5 @@ export abstract class KyselyWrites implements RecordWrites {
       .where('version', '=', version)
       .executeTakeFirst();
     return row ? (JSON.parse(row.data) as RecordData) : undefined;
-  }
-
-  private async appendHistory(
-    trx: Transaction<Database>,
-    kind: Kind,
-    recordId: number,
-    actor: Actor,
-    version: number,
-    op: 'create' | 'update' | 'delete',
-    data: string,
-    at: string,
-    baseVersion: number | null,
-  ): Promise<void> {
-    await trx.executeQuery(
-      this.statements.historyInsert.with({
-        kind: kind.name,
-        recordId,
-        project: actor.project,
-        version,
-        baseVersion,
-        op,
-        data,
-        by: actor.username,
-        at,
-        hash: kind.hash,
-      }),
-    );
   }
 }

@@ -100,7 +100,7 @@ export class SqliteWrites extends KyselyWrites {
     const now = new Date().toISOString();
     const run = this.run;
     const statements = this.statements.of(kind);
-    const { keys, historyInsert } = this.statements;
+    const { keys } = this.statements;
     const shared = this.shared;
     return this.group.run(() => {
       // The id first (this transaction holds SQLite's one writer lock), so that the fields derived
@@ -122,20 +122,7 @@ export class SqliteWrites extends KyselyWrites {
         statements.insert.with({ id, project: actor.project, vehicle: actor.vehicle, date: recordDate, data: json, at: now, by: actor.username }),
       );
       if (changes !== 1) throw new Error(`The new ${kind.name} record was not inserted`);
-      run(
-        historyInsert.with({
-          kind: kind.name,
-          recordId: id,
-          project: actor.project,
-          version: 1,
-          baseVersion: null,
-          op: 'create',
-          data: json,
-          by: actor.username,
-          at: now,
-          hash: kind.hash,
-        }),
-      );
+      run(this.statements.history(kind, actor, { recordId: id, version: 1, baseVersion: null, op: 'create', data: json, at: now }));
       const record = answer();
       // Last, when nothing of this create can fail any more: a create rolled back to its
       // savepoint must count nowhere. The shared rows are written once, before the commit.

@@ -1,6 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { Prepared } from '../../db/database.js';
-import { recordTable } from '../../db/database.js';
+import { Prepared, recordTable } from '../../db/database.js';
 import type { Database, Dialect, IdempotencyKeyTable, RecordTable } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import { KEPT, keptValues, withRenames } from '../../../shared/schema-evolution.js';
@@ -10,7 +9,7 @@ import { generationBump, generationRead } from './generations.js';
 import type { Actor, Complete, CreateResult } from './types.js';
 
 // What both databases' stores share: a stored row as the API answers it, and the statements every
-// write and hot read runs, built once (Prepared in db/database.ts): building them cost more than running them.
+// write and hot read runs, built once (Prepared in db/database.ts).
 
 export type Row = Selectable<RecordTable>;
 type InsertValue = 'id' | 'project' | 'vehicle' | 'date' | 'data' | 'at' | 'by';
@@ -18,15 +17,14 @@ const RECORD_COLUMNS = ['id', 'project_name', 'vehicle_no', 'record_date', 'data
 
 /** The record as the API returns it: schema fields in schema order, the promoted columns, and its version. */
 export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data'> & { version?: number }): RecordData {
-  // Values stored under a property's old names are read under its name now (x-renamedFrom); a value
-  // another of its keys holds is named in the record's warnings (docs/decisions/054).
+  // Read under today's names (x-renamedFrom); a value another key holds goes to warnings (decision 054).
   const stored = JSON.parse(row.data) as RecordData;
   const record = recordOf(kind, row, withRenames(kind, stored));
   const kept = keptValues(kind, stored);
   return kept.length === 0 ? record : Object.assign(record, { [KEPT]: kept });
 }
 
-/** The record as the API returns it, from a row's columns and its data, parsed and under today's names. */
+/** The record from a row's columns and its data, parsed and under today's names. */
 function recordOf(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no'> & { version?: number }, data: RecordData): RecordData {
   const out: RecordData = {};
   for (const field of kind.fields) {
@@ -35,7 +33,7 @@ function recordOf(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no
     else if (field === 'vehicleNo') out[field] = row.vehicle_no;
     else if (field in data && data[field] !== undefined) out[field] = data[field];
   }
-  // Exports read rows without it: a version is for editing, not for a report.
+  // Exports read rows without it.
   if (row.version !== undefined) out['version'] = Number(row.version);
   return out;
 }
@@ -45,11 +43,7 @@ export function newRecord(kind: Kind, actor: Actor, data: RecordData, id: number
   return recordOf(kind, { id, project_name: actor.project, vehicle_no: actor.vehicle, version: 1 }, data);
 }
 
-/**
- * A new record's data as stored, with the fields `complete` derives from its id, as JSON, and the
- * record the create answers once it is inserted under that id (`answer`): built from the data in
- * hand, not parsed back from the JSON.
- */
+/** A new record's JSON with the fields `complete` derives from its id, and the create's answer, built from the data in hand. */
 export function withDerived(
   kind: Kind,
   actor: Actor,
@@ -77,11 +71,11 @@ export function replayOf(kind: Kind, earlier: Pick<Selectable<IdempotencyKeyTabl
 export interface KindStatements {
   find: Prepared<'id' | 'project', Row>;
   findForUpdate: Prepared<'id' | 'project', Row>;
-  /** SQLite: a record's row, with the id taken before (nextId); nothing returned, the create answers from the data in hand. */
+  /** SQLite: a record's row, with the id taken before (nextId). */
   insert: Prepared<InsertValue, never>;
   /** The next record id, taken before the create so that fields derived from it are written with it. */
   nextId: Prepared<never, { id: string | number }>;
-  /** PostgreSQL: `n` ids from the table's sequence in one statement, the sole writer's block (decision 053). */
+  /** PostgreSQL: the sole writer's block of `n` ids (decision 053). */
   nextIds: Prepared<'n', { id: string | number }>;
 }
 
@@ -91,7 +85,7 @@ export class Statements {
   readonly bump: ReturnType<typeof generationBump>;
   readonly generationRead: ReturnType<typeof generationRead>;
   readonly historyInsert: ReturnType<typeof historyStatement>;
-  /** Idempotency-Keys: a create on SQLite claims its key for the record it makes; a replay finds it (PostgreSQL claims in its create statement). */
+  /** Idempotency-Keys: claimed by a create on SQLite (PostgreSQL's create statement claims its own), found by a replay. */
   readonly keys: ReturnType<typeof idempotencyStatements>;
   private readonly kinds = new Map<string, KindStatements>();
 
@@ -106,13 +100,19 @@ export class Statements {
     this.keys = idempotencyStatements(db);
   }
 
+  /** The history row of one version of a record. */
+  history(
+    kind: Kind,
+    actor: Actor,
+    row: { recordId: number; version: number; baseVersion: number | null; op: 'create' | 'update' | 'delete'; data: string; at: string },
+  ) {
+    return this.historyInsert.with({ kind: kind.name, project: actor.project, by: actor.username, hash: kind.hash, ...row });
+  }
+
   /** The one-record reads and the writes of one kind's table, built once per kind. */
   of(kind: Kind): KindStatements {
-    let statements = this.kinds.get(kind.name);
-    if (statements === undefined) {
-      statements = this.build(kind);
-      this.kinds.set(kind.name, statements);
-    }
+    const statements = this.kinds.get(kind.name) ?? this.build(kind);
+    this.kinds.set(kind.name, statements);
     return statements;
   }
 
@@ -135,16 +135,13 @@ export class Statements {
           updated_by: v.by,
         }),
       ),
-      // The one-record read (GET by id, every update): building it per request was a quarter of a
-      // GET by id's CPU time. Columns named, not *: a PostgreSQL statement prepared by name must
-      // keep its result's shape, even if a later version adds a column while this one runs.
+      // Columns named, not *: a statement prepared by name must keep its result's shape, even if a
+      // later version adds a column while this one runs.
       find: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => findOne(v)),
       // SELECT ... FOR UPDATE exists only in PostgreSQL; SQLite transactions are serialised anyway.
       findForUpdate: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => (this.dialect === 'postgres' ? findOne(v).forUpdate() : findOne(v))),
-      // On PostgreSQL from the table's sequence (a writer that is not the sole one; the sole writer
-      // takes a block at a time, decision 053); on SQLite inside the create's transaction, which
-      // holds the one writer lock: the table is AUTOINCREMENT, so no id is ever given twice, even
-      // after its record was deleted.
+      // On SQLite inside the create's transaction, which holds the one writer lock: AUTOINCREMENT
+      // never gives an id twice, even after its record was deleted.
       nextId: new Prepared<never, { id: string | number }>([], () =>
         this.dialect === 'postgres'
           ? this.db.selectNoFrom(sql<string>`nextval(pg_get_serial_sequence(${table}, 'id'))`.as('id'))
