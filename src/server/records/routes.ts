@@ -10,9 +10,8 @@ import { createSchema, deleteSchema, getSchema, historySchema, listSchema, updat
 import { recordWarnings, schemasVersion, type FieldWarning } from '../../shared/schema-evolution.js';
 import type { User } from '../users/user-repository.js';
 import { parseListQuery, type ListQuery } from './list-query.js';
-import { refuseServerOwned } from './server-owned.js';
 import type { Actor, RecordStore } from './store/types.js';
-import { applyDerived, derivedAtCreation, derivesAtCreation, type RecordData, type RecordValidator } from './validation.js';
+import { applyDerived, derivedAtCreation, derivesAtCreation, refuseServerOwned, type RecordData, type RecordValidator } from './validation.js';
 
 export interface RecordDeps {
   registry: KindRegistry;

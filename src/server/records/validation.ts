@@ -279,3 +279,27 @@ export function derivedAtCreation(kind: Kind, record: RecordData): RecordData {
 export function derivesAtCreation(kind: Kind): boolean {
   return Object.keys(derivedAtCreation(kind, {})).length > 0;
 }
+
+/**
+ * Refuses (400, naming the field) a body that would change a field only a server flow sets
+ * (x-setBy). Nothing sent (empty text, null), the stored value, or the default where nothing is
+ * stored are fine: a form sends back what it loaded and fills defaults in.
+ */
+export function refuseServerOwned(kind: Kind, body: unknown, stored: RecordData | undefined): void {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
+  const sent = body as RecordData;
+  for (const field of kind.fields) {
+    const prop = kind.schema.properties[field];
+    if (prop?.['x-setBy'] === undefined || !Object.prototype.hasOwnProperty.call(sent, field)) continue;
+    const value = sent[field];
+    if (value === undefined || value === null || value === '') continue;
+    const current = stored?.[field];
+    if (current !== undefined && value === current) continue;
+    if (current === undefined && prop.default !== undefined && value === prop.default) continue;
+    const title = prop.title ?? field;
+    throw badRequest(
+      `${field} (${title}) is set only by the video analysis (submit to AI and its workers); it cannot be changed by hand. ` +
+        `Leave it out of the body${current !== undefined ? ` or send its current value ${JSON.stringify(current)}` : ''}.`,
+    );
+  }
+}

@@ -6,20 +6,15 @@ import { badRequest } from '../../http/envelope.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import { keysOf, withRenames } from '../../../shared/schema-evolution.js';
 import type { ListQuery, SortKey } from '../list-query.js';
-import { dayOfRecord } from './days.js';
 import type { RecordData } from '../validation.js';
-import { rangeTotal } from './days.js';
+import { dayOfRecord, rangeTotal } from './days.js';
 import { toRecord, type Statements } from './statements.js';
 import type { HistoryEntry, ListPage, RecordReads } from './types.js';
 
 /** The largest record a request can carry (the server's body limit). */
 const RECORD_MAX_BYTES = 1024 * 1024;
 
-/**
- * The reads both databases run through Kysely: a list page (with its total from the day counts),
- * a record's history, and a record by id. The generation, read before every list answer, is each
- * database's own (sqlite.ts, postgres.ts).
- */
+/** The reads both databases run through Kysely; the generation is each database's own (sqlite.ts, postgres.ts). */
 export abstract class KyselyReads implements RecordReads {
   constructor(
     protected readonly db: Kysely<Database>,
@@ -45,7 +40,6 @@ export abstract class KyselyReads implements RecordReads {
 
   async list(kind: Kind, project: string, q: ListQuery, maxBytes = Number.POSITIVE_INFINITY): Promise<ListPage> {
     const table = recordTable(kind);
-    // The day under this instance's date field: record_date, or its own index (days.ts).
     const day = dayOfRecord(this.db, kind);
     let base = this.db.selectFrom(table).where('project_name', '=', project);
     if (q.begin !== undefined) base = base.where(day, '>=', q.begin);
@@ -68,11 +62,11 @@ export abstract class KyselyReads implements RecordReads {
         : Number((await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
     const offset = (q.pageNum - 1) * q.pageSize;
     if (offset >= total) return { rows: [], total };
-    // A record is at most a request body (1 MiB): only a page that could pass the limit is measured.
+    // Only a page that could pass the limit is measured.
     if (q.pageSize * RECORD_MAX_BYTES > maxBytes) await this.refuseOversizedPage(kind, base, q, offset, maxBytes);
     if (q.order.length === 0) {
-      // Newest first: the page's ids are found on the (project_name, record_date, id) index alone,
-      // so a deep offset skips index entries, not rows with their JSON; then only those rows are read.
+      // Newest first: the page's ids come from the index alone (a deep offset skips index entries,
+      // not rows with their JSON), then only those rows are read.
       const ids = base.select('id').orderBy(day, 'desc').orderBy('id', 'desc').limit(q.pageSize).offset(offset);
       const rows = await this.db
         .selectFrom(table)
@@ -83,14 +77,10 @@ export abstract class KyselyReads implements RecordReads {
         .execute();
       return { rows: rows.map((r) => toRecord(kind, r)), total };
     }
-    let page = base.select(['id', 'project_name', 'vehicle_no', 'data', 'version']);
-    for (const key of q.order) {
-      const expr = this.sortKey(kind, key);
-      // Records without the field come last either way, in both dialects.
-      page = page.orderBy(expr, (ob) => (key.asc ? ob.asc() : ob.desc()).nullsLast());
-    }
-    if (q.order.length > 0 && !q.order.some((k) => k.column === 'id')) page = page.orderBy('id', 'desc');
-    const rows = await page.limit(q.pageSize).offset(offset).execute();
+    const rows = await this.ordered(kind, base.select(['id', 'project_name', 'vehicle_no', 'data', 'version']), q)
+      .limit(q.pageSize)
+      .offset(offset)
+      .execute();
     return { rows: rows.map((r) => toRecord(kind, r)), total };
   }
 
@@ -114,6 +104,13 @@ export abstract class KyselyReads implements RecordReads {
     }));
   }
 
+  /** A page in the list's order: newest first, or by its sort keys (records without the field last), then id. */
+  private ordered<O>(kind: Kind, page: SelectQueryBuilder<Database, RecordTableName, O>, q: ListQuery): SelectQueryBuilder<Database, RecordTableName, O> {
+    if (q.order.length === 0) return page.orderBy(dayOfRecord(this.db, kind), 'desc').orderBy('id', 'desc');
+    for (const key of q.order) page = page.orderBy(this.sortKey(kind, key), (ob) => (key.asc ? ob.asc() : ob.desc()).nullsLast());
+    return q.order.some((k) => k.column === 'id') ? page : page.orderBy('id', 'desc');
+  }
+
   /** A sort key in SQL: a field of the JSON, the id, or the day under this instance's date field. */
   private sortKey(kind: Kind, key: SortKey): RawBuilder<unknown> {
     if (key.column === 'data') return this.field(kind, key.field, key.numeric);
@@ -121,15 +118,13 @@ export abstract class KyselyReads implements RecordReads {
   }
 
   /**
-   * A field of the record's JSON in SQL: typed values in SQLite, text (or a number) in PostgreSQL;
-   * under its old names too (x-renamedFrom). A number field's stored value that is not a number
-   * (saved under an earlier schema) reads as no value, never as an error (docs/decisions/034).
+   * A field of the record's JSON in SQL (typed in SQLite, text or a number in PostgreSQL), under its
+   * old names too. A stored non-number of a number field reads as no value (docs/decisions/034).
    */
   private field(kind: Kind, field: string, numeric: boolean): RawBuilder<unknown> {
     const names = keysOf(kind, field);
     const one = (name: string): RawBuilder<unknown> => {
       if (this.dialect === 'sqlite') return sql`json_extract(data, ${`$."${name.replaceAll('"', '""')}"`})`;
-      // storedJsonb: a stored escape jsonb refuses (a lone surrogate) must not fail the list.
       if (!numeric) return sql`(${storedJsonb()} ->> ${name})`;
       return sql`(case when jsonb_typeof(${storedJsonb()} -> ${name}) = 'number' then cast(${storedJsonb()} ->> ${name} as double precision) end)`;
     };
@@ -146,11 +141,7 @@ export abstract class KyselyReads implements RecordReads {
     return sql<boolean>`jsonb_exists_any(${json}, array[${sql.join(values)}]::text[])`;
   }
 
-  /**
-   * Refuses (400) a page whose records' JSON would pass maxBytes, naming the page size that fits:
-   * the sizes are summed in the database, so the rows are never loaded (a page of 10,000 records of
-   * 100 KB would be a gigabyte answer).
-   */
+  /** Refuses (400) a page whose records' JSON would pass maxBytes, naming the page size that fits, summed in the database. */
   private async refuseOversizedPage(
     kind: Kind,
     base: SelectQueryBuilder<Database, RecordTableName, object>,
@@ -159,14 +150,7 @@ export abstract class KyselyReads implements RecordReads {
     maxBytes: number,
   ): Promise<void> {
     const size = this.dialect === 'sqlite' ? sql<number>`length(data)` : sql<number>`octet_length(data)`;
-    let page = base.select(size.as('size'));
-    // The same rows the page would hold: its order, as list() sorts.
-    if (q.order.length === 0) page = page.orderBy(dayOfRecord(this.db, kind), 'desc').orderBy('id', 'desc');
-    for (const key of q.order) {
-      const expr = this.sortKey(kind, key);
-      page = page.orderBy(expr, (ob) => (key.asc ? ob.asc() : ob.desc()).nullsLast());
-    }
-    if (q.order.length > 0 && !q.order.some((k) => k.column === 'id')) page = page.orderBy('id', 'desc');
+    const page = this.ordered(kind, base.select(size.as('size')), q);
     const row = await this.db
       .selectFrom(page.limit(q.pageSize).offset(offset).as('page'))
       .select((eb) => [eb.fn.sum<number | string>('size').as('bytes'), eb.fn.countAll<number | string>().as('n')])
