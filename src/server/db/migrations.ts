@@ -5,13 +5,13 @@ import { recordTable, type Db } from './database.js';
 import type { Database, RecordTableName } from './types.js';
 
 /**
- * A step of a migration, as data. Columns are 'name type modifier...': type 'id' is the
+ * A step of a migration, as data. Columns, comma-separated, are 'name type modifier...': type 'id' is the
  * auto-increment primary key, else a SQL type; modifiers notNull, unique, key (primary key),
  * ref=table.column (deleted with it), default=text. `key`: a primary key over several columns.
  * `postgres`: SQL run on PostgreSQL only (SQLite registers such functions in JavaScript).
  */
 type Step =
-  | { create: string; columns: string[]; key?: string[] }
+  | { create: string; columns: string; key?: string[] }
   | { index: string; on: string; columns: string[]; unique?: true }
   | { add: string; column: string }
   | { drop: string }
@@ -22,56 +22,27 @@ const MIGRATIONS: Record<string, Step[]> = {
   '001-users-tokens-history': [
     {
       create: 'users',
-      columns: [
-        'id id',
-        'username text notNull unique',
-        'password_hash text notNull',
-        'project text notNull',
-        'vehicle_no text notNull',
-        'nick_name text notNull',
-        'created_at text notNull',
-      ],
+      columns: `id id, username text notNull unique, password_hash text notNull, project text notNull, vehicle_no text notNull,
+        nick_name text notNull, created_at text notNull`,
     },
-    { create: 'auth_tokens', columns: ['token_hash text key', 'user_id integer notNull ref=users.id', 'created_at text notNull', 'expires_at text notNull'] },
+    { create: 'auth_tokens', columns: 'token_hash text key, user_id integer notNull ref=users.id, created_at text notNull, expires_at text notNull' },
     { index: 'auth_tokens_user', on: 'auth_tokens', columns: ['user_id'] },
-    { create: 'login_failures', columns: ['username text key', 'failures integer notNull', 'first_failure_at text notNull', 'locked_until text'] },
+    { create: 'login_failures', columns: 'username text key, failures integer notNull, first_failure_at text notNull, locked_until text' },
     {
       create: 'record_history',
-      columns: [
-        'id id',
-        'kind text notNull',
-        'record_id integer notNull',
-        'project_name text notNull',
-        'version integer notNull',
-        'op text notNull',
-        'data text notNull',
-        'changed_by text notNull',
-        'changed_at text notNull',
-      ],
+      columns: `id id, kind text notNull, record_id integer notNull, project_name text notNull, version integer notNull, op text notNull,
+        data text notNull, changed_by text notNull, changed_at text notNull`,
     },
     { index: 'record_history_record', on: 'record_history', columns: ['kind', 'record_id', 'version'] },
   ],
-  '002-app-secrets': [{ create: 'app_secrets', columns: ['name text key', 'value text notNull'] }],
+  '002-app-secrets': [{ create: 'app_secrets', columns: 'name text key, value text notNull' }],
   // Sessions live here, not in memory, so that a restart or another instance resumes them.
   '003-upload-sessions': [
     {
       create: 'upload_sessions',
-      columns: [
-        'id_hash text key',
-        'user_id integer notNull ref=users.id',
-        'project text notNull',
-        'folder text notNull',
-        'file_name text notNull',
-        'conflict text notNull',
-        'part_file text notNull',
-        'total bigint',
-        'received bigint notNull',
-        'lock_id text',
-        'locked_until text',
-        'created_at text notNull',
-        'updated_at text notNull',
-        'expires_at text notNull',
-      ],
+      columns: `id_hash text key, user_id integer notNull ref=users.id, project text notNull, folder text notNull,
+        file_name text notNull, conflict text notNull, part_file text notNull, total bigint, received bigint notNull,
+        lock_id text, locked_until text, created_at text notNull, updated_at text notNull, expires_at text notNull`,
     },
     { index: 'upload_sessions_expires', on: 'upload_sessions', columns: ['expires_at'] },
   ],
@@ -82,7 +53,7 @@ const MIGRATIONS: Record<string, Step[]> = {
   // Counters per (username, address) and per username, not per username only.
   '005-login-attempts': [
     { drop: 'login_failures' },
-    { create: 'login_attempts', columns: ['key text key', 'failures integer notNull', 'window_start bigint notNull', 'locked_until bigint', 'next_at bigint'] },
+    { create: 'login_attempts', columns: 'key text key, failures integer notNull, window_start bigint notNull, locked_until bigint, next_at bigint' },
   ],
   '006-upload-declared-size': [
     { add: 'upload_sessions', column: 'declared_size bigint' },
@@ -94,7 +65,7 @@ const MIGRATIONS: Record<string, Step[]> = {
   '009-idempotency-keys': [
     {
       create: 'idempotency_keys',
-      columns: ['project_name text notNull', 'idem_key text notNull', 'kind text notNull', 'record_id integer', 'created_at text notNull'],
+      columns: 'project_name text notNull, idem_key text notNull, kind text notNull, record_id integer, created_at text notNull',
       key: ['project_name', 'idem_key'],
     },
   ],
@@ -104,34 +75,15 @@ const MIGRATIONS: Record<string, Step[]> = {
     { add: 'users', column: 'worker_projects text' },
     {
       create: 'analysis_jobs',
-      columns: [
-        'issue_id integer key',
-        'project_name text notNull',
-        'state text notNull',
-        'mode text notNull',
-        'submitted_at text notNull',
-        'submitted_by text notNull',
-        'holder text',
-        'holder_name text',
-        'lease_until text',
-        'remark text',
-        'error text',
-        'updated_at text notNull',
-      ],
+      columns: `issue_id integer key, project_name text notNull, state text notNull, mode text notNull, submitted_at text notNull,
+        submitted_by text notNull, holder text, holder_name text, lease_until text, remark text, error text,
+        updated_at text notNull`,
     },
     { index: 'analysis_jobs_waiting', on: 'analysis_jobs', columns: ['state', 'submitted_at'] },
     {
       create: 'analysis_history',
-      columns: [
-        'id id',
-        'issue_id integer notNull',
-        'project_name text notNull',
-        'finished_at text notNull',
-        'worker text',
-        'report text',
-        'error text',
-        'remark text',
-      ],
+      columns: `id id, issue_id integer notNull, project_name text notNull, finished_at text notNull, worker text, report text,
+        error text, remark text`,
     },
     { index: 'analysis_history_issue', on: 'analysis_history', columns: ['issue_id', 'id'] },
   ],
@@ -139,23 +91,24 @@ const MIGRATIONS: Record<string, Step[]> = {
   '011-record-day-counts': [
     {
       create: 'record_day_counts',
-      columns: ['kind text notNull', 'project_name text notNull', 'day text notNull', 'n integer notNull'],
+      columns: 'kind text notNull, project_name text notNull, day text notNull, n integer notNull',
       key: ['kind', 'project_name', 'day'],
     },
-    { create: 'record_day_counts_ready', columns: ['kind text key'] },
+    { create: 'record_day_counts_ready', columns: 'kind text key' },
   ],
   // Fragments being written, or written beyond a gap an earlier one in flight will fill;
   // upload_sessions.received stays the durable contiguous prefix.
   '012-upload-fragments': [
     {
       create: 'upload_fragments',
-      columns: ['id_hash text notNull', 'start_byte bigint notNull', 'end_byte bigint notNull', 'lock_id text', 'locked_until text', 'done integer notNull'],
+      columns: `id_hash text notNull, start_byte bigint notNull, end_byte bigint notNull, lock_id text, locked_until text,
+        done integer notNull`,
       key: ['id_hash', 'start_byte'],
     },
   ],
   // docs/decisions/025.
   '013-record-generations': [
-    { create: 'record_generations', columns: ['kind text notNull', 'project_name text notNull', 'gen bigint notNull'], key: ['kind', 'project_name'] },
+    { create: 'record_generations', columns: 'kind text notNull, project_name text notNull, gen bigint notNull', key: ['kind', 'project_name'] },
   ],
   // The kernel ('host boot-id') whose page cache holds a fragment acknowledged before its sync
   // (done = 2, docs/decisions/028): only a writer on that same kernel counts it after a crash.
@@ -164,13 +117,13 @@ const MIGRATIONS: Record<string, Step[]> = {
   '015-kind-schemas': [
     {
       create: 'kind_schemas',
-      columns: ['hash text key', 'kind text notNull', 'schema text notNull', 'first_served_at text notNull', 'last_served_at text notNull'],
+      columns: 'hash text key, kind text notNull, schema text notNull, first_served_at text notNull, last_served_at text notNull',
     },
     { index: 'kind_schemas_kind', on: 'kind_schemas', columns: ['kind', 'last_served_at'] },
     { add: 'record_history', column: 'schema_hash text' },
   ],
   // docs/decisions/073, records/store/days.ts.
-  '016-record-filing': [{ create: 'record_filing', columns: ['kind text key', 'date_field text notNull'] }, { postgres: SORTABLE_DATE_FUNCTION }],
+  '016-record-filing': [{ create: 'record_filing', columns: 'kind text key, date_field text notNull' }, { postgres: SORTABLE_DATE_FUNCTION }],
 };
 
 /** A column of a step, added by `add` as the dialect spells it. */
@@ -195,7 +148,7 @@ function column<B>(db: Db, spec: string, add: (name: string, type: ColumnDataTyp
 async function run(k: Kysely<unknown>, db: Db, step: Step): Promise<void> {
   if ('create' in step) {
     let table = k.schema.createTable(step.create);
-    for (const spec of step.columns) table = column(db, spec, (name, type, build) => table.addColumn(name, type, build));
+    for (const spec of step.columns.split(/,\s*/)) table = column(db, spec, (name, type, build) => table.addColumn(name, type, build));
     if (step.key !== undefined) table = table.addPrimaryKeyConstraint(`${step.create}_pk`, step.key as never[]);
     await table.execute();
   } else if ('index' in step) {
@@ -228,22 +181,12 @@ export async function migrate(db: Db, kinds: Iterable<Kind>): Promise<void> {
 }
 
 /** The columns of every kind's table. */
-const RECORD_COLUMNS = [
-  'id id',
-  'project_name text notNull',
-  'vehicle_no text notNull',
-  'record_date text notNull default=',
-  'data text notNull',
-  'version integer notNull',
-  'created_at text notNull',
-  'created_by text notNull',
-  'updated_at text notNull',
-  'updated_by text notNull',
-];
+const RECORD_COLUMNS = `id id, project_name text notNull, vehicle_no text notNull, record_date text notNull default=, data text notNull,
+  version integer notNull, created_at text notNull, created_by text notNull, updated_at text notNull, updated_by text notNull`;
 
 async function ensureRecordTable(k: Kysely<Database>, db: Db, name: RecordTableName): Promise<void> {
   let table = k.schema.createTable(name).ifNotExists();
-  for (const spec of RECORD_COLUMNS) table = column(db, spec, (col, type, build) => table.addColumn(col, type, build));
+  for (const spec of RECORD_COLUMNS.split(/,\s*/)) table = column(db, spec, (col, type, build) => table.addColumn(col, type, build));
   await table.execute();
   // Lists are always one project, a date range, newest first: this index serves all three.
   await k.schema.createIndex(`${name}_project_date`).ifNotExists().on(name).columns(['project_name', 'record_date', 'id']).execute();

@@ -7,6 +7,7 @@ import { mergeEdit } from '../merge.js';
 import type { RecordData } from '../validation.js';
 import { dayOf, filedDate } from './days.js';
 import { shareWritersLock } from './sole-writer.js';
+import type { SoleWriting } from './postgres.js';
 import { toRecord, type Row, type Statements } from './statements.js';
 import type { Actor, Complete, CreateResult, DeleteResult, Edit, Finish, RecordWrites, UpdateResult } from './types.js';
 
@@ -23,21 +24,20 @@ export abstract class KyselyWrites implements RecordWrites {
     protected readonly db: Kysely<Database>,
     protected readonly dialect: Dialect,
     protected readonly statements: Statements,
+    /** PostgreSQL: the sole writer's bookkeeping. */
+    protected readonly writing?: SoleWriting,
   ) {}
 
   abstract create(kind: Kind, actor: Actor, data: RecordData, complete?: Complete, idempotencyKey?: string): Promise<CreateResult>;
 
   /** Whether a write made now must hold the writers' lock shared (PostgreSQL, unless surely the sole writer). */
   protected mustShare(): boolean {
-    return false;
+    return this.writing !== undefined && (this.writing.sole?.mustShare ?? true);
   }
 
-  /** A write that held the lock shared has ended (PostgreSQL: the sole writer's peer bookkeeping). */
-  protected wroteShared(): void {}
-
   /** Marks a write as begun, for the generations a sole writer knows; the function returned marks it ended. */
-  protected beginWrite(_kind: string, _project: string): () => void {
-    return () => {};
+  protected beginWrite(kind: string, project: string): () => void {
+    return this.writing?.sole === undefined ? () => {} : this.writing.known.begin(kind, project);
   }
 
   async transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -51,7 +51,7 @@ export abstract class KyselyWrites implements RecordWrites {
       });
     } finally {
       for (const end of ends) end();
-      if (shared) this.wroteShared();
+      if (shared) this.writing?.sole?.wroteAsPeer();
     }
   }
 
@@ -113,7 +113,7 @@ export abstract class KyselyWrites implements RecordWrites {
       .where('id', '=', id)
       .where('project_name', '=', actor.project)
       .execute();
-    const history = { recordId: id, version, baseVersion: edit.baseVersion ?? null, op: 'update', data: json, at: now } as const;
+    const history = { record_id: id, version, base_version: edit.baseVersion ?? null, op: 'update', data: json, changed_at: now } as const;
     await trx.executeQuery(this.statements.history(kind, actor, history));
     await trx.executeQuery(this.statements.bump.with({ kind: kind.name, project: actor.project }));
     return { status: 'updated', record: toRecord(kind, { ...row, data: json, version }) } as const;
@@ -133,12 +133,12 @@ export abstract class KyselyWrites implements RecordWrites {
       const now = new Date().toISOString();
       for (const row of rows) {
         const history = {
-          recordId: Number(row.id),
+          record_id: Number(row.id),
           version: row.version + 1,
-          baseVersion: baseVersion ?? null,
+          base_version: baseVersion ?? null,
           op: 'delete',
           data: row.data,
-          at: now,
+          changed_at: now,
         } as const;
         await trx.executeQuery(this.statements.history(kind, actor, history));
       }

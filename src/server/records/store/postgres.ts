@@ -94,25 +94,8 @@ export class PostgresWrites extends KyselyWrites {
     return rows.map((r) => Number(r.id));
   });
 
-  constructor(
-    db: Kysely<Database>,
-    statements: Statements,
-    private readonly writing: SoleWriting,
-  ) {
-    super(db, 'postgres', statements);
-  }
-
-  /** Every write holds the writers' lock shared unless this instance is surely the sole writer. */
-  protected override mustShare(): boolean {
-    return this.writing.sole?.mustShare ?? true;
-  }
-
-  protected override wroteShared(): void {
-    this.writing.sole?.wroteAsPeer();
-  }
-
-  protected override beginWrite(kind: string, project: string): () => void {
-    return this.writing.sole === undefined ? () => {} : this.writing.known.begin(kind, project);
+  constructor(db: Kysely<Database>, statements: Statements, writing: SoleWriting) {
+    super(db, 'postgres', statements, writing);
   }
 
   /**
@@ -155,7 +138,7 @@ export class PostgresWrites extends KyselyWrites {
       return await this.replay(kind, actor.project, idempotencyKey);
     } finally {
       end();
-      if (shared) this.wroteShared();
+      if (shared) this.writing?.sole?.wroteAsPeer();
     }
   }
 

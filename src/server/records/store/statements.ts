@@ -12,7 +12,7 @@ import type { Actor, Complete, CreateResult } from './types.js';
 // write and hot read runs, built once (Prepared in db/database.ts).
 
 export type Row = Selectable<RecordTable>;
-type InsertValue = 'id' | 'project' | 'vehicle' | 'date' | 'data' | 'at' | 'by';
+type InsertValue = 'id' | 'project_name' | 'vehicle_no' | 'record_date' | 'data' | 'created_at' | 'created_by';
 const RECORD_COLUMNS = ['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'version', 'created_at', 'created_by', 'updated_at', 'updated_by'] as const;
 
 /** The record as the API returns it: schema fields in schema order, the promoted columns, and its version. */
@@ -104,9 +104,9 @@ export class Statements {
   history(
     kind: Kind,
     actor: Actor,
-    row: { recordId: number; version: number; baseVersion: number | null; op: 'create' | 'update' | 'delete'; data: string; at: string },
+    row: { record_id: number; version: number; base_version: number | null; op: 'create' | 'update' | 'delete'; data: string; changed_at: string },
   ) {
-    return this.historyInsert.with({ kind: kind.name, project: actor.project, by: actor.username, hash: kind.hash, ...row });
+    return this.historyInsert.with({ kind: kind.name, project_name: actor.project, changed_by: actor.username, schema_hash: kind.hash, ...row });
   }
 
   /** The one-record reads and the writes of one kind's table, built once per kind. */
@@ -121,19 +121,8 @@ export class Statements {
     const findOne = (v: Record<'id' | 'project', never>) =>
       this.db.selectFrom(table).select(RECORD_COLUMNS).where('id', '=', v.id).where('project_name', '=', v.project);
     return {
-      insert: new Prepared<InsertValue, never>(['id', 'project', 'vehicle', 'date', 'data', 'at', 'by'], (v) =>
-        this.db.insertInto(table).values({
-          id: v.id,
-          project_name: v.project,
-          vehicle_no: v.vehicle,
-          record_date: v.date,
-          data: v.data,
-          version: 1,
-          created_at: v.at,
-          created_by: v.by,
-          updated_at: v.at,
-          updated_by: v.by,
-        }),
+      insert: new Prepared<InsertValue, never>(['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'created_at', 'created_by'], (v) =>
+        this.db.insertInto(table).values({ ...v, version: 1, updated_at: v.created_at, updated_by: v.created_by }),
       ),
       // Columns named, not *: a statement prepared by name must keep its result's shape, even if a
       // later version adds a column while this one runs.
@@ -158,20 +147,8 @@ export class Statements {
 }
 
 function historyStatement(db: Kysely<Database>) {
-  return new Prepared(['kind', 'recordId', 'project', 'version', 'baseVersion', 'op', 'data', 'by', 'at', 'hash'], (v) =>
-    db.insertInto('record_history').values({
-      kind: v.kind,
-      record_id: v.recordId,
-      project_name: v.project,
-      version: v.version,
-      base_version: v.baseVersion,
-      op: v.op,
-      data: v.data,
-      changed_by: v.by,
-      changed_at: v.at,
-      schema_hash: v.hash,
-    }),
-  );
+  const columns = ['kind', 'record_id', 'project_name', 'version', 'base_version', 'op', 'data', 'changed_by', 'changed_at', 'schema_hash'] as const;
+  return new Prepared(columns, (v) => db.insertInto('record_history').values(v));
 }
 
 function idempotencyStatements(db: Kysely<Database>) {
