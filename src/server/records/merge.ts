@@ -1,7 +1,6 @@
 import type { Kind } from '../../shared/kind-types.js';
-import type { RecordData } from './validation.js';
+import { zhFieldTitle, zhKindTitle, type RecordData } from './validation.js';
 import { ApiError, notFound } from '../http/envelope.js';
-import { zhFieldTitle, zhKindTitle } from './zh-names.js';
 
 /** A field both you and someone else changed since your version, to different values. */
 export interface FieldConflict {
