@@ -24,7 +24,7 @@ export interface TokenTable {
   expires_at: string;
 }
 
-/** Sign-in attempt counters (auth/login-throttle.ts); times in epoch milliseconds (bigint: strings from PostgreSQL). */
+/** Sign-in attempt counters (auth/login-throttle.ts); epoch milliseconds. */
 export interface LoginAttemptTable {
   key: string;
   failures: number;
@@ -74,7 +74,7 @@ export interface RecordTable {
   updated_by: string;
 }
 
-/** Secrets the server makes itself and every instance must share (the signed-link key). */
+/** Secrets every instance must share (the signed-link key). */
 export interface AppSecretTable {
   name: string;
   value: string;
@@ -92,14 +92,12 @@ export interface UploadSessionTable {
   file_name: string;
   conflict: 'rename' | 'replace' | 'fail';
   part_file: string;
-  /** Announced by the first fragment's Content-Range; null before it. */
   total: number | string | null;
-  /** The size announced when the session was made (fileSize), counted as taken disk space until it arrives. */
+  /** Announced when the session was made, counted as taken disk space until it arrives. */
   declared_size: number | string | null;
   /** 1: Graph's deferCommit, the finished file waits for a POST to the upload URL. */
   defer_commit: number | null;
   received: number | string;
-  /** Which request is writing now, and until when that claim holds unless renewed. */
   lock_id: string | null;
   locked_until: string | null;
   created_at: string;
@@ -120,7 +118,6 @@ export interface UploadFragmentTable {
   writer?: string | null;
 }
 
-/** Idempotency-Key of a create, unique per project: a replay answers the record the first one made. */
 export interface IdempotencyKeyTable {
   project_name: string;
   idem_key: string;
@@ -129,7 +126,7 @@ export interface IdempotencyKeyTable {
   created_at: string;
 }
 
-/** The analysis job of an issue (at most one row per issue; finished runs go to analysis_history). */
+/** At most one per issue; finished runs go to analysis_history. */
 export interface AnalysisJobTable {
   issue_id: number;
   project_name: string;
@@ -158,28 +155,23 @@ export interface AnalysisHistoryTable {
   remark: string | null;
 }
 
-/** How many records of a kind one project has per day (the date field's day): list totals are sums of these. */
 export interface RecordDayCountTable {
   kind: string;
   project_name: string;
-  /** yyyy-MM-dd, or '' for records without a date. */
   day: string;
   n: number;
 }
 
-/** The kinds whose day counts were built from their records (once, when the counts arrived). */
 export interface RecordDayCountReadyTable {
   kind: string;
 }
 
-/** Raised by every write of a kind's records in a project (list answers are remembered under it). */
 export interface RecordGenerationTable {
   kind: string;
   project_name: string;
   gen: number | string;
 }
 
-/** The date field a kind's record_date and day counts are filed under (docs/decisions/073). */
 export interface RecordFilingTable {
   kind: string;
   date_field: string;

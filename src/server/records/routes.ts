@@ -66,7 +66,6 @@ function rememberingWarnings(): (kind: Kind, project: string, answer: { data: Re
   };
 }
 
-/** What every route of one kind needs. */
 interface KindRoutes {
   kind: Kind;
   deps: RecordDeps;

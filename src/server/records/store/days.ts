@@ -15,7 +15,6 @@ import { shareWritersLock } from './sole-writer.js';
 // field (a rolling deploy) reads its days through a column the database generates from the
 // record's JSON (db/stored-json.ts) on every write, from any instance.
 
-/** Per database: each kind's filed date field. */
 const filings = new WeakMap<Kysely<Database>, Map<string, string>>();
 
 /**
@@ -55,12 +54,10 @@ export async function fileKinds(db: Db, registry: KindRegistry): Promise<string[
   return lines;
 }
 
-/** The date field a kind's record_date is filed under in this database. */
 export function filedField(db: Kysely<Database>, kind: Kind): string {
   return filings.get(db)?.get(kind.name) ?? kind.meta.dateField;
 }
 
-/** Whether this instance's date field of the kind is the filed one. */
 function filedByOwnField(db: Kysely<Database>, kind: Kind): boolean {
   return filedField(db, kind) === kind.meta.dateField;
 }
@@ -70,7 +67,6 @@ export function filedDate(db: Kysely<Database>, kind: Kind, data: Record<string,
   return toSortableDateTime(storedValue(kind, data, filedField(db, kind)));
 }
 
-/** The kind's column of days under its date field, named by the field's keys. */
 function dayColumn(kind: Kind): string {
   return `day_${createHash('sha256')
     .update(JSON.stringify(keysOf(kind, kind.meta.dateField)))

@@ -23,7 +23,6 @@ export function generationPart(source: string, kind: unknown): RawBuilder<unknow
     ON CONFLICT (kind, project_name) DO UPDATE SET gen = record_generations.gen + 1`;
 }
 
-/** Runs before every list answer. */
 export function generationRead(db: Kysely<Database>) {
   return new Prepared(['kind', 'project'], (v) =>
     db.selectFrom('record_generations').select('gen').where('kind', '=', v.kind).where('project_name', '=', v.project),
@@ -73,7 +72,6 @@ export class KnownGenerations {
     };
   }
 
-  /** Undefined while a write of these records is in flight. */
   current(kind: string, project: string): number | undefined {
     const entry = this.entries.get(`${kind}\n${project}`);
     if (entry === undefined) return 0;

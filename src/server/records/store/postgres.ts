@@ -5,8 +5,7 @@ import type { Kind } from '../../../shared/kind-types.js';
 import type { RecordData } from '../validation.js';
 import { dayCountPart, dayOf, filedDate } from './days.js';
 import { generationIn, generationPart, KnownGenerations } from './generations.js';
-import { KyselyReads } from './kysely-reads.js';
-import { KyselyWrites } from './kysely-writes.js';
+import { KyselyReads, KyselyWrites } from './kysely.js';
 import { WRITERS_LOCK, type SoleWriter } from './sole-writer.js';
 import { newRecord, replayOf, withDerived, type Statements } from './statements.js';
 import type { Actor, Complete, CreateResult } from './types.js';
@@ -19,7 +18,6 @@ type CreateValue = 'id' | 'project' | 'vehicle' | 'date' | 'data' | 'at' | 'by' 
 /** The id, when the create inserted a record (none when its key was claimed before). */
 type Inserted = { id: number | string };
 
-/** Ids a create takes from its kind's sequence at a time (decision 053). */
 export const ID_BLOCK = 32;
 
 /**
@@ -87,7 +85,6 @@ export class PostgresReads extends KyselyReads {
 }
 
 export class PostgresWrites extends KyselyWrites {
-  /** Each kind's one-statement creates, as the sole writer and as any other writer. */
   private readonly creates = new Map<string, { alone: Prepared<CreateValue, Inserted>; shared: Prepared<CreateValue, Inserted> }>();
   private readonly ids = new IdBlocks(async (kind) => {
     const { rows } = await this.db.executeQuery(this.statements.of(kind).nextIds.with({ n: ID_BLOCK }));

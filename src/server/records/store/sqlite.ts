@@ -5,8 +5,7 @@ import type { Kind } from '../../../shared/kind-types.js';
 import type { RecordData } from '../validation.js';
 import { dayOf, filedDate } from './days.js';
 import { generationIn, ReadsPerTurn } from './generations.js';
-import { KyselyReads } from './kysely-reads.js';
-import { KyselyWrites } from './kysely-writes.js';
+import { KyselyReads, KyselyWrites } from './kysely.js';
 import { replayOf, toRecord, withDerived, type Statements } from './statements.js';
 import type { Actor, Complete, CreateResult } from './types.js';
 
@@ -40,7 +39,6 @@ export class GroupCommit {
     private readonly options: { maxBatch?: number; beforeCommit?: () => void } = {},
   ) {}
 
-  /** Runs `work` in a transaction shared with the writes that arrived in the same turn. */
   run<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });

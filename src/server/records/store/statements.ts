@@ -24,7 +24,6 @@ export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'veh
   return kept.length === 0 ? record : Object.assign(record, { [KEPT]: kept });
 }
 
-/** The record from a row's columns and its data, parsed and under today's names. */
 function recordOf(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no'> & { version?: number }, data: RecordData): RecordData {
   const out: RecordData = {};
   for (const field of kind.fields) {
@@ -33,12 +32,10 @@ function recordOf(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no
     else if (field === 'vehicleNo') out[field] = row.vehicle_no;
     else if (field in data && data[field] !== undefined) out[field] = data[field];
   }
-  // Exports read rows without it.
   if (row.version !== undefined) out['version'] = Number(row.version);
   return out;
 }
 
-/** A new record as the API answers it, from the data in hand: version 1, in the actor's project and vehicle. */
 export function newRecord(kind: Kind, actor: Actor, data: RecordData, id: number): RecordData {
   return recordOf(kind, { id, project_name: actor.project, vehicle_no: actor.vehicle, version: 1 }, data);
 }
@@ -55,19 +52,17 @@ export function withDerived(
   const record = newRecord(kind, actor, data, id);
   const extra = complete(record);
   if (Object.keys(extra).length === 0) return { json: JSON.stringify(data), answer: () => record };
-  // The derived fields are schema fields: the answer takes them as the stored data does.
   Object.assign(record, extra);
   return { json: JSON.stringify({ ...data, ...extra }), answer: () => record };
 }
 
-/** The answer to a create whose Idempotency-Key was claimed before (`earlier`): the record it made (`row`), or why not. */
+/** The answer to a create whose Idempotency-Key was claimed before: the record it made, or why not. */
 export function replayOf(kind: Kind, earlier: Pick<Selectable<IdempotencyKeyTable>, 'kind'> | undefined, row: Row | undefined): CreateResult {
   if (!earlier || earlier.kind !== kind.name) return { conflict: 'This Idempotency-Key was already used for another kind of record' };
   if (!row) return { conflict: 'The record made with this Idempotency-Key has been deleted since' };
   return { record: toRecord(kind, row), replayed: true };
 }
 
-/** The prepared statements of one kind's table: its one-record reads and its writes. */
 export interface KindStatements {
   find: Prepared<'id' | 'project', Row>;
   findForUpdate: Prepared<'id' | 'project', Row>;
@@ -100,7 +95,6 @@ export class Statements {
     this.keys = idempotencyStatements(db);
   }
 
-  /** The history row of one version of a record. */
   history(
     kind: Kind,
     actor: Actor,
@@ -109,7 +103,6 @@ export class Statements {
     return this.historyInsert.with({ kind: kind.name, project_name: actor.project, changed_by: actor.username, schema_hash: kind.hash, ...row });
   }
 
-  /** The one-record reads and the writes of one kind's table, built once per kind. */
   of(kind: Kind): KindStatements {
     const statements = this.kinds.get(kind.name) ?? this.build(kind);
     this.kinds.set(kind.name, statements);
@@ -127,7 +120,7 @@ export class Statements {
       // Columns named, not *: a statement prepared by name must keep its result's shape, even if a
       // later version adds a column while this one runs.
       find: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => findOne(v)),
-      // SELECT ... FOR UPDATE exists only in PostgreSQL; SQLite transactions are serialised anyway.
+      // SQLite transactions are serialised anyway.
       findForUpdate: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => (this.dialect === 'postgres' ? findOne(v).forUpdate() : findOne(v))),
       // On SQLite inside the create's transaction, which holds the one writer lock: AUTOINCREMENT
       // never gives an id twice, even after its record was deleted.
