@@ -185,13 +185,11 @@ export function recordTable(kind: Pick<Kind, 'name'>): RecordTableName {
  */
 const builtOnce = new Map<string, string>();
 
-/** Marks a compiled query's SQL as built once. */
 export function builtOnceQuery<R>(query: CompiledQuery<R>): CompiledQuery<R> {
   if (!builtOnce.has(query.sql)) builtOnce.set(query.sql, `rtd_${builtOnce.size + 1}`);
   return query;
 }
 
-/** The name a statement built once is prepared under, or undefined for any other SQL. */
 export function preparedName(sqlText: string): string | undefined {
   return builtOnce.get(sqlText);
 }

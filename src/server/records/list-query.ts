@@ -93,15 +93,13 @@ function bound(raw: unknown, endOfDay: boolean): string | undefined {
  */
 export function parseListQuery(kind: Kind, query: Record<string, unknown>, project: string): ListQuery {
   const projectName = query['projectName'];
-  if (projectName !== undefined && projectName !== project) {
+  if (projectName !== undefined && projectName !== project)
     throw forbidden(`projectName '${String(projectName).slice(0, 100)}' is not your project; you can only list records of '${project}'`);
-  }
   const { begin, end } = kind.meta.rangeParams;
   for (const key of Object.keys(query)) {
     const m = /^params\[(.*)\]$/.exec(key);
-    if (m && m[1] !== begin && m[1] !== end && m[1] !== 'beginTime' && m[1] !== 'endTime') {
+    if (m && m[1] !== begin && m[1] !== end && m[1] !== 'beginTime' && m[1] !== 'endTime')
       throw badRequest(`${key.slice(0, 60)} is not a filter of ${kind.meta.titles.list}; use params[${begin}] and params[${end}]`);
-    }
   }
   const pageNum = typeof query['pageNum'] === 'number' ? query['pageNum'] : 1;
   const result: ListQuery = {
@@ -118,8 +116,6 @@ export function parseListQuery(kind: Kind, query: Record<string, unknown>, proje
   const to = bound(query[toName], true);
   if (from !== undefined) result.begin = from;
   if (to !== undefined) result.end = to;
-  if (from !== undefined && to !== undefined && from > to) {
-    throw badRequest(`${fromName} (${from}) is after ${toName} (${to})`);
-  }
+  if (from !== undefined && to !== undefined && from > to) throw badRequest(`${fromName} (${from}) is after ${toName} (${to})`);
   return result;
 }

@@ -32,9 +32,8 @@ function baseVersion(sent: unknown, ifMatch: string | string[] | undefined): num
   const digits = header === undefined ? undefined : /[0-9]+/.exec(header)?.[0];
   const fromHeader = digits === undefined ? undefined : Number(digits);
   const fromBody = typeof sent === 'number' ? sent : undefined;
-  if (fromHeader !== undefined && fromBody !== undefined && fromHeader !== fromBody) {
+  if (fromHeader !== undefined && fromBody !== undefined && fromHeader !== fromBody)
     throw badRequest(`version ${fromBody} and If-Match ${fromHeader} disagree; send one`);
-  }
   return fromBody ?? fromHeader;
 }
 

@@ -48,7 +48,7 @@ function describe(kind: Kind, error: ErrorObject, record: RecordData): Said {
       const allowed = p['allowedValues'] as unknown[];
       return {
         en: `${field} must be one of: ${allowed.map(String).join(', ')}${got}`,
-        zh: `${title}必须是以下之一：${allowed.map((v) => zhChoice(kind, field, v)).join('、')}${gotZh}`,
+        zh: `${title}必须是以下之一：${allowed.map((v) => choiceLabel(kind.schema.properties[field], v, 'zh') ?? String(v)).join('、')}${gotZh}`,
       };
     }
     case 'format': {
@@ -102,9 +102,8 @@ export class RecordValidator {
    * and '' for numbers and choices are "no value"; values coerced as a Java backend would (coerce()).
    */
   writable(kind: Kind, body: unknown): { set: RecordData; cleared: string[] } {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
       throw badRequest('The request body must be a JSON object with the fields of the record', '请求内容必须是包含记录字段的 JSON 对象');
-    }
     const set: RecordData = {};
     const cleared: string[] = [];
     const unknown: string[] = [];
@@ -272,9 +271,7 @@ export function refuseServerOwned(kind: Kind, body: unknown, stored: RecordData 
   }
 }
 
-// The Chinese names of a kind and its fields for the server's refusals (docs/decisions/045), from
-// the same schema texts the app and the Excel sheets show: x-kind.i18n.zh and each property's
-// x-i18n.zh. A schema without a translation gives its English text.
+// Chinese names for the server's refusals (docs/decisions/045), from the schema texts the app shows.
 
 /** A kind's name in Chinese: x-kind.i18n.zh.titles.list ('问题记录'), else the schema's title. */
 export function zhKindTitle(kind: Kind): string {
@@ -287,9 +284,4 @@ export function zhKindTitle(kind: Kind): string {
 export function zhFieldTitle(kind: Kind, field: string): string {
   const prop = kind.schema.properties[field];
   return prop?.['x-i18n']?.zh?.title ?? prop?.title ?? field;
-}
-
-/** A value of a field of choices as the Chinese screen shows it (its label in Chinese), else as it is. */
-export function zhChoice(kind: Kind, field: string, value: unknown): string {
-  return choiceLabel(kind.schema.properties[field], value, 'zh') ?? String(value);
 }

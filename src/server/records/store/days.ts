@@ -171,9 +171,8 @@ export async function rangeTotal(db: Kysely<Database>, kind: Kind, project: stri
     .where('project_name', '=', project);
   if (beginDay !== undefined) q = q.where('day', beginWhole ? '>=' : '>', beginDay);
   if (endDay !== undefined) q = q.where('day', endWhole ? '<=' : '<', endDay);
-  if (beginDay === undefined || endDay === undefined || beginDay < endDay || (beginWhole && endWhole)) {
+  if (beginDay === undefined || endDay === undefined || beginDay < endDay || (beginWhole && endWhole))
     total += Number((await q.executeTakeFirstOrThrow()).n ?? 0);
-  }
   if (begin !== undefined && !beginWhole) total += await countRows(begin, `${beginDay} 23:59:59`);
   if (end !== undefined && !endWhole) total += await countRows(`${endDay} 00:00:00`, end);
   return total;

@@ -237,9 +237,8 @@ export abstract class KyselyWrites implements RecordWrites {
       const base = stored === undefined ? undefined : withRenames(kind, stored);
       if (!base) return { status: 'unknown-version', current: toRecord(kind, row) } as const;
       const merged = mergeEdit(kind, base, current, sent);
-      if (merged.conflicts.length > 0) {
+      if (merged.conflicts.length > 0)
         return { status: 'conflict', current: toRecord(kind, row), conflicts: merged.conflicts, changedBy: row.updated_by } as const;
-      }
       apply = merged.apply;
     }
     const next: RecordData = { ...current };

@@ -12,7 +12,6 @@ import type { Actor, Complete, CreateResult } from './types.js';
 // write and hot read runs, built once (Prepared in db/database.ts).
 
 export type Row = Selectable<RecordTable>;
-type InsertValue = 'id' | 'project_name' | 'vehicle_no' | 'record_date' | 'data' | 'created_at' | 'created_by';
 const RECORD_COLUMNS = ['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'version', 'created_at', 'created_by', 'updated_at', 'updated_by'] as const;
 
 /** The record as the API returns it: schema fields in schema order, the promoted columns, and its version. */
@@ -63,17 +62,6 @@ export function replayOf(kind: Kind, earlier: Pick<Selectable<IdempotencyKeyTabl
   return { record: toRecord(kind, row), replayed: true };
 }
 
-export interface KindStatements {
-  find: Prepared<'id' | 'project', Row>;
-  findForUpdate: Prepared<'id' | 'project', Row>;
-  /** SQLite: a record's row, with the id taken before (nextId). */
-  insert: Prepared<InsertValue, never>;
-  /** The next record id, taken before the create so that fields derived from it are written with it. */
-  nextId: Prepared<never, { id: string | number }>;
-  /** PostgreSQL: the sole writer's block of `n` ids (decision 053). */
-  nextIds: Prepared<'n', { id: string | number }>;
-}
-
 /** The statements of one database, built once when the store opens; a kind's own ones the first time it is used. */
 export class Statements {
   readonly dayCounts: ReturnType<typeof dayCountUpsert>;
@@ -82,7 +70,7 @@ export class Statements {
   readonly historyInsert: ReturnType<typeof historyStatement>;
   /** Idempotency-Keys: claimed by a create on SQLite (PostgreSQL's create statement claims its own), found by a replay. */
   readonly keys: ReturnType<typeof idempotencyStatements>;
-  private readonly kinds = new Map<string, KindStatements>();
+  private readonly kinds = new Map<string, ReturnType<Statements['build']>>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -103,18 +91,19 @@ export class Statements {
     return this.historyInsert.with({ kind: kind.name, project_name: actor.project, changed_by: actor.username, schema_hash: kind.hash, ...row });
   }
 
-  of(kind: Kind): KindStatements {
+  of(kind: Kind) {
     const statements = this.kinds.get(kind.name) ?? this.build(kind);
     this.kinds.set(kind.name, statements);
     return statements;
   }
 
-  private build(kind: Kind): KindStatements {
+  private build(kind: Kind) {
     const table = recordTable(kind);
     const findOne = (v: Record<'id' | 'project', never>) =>
       this.db.selectFrom(table).select(RECORD_COLUMNS).where('id', '=', v.id).where('project_name', '=', v.project);
     return {
-      insert: new Prepared<InsertValue, never>(['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'created_at', 'created_by'], (v) =>
+      // SQLite: with the id taken before (nextId).
+      insert: new Prepared(['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'created_at', 'created_by'], (v) =>
         this.db.insertInto(table).values({ ...v, version: 1, updated_at: v.created_at, updated_by: v.created_by }),
       ),
       // Columns named, not *: a statement prepared by name must keep its result's shape, even if a
@@ -122,13 +111,14 @@ export class Statements {
       find: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => findOne(v)),
       // SQLite transactions are serialised anyway.
       findForUpdate: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => (this.dialect === 'postgres' ? findOne(v).forUpdate() : findOne(v))),
-      // On SQLite inside the create's transaction, which holds the one writer lock: AUTOINCREMENT
-      // never gives an id twice, even after its record was deleted.
+      // Taken before a create so that fields derived from it are written with it. On SQLite inside
+      // the create's transaction (the one writer lock): AUTOINCREMENT never gives an id twice.
       nextId: new Prepared<never, { id: string | number }>([], () =>
         this.dialect === 'postgres'
           ? this.db.selectNoFrom(sql<string>`nextval(pg_get_serial_sequence(${table}, 'id'))`.as('id'))
           : this.db.selectNoFrom(sql<number>`coalesce((SELECT seq FROM sqlite_sequence WHERE name = ${table}), 0) + 1`.as('id')),
       ),
+      // PostgreSQL: the sole writer's block of `n` ids (decision 053).
       nextIds: new Prepared<'n', { id: string | number }>(['n'], (v) => ({
         compile: () =>
           sql<{ id: string | number }>`SELECT nextval(pg_get_serial_sequence(${table}, 'id')) AS id FROM generate_series(1, cast(${v.n} as integer))`.compile(
