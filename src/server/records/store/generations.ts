@@ -35,7 +35,7 @@ export function generationIn(rows: readonly { gen: number | string }[]): number 
   return row === undefined ? 0 : Number(row.gen);
 }
 
-/** Raises the generation of every project holding records of a kind (after writes around the record store). */
+/** Raises the generation of every project holding records of a kind (after writes around the store). */
 export async function bumpAllGenerations(trx: Transaction<Database>, kind: string, table: RecordTableName): Promise<void> {
   await trx
     .updateTable('record_generations')

@@ -88,12 +88,8 @@ export class SoleWriter {
     const client = this.client;
     this.client = undefined;
     // Ending the connection also ends a step waiting on it; one that cannot end holds the close a moment at most.
-    let timer: NodeJS.Timeout | undefined;
-    const moment = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, 2000);
-    });
+    const moment = new Promise<void>((resolve) => setTimeout(resolve, 2000).unref());
     await Promise.race([Promise.all([client?.end().catch(() => {}), this.running]), moment]);
-    clearTimeout(timer);
   }
 
   /** One step at a time: asked for while one runs, it follows that one. */

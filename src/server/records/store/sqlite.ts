@@ -137,13 +137,8 @@ class CommitShared {
     this.days.clear();
     this.lastIds.clear();
     for (const { kind, project, day, n } of days) run(statements.dayCounts.with({ kind, project, day, n }));
-    const raised = new Set<string>();
-    for (const { kind, project } of days) {
-      const at = `${kind}\u0000${project}`;
-      if (raised.has(at)) continue;
-      raised.add(at);
-      run(statements.bump.with({ kind, project }));
-    }
+    const raised = new Map(days.map(({ kind, project }) => [`${kind}\u0000${project}`, { kind, project }]));
+    for (const generation of raised.values()) run(statements.bump.with(generation));
   }
 }
 

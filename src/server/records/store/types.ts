@@ -8,7 +8,7 @@ import type { RecordData } from '../validation.js';
 // The record store's two interfaces (docs/decisions/048): one implementation of each per database
 // (sqlite.ts, postgres.ts), chosen once when the server starts (open.ts).
 
-/** Who is acting, and in which project: the server's view of the signed-in user. */
+/** The server's view of the signed-in user. */
 export interface Actor {
   username: string;
   project: string;
@@ -25,7 +25,7 @@ export interface HistoryEntry {
   schemaHash: string | null;
 }
 
-/** What a PUT asks for: fields set, fields cleared, and the version it was based on (if it said). */
+/** What a PUT asks for. */
 export interface Edit {
   set: RecordData;
   cleared: string[];
@@ -61,7 +61,7 @@ export interface ListPage {
   total: number;
 }
 
-/** The reads of records, always within one project and always async. */
+/** The reads of records, always within one project. */
 export interface RecordReads {
   /** Raised by every write of a kind's records in a project (docs/decisions/025); a string when the sole writer knows it (030). */
   generation(kind: Kind, project: string): Promise<number | string>;
@@ -99,7 +99,6 @@ export interface RecordWrites {
   getIn(trx: Transaction<Database>, kind: Kind, project: string, id: number): Promise<RecordData | undefined>;
 }
 
-/** The store of records, opened once for the configured database (open.ts). */
 export interface RecordStore {
   reads: RecordReads;
   writes: RecordWrites;
