@@ -26,21 +26,7 @@ export interface Db {
   newClient?: () => pg.Client;
 }
 
-/** SQLite statements run synchronously on its one connection, without Kysely's promise turns (decision 032). */
-export interface WritesNow {
-  /** Inside transaction(): the rows of a reader (or RETURNING), else none, and how many rows it changed. */
-  run<R>(query: CompiledQuery<R>): { rows: R[]; changes: number };
-  /**
-   * Runs `work` as one transaction in one turn of the event loop, once Kysely does not hold the
-   * connection. Resolves once the commit is on disk: with a write-ahead log the log is synced in the
-   * thread pool, not on the event loop (decision 051).
-   */
-  transaction<T>(work: () => T): Promise<T>;
-  /** Lets go of the log file; called when the database closes. */
-  close(): void;
-  /** Inside transaction(): `work` in a savepoint, rolled back alone when it throws. */
-  savepoint<T>(work: () => T): T;
-}
+export type WritesNow = ReturnType<typeof writesNow>;
 
 const CACHED_STATEMENTS = 500;
 
@@ -68,8 +54,8 @@ function reusingStatements(database: SQLite.Database, beforeClose: () => void): 
   };
 }
 
-/** WritesNow on a better-sqlite3 connection that `kysely` also uses. */
-export function writesNow(database: SQLite.Database, kysely: Kysely<Database>, prepare: (sql: string) => SQLite.Statement): WritesNow {
+/** SQLite statements run synchronously on the connection `kysely` also uses, without its promise turns (decision 032). */
+export function writesNow(database: SQLite.Database, kysely: Kysely<Database>, prepare: (sql: string) => SQLite.Statement) {
   // better-sqlite3's transaction functions: called inside a transaction, they use a savepoint.
   const inTransaction = database.transaction((work: () => unknown) => work());
   // Decision 051: with a write-ahead log on a file, commit at synchronous = NORMAL, then fdatasync
@@ -94,15 +80,18 @@ export function writesNow(database: SQLite.Database, kysely: Kysely<Database>, p
     return value;
   };
   return {
-    run<R>(query: CompiledQuery<R>) {
+    /** Inside transaction(): the rows of a reader (or RETURNING), else none, and how many rows it changed. */
+    run<R>(query: CompiledQuery<R>): { rows: R[]; changes: number } {
       const statement = prepare(query.sql) as SQLite.Statement<unknown[], R>;
       const parameters = query.parameters as unknown[];
       if (statement.reader) return { rows: statement.all(parameters), changes: 0 };
       return { rows: [], changes: statement.run(parameters).changes };
     },
-    // Holding Kysely's connection, so that no Kysely transaction runs until this one has committed.
-    transaction: <T>(work: () => T) => (log === undefined ? kysely.connection().execute(async () => commitNow(work)) : commitThenSync(work)),
+    /** `work` as one transaction in one turn, holding Kysely's connection; resolves once it is on disk (decision 051). */
+    transaction: <T>(work: () => T): Promise<T> => (log === undefined ? kysely.connection().execute(async () => commitNow(work)) : commitThenSync(work)),
+    /** Lets go of the log file; called when the database closes. */
     close: () => log?.close(),
+    /** Inside transaction(): `work` in a savepoint, rolled back alone when it throws. */
     savepoint<T>(work: () => T): T {
       if (!database.inTransaction) throw new Error('The transaction of this write has already ended');
       return inTransaction(work) as T;
