@@ -75,10 +75,7 @@ export interface RecordTable {
 }
 
 /** Secrets every instance must share (the signed-link key). */
-export interface AppSecretTable {
-  name: string;
-  value: string;
-}
+export type AppSecretTable = { name: string; value: string };
 
 /**
  * A resumable upload (Graph-style session), under the SHA-256 of its URL's secret; bytes
@@ -155,27 +152,13 @@ export interface AnalysisHistoryTable {
   remark: string | null;
 }
 
-export interface RecordDayCountTable {
-  kind: string;
-  project_name: string;
-  day: string;
-  n: number;
-}
+export type RecordDayCountTable = { kind: string; project_name: string; day: string; n: number };
 
-export interface RecordDayCountReadyTable {
-  kind: string;
-}
+export type RecordDayCountReadyTable = { kind: string };
 
-export interface RecordGenerationTable {
-  kind: string;
-  project_name: string;
-  gen: number | string;
-}
+export type RecordGenerationTable = { kind: string; project_name: string; gen: number | string };
 
-export interface RecordFilingTable {
-  kind: string;
-  date_field: string;
-}
+export type RecordFilingTable = { kind: string; date_field: string };
 
 export type RecordTableName = `rec_${string}`;
 

@@ -80,10 +80,7 @@ export class ListCache {
   }
 }
 
-export interface ParsedList<Q> {
-  query: Q;
-  key: string;
-}
+export type ParsedList<Q> = { query: Q; key: string };
 
 /** List addresses parsed once per project (parsing cost a remembered answer as much as its lookup); oldest out first. */
 export class ParsedLists<Q> {

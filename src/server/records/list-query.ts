@@ -6,12 +6,7 @@ import { isMultiSelect } from '../../shared/field-vocabulary.js';
 export const MAX_PAGE_SIZE = 10000;
 
 /** A promoted column, or a field of the record's JSON (typed for numeric order). */
-export interface SortKey {
-  field: string;
-  column: 'record_date' | 'id' | 'data';
-  numeric: boolean;
-  asc: boolean;
-}
+export type SortKey = { field: string; column: 'record_date' | 'id' | 'data'; numeric: boolean; asc: boolean };
 
 export interface FieldFilter {
   field: string;

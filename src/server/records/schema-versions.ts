@@ -4,10 +4,7 @@ import { recordTable, type Db } from '../db/database.js';
 import { filedField } from './store/days.js';
 import type { RecordTableName } from '../db/types.js';
 
-export interface SchemaStartReport {
-  info: string[];
-  warnings: string[];
-}
+export type SchemaStartReport = { info: string[]; warnings: string[] };
 
 /**
  * Run at every start, after the migrations (docs/decisions/034): keeps each kind's schema file in
@@ -65,10 +62,7 @@ async function orphanTables(db: Db, registry: KindRegistry): Promise<[RecordTabl
 }
 
 /** Earlier API paths and app routes of the kinds, each to the one that replaced it. */
-export interface EarlierPaths {
-  api: Map<string, string>;
-  routes: Map<string, string>;
-}
+export type EarlierPaths = { api: Map<string, string>; routes: Map<string, string> };
 
 /** The paths the kinds were served under before (kind_schemas) that no kind uses now: old phones and links use them (decision 059). */
 export async function earlierPaths(db: Db, registry: KindRegistry): Promise<EarlierPaths> {

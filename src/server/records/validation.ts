@@ -22,10 +22,7 @@ const TYPE_WORDS: Record<string, [string, string]> = {
 };
 
 /** One refusal in English (the API's contract) and in Chinese. */
-interface Said {
-  en: string;
-  zh: string;
-}
+type Said = { en: string; zh: string };
 
 function preview(value: unknown): string {
   const s = JSON.stringify(value) ?? String(value);

@@ -56,10 +56,7 @@ export class IdBlocks {
 }
 
 /** The sole writer's lock (absent when SOLE_WRITER is off) and the generations its own writes made. */
-export interface SoleWriting {
-  sole: SoleWriter | undefined;
-  known: KnownGenerations;
-}
+export type SoleWriting = { sole: SoleWriter | undefined; known: KnownGenerations };
 
 export class PostgresReads extends KyselyReads {
   constructor(

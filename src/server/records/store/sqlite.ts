@@ -13,11 +13,7 @@ import type { Actor, Complete, CreateResult } from './types.js';
 // generation once per turn for every list that asked (decision 031), and creates that arrive
 // together share one commit (decision 027), their statements run at once (decision 032).
 
-interface Job {
-  work: () => unknown;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
+type Job = { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 

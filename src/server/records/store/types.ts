@@ -9,11 +9,7 @@ import type { RecordData } from '../validation.js';
 // (sqlite.ts, postgres.ts), chosen once when the server starts (open.ts).
 
 /** The server's view of the signed-in user. */
-export interface Actor {
-  username: string;
-  project: string;
-  vehicle: string;
-}
+export type Actor = { username: string; project: string; vehicle: string };
 
 export interface HistoryEntry {
   version: number;
@@ -26,11 +22,7 @@ export interface HistoryEntry {
 }
 
 /** What a PUT asks for. */
-export interface Edit {
-  set: RecordData;
-  cleared: string[];
-  baseVersion: number | undefined;
-}
+export type Edit = { set: RecordData; cleared: string[]; baseVersion: number | undefined };
 
 /** Derives and validates the record an update would store, or throws. */
 export type Finish = (next: RecordData, current: RecordData) => RecordData;
@@ -56,10 +48,7 @@ export interface DeleteResult {
   changed?: { current: RecordData; changedBy: string };
 }
 
-export interface ListPage {
-  rows: RecordData[];
-  total: number;
-}
+export type ListPage = { rows: RecordData[]; total: number };
 
 /** The reads of records, always within one project. */
 export interface RecordReads {
@@ -99,7 +88,4 @@ export interface RecordWrites {
   getIn(trx: Transaction<Database>, kind: Kind, project: string, id: number): Promise<RecordData | undefined>;
 }
 
-export interface RecordStore {
-  reads: RecordReads;
-  writes: RecordWrites;
-}
+export type RecordStore = { reads: RecordReads; writes: RecordWrites };
