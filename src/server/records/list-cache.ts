@@ -4,14 +4,7 @@ import { promisify } from 'node:util';
 const gzip = promisify(zlib.gzip);
 
 /** A remembered answer as UTF-8 bytes (a string is measured and encoded on every send), and its gzip once asked for. */
-export interface ListAnswer {
-  key: string;
-  gen: number | string;
-  body: Buffer;
-  size: number;
-  gzip?: Buffer;
-  etag?: string;
-}
+export type ListAnswer = { key: string; gen: number | string; body: Buffer; size: number; gzip?: Buffer; etag?: string };
 
 /**
  * List answers, each used only while the generation it was read under has not moved, so it is what

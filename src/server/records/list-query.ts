@@ -8,12 +8,8 @@ export const MAX_PAGE_SIZE = 10000;
 /** A promoted column, or a field of the record's JSON (typed for numeric order). */
 export type SortKey = { field: string; column: 'record_date' | 'id' | 'data'; numeric: boolean; asc: boolean };
 
-export interface FieldFilter {
-  field: string;
-  /** any: a list of choices holding any of the values (docs/decisions/061). */
-  how: 'exact' | 'contains' | 'any';
-  value: string | number | string[];
-}
+/** `any`: a list of choices holding any of the values (docs/decisions/061). */
+export type FieldFilter = { field: string; how: 'exact' | 'contains' | 'any'; value: string | number | string[] };
 
 export interface ListQuery {
   pageNum: number;

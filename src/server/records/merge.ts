@@ -3,13 +3,7 @@ import { zhFieldTitle, zhKindTitle, type RecordData } from './validation.js';
 import { ApiError, notFound } from '../http/envelope.js';
 
 /** A field both you and someone else changed since your version, to different values. */
-export interface FieldConflict {
-  field: string;
-  title: string;
-  base: unknown;
-  theirs: unknown;
-  yours: unknown;
-}
+export type FieldConflict = { field: string; title: string; base: unknown; theirs: unknown; yours: unknown };
 
 const valueOf = (data: RecordData, field: string): unknown => (data[field] === undefined ? null : data[field]);
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
