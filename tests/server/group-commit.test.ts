@@ -2,7 +2,7 @@ import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, sql, SqliteDialect } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writesNow, type WritesNow } from '../../src/server/db/database.js';
-import { GroupCommit } from '../../src/server/records/store/group-commit.js';
+import { GroupCommit } from '../../src/server/records/store/sqlite.js';
 import type { Database } from '../../src/server/db/types.js';
 import type { Kind } from '../../src/shared/kind-types.js';
 import { ALICE, useTestServer } from '../helpers/server.js';

@@ -11,7 +11,7 @@ import type { UploadLimits } from '../files/upload-limits.js';
 import { workerProjects } from '../users/user-repository.js';
 import { analysisSchemas, ANALYSIS_TASK_ID } from './route-schemas.js';
 import type { AnalysisJobs, Job, Worker } from './jobs.js';
-import { zhKindTitle } from '../records/zh-names.js';
+import { zhKindTitle } from '../records/validation.js';
 import { DESENSITIZED_FOLDER, fileName, folderOf, mediaFiles } from './media.js';
 
 export interface AnalysisDeps {

@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type Compilable, type CompiledQuery, type SqliteDatabase } from 'kysely';
 import type { Config } from '../config.js';
-import { SORTABLE_DATE, sortableDate } from './sortable-date.js';
+import { SORTABLE_DATE, sortableDate } from './stored-json.js';
 import type { Kind } from '../../shared/kind-types.js';
 import type { Database, Dialect, RecordTableName } from './types.js';
 
@@ -13,46 +13,26 @@ export interface Db {
   dialect: Dialect;
   /** The PostgreSQL schema in use when not the default one. */
   schema?: string;
-  /** A short description for logs, never containing a password. */
+  /** For logs, never with a password. */
   describe: string;
   /**
-   * SQLite only: runs a read at once, without waiting for Kysely's turn on the one connection, when
-   * no transaction is open on it (so it can only see committed data); undefined when one is open,
-   * and the caller then reads through Kysely. A hot read costs several promise turns less.
+   * SQLite only: runs a read at once, skipping Kysely's promise turns, when no transaction is open
+   * (so it sees only committed data); undefined when one is, and the caller reads through Kysely.
    */
   readNow?: <R>(query: CompiledQuery<R>) => R[] | undefined;
-  /** SQLite only: writes run at once on the connection, in a transaction begun when Kysely is not using it (decision 032). */
+  /** SQLite only (decision 032). */
   writeNow?: WritesNow;
-  /** PostgreSQL only: a connection of its own, outside the pool, on the same schema (the sole writer's lock, records/store/sole-writer.ts). */
+  /** PostgreSQL only: a connection outside the pool, on the same schema (the sole writer's lock). */
   newClient?: () => pg.Client;
 }
 
-/**
- * SQLite's statements run synchronously on its one connection, without Kysely's promise turns per
- * statement (decision 032): a create's six statements cost more in Kysely than in SQLite.
- */
-export interface WritesNow {
-  /** Runs one statement at once, inside transaction(): the rows of a reader (or RETURNING), else none, and how many rows it changed. */
-  run<R>(query: CompiledQuery<R>): { rows: R[]; changes: number };
-  /**
-   * Runs `work` as one transaction (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK when it throws), all in
-   * one turn of the event loop, once no Kysely query or transaction holds the connection. Resolves
-   * once the commit is on disk: with a write-ahead log on a file, the commit itself does not sync
-   * it on the event loop; the log is synced in the thread pool afterwards (decision 051).
-   */
-  transaction<T>(work: () => T): Promise<T>;
-  /** Lets go of what the writes hold besides the connection (the log file); called when the database closes. */
-  close(): void;
-  /** Inside transaction(): runs `work` in a savepoint, rolled back alone when it throws. Throws if the transaction has ended. */
-  savepoint<T>(work: () => T): T;
-}
+export type WritesNow = ReturnType<typeof writesNow>;
 
 const CACHED_STATEMENTS = 500;
 
 /**
- * The database as Kysely sees it, preparing each distinct SQL text once: Kysely prepares every
- * query anew, which costs more than running the small hot ones. A statement still being iterated
- * (a streamed query) is busy, so a second user of the same text gets a fresh one.
+ * Prepares each distinct SQL text once (Kysely prepares every query anew, which costs more than
+ * running the small hot ones). A busy statement (being iterated) gives a second user a fresh one.
  */
 function reusingStatements(database: SQLite.Database, beforeClose: () => void): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
@@ -66,7 +46,6 @@ function reusingStatements(database: SQLite.Database, beforeClose: () => void): 
       if (cached !== undefined && !cached.busy) return cached;
       const statement = database.prepare(text);
       if (cached === undefined) {
-        // Oldest first out: a Map iterates in insertion order.
         if (cache.size >= CACHED_STATEMENTS) cache.delete(cache.keys().next().value as string);
         cache.set(text, statement);
       }
@@ -75,16 +54,12 @@ function reusingStatements(database: SQLite.Database, beforeClose: () => void): 
   };
 }
 
-/**
- * WritesNow on a better-sqlite3 connection that `kysely` also uses (with a SqliteDialect on it),
- * preparing statements with `prepare` (a cache of them).
- */
-export function writesNow(database: SQLite.Database, kysely: Kysely<Database>, prepare: (sql: string) => SQLite.Statement): WritesNow {
+/** SQLite statements run synchronously on the connection `kysely` also uses, without its promise turns (decision 032). */
+export function writesNow(database: SQLite.Database, kysely: Kysely<Database>, prepare: (sql: string) => SQLite.Statement) {
   // better-sqlite3's transaction functions: called inside a transaction, they use a savepoint.
   const inTransaction = database.transaction((work: () => unknown) => work());
-  // Decision 051: a file database with a write-ahead log commits without syncing it on the event
-  // loop (synchronous = NORMAL for that commit) and is answered after an fdatasync of the log in
-  // the thread pool. Anything else (an in-memory database, another journal) commits as it is set.
+  // Decision 051: with a write-ahead log on a file, commit at synchronous = NORMAL, then fdatasync
+  // the log in the thread pool. Anything else commits as it is set.
   const log = !database.memory && String(database.pragma('journal_mode', { simple: true })) === 'wal' ? new LogSync(`${database.name}-wal`) : undefined;
   const commitNow = <T>(work: () => T): T => inTransaction.immediate(work) as T;
   const commitThenSync = async <T>(work: () => T): Promise<T> => {
@@ -101,21 +76,22 @@ export function writesNow(database: SQLite.Database, kysely: Kysely<Database>, p
         database.pragma(`synchronous = ${level}`);
       }
     });
-    // Outside the connection: updates and reads go on while the log reaches the disk.
     if (synced && log !== undefined) await log.sync();
     return value;
   };
   return {
-    run<R>(query: CompiledQuery<R>) {
+    /** Inside transaction(): the rows of a reader (or RETURNING), else none, and how many rows it changed. */
+    run<R>(query: CompiledQuery<R>): { rows: R[]; changes: number } {
       const statement = prepare(query.sql) as SQLite.Statement<unknown[], R>;
       const parameters = query.parameters as unknown[];
       if (statement.reader) return { rows: statement.all(parameters), changes: 0 };
       return { rows: [], changes: statement.run(parameters).changes };
     },
-    // Holding Kysely's connection (its driver lets one user at a time have it), so that no Kysely
-    // transaction is open or begins until this one has committed.
-    transaction: <T>(work: () => T) => (log === undefined ? kysely.connection().execute(async () => commitNow(work)) : commitThenSync(work)),
+    /** `work` as one transaction in one turn, holding Kysely's connection; resolves once it is on disk (decision 051). */
+    transaction: <T>(work: () => T): Promise<T> => (log === undefined ? kysely.connection().execute(async () => commitNow(work)) : commitThenSync(work)),
+    /** Lets go of the log file; called when the database closes. */
     close: () => log?.close(),
+    /** Inside transaction(): `work` in a savepoint, rolled back alone when it throws. */
     savepoint<T>(work: () => T): T {
       if (!database.inTransaction) throw new Error('The transaction of this write has already ended');
       return inTransaction(work) as T;
@@ -132,9 +108,7 @@ function openSqlite(dataDir: string): Db {
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  // The day under a date field that a kind's records are not filed under, as indexed (decision 073).
   database.function(SORTABLE_DATE, { deterministic: true }, sortableDate);
-  // The writes' log file is let go when Kysely closes the database (writeNow is made below).
   const statements = reusingStatements(database, () => writeNow.close());
   const readNow = <R>(query: CompiledQuery<R>): R[] | undefined => {
     if (database.inTransaction) return undefined;
@@ -146,11 +120,7 @@ function openSqlite(dataDir: string): Db {
   return { kysely, dialect: 'sqlite', describe: `SQLite ${file}`, readNow, writeNow };
 }
 
-/**
- * Lets a PostgreSQL connection prepare the statements built once by name (`Prepared` below): pg
- * parses a named statement once per connection and then only binds and runs it. Kysely sends
- * (text, values); every other query goes on as it came.
- */
+/** Lets a PostgreSQL connection prepare the statements built once (`Prepared`) by name: parsed once per connection. */
 function preparingBuiltOnce(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, values?: unknown, callback?: unknown) => {
@@ -181,13 +151,12 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
     kysely: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
     dialect: 'postgres',
     ...(schema !== undefined ? { schema } : {}),
-    // A query on it that has no answer in 10 s (a lost network) fails, and the connection is made anew.
     newClient: () => new pg.Client({ ...connection, query_timeout: 10_000, application_name: 'road-test-data sole writer' }),
     describe: `PostgreSQL ${safe.host}${safe.pathname}${schema !== undefined ? ` schema ${schema}` : ''}`,
   };
 }
 
-/** Opens the configured database: PostgreSQL when DATABASE_URL is set, else SQLite under DATA_DIR. */
+/** PostgreSQL when DATABASE_URL is set, else SQLite under DATA_DIR. */
 export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>): Promise<Db> {
   if (config.databaseUrl !== undefined) return openPostgres(config.databaseUrl, config.databaseSchema);
   return openSqlite(config.dataDir);
@@ -199,51 +168,40 @@ export function recordTable(kind: Pick<Kind, 'name'>): RecordTableName {
 }
 
 /**
- * The SQL texts of statements built once (these and other compiled hot queries), each with a name
- * that PostgreSQL connections prepare it under (database.ts): the server then parses and plans it
- * once per connection instead of on every run, which halved the database's time for a one-row read
- * in a pgbench comparison on this machine. Bounded by the code, not by requests: only statements
- * built once are named, never a list query assembled per request.
+ * The names PostgreSQL connections prepare the statements built once under (parsed and planned once
+ * per connection: half the database's time of a one-row read). Bounded by the code: a list query
+ * built per request is never named.
  */
 const builtOnce = new Map<string, string>();
 
-/** Marks a compiled query's SQL as built once; PostgreSQL connections then prepare it by name. */
 export function builtOnceQuery<R>(query: CompiledQuery<R>): CompiledQuery<R> {
   if (!builtOnce.has(query.sql)) builtOnce.set(query.sql, `rtd_${builtOnce.size + 1}`);
   return query;
 }
 
-/** The name a statement built once is prepared under, or undefined for any other SQL. */
 export function preparedName(sqlText: string): string | undefined {
   return builtOnce.get(sqlText);
 }
 
-/** What a placeholder value looks like inside a compiled query's parameters: it cannot be sent by a client (NUL is refused at the door). */
+/** A placeholder value in a compiled query's parameters: no client can send it (NUL is refused at the door). */
 const MARK = '\u0000rtd-value:';
 
 /**
- * A statement built once through Kysely's query builder, with a named placeholder for each value,
- * and then run many times with values. For the small statements every write runs (a day count, a
- * history row, the generation), building and compiling the query cost more than the database took
- * to run it (docs/PERFORMANCE.md). The SQL is the builder's own, so it stays right for both dialects, and any
- * connection or transaction runs it (`executeQuery(statement.with(values))`).
+ * A statement built once through Kysely's query builder with a named placeholder per value, then run
+ * with values (`executeQuery(statement.with(values))`): for the small hot statements, building and
+ * compiling cost more than running (docs/PERFORMANCE.md).
  */
 export class Prepared<Name extends string, Row = unknown> {
   private compiled: CompiledQuery<Row> | undefined;
-  /** Per parameter of the compiled query: the name whose value goes there, or undefined for a constant. */
+  /** Per parameter: the name whose value goes there, or undefined for a constant. */
   private slots: (Name | undefined)[] = [];
 
-  /**
-   * @param names the values it takes
-   * @param build builds the query once from placeholders (typed `never`, so they fit any column);
-   *   every name must be used
-   */
+  /** `build` makes the query from placeholders (typed `never` to fit any column), using every one of `names`. */
   constructor(
     private readonly names: readonly Name[],
     private readonly build: (values: Record<Name, never>) => Compilable<Row>,
   ) {}
 
-  /** The compiled query with these values in its placeholders' places. */
   with(values: Record<Name, unknown>): CompiledQuery<Row> {
     const compiled = this.compiled ?? this.compile();
     return {
@@ -272,13 +230,10 @@ const open = (file: string): Promise<number> => new Promise((resolve, reject) =>
 const fdatasync = (fd: number): Promise<void> => new Promise((resolve, reject) => fs.fdatasync(fd, (err) => (err ? reject(err) : resolve())));
 
 /**
- * Syncs SQLite's write-ahead log to disk off the event loop (decision 051): an `fdatasync` of the
- * `-wal` file in libuv's thread pool. Commits that ask while a sync is running share the next one:
- * the running sync may have begun before their frames were written, so it cannot answer for them.
- * The log is opened at the first sync and kept open until close(), which the database's close
- * calls: while a connection of ours is open SQLite keeps the same file (it rewinds or truncates
- * it, never replaces it), and an open and a close for each sync were two more trips through the
- * thread pool, each about as long as the sync itself.
+ * Syncs SQLite's write-ahead log in libuv's thread pool (decision 051). Commits asking while a sync
+ * runs share the next one (the running one may predate their frames). The log stays open until
+ * close(): SQLite keeps the same file while we are connected, and an open and close per sync cost
+ * as much as the sync.
  */
 export class LogSync {
   private running: Promise<void> | undefined;
@@ -286,10 +241,7 @@ export class LogSync {
   private fd: number | undefined;
   private closed = false;
 
-  constructor(
-    /** The log file: the database file's name with `-wal`. */
-    private readonly file: string,
-  ) {}
+  constructor(private readonly file: string) {}
 
   /** Resolves once every frame written before the call is on disk. */
   sync(): Promise<void> {
@@ -300,7 +252,6 @@ export class LogSync {
       });
       return this.running;
     }
-    // Everything written up to now is covered by the sync after the running one.
     this.next ??= this.running
       .catch(() => undefined)
       .then(() => {
@@ -310,7 +261,7 @@ export class LogSync {
     return this.next;
   }
 
-  /** Lets go of the log: at once, or when the sync in the thread pool has returned. Later syncs are refused. */
+  /** Lets go of the log at once, or when the running sync has returned; later syncs are refused. */
   close(): void {
     this.closed = true;
     const release = (): void => {

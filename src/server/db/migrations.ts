@@ -1,19 +1,17 @@
-import { Migrator, sql, type ColumnDataType, type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type ColumnDataType, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
 import type { Kind } from '../../shared/kind-types.js';
-import { SORTABLE_DATE_FUNCTION } from './sortable-date.js';
-import type { Db } from './database.js';
-import { recordTable } from './database.js';
+import { SORTABLE_DATE_FUNCTION } from './stored-json.js';
+import { recordTable, type Db } from './database.js';
 import type { Database, RecordTableName } from './types.js';
 
 /**
- * A step of a migration, as data: a table to create (columns as 'name type modifier...'; `key`, a
- * primary key over several columns), an index, a column added to a table, or a table dropped.
- * Types: 'id' is the auto-increment primary key, else a SQL type. Modifiers: notNull, unique, key
- * (the primary key), ref=table.column (deleted with it), default=text. `postgres`: SQL run on
- * PostgreSQL only (a function SQLite's connections register in JavaScript instead).
+ * A step of a migration, as data. Columns, comma-separated, are 'name type modifier...': type 'id' is the
+ * auto-increment primary key, else a SQL type; modifiers notNull, unique, key (primary key),
+ * ref=table.column (deleted with it), default=text. `key`: a primary key over several columns.
+ * `postgres`: SQL run on PostgreSQL only (SQLite registers such functions in JavaScript).
  */
 type Step =
-  | { create: string; columns: string[]; key?: string[] }
+  | { create: string; columns: string; key?: string[] }
   | { index: string; on: string; columns: string[]; unique?: true }
   | { add: string; column: string }
   | { drop: string }
@@ -24,56 +22,27 @@ const MIGRATIONS: Record<string, Step[]> = {
   '001-users-tokens-history': [
     {
       create: 'users',
-      columns: [
-        'id id',
-        'username text notNull unique',
-        'password_hash text notNull',
-        'project text notNull',
-        'vehicle_no text notNull',
-        'nick_name text notNull',
-        'created_at text notNull',
-      ],
+      columns: `id id, username text notNull unique, password_hash text notNull, project text notNull, vehicle_no text notNull,
+        nick_name text notNull, created_at text notNull`,
     },
-    { create: 'auth_tokens', columns: ['token_hash text key', 'user_id integer notNull ref=users.id', 'created_at text notNull', 'expires_at text notNull'] },
+    { create: 'auth_tokens', columns: 'token_hash text key, user_id integer notNull ref=users.id, created_at text notNull, expires_at text notNull' },
     { index: 'auth_tokens_user', on: 'auth_tokens', columns: ['user_id'] },
-    { create: 'login_failures', columns: ['username text key', 'failures integer notNull', 'first_failure_at text notNull', 'locked_until text'] },
+    { create: 'login_failures', columns: 'username text key, failures integer notNull, first_failure_at text notNull, locked_until text' },
     {
       create: 'record_history',
-      columns: [
-        'id id',
-        'kind text notNull',
-        'record_id integer notNull',
-        'project_name text notNull',
-        'version integer notNull',
-        'op text notNull',
-        'data text notNull',
-        'changed_by text notNull',
-        'changed_at text notNull',
-      ],
+      columns: `id id, kind text notNull, record_id integer notNull, project_name text notNull, version integer notNull, op text notNull,
+        data text notNull, changed_by text notNull, changed_at text notNull`,
     },
     { index: 'record_history_record', on: 'record_history', columns: ['kind', 'record_id', 'version'] },
   ],
-  '002-app-secrets': [{ create: 'app_secrets', columns: ['name text key', 'value text notNull'] }],
+  '002-app-secrets': [{ create: 'app_secrets', columns: 'name text key, value text notNull' }],
   // Sessions live here, not in memory, so that a restart or another instance resumes them.
   '003-upload-sessions': [
     {
       create: 'upload_sessions',
-      columns: [
-        'id_hash text key',
-        'user_id integer notNull ref=users.id',
-        'project text notNull',
-        'folder text notNull',
-        'file_name text notNull',
-        'conflict text notNull',
-        'part_file text notNull',
-        'total bigint',
-        'received bigint notNull',
-        'lock_id text',
-        'locked_until text',
-        'created_at text notNull',
-        'updated_at text notNull',
-        'expires_at text notNull',
-      ],
+      columns: `id_hash text key, user_id integer notNull ref=users.id, project text notNull, folder text notNull,
+        file_name text notNull, conflict text notNull, part_file text notNull, total bigint, received bigint notNull,
+        lock_id text, locked_until text, created_at text notNull, updated_at text notNull, expires_at text notNull`,
     },
     { index: 'upload_sessions_expires', on: 'upload_sessions', columns: ['expires_at'] },
   ],
@@ -81,111 +50,83 @@ const MIGRATIONS: Record<string, Step[]> = {
     { add: 'auth_tokens', column: 'link_id text' },
     { index: 'auth_tokens_link', on: 'auth_tokens', columns: ['link_id'], unique: true },
   ],
-  // Replaces login_failures (per username only): counters per (username, address) and per username.
+  // Counters per (username, address) and per username, not per username only.
   '005-login-attempts': [
     { drop: 'login_failures' },
-    { create: 'login_attempts', columns: ['key text key', 'failures integer notNull', 'window_start bigint notNull', 'locked_until bigint', 'next_at bigint'] },
+    { create: 'login_attempts', columns: 'key text key, failures integer notNull, window_start bigint notNull, locked_until bigint, next_at bigint' },
   ],
   '006-upload-declared-size': [
     { add: 'upload_sessions', column: 'declared_size bigint' },
     { index: 'upload_sessions_user', on: 'upload_sessions', columns: ['user_id'] },
     { index: 'upload_sessions_part', on: 'upload_sessions', columns: ['part_file'] },
   ],
-  // The version an update or delete said it was based on; null when the client named none.
   '007-history-base-version': [{ add: 'record_history', column: 'base_version integer' }],
   '008-upload-defer-commit': [{ add: 'upload_sessions', column: 'defer_commit integer' }],
-  // A create sent again with the same Idempotency-Key (a phone syncing after a lost answer) finds its record here.
   '009-idempotency-keys': [
     {
       create: 'idempotency_keys',
-      columns: ['project_name text notNull', 'idem_key text notNull', 'kind text notNull', 'record_id integer', 'created_at text notNull'],
+      columns: 'project_name text notNull, idem_key text notNull, kind text notNull, record_id integer, created_at text notNull',
       key: ['project_name', 'idem_key'],
     },
   ],
-  // Worker accounts (docs/decisions/021): a role, and the projects a worker serves (JSON array).
-  // One analysis job per issue (docs/decisions/020): the queue the fileAnalyze workers claim from.
+  // Worker accounts (docs/decisions/021); one analysis job per issue (docs/decisions/020).
   '010-analysis-jobs-and-worker-accounts': [
     { add: 'users', column: 'role text notNull default=tester' },
     { add: 'users', column: 'worker_projects text' },
     {
       create: 'analysis_jobs',
-      columns: [
-        'issue_id integer key',
-        'project_name text notNull',
-        'state text notNull',
-        'mode text notNull',
-        'submitted_at text notNull',
-        'submitted_by text notNull',
-        'holder text',
-        'holder_name text',
-        'lease_until text',
-        'remark text',
-        'error text',
-        'updated_at text notNull',
-      ],
+      columns: `issue_id integer key, project_name text notNull, state text notNull, mode text notNull, submitted_at text notNull,
+        submitted_by text notNull, holder text, holder_name text, lease_until text, remark text, error text,
+        updated_at text notNull`,
     },
     { index: 'analysis_jobs_waiting', on: 'analysis_jobs', columns: ['state', 'submitted_at'] },
     {
       create: 'analysis_history',
-      columns: [
-        'id id',
-        'issue_id integer notNull',
-        'project_name text notNull',
-        'finished_at text notNull',
-        'worker text',
-        'report text',
-        'error text',
-        'remark text',
-      ],
+      columns: `id id, issue_id integer notNull, project_name text notNull, finished_at text notNull, worker text, report text,
+        error text, remark text`,
     },
     { index: 'analysis_history_issue', on: 'analysis_history', columns: ['issue_id', 'id'] },
   ],
-  // A list's total is a sum over days instead of count(*) over the range (docs/decisions/017).
-  // Filled per kind when the record store opens (records/store/open.ts), then kept by its writes.
+  // docs/decisions/017; filled per kind when the record store opens (records/store/open.ts).
   '011-record-day-counts': [
     {
       create: 'record_day_counts',
-      columns: ['kind text notNull', 'project_name text notNull', 'day text notNull', 'n integer notNull'],
+      columns: 'kind text notNull, project_name text notNull, day text notNull, n integer notNull',
       key: ['kind', 'project_name', 'day'],
     },
-    { create: 'record_day_counts_ready', columns: ['kind text key'] },
+    { create: 'record_day_counts_ready', columns: 'kind text key' },
   ],
-  // Fragments of an upload session being written, or written and synced but waiting for an earlier
-  // one still in flight (a client may send the next fragment before the previous answers).
+  // Fragments being written, or written beyond a gap an earlier one in flight will fill;
   // upload_sessions.received stays the durable contiguous prefix.
   '012-upload-fragments': [
     {
       create: 'upload_fragments',
-      columns: ['id_hash text notNull', 'start_byte bigint notNull', 'end_byte bigint notNull', 'lock_id text', 'locked_until text', 'done integer notNull'],
+      columns: `id_hash text notNull, start_byte bigint notNull, end_byte bigint notNull, lock_id text, locked_until text,
+        done integer notNull`,
       key: ['id_hash', 'start_byte'],
     },
   ],
-  // Raised by every record write, in its transaction: list answers are remembered while it stands
-  // still (docs/decisions/025).
+  // docs/decisions/025.
   '013-record-generations': [
-    { create: 'record_generations', columns: ['kind text notNull', 'project_name text notNull', 'gen bigint notNull'], key: ['kind', 'project_name'] },
+    { create: 'record_generations', columns: 'kind text notNull, project_name text notNull, gen bigint notNull', key: ['kind', 'project_name'] },
   ],
-  // A fragment may be acknowledged once written, before it is synced (done = 2, docs/decisions/028):
-  // which kernel holds its bytes in its page cache ('host boot-id'), so that only a writer on the
-  // same running kernel counts them after a crash.
+  // The kernel ('host boot-id') whose page cache holds a fragment acknowledged before its sync
+  // (done = 2, docs/decisions/028): only a writer on that same kernel counts it after a crash.
   '014-upload-fragment-writer': [{ add: 'upload_fragments', column: 'writer text' }],
-  // Each version of a schema file as first served, and the one each record version was saved under
-  // (docs/decisions/034): what lets a warning say 'valid when written'.
+  // docs/decisions/034: what lets a warning say 'valid when written'.
   '015-kind-schemas': [
     {
       create: 'kind_schemas',
-      columns: ['hash text key', 'kind text notNull', 'schema text notNull', 'first_served_at text notNull', 'last_served_at text notNull'],
+      columns: 'hash text key, kind text notNull, schema text notNull, first_served_at text notNull, last_served_at text notNull',
     },
     { index: 'kind_schemas_kind', on: 'kind_schemas', columns: ['kind', 'last_served_at'] },
     { add: 'record_history', column: 'schema_hash text' },
   ],
-  // The date field each kind's record_date and day counts are filed under, once and for all:
-  // instances on other date fields read their days through a column of their own
-  // (docs/decisions/073, records/store/days.ts).
-  '016-record-filing': [{ create: 'record_filing', columns: ['kind text key', 'date_field text notNull'] }, { postgres: SORTABLE_DATE_FUNCTION }],
+  // docs/decisions/073, records/store/days.ts.
+  '016-record-filing': [{ create: 'record_filing', columns: 'kind text key, date_field text notNull' }, { postgres: SORTABLE_DATE_FUNCTION }],
 };
 
-/** A column of a step ('name type modifier...') added by `add`, spelled as the dialect wants it. */
+/** A column of a step, added by `add` as the dialect spells it. */
 function column<B>(db: Db, spec: string, add: (name: string, type: ColumnDataType, build: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder) => B): B {
   const [name = '', type = '', ...mods] = spec.split(' ');
   const postgres = db.dialect === 'postgres';
@@ -204,11 +145,10 @@ function column<B>(db: Db, spec: string, add: (name: string, type: ColumnDataTyp
   });
 }
 
-/** One step run. */
 async function run(k: Kysely<unknown>, db: Db, step: Step): Promise<void> {
   if ('create' in step) {
     let table = k.schema.createTable(step.create);
-    for (const spec of step.columns) table = column(db, spec, (name, type, build) => table.addColumn(name, type, build));
+    for (const spec of step.columns.split(/,\s*/)) table = column(db, spec, (name, type, build) => table.addColumn(name, type, build));
     if (step.key !== undefined) table = table.addPrimaryKeyConstraint(`${step.create}_pk`, step.key as never[]);
     await table.execute();
   } else if ('index' in step) {
@@ -220,61 +160,33 @@ async function run(k: Kysely<unknown>, db: Db, step: Step): Promise<void> {
   else if (db.dialect === 'postgres') await sql.raw(step.postgres).execute(k);
 }
 
-function migrations(db: Db): Record<string, Migration> {
-  return Object.fromEntries(
-    Object.entries(MIGRATIONS).map(([name, steps]) => [
-      name,
-      {
-        async up(k: Kysely<unknown>) {
-          for (const step of steps) await run(k, db, step);
-        },
-      },
-    ]),
-  );
-}
-
-class InlineProvider implements MigrationProvider {
-  constructor(private readonly all: Record<string, Migration>) {}
-  async getMigrations(): Promise<Record<string, Migration>> {
-    return this.all;
-  }
-}
-
 /**
- * Brings the database up to date: the fixed tables by numbered migrations, and one table per
- * kind in the registry. A kind's fields live in the JSON column, so a property added to a schema
- * file needs no migration; a new kind gets its table on the next start.
+ * Brings the database up to date: the fixed tables by numbered migrations, and one table per kind
+ * (its fields live in the JSON column, so a new property needs no migration).
  */
 export async function migrate(db: Db, kinds: Iterable<Kind>): Promise<void> {
+  const up = (steps: Step[]) => async (k: Kysely<unknown>) => {
+    for (const step of steps) await run(k, db, step);
+  };
+  const migrations = Object.fromEntries(Object.entries(MIGRATIONS).map(([name, steps]) => [name, { up: up(steps) }]));
   const migrator = new Migrator({
     db: db.kysely,
-    provider: new InlineProvider(migrations(db)),
+    provider: { getMigrations: async () => migrations },
     // Kysely looks for its bookkeeping tables in any schema; pin them to ours.
     ...(db.schema !== undefined ? { migrationTableSchema: db.schema } : {}),
   });
   const { error } = await migrator.migrateToLatest();
   if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
-  // Their day counts are built by the record store when it opens (records/store/open.ts).
   for (const kind of kinds) await ensureRecordTable(db.kysely, db, recordTable(kind));
 }
 
-/** The columns of every kind's table (its fields live in the JSON column `data`). */
-const RECORD_COLUMNS = [
-  'id id',
-  'project_name text notNull',
-  'vehicle_no text notNull',
-  'record_date text notNull default=',
-  'data text notNull',
-  'version integer notNull',
-  'created_at text notNull',
-  'created_by text notNull',
-  'updated_at text notNull',
-  'updated_by text notNull',
-];
+/** The columns of every kind's table. */
+const RECORD_COLUMNS = `id id, project_name text notNull, vehicle_no text notNull, record_date text notNull default=, data text notNull,
+  version integer notNull, created_at text notNull, created_by text notNull, updated_at text notNull, updated_by text notNull`;
 
 async function ensureRecordTable(k: Kysely<Database>, db: Db, name: RecordTableName): Promise<void> {
   let table = k.schema.createTable(name).ifNotExists();
-  for (const spec of RECORD_COLUMNS) table = column(db, spec, (col, type, build) => table.addColumn(col, type, build));
+  for (const spec of RECORD_COLUMNS.split(/,\s*/)) table = column(db, spec, (col, type, build) => table.addColumn(col, type, build));
   await table.execute();
   // Lists are always one project, a date range, newest first: this index serves all three.
   await k.schema.createIndex(`${name}_project_date`).ifNotExists().on(name).columns(['project_name', 'record_date', 'id']).execute();

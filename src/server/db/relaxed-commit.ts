@@ -2,17 +2,12 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, Dialect } from './types.js';
 
 /**
- * A transaction whose commit must survive a crash of this process but not a power cut: bookkeeping
- * that a power cut makes worthless anyway (docs/decisions/028: the claim and the "written" mark of
- * an upload fragment, whose unsynced bytes a reboot loses with them). SQLite commits it to the WAL
- * without an fsync (synchronous = NORMAL for this commit: the WAL is in the kernel's page cache,
- * which a process kill keeps); PostgreSQL commits it without waiting for its WAL flush
- * (synchronous_commit = off: its server, not ours, holds it). The next ordinary commit makes it
- * durable as well, in order.
- *
- * Why: an fsync of SQLite's WAL runs on the event loop and, while a large file is being written
- * back, waits behind that file's data; two of them per 5 MiB fragment held uploads to a third of
- * the disk's speed.
+ * A transaction whose commit must survive a crash of this process but not a power cut, which makes
+ * it worthless anyway (docs/decisions/028: an upload fragment's claim and "written" mark). SQLite
+ * commits to the WAL without an fsync (synchronous = NORMAL); PostgreSQL without waiting for its
+ * WAL flush (synchronous_commit = off). The next ordinary commit makes it durable, in order. Why:
+ * an fsync of the WAL on the event loop waits behind a large file's write-back; two per 5 MiB
+ * fragment held uploads to a third of the disk's speed.
  */
 export async function relaxedTransaction<T>(db: Kysely<Database>, dialect: Dialect, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   if (dialect === 'postgres') {
@@ -21,7 +16,7 @@ export async function relaxedTransaction<T>(db: Kysely<Database>, dialect: Diale
       return work(trx);
     });
   }
-  // One connection for the pragma, the transaction and the restore: nothing else runs between them.
+  // One connection for the pragma, the transaction and the restore.
   return db.connection().execute(async (conn) => {
     const before = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(conn);
     const level = Number(before.rows[0]?.synchronous ?? 2);

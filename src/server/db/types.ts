@@ -17,14 +17,14 @@ export interface UserTable {
 
 export interface TokenTable {
   token_hash: string;
-  /** Carried by signed links made from this sign-in, so they end with it; null for older rows until used. */
+  /** Carried by signed links made from this sign-in, so they end with it. */
   link_id: string | null;
   user_id: number;
   created_at: string;
   expires_at: string;
 }
 
-/** Sign-in attempt counters (auth/login-throttle.ts); times in epoch milliseconds (bigint: strings from PostgreSQL). */
+/** Sign-in attempt counters (auth/login-throttle.ts); epoch milliseconds. */
 export interface LoginAttemptTable {
   key: string;
   failures: number;
@@ -40,12 +40,12 @@ export interface RecordHistoryTable {
   project_name: string;
   version: number;
   op: 'create' | 'update' | 'delete';
-  /** The version the change said it was based on (If-Match or body.version); null when it named none. */
+  /** The version the change said it was based on; null when it named none. */
   base_version: number | null;
   data: string;
   changed_by: string;
   changed_at: string;
-  /** The hash of the kind's schema file the version was saved under (kind_schemas); null for versions saved before it was kept. */
+  /** The kind's schema file the version was saved under (kind_schemas); null before they were kept. */
   schema_hash: string | null;
 }
 
@@ -53,10 +53,9 @@ export interface RecordHistoryTable {
 export interface KindSchemaTable {
   hash: string;
   kind: string;
-  /** The schema file's JSON. */
   schema: string;
   first_served_at: string;
-  /** When a server last started with it: the latest is the version the kind's records were last filed under. */
+  /** When a server last started with it. */
   last_served_at: string;
 }
 
@@ -75,35 +74,27 @@ export interface RecordTable {
   updated_by: string;
 }
 
-/** Secrets the server makes itself and every instance must share (the signed-link key). */
-export interface AppSecretTable {
-  name: string;
-  value: string;
-}
+/** Secrets every instance must share (the signed-link key). */
+export type AppSecretTable = { name: string; value: string };
 
 /**
- * A resumable upload (Graph-style session). The upload URL's secret is stored only as its SHA-256;
- * bytes 0..received-1 are in part_file (under the files root's staging folder). PostgreSQL returns
- * the bigint columns as strings, so read them with Number().
+ * A resumable upload (Graph-style session), under the SHA-256 of its URL's secret; bytes
+ * 0..received-1 are in part_file (in the staging folder). Bigints come from PostgreSQL as strings.
  */
 export interface UploadSessionTable {
   id_hash: string;
   user_id: number;
   project: string;
-  /** Project-relative folder the file goes into. */
   folder: string;
   file_name: string;
   conflict: 'rename' | 'replace' | 'fail';
-  /** File name of the part file in the staging folder. */
   part_file: string;
-  /** Announced by the first fragment's Content-Range; null before it. */
   total: number | string | null;
-  /** The size announced when the session was made (fileSize), counted as taken disk space until it arrives. */
+  /** Announced when the session was made, counted as taken disk space until it arrives. */
   declared_size: number | string | null;
   /** 1: Graph's deferCommit, the finished file waits for a POST to the upload URL. */
   defer_commit: number | null;
   received: number | string;
-  /** Which request is writing now, and until when that claim holds unless renewed. */
   lock_id: string | null;
   locked_until: string | null;
   created_at: string;
@@ -111,11 +102,7 @@ export interface UploadSessionTable {
   expires_at: string;
 }
 
-/**
- * A fragment of an upload session: being written (lock_id set, until locked_until), or written and
- * synced (done = 1) beyond a gap that an earlier fragment still in flight will fill. Bytes
- * start_byte..end_byte-1.
- */
+/** A fragment of an upload session (bytes start_byte..end_byte-1): being written, or written beyond a gap. */
 export interface UploadFragmentTable {
   id_hash: string;
   start_byte: number | string;
@@ -128,7 +115,6 @@ export interface UploadFragmentTable {
   writer?: string | null;
 }
 
-/** Idempotency-Key of a create, unique per project: a replay answers the record the first one made. */
 export interface IdempotencyKeyTable {
   project_name: string;
   idem_key: string;
@@ -137,7 +123,7 @@ export interface IdempotencyKeyTable {
   created_at: string;
 }
 
-/** The analysis job of an issue (at most one row per issue; finished runs go to analysis_history). */
+/** At most one per issue; finished runs go to analysis_history. */
 export interface AnalysisJobTable {
   issue_id: number;
   project_name: string;
@@ -146,7 +132,7 @@ export interface AnalysisJobTable {
   mode: string;
   submitted_at: string;
   submitted_by: string;
-  /** The sign-in (auth_tokens.link_id) of the worker holding the claim, so two processes of one account differ. */
+  /** The sign-in (auth_tokens.link_id) holding the claim, so two processes of one account differ. */
   holder: string | null;
   holder_name: string | null;
   lease_until: string | null;
@@ -166,32 +152,13 @@ export interface AnalysisHistoryTable {
   remark: string | null;
 }
 
-/** How many records of a kind one project has per day (the date field's day): list totals are sums of these. */
-export interface RecordDayCountTable {
-  kind: string;
-  project_name: string;
-  /** yyyy-MM-dd, or '' for records without a date. */
-  day: string;
-  n: number;
-}
+export type RecordDayCountTable = { kind: string; project_name: string; day: string; n: number };
 
-/** The kinds whose day counts were built from their records (once, when the counts arrived). */
-export interface RecordDayCountReadyTable {
-  kind: string;
-}
+export type RecordDayCountReadyTable = { kind: string };
 
-/** Raised by every write of a kind's records in a project (list answers are remembered under it). */
-export interface RecordGenerationTable {
-  kind: string;
-  project_name: string;
-  gen: number | string;
-}
+export type RecordGenerationTable = { kind: string; project_name: string; gen: number | string };
 
-/** The date field a kind's record_date and day counts are filed under (docs/decisions/073). */
-export interface RecordFilingTable {
-  kind: string;
-  date_field: string;
-}
+export type RecordFilingTable = { kind: string; date_field: string };
 
 export type RecordTableName = `rec_${string}`;
 

@@ -3,27 +3,12 @@ import { promisify } from 'node:util';
 
 const gzip = promisify(zlib.gzip);
 
-/**
- * One remembered list answer: its JSON as UTF-8 bytes, read under `gen`, and its gzip once a client
- * asked for it. Bytes, not text: a string answer is measured and encoded again on every send.
- */
-export interface ListAnswer {
-  key: string;
-  /** A generation read from the database, or one the sole writer knows (a string of its term: decision 030). */
-  gen: number | string;
-  body: Buffer;
-  size: number;
-  gzip?: Buffer;
-  /** A record answer's ETag (its version), sent with it. */
-  etag?: string;
-}
+/** A remembered answer as UTF-8 bytes (a string is measured and encoded on every send), and its gzip once asked for. */
+export type ListAnswer = { key: string; gen: number | string; body: Buffer; size: number; gzip?: Buffer; etag?: string };
 
 /**
- * List answers remembered by kind, project and query, each with the generation of the kind's
- * records in that project it was read under (docs/decisions/025). An answer is used only while
- * that generation has not moved, so it is always what the query would read now: every record
- * write raises the generation in its own transaction, whichever instance makes it. Least recently
- * used answers go first once the byte budget is spent; a budget of 0 remembers nothing.
+ * List answers, each used only while the generation it was read under has not moved, so it is what
+ * the query would read now (docs/decisions/025). Least recently used go first; 0 bytes remembers nothing.
  */
 export class ListCache {
   private readonly entries = new Map<string, ListAnswer>();
@@ -35,7 +20,6 @@ export class ListCache {
     return this.maxBytes > 0;
   }
 
-  /** The answer remembered for key, if it was read under this generation. */
   get(key: string, gen: number | string): ListAnswer | undefined {
     const hit = this.entries.get(key);
     if (hit === undefined) return undefined;
@@ -43,13 +27,11 @@ export class ListCache {
       this.drop(key, hit);
       return undefined;
     }
-    // Most recently used last.
     this.entries.delete(key);
     this.entries.set(key, hit);
     return hit;
   }
 
-  /** Remembers an answer (when it fits the budget) and returns it. */
   set(key: string, gen: number | string, text: string, etag?: string): ListAnswer {
     const body = Buffer.from(text);
     const answer: ListAnswer = { key, gen, body, size: body.length, ...(etag === undefined ? {} : { etag }) };
@@ -74,7 +56,6 @@ export class ListCache {
     return answer.gzip;
   }
 
-  /** How many answers and bytes are held (for tests and diagnostics). */
   stats(): { entries: number; bytes: number } {
     return { entries: this.entries.size, bytes: this.bytes };
   }
@@ -92,23 +73,14 @@ export class ListCache {
   }
 }
 
-/** A list request's parsed parameters and the key its answer is remembered under. */
-export interface ParsedList<Q> {
-  query: Q;
-  key: string;
-}
+export type ParsedList<Q> = { query: Q; key: string };
 
-/**
- * List addresses already read, per project: the same address asked again skips parsing and
- * checking its parameters (a range's dates most of all), which cost a remembered answer about as
- * much as its lookup. Only addresses that parsed are kept; at most `max`, the oldest first out.
- */
+/** List addresses parsed once per project (parsing cost a remembered answer as much as its lookup); oldest out first. */
 export class ParsedLists<Q> {
   private readonly entries = new Map<string, ParsedList<Q>>();
 
   constructor(private readonly max = 2000) {}
 
-  /** What `parse` made of this address for this project, parsed once. */
   get(project: string, url: string, parse: () => ParsedList<Q>): ParsedList<Q> {
     const at = `${project}\n${url}`;
     const known = this.entries.get(at);

@@ -5,21 +5,11 @@ import { isMultiSelect } from '../../shared/field-vocabulary.js';
 
 export const MAX_PAGE_SIZE = 10000;
 
-/** One sort key: a promoted column, or a field of the record's JSON (typed for numeric order). */
-export interface SortKey {
-  field: string;
-  column: 'record_date' | 'id' | 'data';
-  numeric: boolean;
-  asc: boolean;
-}
+/** A promoted column, or a field of the record's JSON (typed for numeric order). */
+export type SortKey = { field: string; column: 'record_date' | 'id' | 'data'; numeric: boolean; asc: boolean };
 
-export interface FieldFilter {
-  field: string;
-  /** any: a list of choices holding any of the values (docs/decisions/061). */
-  how: 'exact' | 'contains' | 'any';
-  /** A number for number fields (compared as numbers), the choices of an `any`, else text. */
-  value: string | number | string[];
-}
+/** `any`: a list of choices holding any of the values (docs/decisions/061). */
+export type FieldFilter = { field: string; how: 'exact' | 'contains' | 'any'; value: string | number | string[] };
 
 export interface ListQuery {
   pageNum: number;
@@ -40,14 +30,10 @@ export function isNumberField(kind: Kind, field: string): boolean {
   return t === 'number' || t === 'integer';
 }
 
-/**
- * orderByColumn=a,b&isAsc=asc,desc as RuoYi's PageQuery reads them: one direction for all columns
- * or one per column (default asc). The list route's schema has let through only the columns the
- * kind may be sorted by and the four directions (records/routes.ts).
- */
-/** The property a list parameter names: itself, or the property that an old name (x-renamedFrom) moved to. */
+/** The property a list parameter names: itself, or the one an old name (x-renamedFrom) moved to. */
 const current = (kind: Kind, name: string): string => kind.renamed.get(name) ?? name;
 
+/** orderByColumn=a,b&isAsc=asc,desc as RuoYi's PageQuery reads them: one direction for all or one per column. */
 function parseOrder(kind: Kind, query: Record<string, unknown>): SortKey[] {
   const rawColumns = query['orderByColumn'];
   if (typeof rawColumns !== 'string') return [];
@@ -61,16 +47,11 @@ function parseOrder(kind: Kind, query: Record<string, unknown>): SortKey[] {
   });
 }
 
-/**
- * Plain query parameters naming schema fields: filters where the schema declares them (their values
- * checked by the route's schema: numbers for number fields, text up to 200 characters), else a 400
- * listing the filters. A parameter naming no field at all is ignored.
- */
+/** Parameters naming schema fields: filters where the schema declares them, else a 400; others are ignored. */
 function parseFilters(kind: Kind, query: Record<string, unknown>): FieldFilter[] {
   const declared = kind.meta.filters ?? {};
   const filters: FieldFilter[] = [];
   for (const [sent, value] of Object.entries(query)) {
-    // A filter under an old name (a tab or bookmark kept from before a rename) means the property now.
     const key = current(kind, sent);
     if (RESERVED.has(key) || key.startsWith('params[') || !Object.prototype.hasOwnProperty.call(kind.schema.properties, key)) continue;
     const how = declared[key];
@@ -80,7 +61,6 @@ function parseFilters(kind: Kind, query: Record<string, unknown>): FieldFilter[]
         `${sent} is not a filter of ${kind.meta.titles.list}; ${names.length > 0 ? `filter by one of: ${names.join(', ')}` : 'it has no filters'}`,
       );
     }
-    // A list of choices matches any of the comma-separated values asked for.
     const any = isMultiSelect(kind.schema.properties[key]) && typeof value === 'string' ? value.split(',').filter((v) => v !== '') : undefined;
     if (any !== undefined) {
       if (any.length > 0) filters.push({ field: key, how: 'any', value: any });
@@ -98,23 +78,19 @@ function bound(raw: unknown, endOfDay: boolean): string | undefined {
 }
 
 /**
- * Reads list parameters the way the original client sends them: pageNum, pageSize,
- * projectName and the kind's `params[beginX]` / `params[endX]` (brackets literal or encoded).
- * Their values were checked by the list route's schema; what is left here is what a schema cannot
- * say: projectName may only name the caller's own project (records are scoped by the server), no
- * other `params[...]` than the date range's, and the range's start not after its end.
+ * Reads list parameters as the original client sends them, their values checked by the route's
+ * schema. Left here: projectName only the caller's own, no `params[...]` but the date range's, and
+ * the range's start not after its end.
  */
 export function parseListQuery(kind: Kind, query: Record<string, unknown>, project: string): ListQuery {
   const projectName = query['projectName'];
-  if (projectName !== undefined && projectName !== project) {
+  if (projectName !== undefined && projectName !== project)
     throw forbidden(`projectName '${String(projectName).slice(0, 100)}' is not your project; you can only list records of '${project}'`);
-  }
   const { begin, end } = kind.meta.rangeParams;
   for (const key of Object.keys(query)) {
     const m = /^params\[(.*)\]$/.exec(key);
-    if (m && m[1] !== begin && m[1] !== end && m[1] !== 'beginTime' && m[1] !== 'endTime') {
+    if (m && m[1] !== begin && m[1] !== end && m[1] !== 'beginTime' && m[1] !== 'endTime')
       throw badRequest(`${key.slice(0, 60)} is not a filter of ${kind.meta.titles.list}; use params[${begin}] and params[${end}]`);
-    }
   }
   const pageNum = typeof query['pageNum'] === 'number' ? query['pageNum'] : 1;
   const result: ListQuery = {
@@ -131,8 +107,6 @@ export function parseListQuery(kind: Kind, query: Record<string, unknown>, proje
   const to = bound(query[toName], true);
   if (from !== undefined) result.begin = from;
   if (to !== undefined) result.end = to;
-  if (from !== undefined && to !== undefined && from > to) {
-    throw badRequest(`${fromName} (${from}) is after ${toName} (${to})`);
-  }
+  if (from !== undefined && to !== undefined && from > to) throw badRequest(`${fromName} (${from}) is after ${toName} (${to})`);
   return result;
 }

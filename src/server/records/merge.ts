@@ -1,30 +1,17 @@
 import type { Kind } from '../../shared/kind-types.js';
-import type { RecordData } from './validation.js';
+import { zhFieldTitle, zhKindTitle, type RecordData } from './validation.js';
 import { ApiError, notFound } from '../http/envelope.js';
-import { zhFieldTitle, zhKindTitle } from './zh-names.js';
 
-/** One field both you and someone else changed since the version you loaded, to different values. */
-export interface FieldConflict {
-  field: string;
-  title: string;
-  /** The value in the version your edit was based on. */
-  base: unknown;
-  /** The value now stored (what the other edit made it). */
-  theirs: unknown;
-  /** The value you sent. */
-  yours: unknown;
-}
+/** A field both you and someone else changed since your version, to different values. */
+export type FieldConflict = { field: string; title: string; base: unknown; theirs: unknown; yours: unknown };
 
 const valueOf = (data: RecordData, field: string): unknown => (data[field] === undefined ? null : data[field]);
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /**
- * Three-way merge of one PUT, field by field. `sent` is what the PUT writes (a field set to a
- * value, or cleared to null). A field counts as changed by you when your value differs from the
- * base version's; as changed by them when the stored value differs from the base's. Fields only
- * you changed are applied; fields only they changed are kept; a field both changed to different
- * values is a conflict. A field you sent unchanged from the base is not written, so a client that
- * sends the whole form cannot put back a value someone else has changed since.
+ * Three-way merge of one PUT (`sent`: values, or null to clear), field by field against the base:
+ * only yours changed is applied, only theirs is kept, both to different values is a conflict. A
+ * field sent unchanged is not written, so a whole form cannot put back what someone changed since.
  */
 export function mergeEdit(kind: Kind, base: RecordData, current: RecordData, sent: RecordData): { apply: RecordData; conflicts: FieldConflict[] } {
   const apply: RecordData = {};
@@ -42,16 +29,14 @@ export function mergeEdit(kind: Kind, base: RecordData, current: RecordData, sen
   return { apply, conflicts };
 }
 
-/** 'Title and Description', 'Title, City and Description': fields named as the form shows them. */
-export function listTitles(titles: string[]): string {
+/** 'Title, City and Description'. */
+function listTitles(titles: string[]): string {
   if (titles.length <= 1) return titles.join('');
   return `${titles.slice(0, -1).join(', ')} and ${titles[titles.length - 1]}`;
 }
 
-// The refusals of a write that met another one (409) and of a record that is not there (404), in
-// English and Chinese (docs/decisions/045). The English texts are the API's contract.
+// The refusals (409, 404) in English, the API's contract, and Chinese (docs/decisions/045).
 
-/** '问题记录 12 不存在'. */
 export function recordNotFound(kind: Kind, id: number | string, nothingDeleted = false): ApiError {
   return notFound(
     `${kind.schema.title} ${id} not found${nothingDeleted ? '; nothing was deleted' : ''}`,
@@ -59,7 +44,6 @@ export function recordNotFound(kind: Kind, id: number | string, nothingDeleted =
   );
 }
 
-/** An edit based on a version the record never had. */
 export function unknownVersion(kind: Kind, id: number, current: RecordData): ApiError {
   const version = String(current['version']);
   return new ApiError(409, `${kind.schema.title} ${id} is at version ${version}; the version you sent is not one it has had. Reload it and edit again.`, {
@@ -68,7 +52,6 @@ export function unknownVersion(kind: Kind, id: number, current: RecordData): Api
   });
 }
 
-/** An edit that changed fields someone else changed to other values since. */
 export function editConflict(kind: Kind, conflicts: FieldConflict[], changedBy: string, current: RecordData): ApiError {
   const titles = listTitles(conflicts.map((c) => c.title));
   return new ApiError(
@@ -81,7 +64,6 @@ export function editConflict(kind: Kind, conflicts: FieldConflict[], changedBy: 
   );
 }
 
-/** A delete of a record changed since the version the tester saw. */
 export function deleteConflict(kind: Kind, id: number, changedBy: string, current: RecordData): ApiError {
   return new ApiError(409, `${kind.schema.title} ${id} was changed by ${changedBy} since you opened it; look at the changes before deleting`, {
     data: { current, conflicts: [] },
@@ -94,13 +76,12 @@ const IDEMPOTENCY_CONFLICTS_ZH: Record<string, string> = {
   'The record made with this Idempotency-Key has been deleted since': '用此 Idempotency-Key 创建的记录已被删除',
 };
 
-/** A create whose Idempotency-Key was used otherwise (the record store's reason). */
 export function createConflict(reason: string): ApiError {
   const zh = IDEMPOTENCY_CONFLICTS_ZH[reason];
   return new ApiError(409, reason, zh !== undefined ? { zh } : {});
 }
 
-/** A write refused (400) from an app built with other schema files: the refusal, and why its form may be wrong. */
+/** A 400 to an app built with other schema files says why its form may be wrong. */
 export function fromOtherFormRefusal(error: ApiError, serverVersion: string): ApiError {
   return new ApiError(400, `${error.message} (This phone's form is older or newer than the server's: update the app, then apply the change again.)`, {
     headers: { ...error.headers, 'x-schemas-version': serverVersion },

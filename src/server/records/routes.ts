@@ -10,16 +10,13 @@ import { createSchema, deleteSchema, getSchema, historySchema, listSchema, updat
 import { recordWarnings, schemasVersion, type FieldWarning } from '../../shared/schema-evolution.js';
 import type { User } from '../users/user-repository.js';
 import { parseListQuery, type ListQuery } from './list-query.js';
-import { refuseServerOwned } from './server-owned.js';
 import type { Actor, RecordStore } from './store/types.js';
-import { applyDerived, derivedAtCreation, derivesAtCreation, type RecordData, type RecordValidator } from './validation.js';
+import { applyDerived, derivedAtCreation, derivesAtCreation, refuseServerOwned, type RecordData, type RecordValidator } from './validation.js';
 
 export interface RecordDeps {
   registry: KindRegistry;
-  /** The record store opened for the configured database (store/open.ts). */
   records: RecordStore;
   validator: RecordValidator;
-  /** List answers remembered while their records do not change (docs/decisions/025). */
   listCache: ListCache;
   /** The most bytes of records one list page may carry (LIST_MAX_PAGE_MB). */
   maxPageBytes?: number;
@@ -29,41 +26,28 @@ function actorOf(user: User): Actor {
   return { username: user.username, project: user.project, vehicle: user.vehicle_no };
 }
 
-/**
- * The version a write says it was based on: the body's or the query's version, or an If-Match
- * header ("3", W/"3"; both as the route's schema lets them through). Undefined when it names none (a
- * client that knows no versions; If-Match: *); both given and different is a 400.
- */
+/** The version a write says it was based on (body, query or If-Match: "3", W/"3"); both given and different is a 400. */
 function baseVersion(sent: unknown, ifMatch: string | string[] | undefined): number | undefined {
   const header = Array.isArray(ifMatch) ? ifMatch[0] : ifMatch;
   const digits = header === undefined ? undefined : /[0-9]+/.exec(header)?.[0];
   const fromHeader = digits === undefined ? undefined : Number(digits);
   const fromBody = typeof sent === 'number' ? sent : undefined;
-  if (fromHeader !== undefined && fromBody !== undefined && fromHeader !== fromBody) {
+  if (fromHeader !== undefined && fromBody !== undefined && fromHeader !== fromBody)
     throw badRequest(`version ${fromBody} and If-Match ${fromHeader} disagree; send one`);
-  }
   return fromBody ?? fromHeader;
 }
 
-/**
- * A record's answer with the stored values its schema would not accept now (saved under an
- * earlier version of it), as `warnings` beside data; none when every value fits (docs/decisions/034).
- */
+/** A record's answer with `warnings` for stored values its schema would not accept now (docs/decisions/034). */
 function withWarnings<T extends { data: RecordData }>(kind: Kind, answer: T): T & { warnings?: FieldWarning[] } {
   const warnings = recordWarnings(kind, answer.data);
   return warnings.length === 0 ? answer : { ...answer, warnings };
 }
 
-/** How many records' warnings GET by id remembers (oldest out first). */
 const WARNINGS_REMEMBERED = 10_000;
 
 /**
- * GET by id's answer with the record's warnings, remembered by kind, project, id and version:
- * checking a stored record against today's schema took about 70 µs of a GET by id, the same for
- * every read of an unchanged record. A record's data changes only with a new version
- * (RecordWrites.update), ids are never reused (AUTOINCREMENT, serial), and the schema is
- * fixed for the life of the process, so the same key always has the same warnings. The record
- * itself is read from the database every time.
+ * withWarnings for GET by id, the warnings remembered by kind, project, id and version (70 µs a
+ * check): data changes only with a new version, ids are never reused, and the schema is fixed.
  */
 function rememberingWarnings(): (kind: Kind, project: string, answer: { data: RecordData }) => { data: RecordData; warnings?: FieldWarning[] } {
   const remembered = new Map<string, FieldWarning[]>();
@@ -81,28 +65,20 @@ function rememberingWarnings(): (kind: Kind, project: string, answer: { data: Re
   };
 }
 
-/** What every route of one kind needs: the kind, the services, and what its routes share. */
 interface KindRoutes {
   kind: Kind;
   deps: RecordDeps;
-  /** The version of the schema files served, named in record answers (x-schemas-version). */
   version: string;
   parsedLists: ParsedLists<ListQuery>;
   byIdWarnings: ReturnType<typeof rememberingWarnings>;
-  /** Fields derived from a new record's id, for the kinds that have them (the issue's attachment folder). */
   complete: ((record: RecordData) => RecordData) | undefined;
 }
 
-/**
- * The five RuoYi-style endpoints (list, get, create, update, delete) plus history, registered
- * for every kind in the registry from its schema alone: no kind has route code of its own. Each
- * route's schema is built by a function below and its handler is a named function after them.
- */
+/** The five RuoYi-style endpoints plus history, registered for every kind from its schema alone. */
 export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Promise<void> {
   const parsedLists = new ParsedLists<ListQuery>();
   const byIdWarnings = rememberingWarnings();
-  // The version of the schema files served, named in record answers (x-schemas-version) so that an
-  // app built with other files says a new version of the form is available (docs/decisions/034).
+  // Named in record answers (x-schemas-version): an app built with others offers its new form (decision 034).
   const version = schemasVersion(Object.fromEntries([...deps.registry].map(([name, kind]) => [name, kind.schema])));
   for (const kind of deps.registry.values()) {
     const complete = derivesAtCreation(kind) ? (record: RecordData) => derivedAtCreation(kind, record) : undefined;
@@ -118,9 +94,7 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
   }
 }
 
-// ---- The handlers, one per route.
-
-/** Whether a request came from an app built with other schema files than the served ones (its x-schemas-version). */
+/** Whether a request came from an app built with other schema files than the served ones. */
 const fromOtherApp = (k: KindRoutes, request: FastifyRequest): boolean => {
   const sent = request.headers['x-schemas-version'];
   return typeof sent === 'string' && sent !== k.version;
@@ -132,10 +106,7 @@ function fromOtherForm(k: KindRoutes, request: FastifyRequest, error: unknown): 
   return fromOtherFormRefusal(error, k.version);
 }
 
-/**
- * GET list: a page of the user's project, remembered under the records' generation while they do
- * not change (docs/decisions/025), and gzipped once for every client that accepts it.
- */
+/** GET list: remembered under the records' generation (docs/decisions/025), gzipped once. */
 async function listRecords(k: KindRoutes, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const { kind, deps } = k;
   const { reads } = deps.records;
@@ -151,10 +122,7 @@ async function listRecords(k: KindRoutes, request: FastifyRequest, reply: Fastif
     const parsed = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
     return { query: parsed, key: `${kind.name}\n${user.project}\n${JSON.stringify(parsed)}` };
   });
-  // Read the generation first, then the rows: an answer is never older than the generation
-  // it is remembered under, so while that stands still the answer is what a read gives now.
-  // Known to a sole writer on PostgreSQL (decision 030); else read after this turn's I/O
-  // with the other lists of the turn on SQLite (decision 031), or read now on PostgreSQL.
+  // The generation first, then the rows: an answer is never older than its generation.
   const gen = await reads.generation(kind, user.project);
   let answer = listCache.get(key, gen);
   if (answer === undefined) {
@@ -168,19 +136,13 @@ async function listRecords(k: KindRoutes, request: FastifyRequest, reply: Fastif
   return body;
 }
 
-/**
- * GET by id: the record with its version as the ETag. Where this instance knows the generation of
- * the kind's records in the project without reading it (PostgreSQL's sole writer), the answer is
- * remembered under it, as lists are (docs/decisions/025 and 030): while it stands, no record of
- * the kind in the project has changed, so the remembered answer is what a read gives now.
- */
+/** GET by id, its version as the ETag; remembered as lists are where the generation costs less than a read. */
 async function getRecord(k: KindRoutes, request: FastifyRequest<{ Params: { id: number } }>, reply: FastifyReply): Promise<unknown> {
   const user = currentUser(request);
   const { id } = request.params;
   const { reads } = k.deps.records;
   const { listCache } = k.deps;
   void reply.header('x-schemas-version', k.version);
-  // Known before the record is read: an answer is never older than the generation it is kept under.
   const gen = listCache.enabled ? await reads.answerGeneration(k.kind, user.project) : undefined;
   const key = gen === undefined ? '' : `${k.kind.name}\n${user.project}\n#${id}`;
   const remembered = gen === undefined ? undefined : listCache.get(key, gen);
@@ -198,17 +160,15 @@ async function getRecord(k: KindRoutes, request: FastifyRequest<{ Params: { id: 
   return listCache.set(key, gen, reply.serialize(answer) as string, etag).body;
 }
 
-/** GET history: every stored version, oldest first. */
 async function recordHistory(k: KindRoutes, request: FastifyRequest<{ Params: { id: number } }>): Promise<unknown> {
   const user = currentUser(request);
   const { id } = request.params;
   const versions = await k.deps.records.reads.history(k.kind, user.project, id);
   if (versions.length === 0) throw recordNotFound(k.kind, id);
-  // Stored as ISO; answered in the contract's 'yyyy-MM-dd HH:mm:ss'.
   return ok(versions.map((v) => ({ ...v, changedAt: contractTime(v.changedAt) ?? v.changedAt })));
 }
 
-/** POST: validated and completed by the kind's schema, then created (or replayed for its Idempotency-Key). */
+/** POST: validated and completed by the kind's schema, then created (or replayed). */
 async function createRecord(k: KindRoutes, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const { kind } = k;
   const { validator } = k.deps;

@@ -1,26 +1,15 @@
 import { sql } from 'kysely';
 import type { KindRegistry, KindSchema } from '../../shared/kind-types.js';
-import type { Db } from '../db/database.js';
+import { recordTable, type Db } from '../db/database.js';
 import { filedField } from './store/days.js';
-import { recordTable } from '../db/database.js';
 import type { RecordTableName } from '../db/types.js';
 
-/** What the start did with the kinds' schemas, for the log. */
-export interface SchemaStartReport {
-  info: string[];
-  warnings: string[];
-}
+export type SchemaStartReport = { info: string[]; warnings: string[] };
 
 /**
- * Run at every start, after the migrations (docs/decisions/034):
- * - keeps each kind's schema file in kind_schemas when it is first served, and when it was last
- *   served, so that every record version can name the schema it was saved under
- *   (record_history.schema_hash);
- * - when a kind's x-kind.dateField differs from the one it was last served with, says so: records
- *   stay filed under the field they are filed under, and each instance goes by its own field
- *   (records/store/days.ts, docs/decisions/073), so nothing is re-filed;
- * - names the record tables of kinds that no longer have a schema file: their rows are kept and
- *   come back when the file does, but nobody can reach them meanwhile.
+ * Run at every start, after the migrations (docs/decisions/034): keeps each kind's schema file in
+ * kind_schemas (record_history.schema_hash names it), says when a kind's dateField changed (nothing
+ * is re-filed, docs/decisions/073), and names record tables of kinds without a schema file now.
  */
 export async function rememberSchemas(db: Db, registry: KindRegistry): Promise<SchemaStartReport> {
   const report: SchemaStartReport = { info: [], warnings: [] };
@@ -72,18 +61,10 @@ async function orphanTables(db: Db, registry: KindRegistry): Promise<[RecordTabl
   return out;
 }
 
-/** Earlier API paths and app routes of the kinds (x-kind.apiPath, x-kind.route), each to the one that replaced it. */
-export interface EarlierPaths {
-  api: Map<string, string>;
-  routes: Map<string, string>;
-}
+/** Earlier API paths and app routes of the kinds, each to the one that replaced it. */
+export type EarlierPaths = { api: Map<string, string>; routes: Map<string, string> };
 
-/**
- * The API paths and app routes the kinds were served under before (their schemas kept in
- * kind_schemas, under the kind's name, which a renamed kind keeps), that no kind uses now: old
- * phones, bookmarks and links still use them (decision 059). Read only; a path another kind took
- * since belongs to that kind.
- */
+/** The paths the kinds were served under before (kind_schemas) that no kind uses now: old phones and links use them (decision 059). */
 export async function earlierPaths(db: Db, registry: KindRegistry): Promise<EarlierPaths> {
   const kinds = [...registry.values()];
   const current = new Set(kinds.flatMap((k) => [k.meta.apiPath, k.meta.route]));

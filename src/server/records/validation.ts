@@ -7,34 +7,22 @@ import { badRequest, type ApiError } from '../http/envelope.js';
 import { fillFolderTemplate } from '../../shared/attachments.js';
 import { isMissing } from '../../shared/schema-evolution.js';
 import { patternProblem } from '../../shared/field-vocabulary.js';
-import { zhChoice, zhFieldTitle, zhKindTitle } from './zh-names.js';
+import { choiceLabel } from '../../shared/choice-labels.js';
 
 export type RecordData = Record<string, unknown>;
 
-const TYPE_WORDS: Record<string, string> = {
-  number: 'a number',
-  integer: 'a whole number',
-  string: 'text',
-  boolean: 'true or false',
-  object: 'an object',
-  array: 'a list',
+/** Each JSON type in English and in Chinese (docs/decisions/045). */
+const TYPE_WORDS: Record<string, [string, string]> = {
+  number: ['a number', '数字'],
+  integer: ['a whole number', '整数'],
+  string: ['text', '文本'],
+  boolean: ['true or false', 'true 或 false'],
+  object: ['an object', '对象'],
+  array: ['a list', '列表'],
 };
 
-// The same words in Chinese, for a phone whose screen is in Chinese (docs/decisions/045).
-const TYPE_WORDS_ZH: Record<string, string> = {
-  number: '数字',
-  integer: '整数',
-  string: '文本',
-  boolean: 'true 或 false',
-  object: '对象',
-  array: '列表',
-};
-
-/** One refusal's text in English (the API's contract, naming the field) and in Chinese (naming its title). */
-interface Said {
-  en: string;
-  zh: string;
-}
+/** One refusal in English (the API's contract) and in Chinese. */
+type Said = { en: string; zh: string };
 
 function preview(value: unknown): string {
   const s = JSON.stringify(value) ?? String(value);
@@ -49,16 +37,15 @@ function describe(kind: Kind, error: ErrorObject, record: RecordData): Said {
   const title = `「${zhFieldTitle(kind, field)}」`;
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
-    case 'type':
-      return {
-        en: `${field} must be ${TYPE_WORDS[String(p['type'])] ?? String(p['type'])}${got}`,
-        zh: `${title}必须是${TYPE_WORDS_ZH[String(p['type'])] ?? String(p['type'])}${gotZh}`,
-      };
+    case 'type': {
+      const [en, zh] = TYPE_WORDS[String(p['type'])] ?? [String(p['type']), String(p['type'])];
+      return { en: `${field} must be ${en}${got}`, zh: `${title}必须是${zh}${gotZh}` };
+    }
     case 'enum': {
       const allowed = p['allowedValues'] as unknown[];
       return {
         en: `${field} must be one of: ${allowed.map(String).join(', ')}${got}`,
-        zh: `${title}必须是以下之一：${allowed.map((v) => zhChoice(kind, field, v)).join('、')}${gotZh}`,
+        zh: `${title}必须是以下之一：${allowed.map((v) => choiceLabel(kind.schema.properties[field], v, 'zh') ?? String(v)).join('、')}${gotZh}`,
       };
     }
     case 'format': {
@@ -84,10 +71,8 @@ function describe(kind: Kind, error: ErrorObject, record: RecordData): Said {
       return { en: `${field} holds a choice twice${got}`, zh: `${title}包含重复的选项${gotZh}` };
     case 'maxLength':
       return { en: `${field} must be at most ${String(p['limit'])} characters`, zh: `${title}最多 ${String(p['limit'])} 个字符` };
-    case 'required': {
-      const missing = String(p['missingProperty']);
-      return required(kind, missing);
-    }
+    case 'required':
+      return required(kind, String(p['missingProperty']));
     default:
       return { en: `${field} ${error.message ?? 'is invalid'}${got}`, zh: `${title}无效${gotZh}` };
   }
@@ -110,23 +95,18 @@ export class RecordValidator {
   }
 
   /**
-   * Turns a request body into the writable part of a record: drops read-only and unknown
-   * fields (never written, as the original backend ignores them), and treats null, and ''
-   * for numbers and lists of choices, as "no value". Values are read the way a RuoYi-style form
-   * client sends them (a Java backend coerces them): numeric text for number fields, numbers for
-   * text fields, and any accepted date form stored in the contract's (coerce()); [] is no value for a list.
+   * The writable part of a request body: read-only fields dropped, unknown ones refused; null, [],
+   * and '' for numbers and choices are "no value"; values coerced as a Java backend would (coerce()).
    */
   writable(kind: Kind, body: unknown): { set: RecordData; cleared: string[] } {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
       throw badRequest('The request body must be a JSON object with the fields of the record', '请求内容必须是包含记录字段的 JSON 对象');
-    }
     const set: RecordData = {};
     const cleared: string[] = [];
     const unknown: string[] = [];
     const entries = Object.entries(body as RecordData);
     for (const [sent, value] of entries) {
-      // A field under an old name (x-renamedFrom) lands in the property that holds it now, unless
-      // the body names that property too.
+      // An old name (x-renamedFrom) lands in its property now, unless the body names that too.
       const renamedTo = kind.renamed.get(sent);
       const field = renamedTo !== undefined && !Object.prototype.hasOwnProperty.call(body, renamedTo) ? renamedTo : sent;
       if (!Object.prototype.hasOwnProperty.call(kind.schema.properties, field)) {
@@ -143,7 +123,7 @@ export class RecordValidator {
       else set[field] = coerce(kind.schema.properties[field]?.format, types, value);
     }
     if (unknown.length > 0) {
-      // Never dropped with a 200: a phone running an older form would lose what was typed (docs/decisions/034).
+      // Never dropped: a phone on an older form would lose what was typed (docs/decisions/034).
       const names = unknown
         .slice(0, 10)
         .map((f) => `'${f.slice(0, 60)}'`)
@@ -157,11 +137,9 @@ export class RecordValidator {
   }
 
   /**
-   * Static schema defaults for fields a new record does not set, only where the form showed the
-   * field (docs/decisions/060). `fromOtherForm`: the create came from an app built with other schema
-   * files than the served ones (its x-schemas-version). The app's form starts a new record with the
-   * default of every field it has, so a field such a create lacks was never on its form, or was
-   * emptied there: it gets no value. An API client, or the app built with the served files, gets them.
+   * Schema defaults for fields a new record does not set (docs/decisions/060), except `fromOtherForm`
+   * (an app built with other schema files): its form filled the defaults of its fields, so a field
+   * it lacks was not on it or was emptied there.
    */
   withDefaults(kind: Kind, data: RecordData, fromOtherForm = false): RecordData {
     const out: RecordData = {};
@@ -173,20 +151,15 @@ export class RecordValidator {
     return out;
   }
 
-  /**
-   * A new record: throws a 400 whose msg names every field that is wrong and how. A required
-   * field holding only spaces is missing, as the app's form treats it.
-   */
+  /** A new record: a 400 names every wrong field and how (only spaces is missing, as in the app's form). */
   check(kind: Kind, data: RecordData): void {
     const errors = this.errorsOf(kind, data);
     if (errors.length > 0) throw refusal(errors);
   }
 
   /**
-   * An update: only what it changes is checked (the fields whose value differs from `current`, the
-   * stored record, and the record-level rules that name them). A value stored under an earlier
-   * version of the schema that no longer fits is kept as it is; the answer's warnings name it
-   * (docs/decisions/034).
+   * An update: only the fields whose value differs from the stored record are checked; a stored
+   * value that no longer fits is kept, named in the answer's warnings (docs/decisions/034).
    */
   checkChanged(kind: Kind, next: RecordData, current: RecordData): void {
     const changed = new Set<string>();
@@ -221,21 +194,16 @@ export class RecordValidator {
   }
 }
 
-/**
- * Fields of RuoYi's BaseEntity that a RuoYi-style client may send back with a record; they are no
- * properties of ours and are ignored, as that backend ignores them. Any other unknown field is refused.
- */
+/** RuoYi's BaseEntity fields a RuoYi-style client may send back: ignored, as that backend does. */
 const IGNORED_FIELDS = new Set(['id', 'version', 'searchValue', 'createDept', 'createBy', 'createTime', 'updateBy', 'updateTime', 'params']);
 
 const NUMERIC_TEXT = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 
 /**
- * One value as the field's type wants it, where the reading is unambiguous: '80.5' -> 80.5 for a
- * number field, 123 -> '123' for a text field, '2026-11-21T08:30' -> '2026-11-21 08:30:00' for a
- * date-time. Anything else ('12abc') is left for the validator to refuse, naming the field.
+ * One value as the field's type wants it, where unambiguous ('80.5' -> 80.5, 123 -> '123',
+ * '2026-11-21T08:30' -> '2026-11-21 08:30:00'); anything else is left for the validator to refuse.
  */
 export function coerce(format: string | undefined, types: string[], value: unknown): unknown {
-  // A multi-select sent one choice (a form from before it was one): a list of that choice.
   if (types.includes('array') && !Array.isArray(value)) return [value];
   const numeric = types.includes('number') || types.includes('integer');
   if (numeric && typeof value === 'string' && NUMERIC_TEXT.test(value) && !types.includes('string')) {
@@ -260,11 +228,7 @@ export function applyDerived(kind: Kind, data: RecordData): RecordData {
   return out;
 }
 
-/**
- * Fields derived once, when a record is created and has its id (x-derived.attachmentFolder):
- * the attachment folder named by x-kind.attachments.folder (for issues, docs/PRODUCT.md section 8's rule),
- * kept from then on whatever is edited.
- */
+/** Fields derived once, when a record is created and has its id: the attachment folder (x-derived.attachmentFolder). */
 export function derivedAtCreation(kind: Kind, record: RecordData): RecordData {
   const out: RecordData = {};
   for (const field of kind.fields) {
@@ -275,7 +239,46 @@ export function derivedAtCreation(kind: Kind, record: RecordData): RecordData {
   return out;
 }
 
-/** Whether a kind has fields derivedAtCreation fills: without them, a create need not know its id before it is written. */
+/** Whether a kind has fields derivedAtCreation fills. */
 export function derivesAtCreation(kind: Kind): boolean {
   return Object.keys(derivedAtCreation(kind, {})).length > 0;
+}
+
+/**
+ * Refuses (400, naming the field) a body that would change a field only a server flow sets
+ * (x-setBy). Nothing sent (empty text, null), the stored value, or the default where nothing is
+ * stored are fine: a form sends back what it loaded and fills defaults in.
+ */
+export function refuseServerOwned(kind: Kind, body: unknown, stored: RecordData | undefined): void {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
+  const sent = body as RecordData;
+  for (const field of kind.fields) {
+    const prop = kind.schema.properties[field];
+    if (prop?.['x-setBy'] === undefined || !Object.prototype.hasOwnProperty.call(sent, field)) continue;
+    const value = sent[field];
+    if (value === undefined || value === null || value === '') continue;
+    const current = stored?.[field];
+    if (current !== undefined && value === current) continue;
+    if (current === undefined && prop.default !== undefined && value === prop.default) continue;
+    const title = prop.title ?? field;
+    throw badRequest(
+      `${field} (${title}) is set only by the video analysis (submit to AI and its workers); it cannot be changed by hand. ` +
+        `Leave it out of the body${current !== undefined ? ` or send its current value ${JSON.stringify(current)}` : ''}.`,
+    );
+  }
+}
+
+// Chinese names for the server's refusals (docs/decisions/045), from the schema texts the app shows.
+
+/** A kind's name in Chinese: x-kind.i18n.zh.titles.list ('问题记录'), else the schema's title. */
+export function zhKindTitle(kind: Kind): string {
+  const titles = kind.meta.i18n?.zh?.['titles'];
+  const list = titles !== null && typeof titles === 'object' ? (titles as Record<string, unknown>)['list'] : undefined;
+  return typeof list === 'string' && list !== '' ? list : kind.schema.title;
+}
+
+/** A field's name in Chinese: x-i18n.zh.title ('故障里程（公里）'), else its title, else its name. */
+export function zhFieldTitle(kind: Kind, field: string): string {
+  const prop = kind.schema.properties[field];
+  return prop?.['x-i18n']?.zh?.title ?? prop?.title ?? field;
 }

@@ -2,19 +2,11 @@ import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, RecordTableName } from '../../db/types.js';
 import { Prepared } from '../../db/database.js';
 
-// A number per kind and project that every write of one of its records raises, in the write's own
-// transaction: a list answer remembered with the number it was read under is still exact while the
-// number has not moved, on this instance or any other on the same database (docs/decisions/025).
+// A number per kind and project that every write of one of its records raises in its own
+// transaction: a list answer remembered under it is exact while it has not moved, whichever
+// instance writes (docs/decisions/025). Raised last in every write (after the day counts), so
+// PostgreSQL transactions take row locks in one order.
 
-/**
- * Raises the generation of a kind's records in one project. Called last in every write
- * transaction (after the day counts), so PostgreSQL transactions take row locks in one order.
- */
-export async function bumpGeneration(trx: Transaction<Database>, bump: GenerationBump, kind: string, project: string): Promise<void> {
-  await trx.executeQuery(bump.with({ kind, project }));
-}
-
-/** The statement bumpGeneration runs, built once per database (Prepared in db/database.ts). */
 export function generationBump(db: Kysely<Database>) {
   return new Prepared(['kind', 'project'], (v) =>
     db
@@ -23,37 +15,34 @@ export function generationBump(db: Kysely<Database>) {
       .onConflict((oc) => oc.columns(['kind', 'project_name']).doUpdateSet({ gen: sql<number>`record_generations.gen + 1` })),
   );
 }
-export type GenerationBump = ReturnType<typeof generationBump>;
 
-/** The same bump as one part of a create's single statement on PostgreSQL (decision 029), once per project the part named `source` returns. */
+/** The same bump in a create's single statement on PostgreSQL (decision 029), per project `source` returns. */
 export function generationPart(source: string, kind: unknown): RawBuilder<unknown> {
   return sql`INSERT INTO record_generations (kind, project_name, gen)
     SELECT cast(${kind} as text), project_name, 1 FROM ${sql.id(source)}
     ON CONFLICT (kind, project_name) DO UPDATE SET gen = record_generations.gen + 1`;
 }
 
-/** The read of a kind's generation in one project, built once per database: it runs before every list answer. */
 export function generationRead(db: Kysely<Database>) {
   return new Prepared(['kind', 'project'], (v) =>
     db.selectFrom('record_generations').select('gen').where('kind', '=', v.kind).where('project_name', '=', v.project),
   );
 }
-export type GenerationRead = ReturnType<typeof generationRead>;
 
-/** The generation in the rows of generationRead (0 before the kind's first write in the project). */
+/** The generation in the rows of generationRead (0 before the first write). */
 export function generationIn(rows: readonly { gen: number | string }[]): number {
   const row = rows[0];
   return row === undefined ? 0 : Number(row.gen);
 }
 
-/** Raises the generation of every project holding records of a kind (after writes around the record store). */
+/** Raises the generation of every project holding records of a kind (after writes around the store). */
 export async function bumpAllGenerations(trx: Transaction<Database>, kind: string, table: RecordTableName): Promise<void> {
   await trx
     .updateTable('record_generations')
     .set({ gen: sql<number>`gen + 1` })
     .where('kind', '=', kind)
     .execute();
-  // Projects never written through the record store start at 1 (their answers were read under 0).
+  // Projects never written through the record store start at 1 (answers were read under 0).
   await sql`INSERT INTO record_generations (kind, project_name, gen)
     SELECT DISTINCT ${kind}, project_name, 1 FROM ${sql.table(table)} WHERE true
     ON CONFLICT (kind, project_name) DO NOTHING`.execute(trx);
@@ -61,22 +50,17 @@ export async function bumpAllGenerations(trx: Transaction<Database>, kind: strin
 
 /**
  * The generations the sole writer knows without reading them (docs/decisions/030): per kind and
- * project, a number this instance raises when one of its writes begins and again when it has
- * committed or failed, and how many are in flight. Known only while none is, so an answer read
- * under it never misses a write acknowledged before it was asked for.
+ * project, raised when one of its writes begins and again when it has ended. Known only while no
+ * write is in flight, so an answer read under it never misses an acknowledged write.
  */
 export class KnownGenerations {
   private readonly entries = new Map<string, { n: number; writing: number }>();
 
-  /** Marks a write of a kind's records in a project as begun; the function returned marks it ended (once). */
+  /** Marks a write as begun; the function returned marks it ended (once). */
   begin(kind: string, project: string): () => void {
     const key = `${kind}\n${project}`;
-    let entry = this.entries.get(key);
-    if (entry === undefined) {
-      entry = { n: 0, writing: 0 };
-      this.entries.set(key, entry);
-    }
-    const marked = entry;
+    const marked = this.entries.get(key) ?? { n: 0, writing: 0 };
+    this.entries.set(key, marked);
     marked.n += 1;
     marked.writing += 1;
     let ended = false;
@@ -88,7 +72,6 @@ export class KnownGenerations {
     };
   }
 
-  /** The number now, or undefined while a write of these records is in flight. */
   current(kind: string, project: string): number | undefined {
     const entry = this.entries.get(`${kind}\n${project}`);
     if (entry === undefined) return 0;
@@ -97,55 +80,26 @@ export class KnownGenerations {
 }
 
 /**
- * One read of each generation per turn of the event loop, shared by every request that asked for
- * it during the turn (docs/decisions/031): the read runs once the turn's I/O has been handled
- * (setImmediate), so after each of those requests had fully arrived, and it sees every write
- * acknowledged before any of them was sent. On SQLite under load this read was a sixth of a
- * remembered list's server time, once per request.
+ * One read of each generation per turn of the event loop, shared by every request that asked for it
+ * during the turn (docs/decisions/031): read after the turn's I/O (setImmediate), so it sees every
+ * write acknowledged before any of them was sent. On SQLite under load, once per request was a
+ * sixth of a remembered list's server time.
  */
-interface Waiting {
-  kind: string;
-  project: string;
-  resolve: (gen: number) => void;
-  reject: (err: unknown) => void;
-  promise: Promise<number>;
-}
-
 export class ReadsPerTurn {
-  private turn: Map<string, Waiting> | undefined;
+  private readonly waiting = new Map<string, Promise<number>>();
 
   constructor(private readonly read: (kind: string, project: string) => number | Promise<number>) {}
 
-  /** The generation, read after this turn's I/O, with any other request of this turn for the same records. */
   generation(kind: string, project: string): Promise<number> {
-    if (this.turn === undefined) {
-      const turn = new Map<string, Waiting>();
-      this.turn = turn;
-      setImmediate(() => {
-        this.turn = undefined;
-        for (const waiting of turn.values()) {
-          try {
-            const gen = this.read(waiting.kind, waiting.project);
-            if (typeof gen === 'number') waiting.resolve(gen);
-            else gen.then(waiting.resolve, waiting.reject);
-          } catch (err) {
-            waiting.reject(err);
-          }
-        }
-      });
-    }
     const key = `${kind}\n${project}`;
-    let waiting = this.turn.get(key);
-    if (waiting === undefined) {
-      let resolve!: (gen: number) => void;
-      let reject!: (err: unknown) => void;
-      const promise = new Promise<number>((res, rej) => {
-        resolve = res;
-        reject = rej;
+    let promise = this.waiting.get(key);
+    if (promise === undefined) {
+      promise = new Promise((resolve) => setImmediate(resolve)).then(() => {
+        this.waiting.delete(key);
+        return this.read(kind, project);
       });
-      waiting = { kind, project, resolve, reject, promise };
-      this.turn.set(key, waiting);
+      this.waiting.set(key, promise);
     }
-    return waiting.promise;
+    return promise;
   }
 }

@@ -1,5 +1,4 @@
-import type { Db } from '../../db/database.js';
-import { recordTable } from '../../db/database.js';
+import { recordTable, type Db } from '../../db/database.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import { ensureDayCounts } from './days.js';
 import { KnownGenerations } from './generations.js';
@@ -12,16 +11,14 @@ import type { RecordStore } from './types.js';
 export interface RecordStoreOptions {
   /** PostgreSQL: whether this instance may become the sole writer of its database (SOLE_WRITER; decision 030). */
   soleWriter: boolean;
-  /** Told when the sole writer's lock connection fails (generations are read until it is back). */
+  /** Told when the sole writer's lock connection fails. */
   onSoleWriterError?: (err: unknown) => void;
 }
 
 /**
- * Opens the record store for the configured database, once, when the server starts (docs/decisions/048):
- * SQLite's or PostgreSQL's reads and writes. First the kinds' day counts are built, the first time
- * a server meets a kind (docs/decisions/017); then, on PostgreSQL, the sole writer claims its lock
- * (docs/decisions/030). `sole` is undefined on SQLite and when SOLE_WRITER is off: every write then
- * shares the writers' lock and generations are read. The caller closes `sole` with the server.
+ * Opens the record store once, when the server starts (docs/decisions/048), after building the
+ * day counts of a kind met for the first time (docs/decisions/017); on PostgreSQL the sole writer
+ * claims its lock (docs/decisions/030). The caller closes `sole` (undefined when none) with the server.
  */
 export async function openRecordStore(
   db: Db,

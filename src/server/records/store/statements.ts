@@ -1,6 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { Prepared } from '../../db/database.js';
-import { recordTable } from '../../db/database.js';
+import { Prepared, recordTable } from '../../db/database.js';
 import type { Database, Dialect, IdempotencyKeyTable, RecordTable } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import { KEPT, keptValues, withRenames } from '../../../shared/schema-evolution.js';
@@ -10,23 +9,20 @@ import { generationBump, generationRead } from './generations.js';
 import type { Actor, Complete, CreateResult } from './types.js';
 
 // What both databases' stores share: a stored row as the API answers it, and the statements every
-// write and hot read runs, built once (Prepared in db/database.ts): building them cost more than running them.
+// write and hot read runs, built once (Prepared in db/database.ts).
 
 export type Row = Selectable<RecordTable>;
-type InsertValue = 'id' | 'project' | 'vehicle' | 'date' | 'data' | 'at' | 'by';
 const RECORD_COLUMNS = ['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'version', 'created_at', 'created_by', 'updated_at', 'updated_by'] as const;
 
 /** The record as the API returns it: schema fields in schema order, the promoted columns, and its version. */
 export function toRecord(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no' | 'data'> & { version?: number }): RecordData {
-  // Values stored under a property's old names are read under its name now (x-renamedFrom); a value
-  // another of its keys holds is named in the record's warnings (docs/decisions/054).
+  // Read under today's names (x-renamedFrom); a value another key holds goes to warnings (decision 054).
   const stored = JSON.parse(row.data) as RecordData;
   const record = recordOf(kind, row, withRenames(kind, stored));
   const kept = keptValues(kind, stored);
   return kept.length === 0 ? record : Object.assign(record, { [KEPT]: kept });
 }
 
-/** The record as the API returns it, from a row's columns and its data, parsed and under today's names. */
 function recordOf(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no'> & { version?: number }, data: RecordData): RecordData {
   const out: RecordData = {};
   for (const field of kind.fields) {
@@ -35,21 +31,15 @@ function recordOf(kind: Kind, row: Pick<Row, 'id' | 'project_name' | 'vehicle_no
     else if (field === 'vehicleNo') out[field] = row.vehicle_no;
     else if (field in data && data[field] !== undefined) out[field] = data[field];
   }
-  // Exports read rows without it: a version is for editing, not for a report.
   if (row.version !== undefined) out['version'] = Number(row.version);
   return out;
 }
 
-/** A new record as the API answers it, from the data in hand: version 1, in the actor's project and vehicle. */
 export function newRecord(kind: Kind, actor: Actor, data: RecordData, id: number): RecordData {
   return recordOf(kind, { id, project_name: actor.project, vehicle_no: actor.vehicle, version: 1 }, data);
 }
 
-/**
- * A new record's data as stored, with the fields `complete` derives from its id, as JSON, and the
- * record the create answers once it is inserted under that id (`answer`): built from the data in
- * hand, not parsed back from the JSON.
- */
+/** A new record's JSON with the fields `complete` derives from its id, and the create's answer, built from the data in hand. */
 export function withDerived(
   kind: Kind,
   actor: Actor,
@@ -61,28 +51,15 @@ export function withDerived(
   const record = newRecord(kind, actor, data, id);
   const extra = complete(record);
   if (Object.keys(extra).length === 0) return { json: JSON.stringify(data), answer: () => record };
-  // The derived fields are schema fields: the answer takes them as the stored data does.
   Object.assign(record, extra);
   return { json: JSON.stringify({ ...data, ...extra }), answer: () => record };
 }
 
-/** The answer to a create whose Idempotency-Key was claimed before (`earlier`): the record it made (`row`), or why not. */
+/** The answer to a create whose Idempotency-Key was claimed before: the record it made, or why not. */
 export function replayOf(kind: Kind, earlier: Pick<Selectable<IdempotencyKeyTable>, 'kind'> | undefined, row: Row | undefined): CreateResult {
   if (!earlier || earlier.kind !== kind.name) return { conflict: 'This Idempotency-Key was already used for another kind of record' };
   if (!row) return { conflict: 'The record made with this Idempotency-Key has been deleted since' };
   return { record: toRecord(kind, row), replayed: true };
-}
-
-/** The prepared statements of one kind's table: its one-record reads and its writes. */
-export interface KindStatements {
-  find: Prepared<'id' | 'project', Row>;
-  findForUpdate: Prepared<'id' | 'project', Row>;
-  /** SQLite: a record's row, with the id taken before (nextId); nothing returned, the create answers from the data in hand. */
-  insert: Prepared<InsertValue, never>;
-  /** The next record id, taken before the create so that fields derived from it are written with it. */
-  nextId: Prepared<never, { id: string | number }>;
-  /** PostgreSQL: `n` ids from the table's sequence in one statement, the sole writer's block (decision 053). */
-  nextIds: Prepared<'n', { id: string | number }>;
 }
 
 /** The statements of one database, built once when the store opens; a kind's own ones the first time it is used. */
@@ -91,9 +68,9 @@ export class Statements {
   readonly bump: ReturnType<typeof generationBump>;
   readonly generationRead: ReturnType<typeof generationRead>;
   readonly historyInsert: ReturnType<typeof historyStatement>;
-  /** Idempotency-Keys: a create on SQLite claims its key for the record it makes; a replay finds it (PostgreSQL claims in its create statement). */
+  /** Idempotency-Keys: claimed by a create on SQLite (PostgreSQL's create statement claims its own), found by a replay. */
   readonly keys: ReturnType<typeof idempotencyStatements>;
-  private readonly kinds = new Map<string, KindStatements>();
+  private readonly kinds = new Map<string, ReturnType<Statements['build']>>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -106,50 +83,42 @@ export class Statements {
     this.keys = idempotencyStatements(db);
   }
 
-  /** The one-record reads and the writes of one kind's table, built once per kind. */
-  of(kind: Kind): KindStatements {
-    let statements = this.kinds.get(kind.name);
-    if (statements === undefined) {
-      statements = this.build(kind);
-      this.kinds.set(kind.name, statements);
-    }
+  history(
+    kind: Kind,
+    actor: Actor,
+    row: { record_id: number; version: number; base_version: number | null; op: 'create' | 'update' | 'delete'; data: string; changed_at: string },
+  ) {
+    return this.historyInsert.with({ kind: kind.name, project_name: actor.project, changed_by: actor.username, schema_hash: kind.hash, ...row });
+  }
+
+  of(kind: Kind) {
+    const statements = this.kinds.get(kind.name) ?? this.build(kind);
+    this.kinds.set(kind.name, statements);
     return statements;
   }
 
-  private build(kind: Kind): KindStatements {
+  private build(kind: Kind) {
     const table = recordTable(kind);
     const findOne = (v: Record<'id' | 'project', never>) =>
       this.db.selectFrom(table).select(RECORD_COLUMNS).where('id', '=', v.id).where('project_name', '=', v.project);
     return {
-      insert: new Prepared<InsertValue, never>(['id', 'project', 'vehicle', 'date', 'data', 'at', 'by'], (v) =>
-        this.db.insertInto(table).values({
-          id: v.id,
-          project_name: v.project,
-          vehicle_no: v.vehicle,
-          record_date: v.date,
-          data: v.data,
-          version: 1,
-          created_at: v.at,
-          created_by: v.by,
-          updated_at: v.at,
-          updated_by: v.by,
-        }),
+      // SQLite: with the id taken before (nextId).
+      insert: new Prepared(['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'created_at', 'created_by'], (v) =>
+        this.db.insertInto(table).values({ ...v, version: 1, updated_at: v.created_at, updated_by: v.created_by }),
       ),
-      // The one-record read (GET by id, every update): building it per request was a quarter of a
-      // GET by id's CPU time. Columns named, not *: a PostgreSQL statement prepared by name must
-      // keep its result's shape, even if a later version adds a column while this one runs.
+      // Columns named, not *: a statement prepared by name must keep its result's shape, even if a
+      // later version adds a column while this one runs.
       find: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => findOne(v)),
-      // SELECT ... FOR UPDATE exists only in PostgreSQL; SQLite transactions are serialised anyway.
+      // SQLite transactions are serialised anyway.
       findForUpdate: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => (this.dialect === 'postgres' ? findOne(v).forUpdate() : findOne(v))),
-      // On PostgreSQL from the table's sequence (a writer that is not the sole one; the sole writer
-      // takes a block at a time, decision 053); on SQLite inside the create's transaction, which
-      // holds the one writer lock: the table is AUTOINCREMENT, so no id is ever given twice, even
-      // after its record was deleted.
+      // Taken before a create so that fields derived from it are written with it. On SQLite inside
+      // the create's transaction (the one writer lock): AUTOINCREMENT never gives an id twice.
       nextId: new Prepared<never, { id: string | number }>([], () =>
         this.dialect === 'postgres'
           ? this.db.selectNoFrom(sql<string>`nextval(pg_get_serial_sequence(${table}, 'id'))`.as('id'))
           : this.db.selectNoFrom(sql<number>`coalesce((SELECT seq FROM sqlite_sequence WHERE name = ${table}), 0) + 1`.as('id')),
       ),
+      // PostgreSQL: the sole writer's block of `n` ids (decision 053).
       nextIds: new Prepared<'n', { id: string | number }>(['n'], (v) => ({
         compile: () =>
           sql<{ id: string | number }>`SELECT nextval(pg_get_serial_sequence(${table}, 'id')) AS id FROM generate_series(1, cast(${v.n} as integer))`.compile(
@@ -161,20 +130,8 @@ export class Statements {
 }
 
 function historyStatement(db: Kysely<Database>) {
-  return new Prepared(['kind', 'recordId', 'project', 'version', 'baseVersion', 'op', 'data', 'by', 'at', 'hash'], (v) =>
-    db.insertInto('record_history').values({
-      kind: v.kind,
-      record_id: v.recordId,
-      project_name: v.project,
-      version: v.version,
-      base_version: v.baseVersion,
-      op: v.op,
-      data: v.data,
-      changed_by: v.by,
-      changed_at: v.at,
-      schema_hash: v.hash,
-    }),
-  );
+  const columns = ['kind', 'record_id', 'project_name', 'version', 'base_version', 'op', 'data', 'changed_by', 'changed_at', 'schema_hash'] as const;
+  return new Prepared(columns, (v) => db.insertInto('record_history').values(v));
 }
 
 function idempotencyStatements(db: Kysely<Database>) {
