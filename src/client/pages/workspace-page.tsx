@@ -84,7 +84,7 @@ function SessionLine({ running, runningLabel, idleLabel }: { running: string | u
 function VehicleCard({ vehicleNo }: { vehicleNo: string }) {
   const { t } = useTranslation();
   return (
-    <Card title={t('workspace.vehicleStatus')} className="workspace-card">
+    <Card title={t('pages.vehicle')} className="workspace-card">
       {/* Speed and battery are examples until the vehicle is connected: said, never passed off as real. */}
       <Tag value={t('common.sampleData')} severity="warning" className="mb-2" data-testid="vehicle-sample" />
       <Link to="/vehicle" className="vehicle-summary no-underline text-color">
@@ -98,7 +98,7 @@ function VehicleCard({ vehicleNo }: { vehicleNo: string }) {
           <div className="font-semibold">{t('workspace.kmh', { value: SAMPLE_VEHICLE.speedKmh })}</div>
         </div>
         <div>
-          <div className="text-500 text-sm">{t('workspace.battery')}</div>
+          <div className="text-500 text-sm">{t('vehicle.battery')}</div>
           <div className="font-semibold">{SAMPLE_VEHICLE.batteryPercent}%</div>
         </div>
         <i className="pi pi-angle-right text-500" aria-hidden="true" />

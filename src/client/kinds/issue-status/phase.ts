@@ -47,11 +47,11 @@ export function analysisPhase(record: AnalysisValues, live: AiStatus | null, now
     const reason = live?.error?.trim();
     return {
       key: 'failed',
-      text: reason ? t('ai.failedReason', { reason: workerReasonText(reason) }) : live ? t('ai.failedNoReason') : t('ai.failed'),
+      text: reason ? t('ai.failedReason', { reason: workerReasonText(reason) }) : live ? t('ai.failedNoReason') : t('ai.statuses.FAILED'),
       tone: 'other',
     };
   }
-  if (state === 'done' || analysis === 'DONE') return { key: 'done', text: t('ai.done'), tone: 'done' };
+  if (state === 'done' || analysis === 'DONE') return { key: 'done', text: t('ai.statuses.DONE'), tone: 'done' };
   if (analysis === 'DOING') return { key: 'analysing', text: t('ai.analysing'), tone: 'doing' };
   if (desensitization === 'DOING') return { key: 'desensitizing', text: t('ai.desensitizing'), tone: 'doing' };
   if (state === 'claimed')
