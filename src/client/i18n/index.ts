@@ -4,7 +4,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { en, type Catalogue } from './en';
-import { setRequestLanguage } from './request-language';
+import { phoneLanguage, setRequestLanguage } from './request-language';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -43,15 +43,7 @@ function storedLanguage(): Language | null {
   }
 }
 
-/** The phone's language: Chinese for any zh tag (zh-CN, zh-Hans, zh-TW...), English otherwise. */
-export function phoneLanguage(languages: readonly string[] = navigator.languages?.length ? navigator.languages : [navigator.language]): Language {
-  for (const tag of languages) {
-    const base = tag.toLowerCase().split('-')[0];
-    if (base === 'zh') return 'zh';
-    if (base === 'en') return 'en';
-  }
-  return 'en';
-}
+export { phoneLanguage };
 
 /** The language the server drew the page in (data-language, docs/decisions/045); null for a page it did not draw (the service worker's copy). */
 export function pageLanguage(): Language | null {

@@ -23,6 +23,16 @@ export function requestLanguageHeaders(language: Language = current): { 'accept-
   return { 'accept-language': TAGS[language] };
 }
 
+/** The phone's language: Chinese for any zh tag (zh-CN, zh-Hans, zh-TW...), English otherwise. */
+export function phoneLanguage(languages: readonly string[] = navigator.languages?.length ? navigator.languages : [navigator.language]): Language {
+  for (const tag of languages) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (base === 'zh') return 'zh';
+    if (base === 'en') return 'en';
+  }
+  return 'en';
+}
+
 /** A fetch that adds the language header to each request (for the outbox's sync-core.ts), unless the request sets one. */
 export function fetchInLanguage(doFetch: typeof fetch, language?: () => Language): typeof fetch {
   return (input, init) => {

@@ -8,19 +8,12 @@ import { LazyStatusStrip } from './issue-status/lazy-status-strip';
 import { analysisValueText } from './issue-status/stored-values';
 import { PoiExports } from './poi-exports';
 
-/**
- * Per-kind additions to the generic screens, keyed by kind name: the only place where a kind
- * gets code of its own. Everything else about a kind comes from its schema file.
- */
+/** Per-kind additions to the generic screens, keyed by kind name: the only code of a kind's own. */
 export const listHeaderExtras: Record<string, ListHeaderExtra[]> = {
   poi: [PoiExports],
 };
 
-/**
- * A record's analysis values under the contract's names (issueStatus, videoAnalysisStatus,
- * videoDesensitizationStatus, aiVideoAnalysisReport), which the strip and the aiStatus answers
- * speak, read from the fields the kind's x-kind.analysis names (decision 041).
- */
+/** A record's analysis values under the contract's names (the strip's and aiStatus's), read from the fields x-kind.analysis names (decision 041). */
 export function analysisValues(analysis: AnalysisMeta, record: Record<string, unknown>): Record<string, unknown> {
   return {
     ...record,
@@ -40,10 +33,8 @@ function AnalysisStrip(props: DetailSectionProps) {
 }
 
 /**
- * What a kind adds to its detail screen: the Attachments card under the key facts, for a kind with
- * x-kind.attachments; for a kind with x-kind.analysis, the status strip above the sheet (submitting
- * to AI waits for the analysis service's calls, under the kind's API path) and the sheet's words for
- * the stored values of the fields the block names (AI_PROCESS, READY…) in the language on screen.
+ * What a kind adds to its detail screen: with x-kind.attachments, the Attachments card; with
+ * x-kind.analysis, the status strip above the sheet and the words for its stored values (AI_PROCESS, READY…).
  */
 export function detailExtras(kind: Kind): { sections: DetailSection[]; topSections: DetailSection[]; valueText: ValueText | undefined } {
   const { analysis, attachments } = kind.meta;

@@ -65,10 +65,7 @@ export async function exportPoiExcel(kind: Kind, range: DateRange, save = saveBl
   return true;
 }
 
-/**
- * The export in a Web Worker, which fetches the rows and builds the workbook itself: the screen
- * never freezes while 9,999 rows are written (`npm run bench excel`).
- */
+/** The export in a Web Worker, which fetches the rows and builds the workbook: the screen never freezes (`npm run bench excel`). */
 async function inWorker(job: PoiExportJob): Promise<PoiExportAnswer> {
   const worker = new Worker(new URL('./poi-excel.worker.ts', import.meta.url), { type: 'module' });
   try {
@@ -84,7 +81,6 @@ async function inWorker(job: PoiExportJob): Promise<PoiExportAnswer> {
 
 /** The POI list header's 'Excel' and 'ZIP' links. */
 export function PoiExports({ kind, range, total }: ListHeaderExtraProps) {
-  // The specification quotes these toasts in Chinese (zh.ts); en.ts translates them.
   const { t } = useTranslation();
   const toast = useToast();
   const [busy, setBusy] = useState(false);

@@ -4,7 +4,6 @@
  */
 export const SAMPLE_VEHICLE = {
   vehicleNo: '636_green',
-  model: 'EV Test Prototype',
   batteryPercent: 85,
   odometerKm: 12580,
   speedKmh: 0,

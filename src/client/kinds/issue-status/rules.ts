@@ -16,17 +16,18 @@ export function toneOf(status: unknown): Tone {
 
 const STARTED = new Set(['READY', 'DOING', 'DONE']);
 
-/** A stage waiting for a worker (READY) or running (DOING): a submission now would change nothing. */
 const BUSY = new Set(['READY', 'DOING']);
+
+/** A stage waits for a worker (READY) or runs (DOING). */
+export const stageBusy = (record: AnalysisValues): boolean =>
+  [record.videoAnalysisStatus, record.videoDesensitizationStatus].some((s) => s !== undefined && BUSY.has(s));
 
 /**
  * The resubmit icon: the issue is in AI processing, the form is not being edited, and its last
- * submission has finished (done or failed): while it waits or runs the server leaves it as it is,
- * so the icon would promise what it cannot do.
+ * submission has finished (done or failed): while it waits or runs the server leaves it as it is.
  */
 export function showResubmit(record: AnalysisValues, editing: boolean): boolean {
-  const busy = [record.videoAnalysisStatus, record.videoDesensitizationStatus].some((s) => s !== undefined && BUSY.has(s));
-  return !editing && record.issueStatus === 'AI_PROCESS' && !busy;
+  return !editing && record.issueStatus === 'AI_PROCESS' && !stageBusy(record);
 }
 
 /** The first-submit icon: not editing, and none of the two statuses and the report text is READY, DOING or DONE. */

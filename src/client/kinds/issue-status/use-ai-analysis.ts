@@ -1,4 +1,4 @@
-import type { AnalysisValues } from './rules';
+import { stageBusy, type AnalysisValues } from './rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { t } from '../../i18n';
 import { useToast } from '../../ui/toast';
@@ -10,20 +10,11 @@ const MESSAGES = {
   AI_RETRY: { ok: 'ai.resubmitted', failed: 'ai.resubmitFailed' },
 } as const satisfies Record<SubmitMode, { ok: string; failed: string }>;
 
-const WORKING = new Set(['READY', 'DOING']);
-
 /** Whether a loaded record looks like a job is under way, so the strip asks the server once. */
-function looksRunning(record: Record<string, unknown>): boolean {
-  return (
-    record['issueStatus'] === 'AI_PROCESS' &&
-    (WORKING.has(record['videoAnalysisStatus'] as string) || WORKING.has(record['videoDesensitizationStatus'] as string))
-  );
-}
+const looksRunning = (record: AnalysisValues): boolean => record.issueStatus === 'AI_PROCESS' && stageBusy(record);
 
 /** Whether a loaded record says a stage failed, so the strip asks the server once for the reason. */
-function looksFailed(record: Record<string, unknown>): boolean {
-  return record['videoAnalysisStatus'] === 'FAILED' || record['videoDesensitizationStatus'] === 'FAILED';
-}
+const looksFailed = (record: AnalysisValues): boolean => record.videoAnalysisStatus === 'FAILED' || record.videoDesensitizationStatus === 'FAILED';
 
 function usePageVisible(): boolean {
   const [visible, setVisible] = useState(() => document.visibilityState !== 'hidden');
@@ -93,7 +84,8 @@ function useReloadWhenMoved(live: AiStatus | null, record: Record<string, unknow
 export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, editing: boolean, reload?: () => Promise<void>) {
   const id = record['id'];
   const visible = usePageVisible();
-  const [running, failed] = [looksRunning(record), looksFailed(record)];
+  const values = record as AnalysisValues;
+  const [running, failed] = [looksRunning(values), looksFailed(values)];
   // Polled while the server's last answer, else the record as loaded, says a job is under way.
   const { data, mutate } = useAnalysisStatus(apiPath, id, (latest) => (latest ? isRunning(latest) : running) && visible && !editing);
   const live = data ?? null;
@@ -125,7 +117,6 @@ export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, 
   }, [apiPath, id, live, write]);
 
   // What the indicators show: the server's latest answer, else the record as loaded.
-  const values = record as AnalysisValues;
   const shown: Pick<AnalysisValues, 'videoAnalysisStatus' | 'videoDesensitizationStatus'> = {
     videoAnalysisStatus: live ? (live.videoAnalysisStatus ?? undefined) : values.videoAnalysisStatus,
     videoDesensitizationStatus: live ? (live.videoDesensitizationStatus ?? undefined) : values.videoDesensitizationStatus,
