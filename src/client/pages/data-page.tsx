@@ -24,8 +24,6 @@ const TILES = [...registry.values()]
   .sort((a, b) => a.page.order - b.page.order);
 type Tile = (typeof TILES)[number];
 
-const TOAST_MS = 3000;
-
 function storedDate(): Date {
   const raw = storage.read(KEYS.selectedDate);
   const date = raw ? parse(raw, 'yyyy-MM-dd', new Date()) : new Date();
@@ -171,17 +169,17 @@ function useDownloads(day: string, vehicle: string, project: string) {
       const url = await signedDownloadUrl(path, { vehicle, date: `${day} 00:00:00`, project, lang: i18n.language === 'zh' ? 'zh' : 'en' });
       const file = await downloadWithProgress(url, fallbackName, (progress) => update(id, { progress }), controller.signal);
       update(id, { state: 'ready', name: file.name, progress: { received: file.bytes, total: file.bytes } });
-      toast('success', t('download.readyToast'), t('download.ready', { name: file.name, size: formatBytes(file.bytes) }), TOAST_MS);
+      toast('success', t('download.readyToast'), t('download.ready', { name: file.name, size: formatBytes(file.bytes) }));
     } catch (e) {
       remove(id);
       if (controller.signal.aborted) {
-        toast('info', t('download.cancelled'), title, TOAST_MS);
+        toast('info', t('download.cancelled'), title);
         return;
       }
       console.error(`${title} failed:`, e);
       // The service's 404 says there was nothing that day; its words are English, so the screen's own are shown.
       const detail = e instanceof DownloadError && e.status === 404 ? t('data.noDataDay', { date: day }) : (e as Error).message;
-      toast('error', failed, detail, TOAST_MS);
+      toast('error', failed, detail);
     }
   }
   return { downloads, download, remove };
@@ -263,10 +261,10 @@ function usePackageDownload(
     if (pkg === undefined) return;
     const noun = kindText(tile.kind, 'packages.0.noun', pkg.noun);
     if (dayFigures && dayFigures[tile.page.count] === 0) {
-      toast('info', t('data.noData', { noun, date: day }), undefined, TOAST_MS);
+      toast('info', t('data.noData', { noun, date: day }));
       return;
     }
-    toast('info', t('data.downloading', { noun, date: day }), undefined, TOAST_MS);
+    toast('info', t('data.downloading', { noun, date: day }));
     await download(t('download.packageTitle', { noun, date: day }), `/${pkg.route}`, `${pkg.label}_${day}.zip`, t('data.downloadFailed', { noun }));
   }
 }

@@ -8,8 +8,6 @@ import { parseDateText } from '../engine/format';
 import { useToast } from '../ui/toast';
 import { chartRange } from './data-chart';
 
-const TOAST_MS = 3000;
-
 /** The kinds whose lists the Data page's tiles open. */
 const TILE_KINDS = [...registry.values()].filter((kind) => kind.meta.dataPage);
 
@@ -28,10 +26,10 @@ export function useDataFigures(day: string) {
   const range = useRangeStats(from, to);
   const failed = (e: unknown): boolean => e !== undefined && !unreachable(e);
   useEffect(() => {
-    if (failed(total.error)) toast('error', t('data.loadFailed'), (total.error as Error).message, TOAST_MS);
+    if (failed(total.error)) toast('error', t('data.loadFailed'), (total.error as Error).message);
   }, [total.error, toast, t]);
   useEffect(() => {
-    if (failed(daily.error)) toast('error', t('data.dayLoadFailed'), (daily.error as Error).message, TOAST_MS);
+    if (failed(daily.error)) toast('error', t('data.dayLoadFailed'), (daily.error as Error).message);
   }, [daily.error, toast, t]);
 
   const fresh = daily.data !== undefined && daily.offlineSince === undefined;
