@@ -35,10 +35,7 @@ export function poiSheetRows(kind: Kind, rows: RecordRow[]): { columns: string[]
   return sheetRows(sheetKind(kind), rows);
 }
 
-/**
- * Every POI matching the filter (page 1, 9999 rows) as poi_list_all.xlsx with one sheet 'POI'.
- * The spreadsheet library is loaded only now. Returns false when there was nothing to export.
- */
+/** Every POI matching the filter (9999 rows) as poi_list_all.xlsx, SheetJS loaded only now; false when there was nothing. */
 export async function exportPoiExcel(kind: Kind, range: DateRange, save = saveBlob): Promise<boolean> {
   const query = listQuery(kind, 1, range, 9999);
   let file: Blob;

@@ -12,10 +12,9 @@ import { chartRange } from './data-chart';
 const TILE_KINDS = [...registry.values()].filter((kind) => kind.meta.dataPage);
 
 /**
- * The Data page's figures for a day: the day, its 14 days and the totals. Without coverage each
- * comes from the phone's copy (offlineSince: the oldest of them); one the phone has no copy of is
- * `missing`, said on the page, never a red error. Once a day's figures come from the server, the
- * lists its tiles open are kept on the phone too, so they read in a tunnel although never opened.
+ * The Data page's figures for a day: the day, its 14 days and the totals, else the phone's copies
+ * (offlineSince: the oldest), else `missing` (never a red error). Once the day's figures come from
+ * the server, the lists its tiles open are kept too, for reading in a tunnel.
  */
 export function useDataFigures(day: string) {
   const { t } = useTranslation();

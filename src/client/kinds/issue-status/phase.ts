@@ -4,10 +4,8 @@ import type { AnalysisValues, Tone } from './rules';
 import { workerReasonText } from './stored-values';
 
 /**
- * The strip says in words where the analysis is, with its colour as well, not instead.
- * The words come from the status call (GET aiStatus: the job's state queued / claimed / done /
- * failed, its error and when it last changed) and the record's two statuses, which the server
- * moves as a worker claims (desensitization DOING), blurs (analysis DOING) and reports (DONE).
+ * Where the analysis is, in words beside the colour: from aiStatus (the job's state, error and last
+ * change) and the record's two statuses, which the server moves as a worker claims, blurs and reports.
  */
 export type PhaseKey = 'queued' | 'desensitizing' | 'analysing' | 'done' | 'failed';
 
@@ -20,8 +18,7 @@ export interface Phase {
 /** How long something has waited, in the strip's words: 'for 3 min', 'for 1 h 5 min', 'for 2 days'. */
 export function waitedFor(sinceIso: string | null | undefined, now: number = Date.now()): string {
   if (!sinceIso) return '';
-  // The server sends 'yyyy-MM-dd HH:mm:ss', its local time (older servers ISO): with a 'T' both
-  // parse everywhere, the first as local time (Safari refuses the space).
+  // 'yyyy-MM-dd HH:mm:ss' (local) or ISO: with a 'T' both parse everywhere (Safari refuses the space).
   const since = Date.parse(sinceIso.replace(' ', 'T'));
   if (Number.isNaN(since)) return '';
   const minutes = Math.floor(Math.max(0, now - since) / 60_000);
@@ -32,10 +29,7 @@ export function waitedFor(sinceIso: string | null | undefined, now: number = Dat
   return t('ai.days', { count: Math.floor(hours / 24) });
 }
 
-/**
- * Where the record's analysis is, from the server's latest answer (live) or, before it came, the
- * record as loaded; null when the record was never submitted (nothing to say).
- */
+/** Where the analysis is, from the server's latest answer, else the record; null when never submitted. */
 export function analysisPhase(record: AnalysisValues, live: AiStatus | null, now: number = Date.now()): Phase | null {
   const analysis = live ? live.videoAnalysisStatus : record.videoAnalysisStatus;
   const desensitization = live ? live.videoDesensitizationStatus : record.videoDesensitizationStatus;

@@ -26,10 +26,7 @@ function usePageVisible(): boolean {
   return visible;
 }
 
-/**
- * Submitting and resubmitting, guarded against a second click while the call runs: the answer is
- * written into the analysis's cache, the result toasted, and the record reloaded.
- */
+/** Submitting and resubmitting, once at a time: the answer cached, the result toasted, the record reloaded. */
 function useAiSubmit(apiPath: string, id: unknown, write: (status: AiStatus) => Promise<unknown>, reload?: () => Promise<void>) {
   const toast = useToast();
   const [submitting, setSubmitting] = useState<SubmitMode | null>(null);
@@ -37,7 +34,6 @@ function useAiSubmit(apiPath: string, id: unknown, write: (status: AiStatus) => 
   const submit = useCallback(
     /** True when submitted, false when refused, undefined when ignored (a call is already running). */
     async (mode: SubmitMode): Promise<boolean | undefined> => {
-      // The double-click guard: a second click while the call runs does nothing.
       if (busy.current) return undefined;
       busy.current = true;
       setSubmitting(mode);
@@ -60,10 +56,7 @@ function useAiSubmit(apiPath: string, id: unknown, write: (status: AiStatus) => 
   return { submitting, submit };
 }
 
-/**
- * The server moved on (a worker claimed, blurred, reported, failed): fetch the record so every
- * field shows it. Only a new answer from the server is a reason to reload.
- */
+/** The server moved on (a worker claimed, blurred, reported, failed): the record is fetched again. */
 function useReloadWhenMoved(live: AiStatus | null, record: Record<string, unknown>, reload?: () => Promise<void>): void {
   const lastState = useRef<string | null>(null);
   useEffect(() => {
@@ -77,9 +70,8 @@ function useReloadWhenMoved(live: AiStatus | null, record: Record<string, unknow
 }
 
 /**
- * The controller of the status strip: submits (useAiSubmit), and while a job is queued or claimed
- * polls aiStatus every POLL_MS through SWR (api/analysis.ts; not while the page is hidden or the
- * form is edited), reloading the record whenever the server's statuses moved on.
+ * The status strip's controller: submits, and while a job runs polls aiStatus through SWR (not while
+ * the page is hidden or the form edited), reloading the record when the server's statuses move on.
  */
 export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, editing: boolean, reload?: () => Promise<void>) {
   const id = record['id'];
@@ -93,9 +85,8 @@ export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, 
   const { submitting, submit } = useAiSubmit(apiPath, id, write, reload);
   useReloadWhenMoved(live, record, reload);
 
-  // A record that looks under way (once the page is seen), or that says FAILED (the strip then
-  // says 'Failed: …'): ask the server once on showing it, its cached answer meanwhile, and again
-  // whenever nothing is known.
+  // A record that looks under way (once seen) or FAILED: the server is asked once on showing it,
+  // and again whenever nothing is known.
   const [askedFor, setAskedFor] = useState<unknown>(undefined);
   const askNow = id !== undefined && id !== null && !editing && (running ? visible : failed) && (askedFor !== id || live === null);
   useEffect(() => {
