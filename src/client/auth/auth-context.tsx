@@ -1,3 +1,4 @@
+import { Navigate, useLocation } from 'react-router-dom';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import * as authApi from '../api/auth';
 import { ApiError } from '../api/client';
@@ -5,6 +6,7 @@ import { offlineCache } from '../api/offline-cache';
 import { forgetPreviews } from '../api/preview-copies';
 import { forgetRecords } from '../api/recent-records';
 import { storage, type StoredUser } from '../lib/storage';
+import { Loading } from '../ui/loading';
 
 type AuthState = { status: 'loading' } | { status: 'signedOut' } | { status: 'signedIn'; username: string; user: StoredUser | null };
 
@@ -100,4 +102,19 @@ export function useAuth(): AuthContextValue {
   const value = useContext(AuthContext);
   if (!value) throw new Error('useAuth must be used inside an AuthProvider');
   return value;
+}
+
+/** Where a visitor was going, remembered through the sign-in page. */
+export interface FromState {
+  from?: string;
+}
+
+/** The protection wrapper: 'Loading...' while auth resolves, /login (remembering the origin) when signed out. */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const { state } = useAuth();
+  const location = useLocation();
+  if (state.status === 'loading') return <Loading />;
+  if (state.status === 'signedOut')
+    return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}${location.hash}` } satisfies FromState} />;
+  return <>{children}</>;
 }

@@ -1,9 +1,8 @@
-import { createElement, useMemo } from 'react';
+import { createElement, lazy, Suspense, useMemo } from 'react';
 import type { AnalysisMeta, Kind } from '../../shared/kind-types';
 import type { DetailSection, DetailSectionProps } from '../engine/record-detail';
 import type { ValueText } from '../engine/record-sheet';
 import type { ListHeaderExtra } from '../engine/record-list';
-import { LazyAttachmentsCard } from './attachments/lazy-attachments-card';
 import { LazyStatusStrip } from './issue-status/lazy-status-strip';
 import { analysisValueText } from './issue-status/stored-values';
 import { PoiExports } from './poi-exports';
@@ -22,6 +21,18 @@ export function analysisValues(analysis: AnalysisMeta, record: Record<string, un
     videoDesensitizationStatus: record[analysis.desensitizationStatus],
     aiVideoAnalysisReport: record[analysis.report],
   };
+}
+
+// Its own chunk: the list screens read this file too, and never show attachments.
+const AttachmentsCard = lazy(() => import('./attachments/attachments-card').then((m) => ({ default: m.AttachmentsCard })));
+
+/** The Attachments card, loaded when a detail screen first shows it. */
+function LazyAttachmentsCard(props: DetailSectionProps) {
+  return createElement(
+    Suspense,
+    { fallback: createElement('div', { className: 'attachments-card-placeholder', 'aria-hidden': true }) },
+    createElement(AttachmentsCard, props),
+  );
 }
 
 /** The status strip of a kind with x-kind.analysis, reading the fields it names. */

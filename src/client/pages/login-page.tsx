@@ -3,8 +3,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { appPath } from '../auth/app-path';
-import { useAuth } from '../auth/auth-context';
-import type { FromState } from '../auth/require-auth';
+import { useAuth, type FromState } from '../auth/auth-context';
 import { preloadToast, useToast } from '../ui/toast';
 
 /** Where to go after signing in: the remembered origin, or '/' (which leads to /data); only ever a path of this app. */
