@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { phaseIcon, type Phase } from './phase';
-import { showFirstSubmit, showResubmit, toneOf } from './rules';
+import { PHASE_ICONS, showFirstSubmit, showResubmit, toneOf, type Phase } from './phase';
 
 const ICONS = { ready: 'pi pi-circle', doing: 'pi pi-spin pi-spinner', done: 'pi pi-check-circle', other: 'pi pi-circle' } as const;
 
@@ -59,7 +58,7 @@ export function PhaseLine({ phase }: { phase: Phase | null }) {
       data-testid="ai-phase"
       data-phase={phase.key}
     >
-      <i className={phaseIcon(phase.key)} aria-hidden="true" />
+      <i className={PHASE_ICONS[phase.key]} aria-hidden="true" />
       <span>{phase.text}</span>
     </p>
   );

@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { DetailSectionProps } from '../../engine/record-detail';
 import { Indicator, PhaseLine, SUBMITS } from './indicator';
 import { Button } from 'primereact/button';
-import { analysisPhase } from './phase';
-import type { AnalysisValues } from './rules';
+import { analysisPhase, type AnalysisValues } from './phase';
 
 // Its own chunk (dialogs, polling, submit): extensions.ts is also read by the list screens.
 const StatusStrip = lazy(() => import('./status-strip').then((m) => ({ default: m.StatusStrip })));

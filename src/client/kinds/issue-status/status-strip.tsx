@@ -6,13 +6,10 @@ import type { DetailSectionProps } from '../../engine/record-detail';
 import type { SubmitMode } from '../../api/analysis';
 import { ReportDialog } from './report-dialog';
 import { Indicator, PhaseLine, SUBMITS } from './indicator';
-import { analysisPhase } from './phase';
-import { reportReady, type AnalysisValues } from './rules';
+import { analysisPhase, reportReady, type AnalysisValues } from './phase';
 import { SubmitDialog } from './submit-dialog';
 import { useAiAnalysis } from './use-ai-analysis';
 import { workerReasonText } from './stored-values';
-
-export { toneOf } from './rules';
 
 /** Why a job failed, in the worker's words where it gave them (`error` undefined: closed). */
 function FailureDialog({ error, onHide }: { error: string | null | undefined; onHide: () => void }) {

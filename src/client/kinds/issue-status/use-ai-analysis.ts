@@ -1,4 +1,4 @@
-import { stageBusy, type AnalysisValues } from './rules';
+import { stageBusy, type AnalysisValues } from './phase';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { t } from '../../i18n';
 import { useToast } from '../../ui/toast';
