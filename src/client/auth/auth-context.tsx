@@ -25,6 +25,11 @@ interface AuthContextValue {
 function forgetUser(): void {
   storage.clearUser();
   void forgetRecords();
+  forgetSyncSignIn();
+}
+
+/** Forgets the service worker's copy of the sign-in (Background Sync sends the outbox with it). */
+export function forgetSyncSignIn(): void {
   void import('../outbox/store')
     .then(({ syncAuth }) => syncAuth.clear())
     .catch((e: unknown) => console.warn('The sign-in kept for Background Sync could not be removed:', e));

@@ -1,4 +1,5 @@
 import { fetchAppVersion, fetchText } from '../api/app-info';
+import { forgetSyncSignIn } from '../auth/auth-context';
 
 /** What the update check touches, so a test can watch the exact order. */
 export interface UpdateEnvironment {
@@ -16,10 +17,7 @@ const browserEnvironment: UpdateEnvironment = {
   clearStorage() {
     window.localStorage.clear();
     window.sessionStorage.clear();
-    // The service worker's copy of the sign-in (Background Sync) goes with the sign-in.
-    void import('../outbox/store')
-      .then(({ syncAuth }) => syncAuth.clear())
-      .catch((e: unknown) => console.warn('The sign-in kept for Background Sync could not be removed:', e));
+    forgetSyncSignIn();
   },
   navigate: (url) => window.location.assign(url),
   serviceWorkerRegistrations: async () => ('serviceWorker' in navigator ? navigator.serviceWorker.getRegistrations() : []),
