@@ -95,10 +95,7 @@ export function PoiExports({ kind, range, total }: ListHeaderExtraProps) {
   }
 
   async function zip(): Promise<void> {
-    if (total === 0 || !range.from || !range.to) {
-      toast('warn', t('poi.chooseRange'));
-      return;
-    }
+    if (total === 0 || !range.from || !range.to) return toast('warn', t('poi.chooseRange'));
     // Opened now, while the tap still counts as the user's, so no popup blocker stops it.
     const win = window.open('', '_blank');
     try {

@@ -172,10 +172,7 @@ function useDownloads(day: string, vehicle: string, project: string) {
       toast('success', t('download.readyToast'), t('download.ready', { name: file.name, size: formatBytes(file.bytes) }));
     } catch (e) {
       remove(id);
-      if (controller.signal.aborted) {
-        toast('info', t('download.cancelled'), title);
-        return;
-      }
+      if (controller.signal.aborted) return toast('info', t('download.cancelled'), title);
       console.error(`${title} failed:`, e);
       // The service's 404 says there was nothing that day; its words are English, so the screen's own are shown.
       const detail = e instanceof DownloadError && e.status === 404 ? t('data.noDataDay', { date: day }) : (e as Error).message;
@@ -260,10 +257,7 @@ function usePackageDownload(
     const pkg = tile.dayPackage;
     if (pkg === undefined) return;
     const noun = kindText(tile.kind, 'packages.0.noun', pkg.noun);
-    if (dayFigures && dayFigures[tile.page.count] === 0) {
-      toast('info', t('data.noData', { noun, date: day }));
-      return;
-    }
+    if (dayFigures && dayFigures[tile.page.count] === 0) return toast('info', t('data.noData', { noun, date: day }));
     toast('info', t('data.downloading', { noun, date: day }));
     await download(t('download.packageTitle', { noun, date: day }), `/${pkg.route}`, `${pkg.label}_${day}.zip`, t('data.downloadFailed', { noun }));
   }

@@ -67,16 +67,10 @@ function useOpenInForm(): (item: OutboxItem) => Promise<void> {
   const toast = useToast();
   const navigate = useNavigate();
   return async (item) => {
-    if (item.op === 'update') {
-      navigate(`${item.route}/${String(item.recordId)}`);
-      return;
-    }
+    if (item.op === 'update') return navigate(`${item.route}/${String(item.recordId)}`);
     const [{ registry }, { onCurrentForm }] = await Promise.all([import('../engine/registry'), import('../engine/record-edits')]);
     const kind = registry.get(item.kindName);
-    if (!kind) {
-      toast('warn', t('outbox.kindGone'), item.kindName);
-      return;
-    }
+    if (!kind) return toast('warn', t('outbox.kindGone'), item.kindName);
     const { values, dropped } = onCurrentForm(kind, item.values);
     if (dropped.length > 0) toast('warn', t('outbox.notOnForm'), dropped.map(([field, value]) => `${field}: ${JSON.stringify(value)}`).join('; '));
     navigate(`${kind.meta.route}/new`, { state: { prefill: values, fromOutbox: item.key } });
