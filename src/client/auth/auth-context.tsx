@@ -11,12 +11,7 @@ import { Loading } from '../ui/loading';
 type AuthState = { status: 'loading' } | { status: 'signedOut' } | { status: 'signedIn'; username: string; user: StoredUser | null };
 
 /** `signIn` raises ApiError with a message to show; `expire`: the server answered 401, the token is already gone. */
-interface AuthContextValue {
-  state: AuthState;
-  signIn(username: string, password: string): Promise<void>;
-  signOut(): Promise<void>;
-  expire(): void;
-}
+type AuthContextValue = { state: AuthState; signIn(username: string, password: string): Promise<void>; signOut(): Promise<void>; expire(): void };
 
 /**
  * Forgets the user on this device (sign-out, expired sign-in): the next one is shown nothing read
@@ -110,9 +105,7 @@ export function useAuth(): AuthContextValue {
 }
 
 /** Where a visitor was going, remembered through the sign-in page. */
-export interface FromState {
-  from?: string;
-}
+export type FromState = { from?: string };
 
 /** The protection wrapper: 'Loading...' while auth resolves, /login (remembering the origin) when signed out. */
 export function RequireAuth({ children }: { children: ReactNode }) {

@@ -2,13 +2,13 @@ import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import { useTranslation } from 'react-i18next';
 
-interface SignOutDialogProps {
+/** `running`: the running sessions, by their kind's name ('drive'). */
+type SignOutDialogProps = {
   visible: boolean;
   onCancel: () => void;
   onConfirm: (endSessions: boolean) => void;
-  /** The running sessions, by their kind's name ('drive'). */
   running?: { kind: string; startedAt: string }[];
-}
+};
 /**
  * 'Sign Out' confirmation. With a session running, it asks whether to keep it on the phone for this
  * user (another user signing in does not see it) or end it now.

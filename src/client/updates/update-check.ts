@@ -70,10 +70,7 @@ export async function resetPhone(env: UpdateEnvironment = browserEnvironment): P
 type UpdateFinding = { status: 'new' | 'latest' | 'unknown'; version: string | null } | { status: 'offline' };
 
 /** Where the check looks: the server's page and manifest, and the entry script running here. */
-export interface UpdateProbe {
-  fetchText(url: string): Promise<string>;
-  runningEntry(): string | null;
-}
+export type UpdateProbe = { fetchText(url: string): Promise<string>; runningEntry(): string | null };
 
 const browserProbe: UpdateProbe = {
   fetchText,

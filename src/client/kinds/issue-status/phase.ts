@@ -54,11 +54,7 @@ export function reportReady(record: AnalysisValues): boolean {
  */
 export type PhaseKey = 'queued' | 'desensitizing' | 'analysing' | 'done' | 'failed';
 
-export interface Phase {
-  key: PhaseKey;
-  text: string;
-  tone: Tone;
-}
+export type Phase = { key: PhaseKey; text: string; tone: Tone };
 
 /** How long something has waited, in the strip's words: 'for 3 min', 'for 1 h 5 min', 'for 2 days'. */
 export function waitedFor(sinceIso: string | null | undefined, now: number = Date.now()): string {

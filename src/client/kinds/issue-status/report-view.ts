@@ -6,18 +6,12 @@ const TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'ul', 'ol', '
 const TABLE_TAGS = ['table', 'thead', 'tbody', 'tr', 'th', 'td'];
 const BLOCKS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'P', 'PRE', 'BLOCKQUOTE', 'TR', 'HR', 'UL', 'OL', 'TABLE']);
 
-/** What a report shows: its sanitised HTML, and the same as plain text (what Copy puts on the clipboard). */
-export interface ReportView {
-  html: string;
-  text: string;
-}
-
 /**
  * A report's markdown (untrusted: a worker's or a model's) as text structure only. Links keep only
  * http(s) and mailto, open in a new tab, and show their address after a text that is not it, so
- * "Tap here to sign in again" cannot hide an outside site.
+ * "Tap here to sign in again" cannot hide an outside site. The text is what Copy puts on the clipboard.
  */
-export function reportView(markdown: string): ReportView {
+export function reportView(markdown: string): { html: string; text: string } {
   const fragment = DOMPurify.sanitize(marked.parse(markdown, { async: false, gfm: true, breaks: true }), {
     ALLOWED_TAGS: [...TAGS, ...TABLE_TAGS],
     ALLOWED_ATTR: ['href'],

@@ -3,12 +3,7 @@ import { Dialog } from 'primereact/dialog';
 import { useTranslation } from 'react-i18next';
 import type { SubmitMode } from '../../api/analysis';
 
-interface SubmitDialogProps {
-  mode: SubmitMode | null;
-  busy: boolean;
-  onConfirm: (mode: SubmitMode) => void;
-  onCancel: () => void;
-}
+type SubmitDialogProps = { mode: SubmitMode | null; busy: boolean; onConfirm: (mode: SubmitMode) => void; onCancel: () => void };
 /** The confirmation before a submit; the confirm button waits (and ignores clicks) while the call runs. */
 export function SubmitDialog({ mode, busy, onConfirm, onCancel }: SubmitDialogProps) {
   const { t } = useTranslation();
