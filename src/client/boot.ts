@@ -6,7 +6,8 @@ import 'primeflex/primeflex.css';
 import './app/app.css';
 
 import { pageForPath } from '../shared/page-routes';
-import { askEarly, loadPage } from './app/page-imports';
+import { askEarly } from './api/early-answer';
+import { loadPage } from './app/page-imports';
 
 // A record screen's data is asked for now, with the code, not after it (decision 078).
 askEarly(window.location.pathname);

@@ -1,9 +1,6 @@
 import type { ComponentType } from 'react';
 import type { PageName } from '../../shared/page-routes';
 
-// The entry asks for a record screen's data with the page's code (decision 078).
-export { askEarly } from '../api/early-answer';
-
 // One chunk per page, so the sign-in page loads only what it needs. The router makes its lazy pages
 // of these (app.tsx); boot.ts fetches the page a visit opens at with the app, not after it (decision 026).
 export const PAGE_IMPORTS = {

@@ -13,17 +13,14 @@ type AuthState = { status: 'loading' } | { status: 'signedOut' } | { status: 'si
 /** `signIn` raises ApiError with a message to show; `expire`: the server answered 401, the token is already gone. */
 type AuthContextValue = { state: AuthState; signIn(username: string, password: string): Promise<void>; signOut(): Promise<void>; expire(): void };
 
-/**
- * Forgets the user on this device (sign-out, expired sign-in): the next one is shown nothing read
- * under it. The service worker's copy of the sign-in is in IndexedDB, whose code the sign-in page does not carry.
- */
+/** Forgets the user on this device (sign-out, expired sign-in): the next one is shown nothing read under it. */
 function forgetUser(): void {
   storage.clearUser();
   void forgetRecords();
   forgetSyncSignIn();
 }
 
-/** Forgets the service worker's copy of the sign-in (Background Sync sends the outbox with it). */
+/** Forgets the service worker's copy of the sign-in, in IndexedDB, whose code the sign-in page does not carry. */
 export function forgetSyncSignIn(): void {
   void import('../outbox/store')
     .then(({ syncAuth }) => syncAuth.clear())

@@ -1,7 +1,4 @@
-/**
- * Sample vehicle figures: there is no vehicle telemetry service yet, so the Vehicle Status card and
- * screen show these, labelled as samples wherever they appear (docs/decisions/065).
- */
+/** Sample vehicle figures until there is a telemetry service, labelled as samples wherever they appear (docs/decisions/065). */
 export const SAMPLE_VEHICLE = {
   vehicleNo: '636_green',
   batteryPercent: 85,

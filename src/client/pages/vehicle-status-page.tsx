@@ -15,11 +15,7 @@ const COUNTED = [...registry.values()]
   .flatMap((kind) => (kind.meta.dataPage ? [{ kind, page: kind.meta.dataPage }] : []))
   .sort((a, b) => a.page.order - b.page.order);
 
-/**
- * The Vehicle Status screen: the vehicle's figures are samples (there is no vehicle connection yet)
- * and say so on their card; the record counts are the project's real totals, as the Data page has
- * them (offline, the phone's copy, said so).
- */
+/** The Vehicle Status screen: the vehicle's figures are labelled samples; the record counts are the project's real totals. */
 export function VehicleStatusPage() {
   const { t } = useTranslation();
   const totals = useTotalStats();
