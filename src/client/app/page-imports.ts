@@ -27,23 +27,21 @@ const started = new Map<PageName, TrackedImport>();
  * a failed import is forgotten, so that trying again fetches it anew.
  */
 export function loadPage(name: PageName): Promise<PageModule> {
-  let loading = started.get(name);
-  if (!loading) {
-    const tracked: TrackedImport = PAGE_IMPORTS[name]();
-    tracked.status = 'pending';
-    tracked.then(
-      (module) => {
-        tracked.status = 'fulfilled';
-        tracked.value = module;
-      },
-      (reason: unknown) => {
-        tracked.status = 'rejected';
-        tracked.reason = reason;
-        if (started.get(name) === tracked) started.delete(name);
-      },
-    );
-    started.set(name, tracked);
-    loading = tracked;
-  }
-  return loading;
+  const known = started.get(name);
+  if (known) return known;
+  const tracked: TrackedImport = PAGE_IMPORTS[name]();
+  tracked.status = 'pending';
+  tracked.then(
+    (module) => {
+      tracked.status = 'fulfilled';
+      tracked.value = module;
+    },
+    (reason: unknown) => {
+      tracked.status = 'rejected';
+      tracked.reason = reason;
+      if (started.get(name) === tracked) started.delete(name);
+    },
+  );
+  started.set(name, tracked);
+  return tracked;
 }
