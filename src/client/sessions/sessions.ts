@@ -66,9 +66,8 @@ function loadAll(): Record<string, RunningSession | null> {
 }
 
 /**
- * The Workspace sessions of this phone (local only, kept across reloads), one per kind with
- * x-kind.workspace.session. A start is refused while the same session or one of its blockedBy
- * kinds runs (docs/PRODUCT.md section 4: Start Charging is refused while driving); ending needs a running one.
+ * The Workspace sessions of this phone (kept across reloads), one per kind with x-kind.workspace.session.
+ * A start is refused while it or one of its blockedBy kinds runs (no charging while driving).
  */
 export function useSessions(now: () => Date = () => new Date()) {
   const [running, setRunning] = useState(loadAll);
