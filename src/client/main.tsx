@@ -21,12 +21,10 @@ function whenLanguageReady(render: () => void): void {
 
 if (root) {
   takeServerShell(root);
-  // The page's code (boot.ts fetched it with the app's) before the first render, so that the page
-  // is drawn in it: a page that suspended would show a fallback and appear no sooner than 300 ms
-  // later, as React throttles reveals. A page that fails to load is the router's to report.
+  // The page's code before the first render, which then draws it: a page that suspended would
+  // appear no sooner than 300 ms later, as React throttles reveals.
   const pageReady = loadPage(pageForPath(window.location.pathname)).catch(() => undefined);
-  // As a transition, React renders the app in slices of a few milliseconds with the browser free
-  // in between, instead of one long task; the shell the server drew stays until it is done.
+  // As a transition, rendered in slices with the browser free in between; the server's shell stays meanwhile.
   whenLanguageReady(
     () =>
       void pageReady.then(() =>

@@ -3,13 +3,12 @@ import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { countWaiting, syncAuth } from './outbox/store';
-import { fetchInLanguage } from './i18n/request-language';
+import { fetchInLanguage, phoneLanguage } from './i18n/request-language';
 import { OUTBOX_SYNC_TAG, OUTBOX_SYNCED_MESSAGE, sendOutbox, withOutboxLock, type SyncResult } from './outbox/sync-core';
 
 /**
- * The service worker (built by vite-plugin-pwa's injectManifest). It keeps the app itself (never
- * API data) on the phone, so it opens without coverage, exactly as the generated worker did before
- * (decision 013), and sends the outbox on Background Sync.
+ * The service worker (vite-plugin-pwa's injectManifest): keeps the app itself (never API data) on
+ * the phone, so it opens without coverage (decision 013), and sends the outbox on Background Sync.
  */
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<string | { url: string; revision: string | null }> };
 
@@ -27,16 +26,6 @@ interface SyncEvent extends ExtendableEvent {
   readonly lastChance: boolean;
 }
 
-/** The phone's language, for a sign-in saved before the page recorded its own (as src/client/i18n phoneLanguage). */
-function phoneLanguage(): 'en' | 'zh' {
-  for (const tag of self.navigator.languages ?? []) {
-    const base = tag.toLowerCase().split('-')[0];
-    if (base === 'zh') return 'zh';
-    if (base === 'en') return 'en';
-  }
-  return 'en';
-}
-
 /**
  * Sends the outbox with the sign-in the page left in IndexedDB, under the lock the page takes too,
  * then tells open pages so their lists and chip reload. Rejects while something still waits for
@@ -52,6 +41,7 @@ async function syncFromWorker(): Promise<void> {
       owner: auth.owner,
       fetch: fetchInLanguage(
         (input, init) => fetch(input, init),
+        // A sign-in saved before the page recorded its language: the phone's.
         () => auth.language ?? phoneLanguage(),
       ),
     }),

@@ -1,8 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { analysisPhase, waitedFor } from '../../src/client/kinds/issue-status/phase';
-import { showFirstSubmit, showResubmit } from '../../src/client/kinds/issue-status/rules';
+import { analysisPhase, showFirstSubmit, showResubmit, waitedFor } from '../../src/client/kinds/issue-status/phase';
 import { POLL_MS, type AiStatus } from '../../src/client/api/analysis';
 import { fakeFetch, okInfo, takeConsoleErrors, type FakeCall } from './fake-server';
 import { renderApp, signedIn } from './render';

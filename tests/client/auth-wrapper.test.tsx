@@ -2,8 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
-import { AuthContext } from '../../src/client/auth/auth-context';
-import { RequireAuth } from '../../src/client/auth/require-auth';
+import { AuthContext, RequireAuth } from '../../src/client/auth/auth-context';
 import { fakeFetch, okInfo, okLogin } from './fake-server';
 
 // What the screens these tests land on ask for: the Data page's figures, the Profile's app version.

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { toneOf } from '../../src/client/kinds/issue-status/status-strip';
+import { toneOf } from '../../src/client/kinds/issue-status/phase';
 import { fakeFetch, okInfo } from './fake-server';
 import { renderApp, signedIn } from './render';
 

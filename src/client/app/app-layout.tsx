@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
-import { RequireAuth } from '../auth/require-auth';
+import { RequireAuth } from '../auth/auth-context';
 import { BottomNav } from './bottom-nav';
 import { Loading } from '../ui/loading';
 import { serverShellFor, ShellPage } from './server-shell';

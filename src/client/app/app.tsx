@@ -6,13 +6,12 @@ import { whenIdle } from '../lib/idle';
 import { AuthProvider, useAuth } from '../auth/auth-context';
 import { Loading } from '../ui/loading';
 import { isCodeLoadError, retryableLazy, ScreenErrorBoundary, type RetryablePage } from '../ui/error-boundary';
-import { ToastProvider, useToast } from '../ui/toast';
+import { ToastProvider, useToast, type ShowToast } from '../ui/toast';
 import { HOME_PATH, PAGE_ROUTES, type PageName } from '../../shared/page-routes';
 import { AppLayout } from './app-layout';
 import { loadPage, PAGE_IMPORTS } from './page-imports';
 
-// Every page is its own chunk (page-imports.ts): the sign-in page loads only what it needs.
-// A page that fails (its code did not load, or it threw) fails alone, with a way to try again.
+// Every page is its own chunk (page-imports.ts); one that fails fails alone, with a way to try again.
 const PAGES = Object.fromEntries(Object.keys(PAGE_IMPORTS).map((name) => [name, retryableLazy(() => loadPage(name as PageName))])) as unknown as Record<
   PageName,
   RetryablePage
@@ -23,17 +22,15 @@ function Screen({ page }: { page: PageName }) {
   const { pathname } = useLocation();
   const { Page, retry } = PAGES[page];
   return (
-    // Code that did not load comes with the app loaded again (drafts and the outbox are on the phone); any other failure draws the screen again.
+    // Code that did not load comes with the app loaded again (drafts and the outbox are on the phone).
     <ScreenErrorBoundary key={pathname} onRetry={(error) => (isCodeLoadError(error) ? window.location.reload() : retry())}>
       <Page />
     </ScreenErrorBoundary>
   );
 }
 
-type Toast = ReturnType<typeof useToast>;
-
 /** Changes saved on the phone without coverage go out when the network returns (and at start), while signed in. */
-function useOutboxSync(signedIn: boolean, toast: Toast): void {
+function useOutboxSync(signedIn: boolean, toast: ShowToast): void {
   useEffect(() => {
     if (!signedIn) return;
     let stop: (() => void) | undefined;
@@ -60,8 +57,8 @@ function useOutboxSync(signedIn: boolean, toast: Toast): void {
   }, [signedIn, toast]);
 }
 
-/** The service worker keeps the app on the phone for starts without coverage (built apps only); a new version taking over is said. */
-function useServiceWorker(toast: Toast): void {
+/** The service worker keeps the app on the phone for starts without coverage (built apps only); a new version taking over is said, as the original app does. */
+function useServiceWorker(toast: ShowToast): void {
   useEffect(() => {
     if (!('serviceWorker' in navigator)) return;
     const onMessage = (event: MessageEvent): void => {
@@ -79,7 +76,6 @@ function useServiceWorker(toast: Toast): void {
         void import('workbox-window').then(({ Workbox }) => {
           if (cancelled) return;
           const wb = new Workbox('/sw.js');
-          // A new version took over in the background: say so, as the original app does.
           wb.addEventListener('activated', (event) => {
             if (event.isUpdate) toast('success', t('app.updated'));
           });
@@ -103,10 +99,8 @@ export function AppEffects() {
   const toast = useToast();
   useOutboxSync(state.status === 'signedIn', toast);
   useServiceWorker(toast);
-  useEffect(() => {
-    // Signing out re-renders the protection wrapper, which sends the user to /login with the origin.
-    setUnauthorizedHandler(expire);
-  }, [expire]);
+  // Signing out re-renders the protection wrapper, which sends the user to /login with the origin.
+  useEffect(() => setUnauthorizedHandler(expire), [expire]);
   return null;
 }
 

@@ -4,21 +4,11 @@ import { SP_TEST_USER } from '../api/config';
 import { useAuth } from '../auth/auth-context';
 import { NAV_ITEMS } from '../../shared/page-shell';
 
-interface NavItem {
-  to: string;
-  /** The English label (the page shell's); the screen shows nav.<key> of the language on screen. */
-  label: string;
-  key: 'workspace' | 'data' | 'profile' | 'sharepointTest';
-  icon: string;
-  /** Active for this path and everything below it. */
-  prefix: string;
-}
-
-// The same items the server draws in the page shell it sends before the app has loaded.
-const KEYS: Record<string, NavItem['key']> = { '/dashboard': 'workspace', '/data': 'data', '/profile': 'profile' };
-const ITEMS: NavItem[] = NAV_ITEMS.map((item) => ({ ...item, key: KEYS[item.to] ?? 'data', prefix: item.to }));
-
-const SP_TEST: NavItem = { to: '/sharepoint-test', label: 'SP测试', key: 'sharepointTest', icon: 'pi pi-folder', prefix: '/sharepoint-test' };
+// The same items the server draws in the page shell before the app has loaded; each shows
+// nav.<key> in the language on screen.
+const KEYS = { '/dashboard': 'workspace', '/data': 'data', '/profile': 'profile' } as const;
+const ITEMS = NAV_ITEMS.map((item) => ({ to: item.to, icon: item.icon, key: KEYS[item.to] }));
+const SP_TEST = { to: '/sharepoint-test', key: 'sharepointTest', icon: 'pi pi-folder' } as const;
 
 /** The bottom navigation; 'SP测试' only for the configured test username. */
 export function BottomNav() {
@@ -26,11 +16,11 @@ export function BottomNav() {
   const { state } = useAuth();
   const { pathname } = useLocation();
   const spTest = SP_TEST_USER !== '' && state.status === 'signedIn' && state.username === SP_TEST_USER;
-  const items = spTest ? [...ITEMS, SP_TEST] : ITEMS;
   return (
     <nav className="bottom-nav" aria-label={t('nav.label')}>
-      {items.map((item) => {
-        const active = pathname === item.prefix || pathname.startsWith(`${item.prefix}/`);
+      {(spTest ? [...ITEMS, SP_TEST] : ITEMS).map((item) => {
+        // Active for its path and everything below it.
+        const active = pathname === item.to || pathname.startsWith(`${item.to}/`);
         return (
           <NavLink key={item.to} to={item.to} className={() => `bottom-nav-item${active ? ' active' : ''}`} aria-current={active ? 'page' : undefined}>
             <i className={item.icon} aria-hidden="true" />

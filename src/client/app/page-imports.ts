@@ -1,12 +1,8 @@
 import type { ComponentType } from 'react';
 import type { PageName } from '../../shared/page-routes';
 
-// The entry asks for a record screen's data with the page's code (decision 078).
-export { askEarly } from '../api/early-answer';
-
-// Where each page's code comes from: one chunk per page, so the sign-in page loads only what it
-// needs. The router makes its lazy pages of these (app.tsx), and boot.ts starts fetching the page
-// a visit opens at together with the app, instead of after the app has run (decision 026).
+// One chunk per page, so the sign-in page loads only what it needs. The router makes its lazy pages
+// of these (app.tsx); boot.ts fetches the page a visit opens at with the app, not after it (decision 026).
 export const PAGE_IMPORTS = {
   login: () => import('../pages/login-page').then((m) => ({ default: m.LoginPage })),
   workspace: () => import('../pages/workspace-page').then((m) => ({ default: m.WorkspacePage })),
@@ -26,30 +22,26 @@ type TrackedImport = Promise<PageModule> & { status?: 'pending' | 'fulfilled' | 
 const started = new Map<PageName, TrackedImport>();
 
 /**
- * A page's code, fetched once: boot.ts starts it with the app, and the router's page reads the
- * same promise. Once it has arrived the promise says so (status 'fulfilled' and its value, as
- * React marks the promises it reads), so the router draws the page in the app's first render
- * instead of after a Suspense fallback (retryableLazy in ui/error-boundary.tsx). A failed import is
- * forgotten, so that trying again fetches it anew.
+ * A page's code, fetched once for boot.ts and the router. Arrived, the promise says so as React
+ * marks the promises it reads, so the router draws the page in its first render (retryableLazy);
+ * a failed import is forgotten, so that trying again fetches it anew.
  */
 export function loadPage(name: PageName): Promise<PageModule> {
-  let loading = started.get(name);
-  if (!loading) {
-    const tracked: TrackedImport = PAGE_IMPORTS[name]();
-    tracked.status = 'pending';
-    tracked.then(
-      (module) => {
-        tracked.status = 'fulfilled';
-        tracked.value = module;
-      },
-      (reason: unknown) => {
-        tracked.status = 'rejected';
-        tracked.reason = reason;
-        if (started.get(name) === tracked) started.delete(name);
-      },
-    );
-    started.set(name, tracked);
-    loading = tracked;
-  }
-  return loading;
+  const known = started.get(name);
+  if (known) return known;
+  const tracked: TrackedImport = PAGE_IMPORTS[name]();
+  tracked.status = 'pending';
+  tracked.then(
+    (module) => {
+      tracked.status = 'fulfilled';
+      tracked.value = module;
+    },
+    (reason: unknown) => {
+      tracked.status = 'rejected';
+      tracked.reason = reason;
+      if (started.get(name) === tracked) started.delete(name);
+    },
+  );
+  started.set(name, tracked);
+  return tracked;
 }

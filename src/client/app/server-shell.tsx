@@ -19,10 +19,8 @@ export function takeServerShell(root: HTMLElement): void {
 }
 
 /**
- * The server's shell when it was drawn for this path and in the language on screen. The server
- * draws it in the language the browser's Accept-Language prefers (docs/decisions/045), which is the
- * app's too unless the Profile chose the other one: then it is not kept, so the screen shows its
- * loading line in its language rather than a title in the other (decision 038).
+ * The server's shell when it was drawn for this path and in the language on screen (the browser's,
+ * docs/decisions/045): after the Profile chose the other one, the loading line shows instead (decision 038).
  */
 export function serverShellFor(pathname: string): PageShell | undefined {
   if (first === undefined || i18n.language !== first.language) return undefined;

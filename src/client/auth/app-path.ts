@@ -1,8 +1,6 @@
 /**
- * Where a `redirect` (or a remembered origin) may lead after signing in: a path of this app, as
- * the browser would resolve it, or '/' (which leads to /data) for anything else: another site
- * ('//host', '/\host', 'https://...', a tab or newline the URL parser drops), another scheme, the
- * sign-in page itself, or text that is no URL at all.
+ * Where a `redirect` (or a remembered origin) may lead after signing in: a path of this app as the
+ * browser resolves it, or '/' for anything else (another site or scheme, the sign-in page, no URL).
  */
 export function appPath(target: unknown, origin = window.location.origin): string {
   if (typeof target !== 'string' || !target.startsWith('/')) return '/';

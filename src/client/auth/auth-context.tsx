@@ -1,3 +1,4 @@
+import { Navigate, useLocation } from 'react-router-dom';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import * as authApi from '../api/auth';
 import { ApiError } from '../api/client';
@@ -5,28 +6,22 @@ import { offlineCache } from '../api/offline-cache';
 import { forgetPreviews } from '../api/preview-copies';
 import { forgetRecords } from '../api/recent-records';
 import { storage, type StoredUser } from '../lib/storage';
+import { Loading } from '../ui/loading';
 
-export type AuthState = { status: 'loading' } | { status: 'signedOut' } | { status: 'signedIn'; username: string; user: StoredUser | null };
+type AuthState = { status: 'loading' } | { status: 'signedOut' } | { status: 'signedIn'; username: string; user: StoredUser | null };
 
-export interface AuthContextValue {
-  state: AuthState;
-  /** Signs in and loads the user's info; raises ApiError with a message to show. */
-  signIn(username: string, password: string): Promise<void>;
-  /** Revokes the token (best effort) and forgets the user on this device. */
-  signOut(): Promise<void>;
-  /** Called when the server answered 401: the token is already gone. */
-  expire(): void;
-}
+/** `signIn` raises ApiError with a message to show; `expire`: the server answered 401, the token is already gone. */
+type AuthContextValue = { state: AuthState; signIn(username: string, password: string): Promise<void>; signOut(): Promise<void>; expire(): void };
 
-/**
- * Forgets the user on this device, at sign-out and when the sign-in expired: whoever signs in next
- * on this page is shown nothing read under the ended sign-in. The service worker's copy of the
- * sign-in (Background Sync sends the outbox with it) is loaded on demand: the sign-in page does not
- * carry IndexedDB code.
- */
+/** Forgets the user on this device (sign-out, expired sign-in): the next one is shown nothing read under it. */
 function forgetUser(): void {
   storage.clearUser();
   void forgetRecords();
+  forgetSyncSignIn();
+}
+
+/** Forgets the service worker's copy of the sign-in, in IndexedDB, whose code the sign-in page does not carry. */
+export function forgetSyncSignIn(): void {
   void import('../outbox/store')
     .then(({ syncAuth }) => syncAuth.clear())
     .catch((e: unknown) => console.warn('The sign-in kept for Background Sync could not be removed:', e));
@@ -41,13 +36,11 @@ function fromStorage(): AuthState {
 }
 
 /**
- * Who is signed in. A stored token counts as signed in at once (staff often open the app with
- * no coverage); the user's info is refreshed in the background, and a 401 from that or any
- * other call signs them out.
+ * Who is signed in. A stored token counts at once (staff often open the app with no coverage, and
+ * the server's frame is not replaced by a spinner); the user's info is refreshed in the background,
+ * and a 401 from that or any other call signs them out.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
-  // Read at once, not in an effect: the first render is already the signed-in screen, so the
-  // frame the server drew (src/shared/page-shell.ts) is not replaced by a spinner for a moment.
   const [state, setState] = useState<AuthState>(fromStorage);
 
   useEffect(() => {
@@ -57,9 +50,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       (res) => {
         const before = JSON.stringify([storage.username(), storage.userInfo()]);
         storage.saveUser(res.data.user.userName ?? initial.username, res.data.user);
-        // Unchanged (the usual start): no new state, so every screen using it is not drawn again
-        // in one unsliced task while the page is still loading (a long task Lighthouse counts against
-        // the first screen: docs/PERFORMANCE.md, Lighthouse with a full database).
+        // Unchanged (the usual start): no new state, so the screens are not drawn again in one long
+        // task while the page loads (docs/PERFORMANCE.md).
         if (JSON.stringify([storage.username(), storage.userInfo()]) !== before) setState(fromStorage());
       },
       (e: unknown) => {
@@ -88,7 +80,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       // Signing out on this device must work offline too; the token expires on the server anyway.
     }
     forgetUser();
-    // The records this user read stay theirs: no copy is left for the next user of the phone.
+    // No copy of what this user read is left for the next user of the phone.
     offlineCache.clear();
     await forgetPreviews().catch((e: unknown) => console.warn('The kept previews could not be removed:', e));
     setState({ status: 'signedOut' });
@@ -107,4 +99,17 @@ export function useAuth(): AuthContextValue {
   const value = useContext(AuthContext);
   if (!value) throw new Error('useAuth must be used inside an AuthProvider');
   return value;
+}
+
+/** Where a visitor was going, remembered through the sign-in page. */
+export type FromState = { from?: string };
+
+/** The protection wrapper: 'Loading...' while auth resolves, /login (remembering the origin) when signed out. */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const { state } = useAuth();
+  const location = useLocation();
+  if (state.status === 'loading') return <Loading />;
+  if (state.status === 'signedOut')
+    return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}${location.hash}` } satisfies FromState} />;
+  return <>{children}</>;
 }

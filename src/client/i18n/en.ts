@@ -24,7 +24,6 @@ export const en = {
     data: 'Data Management',
     profile: 'My Profile',
     outbox: 'Waiting to sync',
-    sharepointTest: 'SP测试',
   },
   nav: {
     label: 'Main',
@@ -59,11 +58,9 @@ export const en = {
   },
   workspace: {
     welcome: 'Welcome back, {{name}}',
-    vehicleStatus: 'Vehicle Status',
     openVehicle: 'Open Vehicle Status: ',
     vehicle: 'Vehicle',
     speed: 'Speed',
-    battery: 'Battery',
     recordData: 'Record Data',
     kmh: '{{value}} km/h',
   },
@@ -85,7 +82,6 @@ export const en = {
   data: {
     projectInfo: 'Project Information',
     project: 'Project',
-    vehicle: 'Vehicle',
     daily: 'Daily Data Summary',
     date: 'Date',
     today: 'Today',
@@ -125,7 +121,6 @@ export const en = {
     max: 'max {{value}}',
     noRecords: 'No drives or issues in these 14 days',
     loadFailed: 'The chart could not be loaded',
-    selected: 'selected day',
   },
   profile: {
     notYet: 'Not available yet',
@@ -235,8 +230,6 @@ export const en = {
     queuedFor: 'Queued, waiting for an analysis worker {{waited}}',
     desensitizing: 'Desensitizing',
     analysing: 'Analysing',
-    done: 'Done',
-    failed: 'Failed',
     failedReason: 'Failed: {{reason}}',
     failedNoReason: 'Failed: the worker recorded no reason',
     lessThanMinute: 'for less than a minute',

@@ -1,12 +1,10 @@
-// One language per screen (decision 038): i18next with react-i18next. English is bundled (it is
-// the product's language and the sign-in page's default); Simplified Chinese is a chunk of its
-// own, fetched only when the phone or the Profile switch asks for it. Texts the product
-// specification quotes stay exactly as quoted in their language; the other catalogue holds
-// their translations.
+// One language per screen (decision 038): i18next with react-i18next. English is bundled (the
+// product's language and the sign-in page's default); Simplified Chinese is a chunk of its own,
+// fetched only when the phone or the Profile switch asks for it.
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { en, type Catalogue } from './en';
-import { setRequestLanguage } from './request-language';
+import { phoneLanguage, setRequestLanguage } from './request-language';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -34,39 +32,25 @@ void i18n.use(initReactI18next).init({
   showSupportNotice: false,
 } as Parameters<typeof i18n.init>[0]);
 
+const asLanguage = (value: string | null | undefined): Language | null => ((LANGUAGES as readonly string[]).includes(value ?? '') ? (value as Language) : null);
+
 /** The language stored by the Profile switch, if any. */
-export function storedLanguage(): Language | null {
+function storedLanguage(): Language | null {
   try {
-    const raw = window.localStorage.getItem(LANGUAGE_KEY);
-    return (LANGUAGES as readonly string[]).includes(raw ?? '') ? (raw as Language) : null;
+    return asLanguage(window.localStorage.getItem(LANGUAGE_KEY));
   } catch {
     return null;
   }
 }
 
-/** The phone's language: Chinese for any zh tag (zh-CN, zh-Hans, zh-TW...), English otherwise. */
-export function phoneLanguage(languages: readonly string[] = navigator.languages?.length ? navigator.languages : [navigator.language]): Language {
-  for (const tag of languages) {
-    const base = tag.toLowerCase().split('-')[0];
-    if (base === 'zh') return 'zh';
-    if (base === 'en') return 'en';
-  }
-  return 'en';
-}
+export { phoneLanguage };
 
-/**
- * The language the server drew the page in (data-language on <html>, from the request's
- * Accept-Language: docs/decisions/045); null for a page it did not draw (the service worker's copy).
- */
+/** The language the server drew the page in (data-language, docs/decisions/045); null for a page it did not draw (the service worker's copy). */
 export function pageLanguage(): Language | null {
-  const drawn = typeof document !== 'undefined' ? document.documentElement.dataset['language'] : undefined;
-  return (LANGUAGES as readonly string[]).includes(drawn ?? '') ? (drawn as Language) : null;
+  return asLanguage(typeof document !== 'undefined' ? document.documentElement.dataset['language'] : undefined);
 }
 
-/**
- * The language the app starts in: the Profile's choice, else the one the server drew the page in
- * (so the screen does not change language when the app takes over from the page shell), else the phone's.
- */
+/** The language the app starts in: the Profile's choice, else the page shell's (so the screen keeps it), else the phone's. */
 export function startLanguage(): Language {
   return storedLanguage() ?? pageLanguage() ?? phoneLanguage();
 }
@@ -76,18 +60,15 @@ let primeLocaleLoaded = false;
 /** Loads a language's catalogue (once) and switches every screen to it. */
 export async function applyLanguage(language: Language): Promise<void> {
   if (!i18n.hasResourceBundle(language, 'translation')) i18n.addResourceBundle(language, 'translation', await LOADERS[language]());
-  // PrimeReact's words first, so the screens re-render in one language. English is its default:
-  // the sign-in page in English never loads this.
+  // PrimeReact's words first, so the screens re-render in one language (English, its default, needs none at first).
   if (language !== 'en' || primeLocaleLoaded) {
     const { setPrimeLocale } = await import('./primereact-locale');
     primeLocaleLoaded = true;
     setPrimeLocale(language);
   }
   await i18n.changeLanguage(language);
-  // The server answers in it too (docs/decisions/045).
   setRequestLanguage(language);
   document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
-  // The tab's and the home screen's name: index.html says it in English before the app runs.
   document.title = i18n.t('app.name');
 }
 
@@ -99,11 +80,6 @@ export async function chooseLanguage(language: Language): Promise<void> {
     // Storage blocked: the choice holds for this visit.
   }
   await applyLanguage(language);
-}
-
-/** The language on screen now. */
-export function currentLanguage(): Language {
-  return i18n.language === 'zh' ? 'zh' : 'en';
 }
 
 /** A text of the current language, for code outside React components (toasts from plain modules). */

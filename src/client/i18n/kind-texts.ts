@@ -6,12 +6,7 @@ function at(tree: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), tree);
 }
 
-/**
- * A text a kind's schema gives in x-kind (titles, tile labels, messages...), in the language on
- * screen: the schema's own text is English; another language's stands at the same path under
- * x-kind.i18n.<language> (decision 038; meta-check.ts holds each to a text of x-kind). A schema
- * that has no translation of a text shows its English one.
- */
+/** A text of x-kind in the language on screen: the schema's own is English, another's is at the same path under x-kind.i18n.<language> (decision 038). */
 export function kindText(kind: Kind, path: string, schemaText: string): string {
   const language = i18n.language;
   if (language === 'en') return schemaText;

@@ -25,7 +25,6 @@ export const zh = {
     data: '数据管理',
     profile: '我的',
     outbox: '等待同步',
-    sharepointTest: 'SP测试',
   },
   nav: {
     label: '主导航',
@@ -60,11 +59,9 @@ export const zh = {
   },
   workspace: {
     welcome: '欢迎回来，{{name}}',
-    vehicleStatus: '车辆状态',
     openVehicle: '打开车辆状态：',
     vehicle: '车辆',
     speed: '车速',
-    battery: '电量',
     recordData: '记录数据',
     kmh: '{{value}} 公里/小时',
   },
@@ -86,7 +83,6 @@ export const zh = {
   data: {
     projectInfo: '项目信息',
     project: '项目',
-    vehicle: '车辆',
     daily: '每日数据汇总',
     date: '日期',
     today: '今天',
@@ -126,7 +122,6 @@ export const zh = {
     max: '最高 {{value}}',
     noRecords: '这 14 天没有行驶或问题记录',
     loadFailed: '图表加载失败',
-    selected: '所选日期',
   },
   profile: {
     notYet: '暂未提供',
@@ -235,8 +230,6 @@ export const zh = {
     queuedFor: '排队中，已等待分析程序{{waited}}',
     desensitizing: '脱敏中',
     analysing: '分析中',
-    done: '已完成',
-    failed: '失败',
     failedReason: '失败：{{reason}}',
     failedNoReason: '失败：处理程序没有记录原因',
     lessThanMinute: '不到 1 分钟',

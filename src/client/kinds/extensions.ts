@@ -1,26 +1,18 @@
-import { createElement, useMemo } from 'react';
+import { createElement, lazy, Suspense, useMemo } from 'react';
 import type { AnalysisMeta, Kind } from '../../shared/kind-types';
 import type { DetailSection, DetailSectionProps } from '../engine/record-detail';
 import type { ValueText } from '../engine/record-sheet';
 import type { ListHeaderExtra } from '../engine/record-list';
-import { LazyAttachmentsCard } from './attachments/lazy-attachments-card';
 import { LazyStatusStrip } from './issue-status/lazy-status-strip';
 import { analysisValueText } from './issue-status/stored-values';
 import { PoiExports } from './poi-exports';
 
-/**
- * Per-kind additions to the generic screens, keyed by kind name: the only place where a kind
- * gets code of its own. Everything else about a kind comes from its schema file.
- */
+/** Per-kind additions to the generic screens, keyed by kind name: the only code of a kind's own. */
 export const listHeaderExtras: Record<string, ListHeaderExtra[]> = {
   poi: [PoiExports],
 };
 
-/**
- * A record's analysis values under the contract's names (issueStatus, videoAnalysisStatus,
- * videoDesensitizationStatus, aiVideoAnalysisReport), which the strip and the aiStatus answers
- * speak, read from the fields the kind's x-kind.analysis names (decision 041).
- */
+/** A record's analysis values under the contract's names (the strip's and aiStatus's), read from the fields x-kind.analysis names (decision 041). */
 export function analysisValues(analysis: AnalysisMeta, record: Record<string, unknown>): Record<string, unknown> {
   return {
     ...record,
@@ -29,6 +21,18 @@ export function analysisValues(analysis: AnalysisMeta, record: Record<string, un
     videoDesensitizationStatus: record[analysis.desensitizationStatus],
     aiVideoAnalysisReport: record[analysis.report],
   };
+}
+
+// Its own chunk: the list screens read this file too, and never show attachments.
+const AttachmentsCard = lazy(() => import('./attachments/attachments-card').then((m) => ({ default: m.AttachmentsCard })));
+
+/** The Attachments card, loaded when a detail screen first shows it. */
+function LazyAttachmentsCard(props: DetailSectionProps) {
+  return createElement(
+    Suspense,
+    { fallback: createElement('div', { className: 'attachments-card-placeholder', 'aria-hidden': true }) },
+    createElement(AttachmentsCard, props),
+  );
 }
 
 /** The status strip of a kind with x-kind.analysis, reading the fields it names. */
@@ -40,10 +44,8 @@ function AnalysisStrip(props: DetailSectionProps) {
 }
 
 /**
- * What a kind adds to its detail screen: the Attachments card under the key facts, for a kind with
- * x-kind.attachments; for a kind with x-kind.analysis, the status strip above the sheet (submitting
- * to AI waits for the analysis service's calls, under the kind's API path) and the sheet's words for
- * the stored values of the fields the block names (AI_PROCESS, READY…) in the language on screen.
+ * What a kind adds to its detail screen: with x-kind.attachments, the Attachments card; with
+ * x-kind.analysis, the status strip above the sheet and the words for its stored values (AI_PROCESS, READY…).
  */
 export function detailExtras(kind: Kind): { sections: DetailSection[]; topSections: DetailSection[]; valueText: ValueText | undefined } {
   const { analysis, attachments } = kind.meta;

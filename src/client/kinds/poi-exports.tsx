@@ -35,10 +35,7 @@ export function poiSheetRows(kind: Kind, rows: RecordRow[]): { columns: string[]
   return sheetRows(sheetKind(kind), rows);
 }
 
-/**
- * Every POI matching the filter (page 1, 9999 rows) as poi_list_all.xlsx with one sheet 'POI'.
- * The spreadsheet library is loaded only now. Returns false when there was nothing to export.
- */
+/** Every POI matching the filter (9999 rows) as poi_list_all.xlsx, SheetJS loaded only now; false when there was nothing. */
 export async function exportPoiExcel(kind: Kind, range: DateRange, save = saveBlob): Promise<boolean> {
   const query = listQuery(kind, 1, range, 9999);
   let file: Blob;
@@ -65,10 +62,7 @@ export async function exportPoiExcel(kind: Kind, range: DateRange, save = saveBl
   return true;
 }
 
-/**
- * The export in a Web Worker, which fetches the rows and builds the workbook itself: the screen
- * never freezes while 9,999 rows are written (`npm run bench excel`).
- */
+/** The export in a Web Worker, which fetches the rows and builds the workbook: the screen never freezes (`npm run bench excel`). */
 async function inWorker(job: PoiExportJob): Promise<PoiExportAnswer> {
   const worker = new Worker(new URL('./poi-excel.worker.ts', import.meta.url), { type: 'module' });
   try {
@@ -84,7 +78,6 @@ async function inWorker(job: PoiExportJob): Promise<PoiExportAnswer> {
 
 /** The POI list header's 'Excel' and 'ZIP' links. */
 export function PoiExports({ kind, range, total }: ListHeaderExtraProps) {
-  // The specification quotes these toasts in Chinese (zh.ts); en.ts translates them.
   const { t } = useTranslation();
   const toast = useToast();
   const [busy, setBusy] = useState(false);
@@ -102,10 +95,7 @@ export function PoiExports({ kind, range, total }: ListHeaderExtraProps) {
   }
 
   async function zip(): Promise<void> {
-    if (total === 0 || !range.from || !range.to) {
-      toast('warn', t('poi.chooseRange'));
-      return;
-    }
+    if (total === 0 || !range.from || !range.to) return toast('warn', t('poi.chooseRange'));
     // Opened now, while the tap still counts as the user's, so no popup blocker stops it.
     const win = window.open('', '_blank');
     try {

@@ -3,13 +3,11 @@
 
 type Row = Record<string, unknown>;
 
-/** What of a kind the POI sheet needs: plain data, so it can be sent to a Web Worker. */
+/** What of a kind the POI sheet needs, as plain data for a Web Worker: the formats for real Excel dates, choices' labels as the app shows them. */
 export interface SheetKind {
   fields: string[];
   exportFields: string[];
-  /** Each field's schema format (datetime-text, date-text), for real Excel dates. */
   formats: Record<string, string | undefined>;
-  /** Each choice field's labels (x-labels): the sheet shows a choice as people see it in the app. */
   labels?: Record<string, Record<string, string>>;
 }
 
@@ -37,18 +35,10 @@ export function sheetRows(kind: SheetKind, rows: Row[]): { columns: string[]; da
 }
 
 /** A job for the worker: it fetches the list itself, so not even the JSON is parsed on the main thread. */
-export interface PoiExportJob {
-  url: string;
-  headers: Record<string, string>;
-  kind: SheetKind;
-}
+export type PoiExportJob = { url: string; headers: Record<string, string>; kind: SheetKind };
 
 /** The workbook's media type. */
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/**
- * What the worker answers: the file (a Blob made there: passing it over copies nothing, while making
- * the Blob of a 5.6 MB workbook on the main thread copied it there, 186 ms in a profile at 4x CPU
- * slowdown), nothing to export, or the refusal it got.
- */
+/** What the worker answers: the file (a Blob made there, so passing it over copies nothing), nothing to export, or the refusal it got. */
 export type PoiExportAnswer = { file: Blob } | { empty: true } | { status: number; msg: string };

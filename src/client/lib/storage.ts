@@ -9,8 +9,6 @@ export const KEYS = {
   userDeptName: 'userDeptName',
   vehicleNo: 'vehicleNo',
   selectedDate: 'selectedDate',
-  driveSession: 'driveSession',
-  chargingSession: 'chargingSession',
 } as const;
 
 export interface StoredUser {

@@ -24,10 +24,9 @@ const figure = (d: DayStats | undefined, stat: string): number => Number(d?.[sta
 const written = (n: number, decimals: number): string => (decimals === 0 ? String(Math.round(n)) : n.toFixed(decimals));
 
 /**
- * The last 14 days as three rows of bars (drives, km, issues per day) sharing one row of dates,
- * drawn with plain HTML and CSS (decision 038): the bars stretch to the screen's width, so 14
- * days stay readable at 320 px, and the texts stay text. Each row says the chosen day's figure
- * and the row's highest; screen readers get the same figures as a table instead of the bars.
+ * The last 14 days as three rows of bars sharing one row of dates, in plain HTML and CSS (decision
+ * 038): readable at 320 px, texts as text. Each row says the chosen day's figure and its highest;
+ * screen readers get a table instead.
  */
 export function DayChart({ from, to, days, selected }: { from: string; to: string; days: DayStats[]; selected: string }) {
   const { t } = useTranslation();

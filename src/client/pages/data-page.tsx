@@ -24,8 +24,6 @@ const TILES = [...registry.values()]
   .sort((a, b) => a.page.order - b.page.order);
 type Tile = (typeof TILES)[number];
 
-const TOAST_MS = 3000;
-
 function storedDate(): Date {
   const raw = storage.read(KEYS.selectedDate);
   const date = raw ? parse(raw, 'yyyy-MM-dd', new Date()) : new Date();
@@ -44,10 +42,7 @@ export function formatBytes(n: number): string {
   return unit === 0 ? `${n} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
-/**
- * The figure under a tile's count (x-kind.dataPage.tile.detail): km for drives, hours for charges
- * (their Total Charge Time summed, decision 078; the original divided the drives' minutes by 60).
- */
+/** The figure under a tile's count (x-kind.dataPage.tile.detail): km for drives, hours for charges (decision 078). */
 function tileDetail(tile: Tile, day: DayStats | undefined): string | null {
   const detail = tile.page.tile.detail;
   if (!day || !detail) return null;
@@ -56,15 +51,8 @@ function tileDetail(tile: Tile, day: DayStats | undefined): string | null {
   return detail.unit === '' ? shown : `${shown} ${detail.unit}`;
 }
 
-/** A download the page started: under way (with its progress), ready, or stopped by the user. */
-interface Download {
-  id: number;
-  title: string;
-  state: 'running' | 'ready';
-  progress: DownloadProgress;
-  name?: string;
-  controller: AbortController;
-}
+/** A download the page started: under way (with its progress) or ready. */
+type Download = { id: number; title: string; state: 'running' | 'ready'; progress: DownloadProgress; name?: string; controller: AbortController };
 
 /** What a download says while it runs and once its file is in the phone's downloads. */
 function DownloadStatus({ download, onStop, onDismiss }: { download: Download; onStop: () => void; onDismiss: () => void }) {
@@ -102,13 +90,9 @@ function DownloadStatus({ download, onStop, onDismiss }: { download: Download; o
 
 const count = (value: number | string | undefined): string => (value === undefined ? '–' : String(value));
 
-// Each set of figures that arrives (the day, the 14 days, the totals) draws the page again in one
-// task that is not sliced (SWR's store updates are synchronous). The parts that do not show those
-// figures are memoised so that they are not drawn again each time (docs/PERFORMANCE.md, Lighthouse
-// with a full database): PrimeReact's
-// Calendar builds its whole month, six weeks of cells, on every render, open or not.
-
-/** The day's date field. */
+// Each set of figures that arrives draws the page again in one unsliced task (SWR's store updates
+// are synchronous): the parts that do not show them are memoised (docs/PERFORMANCE.md). PrimeReact's
+// Calendar builds six weeks of cells on every render, open or not.
 const DateField = memo(function DateField({ date, onDate, label, locale }: { date: Date; onDate: (date: Date) => void; label: string; locale: string }) {
   return (
     <Calendar
@@ -150,28 +134,25 @@ const Totals = memo(function Totals({ totals }: { totals: Record<string, number 
 /** The project and vehicle the phone records for. */
 function ProjectInfo({ project, vehicle }: { project: string; vehicle: string }) {
   const { t } = useTranslation();
+  const rows = [
+    { label: t('data.project'), value: project, testId: 'project-name' },
+    { label: t('workspace.vehicle'), value: vehicle || '-', testId: 'vehicle-no' },
+  ];
   return (
     <Card title={t('data.projectInfo')} className="mb-3">
-      <div className="flex justify-content-between py-1">
-        <span className="text-600">{t('data.project')}</span>
-        <span className="font-medium" data-testid="project-name">
-          {project}
-        </span>
-      </div>
-      <div className="flex justify-content-between py-1">
-        <span className="text-600">{t('data.vehicle')}</span>
-        <span className="font-medium" data-testid="vehicle-no">
-          {vehicle || '-'}
-        </span>
-      </div>
+      {rows.map((row) => (
+        <div key={row.testId} className="flex justify-content-between py-1">
+          <span className="text-600">{row.label}</span>
+          <span className="font-medium" data-testid={row.testId}>
+            {row.value}
+          </span>
+        </div>
+      ))}
     </Card>
   );
 }
 
-/**
- * The downloads the page started, and how to start one: fetched with its progress on screen,
- * announced when ready, or told why it failed. The service is asked for the day, vehicle and project.
- */
+/** The downloads the page started, and how to start one (for the day, vehicle and project), with progress and outcome. */
 function useDownloads(day: string, vehicle: string, project: string) {
   const { t, i18n } = useTranslation();
   const toast = useToast();
@@ -188,32 +169,22 @@ function useDownloads(day: string, vehicle: string, project: string) {
       const url = await signedDownloadUrl(path, { vehicle, date: `${day} 00:00:00`, project, lang: i18n.language === 'zh' ? 'zh' : 'en' });
       const file = await downloadWithProgress(url, fallbackName, (progress) => update(id, { progress }), controller.signal);
       update(id, { state: 'ready', name: file.name, progress: { received: file.bytes, total: file.bytes } });
-      toast('success', t('download.readyToast'), t('download.ready', { name: file.name, size: formatBytes(file.bytes) }), TOAST_MS);
+      toast('success', t('download.readyToast'), t('download.ready', { name: file.name, size: formatBytes(file.bytes) }));
     } catch (e) {
       remove(id);
-      if (controller.signal.aborted) {
-        toast('info', t('download.cancelled'), title, TOAST_MS);
-        return;
-      }
+      if (controller.signal.aborted) return toast('info', t('download.cancelled'), title);
       console.error(`${title} failed:`, e);
       // The service's 404 says there was nothing that day; its words are English, so the screen's own are shown.
       const detail = e instanceof DownloadError && e.status === 404 ? t('data.noDataDay', { date: day }) : (e as Error).message;
-      toast('error', failed, detail, TOAST_MS);
+      toast('error', failed, detail);
     }
   }
   return { downloads, download, remove };
 }
 
-interface DayTileProps {
-  tile: Tile;
-  date: Date;
-  day: string;
-  figures: DayStats | undefined;
-  loading: boolean;
-  onPackage: (tile: Tile) => void;
-}
+type DayProps = { date: Date; day: string; figures: DayStats | undefined; loading: boolean; onPackage: (tile: Tile) => void };
 /** One kind's tile for the day: its count and figure (opening its list at the day) and its day package. */
-const DayTile = memo(function DayTile({ tile, date, day, figures, loading, onPackage }: DayTileProps) {
+const DayTile = memo(function DayTile({ tile, date, day, figures, loading, onPackage }: DayProps & { tile: Tile }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const detail = tileDetail(tile, figures);
@@ -250,7 +221,7 @@ const DayTile = memo(function DayTile({ tile, date, day, figures, loading, onPac
   );
 });
 
-/** The last 14 days as bars; its height is kept while its figures load, so the totals below do not move when they come. */
+/** The last 14 days as bars; its height is kept while its figures load, so the totals below do not move. */
 const ChartCard = memo(function ChartCard({ day, figures, error }: { day: string; figures: RangeStats | undefined; error: unknown }) {
   const { t } = useTranslation();
   return (
@@ -268,10 +239,7 @@ const ChartCard = memo(function ChartCard({ day, figures, error }: { day: string
   );
 });
 
-/**
- * The tiles' download button: one handler for the page's life (so the tiles stay memo'd), which
- * calls this render's downloadPackage.
- */
+/** The tiles' download button: one handler for the page's life (so the tiles stay memo'd) calling this render's downloadPackage. */
 function usePackageDownload(
   day: string,
   dayFigures: ReturnType<typeof useDataFigures>['daily']['data'],
@@ -289,27 +257,14 @@ function usePackageDownload(
     const pkg = tile.dayPackage;
     if (pkg === undefined) return;
     const noun = kindText(tile.kind, 'packages.0.noun', pkg.noun);
-    if (dayFigures && dayFigures[tile.page.count] === 0) {
-      toast('info', t('data.noData', { noun, date: day }), undefined, TOAST_MS);
-      return;
-    }
-    toast('info', t('data.downloading', { noun, date: day }), undefined, TOAST_MS);
+    if (dayFigures && dayFigures[tile.page.count] === 0) return toast('info', t('data.noData', { noun, date: day }));
+    toast('info', t('data.downloading', { noun, date: day }));
     await download(t('download.packageTitle', { noun, date: day }), `/${pkg.route}`, `${pkg.label}_${day}.zip`, t('data.downloadFailed', { noun }));
   }
 }
 
-interface DailyCardProps {
-  date: Date;
-  onDate: (date: Date) => void;
-  day: string;
-  figures: DayStats | undefined;
-  loading: boolean;
-  onPackage: (tile: Tile) => void;
-  onReport: () => void;
-}
-
 /** One day: its date (today a tap away), the Excel report, and a tile a kind with its count and package. */
-function DailyCard({ date, onDate, day, figures, loading, onPackage, onReport }: DailyCardProps) {
+function DailyCard({ onDate, onReport, ...day }: DayProps & { onDate: (date: Date) => void; onReport: () => void }) {
   const { t, i18n } = useTranslation();
   return (
     <Card title={t('data.daily')} className="mb-3">
@@ -317,7 +272,7 @@ function DailyCard({ date, onDate, day, figures, loading, onPackage, onReport }:
         <label htmlFor="data-date" className="sr-only">
           {t('data.date')}
         </label>
-        <DateField date={date} onDate={onDate} label={t('data.date')} locale={i18n.language} />
+        <DateField date={day.date} onDate={onDate} label={t('data.date')} locale={i18n.language} />
         <div className="flex gap-2">
           <Button label={t('data.today')} icon="pi pi-calendar-clock" outlined size="small" className="flex-1" onClick={() => onDate(new Date())} />
           <Button label={t('data.excelReport')} icon="pi pi-file-excel" size="small" className="flex-1" onClick={onReport} />
@@ -325,7 +280,7 @@ function DailyCard({ date, onDate, day, figures, loading, onPackage, onReport }:
       </div>
       <div className="grid">
         {TILES.map((tile) => (
-          <DayTile key={tile.page.count} tile={tile} date={date} day={day} figures={figures} loading={loading} onPackage={onPackage} />
+          <DayTile key={tile.page.count} tile={tile} {...day} />
         ))}
       </div>
     </Card>
@@ -345,10 +300,8 @@ export function DataPage() {
 
   const { total, daily, range, offlineSince, missing } = useDataFigures(day);
 
-  // SWR's answers arrive as urgent updates (useSyncExternalStore), drawn in one task: the figures
-  // are drawn from deferred copies instead, in a transition, in slices with the browser free in
-  // between; the urgent update only redraws what does not show them (the tiles, chart and totals
-  // are memo'd and get the copies).
+  // SWR's answers arrive as urgent updates, drawn in one task: the memo'd tiles, chart and totals
+  // get deferred copies instead, drawn in a transition in slices with the browser free in between.
   const dayData = useDeferredValue(daily.data);
   const dayLoading = useDeferredValue(daily.isLoading);
   const rangeData = useDeferredValue(range.data);
@@ -368,17 +321,13 @@ export function DataPage() {
         </p>
       )}
       <ProjectInfo project={project} vehicle={vehicle} />
-
       <div role="status" aria-live="polite">
         {downloads.map((d) => (
           <DownloadStatus key={d.id} download={d} onStop={() => d.controller.abort()} onDismiss={() => remove(d.id)} />
         ))}
       </div>
-
       <DailyCard date={date} onDate={setDate} day={day} figures={dayData} loading={dayLoading} onPackage={onPackage} onReport={() => void excelReport()} />
-
       <ChartCard day={day} figures={rangeData} error={rangeError} />
-
       <Totals totals={totals} />
     </div>
   );

@@ -3,8 +3,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { appPath } from '../auth/app-path';
-import { useAuth } from '../auth/auth-context';
-import type { FromState } from '../auth/require-auth';
+import { useAuth, type FromState } from '../auth/auth-context';
 import { preloadToast, useToast } from '../ui/toast';
 
 /** Where to go after signing in: the remembered origin, or '/' (which leads to /data); only ever a path of this app. */
@@ -86,10 +85,7 @@ type FieldProps = { login: ReturnType<typeof useSignIn>; name: Field; secret?: b
 /** What is wrong with a field, said under it and read out with it; `alert`: the server's refusal, said at once. */
 type Problem = { id: string; text: string; alert?: boolean };
 
-/**
- * A plain input styled by the PrimeReact theme (the sign-in page loads no component library), with
- * its label and its problem; a password has a button that shows it. A refusal is not drawn in red.
- */
+/** A plain input in the PrimeReact theme (the sign-in page loads no component library), its label and problem (a refusal not in red); a password can be shown. */
 function LoginField({ login, name, secret, ...input }: FieldProps) {
   const { t } = useTranslation();
   const [shown, setShown] = useState(false);

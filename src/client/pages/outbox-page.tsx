@@ -18,18 +18,6 @@ import { EmptyState } from '../ui/loading';
 import { useToast } from '../ui/toast';
 import { PAGE_BACK } from '../../shared/page-shell';
 
-const STATE_TEXT = {
-  waiting: 'outbox.waiting',
-  conflict: 'outbox.conflict',
-  refused: 'outbox.refused',
-} as const satisfies Record<OutboxItem['state'], string>;
-
-/** A kind's name in the language on screen; a kind the catalogue does not name keeps its own. */
-function kindName(name: string): string {
-  const key = `outbox.kinds.${name}`;
-  return t(key as 'outbox.kinds.drive', { defaultValue: name });
-}
-
 /** The item's title as its kind's cards show it (x-kind.card.title.field); none for a kind whose cards have a fixed title, or before the schemas load. */
 function titleOf(item: OutboxItem, kinds: KindRegistry | undefined): string {
   const title = kinds?.get(item.kindName)?.meta.card.title;
@@ -48,7 +36,8 @@ function fieldNames(item: OutboxItem, kinds: KindRegistry | undefined): string {
 function summary(item: OutboxItem, kinds: KindRegistry | undefined): string {
   const title = titleOf(item, kinds);
   const texts = {
-    kind: kindName(item.kindName),
+    // A kind the catalogue does not name keeps its own name.
+    kind: t(`outbox.kinds.${item.kindName}` as 'outbox.kinds.drive', { defaultValue: item.kindName }),
     title: title ? t('outbox.titled', { title: String(title) }) : '',
     fields: fieldNames(item, kinds),
   };
@@ -69,27 +58,19 @@ function useKindsLater(): KindRegistry | undefined {
 }
 
 /**
- * A refused or conflicting change, made again on the current form (docs/decisions/034): a new
- * record opens prefilled, and leaves the outbox once it is created; a change to a record opens
- * that record, whose screen offers to review it. Fields renamed since land in their new names;
- * fields the form no longer has are named with their values.
+ * A refused or conflicting change, made again on the current form (docs/decisions/034): a new record
+ * opens prefilled (leaving the outbox once created), a change opens its record, which offers to
+ * review it. Renamed fields land in their new names; fields the form no longer has are named.
  */
 function useOpenInForm(): (item: OutboxItem) => Promise<void> {
   const { t } = useTranslation();
   const toast = useToast();
   const navigate = useNavigate();
   return async (item) => {
-    if (item.op === 'update') {
-      navigate(`${item.route}/${String(item.recordId)}`);
-      return;
-    }
-    // The kinds' schemas load with the record screens, not with this page.
+    if (item.op === 'update') return navigate(`${item.route}/${String(item.recordId)}`);
     const [{ registry }, { onCurrentForm }] = await Promise.all([import('../engine/registry'), import('../engine/record-edits')]);
     const kind = registry.get(item.kindName);
-    if (!kind) {
-      toast('warn', t('outbox.kindGone'), item.kindName);
-      return;
-    }
+    if (!kind) return toast('warn', t('outbox.kindGone'), item.kindName);
     const { values, dropped } = onCurrentForm(kind, item.values);
     if (dropped.length > 0) toast('warn', t('outbox.notOnForm'), dropped.map(([field, value]) => `${field}: ${JSON.stringify(value)}`).join('; '));
     navigate(`${kind.meta.route}/new`, { state: { prefill: values, fromOutbox: item.key } });
@@ -103,7 +84,7 @@ function ChangeCard({ item, kinds, onOpen, onRemove }: { item: OutboxItem; kinds
     <Card className="outbox-item">
       <div className="font-semibold">{summary(item, kinds)}</div>
       <div className="text-600 text-sm">
-        {t('outbox.saved', { time: format(new Date(item.createdAt), 'yyyy-MM-dd HH:mm'), state: t(STATE_TEXT[item.state]) })}
+        {t('outbox.saved', { time: format(new Date(item.createdAt), 'yyyy-MM-dd HH:mm'), state: t(`outbox.${item.state}`) })}
       </div>
       {item.lastError && <div className="text-sm mt-1">{uploadErrorText(item.lastError)}</div>}
       <div className="flex gap-3">
@@ -178,14 +159,12 @@ function useRetry(items: OutboxItem[], files: WaitingFile[]): { syncing: boolean
 
 /** What waits on this phone to reach the server: each change, why it waits, retry and remove. */
 export function OutboxPage() {
-  // Re-renders on a language switch; the plain helpers above read the same language.
   const { t } = useTranslation();
   const items = useOutbox();
   const files = useWaitingFiles();
   const kinds = useKindsLater();
   const openInForm = useOpenInForm();
   const { syncing, retry } = useRetry(items, files);
-  // A change or a file asked to be removed: the dialog asks first.
   const [removing, setRemoving] = useState<OutboxItem | WaitingFile | null>(null);
 
   return (

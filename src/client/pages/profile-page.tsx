@@ -62,10 +62,8 @@ function ResetDialog({ work, onCancel, onConfirm }: { work: LocalWork; onCancel:
 }
 
 /**
- * 'Check for Updates' says what it found: a new version (then the app's copies are dropped and
- * the page reloads, and says afterwards what it updated to), the latest one (nothing is dropped),
- * or no server (nothing is dropped: the app must keep working offline). Back from the reload of
- * an update, the page says what it did.
+ * 'Check for Updates' says what it found: a new version (the app's copies are dropped and the page
+ * reloads, saying afterwards what it updated to), the latest one, or no server (nothing is dropped).
  */
 function useUpdateCheck(version: string | null | undefined): { updating: boolean; update: () => Promise<void> } {
   const { t } = useTranslation();
@@ -76,22 +74,16 @@ function useUpdateCheck(version: string | null | undefined): { updating: boolean
     if (!note) return;
     if (note.found === 'new') toast('success', t('app.updated'), note.version ? t('updates.updatedTo', { version: note.version }) : undefined, 6000);
     else toast('info', t('updates.refreshed', { version: note.version ?? t('common.unknown') }), undefined, 6000);
-    // Once, when the page opens after the reload.
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the page opens after the reload
   }, []);
 
   async function update(): Promise<void> {
     setUpdating(true);
     try {
       const found = await findUpdate();
-      if (found.status === 'offline') {
-        toast('warn', t('updates.offline'), undefined, 6000);
-        return;
-      }
-      if (found.status === 'latest') {
-        toast('success', t('updates.latest', { version: found.version ?? version ?? t('common.unknown') }), undefined, 6000);
-        return;
-      }
+      if (found.status === 'offline') return toast('warn', t('updates.offline'), undefined, 6000);
+      if (found.status === 'latest')
+        return toast('success', t('updates.latest', { version: found.version ?? version ?? t('common.unknown') }), undefined, 6000);
       if (found.status === 'new') toast('info', t('updates.found', { version: found.version ?? '' }), undefined, 6000);
       leaveUpdateNote({ found: found.status, version: found.version });
       await checkForUpdates();

@@ -8,16 +8,13 @@ import { parseDateText } from '../engine/format';
 import { useToast } from '../ui/toast';
 import { chartRange } from './data-chart';
 
-const TOAST_MS = 3000;
-
 /** The kinds whose lists the Data page's tiles open. */
 const TILE_KINDS = [...registry.values()].filter((kind) => kind.meta.dataPage);
 
 /**
- * The Data page's figures for a day: the day, its 14 days and the totals. Without coverage each
- * comes from the phone's copy (offlineSince: the oldest of them); one the phone has no copy of is
- * `missing`, said on the page, never a red error. Once a day's figures come from the server, the
- * lists its tiles open are kept on the phone too, so they read in a tunnel although never opened.
+ * The Data page's figures for a day: the day, its 14 days and the totals, else the phone's copies
+ * (offlineSince: the oldest), else `missing` (never a red error). Once the day's figures come from
+ * the server, the lists its tiles open are kept too, for reading in a tunnel.
  */
 export function useDataFigures(day: string) {
   const { t } = useTranslation();
@@ -28,10 +25,10 @@ export function useDataFigures(day: string) {
   const range = useRangeStats(from, to);
   const failed = (e: unknown): boolean => e !== undefined && !unreachable(e);
   useEffect(() => {
-    if (failed(total.error)) toast('error', t('data.loadFailed'), (total.error as Error).message, TOAST_MS);
+    if (failed(total.error)) toast('error', t('data.loadFailed'), (total.error as Error).message);
   }, [total.error, toast, t]);
   useEffect(() => {
-    if (failed(daily.error)) toast('error', t('data.dayLoadFailed'), (daily.error as Error).message, TOAST_MS);
+    if (failed(daily.error)) toast('error', t('data.dayLoadFailed'), (daily.error as Error).message);
   }, [daily.error, toast, t]);
 
   const fresh = daily.data !== undefined && daily.offlineSince === undefined;

@@ -1,10 +1,6 @@
-/**
- * Sample vehicle figures: there is no vehicle telemetry service yet, so the Vehicle Status card and
- * screen show these, labelled as samples wherever they appear (docs/decisions/065).
- */
+/** Sample vehicle figures until there is a telemetry service, labelled as samples wherever they appear (docs/decisions/065). */
 export const SAMPLE_VEHICLE = {
   vehicleNo: '636_green',
-  model: 'EV Test Prototype',
   batteryPercent: 85,
   odometerKm: 12580,
   speedKmh: 0,

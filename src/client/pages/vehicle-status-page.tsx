@@ -15,20 +15,7 @@ const COUNTED = [...registry.values()]
   .flatMap((kind) => (kind.meta.dataPage ? [{ kind, page: kind.meta.dataPage }] : []))
   .sort((a, b) => a.page.order - b.page.order);
 
-function Row({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="flex justify-content-between py-2 border-bottom-1 surface-border">
-      <span className="text-600">{label}</span>
-      <span className="font-medium">{value}</span>
-    </div>
-  );
-}
-
-/**
- * The Vehicle Status screen: the vehicle's figures are samples (there is no vehicle connection yet)
- * and say so on their card; the record counts are the project's real totals, as the Data page has
- * them (offline, the phone's copy, said so).
- */
+/** The Vehicle Status screen: the vehicle's figures are labelled samples; the record counts are the project's real totals. */
 export function VehicleStatusPage() {
   const { t } = useTranslation();
   const totals = useTotalStats();
@@ -40,13 +27,20 @@ export function VehicleStatusPage() {
           <Tag value={t('common.sampleData')} severity="warning" />
           <span className="text-600 text-sm">{t('vehicle.sampleNote')}</span>
         </div>
-        <Row label={t('vehicle.vehicleNo')} value={storage.vehicleNo() || V.vehicleNo} />
-        <Row label={t('vehicle.model')} value={t('vehicle.sampleModel')} />
-        <Row label={t('vehicle.battery')} value={`${V.batteryPercent}%`} />
-        <Row label={t('vehicle.odometer')} value={`${V.odometerKm.toLocaleString('en-GB')} km`} />
-        <Row label={t('vehicle.currentSpeed')} value={t('workspace.kmh', { value: V.speedKmh })} />
-        <Row label={t('vehicle.lastDrive')} value={V.lastDrive} />
-        <Row label={t('vehicle.lastCharge')} value={V.lastCharge} />
+        {[
+          [t('vehicle.vehicleNo'), storage.vehicleNo() || V.vehicleNo],
+          [t('vehicle.model'), t('vehicle.sampleModel')],
+          [t('vehicle.battery'), `${V.batteryPercent}%`],
+          [t('vehicle.odometer'), `${V.odometerKm.toLocaleString('en-GB')} km`],
+          [t('vehicle.currentSpeed'), t('workspace.kmh', { value: V.speedKmh })],
+          [t('vehicle.lastDrive'), V.lastDrive],
+          [t('vehicle.lastCharge'), V.lastCharge],
+        ].map(([label, value]) => (
+          <div key={label} className="flex justify-content-between py-2 border-bottom-1 surface-border">
+            <span className="text-600">{label}</span>
+            <span className="font-medium">{value}</span>
+          </div>
+        ))}
       </Card>
       {totals.offlineSince !== undefined && <OfflineLine since={totals.offlineSince} />}
       <div className="grid">

@@ -13,12 +13,9 @@ import { useToast } from '../ui/toast';
 import { SAMPLE_VEHICLE } from './vehicle-sample';
 import { kindText } from '../i18n/kind-texts';
 
+type SessionTextKey = 'title' | 'startLabel' | 'endLabel' | 'runningLabel' | 'idleLabel' | 'startedToast' | 'endedToast';
 /** A session card's text (x-kind.workspace.session) in the language on screen. */
-const sessionText = (
-  kind: Kind,
-  card: WorkspaceSessionMeta,
-  key: 'title' | 'startLabel' | 'endLabel' | 'runningLabel' | 'idleLabel' | 'startedToast' | 'endedToast',
-): string => kindText(kind, `workspace.session.${key}`, card[key]);
+const sessionText = (kind: Kind, card: WorkspaceSessionMeta, key: SessionTextKey): string => kindText(kind, `workspace.session.${key}`, card[key]);
 
 /** The 'Record Data' shortcuts (x-kind.workspace.shortcut), in their order. */
 const SHORTCUTS = [...registry.values()]
@@ -52,7 +49,6 @@ export function WorkspacePage() {
       <p className="text-lg mt-0 mb-3">{t('workspace.welcome', { name: username })}</p>
       <div className="flex flex-column gap-3">
         <VehicleCard vehicleNo={vehicleNo} />
-
         {SESSION_KINDS.map(({ kind, session: card }) => (
           <SessionCard
             key={kind.name}
@@ -65,18 +61,9 @@ export function WorkspacePage() {
             onEnd={() => end(kind, card)}
           />
         ))}
-
         <ShortcutsCard />
       </div>
     </div>
-  );
-}
-
-function SessionLine({ running, runningLabel, idleLabel }: { running: string | undefined; runningLabel: string; idleLabel: string }) {
-  return running ? (
-    <Tag severity="success" icon="pi pi-circle-fill" value={`${runningLabel} ${running.slice(11, 16)}`} />
-  ) : (
-    <Tag value={idleLabel} className="surface-200 text-700" />
   );
 }
 
@@ -84,23 +71,21 @@ function SessionLine({ running, runningLabel, idleLabel }: { running: string | u
 function VehicleCard({ vehicleNo }: { vehicleNo: string }) {
   const { t } = useTranslation();
   return (
-    <Card title={t('workspace.vehicleStatus')} className="workspace-card">
+    <Card title={t('pages.vehicle')} className="workspace-card">
       {/* Speed and battery are examples until the vehicle is connected: said, never passed off as real. */}
       <Tag value={t('common.sampleData')} severity="warning" className="mb-2" data-testid="vehicle-sample" />
       <Link to="/vehicle" className="vehicle-summary no-underline text-color">
         <span className="sr-only">{t('workspace.openVehicle')}</span>
-        <div>
-          <div className="text-500 text-sm">{t('workspace.vehicle')}</div>
-          <div className="font-semibold">{vehicleNo}</div>
-        </div>
-        <div>
-          <div className="text-500 text-sm">{t('workspace.speed')}</div>
-          <div className="font-semibold">{t('workspace.kmh', { value: SAMPLE_VEHICLE.speedKmh })}</div>
-        </div>
-        <div>
-          <div className="text-500 text-sm">{t('workspace.battery')}</div>
-          <div className="font-semibold">{SAMPLE_VEHICLE.batteryPercent}%</div>
-        </div>
+        {[
+          [t('workspace.vehicle'), vehicleNo],
+          [t('workspace.speed'), t('workspace.kmh', { value: SAMPLE_VEHICLE.speedKmh })],
+          [t('vehicle.battery'), `${SAMPLE_VEHICLE.batteryPercent}%`],
+        ].map(([label, value]) => (
+          <div key={label}>
+            <div className="text-500 text-sm">{label}</div>
+            <div className="font-semibold">{value}</div>
+          </div>
+        ))}
         <i className="pi pi-angle-right text-500" aria-hidden="true" />
       </Link>
     </Card>
@@ -117,20 +102,19 @@ function SessionCard(props: {
   onStart: () => void;
   onEnd: () => void;
 }) {
-  const { kind, card } = props;
+  const { kind, card, running } = props;
+  const text = (key: SessionTextKey): string => sessionText(kind, card, key);
   return (
-    <Card title={sessionText(kind, card, 'title')} className="workspace-card">
-      <SessionLine running={props.running} runningLabel={sessionText(kind, card, 'runningLabel')} idleLabel={sessionText(kind, card, 'idleLabel')} />
+    <Card title={text('title')} className="workspace-card">
+      {running ? (
+        <Tag severity="success" icon="pi pi-circle-fill" value={`${text('runningLabel')} ${running.slice(11, 16)}`} />
+      ) : (
+        <Tag value={text('idleLabel')} className="surface-200 text-700" />
+      )}
       <div className="grid mt-2">
         {[
-          {
-            label: sessionText(kind, card, 'startLabel'),
-            icon: card.startIcon,
-            severity: card.startSeverity,
-            onClick: props.onStart,
-            disabled: !props.canStart,
-          },
-          { label: sessionText(kind, card, 'endLabel'), icon: 'pi pi-stop', severity: 'danger' as const, onClick: props.onEnd, disabled: !props.canEnd },
+          { label: text('startLabel'), icon: card.startIcon, severity: card.startSeverity, onClick: props.onStart, disabled: !props.canStart },
+          { label: text('endLabel'), icon: 'pi pi-stop', severity: 'danger' as const, onClick: props.onEnd, disabled: !props.canEnd },
         ].map((button, i) => (
           <div key={i} className="col-6">
             <Button {...button} className="w-full" />

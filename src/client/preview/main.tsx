@@ -9,11 +9,20 @@ import './preview.css';
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import state from 'virtual:schemas-preview';
-import { refuseServerCalls } from './no-server';
 import { ProblemsPage } from './problems';
 import { keepScrollOverReloads } from './reload';
 
-refuseServerCalls();
+// The preview has no server: nothing it runs may reach an API (the deployment's or any other).
+// Should a component ask, it gets a 503 answer at once.
+const SERVER_PATHS = /^\/(api|sharepoint|download)(\/|\?|$)/;
+const realFetch = window.fetch.bind(window);
+window.fetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  const url = new URL(input instanceof Request ? input.url : String(input), window.location.href);
+  if (url.origin === window.location.origin && !SERVER_PATHS.test(url.pathname)) return realFetch(input, init);
+  console.warn(`Schema preview: not sent, the preview has no server: ${url.href}`);
+  const body = JSON.stringify({ code: 503, msg: 'The schema preview has no server: nothing is loaded or saved' });
+  return Promise.resolve(new Response(body, { status: 503, headers: { 'content-type': 'application/json' } }));
+};
 keepScrollOverReloads();
 
 const element = document.getElementById('root');

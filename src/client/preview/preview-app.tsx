@@ -51,7 +51,7 @@ const go = (kind: Kind, section: Section): void => {
 
 /** A render error of one screen, shown in place (naming the file) rather than a blank page. */
 class Guard extends Component<{ file: string; children: ReactNode }, { error: Error | null }> {
-  override state: { error: Error | null } = { error: null };
+  override state = { error: null as Error | null };
 
   static getDerivedStateFromError(error: Error): { error: Error } {
     return { error };
@@ -78,8 +78,7 @@ function CardScreen({ kind, sample }: { kind: Kind; sample: Record<string, unkno
 }
 
 function ViewScreen({ kind, sample }: { kind: Kind; sample: Record<string, unknown> }) {
-  const schema = useMemo(() => formSchema(kind), [kind]);
-  const ui = useMemo(() => uiSchema(kind), [kind]);
+  const { schema, ui } = useMemo(() => ({ schema: formSchema(kind), ui: uiSchema(kind) }), [kind]);
   const actions = (
     <>
       <Button icon="pi pi-refresh" rounded text aria-label="Refresh" />
@@ -101,8 +100,7 @@ function ViewScreen({ kind, sample }: { kind: Kind; sample: Record<string, unkno
 
 /** The form with its own values, so that the preview's forms can be tried. */
 function LiveForm({ kind, initial, isNew }: { kind: Kind; initial: Record<string, unknown>; isNew: boolean }) {
-  const schema = useMemo(() => formSchema(kind), [kind]);
-  const ui = useMemo(() => uiSchema(kind), [kind]);
+  const { schema, ui } = useMemo(() => ({ schema: formSchema(kind), ui: uiSchema(kind) }), [kind]);
   // As the record screen: a new record has no id yet.
   const formUi = isNew ? { ...ui, id: { 'ui:widget': 'hidden' } } : ui;
   const [values, setValues] = useState(initial);

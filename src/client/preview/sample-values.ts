@@ -57,11 +57,9 @@ export function sampleText(prop: KindProperty, name: string, long: boolean): str
 }
 
 /**
- * A record of the kind with every property filled: the id, project and vehicle, `x-default`
- * times (now, start of today), `default`s, the first `enum` choice, dates as 'yyyy-MM-dd HH:mm:ss'
- * (today at 08:30, or 45 minutes after the date-time field before, so an end follows its start),
- * numbers inside their limits, texts from the title within maxLength, connectors as the widget
- * stores them, and derived differences computed as the server computes them.
+ * A record of the kind with every property filled as its schema allows: defaults, the first choice,
+ * dates from today at 08:30, numbers inside their limits, texts from the title, derived differences
+ * computed as the server does.
  */
 export function sampleRecord(kind: Kind, now: Date): Record<string, unknown> {
   const values: Record<string, unknown> = {};

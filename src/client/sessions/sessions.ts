@@ -4,20 +4,14 @@ import type { Kind, WorkspaceSessionMeta } from '../../shared/kind-types';
 import { registry } from '../engine/registry';
 import { storage } from '../lib/storage';
 
-/** Dates as the records carry them: 'yyyy-MM-dd HH:mm:ss' in the phone's local time. */
-export const DATE_TIME = 'yyyy-MM-dd HH:mm:ss';
+/** Dates as the records carry them, in the phone's local time. */
+const DATE_TIME = 'yyyy-MM-dd HH:mm:ss';
 
-export interface RunningSession {
-  startedAt: string;
-  /** Who started it: a session belongs to its user, and another user signing in on the phone does not see it. */
-  owner?: string;
-}
+/** A running session; `owner`: who started it (another user signing in on the phone does not see it). */
+type RunningSession = { startedAt: string; owner?: string };
 
 /** What an ended session puts in its new record (x-kind.workspace.session.fills): field -> value. */
-export type SessionPrefill = Record<string, string | number>;
-
-/** The name of a kind with a Workspace session (x-kind.workspace.session): 'drive', 'charging'. */
-export type SessionKind = string;
+type SessionPrefill = Record<string, string | number>;
 
 /** The kinds with a session, in Workspace order. */
 export const SESSION_KINDS: { kind: Kind; session: WorkspaceSessionMeta }[] = [...registry.values()]
@@ -27,11 +21,9 @@ export const SESSION_KINDS: { kind: Kind; session: WorkspaceSessionMeta }[] = [.
 const byName = new Map(SESSION_KINDS.map((s) => [s.kind.name, s]));
 
 /** Where a kind's running session is kept in local storage (docs/PRODUCT.md section 8: driveSession, chargingSession). */
-export function sessionKey(kind: SessionKind): string {
-  return `${kind}Session`;
-}
+const sessionKey = (kind: string): string => `${kind}Session`;
 
-function load(kind: SessionKind): RunningSession | null {
+function load(kind: string): RunningSession | null {
   const raw = storage.read(sessionKey(kind));
   if (raw === null) return null;
   try {
@@ -45,10 +37,6 @@ function load(kind: SessionKind): RunningSession | null {
   }
 }
 
-function minutesBetween(start: string, end: string): number {
-  return Math.max(0, differenceInMinutes(parse(end, DATE_TIME, new Date()), parse(start, DATE_TIME, new Date())));
-}
-
 /** The new record's values from a session's start and end, as the kind's schema says (fills: date, start, end, minutes). */
 function prefillOf(session: WorkspaceSessionMeta, start: string, end: string): SessionPrefill {
   const { date, start: startField, end: endField, minutes } = session.fills;
@@ -56,12 +44,12 @@ function prefillOf(session: WorkspaceSessionMeta, start: string, end: string): S
     ...(date ? { [date]: start.slice(0, 10) } : {}),
     ...(startField ? { [startField]: start } : {}),
     ...(endField ? { [endField]: end } : {}),
-    ...(minutes ? { [minutes]: minutesBetween(start, end) } : {}),
+    ...(minutes ? { [minutes]: Math.max(0, differenceInMinutes(parse(end, DATE_TIME, new Date()), parse(start, DATE_TIME, new Date()))) } : {}),
   };
 }
 
 /** The signed-in user's running sessions, for the sign-out question. */
-export function runningSessions(): { kind: SessionKind; startedAt: string }[] {
+export function runningSessions(): { kind: string; startedAt: string }[] {
   return SESSION_KINDS.flatMap(({ kind }) => {
     const session = load(kind.name);
     return session ? [{ kind: kind.name, startedAt: session.startedAt }] : [];
@@ -73,18 +61,15 @@ export function discardSessions(): void {
   for (const { kind } of SESSION_KINDS) if (load(kind.name)) storage.write(sessionKey(kind.name), null);
 }
 
-const systemNow = (): Date => new Date();
-
-function loadAll(): Record<SessionKind, RunningSession | null> {
+function loadAll(): Record<string, RunningSession | null> {
   return Object.fromEntries(SESSION_KINDS.map(({ kind }) => [kind.name, load(kind.name)]));
 }
 
 /**
- * The Workspace sessions of this phone (local only, kept across reloads), one per kind with
- * x-kind.workspace.session. A start is refused while the same session or one of its blockedBy
- * kinds runs (docs/PRODUCT.md section 4: Start Charging is refused while driving); ending needs a running one.
+ * The Workspace sessions of this phone (kept across reloads), one per kind with x-kind.workspace.session.
+ * A start is refused while it or one of its blockedBy kinds runs (no charging while driving).
  */
-export function useSessions(now: () => Date = systemNow) {
+export function useSessions(now: () => Date = () => new Date()) {
   const [running, setRunning] = useState(loadAll);
 
   // Another tab of the app may start or end a session.
@@ -96,7 +81,7 @@ export function useSessions(now: () => Date = systemNow) {
 
   /** Starts a session unless it or a blocking one is running; false when refused. */
   const start = useCallback(
-    (kind: SessionKind): boolean => {
+    (kind: string): boolean => {
       const spec = byName.get(kind);
       if (!spec || load(kind) || (spec.session.blockedBy ?? []).some((other) => load(other))) return false;
       const owner = storage.username();
@@ -110,7 +95,7 @@ export function useSessions(now: () => Date = systemNow) {
 
   /** Ends a running session and returns what the new record starts with; null when none runs. */
   const end = useCallback(
-    (kind: SessionKind): SessionPrefill | null => {
+    (kind: string): SessionPrefill | null => {
       const spec = byName.get(kind);
       const session = load(kind);
       if (!spec || !session) return null;
@@ -121,8 +106,8 @@ export function useSessions(now: () => Date = systemNow) {
     [now],
   );
 
-  const isRunning = (kind: SessionKind): boolean => (running[kind] ?? null) !== null;
-  const canStart = (kind: SessionKind): boolean =>
+  const isRunning = (kind: string): boolean => (running[kind] ?? null) !== null;
+  const canStart = (kind: string): boolean =>
     byName.has(kind) && !isRunning(kind) && (byName.get(kind)?.session.blockedBy ?? []).every((other) => !isRunning(other));
   return { running, canStart, canEnd: isRunning, start, end };
 }

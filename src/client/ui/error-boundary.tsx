@@ -2,19 +2,10 @@ import { Component, Fragment, lazy, type ComponentType, type ErrorInfo, type Rea
 import { t } from '../i18n';
 import { EmptyState } from './loading';
 
-/**
- * A lazily loaded page whose loading can be tried again: React's lazy() keeps a failed import (a
- * chunk fetched without coverage, or gone after a deploy) for good, so `retry()` makes a new one.
- */
-export interface RetryablePage {
-  Page: ComponentType;
-  retry(): void;
-}
+/** A lazily loaded page; `retry()` makes a new one, since React's lazy() keeps a failed import for good. */
+export type RetryablePage = { Page: ComponentType; retry(): void };
 
-/**
- * Whether a page's code could not be fetched (no coverage, or a file gone after a deploy). Browsers
- * remember a failed module import, so only loading the app again fetches it anew.
- */
+/** Whether a page's code could not be fetched (no coverage, or gone after a deploy): only loading the app again fetches it anew. */
 export function isCodeLoadError(error: Error): boolean {
   return /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload CSS|Failed to fetch/i.test(
     error.message,
@@ -24,11 +15,9 @@ export function isCodeLoadError(error: Error): boolean {
 type PageModule = { default: ComponentType };
 
 /**
- * The module of a page's import, handed over at once when it has already arrived: React's lazy()
- * takes a thenable that calls back synchronously as loaded, and draws the page in the same render.
- * Given the promise itself, it would suspend once even for code that is here, show its Suspense
- * fallback, and reveal the page no sooner than 300 ms after that fallback (React throttles reveals).
- * A promise says it has arrived as React marks the promises it reads: status 'fulfilled', value.
+ * A page's module handed over at once when it has arrived (status 'fulfilled', as React marks the
+ * promises it reads): lazy() draws a thenable that calls back synchronously in the same render,
+ * where a promise would suspend once and reveal the page no sooner than 300 ms later.
  */
 function handOver(loading: Promise<PageModule> & { status?: string; value?: PageModule }): Promise<PageModule> {
   const module = loading.status === 'fulfilled' ? loading.value : undefined;
@@ -36,7 +25,6 @@ function handOver(loading: Promise<PageModule> & { status?: string; value?: Page
   return { then: (onLoaded: (m: PageModule) => unknown) => onLoaded(module) } as unknown as Promise<PageModule>;
 }
 
-/** A lazily loaded page; `retry()` makes a new lazy page, since React's lazy() keeps a failed import for good. */
 export function retryableLazy(load: () => Promise<PageModule>): RetryablePage {
   const make = () => lazy(() => handOver(load()));
   let Lazy = make();
@@ -51,18 +39,11 @@ export function retryableLazy(load: () => Promise<PageModule>): RetryablePage {
   };
 }
 
-interface Props {
-  children: ReactNode;
-  /** Called before the screen is drawn again, with what failed (to load a page's code anew). */
-  onRetry?: (error: Error) => void;
-}
-
 /**
- * One screen's failure stays on that screen: instead of a blank app, it says the screen could not
- * be shown and offers to try again, with the navigation still there. Give it a `key` of the path so
- * that going to another screen starts clean.
+ * One screen's failure stays on that screen, with a way to try again (`onRetry` first, with what
+ * failed) and the navigation still there. Keyed by the path, another screen starts clean.
  */
-export class ScreenErrorBoundary extends Component<Props, { error: Error | null; attempt: number }> {
+export class ScreenErrorBoundary extends Component<{ children: ReactNode; onRetry?: (error: Error) => void }, { error: Error | null; attempt: number }> {
   override state = { error: null as Error | null, attempt: 0 };
 
   static getDerivedStateFromError(error: unknown): { error: Error } {

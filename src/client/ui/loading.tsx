@@ -12,14 +12,7 @@ export function Loading({ text }: { text?: string }) {
   );
 }
 
-interface EmptyStateProps {
-  icon: string;
-  title: string;
-  text: string;
-  role?: string;
-  testId?: string;
-  children?: ReactNode;
-}
+type EmptyStateProps = { icon: string; title: string; text: string; role?: string; testId?: string; children?: ReactNode };
 /** What a screen shows in place of its content (an empty list, a failed load): an icon, a title, a line, and what may be done. */
 export function EmptyState({ icon, title, text, role, testId, children }: EmptyStateProps) {
   return (

@@ -2,22 +2,16 @@ import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import { useTranslation } from 'react-i18next';
 
-export interface RunningSessionInfo {
-  /** The session's kind name (x-kind.workspace.session): 'drive', 'charging'. */
-  kind: string;
-  startedAt: string;
-}
-
-interface SignOutDialogProps {
+/** `running`: the running sessions, by their kind's name ('drive'). */
+type SignOutDialogProps = {
   visible: boolean;
   onCancel: () => void;
   onConfirm: (endSessions: boolean) => void;
-  running?: RunningSessionInfo[];
-}
+  running?: { kind: string; startedAt: string }[];
+};
 /**
- * 'Sign Out' confirmation: Cancel closes, Sign Out confirms. With a drive or charging session
- * running, it asks what to do with it: keep it on the phone for this user (another user signing
- * in does not see it), or end it now.
+ * 'Sign Out' confirmation. With a session running, it asks whether to keep it on the phone for this
+ * user (another user signing in does not see it) or end it now.
  */
 export function SignOutDialog({ visible, onCancel, onConfirm, running = [] }: SignOutDialogProps) {
   const { t } = useTranslation();

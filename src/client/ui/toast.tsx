@@ -2,19 +2,12 @@ import { createContext, useCallback, useContext, useEffect, useRef, useState, ty
 import type { Toast, ToastMessage } from 'primereact/toast';
 import { i18n } from '../i18n';
 
-export type ToastSeverity = 'success' | 'info' | 'warn' | 'error';
-
-export interface ShowToast {
-  (severity: ToastSeverity, summary: string, detail?: string, life?: number): void;
-}
+export type ShowToast = (severity: 'success' | 'info' | 'warn' | 'error', summary: string, detail?: string, life?: number) => void;
 
 type ToastModule = typeof import('primereact/toast');
 
 let modulePromise: Promise<ToastModule> | undefined;
-/**
- * PrimeReact's Toast (with its styling runtime) is fetched on first use, not with the first
- * page: the sign-in page stays small on a slow link. Call early where a toast is likely.
- */
+/** PrimeReact's Toast is fetched on first use, so the sign-in page stays small: call early where a toast is likely. */
 export function preloadToast(): Promise<ToastModule> {
   modulePromise ??= import('primereact/toast');
   return modulePromise;

@@ -1,4 +1,5 @@
 import { fetchAppVersion, fetchText } from '../api/app-info';
+import { forgetSyncSignIn } from '../auth/auth-context';
 
 /** What the update check touches, so a test can watch the exact order. */
 export interface UpdateEnvironment {
@@ -12,14 +13,11 @@ export interface UpdateEnvironment {
   currentPath(): string;
 }
 
-export const browserEnvironment: UpdateEnvironment = {
+const browserEnvironment: UpdateEnvironment = {
   clearStorage() {
     window.localStorage.clear();
     window.sessionStorage.clear();
-    // The service worker's copy of the sign-in (Background Sync) goes with the sign-in.
-    void import('../outbox/store')
-      .then(({ syncAuth }) => syncAuth.clear())
-      .catch((e: unknown) => console.warn('The sign-in kept for Background Sync could not be removed:', e));
+    forgetSyncSignIn();
   },
   navigate: (url) => window.location.assign(url),
   serviceWorkerRegistrations: async () => ('serviceWorker' in navigator ? navigator.serviceWorker.getRegistrations() : []),
@@ -36,34 +34,25 @@ async function dropAppCopies(env: UpdateEnvironment): Promise<void> {
 }
 
 /**
- * 'Check for Updates': unregister every service worker, delete every cache, and reload with a
- * timestamp parameter, so the newest app is fetched. Unlike docs/PRODUCT.md section 4, My Profile, local storage is
- * kept: it holds the sign-in (needed offline), unsaved drafts and running sessions, which a
- * tester in the field must not lose to an update (docs/decisions/011).
+ * 'Check for Updates': drop every service worker and cache, and reload with a timestamp so the
+ * newest app is fetched. Local storage is kept (unlike docs/PRODUCT.md): the sign-in, drafts and
+ * running sessions must survive an update in the field (docs/decisions/011).
  */
 export async function checkForUpdates(env: UpdateEnvironment = browserEnvironment): Promise<void> {
   await dropAppCopies(env);
   env.navigate(`${env.currentPath()}?t=${env.now()}`);
 }
 
-/** What is on this phone that 'Reset this phone' would throw away. */
-export interface LocalWork {
-  signedIn: boolean;
-  drafts: number;
-  sessions: string[];
-  /** The kinds of the running sessions ('drive', 'charging'), for a screen to word in its language. */
-  sessionKinds: string[];
-}
+/** What is on this phone that 'Reset this phone' would throw away; the running sessions' kinds ('drive'), for the screen to word. */
+export type LocalWork = { signedIn: boolean; drafts: number; sessionKinds: string[] };
 
 export function localWork(store: Storage = window.localStorage): LocalWork {
   const keys = Array.from({ length: store.length }, (_, i) => store.key(i) ?? '');
-  // Running Workspace sessions are kept as <kind>Session (driveSession, chargingSession).
-  const sessionKinds = keys.filter((k) => /^[a-z][a-z0-9]*Session$/.test(k)).map((k) => k.slice(0, -'Session'.length));
   return {
     signedIn: store.getItem('accessToken') !== null,
     drafts: keys.filter((k) => k.startsWith('draft.')).length,
-    sessions: sessionKinds.map((kind) => `a running ${kind} session`),
-    sessionKinds,
+    // Running Workspace sessions are kept as <kind>Session (driveSession, chargingSession).
+    sessionKinds: keys.filter((k) => /^[a-z][a-z0-9]*Session$/.test(k)).map((k) => k.slice(0, -'Session'.length)),
   };
 }
 
@@ -74,24 +63,16 @@ export async function resetPhone(env: UpdateEnvironment = browserEnvironment): P
   env.navigate('/login');
 }
 
-/** What 'Check for Updates' found on the server, before it changes anything. */
-export type UpdateFinding =
-  /** The server has a build other than the one running here. */
-  | { status: 'new'; version: string | null }
-  /** The server's build is the one running here. */
-  | { status: 'latest'; version: string | null }
-  /** The server answered, but whether its build differs cannot be told (a development server). */
-  | { status: 'unknown'; version: string | null }
-  /** The server could not be reached: nothing may be dropped, the app must keep working offline. */
-  | { status: 'offline' };
+/**
+ * What 'Check for Updates' found, before it changes anything: another build than the one running
+ * here, the same, one it cannot tell (a development server), or no server (then nothing may be dropped).
+ */
+type UpdateFinding = { status: 'new' | 'latest' | 'unknown'; version: string | null } | { status: 'offline' };
 
 /** Where the check looks: the server's page and manifest, and the entry script running here. */
-export interface UpdateProbe {
-  fetchText(url: string): Promise<string>;
-  runningEntry(): string | null;
-}
+export type UpdateProbe = { fetchText(url: string): Promise<string>; runningEntry(): string | null };
 
-export const browserProbe: UpdateProbe = {
+const browserProbe: UpdateProbe = {
   fetchText,
   runningEntry: () => document.querySelector('script[type="module"][src]')?.getAttribute('src') ?? null,
 };
@@ -103,9 +84,8 @@ export function entryScript(html: string): string | null {
 }
 
 /**
- * Asks the server for its current page (past the service worker's copy: a query it has not
- * precached) and its manifest, and compares the page's entry script with the one running here:
- * a built app's entry is named by the hash of its content, so a different name is a new build.
+ * Compares the entry script of the server's current page (past the service worker's copy: a query
+ * it has not precached) with the one running here: named by its content's hash, another is a new build.
  */
 export async function findUpdate(probe: UpdateProbe = browserProbe, now: number = Date.now()): Promise<UpdateFinding> {
   let html: string;
@@ -114,7 +94,6 @@ export async function findUpdate(probe: UpdateProbe = browserProbe, now: number 
   } catch {
     return { status: 'offline' };
   }
-  // The version is only said; the page decides.
   const version = await fetchAppVersion((url) => probe.fetchText(url)).catch(() => null);
   const served = entryScript(html);
   const running = probe.runningEntry();
@@ -125,11 +104,8 @@ export async function findUpdate(probe: UpdateProbe = browserProbe, now: number 
 /** Kept across the reload of an update, so the page can say afterwards what happened. */
 export const UPDATE_NOTE_KEY = 'updateCheck';
 
-export interface UpdateNote {
-  /** What the check found before reloading. */
-  found: 'new' | 'unknown';
-  version: string | null;
-}
+/** What the check found before reloading. */
+type UpdateNote = { found: 'new' | 'unknown'; version: string | null };
 
 /** Notes what the check found, for the reloaded page to say (sessionStorage: this tab only). */
 export function leaveUpdateNote(note: UpdateNote, store: Storage = window.sessionStorage): void {

@@ -9,11 +9,9 @@ import { PendingAttachments } from './pending-attachments';
 const DESENSITIZED = 'desensitized';
 
 /**
- * The 'Attachments' card of a kind with x-kind.attachments (the issue's: docs/PRODUCT.md section 4). The
- * folder comes from the schema's rule, so the browser, the server and the day packages agree on
- * it. Read-only unless the record is in edit mode. A new record has no folder until it is saved:
- * what is attached before waits on the phone. Kinds with x-kind.attachments.filesStatus are told
- * when files arrive (docs/PRODUCT.md section 4), in the field it names.
+ * The 'Attachments' card of a kind with x-kind.attachments, in the folder the schema's rule names
+ * (as the server and day packages have it), read-only unless editing; before a record is saved its
+ * files wait on the phone. x-kind.attachments.filesStatus names the field told when files arrive.
  */
 export function AttachmentsCard({ kind, record, editing, newRecordKey }: DetailSectionProps) {
   const id = record['id'];

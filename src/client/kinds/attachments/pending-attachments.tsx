@@ -7,11 +7,7 @@ import { formatSize } from '../../files/file-types';
 import { UploadControls } from '../../files/upload-controls';
 import { useRecorder } from '../../files/use-recorder';
 
-/**
- * Photos, videos and voice notes for a record that does not exist yet: kept on the phone under the
- * new record's key and uploaded into its folder as soon as it is created (now, or by the sync
- * when it was saved without coverage).
- */
+/** Files for a record not created yet: kept on the phone under its key, uploaded into its folder once it is created. */
 export function PendingAttachments({ createKey, editing }: { createKey: string; editing: boolean }) {
   const { t } = useTranslation();
   const files = useWaitingFiles().filter((f) => f.createKey === createKey);

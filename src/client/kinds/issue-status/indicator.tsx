@@ -1,8 +1,13 @@
 import { useTranslation } from 'react-i18next';
-import { phaseIcon, type Phase } from './phase';
-import { toneOf } from './rules';
+import { PHASE_ICONS, showFirstSubmit, showResubmit, toneOf, type Phase } from './phase';
 
 const ICONS = { ready: 'pi pi-circle', doing: 'pi pi-spin pi-spinner', done: 'pi pi-check-circle', other: 'pi pi-circle' } as const;
+
+/** The first-submit and resubmit icons (docs/PRODUCT.md section 4), and when each shows. */
+export const SUBMITS = [
+  { mode: '', icon: 'pi pi-send', label: 'ai.submit', show: showFirstSubmit },
+  { mode: 'AI_RETRY', icon: 'pi pi-replay', label: 'ai.resubmit', show: showResubmit },
+] as const;
 
 /** The strip's two stages: their test ids are the English names, their labels the language on screen's. */
 export const STAGES = {
@@ -53,7 +58,7 @@ export function PhaseLine({ phase }: { phase: Phase | null }) {
       data-testid="ai-phase"
       data-phase={phase.key}
     >
-      <i className={phaseIcon(phase.key)} aria-hidden="true" />
+      <i className={PHASE_ICONS[phase.key]} aria-hidden="true" />
       <span>{phase.text}</span>
     </p>
   );

@@ -1,10 +1,9 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DetailSectionProps } from '../../engine/record-detail';
-import { Indicator, PhaseLine } from './indicator';
+import { Indicator, PhaseLine, SUBMITS } from './indicator';
 import { Button } from 'primereact/button';
-import { analysisPhase } from './phase';
-import { showFirstSubmit, showResubmit, type AnalysisValues } from './rules';
+import { analysisPhase, type AnalysisValues } from './phase';
 
 // Its own chunk (dialogs, polling, submit): extensions.ts is also read by the list screens.
 const StatusStrip = lazy(() => import('./status-strip').then((m) => ({ default: m.StatusStrip })));
@@ -16,8 +15,7 @@ const StatusStrip = lazy(() => import('./status-strip').then((m) => ({ default: 
 function StripPreview({ record, editing }: { record: Record<string, unknown>; editing: boolean }) {
   const { t } = useTranslation();
   if (record['id'] === undefined || record['id'] === null) return null;
-  const values = record as AnalysisValues;
-  const submitIcon = showFirstSubmit(values, editing) ? 'pi pi-send' : showResubmit(values, editing) ? 'pi pi-replay' : undefined;
+  const submit = SUBMITS.find((s) => s.show(record as AnalysisValues, editing));
   return (
     <div className="status-strip" aria-hidden="true">
       <PhaseLine phase={analysisPhase(record as AnalysisValues, null)} />
@@ -27,7 +25,7 @@ function StripPreview({ record, editing }: { record: Record<string, unknown>; ed
         <i className="pi pi-file" aria-hidden="true" />
         <span>{t('ai.report')}</span>
       </div>
-      {submitIcon && <Button icon={submitIcon} rounded text size="small" disabled tabIndex={-1} />}
+      {submit && <Button icon={submit.icon} rounded text size="small" disabled tabIndex={-1} />}
     </div>
   );
 }

@@ -1,27 +1,65 @@
 import { t } from '../../i18n';
 import type { AiStatus } from '../../api/analysis';
-import type { AnalysisValues, Tone } from './rules';
 import { workerReasonText } from './stored-values';
 
+// When the submit icons show and how the indicators are coloured (docs/PRODUCT.md section 4), and
+// where the analysis is, in words.
+
+/** A record's analysis as the strip reads it, of any kind with x-kind.analysis: the fields it names under the contract's names (extensions.ts analysisValues). */
+type AnalysisName = 'issueStatus' | 'videoAnalysisStatus' | 'videoDesensitizationStatus' | 'aiVideoAnalysisReport';
+export type AnalysisValues = Partial<Record<AnalysisName, string>> & { id?: number | null };
+
+export type Tone = 'ready' | 'doing' | 'done' | 'other';
+
+/** READY blue, DOING yellow with a spinner, DONE green, anything else (FAILED, none) grey. */
+export function toneOf(status: unknown): Tone {
+  if (status === 'READY') return 'ready';
+  if (status === 'DOING') return 'doing';
+  if (status === 'DONE') return 'done';
+  return 'other';
+}
+
+const STARTED = new Set(['READY', 'DOING', 'DONE']);
+const BUSY = new Set(['READY', 'DOING']);
+
+/** A stage waits for a worker (READY) or runs (DOING). */
+export const stageBusy = (record: AnalysisValues): boolean =>
+  [record.videoAnalysisStatus, record.videoDesensitizationStatus].some((s) => s !== undefined && BUSY.has(s));
+
 /**
- * The strip says in words where the analysis is, with its colour as well, not instead.
- * The words come from the status call (GET aiStatus: the job's state queued / claimed / done /
- * failed, its error and when it last changed) and the record's two statuses, which the server
- * moves as a worker claims (desensitization DOING), blurs (analysis DOING) and reports (DONE).
+ * The resubmit icon: the issue is in AI processing, the form is not being edited, and its last
+ * submission has finished (done or failed): while it waits or runs the server leaves it as it is.
+ */
+export function showResubmit(record: AnalysisValues, editing: boolean): boolean {
+  return !editing && record.issueStatus === 'AI_PROCESS' && !stageBusy(record);
+}
+
+/** The first-submit icon: not editing, and none of the two statuses and the report text is READY, DOING or DONE. */
+export function showFirstSubmit(record: AnalysisValues, editing: boolean): boolean {
+  if (editing) return false;
+  return ![record.videoAnalysisStatus, record.videoDesensitizationStatus, record.aiVideoAnalysisReport].some(
+    (value) => value !== undefined && STARTED.has(value),
+  );
+}
+
+/** The AI report opens only when the analysis is DONE and there is a report. */
+export function reportReady(record: AnalysisValues): boolean {
+  const report = record.aiVideoAnalysisReport;
+  return record.videoAnalysisStatus === 'DONE' && typeof report === 'string' && report.trim() !== '';
+}
+
+/**
+ * Where the analysis is, in words beside the colour: from aiStatus (the job's state, error and last
+ * change) and the record's two statuses, which the server moves as a worker claims, blurs and reports.
  */
 export type PhaseKey = 'queued' | 'desensitizing' | 'analysing' | 'done' | 'failed';
 
-export interface Phase {
-  key: PhaseKey;
-  text: string;
-  tone: Tone;
-}
+export type Phase = { key: PhaseKey; text: string; tone: Tone };
 
 /** How long something has waited, in the strip's words: 'for 3 min', 'for 1 h 5 min', 'for 2 days'. */
 export function waitedFor(sinceIso: string | null | undefined, now: number = Date.now()): string {
   if (!sinceIso) return '';
-  // The server sends 'yyyy-MM-dd HH:mm:ss', its local time (older servers ISO): with a 'T' both
-  // parse everywhere, the first as local time (Safari refuses the space).
+  // 'yyyy-MM-dd HH:mm:ss' (local) or ISO: with a 'T' both parse everywhere (Safari refuses the space).
   const since = Date.parse(sinceIso.replace(' ', 'T'));
   if (Number.isNaN(since)) return '';
   const minutes = Math.floor(Math.max(0, now - since) / 60_000);
@@ -32,10 +70,7 @@ export function waitedFor(sinceIso: string | null | undefined, now: number = Dat
   return t('ai.days', { count: Math.floor(hours / 24) });
 }
 
-/**
- * Where the record's analysis is, from the server's latest answer (live) or, before it came, the
- * record as loaded; null when the record was never submitted (nothing to say).
- */
+/** Where the analysis is, from the server's latest answer, else the record; null when never submitted. */
 export function analysisPhase(record: AnalysisValues, live: AiStatus | null, now: number = Date.now()): Phase | null {
   const analysis = live ? live.videoAnalysisStatus : record.videoAnalysisStatus;
   const desensitization = live ? live.videoDesensitizationStatus : record.videoDesensitizationStatus;
@@ -47,11 +82,11 @@ export function analysisPhase(record: AnalysisValues, live: AiStatus | null, now
     const reason = live?.error?.trim();
     return {
       key: 'failed',
-      text: reason ? t('ai.failedReason', { reason: workerReasonText(reason) }) : live ? t('ai.failedNoReason') : t('ai.failed'),
+      text: reason ? t('ai.failedReason', { reason: workerReasonText(reason) }) : live ? t('ai.failedNoReason') : t('ai.statuses.FAILED'),
       tone: 'other',
     };
   }
-  if (state === 'done' || analysis === 'DONE') return { key: 'done', text: t('ai.done'), tone: 'done' };
+  if (state === 'done' || analysis === 'DONE') return { key: 'done', text: t('ai.statuses.DONE'), tone: 'done' };
   if (analysis === 'DOING') return { key: 'analysing', text: t('ai.analysing'), tone: 'doing' };
   if (desensitization === 'DOING') return { key: 'desensitizing', text: t('ai.desensitizing'), tone: 'doing' };
   if (state === 'claimed')
@@ -62,12 +97,11 @@ export function analysisPhase(record: AnalysisValues, live: AiStatus | null, now
   return { key: 'queued', text: waited ? t('ai.queuedFor', { waited }) : t('ai.queued'), tone: 'ready' };
 }
 
-const ICONS: Record<PhaseKey, string> = {
+/** Each phase's icon. */
+export const PHASE_ICONS: Record<PhaseKey, string> = {
   queued: 'pi pi-clock',
   desensitizing: 'pi pi-spin pi-spinner',
   analysing: 'pi pi-spin pi-spinner',
   done: 'pi pi-check-circle',
   failed: 'pi pi-exclamation-circle',
 };
-
-export const phaseIcon = (key: PhaseKey): string => ICONS[key];

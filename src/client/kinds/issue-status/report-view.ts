@@ -1,28 +1,17 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
 
-/**
- * The text structure a report may have: headings, paragraphs, lists, emphasis, quotes, code,
- * tables and links. Nothing that draws (style, class, images, SVG), takes input (forms, inputs,
- * buttons) or embeds (frames, objects) survives; their text stays, as text.
- */
+/** The text structure a report may have; nothing that draws, takes input or embeds survives, but its text. */
 const TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'ul', 'ol', 'li', 'strong', 'em', 'b', 'i', 'del', 's', 'code', 'pre', 'blockquote', 'a'];
 const TABLE_TAGS = ['table', 'thead', 'tbody', 'tr', 'th', 'td'];
 const BLOCKS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'P', 'PRE', 'BLOCKQUOTE', 'TR', 'HR', 'UL', 'OL', 'TABLE']);
 
-/** What a report shows: its sanitised HTML, and the same as plain text (what Copy puts on the clipboard). */
-export interface ReportView {
-  html: string;
-  text: string;
-}
-
 /**
- * Renders a report's markdown (written by a worker account or a model, so untrusted) as text
- * structure only. Links keep only http(s) and mailto addresses, open in a new tab, and say where
- * they go: a link whose text is not its address shows the address after it, so "Tap here to sign
- * in again" cannot hide an outside site.
+ * A report's markdown (untrusted: a worker's or a model's) as text structure only. Links keep only
+ * http(s) and mailto, open in a new tab, and show their address after a text that is not it, so
+ * "Tap here to sign in again" cannot hide an outside site. The text is what Copy puts on the clipboard.
  */
-export function reportView(markdown: string): ReportView {
+export function reportView(markdown: string): { html: string; text: string } {
   const fragment = DOMPurify.sanitize(marked.parse(markdown, { async: false, gfm: true, breaks: true }), {
     ALLOWED_TAGS: [...TAGS, ...TABLE_TAGS],
     ALLOWED_ATTR: ['href'],

@@ -5,14 +5,11 @@ import { Dialog } from 'primereact/dialog';
 import type { DetailSectionProps } from '../../engine/record-detail';
 import type { SubmitMode } from '../../api/analysis';
 import { ReportDialog } from './report-dialog';
-import { Indicator, PhaseLine } from './indicator';
-import { analysisPhase } from './phase';
-import { reportReady, showFirstSubmit, showResubmit, type AnalysisValues } from './rules';
+import { Indicator, PhaseLine, SUBMITS } from './indicator';
+import { analysisPhase, reportReady, type AnalysisValues } from './phase';
 import { SubmitDialog } from './submit-dialog';
 import { useAiAnalysis } from './use-ai-analysis';
 import { workerReasonText } from './stored-values';
-
-export { toneOf } from './rules';
 
 /** Why a job failed, in the worker's words where it gave them (`error` undefined: closed). */
 function FailureDialog({ error, onHide }: { error: string | null | undefined; onHide: () => void }) {
@@ -27,9 +24,8 @@ function FailureDialog({ error, onHide }: { error: string | null | undefined; on
 }
 
 /**
- * The status strip of a kind with x-kind.analysis: video analysis, desensitization and the AI report, with the
- * first-submit and resubmit icons of docs/PRODUCT.md section 4, My Profile. While a job waits or runs it follows the
- * server (useAiAnalysis), so the indicators go blue, yellow, green without a reload.
+ * The status strip of a kind with x-kind.analysis: video analysis, desensitization, the AI report and
+ * the submit icons. While a job waits or runs it follows the server (useAiAnalysis), without a reload.
  */
 export function StatusStrip({ kind, record, editing, reload }: DetailSectionProps) {
   const { t } = useTranslation();
@@ -66,20 +62,9 @@ export function StatusStrip({ kind, record, editing, reload }: DetailSectionProp
         <i className="pi pi-file" aria-hidden="true" />
         <span>{t('ai.report')}</span>
       </button>
-      {showFirstSubmit(current, editing) && (
-        <Button icon="pi pi-send" rounded text size="small" aria-label={t('ai.submit')} title={t('ai.submit')} onClick={() => setConfirming('')} />
-      )}
-      {showResubmit(current, editing) && (
-        <Button
-          icon="pi pi-replay"
-          rounded
-          text
-          size="small"
-          aria-label={t('ai.resubmit')}
-          title={t('ai.resubmit')}
-          onClick={() => setConfirming('AI_RETRY')}
-        />
-      )}
+      {SUBMITS.filter((s) => s.show(current, editing)).map((s) => (
+        <Button key={s.mode} icon={s.icon} rounded text size="small" aria-label={t(s.label)} title={t(s.label)} onClick={() => setConfirming(s.mode)} />
+      ))}
       <SubmitDialog mode={confirming} busy={ai.submitting !== null} onConfirm={(mode) => void confirm(mode)} onCancel={() => setConfirming(null)} />
       <ReportDialog report={report} visible={reportOpen} onHide={() => setReportOpen(false)} />
       <FailureDialog error={error} onHide={() => setError(undefined)} />

@@ -1,10 +1,8 @@
 import { t } from '../../i18n';
 import type { Kind } from '../../../shared/kind-types';
 
-// The analysis flow's stored values and the workers' failure reasons in the language on screen
-// (docs/decisions/045): the values the server and the workers write are known words (AI_PROCESS,
-// READY, DOING, DONE, FAILED; 'Desensitization failed: …'), shown through the catalogue; any
-// other value or reason, free text, is shown as it is.
+// The analysis flow's known stored values and failure reasons in the language on screen
+// (docs/decisions/045); any other value or reason is shown as it is.
 
 const STAGE_STATUSES = new Set(['READY', 'DOING', 'DONE', 'FAILED']);
 

@@ -1,4 +1,4 @@
-import type { AnalysisValues } from './rules';
+import { stageBusy, type AnalysisValues } from './phase';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { t } from '../../i18n';
 import { useToast } from '../../ui/toast';
@@ -10,20 +10,11 @@ const MESSAGES = {
   AI_RETRY: { ok: 'ai.resubmitted', failed: 'ai.resubmitFailed' },
 } as const satisfies Record<SubmitMode, { ok: string; failed: string }>;
 
-const WORKING = new Set(['READY', 'DOING']);
-
 /** Whether a loaded record looks like a job is under way, so the strip asks the server once. */
-function looksRunning(record: Record<string, unknown>): boolean {
-  return (
-    record['issueStatus'] === 'AI_PROCESS' &&
-    (WORKING.has(record['videoAnalysisStatus'] as string) || WORKING.has(record['videoDesensitizationStatus'] as string))
-  );
-}
+const looksRunning = (record: AnalysisValues): boolean => record.issueStatus === 'AI_PROCESS' && stageBusy(record);
 
 /** Whether a loaded record says a stage failed, so the strip asks the server once for the reason. */
-function looksFailed(record: Record<string, unknown>): boolean {
-  return record['videoAnalysisStatus'] === 'FAILED' || record['videoDesensitizationStatus'] === 'FAILED';
-}
+const looksFailed = (record: AnalysisValues): boolean => record.videoAnalysisStatus === 'FAILED' || record.videoDesensitizationStatus === 'FAILED';
 
 function usePageVisible(): boolean {
   const [visible, setVisible] = useState(() => document.visibilityState !== 'hidden');
@@ -35,10 +26,7 @@ function usePageVisible(): boolean {
   return visible;
 }
 
-/**
- * Submitting and resubmitting, guarded against a second click while the call runs: the answer is
- * written into the analysis's cache, the result toasted, and the record reloaded.
- */
+/** Submitting and resubmitting, once at a time: the answer cached, the result toasted, the record reloaded. */
 function useAiSubmit(apiPath: string, id: unknown, write: (status: AiStatus) => Promise<unknown>, reload?: () => Promise<void>) {
   const toast = useToast();
   const [submitting, setSubmitting] = useState<SubmitMode | null>(null);
@@ -46,7 +34,6 @@ function useAiSubmit(apiPath: string, id: unknown, write: (status: AiStatus) => 
   const submit = useCallback(
     /** True when submitted, false when refused, undefined when ignored (a call is already running). */
     async (mode: SubmitMode): Promise<boolean | undefined> => {
-      // The double-click guard: a second click while the call runs does nothing.
       if (busy.current) return undefined;
       busy.current = true;
       setSubmitting(mode);
@@ -69,10 +56,7 @@ function useAiSubmit(apiPath: string, id: unknown, write: (status: AiStatus) => 
   return { submitting, submit };
 }
 
-/**
- * The server moved on (a worker claimed, blurred, reported, failed): fetch the record so every
- * field shows it. Only a new answer from the server is a reason to reload.
- */
+/** The server moved on (a worker claimed, blurred, reported, failed): the record is fetched again. */
 function useReloadWhenMoved(live: AiStatus | null, record: Record<string, unknown>, reload?: () => Promise<void>): void {
   const lastState = useRef<string | null>(null);
   useEffect(() => {
@@ -86,14 +70,14 @@ function useReloadWhenMoved(live: AiStatus | null, record: Record<string, unknow
 }
 
 /**
- * The controller of the status strip: submits (useAiSubmit), and while a job is queued or claimed
- * polls aiStatus every POLL_MS through SWR (api/analysis.ts; not while the page is hidden or the
- * form is edited), reloading the record whenever the server's statuses moved on.
+ * The status strip's controller: submits, and while a job runs polls aiStatus through SWR (not while
+ * the page is hidden or the form edited), reloading the record when the server's statuses move on.
  */
 export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, editing: boolean, reload?: () => Promise<void>) {
   const id = record['id'];
   const visible = usePageVisible();
-  const [running, failed] = [looksRunning(record), looksFailed(record)];
+  const values = record as AnalysisValues;
+  const [running, failed] = [looksRunning(values), looksFailed(values)];
   // Polled while the server's last answer, else the record as loaded, says a job is under way.
   const { data, mutate } = useAnalysisStatus(apiPath, id, (latest) => (latest ? isRunning(latest) : running) && visible && !editing);
   const live = data ?? null;
@@ -101,9 +85,8 @@ export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, 
   const { submitting, submit } = useAiSubmit(apiPath, id, write, reload);
   useReloadWhenMoved(live, record, reload);
 
-  // A record that looks under way (once the page is seen), or that says FAILED (the strip then
-  // says 'Failed: …'): ask the server once on showing it, its cached answer meanwhile, and again
-  // whenever nothing is known.
+  // A record that looks under way (once seen) or FAILED: the server is asked once on showing it,
+  // and again whenever nothing is known.
   const [askedFor, setAskedFor] = useState<unknown>(undefined);
   const askNow = id !== undefined && id !== null && !editing && (running ? visible : failed) && (askedFor !== id || live === null);
   useEffect(() => {
@@ -125,7 +108,6 @@ export function useAiAnalysis(apiPath: string, record: Record<string, unknown>, 
   }, [apiPath, id, live, write]);
 
   // What the indicators show: the server's latest answer, else the record as loaded.
-  const values = record as AnalysisValues;
   const shown: Pick<AnalysisValues, 'videoAnalysisStatus' | 'videoDesensitizationStatus'> = {
     videoAnalysisStatus: live ? (live.videoAnalysisStatus ?? undefined) : values.videoAnalysisStatus,
     videoDesensitizationStatus: live ? (live.videoDesensitizationStatus ?? undefined) : values.videoDesensitizationStatus,
