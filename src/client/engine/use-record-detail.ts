@@ -9,9 +9,6 @@ import { useRecordLoad } from './use-record-load';
 import { useRecordUpdate } from './use-record-update';
 import { useWaitingRecord } from './use-waiting-record';
 
-export { changes } from './record-edits';
-export type { DetailState } from './use-detail-state';
-
 /** Once the edits that waited on the phone are sent, the record is read again from the server. */
 function useRefreshWhenSent(waiting: boolean, refresh: () => Promise<unknown>): void {
   const was = useRef(waiting);
@@ -49,13 +46,7 @@ function editMode(kind: Kind, id: string, s: ReturnType<typeof useDetailState>, 
   return { edit, cancel };
 }
 
-/**
- * The detail screen's logic for any kind, composed of hooks that each do one thing: the screen's
- * state and drafts (use-detail-state.ts), the server copy through SWR with the phone's offline copy
- * and memory as fallback (use-record-load.ts, api/records.ts), a record waiting in the outbox
- * (use-waiting-record.ts) or parked there (use-parked-change.ts), and saving (use-record-create.ts,
- * use-record-update.ts). View and edit modes, Cancel restoring the last loaded values, refresh.
- */
+/** The detail screen's logic for any kind, composed of the hooks above (docs/ARCHITECTURE.md, a record detail). */
 export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOutbox?: string) {
   const s = useDetailState(kind, id, prefill);
   const { isNew } = s;
@@ -87,26 +78,11 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
     }
   };
 
+  const { editing, draft, setDraft, saving, left, kept, discardKept } = s;
   return {
-    ...{
-      isNew,
-      parked,
-      reviewParked,
-      waitingEdit: waitingEdit !== null,
-      state,
-      editing: s.editing,
-      draft: s.draft,
-      setDraft: s.setDraft,
-      saving: s.saving,
-      edit,
-      cancel,
-      save,
-      refresh,
-    },
+    ...{ isNew, parked, reviewParked, waitingEdit: waitingEdit !== null, state, editing, draft, setDraft, saving, edit, cancel, save, refresh, reload },
     /** Kept on the phone: values typed into fields the form no longer has, and whether Cancel kept the edits; Discard drops both. */
-    ...{ left: s.left, kept: s.kept, discardKept: s.discardKept },
-    /** Fetches the record again without toasts, and not while it is being edited (sections watching work on the server). */
-    reload,
+    ...{ left, kept, discardKept },
     ...{ conflict: s.conflict, resolve: update.resolve, closeConflict: () => s.setConflict(null), fieldErrors: s.fieldErrors },
     /** The key what is attached waits under: a new record's, or a waiting record's create key. */
     newRecordKey: create.newRecordKey ?? waitingKey,
