@@ -7,12 +7,9 @@ type Values = Record<string, unknown>;
 /** Six decimals: about 0.1 m, finer than any phone's fix. */
 const round = (n: number): number => Math.round(n * 1e6) / 1e6;
 
-/** The catalogue key of why no position came (the line is drawn in the language on screen). */
-function positionError(e: GeolocationPositionError): 'location.denied' | 'location.timeout' | 'location.unavailable' {
-  if (e.code === e.PERMISSION_DENIED) return 'location.denied';
-  if (e.code === e.TIMEOUT) return 'location.timeout';
-  return 'location.unavailable';
-}
+/** The catalogue key of why no position came. */
+const positionError = (e: GeolocationPositionError) =>
+  e.code === e.PERMISSION_DENIED ? 'location.denied' : e.code === e.TIMEOUT ? 'location.timeout' : 'location.unavailable';
 
 interface LocationProps {
   pair: LocationMeta;
@@ -22,11 +19,7 @@ interface LocationProps {
   onChange: (patch: Values) => void;
 }
 
-/**
- * Fills a longitude and latitude pair (x-kind.locations) from the phone's position: one tap, the
- * accuracy said in metres, and Clear. The position comes from the phone's GPS, so it works
- * without coverage. Nothing is asked before the tap (the browser asks for permission then).
- */
+/** Fills a longitude and latitude pair (x-kind.locations) from the phone's GPS (works without coverage), with Clear. */
 export function LocationControl({ pair, label, values, onChange }: LocationProps) {
   const { t } = useTranslation();
   const [state, setState] = useState<

@@ -1,10 +1,9 @@
 import type { CSSProperties, ReactNode } from 'react';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { t } from '../i18n';
 import { difference } from './widgets/derived';
 import { contractText } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
-import { chosenLabels, parseConnectors, readYesNo } from './widgets/widget-values';
+import { chosenLabels, enumName, parseConnectors, yesNoText } from './widgets/widget-values';
 import { FieldSection, type FieldGroup } from './sections';
 import { SignedNumberBox } from './widgets/signed-number';
 
@@ -85,7 +84,7 @@ function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, rec
       return <input id={id} className="p-inputtext p-component w-full" value={contractText(value, mode)} disabled readOnly />;
     }
     case 'yesNo':
-      return <Dropdown id={id} shown={{ 是: t('detail.yes'), 否: t('detail.no'), '': '' }[readYesNo(value)]} placeholder="—" inputId />;
+      return <Dropdown id={id} shown={yesNoText(value)} placeholder="—" inputId />;
     case 'connectors':
       return <Connectors id={id} value={value} />;
     case 'signedNumber':
@@ -95,12 +94,7 @@ function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, rec
     case 'textarea':
       return <textarea id={id} className={`p-inputtextarea p-inputtext ${BOX}`} rows={5} value={text(value)} disabled readOnly />;
     default:
-      if (Array.isArray(prop.enum)) {
-        // The choice's label (x-labels, as ui:enumNames) when it has one, else the stored value.
-        const names = ui['ui:enumNames'] as Record<string, string> | undefined;
-        const shown = text(value);
-        return <Dropdown id={id} shown={names?.[shown] ?? shown} inputId />;
-      }
+      if (Array.isArray(prop.enum)) return <Dropdown id={id} shown={enumName(ui, text(value))} inputId />;
       return <input id={id} className={BOX} type="text" value={text(value)} disabled readOnly />;
   }
 }
