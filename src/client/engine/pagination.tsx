@@ -9,14 +9,12 @@ export function pageNumbers(totalPages: number, limit: number | 'all'): number[]
 }
 
 /**
- * Page numbers come in groups of this many. Past one group (the drive list shows every page
- * number: 2,000 of them at 20,000 drives) they sit in one row that scrolls sideways, and a group is
- * drawn when it scrolls near: the numbers further along are placeholders of the same width until
- * then. Drawn all at once, 10,050 numbers held a phone's main thread for seconds and made the page
- * 55,000 px tall (docs/PERFORMANCE.md, Lighthouse with a full database).
+ * Page numbers come in groups of this many. Past one group they sit in a row that scrolls sideways,
+ * each group drawn when it scrolls near (placeholders till then): 10,050 numbers drawn at once held
+ * a phone's main thread for seconds (docs/PERFORMANCE.md).
  */
 export const PAGE_GROUP = 50;
-/** A number's width with its gap, in rem (2.5rem buttons, 0.25rem apart): a placeholder's width. */
+/** A number's width with its gap, in rem: a placeholder's width. */
 const NUMBER_REM = 2.75;
 
 function PageNumber({ n, current, onPage }: { n: number; current: boolean; onPage: (page: number) => void }) {

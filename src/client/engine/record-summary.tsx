@@ -7,9 +7,8 @@ import { chosenLabels, enumName, parseConnectors, yesNoText } from './widgets/wi
 import { FieldSection, type FieldGroup } from './sections';
 import { SignedNumberBox } from './widgets/signed-number';
 
-// A record as the read-only form shows it, without the form library: the same markup, ids, labels
-// and sizes as RJSF's PrimeReact theme renders with `disabled`, so the detail screen paints at
-// once and the form (record-form.tsx, its own chunk) takes its place for editing without a jump.
+// A record as the disabled form shows it (same markup, ids and sizes as RJSF's PrimeReact theme),
+// without the form library: painted at once, replaced by the form without a jump.
 
 /** RJSF's PrimeReact FieldTemplate column: the same box for every field. */
 const COLUMN: CSSProperties = { display: 'flex', flexDirection: 'column', gap: '0.5rem', marginBottom: '1rem' };
@@ -19,8 +18,7 @@ function text(value: unknown): string {
   return value === undefined || value === null ? '' : String(value);
 }
 
-// PrimeReact injects a component's structural CSS when the first one mounts; the summary mounts
-// none, so its dropdown boxes carry the same rules inline.
+// PrimeReact's structural CSS comes with its first mounted component: none here, so inline.
 const DROPDOWN: CSSProperties = { display: 'flex', cursor: 'default', position: 'relative', userSelect: 'none' };
 const DROPDOWN_LABEL: CSSProperties = { display: 'block', whiteSpace: 'nowrap', overflow: 'hidden', flex: '1 1 auto', width: '1%', textOverflow: 'ellipsis' };
 const DROPDOWN_TRIGGER: CSSProperties = { display: 'flex', alignItems: 'center', justifyContent: 'center', flexShrink: 0 };
