@@ -13,14 +13,12 @@ const positionError = (e: GeolocationPositionError) =>
 
 interface LocationProps {
   pair: LocationMeta;
-  /** The pair's name in the language on screen (the kind's translation of pair.label), when the caller has one. */
-  label?: string | undefined;
   values: Values;
   onChange: (patch: Values) => void;
 }
 
 /** Fills a longitude and latitude pair (x-kind.locations) from the phone's GPS (works without coverage), with Clear. */
-export function LocationControl({ pair, label, values, onChange }: LocationProps) {
+export function LocationControl({ pair, values, onChange }: LocationProps) {
   const { t } = useTranslation();
   const [state, setState] = useState<
     | { status: 'idle' }
@@ -30,7 +28,7 @@ export function LocationControl({ pair, label, values, onChange }: LocationProps
   >({ status: 'idle' });
   const filled = [values[pair.lon], values[pair.lat]].some((v) => v !== undefined && v !== null && v !== '');
   // A kind with several pairs names each ('Start', 'End'); one pair needs no name.
-  const [named, name] = [pair.label !== undefined, label ?? pair.label ?? ''];
+  const [named, name] = [pair.label !== undefined, pair.label ?? ''];
   const locate = (): void => {
     const geo = typeof navigator !== 'undefined' ? navigator.geolocation : undefined;
     if (!geo) {

@@ -1,7 +1,7 @@
 import { Fragment, useMemo, useRef, type ReactNode } from 'react';
 import Form from '@rjsf/primereact';
 import type { ErrorSchema, ObjectFieldTemplateProps, RegistryWidgetsType, RJSFSchema, UiSchema } from '@rjsf/utils';
-import { FieldSection, type FieldGroup } from './sections';
+import { FieldGroups, type FieldGroup } from './sections';
 import { formValidator } from './form-validator';
 import { ConnectorsWidget } from './widgets/connectors';
 import { DateTextWidget } from './widgets/date-text';
@@ -52,18 +52,7 @@ function GroupedFields({ properties, uiSchema, errorSchema, disabled, registry, 
   const hasError = (f: string): boolean => ((errorSchema as Record<string, { __errors?: unknown[] }> | undefined)?.[f]?.__errors?.length ?? 0) > 0;
   return (
     <>
-      {groups.map((g, i) => {
-        const content = g.fields.map((f) => withLocation(f, byName.get(f)?.content));
-        return g.title === undefined ? (
-          <div key={i} className="field-group">
-            {content}
-          </div>
-        ) : (
-          <FieldSection key={i} title={g.title} collapsed={g.collapsed} open={g.fields.some(hasError)} count={g.fields.length}>
-            {content}
-          </FieldSection>
-        );
-      })}
+      <FieldGroups groups={groups} field={(f) => withLocation(f, byName.get(f)?.content)} open={hasError} />
       {properties.filter((p) => !grouped.has(p.name)).map((p) => p.content)}
     </>
   );

@@ -4,7 +4,7 @@ import { difference } from './widgets/derived';
 import { contractText } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
 import { chosenLabels, enumName, parseConnectors, yesNoText } from './widgets/widget-values';
-import { FieldSection, type FieldGroup } from './sections';
+import { FieldGroups, type FieldGroup } from './sections';
 import { SignedNumberBox } from './widgets/signed-number';
 
 // A record as the disabled form shows it (same markup, ids and sizes as RJSF's PrimeReact theme),
@@ -126,17 +126,7 @@ export function RecordSummary({ schema, uiSchema, record }: { schema: RJSFSchema
       <div className="rjsf-field rjsf-field-object">
         <div style={COLUMN}>
           {groups === undefined && Object.keys(properties).map(field)}
-          {groups?.map((g, i) =>
-            g.title === undefined ? (
-              <div key={i} className="field-group">
-                {g.fields.map(field)}
-              </div>
-            ) : (
-              <FieldSection key={i} title={g.title} collapsed={g.collapsed} count={g.fields.length}>
-                {g.fields.map(field)}
-              </FieldSection>
-            ),
-          )}
+          {groups && <FieldGroups groups={groups} field={field} />}
         </div>
       </div>
     </div>

@@ -40,6 +40,21 @@ interface FieldSectionProps {
   count?: number;
   children: ReactNode;
 }
+/** Groups of fields as forms show them: untitled ones plain, titled ones folding (open where `open` says of a field). */
+export function FieldGroups({ groups, field, open }: { groups: FieldGroup[]; field: (name: string) => ReactNode; open?: (name: string) => boolean }) {
+  return groups.map((g, i) =>
+    g.title === undefined ? (
+      <div key={i} className="field-group">
+        {g.fields.map(field)}
+      </div>
+    ) : (
+      <FieldSection key={i} title={g.title} collapsed={g.collapsed} open={open !== undefined && g.fields.some(open)} count={g.fields.length}>
+        {g.fields.map(field)}
+      </FieldSection>
+    ),
+  );
+}
+
 /** A titled group that folds, keeping its fields mounted so a form loses nothing; `open` forces it open (an error in it). */
 export function FieldSection({ title, collapsed = false, open, count, children }: FieldSectionProps) {
   const [folded, setFolded] = useState(collapsed);
