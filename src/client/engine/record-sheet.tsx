@@ -158,27 +158,23 @@ export function RecordSheet(props: RecordSheetProps) {
   const [showEmpty, setShowEmpty] = useState(false);
   const [showSystem, setShowSystem] = useState(false);
   const titleField = kind.meta.card.title.field;
-  const heading = sheetHeading(kind, record);
   const system = systemFields(kind);
   // The title field is the heading, not a row as well.
-  const leaveOut = new Set([...system, ...(titleField !== undefined ? [titleField] : [])]);
-  const groups = groupsOf(kind, leaveOut);
-  const hasKeyFields = (kind.meta.keyFields ?? []).length > 0;
-  const head = hasKeyFields && groups[0]?.title === undefined ? groups[0] : undefined;
+  const groups = groupsOf(kind, new Set(titleField === undefined ? system : [...system, titleField]));
+  const head = (kind.meta.keyFields ?? []).length > 0 && groups[0]?.title === undefined ? groups[0] : undefined;
   const rest = head ? groups.slice(1) : groups;
-  const facts = head?.fields ?? [];
-
   const { value, row } = sheetCells(props, showEmpty);
-  const shownFields = groups.flatMap((g) => g.fields);
-  const emptyCount = shownFields.filter((f) => value(f) === null && typeof (uiSchema[f] as UiSchema | undefined)?.['ui:help'] !== 'string').length;
+  const emptyCount = groups
+    .flatMap((g) => g.fields)
+    .filter((f) => value(f) === null && typeof (uiSchema[f] as UiSchema | undefined)?.['ui:help'] !== 'string').length;
   const systemList = kind.fields.filter((f) => system.has(f) && kind.schema.properties[f]?.['x-ui']?.hidden !== true);
-  const factRows = facts.map(row).filter((r) => r !== null);
+  const factRows = (head?.fields ?? []).map(row).filter((r) => r !== null);
 
   return (
     <div className="record-sheet" data-testid="record-sheet">
       <section className="sheet-card sheet-head" aria-labelledby="sheet-title">
         <h2 id="sheet-title" className="sheet-title">
-          {heading}
+          {sheetHeading(kind, record)}
         </h2>
         {factRows.length > 0 && <dl className="sheet-facts">{factRows}</dl>}
       </section>
