@@ -13,13 +13,12 @@ import { ChoiceChips } from './widgets/chips';
 /** Filter values by field, sent as plain query parameters. */
 export type FieldFilters = Record<string, string>;
 
-/** The fields a kind's schema declares as filters (x-kind.filters), in schema order. */
 function filterFields(kind: Kind): string[] {
   const declared = kind.meta.filters ?? {};
   return kind.fields.filter((f) => f in declared);
 }
 
-/** The filters as the list sends them: each value trimmed, empty ones left out. */
+/** Each value trimmed, empty ones left out. */
 const trimmed = (filters: FieldFilters): FieldFilters =>
   Object.fromEntries(Object.entries(filters).flatMap(([k, v]) => (v.trim() === '' ? [] : [[k, v.trim()]])));
 

@@ -247,7 +247,7 @@ function DetailBody(p: {
   );
 }
 
-/** The kind's form schema and ui schema in the language on screen. */
+/** Keyed by the language: titles and labels follow it. */
 function useKindSchemas(kind: Kind) {
   const { i18n } = useTranslation();
   const language = i18n.language;

@@ -119,7 +119,6 @@ function ListActions({ kind, total, place, refresh }: { kind: Kind; total: numbe
   );
 }
 
-/** The kind's texts (x-kind) of its list, in the language on screen. */
 function listTexts(kind: Kind) {
   const { meta } = kind;
   return {
