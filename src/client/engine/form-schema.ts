@@ -51,9 +51,7 @@ function fieldUiOf(prop: KindProperty, ui: NonNullable<KindProperty['x-ui']>): U
 }
 
 /** The fields a server flow sets (x-setBy): left out of forms, and shown on a sheet only when asked. */
-export function systemFields(kind: Kind): Set<string> {
-  return new Set(kind.fields.filter((f) => kind.schema.properties[f]?.['x-setBy'] !== undefined));
-}
+export const systemFields = (kind: Kind): Set<string> => new Set(kind.fields.filter((f) => kind.schema.properties[f]?.['x-setBy'] !== undefined));
 
 /** The uiSchema from the schema's x-ui, readOnly and x-derived, with the form's groups as 'ui:groups'. */
 export function uiSchema(kind: Kind): UiSchema {

@@ -7,9 +7,7 @@ import { deepEquals, type RJSFSchema, type ValidationData, type ValidatorType } 
 type Json = unknown;
 type Schema = RJSFSchema | boolean;
 
-function isObject(x: Json): x is Record<string, Json> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
+const isObject = (x: Json): x is Record<string, Json> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 const TYPES: Record<string, (data: Json) => boolean> = {
   string: (d) => typeof d === 'string',

@@ -18,9 +18,8 @@ export function changes(loaded: Values, draft: Values): Values {
 }
 
 /** Edits without the fields only a server flow sets (x-setBy), which the server would refuse as changes. */
-export function withoutServerOwned(kind: Kind, edits: Values): Values {
-  return Object.fromEntries(Object.entries(edits).filter(([key]) => kind.schema.properties[key]?.['x-setBy'] === undefined));
-}
+export const withoutServerOwned = (kind: Kind, edits: Values): Values =>
+  Object.fromEntries(Object.entries(edits).filter(([key]) => kind.schema.properties[key]?.['x-setBy'] === undefined));
 
 /** Edits made on an earlier form, for the current one: renamed fields under their new names, removed ones apart. */
 export function onCurrentForm(kind: Kind, edits: Values): { values: Values; dropped: [string, unknown][] } {

@@ -14,9 +14,7 @@ import { SignedNumberBox } from './widgets/signed-number';
 const COLUMN: CSSProperties = { display: 'flex', flexDirection: 'column', gap: '0.5rem', marginBottom: '1rem' };
 const BOX = 'p-inputtext p-component p-disabled';
 
-function text(value: unknown): string {
-  return value === undefined || value === null ? '' : String(value);
-}
+const text = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
 
 // PrimeReact's structural CSS comes with its first mounted component: none here, so inline.
 const DROPDOWN: CSSProperties = { display: 'flex', cursor: 'default', position: 'relative', userSelect: 'none' };
@@ -56,14 +54,6 @@ function Dropdown({ id, shown, placeholder, inputId = false }: { id: string; sho
   );
 }
 
-function Connectors({ id, value }: { id: string; value: unknown }) {
-  return (
-    <div id={id} className="connectors">
-      <ConnectorsTable connectors={parseConnectors(value)} />
-    </div>
-  );
-}
-
 /** The read-only control of one field, as the form's widget for it shows a value. */
 function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, record: Record<string, unknown>): ReactNode {
   const widget = ui['ui:widget'];
@@ -84,7 +74,11 @@ function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, rec
     case 'yesNo':
       return <Dropdown id={id} shown={yesNoText(value)} placeholder="—" inputId />;
     case 'connectors':
-      return <Connectors id={id} value={value} />;
+      return (
+        <div id={id} className="connectors">
+          <ConnectorsTable connectors={parseConnectors(value)} />
+        </div>
+      );
     case 'signedNumber':
       return <SignedNumberBox id={id} value={text(value)} disabled label={String(prop.title ?? '')} />;
     case 'chips':

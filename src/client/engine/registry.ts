@@ -7,6 +7,4 @@ import schemas from 'virtual:kind-schemas';
 export const registry: KindRegistry = buildRegistry(schemas as Record<string, KindSchema>);
 
 /** The kind whose list screen is at this route (such as '/data/issue'). */
-export function kindByRoute(route: string): Kind | undefined {
-  return kindByRouteIn(registry, route);
-}
+export const kindByRoute = (route: string): Kind | undefined => kindByRouteIn(registry, route);

@@ -42,9 +42,7 @@ export function parseConnectors(remark: unknown): Connector[] {
     .map((c) => ({ type: String(c['type'] ?? ''), power: String(c['power'] ?? ''), total: String(c['total'] ?? '') }));
 }
 
-export function serializeConnectors(connectors: Connector[]): string {
-  return JSON.stringify({ connectors });
-}
+export const serializeConnectors = (connectors: Connector[]): string => JSON.stringify({ connectors });
 
 /** A list of choices as people read it: each choice's label (ui:enumNames), joined; an old single value is a list of one. */
 export function chosenLabels(ui: Record<string, unknown>, value: unknown): string {
