@@ -22,8 +22,7 @@ export function filterText(range: DateRange): string | null {
 export function nextRange(range: readonly (Date | null)[] | null, day: Date): [Date, Date | null] {
   const [from, to] = range ?? [null, null];
   const picked = startOfDay(day);
-  if (!from || to || isBefore(picked, from)) return [picked, null];
-  return [from, picked];
+  return !from || to || isBefore(picked, from) ? [picked, null] : [from, picked];
 }
 
 /**
@@ -114,6 +113,5 @@ function usePopover(toggle: string) {
 export function FilterBanner({ range, onClear }: { range: DateRange; onClear: () => void }) {
   const { t } = useTranslation();
   const banner = filterText(range);
-  if (banner === null) return null;
-  return <Banner icon="pi-filter text-primary" text={banner} action={t('list.clearFilter')} onAction={onClear} />;
+  return banner === null ? null : <Banner icon="pi-filter text-primary" text={banner} action={t('list.clearFilter')} onAction={onClear} />;
 }

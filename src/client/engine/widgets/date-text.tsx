@@ -6,11 +6,9 @@ type Mode = 'date' | 'datetime';
 
 /** 'yyyy-MM-dd HH:mm:ss' (stored) to the value a datetime-local input shows, and back. */
 export function toInputValue(stored: unknown, mode: Mode): string {
-  if (typeof stored !== 'string' || stored === '') return '';
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2})(?::(\d{2}))?)?/.exec(stored);
+  const m = typeof stored === 'string' ? /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2})(?::(\d{2}))?)?/.exec(stored) : null;
   if (!m) return '';
-  if (mode === 'date') return m[1] as string;
-  return `${m[1]}T${m[2] ?? '00:00'}:${m[3] ?? '00'}`;
+  return mode === 'date' ? (m[1] as string) : `${m[1]}T${m[2] ?? '00:00'}:${m[3] ?? '00'}`;
 }
 
 export function fromInputValue(input: string, mode: Mode): string | undefined {
