@@ -81,11 +81,7 @@ async function waitOnPhone(kind: Kind, s: DetailStore, base: Values, values: Val
 }
 
 /** Saves on top of the record as it is now: other edits kept, per conflicting field 'theirs' or 'yours'. */
-async function resolveConflict(
-  s: DetailStore,
-  choices: Record<string, Choice>,
-  put: (base: Values, values: Values, version: number | undefined) => Promise<void>,
-) {
+async function resolveConflict(s: DetailStore, choices: Record<string, Choice>, put: ReturnType<typeof useRecordUpdate>['put']) {
   const { conflict, state, draft } = s;
   if (!conflict || state.status !== 'ready' || s.saving) return;
   const mine = changes(state.record, draft);
