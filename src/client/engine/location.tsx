@@ -31,10 +31,7 @@ export function LocationControl({ pair, values, onChange }: LocationProps) {
   const [named, name] = [pair.label !== undefined, pair.label ?? ''];
   const locate = (): void => {
     const geo = typeof navigator !== 'undefined' ? navigator.geolocation : undefined;
-    if (!geo) {
-      setState({ status: 'failed', message: 'location.unsupported' });
-      return;
-    }
+    if (!geo) return setState({ status: 'failed', message: 'location.unsupported' });
     setState({ status: 'locating' });
     geo.getCurrentPosition(
       (p) => {

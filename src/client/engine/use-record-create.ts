@@ -9,7 +9,6 @@ import { drafts } from './drafts';
 import { keepForSync } from './keep-for-sync';
 import { changes, waitingId } from './record-edits';
 import type { DetailStore } from './use-detail-state';
-import { unreachable } from '../api/offline-cache';
 
 /** A new record's Idempotency-Key, which also holds what is attached before it exists. */
 const newKey = (kind: Kind): string =>
@@ -66,5 +65,5 @@ export function useRecordCreate(kind: Kind, id: string, s: DetailStore, fromOutb
     if (newRecordKey) void import('../outbox/store').then(({ waitingFiles }) => waitingFiles.removeForCreate(storage.username() ?? '', newRecordKey));
     navigate(meta.route);
   };
-  return { newRecordKey, create, keep, discard, unreachable };
+  return { newRecordKey, create, keep, discard };
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { unreachable } from '../api/offline-cache';
 import type { Kind } from '../../shared/kind-types';
 import { drafts } from './drafts';
 import { versionOf, withChanges, type Values } from './record-edits';
@@ -70,7 +71,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
       if (isNew) await create.create();
       else await update.put(state.record, s.draft, s.baseVersion ?? versionOf(state.record));
     } catch (e) {
-      if (isNew && create.unreachable(e)) await create.keep();
+      if (isNew && unreachable(e)) await create.keep();
       // The draft stays on screen, in edit mode: nothing the user typed is lost.
       else update.refused(e, isNew ? (s.msg('createFailed') ?? s.msg('updateFailed')) : s.msg('updateFailed'));
     } finally {
