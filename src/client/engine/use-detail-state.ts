@@ -7,7 +7,7 @@ import type { FieldWarning } from '../../shared/schema-evolution';
 import { useToast } from '../ui/toast';
 import { drafts, type Draft } from './drafts';
 import { newRecordValues } from './form-schema';
-import { changes, versionOf, type Conflict, type Values } from './record-edits';
+import { changes, versionOf, withChanges, type Conflict, type Values } from './record-edits';
 import type { FieldErrors } from './server-errors';
 
 /** waiting: saved on this phone, not created yet ('waiting~<key>'); notSent: the server's refusal when the sync sent it. */
@@ -67,6 +67,15 @@ export function useDetailState(kind: Kind, id: string, prefill?: Values) {
     drafts.save(kind, id, { values, baseVersion: isNew ? undefined : (baseVersion ?? versionOf(state.record)), left: keptEdits.left });
   }, [editing, draft, kind, id, state, isNew, baseVersion, keptEdits.left]);
 
+  /** Edit mode with `edits` over `record`, based on `version` (the record's own by default); returns the draft. */
+  const editOver = (record: Values, edits: Values, version = versionOf(record)): Values => {
+    const next = withChanges(record, edits);
+    setDraft(next);
+    setBaseVersion(version);
+    setEditing(true);
+    return next;
+  };
+
   /** Shows `record` as loaded or saved, leaving edit mode with no edits over it. */
   const show = (record: Values, extra: Partial<Extract<DetailState, { status: 'ready' }>> = {}): void => {
     setState({ status: 'ready', record, ...extra });
@@ -76,7 +85,7 @@ export function useDetailState(kind: Kind, id: string, prefill?: Values) {
 
   return {
     ...{ isNew, restored, remembered: initial, state, setState, editing, setEditing, editingRef, draft, setDraft, saving, setSaving },
-    ...{ baseVersion, setBaseVersion, conflict, setConflict, fieldErrors, setFieldErrors, live, show, toast, msg: kindMessage(kind) },
+    ...{ baseVersion, setBaseVersion, conflict, setConflict, fieldErrors, setFieldErrors, live, show, editOver, toast, msg: kindMessage(kind) },
     ...keptEdits,
   };
 }

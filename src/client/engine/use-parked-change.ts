@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Kind } from '../../shared/kind-types';
 import { storage } from '../lib/storage';
 import type { DetailStore } from './use-detail-state';
-import { onCurrentForm, versionOf, withChanges, type Values } from './record-edits';
+import { onCurrentForm, type Values } from './record-edits';
 
 /** A change saved on the phone for this record that the sync could not apply (someone changed the same fields). */
 export interface ParkedChange {
@@ -47,9 +47,7 @@ export function useParkedChange(kind: Kind, id: string, s: DetailStore) {
     // Made on an earlier form: renamed fields land in their new names, removed ones are shown apart (060).
     const { values, dropped } = onCurrentForm(kind, parked.values);
     if (dropped.length > 0) s.setLeft((before) => ({ ...before, ...Object.fromEntries(dropped) }));
-    s.setDraft(withChanges(state.record, values));
-    s.setBaseVersion(parked.baseVersion ?? versionOf(state.record));
-    s.setEditing(true);
+    s.editOver(state.record, values, parked.baseVersion);
     const { outbox } = await import('../outbox/store');
     await outbox.remove(parked.key);
     setParked(null);

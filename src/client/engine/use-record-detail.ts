@@ -25,10 +25,8 @@ function editMode(kind: Kind, id: string, s: ReturnType<typeof useDetailState>, 
     if (state.status !== 'ready') return;
     // Edits kept on the phone (a Cancel of restored edits left them there) go on where they were.
     const kept = s.kept ? drafts.load(kind, id) : null;
-    s.setDraft(kept ? withChanges(state.record, kept.values) : state.record);
-    s.setBaseVersion(kept?.baseVersion ?? versionOf(state.record));
     s.setFieldErrors({});
-    s.setEditing(true);
+    s.editOver(state.record, kept?.values ?? {}, kept?.baseVersion);
   };
 
   const cancel = (): void => {

@@ -4,16 +4,13 @@ import { ApiError } from '../api/client';
 import type { Kind } from '../../shared/kind-types';
 import type { DetailState, DetailStore } from './use-detail-state';
 import { fetchServerCopy, useServerCopy, type ServerCopy } from '../api/records';
-import { versionOf, withChanges } from './record-edits';
 
 const detail = (error: unknown): string | undefined => (error instanceof ApiError ? error.message : undefined);
 
 /** Restored edits on today's record, based on the version they were made on (a save then shows any conflict). */
 function restoreDraft(s: DetailStore, restored: NonNullable<DetailStore['restored']>, loaded: DetailState & { status: 'ready' }): void {
   s.setState(loaded);
-  s.setDraft(withChanges(loaded.record, restored.values));
-  s.setBaseVersion(restored.baseVersion ?? versionOf(loaded.record));
-  s.setEditing(true);
+  s.editOver(loaded.record, restored.values, restored.baseVersion);
   s.toast('info', t('detail.restored'));
 }
 

@@ -55,8 +55,7 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
       if (refusedVersion) {
         // Based on a version the record no longer knows: carry the edits over to today's record.
         s.setState({ status: 'ready', record: refusedVersion.current });
-        s.setDraft(withChanges(refusedVersion.current, changes(base, values)));
-        s.setBaseVersion(versionOf(refusedVersion.current));
+        s.editOver(refusedVersion.current, changes(base, values));
         s.toast('warn', s.msg('updateFailed'), t('detail.stillInForm', { message: (e as Error).message }));
         return;
       }
@@ -91,10 +90,8 @@ async function resolveConflict(s: DetailStore, choices: Record<string, Choice>, 
     if (choices[c.field] === 'yours') chosen[c.field] = c.yours;
   }
   const current = conflict.current;
-  const next = withChanges(current, { ...mine, ...chosen });
   s.setState({ status: 'ready', record: current });
-  s.setDraft(next);
-  s.setBaseVersion(versionOf(current));
+  const next = s.editOver(current, { ...mine, ...chosen });
   s.setSaving(true);
   try {
     await put(current, next, versionOf(current));
