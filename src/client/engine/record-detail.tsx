@@ -181,14 +181,7 @@ function EditBar({ kind, detail: c, ready, creating }: { kind: Kind; detail: Det
   return (
     <>
       {c.conflict && (
-        <ConflictDialog
-          kind={kind}
-          conflicts={c.conflict.conflicts}
-          changedBy={c.conflict.changedBy}
-          saving={c.saving}
-          onCancel={c.closeConflict}
-          onResolve={(choices) => void c.resolve(choices)}
-        />
+        <ConflictDialog kind={kind} conflict={c.conflict} saving={c.saving} onCancel={c.closeConflict} onResolve={(choices) => void c.resolve(choices)} />
       )}
       {c.editing && (
         <div className="edit-bar">
