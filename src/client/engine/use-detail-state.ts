@@ -66,7 +66,6 @@ export function useDetailState(kind: Kind, id: string, prefill?: Values) {
     const values = isNew && Object.keys(edits).length > 0 ? draft : edits;
     drafts.save(kind, id, { values, baseVersion: isNew ? undefined : (baseVersion ?? versionOf(state.record)), left: keptEdits.left });
   }, [editing, draft, kind, id, state, isNew, baseVersion, keptEdits.left]);
-
   /** Edit mode with `edits` over `record`, based on `version` (the record's own by default); returns the draft. */
   const editOver = (record: Values, edits: Values, version = versionOf(record)): Values => {
     const next = withChanges(record, edits);
@@ -75,7 +74,6 @@ export function useDetailState(kind: Kind, id: string, prefill?: Values) {
     setEditing(true);
     return next;
   };
-
   /** Shows `record` as loaded or saved, leaving edit mode with no edits over it. */
   const show = (record: Values, extra: Partial<Extract<DetailState, { status: 'ready' }>> = {}): void => {
     setState({ status: 'ready', record, ...extra });
