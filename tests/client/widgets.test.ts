@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatCardValue } from '../../src/client/engine/format';
-import { parseConnectors, serializeConnectors } from '../../src/client/engine/widgets/connectors';
 import { fromInputValue, toInputValue } from '../../src/client/engine/widgets/date-text';
 import { difference } from '../../src/client/engine/widgets/derived';
-import { readYesNo } from '../../src/client/engine/widgets/yes-no';
+import { parseConnectors, readYesNo, serializeConnectors } from '../../src/client/engine/widgets/widget-values';
 
 describe('yes/no reading rules', () => {
   it.each([

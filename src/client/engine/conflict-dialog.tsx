@@ -23,8 +23,7 @@ const show = (value: unknown): string =>
 interface ConflictDialogProps {
   /** The record's kind: a field it has is titled in the language on screen, not in the server's words. */
   kind?: Kind | undefined;
-  conflicts: FieldConflict[];
-  changedBy: string;
+  conflict: { conflicts: FieldConflict[]; changedBy: string };
   onResolve: (choices: Record<string, Choice>) => void;
   onCancel: () => void;
   saving: boolean;
@@ -34,7 +33,7 @@ interface ConflictDialogProps {
  * Someone else changed fields you changed since you opened the record: each field side by side,
  * yours and theirs, with a choice per field (yours by default); then save with the choices.
  */
-export function ConflictDialog({ kind, conflicts, changedBy, onResolve, onCancel, saving }: ConflictDialogProps) {
+export function ConflictDialog({ kind, conflict: { conflicts, changedBy }, onResolve, onCancel, saving }: ConflictDialogProps) {
   const { t } = useTranslation();
   const [choices, setChoices] = useState<Record<string, Choice>>(() => Object.fromEntries(conflicts.map((c) => [c.field, 'yours'])));
   const footer = (

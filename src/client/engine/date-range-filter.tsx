@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { format, isBefore, startOfDay } from 'date-fns';
 import { Button } from 'primereact/button';
 import { Banner } from '../ui/offline-line';
@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { t as text } from '../i18n';
 import type { DateRange } from './use-record-list';
 
-/** The banner text of an active filter, in the spec's three forms; null without a filter. */
+/** The banner text of an active filter; null without one. */
 export function filterText(range: DateRange): string | null {
   const d = (x: Date): string => format(x, 'yyyy-MM-dd');
   if (range.from && range.to) return text('list.filterRange', { from: d(range.from), to: d(range.to) });
@@ -18,25 +18,17 @@ export function filterText(range: DateRange): string | null {
   return null;
 }
 
-/**
- * The range after a tap on `day`: the first tap picks the start (a filter from that day on), the
- * second the end (the same day twice: that day alone); a tap before the start, or after a whole
- * range, starts again.
- */
+/** The range after a tap on `day`: the first tap picks the start, the second the end; a tap before the start, or after a whole range, starts again. */
 export function nextRange(range: readonly (Date | null)[] | null, day: Date): [Date, Date | null] {
   const [from, to] = range ?? [null, null];
   const picked = startOfDay(day);
-  if (!from || to || isBefore(picked, from)) return [picked, null];
-  return [from, picked];
+  return !from || to || isBefore(picked, from) ? [picked, null] : [from, picked];
 }
 
 /**
  * The header's filter button and its popover: one month, week from Sunday, Clear and Apply.
- * The month is react-day-picker's: plain buttons in a table, drawn in a few milliseconds, where
- * PrimeReact's Calendar took about 300 ms to open on a phone-speed CPU (docs/PERFORMANCE.md, INP).
- * The popover is a plain box under the button at the screen's right edge, with no transition:
- * PrimeReact's OverlayPanel measured and positioned itself (forced layouts) and animated in, most
- * of what opening it cost; this reads one position, when the button is tapped. It closes on Escape, a tap outside, Clear and Apply, and gives the focus back.
+ * react-day-picker and a plain box, not PrimeReact's Calendar and OverlayPanel, which took about
+ * 300 ms to open on a phone-speed CPU (docs/PERFORMANCE.md, INP).
  */
 export function DateRangeButton({ value, onApply }: { value: DateRange; onApply: (range: DateRange) => void }) {
   const { t, i18n } = useTranslation();
@@ -71,7 +63,6 @@ export function DateRangeButton({ value, onApply }: { value: DateRange; onApply:
           <DayPicker
             mode="range"
             numberOfMonths={1}
-            // Weeks start on Sunday in both languages (docs/PRODUCT.md).
             weekStartsOn={0}
             locale={i18n.language === 'zh' ? zhCN : undefined}
             defaultMonth={from ?? value.from ?? value.to ?? new Date()}
@@ -90,36 +81,31 @@ export function DateRangeButton({ value, onApply }: { value: DateRange; onApply:
 }
 
 /**
- * A popover under the `anchor` box: where it opens (`top`: under the box, at the screen's right
- * edge, as the header is sticky), closed by a tap outside, or by Escape and close(), which give the
- * focus back to the `toggle` button.
+ * A popover under the `anchor` box (`top`, the header being sticky), closed by a tap outside, or
+ * by Escape and close(), which give the focus back to the `toggle` button.
  */
 function usePopover(toggle: string) {
   const anchor = useRef<HTMLSpanElement>(null);
   const [top, setTop] = useState<number>();
   const open = top !== undefined;
   const setOpen = (to: boolean): void => setTop(to ? (anchor.current?.getBoundingClientRect().bottom ?? 0) + 4 : undefined);
-  const close = (): void => {
+  const close = useCallback((): void => {
     setTop(undefined);
     anchor.current?.querySelector<HTMLButtonElement>(toggle)?.focus();
-  };
+  }, [toggle]);
   useEffect(() => {
     if (!open) return;
     const outside = (e: PointerEvent): void => {
       if (anchor.current && !anchor.current.contains(e.target as Node)) setTop(undefined);
     };
-    const escape = (e: KeyboardEvent): void => {
-      if (e.key !== 'Escape') return;
-      setTop(undefined);
-      anchor.current?.querySelector<HTMLButtonElement>(toggle)?.focus();
-    };
+    const escape = (e: KeyboardEvent): void => void (e.key === 'Escape' && close());
     document.addEventListener('pointerdown', outside);
     document.addEventListener('keydown', escape);
     return () => {
       document.removeEventListener('pointerdown', outside);
       document.removeEventListener('keydown', escape);
     };
-  }, [open, toggle]);
+  }, [open, close]);
   return { anchor, top, open, setOpen, close };
 }
 
@@ -127,6 +113,5 @@ function usePopover(toggle: string) {
 export function FilterBanner({ range, onClear }: { range: DateRange; onClear: () => void }) {
   const { t } = useTranslation();
   const banner = filterText(range);
-  if (banner === null) return null;
-  return <Banner icon="pi-filter text-primary" text={banner} action={t('list.clearFilter')} onAction={onClear} />;
+  return banner === null ? null : <Banner icon="pi-filter text-primary" text={banner} action={t('list.clearFilter')} onAction={onClear} />;
 }

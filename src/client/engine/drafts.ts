@@ -9,38 +9,27 @@ const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
 const keyOf = (kind: Kind, id: string): string => `draft.${kind.name}.${id}`;
 
-/**
- * Unsaved edits kept on the phone while a record is being edited, so that a reload, a crash of the
- * browser tab, a dead battery or an update of the app loses nothing typed: the detail screen offers
- * them back.
- */
+/** Unsaved edits kept on the phone, so that a reload, a crash or an update loses nothing typed. */
 export interface Draft {
   /** A new record: all its values. An existing one: only the fields the user changed (null = cleared). */
   values: Values;
-  /** The version of the record the edits were made on: a save names it, so newer values are never overwritten unseen. */
+  /** The record's version the edits were made on: a save names it, so newer values are never overwritten unseen. */
   baseVersion?: number | undefined;
-  /**
-   * What was typed on an earlier version of the form into fields the current one no longer has,
-   * by the names they had: shown, never sent, kept until the tester discards them (docs/decisions/060).
-   */
+  /** Typed on an earlier form into fields the current one no longer has: shown, never sent (decision 060). */
   left?: Values | undefined;
 }
 
 const isValues = (v: unknown): v is Values => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export const drafts = {
-  /**
-   * The draft kept for a record, on the current form: a draft typed on an earlier one (an update of
-   * the app came between; no `form` hash, or another) has its renamed fields under their new names
-   * (x-renamedFrom) and the fields the form no longer has in `left`.
-   */
+  /** The draft kept for a record, on the current form: one typed on an earlier form has renamed fields moved, removed ones in `left`. */
   load(kind: Kind, id: string, now = Date.now()): Draft | null {
     const raw = storage.read(keyOf(kind, id));
     if (raw === null) return null;
     try {
       const parsed = JSON.parse(raw) as { savedAt?: unknown; values?: unknown; baseVersion?: unknown; left?: unknown; form?: unknown };
       if (typeof parsed.savedAt !== 'number' || now - parsed.savedAt > MAX_AGE_MS || !isValues(parsed.values)) {
-        storage.write(keyOf(kind, id), null);
+        drafts.clear(kind, id);
         return null;
       }
       const current = parsed.form === kind.hash ? { values: parsed.values, dropped: [] } : onCurrentForm(kind, parsed.values);
@@ -51,7 +40,7 @@ export const drafts = {
         ...(Object.keys(left).length > 0 ? { left } : {}),
       };
     } catch {
-      storage.write(keyOf(kind, id), null);
+      drafts.clear(kind, id);
       return null;
     }
   },

@@ -10,57 +10,42 @@ import { choicesOf, isMultiSelect } from '../../shared/field-vocabulary';
 import { labelOf } from '../../shared/schema-evolution';
 import { ChoiceChips } from './widgets/chips';
 
-/** Filter values by field, as the list sends them (plain query parameters); empty ones are left out. */
+/** Filter values by field, sent as plain query parameters. */
 export type FieldFilters = Record<string, string>;
 
-const titleOf = (kind: Kind, field: string): string => fieldTitle(kind, field);
-
-/** The fields a kind's schema declares as filters (x-kind.filters), in schema order. */
-export function filterFields(kind: Kind): string[] {
+function filterFields(kind: Kind): string[] {
   const declared = kind.meta.filters ?? {};
   return kind.fields.filter((f) => f in declared);
 }
 
-/** The filters as the list sends them: each value trimmed, empty ones left out. */
+/** Each value trimmed, empty ones left out. */
 const trimmed = (filters: FieldFilters): FieldFilters =>
   Object.fromEntries(Object.entries(filters).flatMap(([k, v]) => (v.trim() === '' ? [] : [[k, v.trim()]])));
 
-/** One filter: its field's title, how it matches, and its box. */
+/** One filter: its field's title, how it matches, and its box: chips for a list of choices (sent comma-separated, decision 074), else typed. */
 function FilterRow(p: { kind: Kind; field: string; value: string; onChange: (next: string) => void }) {
   const { t } = useTranslation();
   const id = `filter-${p.field}`;
+  const prop = p.kind.schema.properties[p.field];
   // A list of choices matches any of the choices picked (docs/decisions/061).
-  const how = isMultiSelect(p.kind.schema.properties[p.field])
-    ? t('list.anyOf')
-    : p.kind.meta.filters?.[p.field] === 'contains'
-      ? t('list.contains')
-      : t('list.is');
+  const multi = isMultiSelect(prop);
+  const how = multi ? t('list.anyOf') : p.kind.meta.filters?.[p.field] === 'contains' ? t('list.contains') : t('list.is');
+  const choices = (multi ? (choicesOf(prop) ?? []) : []).map((value) => ({ value, label: labelOf({ ...prop, type: 'string' }, value) }));
   return (
     <div className="flex flex-column gap-1">
       <label htmlFor={id}>
-        {titleOf(p.kind, p.field)} <span className="text-600 text-sm">({how})</span>
+        {fieldTitle(p.kind, p.field)} <span className="text-600 text-sm">({how})</span>
       </label>
-      <FilterInput kind={p.kind} field={p.field} id={id} value={p.value} onChange={p.onChange} />
+      {multi ? (
+        <ChoiceChips id={id} value={p.value.split(',').filter((v) => v !== '')} choices={choices} onChange={(next) => p.onChange((next ?? []).join(','))} />
+      ) : (
+        <InputText id={id} value={p.value} onChange={(e) => p.onChange(e.target.value)} />
+      )}
     </div>
   );
 }
 
-/**
- * One filter's box: a list of choices picks from its choices as chips, as its form does (sent
- * comma-separated, decision 074); any other field is typed.
- */
-function FilterInput(p: { kind: Kind; field: string; id: string; value: string; onChange: (next: string) => void }) {
-  const prop = p.kind.schema.properties[p.field];
-  if (!isMultiSelect(prop)) return <InputText id={p.id} value={p.value} onChange={(e) => p.onChange(e.target.value)} />;
-  const choices = (choicesOf(prop) ?? []).map((value) => ({ value, label: labelOf({ ...prop, type: 'string' }, value) }));
-  const chosen = p.value.split(',').filter((v) => v !== '');
-  return <ChoiceChips id={p.id} value={chosen} choices={choices} onChange={(next) => p.onChange((next ?? []).join(','))} />;
-}
-
-/**
- * A search button opening a form of the kind's declared filters: one box per field, 'contains' or
- * 'is' as the schema says. Nothing shows for a kind that declares no filters.
- */
+/** A search button opening a form of the kind's declared filters (none without them). */
 export function FieldFilterButton({ kind, value, onApply }: { kind: Kind; value: FieldFilters; onApply: (next: FieldFilters) => void }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
@@ -126,6 +111,6 @@ export function FieldFilterBanner({ kind, value, onClear }: { kind: Kind; value:
     const prop = kind.schema.properties[field];
     return isMultiSelect(prop) ? labelOf(prop, v.split(',')) : v;
   };
-  const text = entries.map(([field, v]) => `${titleOf(kind, field)}: ${shown(field, v)}`).join(', ');
+  const text = entries.map(([field, v]) => `${fieldTitle(kind, field)}: ${shown(field, v)}`).join(', ');
   return <Banner icon="pi-search text-primary" text={text} action={t('list.clearSearch')} onAction={onClear} />;
 }

@@ -9,12 +9,8 @@ import { choicesOf, isMultiSelect } from '../../shared/field-vocabulary';
 import { choiceLabels, choiceSearchTexts, hasChoiceLabels } from '../../shared/choice-labels';
 import { i18n } from '../i18n';
 
-/**
- * The schema the form renders: the kind's schema without `default`s (the form must show what a
- * record holds, never fill gaps of an existing record) and without our x- keywords.
- */
+/** The schema the form renders, titles in the language on screen: without `default`s (the form shows what a record holds) or x- keywords. */
 export function formSchema(kind: Kind): RJSFSchema {
-  // Titles in the language on screen (x-i18n); a caller memoizing the schema keys it by language.
   const properties: Record<string, RJSFSchema> = {};
   for (const [name, prop] of Object.entries(kind.schema.properties)) {
     const copy: Record<string, unknown> = {};
@@ -27,12 +23,10 @@ export function formSchema(kind: Kind): RJSFSchema {
 
 function fieldUi(prop: KindProperty): UiSchema {
   const ui = prop['x-ui'] ?? {};
-  // Hidden, and fields only a server flow sets (the video analysis): nobody types them, and the
-  // record's sheet shows them when asked.
+  // Fields only a server flow sets are nobody's to type; the sheet shows them when asked.
   if (ui.hidden || prop['x-setBy'] !== undefined) return { 'ui:widget': 'hidden' };
-  // A choice shows its label in the language on screen (x-labels); the stored value stays what the
-  // enum says, and the picker's search matches it in every language (docs/decisions/078).
-  // A list of choices (multi-select) is chips, labelled the same way (docs/decisions/061).
+  // A choice shows its label in the language on screen, its search matches every language (decision
+  // 078); a list of choices is chips, labelled the same way (061).
   const base = isMultiSelect(prop) ? { ...fieldUiOf(prop, ui), 'ui:widget': 'chips' } : fieldUiOf(prop, ui);
   if (!hasChoiceLabels(prop) || !Array.isArray(choicesOf(prop))) return base;
   const options = { ...((base['ui:options'] as object | undefined) ?? {}), searchTexts: choiceSearchTexts(prop) };
@@ -51,36 +45,15 @@ function fieldUiOf(prop: KindProperty, ui: NonNullable<KindProperty['x-ui']>): U
     // One that may be negative gets a ± button: iOS's decimal keypad has no minus key.
     if (!prop.readOnly && (prop.minimum === undefined || prop.minimum < 0)) out['ui:widget'] = 'signedNumber';
   }
-  switch (ui.widget) {
-    case 'textarea':
-      out['ui:widget'] = 'textarea';
-      break;
-    case 'date':
-    case 'datetime':
-      out['ui:widget'] = 'dateText';
-      out['ui:options'] = { mode: ui.widget };
-      break;
-    case 'yesNo':
-      out['ui:widget'] = 'yesNo';
-      break;
-    case 'connectors':
-      out['ui:widget'] = 'connectors';
-      break;
-    default:
-      break;
-  }
+  if (ui.widget === 'date' || ui.widget === 'datetime') return { ...out, 'ui:widget': 'dateText', 'ui:options': { mode: ui.widget } };
+  if (ui.widget === 'textarea' || ui.widget === 'yesNo' || ui.widget === 'connectors') out['ui:widget'] = ui.widget;
   return out;
 }
 
 /** The fields a server flow sets (x-setBy): left out of forms, and shown on a sheet only when asked. */
-export function systemFields(kind: Kind): Set<string> {
-  return new Set(kind.fields.filter((f) => kind.schema.properties[f]?.['x-setBy'] !== undefined));
-}
+export const systemFields = (kind: Kind): Set<string> => new Set(kind.fields.filter((f) => kind.schema.properties[f]?.['x-setBy'] !== undefined));
 
-/**
- * The uiSchema derived from the schema's x-ui, readOnly and x-derived keywords, with the form's
- * groups (key fields first, then x-kind.sections) as 'ui:groups' for the form's object template.
- */
+/** The uiSchema from the schema's x-ui, readOnly and x-derived, with the form's groups as 'ui:groups'. */
 export function uiSchema(kind: Kind): UiSchema {
   // A pair's name ('Start', 'End') in the language on screen, as the sections' titles.
   const locations = (kind.meta.locations ?? []).map((pair, i) =>
@@ -93,13 +66,10 @@ export function uiSchema(kind: Kind): UiSchema {
 
 type RecordFormSchemas = { schema: RJSFSchema; uiSchema: UiSchema; warnings: FieldWarning[] };
 /**
- * The form of one record saved under an earlier version of its schema (docs/decisions/034): a
- * retired choice the record holds stays one of its field's choices, marked '(retired)', so the
- * dropdown shows it and a save keeps it; and each stored value that no longer fits says so under
- * its field. Returns the kind's own form when the record needs nothing of this.
+ * The form of a record saved under an earlier schema (decision 034): a retired choice it holds stays
+ * a choice, marked '(retired)', and each value that no longer fits says so under its field.
  */
 export function formForRecord(kind: Kind, schema: RJSFSchema, ui: UiSchema, record: Record<string, unknown>): RecordFormSchemas {
-  // Each field named by its title in the language on screen.
   const warnings = recordWarnings(kind, record).map((w) => ({ ...w, title: fieldTitle(kind, w.field) }));
   if (warnings.length === 0) return { schema, uiSchema: ui, warnings };
   const properties = { ...(schema.properties as Record<string, RJSFSchema>) };
@@ -119,10 +89,7 @@ export function formForRecord(kind: Kind, schema: RJSFSchema, ui: UiSchema, reco
   return { schema: { ...schema, properties }, uiSchema: outUi, warnings };
 }
 
-/**
- * A new record's first values: the schema's defaults, the dynamic ones (now, start of today),
- * empty text for other text fields, and the project and vehicle this phone works for.
- */
+/** A new record's first values: defaults (now, start of today, the user), empty texts, this phone's project and vehicle. */
 export function newRecordValues(kind: Kind, now: Date, prefill: Record<string, unknown> = {}): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const [name, prop] of Object.entries(kind.schema.properties)) {

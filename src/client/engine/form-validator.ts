@@ -1,57 +1,35 @@
-import type { RJSFSchema, ValidationData, ValidatorType } from '@rjsf/utils';
+import { deepEquals, type RJSFSchema, type ValidationData, type ValidatorType } from '@rjsf/utils';
 
-// The form never validates (docs/PRODUCT.md section 4, record detail): the server does and its message is shown. RJSF
-// still asks its validator whether data matches a schema to pick the branch of if/then/else,
-// oneOf/anyOf and dependencies; this structural check answers that without compiling schemas at
-// run time (ajv and its code generator were 110 KB of the detail screen's JavaScript).
+// The form never validates (the server does), but RJSF asks its validator whether data matches a
+// schema to pick if/then/else, oneOf/anyOf and dependencies branches; this structural check
+// answers without ajv (110 KB of the detail screen's JavaScript).
 
 type Json = unknown;
 type Schema = RJSFSchema | boolean;
 
-function deepEqual(a: Json, b: Json): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as Json[]).length && a.every((x, i) => deepEqual(x, (b as Json[])[i]));
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, Json>)[k], (b as Record<string, Json>)[k]));
-}
+const isObject = (x: Json): x is Record<string, Json> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-function isObject(x: Json): x is Record<string, Json> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function hasType(data: Json, type: string): boolean {
-  switch (type) {
-    case 'string':
-      return typeof data === 'string';
-    case 'number':
-      return typeof data === 'number' && Number.isFinite(data);
-    case 'integer':
-      return typeof data === 'number' && Number.isInteger(data);
-    case 'boolean':
-      return typeof data === 'boolean';
-    case 'null':
-      return data === null;
-    case 'array':
-      return Array.isArray(data);
-    case 'object':
-      return isObject(data);
-    default:
-      return true;
-  }
-}
+const TYPES: Record<string, (data: Json) => boolean> = {
+  string: (d) => typeof d === 'string',
+  number: (d) => typeof d === 'number' && Number.isFinite(d),
+  integer: (d) => typeof d === 'number' && Number.isInteger(d),
+  boolean: (d) => typeof d === 'boolean',
+  null: (d) => d === null,
+  array: Array.isArray,
+  object: isObject,
+};
+const hasType = (data: Json, type: string): boolean => TYPES[type]?.(data) ?? true;
 
 /** Follows a local reference ('#/definitions/x', or RJSF's own root prefix) within the root schema. */
 function resolveRef(ref: string, root: Schema): Schema | undefined {
   const at = ref.indexOf('#');
   if (at < 0) return undefined;
   let node: Json = root;
-  for (const raw of ref
+  const keys = ref
     .slice(at + 1)
     .split('/')
-    .filter(Boolean)) {
+    .filter(Boolean);
+  for (const raw of keys) {
     const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
     if (!isObject(node)) return undefined;
     node = node[key];
@@ -107,23 +85,19 @@ function arrayMatches(s: RJSFSchema, data: Json[], root: Schema, depth: number):
 }
 
 /** Whether data matches a JSON schema, for the keywords our schema files and RJSF's branching use. */
-export function matches(schema: Schema | undefined, data: Json, root: Schema = schema ?? true, depth = 0): boolean {
-  if (schema === undefined || schema === true) return true;
-  if (schema === false) return false;
+export function matches(s: Schema | undefined, data: Json, root: Schema = s ?? true, depth = 0): boolean {
+  if (s === undefined || s === true) return true;
+  if (s === false) return false;
   // A reference cycle that never reaches data decides nothing.
   if (depth > 64) return true;
-  const s = schema;
   const next = depth + 1;
   if (typeof s.$ref === 'string') {
     const target = resolveRef(s.$ref, root);
     if (target !== undefined && !matches(target, data, root, next)) return false;
   }
-  if (s.const !== undefined && !deepEqual(s.const, data)) return false;
-  if (Array.isArray(s.enum) && !s.enum.some((e) => deepEqual(e, data))) return false;
-  if (s.type !== undefined) {
-    const types = Array.isArray(s.type) ? s.type : [s.type];
-    if (!types.some((t) => hasType(data, t) || (t === 'number' && hasType(data, 'integer')))) return false;
-  }
+  if (s.const !== undefined && !deepEquals(s.const, data)) return false;
+  if (Array.isArray(s.enum) && !s.enum.some((e) => deepEquals(e, data))) return false;
+  if (s.type !== undefined && ![s.type].flat().some((t) => hasType(data, t))) return false;
   if (typeof data === 'number' && !numberLimits(s, data)) return false;
   if (typeof data === 'string' && !stringLimits(s, data)) return false;
   if (isObject(data) && !objectMatches(s, data, root, next)) return false;

@@ -14,9 +14,7 @@ export function parseDateText(value: unknown): Date | null {
   return null;
 }
 
-function isEmpty(value: unknown): boolean {
-  return value === undefined || value === null || value === '';
-}
+const isEmpty = (value: unknown): boolean => value === undefined || value === null || value === '';
 
 function toNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;

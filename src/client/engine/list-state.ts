@@ -14,9 +14,8 @@ const day = (d: Date | null): string | null =>
   d ? `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}` : null;
 
 /**
- * Kept in sessionStorage, so opening a record and coming back finds the list as the tester left
- * it; a new tab or a new visit starts fresh. A filter kept under a field's old name (x-renamedFrom:
- * the app was updated meanwhile) is carried over to the field's name now (docs/decisions/054).
+ * Kept in sessionStorage, so coming back from a record finds the list as it was left. A filter kept
+ * under a field's old name (x-renamedFrom) moves to its name now (decision 054).
  */
 export function loadListState(kind: Kind): ListState | null {
   try {

@@ -7,27 +7,18 @@ type Values = Record<string, unknown>;
 /** Six decimals: about 0.1 m, finer than any phone's fix. */
 const round = (n: number): number => Math.round(n * 1e6) / 1e6;
 
-/** The catalogue key of why no position came (the line is drawn in the language on screen). */
-function positionError(e: GeolocationPositionError): 'location.denied' | 'location.timeout' | 'location.unavailable' {
-  if (e.code === e.PERMISSION_DENIED) return 'location.denied';
-  if (e.code === e.TIMEOUT) return 'location.timeout';
-  return 'location.unavailable';
-}
+/** The catalogue key of why no position came. */
+const positionError = (e: GeolocationPositionError) =>
+  e.code === e.PERMISSION_DENIED ? 'location.denied' : e.code === e.TIMEOUT ? 'location.timeout' : 'location.unavailable';
 
 interface LocationProps {
   pair: LocationMeta;
-  /** The pair's name in the language on screen (the kind's translation of pair.label), when the caller has one. */
-  label?: string | undefined;
   values: Values;
   onChange: (patch: Values) => void;
 }
 
-/**
- * Fills a longitude and latitude pair (x-kind.locations) from the phone's position: one tap, the
- * accuracy said in metres, and Clear. The position comes from the phone's GPS, so it works
- * without coverage. Nothing is asked before the tap (the browser asks for permission then).
- */
-export function LocationControl({ pair, label, values, onChange }: LocationProps) {
+/** Fills a longitude and latitude pair (x-kind.locations) from the phone's GPS (works without coverage), with Clear. */
+export function LocationControl({ pair, values, onChange }: LocationProps) {
   const { t } = useTranslation();
   const [state, setState] = useState<
     | { status: 'idle' }
@@ -37,13 +28,10 @@ export function LocationControl({ pair, label, values, onChange }: LocationProps
   >({ status: 'idle' });
   const filled = [values[pair.lon], values[pair.lat]].some((v) => v !== undefined && v !== null && v !== '');
   // A kind with several pairs names each ('Start', 'End'); one pair needs no name.
-  const [named, name] = [pair.label !== undefined, label ?? pair.label ?? ''];
+  const [named, name] = [pair.label !== undefined, pair.label ?? ''];
   const locate = (): void => {
     const geo = typeof navigator !== 'undefined' ? navigator.geolocation : undefined;
-    if (!geo) {
-      setState({ status: 'failed', message: 'location.unsupported' });
-      return;
-    }
+    if (!geo) return setState({ status: 'failed', message: 'location.unsupported' });
     setState({ status: 'locating' });
     geo.getCurrentPosition(
       (p) => {

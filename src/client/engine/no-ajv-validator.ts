@@ -5,8 +5,6 @@ import { formValidator } from './form-validator';
 // at load time. Our forms use form-validator.ts; ajv stays on the server.
 
 /** The validator RJSF's test helpers would use: ours. */
-export function customizeValidator(): typeof formValidator {
-  return formValidator;
-}
+export const customizeValidator = (): typeof formValidator => formValidator;
 
 export default formValidator;

@@ -2,21 +2,18 @@ import { memo, useEffect, useLayoutEffect, useRef, useState, type RefObject } fr
 import { Button } from 'primereact/button';
 import { useTranslation } from 'react-i18next';
 
+const span = (first: number, last: number): number[] => Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
+
 /** The page numbers to show: 1..min(limit, total) for a numeric limit, every page for 'all'. */
-export function pageNumbers(totalPages: number, limit: number | 'all'): number[] {
-  const last = limit === 'all' ? totalPages : Math.min(limit, totalPages);
-  return Array.from({ length: Math.max(0, last) }, (_, i) => i + 1);
-}
+export const pageNumbers = (totalPages: number, limit: number | 'all'): number[] => span(1, limit === 'all' ? totalPages : Math.min(limit, totalPages));
 
 /**
- * Page numbers come in groups of this many. Past one group (the drive list shows every page
- * number: 2,000 of them at 20,000 drives) they sit in one row that scrolls sideways, and a group is
- * drawn when it scrolls near: the numbers further along are placeholders of the same width until
- * then. Drawn all at once, 10,050 numbers held a phone's main thread for seconds and made the page
- * 55,000 px tall (docs/PERFORMANCE.md, Lighthouse with a full database).
+ * Page numbers come in groups of this many. Past one group they sit in a row that scrolls sideways,
+ * each group drawn when it scrolls near (placeholders till then): 10,050 numbers drawn at once held
+ * a phone's main thread for seconds (docs/PERFORMANCE.md).
  */
 export const PAGE_GROUP = 50;
-/** A number's width with its gap, in rem (2.5rem buttons, 0.25rem apart): a placeholder's width. */
+/** A number's width with its gap, in rem: a placeholder's width. */
 const NUMBER_REM = 2.75;
 
 function PageNumber({ n, current, onPage }: { n: number; current: boolean; onPage: (page: number) => void }) {
@@ -59,9 +56,7 @@ const PageGroup = memo(function PageGroup({ first, last, page, onPage, strip }: 
   }, [near, strip]);
   if (!near && !holds)
     return <span ref={placeholder} className="pagination-placeholder" style={{ width: `${(last - first + 1) * NUMBER_REM}rem` }} aria-hidden="true" />;
-  const numbers = [];
-  for (let n = first; n <= last; n++) numbers.push(<PageNumber key={n} n={n} current={n === page} onPage={onPage} />);
-  return <>{numbers}</>;
+  return span(first, last).map((n) => <PageNumber key={n} n={n} current={n === page} onPage={onPage} />);
 });
 
 /** Every page number in one row that scrolls sideways, drawn a group at a time, the current page in view. */

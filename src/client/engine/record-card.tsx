@@ -7,10 +7,20 @@ import { isMultiSelect } from '../../shared/field-vocabulary';
 import { hasChoiceLabels } from '../../shared/choice-labels';
 import type { RecordRow } from './use-record-list';
 
+/** A record's title as the kind's cards show it (x-kind.card.title): a text, a field's value, or the fallback. */
+export function cardTitle(kind: Kind, value: (field: string) => unknown): string | null {
+  const { text, field, format, fallback } = kind.meta.card.title;
+  return (
+    (text === undefined ? undefined : kindText(kind, 'card.title.text', text)) ??
+    (field ? formatCardValue(value(field), format) : null) ??
+    (fallback === undefined ? null : kindText(kind, 'card.title.fallback', fallback))
+  );
+}
+
 /** A list card laid out by the kind's x-kind.card: a title and lines of label, value and suffix. */
 export function RecordCard({ kind, row, onOpen, waiting = false }: { kind: Kind; row: RecordRow; onOpen: () => void; waiting?: boolean }) {
   const { t, i18n } = useTranslation();
-  const { title, lines } = kind.meta.card;
+  const { lines } = kind.meta.card;
   // The card's labels and fallbacks (x-kind.card) in the language on screen.
   const text = (path: string, schemaText: string | undefined): string | undefined =>
     schemaText === undefined ? undefined : kindText(kind, `card.${path}`, schemaText);
@@ -20,12 +30,10 @@ export function RecordCard({ kind, row, onOpen, waiting = false }: { kind: Kind;
     const labelled = hasChoiceLabels(prop) || isMultiSelect(prop);
     return !labelled || row[field] === undefined || row[field] === null ? row[field] : labelOf(prop, row[field], i18n.language);
   };
-  const titleText =
-    text('title.text', title.text) ?? (title.field ? formatCardValue(value(title.field), title.format) : null) ?? text('title.fallback', title.fallback) ?? '';
   return (
     <button type="button" className="record-card" onClick={onOpen}>
       <div className="record-card-title">
-        {titleText}
+        {cardTitle(kind, value) ?? ''}
         {waiting && <span className="waiting-tag">{t('list.waiting')}</span>}
       </div>
       {lines.map((line, i) => {

@@ -10,7 +10,7 @@ import { Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
 import { formForRecord, formSchema, uiSchema } from './form-schema';
 import { labelOf, type FieldWarning } from '../../shared/schema-evolution';
-import { fill } from './registry';
+import { fillText as fill } from '../../shared/page-shell';
 import { useRecordDetail } from './use-record-detail';
 import { ConflictDialog } from './conflict-dialog';
 import { Banner, OfflineLine } from '../ui/offline-line';
@@ -21,21 +21,21 @@ import { useFormOutdated } from '../api/form-version';
 import { checkForUpdates } from '../updates/update-check';
 import type { Values } from './record-edits';
 
-/** What a kind may add below its form (registered per kind in src/client/kinds), such as attachments. */
+/** What a kind adds below its form (src/client/kinds), such as attachments. */
 export interface DetailSectionProps {
   kind: Kind;
   record: Record<string, unknown>;
   editing: boolean;
-  /** A new record's key (its Idempotency-Key): what is attached before it exists is kept under it. */
+  /** A new record's Idempotency-Key, under which what is attached before it exists is kept. */
   newRecordKey?: string | undefined;
-  /** Fetches the record again, quietly and not while editing: for sections that watch work done on the server. */
+  /** Fetches the record again, quietly and not while editing (sections watching server work). */
   reload?: (() => Promise<void>) | undefined;
 }
 export type DetailSection = ComponentType<DetailSectionProps>;
 
 type Detail = ReturnType<typeof useRecordDetail>;
 
-/** A record the server does not have (or not for this project): said so, with the way back to the list. */
+/** A record the server does not have: said so, with the way back to the list. */
 function DetailNotFound({ kind, id, title, back }: { kind: Kind; id: string; title: string; back: () => void }) {
   const navigate = useNavigate();
   const { meta } = kind;
@@ -72,17 +72,13 @@ function DetailActions({ outdated, onRefresh, onEdit, onUpdate }: { outdated: bo
   );
 }
 
-/** A kept value as the sheet would show it: a choice by its label, a text in quotes, else as stored. */
+/** A kept value: a choice by its label, a text in quotes, else as stored. */
 function shownValue(kind: Kind, field: string, value: unknown, language: string): string {
   const text = labelOf(kind.schema.properties[field], value, language);
   return typeof value === 'string' && text === value ? `"${value}"` : text;
 }
 
-/**
- * What the record holds beyond what its fields show: values saved under an earlier version of the
- * form (docs/decisions/034), and each value the server says it keeps under another of a field's
- * names and does not show (decisions 054 and 074), in the app's words.
- */
+/** Values saved under an earlier form (decision 034), and values kept under another of a field's names (054, 074). */
 function StoredValueLines({ kind, warnings, kept: all }: { kind: Kind; warnings: { title: string }[]; kept: FieldWarning[] }) {
   const { t, i18n } = useTranslation();
   const kept = all.flatMap((w) => (w.kept ? [{ ...w, kept: w.kept }] : []));
@@ -109,19 +105,9 @@ function StoredValueLines({ kind, warnings, kept: all }: { kind: Kind; warnings:
   );
 }
 
-/**
- * The lines above the record that say what is true of it: a change parked in the outbox, a form
- * older than the server's, a record still waiting to be sent (or refused), values saved under an
- * earlier version of the form (docs/decisions/034).
- */
-interface DetailLinesProps {
-  kind: Kind;
-  detail: Detail;
-  outdated: boolean;
-  onUpdate: () => void;
-  warnings: { title: string }[];
-}
-function DetailLines({ kind, detail: c, outdated, onUpdate, warnings }: DetailLinesProps) {
+/** The lines above the record: a parked change, an outdated form, a record waiting to be sent (or refused), old values. */
+function DetailLines(p: { kind: Kind; detail: Detail; outdated: boolean; onUpdate: () => void; warnings: { title: string }[] }) {
+  const { kind, detail: c, outdated, onUpdate, warnings } = p;
   const { t } = useTranslation();
   const navigate = useNavigate();
   const ready = c.state.status === 'ready' ? c.state : undefined;
@@ -157,10 +143,8 @@ function DetailLines({ kind, detail: c, outdated, onUpdate, warnings }: DetailLi
 }
 
 /**
- * What the phone keeps of a record's unsaved edits beyond the form (docs/decisions/060): values
- * typed on an earlier version of the form into fields it no longer has, read-only and never sent,
- * and, when not editing, the line saying that edits restored on this phone are still kept. Both
- * stay until the tester taps Discard.
+ * Unsaved edits kept beyond the form until Discard (decision 060): values typed on an earlier form
+ * into fields it no longer has (never sent), and, when not editing, a line saying restored edits are kept.
  */
 function KeptEdits({ left, kept, editing, onDiscard }: { left: Values; kept: boolean; editing: boolean; onDiscard: () => void }) {
   const { t } = useTranslation();
@@ -191,23 +175,13 @@ function KeptEdits({ left, kept, editing, onDiscard }: { left: Values; kept: boo
   );
 }
 
-/**
- * Editing: Cancel and Save in a bar at the thumb; Save waits for the form (`ready`), so nothing is
- * saved unseen. Above it, the dialog of a save that met someone else's change.
- */
+/** Editing: Cancel and Save at the thumb (Save waits for the form: nothing saved unseen), and the conflict dialog. */
 function EditBar({ kind, detail: c, ready, creating }: { kind: Kind; detail: Detail; ready: boolean; creating: boolean }) {
   const { t } = useTranslation();
   return (
     <>
       {c.conflict && (
-        <ConflictDialog
-          kind={kind}
-          conflicts={c.conflict.conflicts}
-          changedBy={c.conflict.changedBy}
-          saving={c.saving}
-          onCancel={c.closeConflict}
-          onResolve={(choices) => void c.resolve(choices)}
-        />
+        <ConflictDialog kind={kind} conflict={c.conflict} saving={c.saving} onCancel={c.closeConflict} onResolve={(choices) => void c.resolve(choices)} />
       )}
       {c.editing && (
         <div className="edit-bar">
@@ -225,19 +199,19 @@ function EditBar({ kind, detail: c, ready, creating }: { kind: Kind; detail: Det
   );
 }
 
-/** The record itself: the form while editing (its summary until the form's chunk arrives), else the read-only sheet. */
-interface DetailBodyProps {
+type Form = ReturnType<typeof formForRecord>;
+/** The form while editing (its summary until the form's chunk arrives), else the read-only sheet, the kind's sections under its key facts. */
+function DetailBody(p: {
   kind: Kind;
   detail: Detail;
-  form: ReturnType<typeof formForRecord>;
-  shown: Record<string, unknown>;
+  form: Form;
+  shown: Values;
   RecordForm: ReturnType<typeof useRecordForm>;
-  valueText: ValueText | undefined;
+  valueText?: ValueText | undefined;
   children: ReactNode;
-}
-function DetailBody({ kind, detail: c, form, shown, RecordForm, valueText, children }: DetailBodyProps) {
+}) {
+  const { kind, detail: c, form, shown, RecordForm, valueText, children } = p;
   if (!c.editing) {
-    // Viewing: a read-only sheet, with what the kind adds (attachments) right under its key facts.
     return (
       <RecordSheet kind={kind} schema={form.schema} uiSchema={form.uiSchema} record={shown} valueText={valueText}>
         {children}
@@ -258,7 +232,6 @@ function DetailBody({ kind, detail: c, form, shown, RecordForm, valueText, child
             onSubmit={() => void c.save()}
           />
         ) : (
-          // The form's chunk is on its way (it is fetched ahead once the screen is idle).
           <RecordSummary schema={form.schema} uiSchema={form.uiSchema} record={shown} />
         )}
       </Card>
@@ -267,7 +240,7 @@ function DetailBody({ kind, detail: c, form, shown, RecordForm, valueText, child
   );
 }
 
-/** The form's schema and ui schema of a kind, in the language on screen: a switch re-renders the screen (and its sheet). */
+/** Keyed by the language: titles and labels follow it. */
 function useKindSchemas(kind: Kind) {
   const { i18n } = useTranslation();
   const language = i18n.language;
@@ -275,7 +248,7 @@ function useKindSchemas(kind: Kind) {
   return useMemo(() => ({ schema: formSchema(kind), ui: uiSchema(kind) }), [kind, language]);
 }
 
-/** The screen's title, its kind's texts, and the way back (the previous screen where the kind says so, else its list). */
+/** The screen's title, the kind's texts, and the way back (the previous screen where the kind says so, else its list). */
 function useDetailTitle(kind: Kind, id: string, creating: boolean) {
   const navigate = useNavigate();
   const { meta } = kind;
@@ -304,8 +277,6 @@ export function RecordDetail({ kind, id, sections = [], topSections = [], valueT
   const c = useRecordDetail(kind, id, prefill, fromOutbox);
   const outdated = useFormOutdated();
   const { schema, ui } = useKindSchemas(kind);
-  // Viewing paints the light summary; the form's chunk comes when editing (or creating) starts,
-  // fetched as the tester reaches for Edit (DetailActions).
   const RecordForm = useRecordForm(c.editing);
   const creating = c.isNew || id.startsWith('waiting~');
   const { title, goBack, text } = useDetailTitle(kind, id, creating);
@@ -320,28 +291,24 @@ export function RecordDetail({ kind, id, sections = [], topSections = [], valueT
   }
   if (c.state.status === 'notFound') return <DetailNotFound kind={kind} id={id} title={title} back={goBack} />;
 
-  // Viewing: refresh and Edit in the header. Editing: Cancel and Save in a bar at the thumb.
-  const waiting = c.state.status === 'ready' && c.state.waiting === true;
-  // The server has other schema files than this app was built with: update before editing, so
-  // that nobody types into a form the server no longer has (drafts and the outbox are kept).
+  const waiting = c.state.waiting === true;
+  // The server has other schema files: update before editing (drafts and the outbox are kept).
   const update = (): void => void checkForUpdates();
   const actions = c.editing || waiting ? undefined : <DetailActions outdated={outdated} onRefresh={() => void c.refresh()} onEdit={c.edit} onUpdate={update} />;
 
   const baseUi = c.isNew ? { ...ui, id: { 'ui:widget': 'hidden' } } : ui;
-  const shown = c.editing ? c.draft : c.state.record;
-  // Values saved under an earlier version of the form are kept and said so (docs/decisions/034).
+  const { record } = c.state;
+  const shown = c.editing ? c.draft : record;
   const form = formForRecord(kind, schema, baseUi, shown);
-  const sectionViews = sections.map((Section, i) => (
-    <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} newRecordKey={c.newRecordKey} />
-  ));
+  const sectionViews = sections.map((Section, i) => <Section key={i} kind={kind} record={record} editing={c.editing} newRecordKey={c.newRecordKey} />);
   return (
     <div className="page">
       <PageHeader title={title} back={goBack} actions={actions} />
-      {c.state.status === 'ready' && c.state.offlineSince !== undefined && <OfflineLine since={c.state.offlineSince} />}
+      {c.state.offlineSince !== undefined && <OfflineLine since={c.state.offlineSince} />}
       <DetailLines kind={kind} detail={c} outdated={outdated} onUpdate={update} warnings={c.isNew ? [] : form.warnings} />
       <KeptEdits left={c.left} kept={c.kept} editing={c.editing} onDiscard={c.discardKept} />
       {topSections.map((Section, i) => (
-        <Section key={i} kind={kind} record={c.state.status === 'ready' ? c.state.record : {}} editing={c.editing} reload={c.reload} />
+        <Section key={i} kind={kind} record={record} editing={c.editing} reload={c.reload} />
       ))}
       <DetailBody kind={kind} detail={c} form={form} shown={shown} RecordForm={RecordForm} valueText={valueText}>
         {sectionViews}

@@ -4,9 +4,8 @@ import type { FieldConflict } from './conflict-dialog';
 export type Values = Record<string, unknown>;
 
 /**
- * What the user changed: the server merges a PUT into the stored record, so sending only the
- * changes never overwrites what changed meanwhile (an attachment's status, another phone's edit).
- * A field emptied in the form is sent as null, which clears it. The version is not a field.
+ * What the user changed: the server merges a PUT, so sending only changes never overwrites what
+ * changed meanwhile. An emptied field is sent as null, which clears it. The version is not a field.
  */
 export function changes(loaded: Values, draft: Values): Values {
   const out: Values = {};
@@ -18,21 +17,11 @@ export function changes(loaded: Values, draft: Values): Values {
   return out;
 }
 
-/**
- * Edits without the fields only a server flow sets (x-setBy: the issue's video statuses and
- * report): the form shows them read-only, and a value it filled in (a schema default) must not
- * reach the server as a change, which it would refuse.
- */
-export function withoutServerOwned(kind: Kind, edits: Values): Values {
-  const out: Values = {};
-  for (const [key, value] of Object.entries(edits)) if (kind.schema.properties[key]?.['x-setBy'] === undefined) out[key] = value;
-  return out;
-}
+/** Edits without the fields only a server flow sets (x-setBy), which the server would refuse as changes. */
+export const withoutServerOwned = (kind: Kind, edits: Values): Values =>
+  Object.fromEntries(Object.entries(edits).filter(([key]) => kind.schema.properties[key]?.['x-setBy'] === undefined));
 
-/**
- * Edits made on an earlier version of the kind's form, for the current one: fields renamed since
- * (x-renamedFrom) under their new names, and the fields it no longer has apart, with their values.
- */
+/** Edits made on an earlier form, for the current one: renamed fields under their new names, removed ones apart. */
 export function onCurrentForm(kind: Kind, edits: Values): { values: Values; dropped: [string, unknown][] } {
   const values: Values = {};
   const dropped: [string, unknown][] = [];

@@ -1,7 +1,7 @@
 import { Fragment, useMemo, useRef, type ReactNode } from 'react';
 import Form from '@rjsf/primereact';
 import type { ErrorSchema, ObjectFieldTemplateProps, RegistryWidgetsType, RJSFSchema, UiSchema } from '@rjsf/utils';
-import { FieldSection, type FieldGroup } from './sections';
+import { FieldGroups, type FieldGroup } from './sections';
 import { formValidator } from './form-validator';
 import { ConnectorsWidget } from './widgets/connectors';
 import { DateTextWidget } from './widgets/date-text';
@@ -13,8 +13,7 @@ import { SignedNumberWidget } from './widgets/signed-number';
 import { LocationControl } from './location';
 import type { LocationMeta } from '../../shared/kind-types';
 
-// Its own chunk (RJSF and the PrimeReact widgets): loaded when a record is edited or created, so
-// a detail screen first paints from the light summary (record-summary.tsx).
+// Its own chunk, loaded to edit or create; a detail screen first paints from record-summary.tsx.
 const widgets: RegistryWidgetsType = {
   yesNo: YesNoWidget,
   dateText: DateTextWidget,
@@ -31,12 +30,8 @@ interface FormContext {
   setValues?: (patch: Record<string, unknown>) => void;
 }
 
-/**
- * The record's fields in the groups of its schema ('ui:groups': key fields first, then the
- * x-kind.sections, titled and folding); a group with a field in error is open. Fields in no group
- * (hidden ones) follow, as RJSF renders them.
- */
-export function GroupedFields({ properties, uiSchema, errorSchema, disabled, registry, formData }: ObjectFieldTemplateProps) {
+/** The record's fields in their groups ('ui:groups'), a group with an error open; fields in no group (hidden) follow. */
+function GroupedFields({ properties, uiSchema, errorSchema, disabled, registry, formData }: ObjectFieldTemplateProps) {
   const groups = uiSchema?.['ui:groups'] as FieldGroup[] | undefined;
   if (!groups) return <>{properties.map((p) => p.content)}</>;
   // A longitude of a pair (x-kind.locations) gets 'Use my position' above it, while editing.
@@ -57,18 +52,7 @@ export function GroupedFields({ properties, uiSchema, errorSchema, disabled, reg
   const hasError = (f: string): boolean => ((errorSchema as Record<string, { __errors?: unknown[] }> | undefined)?.[f]?.__errors?.length ?? 0) > 0;
   return (
     <>
-      {groups.map((g, i) => {
-        const content = g.fields.map((f) => withLocation(f, byName.get(f)?.content));
-        return g.title === undefined ? (
-          <div key={i} className="field-group">
-            {content}
-          </div>
-        ) : (
-          <FieldSection key={i} title={g.title} collapsed={g.collapsed} open={g.fields.some(hasError)} count={g.fields.length}>
-            {content}
-          </FieldSection>
-        );
-      })}
+      <FieldGroups groups={groups} field={(f) => withLocation(f, byName.get(f)?.content)} open={hasError} />
       {properties.filter((p) => !grouped.has(p.name)).map((p) => p.content)}
     </>
   );
@@ -84,7 +68,7 @@ function derivedSources(uiSchema: UiSchema): string[] {
   });
 }
 
-export interface RecordFormProps {
+interface RecordFormProps {
   schema: RJSFSchema;
   uiSchema: UiSchema;
   values: Record<string, unknown>;
@@ -94,17 +78,15 @@ export interface RecordFormProps {
   onSubmit: () => void;
 }
 
-/** The schema form of a record. It never blocks a save (docs/PRODUCT.md section 4, record detail): the server validates and its message is shown. */
+/** The schema form of a record; it never blocks a save: the server validates. */
 export function RecordForm({ schema, uiSchema, values, editing, fieldErrors, onChange, onSubmit }: RecordFormProps) {
   // A position arrives after the tap: it lands on the values as they are then, not as they were.
   const latest = useRef(values);
   latest.current = values;
   const change = useRef(onChange);
   change.current = onChange;
-  // RJSF compares each field's props deeply before re-rendering it; a context holding all the
-  // values changed on every key, so every field of a 30-field form re-rendered for each key typed
-  // (about 100 ms a key on a slow phone). The context changes only with the mode and the values
-  // derived fields read (Charge Distance); the templates take the values from their own props.
+  // A context holding all the values would re-render every field on every key (100 ms a key on a
+  // slow phone): it changes only with the mode and the values derived fields read.
   const sources = useMemo(() => derivedSources(uiSchema), [uiSchema]);
   const sourceValues = JSON.stringify(sources.map((f) => values[f] ?? null));
   const formContext = useMemo<FormContext>(

@@ -10,7 +10,7 @@ import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
 import { DateRangeButton, FilterBanner } from './date-range-filter';
 import { FieldFilterBanner, FieldFilterButton, type FieldFilters } from './field-filters';
-import { loadListState, saveListState } from './list-state';
+import { loadListState, saveListState, type ListState as ListPlace } from './list-state';
 import { OfflineLine } from '../ui/offline-line';
 import { useOutbox } from '../outbox/use-outbox';
 import { parseDateText } from './format';
@@ -19,7 +19,7 @@ import { RecordCard } from './record-card';
 import { useRecordList, type DateRange } from './use-record-list';
 import { waitingId } from './record-edits';
 
-/** What a kind may add to its list header (registered per kind in src/client/kinds). */
+/** What a kind adds to its list header (src/client/kinds). */
 export interface ListHeaderExtraProps {
   kind: Kind;
   range: DateRange;
@@ -40,31 +40,20 @@ function presetRange(state: unknown): DateRange {
  * otherwise the list comes back as it was left. A new range or filter starts again at page 1.
  */
 function useListPlace(kind: Kind, locationState: unknown) {
-  const [initial] = useState(() => {
-    const preset = presetRange(locationState);
-    const fromDataPage = preset.from !== null || preset.to !== null;
-    return fromDataPage ? { page: 1, range: preset, filters: {} } : (loadListState(kind) ?? { page: 1, range: preset, filters: {} });
+  const [place, setPlace] = useState<ListPlace>(() => {
+    const range = presetRange(locationState);
+    return (range.from === null && loadListState(kind)) || { page: 1, range, filters: {} };
   });
-  const [page, setPage] = useState(initial.page);
-  const [range, setRange] = useState<DateRange>(initial.range);
-  const [filters, setFilters] = useState<FieldFilters>(initial.filters);
-  useEffect(() => saveListState(kind, { page, range, filters }), [kind, page, range, filters]);
-  const applyRange = (next: DateRange): void => {
-    setRange(next);
-    setPage(1);
+  useEffect(() => saveListState(kind, place), [kind, place]);
+  return {
+    ...place,
+    setPage: (page: number) => setPlace((p) => ({ ...p, page })),
+    applyRange: (range: DateRange) => setPlace((p) => ({ ...p, range, page: 1 })),
+    applyFilters: (filters: FieldFilters) => setPlace((p) => ({ ...p, filters, page: 1 })),
   };
-  const applyFilters = (next: FieldFilters): void => {
-    setFilters(next);
-    setPage(1);
-  };
-  return { page, setPage, range, applyRange, filters, applyFilters };
 }
 
-/**
- * Changes saved on this phone that have not reached the server: new records (shown on top) and
- * edits (shown on their cards). When a sync (this page's or the service worker's Background Sync)
- * sent some, the list asks the server again.
- */
+/** Changes saved on this phone, not sent yet: new records (on top) and edits (on their cards); once some are sent, the list asks again. */
 function useWaitingChanges(kind: Kind, refresh: () => Promise<unknown>) {
   const waiting = useOutbox().filter((i) => i.kindName === kind.name);
   const waitingCreates = waiting.filter((i) => i.op === 'create');
@@ -103,7 +92,7 @@ function ListRows({ kind, list, place, waitingUpdates }: { kind: Kind; list: Rea
           <RecordCard
             key={String(row.id)}
             kind={kind}
-            row={waitingUpdates.get(Number(row.id)) ? { ...row, ...waitingUpdates.get(Number(row.id)) } : row}
+            row={{ ...row, ...waitingUpdates.get(Number(row.id)) }}
             waiting={waitingUpdates.has(Number(row.id))}
             onOpen={() => navigate(`${kind.meta.route}/${row.id}`)}
           />
@@ -130,7 +119,6 @@ function ListActions({ kind, total, place, refresh }: { kind: Kind; total: numbe
   );
 }
 
-/** The kind's texts (x-kind) of its list, in the language on screen. */
 function listTexts(kind: Kind) {
   const { meta } = kind;
   return {
@@ -154,7 +142,7 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
   const texts = listTexts(kind);
   const { state, refresh } = useRecordList(kind, page, range, (message) => toast('error', texts.loadFailed, message), filters);
 
-  // Keep the page within 1..total pages when the total shrinks (docs/PRODUCT.md section 4, record detail).
+  // Keep the page within 1..total pages when the total shrinks.
   useEffect(() => {
     if (state.status === 'ready' && state.totalPages > 0 && page > state.totalPages) setPage(state.totalPages);
   }, [state, page, setPage]);

@@ -1,49 +1,27 @@
 import { useState, type ReactNode } from 'react';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { i18n, t } from '../i18n';
-import { fieldTitle, kindText } from '../i18n/kind-texts';
+import { fieldTitle } from '../i18n/kind-texts';
 import type { Kind } from '../../shared/kind-types';
-import { formatCardValue } from './format';
 import { systemFields } from './form-schema';
 import { FieldSection, groupsOf } from './sections';
 import { difference } from './widgets/derived';
 import { contractText } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
-import { chosenLabels, parseConnectors, readYesNo } from './widgets/widget-values';
+import { chosenLabels, enumName, parseConnectors, yesNoText } from './widgets/widget-values';
 import { labelOf } from '../../shared/schema-evolution';
 import { hasChoiceLabels } from '../../shared/choice-labels';
-
-/**
- * A record in view mode: a read-only sheet, not a disabled form. The kind's title and key facts
- * (x-kind.card.title, x-kind.keyFields) at the top, then what the screen puts right under them
- * (the Attachments card of kinds with attachments), then the x-kind.sections. Labels and values
- * are text at full contrast; empty fields are folded away behind one button, and so are the
- * fields only a server flow sets (x-setBy: the video analysis).
- */
+import { cardTitle } from './record-card';
 
 const isEmpty = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
-/**
- * The sheet's heading, as the kind's cards title a record (x-kind.card.title): a fixed text, else
- * the title field's value (its label where the field has labels), else the fallback, else the kind's title.
- */
+/** The sheet's heading: the record's title as the kind's cards show it (a choice by its label), else the kind's title. */
 function sheetHeading(kind: Kind, record: Record<string, unknown>): ReactNode {
-  const { title } = kind.meta.card;
-  const titleField = title.field;
-  const titleValue = titleField === undefined ? null : record[titleField];
-  return (
-    (title.text === undefined ? undefined : kindText(kind, 'card.title.text', title.text)) ??
-    (titleField !== undefined
-      ? formatCardValue(
-          hasChoiceLabels(kind.schema.properties[titleField]) && !isEmpty(titleValue)
-            ? labelOf(kind.schema.properties[titleField], titleValue, i18n.language)
-            : titleValue,
-          title.format,
-        )
-      : null) ??
-    (title.fallback === undefined ? undefined : kindText(kind, 'card.title.fallback', title.fallback)) ??
-    kind.schema.title
-  );
+  const value = (field: string): unknown => {
+    const prop = kind.schema.properties[field];
+    return hasChoiceLabels(prop) && !isEmpty(record[field]) ? labelOf(prop, record[field], i18n.language) : record[field];
+  };
+  return cardTitle(kind, value) ?? kind.schema.title;
 }
 
 /** Under the sheet: show or hide the empty fields, and the fields the server sets. */
@@ -84,20 +62,15 @@ function shownValue(prop: RJSFSchema, ui: UiSchema, value: unknown, record: Reco
       return text === '' ? String(value) : text;
     }
     case 'yesNo':
-      return { 是: t('detail.yes'), 否: t('detail.no'), '': null }[readYesNo(value)];
+      return yesNoText(value);
     case 'chips':
       return chosenLabels(ui, value);
     case 'connectors': {
       const list = parseConnectors(value);
       return list.length === 0 ? null : <ConnectorsTable connectors={list} />;
     }
-    default: {
-      if (Array.isArray(prop.enum)) {
-        const names = ui['ui:enumNames'] as Record<string, string> | undefined;
-        return names?.[String(value)] ?? String(value);
-      }
-      return String(value);
-    }
+    default:
+      return Array.isArray(prop.enum) ? enumName(ui, String(value)) : String(value);
   }
 }
 
@@ -176,32 +149,32 @@ function SheetGroup({ title, collapsed, rows }: { title: string | undefined; col
   );
 }
 
+/**
+ * A record in view mode, a read-only sheet: its title and key facts, what the screen puts under
+ * them (attachments), then its sections; empty fields and those a server flow sets fold away.
+ */
 export function RecordSheet(props: RecordSheetProps) {
   const { kind, uiSchema, record, children } = props;
   const [showEmpty, setShowEmpty] = useState(false);
   const [showSystem, setShowSystem] = useState(false);
   const titleField = kind.meta.card.title.field;
-  const heading = sheetHeading(kind, record);
   const system = systemFields(kind);
   // The title field is the heading, not a row as well.
-  const leaveOut = new Set([...system, ...(titleField !== undefined ? [titleField] : [])]);
-  const groups = groupsOf(kind, leaveOut);
-  const hasKeyFields = (kind.meta.keyFields ?? []).length > 0;
-  const head = hasKeyFields && groups[0]?.title === undefined ? groups[0] : undefined;
+  const groups = groupsOf(kind, new Set(titleField === undefined ? system : [...system, titleField]));
+  const head = (kind.meta.keyFields ?? []).length > 0 && groups[0]?.title === undefined ? groups[0] : undefined;
   const rest = head ? groups.slice(1) : groups;
-  const facts = head?.fields ?? [];
-
   const { value, row } = sheetCells(props, showEmpty);
-  const shownFields = groups.flatMap((g) => g.fields);
-  const emptyCount = shownFields.filter((f) => value(f) === null && typeof (uiSchema[f] as UiSchema | undefined)?.['ui:help'] !== 'string').length;
+  const emptyCount = groups
+    .flatMap((g) => g.fields)
+    .filter((f) => value(f) === null && typeof (uiSchema[f] as UiSchema | undefined)?.['ui:help'] !== 'string').length;
   const systemList = kind.fields.filter((f) => system.has(f) && kind.schema.properties[f]?.['x-ui']?.hidden !== true);
-  const factRows = facts.map(row).filter((r) => r !== null);
+  const factRows = (head?.fields ?? []).map(row).filter((r) => r !== null);
 
   return (
     <div className="record-sheet" data-testid="record-sheet">
       <section className="sheet-card sheet-head" aria-labelledby="sheet-title">
         <h2 id="sheet-title" className="sheet-title">
-          {heading}
+          {sheetHeading(kind, record)}
         </h2>
         {factRows.length > 0 && <dl className="sheet-facts">{factRows}</dl>}
       </section>

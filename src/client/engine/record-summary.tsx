@@ -1,27 +1,22 @@
 import type { CSSProperties, ReactNode } from 'react';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { t } from '../i18n';
 import { difference } from './widgets/derived';
 import { contractText } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
-import { chosenLabels, parseConnectors, readYesNo } from './widgets/widget-values';
-import { FieldSection, type FieldGroup } from './sections';
+import { chosenLabels, enumName, parseConnectors, yesNoText } from './widgets/widget-values';
+import { FieldGroups, type FieldGroup } from './sections';
 import { SignedNumberBox } from './widgets/signed-number';
 
-// A record as the read-only form shows it, without the form library: the same markup, ids, labels
-// and sizes as RJSF's PrimeReact theme renders with `disabled`, so the detail screen paints at
-// once and the form (record-form.tsx, its own chunk) takes its place for editing without a jump.
+// A record as the disabled form shows it (same markup, ids and sizes as RJSF's PrimeReact theme),
+// without the form library: painted at once, replaced by the form without a jump.
 
 /** RJSF's PrimeReact FieldTemplate column: the same box for every field. */
 const COLUMN: CSSProperties = { display: 'flex', flexDirection: 'column', gap: '0.5rem', marginBottom: '1rem' };
 const BOX = 'p-inputtext p-component p-disabled';
 
-function text(value: unknown): string {
-  return value === undefined || value === null ? '' : String(value);
-}
+const text = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
 
-// PrimeReact injects a component's structural CSS when the first one mounts; the summary mounts
-// none, so its dropdown boxes carry the same rules inline.
+// PrimeReact's structural CSS comes with its first mounted component: none here, so inline.
 const DROPDOWN: CSSProperties = { display: 'flex', cursor: 'default', position: 'relative', userSelect: 'none' };
 const DROPDOWN_LABEL: CSSProperties = { display: 'block', whiteSpace: 'nowrap', overflow: 'hidden', flex: '1 1 auto', width: '1%', textOverflow: 'ellipsis' };
 const DROPDOWN_TRIGGER: CSSProperties = { display: 'flex', alignItems: 'center', justifyContent: 'center', flexShrink: 0 };
@@ -59,14 +54,6 @@ function Dropdown({ id, shown, placeholder, inputId = false }: { id: string; sho
   );
 }
 
-function Connectors({ id, value }: { id: string; value: unknown }) {
-  return (
-    <div id={id} className="connectors">
-      <ConnectorsTable connectors={parseConnectors(value)} />
-    </div>
-  );
-}
-
 /** The read-only control of one field, as the form's widget for it shows a value. */
 function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, record: Record<string, unknown>): ReactNode {
   const widget = ui['ui:widget'];
@@ -85,9 +72,13 @@ function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, rec
       return <input id={id} className="p-inputtext p-component w-full" value={contractText(value, mode)} disabled readOnly />;
     }
     case 'yesNo':
-      return <Dropdown id={id} shown={{ 是: t('detail.yes'), 否: t('detail.no'), '': '' }[readYesNo(value)]} placeholder="—" inputId />;
+      return <Dropdown id={id} shown={yesNoText(value)} placeholder="—" inputId />;
     case 'connectors':
-      return <Connectors id={id} value={value} />;
+      return (
+        <div id={id} className="connectors">
+          <ConnectorsTable connectors={parseConnectors(value)} />
+        </div>
+      );
     case 'signedNumber':
       return <SignedNumberBox id={id} value={text(value)} disabled label={String(prop.title ?? '')} />;
     case 'chips':
@@ -95,12 +86,7 @@ function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, rec
     case 'textarea':
       return <textarea id={id} className={`p-inputtextarea p-inputtext ${BOX}`} rows={5} value={text(value)} disabled readOnly />;
     default:
-      if (Array.isArray(prop.enum)) {
-        // The choice's label (x-labels, as ui:enumNames) when it has one, else the stored value.
-        const names = ui['ui:enumNames'] as Record<string, string> | undefined;
-        const shown = text(value);
-        return <Dropdown id={id} shown={names?.[shown] ?? shown} inputId />;
-      }
+      if (Array.isArray(prop.enum)) return <Dropdown id={id} shown={enumName(ui, text(value))} inputId />;
       return <input id={id} className={BOX} type="text" value={text(value)} disabled readOnly />;
   }
 }
@@ -134,17 +120,7 @@ export function RecordSummary({ schema, uiSchema, record }: { schema: RJSFSchema
       <div className="rjsf-field rjsf-field-object">
         <div style={COLUMN}>
           {groups === undefined && Object.keys(properties).map(field)}
-          {groups?.map((g, i) =>
-            g.title === undefined ? (
-              <div key={i} className="field-group">
-                {g.fields.map(field)}
-              </div>
-            ) : (
-              <FieldSection key={i} title={g.title} collapsed={g.collapsed} count={g.fields.length}>
-                {g.fields.map(field)}
-              </FieldSection>
-            ),
-          )}
+          {groups && <FieldGroups groups={groups} field={field} />}
         </div>
       </div>
     </div>

@@ -1,6 +1,5 @@
 import type { Kind, KindRegistry, KindSchema } from '../../shared/kind-types';
 import { buildRegistry, kindByRoute as kindByRouteIn } from '../../shared/kinds';
-import { fillText } from '../../shared/page-shell';
 // The schema files themselves, bundled into the record screens' chunk (never the entry).
 import schemas from 'virtual:kind-schemas';
 
@@ -8,9 +7,4 @@ import schemas from 'virtual:kind-schemas';
 export const registry: KindRegistry = buildRegistry(schemas as Record<string, KindSchema>);
 
 /** The kind whose list screen is at this route (such as '/data/issue'). */
-export function kindByRoute(route: string): Kind | undefined {
-  return kindByRouteIn(registry, route);
-}
-
-/** Replaces {id} in a schema text. */
-export const fill = fillText;
+export const kindByRoute = (route: string): Kind | undefined => kindByRouteIn(registry, route);

@@ -10,16 +10,9 @@ export interface FieldGroup {
   collapsed?: boolean;
 }
 
-/** The title of the group that holds the fields no section names. */
-export const MORE = 'More';
-/** MORE in the language on screen. */
-const more = (): string => t('detail.more');
-
 /**
- * A kind's fields in the groups its forms and sheets show (x-kind.keyFields, x-kind.sections):
- * the key fields first (untitled), then each declared section without them, then the fields no
- * section names under 'More'. A kind that declares neither has one untitled group in schema order.
- * Fields x-ui hides are left out; `leaveOut` leaves out others (the sheet's title field).
+ * A kind's fields in groups: the key fields (untitled), each x-kind.section, then the rest under
+ * 'More' (untitled when it is the only group). Hidden fields and `leaveOut` are left out.
  */
 export function groupsOf(kind: Kind, leaveOut: ReadonlySet<string> = new Set()): FieldGroup[] {
   const { keyFields = [], sections = [] } = kind.meta;
@@ -36,7 +29,7 @@ export function groupsOf(kind: Kind, leaveOut: ReadonlySet<string> = new Set()):
       groups.push({ title: kindText(kind, `sections.${index}.title`, section.title), fields, ...(section.collapsed ? { collapsed: true } : {}) });
   }
   const rest = kind.fields.filter((f) => shown(f) && !placed.has(f));
-  if (rest.length > 0) groups.push(groups.length === 0 ? { fields: rest } : { title: more(), fields: rest });
+  if (rest.length > 0) groups.push(groups.length === 0 ? { fields: rest } : { title: t('detail.more'), fields: rest });
   return groups;
 }
 
@@ -47,11 +40,22 @@ interface FieldSectionProps {
   count?: number;
   children: ReactNode;
 }
-/**
- * A titled group of fields that folds: its heading is a button (44 px high, aria-expanded) and a
- * folded group keeps its fields mounted, only hidden, so a form loses nothing typed. `open`
- * forces it open (a field in it has an error).
- */
+/** Groups of fields as forms show them: untitled ones plain, titled ones folding (open where `open` says of a field). */
+export function FieldGroups({ groups, field, open }: { groups: FieldGroup[]; field: (name: string) => ReactNode; open?: (name: string) => boolean }) {
+  return groups.map((g, i) =>
+    g.title === undefined ? (
+      <div key={i} className="field-group">
+        {g.fields.map(field)}
+      </div>
+    ) : (
+      <FieldSection key={i} title={g.title} collapsed={g.collapsed} open={open !== undefined && g.fields.some(open)} count={g.fields.length}>
+        {g.fields.map(field)}
+      </FieldSection>
+    ),
+  );
+}
+
+/** A titled group that folds, keeping its fields mounted so a form loses nothing; `open` forces it open (an error in it). */
 export function FieldSection({ title, collapsed = false, open, count, children }: FieldSectionProps) {
   const [folded, setFolded] = useState(collapsed);
   // From the title, not useId: the form and the light summary that paints before it must match.

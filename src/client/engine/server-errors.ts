@@ -12,11 +12,9 @@ function fieldByZhTitle(kind: Kind, title: string): string | undefined {
 }
 
 /**
- * Reads a server refusal such as "travelDistance must be a number (got "12abc"); driveDate must
- * be ..." into messages per field, with the field named by its title as the form shows it.
- * Parts that name no field of the kind are left out (the toast still shows the whole message).
- * A refusal in Chinese (the server answers in the screen's language, docs/decisions/045) names
- * each field by its Chinese title in 「」 and separates the parts with '；': it is read the same way.
+ * A refusal such as "travelDistance must be a number; driveDate must be ..." as messages per field,
+ * each named by its title; parts naming no field are left out. One in Chinese (decision 045) names
+ * fields by their Chinese titles in 「」, parts separated by '；'.
  */
 export function fieldErrorsOf(kind: Kind, msg: string): { errors: FieldErrors; fields: string[]; text: string } {
   const errors: FieldErrors = {};
@@ -49,7 +47,6 @@ export function fieldErrorsOf(kind: Kind, msg: string): { errors: FieldErrors; f
 export function focusField(field: string): void {
   const el = document.getElementById(`root_${field}`);
   if (!el) return;
-  // Not every browser engine has it (jsdom, old WebViews): focusing still brings the field into view.
   el.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
   if (typeof (el as HTMLInputElement).focus === 'function') (el as HTMLInputElement).focus({ preventScroll: true });
 }

@@ -7,20 +7,17 @@ import type { FieldWarning } from '../../shared/schema-evolution';
 import { useToast } from '../ui/toast';
 import { drafts, type Draft } from './drafts';
 import { newRecordValues } from './form-schema';
-import { changes, versionOf, type Conflict, type Values } from './record-edits';
+import { changes, versionOf, withChanges, type Conflict, type Values } from './record-edits';
 import type { FieldErrors } from './server-errors';
 
-/**
- * waiting: a record saved on this phone and not created yet ('waiting~<key>'); notSent: the
- * server refused it when the sync sent it (its message), so it waits for the tester, not the network.
- */
+/** waiting: saved on this phone, not created yet ('waiting~<key>'); notSent: the server's refusal when the sync sent it. */
 export type DetailState =
   | { status: 'loading' }
   | { status: 'notFound' }
   | { status: 'ready'; record: Values; offlineSince?: number; waiting?: boolean; notSent?: string; warnings?: FieldWarning[] };
 
 /** A message of the kind (x-kind.messages) in the language on screen; undefined where the kind has none. */
-export function kindMessage(kind: Kind) {
+function kindMessage(kind: Kind) {
   const { messages } = kind.meta;
   return <K extends keyof typeof messages>(key: K): (typeof messages)[K] => {
     const text = messages[key];
@@ -29,15 +26,12 @@ export function kindMessage(kind: Kind) {
 }
 
 /**
- * The state a record detail screen holds, shared by its hooks (use-record-detail.ts composes them):
- * the record shown (as loaded or saved), whether it is being edited, the draft, the version the
- * edits are based on, and what a save answered (conflict, field errors). A draft left unsaved on
- * this phone (drafts.ts) is restored into it; while editing, only real edits are kept there.
+ * The state a record detail screen's hooks share: the record shown, edit mode, the draft, the
+ * version the edits are based on, and what a save answered. Unsaved edits are kept in drafts.ts.
  */
 export function useDetailState(kind: Kind, id: string, prefill?: Values) {
   const isNew = id === 'new';
-  // Edits left unsaved on this phone (reload, closed tab): offered back. A new record opened with
-  // fresh values (an ended drive's times) starts from those instead.
+  // Edits left unsaved on this phone come back, unless a new record is opened with fresh values.
   const [restored] = useState<Draft | null>(() => (isNew && prefill ? null : drafts.load(kind, id)));
   // A record opened before in this visit shows at once, then is fetched again (quietly).
   const [initial] = useState(() => (isNew || restored || id.startsWith('waiting~') ? undefined : rememberedRecord(kind.meta.apiPath, id)));
@@ -56,8 +50,7 @@ export function useDetailState(kind: Kind, id: string, prefill?: Values) {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const toast = useToast();
   const live = useRef(true);
-  // `live` is set again on mount: React's StrictMode mounts, unmounts and mounts again in
-  // development. A new record's restored draft is said once, when the screen opens.
+  // `live` is set again on mount, as StrictMode mounts twice in development.
   useEffect(() => {
     live.current = true;
     if (isNew && restored) toast('info', t('detail.restored'));
@@ -68,13 +61,19 @@ export function useDetailState(kind: Kind, id: string, prefill?: Values) {
   }, []);
   useEffect(() => {
     if (!editing || state.status !== 'ready') return;
-    // Only real edits are kept: opening Edit and leaving it untouched leaves nothing to restore. For
-    // an existing record only the changed fields are kept, with the version they were made on.
+    // Only real edits are kept; for an existing record only the changed fields, with their version.
     const edits = changes(state.record, draft);
     const values = isNew && Object.keys(edits).length > 0 ? draft : edits;
     drafts.save(kind, id, { values, baseVersion: isNew ? undefined : (baseVersion ?? versionOf(state.record)), left: keptEdits.left });
   }, [editing, draft, kind, id, state, isNew, baseVersion, keptEdits.left]);
-
+  /** Edit mode with `edits` over `record`, based on `version` (the record's own by default); returns the draft. */
+  const editOver = (record: Values, edits: Values, version = versionOf(record)): Values => {
+    const next = withChanges(record, edits);
+    setDraft(next);
+    setBaseVersion(version);
+    setEditing(true);
+    return next;
+  };
   /** Shows `record` as loaded or saved, leaving edit mode with no edits over it. */
   const show = (record: Values, extra: Partial<Extract<DetailState, { status: 'ready' }>> = {}): void => {
     setState({ status: 'ready', record, ...extra });
@@ -84,7 +83,7 @@ export function useDetailState(kind: Kind, id: string, prefill?: Values) {
 
   return {
     ...{ isNew, restored, remembered: initial, state, setState, editing, setEditing, editingRef, draft, setDraft, saving, setSaving },
-    ...{ baseVersion, setBaseVersion, conflict, setConflict, fieldErrors, setFieldErrors, live, show, toast, msg: kindMessage(kind) },
+    ...{ baseVersion, setBaseVersion, conflict, setConflict, fieldErrors, setFieldErrors, live, show, editOver, toast, msg: kindMessage(kind) },
     ...keptEdits,
   };
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Kind } from '../../shared/kind-types';
 import { storage } from '../lib/storage';
 import type { DetailStore } from './use-detail-state';
-import { onCurrentForm, versionOf, withChanges, type Values } from './record-edits';
+import { onCurrentForm, type Values } from './record-edits';
 
 /** A change saved on the phone for this record that the sync could not apply (someone changed the same fields). */
 export interface ParkedChange {
@@ -13,10 +13,8 @@ export interface ParkedChange {
 }
 
 /**
- * The outbox's changes of this record: its edits still waiting to be sent (waitingEdit, shown over
- * the record until they are sent), and a parked change, if any, and how it is reviewed: put into the form on
- * top of today's record, based on the version it was made on, so that saving it shows the conflict
- * view field by field instead of it ever overwriting unseen.
+ * The outbox's changes of this record: edits waiting to be sent (waitingEdit), and a parked change,
+ * reviewed in the form on top of today's record, based on its own version so a save shows any conflict.
  */
 export function useParkedChange(kind: Kind, id: string, s: DetailStore) {
   const [parked, setParked] = useState<ParkedChange | null>(null);
@@ -34,7 +32,6 @@ export function useParkedChange(kind: Kind, id: string, s: DetailStore) {
         const waiting = items.filter((i) => i.state === 'waiting');
         setWaitingEdit(waiting.length > 0 ? Object.assign({}, ...waiting.map((i) => i.values)) : null);
       };
-      // Read again whenever the outbox changes: an edit kept, sent, parked or removed.
       if (live) off = onOutboxChange(() => void read());
       return read();
     });
@@ -47,13 +44,10 @@ export function useParkedChange(kind: Kind, id: string, s: DetailStore) {
   const reviewParked = async (): Promise<void> => {
     const { state } = s;
     if (!parked || state.status !== 'ready') return;
-    // Made on an earlier form: fields renamed since land in their new names; fields the form no
-    // longer has are shown apart, with their values, instead of being sent again (docs/decisions/060).
+    // Made on an earlier form: renamed fields land in their new names, removed ones are shown apart (060).
     const { values, dropped } = onCurrentForm(kind, parked.values);
     if (dropped.length > 0) s.setLeft((before) => ({ ...before, ...Object.fromEntries(dropped) }));
-    s.setDraft(withChanges(state.record, values));
-    s.setBaseVersion(parked.baseVersion ?? versionOf(state.record));
-    s.setEditing(true);
+    s.editOver(state.record, values, parked.baseVersion);
     const { outbox } = await import('../outbox/store');
     await outbox.remove(parked.key);
     setParked(null);

@@ -9,16 +9,14 @@ import { drafts } from './drafts';
 import { keepForSync } from './keep-for-sync';
 import { changes, waitingId } from './record-edits';
 import type { DetailStore } from './use-detail-state';
-import { unreachable } from '../api/offline-cache';
 
-/** The key a new record is created with (its Idempotency-Key), which also holds what is attached before it exists. */
+/** A new record's Idempotency-Key, which also holds what is attached before it exists. */
 const newKey = (kind: Kind): string =>
   `${(storage.username() ?? '').replace(/[^\w.-]/g, '_')}:${kind.name}:${crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`}`;
 
 /**
- * Creating a new record: POST with its Idempotency-Key, files attached before it existed given its
- * folder and sent, then its own screen; without coverage it waits on the phone and the screen stays
- * on it ('waiting~<key>'). A refused change reopened from the outbox (fromOutbox) goes once created.
+ * Creating a new record, then its files given its folder and sent, then its own screen; without
+ * coverage it waits on the phone ('waiting~<key>'). A refused create reopened from the outbox goes once created.
  */
 export function useRecordCreate(kind: Kind, id: string, s: DetailStore, fromOutbox?: string) {
   const navigate = useNavigate();
@@ -27,11 +25,10 @@ export function useRecordCreate(kind: Kind, id: string, s: DetailStore, fromOutb
 
   const create = async (): Promise<void> => {
     const res = await createRecord(meta.apiPath, s.draft, newRecordKey);
-    // Files attached before the record existed go into its folder now (the kind's folder field, if it has one).
     const field = folderField(kind);
     const folder = field === undefined ? undefined : res.data?.[field];
     if (newRecordKey && typeof folder === 'string' && folder !== '') {
-      // Given their folder before the record's screen opens, so its Attachments card lists them as on their way; then sent.
+      // Given their folder before the record's screen opens, so its Attachments card lists them; then sent.
       await import('../outbox/store')
         .then(({ waitingFiles }) => waitingFiles.resolveFolder(storage.username() ?? '', newRecordKey, folder))
         .catch((e: unknown) => console.warn('Attachments of the new record could not be given its folder yet:', e));
@@ -52,7 +49,7 @@ export function useRecordCreate(kind: Kind, id: string, s: DetailStore, fromOutb
     navigate(`${meta.route}/${newId}`, { replace: true });
   };
 
-  /** No coverage: the new record waits on the phone and is created once, when the network returns. */
+  /** No coverage: the new record waits on the phone. */
   const keep = async (): Promise<void> => {
     const key = newRecordKey ?? (await import('../outbox/store')).newOutboxKey(storage.username() ?? '', kind.name);
     const typed = s.state.status === 'ready' ? Object.keys(changes(s.state.record, s.draft)) : undefined;
@@ -62,11 +59,11 @@ export function useRecordCreate(kind: Kind, id: string, s: DetailStore, fromOutb
     navigate(`${meta.route}/${waitingId(key)}`, { replace: true });
   };
 
-  /** Cancel on a new record: its draft and what was attached to it go, and so does the screen. */
+  /** Cancel on a new record: its draft, its attachments and the screen go. */
   const discard = (): void => {
     drafts.clear(kind, id);
     if (newRecordKey) void import('../outbox/store').then(({ waitingFiles }) => waitingFiles.removeForCreate(storage.username() ?? '', newRecordKey));
     navigate(meta.route);
   };
-  return { newRecordKey, create, keep, discard, unreachable };
+  return { newRecordKey, create, keep, discard };
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { unreachable } from '../api/offline-cache';
 import type { Kind } from '../../shared/kind-types';
 import { drafts } from './drafts';
 import { versionOf, withChanges, type Values } from './record-edits';
@@ -8,9 +9,6 @@ import { useRecordCreate } from './use-record-create';
 import { useRecordLoad } from './use-record-load';
 import { useRecordUpdate } from './use-record-update';
 import { useWaitingRecord } from './use-waiting-record';
-
-export { changes } from './record-edits';
-export type { DetailState } from './use-detail-state';
 
 /** Once the edits that waited on the phone are sent, the record is read again from the server. */
 function useRefreshWhenSent(waiting: boolean, refresh: () => Promise<unknown>): void {
@@ -27,10 +25,8 @@ function editMode(kind: Kind, id: string, s: ReturnType<typeof useDetailState>, 
     if (state.status !== 'ready') return;
     // Edits kept on the phone (a Cancel of restored edits left them there) go on where they were.
     const kept = s.kept ? drafts.load(kind, id) : null;
-    s.setDraft(kept ? withChanges(state.record, kept.values) : state.record);
-    s.setBaseVersion(kept?.baseVersion ?? versionOf(state.record));
     s.setFieldErrors({});
-    s.setEditing(true);
+    s.editOver(state.record, kept?.values ?? {}, kept?.baseVersion);
   };
 
   const cancel = (): void => {
@@ -49,13 +45,7 @@ function editMode(kind: Kind, id: string, s: ReturnType<typeof useDetailState>, 
   return { edit, cancel };
 }
 
-/**
- * The detail screen's logic for any kind, composed of hooks that each do one thing: the screen's
- * state and drafts (use-detail-state.ts), the server copy through SWR with the phone's offline copy
- * and memory as fallback (use-record-load.ts, api/records.ts), a record waiting in the outbox
- * (use-waiting-record.ts) or parked there (use-parked-change.ts), and saving (use-record-create.ts,
- * use-record-update.ts). View and edit modes, Cancel restoring the last loaded values, refresh.
- */
+/** The detail screen's logic for any kind, composed of the hooks above (docs/ARCHITECTURE.md, a record detail). */
 export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOutbox?: string) {
   const s = useDetailState(kind, id, prefill);
   const { isNew } = s;
@@ -79,7 +69,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
       if (isNew) await create.create();
       else await update.put(state.record, s.draft, s.baseVersion ?? versionOf(state.record));
     } catch (e) {
-      if (isNew && create.unreachable(e)) await create.keep();
+      if (isNew && unreachable(e)) await create.keep();
       // The draft stays on screen, in edit mode: nothing the user typed is lost.
       else update.refused(e, isNew ? (s.msg('createFailed') ?? s.msg('updateFailed')) : s.msg('updateFailed'));
     } finally {
@@ -87,26 +77,11 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
     }
   };
 
+  const { editing, draft, setDraft, saving, left, kept, discardKept } = s;
   return {
-    ...{
-      isNew,
-      parked,
-      reviewParked,
-      waitingEdit: waitingEdit !== null,
-      state,
-      editing: s.editing,
-      draft: s.draft,
-      setDraft: s.setDraft,
-      saving: s.saving,
-      edit,
-      cancel,
-      save,
-      refresh,
-    },
+    ...{ isNew, parked, reviewParked, waitingEdit: waitingEdit !== null, state, editing, draft, setDraft, saving, edit, cancel, save, refresh, reload },
     /** Kept on the phone: values typed into fields the form no longer has, and whether Cancel kept the edits; Discard drops both. */
-    ...{ left: s.left, kept: s.kept, discardKept: s.discardKept },
-    /** Fetches the record again without toasts, and not while it is being edited (sections watching work on the server). */
-    reload,
+    ...{ left, kept, discardKept },
     ...{ conflict: s.conflict, resolve: update.resolve, closeConflict: () => s.setConflict(null), fieldErrors: s.fieldErrors },
     /** The key what is attached waits under: a new record's, or a waiting record's create key. */
     newRecordKey: create.newRecordKey ?? waitingKey,

@@ -5,24 +5,20 @@ type FormModule = typeof import('./record-form');
 let loaded: FormModule | undefined;
 let loading: Promise<FormModule> | undefined;
 
-/** Loads the form's chunk once; later callers get the same promise, and the module once it is here. */
+/** Loads the form's chunk once. */
 export function loadRecordForm(): Promise<FormModule> {
   loading ??= import('./record-form').then((m) => (loaded = m));
   return loading;
 }
 
-/**
- * The form component once its chunk is here (undefined before), loading it when `needed`: the
- * detail screen asks when a record is edited or created, and ahead of time once the screen is idle.
- */
+/** The form component once its chunk is here (undefined before), loading it when `needed`. */
 export function useRecordForm(needed: boolean): FormModule['RecordForm'] | undefined {
   const [module, setModule] = useState<FormModule | undefined>(loaded);
   useEffect(() => {
     if (module || !needed) return;
     let cancelled = false;
     loadRecordForm().then(
-      // A transition: React draws the form's fields in slices, not in one long task that holds
-      // the phone's main thread (a 30-field form took about 150 ms at 4x CPU slowdown).
+      // A transition: the fields are drawn in slices, not in one long task (150 ms on a slow phone).
       (m) => !cancelled && startTransition(() => setModule(m)),
       (e: unknown) => console.error('The form could not be loaded:', e),
     );

@@ -20,7 +20,6 @@ export const PAGE_SIZE = 10;
 export function listQuery(kind: Kind, page: number, range: DateRange, pageSize = PAGE_SIZE, filters: Record<string, string> = {}) {
   const { begin, end } = kind.meta.rangeParams;
   return {
-    // Field filters declared in the schema (x-kind.filters) travel as plain parameters.
     ...filters,
     pageNum: page,
     pageSize,
@@ -38,20 +37,14 @@ export type ListState =
   | { status: 'error'; message: string; offline: boolean }
   | { status: 'ready'; rows: RecordRow[]; total: number; totalPages: number; offlineSince?: number | undefined };
 
-/**
- * Fetches the first page of a kind's list for a range into the phone's copy only (not onto a
- * screen), so that the list reads without coverage although it was never opened: the Data page
- * keeps the lists its day tiles open. A failure changes nothing.
- */
+/** Fetches a list's first page into the phone's copy only, so it reads without coverage (the Data page's day tiles). */
 export async function keepListCopy(kind: Kind, range: DateRange): Promise<void> {
   await fetchListPage(kind.meta.apiPath, listQuery(kind, 1, range)).catch(() => undefined);
 }
 
 /**
- * Fetches one page of a kind's list with SWR: a new page or filter starts from the loading state,
- * a failure toasts the kind's message once and is not retried (docs/PRODUCT.md section 5). Without
- * coverage a page the phone has a copy of is shown from it; one it has none of is no failure
- * either: onError is not called, the state says offline, and the screen says so.
+ * Fetches one page of a kind's list with SWR: a failure toasts once, not retried (docs/PRODUCT.md
+ * section 5). Without coverage the phone's copy is shown; with none, the state says offline, no toast.
  */
 export function useRecordList(kind: Kind, page: number, range: DateRange, onError: (message: string) => void, filters: Record<string, string> = {}) {
   const query = listQuery(kind, page, range, PAGE_SIZE, filters);

@@ -4,27 +4,19 @@ import { ApiError } from '../api/client';
 import type { Kind } from '../../shared/kind-types';
 import type { DetailState, DetailStore } from './use-detail-state';
 import { fetchServerCopy, useServerCopy, type ServerCopy } from '../api/records';
-import { versionOf, withChanges } from './record-edits';
 
 const detail = (error: unknown): string | undefined => (error instanceof ApiError ? error.message : undefined);
 
-/**
- * The user's edits on today's record, saved against the version they were made on: if someone
- * changed the same fields since, the save answers with the conflict view.
- */
+/** Restored edits on today's record, based on the version they were made on (a save then shows any conflict). */
 function restoreDraft(s: DetailStore, restored: NonNullable<DetailStore['restored']>, loaded: DetailState & { status: 'ready' }): void {
   s.setState(loaded);
-  s.setDraft(withChanges(loaded.record, restored.values));
-  s.setBaseVersion(restored.baseVersion ?? versionOf(loaded.record));
-  s.setEditing(true);
+  s.editOver(loaded.record, restored.values, restored.baseVersion);
   s.toast('info', t('detail.restored'));
 }
 
 /**
- * Loads an existing record into the screen's state through SWR (api/records.ts): the first
- * answer restores a draft left on this phone (into edit mode), later ones replace what is shown
- * unless it is being edited. refresh() says how it went; reload() is quiet (a section watching
- * server-side work) and never touches a form being edited.
+ * Loads an existing record through SWR: the first answer restores a draft left on this phone (into
+ * edit mode), later ones replace what is shown unless it is being edited. refresh() toasts; reload() is quiet.
  */
 export function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: string | null) {
   const { state, editingRef, restored, remembered, toast, msg } = s;
@@ -40,13 +32,10 @@ export function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: s
     const first = !loaded.current;
     loaded.current = true;
     if (first && restored) return restoreDraft(s, restored, { status: 'ready', record, ...extra });
-    // As a transition: the whole sheet is drawn in slices of a few milliseconds, the browser free
-    // in between, not in one long task (with a full database this was most of the record view's
-    // blocking time); the screen shows what it showed until the sheet is ready.
+    // A transition: the sheet is drawn in slices, not in one long task that blocks the phone.
     startTransition(() => s.show(record, extra));
   };
 
-  // Whatever SWR answers: the first answer is awaited (unless one from memory is shown), later ones are quiet.
   const { data, error } = copy;
   useEffect(() => {
     if (data && data.record !== remembered) take(data, !loaded.current);
@@ -60,7 +49,6 @@ export function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: s
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per failure
   }, [error]);
 
-  /** Fetches again; loud: a Refresh the user asked for, with its toasts. */
   const again = async (loud: boolean): Promise<void> => {
     if (fetchId === null) return;
     try {

@@ -10,10 +10,8 @@ import { fieldErrorsOf, focusField } from './server-errors';
 import type { DetailStore } from './use-detail-state';
 
 /**
- * Saving an existing record: the edits over what was loaded, based on its version; a 409 opens the
- * conflict view (or, for a version the record no longer knows, carries the edits over to today's
- * record); without coverage the change waits in the outbox. `saved` puts the server's answer into
- * the screen and the SWR cache.
+ * Saving an existing record's edits, based on its version: a 409 opens the conflict view (or carries
+ * the edits over to today's record); without coverage the change waits in the outbox.
  */
 export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (record: Values) => void) {
   const { meta } = kind;
@@ -31,12 +29,10 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
     s.toast('error', title, e instanceof ApiError ? e.message : undefined);
   };
 
-  /** Sends the edits of `values` over `base` as an update based on `version`. */
   const put = async (base: Values, values: Values, version: number | undefined): Promise<void> => {
     try {
       const body = { ...withoutServerOwned(kind, changes(base, values)), id: base['id'], ...(version !== undefined ? { version } : {}) };
       const res = await updateRecord(meta.apiPath, body);
-      // The shown record is what the server made of it (merged with others' edits), else the draft.
       const record = res.data ?? { ...base, ...values };
       rememberRecord(meta.apiPath, id, record);
       if (!s.live.current) return;
@@ -59,8 +55,7 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
       if (refusedVersion) {
         // Based on a version the record no longer knows: carry the edits over to today's record.
         s.setState({ status: 'ready', record: refusedVersion.current });
-        s.setDraft(withChanges(refusedVersion.current, changes(base, values)));
-        s.setBaseVersion(versionOf(refusedVersion.current));
+        s.editOver(refusedVersion.current, changes(base, values));
         s.toast('warn', s.msg('updateFailed'), t('detail.stillInForm', { message: (e as Error).message }));
         return;
       }
@@ -75,7 +70,7 @@ async function waitOnPhone(kind: Kind, s: DetailStore, base: Values, values: Val
   const edits = withoutServerOwned(kind, changes(base, values));
   await keepForSync(kind, 'update', edits, Number(base['id']), version);
   const shown = withChanges(base, edits);
-  // Still the phone's copy where it was one: the line saying so stays, beside the one saying the edit waits.
+  // Still the phone's copy where it was one: the line saying so stays.
   const since = s.state.status === 'ready' ? s.state.offlineSince : undefined;
   s.setState({ status: 'ready', record: shown, ...(since !== undefined ? { offlineSince: since } : {}) });
   s.setDraft(shown);
@@ -84,15 +79,8 @@ async function waitOnPhone(kind: Kind, s: DetailStore, base: Values, values: Val
   s.toast('info', t('detail.savedOnPhone'), t('detail.waitingToSync'));
 }
 
-/**
- * Saves with the user's choice per conflicting field, on top of the record as it is now: their
- * other edits are kept, 'theirs' keeps the stored value, 'yours' writes the user's.
- */
-async function resolveConflict(
-  s: DetailStore,
-  choices: Record<string, Choice>,
-  put: (base: Values, values: Values, version: number | undefined) => Promise<void>,
-) {
+/** Saves on top of the record as it is now: other edits kept, per conflicting field 'theirs' or 'yours'. */
+async function resolveConflict(s: DetailStore, choices: Record<string, Choice>, put: ReturnType<typeof useRecordUpdate>['put']) {
   const { conflict, state, draft } = s;
   if (!conflict || state.status !== 'ready' || s.saving) return;
   const mine = changes(state.record, draft);
@@ -102,10 +90,8 @@ async function resolveConflict(
     if (choices[c.field] === 'yours') chosen[c.field] = c.yours;
   }
   const current = conflict.current;
-  const next = withChanges(current, { ...mine, ...chosen });
   s.setState({ status: 'ready', record: current });
-  s.setDraft(next);
-  s.setBaseVersion(versionOf(current));
+  const next = s.editOver(current, { ...mine, ...chosen });
   s.setSaving(true);
   try {
     await put(current, next, versionOf(current));

@@ -5,10 +5,8 @@ import { storage } from '../lib/storage';
 import type { DetailStore } from './use-detail-state';
 
 /**
- * A record saved without coverage and not created yet ('waiting~<key>'): shown from the phone's
- * outbox, read-only, and read again whenever the outbox changes. Once the sync (this page's or the
- * service worker's) has sent it, the screen becomes the record the server made (its id, its URL);
- * one sent by an older app, whose id this phone never kept, is in the list.
+ * A record saved without coverage, not created yet ('waiting~<key>'): shown read-only from the
+ * outbox, read again as it changes; once sent, the screen becomes the created record (else the list).
  */
 export function useWaitingRecord(kind: Kind, waitingKey: string | undefined, s: DetailStore): void {
   const navigate = useNavigate();

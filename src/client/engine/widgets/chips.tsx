@@ -2,17 +2,12 @@ import type { WidgetProps } from '@rjsf/utils';
 import { MultiSelect } from 'primereact/multiselect';
 import { asList } from '../../../shared/field-vocabulary';
 
-/** One choice of a list of choices: its stored value and its label. */
-export interface ChipChoice {
+interface ChipChoice {
   label: string;
   value: unknown;
 }
 
-/**
- * A list of choices as chips: the chosen ones shown as chips, the others picked from a list. The
- * form's widget for a multi-select and the list's filter for one (field-filters.tsx) alike; no
- * choice chosen is `undefined`.
- */
+/** A list of choices as chips, for the form and the list's filter alike; none chosen is `undefined`. */
 export function ChoiceChips(p: {
   id: string;
   value: unknown[];
@@ -38,11 +33,7 @@ export function ChoiceChips(p: {
   );
 }
 
-/**
- * A list of choices (multi-select: type array of an enum, docs/decisions/061) in the form. A value
- * saved while the field was one choice is shown as a list of that choice. Labels come from
- * x-labels (ui:enumNames, form-schema.ts).
- */
+/** A list of choices in the form (decision 061); a value saved as one choice is a list of it. */
 export function ChipsWidget({ id, value, disabled, readonly, onChange, label, options }: WidgetProps) {
   const choices = (options.enumOptions ?? []) as ChipChoice[];
   return <ChoiceChips id={id} value={asList(value)} choices={choices} onChange={onChange} label={label} disabled={disabled || readonly} />;

@@ -7,8 +7,6 @@ import { useToast } from '../../ui/toast';
 import { ConnectorsTable } from './connectors-table';
 import { parseConnectors, serializeConnectors, type Connector } from './widget-values';
 
-export { parseConnectors, serializeConnectors, type Connector } from './widget-values';
-
 const EMPTY: Connector = { type: '', power: '', total: '' };
 const COLUMNS = ['type', 'power', 'total'] as const;
 

@@ -6,11 +6,9 @@ type Mode = 'date' | 'datetime';
 
 /** 'yyyy-MM-dd HH:mm:ss' (stored) to the value a datetime-local input shows, and back. */
 export function toInputValue(stored: unknown, mode: Mode): string {
-  if (typeof stored !== 'string' || stored === '') return '';
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2})(?::(\d{2}))?)?/.exec(stored);
+  const m = typeof stored === 'string' ? /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2})(?::(\d{2}))?)?/.exec(stored) : null;
   if (!m) return '';
-  if (mode === 'date') return m[1] as string;
-  return `${m[1]}T${m[2] ?? '00:00'}:${m[3] ?? '00'}`;
+  return mode === 'date' ? (m[1] as string) : `${m[1]}T${m[2] ?? '00:00'}:${m[3] ?? '00'}`;
 }
 
 export function fromInputValue(input: string, mode: Mode): string | undefined {
@@ -27,11 +25,7 @@ export function contractText(stored: unknown, mode: Mode): string {
   return mode === 'date' ? input : input.replace('T', ' ');
 }
 
-/**
- * What a tester typed, in the contract's format where it reads as one: a missing ':ss' or a 'T'
- * between date and time is completed ('2026-11-22 10:12' -> '2026-11-22 10:12:00'). Anything else
- * is kept as typed, for the form's check to name.
- */
+/** What a tester typed, completed to the contract's format ('2026-11-22T10:12' -> '2026-11-22 10:12:00'), else as typed. */
 export function fromTyped(text: string, mode: Mode): string | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
@@ -42,15 +36,13 @@ export function fromTyped(text: string, mode: Mode): string | undefined {
 }
 
 /**
- * Dates and times written as the contract writes them ('yyyy-MM-dd HH:mm:ss' or 'yyyy-MM-dd'),
- * in edit mode too, whatever the phone's language: a text field, and beside it the phone's own
- * picker (a native date input under the calendar icon, which a tap opens). The browser's locale
- * rendering of a date input ('11/22/2026, 10:12 AM') is never shown.
+ * Dates and times as the contract writes them ('yyyy-MM-dd HH:mm:ss'), whatever the phone's language:
+ * a text field, and beside it the phone's own picker under the calendar icon.
  */
 export function DateTextWidget({ id, value, disabled, readonly, onChange, options, label }: WidgetProps) {
   const { t } = useTranslation();
   const mode: Mode = options['mode'] === 'date' ? 'date' : 'datetime';
-  // While a tester types, the field shows what they typed (a partial date) rather than the value.
+  // While a tester types, the field shows what they typed (a partial date).
   const [typing, setTyping] = useState<string | null>(null);
   const text = contractText(value, mode);
   if (disabled || readonly) {

@@ -3,10 +3,9 @@ import type { WidgetProps } from '@rjsf/utils';
 /** endRange minus initialRange style differences, from the form's current values. */
 export function difference(formData: Record<string, unknown> | undefined, fields: unknown): number | null {
   if (!Array.isArray(fields) || fields.length !== 2 || !formData) return null;
-  const [a, b] = fields.map((f) => Number(formData[String(f)]));
-  const raw = [formData[String(fields[0])], formData[String(fields[1])]];
-  if (raw.some((v) => v === undefined || v === null || v === '') || !Number.isFinite(a) || !Number.isFinite(b)) return null;
-  return Math.round(((a as number) - (b as number)) * 1000) / 1000;
+  const raw = fields.map((f) => formData[String(f)]);
+  if (raw.some((v) => v === undefined || v === null || v === '' || !Number.isFinite(Number(v)))) return null;
+  return Math.round((Number(raw[0]) - Number(raw[1])) * 1000) / 1000;
 }
 
 /** A derived, never editable value such as Charge Distance: '{n} km' when positive, else N/A. */

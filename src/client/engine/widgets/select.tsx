@@ -6,11 +6,8 @@ import { useTranslation } from 'react-i18next';
 const SEARCH_FROM = 10;
 
 /**
- * The dropdown of a field with choices (an enum), in place of the theme's: its label is tied to the
- * control a screen reader lands on (inputId), its button and hidden select are named, a long list
- * can be searched by typing, and an optional field can be cleared. Labels come from x-labels
- * (ui:enumNames, form-schema.ts); the stored value is the enum's. The search matches a choice's
- * label in every language and its stored value (ui:options.searchTexts; docs/decisions/078).
+ * The dropdown of a field with choices, in place of the theme's: labelled for screen readers, a long
+ * list searchable (by a choice's label in every language and its value, decision 078), an optional field clearable.
  */
 export function SelectWidget({ id, value, disabled, readonly, required, onChange, label, options }: WidgetProps) {
   const { t } = useTranslation();

@@ -1,12 +1,6 @@
 import { t } from '../../i18n';
 import type { WidgetProps } from '@rjsf/utils';
 
-/**
- * A number that may be negative (a temperature, a longitude) typed on a phone: the decimal keypad
- * (iOS's has no minus key) with a ± button beside it that turns the sign of what is typed. What
- * is typed stays as typed (the form turns it into a number; anything else the server names).
- */
-
 /** The text with its sign turned: '12.5' -> '-12.5', '-3' -> '3', '' -> '-' (ready for the digits). */
 export function turnSign(text: string): string {
   const t = text.trim();
@@ -20,7 +14,7 @@ interface SignedNumberBoxProps {
   label: string;
   onChange?: (text: string) => void;
 }
-/** The input and its ± button; the read-only summary draws the same box, disabled. */
+/** A number that may be negative: the decimal keypad (iOS's has no minus key) and a ± button; the summary draws it disabled. */
 export function SignedNumberBox({ id, value, disabled, label, onChange }: SignedNumberBoxProps) {
   return (
     <div className="signed-number">

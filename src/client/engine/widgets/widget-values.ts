@@ -1,17 +1,21 @@
 import { asList } from '../../../shared/field-vocabulary';
+import { t } from '../../i18n';
 // What the widgets store and show, without the widgets: the read-only summary uses these too.
 
 export const YES = '是';
 export const NO = '否';
 
-/**
- * How a stored yes/no value reads (docs/PRODUCT.md section 4, record detail): 是, yes, 1, true (any case) are yes;
- * nothing (null, undefined, '') shows empty; anything else is no.
- */
+/** How a stored yes/no value reads: 是, yes, 1, true (any case) are yes; nothing is empty; anything else is no. */
 export function readYesNo(value: unknown): typeof YES | typeof NO | '' {
   if (value === null || value === undefined || value === '') return '';
   return /^(是|yes|1|true)$/i.test(String(value).trim()) ? YES : NO;
 }
+
+/** A yes/no value in the language on screen ('' for nothing). */
+export const yesNoText = (value: unknown): string => ({ 是: t('detail.yes'), 否: t('detail.no'), '': '' })[readYesNo(value)];
+
+/** A choice's label (ui:enumNames, from x-labels), else the stored value. */
+export const enumName = (ui: Record<string, unknown>, value: string): string => (ui['ui:enumNames'] as Record<string, string> | undefined)?.[value] ?? value;
 
 export interface Connector {
   type: string;
@@ -19,10 +23,7 @@ export interface Connector {
   total: string;
 }
 
-/**
- * The charging record's remark carries the connector list as JSON (docs/PRODUCT.md section 8): an
- * object with a connectors array, or the array itself; anything unreadable is an empty list.
- */
+/** The connector list a charging record's remark holds as JSON ({connectors} or the array); unreadable is empty. */
 export function parseConnectors(remark: unknown): Connector[] {
   if (typeof remark !== 'string' || remark.trim() === '') return [];
   let parsed: unknown;
@@ -41,14 +42,11 @@ export function parseConnectors(remark: unknown): Connector[] {
     .map((c) => ({ type: String(c['type'] ?? ''), power: String(c['power'] ?? ''), total: String(c['total'] ?? '') }));
 }
 
-export function serializeConnectors(connectors: Connector[]): string {
-  return JSON.stringify({ connectors });
-}
+export const serializeConnectors = (connectors: Connector[]): string => JSON.stringify({ connectors });
 
 /** A list of choices as people read it: each choice's label (ui:enumNames), joined; an old single value is a list of one. */
 export function chosenLabels(ui: Record<string, unknown>, value: unknown): string {
-  const names = ui['ui:enumNames'] as Record<string, string> | undefined;
   return asList(value)
-    .map((v) => names?.[String(v)] ?? String(v))
+    .map((v) => enumName(ui, String(v)))
     .join(', ');
 }

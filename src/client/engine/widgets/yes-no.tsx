@@ -3,13 +3,10 @@ import { Dropdown } from 'primereact/dropdown';
 import { useTranslation } from 'react-i18next';
 import { NO, readYesNo, YES } from './widget-values';
 
-export { NO, readYesNo, YES } from './widget-values';
-
-/** A Yes/No select that stores the Chinese words the original backend uses. */
+/** A Yes/No select that stores the original backend's 是/否 in every language. */
 export function YesNoWidget({ id, value, disabled, readonly, onChange, label }: WidgetProps) {
   const { t } = useTranslation();
   const current = readYesNo(value);
-  // The stored words stay 是/否 in every language; the choices say them in the language on screen.
   const options = [
     { label: t('detail.yes'), value: YES },
     { label: t('detail.no'), value: NO },
