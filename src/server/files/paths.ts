@@ -1,28 +1,25 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../http/envelope.js';
 
-/** A path or name the shared-files service refuses; answered as HTTP 400 with this message. */
+/** A path or name the shared-files service refuses: a 400, with `zh` for a screen in Chinese (docs/decisions/045). */
 export class PathError extends ApiError {
-  /** `zh`: the message in Chinese, for a phone whose screen is in Chinese (docs/decisions/045). */
   constructor(message: string, zh?: string) {
     super(400, message, zh !== undefined ? { zh } : {});
     this.name = 'PathError';
   }
 }
 
-/** One folder or file name, in UTF-8 bytes: what ext4, XFS, NTFS and most shared volumes allow. */
-export const MAX_NAME_BYTES = 255;
-/** A whole project-relative path, in characters: deep enough for the issue folders, short enough for every OS. */
+/** One name in UTF-8 bytes: what ext4, XFS, NTFS and most shared volumes allow. */
+const MAX_NAME_BYTES = 255;
+/** A whole path in characters: deep enough for the issue folders, short enough for every OS. */
 export const MAX_PATH_CHARS = 1024;
-export const MAX_DEPTH = 32;
+const MAX_DEPTH = 32;
 
-// Characters Windows refuses in names, kept out so that the tree can be copied to any machine.
+// Refused by Windows: kept out so that the tree can be copied to any machine.
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
-// Control and invisible formatting characters (bidi overrides, zero-width): they make one name look
-// like another; and line and paragraph separators (U+2028, U+2029; CR, LF, NEL are controls), which
-// break a name over lines in logs, headers and ZIP listings.
+// Controls and invisible formatting (one name looking like another), line and paragraph separators (logs, headers, ZIPs).
 const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
-// Characters that look like a slash or backslash on screen and that some systems map to one.
+// Look like a slash or backslash, and some systems map them to one.
 const SLASH_LOOKALIKES = /[\u2044\u2215\u2216\u29f5\u29f8\u29f9\ufe68\uff0f\uff3c]/;
 // A percent escape surviving the one decoding of the query string: a double-encoded path.
 const PERCENT_ESCAPE = /%[0-9a-f]{2}/i;
@@ -55,10 +52,8 @@ function nameProblem(name: string): { en: string; zh: string } | undefined {
 }
 
 /**
- * The names of a project-relative path, checked. One leading slash means the project root (the
- * client sends '/issue_1/'); a trailing slash is allowed. Anything that could leave the project's
- * folder or mean different things on different systems is refused rather than repaired, so that a
- * path always names exactly one place.
+ * The names of a project-relative path, checked; leading and trailing slashes are allowed. Anything
+ * that could leave the project's folder or mean different things on different systems is refused, not repaired.
  */
 export function parseRelPath(raw: unknown): string[] {
   if (raw === undefined || raw === null) return [];
@@ -87,7 +82,7 @@ export function parseRelPath(raw: unknown): string[] {
   return names;
 }
 
-/** The canonical project-relative form: '/'-separated, no leading or trailing slash ('' for the root). */
+/** The canonical form: '/'-separated, no leading or trailing slash ('' for the root). */
 export function normaliseRelPath(raw: unknown): string {
   return parseRelPath(raw).join('/');
 }
@@ -102,11 +97,7 @@ function cutUtf8(text: string, maxBytes: number): string {
   return out;
 }
 
-/**
- * A file name a client sent, made safe to store: the last part of any path, forbidden and
- * invisible characters replaced by '_', trailing dots and spaces dropped, reserved device names
- * prefixed, and long names shortened keeping the extension. Every result passes parseRelPath.
- */
+/** A file name a client sent, made safe to store (and to pass parseRelPath): repaired, where parseRelPath refuses. */
 export function sanitizeFileName(raw: string, fallback = 'file'): string {
   let name = raw.normalize('NFC');
   name = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
@@ -128,10 +119,8 @@ export function sanitizeFileName(raw: string, fallback = 'file'): string {
 }
 
 /**
- * The folder name of a project under the files root. Plain names (letters, digits, '_' and '-',
- * as department names usually are) are used as they are, so an admin recognises them on disk;
- * any other name becomes '~x' and its UTF-8 bytes in hex, or '~h' and a SHA-256 when that would be
- * too long. '~' never starts a plain name, so the forms cannot collide.
+ * A project's folder under the files root: a plain name as it is (an admin recognises it), any
+ * other as '~x' and its UTF-8 in hex, or '~h' and a SHA-256 when too long. '~' never starts a plain name.
  */
 export function projectFolder(project: string): string {
   if (typeof project !== 'string' || project === '')

@@ -6,6 +6,7 @@ import {
   classify,
   FRAGMENT_LEASE_SECONDS,
   hasLapsed,
+  iso,
   MAX_FRAGMENTS_IN_FLIGHT,
   missingRanges,
   prefix,
@@ -20,10 +21,10 @@ import {
 } from './fragments.js';
 import type { ConflictBehavior } from './storage.js';
 
-/** A session lives this long after its last fragment (each fragment extends it once synced, a moment after its answer, as in Graph). */
+/** A session lives this long after its last synced fragment, as in Graph. */
 export const SESSION_TTL_SECONDS = 24 * 3600;
-/** A writing request's claim on a session; renewed while bytes flow, so only a crash leaves it to expire. */
-export const LEASE_SECONDS = 60;
+/** How long the request finishing a session holds it. */
+const LEASE_SECONDS = 60;
 
 export interface UploadSession {
   idHash: string;
@@ -34,17 +35,14 @@ export interface UploadSession {
   conflict: ConflictBehavior;
   partFile: string;
   total: number | undefined;
-  /** The size announced when the session was made (fileSize), if any. */
+  /** fileSize, if the session was made with it. */
   declaredSize: number | undefined;
   received: number;
-  lockId: string | null;
-  lockedUntil: string | null;
   expiresAt: string;
   /** Graph's deferCommit: the complete file waits for a POST to the upload URL. */
   deferCommit: boolean;
 }
 
-/** What a new session is made of. */
 type NewSession = Pick<UploadSession, 'userId' | 'project' | 'folder' | 'fileName' | 'conflict' | 'partFile'> & {
   declaredSize?: number | undefined;
   deferCommit?: boolean;
@@ -62,18 +60,13 @@ function toSession(row: Selectable<UploadSessionTable>): UploadSession {
     total: row.total === null ? undefined : Number(row.total),
     declaredSize: row.declared_size === null ? undefined : Number(row.declared_size),
     received: Number(row.received),
-    lockId: row.lock_id,
-    lockedUntil: row.locked_until,
     expiresAt: row.expires_at,
     deferCommit: Number(row.defer_commit ?? 0) === 1,
   };
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
-/** `seconds` after `now`, as stored. */
 const later = (now: number, seconds: number): string => iso(now + seconds * 1000);
 
-/** A session's fragment rows. */
 const rowsOf = (db: Transaction<Database> | Kysely<Database>, idHash: string) =>
   db.selectFrom('upload_fragments').selectAll().where('id_hash', '=', idHash).execute();
 
@@ -89,10 +82,7 @@ async function dropFragments(db: Transaction<Database> | Kysely<Database>, idHas
 /** Only the hash is stored: a copy of the database does not give anyone a working upload URL. */
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('base64url');
 
-/**
- * Upload sessions in the database. Every change is a conditional UPDATE (compare and set), so
- * two requests on one session, on one instance or two, can never both advance it.
- */
+/** Upload sessions in the database: every change is compare-and-set, so two requests (on any instances) never both advance one. */
 export class UploadSessionStore {
   constructor(
     private readonly db: Kysely<Database>,
@@ -101,10 +91,8 @@ export class UploadSessionStore {
   ) {}
 
   /**
-   * The session's row, locked for the rest of the transaction (PostgreSQL; SQLite has one writer).
-   * In a `relaxed` transaction on PostgreSQL the same statement turns off the wait for the
-   * commit's WAL flush (`set_config(..., true)` is `SET LOCAL`): one round trip fewer under the
-   * session's lock than a separate SET.
+   * The session's row, locked for the transaction (PostgreSQL; SQLite has one writer). `relaxed`
+   * also turns off the commit's WAL flush wait (SET LOCAL) in the same round trip.
    */
   private async locked(trx: Transaction<Database>, idHash: string, relaxed = false): Promise<Selectable<UploadSessionTable> | undefined> {
     return trx
@@ -116,42 +104,31 @@ export class UploadSessionStore {
       .executeTakeFirst();
   }
 
-  /**
-   * A transaction whose commit survives a kill of this process but not a power cut
-   * (db/relaxed-commit.ts; docs/decisions/028 and 042). Its work must begin with
-   * `locked(trx, idHash, true)`, which on PostgreSQL makes the commit relaxed.
-   */
+  /** A commit that survives a kill but not a power cut (decisions 028, 042); work must begin with `locked(trx, idHash, true)`. */
   private relaxed<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     if (this.dialect === 'postgres') return this.db.transaction().execute(work);
     return relaxedTransaction(this.db, this.dialect, work);
   }
 
-  /**
-   * The fragments that count: synced ones; written ones whose bytes this kernel holds (or whose
-   * writer elsewhere is still alive); and ones being written by a live request.
-   */
   private async fragments(trx: Transaction<Database> | Kysely<Database>, idHash: string, now: number): Promise<FragmentRow[]> {
     return classify(await rowsOf(trx, idHash), now, this.writer);
   }
 
   /**
-   * Claims bytes start..end-1 for one request to write. The fragment must start at the next
-   * expected byte or right after a fragment already sent (written or still in flight), must not
-   * cover bytes another request is writing, and at most MAX_FRAGMENTS_IN_FLIGHT may be in flight.
+   * Claims bytes start..end-1 for one request: starting at the next expected byte or right after a
+   * fragment sent, not over bytes being written, at most MAX_FRAGMENTS_IN_FLIGHT in flight.
    */
   async claimFragment(s: UploadSession, start: number, end: number, total: number, now = Date.now()): Promise<{ lockId: string } | FragmentRefusal> {
     // A claim need not survive a power cut: a reboot ends every request it could belong to.
     return this.relaxed(async (trx) => {
       const row = await this.locked(trx, s.idHash, true);
       if (!row || row.expires_at <= iso(now)) return { reason: 'gone' as const };
-      // A commit in progress (the session lock) ends the session's writing.
+      // A commit in progress ends the session's writing.
       if (row.lock_id !== null && row.locked_until !== null && row.locked_until >= iso(now)) return { reason: 'gone' as const };
       const received = Number(row.received);
       if (row.total !== null && Number(row.total) !== total) return { reason: 'busy' as const, received };
       if (start < received) return { reason: 'overlap' as const, received };
-      // Fragments whose writer died (claim lapsed) are forgotten: their bytes were never
-      // acknowledged. So are written ones whose bytes were only in another kernel's page cache
-      // (another host's, or this host's before a reboot) and were never synced.
+      // Forgotten: fragments whose writer died, and unsynced ones another kernel (or boot) wrote.
       const rows = await rowsOf(trx, s.idHash);
       const lapsed = rows.filter((r) => hasLapsed(r, now, this.writer));
       const lapsedStarts = lapsed.map((r) => Number(r.start_byte));
@@ -166,19 +143,23 @@ export class UploadSessionStore {
       const live = frags.filter((f) => f.state === 'writing');
       if (live.length >= MAX_FRAGMENTS_IN_FLIGHT || live.some((f) => f.start < end && start < f.end)) return { reason: 'busy' as const, received };
       const lockId = randomBytes(12).toString('base64url');
-      // A fragment sent again over one already written replaces its row (the same bytes, by the protocol).
+      // A fragment sent again over a written one replaces its row.
       if (frags.some((f) => f.start === start)) await dropFragments(trx, s.idHash, [start]);
       await trx
         .insertInto('upload_fragments')
         .values({ id_hash: s.idHash, start_byte: start, end_byte: end, lock_id: lockId, locked_until: later(now, FRAGMENT_LEASE_SECONDS), done: WRITING })
         .execute();
-      const setTotal = { total, updated_at: iso(now) };
-      if (row.total === null) await trx.updateTable('upload_sessions').set(setTotal).where('id_hash', '=', s.idHash).execute();
+      if (row.total === null)
+        await trx
+          .updateTable('upload_sessions')
+          .set({ total, updated_at: iso(now) })
+          .where('id_hash', '=', s.idHash)
+          .execute();
       return { lockId };
     });
   }
 
-  /** Keeps a fragment's claim alive while bytes flow; false when it was lost (expired and taken over). */
+  /** Keeps a fragment's claim alive while bytes flow; false when it was lost. */
   async renewFragment(idHash: string, lockId: string, now = Date.now()): Promise<boolean> {
     const result = await this.db
       .updateTable('upload_fragments')
@@ -190,24 +171,18 @@ export class UploadSessionStore {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Gives a fragment's claim back without progress (it did not arrive whole). */
+  /** Gives back the claim of a fragment that did not arrive whole. */
   async releaseFragment(idHash: string, lockId: string): Promise<void> {
     await this.db.deleteFrom('upload_fragments').where('id_hash', '=', idHash).where('lock_id', '=', lockId).execute();
   }
 
   /**
-   * Records that a claimed fragment's bytes are written (in this kernel's page cache, not yet
-   * synced). The answer's prefix and ranges count written fragments:
-   * they survive a kill of this process; `received` in the database moves only when they are
-   * synced (`settle`). Undefined when the claim was lost.
+   * Records a claimed fragment's bytes as written (in the page cache, not synced): the answer
+   * counts them, `received` waits for the sync. Undefined when the claim was lost.
    */
   async markWritten(idHash: string, lockId: string, now = Date.now()): Promise<FragmentDone | undefined> {
-    // Needs to survive a kill of this process, as the bytes do, but not a power cut, which the
-    // bytes do not survive either (and a reboot changes the writer's boot id).
     return this.relaxed(async (trx) => {
-      // The session row's lock orders this against the other fragments' marks: of two fragments
-      // written at once, the later mark sees the earlier one, so the one that completes the file
-      // knows it. The session's expiry moves with the next sync (markSynced), not here.
+      // The session's lock orders the marks: of two fragments written at once, the later mark sees the earlier.
       const row = await this.locked(trx, idHash, true);
       if (!row) return undefined;
       const mark = { done: WRITTEN, writer: this.writer, locked_until: later(now, FRAGMENT_LEASE_SECONDS) };
@@ -215,9 +190,7 @@ export class UploadSessionStore {
         q.updateTable('upload_fragments').set(mark).where('id_hash', '=', idHash).where('lock_id', '=', lockId).where('done', '=', WRITING);
       let rows: FragmentRecord[];
       if (this.dialect === 'postgres') {
-        // The mark and the read of the session's fragments in one round trip (under the session's
-        // lock, which the next fragment's claim waits for). The read sees the fragments as they
-        // were when the statement began, so this fragment's row is given its new state here.
+        // Mark and read in one round trip; the read sees this row's old state, so it is given the new one here.
         const read = await trx
           .with('mine', (q) => markMine(q).returning('lock_id'))
           .selectFrom('upload_fragments')
@@ -237,14 +210,13 @@ export class UploadSessionStore {
         if (Number(mine.numUpdatedRows) !== 1) return undefined;
         rows = await rowsOf(trx, idHash);
       }
-      const expiresAt = row.expires_at;
       const total = row.total === null ? undefined : Number(row.total);
       const held = classify(rows, now, this.writer).filter((f) => f.state !== 'writing');
-      return { received: prefix(Number(row.received), held), expiresAt, nextExpectedRanges: missingRanges(Number(row.received), total, held) };
+      return { received: prefix(Number(row.received), held), expiresAt: row.expires_at, nextExpectedRanges: missingRanges(Number(row.received), total, held) };
     });
   }
 
-  /** The claims of the fragments this kernel wrote and nobody synced yet: what a sync started now covers. */
+  /** The claims of the fragments this kernel wrote and nobody synced yet. */
   async writtenHere(idHash: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom('upload_fragments')
@@ -257,17 +229,11 @@ export class UploadSessionStore {
   }
 
   /**
-   * After a sync of the part file: the written fragments it covered are synced, and the durable
-   * prefix (`received`) moves over every synced fragment it now reaches. Returns the session's
-   * durable prefix, or undefined when the session is gone.
+   * After a sync of the part file: marks the fragments it covered synced and moves `received` over
+   * every synced fragment it reaches. Undefined when the session is gone. Relaxed (decision 042):
+   * a lost commit only asks for synced bytes again; `received` never names unsynced ones.
    */
   async markSynced(idHash: string, lockIds: string[], now = Date.now()): Promise<number | undefined> {
-    // Relaxed as well (decision 042): losing this commit to a power cut only makes `received`
-    // smaller than the synced bytes, and the fragments it marked count as written by a kernel
-    // that is gone, so they are asked for again; `received` never names bytes that were not
-    // synced. A flushed commit here held SQLite's event loop for a WAL fsync (10 ms median, 31 ms
-    // p90, waiting behind the part file's write-back) every 32 MiB, and on PostgreSQL held the
-    // session's lock, which the next fragment's claim waits for, through its WAL flush.
     return this.relaxed(async (trx) => {
       const row = await this.locked(trx, idHash, true);
       if (!row) return undefined;
@@ -289,7 +255,6 @@ export class UploadSessionStore {
       }
       if (absorbed.length === 0) return received;
       await dropFragments(trx, idHash, absorbed);
-      // Each stored part extends the session, as each fragment does in Graph.
       await trx
         .updateTable('upload_sessions')
         .set({ received, updated_at: iso(now), expires_at: later(now, SESSION_TTL_SECONDS) })
@@ -302,8 +267,7 @@ export class UploadSessionStore {
   /** Graph's nextExpectedRanges of a session: from the durable prefix, less what is written beyond it. */
   async nextExpectedRanges(s: UploadSession, now = Date.now()): Promise<string[]> {
     const frags = await this.fragments(this.db, s.idHash, now);
-    // The session row is read after its fragments, not taken from `s` (read earlier): a sync in
-    // between has moved `received` over the fragments it removed, so nothing is asked for twice.
+    // Read after the fragments: a sync in between has moved `received` over those it removed.
     const row = await this.db.selectFrom('upload_sessions').select(['received', 'total']).where('id_hash', '=', s.idHash).executeTakeFirst();
     const received = row === undefined ? s.received : Number(row.received);
     const total = row === undefined || row.total === null ? s.total : Number(row.total);
@@ -314,7 +278,7 @@ export class UploadSessionStore {
     );
   }
 
-  /** Creates a session and returns the secret of its upload URL (128 random bits and more). */
+  /** Creates a session and returns the secret of its upload URL. */
   async create(s: NewSession, now = Date.now()): Promise<{ secret: string; expiresAt: string }> {
     const secret = randomBytes(32).toString('base64url');
     const expiresAt = later(now, SESSION_TTL_SECONDS);
@@ -336,18 +300,16 @@ export class UploadSessionStore {
   }
 
   /**
-   * Claims the whole session for finishing it (moving the file into place): only when every byte
-   * up to `start` (the total) is received, the total agrees, and no other live request holds it.
-   * Returns the lock id, or undefined when another request got there first. While it holds,
-   * no fragment can be claimed.
+   * Claims the whole session for finishing it, once all `total` bytes are received and no live
+   * request holds it; undefined when another got there first. While it holds, no fragment is claimed.
    */
-  async claim(s: UploadSession, start: number, total: number, now = Date.now()): Promise<string | undefined> {
+  async claim(s: UploadSession, total: number, now = Date.now()): Promise<string | undefined> {
     const lockId = randomBytes(12).toString('base64url');
     const result = await this.db
       .updateTable('upload_sessions')
       .set({ lock_id: lockId, locked_until: later(now, LEASE_SECONDS), total, updated_at: iso(now) })
       .where('id_hash', '=', s.idHash)
-      .where('received', '=', start)
+      .where('received', '=', total)
       .where((eb) => eb.or([eb('total', 'is', null), eb('total', '=', total)]))
       .where((eb) => eb.or([eb('lock_id', 'is', null), eb('locked_until', '<', iso(now))]))
       .where('expires_at', '>', iso(now))
@@ -367,7 +329,6 @@ export class UploadSessionStore {
     const live = new Set<string>();
     for (let i = 0; i < names.length; i += 500) {
       const batch = names.slice(i, i + 500);
-      if (batch.length === 0) break;
       const rows = await this.db.selectFrom('upload_sessions').select('part_file').where('part_file', 'in', batch).execute();
       for (const r of rows) live.add(r.part_file);
     }
