@@ -3,16 +3,11 @@ import { message } from '../http/route-validation.js';
 import { MAX_UPLOAD_BYTES } from './limits.js';
 import { MAX_PATH_CHARS } from './paths.js';
 
-/**
- * The schemas of the shared-files service at /sharepoint (docs/services/files.md): they describe it
- * in the API document, validate its parameters and bodies (http/route-validation.ts), and
- * serialise the JSON answers (every property an answer has is here, or allowed by
- * additionalProperties). What a schema cannot say stays in the routes: the rules of a path's names
- * (paths.ts) and of Content-Range (content-range.ts).
- */
+// The schemas of the shared-files service (docs/services/files.md): the API document, validation
+// and serialisation. The rules of a path's names (paths.ts) and of Content-Range stay in code.
 
-export const FILES_TAGS = ['Shared files (/sharepoint)'];
-export const SESSION_TAGS = ['Shared files: upload sessions (Graph-style)'];
+const FILES_TAGS = ['Shared files (/sharepoint)'];
+const SESSION_TAGS = ['Shared files: upload sessions (Graph-style)'];
 
 const fileEntry = {
   type: 'object',
@@ -49,12 +44,10 @@ const pathQuery = (description: string, required: boolean) => ({
 });
 const conflictBehavior = (description: string) => ({ type: 'string', enum: ['fail', 'rename', 'replace'], description });
 
+const binary = { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } };
 const fileBytes = (description: string) => ({
-  200: { description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
-  206: {
-    description: 'The part of the file the Range header asked for',
-    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
-  },
+  200: { description, content: binary },
+  206: { description: 'The part of the file the Range header asked for', content: binary },
   304: { description: 'Not modified (If-None-Match matched the ETag)' },
   ...envelopeRefusals,
   404: refused('No file at that path in your project'),
@@ -179,16 +172,9 @@ export const sessionSchemas = {
     body: {
       type: 'object',
       properties: {
-        item: {
-          type: 'object',
-          properties: {
-            name: itemName,
-            fileSize: fileSize,
-            '@microsoft.graph.conflictBehavior': conflictBehavior('Graph: as conflictBehavior'),
-          },
-        },
+        item: { type: 'object', properties: { name: itemName, fileSize, '@microsoft.graph.conflictBehavior': conflictBehavior('Graph: as conflictBehavior') } },
         fileName: fileName('The name the file gets, instead of item.name'),
-        fileSize: fileSize,
+        fileSize,
         conflictBehavior: conflictBehavior('fail (the default: 409 when the upload completes onto a taken name), rename or replace'),
         deferCommit: { type: 'boolean', description: 'Keep the complete file until POST {uploadUrl}' },
       },

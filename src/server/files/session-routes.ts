@@ -7,9 +7,8 @@ import { currentUser } from '../auth/authenticate.js';
 import { ApiError, badRequest, notFound } from '../http/envelope.js';
 import { driveItem, installGraphErrors } from './graph.js';
 import type { UserRepository } from '../users/user-repository.js';
-import { parseFragment, type Fragment } from './content-range.js';
-import { MAX_UPLOAD_BYTES } from './limits.js';
-import { normaliseRelPath, sanitizeFileName } from './paths.js';
+import { MAX_FRAGMENT_BYTES, MAX_UPLOAD_BYTES } from './limits.js';
+import { sanitizeFileName } from './paths.js';
 import { FRAGMENT_LEASE_SECONDS, FRAGMENT_RENEW_MS, MAX_FRAGMENTS_IN_FLIGHT } from './fragments.js';
 import { hashSecret, UploadSessionStore, type UploadSession } from './sessions.js';
 import type { ConflictBehavior, FileStorage } from './storage.js';
@@ -22,7 +21,40 @@ export interface SessionDeps {
   sessions: UploadSessionStore;
   users: UserRepository;
   limits: UploadLimits;
+  /** PUBLIC_URL: upload URLs are built on it when set, else on the request's own host. */
   publicUrl: string | undefined;
+}
+
+interface Fragment {
+  start: number;
+  end: number;
+  total: number;
+  length: number;
+}
+
+const mib = (n: number): string => `${Math.round(n / 1024 / 1024)} MiB`;
+
+/** The fragment a PUT announces in Content-Range (inclusive end) and Content-Length, checked before a byte is read. */
+function parseFragment(rangeHeader: string | undefined, lengthHeader: string | undefined): Fragment {
+  if (rangeHeader === undefined) throw badRequest("Each fragment needs a Content-Range header such as 'bytes 0-5242879/12345678'");
+  const m = /^bytes (\d{1,16})-(\d{1,16})\/(\d{1,16})$/.exec(rangeHeader.trim());
+  if (!m)
+    throw badRequest(
+      `Content-Range '${rangeHeader.slice(0, 80)}' must look like 'bytes 0-5242879/12345678' (first and last byte, inclusive, and the file size)`,
+    );
+  const [start, end, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (end < start || end >= total) throw new ApiError(416, `Content-Range '${rangeHeader}' is not a range inside a file of ${total} bytes`);
+  if (total > MAX_UPLOAD_BYTES)
+    throw new ApiError(413, `The file is larger than the ${mib(MAX_UPLOAD_BYTES)} this service accepts`, {
+      zh: `文件超过了此服务接受的 ${mib(MAX_UPLOAD_BYTES)}`,
+    });
+  const length = end - start + 1;
+  if (length > MAX_FRAGMENT_BYTES) throw new ApiError(413, `A fragment may carry at most ${mib(MAX_FRAGMENT_BYTES)}; send smaller pieces (5 MiB is usual)`);
+  if (lengthHeader === undefined) throw new ApiError(411, 'Each fragment needs a Content-Length header');
+  if (!/^\d+$/.test(lengthHeader) || Number(lengthHeader) !== length) {
+    throw badRequest(`Content-Length ${lengthHeader.slice(0, 20)} does not match Content-Range '${rangeHeader}', which announces ${length} bytes`);
+  }
+  return { start, end, total, length };
 }
 
 const SWEEP_EVERY_MS = 60_000;
@@ -79,9 +111,7 @@ class UploadSessions {
   create = async (request: FastifyRequest): Promise<{ uploadUrl: string; expirationDateTime: string; nextExpectedRanges: string[] }> => {
     const { storage, limits } = this.deps;
     const user = currentUser(request);
-    const folder = normaliseRelPath((request.query as Record<string, unknown>)['path']);
-    storage.resolve(user.project, folder);
-    await storage.refuseLinks(user.project, folder === '' ? [] : folder.split('/'));
+    const folder = await storage.uploadFolder(user.project, (request.query as Record<string, unknown>)['path']);
     const body = request.body as CreateBody;
     const rawName = (body.item?.name ?? body.fileName) as string;
     const declaredSize = body.fileSize ?? body.item?.fileSize;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ApiError } from '../http/envelope.js';
-import { mimeTypeOf } from './mime.js';
+import { mimeTypeOf } from './send-file.js';
 import { parseRelPath, PathError, projectFolder } from './paths.js';
 import type { FileEntry } from '../../shared/files.js';
 
@@ -158,15 +158,18 @@ export class FileStorage {
     }
   }
 
-  /** Refuses (400) a path any of whose parts, the project's folder included, is a symbolic link; missing parts are fine. */
-  async refuseLinks(project: string, names: string[]): Promise<void> {
+  /** The folder a query's path names for an upload: a 400 when it is refused or any part of it (the project folder too) is a link. */
+  async uploadFolder(project: string, relPath: unknown): Promise<string> {
+    const names = parseRelPath(relPath);
+    this.resolve(project, names.join('/'));
     let at = this.projectRoot(project);
     for (let i = -1; i < names.length; i++) {
       if (i >= 0) at = path.join(at, names[i] as string);
       const st = await unlessMissing(fs.promises.lstat(at), undefined, ['ENOENT', 'ENOTDIR']);
-      if (st === undefined) return;
+      if (st === undefined) break;
       if (st.isSymbolicLink()) throw linkError(names.slice(0, i + 1).join('/') || '(the project folder)');
     }
+    return names.join('/');
   }
 
   /** A file's bytes, opened when the stream is first read; a file that is gone or a link is the stream's error. */
