@@ -1,15 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kind, KindRegistry, PackageMeta } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
-import { badRequest, notFound } from '../http/envelope.js';
-import type { StatsRepository } from '../stats/stats-repository.js';
-import type { AttachmentSource } from './attachments.js';
-import { writeDayPackage } from './day-package.js';
-import type { DayRecords } from './day-records.js';
-import { parseScope, scopeQuery, type DownloadScope, type ScopeQuery } from './scope.js';
-import type { DownloadSlots, Said } from './user-slots.js';
+import { contentDisposition } from '../http/disposition.js';
+import { badRequest, forbidden, notFound, retryLater } from '../http/envelope.js';
+import { message } from '../http/route-validation.js';
+import type { DateRange, StatsRepository } from '../stats/stats-repository.js';
+import type { User } from '../users/user-repository.js';
+import { createZip, writeDayPackage, type AttachmentSource, type DayRecords } from './day-package.js';
 import { MAX_SHEET_ROWS, SheetBuilder, writeWorkbook, XLSX_TYPE, type SheetLanguage } from './workbook.js';
-import { attachmentDisposition, createZip, fileNamePart } from './zip.js';
 
 export interface DownloadDeps {
   registry: KindRegistry;
@@ -17,12 +15,140 @@ export interface DownloadDeps {
   rows: DayRecords;
   /** Where issue attachments are read from: the shared-files storage. */
   files: AttachmentSource;
-  /** Packages and reports under way at once per user (DOWNLOADS_PER_USER). */
   slots: DownloadSlots;
 }
 
+/** A download named in English and in Chinese, for the refusal's two messages (docs/decisions/045). */
+interface Said {
+  en: string;
+  zh: string;
+}
+
+/**
+ * Day packages and reports under way at once per user (DOWNLOADS_PER_USER): each holds a database
+ * walk, a workbook and open files while the client reads, so one user must not start dozens
+ * (decision 039). Counted in this process: a download streams from the instance it started on.
+ */
+export class DownloadSlots {
+  private readonly running = new Map<number, Said[]>();
+
+  constructor(private readonly perUser: number) {}
+
+  /** Takes a slot for the user's download `what`, or throws a 429 naming what is under way; the function gives it back (once). */
+  take(userId: number, what: Said): () => void {
+    const mine = this.running.get(userId) ?? [];
+    if (mine.length >= this.perUser) {
+      const list = mine.map((w) => w.en).join(', ');
+      const one = this.perUser === 1;
+      throw retryLater(
+        429,
+        `You are already downloading ${one ? 'a package' : `${mine.length} packages`} (${list}); ${one ? 'one download at a time' : `at most ${this.perUser} at a time`}: wait until ${one ? 'it has' : 'one has'} finished, then download ${what.en}`,
+        10,
+        `您正在下载${one ? '一个数据包' : ` ${mine.length} 个数据包`}（${mine.map((w) => w.zh).join('、')}）；${one ? '一次只能下载一个' : `一次最多 ${this.perUser} 个`}：请等${one ? '它' : '其中一个'}完成后再下载${what.zh}`,
+      );
+    }
+    mine.push(what);
+    this.running.set(userId, mine);
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      const left = this.running.get(userId) ?? [];
+      left.splice(left.indexOf(what), 1);
+      if (left.length === 0) this.running.delete(userId);
+    };
+  }
+}
+
+/** What a download is made of, decided by the server from the signed-in user and the query. */
+interface DownloadScope {
+  project: string;
+  vehicle: string;
+  range: DateRange;
+  /** The day, or 'day_to_day2' for a range, for file names. */
+  label: string;
+  /** The day, or 'day to day2', for messages. */
+  period: string;
+  /** The same in Chinese ('day 至 day2'), for the Chinese messages (docs/decisions/045). */
+  periodZh: string;
+}
+
+/** A day as the spec's client sends it ('yyyy-MM-dd 00:00:00'), or 'yyyy-MM-dd'. */
+const day = (description: string) => ({
+  type: 'string',
+  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2})?)?$',
+  format: 'datetime-text',
+  description,
+  ...message('must be a day like 2026-11-21 or 2026-11-21 00:00:00', '必须是日期，如 2026-11-21 或 2026-11-21 00:00:00'),
+});
+
+/** The query of a day package (a range: date and date2) or of the day's Excel report. */
+function scopeQuery(range: boolean): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: {
+      date: day(range ? 'The first day' : 'The day'),
+      ...(range ? { date2: day('The last day, inclusive') } : {}),
+      project: { type: 'string', description: 'Only your own project (else 403); packages are always of it' },
+      vehicle: { type: 'string', description: 'Only your own vehicle (else 403)' },
+      lang: {
+        type: 'string',
+        enum: ['en', 'zh'],
+        description: "The sheets' headers and yes/no words: en or zh; without it, titles and values as stored",
+        ...message('must be en or zh', '必须是 en 或 zh'),
+      },
+    },
+    required: range ? ['date', 'date2'] : ['date'],
+  };
+}
+
+/** A download's query, as its schema lets it through. */
+interface ScopeQuery {
+  date: string;
+  date2?: string;
+  project?: string;
+  vehicle?: string;
+  lang?: Exclude<SheetLanguage, 'stored'>;
+}
+
+/**
+ * Reads vehicle, date, date2 and project. Packages are always of the user's project: a project or
+ * vehicle naming anything else is refused rather than replaced, so a tampered link fails visibly.
+ */
+function parseScope(query: ScopeQuery, user: User, options: { range: boolean }): DownloadScope {
+  const { project, vehicle } = query;
+  if (project !== undefined && project !== user.project) {
+    throw forbidden(
+      `project '${project.slice(0, 100)}' is not your project; you can only download data of '${user.project}'`,
+      `项目 '${project.slice(0, 100)}' 不是您的项目；您只能下载项目 '${user.project}' 的数据`,
+    );
+  }
+  if (vehicle !== undefined && vehicle !== user.vehicle_no) {
+    throw forbidden(
+      `vehicle '${vehicle.slice(0, 100)}' is not your vehicle; you can only download packages as vehicle '${user.vehicle_no}'`,
+      `车辆 '${vehicle.slice(0, 100)}' 不是您的车辆；您只能以车辆 '${user.vehicle_no}' 的身份下载数据包`,
+    );
+  }
+  const from = query.date.slice(0, 10);
+  const to = options.range && query.date2 !== undefined ? query.date2.slice(0, 10) : from;
+  if (to < from)
+    throw badRequest(
+      `date2 (${to}) is before date (${from}); give the start in date and the end in date2`,
+      `date2（${to}）早于 date（${from}）；请在 date 中给出开始日期，在 date2 中给出结束日期`,
+    );
+  return {
+    project: user.project,
+    vehicle: user.vehicle_no,
+    range: { from: `${from} 00:00:00`, to: `${to} 23:59:59` },
+    label: from === to ? from : `${from}_to_${to}`,
+    period: from === to ? from : `${from} to ${to}`,
+    periodZh: from === to ? `${from} ` : `${from} 至 ${to} `,
+  };
+}
+
 function baseName(scope: DownloadScope, what: string): string {
-  return [scope.project, scope.vehicle, scope.label, what].map(fileNamePart).join('_');
+  // Letters, digits, dot, dash and underscore only.
+  return [scope.project, scope.vehicle, scope.label, what].map((part) => part.replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 80) || '_').join('_');
 }
 
 /** Aborts when the client closes the connection before the download is complete. */
@@ -45,10 +171,7 @@ function packageZh(kind: Kind, packageKind: PackageMeta): { label: string; noun:
   };
 }
 
-/**
- * Takes one of the user's download slots for `what` (a 429 naming what is under way when none is
- * free) and gives it back when the answer is over: sent whole, broken off or left by the client.
- */
+/** Takes one of the user's download slots for `what` and gives it back when the answer is over, however it ends. */
 function holdSlot(slots: DownloadSlots, request: FastifyRequest, reply: FastifyReply, what: Said): void {
   const release = slots.take(currentUser(request).id, what);
   reply.raw.once('close', release);
@@ -57,9 +180,8 @@ function holdSlot(slots: DownloadSlots, request: FastifyRequest, reply: FastifyR
 }
 
 /**
- * The download service (docs/services/records.md), mounted at /download: a streamed ZIP of a kind's
- * records of a day (or, for POIs, a range) and the day's Excel report. Everything is of the
- * signed-in user's project; a day with nothing to download is a JSON 404, never an empty file.
+ * The download service at /download: a streamed ZIP of a kind's records of a day (or a range) and
+ * the day's Excel report, of the signed-in user's project; nothing to download is a 404, never an empty file.
  */
 export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): Promise<void> {
   const { registry, stats, rows } = deps;
@@ -81,7 +203,11 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
       sheets.push([sheetName(kind), sheet.sheet]);
     }
     const name = `${baseName(scope, 'Report')}.xlsx`;
-    return reply.type(XLSX_TYPE).header('cache-control', 'no-store').header('content-disposition', attachmentDisposition(name)).send(writeWorkbook(sheets));
+    return reply
+      .type(XLSX_TYPE)
+      .header('cache-control', 'no-store')
+      .header('content-disposition', contentDisposition('attachment', name))
+      .send(writeWorkbook(sheets));
   });
 }
 
@@ -113,7 +239,7 @@ function packageRoute(app: FastifyInstance, deps: DownloadDeps, kind: Kind, pack
     return reply
       .type('application/zip')
       .header('cache-control', 'no-store')
-      .header('content-disposition', attachmentDisposition(`${name}.zip`))
+      .header('content-disposition', contentDisposition('attachment', `${name}.zip`))
       .send(zip);
   });
 }
