@@ -5,7 +5,6 @@ import { contentDisposition } from '../http/disposition.js';
 import { badRequest, forbidden, notFound, retryLater } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
 import type { DateRange, StatsRepository } from '../stats/stats-repository.js';
-import type { User } from '../users/user-repository.js';
 import { createZip, writeDayPackage, type AttachmentSource, type DayRecords } from './day-package.js';
 import { MAX_SHEET_ROWS, SheetBuilder, writeWorkbook, XLSX_TYPE, type SheetLanguage } from './workbook.js';
 
@@ -34,8 +33,9 @@ export class DownloadSlots {
 
   constructor(private readonly perUser: number) {}
 
-  /** Takes a slot for the user's download `what`, or throws a 429 naming what is under way; the function gives it back (once). */
-  take(userId: number, what: Said): () => void {
+  /** Takes a slot for the user's download `what` (or a 429 naming what is under way) until the answer is over, however it ends. */
+  hold(request: FastifyRequest, reply: FastifyReply, what: Said): void {
+    const userId = currentUser(request).id;
     const mine = this.running.get(userId) ?? [];
     if (mine.length >= this.perUser) {
       const list = mine.map((w) => w.en).join(', ');
@@ -50,13 +50,16 @@ export class DownloadSlots {
     mine.push(what);
     this.running.set(userId, mine);
     let given = false;
-    return () => {
+    const release = (): void => {
       if (given) return;
       given = true;
       const left = this.running.get(userId) ?? [];
       left.splice(left.indexOf(what), 1);
       if (left.length === 0) this.running.delete(userId);
     };
+    reply.raw.once('close', release);
+    // The client may have gone before the slot was taken: 'close' has fired already.
+    if (reply.raw.destroyed) release();
   }
 }
 
@@ -71,6 +74,7 @@ interface DownloadScope {
   period: string;
   /** The same in Chinese ('day 至 day2'), for the Chinese messages (docs/decisions/045). */
   periodZh: string;
+  language: SheetLanguage;
 }
 
 /** A day as the spec's client sends it ('yyyy-MM-dd 00:00:00'), or 'yyyy-MM-dd'. */
@@ -115,7 +119,9 @@ interface ScopeQuery {
  * Reads vehicle, date, date2 and project. Packages are always of the user's project: a project or
  * vehicle naming anything else is refused rather than replaced, so a tampered link fails visibly.
  */
-function parseScope(query: ScopeQuery, user: User, options: { range: boolean }): DownloadScope {
+function parseScope(request: FastifyRequest, range: boolean): DownloadScope {
+  const user = currentUser(request);
+  const query = request.query as ScopeQuery;
   const { project, vehicle } = query;
   if (project !== undefined && project !== user.project) {
     throw forbidden(
@@ -130,7 +136,7 @@ function parseScope(query: ScopeQuery, user: User, options: { range: boolean }):
     );
   }
   const from = query.date.slice(0, 10);
-  const to = options.range && query.date2 !== undefined ? query.date2.slice(0, 10) : from;
+  const to = range && query.date2 !== undefined ? query.date2.slice(0, 10) : from;
   if (to < from)
     throw badRequest(
       `date2 (${to}) is before date (${from}); give the start in date and the end in date2`,
@@ -143,6 +149,7 @@ function parseScope(query: ScopeQuery, user: User, options: { range: boolean }):
     label: from === to ? from : `${from}_to_${to}`,
     period: from === to ? from : `${from} to ${to}`,
     periodZh: from === to ? `${from} ` : `${from} 至 ${to} `,
+    language: query.lang ?? 'stored',
   };
 }
 
@@ -171,12 +178,9 @@ function packageZh(kind: Kind, packageKind: PackageMeta): { label: string; noun:
   };
 }
 
-/** Takes one of the user's download slots for `what` and gives it back when the answer is over, however it ends. */
-function holdSlot(slots: DownloadSlots, request: FastifyRequest, reply: FastifyReply, what: Said): void {
-  const release = slots.take(currentUser(request).id, what);
-  reply.raw.once('close', release);
-  // The client may have gone before the slot was taken: 'close' has fired already.
-  if (reply.raw.destroyed) release();
+/** A download's answer, never cached, saved under `name`. */
+function send(reply: FastifyReply, type: string, name: string, body: Buffer | NodeJS.ReadableStream): FastifyReply {
+  return reply.type(type).header('cache-control', 'no-store').header('content-disposition', contentDisposition('attachment', name)).send(body);
 }
 
 /**
@@ -188,26 +192,18 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
   for (const kind of registry.values()) for (const packageKind of kind.meta.packages ?? []) packageRoute(app, deps, kind, packageKind);
 
   app.get('/generate_excel', { schema: { querystring: scopeQuery(false) } }, async function dayReport(request, reply) {
-    const user = currentUser(request);
-    const query = request.query as ScopeQuery;
-    const scope = parseScope(query, user, { range: false });
-    const language: SheetLanguage = query.lang ?? 'stored';
+    const scope = parseScope(request, false);
     const kinds = [...registry.values()].sort((a, b) => order(a) - order(b));
     const counts = await Promise.all(kinds.map(async (kind) => (await stats.countAndSum(kind, scope.project, scope.range)).count));
     if (counts.every((n) => n === 0)) throw notFound(`No data available for ${scope.period}`, `${scope.periodZh}没有数据`);
-    holdSlot(deps.slots, request, reply, { en: `the Excel report of ${scope.period}`, zh: `${scope.periodZh}的 Excel 报表` });
+    deps.slots.hold(request, reply, { en: `the Excel report of ${scope.period}`, zh: `${scope.periodZh}的 Excel 报表` });
     const sheets: [string, SheetBuilder['sheet']][] = [];
     for (const kind of kinds) {
-      const sheet = new SheetBuilder(kind, language);
+      const sheet = new SheetBuilder(kind, scope.language);
       for await (const page of rows.pages(kind, scope.project, scope.range)) sheet.add(page);
       sheets.push([sheetName(kind), sheet.sheet]);
     }
-    const name = `${baseName(scope, 'Report')}.xlsx`;
-    return reply
-      .type(XLSX_TYPE)
-      .header('cache-control', 'no-store')
-      .header('content-disposition', contentDisposition('attachment', name))
-      .send(writeWorkbook(sheets));
+    return send(reply, XLSX_TYPE, `${baseName(scope, 'Report')}.xlsx`, writeWorkbook(sheets));
   });
 }
 
@@ -215,10 +211,7 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
 function packageRoute(app: FastifyInstance, deps: DownloadDeps, kind: Kind, packageKind: PackageMeta): void {
   const { stats, rows } = deps;
   app.get(`/${packageKind.route}`, { schema: { querystring: scopeQuery(packageKind.range === true) } }, async function dayPackage(request, reply) {
-    const user = currentUser(request);
-    const query = request.query as ScopeQuery;
-    const scope = parseScope(query, user, { range: packageKind.range === true });
-    const language: SheetLanguage = query.lang ?? 'stored';
+    const scope = parseScope(request, packageKind.range === true);
     const { count } = await stats.countAndSum(kind, scope.project, scope.range);
     const zh = packageZh(kind, packageKind);
     if (count === 0) throw notFound(`No ${packageKind.noun} data available for ${scope.period}`, `${scope.periodZh}没有${zh.noun}数据`);
@@ -229,18 +222,24 @@ function packageRoute(app: FastifyInstance, deps: DownloadDeps, kind: Kind, pack
       );
 
     const name = baseName(scope, packageKind.label);
-    holdSlot(deps.slots, request, reply, { en: `the ${packageKind.label} of ${scope.period}`, zh: `${scope.periodZh}的${zh.label}` });
+    deps.slots.hold(request, reply, { en: `the ${packageKind.label} of ${scope.period}`, zh: `${scope.periodZh}的${zh.label}` });
     const zip = createZip();
-    const job = { kind, packageKind, project: scope.project, range: scope.range, baseName: name, rows, files: deps.files, signal: clientGone(reply), language };
+    const job = {
+      kind,
+      packageKind,
+      project: scope.project,
+      range: scope.range,
+      baseName: name,
+      rows,
+      files: deps.files,
+      signal: clientGone(reply),
+      language: scope.language,
+    };
     writeDayPackage(zip, job).catch((error: unknown) => {
       if (!job.signal.aborted) request.log.error({ err: error }, `day package ${name} failed`);
       zip.destroy(error instanceof Error ? error : new Error(String(error)));
     });
-    return reply
-      .type('application/zip')
-      .header('cache-control', 'no-store')
-      .header('content-disposition', contentDisposition('attachment', `${name}.zip`))
-      .send(zip);
+    return send(reply, 'application/zip', `${name}.zip`, zip);
   });
 }
 
@@ -250,7 +249,7 @@ function order(kind: Kind): number {
 }
 
 /** The sheet name of a kind in the day's Excel report: its package label, else its schema title. */
-export function sheetName(kind: Kind): string {
+function sheetName(kind: Kind): string {
   const label = kind.meta.packages?.[0]?.label ?? kind.schema.title;
   // Excel's rules for sheet names: at most 31 characters, none of : \ / ? * [ ].
   return label.replace(/[:\\/?*[\]]/g, '_').slice(0, 31);

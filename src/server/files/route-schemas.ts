@@ -162,7 +162,14 @@ const secretParam = {
   properties: { secret: { type: 'string', description: 'The upload URL’s secret (it is the credential)' } },
   required: ['secret'],
 };
-const gone = graphError('The session does not exist, expired, was cancelled or finished');
+/** A route of the upload URL itself: no sign-in, the secret in the path, 404 for a session gone. */
+const byUrl = (summary: string, response: Record<number, unknown>) => ({
+  tags: SESSION_TAGS,
+  summary,
+  security: [],
+  params: secretParam,
+  response: { ...response, 404: graphError('The session does not exist, expired, was cancelled or finished') },
+});
 
 export const sessionSchemas = {
   create: {
@@ -200,50 +207,24 @@ export const sessionSchemas = {
       507: graphError('Not enough space for the announced size: the disk, or your or your project’s share'),
     },
   },
-  status: {
-    tags: SESSION_TAGS,
-    summary: 'What the session still expects',
-    security: [],
-    params: secretParam,
-    response: { 200: sessionState, 404: gone },
-  },
-  put: {
-    tags: SESSION_TAGS,
-    summary: 'One fragment (Content-Range: bytes start-end/total, Content-Length), raw bytes, in order; up to four in flight',
-    security: [],
-    params: secretParam,
-    response: {
-      200: { ...driveItem, description: 'The last fragment: the file replaced one of the same name' },
-      201: { ...driveItem, description: 'The last fragment: the new file' },
-      202: { ...sessionState, description: 'Stored; what the session still expects ([] with deferCommit when complete)' },
-      400: graphError('A malformed Content-Range, a Content-Length that does not match it, a changed total, a fragment cut short, a refused path'),
-      404: gone,
-      408: graphError('The fragment arrived slower than the server accepts; send it again'),
-      409: graphError('Another request is sending these bytes, four fragments are in flight, or the name is taken (conflictBehavior fail)'),
-      411: graphError('No Content-Length'),
-      413: graphError('The fragment or the file is too large'),
-      416: graphError('Out of order or overlapping bytes already received; nextExpectedRanges says what to send'),
-      507: graphError('Not enough space'),
-    },
-  },
-  commit: {
-    tags: SESSION_TAGS,
-    summary: 'Put a complete deferCommit upload into place',
-    security: [],
-    params: secretParam,
-    response: {
-      200: driveItem,
-      201: driveItem,
-      400: graphError('The upload is not complete'),
-      404: gone,
-      409: graphError('Another request is finishing it, or the name is taken'),
-    },
-  },
-  cancel: {
-    tags: SESSION_TAGS,
-    summary: 'Cancel the session and drop its bytes',
-    security: [],
-    params: secretParam,
-    response: { 204: { description: 'Cancelled' }, 404: gone },
-  },
+  status: byUrl('What the session still expects', { 200: sessionState }),
+  put: byUrl('One fragment (Content-Range: bytes start-end/total, Content-Length), raw bytes, in order; up to four in flight', {
+    200: { ...driveItem, description: 'The last fragment: the file replaced one of the same name' },
+    201: { ...driveItem, description: 'The last fragment: the new file' },
+    202: { ...sessionState, description: 'Stored; what the session still expects ([] with deferCommit when complete)' },
+    400: graphError('A malformed Content-Range, a Content-Length that does not match it, a changed total, a fragment cut short, a refused path'),
+    408: graphError('The fragment arrived slower than the server accepts; send it again'),
+    409: graphError('Another request is sending these bytes, four fragments are in flight, or the name is taken (conflictBehavior fail)'),
+    411: graphError('No Content-Length'),
+    413: graphError('The fragment or the file is too large'),
+    416: graphError('Out of order or overlapping bytes already received; nextExpectedRanges says what to send'),
+    507: graphError('Not enough space'),
+  }),
+  commit: byUrl('Put a complete deferCommit upload into place', {
+    200: driveItem,
+    201: driveItem,
+    400: graphError('The upload is not complete'),
+    409: graphError('Another request is finishing it, or the name is taken'),
+  }),
+  cancel: byUrl('Cancel the session and drop its bytes', { 204: { description: 'Cancelled' } }),
 };
