@@ -16,10 +16,7 @@ import { SheetBuilder, writeWorkbook, type SheetLanguage } from './workbook.js';
 /** Rows per query: few round trips, flat memory. */
 const PAGE_SIZE = 1000;
 
-/**
- * A project's records of a date range page by page, oldest first. Pages continue after the last
- * (day, id) seen, not at an offset: each is a short walk of the index, and rows written meanwhile cannot shift one.
- */
+/** A project's records of a date range, oldest first, paged after the last (day, id) seen: rows written meanwhile cannot shift a page. */
 export class DayRecords {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -59,11 +56,7 @@ export interface ZipWriter extends Transform {
 // archiver 8 exports classes where the installed @types/archiver 7 describes a factory function.
 const { ZipArchive } = archiverModule as unknown as { ZipArchive: new (options: { zlib: { level: number } }) => ZipWriter };
 
-/**
- * A ZIP written as it is read. Streaming readers (Java's ZipInputStream) refuse a STORED entry with
- * a data descriptor, so streamed entries are DEFLATED (level 1: media barely shrinks) and only
- * Buffers, whose size and CRC are known, are STORED.
- */
+/** A ZIP written as it is read: Java's ZipInputStream refuses a STORED entry with a data descriptor, so only Buffers are STORED. */
 export function createZip(): ZipWriter {
   return new ZipArchive({ zlib: { level: 1 } });
 }
@@ -75,10 +68,7 @@ export interface AttachmentSource {
   createReadStream(project: string, relPath: string): Readable;
 }
 
-/**
- * Every file under a record's folder, depth first, with its place in the ZIP under zipFolder. A
- * missing folder lists as empty; any failure is thrown, since a package missing files would look complete.
- */
+/** Every file under a record's folder, depth first, with its ZIP path; failures are thrown: a package missing files would look complete. */
 export async function listAttachments(
   source: AttachmentSource,
   project: string,
@@ -120,11 +110,7 @@ function exported(kind: Kind, record: Record<string, unknown> & { [KEPT]?: KeptV
   return out;
 }
 
-/**
- * Writes a package into the ZIP as the client reads it: {base}.json (the records, a page at a
- * time), {base}.xlsx and every record's files under attachments/<record folder>/. Rejects if
- * anything fails on the way (the caller then breaks the download off visibly).
- */
+/** Writes {base}.json, {base}.xlsx and every record's files into the ZIP as the client reads it; rejects if anything fails. */
 export async function writeDayPackage(zip: ZipWriter, job: PackageJob): Promise<void> {
   const { kind, packageKind, signal } = job;
   const json = new PassThrough();

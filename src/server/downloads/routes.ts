@@ -23,11 +23,7 @@ interface Said {
   zh: string;
 }
 
-/**
- * Day packages and reports under way at once per user (DOWNLOADS_PER_USER): each holds a database
- * walk, a workbook and open files while the client reads, so one user must not start dozens
- * (decision 039). Counted in this process: a download streams from the instance it started on.
- */
+/** Packages and reports under way at once per user (decision 039): each holds memory and files while the client reads. Per process. */
 export class DownloadSlots {
   private readonly running = new Map<number, Said[]>();
 
@@ -115,10 +111,7 @@ interface ScopeQuery {
   lang?: Exclude<SheetLanguage, 'stored'>;
 }
 
-/**
- * Reads vehicle, date, date2 and project. Packages are always of the user's project: a project or
- * vehicle naming anything else is refused rather than replaced, so a tampered link fails visibly.
- */
+/** The scope of a download: a project or vehicle not the user's is refused, never replaced, so a tampered link fails visibly. */
 function parseScope(request: FastifyRequest, range: boolean): DownloadScope {
   const user = currentUser(request);
   const query = request.query as ScopeQuery;
@@ -183,10 +176,7 @@ function send(reply: FastifyReply, type: string, name: string, body: Buffer | No
   return reply.type(type).header('cache-control', 'no-store').header('content-disposition', contentDisposition('attachment', name)).send(body);
 }
 
-/**
- * The download service at /download: a streamed ZIP of a kind's records of a day (or a range) and
- * the day's Excel report, of the signed-in user's project; nothing to download is a 404, never an empty file.
- */
+/** The download service at /download: a day's (or range's) ZIP of a kind and the day's Excel report; nothing to download is a 404. */
 export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): Promise<void> {
   const { registry, stats, rows } = deps;
   for (const kind of registry.values()) for (const packageKind of kind.meta.packages ?? []) packageRoute(app, deps, kind, packageKind);

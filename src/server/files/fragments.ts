@@ -38,10 +38,7 @@ export interface FragmentRow {
   state: 'writing' | 'written' | 'synced';
 }
 
-/**
- * The running kernel this process writes through (host and boot id): unsynced bytes survive a kill
- * -9 in its page cache, not a reboot. Without a boot id the process is the writer.
- */
+/** The kernel this process writes through (host and boot id), whose page cache keeps unsynced bytes through a kill; else the process. */
 export function writerIdentity(): string {
   try {
     return `${os.hostname()} ${fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}`;

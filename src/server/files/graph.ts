@@ -3,28 +3,18 @@ import { ApiError } from '../http/envelope.js';
 import { requestLanguage } from '../http/language.js';
 import type { FileEntry } from './storage.js';
 
-/** Graph's error codes for our statuses (docs: concepts/errors.md). */
+/** Graph's error codes for our statuses below 500 (its concepts/errors.md); others are invalidRequest. */
 const CODES: Record<number, string> = {
-  400: 'invalidRequest',
   401: 'unauthenticated',
   403: 'accessDenied',
   404: 'itemNotFound',
   408: 'timeout',
   409: 'nameAlreadyExists',
-  411: 'invalidRequest',
-  413: 'invalidRequest',
-  415: 'invalidRequest',
   416: 'invalidRange',
   429: 'activityLimitReached',
-  503: 'serviceNotAvailable',
-  507: 'insufficientStorage',
 };
 
-/**
- * The upload-session protocol answers errors as Microsoft Graph does, {"error": {"code",
- * "message"}}, so Graph clients (the official SDK's LargeFileUploadTask) read them. Installed on
- * the plugin of the session routes only; the rest of the service keeps the envelope.
- */
+/** Errors as Microsoft Graph answers them, which Graph clients (LargeFileUploadTask) read: for the session routes only. */
 export function installGraphErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
     const status = error instanceof ApiError ? error.status : (error.statusCode ?? 500);

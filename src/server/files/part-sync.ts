@@ -13,11 +13,7 @@ interface Runs<T> {
   work: () => Promise<T>;
 }
 
-/**
- * Runs one piece of work per key at a time; a call while a run is going on waits for the next run,
- * which serves every call made in between. Each caller gets a run that started after it called
- * (a sync that covers its bytes), and a burst of callers costs two runs.
- */
+/** One run of work per key at a time, shared by every call made while the one before ran: each caller gets a run that started after it called. */
 export class Coalescer<T> {
   private readonly keys = new Map<string, Runs<T>>();
   private readonly runs = new Set<Promise<unknown>>();
@@ -54,10 +50,7 @@ export class Coalescer<T> {
   }
 }
 
-/**
- * Written fragments of the sessions this instance received, synced in batches (one fdatasync per
- * 5 MiB fragment took a third of the disk's speed). The durable prefix moves only over synced bytes (docs/decisions/028).
- */
+/** Written fragments synced in batches (an fdatasync per 5 MiB cost a third of the disk's speed; docs/decisions/028). */
 export class PartSync {
   private readonly settling = new Coalescer<number | undefined>();
   private readonly unsynced = new Map<string, { bytes: number; timer: NodeJS.Timeout | undefined; session: UploadSession }>();

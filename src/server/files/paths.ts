@@ -51,10 +51,7 @@ function nameProblem(name: string): { en: string; zh: string } | undefined {
   return undefined;
 }
 
-/**
- * The names of a project-relative path, checked; leading and trailing slashes are allowed. Anything
- * that could leave the project's folder or mean different things on different systems is refused, not repaired.
- */
+/** The names of a project-relative path: whatever could leave the project or mean different things on different systems is refused. */
 export function parseRelPath(raw: unknown): string[] {
   if (raw === undefined || raw === null) return [];
   if (typeof raw !== 'string')
@@ -118,10 +115,7 @@ export function sanitizeFileName(raw: string, fallback = 'file'): string {
   return name;
 }
 
-/**
- * A project's folder under the files root: a plain name as it is (an admin recognises it), any
- * other as '~x' and its UTF-8 in hex, or '~h' and a SHA-256 when too long. '~' never starts a plain name.
- */
+/** A project's folder: a plain name as it is, others '~x' and hex UTF-8, or '~h' and a SHA-256 when long ('~' starts no plain name). */
 export function projectFolder(project: string): string {
   if (typeof project !== 'string' || project === '')
     throw new PathError('The signed-in user has no project, so there is no file tree to use', '登录的用户没有项目，因此没有可用的文件树');

@@ -1,6 +1,6 @@
 import { envelope, refused } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
-import { MAX_UPLOAD_BYTES } from './limits.js';
+import { MAX_UPLOAD_BYTES } from './upload-limits.js';
 import { MAX_PATH_CHARS } from './paths.js';
 
 // The schemas of the shared-files service (docs/services/files.md): the API document, validation

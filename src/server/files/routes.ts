@@ -4,7 +4,7 @@ import fastifyMultipart from '@fastify/multipart';
 import { currentLinkClaim, currentUser } from '../auth/authenticate.js';
 import type { LinkSigner } from '../auth/signed-links.js';
 import { ApiError, badRequest, notFound, ok } from '../http/envelope.js';
-import { MAX_PLAIN_UPLOAD_BYTES, PREVIEW_LINK_TTL_SECONDS } from './limits.js';
+import { MAX_PLAIN_UPLOAD_BYTES, PREVIEW_LINK_TTL_SECONDS } from './upload-limits.js';
 import { normaliseRelPath, sanitizeFileName } from './paths.js';
 import { PREVIEW_PAGE_CSP, previewPage, sendFile } from './send-file.js';
 import { sessionRoutes, type SessionDeps } from './session-routes.js';

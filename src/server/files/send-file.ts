@@ -5,10 +5,7 @@ import { contentDisposition } from '../http/disposition.js';
 import { ApiError } from '../http/envelope.js';
 import type { FileEntry, FileStorage } from './storage.js';
 
-/**
- * A file's content type by its extension (mime-db), which the client classifies files by and
- * browsers need to preview or play it; recordings are audio in video/webm.
- */
+/** A file's content type by its extension, which the client classifies files by; recordings are audio in video/webm. */
 export function mimeTypeOf(name: string): string {
   return mime.lookup(name) || 'application/octet-stream';
 }
@@ -22,10 +19,7 @@ function previewKind(mimeType: string): 'image' | 'video' | 'audio' | 'pdf' | un
   return undefined;
 }
 
-/**
- * The type a file is sent as from the app's origin: media (but SVG) and plain text as what they
- * are, anything else as application/octet-stream, so no uploaded file is read as script or markup.
- */
+/** Media (but SVG) and plain text are sent as what they are, anything else as octet-stream: no upload is read as script or markup. */
 function servedTypeOf(mimeType: string): string {
   if (mimeType === 'text/plain') return 'text/plain; charset=utf-8';
   return previewKind(mimeType) !== undefined && mimeType !== 'image/svg+xml' ? mimeType : 'application/octet-stream';
@@ -39,10 +33,7 @@ function escapeHtml(text: string): string {
 export const PREVIEW_PAGE_CSP =
   "default-src 'none'; img-src 'self'; media-src 'self'; frame-src 'self'; object-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
 
-/**
- * A page that shows an image, video, audio or PDF inline. The media request the browser makes from
- * it carries no Bearer header or signature of the page's, so `mediaUrl` and `downloadUrl` are signed links of their own.
- */
+/** A page showing an image, video, audio or PDF; what the browser fetches from it carries no credential, so its links are signed. */
 export function previewPage(entry: FileEntry, mediaUrl: string, downloadUrl: string): string {
   const name = escapeHtml(entry.name);
   const src = escapeHtml(mediaUrl);
@@ -79,10 +70,7 @@ export function previewPage(entry: FileEntry, mediaUrl: string, downloadUrl: str
 `;
 }
 
-/**
- * The range of a 'Range: bytes=...' header against a file of `size` bytes. Undefined sends the
- * whole file (no header, a malformed one, another unit, or several ranges, as RFC 9110 allows).
- */
+/** The range a Range header asks for; undefined sends the whole file (malformed, another unit, or several ranges, as RFC 9110 allows). */
 function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
   if (header === undefined) return undefined;
   const ranges = rangeParser(size, header, { combine: true });
@@ -96,11 +84,7 @@ function etagOf(entry: FileEntry): string {
   return `"${entry.size.toString(36)}-${Date.parse(entry.modified).toString(36)}"`;
 }
 
-/**
- * Sends a file with Range support (what makes a video seekable), ETag and Last-Modified. Served on
- * our own origin, so only media and plain text go as what they are, nothing may be sniffed, and all
- * but PDFs (Chrome's viewer refuses a sandbox) run in a CSP sandbox: an uploaded HTML file cannot read the token.
- */
+/** Sends a file with Range, ETag and Last-Modified, unsniffable and but for PDFs (Chrome's viewer) in a CSP sandbox: an upload cannot script the app. */
 export async function sendFile(
   request: FastifyRequest,
   reply: FastifyReply,

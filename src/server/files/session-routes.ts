@@ -7,12 +7,11 @@ import { currentUser } from '../auth/authenticate.js';
 import { ApiError, badRequest, notFound } from '../http/envelope.js';
 import { driveItem, installGraphErrors } from './graph.js';
 import type { UserRepository } from '../users/user-repository.js';
-import { MAX_FRAGMENT_BYTES, MAX_UPLOAD_BYTES } from './limits.js';
 import { sanitizeFileName } from './paths.js';
 import { FRAGMENT_LEASE_SECONDS, FRAGMENT_RENEW_MS, MAX_FRAGMENTS_IN_FLIGHT } from './fragments.js';
 import { hashSecret, UploadSessionStore, type UploadSession } from './sessions.js';
 import type { ConflictBehavior, FileStorage } from './storage.js';
-import type { UploadLimits } from './upload-limits.js';
+import { MAX_FRAGMENT_BYTES, MAX_UPLOAD_BYTES, type UploadLimits } from './upload-limits.js';
 import { PartSync } from './part-sync.js';
 import { writeBodyToFile } from './write-body.js';
 
@@ -77,13 +76,7 @@ interface Arriving {
   settle: () => void;
 }
 
-/**
- * Graph-style upload sessions (docs/services/records.md part B). The upload URL is the credential
- * (256 random bits, stored hashed), bound to its maker's user and project. A fragment is
- * acknowledged once written (a kill keeps it in the page cache) and synced in batches; the durable
- * prefix moves only over synced bytes (docs/decisions/028). The request that makes the file whole
- * waits for the sync and moves the file into place.
- */
+/** Graph-style upload sessions (docs/services/records.md part B, docs/decisions/028): the upload URL is the credential (stored hashed). */
 class UploadSessions {
   private readonly sync: PartSync;
   /** Fragments arriving here whose claims are not settled, by hashed secret. */

@@ -90,10 +90,7 @@ export class UploadSessionStore {
     private readonly writer: string = writerIdentity(),
   ) {}
 
-  /**
-   * The session's row, locked for the transaction (PostgreSQL; SQLite has one writer). `relaxed`
-   * also turns off the commit's WAL flush wait (SET LOCAL) in the same round trip.
-   */
+  /** The session's row, locked (PostgreSQL); `relaxed` also turns off the commit's WAL flush wait in the same round trip. */
   private async locked(trx: Transaction<Database>, idHash: string, relaxed = false): Promise<Selectable<UploadSessionTable> | undefined> {
     return trx
       .selectFrom('upload_sessions')
@@ -114,10 +111,7 @@ export class UploadSessionStore {
     return classify(await rowsOf(trx, idHash), now, this.writer);
   }
 
-  /**
-   * Claims bytes start..end-1 for one request: starting at the next expected byte or right after a
-   * fragment sent, not over bytes being written, at most MAX_FRAGMENTS_IN_FLIGHT in flight.
-   */
+  /** Claims bytes start..end-1: from the next expected byte or right after a fragment sent, over no bytes being written. */
   async claimFragment(s: UploadSession, start: number, end: number, total: number, now = Date.now()): Promise<{ lockId: string } | FragmentRefusal> {
     // A claim need not survive a power cut: a reboot ends every request it could belong to.
     return this.relaxed(async (trx) => {
@@ -176,10 +170,7 @@ export class UploadSessionStore {
     await this.db.deleteFrom('upload_fragments').where('id_hash', '=', idHash).where('lock_id', '=', lockId).execute();
   }
 
-  /**
-   * Records a claimed fragment's bytes as written (in the page cache, not synced): the answer
-   * counts them, `received` waits for the sync. Undefined when the claim was lost.
-   */
+  /** Records a fragment as written (not synced); the answer counts it, `received` waits for the sync. Undefined when the claim was lost. */
   async markWritten(idHash: string, lockId: string, now = Date.now()): Promise<FragmentDone | undefined> {
     return this.relaxed(async (trx) => {
       // The session's lock orders the marks: of two fragments written at once, the later mark sees the earlier.
@@ -228,11 +219,7 @@ export class UploadSessionStore {
     return rows.flatMap((r) => (r.lock_id === null ? [] : [r.lock_id]));
   }
 
-  /**
-   * After a sync of the part file: marks the fragments it covered synced and moves `received` over
-   * every synced fragment it reaches. Undefined when the session is gone. Relaxed (decision 042):
-   * a lost commit only asks for synced bytes again; `received` never names unsynced ones.
-   */
+  /** After a sync: marks its fragments synced and moves `received` over them. Relaxed (decision 042): a lost commit only asks for bytes again. */
   async markSynced(idHash: string, lockIds: string[], now = Date.now()): Promise<number | undefined> {
     return this.relaxed(async (trx) => {
       const row = await this.locked(trx, idHash, true);
@@ -299,10 +286,7 @@ export class UploadSessionStore {
     return toSession(row);
   }
 
-  /**
-   * Claims the whole session for finishing it, once all `total` bytes are received and no live
-   * request holds it; undefined when another got there first. While it holds, no fragment is claimed.
-   */
+  /** Claims a complete session for finishing it; undefined when another request holds it. While it holds, no fragment is claimed. */
   async claim(s: UploadSession, total: number, now = Date.now()): Promise<string | undefined> {
     const lockId = randomBytes(12).toString('base64url');
     const result = await this.db

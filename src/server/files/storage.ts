@@ -103,12 +103,7 @@ export class FileStorage {
     return parseRelPath(relPath);
   }
 
-  /**
-   * Opens a project's folder part by part, each with O_NOFOLLOW inside the handle of the one before
-   * (openat through /proc/self/fd), so a part swapped for a link at any moment is refused, never
-   * followed (a swapped folder once served another project's bytes). A link is a PathError (400);
-   * a missing part throws ENOENT, unless `create` makes it.
-   */
+  /** Opens a folder part by part with O_NOFOLLOW through the handle of the one before: a part swapped for a link is refused (400), never followed. */
   async openFolder(project: string, names: readonly string[], create = false): Promise<Folder> {
     const root = this.projectRoot(project);
     let at: Folder | undefined;
@@ -129,10 +124,7 @@ export class FileStorage {
     }
   }
 
-  /**
-   * Opens a file for reading as openFolder opens folders, the file itself with O_NOFOLLOW.
-   * Undefined when there is no file there (or a special file); a PathError for a link or a folder.
-   */
+  /** Opens a file as openFolder opens folders; undefined when there is none (or a special file), a PathError for a link or a folder. */
   async openFile(project: string, relPath: string): Promise<OpenFile | undefined> {
     const names = this.namesOf(project, relPath);
     const name = names[names.length - 1];
@@ -201,10 +193,7 @@ export class FileStorage {
     await fs.promises.rm(staged, { force: true });
   }
 
-  /**
-   * Moves a complete, synced upload into place as folder/name, making the folder. Under 'rename' a
-   * taken name gets ' (1)', ' (2)'...: a hard link fails atomically on a taken name, so two uploads never overwrite each other.
-   */
+  /** Moves a synced upload into place, making the folder. A hard link fails atomically on a taken name, so two uploads never overwrite each other. */
   async commit(project: string, folder: string, name: string, staged: string, conflict: ConflictBehavior = 'rename'): Promise<FileEntry> {
     this.resolve(project, folder);
     const folderRel = normalised(folder);
@@ -322,10 +311,7 @@ const OPEN_AT = ((): boolean => {
   }
 })();
 
-/**
- * An open folder whose children are named through its handle, not its path. Without /proc they are
- * named by path, still opened with O_NOFOLLOW and checked again after opening (stillHolds).
- */
+/** An open folder whose children are named through its handle; without /proc, by path and checked again after opening (stillHolds). */
 export class Folder {
   private constructor(
     readonly handle: fs.promises.FileHandle,

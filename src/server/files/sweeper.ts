@@ -4,12 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { UploadSessionStore } from './sessions.js';
 import type { FileStorage } from './storage.js';
 
-/**
- * Removes what interrupted uploads leave behind: expired sessions with their part files, and files
- * in the staging folder that no live session owns and nobody has written to for orphanAgeMs (a
- * plain upload killed mid-way). Runs at start and every sweepEveryMs; several instances may sweep
- * the same volume, since each removal is idempotent and a file still being written is young.
- */
+/** Removes expired sessions' part files and staging files nobody owns or wrote to for orphanAgeMs; idempotent, so instances may share a volume. */
 export class Sweeper {
   private timer: NodeJS.Timeout | undefined;
 

@@ -4,6 +4,16 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
 import { ApiError } from '../http/envelope.js';
 
+// Constants, not settings: the client switches to sessions at 50 MiB and Graph caps a fragment at 60 MiB.
+/** A plain multipart upload; the client sends anything from 50 MiB up through a session. */
+export const MAX_PLAIN_UPLOAD_BYTES = 100 * 1024 * 1024;
+/** One PUT of an upload session (the client sends 5 MiB). */
+export const MAX_FRAGMENT_BYTES = 60 * 1024 * 1024;
+/** One file uploaded through a session: a long dash-cam video fits, a runaway client does not. */
+export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024 * 1024;
+/** How long the media link in preview.html works, so a long video can still seek. */
+export const PREVIEW_LINK_TTL_SECONDS = 3600;
+
 /** How long a free-space figure stands for bytes being written now. */
 const FREE_SPACE_FRESH_MS = 1000;
 
@@ -22,12 +32,7 @@ export interface Reserver {
   project: string;
 }
 
-/**
- * What keeps uploads from filling the disk: the largest file, open sessions per user, and free
- * space on the files volume. Fair disk (docs/SECURITY.md): what open sessions announce is a
- * reservation, capped per user and per project, released after reservationIdleMs idle, and counted
- * against its own project's uploads only. A 507 names whose allowance is short.
- */
+/** What keeps uploads from filling the disk; announced sizes are reservations capped per user and project, counted against their own project only. */
 export class UploadLimits {
   constructor(
     readonly settings: Config['uploads'],
@@ -112,10 +117,7 @@ export class UploadLimits {
     return reserved.project;
   }
 
-  /**
-   * 507 when writing `bytes` more would leave less than MIN_FREE_DISK_BYTES free. With `who`, a
-   * reservation (checkReservation; the project's reserved bytes count as taken); without, bytes written now.
-   */
+  /** 507 when `bytes` more would leave less than MIN_FREE_DISK_BYTES free; with `who` a reservation (the project's count as taken). */
   async ensureSpace(bytes: number, who?: Reserver | false): Promise<void> {
     const taken = who ? await this.checkReservation(bytes, who) : 0;
     // Bytes written now: a recent figure less the bytes let through since stands in for a statfs

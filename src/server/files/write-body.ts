@@ -37,10 +37,7 @@ function rest(buffers: Buffer[], written: number): Buffer[] {
   return out;
 }
 
-/**
- * Writes at explicit positions of an open file, counting and limiting the bytes, noticing a stalled
- * or trickling sender and reporting progress: one stream stage rather than two for each 64 KiB piece.
- */
+/** Writes at explicit positions, counting, limiting, timing out and reporting progress in one stream stage, not two, per 64 KiB piece. */
 class PositionalWriter extends Writable {
   bytes = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -143,10 +140,7 @@ class PositionalWriter extends Writable {
   }
 }
 
-/**
- * Streams a body into a file at an offset, synced unless told not to; the bytes written. Throws if
- * the sender stalls, sends too much, or goes away; what was written stays in the file.
- */
+/** Streams a body into a file at an offset, synced unless told not to; the bytes written. What was written stays on a failure. */
 export async function writeBodyToFile(source: Readable, file: string, options: WriteOptions): Promise<number> {
   const flags = options.start !== 0 ? 'r+' : options.keep ? fs.constants.O_RDWR | fs.constants.O_CREAT : 'w';
   const handle = await fs.promises.open(file, flags);

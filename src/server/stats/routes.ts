@@ -16,10 +16,7 @@ const MAX_RANGE_DAYS = 62;
 /** A day's counts and sums (by their names in x-kind.dataPage), and the day itself. */
 type DayStats = { date: string } & Record<string, number | string>;
 
-/**
- * Every day from one to another (the schema has checked both are days), or a 400: the first not
- * after the last, at most MAX_RANGE_DAYS days.
- */
+/** Every day from one to another, or a 400: the first after the last, or more than MAX_RANGE_DAYS days. */
 function dayRange(from: string, to: string): string[] {
   if (from > to) throw badRequest(`from must not be after to, got from '${from}' and to '${to}'`, `from 不能晚于 to，收到 from '${from}' 和 to '${to}'`);
   const days = [from];
@@ -33,10 +30,7 @@ function dayRange(from: string, to: string): string[] {
   return days;
 }
 
-/**
- * The kinds on the Data page (docs/PRODUCT.md section 8) in tile order, from x-kind.dataPage: the
- * name of each one's count and which numeric fields (response name, field) are summed.
- */
+/** The kinds on the Data page in tile order, with the name of each one's count and its summed fields, from x-kind.dataPage. */
 function statsKinds(registry: KindRegistry) {
   return [...registry.values()]
     .filter((kind) => kind.meta.dataPage !== undefined)
@@ -81,10 +75,7 @@ function statsSchemas(kinds: StatsKinds) {
   };
 }
 
-/**
- * The Data page's counts per kind and sums for the signed-in user's project: of a day, of every day
- * of a range (the chart, one grouped statement per kind), and over all time.
- */
+/** The Data page's counts and sums of the user's project: of a day, of every day of a range (one grouped statement per kind), of all time. */
 export async function statsRoutes(app: FastifyInstance, deps: StatsDeps): Promise<void> {
   const { stats } = deps;
   const kinds = statsKinds(deps.registry);

@@ -47,10 +47,7 @@ export class StatsRepository {
     return this.query(kind, project, range, fields).select(day.as('day')).groupBy(day).orderBy(day);
   }
 
-  /**
-   * The statement countAndSum runs (a test asks for its plan). A range compares the date as text,
-   * so the (project_name, record_date, id) index, or that of another date field (records/store/days.ts), finds the rows.
-   */
+  /** The statement countAndSum runs (a test asks for its plan): the date compared as text, so an index of the project and day finds the rows. */
   query(kind: Kind, project: string, range: DateRange | undefined, fields: readonly string[]): SelectQueryBuilder<Database, `rec_${string}`, object> {
     let base = this.db.selectFrom(recordTable(kind)).where('project_name', '=', project);
     const date = dayOfRecord(this.db, kind);
