@@ -13,7 +13,6 @@ import type { RecordData } from '../records/validation.js';
 import type { DateRange } from '../stats/stats-repository.js';
 import { SheetBuilder, writeWorkbook, type SheetLanguage } from './workbook.js';
 
-/** Rows per query: few round trips, flat memory. */
 const PAGE_SIZE = 1000;
 
 /** A project's records of a date range, oldest first, paged after the last (day, id) seen: rows written meanwhile cannot shift a page. */
@@ -47,7 +46,6 @@ export class DayRecords {
   }
 }
 
-/** The part of archiver's ZipArchive we use. */
 export interface ZipWriter extends Transform {
   append(source: Buffer | Readable | string, data: { name: string; store?: boolean }): this;
   finalize(): Promise<void>;
@@ -61,7 +59,6 @@ export function createZip(): ZipWriter {
   return new ZipArchive({ zlib: { level: 1 } });
 }
 
-/** The part of the shared-files storage (FileStorage) a package reads. */
 export interface AttachmentSource {
   list(project: string, relPath: string): Promise<Array<{ name: string; isFolder: boolean }>>;
   /** Opens the file only when the stream is first read: a day can have hundreds of attachments. */
@@ -95,9 +92,7 @@ export interface PackageJob {
   baseName: string;
   rows: DayRecords;
   files: AttachmentSource;
-  /** Aborted when the client goes away: stop reading the database and the disk. */
   signal: AbortSignal;
-  /** The workbook's words (headers, yes/no): the app's language, or as stored. */
   language?: SheetLanguage;
 }
 

@@ -12,7 +12,6 @@ export interface DownloadDeps {
   registry: KindRegistry;
   stats: StatsRepository;
   rows: DayRecords;
-  /** Where issue attachments are read from: the shared-files storage. */
   files: AttachmentSource;
   slots: DownloadSlots;
 }
@@ -59,7 +58,6 @@ export class DownloadSlots {
   }
 }
 
-/** What a download is made of, decided by the server from the signed-in user and the query. */
 interface DownloadScope {
   project: string;
   vehicle: string;
@@ -102,7 +100,6 @@ function scopeQuery(range: boolean): Record<string, unknown> {
   };
 }
 
-/** A download's query, as its schema lets it through. */
 interface ScopeQuery {
   date: string;
   date2?: string;
@@ -151,7 +148,6 @@ function baseName(scope: DownloadScope, what: string): string {
   return [scope.project, scope.vehicle, scope.label, what].map((part) => part.replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 80) || '_').join('_');
 }
 
-/** Aborts when the client closes the connection before the download is complete. */
 function clientGone(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
   reply.raw.on('close', () => {
@@ -171,7 +167,6 @@ function packageZh(kind: Kind, packageKind: PackageMeta): { label: string; noun:
   };
 }
 
-/** A download's answer, never cached, saved under `name`. */
 function send(reply: FastifyReply, type: string, name: string, body: Buffer | NodeJS.ReadableStream): FastifyReply {
   return reply.type(type).header('cache-control', 'no-store').header('content-disposition', contentDisposition('attachment', name)).send(body);
 }
@@ -233,7 +228,6 @@ function packageRoute(app: FastifyInstance, deps: DownloadDeps, kind: Kind, pack
   });
 }
 
-/** Report sheets in the Data page's tile order (drives, charges, issues, POIs), kinds without a tile after. */
 function order(kind: Kind): number {
   return kind.meta.dataPage?.order ?? Number.MAX_SAFE_INTEGER;
 }

@@ -83,7 +83,6 @@ export class SheetBuilder {
   }
 }
 
-/** A workbook of the given sheets (name -> sheet, in order), as .xlsx bytes. */
 export function writeWorkbook(sheets: ReadonlyArray<readonly [string, XLSX.WorkSheet]>): Buffer {
   const book = XLSX.utils.book_new();
   for (const [name, sheet] of sheets) XLSX.utils.book_append_sheet(book, sheet, name);

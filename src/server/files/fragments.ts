@@ -12,7 +12,6 @@ export const FRAGMENT_RENEW_MS = 5000;
 /** Fragments of one session that may be in flight at once. */
 export const MAX_FRAGMENTS_IN_FLIGHT = 4;
 
-/** Why a fragment may not be written now. */
 export type FragmentRefusal =
   | { reason: 'overlap' | 'order' | 'busy'; received: number }
   /** The session ended or is being committed. */
@@ -25,7 +24,6 @@ export interface FragmentDone {
   nextExpectedRanges: string[];
 }
 
-/** upload_fragments.done. */
 export const WRITING = 0;
 export const SYNCED = 1;
 export const WRITTEN = 2;

@@ -40,7 +40,6 @@ export function installGraphErrors(app: FastifyInstance): void {
   });
 }
 
-/** The finished file as a Graph driveItem (the subset a client reads), plus this service's own path. */
 export function driveItem(entry: FileEntry): Record<string, unknown> {
   const slash = entry.path.lastIndexOf('/');
   return {

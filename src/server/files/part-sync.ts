@@ -27,7 +27,6 @@ export class Coalescer<T> {
     });
   }
 
-  /** Resolves once no run is going on (for a clean shutdown). */
   async idle(): Promise<void> {
     while (this.runs.size > 0) await Promise.allSettled([...this.runs]);
   }
@@ -83,7 +82,6 @@ export class PartSync {
     });
   }
 
-  /** Counts a written fragment towards the session's next batch. */
   settleSoon(session: UploadSession, bytes: number): void {
     const entry = this.unsynced.get(session.idHash) ?? { bytes: 0, timer: undefined, session };
     entry.bytes += bytes;

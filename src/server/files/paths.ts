@@ -29,7 +29,6 @@ function describe(raw: string): string {
   return JSON.stringify(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw);
 }
 
-/** The reason a single name is unusable, in English and Chinese, or undefined when it is fine. */
 function nameProblem(name: string): { en: string; zh: string } | undefined {
   if (name === '') return { en: 'has an empty folder name (two slashes in a row)', zh: '含有空的文件夹名（连续两个斜杠）' };
   if (name === '.' || name === '..') return { en: `contains '${name}', which could leave the project's folder`, zh: `含有 '${name}'，可能离开项目文件夹` };
@@ -79,12 +78,10 @@ export function parseRelPath(raw: unknown): string[] {
   return names;
 }
 
-/** The canonical form: '/'-separated, no leading or trailing slash ('' for the root). */
 export function normaliseRelPath(raw: unknown): string {
   return parseRelPath(raw).join('/');
 }
 
-/** Cuts a name to at most maxBytes of UTF-8 without splitting a character. */
 function cutUtf8(text: string, maxBytes: number): string {
   let out = '';
   for (const ch of text) {

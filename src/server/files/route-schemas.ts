@@ -185,7 +185,6 @@ export const sessionSchemas = {
         conflictBehavior: conflictBehavior('fail (the default: 409 when the upload completes onto a taken name), rename or replace'),
         deferCommit: { type: 'boolean', description: 'Keep the complete file until POST {uploadUrl}' },
       },
-      // The name, in one of its two places.
       anyOf: [{ required: ['fileName'] }, { required: ['item'], properties: { item: { required: ['name'], properties: { name: itemName } } } }],
       ...message('must be a JSON object such as {"fileName": "video.mp4"}', '必须是 JSON 对象，如 {"fileName": "video.mp4"}'),
     },

@@ -37,7 +37,6 @@ function multipartError(e: unknown): unknown {
   return e;
 }
 
-/** The file the query's path names in the user's project: 404 when there is none, 400 for a folder. */
 async function existingFile(storage: FileStorage, request: FastifyRequest): Promise<FileEntry> {
   const user = currentUser(request);
   const rel = queryPath(request);
@@ -89,7 +88,6 @@ async function plainUpload(deps: FileDeps, request: FastifyRequest) {
   return ok(entry);
 }
 
-/** GET /preview.html: a page that shows the file through signed links, for a frame or a tab. */
 async function previewHtml(deps: FileDeps, prefix: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const claim = currentLinkClaim(request);
   const entry = await existingFile(deps.storage, request);

@@ -79,13 +79,11 @@ interface Arriving {
 /** Graph-style upload sessions (docs/services/records.md part B, docs/decisions/028): the upload URL is the credential (stored hashed). */
 class UploadSessions {
   private readonly sync: PartSync;
-  /** Fragments arriving here whose claims are not settled, by hashed secret. */
   private readonly arriving = new Map<string, Set<Arriving>>();
   private lastSweep = 0;
 
   constructor(
     private readonly deps: SessionDeps,
-    /** Where the routes are mounted (/sharepoint), for the upload URL. */
     private readonly prefix: string,
     log: FastifyBaseLogger,
   ) {
@@ -223,7 +221,6 @@ class UploadSessions {
     return this.finish(reply, session, f.total);
   }
 
-  /** Checks the fragment against the session and its limits and claims its range; the lock id. */
   private async claimFragment(session: UploadSession, f: Fragment, me: Arriving): Promise<string> {
     const { limits, sessions } = this.deps;
     if (session.total !== undefined && f.total !== session.total) {
@@ -255,7 +252,6 @@ class UploadSessions {
     throw rangeError(f.start, claim.received, ranges);
   }
 
-  /** Streams the fragment's bytes into the part file under its lock; the bytes written. */
   private async writeFragment(request: FastifyRequest, session: UploadSession, f: Fragment, lockId: string): Promise<number> {
     const { limits, sessions } = this.deps;
     let written: number;
@@ -302,7 +298,6 @@ class UploadSessions {
     if (received < total) throw new ApiError(409, 'Parts of this upload are not saved yet; ask the upload URL what it expects next and send those bytes again');
   }
 
-  /** All `total` bytes are synced: claim the session, move the file into place, end the session, answer the driveItem. */
   private async finish(reply: FastifyReply, session: UploadSession, total: number): Promise<FastifyReply> {
     const { storage, sessions } = this.deps;
     if ((await sessions.claim(session, total)) === undefined) throw new ApiError(409, 'Another request is finishing this upload right now');
@@ -315,7 +310,6 @@ class UploadSessions {
   }
 }
 
-/** The upload-session routes (UploadSessions): creating one signed in, the upload URL's own routes by its secret. */
 export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Promise<void> {
   const uploads = new UploadSessions(deps, app.prefix, app.log);
   installGraphErrors(app);

@@ -35,7 +35,6 @@ export interface UploadSession {
   conflict: ConflictBehavior;
   partFile: string;
   total: number | undefined;
-  /** fileSize, if the session was made with it. */
   declaredSize: number | undefined;
   received: number;
   expiresAt: string;
@@ -70,7 +69,6 @@ const later = (now: number, seconds: number): string => iso(now + seconds * 1000
 const rowsOf = (db: Transaction<Database> | Kysely<Database>, idHash: string) =>
   db.selectFrom('upload_fragments').selectAll().where('id_hash', '=', idHash).execute();
 
-/** Deletes a session's fragments that start at `starts`, or all of them. */
 async function dropFragments(db: Transaction<Database> | Kysely<Database>, idHash: string, starts?: number[]): Promise<void> {
   await db
     .deleteFrom('upload_fragments')
@@ -165,7 +163,6 @@ export class UploadSessionStore {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Gives back the claim of a fragment that did not arrive whole. */
   async releaseFragment(idHash: string, lockId: string): Promise<void> {
     await this.db.deleteFrom('upload_fragments').where('id_hash', '=', idHash).where('lock_id', '=', lockId).execute();
   }
@@ -265,7 +262,6 @@ export class UploadSessionStore {
     );
   }
 
-  /** Creates a session and returns the secret of its upload URL. */
   async create(s: NewSession, now = Date.now()): Promise<{ secret: string; expiresAt: string }> {
     const secret = randomBytes(32).toString('base64url');
     const expiresAt = later(now, SESSION_TTL_SECONDS);
@@ -279,7 +275,6 @@ export class UploadSessionStore {
     return { secret, expiresAt };
   }
 
-  /** The live session of an upload URL secret; expired ones count as missing. */
   async find(secret: string, now = Date.now()): Promise<UploadSession | undefined> {
     const row = await this.db.selectFrom('upload_sessions').selectAll().where('id_hash', '=', hashSecret(secret)).executeTakeFirst();
     if (!row || row.expires_at <= iso(now)) return undefined;
@@ -308,7 +303,6 @@ export class UploadSessionStore {
     return Number(result.numDeletedRows) === 1;
   }
 
-  /** Which of these staging file names belong to a session that is still open. */
   async livePartFiles(names: string[]): Promise<Set<string>> {
     const live = new Set<string>();
     for (let i = 0; i < names.length; i += 500) {
@@ -319,7 +313,6 @@ export class UploadSessionStore {
     return live;
   }
 
-  /** Deletes expired sessions and returns their part files, for the caller to remove. */
   async sweepExpired(now = Date.now()): Promise<string[]> {
     const rows = await this.db.selectFrom('upload_sessions').select(['id_hash', 'part_file']).where('expires_at', '<=', iso(now)).limit(500).execute();
     const gone: string[] = [];

@@ -50,7 +50,6 @@ export class FileStorage {
     return path.join(this.rootDir, projectFolder(project));
   }
 
-  /** The absolute path of a project-relative path; throws PathError if it is invalid or would escape. */
   resolve(project: string, relPath: string): string {
     const root = this.projectRoot(project);
     const abs = path.join(root, ...parseRelPath(relPath));
@@ -92,12 +91,10 @@ export class FileStorage {
     }
   }
 
-  /** The folder holding the last of `names`; undefined when it does not exist. */
   private openParent(project: string, names: readonly string[]): Promise<Folder | undefined> {
     return unlessMissing(this.openFolder(project, names.slice(0, -1)), undefined);
   }
 
-  /** The names of a project-relative path, checked to stay inside the project. */
   private namesOf(project: string, relPath: string): string[] {
     this.resolve(project, relPath);
     return parseRelPath(relPath);
@@ -177,7 +174,6 @@ export class FileStorage {
     );
   }
 
-  /** A fresh, unique file for an upload in progress. */
   async stagingFile(suffix = '.tmp'): Promise<string> {
     const dir = path.join(this.rootDir, STAGING);
     await fs.promises.mkdir(dir, { recursive: true });
@@ -264,7 +260,6 @@ export class FileStorage {
     }
   }
 
-  /** The entry of `rel`, read with lstat at `at` (a path, or an open folder: the folder itself). */
   private async entryAt(project: string, rel: string, at: string | Folder): Promise<FileEntry | undefined> {
     const st = await unlessMissing(typeof at === 'string' ? fs.promises.lstat(at) : at.handle.stat(), undefined, ['ENOENT', 'ENOTDIR']);
     if (st === undefined || (!st.isFile() && !st.isDirectory())) return undefined;
@@ -294,7 +289,6 @@ async function mkdirIfMissing(at: string, shown?: string): Promise<void> {
   await unlessMissing(fs.promises.mkdir(at, { recursive: shown === undefined }), undefined, ['EEXIST']);
 }
 
-/** A file opened by FileStorage.openFile, with what fstat said of it. */
 export interface OpenFile {
   handle: fs.promises.FileHandle;
   size: number;

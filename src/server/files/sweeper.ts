@@ -28,7 +28,6 @@ export class Sweeper {
     clearInterval(this.timer);
   }
 
-  /** One pass; returns how many sessions and orphaned files it removed. */
   async sweepOnce(now = Date.now()): Promise<{ sessions: number; orphans: number }> {
     let sessions = 0;
     for (;;) {

@@ -19,14 +19,12 @@ const FREE_SPACE_FRESH_MS = 1000;
 
 const gib = (n: number): string => `${(n / 1024 ** 3).toFixed(n >= 10 * 1024 ** 3 ? 0 : 1)} GiB`;
 
-/** A size as people read it: GiB, MiB or bytes. */
 function amount(n: number): string {
   if (n >= 1024 ** 3) return gib(n);
   if (n >= 1024 ** 2) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
   return `${n} bytes`;
 }
 
-/** Whose upload a reservation is for: counted against their own and their project's allowance. */
 export interface Reserver {
   userId: number;
   project: string;
@@ -40,7 +38,6 @@ export class UploadLimits {
     private readonly db: Kysely<Database>,
   ) {}
 
-  /** 413 when a file of this size is over the limit. */
   checkSize(bytes: number): void {
     if (bytes > this.settings.maxFileBytes) {
       throw new ApiError(
@@ -51,7 +48,6 @@ export class UploadLimits {
     }
   }
 
-  /** 429 when the user already has as many unfinished upload sessions as allowed. */
   async checkOpenSessions(userId: number, now = Date.now()): Promise<void> {
     const row = await this.db
       .selectFrom('upload_sessions')
@@ -143,10 +139,8 @@ export class UploadLimits {
     }
   }
 
-  /** The last free-space figure for bytes written now, when it was read, and the bytes let through since. */
   private freeSpace: { free: number; at: number; since: number } | undefined;
 
-  /** Free bytes on the files volume (made if missing). */
   private async freeBytes(): Promise<number> {
     let st: fs.StatsFs;
     try {

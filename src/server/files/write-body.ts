@@ -13,7 +13,6 @@ interface WriteOptions {
   keep?: boolean;
   /** fdatasync before returning (the default); a session's fragments are synced in batches (docs/decisions/028). */
   sync?: boolean;
-  /** More bytes than this is an error. */
   maxBytes: number;
   /** Called now and then while bytes flow (to keep a lease); a throw aborts the write. */
   onProgress?: (bytes: number) => Promise<void>;

@@ -40,7 +40,6 @@ function statsKinds(registry: KindRegistry) {
 
 type StatsKinds = ReturnType<typeof statsKinds>;
 
-/** The statistics routes' schemas, with a count per kind and the kinds' sums named in them. */
 function statsSchemas(kinds: StatsKinds) {
   const integer = { type: 'integer' } as const;
   const counts = Object.fromEntries(kinds.map((k) => [k.count, integer]));

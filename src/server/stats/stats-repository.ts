@@ -30,7 +30,6 @@ export class StatsRepository {
     private readonly dialect: Dialect,
   ) {}
 
-  /** How many records of the kind the project has in the range, and the sums of the given numeric fields. */
   async countAndSum(kind: Kind, project: string, range: DateRange | undefined, fields: readonly string[] = []): Promise<CountAndSums> {
     return figures((await this.query(kind, project, range, fields).executeTakeFirstOrThrow()) as Record<string, unknown>, fields);
   }
