@@ -78,7 +78,7 @@ interface Arriving {
 
 /** Graph-style upload sessions (docs/services/records.md part B, docs/decisions/028): the upload URL is the credential (stored hashed). */
 class UploadSessions {
-  private readonly sync: PartSync;
+  readonly sync: PartSync;
   private readonly arriving = new Map<string, Set<Arriving>>();
   private lastSweep = 0;
 
@@ -92,10 +92,6 @@ class UploadSessions {
 
   partPath(session: UploadSession): string {
     return this.deps.storage.staged(session.partFile);
-  }
-
-  flush(): Promise<void> {
-    return this.sync.flush();
   }
 
   /** POST /files/upload/session: a new session for a file in a folder of the user's project. */
@@ -245,11 +241,15 @@ class UploadSessions {
     if ('lockId' in claim) return claim.lockId;
     if (claim.reason === 'gone') throw notFound(GONE);
     const ranges = await sessions.nextExpectedRanges(session);
+    const data = { nextExpectedRanges: ranges };
     if (claim.reason === 'busy') {
       const what = `Another request is sending this part of the upload right now, or ${MAX_FRAGMENTS_IN_FLIGHT} fragments are in flight`;
-      throw new ApiError(409, `${what}; wait for it, then send what nextExpectedRanges names (${ranges.join(', ')})`, { data: { nextExpectedRanges: ranges } });
+      throw new ApiError(409, `${what}; wait for it, then send what nextExpectedRanges names (${ranges.join(', ')})`, { data });
     }
-    throw rangeError(f.start, claim.received, ranges);
+    const next = `the next expected byte is ${claim.received} (Content-Range: bytes ${claim.received}-...); nextExpectedRanges: ${ranges.join(', ')}`;
+    throw new ApiError(416, f.start < claim.received ? `This fragment overlaps bytes already received; ${next}` : `Fragments must be sent in order; ${next}`, {
+      data,
+    });
   }
 
   private async writeFragment(request: FastifyRequest, session: UploadSession, f: Fragment, lockId: string): Promise<number> {
@@ -313,7 +313,7 @@ class UploadSessions {
 export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Promise<void> {
   const uploads = new UploadSessions(deps, app.prefix, app.log);
   installGraphErrors(app);
-  app.addHook('onClose', async () => uploads.flush());
+  app.addHook('onClose', async () => uploads.sync.flush());
   app.post('/files/upload/session', { schema: sessionSchemas.create }, uploads.create);
   // The upload URL's routes: no sign-in (the URL is the credential), no body parsing (fragments stream whatever their type).
   await app.register(async (pre) => {
@@ -323,12 +323,5 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
     pre.post('/files/upload/session/:secret', { schema: sessionSchemas.commit }, uploads.commit);
     pre.delete('/files/upload/session/:secret', { schema: sessionSchemas.cancel }, uploads.cancel);
     pre.put('/files/upload/session/:secret', { schema: sessionSchemas.put }, uploads.put);
-  });
-}
-
-function rangeError(start: number, received: number, ranges: string[]): ApiError {
-  const next = `the next expected byte is ${received} (Content-Range: bytes ${received}-...); nextExpectedRanges: ${ranges.join(', ')}`;
-  return new ApiError(416, start < received ? `This fragment overlaps bytes already received; ${next}` : `Fragments must be sent in order; ${next}`, {
-    data: { nextExpectedRanges: ranges },
   });
 }

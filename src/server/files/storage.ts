@@ -4,10 +4,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ApiError } from '../http/envelope.js';
 import { mimeTypeOf } from './send-file.js';
-import { parseRelPath, PathError, projectFolder } from './paths.js';
+import { normaliseRelPath, parseRelPath, PathError, projectFolder } from './paths.js';
 import type { FileEntry } from '../../shared/files.js';
 
-export { PathError } from './paths.js';
 export type { FileEntry };
 
 /** Graph's conflictBehavior: what an upload completing onto a taken name does. */
@@ -167,7 +166,7 @@ export class FileStorage {
     return Readable.from(
       (async function* () {
         const file = await open();
-        if (file === undefined) throw new ApiError(404, `No file at '${normalised(relPath)}' in your project's files`);
+        if (file === undefined) throw new ApiError(404, `No file at '${normaliseRelPath(relPath)}' in your project's files`);
         yield* file.handle.createReadStream();
       })(),
       { objectMode: false },
@@ -192,7 +191,7 @@ export class FileStorage {
   /** Moves a synced upload into place, making the folder. A hard link fails atomically on a taken name, so two uploads never overwrite each other. */
   async commit(project: string, folder: string, name: string, staged: string, conflict: ConflictBehavior = 'rename'): Promise<FileEntry> {
     this.resolve(project, folder);
-    const folderRel = normalised(folder);
+    const folderRel = normaliseRelPath(folder);
     if (parseRelPath(name).length !== 1) throw new PathError('The file name must not contain a slash');
     let at: Folder;
     try {
@@ -274,10 +273,6 @@ export class FileStorage {
       path: rel,
     };
   }
-}
-
-function normalised(relPath: string): string {
-  return parseRelPath(relPath).join('/');
 }
 
 function linkError(shown: string): PathError {

@@ -141,15 +141,10 @@ export class UploadLimits {
 
   private freeSpace: { free: number; at: number; since: number } | undefined;
 
+  /** Free bytes on the files volume (made if missing). */
   private async freeBytes(): Promise<number> {
-    let st: fs.StatsFs;
-    try {
-      st = await fs.promises.statfs(this.rootDir);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      await fs.promises.mkdir(this.rootDir, { recursive: true });
-      st = await fs.promises.statfs(this.rootDir);
-    }
+    await fs.promises.mkdir(this.rootDir, { recursive: true });
+    const st = await fs.promises.statfs(this.rootDir);
     return st.bavail * st.bsize;
   }
 }

@@ -57,17 +57,10 @@ class PositionalWriter extends Writable {
       this.rateTimer = setInterval(() => {
         const got = this.bytes - this.bytesAtWindowStart;
         this.bytesAtWindowStart = this.bytes;
-        if (got < (minBytesPerSecond * rateWindowMs) / 1000) {
-          this.destroy(
-            new ApiError(
-              408,
-              `The upload arrived at ${Math.round(got / (rateWindowMs / 1000))} bytes per second, below the ${minBytesPerSecond} this server needs; it was stopped, resume it when the connection is better`,
-              {
-                zh: `上传速度为每秒 ${Math.round(got / (rateWindowMs / 1000))} 字节，低于此服务器需要的 ${minBytesPerSecond}；上传已停止，请在连接好转时继续`,
-              },
-            ),
-          );
-        }
+        if (got >= (minBytesPerSecond * rateWindowMs) / 1000) return;
+        const rate = Math.round(got / (rateWindowMs / 1000));
+        const en = `The upload arrived at ${rate} bytes per second, below the ${minBytesPerSecond} this server needs; it was stopped, resume it when the connection is better`;
+        this.destroy(new ApiError(408, en, { zh: `上传速度为每秒 ${rate} 字节，低于此服务器需要的 ${minBytesPerSecond}；上传已停止，请在连接好转时继续` }));
       }, rateWindowMs);
       this.rateTimer.unref();
     }
