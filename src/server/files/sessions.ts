@@ -17,7 +17,6 @@ import {
   type FragmentDone,
   type FragmentRecord,
   type FragmentRefusal,
-  type FragmentRow,
 } from './fragments.js';
 import type { ConflictBehavior } from './storage.js';
 
@@ -88,32 +87,28 @@ export class UploadSessionStore {
     private readonly writer: string = writerIdentity(),
   ) {}
 
-  /** The session's row, locked (PostgreSQL); `relaxed` also turns off the commit's WAL flush wait in the same round trip. */
-  private async locked(trx: Transaction<Database>, idHash: string, relaxed = false): Promise<Selectable<UploadSessionTable> | undefined> {
-    return trx
-      .selectFrom('upload_sessions')
-      .selectAll()
-      .where('id_hash', '=', idHash)
-      .$if(this.dialect === 'postgres', (q) => q.forUpdate())
-      .$if(relaxed && this.dialect === 'postgres', (q) => q.select(sql<string>`set_config('synchronous_commit', 'off', true)`.as('relaxed_commit')))
-      .executeTakeFirst();
-  }
-
-  /** A commit that survives a kill but not a power cut (decisions 028, 042); work must begin with `locked(trx, idHash, true)`. */
-  private relaxed<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    if (this.dialect === 'postgres') return this.db.transaction().execute(work);
-    return relaxedTransaction(this.db, this.dialect, work);
-  }
-
-  private async fragments(trx: Transaction<Database> | Kysely<Database>, idHash: string, now: number): Promise<FragmentRow[]> {
-    return classify(await rowsOf(trx, idHash), now, this.writer);
+  /**
+   * Runs `work` on the session's row, locked (PostgreSQL; SQLite has one writer), in a commit that survives a kill but not
+   * a power cut (decisions 028, 042); on PostgreSQL the same statement turns off the commit's WAL flush wait (SET LOCAL).
+   */
+  private underLock<T>(idHash: string, work: (trx: Transaction<Database>, row: Selectable<UploadSessionTable> | undefined) => Promise<T>): Promise<T> {
+    const run = async (trx: Transaction<Database>): Promise<T> => {
+      const relaxedCommit = sql<string>`set_config('synchronous_commit', 'off', true)`.as('relaxed_commit');
+      const row = await trx
+        .selectFrom('upload_sessions')
+        .selectAll()
+        .where('id_hash', '=', idHash)
+        .$if(this.dialect === 'postgres', (q) => q.forUpdate().select(relaxedCommit))
+        .executeTakeFirst();
+      return work(trx, row);
+    };
+    return this.dialect === 'postgres' ? this.db.transaction().execute(run) : relaxedTransaction(this.db, this.dialect, run);
   }
 
   /** Claims bytes start..end-1: from the next expected byte or right after a fragment sent, over no bytes being written. */
   async claimFragment(s: UploadSession, start: number, end: number, total: number, now = Date.now()): Promise<{ lockId: string } | FragmentRefusal> {
     // A claim need not survive a power cut: a reboot ends every request it could belong to.
-    return this.relaxed(async (trx) => {
-      const row = await this.locked(trx, s.idHash, true);
+    return this.underLock(s.idHash, async (trx, row) => {
       if (!row || row.expires_at <= iso(now)) return { reason: 'gone' as const };
       // A commit in progress ends the session's writing.
       if (row.lock_id !== null && row.locked_until !== null && row.locked_until >= iso(now)) return { reason: 'gone' as const };
@@ -169,9 +164,8 @@ export class UploadSessionStore {
 
   /** Records a fragment as written (not synced); the answer counts it, `received` waits for the sync. Undefined when the claim was lost. */
   async markWritten(idHash: string, lockId: string, now = Date.now()): Promise<FragmentDone | undefined> {
-    return this.relaxed(async (trx) => {
-      // The session's lock orders the marks: of two fragments written at once, the later mark sees the earlier.
-      const row = await this.locked(trx, idHash, true);
+    // The session's lock orders the marks: of two fragments written at once, the later mark sees the earlier.
+    return this.underLock(idHash, async (trx, row) => {
       if (!row) return undefined;
       const mark = { done: WRITTEN, writer: this.writer, locked_until: later(now, FRAGMENT_LEASE_SECONDS) };
       const markMine = (q: QueryCreator<Database>) =>
@@ -218,8 +212,7 @@ export class UploadSessionStore {
 
   /** After a sync: marks its fragments synced and moves `received` over them. Relaxed (decision 042): a lost commit only asks for bytes again. */
   async markSynced(idHash: string, lockIds: string[], now = Date.now()): Promise<number | undefined> {
-    return this.relaxed(async (trx) => {
-      const row = await this.locked(trx, idHash, true);
+    return this.underLock(idHash, async (trx, row) => {
       if (!row) return undefined;
       if (lockIds.length > 0) {
         await trx
@@ -232,7 +225,7 @@ export class UploadSessionStore {
       }
       let received = Number(row.received);
       const absorbed: number[] = [];
-      for (const f of await this.fragments(trx, idHash, now)) {
+      for (const f of classify(await rowsOf(trx, idHash), now, this.writer)) {
         if (f.state !== 'synced' || f.start > received) continue;
         received = Math.max(received, f.end);
         absorbed.push(f.start);
@@ -250,7 +243,7 @@ export class UploadSessionStore {
 
   /** Graph's nextExpectedRanges of a session: from the durable prefix, less what is written beyond it. */
   async nextExpectedRanges(s: UploadSession, now = Date.now()): Promise<string[]> {
-    const frags = await this.fragments(this.db, s.idHash, now);
+    const frags = classify(await rowsOf(this.db, s.idHash), now, this.writer);
     // Read after the fragments: a sync in between has moved `received` over those it removed.
     const row = await this.db.selectFrom('upload_sessions').select(['received', 'total']).where('id_hash', '=', s.idHash).executeTakeFirst();
     const received = row === undefined ? s.received : Number(row.received);
