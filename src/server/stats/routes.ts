@@ -81,31 +81,28 @@ export async function statsRoutes(app: FastifyInstance, deps: StatsDeps): Promis
   const schemas = statsSchemas(kinds);
   const fieldsOf = (summed: StatsKinds[number]['sums']) => summed.map(([, field]) => field);
 
-  app.get('/vtp/stats/day', { schema: schemas.day }, async function dayStats(request) {
-    const { project } = currentUser(request);
-    const { date } = request.query as { date: string };
-    const result: DayStats = { date };
-    for (const { kind, count, sums: summed } of kinds) {
-      const found = await stats.countAndSum(kind, project, { from: `${date} 00:00:00`, to: `${date} 23:59:59` }, fieldsOf(summed));
-      result[count] = found.count;
-      for (const [name, field] of summed) result[name] = found.sums[field] ?? 0;
-    }
-    return ok(result);
-  });
-
-  app.get('/vtp/stats/days', { schema: schemas.days }, async function rangeStats(request) {
-    const { project } = currentUser(request);
-    const { from, to } = request.query as { from: string; to: string };
-    const result: { from: string; to: string; days: DayStats[] } = { from, to, days: dayRange(from, to).map((date) => ({ date })) };
+  /** Every day's figures from one day to another, days without records as zeros. */
+  const daysOf = async (project: string, from: string, to: string): Promise<DayStats[]> => {
+    const days: DayStats[] = dayRange(from, to).map((date) => ({ date }));
     for (const { kind, count, sums: summed } of kinds) {
       const found = await stats.perDay(kind, project, { from: `${from} 00:00:00`, to: `${to} 23:59:59` }, fieldsOf(summed));
-      for (const day of result.days) {
+      for (const day of days) {
         const figures = found.get(day.date);
         day[count] = figures?.count ?? 0;
         for (const [name, field] of summed) day[name] = figures?.sums[field] ?? 0;
       }
     }
-    return ok(result);
+    return days;
+  };
+
+  app.get('/vtp/stats/day', { schema: schemas.day }, async function dayStats(request) {
+    const { date } = request.query as { date: string };
+    return ok((await daysOf(currentUser(request).project, date, date))[0]);
+  });
+
+  app.get('/vtp/stats/days', { schema: schemas.days }, async function rangeStats(request) {
+    const { from, to } = request.query as { from: string; to: string };
+    return ok({ from, to, days: await daysOf(currentUser(request).project, from, to) });
   });
 
   app.get('/vtp/stats/total', { schema: schemas.total }, async function totalStats(request) {
