@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import type { UploadSession, UploadSessionStore } from './sessions.js';
+import { unlessMissing } from './storage.js';
 
 /** Written fragments of a session are synced once this many bytes wait... */
 const SYNC_EVERY_BYTES = 32 * 1024 * 1024;
@@ -65,13 +66,8 @@ export class PartSync {
     return this.settling.run(session.idHash, async () => {
       const lockIds = await this.sessions.writtenHere(session.idHash);
       if (lockIds.length > 0) {
-        let handle: fs.promises.FileHandle;
-        try {
-          handle = await fs.promises.open(this.partPath(session), 'r+');
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-          throw e;
-        }
+        const handle = await unlessMissing(fs.promises.open(this.partPath(session), 'r+'), undefined);
+        if (handle === undefined) return undefined;
         try {
           await handle.datasync();
         } finally {

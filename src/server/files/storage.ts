@@ -22,7 +22,7 @@ function errno(e: unknown): string | undefined {
 }
 
 /** What `work` gives, or `fallback` when what it reaches is not there (an error with one of `codes`). */
-async function unlessMissing<T, F>(work: Promise<T>, fallback: F, codes = ['ENOENT']): Promise<T | F> {
+export async function unlessMissing<T, F>(work: Promise<T>, fallback: F, codes = ['ENOENT']): Promise<T | F> {
   try {
     return await work;
   } catch (e) {

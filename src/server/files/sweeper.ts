@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { UploadSessionStore } from './sessions.js';
-import type { FileStorage } from './storage.js';
+import { unlessMissing, type FileStorage } from './storage.js';
 
 /** Removes expired sessions' part files and staging files nobody owns or wrote to for orphanAgeMs; idempotent, so instances may share a volume. */
 export class Sweeper {
@@ -37,26 +37,16 @@ export class Sweeper {
       if (parts.length < 500) break;
     }
     const dir = path.dirname(this.storage.staged('x'));
-    let names: string[];
-    try {
-      names = await fs.promises.readdir(dir);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { sessions, orphans: 0 };
-      throw e;
-    }
+    const names = await unlessMissing(fs.promises.readdir(dir), []);
     const owned = await this.sessions.livePartFiles(names);
     let orphans = 0;
     for (const name of names) {
       if (owned.has(name)) continue;
       const file = path.join(dir, name);
-      try {
-        const st = await fs.promises.lstat(file);
-        if (now - st.mtimeMs < this.settings.orphanAgeMs) continue;
-        await fs.promises.rm(file, { force: true, recursive: st.isDirectory() });
-        orphans++;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      }
+      const st = await unlessMissing(fs.promises.lstat(file), undefined);
+      if (st === undefined || now - st.mtimeMs < this.settings.orphanAgeMs) continue;
+      await fs.promises.rm(file, { force: true, recursive: st.isDirectory() });
+      orphans++;
     }
     if (sessions + orphans > 0) this.log.info({ sessions, orphans }, 'removed upload leftovers');
     return { sessions, orphans };
