@@ -86,14 +86,12 @@ export async function listAttachments(
 export interface PackageJob {
   kind: Kind;
   packageKind: PackageMeta;
-  project: string;
-  range: DateRange;
+  scope: { project: string; range: DateRange; language: SheetLanguage };
   /** File name without extension, also the stem of the JSON and workbook inside. */
   baseName: string;
   rows: DayRecords;
   files: AttachmentSource;
   signal: AbortSignal;
-  language?: SheetLanguage;
 }
 
 /** A record's export fields, in schema order, and the values kept under another of a property's names (`keptValues`, docs/decisions/054). */
@@ -108,9 +106,10 @@ function exported(kind: Kind, record: Record<string, unknown> & { [KEPT]?: KeptV
 /** Writes {base}.json, {base}.xlsx and every record's files into the ZIP as the client reads it; rejects if anything fails. */
 export async function writeDayPackage(zip: ZipWriter, job: PackageJob): Promise<void> {
   const { kind, packageKind, signal } = job;
+  const { project, range, language } = job.scope;
   const json = new PassThrough();
   zip.append(json, { name: `${job.baseName}.json` });
-  const sheet = new SheetBuilder(kind, job.language);
+  const sheet = new SheetBuilder(kind, language);
   const folders: string[] = [];
 
   // Backpressure: a slow client makes the next page wait.
@@ -119,7 +118,7 @@ export async function writeDayPackage(zip: ZipWriter, job: PackageJob): Promise<
   };
   let first = true;
   await write('[');
-  for await (const page of job.rows.pages(kind, job.project, job.range)) {
+  for await (const page of job.rows.pages(kind, project, range)) {
     signal.throwIfAborted();
     for (const record of page) {
       await write(`${first ? '\n' : ',\n'}${JSON.stringify(exported(kind, record))}`);
@@ -137,10 +136,10 @@ export async function writeDayPackage(zip: ZipWriter, job: PackageJob): Promise<
   for (const folder of folders) {
     signal.throwIfAborted();
     // One ZIP folder per record, named like its storage folder.
-    files.push(...(await listAttachments(job.files, job.project, folder, `attachments/${folder.slice(folder.lastIndexOf('/') + 1)}`)));
+    files.push(...(await listAttachments(job.files, project, folder, `attachments/${folder.slice(folder.lastIndexOf('/') + 1)}`)));
   }
   for (const file of files) {
-    const bytes = job.files.createReadStream(job.project, file.storagePath);
+    const bytes = job.files.createReadStream(project, file.storagePath);
     // The ZIP does not listen for its sources' errors: a file gone or swapped for a link would be
     // uncaught (ending the process) and the package would wait for ever; the download is broken off.
     bytes.on('error', (error) => zip.destroy(error));

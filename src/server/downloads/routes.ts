@@ -209,17 +209,7 @@ function packageRoute(app: FastifyInstance, deps: DownloadDeps, kind: Kind, pack
     const name = baseName(scope, packageKind.label);
     deps.slots.hold(request, reply, { en: `the ${packageKind.label} of ${scope.period}`, zh: `${scope.periodZh}的${zh.label}` });
     const zip = createZip();
-    const job = {
-      kind,
-      packageKind,
-      project: scope.project,
-      range: scope.range,
-      baseName: name,
-      rows,
-      files: deps.files,
-      signal: clientGone(reply),
-      language: scope.language,
-    };
+    const job = { kind, packageKind, scope, baseName: name, rows, files: deps.files, signal: clientGone(reply) };
     writeDayPackage(zip, job).catch((error: unknown) => {
       if (!job.signal.aborted) request.log.error({ err: error }, `day package ${name} failed`);
       zip.destroy(error instanceof Error ? error : new Error(String(error)));
