@@ -136,12 +136,8 @@ export class UploadSessionStore {
         .insertInto('upload_fragments')
         .values({ id_hash: s.idHash, start_byte: start, end_byte: end, lock_id: lockId, locked_until: later(now, FRAGMENT_LEASE_SECONDS), done: WRITING })
         .execute();
-      if (row.total === null)
-        await trx
-          .updateTable('upload_sessions')
-          .set({ total, updated_at: iso(now) })
-          .where('id_hash', '=', s.idHash)
-          .execute();
+      const setTotal = { total, updated_at: iso(now) };
+      if (row.total === null) await trx.updateTable('upload_sessions').set(setTotal).where('id_hash', '=', s.idHash).execute();
       return { lockId };
     });
   }
