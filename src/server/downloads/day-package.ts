@@ -1,34 +1,100 @@
 import { once } from 'node:events';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Readable, type Transform } from 'node:stream';
+import * as archiverModule from 'archiver';
+import { sql, type Kysely } from 'kysely';
 import { attachmentFolderOf } from '../../shared/attachments.js';
 import type { Kind, PackageMeta } from '../../shared/kind-types.js';
 import { KEPT, type KeptValue } from '../../shared/schema-evolution.js';
+import { recordTable } from '../db/database.js';
+import type { Database } from '../db/types.js';
+import { dayOfRecord } from '../records/store/days.js';
+import { toRecord } from '../records/store/statements.js';
+import type { RecordData } from '../records/validation.js';
 import type { DateRange } from '../stats/stats-repository.js';
-import { listAttachments, lazyFile, type AttachmentFile, type AttachmentSource } from './attachments.js';
-import type { DayRecords } from './day-records.js';
 import { SheetBuilder, writeWorkbook, type SheetLanguage } from './workbook.js';
-import type { ZipWriter } from './zip.js';
+
+const PAGE_SIZE = 1000;
+
+/** A project's records of a date range, oldest first, paged after the last (day, id) seen: rows written meanwhile cannot shift a page. */
+export class DayRecords {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async *pages(kind: Kind, project: string, range: DateRange): AsyncGenerator<RecordData[]> {
+    let after: { date: string; id: number } | undefined;
+    // The day under this instance's date field: record_date, or its own index (records/store/days.ts).
+    const day = dayOfRecord(this.db, kind);
+    for (;;) {
+      let query = this.db
+        .selectFrom(recordTable(kind))
+        .select(['id', 'project_name', 'vehicle_no', day.as('day'), 'data'])
+        .where('project_name', '=', project)
+        .where(day, '>=', range.from)
+        .where(day, '<=', range.to);
+      if (after) query = query.where(sql<boolean>`(${day}, id) > (${after.date}, ${after.id})`);
+      const rows = (await query.orderBy(day).orderBy('id').limit(PAGE_SIZE).execute()) as {
+        id: number;
+        project_name: string;
+        vehicle_no: string;
+        day: string;
+        data: string;
+      }[];
+      if (rows.length > 0) yield rows.map((row) => toRecord(kind, row));
+      if (rows.length < PAGE_SIZE) return;
+      const last = rows[rows.length - 1]!;
+      after = { date: last.day, id: Number(last.id) };
+    }
+  }
+}
+
+export interface ZipWriter extends Transform {
+  append(source: Buffer | Readable | string, data: { name: string; store?: boolean }): this;
+  finalize(): Promise<void>;
+}
+
+// archiver 8 exports classes where the installed @types/archiver 7 describes a factory function.
+const { ZipArchive } = archiverModule as unknown as { ZipArchive: new (options: { zlib: { level: number } }) => ZipWriter };
+
+/** A ZIP written as it is read: Java's ZipInputStream refuses a STORED entry with a data descriptor, so only Buffers are STORED. */
+export function createZip(): ZipWriter {
+  return new ZipArchive({ zlib: { level: 1 } });
+}
+
+export interface AttachmentSource {
+  list(project: string, relPath: string): Promise<Array<{ name: string; isFolder: boolean }>>;
+  /** Opens the file only when the stream is first read: a day can have hundreds of attachments. */
+  createReadStream(project: string, relPath: string): Readable;
+}
+
+/** Every file under a record's folder, depth first, with its ZIP path; failures are thrown: a package missing files would look complete. */
+export async function listAttachments(
+  source: AttachmentSource,
+  project: string,
+  folder: string,
+  zipFolder: string,
+): Promise<{ storagePath: string; zipPath: string }[]> {
+  const entries = [...(await source.list(project, folder))].sort((a, b) => a.name.localeCompare(b.name));
+  const files: { storagePath: string; zipPath: string }[] = [];
+  for (const entry of entries) {
+    const storagePath = `${folder}/${entry.name}`;
+    const zipPath = `${zipFolder}/${entry.name}`;
+    if (entry.isFolder) files.push(...(await listAttachments(source, project, storagePath, zipPath)));
+    else files.push({ storagePath, zipPath });
+  }
+  return files;
+}
 
 export interface PackageJob {
   kind: Kind;
   packageKind: PackageMeta;
-  project: string;
-  range: DateRange;
+  scope: { project: string; range: DateRange; language: SheetLanguage };
   /** File name without extension, also the stem of the JSON and workbook inside. */
   baseName: string;
   rows: DayRecords;
   files: AttachmentSource;
-  /** Aborted when the client goes away: stop reading the database and the disk. */
   signal: AbortSignal;
-  /** The workbook's words (headers, yes/no): the app's language, or as stored. */
-  language?: SheetLanguage;
 }
 
-/**
- * The fields a package shows of a record: the schema's export fields, in schema order, and the
- * values it keeps under another of a property's names, by the name they are stored under
- * (`keptValues`, docs/decisions/054): an export hides no stored value a read names.
- */
+/** A record's export fields, in schema order, and the values kept under another of a property's names (`keptValues`, docs/decisions/054). */
 function exported(kind: Kind, record: Record<string, unknown> & { [KEPT]?: KeptValue[] }): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of kind.exportFields) if (field in record) out[field] = record[field];
@@ -37,32 +103,22 @@ function exported(kind: Kind, record: Record<string, unknown> & { [KEPT]?: KeptV
   return out;
 }
 
-/** Where a record's files go in the ZIP: one folder per record, named like its storage folder. */
-function zipFolderOf(folder: string): string {
-  return `attachments/${folder.slice(folder.lastIndexOf('/') + 1)}`;
-}
-
-/**
- * Writes a package into the ZIP as the client reads it: {base}.json (an array of the records,
- * written a page at a time), {base}.xlsx (the same records, one row each) and, for kinds with
- * attachments, every file of every record under attachments/<record folder>/. Resolves when
- * everything is queued; rejects (and the caller destroys the ZIP, which breaks the download
- * visibly rather than ending it as if complete) if anything fails on the way.
- */
+/** Writes {base}.json, {base}.xlsx and every record's files into the ZIP as the client reads it; rejects if anything fails. */
 export async function writeDayPackage(zip: ZipWriter, job: PackageJob): Promise<void> {
   const { kind, packageKind, signal } = job;
+  const { project, range, language } = job.scope;
   const json = new PassThrough();
   zip.append(json, { name: `${job.baseName}.json` });
-  const sheet = new SheetBuilder(kind, job.language);
+  const sheet = new SheetBuilder(kind, language);
   const folders: string[] = [];
 
-  // Backpressure: when the client reads slowly, wait for the JSON entry to drain before the next page.
+  // Backpressure: a slow client makes the next page wait.
   const write = async (text: string): Promise<void> => {
     if (!json.write(text)) await once(json, 'drain', { signal });
   };
   let first = true;
   await write('[');
-  for await (const page of job.rows.pages(kind, job.project, job.range)) {
+  for await (const page of job.rows.pages(kind, project, range)) {
     signal.throwIfAborted();
     for (const record of page) {
       await write(`${first ? '\n' : ',\n'}${JSON.stringify(exported(kind, record))}`);
@@ -76,23 +132,19 @@ export async function writeDayPackage(zip: ZipWriter, job: PackageJob): Promise<
 
   zip.append(writeWorkbook([[packageKind.label, sheet.sheet]]), { name: `${job.baseName}.xlsx`, store: true });
 
-  if (folders.length > 0) {
-    const files: AttachmentFile[] = [];
-    for (const folder of folders) {
-      signal.throwIfAborted();
-      files.push(...(await listAttachments(job.files, job.project, folder, zipFolderOf(folder))));
-    }
-    for (const file of files) {
-      // Deflated, never stored: a streamed entry has a data descriptor, which ZipInputStream accepts only after deflate.
-      const bytes = lazyFile(job.files, job.project, file.storagePath);
-      // A file gone or swapped for a link when the ZIP reaches it: the ZIP does not listen for its
-      // source's errors, so without this the error would be uncaught (ending the server process)
-      // and the package would wait for ever; the download is broken off instead, visibly.
-      bytes.on('error', (error) => zip.destroy(error));
-      zip.append(bytes, { name: file.zipPath, store: false });
-    }
+  const files: { storagePath: string; zipPath: string }[] = [];
+  for (const folder of folders) {
+    signal.throwIfAborted();
+    // One ZIP folder per record, named like its storage folder.
+    files.push(...(await listAttachments(job.files, project, folder, `attachments/${folder.slice(folder.lastIndexOf('/') + 1)}`)));
   }
-  // finalize() settles only once the client has read the last byte; a failure after this point
-  // is an error of the ZIP stream itself, which the reply already handles.
+  for (const file of files) {
+    const bytes = job.files.createReadStream(project, file.storagePath);
+    // The ZIP does not listen for its sources' errors: a file gone or swapped for a link would be
+    // uncaught (ending the process) and the package would wait for ever; the download is broken off.
+    bytes.on('error', (error) => zip.destroy(error));
+    zip.append(bytes, { name: file.zipPath, store: false });
+  }
+  // finalize() settles once the client has read the last byte; a later failure is the reply's.
   zip.finalize().catch(() => undefined);
 }

@@ -1,31 +1,153 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kind, KindRegistry, PackageMeta } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
-import { badRequest, notFound } from '../http/envelope.js';
-import type { StatsRepository } from '../stats/stats-repository.js';
-import type { AttachmentSource } from './attachments.js';
-import { writeDayPackage } from './day-package.js';
-import type { DayRecords } from './day-records.js';
-import { parseScope, scopeQuery, type DownloadScope, type ScopeQuery } from './scope.js';
-import type { DownloadSlots, Said } from './user-slots.js';
+import { contentDisposition } from '../http/disposition.js';
+import { badRequest, forbidden, notFound, retryLater } from '../http/envelope.js';
+import { message } from '../http/route-validation.js';
+import type { DateRange, StatsRepository } from '../stats/stats-repository.js';
+import { createZip, writeDayPackage, type AttachmentSource, type DayRecords } from './day-package.js';
 import { MAX_SHEET_ROWS, SheetBuilder, writeWorkbook, XLSX_TYPE, type SheetLanguage } from './workbook.js';
-import { attachmentDisposition, createZip, fileNamePart } from './zip.js';
 
 export interface DownloadDeps {
   registry: KindRegistry;
   stats: StatsRepository;
   rows: DayRecords;
-  /** Where issue attachments are read from: the shared-files storage. */
   files: AttachmentSource;
-  /** Packages and reports under way at once per user (DOWNLOADS_PER_USER). */
   slots: DownloadSlots;
 }
 
-function baseName(scope: DownloadScope, what: string): string {
-  return [scope.project, scope.vehicle, scope.label, what].map(fileNamePart).join('_');
+/** A download named in English and in Chinese, for the refusal's two messages (docs/decisions/045). */
+interface Said {
+  en: string;
+  zh: string;
 }
 
-/** Aborts when the client closes the connection before the download is complete. */
+/** Packages and reports under way at once per user (decision 039): each holds memory and files while the client reads. Per process. */
+export class DownloadSlots {
+  private readonly running = new Map<number, Said[]>();
+
+  constructor(private readonly perUser: number) {}
+
+  /** Takes a slot for the user's download `what` (or a 429 naming what is under way) until the answer is over, however it ends. */
+  hold(request: FastifyRequest, reply: FastifyReply, what: Said): void {
+    const userId = currentUser(request).id;
+    const mine = this.running.get(userId) ?? [];
+    if (mine.length >= this.perUser) {
+      const list = mine.map((w) => w.en).join(', ');
+      const one = this.perUser === 1;
+      throw retryLater(
+        429,
+        `You are already downloading ${one ? 'a package' : `${mine.length} packages`} (${list}); ${one ? 'one download at a time' : `at most ${this.perUser} at a time`}: wait until ${one ? 'it has' : 'one has'} finished, then download ${what.en}`,
+        10,
+        `您正在下载${one ? '一个数据包' : ` ${mine.length} 个数据包`}（${mine.map((w) => w.zh).join('、')}）；${one ? '一次只能下载一个' : `一次最多 ${this.perUser} 个`}：请等${one ? '它' : '其中一个'}完成后再下载${what.zh}`,
+      );
+    }
+    mine.push(what);
+    this.running.set(userId, mine);
+    let given = false;
+    const release = (): void => {
+      if (given) return;
+      given = true;
+      const left = this.running.get(userId) ?? [];
+      left.splice(left.indexOf(what), 1);
+      if (left.length === 0) this.running.delete(userId);
+    };
+    reply.raw.once('close', release);
+    // The client may have gone before the slot was taken: 'close' has fired already.
+    if (reply.raw.destroyed) release();
+  }
+}
+
+interface DownloadScope {
+  project: string;
+  vehicle: string;
+  range: DateRange;
+  /** The day, or 'day_to_day2' for a range, for file names. */
+  label: string;
+  /** The day, or 'day to day2', for messages. */
+  period: string;
+  /** The same in Chinese ('day 至 day2'), for the Chinese messages (docs/decisions/045). */
+  periodZh: string;
+  language: SheetLanguage;
+}
+
+/** A day as the spec's client sends it ('yyyy-MM-dd 00:00:00'), or 'yyyy-MM-dd'. */
+const day = (description: string) => ({
+  type: 'string',
+  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2})?)?$',
+  format: 'datetime-text',
+  description,
+  ...message('must be a day like 2026-11-21 or 2026-11-21 00:00:00', '必须是日期，如 2026-11-21 或 2026-11-21 00:00:00'),
+});
+
+/** The query of a day package (a range: date and date2) or of the day's Excel report. */
+function scopeQuery(range: boolean): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: {
+      date: day(range ? 'The first day' : 'The day'),
+      ...(range ? { date2: day('The last day, inclusive') } : {}),
+      project: { type: 'string', description: 'Only your own project (else 403); packages are always of it' },
+      vehicle: { type: 'string', description: 'Only your own vehicle (else 403)' },
+      lang: {
+        type: 'string',
+        enum: ['en', 'zh'],
+        description: "The sheets' headers and yes/no words: en or zh; without it, titles and values as stored",
+        ...message('must be en or zh', '必须是 en 或 zh'),
+      },
+    },
+    required: range ? ['date', 'date2'] : ['date'],
+  };
+}
+
+interface ScopeQuery {
+  date: string;
+  date2?: string;
+  project?: string;
+  vehicle?: string;
+  lang?: Exclude<SheetLanguage, 'stored'>;
+}
+
+/** The scope of a download: a project or vehicle not the user's is refused, never replaced, so a tampered link fails visibly. */
+function parseScope(request: FastifyRequest, range: boolean): DownloadScope {
+  const user = currentUser(request);
+  const query = request.query as ScopeQuery;
+  const { project, vehicle } = query;
+  if (project !== undefined && project !== user.project) {
+    throw forbidden(
+      `project '${project.slice(0, 100)}' is not your project; you can only download data of '${user.project}'`,
+      `项目 '${project.slice(0, 100)}' 不是您的项目；您只能下载项目 '${user.project}' 的数据`,
+    );
+  }
+  if (vehicle !== undefined && vehicle !== user.vehicle_no) {
+    throw forbidden(
+      `vehicle '${vehicle.slice(0, 100)}' is not your vehicle; you can only download packages as vehicle '${user.vehicle_no}'`,
+      `车辆 '${vehicle.slice(0, 100)}' 不是您的车辆；您只能以车辆 '${user.vehicle_no}' 的身份下载数据包`,
+    );
+  }
+  const from = query.date.slice(0, 10);
+  const to = range && query.date2 !== undefined ? query.date2.slice(0, 10) : from;
+  if (to < from)
+    throw badRequest(
+      `date2 (${to}) is before date (${from}); give the start in date and the end in date2`,
+      `date2（${to}）早于 date（${from}）；请在 date 中给出开始日期，在 date2 中给出结束日期`,
+    );
+  return {
+    project: user.project,
+    vehicle: user.vehicle_no,
+    range: { from: `${from} 00:00:00`, to: `${to} 23:59:59` },
+    label: from === to ? from : `${from}_to_${to}`,
+    period: from === to ? from : `${from} to ${to}`,
+    periodZh: from === to ? `${from} ` : `${from} 至 ${to} `,
+    language: query.lang ?? 'stored',
+  };
+}
+
+function baseName(scope: DownloadScope, what: string): string {
+  // Letters, digits, dot, dash and underscore only.
+  return [scope.project, scope.vehicle, scope.label, what].map((part) => part.replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 80) || '_').join('_');
+}
+
 function clientGone(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
   reply.raw.on('close', () => {
@@ -45,43 +167,28 @@ function packageZh(kind: Kind, packageKind: PackageMeta): { label: string; noun:
   };
 }
 
-/**
- * Takes one of the user's download slots for `what` (a 429 naming what is under way when none is
- * free) and gives it back when the answer is over: sent whole, broken off or left by the client.
- */
-function holdSlot(slots: DownloadSlots, request: FastifyRequest, reply: FastifyReply, what: Said): void {
-  const release = slots.take(currentUser(request).id, what);
-  reply.raw.once('close', release);
-  // The client may have gone before the slot was taken: 'close' has fired already.
-  if (reply.raw.destroyed) release();
+function send(reply: FastifyReply, type: string, name: string, body: Buffer | NodeJS.ReadableStream): FastifyReply {
+  return reply.type(type).header('cache-control', 'no-store').header('content-disposition', contentDisposition('attachment', name)).send(body);
 }
 
-/**
- * The download service (docs/services/records.md), mounted at /download: a streamed ZIP of a kind's
- * records of a day (or, for POIs, a range) and the day's Excel report. Everything is of the
- * signed-in user's project; a day with nothing to download is a JSON 404, never an empty file.
- */
+/** The download service at /download: a day's (or range's) ZIP of a kind and the day's Excel report; nothing to download is a 404. */
 export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): Promise<void> {
   const { registry, stats, rows } = deps;
   for (const kind of registry.values()) for (const packageKind of kind.meta.packages ?? []) packageRoute(app, deps, kind, packageKind);
 
   app.get('/generate_excel', { schema: { querystring: scopeQuery(false) } }, async function dayReport(request, reply) {
-    const user = currentUser(request);
-    const query = request.query as ScopeQuery;
-    const scope = parseScope(query, user, { range: false });
-    const language: SheetLanguage = query.lang ?? 'stored';
+    const scope = parseScope(request, false);
     const kinds = [...registry.values()].sort((a, b) => order(a) - order(b));
     const counts = await Promise.all(kinds.map(async (kind) => (await stats.countAndSum(kind, scope.project, scope.range)).count));
     if (counts.every((n) => n === 0)) throw notFound(`No data available for ${scope.period}`, `${scope.periodZh}没有数据`);
-    holdSlot(deps.slots, request, reply, { en: `the Excel report of ${scope.period}`, zh: `${scope.periodZh}的 Excel 报表` });
+    deps.slots.hold(request, reply, { en: `the Excel report of ${scope.period}`, zh: `${scope.periodZh}的 Excel 报表` });
     const sheets: [string, SheetBuilder['sheet']][] = [];
     for (const kind of kinds) {
-      const sheet = new SheetBuilder(kind, language);
+      const sheet = new SheetBuilder(kind, scope.language);
       for await (const page of rows.pages(kind, scope.project, scope.range)) sheet.add(page);
       sheets.push([sheetName(kind), sheet.sheet]);
     }
-    const name = `${baseName(scope, 'Report')}.xlsx`;
-    return reply.type(XLSX_TYPE).header('cache-control', 'no-store').header('content-disposition', attachmentDisposition(name)).send(writeWorkbook(sheets));
+    return send(reply, XLSX_TYPE, `${baseName(scope, 'Report')}.xlsx`, writeWorkbook(sheets));
   });
 }
 
@@ -89,10 +196,7 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
 function packageRoute(app: FastifyInstance, deps: DownloadDeps, kind: Kind, packageKind: PackageMeta): void {
   const { stats, rows } = deps;
   app.get(`/${packageKind.route}`, { schema: { querystring: scopeQuery(packageKind.range === true) } }, async function dayPackage(request, reply) {
-    const user = currentUser(request);
-    const query = request.query as ScopeQuery;
-    const scope = parseScope(query, user, { range: packageKind.range === true });
-    const language: SheetLanguage = query.lang ?? 'stored';
+    const scope = parseScope(request, packageKind.range === true);
     const { count } = await stats.countAndSum(kind, scope.project, scope.range);
     const zh = packageZh(kind, packageKind);
     if (count === 0) throw notFound(`No ${packageKind.noun} data available for ${scope.period}`, `${scope.periodZh}没有${zh.noun}数据`);
@@ -103,28 +207,23 @@ function packageRoute(app: FastifyInstance, deps: DownloadDeps, kind: Kind, pack
       );
 
     const name = baseName(scope, packageKind.label);
-    holdSlot(deps.slots, request, reply, { en: `the ${packageKind.label} of ${scope.period}`, zh: `${scope.periodZh}的${zh.label}` });
+    deps.slots.hold(request, reply, { en: `the ${packageKind.label} of ${scope.period}`, zh: `${scope.periodZh}的${zh.label}` });
     const zip = createZip();
-    const job = { kind, packageKind, project: scope.project, range: scope.range, baseName: name, rows, files: deps.files, signal: clientGone(reply), language };
+    const job = { kind, packageKind, scope, baseName: name, rows, files: deps.files, signal: clientGone(reply) };
     writeDayPackage(zip, job).catch((error: unknown) => {
       if (!job.signal.aborted) request.log.error({ err: error }, `day package ${name} failed`);
       zip.destroy(error instanceof Error ? error : new Error(String(error)));
     });
-    return reply
-      .type('application/zip')
-      .header('cache-control', 'no-store')
-      .header('content-disposition', attachmentDisposition(`${name}.zip`))
-      .send(zip);
+    return send(reply, 'application/zip', `${name}.zip`, zip);
   });
 }
 
-/** Report sheets in the Data page's tile order (drives, charges, issues, POIs), kinds without a tile after. */
 function order(kind: Kind): number {
   return kind.meta.dataPage?.order ?? Number.MAX_SAFE_INTEGER;
 }
 
 /** The sheet name of a kind in the day's Excel report: its package label, else its schema title. */
-export function sheetName(kind: Kind): string {
+function sheetName(kind: Kind): string {
   const label = kind.meta.packages?.[0]?.label ?? kind.schema.title;
   // Excel's rules for sheet names: at most 31 characters, none of : \ / ? * [ ].
   return label.replace(/[:\\/?*[\]]/g, '_').slice(0, 31);

@@ -12,15 +12,11 @@ const MAX_CELL_TEXT = 32_767;
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/**
- * The language of a sheet's words (headers, yes/no), from a download's 'lang' parameter: the app
- * sends the language on screen (decision 038). Without one, headers are the schema's titles and
- * values are written as stored, as before, for other clients of the contract.
- */
+/** The language of a sheet's headers and yes/no words, from 'lang' (decision 038); else titles and values as stored. */
 export type SheetLanguage = 'en' | 'zh' | 'stored';
 
-/** A column's header: the property's title from the schema ('Travel Distance (km)'), or its Chinese title (x-i18n.zh), else its name. */
-export function columnHeaders(kind: Kind, language: SheetLanguage = 'stored'): string[] {
+/** A column's header: the property's (Chinese) title, else its name. */
+function columnHeaders(kind: Kind, language: SheetLanguage): string[] {
   return kind.exportFields.map((field) => {
     const prop = kind.schema.properties[field];
     return (language === 'zh' ? prop?.['x-i18n']?.zh?.title : undefined) ?? prop?.title ?? field;
@@ -31,11 +27,7 @@ export function columnHeaders(kind: Kind, language: SheetLanguage = 'stored'): s
 const YES = /^(是|yes|1|true)$/i;
 const YES_NO: Record<'en' | 'zh', [yes: string, no: string]> = { en: ['Yes', 'No'], zh: ['是', '否'] };
 
-/**
- * A value as a cell: numbers stay numbers, dates and times are real Excel dates, missing values
- * stay blank, anything structured is JSON, and text stays text (a value starting with '=' is
- * written as a string cell, never as a formula).
- */
+/** A value as a cell: numbers, real Excel dates, blank, JSON for structures, text (never a formula). */
 function cell(value: unknown, format: string | undefined): string | number | boolean | ExcelDateCell | undefined {
   if (value === null || value === undefined) return undefined;
   const date = excelDateCell(value, format);
@@ -45,10 +37,7 @@ function cell(value: unknown, format: string | undefined): string | number | boo
   return text.length > MAX_CELL_TEXT ? text.slice(0, MAX_CELL_TEXT) : text;
 }
 
-/**
- * One sheet of a kind's records, filled a page at a time. SheetJS has no streaming writer, so
- * the cells of a sheet are held until it is written; the row cap keeps that bounded.
- */
+/** One sheet of a kind's records, filled a page at a time and held until written (SheetJS does not stream). */
 export class SheetBuilder {
   readonly sheet: XLSX.WorkSheet;
 
@@ -64,26 +53,22 @@ export class SheetBuilder {
   add(records: RecordData[]): void {
     const props = this.kind.exportFields.map((field) => this.kind.schema.properties[field]);
     const formats = props.map((prop) => prop?.format);
-    // A choice is written as its label (x-labels), as people see it in the app.
-    // A yes/no field in the sheet's language (stored as the Chinese words).
     const language = this.language;
+    // A choice as its label, as in the app; a list of choices joined in one cell (docs/decisions/061).
+    const choice = (prop: KindProperty | undefined, value: unknown): unknown => choiceLabel(prop, value, language === 'zh' ? 'zh' : 'en') ?? value;
     const shown = (value: unknown, i: number): unknown => {
       if (value === undefined || value === null) return value;
       const prop = props[i];
       if (language !== 'stored' && prop?.['x-ui']?.widget === 'yesNo')
         return value === '' ? undefined : YES_NO[language][YES.test(String(value).trim()) ? 0 : 1];
-      // A list of choices (multi-select) is one cell, its choices joined (docs/decisions/061).
-      if (isMultiSelect(prop))
-        return asList(value)
-          .map((v) => choice(prop, v))
-          .join(', ');
-      return choice(prop, value);
-    };
-    const choice = (prop: KindProperty | undefined, value: unknown): unknown => {
-      return choiceLabel(prop, value, language === 'zh' ? 'zh' : 'en') ?? value;
+      return isMultiSelect(prop)
+        ? asList(value)
+            .map((v) => choice(prop, v))
+            .join(', ')
+        : choice(prop, value);
     };
     const cells = records.map((record) => this.kind.exportFields.map((field, i) => cell(shown(record[field], i), formats[i])));
-    // SheetJS takes plain values per row; date cells are put in place afterwards with their format.
+    // Plain values first; date cells are then put in place with their format.
     XLSX.utils.sheet_add_aoa(
       this.sheet,
       cells.map((row) => row.map((c) => (c !== null && typeof c === 'object' ? c.v : c))),
@@ -98,7 +83,6 @@ export class SheetBuilder {
   }
 }
 
-/** A workbook of the given sheets (name -> sheet, in order), as .xlsx bytes. */
 export function writeWorkbook(sheets: ReadonlyArray<readonly [string, XLSX.WorkSheet]>): Buffer {
   const book = XLSX.utils.book_new();
   for (const [name, sheet] of sheets) XLSX.utils.book_append_sheet(book, sheet, name);

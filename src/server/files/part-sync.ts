@@ -1,21 +1,57 @@
 import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
-import { Coalescer } from './coalesce.js';
 import type { UploadSession, UploadSessionStore } from './sessions.js';
+import { unlessMissing } from './storage.js';
 
 /** Written fragments of a session are synced once this many bytes wait... */
 const SYNC_EVERY_BYTES = 32 * 1024 * 1024;
-/** ...or this long after the first of them was written, whichever comes first. */
+/** ...or this long after the first of them was written. */
 const SYNC_WITHIN_MS = 200;
 
-/**
- * Written fragments of the sessions this instance received, synced in batches: once
- * SYNC_EVERY_BYTES wait, or SYNC_WITHIN_MS after the first of them was written. One fdatasync per
- * 5 MiB fragment took a third of the disk's speed. A session's durable prefix moves only over
- * synced bytes (docs/decisions/028).
- */
+interface Runs<T> {
+  running: boolean;
+  waiting: { resolve: (v: T) => void; reject: (e: unknown) => void }[];
+  work: () => Promise<T>;
+}
+
+/** One run of work per key at a time, shared by every call made while the one before ran: each caller gets a run that started after it called. */
+export class Coalescer<T> {
+  private readonly keys = new Map<string, Runs<T>>();
+  private readonly runs = new Set<Promise<unknown>>();
+
+  run(key: string, work: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const state = this.keys.get(key) ?? { running: false, waiting: [], work };
+      this.keys.set(key, state);
+      state.waiting.push({ resolve, reject });
+      if (!state.running) this.drain(key, state);
+    });
+  }
+
+  async idle(): Promise<void> {
+    while (this.runs.size > 0) await Promise.allSettled([...this.runs]);
+  }
+
+  private drain(key: string, state: Runs<T>): void {
+    const batch = state.waiting;
+    state.waiting = [];
+    state.running = true;
+    const run = state.work().then(
+      (value) => batch.forEach((w) => w.resolve(value)),
+      (error: unknown) => batch.forEach((w) => w.reject(error)),
+    );
+    this.runs.add(run);
+    void run.finally(() => {
+      this.runs.delete(run);
+      state.running = false;
+      if (state.waiting.length > 0) this.drain(key, state);
+      else this.keys.delete(key);
+    });
+  }
+}
+
+/** Written fragments synced in batches (an fdatasync per 5 MiB cost a third of the disk's speed; docs/decisions/028). */
 export class PartSync {
-  // One fdatasync of a part file at a time, shared by every fragment written before it started.
   private readonly settling = new Coalescer<number | undefined>();
   private readonly unsynced = new Map<string, { bytes: number; timer: NodeJS.Timeout | undefined; session: UploadSession }>();
 
@@ -30,13 +66,8 @@ export class PartSync {
     return this.settling.run(session.idHash, async () => {
       const lockIds = await this.sessions.writtenHere(session.idHash);
       if (lockIds.length > 0) {
-        let handle: fs.promises.FileHandle;
-        try {
-          handle = await fs.promises.open(this.partPath(session), 'r+');
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-          throw e;
-        }
+        const handle = await unlessMissing(fs.promises.open(this.partPath(session), 'r+'), undefined);
+        if (handle === undefined) return undefined;
         try {
           await handle.datasync();
         } finally {
@@ -47,7 +78,6 @@ export class PartSync {
     });
   }
 
-  /** Counts a written fragment towards the session's next batch; a failed sync leaves it written, for the next one to retry. */
   settleSoon(session: UploadSession, bytes: number): void {
     const entry = this.unsynced.get(session.idHash) ?? { bytes: 0, timer: undefined, session };
     entry.bytes += bytes;

@@ -1,28 +1,25 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../http/envelope.js';
 
-/** A path or name the shared-files service refuses; answered as HTTP 400 with this message. */
+/** A path or name the shared-files service refuses: a 400, with `zh` for a screen in Chinese (docs/decisions/045). */
 export class PathError extends ApiError {
-  /** `zh`: the message in Chinese, for a phone whose screen is in Chinese (docs/decisions/045). */
   constructor(message: string, zh?: string) {
     super(400, message, zh !== undefined ? { zh } : {});
     this.name = 'PathError';
   }
 }
 
-/** One folder or file name, in UTF-8 bytes: what ext4, XFS, NTFS and most shared volumes allow. */
-export const MAX_NAME_BYTES = 255;
-/** A whole project-relative path, in characters: deep enough for the issue folders, short enough for every OS. */
+/** One name in UTF-8 bytes: what ext4, XFS, NTFS and most shared volumes allow. */
+const MAX_NAME_BYTES = 255;
+/** A whole path in characters: deep enough for the issue folders, short enough for every OS. */
 export const MAX_PATH_CHARS = 1024;
-export const MAX_DEPTH = 32;
+const MAX_DEPTH = 32;
 
-// Characters Windows refuses in names, kept out so that the tree can be copied to any machine.
+// Refused by Windows: kept out so that the tree can be copied to any machine.
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
-// Control and invisible formatting characters (bidi overrides, zero-width): they make one name look
-// like another; and line and paragraph separators (U+2028, U+2029; CR, LF, NEL are controls), which
-// break a name over lines in logs, headers and ZIP listings.
+// Controls and invisible formatting (one name looking like another), line and paragraph separators (logs, headers, ZIPs).
 const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
-// Characters that look like a slash or backslash on screen and that some systems map to one.
+// Look like a slash or backslash, and some systems map them to one.
 const SLASH_LOOKALIKES = /[\u2044\u2215\u2216\u29f5\u29f8\u29f9\ufe68\uff0f\uff3c]/;
 // A percent escape surviving the one decoding of the query string: a double-encoded path.
 const PERCENT_ESCAPE = /%[0-9a-f]{2}/i;
@@ -32,7 +29,6 @@ function describe(raw: string): string {
   return JSON.stringify(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw);
 }
 
-/** The reason a single name is unusable, in English and Chinese, or undefined when it is fine. */
 function nameProblem(name: string): { en: string; zh: string } | undefined {
   if (name === '') return { en: 'has an empty folder name (two slashes in a row)', zh: '含有空的文件夹名（连续两个斜杠）' };
   if (name === '.' || name === '..') return { en: `contains '${name}', which could leave the project's folder`, zh: `含有 '${name}'，可能离开项目文件夹` };
@@ -54,12 +50,7 @@ function nameProblem(name: string): { en: string; zh: string } | undefined {
   return undefined;
 }
 
-/**
- * The names of a project-relative path, checked. One leading slash means the project root (the
- * client sends '/issue_1/'); a trailing slash is allowed. Anything that could leave the project's
- * folder or mean different things on different systems is refused rather than repaired, so that a
- * path always names exactly one place.
- */
+/** The names of a project-relative path: whatever could leave the project or mean different things on different systems is refused. */
 export function parseRelPath(raw: unknown): string[] {
   if (raw === undefined || raw === null) return [];
   if (typeof raw !== 'string')
@@ -87,12 +78,10 @@ export function parseRelPath(raw: unknown): string[] {
   return names;
 }
 
-/** The canonical project-relative form: '/'-separated, no leading or trailing slash ('' for the root). */
 export function normaliseRelPath(raw: unknown): string {
   return parseRelPath(raw).join('/');
 }
 
-/** Cuts a name to at most maxBytes of UTF-8 without splitting a character. */
 function cutUtf8(text: string, maxBytes: number): string {
   let out = '';
   for (const ch of text) {
@@ -102,11 +91,7 @@ function cutUtf8(text: string, maxBytes: number): string {
   return out;
 }
 
-/**
- * A file name a client sent, made safe to store: the last part of any path, forbidden and
- * invisible characters replaced by '_', trailing dots and spaces dropped, reserved device names
- * prefixed, and long names shortened keeping the extension. Every result passes parseRelPath.
- */
+/** A file name a client sent, made safe to store (and to pass parseRelPath): repaired, where parseRelPath refuses. */
 export function sanitizeFileName(raw: string, fallback = 'file'): string {
   let name = raw.normalize('NFC');
   name = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
@@ -127,12 +112,7 @@ export function sanitizeFileName(raw: string, fallback = 'file'): string {
   return name;
 }
 
-/**
- * The folder name of a project under the files root. Plain names (letters, digits, '_' and '-',
- * as department names usually are) are used as they are, so an admin recognises them on disk;
- * any other name becomes '~x' and its UTF-8 bytes in hex, or '~h' and a SHA-256 when that would be
- * too long. '~' never starts a plain name, so the forms cannot collide.
- */
+/** A project's folder: a plain name as it is, others '~x' and hex UTF-8, or '~h' and a SHA-256 when long ('~' starts no plain name). */
 export function projectFolder(project: string): string {
   if (typeof project !== 'string' || project === '')
     throw new PathError('The signed-in user has no project, so there is no file tree to use', '登录的用户没有项目，因此没有可用的文件树');

@@ -1,18 +1,13 @@
 import { envelope, refused } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
-import { MAX_UPLOAD_BYTES } from './limits.js';
+import { MAX_UPLOAD_BYTES } from './upload-limits.js';
 import { MAX_PATH_CHARS } from './paths.js';
 
-/**
- * The schemas of the shared-files service at /sharepoint (docs/services/files.md): they describe it
- * in the API document, validate its parameters and bodies (http/route-validation.ts), and
- * serialise the JSON answers (every property an answer has is here, or allowed by
- * additionalProperties). What a schema cannot say stays in the routes: the rules of a path's names
- * (paths.ts) and of Content-Range (content-range.ts).
- */
+// The schemas of the shared-files service (docs/services/files.md): the API document, validation
+// and serialisation. The rules of a path's names (paths.ts) and of Content-Range stay in code.
 
-export const FILES_TAGS = ['Shared files (/sharepoint)'];
-export const SESSION_TAGS = ['Shared files: upload sessions (Graph-style)'];
+const FILES_TAGS = ['Shared files (/sharepoint)'];
+const SESSION_TAGS = ['Shared files: upload sessions (Graph-style)'];
 
 const fileEntry = {
   type: 'object',
@@ -49,12 +44,10 @@ const pathQuery = (description: string, required: boolean) => ({
 });
 const conflictBehavior = (description: string) => ({ type: 'string', enum: ['fail', 'rename', 'replace'], description });
 
+const binary = { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } };
 const fileBytes = (description: string) => ({
-  200: { description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
-  206: {
-    description: 'The part of the file the Range header asked for',
-    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
-  },
+  200: { description, content: binary },
+  206: { description: 'The part of the file the Range header asked for', content: binary },
   304: { description: 'Not modified (If-None-Match matched the ETag)' },
   ...envelopeRefusals,
   404: refused('No file at that path in your project'),
@@ -169,7 +162,14 @@ const secretParam = {
   properties: { secret: { type: 'string', description: 'The upload URL’s secret (it is the credential)' } },
   required: ['secret'],
 };
-const gone = graphError('The session does not exist, expired, was cancelled or finished');
+/** A route of the upload URL itself: no sign-in, the secret in the path, 404 for a session gone. */
+const byUrl = (summary: string, response: Record<number, unknown>) => ({
+  tags: SESSION_TAGS,
+  summary,
+  security: [],
+  params: secretParam,
+  response: { ...response, 404: graphError('The session does not exist, expired, was cancelled or finished') },
+});
 
 export const sessionSchemas = {
   create: {
@@ -179,20 +179,12 @@ export const sessionSchemas = {
     body: {
       type: 'object',
       properties: {
-        item: {
-          type: 'object',
-          properties: {
-            name: itemName,
-            fileSize: fileSize,
-            '@microsoft.graph.conflictBehavior': conflictBehavior('Graph: as conflictBehavior'),
-          },
-        },
+        item: { type: 'object', properties: { name: itemName, fileSize, '@microsoft.graph.conflictBehavior': conflictBehavior('Graph: as conflictBehavior') } },
         fileName: fileName('The name the file gets, instead of item.name'),
-        fileSize: fileSize,
+        fileSize,
         conflictBehavior: conflictBehavior('fail (the default: 409 when the upload completes onto a taken name), rename or replace'),
         deferCommit: { type: 'boolean', description: 'Keep the complete file until POST {uploadUrl}' },
       },
-      // The name, in one of its two places.
       anyOf: [{ required: ['fileName'] }, { required: ['item'], properties: { item: { required: ['name'], properties: { name: itemName } } } }],
       ...message('must be a JSON object such as {"fileName": "video.mp4"}', '必须是 JSON 对象，如 {"fileName": "video.mp4"}'),
     },
@@ -214,50 +206,24 @@ export const sessionSchemas = {
       507: graphError('Not enough space for the announced size: the disk, or your or your project’s share'),
     },
   },
-  status: {
-    tags: SESSION_TAGS,
-    summary: 'What the session still expects',
-    security: [],
-    params: secretParam,
-    response: { 200: sessionState, 404: gone },
-  },
-  put: {
-    tags: SESSION_TAGS,
-    summary: 'One fragment (Content-Range: bytes start-end/total, Content-Length), raw bytes, in order; up to four in flight',
-    security: [],
-    params: secretParam,
-    response: {
-      200: { ...driveItem, description: 'The last fragment: the file replaced one of the same name' },
-      201: { ...driveItem, description: 'The last fragment: the new file' },
-      202: { ...sessionState, description: 'Stored; what the session still expects ([] with deferCommit when complete)' },
-      400: graphError('A malformed Content-Range, a Content-Length that does not match it, a changed total, a fragment cut short, a refused path'),
-      404: gone,
-      408: graphError('The fragment arrived slower than the server accepts; send it again'),
-      409: graphError('Another request is sending these bytes, four fragments are in flight, or the name is taken (conflictBehavior fail)'),
-      411: graphError('No Content-Length'),
-      413: graphError('The fragment or the file is too large'),
-      416: graphError('Out of order or overlapping bytes already received; nextExpectedRanges says what to send'),
-      507: graphError('Not enough space'),
-    },
-  },
-  commit: {
-    tags: SESSION_TAGS,
-    summary: 'Put a complete deferCommit upload into place',
-    security: [],
-    params: secretParam,
-    response: {
-      200: driveItem,
-      201: driveItem,
-      400: graphError('The upload is not complete'),
-      404: gone,
-      409: graphError('Another request is finishing it, or the name is taken'),
-    },
-  },
-  cancel: {
-    tags: SESSION_TAGS,
-    summary: 'Cancel the session and drop its bytes',
-    security: [],
-    params: secretParam,
-    response: { 204: { description: 'Cancelled' }, 404: gone },
-  },
+  status: byUrl('What the session still expects', { 200: sessionState }),
+  put: byUrl('One fragment (Content-Range: bytes start-end/total, Content-Length), raw bytes, in order; up to four in flight', {
+    200: { ...driveItem, description: 'The last fragment: the file replaced one of the same name' },
+    201: { ...driveItem, description: 'The last fragment: the new file' },
+    202: { ...sessionState, description: 'Stored; what the session still expects ([] with deferCommit when complete)' },
+    400: graphError('A malformed Content-Range, a Content-Length that does not match it, a changed total, a fragment cut short, a refused path'),
+    408: graphError('The fragment arrived slower than the server accepts; send it again'),
+    409: graphError('Another request is sending these bytes, four fragments are in flight, or the name is taken (conflictBehavior fail)'),
+    411: graphError('No Content-Length'),
+    413: graphError('The fragment or the file is too large'),
+    416: graphError('Out of order or overlapping bytes already received; nextExpectedRanges says what to send'),
+    507: graphError('Not enough space'),
+  }),
+  commit: byUrl('Put a complete deferCommit upload into place', {
+    200: driveItem,
+    201: driveItem,
+    400: graphError('The upload is not complete'),
+    409: graphError('Another request is finishing it, or the name is taken'),
+  }),
+  cancel: byUrl('Cancel the session and drop its bytes', { 204: { description: 'Cancelled' } }),
 };

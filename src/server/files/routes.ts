@@ -4,42 +4,29 @@ import fastifyMultipart from '@fastify/multipart';
 import { currentLinkClaim, currentUser } from '../auth/authenticate.js';
 import type { LinkSigner } from '../auth/signed-links.js';
 import { ApiError, badRequest, notFound, ok } from '../http/envelope.js';
-import type { UserRepository } from '../users/user-repository.js';
-import { MAX_PLAIN_UPLOAD_BYTES, PREVIEW_LINK_TTL_SECONDS } from './limits.js';
+import { MAX_PLAIN_UPLOAD_BYTES, PREVIEW_LINK_TTL_SECONDS } from './upload-limits.js';
 import { normaliseRelPath, sanitizeFileName } from './paths.js';
-import { PREVIEW_PAGE_CSP, previewPage } from './preview-page.js';
-import { sendFile } from './send-file.js';
-import { sessionRoutes } from './session-routes.js';
-import type { UploadSessionStore } from './sessions.js';
-import type { UploadLimits } from './upload-limits.js';
+import { PREVIEW_PAGE_CSP, previewPage, sendFile } from './send-file.js';
+import { sessionRoutes, type SessionDeps } from './session-routes.js';
 import type { ConflictBehavior, FileEntry, FileStorage } from './storage.js';
 import { writeBodyToFile } from './write-body.js';
 
-export interface FileDeps {
-  storage: FileStorage;
-  users: UserRepository;
+export interface FileDeps extends SessionDeps {
   signer: LinkSigner;
-  limits: UploadLimits;
-  sessions: UploadSessionStore;
-  /** PUBLIC_URL: upload URLs are built on it when set, else on the request's own host. */
-  publicUrl: string | undefined;
 }
 
 const queryPath = (request: FastifyRequest): string => normaliseRelPath((request.query as Record<string, unknown>)['path']);
 
-/** A query value as browsers keep it: every character that Chrome would re-encode is encoded already. */
+/** A query value as browsers keep it: what Chrome would re-encode is encoded already. */
 function encodeQueryValue(value: string): string {
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-// What busboy (under @fastify/multipart) says of a body that is not well-formed multipart.
+// What busboy says of a body that is not well-formed multipart.
 const MALFORMED_MULTIPART =
   /boundary not found|unexpected end of (form|file|multipart data)|malformed (part header|urlencoded form)|part terminated early|multipart: /i;
 
-/**
- * An error met while reading a multipart body, as the client should see it: a body that is not
- * well-formed multipart is the client's (400 naming the problem), never a 500.
- */
+/** An error met reading a multipart body: a malformed body is the client's (400), never a 500. */
 function multipartError(e: unknown): unknown {
   if (e instanceof ApiError || !(e instanceof Error)) return e;
   const status = (e as { statusCode?: unknown }).statusCode;
@@ -50,7 +37,6 @@ function multipartError(e: unknown): unknown {
   return e;
 }
 
-/** The file the query's path names in the user's project: 404 when there is none, 400 for a folder. */
 async function existingFile(storage: FileStorage, request: FastifyRequest): Promise<FileEntry> {
   const user = currentUser(request);
   const rel = queryPath(request);
@@ -64,9 +50,7 @@ async function existingFile(storage: FileStorage, request: FastifyRequest): Prom
 async function plainUpload(deps: FileDeps, request: FastifyRequest) {
   const { storage, limits } = deps;
   const user = currentUser(request);
-  const folder = queryPath(request);
-  storage.resolve(user.project, folder);
-  await storage.refuseLinks(user.project, folder === '' ? [] : folder.split('/'));
+  const folder = await storage.uploadFolder(user.project, (request.query as Record<string, unknown>)['path']);
   if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data in a field named file');
   const announced = Number(request.headers['content-length'] ?? 0);
   if (announced > MAX_PLAIN_UPLOAD_BYTES + 1024 * 1024)
@@ -76,7 +60,7 @@ async function plainUpload(deps: FileDeps, request: FastifyRequest) {
     await limits.ensureSpace(announced, { userId: user.id, project: user.project });
   }
   const maxBytes = Math.min(MAX_PLAIN_UPLOAD_BYTES, limits.settings.maxFileBytes);
-  // As on Graph: a name clash fails unless the client asks to rename or replace (the schema's default).
+  // As on Graph, a name clash fails unless the client asks otherwise (the schema's default).
   const conflict = (request.query as { '@microsoft.graph.conflictBehavior': ConflictBehavior })['@microsoft.graph.conflictBehavior'];
   let entry: FileEntry | undefined;
   for await (const part of request.parts()) {
@@ -104,7 +88,6 @@ async function plainUpload(deps: FileDeps, request: FastifyRequest) {
   return ok(entry);
 }
 
-/** GET /preview.html: a page that shows the file through signed links (preview-page.ts), for a frame or a tab. */
 async function previewHtml(deps: FileDeps, prefix: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const claim = currentLinkClaim(request);
   const entry = await existingFile(deps.storage, request);
@@ -117,10 +100,7 @@ async function previewHtml(deps: FileDeps, prefix: string, request: FastifyReque
   return reply.type('text/html; charset=utf-8').send(previewPage(entry, media, download));
 }
 
-/**
- * The shared-files service (docs/services/files.md), mounted at /sharepoint: one tree per project under
- * DATA_DIR/files, scoped by the signed-in user's project whatever the query says.
- */
+/** The shared-files service (docs/services/files.md) at /sharepoint: one tree per project, the signed-in user's whatever the query says. */
 export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<void> {
   const { storage } = deps;
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_PLAIN_UPLOAD_BYTES, files: 1, fields: 20, parts: 25, headerPairs: 100 } });
@@ -152,7 +132,5 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
     return previewHtml(deps, app.prefix, request, reply);
   });
 
-  await app.register(async (scoped) =>
-    sessionRoutes(scoped, { storage, users: deps.users, sessions: deps.sessions, limits: deps.limits, publicUrl: deps.publicUrl }),
-  );
+  await app.register(async (scoped) => sessionRoutes(scoped, deps));
 }

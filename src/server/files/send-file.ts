@@ -1,22 +1,77 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import mime from 'mime-types';
 import rangeParser from 'range-parser';
 import { contentDisposition } from '../http/disposition.js';
 import { ApiError } from '../http/envelope.js';
-import { servedTypeOf } from './mime.js';
 import type { FileEntry, FileStorage } from './storage.js';
 
-export interface ByteRange {
-  start: number;
-  end: number;
+/** A file's content type by its extension, which the client classifies files by; recordings are audio in video/webm. */
+export function mimeTypeOf(name: string): string {
+  return mime.lookup(name) || 'application/octet-stream';
 }
 
-/**
- * The range of a 'Range: bytes=...' header against a file of `size` bytes (parsed by
- * range-parser). Undefined sends the whole file (no header, a malformed one, another unit, or
- * several ranges, which RFC 9110 lets a server answer with the full body); 'unsatisfiable' is a
- * range outside the file.
- */
-export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
+/** What preview.html shows a file as; anything else gets a download link. */
+function previewKind(mimeType: string): 'image' | 'video' | 'audio' | 'pdf' | undefined {
+  if (mimeType === 'application/pdf') return 'pdf';
+  if (mimeType.startsWith('image/')) return 'image';
+  if (mimeType.startsWith('video/')) return 'video';
+  if (mimeType.startsWith('audio/')) return 'audio';
+  return undefined;
+}
+
+/** Media (but SVG) and plain text are sent as what they are, anything else as octet-stream: no upload is read as script or markup. */
+function servedTypeOf(mimeType: string): string {
+  if (mimeType === 'text/plain') return 'text/plain; charset=utf-8';
+  return previewKind(mimeType) !== undefined && mimeType !== 'image/svg+xml' ? mimeType : 'application/octet-stream';
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The page allows no script at all; media and frames only from our origin. */
+export const PREVIEW_PAGE_CSP =
+  "default-src 'none'; img-src 'self'; media-src 'self'; frame-src 'self'; object-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
+/** A page showing an image, video, audio or PDF; what the browser fetches from it carries no credential, so its links are signed. */
+export function previewPage(entry: FileEntry, mediaUrl: string, downloadUrl: string): string {
+  const name = escapeHtml(entry.name);
+  const src = escapeHtml(mediaUrl);
+  const kind = previewKind(entry.mimeType);
+  const bodies = {
+    image: `<img src="${src}" alt="${name}">`,
+    video: `<video src="${src}" controls playsinline preload="metadata"></video>`,
+    audio: `<audio src="${src}" controls preload="metadata"></audio>`,
+    pdf: `<iframe src="${src}" title="${name}"></iframe>`,
+  };
+  const body = kind === undefined ? `<p>This file type cannot be shown here.</p>` : bodies[kind];
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${name}</title>
+<style>
+  body { margin: 0; font-family: system-ui, sans-serif; background: #111; color: #eee; display: flex; flex-direction: column; min-height: 100vh; }
+  header { padding: 8px 12px; display: flex; gap: 12px; align-items: center; justify-content: space-between; }
+  header span { overflow-wrap: anywhere; }
+  a { color: #8cf; }
+  main { flex: 1; display: flex; align-items: center; justify-content: center; }
+  img, video { max-width: 100%; max-height: calc(100vh - 48px); }
+  iframe { width: 100%; height: calc(100vh - 48px); border: 0; background: #fff; }
+</style>
+</head>
+<body>
+<header><span>${name}</span><a href="${escapeHtml(downloadUrl)}" download>Download</a></header>
+<main data-kind="${kind ?? 'file'}">${body}</main>
+</body>
+</html>
+`;
+}
+
+/** The range a Range header asks for; undefined sends the whole file (malformed, another unit, or several ranges, as RFC 9110 allows). */
+function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
   if (header === undefined) return undefined;
   const ranges = rangeParser(size, header, { combine: true });
   if (ranges === -1) return 'unsatisfiable';
@@ -29,13 +84,7 @@ function etagOf(entry: FileEntry): string {
   return `"${entry.size.toString(36)}-${Date.parse(entry.modified).toString(36)}"`;
 }
 
-/**
- * Sends a file with Range support (206 and Content-Range; what makes a video seekable), ETag and
- * Last-Modified. Uploaded files are shown on our own origin, so only media and plain text are sent
- * as what they are (others as downloads of application/octet-stream, mime.ts), every answer forbids
- * sniffing and runs in a CSP sandbox: an uploaded HTML or SVG file cannot script the app or read its token.
- * PDFs are the exception, since Chrome's viewer refuses sandboxed documents.
- */
+/** Sends a file with Range, ETag and Last-Modified, unsniffable and but for PDFs (Chrome's viewer) in a CSP sandbox: an upload cannot script the app. */
 export async function sendFile(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -44,9 +93,7 @@ export async function sendFile(
   entry: FileEntry,
   disposition: 'inline' | 'attachment',
 ): Promise<FastifyReply> {
-  // Opened before anything is sent, through the project's folders and never through a link
-  // (FileStorage.openFile): what was swapped or removed since stat is a 400 or 404 in our envelope,
-  // and size and dates are those of the file that is sent.
+  // Opened before anything is sent, never through a link: size and dates are those of the file sent.
   const file = await storage.openFile(project, entry.path);
   if (file === undefined) throw new ApiError(404, `No file at '${entry.path}' in your project's files`);
   let sending = false;
@@ -57,7 +104,6 @@ export async function sendFile(
     reply.header('etag', etag);
     reply.header('last-modified', file.modified.toUTCString());
     const type = servedTypeOf(entry.mimeType);
-    // What is not media is a download, even when asked for inline.
     reply.header('content-disposition', contentDisposition(type === 'application/octet-stream' ? 'attachment' : disposition, entry.name));
     reply.header('x-content-type-options', 'nosniff');
     reply.header('cache-control', 'private, no-cache');

@@ -5,15 +5,13 @@ import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentUser } from '../auth/authenticate.js';
 import { ApiError, badRequest, notFound } from '../http/envelope.js';
-import { driveItem, installGraphErrors } from './graph.js';
+import { requestLanguage } from '../http/language.js';
 import type { UserRepository } from '../users/user-repository.js';
-import { parseFragment, type Fragment } from './content-range.js';
-import { MAX_UPLOAD_BYTES } from './limits.js';
-import { normaliseRelPath, sanitizeFileName } from './paths.js';
+import { sanitizeFileName } from './paths.js';
 import { FRAGMENT_LEASE_SECONDS, FRAGMENT_RENEW_MS, MAX_FRAGMENTS_IN_FLIGHT } from './fragments.js';
 import { hashSecret, UploadSessionStore, type UploadSession } from './sessions.js';
-import type { ConflictBehavior, FileStorage } from './storage.js';
-import type { UploadLimits } from './upload-limits.js';
+import type { ConflictBehavior, FileEntry, FileStorage } from './storage.js';
+import { MAX_FRAGMENT_BYTES, MAX_UPLOAD_BYTES, type UploadLimits } from './upload-limits.js';
 import { PartSync } from './part-sync.js';
 import { writeBodyToFile } from './write-body.js';
 
@@ -22,13 +20,46 @@ export interface SessionDeps {
   sessions: UploadSessionStore;
   users: UserRepository;
   limits: UploadLimits;
+  /** PUBLIC_URL: upload URLs are built on it when set, else on the request's own host. */
   publicUrl: string | undefined;
+}
+
+interface Fragment {
+  start: number;
+  end: number;
+  total: number;
+  length: number;
+}
+
+const mib = (n: number): string => `${Math.round(n / 1024 / 1024)} MiB`;
+
+/** The fragment a PUT announces in Content-Range (inclusive end) and Content-Length, checked before a byte is read. */
+function parseFragment(rangeHeader: string | undefined, lengthHeader: string | undefined): Fragment {
+  if (rangeHeader === undefined) throw badRequest("Each fragment needs a Content-Range header such as 'bytes 0-5242879/12345678'");
+  const m = /^bytes (\d{1,16})-(\d{1,16})\/(\d{1,16})$/.exec(rangeHeader.trim());
+  if (!m)
+    throw badRequest(
+      `Content-Range '${rangeHeader.slice(0, 80)}' must look like 'bytes 0-5242879/12345678' (first and last byte, inclusive, and the file size)`,
+    );
+  const [start, end, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (end < start || end >= total) throw new ApiError(416, `Content-Range '${rangeHeader}' is not a range inside a file of ${total} bytes`);
+  if (total > MAX_UPLOAD_BYTES)
+    throw new ApiError(413, `The file is larger than the ${mib(MAX_UPLOAD_BYTES)} this service accepts`, {
+      zh: `文件超过了此服务接受的 ${mib(MAX_UPLOAD_BYTES)}`,
+    });
+  const length = end - start + 1;
+  if (length > MAX_FRAGMENT_BYTES) throw new ApiError(413, `A fragment may carry at most ${mib(MAX_FRAGMENT_BYTES)}; send smaller pieces (5 MiB is usual)`);
+  if (lengthHeader === undefined) throw new ApiError(411, 'Each fragment needs a Content-Length header');
+  if (!/^\d+$/.test(lengthHeader) || Number(lengthHeader) !== length) {
+    throw badRequest(`Content-Length ${lengthHeader.slice(0, 20)} does not match Content-Range '${rangeHeader}', which announces ${length} bytes`);
+  }
+  return { start, end, total, length };
 }
 
 const SWEEP_EVERY_MS = 60_000;
 const GONE = 'This upload session does not exist or has expired; start the upload again with a new session';
 
-/** createUploadSession's body as its schema lets it through (route-schemas.ts): the name is in one of its two places. */
+/** createUploadSession's body as its schema lets it through: the name is in one of its two places. */
 interface CreateBody {
   fileName?: string;
   fileSize?: number;
@@ -37,39 +68,22 @@ interface CreateBody {
   item?: { name?: string; fileSize?: number; '@microsoft.graph.conflictBehavior'?: ConflictBehavior };
 }
 
-/**
- * A fragment this instance is receiving, from its arrival until its claim is settled (taken or
- * refused): what a fragment that follows it, and reached its claim first, waits for.
- */
+/** A fragment received here until its claim is settled: what a fragment following it, and claiming first, waits for. */
 interface Arriving {
-  start: number;
   /** One past its last byte. */
   end: number;
   settled: Promise<void>;
   settle: () => void;
 }
 
-/**
- * Graph-style upload sessions (docs/services/records.md part B). Creating one needs the usual sign-in; the
- * upload URL it returns is itself the credential (256 random bits, stored only hashed) and is
- * bound to the user and project that created it. Fragments come in order, each starting at the
- * next expected byte or right after a fragment still in flight (a client may send up to
- * MAX_FRAGMENTS_IN_FLIGHT before the first answers). A fragment is acknowledged once written (a
- * kill of this process keeps it in the kernel's page cache) and synced in the background together
- * with the others written meanwhile; the session's durable prefix moves only over synced bytes,
- * and after a reboot or on another host unsynced fragments are asked for again
- * (docs/decisions/028). The request that makes the file whole waits for the sync, moves the file
- * into place and answers 201 with the item.
- */
+/** Graph-style upload sessions (docs/services/records.md part B, docs/decisions/028): the upload URL is the credential (stored hashed). */
 class UploadSessions {
-  private readonly sync: PartSync;
-  /** Fragments arriving on this instance whose claims are not settled, by session (hashed secret). */
+  readonly sync: PartSync;
   private readonly arriving = new Map<string, Set<Arriving>>();
   private lastSweep = 0;
 
   constructor(
     private readonly deps: SessionDeps,
-    /** Where the routes are mounted (/sharepoint), for the upload URL. */
     private readonly prefix: string,
     log: FastifyBaseLogger,
   ) {
@@ -80,17 +94,11 @@ class UploadSessions {
     return this.deps.storage.staged(session.partFile);
   }
 
-  flush(): Promise<void> {
-    return this.sync.flush();
-  }
-
   /** POST /files/upload/session: a new session for a file in a folder of the user's project. */
   create = async (request: FastifyRequest): Promise<{ uploadUrl: string; expirationDateTime: string; nextExpectedRanges: string[] }> => {
     const { storage, limits } = this.deps;
     const user = currentUser(request);
-    const folder = normaliseRelPath((request.query as Record<string, unknown>)['path']);
-    storage.resolve(user.project, folder);
-    await storage.refuseLinks(user.project, folder === '' ? [] : folder.split('/'));
+    const folder = await storage.uploadFolder(user.project, (request.query as Record<string, unknown>)['path']);
     const body = request.body as CreateBody;
     const rawName = (body.item?.name ?? body.fileName) as string;
     const declaredSize = body.fileSize ?? body.item?.fileSize;
@@ -99,9 +107,8 @@ class UploadSessions {
         zh: `fileSize 必须是不超过 ${MAX_UPLOAD_BYTES} 的整数字节数`,
       });
     }
-    // Graph's default is fail: a finished upload onto a taken name is a 409.
+    // Graph's default: a finished upload onto a taken name is a 409.
     const conflict = body.conflictBehavior ?? body.item?.['@microsoft.graph.conflictBehavior'] ?? 'fail';
-    const deferCommit = body.deferCommit === true;
     if (declaredSize !== undefined) limits.checkSize(declaredSize);
     await limits.checkOpenSessions(user.id);
     await limits.ensureSpace(declaredSize ?? 0, { userId: user.id, project: user.project });
@@ -109,24 +116,14 @@ class UploadSessions {
     const staged = await storage.stagingFile('.part');
     // Made now, empty: fragments may then be written in any order of arrival (each at its position).
     await fs.promises.writeFile(staged, '', { flag: 'wx' });
-    const partFile = path.basename(staged);
-    const { secret, expiresAt } = await this.deps.sessions.create({
-      userId: user.id,
-      project: user.project,
-      folder,
-      fileName: sanitizeFileName(rawName),
-      conflict,
-      partFile,
-      declaredSize,
-      deferCommit,
-    });
-    // Built on PUBLIC_URL, or on the request's own host: never on a forwarded header that TRUST_PROXY
-    // does not vouch for, and only on a host that is a host (http/input-guard.ts refuses any other).
+    const fileName = sanitizeFileName(rawName);
+    const made = { userId: user.id, project: user.project, folder, fileName, conflict, partFile: path.basename(staged), declaredSize };
+    const { secret, expiresAt } = await this.deps.sessions.create({ ...made, deferCommit: body.deferCommit === true });
+    // On PUBLIC_URL, or the request's own host (never an unvouched forwarded header; input-guard.ts).
     if (this.deps.publicUrl === undefined && !isHost(request.host ?? '')) {
       throw badRequest('The request names no host to build the upload URL on; send a Host header, or set PUBLIC_URL on the server');
     }
     const base = this.deps.publicUrl ?? `${request.protocol}://${request.host}`;
-    // Graph's uploadSession, at the top level.
     return { uploadUrl: `${base}${this.prefix}/files/upload/session/${secret}`, expirationDateTime: expiresAt, nextExpectedRanges: ['0-'] };
   };
 
@@ -143,8 +140,7 @@ class UploadSessions {
   /** POST {uploadUrl}, deferCommit: the client says when the complete file goes into place. */
   commit = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const session = await this.live(request);
-    // Every byte may be written but not yet synced (the request that wrote the last of them
-    // died before syncing): sync now rather than refuse.
+    // Every byte may be written but not synced (its writer died before syncing): sync now.
     let received = session.received;
     if (session.total !== undefined && received < session.total) received = (await this.sync.settle(session)) ?? received;
     if (session.total === undefined || received < session.total) {
@@ -162,8 +158,7 @@ class UploadSessions {
 
   /** PUT {uploadUrl}: one fragment (Content-Range), streamed to its place in the part file. */
   put = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    // Registered on arrival, before any await: two fragments sent a moment apart reach their
-    // claims in either order (each reads the session first), and the later one may wait for this.
+    // Registered before any await: two fragments sent a moment apart may reach their claims in either order.
     let f: Fragment;
     try {
       f = parseFragment(request.headers['content-range'], request.headers['content-length']);
@@ -174,7 +169,7 @@ class UploadSessions {
     }
     const key = hashSecret((request.params as { secret: string }).secret);
     let settle = (): void => undefined;
-    const me: Arriving = { start: f.start, end: f.end + 1, settled: new Promise<void>((r) => (settle = r)), settle: () => settle() };
+    const me: Arriving = { end: f.end + 1, settled: new Promise<void>((r) => (settle = r)), settle: () => settle() };
     const mine = this.arriving.get(key) ?? new Set<Arriving>();
     mine.add(me);
     this.arriving.set(key, mine);
@@ -199,7 +194,7 @@ class UploadSessions {
     if (!/^[\w-]{43}$/.test(secret)) throw notFound(GONE);
     const session = await this.deps.sessions.find(secret);
     if (!session) throw notFound(GONE);
-    // Bound to who made it: a user removed or moved to another project can no longer write there.
+    // A maker removed or moved to another project can no longer write there.
     const owner = await this.deps.users.findById(session.userId);
     if (!owner || owner.project !== session.project) throw notFound(GONE);
     return session;
@@ -208,23 +203,20 @@ class UploadSessions {
   private async putFragment(request: FastifyRequest, reply: FastifyReply, session: UploadSession, f: Fragment, me: Arriving): Promise<FastifyReply> {
     const lockId = await this.claimFragment(session, f, me);
     const written = await this.writeFragment(request, session, f, lockId);
-    // The bytes are written: this process may die now and the kernel still holds them.
     const done = await this.deps.sessions.markWritten(session.idHash, lockId);
     if (done === undefined) throw new ApiError(409, 'The upload was cancelled or taken over while this fragment was sent');
     if (done.received < f.total) {
-      // Made durable in the background; a failed sync leaves the fragment written, for the next one to retry.
+      // A failed background sync leaves the fragment written, for the next one to retry.
       this.sync.settleSoon(session, written);
       return reply.code(202).send({ expirationDateTime: done.expiresAt, nextExpectedRanges: done.nextExpectedRanges });
     }
     await this.waitUntilSynced(session, f.total);
-    // This request made the file whole: it finishes (or, with deferCommit, waits for the commit).
-    // Truncating drops nothing received: bytes past the total can only come from a broken client.
+    // This request made the file whole. Bytes past the total can only come from a broken client.
     await fs.promises.truncate(this.partPath(session), f.total);
     if (session.deferCommit) return reply.code(202).send({ expirationDateTime: done.expiresAt, nextExpectedRanges: [] });
     return this.finish(reply, session, f.total);
   }
 
-  /** Checks the fragment against the session and its limits and takes its range: the lock it writes under. */
   private async claimFragment(session: UploadSession, f: Fragment, me: Arriving): Promise<string> {
     const { limits, sessions } = this.deps;
     if (session.total !== undefined && f.total !== session.total) {
@@ -236,10 +228,8 @@ class UploadSessions {
       await limits.checkReservation(f.total, { userId: session.userId, project: session.project });
     await limits.ensureSpace(f.length);
     let claim = await sessions.claimFragment(session, f.start, f.end + 1, f.total);
-    // Out of order is answered at once, as Graph does (waiting and asking the database again
-    // every few milliseconds for seconds made each such fragment slow every other request).
-    // One wait, and no polling: when the fragment it follows arrived here first and has not
-    // settled its own claim yet (it may be reading the session still), its claim is awaited.
+    // Out of order is answered at once, as Graph does (polling slowed every other request), except
+    // when the fragment it follows arrived here first and has not settled its claim: that is awaited once.
     if (!('lockId' in claim) && claim.reason === 'order') {
       const before = [...(this.arriving.get(session.idHash) ?? [])].find((a) => a !== me && a.end === f.start);
       if (before !== undefined) {
@@ -251,14 +241,17 @@ class UploadSessions {
     if ('lockId' in claim) return claim.lockId;
     if (claim.reason === 'gone') throw notFound(GONE);
     const ranges = await sessions.nextExpectedRanges(session);
+    const data = { nextExpectedRanges: ranges };
     if (claim.reason === 'busy') {
       const what = `Another request is sending this part of the upload right now, or ${MAX_FRAGMENTS_IN_FLIGHT} fragments are in flight`;
-      throw new ApiError(409, `${what}; wait for it, then send what nextExpectedRanges names (${ranges.join(', ')})`, { data: { nextExpectedRanges: ranges } });
+      throw new ApiError(409, `${what}; wait for it, then send what nextExpectedRanges names (${ranges.join(', ')})`, { data });
     }
-    throw rangeError(f.start, claim.received, ranges);
+    const next = `the next expected byte is ${claim.received} (Content-Range: bytes ${claim.received}-...); nextExpectedRanges: ${ranges.join(', ')}`;
+    throw new ApiError(416, f.start < claim.received ? `This fragment overlaps bytes already received; ${next}` : `Fragments must be sent in order; ${next}`, {
+      data,
+    });
   }
 
-  /** Streams the fragment's bytes into the part file under its lock; the bytes written. */
   private async writeFragment(request: FastifyRequest, session: UploadSession, f: Fragment, lockId: string): Promise<number> {
     const { limits, sessions } = this.deps;
     let written: number;
@@ -269,7 +262,6 @@ class UploadSessions {
         maxBytes: f.length,
         minBytesPerSecond: limits.settings.minBytesPerSecond,
         rateWindowMs: limits.settings.rateWindowMs,
-        // Synced together with the fragments written meanwhile (PartSync).
         sync: false,
         progressEveryMs: FRAGMENT_RENEW_MS,
         onProgress: async () => {
@@ -294,10 +286,7 @@ class UploadSessions {
     return written;
   }
 
-  /**
-   * Every byte is written: waits until every byte is synced (fragments written by another server
-   * are synced by it, or lapse and are asked for again).
-   */
+  /** Every byte is written: waits until every byte is synced (another server's fragments by it, or they lapse). */
   private async waitUntilSynced(session: UploadSession, total: number): Promise<void> {
     this.sync.forget(session);
     let received = await this.sync.settle(session);
@@ -309,29 +298,24 @@ class UploadSessions {
     if (received < total) throw new ApiError(409, 'Parts of this upload are not saved yet; ask the upload URL what it expects next and send those bytes again');
   }
 
-  /** Every one of the `total` bytes is synced: claim the session, move the file into place, end the session, answer the driveItem. */
   private async finish(reply: FastifyReply, session: UploadSession, total: number): Promise<FastifyReply> {
     const { storage, sessions } = this.deps;
-    if ((await sessions.claim({ ...session, received: total }, total, total)) === undefined)
-      throw new ApiError(409, 'Another request is finishing this upload right now');
+    if ((await sessions.claim(session, total)) === undefined) throw new ApiError(409, 'Another request is finishing this upload right now');
     const existed =
       session.conflict === 'replace' &&
       (await storage.stat(session.project, session.folder === '' ? session.fileName : `${session.folder}/${session.fileName}`)) !== undefined;
     const entry = await storage.commit(session.project, session.folder, session.fileName, this.partPath(session), session.conflict);
     await sessions.delete(session.idHash);
-    // Graph: 201 for a new item, 200 when an existing one was replaced.
     return reply.code(existed ? 200 : 201).send(driveItem(entry));
   }
 }
 
-/** The upload-session routes (UploadSessions): creating one signed in, the upload URL's own routes by its secret. */
 export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Promise<void> {
   const uploads = new UploadSessions(deps, app.prefix, app.log);
   installGraphErrors(app);
-  app.addHook('onClose', async () => uploads.flush());
+  app.addHook('onClose', async () => uploads.sync.flush());
   app.post('/files/upload/session', { schema: sessionSchemas.create }, uploads.create);
-  // The upload URL's own routes: no sign-in (the URL is the credential) and no body parsing, so
-  // a fragment streams from the socket to the part file whatever Content-Type the client sends.
+  // The upload URL's routes: no sign-in (the URL is the credential), no body parsing (fragments stream whatever their type).
   await app.register(async (pre) => {
     pre.removeAllContentTypeParsers();
     pre.addContentTypeParser('*', (_request, _payload, done) => done(null));
@@ -342,9 +326,53 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
   });
 }
 
-function rangeError(start: number, received: number, ranges: string[]): ApiError {
-  const next = `the next expected byte is ${received} (Content-Range: bytes ${received}-...); nextExpectedRanges: ${ranges.join(', ')}`;
-  return new ApiError(416, start < received ? `This fragment overlaps bytes already received; ${next}` : `Fragments must be sent in order; ${next}`, {
-    data: { nextExpectedRanges: ranges },
+/** Graph's error codes for our statuses below 500 (its concepts/errors.md); others are invalidRequest. */
+const CODES: Record<number, string> = {
+  401: 'unauthenticated',
+  403: 'accessDenied',
+  404: 'itemNotFound',
+  408: 'timeout',
+  409: 'nameAlreadyExists',
+  416: 'invalidRange',
+  429: 'activityLimitReached',
+};
+
+/** Errors as Microsoft Graph answers them, which Graph clients (LargeFileUploadTask) read: for the session routes only. */
+function installGraphErrors(app: FastifyInstance): void {
+  app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
+    const status = error instanceof ApiError ? error.status : (error.statusCode ?? 500);
+    // In Chinese when the request prefers it and the refusal has a Chinese text (docs/decisions/045).
+    const zh = requestLanguage(request) === 'zh';
+    const message = zh && error instanceof ApiError && error.zh ? error.zh : error.message;
+    if (error instanceof ApiError) for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    if (status === 401) reply.header('www-authenticate', 'Bearer realm="road-test-data"');
+    if (status >= 500) {
+      request.log.error({ err: error }, 'upload session request failed');
+      return reply.status(status === 503 || status === 507 ? status : 500).send({
+        error: {
+          code: status === 507 ? 'insufficientStorage' : status === 503 ? 'serviceNotAvailable' : 'generalException',
+          message: status >= 503 ? message : zh ? '服务器内部错误，请稍后再试' : 'Internal server error; please try again later',
+        },
+      });
+    }
+    // A refused fragment says what the session expects instead (416, 409), beside the error.
+    const ranges = error instanceof ApiError ? (error.data as { nextExpectedRanges?: unknown } | null)?.nextExpectedRanges : undefined;
+    return reply
+      .status(status)
+      .send({ error: { code: CODES[status] ?? 'invalidRequest', message }, ...(Array.isArray(ranges) ? { nextExpectedRanges: ranges } : {}) });
   });
+}
+
+function driveItem(entry: FileEntry): Record<string, unknown> {
+  const slash = entry.path.lastIndexOf('/');
+  return {
+    id: entry.id,
+    name: entry.name,
+    size: entry.size,
+    file: { mimeType: entry.mimeType || 'application/octet-stream' },
+    createdDateTime: entry.modified,
+    lastModifiedDateTime: entry.modified,
+    parentReference: { path: `/${slash < 0 ? '' : entry.path.slice(0, slash)}` },
+    path: entry.path,
+  };
 }

@@ -6,6 +6,7 @@ import {
   classify,
   FRAGMENT_LEASE_SECONDS,
   hasLapsed,
+  iso,
   MAX_FRAGMENTS_IN_FLIGHT,
   missingRanges,
   prefix,
@@ -16,14 +17,13 @@ import {
   type FragmentDone,
   type FragmentRecord,
   type FragmentRefusal,
-  type FragmentRow,
 } from './fragments.js';
 import type { ConflictBehavior } from './storage.js';
 
-/** A session lives this long after its last fragment (each fragment extends it once synced, a moment after its answer, as in Graph). */
+/** A session lives this long after its last synced fragment, as in Graph. */
 export const SESSION_TTL_SECONDS = 24 * 3600;
-/** A writing request's claim on a session; renewed while bytes flow, so only a crash leaves it to expire. */
-export const LEASE_SECONDS = 60;
+/** How long the request finishing a session holds it. */
+const LEASE_SECONDS = 60;
 
 export interface UploadSession {
   idHash: string;
@@ -34,17 +34,13 @@ export interface UploadSession {
   conflict: ConflictBehavior;
   partFile: string;
   total: number | undefined;
-  /** The size announced when the session was made (fileSize), if any. */
   declaredSize: number | undefined;
   received: number;
-  lockId: string | null;
-  lockedUntil: string | null;
   expiresAt: string;
   /** Graph's deferCommit: the complete file waits for a POST to the upload URL. */
   deferCommit: boolean;
 }
 
-/** What a new session is made of. */
 type NewSession = Pick<UploadSession, 'userId' | 'project' | 'folder' | 'fileName' | 'conflict' | 'partFile'> & {
   declaredSize?: number | undefined;
   deferCommit?: boolean;
@@ -62,22 +58,16 @@ function toSession(row: Selectable<UploadSessionTable>): UploadSession {
     total: row.total === null ? undefined : Number(row.total),
     declaredSize: row.declared_size === null ? undefined : Number(row.declared_size),
     received: Number(row.received),
-    lockId: row.lock_id,
-    lockedUntil: row.locked_until,
     expiresAt: row.expires_at,
     deferCommit: Number(row.defer_commit ?? 0) === 1,
   };
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
-/** `seconds` after `now`, as stored. */
 const later = (now: number, seconds: number): string => iso(now + seconds * 1000);
 
-/** A session's fragment rows. */
 const rowsOf = (db: Transaction<Database> | Kysely<Database>, idHash: string) =>
   db.selectFrom('upload_fragments').selectAll().where('id_hash', '=', idHash).execute();
 
-/** Deletes a session's fragments that start at `starts`, or all of them. */
 async function dropFragments(db: Transaction<Database> | Kysely<Database>, idHash: string, starts?: number[]): Promise<void> {
   await db
     .deleteFrom('upload_fragments')
@@ -89,10 +79,7 @@ async function dropFragments(db: Transaction<Database> | Kysely<Database>, idHas
 /** Only the hash is stored: a copy of the database does not give anyone a working upload URL. */
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('base64url');
 
-/**
- * Upload sessions in the database. Every change is a conditional UPDATE (compare and set), so
- * two requests on one session, on one instance or two, can never both advance it.
- */
+/** Upload sessions in the database: every change is compare-and-set, so two requests (on any instances) never both advance one. */
 export class UploadSessionStore {
   constructor(
     private readonly db: Kysely<Database>,
@@ -101,57 +88,34 @@ export class UploadSessionStore {
   ) {}
 
   /**
-   * The session's row, locked for the rest of the transaction (PostgreSQL; SQLite has one writer).
-   * In a `relaxed` transaction on PostgreSQL the same statement turns off the wait for the
-   * commit's WAL flush (`set_config(..., true)` is `SET LOCAL`): one round trip fewer under the
-   * session's lock than a separate SET.
+   * Runs `work` on the session's row, locked (PostgreSQL; SQLite has one writer), in a commit that survives a kill but not
+   * a power cut (decisions 028, 042); on PostgreSQL the same statement turns off the commit's WAL flush wait (SET LOCAL).
    */
-  private async locked(trx: Transaction<Database>, idHash: string, relaxed = false): Promise<Selectable<UploadSessionTable> | undefined> {
-    return trx
-      .selectFrom('upload_sessions')
-      .selectAll()
-      .where('id_hash', '=', idHash)
-      .$if(this.dialect === 'postgres', (q) => q.forUpdate())
-      .$if(relaxed && this.dialect === 'postgres', (q) => q.select(sql<string>`set_config('synchronous_commit', 'off', true)`.as('relaxed_commit')))
-      .executeTakeFirst();
+  private underLock<T>(idHash: string, work: (trx: Transaction<Database>, row: Selectable<UploadSessionTable> | undefined) => Promise<T>): Promise<T> {
+    const run = async (trx: Transaction<Database>): Promise<T> => {
+      const relaxedCommit = sql<string>`set_config('synchronous_commit', 'off', true)`.as('relaxed_commit');
+      const row = await trx
+        .selectFrom('upload_sessions')
+        .selectAll()
+        .where('id_hash', '=', idHash)
+        .$if(this.dialect === 'postgres', (q) => q.forUpdate().select(relaxedCommit))
+        .executeTakeFirst();
+      return work(trx, row);
+    };
+    return this.dialect === 'postgres' ? this.db.transaction().execute(run) : relaxedTransaction(this.db, this.dialect, run);
   }
 
-  /**
-   * A transaction whose commit survives a kill of this process but not a power cut
-   * (db/relaxed-commit.ts; docs/decisions/028 and 042). Its work must begin with
-   * `locked(trx, idHash, true)`, which on PostgreSQL makes the commit relaxed.
-   */
-  private relaxed<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    if (this.dialect === 'postgres') return this.db.transaction().execute(work);
-    return relaxedTransaction(this.db, this.dialect, work);
-  }
-
-  /**
-   * The fragments that count: synced ones; written ones whose bytes this kernel holds (or whose
-   * writer elsewhere is still alive); and ones being written by a live request.
-   */
-  private async fragments(trx: Transaction<Database> | Kysely<Database>, idHash: string, now: number): Promise<FragmentRow[]> {
-    return classify(await rowsOf(trx, idHash), now, this.writer);
-  }
-
-  /**
-   * Claims bytes start..end-1 for one request to write. The fragment must start at the next
-   * expected byte or right after a fragment already sent (written or still in flight), must not
-   * cover bytes another request is writing, and at most MAX_FRAGMENTS_IN_FLIGHT may be in flight.
-   */
+  /** Claims bytes start..end-1: from the next expected byte or right after a fragment sent, over no bytes being written. */
   async claimFragment(s: UploadSession, start: number, end: number, total: number, now = Date.now()): Promise<{ lockId: string } | FragmentRefusal> {
     // A claim need not survive a power cut: a reboot ends every request it could belong to.
-    return this.relaxed(async (trx) => {
-      const row = await this.locked(trx, s.idHash, true);
+    return this.underLock(s.idHash, async (trx, row) => {
       if (!row || row.expires_at <= iso(now)) return { reason: 'gone' as const };
-      // A commit in progress (the session lock) ends the session's writing.
+      // A commit in progress ends the session's writing.
       if (row.lock_id !== null && row.locked_until !== null && row.locked_until >= iso(now)) return { reason: 'gone' as const };
       const received = Number(row.received);
       if (row.total !== null && Number(row.total) !== total) return { reason: 'busy' as const, received };
       if (start < received) return { reason: 'overlap' as const, received };
-      // Fragments whose writer died (claim lapsed) are forgotten: their bytes were never
-      // acknowledged. So are written ones whose bytes were only in another kernel's page cache
-      // (another host's, or this host's before a reboot) and were never synced.
+      // Forgotten: fragments whose writer died, and unsynced ones another kernel (or boot) wrote.
       const rows = await rowsOf(trx, s.idHash);
       const lapsed = rows.filter((r) => hasLapsed(r, now, this.writer));
       const lapsedStarts = lapsed.map((r) => Number(r.start_byte));
@@ -166,7 +130,7 @@ export class UploadSessionStore {
       const live = frags.filter((f) => f.state === 'writing');
       if (live.length >= MAX_FRAGMENTS_IN_FLIGHT || live.some((f) => f.start < end && start < f.end)) return { reason: 'busy' as const, received };
       const lockId = randomBytes(12).toString('base64url');
-      // A fragment sent again over one already written replaces its row (the same bytes, by the protocol).
+      // A fragment sent again over a written one replaces its row.
       if (frags.some((f) => f.start === start)) await dropFragments(trx, s.idHash, [start]);
       await trx
         .insertInto('upload_fragments')
@@ -178,7 +142,7 @@ export class UploadSessionStore {
     });
   }
 
-  /** Keeps a fragment's claim alive while bytes flow; false when it was lost (expired and taken over). */
+  /** Keeps a fragment's claim alive while bytes flow; false when it was lost. */
   async renewFragment(idHash: string, lockId: string, now = Date.now()): Promise<boolean> {
     const result = await this.db
       .updateTable('upload_fragments')
@@ -190,34 +154,21 @@ export class UploadSessionStore {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Gives a fragment's claim back without progress (it did not arrive whole). */
   async releaseFragment(idHash: string, lockId: string): Promise<void> {
     await this.db.deleteFrom('upload_fragments').where('id_hash', '=', idHash).where('lock_id', '=', lockId).execute();
   }
 
-  /**
-   * Records that a claimed fragment's bytes are written (in this kernel's page cache, not yet
-   * synced). The answer's prefix and ranges count written fragments:
-   * they survive a kill of this process; `received` in the database moves only when they are
-   * synced (`settle`). Undefined when the claim was lost.
-   */
+  /** Records a fragment as written (not synced); the answer counts it, `received` waits for the sync. Undefined when the claim was lost. */
   async markWritten(idHash: string, lockId: string, now = Date.now()): Promise<FragmentDone | undefined> {
-    // Needs to survive a kill of this process, as the bytes do, but not a power cut, which the
-    // bytes do not survive either (and a reboot changes the writer's boot id).
-    return this.relaxed(async (trx) => {
-      // The session row's lock orders this against the other fragments' marks: of two fragments
-      // written at once, the later mark sees the earlier one, so the one that completes the file
-      // knows it. The session's expiry moves with the next sync (markSynced), not here.
-      const row = await this.locked(trx, idHash, true);
+    // The session's lock orders the marks: of two fragments written at once, the later mark sees the earlier.
+    return this.underLock(idHash, async (trx, row) => {
       if (!row) return undefined;
       const mark = { done: WRITTEN, writer: this.writer, locked_until: later(now, FRAGMENT_LEASE_SECONDS) };
       const markMine = (q: QueryCreator<Database>) =>
         q.updateTable('upload_fragments').set(mark).where('id_hash', '=', idHash).where('lock_id', '=', lockId).where('done', '=', WRITING);
       let rows: FragmentRecord[];
       if (this.dialect === 'postgres') {
-        // The mark and the read of the session's fragments in one round trip (under the session's
-        // lock, which the next fragment's claim waits for). The read sees the fragments as they
-        // were when the statement began, so this fragment's row is given its new state here.
+        // Mark and read in one round trip; the read sees this row's old state, so it is given the new one here.
         const read = await trx
           .with('mine', (q) => markMine(q).returning('lock_id'))
           .selectFrom('upload_fragments')
@@ -237,14 +188,13 @@ export class UploadSessionStore {
         if (Number(mine.numUpdatedRows) !== 1) return undefined;
         rows = await rowsOf(trx, idHash);
       }
-      const expiresAt = row.expires_at;
       const total = row.total === null ? undefined : Number(row.total);
       const held = classify(rows, now, this.writer).filter((f) => f.state !== 'writing');
-      return { received: prefix(Number(row.received), held), expiresAt, nextExpectedRanges: missingRanges(Number(row.received), total, held) };
+      return { received: prefix(Number(row.received), held), expiresAt: row.expires_at, nextExpectedRanges: missingRanges(Number(row.received), total, held) };
     });
   }
 
-  /** The claims of the fragments this kernel wrote and nobody synced yet: what a sync started now covers. */
+  /** The claims of the fragments this kernel wrote and nobody synced yet. */
   async writtenHere(idHash: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom('upload_fragments')
@@ -256,20 +206,9 @@ export class UploadSessionStore {
     return rows.flatMap((r) => (r.lock_id === null ? [] : [r.lock_id]));
   }
 
-  /**
-   * After a sync of the part file: the written fragments it covered are synced, and the durable
-   * prefix (`received`) moves over every synced fragment it now reaches. Returns the session's
-   * durable prefix, or undefined when the session is gone.
-   */
+  /** After a sync: marks its fragments synced and moves `received` over them. Relaxed (decision 042): a lost commit only asks for bytes again. */
   async markSynced(idHash: string, lockIds: string[], now = Date.now()): Promise<number | undefined> {
-    // Relaxed as well (decision 042): losing this commit to a power cut only makes `received`
-    // smaller than the synced bytes, and the fragments it marked count as written by a kernel
-    // that is gone, so they are asked for again; `received` never names bytes that were not
-    // synced. A flushed commit here held SQLite's event loop for a WAL fsync (10 ms median, 31 ms
-    // p90, waiting behind the part file's write-back) every 32 MiB, and on PostgreSQL held the
-    // session's lock, which the next fragment's claim waits for, through its WAL flush.
-    return this.relaxed(async (trx) => {
-      const row = await this.locked(trx, idHash, true);
+    return this.underLock(idHash, async (trx, row) => {
       if (!row) return undefined;
       if (lockIds.length > 0) {
         await trx
@@ -282,14 +221,13 @@ export class UploadSessionStore {
       }
       let received = Number(row.received);
       const absorbed: number[] = [];
-      for (const f of await this.fragments(trx, idHash, now)) {
+      for (const f of classify(await rowsOf(trx, idHash), now, this.writer)) {
         if (f.state !== 'synced' || f.start > received) continue;
         received = Math.max(received, f.end);
         absorbed.push(f.start);
       }
       if (absorbed.length === 0) return received;
       await dropFragments(trx, idHash, absorbed);
-      // Each stored part extends the session, as each fragment does in Graph.
       await trx
         .updateTable('upload_sessions')
         .set({ received, updated_at: iso(now), expires_at: later(now, SESSION_TTL_SECONDS) })
@@ -301,9 +239,8 @@ export class UploadSessionStore {
 
   /** Graph's nextExpectedRanges of a session: from the durable prefix, less what is written beyond it. */
   async nextExpectedRanges(s: UploadSession, now = Date.now()): Promise<string[]> {
-    const frags = await this.fragments(this.db, s.idHash, now);
-    // The session row is read after its fragments, not taken from `s` (read earlier): a sync in
-    // between has moved `received` over the fragments it removed, so nothing is asked for twice.
+    const frags = classify(await rowsOf(this.db, s.idHash), now, this.writer);
+    // Read after the fragments: a sync in between has moved `received` over those it removed.
     const row = await this.db.selectFrom('upload_sessions').select(['received', 'total']).where('id_hash', '=', s.idHash).executeTakeFirst();
     const received = row === undefined ? s.received : Number(row.received);
     const total = row === undefined || row.total === null ? s.total : Number(row.total);
@@ -314,7 +251,6 @@ export class UploadSessionStore {
     );
   }
 
-  /** Creates a session and returns the secret of its upload URL (128 random bits and more). */
   async create(s: NewSession, now = Date.now()): Promise<{ secret: string; expiresAt: string }> {
     const secret = randomBytes(32).toString('base64url');
     const expiresAt = later(now, SESSION_TTL_SECONDS);
@@ -328,26 +264,20 @@ export class UploadSessionStore {
     return { secret, expiresAt };
   }
 
-  /** The live session of an upload URL secret; expired ones count as missing. */
   async find(secret: string, now = Date.now()): Promise<UploadSession | undefined> {
     const row = await this.db.selectFrom('upload_sessions').selectAll().where('id_hash', '=', hashSecret(secret)).executeTakeFirst();
     if (!row || row.expires_at <= iso(now)) return undefined;
     return toSession(row);
   }
 
-  /**
-   * Claims the whole session for finishing it (moving the file into place): only when every byte
-   * up to `start` (the total) is received, the total agrees, and no other live request holds it.
-   * Returns the lock id, or undefined when another request got there first. While it holds,
-   * no fragment can be claimed.
-   */
-  async claim(s: UploadSession, start: number, total: number, now = Date.now()): Promise<string | undefined> {
+  /** Claims a complete session for finishing it; undefined when another request holds it. While it holds, no fragment is claimed. */
+  async claim(s: UploadSession, total: number, now = Date.now()): Promise<string | undefined> {
     const lockId = randomBytes(12).toString('base64url');
     const result = await this.db
       .updateTable('upload_sessions')
       .set({ lock_id: lockId, locked_until: later(now, LEASE_SECONDS), total, updated_at: iso(now) })
       .where('id_hash', '=', s.idHash)
-      .where('received', '=', start)
+      .where('received', '=', total)
       .where((eb) => eb.or([eb('total', 'is', null), eb('total', '=', total)]))
       .where((eb) => eb.or([eb('lock_id', 'is', null), eb('locked_until', '<', iso(now))]))
       .where('expires_at', '>', iso(now))
@@ -362,19 +292,16 @@ export class UploadSessionStore {
     return Number(result.numDeletedRows) === 1;
   }
 
-  /** Which of these staging file names belong to a session that is still open. */
   async livePartFiles(names: string[]): Promise<Set<string>> {
     const live = new Set<string>();
     for (let i = 0; i < names.length; i += 500) {
       const batch = names.slice(i, i + 500);
-      if (batch.length === 0) break;
       const rows = await this.db.selectFrom('upload_sessions').select('part_file').where('part_file', 'in', batch).execute();
       for (const r of rows) live.add(r.part_file);
     }
     return live;
   }
 
-  /** Deletes expired sessions and returns their part files, for the caller to remove. */
   async sweepExpired(now = Date.now()): Promise<string[]> {
     const rows = await this.db.selectFrom('upload_sessions').select(['id_hash', 'part_file']).where('expires_at', '<=', iso(now)).limit(500).execute();
     const gone: string[] = [];

@@ -3,17 +3,16 @@ import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ApiError } from '../http/envelope.js';
-import { mimeTypeOf } from './mime.js';
-import { parseRelPath, PathError, projectFolder } from './paths.js';
+import { mimeTypeOf } from './send-file.js';
+import { normaliseRelPath, parseRelPath, PathError, projectFolder } from './paths.js';
 import type { FileEntry } from '../../shared/files.js';
 
-export { PathError } from './paths.js';
 export type { FileEntry };
 
-/** What happens when an upload completes and its name is taken: Graph's conflictBehavior. */
+/** Graph's conflictBehavior: what an upload completing onto a taken name does. */
 export type ConflictBehavior = 'rename' | 'replace' | 'fail';
 
-/** Uploads in progress live here, beside the project folders so that renaming them in is atomic. */
+/** Uploads in progress, beside the project folders so that renaming them in is atomic. */
 const STAGING = '.uploads';
 const MAX_RENAME_SUFFIX = 999;
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
@@ -23,7 +22,7 @@ function errno(e: unknown): string | undefined {
 }
 
 /** What `work` gives, or `fallback` when what it reaches is not there (an error with one of `codes`). */
-async function unlessMissing<T, F>(work: Promise<T>, fallback: F, codes = ['ENOENT']): Promise<T | F> {
+export async function unlessMissing<T, F>(work: Promise<T>, fallback: F, codes = ['ENOENT']): Promise<T | F> {
   try {
     return await work;
   } catch (e) {
@@ -38,11 +37,7 @@ export function suffixed(name: string, n: number): string {
   return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
 }
 
-/**
- * Files on local disk (or a volume several instances share), one folder per project under
- * rootDir. Every path goes through parseRelPath and is then checked to stay inside the project's
- * folder, so no input can read or write anywhere else.
- */
+/** Files on a local (or shared) volume, one folder per project under rootDir; every path is checked to stay inside its project's folder. */
 export class FileStorage {
   readonly rootDir: string;
 
@@ -50,12 +45,10 @@ export class FileStorage {
     this.rootDir = path.resolve(rootDir);
   }
 
-  /** The project's own folder; it may not exist yet. */
   projectRoot(project: string): string {
     return path.join(this.rootDir, projectFolder(project));
   }
 
-  /** The absolute path of a project-relative path; throws PathError if it is invalid or would escape. */
   resolve(project: string, relPath: string): string {
     const root = this.projectRoot(project);
     const abs = path.join(root, ...parseRelPath(relPath));
@@ -70,8 +63,7 @@ export class FileStorage {
     if (at === undefined) return [];
     try {
       const dirents = await fs.promises.readdir(at.path, { withFileTypes: true });
-      // Symbolic links and special files are never shown (nor served); names this service would
-      // refuse (put there by hand) are left out, so every listed path can also be downloaded.
+      // Links, special files and names this service would refuse are left out: every listed path can be downloaded.
       const usable = dirents.filter((d) => (d.isFile() || d.isDirectory()) && this.usableName(d.name));
       const entries: FileEntry[] = [];
       for (let i = 0; i < usable.length; i += 64) {
@@ -98,25 +90,16 @@ export class FileStorage {
     }
   }
 
-  /** The folder holding the last of `names`, opened as openFolder does; undefined when it does not exist. */
   private openParent(project: string, names: readonly string[]): Promise<Folder | undefined> {
     return unlessMissing(this.openFolder(project, names.slice(0, -1)), undefined);
   }
 
-  /** The names of a project-relative path, checked to stay inside the project (resolve). */
   private namesOf(project: string, relPath: string): string[] {
     this.resolve(project, relPath);
     return parseRelPath(relPath);
   }
 
-  /**
-   * Opens a project's folder by walking its path one part at a time from the project folder: each
-   * part is opened with O_NOFOLLOW inside the handle of the one before (openat, which Node has not,
-   * through Linux's /proc/self/fd/<fd>/<name>), so a part swapped for a symbolic link at any moment,
-   * even between two checks, is refused rather than followed (found in a security review: a folder swapped for a link
-   * to another project's folder during downloads served that project's bytes). A symbolic link is a
-   * PathError (400); a part that does not exist throws ENOENT, unless `create` makes it a folder.
-   */
+  /** Opens a folder part by part with O_NOFOLLOW through the handle of the one before: a part swapped for a link is refused (400), never followed. */
   async openFolder(project: string, names: readonly string[], create = false): Promise<Folder> {
     const root = this.projectRoot(project);
     let at: Folder | undefined;
@@ -137,12 +120,7 @@ export class FileStorage {
     }
   }
 
-  /**
-   * Opens a file of a project for reading, walking its path as openFolder does and opening the file
-   * itself with O_NOFOLLOW: what is read is the file at that path inside the project when it was
-   * opened, never what a link swapped in points at. Undefined when there is no file there (or it
-   * is a special file); a PathError (400) for a link or a folder on the way.
-   */
+  /** Opens a file as openFolder opens folders; undefined when there is none (or a special file), a PathError for a link or a folder. */
   async openFile(project: string, relPath: string): Promise<OpenFile | undefined> {
     const names = this.namesOf(project, relPath);
     const name = names[names.length - 1];
@@ -150,7 +128,7 @@ export class FileStorage {
     const at = await this.openParent(project, names);
     if (at === undefined) return undefined;
     try {
-      // O_NONBLOCK: a FIFO planted in the tree cannot hold the request open (it is refused below).
+      // O_NONBLOCK: a planted FIFO cannot hold the request open.
       const flags = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
       const handle = await unlessMissing(fs.promises.open(at.child(name), flags), undefined).catch((e: unknown) => {
         throw errno(e) === 'ELOOP' ? linkError(names.join('/')) : e;
@@ -168,64 +146,53 @@ export class FileStorage {
     }
   }
 
-  /**
-   * Refuses (400) a path any of whose parts under the files root, the project's folder included,
-   * is a symbolic link: the service never follows one, for reading, listing or writing, whoever
-   * put it there. Parts that do not exist yet are fine (they will be made as real folders).
-   */
-  async refuseLinks(project: string, names: string[]): Promise<void> {
+  /** The folder a query's path names for an upload: a 400 when it is refused or any part of it (the project folder too) is a link. */
+  async uploadFolder(project: string, relPath: unknown): Promise<string> {
+    const names = parseRelPath(relPath);
+    this.resolve(project, names.join('/'));
     let at = this.projectRoot(project);
     for (let i = -1; i < names.length; i++) {
       if (i >= 0) at = path.join(at, names[i] as string);
       const st = await unlessMissing(fs.promises.lstat(at), undefined, ['ENOENT', 'ENOTDIR']);
-      if (st === undefined) return;
+      if (st === undefined) break;
       if (st.isSymbolicLink()) throw linkError(names.slice(0, i + 1).join('/') || '(the project folder)');
     }
+    return names.join('/');
   }
 
-  /**
-   * The bytes of a file, all or range.start..range.end inclusive, opened (by openFile) when the
-   * stream is first read; a file that is gone or a link is the stream's error.
-   */
-  createReadStream(project: string, relPath: string, range?: { start: number; end: number }): Readable {
+  /** A file's bytes, opened when the stream is first read; a file that is gone or a link is the stream's error. */
+  createReadStream(project: string, relPath: string): Readable {
     const open = (): Promise<OpenFile | undefined> => this.openFile(project, relPath);
     return Readable.from(
       (async function* () {
         const file = await open();
-        if (file === undefined) throw new ApiError(404, `No file at '${normalised(relPath)}' in your project's files`);
-        yield* file.handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+        if (file === undefined) throw new ApiError(404, `No file at '${normaliseRelPath(relPath)}' in your project's files`);
+        yield* file.handle.createReadStream();
       })(),
       { objectMode: false },
     );
   }
 
-  /** A fresh, unique file name for an upload in progress (two uploads of one name never share it). */
   async stagingFile(suffix = '.tmp'): Promise<string> {
     const dir = path.join(this.rootDir, STAGING);
     await fs.promises.mkdir(dir, { recursive: true });
     return path.join(dir, `${randomBytes(16).toString('hex')}${suffix}`);
   }
 
-  /** The absolute path of a staging file by its name (sessions keep only the name). */
+  /** A staging file's path by its name (sessions keep only the name). */
   staged(name: string): string {
     return path.join(this.rootDir, STAGING, path.basename(name));
   }
 
-  /** Removes an upload in progress; a missing file is fine. */
   async discard(staged: string): Promise<void> {
     await fs.promises.rm(staged, { force: true });
   }
 
-  /**
-   * Moves a complete, synced upload into place as folder/name, creating the folder. Under
-   * 'rename' a taken name gets ' (1)', ' (2)'...: hard-linking fails atomically when the name
-   * exists, so two uploads finishing at once can never overwrite each other.
-   */
+  /** Moves a synced upload into place, making the folder. A hard link fails atomically on a taken name, so two uploads never overwrite each other. */
   async commit(project: string, folder: string, name: string, staged: string, conflict: ConflictBehavior = 'rename'): Promise<FileEntry> {
     this.resolve(project, folder);
-    const folderRel = normalised(folder);
+    const folderRel = normaliseRelPath(folder);
     if (parseRelPath(name).length !== 1) throw new PathError('The file name must not contain a slash');
-    // Made and opened part by part inside the project folder, never through a link (openFolder).
     let at: Folder;
     try {
       at = await this.openFolder(project, parseRelPath(folder), true);
@@ -271,8 +238,7 @@ export class FileStorage {
       } catch (e) {
         if (errno(e) === 'EEXIST') continue;
         if (errno(e) !== 'EPERM' && errno(e) !== 'ENOTSUP' && errno(e) !== 'ENOSYS' && errno(e) !== 'EXDEV') throw e;
-        // A volume without hard links: check then rename, which is only racy against another
-        // upload of the same name finishing in the same instant.
+        // No hard links on this volume: check then rename (racy only against the same name in the same instant).
         if ((await fs.promises.lstat(target).catch(() => undefined)) !== undefined) continue;
         await fs.promises.rename(staged, target);
         return candidate;
@@ -293,7 +259,6 @@ export class FileStorage {
     }
   }
 
-  /** The entry of `rel`, read with lstat at `at` (a path, or an open folder: the folder itself). */
   private async entryAt(project: string, rel: string, at: string | Folder): Promise<FileEntry | undefined> {
     const st = await unlessMissing(typeof at === 'string' ? fs.promises.lstat(at) : at.handle.stat(), undefined, ['ENOENT', 'ENOTDIR']);
     if (st === undefined || (!st.isFile() && !st.isDirectory())) return undefined;
@@ -310,20 +275,15 @@ export class FileStorage {
   }
 }
 
-function normalised(relPath: string): string {
-  return parseRelPath(relPath).join('/');
-}
-
 function linkError(shown: string): PathError {
   return new PathError(`'${shown}' is a symbolic link; this service never follows links`);
 }
 
-/** Makes a folder unless it exists (as anything: opening it next says what it is); the project folder (no `shown`) with the root above it. */
+/** Makes a folder unless something is there (opening it says what); the project folder (no `shown`) with the root above it. */
 async function mkdirIfMissing(at: string, shown?: string): Promise<void> {
   await unlessMissing(fs.promises.mkdir(at, { recursive: shown === undefined }), undefined, ['EEXIST']);
 }
 
-/** A file opened for reading by FileStorage.openFile, with what fstat said of it. */
 export interface OpenFile {
   handle: fs.promises.FileHandle;
   size: number;
@@ -340,12 +300,7 @@ const OPEN_AT = ((): boolean => {
   }
 })();
 
-/**
- * An open folder. Its children are named through its handle (/proc/self/fd/<fd>/<name>), so what
- * they are is decided by the folder that was opened, not by whatever its path leads to now.
- * Without /proc (not Linux) they are named by path, and every part is still opened with
- * O_NOFOLLOW and checked again after a file is opened (stillHolds).
- */
+/** An open folder whose children are named through its handle; without /proc, by path and checked again after opening (stillHolds). */
 export class Folder {
   private constructor(
     readonly handle: fs.promises.FileHandle,
@@ -367,12 +322,10 @@ export class Folder {
     }
   }
 
-  /** The folder itself, as a path the file system calls take. */
   get path(): string {
     return OPEN_AT ? `${PROC_FD}/${this.handle.fd}` : this.realPath;
   }
 
-  /** A child of this folder, as a path the file system calls take. */
   child(name: string): string {
     return OPEN_AT ? `${PROC_FD}/${this.handle.fd}/${name}` : path.join(this.realPath, name);
   }
@@ -381,7 +334,7 @@ export class Folder {
     return Folder.open(this.child(name), path.join(this.realPath, name), shown);
   }
 
-  /** True when `name` in this folder is still the file `st` describes (the check for systems without /proc). */
+  /** Whether `name` here is still the file `st` describes (without /proc). */
   async stillHolds(name: string, st: fs.Stats): Promise<boolean> {
     if (OPEN_AT) return true;
     const now = await fs.promises.lstat(this.child(name)).catch(() => undefined);

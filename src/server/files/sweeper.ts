@@ -2,14 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { UploadSessionStore } from './sessions.js';
-import type { FileStorage } from './storage.js';
+import { unlessMissing, type FileStorage } from './storage.js';
 
-/**
- * Removes what interrupted uploads leave behind: expired sessions with their part files, and files
- * in the staging folder that no live session owns and nobody has written to for orphanAgeMs (a
- * plain upload killed mid-way). Runs at start and every sweepEveryMs; several instances may sweep
- * the same volume, since each removal is idempotent and a file still being written is young.
- */
+/** Removes expired sessions' part files and staging files nobody owns or wrote to for orphanAgeMs; idempotent, so instances may share a volume. */
 export class Sweeper {
   private timer: NodeJS.Timeout | undefined;
 
@@ -33,7 +28,6 @@ export class Sweeper {
     clearInterval(this.timer);
   }
 
-  /** One pass; returns how many sessions and orphaned files it removed. */
   async sweepOnce(now = Date.now()): Promise<{ sessions: number; orphans: number }> {
     let sessions = 0;
     for (;;) {
@@ -43,26 +37,16 @@ export class Sweeper {
       if (parts.length < 500) break;
     }
     const dir = path.dirname(this.storage.staged('x'));
-    let names: string[];
-    try {
-      names = await fs.promises.readdir(dir);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { sessions, orphans: 0 };
-      throw e;
-    }
+    const names = await unlessMissing(fs.promises.readdir(dir), []);
     const owned = await this.sessions.livePartFiles(names);
     let orphans = 0;
     for (const name of names) {
       if (owned.has(name)) continue;
       const file = path.join(dir, name);
-      try {
-        const st = await fs.promises.lstat(file);
-        if (now - st.mtimeMs < this.settings.orphanAgeMs) continue;
-        await fs.promises.rm(file, { force: true, recursive: st.isDirectory() });
-        orphans++;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      }
+      const st = await unlessMissing(fs.promises.lstat(file), undefined);
+      if (st === undefined || now - st.mtimeMs < this.settings.orphanAgeMs) continue;
+      await fs.promises.rm(file, { force: true, recursive: st.isDirectory() });
+      orphans++;
     }
     if (sessions + orphans > 0) this.log.info({ sessions, orphans }, 'removed upload leftovers');
     return { sessions, orphans };

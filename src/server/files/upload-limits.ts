@@ -4,36 +4,33 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
 import { ApiError } from '../http/envelope.js';
 
-/** How long a free-space figure stands for bytes being written now (see ensureSpace). */
+// Constants, not settings: the client switches to sessions at 50 MiB and Graph caps a fragment at 60 MiB.
+/** A plain multipart upload; the client sends anything from 50 MiB up through a session. */
+export const MAX_PLAIN_UPLOAD_BYTES = 100 * 1024 * 1024;
+/** One PUT of an upload session (the client sends 5 MiB). */
+export const MAX_FRAGMENT_BYTES = 60 * 1024 * 1024;
+/** One file uploaded through a session: a long dash-cam video fits, a runaway client does not. */
+export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024 * 1024;
+/** How long the media link in preview.html works, so a long video can still seek. */
+export const PREVIEW_LINK_TTL_SECONDS = 3600;
+
+/** How long a free-space figure stands for bytes being written now. */
 const FREE_SPACE_FRESH_MS = 1000;
 
 const gib = (n: number): string => `${(n / 1024 ** 3).toFixed(n >= 10 * 1024 ** 3 ? 0 : 1)} GiB`;
 
-/** A size as people read it: GiB, MiB or bytes. */
 function amount(n: number): string {
   if (n >= 1024 ** 3) return gib(n);
   if (n >= 1024 ** 2) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
   return `${n} bytes`;
 }
 
-/** Whose upload a reservation is for: counted against their own and their project's allowance. */
 export interface Reserver {
   userId: number;
   project: string;
 }
 
-/**
- * What keeps uploads from filling the disk: the largest file, how many sessions a user may keep
- * open, and space kept free on the files volume, counting what the project's open sessions have
- * announced but not yet sent. Every refusal says which limit and what to do.
- *
- * Fair disk (docs/SECURITY.md): what open sessions announce is a reservation, capped per user
- * (reservedPerUserBytes) and per project (reservedPerProjectBytes), and released when a session
- * has been idle for reservationIdleMs (the session stays resumable; its fragments then need the
- * space when they arrive). A reservation is counted against its own project's uploads only: one
- * project's announced sizes never make another project's upload fail, only bytes really written
- * do. A 507 names whose allowance is short: the user's, the project's, or the disk's.
- */
+/** What keeps uploads from filling the disk; announced sizes are reservations capped per user and project, counted against their own project only. */
 export class UploadLimits {
   constructor(
     readonly settings: Config['uploads'],
@@ -41,7 +38,6 @@ export class UploadLimits {
     private readonly db: Kysely<Database>,
   ) {}
 
-  /** 413 when a file of this size is over the limit. */
   checkSize(bytes: number): void {
     if (bytes > this.settings.maxFileBytes) {
       throw new ApiError(
@@ -52,7 +48,6 @@ export class UploadLimits {
     }
   }
 
-  /** 429 when the user already has as many unfinished upload sessions as allowed. */
   async checkOpenSessions(userId: number, now = Date.now()): Promise<void> {
     const row = await this.db
       .selectFrom('upload_sessions')
@@ -72,10 +67,7 @@ export class UploadLimits {
     }
   }
 
-  /**
-   * Bytes that a project's open sessions have announced (or started) but not yet received, in all
-   * and of one user, leaving out sessions idle for longer than reservationIdleMs.
-   */
+  /** Bytes a project's open, not idle sessions have announced but not received, in all and of one user. */
   async reservedBytes(who: Reserver, now = Date.now()): Promise<{ project: number; user: number }> {
     const rows = await this.db
       .selectFrom('upload_sessions')
@@ -94,49 +86,38 @@ export class UploadLimits {
     return { project, user };
   }
 
-  /**
-   * 507 when reserving `bytes` more would take the user or their project over its allowance.
-   * Returns what the project has reserved already.
-   */
+  /** 507 when reserving `bytes` more would take the user or their project over its allowance; what the project has reserved already. */
   async checkReservation(bytes: number, who: Reserver, now = Date.now()): Promise<number> {
     const reserved = await this.reservedBytes(who, now);
-    const { reservedPerUserBytes: perUser, reservedPerProjectBytes: perProject, reservationIdleMs } = this.settings;
-    const idle = `${Math.round(reservationIdleMs / 60_000)} minutes`;
-    const idleZh = `${Math.round(reservationIdleMs / 60_000)} 分钟`;
-    if (reserved.user + bytes > perUser) {
+    const minutes = Math.round(this.settings.reservationIdleMs / 60_000);
+    const allowances = [
+      { has: reserved.user, cap: this.settings.reservedPerUserBytes, en: ['Your', 'your', 'user', 'USER'], zh: ['您', '您', '用户'] },
+      {
+        has: reserved.project,
+        cap: this.settings.reservedPerProjectBytes,
+        en: [`Project ${who.project}'s`, 'its', 'project', 'PROJECT'],
+        zh: [`项目 ${who.project} `, '其', '项目'],
+      },
+    ];
+    for (const { has, cap, en, zh } of allowances) {
+      if (has + bytes <= cap) continue;
+      const env = `UPLOAD_RESERVED_PER_${en[3]}_BYTES`;
       throw new ApiError(
         507,
-        `Your quota for uploads in progress is short: your open uploads still have ${amount(reserved.user)} to send, and this one (${amount(bytes)}) would go over the ${amount(perUser)} one user may have announced at once (UPLOAD_RESERVED_PER_USER_BYTES). Finish or cancel an upload; one idle for ${idle} no longer counts.`,
+        `${en[0]} quota for uploads in progress is short: ${en[1]} open uploads still have ${amount(has)} to send, and this one (${amount(bytes)}) would go over the ${amount(cap)} one ${en[2]} may have announced at once (${env}). Finish or cancel an upload; one idle for ${minutes} minutes no longer counts.`,
         {
-          zh: `您进行中的上传配额不足：您未完成的上传还有 ${amount(reserved.user)} 待发送，加上这个（${amount(bytes)}）会超过每个用户同时可预留的 ${amount(perUser)}（UPLOAD_RESERVED_PER_USER_BYTES）。请完成或取消一个上传；闲置 ${idleZh} 的上传不再计入。`,
-        },
-      );
-    }
-    if (reserved.project + bytes > perProject) {
-      throw new ApiError(
-        507,
-        `Project ${who.project}'s quota for uploads in progress is short: its open uploads still have ${amount(reserved.project)} to send, and this one (${amount(bytes)}) would go over the ${amount(perProject)} one project may have announced at once (UPLOAD_RESERVED_PER_PROJECT_BYTES). Finish or cancel an upload; one idle for ${idle} no longer counts.`,
-        {
-          zh: `项目 ${who.project} 进行中的上传配额不足：其未完成的上传还有 ${amount(reserved.project)} 待发送，加上这个（${amount(bytes)}）会超过每个项目同时可预留的 ${amount(perProject)}（UPLOAD_RESERVED_PER_PROJECT_BYTES）。请完成或取消一个上传；闲置 ${idleZh} 的上传不再计入。`,
+          zh: `${zh[0]}进行中的上传配额不足：${zh[1]}未完成的上传还有 ${amount(has)} 待发送，加上这个（${amount(bytes)}）会超过每个${zh[2]}同时可预留的 ${amount(cap)}（${env}）。请完成或取消一个上传；闲置 ${minutes} 分钟 的上传不再计入。`,
         },
       );
     }
     return reserved.project;
   }
 
-  /**
-   * 507 when writing `bytes` more would leave less than the free space kept (MIN_FREE_DISK_BYTES).
-   * With `who`, `bytes` is a reservation: checked against the user's and the project's allowance,
-   * and what the project's other sessions still have to send is counted as taken. Without (or
-   * false): bytes being written now, checked against the disk alone.
-   */
+  /** 507 when `bytes` more would leave less than MIN_FREE_DISK_BYTES free; with `who` a reservation (the project's count as taken). */
   async ensureSpace(bytes: number, who?: Reserver | false): Promise<void> {
     const taken = who ? await this.checkReservation(bytes, who) : 0;
-    // Bytes being written now (an upload fragment, 5 MiB or so each): a free-space figure read in
-    // the last FREE_SPACE_FRESH_MS, less every byte let through since, stands in for a new
-    // statfs. A statfs per fragment waited in libuv's four threads behind the part file's writes
-    // and syncs: 17 ms a fragment (median, p90 78 ms) with three in flight, before its first byte
-    // was read. Only a pass is taken from the estimate; a refusal is always checked afresh.
+    // Bytes written now: a recent figure less the bytes let through since stands in for a statfs
+    // (one per fragment waited 17 ms behind the part files' writes). A refusal is always checked afresh.
     if (!who) {
       const known = this.freeSpace;
       if (known !== undefined && Date.now() - known.at < FREE_SPACE_FRESH_MS && known.free - known.since - bytes >= this.settings.minFreeBytes) {
@@ -158,19 +139,12 @@ export class UploadLimits {
     }
   }
 
-  /** The last free-space figure for bytes written now, when it was read, and the bytes let through since. */
   private freeSpace: { free: number; at: number; since: number } | undefined;
 
-  /** Free bytes on the files volume (made on the first call, not on every one). */
+  /** Free bytes on the files volume (made if missing). */
   private async freeBytes(): Promise<number> {
-    let st: fs.StatsFs;
-    try {
-      st = await fs.promises.statfs(this.rootDir);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      await fs.promises.mkdir(this.rootDir, { recursive: true });
-      st = await fs.promises.statfs(this.rootDir);
-    }
+    await fs.promises.mkdir(this.rootDir, { recursive: true });
+    const st = await fs.promises.statfs(this.rootDir);
     return st.bavail * st.bsize;
   }
 }

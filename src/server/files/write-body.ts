@@ -4,29 +4,20 @@ import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../http/envelope.js';
 
 /** A request that sends nothing for this long is dropped, so a vanished phone frees its session. */
-export const IDLE_TIMEOUT_MS = 30_000;
+const IDLE_TIMEOUT_MS = 30_000;
 
-export interface WriteOptions {
-  /** Where the bytes go in the file; 0 also truncates what was there, unless `keep` says otherwise. */
+interface WriteOptions {
+  /** Where the bytes go in the file; 0 also truncates what was there, unless `keep`. */
   start: number;
-  /**
-   * The file is one that other writers fill at other positions (an upload session's part file,
-   * whose fragments may be written at once): never truncate it; create it when it is missing only
-   * at position 0 (a session made before part files were created with it).
-   */
+  /** Other writers fill the file at other positions (a session's part file): never truncate it; at 0, create it if missing. */
   keep?: boolean;
-  /**
-   * Sync the bytes (fdatasync) before returning; the default. An upload session's fragment is
-   * acknowledged once written and synced together with others (docs/decisions/028).
-   */
+  /** fdatasync before returning (the default); a session's fragments are synced in batches (docs/decisions/028). */
   sync?: boolean;
-  /** More bytes than this is an error (the declared Content-Length, or the size limit). */
   maxBytes: number;
-  /** Called now and then while bytes flow (to keep a session's lease); a throw aborts the write. */
+  /** Called now and then while bytes flow (to keep a lease); a throw aborts the write. */
   onProgress?: (bytes: number) => Promise<void>;
   progressEveryMs?: number;
-  idleMs?: number;
-  /** Slower than this over each rateWindowMs, the write is cut with a 408 (a trickle must not hold a session and a connection forever). */
+  /** Slower than this over each rateWindowMs is cut with a 408: a trickle must not hold a session forever. */
   minBytesPerSecond?: number;
   rateWindowMs?: number;
 }
@@ -45,12 +36,7 @@ function rest(buffers: Buffer[], written: number): Buffer[] {
   return out;
 }
 
-/**
- * Writes at explicit positions of an open file and (unless told not to) fsyncs it before reporting
- * the end; on the way it counts and limits the bytes, notices a stalled or trickling sender, and
- * reports progress. One stream stage, not a counting Transform in front of a writer: each 64 KiB
- * piece the socket delivers then passes one stream's machinery, not two.
- */
+/** Writes at explicit positions, counting, limiting, timing out and reporting progress in one stream stage, not two, per 64 KiB piece. */
 class PositionalWriter extends Writable {
   bytes = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -71,37 +57,26 @@ class PositionalWriter extends Writable {
       this.rateTimer = setInterval(() => {
         const got = this.bytes - this.bytesAtWindowStart;
         this.bytesAtWindowStart = this.bytes;
-        if (got < (minBytesPerSecond * rateWindowMs) / 1000) {
-          this.destroy(
-            new ApiError(
-              408,
-              `The upload arrived at ${Math.round(got / (rateWindowMs / 1000))} bytes per second, below the ${minBytesPerSecond} this server needs; it was stopped, resume it when the connection is better`,
-              {
-                zh: `上传速度为每秒 ${Math.round(got / (rateWindowMs / 1000))} 字节，低于此服务器需要的 ${minBytesPerSecond}；上传已停止，请在连接好转时继续`,
-              },
-            ),
-          );
-        }
+        if (got >= (minBytesPerSecond * rateWindowMs) / 1000) return;
+        const rate = Math.round(got / (rateWindowMs / 1000));
+        const en = `The upload arrived at ${rate} bytes per second, below the ${minBytesPerSecond} this server needs; it was stopped, resume it when the connection is better`;
+        this.destroy(new ApiError(408, en, { zh: `上传速度为每秒 ${rate} 字节，低于此服务器需要的 ${minBytesPerSecond}；上传已停止，请在连接好转时继续` }));
       }, rateWindowMs);
       this.rateTimer.unref();
     }
   }
 
   private arm(): void {
-    // refresh() restarts the same timer: far cheaper than a new one for each 64 KiB piece.
+    // refresh(): far cheaper than a new timer for each piece.
     if (this.timer !== undefined) {
       this.timer.refresh();
       return;
     }
-    this.timer = setTimeout(
-      () =>
-        this.destroy(
-          new ApiError(408, `No data arrived for ${Math.round((this.options.idleMs ?? IDLE_TIMEOUT_MS) / 1000)} seconds; the upload was stopped, resume it`, {
-            zh: `${Math.round((this.options.idleMs ?? IDLE_TIMEOUT_MS) / 1000)} 秒内没有收到数据；上传已停止，请继续上传`,
-          }),
-        ),
-      this.options.idleMs ?? IDLE_TIMEOUT_MS,
-    );
+    const seconds = IDLE_TIMEOUT_MS / 1000;
+    const idle = new ApiError(408, `No data arrived for ${seconds} seconds; the upload was stopped, resume it`, {
+      zh: `${seconds} 秒内没有收到数据；上传已停止，请继续上传`,
+    });
+    this.timer = setTimeout(() => this.destroy(idle), IDLE_TIMEOUT_MS);
   }
 
   private stopTimers(): void {
@@ -109,7 +84,6 @@ class PositionalWriter extends Writable {
     clearInterval(this.rateTimer);
   }
 
-  /** Counts the bytes, refuses more than allowed, and reports progress when it is due. */
   private async take(data: Buffer[]): Promise<void> {
     for (const b of data) this.bytes += b.length;
     if (this.bytes > this.options.maxBytes)
@@ -126,7 +100,7 @@ class PositionalWriter extends Writable {
   }
 
   private async put(data: Buffer[]): Promise<void> {
-    // writev: the socket's pieces go down in one system call, without first copying them into one buffer.
+    // writev: the pieces go down in one system call, uncopied.
     let pending = data;
     while (pending.length > 0) {
       const { bytesWritten } = await this.handle.writev(pending, this.position);
@@ -145,7 +119,6 @@ class PositionalWriter extends Writable {
 
   override _final(done: (error?: Error | null) => void): void {
     this.stopTimers();
-    // fdatasync: the bytes and the size, without the metadata a read does not need (access times).
     if (this.options.sync === false) {
       done();
       return;
@@ -159,13 +132,9 @@ class PositionalWriter extends Writable {
   }
 }
 
-/**
- * Streams a body into a file at an offset and makes it durable (fsync) before returning the
- * number of bytes written; memory use stays at a few stream buffers whatever the size. Throws
- * if the sender stalls, sends too much, or goes away; what was written stays in the file.
- */
+/** Streams a body into a file at an offset, synced unless told not to; the bytes written. What was written stays on a failure. */
 export async function writeBodyToFile(source: Readable, file: string, options: WriteOptions): Promise<number> {
-  const flags = !options.keep ? (options.start === 0 ? 'w' : 'r+') : options.start === 0 ? fs.constants.O_RDWR | fs.constants.O_CREAT : 'r+';
+  const flags = options.start !== 0 ? 'r+' : options.keep ? fs.constants.O_RDWR | fs.constants.O_CREAT : 'w';
   const handle = await fs.promises.open(file, flags);
   const writer = new PositionalWriter(handle, options.start, options);
   try {

@@ -1,8 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
-import { DayRecords } from '../downloads/day-records.js';
-import { downloadRoutes } from '../downloads/routes.js';
-import { DownloadSlots } from '../downloads/user-slots.js';
+import { DayRecords } from '../downloads/day-package.js';
+import { downloadRoutes, DownloadSlots } from '../downloads/routes.js';
 
 /** The download service (docs/services/downloads.md): day packages and the statistics workbook. Registered with prefix /download. */
 export const downloadsPlugin = fp<{ config: Config }>(

@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { KindRegistry } from '../../shared/kind-types.js';
 import { currentUser } from '../auth/authenticate.js';
-import { envelope, errorResponses, ok } from '../http/envelope.js';
+import { badRequest, envelope, errorResponses, ok } from '../http/envelope.js';
 import { dayParam } from '../api-docs/parameters.js';
-import { dayRange, MAX_RANGE_DAYS } from './day.js';
-import { statsKinds, type DayStats, type RangeStats, type TotalStats } from './stats-kinds.js';
 import type { StatsRepository } from './stats-repository.js';
 
 export interface StatsDeps {
@@ -12,9 +10,36 @@ export interface StatsDeps {
   stats: StatsRepository;
 }
 
+/** The longest range /vtp/stats/days answers: two months, enough for any chart we draw. */
+const MAX_RANGE_DAYS = 62;
+
+/** A day's counts and sums (by their names in x-kind.dataPage), and the day itself. */
+type DayStats = { date: string } & Record<string, number | string>;
+
+/** Every day from one to another, or a 400: the first after the last, or more than MAX_RANGE_DAYS days. */
+function dayRange(from: string, to: string): string[] {
+  if (from > to) throw badRequest(`from must not be after to, got from '${from}' and to '${to}'`, `from 不能晚于 to，收到 from '${from}' 和 to '${to}'`);
+  const days = [from];
+  while (days[days.length - 1] !== to) {
+    if (days.length === MAX_RANGE_DAYS)
+      throw badRequest(`A range has at most ${MAX_RANGE_DAYS} days, got ${from} to ${to}`, `日期范围最多 ${MAX_RANGE_DAYS} 天，收到 ${from} 至 ${to}`);
+    const next = new Date(`${days[days.length - 1]}T00:00:00Z`);
+    next.setUTCDate(next.getUTCDate() + 1);
+    days.push(next.toISOString().slice(0, 10));
+  }
+  return days;
+}
+
+/** The kinds on the Data page in tile order, with the name of each one's count and its summed fields, from x-kind.dataPage. */
+function statsKinds(registry: KindRegistry) {
+  return [...registry.values()]
+    .filter((kind) => kind.meta.dataPage !== undefined)
+    .sort((a, b) => (a.meta.dataPage?.order ?? 0) - (b.meta.dataPage?.order ?? 0))
+    .map((kind) => ({ kind, count: kind.meta.dataPage?.count ?? '', sums: Object.entries(kind.meta.dataPage?.sums ?? {}) }));
+}
+
 type StatsKinds = ReturnType<typeof statsKinds>;
 
-/** The statistics routes' schemas, with a count per kind and the kinds' sums named in them. */
 function statsSchemas(kinds: StatsKinds) {
   const integer = { type: 'integer' } as const;
   const counts = Object.fromEntries(kinds.map((k) => [k.count, integer]));
@@ -49,50 +74,40 @@ function statsSchemas(kinds: StatsKinds) {
   };
 }
 
-/**
- * GET /vtp/stats/day?date=yyyy-MM-dd and GET /vtp/stats/total: the Data page's counts per kind
- * for the signed-in user's project, and the day's driving time and distance over all its drives;
- * GET /vtp/stats/days?from=&to=: the same figures for every day of a range (the Data page's chart),
- * in one call and one grouped statement per kind.
- */
+/** The Data page's counts and sums of the user's project: of a day, of every day of a range (one grouped statement per kind), of all time. */
 export async function statsRoutes(app: FastifyInstance, deps: StatsDeps): Promise<void> {
   const { stats } = deps;
   const kinds = statsKinds(deps.registry);
   const schemas = statsSchemas(kinds);
   const fieldsOf = (summed: StatsKinds[number]['sums']) => summed.map(([, field]) => field);
 
-  app.get('/vtp/stats/day', { schema: schemas.day }, async function dayStats(request) {
-    const { project } = currentUser(request);
-    const { date } = request.query as { date: string };
-    const result: DayStats = { date };
-    for (const { kind, count, sums: summed } of kinds) {
-      const found = await stats.countAndSum(kind, project, { from: `${date} 00:00:00`, to: `${date} 23:59:59` }, fieldsOf(summed));
-      result[count] = found.count;
-      for (const [name, field] of summed) result[name] = found.sums[field] ?? 0;
-    }
-    return ok(result);
-  });
-
-  // Every day of a range, in one grouped statement per kind.
-  app.get('/vtp/stats/days', { schema: schemas.days }, async function rangeStats(request) {
-    const { project } = currentUser(request);
-    const query = request.query as { from: string; to: string };
-    const { from, to, days } = dayRange(query.from, query.to);
-    const result: RangeStats = { from, to, days: days.map((date) => ({ date })) };
+  /** Every day's figures from one day to another, days without records as zeros. */
+  const daysOf = async (project: string, from: string, to: string): Promise<DayStats[]> => {
+    const days: DayStats[] = dayRange(from, to).map((date) => ({ date }));
     for (const { kind, count, sums: summed } of kinds) {
       const found = await stats.perDay(kind, project, { from: `${from} 00:00:00`, to: `${to} 23:59:59` }, fieldsOf(summed));
-      for (const day of result.days) {
+      for (const day of days) {
         const figures = found.get(day.date);
         day[count] = figures?.count ?? 0;
         for (const [name, field] of summed) day[name] = figures?.sums[field] ?? 0;
       }
     }
-    return ok(result);
+    return days;
+  };
+
+  app.get('/vtp/stats/day', { schema: schemas.day }, async function dayStats(request) {
+    const { date } = request.query as { date: string };
+    return ok((await daysOf(currentUser(request).project, date, date))[0]);
+  });
+
+  app.get('/vtp/stats/days', { schema: schemas.days }, async function rangeStats(request) {
+    const { from, to } = request.query as { from: string; to: string };
+    return ok({ from, to, days: await daysOf(currentUser(request).project, from, to) });
   });
 
   app.get('/vtp/stats/total', { schema: schemas.total }, async function totalStats(request) {
     const { project } = currentUser(request);
-    const result: TotalStats = {};
+    const result: Record<string, number> = {};
     for (const { kind, count } of kinds) result[count] = (await stats.countAndSum(kind, project, undefined)).count;
     return ok(result);
   });

@@ -17,74 +17,36 @@ export interface CountAndSums {
   sums: Record<string, number>;
 }
 
-/**
- * Values above this are not a drive's minutes or kilometres but a typo or junk; leaving them
- * out keeps SQLite's integer sum from overflowing, which would break the page for the project.
- */
+/** Larger values are typos or junk; leaving them out keeps SQLite's integer sum from overflowing. */
 const MAX_MAGNITUDE = 1e12;
 /** Stored values are summed in millionths: whole numbers add up exactly in both dialects. */
 const SCALE = 1_000_000;
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/**
- * Counts and sums over records, computed in the database: the Data page's statistics must be
- * exact however many rows a day has, so rows are never fetched for them. The JSON extraction
- * differs by dialect and lives here, never in routes.
- */
+/** Counts and exact sums over records, computed in the database (never fetching rows), per dialect. */
 export class StatsRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
   ) {}
 
-  /** How many records of the kind the project has in the range, and the sums of the given numeric fields. */
   async countAndSum(kind: Kind, project: string, range: DateRange | undefined, fields: readonly string[] = []): Promise<CountAndSums> {
-    const row = (await this.query(kind, project, range, fields).executeTakeFirstOrThrow()) as Record<string, unknown>;
-    const sums: Record<string, number> = {};
-    fields.forEach((field, i) => {
-      sums[field] = toNumber(row[`s${i}`]);
-    });
-    return { count: toNumber(row['n']), sums };
+    return figures((await this.query(kind, project, range, fields).executeTakeFirstOrThrow()) as Record<string, unknown>, fields);
   }
 
-  /**
-   * countAndSum for each day of the range at once: one statement grouped by the day part of
-   * record_date ('yyyy-MM-dd'), read through the same index as a single day. Days without rows
-   * are absent from the map; the caller fills them with zeros.
-   */
+  /** countAndSum for each day of the range at once ('yyyy-MM-dd' -> figures); days without rows are absent. */
   async perDay(kind: Kind, project: string, range: DateRange, fields: readonly string[] = []): Promise<Map<string, CountAndSums>> {
     const rows = (await this.perDayQuery(kind, project, range, fields).execute()) as Record<string, unknown>[];
-    const days = new Map<string, CountAndSums>();
-    for (const row of rows) {
-      const sums: Record<string, number> = {};
-      fields.forEach((field, i) => {
-        sums[field] = toNumber(row[`s${i}`]);
-      });
-      days.set(String(row['day']), { count: toNumber(row['n']), sums });
-    }
-    return days;
+    return new Map(rows.map((row) => [String(row['day']), figures(row, fields)]));
   }
 
-  /** The statement perDay runs; exposed so a test can ask the database for its plan. */
+  /** The statement perDay runs, grouped by the day part of the date, through the same index (a test asks for its plan). */
   perDayQuery(kind: Kind, project: string, range: DateRange, fields: readonly string[]): SelectQueryBuilder<Database, `rec_${string}`, object> {
-    const date = dayOfRecord(this.db, kind);
-    const day = sql<string>`substr(${date}, 1, 10)`;
-    return this.db
-      .selectFrom(recordTable(kind))
-      .where('project_name', '=', project)
-      .where(date, '>=', range.from)
-      .where(date, '<=', range.to)
-      .select((eb) => [day.as('day'), eb.fn.countAll<string | number>().as('n'), ...fields.map((field, i) => this.sumOf(field).as(`s${i}`))])
-      .groupBy(day)
-      .orderBy(day);
+    const day = sql<string>`substr(${dayOfRecord(this.db, kind)}, 1, 10)`;
+    return this.query(kind, project, range, fields).select(day.as('day')).groupBy(day).orderBy(day);
   }
 
-  /**
-   * The statement countAndSum runs; exposed so a test can ask the database for its plan. A range
-   * compares record_date as text, which lets the (project_name, record_date, id) index find the
-   * day's rows without reading the others (or, on another date field than the filed one, the
-   * index of that field's day: records/store/days.ts).
-   */
+  /** The statement countAndSum runs (a test asks for its plan): the date compared as text, so an index of the project and day finds the rows. */
   query(kind: Kind, project: string, range: DateRange | undefined, fields: readonly string[]): SelectQueryBuilder<Database, `rec_${string}`, object> {
     let base = this.db.selectFrom(recordTable(kind)).where('project_name', '=', project);
     const date = dayOfRecord(this.db, kind);
@@ -110,6 +72,10 @@ export class StatsRepository {
       then case when abs(json_extract(data, ${path})) < ${MAX_MAGNITUDE} then cast(round(json_extract(data, ${path}) * ${SCALE}) as integer) end end)
       / ${sql.raw(`${SCALE}.0`)}`;
   }
+}
+
+function figures(row: Record<string, unknown>, fields: readonly string[]): CountAndSums {
+  return { count: toNumber(row['n']), sums: Object.fromEntries(fields.map((field, i) => [field, toNumber(row[`s${i}`])])) };
 }
 
 function toNumber(value: unknown): number {

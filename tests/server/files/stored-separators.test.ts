@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { listAttachments } from '../../../src/server/downloads/attachments.js';
+import { listAttachments } from '../../../src/server/downloads/day-package.js';
 import { FileStorage } from '../../../src/server/files/storage.js';
 
 // Issue 45: a file put in a project folder before names lost their line and paragraph separators
