@@ -19,14 +19,11 @@ export interface Device {
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * Device cookies (OWASP's answer to distributed guessing that locks owners out): each successful
- * sign-in sets a long-lived, HttpOnly cookie (Secure over HTTPS, sent only to the sign-in route)
- * that marks the browser as one the user signed in on. Attempts carrying a valid one skip the
- * per-username slow-down, from whatever address; attempts without keep it. The cookie is a random
- * token; the database keeps its SHA-256 in login_attempts (row 'd:<user>\n<hash>', valid until
- * next_at, wrong passwords counted in failures). Each sign-in replaces it with a new one
- * (rotation); maxFailures wrong passwords with it end it, so a stolen cookie buys a guesser no
- * more than one address's worth of guesses. It never skips the pair lock or a password check.
+ * Device cookies (OWASP's answer to distributed guessing that locks owners out): each sign-in sets a
+ * long-lived HttpOnly cookie, sent only to the sign-in route, whose attempts then skip the
+ * per-username slow-down. The database keeps its SHA-256 in login_attempts ('d:<user>\n<hash>',
+ * valid until next_at, wrong passwords in failures). Each sign-in rotates it; maxFailures wrong
+ * passwords end it, so a stolen cookie is worth one address's guesses. It never skips the pair lock.
  */
 export class DeviceCookies {
   constructor(
@@ -61,10 +58,7 @@ export class DeviceCookies {
     );
   }
 
-  /**
-   * A successful sign-in: the device cookie it came with (if any) ends, and a new one is stored.
-   * Returns the Set-Cookie header for it, or undefined when device cookies are off.
-   */
+  /** A successful sign-in: the Set-Cookie of a new device cookie replacing `previous`; undefined when they are off. */
   async issue(username: string, previous: Device | undefined, o: { path: string; secure: boolean }, now = Date.now()): Promise<string | undefined> {
     const { deviceSeconds } = this.settings;
     if (deviceSeconds === 0) return undefined;

@@ -19,15 +19,9 @@ export interface AuthDeps {
   perAddressPerMinute: number;
 }
 
-function minutes(seconds: number): string {
-  const m = Math.ceil(seconds / 60);
-  return `${m} minute${m === 1 ? '' : 's'}`;
-}
-
 /** The server's busy-hashing refusal (password-check.ts), in Chinese too (docs/decisions/045). */
 const hashingBusy = (e: HashingBusyError): ApiError => retryLater(503, e.message, 3, '服务器正忙于验证登录，请几秒后再试');
 
-/** POST /auth/login: the contract's body and answer. */
 const LOGIN_SCHEMA = {
   tags: ['Sign-in'],
   summary: 'Sign in: a Bearer token for the other calls',
@@ -57,18 +51,14 @@ const LOGIN_SCHEMA = {
   },
 };
 
-/** POST /auth/logout. */
 const LOGOUT_SCHEMA = {
   tags: ['Sign-in'],
   summary: 'Sign out (ends the token and its signed links)',
   security: [],
-  response: {
-    200: envelope({ type: 'null' }),
-    400: refused(),
-  },
+  response: { 200: envelope({ type: 'null' }), 400: refused() },
 };
 
-/** GET /system/user/getInfo: the RuoYi-style user record. */
+/** The RuoYi-style user record. */
 const GET_INFO_SCHEMA = {
   tags: ['Sign-in'],
   summary: 'The signed-in user: deptName is the project, remark the vehicle',
@@ -103,30 +93,32 @@ function perAddressLimit(perMinute: number) {
     max: perMinute,
     timeWindow: 60_000,
     keyGenerator: (request: { ip: string }) => `login:${clientKey(request.ip)}`,
-    errorResponseBuilder: (_request: unknown, context: { ttl: number }) =>
-      retryLater(
+    errorResponseBuilder: (_request: unknown, { ttl }: { ttl: number }) => {
+      const wait = Math.max(1, Math.ceil(ttl / 1000));
+      return retryLater(
         429,
-        `Too many sign-in attempts from this address. Try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`,
-        context.ttl / 1000,
-        `此地址登录尝试次数过多。请在 ${Math.max(1, Math.ceil(context.ttl / 1000))} 秒后再试。`,
-      ),
+        `Too many sign-in attempts from this address. Try again in ${wait} seconds.`,
+        ttl / 1000,
+        `此地址登录尝试次数过多。请在 ${wait} 秒后再试。`,
+      );
+    },
   };
 }
 
 /** The answer to an attempt the throttle refused before any password was checked (login-throttle.ts). */
 function throttled({ reason, retryAfterSeconds: wait }: ThrottleRefusal): ApiError {
+  const m = Math.ceil(wait / 60);
   const [en, zh] =
     reason === 'locked'
-      ? [`Too many failed sign-in attempts. Try again in ${minutes(wait)}.`, `登录失败次数过多。请在 ${Math.max(1, Math.ceil(wait / 60))} 分钟后再试。`]
+      ? [`Too many failed sign-in attempts. Try again in ${m} minute${m === 1 ? '' : 's'}.`, `登录失败次数过多。请在 ${Math.max(1, m)} 分钟后再试。`]
       : [`Too many sign-in attempts for this user from many places. Try again in ${wait} seconds.`, `此用户从多处登录尝试次数过多。请在 ${wait} 秒后再试。`];
   return retryLater(429, en, wait, zh);
 }
 
 /**
- * The password check of an admitted sign-in: the attempt is reserved first (so a parallel burst
- * cannot get more checks than the limit; a success forgives it afterwards), then the user is read
- * and the password checked. The user when it matched (undefined when not), and the valid device
- * cookie the attempt carried.
+ * The password check of a sign-in: admitted (password-check.ts), then reserved with the throttle (a
+ * parallel burst cannot get more checks than the limit), then checked. The user when the password
+ * matched, and the valid device cookie the attempt carried.
  */
 async function checkAttempt(
   request: FastifyRequest,
@@ -138,7 +130,6 @@ async function checkAttempt(
   let admission: Admission;
   let device: Device | undefined;
   try {
-    // Bounded per address and per username before any database work (password-check.ts).
     admission = await admitSignIn(client, username, async () => (device = await deps.devices.check(username, request.headers.cookie)) !== undefined);
   } catch (e) {
     if (e instanceof HashingBusyError) throw hashingBusy(e);
@@ -151,7 +142,6 @@ async function checkAttempt(
       throw throttled(refusal);
     }
     const user = await deps.users.findByUsername(username);
-    // A missing user costs no hash (an equal-time wait instead); a trusted device is checked first.
     const valid = await checkSignIn(password, user?.password_hash, admission.trusted);
     return { user: valid ? user : undefined, device };
   } catch (e) {
@@ -166,7 +156,7 @@ async function checkAttempt(
   }
 }
 
-/** POST /auth/login: a Bearer token for a right username and password, and a new device cookie (device-cookies.ts). */
+/** A Bearer token for a right username and password, and a new device cookie (device-cookies.ts). */
 function signIn(deps: AuthDeps, cookiePath: string) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { username, password, clientId } = request.body as { username: string; password: string; clientId?: string };

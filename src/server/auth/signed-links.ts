@@ -15,15 +15,13 @@ export const LINK_PARAM = '_link';
 const LINK_METHODS = new Set(['GET', 'HEAD']);
 const VERSION = 'v2';
 
-/** A URL taken apart as the server's router and query parser see it: decoded, in order. */
-export interface CanonicalUrl {
-  /** Decoded path segments ('/a%20b/c' -> ['a b', 'c']). */
+/** A URL as the router and query parser see it: decoded segments and query pairs, in order. */
+interface CanonicalUrl {
   segments: string[];
-  /** Decoded query pairs, '+' read as a space, empty pieces dropped, in the order sent. */
   pairs: [string, string][];
 }
 
-export class LinkFormError extends Error {}
+class LinkFormError extends Error {}
 
 function decode(text: string, what: string): string {
   try {
@@ -34,9 +32,9 @@ function decode(text: string, what: string): string {
 }
 
 /**
- * Splits a path-and-query the way the server reads it, refusing anything that could be read two
- * ways: dot segments, empty segments, encoded slashes, NUL, or a fragment. One meaning per URL is
- * what lets a signature over the decoded form hold whatever encoding a proxy or browser picks.
+ * Splits a path-and-query as the server reads it, refusing what could be read two ways (dot or
+ * empty segments, encoded slashes, NUL, a fragment): a signature over the decoded form then holds
+ * whatever encoding a proxy or browser picks.
  */
 export function parseUrl(raw: string): CanonicalUrl {
   if (raw.includes('#')) throw new LinkFormError('a link cannot contain #');
@@ -71,19 +69,16 @@ function canonicalText(userLink: string, userId: number, exp: number, url: Canon
   return JSON.stringify([VERSION, 'GET', userId, userLink, exp, url.segments, sorted]);
 }
 
-/** What a valid link says: who it is for, through which sign-in. */
-export interface LinkClaim {
+/** Who a valid link is for, and the sign-in (auth_tokens.link_id) it was made from and dies with. */
+interface LinkClaim {
   userId: number;
-  /** The sign-in (auth_tokens.link_id) the link was made from: the link dies with it. */
   linkId: string;
 }
 
 /**
- * Short-lived signed links for what a browser opens in a frame or a new tab (downloads,
- * previews), which cannot carry the Bearer header. One opaque parameter, _link, carries the user,
- * the sign-in it came from and the expiry; its HMAC covers those, the method (GET/HEAD) and the
- * canonical path and query, so no parameter can be added, changed, repeated or re-encoded into a
- * second meaning. The long-lived token never appears in a URL.
+ * Short-lived signed links for what a browser opens in a frame or tab, which cannot carry the
+ * Bearer header. One parameter, _link, carries the user, sign-in and expiry; its HMAC covers those
+ * and the canonical path and query, so nothing can be added, changed or re-encoded.
  */
 export class LinkSigner {
   constructor(private readonly secret: Buffer) {}
