@@ -61,10 +61,8 @@ export interface MainOptions {
 }
 
 /**
- * Reads the environment, builds the app and serves. Nothing shared changes before the port is held
- * (decision 058): the records are re-filed for a changed date field and the schemas noted as served
- * only after listen succeeded, so a start that cannot serve leaves a running server as it was.
- * Ends the process with a message on any failure.
+ * Reads the environment, builds the app and serves; nothing shared changes before the port is held
+ * (decision 058). Ends the process with a message on any failure.
  */
 export async function main(options: MainOptions = {}): Promise<void> {
   try {
@@ -72,8 +70,7 @@ export async function main(options: MainOptions = {}): Promise<void> {
     loadDotEnv(root);
     const config = loadConfig(process.env, root);
     await probePort(config);
-    // What start-up has to tell a person (the first user's one-time password) is said after the
-    // server is serving, framed, so that it is the last thing of the start and easy to find.
+    // Notices (the first user's password) are said last, framed, so they are easy to find.
     const notices: string[] = [];
     const app = await buildApp(config, { print: (line) => notices.push(line) });
     stopOnSignals(app);

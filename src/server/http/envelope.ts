@@ -1,7 +1,4 @@
-/**
- * The RuoYi-style envelopes of the wire contract: {code, msg, data} and, for lists,
- * {code, msg, rows, total}. Failures carry the same envelope with the matching HTTP status.
- */
+// The wire contract's RuoYi-style envelopes, {code, msg, data} and {code, msg, rows, total}; failures too.
 import type { Envelope, ListEnvelope } from '../../shared/envelope.js';
 import { ApiError } from '../../shared/envelope.js';
 

@@ -17,11 +17,7 @@ const noStore: onRequestHookHandler = (_request, reply, done) => {
   done();
 };
 
-/**
- * Sign-in, sign-out and signed links. Sign-in limits are set per route, counted in the database
- * so instances share them; old sign-in counters are dropped now and then, so rotating usernames and
- * addresses cannot grow the table forever.
- */
+/** Sign-in, sign-out and signed links; old sign-in counters are pruned hourly, so rotating usernames cannot grow the table forever. */
 const signInPlugin = fp<{ config: Config }>(
   async (api, { config }) => {
     const { users, tokens, signer } = api.services;
@@ -39,10 +35,7 @@ const signInPlugin = fp<{ config: Config }>(
   { name: 'rtd-sign-in', dependencies: ['rtd-services'], fastify: '5.x', encapsulate: true },
 );
 
-/**
- * The records API under /api: one sign-in check for every route not marked public (before any
- * body is read; auth/sign-in-hook.ts), no shared caching, then the services' routes.
- */
+/** The API under /api: the sign-in check on every route not marked public (auth/sign-in-hook.ts), no shared caching. */
 export const apiPlugin = fp<{ config: Config }>(
   async (api, { config }) => {
     api.addHook('onRequest', noStore);
