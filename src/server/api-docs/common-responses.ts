@@ -6,13 +6,9 @@ type Responses = Record<string, unknown>;
 const WITHOUT_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * The answers every route of a sort can give whatever its own code does, added to its schema's
- * responses where it does not list them, in the shape of its own refusals (the envelope, or Graph's
- * error object on the upload-session routes): 400 from the input guard (an address with %00 or a
- * broken escape, a Host that is no host) on every route; 401 and 403 (a worker account on a
- * tester's route, or the reverse) on every route that needs a sign-in; 413 (a JSON body over the
- * 1 MiB limit, which Fastify reads on any method that may carry one, DELETE included) and 415 (a
- * body that is not JSON) where the route takes a JSON body.
+ * The refusals every route of a sort can give whatever its own code does, added where its schema
+ * does not list them, in the shape of its own refusals: 400 (input guard) everywhere, 401 and 403
+ * where it needs a sign-in, 413 on any method with a body (DELETE included), 415 where it takes JSON.
  */
 export function withCommonResponses(schema: Record<string, unknown>, method: string): Record<string, unknown> {
   const responses = (schema['response'] ?? {}) as Responses;

@@ -5,11 +5,7 @@ import type { KindRegistry } from '../../shared/kind-types.js';
 import { withCommonResponses } from './common-responses.js';
 import { registerKindSchemas } from './kind-schemas.js';
 
-/**
- * The API description, generated from the routes' own schemas (which come from the kind schema
- * files): OpenAPI 3 at GET /api/openapi.json, and a readable reference at /api/docs. Registered
- * before the routes, which @fastify/swagger collects as they are added.
- */
+/** The API description from the routes' own schemas: OpenAPI 3 at /api/openapi.json, a reference at /api/docs. */
 export async function registerApiDocs(app: FastifyInstance, registry: KindRegistry, version: string): Promise<void> {
   registerKindSchemas(app, registry);
   await app.register(fastifySwagger, {
@@ -29,12 +25,9 @@ export async function registerApiDocs(app: FastifyInstance, registry: KindRegist
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    // The API and the files service (/sharepoint) are described, each route by its own schemas;
-    // untagged routes (the app's pages, the download service) are left out (docs/services/*.md).
+    // Untagged routes (the app's pages, the download service) are left out.
     hideUntagged: true,
-    // Every operation has an id (client generators name their functions by it): the route's own,
-    // else one made of its method and path ('get' '/api/vtp/stats/day' -> getVtpStatsDay); and it
-    // lists the refusals every route of its sort can give (common-responses.ts).
+    // Every operation has an id (client generators name their functions by it) and the refusals every route of its sort can give.
     transform: ({ schema, url, route }) => {
       if (schema === undefined) return { schema, url };
       const method = [route.method].flat()[0] ?? 'get';
@@ -55,7 +48,7 @@ export async function registerApiDocs(app: FastifyInstance, registry: KindRegist
 }
 
 /** An operation id from a route's method and path: 'GET', '/api/vtp/poi/:id/history' -> getVtpPoiByIdHistory. */
-export function operationIdOf(method: string, url: string): string {
+function operationIdOf(method: string, url: string): string {
   const words = url
     .replace(/^\/api\//, '/')
     .split('/')

@@ -4,7 +4,6 @@ import { message } from '../http/route-validation.js';
 import { currentLinkClaim } from './authenticate.js';
 import { MAX_SIGNED_LINK_TTL_SECONDS, parseUrl, SIGNABLE_PREFIXES, SIGNED_LINK_TTL_SECONDS, signOrExplain, type LinkSigner } from './signed-links.js';
 
-/** POST /api/system/signed-link's body and answer. */
 const SIGNED_LINK_SCHEMA = {
   tags: ['Sign-in'],
   summary: 'A short-lived signed URL for a download or file that opens in a frame or a tab',
@@ -39,11 +38,7 @@ const SIGNED_LINK_SCHEMA = {
   },
 };
 
-/**
- * POST /api/system/signed-link {path, ttlSeconds?}: a short-lived signed URL for a download or a
- * file the app opens in a frame or a new tab (5 minutes; up to an hour for a video that must keep
- * seeking). Only download and shared-files paths can be signed.
- */
+/** POST /api/system/signed-link: a signed URL for a download or file (5 minutes; up to an hour for a video that keeps seeking). */
 export async function linkRoutes(app: FastifyInstance, deps: { signer: LinkSigner }): Promise<void> {
   app.post('/system/signed-link', { schema: SIGNED_LINK_SCHEMA }, async function signLink(request) {
     const claim = currentLinkClaim(request);
@@ -54,7 +49,7 @@ export async function linkRoutes(app: FastifyInstance, deps: { signer: LinkSigne
     try {
       decodedPath = `/${parseUrl(target).segments.join('/')}`;
     } catch {
-      // signOrExplain below says what is wrong with it.
+      // signOrExplain says what is wrong with it.
     }
     if (!target.startsWith('/') || !SIGNABLE_PREFIXES.some((p) => target.startsWith(p) && decodedPath.startsWith(p))) {
       throw badRequest(`Only ${SIGNABLE_PREFIXES.join(' and ')} URLs can be signed`);
