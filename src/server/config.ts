@@ -61,7 +61,10 @@ const UPLOADS = {
   sweepEveryMs: ['SWEEP_INTERVAL_SECONDS', 600, 1, 86400, 1000],
   orphanAgeMs: ['ORPHAN_AGE_SECONDS', 3600, 1, 30 * 86400, 1000],
 } satisfies Record<string, Setting>;
-/** Sign-in throttling: this many failures within the window lock the username for lockSeconds. */
+/**
+ * Sign-in throttling (auth/login-throttle.ts): maxFailures within the window lock a username at one
+ * address for lockSeconds; past userCeiling from all addresses, attempts are spaced out, never locked.
+ */
 const LOGIN = {
   maxFailures: ['LOGIN_MAX_FAILURES', 5, 1, 1000],
   windowSeconds: ['LOGIN_WINDOW_SECONDS', 900, 1, 86400],

@@ -1,20 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
-import { userKey } from './login-throttle.js';
-import { counterWrite } from './relaxed-writes.js';
-
-export interface DeviceSettings {
-  /** How long a device cookie stays valid after the sign-in that set it; 0 sets none. */
-  deviceSeconds: number;
-  /** Wrong passwords sent with one device cookie before it stops counting (the pair lock's limit). */
-  maxFailures: number;
-}
+import { counterWrite, userKey } from './login-throttle.js';
 
 /** A device cookie the request carried that is valid for the username: its row in login_attempts. */
-export interface Device {
-  key: string;
-}
+export type Device = { key: string };
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -28,7 +19,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 export class DeviceCookies {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly settings: DeviceSettings,
+    private readonly settings: Config['login'],
   ) {}
 
   /** The cookie's name for a username: one per user, so people sharing a phone each keep theirs. */

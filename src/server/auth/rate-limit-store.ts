@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
-import { counterWrite } from './relaxed-writes.js';
+import { counterWrite } from './login-throttle.js';
 
 type Count = { current: number; ttl: number };
 type Callback = (err: Error | null, result?: Count) => void;

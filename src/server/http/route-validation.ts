@@ -96,15 +96,12 @@ function build(part: Part, schema: Schema): Check {
 function checkOf(validate: ValidateFunction, schema: Schema, part: Part, coerces: boolean): Check {
   const properties = propertiesOf(schema);
   const coerced = coerces ? Object.keys(properties).filter((name) => !typesOf(properties[name]).includes('string')) : [];
+  const copy = (value: unknown): unknown => (Array.isArray(value) ? [...(value as unknown[])] : value);
   return (data) => {
-    let asSent: Record<string, unknown> | undefined;
-    if (coerced.length > 0 && isObject(data)) {
-      asSent = {};
-      for (const name of coerced) {
-        const value = data[name];
-        if (value !== undefined) asSent[name] = Array.isArray(value) ? [...(value as unknown[])] : value;
-      }
-    }
+    const asSent =
+      coerced.length > 0 && isObject(data)
+        ? Object.fromEntries(coerced.filter((name) => data[name] !== undefined).map((name) => [name, copy(data[name])]))
+        : undefined;
     if (validate(data)) return true;
     // One problem is named: the first, or of an anyOf's branches the one that got furthest into the data.
     const first = validate.errors?.reduce((best, e) => (depth(e) > depth(best) ? e : best));
@@ -232,15 +229,8 @@ function sent(value: unknown, keyword: string): Said {
     if (keyword === 'maxItems' || keyword === 'minItems' || value.length === 0) return { en: `${value.length} values`, zh: `收到 ${value.length} 个值` };
     const shown = value.slice(0, 3).map(quote);
     const more = value.length > 3 ? value.length - 3 : 0;
-    return {
-      en:
-        more > 0
-          ? `${shown.join(', ')} and ${more} more`
-          : shown.length === 1
-            ? (shown[0] as string)
-            : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1) as string}`,
-      zh: `收到 ${shown.join('、')}${more > 0 ? ` 等 ${value.length} 个值` : ''}`,
-    };
+    const en = more > 0 ? `${shown.join(', ')} and ${more} more` : [shown.slice(0, -1).join(', '), shown.at(-1)].filter(Boolean).join(' and ');
+    return { en, zh: `收到 ${shown.join('、')}${more > 0 ? ` 等 ${value.length} 个值` : ''}` };
   }
   if (typeof value === 'string' && keyword === 'maxLength') return { en: `${value.length} characters`, zh: `收到 ${value.length} 个字符` };
   return { en: quote(value), zh: `收到 ${quote(value)}` };
