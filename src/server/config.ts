@@ -79,7 +79,6 @@ const LOGIN = {
 /** Every whole-number setting, by where Config holds it ('' for its top level). */
 export const WHOLE_NUMBERS = { '': NUMBERS, timeouts: TIMEOUTS, uploads: UPLOADS, login: LOGIN } as Record<string, Record<string, Setting>>;
 
-/** Reads a table of whole-number settings, each checked against its bounds. */
 function numbers<K extends string>(env: NodeJS.ProcessEnv, table: Record<K, Setting>): Record<K, number> {
   const read = ([name, fallback, min, max, scale = 1]: Setting): number => integer(env, name, fallback, min, max) * scale;
   return Object.fromEntries(Object.entries<Setting>(table).map(([key, setting]) => [key, read(setting)])) as Record<K, number>;
@@ -122,7 +121,6 @@ function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string {
   throw new ConfigError(`TRUST_PROXY must be false, true, a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges, got '${raw}'`);
 }
 
-/** raw as a URL; a ConfigError with `refusal` when it is none. */
 function urlOf(raw: string, refusal: string): URL {
   try {
     return new URL(raw);

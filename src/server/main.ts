@@ -8,7 +8,6 @@ import { framed } from './users/seed.js';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.js';
 import { SchemaError } from './schemas.js';
 
-/** The package root: the nearest folder above this file that holds package.json. */
 function packageRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!fs.existsSync(path.join(dir, 'package.json'))) {

@@ -4,7 +4,6 @@ import { checkSchemaFolder, checkSchemas, formatProblem, readSchemaFolder, refus
 
 export class SchemaError extends Error {}
 
-/** A folder read, whose failure (no such folder) is a SchemaError. */
 function readFolder<T extends { count: number }>(dir: string, read: (dir: string) => T): T {
   let result: T;
   try {

@@ -1,6 +1,5 @@
 import { refused } from '../http/envelope.js';
 
-/** A route schema's responses, as @fastify/swagger reads them. */
 type Responses = Record<string, unknown>;
 
 const WITHOUT_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);

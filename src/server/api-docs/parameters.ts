@@ -38,7 +38,6 @@ export function recordIdInBody(description: string, words?: Record<string, unkno
   };
 }
 
-/** A record's version as a write names it (the one the client saw). */
 export function recordVersion(description: string): Record<string, unknown> {
   return {
     type: 'integer',
@@ -57,7 +56,6 @@ export const IF_MATCH = {
   ...message('must be a record version such as "3"', '必须是记录版本，如 "3"'),
 };
 
-/** A calendar day in a query, 'yyyy-MM-dd'. */
 export function dayParam(description: string): Record<string, unknown> {
   return { type: 'string', format: 'date', description, ...message('must be a day like 2026-11-21 (yyyy-MM-dd)', '必须是日期，如 2026-11-21（yyyy-MM-dd）') };
 }

@@ -13,7 +13,6 @@ declare module 'fastify' {
   }
 }
 
-/** The token of an 'Authorization: Bearer <token>' header, if the header has that form. */
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (typeof header !== 'string') return undefined;
@@ -80,7 +79,6 @@ export function currentLinkClaim(request: FastifyRequest): { userId: number; lin
   return { userId: user.id, linkId: request.linkId };
 }
 
-/** The signed-in user of a request that passed authenticate. */
 export function currentUser(request: FastifyRequest): User {
   if (!request.user) throw unauthorized('Please sign in', '请先登录');
   return request.user;

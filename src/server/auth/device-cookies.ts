@@ -67,7 +67,6 @@ export class DeviceCookies {
 
 const deviceKey = (username: string, token: string): string => `d:${userKey(username)}\n${createHash('sha256').update(token).digest('hex')}`;
 
-/** The value of one cookie in a Cookie header (RFC 6265: 'a=1; b=2'), undefined when absent. */
 function cookieValue(header: string, name: string): string | undefined {
   for (const pair of header.split(';')) {
     const at = pair.indexOf('=');

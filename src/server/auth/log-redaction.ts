@@ -6,7 +6,6 @@ export function redactCredentials(url: string): string {
   return url.replace(/(\/files\/upload\/session\/)[^/?#]+/g, '$1[redacted]').replace(new RegExp(`([?&]${LINK_PARAM}=)[^&#]*`, 'g'), '$1[redacted]');
 }
 
-/** Fastify's request log line, with the URL's credentials redacted. */
 export function requestForLog(request: FastifyRequest): Record<string, unknown> {
   return {
     method: request.method,

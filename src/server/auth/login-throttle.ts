@@ -3,7 +3,6 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
 import { relaxedTransaction } from '../db/relaxed-commit.js';
 
-/** Why an attempt may not be checked now, and for how long. */
 export interface Refusal {
   reason: 'locked' | 'slowed';
   retryAfterSeconds: number;
@@ -124,7 +123,6 @@ export class LoginThrottle {
 /** The counter's times: a pair's lock, or a username's earliest next attempt. */
 type Times<T> = { locked_until?: T; next_at?: T };
 
-/** The counter's failures after this attempt. */
 const counted = (fresh: RawBuilder<boolean>) => sql<number>`(case when ${fresh} then 1 else login_attempts.failures + 1 end)`;
 
 /** A number parameter typed for PostgreSQL, which reads an untyped parameter in CASE as text. */

@@ -6,7 +6,7 @@ import { bearerToken, currentLinkClaim, currentUser } from './authenticate.js';
 import type { Device, DeviceCookies } from './device-cookies.js';
 import { clientKey, type LoginThrottle, type Refusal as ThrottleRefusal } from './login-throttle.js';
 import { HashingBusyError } from '../users/password-hashing.js';
-import { admitSignIn, checkSignIn, type Admission } from './password-check.js';
+import { admitSignIn, checkSignIn } from './password-check.js';
 import { MAX_SIGNED_LINK_TTL_SECONDS, parseUrl, SIGNABLE_PREFIXES, SIGNED_LINK_TTL_SECONDS, signOrExplain, type LinkSigner } from './signed-links.js';
 import type { TokenStore } from './tokens.js';
 
@@ -20,8 +20,10 @@ export interface AuthDeps {
   perAddressPerMinute: number;
 }
 
-/** The server's busy-hashing refusal (password-check.ts), in Chinese too (docs/decisions/045). */
-const hashingBusy = (e: HashingBusyError): ApiError => retryLater(503, e.message, 3, '服务器正忙于验证登录，请几秒后再试');
+/** Rethrows e, a busy-hashing refusal (password-check.ts) as a 503 in Chinese too (decision 045). */
+const rethrow = (e: unknown): never => {
+  throw e instanceof HashingBusyError ? retryLater(503, e.message, 3, '服务器正忙于验证登录，请几秒后再试') : e;
+};
 
 const LOGIN_SCHEMA = {
   tags: ['Sign-in'],
@@ -59,7 +61,6 @@ const LOGOUT_SCHEMA = {
   response: { 200: envelope({ type: 'null' }), 400: refused() },
 };
 
-/** The RuoYi-style user record. */
 const GET_INFO_SCHEMA = {
   tags: ['Sign-in'],
   summary: 'The signed-in user: deptName is the project, remark the vehicle',
@@ -88,7 +89,6 @@ const GET_INFO_SCHEMA = {
   },
 };
 
-/** Sign-ins per client address per minute (@fastify/rate-limit), whatever the usernames. */
 function perAddressLimit(perMinute: number) {
   return {
     max: perMinute,
@@ -128,14 +128,9 @@ async function checkAttempt(
   password: string,
   client: string,
 ): Promise<{ user: User | undefined; device: Device | undefined }> {
-  let admission: Admission;
   let device: Device | undefined;
-  try {
-    admission = await admitSignIn(client, username, async () => (device = await deps.devices.check(username, request.headers.cookie)) !== undefined);
-  } catch (e) {
-    if (e instanceof HashingBusyError) throw hashingBusy(e);
-    throw e;
-  }
+  const isTrusted = async () => (device = await deps.devices.check(username, request.headers.cookie)) !== undefined;
+  const admission = await admitSignIn(client, username, isTrusted).catch(rethrow);
   try {
     const refusal = await deps.throttle.reserve(username, client, admission.trusted);
     if (refusal !== undefined) {
@@ -146,12 +141,9 @@ async function checkAttempt(
     const valid = await checkSignIn(password, user?.password_hash, admission.trusted);
     return { user: valid ? user : undefined, device };
   } catch (e) {
-    if (e instanceof HashingBusyError) {
-      // Not checked: the attempt does not count towards this address's lock.
-      await deps.throttle.refund(username, client);
-      throw hashingBusy(e);
-    }
-    throw e;
+    // Not checked: the attempt does not count towards this address's lock.
+    if (e instanceof HashingBusyError) await deps.throttle.refund(username, client);
+    return rethrow(e);
   } finally {
     admission.release();
   }
@@ -180,7 +172,6 @@ function signIn(deps: AuthDeps, cookiePath: string) {
   };
 }
 
-/** /auth/login, /auth/logout and /system/user/getInfo, as the RuoYi-style client calls them. */
 export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<void> {
   app.post(
     '/auth/login',

@@ -10,7 +10,6 @@ declare module 'fastify' {
   }
 }
 
-/** What work throws, or undefined. */
 function thrownBy(work: () => void): Error | undefined {
   try {
     work();
@@ -35,7 +34,6 @@ function signInCheck(guard: ReturnType<typeof authenticate>, workerRoute: boolea
   };
 }
 
-/** What the sign-in checks are made of; `signer` where signed links are taken too (authenticate). */
 interface SignInDeps {
   tokens: TokenStore;
   clientId: string;

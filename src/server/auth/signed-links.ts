@@ -143,7 +143,6 @@ export async function loadLinkSecret(db: Kysely<Database>): Promise<Buffer> {
   return Buffer.from(row.value, 'base64url');
 }
 
-/** Turns a LinkFormError from signing into a 400 that says what to fix. */
 export function signOrExplain(signer: LinkSigner, claim: LinkClaim, target: string, now: number, ttl?: number): { url: string; expiresAt: string } {
   try {
     return signer.sign(claim, target, now, ttl);

@@ -56,7 +56,6 @@ export class TokenStore {
     return undefined;
   }
 
-  /** The sign-in of a token, or undefined for an unknown, revoked or expired token. */
   async resolve(token: string): Promise<SignedIn | undefined> {
     const cached = this.remembered(token);
     if (cached !== undefined) return cached;
@@ -81,13 +80,11 @@ export class TokenStore {
     return again?.link_id ? { user, linkId: again.link_id } : undefined;
   }
 
-  /** The users of the sign-ins not yet expired at `now`, for a where clause to pick one. */
   private live(now: number) {
     const db = this.db.selectFrom('auth_tokens').innerJoin('users', 'users.id', 'auth_tokens.user_id');
     return db.selectAll('users').where('auth_tokens.expires_at', '>', new Date(now).toISOString());
   }
 
-  /** The live sign-in a signed link was made from, or undefined once it has ended. */
   async resolveLink(linkId: string): Promise<SignedIn | undefined> {
     if (!/^[A-Za-z0-9_-]{16,64}$/.test(linkId)) return undefined;
     const row = await this.live(Date.now()).where('auth_tokens.link_id', '=', linkId).executeTakeFirst();
@@ -99,7 +96,6 @@ export class TokenStore {
     for (const [token, entry] of this.recent) if (entry.signedIn.user.id === userId) this.recent.delete(token);
   }
 
-  /** Drops every cached sign-in, as if cacheMs had passed. */
   forgetAll(): void {
     this.recent.clear();
   }

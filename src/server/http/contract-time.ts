@@ -7,7 +7,6 @@ export function contractTime(value: string | Date | null | undefined): string | 
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
 }
 
-/** The JSON schema of such a timestamp, for route schemas and the API document. */
 export const CONTRACT_TIME_SCHEMA = {
   type: 'string',
   pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',

@@ -7,7 +7,6 @@ const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 const DRAIN_MAX_MS = 10_000;
 const ENDS = ['end', 'error', 'close'] as const;
 
-/** Reads and drops what is left of a request body, up to the bounds; true when it all arrived. */
 async function drainBody(raw: IncomingMessage): Promise<boolean> {
   if (raw.destroyed || Number(raw.headers['content-length'] ?? 0) > DRAIN_MAX_BYTES) return false;
   // A body parser (multipart) may still be reading it: take the stream back.

@@ -33,14 +33,12 @@ function jsonDepth(text: string, stopAt = Infinity): number {
 /** A UTF-16 surrogate without its partner (JSON "\ud800"): not text; SQLite stores it as non-UTF-8, jsonb refuses it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** What is wrong with a string of a request, or undefined when it is text. */
 function textProblem(text: string): string | undefined {
   if (text.includes('\0')) return 'contains a NUL character; remove it';
   if (LONE_SURROGATE.test(text)) return 'contains a lone UTF-16 surrogate (such as \\ud800), which is not a character; send well-formed Unicode text';
   return undefined;
 }
 
-/** A key as it is named in a message: NUL and lone surrogates written as escapes. */
 function keyName(key: string): string {
   return key.replace(/\0/g, '\\0').replace(new RegExp(LONE_SURROGATE.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
@@ -93,7 +91,6 @@ export function checkUrl(url: string): void {
 const HOST =
   /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?|\[([0-9A-Fa-f:.]{2,45})\])(?::(\d{1,5}))?$/;
 
-/** Whether a Host (or X-Forwarded-Host) value is a host and an optional port, nothing else. */
 export function isHost(value: string): boolean {
   if (value.length > 261) return false;
   const m = HOST.exec(value);

@@ -36,7 +36,6 @@ export function answerLanguage(header: string | string[] | undefined): AnswerLan
   return 'en';
 }
 
-/** The language a request's answer is written in. */
 export function requestLanguage(request: { headers: Record<string, string | string[] | undefined> }): AnswerLanguage {
   return answerLanguage(request.headers['accept-language']);
 }

@@ -8,9 +8,7 @@ import { fileKinds } from '../records/store/days.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The database (db/database.ts), opened and migrated; closed with the app. */
     db: Db;
-    /** The kinds this server serves, from the schema files (or the test's own). */
     registry: KindRegistry;
     /** Notes this server's schemas as the ones served, once it holds its port (main.ts; decision 058), never before. */
     takeOverSchemas: () => Promise<void>;

@@ -16,7 +16,6 @@ import { UserRepository } from '../users/user-repository.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** What the services' route plugins build on (servicesPlugin). */
     services: Services;
   }
 }
@@ -55,7 +54,6 @@ async function buildServices(app: FastifyInstance, config: Config, print: (line:
 
 export const servicesPlugin = fp<{ config: Config; print: (line: string) => void }>(
   async (app, { config, print }) => {
-    // The signed-in user, set by the sign-in checks (auth/authenticate.ts).
     app.decorateRequest('user', undefined);
     app.decorate('services', await buildServices(app, config, print));
   },

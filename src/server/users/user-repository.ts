@@ -21,7 +21,6 @@ export function isWorker(user: Pick<User, 'role'>): boolean {
   return user.role === WORKER_ROLE;
 }
 
-/** The projects a worker serves; empty for anyone else. */
 export function workerProjects(user: Pick<User, 'role' | 'worker_projects'>): string[] {
   if (!isWorker(user) || user.worker_projects === null) return [];
   try {
@@ -34,7 +33,6 @@ export function workerProjects(user: Pick<User, 'role' | 'worker_projects'>): st
 
 const USERNAME = /^[A-Za-z0-9_.@-]{2,50}$/;
 
-/** Checks what an admin typed for a user; throws UserInputError naming the problem. */
 function checkNewUser(u: NewUser): void {
   if (!USERNAME.test(u.username)) throw new UserInputError('username must be 2-50 letters, digits or . _ @ -');
   if (u.password.length < 8 || u.password.length > 200) throw new UserInputError('password must be 8-200 characters');
@@ -102,7 +100,6 @@ export class UserRepository {
     return user;
   }
 
-  /** Sets a new password and signs the user out everywhere. */
   async setPassword(username: string, password: string): Promise<void> {
     const user = await this.existing(username);
     if (password.length < 8 || password.length > 200) throw new UserInputError('password must be 8-200 characters');
