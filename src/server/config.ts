@@ -92,15 +92,12 @@ function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
 function initialUser(env: NodeJS.ProcessEnv): InitialUser | undefined {
   const names = ['INITIAL_USERNAME', 'INITIAL_PASSWORD', 'INITIAL_PROJECT', 'INITIAL_VEHICLE'] as const;
   const values = names.map((n) => text(env, n));
-  const given = values.filter((v) => v !== undefined).length;
-  if (given === 0) return undefined;
-  if (given < names.length) {
-    const missing = names.filter((_, i) => values[i] === undefined);
-    throw new ConfigError(`set all of ${names.join(', ')} or none of them; missing ${missing.join(', ')}`);
-  }
-  const [username, password, project, vehicle] = values as string[];
-  if ((password as string).length < 8) throw new ConfigError('INITIAL_PASSWORD must be at least 8 characters');
-  return { username: username as string, password: password as string, project: project as string, vehicle: vehicle as string };
+  const missing = names.filter((_, i) => values[i] === undefined);
+  if (missing.length === names.length) return undefined;
+  if (missing.length > 0) throw new ConfigError(`set all of ${names.join(', ')} or none of them; missing ${missing.join(', ')}`);
+  const [username, password, project, vehicle] = values as [string, string, string, string];
+  if (password.length < 8) throw new ConfigError('INITIAL_PASSWORD must be at least 8 characters');
+  return { username, password, project, vehicle };
 }
 
 function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {

@@ -50,20 +50,15 @@ function stopOnSignals(app: FastifyInstance): void {
       },
     );
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-}
-
-export interface MainOptions {
-  /** Runs once this server holds its port and has taken over the schemas (scripts/start.mjs moves its build pointer here). */
-  onServing?: () => void;
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(signal));
 }
 
 /**
  * Reads the environment, builds the app and serves; nothing shared changes before the port is held
- * (decision 058). Ends the process with a message on any failure.
+ * (decision 058). Ends the process with a message on any failure. onServing runs once this server
+ * holds its port and has taken over the schemas (scripts/start.mjs moves its build pointer then).
  */
-export async function main(options: MainOptions = {}): Promise<void> {
+export async function main(options: { onServing?: () => void } = {}): Promise<void> {
   try {
     const root = packageRoot();
     loadDotEnv(root);
