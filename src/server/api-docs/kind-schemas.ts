@@ -16,14 +16,8 @@ function apiProperty(prop: KindProperty, forInput: boolean): Record<string, unkn
   if (prop.default !== undefined && !forInput) describe(`New records get ${JSON.stringify(prop.default)}.`);
   const hint = typeof prop.format === 'string' ? formatHints[prop.format] : undefined;
   if (hint) describe(`Text: ${hint}.`);
-  const labels = prop['x-labels'];
-  if (labels !== undefined && !forInput) {
-    describe(
-      `Labels: ${Object.entries(labels)
-        .map(([v, l]) => `${v} = ${typeof l === 'string' ? l : Object.values(l).join(' / ')}`)
-        .join('; ')}.`,
-    );
-  }
+  const labels = Object.entries(prop['x-labels'] ?? {}).map(([v, l]) => `${v} = ${typeof l === 'string' ? l : Object.values(l).join(' / ')}`);
+  if (prop['x-labels'] !== undefined && !forInput) describe(`Labels: ${labels.join('; ')}.`);
   if (forInput) {
     // A RuoYi-style form client sends numbers as text and may send a number for a text field; the
     // server reads both (records/validation.ts coerce) and checks the result against the kind schema.

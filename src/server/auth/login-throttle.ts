@@ -149,10 +149,8 @@ export function clientKey(ip: string): string {
   const h = head === '' ? [] : head.split(':');
   const t = tail === '' ? [] : tail.split(':');
   const groups = plain.includes('::') ? [...h, ...Array<string>(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t] : h;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => parseInt(g || '0', 16).toString(16))
-    .join(':')}::/64`;
+  const prefix = Array.from(groups.slice(0, 4), (g) => parseInt(g || '0', 16).toString(16));
+  return `${prefix.join(':')}::/64`;
 }
 
 /**

@@ -42,10 +42,7 @@ export function parseUrl(raw: string): CanonicalUrl {
   const rawPath = q < 0 ? raw : raw.slice(0, q);
   const rawQuery = q < 0 ? '' : raw.slice(q + 1);
   if (!rawPath.startsWith('/')) throw new LinkFormError('a link must be a path on this server, starting with /');
-  const segments = rawPath
-    .slice(1)
-    .split('/')
-    .map((s) => decode(s, 'the path'));
+  const segments = Array.from(rawPath.slice(1).split('/'), (s) => decode(s, 'the path'));
   for (const [i, s] of segments.entries()) {
     if (s === '.' || s === '..' || s.includes('/') || s.includes('\\') || s.includes('\0') || (s === '' && i < segments.length - 1)) {
       throw new LinkFormError('the path has an empty, dot or encoded-slash segment');
