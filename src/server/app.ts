@@ -22,12 +22,7 @@ export interface AppOptions {
   logger?: boolean | object;
 }
 
-/**
- * Builds the whole server, ready to listen, as a list of named plugins (src/server/plugins/,
- * docs/ARCHITECTURE.md): database opened and migrated, first user seeded, routes for every kind
- * registered. main.ts only reads the environment and listens; tests build the app the same way.
- * The order is the order routes and hooks are added in; each plugin names the ones it needs.
- */
+/** Builds the whole server, ready to listen, as a list of named plugins in the order they add routes and hooks (docs/ARCHITECTURE.md). */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const registry = options.registry ?? loadRegistry(config.schemasDir);
   const app = Fastify(fastifyOptions(config, registry, options.logger));

@@ -2,46 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { NewUser } from './users/user-repository.js';
 
-/** Everything the server reads from the environment, checked once at start. */
-export interface Config extends Numbers<typeof NUMBERS> {
-  host: string;
-  dataDir: string;
-  /** PostgreSQL connection string; undefined means the embedded SQLite file under dataDir. */
-  databaseUrl: string | undefined;
-  /** PostgreSQL schema to use instead of public (tests give each run its own). */
-  databaseSchema: string | undefined;
-  clientId: string;
-  logLevel: string;
-  /** Folder holding <kind>.schema.json files. */
-  schemasDir: string;
-  /** Folder of the built client, served at '/'. */
-  clientDir: string;
-  /** The package folder (package.json, schemas). */
-  rootDir: string;
-  initialUser: InitialUser | undefined;
-  /** Proxies whose X-Forwarded-* headers are believed (Fastify's trustProxy); false: none. */
-  trustProxy: boolean | number | string;
-  /** The address clients reach the server at, for URLs it hands out (upload sessions); else the request's own host. */
-  publicUrl: string | undefined;
-  /** Origins (scheme://host[:port]) another front end is served from; empty: no cross-origin access. */
-  corsOrigins: string[];
-  /** PEM certificate and key files: the server speaks HTTPS itself (phones only record audio and video on a secure origin). */
-  tls: { certFile: string; keyFile: string; cert: Buffer; key: Buffer } | undefined;
-  timeouts: Numbers<typeof TIMEOUTS>;
-  uploads: Numbers<typeof UPLOADS> & {
-    /** What one user's open upload sessions may have announced but not yet sent, in all (507 past it). */
-    reservedPerUserBytes: number;
-    /** The same for all sessions of one project. */
-    reservedPerProjectBytes: number;
-    /** A session idle this long no longer holds its announced size as reserved (it stays resumable). */
-    reservationIdleMs: number;
-  };
-  /** Video analysis (fileAnalyze): how long a worker's claim on an issue holds unless it renews it. */
-  analysis: { leaseSeconds: number };
-  /** PostgreSQL: whether an instance may become the sole writer, which knows its generations without reading them (decision 030); off behind a pooler that shares sessions. */
-  soleWriter: boolean;
-  login: Numbers<typeof LOGIN>;
-}
+/** Everything the server reads from the environment, checked once at start (loadConfig). */
+export type Config = ReturnType<typeof loadConfig>;
 
 export type InitialUser = Omit<NewUser, 'nickName'>;
 
@@ -66,12 +28,10 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
-/** A whole-number setting: its variable, default, bounds, and what the value is multiplied by (a unit: seconds to ms, MB to bytes). */
+/** A whole-number setting: its variable, default, bounds, and its unit's multiplier (seconds to ms, MB to bytes). */
 type Setting = readonly [variable: string, fallback: number, min: number, max: number, scale?: number];
 
-type Numbers<T> = { [K in keyof T]: number };
-
-/** The whole-number settings, grouped as Config holds them: the table is where they are described. */
+/** The whole-number settings, grouped as Config holds them. */
 const NUMBERS = {
   port: ['PORT', 8080, 0, 65535],
   tokenTtlSeconds: ['TOKEN_TTL_SECONDS', 604800, 60, 31536000],
@@ -83,17 +43,14 @@ const NUMBERS = {
   downloadsPerUser: ['DOWNLOADS_PER_USER', 1, 1, 1000],
 } satisfies Record<string, Setting>;
 const TIMEOUTS = {
-  /** A request's headers must arrive within this. */
   headersMs: ['HEADERS_TIMEOUT_SECONDS', 20, 1, 600, 1000],
   /** A request body other than an upload must arrive whole within this. */
   bodyMs: ['BODY_TIMEOUT_SECONDS', 30, 1, 3600, 1000],
-  /** A connection with nothing sent either way for this long is closed. */
+  /** A connection silent either way this long is closed. */
   idleMs: ['IDLE_TIMEOUT_SECONDS', 120, 1, 3600, 1000],
 } satisfies Record<string, Setting>;
 const UPLOADS = {
-  /** The largest file the files service accepts, by session or plain upload. */
   maxFileBytes: ['MAX_FILE_BYTES', 20 * 1024 ** 3, 1024, 2 ** 50],
-  /** Upload sessions one user may have open at once. */
   sessionsPerUser: ['UPLOAD_SESSIONS_PER_USER', 20, 1, 10000],
   /** Space kept free on the files volume: an upload that would eat into it is refused (507). */
   minFreeBytes: ['MIN_FREE_DISK_BYTES', 1024 ** 3, 0, 2 ** 50],
@@ -104,7 +61,10 @@ const UPLOADS = {
   sweepEveryMs: ['SWEEP_INTERVAL_SECONDS', 600, 1, 86400, 1000],
   orphanAgeMs: ['ORPHAN_AGE_SECONDS', 3600, 1, 30 * 86400, 1000],
 } satisfies Record<string, Setting>;
-/** Sign-in throttling: this many failures within the window lock the username for lockSeconds. */
+/**
+ * Sign-in throttling (auth/login-throttle.ts): maxFailures within the window lock a username at one
+ * address for lockSeconds; past userCeiling from all addresses, attempts are spaced out, never locked.
+ */
 const LOGIN = {
   maxFailures: ['LOGIN_MAX_FAILURES', 5, 1, 1000],
   windowSeconds: ['LOGIN_WINDOW_SECONDS', 900, 1, 86400],
@@ -119,7 +79,6 @@ const LOGIN = {
 /** Every whole-number setting, by where Config holds it ('' for its top level). */
 export const WHOLE_NUMBERS = { '': NUMBERS, timeouts: TIMEOUTS, uploads: UPLOADS, login: LOGIN } as Record<string, Record<string, Setting>>;
 
-/** Reads a table of whole-number settings, each checked against its bounds. */
 function numbers<K extends string>(env: NodeJS.ProcessEnv, table: Record<K, Setting>): Record<K, number> {
   const read = ([name, fallback, min, max, scale = 1]: Setting): number => integer(env, name, fallback, min, max) * scale;
   return Object.fromEntries(Object.entries<Setting>(table).map(([key, setting]) => [key, read(setting)])) as Record<K, number>;
@@ -133,15 +92,12 @@ function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
 function initialUser(env: NodeJS.ProcessEnv): InitialUser | undefined {
   const names = ['INITIAL_USERNAME', 'INITIAL_PASSWORD', 'INITIAL_PROJECT', 'INITIAL_VEHICLE'] as const;
   const values = names.map((n) => text(env, n));
-  const given = values.filter((v) => v !== undefined).length;
-  if (given === 0) return undefined;
-  if (given < names.length) {
-    const missing = names.filter((_, i) => values[i] === undefined);
-    throw new ConfigError(`set all of ${names.join(', ')} or none of them; missing ${missing.join(', ')}`);
-  }
-  const [username, password, project, vehicle] = values as string[];
-  if ((password as string).length < 8) throw new ConfigError('INITIAL_PASSWORD must be at least 8 characters');
-  return { username: username as string, password: password as string, project: project as string, vehicle: vehicle as string };
+  const missing = names.filter((_, i) => values[i] === undefined);
+  if (missing.length === names.length) return undefined;
+  if (missing.length > 0) throw new ConfigError(`set all of ${names.join(', ')} or none of them; missing ${missing.join(', ')}`);
+  const [username, password, project, vehicle] = values as [string, string, string, string];
+  if (password.length < 8) throw new ConfigError('INITIAL_PASSWORD must be at least 8 characters');
+  return { username, password, project, vehicle };
 }
 
 function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
@@ -162,16 +118,21 @@ function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string {
   throw new ConfigError(`TRUST_PROXY must be false, true, a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges, got '${raw}'`);
 }
 
+function urlOf(raw: string, refusal: string): URL {
+  try {
+    return new URL(raw);
+  } catch {
+    throw new ConfigError(refusal);
+  }
+}
+
+const isHttp = (url: URL): boolean => url.protocol === 'http:' || url.protocol === 'https:';
+
 function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
   const raw = text(env, 'PUBLIC_URL');
   if (raw === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`PUBLIC_URL must be an absolute URL such as https://roadtest.example.com, got '${raw}'`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('PUBLIC_URL must start with http:// or https://');
+  const url = urlOf(raw, `PUBLIC_URL must be an absolute URL such as https://roadtest.example.com, got '${raw}'`);
+  if (!isHttp(url)) throw new ConfigError('PUBLIC_URL must start with http:// or https://');
   if (url.search !== '' || url.hash !== '') throw new ConfigError('PUBLIC_URL must not have a query or a fragment');
   return `${url.origin}${url.pathname.replace(/\/$/, '')}`;
 }
@@ -181,20 +142,16 @@ function corsOrigins(env: NodeJS.ProcessEnv): string[] {
   if (raw === undefined) return [];
   return raw.split(',').map((origin) => {
     const o = origin.trim();
-    let url: URL;
-    try {
-      url = new URL(o);
-    } catch {
-      throw new ConfigError(`CORS_ORIGINS must be a comma-separated list of origins such as https://app.example.com, got '${o}'`);
-    }
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== o.replace(/\/$/, '')) {
+    const url = urlOf(o, `CORS_ORIGINS must be a comma-separated list of origins such as https://app.example.com, got '${o}'`);
+    if (!isHttp(url) || url.origin !== o.replace(/\/$/, '')) {
       throw new ConfigError(`CORS_ORIGINS entries must be origins only (scheme, host and port, no path), got '${o}'`);
     }
     return url.origin;
   });
 }
 
-function tls(env: NodeJS.ProcessEnv, rootDir: string): Config['tls'] {
+/** PEM files: the server speaks HTTPS itself (phones record audio and video only on a secure origin). */
+function tls(env: NodeJS.ProcessEnv, rootDir: string): { certFile: string; keyFile: string; cert: Buffer; key: Buffer } | undefined {
   const certFile = text(env, 'TLS_CERT');
   const keyFile = text(env, 'TLS_KEY');
   if (certFile === undefined && keyFile === undefined) return undefined;
@@ -213,11 +170,11 @@ function tls(env: NodeJS.ProcessEnv, rootDir: string): Config['tls'] {
   return { certFile, keyFile, cert: read('TLS_CERT', certFile), key: read('TLS_KEY', keyFile) };
 }
 
-/** Upload reservations: by default one largest file per user and four per project, released after an idle hour. */
-function reservations(
-  env: NodeJS.ProcessEnv,
-  maxFileBytes: number,
-): Pick<Config['uploads'], 'reservedPerUserBytes' | 'reservedPerProjectBytes' | 'reservationIdleMs'> {
+/**
+ * What one user's, and one project's, open upload sessions may have announced but not yet sent (507
+ * past it): by default one largest file per user and four per project, released after an idle hour.
+ */
+function reservations(env: NodeJS.ProcessEnv, maxFileBytes: number) {
   const reservedPerUserBytes = integer(env, 'UPLOAD_RESERVED_PER_USER_BYTES', maxFileBytes, 0, 2 ** 50);
   const reservedPerProjectBytes = integer(env, 'UPLOAD_RESERVED_PER_PROJECT_BYTES', Math.max(reservedPerUserBytes, 4 * maxFileBytes), 0, 2 ** 50);
   if (reservedPerProjectBytes < reservedPerUserBytes) {
@@ -229,7 +186,7 @@ function reservations(
 }
 
 /** Reads and checks the configuration; throws ConfigError with a message a person can act on. */
-export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
+export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string) {
   const databaseUrl = text(env, 'DATABASE_URL');
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must be a PostgreSQL URL such as postgres://user@host:5432/db, got '${databaseUrl}'`);
@@ -247,21 +204,23 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string): Config {
     ...numbers(env, NUMBERS),
     host: text(env, 'HOST') ?? '0.0.0.0',
     dataDir: path.resolve(rootDir, text(env, 'DATA_DIR') ?? 'data'),
-    databaseUrl,
-    databaseSchema,
+    databaseUrl, // undefined: the embedded SQLite file under dataDir
+    databaseSchema, // instead of public (tests give each run its own)
     clientId,
     logLevel,
     schemasDir: path.resolve(rootDir, text(env, 'SCHEMAS_DIR') ?? 'schemas'),
     clientDir: path.resolve(rootDir, text(env, 'CLIENT_DIR') ?? 'dist/client'),
     rootDir,
     initialUser: initialUser(env),
-    trustProxy: trustProxy(env),
-    publicUrl: publicUrl(env),
-    corsOrigins: corsOrigins(env),
+    trustProxy: trustProxy(env), // whose X-Forwarded-* headers are believed
+    publicUrl: publicUrl(env), // for URLs the server hands out (upload sessions); else the request's host
+    corsOrigins: corsOrigins(env), // other front ends' origins; empty: no cross-origin access
     tls: tls(env, rootDir),
     timeouts: numbers(env, TIMEOUTS),
     uploads: { ...uploads, ...reservations(env, uploads.maxFileBytes) },
+    // How long a video analysis worker's claim on an issue holds unless renewed.
     analysis: { leaseSeconds: integer(env, 'ANALYSIS_LEASE_SECONDS', 120, 1, 86400) },
+    // PostgreSQL: whether an instance may become the sole writer (decision 030); off behind a pooler that shares sessions.
     soleWriter: onOff(env, 'SOLE_WRITER', true),
     login: numbers(env, LOGIN),
   };

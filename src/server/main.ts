@@ -8,7 +8,6 @@ import { framed } from './users/seed.js';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.js';
 import { SchemaError } from './schemas.js';
 
-/** The package root: the nearest folder above this file that holds package.json. */
 function packageRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!fs.existsSync(path.join(dir, 'package.json'))) {
@@ -51,29 +50,21 @@ function stopOnSignals(app: FastifyInstance): void {
       },
     );
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-}
-
-export interface MainOptions {
-  /** Runs once this server holds its port and has taken over the schemas (scripts/start.mjs moves its build pointer here). */
-  onServing?: () => void;
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(signal));
 }
 
 /**
- * Reads the environment, builds the app and serves. Nothing shared changes before the port is held
- * (decision 058): the records are re-filed for a changed date field and the schemas noted as served
- * only after listen succeeded, so a start that cannot serve leaves a running server as it was.
- * Ends the process with a message on any failure.
+ * Reads the environment, builds the app and serves; nothing shared changes before the port is held
+ * (decision 058). Ends the process with a message on any failure. onServing runs once this server
+ * holds its port and has taken over the schemas (scripts/start.mjs moves its build pointer then).
  */
-export async function main(options: MainOptions = {}): Promise<void> {
+export async function main(options: { onServing?: () => void } = {}): Promise<void> {
   try {
     const root = packageRoot();
     loadDotEnv(root);
     const config = loadConfig(process.env, root);
     await probePort(config);
-    // What start-up has to tell a person (the first user's one-time password) is said after the
-    // server is serving, framed, so that it is the last thing of the start and easy to find.
+    // Notices (the first user's password) are said last, framed, so they are easy to find.
     const notices: string[] = [];
     const app = await buildApp(config, { print: (line) => notices.push(line) });
     stopOnSignals(app);

@@ -18,10 +18,7 @@ export interface PageHtml {
   etag: string;
 }
 
-/**
- * index.html in a language (docs/decisions/045): <html lang> and data-language (the language the
- * app starts in when the Profile has not chosen one, src/client/i18n), and the tab's title.
- */
+/** index.html in a language (decision 045): <html lang>, data-language (the app's first language) and the title. */
 function inLanguage(html: string, language: ShellLanguage): string {
   const lang = language === 'zh' ? 'zh-CN' : 'en';
   const out = html.replace(/<html\b[^>]*>/, () => `<html lang="${lang}" data-language="${language}">`);
@@ -37,17 +34,10 @@ function closure(manifest: Record<string, ManifestChunk>, key: string, into: Set
 }
 
 /**
- * index.html for each page of the app, with <link rel="modulepreload"> for the chunks of that
- * page that the entry does not already load: without them the browser finds the page chunk only
- * once the entry has run, then its imports only once that has arrived (decision 018). Built once
- * at start from the client build's index.html and Vite's manifest; each answer has its ETag.
- * Without a manifest, every page gets index.html as it is. Each page is drawn in the language
- * the request's Accept-Language prefers, English or Chinese (docs/decisions/045).
- *
- * A signed-in screen's page carries its shell in #root instead (src/shared/page-shell.ts, decision
- * 026): the title bar and the bottom navigation, painted before any script has run. It has no
- * preloads: the entry (boot.ts) fetches the app and the page once the shell is on the screen, so
- * on a slow link the stylesheet does not share it with the scripts, and the paint waits for neither.
+ * index.html for each page, in the request's language, with <link rel="modulepreload"> for the
+ * page's chunks the entry does not load (decision 018), from Vite's manifest; each with its ETag.
+ * A signed-in screen's page carries its shell in #root instead (decision 026), without preloads, so
+ * on a slow link its paint waits for no script.
  */
 export function pageHtmlBuilder(clientDir: string, registry?: KindRegistry): (pathname: string, language?: ShellLanguage) => PageHtml {
   const index = fs.readFileSync(path.join(clientDir, 'index.html'), 'utf8');
@@ -68,8 +58,7 @@ export function pageHtmlBuilder(clientDir: string, registry?: KindRegistry): (pa
   return (pathname, language = 'en') => {
     const shell = registry ? pageShellOf(pathname, registry, language) : undefined;
     if (shell && index.includes(EMPTY_ROOT)) {
-      // A function, not a string: a title from the address may hold '$&' or "$'", which a
-      // replacement string would expand.
+      // A function: a title from the address may hold '$&', which a replacement string would expand.
       const body = inLanguage(index, language).replace(EMPTY_ROOT, () => `<div id="root">${pageShellHtml(shell, pathname, language)}</div>`);
       return { body, etag: etagOf(body) };
     }

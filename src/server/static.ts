@@ -14,10 +14,8 @@ const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 const API_PREFIXES = ['/api/', '/sharepoint/', '/download/'];
 
 /**
- * Serves the built client at '/': hashed assets cached for a year, index.html never cached,
- * and index.html (with the page's chunks to preload, src/server/page-html.ts) for any other GET
- * that wants HTML, so client routes survive a reload. The page answers 304 to its ETag.
- * Unknown API paths answer a JSON 404 in the envelope (thrown: the error handler sends it).
+ * Serves the built client at '/': hashed assets cached for a year, and the page (page-html.ts) for
+ * any other GET that wants HTML, so client routes survive a reload. Unknown API paths: a JSON 404.
  */
 export async function clientRoutes(app: FastifyInstance, clientDir: string, registry?: KindRegistry): Promise<void> {
   const index = path.join(clientDir, 'index.html');
@@ -29,10 +27,8 @@ export async function clientRoutes(app: FastifyInstance, clientDir: string, regi
       wildcard: false,
       index: false,
       cacheControl: false,
-      // .br/.gz files written at build time (scripts/compress-assets.ts) are sent as they are.
-      preCompressed: true,
-      // The build manifest and other dotfiles are not for browsers.
-      dotfiles: 'deny',
+      preCompressed: true, // .br/.gz files written at build time
+      dotfiles: 'deny', // the build manifest is not for browsers
       setHeaders(res, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -53,8 +49,7 @@ export async function clientRoutes(app: FastifyInstance, clientDir: string, regi
         headers: { 'cache-control': 'no-store', allow: allowed.join(', ') },
       });
     }
-    // A page: what a browser asks for as HTML, and any path that is not a file (curl's `/` too, with
-    // Accept */*); a missing file (`/assets/gone.js`) stays a 404.
+    // A page: what a browser asks for as HTML, and any path that is not a file; a missing file stays a 404.
     const notAFile = !/\.[A-Za-z0-9]+$/.test(url.slice(url.lastIndexOf('/') + 1));
     const wantsHtml = (request.method === 'GET' || request.method === 'HEAD') && ((request.headers.accept ?? '').includes('text/html') || notAFile);
     if (api || url === '/api' || !wantsHtml) {
@@ -63,7 +58,6 @@ export async function clientRoutes(app: FastifyInstance, clientDir: string, regi
         headers: { 'cache-control': 'no-store' },
       });
     }
-    // The page is drawn in the language the request prefers (docs/decisions/045): caches keep one per language.
     reply.header('Cache-Control', 'no-cache').header('Vary', 'Accept-Language').type('text/html; charset=utf-8');
     if (!pageHtml) return reply.send(PLACEHOLDER);
     const page = pageHtml(url, requestLanguage(request));

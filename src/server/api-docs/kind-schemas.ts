@@ -3,47 +3,29 @@ import type { Kind, KindProperty, KindRegistry } from '../../shared/kind-types.j
 import { formatHints } from '../../shared/formats.js';
 import { envelope, ERROR_ENVELOPE } from '../http/envelope.js';
 
-/**
- * JSON schemas for the API, built from the kind schema files and registered once with addSchema:
- * what a record looks like in answers (`<kind>Record`), what a create or update may send
- * (`<kind>Input`), and the envelopes. Routes refer to them by $ref; @fastify/swagger turns them
- * into the OpenAPI document, so a property added to a schema file appears there with no code.
- */
-
 const KEEP = ['title', 'description', 'type', 'enum', 'minimum', 'maximum', 'maxLength', 'minLength', 'readOnly', 'items'] as const;
 
 /** A property as documentation and serialisation want it: our x- keywords out, formats explained. */
 function apiProperty(prop: KindProperty, forInput: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const describe = (more: string): void => {
+    out['description'] = [out['description'], more].filter(Boolean).join(' ');
+  };
   // 'default' is not kept: the serialiser would fill it into answers for fields a record does not have.
   for (const key of KEEP) if (prop[key] !== undefined) out[key] = structuredClone(prop[key]);
-  if (prop.default !== undefined && !forInput)
-    out['description'] = [out['description'], `New records get ${JSON.stringify(prop.default)}.`].filter(Boolean).join(' ');
-  const format = typeof prop.format === 'string' ? prop.format : undefined;
-  const hint = format ? formatHints[format] : undefined;
-  if (hint) out['description'] = [out['description'], `Text: ${hint}.`].filter(Boolean).join(' ');
-  const labels = prop['x-labels'];
-  if (labels !== undefined && !forInput)
-    out['description'] = [
-      out['description'],
-      `Labels: ${Object.entries(labels)
-        .map(([v, l]) => `${v} = ${typeof l === 'string' ? l : Object.values(l).join(' / ')}`)
-        .join('; ')}.`,
-    ]
-      .filter(Boolean)
-      .join(' ');
+  if (prop.default !== undefined && !forInput) describe(`New records get ${JSON.stringify(prop.default)}.`);
+  const hint = typeof prop.format === 'string' ? formatHints[prop.format] : undefined;
+  if (hint) describe(`Text: ${hint}.`);
+  const labels = Object.entries(prop['x-labels'] ?? {}).map(([v, l]) => `${v} = ${typeof l === 'string' ? l : Object.values(l).join(' / ')}`);
+  if (prop['x-labels'] !== undefined && !forInput) describe(`Labels: ${labels.join('; ')}.`);
   if (forInput) {
     // A RuoYi-style form client sends numbers as text and may send a number for a text field; the
     // server reads both (records/validation.ts coerce) and checks the result against the kind schema.
     const types = [prop.type].flat().filter((t): t is string => typeof t === 'string');
     if (types.includes('number') || types.includes('integer')) out['type'] = [...new Set([...types, 'string', 'null'])];
     else if (types.includes('string')) out['type'] = [...new Set([...types, 'number', 'null'])];
-    delete out['enum'];
-    if (prop.enum) out['description'] = [out['description'], `One of: ${prop.enum.map(String).join(', ')}.`].filter(Boolean).join(' ');
-    delete out['minimum'];
-    delete out['maximum'];
-    delete out['maxLength'];
-    delete out['readOnly'];
+    if (prop.enum) describe(`One of: ${prop.enum.map(String).join(', ')}.`);
+    for (const key of ['enum', 'minimum', 'maximum', 'maxLength', 'readOnly']) delete out[key];
   }
   return out;
 }
@@ -53,28 +35,25 @@ export const recordRef = (kind: Kind): string => `${kind.name}Record#`;
 const STORED_AS_SAVED =
   'Values are returned as stored: a record saved under an earlier version of its schema file may hold a value the declaration here no longer allows (another type, a retired choice, a value outside new limits); the answer to GET by id, POST and PUT names each such value in warnings.';
 
-/**
- * The schemas answers are serialised with: the record schemas without the property types and
- * limits, so that a value stored under an earlier version of the schema is sent as stored instead
- * of failing the answer (docs/decisions/034). The OpenAPI document keeps the declarations.
- */
+/** The schemas answers are serialised with: record schemas without types and limits, so old values are sent as stored (decision 034). */
 export function serialisableSchemas(externalSchemas: Record<string, unknown>, registry: KindRegistry): Record<string, unknown> {
   const out = { ...externalSchemas };
   for (const kind of registry.values()) {
     const id = `${kind.name}Record`;
     const schema = out[id] as { properties?: Record<string, Record<string, unknown>> } | undefined;
     if (schema?.properties === undefined) continue;
-    const properties: Record<string, unknown> = {};
-    for (const [field, prop] of Object.entries(schema.properties)) {
-      if (field === 'version') properties[field] = prop;
-      else properties[field] = prop['title'] === undefined ? {} : { title: prop['title'] };
-    }
-    out[id] = { ...schema, properties };
+    const loose = (field: string, prop: Record<string, unknown>): unknown =>
+      field === 'version' ? prop : prop['title'] === undefined ? {} : { title: prop['title'] };
+    out[id] = { ...schema, properties: Object.fromEntries(Object.entries(schema.properties).map(([field, prop]) => [field, loose(field, prop)])) };
   }
   return out;
 }
 export const inputRef = (kind: Kind): string => `${kind.name}Input#`;
 
+/**
+ * The API's shared schemas, from the kind schema files: `<kind>Record` (answers), `<kind>Input`
+ * (what a write may send) and the envelopes, which routes refer to by $ref.
+ */
 export function registerKindSchemas(app: FastifyInstance, registry: KindRegistry): void {
   app.addSchema(ERROR_ENVELOPE);
   app.addSchema({

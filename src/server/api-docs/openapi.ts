@@ -2,14 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { KindRegistry } from '../../shared/kind-types.js';
-import { withCommonResponses } from './common-responses.js';
+import { refused } from '../http/envelope.js';
 import { registerKindSchemas } from './kind-schemas.js';
 
-/**
- * The API description, generated from the routes' own schemas (which come from the kind schema
- * files): OpenAPI 3 at GET /api/openapi.json, and a readable reference at /api/docs. Registered
- * before the routes, which @fastify/swagger collects as they are added.
- */
+/** The API description from the routes' own schemas: OpenAPI 3 at /api/openapi.json, a reference at /api/docs. */
 export async function registerApiDocs(app: FastifyInstance, registry: KindRegistry, version: string): Promise<void> {
   registerKindSchemas(app, registry);
   await app.register(fastifySwagger, {
@@ -29,12 +25,9 @@ export async function registerApiDocs(app: FastifyInstance, registry: KindRegist
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    // The API and the files service (/sharepoint) are described, each route by its own schemas;
-    // untagged routes (the app's pages, the download service) are left out (docs/services/*.md).
+    // Untagged routes (the app's pages, the download service) are left out.
     hideUntagged: true,
-    // Every operation has an id (client generators name their functions by it): the route's own,
-    // else one made of its method and path ('get' '/api/vtp/stats/day' -> getVtpStatsDay); and it
-    // lists the refusals every route of its sort can give (common-responses.ts).
+    // Every operation has an id (client generators name their functions by it) and the refusals every route of its sort can give.
     transform: ({ schema, url, route }) => {
       if (schema === undefined) return { schema, url };
       const method = [route.method].flat()[0] ?? 'get';
@@ -55,7 +48,7 @@ export async function registerApiDocs(app: FastifyInstance, registry: KindRegist
 }
 
 /** An operation id from a route's method and path: 'GET', '/api/vtp/poi/:id/history' -> getVtpPoiByIdHistory. */
-export function operationIdOf(method: string, url: string): string {
+function operationIdOf(method: string, url: string): string {
   const words = url
     .replace(/^\/api\//, '/')
     .split('/')
@@ -64,4 +57,32 @@ export function operationIdOf(method: string, url: string): string {
     .flatMap((part) => part.split(/[^A-Za-z0-9]+/))
     .filter(Boolean);
   return [method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join('');
+}
+
+type Responses = Record<string, unknown>;
+
+const WITHOUT_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The refusals every route of a sort can give whatever its own code does, added where its schema
+ * does not list them, in the shape of its own refusals: 400 (input guard) everywhere, 401 and 403
+ * where it needs a sign-in, 413 on any method with a body (DELETE included), 415 where it takes JSON.
+ */
+function withCommonResponses(schema: Record<string, unknown>, method: string): Record<string, unknown> {
+  const responses = (schema['response'] ?? {}) as Responses;
+  const refusal = Object.entries(responses).find(([status]) => Number(status) >= 400)?.[1] as Record<string, unknown> | undefined;
+  const shape = refusal === undefined ? refused() : Object.fromEntries(Object.entries(refusal).filter(([k]) => k !== 'description'));
+  const added: Responses = {};
+  const add = (status: number, description: string): void => {
+    if (responses[status] === undefined && responses[String(status)] === undefined) added[status] = { ...shape, description };
+  };
+  add(400, 'The request is malformed: an address with %00 or a broken escape, a Host that is no host name, or input the route refuses');
+  const signedIn = !(Array.isArray(schema['security']) && schema['security'].length === 0);
+  if (signedIn) {
+    add(401, 'No valid sign-in (Authorization: Bearer <token>), or an ended one');
+    add(403, 'This account may not call this route (a worker account outside the video analysis worker routes, or a tester on them)');
+  }
+  if (!WITHOUT_BODY.has(method.toUpperCase())) add(413, 'The request body is over 1 MiB');
+  if (!WITHOUT_BODY.has(method.toUpperCase()) && schema['body'] !== undefined) add(415, 'The body is not application/json');
+  return Object.keys(added).length === 0 ? schema : { ...schema, response: { ...responses, ...added } };
 }

@@ -1,18 +1,11 @@
 import { message } from '../http/route-validation.js';
 
-/**
- * Schemas of the values routes take in paths, queries, headers and bodies that several routes
- * share. They describe the API (OpenAPI) and are what validates requests (http/route-validation.ts):
- * an `x-message` is what a refusal says the value must be, after the field's name.
- */
+// Schemas of values several routes take, which describe the API and validate requests (http/route-validation.ts).
 
 /** The largest id the id columns hold in both dialects (PostgreSQL serial is a 32-bit integer). */
 export const MAX_ID = 2147483647;
 
-/**
- * A pattern for the whole numbers from 1 to max written as digits without leading zeros: what a
- * range says of a number, said of text (1 to 2147483647: up to nine digits, or ten up to that).
- */
+/** A pattern for the whole numbers from 1 to max as digits without leading zeros: a range said of text. */
 export function wholeNumberText(max: number): string {
   const digits = String(max);
   const alternatives: string[] = [];
@@ -45,7 +38,6 @@ export function recordIdInBody(description: string, words?: Record<string, unkno
   };
 }
 
-/** A record's version as a write names it (the one the client saw). */
 export function recordVersion(description: string): Record<string, unknown> {
   return {
     type: 'integer',
@@ -64,7 +56,6 @@ export const IF_MATCH = {
   ...message('must be a record version such as "3"', '必须是记录版本，如 "3"'),
 };
 
-/** A calendar day in a query, 'yyyy-MM-dd'. */
 export function dayParam(description: string): Record<string, unknown> {
   return { type: 'string', format: 'date', description, ...message('must be a day like 2026-11-21 (yyyy-MM-dd)', '必须是日期，如 2026-11-21（yyyy-MM-dd）') };
 }

@@ -13,7 +13,6 @@ declare module 'fastify' {
   }
 }
 
-/** The token of an 'Authorization: Bearer <token>' header, if the header has that form. */
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (typeof header !== 'string') return undefined;
@@ -22,19 +21,15 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The check of protected routes: a valid, unexpired, unrevoked Bearer token, and a clientid header
- * (when sent) that matches ours; where `signer` is given (the download and shared-files services,
- * opened in frames and tabs), a valid signed link instead, whose sign-in must still be live
- * (sign-out, a password change or removing the user ends it). Anything else is a 401, which tells
- * the client to sign in. It returns a promise only when the sign-in must be read from the
- * database; a sign-in looked up in the last few seconds is checked at once (most requests: a
- * promise each was a measurable share of a small answer).
+ * The check of protected routes: a live Bearer token and a clientid header (when sent) that matches
+ * ours; where `signer` is given (downloads and shared files), a signed link of a live sign-in
+ * instead. Anything else is a 401. A promise only when the sign-in must be read from the database
+ * (a promise per request was a measurable share of a small answer).
  */
 export function authenticate(tokens: TokenStore, clientId: string, signer?: LinkSigner) {
   const signIn = (request: FastifyRequest, signedIn: SignedIn | undefined): void => {
     if (!signedIn) throw unauthorized('Your session has expired or was signed out; please sign in again', '登录已过期或已退出，请重新登录');
-    request.user = signedIn.user;
-    request.linkId = signedIn.linkId;
+    setSignIn(request, signedIn);
   };
   return (request: FastifyRequest): Promise<void> | undefined => {
     const sentClient = request.headers['clientid'];
@@ -69,8 +64,12 @@ async function signedLink(tokens: TokenStore, signer: LinkSigner, request: Fasti
   }
   const signedIn = await tokens.resolveLink(claim.linkId);
   if (!signedIn || signedIn.user.id !== claim.userId) throw unauthorized('The sign-in this link was made from has ended; open it again from the app');
-  request.user = signedIn.user;
-  request.linkId = signedIn.linkId;
+  setSignIn(request, signedIn);
+}
+
+function setSignIn(request: FastifyRequest, { user, linkId }: SignedIn): void {
+  request.user = user;
+  request.linkId = linkId;
 }
 
 /** The sign-in of a request that passed authenticate, for signing links that die with it. */
@@ -80,30 +79,15 @@ export function currentLinkClaim(request: FastifyRequest): { userId: number; lin
   return { userId: user.id, linkId: request.linkId };
 }
 
-/** The signed-in user of a request that passed authenticate. */
 export function currentUser(request: FastifyRequest): User {
   if (!request.user) throw unauthorized('Please sign in', '请先登录');
   return request.user;
 }
 
-/**
- * Where an analysed kind's routes are under /api (the kinds that declare x-kind.analysis:
- * analysis/routes.ts analysisPaths, given by app.ts), for the messages of confineRoles.
- */
-export interface AnalysisRoutesHint {
-  /** Its worker routes, such as '/vtp/issueRecord/fileAnalyze'. */
-  workers: string;
-  /** Its testers' submit, such as '/vtp/issueRecord/aiSubmit'. */
-  submit: string;
-  /** What its records are called ('Issue'). */
-  noun: string;
-}
+/** An analysed kind's worker routes ('/vtp/issueRecord/fileAnalyze'), testers' submit and record noun ('Issue'), for confineRoles. */
+export type AnalysisRoutesHint = { workers: string; submit: string; noun: string };
 
-/**
- * Keeps each kind of account on its own routes: a worker token only on the fileAnalyze routes
- * (workerRoute), and a tester token never on them. 403 with what to do instead, naming the
- * analysed kinds' routes.
- */
+/** Keeps worker accounts on the fileAnalyze routes and testers off them: 403 with what to do instead. */
 export function confineRoles(user: User | undefined, workerRoute: boolean, analysed: readonly AnalysisRoutesHint[] = []): void {
   if (!user) return;
   const worker = isWorker(user);

@@ -1,37 +1,25 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
-import { userKey } from './login-throttle.js';
-import { counterWrite } from './relaxed-writes.js';
-
-export interface DeviceSettings {
-  /** How long a device cookie stays valid after the sign-in that set it; 0 sets none. */
-  deviceSeconds: number;
-  /** Wrong passwords sent with one device cookie before it stops counting (the pair lock's limit). */
-  maxFailures: number;
-}
+import { counterWrite, userKey } from './login-throttle.js';
 
 /** A device cookie the request carried that is valid for the username: its row in login_attempts. */
-export interface Device {
-  key: string;
-}
+export type Device = { key: string };
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * Device cookies (OWASP's answer to distributed guessing that locks owners out): each successful
- * sign-in sets a long-lived, HttpOnly cookie (Secure over HTTPS, sent only to the sign-in route)
- * that marks the browser as one the user signed in on. Attempts carrying a valid one skip the
- * per-username slow-down, from whatever address; attempts without keep it. The cookie is a random
- * token; the database keeps its SHA-256 in login_attempts (row 'd:<user>\n<hash>', valid until
- * next_at, wrong passwords counted in failures). Each sign-in replaces it with a new one
- * (rotation); maxFailures wrong passwords with it end it, so a stolen cookie buys a guesser no
- * more than one address's worth of guesses. It never skips the pair lock or a password check.
+ * Device cookies (OWASP's answer to distributed guessing that locks owners out): each sign-in sets a
+ * long-lived HttpOnly cookie, sent only to the sign-in route, whose attempts then skip the
+ * per-username slow-down. The database keeps its SHA-256 in login_attempts ('d:<user>\n<hash>',
+ * valid until next_at, wrong passwords in failures). Each sign-in rotates it; maxFailures wrong
+ * passwords end it, so a stolen cookie is worth one address's guesses. It never skips the pair lock.
  */
 export class DeviceCookies {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly settings: DeviceSettings,
+    private readonly settings: Config['login'],
   ) {}
 
   /** The cookie's name for a username: one per user, so people sharing a phone each keep theirs. */
@@ -61,10 +49,7 @@ export class DeviceCookies {
     );
   }
 
-  /**
-   * A successful sign-in: the device cookie it came with (if any) ends, and a new one is stored.
-   * Returns the Set-Cookie header for it, or undefined when device cookies are off.
-   */
+  /** A successful sign-in: the Set-Cookie of a new device cookie replacing `previous`; undefined when they are off. */
   async issue(username: string, previous: Device | undefined, o: { path: string; secure: boolean }, now = Date.now()): Promise<string | undefined> {
     const { deviceSeconds } = this.settings;
     if (deviceSeconds === 0) return undefined;
@@ -82,7 +67,6 @@ export class DeviceCookies {
 
 const deviceKey = (username: string, token: string): string => `d:${userKey(username)}\n${createHash('sha256').update(token).digest('hex')}`;
 
-/** The value of one cookie in a Cookie header (RFC 6265: 'a=1; b=2'), undefined when absent. */
 function cookieValue(header: string, name: string): string | undefined {
   for (const pair of header.split(';')) {
     const at = pair.indexOf('=');

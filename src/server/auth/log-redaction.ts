@@ -1,15 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { LINK_PARAM } from './signed-links.js';
 
-/**
- * A URL as the log may show it: upload-session addresses and signed links are bearer credentials
- * (whoever has one may write the file or read the download), so their secret parts are replaced.
- */
+/** A URL as the log may show it: the secret parts of upload-session addresses and signed links, bearer credentials, replaced. */
 export function redactCredentials(url: string): string {
   return url.replace(/(\/files\/upload\/session\/)[^/?#]+/g, '$1[redacted]').replace(new RegExp(`([?&]${LINK_PARAM}=)[^&#]*`, 'g'), '$1[redacted]');
 }
 
-/** Fastify's request log line, with the URL's credentials redacted. */
 export function requestForLog(request: FastifyRequest): Record<string, unknown> {
   return {
     method: request.method,

@@ -1,24 +1,18 @@
 import { HashingBusyError, hashOnce, verifyPassword } from '../users/password-hashing.js';
 
-// Sign-ins are admitted and checked here; the hashing itself (scrypt, its thread-pool slots) is
-// the users' (users/password-hashing.ts), which creating and changing users share.
-
-/**
- * Sign-ins handled at once per client address and per username (trusted devices aside), and how
- * many more may wait their turn; any beyond are refused at once (503). See admitSignIn. An address
- * may have more waiting than a username: an office behind one address signs in at nine together.
- */
-export const CHECKS_PER_ADDRESS = 2;
-export const WAITING_PER_ADDRESS = 16;
-export const CHECKS_PER_USERNAME = 2;
-export const WAITING_PER_USERNAME = 8;
+// Sign-ins handled at once and waiting per client address and per username. An address may have
+// more waiting: an office behind one address signs in at nine together.
+const CHECKS_PER_ADDRESS = 2;
+const WAITING_PER_ADDRESS = 16;
+const CHECKS_PER_USERNAME = 2;
+const WAITING_PER_USERNAME = 8;
 interface Gate {
   active: number;
   waiting: (() => void)[];
 }
 const perAddress = new Map<string, Gate>();
 const perUsername = new Map<string, Gate>();
-/** Recent time a real check took, waiting included (moving average), which a missing user's answer waits too. */
+/** Recent time a real check took (moving average): a missing user's answer waits as long. */
 let typicalMs: number | undefined;
 let calibration: Promise<void> | undefined;
 
@@ -38,24 +32,22 @@ function leave(map: Map<string, Gate>, key: string): void {
   const gate = map.get(key);
   if (gate === undefined) return;
   const next = gate.waiting.shift();
-  // The place passes straight to the next in line.
   if (next) next();
   else if (--gate.active <= 0) map.delete(key);
 }
 
-/** A sign-in admitted to be handled: whether it carries a valid device cookie of the user, and its places to give back. */
+/** An admitted sign-in: whether it carries a valid device cookie, and its places to give back. */
 export interface Admission {
   trusted: boolean;
   release: () => void;
 }
 
 /**
- * Admits a sign-in before anything else is done for it (database included): at most
- * CHECKS_PER_ADDRESS per client address and CHECKS_PER_USERNAME per username (trusted devices
- * aside) are handled at once, WAITING_PER_ADDRESS / WAITING_PER_USERNAME more wait their turn, and
- * any beyond are refused at once (HashingBusyError, 503), whether the username exists or not. So a flood of one username from
- * many addresses costs a few database turns and hashes, not one per request, and cannot hold a
- * real user's queries up behind its own. `isTrusted` (a valid device cookie) is asked once the address's place is held.
+ * Admits a sign-in before anything else is done for it (database included), a few at once per
+ * address and per username (trusted devices aside), a few more waiting, any beyond refused at once
+ * (HashingBusyError, 503), whether the user exists or not: a flood of one username from many
+ * addresses costs a few queries and hashes, not one per request. `isTrusted` is asked once the
+ * address's place is held.
  */
 export async function admitSignIn(address: string, username: string, isTrusted: () => Promise<boolean>): Promise<Admission> {
   const name = username.toLowerCase().slice(0, 100);
@@ -81,9 +73,8 @@ export async function admitSignIn(address: string, username: string, isTrusted: 
 }
 
 /**
- * A sign-in's password check. A username that does not exist (stored undefined) costs no scrypt:
- * its answer waits as long as recent real checks took (one calibration hash per process), so
- * timing does not tell whether the user exists. A check from a trusted device goes first.
+ * A password check. A missing user (stored undefined) costs no hash: its answer waits as long as
+ * real checks take (one calibration hash per process), so timing does not tell. Trusted goes first.
  */
 export async function checkSignIn(password: string, stored: string | undefined, trusted: boolean): Promise<boolean> {
   const started = Date.now();

@@ -1,17 +1,21 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
-import { counterWrite } from './relaxed-writes.js';
+import { counterWrite } from './login-throttle.js';
 
-type Callback = (err: Error | null, result?: { current: number; ttl: number }) => void;
+type Count = { current: number; ttl: number };
+type Callback = (err: Error | null, result?: Count) => void;
 
-/**
- * A store for @fastify/rate-limit in the database (the login_attempts table, keys prefixed 'r:'),
- * so that instances behind one load balancer share each address's count. One upsert per request:
- * a new window when the last one is over, else one more.
- */
+const answer = (counting: Promise<Count>, cb: Callback): void => {
+  counting.then(
+    (r) => cb(null, r),
+    (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))),
+  );
+};
+
+/** A store for @fastify/rate-limit in login_attempts ('r:' keys), shared by instances: one upsert per request. */
 export function databaseRateLimitStore(db: Kysely<Database>) {
   return class DatabaseRateLimitStore {
-    async count(key: string, timeWindow: number, bump: boolean): Promise<{ current: number; ttl: number }> {
+    async count(key: string, timeWindow: number, bump: boolean): Promise<Count> {
       const now = Date.now();
       const k = `r:${key}`;
       if (!bump) {
@@ -37,17 +41,11 @@ export function databaseRateLimitStore(db: Kysely<Database>) {
     }
 
     incr(key: string, cb: Callback, timeWindow: number): void {
-      this.count(key, timeWindow, true).then(
-        (r) => cb(null, r),
-        (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))),
-      );
+      answer(this.count(key, timeWindow, true), cb);
     }
 
     read(key: string, cb: Callback, timeWindow: number): void {
-      this.count(key, timeWindow, false).then(
-        (r) => cb(null, r),
-        (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))),
-      );
+      answer(this.count(key, timeWindow, false), cb);
     }
 
     child(): DatabaseRateLimitStore {

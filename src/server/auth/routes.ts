@@ -2,11 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ApiError, badRequest, envelope, ok, refused, retryLater, unauthorized } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
 import type { User, UserRepository } from '../users/user-repository.js';
-import { bearerToken, currentUser } from './authenticate.js';
+import { bearerToken, currentLinkClaim, currentUser } from './authenticate.js';
 import type { Device, DeviceCookies } from './device-cookies.js';
 import { clientKey, type LoginThrottle, type Refusal as ThrottleRefusal } from './login-throttle.js';
 import { HashingBusyError } from '../users/password-hashing.js';
-import { admitSignIn, checkSignIn, type Admission } from './password-check.js';
+import { admitSignIn, checkSignIn } from './password-check.js';
+import { MAX_SIGNED_LINK_TTL_SECONDS, parseUrl, SIGNABLE_PREFIXES, SIGNED_LINK_TTL_SECONDS, signOrExplain, type LinkSigner } from './signed-links.js';
 import type { TokenStore } from './tokens.js';
 
 export interface AuthDeps {
@@ -19,15 +20,11 @@ export interface AuthDeps {
   perAddressPerMinute: number;
 }
 
-function minutes(seconds: number): string {
-  const m = Math.ceil(seconds / 60);
-  return `${m} minute${m === 1 ? '' : 's'}`;
-}
+/** Rethrows e, a busy-hashing refusal (password-check.ts) as a 503 in Chinese too (decision 045). */
+const rethrow = (e: unknown): never => {
+  throw e instanceof HashingBusyError ? retryLater(503, e.message, 3, '服务器正忙于验证登录，请几秒后再试') : e;
+};
 
-/** The server's busy-hashing refusal (password-check.ts), in Chinese too (docs/decisions/045). */
-const hashingBusy = (e: HashingBusyError): ApiError => retryLater(503, e.message, 3, '服务器正忙于验证登录，请几秒后再试');
-
-/** POST /auth/login: the contract's body and answer. */
 const LOGIN_SCHEMA = {
   tags: ['Sign-in'],
   summary: 'Sign in: a Bearer token for the other calls',
@@ -57,18 +54,13 @@ const LOGIN_SCHEMA = {
   },
 };
 
-/** POST /auth/logout. */
 const LOGOUT_SCHEMA = {
   tags: ['Sign-in'],
   summary: 'Sign out (ends the token and its signed links)',
   security: [],
-  response: {
-    200: envelope({ type: 'null' }),
-    400: refused(),
-  },
+  response: { 200: envelope({ type: 'null' }), 400: refused() },
 };
 
-/** GET /system/user/getInfo: the RuoYi-style user record. */
 const GET_INFO_SCHEMA = {
   tags: ['Sign-in'],
   summary: 'The signed-in user: deptName is the project, remark the vehicle',
@@ -97,36 +89,37 @@ const GET_INFO_SCHEMA = {
   },
 };
 
-/** Sign-ins per client address per minute (@fastify/rate-limit), whatever the usernames. */
 function perAddressLimit(perMinute: number) {
   return {
     max: perMinute,
     timeWindow: 60_000,
     keyGenerator: (request: { ip: string }) => `login:${clientKey(request.ip)}`,
-    errorResponseBuilder: (_request: unknown, context: { ttl: number }) =>
-      retryLater(
+    errorResponseBuilder: (_request: unknown, { ttl }: { ttl: number }) => {
+      const wait = Math.max(1, Math.ceil(ttl / 1000));
+      return retryLater(
         429,
-        `Too many sign-in attempts from this address. Try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`,
-        context.ttl / 1000,
-        `此地址登录尝试次数过多。请在 ${Math.max(1, Math.ceil(context.ttl / 1000))} 秒后再试。`,
-      ),
+        `Too many sign-in attempts from this address. Try again in ${wait} seconds.`,
+        ttl / 1000,
+        `此地址登录尝试次数过多。请在 ${wait} 秒后再试。`,
+      );
+    },
   };
 }
 
 /** The answer to an attempt the throttle refused before any password was checked (login-throttle.ts). */
 function throttled({ reason, retryAfterSeconds: wait }: ThrottleRefusal): ApiError {
+  const m = Math.ceil(wait / 60);
   const [en, zh] =
     reason === 'locked'
-      ? [`Too many failed sign-in attempts. Try again in ${minutes(wait)}.`, `登录失败次数过多。请在 ${Math.max(1, Math.ceil(wait / 60))} 分钟后再试。`]
+      ? [`Too many failed sign-in attempts. Try again in ${m} minute${m === 1 ? '' : 's'}.`, `登录失败次数过多。请在 ${Math.max(1, m)} 分钟后再试。`]
       : [`Too many sign-in attempts for this user from many places. Try again in ${wait} seconds.`, `此用户从多处登录尝试次数过多。请在 ${wait} 秒后再试。`];
   return retryLater(429, en, wait, zh);
 }
 
 /**
- * The password check of an admitted sign-in: the attempt is reserved first (so a parallel burst
- * cannot get more checks than the limit; a success forgives it afterwards), then the user is read
- * and the password checked. The user when it matched (undefined when not), and the valid device
- * cookie the attempt carried.
+ * The password check of a sign-in: admitted (password-check.ts), then reserved with the throttle (a
+ * parallel burst cannot get more checks than the limit), then checked. The user when the password
+ * matched, and the valid device cookie the attempt carried.
  */
 async function checkAttempt(
   request: FastifyRequest,
@@ -135,15 +128,9 @@ async function checkAttempt(
   password: string,
   client: string,
 ): Promise<{ user: User | undefined; device: Device | undefined }> {
-  let admission: Admission;
   let device: Device | undefined;
-  try {
-    // Bounded per address and per username before any database work (password-check.ts).
-    admission = await admitSignIn(client, username, async () => (device = await deps.devices.check(username, request.headers.cookie)) !== undefined);
-  } catch (e) {
-    if (e instanceof HashingBusyError) throw hashingBusy(e);
-    throw e;
-  }
+  const isTrusted = async () => (device = await deps.devices.check(username, request.headers.cookie)) !== undefined;
+  const admission = await admitSignIn(client, username, isTrusted).catch(rethrow);
   try {
     const refusal = await deps.throttle.reserve(username, client, admission.trusted);
     if (refusal !== undefined) {
@@ -151,22 +138,18 @@ async function checkAttempt(
       throw throttled(refusal);
     }
     const user = await deps.users.findByUsername(username);
-    // A missing user costs no hash (an equal-time wait instead); a trusted device is checked first.
     const valid = await checkSignIn(password, user?.password_hash, admission.trusted);
     return { user: valid ? user : undefined, device };
   } catch (e) {
-    if (e instanceof HashingBusyError) {
-      // Not checked: the attempt does not count towards this address's lock.
-      await deps.throttle.refund(username, client);
-      throw hashingBusy(e);
-    }
-    throw e;
+    // Not checked: the attempt does not count towards this address's lock.
+    if (e instanceof HashingBusyError) await deps.throttle.refund(username, client);
+    return rethrow(e);
   } finally {
     admission.release();
   }
 }
 
-/** POST /auth/login: a Bearer token for a right username and password, and a new device cookie (device-cookies.ts). */
+/** A Bearer token for a right username and password, and a new device cookie (device-cookies.ts). */
 function signIn(deps: AuthDeps, cookiePath: string) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { username, password, clientId } = request.body as { username: string; password: string; clientId?: string };
@@ -189,7 +172,6 @@ function signIn(deps: AuthDeps, cookiePath: string) {
   };
 }
 
-/** /auth/login, /auth/logout and /system/user/getInfo, as the RuoYi-style client calls them. */
 export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<void> {
   app.post(
     '/auth/login',
@@ -210,5 +192,59 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
       roles: [],
       permissions: [],
     });
+  });
+}
+
+const SIGNED_LINK_SCHEMA = {
+  tags: ['Sign-in'],
+  summary: 'A short-lived signed URL for a download or file that opens in a frame or a tab',
+  body: {
+    type: 'object',
+    properties: {
+      path: {
+        type: 'string',
+        maxLength: 4000,
+        description: `The URL to sign, starting with ${SIGNABLE_PREFIXES.join(' or ')}`,
+        ...message(
+          'must be the download or file URL to sign, such as /download/generate_excel?...',
+          '必须是要签名的下载或文件 URL，如 /download/generate_excel?...',
+        ),
+      },
+      ttlSeconds: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        maximum: MAX_SIGNED_LINK_TTL_SECONDS,
+        description: `How long the link works (default ${SIGNED_LINK_TTL_SECONDS})`,
+        ...message(`must be a whole number of seconds from 1 to ${MAX_SIGNED_LINK_TTL_SECONDS}`, `必须是 1 到 ${MAX_SIGNED_LINK_TTL_SECONDS} 之间的整数秒`),
+      },
+    },
+    required: ['path'],
+    additionalProperties: true,
+  },
+  response: {
+    200: envelope({ type: 'object', properties: { url: { type: 'string' }, expiresAt: { type: 'string' } } }),
+    400: refused('A path that is not a download or a file, or a ttlSeconds out of range'),
+    401: refused(),
+    403: refused("A path of another project's files"),
+  },
+};
+
+/** POST /api/system/signed-link: a signed URL for a download or file (5 minutes; up to an hour for a video that keeps seeking). */
+export async function linkRoutes(app: FastifyInstance, deps: { signer: LinkSigner }): Promise<void> {
+  app.post('/system/signed-link', { schema: SIGNED_LINK_SCHEMA }, async function signLink(request) {
+    const claim = currentLinkClaim(request);
+    const { path: target, ttlSeconds } = request.body as { path: string; ttlSeconds?: number | null };
+    const ttl = ttlSeconds ?? SIGNED_LINK_TTL_SECONDS;
+    // The prefix is checked on the decoded path, so '/download/%2e%2e/api' cannot pass as a download.
+    let decodedPath = '';
+    try {
+      decodedPath = `/${parseUrl(target).segments.join('/')}`;
+    } catch {
+      // signOrExplain says what is wrong with it.
+    }
+    if (!target.startsWith('/') || !SIGNABLE_PREFIXES.some((p) => target.startsWith(p) && decodedPath.startsWith(p))) {
+      throw badRequest(`Only ${SIGNABLE_PREFIXES.join(' and ')} URLs can be signed`);
+    }
+    return ok(signOrExplain(deps.signer, claim, target, Date.now(), ttl));
   });
 }

@@ -10,36 +10,31 @@ declare module 'fastify' {
   }
 }
 
+function thrownBy(work: () => void): Error | undefined {
+  try {
+    work();
+    return undefined;
+  } catch (error) {
+    return error as Error;
+  }
+}
+
 /**
  * The sign-in check of one sort of route, as an onRequest hook: authenticate, then the account's
- * role confined (worker accounts reach only the fileAnalyze routes, and only they do;
- * docs/decisions/021). A sign-in remembered for a few seconds is checked without a promise.
+ * role confined (decision 021). A sign-in remembered for a few seconds is checked without a promise.
  */
 function signInCheck(guard: ReturnType<typeof authenticate>, workerRoute: boolean, analysed: readonly AnalysisRoutesHint[]): onRequestHookHandler {
   return (request, _reply, done) => {
-    const confine = (): void => {
-      try {
-        confineRoles(request.user, workerRoute, analysed);
-      } catch (error) {
-        done(error as Error);
-        return;
-      }
-      done();
-    };
+    const confine = (): void => done(thrownBy(() => confineRoles(request.user, workerRoute, analysed)));
     let reading: Promise<void> | undefined;
-    try {
-      reading = guard(request);
-    } catch (error) {
-      done(error as Error);
-      return;
-    }
-    if (reading === undefined) confine();
+    const failed = thrownBy(() => (reading = guard(request)));
+    if (failed !== undefined) done(failed);
+    else if (reading === undefined) confine();
     else reading.then(confine, (error: unknown) => done(error as Error));
   };
 }
 
-/** What the sign-in checks are made of; `signer` where signed links are taken too (authenticate). */
-export interface SignInDeps {
+interface SignInDeps {
   tokens: TokenStore;
   clientId: string;
   analysed: readonly AnalysisRoutesHint[];
@@ -47,13 +42,10 @@ export interface SignInDeps {
 }
 
 /**
- * The one way a route is signed in: this onRoute hook, added by each plugin that serves routes
- * (the API, the shared files, the downloads), checks every route before any body is read. A route
- * says itself that it is public by `security: []` in its schema (as the API document shows it),
- * and that it is for worker accounts by `config.worker`. As an onRoute hook it is given to each
- * route as the route is added (its config is known then), not looked up per request:
- * request.routeOptions builds a new object on every read. `analysed` names the analysed kinds'
- * routes, where a worker or tester account is sent away from the other's.
+ * The one way a route is signed in (decision 075): this onRoute hook, added by each plugin that
+ * serves routes, checks every route before any body is read, unless its schema says `security: []`;
+ * `config.worker` marks worker routes. Set per route as it is added, not looked up per request
+ * (request.routeOptions builds a new object on every read).
  */
 export function requireSignIn({ tokens, clientId, analysed, signer }: SignInDeps): onRouteHookHandler {
   const guard = authenticate(tokens, clientId, signer);

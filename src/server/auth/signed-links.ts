@@ -15,15 +15,13 @@ export const LINK_PARAM = '_link';
 const LINK_METHODS = new Set(['GET', 'HEAD']);
 const VERSION = 'v2';
 
-/** A URL taken apart as the server's router and query parser see it: decoded, in order. */
-export interface CanonicalUrl {
-  /** Decoded path segments ('/a%20b/c' -> ['a b', 'c']). */
+/** A URL as the router and query parser see it: decoded segments and query pairs, in order. */
+interface CanonicalUrl {
   segments: string[];
-  /** Decoded query pairs, '+' read as a space, empty pieces dropped, in the order sent. */
   pairs: [string, string][];
 }
 
-export class LinkFormError extends Error {}
+class LinkFormError extends Error {}
 
 function decode(text: string, what: string): string {
   try {
@@ -34,9 +32,9 @@ function decode(text: string, what: string): string {
 }
 
 /**
- * Splits a path-and-query the way the server reads it, refusing anything that could be read two
- * ways: dot segments, empty segments, encoded slashes, NUL, or a fragment. One meaning per URL is
- * what lets a signature over the decoded form hold whatever encoding a proxy or browser picks.
+ * Splits a path-and-query as the server reads it, refusing what could be read two ways (dot or
+ * empty segments, encoded slashes, NUL, a fragment): a signature over the decoded form then holds
+ * whatever encoding a proxy or browser picks.
  */
 export function parseUrl(raw: string): CanonicalUrl {
   if (raw.includes('#')) throw new LinkFormError('a link cannot contain #');
@@ -44,10 +42,7 @@ export function parseUrl(raw: string): CanonicalUrl {
   const rawPath = q < 0 ? raw : raw.slice(0, q);
   const rawQuery = q < 0 ? '' : raw.slice(q + 1);
   if (!rawPath.startsWith('/')) throw new LinkFormError('a link must be a path on this server, starting with /');
-  const segments = rawPath
-    .slice(1)
-    .split('/')
-    .map((s) => decode(s, 'the path'));
+  const segments = Array.from(rawPath.slice(1).split('/'), (s) => decode(s, 'the path'));
   for (const [i, s] of segments.entries()) {
     if (s === '.' || s === '..' || s.includes('/') || s.includes('\\') || s.includes('\0') || (s === '' && i < segments.length - 1)) {
       throw new LinkFormError('the path has an empty, dot or encoded-slash segment');
@@ -71,19 +66,16 @@ function canonicalText(userLink: string, userId: number, exp: number, url: Canon
   return JSON.stringify([VERSION, 'GET', userId, userLink, exp, url.segments, sorted]);
 }
 
-/** What a valid link says: who it is for, through which sign-in. */
-export interface LinkClaim {
+/** Who a valid link is for, and the sign-in (auth_tokens.link_id) it was made from and dies with. */
+interface LinkClaim {
   userId: number;
-  /** The sign-in (auth_tokens.link_id) the link was made from: the link dies with it. */
   linkId: string;
 }
 
 /**
- * Short-lived signed links for what a browser opens in a frame or a new tab (downloads,
- * previews), which cannot carry the Bearer header. One opaque parameter, _link, carries the user,
- * the sign-in it came from and the expiry; its HMAC covers those, the method (GET/HEAD) and the
- * canonical path and query, so no parameter can be added, changed, repeated or re-encoded into a
- * second meaning. The long-lived token never appears in a URL.
+ * Short-lived signed links for what a browser opens in a frame or tab, which cannot carry the
+ * Bearer header. One parameter, _link, carries the user, sign-in and expiry; its HMAC covers those
+ * and the canonical path and query, so nothing can be added, changed or re-encoded.
  */
 export class LinkSigner {
   constructor(private readonly secret: Buffer) {}
@@ -148,7 +140,6 @@ export async function loadLinkSecret(db: Kysely<Database>): Promise<Buffer> {
   return Buffer.from(row.value, 'base64url');
 }
 
-/** Turns a LinkFormError from signing into a 400 that says what to fix. */
 export function signOrExplain(signer: LinkSigner, claim: LinkClaim, target: string, now: number, ttl?: number): { url: string; expiresAt: string } {
   try {
     return signer.sign(claim, target, now, ttl);

@@ -15,18 +15,11 @@ export interface SignedIn {
 
 const newLinkId = (): string => randomBytes(16).toString('base64url');
 
-/**
- * Bearer tokens: 256 random bits handed to the client once; only their SHA-256 is stored,
- * so a copy of the database signs nobody in. They live in the database so that every server
- * instance accepts them and a restart signs nobody out.
- */
+/** Bearer tokens: 256 random bits; the database, shared by every instance, keeps only their SHA-256. */
 export class TokenStore {
   /**
-   * Sign-ins looked up in the last few seconds, so a burst of requests costs one query. Held by
-   * the token itself, not its hash: hashing on every request cost about 4% of a small answer, and
-   * the token is in this process's memory during each request anyway (the database keeps only
-   * hashes, so a copy of it still signs nobody in). A token revoked here leaves at once; one revoked by another instance (or the users
-   * script) is still accepted here for at most cacheMs (docs/SECURITY.md, docs/decisions/017).
+   * Sign-ins looked up in the last cacheMs, by the token itself (hashing each request cost 4% of a
+   * small answer). One revoked elsewhere is accepted here for at most cacheMs (decision 017).
    */
   private readonly recent = new Map<string, { signedIn: SignedIn; until: number }>();
   private static readonly MAX_CACHED = 10_000;
@@ -63,7 +56,6 @@ export class TokenStore {
     return undefined;
   }
 
-  /** The sign-in of a token, or undefined for an unknown, revoked or expired token. */
   async resolve(token: string): Promise<SignedIn | undefined> {
     const cached = this.remembered(token);
     if (cached !== undefined) return cached;
@@ -76,7 +68,6 @@ export class TokenStore {
     if (link_id !== null) {
       const signedIn = { user, linkId: link_id };
       if (this.cacheMs > 0) {
-        // Oldest first out: a Map iterates in insertion order.
         if (this.recent.size >= TokenStore.MAX_CACHED) this.recent.delete(this.recent.keys().next().value as string);
         this.recent.set(token, { signedIn, until: Math.min(now + this.cacheMs, Date.parse(expires_at)) });
       }
@@ -89,13 +80,11 @@ export class TokenStore {
     return again?.link_id ? { user, linkId: again.link_id } : undefined;
   }
 
-  /** The users of the sign-ins not yet expired at `now`, for a where clause to pick one. */
   private live(now: number) {
     const db = this.db.selectFrom('auth_tokens').innerJoin('users', 'users.id', 'auth_tokens.user_id');
     return db.selectAll('users').where('auth_tokens.expires_at', '>', new Date(now).toISOString());
   }
 
-  /** The live sign-in a signed link was made from, or undefined once it has ended. */
   async resolveLink(linkId: string): Promise<SignedIn | undefined> {
     if (!/^[A-Za-z0-9_-]{16,64}$/.test(linkId)) return undefined;
     const row = await this.live(Date.now()).where('auth_tokens.link_id', '=', linkId).executeTakeFirst();
@@ -107,7 +96,6 @@ export class TokenStore {
     for (const [token, entry] of this.recent) if (entry.signedIn.user.id === userId) this.recent.delete(token);
   }
 
-  /** Drops every cached sign-in, as if cacheMs had passed. */
   forgetAll(): void {
     this.recent.clear();
   }

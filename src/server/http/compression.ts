@@ -25,25 +25,17 @@ export function markGzipped(reply: FastifyReply): void {
 }
 
 /**
- * HTTP compression of dynamic answers (built assets are precompressed at build time). JSON, the
- * bulk of the API, is gzipped at level 1 from the serialised text in one call: @fastify/compress
- * makes a zlib stream per answer, which cost more than the whole list query. Other answers
- * (streams, files) go through @fastify/compress, gzip preferred at a low level (decision 017).
+ * HTTP compression of dynamic answers (built assets are precompressed). JSON is gzipped at level 1
+ * from the serialised text in one call: @fastify/compress makes a zlib stream per answer, which
+ * cost more than a list query. Other answers (streams, files) go through @fastify/compress (decision 017).
  */
 export async function installCompression(app: FastifyInstance): Promise<void> {
   // A callback hook: it runs on every answer, and most are sent as they are, at once.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) {
-      done(null, payload);
-      return;
-    }
     const type = reply.getHeader('content-type');
-    if (typeof type !== 'string' || !type.startsWith('application/json') || reply.getHeader('content-encoding') !== undefined) {
-      done(null, payload);
-      return;
-    }
-    const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-    if (size < COMPRESS_THRESHOLD || !acceptsGzip(request.headers['accept-encoding'])) {
+    const json = typeof type === 'string' && type.startsWith('application/json') && reply.getHeader('content-encoding') === undefined;
+    const size = typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
+    if (!json || size < COMPRESS_THRESHOLD || !acceptsGzip(request.headers['accept-encoding'])) {
       done(null, payload);
       return;
     }
@@ -51,8 +43,8 @@ export async function installCompression(app: FastifyInstance): Promise<void> {
       markGzipped(reply);
       done(null, body);
     };
-    if (size <= SYNC_LIMIT) compressed(zlib.gzipSync(payload, LEVEL));
-    else gzip(payload, LEVEL).then(compressed, (error: unknown) => done(error as Error));
+    if (size <= SYNC_LIMIT) compressed(zlib.gzipSync(payload as string | Buffer, LEVEL));
+    else gzip(payload as string | Buffer, LEVEL).then(compressed, (error: unknown) => done(error as Error));
   });
   await app.register(fastifyCompress, {
     global: true,

@@ -1,8 +1,4 @@
-/**
- * A server timestamp (ISO text as stored, or a Date) in the wire contract's format,
- * 'yyyy-MM-dd HH:mm:ss', in the server's local time as RuoYi backends write theirs (the app reads
- * it as local time). Null and unreadable values are null.
- */
+/** A timestamp in the wire contract's 'yyyy-MM-dd HH:mm:ss', the server's local time as RuoYi writes it; unreadable: null. */
 export function contractTime(value: string | Date | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   const date = value instanceof Date ? value : new Date(value);
@@ -11,7 +7,6 @@ export function contractTime(value: string | Date | null | undefined): string | 
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
 }
 
-/** The JSON schema of such a timestamp, for route schemas and the API document. */
 export const CONTRACT_TIME_SCHEMA = {
   type: 'string',
   pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',

@@ -1,21 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
-/**
- * A refused request's body is read (and dropped) up to this many bytes and this long before the
- * answer goes out: a client still sending when the server answers and closes gets a reset (EPIPE,
- * 'fetch failed' in Node's fetch) instead of the status and message. Past either bound the answer
- * goes out with Connection: close.
- */
-export const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
-export const DRAIN_MAX_MS = 10_000;
-/** How a request's body stops arriving: read whole, broken off, or its connection closed. */
+// A refused request's body is read and dropped up to these bounds before the answer goes out: a
+// client still sending when the server closes gets a reset (EPIPE) instead of the status and message.
+const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+const DRAIN_MAX_MS = 10_000;
 const ENDS = ['end', 'error', 'close'] as const;
 
-/** Reads and drops what is left of a request body, up to the bounds; true when it all arrived. */
-export async function drainBody(raw: IncomingMessage, maxBytes = DRAIN_MAX_BYTES, maxMs = DRAIN_MAX_MS): Promise<boolean> {
-  if (raw.complete) return true;
-  if (raw.destroyed || Number(raw.headers['content-length'] ?? 0) > maxBytes) return false;
+async function drainBody(raw: IncomingMessage): Promise<boolean> {
+  if (raw.destroyed || Number(raw.headers['content-length'] ?? 0) > DRAIN_MAX_BYTES) return false;
   // A body parser (multipart) may still be reading it: take the stream back.
   raw.unpipe();
   return new Promise<boolean>((resolve) => {
@@ -29,21 +22,16 @@ export async function drainBody(raw: IncomingMessage, maxBytes = DRAIN_MAX_BYTES
     };
     const onData = (chunk: Buffer): void => {
       seen += chunk.length;
-      if (seen > maxBytes) finish();
+      if (seen > DRAIN_MAX_BYTES) finish();
     };
-    const timer = setTimeout(finish, maxMs);
+    const timer = setTimeout(finish, DRAIN_MAX_MS);
     raw.on('data', onData);
     for (const event of ENDS) raw.once(event, finish);
     raw.resume();
   });
 }
 
-/**
- * Every answer given before its request's body was read (a refusal from any hook, route or the
- * not-found handler, whatever the address) first reads the rest of the body within the bounds, so
- * the client reads the status instead of a reset; past the bounds (or a connection already cut)
- * it closes the connection after answering, rather than read a body nobody will use.
- */
+/** Every answer given before its request's body was read first drains the body, or else closes the connection after answering. */
 export function installRefusalDrain(app: FastifyInstance): void {
   // A callback hook: it runs on every answer, and almost every request's body is complete by now.
   app.addHook('onSend', (request, reply, payload, done) => {

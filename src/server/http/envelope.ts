@@ -1,7 +1,4 @@
-/**
- * The RuoYi-style envelopes of the wire contract: {code, msg, data} and, for lists,
- * {code, msg, rows, total}. Failures carry the same envelope with the matching HTTP status.
- */
+// The wire contract's RuoYi-style envelopes, {code, msg, data} and {code, msg, rows, total}; failures too.
 import type { Envelope, ListEnvelope } from '../../shared/envelope.js';
 import { ApiError } from '../../shared/envelope.js';
 
@@ -38,7 +35,6 @@ export const envelope = (data: unknown, more: Record<string, unknown> = {}) => (
   required: ['code', 'msg', 'data'],
 });
 
-/** The schema of a list page, {code, msg, rows, total}. */
 export const listEnvelope = (row: unknown) => ({
   type: 'object',
   properties: { ...HEAD, rows: { type: 'array', items: schemaOf(row) }, total: { type: 'integer' } },
@@ -54,8 +50,6 @@ export const ERROR_ENVELOPE = {
   required: ['code', 'msg'],
 };
 
-/** A refusal in a route's responses, with what it means there. */
 export const refused = (description?: string) => ({ $ref: 'ErrorEnvelope#', ...(description === undefined ? {} : { description }) });
 
-/** The refusals of most routes. */
 export const errorResponses = { 400: refused(), 401: refused(), 403: refused(), 404: refused() };

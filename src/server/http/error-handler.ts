@@ -15,10 +15,8 @@ const OUT_OF_RANGE = { en: 'A value in the request is out of range or malformed'
 const INTERNAL = { en: 'Internal server error; please try again later', zh: '服务器内部错误，请稍后再试' };
 
 /**
- * One error handler: messages of client errors (below 500) are shown as they are, server
- * errors are logged in full and answered with a generic message that leaks nothing. A request
- * whose Accept-Language prefers Chinese gets the Chinese message where there is one
- * (docs/decisions/045); English otherwise.
+ * One error handler: client errors (below 500) say their message, in Chinese where the request
+ * prefers it (decision 045); server errors are logged and answered with a message that leaks nothing.
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
@@ -31,8 +29,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return reply.status(error.status).send({ code: error.status, msg: zh && error.zh ? error.zh : error.message, data: error.data });
     }
-    // A safety net: PostgreSQL refuses a value (out of range, malformed, NUL) that a route's own
-    // checks should have caught. It is the client's input, so 400, and logged so the check is added.
+    // PostgreSQL refused a value a route's checks should have caught: the client's input, so 400.
     const pgCode = (error as { code?: unknown; severity?: unknown }).code;
     if (typeof pgCode === 'string' && /^22/.test(pgCode) && typeof (error as { severity?: unknown }).severity === 'string') {
       request.log.warn({ err: error }, 'database refused a value the route did not check');

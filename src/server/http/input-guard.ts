@@ -3,12 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest } from './envelope.js';
 
 /** Deeper JSON than any record or call needs; deeper input only serves to exhaust the stack. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The deepest nesting of arrays and objects in a JSON text, counted without parsing (no recursion). */
-export function jsonDepth(text: string, stopAt = Infinity): number {
+function jsonDepth(text: string, stopAt = Infinity): number {
   let depth = 0;
   let max = 0;
   let inString = false;
@@ -30,29 +30,21 @@ export function jsonDepth(text: string, stopAt = Infinity): number {
   return max;
 }
 
-/**
- * A UTF-16 surrogate without its partner (JSON "\ud800"): not a character, so not text. JavaScript
- * keeps it, SQLite stores it as bytes that are not UTF-8, PostgreSQL's jsonb refuses it.
- */
+/** A UTF-16 surrogate without its partner (JSON "\ud800"): not text; SQLite stores it as non-UTF-8, jsonb refuses it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** What is wrong with a string of a request, or undefined when it is text. */
 function textProblem(text: string): string | undefined {
   if (text.includes('\0')) return 'contains a NUL character; remove it';
   if (LONE_SURROGATE.test(text)) return 'contains a lone UTF-16 surrogate (such as \\ud800), which is not a character; send well-formed Unicode text';
   return undefined;
 }
 
-/** A key as it is named in a message: NUL and lone surrogates written as escapes. */
 function keyName(key: string): string {
   return key.replace(/\0/g, '\\0').replace(new RegExp(LONE_SURROGATE.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
-/**
- * The first string (value or key) of a parsed body that is not text: NUL, or a lone surrogate;
- * as the path to it and the problem, or undefined. Iterative.
- */
-export function findBadText(value: unknown): { at: string; problem: string } | undefined {
+/** The first string (value or key) of a parsed body holding NUL or a lone surrogate: its path and the problem. */
+function findBadText(value: unknown): { at: string; problem: string } | undefined {
   const stack: [unknown, string][] = [[value, '']];
   while (stack.length > 0) {
     const [v, at] = stack.pop() as [unknown, string];
@@ -78,8 +70,7 @@ export function checkUrl(url: string): void {
   const escaped = url.includes('%');
   if (!escaped && !url.includes('\0')) return;
   if (url.includes('\0') || (escaped && /%00/i.test(url))) throw badRequest('The address contains a NUL character (%00); remove it');
-  // Every escape decodes exactly when the whole address does (no escape spans a ? & = or /); only a
-  // broken one is looked for piece by piece, to name where it is.
+  // Every escape decodes when the whole address does; a broken one is looked for piece by piece, to name it.
   try {
     decodeURIComponent(url);
     return;
@@ -100,7 +91,6 @@ export function checkUrl(url: string): void {
 const HOST =
   /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?|\[([0-9A-Fa-f:.]{2,45})\])(?::(\d{1,5}))?$/;
 
-/** Whether a Host (or X-Forwarded-Host) value is a host and an optional port, nothing else. */
 export function isHost(value: string): boolean {
   if (value.length > 261) return false;
   const m = HOST.exec(value);
@@ -110,11 +100,10 @@ export function isHost(value: string): boolean {
 }
 
 /**
- * Refuses a request whose Host, or the X-Forwarded-Host a trusted proxy vouches for, is not a host
- * with an optional port (RFC 9112 asks a 400 for an invalid Host): the host goes into URLs the server
- * builds (upload sessions), where '/', '?', '@' or a space would change what the URL points at.
+ * Refuses a Host, or a trusted X-Forwarded-Host, that is not a host with an optional port (RFC
+ * 9112): it goes into URLs the server builds (upload sessions), where '/', '?' or '@' would redirect them.
  */
-export function checkHost(headerHost: string | undefined, usedHost: string): void {
+function checkHost(headerHost: string | undefined, usedHost: string): void {
   for (const [name, value] of [
     ['Host', headerHost],
     ['X-Forwarded-Host', usedHost === headerHost ? undefined : usedHost],
@@ -125,14 +114,12 @@ export function checkHost(headerHost: string | undefined, usedHost: string): voi
 }
 
 /**
- * Input every route gets checked before it runs: a Host that is not a host, addresses whose escapes are not UTF-8 or hold
- * NUL, and JSON bodies that are not UTF-8, nest deeper than MAX_JSON_DEPTH, or hold NUL or a lone
- * UTF-16 surrogate (JSON's "\ud800") in any string or key. Each is a 400 naming the problem; nothing reaches a handler, the validator or the
- * database (where NUL and broken text fail differently in each dialect).
+ * Input every route gets checked before it runs: the Host, the address's escapes, and JSON bodies
+ * (UTF-8, depth, NUL and lone surrogates). Each is a 400 naming the problem, before any handler,
+ * validator or database (where NUL and broken text fail differently in each dialect).
  */
 export function installInputGuard(app: FastifyInstance): void {
-  // A callback hook, not an async one: this runs on every request, and a promise per request
-  // for a check that never waits was a measurable share of a small answer.
+  // A callback hook: a promise per request was a measurable share of a small answer.
   app.addHook('onRequest', (request, _reply, done) => {
     try {
       checkUrl(request.url);

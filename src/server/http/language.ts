@@ -1,9 +1,5 @@
-/**
- * The language of an answer a person reads (docs/decisions/045): the app sends the language on its
- * screen as Accept-Language ('zh-CN' or 'en'), and refusals and the page shell answer in it.
- * English is the default and the contract for API clients; Chinese only when the header prefers it.
- */
-export type AnswerLanguage = 'en' | 'zh';
+/** The language of an answer a person reads (decision 045): the app sends its screen's as Accept-Language. */
+type AnswerLanguage = 'en' | 'zh';
 
 interface Range {
   tag: string;
@@ -30,10 +26,7 @@ export function languageRanges(header: string | string[] | undefined): Range[] {
   return out.sort((a, b) => b.q - a.q || a.order - b.order);
 }
 
-/**
- * Chinese when the most preferred of the languages we have (en, zh) is any zh tag (zh, zh-CN,
- * zh-Hans, zh-TW...); English otherwise, and for no header, '*' or only other languages.
- */
+/** Chinese when the most preferred of en and zh is any zh tag; English otherwise. */
 export function answerLanguage(header: string | string[] | undefined): AnswerLanguage {
   for (const { tag } of languageRanges(header)) {
     const base = tag.split('-')[0];
@@ -43,7 +36,6 @@ export function answerLanguage(header: string | string[] | undefined): AnswerLan
   return 'en';
 }
 
-/** The language a request's answer is written in. */
 export function requestLanguage(request: { headers: Record<string, string | string[] | undefined> }): AnswerLanguage {
   return answerLanguage(request.headers['accept-language']);
 }

@@ -4,16 +4,13 @@ import { customFormats, DATE_TEXT, DATETIME_TEXT, formatHints, formatHintsZh, is
 import { ApiError } from './envelope.js';
 
 /**
- * The route schemas validate what they describe (docs/decisions/044): one truth per route for
- * the OpenAPI document and for the checks. Params, query and headers are text: ajv reads them as
- * the declared types, as Fastify does by default (coerceTypes 'array'). Bodies are JSON and keep
- * their types. A record body (a schema that refers to a kind's input schema by $ref) is checked by
- * the record validator in the route, compiled from the same kind schema file; here only that it is
- * a JSON object, and the route's own part beside the $ref (allOf), such as an update's id.
+ * The route schemas validate what they describe (docs/decisions/044). Params, query and headers are
+ * text, coerced to the declared types as Fastify does; bodies keep their JSON types. A record body
+ * ($ref to a kind's input schema) is checked by the record validator in the route; here only that it
+ * is an object, and the route's own part beside the $ref (allOf).
  *
- * A refusal is a 400 whose msg names the field and says what to send: the property's `x-message`
- * when it has one, else words made from its schema ("id must be a whole number from 1 to
- * 2147483647, got 'abc'"), with its Chinese for a phone in Chinese (docs/decisions/045).
+ * A refusal is a 400 naming the field and what to send: its `x-message`, else words made from its
+ * schema ("id must be a whole number from 1 to 2147483647, got 'abc'"), in Chinese too (decision 045).
  */
 
 type Schema = Record<string, unknown>;
@@ -23,8 +20,7 @@ type Check = (data: unknown) => true | { error: ApiError };
 const RECORD_BODY = { en: 'The request body must be a JSON object with the fields of the record', zh: '请求内容必须是包含记录字段的 JSON 对象' };
 
 function newAjv(coerce: boolean): Ajv {
-  // The record validator's rules for formats and patterns (records/validation.ts); defaults and
-  // coercion as Fastify's own validator has them; the first problem only (Fastify's DoS advice).
+  // Formats as the record validator has them; the first problem only (Fastify's DoS advice).
   const ajv = new Ajv({
     coerceTypes: coerce ? 'array' : false,
     useDefaults: true,
@@ -83,9 +79,8 @@ function build(part: Part, schema: Schema): Check {
       return check(data);
     };
   }
-  const lists = Object.entries(propertiesOf(schema))
-    .filter(([, s]) => typesOf(s).includes('array'))
-    .map(([name]) => name);
+  const properties = propertiesOf(schema);
+  const lists = Object.keys(properties).filter((name) => typesOf(properties[name]).includes('array'));
   if (part === 'params' && lists.length > 0) {
     // A path parameter declared as a list is comma-separated (OpenAPI's style: simple).
     return (data) => {
@@ -96,28 +91,22 @@ function build(part: Part, schema: Schema): Check {
   return check;
 }
 
-/**
- * Runs a compiled schema; on a refusal, the message. Text parts are coerced in place, so the values
- * a message quotes ('got …') are kept as they came first, for the properties coercion may change.
- */
+/** Runs a compiled schema; on a refusal, the message, quoting the values as sent before coercion. */
 function checkOf(validate: ValidateFunction, schema: Schema, part: Part, coerces: boolean): Check {
   const properties = propertiesOf(schema);
   const coerced = coerces ? Object.keys(properties).filter((name) => !typesOf(properties[name]).includes('string')) : [];
-  return (input) => {
-    const data: unknown = input;
-    let asSent: Record<string, unknown> | undefined;
-    if (coerced.length > 0 && isObject(data)) {
-      asSent = {};
-      for (const name of coerced) {
-        const value = data[name];
-        if (value !== undefined) asSent[name] = Array.isArray(value) ? [...(value as unknown[])] : value;
-      }
-    }
-    if (validate(input)) return true;
+  const copy = (value: unknown): unknown => (Array.isArray(value) ? [...(value as unknown[])] : value);
+  return (data) => {
+    const asSent =
+      coerced.length > 0 && isObject(data)
+        ? Object.fromEntries(coerced.filter((name) => data[name] !== undefined).map((name) => [name, copy(data[name])]))
+        : undefined;
+    if (validate(data)) return true;
     // One problem is named: the first, or of an anyOf's branches the one that got furthest into the data.
     const first = validate.errors?.reduce((best, e) => (depth(e) > depth(best) ? e : best));
-    const given: unknown = isObject(data) && asSent !== undefined ? { ...data, ...asSent } : data;
-    return { error: first === undefined ? new ApiError(400, 'The request is not valid', { zh: '请求无效' }) : refusalOf(first, schema, part, given) };
+    const given: unknown = asSent === undefined ? data : { ...(data as object), ...asSent };
+    const said = first === undefined ? { en: 'The request is not valid', zh: '请求无效' } : messageOf(first, schema, part, given);
+    return { error: new ApiError(400, said.en, { zh: said.zh }) };
   };
 }
 
@@ -134,34 +123,18 @@ function typesOf(schema: unknown): string[] {
 /** A header's name as people write it: idempotency-key -> Idempotency-Key. */
 const headerName = (name: string): string => name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 
-/** A refusal's text in English (the API's contract) and in Chinese (docs/decisions/045); field names stay as they are. */
-interface Said {
-  en: string;
-  zh: string;
-}
+/** A refusal's text in English (the API's contract) and in Chinese (docs/decisions/045). */
+type Said = { en: string; zh: string };
 
-/**
- * The annotations a property's refusal is worded by: `x-message`, what the value must be after the
- * field's name ("must be a day like 2026-11-21 (yyyy-MM-dd)"), and its Chinese in `x-i18n.zh.message`.
- */
+/** What a refusal says the value must be, after the field's name ("must be a day like 2026-11-21"), in English and Chinese. */
 export function message(en: string, zh: string): Record<string, unknown> {
   return { 'x-message': en, 'x-i18n': { zh: { message: zh } } };
 }
 
-/** The 400 of the first problem: the field, what it must be, and what was sent. */
-function refusalOf(error: ErrorObject, root: Schema, part: Part, data: unknown): ApiError {
-  const said = messageOf(error, root, part, data);
-  return new ApiError(400, said.en, { zh: said.zh });
-}
-
+/** The refusal of the first problem: the field, what it must be, and what was sent. */
 function messageOf(error: ErrorObject, root: Schema, part: Part, data: unknown): Said {
-  const path =
-    error.instancePath === ''
-      ? []
-      : error.instancePath
-          .slice(1)
-          .split('/')
-          .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const steps = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/');
+  const path = steps.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') path.push(String((error.params as { missingProperty: unknown }).missingProperty));
   if (path.length === 0) {
     // The body itself (params, query and headers are always objects).
@@ -250,15 +223,8 @@ function sent(value: unknown, keyword: string): Said {
     if (keyword === 'maxItems' || keyword === 'minItems' || value.length === 0) return { en: `${value.length} values`, zh: `收到 ${value.length} 个值` };
     const shown = value.slice(0, 3).map(quote);
     const more = value.length > 3 ? value.length - 3 : 0;
-    return {
-      en:
-        more > 0
-          ? `${shown.join(', ')} and ${more} more`
-          : shown.length === 1
-            ? (shown[0] as string)
-            : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1) as string}`,
-      zh: `收到 ${shown.join('、')}${more > 0 ? ` 等 ${value.length} 个值` : ''}`,
-    };
+    const en = more > 0 ? `${shown.join(', ')} and ${more} more` : [shown.slice(0, -1).join(', '), shown.at(-1)].filter(Boolean).join(' and ');
+    return { en, zh: `收到 ${shown.join('、')}${more > 0 ? ` 等 ${value.length} 个值` : ''}` };
   }
   if (typeof value === 'string' && keyword === 'maxLength') return { en: `${value.length} characters`, zh: `收到 ${value.length} 个字符` };
   return { en: quote(value), zh: `收到 ${quote(value)}` };

@@ -3,12 +3,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /**
- * The content security policy of the app: everything from this origin, no inline script, no
- * plugins, framed only by itself. Inline styles are allowed (PrimeReact positions overlays with
- * style attributes); blob: and data: for photos, recordings and previews made in the browser.
- * Routes with a stricter policy of their own (file previews, preview.html) set it themselves.
+ * The app's content security policy: this origin only, no inline script. Inline styles for
+ * PrimeReact's overlays; blob: and data: for photos, recordings and previews made in the browser.
  */
-export const APP_CSP_DIRECTIVES = {
+const APP_CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
@@ -26,10 +24,8 @@ export const APP_CSP_DIRECTIVES = {
 };
 
 /**
- * Security headers on every answer (helmet): CSP, nosniff, frame rules, referrer policy. They are
- * the same for every request, so helmet runs once at start and the hook copies what it set:
- * @fastify/helmet rebuilt helmet's middleware, directives included, on every request, about 5% of
- * a small API answer.
+ * Security headers on every answer (helmet), the same for every request: helmet runs once at start
+ * and the hook copies what it set (@fastify/helmet rebuilt them per request, 5% of a small answer).
  */
 export async function installSecurityHeaders(app: FastifyInstance): Promise<void> {
   const headers = helmetHeaders({
@@ -50,7 +46,7 @@ export async function installSecurityHeaders(app: FastifyInstance): Promise<void
 }
 
 /** The headers helmet sets with these options, found by running it once on a response that only records them. */
-export function helmetHeaders(options: HelmetOptions): [string, string][] {
+function helmetHeaders(options: HelmetOptions): [string, string][] {
   const set = new Map<string, string>();
   const recorder = {
     setHeader(name: string, value: unknown) {

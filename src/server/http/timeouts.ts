@@ -7,11 +7,8 @@ const escape = (path: string): string => path.replace(/[.*+?^${}()|[\]\\/]/g, '\
 const MULTIPART_UPLOAD = /^\/sharepoint\/files\/upload(\?|$)/;
 
 /**
- * A request body other than an upload must arrive whole within bodyMs of the request starting;
- * a sender dripping a byte now and then (to hold a connection and a parser open) is cut off then.
- * Node's own headersTimeout covers the headers; the connection's idle timeout covers silence.
- * streamingPaths are further uploads that stream under the same rule as the shared-files ones
- * (the analysed kinds' desensitized copies, from their API paths: app.ts).
+ * A request body other than an upload must arrive whole within bodyMs, so a sender dripping a byte
+ * now and then is cut off. streamingPaths are further uploads that stream under the uploads' rule.
  */
 export function installBodyDeadline(
   app: FastifyInstance,
@@ -45,10 +42,7 @@ export function installBodyDeadline(
   });
 }
 
-/**
- * Closes the connection when a request body arrives slower than minBytesPerSecond over a window,
- * measured on the socket (bytes read), so it also catches a sender that never starts a file part.
- */
+/** Closes the connection when a body arrives slower than minBytesPerSecond over a window, measured on the socket. */
 function watchRate(raw: import('node:http').IncomingMessage, minBytesPerSecond: number, windowMs: number, onCut: (bytesPerSecond: number) => void): void {
   const socket = raw.socket;
   let last = socket.bytesRead;

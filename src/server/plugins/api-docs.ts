@@ -3,10 +3,7 @@ import type { Config } from '../config.js';
 import { registerApiDocs } from '../api-docs/openapi.js';
 import { readPackageVersion } from '../manifest.js';
 
-/**
- * The API's description (/api/openapi.json, /api/docs), registered before any route so that it
- * sees every one.
- */
+/** The API's description (/api/openapi.json, /api/docs), registered before any route so that it sees every one. */
 export const apiDocsPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
     await registerApiDocs(app, app.registry, readPackageVersion(config.rootDir));

@@ -2,11 +2,10 @@ import fp from 'fastify-plugin';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { onRequestHookHandler } from 'fastify';
 import type { Config } from '../config.js';
-import { linkRoutes } from '../auth/link-routes.js';
 import { DeviceCookies } from '../auth/device-cookies.js';
 import { LoginThrottle } from '../auth/login-throttle.js';
 import { databaseRateLimitStore } from '../auth/rate-limit-store.js';
-import { authRoutes } from '../auth/routes.js';
+import { authRoutes, linkRoutes } from '../auth/routes.js';
 import { analysisPlugin } from './analysis.js';
 import { recordsPlugin } from './records.js';
 import { statsPlugin } from './stats.js';
@@ -17,11 +16,7 @@ const noStore: onRequestHookHandler = (_request, reply, done) => {
   done();
 };
 
-/**
- * Sign-in, sign-out and signed links. Sign-in limits are set per route, counted in the database
- * so instances share them; old sign-in counters are dropped now and then, so rotating usernames and
- * addresses cannot grow the table forever.
- */
+/** Sign-in, sign-out and signed links; old sign-in counters are pruned hourly, so rotating usernames cannot grow the table forever. */
 const signInPlugin = fp<{ config: Config }>(
   async (api, { config }) => {
     const { users, tokens, signer } = api.services;
@@ -39,10 +34,7 @@ const signInPlugin = fp<{ config: Config }>(
   { name: 'rtd-sign-in', dependencies: ['rtd-services'], fastify: '5.x', encapsulate: true },
 );
 
-/**
- * The records API under /api: one sign-in check for every route not marked public (before any
- * body is read; auth/sign-in-hook.ts), no shared caching, then the services' routes.
- */
+/** The API under /api: the sign-in check on every route not marked public (auth/sign-in-hook.ts), no shared caching. */
 export const apiPlugin = fp<{ config: Config }>(
   async (api, { config }) => {
     api.addHook('onRequest', noStore);

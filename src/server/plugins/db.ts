@@ -8,24 +8,14 @@ import { fileKinds } from '../records/store/days.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The database (db/database.ts), opened and migrated; closed with the app. */
     db: Db;
-    /** The kinds this server serves, from the schema files (or the test's own). */
     registry: KindRegistry;
-    /**
-     * Called once the server holds its port (main.ts; decision 058): notes this server's schemas as
-     * the ones served (schema-versions.ts). Records are never re-filed (decision 073).
-     * Never before: a start that cannot serve must leave a running server's data as it was.
-     */
+    /** Notes this server's schemas as the ones served, once it holds its port (main.ts; decision 058), never before. */
     takeOverSchemas: () => Promise<void>;
   }
 }
 
-/**
- * The database: opened, migrated for every kind, and closed with the app; the kinds' schemas are
- * remembered (what changed since the last start is logged) by takeOverSchemas, once the server
- * serves. A start that fails here leaves nothing open.
- */
+/** The database: opened, migrated for every kind, closed with the app; a start that fails here leaves nothing open. */
 export const dbPlugin = fp<{ config: Config; registry: KindRegistry }>(
   async (app, { config, registry }) => {
     const db = await openDb(config);

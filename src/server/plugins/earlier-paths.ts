@@ -3,11 +3,9 @@ import { EARLIER_ROUTES_PATH } from '../../shared/page-routes.js';
 import { earlierPaths } from '../records/schema-versions.js';
 
 /**
- * The API paths and app routes kinds were served under before (a renamed kind, a changed apiPath
- * or route; decision 059) answer with a redirect to the kind's present ones, the rest of the path
- * and the query kept: 308 for the API (the method and body are sent again, so an old phone's
- * waiting records still arrive), 301 for the app's pages (bookmarks and links). The pages' map is
- * also answered whole, at EARLIER_ROUTES_PATH, for phones to follow offline.
+ * The API paths and app routes kinds were served under before (decision 059) redirect to their
+ * present ones, the rest of the path and the query kept: 308 for the API (an old phone's waiting
+ * records are sent again), 301 for the app's pages.
  */
 export const earlierPathsPlugin = fp(
   async (app) => {

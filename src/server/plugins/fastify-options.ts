@@ -5,11 +5,7 @@ import { serialisableSchemas } from '../api-docs/kind-schemas.js';
 import { requestForLog } from '../auth/log-redaction.js';
 import type { Config } from '../config.js';
 
-/**
- * The options the Fastify instance is made with (what cannot be set by a plugin afterwards):
- * answer serialisation, the logger, body size, TLS, proxies, connection timeouts and the envelope
- * of errors before routing.
- */
+/** The options the Fastify instance is made with: what no plugin can set afterwards. */
 export function fastifyOptions(config: Config, registry: KindRegistry, logger: boolean | object | undefined): FastifyServerOptions & { https?: object } {
   const defaultSerializer = SerializerSelector();
   return {
@@ -33,13 +29,11 @@ export function fastifyOptions(config: Config, registry: KindRegistry, logger: b
     ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key } } : {}),
     // A number of hops is trusted as proxy-addr does it: the nearest n addresses.
     trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
-    // Timeouts (docs/SECURITY.md): headers within headersMs, silence closes after idleMs; request
-    // bodies have their own deadline (http/timeouts.ts) and uploads a minimum rate.
+    // Request bodies have their own deadline (http/timeouts.ts).
     connectionTimeout: config.timeouts.idleMs,
     keepAliveTimeout: 5_000,
     requestTimeout: 0,
     routerOptions: { maxParamLength: 20000 },
-
     // Errors before routing (a path that is not valid UTF-8) get the envelope too.
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode ?? 400;

@@ -12,10 +12,7 @@ declare module 'fastify' {
   }
 }
 
-/**
- * The shared-files service (docs/services/files.md), mounted at /sharepoint: its routes in their own
- * context, and the sweeper of what uploads leave behind decorated on the app.
- */
+/** The shared-files service (docs/services/files.md) at /sharepoint, and the sweeper of what uploads leave behind. */
 export const filesPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
     const { files, users, signer, limits, signInHook } = app.services;

@@ -12,33 +12,24 @@ import { analysedKinds, analysisPaths } from '../analysis/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every registered route as 'METHOD /url' (for the security suite's coverage check). */
+    /** Every registered route as 'METHOD /url', so the security suite can insist that it attacks each one. */
     routeList: string[];
   }
 }
 
-/**
- * What every request meets before and after its route, whichever service it is for: the route
- * list, request validation by the route schemas, the error envelope, cross-origin access, the input
- * guard, timeouts, security headers and compression (docs/SECURITY.md).
- */
+/** What every request meets before and after its route, whichever service it is for (docs/SECURITY.md). */
 export const httpPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
     // Node checks header deadlines every 30 s, so a header trickle is closed within headersMs + 30 s.
     app.server.headersTimeout = config.timeouts.headersMs;
-    // Every route as 'METHOD /url', so the security suite can insist that it attacks each one.
     const routeList: string[] = [];
     app.addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) routeList.push(`${method} ${route.url}`);
     });
     app.decorate('routeList', routeList);
-    // Route schemas describe the API (OpenAPI), serialise answers and validate requests: one truth per
-    // route, with messages that name the field (docs/decisions/044). Record bodies are checked by the
-    // record validator, compiled from the same schema files.
     app.setValidatorCompiler(routeValidatorCompiler());
     installErrorHandler(app);
     installRefusalDrain(app);
-    // Cross-origin access only for origins an admin lists (another front end on another host).
     if (config.corsOrigins.length > 0) {
       await app.register(fastifyCors, {
         origin: config.corsOrigins,

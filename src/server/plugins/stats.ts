@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import { statsRoutes } from '../stats/routes.js';
 
-/** The statistics endpoints of the kinds that declare them. */
 export const statsPlugin = fp(
   async (api) => {
     await statsRoutes(api, { registry: api.registry, stats: api.services.stats });

@@ -5,11 +5,9 @@ const PARAMS = { N: 32768, r: 8, p: 1 } as const;
 const KEY_LENGTH = 64;
 
 /**
- * scrypt runs on libuv's thread pool (4 threads), which file reads and writes share. Hashing is
- * let through HASH_SLOTS at a time, so a flood of sign-ins leaves threads for downloads and
- * uploads; past HASH_QUEUE waiting, a sign-in is refused at once (503) rather than queued for long.
- * Checks with a valid device cookie (auth/device-cookies.ts) wait in their own queue, served first, so
- * a flood from other addresses delays them by at most the hash in progress.
+ * scrypt runs on libuv's thread pool, which file reads and writes share: hashing goes HASH_SLOTS at
+ * a time, so a flood of sign-ins leaves threads for files; past HASH_QUEUE waiting it is refused
+ * (503). Checks with a valid device cookie wait in their own queue, served first.
  */
 const HASH_SLOTS = 1;
 const HASH_QUEUE = 128;
@@ -36,7 +34,6 @@ async function withHashSlot<T>(work: () => Promise<T>, first = false): Promise<T
     return await work();
   } finally {
     const next = urgent.shift() ?? waiting.shift();
-    // The slot passes straight to the next waiter, so `running` only drops when nobody waits.
     if (next) next();
     else running--;
   }
@@ -78,10 +75,7 @@ export async function verifyPassword(password: string, stored: string, first = f
   return timingSafeEqual(actual, expected);
 }
 
-/**
- * One hash of a random password with the stored parameters, through the same slots: what a real
- * check costs, for answers that must take as long as one without checking anything.
- */
+/** One hash as a real check costs it, for answers that must take as long without checking anything. */
 export async function hashOnce(): Promise<void> {
   await derive(randomBytes(16).toString('hex'), randomBytes(16), PARAMS);
 }

@@ -2,10 +2,7 @@ import type { Config } from '../config.js';
 import { randomPassword } from './password-hashing.js';
 import type { UserRepository } from './user-repository.js';
 
-/**
- * On the first start (no users at all) creates the configured initial user, or a 'demo' user
- * with a random password that is printed once, so a new install can be signed into at once.
- */
+/** On the first start creates the configured initial user, or a 'demo' user whose random password is printed once. */
 export async function seedFirstUser(users: UserRepository, config: Pick<Config, 'initialUser'>, print: (line: string) => void): Promise<void> {
   if ((await users.count()) > 0) return;
   if (config.initialUser) {

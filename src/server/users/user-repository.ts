@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, UserTable } from '../db/types.js';
 import { hashPassword } from './password-hashing.js';
 
@@ -15,13 +15,12 @@ export interface NewUser {
 export class UserInputError extends Error {}
 
 /** Analysis workers (docs/decisions/021): they may call only the fileAnalyze routes, for their projects. */
-export const WORKER_ROLE = 'worker';
+const WORKER_ROLE = 'worker';
 
 export function isWorker(user: Pick<User, 'role'>): boolean {
   return user.role === WORKER_ROLE;
 }
 
-/** The projects a worker serves; empty for anyone else. */
 export function workerProjects(user: Pick<User, 'role' | 'worker_projects'>): string[] {
   if (!isWorker(user) || user.worker_projects === null) return [];
   try {
@@ -34,8 +33,7 @@ export function workerProjects(user: Pick<User, 'role' | 'worker_projects'>): st
 
 const USERNAME = /^[A-Za-z0-9_.@-]{2,50}$/;
 
-/** Checks what an admin typed for a user; throws UserInputError naming the problem. */
-export function checkNewUser(u: NewUser): void {
+function checkNewUser(u: NewUser): void {
   if (!USERNAME.test(u.username)) throw new UserInputError('username must be 2-50 letters, digits or . _ @ -');
   if (u.password.length < 8 || u.password.length > 200) throw new UserInputError('password must be 8-200 characters');
   if (u.project.trim() === '' || u.project.length > 100) throw new UserInputError('project must be 1-100 characters');
@@ -72,49 +70,38 @@ export class UserRepository {
 
   async add(u: NewUser): Promise<User> {
     checkNewUser(u);
-    if (await this.findByUsername(u.username)) throw new UserInputError(`user '${u.username}' already exists`);
-    const row = {
-      username: u.username,
-      password_hash: await hashPassword(u.password),
-      project: u.project.trim(),
-      vehicle_no: u.vehicle.trim(),
-      nick_name: u.nickName?.trim() || u.username,
-      created_at: new Date().toISOString(),
-    };
-    await this.db.insertInto('users').values(row).execute();
-    return (await this.findByUsername(u.username)) as User;
+    const nick_name = u.nickName?.trim() || u.username;
+    return this.insert({ username: u.username, password: u.password, project: u.project.trim(), vehicle_no: u.vehicle.trim(), nick_name });
   }
 
-  /**
-   * Adds a worker account for one or more projects. Its project column holds the first project
-   * only so that the column stays meaningful; the worker's scope is worker_projects.
-   */
+  /** A worker account for one or more projects: its project column holds the first, its scope is worker_projects. */
   async addWorker(w: { username: string; password: string; projects: string[] }): Promise<User> {
     const projects = [...new Set(w.projects.map((p) => p.trim()).filter((p) => p !== ''))];
     if (projects.length === 0) throw new UserInputError('a worker needs at least one project (--projects P1,P2)');
-    checkNewUser({ username: w.username, password: w.password, project: projects[0] as string, vehicle: '-' });
+    const project = projects[0] as string;
+    checkNewUser({ username: w.username, password: w.password, project, vehicle: '-' });
     for (const p of projects) if (p.length > 100) throw new UserInputError('every project must be 1-100 characters');
-    if (await this.findByUsername(w.username)) throw new UserInputError(`user '${w.username}' already exists`);
-    await this.db
-      .insertInto('users')
-      .values({
-        username: w.username,
-        password_hash: await hashPassword(w.password),
-        project: projects[0] as string,
-        vehicle_no: '-',
-        nick_name: w.username,
-        created_at: new Date().toISOString(),
-        role: WORKER_ROLE,
-        worker_projects: JSON.stringify(projects),
-      })
-      .execute();
-    return (await this.findByUsername(w.username)) as User;
+    const worker = { role: WORKER_ROLE, worker_projects: JSON.stringify(projects) };
+    return this.insert({ username: w.username, password: w.password, project, vehicle_no: '-', nick_name: w.username, ...worker });
   }
 
-  /** Sets a new password and signs the user out everywhere. */
-  async setPassword(username: string, password: string): Promise<void> {
+  private async insert({ password, ...row }: Omit<Insertable<UserTable>, 'password_hash' | 'created_at'> & { password: string }): Promise<User> {
+    if (await this.findByUsername(row.username)) throw new UserInputError(`user '${row.username}' already exists`);
+    await this.db
+      .insertInto('users')
+      .values({ ...row, password_hash: await hashPassword(password), created_at: new Date().toISOString() })
+      .execute();
+    return (await this.findByUsername(row.username)) as User;
+  }
+
+  private async existing(username: string): Promise<User> {
     const user = await this.findByUsername(username);
     if (!user) throw new UserInputError(`no user '${username}'`);
+    return user;
+  }
+
+  async setPassword(username: string, password: string): Promise<void> {
+    const user = await this.existing(username);
     if (password.length < 8 || password.length > 200) throw new UserInputError('password must be 8-200 characters');
     const hash = await hashPassword(password);
     await this.db.transaction().execute(async (trx) => {
@@ -125,8 +112,7 @@ export class UserRepository {
   }
 
   async remove(username: string): Promise<void> {
-    const user = await this.findByUsername(username);
-    if (!user) throw new UserInputError(`no user '${username}'`);
+    const user = await this.existing(username);
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('auth_tokens').where('user_id', '=', user.id).execute();
       await trx.deleteFrom('users').where('id', '=', user.id).execute();
