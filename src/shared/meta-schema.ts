@@ -9,8 +9,6 @@ import { ANALYSIS_CONTEXT_KEYS, CARD_FORMATS, KIND_TEXT_KEYS, SESSION_TEXT_KEYS,
 const OTHER_LANGUAGES = ['zh'];
 /** Root-level x- keywords. */
 export const ROOT_X_KEYWORDS = ['x-kind', 'x-renamedFrom'] as const;
-/** Fields every kind must have, read-only, because the server scopes and identifies by them. */
-export const REQUIRED_READONLY_FIELDS = ['id', 'projectName', 'vehicleNo'] as const;
 /** The statuses the analysis flow sets (docs/decisions/020): a status field's enum must offer them all. */
 export const ANALYSIS_STATUSES = ['READY', 'DOING', 'DONE', 'FAILED'] as const;
 /** The record status a submit sets. */
