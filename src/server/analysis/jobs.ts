@@ -29,16 +29,14 @@ export interface FinishInput {
 
 /**
  * The analysis queue (docs/decisions/020): one job row per record of the analysed kind, claimed by
- * workers with a lease. Every change of a job and the record's statuses happen in one transaction,
- * and every claim or hand-back is one conditional UPDATE, so two workers (or two instances of the
- * server) racing for a record cannot both win, whichever database runs underneath. Which fields
- * hold the statuses and the report is the kind's x-kind.analysis (docs/decisions/041); the table's
- * column is still called issue_id.
+ * workers with a lease. A job and the record's statuses change in one transaction, and every claim or
+ * hand-back is one conditional UPDATE, so two workers (or servers) racing for a record cannot both win.
  */
 export class AnalysisJobs {
-  private readonly fields: AnalysisMeta;
+  /** The kind's x-kind.analysis: which fields hold the statuses and the report (docs/decisions/041). */
+  readonly fields: AnalysisMeta;
   /** What a record is called in messages ('Issue 12 ...'). */
-  private readonly noun: string;
+  readonly noun: string;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -84,10 +82,8 @@ export class AnalysisJobs {
   }
 
   /**
-   * Queues the issue (first submit or AI_RETRY): a job that is queued or claimed already is left as
-   * it is (idempotent under double clicks); a finished one is queued again. Only the submit that
-   * queued it sets the statuses: issueStatus AI_PROCESS, both READY, the earlier report cleared
-   * from the record (it stays in the record's history and in the analysis history).
+   * Queues the issue: a job queued or claimed already is left as it is (double clicks); a finished one is
+   * queued again, and only then the statuses are set: AI_PROCESS, both READY, the earlier report cleared.
    */
   async submit(actor: Actor, id: number, mode: string): Promise<{ job: Job; queued: boolean }> {
     return this.records.transaction(async (trx) => {
@@ -139,11 +135,7 @@ export class AnalysisJobs {
       .execute();
   }
 
-  /**
-   * Claims the issue for this worker, or renews the worker's own claim (a heartbeat). One
-   * conditional UPDATE decides: of two workers racing, exactly one changes the row. A fresh claim
-   * sets videoDesensitizationStatus DOING.
-   */
+  /** Claims the issue for this worker (desensitization DOING), or renews its own claim; of two workers racing, exactly one wins. */
   async claim(worker: Worker, id: number): Promise<{ leaseUntil: string }> {
     if (worker.projects.length === 0) throw notFound(`${this.noun} ${id} has no analysis job in your projects`);
     return this.records.transaction(async (trx) => {
@@ -198,9 +190,8 @@ export class AnalysisJobs {
   }
 
   /**
-   * Ends the claim with a report (analysis DONE), an error (the stage's status FAILED, the job
-   * failed and resubmittable) or neither (no model configured: desensitization DONE, analysis
-   * left READY). Every run is kept in analysis_history; the record keeps its own version history.
+   * Ends the claim with a report (analysis DONE), an error (the stage's status FAILED, the job resubmittable)
+   * or neither (no model configured: analysis left READY). Every run is kept in analysis_history.
    */
   async finish(worker: Worker, id: number, input: FinishInput): Promise<Job> {
     const { report, error, stage, remark } = input;
