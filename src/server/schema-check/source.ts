@@ -1,11 +1,8 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 
-/**
- * A schema file's text as parsed, with what it takes to say where in the file a problem is:
- * 1-based line and column of a JSON syntax error, a duplicated key, or the key or value a check's
- * message names ('properties.city has unknown keyword …'). jsonc-parser (the parser of VS Code)
- * gives the offsets; JSON.parse has the last word on what is valid JSON.
- */
+// A schema file's text as parsed, with where in it a problem is: the line and column of a syntax
+// error, a duplicated key, or what a check's message names. jsonc-parser (VS Code's) gives the
+// offsets; JSON.parse has the last word on what is valid JSON.
 
 export interface Position {
   line: number;
@@ -80,25 +77,22 @@ function describeSyntaxError(text: string, error: ParseError): { offset: number;
       return { offset: at, message: atEnd ? "the file ends before every '{' is closed by a '}'" : `expected ',' or '}', found ${here}` };
     case 'CloseBracketExpected':
       return { offset: at, message: atEnd ? "the file ends before every '[' is closed by a ']'" : `expected ',' or ']', found ${here}` };
-    case 'EndOfFileExpected':
-      return { offset: at, message: "expected the end of the file: something follows the object's closing '}'" };
-    case 'InvalidCommentToken':
-    case 'UnexpectedEndOfComment':
-      return { offset: at, message: 'JSON has no comments: put a note in a "description" instead' };
-    case 'UnexpectedEndOfString':
-      return { offset: at, message: "expected '\"' to close this text" };
-    case 'UnexpectedEndOfNumber':
-      return { offset: at, message: 'a number ends too early' };
-    case 'InvalidUnicode':
-      return { offset: at, message: 'expected four hexadecimal digits after \\u' };
-    case 'InvalidEscapeCharacter':
-      return { offset: at, message: 'unknown escape after \\ in text: write \\\\ for a backslash' };
-    case 'InvalidCharacter':
-      return { offset: at, message: 'a line break or tab inside text: write \\n or \\t' };
     default:
-      return { offset: at, message: 'not valid JSON here' };
+      return { offset: at, message: SYNTAX_WORDS[printParseErrorCode(error.error)] ?? 'not valid JSON here' };
   }
 }
+
+/** What the syntax errors that need no more than their place mean. */
+const SYNTAX_WORDS: Record<string, string> = {
+  EndOfFileExpected: "expected the end of the file: something follows the object's closing '}'",
+  InvalidCommentToken: 'JSON has no comments: put a note in a "description" instead',
+  UnexpectedEndOfComment: 'JSON has no comments: put a note in a "description" instead',
+  UnexpectedEndOfString: "expected '\"' to close this text",
+  UnexpectedEndOfNumber: 'a number ends too early',
+  InvalidUnicode: 'expected four hexadecimal digits after \\u',
+  InvalidEscapeCharacter: 'unknown escape after \\ in text: write \\\\ for a backslash',
+  InvalidCharacter: 'a line break or tab inside text: write \\n or \\t',
+};
 
 /** Node 20 says 'at position 123', later versions '(line 2 column 5)'. */
 function offsetInJsonParseError(text: string, message: string): number {
@@ -223,27 +217,26 @@ function pathOfMessage(message: string, value: unknown): Array<string | number> 
 export function parseSchemaText(text: string): ParsedSchemaText {
   const place = (offset: number, message: string): PlacedProblem => ({ ...positionAt(text, offset), message });
   const noPlace = (): Position => ({ line: 1, column: 1 });
-  if (text.charCodeAt(0) === 0xfeff) {
-    return {
-      value: undefined,
-      syntax: place(0, 'the file starts with a byte order mark (BOM): save it as UTF-8 without BOM'),
-      duplicates: [],
-      locate: noPlace,
-    };
-  }
+  const invalid = (offset: number, message: string): ParsedSchemaText => ({
+    value: undefined,
+    syntax: place(offset, message),
+    duplicates: [],
+    locate: noPlace,
+  });
+  if (text.charCodeAt(0) === 0xfeff) return invalid(0, 'the file starts with a byte order mark (BOM): save it as UTF-8 without BOM');
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
   if (first !== undefined) {
     const { offset, message } = describeSyntaxError(text, first);
-    return { value: undefined, syntax: place(offset, message), duplicates: [], locate: noPlace };
+    return invalid(offset, message);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
     const message = (e as Error).message;
-    return { value: undefined, syntax: place(offsetInJsonParseError(text, message), message), duplicates: [], locate: noPlace };
+    return invalid(offsetInJsonParseError(text, message), message);
   }
   const duplicates: PlacedProblem[] = [];
   const visit = (node: Node | undefined, path: string): void => {
