@@ -12,10 +12,8 @@ export interface ExcelDateCell {
 }
 
 /**
- * A date text of a datetime-text or date-text field as a real Excel date: the serial day number
- * (days since 1899-12-30, the time as a fraction) with a display format, so Excel sorts and
- * filters by date. The wall-clock time is kept as written (no time zone is applied: road-test
- * times are local). Anything else is undefined, and the caller writes it as it is.
+ * A date text of a datetime-text or date-text field as a real Excel date (days since 1899-12-30, the
+ * wall-clock time as a fraction), so Excel sorts and filters by date; undefined for anything else.
  */
 export function excelDateCell(value: unknown, format: string | undefined): ExcelDateCell | undefined {
   if (format !== 'datetime-text' && format !== 'date-text') return undefined;

@@ -1,14 +1,9 @@
 import type { KindSchema } from './kind-types.js';
 import { kindIdentity } from './kinds.js';
 
-// The checks of the kinds together (the meta-check of each file alone is schema-check.ts): what
-// they must not share, and what one names in another. Every message names the file to change.
+// The checks of the kinds together: what they must not share, and what one names in another.
 
-/**
- * The kinds, the likely original of a copied file first: one whose $id names its own file, and whose
- * API path or route names the kind. A collision is then reported on the copy, which is the file
- * to change, not on the original (the copy sorts first by name as often as not).
- */
+/** The kinds, the likely original of a copied file first (its $id, API path or route names it), so a collision is reported on the copy. */
 function byOwnership(schemas: Record<string, KindSchema>): [string, KindSchema][] {
   const score = ([name, s]: [string, KindSchema]): number => {
     const meta = s['x-kind'];
@@ -23,11 +18,7 @@ function byOwnership(schemas: Record<string, KindSchema>): [string, KindSchema][
   return Object.entries(schemas).sort((a, b) => score(b) - score(a));
 }
 
-/**
- * The first folder of a kind's attachment folders, as a key no other kind may share: two kinds
- * whose folders could be the same would list and package each other's files under one record id.
- * A template that starts with a placeholder could be any folder, and is refused.
- */
+/** The first folder of a kind's attachment folders, which no other kind may share (nor start with a placeholder, which could be any). */
 function attachmentsRoot(name: string, meta: KindSchema['x-kind'], problems: string[]): string[] {
   const template = meta.attachments?.folder;
   if (template === undefined) return [];
@@ -39,10 +30,7 @@ function attachmentsRoot(name: string, meta: KindSchema['x-kind'], problems: str
   return [];
 }
 
-/**
- * A renamed kind (root x-renamedFrom) keeps its records under its oldest name: no other file may
- * still be a kind of one of its earlier names, or be renamed from the same one.
- */
+/** A renamed kind keeps its records under its oldest name: no other file may still be a kind of an earlier name, or be renamed from it. */
 function identityProblems(schemas: Record<string, KindSchema>): string[] {
   const problems: string[] = [];
   const claimed = new Map<string, string>();
@@ -62,11 +50,7 @@ function identityProblems(schemas: Record<string, KindSchema>): string[] {
   return problems;
 }
 
-/**
- * Checks that kinds do not collide with each other (API paths, routes, stats names, package
- * routes, attachment folders) and that what one kind names in another exists (a tile's stat, a
- * session's blockedBy). Each problem names the file to change: of two that collide, the copy.
- */
+/** Checks that kinds do not collide (paths, routes, stats, packages, folders) and that what one names in another exists; each problem names the file to change. */
 export function checkRegistry(schemas: Record<string, KindSchema>): string[] {
   const problems: string[] = [];
   const seen = new Map<string, string>();
