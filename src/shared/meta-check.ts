@@ -36,7 +36,7 @@ function unknownXKeywords(file: string, field: string, node: unknown, path: stri
     return;
   }
   for (const [key, value] of Object.entries(node)) {
-    const known = path === '' && (PROPERTY_X_KEYWORDS as readonly string[]).includes(key);
+    const known = path === '' && PROPERTY_X_KEYWORDS.includes(key);
     if (key.startsWith('x-') && !known)
       out.push(`${file}: properties.${field}${path} has unknown keyword '${key}'${path === '' ? didYouMean(key, PROPERTY_X_KEYWORDS) : ''}`);
     else if (!key.startsWith('x-')) unknownXKeywords(file, field, value, `${path}.${key}`, out);
@@ -53,7 +53,7 @@ const fits = (type: string, value: unknown): boolean => type === 'array' || fits
 function propertyKeywordProblems(file: string, field: string, prop: KindProperty, out: string[]): void {
   const at = `${file}: properties.${field}`;
   for (const key of Object.keys(prop)) {
-    if (key.startsWith('x-') || (PROPERTY_STANDARD_KEYWORDS as readonly string[]).includes(key)) continue;
+    if (key.startsWith('x-') || PROPERTY_STANDARD_KEYWORDS.includes(key)) continue;
     if (key === 'enumNames') {
       const labels =
         Array.isArray(prop.enum) && Array.isArray(prop['enumNames'])
@@ -226,10 +226,8 @@ function attachmentProblems(file: string, meta: Meta, props: Props, problems: st
 }
 
 /**
- * x-kind.analysis names fields the flow can write: the two statuses and the report are text set
- * only by it (readOnly, x-setBy fileAnalyze), the statuses offer READY, DOING, DONE and FAILED, the
- * record's status accepts AI_PROCESS; the workers analyse the attachment folder, so the kind has
- * one. And a field set by fileAnalyze is one that x-kind.analysis names, or nothing would set it.
+ * x-kind.analysis names text fields the flow can write: the statuses and report set only by it, offering
+ * its statuses; the kind has attachments to analyse; and a field set by fileAnalyze is one it names.
  */
 function analysisProblems(file: string, meta: Meta, props: Props, problems: string[]): void {
   const analysis = meta.analysis;
@@ -270,21 +268,15 @@ function analysisProblems(file: string, meta: Meta, props: Props, problems: stri
         problems.push(`${at}.${role} names '${field}', whose enum must offer ${ANALYSIS_STATUSES.join(', ')} (missing ${missing.join(', ')})`);
     }
   }
-  for (const field of setByFlow) {
-    if (!Object.values(written).includes(field))
-      problems.push(
-        `${file}: properties.${field} is set by fileAnalyze, but x-kind.analysis names it for no role (desensitizationStatus, analysisStatus or report)`,
-      );
-  }
-  for (const [key, field] of Object.entries(analysis.context ?? {})) {
+  for (const field of setByFlow.filter((f) => !Object.values(written).includes(f)))
+    problems.push(
+      `${file}: properties.${field} is set by fileAnalyze, but x-kind.analysis names it for no role (desensitizationStatus, analysisStatus or report)`,
+    );
+  for (const [key, field] of Object.entries(analysis.context ?? {}))
     if (!hasField(props, field)) problems.push(`${at}.context.${key} names '${field}', which is not a property`);
-  }
 }
 
-/**
- * x-kind.i18n.<language> translates x-kind's texts: each of its texts must stand where x-kind
- * has a text (a misspelt path would never show); x-i18n labels must name stored choices.
- */
+/** x-kind.i18n.<language>'s texts stand where x-kind has a text (a misspelt path would never show); x-i18n labels name stored choices. */
 function i18nProblems(file: string, meta: Meta, props: Props, problems: string[]): void {
   const walk = (translated: unknown, original: unknown, path: string): void => {
     if (typeof translated === 'string') {

@@ -14,12 +14,6 @@ export interface Worker {
   projects: string[];
 }
 
-export interface HistoryItem {
-  finishedAt: string;
-  report: string | null;
-  error: string | null;
-}
-
 export interface FinishInput {
   report?: string | undefined;
   error?: string | undefined;
@@ -69,7 +63,7 @@ export class AnalysisJobs {
   }
 
   /** Finished runs of an issue, newest first. */
-  async history(id: number, project: string): Promise<HistoryItem[]> {
+  async history(id: number, project: string): Promise<{ finishedAt: string; report: string | null; error: string | null }[]> {
     const rows = await this.db
       .selectFrom('analysis_history')
       .select(['finished_at', 'report', 'error'])
@@ -260,8 +254,7 @@ export class AnalysisJobs {
       if (value === null) cleared.push(field);
       else set[field] = value;
     }
-    // The values are the flow's own (the schema's enum lists them), so no validation of the rest of
-    // the record: an old record that a newer schema would refuse must not block its analysis.
+    // No validation of the rest of the record: an old record that a newer schema would refuse must not block its analysis.
     const result = await this.records.updateIn(trx, this.kind, actor, id, { set, cleared, baseVersion: undefined }, (next) => next);
     if (result.status === 'missing') throw notFound(`${this.noun} ${id} no longer exists`);
   }

@@ -36,13 +36,12 @@ export interface Finding {
 export interface KindReport {
   kind: string;
   table: RecordTableName;
-  /** Records stored; 0 when the kind has no table yet. */
   total: number;
-  /** The last served schema the data is compared with; 'none' when the database has none of this kind (or keeps none yet), 'same' when it is this file. */
+  /** The last served schema the data is compared with ('same' when it is this file). */
   served: { hash: string; servedAt: string } | 'none' | 'same';
   /** x-kind.dateField differs from the last served one: records move to the new field's dates at the next start. */
   dateField?: { from: string; to: string; moved: number };
-  /** The kind's schema file: another name than the kind's for a renamed kind (its records keep the kind's name). */
+  /** The kind's schema file (another name than the kind's for a renamed kind). */
   file: string;
   /** x-kind.apiPath or x-kind.route differ from the last served ones: the old ones redirect to them (decision 059). */
   moved: { what: 'API path' | 'app route'; from: string; to: string }[];
@@ -51,7 +50,7 @@ export interface KindReport {
 
 export interface DataReport {
   database: string;
-  /** False when the database keeps no served schemas yet (before the migration that adds them). */
+  /** False when the database keeps no served schemas yet. */
   servedKnown: boolean;
   kinds: KindReport[];
   /** Record tables with rows whose kind has no schema file. */
