@@ -1,16 +1,6 @@
 /** The RuoYi-style envelopes of the wire contract (docs/services/records.md), for both sides; a failure has the matching HTTP status. */
-export interface Envelope<T> {
-  code: number;
-  msg?: string;
-  data: T;
-}
-
-export interface ListEnvelope<T> {
-  code: number;
-  msg?: string;
-  rows: T[];
-  total: number;
-}
+export type Envelope<T> = { code: number; msg?: string; data: T };
+export type ListEnvelope<T> = { code: number; msg?: string; rows: T[]; total: number };
 
 export interface ApiErrorDetails {
   /** The envelope's code when it differs from the HTTP status (the original backend's 200 answers carrying 401, say). */
@@ -28,7 +18,6 @@ export class ApiError extends Error {
   readonly code: number;
   readonly headers: Record<string, string>;
   readonly data: unknown;
-  /** The message in Simplified Chinese, when the server has one (docs/decisions/045). */
   readonly zh: string | undefined;
 
   constructor(

@@ -6,7 +6,6 @@ const ZONE = String.raw`(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?`;
 
 /** A date alone, or a date with a time; the empty string means "not set". */
 export const DATETIME_TEXT = new RegExp(`^(?:${DATE}(?:[ T]${TIME}${ZONE})?)?$`);
-/** A date alone ('yyyy-MM-dd'). */
 export const DATE_TEXT = new RegExp(`^${DATE}$`);
 
 const DATE_OR_EMPTY = new RegExp(`^(?:${DATE})?$`);

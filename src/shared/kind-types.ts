@@ -39,11 +39,10 @@ export interface KindMeta {
     title: { field?: string; text?: string; format?: CardFormat; fallback?: string };
     lines: { field: string; label?: string; format?: CardFormat; fallback?: string; icon?: string; optional?: boolean; suffixField?: string }[];
   };
-  /** The kind on the Data page (docs/PRODUCT.md section 4); without it the kind is not there. */
+  /** The kind on the Data page (docs/PRODUCT.md section 4). */
   dataPage?: DataPageMeta;
-  /** The download routes of the kind's day (or ranged) packages; without it the kind has only its sheet in the Excel report. */
+  /** Without them the kind has only its sheet in the Excel report. */
   packages?: PackageMeta[];
-  /** Where a record's attachments live; a kind with it gets the Attachments card and its files in its packages. */
   attachments?: AttachmentsMeta;
   /** The kind's place on the Workspace: a shortcut to a new record and/or a timed session that fills one. */
   workspace?: {
@@ -51,7 +50,6 @@ export interface KindMeta {
     /** A card with Start and End buttons; ending opens a new record filled with the session's times. */
     session?: WorkspaceSessionMeta;
   };
-  /** The AI video analysis of a record's attachments (docs/decisions/041): the kind gets the submit, status and fileAnalyze routes. */
   analysis?: AnalysisMeta;
   /** The fields a tester looks for first: at the top of a record's sheet, first in its forms. */
   keyFields?: string[];
@@ -61,14 +59,10 @@ export interface KindMeta {
   locations?: LocationMeta[];
 }
 
-export interface LocationMeta {
-  lon: string;
-  lat: string;
-  label?: string;
-}
+export type LocationMeta = { lon: string; lat: string; label?: string };
 
 interface DataPageMeta {
-  /** Position among the tiles and in the Excel report (lowest first). */
+  /** Position among the tiles and in the Excel report. */
   order: number;
   /** The name of the kind's count in /vtp/stats/day and /vtp/stats/total, such as 'drivingCount'. */
   count: string;
@@ -87,17 +81,14 @@ export interface PackageMeta {
   label: string;
   /** Singular, for messages: 'No Journey data available for 2026-11-21'. */
   noun: string;
-  /** Whether the route takes a range (date to date2) rather than one day. */
+  /** The route takes a range (date to date2) rather than one day. */
   range?: boolean;
 }
 
 interface AttachmentsMeta {
   /** Path segments where {field} is a record value and {field:yyyyMMdd} or {field:yyyyMMdd-HHmmss} a date-time field's date or stamp. */
   folder: string;
-  /**
-   * A field told 'uploading' when the app starts sending a record's files and 'uploaded' when they
-   * are all there (a hint for the back office), by a PUT of the record's id, the fields in `with` and this one.
-   */
+  /** A field told 'uploading' and then 'uploaded' (a hint for the back office) by a PUT of the record's id, the fields in `with` and this one. */
   filesStatus?: { field: string; with?: string[] };
 }
 
@@ -108,13 +99,10 @@ interface AttachmentsMeta {
 export interface AnalysisMeta {
   /** What a record is called in the flow's messages ('Issue 12 is being processed by another worker'); the schema's title without it. */
   noun?: string;
-  /** The record's own status, set to AI_PROCESS by a submit (issueStatus). */
+  /** The record's own status, set to AI_PROCESS by a submit; the blurring's and the model's (READY, DOING, DONE or FAILED); its markdown report. */
   status: string;
-  /** READY, DOING, DONE or FAILED: the blurring of faces and plates (videoDesensitizationStatus). */
   desensitizationStatus: string;
-  /** READY, DOING, DONE or FAILED: the model's analysis (videoAnalysisStatus). */
   analysisStatus: string;
-  /** The model's report, markdown (aiVideoAnalysisReport). */
   report: string;
   /** The values a worker gets with each job, for its prompt: the todolist's name -> the kind's field. A name left out is sent as null. */
   context?: Partial<Record<(typeof ANALYSIS_CONTEXT_KEYS)[number], string>>;
@@ -187,7 +175,7 @@ export interface Kind {
   meta: KindMeta;
   /** Property names in schema order. */
   fields: string[];
-  /** Fields a client can never write: readOnly ones (id, projectName, vehicleNo, derived). */
+  /** Fields a client can never write (readOnly). */
   readOnlyFields: Set<string>;
   /** Columns of Excel sheets and data packages, in schema order. */
   exportFields: string[];

@@ -6,17 +6,16 @@
 export type PageName = 'login' | 'workspace' | 'vehicle' | 'data' | 'profile' | 'recordList' | 'recordDetail' | 'sharepointTest' | 'outbox' | 'notFound';
 
 export interface PageRoute {
-  /** The react-router path. */
   path: string;
   page: PageName;
   /** Behind sign-in, inside the app layout (bottom navigation). */
   signedIn: boolean;
 }
 
-/** The source file of each page's chunk, as Vite's build manifest names it. */
 /** The source file of the app itself, which the entry (boot.ts) imports after the first paint. */
 export const APP_SOURCE = 'src/client/main.tsx';
 
+/** The source file of each page's chunk, as Vite's build manifest names it. */
 export const PAGE_SOURCES: Record<PageName, string> = {
   login: 'src/client/pages/login-page.tsx',
   workspace: 'src/client/pages/workspace-page.tsx',

@@ -79,11 +79,7 @@ export function storedValue(kind: Pick<Kind, 'schema'>, data: Data, field: strin
 export const KEPT = Symbol('kept values');
 
 /** A stored value that a read does not show: another of the property's keys (`key` is its own) holds the value shown. */
-export interface KeptValue {
-  field: string;
-  key: string;
-  value: unknown;
-}
+export type KeptValue = { field: string; key: string; value: unknown };
 
 /** The values a record holds under another key of a property that differ from the one shown: never deleted by a write (decision 054). */
 export function keptValues(kind: Pick<Kind, 'schema' | 'renamed'>, data: Data): KeptValue[] {

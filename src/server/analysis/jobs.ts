@@ -8,11 +8,7 @@ import type { RecordData } from '../records/validation.js';
 export type Job = Selectable<AnalysisJobTable>;
 
 /** Who calls the worker routes: the sign-in (so two processes of one account differ), its name and projects. */
-export interface Worker {
-  linkId: string;
-  username: string;
-  projects: string[];
-}
+export type Worker = { linkId: string; username: string; projects: string[] };
 
 export interface FinishInput {
   report?: string | undefined;

@@ -51,8 +51,6 @@ interface Body {
 const bodyOf = (request: FastifyRequest): Body => request.body as Body;
 const idOf = (request: FastifyRequest): number => Number(bodyOf(request).id);
 const queryOf = (request: FastifyRequest): { id: number; name: string } => request.query as { id: number; name: string };
-/** A text a worker sent, or undefined for none or null. */
-const textOf = (value: string | null | undefined): string | undefined => value ?? undefined;
 
 /** The state a tester sees: a claim whose lease ran out is waiting again. */
 function visibleState(job: Job | undefined): string | null {
@@ -201,7 +199,7 @@ class WorkerCalls {
   /** POST submitToAI: the blurred copies are ready for the analysis stage. */
   submitToAi = async (request: FastifyRequest) => {
     const worker = workerOf(request);
-    await this.deps.jobs.submitToAi(worker, idOf(request), textOf(bodyOf(request).remark));
+    await this.deps.jobs.submitToAi(worker, idOf(request), bodyOf(request).remark ?? undefined);
     return ok(null);
   };
 
@@ -214,7 +212,7 @@ class WorkerCalls {
       report: body.report || undefined,
       error: body.error || undefined,
       stage: body.stage ?? undefined,
-      remark: textOf(body.remark),
+      remark: body.remark ?? undefined,
     });
     return ok({ id, state: job.state });
   };

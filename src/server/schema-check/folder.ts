@@ -11,9 +11,7 @@ import { parseSchemaText, type ParsedSchemaText, type PlacedProblem } from './so
 export const SCHEMA_FILE_SUFFIX = '.schema.json';
 
 /** A problem of one file (the folder as given joined with the file's name), placed. */
-interface FileProblem extends PlacedProblem {
-  file: string;
-}
+type FileProblem = PlacedProblem & { file: string };
 
 /** `file:line:column: message`, the form editors and terminals link to. */
 export function formatProblem(p: FileProblem): string {
@@ -24,12 +22,7 @@ export function formatProblem(p: FileProblem): string {
 const sources = new WeakMap<object, { file: string; parsed: ParsedSchemaText }>();
 
 /** The files that are valid JSON, parsed, by kind name; the names of the others and their syntax errors; how many *.schema.json files there are. */
-interface FolderRead {
-  files: Record<string, unknown>;
-  invalidJson: string[];
-  problems: FileProblem[];
-  count: number;
-}
+type FolderRead = { files: Record<string, unknown>; invalidJson: string[]; problems: FileProblem[]; count: number };
 
 /** Reads every <kind>.schema.json of a folder, keeping where each came from; throws when the folder does not exist. */
 export function readSchemaFolder(dir: string, shownDir: string = dir): FolderRead {
@@ -79,14 +72,12 @@ export function checkSchemas(files: Record<string, unknown>, together = true): A
 /** Problems by file (in name order) and place in it; those placed nowhere last, as they came. */
 export function sortByPlace<T extends FileProblem | string>(problems: T[]): T[] {
   const key = (p: T): [string, number, number] => (typeof p === 'string' ? ['\uffff', 0, 0] : [p.file, p.line, p.column]);
-  return problems
-    .map((p, i) => ({ p, i }))
-    .sort((a, b) => {
-      const [fa, la, ca] = key(a.p);
-      const [fb, lb, cb] = key(b.p);
-      return (fa < fb ? -1 : fa > fb ? 1 : 0) || la - lb || ca - cb || a.i - b.i;
-    })
-    .map(({ p }) => p);
+  // A stable sort: problems at one place stay in the order they came.
+  return [...problems].sort((a, b) => {
+    const [fa, la, ca] = key(a);
+    const [fb, lb, cb] = key(b);
+    return (fa < fb ? -1 : fa > fb ? 1 : 0) || la - lb || ca - cb;
+  });
 }
 
 /** As FolderRead, with every problem formatted (`file:line:column: message`): a registry can be built from `files` when there are none. */

@@ -4,15 +4,10 @@ import { parseTree, printParseErrorCode, type Node, type ParseError } from 'json
 // error, a duplicated key, or what a check's message names. jsonc-parser (VS Code's) gives the
 // offsets; JSON.parse has the last word on what is valid JSON.
 
-export interface Position {
-  line: number;
-  column: number;
-}
+export type Position = { line: number; column: number };
 
 /** A problem at a place in a file. */
-export interface PlacedProblem extends Position {
-  message: string;
-}
+export type PlacedProblem = Position & { message: string };
 
 export interface ParsedSchemaText {
   /** The parsed JSON; undefined when the text is not valid JSON (then `syntax` says why). */
