@@ -292,14 +292,11 @@ function i18nProblems(file: string, meta: Meta, props: Props, problems: string[]
     for (const [key, value] of Object.entries(translated)) walk(value, (original as Record<string, unknown>)[key], `${path}.${key}`);
   };
   for (const [language, texts] of Object.entries(meta.i18n ?? {})) walk(texts, meta, `i18n.${language}`);
-  for (const [field, prop] of Object.entries(props)) {
-    for (const [language, t] of Object.entries(prop['x-i18n'] ?? {})) {
-      for (const value of Object.keys(t?.labels ?? {})) {
+  for (const [field, prop] of Object.entries(props))
+    for (const [language, t] of Object.entries(prop['x-i18n'] ?? {}))
+      for (const value of Object.keys(t?.labels ?? {}))
         if (!Array.isArray(prop.enum) || !prop.enum.map(String).includes(value))
           problems.push(`${file}: properties.${field}.x-i18n.${language}.labels names '${value}', which is not one of its enum values`);
-      }
-    }
-  }
 }
 
 /** x-kind.keyFields and x-kind.sections name properties people see, each section's fields once. */

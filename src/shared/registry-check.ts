@@ -35,12 +35,10 @@ function identityProblems(schemas: Record<string, KindSchema>): string[] {
   const problems: string[] = [];
   const claimed = new Map<string, string>();
   for (const [name, s] of byOwnership(schemas)) {
-    for (const earlier of s['x-renamedFrom'] ?? []) {
-      if (schemas[earlier] !== undefined)
-        problems.push(
-          `${name}.schema.json: x-renamedFrom names '${earlier}', which is still a kind of its own (${earlier}.schema.json); remove that file to rename the kind, or this x-renamedFrom to make a new one`,
-        );
-    }
+    for (const earlier of (s['x-renamedFrom'] ?? []).filter((e) => schemas[e] !== undefined))
+      problems.push(
+        `${name}.schema.json: x-renamedFrom names '${earlier}', which is still a kind of its own (${earlier}.schema.json); remove that file to rename the kind, or this x-renamedFrom to make a new one`,
+      );
     const identity = kindIdentity(name, s);
     const other = claimed.get(identity);
     if (other !== undefined)
@@ -60,25 +58,18 @@ export function checkRegistry(schemas: Record<string, KindSchema>): string[] {
   const byId = new Map<string, string[]>();
   for (const [name, s] of Object.entries(schemas)) if (s.$id !== undefined) byId.set(s.$id, [...(byId.get(s.$id) ?? []), name]);
   for (const [id, names] of byId) {
-    if (names.length < 2) continue;
     // The file the $id names keeps it; the others (copies) are told to change theirs.
-    const owner = names.find((n) => id === `${n}.schema.json`) ?? (names[0] as string);
-    for (const name of names) {
-      if (name !== owner)
-        problems.push(`${name}.schema.json: $id '${id}' is also the $id of ${owner}.schema.json; give each file its own, such as "${name}.schema.json"`);
-    }
+    const owner = names.find((n) => id === `${n}.schema.json`) ?? names[0];
+    for (const name of names.filter((n) => n !== owner))
+      problems.push(`${name}.schema.json: $id '${id}' is also the $id of ${owner}.schema.json; give each file its own, such as "${name}.schema.json"`);
   }
   problems.push(...identityProblems(schemas));
   for (const [name, s] of byOwnership(schemas)) {
     const meta = s['x-kind'];
     const keys = [`api ${meta.apiPath}`, `route ${meta.route}`, ...attachmentsRoot(name, meta, problems)];
-    if (meta.dataPage) {
-      for (const stat of [meta.dataPage.count, ...Object.keys(meta.dataPage.sums ?? {})]) {
-        keys.push(`stats name ${stat}`);
-        stats.add(stat);
-      }
-    }
-    for (const p of meta.packages ?? []) keys.push(`package route ${p.route}`);
+    const statNames = meta.dataPage ? [meta.dataPage.count, ...Object.keys(meta.dataPage.sums ?? {})] : [];
+    for (const stat of statNames) stats.add(stat);
+    keys.push(...statNames.map((stat) => `stats name ${stat}`), ...(meta.packages ?? []).map((p) => `package route ${p.route}`));
     for (const key of keys) {
       const other = seen.get(key);
       if (other !== undefined) problems.push(`${name}.schema.json: ${key} is ${other === name ? 'used twice' : `also used by ${other}.schema.json`}`);
@@ -88,19 +79,17 @@ export function checkRegistry(schemas: Record<string, KindSchema>): string[] {
   // The job table keeps one job per record id (analysis_jobs.issue_id, docs/decisions/041): two
   // kinds' records share ids, so only one kind may be analysed until jobs also name their kind.
   const analysed = byOwnership(schemas).flatMap(([name, s]) => (s['x-kind'].analysis !== undefined ? [name] : []));
-  for (const name of analysed.slice(1)) {
+  for (const name of analysed.slice(1))
     problems.push(
       `${name}.schema.json: x-kind.analysis is also declared by ${analysed[0] ?? ''}.schema.json; only one kind may have the AI analysis for now, because analysis jobs are kept by record id alone (docs/decisions/041)`,
     );
-  }
   for (const [name, s] of Object.entries(schemas)) {
     const meta = s['x-kind'];
     const stat = meta.dataPage?.tile.detail?.stat;
     if (stat !== undefined && !stats.has(stat)) problems.push(`${name}.schema.json: x-kind.dataPage.tile.detail.stat '${stat}' is no kind's count or sum`);
-    for (const other of meta.workspace?.session?.blockedBy ?? []) {
+    for (const other of meta.workspace?.session?.blockedBy ?? [])
       if (!schemas[other]?.['x-kind'].workspace?.session)
         problems.push(`${name}.schema.json: x-kind.workspace.session.blockedBy names '${other}', which is no kind with a session`);
-    }
   }
   return problems;
 }

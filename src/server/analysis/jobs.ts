@@ -102,9 +102,7 @@ export class AnalysisJobs {
         )
         .executeTakeFirst();
       const queued = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-      if (queued) {
-        await this.setFields(trx, actor, id, this.statuses({ status: 'AI_PROCESS', analysis: 'READY', desensitization: 'READY', report: null }));
-      }
+      if (queued) await this.setFields(trx, actor, id, this.statuses({ status: 'AI_PROCESS', analysis: 'READY', desensitization: 'READY', report: null }));
       const job = await trx.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).executeTakeFirstOrThrow();
       return { job, queued };
     });
@@ -165,9 +163,8 @@ export class AnalysisJobs {
   async held(worker: Worker, id: number, db: Kysely<Database> = this.db): Promise<Job> {
     const job = await db.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).executeTakeFirst();
     if (!job || !worker.projects.includes(job.project_name)) throw notFound(`${this.noun} ${id} has no analysis job in your projects`);
-    if (job.state !== 'claimed' || job.holder !== worker.linkId) {
-      throw job.state === 'claimed' ? this.busy(id) : new ApiError(409, `${this.noun} ${id} is not claimed by you (its job is ${job.state}); call start first`);
-    }
+    if (job.state === 'claimed' && job.holder !== worker.linkId) throw this.busy(id);
+    if (job.state !== 'claimed') throw new ApiError(409, `${this.noun} ${id} is not claimed by you (its job is ${job.state}); call start first`);
     return job;
   }
 

@@ -55,9 +55,8 @@ function describeSyntaxError(text: string, error: ParseError): { offset: number;
       return { offset: at, message: `${here} is not a number as JSON writes them` };
     case 'PropertyNameExpected':
     case 'ValueExpected':
-      if ((text[at] === '}' || text[at] === ']') && text[before] === ',') {
+      if ((text[at] === '}' || text[at] === ']') && text[before] === ',')
         return { offset: before, message: `a ',' before '${text[at]}' is not allowed in JSON: remove this comma` };
-      }
       if (atEnd) return { offset: at, message: 'the file ends where a value was expected' };
       return printParseErrorCode(error.error) === 'PropertyNameExpected'
         ? { offset: at, message: `expected a property name in double quotes, found ${here}` }
