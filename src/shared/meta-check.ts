@@ -17,14 +17,9 @@ function describe(file: string, e: ErrorObject): string {
     const place = e.instancePath.split('/').slice(1, 5).join('.');
     return `${file}: ${place} must be one label for every language ("${value}") or one per language ({"en": "${value}", "zh": "..."}, en left out where it is the value), each a text that is not empty`;
   }
-  if (e.keyword === 'additionalProperties') {
-    const extra = (e.params as { additionalProperty: string }).additionalProperty;
-    return `${file}: ${at} has unknown keyword '${extra}'`;
-  }
-  if (e.keyword === 'enum') {
-    const allowed = (e.params as { allowedValues: unknown[] }).allowedValues;
-    return `${file}: ${at} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
-  }
+  const params = e.params as { additionalProperty: string; allowedValues: unknown[] };
+  if (e.keyword === 'additionalProperties') return `${file}: ${at} has unknown keyword '${params.additionalProperty}'`;
+  if (e.keyword === 'enum') return `${file}: ${at} must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
   return `${file}: ${at} ${e.message ?? 'is invalid'}`;
 }
 

@@ -1,7 +1,5 @@
-// The app's pages: the client router's paths and, for each, the source file of its page chunk.
-// The server reads the same table to send, with index.html, <link rel="modulepreload"> for the
-// chunks of the page asked for, so the browser fetches them with the entry instead of one after
-// another as the entry discovers them (decision 018).
+// The app's pages: the client router's paths and each page chunk's source file, from which the server
+// sends <link rel="modulepreload"> for the page asked for with index.html (decision 018).
 
 export type PageName = 'login' | 'workspace' | 'vehicle' | 'data' | 'profile' | 'recordList' | 'recordDetail' | 'sharepointTest' | 'outbox' | 'notFound';
 
