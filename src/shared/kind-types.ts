@@ -162,11 +162,7 @@ export interface KindSchema {
   'x-renamedFrom'?: string[];
 }
 
-/**
- * A record kind: its name, schema and derived facts. The name is its identity in storage (tables,
- * history, day counts, served schemas): the schema file's stem, or for a renamed kind the oldest
- * name in its x-renamedFrom, so that its records follow it (decision 059).
- */
+/** A record kind; its name, its identity in storage, is the file's stem or a renamed kind's oldest name, so its records follow it (decision 059). */
 export interface Kind {
   name: string;
   /** The schema file, as messages name it: '<stem>.schema.json'. */

@@ -60,9 +60,8 @@ function visibleState(job: Job | undefined): string | null {
 }
 
 /**
- * A kind's submit and status calls (testers), and the fileAnalyze protocol of docs/PRODUCT.md
- * section 7 (worker accounts only, by the route's config.worker). Every project comes from the token:
- * a tester's own, a worker's list. Answers keep the contract's names, whatever the kind's fields are.
+ * A kind's submit and status calls (testers) and the fileAnalyze protocol (docs/PRODUCT.md section 7, worker accounts
+ * only). Every project comes from the token; answers keep the contract's names, whatever the kind's fields are.
  */
 export async function analysisRoutes(app: FastifyInstance, deps: AnalysisDeps): Promise<void> {
   const { kind, jobs, records, storage } = deps;

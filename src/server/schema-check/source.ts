@@ -104,10 +104,7 @@ function memberOf(node: Node, key: string): Node | undefined {
   return node.children?.find((m) => m.children?.[0]?.value === key);
 }
 
-/**
- * The node a path leads to, as far as it exists: its last member (whose key a position points
- * at) or array item. String segments may be joined with '.' to match a key that contains dots.
- */
+/** The last member or array item of a path that exists; string segments may be joined to match a key that contains dots. */
 function walk(root: Node, segments: Array<string | number>): Node {
   let node: Node = root;
   let at: Node = root;
@@ -163,11 +160,7 @@ function valueAt(value: unknown, segments: Array<string | number>): unknown {
   );
 }
 
-/**
- * The path a check's message is about: src/shared/meta-check.ts writes '<dotted path> <what>'
- * ('properties.city has unknown keyword …', 'x-kind.card.lines[1].field …'); the registry's
- * messages name a value ('api /vtp/poi is also used by …'), found here in the file.
- */
+/** The path a check's message is about: '<dotted path> <what>' from the meta-check, a value ('api /vtp/poi …') from the registry's. */
 function pathOfMessage(message: string, value: unknown): Array<string | number> {
   /** [...at, the index of item in the list at `at`]; the list itself when the item is not in it. */
   const itemOf = (at: Array<string | number>, item: unknown): Array<string | number> => {
