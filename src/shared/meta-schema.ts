@@ -167,11 +167,7 @@ const propertyKeywords = {
 const keywords = Object.keys(propertyKeywords);
 /** Property-level x- keywords our code understands. Anything else starting with x- is a typo. */
 export const PROPERTY_X_KEYWORDS = keywords.filter((k) => k.startsWith('x-'));
-/**
- * Standard JSON Schema keywords a property may use: what the server's validation, the app, the API
- * documentation and valueProblem all read. Anything else is refused, so that a typo ('maxlength')
- * never reaches the server's strict validator as a stack trace, nor is silently ignored by the app.
- */
+/** Standard keywords a property may use; anything else is refused, so a typo ('maxlength') is neither a stack trace nor silently ignored. */
 export const PROPERTY_STANDARD_KEYWORDS = keywords.filter((k) => !k.startsWith('x-'));
 
 /** A kind's schema file as our code reads it: draft-07 with our x- keywords (meta-check.ts compiles it). */

@@ -18,9 +18,8 @@ export interface FinishInput {
 }
 
 /**
- * The analysis queue (docs/decisions/020): one job row per record of the analysed kind, claimed by
- * workers with a lease. A job and the record's statuses change in one transaction, and every claim or
- * hand-back is one conditional UPDATE, so two workers (or servers) racing for a record cannot both win.
+ * The analysis queue (docs/decisions/020): one job per record, claimed by workers with a lease. Every claim or
+ * hand-back is one conditional UPDATE, in one transaction with the record's statuses, so two racing workers cannot both win.
  */
 export class AnalysisJobs {
   /** The kind's x-kind.analysis: which fields hold the statuses and the report (docs/decisions/041). */
