@@ -6,9 +6,8 @@ export const FOLDER_PLACEHOLDER = /\{(\w+)(?::(yyyyMMdd|yyyyMMdd-HHmmss))?\}/g;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/;
 
 /**
- * Fills an attachment folder template from a record: {field} becomes the value made safe for a
- * path ('new' for a missing id, 'unknown' for any other missing value); {field:yyyyMMdd} and
- * {field:yyyyMMdd-HHmmss} the date or stamp of a date-time value, zeros when it is missing or unreadable.
+ * Fills an attachment folder template from a record: {field} is the value made safe for a path ('new'
+ * for no id, else 'unknown'); {field:yyyyMMdd(-HHmmss)} a date-time value's date or stamp, zeros without one.
  */
 export function fillFolderTemplate(template: string, record: Record<string, unknown>): string {
   return template.replace(FOLDER_PLACEHOLDER, (_m, field: string, dateFormat: string | undefined) => {
@@ -25,10 +24,8 @@ export function fillFolderTemplate(template: string, record: Record<string, unkn
 }
 
 /**
- * Where a record's attachments live inside its project's file tree: its stored folder (set once
- * by the server when the record is created, so it stays put when the dates are edited) or else
- * the kind's template (x-kind.attachments.folder). Undefined for a kind without attachments.
- * Used by the attachment browser, the shared-files service and the day packages alike.
+ * Where a record's attachments live in its project's files: its stored folder (set once at creation, so
+ * it stays put when the dates are edited) or else the kind's template. Undefined for a kind without attachments.
  */
 export function attachmentFolderOf(kind: Kind, record: Record<string, unknown>): string | undefined {
   const template = kind.meta.attachments?.folder;

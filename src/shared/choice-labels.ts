@@ -1,12 +1,8 @@
 import type { KindProperty } from './kind-types.js';
 import { choicesOf } from './field-vocabulary.js';
 
-/**
- * What people see for a stored choice, in the language on screen (docs/decisions/078). A label in
- * x-labels is one text for every language ("A: safety") or one per language
- * ({"en": "Tunnel", "zh": "隧道"}); x-i18n.<language>.labels, the earlier way of giving another
- * language's labels, is still read. The stored value is always the enum's, in whatever language.
- */
+// What people see for a stored choice, in the language on screen (docs/decisions/078): an x-labels
+// label is one text or one per language; x-i18n.<language>.labels, the earlier way, is still read.
 
 export type Language = 'en' | 'zh';
 
@@ -44,10 +40,7 @@ export function hasChoiceLabels(prop: KindProperty | undefined): boolean {
   return prop !== undefined && (prop['x-labels'] !== undefined || Object.values(prop['x-i18n'] ?? {}).some((t) => t?.labels !== undefined));
 }
 
-/**
- * What a picker's search matches for each choice: the value and its label in every language, so a
- * tester finds "Tunnel" by typing 隧道 on an English screen or "tunnel" on a Chinese one.
- */
+/** What a picker's search matches for each choice: the value and its label in every language (隧道 finds "Tunnel" on an English screen). */
 export function choiceSearchTexts(prop: KindProperty): Record<string, string> {
   const out = Object.create(null) as Record<string, string>;
   for (const v of labelledValues(prop)) out[v] = [...new Set([v, choiceLabel(prop, v, 'en') ?? v, choiceLabel(prop, v, 'zh') ?? v])].join(' ');

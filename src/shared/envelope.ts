@@ -1,20 +1,6 @@
-/**
- * The RuoYi-style envelopes of the wire contract (docs/services/records.md): {code, msg, data} and, for lists,
- * {code, msg, rows, total}. A failure carries the same envelope with the matching HTTP status.
- * One definition for both sides: the server writes them, the client reads them.
- */
-export interface Envelope<T> {
-  code: number;
-  msg?: string;
-  data: T;
-}
-
-export interface ListEnvelope<T> {
-  code: number;
-  msg?: string;
-  rows: T[];
-  total: number;
-}
+/** The RuoYi-style envelopes of the wire contract (docs/services/records.md), for both sides; a failure has the matching HTTP status. */
+export type Envelope<T> = { code: number; msg?: string; data: T };
+export type ListEnvelope<T> = { code: number; msg?: string; rows: T[]; total: number };
 
 export interface ApiErrorDetails {
   /** The envelope's code when it differs from the HTTP status (the original backend's 200 answers carrying 401, say). */
@@ -23,23 +9,15 @@ export interface ApiErrorDetails {
   headers?: Record<string, string>;
   /** The envelope's data, for refusals that carry something to act on (a 409's current record and conflicts). */
   data?: unknown;
-  /**
-   * The message in Simplified Chinese, sent instead of the English one when the request's
-   * Accept-Language prefers Chinese (docs/decisions/045). English stays the default and the contract.
-   */
+  /** The message in Simplified Chinese, sent when the request's Accept-Language prefers it (docs/decisions/045). */
   zh?: string;
 }
 
-/**
- * The one error of the API, on both sides: the HTTP status (0 when the server could not be
- * reached), the envelope's code, and a message a person can act on. The server throws it and
- * sends it as an envelope; the client's API core makes it from any refusal.
- */
+/** The one error of the API, on both sides: the HTTP status (0 when the server could not be reached), the envelope's code, and a message. */
 export class ApiError extends Error {
   readonly code: number;
   readonly headers: Record<string, string>;
   readonly data: unknown;
-  /** The message in Simplified Chinese, when the server has one (docs/decisions/045). */
   readonly zh: string | undefined;
 
   constructor(

@@ -1,21 +1,11 @@
 import { DATETIME_TEXT, isCalendarDate } from './formats.js';
 
-/** Excel's display formats for the contract's date texts. */
-export const EXCEL_DATE_FORMAT = 'yyyy-mm-dd';
-export const EXCEL_DATETIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
-
-/** A numeric cell Excel shows as a date (SheetJS cell object). */
-export interface ExcelDateCell {
-  t: 'n';
-  v: number;
-  z: string;
-}
+/** A numeric cell Excel shows as a date (SheetJS cell object), with its display format. */
+export type ExcelDateCell = { t: 'n'; v: number; z: string };
 
 /**
- * A date text of a datetime-text or date-text field as a real Excel date: the serial day number
- * (days since 1899-12-30, the time as a fraction) with a display format, so Excel sorts and
- * filters by date. The wall-clock time is kept as written (no time zone is applied: road-test
- * times are local). Anything else is undefined, and the caller writes it as it is.
+ * A date text of a datetime-text or date-text field as a real Excel date (days since 1899-12-30, the
+ * wall-clock time as a fraction), so Excel sorts and filters by date; undefined for anything else.
  */
 export function excelDateCell(value: unknown, format: string | undefined): ExcelDateCell | undefined {
   if (format !== 'datetime-text' && format !== 'date-text') return undefined;
@@ -25,5 +15,5 @@ export function excelDateCell(value: unknown, format: string | undefined): Excel
   const [hh, mm, ss] = [Number(time.slice(0, 2) || 0), Number(time.slice(3, 5) || 0), Number(time.slice(6, 8) || 0)];
   const serial = Date.UTC(y, m - 1, d, hh, mm, ss) / 86_400_000 + 25_569;
   const dateOnly = format === 'date-text' || value.length === 10;
-  return { t: 'n', v: serial, z: dateOnly ? EXCEL_DATE_FORMAT : EXCEL_DATETIME_FORMAT };
+  return { t: 'n', v: serial, z: dateOnly ? 'yyyy-mm-dd' : 'yyyy-mm-dd hh:mm:ss' };
 }

@@ -1,14 +1,10 @@
 import type { KindProperty } from './kind-types.js';
 
-/**
- * The JSON Schema a field may use beyond one plain value (docs/decisions/061): `pattern`, whose
- * refusal says what is expected in the admin's own words (`x-patternMessage`), and multi-select, a
- * list of choices (`type: "array"`, `items.enum`, `uniqueItems: true`). Read by the schema check,
- * the server's validation, the app's forms and sheets, lists and exports alike.
- */
+// The JSON Schema a field may use beyond one plain value (docs/decisions/061): `pattern`, with what it
+// expects in the admin's words (`x-patternMessage`), and multi-select, a list of choices (items.enum).
 
 /** The words an admin may give for a pattern: one text for both languages, or one per language. */
-export type PatternMessage = string | { en: string; zh?: string };
+type PatternMessage = string | { en: string; zh?: string };
 
 /** What a property's pattern expects, in the admin's words (x-patternMessage) in a language; undefined without them. */
 export function patternMessage(prop: KindProperty | undefined, language: 'en' | 'zh' = 'en'): string | undefined {
@@ -36,20 +32,13 @@ export function choicesOf(prop: KindProperty | undefined): unknown[] | undefined
   return prop.enum;
 }
 
-/**
- * A multi-select's stored value as a list: a single value, saved while the field was one choice,
- * is a list of that one choice; no value is an empty list.
- */
+/** A multi-select's stored value as a list: a single value (saved while it was one choice) is a list of it; none is empty. */
 export function asList(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
   return value === undefined || value === null || value === '' ? [] : [value];
 }
 
-/**
- * The schema check's lines about this vocabulary on one property, each naming the file and place:
- * a pattern on text only and one that compiles, its message only beside it, a list only of
- * choices, and nested objects, which stay unsupported.
- */
+/** The schema check's lines about this vocabulary on one property: a pattern that compiles on text, its message beside it, a list of choices. */
 export function vocabularyProblems(file: string, field: string, prop: KindProperty): string[] {
   const at = `${file}: properties.${field}`;
   const out: string[] = [];
@@ -80,10 +69,7 @@ export function vocabularyProblems(file: string, field: string, prop: KindProper
   return out;
 }
 
-/**
- * The check's one line for a nested object (type 'object', or its own properties), which stays
- * unsupported; undefined for any other property.
- */
+/** The check's one line for a nested object (type 'object', or its own properties), which stays unsupported. */
 export function nestedObjectProblem(file: string, field: string, prop: unknown): string | undefined {
   if (prop === null || typeof prop !== 'object') return undefined;
   const p = prop as Record<string, unknown>;

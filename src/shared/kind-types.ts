@@ -1,3 +1,21 @@
+// The shapes our code reads from a kind's schema file (the meta-schema, meta-schema.ts, checks them).
+
+export const CARD_FORMATS = ['datetime-minute', 'date', 'time', 'minutes', 'hours-minutes', 'km', 'km-1', 'clamp-2'] as const;
+export type CardFormat = (typeof CARD_FORMATS)[number];
+export const WIDGETS = ['text', 'textarea', 'date', 'datetime', 'yesNo', 'connectors'] as const;
+export const KIND_TEXT_KEYS = ['listLoading', 'emptyTitle', 'emptyText', 'detailLoading', 'notFoundTitle', 'notFoundText', 'notFoundButton'] as const;
+export const SESSION_TEXT_KEYS = ['title', 'startLabel', 'endLabel', 'startIcon', 'runningLabel', 'idleLabel', 'startedToast', 'endedToast'] as const;
+/** The record values of a todolist job (docs/services, the worker protocol), by their names on the wire. */
+export const ANALYSIS_CONTEXT_KEYS = [
+  'issueTitle',
+  'issueDescription',
+  'issueCategory',
+  'issueSeverity',
+  'workingCondition',
+  'weather',
+  'faultMileage',
+] as const;
+
 /** The `x-kind` block of a schema file: how a record kind is listed, titled and served. */
 export interface KindMeta {
   apiPath: string;
@@ -14,194 +32,90 @@ export interface KindMeta {
   sortable?: string[];
   /** Fields a list may be filtered by, as plain query parameters: exact match or contains (text). */
   filters?: Record<string, 'exact' | 'contains'>;
-  texts: KindTexts;
-  messages: KindMessages;
-  card: CardLayout;
-  /** The kind's counts, sums, day tile and total row on the Data page; without it the kind is not on the Data page. */
+  texts: Record<(typeof KIND_TEXT_KEYS)[number], string>;
+  messages: Record<'listLoadFailed' | 'recordLoadFailed' | 'updateFailed' | 'updated', string> &
+    Partial<Record<'refreshFailed' | 'refreshed' | 'createFailed' | 'created', string>>;
+  card: {
+    title: { field?: string; text?: string; format?: CardFormat; fallback?: string };
+    lines: { field: string; label?: string; format?: CardFormat; fallback?: string; icon?: string; optional?: boolean; suffixField?: string }[];
+  };
+  /** The kind on the Data page (docs/PRODUCT.md section 4). */
   dataPage?: DataPageMeta;
-  /** The download routes of the kind's day (or ranged) packages; without it the kind has only its sheet in the Excel report. */
+  /** Without them the kind has only its sheet in the Excel report. */
   packages?: PackageMeta[];
-  /** Where a record's attachments live; a kind with it gets the Attachments card and its files in its packages. */
   attachments?: AttachmentsMeta;
   /** The kind's place on the Workspace: a shortcut to a new record and/or a timed session that fills one. */
-  workspace?: WorkspaceMeta;
-  /** The AI video analysis of a record's attachments (docs/decisions/041): the kind gets the submit, status and fileAnalyze routes. */
+  workspace?: {
+    shortcut?: { label: string; icon: string; severity?: 'warning' | 'success' | 'info' | 'danger' | 'help'; order: number };
+    /** A card with Start and End buttons; ending opens a new record filled with the session's times. */
+    session?: WorkspaceSessionMeta;
+  };
   analysis?: AnalysisMeta;
   /** The fields a tester looks for first: at the top of a record's sheet, first in its forms. */
   keyFields?: string[];
-  /** Groups of fields, in order, for forms and sheets; fields in none come last, under 'More'. */
-  sections?: SectionMeta[];
-  /** Longitude and latitude pairs the forms fill from the phone's position. */
+  /** Groups of fields, in order, for forms and sheets; fields in none come last, under 'More'. A collapsed one starts folded. */
+  sections?: { title: string; fields: string[]; collapsed?: boolean }[];
+  /** Longitude and latitude pairs the forms fill from the phone's position; `label` names one when there are several. */
   locations?: LocationMeta[];
 }
 
-/** A longitude and latitude pair of number properties (x-kind.locations); `label` names it when there are several. */
-export interface LocationMeta {
-  lon: string;
-  lat: string;
-  label?: string;
-}
+export type LocationMeta = { lon: string; lat: string; label?: string };
 
-/** One group of a kind's fields on its forms and sheets (x-kind.sections). */
-export interface SectionMeta {
-  title: string;
-  fields: string[];
-  /** Starts folded (a long group a tester rarely needs); a tap opens it. */
-  collapsed?: boolean;
-}
-
-/** A kind on the Data page (docs/PRODUCT.md section 4): what the stats count and sum, and how its tile and total row show. */
-export interface DataPageMeta {
-  /** Position among the tiles and in the Excel report (lowest first). */
+interface DataPageMeta {
+  /** Position among the tiles and in the Excel report. */
   order: number;
   /** The name of the kind's count in /vtp/stats/day and /vtp/stats/total, such as 'drivingCount'. */
   count: string;
   /** Stats name -> numeric field summed over the day's records, such as {"drivingDistance": "travelDistance"}. */
   sums?: Record<string, string>;
-  tile: {
-    label: string;
-    icon: string;
-    /** The figure under the count: a day stats value (of any kind), divided, rounded and given a unit. */
-    detail?: { stat: string; divideBy?: number; decimals: number; unit: string };
-  };
+  /** The tile's detail: a day stats value (of any kind), divided, rounded and given a unit. */
+  tile: { label: string; icon: string; detail?: { stat: string; divideBy?: number; decimals: number; unit: string } };
   /** The label of the kind's row in 'Total Data Summary'. */
   total: string;
 }
 
-/** One package route under /download (docs/services/records.md). */
+/** One package route under /download (docs/services/records.md), such as 'download_IssueFiles'. */
 export interface PackageMeta {
-  /** Path under /download, such as 'download_IssueFiles'. */
   route: string;
   /** Plural, for file and sheet names: DEMO_V1_2026-11-21_Journeys.zip. */
   label: string;
   /** Singular, for messages: 'No Journey data available for 2026-11-21'. */
   noun: string;
-  /** Whether the route takes a range (date to date2) rather than one day. */
+  /** The route takes a range (date to date2) rather than one day. */
   range?: boolean;
 }
 
-/**
- * The attachment folder of a record, set once when it is created: a template of path segments
- * where {field} is a record value (made safe for a path) and {field:yyyyMMdd} or
- * {field:yyyyMMdd-HHmmss} a date-time field's date or stamp (zeros when it is empty).
- */
-export interface AttachmentsMeta {
+interface AttachmentsMeta {
+  /** Path segments where {field} is a record value and {field:yyyyMMdd} or {field:yyyyMMdd-HHmmss} a date-time field's date or stamp. */
   folder: string;
-  /**
-   * A field told 'uploading' when the app starts sending a record's files and 'uploaded' when they
-   * are all there (a hint for the back office, docs/PRODUCT.md section 4), by a PUT of the record's
-   * id, the fields in `with` and this one.
-   */
+  /** A field told 'uploading' and then 'uploaded' (a hint for the back office) by a PUT of the record's id, the fields in `with` and this one. */
   filesStatus?: { field: string; with?: string[] };
 }
 
 /**
- * x-kind.analysis: which of the kind's fields the analysis flow (docs/decisions/020, 041) reads and
- * writes. The routes live under the kind's API path (`<apiPath>/aiSubmit`, `<apiPath>/aiStatus`,
- * `<apiPath>/fileAnalyze/...`); their answers keep the contract's names (issueStatus,
- * videoAnalysisStatus, ... of docs/services), whatever the kind's fields are called.
+ * x-kind.analysis: which fields the analysis flow (docs/decisions/020, 041) reads and writes. Its
+ * routes' answers keep the contract's names (issueStatus, videoAnalysisStatus...), whatever the fields are called.
  */
 export interface AnalysisMeta {
   /** What a record is called in the flow's messages ('Issue 12 is being processed by another worker'); the schema's title without it. */
   noun?: string;
-  /** The record's own status, set to AI_PROCESS by a submit (the contract's issueStatus). */
+  /** The record's own status, set to AI_PROCESS by a submit; the blurring's and the model's (READY, DOING, DONE or FAILED); its markdown report. */
   status: string;
-  /** READY, DOING, DONE or FAILED: the blurring of faces and plates (videoDesensitizationStatus). */
   desensitizationStatus: string;
-  /** READY, DOING, DONE or FAILED: the model's analysis (videoAnalysisStatus). */
   analysisStatus: string;
-  /** The model's report, markdown (aiVideoAnalysisReport). */
   report: string;
   /** The values a worker gets with each job, for its prompt: the todolist's name -> the kind's field. A name left out is sent as null. */
-  context?: Partial<Record<AnalysisContextKey, string>>;
+  context?: Partial<Record<(typeof ANALYSIS_CONTEXT_KEYS)[number], string>>;
 }
 
-/** The record values of a todolist job (docs/services, the worker protocol), by their names on the wire. */
-export const ANALYSIS_CONTEXT_KEYS = [
-  'issueTitle',
-  'issueDescription',
-  'issueCategory',
-  'issueSeverity',
-  'workingCondition',
-  'weather',
-  'faultMileage',
-] as const;
-export type AnalysisContextKey = (typeof ANALYSIS_CONTEXT_KEYS)[number];
-
-export interface WorkspaceMeta {
-  /** A button in the Workspace's 'Record Data' card that opens a new record. */
-  shortcut?: { label: string; icon: string; severity?: 'warning' | 'success' | 'info' | 'danger' | 'help'; order: number };
-  /** A card with Start and End buttons; ending opens a new record filled with the session's times. */
-  session?: WorkspaceSessionMeta;
-}
-
-export interface WorkspaceSessionMeta {
+export type WorkspaceSessionMeta = Record<(typeof SESSION_TEXT_KEYS)[number], string> & {
   order: number;
-  title: string;
-  startLabel: string;
-  endLabel: string;
-  startIcon: string;
   startSeverity?: 'success';
-  runningLabel: string;
-  idleLabel: string;
-  startedToast: string;
-  endedToast: string;
   /** Kinds whose running session refuses this one's start (Start Charging is refused while driving). */
   blockedBy?: string[];
   /** The new record's fields the session fills: the start's day, the start, the end and the minutes between. */
   fills: { date?: string; start?: string; end?: string; minutes?: string };
-}
-
-export interface KindTexts {
-  listLoading: string;
-  emptyTitle: string;
-  emptyText: string;
-  detailLoading: string;
-  notFoundTitle: string;
-  notFoundText: string;
-  notFoundButton: string;
-}
-
-export interface KindMessages {
-  listLoadFailed: string;
-  recordLoadFailed: string;
-  refreshFailed?: string;
-  refreshed?: string;
-  createFailed?: string;
-  created?: string;
-  updateFailed: string;
-  updated: string;
-}
-
-export type CardFormat = 'datetime-minute' | 'date' | 'time' | 'minutes' | 'hours-minutes' | 'km' | 'km-1' | 'clamp-2';
-
-export interface CardTitle {
-  field?: string;
-  text?: string;
-  format?: CardFormat;
-  fallback?: string;
-}
-
-export interface CardLine {
-  field: string;
-  label?: string;
-  format?: CardFormat;
-  fallback?: string;
-  icon?: string;
-  optional?: boolean;
-  suffixField?: string;
-}
-
-export interface CardLayout {
-  title: CardTitle;
-  lines: CardLine[];
-}
-
-/** The `x-ui` block of a property. */
-export interface PropertyUi {
-  widget?: 'text' | 'textarea' | 'date' | 'datetime' | 'yesNo' | 'connectors';
-  hidden?: boolean;
-}
+};
 
 /** One property of a kind's schema, as far as our code reads it. */
 export interface KindProperty {
@@ -211,7 +125,7 @@ export interface KindProperty {
   format?: string;
   default?: unknown;
   readOnly?: boolean;
-  'x-ui'?: PropertyUi;
+  'x-ui'?: { widget?: (typeof WIDGETS)[number]; hidden?: boolean };
   'x-export'?: boolean;
   /** A new record's value that depends on when and by whom it is made: now, today at 00:00:00, or the signed-in user's name. */
   'x-default'?: 'now' | 'startOfToday' | 'user';
@@ -248,11 +162,7 @@ export interface KindSchema {
   'x-renamedFrom'?: string[];
 }
 
-/**
- * A record kind: its name, schema and derived facts. The name is its identity in storage (tables,
- * history, day counts, served schemas): the schema file's stem, or for a renamed kind the oldest
- * name in its x-renamedFrom, so that its records follow it (decision 059).
- */
+/** A record kind; its name, its identity in storage, is the file's stem or a renamed kind's oldest name, so its records follow it (decision 059). */
 export interface Kind {
   name: string;
   /** The schema file, as messages name it: '<stem>.schema.json'. */
@@ -261,7 +171,7 @@ export interface Kind {
   meta: KindMeta;
   /** Property names in schema order. */
   fields: string[];
-  /** Fields a client can never write: readOnly ones (id, projectName, vehicleNo, derived). */
+  /** Fields a client can never write (readOnly). */
   readOnlyFields: Set<string>;
   /** Columns of Excel sheets and data packages, in schema order. */
   exportFields: string[];

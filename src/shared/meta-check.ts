@@ -2,8 +2,8 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { FOLDER_PLACEHOLDER } from './attachments.js';
 import { choicesOf, didYouMean, isMultiSelect, nestedObjectProblem, vocabularyProblems } from './field-vocabulary.js';
 import type { KindProperty, KindSchema } from './kind-types.js';
-
-import { ANALYSIS_STATUSES, ANALYSIS_SUBMITTED, PROPERTY_STANDARD_KEYWORDS, PROPERTY_X_KEYWORDS, REQUIRED_READONLY_FIELDS, rootSchema } from './meta-schema.js';
+import { ANALYSIS_STATUSES, ANALYSIS_SUBMITTED, PROPERTY_STANDARD_KEYWORDS, PROPERTY_X_KEYWORDS, rootSchema } from './meta-schema.js';
+import { fitsType, SCOPE_FIELDS, TYPE_WORDS } from './schema-evolution.js';
 
 const metaAjv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
 const validateRoot = metaAjv.compile(rootSchema);
@@ -17,14 +17,9 @@ function describe(file: string, e: ErrorObject): string {
     const place = e.instancePath.split('/').slice(1, 5).join('.');
     return `${file}: ${place} must be one label for every language ("${value}") or one per language ({"en": "${value}", "zh": "..."}, en left out where it is the value), each a text that is not empty`;
   }
-  if (e.keyword === 'additionalProperties') {
-    const extra = (e.params as { additionalProperty: string }).additionalProperty;
-    return `${file}: ${at} has unknown keyword '${extra}'`;
-  }
-  if (e.keyword === 'enum') {
-    const allowed = (e.params as { allowedValues: unknown[] }).allowedValues;
-    return `${file}: ${at} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
-  }
+  const params = e.params as { additionalProperty: string; allowedValues: unknown[] };
+  if (e.keyword === 'additionalProperties') return `${file}: ${at} has unknown keyword '${params.additionalProperty}'`;
+  if (e.keyword === 'enum') return `${file}: ${at} must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
   return `${file}: ${at} ${e.message ?? 'is invalid'}`;
 }
 
@@ -36,33 +31,24 @@ function unknownXKeywords(file: string, field: string, node: unknown, path: stri
     return;
   }
   for (const [key, value] of Object.entries(node)) {
-    const known = path === '' && (PROPERTY_X_KEYWORDS as readonly string[]).includes(key);
+    const known = path === '' && PROPERTY_X_KEYWORDS.includes(key);
     if (key.startsWith('x-') && !known)
       out.push(`${file}: properties.${field}${path} has unknown keyword '${key}'${path === '' ? didYouMean(key, PROPERTY_X_KEYWORDS) : ''}`);
     else if (!key.startsWith('x-')) unknownXKeywords(file, field, value, `${path}.${key}`, out);
   }
 }
 
-const TYPE_WORDS: Record<string, string> = { string: 'text', number: 'a number', integer: 'a whole number', boolean: 'true or false' };
-
-function fitsType(type: string, value: unknown): boolean {
-  if (type === 'string') return typeof value === 'string';
-  if (type === 'number') return typeof value === 'number' && Number.isFinite(value);
-  if (type === 'integer') return typeof value === 'number' && Number.isInteger(value);
-  if (type === 'boolean') return typeof value === 'boolean';
-  return true;
-}
+/** A list's choices and default are vocabularyProblems' to check. */
+const fits = (type: string, value: unknown): boolean => type === 'array' || fitsType(type, value);
 
 /**
- * The standard keywords of one property (the meta-schema has checked their values): only those of
- * PROPERTY_STANDARD_KEYWORDS, each applying to the property's type, and choices and a default that
- * fit it. What passes compiles in the server's strict validator (records/validation.ts), where an
- * unknown keyword, or one that does not apply to the type, is an error naming no file.
+ * The standard keywords of one property: only known ones, each applying to the property's type, and
+ * choices and a default that fit it, so that the server's strict validator never fails naming no file.
  */
 function propertyKeywordProblems(file: string, field: string, prop: KindProperty, out: string[]): void {
   const at = `${file}: properties.${field}`;
   for (const key of Object.keys(prop)) {
-    if (key.startsWith('x-') || (PROPERTY_STANDARD_KEYWORDS as readonly string[]).includes(key)) continue;
+    if (key.startsWith('x-') || PROPERTY_STANDARD_KEYWORDS.includes(key)) continue;
     if (key === 'enumNames') {
       const labels =
         Array.isArray(prop.enum) && Array.isArray(prop['enumNames'])
@@ -87,11 +73,11 @@ function propertyKeywordProblems(file: string, field: string, prop: KindProperty
     for (const key of ['minLength', 'maxLength', 'format'] as const)
       if (prop[key] !== undefined && type !== 'string') out.push(`${at}.${key} applies to text, but the property's type is '${type}'`);
     (Array.isArray(prop.enum) ? prop.enum : []).forEach((value, i) => {
-      if (!fitsType(type, value))
+      if (!fits(type, value))
         out.push(`${at}.enum[${i}] is ${JSON.stringify(value)}, which is not ${TYPE_WORDS[type] ?? type}: the property's type is '${type}'`);
     });
     if (prop.default !== undefined && prop.default !== null) {
-      if (!fitsType(type, prop.default))
+      if (!fits(type, prop.default))
         out.push(`${at}.default is ${JSON.stringify(prop.default)}, which is not ${TYPE_WORDS[type] ?? type}: the property's type is '${type}'`);
       else if (Array.isArray(prop.enum) && !prop.enum.includes(prop.default))
         out.push(`${at}.default is ${JSON.stringify(prop.default)}, which is not one of its enum's choices`);
@@ -112,7 +98,7 @@ function nestedObjects(file: string, schema: unknown): string[] {
 type Props = KindSchema['properties'];
 type Meta = KindSchema['x-kind'];
 /** One group of a schema's cross-references; checkKindSchema runs them in KIND_CHECKS's order. */
-type KindCheck = (file: string, meta: Meta, props: Props, required: readonly string[]) => string[];
+type KindCheck = (file: string, meta: Meta, props: Props, problems: string[], required: readonly string[]) => void;
 const hasField = (props: Props, f: string): boolean => Object.prototype.hasOwnProperty.call(props, f);
 const isNumberType = (prop: KindProperty | undefined): boolean => ['number', 'integer'].includes(String(prop?.type));
 const isTextOrNumber = (prop: KindProperty | undefined): boolean => ['string', 'number', 'integer'].includes(String(prop?.type));
@@ -136,15 +122,14 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
   for (const [field, prop] of Object.entries(props)) unknownXKeywords(file, field, prop, '', problems);
   for (const [field, prop] of Object.entries(props)) propertyKeywordProblems(file, field, prop, problems);
   for (const [field, prop] of Object.entries(props)) problems.push(...vocabularyProblems(file, field, prop));
-  for (const check of KIND_CHECKS) problems.push(...check(file, s['x-kind'], props, s.required ?? []));
+  for (const check of KIND_CHECKS) check(file, s['x-kind'], props, problems, s.required ?? []);
   return problems;
 }
 
 /** The fields every kind has, its date field, and the fields its list sorts, filters and shows on a card by. */
-function listFieldProblems(file: string, meta: Meta, props: Props): string[] {
-  const problems: string[] = [];
+function listFieldProblems(file: string, meta: Meta, props: Props, problems: string[]): void {
   const has = (f: string): boolean => hasField(props, f);
-  for (const f of REQUIRED_READONLY_FIELDS) {
+  for (const f of SCOPE_FIELDS) {
     if (!has(f)) problems.push(`${file}: properties.${f} is missing; every kind needs it`);
     else if (props[f]?.readOnly !== true) problems.push(`${file}: properties.${f} must be readOnly`);
   }
@@ -170,12 +155,10 @@ function listFieldProblems(file: string, meta: Meta, props: Props): string[] {
     if (line.suffixField !== undefined && !has(line.suffixField))
       problems.push(`${file}: x-kind.card.lines[${i}].suffixField '${line.suffixField}' is not a property`);
   });
-  return problems;
 }
 
 /** What properties say of each other: old names, labels, who sets them, derived sources, required names. */
-function propertyLinkProblems(file: string, _meta: Meta, props: Props, required: readonly string[]): string[] {
-  const problems: string[] = [];
+function propertyLinkProblems(file: string, _meta: Meta, props: Props, problems: string[], required: readonly string[]): void {
   const oldNames = new Map<string, string>();
   for (const [field, prop] of Object.entries(props)) {
     for (const old of (prop['x-renamedFrom'] as string[] | undefined) ?? []) {
@@ -200,12 +183,10 @@ function propertyLinkProblems(file: string, _meta: Meta, props: Props, required:
       if (!isNumberType(props[source])) problems.push(`${file}: properties.${field}.x-derived names '${source}', which is not a number property`);
   }
   for (const name of required) if (!hasField(props, name)) problems.push(`${file}: required names '${name}', which is not a property`);
-  return problems;
 }
 
 /** The data page's sums and the workspace session's fills name number (and text) properties. */
-function filledFieldProblems(file: string, meta: Meta, props: Props): string[] {
-  const problems: string[] = [];
+function filledFieldProblems(file: string, meta: Meta, props: Props, problems: string[]): void {
   for (const [stat, field] of Object.entries(meta.dataPage?.sums ?? {})) {
     if (!hasField(props, field)) problems.push(`${file}: x-kind.dataPage.sums.${stat} names '${field}', which is not a property`);
     else if (!isNumberType(props[field])) problems.push(`${file}: x-kind.dataPage.sums.${stat} names '${field}', which is not a number property`);
@@ -215,17 +196,17 @@ function filledFieldProblems(file: string, meta: Meta, props: Props): string[] {
     else if (role === 'minutes' ? !isNumberType(props[field]) : props[field]?.type !== 'string')
       problems.push(`${file}: x-kind.workspace.session.fills.${role} names '${field}', which is not ${role === 'minutes' ? 'a number' : 'a text'} property`);
   }
-  return problems;
 }
 
 /** x-kind.attachments: its folder template, its files status, and the one property that keeps the folder. */
-function attachmentProblems(file: string, meta: Meta, props: Props): string[] {
+function attachmentProblems(file: string, meta: Meta, props: Props, problems: string[]): void {
   const folderFields = Object.entries(props).filter(([, p]) => p['x-derived'] !== undefined && 'attachmentFolder' in (p['x-derived'] as object));
-  if (!meta.attachments)
-    return folderFields.length === 0
-      ? []
-      : [`${file}: properties.${folderFields[0]?.[0]} derives an attachment folder, but x-kind.attachments does not say how it is named`];
-  const problems = attachmentTemplateProblems(file, meta.attachments.folder, props);
+  if (!meta.attachments) {
+    if (folderFields.length > 0)
+      problems.push(`${file}: properties.${folderFields[0]?.[0]} derives an attachment folder, but x-kind.attachments does not say how it is named`);
+    return;
+  }
+  attachmentTemplateProblems(file, meta.attachments.folder, props, problems);
   const status = meta.attachments.filesStatus;
   if (status !== undefined) {
     const prop = props[status.field];
@@ -237,17 +218,13 @@ function attachmentProblems(file: string, meta: Meta, props: Props): string[] {
   }
   if (folderFields.length !== 1)
     problems.push(`${file}: x-kind.attachments needs exactly one property with "x-derived": {"attachmentFolder": true} to keep the folder in`);
-  return problems;
 }
 
 /**
- * x-kind.analysis names fields the flow can write: the two statuses and the report are text set
- * only by it (readOnly, x-setBy fileAnalyze), the statuses offer READY, DOING, DONE and FAILED, the
- * record's status accepts AI_PROCESS; the workers analyse the attachment folder, so the kind has
- * one. And a field set by fileAnalyze is one that x-kind.analysis names, or nothing would set it.
+ * x-kind.analysis names text fields the flow can write: the statuses and report set only by it, offering
+ * its statuses; the kind has attachments to analyse; and a field set by fileAnalyze is one it names.
  */
-function analysisProblems(file: string, meta: Meta, props: Props): string[] {
-  const problems: string[] = [];
+function analysisProblems(file: string, meta: Meta, props: Props, problems: string[]): void {
   const analysis = meta.analysis;
   const setByFlow = Object.keys(props).filter((f) => props[f]?.['x-setBy'] === 'fileAnalyze');
   if (analysis === undefined) {
@@ -255,7 +232,7 @@ function analysisProblems(file: string, meta: Meta, props: Props): string[] {
       problems.push(
         `${file}: properties.${field} is set by fileAnalyze, but the kind declares no x-kind.analysis, so nothing would set it; declare x-kind.analysis or remove x-setBy`,
       );
-    return problems;
+    return;
   }
   const at = `${file}: x-kind.analysis`;
   if (meta.attachments === undefined)
@@ -286,24 +263,16 @@ function analysisProblems(file: string, meta: Meta, props: Props): string[] {
         problems.push(`${at}.${role} names '${field}', whose enum must offer ${ANALYSIS_STATUSES.join(', ')} (missing ${missing.join(', ')})`);
     }
   }
-  for (const field of setByFlow) {
-    if (!Object.values(written).includes(field))
-      problems.push(
-        `${file}: properties.${field} is set by fileAnalyze, but x-kind.analysis names it for no role (desensitizationStatus, analysisStatus or report)`,
-      );
-  }
-  for (const [key, field] of Object.entries(analysis.context ?? {})) {
+  for (const field of setByFlow.filter((f) => !Object.values(written).includes(f)))
+    problems.push(
+      `${file}: properties.${field} is set by fileAnalyze, but x-kind.analysis names it for no role (desensitizationStatus, analysisStatus or report)`,
+    );
+  for (const [key, field] of Object.entries(analysis.context ?? {}))
     if (!hasField(props, field)) problems.push(`${at}.context.${key} names '${field}', which is not a property`);
-  }
-  return problems;
 }
 
-/**
- * x-kind.i18n.<language> translates x-kind's texts: each of its texts must stand where x-kind
- * has a text (a misspelt path would never show); x-i18n labels must name stored choices.
- */
-function i18nProblems(file: string, meta: Meta, props: Props): string[] {
-  const problems: string[] = [];
+/** x-kind.i18n.<language>'s texts stand where x-kind has a text (a misspelt path would never show); x-i18n labels name stored choices. */
+function i18nProblems(file: string, meta: Meta, props: Props, problems: string[]): void {
   const walk = (translated: unknown, original: unknown, path: string): void => {
     if (typeof translated === 'string') {
       if (typeof original !== 'string')
@@ -318,20 +287,15 @@ function i18nProblems(file: string, meta: Meta, props: Props): string[] {
     for (const [key, value] of Object.entries(translated)) walk(value, (original as Record<string, unknown>)[key], `${path}.${key}`);
   };
   for (const [language, texts] of Object.entries(meta.i18n ?? {})) walk(texts, meta, `i18n.${language}`);
-  for (const [field, prop] of Object.entries(props)) {
-    for (const [language, t] of Object.entries(prop['x-i18n'] ?? {})) {
-      for (const value of Object.keys(t?.labels ?? {})) {
+  for (const [field, prop] of Object.entries(props))
+    for (const [language, t] of Object.entries(prop['x-i18n'] ?? {}))
+      for (const value of Object.keys(t?.labels ?? {}))
         if (!Array.isArray(prop.enum) || !prop.enum.map(String).includes(value))
           problems.push(`${file}: properties.${field}.x-i18n.${language}.labels names '${value}', which is not one of its enum values`);
-      }
-    }
-  }
-  return problems;
 }
 
 /** x-kind.keyFields and x-kind.sections name properties people see, each section's fields once. */
-function layoutProblems(file: string, meta: Meta, props: Props): string[] {
-  const problems: string[] = [];
+function layoutProblems(file: string, meta: Meta, props: Props, problems: string[]): void {
   const has = (f: string): boolean => hasField(props, f);
   (meta.keyFields ?? []).forEach((field, i) => {
     if (!has(field)) problems.push(`${file}: x-kind.keyFields[${i}] '${field}' is not a property`);
@@ -363,11 +327,9 @@ function layoutProblems(file: string, meta: Meta, props: Props): string[] {
       paired.add(field);
     }
   });
-  return problems;
 }
 
-function attachmentTemplateProblems(file: string, template: string, props: Props): string[] {
-  const problems: string[] = [];
+function attachmentTemplateProblems(file: string, template: string, props: Props, problems: string[]): void {
   const at = `${file}: x-kind.attachments.folder`;
   if (template.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) problems.push(`${at} has an empty, '.' or '..' segment`);
   const rest = template.replace(FOLDER_PLACEHOLDER, '');
@@ -381,7 +343,6 @@ function attachmentTemplateProblems(file: string, template: string, props: Props
       problems.push(`${at} formats '${field}' as a date, but it has no format datetime-text`);
   }
   if (!template.includes('{id}')) problems.push(`${at} must contain {id}, so that every record has its own folder`);
-  return problems;
 }
 
 const KIND_CHECKS: KindCheck[] = [

@@ -1,353 +1,191 @@
 import { customFormats } from './formats.js';
-import { ANALYSIS_CONTEXT_KEYS } from './kind-types.js';
+import { ANALYSIS_CONTEXT_KEYS, CARD_FORMATS, KIND_TEXT_KEYS, SESSION_TEXT_KEYS, WIDGETS } from './kind-types.js';
 
 // The meta-schema of a kind's schema file: the keywords our code reads, where, and of what shape.
 // meta-check.ts compiles it and adds the checks a schema cannot say (names that must exist, one
 // name per place, the analysis flow's statuses).
 
 /** The languages a schema may translate its English texts into (x-i18n, x-kind.i18n). */
-export const OTHER_LANGUAGES = ['zh'] as const;
-/** Property-level x- keywords our code understands. Anything else starting with x- is a typo. */
-export const PROPERTY_X_KEYWORDS = [
-  'x-ui',
-  'x-export',
-  'x-default',
-  'x-derived',
-  'x-setBy',
-  'x-renamedFrom',
-  'x-renamedWinner',
-  'x-labels',
-  'x-i18n',
-  'x-patternMessage',
-] as const;
-/**
- * Standard JSON Schema keywords a property may use: the ones the server's validation, the app, the
- * API documentation and the checks of stored data (schema-evolution.ts valueProblem) all read.
- * Anything else on a property is refused, so that a typo ('maxlength') never reaches the server's
- * strict validator as a stack trace, and is never silently ignored by the app.
- */
-export const PROPERTY_STANDARD_KEYWORDS = [
-  'title',
-  'description',
-  'type',
-  'enum',
-  'format',
-  'default',
-  'readOnly',
-  'minimum',
-  'maximum',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'items',
-  'uniqueItems',
-] as const;
+const OTHER_LANGUAGES = ['zh'];
 /** Root-level x- keywords. */
 export const ROOT_X_KEYWORDS = ['x-kind', 'x-renamedFrom'] as const;
-/** Fields every kind must have, read-only, because the server scopes and identifies by them. */
-export const REQUIRED_READONLY_FIELDS = ['id', 'projectName', 'vehicleNo'] as const;
-
-const CARD_FORMATS = ['datetime-minute', 'date', 'time', 'minutes', 'hours-minutes', 'km', 'km-1', 'clamp-2'];
-const STANDARD_FORMATS: string[] = [];
-const nonEmpty = { type: 'string', minLength: 1 };
-/** A text people read: one for every language, or English and other languages apart. */
-const perLanguage = { anyOf: [nonEmpty, { type: 'object', additionalProperties: false, required: ['en'], properties: { en: nonEmpty, zh: nonEmpty } }] };
-/** A choice's label: as perLanguage, but English may be left out where it is the stored value itself. */
-const choiceLabel = { anyOf: [nonEmpty, { type: 'object', additionalProperties: false, minProperties: 1, properties: { en: nonEmpty, zh: nonEmpty } }] };
-
-const cardLine = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['field'],
-  properties: {
-    field: nonEmpty,
-    label: { type: 'string' },
-    format: { enum: CARD_FORMATS },
-    fallback: { type: 'string' },
-    icon: { type: 'string' },
-    optional: { type: 'boolean' },
-    suffixField: nonEmpty,
-  },
-};
-
-const statName = { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' };
-const severity = { enum: ['warning', 'success', 'info', 'danger', 'help'] };
-
-const dataPageSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['order', 'count', 'tile', 'total'],
-  properties: {
-    order: { type: 'integer' },
-    count: statName,
-    sums: { type: 'object', propertyNames: statName, additionalProperties: nonEmpty },
-    tile: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['label', 'icon'],
-      properties: {
-        label: nonEmpty,
-        icon: nonEmpty,
-        detail: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['stat', 'decimals', 'unit'],
-          properties: {
-            stat: statName,
-            divideBy: { type: 'number', exclusiveMinimum: 0 },
-            decimals: { type: 'integer', minimum: 0, maximum: 6 },
-            unit: { type: 'string' },
-          },
-        },
-      },
-    },
-    total: nonEmpty,
-  },
-};
-
-const packageSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['route', 'label', 'noun'],
-  properties: { route: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' }, label: nonEmpty, noun: nonEmpty, range: { type: 'boolean' } },
-};
-
-const workspaceSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    shortcut: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['label', 'icon', 'order'],
-      properties: { label: nonEmpty, icon: nonEmpty, severity, order: { type: 'integer' } },
-    },
-    session: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['order', 'title', 'startLabel', 'endLabel', 'startIcon', 'runningLabel', 'idleLabel', 'startedToast', 'endedToast', 'fills'],
-      properties: {
-        order: { type: 'integer' },
-        ...Object.fromEntries(
-          ['title', 'startLabel', 'endLabel', 'startIcon', 'runningLabel', 'idleLabel', 'startedToast', 'endedToast'].map((k) => [k, nonEmpty]),
-        ),
-        startSeverity: { const: 'success' },
-        blockedBy: { type: 'array', items: nonEmpty, uniqueItems: true },
-        fills: {
-          type: 'object',
-          additionalProperties: false,
-          minProperties: 1,
-          properties: { date: nonEmpty, start: nonEmpty, end: nonEmpty, minutes: nonEmpty },
-        },
-      },
-    },
-  },
-};
-
-/** x-kind.analysis (docs/decisions/041): the fields the AI analysis flow reads and writes. */
-const analysisSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['status', 'desensitizationStatus', 'analysisStatus', 'report'],
-  properties: {
-    noun: nonEmpty,
-    status: nonEmpty,
-    desensitizationStatus: nonEmpty,
-    analysisStatus: nonEmpty,
-    report: nonEmpty,
-    context: { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(ANALYSIS_CONTEXT_KEYS.map((k) => [k, nonEmpty])) },
-  },
-};
-
 /** The statuses the analysis flow sets (docs/decisions/020): a status field's enum must offer them all. */
 export const ANALYSIS_STATUSES = ['READY', 'DOING', 'DONE', 'FAILED'] as const;
 /** The record status a submit sets. */
 export const ANALYSIS_SUBMITTED = 'AI_PROCESS';
 
-const xKindSchema = {
+/** An object with exactly these properties. */
+const closed = (properties: Record<string, unknown>, required: readonly string[] = [], more: Record<string, unknown> = {}) => ({
   type: 'object',
   additionalProperties: false,
-  required: ['apiPath', 'route', 'titles', 'canCreateFromList', 'dateField', 'rangeParams', 'pageButtons', 'texts', 'messages', 'card'],
-  properties: {
+  ...(required.length > 0 ? { required } : {}),
+  properties,
+  ...more,
+});
+const each = (keys: readonly string[], schema: unknown) => Object.fromEntries(keys.map((k) => [k, schema]));
+const nonEmpty = { type: 'string', minLength: 1 };
+const text = { type: 'string' };
+const bool = { type: 'boolean' };
+const integer = { type: 'integer' };
+const list = (items: unknown, minItems?: number) => ({ type: 'array', ...(minItems === undefined ? {} : { minItems }), items, uniqueItems: true });
+const names = list(nonEmpty);
+const name = { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' };
+/** A text people read: one for every language, or English and other languages apart. */
+const perLanguage = { anyOf: [nonEmpty, closed({ en: nonEmpty, zh: nonEmpty }, ['en'])] };
+/** A choice's label: as perLanguage, but English may be left out where it is the stored value itself. */
+const choiceLabel = { anyOf: [nonEmpty, closed({ en: nonEmpty, zh: nonEmpty }, [], { minProperties: 1 })] };
+const statName = { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' };
+const cardFormat = { enum: CARD_FORMATS };
+
+const tileDetail = closed(
+  { stat: statName, divideBy: { type: 'number', exclusiveMinimum: 0 }, decimals: { type: 'integer', minimum: 0, maximum: 6 }, unit: text },
+  ['stat', 'decimals', 'unit'],
+);
+const dataPageSchema = closed(
+  {
+    order: integer,
+    count: statName,
+    sums: { type: 'object', propertyNames: statName, additionalProperties: nonEmpty },
+    tile: closed({ label: nonEmpty, icon: nonEmpty, detail: tileDetail }, ['label', 'icon']),
+    total: nonEmpty,
+  },
+  ['order', 'count', 'tile', 'total'],
+);
+
+const sessionSchema = closed(
+  {
+    order: integer,
+    ...each(SESSION_TEXT_KEYS, nonEmpty),
+    startSeverity: { const: 'success' },
+    blockedBy: names,
+    fills: closed(each(['date', 'start', 'end', 'minutes'], nonEmpty), [], { minProperties: 1 }),
+  },
+  ['order', ...SESSION_TEXT_KEYS, 'fills'],
+);
+const severity = { enum: ['warning', 'success', 'info', 'danger', 'help'] };
+const workspaceSchema = closed({
+  shortcut: closed({ label: nonEmpty, icon: nonEmpty, severity, order: integer }, ['label', 'icon', 'order']),
+  session: sessionSchema,
+});
+
+/** x-kind.analysis (docs/decisions/041): the fields the AI analysis flow reads and writes. */
+const analysisSchema = closed(
+  {
+    ...each(['noun', 'status', 'desensitizationStatus', 'analysisStatus', 'report'], nonEmpty),
+    context: closed(each(ANALYSIS_CONTEXT_KEYS, nonEmpty), [], { minProperties: 1 }),
+  },
+  ['status', 'desensitizationStatus', 'analysisStatus', 'report'],
+);
+
+const MESSAGES = ['listLoadFailed', 'recordLoadFailed', 'refreshFailed', 'refreshed', 'createFailed', 'created', 'updateFailed', 'updated'];
+const cardTitle = closed({ field: nonEmpty, text: nonEmpty, format: cardFormat, fallback: text }, [], {
+  anyOf: [{ required: ['field'] }, { required: ['text'] }],
+});
+const cardLine = closed({ field: nonEmpty, label: text, format: cardFormat, fallback: text, icon: text, optional: bool, suffixField: nonEmpty }, ['field']);
+const attachmentsSchema = closed({ folder: nonEmpty, filesStatus: closed({ field: nonEmpty, with: names }, ['field']) }, ['folder']);
+const section = closed({ title: nonEmpty, fields: list(nonEmpty, 1), collapsed: bool }, ['title', 'fields']);
+
+const xKindSchema = closed(
+  {
     apiPath: { type: 'string', pattern: '^(/[A-Za-z][A-Za-z0-9_-]*)+$' },
     // The app serves record screens at /data/<slug> (list) and /data/<slug>/<id> (detail).
     route: { type: 'string', pattern: '^/data/[a-z][a-z0-9_-]*$' },
-    titles: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['list', 'detail', 'new'],
-      properties: { list: nonEmpty, detail: nonEmpty, new: nonEmpty },
-    },
-    canCreateFromList: { type: 'boolean' },
+    titles: closed(each(['list', 'detail', 'new'], nonEmpty), ['list', 'detail', 'new']),
+    canCreateFromList: bool,
     // x-kind's texts in another language, at the same paths (checked by i18nProblems).
-    i18n: { type: 'object', minProperties: 1, propertyNames: { enum: [...OTHER_LANGUAGES] }, additionalProperties: { type: 'object' } },
+    i18n: { type: 'object', minProperties: 1, propertyNames: { enum: OTHER_LANGUAGES }, additionalProperties: { type: 'object' } },
     detailBack: { enum: ['list', 'previous'] },
     dateField: nonEmpty,
-    rangeParams: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['begin', 'end'],
-      properties: { begin: { type: 'string', pattern: '^begin[A-Z]\\w*$' }, end: { type: 'string', pattern: '^end[A-Z]\\w*$' } },
-    },
+    rangeParams: closed({ begin: { type: 'string', pattern: '^begin[A-Z]\\w*$' }, end: { type: 'string', pattern: '^end[A-Z]\\w*$' } }, ['begin', 'end']),
     pageButtons: { anyOf: [{ type: 'integer', minimum: 1, maximum: 20 }, { const: 'all' }] },
-    sortable: { type: 'array', items: nonEmpty, uniqueItems: true },
+    sortable: names,
     filters: { type: 'object', additionalProperties: { enum: ['exact', 'contains'] } },
-    texts: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['listLoading', 'emptyTitle', 'emptyText', 'detailLoading', 'notFoundTitle', 'notFoundText', 'notFoundButton'],
-      properties: Object.fromEntries(
-        ['listLoading', 'emptyTitle', 'emptyText', 'detailLoading', 'notFoundTitle', 'notFoundText', 'notFoundButton'].map((k) => [k, { type: 'string' }]),
-      ),
-    },
-    messages: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['listLoadFailed', 'recordLoadFailed', 'updateFailed', 'updated'],
-      properties: Object.fromEntries(
-        ['listLoadFailed', 'recordLoadFailed', 'refreshFailed', 'refreshed', 'createFailed', 'created', 'updateFailed', 'updated'].map((k) => [k, nonEmpty]),
-      ),
-    },
-    card: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['title', 'lines'],
-      properties: {
-        title: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { field: nonEmpty, text: nonEmpty, format: { enum: CARD_FORMATS }, fallback: { type: 'string' } },
-          anyOf: [{ required: ['field'] }, { required: ['text'] }],
-        },
-        lines: { type: 'array', minItems: 1, items: cardLine },
-      },
-    },
+    texts: closed(each(KIND_TEXT_KEYS, text), KIND_TEXT_KEYS),
+    messages: closed(each(MESSAGES, nonEmpty), ['listLoadFailed', 'recordLoadFailed', 'updateFailed', 'updated']),
+    card: closed({ title: cardTitle, lines: { type: 'array', minItems: 1, items: cardLine } }, ['title', 'lines']),
     dataPage: dataPageSchema,
-    packages: { type: 'array', minItems: 1, items: packageSchema },
-    attachments: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['folder'],
-      properties: {
-        folder: nonEmpty,
-        filesStatus: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['field'],
-          properties: { field: nonEmpty, with: { type: 'array', items: nonEmpty, uniqueItems: true } },
-        },
-      },
+    packages: {
+      type: 'array',
+      minItems: 1,
+      items: closed({ route: name, label: nonEmpty, noun: nonEmpty, range: bool }, ['route', 'label', 'noun']),
     },
+    attachments: attachmentsSchema,
     workspace: workspaceSchema,
     analysis: analysisSchema,
-    keyFields: { type: 'array', minItems: 1, items: nonEmpty, uniqueItems: true },
-    locations: {
-      type: 'array',
-      minItems: 1,
-      items: { type: 'object', additionalProperties: false, required: ['lon', 'lat'], properties: { lon: nonEmpty, lat: nonEmpty, label: nonEmpty } },
-    },
-    sections: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['title', 'fields'],
-        properties: { title: nonEmpty, fields: { type: 'array', minItems: 1, items: nonEmpty, uniqueItems: true }, collapsed: { type: 'boolean' } },
-      },
-    },
+    keyFields: list(nonEmpty, 1),
+    locations: { type: 'array', minItems: 1, items: closed({ lon: nonEmpty, lat: nonEmpty, label: nonEmpty }, ['lon', 'lat']) },
+    sections: { type: 'array', minItems: 1, items: section },
   },
-};
+  ['apiPath', 'route', 'titles', 'canCreateFromList', 'dateField', 'rangeParams', 'pageButtons', 'texts', 'messages', 'card'],
+);
 
-const xUiSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    widget: { enum: ['text', 'textarea', 'date', 'datetime', 'yesNo', 'connectors'] },
-    hidden: { type: 'boolean' },
+const choices = { type: 'array', minItems: 1, uniqueItems: true };
+/** A property's keywords, standard and ours (x-), in the order messages list them. */
+const propertyKeywords = {
+  title: nonEmpty,
+  description: text,
+  type: { enum: ['string', 'number', 'integer', 'boolean', 'array'] },
+  enum: choices,
+  format: { enum: Object.keys(customFormats) },
+  default: {},
+  readOnly: bool,
+  minimum: { type: 'number' },
+  maximum: { type: 'number' },
+  minLength: { type: 'integer', minimum: 0 },
+  maxLength: { type: 'integer', minimum: 0 },
+  pattern: text,
+  // A list of choices (multi-select, docs/decisions/061); field-vocabulary.ts checks the rest.
+  items: closed({ type: { enum: ['string', 'number', 'integer'] }, enum: choices }),
+  uniqueItems: bool,
+  'x-ui': closed({ widget: { enum: WIDGETS }, hidden: bool }),
+  'x-export': bool,
+  'x-default': { enum: ['now', 'startOfToday', 'user'] },
+  'x-derived': {
+    oneOf: [
+      closed({ difference: { type: 'array', items: nonEmpty, minItems: 2, maxItems: 2 } }, ['difference']),
+      closed({ attachmentFolder: { const: true } }, ['attachmentFolder']),
+    ],
   },
-};
-
-const propertySchema = {
-  type: 'object',
-  required: ['title', 'type'],
-  properties: {
-    title: nonEmpty,
-    description: { type: 'string' },
-    type: { enum: ['string', 'number', 'integer', 'boolean', 'array'] },
-    enum: { type: 'array', minItems: 1, uniqueItems: true },
-    pattern: { type: 'string' },
-    // A list of choices (multi-select, docs/decisions/061); field-vocabulary.ts checks the rest.
-    items: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { type: { enum: ['string', 'number', 'integer'] }, enum: { type: 'array', minItems: 1, uniqueItems: true } },
-    },
-    uniqueItems: { type: 'boolean' },
-    'x-patternMessage': perLanguage,
-    format: { enum: [...Object.keys(customFormats), ...STANDARD_FORMATS] },
-    readOnly: { type: 'boolean' },
-    minimum: { type: 'number' },
-    maximum: { type: 'number' },
-    minLength: { type: 'integer', minimum: 0 },
-    maxLength: { type: 'integer', minimum: 0 },
-    'x-ui': xUiSchema,
-    'x-export': { type: 'boolean' },
-    'x-default': { enum: ['now', 'startOfToday', 'user'] },
-    'x-setBy': { enum: ['fileAnalyze'] },
-    // Earlier names of the property: stored values under them are read, filtered, sorted and
-    // exported under this name, and a write naming one lands here (docs/decisions/034).
-    'x-renamedFrom': { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' } },
-    // Which value a read shows when a record holds one under the name and one under an old name;
-    // the other is kept in the record and named in its warnings (docs/decisions/054).
-    'x-renamedWinner': { enum: ['new', 'old'] },
-    // What people see for each stored choice: relabel here, never in enum (the stored value).
-    // One text for every language, or one per language ({"zh": "隧道"}, {"en": "A: safety", "zh": "A：安全"}; decision 078).
-    'x-labels': { type: 'object', minProperties: 1, additionalProperties: choiceLabel },
-    // The title (and choice labels) in another language than the schema's English (decision 038).
-    'x-i18n': {
-      type: 'object',
-      minProperties: 1,
-      propertyNames: { enum: [...OTHER_LANGUAGES] },
-      additionalProperties: {
-        type: 'object',
-        additionalProperties: false,
-        minProperties: 1,
-        properties: { title: nonEmpty, labels: { type: 'object', minProperties: 1, additionalProperties: nonEmpty } },
-      },
-    },
-    'x-derived': {
-      oneOf: [
-        {
-          type: 'object',
-          additionalProperties: false,
-          required: ['difference'],
-          properties: { difference: { type: 'array', items: nonEmpty, minItems: 2, maxItems: 2 } },
-        },
-        { type: 'object', additionalProperties: false, required: ['attachmentFolder'], properties: { attachmentFolder: { const: true } } },
-      ],
-    },
+  'x-setBy': { enum: ['fileAnalyze'] },
+  // Earlier names: stored values under them are read, filtered, sorted and exported under this name,
+  // and a write naming one lands here (docs/decisions/034).
+  'x-renamedFrom': { ...list(name), minItems: 1 },
+  // Which value a read shows when a record holds one under the name and one under an old name;
+  // the other is kept in the record and named in its warnings (docs/decisions/054).
+  'x-renamedWinner': { enum: ['new', 'old'] },
+  // What people see for each stored choice: relabel here, never in enum (the stored value); decision 078.
+  'x-labels': { type: 'object', minProperties: 1, additionalProperties: choiceLabel },
+  // The title (and choice labels) in another language than the schema's English (decision 038).
+  'x-i18n': {
+    type: 'object',
+    minProperties: 1,
+    propertyNames: { enum: OTHER_LANGUAGES },
+    additionalProperties: closed({ title: nonEmpty, labels: { type: 'object', minProperties: 1, additionalProperties: nonEmpty } }, [], { minProperties: 1 }),
   },
+  'x-patternMessage': perLanguage,
 };
+const keywords = Object.keys(propertyKeywords);
+/** Property-level x- keywords our code understands. Anything else starting with x- is a typo. */
+export const PROPERTY_X_KEYWORDS = keywords.filter((k) => k.startsWith('x-'));
+/** Standard keywords a property may use; anything else is refused, so a typo ('maxlength') is neither a stack trace nor silently ignored. */
+export const PROPERTY_STANDARD_KEYWORDS = keywords.filter((k) => !k.startsWith('x-'));
 
 /** A kind's schema file as our code reads it: draft-07 with our x- keywords (meta-check.ts compiles it). */
-export const rootSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['title', 'type', 'x-kind', 'properties'],
-  properties: {
+export const rootSchema = closed(
+  {
     $schema: { const: 'http://json-schema.org/draft-07/schema#' },
-    $id: { type: 'string' },
+    $id: text,
     title: nonEmpty,
-    description: { type: 'string' },
+    description: text,
     type: { const: 'object' },
-    required: { type: 'array', items: { type: 'string' } },
+    required: { type: 'array', items: text },
     'x-kind': xKindSchema,
-    'x-renamedFrom': { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[a-z][a-z0-9]*$' } },
+    'x-renamedFrom': { ...list({ type: 'string', pattern: '^[a-z][a-z0-9]*$' }), minItems: 1 },
     properties: {
       type: 'object',
       propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
-      additionalProperties: propertySchema,
+      additionalProperties: { type: 'object', required: ['title', 'type'], properties: propertyKeywords },
     },
   },
-};
+  ['title', 'type', 'x-kind', 'properties'],
+);

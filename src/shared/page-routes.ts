@@ -1,22 +1,19 @@
-// The app's pages: the client router's paths and, for each, the source file of its page chunk.
-// The server reads the same table to send, with index.html, <link rel="modulepreload"> for the
-// chunks of the page asked for, so the browser fetches them with the entry instead of one after
-// another as the entry discovers them (decision 018).
+// The app's pages: the client router's paths and each page chunk's source file, from which the server
+// sends <link rel="modulepreload"> for the page asked for with index.html (decision 018).
 
 export type PageName = 'login' | 'workspace' | 'vehicle' | 'data' | 'profile' | 'recordList' | 'recordDetail' | 'sharepointTest' | 'outbox' | 'notFound';
 
 export interface PageRoute {
-  /** The react-router path. */
   path: string;
   page: PageName;
   /** Behind sign-in, inside the app layout (bottom navigation). */
   signedIn: boolean;
 }
 
-/** The source file of each page's chunk, as Vite's build manifest names it. */
 /** The source file of the app itself, which the entry (boot.ts) imports after the first paint. */
 export const APP_SOURCE = 'src/client/main.tsx';
 
+/** The source file of each page's chunk, as Vite's build manifest names it. */
 export const PAGE_SOURCES: Record<PageName, string> = {
   login: 'src/client/pages/login-page.tsx',
   workspace: 'src/client/pages/workspace-page.tsx',

@@ -1,9 +1,6 @@
-// What a signed-in screen shows before its code has run: the title bar (back link and title), a
-// 'Loading...' line under it, and the bottom navigation. The server writes it into index.html for
-// the page asked for, so a phone on a slow link paints the screen's frame as soon as the HTML and
-// the stylesheet arrive, instead of after the entry script, the page chunk and React (decision
-// 026). The client's first render draws the same frame (src/client/app/app-layout.tsx), so
-// nothing moves when React takes over; tests/client/page-shell.test.tsx holds the two equal.
+// What a signed-in screen shows before its code has run (title bar, 'Loading...', bottom navigation),
+// written into index.html so a phone on a slow link paints the frame with the HTML and stylesheet
+// (decision 026). The client's first render draws the same (tests/client/page-shell.test.tsx).
 
 import type { Kind, KindRegistry } from './kind-types.js';
 import { kindByRoute } from './kinds.js';
@@ -29,30 +26,17 @@ export const PAGE_TITLES = {
 /** The languages the shell is drawn in: the app's (src/client/i18n), picked by the request's Accept-Language (docs/decisions/045). */
 export type ShellLanguage = 'en' | 'zh';
 
-/**
- * The shell's words in each language: the same texts as the app's catalogues (src/client/i18n
- * en.ts and zh.ts: pages.*, nav.*, common.back, common.loading), which the app's first render
- * draws; tests/client/page-shell.test.tsx holds the two equal, element for element.
- */
-export const SHELL_TEXTS: Record<
-  ShellLanguage,
-  {
-    titles: Record<keyof typeof PAGE_TITLES, string>;
-    nav: Record<'/dashboard' | '/data' | '/profile', string>;
-    navLabel: string;
-    back: string;
-    loading: string;
-    appName: string;
-  }
-> = {
-  en: {
-    titles: PAGE_TITLES,
-    nav: { '/dashboard': 'Workspace', '/data': 'Data', '/profile': 'Profile' },
-    navLabel: 'Main',
-    back: 'Back',
-    loading: 'Loading...',
-    appName: 'Road Test Data',
-  },
+/** The shell's words in each language: the app's catalogues' (src/client/i18n: pages.*, nav.*, common.back, common.loading). */
+const EN_TEXTS = {
+  titles: PAGE_TITLES as Record<keyof typeof PAGE_TITLES, string>,
+  nav: { '/dashboard': 'Workspace', '/data': 'Data', '/profile': 'Profile' },
+  navLabel: 'Main',
+  back: 'Back',
+  loading: 'Loading...',
+  appName: 'Road Test Data',
+};
+export const SHELL_TEXTS: Record<ShellLanguage, typeof EN_TEXTS> = {
+  en: EN_TEXTS,
   zh: {
     titles: { workspace: '工作台', vehicle: '车辆状态', data: '数据管理', profile: '我的', outbox: '等待同步', sharepointTest: 'SP测试' },
     nav: { '/dashboard': '工作台', '/data': '数据', '/profile': '我的' },
@@ -115,10 +99,7 @@ export function pageShellOf(pathname: string, registry: KindRegistry, language: 
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/**
- * The shell as HTML, element for element what React renders for it (AppLayout's first render):
- * the page's frame inside the app shell, and the bottom navigation with the path's item active.
- */
+/** The shell as HTML, element for element what AppLayout's first render draws, the path's navigation item active. */
 export function pageShellHtml(shell: PageShell, pathname: string, language: ShellLanguage = 'en'): string {
   const path = pagePath(pathname);
   const texts = SHELL_TEXTS[language];

@@ -1,14 +1,9 @@
 import type { KindSchema } from './kind-types.js';
 import { kindIdentity } from './kinds.js';
 
-// The checks of the kinds together (the meta-check of each file alone is schema-check.ts): what
-// they must not share, and what one names in another. Every message names the file to change.
+// The checks of the kinds together: what they must not share, and what one names in another.
 
-/**
- * The kinds, the likely original of a copied file first: one whose $id names its own file, and whose
- * API path or route names the kind. A collision is then reported on the copy, which is the file
- * to change, not on the original (the copy sorts first by name as often as not).
- */
+/** The kinds, the likely original of a copied file first (its $id, API path or route names it), so a collision is reported on the copy. */
 function byOwnership(schemas: Record<string, KindSchema>): [string, KindSchema][] {
   const score = ([name, s]: [string, KindSchema]): number => {
     const meta = s['x-kind'];
@@ -23,11 +18,7 @@ function byOwnership(schemas: Record<string, KindSchema>): [string, KindSchema][
   return Object.entries(schemas).sort((a, b) => score(b) - score(a));
 }
 
-/**
- * The first folder of a kind's attachment folders, as a key no other kind may share: two kinds
- * whose folders could be the same would list and package each other's files under one record id.
- * A template that starts with a placeholder could be any folder, and is refused.
- */
+/** The first folder of a kind's attachment folders, which no other kind may share (nor start with a placeholder, which could be any). */
 function attachmentsRoot(name: string, meta: KindSchema['x-kind'], problems: string[]): string[] {
   const template = meta.attachments?.folder;
   if (template === undefined) return [];
@@ -39,20 +30,15 @@ function attachmentsRoot(name: string, meta: KindSchema['x-kind'], problems: str
   return [];
 }
 
-/**
- * A renamed kind (root x-renamedFrom) keeps its records under its oldest name: no other file may
- * still be a kind of one of its earlier names, or be renamed from the same one.
- */
+/** A renamed kind keeps its records under its oldest name: no other file may still be a kind of an earlier name, or be renamed from it. */
 function identityProblems(schemas: Record<string, KindSchema>): string[] {
   const problems: string[] = [];
   const claimed = new Map<string, string>();
   for (const [name, s] of byOwnership(schemas)) {
-    for (const earlier of s['x-renamedFrom'] ?? []) {
-      if (schemas[earlier] !== undefined)
-        problems.push(
-          `${name}.schema.json: x-renamedFrom names '${earlier}', which is still a kind of its own (${earlier}.schema.json); remove that file to rename the kind, or this x-renamedFrom to make a new one`,
-        );
-    }
+    for (const earlier of (s['x-renamedFrom'] ?? []).filter((e) => schemas[e] !== undefined))
+      problems.push(
+        `${name}.schema.json: x-renamedFrom names '${earlier}', which is still a kind of its own (${earlier}.schema.json); remove that file to rename the kind, or this x-renamedFrom to make a new one`,
+      );
     const identity = kindIdentity(name, s);
     const other = claimed.get(identity);
     if (other !== undefined)
@@ -62,11 +48,7 @@ function identityProblems(schemas: Record<string, KindSchema>): string[] {
   return problems;
 }
 
-/**
- * Checks that kinds do not collide with each other (API paths, routes, stats names, package
- * routes, attachment folders) and that what one kind names in another exists (a tile's stat, a
- * session's blockedBy). Each problem names the file to change: of two that collide, the copy.
- */
+/** Checks that kinds do not collide (paths, routes, stats, packages, folders) and that what one names in another exists; each problem names the file to change. */
 export function checkRegistry(schemas: Record<string, KindSchema>): string[] {
   const problems: string[] = [];
   const seen = new Map<string, string>();
@@ -76,25 +58,18 @@ export function checkRegistry(schemas: Record<string, KindSchema>): string[] {
   const byId = new Map<string, string[]>();
   for (const [name, s] of Object.entries(schemas)) if (s.$id !== undefined) byId.set(s.$id, [...(byId.get(s.$id) ?? []), name]);
   for (const [id, names] of byId) {
-    if (names.length < 2) continue;
     // The file the $id names keeps it; the others (copies) are told to change theirs.
-    const owner = names.find((n) => id === `${n}.schema.json`) ?? (names[0] as string);
-    for (const name of names) {
-      if (name !== owner)
-        problems.push(`${name}.schema.json: $id '${id}' is also the $id of ${owner}.schema.json; give each file its own, such as "${name}.schema.json"`);
-    }
+    const owner = names.find((n) => id === `${n}.schema.json`) ?? names[0];
+    for (const name of names.filter((n) => n !== owner))
+      problems.push(`${name}.schema.json: $id '${id}' is also the $id of ${owner}.schema.json; give each file its own, such as "${name}.schema.json"`);
   }
   problems.push(...identityProblems(schemas));
   for (const [name, s] of byOwnership(schemas)) {
     const meta = s['x-kind'];
     const keys = [`api ${meta.apiPath}`, `route ${meta.route}`, ...attachmentsRoot(name, meta, problems)];
-    if (meta.dataPage) {
-      for (const stat of [meta.dataPage.count, ...Object.keys(meta.dataPage.sums ?? {})]) {
-        keys.push(`stats name ${stat}`);
-        stats.add(stat);
-      }
-    }
-    for (const p of meta.packages ?? []) keys.push(`package route ${p.route}`);
+    const statNames = meta.dataPage ? [meta.dataPage.count, ...Object.keys(meta.dataPage.sums ?? {})] : [];
+    for (const stat of statNames) stats.add(stat);
+    keys.push(...statNames.map((stat) => `stats name ${stat}`), ...(meta.packages ?? []).map((p) => `package route ${p.route}`));
     for (const key of keys) {
       const other = seen.get(key);
       if (other !== undefined) problems.push(`${name}.schema.json: ${key} is ${other === name ? 'used twice' : `also used by ${other}.schema.json`}`);
@@ -104,19 +79,17 @@ export function checkRegistry(schemas: Record<string, KindSchema>): string[] {
   // The job table keeps one job per record id (analysis_jobs.issue_id, docs/decisions/041): two
   // kinds' records share ids, so only one kind may be analysed until jobs also name their kind.
   const analysed = byOwnership(schemas).flatMap(([name, s]) => (s['x-kind'].analysis !== undefined ? [name] : []));
-  for (const name of analysed.slice(1)) {
+  for (const name of analysed.slice(1))
     problems.push(
       `${name}.schema.json: x-kind.analysis is also declared by ${analysed[0] ?? ''}.schema.json; only one kind may have the AI analysis for now, because analysis jobs are kept by record id alone (docs/decisions/041)`,
     );
-  }
   for (const [name, s] of Object.entries(schemas)) {
     const meta = s['x-kind'];
     const stat = meta.dataPage?.tile.detail?.stat;
     if (stat !== undefined && !stats.has(stat)) problems.push(`${name}.schema.json: x-kind.dataPage.tile.detail.stat '${stat}' is no kind's count or sum`);
-    for (const other of meta.workspace?.session?.blockedBy ?? []) {
+    for (const other of meta.workspace?.session?.blockedBy ?? [])
       if (!schemas[other]?.['x-kind'].workspace?.session)
         problems.push(`${name}.schema.json: x-kind.workspace.session.blockedBy names '${other}', which is no kind with a session`);
-    }
   }
   return problems;
 }

@@ -3,13 +3,9 @@ import type { Kind, KindProperty, KindSchema } from './kind-types.js';
 import { asList, choicesOf, isMultiSelect, patternProblem } from './field-vocabulary.js';
 import { choiceLabel } from './choice-labels.js';
 
-/**
- * How records saved under one version of a schema file are read under a later one
- * (docs/decisions/034): old property names (x-renamedFrom) are found under the new name, stored
- * values that no longer fit their property are returned as stored and named as warnings, and a
- * choice's stored value is kept apart from its label (x-labels). Shared by the server (reads,
- * saves, the schema check) and the app (view mode, cards, forms).
- */
+// How records saved under one version of a schema file are read under a later one (docs/decisions/034):
+// old property names (x-renamedFrom) are read under the new name, and stored values that no longer
+// fit their property are returned as stored and named as warnings. Shared by the server and the app.
 
 type Data = Record<string, unknown>;
 
@@ -24,11 +20,7 @@ export interface FieldWarning {
   kept?: { key: string; value: unknown };
 }
 
-/**
- * Fields every record has that people never edit (the server sets and scopes by them): not warned
- * about. meta-check.ts's REQUIRED_READONLY_FIELDS, not imported: that module compiles the
- * meta-schema with ajv, which must stay out of the app.
- */
+/** Fields every kind has, read-only, that the server sets and scopes by: not warned about. */
 export const SCOPE_FIELDS: ReadonlySet<string> = new Set(['id', 'projectName', 'vehicleNo']);
 
 /** Old property names -> the property that holds their values now. */
@@ -38,10 +30,7 @@ export function renamesOf(schema: KindSchema): Map<string, string> {
   return out;
 }
 
-/**
- * A short, stable hash of a schema file's content (53 bits of cyrb53 over its JSON, as hex): the
- * same on the server and in the app, which bundles the same files. Not a security measure.
- */
+/** A short, stable hash of a schema file (cyrb53 over its JSON, as hex), the same on the server and in the app. Not a security measure. */
 export function schemaHash(schema: unknown): string {
   const text = JSON.stringify(schema);
   let h1 = 0xdeadbeef;
@@ -56,11 +45,7 @@ export function schemaHash(schema: unknown): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
 }
 
-/**
- * One version for all the schema files together: what the app sends (x-schemas-version) and
- * what the server answers with, so that an app built with other files knows it (docs/decisions/034).
- * `schemas` maps kind names to schema files.
- */
+/** One version for all the schema files (kind name -> file) together: what the app sends and the server answers as x-schemas-version. */
 export function schemasVersion(schemas: Record<string, unknown>): string {
   return schemaHash(
     Object.keys(schemas)
@@ -72,11 +57,7 @@ export function schemasVersion(schemas: Record<string, unknown>): string {
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-/**
- * The stored keys a property's value may be under, in the order a read takes them: its own name,
- * then its old names (x-renamedFrom); the old names first when its x-renamedWinner is 'old'
- * (docs/decisions/054). Reads, writes, list filters and sorts, and the schema check all go by it.
- */
+/** The stored keys a property's value may be under, in the order a read takes them: its name, then its old names (first if x-renamedWinner is 'old'). */
 export function keysOf(kind: Pick<Kind, 'schema'>, field: string): string[] {
   const prop = kind.schema.properties[field];
   const old = prop?.['x-renamedFrom'] ?? [];
@@ -97,19 +78,10 @@ export function storedValue(kind: Pick<Kind, 'schema'>, data: Data, field: strin
 /** Where a record read from the store carries its kept values (keptValues), for its warnings: not part of its JSON. */
 export const KEPT = Symbol('kept values');
 
-/** A stored value that a read does not show under its property: another of the property's keys holds the value shown. */
-export interface KeptValue {
-  field: string;
-  /** The stored key it is under (an old name, or the property's own name when an old one wins). */
-  key: string;
-  value: unknown;
-}
+/** A stored value that a read does not show: another of the property's keys (`key` is its own) holds the value shown. */
+export type KeptValue = { field: string; key: string; value: unknown };
 
-/**
- * The values a record holds under more than one key of the same property (a merge, or a rename
- * onto a name that still held values) that differ from the one shown: never deleted by a write,
- * named in the record's warnings and in the schema check's report (docs/decisions/054).
- */
+/** The values a record holds under another key of a property that differ from the one shown: never deleted by a write (decision 054). */
 export function keptValues(kind: Pick<Kind, 'schema' | 'renamed'>, data: Data): KeptValue[] {
   const out: KeptValue[] = [];
   if (kind.renamed.size === 0) return out;
@@ -122,7 +94,6 @@ export function keptValues(kind: Pick<Kind, 'schema' | 'renamed'>, data: Data): 
   return out;
 }
 
-/** A kind's multi-selects (lists of choices), found once per schema. */
 const listsOf = new WeakMap<KindSchema, string[]>();
 function multiSelects(schema: KindSchema): string[] {
   let out = listsOf.get(schema);
@@ -131,11 +102,9 @@ function multiSelects(schema: KindSchema): string[] {
 }
 
 /**
- * Stored data as the app and the API see it: each property's value under its name (keysOf), the old
- * name it was read from left out; values kept under another of its keys stay under that key; a
- * multi-select's single value (stored while it was one choice) as a list of it (docs/decisions/074).
- * Returns the same object when there is nothing to change. A write compares with what this returns,
- * so a value read differently is not written back unless the write changed it (decision 054).
+ * Stored data as the app and the API see it: each property's value under its name (keysOf), kept
+ * values under their keys, a multi-select's single value as a list of it (decision 074). The same
+ * object when nothing changes. A write compares with this, so what a read changed is not written back.
  */
 export function withRenames(kind: Pick<Kind, 'schema' | 'renamed'>, data: Data): Data {
   let out: Data | undefined;
@@ -156,10 +125,8 @@ export function withRenames(kind: Pick<Kind, 'schema' | 'renamed'>, data: Data):
 }
 
 /**
- * The stored data after a write (docs/decisions/054): `before` is withRenames(stored), `after` is
- * that with the write's changes. Only the keys of what changed are written, each property's at the
- * key its value is read from, so no value the write did not change is removed or overwritten; a
- * property whose only stored key is an old name moves to its name (the same value, read the same).
+ * The stored data after a write (decision 054), `before` being withRenames(stored): only what changed
+ * is written, each at the key its value is read from; a value whose only key is an old name moves to its name.
  */
 export function writeBack(kind: Pick<Kind, 'schema' | 'renamed'>, stored: Data, before: Data, after: Data): Data {
   const out: Data = { ...stored };
@@ -179,39 +146,26 @@ export function writeBack(kind: Pick<Kind, 'schema' | 'renamed'>, stored: Data, 
   return out;
 }
 
-const TYPE_WORDS: Record<string, string> = { number: 'a number', integer: 'a whole number', string: 'text', boolean: 'true or false' };
+export const TYPE_WORDS: Record<string, string> = { number: 'a number', integer: 'a whole number', string: 'text', boolean: 'true or false' };
 
-function preview(value: unknown): string {
+/** A value as JSON, cut to 40 characters. */
+export function preview(value: unknown): string {
   const s = JSON.stringify(value) ?? String(value);
   return s.length > 40 ? `${s.slice(0, 37)}...` : s;
 }
 
-function fitsType(type: string, value: unknown): boolean {
-  switch (type) {
-    case 'string':
-      return typeof value === 'string';
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'null':
-      return value === null;
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
-    default:
-      return true;
-  }
-}
+const TYPE_CHECKS: Record<string, (value: unknown) => boolean> = {
+  string: (v) => typeof v === 'string',
+  number: (v) => typeof v === 'number' && Number.isFinite(v),
+  integer: (v) => Number.isInteger(v),
+  boolean: (v) => typeof v === 'boolean',
+  null: (v) => v === null,
+  array: (v) => Array.isArray(v),
+  object: (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+};
+export const fitsType = (type: string, value: unknown): boolean => TYPE_CHECKS[type]?.(value) ?? true;
 
-/**
- * Why a value does not fit a property as the schema declares it now, in the words the server's
- * validation uses; undefined when it fits. Checks the keywords our schema files use: type, enum,
- * format, minimum, maximum, minLength, maxLength, pattern, and a list's choices.
- */
+/** Why a value does not fit a property as the schema declares it now, in the server's validation's words; undefined when it fits. */
 export function valueProblem(prop: KindProperty, value: unknown): string | undefined {
   const got = ` (got ${preview(value)})`;
   // A list of choices: each must be one; a single value (saved while it was one choice) is a list of it.
@@ -247,11 +201,7 @@ export function isMissing(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-/**
- * The stored values of a record (as the API returns it: properties under their current names)
- * that its kind's schema would not accept now, each with what is wrong. A record saved under an
- * earlier version of its schema keeps such values until someone changes them.
- */
+/** The stored values of a record (as the API returns it) that its kind's schema would not accept now, each with what is wrong. */
 export function recordWarnings(kind: Pick<Kind, 'schema' | 'fields'>, record: Data & { [KEPT]?: KeptValue[] }): FieldWarning[] {
   const out: FieldWarning[] = [];
   for (const { field, key, value } of record[KEPT] ?? [])

@@ -8,17 +8,7 @@ import type { RecordData } from '../records/validation.js';
 export type Job = Selectable<AnalysisJobTable>;
 
 /** Who calls the worker routes: the sign-in (so two processes of one account differ), its name and projects. */
-export interface Worker {
-  linkId: string;
-  username: string;
-  projects: string[];
-}
-
-export interface HistoryItem {
-  finishedAt: string;
-  report: string | null;
-  error: string | null;
-}
+export type Worker = { linkId: string; username: string; projects: string[] };
 
 export interface FinishInput {
   report?: string | undefined;
@@ -28,17 +18,14 @@ export interface FinishInput {
 }
 
 /**
- * The analysis queue (docs/decisions/020): one job row per record of the analysed kind, claimed by
- * workers with a lease. Every change of a job and the record's statuses happen in one transaction,
- * and every claim or hand-back is one conditional UPDATE, so two workers (or two instances of the
- * server) racing for a record cannot both win, whichever database runs underneath. Which fields
- * hold the statuses and the report is the kind's x-kind.analysis (docs/decisions/041); the table's
- * column is still called issue_id.
+ * The analysis queue (docs/decisions/020): one job per record, claimed by workers with a lease. Every claim or
+ * hand-back is one conditional UPDATE, in one transaction with the record's statuses, so two racing workers cannot both win.
  */
 export class AnalysisJobs {
-  private readonly fields: AnalysisMeta;
+  /** The kind's x-kind.analysis: which fields hold the statuses and the report (docs/decisions/041). */
+  readonly fields: AnalysisMeta;
   /** What a record is called in messages ('Issue 12 ...'). */
-  private readonly noun: string;
+  readonly noun: string;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -71,7 +58,7 @@ export class AnalysisJobs {
   }
 
   /** Finished runs of an issue, newest first. */
-  async history(id: number, project: string): Promise<HistoryItem[]> {
+  async history(id: number, project: string): Promise<{ finishedAt: string; report: string | null; error: string | null }[]> {
     const rows = await this.db
       .selectFrom('analysis_history')
       .select(['finished_at', 'report', 'error'])
@@ -84,10 +71,8 @@ export class AnalysisJobs {
   }
 
   /**
-   * Queues the issue (first submit or AI_RETRY): a job that is queued or claimed already is left as
-   * it is (idempotent under double clicks); a finished one is queued again. Only the submit that
-   * queued it sets the statuses: issueStatus AI_PROCESS, both READY, the earlier report cleared
-   * from the record (it stays in the record's history and in the analysis history).
+   * Queues the issue: a job queued or claimed already is left as it is (double clicks); a finished one is
+   * queued again, and only then the statuses are set: AI_PROCESS, both READY, the earlier report cleared.
    */
   async submit(actor: Actor, id: number, mode: string): Promise<{ job: Job; queued: boolean }> {
     return this.records.transaction(async (trx) => {
@@ -116,9 +101,7 @@ export class AnalysisJobs {
         )
         .executeTakeFirst();
       const queued = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-      if (queued) {
-        await this.setFields(trx, actor, id, this.statuses({ status: 'AI_PROCESS', analysis: 'READY', desensitization: 'READY', report: null }));
-      }
+      if (queued) await this.setFields(trx, actor, id, this.statuses({ status: 'AI_PROCESS', analysis: 'READY', desensitization: 'READY', report: null }));
       const job = await trx.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).executeTakeFirstOrThrow();
       return { job, queued };
     });
@@ -139,11 +122,7 @@ export class AnalysisJobs {
       .execute();
   }
 
-  /**
-   * Claims the issue for this worker, or renews the worker's own claim (a heartbeat). One
-   * conditional UPDATE decides: of two workers racing, exactly one changes the row. A fresh claim
-   * sets videoDesensitizationStatus DOING.
-   */
+  /** Claims the issue for this worker (desensitization DOING), or renews its own claim; of two workers racing, exactly one wins. */
   async claim(worker: Worker, id: number): Promise<{ leaseUntil: string }> {
     if (worker.projects.length === 0) throw notFound(`${this.noun} ${id} has no analysis job in your projects`);
     return this.records.transaction(async (trx) => {
@@ -183,9 +162,8 @@ export class AnalysisJobs {
   async held(worker: Worker, id: number, db: Kysely<Database> = this.db): Promise<Job> {
     const job = await db.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).executeTakeFirst();
     if (!job || !worker.projects.includes(job.project_name)) throw notFound(`${this.noun} ${id} has no analysis job in your projects`);
-    if (job.state !== 'claimed' || job.holder !== worker.linkId) {
-      throw job.state === 'claimed' ? this.busy(id) : new ApiError(409, `${this.noun} ${id} is not claimed by you (its job is ${job.state}); call start first`);
-    }
+    if (job.state === 'claimed' && job.holder !== worker.linkId) throw this.busy(id);
+    if (job.state !== 'claimed') throw new ApiError(409, `${this.noun} ${id} is not claimed by you (its job is ${job.state}); call start first`);
     return job;
   }
 
@@ -198,9 +176,8 @@ export class AnalysisJobs {
   }
 
   /**
-   * Ends the claim with a report (analysis DONE), an error (the stage's status FAILED, the job
-   * failed and resubmittable) or neither (no model configured: desensitization DONE, analysis
-   * left READY). Every run is kept in analysis_history; the record keeps its own version history.
+   * Ends the claim with a report (analysis DONE), an error (the stage's status FAILED, the job resubmittable)
+   * or neither (no model configured: analysis left READY). Every run is kept in analysis_history.
    */
   async finish(worker: Worker, id: number, input: FinishInput): Promise<Job> {
     const { report, error, stage, remark } = input;
@@ -269,8 +246,7 @@ export class AnalysisJobs {
       if (value === null) cleared.push(field);
       else set[field] = value;
     }
-    // The values are the flow's own (the schema's enum lists them), so no validation of the rest of
-    // the record: an old record that a newer schema would refuse must not block its analysis.
+    // No validation of the rest of the record: an old record that a newer schema would refuse must not block its analysis.
     const result = await this.records.updateIn(trx, this.kind, actor, id, { set, cleared, baseVersion: undefined }, (next) => next);
     if (result.status === 'missing') throw notFound(`${this.noun} ${id} no longer exists`);
   }

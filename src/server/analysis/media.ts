@@ -8,22 +8,16 @@ import type { RecordData } from '../records/validation.js';
 /** The folder inside an issue's folder where the workers' blurred copies go (listed apart by the client). */
 export const DESENSITIZED_FOLDER = 'desensitized';
 
-/**
- * The attachment folder of a stored record: its stored folder, else the kind's own template
- * (x-kind.attachments.folder), the same rule the app uploads by, so an admin who edits the template
- * sends workers where the app puts the files. A kind without attachments has none to analyse.
- */
+/** The attachment folder of a stored record, by the rule the app uploads by (attachmentFolderOf); a kind without attachments has none to analyse. */
 export function folderOf(kind: Kind, record: RecordData): string {
   const folder = attachmentFolderOf(kind, record);
   if (folder === undefined) throw badRequest(`${kind.schema.title} has no attachments to analyse (its schema declares no x-kind.attachments)`);
   return folder;
 }
 
-export const isMedia = (entry: FileEntry): boolean => !entry.isFolder && (entry.mimeType.startsWith('video/') || entry.mimeType.startsWith('image/'));
-
 /** The video and image files directly in the issue's folder (not its desensitized copies). */
 export async function mediaFiles(storage: FileStorage, project: string, kind: Kind, record: RecordData): Promise<FileEntry[]> {
-  return (await storage.list(project, folderOf(kind, record))).filter(isMedia);
+  return (await storage.list(project, folderOf(kind, record))).filter((e) => !e.isFolder && /^(video|image)\//.test(e.mimeType));
 }
 
 /** A file name given by a worker: exactly one name (no folders), checked like every other path. */

@@ -2,11 +2,10 @@ import { MAX_ID, recordId, recordIdInBody } from '../api-docs/parameters.js';
 import { CONTRACT_TIME_SCHEMA } from '../http/contract-time.js';
 import { envelope, errorResponses, refused } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
+import { ANALYSIS_CONTEXT_KEYS } from '../../shared/kind-types.js';
 
-/**
- * The schemas of the analysis routes: what the OpenAPI document shows, what validates their
- * parameters and bodies (http/route-validation.ts), and what their answers are serialised by.
- */
+// The schemas of the analysis routes: their OpenAPI documentation, their parameters' and bodies'
+// validation (http/route-validation.ts) and their answers' serialisation.
 
 /** docs/PRODUCT.md section 8: the issue file analysis task id (the protocol's one task, whatever the kind). */
 export const ANALYSIS_TASK_ID = -3;
@@ -53,13 +52,7 @@ const jobItem = {
     taskId: { type: 'integer' },
     projectName: { type: 'string' },
     attachmentFolder: { type: 'string', description: 'Project-relative folder of the issue' },
-    issueTitle: nullableText,
-    issueDescription: nullableText,
-    issueCategory: nullableText,
-    issueSeverity: nullableText,
-    workingCondition: nullableText,
-    weather: nullableText,
-    faultMileage: { type: ['number', 'string', 'null'] },
+    ...Object.fromEntries(ANALYSIS_CONTEXT_KEYS.map((k) => [k, k === 'faultMileage' ? { type: ['number', 'string', 'null'] } : nullableText])),
     submittedAt: CONTRACT_TIME_SCHEMA,
     files: {
       type: 'array',
@@ -70,12 +63,10 @@ const jobItem = {
 };
 
 /** A file's bytes, whole (200) or the Range asked for (206). */
+const binary = { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } };
 const fileBytes = {
-  200: { description: 'The whole file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
-  206: {
-    description: 'The part of the file the Range header asked for',
-    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
-  },
+  200: { description: 'The whole file', content: binary },
+  206: { description: 'The part of the file the Range header asked for', content: binary },
 };
 
 const text = (max: number, description: string) => ({ type: ['string', 'null'], maxLength: max, description });

@@ -27,22 +27,10 @@ export function analysedKinds(registry: Iterable<Kind>): (Kind & { meta: { analy
   return [...registry].filter((k): k is Kind & { meta: { analysis: AnalysisMeta } } => k.meta.analysis !== undefined);
 }
 
-/**
- * Where a kind's analysis routes live under /api, from its API path: the testers' submit and
- * status beside its own routes, the workers' protocol under fileAnalyze (the auth hook confines
- * worker tokens to the routes marked config.worker), and the worker's streamed upload of a blurred
- * copy, which http/timeouts.ts lets arrive at the sender's pace.
- */
+/** Where a kind's analysis routes live under /api: beside its own routes, the workers' under fileAnalyze (desensitized streams at the sender's pace). */
 export function analysisPaths(kind: Kind): { submit: string; status: string; fileAnalyze: string; desensitized: string } {
   const base = kind.meta.apiPath;
   return { submit: `${base}/aiSubmit`, status: `${base}/aiStatus`, fileAnalyze: `${base}/fileAnalyze`, desensitized: `${base}/fileAnalyze/desensitized` };
-}
-
-/** The kind's x-kind.analysis; the routes are mounted only for kinds that declare it. */
-function metaOf(kind: Kind): AnalysisMeta {
-  const meta = kind.meta.analysis;
-  if (meta === undefined) throw new Error(`${kind.file} declares no x-kind.analysis, so it has no analysis routes`);
-  return meta;
 }
 
 /** What a record is called in the flow's messages: x-kind.analysis.noun, else the schema's title. */
@@ -63,8 +51,6 @@ interface Body {
 const bodyOf = (request: FastifyRequest): Body => request.body as Body;
 const idOf = (request: FastifyRequest): number => Number(bodyOf(request).id);
 const queryOf = (request: FastifyRequest): { id: number; name: string } => request.query as { id: number; name: string };
-/** A text a worker sent, or undefined for none or null. */
-const textOf = (value: string | null | undefined): string | undefined => value ?? undefined;
 
 /** The state a tester sees: a claim whose lease ran out is waiting again. */
 function visibleState(job: Job | undefined): string | null {
@@ -74,22 +60,23 @@ function visibleState(job: Job | undefined): string | null {
 }
 
 /**
- * A kind's submit and status calls (testers), and the fileAnalyze protocol of docs/PRODUCT.md
- * section 7 (worker accounts only; the /api auth hook enforces both sides by the route's
- * config.worker), for a kind that declares x-kind.analysis. Every project comes from the token: a
- * tester's own, a worker's list. Answers keep the contract's names; the values come from the
- * fields x-kind.analysis names.
+ * A kind's submit and status calls (testers) and the fileAnalyze protocol (docs/PRODUCT.md section 7, worker accounts
+ * only). Every project comes from the token; answers keep the contract's names, whatever the kind's fields are.
  */
 export async function analysisRoutes(app: FastifyInstance, deps: AnalysisDeps): Promise<void> {
   const { kind, jobs, records, storage } = deps;
-  const meta = metaOf(kind);
+  const meta = jobs.fields;
   const paths = analysisPaths(kind);
-  const noun = nounOf(kind);
+  const noun = jobs.noun;
   const text = (record: Record<string, unknown>, field: string): string | null => (record[field] as string | undefined) ?? null;
-
-  async function statusOf(id: number, project: string) {
+  const recordOf = async (project: string, id: number) => {
     const record = await records.get(kind, project, id);
     if (!record) throw notFound(`${kind.schema.title} ${id} not found`, `${zhKindTitle(kind)} ${id} 不存在`);
+    return record;
+  };
+
+  async function statusOf(id: number, project: string) {
+    const record = await recordOf(project, id);
     const job = await jobs.find(id);
     const mine = job?.project_name === project ? job : undefined;
     return {
@@ -110,8 +97,7 @@ export async function analysisRoutes(app: FastifyInstance, deps: AnalysisDeps): 
     const user = currentUser(request);
     const id = idOf(request);
     const mode = bodyOf(request).mode ?? '';
-    const record = await records.get(kind, user.project, id);
-    if (!record) throw notFound(`${kind.schema.title} ${id} not found`, `${zhKindTitle(kind)} ${id} 不存在`);
+    const record = await recordOf(user.project, id);
     const media = await mediaFiles(storage, user.project, kind, record);
     if (media.length === 0)
       throw badRequest(
@@ -143,8 +129,8 @@ class WorkerCalls {
   private readonly noun: string;
 
   constructor(private readonly deps: AnalysisDeps) {
-    this.context = metaOf(deps.kind).context ?? {};
-    this.noun = nounOf(deps.kind);
+    this.context = deps.jobs.fields.context ?? {};
+    this.noun = deps.jobs.noun;
   }
 
   /** GET todolist: the jobs waiting in the worker's projects, with their records' context and media. */
@@ -212,7 +198,7 @@ class WorkerCalls {
   /** POST submitToAI: the blurred copies are ready for the analysis stage. */
   submitToAi = async (request: FastifyRequest) => {
     const worker = workerOf(request);
-    await this.deps.jobs.submitToAi(worker, idOf(request), textOf(bodyOf(request).remark));
+    await this.deps.jobs.submitToAi(worker, idOf(request), bodyOf(request).remark ?? undefined);
     return ok(null);
   };
 
@@ -225,7 +211,7 @@ class WorkerCalls {
       report: body.report || undefined,
       error: body.error || undefined,
       stage: body.stage ?? undefined,
-      remark: textOf(body.remark),
+      remark: body.remark ?? undefined,
     });
     return ok({ id, state: job.state });
   };

@@ -1,40 +1,33 @@
 import { toSortableDateTime } from '../../shared/formats.js';
 import type { Kind, KindProperty, KindRegistry, KindSchema } from '../../shared/kind-types.js';
 import { toKind } from '../../shared/kinds.js';
-import { isMissing, keptValues, keysOf, SCOPE_FIELDS, storedValue, valueProblem } from '../../shared/schema-evolution.js';
+import { isMissing, keptValues, keysOf, preview, SCOPE_FIELDS, storedValue, valueProblem } from '../../shared/schema-evolution.js';
 import type { RecordTableName } from '../db/types.js';
 import type { ServedSchema, StoredData } from './stored-data.js';
 
-/**
- * What the schema files would make of the records already stored (`npm run schemas:check -- --data`):
- * per kind and field, how many records hold a value the files would not accept now, and why. Nothing
- * breaks either way (docs/decisions/034): a record keeps its values, the app shows them with a warning
- * and saves the record without touching them; the report is for deciding before a deploy.
- */
+// What the schema files would make of the records already stored (`npm run schemas:check -- --data`):
+// per kind and field, how many records hold a value the files would not accept now, and why. Nothing
+// breaks either way (docs/decisions/034); the report is for deciding before a deploy.
 
 /** Why stored values do not fit the schema files. */
 export type Reason = 'type' | 'enum' | 'limit' | 'required' | 'removed' | 'renamed' | 'conflict' | 'kept';
 
 /** Reasons that need a decision when a change brings them: the others are information. */
-export const DECISION_REASONS: ReadonlySet<Reason> = new Set(['type', 'limit', 'required', 'removed']);
+const DECISION_REASONS: ReadonlySet<Reason> = new Set(['type', 'limit', 'required', 'removed']);
 
-/**
- * Whether a finding needs the admin's decision: a change brought it (DECISION_REASONS), or records
- * hold two values for one property and the schema does not say which is shown (x-renamedWinner).
- */
+/** Whether a finding needs the admin's decision: a change brought it, or records hold two values and no x-renamedWinner says which is shown. */
 export const findingNeedsDecision = (f: Pick<Finding, 'reason' | 'fresh'>): boolean =>
   f.reason === 'conflict' || (DECISION_REASONS.has(f.reason) && f.fresh > 0);
 
 export interface Finding {
   field: string;
   reason: Reason;
-  /** Records concerned. */
   records: number;
   /** Of them, those the last served schema found nothing wrong with (this change's); all when none was served. */
   fresh: number;
   /** Up to 3 record ids, those of this change first. */
   examples: number[];
-  /** What is wrong, in words (an example of it). */
+  /** What is wrong, in words (an example). */
   detail: string;
   /** For a retired choice, old names and removed fields: the values or names seen, with how many records each. */
   values: Map<string, number>;
@@ -43,32 +36,25 @@ export interface Finding {
 export interface KindReport {
   kind: string;
   table: RecordTableName;
-  /** Records stored; 0 when the kind has no table yet. */
   total: number;
-  /** The last served schema the data is compared with; 'none' when the database has none of this kind (or keeps none yet), 'same' when it is this file. */
+  /** The last served schema the data is compared with ('same' when it is this file). */
   served: { hash: string; servedAt: string } | 'none' | 'same';
   /** x-kind.dateField differs from the last served one: records move to the new field's dates at the next start. */
   dateField?: { from: string; to: string; moved: number };
-  /** The kind's schema file: another name than the kind's for a renamed kind (its records keep the kind's name). */
+  /** The kind's schema file (another name than the kind's for a renamed kind). */
   file: string;
   /** x-kind.apiPath or x-kind.route differ from the last served ones: the old ones redirect to them (decision 059). */
   moved: { what: 'API path' | 'app route'; from: string; to: string }[];
   findings: Finding[];
 }
 
-export interface OrphanTable {
-  table: RecordTableName;
-  kind: string;
-  records: number;
-}
-
 export interface DataReport {
   database: string;
-  /** False when the database keeps no served schemas yet (before the migration that adds them). */
+  /** False when the database keeps no served schemas yet. */
   servedKnown: boolean;
   kinds: KindReport[];
   /** Record tables with rows whose kind has no schema file. */
-  orphans: OrphanTable[];
+  orphans: { table: RecordTableName; kind: string; records: number }[];
   /** Something changed by the files needs a decision: exit status 2. */
   needsDecision: boolean;
 }
@@ -89,11 +75,6 @@ function reasonOf(prop: KindProperty, value: unknown): Reason {
   if (Array.isArray(prop.enum) && valueProblem({ enum: prop.enum }, value) !== undefined) return 'enum';
   return 'limit';
 }
-
-const show = (value: unknown): string => {
-  const s = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  return s.length > 40 ? `${s.slice(0, 37)}...` : s;
-};
 
 /** What one record's stored data breaks of a kind's schema (its values under the names it reads them by). */
 export function recordFindings(kind: Kind, data: Record<string, unknown>): RecordFinding[] {
@@ -117,11 +98,11 @@ export function recordFindings(kind: Kind, data: Record<string, unknown>): Recor
     const problem = valueProblem(prop, value);
     if (problem === undefined) continue;
     const reason = reasonOf(prop, value);
-    out.push({ field, reason, detail: problem, ...(reason === 'enum' ? { value: show(value) } : {}) });
+    out.push({ field, reason, detail: problem, ...(reason === 'enum' ? { value: preview(value) } : {}) });
   }
   for (const { field, key, value } of keptValues(kind, data)) {
     const reason = props[field]?.['x-renamedWinner'] === undefined ? 'conflict' : 'kept';
-    out.push({ field, reason, detail: `'${key}' holds ${show(value)}, kept and not shown`, value: key });
+    out.push({ field, reason, detail: `'${key}' holds ${preview(value)}, kept and not shown`, value: key });
   }
   for (const [key, value] of Object.entries(data)) {
     if (has(props, key) || kind.renamed.has(key) || SCOPE_FIELDS.has(key) || isMissing(value)) continue;
@@ -147,7 +128,7 @@ export async function reportStoredData(registry: KindRegistry, store: StoredData
   const served = await store.servedSchemas();
   const kinds: KindReport[] = [];
   for (const kind of registry.values()) kinds.push(await kindReport(kind, served, tables, store));
-  const orphans: OrphanTable[] = [];
+  const orphans: DataReport['orphans'] = [];
   for (const table of tables) {
     const name = table.slice('rec_'.length);
     if (registry.has(name)) continue;
@@ -227,16 +208,8 @@ function tally(byKey: Map<string, Tally>, f: RecordFinding, id: number, fresh: b
   if (f.value !== undefined) agg.values.set(f.value, (agg.values.get(f.value) ?? 0) + 1);
 }
 
-const REASON_WORDS: Record<Reason, string> = {
-  type: 'type',
-  enum: 'retired choice',
-  limit: 'limit',
-  required: 'required',
-  removed: 'removed',
-  renamed: 'renamed',
-  conflict: 'two values',
-  kept: 'kept value',
-};
+/** A reason's name in the table, where it is not the reason itself. */
+const REASON_WORDS: Partial<Record<Reason, string>> = { enum: 'retired choice', conflict: 'two values', kept: 'kept value' };
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
@@ -314,7 +287,7 @@ export function formatDataReport(report: DataReport): string[] {
       rows.push([
         needs ? '!' : ' ',
         f.field,
-        REASON_WORDS[f.reason],
+        REASON_WORDS[f.reason] ?? f.reason,
         String(f.records),
         k.served === 'same' ? '0' : String(f.fresh),
         f.examples.map((id) => `#${id}`).join(', '),

@@ -5,19 +5,13 @@ import { checkKindSchema } from '../../shared/meta-check.js';
 import { checkRegistry } from '../../shared/registry-check.js';
 import { parseSchemaText, type ParsedSchemaText, type PlacedProblem } from './source.js';
 
-/**
- * The check of a folder of schema files that the server runs at every start (schemas.ts) and
- * `npm run schemas:check` runs before a deploy: JSON syntax, then the meta-check of each file and
- * of the kinds together (src/shared/meta-check.ts), each problem as `file:line:column: message`.
- */
+// The check of a folder of schema files, at every start of the server and by `npm run schemas:check`:
+// JSON syntax, then the meta-check of each file and of the kinds together, each problem as `file:line:column: message`.
 
 export const SCHEMA_FILE_SUFFIX = '.schema.json';
 
-/** A problem of one file, placed. */
-export interface FileProblem extends PlacedProblem {
-  /** The file as shown: the folder as given joined with the file's name. */
-  file: string;
-}
+/** A problem of one file (the folder as given joined with the file's name), placed. */
+type FileProblem = PlacedProblem & { file: string };
 
 /** `file:line:column: message`, the form editors and terminals link to. */
 export function formatProblem(p: FileProblem): string {
@@ -27,16 +21,8 @@ export function formatProblem(p: FileProblem): string {
 /** Where each parsed schema came from, for placing the checks' messages; objects made otherwise have none. */
 const sources = new WeakMap<object, { file: string; parsed: ParsedSchemaText }>();
 
-export interface FolderRead {
-  /** The files that are valid JSON, parsed, by kind name. */
-  files: Record<string, unknown>;
-  /** Names of the files that are not valid JSON. */
-  invalidJson: string[];
-  /** JSON syntax errors. */
-  problems: FileProblem[];
-  /** How many *.schema.json files the folder has. */
-  count: number;
-}
+/** The files that are valid JSON, parsed, by kind name; the names of the others and their syntax errors; how many *.schema.json files there are. */
+type FolderRead = { files: Record<string, unknown>; invalidJson: string[]; problems: FileProblem[]; count: number };
 
 /** Reads every <kind>.schema.json of a folder, keeping where each came from; throws when the folder does not exist. */
 export function readSchemaFolder(dir: string, shownDir: string = dir): FolderRead {
@@ -59,10 +45,7 @@ export function readSchemaFolder(dir: string, shownDir: string = dir): FolderRea
   return out;
 }
 
-/**
- * A message of the checks ('issue.schema.json: properties.x …') placed in its file when the schema
- * was read from one (readSchemaFolder); as it was otherwise.
- */
+/** A message of the checks ('issue.schema.json: properties.x …') placed in its file when the schema was read from one; as it was otherwise. */
 function placed(files: Record<string, unknown>, message: string): FileProblem | string {
   const m = /^([a-zA-Z0-9_-]+)\.schema\.json: ([\s\S]*)$/.exec(message);
   const schema = m ? files[m[1] as string] : undefined;
@@ -74,9 +57,7 @@ function placed(files: Record<string, unknown>, message: string): FileProblem | 
 
 /**
  * The meta-check of parsed schema files (and keys given twice in them), one by one and then, when
- * `together` and every file passed alone, together (colliding paths and routes, the same $id
- * twice, a tile's stat of another kind). Each problem is placed in its file where the file was
- * read by readSchemaFolder, and left as the check wrote it otherwise.
+ * `together` and every file passed alone, together (checkRegistry). Each problem placed where it can be.
  */
 export function checkSchemas(files: Record<string, unknown>, together = true): Array<FileProblem | string> {
   const duplicates = Object.values(files).flatMap((schema): FileProblem[] => {
@@ -91,32 +72,18 @@ export function checkSchemas(files: Record<string, unknown>, together = true): A
 /** Problems by file (in name order) and place in it; those placed nowhere last, as they came. */
 export function sortByPlace<T extends FileProblem | string>(problems: T[]): T[] {
   const key = (p: T): [string, number, number] => (typeof p === 'string' ? ['\uffff', 0, 0] : [p.file, p.line, p.column]);
-  return problems
-    .map((p, i) => ({ p, i }))
-    .sort((a, b) => {
-      const [fa, la, ca] = key(a.p);
-      const [fb, lb, cb] = key(b.p);
-      return (fa < fb ? -1 : fa > fb ? 1 : 0) || la - lb || ca - cb || a.i - b.i;
-    })
-    .map(({ p }) => p);
+  // A stable sort: problems at one place stay in the order they came.
+  return [...problems].sort((a, b) => {
+    const [fa, la, ca] = key(a);
+    const [fb, lb, cb] = key(b);
+    return (fa < fb ? -1 : fa > fb ? 1 : 0) || la - lb || ca - cb;
+  });
 }
 
-export interface FolderCheck {
-  /** The files that are valid JSON, parsed, by kind name: a registry can be built from them when `problems` is empty. */
-  files: Record<string, unknown>;
-  /** Names of the files that are not valid JSON. */
-  invalidJson: string[];
-  /** Every problem, formatted (`file:line:column: message`). */
-  problems: string[];
-  /** How many *.schema.json files the folder has. */
-  count: number;
-}
+/** As FolderRead, with every problem formatted (`file:line:column: message`): a registry can be built from `files` when there are none. */
+export type FolderCheck = Omit<FolderRead, 'problems'> & { problems: string[] };
 
-/**
- * Checks a folder of schema files: syntax and keys given twice in every file, the meta-check of
- * each file that is valid JSON, and (when all are) of the kinds together. Throws when the folder
- * does not exist.
- */
+/** Checks a folder of schema files (syntax, then checkSchemas); throws when the folder does not exist. */
 export function checkSchemaFolder(dir: string, shownDir: string = dir): FolderCheck {
   const read = readSchemaFolder(dir, shownDir);
   const problems = sortByPlace([...read.problems, ...checkSchemas(read.files, read.invalidJson.length === 0)]);

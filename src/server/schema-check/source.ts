@@ -1,21 +1,13 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 
-/**
- * A schema file's text as parsed, with what it takes to say where in the file a problem is:
- * 1-based line and column of a JSON syntax error, a duplicated key, or the key or value a check's
- * message names ('properties.city has unknown keyword …'). jsonc-parser (the parser of VS Code)
- * gives the offsets; JSON.parse has the last word on what is valid JSON.
- */
+// A schema file's text as parsed, with where in it a problem is: the line and column of a syntax
+// error, a duplicated key, or what a check's message names. jsonc-parser (VS Code's) gives the
+// offsets; JSON.parse has the last word on what is valid JSON.
 
-export interface Position {
-  line: number;
-  column: number;
-}
+export type Position = { line: number; column: number };
 
 /** A problem at a place in a file. */
-export interface PlacedProblem extends Position {
-  message: string;
-}
+export type PlacedProblem = Position & { message: string };
 
 export interface ParsedSchemaText {
   /** The parsed JSON; undefined when the text is not valid JSON (then `syntax` says why). */
@@ -63,9 +55,8 @@ function describeSyntaxError(text: string, error: ParseError): { offset: number;
       return { offset: at, message: `${here} is not a number as JSON writes them` };
     case 'PropertyNameExpected':
     case 'ValueExpected':
-      if ((text[at] === '}' || text[at] === ']') && text[before] === ',') {
+      if ((text[at] === '}' || text[at] === ']') && text[before] === ',')
         return { offset: before, message: `a ',' before '${text[at]}' is not allowed in JSON: remove this comma` };
-      }
       if (atEnd) return { offset: at, message: 'the file ends where a value was expected' };
       return printParseErrorCode(error.error) === 'PropertyNameExpected'
         ? { offset: at, message: `expected a property name in double quotes, found ${here}` }
@@ -80,25 +71,22 @@ function describeSyntaxError(text: string, error: ParseError): { offset: number;
       return { offset: at, message: atEnd ? "the file ends before every '{' is closed by a '}'" : `expected ',' or '}', found ${here}` };
     case 'CloseBracketExpected':
       return { offset: at, message: atEnd ? "the file ends before every '[' is closed by a ']'" : `expected ',' or ']', found ${here}` };
-    case 'EndOfFileExpected':
-      return { offset: at, message: "expected the end of the file: something follows the object's closing '}'" };
-    case 'InvalidCommentToken':
-    case 'UnexpectedEndOfComment':
-      return { offset: at, message: 'JSON has no comments: put a note in a "description" instead' };
-    case 'UnexpectedEndOfString':
-      return { offset: at, message: "expected '\"' to close this text" };
-    case 'UnexpectedEndOfNumber':
-      return { offset: at, message: 'a number ends too early' };
-    case 'InvalidUnicode':
-      return { offset: at, message: 'expected four hexadecimal digits after \\u' };
-    case 'InvalidEscapeCharacter':
-      return { offset: at, message: 'unknown escape after \\ in text: write \\\\ for a backslash' };
-    case 'InvalidCharacter':
-      return { offset: at, message: 'a line break or tab inside text: write \\n or \\t' };
     default:
-      return { offset: at, message: 'not valid JSON here' };
+      return { offset: at, message: SYNTAX_WORDS[printParseErrorCode(error.error)] ?? 'not valid JSON here' };
   }
 }
+
+/** What the syntax errors that need no more than their place mean. */
+const SYNTAX_WORDS: Record<string, string> = {
+  EndOfFileExpected: "expected the end of the file: something follows the object's closing '}'",
+  InvalidCommentToken: 'JSON has no comments: put a note in a "description" instead',
+  UnexpectedEndOfComment: 'JSON has no comments: put a note in a "description" instead',
+  UnexpectedEndOfString: "expected '\"' to close this text",
+  UnexpectedEndOfNumber: 'a number ends too early',
+  InvalidUnicode: 'expected four hexadecimal digits after \\u',
+  InvalidEscapeCharacter: 'unknown escape after \\ in text: write \\\\ for a backslash',
+  InvalidCharacter: 'a line break or tab inside text: write \\n or \\t',
+};
 
 /** Node 20 says 'at position 123', later versions '(line 2 column 5)'. */
 function offsetInJsonParseError(text: string, message: string): number {
@@ -116,10 +104,7 @@ function memberOf(node: Node, key: string): Node | undefined {
   return node.children?.find((m) => m.children?.[0]?.value === key);
 }
 
-/**
- * The node a path leads to, as far as it exists: its last member (whose key a position points
- * at) or array item. String segments may be joined with '.' to match a key that contains dots.
- */
+/** The last member or array item of a path that exists; string segments may be joined to match a key that contains dots. */
 function walk(root: Node, segments: Array<string | number>): Node {
   let node: Node = root;
   let at: Node = root;
@@ -175,11 +160,7 @@ function valueAt(value: unknown, segments: Array<string | number>): unknown {
   );
 }
 
-/**
- * The path a check's message is about: src/shared/meta-check.ts writes '<dotted path> <what>'
- * ('properties.city has unknown keyword …', 'x-kind.card.lines[1].field …'); the registry's
- * messages name a value ('api /vtp/poi is also used by …'), found here in the file.
- */
+/** The path a check's message is about: '<dotted path> <what>' from the meta-check, a value ('api /vtp/poi …') from the registry's. */
 function pathOfMessage(message: string, value: unknown): Array<string | number> {
   /** [...at, the index of item in the list at `at`]; the list itself when the item is not in it. */
   const itemOf = (at: Array<string | number>, item: unknown): Array<string | number> => {
@@ -223,27 +204,26 @@ function pathOfMessage(message: string, value: unknown): Array<string | number> 
 export function parseSchemaText(text: string): ParsedSchemaText {
   const place = (offset: number, message: string): PlacedProblem => ({ ...positionAt(text, offset), message });
   const noPlace = (): Position => ({ line: 1, column: 1 });
-  if (text.charCodeAt(0) === 0xfeff) {
-    return {
-      value: undefined,
-      syntax: place(0, 'the file starts with a byte order mark (BOM): save it as UTF-8 without BOM'),
-      duplicates: [],
-      locate: noPlace,
-    };
-  }
+  const invalid = (offset: number, message: string): ParsedSchemaText => ({
+    value: undefined,
+    syntax: place(offset, message),
+    duplicates: [],
+    locate: noPlace,
+  });
+  if (text.charCodeAt(0) === 0xfeff) return invalid(0, 'the file starts with a byte order mark (BOM): save it as UTF-8 without BOM');
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
   if (first !== undefined) {
     const { offset, message } = describeSyntaxError(text, first);
-    return { value: undefined, syntax: place(offset, message), duplicates: [], locate: noPlace };
+    return invalid(offset, message);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
     const message = (e as Error).message;
-    return { value: undefined, syntax: place(offsetInJsonParseError(text, message), message), duplicates: [], locate: noPlace };
+    return invalid(offsetInJsonParseError(text, message), message);
   }
   const duplicates: PlacedProblem[] = [];
   const visit = (node: Node | undefined, path: string): void => {

@@ -6,18 +6,8 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database, RecordTableName } from '../db/types.js';
 
-/**
- * The configured database as `npm run schemas:check -- --data` reads it: opened read-only (a
- * read-only SQLite connection; PostgreSQL sessions whose transactions are read-only), no
- * migration, no schema created, nothing written. Another server may be running on it meanwhile.
- */
-
-/** One stored record as the check reads it. */
-export interface StoredRow {
-  id: number;
-  record_date: string;
-  data: string;
-}
+// The configured database as `npm run schemas:check -- --data` reads it: read-only, no migration,
+// nothing written, since another server may be running on it meanwhile.
 
 /** A kind's schema file as the server last served it (kind_schemas). */
 export interface ServedSchema {
@@ -26,6 +16,8 @@ export interface ServedSchema {
   /** When a server last started with it (or, where the database does not keep that, first did). */
   servedAt: string;
 }
+
+export type StoredRow = { id: number; record_date: string; data: string };
 
 export interface StoredData {
   /** The database, in words, without a password. */
@@ -83,11 +75,7 @@ function storedData(kysely: Kysely<Database>, describe: string, listTables: () =
   };
 }
 
-/**
- * Opens the configured database read-only: PostgreSQL when DATABASE_URL is set (in
- * DATABASE_SCHEMA, else the default search path), else the SQLite file under DATA_DIR. Returns a
- * sentence instead when there is no database yet (no SQLite file): nothing is stored to check.
- */
+/** Opens PostgreSQL (DATABASE_URL, DATABASE_SCHEMA) or else the SQLite file under DATA_DIR read-only; a sentence when there is no database yet. */
 export async function openStoredData(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>): Promise<StoredData | { none: string }> {
   if (config.databaseUrl !== undefined) {
     const options = ['-c default_transaction_read_only=on', ...(config.databaseSchema !== undefined ? [`-c search_path=${config.databaseSchema}`] : [])].join(
