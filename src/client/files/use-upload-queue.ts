@@ -4,7 +4,8 @@ import { newOutboxKey, onOutboxChange, waitingFiles } from '../outbox/store';
 import { t } from '../i18n';
 import { useToast } from '../ui/toast';
 import { setFilesStatus, type RecordRef } from './files-status';
-import { isOfflineError, PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, type SessionState } from '../api/upload-transport';
+import { isOfflineError, uploadFromPage } from '../api/upload-transport';
+import type { SessionState } from '../api/upload-protocol';
 import { storage } from '../lib/storage';
 import { uploadErrorText } from './upload-errors';
 
@@ -78,12 +79,9 @@ async function uploadOne(item: UploadItem, { sessions, update, toast, succeeded 
   const { file } = item;
   const onProgress = (progress: number): void => update(item.id, { progress });
   try {
-    if (file.size < PLAIN_UPLOAD_LIMIT) await uploadPlain(file, item.folder, onProgress);
-    else {
-      const state = sessions.get(item.id) ?? {};
-      sessions.set(item.id, state);
-      await uploadInSession(file, item.folder, state, onProgress);
-    }
+    const state = sessions.get(item.id) ?? {};
+    sessions.set(item.id, state);
+    await uploadFromPage(file, item.folder, state, onProgress);
     sessions.delete(item.id);
     update(item.id, { status: 'success', progress: 100, errorMsg: '' });
     // The file's name only: the folder is the record's, and its path is the server's business.

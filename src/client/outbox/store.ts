@@ -80,11 +80,10 @@ function db(): Promise<IDBPDatabase> {
 }
 
 /**
- * Tells this tab's lists and chip that the outbox changed. The store is also used by the service
- * worker, which has no window: it tells open pages by a message when its sync is done.
+ * Tells this tab's lists and chip that the outbox changed. In the service worker nobody listens
+ * here: it tells open pages by a message when its sync is done.
  */
 export function changed(): void {
-  // In a page globalThis is the window; in the worker, its own scope, where nobody listens.
   globalThis.dispatchEvent(new Event(CHANGED));
 }
 
@@ -94,45 +93,41 @@ export function onOutboxChange(callback: () => void): () => void {
   return () => globalThis.removeEventListener(CHANGED, callback);
 }
 
+async function putIn(store: 'items' | 'files', value: OutboxItem | WaitingFile): Promise<void> {
+  await (await db()).put(store, value);
+  changed();
+}
+
+async function removeFrom(store: 'items' | 'files', key: string): Promise<void> {
+  await (await db()).delete(store, key);
+  changed();
+}
+
+/** The user's entries of a store, oldest first (the order they are sent in). */
+async function listOf<T extends { createdAt: number }>(store: 'items' | 'files', owner: string): Promise<T[]> {
+  const all = (await (await db()).getAllFromIndex(store, 'owner', owner)) as T[];
+  return all.sort((a, b) => a.createdAt - b.createdAt);
+}
+
+const putItem = (item: OutboxItem): Promise<void> => putIn('items', item);
+
 export const outbox = {
-  async add(item: OutboxItem): Promise<void> {
-    await (await db()).put('items', item);
-    changed();
-  },
-  async put(item: OutboxItem): Promise<void> {
-    await (await db()).put('items', item);
-    changed();
-  },
-  async remove(key: string): Promise<void> {
-    await (await db()).delete('items', key);
-    changed();
-  },
+  add: putItem,
+  put: putItem,
+  remove: (key: string): Promise<void> => removeFrom('items', key),
   async get(key: string): Promise<OutboxItem | undefined> {
     return (await (await db()).get('items', key)) as OutboxItem | undefined;
   },
-  /** The user's waiting changes, oldest first (the order they are sent in). */
-  async list(owner: string): Promise<OutboxItem[]> {
-    const items = (await (await db()).getAllFromIndex('items', 'owner', owner)) as OutboxItem[];
-    return items.sort((a, b) => a.createdAt - b.createdAt);
-  },
+  list: (owner: string): Promise<OutboxItem[]> => listOf<OutboxItem>('items', owner),
 };
 
 export const waitingFiles = {
-  async put(file: WaitingFile): Promise<void> {
-    await (await db()).put('files', file);
-    changed();
-  },
-  async remove(key: string): Promise<void> {
-    await (await db()).delete('files', key);
-    changed();
-  },
-  async list(owner: string): Promise<WaitingFile[]> {
-    const files = (await (await db()).getAllFromIndex('files', 'owner', owner)) as WaitingFile[];
-    return files.sort((a, b) => a.createdAt - b.createdAt);
-  },
+  put: (file: WaitingFile): Promise<void> => putIn('files', file),
+  remove: (key: string): Promise<void> => removeFrom('files', key),
+  list: (owner: string): Promise<WaitingFile[]> => listOf<WaitingFile>('files', owner),
   /** The record a create made is known: its files get its folder and can go up. */
   async resolveFolder(owner: string, createKey: string, folder: string): Promise<void> {
-    for (const file of await this.list(owner)) {
+    for (const file of await waitingFiles.list(owner)) {
       if (file.createKey === createKey) {
         const { createKey: _done, ...rest } = file;
         void _done;
@@ -143,7 +138,7 @@ export const waitingFiles = {
   },
   /** Drops the files of a new record that was given up (Cancel). */
   async removeForCreate(owner: string, createKey: string): Promise<void> {
-    for (const file of await this.list(owner)) if (file.createKey === createKey) await (await db()).delete('files', file.key);
+    for (const file of await waitingFiles.list(owner)) if (file.createKey === createKey) await (await db()).delete('files', file.key);
     changed();
   },
 };

@@ -1,6 +1,6 @@
-import { answerCode, answerMessage, exchange, isSuccess, isUnauthorized, type Answer, type Exchange } from '../api/answer';
-import { API_BASE, CLIENT_ID, FILES_BASE, REQUEST_TIMEOUT_MS } from '../api/config';
-import { uploadFile, UploadFailure, type SessionState, type Wire } from '../api/upload-protocol';
+import { answerCode, answerMessage, isSuccess, isUnauthorized } from '../api/answer';
+import { API_BASE, CLIENT_ID, FILES_BASE } from '../api/config';
+import { fetchWire, uploadFile, UploadFailure, type SessionState, type Wire } from '../api/upload-protocol';
 import { createdRecords, outbox, waitingFiles, type OutboxItem, type WaitingFile } from './store';
 
 /**
@@ -50,51 +50,28 @@ const FOLDER_FIELD_BEFORE_041 = 'attachmentFolder';
 /** An outcome of sending one item or file. */
 type Outcome = 'done' | 'offline' | 'unauthorized';
 
-/** One request by the context's fetch: any HTTP answer, or none (no network, timed out). */
-function call(ctx: SyncContext, method: string, url: string, init: { headers: Record<string, string>; body?: BodyInit; timeout: boolean }): Promise<Exchange> {
-  // Called unbound: a browser's fetch refuses to run with another `this` ('Illegal invocation').
-  const doFetch = ctx.fetch;
-  return exchange((input, requestInit) => doFetch(input, requestInit), method, url, {
-    headers: init.headers,
-    ...(init.body !== undefined ? { body: init.body } : {}),
-    ...(init.timeout ? { timeoutMs: REQUEST_TIMEOUT_MS } : {}),
-  });
-}
-
 /** The schema files this app was built with (scripts/lib/vite-kind-schemas.ts): a refusal then says when the server's differ. */
 const SCHEMAS_VERSION = typeof __SCHEMAS_VERSION__ === 'string' ? __SCHEMAS_VERSION__ : '';
 
-function authHeaders(ctx: SyncContext, extra: Record<string, string> = {}): Record<string, string> {
-  return { ...extra, clientid: CLIENT_ID, authorization: `Bearer ${ctx.token}`, ...(SCHEMAS_VERSION !== '' ? { 'x-schemas-version': SCHEMAS_VERSION } : {}) };
-}
-
-/** The message of a refusal: the server's words, or its HTTP status. */
-const messageOf = (answer: Answer): string => answerMessage(answer.body) ?? `HTTP ${answer.status}`;
-
-/** The sync's wire for the upload protocol (api/upload-protocol.ts): the context's fetch and token. */
-const syncWire =
-  (ctx: SyncContext): Wire =>
-  (request) =>
-    call(ctx, request.method, request.url, {
-      headers: request.signed ? authHeaders(ctx, request.headers) : request.headers,
-      ...(request.body !== undefined ? { body: request.body } : {}),
-      timeout: request.timeout,
-    });
+/** Requests by the context's fetch, signed with its token (also the upload protocol's wire). */
+const syncWire = (ctx: SyncContext): Wire =>
+  fetchWire(ctx.fetch, (headers) => ({
+    clientid: CLIENT_ID,
+    authorization: `Bearer ${ctx.token}`,
+    ...(SCHEMAS_VERSION !== '' ? { 'x-schemas-version': SCHEMAS_VERSION } : {}),
+    ...headers,
+  }));
 
 /** Sends one item: create with its Idempotency-Key, update on its base version. */
 async function sendItem(ctx: SyncContext, item: OutboxItem): Promise<Outcome> {
-  const headers = authHeaders(ctx, { accept: 'application/json', 'content-type': 'application/json' });
+  const create = item.op === 'create';
+  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
   // A create names the form it was typed on, which may be older than this app (decision 074).
-  if (item.op === 'create' && item.schemasVersion !== undefined) headers['x-schemas-version'] = item.schemasVersion;
+  if (create && item.schemasVersion !== undefined) headers['x-schemas-version'] = item.schemasVersion;
+  if (create) headers['idempotency-key'] = item.key;
+  const values = create ? item.values : { ...item.values, id: item.recordId, ...(item.baseVersion !== undefined ? { version: item.baseVersion } : {}) };
   const url = `${ctx.apiBase ?? API_BASE}${item.apiPath}`;
-  const answer =
-    item.op === 'create'
-      ? await call(ctx, 'POST', url, { headers: { ...headers, 'idempotency-key': item.key }, body: JSON.stringify(item.values), timeout: true })
-      : await call(ctx, 'PUT', url, {
-          headers,
-          body: JSON.stringify({ ...item.values, id: item.recordId, ...(item.baseVersion !== undefined ? { version: item.baseVersion } : {}) }),
-          timeout: true,
-        });
+  const answer = await syncWire(ctx)({ method: create ? 'POST' : 'PUT', url, headers, body: JSON.stringify(values), signed: true, timeout: true });
   if (!answer.ok) {
     await outbox.put({ ...item, attempts: item.attempts + 1, lastError: answer.message });
     return 'offline';
@@ -115,7 +92,7 @@ async function sendItem(ctx: SyncContext, item: OutboxItem): Promise<Outcome> {
   }
   // Someone changed the same fields (409): parked for review, never overwritten; otherwise refused.
   const state = answer.status === 409 || answerCode(answer) === 409 ? 'conflict' : 'refused';
-  await outbox.put({ ...item, attempts: item.attempts + 1, state, lastError: messageOf(answer) });
+  await outbox.put({ ...item, attempts: item.attempts + 1, state, lastError: answerMessage(answer.body) ?? `HTTP ${answer.status}` });
   return 'done';
 }
 
