@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { cancelUploadSession } from '../api/files';
-import { newOutboxKey, onOutboxChange, waitingFiles } from '../outbox/store';
+import { newOutboxKey, waitingFiles } from '../outbox/store';
+import { listWaitingFiles, useOutboxReads } from '../outbox/use-outbox';
 import { t } from '../i18n';
 import { useToast } from '../ui/toast';
 import { setFilesStatus, type RecordRef } from './files-status';
@@ -9,33 +10,13 @@ import type { SessionState } from '../api/upload-protocol';
 import { storage } from '../lib/storage';
 import { uploadErrorText } from './upload-errors';
 
-/** Keeps a file whose upload found no network on the phone (the outbox), to be uploaded by the sync; its outbox key. */
-async function keepFileForSync(item: UploadItem, uploadUrl: string | undefined): Promise<string> {
-  const owner = storage.username() ?? '';
-  const key = newOutboxKey(owner, 'file');
-  await waitingFiles.put({
-    key,
-    owner,
-    folder: item.folder,
-    name: item.file.name,
-    type: item.file.type,
-    blob: item.file,
-    createdAt: Date.now(),
-    ...(uploadUrl ? { uploadUrl } : {}),
-    state: 'waiting',
-  });
-  return key;
-}
-
-/** waiting: no network; the file is kept on the phone and uploaded when the network returns. */
-export type UploadStatus = 'uploading' | 'success' | 'error' | 'waiting';
-
 /** An upload queue item (docs/PRODUCT.md section 8); a failed one keeps its file for a retry. */
 export interface UploadItem {
   id: number;
   file: File;
   progress: number;
-  status: UploadStatus;
+  /** waiting: no network; the file is kept on the phone and uploaded when the network returns. */
+  status: 'uploading' | 'success' | 'error' | 'waiting';
   errorMsg: string;
   retryCount: number;
   /** Recordings have their own failure toast (docs/PRODUCT.md section 5). */
@@ -52,45 +33,34 @@ export interface UploadQueue {
   remove: (id: number) => void;
 }
 
-export interface UploadQueueOptions {
-  /** Where new uploads go (project-relative, '' for the root). */
-  folder: string;
-  /** The issue whose relatedFilesJson tells the back office that files are arriving. */
-  issue?: RecordRef | undefined;
-  /** Called after each finished upload, to list the folder again. */
-  onUploaded: () => void;
-}
+type Update = (id: number, patch: Partial<UploadItem>) => void;
 
-interface UploadContext {
-  /** Resumable sessions by item, kept across a retry so an upload goes on where it stopped. */
-  sessions: Map<number, SessionState>;
-  update: (id: number, patch: Partial<UploadItem>) => void;
-  toast: ReturnType<typeof useToast>;
-  /** After the item reached the server and the screen says so. */
-  succeeded: () => void;
+/** Keeps a file whose upload found no network on the phone (the outbox), for the sync; its outbox key. */
+async function keepFileForSync({ file, folder }: UploadItem, uploadUrl: string | undefined): Promise<string> {
+  const owner = storage.username() ?? '';
+  const key = newOutboxKey(owner, 'file');
+  const kept = { key, owner, folder, name: file.name, type: file.type, blob: file, createdAt: Date.now(), state: 'waiting' as const };
+  await waitingFiles.put({ ...kept, ...(uploadUrl ? { uploadUrl } : {}) });
+  return key;
 }
 
 /**
- * Uploads one item, plain below 50 MB and by resumable session above, with progress and toasts.
+ * Uploads one item with progress and toasts; `sessions` keeps a resumable session across a retry.
  * Without network the file is kept on the phone for the sync (nothing is lost); any other failure
  * leaves the item failed with its reason, ready for a retry.
  */
-async function uploadOne(item: UploadItem, { sessions, update, toast, succeeded }: UploadContext): Promise<boolean> {
+async function uploadOne(item: UploadItem, sessions: Map<number, SessionState>, update: Update, toast: ReturnType<typeof useToast>): Promise<boolean> {
   const { file } = item;
-  const onProgress = (progress: number): void => update(item.id, { progress });
   try {
     const state = sessions.get(item.id) ?? {};
     sessions.set(item.id, state);
-    await uploadFromPage(file, item.folder, state, onProgress);
+    await uploadFromPage(file, item.folder, state, (progress) => update(item.id, { progress }));
     sessions.delete(item.id);
     update(item.id, { status: 'success', progress: 100, errorMsg: '' });
-    // The file's name only: the folder is the record's, and its path is the server's business.
     toast('success', t('files.uploadedFile', { name: file.name }));
-    succeeded();
     return true;
   } catch (e) {
     if (isOfflineError(e)) {
-      // No network: nothing is lost; the file waits on the phone and goes up with the next sync.
       try {
         const outboxKey = await keepFileForSync(item, sessions.get(item.id)?.uploadUrl);
         sessions.delete(item.id);
@@ -101,10 +71,9 @@ async function uploadOne(item: UploadItem, { sessions, update, toast, succeeded 
         console.warn('The file could not be kept on the phone:', keepError);
       }
     }
-    // The protocol words its own two failures in the specification's Chinese (api/upload-protocol.ts).
     const message = e instanceof Error ? uploadErrorText(e.message) : String(e);
     update(item.id, { status: 'error', errorMsg: message });
-    toast('error', item.source === 'recording' ? t('files.recordingFailed', { name: file.name }) : t('files.fileFailed', { name: file.name }), message);
+    toast('error', t(item.source === 'recording' ? 'files.recordingFailed' : 'files.fileFailed', { name: file.name }), message);
     return false;
   }
 }
@@ -112,13 +81,6 @@ async function uploadOne(item: UploadItem, { sessions, update, toast, succeeded 
 /** Drops a file kept on the phone for the sync (the queue took it back for a retry, or it was removed). */
 function dropWaitingFile(key: string | undefined): void {
   if (key !== undefined) void waitingFiles.remove(key).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
-}
-
-/** A removed session upload is cancelled, so its part file does not wait 24 h on the server. */
-function cancelSession(sessions: Map<number, SessionState>, id: number): void {
-  const url = sessions.get(id)?.uploadUrl;
-  sessions.delete(id);
-  if (url) cancelUploadSession(url).catch((e: unknown) => console.warn('Could not cancel the upload session:', e));
 }
 
 /**
@@ -154,45 +116,30 @@ function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, target: 
  * outbox entry is gone (then `onSent`, to list the folder again), failed when the server refused it.
  */
 function useSyncedFileEndings(items: UploadItem[], setItems: Dispatch<SetStateAction<UploadItem[]>>, onSent: () => void): void {
-  const sentRef = useRef(onSent);
-  useEffect(() => {
-    sentRef.current = onSent;
-  });
   const following = items.some((i) => i.status === 'waiting' && i.outboxKey !== undefined);
-  useEffect(() => {
-    if (!following) return;
-    let live = true;
-    const check = (): void => {
-      waitingFiles.list(storage.username() ?? '').then(
-        (files) => {
-          if (!live) return;
-          const byKey = new Map(files.map((f) => [f.key, f]));
-          let sent = false;
-          setItems((prev) =>
-            prev.map((item) => {
-              if (item.status !== 'waiting' || item.outboxKey === undefined) return item;
-              const kept = byKey.get(item.outboxKey);
-              if (kept === undefined) {
-                sent = true;
-                return { ...item, status: 'success', progress: 100, errorMsg: '' };
-              }
-              if (kept.state === 'refused')
-                return { ...item, status: 'error', errorMsg: kept.lastError ? uploadErrorText(kept.lastError) : t('files.refused') };
-              return item;
-            }),
-          );
-          if (sent) sentRef.current();
-        },
-        (e: unknown) => console.warn('The files waiting on this phone could not be read:', e),
+  useOutboxReads(
+    listWaitingFiles,
+    'files waiting on this phone',
+    (files) => {
+      if (files === undefined) return;
+      const byKey = new Map(files.map((f) => [f.key, f]));
+      let sent = false;
+      setItems((prev) =>
+        prev.map((item) => {
+          if (item.status !== 'waiting' || item.outboxKey === undefined) return item;
+          const kept = byKey.get(item.outboxKey);
+          if (kept === undefined) {
+            sent = true;
+            return { ...item, status: 'success', progress: 100, errorMsg: '' };
+          }
+          if (kept.state === 'refused') return { ...item, status: 'error', errorMsg: kept.lastError ? uploadErrorText(kept.lastError) : t('files.refused') };
+          return item;
+        }),
       );
-    };
-    check();
-    const off = onOutboxChange(check);
-    return () => {
-      live = false;
-      off();
-    };
-  }, [following, setItems]);
+      if (sent) onSent();
+    },
+    following,
+  );
 }
 
 /** Retry and Remove of a failed item: a retry goes on where it stopped (its session kept), a removal cancels its session. */
@@ -223,7 +170,10 @@ function useRetryAndRemove(
       if (item?.status !== 'error') return;
       setItems((prev) => prev.filter((i) => i.id !== id));
       dropWaitingFile(item.outboxKey);
-      cancelSession(sessions, id);
+      // Cancelled, so that its part file does not wait 24 h on the server.
+      const url = sessions.get(id)?.uploadUrl;
+      sessions.delete(id);
+      if (url) cancelUploadSession(url).catch((e: unknown) => console.warn('Could not cancel the upload session:', e));
     },
     [items, setItems, sessions],
   );
@@ -232,10 +182,11 @@ function useRetryAndRemove(
 }
 
 /**
- * The upload queue of a file browser: uploads one file at a time (useUploadChain), plain below
- * 50 MB and by resumable session above, with progress, toasts, retry and remove.
+ * The upload queue of a file browser (`folder`, '' for the root): one file at a time, with progress,
+ * toasts, retry and remove; `issue`'s files status says when files are arriving, and `onUploaded`
+ * lists the folder again after each upload.
  */
-export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions): UploadQueue {
+export function useUploadQueue({ folder, issue, onUploaded }: { folder: string; issue?: RecordRef | undefined; onUploaded: () => void }): UploadQueue {
   const toast = useToast();
   const [items, setItems] = useState<UploadItem[]>([]);
   const nextId = useRef(1);
@@ -251,7 +202,11 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
   }, []);
 
   const upload = useCallback(
-    (item: UploadItem) => uploadOne(item, { sessions: sessions.current, update, toast, succeeded: () => latest.current.onUploaded() }),
+    async (item: UploadItem) => {
+      const done = await uploadOne(item, sessions.current, update, toast);
+      if (done) latest.current.onUploaded();
+      return done;
+    },
     [toast, update],
   );
   const enqueue = useUploadChain(
