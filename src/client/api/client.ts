@@ -1,7 +1,7 @@
 import { ApiError, type Envelope, type ListEnvelope } from '../../shared/envelope';
-import { API_BASE, CLIENT_ID, REQUEST_TIMEOUT_MS } from './config';
+import { API_BASE, REQUEST_TIMEOUT_MS, signInHeaders } from './config';
 import { storage } from '../lib/storage';
-import { BUILT_SCHEMAS_VERSION, noteServerSchemas } from './form-version';
+import { noteServerSchemas } from './form-version';
 import { answerCode, answerMessage, exchange, isSuccess, isUnauthorized, TIMEOUT_MESSAGE, type Answer } from './answer';
 import { requestLanguageHeaders } from '../i18n/request-language';
 import { t } from '../i18n';
@@ -72,11 +72,7 @@ export function toQueryString(query: RequestOptions['query']): string {
  * in, the Bearer token.
  */
 export function apiHeaders(extra: Record<string, string> = {}): Record<string, string> {
-  const headers: Record<string, string> = { ...requestLanguageHeaders(), ...extra, clientid: CLIENT_ID, accept: 'application/json' };
-  if (BUILT_SCHEMAS_VERSION !== '') headers['x-schemas-version'] = BUILT_SCHEMAS_VERSION;
-  const token = storage.token();
-  if (token) headers['authorization'] = `Bearer ${token}`;
-  return headers;
+  return { ...requestLanguageHeaders(), ...extra, accept: 'application/json', ...signInHeaders(storage.token()) };
 }
 
 /**

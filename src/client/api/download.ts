@@ -1,13 +1,11 @@
-import { apiRequest, type Envelope } from './client';
+import { signedLink } from './files';
 import { DOWNLOAD_BASE } from './config';
 import { answerMessage, parseBody } from './answer';
 import { requestLanguageHeaders } from '../i18n/request-language';
 
-/** Asks the main service for a short-lived signed URL of a download (the token never goes in a URL). */
-export async function signedDownloadUrl(path: string, query: Record<string, string>): Promise<string> {
-  const target = `${DOWNLOAD_BASE}${path}?${new URLSearchParams(query).toString()}`;
-  const res = await apiRequest<Envelope<{ url: string }>>('POST', '/system/signed-link', { body: { path: target } });
-  return res.data.url;
+/** A short-lived signed URL of a download (api/files.ts signedLink). */
+export function signedDownloadUrl(path: string, query: Record<string, string>): Promise<string> {
+  return signedLink(`${DOWNLOAD_BASE}${path}?${new URLSearchParams(query).toString()}`);
 }
 
 /** How far a download is: bytes received, and the whole size when the server said it. */

@@ -4,7 +4,7 @@
 // the entry asks at once, and the API client takes the answer when the screen asks for the same
 // record. Tiny and free of imports from the app: it runs in the entry, before the first paint.
 
-import { API_BASE, CLIENT_ID } from './config';
+import { API_BASE, signInHeaders } from './config';
 import { KEYS } from '../lib/storage';
 
 interface Early {
@@ -39,9 +39,7 @@ export function askEarly(pathname: string): void {
   }
   if (!token) return;
   const url = `${API_BASE}${path}`;
-  const headers: Record<string, string> = { clientid: CLIENT_ID, accept: 'application/json', authorization: `Bearer ${token}` };
-  if (typeof __SCHEMAS_VERSION__ === 'string' && __SCHEMAS_VERSION__ !== '') headers['x-schemas-version'] = __SCHEMAS_VERSION__;
-  const answer = fetch(url, { headers });
+  const answer = fetch(url, { headers: { accept: 'application/json', ...signInHeaders(token) } });
   // Unhandled until taken: a failure is the screen's to meet when it asks itself.
   answer.catch(() => undefined);
   early = { url, at: Date.now(), answer };

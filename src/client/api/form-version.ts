@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { BUILT_SCHEMAS_VERSION } from './config';
 
 /**
  * Whether the server's schema files differ from the ones this app was built with
@@ -7,8 +8,7 @@ import { useSyncExternalStore } from 'react';
  * before editing, so that nobody types into a form the server no longer has.
  */
 
-/** The version of the schema files this app was built with. */
-export const BUILT_SCHEMAS_VERSION: string = typeof __SCHEMAS_VERSION__ === 'string' ? __SCHEMAS_VERSION__ : '';
+export { BUILT_SCHEMAS_VERSION };
 
 let serverVersion: string | undefined;
 const listeners = new Set<() => void>();

@@ -1,5 +1,5 @@
 import { answerCode, answerMessage, isSuccess, isUnauthorized } from '../api/answer';
-import { API_BASE, CLIENT_ID, FILES_BASE } from '../api/config';
+import { API_BASE, FILES_BASE, signInHeaders } from '../api/config';
 import { fetchWire, uploadFile, UploadFailure, type SessionState, type Wire } from '../api/upload-protocol';
 import { createdRecords, outbox, waitingFiles, type OutboxItem, type WaitingFile } from './store';
 
@@ -50,17 +50,8 @@ const FOLDER_FIELD_BEFORE_041 = 'attachmentFolder';
 /** An outcome of sending one item or file. */
 type Outcome = 'done' | 'offline' | 'unauthorized';
 
-/** The schema files this app was built with (scripts/lib/vite-kind-schemas.ts): a refusal then says when the server's differ. */
-const SCHEMAS_VERSION = typeof __SCHEMAS_VERSION__ === 'string' ? __SCHEMAS_VERSION__ : '';
-
 /** Requests by the context's fetch, signed with its token (also the upload protocol's wire). */
-const syncWire = (ctx: SyncContext): Wire =>
-  fetchWire(ctx.fetch, (headers) => ({
-    clientid: CLIENT_ID,
-    authorization: `Bearer ${ctx.token}`,
-    ...(SCHEMAS_VERSION !== '' ? { 'x-schemas-version': SCHEMAS_VERSION } : {}),
-    ...headers,
-  }));
+const syncWire = (ctx: SyncContext): Wire => fetchWire(ctx.fetch, (headers) => ({ ...signInHeaders(ctx.token), ...headers }));
 
 /** Sends one item: create with its Idempotency-Key, update on its base version. */
 async function sendItem(ctx: SyncContext, item: OutboxItem): Promise<Outcome> {
