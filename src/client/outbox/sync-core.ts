@@ -3,11 +3,8 @@ import { API_BASE, FILES_BASE, signInHeaders } from '../api/config';
 import { fetchWire, uploadFile, UploadFailure, type SessionState, type Wire } from '../api/upload-protocol';
 import { createdRecords, outbox, waitingFiles, type OutboxItem, type WaitingFile } from './store';
 
-/**
- * The sync of the outbox itself, shared by the page (online event, start, backoff timer) and the
- * service worker (Background Sync). It touches neither the DOM nor local storage: the sign-in
- * token, the user and fetch come in as parameters, the outbox from IndexedDB.
- */
+// The sync of the outbox, shared by the page and the service worker (Background Sync): no DOM nor
+// local storage here; the token, the user and fetch come in as parameters, the outbox from IndexedDB.
 
 /** The one-off Background Sync tag the page registers while something waits. */
 export const OUTBOX_SYNC_TAG = 'outbox';
@@ -16,35 +13,25 @@ export const OUTBOX_LOCK = 'outbox-sync';
 /** The message the service worker posts to open pages after a sync (lists and the chip reload). */
 export const OUTBOX_SYNCED_MESSAGE = 'outbox-synced';
 
+/** Changes and files sent (of them files and new records), those still waiting, and whether a 401 ended the sign-in. */
 export interface SyncResult {
-  /** Changes and files sent. */
   sent: number;
-  /** Of them, files (photos, videos, voice notes). */
   filesSent?: number;
-  /** Of them, new records (the rest of the changes are edits). */
   createdSent?: number;
-  /** Still waiting because the server cannot be reached (or the sign-in is over). */
   waiting: number;
-  /** The server answered 401: the token is over; nothing was parked because of it. */
   unauthorized?: boolean;
 }
 
+/** The sign-in token, the user whose outbox is sent, and how requests go out (the page's or the worker's fetch). */
 export interface SyncContext {
-  /** The sign-in token the requests carry (Bearer). */
   token: string;
-  /** The user whose outbox is sent. */
   owner: string;
-  /** How requests go out (the page's or the worker's fetch; a fake in tests). */
   fetch: typeof fetch;
   apiBase?: string;
   filesBase?: string;
 }
 
-/**
- * The folder field of creates queued by an app older than decision 041, whose items do not name
- * it: then only the issue kind had attachments, under this name. The one field name here; it can
- * go once no phone keeps such an item.
- */
+/** The folder field of creates queued before decision 041, when only the issue kind had attachments. */
 const FOLDER_FIELD_BEFORE_041 = 'attachmentFolder';
 
 /** An outcome of sending one item or file. */
@@ -87,11 +74,7 @@ async function sendItem(ctx: SyncContext, item: OutboxItem): Promise<Outcome> {
   return 'done';
 }
 
-/**
- * Uploads one waiting file into its record's folder, resuming the session it kept
- * (api/upload-protocol.ts). 'refused': the server would not take it; it is kept, parked with the
- * server's words, and did not reach the server.
- */
+/** Uploads one waiting file, resuming the session it kept. 'refused': the server would not take it; it is parked with its words. */
 async function sendFile(ctx: SyncContext, file: WaitingFile): Promise<Outcome | 'refused'> {
   const state: SessionState = file.uploadUrl ? { uploadUrl: file.uploadUrl } : {};
   try {
@@ -133,7 +116,6 @@ export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
     sent++;
     if (current.op === 'create') createdSent++;
   }
-  // Then the photos, videos and voice notes (their records exist by now).
   let filesWaiting = 0;
   let filesSent = 0;
   if (stopped === 'done') {
@@ -141,7 +123,7 @@ export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
       // A file of a record not created yet waits for its create.
       if (file.state !== 'waiting' || file.createKey !== undefined) continue;
       const outcome = await sendFile(ctx, file);
-      // A refused file is parked and the rest go on; it is not counted as sent (a toast says what reached the server).
+      // A refused file is parked, not counted as sent, and the rest go on.
       if (outcome === 'refused') continue;
       stopped = outcome;
       if (stopped !== 'done') {
@@ -157,9 +139,8 @@ export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
 }
 
 /**
- * Runs fn holding the outbox lock, which the page and the service worker share (Web Locks), so the
- * two never send at the same time. Where the browser has no Web Locks it runs without one: each
- * context still runs one sync at a time, and a create sent twice is answered by its Idempotency-Key.
+ * Runs fn holding the Web Lock the page and the service worker share, so the two never send at once.
+ * Without Web Locks each context still runs one sync at a time, and a create's Idempotency-Key answers a repeat.
  */
 export async function withOutboxLock<T>(fn: () => Promise<T>): Promise<T> {
   const locks = (globalThis.navigator as { locks?: LockManager } | undefined)?.locks;
