@@ -9,14 +9,9 @@ export async function fetchAppVersion(read: (url: string) => Promise<string> = f
   return manifest.version;
 }
 
-/** Where the phone keeps the server's map of earlier app routes (learnEarlierRoutes). */
 const EARLIER_ROUTES_KEY = 'earlierRoutes';
 
-/**
- * Keeps the server's map of earlier app routes to present ones on the phone (decision 080), so
- * that an old bookmark opened without coverage still finds its screen. Asked once a start, online;
- * the phone keeps the last map it got.
- */
+/** Keeps the server's map of earlier app routes on the phone (decision 080): an old bookmark opened offline still finds its screen. */
 export async function learnEarlierRoutes(): Promise<void> {
   try {
     const res = await fetch(EARLIER_ROUTES_PATH, { cache: 'no-store', headers: { accept: 'application/json' } });
@@ -45,10 +40,9 @@ export function learnedMove(address: string, store: Storage = localStorage): str
 }
 
 /**
- * Where the server sends an app address that is no screen here: a kind's earlier route (a renamed
- * kind, a changed x-kind.route; decision 059) redirects to its present one. The service worker
- * answers navigations from the app, so an old bookmark reaches the not-found screen, which asks;
- * offline, the map the phone learned answers (decision 080). Undefined when the address did not move.
+ * Where the server redirects an app address that is no screen here (a kind's earlier route,
+ * decision 059): the not-found screen asks, as the service worker answers navigations from the
+ * app; offline the learned map answers. Undefined when the address did not move.
  */
 async function movedTo(address: string): Promise<string | undefined> {
   let res: Response;

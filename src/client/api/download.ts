@@ -8,16 +8,10 @@ export function signedDownloadUrl(path: string, query: Record<string, string>): 
   return signedLink(`${DOWNLOAD_BASE}${path}?${new URLSearchParams(query).toString()}`);
 }
 
-/** How far a download is: bytes received, and the whole size when the server said it. */
+/** Bytes received, and the whole size when the server said it. */
 export interface DownloadProgress {
   received: number;
   total: number | null;
-}
-
-/** A finished download: the file's name (from the server's Content-Disposition) and size. */
-export interface DownloadedFile {
-  name: string;
-  bytes: number;
 }
 
 /** The file name of a Content-Disposition header: filename* (RFC 5987) first, then filename. */
@@ -48,21 +42,18 @@ export class DownloadError extends Error {
 }
 
 /**
- * Fetches a download, reporting each piece as it arrives, and hands the whole file to the phone's
- * downloads when it is in (an object URL clicked as a link), so the screen can show progress and
- * say when the file is ready: a hidden frame shows neither (decision 038). The file is held as a
- * Blob until then, which browsers keep on disk when large. Rejects with the service's message on
- * an error answer, and with an AbortError when `signal` aborts.
+ * Fetches a download reporting its progress, then hands the whole file (a Blob, on disk when
+ * large) to the phone's downloads, so the screen can say when it is ready (decision 038). Rejects
+ * with the service's message (or HTTP status) on an error answer, and with an AbortError when `signal` aborts.
  */
 export async function downloadWithProgress(
   url: string,
   fallbackName: string,
   onProgress: (p: DownloadProgress) => void,
   signal?: AbortSignal,
-): Promise<DownloadedFile> {
+): Promise<{ name: string; bytes: number }> {
   // In the language on screen: a refusal's message is shown (docs/decisions/045).
   const res = await fetch(url, { signal, cache: 'no-store', headers: requestLanguageHeaders() });
-  // A refusal's message is the service's (a body that is not our JSON: its status).
   if (!res.ok) throw new DownloadError(answerMessage(parseBody(await res.text().catch(() => ''))) ?? `HTTP ${res.status}`, res.status);
   const length = Number(res.headers.get('content-length'));
   const total = Number.isFinite(length) && length > 0 ? length : null;

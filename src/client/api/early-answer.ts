@@ -1,8 +1,5 @@
-// A record's answer asked for by the boot script, with the app's code rather than after it (issue
-// 44, item 7; decision 078): a record screen opened from its address waits for its code (the app
-// chunk, the page chunk, the first render) and, before this, only then asked for its data. Here
-// the entry asks at once, and the API client takes the answer when the screen asks for the same
-// record. Tiny and free of imports from the app: it runs in the entry, before the first paint.
+// A record's answer asked for by the entry alongside the app's code rather than after it (decision
+// 078); the API client takes it when the screen asks for the same record. Tiny: it runs before the first paint.
 
 import { API_BASE, signInHeaders } from './config';
 import { KEYS } from '../lib/storage';

@@ -1,12 +1,8 @@
 import { useSyncExternalStore } from 'react';
 import { BUILT_SCHEMAS_VERSION } from './config';
 
-/**
- * Whether the server's schema files differ from the ones this app was built with
- * (docs/decisions/034). Every API answer carries the server's version (x-schemas-version); when it
- * is not this build's, record screens say that a new version of the form is available and update
- * before editing, so that nobody types into a form the server no longer has.
- */
+// Whether the server's schema files (x-schemas-version of every answer) differ from this build's
+// (decision 034): record screens then update before editing a form the server no longer has.
 
 export { BUILT_SCHEMAS_VERSION };
 

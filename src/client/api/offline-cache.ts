@@ -1,8 +1,7 @@
 /**
- * The last answer of each list page and record the phone has seen, kept in local storage so that
- * without coverage a tester still reads what they opened recently, marked as such ('Offline,
- * showing data from ...'), never an empty list or 'Not Found' because the network is down.
- * Bounded: the oldest entries go first past MAX_ENTRIES or when storage is full.
+ * The last answer of each list page, record and folder the phone has seen, in local storage, so
+ * that without coverage a tester still reads it, marked as such, never an empty list or 'Not
+ * Found'. Bounded: the oldest entries go first past MAX_ENTRIES or when storage is full.
  */
 import { ApiError } from '../../shared/envelope';
 
@@ -18,19 +17,7 @@ function owner(): string {
   }
 }
 
-export interface Cached<T> {
-  savedAt: number;
-  body: T;
-}
-
-function keys(): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < window.localStorage.length; i++) {
-    const k = window.localStorage.key(i);
-    if (k?.startsWith(PREFIX)) out.push(k);
-  }
-  return out;
-}
+const keys = (): string[] => Object.keys(window.localStorage).filter((k) => k.startsWith(PREFIX));
 
 function evictOldest(count: number): void {
   const entries = keys()
@@ -64,10 +51,10 @@ export const offlineCache = {
       }
     }
   },
-  load<T>(key: string): Cached<T> | null {
+  load<T>(key: string): { savedAt: number; body: T } | null {
     try {
       const raw = window.localStorage.getItem(`${PREFIX}${owner()}.${key}`);
-      return raw === null ? null : (JSON.parse(raw) as Cached<T>);
+      return raw === null ? null : (JSON.parse(raw) as { savedAt: number; body: T });
     } catch {
       return null;
     }

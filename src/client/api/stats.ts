@@ -29,10 +29,7 @@ export const statsKeys = {
   isStats: (key: unknown): boolean => key === 'stats/total' || (Array.isArray(key) && (key[0] === 'stats/day' || key[0] === 'stats/days')),
 } as const;
 
-/**
- * Figures through SWR, from the cache at once when seen before, then revalidated; without coverage
- * from the phone's copy of the last answer (api/offline-cache.ts), with offlineSince saying when it is from.
- */
+/** Figures through SWR (cached ones at once, then revalidated); without coverage the phone's copy, with offlineSince. */
 function useFigures<T>(key: string | [string, string], path: string, query?: Record<string, string>) {
   const name = `stats:${path}:${JSON.stringify(query ?? {})}`;
   const swr = useSWR(key, () => withOfflineCopy(name, async () => (await apiRequest<Envelope<T>>('GET', path, query ? { query } : {})).data), SWR_OPTIONS);
