@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
 import { formatModified, formatSize, TYPE_ICONS, type FileItem } from './file-types';
-import type { FileListState } from './use-file-list';
+import { useFileList, type FileListState } from './use-file-list';
 import { OfflineLine } from '../ui/offline-line';
 
-export interface FileListProps {
+interface FileListProps {
   state: FileListState;
   onOpen: (item: FileItem) => void;
   onDownload: (item: FileItem) => void;
@@ -85,5 +85,23 @@ export function FileList({ state, onOpen, onDownload, onOpenFolder, pending = fa
         </ul>
       )}
     </>
+  );
+}
+
+/** A subfolder listed apart from the folder's own files, read-only (the issue's desensitized copies). */
+export interface ApartFolder {
+  /** The subfolder's name inside the panel's folder. */
+  name: string;
+  title: string;
+}
+
+/** The files of a subfolder under their own heading: preview and download, nothing else. */
+export function ApartFolderSection({ path, folder, onOpen, onDownload }: { path: string; folder: ApartFolder } & Pick<FileListProps, 'onOpen' | 'onDownload'>) {
+  const list = useFileList(path === '' ? folder.name : `${path}/${folder.name}`);
+  return (
+    <section className="file-apart" aria-label={folder.title} data-testid="apart-folder">
+      <h3 className="file-apart-title">{folder.title}</h3>
+      <FileList state={list.state} onOpen={onOpen} onDownload={onDownload} />
+    </section>
   );
 }

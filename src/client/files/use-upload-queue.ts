@@ -4,11 +4,34 @@ import { newOutboxKey, waitingFiles } from '../outbox/store';
 import { listWaitingFiles, useOutboxReads } from '../outbox/use-outbox';
 import { t } from '../i18n';
 import { useToast } from '../ui/toast';
-import { setFilesStatus, type RecordRef } from './files-status';
+import { updateRecord } from '../api/records';
 import { isOfflineError, uploadFromPage } from '../api/upload-transport';
 import type { SessionState } from '../api/upload-protocol';
 import { storage } from '../lib/storage';
 import { uploadErrorText } from './upload-errors';
+
+/** The record whose attachments a browser shows, for the files status (x-kind.attachments.filesStatus): its kind's API path, its id, the status field and the values sent with it. */
+export interface RecordRef {
+  apiPath: string;
+  id: number | string;
+  /** The field told 'uploading' and 'uploaded'. */
+  field: string;
+  /** The record's values sent alongside (the issue's taskId). */
+  with?: Record<string, unknown>;
+}
+
+/**
+ * Marks a record's attachments as 'uploading' or 'uploaded' (docs/PRODUCT.md section 4) with the
+ * small payload {id, ...with, [field]}, merged into the stored record. Only a hint for the back
+ * office: a failure is logged, never shown nor stopping the upload.
+ */
+async function setFilesStatus(issue: RecordRef, status: 'uploading' | 'uploaded'): Promise<void> {
+  try {
+    await updateRecord(issue.apiPath, { id: issue.id, ...issue.with, [issue.field]: status });
+  } catch (e) {
+    console.error(`Could not mark the attachments of record ${issue.id} (${issue.apiPath}) as ${status}:`, e);
+  }
+}
 
 /** An upload queue item (docs/PRODUCT.md section 8); a failed one keeps its file for a retry. */
 export interface UploadItem {
