@@ -31,10 +31,7 @@ export function visibleUploads(items: UploadItem[], editable: boolean): UploadIt
   return editable ? items : items.filter((i) => i.status === 'uploading' || i.status === 'waiting');
 }
 
-/**
- * Each upload with its progress; a failed one says why and offers Retry and Remove ('重试' and '移除' in Chinese). Out of edit
- * mode the card is read-only: only uploads still on their way (after Cancel) stay in view.
- */
+/** Each upload with its progress; a failed one says why and offers Retry and Remove. Out of edit mode only those on their way. */
 export function UploadQueueView({ queue, editable }: { queue: UploadQueue; editable: boolean }) {
   const { t } = useTranslation();
   const items = visibleUploads(queue.items, editable);
@@ -69,10 +66,7 @@ export function UploadQueueView({ queue, editable }: { queue: UploadQueue; edita
   );
 }
 
-/**
- * The files on their way to the folder from the outbox (saved with a new record, or cut by going
- * offline on another screen), and those that just arrived until the folder's listing has them.
- */
+/** The files on their way to the folder from the outbox, and those that just arrived until the folder's listing has them. */
 export function IncomingFilesView({ files, arrived }: { files: IncomingFile[]; arrived: string[] }) {
   const { t } = useTranslation();
   if (files.length === 0 && arrived.length === 0) return null;
@@ -86,11 +80,11 @@ export function IncomingFilesView({ files, arrived }: { files: IncomingFile[]; a
           data-status={file.status}
         >
           <ItemHead icon={TYPE_ICONS[fileTypeOf({ name: file.name, mimeType: file.type })]} name={file.name} size={file.size} />
-          {file.status === 'sending' ? (
-            <ProgressBar mode="indeterminate" className="upload-item-bar" aria-label={t('files.uploadOf', { name: file.name })} />
-          ) : (
-            <ProgressBar value={0} showValue={false} className="upload-item-bar" aria-label={t('files.uploadOf', { name: file.name })} />
-          )}
+          <ProgressBar
+            {...(file.status === 'sending' ? { mode: 'indeterminate' } : { value: 0, showValue: false })}
+            className="upload-item-bar"
+            aria-label={t('files.uploadOf', { name: file.name })}
+          />
           <div className="upload-item-foot">
             {file.status === 'sending' && <ItemNote icon="pi-spin pi-spinner" text={t('files.uploadingFromPhone')} />}
             {file.status === 'waiting' && <ItemNote icon="pi-cloud-upload" text={t('files.waitingToSync')} />}
