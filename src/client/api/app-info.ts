@@ -39,11 +39,7 @@ export function learnedMove(address: string, store: Storage = localStorage): str
   return undefined;
 }
 
-/**
- * Where the server redirects an app address that is no screen here (a kind's earlier route,
- * decision 059): the not-found screen asks, as the service worker answers navigations from the
- * app; offline the learned map answers. Undefined when the address did not move.
- */
+/** Where the server redirects an app address that is no screen here (decision 059); offline the learned map answers. */
 async function movedTo(address: string): Promise<string | undefined> {
   let res: Response;
   try {

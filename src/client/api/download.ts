@@ -42,9 +42,8 @@ export class DownloadError extends Error {
 }
 
 /**
- * Fetches a download reporting its progress, then hands the whole file (a Blob, on disk when
- * large) to the phone's downloads, so the screen can say when it is ready (decision 038). Rejects
- * with the service's message (or HTTP status) on an error answer, and with an AbortError when `signal` aborts.
+ * Fetches a download reporting progress, then hands the whole file to the phone's downloads, so the
+ * screen can say when it is ready (decision 038). Rejects with the service's message, or AbortError.
  */
 export async function downloadWithProgress(
   url: string,

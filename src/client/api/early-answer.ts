@@ -42,11 +42,7 @@ export function askEarly(pathname: string): void {
   early = { url, at: Date.now(), answer };
 }
 
-/**
- * The API client's fetch of a GET: the early answer for the same address when there is one, fresh
- * and a success (taken once), else `send()`. A refusal or a failure is asked again by `send()`,
- * so that it is met with this request's own headers (its language) and timeout.
- */
+/** The early answer of a GET for the same address, fresh and a success (taken once); else `send()`, with the request's own headers. */
 export function earlyOr(method: string, url: string, send: () => Promise<Response>): Promise<Response> {
   const e = early;
   if (e === undefined || method !== 'GET' || e.url !== url) return send();

@@ -1,8 +1,5 @@
-/**
- * The last answer of each list page, record and folder the phone has seen, in local storage, so
- * that without coverage a tester still reads it, marked as such, never an empty list or 'Not
- * Found'. Bounded: the oldest entries go first past MAX_ENTRIES or when storage is full.
- */
+// The last answer of each list page, record and folder seen, in local storage, read without coverage
+// (marked as such); the oldest go first past MAX_ENTRIES or when storage is full.
 import { ApiError } from '../../shared/envelope';
 
 const PREFIX = 'offline.';

@@ -2,11 +2,7 @@ import useSWR from 'swr';
 import { apiRequest, type Envelope } from './client';
 import { withOfflineCopy } from './offline-cache';
 
-/**
- * A day's figures as /vtp/stats/day answers them: the date, each kind's count under its
- * x-kind.dataPage.count name (drivingCount, chargingCount, issueCount, poiCount) and each summed
- * field under its x-kind.dataPage.sums name (drivingTime in minutes, drivingDistance in km).
- */
+/** A day's figures (/vtp/stats/day): the date, each kind's count and sums under its x-kind.dataPage names. */
 export type DayStats = { date: string } & Record<string, number | string>;
 
 /** Each kind's count over all time, under its count name. */

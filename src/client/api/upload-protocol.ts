@@ -1,24 +1,16 @@
 import { answerMessage, dataOf, exchange, isSuccess, isUnauthorized, type Exchange } from './answer';
 import { REQUEST_TIMEOUT_MS } from './config';
 
-/**
- * How a file reaches the shared-files service, written once for the upload queue (the page,
- * api/upload-transport.ts) and the outbox's sync (outbox/sync-core.ts, also in the service
- * worker): below PLAIN_UPLOAD_LIMIT one multipart POST, from it on a Graph-style upload session
- * (create it, PUT CHUNK_SIZE pieces with Content-Range, read nextExpectedRanges, resume a known
- * session, done on 200/201). Each side brings its wire (how a request goes out and is signed);
- * failures come back as UploadFailure (docs/decisions/046-one-client-data-layer.md).
- */
+// How a file reaches the shared-files service, once for the upload queue (api/upload-transport.ts)
+// and the outbox's sync (also in the service worker), each bringing its wire; failures come back
+// as UploadFailure (docs/decisions/046-one-client-data-layer.md).
 
 /** Files below this many bytes go in one multipart request; larger ones by session (docs/PRODUCT.md section 4). */
 export const PLAIN_UPLOAD_LIMIT = 52_428_800;
 /** The size of each PUT of a session upload (docs/PRODUCT.md section 10). */
 export const CHUNK_SIZE = 5 * 1024 * 1024;
 
-/**
- * The two failures the protocol words itself, as the specification quotes them. The sync keeps
- * them with a file (the service worker has no catalogue); screens translate them (files/upload-errors.ts).
- */
+/** The two failures the protocol words itself, as the specification quotes them; screens translate them (files/upload-errors.ts). */
 export const SESSION_FAILED = '创建上传会话失败';
 const pieceFailed = (n: number, status: number, detail: string | undefined): string => `上传块 ${n} 失败: HTTP ${status}${detail ? ` (${detail})` : ''}`;
 const PIECE_FAILED = /^上传块 (\d+) 失败: HTTP (\d+)(.*)$/s;
@@ -30,10 +22,7 @@ export function readUploadFailure(message: string): { step: 'session' } | { step
   return piece ? { step: 'piece', n: piece[1] ?? '', status: piece[2] ?? '', detail: piece[3] ?? '' } : undefined;
 }
 
-/**
- * Why an upload stopped. offline: no answer came (keep the file and its session, go on later);
- * unauthorized: a signed request was answered 401; refused: the server said no, in `message`.
- */
+/** Why an upload stopped: no answer came (keep the file and its session), a signed request got 401, or the server said no. */
 export class UploadFailure extends Error {
   constructor(
     readonly kind: 'offline' | 'unauthorized' | 'refused',
@@ -151,11 +140,7 @@ async function resumePoint(wire: Wire, target: UploadTarget, file: Blob, name: s
   return 0;
 }
 
-/**
- * A large file by upload session: CHUNK_SIZE pieces with Content-Range until an answer 200/201
- * says the file is complete. The session URL is the credential: the pieces carry no token.
- * state.uploadUrl stays set while the upload is unfinished.
- */
+/** A large file by upload session: CHUNK_SIZE pieces, unsigned (the URL is the credential), until 200/201; state keeps the URL meanwhile. */
 export async function uploadInSession(
   wire: Wire,
   target: UploadTarget,

@@ -20,11 +20,7 @@ export interface FileOpener {
 /** Images, video and audio play in the app's dialog; PDFs and the rest in the service's preview page. */
 export const INLINE_TYPES: ReadonlySet<FileItem['type']> = new Set(['image', 'video', 'audio']);
 
-/**
- * Opens a signed link in a new tab, opened synchronously inside the tap (a popup blocker lets only
- * those through) and pointed at the link once it is signed; without a tab (blocked anyway) the
- * page itself goes there, which for a download leaves the app where it is.
- */
+/** Opens a tab inside the tap (popup blockers let only those through), pointed at the link once signed; without one, the page goes. */
 function openInNewTab(endpoint: OpenEndpoint, item: FileItem, failed: (e: unknown) => void): void {
   const tab = window.open('', '_blank');
   signedFileUrl(endpoint, item.path).then(

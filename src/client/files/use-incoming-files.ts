@@ -17,10 +17,8 @@ export interface IncomingFile {
 const sameFolder = (a: string, b: string): boolean => a.replace(/^\/+|\/+$/g, '') === b.replace(/^\/+|\/+$/g, '');
 
 /**
- * The files the outbox holds for a folder (the Attachments card lists them with the server's),
- * and `loaded`: false until the phone's list was read once, so a card does not say 'Empty' before
- * it knows. onArrived is told those that left the outbox (sent by any sync), so the folder is
- * listed again and shows them as uploaded.
+ * The files the outbox holds for a folder, and whether the phone's list was read yet (not 'Empty'
+ * before); onArrived is told those that left the outbox, so the folder is listed again.
  */
 export function useIncomingFiles(folder: string, onArrived: (files: { key: string; name: string }[]) => void): { files: IncomingFile[]; loaded: boolean } {
   const [state, setState] = useState<{ folder: string; files: IncomingFile[]; loaded: boolean }>({ folder, files: [], loaded: false });

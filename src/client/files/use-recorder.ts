@@ -105,11 +105,7 @@ function useElapsed(recording: boolean, startedAt: number): number {
   return elapsed;
 }
 
-/**
- * In-browser voice notes: idle -> recording -> stop, then the recording is handed over as a File
- * (to the upload queue). The microphone is released as soon as recording ends, so the phone's
- * recording indicator goes away.
- */
+/** In-browser voice notes: idle -> recording -> stop, handed over as a File; the microphone is released as soon as recording ends. */
 export function useRecorder(onRecorded: (file: File) => void): Recorder {
   const toast = useToast();
   const [status, setStatus] = useState<RecorderStatus>('idle');

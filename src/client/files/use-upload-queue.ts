@@ -20,11 +20,7 @@ export interface RecordRef {
   with?: Record<string, unknown>;
 }
 
-/**
- * Marks a record's attachments as 'uploading' or 'uploaded' (docs/PRODUCT.md section 4) with the
- * small payload {id, ...with, [field]}, merged into the stored record. Only a hint for the back
- * office: a failure is logged, never shown nor stopping the upload.
- */
+/** Marks a record's attachments 'uploading' or 'uploaded' (docs/PRODUCT.md section 4): a hint for the back office, a failure only logged. */
 async function setFilesStatus(issue: RecordRef, status: 'uploading' | 'uploaded'): Promise<void> {
   try {
     await updateRecord(issue.apiPath, { id: issue.id, ...issue.with, [issue.field]: status });
@@ -67,11 +63,7 @@ async function keepFileForSync({ file, folder }: UploadItem, uploadUrl: string |
   return key;
 }
 
-/**
- * Uploads one item with progress and toasts; `sessions` keeps a resumable session across a retry.
- * Without network the file is kept on the phone for the sync (nothing is lost); any other failure
- * leaves the item failed with its reason, ready for a retry.
- */
+/** Uploads one item with progress and toasts; without network the file is kept on the phone for the sync, else it fails with its reason. */
 async function uploadOne(item: UploadItem, sessions: Map<number, SessionState>, update: Update, toast: ReturnType<typeof useToast>): Promise<boolean> {
   const { file } = item;
   try {
@@ -107,9 +99,8 @@ function dropWaitingFile(key: string | undefined): void {
 }
 
 /**
- * Runs uploads one after another (a phone's uplink is the bottleneck; parallel uploads only make
- * each one slower and more likely to time out); the first of a batch marks the record's files
- * 'uploading', the last, when one of the batch succeeded, 'uploaded'.
+ * Runs uploads one after another (parallel ones on a phone's uplink only time out more); the first
+ * of a batch marks the record's files 'uploading', the last, when one succeeded, 'uploaded'.
  */
 function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, target: () => RecordRef | undefined): (item: UploadItem) => void {
   const chain = useRef<Promise<void>>(Promise.resolve());
@@ -134,10 +125,7 @@ function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, target: 
   );
 }
 
-/**
- * A file the sync took over (cut by going offline) ends here as it ends there: uploaded once its
- * outbox entry is gone (then `onSent`, to list the folder again), failed when the server refused it.
- */
+/** A file the sync took over ends here as there: uploaded once its outbox entry is gone (then `onSent`), failed when refused. */
 function useSyncedFileEndings(items: UploadItem[], setItems: Dispatch<SetStateAction<UploadItem[]>>, onSent: () => void): void {
   const following = items.some((i) => i.status === 'waiting' && i.outboxKey !== undefined);
   useOutboxReads(
@@ -204,11 +192,7 @@ function useRetryAndRemove(
   return { retry, remove };
 }
 
-/**
- * The upload queue of a file browser (`folder`, '' for the root): one file at a time, with progress,
- * toasts, retry and remove; `issue`'s files status says when files are arriving, and `onUploaded`
- * lists the folder again after each upload.
- */
+/** The upload queue of a folder ('' for the root), telling `issue`'s files status; `onUploaded` after each upload. */
 export function useUploadQueue({ folder, issue, onUploaded }: { folder: string; issue?: RecordRef | undefined; onUploaded: () => void }): UploadQueue {
   const toast = useToast();
   const [items, setItems] = useState<UploadItem[]>([]);

@@ -67,10 +67,7 @@ function db(): Promise<IDBPDatabase> {
   return dbPromise;
 }
 
-/**
- * Tells this tab's lists and chip that the outbox changed. In the service worker nobody listens
- * here: it tells open pages by a message when its sync is done.
- */
+/** Tells this tab's lists and chip that the outbox changed (the service worker tells pages by a message). */
 export function changed(): void {
   globalThis.dispatchEvent(new Event(CHANGED));
 }
@@ -138,11 +135,7 @@ export interface CreatedRecord {
 
 const CREATED_KEPT_MS = 7 * 24 * 3600 * 1000;
 
-/**
- * The ids of records the sync created, by the key of the waiting create, so that the screen of a
- * record saved without coverage ('waiting~<key>') turns into the record itself once sent, even by
- * the service worker. Entries older than a week are dropped as new ones come.
- */
+/** The ids of records the sync created, by their create's key, so that a 'waiting~<key>' screen turns into the record; kept a week. */
 export const createdRecords = {
   async put(record: CreatedRecord): Promise<void> {
     const d = await db();

@@ -96,10 +96,8 @@ async function sendFile(ctx: SyncContext, file: WaitingFile): Promise<Outcome | 
 }
 
 /**
- * Sends the user's waiting changes, oldest first, each exactly once (creates carry their
- * Idempotency-Key, edits their base version; a 409 is parked as a conflict), then their waiting
- * files. Stops at the first one the network does not carry, keeping the rest in order, and at a
- * 401 (the sign-in is over: nothing is parked because of it). Run it under withOutboxLock.
+ * Sends the user's waiting changes oldest first, each exactly once (a 409 parked as a conflict),
+ * then their files; stops, keeping the rest in order, where the network ends and at a 401. Run it under withOutboxLock.
  */
 export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
   let sent = 0;

@@ -2,11 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { storage } from '../lib/storage';
 import { onOutboxChange, outbox, waitingFiles, type OutboxItem, type WaitingFile } from './store';
 
-/**
- * Reads what the signed-in user keeps on this phone now and whenever the outbox changes, while
- * `key` is not false (a new key reads anew); an older read answering after a newer one is dropped.
- * onRead is given undefined when the read failed.
- */
+/** Reads the signed-in user's outbox now and at each change while `key` is not false; stale reads dropped, undefined on failure. */
 export function useOutboxReads<T>(read: (owner: string) => Promise<T>, what: string, onRead: (value: T | undefined) => void, key: unknown = true): void {
   const latest = useRef(onRead);
   useEffect(() => {
