@@ -13,11 +13,7 @@ function pickRecordingType(): string | undefined {
 }
 
 /** The file extension of a recorded type: webm, ogg or m4a (what iOS records as audio/mp4). */
-export function recordingExtension(type: string): string {
-  if (type.includes('ogg')) return 'ogg';
-  if (type.includes('mp4') || type.includes('aac')) return 'm4a';
-  return 'webm';
-}
+export const recordingExtension = (type: string): string => (type.includes('ogg') ? 'ogg' : type.includes('mp4') || type.includes('aac') ? 'm4a' : 'webm');
 
 /** recording_{yyyyMMdd-HHmmss}.{ext} */
 export function defaultRecordingName(ext: string, now = new Date()): string {
@@ -35,10 +31,8 @@ export function customRecordingName(custom: string, ext: string): string {
   return base.toLowerCase().endsWith(`.${ext}`) ? base : `${base}.${ext}`;
 }
 
-type RecorderStatus = 'idle' | 'starting' | 'recording';
-
 export interface Recorder {
-  status: RecorderStatus;
+  status: 'idle' | 'starting' | 'recording';
   /** Whole seconds since recording started. */
   elapsed: number;
   customName: string;
@@ -108,7 +102,7 @@ function useElapsed(recording: boolean, startedAt: number): number {
 /** In-browser voice notes: idle -> recording -> stop, handed over as a File; the microphone is released as soon as recording ends. */
 export function useRecorder(onRecorded: (file: File) => void): Recorder {
   const toast = useToast();
-  const [status, setStatus] = useState<RecorderStatus>('idle');
+  const [status, setStatus] = useState<Recorder['status']>('idle');
   const [customName, setCustomName] = useState('');
   const [startedAt, setStartedAt] = useState(0);
   const elapsed = useElapsed(status === 'recording', startedAt);
