@@ -28,13 +28,8 @@ export function parseBody(text: string): unknown {
 }
 
 /** The headers of an answer that the app acts on: Retry-After of a 429 or 503, and which schema files the server has (form-version.ts). */
-export function answerHeaders(headers: Headers): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const name of ['retry-after', 'x-schemas-version']) {
-    const value = headers.get(name);
-    if (value !== null) kept[name] = value;
-  }
-  return kept;
+function answerHeaders(headers: Headers): Record<string, string> {
+  return Object.fromEntries(['retry-after', 'x-schemas-version'].flatMap((name) => (headers.has(name) ? [[name, headers.get(name) as string]] : [])));
 }
 
 /** Seconds to wait before trying again, from a Retry-After of seconds or an HTTP date; undefined when none. */

@@ -32,11 +32,8 @@ export function learnedMove(address: string, store: Storage = localStorage): str
     return undefined;
   }
   const url = new URL(address, 'http://phone');
-  for (const [from, to] of Object.entries(routes)) {
-    if (typeof to !== 'string' || (url.pathname !== from && !url.pathname.startsWith(`${from}/`))) continue;
-    return `${to}${url.pathname.slice(from.length)}${url.search}`;
-  }
-  return undefined;
+  const [from, to] = Object.entries(routes).find(([f, t]) => typeof t === 'string' && (url.pathname === f || url.pathname.startsWith(`${f}/`))) ?? [];
+  return from === undefined ? undefined : `${to as string}${url.pathname.slice(from.length)}${url.search}`;
 }
 
 /** Where the server redirects an app address that is no screen here (decision 059); offline the learned map answers. */

@@ -80,7 +80,6 @@ export async function downloadWithProgress(
   return { name, bytes: received };
 }
 
-/** Hands a file to the browser's downloads under a name. */
 export function saveBlob(blob: Blob, name: string): void {
   const href = URL.createObjectURL(blob);
   const link = document.createElement('a');

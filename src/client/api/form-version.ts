@@ -26,7 +26,6 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** formOutdated() as React state. */
 export function useFormOutdated(): boolean {
   return useSyncExternalStore(subscribe, formOutdated, () => false);
 }

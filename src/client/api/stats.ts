@@ -35,7 +35,6 @@ function useFigures<T>(key: string | [string, string], path: string, query?: Rec
 /** One day's counts and drive totals, computed by the server over all the day's rows. */
 export const useDayStats = (date: string) => useFigures<DayStats>(statsKeys.day(date), '/vtp/stats/day', { date });
 
-/** The counts over all time. */
 export const useTotalStats = () => useFigures<TotalStats>(statsKeys.total, '/vtp/stats/total');
 
 /** The figures of every day of a range (the Data page's chart), in one call. */

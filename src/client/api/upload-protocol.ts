@@ -73,7 +73,6 @@ export interface SessionState {
   uploadUrl?: string;
 }
 
-/** Progress of one upload as a whole number 0-100. */
 export type OnProgress = (percent: number) => void;
 
 const percent = (done: number, total: number): number => (total <= 0 ? 0 : Math.min(100, Math.floor((done / total) * 100)));
