@@ -14,22 +14,17 @@ interface FileListProps {
   pending?: boolean | undefined;
 }
 
-function Meta({ item }: { item: FileItem }) {
-  const { t } = useTranslation();
-  const parts = [item.type === 'folder' ? t('files.folder') : formatSize(item.size), formatModified(item.modified)].filter((p) => p !== '');
-  return <span className="file-item-meta">{parts.join(' · ')}</span>;
-}
-
 /** One entry: a folder opens (where the browser can), a file previews and downloads. */
 function FileRow({ item, onOpen, onDownload, onOpenFolder }: { item: FileItem } & Pick<FileListProps, 'onOpen' | 'onDownload' | 'onOpenFolder'>) {
   const { t } = useTranslation();
   const isFolder = item.type === 'folder';
+  const meta = [isFolder ? t('files.folder') : formatSize(item.size), formatModified(item.modified)].filter((p) => p !== '');
   const body = (
     <>
       <i className={`file-item-icon file-type-${item.type} ${TYPE_ICONS[item.type]}`} aria-hidden="true" data-type={item.type} />
       <span className="file-item-text">
         <span className="file-item-name">{item.name}</span>
-        <Meta item={item} />
+        <span className="file-item-meta">{meta.join(' · ')}</span>
       </span>
     </>
   );

@@ -21,7 +21,8 @@ export interface RecordRef {
 }
 
 /** Marks a record's attachments 'uploading' or 'uploaded' (docs/PRODUCT.md section 4): a hint for the back office, a failure only logged. */
-async function setFilesStatus(issue: RecordRef, status: 'uploading' | 'uploaded'): Promise<void> {
+async function setFilesStatus(issue: RecordRef | undefined, status: 'uploading' | 'uploaded'): Promise<void> {
+  if (issue === undefined) return;
   try {
     await updateRecord(issue.apiPath, { id: issue.id, ...issue.with, [issue.field]: status });
   } catch (e) {
@@ -110,14 +111,12 @@ function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, target: 
     (item: UploadItem) => {
       const first = pending.current++ === 0;
       chain.current = chain.current.then(async () => {
-        const issue = target();
-        if (first && issue) await setFilesStatus(issue, 'uploading');
+        if (first) await setFilesStatus(target(), 'uploading');
         if (await upload(item)) batchSucceeded.current = true;
         pending.current -= 1;
         if (pending.current === 0 && batchSucceeded.current) {
           batchSucceeded.current = false;
-          const last = target();
-          if (last) await setFilesStatus(last, 'uploaded');
+          await setFilesStatus(target(), 'uploaded');
         }
       });
     },
@@ -154,41 +153,36 @@ function useSyncedFileEndings(items: UploadItem[], setItems: Dispatch<SetStateAc
 }
 
 /** Retry and Remove of a failed item: a retry goes on where it stopped (its session kept), a removal cancels its session. */
-function useRetryAndRemove(
+function retryAndRemove(
   items: UploadItem[],
   setItems: Dispatch<SetStateAction<UploadItem[]>>,
   enqueue: (item: UploadItem) => void,
   sessions: Map<number, SessionState>,
 ) {
-  const retry = useCallback(
-    (id: number) => {
-      const item = items.find((i) => i.id === id);
-      if (!item || item.status !== 'error') return;
-      // A file the server refused through the sync: the queue takes it back from the outbox.
-      dropWaitingFile(item.outboxKey);
-      const { outboxKey: _taken, ...rest } = item;
-      void _taken;
-      const again = { ...rest, status: 'uploading' as const, progress: 0, errorMsg: '', retryCount: item.retryCount + 1 };
-      setItems((prev) => prev.map((i) => (i.id === id ? again : i)));
-      enqueue(again);
-    },
-    [items, enqueue, setItems],
-  );
-
-  const remove = useCallback(
-    (id: number) => {
-      const item = items.find((i) => i.id === id);
-      if (item?.status !== 'error') return;
-      setItems((prev) => prev.filter((i) => i.id !== id));
-      dropWaitingFile(item.outboxKey);
-      // Cancelled, so that its part file does not wait 24 h on the server.
-      const url = sessions.get(id)?.uploadUrl;
-      sessions.delete(id);
-      if (url) cancelUploadSession(url).catch((e: unknown) => console.warn('Could not cancel the upload session:', e));
-    },
-    [items, setItems, sessions],
-  );
-
+  /** The failed item, taken back from the outbox if the server refused it through the sync. */
+  const takeFailed = (id: number): UploadItem | undefined => {
+    const item = items.find((i) => i.id === id);
+    if (item?.status !== 'error') return undefined;
+    dropWaitingFile(item.outboxKey);
+    return item;
+  };
+  const retry = (id: number): void => {
+    const item = takeFailed(id);
+    if (!item) return;
+    const { outboxKey: _taken, ...rest } = item;
+    void _taken;
+    const again = { ...rest, status: 'uploading' as const, progress: 0, errorMsg: '', retryCount: item.retryCount + 1 };
+    setItems((prev) => prev.map((i) => (i.id === id ? again : i)));
+    enqueue(again);
+  };
+  const remove = (id: number): void => {
+    if (!takeFailed(id)) return;
+    setItems((prev) => prev.filter((i) => i.id !== id));
+    // Cancelled, so that its part file does not wait 24 h on the server.
+    const url = sessions.get(id)?.uploadUrl;
+    sessions.delete(id);
+    if (url) cancelUploadSession(url).catch((e: unknown) => console.warn('Could not cancel the upload session:', e));
+  };
   return { retry, remove };
 }
 
@@ -241,6 +235,6 @@ export function useUploadQueue({ folder, issue, onUploaded }: { folder: string; 
     [enqueue, folder],
   );
 
-  const { retry, remove } = useRetryAndRemove(items, setItems, enqueue, sessions.current);
+  const { retry, remove } = retryAndRemove(items, setItems, enqueue, sessions.current);
   return { items, add, retry, remove };
 }
