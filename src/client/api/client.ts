@@ -46,16 +46,11 @@ export function signOutOnUnauthorized(): void {
 }
 
 /** Query strings as the RuoYi client writes them: empty values dropped, objects as key[sub]=value (params[beginIssueDate]=...). */
-export function toQueryString(query: RequestOptions['query']): string {
-  const parts: string[] = [];
-  const add = (key: string, value: QueryValue): void => {
-    if (value === undefined || value === null || value === '') return;
-    parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
-  };
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== null && typeof value === 'object') for (const [sub, v] of Object.entries(value)) add(`${key}[${sub}]`, v);
-    else add(key, value);
-  }
+export function toQueryString(query: Query | undefined): string {
+  const pairs = Object.entries(query ?? {}).flatMap(([key, value]): [string, QueryValue][] =>
+    value !== null && typeof value === 'object' ? Object.entries(value).map(([sub, v]) => [`${key}[${sub}]`, v]) : [[key, value]],
+  );
+  const parts = pairs.filter(([, v]) => v !== undefined && v !== null && v !== '').map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
