@@ -1,18 +1,13 @@
 // The last answer of each list page, record and folder seen, in local storage, read without coverage
 // (marked as such); the oldest go first past MAX_ENTRIES or when storage is full.
 import { ApiError } from '../../shared/envelope';
+import { storage } from '../lib/storage';
 
 const PREFIX = 'offline.';
 const MAX_ENTRIES = 150;
 
 /** Copies are per user: another user signing in on the phone (perhaps of another project) never reads them. */
-function owner(): string {
-  try {
-    return window.localStorage.getItem('username') ?? '';
-  } catch {
-    return '';
-  }
-}
+const owner = (): string => storage.username() ?? '';
 
 const keys = (): string[] => Object.keys(window.localStorage).filter((k) => k.startsWith(PREFIX));
 
