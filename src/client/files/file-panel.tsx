@@ -1,9 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { useTranslation } from 'react-i18next';
-import { ApartFolderSection, FileList, type ApartFolder } from './file-list';
+import { ApartFolderSection, FileList, PreviewDialog, type ApartFolder } from './file-list';
 import type { FileItem } from './file-types';
-import { PreviewDialog } from './preview-dialog';
 import { UploadControls } from './upload-controls';
 import { IncomingFilesView, UploadQueueView, useIncomingFiles, visibleUploads } from './upload-queue-view';
 import { useFileList } from './use-file-list';

@@ -5,8 +5,6 @@ import { fetchInLanguage, requestLanguage } from '../i18n/request-language';
 import { changed, countWaiting, onOutboxChange, syncAuth } from './store';
 import { OUTBOX_SYNC_TAG, OUTBOX_SYNCED_MESSAGE, sendOutbox, withOutboxLock, type SyncResult } from './sync-core';
 
-export type { SyncResult } from './sync-core';
-
 let running: Promise<SyncResult> | undefined;
 
 /** Whether a sync is sending right now (for 'Sending…' on the chip). */
