@@ -36,14 +36,11 @@ export const isRunning = (s: Pick<AiStatus, 'state'> | null | undefined): boolea
 export const POLL_MS = 3000;
 
 /**
- * A record's analysis through SWR (keyed ['analysis', path/id]): fetched only when asked (`mutate()`, or a
- * status written in by `mutate(status)`), then every POLL_MS while `poll` holds of the latest
- * answer, never while the page is hidden (SWR's refreshWhenHidden). A failed poll is tried again
- * at the next tick and the last answer stays.
+ * A record's analysis through SWR: fetched only when asked (`mutate()`, `mutate(status)`), then
+ * every POLL_MS while `poll` holds of the latest answer and the page is shown; a failed poll keeps the last answer.
  */
 export function useAnalysisStatus(apiPath: string, id: unknown, poll: (latest: AiStatus | undefined) => boolean) {
   const key = id === undefined || id === null ? null : ['analysis', `${apiPath}/${String(id)}`];
-  // The latest answer, read first: whether to poll is decided on it (SWR rearms its timer when the interval changes).
   const { cache } = useSWRConfig();
   const latest = key === null ? undefined : (cache.get(unstable_serialize(key))?.data as AiStatus | undefined);
   return useSWR(key, () => fetchAiStatus(apiPath, id), {

@@ -1,22 +1,17 @@
 import { envelopeMessage } from '../../shared/envelope';
 
-/**
- * How the app reads an answer of our services, whoever sent the request: the page's API client
- * (client.ts), the upload queue (XMLHttpRequest) and the outbox's sync, which runs in the service
- * worker too. So nothing here touches the DOM, local storage or the catalogue: the page adds
- * signing out and the language on screen (docs/decisions/046-one-client-data-layer.md).
- */
+// How the app reads an answer of our services, whoever sent it: the page, the upload queue and the
+// outbox's sync, in the service worker too; so no DOM, local storage or catalogue here (decision 046).
 
 /** No answer at all: the network is down. Read by isOfflineError in any language, so never translated here. */
 export const OFFLINE_MESSAGE = 'Cannot reach the server. Check your connection and try again.';
 /** No answer within REQUEST_TIMEOUT_MS. */
 export const TIMEOUT_MESSAGE = 'The server did not answer within 30 seconds. Please try again.';
 
-/** An HTTP answer as read: its status, its JSON body (null when none, or not JSON: a proxy's page) and the headers we act on. */
+/** An HTTP answer as read: its status, its JSON body (null when none, or not JSON) and the headers answerHeaders keeps. */
 export interface Answer {
   status: number;
   body: unknown;
-  /** Lower-case names: those answerHeaders keeps. */
   headers?: Record<string, string>;
 }
 
@@ -33,13 +28,8 @@ export function parseBody(text: string): unknown {
 }
 
 /** The headers of an answer that the app acts on: Retry-After of a 429 or 503, and which schema files the server has (form-version.ts). */
-export function answerHeaders(headers: Headers): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const name of ['retry-after', 'x-schemas-version']) {
-    const value = headers.get(name);
-    if (value !== null) kept[name] = value;
-  }
-  return kept;
+function answerHeaders(headers: Headers): Record<string, string> {
+  return Object.fromEntries(['retry-after', 'x-schemas-version'].flatMap((name) => (headers.has(name) ? [[name, headers.get(name) as string]] : [])));
 }
 
 /** Seconds to wait before trying again, from a Retry-After of seconds or an HTTP date; undefined when none. */
@@ -76,19 +66,13 @@ export function dataOf(body: unknown): unknown {
   return body !== null && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body;
 }
 
-export interface ExchangeInit {
-  headers?: Record<string, string>;
-  body?: BodyInit;
-  /** Give up after this many milliseconds (an upload's body takes as long as the network needs: none). */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-}
-
-/**
- * One request by the given fetch (the page's, the service worker's, a test's), read into an
- * Exchange: any HTTP answer with its parsed body, or no answer with the words to say so.
- */
-export async function exchange(fetchFn: typeof fetch, method: string, url: string, init: ExchangeInit = {}): Promise<Exchange> {
+/** One request by the given fetch, read into an Exchange; timeoutMs: give up after so many milliseconds. */
+export async function exchange(
+  fetchFn: typeof fetch,
+  method: string,
+  url: string,
+  init: { headers?: Record<string, string>; body?: BodyInit; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<Exchange> {
   // A timer of our own (not AbortSignal.timeout), so that it is the one clock a test's fake timers drive.
   const timeout = new AbortController();
   const timer = init.timeoutMs !== undefined ? setTimeout(() => timeout.abort(), init.timeoutMs) : undefined;

@@ -9,14 +9,9 @@ export async function fetchAppVersion(read: (url: string) => Promise<string> = f
   return manifest.version;
 }
 
-/** Where the phone keeps the server's map of earlier app routes (learnEarlierRoutes). */
 const EARLIER_ROUTES_KEY = 'earlierRoutes';
 
-/**
- * Keeps the server's map of earlier app routes to present ones on the phone (decision 080), so
- * that an old bookmark opened without coverage still finds its screen. Asked once a start, online;
- * the phone keeps the last map it got.
- */
+/** Keeps the server's map of earlier app routes on the phone (decision 080): an old bookmark opened offline still finds its screen. */
 export async function learnEarlierRoutes(): Promise<void> {
   try {
     const res = await fetch(EARLIER_ROUTES_PATH, { cache: 'no-store', headers: { accept: 'application/json' } });
@@ -37,19 +32,11 @@ export function learnedMove(address: string, store: Storage = localStorage): str
     return undefined;
   }
   const url = new URL(address, 'http://phone');
-  for (const [from, to] of Object.entries(routes)) {
-    if (typeof to !== 'string' || (url.pathname !== from && !url.pathname.startsWith(`${from}/`))) continue;
-    return `${to}${url.pathname.slice(from.length)}${url.search}`;
-  }
-  return undefined;
+  const [from, to] = Object.entries(routes).find(([f, t]) => typeof t === 'string' && (url.pathname === f || url.pathname.startsWith(`${f}/`))) ?? [];
+  return from === undefined ? undefined : `${to as string}${url.pathname.slice(from.length)}${url.search}`;
 }
 
-/**
- * Where the server sends an app address that is no screen here: a kind's earlier route (a renamed
- * kind, a changed x-kind.route; decision 059) redirects to its present one. The service worker
- * answers navigations from the app, so an old bookmark reaches the not-found screen, which asks;
- * offline, the map the phone learned answers (decision 080). Undefined when the address did not move.
- */
+/** Where the server redirects an app address that is no screen here (decision 059); offline the learned map answers. */
 async function movedTo(address: string): Promise<string | undefined> {
   let res: Response;
   try {

@@ -2,14 +2,9 @@ import { apiRequest, ApiError, type Envelope } from './client';
 import { CLIENT_ID } from './config';
 import type { StoredUser } from '../lib/storage';
 
-export interface LoginData {
-  access_token?: string;
-  expire_in?: number;
-}
-
 /** POST /auth/login; resolves with the access token or raises 'Login failed' when none came back. */
 export async function login(username: string, password: string): Promise<string> {
-  const res = await apiRequest<Envelope<LoginData | null>>('POST', '/auth/login', {
+  const res = await apiRequest<Envelope<{ access_token?: string; expire_in?: number } | null>>('POST', '/auth/login', {
     body: { username, password, clientId: CLIENT_ID, grantType: 'password' },
     noAuthRedirect: true,
   });
@@ -18,12 +13,8 @@ export async function login(username: string, password: string): Promise<string>
   return token;
 }
 
-export interface UserInfo {
-  user: StoredUser;
-}
-
-export function getInfo(): Promise<Envelope<UserInfo>> {
-  return apiRequest<Envelope<UserInfo>>('GET', '/system/user/getInfo');
+export function getInfo(): Promise<Envelope<{ user: StoredUser }>> {
+  return apiRequest('GET', '/system/user/getInfo');
 }
 
 /** POST /auth/logout: revokes the token on the server. */

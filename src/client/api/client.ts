@@ -1,7 +1,7 @@
 import { ApiError, type Envelope, type ListEnvelope } from '../../shared/envelope';
-import { API_BASE, CLIENT_ID, REQUEST_TIMEOUT_MS } from './config';
+import { API_BASE, REQUEST_TIMEOUT_MS, signInHeaders } from './config';
 import { storage } from '../lib/storage';
-import { BUILT_SCHEMAS_VERSION, noteServerSchemas } from './form-version';
+import { noteServerSchemas } from './form-version';
 import { answerCode, answerMessage, exchange, isSuccess, isUnauthorized, TIMEOUT_MESSAGE, type Answer } from './answer';
 import { requestLanguageHeaders } from '../i18n/request-language';
 import { t } from '../i18n';
@@ -13,24 +13,20 @@ type QueryValue = string | number | undefined | null;
 /** A request's query: values, and one level of objects (the list date filters), as toQueryString writes them. */
 export type Query = Record<string, QueryValue | Record<string, QueryValue>>;
 
-/**
- * How every server read is cached (SWR): a failure is said once and not retried (docs/PRODUCT.md
- * section 5), and nothing is fetched again behind the user's back on focus or reconnect; a screen
- * opened again fetches again.
- */
+/** Every server read by SWR: a failure said once, not retried (docs/PRODUCT.md section 5), nor refetched on focus or reconnect. */
 export const READ_OPTIONS = { shouldRetryOnError: false, revalidateOnFocus: false, revalidateOnReconnect: false } as const;
 
+/**
+ * noAuthRedirect: a 401 does not bounce to /login (login, logout); base: the service's base URL
+ * (API_BASE unless given); unsigned: neither signed nor ending the sign-in (an upload session's URL).
+ */
 export interface RequestOptions {
   query?: Query;
   body?: unknown;
-  /** Login and logout must not bounce to /login on a 401. */
   noAuthRedirect?: boolean;
   signal?: AbortSignal;
-  /** Extra request headers (an Idempotency-Key). */
   headers?: Record<string, string>;
-  /** The service's base URL: the main service's unless given (FILES_BASE; '' for an upload session's own URL). */
   base?: string;
-  /** Neither signed nor ending the sign-in on a 401 (an upload session's URL carries its own authority). */
   unsigned?: boolean;
 }
 
@@ -49,42 +45,21 @@ export function signOutOnUnauthorized(): void {
   onUnauthorized();
 }
 
-/**
- * Query strings as the RuoYi client writes them: empty values dropped, one level of objects
- * as key[sub]=value (the list date filters: params[beginIssueDate]=...).
- */
-export function toQueryString(query: RequestOptions['query']): string {
-  const parts: string[] = [];
-  const add = (key: string, value: QueryValue): void => {
-    if (value === undefined || value === null || value === '') return;
-    parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
-  };
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== null && typeof value === 'object') for (const [sub, v] of Object.entries(value)) add(`${key}[${sub}]`, v);
-    else add(key, value);
-  }
+/** Query strings as the RuoYi client writes them: empty values dropped, objects as key[sub]=value (params[beginIssueDate]=...). */
+export function toQueryString(query: Query | undefined): string {
+  const pairs = Object.entries(query ?? {}).flatMap(([key, value]): [string, QueryValue][] =>
+    value !== null && typeof value === 'object' ? Object.entries(value).map(([sub, v]) => [`${key}[${sub}]`, v]) : [[key, value]],
+  );
+  const parts = pairs.filter(([, v]) => v !== undefined && v !== null && v !== '').map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
-/**
- * The headers every call to our services carries (main, files, uploads): the client id, the
- * language on screen (the server words its refusals in it, docs/decisions/045) and, when signed
- * in, the Bearer token.
- */
+/** The headers of every call to our services: the language on screen (docs/decisions/045) and the sign-in (signInHeaders). */
 export function apiHeaders(extra: Record<string, string> = {}): Record<string, string> {
-  const headers: Record<string, string> = { ...requestLanguageHeaders(), ...extra, clientid: CLIENT_ID, accept: 'application/json' };
-  if (BUILT_SCHEMAS_VERSION !== '') headers['x-schemas-version'] = BUILT_SCHEMAS_VERSION;
-  const token = storage.token();
-  if (token) headers['authorization'] = `Bearer ${token}`;
-  return headers;
+  return { ...requestLanguageHeaders(), ...extra, accept: 'application/json', ...signInHeaders(storage.token()) };
 }
 
-/**
- * How the page takes an answer of our services, read by the rules of api/answer.ts: the body when
- * the HTTP status is 2xx and the envelope code (if any) is 200; otherwise ApiError with the body's
- * msg, status, code, data and Retry-After. A 401 (HTTP or body code, as the original backend sends
- * it with HTTP 200) clears the token and sends the user to sign in again, unless told not to.
- */
+/** The body of a success (api/answer.ts); otherwise ApiError with its msg, status, code, data and Retry-After; a 401 may sign out. */
 function readAnswer<T>(answer: Answer, signOutOn401: boolean): T {
   const { status, body } = answer;
   const msg = answerMessage(body) ?? t('common.errorOccurred');
@@ -104,10 +79,8 @@ function readAnswer<T>(answer: Answer, signOutOn401: boolean): T {
 export const pageFetch: typeof fetch = (input, init) => fetch(input, init);
 
 /**
- * The page's one request function, for every service (main, shared files, an upload session's
- * own URL): one exchange (api/answer.ts) by the page's fetch, giving up after 30 s, read with
- * readAnswer. Signed requests carry the client id and Bearer token and end the sign-in on a 401;
- * a failure to reach the server is said in the language on screen.
+ * The page's one request function, for every service: one exchange (api/answer.ts) by the page's
+ * fetch, giving up after 30 s, read with readAnswer; a failure to reach the server is said in the language on screen.
  */
 export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = options.unsigned ? { ...requestLanguageHeaders(), accept: 'application/json' } : apiHeaders(options.headers);
@@ -121,7 +94,6 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
   });
-  // Worded here, on the page, in the language on screen (answer.ts, shared with the service worker, words them in English).
   if (!result.ok) throw new ApiError(0, t(result.message === TIMEOUT_MESSAGE ? 'common.timedOut' : 'common.offline'));
   noteServerSchemas(result.headers?.['x-schemas-version']);
   return readAnswer<T>(result, !options.noAuthRedirect && !options.unsigned);

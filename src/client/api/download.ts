@@ -1,25 +1,17 @@
-import { apiRequest, type Envelope } from './client';
+import { signedLink } from './files';
 import { DOWNLOAD_BASE } from './config';
 import { answerMessage, parseBody } from './answer';
 import { requestLanguageHeaders } from '../i18n/request-language';
 
-/** Asks the main service for a short-lived signed URL of a download (the token never goes in a URL). */
-export async function signedDownloadUrl(path: string, query: Record<string, string>): Promise<string> {
-  const target = `${DOWNLOAD_BASE}${path}?${new URLSearchParams(query).toString()}`;
-  const res = await apiRequest<Envelope<{ url: string }>>('POST', '/system/signed-link', { body: { path: target } });
-  return res.data.url;
+/** A short-lived signed URL of a download (api/files.ts signedLink). */
+export function signedDownloadUrl(path: string, query: Record<string, string>): Promise<string> {
+  return signedLink(`${DOWNLOAD_BASE}${path}?${new URLSearchParams(query).toString()}`);
 }
 
-/** How far a download is: bytes received, and the whole size when the server said it. */
+/** Bytes received, and the whole size when the server said it. */
 export interface DownloadProgress {
   received: number;
   total: number | null;
-}
-
-/** A finished download: the file's name (from the server's Content-Disposition) and size. */
-export interface DownloadedFile {
-  name: string;
-  bytes: number;
 }
 
 /** The file name of a Content-Disposition header: filename* (RFC 5987) first, then filename. */
@@ -50,21 +42,17 @@ export class DownloadError extends Error {
 }
 
 /**
- * Fetches a download, reporting each piece as it arrives, and hands the whole file to the phone's
- * downloads when it is in (an object URL clicked as a link), so the screen can show progress and
- * say when the file is ready: a hidden frame shows neither (decision 038). The file is held as a
- * Blob until then, which browsers keep on disk when large. Rejects with the service's message on
- * an error answer, and with an AbortError when `signal` aborts.
+ * Fetches a download reporting progress, then hands the whole file to the phone's downloads, so the
+ * screen can say when it is ready (decision 038). Rejects with the service's message, or AbortError.
  */
 export async function downloadWithProgress(
   url: string,
   fallbackName: string,
   onProgress: (p: DownloadProgress) => void,
   signal?: AbortSignal,
-): Promise<DownloadedFile> {
+): Promise<{ name: string; bytes: number }> {
   // In the language on screen: a refusal's message is shown (docs/decisions/045).
   const res = await fetch(url, { signal, cache: 'no-store', headers: requestLanguageHeaders() });
-  // A refusal's message is the service's (a body that is not our JSON: its status).
   if (!res.ok) throw new DownloadError(answerMessage(parseBody(await res.text().catch(() => ''))) ?? `HTTP ${res.status}`, res.status);
   const length = Number(res.headers.get('content-length'));
   const total = Number.isFinite(length) && length > 0 ? length : null;
@@ -92,7 +80,6 @@ export async function downloadWithProgress(
   return { name, bytes: received };
 }
 
-/** Hands a file to the browser's downloads under a name. */
 export function saveBlob(blob: Blob, name: string): void {
   const href = URL.createObjectURL(blob);
   const link = document.createElement('a');

@@ -1,10 +1,7 @@
-// A record's answer asked for by the boot script, with the app's code rather than after it (issue
-// 44, item 7; decision 078): a record screen opened from its address waits for its code (the app
-// chunk, the page chunk, the first render) and, before this, only then asked for its data. Here
-// the entry asks at once, and the API client takes the answer when the screen asks for the same
-// record. Tiny and free of imports from the app: it runs in the entry, before the first paint.
+// A record's answer asked for by the entry alongside the app's code rather than after it (decision
+// 078); the API client takes it when the screen asks for the same record. Tiny: it runs before the first paint.
 
-import { API_BASE, CLIENT_ID } from './config';
+import { API_BASE, signInHeaders } from './config';
 import { KEYS } from '../lib/storage';
 
 interface Early {
@@ -39,19 +36,13 @@ export function askEarly(pathname: string): void {
   }
   if (!token) return;
   const url = `${API_BASE}${path}`;
-  const headers: Record<string, string> = { clientid: CLIENT_ID, accept: 'application/json', authorization: `Bearer ${token}` };
-  if (typeof __SCHEMAS_VERSION__ === 'string' && __SCHEMAS_VERSION__ !== '') headers['x-schemas-version'] = __SCHEMAS_VERSION__;
-  const answer = fetch(url, { headers });
+  const answer = fetch(url, { headers: { accept: 'application/json', ...signInHeaders(token) } });
   // Unhandled until taken: a failure is the screen's to meet when it asks itself.
   answer.catch(() => undefined);
   early = { url, at: Date.now(), answer };
 }
 
-/**
- * The API client's fetch of a GET: the early answer for the same address when there is one, fresh
- * and a success (taken once), else `send()`. A refusal or a failure is asked again by `send()`,
- * so that it is met with this request's own headers (its language) and timeout.
- */
+/** The early answer of a GET for the same address, fresh and a success (taken once); else `send()`, with the request's own headers. */
 export function earlyOr(method: string, url: string, send: () => Promise<Response>): Promise<Response> {
   const e = early;
   if (e === undefined || method !== 'GET' || e.url !== url) return send();

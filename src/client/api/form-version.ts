@@ -1,14 +1,10 @@
 import { useSyncExternalStore } from 'react';
+import { BUILT_SCHEMAS_VERSION } from './config';
 
-/**
- * Whether the server's schema files differ from the ones this app was built with
- * (docs/decisions/034). Every API answer carries the server's version (x-schemas-version); when it
- * is not this build's, record screens say that a new version of the form is available and update
- * before editing, so that nobody types into a form the server no longer has.
- */
+// Whether the server's schema files (x-schemas-version of every answer) differ from this build's
+// (decision 034): record screens then update before editing a form the server no longer has.
 
-/** The version of the schema files this app was built with. */
-export const BUILT_SCHEMAS_VERSION: string = typeof __SCHEMAS_VERSION__ === 'string' ? __SCHEMAS_VERSION__ : '';
+export { BUILT_SCHEMAS_VERSION };
 
 let serverVersion: string | undefined;
 const listeners = new Set<() => void>();
@@ -30,7 +26,6 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** formOutdated() as React state. */
 export function useFormOutdated(): boolean {
   return useSyncExternalStore(subscribe, formOutdated, () => false);
 }

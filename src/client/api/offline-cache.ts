@@ -1,36 +1,15 @@
-/**
- * The last answer of each list page and record the phone has seen, kept in local storage so that
- * without coverage a tester still reads what they opened recently, marked as such ('Offline,
- * showing data from ...'), never an empty list or 'Not Found' because the network is down.
- * Bounded: the oldest entries go first past MAX_ENTRIES or when storage is full.
- */
+// The last answer of each list page, record and folder seen, in local storage, read without coverage
+// (marked as such); the oldest go first past MAX_ENTRIES or when storage is full.
 import { ApiError } from '../../shared/envelope';
+import { storage } from '../lib/storage';
 
 const PREFIX = 'offline.';
 const MAX_ENTRIES = 150;
 
 /** Copies are per user: another user signing in on the phone (perhaps of another project) never reads them. */
-function owner(): string {
-  try {
-    return window.localStorage.getItem('username') ?? '';
-  } catch {
-    return '';
-  }
-}
+const owner = (): string => storage.username() ?? '';
 
-export interface Cached<T> {
-  savedAt: number;
-  body: T;
-}
-
-function keys(): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < window.localStorage.length; i++) {
-    const k = window.localStorage.key(i);
-    if (k?.startsWith(PREFIX)) out.push(k);
-  }
-  return out;
-}
+const keys = (): string[] => Object.keys(window.localStorage).filter((k) => k.startsWith(PREFIX));
 
 function evictOldest(count: number): void {
   const entries = keys()
@@ -64,10 +43,10 @@ export const offlineCache = {
       }
     }
   },
-  load<T>(key: string): Cached<T> | null {
+  load<T>(key: string): { savedAt: number; body: T } | null {
     try {
       const raw = window.localStorage.getItem(`${PREFIX}${owner()}.${key}`);
-      return raw === null ? null : (JSON.parse(raw) as Cached<T>);
+      return raw === null ? null : (JSON.parse(raw) as { savedAt: number; body: T });
     } catch {
       return null;
     }

@@ -1,8 +1,5 @@
-/**
- * Copies of the previews a tester has looked at, so that a photo, voice note or short video seen
- * with coverage plays again in a tunnel. Kept in the Cache Storage under one cache, per user (the
- * signed-in name is part of each entry's address), up to MAX_BYTES a file; forgotten at sign-out.
- */
+// Copies of previews seen with coverage, so they play again in a tunnel: Cache Storage, per user
+// (in each entry's address), up to MAX_BYTES a file; forgotten at sign-out.
 const CACHE = 'rtd-previews';
 const MAX_BYTES = 25 * 1024 * 1024;
 

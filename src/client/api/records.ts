@@ -11,21 +11,14 @@ import type { FieldWarning } from '../../shared/schema-evolution';
 /** A record's values as the server and the screens know them. */
 type Values = Record<string, unknown>;
 
-/**
- * The SWR keys of the records family: lists by their kind's API path and query, a record by its
- * kind's path and id, so that a write can say which cached answers it makes stale.
- */
+/** The SWR keys of the records family, so that a write can say which cached answers it makes stale. */
 export const recordKeys = {
   list: (apiPath: string, query: unknown): [string, string] => [apiPath, JSON.stringify(query)],
   /** One record's server copy; a write of its kind does not make it stale, its own save replaces it. */
   record: (apiPath: string, id: string): [string, string] => ['record', `${apiPath}/${id}`],
 } as const;
 
-/**
- * After a record of a kind is created, changed or deleted: every cached list of that kind and
- * every cached count are revalidated (shown lists refetch now, others when next shown), so going
- * back to a list or the Data page never shows the state from before the save.
- */
+/** After a write of a kind: its cached lists and every count are revalidated, so no screen shows the state from before the save. */
 export function invalidateKind(apiPath: string): Promise<unknown> {
   return mutate((key) => (Array.isArray(key) && key[0] === apiPath) || statsKeys.isStats(key));
 }
@@ -40,10 +33,7 @@ export function useListPage<Row>(apiPath: string, query: Query) {
   return useSWR(recordKeys.list(apiPath, query), () => fetchListPage<Row>(apiPath, query), READ_OPTIONS);
 }
 
-/**
- * The server's copy of a record: null when it has none; offlineSince when read from the phone's
- * copy for want of coverage; the server's warnings about it (the values it keeps and does not show).
- */
+/** The server's copy of a record (null: none), offlineSince when it is the phone's copy, and the server's warnings about it. */
 export interface ServerCopy {
   record: Values | null;
   offlineSince?: number;
@@ -62,11 +52,7 @@ export async function fetchServerCopy(apiPath: string, id: string): Promise<Serv
   return { record, ...(offlineSince !== undefined ? { offlineSince } : {}), ...(warnings !== undefined ? { warnings } : {}) };
 }
 
-/**
- * A record's server copy through SWR, read with the lists' options. One opened before in this
- * visit (rememberRecord) is the fallback shown at once while it is fetched again; `id` null
- * fetches nothing (a new record, one waiting on the phone).
- */
+/** A record's server copy through SWR, one opened before in this visit shown meanwhile; `id` null fetches nothing. */
 export function useServerCopy(apiPath: string, id: string | null, remembered: Values | undefined) {
   const swr = useSWR<ServerCopy>(id === null ? null : recordKeys.record(apiPath, id), () => fetchServerCopy(apiPath, id as string), {
     ...READ_OPTIONS,

@@ -2,11 +2,7 @@ import useSWR from 'swr';
 import { apiRequest, type Envelope } from './client';
 import { withOfflineCopy } from './offline-cache';
 
-/**
- * A day's figures as /vtp/stats/day answers them: the date, each kind's count under its
- * x-kind.dataPage.count name (drivingCount, chargingCount, issueCount, poiCount) and each summed
- * field under its x-kind.dataPage.sums name (drivingTime in minutes, drivingDistance in km).
- */
+/** A day's figures (/vtp/stats/day): the date, each kind's count and sums under its x-kind.dataPage names. */
 export type DayStats = { date: string } & Record<string, number | string>;
 
 /** Each kind's count over all time, under its count name. */
@@ -29,10 +25,7 @@ export const statsKeys = {
   isStats: (key: unknown): boolean => key === 'stats/total' || (Array.isArray(key) && (key[0] === 'stats/day' || key[0] === 'stats/days')),
 } as const;
 
-/**
- * Figures through SWR, from the cache at once when seen before, then revalidated; without coverage
- * from the phone's copy of the last answer (api/offline-cache.ts), with offlineSince saying when it is from.
- */
+/** Figures through SWR (cached ones at once, then revalidated); without coverage the phone's copy, with offlineSince. */
 function useFigures<T>(key: string | [string, string], path: string, query?: Record<string, string>) {
   const name = `stats:${path}:${JSON.stringify(query ?? {})}`;
   const swr = useSWR(key, () => withOfflineCopy(name, async () => (await apiRequest<Envelope<T>>('GET', path, query ? { query } : {})).data), SWR_OPTIONS);
@@ -42,7 +35,6 @@ function useFigures<T>(key: string | [string, string], path: string, query?: Rec
 /** One day's counts and drive totals, computed by the server over all the day's rows. */
 export const useDayStats = (date: string) => useFigures<DayStats>(statsKeys.day(date), '/vtp/stats/day', { date });
 
-/** The counts over all time. */
 export const useTotalStats = () => useFigures<TotalStats>(statsKeys.total, '/vtp/stats/total');
 
 /** The figures of every day of a range (the Data page's chart), in one call. */

@@ -1,40 +1,28 @@
-import { answerMessage, dataOf, isSuccess, isUnauthorized, type Exchange } from './answer';
-import { CHUNK_SIZE, PLAIN_UPLOAD_LIMIT } from './upload-limits';
+import { answerMessage, dataOf, exchange, isSuccess, isUnauthorized, type Exchange } from './answer';
+import { REQUEST_TIMEOUT_MS } from './config';
 
-/**
- * How a file reaches the shared-files service, written once for the upload queue (the page,
- * api/upload-transport.ts) and the outbox's sync (outbox/sync-core.ts, also in the service
- * worker): below PLAIN_UPLOAD_LIMIT one multipart POST, from it on a Graph-style upload session
- * (create it, PUT CHUNK_SIZE pieces with Content-Range, read nextExpectedRanges, resume a known
- * session, done on 200/201). Each side brings its wire (how a request goes out and is signed);
- * failures come back as UploadFailure (docs/decisions/046-one-client-data-layer.md).
- */
+// How a file reaches the shared-files service, once for the upload queue (api/upload-transport.ts)
+// and the outbox's sync (also in the service worker), each bringing its wire; failures come back
+// as UploadFailure (docs/decisions/046-one-client-data-layer.md).
 
-export { CHUNK_SIZE, PLAIN_UPLOAD_LIMIT };
+/** Files below this many bytes go in one multipart request; larger ones by session (docs/PRODUCT.md section 4). */
+export const PLAIN_UPLOAD_LIMIT = 52_428_800;
+/** The size of each PUT of a session upload (docs/PRODUCT.md section 10). */
+export const CHUNK_SIZE = 5 * 1024 * 1024;
 
-/**
- * The two failures the protocol words itself, as the specification quotes them. The sync keeps
- * them with a file (the service worker has no catalogue); screens say them in their own language
- * through readUploadFailure (files/upload-errors.ts).
- */
+/** The two failures the protocol words itself, as the specification quotes them; screens translate them (files/upload-errors.ts). */
 export const SESSION_FAILED = '创建上传会话失败';
 const pieceFailed = (n: number, status: number, detail: string | undefined): string => `上传块 ${n} 失败: HTTP ${status}${detail ? ` (${detail})` : ''}`;
 const PIECE_FAILED = /^上传块 (\d+) 失败: HTTP (\d+)(.*)$/s;
 
 /** What a kept failure message says, when the protocol worded it: the session, or piece n. */
-export type WordedFailure = { step: 'session' } | { step: 'piece'; n: string; status: string; detail: string };
-
-export function readUploadFailure(message: string): WordedFailure | undefined {
+export function readUploadFailure(message: string): { step: 'session' } | { step: 'piece'; n: string; status: string; detail: string } | undefined {
   if (message === SESSION_FAILED) return { step: 'session' };
   const piece = PIECE_FAILED.exec(message);
   return piece ? { step: 'piece', n: piece[1] ?? '', status: piece[2] ?? '', detail: piece[3] ?? '' } : undefined;
 }
 
-/**
- * Why an upload stopped. offline: no answer came (keep the file and its session, go on later);
- * unauthorized: a signed request was answered 401 (the sign-in is over); refused: the server said
- * no, in `message`.
- */
+/** Why an upload stopped: no answer came (keep the file and its session), a signed request got 401, or the server said no. */
 export class UploadFailure extends Error {
   constructor(
     readonly kind: 'offline' | 'unauthorized' | 'refused',
@@ -49,7 +37,7 @@ export class UploadFailure extends Error {
 export interface WireRequest {
   method: 'GET' | 'POST' | 'PUT';
   url: string;
-  /** Headers of the protocol itself (accept, content-type, Content-Range); a signed request gets the sign-in's too. */
+  /** The protocol's own headers; a signed request gets the sign-in's too. */
   headers: Record<string, string>;
   body?: FormData | Blob | string;
   /** With the sign-in (client id, Bearer token); a session URL is the credential itself and goes without. */
@@ -63,6 +51,16 @@ export interface WireRequest {
 /** How a side sends a request: resolves with any HTTP answer or with none (offline); never rejects for the network. */
 export type Wire = (request: WireRequest) => Promise<Exchange>;
 
+/** A wire by the given fetch (called unbound: a browser's fetch refuses another `this`); `sign` adds the sign-in's headers. */
+export function fetchWire(fetchFn: typeof fetch, sign: (headers: Record<string, string>) => Record<string, string>): Wire {
+  return (request) =>
+    exchange((input, init) => fetchFn(input, init), request.method, request.url, {
+      headers: request.signed ? sign(request.headers) : request.headers,
+      ...(request.body !== undefined ? { body: request.body } : {}),
+      ...(request.timeout ? { timeoutMs: REQUEST_TIMEOUT_MS } : {}),
+    });
+}
+
 export interface UploadTarget {
   /** The files service's base URL (FILES_BASE). */
   filesBase: string;
@@ -75,7 +73,6 @@ export interface SessionState {
   uploadUrl?: string;
 }
 
-/** Progress of one upload as a whole number 0-100. */
 export type OnProgress = (percent: number) => void;
 
 const percent = (done: number, total: number): number => (total <= 0 ? 0 : Math.min(100, Math.floor((done / total) * 100)));
@@ -92,7 +89,7 @@ function failure(answer: Exchange, signed: boolean, otherwise?: string): UploadF
   return new UploadFailure(signed && isUnauthorized(answer) ? 'unauthorized' : 'refused', message);
 }
 
-/** POST /files/upload?path= with the multipart field `file`; Graph's default for a name clash is to fail, this app keeps both ('a (1).jpg'). */
+/** POST /files/upload?path= with the multipart field `file`; on a name clash this app keeps both ('a (1).jpg'). */
 export async function uploadPlain(wire: Wire, target: UploadTarget, file: Blob, name: string, onProgress: OnProgress = () => {}): Promise<void> {
   const form = new FormData();
   form.append('file', file, name);
@@ -127,10 +124,7 @@ function nextExpected(body: unknown): number | undefined {
   return Number.isInteger(start) && start >= 0 ? start : undefined;
 }
 
-/**
- * Where to start: a known session is asked (GET on its URL) what it still expects, so a try sends
- * only what the server has not stored; an expired or unknown one (404) starts anew.
- */
+/** Where to start: a known session is asked (GET) what it still expects; an expired or unknown one (404) starts anew. */
 async function resumePoint(wire: Wire, target: UploadTarget, file: Blob, name: string, state: SessionState): Promise<number> {
   if (state.uploadUrl) {
     const answer = await wire({ method: 'GET', url: state.uploadUrl, headers: { accept: 'application/json' }, signed: false, timeout: true });
@@ -145,11 +139,7 @@ async function resumePoint(wire: Wire, target: UploadTarget, file: Blob, name: s
   return 0;
 }
 
-/**
- * A large file by upload session: CHUNK_SIZE pieces with Content-Range (the browser sets
- * Content-Length) until an answer 200/201 says the file is complete. The session URL is the
- * credential: the pieces carry no token. state.uploadUrl stays set while the upload is unfinished.
- */
+/** A large file by upload session: CHUNK_SIZE pieces, unsigned (the URL is the credential), until 200/201; state keeps the URL meanwhile. */
 export async function uploadInSession(
   wire: Wire,
   target: UploadTarget,

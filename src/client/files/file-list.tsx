@@ -1,10 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
+import { Dialog } from 'primereact/dialog';
+import type { PreviewState } from './use-file-opener';
 import { formatModified, formatSize, TYPE_ICONS, type FileItem } from './file-types';
-import type { FileListState } from './use-file-list';
+import { useFileList, type FileListState } from './use-file-list';
 import { OfflineLine } from '../ui/offline-line';
 
-export interface FileListProps {
+interface FileListProps {
   state: FileListState;
   onOpen: (item: FileItem) => void;
   onDownload: (item: FileItem) => void;
@@ -14,22 +16,17 @@ export interface FileListProps {
   pending?: boolean | undefined;
 }
 
-function Meta({ item }: { item: FileItem }) {
-  const { t } = useTranslation();
-  const parts = [item.type === 'folder' ? t('files.folder') : formatSize(item.size), formatModified(item.modified)].filter((p) => p !== '');
-  return <span className="file-item-meta">{parts.join(' · ')}</span>;
-}
-
 /** One entry: a folder opens (where the browser can), a file previews and downloads. */
 function FileRow({ item, onOpen, onDownload, onOpenFolder }: { item: FileItem } & Pick<FileListProps, 'onOpen' | 'onDownload' | 'onOpenFolder'>) {
   const { t } = useTranslation();
   const isFolder = item.type === 'folder';
+  const meta = [isFolder ? t('files.folder') : formatSize(item.size), formatModified(item.modified)].filter((p) => p !== '');
   const body = (
     <>
       <i className={`file-item-icon file-type-${item.type} ${TYPE_ICONS[item.type]}`} aria-hidden="true" data-type={item.type} />
       <span className="file-item-text">
         <span className="file-item-name">{item.name}</span>
-        <Meta item={item} />
+        <span className="file-item-meta">{meta.join(' · ')}</span>
       </span>
     </>
   );
@@ -85,5 +82,55 @@ export function FileList({ state, onOpen, onDownload, onOpenFolder, pending = fa
         </ul>
       )}
     </>
+  );
+}
+
+/** A subfolder listed apart from the folder's own files, read-only (the issue's desensitized copies). */
+export interface ApartFolder {
+  /** The subfolder's name inside the panel's folder. */
+  name: string;
+  title: string;
+}
+
+/** The files of a subfolder under their own heading: preview and download, nothing else. */
+export function ApartFolderSection({ path, folder, onOpen, onDownload }: { path: string; folder: ApartFolder } & Pick<FileListProps, 'onOpen' | 'onDownload'>) {
+  const list = useFileList(path === '' ? folder.name : `${path}/${folder.name}`);
+  return (
+    <section className="file-apart" aria-label={folder.title} data-testid="apart-folder">
+      <h3 className="file-apart-title">{folder.title}</h3>
+      <FileList state={list.state} onOpen={onOpen} onDownload={onDownload} />
+    </section>
+  );
+}
+
+function Media({ item, url }: { item: FileItem; url: string }) {
+  if (item.type === 'image') return <img src={url} alt={item.name} className="file-preview-media" />;
+  if (item.type === 'video') return <video src={url} controls playsInline preload="metadata" className="file-preview-media" aria-label={item.name} />;
+  return <audio src={url} controls preload="metadata" className="file-preview-audio" aria-label={item.name} />;
+}
+
+/** Images, video and audio shown in the app, with a download button for the same file. */
+export function PreviewDialog({ preview, onClose, onDownload }: { preview: PreviewState; onClose: () => void; onDownload: (item: FileItem) => void }) {
+  const { t } = useTranslation();
+  const item = preview?.item;
+  return (
+    <Dialog
+      visible={preview !== null}
+      onHide={onClose}
+      header={item?.name ?? ''}
+      className="file-preview-dialog"
+      style={{ width: '95vw', maxWidth: '40rem' }}
+      dismissableMask
+      draggable={false}
+      footer={item && <Button label={t('files.downloadButton')} icon="pi pi-download" outlined size="small" onClick={() => onDownload(item)} />}
+    >
+      {item && preview?.url ? (
+        <Media item={item} url={preview.url} />
+      ) : (
+        <div className="file-list-status" role="status">
+          <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {t('files.loadingPreview')}
+        </div>
+      )}
+    </Dialog>
   );
 }

@@ -1,18 +1,14 @@
 import { useState, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { useTranslation } from 'react-i18next';
-import type { RecordRef } from './files-status';
-import { ApartFolderSection, type ApartFolder } from './apart-folder';
-import { FileList } from './file-list';
+import { ApartFolderSection, FileList, PreviewDialog, type ApartFolder } from './file-list';
 import type { FileItem } from './file-types';
-import { PreviewDialog } from './preview-dialog';
 import { UploadControls } from './upload-controls';
-import { IncomingFilesView, UploadQueueView, visibleUploads } from './upload-queue-view';
-import { useIncomingFiles } from './use-incoming-files';
+import { IncomingFilesView, UploadQueueView, useIncomingFiles, visibleUploads } from './upload-queue-view';
 import { useFileList } from './use-file-list';
 import { useFileOpener } from './use-file-opener';
 import { useRecorder } from './use-recorder';
-import { useUploadQueue } from './use-upload-queue';
+import { useUploadQueue, type RecordRef } from './use-upload-queue';
 
 export interface FilePanelProps {
   /** The folder shown and uploaded to, project-relative ('' for the root). */

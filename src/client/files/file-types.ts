@@ -15,35 +15,27 @@ export interface FileItem {
   mimeType: string;
 }
 
-// docs/PRODUCT.md section 10. webm is in both lists: it counts as audio (recordings are webm).
-const IMAGE_EXT = ['jpg', 'jpeg', 'png', 'gif', 'bmp', 'webp', 'svg'];
-const VIDEO_EXT = ['mp4', 'mov', 'avi', 'wmv', 'mkv'];
-const AUDIO_EXT = ['mp3', 'wav', 'ogg', 'aac', 'webm', 'opus'];
-
-function extensionOf(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
-}
+/** Types by extension (docs/PRODUCT.md section 10); webm counts as audio: recordings are webm. */
+const BY_EXTENSION = new Map<string, FileType>([
+  ...['jpg', 'jpeg', 'png', 'gif', 'bmp', 'webp', 'svg'].map((ext): [string, FileType] => [ext, 'image']),
+  ...['mp4', 'mov', 'avi', 'wmv', 'mkv'].map((ext): [string, FileType] => [ext, 'video']),
+  ...['mp3', 'wav', 'ogg', 'aac', 'webm', 'opus'].map((ext): [string, FileType] => [ext, 'audio']),
+  ['pdf', 'pdf'],
+]);
 
 /**
  * The type of an entry by its mime type, else by its extension. A webm video mime counts as
- * audio: the service cannot tell a voice note in webm from a film, and voice notes are the
- * webm files this app makes.
+ * audio: the service cannot tell a voice note in webm from a film, and this app's voice notes are webm.
  */
 export function fileTypeOf(entry: { name: string; mimeType?: string | null; isFolder?: boolean }): FileType {
   if (entry.isFolder) return 'folder';
   const mime = (entry.mimeType ?? '').toLowerCase().split(';')[0]?.trim() ?? '';
-  if (mime === 'video/webm' || mime === 'audio/webm') return 'audio';
-  if (mime.startsWith('image/')) return 'image';
-  if (mime.startsWith('video/')) return 'video';
-  if (mime.startsWith('audio/')) return 'audio';
+  if (mime === 'video/webm') return 'audio';
+  const [top, sub] = mime.split('/');
+  if (sub !== undefined && (top === 'image' || top === 'video' || top === 'audio')) return top;
   if (mime === 'application/pdf') return 'pdf';
-  const ext = extensionOf(entry.name);
-  if (IMAGE_EXT.includes(ext)) return 'image';
-  if (VIDEO_EXT.includes(ext)) return 'video';
-  if (AUDIO_EXT.includes(ext)) return 'audio';
-  if (ext === 'pdf') return 'pdf';
-  return 'file';
+  const dot = entry.name.lastIndexOf('.');
+  return BY_EXTENSION.get(dot > 0 ? entry.name.slice(dot + 1).toLowerCase() : '') ?? 'file';
 }
 
 const UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB'];

@@ -1,10 +1,60 @@
+import { useRef, useState } from 'react';
 import { Button } from 'primereact/button';
 import { ProgressBar } from 'primereact/progressbar';
 import { useTranslation } from 'react-i18next';
 import { fileTypeOf, formatSize, TYPE_ICONS } from './file-types';
 import { uploadErrorText } from './upload-errors';
-import type { IncomingFile } from './use-incoming-files';
+import { isSyncing } from '../outbox/sync';
+import { listWaitingFiles, useOutboxReads } from '../outbox/use-outbox';
 import type { UploadItem, UploadQueue } from './use-upload-queue';
+
+/** A file on its way to a folder: kept on the phone (the outbox) until the sync uploads it. */
+export interface IncomingFile {
+  key: string;
+  name: string;
+  size: number;
+  type: string;
+  /** waiting: for the network; sending: a sync is running; refused: the server would not take it. */
+  status: 'waiting' | 'sending' | 'refused';
+  error: string;
+}
+
+/** 'a/b/', '/a/b' and 'a/b' are one folder. */
+const sameFolder = (a: string, b: string): boolean => a.replace(/^\/+|\/+$/g, '') === b.replace(/^\/+|\/+$/g, '');
+
+/**
+ * The files the outbox holds for a folder, and whether the phone's list was read yet (not 'Empty'
+ * before); onArrived is told those that left the outbox, so the folder is listed again.
+ */
+export function useIncomingFiles(folder: string, onArrived: (files: { key: string; name: string }[]) => void): { files: IncomingFile[]; loaded: boolean } {
+  const [state, setState] = useState<{ folder: string; files: IncomingFile[]; loaded: boolean }>({ folder, files: [], loaded: false });
+  const seen = useRef({ folder, names: new Map<string, string>() });
+  useOutboxReads(
+    listWaitingFiles,
+    'files waiting on this phone',
+    (all) => {
+      if (all === undefined) return setState({ folder, files: [], loaded: true });
+      const mine = all.filter((f) => f.createKey === undefined && sameFolder(f.folder, folder));
+      const sending = isSyncing();
+      const files = mine.map((f): IncomingFile => ({
+        key: f.key,
+        name: f.name,
+        size: f.blob.size,
+        type: f.type,
+        status: f.state === 'refused' ? 'refused' : sending ? 'sending' : 'waiting',
+        error: f.lastError ?? '',
+      }));
+      const now = new Set(mine.map((f) => f.key));
+      const before = seen.current.folder === folder ? [...seen.current.names] : [];
+      const gone = before.filter(([key]) => !now.has(key)).map(([key, name]) => ({ key, name }));
+      seen.current = { folder, names: new Map(mine.map((f) => [f.key, f.name])) };
+      setState({ folder, files, loaded: true });
+      if (gone.length > 0) onArrived(gone);
+    },
+    folder,
+  );
+  return state.folder === folder ? { files: state.files, loaded: state.loaded } : { files: [], loaded: false };
+}
 
 /** A file's icon, name and (where known) size. */
 function ItemHead({ icon, name, size }: { icon: string; name: string; size?: number }) {
@@ -31,10 +81,7 @@ export function visibleUploads(items: UploadItem[], editable: boolean): UploadIt
   return editable ? items : items.filter((i) => i.status === 'uploading' || i.status === 'waiting');
 }
 
-/**
- * Each upload with its progress; a failed one says why and offers Retry and Remove ('重试' and '移除' in Chinese). Out of edit
- * mode the card is read-only: only uploads still on their way (after Cancel) stay in view.
- */
+/** Each upload with its progress; a failed one says why and offers Retry and Remove. Out of edit mode only those on their way. */
 export function UploadQueueView({ queue, editable }: { queue: UploadQueue; editable: boolean }) {
   const { t } = useTranslation();
   const items = visibleUploads(queue.items, editable);
@@ -69,10 +116,7 @@ export function UploadQueueView({ queue, editable }: { queue: UploadQueue; edita
   );
 }
 
-/**
- * The files on their way to the folder from the outbox (saved with a new record, or cut by going
- * offline on another screen), and those that just arrived until the folder's listing has them.
- */
+/** The files on their way to the folder from the outbox, and those that just arrived until the folder's listing has them. */
 export function IncomingFilesView({ files, arrived }: { files: IncomingFile[]; arrived: string[] }) {
   const { t } = useTranslation();
   if (files.length === 0 && arrived.length === 0) return null;
@@ -86,11 +130,11 @@ export function IncomingFilesView({ files, arrived }: { files: IncomingFile[]; a
           data-status={file.status}
         >
           <ItemHead icon={TYPE_ICONS[fileTypeOf({ name: file.name, mimeType: file.type })]} name={file.name} size={file.size} />
-          {file.status === 'sending' ? (
-            <ProgressBar mode="indeterminate" className="upload-item-bar" aria-label={t('files.uploadOf', { name: file.name })} />
-          ) : (
-            <ProgressBar value={0} showValue={false} className="upload-item-bar" aria-label={t('files.uploadOf', { name: file.name })} />
-          )}
+          <ProgressBar
+            {...(file.status === 'sending' ? { mode: 'indeterminate' } : { value: 0, showValue: false })}
+            className="upload-item-bar"
+            aria-label={t('files.uploadOf', { name: file.name })}
+          />
           <div className="upload-item-foot">
             {file.status === 'sending' && <ItemNote icon="pi-spin pi-spinner" text={t('files.uploadingFromPhone')} />}
             {file.status === 'waiting' && <ItemNote icon="pi-cloud-upload" text={t('files.waitingToSync')} />}

@@ -8,16 +8,8 @@ import { toItems, type FileItem } from './file-types';
  */
 export type FileListState = { status: 'loading' } | { status: 'ready'; items: FileItem[]; offlineSince?: number; notLoaded?: boolean };
 
-export interface FileListController {
-  state: FileListState;
-  /** Lists the folder again (after an upload), keeping the current items on screen meanwhile. */
-  refresh: () => void;
-  /** Which listing is shown (a listing newer than a moment is one with a higher number). */
-  loads: number;
-}
-
-/** The entries of a folder of the shared-files service as the file list shows them (api/files.ts reads them, through SWR). */
-export function useFileList(path: string): FileListController {
+/** A folder's entries as the file list shows them; `refresh` lists it again keeping them on screen; `loads` grows with each listing. */
+export function useFileList(path: string) {
   const { listing, refresh } = useFolderListing(path);
   const state = useMemo<FileListState>(() => {
     if (listing === undefined) return { status: 'loading' };

@@ -7,24 +7,13 @@ import { t } from '../i18n';
 import { useToast } from '../ui/toast';
 import type { FileItem } from './file-types';
 
+/** What the preview dialog shows; url is unset while the link is being signed. */
 export type PreviewState = { item: FileItem; url?: string } | null;
 
-export interface FileOpener {
-  /** What the preview dialog shows; url is unset while the link is being signed. */
-  preview: PreviewState;
-  open: (item: FileItem) => void;
-  download: (item: FileItem) => void;
-  closePreview: () => void;
-}
-
 /** Images, video and audio play in the app's dialog; PDFs and the rest in the service's preview page. */
-export const INLINE_TYPES: ReadonlySet<FileItem['type']> = new Set(['image', 'video', 'audio']);
+const INLINE_TYPES: ReadonlySet<FileItem['type']> = new Set(['image', 'video', 'audio']);
 
-/**
- * Opens a signed link in a new tab, opened synchronously inside the tap (a popup blocker lets only
- * those through) and pointed at the link once it is signed; without a tab (blocked anyway) the
- * page itself goes there, which for a download leaves the app where it is.
- */
+/** Opens a tab inside the tap (popup blockers let only those through), pointed at the link once signed; without one, the page goes. */
 function openInNewTab(endpoint: OpenEndpoint, item: FileItem, failed: (e: unknown) => void): void {
   const tab = window.open('', '_blank');
   signedFileUrl(endpoint, item.path).then(
@@ -55,7 +44,7 @@ async function previewUrl(user: string, item: FileItem): Promise<string> {
 }
 
 /** Downloads and previews through short-lived signed links (openInNewTab, previewUrl). */
-export function useFileOpener(): FileOpener {
+export function useFileOpener() {
   const toast = useToast();
   const [preview, setPreview] = useState<PreviewState>(null);
 

@@ -1,12 +1,38 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { t } from '../i18n';
 import { useToast } from '../ui/toast';
-import { customRecordingName, defaultRecordingName, pickRecordingType, recordingExtension } from './recording-name';
+import { format } from 'date-fns';
 
-export type RecorderStatus = 'idle' | 'starting' | 'recording';
+/** Recording formats in order of preference (docs/PRODUCT.md section 10: opus in webm first). */
+const RECORDING_TYPES = ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus', 'audio/mp4'];
+
+/** The first preferred type this browser records, or undefined to let it choose (Safari before 14.1). */
+function pickRecordingType(): string | undefined {
+  if (typeof MediaRecorder === 'undefined' || typeof MediaRecorder.isTypeSupported !== 'function') return undefined;
+  return RECORDING_TYPES.find((type) => MediaRecorder.isTypeSupported(type));
+}
+
+/** The file extension of a recorded type: webm, ogg or m4a (what iOS records as audio/mp4). */
+export const recordingExtension = (type: string): string => (type.includes('ogg') ? 'ogg' : type.includes('mp4') || type.includes('aac') ? 'm4a' : 'webm');
+
+/** recording_{yyyyMMdd-HHmmss}.{ext} */
+export function defaultRecordingName(ext: string, now = new Date()): string {
+  return `recording_${format(now, 'yyyyMMdd-HHmmss')}.${ext}`;
+}
+
+/** The name the person typed, made a safe single file name with the recording's extension; throws when nothing usable is left. */
+export function customRecordingName(custom: string, ext: string): string {
+  const base = custom
+    .normalize('NFC')
+    .replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]/gu, '_')
+    .trim()
+    .replace(/[. ]+$/, '');
+  if (base === '' || /^[._ ]+$/.test(base)) throw new Error(`'${custom}' cannot be used as a file name`);
+  return base.toLowerCase().endsWith(`.${ext}`) ? base : `${base}.${ext}`;
+}
 
 export interface Recorder {
-  status: RecorderStatus;
+  status: 'idle' | 'starting' | 'recording';
   /** Whole seconds since recording started. */
   elapsed: number;
   customName: string;
@@ -16,11 +42,9 @@ export interface Recorder {
 }
 
 /** Why the microphone could not be opened, in the words of docs/PRODUCT.md section 5. */
-export function startErrorMessage(error: unknown): string {
+function startErrorMessage(error: unknown): string {
   const name = (error as { name?: unknown } | null)?.name;
-  if (name === 'NotAllowedError') return t('files.micDenied');
-  if (name === 'NotFoundError') return t('files.micNotFound');
-  return t('files.micFailed');
+  return t(name === 'NotAllowedError' ? 'files.micDenied' : name === 'NotFoundError' ? 'files.micNotFound' : 'files.micFailed');
 }
 
 const stopTracks = (stream: MediaStream): void => stream.getTracks().forEach((t) => t.stop());
@@ -39,9 +63,8 @@ function recordingFileName(typed: string, type: string, warn: () => void): strin
 }
 
 /**
- * Records the stream in one-second slices (a long recording never sits in one huge buffer);
- * `ended` is told when it stops: with the pieces and their container type (audio/webm, audio/ogg,
- * audio/mp4, without codecs), or with none when the recorder failed. The microphone is released either way.
+ * Records the stream in one-second slices (never one huge buffer); `ended` is told the pieces and
+ * their container type without codecs, or null when the recorder failed. The microphone is released either way.
  */
 function recordStream(stream: MediaStream, ended: (recording: { chunks: Blob[]; type: string } | null) => void): MediaRecorder {
   const preferred = pickRecordingType();
@@ -76,14 +99,10 @@ function useElapsed(recording: boolean, startedAt: number): number {
   return elapsed;
 }
 
-/**
- * In-browser voice notes: idle -> recording -> stop, then the recording is handed over as a File
- * (to the upload queue). The microphone is released as soon as recording ends, so the phone's
- * recording indicator goes away.
- */
+/** In-browser voice notes: idle -> recording -> stop, handed over as a File; the microphone is released as soon as recording ends. */
 export function useRecorder(onRecorded: (file: File) => void): Recorder {
   const toast = useToast();
-  const [status, setStatus] = useState<RecorderStatus>('idle');
+  const [status, setStatus] = useState<Recorder['status']>('idle');
   const [customName, setCustomName] = useState('');
   const [startedAt, setStartedAt] = useState(0);
   const elapsed = useElapsed(status === 'recording', startedAt);

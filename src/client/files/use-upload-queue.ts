@@ -1,40 +1,42 @@
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { cancelUploadSession } from '../api/files';
-import { newOutboxKey, onOutboxChange, waitingFiles } from '../outbox/store';
+import { newOutboxKey, waitingFiles } from '../outbox/store';
+import { listWaitingFiles, useOutboxReads } from '../outbox/use-outbox';
 import { t } from '../i18n';
 import { useToast } from '../ui/toast';
-import { setFilesStatus, type RecordRef } from './files-status';
-import { isOfflineError, PLAIN_UPLOAD_LIMIT, uploadInSession, uploadPlain, type SessionState } from '../api/upload-transport';
+import { updateRecord } from '../api/records';
+import { isOfflineError, uploadFromPage } from '../api/upload-transport';
+import type { SessionState } from '../api/upload-protocol';
 import { storage } from '../lib/storage';
 import { uploadErrorText } from './upload-errors';
 
-/** Keeps a file whose upload found no network on the phone (the outbox), to be uploaded by the sync; its outbox key. */
-async function keepFileForSync(item: UploadItem, uploadUrl: string | undefined): Promise<string> {
-  const owner = storage.username() ?? '';
-  const key = newOutboxKey(owner, 'file');
-  await waitingFiles.put({
-    key,
-    owner,
-    folder: item.folder,
-    name: item.file.name,
-    type: item.file.type,
-    blob: item.file,
-    createdAt: Date.now(),
-    ...(uploadUrl ? { uploadUrl } : {}),
-    state: 'waiting',
-  });
-  return key;
+/** The record whose attachments a browser shows, for the files status (x-kind.attachments.filesStatus): its kind's API path, its id, the status field and the values sent with it. */
+export interface RecordRef {
+  apiPath: string;
+  id: number | string;
+  /** The field told 'uploading' and 'uploaded'. */
+  field: string;
+  /** The record's values sent alongside (the issue's taskId). */
+  with?: Record<string, unknown>;
 }
 
-/** waiting: no network; the file is kept on the phone and uploaded when the network returns. */
-export type UploadStatus = 'uploading' | 'success' | 'error' | 'waiting';
+/** Marks a record's attachments 'uploading' or 'uploaded' (docs/PRODUCT.md section 4): a hint for the back office, a failure only logged. */
+async function setFilesStatus(issue: RecordRef | undefined, status: 'uploading' | 'uploaded'): Promise<void> {
+  if (issue === undefined) return;
+  try {
+    await updateRecord(issue.apiPath, { id: issue.id, ...issue.with, [issue.field]: status });
+  } catch (e) {
+    console.error(`Could not mark the attachments of record ${issue.id} (${issue.apiPath}) as ${status}:`, e);
+  }
+}
 
 /** An upload queue item (docs/PRODUCT.md section 8); a failed one keeps its file for a retry. */
 export interface UploadItem {
   id: number;
   file: File;
   progress: number;
-  status: UploadStatus;
+  /** waiting: no network; the file is kept on the phone and uploaded when the network returns. */
+  status: 'uploading' | 'success' | 'error' | 'waiting';
   errorMsg: string;
   retryCount: number;
   /** Recordings have their own failure toast (docs/PRODUCT.md section 5). */
@@ -51,48 +53,30 @@ export interface UploadQueue {
   remove: (id: number) => void;
 }
 
-export interface UploadQueueOptions {
-  /** Where new uploads go (project-relative, '' for the root). */
-  folder: string;
-  /** The issue whose relatedFilesJson tells the back office that files are arriving. */
-  issue?: RecordRef | undefined;
-  /** Called after each finished upload, to list the folder again. */
-  onUploaded: () => void;
+type Update = (id: number, patch: Partial<UploadItem>) => void;
+
+/** Keeps a file whose upload found no network on the phone (the outbox), for the sync; its outbox key. */
+async function keepFileForSync({ file, folder }: UploadItem, uploadUrl: string | undefined): Promise<string> {
+  const owner = storage.username() ?? '';
+  const key = newOutboxKey(owner, 'file');
+  const kept = { key, owner, folder, name: file.name, type: file.type, blob: file, createdAt: Date.now(), state: 'waiting' as const };
+  await waitingFiles.put({ ...kept, ...(uploadUrl ? { uploadUrl } : {}) });
+  return key;
 }
 
-interface UploadContext {
-  /** Resumable sessions by item, kept across a retry so an upload goes on where it stopped. */
-  sessions: Map<number, SessionState>;
-  update: (id: number, patch: Partial<UploadItem>) => void;
-  toast: ReturnType<typeof useToast>;
-  /** After the item reached the server and the screen says so. */
-  succeeded: () => void;
-}
-
-/**
- * Uploads one item, plain below 50 MB and by resumable session above, with progress and toasts.
- * Without network the file is kept on the phone for the sync (nothing is lost); any other failure
- * leaves the item failed with its reason, ready for a retry.
- */
-async function uploadOne(item: UploadItem, { sessions, update, toast, succeeded }: UploadContext): Promise<boolean> {
+/** Uploads one item with progress and toasts; without network the file is kept on the phone for the sync, else it fails with its reason. */
+async function uploadOne(item: UploadItem, sessions: Map<number, SessionState>, update: Update, toast: ReturnType<typeof useToast>): Promise<boolean> {
   const { file } = item;
-  const onProgress = (progress: number): void => update(item.id, { progress });
   try {
-    if (file.size < PLAIN_UPLOAD_LIMIT) await uploadPlain(file, item.folder, onProgress);
-    else {
-      const state = sessions.get(item.id) ?? {};
-      sessions.set(item.id, state);
-      await uploadInSession(file, item.folder, state, onProgress);
-    }
+    const state = sessions.get(item.id) ?? {};
+    sessions.set(item.id, state);
+    await uploadFromPage(file, item.folder, state, (progress) => update(item.id, { progress }));
     sessions.delete(item.id);
     update(item.id, { status: 'success', progress: 100, errorMsg: '' });
-    // The file's name only: the folder is the record's, and its path is the server's business.
     toast('success', t('files.uploadedFile', { name: file.name }));
-    succeeded();
     return true;
   } catch (e) {
     if (isOfflineError(e)) {
-      // No network: nothing is lost; the file waits on the phone and goes up with the next sync.
       try {
         const outboxKey = await keepFileForSync(item, sessions.get(item.id)?.uploadUrl);
         sessions.delete(item.id);
@@ -103,10 +87,9 @@ async function uploadOne(item: UploadItem, { sessions, update, toast, succeeded 
         console.warn('The file could not be kept on the phone:', keepError);
       }
     }
-    // The protocol words its own two failures in the specification's Chinese (api/upload-protocol.ts).
     const message = e instanceof Error ? uploadErrorText(e.message) : String(e);
     update(item.id, { status: 'error', errorMsg: message });
-    toast('error', item.source === 'recording' ? t('files.recordingFailed', { name: file.name }) : t('files.fileFailed', { name: file.name }), message);
+    toast('error', t(item.source === 'recording' ? 'files.recordingFailed' : 'files.fileFailed', { name: file.name }), message);
     return false;
   }
 }
@@ -116,17 +99,9 @@ function dropWaitingFile(key: string | undefined): void {
   if (key !== undefined) void waitingFiles.remove(key).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
 }
 
-/** A removed session upload is cancelled, so its part file does not wait 24 h on the server. */
-function cancelSession(sessions: Map<number, SessionState>, id: number): void {
-  const url = sessions.get(id)?.uploadUrl;
-  sessions.delete(id);
-  if (url) cancelUploadSession(url).catch((e: unknown) => console.warn('Could not cancel the upload session:', e));
-}
-
 /**
- * Runs uploads one after another (a phone's uplink is the bottleneck; parallel uploads only make
- * each one slower and more likely to time out); the first of a batch marks the record's files
- * 'uploading', the last, when one of the batch succeeded, 'uploaded'.
+ * Runs uploads one after another (parallel ones on a phone's uplink only time out more); the first
+ * of a batch marks the record's files 'uploading', the last, when one succeeded, 'uploaded'.
  */
 function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, target: () => RecordRef | undefined): (item: UploadItem) => void {
   const chain = useRef<Promise<void>>(Promise.resolve());
@@ -136,14 +111,12 @@ function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, target: 
     (item: UploadItem) => {
       const first = pending.current++ === 0;
       chain.current = chain.current.then(async () => {
-        const issue = target();
-        if (first && issue) await setFilesStatus(issue, 'uploading');
+        if (first) await setFilesStatus(target(), 'uploading');
         if (await upload(item)) batchSucceeded.current = true;
         pending.current -= 1;
         if (pending.current === 0 && batchSucceeded.current) {
           batchSucceeded.current = false;
-          const last = target();
-          if (last) await setFilesStatus(last, 'uploaded');
+          await setFilesStatus(target(), 'uploaded');
         }
       });
     },
@@ -151,93 +124,70 @@ function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, target: 
   );
 }
 
-/**
- * A file the sync took over (cut by going offline) ends here as it ends there: uploaded once its
- * outbox entry is gone (then `onSent`, to list the folder again), failed when the server refused it.
- */
+/** A file the sync took over ends here as there: uploaded once its outbox entry is gone (then `onSent`), failed when refused. */
 function useSyncedFileEndings(items: UploadItem[], setItems: Dispatch<SetStateAction<UploadItem[]>>, onSent: () => void): void {
-  const sentRef = useRef(onSent);
-  useEffect(() => {
-    sentRef.current = onSent;
-  });
   const following = items.some((i) => i.status === 'waiting' && i.outboxKey !== undefined);
-  useEffect(() => {
-    if (!following) return;
-    let live = true;
-    const check = (): void => {
-      waitingFiles.list(storage.username() ?? '').then(
-        (files) => {
-          if (!live) return;
-          const byKey = new Map(files.map((f) => [f.key, f]));
-          let sent = false;
-          setItems((prev) =>
-            prev.map((item) => {
-              if (item.status !== 'waiting' || item.outboxKey === undefined) return item;
-              const kept = byKey.get(item.outboxKey);
-              if (kept === undefined) {
-                sent = true;
-                return { ...item, status: 'success', progress: 100, errorMsg: '' };
-              }
-              if (kept.state === 'refused')
-                return { ...item, status: 'error', errorMsg: kept.lastError ? uploadErrorText(kept.lastError) : t('files.refused') };
-              return item;
-            }),
-          );
-          if (sent) sentRef.current();
-        },
-        (e: unknown) => console.warn('The files waiting on this phone could not be read:', e),
+  useOutboxReads(
+    listWaitingFiles,
+    'files waiting on this phone',
+    (files) => {
+      if (files === undefined) return;
+      const byKey = new Map(files.map((f) => [f.key, f]));
+      let sent = false;
+      setItems((prev) =>
+        prev.map((item) => {
+          if (item.status !== 'waiting' || item.outboxKey === undefined) return item;
+          const kept = byKey.get(item.outboxKey);
+          if (kept === undefined) {
+            sent = true;
+            return { ...item, status: 'success', progress: 100, errorMsg: '' };
+          }
+          if (kept.state === 'refused') return { ...item, status: 'error', errorMsg: kept.lastError ? uploadErrorText(kept.lastError) : t('files.refused') };
+          return item;
+        }),
       );
-    };
-    check();
-    const off = onOutboxChange(check);
-    return () => {
-      live = false;
-      off();
-    };
-  }, [following, setItems]);
+      if (sent) onSent();
+    },
+    following,
+  );
 }
 
 /** Retry and Remove of a failed item: a retry goes on where it stopped (its session kept), a removal cancels its session. */
-function useRetryAndRemove(
+function retryAndRemove(
   items: UploadItem[],
   setItems: Dispatch<SetStateAction<UploadItem[]>>,
   enqueue: (item: UploadItem) => void,
   sessions: Map<number, SessionState>,
 ) {
-  const retry = useCallback(
-    (id: number) => {
-      const item = items.find((i) => i.id === id);
-      if (!item || item.status !== 'error') return;
-      // A file the server refused through the sync: the queue takes it back from the outbox.
-      dropWaitingFile(item.outboxKey);
-      const { outboxKey: _taken, ...rest } = item;
-      void _taken;
-      const again = { ...rest, status: 'uploading' as const, progress: 0, errorMsg: '', retryCount: item.retryCount + 1 };
-      setItems((prev) => prev.map((i) => (i.id === id ? again : i)));
-      enqueue(again);
-    },
-    [items, enqueue, setItems],
-  );
-
-  const remove = useCallback(
-    (id: number) => {
-      const item = items.find((i) => i.id === id);
-      if (item?.status !== 'error') return;
-      setItems((prev) => prev.filter((i) => i.id !== id));
-      dropWaitingFile(item.outboxKey);
-      cancelSession(sessions, id);
-    },
-    [items, setItems, sessions],
-  );
-
+  /** The failed item, taken back from the outbox if the server refused it through the sync. */
+  const takeFailed = (id: number): UploadItem | undefined => {
+    const item = items.find((i) => i.id === id);
+    if (item?.status !== 'error') return undefined;
+    dropWaitingFile(item.outboxKey);
+    return item;
+  };
+  const retry = (id: number): void => {
+    const item = takeFailed(id);
+    if (!item) return;
+    const { outboxKey: _taken, ...rest } = item;
+    void _taken;
+    const again = { ...rest, status: 'uploading' as const, progress: 0, errorMsg: '', retryCount: item.retryCount + 1 };
+    setItems((prev) => prev.map((i) => (i.id === id ? again : i)));
+    enqueue(again);
+  };
+  const remove = (id: number): void => {
+    if (!takeFailed(id)) return;
+    setItems((prev) => prev.filter((i) => i.id !== id));
+    // Cancelled, so that its part file does not wait 24 h on the server.
+    const url = sessions.get(id)?.uploadUrl;
+    sessions.delete(id);
+    if (url) cancelUploadSession(url).catch((e: unknown) => console.warn('Could not cancel the upload session:', e));
+  };
   return { retry, remove };
 }
 
-/**
- * The upload queue of a file browser: uploads one file at a time (useUploadChain), plain below
- * 50 MB and by resumable session above, with progress, toasts, retry and remove.
- */
-export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions): UploadQueue {
+/** The upload queue of a folder ('' for the root), telling `issue`'s files status; `onUploaded` after each upload. */
+export function useUploadQueue({ folder, issue, onUploaded }: { folder: string; issue?: RecordRef | undefined; onUploaded: () => void }): UploadQueue {
   const toast = useToast();
   const [items, setItems] = useState<UploadItem[]>([]);
   const nextId = useRef(1);
@@ -253,7 +203,11 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
   }, []);
 
   const upload = useCallback(
-    (item: UploadItem) => uploadOne(item, { sessions: sessions.current, update, toast, succeeded: () => latest.current.onUploaded() }),
+    async (item: UploadItem) => {
+      const done = await uploadOne(item, sessions.current, update, toast);
+      if (done) latest.current.onUploaded();
+      return done;
+    },
     [toast, update],
   );
   const enqueue = useUploadChain(
@@ -281,6 +235,6 @@ export function useUploadQueue({ folder, issue, onUploaded }: UploadQueueOptions
     [enqueue, folder],
   );
 
-  const { retry, remove } = useRetryAndRemove(items, setItems, enqueue, sessions.current);
+  const { retry, remove } = retryAndRemove(items, setItems, enqueue, sessions.current);
   return { items, add, retry, remove };
 }

@@ -4,9 +4,8 @@ type Values = Record<string, unknown>;
 
 /**
  * A record change made without coverage, kept on the phone (IndexedDB) until it reaches the
- * server. A create carries the Idempotency-Key it is sent with, so a sync repeated after a lost
- * answer never makes a second record; an update carries the version it was based on, so a
- * conflict on sync goes to the conflict view, never a silent overwrite.
+ * server: a create with its Idempotency-Key (a repeated sync never makes a second record), an
+ * update with its base version (a conflict goes to the conflict view, never a silent overwrite).
  */
 export interface OutboxItem {
   /** Also the Idempotency-Key of a create: owner, kind and a random id. */
@@ -24,18 +23,9 @@ export interface OutboxItem {
   /** A create: the fields the tester changed from the new record's starting values (the outbox names them). */
   typed?: string[];
   baseVersion?: number;
-  /**
-   * A create: the kind's field that holds the new record's attachment folder (x-derived
-   * attachmentFolder), read from the server's answer to give the files waiting on it their folder;
-   * null for a kind without attachments. Missing on items queued by an app older than decision 041.
-   */
+  /** A create: the field of the answer that names the record's attachment folder (null: none; missing: before decision 041). */
   folderField?: string | null;
-  /**
-   * A create: the version of the schema files of the form it was typed on (x-schemas-version),
-   * sent with it, so that a create typed on an older form and sent after the app updated gets no
-   * default for a field that form never showed (decisions 060 and 074). Missing on items queued
-   * by an app older than decision 074: sent with the version of the app that sends them.
-   */
+  /** A create: the schema files of the form it was typed on, sent with it: no default for a field that form never showed (decision 074). */
   schemasVersion?: string;
   createdAt: number;
   attempts: number;
@@ -70,21 +60,15 @@ function db(): Promise<IDBPDatabase> {
     upgrade(d, oldVersion) {
       if (oldVersion < 1) d.createObjectStore('items', { keyPath: 'key' }).createIndex('owner', 'owner');
       if (oldVersion < 2) d.createObjectStore('files', { keyPath: 'key' }).createIndex('owner', 'owner');
-      // The sign-in the service worker sends the outbox with (it cannot read local storage).
       if (oldVersion < 3) d.createObjectStore('auth');
-      // The records the sync created, by their create's key: a waiting record's screen becomes the real one.
       if (oldVersion < 4) d.createObjectStore('created', { keyPath: 'key' });
     },
   });
   return dbPromise;
 }
 
-/**
- * Tells this tab's lists and chip that the outbox changed. The store is also used by the service
- * worker, which has no window: it tells open pages by a message when its sync is done.
- */
+/** Tells this tab's lists and chip that the outbox changed (the service worker tells pages by a message). */
 export function changed(): void {
-  // In a page globalThis is the window; in the worker, its own scope, where nobody listens.
   globalThis.dispatchEvent(new Event(CHANGED));
 }
 
@@ -94,58 +78,50 @@ export function onOutboxChange(callback: () => void): () => void {
   return () => globalThis.removeEventListener(CHANGED, callback);
 }
 
+async function putIn(store: 'items' | 'files', value: OutboxItem | WaitingFile): Promise<void> {
+  await (await db()).put(store, value);
+  changed();
+}
+
+async function removeFrom(store: 'items' | 'files', key: string): Promise<void> {
+  await (await db()).delete(store, key);
+  changed();
+}
+
+/** The user's entries of a store, oldest first (the order they are sent in). */
+async function listOf<T extends { createdAt: number }>(store: 'items' | 'files', owner: string): Promise<T[]> {
+  const all = (await (await db()).getAllFromIndex(store, 'owner', owner)) as T[];
+  return all.sort((a, b) => a.createdAt - b.createdAt);
+}
+
+/** Does `step` to each of the user's files waiting on a create. */
+async function forCreate(owner: string, createKey: string, step: (d: IDBPDatabase, file: WaitingFile) => Promise<unknown>): Promise<void> {
+  const d = await db();
+  for (const file of await listOf<WaitingFile>('files', owner)) if (file.createKey === createKey) await step(d, file);
+  changed();
+}
+
+const putItem = (item: OutboxItem): Promise<void> => putIn('items', item);
+
 export const outbox = {
-  async add(item: OutboxItem): Promise<void> {
-    await (await db()).put('items', item);
-    changed();
-  },
-  async put(item: OutboxItem): Promise<void> {
-    await (await db()).put('items', item);
-    changed();
-  },
-  async remove(key: string): Promise<void> {
-    await (await db()).delete('items', key);
-    changed();
-  },
+  add: putItem,
+  put: putItem,
+  remove: (key: string): Promise<void> => removeFrom('items', key),
   async get(key: string): Promise<OutboxItem | undefined> {
     return (await (await db()).get('items', key)) as OutboxItem | undefined;
   },
-  /** The user's waiting changes, oldest first (the order they are sent in). */
-  async list(owner: string): Promise<OutboxItem[]> {
-    const items = (await (await db()).getAllFromIndex('items', 'owner', owner)) as OutboxItem[];
-    return items.sort((a, b) => a.createdAt - b.createdAt);
-  },
+  list: (owner: string): Promise<OutboxItem[]> => listOf<OutboxItem>('items', owner),
 };
 
 export const waitingFiles = {
-  async put(file: WaitingFile): Promise<void> {
-    await (await db()).put('files', file);
-    changed();
-  },
-  async remove(key: string): Promise<void> {
-    await (await db()).delete('files', key);
-    changed();
-  },
-  async list(owner: string): Promise<WaitingFile[]> {
-    const files = (await (await db()).getAllFromIndex('files', 'owner', owner)) as WaitingFile[];
-    return files.sort((a, b) => a.createdAt - b.createdAt);
-  },
+  put: (file: WaitingFile): Promise<void> => putIn('files', file),
+  remove: (key: string): Promise<void> => removeFrom('files', key),
+  list: (owner: string): Promise<WaitingFile[]> => listOf<WaitingFile>('files', owner),
   /** The record a create made is known: its files get its folder and can go up. */
-  async resolveFolder(owner: string, createKey: string, folder: string): Promise<void> {
-    for (const file of await this.list(owner)) {
-      if (file.createKey === createKey) {
-        const { createKey: _done, ...rest } = file;
-        void _done;
-        await (await db()).put('files', { ...rest, folder });
-      }
-    }
-    changed();
-  },
+  resolveFolder: (owner: string, createKey: string, folder: string): Promise<void> =>
+    forCreate(owner, createKey, (d, { createKey: _done, ...rest }) => d.put('files', { ...rest, folder })),
   /** Drops the files of a new record that was given up (Cancel). */
-  async removeForCreate(owner: string, createKey: string): Promise<void> {
-    for (const file of await this.list(owner)) if (file.createKey === createKey) await (await db()).delete('files', file.key);
-    changed();
-  },
+  removeForCreate: (owner: string, createKey: string): Promise<void> => forCreate(owner, createKey, (d, file) => d.delete('files', file.key)),
 };
 
 /** A record created by the sync: the key its create waited under, and the id the server gave it. */
@@ -157,14 +133,9 @@ export interface CreatedRecord {
   at: number;
 }
 
-/** How long the sync remembers the id of a record it created (a waiting record's screen may be open that long). */
 const CREATED_KEPT_MS = 7 * 24 * 3600 * 1000;
 
-/**
- * The ids of records the sync created, by the key of the waiting create, so that the screen of a
- * record saved without coverage ('waiting~<key>') turns into the record itself once it is sent,
- * even when the service worker sent it. Entries older than a week are dropped as new ones come.
- */
+/** The ids of records the sync created, by their create's key, so that a 'waiting~<key>' screen turns into the record; kept a week. */
 export const createdRecords = {
   async put(record: CreatedRecord): Promise<void> {
     const d = await db();
@@ -187,10 +158,7 @@ export interface SyncAuth {
   language?: 'en' | 'zh';
 }
 
-/**
- * A copy of the sign-in for the service worker's Background Sync (local storage, where the page
- * keeps it, is out of a worker's reach). Written while signed in, removed at sign-out and on a 401.
- */
+/** A copy of the sign-in for the service worker's Background Sync (local storage is out of its reach); removed at sign-out and on a 401. */
 export const syncAuth = {
   async get(): Promise<SyncAuth | undefined> {
     const value = (await (await db()).get('auth', 'current')) as Partial<SyncAuth> | undefined;

@@ -1,13 +1,10 @@
-import { answerCode, answerMessage, exchange, isSuccess, isUnauthorized, type Answer, type Exchange } from '../api/answer';
-import { API_BASE, CLIENT_ID, FILES_BASE, REQUEST_TIMEOUT_MS } from '../api/config';
-import { uploadFile, UploadFailure, type SessionState, type Wire } from '../api/upload-protocol';
+import { answerCode, answerMessage, isSuccess, isUnauthorized } from '../api/answer';
+import { API_BASE, FILES_BASE, signInHeaders } from '../api/config';
+import { fetchWire, uploadFile, UploadFailure, type SessionState, type Wire } from '../api/upload-protocol';
 import { createdRecords, outbox, waitingFiles, type OutboxItem, type WaitingFile } from './store';
 
-/**
- * The sync of the outbox itself, shared by the page (online event, start, backoff timer) and the
- * service worker (Background Sync). It touches neither the DOM nor local storage: the sign-in
- * token, the user and fetch come in as parameters, the outbox from IndexedDB.
- */
+// The sync of the outbox, shared by the page and the service worker (Background Sync): no DOM nor
+// local storage here; the token, the user and fetch come in as parameters, the outbox from IndexedDB.
 
 /** The one-off Background Sync tag the page registers while something waits. */
 export const OUTBOX_SYNC_TAG = 'outbox';
@@ -16,85 +13,43 @@ export const OUTBOX_LOCK = 'outbox-sync';
 /** The message the service worker posts to open pages after a sync (lists and the chip reload). */
 export const OUTBOX_SYNCED_MESSAGE = 'outbox-synced';
 
+/** Changes and files sent (of them files and new records), those still waiting, and whether a 401 ended the sign-in. */
 export interface SyncResult {
-  /** Changes and files sent. */
   sent: number;
-  /** Of them, files (photos, videos, voice notes). */
   filesSent?: number;
-  /** Of them, new records (the rest of the changes are edits). */
   createdSent?: number;
-  /** Still waiting because the server cannot be reached (or the sign-in is over). */
   waiting: number;
-  /** The server answered 401: the token is over; nothing was parked because of it. */
   unauthorized?: boolean;
 }
 
+/** The sign-in token, the user whose outbox is sent, and how requests go out (the page's or the worker's fetch). */
 export interface SyncContext {
-  /** The sign-in token the requests carry (Bearer). */
   token: string;
-  /** The user whose outbox is sent. */
   owner: string;
-  /** How requests go out (the page's or the worker's fetch; a fake in tests). */
   fetch: typeof fetch;
   apiBase?: string;
   filesBase?: string;
 }
 
-/**
- * The folder field of creates queued by an app older than decision 041, whose items do not name
- * it: then only the issue kind had attachments, under this name. The one field name here; it can
- * go once no phone keeps such an item.
- */
+/** The folder field of creates queued before decision 041, when only the issue kind had attachments. */
 const FOLDER_FIELD_BEFORE_041 = 'attachmentFolder';
 
 /** An outcome of sending one item or file. */
 type Outcome = 'done' | 'offline' | 'unauthorized';
 
-/** One request by the context's fetch: any HTTP answer, or none (no network, timed out). */
-function call(ctx: SyncContext, method: string, url: string, init: { headers: Record<string, string>; body?: BodyInit; timeout: boolean }): Promise<Exchange> {
-  // Called unbound: a browser's fetch refuses to run with another `this` ('Illegal invocation').
-  const doFetch = ctx.fetch;
-  return exchange((input, requestInit) => doFetch(input, requestInit), method, url, {
-    headers: init.headers,
-    ...(init.body !== undefined ? { body: init.body } : {}),
-    ...(init.timeout ? { timeoutMs: REQUEST_TIMEOUT_MS } : {}),
-  });
-}
-
-/** The schema files this app was built with (scripts/lib/vite-kind-schemas.ts): a refusal then says when the server's differ. */
-const SCHEMAS_VERSION = typeof __SCHEMAS_VERSION__ === 'string' ? __SCHEMAS_VERSION__ : '';
-
-function authHeaders(ctx: SyncContext, extra: Record<string, string> = {}): Record<string, string> {
-  return { ...extra, clientid: CLIENT_ID, authorization: `Bearer ${ctx.token}`, ...(SCHEMAS_VERSION !== '' ? { 'x-schemas-version': SCHEMAS_VERSION } : {}) };
-}
-
-/** The message of a refusal: the server's words, or its HTTP status. */
-const messageOf = (answer: Answer): string => answerMessage(answer.body) ?? `HTTP ${answer.status}`;
-
-/** The sync's wire for the upload protocol (api/upload-protocol.ts): the context's fetch and token. */
-const syncWire =
-  (ctx: SyncContext): Wire =>
-  (request) =>
-    call(ctx, request.method, request.url, {
-      headers: request.signed ? authHeaders(ctx, request.headers) : request.headers,
-      ...(request.body !== undefined ? { body: request.body } : {}),
-      timeout: request.timeout,
-    });
+/** Requests by the context's fetch, signed with its token (also the upload protocol's wire). */
+const syncWire = (ctx: SyncContext): Wire => fetchWire(ctx.fetch, (headers) => ({ ...signInHeaders(ctx.token), ...headers }));
 
 /** Sends one item: create with its Idempotency-Key, update on its base version. */
 async function sendItem(ctx: SyncContext, item: OutboxItem): Promise<Outcome> {
-  const headers = authHeaders(ctx, { accept: 'application/json', 'content-type': 'application/json' });
+  const create = item.op === 'create';
+  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
   // A create names the form it was typed on, which may be older than this app (decision 074).
-  if (item.op === 'create' && item.schemasVersion !== undefined) headers['x-schemas-version'] = item.schemasVersion;
+  if (create && item.schemasVersion !== undefined) headers['x-schemas-version'] = item.schemasVersion;
+  if (create) headers['idempotency-key'] = item.key;
+  const values = create ? item.values : { ...item.values, id: item.recordId, ...(item.baseVersion !== undefined ? { version: item.baseVersion } : {}) };
   const url = `${ctx.apiBase ?? API_BASE}${item.apiPath}`;
-  const answer =
-    item.op === 'create'
-      ? await call(ctx, 'POST', url, { headers: { ...headers, 'idempotency-key': item.key }, body: JSON.stringify(item.values), timeout: true })
-      : await call(ctx, 'PUT', url, {
-          headers,
-          body: JSON.stringify({ ...item.values, id: item.recordId, ...(item.baseVersion !== undefined ? { version: item.baseVersion } : {}) }),
-          timeout: true,
-        });
+  const answer = await syncWire(ctx)({ method: create ? 'POST' : 'PUT', url, headers, body: JSON.stringify(values), signed: true, timeout: true });
   if (!answer.ok) {
     await outbox.put({ ...item, attempts: item.attempts + 1, lastError: answer.message });
     return 'offline';
@@ -115,15 +70,11 @@ async function sendItem(ctx: SyncContext, item: OutboxItem): Promise<Outcome> {
   }
   // Someone changed the same fields (409): parked for review, never overwritten; otherwise refused.
   const state = answer.status === 409 || answerCode(answer) === 409 ? 'conflict' : 'refused';
-  await outbox.put({ ...item, attempts: item.attempts + 1, state, lastError: messageOf(answer) });
+  await outbox.put({ ...item, attempts: item.attempts + 1, state, lastError: answerMessage(answer.body) ?? `HTTP ${answer.status}` });
   return 'done';
 }
 
-/**
- * Uploads one waiting file into its record's folder, resuming the session it kept
- * (api/upload-protocol.ts). 'refused': the server would not take it; it is kept, parked with the
- * server's words, and did not reach the server.
- */
+/** Uploads one waiting file, resuming the session it kept. 'refused': the server would not take it; it is parked with its words. */
 async function sendFile(ctx: SyncContext, file: WaitingFile): Promise<Outcome | 'refused'> {
   const state: SessionState = file.uploadUrl ? { uploadUrl: file.uploadUrl } : {};
   try {
@@ -145,10 +96,8 @@ async function sendFile(ctx: SyncContext, file: WaitingFile): Promise<Outcome | 
 }
 
 /**
- * Sends the user's waiting changes, oldest first, each exactly once (creates carry their
- * Idempotency-Key, edits their base version; a 409 is parked as a conflict), then their waiting
- * files. Stops at the first one the network does not carry, keeping the rest in order, and at a
- * 401 (the sign-in is over: nothing is parked because of it). Run it under withOutboxLock.
+ * Sends the user's waiting changes oldest first, each exactly once (a 409 parked as a conflict),
+ * then their files; stops, keeping the rest in order, where the network ends and at a 401. Run it under withOutboxLock.
  */
 export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
   let sent = 0;
@@ -165,7 +114,6 @@ export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
     sent++;
     if (current.op === 'create') createdSent++;
   }
-  // Then the photos, videos and voice notes (their records exist by now).
   let filesWaiting = 0;
   let filesSent = 0;
   if (stopped === 'done') {
@@ -173,7 +121,7 @@ export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
       // A file of a record not created yet waits for its create.
       if (file.state !== 'waiting' || file.createKey !== undefined) continue;
       const outcome = await sendFile(ctx, file);
-      // A refused file is parked and the rest go on; it is not counted as sent (a toast says what reached the server).
+      // A refused file is parked, not counted as sent, and the rest go on.
       if (outcome === 'refused') continue;
       stopped = outcome;
       if (stopped !== 'done') {
@@ -189,9 +137,8 @@ export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
 }
 
 /**
- * Runs fn holding the outbox lock, which the page and the service worker share (Web Locks), so the
- * two never send at the same time. Where the browser has no Web Locks it runs without one: each
- * context still runs one sync at a time, and a create sent twice is answered by its Idempotency-Key.
+ * Runs fn holding the Web Lock the page and the service worker share, so the two never send at once.
+ * Without Web Locks each context still runs one sync at a time, and a create's Idempotency-Key answers a repeat.
  */
 export async function withOutboxLock<T>(fn: () => Promise<T>): Promise<T> {
   const locks = (globalThis.navigator as { locks?: LockManager } | undefined)?.locks;

@@ -5,8 +5,6 @@ import { fetchInLanguage, requestLanguage } from '../i18n/request-language';
 import { changed, countWaiting, onOutboxChange, syncAuth } from './store';
 import { OUTBOX_SYNC_TAG, OUTBOX_SYNCED_MESSAGE, sendOutbox, withOutboxLock, type SyncResult } from './sync-core';
 
-export type { SyncResult } from './sync-core';
-
 let running: Promise<SyncResult> | undefined;
 
 /** Whether a sync is sending right now (for 'Sending…' on the chip). */
@@ -14,11 +12,7 @@ export function isSyncing(): boolean {
   return running !== undefined;
 }
 
-/**
- * Sends the signed-in user's waiting changes from this page (sync-core: oldest first, each exactly
- * once, stopping where the network ends), holding the lock the service worker's Background Sync
- * also takes. One run at a time; a second call joins the running one.
- */
+/** Sends the signed-in user's outbox from this page (sync-core) under the shared lock; a second call joins the running one. */
 export function syncOutbox(): Promise<SyncResult> {
   if (running) return running;
   changed();
@@ -41,39 +35,28 @@ export function syncOutbox(): Promise<SyncResult> {
   return running;
 }
 
-/** The part of a service worker registration that Background Sync adds (not in TypeScript's DOM types). */
-interface SyncRegistration {
-  sync: { register(tag: string): Promise<void> };
-}
-
 /** Whether this browser has Background Sync (Chromium; not Firefox or Safari). */
-export function hasBackgroundSync(): boolean {
+function hasBackgroundSync(): boolean {
   return typeof ServiceWorkerRegistration !== 'undefined' && 'sync' in ServiceWorkerRegistration.prototype;
 }
 
-/**
- * Asks the service worker to send the outbox when the browser sees a network, even if the app is
- * closed by then (one-off Background Sync, tag 'outbox'); false where the browser cannot.
- */
-export async function requestBackgroundSync(): Promise<boolean> {
+/** Asks the service worker to send the outbox when the browser sees a network, even with the app closed; false where it cannot. */
+async function requestBackgroundSync(): Promise<boolean> {
   if (!hasBackgroundSync() || !('serviceWorker' in navigator)) return false;
   const registration = await navigator.serviceWorker.getRegistration();
   if (!registration?.active) return false;
-  await (registration as unknown as SyncRegistration).sync.register(OUTBOX_SYNC_TAG);
+  await (registration as unknown as { sync: { register(tag: string): Promise<void> } }).sync.register(OUTBOX_SYNC_TAG);
   return true;
 }
 
-/** Keeps the service worker's copy of the sign-in current (it sends the outbox with it, in the language on screen). */
-export async function rememberSignInForSync(): Promise<void> {
+/** Keeps the service worker's copy of the sign-in current (with the language on screen). */
+async function rememberSignInForSync(): Promise<void> {
   const token = storage.token();
   const owner = storage.username();
   if (token && owner) await syncAuth.set({ token, owner, language: requestLanguage() });
 }
 
-/**
- * Asks the browser to keep this site's storage (the outbox) even when the phone runs short of
- * space, and says whether space is low (under 50 MB left), so the tester can sync or free space.
- */
+/** Asks the browser to keep this site's storage (the outbox) when space runs short, and says whether under 50 MB are left. */
 export async function protectStorage(): Promise<{ persisted: boolean; lowSpace: boolean }> {
   const s = typeof navigator !== 'undefined' ? navigator.storage : undefined;
   if (!s) return { persisted: false, lowSpace: false };
@@ -84,10 +67,9 @@ export async function protectStorage(): Promise<{ persisted: boolean; lowSpace: 
 }
 
 /**
- * Syncs when the network comes back, at start, and on a backoff timer while something waits
- * (30 s, doubling to 10 minutes); while something waits, Background Sync is asked for too, so the
- * service worker sends it when the network returns even if the app is closed. Calls onDone when a
- * run (this page's or the service worker's) sent everything that was waiting.
+ * Syncs at start, when the network comes back and on a backoff timer while something waits (30 s,
+ * doubling to 10 minutes), and asks for Background Sync meanwhile. Calls onDone when a run (this
+ * page's or the service worker's) sent everything that was waiting.
  */
 export function startOutboxSync(onDone: (reached: Reached) => void): () => void {
   let delay = 30_000;
@@ -108,7 +90,6 @@ export function startOutboxSync(onDone: (reached: Reached) => void): () => void 
     delay = 30_000;
     void run();
   };
-  // Something was queued (or is still waiting after a run): ask for a Background Sync.
   let askTimer: ReturnType<typeof setTimeout> | undefined;
   const askForBackgroundSync = (): void => {
     if (!hasBackgroundSync()) return;
@@ -123,12 +104,15 @@ export function startOutboxSync(onDone: (reached: Reached) => void): () => void 
   const offChange = onOutboxChange(askForBackgroundSync);
   // The service worker sent the outbox: lists and the chip reload, and the toast says so.
   const onMessage = (event: MessageEvent): void => {
-    const data = event.data as { type?: unknown; sent?: unknown; filesSent?: unknown; createdSent?: unknown; waiting?: unknown } | null;
+    const data = event.data as Partial<Record<'type' | keyof SyncResult, unknown>> | null;
     if (data?.type !== OUTBOX_SYNCED_MESSAGE) return;
     changed();
-    const number = (x: unknown): number => (typeof x === 'number' ? x : 0);
-    if (number(data.sent) > 0 && data.waiting === 0 && !stopped)
-      onDone(reachedOf({ sent: number(data.sent), filesSent: number(data.filesSent), createdSent: number(data.createdSent), waiting: 0 }));
+    const [sent, filesSent, createdSent] = [data.sent, data.filesSent, data.createdSent].map((x) => (typeof x === 'number' ? x : 0)) as [
+      number,
+      number,
+      number,
+    ];
+    if (sent > 0 && data.waiting === 0 && !stopped) onDone(reachedOf({ sent, filesSent, createdSent, waiting: 0 }));
   };
   const workers = 'serviceWorker' in navigator ? navigator.serviceWorker : undefined;
   workers?.addEventListener('message', onMessage);

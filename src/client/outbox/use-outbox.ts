@@ -1,16 +1,25 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { storage } from '../lib/storage';
 import { onOutboxChange, outbox, waitingFiles, type OutboxItem, type WaitingFile } from './store';
 
-/** A list of what the signed-in user keeps on this phone, read again whenever the outbox changes. */
-function useKept<T>(list: (username: string) => Promise<T[]>, what: string): T[] {
-  const [items, setItems] = useState<T[]>([]);
+/** Reads the signed-in user's outbox now and at each change while `key` is not false; stale reads dropped, undefined on failure. */
+export function useOutboxReads<T>(read: (owner: string) => Promise<T>, what: string, onRead: (value: T | undefined) => void, key: unknown = true): void {
+  const latest = useRef(onRead);
   useEffect(() => {
+    latest.current = onRead;
+  });
+  useEffect(() => {
+    if (key === false) return;
     let live = true;
+    let reads = 0;
     const load = (): void => {
-      list(storage.username() ?? '').then(
-        (all) => live && setItems(all),
-        (e: unknown) => console.warn(`The ${what} could not be read:`, e),
+      const n = ++reads;
+      read(storage.username() ?? '').then(
+        (value) => live && n === reads && latest.current(value),
+        (e: unknown) => {
+          console.warn(`The ${what} could not be read:`, e);
+          if (live) latest.current(undefined);
+        },
       );
     };
     load();
@@ -19,7 +28,12 @@ function useKept<T>(list: (username: string) => Promise<T[]>, what: string): T[]
       live = false;
       off();
     };
-  }, [list, what]);
+  }, [read, what, key]);
+}
+
+function useKept<T>(list: (owner: string) => Promise<T[]>, what: string): T[] {
+  const [items, setItems] = useState<T[]>([]);
+  useOutboxReads(list, what, (all) => all && setItems(all));
   return items;
 }
 
@@ -28,5 +42,5 @@ const listChanges = (owner: string): Promise<OutboxItem[]> => outbox.list(owner)
 export const useOutbox = (): OutboxItem[] => useKept(listChanges, 'outbox');
 
 /** The signed-in user's photos, videos and voice notes waiting to be uploaded. */
-const listFiles = (owner: string): Promise<WaitingFile[]> => waitingFiles.list(owner);
-export const useWaitingFiles = (): WaitingFile[] => useKept(listFiles, 'waiting files');
+export const listWaitingFiles = (owner: string): Promise<WaitingFile[]> => waitingFiles.list(owner);
+export const useWaitingFiles = (): WaitingFile[] => useKept(listWaitingFiles, 'waiting files');

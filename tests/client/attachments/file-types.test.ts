@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileTypeOf, formatSize, toItems } from '../../../src/client/files/file-types';
-import { customRecordingName, defaultRecordingName, recordingExtension } from '../../../src/client/files/recording-name';
+import { customRecordingName, defaultRecordingName, recordingExtension } from '../../../src/client/files/use-recorder';
 
 describe('file types (docs/PRODUCT.md section 10)', () => {
   it('knows images, video, pdf and audio by extension, case-insensitively', () => {
