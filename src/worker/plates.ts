@@ -22,8 +22,11 @@ const MAX_CHAR = 22;
  */
 const KERNEL = 7;
 const STROKE = 10;
-/** At most this share of stroke pixels just above and below a band of text. */
+/** At most this share of stroke pixels just above and below a band of text; on one side at least of a row of marks, ROW_QUIET. */
 const QUIET = 0.04;
+const ROW_QUIET = 0.25;
+/** A band is as wide as four characters of MIN_CHAR px and their gaps, or wider. */
+const MIN_BAND = 32;
 /** A chain needs this many marks (one fewer, and a smaller stroke contrast, when `sensitive`: tried for the second check, not used there). */
 const MIN_MARKS = 4;
 
@@ -56,12 +59,14 @@ export function findPlates(cv: Cv, gray: Cv, scales: number[] = SCALES, sensitiv
     for (const op of [cv.MORPH_BLACKHAT, cv.MORPH_TOPHAT]) {
       cv.morphologyEx(img, resp, op, square);
       cv.threshold(resp, bin, sensitive ? STROKE * 0.7 : STROKE, 255, cv.THRESH_BINARY);
-      for (const r of chains(marks(cv, bin), sensitive ? MIN_MARKS - 1 : MIN_MARKS)) out.push(grow(r, s));
+      // A row of marks has plain plate just above or below it (grass, brickwork and rows of windows
+      // have strokes on both sides).
+      for (const r of chains(marks(cv, bin), sensitive ? MIN_MARKS - 1 : MIN_MARKS)) if (quietSide(strips(cv, bin, r, 0.05, 0.25))) out.push(grow(r, s));
       // Characters that blur has run together: bands of strokes shaped like a line of text, with
       // plain plate above and below (texture such as leaves, fruit or rooftops has strokes all
-      // round) and stroke edges along their middle, 1.5 or more for each length of their height.
+      // round) and stroke edges along their middle, 2 or more for each length of their height.
       cv.morphologyEx(bin, closed, cv.MORPH_CLOSE, line);
-      for (const r of bands(cv, closed)) if (quiet(cv, bin, r) && crossings(bin, r) >= (1.5 * r.width) / r.height) out.push(grow(r, s));
+      for (const r of bands(cv, closed)) if (quiet(cv, bin, r) && crossings(bin, r) >= (2 * r.width) / r.height) out.push(grow(r, s));
     }
     resp.delete();
     bin.delete();
@@ -92,7 +97,7 @@ function bands(cv: Cv, bin: Cv): Rect[] {
       h = data[i * 5 + 3]!,
       area = data[i * 5 + 4]!;
     // Up to 1.6 characters high and twice as wide as high: a turned row's box is taller than its text.
-    if (h < MIN_CHAR || h > MAX_CHAR * 1.6 || w < h * 2 || w > h * 10 || area < w * h * 0.45) continue;
+    if (h < MIN_CHAR || h > MAX_CHAR * 1.6 || w < Math.max(MIN_BAND, h * 2) || w > h * 10 || area < w * h * 0.45) continue;
     out.push({ x, y, width: w, height: h });
   }
   labels.delete();
@@ -101,14 +106,21 @@ function bands(cv: Cv, bin: Cv): Rect[] {
   return out;
 }
 
-/** Share of stroke pixels in the strips just above and below a text row (of its character height `h`). */
-function quiet(cv: Cv, bin: Cv, r: Rect & { charHeight?: number }): boolean {
+const quietSide = (shares: number[]) => shares.length === 0 || Math.min(...shares) < ROW_QUIET;
+
+/** Whether the strips just above and below a band of text hold under QUIET of stroke pixels. */
+function quiet(cv: Cv, bin: Cv, r: Rect): boolean {
+  const shares = strips(cv, bin, r, 0.1, 0.4);
+  return shares.length === 0 || shares.reduce((a, b) => a + b, 0) < QUIET * shares.length;
+}
+
+/** Shares of stroke pixels in the strips `near` to `far` character heights above and below a text row (those inside the picture). */
+function strips(cv: Cv, bin: Cv, r: Rect & { charHeight?: number }, near: number, far: number): number[] {
   const h = r.charHeight ?? r.height;
-  let strokes = 0,
-    all = 0;
+  const shares: number[] = [];
   for (const [top, bottom] of [
-    [r.y - h * 0.4, r.y - h * 0.1],
-    [r.y + r.height + h * 0.1, r.y + r.height + h * 0.4],
+    [r.y - h * far, r.y - h * near],
+    [r.y + r.height + h * near, r.y + r.height + h * far],
   ] as const) {
     const x = Math.max(0, Math.round(r.x)),
       y = Math.max(0, Math.round(top));
@@ -116,11 +128,10 @@ function quiet(cv: Cv, bin: Cv, r: Rect & { charHeight?: number }): boolean {
       hh = Math.min(bin.rows, Math.round(bottom)) - y;
     if (w <= 0 || hh <= 0) continue;
     const roi = bin.roi(new cv.Rect(x, y, w, hh));
-    strokes += cv.countNonZero(roi);
-    all += w * hh;
+    shares.push(cv.countNonZero(roi) / (w * hh));
     roi.delete();
   }
-  return all === 0 || strokes / all < QUIET;
+  return shares;
 }
 
 /** Stroke edges met along the middle line of a text row: characters make two or more each. */
@@ -219,8 +230,10 @@ function chains(list: Mark[], minMarks: number): Rect[] {
       x1 = Math.max(...g.map((m) => m.x + m.w));
     const y0 = Math.min(...g.map((m) => m.y)),
       y1 = Math.max(...g.map((m) => m.y + m.h));
-    const h = g.map((m) => m.h).sort((p, q) => p - q)[g.length >> 1]!;
-    if (x1 - x0 < h * 2) continue;
+    const heights = g.map((m) => m.h).sort((p, q) => p - q);
+    const h = heights[g.length >> 1]!;
+    // Characters of one height: the tallest mark at most 1.5 times the shortest.
+    if (x1 - x0 < h * 2 || heights.at(-1)! > heights[0]! * 1.5) continue;
     out.push({ x: x0, y: y0, width: x1 - x0, height: y1 - y0, charHeight: h } as Rect);
   }
   return out;
