@@ -84,22 +84,20 @@ export function findPlates(cv: Cv, gray: Cv, scales: number[] = SCALES, sensitiv
 
 /** Components of closed strokes shaped like one line of text: 2-10 times as wide as high, mostly filled. */
 function bands(cv: Cv, bin: Cv): Rect[] {
+  // Up to 1.6 characters high and twice as wide as high: a turned row's box is taller than its text.
+  return components(cv, bin)
+    .filter((c) => c.h >= MIN_CHAR && c.h <= MAX_CHAR * 1.6 && c.w >= Math.max(MIN_BAND, c.h * 2) && c.w <= c.h * 10 && c.area >= c.w * c.h * 0.45)
+    .map((c) => ({ x: c.x, y: c.y, width: c.w, height: c.h }));
+}
+
+/** Connected components of a binary picture: their boxes and areas. */
+function components(cv: Cv, bin: Cv): (Mark & { area: number })[] {
   const labels = new cv.Mat();
   const stats = new cv.Mat();
   const centroids = new cv.Mat();
   const n = cv.connectedComponentsWithStats(bin, labels, stats, centroids, 8, cv.CV_32S);
-  const data = stats.data32S as Int32Array;
-  const out: Rect[] = [];
-  for (let i = 1; i < n; i++) {
-    const x = data[i * 5]!,
-      y = data[i * 5 + 1]!,
-      w = data[i * 5 + 2]!,
-      h = data[i * 5 + 3]!,
-      area = data[i * 5 + 4]!;
-    // Up to 1.6 characters high and twice as wide as high: a turned row's box is taller than its text.
-    if (h < MIN_CHAR || h > MAX_CHAR * 1.6 || w < Math.max(MIN_BAND, h * 2) || w > h * 10 || area < w * h * 0.45) continue;
-    out.push({ x, y, width: w, height: h });
-  }
+  const d = stats.data32S as Int32Array;
+  const out = Array.from({ length: n - 1 }, (_, i) => ({ x: d[i * 5 + 5]!, y: d[i * 5 + 6]!, w: d[i * 5 + 7]!, h: d[i * 5 + 8]!, area: d[i * 5 + 9]! }));
   labels.delete();
   stats.delete();
   centroids.delete();
@@ -168,31 +166,12 @@ export function rowOf(r: Rect): Rect {
 }
 
 /** Connected components of a binary picture shaped like characters. */
-export function marks(cv: Cv, bin: Cv): Mark[] {
-  const labels = new cv.Mat();
-  const stats = new cv.Mat();
-  const centroids = new cv.Mat();
-  const n = cv.connectedComponentsWithStats(bin, labels, stats, centroids, 8, cv.CV_32S);
-  const data = stats.data32S as Int32Array;
-  const found: Mark[] = [];
-  for (let i = 1; i < n; i++) {
-    const x = data[i * 5]!,
-      y = data[i * 5 + 1]!,
-      w = data[i * 5 + 2]!,
-      h = data[i * 5 + 3]!,
-      area = data[i * 5 + 4]!;
-    if (h < MIN_CHAR || h > MAX_CHAR) continue;
-    // Characters are taller than wide ('1' and 'I' thin, 'W' and '京' nearly square), and neither
-    // a solid block nor a thin outline.
-    if (w < h * 0.08 || w > h * 1.3) continue;
-    const fill = area / (w * h);
-    if (fill < 0.15 || fill > 0.92) continue;
-    found.push({ x, y, w, h });
-  }
-  labels.delete();
-  stats.delete();
-  centroids.delete();
-  return found;
+function marks(cv: Cv, bin: Cv): Mark[] {
+  // Characters are taller than wide ('1' and 'I' thin, 'W' and '京' nearly square), and neither
+  // a solid block nor a thin outline.
+  return components(cv, bin).filter(
+    ({ w, h, area }) => h >= MIN_CHAR && h <= MAX_CHAR && w >= h * 0.08 && w <= h * 1.3 && area >= 0.15 * w * h && area <= 0.92 * w * h,
+  );
 }
 
 /** Rows of MIN_MARKS or more marks of similar height, aligned and close, as plate boxes. */
