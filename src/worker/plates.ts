@@ -85,19 +85,20 @@ export function findPlates(cv: Cv, gray: Cv, scales: number[] = SCALES, sensitiv
 /** Components of closed strokes shaped like one line of text: 2-10 times as wide as high, mostly filled. */
 function bands(cv: Cv, bin: Cv): Rect[] {
   // Up to 1.6 characters high and twice as wide as high: a turned row's box is taller than its text.
-  return components(cv, bin)
-    .filter((c) => c.h >= MIN_CHAR && c.h <= MAX_CHAR * 1.6 && c.w >= Math.max(MIN_BAND, c.h * 2) && c.w <= c.h * 10 && c.area >= c.w * c.h * 0.45)
-    .map((c) => ({ x: c.x, y: c.y, width: c.w, height: c.h }));
+  const keep = (w: number, h: number, area: number) =>
+    h >= MIN_CHAR && h <= MAX_CHAR * 1.6 && w >= Math.max(MIN_BAND, h * 2) && w <= h * 10 && area >= w * h * 0.45;
+  return components(cv, bin, keep).map((c) => ({ x: c.x, y: c.y, width: c.w, height: c.h }));
 }
 
-/** Connected components of a binary picture: their boxes and areas. */
-function components(cv: Cv, bin: Cv): (Mark & { area: number })[] {
+/** Boxes of the connected components of a binary picture whose width, height and area `keep` accepts. */
+function components(cv: Cv, bin: Cv, keep: (w: number, h: number, area: number) => boolean): Mark[] {
   const labels = new cv.Mat();
   const stats = new cv.Mat();
   const centroids = new cv.Mat();
   const n = cv.connectedComponentsWithStats(bin, labels, stats, centroids, 8, cv.CV_32S);
   const d = stats.data32S as Int32Array;
-  const out = Array.from({ length: n - 1 }, (_, i) => ({ x: d[i * 5 + 5]!, y: d[i * 5 + 6]!, w: d[i * 5 + 7]!, h: d[i * 5 + 8]!, area: d[i * 5 + 9]! }));
+  const out: Mark[] = [];
+  for (let i = 5; i < n * 5; i += 5) if (keep(d[i + 2]!, d[i + 3]!, d[i + 4]!)) out.push({ x: d[i]!, y: d[i + 1]!, w: d[i + 2]!, h: d[i + 3]! });
   labels.delete();
   stats.delete();
   centroids.delete();
@@ -169,9 +170,7 @@ export function rowOf(r: Rect): Rect {
 function marks(cv: Cv, bin: Cv): Mark[] {
   // Characters are taller than wide ('1' and 'I' thin, 'W' and '京' nearly square), and neither
   // a solid block nor a thin outline.
-  return components(cv, bin).filter(
-    ({ w, h, area }) => h >= MIN_CHAR && h <= MAX_CHAR && w >= h * 0.08 && w <= h * 1.3 && area >= 0.15 * w * h && area <= 0.92 * w * h,
-  );
+  return components(cv, bin, (w, h, area) => h >= MIN_CHAR && h <= MAX_CHAR && w >= h * 0.08 && w <= h * 1.3 && area >= 0.15 * w * h && area <= 0.92 * w * h);
 }
 
 /** Rows of MIN_MARKS or more marks of similar height, aligned and close, as plate boxes. */
