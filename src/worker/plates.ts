@@ -22,8 +22,11 @@ const MAX_CHAR = 22;
  */
 const KERNEL = 7;
 const STROKE = 10;
-/** At most this share of stroke pixels just above and below a band of text. */
+/** At most this share of stroke pixels just above and below a band of text; on one side at least of a row of marks, ROW_QUIET. */
 const QUIET = 0.04;
+const ROW_QUIET = 0.25;
+/** A band is as wide as four characters of MIN_CHAR px and their gaps, or wider. */
+const MIN_BAND = 32;
 /** A chain needs this many marks (one fewer, and a smaller stroke contrast, when `sensitive`: tried for the second check, not used there). */
 const MIN_MARKS = 4;
 
@@ -56,12 +59,14 @@ export function findPlates(cv: Cv, gray: Cv, scales: number[] = SCALES, sensitiv
     for (const op of [cv.MORPH_BLACKHAT, cv.MORPH_TOPHAT]) {
       cv.morphologyEx(img, resp, op, square);
       cv.threshold(resp, bin, sensitive ? STROKE * 0.7 : STROKE, 255, cv.THRESH_BINARY);
-      for (const r of chains(marks(cv, bin), sensitive ? MIN_MARKS - 1 : MIN_MARKS)) out.push(grow(r, s));
+      // A row of marks has plain plate just above or below it (grass, brickwork and rows of windows
+      // have strokes on both sides).
+      for (const r of chains(marks(cv, bin), sensitive ? MIN_MARKS - 1 : MIN_MARKS)) if (quietSide(strips(cv, bin, r, 0.05, 0.25))) out.push(grow(r, s));
       // Characters that blur has run together: bands of strokes shaped like a line of text, with
       // plain plate above and below (texture such as leaves, fruit or rooftops has strokes all
-      // round) and stroke edges along their middle, 1.5 or more for each length of their height.
+      // round) and stroke edges along their middle, 2 or more for each length of their height.
       cv.morphologyEx(bin, closed, cv.MORPH_CLOSE, line);
-      for (const r of bands(cv, closed)) if (quiet(cv, bin, r) && crossings(bin, r) >= (1.5 * r.width) / r.height) out.push(grow(r, s));
+      for (const r of bands(cv, closed)) if (quiet(cv, bin, r) && crossings(bin, r) >= (2 * r.width) / r.height) out.push(grow(r, s));
     }
     resp.delete();
     bin.delete();
@@ -79,36 +84,42 @@ export function findPlates(cv: Cv, gray: Cv, scales: number[] = SCALES, sensitiv
 
 /** Components of closed strokes shaped like one line of text: 2-10 times as wide as high, mostly filled. */
 function bands(cv: Cv, bin: Cv): Rect[] {
+  // Up to 1.6 characters high and twice as wide as high: a turned row's box is taller than its text.
+  const keep = (w: number, h: number, area: number) =>
+    h >= MIN_CHAR && h <= MAX_CHAR * 1.6 && w >= Math.max(MIN_BAND, h * 2) && w <= h * 10 && area >= w * h * 0.45;
+  return components(cv, bin, keep).map((c) => ({ x: c.x, y: c.y, width: c.w, height: c.h }));
+}
+
+/** Boxes of the connected components of a binary picture whose width, height and area `keep` accepts. */
+function components(cv: Cv, bin: Cv, keep: (w: number, h: number, area: number) => boolean): Mark[] {
   const labels = new cv.Mat();
   const stats = new cv.Mat();
   const centroids = new cv.Mat();
   const n = cv.connectedComponentsWithStats(bin, labels, stats, centroids, 8, cv.CV_32S);
-  const data = stats.data32S as Int32Array;
-  const out: Rect[] = [];
-  for (let i = 1; i < n; i++) {
-    const x = data[i * 5]!,
-      y = data[i * 5 + 1]!,
-      w = data[i * 5 + 2]!,
-      h = data[i * 5 + 3]!,
-      area = data[i * 5 + 4]!;
-    // Up to 1.6 characters high and twice as wide as high: a turned row's box is taller than its text.
-    if (h < MIN_CHAR || h > MAX_CHAR * 1.6 || w < h * 2 || w > h * 10 || area < w * h * 0.45) continue;
-    out.push({ x, y, width: w, height: h });
-  }
+  const d = stats.data32S as Int32Array;
+  const out: Mark[] = [];
+  for (let i = 5; i < n * 5; i += 5) if (keep(d[i + 2]!, d[i + 3]!, d[i + 4]!)) out.push({ x: d[i]!, y: d[i + 1]!, w: d[i + 2]!, h: d[i + 3]! });
   labels.delete();
   stats.delete();
   centroids.delete();
   return out;
 }
 
-/** Share of stroke pixels in the strips just above and below a text row (of its character height `h`). */
-function quiet(cv: Cv, bin: Cv, r: Rect & { charHeight?: number }): boolean {
+const quietSide = (shares: number[]) => shares.length === 0 || Math.min(...shares) < ROW_QUIET;
+
+/** Whether the strips just above and below a band of text hold under QUIET of stroke pixels. */
+function quiet(cv: Cv, bin: Cv, r: Rect): boolean {
+  const shares = strips(cv, bin, r, 0.1, 0.4);
+  return shares.length === 0 || shares.reduce((a, b) => a + b, 0) < QUIET * shares.length;
+}
+
+/** Shares of stroke pixels in the strips `near` to `far` character heights above and below a text row (those inside the picture). */
+function strips(cv: Cv, bin: Cv, r: Rect & { charHeight?: number }, near: number, far: number): number[] {
   const h = r.charHeight ?? r.height;
-  let strokes = 0,
-    all = 0;
+  const shares: number[] = [];
   for (const [top, bottom] of [
-    [r.y - h * 0.4, r.y - h * 0.1],
-    [r.y + r.height + h * 0.1, r.y + r.height + h * 0.4],
+    [r.y - h * far, r.y - h * near],
+    [r.y + r.height + h * near, r.y + r.height + h * far],
   ] as const) {
     const x = Math.max(0, Math.round(r.x)),
       y = Math.max(0, Math.round(top));
@@ -116,11 +127,10 @@ function quiet(cv: Cv, bin: Cv, r: Rect & { charHeight?: number }): boolean {
       hh = Math.min(bin.rows, Math.round(bottom)) - y;
     if (w <= 0 || hh <= 0) continue;
     const roi = bin.roi(new cv.Rect(x, y, w, hh));
-    strokes += cv.countNonZero(roi);
-    all += w * hh;
+    shares.push(cv.countNonZero(roi) / (w * hh));
     roi.delete();
   }
-  return all === 0 || strokes / all < QUIET;
+  return shares;
 }
 
 /** Stroke edges met along the middle line of a text row: characters make two or more each. */
@@ -157,31 +167,10 @@ export function rowOf(r: Rect): Rect {
 }
 
 /** Connected components of a binary picture shaped like characters. */
-export function marks(cv: Cv, bin: Cv): Mark[] {
-  const labels = new cv.Mat();
-  const stats = new cv.Mat();
-  const centroids = new cv.Mat();
-  const n = cv.connectedComponentsWithStats(bin, labels, stats, centroids, 8, cv.CV_32S);
-  const data = stats.data32S as Int32Array;
-  const found: Mark[] = [];
-  for (let i = 1; i < n; i++) {
-    const x = data[i * 5]!,
-      y = data[i * 5 + 1]!,
-      w = data[i * 5 + 2]!,
-      h = data[i * 5 + 3]!,
-      area = data[i * 5 + 4]!;
-    if (h < MIN_CHAR || h > MAX_CHAR) continue;
-    // Characters are taller than wide ('1' and 'I' thin, 'W' and '京' nearly square), and neither
-    // a solid block nor a thin outline.
-    if (w < h * 0.08 || w > h * 1.3) continue;
-    const fill = area / (w * h);
-    if (fill < 0.15 || fill > 0.92) continue;
-    found.push({ x, y, w, h });
-  }
-  labels.delete();
-  stats.delete();
-  centroids.delete();
-  return found;
+function marks(cv: Cv, bin: Cv): Mark[] {
+  // Characters are taller than wide ('1' and 'I' thin, 'W' and '京' nearly square), and neither
+  // a solid block nor a thin outline.
+  return components(cv, bin, (w, h, area) => h >= MIN_CHAR && h <= MAX_CHAR && w >= h * 0.08 && w <= h * 1.3 && area >= 0.15 * w * h && area <= 0.92 * w * h);
 }
 
 /** Rows of MIN_MARKS or more marks of similar height, aligned and close, as plate boxes. */
@@ -219,8 +208,10 @@ function chains(list: Mark[], minMarks: number): Rect[] {
       x1 = Math.max(...g.map((m) => m.x + m.w));
     const y0 = Math.min(...g.map((m) => m.y)),
       y1 = Math.max(...g.map((m) => m.y + m.h));
-    const h = g.map((m) => m.h).sort((p, q) => p - q)[g.length >> 1]!;
-    if (x1 - x0 < h * 2) continue;
+    const heights = g.map((m) => m.h).sort((p, q) => p - q);
+    const h = heights[g.length >> 1]!;
+    // Characters of one height: the tallest mark at most 1.5 times the shortest.
+    if (x1 - x0 < h * 2 || heights.at(-1)! > heights[0]! * 1.5) continue;
     out.push({ x: x0, y: y0, width: x1 - x0, height: y1 - y0, charHeight: h } as Rect);
   }
   return out;
