@@ -110,21 +110,9 @@ export class PostgresWrites extends KyselyWrites {
       const now = new Date().toISOString();
       const recordDate = filedDate(this.db, kind, data);
       const statement = this.createStatements(kind);
-      const { rows } = await this.db.executeQuery(
-        (shared ? statement.shared : statement.alone).with({
-          key: idempotencyKey ?? null,
-          kind: kind.name,
-          id,
-          project: actor.project,
-          vehicle: actor.vehicle,
-          date: recordDate,
-          day: dayOf(recordDate),
-          data: derived?.json ?? JSON.stringify(data),
-          at: now,
-          by: actor.username,
-          hash: kind.hash,
-        }),
-      );
+      const by = { kind: kind.name, hash: kind.hash, project: actor.project, vehicle: actor.vehicle, by: actor.username, key: idempotencyKey ?? null };
+      const made = { id, date: recordDate, day: dayOf(recordDate), data: derived?.json ?? JSON.stringify(data), at: now };
+      const { rows } = await this.db.executeQuery((shared ? statement.shared : statement.alone).with({ ...by, ...made }));
       const inserted = rows[0];
       if (inserted !== undefined) return { record: derived?.answer() ?? newRecord(kind, actor, data, Number(inserted.id)), replayed: false };
       if (idempotencyKey === undefined) throw new Error(`The new ${kind.name} record was not inserted`);
