@@ -24,13 +24,7 @@ export async function fileKinds(db: Db, registry: KindRegistry): Promise<string[
   const filed = new Map<string, string>();
   const lines: string[] = [];
   for (const kind of registry.values()) {
-    const last = await db.kysely
-      .selectFrom('kind_schemas')
-      .select('schema')
-      .where('kind', '=', kind.name)
-      .orderBy('last_served_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const last = await lastServedSchema(db.kysely, kind.name);
     const field = last === undefined ? kind.meta.dateField : (JSON.parse(last.schema) as KindSchema)['x-kind'].dateField;
     await db.kysely
       .insertInto('record_filing')
@@ -51,6 +45,11 @@ export async function fileKinds(db: Db, registry: KindRegistry): Promise<string[
   }
   filings.set(db.kysely, filed);
   return lines;
+}
+
+/** The kind's schema file a server last started with (kind_schemas), if any. */
+export function lastServedSchema(db: Kysely<Database>, kind: string) {
+  return db.selectFrom('kind_schemas').select(['schema', 'hash']).where('kind', '=', kind).orderBy('last_served_at', 'desc').limit(1).executeTakeFirst();
 }
 
 export function filedField(db: Kysely<Database>, kind: Kind): string {
