@@ -27,6 +27,10 @@ function coalesced(names: string[], one: (name: string) => RawBuilder<unknown>):
   return names.length === 1 ? one(names[0] as string) : sql`coalesce(${sql.join(names.map(one))})`;
 }
 
+/** The stored versions of one record. */
+const historyOf = (db: Kysely<Database>, kind: Kind, project: string, id: number) =>
+  db.selectFrom('record_history').where('kind', '=', kind.name).where('record_id', '=', id).where('project_name', '=', project);
+
 /** The reads both databases run through Kysely; the generation is each database's own (sqlite.ts, postgres.ts). */
 export abstract class KyselyReads implements RecordReads {
   constructor(
@@ -89,14 +93,7 @@ export abstract class KyselyReads implements RecordReads {
   }
 
   async history(kind: Kind, project: string, id: number): Promise<HistoryEntry[]> {
-    const rows = await this.db
-      .selectFrom('record_history')
-      .selectAll()
-      .where('kind', '=', kind.name)
-      .where('record_id', '=', id)
-      .where('project_name', '=', project)
-      .orderBy('version')
-      .execute();
+    const rows = await historyOf(this.db, kind, project, id).selectAll().orderBy('version').execute();
     return rows.map((r) => ({
       version: r.version,
       baseVersion: r.base_version === null ? null : Number(r.base_version),
@@ -313,14 +310,7 @@ export abstract class KyselyWrites implements RecordWrites {
   }
 
   private async version(trx: Transaction<Database>, kind: Kind, project: string, id: number, version: number): Promise<RecordData | undefined> {
-    const row = await trx
-      .selectFrom('record_history')
-      .select('data')
-      .where('kind', '=', kind.name)
-      .where('record_id', '=', id)
-      .where('project_name', '=', project)
-      .where('version', '=', version)
-      .executeTakeFirst();
+    const row = await historyOf(trx, kind, project, id).select('data').where('version', '=', version).executeTakeFirst();
     return row ? (JSON.parse(row.data) as RecordData) : undefined;
   }
 }
