@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReadsPerTurn } from '../../src/server/records/store/generations.js';
+import { ReadsPerTurn } from '../../src/server/records/store/days.js';
 
 // Decision 031: on SQLite the generation before a list answer is read once per turn of the event
 // loop, after the turn's I/O, for every list that asked during the turn.

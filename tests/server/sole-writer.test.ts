@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { Kind } from '../../src/shared/kind-types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { KnownGenerations } from '../../src/server/records/store/generations.js';
+import { KnownGenerations } from '../../src/server/records/store/days.js';
 import { SoleWriter } from '../../src/server/records/store/sole-writer.js';
 import { dayIssues, ISSUES_API } from '../helpers/day-issues.js';
 import { ALICE, dbTargets, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';

@@ -7,11 +7,11 @@ import type { Database, RecordTableName } from './types.js';
 /**
  * A step of a migration, as data. Columns, comma-separated, are 'name type modifier...': type 'id' is the
  * auto-increment primary key, else a SQL type; modifiers notNull, unique, key (primary key),
- * ref=table.column (deleted with it), default=text. `key`: a primary key over several columns.
+ * ref=table.column (deleted with it), default=text; key on several columns makes them the primary key together.
  * `postgres`: SQL run on PostgreSQL only (SQLite registers such functions in JavaScript).
  */
 type Step =
-  | { create: string; columns: string; key?: string[] }
+  | { create: string; columns: string }
   | { index: string; on: string; columns: string[]; unique?: true }
   | { add: string; column: string }
   | { drop: string }
@@ -65,8 +65,7 @@ const MIGRATIONS: Record<string, Step[]> = {
   '009-idempotency-keys': [
     {
       create: 'idempotency_keys',
-      columns: 'project_name text notNull, idem_key text notNull, kind text notNull, record_id integer, created_at text notNull',
-      key: ['project_name', 'idem_key'],
+      columns: 'project_name text notNull key, idem_key text notNull key, kind text notNull, record_id integer, created_at text notNull',
     },
   ],
   // Worker accounts (docs/decisions/021); one analysis job per issue (docs/decisions/020).
@@ -89,11 +88,7 @@ const MIGRATIONS: Record<string, Step[]> = {
   ],
   // docs/decisions/017; filled per kind when the record store opens (records/store/open.ts).
   '011-record-day-counts': [
-    {
-      create: 'record_day_counts',
-      columns: 'kind text notNull, project_name text notNull, day text notNull, n integer notNull',
-      key: ['kind', 'project_name', 'day'],
-    },
+    { create: 'record_day_counts', columns: 'kind text notNull key, project_name text notNull key, day text notNull key, n integer notNull' },
     { create: 'record_day_counts_ready', columns: 'kind text key' },
   ],
   // Fragments being written, or written beyond a gap an earlier one in flight will fill;
@@ -101,15 +96,11 @@ const MIGRATIONS: Record<string, Step[]> = {
   '012-upload-fragments': [
     {
       create: 'upload_fragments',
-      columns: `id_hash text notNull, start_byte bigint notNull, end_byte bigint notNull, lock_id text, locked_until text,
-        done integer notNull`,
-      key: ['id_hash', 'start_byte'],
+      columns: 'id_hash text notNull key, start_byte bigint notNull key, end_byte bigint notNull, lock_id text, locked_until text, done integer notNull',
     },
   ],
   // docs/decisions/025.
-  '013-record-generations': [
-    { create: 'record_generations', columns: 'kind text notNull, project_name text notNull, gen bigint notNull', key: ['kind', 'project_name'] },
-  ],
+  '013-record-generations': [{ create: 'record_generations', columns: 'kind text notNull key, project_name text notNull key, gen bigint notNull' }],
   // The kernel ('host boot-id') whose page cache holds a fragment acknowledged before its sync
   // (done = 2, docs/decisions/028): only a writer on that same kernel counts it after a crash.
   '014-upload-fragment-writer': [{ add: 'upload_fragments', column: 'writer text' }],
@@ -147,9 +138,14 @@ function column<B>(db: Db, spec: string, add: (name: string, type: ColumnDataTyp
 
 async function run(k: Kysely<unknown>, db: Db, step: Step): Promise<void> {
   if ('create' in step) {
+    const specs = step.columns.split(/,\s*/).map((spec) => spec.split(' '));
+    const key = specs.filter(([, ...mods]) => mods.includes('key')).map(([name]) => name);
     let table = k.schema.createTable(step.create);
-    for (const spec of step.columns.split(/,\s*/)) table = column(db, spec, (name, type, build) => table.addColumn(name, type, build));
-    if (step.key !== undefined) table = table.addPrimaryKeyConstraint(`${step.create}_pk`, step.key as never[]);
+    for (const spec of specs) {
+      const words = key.length > 1 ? spec.filter((word, i) => i === 0 || word !== 'key') : spec;
+      table = column(db, words.join(' '), (name, type, build) => table.addColumn(name, type, build));
+    }
+    if (key.length > 1) table = table.addPrimaryKeyConstraint(`${step.create}_pk`, key as never[]);
     await table.execute();
   } else if ('index' in step) {
     const index = k.schema.createIndex(step.index).on(step.on).columns(step.columns);

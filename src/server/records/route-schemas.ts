@@ -22,8 +22,7 @@ function listOf(words: string[], anyCase = false): string {
   return `^ *${alt} *(, *${alt} *)*$`;
 }
 
-const tagsOf = (kind: Kind): string[] => [kind.schema.title];
-const idParamOf = () => ({ type: 'object', properties: { id: recordId(`The record id, 1 to ${MAX_ID}`) }, required: ['id'] });
+const IF_MATCH_HEADER = { type: 'object', properties: { 'if-match': IF_MATCH } };
 
 /** A 409 of an update or a delete: the current record and, per field, what conflicts. */
 function conflictSchema(kind: Kind) {
@@ -90,124 +89,89 @@ function listQueryOf(kind: Kind): Record<string, unknown> {
   return listQuery;
 }
 
-export function listSchema(kind: Kind) {
-  return {
-    tags: tagsOf(kind),
-    summary: `List ${kind.meta.titles.list}`,
-    description: `An empty value is no value. Refused (400), naming what to use: another params[...] than the date range's, and a field of ${kind.meta.titles.list} that is not one of its filters.`,
-    querystring: { type: 'object', properties: listQueryOf(kind), additionalProperties: true },
-    response: { 200: listEnvelope(recordRef(kind)), ...errorResponses },
-  };
-}
-
-export function getSchema(kind: Kind) {
-  return {
-    tags: tagsOf(kind),
-    summary: `Get one ${kind.schema.title} (ETag: its version)`,
-    params: idParamOf(),
-    response: { 200: recordEnvelopeOf(recordRef(kind)), ...errorResponses },
-  };
-}
-
-export function historySchema(kind: Kind) {
-  return {
-    tags: tagsOf(kind),
-    summary: `Every stored version of one ${kind.schema.title}, oldest first`,
-    params: idParamOf(),
-    response: {
-      200: envelope({
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            version: { type: 'integer' },
-            baseVersion: { type: ['integer', 'null'] },
-            op: { type: 'string', enum: ['create', 'update', 'delete'] },
-            changedBy: { type: 'string' },
-            changedAt: CONTRACT_TIME_SCHEMA,
-            schemaHash: {
-              type: ['string', 'null'],
-              description: "The version of the kind's schema file this version was saved under (null: saved before versions were kept)",
-            },
-            data: { type: 'object', additionalProperties: true },
-          },
-        },
-      }),
-      ...errorResponses,
+/** A version in a record's history. */
+const HISTORY_ENTRY = {
+  type: 'object',
+  properties: {
+    version: { type: 'integer' },
+    baseVersion: { type: ['integer', 'null'] },
+    op: { type: 'string', enum: ['create', 'update', 'delete'] },
+    changedBy: { type: 'string' },
+    changedAt: CONTRACT_TIME_SCHEMA,
+    schemaHash: {
+      type: ['string', 'null'],
+      description: "The version of the kind's schema file this version was saved under (null: saved before versions were kept)",
     },
-  };
-}
+    data: { type: 'object', additionalProperties: true },
+  },
+};
 
-export function createSchema(kind: Kind) {
-  return {
-    tags: tagsOf(kind),
-    summary: `Create one ${kind.schema.title} (send an Idempotency-Key to make a retried create safe)`,
-    headers: {
-      type: 'object',
-      properties: {
-        'idempotency-key': {
-          type: 'string',
-          pattern: '^[\\w.:-]{1,200}$',
-          description: 'A key the client makes per record (1-200 letters, digits, -_.:); the same key again answers the record it made',
-          ...message('must be 1-200 letters, digits or - _ . :', '必须是 1-200 个字母、数字或 - _ . :'),
-        },
+const IDEMPOTENCY_KEY = {
+  type: 'string',
+  pattern: '^[\\w.:-]{1,200}$',
+  description: 'A key the client makes per record (1-200 letters, digits, -_.:); the same key again answers the record it made',
+  ...message('must be 1-200 letters, digits or - _ . :', '必须是 1-200 个字母、数字或 - _ . :'),
+};
+
+/** One id or several of a delete. */
+const IDS = {
+  type: 'array',
+  items: recordId(`A record id, 1 to ${MAX_ID}`),
+  minItems: 1,
+  maxItems: MAX_IDS,
+  description: `One id, or several comma-separated (1,2,3; at most ${MAX_IDS}), each 1 to ${MAX_ID}`,
+  ...message(`must be one id or at most ${MAX_IDS} comma-separated ids`, `必须是一个 id，或最多 ${MAX_IDS} 个以逗号分隔的 id`),
+};
+
+/** The six routes' schemas of a kind, each tagged with the kind's title. */
+export function recordSchemas(kind: Kind) {
+  const title = kind.schema.title;
+  const record = recordRef(kind);
+  const idParam = { type: 'object', properties: { id: recordId(`The record id, 1 to ${MAX_ID}`) }, required: ['id'] };
+  // The kind's fields (checked by the record validator), and the update's own id and version.
+  const updateBody = {
+    type: 'object',
+    properties: {
+      id: recordId(`The id of the ${title} to change, 1 to ${MAX_ID}`),
+      version: recordVersion('The version the edit is based on (or send If-Match)'),
+    },
+    required: ['id'],
+  };
+  const schemas = {
+    list: {
+      summary: `List ${kind.meta.titles.list}`,
+      description: `An empty value is no value. Refused (400), naming what to use: another params[...] than the date range's, and a field of ${kind.meta.titles.list} that is not one of its filters.`,
+      querystring: { type: 'object', properties: listQueryOf(kind), additionalProperties: true },
+      response: { 200: listEnvelope(record), ...errorResponses },
+    },
+    get: { summary: `Get one ${title} (ETag: its version)`, params: idParam, response: { 200: recordEnvelopeOf(record), ...errorResponses } },
+    history: {
+      summary: `Every stored version of one ${title}, oldest first`,
+      params: idParam,
+      response: { 200: envelope({ type: 'array', items: HISTORY_ENTRY }), ...errorResponses },
+    },
+    create: {
+      summary: `Create one ${title} (send an Idempotency-Key to make a retried create safe)`,
+      headers: { type: 'object', properties: { 'idempotency-key': IDEMPOTENCY_KEY } },
+      body: { $ref: inputRef(kind) },
+      response: { 200: recordEnvelopeOf(record), 409: refused('The Idempotency-Key was used before for another record'), ...errorResponses },
+    },
+    update: {
+      summary: `Update one ${title} by the body's id, merged against the version it was based on`,
+      body: { allOf: [{ $ref: inputRef(kind) }, updateBody] },
+      headers: IF_MATCH_HEADER,
+      response: { 200: recordEnvelopeOf(record), 409: conflictSchema(kind), ...errorResponses },
+    },
+    delete: {
+      summary: `Delete ${kind.meta.titles.list} by id (1,2,3): all or none`,
+      params: { type: 'object', properties: { id: IDS }, required: ['id'] },
+      querystring: {
+        type: 'object',
+        properties: { version: recordVersion('With one id: the version you saw; a newer record is not deleted (409)') },
       },
-    },
-    body: { $ref: inputRef(kind) },
-    response: {
-      200: recordEnvelopeOf(recordRef(kind)),
-      409: refused('The Idempotency-Key was used before for another record'),
-      ...errorResponses,
+      headers: IF_MATCH_HEADER,
+      response: { 200: envelope('ErrorEnvelope#/properties/data'), 409: conflictSchema(kind), ...errorResponses },
     },
   };
-}
-
-export function updateSchema(kind: Kind) {
-  return {
-    tags: tagsOf(kind),
-    summary: `Update one ${kind.schema.title} by the body's id, merged against the version it was based on`,
-    // The kind's fields (checked by the record validator), and the update's own id and version.
-    body: {
-      allOf: [
-        { $ref: inputRef(kind) },
-        {
-          type: 'object',
-          properties: {
-            id: recordId(`The id of the ${kind.schema.title} to change, 1 to ${MAX_ID}`),
-            version: recordVersion('The version the edit is based on (or send If-Match)'),
-          },
-          required: ['id'],
-        },
-      ],
-    },
-    headers: { type: 'object', properties: { 'if-match': IF_MATCH } },
-    response: { 200: recordEnvelopeOf(recordRef(kind)), 409: conflictSchema(kind), ...errorResponses },
-  };
-}
-
-export function deleteSchema(kind: Kind) {
-  return {
-    tags: tagsOf(kind),
-    summary: `Delete ${kind.meta.titles.list} by id (1,2,3): all or none`,
-    params: {
-      type: 'object',
-      properties: {
-        id: {
-          type: 'array',
-          items: recordId(`A record id, 1 to ${MAX_ID}`),
-          minItems: 1,
-          maxItems: MAX_IDS,
-          description: `One id, or several comma-separated (1,2,3; at most ${MAX_IDS}), each 1 to ${MAX_ID}`,
-          ...message(`must be one id or at most ${MAX_IDS} comma-separated ids`, `必须是一个 id，或最多 ${MAX_IDS} 个以逗号分隔的 id`),
-        },
-      },
-      required: ['id'],
-    },
-    querystring: {
-      type: 'object',
-      properties: { version: recordVersion('With one id: the version you saw; a newer record is not deleted (409)') },
-    },
-    headers: { type: 'object', properties: { 'if-match': IF_MATCH } },
-    response: { 200: envelope('ErrorEnvelope#/properties/data'), 409: conflictSchema(kind), ...errorResponses },
-  };
+  return Object.fromEntries(Object.entries(schemas).map(([route, schema]) => [route, { tags: [title], ...schema }])) as Record<keyof typeof schemas, object>;
 }

@@ -6,7 +6,7 @@ import { ApiError, badRequest, ok, okList } from '../http/envelope.js';
 import { acceptsGzip, COMPRESS_THRESHOLD, markGzipped } from '../http/compression.js';
 import { ParsedLists, type ListCache } from './list-cache.js';
 import { createConflict, deleteConflict, editConflict, fromOtherFormRefusal, recordNotFound, unknownVersion } from './merge.js';
-import { createSchema, deleteSchema, getSchema, historySchema, listSchema, updateSchema } from './route-schemas.js';
+import { recordSchemas } from './route-schemas.js';
 import { recordWarnings, schemasVersion, type FieldWarning } from '../../shared/schema-evolution.js';
 import type { User } from '../users/user-repository.js';
 import { parseListQuery, type ListQuery } from './list-query.js';
@@ -84,13 +84,14 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
     const complete = derivesAtCreation(kind) ? (record: RecordData) => derivedAtCreation(kind, record) : undefined;
     const k: KindRoutes = { kind, deps, version, parsedLists, byIdWarnings, complete };
     const base = kind.meta.apiPath;
-    app.get(`${base}/list`, { schema: listSchema(kind) }, (request, reply) => listRecords(k, request, reply));
-    app.get<{ Params: { id: number } }>(`${base}/:id`, { schema: getSchema(kind) }, (request, reply) => getRecord(k, request, reply));
-    app.get<{ Params: { id: number } }>(`${base}/:id/history`, { schema: historySchema(kind) }, (request) => recordHistory(k, request));
-    app.post(`${base}`, { schema: createSchema(kind) }, (request, reply) => createRecord(k, request, reply));
-    app.put(`${base}`, { schema: updateSchema(kind) }, (request, reply) => updateRecord(k, request, reply));
+    const schemas = recordSchemas(kind);
+    app.get(`${base}/list`, { schema: schemas.list }, (request, reply) => listRecords(k, request, reply));
+    app.get<{ Params: { id: number } }>(`${base}/:id`, { schema: schemas.get }, (request, reply) => getRecord(k, request, reply));
+    app.get<{ Params: { id: number } }>(`${base}/:id/history`, { schema: schemas.history }, (request) => recordHistory(k, request));
+    app.post(`${base}`, { schema: schemas.create }, (request, reply) => createRecord(k, request, reply));
+    app.put(`${base}`, { schema: schemas.update }, (request, reply) => updateRecord(k, request, reply));
     // The same path parameter as GET by id (one path in the document), holding one id or several.
-    app.delete<DeleteRequest>(`${base}/:id`, { schema: deleteSchema(kind) }, (request) => deleteRecords(k, request));
+    app.delete<DeleteRequest>(`${base}/:id`, { schema: schemas.delete }, (request) => deleteRecords(k, request));
   }
 }
 

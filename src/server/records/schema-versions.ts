@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { KindRegistry, KindSchema } from '../../shared/kind-types.js';
 import { recordTable, type Db } from '../db/database.js';
-import { filedField } from './store/days.js';
+import { filedField, lastServedSchema } from './store/days.js';
 import type { RecordTableName } from '../db/types.js';
 
 export type SchemaStartReport = { info: string[]; warnings: string[] };
@@ -16,13 +16,7 @@ export async function rememberSchemas(db: Db, registry: KindRegistry): Promise<S
   for (const kind of registry.values()) {
     await db.kysely.transaction().execute(async (trx) => {
       const now = new Date().toISOString();
-      const last = await trx
-        .selectFrom('kind_schemas')
-        .select(['schema', 'hash'])
-        .where('kind', '=', kind.name)
-        .orderBy('last_served_at', 'desc')
-        .limit(1)
-        .executeTakeFirst();
+      const last = await lastServedSchema(trx, kind.name);
       await trx
         .insertInto('kind_schemas')
         .values({ hash: kind.hash, kind: kind.name, schema: JSON.stringify(kind.schema), first_served_at: now, last_served_at: now })

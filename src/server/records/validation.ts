@@ -29,8 +29,8 @@ function preview(value: unknown): string {
   return s.length > 40 ? `${s.slice(0, 37)}...` : s;
 }
 
-function describe(kind: Kind, error: ErrorObject, record: RecordData): Said {
-  const field = error.instancePath.slice(1).split('/')[0] ?? '';
+/** An ajv error in words; `field`: the property it is about. */
+function describe(kind: Kind, error: ErrorObject, record: RecordData, field: string): Said {
   const has = field !== '' && field in record;
   const got = has ? ` (got ${preview(record[field])})` : '';
   const gotZh = has ? `（收到 ${preview(record[field])}）` : '';
@@ -72,7 +72,7 @@ function describe(kind: Kind, error: ErrorObject, record: RecordData): Said {
     case 'maxLength':
       return { en: `${field} must be at most ${String(p['limit'])} characters`, zh: `${title}最多 ${String(p['limit'])} 个字符` };
     case 'required':
-      return required(kind, String(p['missingProperty']));
+      return required(kind, field);
     default:
       return { en: `${field} ${error.message ?? 'is invalid'}${got}`, zh: `${title}无效${gotZh}` };
   }
@@ -179,7 +179,7 @@ export class RecordValidator {
       for (const e of validate.errors ?? []) {
         const field =
           e.keyword === 'required' ? String((e.params as Record<string, unknown>)['missingProperty']) : (e.instancePath.slice(1).split('/')[0] ?? '');
-        const said = describe(kind, e, data);
+        const said = describe(kind, e, data, field);
         out.set(said.en, { field, ...said });
       }
     }

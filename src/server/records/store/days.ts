@@ -6,7 +6,6 @@ import { keysOf, storedValue } from '../../../shared/schema-evolution.js';
 import { Prepared, recordTable, type Db } from '../../db/database.js';
 import { SORTABLE_DATE } from '../../db/stored-json.js';
 import type { Database, RecordTableName } from '../../db/types.js';
-import { bumpAllGenerations } from './generations.js';
 import { shareWritersLock } from './sole-writer.js';
 
 // Where a kind's records are filed by day (docs/decisions/073): record_date and the day counts
@@ -25,13 +24,7 @@ export async function fileKinds(db: Db, registry: KindRegistry): Promise<string[
   const filed = new Map<string, string>();
   const lines: string[] = [];
   for (const kind of registry.values()) {
-    const last = await db.kysely
-      .selectFrom('kind_schemas')
-      .select('schema')
-      .where('kind', '=', kind.name)
-      .orderBy('last_served_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const last = await lastServedSchema(db.kysely, kind.name);
     const field = last === undefined ? kind.meta.dateField : (JSON.parse(last.schema) as KindSchema)['x-kind'].dateField;
     await db.kysely
       .insertInto('record_filing')
@@ -52,6 +45,11 @@ export async function fileKinds(db: Db, registry: KindRegistry): Promise<string[
   }
   filings.set(db.kysely, filed);
   return lines;
+}
+
+/** The kind's schema file a server last started with (kind_schemas), if any. */
+export function lastServedSchema(db: Kysely<Database>, kind: string) {
+  return db.selectFrom('kind_schemas').select(['schema', 'hash']).where('kind', '=', kind).orderBy('last_served_at', 'desc').limit(1).executeTakeFirst();
 }
 
 export function filedField(db: Kysely<Database>, kind: Kind): string {
@@ -176,4 +174,106 @@ export async function rangeTotal(db: Kysely<Database>, kind: Kind, project: stri
   if (begin !== undefined && !beginWhole) total += await countRows(begin, `${beginDay} 23:59:59`);
   if (end !== undefined && !endWhole) total += await countRows(`${endDay} 00:00:00`, end);
   return total;
+}
+
+// A number per kind and project that every write of one of its records raises in its own
+// transaction: a list answer remembered under it is exact while it has not moved, whichever
+// instance writes (docs/decisions/025). Raised last in every write (after the day counts), so
+// PostgreSQL transactions take row locks in one order.
+
+export function generationBump(db: Kysely<Database>) {
+  return new Prepared(['kind', 'project'], (v) =>
+    db
+      .insertInto('record_generations')
+      .values({ kind: v.kind, project_name: v.project, gen: 1 })
+      .onConflict((oc) => oc.columns(['kind', 'project_name']).doUpdateSet({ gen: sql<number>`record_generations.gen + 1` })),
+  );
+}
+
+/** The same bump in a create's single statement on PostgreSQL (decision 029), per project `source` returns. */
+export function generationPart(source: string, kind: unknown): RawBuilder<unknown> {
+  return sql`INSERT INTO record_generations (kind, project_name, gen)
+    SELECT cast(${kind} as text), project_name, 1 FROM ${sql.id(source)}
+    ON CONFLICT (kind, project_name) DO UPDATE SET gen = record_generations.gen + 1`;
+}
+
+export function generationRead(db: Kysely<Database>) {
+  return new Prepared(['kind', 'project'], (v) =>
+    db.selectFrom('record_generations').select('gen').where('kind', '=', v.kind).where('project_name', '=', v.project),
+  );
+}
+
+/** The generation in the rows of generationRead (0 before the first write). */
+export function generationIn(rows: readonly { gen: number | string }[]): number {
+  const row = rows[0];
+  return row === undefined ? 0 : Number(row.gen);
+}
+
+/** Raises the generation of every project holding records of a kind (after writes around the store). */
+export async function bumpAllGenerations(trx: Transaction<Database>, kind: string, table: RecordTableName): Promise<void> {
+  await trx
+    .updateTable('record_generations')
+    .set({ gen: sql<number>`gen + 1` })
+    .where('kind', '=', kind)
+    .execute();
+  // Projects never written through the record store start at 1 (answers were read under 0).
+  await sql`INSERT INTO record_generations (kind, project_name, gen)
+    SELECT DISTINCT ${kind}, project_name, 1 FROM ${sql.table(table)} WHERE true
+    ON CONFLICT (kind, project_name) DO NOTHING`.execute(trx);
+}
+
+/**
+ * The generations the sole writer knows without reading them (docs/decisions/030): per kind and
+ * project, raised when one of its writes begins and again when it has ended. Known only while no
+ * write is in flight, so an answer read under it never misses an acknowledged write.
+ */
+export class KnownGenerations {
+  private readonly entries = new Map<string, { n: number; writing: number }>();
+
+  /** Marks a write as begun; the function returned marks it ended (once). */
+  begin(kind: string, project: string): () => void {
+    const key = `${kind}\n${project}`;
+    const marked = this.entries.get(key) ?? { n: 0, writing: 0 };
+    this.entries.set(key, marked);
+    marked.n += 1;
+    marked.writing += 1;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      marked.n += 1;
+      marked.writing -= 1;
+    };
+  }
+
+  current(kind: string, project: string): number | undefined {
+    const entry = this.entries.get(`${kind}\n${project}`);
+    if (entry === undefined) return 0;
+    return entry.writing === 0 ? entry.n : undefined;
+  }
+}
+
+/**
+ * One read of each generation per turn of the event loop, shared by every request that asked for it
+ * during the turn (docs/decisions/031): read after the turn's I/O (setImmediate), so it sees every
+ * write acknowledged before any of them was sent. On SQLite under load, once per request was a
+ * sixth of a remembered list's server time.
+ */
+export class ReadsPerTurn {
+  private readonly waiting = new Map<string, Promise<number>>();
+
+  constructor(private readonly read: (kind: string, project: string) => number | Promise<number>) {}
+
+  generation(kind: string, project: string): Promise<number> {
+    const key = `${kind}\n${project}`;
+    let promise = this.waiting.get(key);
+    if (promise === undefined) {
+      promise = new Promise((resolve) => setImmediate(resolve)).then(() => {
+        this.waiting.delete(key);
+        return this.read(kind, project);
+      });
+      this.waiting.set(key, promise);
+    }
+    return promise;
+  }
 }

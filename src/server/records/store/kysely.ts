@@ -19,6 +19,18 @@ import type { Actor, Complete, CreateResult, DeleteResult, Edit, Finish, History
 /** The largest record a request can carry (the server's body limit). */
 const RECORD_MAX_BYTES = 1024 * 1024;
 
+/** SQLite's JSON path of a top-level key. */
+const jsonPath = (name: string): string => `$."${name.replaceAll('"', '""')}"`;
+
+/** The value of the first of `names` that holds one, in SQL. */
+function coalesced(names: string[], one: (name: string) => RawBuilder<unknown>): RawBuilder<unknown> {
+  return names.length === 1 ? one(names[0] as string) : sql`coalesce(${sql.join(names.map(one))})`;
+}
+
+/** The stored versions of one record. */
+const historyOf = (db: Kysely<Database>, kind: Kind, project: string, id: number) =>
+  db.selectFrom('record_history').where('kind', '=', kind.name).where('record_id', '=', id).where('project_name', '=', project);
+
 /** The reads both databases run through Kysely; the generation is each database's own (sqlite.ts, postgres.ts). */
 export abstract class KyselyReads implements RecordReads {
   constructor(
@@ -53,12 +65,9 @@ export abstract class KyselyReads implements RecordReads {
       if (f.field === 'vehicleNo') base = base.where('vehicle_no', '=', String(f.value));
       else if (f.how === 'any') base = base.where(this.holdsAny(kind, f.field, [f.value].flat().map(String)));
       else if (f.how === 'contains') {
-        const value = this.field(kind, f.field, false);
-        base = base.where(
-          sql<boolean>`${this.dialect === 'sqlite' ? sql`instr(lower(${value}), lower(${f.value}))` : sql`strpos(lower(${value}), lower(${f.value}))`} > 0`,
-        );
-      } else if (typeof f.value === 'number') base = base.where(sql<boolean>`${this.field(kind, f.field, true)} = ${f.value}`);
-      else base = base.where(sql<boolean>`${this.field(kind, f.field, false)} = ${f.value}`);
+        const find = sql.raw(this.dialect === 'sqlite' ? 'instr' : 'strpos');
+        base = base.where(sql<boolean>`${find}(lower(${this.field(kind, f.field, false)}), lower(${f.value})) > 0`);
+      } else base = base.where(sql<boolean>`${this.field(kind, f.field, typeof f.value === 'number')} = ${f.value}`);
     }
     // Without field filters the total is a sum of day counts, not count(*) over the whole range.
     const total =
@@ -69,35 +78,22 @@ export abstract class KyselyReads implements RecordReads {
     if (offset >= total) return { rows: [], total };
     // Only a page that could pass the limit is measured.
     if (q.pageSize * RECORD_MAX_BYTES > maxBytes) await this.refuseOversizedPage(kind, base, q, offset, maxBytes);
-    if (q.order.length === 0) {
-      // Newest first: the page's ids come from the index alone (a deep offset skips index entries,
-      // not rows with their JSON), then only those rows are read.
-      const ids = base.select('id').orderBy(day, 'desc').orderBy('id', 'desc').limit(q.pageSize).offset(offset);
-      const rows = await this.db
-        .selectFrom(table)
-        .select(['id', 'project_name', 'vehicle_no', 'data', 'version'])
-        .where('id', 'in', ids)
-        .orderBy(day, 'desc')
-        .orderBy('id', 'desc')
-        .execute();
-      return { rows: rows.map((r) => toRecord(kind, r)), total };
-    }
-    const rows = await this.ordered(kind, base.select(['id', 'project_name', 'vehicle_no', 'data', 'version']), q)
-      .limit(q.pageSize)
-      .offset(offset)
-      .execute();
-    return { rows: rows.map((r) => toRecord(kind, r)), total };
+    const columns = ['id', 'project_name', 'vehicle_no', 'data', 'version'] as const;
+    // Newest first, the page's ids come from the index alone (a deep offset skips index entries,
+    // not rows with their JSON), then only those rows are read.
+    const page =
+      q.order.length === 0
+        ? this.ordered(kind, this.db.selectFrom(table).select(columns), q).where(
+            'id',
+            'in',
+            this.ordered(kind, base.select('id'), q).limit(q.pageSize).offset(offset),
+          )
+        : this.ordered(kind, base.select(columns), q).limit(q.pageSize).offset(offset);
+    return { rows: (await page.execute()).map((r) => toRecord(kind, r)), total };
   }
 
   async history(kind: Kind, project: string, id: number): Promise<HistoryEntry[]> {
-    const rows = await this.db
-      .selectFrom('record_history')
-      .selectAll()
-      .where('kind', '=', kind.name)
-      .where('record_id', '=', id)
-      .where('project_name', '=', project)
-      .orderBy('version')
-      .execute();
+    const rows = await historyOf(this.db, kind, project, id).selectAll().orderBy('version').execute();
     return rows.map((r) => ({
       version: r.version,
       baseVersion: r.base_version === null ? null : Number(r.base_version),
@@ -127,21 +123,17 @@ export abstract class KyselyReads implements RecordReads {
    * old names too. A stored non-number of a number field reads as no value (docs/decisions/034).
    */
   private field(kind: Kind, field: string, numeric: boolean): RawBuilder<unknown> {
-    const names = keysOf(kind, field);
-    const one = (name: string): RawBuilder<unknown> => {
-      if (this.dialect === 'sqlite') return sql`json_extract(data, ${`$."${name.replaceAll('"', '""')}"`})`;
+    return coalesced(keysOf(kind, field), (name) => {
+      if (this.dialect === 'sqlite') return sql`json_extract(data, ${jsonPath(name)})`;
       if (!numeric) return sql`(${storedJsonb()} ->> ${name})`;
       return sql`(case when jsonb_typeof(${storedJsonb()} -> ${name}) = 'number' then cast(${storedJsonb()} ->> ${name} as double precision) end)`;
-    };
-    return names.length === 1 ? one(field) : sql`coalesce(${sql.join(names.map(one))})`;
+    });
   }
 
   /** A list of choices holding any of `values`; an old single value is a list of one (docs/decisions/061). */
   private holdsAny(kind: Kind, field: string, values: string[]): RawBuilder<boolean> {
     const names = [field, ...(kind.schema.properties[field]?.['x-renamedFrom'] ?? [])];
-    const one = (name: string): RawBuilder<unknown> =>
-      this.dialect === 'sqlite' ? sql`(data -> ${`$."${name.replaceAll('"', '""')}"`})` : sql`(${storedJsonb()} -> ${name})`;
-    const json = names.length === 1 ? one(field) : sql`coalesce(${sql.join(names.map(one))})`;
+    const json = coalesced(names, (name) => (this.dialect === 'sqlite' ? sql`(data -> ${jsonPath(name)})` : sql`(${storedJsonb()} -> ${name})`));
     if (this.dialect === 'sqlite') return sql<boolean>`exists (select 1 from json_each(${json}) where value in (${sql.join(values)}))`;
     return sql<boolean>`jsonb_exists_any(${json}, array[${sql.join(values)}]::text[])`;
   }
@@ -254,15 +246,8 @@ export abstract class KyselyWrites implements RecordWrites {
     const version = row.version + 1;
     const recordDate = filedDate(this.db, kind, finished);
     if (dayOf(recordDate) !== dayOf(row.record_date)) {
-      await this.countDays(
-        trx,
-        kind.name,
-        actor.project,
-        new Map([
-          [dayOf(row.record_date), -1],
-          [dayOf(recordDate), 1],
-        ]),
-      );
+      const moved = new Map([[dayOf(row.record_date), -1]]).set(dayOf(recordDate), 1);
+      await this.countDays(trx, kind.name, actor.project, moved);
     }
     await trx
       .updateTable(recordTable(kind))
@@ -288,15 +273,8 @@ export abstract class KyselyWrites implements RecordWrites {
       const changed = baseVersion !== undefined ? rows.find((r) => r.version !== baseVersion) : undefined;
       if (changed) return { missing: [], changed: { current: toRecord(kind, changed), changedBy: changed.updated_by } };
       const now = new Date().toISOString();
-      for (const row of rows) {
-        const history = {
-          record_id: Number(row.id),
-          version: row.version + 1,
-          base_version: baseVersion ?? null,
-          op: 'delete',
-          data: row.data,
-          changed_at: now,
-        } as const;
+      for (const { id, version, data } of rows) {
+        const history = { record_id: Number(id), version: version + 1, base_version: baseVersion ?? null, op: 'delete', data, changed_at: now } as const;
         await trx.executeQuery(this.statements.history(kind, actor, history));
       }
       await trx.deleteFrom(recordTable(kind)).where('project_name', '=', actor.project).where('id', 'in', ids).execute();
@@ -332,14 +310,7 @@ export abstract class KyselyWrites implements RecordWrites {
   }
 
   private async version(trx: Transaction<Database>, kind: Kind, project: string, id: number, version: number): Promise<RecordData | undefined> {
-    const row = await trx
-      .selectFrom('record_history')
-      .select('data')
-      .where('kind', '=', kind.name)
-      .where('record_id', '=', id)
-      .where('project_name', '=', project)
-      .where('version', '=', version)
-      .executeTakeFirst();
+    const row = await historyOf(trx, kind, project, id).select('data').where('version', '=', version).executeTakeFirst();
     return row ? (JSON.parse(row.data) as RecordData) : undefined;
   }
 }

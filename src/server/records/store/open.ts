@@ -1,7 +1,6 @@
 import { recordTable, type Db } from '../../db/database.js';
 import type { Kind } from '../../../shared/kind-types.js';
-import { ensureDayCounts } from './days.js';
-import { KnownGenerations } from './generations.js';
+import { ensureDayCounts, KnownGenerations } from './days.js';
 import { PostgresReads, PostgresWrites } from './postgres.js';
 import { SOLE_WRITER_TIMES, SoleWriter } from './sole-writer.js';
 import { SqliteReads, SqliteWrites } from './sqlite.js';

@@ -3,8 +3,7 @@ import { Prepared, recordTable } from '../../db/database.js';
 import type { Database, RecordTableName } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import type { RecordData } from '../validation.js';
-import { dayCountPart, dayOf, filedDate } from './days.js';
-import { generationIn, generationPart, KnownGenerations } from './generations.js';
+import { dayCountPart, dayOf, filedDate, generationIn, generationPart, KnownGenerations } from './days.js';
 import { KyselyReads, KyselyWrites } from './kysely.js';
 import { WRITERS_LOCK, type SoleWriter } from './sole-writer.js';
 import { newRecord, replayOf, withDerived, type Statements } from './statements.js';
@@ -111,21 +110,9 @@ export class PostgresWrites extends KyselyWrites {
       const now = new Date().toISOString();
       const recordDate = filedDate(this.db, kind, data);
       const statement = this.createStatements(kind);
-      const { rows } = await this.db.executeQuery(
-        (shared ? statement.shared : statement.alone).with({
-          key: idempotencyKey ?? null,
-          kind: kind.name,
-          id,
-          project: actor.project,
-          vehicle: actor.vehicle,
-          date: recordDate,
-          day: dayOf(recordDate),
-          data: derived?.json ?? JSON.stringify(data),
-          at: now,
-          by: actor.username,
-          hash: kind.hash,
-        }),
-      );
+      const by = { kind: kind.name, hash: kind.hash, project: actor.project, vehicle: actor.vehicle, by: actor.username, key: idempotencyKey ?? null };
+      const made = { id, date: recordDate, day: dayOf(recordDate), data: derived?.json ?? JSON.stringify(data), at: now };
+      const { rows } = await this.db.executeQuery((shared ? statement.shared : statement.alone).with({ ...by, ...made }));
       const inserted = rows[0];
       if (inserted !== undefined) return { record: derived?.answer() ?? newRecord(kind, actor, data, Number(inserted.id)), replayed: false };
       if (idempotencyKey === undefined) throw new Error(`The new ${kind.name} record was not inserted`);

@@ -3,8 +3,7 @@ import type { Db, WritesNow } from '../../db/database.js';
 import type { Database } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import type { RecordData } from '../validation.js';
-import { dayOf, filedDate } from './days.js';
-import { generationIn, ReadsPerTurn } from './generations.js';
+import { dayOf, filedDate, generationIn, ReadsPerTurn } from './days.js';
 import { KyselyReads, KyselyWrites } from './kysely.js';
 import { replayOf, toRecord, withDerived, type Statements } from './statements.js';
 import type { Actor, Complete, CreateResult } from './types.js';
@@ -169,18 +168,16 @@ export class SqliteWrites extends KyselyWrites {
       }
       const { json, answer } = withDerived(kind, actor, data, id, complete);
       const recordDate = filedDate(this.db, kind, data);
-      const { changes } = run(
-        statements.insert.with({
-          id,
-          project_name: actor.project,
-          vehicle_no: actor.vehicle,
-          record_date: recordDate,
-          data: json,
-          created_at: now,
-          created_by: actor.username,
-        }),
-      );
-      if (changes !== 1) throw new Error(`The new ${kind.name} record was not inserted`);
+      const row = {
+        id,
+        project_name: actor.project,
+        vehicle_no: actor.vehicle,
+        record_date: recordDate,
+        data: json,
+        created_at: now,
+        created_by: actor.username,
+      };
+      if (run(statements.insert.with(row)).changes !== 1) throw new Error(`The new ${kind.name} record was not inserted`);
       run(this.statements.history(kind, actor, { record_id: id, version: 1, base_version: null, op: 'create', data: json, changed_at: now }));
       const record = answer();
       // Last, when nothing can fail any more: a create rolled back must count nowhere.

@@ -4,8 +4,7 @@ import type { Database, Dialect, IdempotencyKeyTable, RecordTable } from '../../
 import type { Kind } from '../../../shared/kind-types.js';
 import { KEPT, keptValues, withRenames } from '../../../shared/schema-evolution.js';
 import type { RecordData } from '../validation.js';
-import { dayCountUpsert } from './days.js';
-import { generationBump, generationRead } from './generations.js';
+import { dayCountUpsert, generationBump, generationRead } from './days.js';
 import type { Actor, Complete, CreateResult } from './types.js';
 
 // What both databases' stores share: a stored row as the API answers it, and the statements every
