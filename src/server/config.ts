@@ -89,6 +89,13 @@ function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
 }
 
+/** A text setting of the shape given, else refused: '<name> must be <what it must be>'. */
+function matching(env: NodeJS.ProcessEnv, name: string, shape: RegExp, mustBe: (raw: string) => string): string | undefined {
+  const raw = text(env, name);
+  if (raw !== undefined && !shape.test(raw)) throw new ConfigError(`${name} must be ${mustBe(raw)}`);
+  return raw;
+}
+
 function initialUser(env: NodeJS.ProcessEnv): InitialUser | undefined {
   const names = ['INITIAL_USERNAME', 'INITIAL_PASSWORD', 'INITIAL_PROJECT', 'INITIAL_VEHICLE'] as const;
   const values = names.map((n) => text(env, n));
@@ -187,18 +194,10 @@ function reservations(env: NodeJS.ProcessEnv, maxFileBytes: number) {
 
 /** Reads and checks the configuration; throws ConfigError with a message a person can act on. */
 export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string) {
-  const databaseUrl = text(env, 'DATABASE_URL');
-  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError(`DATABASE_URL must be a PostgreSQL URL such as postgres://user@host:5432/db, got '${databaseUrl}'`);
-  }
-  const databaseSchema = text(env, 'DATABASE_SCHEMA');
-  if (databaseSchema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
-    throw new ConfigError('DATABASE_SCHEMA must be lower-case letters, digits and underscores');
-  }
-  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${logLevel}'`);
-  const clientId = text(env, 'CLIENT_ID') ?? DEFAULT_CLIENT_ID;
-  if (!/^[\w-]{1,128}$/.test(clientId)) throw new ConfigError('CLIENT_ID must be 1-128 letters, digits, _ or -');
+  const databaseUrl = matching(env, 'DATABASE_URL', /^postgres(ql)?:\/\//, (raw) => `a PostgreSQL URL such as postgres://user@host:5432/db, got '${raw}'`);
+  const databaseSchema = matching(env, 'DATABASE_SCHEMA', /^[a-z_][a-z0-9_]{0,62}$/, () => 'lower-case letters, digits and underscores');
+  const logLevel = matching(env, 'LOG_LEVEL', new RegExp(`^(${LOG_LEVELS.join('|')})$`), (raw) => `one of ${LOG_LEVELS.join(', ')}, got '${raw}'`) ?? 'info';
+  const clientId = matching(env, 'CLIENT_ID', /^[\w-]{1,128}$/, () => '1-128 letters, digits, _ or -') ?? DEFAULT_CLIENT_ID;
   const uploads = numbers(env, UPLOADS);
   return {
     ...numbers(env, NUMBERS),
