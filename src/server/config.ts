@@ -5,8 +5,6 @@ import type { NewUser } from './users/user-repository.js';
 /** Everything the server reads from the environment, checked once at start (loadConfig). */
 export type Config = ReturnType<typeof loadConfig>;
 
-export type InitialUser = Omit<NewUser, 'nickName'>;
-
 export class ConfigError extends Error {}
 
 /** Loads <root>/.env into process.env if it exists; variables already set win. */
@@ -96,7 +94,7 @@ function matching(env: NodeJS.ProcessEnv, name: string, shape: RegExp, mustBe: (
   return raw;
 }
 
-function initialUser(env: NodeJS.ProcessEnv): InitialUser | undefined {
+function initialUser(env: NodeJS.ProcessEnv): Omit<NewUser, 'nickName'> | undefined {
   const names = ['INITIAL_USERNAME', 'INITIAL_PASSWORD', 'INITIAL_PROJECT', 'INITIAL_VEHICLE'] as const;
   const values = names.map((n) => text(env, n));
   const missing = names.filter((_, i) => values[i] === undefined);

@@ -17,7 +17,7 @@ const API_PREFIXES = ['/api/', '/sharepoint/', '/download/'];
  * Serves the built client at '/': hashed assets cached for a year, and the page (page-html.ts) for
  * any other GET that wants HTML, so client routes survive a reload. Unknown API paths: a JSON 404.
  */
-export async function clientRoutes(app: FastifyInstance, clientDir: string, registry?: KindRegistry): Promise<void> {
+export async function clientRoutes(app: FastifyInstance, clientDir: string, registry: KindRegistry): Promise<void> {
   const index = path.join(clientDir, 'index.html');
   const built = fs.existsSync(index);
   const pageHtml = built ? pageHtmlBuilder(clientDir, registry) : undefined;
