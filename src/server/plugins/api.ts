@@ -21,22 +21,19 @@ const noStore: onRequestHookHandler = (_request, reply, done) => {
 };
 
 /** Sign-in, sign-out and signed links; old sign-in counters are pruned hourly, so rotating usernames cannot grow the table forever. */
-const signInPlugin = fp<{ config: Config }>(
-  async (api, { config }) => {
-    const { users, tokens, signer } = api.services;
-    const throttle = new LoginThrottle(api.db.kysely, config.login);
-    const pruning = setInterval(() => {
-      throttle.prune().catch((err: unknown) => api.log.error({ err }, 'pruning sign-in counters failed'));
-    }, 3600_000);
-    pruning.unref();
-    api.addHook('onClose', async () => clearInterval(pruning));
-    await api.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(api.db.kysely) });
-    const devices = new DeviceCookies(api.db.kysely, config.login);
-    await authRoutes(api, { users, tokens, throttle, devices, clientId: config.clientId, perAddressPerMinute: config.login.perAddressPerMinute });
-    await linkRoutes(api, { signer });
-  },
-  { name: 'rtd-sign-in', dependencies: ['rtd-services'], fastify: '5.x', encapsulate: true },
-);
+async function signInApi(api: FastifyInstance, config: Config): Promise<void> {
+  const { users, tokens, signer } = api.services;
+  const throttle = new LoginThrottle(api.db.kysely, config.login);
+  const pruning = setInterval(() => {
+    throttle.prune().catch((err: unknown) => api.log.error({ err }, 'pruning sign-in counters failed'));
+  }, 3600_000);
+  pruning.unref();
+  api.addHook('onClose', async () => clearInterval(pruning));
+  await api.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(api.db.kysely) });
+  const devices = new DeviceCookies(api.db.kysely, config.login);
+  await authRoutes(api, { users, tokens, throttle, devices, clientId: config.clientId, perAddressPerMinute: config.login.perAddressPerMinute });
+  await linkRoutes(api, { signer });
+}
 
 const text = { type: 'string' };
 /** Where the workers find each analysed kind's protocol: they learn their paths here, never from code. */
@@ -75,7 +72,7 @@ export const apiPlugin = fp<{ config: Config }>(
   async (api, { config }) => {
     api.addHook('onRequest', noStore);
     api.addHook('onRoute', api.services.signInHook(false));
-    await api.register(signInPlugin, { config });
+    await signInApi(api, config);
     const { registry, services } = api;
     await recordRoutes(api, {
       registry,
