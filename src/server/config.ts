@@ -105,14 +105,6 @@ function initialUser(env: NodeJS.ProcessEnv): Omit<NewUser, 'nickName'> | undefi
   return { username, password, project, vehicle };
 }
 
-function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = text(env, name);
-  if (raw === undefined) return fallback;
-  if (raw === 'on' || raw === 'true') return true;
-  if (raw === 'off' || raw === 'false') return false;
-  throw new ConfigError(`${name} must be on or off, got '${raw.slice(0, 40)}'`);
-}
-
 function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string {
   const raw = text(env, 'TRUST_PROXY');
   if (raw === undefined || raw === 'false') return false;
@@ -218,7 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string) {
     // How long a video analysis worker's claim on an issue holds unless renewed.
     analysis: { leaseSeconds: integer(env, 'ANALYSIS_LEASE_SECONDS', 120, 1, 86400) },
     // PostgreSQL: whether an instance may become the sole writer (decision 030); off behind a pooler that shares sessions.
-    soleWriter: onOff(env, 'SOLE_WRITER', true),
+    soleWriter: !['off', 'false'].includes(matching(env, 'SOLE_WRITER', /^(on|true|off|false)$/, (raw) => `on or off, got '${raw.slice(0, 40)}'`) ?? 'on'),
     login: numbers(env, LOGIN),
   };
 }
