@@ -5,8 +5,6 @@ import type { NewUser } from './users/user-repository.js';
 /** Everything the server reads from the environment, checked once at start (loadConfig). */
 export type Config = ReturnType<typeof loadConfig>;
 
-export type InitialUser = Omit<NewUser, 'nickName'>;
-
 export class ConfigError extends Error {}
 
 /** Loads <root>/.env into process.env if it exists; variables already set win. */
@@ -89,7 +87,14 @@ function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
 }
 
-function initialUser(env: NodeJS.ProcessEnv): InitialUser | undefined {
+/** A text setting of the shape given, else refused: '<name> must be <what it must be>'. */
+function matching(env: NodeJS.ProcessEnv, name: string, shape: RegExp, mustBe: (raw: string) => string): string | undefined {
+  const raw = text(env, name);
+  if (raw !== undefined && !shape.test(raw)) throw new ConfigError(`${name} must be ${mustBe(raw)}`);
+  return raw;
+}
+
+function initialUser(env: NodeJS.ProcessEnv): Omit<NewUser, 'nickName'> | undefined {
   const names = ['INITIAL_USERNAME', 'INITIAL_PASSWORD', 'INITIAL_PROJECT', 'INITIAL_VEHICLE'] as const;
   const values = names.map((n) => text(env, n));
   const missing = names.filter((_, i) => values[i] === undefined);
@@ -98,14 +103,6 @@ function initialUser(env: NodeJS.ProcessEnv): InitialUser | undefined {
   const [username, password, project, vehicle] = values as [string, string, string, string];
   if (password.length < 8) throw new ConfigError('INITIAL_PASSWORD must be at least 8 characters');
   return { username, password, project, vehicle };
-}
-
-function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = text(env, name);
-  if (raw === undefined) return fallback;
-  if (raw === 'on' || raw === 'true') return true;
-  if (raw === 'off' || raw === 'false') return false;
-  throw new ConfigError(`${name} must be on or off, got '${raw.slice(0, 40)}'`);
 }
 
 function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string {
@@ -187,18 +184,10 @@ function reservations(env: NodeJS.ProcessEnv, maxFileBytes: number) {
 
 /** Reads and checks the configuration; throws ConfigError with a message a person can act on. */
 export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string) {
-  const databaseUrl = text(env, 'DATABASE_URL');
-  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError(`DATABASE_URL must be a PostgreSQL URL such as postgres://user@host:5432/db, got '${databaseUrl}'`);
-  }
-  const databaseSchema = text(env, 'DATABASE_SCHEMA');
-  if (databaseSchema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
-    throw new ConfigError('DATABASE_SCHEMA must be lower-case letters, digits and underscores');
-  }
-  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${logLevel}'`);
-  const clientId = text(env, 'CLIENT_ID') ?? DEFAULT_CLIENT_ID;
-  if (!/^[\w-]{1,128}$/.test(clientId)) throw new ConfigError('CLIENT_ID must be 1-128 letters, digits, _ or -');
+  const databaseUrl = matching(env, 'DATABASE_URL', /^postgres(ql)?:\/\//, (raw) => `a PostgreSQL URL such as postgres://user@host:5432/db, got '${raw}'`);
+  const databaseSchema = matching(env, 'DATABASE_SCHEMA', /^[a-z_][a-z0-9_]{0,62}$/, () => 'lower-case letters, digits and underscores');
+  const logLevel = matching(env, 'LOG_LEVEL', new RegExp(`^(${LOG_LEVELS.join('|')})$`), (raw) => `one of ${LOG_LEVELS.join(', ')}, got '${raw}'`) ?? 'info';
+  const clientId = matching(env, 'CLIENT_ID', /^[\w-]{1,128}$/, () => '1-128 letters, digits, _ or -') ?? DEFAULT_CLIENT_ID;
   const uploads = numbers(env, UPLOADS);
   return {
     ...numbers(env, NUMBERS),
@@ -221,7 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, rootDir: string) {
     // How long a video analysis worker's claim on an issue holds unless renewed.
     analysis: { leaseSeconds: integer(env, 'ANALYSIS_LEASE_SECONDS', 120, 1, 86400) },
     // PostgreSQL: whether an instance may become the sole writer (decision 030); off behind a pooler that shares sessions.
-    soleWriter: onOff(env, 'SOLE_WRITER', true),
+    soleWriter: !['off', 'false'].includes(matching(env, 'SOLE_WRITER', /^(on|true|off|false)$/, (raw) => `on or off, got '${raw.slice(0, 40)}'`) ?? 'on'),
     login: numbers(env, LOGIN),
   };
 }

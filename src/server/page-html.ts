@@ -39,7 +39,7 @@ function closure(manifest: Record<string, ManifestChunk>, key: string, into: Set
  * A signed-in screen's page carries its shell in #root instead (decision 026), without preloads, so
  * on a slow link its paint waits for no script.
  */
-export function pageHtmlBuilder(clientDir: string, registry?: KindRegistry): (pathname: string, language?: ShellLanguage) => PageHtml {
+export function pageHtmlBuilder(clientDir: string, registry: KindRegistry): (pathname: string, language?: ShellLanguage) => PageHtml {
   const index = fs.readFileSync(path.join(clientDir, 'index.html'), 'utf8');
   const manifestFile = path.join(clientDir, '.vite', 'manifest.json');
   const manifest = fs.existsSync(manifestFile) ? (JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>) : {};
@@ -56,7 +56,7 @@ export function pageHtmlBuilder(clientDir: string, registry?: KindRegistry): (pa
     return { body, etag: etagOf(body) };
   };
   return (pathname, language = 'en') => {
-    const shell = registry ? pageShellOf(pathname, registry, language) : undefined;
+    const shell = pageShellOf(pathname, registry, language);
     if (shell && index.includes(EMPTY_ROOT)) {
       // A function: a title from the address may hold '$&', which a replacement string would expand.
       const body = inLanguage(index, language).replace(EMPTY_ROOT, () => `<div id="root">${pageShellHtml(shell, pathname, language)}</div>`);

@@ -17,7 +17,7 @@ const API_PREFIXES = ['/api/', '/sharepoint/', '/download/'];
  * Serves the built client at '/': hashed assets cached for a year, and the page (page-html.ts) for
  * any other GET that wants HTML, so client routes survive a reload. Unknown API paths: a JSON 404.
  */
-export async function clientRoutes(app: FastifyInstance, clientDir: string, registry?: KindRegistry): Promise<void> {
+export async function clientRoutes(app: FastifyInstance, clientDir: string, registry: KindRegistry): Promise<void> {
   const index = path.join(clientDir, 'index.html');
   const built = fs.existsSync(index);
   const pageHtml = built ? pageHtmlBuilder(clientDir, registry) : undefined;
@@ -68,24 +68,17 @@ export async function clientRoutes(app: FastifyInstance, clientDir: string, regi
   });
 }
 
-/** The methods each route path answers, for a concrete path: ':param' segments match any one segment, '*' the rest. */
+/** The methods the routes answer for a concrete path: ':param' segments match any one segment, '*' the rest. */
 function methodsByPath(routes: string[]): (url: string) => string[] {
-  const patterns = new Map<string, { re: RegExp; methods: Set<string> }>();
-  for (const route of routes) {
+  const patterns = routes.map((route) => {
     const space = route.indexOf(' ');
-    const method = route.slice(0, space);
-    const path = route.slice(space + 1);
-    let entry = patterns.get(path);
-    if (entry === undefined) {
-      const body = path
-        .split('/')
-        .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-        .join('/');
-      entry = { re: new RegExp(`^${body}/?$`), methods: new Set() };
-      patterns.set(path, entry);
-    }
-    entry.methods.add(method);
-  }
+    const body = route
+      .slice(space + 1)
+      .split('/')
+      .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    return { method: route.slice(0, space), re: new RegExp(`^${body}/?$`) };
+  });
   return (url) => {
     let decoded: string;
     try {
@@ -93,8 +86,6 @@ function methodsByPath(routes: string[]): (url: string) => string[] {
     } catch {
       return [];
     }
-    const methods = new Set<string>();
-    for (const { re, methods: m } of patterns.values()) if (re.test(decoded)) for (const x of m) methods.add(x);
-    return [...methods].sort();
+    return [...new Set(patterns.filter(({ re }) => re.test(decoded)).map(({ method }) => method))].sort();
   };
 }

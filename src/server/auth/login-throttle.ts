@@ -10,14 +10,11 @@ export interface Refusal {
 
 /**
  * Sign-in throttling in the database, shared by every instance. Each attempt is reserved before its
- * password is checked, by one conditional upsert per counter, so a parallel burst never gets more
- * checks than the limit, and a right password after the limit is refused like a wrong one.
- *
- * (username, client address) locks after maxFailures: a guesser at one address stops without
- * locking out a tester elsewhere. (username) over all addresses only spaces attempts out past
- * userCeiling (a growing, capped delay): a distributed guesser crawls, the user is never locked out.
- * A valid device cookie (device-cookies.ts) skips that slow-down; an attempt it refuses is handed
- * back to the pair counter, so refusals the user did not earn never lock their address.
+ * password is checked (one conditional upsert per counter), so a parallel burst gets no more checks
+ * than the limit, and a right password past it is refused like a wrong one. (username, address)
+ * locks after maxFailures: a guesser at one address stops, a tester elsewhere does not. (username)
+ * over all addresses is only spaced out past userCeiling, never locked. A valid device cookie skips
+ * that slow-down; an attempt it refuses is handed back, so unearned refusals never lock an address.
  */
 export class LoginThrottle {
   constructor(
@@ -161,4 +158,56 @@ export function clientKey(ip: string): string {
 export function counterWrite<T>(db: Kysely<Database>, work: (db: Kysely<Database> | Transaction<Database>) => Promise<T>): Promise<T> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) return relaxedTransaction(db, 'sqlite', work);
   return work(db);
+}
+
+type Count = { current: number; ttl: number };
+type Callback = (err: Error | null, result?: Count) => void;
+
+const answer = (counting: Promise<Count>, cb: Callback): void => {
+  counting.then(
+    (r) => cb(null, r),
+    (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))),
+  );
+};
+
+/** A store for @fastify/rate-limit in login_attempts ('r:' keys), shared by instances: one upsert per request. */
+export function databaseRateLimitStore(db: Kysely<Database>) {
+  return class DatabaseRateLimitStore {
+    async count(key: string, timeWindow: number, bump: boolean): Promise<Count> {
+      const now = Date.now();
+      const k = `r:${key}`;
+      if (!bump) {
+        const row = await db.selectFrom('login_attempts').select(['failures', 'window_start']).where('key', '=', k).executeTakeFirst();
+        if (!row || Number(row.window_start) + timeWindow <= now) return { current: 0, ttl: 0 };
+        return { current: Number(row.failures), ttl: Number(row.window_start) + timeWindow - now };
+      }
+      const over = sql<boolean>`(login_attempts.window_start + cast(${timeWindow} as bigint) <= cast(${now} as bigint))`;
+      const row = await counterWrite(db, (w) =>
+        w
+          .insertInto('login_attempts')
+          .values({ key: k, failures: 1, window_start: now, locked_until: null, next_at: null })
+          .onConflict((oc) =>
+            oc.column('key').doUpdateSet({
+              failures: sql`case when ${over} then 1 else login_attempts.failures + 1 end`,
+              window_start: sql`case when ${over} then cast(${now} as bigint) else login_attempts.window_start end`,
+            }),
+          )
+          .returning(['failures', 'window_start'])
+          .executeTakeFirstOrThrow(),
+      );
+      return { current: Number(row.failures), ttl: Math.max(0, Number(row.window_start) + timeWindow - now) };
+    }
+
+    incr(key: string, cb: Callback, timeWindow: number): void {
+      answer(this.count(key, timeWindow, true), cb);
+    }
+
+    read(key: string, cb: Callback, timeWindow: number): void {
+      answer(this.count(key, timeWindow, false), cb);
+    }
+
+    child(): DatabaseRateLimitStore {
+      return this;
+    }
+  };
 }

@@ -1,4 +1,5 @@
-import { HashingBusyError, hashOnce, verifyPassword } from '../users/password-hashing.js';
+import { Gate, hashOnce, verifyPassword } from '../users/password-hashing.js';
+import { userKey } from './login-throttle.js';
 
 // Sign-ins handled at once and waiting per client address and per username. An address may have
 // more waiting: an office behind one address signs in at nine together.
@@ -6,34 +7,20 @@ const CHECKS_PER_ADDRESS = 2;
 const WAITING_PER_ADDRESS = 16;
 const CHECKS_PER_USERNAME = 2;
 const WAITING_PER_USERNAME = 8;
-interface Gate {
-  active: number;
-  waiting: (() => void)[];
-}
 const perAddress = new Map<string, Gate>();
 const perUsername = new Map<string, Gate>();
 /** Recent time a real check took (moving average): a missing user's answer waits as long. */
 let typicalMs: number | undefined;
 let calibration: Promise<void> | undefined;
 
-/** Enters key's gate: at once while fewer than max are inside, else in line (refused when the line is full). */
 async function enter(map: Map<string, Gate>, key: string, max: number, maxWaiting: number): Promise<void> {
   let gate = map.get(key);
-  if (gate === undefined) map.set(key, (gate = { active: 0, waiting: [] }));
-  if (gate.active < max) {
-    gate.active++;
-    return;
-  }
-  if (gate.waiting.length >= maxWaiting) throw new HashingBusyError();
-  await new Promise<void>((resolve) => gate.waiting.push(resolve));
+  if (gate === undefined) map.set(key, (gate = new Gate(max, maxWaiting)));
+  await gate.enter();
 }
 
 function leave(map: Map<string, Gate>, key: string): void {
-  const gate = map.get(key);
-  if (gate === undefined) return;
-  const next = gate.waiting.shift();
-  if (next) next();
-  else if (--gate.active <= 0) map.delete(key);
+  if (map.get(key)?.leave()) map.delete(key);
 }
 
 /** An admitted sign-in: whether it carries a valid device cookie, and its places to give back. */
@@ -50,7 +37,7 @@ export interface Admission {
  * address's place is held.
  */
 export async function admitSignIn(address: string, username: string, isTrusted: () => Promise<boolean>): Promise<Admission> {
-  const name = username.toLowerCase().slice(0, 100);
+  const name = userKey(username);
   await enter(perAddress, address, CHECKS_PER_ADDRESS, WAITING_PER_ADDRESS);
   let trusted = false;
   try {

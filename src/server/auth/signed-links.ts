@@ -36,7 +36,7 @@ function decode(text: string, what: string): string {
  * empty segments, encoded slashes, NUL, a fragment): a signature over the decoded form then holds
  * whatever encoding a proxy or browser picks.
  */
-export function parseUrl(raw: string): CanonicalUrl {
+function parseUrl(raw: string): CanonicalUrl {
   if (raw.includes('#')) throw new LinkFormError('a link cannot contain #');
   const q = raw.indexOf('?');
   const rawPath = q < 0 ? raw : raw.slice(0, q);
@@ -140,7 +140,18 @@ export async function loadLinkSecret(db: Kysely<Database>): Promise<Buffer> {
   return Buffer.from(row.value, 'base64url');
 }
 
+/** Signs a download or file URL for POST /api/system/signed-link; a 400 that says why when it cannot be signed. */
 export function signOrExplain(signer: LinkSigner, claim: LinkClaim, target: string, now: number, ttl?: number): { url: string; expiresAt: string } {
+  // The prefix is checked on the decoded path too, so '/download/%2e%2e/api' cannot pass as a download.
+  let decodedPath = '';
+  try {
+    decodedPath = `/${parseUrl(target).segments.join('/')}`;
+  } catch {
+    // Not a path this server reads one way: refused below.
+  }
+  if (!SIGNABLE_PREFIXES.some((p) => target.startsWith(p) && decodedPath.startsWith(p))) {
+    throw badRequest(`Only ${SIGNABLE_PREFIXES.join(' and ')} URLs can be signed`);
+  }
   try {
     return signer.sign(claim, target, now, ttl);
   } catch (e) {

@@ -56,9 +56,8 @@ export class TokenStore {
     return undefined;
   }
 
+  /** A token's sign-in read from the database (authenticate asks remembered() first). */
   async resolve(token: string): Promise<SignedIn | undefined> {
-    const cached = this.remembered(token);
-    if (cached !== undefined) return cached;
     const now = Date.now();
     if (!/^[A-Za-z0-9_-]{20,200}$/.test(token)) return undefined;
     const hash = digest(token);

@@ -1,14 +1,18 @@
 import fp from 'fastify-plugin';
 import fastifyRateLimit from '@fastify/rate-limit';
-import type { onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { Config } from '../config.js';
+import { AnalysisJobs } from '../analysis/jobs.js';
+import { analysedKinds, analysisPaths, analysisRoutes, nounOf } from '../analysis/routes.js';
+import { WORKER_TAGS } from '../analysis/route-schemas.js';
 import { DeviceCookies } from '../auth/device-cookies.js';
-import { LoginThrottle } from '../auth/login-throttle.js';
-import { databaseRateLimitStore } from '../auth/rate-limit-store.js';
+import { databaseRateLimitStore, LoginThrottle } from '../auth/login-throttle.js';
 import { authRoutes, linkRoutes } from '../auth/routes.js';
-import { analysisPlugin } from './analysis.js';
-import { recordsPlugin } from './records.js';
-import { statsPlugin } from './stats.js';
+import { envelope, ok, refused } from '../http/envelope.js';
+import { ListCache } from '../records/list-cache.js';
+import { recordRoutes } from '../records/routes.js';
+import { RecordValidator } from '../records/validation.js';
+import { statsRoutes } from '../stats/routes.js';
 
 /** API answers are the user's data, for no shared cache: a route that may be cached says so itself. */
 const noStore: onRequestHookHandler = (_request, reply, done) => {
@@ -17,32 +21,68 @@ const noStore: onRequestHookHandler = (_request, reply, done) => {
 };
 
 /** Sign-in, sign-out and signed links; old sign-in counters are pruned hourly, so rotating usernames cannot grow the table forever. */
-const signInPlugin = fp<{ config: Config }>(
-  async (api, { config }) => {
-    const { users, tokens, signer } = api.services;
-    const throttle = new LoginThrottle(api.db.kysely, config.login);
-    const pruning = setInterval(() => {
-      throttle.prune().catch((err: unknown) => api.log.error({ err }, 'pruning sign-in counters failed'));
-    }, 3600_000);
-    pruning.unref();
-    api.addHook('onClose', async () => clearInterval(pruning));
-    await api.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(api.db.kysely) });
-    const devices = new DeviceCookies(api.db.kysely, config.login);
-    await authRoutes(api, { users, tokens, throttle, devices, clientId: config.clientId, perAddressPerMinute: config.login.perAddressPerMinute });
-    await linkRoutes(api, { signer });
-  },
-  { name: 'rtd-sign-in', dependencies: ['rtd-services'], fastify: '5.x', encapsulate: true },
-);
+async function signInApi(api: FastifyInstance, config: Config): Promise<void> {
+  const { users, tokens, signer } = api.services;
+  const throttle = new LoginThrottle(api.db.kysely, config.login);
+  const pruning = setInterval(() => {
+    throttle.prune().catch((err: unknown) => api.log.error({ err }, 'pruning sign-in counters failed'));
+  }, 3600_000);
+  pruning.unref();
+  api.addHook('onClose', async () => clearInterval(pruning));
+  await api.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(api.db.kysely) });
+  const devices = new DeviceCookies(api.db.kysely, config.login);
+  await authRoutes(api, { users, tokens, throttle, devices, clientId: config.clientId, perAddressPerMinute: config.login.perAddressPerMinute });
+  await linkRoutes(api, { signer });
+}
 
-/** The API under /api: the sign-in check on every route not marked public (auth/sign-in-hook.ts), no shared caching. */
+const text = { type: 'string' };
+/** Where the workers find each analysed kind's protocol: they learn their paths here, never from code. */
+const QUEUES_SCHEMA = {
+  tags: WORKER_TAGS,
+  summary: "Each analysed kind's fileAnalyze path, where its issues wait for a worker (worker accounts only)",
+  response: {
+    200: envelope({
+      type: 'array',
+      items: { type: 'object', properties: { kind: text, noun: text, fileAnalyze: text }, required: ['kind', 'noun', 'fileAnalyze'] },
+    }),
+    401: refused(),
+    403: refused(),
+  },
+};
+
+/** The AI analysis, for every kind whose schema declares x-kind.analysis (docs/decisions/041). */
+async function analysisApi(api: FastifyInstance, config: Config): Promise<void> {
+  const { records, files, limits } = api.services;
+  const kinds = analysedKinds(api.registry.values());
+  for (const kind of kinds) {
+    const jobs = new AnalysisJobs(api.db.kysely, records.writes, kind, config.analysis.leaseSeconds);
+    await analysisRoutes(api, { kind, jobs, records: records.reads, storage: files, limits });
+  }
+  const queues = kinds.map((kind) => ({ kind: kind.name, noun: nounOf(kind), fileAnalyze: `/api${analysisPaths(kind).fileAnalyze}` }));
+  api.get('/analysis/queues', { config: { worker: true }, schema: QUEUES_SCHEMA }, async function analysisQueues() {
+    return ok(queues);
+  });
+}
+
+/**
+ * The API under /api: the sign-in check on every route not marked public (auth/sign-in-hook.ts), no shared caching;
+ * then sign-in, every kind's record routes (docs/services/records.md), stats and the analysis.
+ */
 export const apiPlugin = fp<{ config: Config }>(
   async (api, { config }) => {
     api.addHook('onRequest', noStore);
     api.addHook('onRoute', api.services.signInHook(false));
-    await api.register(signInPlugin, { config });
-    await api.register(recordsPlugin, { config });
-    await api.register(statsPlugin);
-    await api.register(analysisPlugin, { config });
+    await signInApi(api, config);
+    const { registry, services } = api;
+    await recordRoutes(api, {
+      registry,
+      records: services.records,
+      validator: new RecordValidator(registry),
+      listCache: new ListCache(config.listCacheBytes),
+      maxPageBytes: config.listMaxPageBytes,
+    });
+    await statsRoutes(api, { registry, stats: services.stats });
+    await analysisApi(api, config);
   },
   { name: 'rtd-api', dependencies: ['rtd-http', 'rtd-services', 'rtd-api-docs'], fastify: '5.x', encapsulate: true },
 );

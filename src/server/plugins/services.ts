@@ -28,10 +28,8 @@ function analysisHintsOf(registry: KindRegistry): AnalysisRoutesHint[] {
 }
 
 /**
- * What the route plugins share, built once on the database: users (the first one seeded on a new
- * install), sign-ins, signed links, the record store, the project files, upload limits and stats.
- * signInHook is the sign-in check each plugin that serves routes adds (auth/sign-in-hook.ts);
- * `links`: signed links are taken too (downloads and shared files, opened in frames and tabs).
+ * What the route plugins share, built once on the database. signInHook is the check each plugin
+ * that serves routes adds (auth/sign-in-hook.ts); `links`: signed links are taken too.
  */
 async function buildServices(app: FastifyInstance, config: Config, print: (line: string) => void) {
   const { db } = app;

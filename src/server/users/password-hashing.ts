@@ -4,51 +4,59 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 const PARAMS = { N: 32768, r: 8, p: 1 } as const;
 const KEY_LENGTH = 64;
 
-/**
- * scrypt runs on libuv's thread pool, which file reads and writes share: hashing goes HASH_SLOTS at
- * a time, so a flood of sign-ins leaves threads for files; past HASH_QUEUE waiting it is refused
- * (503). Checks with a valid device cookie wait in their own queue, served first.
- */
-const HASH_SLOTS = 1;
-const HASH_QUEUE = 128;
-let running = 0;
-const urgent: (() => void)[] = [];
-const waiting: (() => void)[] = [];
-let hashes = 0;
-
 export class HashingBusyError extends Error {
   constructor() {
     super('The server is busy checking sign-ins; try again in a few seconds');
   }
 }
 
-async function withHashSlot<T>(work: () => Promise<T>, first = false): Promise<T> {
-  if (running >= HASH_SLOTS) {
-    const queue = first ? urgent : waiting;
-    if (queue.length >= HASH_QUEUE) throw new HashingBusyError();
-    await new Promise<void>((resolve) => queue.push(resolve));
-  } else {
-    running++;
+/** At most `max` inside at once, then a line of at most `maxWaiting` (refused beyond, 503); `first` has its own line, served first. */
+export class Gate {
+  private active = 0;
+  private readonly lines = { first: [] as (() => void)[], others: [] as (() => void)[] };
+  constructor(
+    private readonly max: number,
+    private readonly maxWaiting: number,
+  ) {}
+
+  async enter(first = false): Promise<void> {
+    if (this.active < this.max) {
+      this.active++;
+      return;
+    }
+    const line = first ? this.lines.first : this.lines.others;
+    if (line.length >= this.maxWaiting) throw new HashingBusyError();
+    await new Promise<void>((resolve) => line.push(resolve));
   }
-  try {
-    return await work();
-  } finally {
-    const next = urgent.shift() ?? waiting.shift();
+
+  /** Hands the place to the next in line; true when the gate is left empty. */
+  leave(): boolean {
+    const next = this.lines.first.shift() ?? this.lines.others.shift();
     if (next) next();
-    else running--;
+    else this.active--;
+    return this.active <= 0;
   }
 }
 
-function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }, first = false): Promise<Buffer> {
+/**
+ * scrypt runs on libuv's thread pool, which file reads and writes share: hashing goes one at a
+ * time, so a flood of sign-ins leaves threads for files; past 128 waiting it is refused (503).
+ * Checks with a valid device cookie wait in their own line, served first.
+ */
+const hashSlot = new Gate(1, 128);
+let hashes = 0;
+
+async function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }, first = false): Promise<Buffer> {
   const options: ScryptOptions = { ...params, maxmem: 128 * params.N * params.r * 2 };
-  return withHashSlot(
-    () =>
-      new Promise<Buffer>((resolve, reject) => {
-        hashes++;
-        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key)));
-      }),
-    first,
-  );
+  await hashSlot.enter(first);
+  try {
+    return await new Promise<Buffer>((resolve, reject) => {
+      hashes++;
+      scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key)));
+    });
+  } finally {
+    hashSlot.leave();
+  }
 }
 
 /** scrypt computations since the process started (tests bound the work an attack causes). */

@@ -7,7 +7,7 @@ export async function seedFirstUser(users: UserRepository, config: Pick<Config, 
   if ((await users.count()) > 0) return;
   if (config.initialUser) {
     const u = config.initialUser;
-    await users.add({ username: u.username, password: u.password, project: u.project, vehicle: u.vehicle });
+    await users.add(u);
     print(`Created the initial user '${u.username}' (project ${u.project}, vehicle ${u.vehicle}) from INITIAL_* settings.`);
     return;
   }
