@@ -163,12 +163,6 @@ class WorkerCalls {
     return ok({ id, leaseSeconds: this.deps.jobs.leaseSeconds, leaseUntil });
   };
 
-  /** GET file: a media file of the held record's folder. */
-  file = async (request: FastifyRequest, reply: FastifyReply) => this.sendFrom(request, reply, '');
-
-  /** GET desensitized: a blurred copy the worker stored before. */
-  getDesensitized = async (request: FastifyRequest, reply: FastifyReply) => this.sendFrom(request, reply, DESENSITIZED_FOLDER);
-
   /** PUT desensitized: the blurred copy streams from the socket to a staging file (fsynced), then is renamed into place. */
   putDesensitized = async (request: FastifyRequest, reply: FastifyReply) => {
     const { limits, storage } = this.deps;
@@ -227,7 +221,8 @@ class WorkerCalls {
     return { id, name, project: job.project_name, folder: folderOf(this.deps.kind, record) };
   }
 
-  private async sendFrom(request: FastifyRequest, reply: FastifyReply, sub: string) {
+  /** GET file (sub ''): a media file of the held record's folder; GET desensitized: a blurred copy the worker stored before. */
+  async sendFrom(request: FastifyRequest, reply: FastifyReply, sub: string) {
     const { storage } = this.deps;
     const { id, name, project, folder } = await this.heldFile(request);
     const rel = sub === '' ? `${folder}/${name}` : `${folder}/${sub}/${name}`;
@@ -243,8 +238,10 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
   const config = { worker: true };
   app.get(`${base}/todolist`, { config, schema: schemas.todolist }, calls.todolist);
   app.post(`${base}/start`, { config, schema: schemas.start }, calls.start);
-  app.get(`${base}/file`, { config, compress: false, schema: schemas.file }, calls.file);
-  app.get(`${base}/desensitized`, { config, compress: false, schema: schemas.getDesensitized }, calls.getDesensitized);
+  app.get(`${base}/file`, { config, compress: false, schema: schemas.file }, (request, reply) => calls.sendFrom(request, reply, ''));
+  app.get(`${base}/desensitized`, { config, compress: false, schema: schemas.getDesensitized }, (request, reply) =>
+    calls.sendFrom(request, reply, DESENSITIZED_FOLDER),
+  );
   // The blurred copy's body is not parsed: it streams to the file whatever Content-Type it is sent with.
   await app.register(async (raw) => {
     raw.removeAllContentTypeParsers();
