@@ -55,16 +55,15 @@ export class AnalysisJobs {
   }
 
   /** Finished runs of an issue, newest first. */
-  async history(id: number, project: string): Promise<{ finishedAt: string; report: string | null; error: string | null }[]> {
-    const rows = await this.db
+  history(id: number, project: string): Promise<{ finishedAt: string; report: string | null; error: string | null }[]> {
+    return this.db
       .selectFrom('analysis_history')
-      .select(['finished_at', 'report', 'error'])
+      .select(['finished_at as finishedAt', 'report', 'error'])
       .where('issue_id', '=', id)
       .where('project_name', '=', project)
       .orderBy('id', 'desc')
       .limit(50)
       .execute();
-    return rows.map((r) => ({ finishedAt: r.finished_at, report: r.report, error: r.error }));
   }
 
   /**
@@ -74,18 +73,8 @@ export class AnalysisJobs {
   async submit(actor: Actor, id: number, mode: string): Promise<{ job: Job; queued: boolean }> {
     return this.records.transaction(async (trx) => {
       const now = new Date().toISOString();
-      const fresh = {
-        state: 'queued' as const,
-        mode,
-        submitted_at: now,
-        submitted_by: actor.username,
-        holder: null,
-        holder_name: null,
-        lease_until: null,
-        remark: null,
-        error: null,
-        updated_at: now,
-      };
+      const unclaimed = { holder: null, holder_name: null, lease_until: null, remark: null, error: null };
+      const fresh = { state: 'queued' as const, mode, submitted_at: now, submitted_by: actor.username, ...unclaimed, updated_at: now };
       const result = await trx
         .insertInto('analysis_jobs')
         .values({ issue_id: id, project_name: actor.project, ...fresh })

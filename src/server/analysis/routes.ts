@@ -125,18 +125,13 @@ function workerOf(request: FastifyRequest): Worker {
 
 /** The fileAnalyze protocol's handlers for one analysed kind (docs/PRODUCT.md section 7), each a worker account's call. */
 class WorkerCalls {
-  private readonly context: Record<string, string>;
-  private readonly noun: string;
-
-  constructor(private readonly deps: AnalysisDeps) {
-    this.context = deps.jobs.fields.context ?? {};
-    this.noun = deps.jobs.noun;
-  }
+  constructor(private readonly deps: AnalysisDeps) {}
 
   /** GET todolist: the jobs waiting in the worker's projects, with their records' context and media. */
   todolist = async (request: FastifyRequest) => {
     const { kind, jobs, records, storage } = this.deps;
     const worker = workerOf(request);
+    const context: Record<string, string> = jobs.fields.context ?? {};
     const out = [];
     for (const job of await jobs.waiting(worker)) {
       const record = await records.get(kind, job.project_name, job.issue_id);
@@ -147,7 +142,7 @@ class WorkerCalls {
         projectName: job.project_name,
         attachmentFolder: folderOf(kind, record),
         // The contract's names, in its order, with the values of the fields x-kind.analysis.context names.
-        ...Object.fromEntries(ANALYSIS_CONTEXT_KEYS.map((key) => [key, (this.context[key] === undefined ? undefined : record[this.context[key]]) ?? null])),
+        ...Object.fromEntries(ANALYSIS_CONTEXT_KEYS.map((key) => [key, (context[key] === undefined ? undefined : record[context[key]]) ?? null])),
         submittedAt: contractTime(job.submitted_at) ?? job.submitted_at,
         files: (await mediaFiles(storage, job.project_name, kind, record)).map((f) => ({ name: f.name, size: f.size, mimeType: f.mimeType })),
       });
@@ -217,7 +212,7 @@ class WorkerCalls {
     const name = fileName(rawName);
     const job = await this.deps.jobs.held(worker, id);
     const record = await this.deps.records.get(this.deps.kind, job.project_name, id);
-    if (!record) throw notFound(`${this.noun} ${id} no longer exists`);
+    if (!record) throw notFound(`${this.deps.jobs.noun} ${id} no longer exists`);
     return { id, name, project: job.project_name, folder: folderOf(this.deps.kind, record) };
   }
 
@@ -227,7 +222,8 @@ class WorkerCalls {
     const { id, name, project, folder } = await this.heldFile(request);
     const rel = sub === '' ? `${folder}/${name}` : `${folder}/${sub}/${name}`;
     const entry = await storage.stat(project, rel);
-    if (!entry || entry.isFolder) throw notFound(`No file '${name}' in ${sub === '' ? 'the folder' : `the ${sub} folder`} of ${this.noun.toLowerCase()} ${id}`);
+    if (!entry || entry.isFolder)
+      throw notFound(`No file '${name}' in ${sub === '' ? 'the folder' : `the ${sub} folder`} of ${this.deps.jobs.noun.toLowerCase()} ${id}`);
     return sendFile(request, reply, storage, project, entry, 'attachment');
   }
 }
