@@ -39,8 +39,8 @@ export function asList(value: unknown): unknown[] {
 }
 
 /** The schema check's lines about this vocabulary on one property: a pattern that compiles on text, its message beside it, a list of choices. */
-export function vocabularyProblems(file: string, field: string, prop: KindProperty): string[] {
-  const at = `${file}: properties.${field}`;
+export function vocabularyProblems(field: string, prop: KindProperty): string[] {
+  const at = `properties.${field}`;
   const out: string[] = [];
   if (typeof prop.pattern === 'string') {
     if (prop.type !== 'string') out.push(`${at}.pattern applies to text, but the property's type is '${String(prop.type)}'`);
@@ -70,11 +70,11 @@ export function vocabularyProblems(file: string, field: string, prop: KindProper
 }
 
 /** The check's one line for a nested object (type 'object', or its own properties), which stays unsupported. */
-export function nestedObjectProblem(file: string, field: string, prop: unknown): string | undefined {
+export function nestedObjectProblem(field: string, prop: unknown): string | undefined {
   if (prop === null || typeof prop !== 'object') return undefined;
   const p = prop as Record<string, unknown>;
   if (p['type'] !== 'object' && p['properties'] === undefined) return undefined;
-  return `${file}: properties.${field} is a nested object, which a record cannot hold: every field is one value or a list of choices; split it into fields of its own (such as ${field}City, ${field}Street)`;
+  return `properties.${field} is a nested object, which a record cannot hold: every field is one value or a list of choices; split it into fields of its own (such as ${field}City, ${field}Street)`;
 }
 
 /** "; did you mean 'maxLength'?" when a keyword is a near miss (case, a letter or two) of a known one, else ''. */

@@ -22,7 +22,6 @@ export interface KindMeta {
   route: string;
   titles: { list: string; detail: string; new: string };
   canCreateFromList: boolean;
-  /** x-kind's texts in another language, at the same paths (titles.list, messages.updated...). */
   i18n?: Partial<Record<'zh', Record<string, unknown>>>;
   detailBack?: 'list' | 'previous';
   dateField: string;
@@ -39,15 +38,12 @@ export interface KindMeta {
     title: { field?: string; text?: string; format?: CardFormat; fallback?: string };
     lines: { field: string; label?: string; format?: CardFormat; fallback?: string; icon?: string; optional?: boolean; suffixField?: string }[];
   };
-  /** The kind on the Data page (docs/PRODUCT.md section 4). */
   dataPage?: DataPageMeta;
-  /** Without them the kind has only its sheet in the Excel report. */
   packages?: PackageMeta[];
   attachments?: AttachmentsMeta;
   /** The kind's place on the Workspace: a shortcut to a new record and/or a timed session that fills one. */
   workspace?: {
     shortcut?: { label: string; icon: string; severity?: 'warning' | 'success' | 'info' | 'danger' | 'help'; order: number };
-    /** A card with Start and End buttons; ending opens a new record filled with the session's times. */
     session?: WorkspaceSessionMeta;
   };
   analysis?: AnalysisMeta;
@@ -62,7 +58,6 @@ export interface KindMeta {
 export type LocationMeta = { lon: string; lat: string; label?: string };
 
 interface DataPageMeta {
-  /** Position among the tiles and in the Excel report. */
   order: number;
   /** The name of the kind's count in /vtp/stats/day and /vtp/stats/total, such as 'drivingCount'. */
   count: string;
@@ -70,18 +65,15 @@ interface DataPageMeta {
   sums?: Record<string, string>;
   /** The tile's detail: a day stats value (of any kind), divided, rounded and given a unit. */
   tile: { label: string; icon: string; detail?: { stat: string; divideBy?: number; decimals: number; unit: string } };
-  /** The label of the kind's row in 'Total Data Summary'. */
   total: string;
 }
 
 /** One package route under /download (docs/services/records.md), such as 'download_IssueFiles'. */
 export interface PackageMeta {
   route: string;
-  /** Plural, for file and sheet names: DEMO_V1_2026-11-21_Journeys.zip. */
+  /** Plural for file and sheet names (DEMO_V1_2026-11-21_Journeys.zip), singular for messages. */
   label: string;
-  /** Singular, for messages: 'No Journey data available for 2026-11-21'. */
   noun: string;
-  /** The route takes a range (date to date2) rather than one day. */
   range?: boolean;
 }
 
@@ -92,12 +84,9 @@ interface AttachmentsMeta {
   filesStatus?: { field: string; with?: string[] };
 }
 
-/**
- * x-kind.analysis: which fields the analysis flow (docs/decisions/020, 041) reads and writes. Its
- * routes' answers keep the contract's names (issueStatus, videoAnalysisStatus...), whatever the fields are called.
- */
+/** x-kind.analysis: the fields the analysis flow reads and writes (docs/decisions/020, 041); its answers keep the contract's names. */
 export interface AnalysisMeta {
-  /** What a record is called in the flow's messages ('Issue 12 is being processed by another worker'); the schema's title without it. */
+  /** What a record is called in the flow's messages; the schema's title without it. */
   noun?: string;
   /** The record's own status, set to AI_PROCESS by a submit; the blurring's and the model's (READY, DOING, DONE or FAILED); its markdown report. */
   status: string;
@@ -117,7 +106,6 @@ export type WorkspaceSessionMeta = Record<(typeof SESSION_TEXT_KEYS)[number], st
   fills: { date?: string; start?: string; end?: string; minutes?: string };
 };
 
-/** One property of a kind's schema, as far as our code reads it. */
 export interface KindProperty {
   title?: string;
   type?: string | string[];
@@ -139,7 +127,6 @@ export interface KindProperty {
   'x-renamedWinner'?: 'new' | 'old';
   /** The label people see for each stored choice (enum value), one text or one per language; a retired value may keep its label here. */
   'x-labels'?: Record<string, string | { en?: string; zh?: string }>;
-  /** The title and choice labels in another language (the schema's own are English). */
   'x-i18n'?: Partial<Record<'zh', { title?: string; labels?: Record<string, string> }>>;
   minimum?: number;
   maximum?: number;
@@ -148,7 +135,6 @@ export interface KindProperty {
   [keyword: string]: unknown;
 }
 
-/** A kind's schema file as parsed JSON. */
 export interface KindSchema {
   $schema?: string;
   $id?: string;
@@ -165,17 +151,12 @@ export interface KindSchema {
 /** A record kind; its name, its identity in storage, is the file's stem or a renamed kind's oldest name, so its records follow it (decision 059). */
 export interface Kind {
   name: string;
-  /** The schema file, as messages name it: '<stem>.schema.json'. */
   file: string;
   schema: KindSchema;
   meta: KindMeta;
-  /** Property names in schema order. */
   fields: string[];
-  /** Fields a client can never write (readOnly). */
   readOnlyFields: Set<string>;
-  /** Columns of Excel sheets and data packages, in schema order. */
   exportFields: string[];
-  /** Earlier property names (x-renamedFrom) -> the property that holds their values now. */
   renamed: ReadonlyMap<string, string>;
   /** A short hash of the schema file as served: records remember the one they were saved under. */
   hash: string;

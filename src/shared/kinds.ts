@@ -7,16 +7,14 @@ export const kindIdentity = (stem: string, schema: Pick<KindSchema, 'x-renamedFr
 /** Makes a Kind from a schema file (<stem>.schema.json) that has already passed the meta-schema check. */
 export function toKind(stem: string, schema: KindSchema): Kind {
   const fields = Object.keys(schema.properties);
-  const readOnlyFields = new Set(fields.filter((f) => schema.properties[f]?.readOnly === true));
-  const exportFields = fields.filter((f) => schema.properties[f]?.['x-export'] !== false);
   return {
     name: kindIdentity(stem, schema),
     file: `${stem}.schema.json`,
     schema,
     meta: schema['x-kind'],
     fields,
-    readOnlyFields,
-    exportFields,
+    readOnlyFields: new Set(fields.filter((f) => schema.properties[f]?.readOnly === true)),
+    exportFields: fields.filter((f) => schema.properties[f]?.['x-export'] !== false),
     renamed: renamesOf(schema),
     hash: schemaHash(schema),
   };
@@ -30,13 +28,10 @@ export function buildRegistry(schemas: Record<string, KindSchema>): KindRegistry
 
 /** The kind whose list screen is at a route such as '/data/issue', if any. */
 export function kindByRoute(registry: KindRegistry, route: string): Kind | undefined {
-  for (const kind of registry.values()) if (kind.meta.route === route) return kind;
-  return undefined;
+  return [...registry.values()].find((kind) => kind.meta.route === route);
 }
 
 /** The JSON types a property accepts, as a list. */
 export function propertyTypes(kind: Kind, field: string): string[] {
-  const type = kind.schema.properties[field]?.type;
-  if (type === undefined) return [];
-  return Array.isArray(type) ? type : [type];
+  return [kind.schema.properties[field]?.type ?? []].flat();
 }

@@ -8,33 +8,33 @@ import { fitsType, SCOPE_FIELDS, TYPE_WORDS } from './schema-evolution.js';
 const metaAjv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
 const validateRoot = metaAjv.compile(rootSchema);
 
-function describe(file: string, e: ErrorObject): string {
+function describe(e: ErrorObject): string {
   const at = e.instancePath === '' ? '(root)' : e.instancePath.slice(1).replaceAll('/', '.');
   // A label's shape is said once, whichever branch of its anyOf ajv names (decision 078).
   const label = /^\/properties\/[^/]+\/x-labels\/([^/]+)/.exec(e.instancePath);
   if (label !== null) {
     const value = label[1] ?? '';
     const place = e.instancePath.split('/').slice(1, 5).join('.');
-    return `${file}: ${place} must be one label for every language ("${value}") or one per language ({"en": "${value}", "zh": "..."}, en left out where it is the value), each a text that is not empty`;
+    return `${place} must be one label for every language ("${value}") or one per language ({"en": "${value}", "zh": "..."}, en left out where it is the value), each a text that is not empty`;
   }
   const params = e.params as { additionalProperty: string; allowedValues: unknown[] };
-  if (e.keyword === 'additionalProperties') return `${file}: ${at} has unknown keyword '${params.additionalProperty}'`;
-  if (e.keyword === 'enum') return `${file}: ${at} must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
-  return `${file}: ${at} ${e.message ?? 'is invalid'}`;
+  if (e.keyword === 'additionalProperties') return `${at} has unknown keyword '${params.additionalProperty}'`;
+  if (e.keyword === 'enum') return `${at} must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  return `${at} ${e.message ?? 'is invalid'}`;
 }
 
 /** Finds x- keywords outside the places we know, anywhere inside a property (nested schemas too). */
-function unknownXKeywords(file: string, field: string, node: unknown, path: string, out: string[]): void {
+function unknownXKeywords(field: string, node: unknown, path: string, out: string[]): void {
   if (node === null || typeof node !== 'object') return;
   if (Array.isArray(node)) {
-    node.forEach((item, i) => unknownXKeywords(file, field, item, `${path}[${i}]`, out));
+    node.forEach((item, i) => unknownXKeywords(field, item, `${path}[${i}]`, out));
     return;
   }
   for (const [key, value] of Object.entries(node)) {
     const known = path === '' && PROPERTY_X_KEYWORDS.includes(key);
     if (key.startsWith('x-') && !known)
-      out.push(`${file}: properties.${field}${path} has unknown keyword '${key}'${path === '' ? didYouMean(key, PROPERTY_X_KEYWORDS) : ''}`);
-    else if (!key.startsWith('x-')) unknownXKeywords(file, field, value, `${path}.${key}`, out);
+      out.push(`properties.${field}${path} has unknown keyword '${key}'${path === '' ? didYouMean(key, PROPERTY_X_KEYWORDS) : ''}`);
+    else if (!key.startsWith('x-')) unknownXKeywords(field, value, `${path}.${key}`, out);
   }
 }
 
@@ -45,8 +45,8 @@ const fits = (type: string, value: unknown): boolean => type === 'array' || fits
  * The standard keywords of one property: only known ones, each applying to the property's type, and
  * choices and a default that fit it, so that the server's strict validator never fails naming no file.
  */
-function propertyKeywordProblems(file: string, field: string, prop: KindProperty, out: string[]): void {
-  const at = `${file}: properties.${field}`;
+function propertyKeywordProblems(field: string, prop: KindProperty, out: string[]): void {
+  const at = `properties.${field}`;
   for (const key of Object.keys(prop)) {
     if (key.startsWith('x-') || PROPERTY_STANDARD_KEYWORDS.includes(key)) continue;
     if (key === 'enumNames') {
@@ -89,16 +89,16 @@ function propertyKeywordProblems(file: string, field: string, prop: KindProperty
 }
 
 /** The one line per nested object (unsupported), found before the meta-schema would call its type unknown. */
-function nestedObjects(file: string, schema: unknown): string[] {
+function nestedObjects(schema: unknown): string[] {
   const props = (schema as { properties?: unknown } | null)?.properties;
   if (props === null || typeof props !== 'object') return [];
-  return Object.entries(props).flatMap(([field, prop]) => nestedObjectProblem(file, field, prop) ?? []);
+  return Object.entries(props).flatMap(([field, prop]) => nestedObjectProblem(field, prop) ?? []);
 }
 
 type Props = KindSchema['properties'];
 type Meta = KindSchema['x-kind'];
 /** One group of a schema's cross-references; checkKindSchema runs them in KIND_CHECKS's order. */
-type KindCheck = (file: string, meta: Meta, props: Props, problems: string[], required: readonly string[]) => void;
+type KindCheck = (meta: Meta, props: Props, problems: string[], required: readonly string[]) => void;
 const hasField = (props: Props, f: string): boolean => Object.prototype.hasOwnProperty.call(props, f);
 const isNumberType = (prop: KindProperty | undefined): boolean => ['number', 'integer'].includes(String(prop?.type));
 const isTextOrNumber = (prop: KindProperty | undefined): boolean => ['string', 'number', 'integer'].includes(String(prop?.type));
@@ -108,133 +108,131 @@ const isTextOrNumber = (prop: KindProperty | undefined): boolean => ['string', '
  * (card fields, date field, derived fields). Returns problems, each naming the file and place.
  */
 export function checkKindSchema(kindName: string, schema: unknown): string[] {
-  const file = `${kindName}.schema.json`;
+  return problemsOf(kindName, schema).map((line) => `${kindName}.schema.json: ${line}`);
+}
+
+function problemsOf(kindName: string, schema: unknown): string[] {
   const problems: string[] = [];
-  if (!/^[a-z][a-z0-9]*$/.test(kindName)) problems.push(`${file}: the kind name '${kindName}' must be lower-case letters and digits`);
-  const nested = nestedObjects(file, schema);
+  if (!/^[a-z][a-z0-9]*$/.test(kindName)) problems.push(`the kind name '${kindName}' must be lower-case letters and digits`);
+  const nested = nestedObjects(schema);
   if (nested.length > 0) return [...problems, ...nested];
-  if (!validateRoot(schema)) {
-    for (const line of new Set((validateRoot.errors ?? []).map((e) => describe(file, e)))) problems.push(line);
-    return problems;
-  }
+  if (!validateRoot(schema)) return [...problems, ...new Set((validateRoot.errors ?? []).map(describe))];
   const s = schema as unknown as KindSchema;
   const props = s.properties;
-  for (const [field, prop] of Object.entries(props)) unknownXKeywords(file, field, prop, '', problems);
-  for (const [field, prop] of Object.entries(props)) propertyKeywordProblems(file, field, prop, problems);
-  for (const [field, prop] of Object.entries(props)) problems.push(...vocabularyProblems(file, field, prop));
-  for (const check of KIND_CHECKS) check(file, s['x-kind'], props, problems, s.required ?? []);
+  for (const [field, prop] of Object.entries(props)) {
+    unknownXKeywords(field, prop, '', problems);
+    propertyKeywordProblems(field, prop, problems);
+    problems.push(...vocabularyProblems(field, prop));
+  }
+  for (const check of KIND_CHECKS) check(s['x-kind'], props, problems, s.required ?? []);
   return problems;
 }
 
 /** The fields every kind has, its date field, and the fields its list sorts, filters and shows on a card by. */
-function listFieldProblems(file: string, meta: Meta, props: Props, problems: string[]): void {
+function listFieldProblems(meta: Meta, props: Props, problems: string[]): void {
   const has = (f: string): boolean => hasField(props, f);
   for (const f of SCOPE_FIELDS) {
-    if (!has(f)) problems.push(`${file}: properties.${f} is missing; every kind needs it`);
-    else if (props[f]?.readOnly !== true) problems.push(`${file}: properties.${f} must be readOnly`);
+    if (!has(f)) problems.push(`properties.${f} is missing; every kind needs it`);
+    else if (props[f]?.readOnly !== true) problems.push(`properties.${f} must be readOnly`);
   }
-  if (has('id') && props['id']?.type !== 'integer') problems.push(`${file}: properties.id must be of type integer`);
-  if (!has(meta.dateField)) problems.push(`${file}: x-kind.dateField '${meta.dateField}' is not a property`);
-  else if (props[meta.dateField]?.format !== 'datetime-text') problems.push(`${file}: x-kind.dateField '${meta.dateField}' must have format datetime-text`);
+  if (has('id') && props['id']?.type !== 'integer') problems.push(`properties.id must be of type integer`);
+  if (!has(meta.dateField)) problems.push(`x-kind.dateField '${meta.dateField}' is not a property`);
+  else if (props[meta.dateField]?.format !== 'datetime-text') problems.push(`x-kind.dateField '${meta.dateField}' must have format datetime-text`);
   for (const field of meta.sortable ?? []) {
-    if (!has(field)) problems.push(`${file}: x-kind.sortable names '${field}', which is not a property`);
-    else if (!isTextOrNumber(props[field])) problems.push(`${file}: x-kind.sortable names '${field}', which is not text or a number`);
+    if (!has(field)) problems.push(`x-kind.sortable names '${field}', which is not a property`);
+    else if (!isTextOrNumber(props[field])) problems.push(`x-kind.sortable names '${field}', which is not text or a number`);
   }
   for (const [field, how] of Object.entries(meta.filters ?? {})) {
-    if (!has(field)) problems.push(`${file}: x-kind.filters names '${field}', which is not a property`);
-    else if (field === 'projectName') problems.push(`${file}: x-kind.filters cannot name projectName: the server scopes every list to the user's project`);
-    else if (how === 'contains' && props[field]?.type !== 'string')
-      problems.push(`${file}: x-kind.filters.${field} is 'contains', which needs a text property`);
+    if (!has(field)) problems.push(`x-kind.filters names '${field}', which is not a property`);
+    else if (field === 'projectName') problems.push(`x-kind.filters cannot name projectName: the server scopes every list to the user's project`);
+    else if (how === 'contains' && props[field]?.type !== 'string') problems.push(`x-kind.filters.${field} is 'contains', which needs a text property`);
     else if (isMultiSelect(props[field]) ? how !== 'exact' : !isTextOrNumber(props[field]))
-      problems.push(`${file}: x-kind.filters names '${field}', which is not text, a number or a list of choices ('exact')`);
+      problems.push(`x-kind.filters names '${field}', which is not text, a number or a list of choices ('exact')`);
   }
-  if (meta.card.title.field !== undefined && !has(meta.card.title.field))
-    problems.push(`${file}: x-kind.card.title.field '${meta.card.title.field}' is not a property`);
+  if (meta.card.title.field !== undefined && !has(meta.card.title.field)) problems.push(`x-kind.card.title.field '${meta.card.title.field}' is not a property`);
   meta.card.lines.forEach((line, i) => {
-    if (!has(line.field)) problems.push(`${file}: x-kind.card.lines[${i}].field '${line.field}' is not a property`);
-    if (line.suffixField !== undefined && !has(line.suffixField))
-      problems.push(`${file}: x-kind.card.lines[${i}].suffixField '${line.suffixField}' is not a property`);
+    if (!has(line.field)) problems.push(`x-kind.card.lines[${i}].field '${line.field}' is not a property`);
+    if (line.suffixField !== undefined && !has(line.suffixField)) problems.push(`x-kind.card.lines[${i}].suffixField '${line.suffixField}' is not a property`);
   });
 }
 
 /** What properties say of each other: old names, labels, who sets them, derived sources, required names. */
-function propertyLinkProblems(file: string, _meta: Meta, props: Props, problems: string[], required: readonly string[]): void {
+function propertyLinkProblems(_meta: Meta, props: Props, problems: string[], required: readonly string[]): void {
   const oldNames = new Map<string, string>();
   for (const [field, prop] of Object.entries(props)) {
     for (const old of (prop['x-renamedFrom'] as string[] | undefined) ?? []) {
-      if (hasField(props, old)) problems.push(`${file}: properties.${field}.x-renamedFrom names '${old}', which is still a property; remove one of the two`);
+      if (hasField(props, old)) problems.push(`properties.${field}.x-renamedFrom names '${old}', which is still a property; remove one of the two`);
       else if (oldNames.has(old))
-        problems.push(`${file}: '${old}' is in x-renamedFrom of both ${oldNames.get(old) ?? ''} and ${field}; an old name can move to one property only`);
+        problems.push(`'${old}' is in x-renamedFrom of both ${oldNames.get(old) ?? ''} and ${field}; an old name can move to one property only`);
       oldNames.set(old, field);
     }
     if (prop['x-renamedWinner'] !== undefined && prop['x-renamedFrom'] === undefined)
-      problems.push(`${file}: properties.${field}.x-renamedWinner needs x-renamedFrom: it chooses between the values under this name and its old names`);
+      problems.push(`properties.${field}.x-renamedWinner needs x-renamedFrom: it chooses between the values under this name and its old names`);
     if (prop['x-labels'] !== undefined && !Array.isArray(choicesOf(prop)))
-      problems.push(`${file}: properties.${field}.x-labels needs an enum: it labels the enum's stored values`);
+      problems.push(`properties.${field}.x-labels needs an enum: it labels the enum's stored values`);
   }
   for (const [field, prop] of Object.entries(props)) {
-    if (prop['x-setBy'] !== undefined && prop.readOnly !== true)
-      problems.push(`${file}: properties.${field} is set by ${prop['x-setBy']}, so it must be readOnly`);
+    if (prop['x-setBy'] !== undefined && prop.readOnly !== true) problems.push(`properties.${field} is set by ${prop['x-setBy']}, so it must be readOnly`);
     const derived = prop['x-derived'];
     if (derived === undefined) continue;
-    if (prop.readOnly !== true) problems.push(`${file}: properties.${field} is derived, so it must be readOnly`);
+    if (prop.readOnly !== true) problems.push(`properties.${field} is derived, so it must be readOnly`);
     if (!('difference' in derived)) continue;
     for (const source of derived.difference)
-      if (!isNumberType(props[source])) problems.push(`${file}: properties.${field}.x-derived names '${source}', which is not a number property`);
+      if (!isNumberType(props[source])) problems.push(`properties.${field}.x-derived names '${source}', which is not a number property`);
   }
-  for (const name of required) if (!hasField(props, name)) problems.push(`${file}: required names '${name}', which is not a property`);
+  for (const name of required) if (!hasField(props, name)) problems.push(`required names '${name}', which is not a property`);
 }
 
 /** The data page's sums and the workspace session's fills name number (and text) properties. */
-function filledFieldProblems(file: string, meta: Meta, props: Props, problems: string[]): void {
+function filledFieldProblems(meta: Meta, props: Props, problems: string[]): void {
   for (const [stat, field] of Object.entries(meta.dataPage?.sums ?? {})) {
-    if (!hasField(props, field)) problems.push(`${file}: x-kind.dataPage.sums.${stat} names '${field}', which is not a property`);
-    else if (!isNumberType(props[field])) problems.push(`${file}: x-kind.dataPage.sums.${stat} names '${field}', which is not a number property`);
+    if (!hasField(props, field)) problems.push(`x-kind.dataPage.sums.${stat} names '${field}', which is not a property`);
+    else if (!isNumberType(props[field])) problems.push(`x-kind.dataPage.sums.${stat} names '${field}', which is not a number property`);
   }
   for (const [role, field] of Object.entries(meta.workspace?.session?.fills ?? {})) {
-    if (!hasField(props, field)) problems.push(`${file}: x-kind.workspace.session.fills.${role} names '${field}', which is not a property`);
+    if (!hasField(props, field)) problems.push(`x-kind.workspace.session.fills.${role} names '${field}', which is not a property`);
     else if (role === 'minutes' ? !isNumberType(props[field]) : props[field]?.type !== 'string')
-      problems.push(`${file}: x-kind.workspace.session.fills.${role} names '${field}', which is not ${role === 'minutes' ? 'a number' : 'a text'} property`);
+      problems.push(`x-kind.workspace.session.fills.${role} names '${field}', which is not ${role === 'minutes' ? 'a number' : 'a text'} property`);
   }
 }
 
 /** x-kind.attachments: its folder template, its files status, and the one property that keeps the folder. */
-function attachmentProblems(file: string, meta: Meta, props: Props, problems: string[]): void {
+function attachmentProblems(meta: Meta, props: Props, problems: string[]): void {
   const folderFields = Object.entries(props).filter(([, p]) => p['x-derived'] !== undefined && 'attachmentFolder' in (p['x-derived'] as object));
   if (!meta.attachments) {
     if (folderFields.length > 0)
-      problems.push(`${file}: properties.${folderFields[0]?.[0]} derives an attachment folder, but x-kind.attachments does not say how it is named`);
+      problems.push(`properties.${folderFields[0]?.[0]} derives an attachment folder, but x-kind.attachments does not say how it is named`);
     return;
   }
-  attachmentTemplateProblems(file, meta.attachments.folder, props, problems);
+  attachmentTemplateProblems(meta.attachments.folder, props, problems);
   const status = meta.attachments.filesStatus;
   if (status !== undefined) {
     const prop = props[status.field];
-    if (prop === undefined) problems.push(`${file}: x-kind.attachments.filesStatus.field names '${status.field}', which is not a property`);
+    if (prop === undefined) problems.push(`x-kind.attachments.filesStatus.field names '${status.field}', which is not a property`);
     else if (prop.type !== 'string' || prop.readOnly === true)
-      problems.push(`${file}: x-kind.attachments.filesStatus.field names '${status.field}', which is not a text property the app may write`);
+      problems.push(`x-kind.attachments.filesStatus.field names '${status.field}', which is not a text property the app may write`);
     for (const field of status.with ?? [])
-      if (!hasField(props, field)) problems.push(`${file}: x-kind.attachments.filesStatus.with names '${field}', which is not a property`);
+      if (!hasField(props, field)) problems.push(`x-kind.attachments.filesStatus.with names '${field}', which is not a property`);
   }
   if (folderFields.length !== 1)
-    problems.push(`${file}: x-kind.attachments needs exactly one property with "x-derived": {"attachmentFolder": true} to keep the folder in`);
+    problems.push(`x-kind.attachments needs exactly one property with "x-derived": {"attachmentFolder": true} to keep the folder in`);
 }
 
 /**
  * x-kind.analysis names text fields the flow can write: the statuses and report set only by it, offering
  * its statuses; the kind has attachments to analyse; and a field set by fileAnalyze is one it names.
  */
-function analysisProblems(file: string, meta: Meta, props: Props, problems: string[]): void {
+function analysisProblems(meta: Meta, props: Props, problems: string[]): void {
   const analysis = meta.analysis;
   const setByFlow = Object.keys(props).filter((f) => props[f]?.['x-setBy'] === 'fileAnalyze');
   if (analysis === undefined) {
     for (const field of setByFlow)
       problems.push(
-        `${file}: properties.${field} is set by fileAnalyze, but the kind declares no x-kind.analysis, so nothing would set it; declare x-kind.analysis or remove x-setBy`,
+        `properties.${field} is set by fileAnalyze, but the kind declares no x-kind.analysis, so nothing would set it; declare x-kind.analysis or remove x-setBy`,
       );
     return;
   }
-  const at = `${file}: x-kind.analysis`;
+  const at = `x-kind.analysis`;
   if (meta.attachments === undefined)
     problems.push(`${at} needs x-kind.attachments: the workers analyse the video and image files of a record's attachment folder`);
   const written = { desensitizationStatus: analysis.desensitizationStatus, analysisStatus: analysis.analysisStatus, report: analysis.report };
@@ -264,24 +262,21 @@ function analysisProblems(file: string, meta: Meta, props: Props, problems: stri
     }
   }
   for (const field of setByFlow.filter((f) => !Object.values(written).includes(f)))
-    problems.push(
-      `${file}: properties.${field} is set by fileAnalyze, but x-kind.analysis names it for no role (desensitizationStatus, analysisStatus or report)`,
-    );
+    problems.push(`properties.${field} is set by fileAnalyze, but x-kind.analysis names it for no role (desensitizationStatus, analysisStatus or report)`);
   for (const [key, field] of Object.entries(analysis.context ?? {}))
     if (!hasField(props, field)) problems.push(`${at}.context.${key} names '${field}', which is not a property`);
 }
 
 /** x-kind.i18n.<language>'s texts stand where x-kind has a text (a misspelt path would never show); x-i18n labels name stored choices. */
-function i18nProblems(file: string, meta: Meta, props: Props, problems: string[]): void {
+function i18nProblems(meta: Meta, props: Props, problems: string[]): void {
   const walk = (translated: unknown, original: unknown, path: string): void => {
     if (typeof translated === 'string') {
-      if (typeof original !== 'string')
-        problems.push(`${file}: x-kind.${path} translates nothing: x-kind has no text at ${path.split('.').slice(2).join('.')}`);
-      else if (translated.trim() === '') problems.push(`${file}: x-kind.${path} is empty`);
+      if (typeof original !== 'string') problems.push(`x-kind.${path} translates nothing: x-kind has no text at ${path.split('.').slice(2).join('.')}`);
+      else if (translated.trim() === '') problems.push(`x-kind.${path} is empty`);
       return;
     }
     if (translated === null || typeof translated !== 'object' || original === null || typeof original !== 'object') {
-      problems.push(`${file}: x-kind.${path} translates nothing: x-kind has no texts at ${path.split('.').slice(2).join('.')}`);
+      problems.push(`x-kind.${path} translates nothing: x-kind has no texts at ${path.split('.').slice(2).join('.')}`);
       return;
     }
     for (const [key, value] of Object.entries(translated)) walk(value, (original as Record<string, unknown>)[key], `${path}.${key}`);
@@ -291,24 +286,23 @@ function i18nProblems(file: string, meta: Meta, props: Props, problems: string[]
     for (const [language, t] of Object.entries(prop['x-i18n'] ?? {}))
       for (const value of Object.keys(t?.labels ?? {}))
         if (!Array.isArray(prop.enum) || !prop.enum.map(String).includes(value))
-          problems.push(`${file}: properties.${field}.x-i18n.${language}.labels names '${value}', which is not one of its enum values`);
+          problems.push(`properties.${field}.x-i18n.${language}.labels names '${value}', which is not one of its enum values`);
 }
 
 /** x-kind.keyFields and x-kind.sections name properties people see, each section's fields once. */
-function layoutProblems(file: string, meta: Meta, props: Props, problems: string[]): void {
+function layoutProblems(meta: Meta, props: Props, problems: string[]): void {
   const has = (f: string): boolean => hasField(props, f);
   (meta.keyFields ?? []).forEach((field, i) => {
-    if (!has(field)) problems.push(`${file}: x-kind.keyFields[${i}] '${field}' is not a property`);
-    else if (props[field]?.['x-ui']?.hidden === true)
-      problems.push(`${file}: x-kind.keyFields[${i}] '${field}' is hidden (x-ui.hidden), so it cannot be a key field`);
+    if (!has(field)) problems.push(`x-kind.keyFields[${i}] '${field}' is not a property`);
+    else if (props[field]?.['x-ui']?.hidden === true) problems.push(`x-kind.keyFields[${i}] '${field}' is hidden (x-ui.hidden), so it cannot be a key field`);
   });
   const placed = new Map<string, string>();
   const titles = new Set<string>();
   (meta.sections ?? []).forEach((section, i) => {
-    if (titles.has(section.title)) problems.push(`${file}: x-kind.sections[${i}] has the title '${section.title}' of an earlier section; give each its own`);
+    if (titles.has(section.title)) problems.push(`x-kind.sections[${i}] has the title '${section.title}' of an earlier section; give each its own`);
     titles.add(section.title);
     section.fields.forEach((field, j) => {
-      const at = `${file}: x-kind.sections[${i}].fields[${j}]`;
+      const at = `x-kind.sections[${i}].fields[${j}]`;
       if (!has(field)) problems.push(`${at} '${field}' is not a property`);
       else if (placed.has(field)) problems.push(`${at} '${field}' is already in the section '${placed.get(field) ?? ''}'; a field belongs to one section`);
       placed.set(field, section.title);
@@ -318,7 +312,7 @@ function layoutProblems(file: string, meta: Meta, props: Props, problems: string
   (meta.locations ?? []).forEach((pair, i) => {
     for (const role of ['lon', 'lat'] as const) {
       const field = pair[role];
-      const at = `${file}: x-kind.locations[${i}].${role}`;
+      const at = `x-kind.locations[${i}].${role}`;
       const prop = props[field];
       if (!has(field)) problems.push(`${at} '${field}' is not a property`);
       else if (prop?.type !== 'number') problems.push(`${at} '${field}' is not a number property`);
@@ -329,8 +323,8 @@ function layoutProblems(file: string, meta: Meta, props: Props, problems: string
   });
 }
 
-function attachmentTemplateProblems(file: string, template: string, props: Props, problems: string[]): void {
-  const at = `${file}: x-kind.attachments.folder`;
+function attachmentTemplateProblems(template: string, props: Props, problems: string[]): void {
+  const at = `x-kind.attachments.folder`;
   if (template.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) problems.push(`${at} has an empty, '.' or '..' segment`);
   const rest = template.replace(FOLDER_PLACEHOLDER, '');
   if (/[{}]/.test(rest)) problems.push(`${at} has a placeholder other than {field}, {field:yyyyMMdd} or {field:yyyyMMdd-HHmmss}`);

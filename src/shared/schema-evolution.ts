@@ -211,19 +211,21 @@ export function recordWarnings(kind: Pick<Kind, 'schema' | 'fields'>, record: Da
       problem: `also holds ${preview(value)} under '${key}', kept and not shown`,
       kept: { key, value },
     });
+  for (const { field, prop, problem } of fieldProblems(kind, (f) => record[f])) out.push({ field, title: prop.title ?? field, problem });
+  return out;
+}
+
+/** The fields whose value (`valueOf`) the schema would not accept now, with what is wrong: 'is required' or valueProblem's words. */
+export function fieldProblems(kind: Pick<Kind, 'schema' | 'fields'>, valueOf: (field: string) => unknown) {
+  const out: { field: string; prop: KindProperty; value: unknown; problem: string }[] = [];
   const required = new Set(kind.schema.required ?? []);
   for (const field of kind.fields) {
-    if (SCOPE_FIELDS.has(field)) continue;
     const prop = kind.schema.properties[field];
-    if (prop === undefined) continue;
-    const value = record[field];
-    const title = prop.title ?? field;
-    if (isMissing(value)) {
-      if (required.has(field) && prop.readOnly !== true) out.push({ field, title, problem: 'is required' });
-      continue;
-    }
-    const problem = valueProblem(prop, value);
-    if (problem !== undefined) out.push({ field, title, problem });
+    if (SCOPE_FIELDS.has(field) || prop === undefined) continue;
+    const value = valueOf(field);
+    // Read-only fields are the server's to fill.
+    const problem = isMissing(value) ? (required.has(field) && prop.readOnly !== true ? 'is required' : undefined) : valueProblem(prop, value);
+    if (problem !== undefined) out.push({ field, prop, value, problem });
   }
   return out;
 }

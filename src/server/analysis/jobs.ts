@@ -10,6 +10,8 @@ export type Job = Selectable<AnalysisJobTable>;
 /** Who calls the worker routes: the sign-in (so two processes of one account differ), its name and projects. */
 export type Worker = { linkId: string; username: string; projects: string[] };
 
+const jobQuery = (db: Kysely<Database>, id: number) => db.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id);
+
 export interface FinishInput {
   report?: string | undefined;
   error?: string | undefined;
@@ -43,31 +45,25 @@ export class AnalysisJobs {
     return new ApiError(409, `${this.noun} ${id} is being processed by another worker`);
   }
 
-  /** The flow's values, under the kind's field names (x-kind.analysis). */
-  private statuses(values: { status?: string; desensitization?: string; analysis?: string; report?: string | null }): RecordData {
-    const out: RecordData = {};
-    if (values.status !== undefined) out[this.fields.status] = values.status;
-    if (values.analysis !== undefined) out[this.fields.analysisStatus] = values.analysis;
-    if (values.desensitization !== undefined) out[this.fields.desensitizationStatus] = values.desensitization;
-    if (values.report !== undefined) out[this.fields.report] = values.report;
-    return out;
+  /** The flow's values by role (x-kind.analysis), under the kind's field names. */
+  private statuses(values: Partial<Record<'status' | 'desensitizationStatus' | 'analysisStatus' | 'report', string | null>>): RecordData {
+    return Object.fromEntries(Object.entries(values).map(([role, value]) => [this.fields[role as keyof typeof values], value]));
   }
 
   find(id: number): Promise<Job | undefined> {
-    return this.db.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).executeTakeFirst();
+    return jobQuery(this.db, id).executeTakeFirst();
   }
 
   /** Finished runs of an issue, newest first. */
-  async history(id: number, project: string): Promise<{ finishedAt: string; report: string | null; error: string | null }[]> {
-    const rows = await this.db
+  history(id: number, project: string): Promise<{ finishedAt: string; report: string | null; error: string | null }[]> {
+    return this.db
       .selectFrom('analysis_history')
-      .select(['finished_at', 'report', 'error'])
+      .select(['finished_at as finishedAt', 'report', 'error'])
       .where('issue_id', '=', id)
       .where('project_name', '=', project)
       .orderBy('id', 'desc')
       .limit(50)
       .execute();
-    return rows.map((r) => ({ finishedAt: r.finished_at, report: r.report, error: r.error }));
   }
 
   /**
@@ -77,18 +73,8 @@ export class AnalysisJobs {
   async submit(actor: Actor, id: number, mode: string): Promise<{ job: Job; queued: boolean }> {
     return this.records.transaction(async (trx) => {
       const now = new Date().toISOString();
-      const fresh = {
-        state: 'queued' as const,
-        mode,
-        submitted_at: now,
-        submitted_by: actor.username,
-        holder: null,
-        holder_name: null,
-        lease_until: null,
-        remark: null,
-        error: null,
-        updated_at: now,
-      };
+      const unclaimed = { holder: null, holder_name: null, lease_until: null, remark: null, error: null };
+      const fresh = { state: 'queued' as const, mode, submitted_at: now, submitted_by: actor.username, ...unclaimed, updated_at: now };
       const result = await trx
         .insertInto('analysis_jobs')
         .values({ issue_id: id, project_name: actor.project, ...fresh })
@@ -101,8 +87,9 @@ export class AnalysisJobs {
         )
         .executeTakeFirst();
       const queued = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-      if (queued) await this.setFields(trx, actor, id, this.statuses({ status: 'AI_PROCESS', analysis: 'READY', desensitization: 'READY', report: null }));
-      const job = await trx.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).executeTakeFirstOrThrow();
+      if (queued)
+        await this.setFields(trx, actor, id, this.statuses({ status: 'AI_PROCESS', analysisStatus: 'READY', desensitizationStatus: 'READY', report: null }));
+      const job = await jobQuery(trx, id).executeTakeFirstOrThrow();
       return { job, queued };
     });
   }
@@ -126,12 +113,7 @@ export class AnalysisJobs {
   async claim(worker: Worker, id: number): Promise<{ leaseUntil: string }> {
     if (worker.projects.length === 0) throw notFound(`${this.noun} ${id} has no analysis job in your projects`);
     return this.records.transaction(async (trx) => {
-      const before = await trx
-        .selectFrom('analysis_jobs')
-        .selectAll()
-        .where('issue_id', '=', id)
-        .where('project_name', 'in', worker.projects)
-        .executeTakeFirst();
+      const before = await jobQuery(trx, id).where('project_name', 'in', worker.projects).executeTakeFirst();
       if (!before) throw notFound(`${this.noun} ${id} has no analysis job in your projects; it must be submitted to AI first`);
       const now = new Date();
       const leaseUntil = new Date(now.getTime() + this.leaseSeconds * 1000).toISOString();
@@ -153,14 +135,14 @@ export class AnalysisJobs {
         throw new ApiError(409, `${this.noun} ${id} is not waiting for analysis (its job is ${after?.state ?? 'gone'}); a tester must submit it again`);
       }
       const renewal = before.state === 'claimed' && before.holder === worker.linkId;
-      if (!renewal) await this.setFields(trx, this.actor(worker, before), id, this.statuses({ desensitization: 'DOING', analysis: 'READY' }));
+      if (!renewal) await this.setFields(trx, this.actor(worker, before), id, this.statuses({ desensitizationStatus: 'DOING', analysisStatus: 'READY' }));
       return { leaseUntil };
     });
   }
 
   /** The job of a record this worker holds now; 404 outside its projects, 409 for anyone but the holder. */
   async held(worker: Worker, id: number, db: Kysely<Database> = this.db): Promise<Job> {
-    const job = await db.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).executeTakeFirst();
+    const job = await jobQuery(db, id).executeTakeFirst();
     if (!job || !worker.projects.includes(job.project_name)) throw notFound(`${this.noun} ${id} has no analysis job in your projects`);
     if (job.state === 'claimed' && job.holder !== worker.linkId) throw this.busy(id);
     if (job.state !== 'claimed') throw new ApiError(409, `${this.noun} ${id} is not claimed by you (its job is ${job.state}); call start first`);
@@ -171,7 +153,7 @@ export class AnalysisJobs {
   async submitToAi(worker: Worker, id: number, remark: string | undefined): Promise<void> {
     await this.records.transaction(async (trx) => {
       const job = await this.handBack(trx, worker, id, { remark: remark ?? null });
-      await this.setFields(trx, this.actor(worker, job), id, this.statuses({ desensitization: 'DONE', analysis: 'DOING' }));
+      await this.setFields(trx, this.actor(worker, job), id, this.statuses({ desensitizationStatus: 'DONE', analysisStatus: 'DOING' }));
     });
   }
 
@@ -196,12 +178,10 @@ export class AnalysisJobs {
       const desensitizing = record?.[this.fields.desensitizationStatus] === 'DOING';
       const fields = this.statuses(
         report !== undefined
-          ? { analysis: 'DONE', report, ...(desensitizing ? { desensitization: 'DONE' } : {}) }
+          ? { analysisStatus: 'DONE', report, ...(desensitizing ? { desensitizationStatus: 'DONE' } : {}) }
           : failed
-            ? stage === 'desensitize'
-              ? { desensitization: 'FAILED' }
-              : { analysis: 'FAILED' }
-            : { analysis: 'READY', ...(desensitizing ? { desensitization: 'DONE' } : {}) },
+            ? { [stage === 'desensitize' ? 'desensitizationStatus' : 'analysisStatus']: 'FAILED' }
+            : { analysisStatus: 'READY', ...(desensitizing ? { desensitizationStatus: 'DONE' } : {}) },
       );
       await this.setFields(trx, this.actor(worker, job), id, fields);
       await trx
@@ -231,7 +211,7 @@ export class AnalysisJobs {
       .where('project_name', 'in', worker.projects.length > 0 ? worker.projects : [''])
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) await this.held(worker, id, trx);
-    return trx.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id).executeTakeFirstOrThrow();
+    return jobQuery(trx, id).executeTakeFirstOrThrow();
   }
 
   private actor(worker: Worker, job: Pick<Job, 'project_name'>): Actor {

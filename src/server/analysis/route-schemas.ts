@@ -13,20 +13,12 @@ export const ANALYSIS_TASK_ID = -3;
 const MAX_REPORT = 200_000;
 const MAX_TEXT = 4000;
 
-export const TESTER_TAGS = ['Issue video analysis'];
+const TESTER_TAGS = ['Issue video analysis'];
 export const WORKER_TAGS = ['Issue video analysis: workers'];
 
 const nullableText = { type: ['string', 'null'] };
 
-export const refusals = { ...errorResponses, 409: refused() };
-
-export const historySchema = {
-  type: 'array',
-  description: 'Finished runs, newest first: the report or the error of each.',
-  items: { type: 'object', properties: { finishedAt: CONTRACT_TIME_SCHEMA, report: nullableText, error: nullableText } },
-};
-
-export const statusData = {
+const statusData = {
   type: 'object',
   properties: {
     id: { type: 'integer' },
@@ -41,7 +33,11 @@ export const statusData = {
       type: ['string', 'null'],
       description: "When the job last changed, 'yyyy-MM-dd HH:mm:ss' in the server's local time; null before the first submit",
     },
-    history: historySchema,
+    history: {
+      type: 'array',
+      description: 'Finished runs, newest first: the report or the error of each.',
+      items: { type: 'object', properties: { finishedAt: CONTRACT_TIME_SCHEMA, report: nullableText, error: nullableText } },
+    },
   },
 };
 
@@ -99,7 +95,7 @@ function idSchemas(noun: string) {
 
 /** One route's schema: its tags and summary, what it takes, and its answer (an envelope of `data`, or `responses`). */
 function route(tags: string[], summary: string, takes: Record<string, unknown>, data: unknown, responses?: Record<string, unknown>) {
-  return { tags, summary, ...takes, response: { ...(responses ?? { 200: envelope(data) }), ...refusals } };
+  return { tags, summary, ...takes, response: { ...(responses ?? { 200: envelope(data) }), ...errorResponses, 409: refused() } };
 }
 
 const MODE = {

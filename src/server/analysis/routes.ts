@@ -125,18 +125,13 @@ function workerOf(request: FastifyRequest): Worker {
 
 /** The fileAnalyze protocol's handlers for one analysed kind (docs/PRODUCT.md section 7), each a worker account's call. */
 class WorkerCalls {
-  private readonly context: Record<string, string>;
-  private readonly noun: string;
-
-  constructor(private readonly deps: AnalysisDeps) {
-    this.context = deps.jobs.fields.context ?? {};
-    this.noun = deps.jobs.noun;
-  }
+  constructor(private readonly deps: AnalysisDeps) {}
 
   /** GET todolist: the jobs waiting in the worker's projects, with their records' context and media. */
   todolist = async (request: FastifyRequest) => {
     const { kind, jobs, records, storage } = this.deps;
     const worker = workerOf(request);
+    const context: Record<string, string> = jobs.fields.context ?? {};
     const out = [];
     for (const job of await jobs.waiting(worker)) {
       const record = await records.get(kind, job.project_name, job.issue_id);
@@ -147,7 +142,7 @@ class WorkerCalls {
         projectName: job.project_name,
         attachmentFolder: folderOf(kind, record),
         // The contract's names, in its order, with the values of the fields x-kind.analysis.context names.
-        ...Object.fromEntries(ANALYSIS_CONTEXT_KEYS.map((key) => [key, (this.context[key] === undefined ? undefined : record[this.context[key]]) ?? null])),
+        ...Object.fromEntries(ANALYSIS_CONTEXT_KEYS.map((key) => [key, (context[key] === undefined ? undefined : record[context[key]]) ?? null])),
         submittedAt: contractTime(job.submitted_at) ?? job.submitted_at,
         files: (await mediaFiles(storage, job.project_name, kind, record)).map((f) => ({ name: f.name, size: f.size, mimeType: f.mimeType })),
       });
@@ -162,12 +157,6 @@ class WorkerCalls {
     const { leaseUntil } = await this.deps.jobs.claim(worker, id);
     return ok({ id, leaseSeconds: this.deps.jobs.leaseSeconds, leaseUntil });
   };
-
-  /** GET file: a media file of the held record's folder. */
-  file = async (request: FastifyRequest, reply: FastifyReply) => this.sendFrom(request, reply, '');
-
-  /** GET desensitized: a blurred copy the worker stored before. */
-  getDesensitized = async (request: FastifyRequest, reply: FastifyReply) => this.sendFrom(request, reply, DESENSITIZED_FOLDER);
 
   /** PUT desensitized: the blurred copy streams from the socket to a staging file (fsynced), then is renamed into place. */
   putDesensitized = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -223,16 +212,18 @@ class WorkerCalls {
     const name = fileName(rawName);
     const job = await this.deps.jobs.held(worker, id);
     const record = await this.deps.records.get(this.deps.kind, job.project_name, id);
-    if (!record) throw notFound(`${this.noun} ${id} no longer exists`);
+    if (!record) throw notFound(`${this.deps.jobs.noun} ${id} no longer exists`);
     return { id, name, project: job.project_name, folder: folderOf(this.deps.kind, record) };
   }
 
-  private async sendFrom(request: FastifyRequest, reply: FastifyReply, sub: string) {
+  /** GET file (sub ''): a media file of the held record's folder; GET desensitized: a blurred copy the worker stored before. */
+  async sendFrom(request: FastifyRequest, reply: FastifyReply, sub: string) {
     const { storage } = this.deps;
     const { id, name, project, folder } = await this.heldFile(request);
     const rel = sub === '' ? `${folder}/${name}` : `${folder}/${sub}/${name}`;
     const entry = await storage.stat(project, rel);
-    if (!entry || entry.isFolder) throw notFound(`No file '${name}' in ${sub === '' ? 'the folder' : `the ${sub} folder`} of ${this.noun.toLowerCase()} ${id}`);
+    if (!entry || entry.isFolder)
+      throw notFound(`No file '${name}' in ${sub === '' ? 'the folder' : `the ${sub} folder`} of ${this.deps.jobs.noun.toLowerCase()} ${id}`);
     return sendFile(request, reply, storage, project, entry, 'attachment');
   }
 }
@@ -243,8 +234,10 @@ async function workerRoutes(app: FastifyInstance, deps: AnalysisDeps, base: stri
   const config = { worker: true };
   app.get(`${base}/todolist`, { config, schema: schemas.todolist }, calls.todolist);
   app.post(`${base}/start`, { config, schema: schemas.start }, calls.start);
-  app.get(`${base}/file`, { config, compress: false, schema: schemas.file }, calls.file);
-  app.get(`${base}/desensitized`, { config, compress: false, schema: schemas.getDesensitized }, calls.getDesensitized);
+  app.get(`${base}/file`, { config, compress: false, schema: schemas.file }, (request, reply) => calls.sendFrom(request, reply, ''));
+  app.get(`${base}/desensitized`, { config, compress: false, schema: schemas.getDesensitized }, (request, reply) =>
+    calls.sendFrom(request, reply, DESENSITIZED_FOLDER),
+  );
   // The blurred copy's body is not parsed: it streams to the file whatever Content-Type it is sent with.
   await app.register(async (raw) => {
     raw.removeAllContentTypeParsers();

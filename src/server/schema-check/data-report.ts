@@ -1,7 +1,7 @@
 import { toSortableDateTime } from '../../shared/formats.js';
 import type { Kind, KindProperty, KindRegistry, KindSchema } from '../../shared/kind-types.js';
 import { toKind } from '../../shared/kinds.js';
-import { isMissing, keptValues, keysOf, preview, SCOPE_FIELDS, storedValue, valueProblem } from '../../shared/schema-evolution.js';
+import { fieldProblems, isMissing, keptValues, keysOf, preview, SCOPE_FIELDS, storedValue, valueProblem } from '../../shared/schema-evolution.js';
 import type { RecordTableName } from '../db/types.js';
 import type { ServedSchema, StoredData } from './stored-data.js';
 
@@ -80,25 +80,16 @@ function reasonOf(prop: KindProperty, value: unknown): Reason {
 export function recordFindings(kind: Kind, data: Record<string, unknown>): RecordFinding[] {
   const out: RecordFinding[] = [];
   const props = kind.schema.properties;
-  const required = new Set(kind.schema.required ?? []);
   const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
   for (const field of kind.fields) {
-    if (SCOPE_FIELDS.has(field)) continue;
-    const prop = props[field];
-    if (prop === undefined) continue;
-    const value = storedValue(kind, data, field);
     const holder = keysOf(kind, field).find((key) => has(data, key));
-    if (holder !== undefined && holder !== field && !isMissing(data[holder]))
+    if (holder !== undefined && holder !== field && !isMissing(data[holder]) && !SCOPE_FIELDS.has(field))
       out.push({ field, reason: 'renamed', detail: `values under the old name '${holder}', read as '${field}'`, value: holder });
-    if (isMissing(value)) {
-      // As the record's warnings have it (schema-evolution.ts recordWarnings): read-only fields are the server's.
-      if (required.has(field) && prop.readOnly !== true) out.push({ field, reason: 'required', detail: 'no value, and the field is required' });
-      continue;
-    }
-    const problem = valueProblem(prop, value);
-    if (problem === undefined) continue;
-    const reason = reasonOf(prop, value);
-    out.push({ field, reason, detail: problem, ...(reason === 'enum' ? { value: preview(value) } : {}) });
+  }
+  for (const { field, prop, value, problem } of fieldProblems(kind, (f) => storedValue(kind, data, f))) {
+    const reason = isMissing(value) ? 'required' : reasonOf(prop, value);
+    const detail = reason === 'required' ? 'no value, and the field is required' : problem;
+    out.push({ field, reason, detail, ...(reason === 'enum' ? { value: preview(value) } : {}) });
   }
   for (const { field, key, value } of keptValues(kind, data)) {
     const reason = props[field]?.['x-renamedWinner'] === undefined ? 'conflict' : 'kept';

@@ -94,9 +94,6 @@ export function checkSchemaFolder(dir: string, shownDir: string = dir): FolderCh
 /** The message a refused folder stops the server with: a heading, then one problem a line. */
 export function refusal(check: Pick<FolderCheck, 'invalidJson' | 'problems'>): string {
   const names = check.invalidJson;
-  const heading =
-    names.length > 0
-      ? `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not valid JSON. The schema files have problems:`
-      : 'The schema files have problems:';
-  return `${heading}\n  - ${check.problems.join('\n  - ')}`;
+  const invalid = names.length > 0 ? `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not valid JSON. ` : '';
+  return `${invalid}The schema files have problems:\n  - ${check.problems.join('\n  - ')}`;
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type RawBuilder } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database, RecordTableName } from '../db/types.js';
 
@@ -37,7 +37,9 @@ export const SQLITE_FILE = 'road-test-data.sqlite';
 
 const RECORD_TABLE = /^rec_[a-z][a-z0-9]*$/;
 
-function storedData(kysely: Kysely<Database>, describe: string, listTables: () => Promise<string[]>): StoredData {
+/** `tables` lists the names of the database's tables. */
+function storedData(kysely: Kysely<Database>, describe: string, tables: RawBuilder<{ name: string }>): StoredData {
+  const listTables = async (): Promise<string[]> => (await tables.execute(kysely)).rows.map((r) => r.name);
   return {
     describe,
     async recordTables() {
@@ -92,17 +94,11 @@ export async function openStoredData(config: Pick<Config, 'databaseUrl' | 'datab
       await kysely.destroy();
       throw e;
     }
-    const listTables = async (): Promise<string[]> => {
-      // current_schema() is null when DATABASE_SCHEMA does not exist yet: then no tables.
-      const { rows } = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`.execute(
-        kysely,
-      );
-      return rows.map((r) => r.name);
-    };
     return storedData(
       kysely,
       `PostgreSQL ${safe.host}${safe.pathname}${config.databaseSchema !== undefined ? ` schema ${config.databaseSchema}` : ''}`,
-      listTables,
+      // current_schema() is null when DATABASE_SCHEMA does not exist yet: then no tables.
+      sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`,
     );
   }
   const file = path.join(config.dataDir, SQLITE_FILE);
@@ -110,9 +106,5 @@ export async function openStoredData(config: Pick<Config, 'databaseUrl' | 'datab
   const database = new SQLite(file, { readonly: true, fileMustExist: true });
   database.pragma('busy_timeout = 5000');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  const listTables = async (): Promise<string[]> => {
-    const { rows } = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table'`.execute(kysely);
-    return rows.map((r) => r.name);
-  };
-  return storedData(kysely, `SQLite ${file}`, listTables);
+  return storedData(kysely, `SQLite ${file}`, sql`SELECT name FROM sqlite_master WHERE type = 'table'`);
 }
