@@ -1,9 +1,8 @@
 import type { CSSProperties, ReactNode } from 'react';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { difference } from './widgets/derived';
 import { contractText } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
-import { chosenLabels, enumName, parseConnectors, yesNoText } from './widgets/widget-values';
+import { chosenLabels, difference, enumName, parseConnectors, yesNoText } from './widgets/widget-values';
 import { FieldGroups, type FieldGroup } from './sections';
 import { SignedNumberBox } from './widgets/signed-number';
 

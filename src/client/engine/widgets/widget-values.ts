@@ -50,3 +50,11 @@ export function chosenLabels(ui: Record<string, unknown>, value: unknown): strin
     .map((v) => enumName(ui, String(v)))
     .join(', ');
 }
+
+/** endRange minus initialRange style differences, from the form's current values. */
+export function difference(formData: Record<string, unknown> | undefined, fields: unknown): number | null {
+  if (!Array.isArray(fields) || fields.length !== 2 || !formData) return null;
+  const raw = fields.map((f) => formData[String(f)]);
+  if (raw.some((v) => v === undefined || v === null || v === '' || !Number.isFinite(Number(v)))) return null;
+  return Math.round((Number(raw[0]) - Number(raw[1])) * 1000) / 1000;
+}
