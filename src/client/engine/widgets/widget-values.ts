@@ -1,5 +1,7 @@
 import { asList } from '../../../shared/field-vocabulary';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { t } from '../../i18n';
+import { contractText } from './date-text';
 // What the widgets store and show, without the widgets: the read-only summary uses these too.
 
 export const YES = '是';
@@ -57,4 +59,24 @@ export function difference(formData: Record<string, unknown> | undefined, fields
   const raw = fields.map((f) => formData[String(f)]);
   if (raw.some((v) => v === undefined || v === null || v === '' || !Number.isFinite(Number(v)))) return null;
   return Math.round((Number(raw[0]) - Number(raw[1])) * 1000) / 1000;
+}
+
+/** A field's value as its widget words it, for the read-only views: '' where it shows nothing (a derived value not above 0). */
+export function widgetText(prop: RJSFSchema, ui: UiSchema, value: unknown, record: Record<string, unknown>): string {
+  const options = (ui['ui:options'] ?? {}) as Record<string, unknown>;
+  const text = value === undefined || value === null ? '' : String(value);
+  switch (ui['ui:widget']) {
+    case 'derived': {
+      const n = difference(record, options['difference']);
+      return n !== null && n > 0 ? `${n} km` : '';
+    }
+    case 'dateText':
+      return contractText(value, options['mode'] === 'date' ? 'date' : 'datetime');
+    case 'yesNo':
+      return yesNoText(value);
+    case 'chips':
+      return chosenLabels(ui, value);
+    default:
+      return Array.isArray(prop.enum) ? enumName(ui, text) : text;
+  }
 }
