@@ -12,7 +12,7 @@ import type { Choice } from './conflict-dialog';
 import { drafts } from './drafts';
 import { changes, conflictOf, versionOf, waitingId, withChanges, withoutServerOwned, type Values } from './record-edits';
 import { fieldErrorsOf, focusField } from './server-errors';
-import type { DetailStore } from './use-detail-state';
+import type { DetailStore } from './use-record-detail';
 
 /** What a change kept on the phone is: a create under its key, or an update of a record based on its version. */
 type KeptChange = { op: 'create'; key: string; typed: string[] | undefined } | { op: 'update'; recordId: number; baseVersion: number | undefined };
