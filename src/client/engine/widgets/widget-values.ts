@@ -14,10 +14,10 @@ export function readYesNo(value: unknown): typeof YES | typeof NO | '' {
 }
 
 /** A yes/no value in the language on screen ('' for nothing). */
-export const yesNoText = (value: unknown): string => ({ 是: t('detail.yes'), 否: t('detail.no'), '': '' })[readYesNo(value)];
+const yesNoText = (value: unknown): string => ({ 是: t('detail.yes'), 否: t('detail.no'), '': '' })[readYesNo(value)];
 
 /** A choice's label (ui:enumNames, from x-labels), else the stored value. */
-export const enumName = (ui: Record<string, unknown>, value: string): string => (ui['ui:enumNames'] as Record<string, string> | undefined)?.[value] ?? value;
+const enumName = (ui: Record<string, unknown>, value: string): string => (ui['ui:enumNames'] as Record<string, string> | undefined)?.[value] ?? value;
 
 export interface Connector {
   type: string;
@@ -47,7 +47,7 @@ export function parseConnectors(remark: unknown): Connector[] {
 export const serializeConnectors = (connectors: Connector[]): string => JSON.stringify({ connectors });
 
 /** A list of choices as people read it: each choice's label (ui:enumNames), joined; an old single value is a list of one. */
-export function chosenLabels(ui: Record<string, unknown>, value: unknown): string {
+function chosenLabels(ui: Record<string, unknown>, value: unknown): string {
   return asList(value)
     .map((v) => enumName(ui, String(v)))
     .join(', ');
