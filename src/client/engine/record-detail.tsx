@@ -228,17 +228,16 @@ function DetailBody(p: {
   );
 }
 
-/** Keyed by the language: titles and labels follow it. */
-function useKindSchemas(kind: Kind) {
+/**
+ * The kind's schemas (keyed by the language: titles and labels follow it), the screen's title, the
+ * kind's texts, and the way back (the previous screen where the kind says so, else its list).
+ */
+function useDetailTexts(kind: Kind, id: string, creating: boolean) {
+  const navigate = useNavigate();
   const { i18n } = useTranslation();
   const language = i18n.language;
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the schema's titles and the choices' labels follow the language
-  return useMemo(() => ({ schema: formSchema(kind), ui: uiSchema(kind) }), [kind, language]);
-}
-
-/** The screen's title, the kind's texts, and the way back (the previous screen where the kind says so, else its list). */
-function useDetailTitle(kind: Kind, id: string, creating: boolean) {
-  const navigate = useNavigate();
+  const schemas = useMemo(() => ({ schema: formSchema(kind), ui: uiSchema(kind) }), [kind, language]);
   const { meta } = kind;
   const text = (path: string, schemaText: string): string => kindText(kind, path, schemaText);
   const title = creating ? text('titles.new', meta.titles.new) : fill(text('titles.detail', meta.titles.detail), { id });
@@ -247,7 +246,7 @@ function useDetailTitle(kind: Kind, id: string, creating: boolean) {
     if (meta.detailBack === 'previous' && idx > 0) navigate(-1);
     else navigate(meta.route);
   };
-  return { title, goBack, text };
+  return { ...schemas, title, goBack, text };
 }
 
 interface RecordDetailProps {
@@ -264,10 +263,9 @@ export function RecordDetail({ kind, id, sections = [], topSections = [], valueT
   const { prefill, fromOutbox } = (location.state as { prefill?: Record<string, unknown>; fromOutbox?: string } | null) ?? {};
   const c = useRecordDetail(kind, id, prefill, fromOutbox);
   const outdated = useFormOutdated();
-  const { schema, ui } = useKindSchemas(kind);
   const RecordForm = useRecordForm(c.editing);
   const creating = c.isNew || id.startsWith('waiting~');
-  const { title, goBack, text } = useDetailTitle(kind, id, creating);
+  const { schema, ui, title, goBack, text } = useDetailTexts(kind, id, creating);
 
   if (c.state.status !== 'ready') {
     return (
