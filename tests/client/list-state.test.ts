@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadListState } from '../../src/client/engine/list-state';
+import { loadListState } from '../../src/client/engine/record-list';
 import { toKind } from '../../src/shared/kinds';
 import type { KindSchema } from '../../src/shared/kind-types';
 

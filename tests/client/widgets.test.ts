@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatCardValue } from '../../src/client/engine/format';
 import { fromInputValue, toInputValue } from '../../src/client/engine/widgets/date-text';
-import { difference } from '../../src/client/engine/widgets/derived';
-import { parseConnectors, readYesNo, serializeConnectors } from '../../src/client/engine/widgets/widget-values';
+import { difference, parseConnectors, readYesNo, serializeConnectors } from '../../src/client/engine/widgets/widget-values';
 
 describe('yes/no reading rules', () => {
   it.each([

@@ -22,7 +22,7 @@ const show = (value: unknown): string =>
 
 interface ConflictDialogProps {
   /** The record's kind: a field it has is titled in the language on screen, not in the server's words. */
-  kind?: Kind | undefined;
+  kind: Kind;
   conflict: { conflicts: FieldConflict[]; changedBy: string };
   onResolve: (choices: Record<string, Choice>) => void;
   onCancel: () => void;
@@ -60,7 +60,7 @@ export function ConflictDialog({ kind, conflict: { conflicts, changedBy }, onRes
     >
       <p className="mt-0 text-700">{t(changedBy ? 'conflict.personChanged' : 'conflict.someoneChanged', { name: changedBy, count: conflicts.length })}</p>
       {conflicts.map((c) => {
-        const title = kind?.schema.properties[c.field] ? fieldTitle(kind, c.field) : c.title;
+        const title = kind.schema.properties[c.field] ? fieldTitle(kind, c.field) : c.title;
         return (
           <fieldset key={c.field} className="conflict-field" aria-label={title}>
             <legend className="font-semibold">{title}</legend>

@@ -8,7 +8,7 @@ import type { Kind } from '../../shared/kind-types';
 import { fieldTitle, kindText } from '../i18n/kind-texts';
 import { choicesOf, isMultiSelect } from '../../shared/field-vocabulary';
 import { labelOf } from '../../shared/schema-evolution';
-import { ChoiceChips } from './widgets/chips';
+import { ChoiceChips } from './widgets/choices';
 
 /** Filter values by field, sent as plain query parameters. */
 export type FieldFilters = Record<string, string>;

@@ -1,4 +1,4 @@
-import { useMemo, type ComponentType, type ReactNode } from 'react';
+import { useMemo, type ComponentProps, type ComponentType, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { kindText } from '../i18n/kind-texts';
@@ -9,7 +9,7 @@ import type { Kind } from '../../shared/kind-types';
 import { Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
 import { formForRecord, formSchema, uiSchema } from './form-schema';
-import { labelOf, type FieldWarning } from '../../shared/schema-evolution';
+import { labelOf } from '../../shared/schema-evolution';
 import { fillText as fill } from '../../shared/page-shell';
 import { useRecordDetail } from './use-record-detail';
 import { ConflictDialog } from './conflict-dialog';
@@ -36,19 +36,15 @@ export type DetailSection = ComponentType<DetailSectionProps>;
 type Detail = ReturnType<typeof useRecordDetail>;
 
 /** A record the server does not have: said so, with the way back to the list. */
-function DetailNotFound({ kind, id, title, back }: { kind: Kind; id: string; title: string; back: () => void }) {
+function DetailNotFound({ kind, id, text }: { kind: Kind; id: string; text: (path: string, schemaText: string) => string }) {
   const navigate = useNavigate();
   const { meta } = kind;
-  const text = (path: string, schemaText: string): string => kindText(kind, path, schemaText);
   return (
-    <div className="page">
-      <PageHeader title={title} back={back} />
-      <div className="empty-state">
-        <i className="pi pi-search text-4xl text-400" aria-hidden="true" />
-        <h2 className="text-xl mb-1">{text('texts.notFoundTitle', meta.texts.notFoundTitle)}</h2>
-        <p className="text-600 mt-0">{fill(text('texts.notFoundText', meta.texts.notFoundText), { id })}</p>
-        <Button label={text('texts.notFoundButton', meta.texts.notFoundButton)} icon="pi pi-arrow-left" onClick={() => navigate(meta.route)} />
-      </div>
+    <div className="empty-state">
+      <i className="pi pi-search text-4xl text-400" aria-hidden="true" />
+      <h2 className="text-xl mb-1">{text('texts.notFoundTitle', meta.texts.notFoundTitle)}</h2>
+      <p className="text-600 mt-0">{fill(text('texts.notFoundText', meta.texts.notFoundText), { id })}</p>
+      <Button label={text('texts.notFoundButton', meta.texts.notFoundButton)} icon="pi pi-arrow-left" onClick={() => navigate(meta.route)} />
     </div>
   );
 }
@@ -78,68 +74,60 @@ function shownValue(kind: Kind, field: string, value: unknown, language: string)
   return typeof value === 'string' && text === value ? `"${value}"` : text;
 }
 
-/** Values saved under an earlier form (decision 034), and values kept under another of a field's names (054, 074). */
-function StoredValueLines({ kind, warnings, kept: all }: { kind: Kind; warnings: { title: string }[]; kept: FieldWarning[] }) {
-  const { t, i18n } = useTranslation();
-  const kept = all.flatMap((w) => (w.kept ? [{ ...w, kept: w.kept }] : []));
-  return (
-    <>
-      {warnings.length > 0 && (
-        <Banner
-          role="note"
-          testId="earlier-version-line"
-          icon="pi-info-circle text-primary"
-          text={t('detail.earlierVersionLine', { fields: warnings.map((w) => w.title).join(', ') })}
-        />
-      )}
-      {kept.map((w) => (
-        <Banner
-          key={`${w.field}/${w.kept.key}`}
-          role="note"
-          testId="kept-value-line"
-          icon="pi-info-circle text-primary"
-          text={t('detail.keptValue', { title: w.title, key: w.kept.key, value: shownValue(kind, w.field, w.kept.value, i18n.language) })}
-        />
-      ))}
-    </>
-  );
-}
+type Line = ComponentProps<typeof Banner> & { key: string; on: boolean };
 
-/** The lines above the record: a parked change, an outdated form, a record waiting to be sent (or refused), old values. */
+/**
+ * The lines above the record: a parked change, an outdated form, a record waiting to be sent (or
+ * refused), values saved under an earlier form (decision 034) or kept under another of a field's names (054, 074).
+ */
 function DetailLines(p: { kind: Kind; detail: Detail; outdated: boolean; onUpdate: () => void; warnings: { title: string }[] }) {
   const { kind, detail: c, outdated, onUpdate, warnings } = p;
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const ready = c.state.status === 'ready' ? c.state : undefined;
   const waiting = ready?.waiting === true;
-  return (
-    <>
-      {c.parked && !c.editing && (
-        <Banner
-          testId="parked-line"
-          icon="pi-exclamation-triangle text-orange-500"
-          text={t('detail.parkedLine', { reason: c.parked.message || t('detail.parkedReason') })}
-          action={t('detail.review')}
-          onAction={() => void c.reviewParked()}
-        />
-      )}
-      {outdated && (
-        <Banner testId="form-outdated" icon="pi-info-circle text-primary" text={t('detail.outdatedLine')} action={t('detail.updateNow')} onAction={onUpdate} />
-      )}
-      {c.waitingEdit && !c.editing && <Banner testId="waiting-edit-line" icon="pi-cloud-upload text-orange-500" text={t('detail.waitingEditLine')} />}
-      {waiting && ready?.notSent === undefined && <Banner testId="waiting-line" icon="pi-cloud-upload text-orange-500" text={t('detail.waitingLine')} />}
-      {waiting && ready?.notSent !== undefined && (
-        <Banner
-          testId="waiting-line"
-          icon="pi-exclamation-triangle text-orange-500"
-          text={t('detail.notSentLine', { reason: ready.notSent || t('detail.refusedReason') })}
-          action={t('detail.openOutbox')}
-          onAction={() => navigate('/outbox')}
-        />
-      )}
-      <StoredValueLines kind={kind} warnings={warnings} kept={c.editing ? [] : (ready?.warnings ?? [])} />
-    </>
-  );
+  const notSent = waiting ? ready.notSent : undefined;
+  const warn = 'pi-exclamation-triangle text-orange-500';
+  const upload = 'pi-cloud-upload text-orange-500';
+  const info = 'pi-info-circle text-primary';
+  const kept = (c.editing ? [] : (ready?.warnings ?? [])).flatMap((w) => (w.kept ? [{ ...w, kept: w.kept }] : []));
+  const lines: Line[] = [
+    {
+      key: 'parked',
+      on: c.parked !== null && !c.editing,
+      testId: 'parked-line',
+      icon: warn,
+      text: t('detail.parkedLine', { reason: c.parked?.message || t('detail.parkedReason') }),
+      action: t('detail.review'),
+      onAction: () => void c.reviewParked(),
+    },
+    { key: 'outdated', on: outdated, testId: 'form-outdated', icon: info, text: t('detail.outdatedLine'), action: t('detail.updateNow'), onAction: onUpdate },
+    { key: 'waiting-edit', on: c.waitingEdit && !c.editing, testId: 'waiting-edit-line', icon: upload, text: t('detail.waitingEditLine') },
+    { key: 'waiting', on: waiting && notSent === undefined, testId: 'waiting-line', icon: upload, text: t('detail.waitingLine') },
+    {
+      key: 'not-sent',
+      on: notSent !== undefined,
+      testId: 'waiting-line',
+      icon: warn,
+      text: t('detail.notSentLine', { reason: notSent || t('detail.refusedReason') }),
+      action: t('detail.openOutbox'),
+      onAction: () => navigate('/outbox'),
+    },
+    {
+      key: 'earlier',
+      on: warnings.length > 0,
+      role: 'note',
+      testId: 'earlier-version-line',
+      icon: info,
+      text: t('detail.earlierVersionLine', { fields: warnings.map((w) => w.title).join(', ') }),
+    },
+    ...kept.map((w): Line => {
+      const value = shownValue(kind, w.field, w.kept.value, i18n.language);
+      const text = t('detail.keptValue', { title: w.title, key: w.kept.key, value });
+      return { key: `${w.field}/${w.kept.key}`, on: true, role: 'note', testId: 'kept-value-line', icon: info, text };
+    }),
+  ];
+  return lines.filter((l) => l.on).map(({ key, on: _on, ...line }) => <Banner key={key} {...line} />);
 }
 
 /**
@@ -240,17 +228,16 @@ function DetailBody(p: {
   );
 }
 
-/** Keyed by the language: titles and labels follow it. */
-function useKindSchemas(kind: Kind) {
+/**
+ * The kind's schemas (keyed by the language: titles and labels follow it), the screen's title, the
+ * kind's texts, and the way back (the previous screen where the kind says so, else its list).
+ */
+function useDetailTexts(kind: Kind, id: string, creating: boolean) {
+  const navigate = useNavigate();
   const { i18n } = useTranslation();
   const language = i18n.language;
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the schema's titles and the choices' labels follow the language
-  return useMemo(() => ({ schema: formSchema(kind), ui: uiSchema(kind) }), [kind, language]);
-}
-
-/** The screen's title, the kind's texts, and the way back (the previous screen where the kind says so, else its list). */
-function useDetailTitle(kind: Kind, id: string, creating: boolean) {
-  const navigate = useNavigate();
+  const schemas = useMemo(() => ({ schema: formSchema(kind), ui: uiSchema(kind) }), [kind, language]);
   const { meta } = kind;
   const text = (path: string, schemaText: string): string => kindText(kind, path, schemaText);
   const title = creating ? text('titles.new', meta.titles.new) : fill(text('titles.detail', meta.titles.detail), { id });
@@ -259,7 +246,7 @@ function useDetailTitle(kind: Kind, id: string, creating: boolean) {
     if (meta.detailBack === 'previous' && idx > 0) navigate(-1);
     else navigate(meta.route);
   };
-  return { title, goBack, text };
+  return { ...schemas, title, goBack, text };
 }
 
 interface RecordDetailProps {
@@ -276,20 +263,22 @@ export function RecordDetail({ kind, id, sections = [], topSections = [], valueT
   const { prefill, fromOutbox } = (location.state as { prefill?: Record<string, unknown>; fromOutbox?: string } | null) ?? {};
   const c = useRecordDetail(kind, id, prefill, fromOutbox);
   const outdated = useFormOutdated();
-  const { schema, ui } = useKindSchemas(kind);
   const RecordForm = useRecordForm(c.editing);
   const creating = c.isNew || id.startsWith('waiting~');
-  const { title, goBack, text } = useDetailTitle(kind, id, creating);
+  const { schema, ui, title, goBack, text } = useDetailTexts(kind, id, creating);
 
-  if (c.state.status === 'loading') {
+  if (c.state.status !== 'ready') {
     return (
       <div className="page">
         <PageHeader title={title} back={goBack} />
-        <Loading text={text('texts.detailLoading', kind.meta.texts.detailLoading)} />
+        {c.state.status === 'loading' ? (
+          <Loading text={text('texts.detailLoading', kind.meta.texts.detailLoading)} />
+        ) : (
+          <DetailNotFound kind={kind} id={id} text={text} />
+        )}
       </div>
     );
   }
-  if (c.state.status === 'notFound') return <DetailNotFound kind={kind} id={id} title={title} back={goBack} />;
 
   const waiting = c.state.waiting === true;
   // The server has other schema files: update before editing (drafts and the outbox are kept).

@@ -1,17 +1,26 @@
 import { Fragment, useMemo, useRef, type ReactNode } from 'react';
 import Form from '@rjsf/primereact';
-import type { ErrorSchema, ObjectFieldTemplateProps, RegistryWidgetsType, RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { ErrorSchema, ObjectFieldTemplateProps, RegistryWidgetsType, RJSFSchema, UiSchema, WidgetProps } from '@rjsf/utils';
 import { FieldGroups, type FieldGroup } from './sections';
 import { formValidator } from './form-validator';
 import { ConnectorsWidget } from './widgets/connectors';
 import { DateTextWidget } from './widgets/date-text';
-import { DerivedWidget } from './widgets/derived';
-import { YesNoWidget } from './widgets/yes-no';
-import { SelectWidget } from './widgets/select';
-import { ChipsWidget } from './widgets/chips';
+import { ChipsWidget, SelectWidget, YesNoWidget } from './widgets/choices';
+import { difference } from './widgets/widget-values';
 import { SignedNumberWidget } from './widgets/signed-number';
 import { LocationControl } from './location';
 import type { LocationMeta } from '../../shared/kind-types';
+
+/** A derived, never editable value such as Charge Distance: '{n} km' when positive, else N/A. */
+function DerivedWidget({ id, options, registry }: WidgetProps) {
+  const formData = (registry.formContext as { formData?: Record<string, unknown> } | undefined)?.formData;
+  const n = difference(formData, options['difference']);
+  return (
+    <output id={id} className="p-inputtext p-component p-disabled w-full derived-value">
+      {n !== null && n > 0 ? `${n} km` : 'N/A'}
+    </output>
+  );
+}
 
 // Its own chunk, loaded to edit or create; a detail screen first paints from record-summary.tsx.
 const widgets: RegistryWidgetsType = {

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ComponentType } from 'react';
+import { format } from 'date-fns';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Button } from 'primereact/button';
 import { Tag } from 'primereact/tag';
@@ -10,7 +11,6 @@ import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
 import { DateRangeButton, FilterBanner } from './date-range-filter';
 import { FieldFilterBanner, FieldFilterButton, type FieldFilters } from './field-filters';
-import { loadListState, saveListState, type ListState as ListPlace } from './list-state';
 import { OfflineLine } from '../ui/offline-line';
 import { useOutbox } from '../outbox/use-outbox';
 import { parseDateText } from './format';
@@ -26,6 +26,48 @@ export interface ListHeaderExtraProps {
   total: number;
 }
 export type ListHeaderExtra = ComponentType<ListHeaderExtraProps>;
+
+/** What a list screen remembers while the tab lives: the page, the date filter and the search. */
+interface ListPlace {
+  page: number;
+  range: DateRange;
+  filters: Record<string, string>;
+}
+
+const keyOf = (kind: Kind): string => `list.${kind.name}`;
+const day = (d: Date | null): string | null => (d ? format(d, 'yyyy-MM-dd') : null);
+
+/**
+ * Kept in sessionStorage, so coming back from a record finds the list as it was left. A filter kept
+ * under a field's old name (x-renamedFrom) moves to its name now (decision 054).
+ */
+export function loadListState(kind: Kind): ListPlace | null {
+  try {
+    const raw = window.sessionStorage.getItem(keyOf(kind));
+    if (raw === null) return null;
+    const v = JSON.parse(raw) as { page?: unknown; from?: unknown; to?: unknown; filters?: unknown };
+    const kept = v.filters && typeof v.filters === 'object' ? Object.entries(v.filters).filter(([, x]) => typeof x === 'string') : [];
+    const filters = Object.fromEntries(kept.map(([name, x]) => [kind.renamed.get(name) ?? name, x]));
+    return {
+      page: typeof v.page === 'number' && Number.isInteger(v.page) && v.page > 0 ? v.page : 1,
+      range: { from: parseDateText(v.from) ?? null, to: parseDateText(v.to) ?? null },
+      filters: filters as Record<string, string>,
+    };
+  } catch {
+    return null;
+  }
+}
+
+function saveListState(kind: Kind, state: ListPlace): void {
+  try {
+    window.sessionStorage.setItem(
+      keyOf(kind),
+      JSON.stringify({ page: state.page, from: day(state.range.from), to: day(state.range.to), filters: state.filters }),
+    );
+  } catch {
+    // Storage blocked: the list still works, it only forgets.
+  }
+}
 
 /** A one-day filter from the Data page's navigation state ({selectedDate, formattedDate}). */
 function presetRange(state: unknown): DateRange {

@@ -5,10 +5,8 @@ import { fieldTitle } from '../i18n/kind-texts';
 import type { Kind } from '../../shared/kind-types';
 import { systemFields } from './form-schema';
 import { FieldSection, groupsOf } from './sections';
-import { difference } from './widgets/derived';
-import { contractText } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
-import { chosenLabels, enumName, parseConnectors, yesNoText } from './widgets/widget-values';
+import { parseConnectors, widgetText } from './widgets/widget-values';
 import { labelOf } from '../../shared/schema-evolution';
 import { hasChoiceLabels } from '../../shared/choice-labels';
 import { cardTitle } from './record-card';
@@ -24,24 +22,18 @@ function sheetHeading(kind: Kind, record: Record<string, unknown>): ReactNode {
   return cardTitle(kind, value) ?? kind.schema.title;
 }
 
-/** Under the sheet: show or hide the empty fields, and the fields the server sets. */
-function SheetMore(props: { emptyCount: number; systemCount: number; showEmpty: boolean; showSystem: boolean; onEmpty: () => void; onSystem: () => void }) {
-  const { emptyCount, systemCount, showEmpty, showSystem } = props;
-  if (emptyCount === 0 && systemCount === 0) return null;
+/** Under the sheet: a button each to show or hide the empty fields and the fields the server sets (none when there are none). */
+function SheetMore({ toggles }: { toggles: { count: number; icon: string; label: string; onClick: () => void }[] }) {
+  const shown = toggles.filter((b) => b.count > 0);
+  if (shown.length === 0) return null;
   return (
     <div className="sheet-more">
-      {emptyCount > 0 && (
-        <button type="button" className="sheet-more-button" onClick={props.onEmpty}>
-          <i className={`pi ${showEmpty ? 'pi-eye-slash' : 'pi-eye'}`} aria-hidden="true" />
-          {showEmpty ? t('detail.hideEmpty') : t('detail.showEmpty', { count: emptyCount })}
+      {shown.map((b) => (
+        <button key={b.icon} type="button" className="sheet-more-button" onClick={b.onClick}>
+          <i className={`pi ${b.icon}`} aria-hidden="true" />
+          {b.label}
         </button>
-      )}
-      {systemCount > 0 && (
-        <button type="button" className="sheet-more-button" onClick={props.onSystem}>
-          <i className="pi pi-server" aria-hidden="true" />
-          {showSystem ? t('detail.hideSystem') : t('detail.showSystem', { count: systemCount })}
-        </button>
-      )}
+      ))}
     </div>
   );
 }
@@ -49,29 +41,11 @@ function SheetMore(props: { emptyCount: number; systemCount: number; showEmpty: 
 /** The shown value of one field, or null when it holds nothing. */
 function shownValue(prop: RJSFSchema, ui: UiSchema, value: unknown, record: Record<string, unknown>): ReactNode {
   const widget = ui['ui:widget'];
-  const options = (ui['ui:options'] ?? {}) as Record<string, unknown>;
-  if (widget === 'derived') {
-    const n = difference(record, options['difference']);
-    return n !== null && n > 0 ? `${n} km` : null;
-  }
+  if (widget === 'derived') return widgetText(prop, ui, value, record) || null;
   if (isEmpty(value)) return null;
-  switch (widget) {
-    case 'dateText': {
-      const mode = options['mode'] === 'date' ? 'date' : 'datetime';
-      const text = contractText(value, mode);
-      return text === '' ? String(value) : text;
-    }
-    case 'yesNo':
-      return yesNoText(value);
-    case 'chips':
-      return chosenLabels(ui, value);
-    case 'connectors': {
-      const list = parseConnectors(value);
-      return list.length === 0 ? null : <ConnectorsTable connectors={list} />;
-    }
-    default:
-      return Array.isArray(prop.enum) ? enumName(ui, String(value)) : String(value);
-  }
+  if (widget !== 'connectors') return widgetText(prop, ui, value, record) || (widget === 'dateText' ? String(value) : '');
+  const list = parseConnectors(value);
+  return list.length === 0 ? null : <ConnectorsTable connectors={list} />;
 }
 
 function Row({ name, label, value, multiline, help }: { name: string; label: string; value: ReactNode; multiline: boolean; help?: string | undefined }) {
@@ -194,12 +168,20 @@ export function RecordSheet(props: RecordSheetProps) {
         </div>
       )}
       <SheetMore
-        emptyCount={emptyCount}
-        systemCount={systemList.length}
-        showEmpty={showEmpty}
-        showSystem={showSystem}
-        onEmpty={() => setShowEmpty(!showEmpty)}
-        onSystem={() => setShowSystem(!showSystem)}
+        toggles={[
+          {
+            count: emptyCount,
+            icon: showEmpty ? 'pi-eye-slash' : 'pi-eye',
+            label: showEmpty ? t('detail.hideEmpty') : t('detail.showEmpty', { count: emptyCount }),
+            onClick: () => setShowEmpty(!showEmpty),
+          },
+          {
+            count: systemList.length,
+            icon: 'pi-server',
+            label: showSystem ? t('detail.hideSystem') : t('detail.showSystem', { count: systemList.length }),
+            onClick: () => setShowSystem(!showSystem),
+          },
+        ]}
       />
     </div>
   );

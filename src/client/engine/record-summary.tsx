@@ -1,9 +1,7 @@
 import type { CSSProperties, ReactNode } from 'react';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { difference } from './widgets/derived';
-import { contractText } from './widgets/date-text';
 import { ConnectorsTable } from './widgets/connectors-table';
-import { chosenLabels, enumName, parseConnectors, yesNoText } from './widgets/widget-values';
+import { parseConnectors, widgetText } from './widgets/widget-values';
 import { FieldGroups, type FieldGroup } from './sections';
 import { SignedNumberBox } from './widgets/signed-number';
 
@@ -13,8 +11,6 @@ import { SignedNumberBox } from './widgets/signed-number';
 /** RJSF's PrimeReact FieldTemplate column: the same box for every field. */
 const COLUMN: CSSProperties = { display: 'flex', flexDirection: 'column', gap: '0.5rem', marginBottom: '1rem' };
 const BOX = 'p-inputtext p-component p-disabled';
-
-const text = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
 
 // PrimeReact's structural CSS comes with its first mounted component: none here, so inline.
 const DROPDOWN: CSSProperties = { display: 'flex', cursor: 'default', position: 'relative', userSelect: 'none' };
@@ -56,23 +52,18 @@ function Dropdown({ id, shown, placeholder, inputId = false }: { id: string; sho
 
 /** The read-only control of one field, as the form's widget for it shows a value. */
 function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, record: Record<string, unknown>): ReactNode {
-  const widget = ui['ui:widget'];
-  const options = (ui['ui:options'] ?? {}) as Record<string, unknown>;
-  switch (widget) {
-    case 'derived': {
-      const n = difference(record, options['difference']);
+  const shown = widgetText(prop, ui, value, record);
+  switch (ui['ui:widget']) {
+    case 'derived':
       return (
         <output id={id} className={`${BOX} w-full derived-value`}>
-          {n !== null && n > 0 ? `${n} km` : 'N/A'}
+          {shown || 'N/A'}
         </output>
       );
-    }
-    case 'dateText': {
-      const mode = options['mode'] === 'date' ? 'date' : 'datetime';
-      return <input id={id} className="p-inputtext p-component w-full" value={contractText(value, mode)} disabled readOnly />;
-    }
+    case 'dateText':
+      return <input id={id} className="p-inputtext p-component w-full" value={shown} disabled readOnly />;
     case 'yesNo':
-      return <Dropdown id={id} shown={yesNoText(value)} placeholder="—" inputId />;
+      return <Dropdown id={id} shown={shown} placeholder="—" inputId />;
     case 'connectors':
       return (
         <div id={id} className="connectors">
@@ -80,14 +71,12 @@ function valueOf(id: string, prop: RJSFSchema, ui: UiSchema, value: unknown, rec
         </div>
       );
     case 'signedNumber':
-      return <SignedNumberBox id={id} value={text(value)} disabled label={String(prop.title ?? '')} />;
-    case 'chips':
-      return <input id={id} className={BOX} type="text" value={chosenLabels(ui, value)} disabled readOnly />;
+      return <SignedNumberBox id={id} value={shown} disabled label={String(prop.title ?? '')} />;
     case 'textarea':
-      return <textarea id={id} className={`p-inputtextarea p-inputtext ${BOX}`} rows={5} value={text(value)} disabled readOnly />;
+      return <textarea id={id} className={`p-inputtextarea p-inputtext ${BOX}`} rows={5} value={shown} disabled readOnly />;
     default:
-      if (Array.isArray(prop.enum)) return <Dropdown id={id} shown={enumName(ui, text(value))} inputId />;
-      return <input id={id} className={BOX} type="text" value={text(value)} disabled readOnly />;
+      if (Array.isArray(prop.enum)) return <Dropdown id={id} shown={shown} inputId />;
+      return <input id={id} className={BOX} type="text" value={shown} disabled readOnly />;
   }
 }
 

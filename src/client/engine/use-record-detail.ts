@@ -1,14 +1,264 @@
-import { useEffect, useRef } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { t } from '../i18n';
+import { kindText } from '../i18n/kind-texts';
+import { ApiError } from '../api/client';
 import { unreachable } from '../api/offline-cache';
+import { fetchServerCopy, rememberedRecord, useServerCopy, type ServerCopy } from '../api/records';
 import type { Kind } from '../../shared/kind-types';
-import { drafts } from './drafts';
-import { versionOf, withChanges, type Values } from './record-edits';
-import { useDetailState, type DetailState } from './use-detail-state';
-import { useParkedChange } from './use-parked-change';
-import { useRecordCreate } from './use-record-create';
-import { useRecordLoad } from './use-record-load';
-import { useRecordUpdate } from './use-record-update';
-import { useWaitingRecord } from './use-waiting-record';
+import type { FieldWarning } from '../../shared/schema-evolution';
+import { storage } from '../lib/storage';
+import { useToast } from '../ui/toast';
+import { drafts, type Draft } from './drafts';
+import { newRecordValues } from './form-schema';
+import { changes, onCurrentForm, versionOf, withChanges, type Conflict, type Values } from './record-edits';
+import { useRecordCreate, useRecordUpdate } from './record-save';
+import type { FieldErrors } from './server-errors';
+
+/** waiting: saved on this phone, not created yet ('waiting~<key>'); notSent: the server's refusal when the sync sent it. */
+type DetailState =
+  | { status: 'loading' }
+  | { status: 'notFound' }
+  | { status: 'ready'; record: Values; offlineSince?: number; waiting?: boolean; notSent?: string; warnings?: FieldWarning[] };
+
+/** A message of the kind (x-kind.messages) in the language on screen; undefined where the kind has none. */
+function kindMessage(kind: Kind) {
+  const { messages } = kind.meta;
+  return <K extends keyof typeof messages>(key: K): (typeof messages)[K] => {
+    const text = messages[key];
+    return (text === undefined ? undefined : kindText(kind, `messages.${String(key)}`, text)) as (typeof messages)[K];
+  };
+}
+
+/**
+ * The state a record detail screen's hooks share: the record shown, edit mode, the draft, the
+ * version the edits are based on, and what a save answered. Unsaved edits are kept in drafts.ts.
+ */
+function useDetailState(kind: Kind, id: string, prefill?: Values) {
+  const isNew = id === 'new';
+  // Edits left unsaved on this phone come back, unless a new record is opened with fresh values.
+  const [restored] = useState<Draft | null>(() => (isNew && prefill ? null : drafts.load(kind, id)));
+  // A record opened before in this visit shows at once, then is fetched again (quietly).
+  const [initial] = useState(() => (isNew || restored || id.startsWith('waiting~') ? undefined : rememberedRecord(kind.meta.apiPath, id)));
+  const [state, setState] = useState<DetailState>(() =>
+    isNew ? { status: 'ready', record: newRecordValues(kind, new Date(), prefill) } : initial ? { status: 'ready', record: initial } : { status: 'loading' },
+  );
+  const [editing, setEditing] = useState(isNew);
+  const editingRef = useRef(editing);
+  editingRef.current = editing;
+  const [draft, setDraft] = useState<Values>(() => (state.status === 'ready' ? { ...state.record, ...(restored?.values ?? {}) } : {}));
+  const [saving, setSaving] = useState(false);
+  // The version the edits are based on: the loaded record's, or a restored draft's own (older) one.
+  const [baseVersion, setBaseVersion] = useState<number | undefined>(() => (initial ? versionOf(initial) : undefined));
+  const keptEdits = useKeptEdits(kind, id, restored, isNew);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const toast = useToast();
+  const live = useRef(true);
+  // `live` is set again on mount, as StrictMode mounts twice in development.
+  useEffect(() => {
+    live.current = true;
+    if (isNew && restored) toast('info', t('detail.restored'));
+    return () => {
+      live.current = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on purpose: only when the screen opens
+  }, []);
+  useEffect(() => {
+    if (!editing || state.status !== 'ready') return;
+    // Only real edits are kept; for an existing record only the changed fields, with their version.
+    const edits = changes(state.record, draft);
+    const values = isNew && Object.keys(edits).length > 0 ? draft : edits;
+    drafts.save(kind, id, { values, baseVersion: isNew ? undefined : (baseVersion ?? versionOf(state.record)), left: keptEdits.left });
+  }, [editing, draft, kind, id, state, isNew, baseVersion, keptEdits.left]);
+  /** Edit mode with `edits` over `record`, based on `version` (the record's own by default); returns the draft. */
+  const editOver = (record: Values, edits: Values, version = versionOf(record)): Values => {
+    const next = withChanges(record, edits);
+    setDraft(next);
+    setBaseVersion(version);
+    setEditing(true);
+    return next;
+  };
+  /** Shows `record` as loaded or saved, leaving edit mode with no edits over it. */
+  const show = (record: Values, extra: Partial<Extract<DetailState, { status: 'ready' }>> = {}): void => {
+    setState({ status: 'ready', record, ...extra });
+    setDraft(record);
+    setBaseVersion(versionOf(record));
+  };
+
+  return {
+    ...{ isNew, restored, remembered: initial, state, setState, editing, setEditing, editingRef, draft, setDraft, saving, setSaving },
+    ...{ baseVersion, setBaseVersion, conflict, setConflict, fieldErrors, setFieldErrors, live, show, editOver, toast, msg: kindMessage(kind) },
+    ...keptEdits,
+  };
+}
+
+/**
+ * `left`: typed on an earlier form into fields this one no longer has: shown, never sent, kept
+ * until discarded. `kept`: edits restored from the phone stay there on Cancel, until discarded (060).
+ */
+function useKeptEdits(kind: Kind, id: string, restored: Draft | null, isNew: boolean) {
+  const [left, setLeft] = useState<Values>(() => restored?.left ?? {});
+  const [kept, setKept] = useState(restored !== null && !isNew);
+  /** The edits are saved or dropped: what is kept on the phone now is only what `left` holds. */
+  const settle = (keepLeft: Values = left): void => {
+    drafts.save(kind, id, { values: {}, left: keepLeft });
+    setKept(false);
+  };
+  /** Discard on the line of kept edits: they go from the phone and from the screen. */
+  const discardKept = (): void => {
+    drafts.clear(kind, id);
+    setLeft({});
+    setKept(false);
+  };
+  return { left, setLeft, kept, setKept, settle, discardKept };
+}
+
+export type DetailStore = ReturnType<typeof useDetailState>;
+
+const detail = (error: unknown): string | undefined => (error instanceof ApiError ? error.message : undefined);
+
+/** Restored edits on today's record, based on the version they were made on (a save then shows any conflict). */
+function restoreDraft(s: DetailStore, restored: NonNullable<DetailStore['restored']>, loaded: DetailState & { status: 'ready' }): void {
+  s.setState(loaded);
+  s.editOver(loaded.record, restored.values, restored.baseVersion);
+  s.toast('info', t('detail.restored'));
+}
+
+/**
+ * Loads an existing record through SWR: the first answer restores a draft left on this phone (into
+ * edit mode), later ones replace what is shown unless it is being edited. refresh() toasts; reload() is quiet.
+ */
+function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: string | null) {
+  const { state, editingRef, restored, remembered, toast, msg } = s;
+  const copy = useServerCopy(kind.meta.apiPath, fetchId, remembered);
+  const loaded = useRef(remembered !== undefined);
+
+  /** Takes an answer in: `loud` when the screen waits for it (first load, Refresh). */
+  const take = (answer: ServerCopy, loud: boolean): void => {
+    const { record, offlineSince, warnings } = answer;
+    const extra = { ...(offlineSince !== undefined ? { offlineSince } : {}), ...(warnings !== undefined ? { warnings } : {}) };
+    if (!loud && (editingRef.current || !record)) return;
+    if (!record) return s.setState({ status: 'notFound' });
+    const first = !loaded.current;
+    loaded.current = true;
+    if (first && restored) return restoreDraft(s, restored, { status: 'ready', record, ...extra });
+    // A transition: the sheet is drawn in slices, not in one long task that blocks the phone.
+    startTransition(() => s.show(record, extra));
+  };
+
+  const { data, error } = copy;
+  useEffect(() => {
+    if (data && data.record !== remembered) take(data, !loaded.current);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- take reads the latest state through refs; only a new answer matters
+  }, [data]);
+  useEffect(() => {
+    if (error === undefined || loaded.current || state.status !== 'loading') return;
+    console.error(`Loading ${kind.name} ${id} failed:`, error);
+    if (!(error instanceof ApiError && error.status === 404)) toast('error', msg('recordLoadFailed'), detail(error));
+    s.setState({ status: 'notFound' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per failure
+  }, [error]);
+
+  const again = async (loud: boolean): Promise<void> => {
+    if (fetchId === null) return;
+    try {
+      const answer = await fetchServerCopy(kind.meta.apiPath, fetchId);
+      if (!s.live.current) return;
+      await copy.mutate(answer, { revalidate: false });
+      take(answer, loud);
+      if (loud && answer.record && kind.meta.messages.refreshed) toast('success', msg('refreshed') ?? '');
+    } catch (e) {
+      if (!s.live.current || !loud) return;
+      console.error(`Loading ${kind.name} ${id} failed:`, e);
+      toast('error', msg('refreshFailed') ?? msg('recordLoadFailed'), detail(e));
+    }
+  };
+  return { refresh: () => again(true), reload: () => again(false), mutate: copy.mutate };
+}
+
+type OutboxStore = typeof import('../outbox/store');
+
+/** Runs `read` once the outbox's code is here and again on each outbox change, until the returned stop. */
+function watchOutbox(read: (store: OutboxStore, live: () => boolean) => Promise<void>): () => void {
+  let live = true;
+  let off: (() => void) | undefined;
+  void import('../outbox/store').then((store) => {
+    if (!live) return;
+    off = store.onOutboxChange(() => void read(store, () => live));
+    return read(store, () => live);
+  });
+  return () => {
+    live = false;
+    off?.();
+  };
+}
+
+/**
+ * A record saved without coverage, not created yet ('waiting~<key>'): shown read-only from the
+ * outbox, read again as it changes; once sent, the screen becomes the created record (else the list).
+ */
+function useWaitingRecord(kind: Kind, waitingKey: string | undefined, s: DetailStore): void {
+  const navigate = useNavigate();
+  const { route } = kind.meta;
+  useEffect(() => {
+    if (waitingKey === undefined) return;
+    return watchOutbox(async ({ outbox, createdRecords }, live) => {
+      const item = await outbox.get(waitingKey);
+      if (!live()) return;
+      if (!item) {
+        const created = await createdRecords.get(waitingKey, storage.username() ?? '');
+        if (live()) navigate(created ? `${route}/${created.id}` : route, { replace: true });
+        return;
+      }
+      s.setState({ status: 'ready', record: item.values, waiting: true, ...(item.state !== 'waiting' ? { notSent: item.lastError ?? '' } : {}) });
+      s.setDraft(item.values);
+    });
+    // navigate changes with every location change; the record must not be read again for that.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
+  }, [waitingKey, route]);
+}
+
+/** A change saved on the phone for this record that the sync could not apply (someone changed the same fields). */
+interface ParkedChange {
+  key: string;
+  values: Values;
+  baseVersion?: number | undefined;
+  message: string;
+}
+
+/**
+ * The outbox's changes of this record: edits waiting to be sent (waitingEdit), and a parked change,
+ * reviewed in the form on top of today's record, based on its own version so a save shows any conflict.
+ */
+function useParkedChange(kind: Kind, id: string, s: DetailStore) {
+  const [parked, setParked] = useState<ParkedChange | null>(null);
+  const [waitingEdit, setWaitingEdit] = useState<Values | null>(null);
+  useEffect(() => {
+    if (s.isNew || !/^\d+$/.test(id)) return;
+    return watchOutbox(async ({ outbox }, live) => {
+      const items = (await outbox.list(storage.username() ?? '')).filter((i) => i.op === 'update' && i.kindName === kind.name && i.recordId === Number(id));
+      if (!live()) return;
+      const mine = items.find((i) => i.state !== 'waiting');
+      setParked(mine ? { key: mine.key, values: mine.values, baseVersion: mine.baseVersion, message: mine.lastError ?? '' } : null);
+      const waiting = items.filter((i) => i.state === 'waiting');
+      setWaitingEdit(waiting.length > 0 ? Object.assign({}, ...waiting.map((i) => i.values)) : null);
+    });
+  }, [id, s.isNew, kind.name]);
+
+  const reviewParked = async (): Promise<void> => {
+    const { state } = s;
+    if (!parked || state.status !== 'ready') return;
+    // Made on an earlier form: renamed fields land in their new names, removed ones are shown apart (060).
+    const { values, dropped } = onCurrentForm(kind, parked.values);
+    if (dropped.length > 0) s.setLeft((before) => ({ ...before, ...Object.fromEntries(dropped) }));
+    s.editOver(state.record, values, parked.baseVersion);
+    const { outbox } = await import('../outbox/store');
+    await outbox.remove(parked.key);
+    setParked(null);
+  };
+  return { parked, reviewParked, waitingEdit };
+}
 
 /** Once the edits that waited on the phone are sent, the record is read again from the server. */
 function useRefreshWhenSent(waiting: boolean, refresh: () => Promise<unknown>): void {

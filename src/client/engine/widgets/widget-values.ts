@@ -1,5 +1,7 @@
 import { asList } from '../../../shared/field-vocabulary';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { t } from '../../i18n';
+import { contractText } from './date-text';
 // What the widgets store and show, without the widgets: the read-only summary uses these too.
 
 export const YES = '是';
@@ -12,10 +14,10 @@ export function readYesNo(value: unknown): typeof YES | typeof NO | '' {
 }
 
 /** A yes/no value in the language on screen ('' for nothing). */
-export const yesNoText = (value: unknown): string => ({ 是: t('detail.yes'), 否: t('detail.no'), '': '' })[readYesNo(value)];
+const yesNoText = (value: unknown): string => ({ 是: t('detail.yes'), 否: t('detail.no'), '': '' })[readYesNo(value)];
 
 /** A choice's label (ui:enumNames, from x-labels), else the stored value. */
-export const enumName = (ui: Record<string, unknown>, value: string): string => (ui['ui:enumNames'] as Record<string, string> | undefined)?.[value] ?? value;
+const enumName = (ui: Record<string, unknown>, value: string): string => (ui['ui:enumNames'] as Record<string, string> | undefined)?.[value] ?? value;
 
 export interface Connector {
   type: string;
@@ -45,8 +47,36 @@ export function parseConnectors(remark: unknown): Connector[] {
 export const serializeConnectors = (connectors: Connector[]): string => JSON.stringify({ connectors });
 
 /** A list of choices as people read it: each choice's label (ui:enumNames), joined; an old single value is a list of one. */
-export function chosenLabels(ui: Record<string, unknown>, value: unknown): string {
+function chosenLabels(ui: Record<string, unknown>, value: unknown): string {
   return asList(value)
     .map((v) => enumName(ui, String(v)))
     .join(', ');
+}
+
+/** endRange minus initialRange style differences, from the form's current values. */
+export function difference(formData: Record<string, unknown> | undefined, fields: unknown): number | null {
+  if (!Array.isArray(fields) || fields.length !== 2 || !formData) return null;
+  const raw = fields.map((f) => formData[String(f)]);
+  if (raw.some((v) => v === undefined || v === null || v === '' || !Number.isFinite(Number(v)))) return null;
+  return Math.round((Number(raw[0]) - Number(raw[1])) * 1000) / 1000;
+}
+
+/** A field's value as its widget words it, for the read-only views: '' where it shows nothing (a derived value not above 0). */
+export function widgetText(prop: RJSFSchema, ui: UiSchema, value: unknown, record: Record<string, unknown>): string {
+  const options = (ui['ui:options'] ?? {}) as Record<string, unknown>;
+  const text = value === undefined || value === null ? '' : String(value);
+  switch (ui['ui:widget']) {
+    case 'derived': {
+      const n = difference(record, options['difference']);
+      return n !== null && n > 0 ? `${n} km` : '';
+    }
+    case 'dateText':
+      return contractText(value, options['mode'] === 'date' ? 'date' : 'datetime');
+    case 'yesNo':
+      return yesNoText(value);
+    case 'chips':
+      return chosenLabels(ui, value);
+    default:
+      return Array.isArray(prop.enum) ? enumName(ui, text) : text;
+  }
 }

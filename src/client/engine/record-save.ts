@@ -1,0 +1,190 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { t } from '../i18n';
+import { ApiError } from '../api/client';
+import { BUILT_SCHEMAS_VERSION } from '../api/form-version';
+import { createRecord, invalidateKind, rememberRecord, updateRecord } from '../api/records';
+import { unreachable } from '../api/offline-cache';
+import type { Kind } from '../../shared/kind-types';
+import { folderField } from '../../shared/attachments';
+import { storage } from '../lib/storage';
+import type { Choice } from './conflict-dialog';
+import { drafts } from './drafts';
+import { changes, conflictOf, versionOf, waitingId, withChanges, withoutServerOwned, type Values } from './record-edits';
+import { fieldErrorsOf, focusField } from './server-errors';
+import type { DetailStore } from './use-record-detail';
+
+/** What a change kept on the phone is: a create under its key, or an update of a record based on its version. */
+type KeptChange = { op: 'create'; key: string; typed: string[] | undefined } | { op: 'update'; recordId: number; baseVersion: number | undefined };
+
+/** Keeps a change on the phone to be sent when the network returns (outbox/); loaded only when needed. */
+async function keepForSync(kind: Kind, values: Values, change: KeptChange): Promise<void> {
+  const { outbox, newOutboxKey } = await import('../outbox/store');
+  const owner = storage.username() ?? '';
+  const { op } = change;
+  const clean = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+  await outbox.add({
+    key: op === 'create' ? change.key : newOutboxKey(owner, kind.name),
+    owner,
+    kindName: kind.name,
+    apiPath: kind.meta.apiPath,
+    route: kind.meta.route,
+    op,
+    values: clean,
+    ...(op === 'update' ? { recordId: change.recordId, ...(change.baseVersion !== undefined ? { baseVersion: change.baseVersion } : {}) } : {}),
+    ...(op === 'create' ? { folderField: folderField(kind) ?? null, ...(change.typed !== undefined ? { typed: change.typed } : {}) } : {}),
+    ...(op === 'create' && BUILT_SCHEMAS_VERSION !== '' ? { schemasVersion: BUILT_SCHEMAS_VERSION } : {}),
+    createdAt: Date.now(),
+    attempts: 0,
+    state: 'waiting',
+  });
+}
+
+/**
+ * Saving an existing record's edits, based on its version: a 409 opens the conflict view (or carries
+ * the edits over to today's record); without coverage the change waits in the outbox.
+ */
+export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (record: Values) => void) {
+  const { meta } = kind;
+
+  /** Shows a refusal: the toast, and for a 400 the fields it names highlighted, the first in view. */
+  const refused = (e: unknown, title: string): void => {
+    if (e instanceof ApiError && e.status === 400) {
+      const { errors, fields, text } = fieldErrorsOf(kind, e.message);
+      s.setFieldErrors(errors);
+      s.toast('error', title, text);
+      const first = fields[0];
+      if (first !== undefined) setTimeout(() => focusField(first), 0);
+      return;
+    }
+    s.toast('error', title, e instanceof ApiError ? e.message : undefined);
+  };
+
+  const put = async (base: Values, values: Values, version: number | undefined): Promise<void> => {
+    try {
+      const body = { ...withoutServerOwned(kind, changes(base, values)), id: base['id'], ...(version !== undefined ? { version } : {}) };
+      const res = await updateRecord(meta.apiPath, body);
+      const record = res.data ?? { ...base, ...values };
+      rememberRecord(meta.apiPath, id, record);
+      if (!s.live.current) return;
+      saved(record);
+      s.show(record);
+      s.setEditing(false);
+      s.setConflict(null);
+      s.setFieldErrors({});
+      s.settle();
+      void invalidateKind(meta.apiPath);
+      s.toast('success', s.msg('updated'));
+    } catch (e) {
+      if (!s.live.current) return;
+      if (unreachable(e) && base['id'] !== undefined) return await waitOnPhone(kind, s, base, values, version);
+      const refusedVersion = e instanceof ApiError && e.status === 409 ? conflictOf(e.data, e.message) : undefined;
+      if (refusedVersion?.conflict) {
+        s.setConflict(refusedVersion.conflict);
+        return;
+      }
+      if (refusedVersion) {
+        // Based on a version the record no longer knows: carry the edits over to today's record.
+        s.setState({ status: 'ready', record: refusedVersion.current });
+        s.editOver(refusedVersion.current, changes(base, values));
+        s.toast('warn', s.msg('updateFailed'), t('detail.stillInForm', { message: (e as Error).message }));
+        return;
+      }
+      refused(e, s.msg('updateFailed'));
+    }
+  };
+  return { put, refused, resolve: (choices: Record<string, Choice>) => resolveConflict(s, choices, put) };
+}
+
+/** No coverage: the change waits on the phone, with the version it was based on. */
+async function waitOnPhone(kind: Kind, s: DetailStore, base: Values, values: Values, version: number | undefined): Promise<void> {
+  const edits = withoutServerOwned(kind, changes(base, values));
+  await keepForSync(kind, edits, { op: 'update', recordId: Number(base['id']), baseVersion: version });
+  const shown = withChanges(base, edits);
+  // Still the phone's copy where it was one: the line saying so stays.
+  const since = s.state.status === 'ready' ? s.state.offlineSince : undefined;
+  s.setState({ status: 'ready', record: shown, ...(since !== undefined ? { offlineSince: since } : {}) });
+  s.setDraft(shown);
+  s.setEditing(false);
+  s.settle();
+  s.toast('info', t('detail.savedOnPhone'), t('detail.waitingToSync'));
+}
+
+/** Saves on top of the record as it is now: other edits kept, per conflicting field 'theirs' or 'yours'. */
+async function resolveConflict(s: DetailStore, choices: Record<string, Choice>, put: ReturnType<typeof useRecordUpdate>['put']) {
+  const { conflict, state, draft } = s;
+  if (!conflict || state.status !== 'ready' || s.saving) return;
+  const mine = changes(state.record, draft);
+  const chosen: Values = {};
+  for (const c of conflict.conflicts) {
+    delete mine[c.field];
+    if (choices[c.field] === 'yours') chosen[c.field] = c.yours;
+  }
+  const current = conflict.current;
+  s.setState({ status: 'ready', record: current });
+  const next = s.editOver(current, { ...mine, ...chosen });
+  s.setSaving(true);
+  try {
+    await put(current, next, versionOf(current));
+  } finally {
+    if (s.live.current) s.setSaving(false);
+  }
+}
+
+/** A new record's Idempotency-Key, which also holds what is attached before it exists. */
+const newKey = (kind: Kind): string =>
+  `${(storage.username() ?? '').replace(/[^\w.-]/g, '_')}:${kind.name}:${crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`}`;
+
+/**
+ * Creating a new record, then its files given its folder and sent, then its own screen; without
+ * coverage it waits on the phone ('waiting~<key>'). A refused create reopened from the outbox goes once created.
+ */
+export function useRecordCreate(kind: Kind, id: string, s: DetailStore, fromOutbox?: string) {
+  const navigate = useNavigate();
+  const { meta } = kind;
+  const [newRecordKey] = useState(() => (s.isNew ? newKey(kind) : undefined));
+
+  const create = async (): Promise<void> => {
+    const res = await createRecord(meta.apiPath, s.draft, newRecordKey);
+    const field = folderField(kind);
+    const folder = field === undefined ? undefined : res.data?.[field];
+    if (newRecordKey && typeof folder === 'string' && folder !== '') {
+      // Given their folder before the record's screen opens, so its Attachments card lists them; then sent.
+      await import('../outbox/store')
+        .then(({ waitingFiles }) => waitingFiles.resolveFolder(storage.username() ?? '', newRecordKey, folder))
+        .catch((e: unknown) => console.warn('Attachments of the new record could not be given its folder yet:', e));
+      void import('../outbox/sync')
+        .then(({ syncOutbox }) => syncOutbox())
+        .catch((e: unknown) => console.warn('Attachments of the new record could not be sent yet:', e));
+    }
+    const newId = res.data?.id ?? res.id;
+    if (newId === undefined || newId === null) {
+      s.toast('error', s.msg('createFailed') ?? s.msg('updateFailed'));
+      navigate(meta.route, { replace: true });
+      return;
+    }
+    drafts.clear(kind, id);
+    if (fromOutbox !== undefined) void import('../outbox/store').then(({ outbox }) => outbox.remove(fromOutbox));
+    void invalidateKind(meta.apiPath);
+    s.toast('success', s.msg('created') ?? s.msg('updated'));
+    navigate(`${meta.route}/${newId}`, { replace: true });
+  };
+
+  /** No coverage: the new record waits on the phone. */
+  const keep = async (): Promise<void> => {
+    const key = newRecordKey ?? (await import('../outbox/store')).newOutboxKey(storage.username() ?? '', kind.name);
+    const typed = s.state.status === 'ready' ? Object.keys(changes(s.state.record, s.draft)) : undefined;
+    await keepForSync(kind, s.draft, { op: 'create', key, typed });
+    drafts.clear(kind, id);
+    s.toast('info', t('detail.savedOnPhone'), t('detail.sendsWhenOnline'));
+    navigate(`${meta.route}/${waitingId(key)}`, { replace: true });
+  };
+
+  /** Cancel on a new record: its draft, its attachments and the screen go. */
+  const discard = (): void => {
+    drafts.clear(kind, id);
+    if (newRecordKey) void import('../outbox/store').then(({ waitingFiles }) => waitingFiles.removeForCreate(storage.username() ?? '', newRecordKey));
+    navigate(meta.route);
+  };
+  return { newRecordKey, create, keep, discard };
+}
