@@ -23,17 +23,12 @@ export interface SessionDeps {
   publicUrl: string | undefined;
 }
 
-interface Fragment {
-  start: number;
-  end: number;
-  total: number;
-  length: number;
-}
+type Fragment = ReturnType<typeof parseFragment>;
 
 const mib = (n: number): string => `${Math.round(n / 1024 / 1024)} MiB`;
 
 /** The fragment a PUT announces in Content-Range (inclusive end) and Content-Length, checked before a byte is read. */
-function parseFragment(rangeHeader: string | undefined, lengthHeader: string | undefined): Fragment {
+function parseFragment(rangeHeader: string | undefined, lengthHeader: string | undefined) {
   if (rangeHeader === undefined) throw badRequest("Each fragment needs a Content-Range header such as 'bytes 0-5242879/12345678'");
   const m = /^bytes (\d{1,16})-(\d{1,16})\/(\d{1,16})$/.exec(rangeHeader.trim());
   if (!m)

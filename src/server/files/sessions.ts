@@ -4,7 +4,6 @@ import os from 'node:os';
 import { sql, type Kysely, type QueryCreator, type Selectable, type Transaction } from 'kysely';
 import { relaxedTransaction } from '../db/relaxed-commit.js';
 import type { Database, Dialect, UploadFragmentTable, UploadSessionTable } from '../db/types.js';
-import type { ConflictBehavior } from './storage.js';
 
 // The fragments of a session (upload_fragments, docs/decisions/028): which count, and what the session still wants.
 
@@ -95,28 +94,14 @@ export const SESSION_TTL_SECONDS = 24 * 3600;
 /** How long the request finishing a session holds it. */
 const LEASE_SECONDS = 60;
 
-export interface UploadSession {
-  idHash: string;
-  userId: number;
-  project: string;
-  folder: string;
-  fileName: string;
-  conflict: ConflictBehavior;
-  partFile: string;
-  total: number | undefined;
-  declaredSize: number | undefined;
-  received: number;
-  expiresAt: string;
-  /** Graph's deferCommit: the complete file waits for a POST to the upload URL. */
-  deferCommit: boolean;
-}
+export type UploadSession = ReturnType<typeof toSession>;
 
 type NewSession = Pick<UploadSession, 'userId' | 'project' | 'folder' | 'fileName' | 'conflict' | 'partFile'> & {
   declaredSize?: number | undefined;
   deferCommit?: boolean;
 };
 
-function toSession(row: Selectable<UploadSessionTable>): UploadSession {
+function toSession(row: Selectable<UploadSessionTable>) {
   return {
     idHash: row.id_hash,
     userId: row.user_id,
@@ -129,6 +114,7 @@ function toSession(row: Selectable<UploadSessionTable>): UploadSession {
     declaredSize: row.declared_size === null ? undefined : Number(row.declared_size),
     received: Number(row.received),
     expiresAt: row.expires_at,
+    /** Graph's deferCommit: the complete file waits for a POST to the upload URL. */
     deferCommit: Number(row.defer_commit ?? 0) === 1,
   };
 }
