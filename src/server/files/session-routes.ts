@@ -248,9 +248,8 @@ class UploadSessions {
 
   private async writeFragment(request: FastifyRequest, session: UploadSession, f: Fragment, lockId: string): Promise<number> {
     const { limits, sessions } = this.deps;
-    let written: number;
     try {
-      written = await writeBodyToFile(request.raw, this.partPath(session), {
+      const written = await writeBodyToFile(request.raw, this.partPath(session), {
         start: f.start,
         keep: true,
         maxBytes: f.length,
@@ -263,6 +262,8 @@ class UploadSessions {
             throw new ApiError(409, 'This fragment took too long and another request took over the upload');
         },
       });
+      if (written !== f.length) throw badRequest(`The fragment ended after ${written} of the ${f.length} bytes announced; send it again`);
+      return written;
     } catch (e) {
       await sessions.releaseFragment(session.idHash, lockId);
       // The client went away mid-fragment: nobody reads the answer, but it is the client's doing, not a 500.
@@ -273,11 +274,6 @@ class UploadSessions {
       }
       throw e;
     }
-    if (written !== f.length) {
-      await sessions.releaseFragment(session.idHash, lockId);
-      throw badRequest(`The fragment ended after ${written} of the ${f.length} bytes announced; send it again`);
-    }
-    return written;
   }
 
   /** Every byte is written: waits until every byte is synced (another server's fragments by it, or they lapse). */

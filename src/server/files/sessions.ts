@@ -300,11 +300,8 @@ export class UploadSessionStore {
     const row = await this.db.selectFrom('upload_sessions').select(['received', 'total']).where('id_hash', '=', s.idHash).executeTakeFirst();
     const received = row === undefined ? s.received : Number(row.received);
     const total = row === undefined || row.total === null ? s.total : Number(row.total);
-    return missingRanges(
-      received,
-      total,
-      frags.filter((f) => f.state !== 'writing' && f.start >= received),
-    );
+    const held = frags.filter((f) => f.state !== 'writing' && f.start >= received);
+    return missingRanges(received, total, held);
   }
 
   async create(s: NewSession, now = Date.now()): Promise<{ secret: string; expiresAt: string }> {
