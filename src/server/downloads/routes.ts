@@ -17,10 +17,7 @@ export interface DownloadDeps {
 }
 
 /** A download named in English and in Chinese, for the refusal's two messages (docs/decisions/045). */
-interface Said {
-  en: string;
-  zh: string;
-}
+type Said = { en: string; zh: string };
 
 /** Packages and reports under way at once per user (decision 039): each holds memory and files while the client reads. Per process. */
 export class DownloadSlots {
@@ -90,13 +87,7 @@ function scopeQuery(range: boolean): Record<string, unknown> {
   };
 }
 
-interface ScopeQuery {
-  date: string;
-  date2?: string;
-  project?: string;
-  vehicle?: string;
-  lang?: Exclude<SheetLanguage, 'stored'>;
-}
+type ScopeQuery = { date: string; date2?: string; project?: string; vehicle?: string; lang?: Exclude<SheetLanguage, 'stored'> };
 
 /** The scope of a download: a project or vehicle not the user's is refused, never replaced, so a tampered link fails visibly. */
 function parseScope(request: FastifyRequest, range: boolean) {

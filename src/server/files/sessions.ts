@@ -19,11 +19,7 @@ export type FragmentRefusal =
   | { reason: 'gone' };
 
 /** What a written fragment leaves: the acknowledged prefix, and the ranges still wanted. */
-export interface FragmentDone {
-  received: number;
-  expiresAt: string;
-  nextExpectedRanges: string[];
-}
+export type FragmentDone = { received: number; expiresAt: string; nextExpectedRanges: string[] };
 
 export const WRITING = 0;
 export const SYNCED = 1;
@@ -31,11 +27,7 @@ export const WRITTEN = 2;
 
 export type FragmentRecord = Pick<Selectable<UploadFragmentTable>, 'start_byte' | 'end_byte' | 'done' | 'writer' | 'locked_until' | 'lock_id'>;
 
-export interface FragmentRow {
-  start: number;
-  end: number;
-  state: 'writing' | 'written' | 'synced';
-}
+export type FragmentRow = { start: number; end: number; state: 'writing' | 'written' | 'synced' };
 
 /** The kernel this process writes through (host and boot id), whose page cache keeps unsynced bytes through a kill; else the process. */
 export function writerIdentity(): string {
