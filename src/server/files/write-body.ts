@@ -26,12 +26,8 @@ interface WriteOptions {
 function rest(buffers: Buffer[], written: number): Buffer[] {
   const out: Buffer[] = [];
   for (const b of buffers) {
-    if (written >= b.length) {
-      written -= b.length;
-      continue;
-    }
-    out.push(written > 0 ? b.subarray(written) : b);
-    written = 0;
+    if (written < b.length) out.push(written > 0 ? b.subarray(written) : b);
+    written = Math.max(0, written - b.length);
   }
   return out;
 }
