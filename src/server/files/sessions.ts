@@ -13,21 +13,18 @@ export const FRAGMENT_RENEW_MS = 5000;
 /** Fragments of one session that may be in flight at once. */
 export const MAX_FRAGMENTS_IN_FLIGHT = 4;
 
-export type FragmentRefusal =
+type FragmentRefusal =
   | { reason: 'overlap' | 'order' | 'busy'; received: number }
   /** The session ended or is being committed. */
   | { reason: 'gone' };
 
-/** What a written fragment leaves: the acknowledged prefix, and the ranges still wanted. */
-export type FragmentDone = { received: number; expiresAt: string; nextExpectedRanges: string[] };
+const WRITING = 0;
+const SYNCED = 1;
+const WRITTEN = 2;
 
-export const WRITING = 0;
-export const SYNCED = 1;
-export const WRITTEN = 2;
+type FragmentRecord = Pick<Selectable<UploadFragmentTable>, 'start_byte' | 'end_byte' | 'done' | 'writer' | 'locked_until' | 'lock_id'>;
 
-export type FragmentRecord = Pick<Selectable<UploadFragmentTable>, 'start_byte' | 'end_byte' | 'done' | 'writer' | 'locked_until' | 'lock_id'>;
-
-export type FragmentRow = { start: number; end: number; state: 'writing' | 'written' | 'synced' };
+type FragmentRow = { start: number; end: number; state: 'writing' | 'written' | 'synced' };
 
 /** The kernel this process writes through (host and boot id), whose page cache keeps unsynced bytes through a kill; else the process. */
 export function writerIdentity(): string {
@@ -38,10 +35,10 @@ export function writerIdentity(): string {
   }
 }
 
-export const iso = (ms: number): string => new Date(ms).toISOString();
+const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** The byte ranges still wanted: from `received` to the end, less the written fragments (sorted). */
-export function missingRanges(received: number, total: number | undefined, written: { start: number; end: number }[]): string[] {
+function missingRanges(received: number, total: number | undefined, written: { start: number; end: number }[]): string[] {
   if (total !== undefined && received >= total) return [];
   const out: string[] = [];
   let cursor = received;
@@ -54,21 +51,21 @@ export function missingRanges(received: number, total: number | undefined, writt
 }
 
 /** How far from `received` the fragments (sorted) reach without a gap. */
-export function prefix(received: number, fragments: { start: number; end: number }[]): number {
+function prefix(received: number, fragments: { start: number; end: number }[]): number {
   let cursor = received;
   for (const f of fragments) if (f.start <= cursor) cursor = Math.max(cursor, f.end);
   return cursor;
 }
 
 /** A lapsed fragment whose bytes no longer count: being written by a dead request, or unsynced by another kernel. */
-export function hasLapsed(r: FragmentRecord, now: number, writer: string): boolean {
+function hasLapsed(r: FragmentRecord, now: number, writer: string): boolean {
   if (r.locked_until === null || r.locked_until >= iso(now)) return false;
   const done = Number(r.done);
   return done === WRITING || (done === WRITTEN && r.writer !== writer);
 }
 
 /** The fragments that count, by start: synced; written by this kernel or a live writer; being written by a live request. */
-export function classify(rows: FragmentRecord[], now: number, writer: string): FragmentRow[] {
+function classify(rows: FragmentRecord[], now: number, writer: string): FragmentRow[] {
   const out: FragmentRow[] = [];
   for (const r of rows) {
     const done = Number(r.done);
@@ -82,7 +79,7 @@ export function classify(rows: FragmentRecord[], now: number, writer: string): F
 }
 
 /** A session lives this long after its last synced fragment, as in Graph. */
-export const SESSION_TTL_SECONDS = 24 * 3600;
+const SESSION_TTL_SECONDS = 24 * 3600;
 /** How long the request finishing a session holds it. */
 const LEASE_SECONDS = 60;
 
@@ -206,8 +203,8 @@ export class UploadSessionStore {
     await this.db.deleteFrom('upload_fragments').where('id_hash', '=', idHash).where('lock_id', '=', lockId).execute();
   }
 
-  /** Records a fragment as written (not synced); the answer counts it, `received` waits for the sync. Undefined when the claim was lost. */
-  async markWritten(idHash: string, lockId: string, now = Date.now()): Promise<FragmentDone | undefined> {
+  /** Records a fragment as written (not synced): the acknowledged prefix counting it (`received` waits for the sync) and the ranges still wanted; undefined when the claim was lost. */
+  async markWritten(idHash: string, lockId: string, now = Date.now()) {
     // The session's lock orders the marks: of two fragments written at once, the later mark sees the earlier.
     return this.underLock(idHash, async (trx, row) => {
       if (!row) return undefined;
