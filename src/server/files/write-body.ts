@@ -105,10 +105,7 @@ class PositionalWriter extends Writable {
     }
   }
 
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: (error?: Error | null) => void): void {
-    this.take([chunk]).then(() => done(), done);
-  }
-
+  // A single chunk comes here too: Writable's own _write hands it to _writev.
   override _writev(chunks: { chunk: Buffer }[], done: (error?: Error | null) => void): void {
     this.take(chunks.map((c) => c.chunk)).then(() => done(), done);
   }
