@@ -31,13 +31,7 @@ export class DayRecords {
         .where(day, '>=', range.from)
         .where(day, '<=', range.to);
       if (after) query = query.where(sql<boolean>`(${day}, id) > (${after.date}, ${after.id})`);
-      const rows = (await query.orderBy(day).orderBy('id').limit(PAGE_SIZE).execute()) as {
-        id: number;
-        project_name: string;
-        vehicle_no: string;
-        day: string;
-        data: string;
-      }[];
+      const rows = await query.orderBy(day).orderBy('id').limit(PAGE_SIZE).execute();
       if (rows.length > 0) yield rows.map((row) => toRecord(kind, row));
       if (rows.length < PAGE_SIZE) return;
       const last = rows[rows.length - 1]!;
@@ -59,6 +53,8 @@ export function createZip(): ZipWriter {
   return new ZipArchive({ zlib: { level: 1 } });
 }
 
+type Attached = { storagePath: string; zipPath: string };
+
 export interface AttachmentSource {
   list(project: string, relPath: string): Promise<Array<{ name: string; isFolder: boolean }>>;
   /** Opens the file only when the stream is first read: a day can have hundreds of attachments. */
@@ -66,14 +62,9 @@ export interface AttachmentSource {
 }
 
 /** Every file under a record's folder, depth first, with its ZIP path; failures are thrown: a package missing files would look complete. */
-export async function listAttachments(
-  source: AttachmentSource,
-  project: string,
-  folder: string,
-  zipFolder: string,
-): Promise<{ storagePath: string; zipPath: string }[]> {
+export async function listAttachments(source: AttachmentSource, project: string, folder: string, zipFolder: string): Promise<Attached[]> {
   const entries = [...(await source.list(project, folder))].sort((a, b) => a.name.localeCompare(b.name));
-  const files: { storagePath: string; zipPath: string }[] = [];
+  const files: Attached[] = [];
   for (const entry of entries) {
     const storagePath = `${folder}/${entry.name}`;
     const zipPath = `${zipFolder}/${entry.name}`;
@@ -132,7 +123,7 @@ export async function writeDayPackage(zip: ZipWriter, job: PackageJob): Promise<
 
   zip.append(writeWorkbook([[packageKind.label, sheet.sheet]]), { name: `${job.baseName}.xlsx`, store: true });
 
-  const files: { storagePath: string; zipPath: string }[] = [];
+  const files: Attached[] = [];
   for (const folder of folders) {
     signal.throwIfAborted();
     // One ZIP folder per record, named like its storage folder.

@@ -4,7 +4,7 @@ import { currentUser } from '../auth/authenticate.js';
 import { contentDisposition } from '../http/disposition.js';
 import { badRequest, forbidden, notFound, retryLater } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
-import type { DateRange, StatsRepository } from '../stats/stats-repository.js';
+import type { StatsRepository } from '../stats/stats-repository.js';
 import { createZip, writeDayPackage, type AttachmentSource, type DayRecords } from './day-package.js';
 import { MAX_SHEET_ROWS, SheetBuilder, writeWorkbook, XLSX_TYPE, type SheetLanguage } from './workbook.js';
 
@@ -17,10 +17,7 @@ export interface DownloadDeps {
 }
 
 /** A download named in English and in Chinese, for the refusal's two messages (docs/decisions/045). */
-interface Said {
-  en: string;
-  zh: string;
-}
+type Said = { en: string; zh: string };
 
 /** Packages and reports under way at once per user (decision 039): each holds memory and files while the client reads. Per process. */
 export class DownloadSlots {
@@ -28,8 +25,8 @@ export class DownloadSlots {
 
   constructor(private readonly perUser: number) {}
 
-  /** Takes a slot for the user's download `what` (or a 429 naming what is under way) until the answer is over, however it ends. */
-  hold(request: FastifyRequest, reply: FastifyReply, what: Said): void {
+  /** Takes a slot for the user's download `what` (or a 429 naming what is under way) until the answer is over, however it ends; aborts if the client leaves first. */
+  hold(request: FastifyRequest, reply: FastifyReply, what: Said): AbortSignal {
     const userId = currentUser(request).id;
     const mine = this.running.get(userId) ?? [];
     if (mine.length >= this.perUser) {
@@ -45,7 +42,9 @@ export class DownloadSlots {
     mine.push(what);
     this.running.set(userId, mine);
     let given = false;
+    const gone = new AbortController();
     const release = (): void => {
+      if (!reply.raw.writableFinished) gone.abort(new Error('The client closed the download'));
       if (given) return;
       given = true;
       const left = this.running.get(userId) ?? [];
@@ -55,20 +54,8 @@ export class DownloadSlots {
     reply.raw.once('close', release);
     // The client may have gone before the slot was taken: 'close' has fired already.
     if (reply.raw.destroyed) release();
+    return gone.signal;
   }
-}
-
-interface DownloadScope {
-  project: string;
-  vehicle: string;
-  range: DateRange;
-  /** The day, or 'day_to_day2' for a range, for file names. */
-  label: string;
-  /** The day, or 'day to day2', for messages. */
-  period: string;
-  /** The same in Chinese ('day 至 day2'), for the Chinese messages (docs/decisions/045). */
-  periodZh: string;
-  language: SheetLanguage;
 }
 
 /** A day as the spec's client sends it ('yyyy-MM-dd 00:00:00'), or 'yyyy-MM-dd'. */
@@ -100,16 +87,10 @@ function scopeQuery(range: boolean): Record<string, unknown> {
   };
 }
 
-interface ScopeQuery {
-  date: string;
-  date2?: string;
-  project?: string;
-  vehicle?: string;
-  lang?: Exclude<SheetLanguage, 'stored'>;
-}
+type ScopeQuery = { date: string; date2?: string; project?: string; vehicle?: string; lang?: Exclude<SheetLanguage, 'stored'> };
 
 /** The scope of a download: a project or vehicle not the user's is refused, never replaced, so a tampered link fails visibly. */
-function parseScope(request: FastifyRequest, range: boolean): DownloadScope {
+function parseScope(request: FastifyRequest, range: boolean) {
   const user = currentUser(request);
   const query = request.query as ScopeQuery;
   const { project, vehicle } = query;
@@ -132,6 +113,7 @@ function parseScope(request: FastifyRequest, range: boolean): DownloadScope {
       `date2 (${to}) is before date (${from}); give the start in date and the end in date2`,
       `date2（${to}）早于 date（${from}）；请在 date 中给出开始日期，在 date2 中给出结束日期`,
     );
+  // label names files, period and periodZh (docs/decisions/045) are said in messages.
   return {
     project: user.project,
     vehicle: user.vehicle_no,
@@ -139,21 +121,13 @@ function parseScope(request: FastifyRequest, range: boolean): DownloadScope {
     label: from === to ? from : `${from}_to_${to}`,
     period: from === to ? from : `${from} to ${to}`,
     periodZh: from === to ? `${from} ` : `${from} 至 ${to} `,
-    language: query.lang ?? 'stored',
+    language: query.lang ?? ('stored' as SheetLanguage),
   };
 }
 
-function baseName(scope: DownloadScope, what: string): string {
+function baseName(scope: { project: string; vehicle: string; label: string }, what: string): string {
   // Letters, digits, dot, dash and underscore only.
   return [scope.project, scope.vehicle, scope.label, what].map((part) => part.replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 80) || '_').join('_');
-}
-
-function clientGone(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the download'));
-  });
-  return controller.signal;
 }
 
 /** A package's label and noun in Chinese (x-kind.i18n.zh.packages), else its English ones (docs/decisions/045). */
@@ -178,6 +152,7 @@ export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): 
 
   app.get('/generate_excel', { schema: { querystring: scopeQuery(false) } }, async function dayReport(request, reply) {
     const scope = parseScope(request, false);
+    const order = (kind: Kind): number => kind.meta.dataPage?.order ?? Number.MAX_SAFE_INTEGER;
     const kinds = [...registry.values()].sort((a, b) => order(a) - order(b));
     const counts = await Promise.all(kinds.map(async (kind) => (await stats.countAndSum(kind, scope.project, scope.range)).count));
     if (counts.every((n) => n === 0)) throw notFound(`No data available for ${scope.period}`, `${scope.periodZh}没有数据`);
@@ -207,19 +182,15 @@ function packageRoute(app: FastifyInstance, deps: DownloadDeps, kind: Kind, pack
       );
 
     const name = baseName(scope, packageKind.label);
-    deps.slots.hold(request, reply, { en: `the ${packageKind.label} of ${scope.period}`, zh: `${scope.periodZh}的${zh.label}` });
+    const signal = deps.slots.hold(request, reply, { en: `the ${packageKind.label} of ${scope.period}`, zh: `${scope.periodZh}的${zh.label}` });
     const zip = createZip();
-    const job = { kind, packageKind, scope, baseName: name, rows, files: deps.files, signal: clientGone(reply) };
+    const job = { kind, packageKind, scope, baseName: name, rows, files: deps.files, signal };
     writeDayPackage(zip, job).catch((error: unknown) => {
       if (!job.signal.aborted) request.log.error({ err: error }, `day package ${name} failed`);
       zip.destroy(error instanceof Error ? error : new Error(String(error)));
     });
     return send(reply, 'application/zip', `${name}.zip`, zip);
   });
-}
-
-function order(kind: Kind): number {
-  return kind.meta.dataPage?.order ?? Number.MAX_SAFE_INTEGER;
 }
 
 /** The sheet name of a kind in the day's Excel report: its package label, else its schema title. */

@@ -8,11 +8,7 @@ const SYNC_EVERY_BYTES = 32 * 1024 * 1024;
 /** ...or this long after the first of them was written. */
 const SYNC_WITHIN_MS = 200;
 
-interface Runs<T> {
-  running: boolean;
-  waiting: { resolve: (v: T) => void; reject: (e: unknown) => void }[];
-  work: () => Promise<T>;
-}
+type Runs<T> = { running: boolean; waiting: { resolve: (v: T) => void; reject: (e: unknown) => void }[]; work: () => Promise<T> };
 
 /** One run of work per key at a time, shared by every call made while the one before ran: each caller gets a run that started after it called. */
 export class Coalescer<T> {

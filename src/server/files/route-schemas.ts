@@ -45,13 +45,19 @@ const pathQuery = (description: string, required: boolean) => ({
 const conflictBehavior = (description: string) => ({ type: 'string', enum: ['fail', 'rename', 'replace'], description });
 
 const binary = { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } };
-const fileBytes = (description: string) => ({
-  200: { description, content: binary },
-  206: { description: 'The part of the file the Range header asked for', content: binary },
-  304: { description: 'Not modified (If-None-Match matched the ETag)' },
-  ...envelopeRefusals,
-  404: refused('No file at that path in your project'),
-  416: refused('The Range is outside the file'),
+/** GET of a file's bytes (Range supported). */
+const fileBytes = (summary: string) => ({
+  tags: FILES_TAGS,
+  summary,
+  querystring: pathQuery('Project-relative path of a file', true),
+  response: {
+    200: { description: 'The whole file', content: binary },
+    206: { description: 'The part of the file the Range header asked for', content: binary },
+    304: { description: 'Not modified (If-None-Match matched the ETag)' },
+    ...envelopeRefusals,
+    404: refused('No file at that path in your project'),
+    416: refused('The Range is outside the file'),
+  },
 });
 
 export const filesSchemas = {
@@ -83,18 +89,8 @@ export const filesSchemas = {
       507: refused('Not enough space: the disk, or your or your project’s share of it, as msg says'),
     },
   },
-  download: {
-    tags: FILES_TAGS,
-    summary: 'A file as an attachment (Range supported)',
-    querystring: pathQuery('Project-relative path of a file', true),
-    response: fileBytes('The whole file'),
-  },
-  preview: {
-    tags: FILES_TAGS,
-    summary: 'A file shown inline, sandboxed (Range supported: videos seek)',
-    querystring: pathQuery('Project-relative path of a file', true),
-    response: fileBytes('The whole file'),
-  },
+  download: fileBytes('A file as an attachment (Range supported)'),
+  preview: fileBytes('A file shown inline, sandboxed (Range supported: videos seek)'),
   previewPage: {
     tags: FILES_TAGS,
     summary: 'An HTML page showing a file, with signed links to its bytes (open it in a tab or frame)',

@@ -8,8 +8,7 @@ import { ApiError, badRequest, notFound } from '../http/envelope.js';
 import { requestLanguage } from '../http/language.js';
 import type { UserRepository } from '../users/user-repository.js';
 import { sanitizeFileName } from './paths.js';
-import { FRAGMENT_LEASE_SECONDS, FRAGMENT_RENEW_MS, MAX_FRAGMENTS_IN_FLIGHT } from './fragments.js';
-import { hashSecret, UploadSessionStore, type UploadSession } from './sessions.js';
+import { FRAGMENT_LEASE_SECONDS, FRAGMENT_RENEW_MS, hashSecret, MAX_FRAGMENTS_IN_FLIGHT, UploadSessionStore, type UploadSession } from './sessions.js';
 import type { ConflictBehavior, FileEntry, FileStorage } from './storage.js';
 import { MAX_FRAGMENT_BYTES, MAX_UPLOAD_BYTES, type UploadLimits } from './upload-limits.js';
 import { PartSync } from './part-sync.js';
@@ -24,17 +23,12 @@ export interface SessionDeps {
   publicUrl: string | undefined;
 }
 
-interface Fragment {
-  start: number;
-  end: number;
-  total: number;
-  length: number;
-}
+type Fragment = ReturnType<typeof parseFragment>;
 
 const mib = (n: number): string => `${Math.round(n / 1024 / 1024)} MiB`;
 
 /** The fragment a PUT announces in Content-Range (inclusive end) and Content-Length, checked before a byte is read. */
-function parseFragment(rangeHeader: string | undefined, lengthHeader: string | undefined): Fragment {
+function parseFragment(rangeHeader: string | undefined, lengthHeader: string | undefined) {
   if (rangeHeader === undefined) throw badRequest("Each fragment needs a Content-Range header such as 'bytes 0-5242879/12345678'");
   const m = /^bytes (\d{1,16})-(\d{1,16})\/(\d{1,16})$/.exec(rangeHeader.trim());
   if (!m)
@@ -254,9 +248,8 @@ class UploadSessions {
 
   private async writeFragment(request: FastifyRequest, session: UploadSession, f: Fragment, lockId: string): Promise<number> {
     const { limits, sessions } = this.deps;
-    let written: number;
     try {
-      written = await writeBodyToFile(request.raw, this.partPath(session), {
+      const written = await writeBodyToFile(request.raw, this.partPath(session), {
         start: f.start,
         keep: true,
         maxBytes: f.length,
@@ -269,6 +262,8 @@ class UploadSessions {
             throw new ApiError(409, 'This fragment took too long and another request took over the upload');
         },
       });
+      if (written !== f.length) throw badRequest(`The fragment ended after ${written} of the ${f.length} bytes announced; send it again`);
+      return written;
     } catch (e) {
       await sessions.releaseFragment(session.idHash, lockId);
       // The client went away mid-fragment: nobody reads the answer, but it is the client's doing, not a 500.
@@ -279,11 +274,6 @@ class UploadSessions {
       }
       throw e;
     }
-    if (written !== f.length) {
-      await sessions.releaseFragment(session.idHash, lockId);
-      throw badRequest(`The fragment ended after ${written} of the ${f.length} bytes announced; send it again`);
-    }
-    return written;
   }
 
   /** Every byte is written: waits until every byte is synced (another server's fragments by it, or they lapse). */
@@ -326,7 +316,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionDeps): Pr
   });
 }
 
-/** Graph's error codes for our statuses below 500 (its concepts/errors.md); others are invalidRequest. */
+/** Graph's error codes for our statuses (its concepts/errors.md); others are invalidRequest. */
 const CODES: Record<number, string> = {
   401: 'unauthenticated',
   403: 'accessDenied',
@@ -335,6 +325,9 @@ const CODES: Record<number, string> = {
   409: 'nameAlreadyExists',
   416: 'invalidRange',
   429: 'activityLimitReached',
+  500: 'generalException',
+  503: 'serviceNotAvailable',
+  507: 'insufficientStorage',
 };
 
 /** Errors as Microsoft Graph answers them, which Graph clients (LargeFileUploadTask) read: for the session routes only. */
@@ -348,12 +341,9 @@ function installGraphErrors(app: FastifyInstance): void {
     if (status === 401) reply.header('www-authenticate', 'Bearer realm="road-test-data"');
     if (status >= 500) {
       request.log.error({ err: error }, 'upload session request failed');
-      return reply.status(status === 503 || status === 507 ? status : 500).send({
-        error: {
-          code: status === 507 ? 'insufficientStorage' : status === 503 ? 'serviceNotAvailable' : 'generalException',
-          message: status >= 503 ? message : zh ? '服务器内部错误，请稍后再试' : 'Internal server error; please try again later',
-        },
-      });
+      const sent = status === 503 || status === 507 ? status : 500;
+      const shown = status >= 503 ? message : zh ? '服务器内部错误，请稍后再试' : 'Internal server error; please try again later';
+      return reply.status(sent).send({ error: { code: CODES[sent], message: shown } });
     }
     // A refused fragment says what the session expects instead (416, 409), beside the error.
     const ranges = error instanceof ApiError ? (error.data as { nextExpectedRanges?: unknown } | null)?.nextExpectedRanges : undefined;

@@ -1,52 +1,96 @@
 import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import { sql, type Kysely, type QueryCreator, type Selectable, type Transaction } from 'kysely';
 import { relaxedTransaction } from '../db/relaxed-commit.js';
-import type { Database, Dialect, UploadSessionTable } from '../db/types.js';
-import {
-  classify,
-  FRAGMENT_LEASE_SECONDS,
-  hasLapsed,
-  iso,
-  MAX_FRAGMENTS_IN_FLIGHT,
-  missingRanges,
-  prefix,
-  SYNCED,
-  WRITING,
-  WRITTEN,
-  writerIdentity,
-  type FragmentDone,
-  type FragmentRecord,
-  type FragmentRefusal,
-} from './fragments.js';
-import type { ConflictBehavior } from './storage.js';
+import type { Database, Dialect, UploadFragmentTable, UploadSessionTable } from '../db/types.js';
+
+// The fragments of a session (upload_fragments, docs/decisions/028): which count, and what the session still wants.
+
+/** A fragment's claim, renewed while its bytes flow: after a crash, sending them again waits at most this long. */
+export const FRAGMENT_LEASE_SECONDS = 15;
+export const FRAGMENT_RENEW_MS = 5000;
+/** Fragments of one session that may be in flight at once. */
+export const MAX_FRAGMENTS_IN_FLIGHT = 4;
+
+type FragmentRefusal =
+  | { reason: 'overlap' | 'order' | 'busy'; received: number }
+  /** The session ended or is being committed. */
+  | { reason: 'gone' };
+
+const WRITING = 0;
+const SYNCED = 1;
+const WRITTEN = 2;
+
+type FragmentRecord = Pick<Selectable<UploadFragmentTable>, 'start_byte' | 'end_byte' | 'done' | 'writer' | 'locked_until' | 'lock_id'>;
+
+type FragmentRow = { start: number; end: number; state: 'writing' | 'written' | 'synced' };
+
+/** The kernel this process writes through (host and boot id), whose page cache keeps unsynced bytes through a kill; else the process. */
+export function writerIdentity(): string {
+  try {
+    return `${os.hostname()} ${fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}`;
+  } catch {
+    return `${os.hostname()} process ${process.pid} ${randomBytes(6).toString('hex')}`;
+  }
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** The byte ranges still wanted: from `received` to the end, less the written fragments (sorted). */
+function missingRanges(received: number, total: number | undefined, written: { start: number; end: number }[]): string[] {
+  if (total !== undefined && received >= total) return [];
+  const out: string[] = [];
+  let cursor = received;
+  for (const f of written) {
+    if (f.start > cursor) out.push(`${cursor}-${f.start - 1}`);
+    cursor = Math.max(cursor, f.end);
+  }
+  if (total === undefined || cursor < total) out.push(`${cursor}-`);
+  return out;
+}
+
+/** How far from `received` the fragments (sorted) reach without a gap. */
+function prefix(received: number, fragments: { start: number; end: number }[]): number {
+  let cursor = received;
+  for (const f of fragments) if (f.start <= cursor) cursor = Math.max(cursor, f.end);
+  return cursor;
+}
+
+/** A lapsed fragment whose bytes no longer count: being written by a dead request, or unsynced by another kernel. */
+function hasLapsed(r: FragmentRecord, now: number, writer: string): boolean {
+  if (r.locked_until === null || r.locked_until >= iso(now)) return false;
+  const done = Number(r.done);
+  return done === WRITING || (done === WRITTEN && r.writer !== writer);
+}
+
+/** The fragments that count, by start: synced; written by this kernel or a live writer; being written by a live request. */
+function classify(rows: FragmentRecord[], now: number, writer: string): FragmentRow[] {
+  const out: FragmentRow[] = [];
+  for (const r of rows) {
+    const done = Number(r.done);
+    const live = r.locked_until !== null && r.locked_until >= iso(now);
+    const f = { start: Number(r.start_byte), end: Number(r.end_byte) };
+    if (done === SYNCED) out.push({ ...f, state: 'synced' });
+    else if (done === WRITTEN && (r.writer === writer || live)) out.push({ ...f, state: 'written' });
+    else if (done === WRITING && live) out.push({ ...f, state: 'writing' });
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
 
 /** A session lives this long after its last synced fragment, as in Graph. */
-export const SESSION_TTL_SECONDS = 24 * 3600;
+const SESSION_TTL_SECONDS = 24 * 3600;
 /** How long the request finishing a session holds it. */
 const LEASE_SECONDS = 60;
 
-export interface UploadSession {
-  idHash: string;
-  userId: number;
-  project: string;
-  folder: string;
-  fileName: string;
-  conflict: ConflictBehavior;
-  partFile: string;
-  total: number | undefined;
-  declaredSize: number | undefined;
-  received: number;
-  expiresAt: string;
-  /** Graph's deferCommit: the complete file waits for a POST to the upload URL. */
-  deferCommit: boolean;
-}
+export type UploadSession = ReturnType<typeof toSession>;
 
 type NewSession = Pick<UploadSession, 'userId' | 'project' | 'folder' | 'fileName' | 'conflict' | 'partFile'> & {
   declaredSize?: number | undefined;
   deferCommit?: boolean;
 };
 
-function toSession(row: Selectable<UploadSessionTable>): UploadSession {
+function toSession(row: Selectable<UploadSessionTable>) {
   return {
     idHash: row.id_hash,
     userId: row.user_id,
@@ -59,6 +103,7 @@ function toSession(row: Selectable<UploadSessionTable>): UploadSession {
     declaredSize: row.declared_size === null ? undefined : Number(row.declared_size),
     received: Number(row.received),
     expiresAt: row.expires_at,
+    /** Graph's deferCommit: the complete file waits for a POST to the upload URL. */
     deferCommit: Number(row.defer_commit ?? 0) === 1,
   };
 }
@@ -158,8 +203,8 @@ export class UploadSessionStore {
     await this.db.deleteFrom('upload_fragments').where('id_hash', '=', idHash).where('lock_id', '=', lockId).execute();
   }
 
-  /** Records a fragment as written (not synced); the answer counts it, `received` waits for the sync. Undefined when the claim was lost. */
-  async markWritten(idHash: string, lockId: string, now = Date.now()): Promise<FragmentDone | undefined> {
+  /** Records a fragment as written (not synced): the acknowledged prefix counting it (`received` waits for the sync) and the ranges still wanted; undefined when the claim was lost. */
+  async markWritten(idHash: string, lockId: string, now = Date.now()) {
     // The session's lock orders the marks: of two fragments written at once, the later mark sees the earlier.
     return this.underLock(idHash, async (trx, row) => {
       if (!row) return undefined;
@@ -244,11 +289,8 @@ export class UploadSessionStore {
     const row = await this.db.selectFrom('upload_sessions').select(['received', 'total']).where('id_hash', '=', s.idHash).executeTakeFirst();
     const received = row === undefined ? s.received : Number(row.received);
     const total = row === undefined || row.total === null ? s.total : Number(row.total);
-    return missingRanges(
-      received,
-      total,
-      frags.filter((f) => f.state !== 'writing' && f.start >= received),
-    );
+    const held = frags.filter((f) => f.state !== 'writing' && f.start >= received);
+    return missingRanges(received, total, held);
   }
 
   async create(s: NewSession, now = Date.now()): Promise<{ secret: string; expiresAt: string }> {

@@ -284,11 +284,7 @@ async function mkdirIfMissing(at: string, shown?: string): Promise<void> {
   await unlessMissing(fs.promises.mkdir(at, { recursive: shown === undefined }), undefined, ['EEXIST']);
 }
 
-export interface OpenFile {
-  handle: fs.promises.FileHandle;
-  size: number;
-  modified: Date;
-}
+export type OpenFile = { handle: fs.promises.FileHandle; size: number; modified: Date };
 
 const PROC_FD = '/proc/self/fd';
 /** Whether an open folder's children can be named through its handle (Linux): openat for Node. */

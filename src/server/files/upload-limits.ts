@@ -25,10 +25,7 @@ function amount(n: number): string {
   return `${n} bytes`;
 }
 
-export interface Reserver {
-  userId: number;
-  project: string;
-}
+export type Reserver = { userId: number; project: string };
 
 /** What keeps uploads from filling the disk; announced sizes are reservations capped per user and project, counted against their own project only. */
 export class UploadLimits {

@@ -26,12 +26,8 @@ interface WriteOptions {
 function rest(buffers: Buffer[], written: number): Buffer[] {
   const out: Buffer[] = [];
   for (const b of buffers) {
-    if (written >= b.length) {
-      written -= b.length;
-      continue;
-    }
-    out.push(written > 0 ? b.subarray(written) : b);
-    written = 0;
+    if (written < b.length) out.push(written > 0 ? b.subarray(written) : b);
+    written = Math.max(0, written - b.length);
   }
   return out;
 }
@@ -109,10 +105,7 @@ class PositionalWriter extends Writable {
     }
   }
 
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: (error?: Error | null) => void): void {
-    this.take([chunk]).then(() => done(), done);
-  }
-
+  // A single chunk comes here too: Writable's own _write hands it to _writev.
   override _writev(chunks: { chunk: Buffer }[], done: (error?: Error | null) => void): void {
     this.take(chunks.map((c) => c.chunk)).then(() => done(), done);
   }

@@ -7,8 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { relaxedTransaction } from '../../../src/server/db/relaxed-commit.js';
 import type { Database } from '../../../src/server/db/types.js';
 import { Coalescer } from '../../../src/server/files/part-sync.js';
-import { FRAGMENT_LEASE_SECONDS, writerIdentity } from '../../../src/server/files/fragments.js';
-import { UploadSessionStore } from '../../../src/server/files/sessions.js';
+import { FRAGMENT_LEASE_SECONDS, UploadSessionStore, writerIdentity } from '../../../src/server/files/sessions.js';
 import { ALICE, dbTargets, useTestServer } from '../../helpers/server.js';
 import { createSession } from './client.js';
 
