@@ -61,17 +61,11 @@ export function fetchWire(fetchFn: typeof fetch, sign: (headers: Record<string, 
     });
 }
 
-export interface UploadTarget {
-  /** The files service's base URL (FILES_BASE). */
-  filesBase: string;
-  /** The project folder ('issue_1'; '' for the root). */
-  folder: string;
-}
+/** The files service's base URL (FILES_BASE) and the project folder ('issue_1'; '' for the root). */
+type UploadTarget = { filesBase: string; folder: string };
 
 /** Where a session upload is, kept across tries (and by the outbox across runs) so that a try resumes instead of restarting. */
-export interface SessionState {
-  uploadUrl?: string;
-}
+export type SessionState = { uploadUrl?: string };
 
 export type OnProgress = (percent: number) => void;
 

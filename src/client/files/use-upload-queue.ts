@@ -46,12 +46,10 @@ export interface UploadItem {
   outboxKey?: string;
 }
 
-export interface UploadQueue {
-  items: UploadItem[];
-  add: (files: File[], source?: UploadItem['source']) => void;
-  retry: (id: number) => void;
-  remove: (id: number) => void;
-}
+export type UploadQueue = ReturnType<typeof useUploadQueue>;
+
+/** What an item starts, and a retry starts again, with. */
+const FRESH = { progress: 0, status: 'uploading', errorMsg: '' } as const;
 
 type Update = (id: number, patch: Partial<UploadItem>) => void;
 
@@ -169,9 +167,7 @@ function retryAndRemove(
   const retry = (id: number): void => {
     const item = takeFailed(id);
     if (!item) return;
-    const { outboxKey: _taken, ...rest } = item;
-    void _taken;
-    const again = { ...rest, status: 'uploading' as const, progress: 0, errorMsg: '', retryCount: item.retryCount + 1 };
+    const again = { ...item, ...FRESH, outboxKey: undefined, retryCount: item.retryCount + 1 };
     setItems((prev) => prev.map((i) => (i.id === id ? again : i)));
     enqueue(again);
   };
@@ -187,7 +183,7 @@ function retryAndRemove(
 }
 
 /** The upload queue of a folder ('' for the root), telling `issue`'s files status; `onUploaded` after each upload. */
-export function useUploadQueue({ folder, issue, onUploaded }: { folder: string; issue?: RecordRef | undefined; onUploaded: () => void }): UploadQueue {
+export function useUploadQueue({ folder, issue, onUploaded }: { folder: string; issue?: RecordRef | undefined; onUploaded: () => void }) {
   const toast = useToast();
   const [items, setItems] = useState<UploadItem[]>([]);
   const nextId = useRef(1);
@@ -219,16 +215,7 @@ export function useUploadQueue({ folder, issue, onUploaded }: { folder: string; 
 
   const add = useCallback(
     (files: File[], source: UploadItem['source'] = 'file') => {
-      const added = files.map((file): UploadItem => ({
-        id: nextId.current++,
-        file,
-        progress: 0,
-        status: 'uploading',
-        errorMsg: '',
-        retryCount: 0,
-        source,
-        folder,
-      }));
+      const added = files.map((file): UploadItem => ({ id: nextId.current++, file, ...FRESH, retryCount: 0, source, folder }));
       setItems((prev) => [...prev, ...added]);
       added.forEach(enqueue);
     },

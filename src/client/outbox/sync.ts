@@ -107,12 +107,9 @@ export function startOutboxSync(onDone: (reached: Reached) => void): () => void 
     const data = event.data as Partial<Record<'type' | keyof SyncResult, unknown>> | null;
     if (data?.type !== OUTBOX_SYNCED_MESSAGE) return;
     changed();
-    const [sent, filesSent, createdSent] = [data.sent, data.filesSent, data.createdSent].map((x) => (typeof x === 'number' ? x : 0)) as [
-      number,
-      number,
-      number,
-    ];
-    if (sent > 0 && data.waiting === 0 && !stopped) onDone(reachedOf({ sent, filesSent, createdSent, waiting: 0 }));
+    const count = (x: unknown): number => (typeof x === 'number' ? x : 0);
+    const result = { sent: count(data.sent), filesSent: count(data.filesSent), createdSent: count(data.createdSent), waiting: 0 };
+    if (result.sent > 0 && data.waiting === 0 && !stopped) onDone(reachedOf(result));
   };
   const workers = 'serviceWorker' in navigator ? navigator.serviceWorker : undefined;
   workers?.addEventListener('message', onMessage);
@@ -130,13 +127,9 @@ export function startOutboxSync(onDone: (reached: Reached) => void): () => void 
 }
 
 /** What a sync brought to the server: new records, edits of records it had, and files. */
-export interface Reached {
-  created: number;
-  edits: number;
-  files: number;
-}
+type Reached = ReturnType<typeof reachedOf>;
 
-function reachedOf({ sent, filesSent = 0, createdSent = 0 }: SyncResult): Reached {
+function reachedOf({ sent, filesSent = 0, createdSent = 0 }: SyncResult) {
   return { created: createdSent, edits: sent - filesSent - createdSent, files: filesSent };
 }
 
