@@ -1,7 +1,7 @@
 import { answerMessage, dataOf, exchange, isSuccess, isUnauthorized, type Exchange } from './answer';
 import { REQUEST_TIMEOUT_MS } from './config';
 
-// How a file reaches the shared-files service, once for the upload queue (api/upload-transport.ts)
+// How a file reaches the shared-files service, once for the upload queue (api/files.ts uploadFromPage)
 // and the outbox's sync (also in the service worker), each bringing its wire; failures come back
 // as UploadFailure (docs/decisions/046-one-client-data-layer.md).
 

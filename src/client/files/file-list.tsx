@@ -1,10 +1,29 @@
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import type { PreviewState } from './use-file-opener';
-import { formatModified, formatSize, TYPE_ICONS, type FileItem } from './file-types';
-import { useFileList, type FileListState } from './use-file-list';
+import { formatModified, formatSize, toItems, TYPE_ICONS, type FileItem } from './file-types';
 import { OfflineLine } from '../ui/offline-line';
+import { useFolderListing } from '../api/files';
+
+/**
+ * ready: the folder's entries; offlineSince when they are the phone's copy of its last listing;
+ * notLoaded when the server cannot be reached and the phone never listed the folder (not 'Empty').
+ */
+type FileListState = { status: 'loading' } | { status: 'ready'; items: FileItem[]; offlineSince?: number; notLoaded?: boolean };
+
+/** A folder's entries as the file list shows them; `refresh` lists it again keeping them on screen; `loads` grows with each listing. */
+export function useFileList(path: string) {
+  const { listing, refresh } = useFolderListing(path);
+  const state = useMemo<FileListState>(() => {
+    if (listing === undefined) return { status: 'loading' };
+    const { entries, load: _load, ...about } = listing;
+    void _load;
+    return { status: 'ready', items: toItems(path, entries), ...about };
+  }, [listing, path]);
+  return { state, refresh, loads: listing?.load ?? 0 };
+}
 
 interface FileListProps {
   state: FileListState;

@@ -1,11 +1,10 @@
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
-import { cancelUploadSession } from '../api/files';
+import { cancelUploadSession, isOfflineError, uploadFromPage } from '../api/files';
 import { newOutboxKey, waitingFiles } from '../outbox/store';
 import { listWaitingFiles, useOutboxReads } from '../outbox/use-outbox';
 import { t } from '../i18n';
 import { useToast } from '../ui/toast';
 import { updateRecord } from '../api/records';
-import { isOfflineError, uploadFromPage } from '../api/upload-transport';
 import type { SessionState } from '../api/upload-protocol';
 import { storage } from '../lib/storage';
 import { uploadErrorText } from './upload-errors';
