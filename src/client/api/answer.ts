@@ -1,7 +1,6 @@
 import { envelopeMessage } from '../../shared/envelope';
 
-// How the app reads an answer of our services, whoever sent it: the page, the upload queue and the
-// outbox's sync, in the service worker too; so no DOM, local storage or catalogue here (decision 046).
+// How the page, the upload queue and the sync (service worker too) read our services' answers: no DOM nor catalogue (decision 046).
 
 /** No answer at all: the network is down. Read by isOfflineError in any language, so never translated here. */
 export const OFFLINE_MESSAGE = 'Cannot reach the server. Check your connection and try again.';

@@ -41,10 +41,7 @@ export class DownloadError extends Error {
   }
 }
 
-/**
- * Fetches a download reporting progress, then hands the whole file to the phone's downloads, so the
- * screen can say when it is ready (decision 038). Rejects with the service's message, or AbortError.
- */
+/** Downloads with progress, then hands the file to the phone's downloads (decision 038); rejects with the service's message or AbortError. */
 export async function downloadWithProgress(
   url: string,
   fallbackName: string,
@@ -60,19 +57,11 @@ export async function downloadWithProgress(
   const parts: BlobPart[] = [];
   let received = 0;
   onProgress({ received, total });
-  if (res.body) {
-    const reader = res.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parts.push(value);
-      received += value.byteLength;
-      onProgress({ received, total });
-    }
-  } else {
-    const whole = await res.arrayBuffer();
-    parts.push(whole);
-    received = whole.byteLength;
+  // No body (a 204) is an empty file.
+  const reader = res.body?.getReader();
+  for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
+    parts.push(chunk.value);
+    received += chunk.value.byteLength;
     onProgress({ received, total });
   }
   const name = dispositionName(res.headers.get('content-disposition'), fallbackName);

@@ -23,9 +23,8 @@ export async function listFiles(path: string): Promise<FileEntry[]> {
 }
 
 /**
- * A folder's listing; `load` numbers the listings of this visit (higher: newer). Without coverage the phone's copy of the last
- * one (`offlineSince`), or `notLoaded` when it never listed the folder: not 'Empty'. A failed listing is an empty one
- * (docs/PRODUCT.md section 5), logged as a warning: the rest of the screen stays usable.
+ * A folder's listing, `load` higher for a newer one; offline the phone's copy (`offlineSince`) or `notLoaded` (not 'Empty').
+ * A failed listing is an empty one, logged (docs/PRODUCT.md section 5): the rest of the screen stays usable.
  */
 async function fetchListing(path: string) {
   const load = ++listings;
@@ -47,8 +46,7 @@ export function useFolderListing(path: string) {
 
 /** POST /system/signed-link: a short-lived URL for a tab, a frame or an <img>, where no Bearer header goes (nor a token in a URL). */
 export async function signedLink(path: string, ttlSeconds?: number): Promise<string> {
-  const res = await apiRequest<Envelope<{ url: string }>>('POST', '/system/signed-link', { body: { path, ...(ttlSeconds ? { ttlSeconds } : {}) } });
-  return res.data.url;
+  return (await apiRequest<Envelope<{ url: string }>>('POST', '/system/signed-link', { body: { path, ...(ttlSeconds ? { ttlSeconds } : {}) } })).data.url;
 }
 
 /** A signed link of a file; a preview plays in the page and keeps asking for ranges while it seeks: an hour. */
@@ -61,8 +59,7 @@ export function cancelUploadSession(url: string): Promise<unknown> {
   return apiRequest('DELETE', url, { base: '', unsigned: true });
 }
 
-// The page's wire for the upload protocol (api/upload-protocol.ts): XMLHttpRequest where a body is
-// sent (fetch has no upload progress), fetch otherwise, signed with the page's sign-in.
+// The page's wire for api/upload-protocol.ts: XMLHttpRequest for a body (fetch has no upload progress), else fetch.
 /** An upload that failed because there is no network (not because the server refused it). */
 export function isOfflineError(e: unknown): boolean {
   const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
@@ -93,10 +90,7 @@ function xhrSend({ method, url, onSent, signed: isSigned, headers }: WireRequest
 
 const byFetch = fetchWire(pageFetch, signed);
 
-/**
- * Uploads a file from the page the way its size calls for, a session resumed from `state` (kept
- * across retries). A 401 on a signed request ends the sign-in here as on every call of the page.
- */
+/** Uploads from the page, resuming the session in `state` (kept across retries); a signed request's 401 ends the sign-in. */
 export async function uploadFromPage(file: File, folder: string, state: SessionState, onProgress: OnProgress): Promise<void> {
   const wire = (request: WireRequest): Promise<Exchange> =>
     request.body instanceof FormData || request.body instanceof Blob ? xhrSend(request, request.body) : byFetch(request);

@@ -1,8 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { BUILT_SCHEMAS_VERSION } from './config';
 
-// Whether the server's schema files (x-schemas-version of every answer) differ from this build's
-// (decision 034): record screens then update before editing a form the server no longer has.
+// Whether the server's schema files (x-schemas-version) differ from this build's: record screens then update (decision 034).
 
 export { BUILT_SCHEMAS_VERSION };
 

@@ -1,5 +1,4 @@
-// The last answer of each list page, record and folder seen, in local storage, read without coverage
-// (marked as such); the oldest go first past MAX_ENTRIES or when storage is full.
+// The last answer of each list page, record and folder, in local storage for reading offline; oldest evicted first.
 import { ApiError } from '../../shared/envelope';
 import { storage } from '../lib/storage';
 

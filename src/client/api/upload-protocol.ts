@@ -1,9 +1,7 @@
 import { answerMessage, dataOf, exchange, isSuccess, isUnauthorized, type Exchange } from './answer';
 import { REQUEST_TIMEOUT_MS } from './config';
 
-// How a file reaches the shared-files service, once for the upload queue (api/files.ts uploadFromPage)
-// and the outbox's sync (also in the service worker), each bringing its wire; failures come back
-// as UploadFailure (docs/decisions/046-one-client-data-layer.md).
+// How a file reaches the shared-files service, for the upload queue and the outbox's sync, each with its wire (decision 046).
 
 /** Files below this many bytes go in one multipart request; larger ones by session (docs/PRODUCT.md section 4). */
 export const PLAIN_UPLOAD_LIMIT = 52_428_800;

@@ -7,10 +7,7 @@ import { formatModified, formatSize, toItems, TYPE_ICONS, type FileItem } from '
 import { OfflineLine } from '../ui/offline-line';
 import { useFolderListing } from '../api/files';
 
-/**
- * ready: the folder's entries; offlineSince when they are the phone's copy of its last listing;
- * notLoaded when the server cannot be reached and the phone never listed the folder (not 'Empty').
- */
+/** offlineSince: the phone's copy of the last listing; notLoaded: no coverage and never listed (not 'Empty'). */
 type FileListState = { status: 'loading' } | { status: 'ready'; items: FileItem[]; offlineSince?: number; notLoaded?: boolean };
 
 /** A folder's entries as the file list shows them; `refresh` lists it again keeping them on screen; `loads` grows with each listing. */

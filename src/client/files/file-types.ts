@@ -15,10 +15,7 @@ const BY_EXTENSION = new Map<string, FileType>([
   ['pdf', 'pdf'],
 ]);
 
-/**
- * The type of an entry by its mime type, else by its extension. A webm video mime counts as
- * audio: the service cannot tell a voice note in webm from a film, and this app's voice notes are webm.
- */
+/** An entry's type by mime type, else extension; video/webm is audio: the service cannot tell this app's webm voice notes from a film. */
 export function fileTypeOf(entry: { name: string; mimeType?: string | null; isFolder?: boolean }): FileType {
   if (entry.isFolder) return 'folder';
   const mime = (entry.mimeType ?? '').toLowerCase().split(';')[0]?.trim() ?? '';

@@ -19,10 +19,7 @@ type IncomingFile = ReturnType<typeof incomingFile>;
 /** 'a/b/', '/a/b' and 'a/b' are one folder. */
 const sameFolder = (a: string, b: string): boolean => a.replace(/^\/+|\/+$/g, '') === b.replace(/^\/+|\/+$/g, '');
 
-/**
- * The files the outbox holds for a folder, and whether the phone's list was read yet (not 'Empty'
- * before); onArrived is told those that left the outbox, so the folder is listed again.
- */
+/** The outbox's files for a folder and whether they were read yet (not 'Empty' before); onArrived gets those that left it. */
 export function useIncomingFiles(folder: string, onArrived: (files: { key: string; name: string }[]) => void): { files: IncomingFile[]; loaded: boolean } {
   const [state, setState] = useState<{ folder: string; files: IncomingFile[]; loaded: boolean }>({ folder, files: [], loaded: false });
   const seen = useRef({ folder, names: new Map<string, string>() });

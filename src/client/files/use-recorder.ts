@@ -54,10 +54,7 @@ function recordingFileName(typed: string, type: string, warn: () => void): strin
   }
 }
 
-/**
- * Records the stream in one-second slices (never one huge buffer); `ended` is told the pieces and
- * their container type without codecs, or null when the recorder failed. The microphone is released either way.
- */
+/** Records in one-second slices (no huge buffer); `ended` gets them and their type without codecs, or null on failure; the mic is released. */
 function recordStream(stream: MediaStream, ended: (recording: { chunks: Blob[]; type: string } | null) => void): MediaRecorder {
   const preferred = pickRecordingType();
   const rec = new MediaRecorder(stream, preferred ? { mimeType: preferred } : undefined);

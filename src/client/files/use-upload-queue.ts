@@ -96,10 +96,7 @@ function dropWaitingFile(key: string | undefined): void {
   if (key !== undefined) void waitingFiles.remove(key).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
 }
 
-/**
- * Runs uploads one after another (parallel ones on a phone's uplink only time out more); the first
- * of a batch marks the record's files 'uploading', the last, when one succeeded, 'uploaded'.
- */
+/** Uploads one at a time (parallel ones on a phone's uplink time out); a batch marks the files 'uploading', then 'uploaded' if one succeeded. */
 function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, target: () => RecordRef | undefined): (item: UploadItem) => void {
   const chain = useRef<Promise<void>>(Promise.resolve());
   const pending = useRef(0);

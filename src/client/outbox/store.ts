@@ -2,11 +2,7 @@ import { openDB, type IDBPDatabase } from 'idb';
 
 type Values = Record<string, unknown>;
 
-/**
- * A record change made without coverage, kept on the phone (IndexedDB) until it reaches the
- * server: a create with its Idempotency-Key (a repeated sync never makes a second record), an
- * update with its base version (a conflict goes to the conflict view, never a silent overwrite).
- */
+/** A change kept on the phone until it reaches the server: a create with its Idempotency-Key, an update with its base version (409: conflict). */
 export interface OutboxItem {
   /** Also the Idempotency-Key of a create: owner, kind and a random id. */
   key: string;
@@ -107,9 +103,7 @@ export const outbox = {
   add: putItem,
   put: putItem,
   remove: (key: string): Promise<void> => removeFrom('items', key),
-  async get(key: string): Promise<OutboxItem | undefined> {
-    return (await (await db()).get('items', key)) as OutboxItem | undefined;
-  },
+  get: async (key: string) => (await (await db()).get('items', key)) as OutboxItem | undefined,
   list: (owner: string): Promise<OutboxItem[]> => listOf<OutboxItem>('items', owner),
 };
 

@@ -66,11 +66,7 @@ export async function protectStorage(): Promise<{ persisted: boolean; lowSpace: 
   return { persisted, lowSpace: left < 50 * 1024 * 1024 };
 }
 
-/**
- * Syncs at start, when the network comes back and on a backoff timer while something waits (30 s,
- * doubling to 10 minutes), and asks for Background Sync meanwhile. Calls onDone when a run (this
- * page's or the service worker's) sent everything that was waiting.
- */
+/** Syncs at start, online, and on a backoff (30 s doubling to 10 min) while something waits, asking for Background Sync; onDone when all is sent. */
 export function startOutboxSync(onDone: (reached: Reached) => void): () => void {
   let delay = 30_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
