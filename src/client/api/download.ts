@@ -9,10 +9,7 @@ export function signedDownloadUrl(path: string, query: Record<string, string>): 
 }
 
 /** Bytes received, and the whole size when the server said it. */
-export interface DownloadProgress {
-  received: number;
-  total: number | null;
-}
+export type DownloadProgress = { received: number; total: number | null };
 
 /** The file name of a Content-Disposition header: filename* (RFC 5987) first, then filename. */
 export function dispositionName(header: string | null, fallback: string): string {

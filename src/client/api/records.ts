@@ -34,11 +34,7 @@ export function useListPage<Row>(apiPath: string, query: Query) {
 }
 
 /** The server's copy of a record (null: none), offlineSince when it is the phone's copy, and the server's warnings about it. */
-export interface ServerCopy {
-  record: Values | null;
-  offlineSince?: number;
-  warnings?: FieldWarning[];
-}
+export type ServerCopy = { record: Values | null; offlineSince?: number; warnings?: FieldWarning[] };
 
 /** GET the record; without coverage the copy of it this phone last saw (api/offline-cache.ts), marked as such. */
 export async function fetchServerCopy(apiPath: string, id: string): Promise<ServerCopy> {

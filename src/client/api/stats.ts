@@ -9,11 +9,7 @@ export type DayStats = { date: string } & Record<string, number | string>;
 export type TotalStats = Record<string, number>;
 
 /** Every day's figures from one day to another, as /vtp/stats/days answers them. */
-export interface RangeStats {
-  from: string;
-  to: string;
-  days: DayStats[];
-}
+export type RangeStats = { from: string; to: string; days: DayStats[] };
 
 const SWR_OPTIONS = { shouldRetryOnError: false, revalidateOnFocus: false };
 

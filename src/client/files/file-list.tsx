@@ -101,12 +101,8 @@ export function FileList({ state, onOpen, onDownload, onOpenFolder, pending = fa
   );
 }
 
-/** A subfolder listed apart from the folder's own files, read-only (the issue's desensitized copies). */
-export interface ApartFolder {
-  /** The subfolder's name inside the panel's folder. */
-  name: string;
-  title: string;
-}
+/** A subfolder (by name, in the panel's folder) listed apart under `title`, read-only (the issue's desensitized copies). */
+export type ApartFolder = { name: string; title: string };
 
 /** The files of a subfolder under their own heading: preview and download, nothing else. */
 export function ApartFolderSection({ path, folder, onOpen, onDownload }: { path: string; folder: ApartFolder } & Pick<FileListProps, 'onOpen' | 'onDownload'>) {

@@ -9,15 +9,8 @@ import type { SessionState } from '../api/upload-protocol';
 import { storage } from '../lib/storage';
 import { uploadErrorText } from './upload-errors';
 
-/** The record whose attachments a browser shows, for the files status (x-kind.attachments.filesStatus): its kind's API path, its id, the status field and the values sent with it. */
-export interface RecordRef {
-  apiPath: string;
-  id: number | string;
-  /** The field told 'uploading' and 'uploaded'. */
-  field: string;
-  /** The record's values sent alongside (the issue's taskId). */
-  with?: Record<string, unknown>;
-}
+/** The record whose files a browser shows (x-kind.attachments.filesStatus): `field` is told 'uploading', 'uploaded', sent `with` values (taskId). */
+export type RecordRef = { apiPath: string; id: number | string; field: string; with?: Record<string, unknown> };
 
 /** Marks a record's attachments 'uploading' or 'uploaded' (docs/PRODUCT.md section 4): a hint for the back office, a failure only logged. */
 async function setFilesStatus(issue: RecordRef | undefined, status: 'uploading' | 'uploaded'): Promise<void> {

@@ -119,13 +119,7 @@ export const waitingFiles = {
 };
 
 /** A record created by the sync: the key its create waited under, and the id the server gave it. */
-export interface CreatedRecord {
-  key: string;
-  owner: string;
-  kindName: string;
-  id: number;
-  at: number;
-}
+export type CreatedRecord = Pick<OutboxItem, 'key' | 'owner' | 'kindName'> & { id: number; at: number };
 
 const CREATED_KEPT_MS = 7 * 24 * 3600 * 1000;
 
@@ -144,13 +138,8 @@ export const createdRecords = {
   },
 };
 
-/** Who the outbox is sent as: the sign-in token and the user it belongs to. */
-export interface SyncAuth {
-  token: string;
-  owner: string;
-  /** The language on the page's screen when it was saved: the worker's requests ask for it (docs/decisions/045). */
-  language?: 'en' | 'zh';
-}
+/** Who the outbox is sent as: the sign-in token, its user and the language on screen when saved, which the worker asks in (decision 045). */
+type SyncAuth = { token: string; owner: string; language?: 'en' | 'zh' };
 
 /** A copy of the sign-in for the service worker's Background Sync (local storage is out of its reach); removed at sign-out and on a 401. */
 export const syncAuth = {

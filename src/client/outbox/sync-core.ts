@@ -13,22 +13,10 @@ export const OUTBOX_LOCK = 'outbox-sync';
 export const OUTBOX_SYNCED_MESSAGE = 'outbox-synced';
 
 /** Changes and files sent (of them files and new records), those still waiting, and whether a 401 ended the sign-in. */
-export interface SyncResult {
-  sent: number;
-  filesSent?: number;
-  createdSent?: number;
-  waiting: number;
-  unauthorized?: boolean;
-}
+export type SyncResult = { sent: number; filesSent?: number; createdSent?: number; waiting: number; unauthorized?: boolean };
 
 /** The sign-in token, the user whose outbox is sent, and how requests go out (the page's or the worker's fetch). */
-export interface SyncContext {
-  token: string;
-  owner: string;
-  fetch: typeof fetch;
-  apiBase?: string;
-  filesBase?: string;
-}
+export type SyncContext = { token: string; owner: string; fetch: typeof fetch; apiBase?: string; filesBase?: string };
 
 /** The folder field of creates queued before decision 041, when only the issue kind had attachments. */
 const FOLDER_FIELD_BEFORE_041 = 'attachmentFolder';
