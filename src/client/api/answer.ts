@@ -8,11 +8,7 @@ export const OFFLINE_MESSAGE = 'Cannot reach the server. Check your connection a
 export const TIMEOUT_MESSAGE = 'The server did not answer within 30 seconds. Please try again.';
 
 /** An HTTP answer as read: its status, its JSON body (null when none, or not JSON) and the headers answerHeaders keeps. */
-export interface Answer {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
+export type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 
 /** How one request ended: with an answer (any status), or without one (no network, timed out). */
 export type Exchange = ({ ok: true } & Answer) | { ok: false; message: string };

@@ -3,13 +3,7 @@
 import { API_BASE, signInHeaders } from './config';
 import { KEYS } from '../lib/storage';
 
-interface Early {
-  url: string;
-  at: number;
-  answer: Promise<Response>;
-}
-
-let early: Early | undefined;
+let early: { url: string; at: number; answer: Promise<Response> } | undefined;
 
 /** An answer older than this is not taken: the screen asks anew. */
 const FRESH_MS = 10_000;

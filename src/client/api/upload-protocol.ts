@@ -31,18 +31,17 @@ export class UploadFailure extends Error {
   }
 }
 
-/** One request of the protocol, for a side's wire to send. */
+/**
+ * One request of the protocol, for a side's wire to send: `signed` adds the sign-in (a session URL is its own credential),
+ * `timeout` gives up after REQUEST_TIMEOUT_MS (not for a body of megabytes), `onSent` hears bytes sent where the wire can tell.
+ */
 export interface WireRequest {
   method: 'GET' | 'POST' | 'PUT';
   url: string;
-  /** The protocol's own headers; a signed request gets the sign-in's too. */
   headers: Record<string, string>;
   body?: FormData | Blob | string;
-  /** With the sign-in (client id, Bearer token); a session URL is the credential itself and goes without. */
   signed: boolean;
-  /** Whether the request gives up after REQUEST_TIMEOUT_MS; a body of megabytes takes what the network needs. */
   timeout: boolean;
-  /** Bytes of the body sent so far, where the wire can tell (XMLHttpRequest's upload events). */
   onSent?: (loaded: number) => void;
 }
 

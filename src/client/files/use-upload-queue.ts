@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import { useCallback, useEffect, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import { cancelUploadSession, isOfflineError, uploadFromPage } from '../api/files';
 import { newOutboxKey, waitingFiles } from '../outbox/store';
 import { listWaitingFiles, useOutboxReads } from '../outbox/use-outbox';
@@ -22,19 +22,19 @@ async function setFilesStatus(issue: RecordRef | undefined, status: 'uploading' 
   }
 }
 
-/** An upload queue item (docs/PRODUCT.md section 8); a failed one keeps its file for a retry. */
+/**
+ * An upload queue item (docs/PRODUCT.md section 8); a failed one keeps its file for a retry. waiting: no network, kept on the
+ * phone for the sync under `outboxKey`, followed until sent. A recording has its own failure toast (docs/PRODUCT.md section 5).
+ */
 export interface UploadItem {
   id: number;
   file: File;
   progress: number;
-  /** waiting: no network; the file is kept on the phone and uploaded when the network returns. */
   status: 'uploading' | 'success' | 'error' | 'waiting';
   errorMsg: string;
   retryCount: number;
-  /** Recordings have their own failure toast (docs/PRODUCT.md section 5). */
   source: 'file' | 'recording';
   folder: string;
-  /** Kept on the phone for the sync (status waiting): its outbox key, followed until the sync sent it. */
   outboxKey?: string;
 }
 
@@ -42,8 +42,6 @@ export type UploadQueue = ReturnType<typeof useUploadQueue>;
 
 /** What an item starts, and a retry starts again, with. */
 const FRESH = { progress: 0, status: 'uploading', errorMsg: '' } as const;
-
-type Update = (id: number, patch: Partial<UploadItem>) => void;
 
 /** Keeps a file whose upload found no network on the phone (the outbox), for the sync; its outbox key. */
 async function keepFileForSync({ file, folder }: UploadItem, uploadUrl: string | undefined): Promise<string> {
@@ -55,7 +53,12 @@ async function keepFileForSync({ file, folder }: UploadItem, uploadUrl: string |
 }
 
 /** Uploads one item with progress and toasts; without network the file is kept on the phone for the sync, else it fails with its reason. */
-async function uploadOne(item: UploadItem, sessions: Map<number, SessionState>, update: Update, toast: ReturnType<typeof useToast>): Promise<boolean> {
+async function uploadOne(
+  item: UploadItem,
+  sessions: Map<number, SessionState>,
+  update: (id: number, patch: Partial<UploadItem>) => void,
+  toast: ReturnType<typeof useToast>,
+): Promise<boolean> {
   const { file } = item;
   try {
     const state = sessions.get(item.id) ?? {};
@@ -84,13 +87,8 @@ async function uploadOne(item: UploadItem, sessions: Map<number, SessionState>, 
   }
 }
 
-/** Drops a file kept on the phone for the sync (the queue took it back for a retry, or it was removed). */
-function dropWaitingFile(key: string | undefined): void {
-  if (key !== undefined) void waitingFiles.remove(key).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
-}
-
 /** Uploads one at a time (parallel ones on a phone's uplink time out); a batch marks the files 'uploading', then 'uploaded' if one succeeded. */
-function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, target: () => RecordRef | undefined): (item: UploadItem) => void {
+function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, latest: RefObject<{ issue?: RecordRef | undefined; onUploaded: () => void }>) {
   const chain = useRef<Promise<void>>(Promise.resolve());
   const pending = useRef(0);
   const batchSucceeded = useRef(false);
@@ -98,16 +96,19 @@ function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, target: 
     (item: UploadItem) => {
       const first = pending.current++ === 0;
       chain.current = chain.current.then(async () => {
-        if (first) await setFilesStatus(target(), 'uploading');
-        if (await upload(item)) batchSucceeded.current = true;
+        if (first) await setFilesStatus(latest.current.issue, 'uploading');
+        if (await upload(item)) {
+          batchSucceeded.current = true;
+          latest.current.onUploaded();
+        }
         pending.current -= 1;
         if (pending.current === 0 && batchSucceeded.current) {
           batchSucceeded.current = false;
-          await setFilesStatus(target(), 'uploaded');
+          await setFilesStatus(latest.current.issue, 'uploaded');
         }
       });
     },
-    [upload, target],
+    [upload, latest],
   );
 }
 
@@ -150,7 +151,7 @@ function retryAndRemove(
   const takeFailed = (id: number): UploadItem | undefined => {
     const item = items.find((i) => i.id === id);
     if (item?.status !== 'error') return undefined;
-    dropWaitingFile(item.outboxKey);
+    if (item.outboxKey !== undefined) waitingFiles.remove(item.outboxKey).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
     return item;
   };
   const retry = (id: number): void => {
@@ -187,18 +188,8 @@ export function useUploadQueue({ folder, issue, onUploaded }: { folder: string; 
     setItems((prev) => prev.map((item) => (item.id === id ? { ...item, ...patch } : item)));
   }, []);
 
-  const upload = useCallback(
-    async (item: UploadItem) => {
-      const done = await uploadOne(item, sessions.current, update, toast);
-      if (done) latest.current.onUploaded();
-      return done;
-    },
-    [toast, update],
-  );
-  const enqueue = useUploadChain(
-    upload,
-    useCallback(() => latest.current.issue, []),
-  );
+  const upload = useCallback((item: UploadItem) => uploadOne(item, sessions.current, update, toast), [toast, update]);
+  const enqueue = useUploadChain(upload, latest);
 
   useSyncedFileEndings(items, setItems, () => latest.current.onUploaded());
 
