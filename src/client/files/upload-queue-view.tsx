@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { fileTypeOf, formatSize, TYPE_ICONS } from './file-types';
 import { uploadErrorText } from './upload-errors';
 import { isSyncing } from '../outbox/sync';
-import { listWaitingFiles, useOutboxReads } from '../outbox/use-outbox';
-import type { WaitingFile } from '../outbox/store';
+import { useOutboxReads } from '../outbox/use-outbox';
+import { waitingFiles, type WaitingFile } from '../outbox/store';
 import type { UploadItem, UploadQueue } from './use-upload-queue';
 
 /** A file on its way to a folder, kept on the phone (the outbox) until the sync uploads it; status sending: a sync is running. */
@@ -24,7 +24,7 @@ export function useIncomingFiles(folder: string, onArrived: (files: { key: strin
   const [state, setState] = useState<{ folder: string; files: IncomingFile[]; loaded: boolean }>({ folder, files: [], loaded: false });
   const seen = useRef({ folder, names: new Map<string, string>() });
   useOutboxReads(
-    listWaitingFiles,
+    waitingFiles.list,
     'files waiting on this phone',
     (all) => {
       if (all === undefined) return setState({ folder, files: [], loaded: true });

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import { cancelUploadSession, isOfflineError, uploadFromPage } from '../api/files';
 import { newOutboxKey, waitingFiles } from '../outbox/store';
-import { listWaitingFiles, useOutboxReads } from '../outbox/use-outbox';
+import { useOutboxReads } from '../outbox/use-outbox';
 import { t } from '../i18n';
 import { useToast } from '../ui/toast';
 import { updateRecord } from '../api/records';
@@ -116,7 +116,7 @@ function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, latest: 
 function useSyncedFileEndings(items: UploadItem[], setItems: Dispatch<SetStateAction<UploadItem[]>>, onSent: () => void): void {
   const following = items.some((i) => i.status === 'waiting' && i.outboxKey !== undefined);
   useOutboxReads(
-    listWaitingFiles,
+    waitingFiles.list,
     'files waiting on this phone',
     (files) => {
       if (files === undefined) return;

@@ -12,7 +12,6 @@ export interface OutboxItem {
   /** The list screen of the kind, for links. */
   route: string;
   op: 'create' | 'update';
-  /** An update's record id. */
   recordId?: number;
   /** A create: every value; an update: the changed fields (null clears). */
   values: Values;
@@ -31,21 +30,16 @@ export interface OutboxItem {
 }
 
 /** A photo, video or voice note whose upload could not reach the server: kept here until it can. */
-export interface WaitingFile {
-  key: string;
-  owner: string;
-  /** The project folder it goes into (an issue's attachment folder). */
+export interface WaitingFile extends Pick<OutboxItem, 'key' | 'owner' | 'createdAt' | 'lastError'> {
   folder: string;
   name: string;
   type: string;
   blob: Blob;
-  createdAt: number;
   /** A resumable session already started for it (large files), so a later sync goes on from there. */
   uploadUrl?: string;
   /** Attached to a record not yet created: the create's key; its folder is known once the record exists. */
   createKey?: string;
   state: 'waiting' | 'refused';
-  lastError?: string;
 }
 
 const CHANGED = 'rtd-outbox-changed';
