@@ -22,7 +22,6 @@ export async function submitToAi(apiPath: string, id: unknown, mode: SubmitMode)
   return (await apiRequest<Envelope<AiStatus>>('POST', `${apiPath}/aiSubmit`, { body: { id, mode } })).data;
 }
 
-/** GET aiStatus: the record's analysis job, as the worker left it. */
 export async function fetchAiStatus(apiPath: string, id: unknown): Promise<AiStatus> {
   return (await apiRequest<Envelope<AiStatus>>('GET', `${apiPath}/aiStatus`, { query: { id: String(id) } })).data;
 }

@@ -4,7 +4,6 @@ import { envelopeMessage } from '../../shared/envelope';
 
 /** No answer at all: the network is down. Read by isOfflineError in any language, so never translated here. */
 export const OFFLINE_MESSAGE = 'Cannot reach the server. Check your connection and try again.';
-/** No answer within REQUEST_TIMEOUT_MS. */
 export const TIMEOUT_MESSAGE = 'The server did not answer within 30 seconds. Please try again.';
 
 /** An HTTP answer as read: its status, its JSON body (null when none, or not JSON) and the headers answerHeaders keeps. */

@@ -3,7 +3,6 @@ import { DOWNLOAD_BASE } from './config';
 import { answerMessage, parseBody } from './answer';
 import { requestLanguageHeaders } from '../i18n/request-language';
 
-/** A short-lived signed URL of a download (api/files.ts signedLink). */
 export function signedDownloadUrl(path: string, query: Record<string, string>): Promise<string> {
   return signedLink(`${DOWNLOAD_BASE}${path}?${new URLSearchParams(query).toString()}`);
 }

@@ -60,7 +60,6 @@ export function cancelUploadSession(url: string): Promise<unknown> {
 }
 
 // The page's wire for api/upload-protocol.ts: XMLHttpRequest for a body (fetch has no upload progress), else fetch.
-/** An upload that failed because there is no network (not because the server refused it). */
 export function isOfflineError(e: unknown): boolean {
   const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
   return offline || (e instanceof UploadFailure && e.kind === 'offline');

@@ -8,14 +8,12 @@ export { BUILT_SCHEMAS_VERSION };
 let serverVersion: string | undefined;
 const listeners = new Set<() => void>();
 
-/** Notes the version an answer named; called for every API answer. */
 export function noteServerSchemas(version: string | null | undefined): void {
   if (!version || version === serverVersion) return;
   serverVersion = version;
   for (const listener of listeners) listener();
 }
 
-/** True once an answer named other schema files than this build's. */
 export function formOutdated(): boolean {
   return serverVersion !== undefined && BUILT_SCHEMAS_VERSION !== '' && serverVersion !== BUILT_SCHEMAS_VERSION;
 }

@@ -8,7 +8,6 @@ import { rememberRecord } from './recent-records';
 export { forgetRecords, rememberRecord, rememberedRecord } from './recent-records';
 import type { FieldWarning } from '../../shared/schema-evolution';
 
-/** A record's values as the server and the screens know them. */
 type Values = Record<string, unknown>;
 
 /** The SWR keys of the records family, so that a write can say which cached answers it makes stale. */

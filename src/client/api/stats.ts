@@ -33,5 +33,4 @@ export const useDayStats = (date: string) => useFigures<DayStats>(statsKeys.day(
 
 export const useTotalStats = () => useFigures<TotalStats>(statsKeys.total, '/vtp/stats/total');
 
-/** The figures of every day of a range (the Data page's chart), in one call. */
 export const useRangeStats = (from: string, to: string) => useFigures<RangeStats>(statsKeys.days(from, to), '/vtp/stats/days', { from, to });

@@ -62,7 +62,6 @@ export function changed(): void {
   globalThis.dispatchEvent(new Event(CHANGED));
 }
 
-/** Calls back whenever the outbox changes (in this tab). */
 export function onOutboxChange(callback: () => void): () => void {
   globalThis.addEventListener(CHANGED, callback);
   return () => globalThis.removeEventListener(CHANGED, callback);
