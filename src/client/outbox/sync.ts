@@ -131,11 +131,8 @@ function reachedOf({ sent, filesSent = 0, createdSent = 0 }: SyncResult) {
 
 /** '1 new record, 1 edit and 2 files reached the server', in the language on screen, leaving out what is none. */
 export function reachedServer({ created, edits, files }: Reached): string {
-  const parts = [
-    created > 0 ? t('outbox.reachedCreated', { count: created }) : '',
-    edits > 0 ? t('outbox.reachedEdits', { count: edits }) : '',
-    files > 0 ? t('outbox.reachedFiles', { count: files }) : '',
-  ].filter(Boolean);
+  const counts = [['outbox.reachedCreated', created] as const, ['outbox.reachedEdits', edits] as const, ['outbox.reachedFiles', files] as const];
+  const parts = counts.filter(([, count]) => count > 0).map(([key, count]) => t(key, { count }));
   const last = parts.pop() ?? '';
   const what = parts.length > 0 ? `${parts.join(t('outbox.chipJoin'))}${t('outbox.reachedAnd')}${last}` : last;
   return t('outbox.reached', { what });
