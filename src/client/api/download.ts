@@ -38,12 +38,7 @@ export class DownloadError extends Error {
 }
 
 /** Downloads with progress, then hands the file to the phone's downloads (decision 038); rejects with the service's message or AbortError. */
-export async function downloadWithProgress(
-  url: string,
-  fallbackName: string,
-  onProgress: (p: DownloadProgress) => void,
-  signal?: AbortSignal,
-): Promise<{ name: string; bytes: number }> {
+export async function downloadWithProgress(url: string, fallbackName: string, onProgress: (p: DownloadProgress) => void, signal?: AbortSignal) {
   // In the language on screen: a refusal's message is shown (docs/decisions/045).
   const res = await fetch(url, { signal, cache: 'no-store', headers: requestLanguageHeaders() });
   if (!res.ok) throw new DownloadError(answerMessage(parseBody(await res.text().catch(() => ''))) ?? `HTTP ${res.status}`, res.status);

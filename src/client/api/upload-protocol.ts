@@ -131,14 +131,7 @@ async function resumePoint(wire: Wire, target: UploadTarget, file: Blob, name: s
 }
 
 /** A large file by upload session: CHUNK_SIZE pieces, unsigned (the URL is the credential), until 200/201; state keeps the URL meanwhile. */
-export async function uploadInSession(
-  wire: Wire,
-  target: UploadTarget,
-  file: Blob,
-  name: string,
-  state: SessionState,
-  onProgress: OnProgress = () => {},
-): Promise<void> {
+export async function uploadInSession(wire: Wire, target: UploadTarget, file: Blob, name: string, state: SessionState, onProgress: OnProgress = () => {}) {
   const total = file.size;
   let start = await resumePoint(wire, target, file, name, state);
   const uploadUrl = state.uploadUrl as string;
