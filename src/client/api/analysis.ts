@@ -19,14 +19,11 @@ export type SubmitMode = '' | 'AI_RETRY';
 
 /** The issue screen's submit-to-AI call; its path is ours (docs/decisions/020). */
 export async function submitToAi(apiPath: string, id: unknown, mode: SubmitMode): Promise<AiStatus> {
-  const res = await apiRequest<Envelope<AiStatus>>('POST', `${apiPath}/aiSubmit`, { body: { id, mode } });
-  return res.data;
+  return (await apiRequest<Envelope<AiStatus>>('POST', `${apiPath}/aiSubmit`, { body: { id, mode } })).data;
 }
 
-/** GET aiStatus: the record's analysis job, as the worker left it. */
 export async function fetchAiStatus(apiPath: string, id: unknown): Promise<AiStatus> {
-  const res = await apiRequest<Envelope<AiStatus>>('GET', `${apiPath}/aiStatus`, { query: { id: String(id) } });
-  return res.data;
+  return (await apiRequest<Envelope<AiStatus>>('GET', `${apiPath}/aiStatus`, { query: { id: String(id) } })).data;
 }
 
 /** A job a worker has yet to finish: the strip keeps polling while it is. */
@@ -35,10 +32,7 @@ export const isRunning = (s: Pick<AiStatus, 'state'> | null | undefined): boolea
 /** How often a job that is waiting or running is asked about (SPEC has blue -> yellow -> green without reloading). */
 export const POLL_MS = 3000;
 
-/**
- * A record's analysis through SWR: fetched only when asked (`mutate()`, `mutate(status)`), then
- * every POLL_MS while `poll` holds of the latest answer and the page is shown; a failed poll keeps the last answer.
- */
+/** A record's analysis by SWR: fetched when asked (`mutate`), then every POLL_MS while `poll(latest)` holds; a failed poll keeps the last. */
 export function useAnalysisStatus(apiPath: string, id: unknown, poll: (latest: AiStatus | undefined) => boolean) {
   const key = id === undefined || id === null ? null : ['analysis', `${apiPath}/${String(id)}`];
   const { cache } = useSWRConfig();

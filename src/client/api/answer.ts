@@ -1,19 +1,13 @@
 import { envelopeMessage } from '../../shared/envelope';
 
-// How the app reads an answer of our services, whoever sent it: the page, the upload queue and the
-// outbox's sync, in the service worker too; so no DOM, local storage or catalogue here (decision 046).
+// How the page, the upload queue and the sync (service worker too) read our services' answers: no DOM nor catalogue (decision 046).
 
 /** No answer at all: the network is down. Read by isOfflineError in any language, so never translated here. */
 export const OFFLINE_MESSAGE = 'Cannot reach the server. Check your connection and try again.';
-/** No answer within REQUEST_TIMEOUT_MS. */
 export const TIMEOUT_MESSAGE = 'The server did not answer within 30 seconds. Please try again.';
 
 /** An HTTP answer as read: its status, its JSON body (null when none, or not JSON) and the headers answerHeaders keeps. */
-export interface Answer {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
+export type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 
 /** How one request ended: with an answer (any status), or without one (no network, timed out). */
 export type Exchange = ({ ok: true } & Answer) | { ok: false; message: string };

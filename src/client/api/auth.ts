@@ -17,7 +17,6 @@ export function getInfo(): Promise<Envelope<{ user: StoredUser }>> {
   return apiRequest('GET', '/system/user/getInfo');
 }
 
-/** POST /auth/logout: revokes the token on the server. */
 export async function logout(): Promise<void> {
   await apiRequest('POST', '/auth/logout', { noAuthRedirect: true });
 }

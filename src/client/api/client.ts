@@ -16,10 +16,7 @@ export type Query = Record<string, QueryValue | Record<string, QueryValue>>;
 /** Every server read by SWR: a failure said once, not retried (docs/PRODUCT.md section 5), nor refetched on focus or reconnect. */
 export const READ_OPTIONS = { shouldRetryOnError: false, revalidateOnFocus: false, revalidateOnReconnect: false } as const;
 
-/**
- * noAuthRedirect: a 401 does not bounce to /login (login, logout); base: the service's base URL
- * (API_BASE unless given); unsigned: neither signed nor ending the sign-in (an upload session's URL).
- */
+/** noAuthRedirect: a 401 stays (login, logout); base: other than API_BASE; unsigned: no sign-in, nor a 401 ending it (a session URL). */
 export interface RequestOptions {
   query?: Query;
   body?: unknown;
@@ -78,10 +75,7 @@ function readAnswer<T>(answer: Answer, signOutOn401: boolean): T {
 /** The page's fetch: the browser's, looked up at each call (a test stands in for it), and unbound ('Illegal invocation' otherwise). */
 export const pageFetch: typeof fetch = (input, init) => fetch(input, init);
 
-/**
- * The page's one request function, for every service: one exchange (api/answer.ts) by the page's
- * fetch, giving up after 30 s, read with readAnswer; a failure to reach the server is said in the language on screen.
- */
+/** The page's one request function, for every service: an exchange (api/answer.ts) by pageFetch, 30 s at most, read by readAnswer. */
 export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = options.unsigned ? { ...requestLanguageHeaders(), accept: 'application/json' } : apiHeaders(options.headers);
   if (options.body !== undefined) headers['content-type'] = 'application/json';

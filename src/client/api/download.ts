@@ -3,16 +3,12 @@ import { DOWNLOAD_BASE } from './config';
 import { answerMessage, parseBody } from './answer';
 import { requestLanguageHeaders } from '../i18n/request-language';
 
-/** A short-lived signed URL of a download (api/files.ts signedLink). */
 export function signedDownloadUrl(path: string, query: Record<string, string>): Promise<string> {
   return signedLink(`${DOWNLOAD_BASE}${path}?${new URLSearchParams(query).toString()}`);
 }
 
 /** Bytes received, and the whole size when the server said it. */
-export interface DownloadProgress {
-  received: number;
-  total: number | null;
-}
+export type DownloadProgress = { received: number; total: number | null };
 
 /** The file name of a Content-Disposition header: filename* (RFC 5987) first, then filename. */
 export function dispositionName(header: string | null, fallback: string): string {
@@ -41,16 +37,8 @@ export class DownloadError extends Error {
   }
 }
 
-/**
- * Fetches a download reporting progress, then hands the whole file to the phone's downloads, so the
- * screen can say when it is ready (decision 038). Rejects with the service's message, or AbortError.
- */
-export async function downloadWithProgress(
-  url: string,
-  fallbackName: string,
-  onProgress: (p: DownloadProgress) => void,
-  signal?: AbortSignal,
-): Promise<{ name: string; bytes: number }> {
+/** Downloads with progress, then hands the file to the phone's downloads (decision 038); rejects with the service's message or AbortError. */
+export async function downloadWithProgress(url: string, fallbackName: string, onProgress: (p: DownloadProgress) => void, signal?: AbortSignal) {
   // In the language on screen: a refusal's message is shown (docs/decisions/045).
   const res = await fetch(url, { signal, cache: 'no-store', headers: requestLanguageHeaders() });
   if (!res.ok) throw new DownloadError(answerMessage(parseBody(await res.text().catch(() => ''))) ?? `HTTP ${res.status}`, res.status);
@@ -60,19 +48,11 @@ export async function downloadWithProgress(
   const parts: BlobPart[] = [];
   let received = 0;
   onProgress({ received, total });
-  if (res.body) {
-    const reader = res.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parts.push(value);
-      received += value.byteLength;
-      onProgress({ received, total });
-    }
-  } else {
-    const whole = await res.arrayBuffer();
-    parts.push(whole);
-    received = whole.byteLength;
+  // No body (a 204) is an empty file.
+  const reader = res.body?.getReader();
+  for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
+    parts.push(chunk.value);
+    received += chunk.value.byteLength;
     onProgress({ received, total });
   }
   const name = dispositionName(res.headers.get('content-disposition'), fallbackName);

@@ -1,16 +1,9 @@
-// A record's answer asked for by the entry alongside the app's code rather than after it (decision
-// 078); the API client takes it when the screen asks for the same record. Tiny: it runs before the first paint.
+// A record asked for by the entry with the app's code, not after it (decision 078); tiny: it runs before the first paint.
 
 import { API_BASE, signInHeaders } from './config';
 import { KEYS } from '../lib/storage';
 
-interface Early {
-  url: string;
-  at: number;
-  answer: Promise<Response>;
-}
-
-let early: Early | undefined;
+let early: { url: string; at: number; answer: Promise<Response> } | undefined;
 
 /** An answer older than this is not taken: the screen asks anew. */
 const FRESH_MS = 10_000;

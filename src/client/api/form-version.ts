@@ -1,22 +1,19 @@
 import { useSyncExternalStore } from 'react';
 import { BUILT_SCHEMAS_VERSION } from './config';
 
-// Whether the server's schema files (x-schemas-version of every answer) differ from this build's
-// (decision 034): record screens then update before editing a form the server no longer has.
+// Whether the server's schema files (x-schemas-version) differ from this build's: record screens then update (decision 034).
 
 export { BUILT_SCHEMAS_VERSION };
 
 let serverVersion: string | undefined;
 const listeners = new Set<() => void>();
 
-/** Notes the version an answer named; called for every API answer. */
 export function noteServerSchemas(version: string | null | undefined): void {
   if (!version || version === serverVersion) return;
   serverVersion = version;
   for (const listener of listeners) listener();
 }
 
-/** True once an answer named other schema files than this build's. */
 export function formOutdated(): boolean {
   return serverVersion !== undefined && BUILT_SCHEMAS_VERSION !== '' && serverVersion !== BUILT_SCHEMAS_VERSION;
 }

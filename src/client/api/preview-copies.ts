@@ -1,5 +1,4 @@
-// Copies of previews seen with coverage, so they play again in a tunnel: Cache Storage, per user
-// (in each entry's address), up to MAX_BYTES a file; forgotten at sign-out.
+// Previews seen with coverage, kept per user in Cache Storage (up to MAX_BYTES a file) to play in a tunnel.
 const CACHE = 'rtd-previews';
 const MAX_BYTES = 25 * 1024 * 1024;
 

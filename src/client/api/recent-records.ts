@@ -1,5 +1,4 @@
-// Apart from api/records.ts, SWR imported only when needed: the sign-in page bundles this (3 KB
-// more of SWR's hooks against its 120 KB budget).
+// Apart from api/records.ts and SWR imported late: the sign-in page bundles this (120 KB budget).
 
 /** The 50 records opened last in this visit, in memory, so going back to one shows it at once while it is fetched again. */
 const recentRecords = new Map<string, Record<string, unknown>>();

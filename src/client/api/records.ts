@@ -8,7 +8,6 @@ import { rememberRecord } from './recent-records';
 export { forgetRecords, rememberRecord, rememberedRecord } from './recent-records';
 import type { FieldWarning } from '../../shared/schema-evolution';
 
-/** A record's values as the server and the screens know them. */
 type Values = Record<string, unknown>;
 
 /** The SWR keys of the records family, so that a write can say which cached answers it makes stale. */
@@ -34,11 +33,7 @@ export function useListPage<Row>(apiPath: string, query: Query) {
 }
 
 /** The server's copy of a record (null: none), offlineSince when it is the phone's copy, and the server's warnings about it. */
-export interface ServerCopy {
-  record: Values | null;
-  offlineSince?: number;
-  warnings?: FieldWarning[];
-}
+export type ServerCopy = { record: Values | null; offlineSince?: number; warnings?: FieldWarning[] };
 
 /** GET the record; without coverage the copy of it this phone last saw (api/offline-cache.ts), marked as such. */
 export async function fetchServerCopy(apiPath: string, id: string): Promise<ServerCopy> {

@@ -9,11 +9,7 @@ export type DayStats = { date: string } & Record<string, number | string>;
 export type TotalStats = Record<string, number>;
 
 /** Every day's figures from one day to another, as /vtp/stats/days answers them. */
-export interface RangeStats {
-  from: string;
-  to: string;
-  days: DayStats[];
-}
+export type RangeStats = { from: string; to: string; days: DayStats[] };
 
 const SWR_OPTIONS = { shouldRetryOnError: false, revalidateOnFocus: false };
 
@@ -37,5 +33,4 @@ export const useDayStats = (date: string) => useFigures<DayStats>(statsKeys.day(
 
 export const useTotalStats = () => useFigures<TotalStats>(statsKeys.total, '/vtp/stats/total');
 
-/** The figures of every day of a range (the Data page's chart), in one call. */
 export const useRangeStats = (from: string, to: string) => useFigures<RangeStats>(statsKeys.days(from, to), '/vtp/stats/days', { from, to });

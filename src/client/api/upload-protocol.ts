@@ -1,9 +1,7 @@
 import { answerMessage, dataOf, exchange, isSuccess, isUnauthorized, type Exchange } from './answer';
 import { REQUEST_TIMEOUT_MS } from './config';
 
-// How a file reaches the shared-files service, once for the upload queue (api/upload-transport.ts)
-// and the outbox's sync (also in the service worker), each bringing its wire; failures come back
-// as UploadFailure (docs/decisions/046-one-client-data-layer.md).
+// How a file reaches the shared-files service, for the upload queue and the outbox's sync, each with its wire (decision 046).
 
 /** Files below this many bytes go in one multipart request; larger ones by session (docs/PRODUCT.md section 4). */
 export const PLAIN_UPLOAD_LIMIT = 52_428_800;
@@ -33,18 +31,17 @@ export class UploadFailure extends Error {
   }
 }
 
-/** One request of the protocol, for a side's wire to send. */
+/**
+ * One request of the protocol, for a side's wire to send: `signed` adds the sign-in (a session URL is its own credential),
+ * `timeout` gives up after REQUEST_TIMEOUT_MS (not for a body of megabytes), `onSent` hears bytes sent where the wire can tell.
+ */
 export interface WireRequest {
   method: 'GET' | 'POST' | 'PUT';
   url: string;
-  /** The protocol's own headers; a signed request gets the sign-in's too. */
   headers: Record<string, string>;
   body?: FormData | Blob | string;
-  /** With the sign-in (client id, Bearer token); a session URL is the credential itself and goes without. */
   signed: boolean;
-  /** Whether the request gives up after REQUEST_TIMEOUT_MS; a body of megabytes takes what the network needs. */
   timeout: boolean;
-  /** Bytes of the body sent so far, where the wire can tell (XMLHttpRequest's upload events). */
   onSent?: (loaded: number) => void;
 }
 
@@ -61,17 +58,11 @@ export function fetchWire(fetchFn: typeof fetch, sign: (headers: Record<string, 
     });
 }
 
-export interface UploadTarget {
-  /** The files service's base URL (FILES_BASE). */
-  filesBase: string;
-  /** The project folder ('issue_1'; '' for the root). */
-  folder: string;
-}
+/** The files service's base URL (FILES_BASE) and the project folder ('issue_1'; '' for the root). */
+type UploadTarget = { filesBase: string; folder: string };
 
 /** Where a session upload is, kept across tries (and by the outbox across runs) so that a try resumes instead of restarting. */
-export interface SessionState {
-  uploadUrl?: string;
-}
+export type SessionState = { uploadUrl?: string };
 
 export type OnProgress = (percent: number) => void;
 
@@ -140,14 +131,7 @@ async function resumePoint(wire: Wire, target: UploadTarget, file: Blob, name: s
 }
 
 /** A large file by upload session: CHUNK_SIZE pieces, unsigned (the URL is the credential), until 200/201; state keeps the URL meanwhile. */
-export async function uploadInSession(
-  wire: Wire,
-  target: UploadTarget,
-  file: Blob,
-  name: string,
-  state: SessionState,
-  onProgress: OnProgress = () => {},
-): Promise<void> {
+export async function uploadInSession(wire: Wire, target: UploadTarget, file: Blob, name: string, state: SessionState, onProgress: OnProgress = () => {}) {
   const total = file.size;
   let start = await resumePoint(wire, target, file, name, state);
   const uploadUrl = state.uploadUrl as string;

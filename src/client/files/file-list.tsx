@@ -1,10 +1,26 @@
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import type { PreviewState } from './use-file-opener';
-import { formatModified, formatSize, TYPE_ICONS, type FileItem } from './file-types';
-import { useFileList, type FileListState } from './use-file-list';
+import { formatModified, formatSize, toItems, TYPE_ICONS, type FileItem } from './file-types';
 import { OfflineLine } from '../ui/offline-line';
+import { useFolderListing } from '../api/files';
+
+/** offlineSince: the phone's copy of the last listing; notLoaded: no coverage and never listed (not 'Empty'). */
+type FileListState = { status: 'loading' } | { status: 'ready'; items: FileItem[]; offlineSince?: number; notLoaded?: boolean };
+
+/** A folder's entries as the file list shows them; `refresh` lists it again keeping them on screen; `loads` grows with each listing. */
+export function useFileList(path: string) {
+  const { listing, refresh } = useFolderListing(path);
+  const state = useMemo<FileListState>(() => {
+    if (listing === undefined) return { status: 'loading' };
+    const { entries, load: _load, ...about } = listing;
+    void _load;
+    return { status: 'ready', items: toItems(path, entries), ...about };
+  }, [listing, path]);
+  return { state, refresh, loads: listing?.load ?? 0 };
+}
 
 interface FileListProps {
   state: FileListState;
@@ -85,12 +101,8 @@ export function FileList({ state, onOpen, onDownload, onOpenFolder, pending = fa
   );
 }
 
-/** A subfolder listed apart from the folder's own files, read-only (the issue's desensitized copies). */
-export interface ApartFolder {
-  /** The subfolder's name inside the panel's folder. */
-  name: string;
-  title: string;
-}
+/** A subfolder (by name, in the panel's folder) listed apart under `title`, read-only (the issue's desensitized copies). */
+export type ApartFolder = { name: string; title: string };
 
 /** The files of a subfolder under their own heading: preview and download, nothing else. */
 export function ApartFolderSection({ path, folder, onOpen, onDownload }: { path: string; folder: ApartFolder } & Pick<FileListProps, 'onOpen' | 'onDownload'>) {

@@ -1,11 +1,11 @@
 import { useState, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { useTranslation } from 'react-i18next';
-import { ApartFolderSection, FileList, PreviewDialog, type ApartFolder } from './file-list';
+import { ApartFolderSection, FileList, PreviewDialog, useFileList, type ApartFolder } from './file-list';
 import type { FileItem } from './file-types';
 import { UploadControls } from './upload-controls';
 import { IncomingFilesView, UploadQueueView, useIncomingFiles, visibleUploads } from './upload-queue-view';
-import { useFileList } from './use-file-list';
+
 import { useFileOpener } from './use-file-opener';
 import { useRecorder } from './use-recorder';
 import { useUploadQueue, type RecordRef } from './use-upload-queue';

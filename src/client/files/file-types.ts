@@ -5,15 +5,7 @@ import type { FileEntry } from '../api/files';
 /** What the browser shows and how it opens an entry (docs/PRODUCT.md section 8, file browser item). */
 export type FileType = 'folder' | 'image' | 'video' | 'pdf' | 'audio' | 'file';
 
-export interface FileItem {
-  id: string;
-  name: string;
-  type: FileType;
-  size: number;
-  modified: string;
-  path: string;
-  mimeType: string;
-}
+export type FileItem = ReturnType<typeof toItems>[number];
 
 /** Types by extension (docs/PRODUCT.md section 10); webm counts as audio: recordings are webm. */
 const BY_EXTENSION = new Map<string, FileType>([
@@ -23,10 +15,7 @@ const BY_EXTENSION = new Map<string, FileType>([
   ['pdf', 'pdf'],
 ]);
 
-/**
- * The type of an entry by its mime type, else by its extension. A webm video mime counts as
- * audio: the service cannot tell a voice note in webm from a film, and this app's voice notes are webm.
- */
+/** An entry's type by mime type, else extension; video/webm is audio: the service cannot tell this app's webm voice notes from a film. */
 export function fileTypeOf(entry: { name: string; mimeType?: string | null; isFolder?: boolean }): FileType {
   if (entry.isFolder) return 'folder';
   const mime = (entry.mimeType ?? '').toLowerCase().split(';')[0]?.trim() ?? '';
@@ -69,7 +58,7 @@ export const TYPE_ICONS: Record<FileType, string> = {
 const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
 /** Listing entries as browser items: folders first, then by name (natural, case-insensitive). */
-export function toItems(folder: string, entries: FileEntry[]): FileItem[] {
+export function toItems(folder: string, entries: FileEntry[]) {
   const base = folder.replace(/^\/+|\/+$/g, '');
   return entries
     .map((e) => ({

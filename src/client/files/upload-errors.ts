@@ -2,10 +2,7 @@ import { OFFLINE_MESSAGE, TIMEOUT_MESSAGE } from '../api/answer';
 import { readUploadFailure } from '../api/upload-protocol';
 import { t } from '../i18n';
 
-/**
- * A kept upload failure in the language on screen: the protocol, in the service worker too, words
- * its two failures in the specification's Chinese; any other reason is the server's own words.
- */
+/** A kept upload failure in the language on screen: the protocol's two (worded in the specification's Chinese), else the server's words. */
 export function uploadErrorText(message: string): string {
   if (message === OFFLINE_MESSAGE) return t('common.offline');
   if (message === TIMEOUT_MESSAGE) return t('common.timedOut');

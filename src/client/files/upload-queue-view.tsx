@@ -5,45 +5,32 @@ import { useTranslation } from 'react-i18next';
 import { fileTypeOf, formatSize, TYPE_ICONS } from './file-types';
 import { uploadErrorText } from './upload-errors';
 import { isSyncing } from '../outbox/sync';
-import { listWaitingFiles, useOutboxReads } from '../outbox/use-outbox';
+import { useOutboxReads } from '../outbox/use-outbox';
+import { waitingFiles, type WaitingFile } from '../outbox/store';
 import type { UploadItem, UploadQueue } from './use-upload-queue';
 
-/** A file on its way to a folder: kept on the phone (the outbox) until the sync uploads it. */
-export interface IncomingFile {
-  key: string;
-  name: string;
-  size: number;
-  type: string;
-  /** waiting: for the network; sending: a sync is running; refused: the server would not take it. */
-  status: 'waiting' | 'sending' | 'refused';
-  error: string;
+/** A file on its way to a folder, kept on the phone (the outbox) until the sync uploads it; status sending: a sync is running. */
+function incomingFile(f: WaitingFile, sending: boolean) {
+  const status = f.state === 'refused' ? 'refused' : sending ? 'sending' : 'waiting';
+  return { key: f.key, name: f.name, size: f.blob.size, type: f.type, status, error: f.lastError ?? '' } as const;
 }
+type IncomingFile = ReturnType<typeof incomingFile>;
 
 /** 'a/b/', '/a/b' and 'a/b' are one folder. */
 const sameFolder = (a: string, b: string): boolean => a.replace(/^\/+|\/+$/g, '') === b.replace(/^\/+|\/+$/g, '');
 
-/**
- * The files the outbox holds for a folder, and whether the phone's list was read yet (not 'Empty'
- * before); onArrived is told those that left the outbox, so the folder is listed again.
- */
+/** The outbox's files for a folder and whether they were read yet (not 'Empty' before); onArrived gets those that left it. */
 export function useIncomingFiles(folder: string, onArrived: (files: { key: string; name: string }[]) => void): { files: IncomingFile[]; loaded: boolean } {
   const [state, setState] = useState<{ folder: string; files: IncomingFile[]; loaded: boolean }>({ folder, files: [], loaded: false });
   const seen = useRef({ folder, names: new Map<string, string>() });
   useOutboxReads(
-    listWaitingFiles,
+    waitingFiles.list,
     'files waiting on this phone',
     (all) => {
       if (all === undefined) return setState({ folder, files: [], loaded: true });
       const mine = all.filter((f) => f.createKey === undefined && sameFolder(f.folder, folder));
       const sending = isSyncing();
-      const files = mine.map((f): IncomingFile => ({
-        key: f.key,
-        name: f.name,
-        size: f.blob.size,
-        type: f.type,
-        status: f.state === 'refused' ? 'refused' : sending ? 'sending' : 'waiting',
-        error: f.lastError ?? '',
-      }));
+      const files = mine.map((f) => incomingFile(f, sending));
       const now = new Set(mine.map((f) => f.key));
       const before = seen.current.folder === folder ? [...seen.current.names] : [];
       const gone = before.filter(([key]) => !now.has(key)).map(([key, name]) => ({ key, name }));

@@ -31,15 +31,7 @@ export function customRecordingName(custom: string, ext: string): string {
   return base.toLowerCase().endsWith(`.${ext}`) ? base : `${base}.${ext}`;
 }
 
-export interface Recorder {
-  status: 'idle' | 'starting' | 'recording';
-  /** Whole seconds since recording started. */
-  elapsed: number;
-  customName: string;
-  setCustomName: (name: string) => void;
-  start: () => Promise<void>;
-  stop: () => void;
-}
+export type Recorder = ReturnType<typeof useRecorder>;
 
 /** Why the microphone could not be opened, in the words of docs/PRODUCT.md section 5. */
 function startErrorMessage(error: unknown): string {
@@ -62,10 +54,7 @@ function recordingFileName(typed: string, type: string, warn: () => void): strin
   }
 }
 
-/**
- * Records the stream in one-second slices (never one huge buffer); `ended` is told the pieces and
- * their container type without codecs, or null when the recorder failed. The microphone is released either way.
- */
+/** Records in one-second slices (no huge buffer); `ended` gets them and their type without codecs, or null on failure; the mic is released. */
 function recordStream(stream: MediaStream, ended: (recording: { chunks: Blob[]; type: string } | null) => void): MediaRecorder {
   const preferred = pickRecordingType();
   const rec = new MediaRecorder(stream, preferred ? { mimeType: preferred } : undefined);
@@ -100,9 +89,9 @@ function useElapsed(recording: boolean, startedAt: number): number {
 }
 
 /** In-browser voice notes: idle -> recording -> stop, handed over as a File; the microphone is released as soon as recording ends. */
-export function useRecorder(onRecorded: (file: File) => void): Recorder {
+export function useRecorder(onRecorded: (file: File) => void) {
   const toast = useToast();
-  const [status, setStatus] = useState<Recorder['status']>('idle');
+  const [status, setStatus] = useState<'idle' | 'starting' | 'recording'>('idle');
   const [customName, setCustomName] = useState('');
   const [startedAt, setStartedAt] = useState(0);
   const elapsed = useElapsed(status === 'recording', startedAt);

@@ -1,24 +1,16 @@
-import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
-import { cancelUploadSession } from '../api/files';
+import { useCallback, useEffect, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
+import { cancelUploadSession, isOfflineError, uploadFromPage } from '../api/files';
 import { newOutboxKey, waitingFiles } from '../outbox/store';
-import { listWaitingFiles, useOutboxReads } from '../outbox/use-outbox';
+import { useOutboxReads } from '../outbox/use-outbox';
 import { t } from '../i18n';
 import { useToast } from '../ui/toast';
 import { updateRecord } from '../api/records';
-import { isOfflineError, uploadFromPage } from '../api/upload-transport';
 import type { SessionState } from '../api/upload-protocol';
 import { storage } from '../lib/storage';
 import { uploadErrorText } from './upload-errors';
 
-/** The record whose attachments a browser shows, for the files status (x-kind.attachments.filesStatus): its kind's API path, its id, the status field and the values sent with it. */
-export interface RecordRef {
-  apiPath: string;
-  id: number | string;
-  /** The field told 'uploading' and 'uploaded'. */
-  field: string;
-  /** The record's values sent alongside (the issue's taskId). */
-  with?: Record<string, unknown>;
-}
+/** The record whose files a browser shows (x-kind.attachments.filesStatus): `field` is told 'uploading', 'uploaded', sent `with` values (taskId). */
+export type RecordRef = { apiPath: string; id: number | string; field: string; with?: Record<string, unknown> };
 
 /** Marks a record's attachments 'uploading' or 'uploaded' (docs/PRODUCT.md section 4): a hint for the back office, a failure only logged. */
 async function setFilesStatus(issue: RecordRef | undefined, status: 'uploading' | 'uploaded'): Promise<void> {
@@ -30,30 +22,26 @@ async function setFilesStatus(issue: RecordRef | undefined, status: 'uploading' 
   }
 }
 
-/** An upload queue item (docs/PRODUCT.md section 8); a failed one keeps its file for a retry. */
+/**
+ * An upload queue item (docs/PRODUCT.md section 8); a failed one keeps its file for a retry. waiting: no network, kept on the
+ * phone for the sync under `outboxKey`, followed until sent. A recording has its own failure toast (docs/PRODUCT.md section 5).
+ */
 export interface UploadItem {
   id: number;
   file: File;
   progress: number;
-  /** waiting: no network; the file is kept on the phone and uploaded when the network returns. */
   status: 'uploading' | 'success' | 'error' | 'waiting';
   errorMsg: string;
   retryCount: number;
-  /** Recordings have their own failure toast (docs/PRODUCT.md section 5). */
   source: 'file' | 'recording';
   folder: string;
-  /** Kept on the phone for the sync (status waiting): its outbox key, followed until the sync sent it. */
   outboxKey?: string;
 }
 
-export interface UploadQueue {
-  items: UploadItem[];
-  add: (files: File[], source?: UploadItem['source']) => void;
-  retry: (id: number) => void;
-  remove: (id: number) => void;
-}
+export type UploadQueue = ReturnType<typeof useUploadQueue>;
 
-type Update = (id: number, patch: Partial<UploadItem>) => void;
+/** What an item starts, and a retry starts again, with. */
+const FRESH = { progress: 0, status: 'uploading', errorMsg: '' } as const;
 
 /** Keeps a file whose upload found no network on the phone (the outbox), for the sync; its outbox key. */
 async function keepFileForSync({ file, folder }: UploadItem, uploadUrl: string | undefined): Promise<string> {
@@ -65,7 +53,12 @@ async function keepFileForSync({ file, folder }: UploadItem, uploadUrl: string |
 }
 
 /** Uploads one item with progress and toasts; without network the file is kept on the phone for the sync, else it fails with its reason. */
-async function uploadOne(item: UploadItem, sessions: Map<number, SessionState>, update: Update, toast: ReturnType<typeof useToast>): Promise<boolean> {
+async function uploadOne(
+  item: UploadItem,
+  sessions: Map<number, SessionState>,
+  update: (id: number, patch: Partial<UploadItem>) => void,
+  toast: ReturnType<typeof useToast>,
+): Promise<boolean> {
   const { file } = item;
   try {
     const state = sessions.get(item.id) ?? {};
@@ -94,16 +87,8 @@ async function uploadOne(item: UploadItem, sessions: Map<number, SessionState>, 
   }
 }
 
-/** Drops a file kept on the phone for the sync (the queue took it back for a retry, or it was removed). */
-function dropWaitingFile(key: string | undefined): void {
-  if (key !== undefined) void waitingFiles.remove(key).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
-}
-
-/**
- * Runs uploads one after another (parallel ones on a phone's uplink only time out more); the first
- * of a batch marks the record's files 'uploading', the last, when one succeeded, 'uploaded'.
- */
-function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, target: () => RecordRef | undefined): (item: UploadItem) => void {
+/** Uploads one at a time (parallel ones on a phone's uplink time out); a batch marks the files 'uploading', then 'uploaded' if one succeeded. */
+function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, latest: RefObject<{ issue?: RecordRef | undefined; onUploaded: () => void }>) {
   const chain = useRef<Promise<void>>(Promise.resolve());
   const pending = useRef(0);
   const batchSucceeded = useRef(false);
@@ -111,16 +96,19 @@ function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, target: 
     (item: UploadItem) => {
       const first = pending.current++ === 0;
       chain.current = chain.current.then(async () => {
-        if (first) await setFilesStatus(target(), 'uploading');
-        if (await upload(item)) batchSucceeded.current = true;
+        if (first) await setFilesStatus(latest.current.issue, 'uploading');
+        if (await upload(item)) {
+          batchSucceeded.current = true;
+          latest.current.onUploaded();
+        }
         pending.current -= 1;
         if (pending.current === 0 && batchSucceeded.current) {
           batchSucceeded.current = false;
-          await setFilesStatus(target(), 'uploaded');
+          await setFilesStatus(latest.current.issue, 'uploaded');
         }
       });
     },
-    [upload, target],
+    [upload, latest],
   );
 }
 
@@ -128,7 +116,7 @@ function useUploadChain(upload: (item: UploadItem) => Promise<boolean>, target: 
 function useSyncedFileEndings(items: UploadItem[], setItems: Dispatch<SetStateAction<UploadItem[]>>, onSent: () => void): void {
   const following = items.some((i) => i.status === 'waiting' && i.outboxKey !== undefined);
   useOutboxReads(
-    listWaitingFiles,
+    waitingFiles.list,
     'files waiting on this phone',
     (files) => {
       if (files === undefined) return;
@@ -163,15 +151,13 @@ function retryAndRemove(
   const takeFailed = (id: number): UploadItem | undefined => {
     const item = items.find((i) => i.id === id);
     if (item?.status !== 'error') return undefined;
-    dropWaitingFile(item.outboxKey);
+    if (item.outboxKey !== undefined) waitingFiles.remove(item.outboxKey).catch((e: unknown) => console.warn('The waiting file could not be removed:', e));
     return item;
   };
   const retry = (id: number): void => {
     const item = takeFailed(id);
     if (!item) return;
-    const { outboxKey: _taken, ...rest } = item;
-    void _taken;
-    const again = { ...rest, status: 'uploading' as const, progress: 0, errorMsg: '', retryCount: item.retryCount + 1 };
+    const again = { ...item, ...FRESH, outboxKey: undefined, retryCount: item.retryCount + 1 };
     setItems((prev) => prev.map((i) => (i.id === id ? again : i)));
     enqueue(again);
   };
@@ -187,7 +173,7 @@ function retryAndRemove(
 }
 
 /** The upload queue of a folder ('' for the root), telling `issue`'s files status; `onUploaded` after each upload. */
-export function useUploadQueue({ folder, issue, onUploaded }: { folder: string; issue?: RecordRef | undefined; onUploaded: () => void }): UploadQueue {
+export function useUploadQueue({ folder, issue, onUploaded }: { folder: string; issue?: RecordRef | undefined; onUploaded: () => void }) {
   const toast = useToast();
   const [items, setItems] = useState<UploadItem[]>([]);
   const nextId = useRef(1);
@@ -202,33 +188,14 @@ export function useUploadQueue({ folder, issue, onUploaded }: { folder: string; 
     setItems((prev) => prev.map((item) => (item.id === id ? { ...item, ...patch } : item)));
   }, []);
 
-  const upload = useCallback(
-    async (item: UploadItem) => {
-      const done = await uploadOne(item, sessions.current, update, toast);
-      if (done) latest.current.onUploaded();
-      return done;
-    },
-    [toast, update],
-  );
-  const enqueue = useUploadChain(
-    upload,
-    useCallback(() => latest.current.issue, []),
-  );
+  const upload = useCallback((item: UploadItem) => uploadOne(item, sessions.current, update, toast), [toast, update]);
+  const enqueue = useUploadChain(upload, latest);
 
   useSyncedFileEndings(items, setItems, () => latest.current.onUploaded());
 
   const add = useCallback(
     (files: File[], source: UploadItem['source'] = 'file') => {
-      const added = files.map((file): UploadItem => ({
-        id: nextId.current++,
-        file,
-        progress: 0,
-        status: 'uploading',
-        errorMsg: '',
-        retryCount: 0,
-        source,
-        folder,
-      }));
+      const added = files.map((file): UploadItem => ({ id: nextId.current++, file, ...FRESH, retryCount: 0, source, folder }));
       setItems((prev) => [...prev, ...added]);
       added.forEach(enqueue);
     },

@@ -2,11 +2,7 @@ import { openDB, type IDBPDatabase } from 'idb';
 
 type Values = Record<string, unknown>;
 
-/**
- * A record change made without coverage, kept on the phone (IndexedDB) until it reaches the
- * server: a create with its Idempotency-Key (a repeated sync never makes a second record), an
- * update with its base version (a conflict goes to the conflict view, never a silent overwrite).
- */
+/** A change kept on the phone until it reaches the server: a create with its Idempotency-Key, an update with its base version (409: conflict). */
 export interface OutboxItem {
   /** Also the Idempotency-Key of a create: owner, kind and a random id. */
   key: string;
@@ -16,7 +12,6 @@ export interface OutboxItem {
   /** The list screen of the kind, for links. */
   route: string;
   op: 'create' | 'update';
-  /** An update's record id. */
   recordId?: number;
   /** A create: every value; an update: the changed fields (null clears). */
   values: Values;
@@ -35,21 +30,16 @@ export interface OutboxItem {
 }
 
 /** A photo, video or voice note whose upload could not reach the server: kept here until it can. */
-export interface WaitingFile {
-  key: string;
-  owner: string;
-  /** The project folder it goes into (an issue's attachment folder). */
+export interface WaitingFile extends Pick<OutboxItem, 'key' | 'owner' | 'createdAt' | 'lastError'> {
   folder: string;
   name: string;
   type: string;
   blob: Blob;
-  createdAt: number;
   /** A resumable session already started for it (large files), so a later sync goes on from there. */
   uploadUrl?: string;
   /** Attached to a record not yet created: the create's key; its folder is known once the record exists. */
   createKey?: string;
   state: 'waiting' | 'refused';
-  lastError?: string;
 }
 
 const CHANGED = 'rtd-outbox-changed';
@@ -72,7 +62,6 @@ export function changed(): void {
   globalThis.dispatchEvent(new Event(CHANGED));
 }
 
-/** Calls back whenever the outbox changes (in this tab). */
 export function onOutboxChange(callback: () => void): () => void {
   globalThis.addEventListener(CHANGED, callback);
   return () => globalThis.removeEventListener(CHANGED, callback);
@@ -107,9 +96,7 @@ export const outbox = {
   add: putItem,
   put: putItem,
   remove: (key: string): Promise<void> => removeFrom('items', key),
-  async get(key: string): Promise<OutboxItem | undefined> {
-    return (await (await db()).get('items', key)) as OutboxItem | undefined;
-  },
+  get: async (key: string) => (await (await db()).get('items', key)) as OutboxItem | undefined,
   list: (owner: string): Promise<OutboxItem[]> => listOf<OutboxItem>('items', owner),
 };
 
@@ -125,13 +112,7 @@ export const waitingFiles = {
 };
 
 /** A record created by the sync: the key its create waited under, and the id the server gave it. */
-export interface CreatedRecord {
-  key: string;
-  owner: string;
-  kindName: string;
-  id: number;
-  at: number;
-}
+export type CreatedRecord = Pick<OutboxItem, 'key' | 'owner' | 'kindName'> & { id: number; at: number };
 
 const CREATED_KEPT_MS = 7 * 24 * 3600 * 1000;
 
@@ -150,13 +131,8 @@ export const createdRecords = {
   },
 };
 
-/** Who the outbox is sent as: the sign-in token and the user it belongs to. */
-export interface SyncAuth {
-  token: string;
-  owner: string;
-  /** The language on the page's screen when it was saved: the worker's requests ask for it (docs/decisions/045). */
-  language?: 'en' | 'zh';
-}
+/** Who the outbox is sent as: the sign-in token, its user and the language on screen when saved, which the worker asks in (decision 045). */
+type SyncAuth = { token: string; owner: string; language?: 'en' | 'zh' };
 
 /** A copy of the sign-in for the service worker's Background Sync (local storage is out of its reach); removed at sign-out and on a 401. */
 export const syncAuth = {

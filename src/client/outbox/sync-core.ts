@@ -3,8 +3,7 @@ import { API_BASE, FILES_BASE, signInHeaders } from '../api/config';
 import { fetchWire, uploadFile, UploadFailure, type SessionState, type Wire } from '../api/upload-protocol';
 import { createdRecords, outbox, waitingFiles, type OutboxItem, type WaitingFile } from './store';
 
-// The sync of the outbox, shared by the page and the service worker (Background Sync): no DOM nor
-// local storage here; the token, the user and fetch come in as parameters, the outbox from IndexedDB.
+// The outbox's sync, for the page and the service worker: no DOM nor local storage; token, user and fetch are parameters.
 
 /** The one-off Background Sync tag the page registers while something waits. */
 export const OUTBOX_SYNC_TAG = 'outbox';
@@ -14,22 +13,10 @@ export const OUTBOX_LOCK = 'outbox-sync';
 export const OUTBOX_SYNCED_MESSAGE = 'outbox-synced';
 
 /** Changes and files sent (of them files and new records), those still waiting, and whether a 401 ended the sign-in. */
-export interface SyncResult {
-  sent: number;
-  filesSent?: number;
-  createdSent?: number;
-  waiting: number;
-  unauthorized?: boolean;
-}
+export type SyncResult = { sent: number; filesSent?: number; createdSent?: number; waiting: number; unauthorized?: boolean };
 
 /** The sign-in token, the user whose outbox is sent, and how requests go out (the page's or the worker's fetch). */
-export interface SyncContext {
-  token: string;
-  owner: string;
-  fetch: typeof fetch;
-  apiBase?: string;
-  filesBase?: string;
-}
+export type SyncContext = { token: string; owner: string; fetch: typeof fetch; apiBase?: string; filesBase?: string };
 
 /** The folder field of creates queued before decision 041, when only the issue kind had attachments. */
 const FOLDER_FIELD_BEFORE_041 = 'attachmentFolder';
@@ -95,10 +82,7 @@ async function sendFile(ctx: SyncContext, file: WaitingFile): Promise<Outcome | 
   }
 }
 
-/**
- * Sends the user's waiting changes oldest first, each exactly once (a 409 parked as a conflict),
- * then their files; stops, keeping the rest in order, where the network ends and at a 401. Run it under withOutboxLock.
- */
+/** Sends waiting changes oldest first, each once (a 409 parked), then files; stops, keeping order, offline or at a 401. Under withOutboxLock. */
 export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
   let sent = 0;
   let createdSent = 0;
@@ -136,10 +120,7 @@ export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
   return { sent, filesSent, createdSent, waiting, ...(stopped === 'unauthorized' ? { unauthorized: true } : {}) };
 }
 
-/**
- * Runs fn holding the Web Lock the page and the service worker share, so the two never send at once.
- * Without Web Locks each context still runs one sync at a time, and a create's Idempotency-Key answers a repeat.
- */
+/** Runs fn under the Web Lock shared with the service worker; without Web Locks a create's Idempotency-Key answers a repeat. */
 export async function withOutboxLock<T>(fn: () => Promise<T>): Promise<T> {
   const locks = (globalThis.navigator as { locks?: LockManager } | undefined)?.locks;
   if (locks === undefined || typeof locks.request !== 'function') return fn();

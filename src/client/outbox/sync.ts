@@ -66,11 +66,7 @@ export async function protectStorage(): Promise<{ persisted: boolean; lowSpace: 
   return { persisted, lowSpace: left < 50 * 1024 * 1024 };
 }
 
-/**
- * Syncs at start, when the network comes back and on a backoff timer while something waits (30 s,
- * doubling to 10 minutes), and asks for Background Sync meanwhile. Calls onDone when a run (this
- * page's or the service worker's) sent everything that was waiting.
- */
+/** Syncs at start, online, and on a backoff (30 s doubling to 10 min) while something waits, asking for Background Sync; onDone when all is sent. */
 export function startOutboxSync(onDone: (reached: Reached) => void): () => void {
   let delay = 30_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -107,12 +103,9 @@ export function startOutboxSync(onDone: (reached: Reached) => void): () => void 
     const data = event.data as Partial<Record<'type' | keyof SyncResult, unknown>> | null;
     if (data?.type !== OUTBOX_SYNCED_MESSAGE) return;
     changed();
-    const [sent, filesSent, createdSent] = [data.sent, data.filesSent, data.createdSent].map((x) => (typeof x === 'number' ? x : 0)) as [
-      number,
-      number,
-      number,
-    ];
-    if (sent > 0 && data.waiting === 0 && !stopped) onDone(reachedOf({ sent, filesSent, createdSent, waiting: 0 }));
+    const count = (x: unknown): number => (typeof x === 'number' ? x : 0);
+    const result = { sent: count(data.sent), filesSent: count(data.filesSent), createdSent: count(data.createdSent), waiting: 0 };
+    if (result.sent > 0 && data.waiting === 0 && !stopped) onDone(reachedOf(result));
   };
   const workers = 'serviceWorker' in navigator ? navigator.serviceWorker : undefined;
   workers?.addEventListener('message', onMessage);
@@ -130,23 +123,16 @@ export function startOutboxSync(onDone: (reached: Reached) => void): () => void 
 }
 
 /** What a sync brought to the server: new records, edits of records it had, and files. */
-export interface Reached {
-  created: number;
-  edits: number;
-  files: number;
-}
+type Reached = ReturnType<typeof reachedOf>;
 
-function reachedOf({ sent, filesSent = 0, createdSent = 0 }: SyncResult): Reached {
+function reachedOf({ sent, filesSent = 0, createdSent = 0 }: SyncResult) {
   return { created: createdSent, edits: sent - filesSent - createdSent, files: filesSent };
 }
 
 /** '1 new record, 1 edit and 2 files reached the server', in the language on screen, leaving out what is none. */
 export function reachedServer({ created, edits, files }: Reached): string {
-  const parts = [
-    created > 0 ? t('outbox.reachedCreated', { count: created }) : '',
-    edits > 0 ? t('outbox.reachedEdits', { count: edits }) : '',
-    files > 0 ? t('outbox.reachedFiles', { count: files }) : '',
-  ].filter(Boolean);
+  const counts = [['outbox.reachedCreated', created] as const, ['outbox.reachedEdits', edits] as const, ['outbox.reachedFiles', files] as const];
+  const parts = counts.filter(([, count]) => count > 0).map(([key, count]) => t(key, { count }));
   const last = parts.pop() ?? '';
   const what = parts.length > 0 ? `${parts.join(t('outbox.chipJoin'))}${t('outbox.reachedAnd')}${last}` : last;
   return t('outbox.reached', { what });

@@ -38,9 +38,7 @@ function useKept<T>(list: (owner: string) => Promise<T[]>, what: string): T[] {
 }
 
 /** The signed-in user's waiting changes, kept current as they are added, sent or removed. */
-const listChanges = (owner: string): Promise<OutboxItem[]> => outbox.list(owner);
-export const useOutbox = (): OutboxItem[] => useKept(listChanges, 'outbox');
+export const useOutbox = (): OutboxItem[] => useKept(outbox.list, 'outbox');
 
 /** The signed-in user's photos, videos and voice notes waiting to be uploaded. */
-export const listWaitingFiles = (owner: string): Promise<WaitingFile[]> => waitingFiles.list(owner);
-export const useWaitingFiles = (): WaitingFile[] => useKept(listWaitingFiles, 'waiting files');
+export const useWaitingFiles = (): WaitingFile[] => useKept(waitingFiles.list, 'waiting files');
