@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppLayout } from '../../src/client/app/app-layout';
+import { AppLayout } from '../../src/client/app/app';
 import { serverShellFor, takeServerShell } from '../../src/client/app/server-shell';
 import { applyLanguage } from '../../src/client/i18n';
 import { AuthContext } from '../../src/client/auth/auth-context';

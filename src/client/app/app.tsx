@@ -1,14 +1,15 @@
-import { Suspense, useEffect } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { lazy, Suspense, useEffect } from 'react';
+import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation } from 'react-router-dom';
 import { t } from '../i18n';
 import { setUnauthorizedHandler } from '../api/client';
 import { whenIdle } from '../lib/idle';
-import { AuthProvider, useAuth } from '../auth/auth-context';
+import { AuthProvider, RequireAuth, useAuth } from '../auth/auth-context';
 import { Loading } from '../ui/loading';
 import { isCodeLoadError, retryableLazy, ScreenErrorBoundary, type RetryablePage } from '../ui/error-boundary';
 import { ToastProvider, useToast, type ShowToast } from '../ui/toast';
 import { HOME_PATH, PAGE_ROUTES, type PageName } from '../../shared/page-routes';
-import { AppLayout } from './app-layout';
+import { BottomNav } from './bottom-nav';
+import { serverShellFor, ShellPage } from './server-shell';
 import { loadPage, PAGE_IMPORTS } from './page-imports';
 
 // Every page is its own chunk (page-imports.ts); one that fails fails alone, with a way to try again.
@@ -16,6 +17,31 @@ const PAGES = Object.fromEntries(Object.keys(PAGE_IMPORTS).map((name) => [name, 
   PageName,
   RetryablePage
 >;
+
+// Loaded after sign-in, with IndexedDB: kept out of the sign-in page.
+const OutboxChip = lazy(() => import('../outbox/outbox-chip').then((m) => ({ default: m.OutboxChip })));
+
+/** Protected pages: the screen above, the bottom navigation below. */
+export function AppLayout() {
+  const { pathname } = useLocation();
+  // Opened at this path: the frame the server already drew stays while the page's code loads.
+  const shell = serverShellFor(pathname);
+  return (
+    <RequireAuth>
+      <div className="app-shell">
+        <main className="app-main">
+          <Suspense fallback={shell ? <ShellPage shell={shell} /> : <Loading />}>
+            <Outlet />
+          </Suspense>
+        </main>
+        <Suspense fallback={null}>
+          <OutboxChip />
+        </Suspense>
+        <BottomNav />
+      </div>
+    </RequireAuth>
+  );
+}
 
 /** A page in its own error boundary, started clean on every path. */
 function Screen({ page }: { page: PageName }) {
