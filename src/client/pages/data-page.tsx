@@ -62,13 +62,8 @@ function useDataFigures(day: string) {
 
   const copies = [total.offlineSince, daily.offlineSince, range.offlineSince].filter((x): x is number => x !== undefined);
   const missing = [total.error, daily.error, range.error].some((e) => e !== undefined && unreachable(e));
-  return {
-    total,
-    daily,
-    range,
-    offlineSince: copies.length > 0 ? Math.min(...copies) : undefined,
-    missing,
-  };
+  const offlineSince = copies.length > 0 ? Math.min(...copies) : undefined;
+  return { total, daily, range, offlineSince, missing };
 }
 
 /** Bytes as the file list writes them: B, KB, MB, GB in steps of 1024. */
@@ -281,11 +276,7 @@ const ChartCard = memo(function ChartCard({ day, figures, error }: { day: string
 });
 
 /** The tiles' download button: one handler for the page's life (so the tiles stay memo'd) calling this render's downloadPackage. */
-function usePackageDownload(
-  day: string,
-  dayFigures: ReturnType<typeof useDataFigures>['daily']['data'],
-  download: ReturnType<typeof useDownloads>['download'],
-): (tile: Tile) => void {
+function usePackageDownload(day: string, dayFigures: DayStats | undefined, download: ReturnType<typeof useDownloads>['download']): (tile: Tile) => void {
   const { t } = useTranslation();
   const toast = useToast();
   const packageNow = useRef(downloadPackage);
