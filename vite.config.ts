@@ -65,7 +65,7 @@ export default defineConfig({
             {
               name: 'app',
               priority: 1,
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)[\\/]|src[\\/]client[\\/](main|app[\\/](app|app-layout|bottom-nav|server-shell)|auth[\\/]\w+|ui[\\/](loading|page-header|toast)|lib[\\/](idle|storage)|api[\\/](client|auth|offline-cache|recent-records))\.tsx?$/,
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)[\\/]|src[\\/]client[\\/](main|app[\\/]app|auth[\\/]\w+|ui[\\/](loading|page-header|toast)|lib[\\/](idle|storage)|api[\\/](client|auth|offline-cache|recent-records))\.tsx?$/,
             },
           ],
         },

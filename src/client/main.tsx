@@ -1,8 +1,7 @@
 // The app, started by boot.ts once the page's shell has been painted.
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
-import { takeServerShell } from './app/server-shell';
+import { App, takeServerShell } from './app/app';
 import { applyLanguage, startLanguage } from './i18n';
 import { loadPage } from './app/page-imports';
 import { pageForPath } from '../shared/page-routes';

@@ -99,7 +99,7 @@ export function pageShellOf(pathname: string, registry: KindRegistry, language: 
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The shell as HTML, element for element what AppLayout's first render draws, the path's navigation item active. */
+/** The shell as HTML, element for element what AppLayout's first render (src/client/app/app.tsx) draws, the path's navigation item active. */
 export function pageShellHtml(shell: PageShell, pathname: string, language: ShellLanguage = 'en'): string {
   const path = pagePath(pathname);
   const texts = SHELL_TEXTS[language];

@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { ReportDialog } from '../../src/client/kinds/issue-status/report-dialog';
+import { ReportDialog } from '../../src/client/kinds/issue-status/status-strip';
 import { reportView } from '../../src/client/kinds/issue-status/report-view';
 import { ToastProvider } from '../../src/client/ui/toast';
 

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { registry } from '../../src/client/engine/registry';
 import { applyLanguage } from '../../src/client/i18n';
-import { analysisValueText, workerReasonText } from '../../src/client/kinds/issue-status/stored-values';
-import { analysisPhase } from '../../src/client/kinds/issue-status/phase';
+import { analysisPhase, analysisValueText, workerReasonText } from '../../src/client/kinds/issue-status/phase';
 import type { Kind } from '../../src/shared/kind-types';
 
 // docs/decisions/045: the analysis flow's stored words and the workers' failure reasons are shown

@@ -1,8 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppLayout } from '../../src/client/app/app-layout';
-import { serverShellFor, takeServerShell } from '../../src/client/app/server-shell';
+import { AppLayout, serverShellFor, takeServerShell } from '../../src/client/app/app';
 import { applyLanguage } from '../../src/client/i18n';
 import { AuthContext } from '../../src/client/auth/auth-context';
 import { registry } from '../../src/client/engine/registry';

@@ -1,21 +1,49 @@
-import { Suspense, useEffect } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { t } from '../i18n';
+import { lazy, Suspense, useEffect } from 'react';
+import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation, NavLink } from 'react-router-dom';
+import { t, i18n, pageLanguage } from '../i18n';
 import { setUnauthorizedHandler } from '../api/client';
 import { whenIdle } from '../lib/idle';
-import { AuthProvider, useAuth } from '../auth/auth-context';
+import { AuthProvider, RequireAuth, useAuth } from '../auth/auth-context';
 import { Loading } from '../ui/loading';
 import { isCodeLoadError, retryableLazy, ScreenErrorBoundary, type RetryablePage } from '../ui/error-boundary';
 import { ToastProvider, useToast, type ShowToast } from '../ui/toast';
-import { HOME_PATH, PAGE_ROUTES, type PageName } from '../../shared/page-routes';
-import { AppLayout } from './app-layout';
+import { HOME_PATH, PAGE_ROUTES, pagePath, type PageName } from '../../shared/page-routes';
 import { loadPage, PAGE_IMPORTS } from './page-imports';
+import { useTranslation } from 'react-i18next';
+import { SP_TEST_USER } from '../api/config';
+import { NAV_ITEMS, type PageShell } from '../../shared/page-shell';
+import { PageHeader } from '../ui/page-header';
 
 // Every page is its own chunk (page-imports.ts); one that fails fails alone, with a way to try again.
 const PAGES = Object.fromEntries(Object.keys(PAGE_IMPORTS).map((name) => [name, retryableLazy(() => loadPage(name as PageName))])) as unknown as Record<
   PageName,
   RetryablePage
 >;
+
+// Loaded after sign-in, with IndexedDB: kept out of the sign-in page.
+const OutboxChip = lazy(() => import('../outbox/outbox-chip').then((m) => ({ default: m.OutboxChip })));
+
+/** Protected pages: the screen above, the bottom navigation below. */
+export function AppLayout() {
+  const { pathname } = useLocation();
+  // Opened at this path: the frame the server already drew stays while the page's code loads.
+  const shell = serverShellFor(pathname);
+  return (
+    <RequireAuth>
+      <div className="app-shell">
+        <main className="app-main">
+          <Suspense fallback={shell ? <ShellPage shell={shell} /> : <Loading />}>
+            <Outlet />
+          </Suspense>
+        </main>
+        <Suspense fallback={null}>
+          <OutboxChip />
+        </Suspense>
+        <BottomNav />
+      </div>
+    </RequireAuth>
+  );
+}
 
 /** A page in its own error boundary, started clean on every path. */
 function Screen({ page }: { page: PageName }) {
@@ -133,5 +161,65 @@ export function App() {
         </AuthProvider>
       </ToastProvider>
     </BrowserRouter>
+  );
+}
+
+// The same items the server draws in the page shell before the app has loaded; each shows
+// nav.<key> in the language on screen.
+const KEYS = { '/dashboard': 'workspace', '/data': 'data', '/profile': 'profile' } as const;
+const ITEMS = NAV_ITEMS.map((item) => ({ to: item.to, icon: item.icon, key: KEYS[item.to] }));
+const SP_TEST = { to: '/sharepoint-test', key: 'sharepointTest', icon: 'pi pi-folder' } as const;
+
+/** The bottom navigation; 'SP测试' only for the configured test username. */
+function BottomNav() {
+  const { t } = useTranslation();
+  const { state } = useAuth();
+  const { pathname } = useLocation();
+  const spTest = SP_TEST_USER !== '' && state.status === 'signedIn' && state.username === SP_TEST_USER;
+  return (
+    <nav className="bottom-nav" aria-label={t('nav.label')}>
+      {(spTest ? [...ITEMS, SP_TEST] : ITEMS).map((item) => {
+        // Active for its path and everything below it.
+        const active = pathname === item.to || pathname.startsWith(`${item.to}/`);
+        return (
+          <NavLink key={item.to} to={item.to} className={() => `bottom-nav-item${active ? ' active' : ''}`} aria-current={active ? 'page' : undefined}>
+            <i className={item.icon} aria-hidden="true" />
+            <span>{t(`nav.${item.key}`)}</span>
+          </NavLink>
+        );
+      })}
+    </nav>
+  );
+}
+
+// The page shell the server drew into #root (src/shared/page-shell.ts), read before React
+// replaces it, so that the app's first render draws the same frame until the page's code is in.
+let first: { path: string; shell: PageShell; language: string } | undefined;
+
+/** Remembers the title bar the server drew in `root`, for the path the page was opened at, and its language. */
+export function takeServerShell(root: HTMLElement): void {
+  const title = root.querySelector('.page-header-title')?.textContent;
+  if (!title) return;
+  const back = root.querySelector('a.page-header-back')?.getAttribute('href');
+  const language = pageLanguage() ?? 'en';
+  first = { path: pagePath(window.location.pathname), shell: back ? { title, back } : { title }, language };
+}
+
+/**
+ * The server's shell when it was drawn for this path and in the language on screen (the browser's,
+ * docs/decisions/045): after the Profile chose the other one, the loading line shows instead (decision 038).
+ */
+export function serverShellFor(pathname: string): PageShell | undefined {
+  if (first === undefined || i18n.language !== first.language) return undefined;
+  return first.path === pagePath(pathname) ? first.shell : undefined;
+}
+
+/** A screen's frame while its code loads: its title bar, and 'Loading...' under it. */
+function ShellPage({ shell }: { shell: PageShell }) {
+  return (
+    <div className="page">
+      <PageHeader title={shell.title} back={shell.back} />
+      <Loading />
+    </div>
   );
 }

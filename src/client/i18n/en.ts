@@ -252,8 +252,6 @@ export const en = {
     newItem: 'New {{kind}}{{title}} ({{fields}})',
     changesTo: 'Changes to #{{id}} {{kind}}{{title}} ({{fields}})',
     titled: ': {{title}}',
-    fields_one: '{{count}} field',
-    fields_other: '{{count}} fields',
     noFieldsChanged: 'starting values only',
     kinds: { drive: 'drive', charging: 'charging', issue: 'issue', poi: 'POI' },
     saved: 'Saved {{time}} · {{state}}',

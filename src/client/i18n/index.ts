@@ -5,6 +5,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { en, type Catalogue } from './en';
 import { phoneLanguage, setRequestLanguage } from './request-language';
+import { storage } from '../lib/storage';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -34,15 +35,6 @@ void i18n.use(initReactI18next).init({
 
 const asLanguage = (value: string | null | undefined): Language | null => ((LANGUAGES as readonly string[]).includes(value ?? '') ? (value as Language) : null);
 
-/** The language stored by the Profile switch, if any. */
-function storedLanguage(): Language | null {
-  try {
-    return asLanguage(window.localStorage.getItem(LANGUAGE_KEY));
-  } catch {
-    return null;
-  }
-}
-
 export { phoneLanguage };
 
 /** The language the server drew the page in (data-language, docs/decisions/045); null for a page it did not draw (the service worker's copy). */
@@ -52,7 +44,7 @@ export function pageLanguage(): Language | null {
 
 /** The language the app starts in: the Profile's choice, else the page shell's (so the screen keeps it), else the phone's. */
 export function startLanguage(): Language {
-  return storedLanguage() ?? pageLanguage() ?? phoneLanguage();
+  return asLanguage(storage.read(LANGUAGE_KEY)) ?? pageLanguage() ?? phoneLanguage();
 }
 
 let primeLocaleLoaded = false;
@@ -74,11 +66,8 @@ export async function applyLanguage(language: Language): Promise<void> {
 
 /** The Profile switch: remembers the choice on this phone and applies it. */
 export async function chooseLanguage(language: Language): Promise<void> {
-  try {
-    window.localStorage.setItem(LANGUAGE_KEY, language);
-  } catch {
-    // Storage blocked: the choice holds for this visit.
-  }
+  // Storage blocked: the choice holds for this visit.
+  storage.write(LANGUAGE_KEY, language);
   await applyLanguage(language);
 }
 

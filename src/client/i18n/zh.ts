@@ -252,8 +252,6 @@ export const zh = {
     newItem: '新建{{kind}}{{title}}（{{fields}}）',
     changesTo: '对 #{{id}} {{kind}}的修改{{title}}（{{fields}}）',
     titled: '：{{title}}',
-    fields_one: '{{count}} 个字段',
-    fields_other: '{{count}} 个字段',
     noFieldsChanged: '仅初始值',
     kinds: { drive: '行驶记录', charging: '充电记录', issue: '问题', poi: 'POI' },
     saved: '保存于 {{time}} · {{state}}',

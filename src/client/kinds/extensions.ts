@@ -4,7 +4,7 @@ import type { DetailSection, DetailSectionProps } from '../engine/record-detail'
 import type { ValueText } from '../engine/record-sheet';
 import type { ListHeaderExtra } from '../engine/record-list';
 import { LazyStatusStrip } from './issue-status/lazy-status-strip';
-import { analysisValueText } from './issue-status/stored-values';
+import { analysisValueText } from './issue-status/phase';
 import { PoiExports } from './poi-exports';
 
 /** Per-kind additions to the generic screens, keyed by kind name: the only code of a kind's own. */

@@ -5,17 +5,18 @@ import { format, isValid, parse } from 'date-fns';
 import { Button } from 'primereact/button';
 import { Calendar } from 'primereact/calendar';
 import { Card } from 'primereact/card';
-import type { DayStats, RangeStats } from '../api/stats';
+import { useDayStats, useRangeStats, useTotalStats, type DayStats, type RangeStats } from '../api/stats';
 import { unreachable } from '../api/offline-cache';
 import { registry } from '../engine/registry';
+import { keepListCopy } from '../engine/use-record-list';
+import { parseDateText } from '../engine/format';
 import { DownloadError, downloadWithProgress, signedDownloadUrl, type DownloadProgress } from '../api/download';
 import { kindText } from '../i18n/kind-texts';
 import { KEYS, storage } from '../lib/storage';
 import { PageHeader } from '../ui/page-header';
 import { useToast } from '../ui/toast';
 import { OfflineLine } from '../ui/offline-line';
-import { DayChart } from './data-chart';
-import { useDataFigures } from './use-data-figures';
+import { chartRange, DayChart } from './data-chart';
 import './data-page.css';
 
 /** The kinds on the Data page (x-kind.dataPage), in tile order, with their list route and day package. */
@@ -28,6 +29,41 @@ function storedDate(): Date {
   const raw = storage.read(KEYS.selectedDate);
   const date = raw ? parse(raw, 'yyyy-MM-dd', new Date()) : new Date();
   return isValid(date) ? date : new Date();
+}
+
+/**
+ * The Data page's figures for a day: the day, its 14 days and the totals, else the phone's copies
+ * (offlineSince: the oldest), else `missing` (never a red error). Once the day's figures come from
+ * the server, the lists its tiles open are kept too, for reading in a tunnel.
+ */
+function useDataFigures(day: string) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const total = useTotalStats();
+  const daily = useDayStats(day);
+  const { from, to } = chartRange(day);
+  const range = useRangeStats(from, to);
+  const failed = (e: unknown): boolean => e !== undefined && !unreachable(e);
+  useEffect(() => {
+    if (failed(total.error)) toast('error', t('data.loadFailed'), (total.error as Error).message);
+  }, [total.error, toast, t]);
+  useEffect(() => {
+    if (failed(daily.error)) toast('error', t('data.dayLoadFailed'), (daily.error as Error).message);
+  }, [daily.error, toast, t]);
+
+  const fresh = daily.data !== undefined && daily.offlineSince === undefined;
+  useEffect(() => {
+    const date = parseDateText(day);
+    if (!fresh || !date) return;
+    // After the page has drawn and settled: these are for later, not for this screen.
+    const timer = window.setTimeout(() => TILES.forEach(({ kind }) => void keepListCopy(kind, { from: date, to: date })), 2000);
+    return () => window.clearTimeout(timer);
+  }, [fresh, day]);
+
+  const copies = [total.offlineSince, daily.offlineSince, range.offlineSince].filter((x): x is number => x !== undefined);
+  const missing = [total.error, daily.error, range.error].some((e) => e !== undefined && unreachable(e));
+  const offlineSince = copies.length > 0 ? Math.min(...copies) : undefined;
+  return { total, daily, range, offlineSince, missing };
 }
 
 /** Bytes as the file list writes them: B, KB, MB, GB in steps of 1024. */
@@ -240,11 +276,7 @@ const ChartCard = memo(function ChartCard({ day, figures, error }: { day: string
 });
 
 /** The tiles' download button: one handler for the page's life (so the tiles stay memo'd) calling this render's downloadPackage. */
-function usePackageDownload(
-  day: string,
-  dayFigures: ReturnType<typeof useDataFigures>['daily']['data'],
-  download: ReturnType<typeof useDownloads>['download'],
-): (tile: Tile) => void {
+function usePackageDownload(day: string, dayFigures: DayStats | undefined, download: ReturnType<typeof useDownloads>['download']): (tile: Tile) => void {
   const { t } = useTranslation();
   const toast = useToast();
   const packageNow = useRef(downloadPackage);

@@ -29,7 +29,7 @@ function fieldNames(item: OutboxItem, kinds: KindRegistry | undefined): string {
   const kind = kinds?.get(item.kindName);
   const fields = item.typed ?? Object.keys(item.values);
   if (fields.length === 0) return t('outbox.noFieldsChanged');
-  if (!kind) return t('outbox.fields', { count: fields.length });
+  if (!kind) return t('detail.fieldCount', { count: fields.length });
   return fields.map((f) => fieldTitle(kind, f)).join(t('outbox.chipJoin'));
 }
 

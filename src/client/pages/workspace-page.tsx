@@ -14,8 +14,6 @@ import { SAMPLE_VEHICLE } from './vehicle-sample';
 import { kindText } from '../i18n/kind-texts';
 
 type SessionTextKey = 'title' | 'startLabel' | 'endLabel' | 'runningLabel' | 'idleLabel' | 'startedToast' | 'endedToast';
-/** A session card's text (x-kind.workspace.session) in the language on screen. */
-const sessionText = (kind: Kind, card: WorkspaceSessionMeta, key: SessionTextKey): string => kindText(kind, `workspace.session.${key}`, card[key]);
 
 /** The 'Record Data' shortcuts (x-kind.workspace.shortcut), in their order. */
 const SHORTCUTS = [...registry.values()]
@@ -26,23 +24,9 @@ const SHORTCUTS = [...registry.values()]
 export function WorkspacePage() {
   const { t } = useTranslation();
   const { state } = useAuth();
-  const toast = useToast();
-  const navigate = useNavigate();
   const sessions = useSessions();
   const username = state.status === 'signedIn' ? state.username : '';
   const vehicleNo = storage.vehicleNo() || SAMPLE_VEHICLE.vehicleNo;
-
-  function start(kind: Kind, card: WorkspaceSessionMeta): void {
-    if (sessions.start(kind.name)) toast('success', sessionText(kind, card, 'startedToast'));
-  }
-  // Ending goes to the kind's new record, with the session's times filled in.
-  function end(kind: Kind, card: WorkspaceSessionMeta): void {
-    const prefill = sessions.end(kind.name);
-    if (!prefill) return;
-    toast('success', sessionText(kind, card, 'endedToast'));
-    navigate(`${kind.meta.route}/new`, { state: { prefill } });
-  }
-
   return (
     <div className="page">
       <PageHeader title={t('pages.workspace')} />
@@ -50,16 +34,7 @@ export function WorkspacePage() {
       <div className="flex flex-column gap-3">
         <VehicleCard vehicleNo={vehicleNo} />
         {SESSION_KINDS.map(({ kind, session: card }) => (
-          <SessionCard
-            key={kind.name}
-            kind={kind}
-            card={card}
-            running={sessions.running[kind.name]?.startedAt}
-            canStart={sessions.canStart(kind.name)}
-            canEnd={sessions.canEnd(kind.name)}
-            onStart={() => start(kind, card)}
-            onEnd={() => end(kind, card)}
-          />
+          <SessionCard key={kind.name} kind={kind} card={card} sessions={sessions} />
         ))}
         <ShortcutsCard />
       </div>
@@ -93,17 +68,21 @@ function VehicleCard({ vehicleNo }: { vehicleNo: string }) {
 }
 
 /** A kind's session (x-kind.workspace.session): whether it runs and since when, with start and end. */
-function SessionCard(props: {
-  kind: Kind;
-  card: WorkspaceSessionMeta;
-  running: string | undefined;
-  canStart: boolean;
-  canEnd: boolean;
-  onStart: () => void;
-  onEnd: () => void;
-}) {
-  const { kind, card, running } = props;
-  const text = (key: SessionTextKey): string => sessionText(kind, card, key);
+function SessionCard({ kind, card, sessions }: { kind: Kind; card: WorkspaceSessionMeta; sessions: ReturnType<typeof useSessions> }) {
+  const toast = useToast();
+  const navigate = useNavigate();
+  const text = (key: SessionTextKey): string => kindText(kind, `workspace.session.${key}`, card[key]);
+  const running = sessions.running[kind.name]?.startedAt;
+  function start(): void {
+    if (sessions.start(kind.name)) toast('success', text('startedToast'));
+  }
+  // Ending goes to the kind's new record, with the session's times filled in.
+  function end(): void {
+    const prefill = sessions.end(kind.name);
+    if (!prefill) return;
+    toast('success', text('endedToast'));
+    navigate(`${kind.meta.route}/new`, { state: { prefill } });
+  }
   return (
     <Card title={text('title')} className="workspace-card">
       {running ? (
@@ -113,8 +92,8 @@ function SessionCard(props: {
       )}
       <div className="grid mt-2">
         {[
-          { label: text('startLabel'), icon: card.startIcon, severity: card.startSeverity, onClick: props.onStart, disabled: !props.canStart },
-          { label: text('endLabel'), icon: 'pi pi-stop', severity: 'danger' as const, onClick: props.onEnd, disabled: !props.canEnd },
+          { label: text('startLabel'), icon: card.startIcon, severity: card.startSeverity, onClick: start, disabled: !sessions.canStart(kind.name) },
+          { label: text('endLabel'), icon: 'pi pi-stop', severity: 'danger' as const, onClick: end, disabled: !sessions.canEnd(kind.name) },
         ].map((button, i) => (
           <div key={i} className="col-6">
             <Button {...button} className="w-full" />

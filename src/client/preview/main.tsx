@@ -9,8 +9,7 @@ import './preview.css';
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import state from 'virtual:schemas-preview';
-import { ProblemsPage } from './problems';
-import { keepScrollOverReloads } from './reload';
+import { keepScrollOverReloads, ProblemsPage } from './problems';
 
 // The preview has no server: nothing it runs may reach an API (the deployment's or any other).
 // Should a component ask, it gets a 503 answer at once.

@@ -10,8 +10,7 @@ import { RecordForm } from '../engine/record-form';
 import { RecordSummary } from '../engine/record-summary';
 import { PageHeader } from '../ui/page-header';
 import { ToastProvider } from '../ui/toast';
-import { PreviewBar, ProblemBox } from './problems';
-import { useRestoredScroll } from './reload';
+import { PreviewBar, ProblemBox, useRestoredScroll } from './problems';
 import { SAMPLE_ID, SAMPLE_PROJECT, SAMPLE_VEHICLE, sampleRecord } from './sample-values';
 // The schema files, through the same Vite plugin that bundles them into the app.
 import schemas from 'virtual:kind-schemas';

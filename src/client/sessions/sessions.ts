@@ -48,21 +48,18 @@ function prefillOf(session: WorkspaceSessionMeta, start: string, end: string): S
   };
 }
 
+function loadAll(): Record<string, RunningSession | null> {
+  return Object.fromEntries(SESSION_KINDS.map(({ kind }) => [kind.name, load(kind.name)]));
+}
+
 /** The signed-in user's running sessions, for the sign-out question. */
 export function runningSessions(): { kind: string; startedAt: string }[] {
-  return SESSION_KINDS.flatMap(({ kind }) => {
-    const session = load(kind.name);
-    return session ? [{ kind: kind.name, startedAt: session.startedAt }] : [];
-  });
+  return Object.entries(loadAll()).flatMap(([kind, session]) => (session ? [{ kind, startedAt: session.startedAt }] : []));
 }
 
 /** Ends the signed-in user's running sessions without a record (the user chose so when signing out). */
 export function discardSessions(): void {
-  for (const { kind } of SESSION_KINDS) if (load(kind.name)) storage.write(sessionKey(kind.name), null);
-}
-
-function loadAll(): Record<string, RunningSession | null> {
-  return Object.fromEntries(SESSION_KINDS.map(({ kind }) => [kind.name, load(kind.name)]));
+  for (const { kind } of runningSessions()) storage.write(sessionKey(kind), null);
 }
 
 /**

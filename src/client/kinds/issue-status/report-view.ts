@@ -1,5 +1,6 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
+import { createElement, useMemo } from 'react';
 
 /** The text structure a report may have; nothing that draws, takes input or embeds survives, but its text. */
 const TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'ul', 'ol', 'li', 'strong', 'em', 'b', 'i', 'del', 's', 'code', 'pre', 'blockquote', 'a'];
@@ -48,4 +49,10 @@ function plainText(node: Node): string {
     return `${node.parentElement?.tagName === 'OL' ? `${Array.from(node.parentElement.children).indexOf(node) + 1}.` : '-'} ${inner.trim()}\n`;
   if (node.tagName === 'TD' || node.tagName === 'TH') return `${inner.trim()}\t`;
   return BLOCKS.has(node.tagName) ? `\n${inner.replace(/\t$/, '')}\n` : inner;
+}
+
+/** The AI report as text structure only, in a chunk loaded when a report is opened. */
+export default function ReportMarkdown({ text }: { text: string }) {
+  const html = useMemo(() => reportView(text).html, [text]);
+  return createElement('div', { className: 'ai-report-markdown', 'data-testid': 'ai-report', dangerouslySetInnerHTML: { __html: html } });
 }

@@ -1,15 +1,13 @@
-import { useState } from 'react';
+import { useState, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import type { DetailSectionProps } from '../../engine/record-detail';
 import type { SubmitMode } from '../../api/analysis';
-import { ReportDialog } from './report-dialog';
-import { Indicator, PhaseLine, SUBMITS } from './indicator';
-import { analysisPhase, reportReady, type AnalysisValues } from './phase';
-import { SubmitDialog } from './submit-dialog';
+import { Indicator, PhaseLine, SUBMITS } from './lazy-status-strip';
+import { analysisPhase, reportReady, workerReasonText, type AnalysisValues } from './phase';
 import { useAiAnalysis } from './use-ai-analysis';
-import { workerReasonText } from './stored-values';
+import { useToast } from '../../ui/toast';
 
 /** Why a job failed, in the worker's words where it gave them (`error` undefined: closed). */
 function FailureDialog({ error, onHide }: { error: string | null | undefined; onHide: () => void }) {
@@ -69,5 +67,72 @@ export function StatusStrip({ kind, record, editing, reload }: DetailSectionProp
       <ReportDialog report={report} visible={reportOpen} onHide={() => setReportOpen(false)} />
       <FailureDialog error={error} onHide={() => setError(undefined)} />
     </div>
+  );
+}
+
+const ReportMarkdown = lazy(() => import('./report-view'));
+
+/** The dialog 'AI报告内容': the report as rendered markdown, '一键复制' copying the text it shows (no markup, nothing hidden). */
+export function ReportDialog({ report, visible, onHide }: { report: string; visible: boolean; onHide: () => void }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+
+  async function copy(): Promise<void> {
+    try {
+      const { reportView } = await import('./report-view');
+      await navigator.clipboard.writeText(reportView(report).text);
+      toast('success', t('ai.copied'));
+    } catch (e) {
+      console.error('Copying the AI report failed:', e);
+    }
+  }
+
+  return (
+    <Dialog
+      header={t('ai.reportTitle')}
+      visible={visible}
+      onHide={onHide}
+      style={{ width: 'min(40rem, 94vw)' }}
+      draggable={false}
+      footer={
+        <div className="flex justify-content-end gap-2">
+          <Button label={t('ai.copy')} icon="pi pi-copy" outlined onClick={() => void copy()} />
+          <Button label={t('common.close')} onClick={onHide} />
+        </div>
+      }
+    >
+      <Suspense fallback={<pre className="ai-report">{report}</pre>}>
+        <ReportMarkdown text={report} />
+      </Suspense>
+    </Dialog>
+  );
+}
+
+type SubmitDialogProps = { mode: SubmitMode | null; busy: boolean; onConfirm: (mode: SubmitMode) => void; onCancel: () => void };
+/** The confirmation before a submit; the confirm button waits (and ignores clicks) while the call runs. */
+export function SubmitDialog({ mode, busy, onConfirm, onCancel }: SubmitDialogProps) {
+  const { t } = useTranslation();
+  const word = mode === 'AI_RETRY' ? 'resubmit' : 'submit';
+  return (
+    <Dialog
+      header={t(`ai.${word}`)}
+      visible={mode !== null}
+      onHide={onCancel}
+      style={{ width: 'min(28rem, 94vw)' }}
+      draggable={false}
+      footer={
+        <div className="flex justify-content-end gap-2">
+          <Button label={t('common.cancel')} outlined onClick={onCancel} disabled={busy} />
+          <Button
+            label={t(`ai.${word}Confirm`)}
+            icon={busy ? 'pi pi-spin pi-spinner' : 'pi pi-send'}
+            onClick={() => mode !== null && onConfirm(mode)}
+            aria-busy={busy}
+          />
+        </div>
+      }
+    >
+      <p className="m-0">{t(`ai.${word}Text`)}</p>
+    </Dialog>
   );
 }
