@@ -90,7 +90,7 @@ try {
   }
   // An issue needs no field filled in (a quick capture in the field): saving opens the new record.
   await page
-    .getByRole('button', { name: /save|submit/i })
+    .getByRole('button', { name: /create record|save|submit/i })
     .first()
     .click();
   await page.getByText('Issue record created successfully').waitFor();
