@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { decodeRgb } from '../../src/worker/ffmpeg.js';
 import type { Rect } from '../../src/worker/boxes.js';
 
@@ -15,6 +16,14 @@ export const FACES = [
   { file: 'basketball2.png', box: { x: 70, y: 87, width: 34, height: 52 } },
 ] as const;
 
+/** A face in profile (facing left; hand-marked the same way) from a photo face-api ships for its demo. */
+export const PROFILES = [
+  {
+    file: fileURLToPath(new URL('../../node_modules/@vladmandic/face-api/demo/sample2.jpg', import.meta.url)),
+    box: { x: 358, y: 150, width: 222, height: 265 },
+  },
+] as const;
+
 /** opencv-doc photos with neither people nor vehicles. */
 export const BACKGROUNDS = ['building.jpg', 'home.jpg', 'fruits.jpg', 'aero3.jpg'] as const;
 
@@ -23,6 +32,8 @@ export interface Paste {
   height: number;
   angle: number;
   mirror?: boolean;
+  /** `face` indexes PROFILES rather than FACES. */
+  profile?: boolean;
 }
 /** A pasted face: the upright box around it, and `inside`, whether a pixel lies in the turned face box itself. */
 export interface Truth extends Rect {
@@ -45,7 +56,7 @@ const cache = new Map<string, Promise<Picture>>();
 function picture(file: string): Promise<Picture> {
   let p = cache.get(file);
   if (!p) {
-    p = decodeRgb(`${DATA}/${file}`);
+    p = decodeRgb(file.startsWith('/') ? file : `${DATA}/${file}`);
     cache.set(file, p);
   }
   return p;
@@ -91,9 +102,11 @@ export async function scene(backgroundFile: string, width: number, height: numbe
   return { rgb, width, height, truth };
 }
 
+const faceOf = (paste: Paste) => (paste.profile ? PROFILES[paste.face % PROFILES.length]! : FACES[paste.face % FACES.length]!);
+
 /** The upright size of the region a paste covers: the face box with a margin for hair and chin, turned. */
 export function extent(paste: Paste): { ext: number; eyt: number } {
-  const face = FACES[paste.face % FACES.length]!;
+  const face = faceOf(paste);
   const s = paste.height / face.box.height;
   const a = (paste.angle * Math.PI) / 180;
   const rw = face.box.width * 1.6 * s,
@@ -106,7 +119,7 @@ export function extent(paste: Paste): { ext: number; eyt: number } {
 
 /** Pastes a face into `rgb` centred at (ox, oy) (see scene) and returns its truth. */
 export async function pasteFace(rgb: Buffer, width: number, height: number, ox: number, oy: number, paste: Paste): Promise<Truth> {
-  const face = FACES[paste.face % FACES.length]!;
+  const face = faceOf(paste);
   const src = await picture(face.file);
   const s = paste.height / face.box.height;
   const a = (paste.angle * Math.PI) / 180;
