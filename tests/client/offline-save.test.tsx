@@ -42,7 +42,7 @@ describe('a record saved without coverage', () => {
   it('becomes the record the server created (its id, its URL) when the sync sends it', async () => {
     signedIn();
     const key = 'alice:issue:tunnel-1';
-    await outbox.add({
+    await outbox.put({
       key,
       owner: 'alice',
       kindName: 'issue',
@@ -80,7 +80,7 @@ describe('a record saved without coverage', () => {
   it('says so when the server refused it, instead of waiting for ever', async () => {
     signedIn();
     const key = 'alice:issue:refused-1';
-    await outbox.add({
+    await outbox.put({
       key,
       owner: 'alice',
       kindName: 'issue',

@@ -103,8 +103,8 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     const owner = user();
     const create = item(owner, { values: { issueTitle: 'Written in the tunnel' } });
     const edit = item(owner, { op: 'update', recordId: 7, values: { issueTitle: 'Changed' }, baseVersion: 3, apiPath: '/vtp/issueRecord' });
-    await outbox.add(create);
-    await outbox.add(edit);
+    await outbox.put(create);
+    await outbox.put(edit);
     const net = fakeNetwork({ 'POST /api/vtp/issueRecord': () => ok({ id: 1 }), 'PUT /api/vtp/issueRecord': () => ok({ id: 7 }) });
 
     const result = await sendOutbox({ token: 'sw-token', owner, fetch: net.fetch });
@@ -122,7 +122,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
   it('sends a create with the schema version of the form it was typed on, not of the app that sends it', async () => {
     const owner = user();
     const typed = item(owner, { schemasVersion: 'older-form' });
-    await outbox.add(typed);
+    await outbox.put(typed);
     const net = fakeNetwork({ 'POST /api/vtp/issueRecord': () => ok({ id: 1 }) });
 
     await sendOutbox({ token: 't', owner, fetch: net.fetch });
@@ -136,7 +136,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     const conflicted = item(owner, { op: 'update', recordId: 1, baseVersion: 1, values: { issueTitle: 'Mine' } });
     const bad = item(owner, { values: { issueTitle: '' } });
     const fine = item(owner, { values: { issueTitle: 'Fine' } });
-    for (const i of [conflicted, bad, fine]) await outbox.add(i);
+    for (const i of [conflicted, bad, fine]) await outbox.put(i);
     let posts = 0;
     const net = fakeNetwork({
       'PUT /api/vtp/issueRecord': () => ({ status: 409, body: { code: 409, msg: 'Changed by someone else' } }),
@@ -164,8 +164,8 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     const owner = user();
     const first = item(owner, {});
     const second = item(owner, {});
-    await outbox.add(first);
-    await outbox.add(second);
+    await outbox.put(first);
+    await outbox.put(second);
     const net = fakeNetwork({ 'POST /api/vtp/issueRecord': () => 'offline' });
 
     expect(await sendOutbox({ token: 't', owner, fetch: net.fetch })).toEqual({ sent: 0, filesSent: 0, createdSent: 0, waiting: 2 });
@@ -177,7 +177,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
   it('on a 401 stops and says so, leaving the item waiting (not refused) for the next sign-in', async () => {
     const owner = user();
     const waiting = item(owner, {});
-    await outbox.add(waiting);
+    await outbox.put(waiting);
     const net = fakeNetwork({ 'POST /api/vtp/issueRecord': () => ({ status: 401, body: { code: 401, msg: 'Token expired' } }) });
 
     expect(await sendOutbox({ token: 'old', owner, fetch: net.fetch })).toEqual({ sent: 0, filesSent: 0, createdSent: 0, waiting: 1, unauthorized: true });
@@ -187,7 +187,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
   it('gives a new record’s files the folder its create answered, then uploads them with the token', async () => {
     const owner = user();
     const create = item(owner, {});
-    await outbox.add(create);
+    await outbox.put(create);
     const photo: WaitingFile = {
       key: `${owner}:file:1`,
       owner,
@@ -220,8 +220,8 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     const owner = user();
     const refuel = item(owner, { kindName: 'refuel', apiPath: '/vtp/refuelRecord', route: '/data/refuel', values: {}, folderField: 'receiptFolder' });
     const plain = item(owner, { kindName: 'drive', apiPath: '/vtp/driveRecord', route: '/data/drive', values: {}, folderField: null });
-    await outbox.add(refuel);
-    await outbox.add(plain);
+    await outbox.put(refuel);
+    await outbox.put(plain);
     const onReceipt: WaitingFile = {
       key: `${owner}:file:2`,
       owner,
@@ -319,7 +319,7 @@ describe('the outbox sync core (shared by the page and the service worker)', () 
     };
     vi.stubGlobal('navigator', { ...navigator, locks });
     const owner = user();
-    await outbox.add(item(owner, {}));
+    await outbox.put(item(owner, {}));
     let posts = 0;
     const net = fakeNetwork({
       'POST /api/vtp/issueRecord': async () => {

@@ -23,7 +23,7 @@ async function keepForSync(kind: Kind, values: Values, change: KeptChange): Prom
   const owner = storage.username() ?? '';
   const { op } = change;
   const clean = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
-  await outbox.add({
+  await outbox.put({
     key: op === 'create' ? change.key : newOutboxKey(owner, kind.name),
     owner,
     kindName: kind.name,

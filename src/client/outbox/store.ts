@@ -90,11 +90,8 @@ async function forCreate(owner: string, createKey: string, step: (d: IDBPDatabas
   changed();
 }
 
-const putItem = (item: OutboxItem): Promise<void> => putIn('items', item);
-
 export const outbox = {
-  add: putItem,
-  put: putItem,
+  put: (item: OutboxItem): Promise<void> => putIn('items', item),
   remove: (key: string): Promise<void> => removeFrom('items', key),
   get: async (key: string) => (await (await db()).get('items', key)) as OutboxItem | undefined,
   list: (owner: string): Promise<OutboxItem[]> => listOf<OutboxItem>('items', owner),
