@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { fakeFetch, okInfo, okLogin } from './fake-server';
 import { current, renderApp } from './render';
 
+/** The landing screen's reads, left pending: these tests are about where sign-in lands, not what /data shows. */
+const landingReads = Object.fromEntries(['total', 'day', 'days'].map((k) => [`GET /api/vtp/stats/${k}`, () => new Promise<never>(() => {})]));
+
 describe('Login', () => {
   it('shows the product, the subtitle and both fields', async () => {
     fakeFetch({});
@@ -37,6 +40,7 @@ describe('Login', () => {
     const { calls } = fakeFetch({
       'POST /api/auth/login': () => new Promise((resolve) => (release = () => resolve(okLogin('tok-1')({} as never) as { body: unknown }))),
       'GET /api/system/user/getInfo': okInfo({ userName: 'alice', nickName: 'Alice', deptName: 'EU-Winter', remark: 'VX-42' }),
+      ...landingReads,
     });
     renderApp('/login');
     const user = userEvent.setup();
@@ -67,7 +71,7 @@ describe('Login', () => {
       ['//evil.example', '/data'],
       ['/profile', '/profile'],
     ]) {
-      fakeFetch({ 'POST /api/auth/login': okLogin(), 'GET /api/system/user/getInfo': okInfo({ userName: 'alice' }) });
+      fakeFetch({ 'POST /api/auth/login': okLogin(), 'GET /api/system/user/getInfo': okInfo({ userName: 'alice' }), ...landingReads });
       const view = renderApp(`/login?redirect=${encodeURIComponent(redirect!)}`);
       const user = userEvent.setup();
       await user.type(await screen.findByLabelText('Username'), 'alice');
@@ -82,7 +86,7 @@ describe('Login', () => {
   });
 
   it("stores '-1' as the project when the user has no department", async () => {
-    fakeFetch({ 'POST /api/auth/login': okLogin(), 'GET /api/system/user/getInfo': okInfo({ userName: 'bob' }) });
+    fakeFetch({ 'POST /api/auth/login': okLogin(), 'GET /api/system/user/getInfo': okInfo({ userName: 'bob' }), ...landingReads });
     renderApp('/login');
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Username'), 'bob');
