@@ -5,8 +5,7 @@ import { contentDisposition } from '../http/disposition.js';
 import { badRequest, forbidden, notFound, retryLater } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
 import type { StatsRepository } from '../stats/stats-repository.js';
-import { createZip, writeDayPackage, type AttachmentSource, type DayRecords } from './day-package.js';
-import { MAX_SHEET_ROWS, SheetBuilder, writeWorkbook, XLSX_TYPE, type SheetLanguage } from './workbook.js';
+import { MAX_SHEET_ROWS, SheetBuilder, writeDayPackage, writeWorkbook, XLSX_TYPE, ZipArchive, type AttachmentSource, type DayRecords } from './day-package.js';
 
 export interface DownloadDeps {
   registry: KindRegistry;
@@ -87,7 +86,7 @@ function scopeQuery(range: boolean): Record<string, unknown> {
   };
 }
 
-type ScopeQuery = { date: string; date2?: string; project?: string; vehicle?: string; lang?: Exclude<SheetLanguage, 'stored'> };
+type ScopeQuery = { date: string; date2?: string; project?: string; vehicle?: string; lang?: 'en' | 'zh' };
 
 /** The scope of a download: a project or vehicle not the user's is refused, never replaced, so a tampered link fails visibly. */
 function parseScope(request: FastifyRequest, range: boolean) {
@@ -121,12 +120,11 @@ function parseScope(request: FastifyRequest, range: boolean) {
     label: from === to ? from : `${from}_to_${to}`,
     period: from === to ? from : `${from} to ${to}`,
     periodZh: from === to ? `${from} ` : `${from} 至 ${to} `,
-    language: query.lang ?? ('stored' as SheetLanguage),
+    language: query.lang ?? ('stored' as const),
   };
 }
 
 function baseName(scope: { project: string; vehicle: string; label: string }, what: string): string {
-  // Letters, digits, dot, dash and underscore only.
   return [scope.project, scope.vehicle, scope.label, what].map((part) => part.replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 80) || '_').join('_');
 }
 
@@ -183,7 +181,8 @@ function packageRoute(app: FastifyInstance, deps: DownloadDeps, kind: Kind, pack
 
     const name = baseName(scope, packageKind.label);
     const signal = deps.slots.hold(request, reply, { en: `the ${packageKind.label} of ${scope.period}`, zh: `${scope.periodZh}的${zh.label}` });
-    const zip = createZip();
+    // Written as it is read: Java's ZipInputStream refuses a STORED entry with a data descriptor, so only Buffers are STORED.
+    const zip = new ZipArchive({ zlib: { level: 1 } });
     const job = { kind, packageKind, scope, baseName: name, rows, files: deps.files, signal };
     writeDayPackage(zip, job).catch((error: unknown) => {
       if (!job.signal.aborted) request.log.error({ err: error }, `day package ${name} failed`);
