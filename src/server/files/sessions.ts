@@ -57,13 +57,6 @@ function prefix(received: number, fragments: { start: number; end: number }[]): 
   return cursor;
 }
 
-/** A lapsed fragment whose bytes no longer count: being written by a dead request, or unsynced by another kernel. */
-function hasLapsed(r: FragmentRecord, now: number, writer: string): boolean {
-  if (r.locked_until === null || r.locked_until >= iso(now)) return false;
-  const done = Number(r.done);
-  return done === WRITING || (done === WRITTEN && r.writer !== writer);
-}
-
 /** The fragments that count, by start: synced; written by this kernel or a live writer; being written by a live request. */
 function classify(rows: FragmentRecord[], now: number, writer: string): FragmentRow[] {
   const out: FragmentRow[] = [];
@@ -160,13 +153,11 @@ export class UploadSessionStore {
       const received = Number(row.received);
       if (row.total !== null && Number(row.total) !== total) return { reason: 'busy' as const, received };
       if (start < received) return { reason: 'overlap' as const, received };
-      // Forgotten: fragments whose writer died, and unsynced ones another kernel (or boot) wrote.
       const rows = await rowsOf(trx, s.idHash);
-      const lapsed = rows.filter((r) => hasLapsed(r, now, this.writer));
-      const lapsedStarts = lapsed.map((r) => Number(r.start_byte));
-      if (lapsed.length > 0) await dropFragments(trx, s.idHash, lapsedStarts);
-      const kept = rows.filter((r) => !lapsed.includes(r));
-      const frags = classify(kept, now, this.writer);
+      const frags = classify(rows, now, this.writer);
+      // Forgotten (all classify leaves out): fragments whose writer died, and unsynced ones another kernel (or boot) wrote.
+      const lapsed = rows.map((r) => Number(r.start_byte)).filter((at) => !frags.some((f) => f.start === at));
+      if (lapsed.length > 0) await dropFragments(trx, s.idHash, lapsed);
       // Written fragments count as received for the client: sending them again is an overlap.
       const held = frags.filter((f) => f.state !== 'writing');
       const acknowledged = prefix(received, held);
