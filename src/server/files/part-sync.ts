@@ -8,41 +8,28 @@ const SYNC_EVERY_BYTES = 32 * 1024 * 1024;
 /** ...or this long after the first of them was written. */
 const SYNC_WITHIN_MS = 200;
 
-type Runs<T> = { running: boolean; waiting: { resolve: (v: T) => void; reject: (e: unknown) => void }[]; work: () => Promise<T> };
-
-/** One run of work per key at a time, shared by every call made while the one before ran: each caller gets a run that started after it called. */
+/** One run of work per key at a time, shared by every call made before it starts: each caller gets a run that started after it called. */
 export class Coalescer<T> {
-  private readonly keys = new Map<string, Runs<T>>();
-  private readonly runs = new Set<Promise<unknown>>();
+  private readonly keys = new Map<string, { last: Promise<unknown>; next?: Promise<T> | undefined }>();
 
   run(key: string, work: () => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const state = this.keys.get(key) ?? { running: false, waiting: [], work };
-      this.keys.set(key, state);
-      state.waiting.push({ resolve, reject });
-      if (!state.running) this.drain(key, state);
+    const state = this.keys.get(key) ?? { last: Promise.resolve() };
+    if (state.next) return state.next;
+    this.keys.set(key, state);
+    const next = state.last.then(() => {
+      state.next = undefined;
+      return work();
     });
+    const done = (): void => {
+      if (state.next === undefined && this.keys.get(key) === state) this.keys.delete(key);
+    };
+    state.next = next;
+    state.last = next.then(done, done);
+    return next;
   }
 
   async idle(): Promise<void> {
-    while (this.runs.size > 0) await Promise.allSettled([...this.runs]);
-  }
-
-  private drain(key: string, state: Runs<T>): void {
-    const batch = state.waiting;
-    state.waiting = [];
-    state.running = true;
-    const run = state.work().then(
-      (value) => batch.forEach((w) => w.resolve(value)),
-      (error: unknown) => batch.forEach((w) => w.reject(error)),
-    );
-    this.runs.add(run);
-    void run.finally(() => {
-      this.runs.delete(run);
-      state.running = false;
-      if (state.waiting.length > 0) this.drain(key, state);
-      else this.keys.delete(key);
-    });
+    while (this.keys.size > 0) await Promise.allSettled([...this.keys.values()].map((s) => s.last));
   }
 }
 
