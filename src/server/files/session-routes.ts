@@ -10,7 +10,7 @@ import type { UserRepository } from '../users/user-repository.js';
 import { sanitizeFileName } from './paths.js';
 import { FRAGMENT_LEASE_SECONDS, FRAGMENT_RENEW_MS, hashSecret, MAX_FRAGMENTS_IN_FLIGHT, UploadSessionStore, type UploadSession } from './sessions.js';
 import type { ConflictBehavior, FileEntry, FileStorage } from './storage.js';
-import { MAX_FRAGMENT_BYTES, MAX_UPLOAD_BYTES, type UploadLimits } from './upload-limits.js';
+import { amount, MAX_FRAGMENT_BYTES, MAX_UPLOAD_BYTES, type UploadLimits } from './upload-limits.js';
 import { PartSync } from './part-sync.js';
 import { writeBodyToFile } from './write-body.js';
 
@@ -25,7 +25,12 @@ export interface SessionDeps {
 
 type Fragment = ReturnType<typeof parseFragment>;
 
-const mib = (n: number): string => `${Math.round(n / 1024 / 1024)} MiB`;
+function checkMaxUpload(bytes: number): void {
+  if (bytes > MAX_UPLOAD_BYTES)
+    throw new ApiError(413, `The file is larger than the ${amount(MAX_UPLOAD_BYTES)} this service accepts`, {
+      zh: `文件超过了此服务接受的 ${amount(MAX_UPLOAD_BYTES)}`,
+    });
+}
 
 /** The fragment a PUT announces in Content-Range (inclusive end) and Content-Length, checked before a byte is read. */
 function parseFragment(rangeHeader: string | undefined, lengthHeader: string | undefined) {
@@ -37,12 +42,9 @@ function parseFragment(rangeHeader: string | undefined, lengthHeader: string | u
     );
   const [start, end, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (end < start || end >= total) throw new ApiError(416, `Content-Range '${rangeHeader}' is not a range inside a file of ${total} bytes`);
-  if (total > MAX_UPLOAD_BYTES)
-    throw new ApiError(413, `The file is larger than the ${mib(MAX_UPLOAD_BYTES)} this service accepts`, {
-      zh: `文件超过了此服务接受的 ${mib(MAX_UPLOAD_BYTES)}`,
-    });
+  checkMaxUpload(total);
   const length = end - start + 1;
-  if (length > MAX_FRAGMENT_BYTES) throw new ApiError(413, `A fragment may carry at most ${mib(MAX_FRAGMENT_BYTES)}; send smaller pieces (5 MiB is usual)`);
+  if (length > MAX_FRAGMENT_BYTES) throw new ApiError(413, `A fragment may carry at most ${amount(MAX_FRAGMENT_BYTES)}; send smaller pieces (5 MiB is usual)`);
   if (lengthHeader === undefined) throw new ApiError(411, 'Each fragment needs a Content-Length header');
   if (!/^\d+$/.test(lengthHeader) || Number(lengthHeader) !== length) {
     throw badRequest(`Content-Length ${lengthHeader.slice(0, 20)} does not match Content-Range '${rangeHeader}', which announces ${length} bytes`);
@@ -62,13 +64,8 @@ interface CreateBody {
   item?: { name?: string; fileSize?: number; '@microsoft.graph.conflictBehavior'?: ConflictBehavior };
 }
 
-/** A fragment received here until its claim is settled: what a fragment following it, and claiming first, waits for. */
-interface Arriving {
-  /** One past its last byte. */
-  end: number;
-  settled: Promise<void>;
-  settle: () => void;
-}
+/** A fragment received here (end: one past its last byte) until its claim is settled: what a fragment following it, and claiming first, waits for. */
+type Arriving = { end: number; settled: Promise<void>; settle: () => void };
 
 /** Graph-style upload sessions (docs/services/records.md part B, docs/decisions/028): the upload URL is the credential (stored hashed). */
 class UploadSessions {
@@ -96,23 +93,20 @@ class UploadSessions {
     const body = request.body as CreateBody;
     const rawName = (body.item?.name ?? body.fileName) as string;
     const declaredSize = body.fileSize ?? body.item?.fileSize;
-    if (declaredSize !== undefined && declaredSize > MAX_UPLOAD_BYTES) {
-      throw new ApiError(413, `fileSize must be a whole number of bytes up to ${MAX_UPLOAD_BYTES}`, {
-        zh: `fileSize 必须是不超过 ${MAX_UPLOAD_BYTES} 的整数字节数`,
-      });
+    if (declaredSize !== undefined) {
+      checkMaxUpload(declaredSize);
+      limits.checkSize(declaredSize);
     }
     // Graph's default: a finished upload onto a taken name is a 409.
     const conflict = body.conflictBehavior ?? body.item?.['@microsoft.graph.conflictBehavior'] ?? 'fail';
-    if (declaredSize !== undefined) limits.checkSize(declaredSize);
     await limits.checkOpenSessions(user.id);
     await limits.ensureSpace(declaredSize ?? 0, { userId: user.id, project: user.project });
     await this.sweep();
     const staged = await storage.stagingFile('.part');
     // Made now, empty: fragments may then be written in any order of arrival (each at its position).
     await fs.promises.writeFile(staged, '', { flag: 'wx' });
-    const fileName = sanitizeFileName(rawName);
-    const made = { userId: user.id, project: user.project, folder, fileName, conflict, partFile: path.basename(staged), declaredSize };
-    const { secret, expiresAt } = await this.deps.sessions.create({ ...made, deferCommit: body.deferCommit === true });
+    const made = { userId: user.id, project: user.project, folder, fileName: sanitizeFileName(rawName), conflict, partFile: path.basename(staged) };
+    const { secret, expiresAt } = await this.deps.sessions.create({ ...made, declaredSize, deferCommit: body.deferCommit === true });
     // On PUBLIC_URL, or the request's own host (never an unvouched forwarded header; input-guard.ts).
     if (this.deps.publicUrl === undefined && !isHost(request.host ?? '')) {
       throw badRequest('The request names no host to build the upload URL on; send a Host header, or set PUBLIC_URL on the server');
@@ -121,14 +115,10 @@ class UploadSessions {
     return { uploadUrl: `${base}${this.prefix}/files/upload/session/${secret}`, expirationDateTime: expiresAt, nextExpectedRanges: ['0-'] };
   };
 
-  /** GET {uploadUrl}: what the session still expects. */
   status = async (request: FastifyRequest): Promise<Record<string, unknown>> => {
     const session = await this.live(request);
-    return {
-      expirationDateTime: session.expiresAt,
-      nextExpectedRanges: await this.deps.sessions.nextExpectedRanges(session),
-      ...(session.total !== undefined ? { size: session.total } : {}),
-    };
+    // The serializer leaves out a size not known yet.
+    return { expirationDateTime: session.expiresAt, nextExpectedRanges: await this.deps.sessions.nextExpectedRanges(session), size: session.total };
   };
 
   /** POST {uploadUrl}, deferCommit: the client says when the complete file goes into place. */
@@ -143,7 +133,6 @@ class UploadSessions {
     return this.finish(reply, session, session.total);
   };
 
-  /** DELETE {uploadUrl}: the session and its bytes are dropped. */
   cancel = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const session = await this.live(request);
     if (await this.deps.sessions.delete(session.idHash)) await this.deps.storage.discard(this.partPath(session));
@@ -185,12 +174,10 @@ class UploadSessions {
   /** The session the upload URL names, while it lasts and its maker may still write there. */
   private async live(request: FastifyRequest): Promise<UploadSession> {
     const secret = (request.params as { secret: string }).secret;
-    if (!/^[\w-]{43}$/.test(secret)) throw notFound(GONE);
-    const session = await this.deps.sessions.find(secret);
-    if (!session) throw notFound(GONE);
+    const session = /^[\w-]{43}$/.test(secret) ? await this.deps.sessions.find(secret) : undefined;
     // A maker removed or moved to another project can no longer write there.
-    const owner = await this.deps.users.findById(session.userId);
-    if (!owner || owner.project !== session.project) throw notFound(GONE);
+    const owner = session && (await this.deps.users.findById(session.userId));
+    if (!session || !owner || owner.project !== session.project) throw notFound(GONE);
     return session;
   }
 
@@ -332,7 +319,7 @@ const CODES: Record<number, string> = {
 
 /** Errors as Microsoft Graph answers them, which Graph clients (LargeFileUploadTask) read: for the session routes only. */
 function installGraphErrors(app: FastifyInstance): void {
-  app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     const status = error instanceof ApiError ? error.status : (error.statusCode ?? 500);
     // In Chinese when the request prefers it and the refusal has a Chinese text (docs/decisions/045).
     const zh = requestLanguage(request) === 'zh';

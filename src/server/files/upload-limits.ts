@@ -19,13 +19,13 @@ const FREE_SPACE_FRESH_MS = 1000;
 
 const gib = (n: number): string => `${(n / 1024 ** 3).toFixed(n >= 10 * 1024 ** 3 ? 0 : 1)} GiB`;
 
-function amount(n: number): string {
+export function amount(n: number): string {
   if (n >= 1024 ** 3) return gib(n);
   if (n >= 1024 ** 2) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
   return `${n} bytes`;
 }
 
-export type Reserver = { userId: number; project: string };
+type Reserver = { userId: number; project: string };
 
 /** What keeps uploads from filling the disk; announced sizes are reservations capped per user and project, counted against their own project only. */
 export class UploadLimits {
@@ -64,8 +64,8 @@ export class UploadLimits {
     }
   }
 
-  /** Bytes a project's open, not idle sessions have announced but not received, in all and of one user. */
-  async reservedBytes(who: Reserver, now = Date.now()): Promise<{ project: number; user: number }> {
+  /** 507 when reserving `bytes` more would take the user or their project over its allowance (what their open, not idle sessions have announced but not received); what the project has reserved already. */
+  async checkReservation(bytes: number, who: Reserver, now = Date.now()): Promise<number> {
     const rows = await this.db
       .selectFrom('upload_sessions')
       .select(['user_id', 'total', 'declared_size', 'received'])
@@ -73,19 +73,12 @@ export class UploadLimits {
       .where('expires_at', '>', new Date(now).toISOString())
       .where('updated_at', '>', new Date(now - this.settings.reservationIdleMs).toISOString())
       .execute();
-    let project = 0;
-    let user = 0;
+    const reserved = { project: 0, user: 0 };
     for (const r of rows) {
       const outstanding = Math.max(0, Number(r.total ?? r.declared_size ?? 0) - Number(r.received));
-      project += outstanding;
-      if (r.user_id === who.userId) user += outstanding;
+      reserved.project += outstanding;
+      if (r.user_id === who.userId) reserved.user += outstanding;
     }
-    return { project, user };
-  }
-
-  /** 507 when reserving `bytes` more would take the user or their project over its allowance; what the project has reserved already. */
-  async checkReservation(bytes: number, who: Reserver, now = Date.now()): Promise<number> {
-    const reserved = await this.reservedBytes(who, now);
     const minutes = Math.round(this.settings.reservationIdleMs / 60_000);
     const allowances = [
       { has: reserved.user, cap: this.settings.reservedPerUserBytes, en: ['Your', 'your', 'user', 'USER'], zh: ['您', '您', '用户'] },
@@ -138,7 +131,6 @@ export class UploadLimits {
 
   private freeSpace: { free: number; at: number; since: number } | undefined;
 
-  /** Free bytes on the files volume (made if missing). */
   private async freeBytes(): Promise<number> {
     await fs.promises.mkdir(this.rootDir, { recursive: true });
     const st = await fs.promises.statfs(this.rootDir);
