@@ -57,15 +57,11 @@ export function parseRelPath(raw: unknown): string[] {
     throw new PathError('path must be given once, as text such as issue_records/20261121', 'path 必须只给一次，为文本，如 issue_records/20261121');
   if (raw.length > MAX_PATH_CHARS) throw new PathError(`path is longer than ${MAX_PATH_CHARS} characters`, `路径超过 ${MAX_PATH_CHARS} 个字符`);
   const text = raw.normalize('NFC');
-  if (text.startsWith('//'))
+  const lead = text.startsWith('//') ? ["'//'", "'//'"] : text.startsWith('\\') ? ['a backslash', '反斜杠'] : undefined;
+  if (lead)
     throw new PathError(
-      `path ${describe(raw)} starts with '//'; paths are relative to the project folder`,
-      `路径 ${describe(raw)} 以 '//' 开头；路径是相对于项目文件夹的`,
-    );
-  if (text.startsWith('\\'))
-    throw new PathError(
-      `path ${describe(raw)} starts with a backslash; paths are relative to the project folder`,
-      `路径 ${describe(raw)} 以反斜杠开头；路径是相对于项目文件夹的`,
+      `path ${describe(raw)} starts with ${lead[0]}; paths are relative to the project folder`,
+      `路径 ${describe(raw)} 以${lead[1]}开头；路径是相对于项目文件夹的`,
     );
   const trimmed = text.replace(/^\//, '').replace(/\/$/, '');
   if (trimmed === '') return [];
@@ -82,14 +78,8 @@ export function normaliseRelPath(raw: unknown): string {
   return parseRelPath(raw).join('/');
 }
 
-function cutUtf8(text: string, maxBytes: number): string {
-  let out = '';
-  for (const ch of text) {
-    if (Buffer.byteLength(out + ch, 'utf8') > maxBytes) break;
-    out += ch;
-  }
-  return out;
-}
+/** The first maxBytes of text's UTF-8, less a character cut in two. */
+const cutUtf8 = (text: string, maxBytes: number): string => new TextDecoder().decode(Buffer.from(text, 'utf8').subarray(0, maxBytes)).replace(/\uFFFD$/, '');
 
 /** A file name a client sent, made safe to store (and to pass parseRelPath): repaired, where parseRelPath refuses. */
 export function sanitizeFileName(raw: string, fallback = 'file'): string {
@@ -97,7 +87,7 @@ export function sanitizeFileName(raw: string, fallback = 'file'): string {
   name = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
   name = name
     .replace(new RegExp(CONTROL.source, 'gu'), '_')
-    .replace(/[<>:"|?*\u2044\u2215\u2216\u29f5\u29f8\u29f9\ufe68\uff0f\uff3c]/g, '_')
+    .replace(new RegExp(`${WINDOWS_FORBIDDEN.source}|${SLASH_LOOKALIKES.source}`, 'g'), '_')
     .replace(/%(?=[0-9a-f]{2})/gi, '_')
     .replace(/^ +/, '')
     .replace(/[. ]+$/, '');

@@ -1,5 +1,5 @@
 import { filesSchemas } from './route-schemas.js';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { currentLinkClaim, currentUser } from '../auth/authenticate.js';
 import type { LinkSigner } from '../auth/signed-links.js';
@@ -26,15 +26,15 @@ function encodeQueryValue(value: string): string {
 const MALFORMED_MULTIPART =
   /boundary not found|unexpected end of (form|file|multipart data)|malformed (part header|urlencoded form)|part terminated early|multipart: /i;
 
-/** An error met reading a multipart body: a malformed body is the client's (400), never a 500. */
-function multipartError(e: unknown): unknown {
-  if (e instanceof ApiError || !(e instanceof Error)) return e;
+/** Rethrows an error met reading a multipart body: a malformed body is the client's (400), never a 500. */
+function rethrowMultipart(e: unknown): never {
+  if (e instanceof ApiError || !(e instanceof Error)) throw e;
   const status = (e as { statusCode?: unknown }).statusCode;
-  if (typeof status === 'number' && status < 500) return e;
+  if (typeof status === 'number' && status < 500) throw e;
   if ((e as { syscall?: unknown }).syscall === undefined && MALFORMED_MULTIPART.test(e.message)) {
-    return badRequest(`The multipart/form-data body is malformed (${e.message.slice(0, 120)}); send the file as multipart/form-data in a field named file`);
+    throw badRequest(`The multipart/form-data body is malformed (${e.message.slice(0, 120)}); send the file as multipart/form-data in a field named file`);
   }
-  return e;
+  throw e;
 }
 
 async function existingFile(storage: FileStorage, request: FastifyRequest): Promise<FileEntry> {
@@ -88,18 +88,6 @@ async function plainUpload(deps: FileDeps, request: FastifyRequest) {
   return ok(entry);
 }
 
-async function previewHtml(deps: FileDeps, prefix: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const claim = currentLinkClaim(request);
-  const entry = await existingFile(deps.storage, request);
-  const query = `path=${encodeQueryValue(entry.path)}`;
-  const media = deps.signer.sign(claim, `${prefix}/files/preview?${query}`, Date.now(), PREVIEW_LINK_TTL_SECONDS).url;
-  const download = deps.signer.sign(claim, `${prefix}/files/download?${query}`).url;
-  reply.header('content-security-policy', PREVIEW_PAGE_CSP);
-  reply.header('referrer-policy', 'no-referrer');
-  reply.header('cache-control', 'no-store');
-  return reply.type('text/html; charset=utf-8').send(previewPage(entry, media, download));
-}
-
 /** The shared-files service (docs/services/files.md) at /sharepoint: one tree per project, the signed-in user's whatever the query says. */
 export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<void> {
   const { storage } = deps;
@@ -112,11 +100,7 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
 
   // A refusal is answered after the rest of the body is read (http/drain.ts), so the client reads it.
   app.post('/files/upload', { schema: filesSchemas.upload }, async function uploadFile(request) {
-    try {
-      return await plainUpload(deps, request);
-    } catch (e) {
-      throw multipartError(e);
-    }
+    return plainUpload(deps, request).catch(rethrowMultipart);
   });
 
   // Files are sent as they are: compressing would break byte ranges and gains nothing on media.
@@ -128,8 +112,14 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
     return sendFile(request, reply, storage, currentUser(request).project, await existingFile(storage, request), 'inline');
   });
 
-  app.get('/preview.html', { schema: filesSchemas.previewPage }, async function previewPage(request, reply) {
-    return previewHtml(deps, app.prefix, request, reply);
+  app.get('/preview.html', { schema: filesSchemas.previewPage }, async function previewHtml(request, reply) {
+    const claim = currentLinkClaim(request);
+    const entry = await existingFile(storage, request);
+    const query = `path=${encodeQueryValue(entry.path)}`;
+    const media = deps.signer.sign(claim, `${app.prefix}/files/preview?${query}`, Date.now(), PREVIEW_LINK_TTL_SECONDS).url;
+    const download = deps.signer.sign(claim, `${app.prefix}/files/download?${query}`).url;
+    reply.headers({ 'content-security-policy': PREVIEW_PAGE_CSP, 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' });
+    return reply.type('text/html; charset=utf-8').send(previewPage(entry, media, download));
   });
 
   await app.register(async (scoped) => sessionRoutes(scoped, deps));

@@ -13,10 +13,7 @@ export function mimeTypeOf(name: string): string {
 /** What preview.html shows a file as; anything else gets a download link. */
 function previewKind(mimeType: string): 'image' | 'video' | 'audio' | 'pdf' | undefined {
   if (mimeType === 'application/pdf') return 'pdf';
-  if (mimeType.startsWith('image/')) return 'image';
-  if (mimeType.startsWith('video/')) return 'video';
-  if (mimeType.startsWith('audio/')) return 'audio';
-  return undefined;
+  return /^(image|video|audio)\//.exec(mimeType)?.[1] as 'image' | 'video' | 'audio' | undefined;
 }
 
 /** Media (but SVG) and plain text are sent as what they are, anything else as octet-stream: no upload is read as script or markup. */
@@ -75,9 +72,7 @@ function parseRange(header: string | undefined, size: number): { start: number; 
   if (header === undefined) return undefined;
   const ranges = rangeParser(size, header, { combine: true });
   if (ranges === -1) return 'unsatisfiable';
-  if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) return undefined;
-  const [range] = ranges;
-  return range ? { start: range.start, end: range.end } : undefined;
+  return ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1 ? undefined : ranges[0];
 }
 
 /** Sends a file with Range, ETag and Last-Modified, unsniffable and but for PDFs (Chrome's viewer) in a CSP sandbox: an upload cannot script the app. */
@@ -95,12 +90,9 @@ export async function sendFile(
   let sending = false;
   try {
     const etag = `"${file.size.toString(36)}-${file.modified.getTime().toString(36)}"`;
-    reply.header('accept-ranges', 'bytes');
-    reply.header('etag', etag);
-    reply.header('last-modified', file.modified.toUTCString());
+    reply.headers({ 'accept-ranges': 'bytes', etag, 'last-modified': file.modified.toUTCString(), 'x-content-type-options': 'nosniff' });
     const type = servedTypeOf(entry.mimeType);
     reply.header('content-disposition', contentDisposition(type === 'application/octet-stream' ? 'attachment' : disposition, entry.name));
-    reply.header('x-content-type-options', 'nosniff');
     reply.header('cache-control', 'private, no-cache');
     if (entry.mimeType !== 'application/pdf')
       reply.header('content-security-policy', "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'");
@@ -119,8 +111,7 @@ export async function sendFile(
       sending = true;
       return reply.code(200).send(file.handle.createReadStream());
     }
-    reply.header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
-    reply.header('content-length', range.end - range.start + 1);
+    reply.headers({ 'content-range': `bytes ${range.start}-${range.end}/${file.size}`, 'content-length': range.end - range.start + 1 });
     sending = true;
     return reply.code(206).send(file.handle.createReadStream({ start: range.start, end: range.end }));
   } finally {

@@ -17,9 +17,7 @@ const STAGING = '.uploads';
 const MAX_RENAME_SUFFIX = 999;
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
-function errno(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException | undefined)?.code;
-}
+const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | undefined)?.code;
 
 /** What `work` gives, or `fallback` when what it reaches is not there (an error with one of `codes`). */
 export async function unlessMissing<T, F>(work: Promise<T>, fallback: F, codes = ['ENOENT']): Promise<T | F> {
@@ -32,7 +30,7 @@ export async function unlessMissing<T, F>(work: Promise<T>, fallback: F, codes =
 }
 
 /** 'a.jpg' -> 'a (1).jpg': the name a second file of the same name gets. */
-export function suffixed(name: string, n: number): string {
+function suffixed(name: string, n: number): string {
   const dot = name.lastIndexOf('.');
   return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
 }
@@ -59,9 +57,7 @@ export class FileStorage {
   /** A folder's files and folders, folders first, then by name. A missing folder is an empty list. */
   async list(project: string, relPath: string): Promise<FileEntry[]> {
     const folder = this.namesOf(project, relPath);
-    const at = await unlessMissing(this.openFolder(project, folder), undefined);
-    if (at === undefined) return [];
-    try {
+    const listed = await this.inFolder(project, folder, async (at) => {
       const dirents = await fs.promises.readdir(at.path, { withFileTypes: true });
       // Links, special files and names this service would refuse are left out: every listed path can be downloaded.
       const usable = dirents.filter((d) => (d.isFile() || d.isDirectory()) && this.usableName(d.name));
@@ -73,25 +69,27 @@ export class FileStorage {
       return entries.sort(
         (a, b) => Number(b.isFolder) - Number(a.isFolder) || collator.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
       );
-    } finally {
-      await at.close();
-    }
+    });
+    return listed ?? [];
   }
 
   /** The file or folder at a path, or undefined when there is none (or it is a link or special file). */
   async stat(project: string, relPath: string): Promise<FileEntry | undefined> {
     const names = this.namesOf(project, relPath);
-    const at = await this.openParent(project, names);
+    return this.inFolder(project, names.slice(0, -1), (at) =>
+      this.entryAt(project, names.join('/'), names.length === 0 ? at : at.child(names.at(-1) as string)),
+    );
+  }
+
+  /** What `work` gives on a folder opened by openFolder, closed after; undefined when the folder is missing. */
+  private async inFolder<T>(project: string, names: readonly string[], work: (at: Folder) => Promise<T>): Promise<T | undefined> {
+    const at = await unlessMissing(this.openFolder(project, names), undefined);
     if (at === undefined) return undefined;
     try {
-      return await this.entryAt(project, names.join('/'), names.length === 0 ? at : at.child(names[names.length - 1] as string));
+      return await work(at);
     } finally {
       await at.close();
     }
-  }
-
-  private openParent(project: string, names: readonly string[]): Promise<Folder | undefined> {
-    return unlessMissing(this.openFolder(project, names.slice(0, -1)), undefined);
   }
 
   private namesOf(project: string, relPath: string): string[] {
@@ -125,9 +123,7 @@ export class FileStorage {
     const names = this.namesOf(project, relPath);
     const name = names[names.length - 1];
     if (name === undefined) throw new PathError('The project folder is a folder; give the path of a file');
-    const at = await this.openParent(project, names);
-    if (at === undefined) return undefined;
-    try {
+    return this.inFolder(project, names.slice(0, -1), async (at) => {
       // O_NONBLOCK: a planted FIFO cannot hold the request open.
       const flags = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
       const handle = await unlessMissing(fs.promises.open(at.child(name), flags), undefined).catch((e: unknown) => {
@@ -141,9 +137,7 @@ export class FileStorage {
         return undefined;
       }
       return { handle, size: st.size, modified: st.mtime };
-    } finally {
-      await at.close();
-    }
+    });
   }
 
   /** The folder a query's path names for an upload: a 400 when it is refused or any part of it (the project folder too) is a link. */
@@ -190,19 +184,15 @@ export class FileStorage {
 
   /** Moves a synced upload into place, making the folder. A hard link fails atomically on a taken name, so two uploads never overwrite each other. */
   async commit(project: string, folder: string, name: string, staged: string, conflict: ConflictBehavior = 'rename'): Promise<FileEntry> {
-    this.resolve(project, folder);
-    const folderRel = normaliseRelPath(folder);
+    const names = this.namesOf(project, folder);
+    const folderRel = names.join('/');
     if (parseRelPath(name).length !== 1) throw new PathError('The file name must not contain a slash');
-    let at: Folder;
-    try {
-      at = await this.openFolder(project, parseRelPath(folder), true);
-    } catch (e) {
-      if (errno(e) === 'EEXIST' || errno(e) === 'ENOTDIR')
-        throw new ApiError(409, `'${folderRel}' cannot be created: a file is in the way of that folder`, {
-          zh: `无法创建 '${folderRel}'：该文件夹的位置上已有一个文件`,
-        });
-      throw e;
-    }
+    const at = await this.openFolder(project, names, true).catch((e: unknown) => {
+      if (errno(e) !== 'EEXIST' && errno(e) !== 'ENOTDIR') throw e;
+      throw new ApiError(409, `'${folderRel}' cannot be created: a file is in the way of that folder`, {
+        zh: `无法创建 '${folderRel}'：该文件夹的位置上已有一个文件`,
+      });
+    });
     try {
       let finalName = name;
       if (conflict === 'replace') {
@@ -284,7 +274,7 @@ async function mkdirIfMissing(at: string, shown?: string): Promise<void> {
   await unlessMissing(fs.promises.mkdir(at, { recursive: shown === undefined }), undefined, ['EEXIST']);
 }
 
-export type OpenFile = { handle: fs.promises.FileHandle; size: number; modified: Date };
+type OpenFile = { handle: fs.promises.FileHandle; size: number; modified: Date };
 
 const PROC_FD = '/proc/self/fd';
 /** Whether an open folder's children can be named through its handle (Linux): openat for Node. */

@@ -35,7 +35,7 @@ function rest(buffers: Buffer[], written: number): Buffer[] {
 /** Writes at explicit positions, counting, limiting, timing out and reporting progress in one stream stage, not two, per 64 KiB piece. */
 class PositionalWriter extends Writable {
   bytes = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly timer: NodeJS.Timeout;
   private lastProgress = Date.now();
   private rateTimer: NodeJS.Timeout | undefined;
   private bytesAtWindowStart = 0;
@@ -47,7 +47,11 @@ class PositionalWriter extends Writable {
   ) {
     // Room for what the socket delivers while a write is on its way (the default is 16 KiB).
     super({ highWaterMark: 4 * 1024 * 1024 });
-    this.arm();
+    const seconds = IDLE_TIMEOUT_MS / 1000;
+    const idle = new ApiError(408, `No data arrived for ${seconds} seconds; the upload was stopped, resume it`, {
+      zh: `${seconds} 秒内没有收到数据；上传已停止，请继续上传`,
+    });
+    this.timer = setTimeout(() => this.destroy(idle), IDLE_TIMEOUT_MS);
     const { minBytesPerSecond = 0, rateWindowMs = 60_000 } = options;
     if (minBytesPerSecond > 0) {
       this.rateTimer = setInterval(() => {
@@ -62,19 +66,6 @@ class PositionalWriter extends Writable {
     }
   }
 
-  private arm(): void {
-    // refresh(): far cheaper than a new timer for each piece.
-    if (this.timer !== undefined) {
-      this.timer.refresh();
-      return;
-    }
-    const seconds = IDLE_TIMEOUT_MS / 1000;
-    const idle = new ApiError(408, `No data arrived for ${seconds} seconds; the upload was stopped, resume it`, {
-      zh: `${seconds} 秒内没有收到数据；上传已停止，请继续上传`,
-    });
-    this.timer = setTimeout(() => this.destroy(idle), IDLE_TIMEOUT_MS);
-  }
-
   private stopTimers(): void {
     clearTimeout(this.timer);
     clearInterval(this.rateTimer);
@@ -86,7 +77,8 @@ class PositionalWriter extends Writable {
       throw new ApiError(413, `The request body is larger than the ${this.options.maxBytes} bytes it announced or may send`, {
         zh: `请求内容超过了它声明或允许发送的 ${this.options.maxBytes} 字节`,
       });
-    this.arm();
+    // refresh(): far cheaper than a new timer for each piece.
+    this.timer.refresh();
     const { onProgress } = this.options;
     if (onProgress && Date.now() - this.lastProgress >= (this.options.progressEveryMs ?? 10_000)) {
       this.lastProgress = Date.now();
