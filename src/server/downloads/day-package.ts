@@ -11,6 +11,7 @@ import type { Kind, KindProperty, PackageMeta } from '../../shared/kind-types.js
 import { KEPT, type KeptValue } from '../../shared/schema-evolution.js';
 import { recordTable } from '../db/database.js';
 import type { Database } from '../db/types.js';
+import type { FileStorage } from '../files/storage.js';
 import { dayOfRecord } from '../records/store/days.js';
 import { toRecord } from '../records/store/statements.js';
 import type { RecordData } from '../records/validation.js';
@@ -136,11 +137,8 @@ export const { ZipArchive } = archiverModule as unknown as { ZipArchive: new (op
 
 type Attached = { storagePath: string; zipPath: string };
 
-export interface AttachmentSource {
-  list(project: string, relPath: string): Promise<Array<{ name: string; isFolder: boolean }>>;
-  /** Opens the file only when the stream is first read: a day can have hundreds of attachments. */
-  createReadStream(project: string, relPath: string): Readable;
-}
+/** Its createReadStream opens the file only when the stream is first read: a day can have hundreds of attachments. */
+export type AttachmentSource = Pick<FileStorage, 'list' | 'createReadStream'>;
 
 /** Every file under a record's folder, depth first, with its ZIP path; failures are thrown: a package missing files would look complete. */
 export async function listAttachments(source: AttachmentSource, project: string, folder: string, zipFolder: string): Promise<Attached[]> {

@@ -124,9 +124,8 @@ function parseScope(request: FastifyRequest, range: boolean) {
   };
 }
 
-function baseName(scope: { project: string; vehicle: string; label: string }, what: string): string {
-  return [scope.project, scope.vehicle, scope.label, what].map((part) => part.replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 80) || '_').join('_');
-}
+const baseName = (scope: { project: string; vehicle: string; label: string }, what: string): string =>
+  [scope.project, scope.vehicle, scope.label, what].map((part) => part.replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 80) || '_').join('_');
 
 /** A package's label and noun in Chinese (x-kind.i18n.zh.packages), else its English ones (docs/decisions/045). */
 function packageZh(kind: Kind, packageKind: PackageMeta): { label: string; noun: string } {

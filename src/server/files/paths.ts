@@ -25,9 +25,7 @@ const SLASH_LOOKALIKES = /[\u2044\u2215\u2216\u29f5\u29f8\u29f9\ufe68\uff0f\uff3
 const PERCENT_ESCAPE = /%[0-9a-f]{2}/i;
 const RESERVED_WINDOWS = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 
-function describe(raw: string): string {
-  return JSON.stringify(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw);
-}
+const describe = (raw: string): string => JSON.stringify(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw);
 
 function nameProblem(name: string): { en: string; zh: string } | undefined {
   if (name === '') return { en: 'has an empty folder name (two slashes in a row)', zh: '含有空的文件夹名（连续两个斜杠）' };
@@ -74,9 +72,7 @@ export function parseRelPath(raw: unknown): string[] {
   return names;
 }
 
-export function normaliseRelPath(raw: unknown): string {
-  return parseRelPath(raw).join('/');
-}
+export const normaliseRelPath = (raw: unknown): string => parseRelPath(raw).join('/');
 
 /** The first maxBytes of text's UTF-8, less a character cut in two. */
 const cutUtf8 = (text: string, maxBytes: number): string => new TextDecoder().decode(Buffer.from(text, 'utf8').subarray(0, maxBytes)).replace(/\uFFFD$/, '');

@@ -18,9 +18,7 @@ export interface FileDeps extends SessionDeps {
 const queryPath = (request: FastifyRequest): string => normaliseRelPath((request.query as Record<string, unknown>)['path']);
 
 /** A query value as browsers keep it: what Chrome would re-encode is encoded already. */
-function encodeQueryValue(value: string): string {
-  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
+const encodeQueryValue = (value: string): string => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 // What busboy says of a body that is not well-formed multipart.
 const MALFORMED_MULTIPART =

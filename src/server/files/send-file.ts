@@ -6,9 +6,7 @@ import { ApiError } from '../http/envelope.js';
 import type { FileEntry, FileStorage } from './storage.js';
 
 /** A file's content type by its extension, which the client classifies files by; recordings are audio in video/webm. */
-export function mimeTypeOf(name: string): string {
-  return mime.lookup(name) || 'application/octet-stream';
-}
+export const mimeTypeOf = (name: string): string => mime.lookup(name) || 'application/octet-stream';
 
 /** What preview.html shows a file as; anything else gets a download link. */
 function previewKind(mimeType: string): 'image' | 'video' | 'audio' | 'pdf' | undefined {
@@ -22,9 +20,7 @@ function servedTypeOf(mimeType: string): string {
   return previewKind(mimeType) !== undefined && mimeType !== 'image/svg+xml' ? mimeType : 'application/octet-stream';
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The page allows no script at all; media and frames only from our origin. */
 export const PREVIEW_PAGE_CSP =

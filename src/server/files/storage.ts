@@ -265,9 +265,7 @@ export class FileStorage {
   }
 }
 
-function linkError(shown: string): PathError {
-  return new PathError(`'${shown}' is a symbolic link; this service never follows links`);
-}
+const linkError = (shown: string): PathError => new PathError(`'${shown}' is a symbolic link; this service never follows links`);
 
 /** Makes a folder unless something is there (opening it says what); the project folder (no `shown`) with the root above it. */
 async function mkdirIfMissing(at: string, shown?: string): Promise<void> {
