@@ -52,7 +52,6 @@ function parseFragment(rangeHeader: string | undefined, lengthHeader: string | u
   return { start, end, total, length };
 }
 
-const SWEEP_EVERY_MS = 60_000;
 const GONE = 'This upload session does not exist or has expired; start the upload again with a new session';
 
 /** createUploadSession's body as its schema lets it through: the name is in one of its two places. */
@@ -71,7 +70,6 @@ type Arriving = { end: number; settled: Promise<void>; settle: () => void };
 class UploadSessions {
   readonly sync: PartSync;
   private readonly arriving = new Map<string, Set<Arriving>>();
-  private lastSweep = 0;
 
   constructor(
     private readonly deps: SessionDeps,
@@ -101,7 +99,6 @@ class UploadSessions {
     const conflict = body.conflictBehavior ?? body.item?.['@microsoft.graph.conflictBehavior'] ?? 'fail';
     await limits.checkOpenSessions(user.id);
     await limits.ensureSpace(declaredSize ?? 0, { userId: user.id, project: user.project });
-    await this.sweep();
     const staged = await storage.stagingFile('.part');
     // Made now, empty: fragments may then be written in any order of arrival (each at its position).
     await fs.promises.writeFile(staged, '', { flag: 'wx' });
@@ -164,12 +161,6 @@ class UploadSessions {
       if (mine.size === 0 && this.arriving.get(key) === mine) this.arriving.delete(key);
     }
   };
-
-  private async sweep(): Promise<void> {
-    if (Date.now() - this.lastSweep < SWEEP_EVERY_MS) return;
-    this.lastSweep = Date.now();
-    for (const file of await this.deps.sessions.sweepExpired()) await this.deps.storage.discard(this.deps.storage.staged(file));
-  }
 
   /** The session the upload URL names, while it lasts and its maker may still write there. */
   private async live(request: FastifyRequest): Promise<UploadSession> {
