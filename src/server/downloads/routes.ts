@@ -138,9 +138,8 @@ function packageZh(kind: Kind, packageKind: PackageMeta): { label: string; noun:
   };
 }
 
-function send(reply: FastifyReply, type: string, name: string, body: Buffer | NodeJS.ReadableStream): FastifyReply {
-  return reply.type(type).header('cache-control', 'no-store').header('content-disposition', contentDisposition('attachment', name)).send(body);
-}
+const send = (reply: FastifyReply, type: string, name: string, body: Buffer | NodeJS.ReadableStream): FastifyReply =>
+  reply.type(type).header('cache-control', 'no-store').header('content-disposition', contentDisposition('attachment', name)).send(body);
 
 /** The download service at /download: a day's (or range's) ZIP of a kind and the day's Excel report; nothing to download is a 404. */
 export async function downloadRoutes(app: FastifyInstance, deps: DownloadDeps): Promise<void> {

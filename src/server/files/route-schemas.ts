@@ -92,9 +92,7 @@ export const filesSchemas = {
   download: fileBytes('A file as an attachment (Range supported)'),
   preview: fileBytes('A file shown inline, sandboxed (Range supported: videos seek)'),
   previewPage: {
-    tags: FILES_TAGS,
-    summary: 'An HTML page showing a file, with signed links to its bytes (open it in a tab or frame)',
-    querystring: pathQuery('Project-relative path of a file', true),
+    ...fileBytes('An HTML page showing a file, with signed links to its bytes (open it in a tab or frame)'),
     response: {
       200: { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } },
       ...envelopeRefusals,

@@ -10,7 +10,6 @@ import type { Database, Dialect, UploadFragmentTable, UploadSessionTable } from 
 /** A fragment's claim, renewed while its bytes flow: after a crash, sending them again waits at most this long. */
 export const FRAGMENT_LEASE_SECONDS = 15;
 export const FRAGMENT_RENEW_MS = 5000;
-/** Fragments of one session that may be in flight at once. */
 export const MAX_FRAGMENTS_IN_FLIGHT = 4;
 
 type FragmentRefusal =
