@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { Prepared, recordTable } from '../../db/database.js';
-import type { Database, Dialect, IdempotencyKeyTable, RecordTable } from '../../db/types.js';
+import type { Database, Dialect, RecordTableName } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import { KEPT, keptValues, withRenames } from '../../../shared/schema-evolution.js';
 import type { RecordData } from '../validation.js';
@@ -10,7 +10,7 @@ import type { Actor, Complete, CreateResult } from './types.js';
 // What both databases' stores share: a stored row as the API answers it, and the statements every
 // write and hot read runs, built once (Prepared in db/database.ts).
 
-export type Row = Selectable<RecordTable>;
+export type Row = Selectable<Database[RecordTableName]>;
 const RECORD_COLUMNS = ['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'version', 'created_at', 'created_by', 'updated_at', 'updated_by'] as const;
 
 /** The record as the API returns it: schema fields in schema order, the promoted columns, and its version. */
@@ -55,7 +55,7 @@ export function withDerived(
 }
 
 /** The answer to a create whose Idempotency-Key was claimed before: the record it made, or why not. */
-export function replayOf(kind: Kind, earlier: Pick<Selectable<IdempotencyKeyTable>, 'kind'> | undefined, row: Row | undefined): CreateResult {
+export function replayOf(kind: Kind, earlier: Pick<Selectable<Database['idempotency_keys']>, 'kind'> | undefined, row: Row | undefined): CreateResult {
   if (!earlier || earlier.kind !== kind.name) return { conflict: 'This Idempotency-Key was already used for another kind of record' };
   if (!row) return { conflict: 'The record made with this Idempotency-Key has been deleted since' };
   return { record: toRecord(kind, row), replayed: true };
@@ -141,7 +141,7 @@ function idempotencyStatements(db: Kysely<Database>) {
         .values({ project_name: v.project, idem_key: v.key, kind: v.kind, record_id: v.id, created_at: v.at })
         .onConflict((oc) => oc.columns(['project_name', 'idem_key']).doNothing()),
     ),
-    find: new Prepared<'project' | 'key', Selectable<IdempotencyKeyTable>>(['project', 'key'], (v) =>
+    find: new Prepared<'project' | 'key', Selectable<Database['idempotency_keys']>>(['project', 'key'], (v) =>
       db.selectFrom('idempotency_keys').selectAll().where('project_name', '=', v.project).where('idem_key', '=', v.key),
     ),
   };
