@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { storedJsonb } from '../../db/stored-json.js';
 import { recordTable } from '../../db/database.js';
 import type { Database, Dialect, RecordTableName } from '../../db/types.js';
@@ -41,18 +41,18 @@ export abstract class KyselyReads implements RecordReads {
 
   abstract generation(kind: Kind, project: string): Promise<number | string>;
 
-  /** The generation when this instance knows it without reading anything (PostgreSQL's sole writer); undefined otherwise. */
-  protected knownGeneration(_kind: Kind, _project: string): string | undefined {
+  async answerGeneration(_kind: Kind, _project: string): Promise<number | string | undefined> {
     return undefined;
   }
 
-  async answerGeneration(kind: Kind, project: string): Promise<number | string | undefined> {
-    return this.knownGeneration(kind, project);
+  /** The rows of a statement built once (SQLite's reads them at once where it can). */
+  protected async rows<R>(query: CompiledQuery<R>): Promise<R[]> {
+    return (await this.db.executeQuery(query)).rows;
   }
 
   async get(kind: Kind, project: string, id: number): Promise<RecordData | undefined> {
-    const { rows } = await this.db.executeQuery(this.statements.of(kind).find.with({ id, project }));
-    return rows[0] === undefined ? undefined : toRecord(kind, rows[0]);
+    const [row] = await this.rows(this.statements.of(kind).find.with({ id, project }));
+    return row === undefined ? undefined : toRecord(kind, row);
   }
 
   async list(kind: Kind, project: string, q: ListQuery, maxBytes = Number.POSITIVE_INFINITY): Promise<ListPage> {

@@ -4,7 +4,7 @@ import { ensureDayCounts, KnownGenerations } from './days.js';
 import { PostgresReads, PostgresWrites } from './postgres.js';
 import { SOLE_WRITER_TIMES, SoleWriter } from './sole-writer.js';
 import { SqliteReads, SqliteWrites } from './sqlite.js';
-import { Statements } from './statements.js';
+import { statementsOf } from './statements.js';
 import type { RecordStore } from './types.js';
 
 export interface RecordStoreOptions {
@@ -25,7 +25,7 @@ export async function openRecordStore(
   options: RecordStoreOptions,
 ): Promise<{ store: RecordStore; sole: SoleWriter | undefined }> {
   for (const kind of kinds) await ensureDayCounts(db.kysely, kind.name, recordTable(kind));
-  const statements = new Statements(db.kysely, db.dialect);
+  const statements = statementsOf(db.kysely, db.dialect);
   if (db.dialect === 'sqlite') {
     if (db.writeNow === undefined) throw new Error('A SQLite database opened without writeNow (db/database.ts openDb opens it with it)');
     const store = { reads: new SqliteReads(db.kysely, statements, db.readNow), writes: new SqliteWrites(db.kysely, statements, db.writeNow) };

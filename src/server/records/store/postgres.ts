@@ -67,11 +67,15 @@ export class PostgresReads extends KyselyReads {
   }
 
   async generation(kind: Kind, project: string): Promise<number | string> {
-    return (
-      this.knownGeneration(kind, project) ?? generationIn((await this.db.executeQuery(this.statements.generationRead.with({ kind: kind.name, project }))).rows)
-    );
+    return this.knownGeneration(kind, project) ?? generationIn(await this.rows(this.statements.generationRead.with({ kind: kind.name, project })));
   }
-  protected override knownGeneration(kind: Kind, project: string): string | undefined {
+
+  /** The generation when this instance knows it without reading anything (the sole writer's); undefined otherwise. */
+  override async answerGeneration(kind: Kind, project: string): Promise<string | undefined> {
+    return this.knownGeneration(kind, project);
+  }
+
+  private knownGeneration(kind: Kind, project: string): string | undefined {
     // Of its term, so that it never equals a generation read from the database.
     const term = this.writing.sole?.trustedTerm();
     if (term === undefined) return undefined;
@@ -82,10 +86,7 @@ export class PostgresReads extends KyselyReads {
 
 export class PostgresWrites extends KyselyWrites {
   private readonly creates = new Map<string, { alone: Prepared<CreateValue, Inserted>; shared: Prepared<CreateValue, Inserted> }>();
-  private readonly ids = new IdBlocks(async (kind) => {
-    const { rows } = await this.db.executeQuery(this.statements.of(kind).nextIds.with({ n: ID_BLOCK }));
-    return rows.map((r) => Number(r.id));
-  });
+  private readonly ids = new IdBlocks((kind) => this.takeIds(kind, ID_BLOCK));
 
   constructor(db: Kysely<Database>, statements: Statements, writing: SoleWriting) {
     super(db, 'postgres', statements, writing);
@@ -123,10 +124,15 @@ export class PostgresWrites extends KyselyWrites {
     }
   }
 
+  private async takeIds(kind: Kind, n: number): Promise<number[]> {
+    const { rows } = await this.db.executeQuery(this.statements.of(kind).nextIds.with({ n }));
+    return rows.map((r) => Number(r.id));
+  }
+
   private async oneId(kind: Kind): Promise<number> {
-    const next = (await this.db.executeQuery(this.statements.of(kind).nextId.with({}))).rows[0];
-    if (next === undefined) throw new Error(`No id was taken for a new ${kind.name} record`);
-    return Number(next.id);
+    const [id] = await this.takeIds(kind, 1);
+    if (id === undefined) throw new Error(`No id was taken for a new ${kind.name} record`);
+    return id;
   }
 
   private async replay(kind: Kind, project: string, idempotencyKey: string): Promise<CreateResult> {
