@@ -6,16 +6,10 @@ import { dayOfRecord } from '../records/store/days.js';
 import type { Database, Dialect } from '../db/types.js';
 
 /** Inclusive bounds on the promoted record_date column ('yyyy-MM-dd HH:mm:ss'). */
-export interface DateRange {
-  from: string;
-  to: string;
-}
+export type DateRange = { from: string; to: string };
 
-export interface CountAndSums {
-  count: number;
-  /** Field -> sum over the rows, exact to 6 decimals; 0 when no row has a number there. */
-  sums: Record<string, number>;
-}
+/** sums: field -> sum over the rows, exact to 6 decimals; 0 when no row has a number there. */
+type CountAndSums = { count: number; sums: Record<string, number> };
 
 /** Larger values are typos or junk; leaving them out keeps SQLite's integer sum from overflowing. */
 const MAX_MAGNITUDE = 1e12;
