@@ -110,13 +110,12 @@ function fromOtherForm(k: KindRoutes, request: FastifyRequest, error: unknown): 
 /** GET list: remembered under the records' generation (docs/decisions/025), gzipped once. */
 async function listRecords(k: KindRoutes, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const { kind, deps } = k;
-  const { reads } = deps.records;
-  const { listCache } = deps;
+  const { records, listCache } = deps;
   const user = currentUser(request);
   void reply.header('x-schemas-version', k.version);
   if (!listCache.enabled) {
     const query = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
-    const { rows, total } = await reads.list(kind, user.project, query, deps.maxPageBytes);
+    const { rows, total } = await records.reads.list(kind, user.project, query, deps.maxPageBytes);
     return okList(rows, total);
   }
   const { query, key } = k.parsedLists.get(user.project, request.url, () => {
@@ -124,10 +123,10 @@ async function listRecords(k: KindRoutes, request: FastifyRequest, reply: Fastif
     return { query: parsed, key: `${kind.name}\n${user.project}\n${JSON.stringify(parsed)}` };
   });
   // The generation first, then the rows: an answer is never older than its generation.
-  const gen = await reads.generation(kind, user.project);
+  const gen = await records.reads.generation(kind, user.project);
   let answer = listCache.get(key, gen);
   if (answer === undefined) {
-    const { rows, total } = await reads.list(kind, user.project, query, deps.maxPageBytes);
+    const { rows, total } = await records.reads.list(kind, user.project, query, deps.maxPageBytes);
     answer = listCache.set(key, gen, reply.serialize(okList(rows, total)) as string);
   }
   void reply.type('application/json; charset=utf-8');
@@ -141,17 +140,16 @@ async function listRecords(k: KindRoutes, request: FastifyRequest, reply: Fastif
 async function getRecord(k: KindRoutes, request: FastifyRequest<{ Params: { id: number } }>, reply: FastifyReply): Promise<unknown> {
   const user = currentUser(request);
   const { id } = request.params;
-  const { reads } = k.deps.records;
-  const { listCache } = k.deps;
+  const { records, listCache } = k.deps;
   void reply.header('x-schemas-version', k.version);
-  const gen = listCache.enabled ? await reads.answerGeneration(k.kind, user.project) : undefined;
+  const gen = listCache.enabled ? await records.reads.answerGeneration(k.kind, user.project) : undefined;
   const key = gen === undefined ? '' : `${k.kind.name}\n${user.project}\n#${id}`;
   const remembered = gen === undefined ? undefined : listCache.get(key, gen);
   if (remembered !== undefined) {
     void reply.header('etag', remembered.etag).type('application/json; charset=utf-8');
     return remembered.body;
   }
-  const record = await reads.get(k.kind, user.project, id);
+  const record = await records.reads.get(k.kind, user.project, id);
   if (!record) throw recordNotFound(k.kind, id);
   const etag = `"${String(record['version'])}"`;
   void reply.header('etag', etag);
@@ -171,21 +169,20 @@ async function recordHistory(k: KindRoutes, request: FastifyRequest<{ Params: { 
 
 /** POST: validated and completed by the kind's schema, then created (or replayed). */
 async function createRecord(k: KindRoutes, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-  const { kind } = k;
-  const { validator } = k.deps;
+  const { kind, deps } = k;
   const user = currentUser(request);
   void reply.header('x-schemas-version', k.version);
   let data: RecordData;
   try {
     refuseServerOwned(kind, request.body, undefined);
-    const { set } = validator.writable(kind, request.body);
-    data = applyDerived(kind, validator.withDefaults(kind, set, fromOtherApp(k, request)));
-    validator.check(kind, data);
+    const { set } = deps.validator.writable(kind, request.body);
+    data = applyDerived(kind, deps.validator.withDefaults(kind, set, fromOtherApp(k, request)));
+    deps.validator.check(kind, data);
   } catch (e) {
     throw fromOtherForm(k, request, e);
   }
   const key = request.headers['idempotency-key'] as string | undefined;
-  const created = await k.deps.records.writes.create(kind, actorOf(user), data, k.complete, key);
+  const created = await deps.records.writes.create(kind, actorOf(user), data, k.complete, key);
   if ('conflict' in created) throw createConflict(created.conflict);
   if (created.replayed) void reply.header('idempotent-replayed', 'true');
   return withWarnings(kind, ok(created.record));

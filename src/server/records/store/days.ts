@@ -203,12 +203,6 @@ export function generationRead(db: Kysely<Database>) {
   );
 }
 
-/** The generation in the rows of generationRead (0 before the first write). */
-export function generationIn(rows: readonly { gen: number | string }[]): number {
-  const row = rows[0];
-  return row === undefined ? 0 : Number(row.gen);
-}
-
 /** Raises the generation of every project holding records of a kind (after writes around the store). */
 export async function bumpAllGenerations(trx: Transaction<Database>, kind: string, table: RecordTableName): Promise<void> {
   await trx

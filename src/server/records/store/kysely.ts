@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { storedJsonb } from '../../db/stored-json.js';
 import { recordTable } from '../../db/database.js';
 import type { Database, Dialect, RecordTableName } from '../../db/types.js';
@@ -31,6 +31,17 @@ function coalesced(names: string[], one: (name: string) => RawBuilder<unknown>):
 const historyOf = (db: Kysely<Database>, kind: Kind, project: string, id: number) =>
   db.selectFrom('record_history').where('kind', '=', kind.name).where('record_id', '=', id).where('project_name', '=', project);
 
+/** A stored version as the API answers it (HistoryEntry). */
+export const historyEntry = (kind: Kind, r: Selectable<Database['record_history']>) => ({
+  version: r.version,
+  baseVersion: r.base_version === null ? null : Number(r.base_version),
+  op: r.op,
+  changedBy: r.changed_by,
+  changedAt: r.changed_at,
+  data: withRenames(kind, JSON.parse(r.data) as RecordData),
+  schemaHash: r.schema_hash ?? null,
+});
+
 /** The reads both databases run through Kysely; the generation is each database's own (sqlite.ts, postgres.ts). */
 export abstract class KyselyReads implements RecordReads {
   constructor(
@@ -43,6 +54,12 @@ export abstract class KyselyReads implements RecordReads {
 
   async answerGeneration(_kind: Kind, _project: string): Promise<number | string | undefined> {
     return undefined;
+  }
+
+  /** The generation as the database holds it (0 before the first write). */
+  protected async readGeneration(kind: string, project: string): Promise<number> {
+    const [row] = await this.rows(this.statements.generationRead.with({ kind, project }));
+    return row === undefined ? 0 : Number(row.gen);
   }
 
   /** The rows of a statement built once (SQLite's reads them at once where it can). */
@@ -94,15 +111,7 @@ export abstract class KyselyReads implements RecordReads {
 
   async history(kind: Kind, project: string, id: number): Promise<HistoryEntry[]> {
     const rows = await historyOf(this.db, kind, project, id).selectAll().orderBy('version').execute();
-    return rows.map((r) => ({
-      version: r.version,
-      baseVersion: r.base_version === null ? null : Number(r.base_version),
-      op: r.op,
-      changedBy: r.changed_by,
-      changedAt: r.changed_at,
-      data: withRenames(kind, JSON.parse(r.data) as RecordData),
-      schemaHash: r.schema_hash ?? null,
-    }));
+    return rows.map((r) => historyEntry(kind, r));
   }
 
   /** A page in the list's order: newest first, or by its sort keys (records without the field last), then id. */

@@ -3,7 +3,7 @@ import { Prepared, recordTable } from '../../db/database.js';
 import type { Database, RecordTableName } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import type { RecordData } from '../validation.js';
-import { dayCountPart, dayOf, filedDate, generationIn, generationPart, KnownGenerations } from './days.js';
+import { dayCountPart, dayOf, filedDate, generationPart, KnownGenerations } from './days.js';
 import { KyselyReads, KyselyWrites } from './kysely.js';
 import { WRITERS_LOCK, type SoleWriter } from './sole-writer.js';
 import { newRecord, replayOf, withDerived, type Statements } from './statements.js';
@@ -67,7 +67,7 @@ export class PostgresReads extends KyselyReads {
   }
 
   async generation(kind: Kind, project: string): Promise<number | string> {
-    return this.knownGeneration(kind, project) ?? generationIn(await this.rows(this.statements.generationRead.with({ kind: kind.name, project })));
+    return this.knownGeneration(kind, project) ?? this.readGeneration(kind.name, project);
   }
 
   /** The generation when this instance knows it without reading anything (the sole writer's); undefined otherwise. */

@@ -3,7 +3,7 @@ import type { Db, WritesNow } from '../../db/database.js';
 import type { Database } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import type { RecordData } from '../validation.js';
-import { dayOf, filedDate, generationIn, ReadsPerTurn } from './days.js';
+import { dayOf, filedDate, ReadsPerTurn } from './days.js';
 import { KyselyReads, KyselyWrites } from './kysely.js';
 import { replayOf, withDerived, type Statements } from './statements.js';
 import type { Actor, Complete, CreateResult } from './types.js';
@@ -91,7 +91,7 @@ export class SqliteReads extends KyselyReads {
     private readonly readNow: Db['readNow'],
   ) {
     super(db, 'sqlite', statements);
-    this.perTurn = new ReadsPerTurn(async (kind, project) => generationIn(await this.rows(this.statements.generationRead.with({ kind, project }))));
+    this.perTurn = new ReadsPerTurn((kind, project) => this.readGeneration(kind, project));
   }
 
   generation(kind: Kind, project: string): Promise<number> {

@@ -46,12 +46,10 @@ export function withDerived(
   id: number,
   complete: Complete | undefined,
 ): { json: string; answer: () => RecordData } {
-  if (complete === undefined) return { json: JSON.stringify(data), answer: () => newRecord(kind, actor, data, id) };
   const record = newRecord(kind, actor, data, id);
-  const extra = complete(record);
-  if (Object.keys(extra).length === 0) return { json: JSON.stringify(data), answer: () => record };
+  const extra = complete?.(record) ?? {};
   Object.assign(record, extra);
-  return { json: JSON.stringify({ ...data, ...extra }), answer: () => record };
+  return { json: JSON.stringify(Object.keys(extra).length === 0 ? data : { ...data, ...extra }), answer: () => record };
 }
 
 /** The answer to a create whose Idempotency-Key was claimed before: the record it made, or why not. */
