@@ -4,7 +4,6 @@ import type { Database, Dialect, RecordTableName } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import { KEPT, keptValues, withRenames } from '../../../shared/schema-evolution.js';
 import type { RecordData } from '../validation.js';
-import { dayCountUpsert, generationBump, generationRead } from './days.js';
 import type { Actor, Complete, CreateResult } from './types.js';
 
 // What both databases' stores share: a stored row as the API answers it, and the statements every
@@ -54,8 +53,8 @@ export function withDerived(
 
 /** The answer to a create whose Idempotency-Key was claimed before: the record it made, or why not. */
 export function replayOf(kind: Kind, earlier: Pick<Selectable<Database['idempotency_keys']>, 'kind'> | undefined, row: Row | undefined): CreateResult {
-  if (!earlier || earlier.kind !== kind.name) return { conflict: 'This Idempotency-Key was already used for another kind of record' };
-  if (!row) return { conflict: 'The record made with this Idempotency-Key has been deleted since' };
+  if (!earlier || earlier.kind !== kind.name) return { conflict: 'other-kind' };
+  if (!row) return { conflict: 'deleted' };
   return { record: toRecord(kind, row), replayed: true };
 }
 
@@ -65,9 +64,23 @@ export function statementsOf(db: Kysely<Database>, dialect: Dialect) {
   const historyInsert = new Prepared(historyColumns, (v) => db.insertInto('record_history').values(v));
   const kinds = new Map<string, ReturnType<typeof kindStatements>>();
   return {
-    dayCounts: dayCountUpsert(db),
-    bump: generationBump(db),
-    generationRead: generationRead(db),
+    /** Adds n to a day's count (store/days.ts). */
+    dayCounts: new Prepared(['kind', 'project', 'day', 'n'], (v) =>
+      db
+        .insertInto('record_day_counts')
+        .values({ kind: v.kind, project_name: v.project, day: v.day, n: v.n })
+        .onConflict((oc) => oc.columns(['kind', 'project_name', 'day']).doUpdateSet({ n: sql<number>`record_day_counts.n + excluded.n` })),
+    ),
+    /** Raises a generation (store/days.ts). */
+    bump: new Prepared(['kind', 'project'], (v) =>
+      db
+        .insertInto('record_generations')
+        .values({ kind: v.kind, project_name: v.project, gen: 1 })
+        .onConflict((oc) => oc.columns(['kind', 'project_name']).doUpdateSet({ gen: sql<number>`record_generations.gen + 1` })),
+    ),
+    generationRead: new Prepared(['kind', 'project'], (v) =>
+      db.selectFrom('record_generations').select('gen').where('kind', '=', v.kind).where('project_name', '=', v.project),
+    ),
     /** Idempotency-Keys: claimed by a create on SQLite (PostgreSQL's create statement claims its own), found by a replay. */
     keys: {
       claim: new Prepared(['project', 'key', 'kind', 'id', 'at'], (v) =>
