@@ -5,13 +5,13 @@ import { currentUser } from '../auth/authenticate.js';
 import { ApiError, badRequest, ok, okList } from '../http/envelope.js';
 import { acceptsGzip, COMPRESS_THRESHOLD, markGzipped } from '../http/compression.js';
 import { ParsedLists, type ListCache } from './list-cache.js';
-import { createConflict, deleteConflict, editConflict, fromOtherFormRefusal, recordNotFound, unknownVersion } from './merge.js';
+import { createConflict, deleteConflict, editConflict, recordNotFound, unknownVersion } from './merge.js';
 import { recordSchemas } from './route-schemas.js';
 import { recordWarnings, schemasVersion, type FieldWarning } from '../../shared/schema-evolution.js';
 import type { User } from '../users/user-repository.js';
 import { parseListQuery, type ListQuery } from './list-query.js';
 import type { Actor, RecordStore } from './store/types.js';
-import { applyDerived, derivedAtCreation, derivesAtCreation, refuseServerOwned, type RecordData, type RecordValidator } from './validation.js';
+import { applyDerived, derivedAtCreation, refuseServerOwned, type RecordData, type RecordValidator } from './validation.js';
 
 export interface RecordDeps {
   registry: KindRegistry;
@@ -81,7 +81,8 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
   // Named in record answers (x-schemas-version): an app built with others offers its new form (decision 034).
   const version = schemasVersion(Object.fromEntries([...deps.registry].map(([name, kind]) => [name, kind.schema])));
   for (const kind of deps.registry.values()) {
-    const complete = derivesAtCreation(kind) ? (record: RecordData) => derivedAtCreation(kind, record) : undefined;
+    const derives = Object.keys(derivedAtCreation(kind, {})).length > 0;
+    const complete = derives ? (record: RecordData) => derivedAtCreation(kind, record) : undefined;
     const k: KindRoutes = { kind, deps, version, parsedLists, byIdWarnings, complete };
     const base = kind.meta.apiPath;
     const schemas = recordSchemas(kind);
@@ -104,7 +105,11 @@ const fromOtherApp = (k: KindRoutes, request: FastifyRequest): boolean => {
 /** A write refused (400) from an app built with other schema files says why its form may be wrong. */
 function fromOtherForm(k: KindRoutes, request: FastifyRequest, error: unknown): unknown {
   if (!(error instanceof ApiError) || error.status !== 400 || !fromOtherApp(k, request)) return error;
-  return fromOtherFormRefusal(error, k.version);
+  return new ApiError(400, `${error.message} (This phone's form is older or newer than the server's: update the app, then apply the change again.)`, {
+    headers: { ...error.headers, 'x-schemas-version': k.version },
+    data: error.data,
+    zh: `${error.zh ?? error.message}（此手机的表单比服务器的旧或新：请更新应用，然后再次应用此修改。）`,
+  });
 }
 
 /** GET list: remembered under the records' generation (docs/decisions/025), gzipped once. */

@@ -237,11 +237,6 @@ export function derivedAtCreation(kind: Kind, record: RecordData): RecordData {
   return out;
 }
 
-/** Whether a kind has fields derivedAtCreation fills. */
-export function derivesAtCreation(kind: Kind): boolean {
-  return Object.keys(derivedAtCreation(kind, {})).length > 0;
-}
-
 /**
  * Refuses (400, naming the field) a body that would change a field only a server flow sets
  * (x-setBy). Nothing sent (empty text, null), the stored value, or the default where nothing is

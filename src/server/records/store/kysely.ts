@@ -27,7 +27,6 @@ function coalesced(names: string[], one: (name: string) => RawBuilder<unknown>):
   return names.length === 1 ? one(names[0] as string) : sql`coalesce(${sql.join(names.map(one))})`;
 }
 
-/** The stored versions of one record. */
 const historyOf = (db: Kysely<Database>, kind: Kind, project: string, id: number) =>
   db.selectFrom('record_history').where('kind', '=', kind.name).where('record_id', '=', id).where('project_name', '=', project);
 
@@ -230,8 +229,7 @@ export abstract class KyselyWrites implements RecordWrites {
     // Edited under today's names, written back to the stored keys it changed (docs/decisions/054).
     const stored = JSON.parse(row.data) as RecordData;
     const current = withRenames(kind, stored);
-    const sent: RecordData = { ...edit.set };
-    for (const field of edit.cleared) sent[field] = null;
+    const sent: RecordData = { ...edit.set, ...Object.fromEntries(edit.cleared.map((field) => [field, null])) };
     let apply = sent;
     if (edit.baseVersion !== undefined && edit.baseVersion !== row.version) {
       const stored = edit.baseVersion < row.version ? await this.version(trx, kind, actor.project, id, edit.baseVersion) : undefined;

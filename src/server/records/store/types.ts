@@ -24,7 +24,7 @@ export type Finish = (next: RecordData, current: RecordData) => RecordData;
 export type Complete = (record: RecordData) => RecordData;
 
 /** The record made, or the one an earlier create with its Idempotency-Key made (replayed), or why neither. */
-export type CreateResult = { record: RecordData; replayed: boolean } | { conflict: string };
+export type CreateResult = { record: RecordData; replayed: boolean } | { conflict: 'other-kind' | 'deleted' };
 
 export type UpdateResult =
   | { status: 'missing' }
