@@ -8,21 +8,16 @@ import type { MIGRATIONS, RECORD_COLUMNS } from './migrations.js';
 type Trim<S> = S extends ` ${infer T}` | `\n${infer T}` ? Trim<T> : S;
 type Specs<S> = S extends `${infer A},${infer B}` ? Trim<A> | Specs<B> : Trim<S>;
 type Has<Mods extends string, Mod extends string> = ` ${Mods} ` extends `${string} ${Mod}${string}` ? true : false;
+type SqlValue<Type> = Type extends 'integer' ? number : Type extends 'bigint' ? number | string : string;
 type Value<Type, Mods extends string> = Type extends 'id'
   ? Generated<number>
-  : (Type extends 'integer' ? number : Type extends 'bigint' ? number | string : string) extends infer V
-    ? Has<Mods, 'default='> extends true
-      ? Generated<V>
-      : Has<Mods, 'notNull'> | Has<Mods, 'key'> extends false
-        ? V | null
-        : V
-    : never;
-type Table<Spec> = {
-  [S in Spec as S extends `${infer Name} ${string}` ? Name : never]: S extends `${string} ${infer Type} ${infer Mods}`
-    ? Value<Type, Mods>
-    : S extends `${string} ${infer Type}`
-      ? Value<Type, ''>
-      : never;
+  : Has<Mods, 'default='> extends true
+    ? Generated<SqlValue<Type>>
+    : Has<Mods, 'notNull'> | Has<Mods, 'key'> extends false
+      ? SqlValue<Type> | null
+      : SqlValue<Type>;
+type Table<Spec extends string> = {
+  [S in Spec as S extends `${infer Name} ${string}` ? Name : never]: `${S} ` extends `${string} ${infer Type} ${infer Mods}` ? Value<Type, Mods> : never;
 };
 
 type Step = (typeof MIGRATIONS)[keyof typeof MIGRATIONS][number];
