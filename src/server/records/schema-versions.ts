@@ -4,15 +4,13 @@ import { recordTable, type Db } from '../db/database.js';
 import { filedField, lastServedSchema } from './store/days.js';
 import type { RecordTableName } from '../db/types.js';
 
-export type SchemaStartReport = { info: string[]; warnings: string[] };
-
 /**
  * Run at every start, after the migrations (docs/decisions/034): keeps each kind's schema file in
  * kind_schemas (record_history.schema_hash names it), says when a kind's dateField changed (nothing
  * is re-filed, docs/decisions/073), and names record tables of kinds without a schema file now.
  */
-export async function rememberSchemas(db: Db, registry: KindRegistry): Promise<SchemaStartReport> {
-  const report: SchemaStartReport = { info: [], warnings: [] };
+export async function rememberSchemas(db: Db, registry: KindRegistry): Promise<{ info: string[]; warnings: string[] }> {
+  const report = { info: [] as string[], warnings: [] as string[] };
   for (const kind of registry.values()) {
     await db.kysely.transaction().execute(async (trx) => {
       const now = new Date().toISOString();

@@ -72,8 +72,4 @@ function figures(row: Record<string, unknown>, fields: readonly string[]): Count
   return { count: toNumber(row['n']), sums: Object.fromEntries(fields.map((field, i) => [field, toNumber(row[`s${i}`])])) };
 }
 
-function toNumber(value: unknown): number {
-  if (value === null || value === undefined) return 0;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : 0;
-}
+const toNumber = (value: unknown): number => (Number.isFinite(Number(value)) ? Number(value) : 0);

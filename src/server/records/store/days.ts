@@ -56,10 +56,6 @@ export function filedField(db: Kysely<Database>, kind: Kind): string {
   return filings.get(db)?.get(kind.name) ?? kind.meta.dateField;
 }
 
-function filedByOwnField(db: Kysely<Database>, kind: Kind): boolean {
-  return filedField(db, kind) === kind.meta.dateField;
-}
-
 /** The record_date a write stores: the record's day under the filed field ('' without one). */
 export function filedDate(db: Kysely<Database>, kind: Kind, data: Record<string, unknown>): string {
   return toSortableDateTime(storedValue(kind, data, filedField(db, kind)));
@@ -88,7 +84,7 @@ async function addDayColumn(db: Db, kind: Kind): Promise<void> {
 
 /** A record's day ('yyyy-MM-dd HH:mm:ss') under this instance's date field, in SQL. */
 export function dayOfRecord(db: Kysely<Database>, kind: Kind): RawBuilder<string> {
-  return sql<string>`${sql.ref(filedByOwnField(db, kind) ? 'record_date' : dayColumn(kind))}`;
+  return sql<string>`${sql.ref(filedField(db, kind) === kind.meta.dateField ? 'record_date' : dayColumn(kind))}`;
 }
 
 // Records per kind, project and day, kept in every write's transaction, so that a list's exact
@@ -157,7 +153,7 @@ export async function rangeTotal(db: Kysely<Database>, kind: Kind, project: stri
     if (to !== undefined) q = q.where(day, '<=', to);
     return Number((await q.executeTakeFirstOrThrow()).n);
   };
-  if (!filedByOwnField(db, kind)) return countRows(begin, end);
+  if (filedField(db, kind) !== kind.meta.dateField) return countRows(begin, end);
   // Within one day, a part of it is counted directly: at most one day's rows.
   if (beginDay !== undefined && beginDay === endDay && !(beginWhole && endWhole)) return countRows(begin, end);
   let total = 0;

@@ -83,7 +83,7 @@ export class GroupCommit {
 }
 
 export class SqliteReads extends KyselyReads {
-  private readonly perTurn: ReadsPerTurn;
+  private readonly perTurn = new ReadsPerTurn((kind, project) => this.readGeneration(kind, project));
 
   constructor(
     db: Kysely<Database>,
@@ -91,7 +91,6 @@ export class SqliteReads extends KyselyReads {
     private readonly readNow: Db['readNow'],
   ) {
     super(db, 'sqlite', statements);
-    this.perTurn = new ReadsPerTurn((kind, project) => this.readGeneration(kind, project));
   }
 
   generation(kind: Kind, project: string): Promise<number> {
