@@ -158,8 +158,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
 
 /** PostgreSQL when DATABASE_URL is set, else SQLite under DATA_DIR. */
 export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>): Promise<Db> {
-  if (config.databaseUrl !== undefined) return openPostgres(config.databaseUrl, config.databaseSchema);
-  return openSqlite(config.dataDir);
+  return config.databaseUrl === undefined ? openSqlite(config.dataDir) : openPostgres(config.databaseUrl, config.databaseSchema);
 }
 
 /** The table that holds records of a kind. Kind names are checked to be [a-z][a-z0-9]*. */

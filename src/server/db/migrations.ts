@@ -2,7 +2,7 @@ import { Migrator, sql, type ColumnDataType, type ColumnDefinitionBuilder, type 
 import type { Kind } from '../../shared/kind-types.js';
 import { SORTABLE_DATE_FUNCTION } from './stored-json.js';
 import { recordTable, type Db } from './database.js';
-import type { Database, RecordTableName } from './types.js';
+import type { RecordTableName } from './types.js';
 
 /**
  * A step of a migration, as data. Columns, comma-separated, are 'name type modifier...': type 'id' is the
@@ -12,13 +12,13 @@ import type { Database, RecordTableName } from './types.js';
  */
 type Step =
   | { create: string; columns: string }
-  | { index: string; on: string; columns: string[]; unique?: true }
+  | { index: string; on: string; columns: readonly string[]; unique?: true }
   | { add: string; column: string }
   | { drop: string }
   | { postgres: string };
 
-/** The numbered migrations, in order: applied once each, by name; a new one goes at the end. */
-const MIGRATIONS: Record<string, Step[]> = {
+/** The numbered migrations, in order: applied once each, by name; a new one goes at the end. Their columns type the tables (db/types.ts). */
+export const MIGRATIONS = {
   '001-users-tokens-history': [
     {
       create: 'users',
@@ -115,7 +115,7 @@ const MIGRATIONS: Record<string, Step[]> = {
   ],
   // docs/decisions/073, records/store/days.ts.
   '016-record-filing': [{ create: 'record_filing', columns: 'kind text key, date_field text notNull' }, { postgres: SORTABLE_DATE_FUNCTION }],
-};
+} as const satisfies Record<string, readonly Step[]>;
 
 /** A column of a step, added by `add` as the dialect spells it. */
 function column<B>(db: Db, spec: string, add: (name: string, type: ColumnDataType, build: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder) => B): B {
@@ -136,11 +136,12 @@ function column<B>(db: Db, spec: string, add: (name: string, type: ColumnDataTyp
   });
 }
 
-async function run(k: Kysely<unknown>, db: Db, step: Step): Promise<void> {
+/** A step; `ifNotExists`: a create that finds its table goes on. */
+async function run(k: Kysely<unknown>, db: Db, step: Step, ifNotExists = false): Promise<void> {
   if ('create' in step) {
     const specs = step.columns.split(/,\s*/).map((spec) => spec.split(' '));
     const key = specs.filter(([, ...mods]) => mods.includes('key')).map(([name]) => name);
-    let table = k.schema.createTable(step.create);
+    let table = ifNotExists ? k.schema.createTable(step.create).ifNotExists() : k.schema.createTable(step.create);
     for (const spec of specs) {
       const words = key.length > 1 ? spec.filter((word, i) => i === 0 || word !== 'key') : spec;
       table = column(db, words.join(' '), (name, type, build) => table.addColumn(name, type, build));
@@ -148,7 +149,8 @@ async function run(k: Kysely<unknown>, db: Db, step: Step): Promise<void> {
     if (key.length > 1) table = table.addPrimaryKeyConstraint(`${step.create}_pk`, key as never[]);
     await table.execute();
   } else if ('index' in step) {
-    const index = k.schema.createIndex(step.index).on(step.on).columns(step.columns);
+    const columns = step.columns as string[];
+    const index = k.schema.createIndex(step.index).on(step.on).columns(columns);
     await (step.unique === true ? index.unique() : index).execute();
   } else if ('add' in step) {
     await column(db, step.column, (name, type, build) => k.schema.alterTable(step.add).addColumn(name, type, build)).execute();
@@ -161,7 +163,7 @@ async function run(k: Kysely<unknown>, db: Db, step: Step): Promise<void> {
  * (its fields live in the JSON column, so a new property needs no migration).
  */
 export async function migrate(db: Db, kinds: Iterable<Kind>): Promise<void> {
-  const up = (steps: Step[]) => async (k: Kysely<unknown>) => {
+  const up = (steps: readonly Step[]) => async (k: Kysely<unknown>) => {
     for (const step of steps) await run(k, db, step);
   };
   const migrations = Object.fromEntries(Object.entries(MIGRATIONS).map(([name, steps]) => [name, { up: up(steps) }]));
@@ -173,17 +175,16 @@ export async function migrate(db: Db, kinds: Iterable<Kind>): Promise<void> {
   });
   const { error } = await migrator.migrateToLatest();
   if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
-  for (const kind of kinds) await ensureRecordTable(db.kysely, db, recordTable(kind));
+  for (const kind of kinds) await ensureRecordTable(db, recordTable(kind));
 }
 
-/** The columns of every kind's table. */
-const RECORD_COLUMNS = `id id, project_name text notNull, vehicle_no text notNull, record_date text notNull default=, data text notNull,
+/** The columns of every kind's table; record_date is the kind's date field as 'yyyy-MM-dd HH:mm:ss' ('' when unset), for ranges and sorting in SQL. */
+export const RECORD_COLUMNS = `id id, project_name text notNull, vehicle_no text notNull, record_date text notNull default=, data text notNull,
   version integer notNull, created_at text notNull, created_by text notNull, updated_at text notNull, updated_by text notNull`;
 
-async function ensureRecordTable(k: Kysely<Database>, db: Db, name: RecordTableName): Promise<void> {
-  let table = k.schema.createTable(name).ifNotExists();
-  for (const spec of RECORD_COLUMNS.split(/,\s*/)) table = column(db, spec, (col, type, build) => table.addColumn(col, type, build));
-  await table.execute();
+async function ensureRecordTable(db: Db, name: RecordTableName): Promise<void> {
+  // Kysely<Database> is no Kysely<unknown> to the compiler; the step names its table as text anyway.
+  await run(db.kysely as never, db, { create: name, columns: RECORD_COLUMNS }, true);
   // Lists are always one project, a date range, newest first: this index serves all three.
-  await k.schema.createIndex(`${name}_project_date`).ifNotExists().on(name).columns(['project_name', 'record_date', 'id']).execute();
+  await db.kysely.schema.createIndex(`${name}_project_date`).ifNotExists().on(name).columns(['project_name', 'record_date', 'id']).execute();
 }

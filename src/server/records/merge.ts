@@ -71,21 +71,12 @@ export function deleteConflict(kind: Kind, id: number, changedBy: string, curren
   });
 }
 
-const IDEMPOTENCY_CONFLICTS_ZH: Record<string, string> = {
-  'This Idempotency-Key was already used for another kind of record': '此 Idempotency-Key 已用于另一类记录',
-  'The record made with this Idempotency-Key has been deleted since': '用此 Idempotency-Key 创建的记录已被删除',
-};
+const IDEMPOTENCY_CONFLICTS = {
+  'other-kind': ['This Idempotency-Key was already used for another kind of record', '此 Idempotency-Key 已用于另一类记录'],
+  deleted: ['The record made with this Idempotency-Key has been deleted since', '用此 Idempotency-Key 创建的记录已被删除'],
+} as const;
 
-export function createConflict(reason: string): ApiError {
-  const zh = IDEMPOTENCY_CONFLICTS_ZH[reason];
-  return new ApiError(409, reason, zh !== undefined ? { zh } : {});
-}
-
-/** A 400 to an app built with other schema files says why its form may be wrong. */
-export function fromOtherFormRefusal(error: ApiError, serverVersion: string): ApiError {
-  return new ApiError(400, `${error.message} (This phone's form is older or newer than the server's: update the app, then apply the change again.)`, {
-    headers: { ...error.headers, 'x-schemas-version': serverVersion },
-    data: error.data,
-    zh: `${error.zh ?? error.message}（此手机的表单比服务器的旧或新：请更新应用，然后再次应用此修改。）`,
-  });
+export function createConflict(reason: keyof typeof IDEMPOTENCY_CONFLICTS): ApiError {
+  const [en, zh] = IDEMPOTENCY_CONFLICTS[reason];
+  return new ApiError(409, en, { zh });
 }

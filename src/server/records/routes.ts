@@ -5,13 +5,13 @@ import { currentUser } from '../auth/authenticate.js';
 import { ApiError, badRequest, ok, okList } from '../http/envelope.js';
 import { acceptsGzip, COMPRESS_THRESHOLD, markGzipped } from '../http/compression.js';
 import { ParsedLists, type ListCache } from './list-cache.js';
-import { createConflict, deleteConflict, editConflict, fromOtherFormRefusal, recordNotFound, unknownVersion } from './merge.js';
+import { createConflict, deleteConflict, editConflict, recordNotFound, unknownVersion } from './merge.js';
 import { recordSchemas } from './route-schemas.js';
 import { recordWarnings, schemasVersion, type FieldWarning } from '../../shared/schema-evolution.js';
 import type { User } from '../users/user-repository.js';
 import { parseListQuery, type ListQuery } from './list-query.js';
 import type { Actor, RecordStore } from './store/types.js';
-import { applyDerived, derivedAtCreation, derivesAtCreation, refuseServerOwned, type RecordData, type RecordValidator } from './validation.js';
+import { applyDerived, derivedAtCreation, refuseServerOwned, type RecordData, type RecordValidator } from './validation.js';
 
 export interface RecordDeps {
   registry: KindRegistry;
@@ -81,7 +81,8 @@ export async function recordRoutes(app: FastifyInstance, deps: RecordDeps): Prom
   // Named in record answers (x-schemas-version): an app built with others offers its new form (decision 034).
   const version = schemasVersion(Object.fromEntries([...deps.registry].map(([name, kind]) => [name, kind.schema])));
   for (const kind of deps.registry.values()) {
-    const complete = derivesAtCreation(kind) ? (record: RecordData) => derivedAtCreation(kind, record) : undefined;
+    const derives = Object.keys(derivedAtCreation(kind, {})).length > 0;
+    const complete = derives ? (record: RecordData) => derivedAtCreation(kind, record) : undefined;
     const k: KindRoutes = { kind, deps, version, parsedLists, byIdWarnings, complete };
     const base = kind.meta.apiPath;
     const schemas = recordSchemas(kind);
@@ -104,19 +105,22 @@ const fromOtherApp = (k: KindRoutes, request: FastifyRequest): boolean => {
 /** A write refused (400) from an app built with other schema files says why its form may be wrong. */
 function fromOtherForm(k: KindRoutes, request: FastifyRequest, error: unknown): unknown {
   if (!(error instanceof ApiError) || error.status !== 400 || !fromOtherApp(k, request)) return error;
-  return fromOtherFormRefusal(error, k.version);
+  return new ApiError(400, `${error.message} (This phone's form is older or newer than the server's: update the app, then apply the change again.)`, {
+    headers: { ...error.headers, 'x-schemas-version': k.version },
+    data: error.data,
+    zh: `${error.zh ?? error.message}（此手机的表单比服务器的旧或新：请更新应用，然后再次应用此修改。）`,
+  });
 }
 
 /** GET list: remembered under the records' generation (docs/decisions/025), gzipped once. */
 async function listRecords(k: KindRoutes, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const { kind, deps } = k;
-  const { reads } = deps.records;
-  const { listCache } = deps;
+  const { records, listCache } = deps;
   const user = currentUser(request);
   void reply.header('x-schemas-version', k.version);
   if (!listCache.enabled) {
     const query = parseListQuery(kind, request.query as Record<string, unknown>, user.project);
-    const { rows, total } = await reads.list(kind, user.project, query, deps.maxPageBytes);
+    const { rows, total } = await records.reads.list(kind, user.project, query, deps.maxPageBytes);
     return okList(rows, total);
   }
   const { query, key } = k.parsedLists.get(user.project, request.url, () => {
@@ -124,10 +128,10 @@ async function listRecords(k: KindRoutes, request: FastifyRequest, reply: Fastif
     return { query: parsed, key: `${kind.name}\n${user.project}\n${JSON.stringify(parsed)}` };
   });
   // The generation first, then the rows: an answer is never older than its generation.
-  const gen = await reads.generation(kind, user.project);
+  const gen = await records.reads.generation(kind, user.project);
   let answer = listCache.get(key, gen);
   if (answer === undefined) {
-    const { rows, total } = await reads.list(kind, user.project, query, deps.maxPageBytes);
+    const { rows, total } = await records.reads.list(kind, user.project, query, deps.maxPageBytes);
     answer = listCache.set(key, gen, reply.serialize(okList(rows, total)) as string);
   }
   void reply.type('application/json; charset=utf-8');
@@ -141,17 +145,16 @@ async function listRecords(k: KindRoutes, request: FastifyRequest, reply: Fastif
 async function getRecord(k: KindRoutes, request: FastifyRequest<{ Params: { id: number } }>, reply: FastifyReply): Promise<unknown> {
   const user = currentUser(request);
   const { id } = request.params;
-  const { reads } = k.deps.records;
-  const { listCache } = k.deps;
+  const { records, listCache } = k.deps;
   void reply.header('x-schemas-version', k.version);
-  const gen = listCache.enabled ? await reads.answerGeneration(k.kind, user.project) : undefined;
+  const gen = listCache.enabled ? await records.reads.answerGeneration(k.kind, user.project) : undefined;
   const key = gen === undefined ? '' : `${k.kind.name}\n${user.project}\n#${id}`;
   const remembered = gen === undefined ? undefined : listCache.get(key, gen);
   if (remembered !== undefined) {
     void reply.header('etag', remembered.etag).type('application/json; charset=utf-8');
     return remembered.body;
   }
-  const record = await reads.get(k.kind, user.project, id);
+  const record = await records.reads.get(k.kind, user.project, id);
   if (!record) throw recordNotFound(k.kind, id);
   const etag = `"${String(record['version'])}"`;
   void reply.header('etag', etag);
@@ -171,21 +174,20 @@ async function recordHistory(k: KindRoutes, request: FastifyRequest<{ Params: { 
 
 /** POST: validated and completed by the kind's schema, then created (or replayed). */
 async function createRecord(k: KindRoutes, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-  const { kind } = k;
-  const { validator } = k.deps;
+  const { kind, deps } = k;
   const user = currentUser(request);
   void reply.header('x-schemas-version', k.version);
   let data: RecordData;
   try {
     refuseServerOwned(kind, request.body, undefined);
-    const { set } = validator.writable(kind, request.body);
-    data = applyDerived(kind, validator.withDefaults(kind, set, fromOtherApp(k, request)));
-    validator.check(kind, data);
+    const { set } = deps.validator.writable(kind, request.body);
+    data = applyDerived(kind, deps.validator.withDefaults(kind, set, fromOtherApp(k, request)));
+    deps.validator.check(kind, data);
   } catch (e) {
     throw fromOtherForm(k, request, e);
   }
   const key = request.headers['idempotency-key'] as string | undefined;
-  const created = await k.deps.records.writes.create(kind, actorOf(user), data, k.complete, key);
+  const created = await deps.records.writes.create(kind, actorOf(user), data, k.complete, key);
   if ('conflict' in created) throw createConflict(created.conflict);
   if (created.replayed) void reply.header('idempotent-replayed', 'true');
   return withWarnings(kind, ok(created.record));

@@ -4,15 +4,13 @@ import { recordTable, type Db } from '../db/database.js';
 import { filedField, lastServedSchema } from './store/days.js';
 import type { RecordTableName } from '../db/types.js';
 
-export type SchemaStartReport = { info: string[]; warnings: string[] };
-
 /**
  * Run at every start, after the migrations (docs/decisions/034): keeps each kind's schema file in
  * kind_schemas (record_history.schema_hash names it), says when a kind's dateField changed (nothing
  * is re-filed, docs/decisions/073), and names record tables of kinds without a schema file now.
  */
-export async function rememberSchemas(db: Db, registry: KindRegistry): Promise<SchemaStartReport> {
-  const report: SchemaStartReport = { info: [], warnings: [] };
+export async function rememberSchemas(db: Db, registry: KindRegistry): Promise<{ info: string[]; warnings: string[] }> {
+  const report = { info: [] as string[], warnings: [] as string[] };
   for (const kind of registry.values()) {
     await db.kysely.transaction().execute(async (trx) => {
       const now = new Date().toISOString();
@@ -55,14 +53,14 @@ async function orphanTables(db: Db, registry: KindRegistry): Promise<[RecordTabl
   return out;
 }
 
-/** Earlier API paths and app routes of the kinds, each to the one that replaced it. */
-export type EarlierPaths = { api: Map<string, string>; routes: Map<string, string> };
-
-/** The paths the kinds were served under before (kind_schemas) that no kind uses now: old phones and links use them (decision 059). */
-export async function earlierPaths(db: Db, registry: KindRegistry): Promise<EarlierPaths> {
+/**
+ * The paths the kinds were served under before (kind_schemas) that no kind uses now, each to the one that replaced it:
+ * old phones and links use them (decision 059).
+ */
+export async function earlierPaths(db: Db, registry: KindRegistry): Promise<{ api: Map<string, string>; routes: Map<string, string> }> {
   const kinds = [...registry.values()];
   const current = new Set(kinds.flatMap((k) => [k.meta.apiPath, k.meta.route]));
-  const out: EarlierPaths = { api: new Map(), routes: new Map() };
+  const out = { api: new Map<string, string>(), routes: new Map<string, string>() };
   const rows = await db.kysely.selectFrom('kind_schemas').select(['kind', 'schema']).orderBy('last_served_at').execute();
   for (const row of rows) {
     const kind = registry.get(row.kind);

@@ -29,56 +29,54 @@ function preview(value: unknown): string {
   return s.length > 40 ? `${s.slice(0, 37)}...` : s;
 }
 
-/** An ajv error in words; `field`: the property it is about. */
+/** An ajv error in words; `field`: the property it is about, named first, its value after (but for a length or a missing field). */
 function describe(kind: Kind, error: ErrorObject, record: RecordData, field: string): Said {
-  const has = field !== '' && field in record;
-  const got = has ? ` (got ${preview(record[field])})` : '';
-  const gotZh = has ? `（收到 ${preview(record[field])}）` : '';
-  const title = `「${zhFieldTitle(kind, field)}」`;
+  const [en, zh, withValue = true] = problem(kind, error, record, field);
+  const got = withValue && field !== '' && field in record ? preview(record[field]) : undefined;
+  return {
+    en: `${field} ${en}${got === undefined ? '' : ` (got ${got})`}`,
+    zh: `「${zhFieldTitle(kind, field)}」${zh}${got === undefined ? '' : `（收到 ${got}）`}`,
+  };
+}
+
+function problem(kind: Kind, error: ErrorObject, record: RecordData, field: string): [string, string, boolean?] {
   const p = error.params as Record<string, unknown>;
+  const limit = String(p['limit']);
   switch (error.keyword) {
     case 'type': {
       const [en, zh] = TYPE_WORDS[String(p['type'])] ?? [String(p['type']), String(p['type'])];
-      return { en: `${field} must be ${en}${got}`, zh: `${title}必须是${zh}${gotZh}` };
+      return [`must be ${en}`, `必须是${zh}`];
     }
     case 'enum': {
       const allowed = p['allowedValues'] as unknown[];
-      return {
-        en: `${field} must be one of: ${allowed.map(String).join(', ')}${got}`,
-        zh: `${title}必须是以下之一：${allowed.map((v) => choiceLabel(kind.schema.properties[field], v, 'zh') ?? String(v)).join('、')}${gotZh}`,
-      };
+      const zh = allowed.map((v) => choiceLabel(kind.schema.properties[field], v, 'zh') ?? String(v));
+      return [`must be one of: ${allowed.map(String).join(', ')}`, `必须是以下之一：${zh.join('、')}`];
     }
     case 'format': {
       const value = record[field];
-      if (typeof value === 'string' && DATETIME_TEXT.test(value) && !isCalendarDate(value))
-        return { en: `${field} is not a day of the calendar${got}`, zh: `${title}不是日历上的日期${gotZh}` };
+      if (typeof value === 'string' && DATETIME_TEXT.test(value) && !isCalendarDate(value)) return ['is not a day of the calendar', '不是日历上的日期'];
       const format = String(p['format']);
-      return {
-        en: `${field} must be ${formatHints[format] ?? `in ${format} format`}${got}`,
-        zh: `${title}必须是${formatHintsZh[format] ?? ` ${format} 格式`}${gotZh}`,
-      };
+      return [`must be ${formatHints[format] ?? `in ${format} format`}`, `必须是${formatHintsZh[format] ?? ` ${format} 格式`}`];
     }
     case 'minimum':
-      return { en: `${field} must be at least ${String(p['limit'])}${got}`, zh: `${title}不能小于 ${String(p['limit'])}${gotZh}` };
+      return [`must be at least ${limit}`, `不能小于 ${limit}`];
     case 'maximum':
-      return { en: `${field} must be at most ${String(p['limit'])}${got}`, zh: `${title}不能大于 ${String(p['limit'])}${gotZh}` };
+      return [`must be at most ${limit}`, `不能大于 ${limit}`];
     case 'pattern': {
       // In the admin's words (x-patternMessage) where the schema gives them (docs/decisions/061).
       const said = patternProblem(kind.schema.properties[field], record[field]) ?? { en: 'must match its pattern', zh: '格式不符' };
-      return { en: `${field} ${said.en}${got}`, zh: `${title}${said.zh}${gotZh}` };
+      return [said.en, said.zh];
     }
     case 'uniqueItems':
-      return { en: `${field} holds a choice twice${got}`, zh: `${title}包含重复的选项${gotZh}` };
+      return ['holds a choice twice', '包含重复的选项'];
     case 'maxLength':
-      return { en: `${field} must be at most ${String(p['limit'])} characters`, zh: `${title}最多 ${String(p['limit'])} 个字符` };
+      return [`must be at most ${limit} characters`, `最多 ${limit} 个字符`, false];
     case 'required':
-      return required(kind, field);
+      return ['is required', '为必填项', false];
     default:
-      return { en: `${field} ${error.message ?? 'is invalid'}${got}`, zh: `${title}无效${gotZh}` };
+      return [error.message ?? 'is invalid', '无效'];
   }
 }
-
-const required = (kind: Kind, field: string): Said => ({ en: `${field} is required`, zh: `「${zhFieldTitle(kind, field)}」为必填项` });
 
 /** The 400 naming every field that is wrong, in both languages. */
 const refusal = (errors: Said[]): ApiError => badRequest(errors.map((e) => e.en).join('; '), errors.map((e) => e.zh).join('；'));
@@ -186,7 +184,7 @@ export class RecordValidator {
     for (const field of kind.schema.required ?? []) {
       const value = data[field];
       if (typeof value === 'string' && isMissing(value)) {
-        const said = required(kind, field);
+        const said = describe(kind, { keyword: 'required', instancePath: '', schemaPath: '', params: {} }, data, field);
         out.set(said.en, { field, ...said });
       }
     }
@@ -237,11 +235,6 @@ export function derivedAtCreation(kind: Kind, record: RecordData): RecordData {
     if (derived && 'attachmentFolder' in derived && template !== undefined) out[field] = fillFolderTemplate(template, record);
   }
   return out;
-}
-
-/** Whether a kind has fields derivedAtCreation fills. */
-export function derivesAtCreation(kind: Kind): boolean {
-  return Object.keys(derivedAtCreation(kind, {})).length > 0;
 }
 
 /**

@@ -6,16 +6,10 @@ import { dayOfRecord } from '../records/store/days.js';
 import type { Database, Dialect } from '../db/types.js';
 
 /** Inclusive bounds on the promoted record_date column ('yyyy-MM-dd HH:mm:ss'). */
-export interface DateRange {
-  from: string;
-  to: string;
-}
+export type DateRange = { from: string; to: string };
 
-export interface CountAndSums {
-  count: number;
-  /** Field -> sum over the rows, exact to 6 decimals; 0 when no row has a number there. */
-  sums: Record<string, number>;
-}
+/** sums: field -> sum over the rows, exact to 6 decimals; 0 when no row has a number there. */
+type CountAndSums = { count: number; sums: Record<string, number> };
 
 /** Larger values are typos or junk; leaving them out keeps SQLite's integer sum from overflowing. */
 const MAX_MAGNITUDE = 1e12;
@@ -78,8 +72,4 @@ function figures(row: Record<string, unknown>, fields: readonly string[]): Count
   return { count: toNumber(row['n']), sums: Object.fromEntries(fields.map((field, i) => [field, toNumber(row[`s${i}`])])) };
 }
 
-function toNumber(value: unknown): number {
-  if (value === null || value === undefined) return 0;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : 0;
-}
+const toNumber = (value: unknown): number => (Number.isFinite(Number(value)) ? Number(value) : 0);

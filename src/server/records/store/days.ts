@@ -3,7 +3,7 @@ import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { toSortableDateTime } from '../../../shared/formats.js';
 import type { Kind, KindRegistry, KindSchema } from '../../../shared/kind-types.js';
 import { keysOf, storedValue } from '../../../shared/schema-evolution.js';
-import { Prepared, recordTable, type Db } from '../../db/database.js';
+import { recordTable, type Db } from '../../db/database.js';
 import { SORTABLE_DATE } from '../../db/stored-json.js';
 import type { Database, RecordTableName } from '../../db/types.js';
 import { shareWritersLock } from './sole-writer.js';
@@ -56,10 +56,6 @@ export function filedField(db: Kysely<Database>, kind: Kind): string {
   return filings.get(db)?.get(kind.name) ?? kind.meta.dateField;
 }
 
-function filedByOwnField(db: Kysely<Database>, kind: Kind): boolean {
-  return filedField(db, kind) === kind.meta.dateField;
-}
-
 /** The record_date a write stores: the record's day under the filed field ('' without one). */
 export function filedDate(db: Kysely<Database>, kind: Kind, data: Record<string, unknown>): string {
   return toSortableDateTime(storedValue(kind, data, filedField(db, kind)));
@@ -88,7 +84,7 @@ async function addDayColumn(db: Db, kind: Kind): Promise<void> {
 
 /** A record's day ('yyyy-MM-dd HH:mm:ss') under this instance's date field, in SQL. */
 export function dayOfRecord(db: Kysely<Database>, kind: Kind): RawBuilder<string> {
-  return sql<string>`${sql.ref(filedByOwnField(db, kind) ? 'record_date' : dayColumn(kind))}`;
+  return sql<string>`${sql.ref(filedField(db, kind) === kind.meta.dateField ? 'record_date' : dayColumn(kind))}`;
 }
 
 // Records per kind, project and day, kept in every write's transaction, so that a list's exact
@@ -97,18 +93,9 @@ export function dayOfRecord(db: Kysely<Database>, kind: Kind): RawBuilder<string
 /** The day a record counts under ('' when it has none). */
 export const dayOf = (recordDate: string): string => recordDate.slice(0, 10);
 
-export function dayCountUpsert(db: Kysely<Database>) {
-  return new Prepared(['kind', 'project', 'day', 'n'], (v) =>
-    db
-      .insertInto('record_day_counts')
-      .values({ kind: v.kind, project_name: v.project, day: v.day, n: v.n })
-      .onConflict((oc) => oc.columns(['kind', 'project_name', 'day']).doUpdateSet({ n: sql<number>`record_day_counts.n + excluded.n` })),
-  );
-}
-
 /**
- * The same upsert in a create's single statement on PostgreSQL (decision 029): +1 on `day` per row
- * of `source`. It returns the project for the generation's part to read, so the count comes first.
+ * statements.ts' dayCounts in a create's single statement on PostgreSQL (decision 029): +1 on `day` per row of
+ * `source`. It returns the project for the generation's part to read, so the count comes first.
  */
 export function dayCountPart(source: string, kind: unknown, day: unknown): RawBuilder<{ project_name: string }> {
   return sql`INSERT INTO record_day_counts (kind, project_name, day, n)
@@ -117,14 +104,22 @@ export function dayCountPart(source: string, kind: unknown, day: unknown): RawBu
     RETURNING project_name`;
 }
 
-/** Rebuilds a kind's counts from its records (the backfill, and after writes around the record store). */
+/** Rebuilds a kind's counts from its records and raises its generations (the backfill, and after writes around the record store). */
 export async function rebuildDayCounts(trx: Transaction<Database>, kind: string, table: RecordTableName): Promise<void> {
   // Its generations are raised around the record store: a sole writer must let go first (decision 030).
   await shareWritersLock(trx);
   await trx.deleteFrom('record_day_counts').where('kind', '=', kind).execute();
   await sql`INSERT INTO record_day_counts (kind, project_name, day, n)
     SELECT ${kind}, project_name, substr(record_date, 1, 10), count(*) FROM ${sql.table(table)} GROUP BY project_name, substr(record_date, 1, 10)`.execute(trx);
-  await bumpAllGenerations(trx, kind, table);
+  await trx
+    .updateTable('record_generations')
+    .set({ gen: sql<number>`gen + 1` })
+    .where('kind', '=', kind)
+    .execute();
+  // A project never written through the record store starts at 1 (answers were read under 0).
+  await sql`INSERT INTO record_generations (kind, project_name, gen)
+    SELECT DISTINCT ${kind}, project_name, 1 FROM ${sql.table(table)} WHERE true
+    ON CONFLICT (kind, project_name) DO NOTHING`.execute(trx);
 }
 
 /** Builds a kind's counts once, claimed by a row in the same transaction (one of two instances starting at once). */
@@ -158,7 +153,7 @@ export async function rangeTotal(db: Kysely<Database>, kind: Kind, project: stri
     if (to !== undefined) q = q.where(day, '<=', to);
     return Number((await q.executeTakeFirstOrThrow()).n);
   };
-  if (!filedByOwnField(db, kind)) return countRows(begin, end);
+  if (filedField(db, kind) !== kind.meta.dateField) return countRows(begin, end);
   // Within one day, a part of it is counted directly: at most one day's rows.
   if (beginDay !== undefined && beginDay === endDay && !(beginWhole && endWhole)) return countRows(begin, end);
   let total = 0;
@@ -181,45 +176,11 @@ export async function rangeTotal(db: Kysely<Database>, kind: Kind, project: stri
 // instance writes (docs/decisions/025). Raised last in every write (after the day counts), so
 // PostgreSQL transactions take row locks in one order.
 
-export function generationBump(db: Kysely<Database>) {
-  return new Prepared(['kind', 'project'], (v) =>
-    db
-      .insertInto('record_generations')
-      .values({ kind: v.kind, project_name: v.project, gen: 1 })
-      .onConflict((oc) => oc.columns(['kind', 'project_name']).doUpdateSet({ gen: sql<number>`record_generations.gen + 1` })),
-  );
-}
-
-/** The same bump in a create's single statement on PostgreSQL (decision 029), per project `source` returns. */
+/** statements.ts' bump in a create's single statement on PostgreSQL (decision 029), per project `source` returns. */
 export function generationPart(source: string, kind: unknown): RawBuilder<unknown> {
   return sql`INSERT INTO record_generations (kind, project_name, gen)
     SELECT cast(${kind} as text), project_name, 1 FROM ${sql.id(source)}
     ON CONFLICT (kind, project_name) DO UPDATE SET gen = record_generations.gen + 1`;
-}
-
-export function generationRead(db: Kysely<Database>) {
-  return new Prepared(['kind', 'project'], (v) =>
-    db.selectFrom('record_generations').select('gen').where('kind', '=', v.kind).where('project_name', '=', v.project),
-  );
-}
-
-/** The generation in the rows of generationRead (0 before the first write). */
-export function generationIn(rows: readonly { gen: number | string }[]): number {
-  const row = rows[0];
-  return row === undefined ? 0 : Number(row.gen);
-}
-
-/** Raises the generation of every project holding records of a kind (after writes around the store). */
-export async function bumpAllGenerations(trx: Transaction<Database>, kind: string, table: RecordTableName): Promise<void> {
-  await trx
-    .updateTable('record_generations')
-    .set({ gen: sql<number>`gen + 1` })
-    .where('kind', '=', kind)
-    .execute();
-  // Projects never written through the record store start at 1 (answers were read under 0).
-  await sql`INSERT INTO record_generations (kind, project_name, gen)
-    SELECT DISTINCT ${kind}, project_name, 1 FROM ${sql.table(table)} WHERE true
-    ON CONFLICT (kind, project_name) DO NOTHING`.execute(trx);
 }
 
 /**

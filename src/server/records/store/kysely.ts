@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { storedJsonb } from '../../db/stored-json.js';
 import { recordTable } from '../../db/database.js';
 import type { Database, Dialect, RecordTableName } from '../../db/types.js';
@@ -27,9 +27,19 @@ function coalesced(names: string[], one: (name: string) => RawBuilder<unknown>):
   return names.length === 1 ? one(names[0] as string) : sql`coalesce(${sql.join(names.map(one))})`;
 }
 
-/** The stored versions of one record. */
 const historyOf = (db: Kysely<Database>, kind: Kind, project: string, id: number) =>
   db.selectFrom('record_history').where('kind', '=', kind.name).where('record_id', '=', id).where('project_name', '=', project);
+
+/** A stored version as the API answers it (HistoryEntry). */
+export const historyEntry = (kind: Kind, r: Selectable<Database['record_history']>) => ({
+  version: r.version,
+  baseVersion: r.base_version === null ? null : Number(r.base_version),
+  op: r.op,
+  changedBy: r.changed_by,
+  changedAt: r.changed_at,
+  data: withRenames(kind, JSON.parse(r.data) as RecordData),
+  schemaHash: r.schema_hash ?? null,
+});
 
 /** The reads both databases run through Kysely; the generation is each database's own (sqlite.ts, postgres.ts). */
 export abstract class KyselyReads implements RecordReads {
@@ -41,18 +51,24 @@ export abstract class KyselyReads implements RecordReads {
 
   abstract generation(kind: Kind, project: string): Promise<number | string>;
 
-  /** The generation when this instance knows it without reading anything (PostgreSQL's sole writer); undefined otherwise. */
-  protected knownGeneration(_kind: Kind, _project: string): string | undefined {
+  async answerGeneration(_kind: Kind, _project: string): Promise<number | string | undefined> {
     return undefined;
   }
 
-  async answerGeneration(kind: Kind, project: string): Promise<number | string | undefined> {
-    return this.knownGeneration(kind, project);
+  /** The generation as the database holds it (0 before the first write). */
+  protected async readGeneration(kind: string, project: string): Promise<number> {
+    const [row] = await this.rows(this.statements.generationRead.with({ kind, project }));
+    return row === undefined ? 0 : Number(row.gen);
+  }
+
+  /** The rows of a statement built once (SQLite's reads them at once where it can). */
+  protected async rows<R>(query: CompiledQuery<R>): Promise<R[]> {
+    return (await this.db.executeQuery(query)).rows;
   }
 
   async get(kind: Kind, project: string, id: number): Promise<RecordData | undefined> {
-    const { rows } = await this.db.executeQuery(this.statements.of(kind).find.with({ id, project }));
-    return rows[0] === undefined ? undefined : toRecord(kind, rows[0]);
+    const [row] = await this.rows(this.statements.of(kind).find.with({ id, project }));
+    return row === undefined ? undefined : toRecord(kind, row);
   }
 
   async list(kind: Kind, project: string, q: ListQuery, maxBytes = Number.POSITIVE_INFINITY): Promise<ListPage> {
@@ -94,15 +110,7 @@ export abstract class KyselyReads implements RecordReads {
 
   async history(kind: Kind, project: string, id: number): Promise<HistoryEntry[]> {
     const rows = await historyOf(this.db, kind, project, id).selectAll().orderBy('version').execute();
-    return rows.map((r) => ({
-      version: r.version,
-      baseVersion: r.base_version === null ? null : Number(r.base_version),
-      op: r.op,
-      changedBy: r.changed_by,
-      changedAt: r.changed_at,
-      data: withRenames(kind, JSON.parse(r.data) as RecordData),
-      schemaHash: r.schema_hash ?? null,
-    }));
+    return rows.map((r) => historyEntry(kind, r));
   }
 
   /** A page in the list's order: newest first, or by its sort keys (records without the field last), then id. */
@@ -221,8 +229,7 @@ export abstract class KyselyWrites implements RecordWrites {
     // Edited under today's names, written back to the stored keys it changed (docs/decisions/054).
     const stored = JSON.parse(row.data) as RecordData;
     const current = withRenames(kind, stored);
-    const sent: RecordData = { ...edit.set };
-    for (const field of edit.cleared) sent[field] = null;
+    const sent: RecordData = { ...edit.set, ...Object.fromEntries(edit.cleared.map((field) => [field, null])) };
     let apply = sent;
     if (edit.baseVersion !== undefined && edit.baseVersion !== row.version) {
       const stored = edit.baseVersion < row.version ? await this.version(trx, kind, actor.project, id, edit.baseVersion) : undefined;

@@ -4,28 +4,22 @@ import { ensureDayCounts, KnownGenerations } from './days.js';
 import { PostgresReads, PostgresWrites } from './postgres.js';
 import { SOLE_WRITER_TIMES, SoleWriter } from './sole-writer.js';
 import { SqliteReads, SqliteWrites } from './sqlite.js';
-import { Statements } from './statements.js';
+import { statementsOf } from './statements.js';
 import type { RecordStore } from './types.js';
-
-export interface RecordStoreOptions {
-  /** PostgreSQL: whether this instance may become the sole writer of its database (SOLE_WRITER; decision 030). */
-  soleWriter: boolean;
-  /** Told when the sole writer's lock connection fails. */
-  onSoleWriterError?: (err: unknown) => void;
-}
 
 /**
  * Opens the record store once, when the server starts (docs/decisions/048), after building the
  * day counts of a kind met for the first time (docs/decisions/017); on PostgreSQL the sole writer
- * claims its lock (docs/decisions/030). The caller closes `sole` (undefined when none) with the server.
+ * claims its lock (docs/decisions/030) where `soleWriter` (SOLE_WRITER) allows, and `onSoleWriterError` hears when
+ * its lock connection fails. The caller closes `sole` (undefined when none) with the server.
  */
 export async function openRecordStore(
   db: Db,
   kinds: Iterable<Kind>,
-  options: RecordStoreOptions,
+  options: { soleWriter: boolean; onSoleWriterError?: (err: unknown) => void },
 ): Promise<{ store: RecordStore; sole: SoleWriter | undefined }> {
   for (const kind of kinds) await ensureDayCounts(db.kysely, kind.name, recordTable(kind));
-  const statements = new Statements(db.kysely, db.dialect);
+  const statements = statementsOf(db.kysely, db.dialect);
   if (db.dialect === 'sqlite') {
     if (db.writeNow === undefined) throw new Error('A SQLite database opened without writeNow (db/database.ts openDb opens it with it)');
     const store = { reads: new SqliteReads(db.kysely, statements, db.readNow), writes: new SqliteWrites(db.kysely, statements, db.writeNow) };

@@ -3,7 +3,7 @@ import { Prepared, recordTable } from '../../db/database.js';
 import type { Database, RecordTableName } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import type { RecordData } from '../validation.js';
-import { dayCountPart, dayOf, filedDate, generationIn, generationPart, KnownGenerations } from './days.js';
+import { dayCountPart, dayOf, filedDate, generationPart, KnownGenerations } from './days.js';
 import { KyselyReads, KyselyWrites } from './kysely.js';
 import { WRITERS_LOCK, type SoleWriter } from './sole-writer.js';
 import { newRecord, replayOf, withDerived, type Statements } from './statements.js';
@@ -13,7 +13,6 @@ import type { Actor, Complete, CreateResult } from './types.js';
 // database knows every generation without reading it, and every other write holds the writers'
 // lock shared, so it waits while another instance is sole (decision 030).
 
-type CreateValue = 'id' | 'project' | 'vehicle' | 'date' | 'data' | 'at' | 'by' | 'day' | 'kind' | 'key' | 'hash';
 /** The id, when the create inserted a record (none when its key was claimed before). */
 type Inserted = { id: number | string };
 
@@ -67,11 +66,15 @@ export class PostgresReads extends KyselyReads {
   }
 
   async generation(kind: Kind, project: string): Promise<number | string> {
-    return (
-      this.knownGeneration(kind, project) ?? generationIn((await this.db.executeQuery(this.statements.generationRead.with({ kind: kind.name, project }))).rows)
-    );
+    return this.knownGeneration(kind, project) ?? this.readGeneration(kind.name, project);
   }
-  protected override knownGeneration(kind: Kind, project: string): string | undefined {
+
+  /** The generation when this instance knows it without reading anything (the sole writer's); undefined otherwise. */
+  override async answerGeneration(kind: Kind, project: string): Promise<string | undefined> {
+    return this.knownGeneration(kind, project);
+  }
+
+  private knownGeneration(kind: Kind, project: string): string | undefined {
     // Of its term, so that it never equals a generation read from the database.
     const term = this.writing.sole?.trustedTerm();
     if (term === undefined) return undefined;
@@ -81,11 +84,9 @@ export class PostgresReads extends KyselyReads {
 }
 
 export class PostgresWrites extends KyselyWrites {
-  private readonly creates = new Map<string, { alone: Prepared<CreateValue, Inserted>; shared: Prepared<CreateValue, Inserted> }>();
-  private readonly ids = new IdBlocks(async (kind) => {
-    const { rows } = await this.db.executeQuery(this.statements.of(kind).nextIds.with({ n: ID_BLOCK }));
-    return rows.map((r) => Number(r.id));
-  });
+  /** Per kind and whether the writers' lock is held shared. */
+  private readonly creates = new Map<string, ReturnType<typeof createStatement>>();
+  private readonly ids = new IdBlocks((kind) => this.takeIds(kind, ID_BLOCK));
 
   constructor(db: Kysely<Database>, statements: Statements, writing: SoleWriting) {
     super(db, 'postgres', statements, writing);
@@ -109,10 +110,11 @@ export class PostgresWrites extends KyselyWrites {
       const derived = id === null ? undefined : withDerived(kind, actor, data, id, complete);
       const now = new Date().toISOString();
       const recordDate = filedDate(this.db, kind, data);
-      const statement = this.createStatements(kind);
+      const statement = this.creates.get(`${kind.name}\n${shared}`) ?? createStatement(this.db, recordTable(kind), shared);
+      this.creates.set(`${kind.name}\n${shared}`, statement);
       const by = { kind: kind.name, hash: kind.hash, project: actor.project, vehicle: actor.vehicle, by: actor.username, key: idempotencyKey ?? null };
       const made = { id, date: recordDate, day: dayOf(recordDate), data: derived?.json ?? JSON.stringify(data), at: now };
-      const { rows } = await this.db.executeQuery((shared ? statement.shared : statement.alone).with({ ...by, ...made }));
+      const { rows } = await this.db.executeQuery(statement.with({ ...by, ...made }));
       const inserted = rows[0];
       if (inserted !== undefined) return { record: derived?.answer() ?? newRecord(kind, actor, data, Number(inserted.id)), replayed: false };
       if (idempotencyKey === undefined) throw new Error(`The new ${kind.name} record was not inserted`);
@@ -123,10 +125,15 @@ export class PostgresWrites extends KyselyWrites {
     }
   }
 
+  private async takeIds(kind: Kind, n: number): Promise<number[]> {
+    const { rows } = await this.db.executeQuery(this.statements.of(kind).nextIds.with({ n }));
+    return rows.map((r) => Number(r.id));
+  }
+
   private async oneId(kind: Kind): Promise<number> {
-    const next = (await this.db.executeQuery(this.statements.of(kind).nextId.with({}))).rows[0];
-    if (next === undefined) throw new Error(`No id was taken for a new ${kind.name} record`);
-    return Number(next.id);
+    const [id] = await this.takeIds(kind, 1);
+    if (id === undefined) throw new Error(`No id was taken for a new ${kind.name} record`);
+    return id;
   }
 
   private async replay(kind: Kind, project: string, idempotencyKey: string): Promise<CreateResult> {
@@ -137,20 +144,15 @@ export class PostgresWrites extends KyselyWrites {
         : await this.find(this.db, kind, project, Number(earlier.record_id));
     return replayOf(kind, earlier, row);
   }
+}
 
-  private createStatements(kind: Kind): { alone: Prepared<CreateValue, Inserted>; shared: Prepared<CreateValue, Inserted> } {
-    const table = recordTable(kind);
-    const statements = this.creates.get(kind.name) ?? { alone: this.createStatement(table, false), shared: this.createStatement(table, true) };
-    this.creates.set(kind.name, statements);
-    return statements;
-  }
-
-  private createStatement(table: RecordTableName, shared: boolean): Prepared<CreateValue, Inserted> {
-    return new Prepared<CreateValue, Inserted>(['key', 'kind', 'id', 'project', 'vehicle', 'date', 'day', 'data', 'at', 'by', 'hash'], (v) => {
-      // Typed: PostgreSQL cannot tell the type of a parameter in a select list.
-      const text = (value: never) => sql`cast(${value} as text)`;
-      // The id taken before, or else here: COALESCE evaluates nextval only when it is null.
-      const query = sql<Inserted>`WITH
+/** PostgreSQL's create statement (PostgresWrites.create). */
+function createStatement(db: Kysely<Database>, table: RecordTableName, shared: boolean) {
+  return new Prepared(['key', 'kind', 'id', 'project', 'vehicle', 'date', 'day', 'data', 'at', 'by', 'hash'], (v) => {
+    // Typed: PostgreSQL cannot tell the type of a parameter in a select list.
+    const text = (value: never) => sql`cast(${value} as text)`;
+    // The id taken before, or else here: COALESCE evaluates nextval only when it is null.
+    const query = sql<Inserted>`WITH
   next AS (SELECT coalesce(cast(${v.id} as integer), cast(nextval(pg_get_serial_sequence(${table}, 'id')) as integer)) AS id),
   claimed AS (
     INSERT INTO idempotency_keys (project_name, idem_key, kind, record_id, created_at)
@@ -168,7 +170,6 @@ export class PostgresWrites extends KyselyWrites {
   counted AS (${dayCountPart('inserted', v.kind, v.day)}),
   raised AS (${generationPart('counted', v.kind)})
 SELECT id FROM inserted`;
-      return { compile: () => query.compile(this.db) };
-    });
-  }
+    return { compile: () => query.compile(db) };
+  });
 }

@@ -22,16 +22,11 @@ const WANTED = `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory
 
 type State = 'sole' | 'peer' | 'writer' | 'closed';
 
-export interface SoleWriterTimes {
-  /** How often the sole writer checks its connection and looks for waiters. */
-  beatMs: number;
-  /** How long after the last answered check it still trusts what it knows. */
-  trustMs: number;
-  /** How often a peer tries to become sole. */
-  claimMs: number;
-}
-
-export const SOLE_WRITER_TIMES: SoleWriterTimes = { beatMs: 250, trustMs: 1000, claimMs: 1000 };
+/**
+ * How often the sole writer checks its connection and looks for waiters (beat), how long after the last
+ * answered check it still trusts what it knows (trust), and how often a peer tries to become sole (claim).
+ */
+export const SOLE_WRITER_TIMES = { beatMs: 250, trustMs: 1000, claimMs: 1000 };
 
 /**
  * The lock connection's side of decision 030: `sole` holds the lock exclusively (trusted while its
@@ -53,7 +48,7 @@ export class SoleWriter {
 
   constructor(
     private readonly connect: () => pg.Client,
-    private readonly times: SoleWriterTimes = SOLE_WRITER_TIMES,
+    private readonly times: typeof SOLE_WRITER_TIMES = SOLE_WRITER_TIMES,
     private readonly onError: (err: unknown) => void = () => {},
   ) {}
 

@@ -1,11 +1,11 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { Db, WritesNow } from '../../db/database.js';
 import type { Database } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import type { RecordData } from '../validation.js';
-import { dayOf, filedDate, generationIn, ReadsPerTurn } from './days.js';
+import { dayOf, filedDate, ReadsPerTurn } from './days.js';
 import { KyselyReads, KyselyWrites } from './kysely.js';
-import { replayOf, toRecord, withDerived, type Statements } from './statements.js';
+import { replayOf, withDerived, type Statements } from './statements.js';
 import type { Actor, Complete, CreateResult } from './types.js';
 
 // SQLite's record store: hot reads run at once when no transaction is open (Db.readNow), the
@@ -83,7 +83,7 @@ export class GroupCommit {
 }
 
 export class SqliteReads extends KyselyReads {
-  private readonly perTurn: ReadsPerTurn;
+  private readonly perTurn = new ReadsPerTurn((kind, project) => this.readGeneration(kind, project));
 
   constructor(
     db: Kysely<Database>,
@@ -91,10 +91,6 @@ export class SqliteReads extends KyselyReads {
     private readonly readNow: Db['readNow'],
   ) {
     super(db, 'sqlite', statements);
-    this.perTurn = new ReadsPerTurn(async (kind, project) => {
-      const query = this.statements.generationRead.with({ kind, project });
-      return generationIn(this.readNow?.(query) ?? (await this.db.executeQuery(query)).rows);
-    });
   }
 
   generation(kind: Kind, project: string): Promise<number> {
@@ -106,10 +102,8 @@ export class SqliteReads extends KyselyReads {
     return this.generation(kind, project);
   }
 
-  override async get(kind: Kind, project: string, id: number): Promise<RecordData | undefined> {
-    const query = this.statements.of(kind).find.with({ id, project });
-    const rows = this.readNow?.(query) ?? (await this.db.executeQuery(query)).rows;
-    return rows[0] === undefined ? undefined : toRecord(kind, rows[0]);
+  protected override async rows<R>(query: CompiledQuery<R>): Promise<R[]> {
+    return this.readNow?.(query) ?? super.rows(query);
   }
 }
 

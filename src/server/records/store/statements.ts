@@ -1,16 +1,15 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { Prepared, recordTable } from '../../db/database.js';
-import type { Database, Dialect, IdempotencyKeyTable, RecordTable } from '../../db/types.js';
+import type { Database, Dialect, RecordTableName } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import { KEPT, keptValues, withRenames } from '../../../shared/schema-evolution.js';
 import type { RecordData } from '../validation.js';
-import { dayCountUpsert, generationBump, generationRead } from './days.js';
 import type { Actor, Complete, CreateResult } from './types.js';
 
 // What both databases' stores share: a stored row as the API answers it, and the statements every
 // write and hot read runs, built once (Prepared in db/database.ts).
 
-export type Row = Selectable<RecordTable>;
+export type Row = Selectable<Database[RecordTableName]>;
 const RECORD_COLUMNS = ['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'version', 'created_at', 'created_by', 'updated_at', 'updated_by'] as const;
 
 /** The record as the API returns it: schema fields in schema order, the promoted columns, and its version. */
@@ -46,103 +45,92 @@ export function withDerived(
   id: number,
   complete: Complete | undefined,
 ): { json: string; answer: () => RecordData } {
-  if (complete === undefined) return { json: JSON.stringify(data), answer: () => newRecord(kind, actor, data, id) };
   const record = newRecord(kind, actor, data, id);
-  const extra = complete(record);
-  if (Object.keys(extra).length === 0) return { json: JSON.stringify(data), answer: () => record };
+  const extra = complete?.(record) ?? {};
   Object.assign(record, extra);
-  return { json: JSON.stringify({ ...data, ...extra }), answer: () => record };
+  return { json: JSON.stringify(Object.keys(extra).length === 0 ? data : { ...data, ...extra }), answer: () => record };
 }
 
 /** The answer to a create whose Idempotency-Key was claimed before: the record it made, or why not. */
-export function replayOf(kind: Kind, earlier: Pick<Selectable<IdempotencyKeyTable>, 'kind'> | undefined, row: Row | undefined): CreateResult {
-  if (!earlier || earlier.kind !== kind.name) return { conflict: 'This Idempotency-Key was already used for another kind of record' };
-  if (!row) return { conflict: 'The record made with this Idempotency-Key has been deleted since' };
+export function replayOf(kind: Kind, earlier: Pick<Selectable<Database['idempotency_keys']>, 'kind'> | undefined, row: Row | undefined): CreateResult {
+  if (!earlier || earlier.kind !== kind.name) return { conflict: 'other-kind' };
+  if (!row) return { conflict: 'deleted' };
   return { record: toRecord(kind, row), replayed: true };
 }
 
 /** The statements of one database, built once when the store opens; a kind's own ones the first time it is used. */
-export class Statements {
-  readonly dayCounts: ReturnType<typeof dayCountUpsert>;
-  readonly bump: ReturnType<typeof generationBump>;
-  readonly generationRead: ReturnType<typeof generationRead>;
-  readonly historyInsert: ReturnType<typeof historyStatement>;
-  /** Idempotency-Keys: claimed by a create on SQLite (PostgreSQL's create statement claims its own), found by a replay. */
-  readonly keys: ReturnType<typeof idempotencyStatements>;
-  private readonly kinds = new Map<string, ReturnType<Statements['build']>>();
-
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
-  ) {
-    this.dayCounts = dayCountUpsert(db);
-    this.bump = generationBump(db);
-    this.generationRead = generationRead(db);
-    this.historyInsert = historyStatement(db);
-    this.keys = idempotencyStatements(db);
-  }
-
-  history(
-    kind: Kind,
-    actor: Actor,
-    row: { record_id: number; version: number; base_version: number | null; op: 'create' | 'update' | 'delete'; data: string; changed_at: string },
-  ) {
-    return this.historyInsert.with({ kind: kind.name, project_name: actor.project, changed_by: actor.username, schema_hash: kind.hash, ...row });
-  }
-
-  of(kind: Kind) {
-    const statements = this.kinds.get(kind.name) ?? this.build(kind);
-    this.kinds.set(kind.name, statements);
-    return statements;
-  }
-
-  private build(kind: Kind) {
-    const table = recordTable(kind);
-    const findOne = (v: Record<'id' | 'project', never>) =>
-      this.db.selectFrom(table).select(RECORD_COLUMNS).where('id', '=', v.id).where('project_name', '=', v.project);
-    return {
-      // SQLite: with the id taken before (nextId).
-      insert: new Prepared(['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'created_at', 'created_by'], (v) =>
-        this.db.insertInto(table).values({ ...v, version: 1, updated_at: v.created_at, updated_by: v.created_by }),
-      ),
-      // Columns named, not *: a statement prepared by name must keep its result's shape, even if a
-      // later version adds a column while this one runs.
-      find: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => findOne(v)),
-      // SQLite transactions are serialised anyway.
-      findForUpdate: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => (this.dialect === 'postgres' ? findOne(v).forUpdate() : findOne(v))),
-      // Taken before a create so that fields derived from it are written with it. On SQLite inside
-      // the create's transaction (the one writer lock): AUTOINCREMENT never gives an id twice.
-      nextId: new Prepared<never, { id: string | number }>([], () =>
-        this.dialect === 'postgres'
-          ? this.db.selectNoFrom(sql<string>`nextval(pg_get_serial_sequence(${table}, 'id'))`.as('id'))
-          : this.db.selectNoFrom(sql<number>`coalesce((SELECT seq FROM sqlite_sequence WHERE name = ${table}), 0) + 1`.as('id')),
-      ),
-      // PostgreSQL: the sole writer's block of `n` ids (decision 053).
-      nextIds: new Prepared<'n', { id: string | number }>(['n'], (v) => ({
-        compile: () =>
-          sql<{ id: string | number }>`SELECT nextval(pg_get_serial_sequence(${table}, 'id')) AS id FROM generate_series(1, cast(${v.n} as integer))`.compile(
-            this.db,
-          ),
-      })),
-    };
-  }
-}
-
-function historyStatement(db: Kysely<Database>) {
-  const columns = ['kind', 'record_id', 'project_name', 'version', 'base_version', 'op', 'data', 'changed_by', 'changed_at', 'schema_hash'] as const;
-  return new Prepared(columns, (v) => db.insertInto('record_history').values(v));
-}
-
-function idempotencyStatements(db: Kysely<Database>) {
+export function statementsOf(db: Kysely<Database>, dialect: Dialect) {
+  const historyColumns = ['kind', 'record_id', 'project_name', 'version', 'base_version', 'op', 'data', 'changed_by', 'changed_at', 'schema_hash'] as const;
+  const historyInsert = new Prepared(historyColumns, (v) => db.insertInto('record_history').values(v));
+  const kinds = new Map<string, ReturnType<typeof kindStatements>>();
   return {
-    claim: new Prepared(['project', 'key', 'kind', 'id', 'at'], (v) =>
+    /** Adds n to a day's count (store/days.ts). */
+    dayCounts: new Prepared(['kind', 'project', 'day', 'n'], (v) =>
       db
-        .insertInto('idempotency_keys')
-        .values({ project_name: v.project, idem_key: v.key, kind: v.kind, record_id: v.id, created_at: v.at })
-        .onConflict((oc) => oc.columns(['project_name', 'idem_key']).doNothing()),
+        .insertInto('record_day_counts')
+        .values({ kind: v.kind, project_name: v.project, day: v.day, n: v.n })
+        .onConflict((oc) => oc.columns(['kind', 'project_name', 'day']).doUpdateSet({ n: sql<number>`record_day_counts.n + excluded.n` })),
     ),
-    find: new Prepared<'project' | 'key', Selectable<IdempotencyKeyTable>>(['project', 'key'], (v) =>
-      db.selectFrom('idempotency_keys').selectAll().where('project_name', '=', v.project).where('idem_key', '=', v.key),
+    /** Raises a generation (store/days.ts). */
+    bump: new Prepared(['kind', 'project'], (v) =>
+      db
+        .insertInto('record_generations')
+        .values({ kind: v.kind, project_name: v.project, gen: 1 })
+        .onConflict((oc) => oc.columns(['kind', 'project_name']).doUpdateSet({ gen: sql<number>`record_generations.gen + 1` })),
     ),
+    generationRead: new Prepared(['kind', 'project'], (v) =>
+      db.selectFrom('record_generations').select('gen').where('kind', '=', v.kind).where('project_name', '=', v.project),
+    ),
+    /** Idempotency-Keys: claimed by a create on SQLite (PostgreSQL's create statement claims its own), found by a replay. */
+    keys: {
+      claim: new Prepared(['project', 'key', 'kind', 'id', 'at'], (v) =>
+        db
+          .insertInto('idempotency_keys')
+          .values({ project_name: v.project, idem_key: v.key, kind: v.kind, record_id: v.id, created_at: v.at })
+          .onConflict((oc) => oc.columns(['project_name', 'idem_key']).doNothing()),
+      ),
+      find: new Prepared<'project' | 'key', Selectable<Database['idempotency_keys']>>(['project', 'key'], (v) =>
+        db.selectFrom('idempotency_keys').selectAll().where('project_name', '=', v.project).where('idem_key', '=', v.key),
+      ),
+    },
+    history: (
+      kind: Kind,
+      actor: Actor,
+      row: { record_id: number; version: number; base_version: number | null; op: 'create' | 'update' | 'delete'; data: string; changed_at: string },
+    ) => historyInsert.with({ kind: kind.name, project_name: actor.project, changed_by: actor.username, schema_hash: kind.hash, ...row }),
+    of(kind: Kind) {
+      const statements = kinds.get(kind.name) ?? kindStatements(db, dialect, kind);
+      kinds.set(kind.name, statements);
+      return statements;
+    },
+  };
+}
+
+export type Statements = ReturnType<typeof statementsOf>;
+
+function kindStatements(db: Kysely<Database>, dialect: Dialect, kind: Kind) {
+  const table = recordTable(kind);
+  const findOne = (v: Record<'id' | 'project', never>) =>
+    db.selectFrom(table).select(RECORD_COLUMNS).where('id', '=', v.id).where('project_name', '=', v.project);
+  return {
+    // SQLite: with the id taken before (nextId).
+    insert: new Prepared(['id', 'project_name', 'vehicle_no', 'record_date', 'data', 'created_at', 'created_by'], (v) =>
+      db.insertInto(table).values({ ...v, version: 1, updated_at: v.created_at, updated_by: v.created_by }),
+    ),
+    // Columns named, not *: a statement prepared by name must keep its result's shape, even if a
+    // later version adds a column while this one runs.
+    find: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => findOne(v)),
+    // SQLite transactions are serialised anyway.
+    findForUpdate: new Prepared<'id' | 'project', Row>(['id', 'project'], (v) => (dialect === 'postgres' ? findOne(v).forUpdate() : findOne(v))),
+    // SQLite: taken before a create so that fields derived from it are written with it, inside the
+    // create's transaction (the one writer lock): AUTOINCREMENT never gives an id twice.
+    nextId: new Prepared<never, { id: number }>([], () =>
+      db.selectNoFrom(sql<number>`coalesce((SELECT seq FROM sqlite_sequence WHERE name = ${table}), 0) + 1`.as('id')),
+    ),
+    // PostgreSQL: `n` ids of the kind's sequence (the sole writer's block, decision 053).
+    nextIds: new Prepared<'n', { id: string | number }>(['n'], (v) => ({
+      compile: () =>
+        sql<{ id: string | number }>`SELECT nextval(pg_get_serial_sequence(${table}, 'id')) AS id FROM generate_series(1, cast(${v.n} as integer))`.compile(db),
+    })),
   };
 }

@@ -3,6 +3,7 @@ import type { Database } from '../../db/types.js';
 import type { Kind } from '../../../shared/kind-types.js';
 import type { ListQuery } from '../list-query.js';
 import type { FieldConflict } from '../merge.js';
+import type { historyEntry } from './kysely.js';
 import type { RecordData } from '../validation.js';
 
 // The record store's two interfaces (docs/decisions/048): one implementation of each per database
@@ -11,15 +12,7 @@ import type { RecordData } from '../validation.js';
 /** The server's view of the signed-in user. */
 export type Actor = { username: string; project: string; vehicle: string };
 
-export interface HistoryEntry {
-  version: number;
-  baseVersion: number | null;
-  op: string;
-  changedBy: string;
-  changedAt: string;
-  data: RecordData;
-  schemaHash: string | null;
-}
+export type HistoryEntry = ReturnType<typeof historyEntry>;
 
 /** What a PUT asks for. */
 export type Edit = { set: RecordData; cleared: string[]; baseVersion: number | undefined };
@@ -31,7 +24,7 @@ export type Finish = (next: RecordData, current: RecordData) => RecordData;
 export type Complete = (record: RecordData) => RecordData;
 
 /** The record made, or the one an earlier create with its Idempotency-Key made (replayed), or why neither. */
-export type CreateResult = { record: RecordData; replayed: boolean } | { conflict: string };
+export type CreateResult = { record: RecordData; replayed: boolean } | { conflict: 'other-kind' | 'deleted' };
 
 export type UpdateResult =
   | { status: 'missing' }
