@@ -73,7 +73,6 @@ async function sendFile(ctx: SyncContext, file: WaitingFile): Promise<Outcome | 
     if (e instanceof UploadFailure && e.kind === 'unauthorized') return 'unauthorized';
     if (e instanceof UploadFailure && e.kind === 'offline') {
       const { uploadUrl: _old, ...rest } = file;
-      void _old;
       await waitingFiles.put({ ...rest, ...(state.uploadUrl ? { uploadUrl: state.uploadUrl } : {}), lastError: message });
       return 'offline';
     }
@@ -100,24 +99,19 @@ export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
   }
   let filesWaiting = 0;
   let filesSent = 0;
-  if (stopped === 'done') {
-    for (const file of await waitingFiles.list(ctx.owner)) {
-      // A file of a record not created yet waits for its create.
-      if (file.state !== 'waiting' || file.createKey !== undefined) continue;
-      const outcome = await sendFile(ctx, file);
-      // A refused file is parked, not counted as sent, and the rest go on.
-      if (outcome === 'refused') continue;
+  // A file of a record not created yet waits for its create; a refused one is parked, not counted as sent, and the rest go on.
+  for (const file of stopped === 'done' ? await waitingFiles.list(ctx.owner) : []) {
+    if (file.state !== 'waiting' || file.createKey !== undefined) continue;
+    const outcome = await sendFile(ctx, file);
+    if (outcome === 'done') filesSent++;
+    else if (outcome !== 'refused') {
       stopped = outcome;
-      if (stopped !== 'done') {
-        filesWaiting++;
-        break;
-      }
-      sent++;
-      filesSent++;
+      filesWaiting = 1;
+      break;
     }
   }
   const waiting = (await outbox.list(ctx.owner)).filter((i) => i.state === 'waiting').length + filesWaiting;
-  return { sent, filesSent, createdSent, waiting, ...(stopped === 'unauthorized' ? { unauthorized: true } : {}) };
+  return { sent: sent + filesSent, filesSent, createdSent, waiting, ...(stopped === 'unauthorized' ? { unauthorized: true } : {}) };
 }
 
 /** Runs fn under the Web Lock shared with the service worker; without Web Locks a create's Idempotency-Key answers a repeat. */
