@@ -68,7 +68,6 @@ export function isOfflineError(e: unknown): boolean {
 /** The sign-in's headers (not `accept` unless the protocol asks for it) under the protocol's. */
 function signed(headers: Record<string, string>): Record<string, string> {
   const { accept: _accept, ...signIn } = apiHeaders();
-  void _accept;
   return { ...signIn, ...headers };
 }
 

@@ -16,7 +16,6 @@ export function useFileList(path: string) {
   const state = useMemo<FileListState>(() => {
     if (listing === undefined) return { status: 'loading' };
     const { entries, load: _load, ...about } = listing;
-    void _load;
     return { status: 'ready', items: toItems(path, entries), ...about };
   }, [listing, path]);
   return { state, refresh, loads: listing?.load ?? 0 };
