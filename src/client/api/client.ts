@@ -31,12 +31,10 @@ let onUnauthorized: () => void = () => {
   window.location.assign(`/login?redirect=${encodeURIComponent(window.location.pathname + window.location.search)}`);
 };
 
-/** The app installs how a 401 sends the user to /login (remembering where they were). */
 export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
-/** A 401 from any of our services: forget the token and send the user to sign in again. */
 export function signOutOnUnauthorized(): void {
   storage.setToken(null);
   onUnauthorized();

@@ -11,7 +11,6 @@ export function signedDownloadUrl(path: string, query: Record<string, string>): 
   return signedLink(`${DOWNLOAD_BASE}${path}?${new URLSearchParams(query).toString()}`);
 }
 
-/** Bytes received, and the whole size when the server said it. */
 export type DownloadProgress = { received: number; total: number | null };
 
 /** The file name of a Content-Disposition header: filename* (RFC 5987) first, then filename. */

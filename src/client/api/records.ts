@@ -27,7 +27,6 @@ export function fetchListPage<Row>(apiPath: string, query: Query): Promise<{ bod
   return withOfflineCopy(`list:${apiPath}:${JSON.stringify(query)}`, () => apiRequest<ListEnvelope<Row>>('GET', `${apiPath}/list`, { query }));
 }
 
-/** A page of a kind's list through SWR (a failure said once, not retried: READ_OPTIONS). */
 export function useListPage<Row>(apiPath: string, query: Query) {
   return useSWR(recordKeys.list(apiPath, query), () => fetchListPage<Row>(apiPath, query), READ_OPTIONS);
 }

@@ -36,9 +36,8 @@ function fromStorage(): AuthState {
 }
 
 /**
- * Who is signed in. A stored token counts at once (staff often open the app with no coverage, and
- * the server's frame is not replaced by a spinner); the user's info is refreshed in the background,
- * and a 401 from that or any other call signs them out.
+ * Who is signed in. A stored token counts at once (staff often open the app with no coverage, and the server's frame is not
+ * replaced by a spinner); the user's info is refreshed in the background, and a 401 from that or any other call signs them out.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<AuthState>(fromStorage);
@@ -50,8 +49,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       (res) => {
         const before = JSON.stringify([storage.username(), storage.userInfo()]);
         storage.saveUser(res.data.user.userName ?? initial.username, res.data.user);
-        // Unchanged (the usual start): no new state, so the screens are not drawn again in one long
-        // task while the page loads (docs/PERFORMANCE.md).
+        // Unchanged (the usual start): no new state, so the screens are not redrawn in one long task while the page loads (docs/PERFORMANCE.md).
         if (JSON.stringify([storage.username(), storage.userInfo()]) !== before) setState(fromStorage());
       },
       (e: unknown) => {

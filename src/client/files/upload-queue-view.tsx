@@ -43,7 +43,6 @@ export function useIncomingFiles(folder: string, onArrived: (files: { key: strin
   return state.folder === folder ? { files: state.files, loaded: state.loaded } : { files: [], loaded: false };
 }
 
-/** A file's icon, name and (where known) size. */
 function ItemHead({ icon, name, size }: { icon: string; name: string; size?: number }) {
   return (
     <div className="upload-item-head">

@@ -1,6 +1,5 @@
-// The English catalogue. Texts the product specification quotes in English are kept here exactly
-// as quoted; the ones it quotes in Chinese are kept exactly in zh.ts, and their English here is a
-// translation. zh.ts must have every key of this file (its type says so).
+// The English catalogue. Texts the product specification quotes in English are kept here exactly as quoted; the ones it quotes
+// in Chinese are kept exactly in zh.ts, and their English here is a translation. zh.ts must have every key of this file (its type).
 
 export const en = {
   common: {

@@ -1,6 +1,5 @@
-// PrimeReact's own words (a toast's or dialog's Close, a calendar's month and day names, its
-// Previous Month...) in the language on screen. Loaded with the first switch of language, never
-// by the sign-in page's entry: PrimeReact's core comes with the first component anyway.
+// PrimeReact's own words (a toast's or dialog's Close, a calendar's month and day names, its Previous Month...) in the language on
+// screen. Loaded with the first switch of language, never by the sign-in page's entry: PrimeReact's core comes with the first component.
 import { addLocale } from 'primereact/api';
 
 export { locale as setPrimeLocale } from 'primereact/api';

@@ -1,6 +1,5 @@
-// The Simplified Chinese catalogue, loaded only when the phone or the Profile switch asks for
-// Chinese. Texts the product specification quotes in Chinese are kept here exactly as quoted
-// (更新成功！, Excel报告下载失败，请稍后重试, 未知, SP测试); the rest translate en.ts.
+// The Simplified Chinese catalogue, loaded only when the phone or the Profile switch asks for Chinese. Texts the product
+// specification quotes in Chinese are kept here exactly as quoted (更新成功！, Excel报告下载失败，请稍后重试, 未知, SP测试); the rest translate en.ts.
 import type { Catalogue } from './en';
 
 export const zh = {

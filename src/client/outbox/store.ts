@@ -85,7 +85,6 @@ export const outbox = entries<OutboxItem>('items');
 
 const files = entries<WaitingFile>('files');
 
-/** Does `step` to each of the user's files waiting on a create. */
 async function forCreate(owner: string, createKey: string, step: (d: IDBPDatabase, file: WaitingFile) => Promise<unknown>): Promise<void> {
   const d = await db();
   for (const file of await files.list(owner)) if (file.createKey === createKey) await step(d, file);
@@ -150,7 +149,6 @@ export function newOutboxKey(owner: string, kindName: string): string {
   return `${owner.replace(/[^\w.-]/g, '_')}:${kindName}:${random}`;
 }
 
-/** How many of the user's changes and files still wait to be sent. */
 export async function countWaiting(owner: string): Promise<number> {
   const items = (await outbox.list(owner)).filter((i) => i.state === 'waiting').length;
   const files = (await waitingFiles.list(owner)).filter((f) => f.state === 'waiting').length;

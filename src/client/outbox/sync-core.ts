@@ -21,7 +21,6 @@ export type SyncContext = { token: string; owner: string; fetch: typeof fetch; a
 /** The folder field of creates queued before decision 041, when only the issue kind had attachments. */
 const FOLDER_FIELD_BEFORE_041 = 'attachmentFolder';
 
-/** An outcome of sending one item or file. */
 type Outcome = 'done' | 'offline' | 'unauthorized';
 
 /** Requests by the context's fetch, signed with its token (also the upload protocol's wire). */
