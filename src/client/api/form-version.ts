@@ -14,9 +14,7 @@ export function noteServerSchemas(version: string | null | undefined): void {
   for (const listener of listeners) listener();
 }
 
-export function formOutdated(): boolean {
-  return serverVersion !== undefined && BUILT_SCHEMAS_VERSION !== '' && serverVersion !== BUILT_SCHEMAS_VERSION;
-}
+const formOutdated = (): boolean => serverVersion !== undefined && BUILT_SCHEMAS_VERSION !== '' && serverVersion !== BUILT_SCHEMAS_VERSION;
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);

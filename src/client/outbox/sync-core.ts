@@ -7,8 +7,6 @@ import { createdRecords, outbox, waitingFiles, type OutboxItem, type WaitingFile
 
 /** The one-off Background Sync tag the page registers while something waits. */
 export const OUTBOX_SYNC_TAG = 'outbox';
-/** The Web Lock the page and the service worker both take, so that no item goes out twice at once. */
-export const OUTBOX_LOCK = 'outbox-sync';
 /** The message the service worker posts to open pages after a sync (lists and the chip reload). */
 export const OUTBOX_SYNCED_MESSAGE = 'outbox-synced';
 
@@ -113,9 +111,9 @@ export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
   return { sent: sent + filesSent, filesSent, createdSent, waiting, ...(stopped === 'unauthorized' ? { unauthorized: true } : {}) };
 }
 
-/** Runs fn under the Web Lock shared with the service worker; without Web Locks a create's Idempotency-Key answers a repeat. */
+/** Runs fn under the Web Lock the page and the service worker share, so no item goes out twice at once; without it, an Idempotency-Key answers a repeat. */
 export async function withOutboxLock<T>(fn: () => Promise<T>): Promise<T> {
   const locks = (globalThis.navigator as { locks?: LockManager } | undefined)?.locks;
   if (locks === undefined || typeof locks.request !== 'function') return fn();
-  return (await locks.request(OUTBOX_LOCK, fn)) as T;
+  return (await locks.request('outbox-sync', fn)) as T;
 }
