@@ -90,7 +90,7 @@ export function UploadQueueView({ queue, editable }: { queue: UploadQueue; edita
               <>
                 <span className="upload-item-error">{t('files.uploadFailed', { reason: item.errorMsg })}</span>
                 <span className="upload-item-actions">
-                  <Button label={t('files.retry')} icon="pi pi-refresh" size="small" text onClick={() => queue.retry(item.id)} />
+                  <Button label={t('outbox.retry')} icon="pi pi-refresh" size="small" text onClick={() => queue.retry(item.id)} />
                   <Button label={t('files.remove')} icon="pi pi-times" size="small" text severity="secondary" onClick={() => queue.remove(item.id)} />
                 </span>
               </>
@@ -125,7 +125,7 @@ export function IncomingFilesView({ files, arrived }: { files: IncomingFile[]; a
             {file.status === 'sending' && <ItemNote icon="pi-spin pi-spinner" text={t('files.uploadingFromPhone')} />}
             {file.status === 'waiting' && <ItemNote icon="pi-cloud-upload" text={t('files.waitingToSync')} />}
             {file.status === 'refused' && (
-              <span className="upload-item-error">{t('files.uploadFailed', { reason: file.error ? uploadErrorText(file.error) : t('files.refused') })}</span>
+              <span className="upload-item-error">{t('files.uploadFailed', { reason: file.error ? uploadErrorText(file.error) : t('outbox.refused') })}</span>
             )}
           </div>
         </li>

@@ -64,7 +64,7 @@ async function uploadOne(item: UploadItem, update: (id: number, patch: Partial<U
         const outboxKey = await keepFileForSync(item);
         // The sync goes on with the session; a retry after it starts a new one.
         update(item.id, { status: 'waiting', errorMsg: '', outboxKey, session: {} });
-        toast('info', t('files.savedOnPhone'), t('files.uploadedWhenOnline', { name: file.name }));
+        toast('info', t('detail.savedOnPhone'), t('files.uploadedWhenOnline', { name: file.name }));
         return false;
       } catch (keepError) {
         console.warn('The file could not be kept on the phone:', keepError);
@@ -120,7 +120,7 @@ function useSyncedFileEndings(items: UploadItem[], setItems: Dispatch<SetStateAc
             sent = true;
             return { ...item, status: 'success', progress: 100, errorMsg: '' };
           }
-          if (kept.state === 'refused') return { ...item, status: 'error', errorMsg: kept.lastError ? uploadErrorText(kept.lastError) : t('files.refused') };
+          if (kept.state === 'refused') return { ...item, status: 'error', errorMsg: kept.lastError ? uploadErrorText(kept.lastError) : t('outbox.refused') };
           return item;
         }),
       );

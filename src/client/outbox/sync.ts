@@ -131,7 +131,7 @@ function reachedOf({ sent, filesSent = 0, createdSent = 0 }: SyncResult) {
 
 /** '1 new record, 1 edit and 2 files reached the server', in the language on screen, leaving out what is none. */
 export function reachedServer({ created, edits, files }: Reached): string {
-  const counts = [['outbox.reachedCreated', created] as const, ['outbox.reachedEdits', edits] as const, ['outbox.reachedFiles', files] as const];
+  const counts = [['outbox.reachedCreated', created] as const, ['outbox.reachedEdits', edits] as const, ['outbox.chipFiles', files] as const];
   const parts = counts.filter(([, count]) => count > 0).map(([key, count]) => t(key, { count }));
   const last = parts.pop() ?? '';
   const what = parts.length > 0 ? `${parts.join(t('outbox.chipJoin'))}${t('outbox.reachedAnd')}${last}` : last;
