@@ -55,9 +55,7 @@ export function signedFileUrl(endpoint: OpenEndpoint, path: string): Promise<str
 }
 
 /** Cancels an upload session (its URL carries its own authority), so its part file does not wait 24 h on the server. */
-export function cancelUploadSession(url: string): Promise<unknown> {
-  return apiRequest('DELETE', url, { base: '', unsigned: true });
-}
+export const cancelUploadSession = (url: string): Promise<unknown> => apiRequest('DELETE', url, { base: '', unsigned: true });
 
 // The page's wire for api/upload-protocol.ts: XMLHttpRequest for a body (fetch has no upload progress), else fetch.
 export function isOfflineError(e: unknown): boolean {

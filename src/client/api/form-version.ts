@@ -21,6 +21,4 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-export function useFormOutdated(): boolean {
-  return useSyncExternalStore(subscribe, formOutdated, () => false);
-}
+export const useFormOutdated = (): boolean => useSyncExternalStore(subscribe, formOutdated, () => false);

@@ -18,9 +18,7 @@ export const recordKeys = {
 } as const;
 
 /** After a write of a kind: its cached lists and every count are revalidated, so no screen shows the state from before the save. */
-export function invalidateKind(apiPath: string): Promise<unknown> {
-  return mutate((key) => (Array.isArray(key) && key[0] === apiPath) || statsKeys.isStats(key));
-}
+export const invalidateKind = (apiPath: string): Promise<unknown> => mutate((key) => (Array.isArray(key) && key[0] === apiPath) || statsKeys.isStats(key));
 
 /** GET a page of a kind's list; without coverage the phone's copy of that page (api/offline-cache.ts), marked as such. */
 export function fetchListPage<Row>(apiPath: string, query: Query): Promise<{ body: ListEnvelope<Row>; offlineSince?: number }> {
@@ -64,6 +62,4 @@ export function createRecord(apiPath: string, values: Values, idempotencyKey?: s
 }
 
 /** PUT changes of a record: the server merges them into the stored one and answers the result. */
-export function updateRecord(apiPath: string, changes: Values) {
-  return apiRequest<Envelope<Values | null>>('PUT', apiPath, { body: changes });
-}
+export const updateRecord = (apiPath: string, changes: Values) => apiRequest<Envelope<Values | null>>('PUT', apiPath, { body: changes });

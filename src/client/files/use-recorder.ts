@@ -15,9 +15,7 @@ function pickRecordingType(): string | undefined {
 /** The file extension of a recorded type: webm, ogg or m4a (what iOS records as audio/mp4). */
 export const recordingExtension = (type: string): string => (type.includes('ogg') ? 'ogg' : type.includes('mp4') || type.includes('aac') ? 'm4a' : 'webm');
 
-export function defaultRecordingName(ext: string, now = new Date()): string {
-  return `recording_${format(now, 'yyyyMMdd-HHmmss')}.${ext}`;
-}
+export const defaultRecordingName = (ext: string, now = new Date()): string => `recording_${format(now, 'yyyyMMdd-HHmmss')}.${ext}`;
 
 /** The name the person typed, made a safe single file name with the recording's extension; throws when nothing usable is left. */
 export function customRecordingName(custom: string, ext: string): string {

@@ -31,14 +31,10 @@ const asLanguage = (value: string | null | undefined): Language | null => ((LANG
 export { phoneLanguage };
 
 /** The language the server drew the page in (data-language, docs/decisions/045); null for a page it did not draw (the service worker's copy). */
-export function pageLanguage(): Language | null {
-  return asLanguage(typeof document !== 'undefined' ? document.documentElement.dataset['language'] : undefined);
-}
+export const pageLanguage = (): Language | null => asLanguage(typeof document !== 'undefined' ? document.documentElement.dataset['language'] : undefined);
 
 /** The language the app starts in: the Profile's choice, else the page shell's (so the screen keeps it), else the phone's. */
-export function startLanguage(): Language {
-  return asLanguage(storage.read(LANGUAGE_KEY)) ?? pageLanguage() ?? phoneLanguage();
-}
+export const startLanguage = (): Language => asLanguage(storage.read(LANGUAGE_KEY)) ?? pageLanguage() ?? phoneLanguage();
 
 let primeLocaleLoaded = false;
 

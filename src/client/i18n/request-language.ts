@@ -11,13 +11,9 @@ export function setRequestLanguage(language: Language): void {
   current = language;
 }
 
-export function requestLanguage(): Language {
-  return current;
-}
+export const requestLanguage = (): Language => current;
 
-export function requestLanguageHeaders(language: Language = current): { 'accept-language': string } {
-  return { 'accept-language': TAGS[language] };
-}
+export const requestLanguageHeaders = (language: Language = current): { 'accept-language': string } => ({ 'accept-language': TAGS[language] });
 
 /** The phone's language: Chinese for any zh tag (zh-CN, zh-Hans, zh-TW...), English otherwise. */
 export function phoneLanguage(languages: readonly string[] = navigator.languages?.length ? navigator.languages : [navigator.language]): Language {

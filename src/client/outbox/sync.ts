@@ -8,9 +8,7 @@ import { OUTBOX_SYNC_TAG, OUTBOX_SYNCED_MESSAGE, sendOutbox, withOutboxLock, typ
 let running: Promise<SyncResult> | undefined;
 
 /** Whether a sync is sending right now (for 'Sending…' on the chip). */
-export function isSyncing(): boolean {
-  return running !== undefined;
-}
+export const isSyncing = (): boolean => running !== undefined;
 
 /** Sends the signed-in user's outbox from this page (sync-core) under the shared lock; a second call joins the running one. */
 export function syncOutbox(): Promise<SyncResult> {
@@ -36,9 +34,7 @@ export function syncOutbox(): Promise<SyncResult> {
 }
 
 /** Whether this browser has Background Sync (Chromium; not Firefox or Safari). */
-function hasBackgroundSync(): boolean {
-  return typeof ServiceWorkerRegistration !== 'undefined' && 'sync' in ServiceWorkerRegistration.prototype;
-}
+const hasBackgroundSync = (): boolean => typeof ServiceWorkerRegistration !== 'undefined' && 'sync' in ServiceWorkerRegistration.prototype;
 
 /** Asks the service worker to send the outbox when the browser sees a network, even with the app closed; false where it cannot. */
 async function requestBackgroundSync(): Promise<boolean> {
