@@ -21,9 +21,8 @@ export function parseBody(text: string): unknown {
 }
 
 /** The headers of an answer that the app acts on: Retry-After of a 429 or 503, and which schema files the server has (form-version.ts). */
-function answerHeaders(headers: Headers): Record<string, string> {
-  return Object.fromEntries(['retry-after', 'x-schemas-version'].flatMap((name) => (headers.has(name) ? [[name, headers.get(name) as string]] : [])));
-}
+const answerHeaders = (headers: Headers): Record<string, string> =>
+  Object.fromEntries(['retry-after', 'x-schemas-version'].flatMap((name) => (headers.has(name) ? [[name, headers.get(name) as string]] : [])));
 
 /** Seconds to wait before trying again, from a Retry-After of seconds or an HTTP date; undefined when none. */
 export function retryAfterSeconds(headers: Record<string, string> | undefined, now = Date.now()): number | undefined {
@@ -54,9 +53,7 @@ export const isSuccess = (answer: Answer): boolean => answer.status >= 200 && an
 export const isUnauthorized = (answer: Answer): boolean => answer.status === 401 || answerCode(answer) === 401;
 
 /** The envelope's data, or the bare body (the original backend answers some calls unwrapped). */
-export function dataOf(body: unknown): unknown {
-  return body !== null && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body;
-}
+export const dataOf = (body: unknown): unknown => (body !== null && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body);
 
 export async function exchange(
   fetchFn: typeof fetch,

@@ -7,9 +7,8 @@ import { ApiError } from '../../shared/envelope';
 /** An error the download service answered: its JSON msg when it sent one, and the HTTP status. */
 export { ApiError as DownloadError };
 
-export function signedDownloadUrl(path: string, query: Record<string, string>): Promise<string> {
-  return signedLink(`${DOWNLOAD_BASE}${path}?${new URLSearchParams(query).toString()}`);
-}
+export const signedDownloadUrl = (path: string, query: Record<string, string>): Promise<string> =>
+  signedLink(`${DOWNLOAD_BASE}${path}?${new URLSearchParams(query).toString()}`);
 
 export type DownloadProgress = { received: number; total: number | null };
 

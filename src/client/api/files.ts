@@ -45,14 +45,12 @@ export function useFolderListing(path: string) {
 }
 
 /** POST /system/signed-link: a short-lived URL for a tab, a frame or an <img>, where no Bearer header goes (nor a token in a URL). */
-export async function signedLink(path: string, ttlSeconds?: number): Promise<string> {
-  return (await apiRequest<Envelope<{ url: string }>>('POST', '/system/signed-link', { body: { path, ...(ttlSeconds ? { ttlSeconds } : {}) } })).data.url;
-}
+export const signedLink = async (path: string, ttlSeconds?: number): Promise<string> =>
+  (await apiRequest<Envelope<{ url: string }>>('POST', '/system/signed-link', { body: { path, ...(ttlSeconds ? { ttlSeconds } : {}) } })).data.url;
 
 /** A signed link of a file; a preview plays in the page and keeps asking for ranges while it seeks: an hour. */
-export function signedFileUrl(endpoint: OpenEndpoint, path: string): Promise<string> {
-  return signedLink(folderUrl(FILES_BASE, endpoint, path), endpoint === '/files/preview' ? 3600 : 300);
-}
+export const signedFileUrl = (endpoint: OpenEndpoint, path: string): Promise<string> =>
+  signedLink(folderUrl(FILES_BASE, endpoint, path), endpoint === '/files/preview' ? 3600 : 300);
 
 /** Cancels an upload session (its URL carries its own authority), so its part file does not wait 24 h on the server. */
 export const cancelUploadSession = (url: string): Promise<unknown> => apiRequest('DELETE', url, { base: '', unsigned: true });

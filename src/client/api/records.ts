@@ -21,13 +21,11 @@ export const recordKeys = {
 export const invalidateKind = (apiPath: string): Promise<unknown> => mutate((key) => (Array.isArray(key) && key[0] === apiPath) || statsKeys.isStats(key));
 
 /** GET a page of a kind's list; without coverage the phone's copy of that page (api/offline-cache.ts), marked as such. */
-export function fetchListPage<Row>(apiPath: string, query: Query): Promise<{ body: ListEnvelope<Row>; offlineSince?: number }> {
-  return withOfflineCopy(`list:${apiPath}:${JSON.stringify(query)}`, () => apiRequest<ListEnvelope<Row>>('GET', `${apiPath}/list`, { query }));
-}
+export const fetchListPage = <Row>(apiPath: string, query: Query): Promise<{ body: ListEnvelope<Row>; offlineSince?: number }> =>
+  withOfflineCopy(`list:${apiPath}:${JSON.stringify(query)}`, () => apiRequest<ListEnvelope<Row>>('GET', `${apiPath}/list`, { query }));
 
-export function useListPage<Row>(apiPath: string, query: Query) {
-  return useSWR(recordKeys.list(apiPath, query), () => fetchListPage<Row>(apiPath, query), READ_OPTIONS);
-}
+export const useListPage = <Row>(apiPath: string, query: Query) =>
+  useSWR(recordKeys.list(apiPath, query), () => fetchListPage<Row>(apiPath, query), READ_OPTIONS);
 
 /** The server's copy of a record (null: none), offlineSince when it is the phone's copy, and the server's warnings about it. */
 export type ServerCopy = { record: Values | null; offlineSince?: number; warnings?: FieldWarning[] };

@@ -2,9 +2,8 @@ import type { Kind } from '../../shared/kind-types';
 import { i18n } from './index';
 
 /** The value at a dotted path ('titles.list', 'card.lines.0.label') of a nested object. */
-function at(tree: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), tree);
-}
+const at = (tree: unknown, path: string): unknown =>
+  path.split('.').reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), tree);
 
 /** A text of x-kind in the language on screen: the schema's own is English, another's is at the same path under x-kind.i18n.<language> (decision 038). */
 export function kindText(kind: Kind, path: string, schemaText: string): string {

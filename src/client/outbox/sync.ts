@@ -121,9 +121,7 @@ export function startOutboxSync(onDone: (reached: Reached) => void): () => void 
 /** What a sync brought to the server: new records, edits of records it had, and files. */
 type Reached = ReturnType<typeof reachedOf>;
 
-function reachedOf({ sent, filesSent = 0, createdSent = 0 }: SyncResult) {
-  return { created: createdSent, edits: sent - filesSent - createdSent, files: filesSent };
-}
+const reachedOf = ({ sent, filesSent = 0, createdSent = 0 }: SyncResult) => ({ created: createdSent, edits: sent - filesSent - createdSent, files: filesSent });
 
 /** '1 new record, 1 edit and 2 files reached the server', in the language on screen, leaving out what is none. */
 export function reachedServer({ created, edits, files }: Reached): string {
