@@ -150,7 +150,5 @@ export function newOutboxKey(owner: string, kindName: string): string {
 }
 
 export async function countWaiting(owner: string): Promise<number> {
-  const items = (await outbox.list(owner)).filter((i) => i.state === 'waiting').length;
-  const files = (await waitingFiles.list(owner)).filter((f) => f.state === 'waiting').length;
-  return items + files;
+  return [...(await outbox.list(owner)), ...(await waitingFiles.list(owner))].filter((entry) => entry.state === 'waiting').length;
 }
