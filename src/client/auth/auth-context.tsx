@@ -59,8 +59,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const signIn = useCallback(async (username: string, password: string) => {
-    const token = await authApi.login(username, password);
-    storage.setToken(token);
+    storage.setToken(await authApi.login(username, password));
     try {
       const info = await authApi.getInfo();
       storage.saveUser(username, info.data.user);
