@@ -118,12 +118,9 @@ function nextExpected(body: unknown): number | undefined {
 async function resumePoint(wire: Wire, target: UploadTarget, file: Blob, name: string, state: SessionState): Promise<number> {
   if (state.uploadUrl) {
     const answer = await wire({ method: 'GET', url: state.uploadUrl, headers: { accept: 'application/json' }, signed: false, timeout: true });
-    if (!answer.ok) throw failure(answer, false);
-    if (answer.status !== 404) {
-      if (!isSuccess(answer)) throw failure(answer, false);
-      const start = nextExpected(answer.body);
-      if (start !== undefined) return start;
-    }
+    if (!answer.ok || (answer.status !== 404 && !isSuccess(answer))) throw failure(answer, false);
+    const start = answer.status === 404 ? undefined : nextExpected(answer.body);
+    if (start !== undefined) return start;
   }
   state.uploadUrl = await createSession(wire, target, file, name);
   return 0;
