@@ -270,7 +270,6 @@ export const en = {
     chipWaiting: '{{parts}} waiting',
     chipSending: '{{parts}} sending…',
     reached: '{{what}} reached the server',
-    reachedAnd: ' and ',
     reachedCreated_one: '{{count}} new record',
     reachedCreated_other: '{{count}} new records',
     reachedEdits_one: '{{count}} edit',

@@ -270,7 +270,6 @@ export const zh = {
     chipWaiting: '{{parts}}等待发送',
     chipSending: '{{parts}}正在发送…',
     reached: '{{what}}已到达服务器',
-    reachedAnd: '和',
     reachedCreated_one: '{{count}} 条新记录',
     reachedCreated_other: '{{count}} 条新记录',
     reachedEdits_one: '{{count}} 处修改',

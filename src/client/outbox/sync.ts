@@ -36,13 +36,10 @@ export function syncOutbox(): Promise<SyncResult> {
 /** Whether this browser has Background Sync (Chromium; not Firefox or Safari). */
 const hasBackgroundSync = (): boolean => typeof ServiceWorkerRegistration !== 'undefined' && 'sync' in ServiceWorkerRegistration.prototype;
 
-/** Asks the service worker to send the outbox when the browser sees a network, even with the app closed; false where it cannot. */
-async function requestBackgroundSync(): Promise<boolean> {
-  if (!hasBackgroundSync() || !('serviceWorker' in navigator)) return false;
-  const registration = await navigator.serviceWorker.getRegistration();
-  if (!registration?.active) return false;
-  await (registration as unknown as { sync: { register(tag: string): Promise<void> } }).sync.register(OUTBOX_SYNC_TAG);
-  return true;
+/** Asks the service worker to send the outbox when the browser sees a network, even with the app closed (where it has Background Sync). */
+async function requestBackgroundSync(): Promise<void> {
+  const registration = 'serviceWorker' in navigator ? await navigator.serviceWorker.getRegistration() : undefined;
+  if (registration?.active) await (registration as unknown as { sync: { register(tag: string): Promise<void> } }).sync.register(OUTBOX_SYNC_TAG);
 }
 
 /** Keeps the service worker's copy of the sign-in current (with the language on screen). */
@@ -71,9 +68,8 @@ export function startOutboxSync(onDone: (reached: Reached) => void): () => void 
     clearTimeout(timer);
     if (stopped || !storage.token()) return;
     const result = await syncOutbox();
-    const { sent, waiting } = result;
-    if (sent > 0 && waiting === 0) onDone(reachedOf(result));
-    if (waiting > 0 && !stopped) {
+    if (result.sent > 0 && result.waiting === 0) onDone(reachedOf(result));
+    if (result.waiting > 0 && !stopped) {
       timer = setTimeout(() => void run(), delay);
       delay = Math.min(delay * 2, 600_000);
     } else delay = 30_000;
@@ -128,6 +124,6 @@ export function reachedServer({ created, edits, files }: Reached): string {
   const counts = [['outbox.reachedCreated', created] as const, ['outbox.reachedEdits', edits] as const, ['outbox.chipFiles', files] as const];
   const parts = counts.filter(([, count]) => count > 0).map(([key, count]) => t(key, { count }));
   const last = parts.pop() ?? '';
-  const what = parts.length > 0 ? `${parts.join(t('outbox.chipJoin'))}${t('outbox.reachedAnd')}${last}` : last;
+  const what = parts.length > 0 ? `${parts.join(t('outbox.chipJoin'))}${t('signOut.and')}${last}` : last;
   return t('outbox.reached', { what });
 }
