@@ -24,8 +24,7 @@ export function dispositionName(header: string | null, fallback: string): string
     }
   }
   const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]+))/.exec(header);
-  const name = plain?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[2];
-  return name && name.trim() !== '' ? name.trim() : fallback;
+  return (plain?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[2])?.trim() || fallback;
 }
 
 /** Downloads with progress, then hands the file to the phone's downloads (decision 038); rejects with the service's message or AbortError. */

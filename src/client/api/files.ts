@@ -56,10 +56,8 @@ export const signedFileUrl = (endpoint: OpenEndpoint, path: string): Promise<str
 export const cancelUploadSession = (url: string): Promise<unknown> => apiRequest('DELETE', url, { base: '', unsigned: true });
 
 // The page's wire for api/upload-protocol.ts: XMLHttpRequest for a body (fetch has no upload progress), else fetch.
-export function isOfflineError(e: unknown): boolean {
-  const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
-  return offline || (e instanceof UploadFailure && e.kind === 'offline');
-}
+export const isOfflineError = (e: unknown): boolean =>
+  (typeof navigator !== 'undefined' && navigator.onLine === false) || (e instanceof UploadFailure && e.kind === 'offline');
 
 /** The sign-in's headers (not `accept` unless the protocol asks for it) under the protocol's. */
 function signed(headers: Record<string, string>): Record<string, string> {

@@ -30,9 +30,7 @@ export function forgetSyncSignIn(): void {
 export const AuthContext = createContext<AuthContextValue | null>(null);
 
 function fromStorage(): AuthState {
-  const token = storage.token();
-  if (!token) return { status: 'signedOut' };
-  return { status: 'signedIn', username: storage.username() ?? 'User', user: storage.userInfo() };
+  return storage.token() ? { status: 'signedIn', username: storage.username() ?? 'User', user: storage.userInfo() } : { status: 'signedOut' };
 }
 
 /**
