@@ -110,25 +110,19 @@ export function useRecorder(onRecorded: (file: File) => void) {
   const start = useCallback(async () => {
     if (status !== 'idle') return;
     setStatus('starting');
-    let stream: MediaStream;
+    let stream: MediaStream | undefined;
     try {
       if (!navigator.mediaDevices?.getUserMedia) throw new Error('This browser cannot record audio');
       stream = await navigator.mediaDevices.getUserMedia({ audio: true });
-    } catch (e) {
-      // Why the microphone could not be opened, in the words of docs/PRODUCT.md section 5.
-      const name = (e as { name?: unknown } | null)?.name;
-      toast('error', t(name === 'NotAllowedError' ? 'files.micDenied' : name === 'NotFoundError' ? 'files.micNotFound' : 'files.micFailed'));
-      setStatus('idle');
-      return;
-    }
-    try {
       recorder.current = recordStream(stream, ended);
       setStartedAt(Date.now());
       setStatus('recording');
       toast('info', t('files.recordingStarted'));
-    } catch {
-      stopTracks(stream);
-      toast('error', t('files.micFailed'));
+    } catch (e) {
+      if (stream) stopTracks(stream);
+      // Why the microphone could not be opened, in the words of docs/PRODUCT.md section 5; opened but not recording: it failed.
+      const name = stream ? undefined : (e as { name?: unknown } | null)?.name;
+      toast('error', t(name === 'NotAllowedError' ? 'files.micDenied' : name === 'NotFoundError' ? 'files.micNotFound' : 'files.micFailed'));
       setStatus('idle');
     }
   }, [status, toast, ended]);
