@@ -18,13 +18,11 @@ export interface AiStatus {
 export type SubmitMode = '' | 'AI_RETRY';
 
 /** The issue screen's submit-to-AI call; its path is ours (docs/decisions/020). */
-export async function submitToAi(apiPath: string, id: unknown, mode: SubmitMode): Promise<AiStatus> {
-  return (await apiRequest<Envelope<AiStatus>>('POST', `${apiPath}/aiSubmit`, { body: { id, mode } })).data;
-}
+export const submitToAi = async (apiPath: string, id: unknown, mode: SubmitMode): Promise<AiStatus> =>
+  (await apiRequest<Envelope<AiStatus>>('POST', `${apiPath}/aiSubmit`, { body: { id, mode } })).data;
 
-export async function fetchAiStatus(apiPath: string, id: unknown): Promise<AiStatus> {
-  return (await apiRequest<Envelope<AiStatus>>('GET', `${apiPath}/aiStatus`, { query: { id: String(id) } })).data;
-}
+export const fetchAiStatus = async (apiPath: string, id: unknown): Promise<AiStatus> =>
+  (await apiRequest<Envelope<AiStatus>>('GET', `${apiPath}/aiStatus`, { query: { id: String(id) } })).data;
 
 /** A job a worker has yet to finish: the strip keeps polling while it is. */
 export const isRunning = (s: Pick<AiStatus, 'state'> | null | undefined): boolean => s?.state === 'queued' || s?.state === 'claimed';

@@ -12,7 +12,6 @@ export type Answer = { status: number; body: unknown; headers?: Record<string, s
 /** How one request ended: with an answer (any status), or without one (no network, timed out). */
 export type Exchange = ({ ok: true } & Answer) | { ok: false; message: string };
 
-/** A body's text as JSON; an empty or broken body counts as none. */
 export function parseBody(text: string): unknown {
   try {
     return text ? (JSON.parse(text) as unknown) : null;
@@ -22,9 +21,8 @@ export function parseBody(text: string): unknown {
 }
 
 /** The headers of an answer that the app acts on: Retry-After of a 429 or 503, and which schema files the server has (form-version.ts). */
-function answerHeaders(headers: Headers): Record<string, string> {
-  return Object.fromEntries(['retry-after', 'x-schemas-version'].flatMap((name) => (headers.has(name) ? [[name, headers.get(name) as string]] : [])));
-}
+const answerHeaders = (headers: Headers): Record<string, string> =>
+  Object.fromEntries(['retry-after', 'x-schemas-version'].flatMap((name) => (headers.has(name) ? [[name, headers.get(name) as string]] : [])));
 
 /** Seconds to wait before trying again, from a Retry-After of seconds or an HTTP date; undefined when none. */
 export function retryAfterSeconds(headers: Record<string, string> | undefined, now = Date.now()): number | undefined {
@@ -49,18 +47,14 @@ export function answerMessage(body: unknown): string | undefined {
   return typeof graph === 'string' && graph !== '' ? graph : undefined;
 }
 
-/** A success: HTTP 2xx and, if the body is an envelope, code 200. */
 export const isSuccess = (answer: Answer): boolean => answer.status >= 200 && answer.status < 300 && answerCode(answer) === 200;
 
 /** The sign-in is over: HTTP 401, or code 401 in a body (the original backend sends it with HTTP 200). */
 export const isUnauthorized = (answer: Answer): boolean => answer.status === 401 || answerCode(answer) === 401;
 
 /** The envelope's data, or the bare body (the original backend answers some calls unwrapped). */
-export function dataOf(body: unknown): unknown {
-  return body !== null && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body;
-}
+export const dataOf = (body: unknown): unknown => (body !== null && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body);
 
-/** One request by the given fetch, read into an Exchange; timeoutMs: give up after so many milliseconds. */
 export async function exchange(
   fetchFn: typeof fetch,
   method: string,

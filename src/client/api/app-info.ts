@@ -67,6 +67,4 @@ export function useAppVersion(): string | null | undefined {
 }
 
 /** Where an address that is no screen here moved to (movedTo), through SWR; undefined while asked, offline or when it did not move. */
-export function useMovedTo(address: string): string | undefined {
-  return useSWR(['app/moved', address], () => movedTo(address), READ_OPTIONS).data;
-}
+export const useMovedTo = (address: string): string | undefined => useSWR(['app/moved', address], () => movedTo(address), READ_OPTIONS).data;

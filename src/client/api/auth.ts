@@ -13,9 +13,7 @@ export async function login(username: string, password: string): Promise<string>
   return token;
 }
 
-export function getInfo(): Promise<Envelope<{ user: StoredUser }>> {
-  return apiRequest('GET', '/system/user/getInfo');
-}
+export const getInfo = (): Promise<Envelope<{ user: StoredUser }>> => apiRequest('GET', '/system/user/getInfo');
 
 export async function logout(): Promise<void> {
   await apiRequest('POST', '/auth/logout', { noAuthRedirect: true });

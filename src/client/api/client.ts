@@ -2,7 +2,7 @@ import { ApiError, type Envelope, type ListEnvelope } from '../../shared/envelop
 import { API_BASE, REQUEST_TIMEOUT_MS, signInHeaders } from './config';
 import { storage } from '../lib/storage';
 import { noteServerSchemas } from './form-version';
-import { answerCode, answerMessage, exchange, isSuccess, isUnauthorized, TIMEOUT_MESSAGE, type Answer } from './answer';
+import { answerCode, answerMessage, exchange, isSuccess, isUnauthorized, TIMEOUT_MESSAGE } from './answer';
 import { requestLanguageHeaders } from '../i18n/request-language';
 import { t } from '../i18n';
 import { earlyOr } from './early-answer';
@@ -31,12 +31,10 @@ let onUnauthorized: () => void = () => {
   window.location.assign(`/login?redirect=${encodeURIComponent(window.location.pathname + window.location.search)}`);
 };
 
-/** The app installs how a 401 sends the user to /login (remembering where they were). */
 export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
-/** A 401 from any of our services: forget the token and send the user to sign in again. */
 export function signOutOnUnauthorized(): void {
   storage.setToken(null);
   onUnauthorized();
@@ -56,26 +54,10 @@ export function apiHeaders(extra: Record<string, string> = {}): Record<string, s
   return { ...requestLanguageHeaders(), ...extra, accept: 'application/json', ...signInHeaders(storage.token()) };
 }
 
-/** The body of a success (api/answer.ts); otherwise ApiError with its msg, status, code, data and Retry-After; a 401 may sign out. */
-function readAnswer<T>(answer: Answer, signOutOn401: boolean): T {
-  const { status, body } = answer;
-  const msg = answerMessage(body) ?? t('common.errorOccurred');
-  if (isUnauthorized(answer)) {
-    if (signOutOn401) signOutOnUnauthorized();
-    throw new ApiError(401, msg);
-  }
-  if (!isSuccess(answer)) {
-    const data = (body as { data?: unknown } | null)?.data ?? null;
-    const retryAfter = answer.headers?.['retry-after'];
-    throw new ApiError(status, msg, { code: answerCode(answer), data, ...(retryAfter !== undefined ? { headers: { 'retry-after': retryAfter } } : {}) });
-  }
-  return body as T;
-}
-
 /** The page's fetch: the browser's, looked up at each call (a test stands in for it), and unbound ('Illegal invocation' otherwise). */
 export const pageFetch: typeof fetch = (input, init) => fetch(input, init);
 
-/** The page's one request function, for every service: an exchange (api/answer.ts) by pageFetch, 30 s at most, read by readAnswer. */
+/** The page's one request function, for every service: an exchange (api/answer.ts) by pageFetch, 30 s at most. */
 export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = options.unsigned ? { ...requestLanguageHeaders(), accept: 'application/json' } : apiHeaders(options.headers);
   if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -90,5 +72,17 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
   });
   if (!result.ok) throw new ApiError(0, t(result.message === TIMEOUT_MESSAGE ? 'common.timedOut' : 'common.offline'));
   noteServerSchemas(result.headers?.['x-schemas-version']);
-  return readAnswer<T>(result, !options.noAuthRedirect && !options.unsigned);
+  // The body of a success (api/answer.ts); otherwise ApiError with its msg, status, code, data and Retry-After; a 401 may sign out.
+  const { status, body } = result;
+  const msg = answerMessage(body) ?? t('common.errorOccurred');
+  if (isUnauthorized(result)) {
+    if (!options.noAuthRedirect && !options.unsigned) signOutOnUnauthorized();
+    throw new ApiError(401, msg);
+  }
+  if (!isSuccess(result)) {
+    const data = (body as { data?: unknown } | null)?.data ?? null;
+    const retryAfter = result.headers?.['retry-after'];
+    throw new ApiError(status, msg, { code: answerCode(result), data, ...(retryAfter !== undefined ? { headers: { 'retry-after': retryAfter } } : {}) });
+  }
+  return body as T;
 }

@@ -2,12 +2,14 @@ import { signedLink } from './files';
 import { DOWNLOAD_BASE } from './config';
 import { answerMessage, parseBody } from './answer';
 import { requestLanguageHeaders } from '../i18n/request-language';
+import { ApiError } from '../../shared/envelope';
 
-export function signedDownloadUrl(path: string, query: Record<string, string>): Promise<string> {
-  return signedLink(`${DOWNLOAD_BASE}${path}?${new URLSearchParams(query).toString()}`);
-}
+/** An error the download service answered: its JSON msg when it sent one, and the HTTP status. */
+export { ApiError as DownloadError };
 
-/** Bytes received, and the whole size when the server said it. */
+export const signedDownloadUrl = (path: string, query: Record<string, string>): Promise<string> =>
+  signedLink(`${DOWNLOAD_BASE}${path}?${new URLSearchParams(query).toString()}`);
+
 export type DownloadProgress = { received: number; total: number | null };
 
 /** The file name of a Content-Disposition header: filename* (RFC 5987) first, then filename. */
@@ -22,26 +24,14 @@ export function dispositionName(header: string | null, fallback: string): string
     }
   }
   const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]+))/.exec(header);
-  const name = plain?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[2];
-  return name && name.trim() !== '' ? name.trim() : fallback;
-}
-
-/** An error the download service answered: its JSON msg when it sent one, and the HTTP status. */
-export class DownloadError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-    this.name = 'DownloadError';
-  }
+  return (plain?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[2])?.trim() || fallback;
 }
 
 /** Downloads with progress, then hands the file to the phone's downloads (decision 038); rejects with the service's message or AbortError. */
 export async function downloadWithProgress(url: string, fallbackName: string, onProgress: (p: DownloadProgress) => void, signal?: AbortSignal) {
   // In the language on screen: a refusal's message is shown (docs/decisions/045).
   const res = await fetch(url, { signal, cache: 'no-store', headers: requestLanguageHeaders() });
-  if (!res.ok) throw new DownloadError(answerMessage(parseBody(await res.text().catch(() => ''))) ?? `HTTP ${res.status}`, res.status);
+  if (!res.ok) throw new ApiError(res.status, answerMessage(parseBody(await res.text().catch(() => ''))) ?? `HTTP ${res.status}`);
   const length = Number(res.headers.get('content-length'));
   const total = Number.isFinite(length) && length > 0 ? length : null;
   const type = res.headers.get('content-type') ?? 'application/octet-stream';

@@ -17,7 +17,6 @@ export function recordApiOf(pathname: string): string | undefined {
   return apiPath === undefined ? undefined : `${apiPath}/${m[2] ?? ''}`;
 }
 
-/** Asks for the record the page at `pathname` shows, when it shows one and someone is signed in. */
 export function askEarly(pathname: string): void {
   const path = recordApiOf(pathname);
   if (path === undefined) return;

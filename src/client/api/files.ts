@@ -45,30 +45,23 @@ export function useFolderListing(path: string) {
 }
 
 /** POST /system/signed-link: a short-lived URL for a tab, a frame or an <img>, where no Bearer header goes (nor a token in a URL). */
-export async function signedLink(path: string, ttlSeconds?: number): Promise<string> {
-  return (await apiRequest<Envelope<{ url: string }>>('POST', '/system/signed-link', { body: { path, ...(ttlSeconds ? { ttlSeconds } : {}) } })).data.url;
-}
+export const signedLink = async (path: string, ttlSeconds?: number): Promise<string> =>
+  (await apiRequest<Envelope<{ url: string }>>('POST', '/system/signed-link', { body: { path, ...(ttlSeconds ? { ttlSeconds } : {}) } })).data.url;
 
 /** A signed link of a file; a preview plays in the page and keeps asking for ranges while it seeks: an hour. */
-export function signedFileUrl(endpoint: OpenEndpoint, path: string): Promise<string> {
-  return signedLink(folderUrl(FILES_BASE, endpoint, path), endpoint === '/files/preview' ? 3600 : 300);
-}
+export const signedFileUrl = (endpoint: OpenEndpoint, path: string): Promise<string> =>
+  signedLink(folderUrl(FILES_BASE, endpoint, path), endpoint === '/files/preview' ? 3600 : 300);
 
 /** Cancels an upload session (its URL carries its own authority), so its part file does not wait 24 h on the server. */
-export function cancelUploadSession(url: string): Promise<unknown> {
-  return apiRequest('DELETE', url, { base: '', unsigned: true });
-}
+export const cancelUploadSession = (url: string): Promise<unknown> => apiRequest('DELETE', url, { base: '', unsigned: true });
 
 // The page's wire for api/upload-protocol.ts: XMLHttpRequest for a body (fetch has no upload progress), else fetch.
-export function isOfflineError(e: unknown): boolean {
-  const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
-  return offline || (e instanceof UploadFailure && e.kind === 'offline');
-}
+export const isOfflineError = (e: unknown): boolean =>
+  (typeof navigator !== 'undefined' && navigator.onLine === false) || (e instanceof UploadFailure && e.kind === 'offline');
 
 /** The sign-in's headers (not `accept` unless the protocol asks for it) under the protocol's. */
 function signed(headers: Record<string, string>): Record<string, string> {
   const { accept: _accept, ...signIn } = apiHeaders();
-  void _accept;
   return { ...signIn, ...headers };
 }
 

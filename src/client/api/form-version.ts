@@ -14,15 +14,11 @@ export function noteServerSchemas(version: string | null | undefined): void {
   for (const listener of listeners) listener();
 }
 
-export function formOutdated(): boolean {
-  return serverVersion !== undefined && BUILT_SCHEMAS_VERSION !== '' && serverVersion !== BUILT_SCHEMAS_VERSION;
-}
+const formOutdated = (): boolean => serverVersion !== undefined && BUILT_SCHEMAS_VERSION !== '' && serverVersion !== BUILT_SCHEMAS_VERSION;
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-export function useFormOutdated(): boolean {
-  return useSyncExternalStore(subscribe, formOutdated, () => false);
-}
+export const useFormOutdated = (): boolean => useSyncExternalStore(subscribe, formOutdated, () => false);

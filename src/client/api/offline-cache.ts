@@ -25,15 +25,12 @@ export const offlineCache = {
   },
   save<T>(key: string, body: T, now = Date.now()): void {
     const value = JSON.stringify({ savedAt: now, body });
-    try {
-      if (keys().length >= MAX_ENTRIES) evictOldest(10);
-      window.localStorage.setItem(`${PREFIX}${owner()}.${key}`, value);
-    } catch {
+    for (const retry of [false, true]) {
       try {
-        evictOldest(30);
-        window.localStorage.setItem(`${PREFIX}${owner()}.${key}`, value);
+        if (retry || keys().length >= MAX_ENTRIES) evictOldest(retry ? 30 : 10);
+        return window.localStorage.setItem(`${PREFIX}${owner()}.${key}`, value);
       } catch {
-        // Still full: reading offline is a convenience, never a reason to fail.
+        // Full: 30 more go once; still full, reading offline is a convenience, never a reason to fail.
       }
     }
   },

@@ -16,7 +16,6 @@ export async function keepPreview(user: string, path: string, url: string, size:
   }
 }
 
-/** A local URL of the kept copy of a file's preview, or null when the phone has none. */
 export async function previewCopyUrl(user: string, path: string): Promise<string | null> {
   if (!available()) return null;
   const kept = await (await caches.open(CACHE)).match(addressOf(user, path));

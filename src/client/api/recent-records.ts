@@ -11,9 +11,7 @@ export function rememberRecord(apiPath: string, id: string, record: Record<strin
   if (recentRecords.size > RECENT_RECORDS) recentRecords.delete(recentRecords.keys().next().value as string);
 }
 
-export function rememberedRecord(apiPath: string, id: string): Record<string, unknown> | undefined {
-  return recentRecords.get(`${apiPath}/${id}`);
-}
+export const rememberedRecord = (apiPath: string, id: string): Record<string, unknown> | undefined => recentRecords.get(`${apiPath}/${id}`);
 
 /** At sign-out, forgets every remembered record and every answer SWR keeps: none is shown to the next user. */
 export function forgetRecords(): Promise<void> {

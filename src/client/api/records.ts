@@ -18,19 +18,14 @@ export const recordKeys = {
 } as const;
 
 /** After a write of a kind: its cached lists and every count are revalidated, so no screen shows the state from before the save. */
-export function invalidateKind(apiPath: string): Promise<unknown> {
-  return mutate((key) => (Array.isArray(key) && key[0] === apiPath) || statsKeys.isStats(key));
-}
+export const invalidateKind = (apiPath: string): Promise<unknown> => mutate((key) => (Array.isArray(key) && key[0] === apiPath) || statsKeys.isStats(key));
 
 /** GET a page of a kind's list; without coverage the phone's copy of that page (api/offline-cache.ts), marked as such. */
-export function fetchListPage<Row>(apiPath: string, query: Query): Promise<{ body: ListEnvelope<Row>; offlineSince?: number }> {
-  return withOfflineCopy(`list:${apiPath}:${JSON.stringify(query)}`, () => apiRequest<ListEnvelope<Row>>('GET', `${apiPath}/list`, { query }));
-}
+export const fetchListPage = <Row>(apiPath: string, query: Query): Promise<{ body: ListEnvelope<Row>; offlineSince?: number }> =>
+  withOfflineCopy(`list:${apiPath}:${JSON.stringify(query)}`, () => apiRequest<ListEnvelope<Row>>('GET', `${apiPath}/list`, { query }));
 
-/** A page of a kind's list through SWR (a failure said once, not retried: READ_OPTIONS). */
-export function useListPage<Row>(apiPath: string, query: Query) {
-  return useSWR(recordKeys.list(apiPath, query), () => fetchListPage<Row>(apiPath, query), READ_OPTIONS);
-}
+export const useListPage = <Row>(apiPath: string, query: Query) =>
+  useSWR(recordKeys.list(apiPath, query), () => fetchListPage<Row>(apiPath, query), READ_OPTIONS);
 
 /** The server's copy of a record (null: none), offlineSince when it is the phone's copy, and the server's warnings about it. */
 export type ServerCopy = { record: Values | null; offlineSince?: number; warnings?: FieldWarning[] };
@@ -65,6 +60,4 @@ export function createRecord(apiPath: string, values: Values, idempotencyKey?: s
 }
 
 /** PUT changes of a record: the server merges them into the stored one and answers the result. */
-export function updateRecord(apiPath: string, changes: Values) {
-  return apiRequest<Envelope<Values | null>>('PUT', apiPath, { body: changes });
-}
+export const updateRecord = (apiPath: string, changes: Values) => apiRequest<Envelope<Values | null>>('PUT', apiPath, { body: changes });

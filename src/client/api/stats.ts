@@ -5,10 +5,6 @@ import { withOfflineCopy } from './offline-cache';
 /** A day's figures (/vtp/stats/day): the date, each kind's count and sums under its x-kind.dataPage names. */
 export type DayStats = { date: string } & Record<string, number | string>;
 
-/** Each kind's count over all time, under its count name. */
-export type TotalStats = Record<string, number>;
-
-/** Every day's figures from one day to another, as /vtp/stats/days answers them. */
 export type RangeStats = { from: string; to: string; days: DayStats[] };
 
 const SWR_OPTIONS = { shouldRetryOnError: false, revalidateOnFocus: false };
@@ -31,6 +27,6 @@ function useFigures<T>(key: string | [string, string], path: string, query?: Rec
 /** One day's counts and drive totals, computed by the server over all the day's rows. */
 export const useDayStats = (date: string) => useFigures<DayStats>(statsKeys.day(date), '/vtp/stats/day', { date });
 
-export const useTotalStats = () => useFigures<TotalStats>(statsKeys.total, '/vtp/stats/total');
+export const useTotalStats = () => useFigures<Record<string, number>>(statsKeys.total, '/vtp/stats/total');
 
 export const useRangeStats = (from: string, to: string) => useFigures<RangeStats>(statsKeys.days(from, to), '/vtp/stats/days', { from, to });

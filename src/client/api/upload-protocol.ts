@@ -69,9 +69,8 @@ export type OnProgress = (percent: number) => void;
 const percent = (done: number, total: number): number => (total <= 0 ? 0 : Math.min(100, Math.floor((done / total) * 100)));
 
 /** A shared-files URL for a project folder, one leading slash as the service wants it ('/', '/issue_1'). */
-export function folderUrl(filesBase: string, endpoint: string, folder: string): string {
-  return `${filesBase}${endpoint}?path=${encodeURIComponent(`/${folder.replace(/^\/+/, '')}`)}`;
-}
+export const folderUrl = (filesBase: string, endpoint: string, folder: string): string =>
+  `${filesBase}${endpoint}?path=${encodeURIComponent(`/${folder.replace(/^\/+/, '')}`)}`;
 
 /** The failure an answer that is not a success means; only a signed request's 401 ends the sign-in. */
 function failure(answer: Exchange, signed: boolean, otherwise?: string): UploadFailure {
@@ -119,12 +118,9 @@ function nextExpected(body: unknown): number | undefined {
 async function resumePoint(wire: Wire, target: UploadTarget, file: Blob, name: string, state: SessionState): Promise<number> {
   if (state.uploadUrl) {
     const answer = await wire({ method: 'GET', url: state.uploadUrl, headers: { accept: 'application/json' }, signed: false, timeout: true });
-    if (!answer.ok) throw failure(answer, false);
-    if (answer.status !== 404) {
-      if (!isSuccess(answer)) throw failure(answer, false);
-      const start = nextExpected(answer.body);
-      if (start !== undefined) return start;
-    }
+    if (!answer.ok || (answer.status !== 404 && !isSuccess(answer))) throw failure(answer, false);
+    const start = answer.status === 404 ? undefined : nextExpected(answer.body);
+    if (start !== undefined) return start;
   }
   state.uploadUrl = await createSession(wire, target, file, name);
   return 0;
@@ -160,6 +156,5 @@ export async function uploadInSession(wire: Wire, target: UploadTarget, file: Bl
 }
 
 /** Uploads a file the way its size calls for: in one piece below PLAIN_UPLOAD_LIMIT, by session from it on. */
-export function uploadFile(wire: Wire, target: UploadTarget, file: Blob, name: string, state: SessionState, onProgress?: OnProgress): Promise<void> {
-  return file.size < PLAIN_UPLOAD_LIMIT ? uploadPlain(wire, target, file, name, onProgress) : uploadInSession(wire, target, file, name, state, onProgress);
-}
+export const uploadFile = (wire: Wire, target: UploadTarget, file: Blob, name: string, state: SessionState, onProgress?: OnProgress): Promise<void> =>
+  file.size < PLAIN_UPLOAD_LIMIT ? uploadPlain(wire, target, file, name, onProgress) : uploadInSession(wire, target, file, name, state, onProgress);

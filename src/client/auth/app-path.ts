@@ -1,7 +1,4 @@
-/**
- * Where a `redirect` (or a remembered origin) may lead after signing in: a path of this app as the
- * browser resolves it, or '/' for anything else (another site or scheme, the sign-in page, no URL).
- */
+/** Where a `redirect` (or a remembered origin) may lead after signing in: a path of this app as the browser resolves it, else '/'. */
 export function appPath(target: unknown, origin = window.location.origin): string {
   if (typeof target !== 'string' || !target.startsWith('/')) return '/';
   let url: URL;

@@ -30,15 +30,12 @@ export function forgetSyncSignIn(): void {
 export const AuthContext = createContext<AuthContextValue | null>(null);
 
 function fromStorage(): AuthState {
-  const token = storage.token();
-  if (!token) return { status: 'signedOut' };
-  return { status: 'signedIn', username: storage.username() ?? 'User', user: storage.userInfo() };
+  return storage.token() ? { status: 'signedIn', username: storage.username() ?? 'User', user: storage.userInfo() } : { status: 'signedOut' };
 }
 
 /**
- * Who is signed in. A stored token counts at once (staff often open the app with no coverage, and
- * the server's frame is not replaced by a spinner); the user's info is refreshed in the background,
- * and a 401 from that or any other call signs them out.
+ * Who is signed in. A stored token counts at once (staff often open the app with no coverage, and the server's frame is not
+ * replaced by a spinner); the user's info is refreshed in the background, and a 401 from that or any other call signs them out.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<AuthState>(fromStorage);
@@ -50,8 +47,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       (res) => {
         const before = JSON.stringify([storage.username(), storage.userInfo()]);
         storage.saveUser(res.data.user.userName ?? initial.username, res.data.user);
-        // Unchanged (the usual start): no new state, so the screens are not drawn again in one long
-        // task while the page loads (docs/PERFORMANCE.md).
+        // Unchanged (the usual start): no new state, so the screens are not redrawn in one long task while the page loads (docs/PERFORMANCE.md).
         if (JSON.stringify([storage.username(), storage.userInfo()]) !== before) setState(fromStorage());
       },
       (e: unknown) => {
@@ -61,8 +57,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const signIn = useCallback(async (username: string, password: string) => {
-    const token = await authApi.login(username, password);
-    storage.setToken(token);
+    storage.setToken(await authApi.login(username, password));
     try {
       const info = await authApi.getInfo();
       storage.saveUser(username, info.data.user);

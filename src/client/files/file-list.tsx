@@ -16,7 +16,6 @@ export function useFileList(path: string) {
   const state = useMemo<FileListState>(() => {
     if (listing === undefined) return { status: 'loading' };
     const { entries, load: _load, ...about } = listing;
-    void _load;
     return { status: 'ready', items: toItems(path, entries), ...about };
   }, [listing, path]);
   return { state, refresh, loads: listing?.load ?? 0 };
@@ -104,7 +103,6 @@ export function FileList({ state, onOpen, onDownload, onOpenFolder, pending = fa
 /** A subfolder (by name, in the panel's folder) listed apart under `title`, read-only (the issue's desensitized copies). */
 export type ApartFolder = { name: string; title: string };
 
-/** The files of a subfolder under their own heading: preview and download, nothing else. */
 export function ApartFolderSection({ path, folder, onOpen, onDownload }: { path: string; folder: ApartFolder } & Pick<FileListProps, 'onOpen' | 'onDownload'>) {
   const list = useFileList(path === '' ? folder.name : `${path}/${folder.name}`);
   return (
@@ -121,7 +119,6 @@ function Media({ item, url }: { item: FileItem; url: string }) {
   return <audio src={url} controls preload="metadata" className="file-preview-audio" aria-label={item.name} />;
 }
 
-/** Images, video and audio shown in the app, with a download button for the same file. */
 export function PreviewDialog({ preview, onClose, onDownload }: { preview: PreviewState; onClose: () => void; onDownload: (item: FileItem) => void }) {
   const { t } = useTranslation();
   const item = preview?.item;

@@ -45,7 +45,6 @@ export function formatModified(value: string): string {
   return Number.isNaN(date.getTime()) ? '' : format(date, 'yyyy-MM-dd HH:mm');
 }
 
-/** The icon of a type (PrimeIcons). */
 export const TYPE_ICONS: Record<FileType, string> = {
   folder: 'pi pi-folder',
   image: 'pi pi-image',

@@ -29,13 +29,11 @@ export function useIncomingFiles(folder: string, onArrived: (files: { key: strin
     (all) => {
       if (all === undefined) return setState({ folder, files: [], loaded: true });
       const mine = all.filter((f) => f.createKey === undefined && sameFolder(f.folder, folder));
-      const sending = isSyncing();
-      const files = mine.map((f) => incomingFile(f, sending));
-      const now = new Set(mine.map((f) => f.key));
+      const names = new Map(mine.map((f) => [f.key, f.name]));
       const before = seen.current.folder === folder ? [...seen.current.names] : [];
-      const gone = before.filter(([key]) => !now.has(key)).map(([key, name]) => ({ key, name }));
-      seen.current = { folder, names: new Map(mine.map((f) => [f.key, f.name])) };
-      setState({ folder, files, loaded: true });
+      const gone = before.filter(([key]) => !names.has(key)).map(([key, name]) => ({ key, name }));
+      seen.current = { folder, names };
+      setState({ folder, files: mine.map((f) => incomingFile(f, isSyncing())), loaded: true });
       if (gone.length > 0) onArrived(gone);
     },
     folder,
@@ -43,7 +41,6 @@ export function useIncomingFiles(folder: string, onArrived: (files: { key: strin
   return state.folder === folder ? { files: state.files, loaded: state.loaded } : { files: [], loaded: false };
 }
 
-/** A file's icon, name and (where known) size. */
 function ItemHead({ icon, name, size }: { icon: string; name: string; size?: number }) {
   return (
     <div className="upload-item-head">
@@ -64,9 +61,8 @@ function ItemNote({ icon, text, ok = false }: { icon: string; text: string; ok?:
 }
 
 /** The uploads the card shows: all in edit mode; out of it those still on their way (running, or waiting for the network). */
-export function visibleUploads(items: UploadItem[], editable: boolean): UploadItem[] {
-  return editable ? items : items.filter((i) => i.status === 'uploading' || i.status === 'waiting');
-}
+export const visibleUploads = (items: UploadItem[], editable: boolean): UploadItem[] =>
+  editable ? items : items.filter((i) => i.status === 'uploading' || i.status === 'waiting');
 
 /** Each upload with its progress; a failed one says why and offers Retry and Remove. Out of edit mode only those on their way. */
 export function UploadQueueView({ queue, editable }: { queue: UploadQueue; editable: boolean }) {
@@ -91,7 +87,7 @@ export function UploadQueueView({ queue, editable }: { queue: UploadQueue; edita
               <>
                 <span className="upload-item-error">{t('files.uploadFailed', { reason: item.errorMsg })}</span>
                 <span className="upload-item-actions">
-                  <Button label={t('files.retry')} icon="pi pi-refresh" size="small" text onClick={() => queue.retry(item.id)} />
+                  <Button label={t('outbox.retry')} icon="pi pi-refresh" size="small" text onClick={() => queue.retry(item.id)} />
                   <Button label={t('files.remove')} icon="pi pi-times" size="small" text severity="secondary" onClick={() => queue.remove(item.id)} />
                 </span>
               </>
@@ -126,7 +122,7 @@ export function IncomingFilesView({ files, arrived }: { files: IncomingFile[]; a
             {file.status === 'sending' && <ItemNote icon="pi-spin pi-spinner" text={t('files.uploadingFromPhone')} />}
             {file.status === 'waiting' && <ItemNote icon="pi-cloud-upload" text={t('files.waitingToSync')} />}
             {file.status === 'refused' && (
-              <span className="upload-item-error">{t('files.uploadFailed', { reason: file.error ? uploadErrorText(file.error) : t('files.refused') })}</span>
+              <span className="upload-item-error">{t('files.uploadFailed', { reason: file.error ? uploadErrorText(file.error) : t('outbox.refused') })}</span>
             )}
           </div>
         </li>

@@ -43,7 +43,6 @@ async function previewUrl(user: string, item: FileItem): Promise<string> {
   }
 }
 
-/** Downloads and previews through short-lived signed links (openInNewTab, previewUrl). */
 export function useFileOpener() {
   const toast = useToast();
   const [preview, setPreview] = useState<PreviewState>(null);

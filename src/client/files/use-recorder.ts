@@ -15,10 +15,7 @@ function pickRecordingType(): string | undefined {
 /** The file extension of a recorded type: webm, ogg or m4a (what iOS records as audio/mp4). */
 export const recordingExtension = (type: string): string => (type.includes('ogg') ? 'ogg' : type.includes('mp4') || type.includes('aac') ? 'm4a' : 'webm');
 
-/** recording_{yyyyMMdd-HHmmss}.{ext} */
-export function defaultRecordingName(ext: string, now = new Date()): string {
-  return `recording_${format(now, 'yyyyMMdd-HHmmss')}.${ext}`;
-}
+export const defaultRecordingName = (ext: string, now = new Date()): string => `recording_${format(now, 'yyyyMMdd-HHmmss')}.${ext}`;
 
 /** The name the person typed, made a safe single file name with the recording's extension; throws when nothing usable is left. */
 export function customRecordingName(custom: string, ext: string): string {
@@ -32,12 +29,6 @@ export function customRecordingName(custom: string, ext: string): string {
 }
 
 export type Recorder = ReturnType<typeof useRecorder>;
-
-/** Why the microphone could not be opened, in the words of docs/PRODUCT.md section 5. */
-function startErrorMessage(error: unknown): string {
-  const name = (error as { name?: unknown } | null)?.name;
-  return t(name === 'NotAllowedError' ? 'files.micDenied' : name === 'NotFoundError' ? 'files.micNotFound' : 'files.micFailed');
-}
 
 const stopTracks = (stream: MediaStream): void => stream.getTracks().forEach((t) => t.stop());
 
@@ -76,7 +67,6 @@ function recordStream(stream: MediaStream, ended: (recording: { chunks: Blob[]; 
   return rec;
 }
 
-/** Whole seconds since `startedAt`, ticking while recording. */
 function useElapsed(recording: boolean, startedAt: number): number {
   const [elapsed, setElapsed] = useState(0);
   useEffect(() => {
@@ -120,23 +110,19 @@ export function useRecorder(onRecorded: (file: File) => void) {
   const start = useCallback(async () => {
     if (status !== 'idle') return;
     setStatus('starting');
-    let stream: MediaStream;
+    let stream: MediaStream | undefined;
     try {
       if (!navigator.mediaDevices?.getUserMedia) throw new Error('This browser cannot record audio');
       stream = await navigator.mediaDevices.getUserMedia({ audio: true });
-    } catch (e) {
-      toast('error', startErrorMessage(e));
-      setStatus('idle');
-      return;
-    }
-    try {
       recorder.current = recordStream(stream, ended);
       setStartedAt(Date.now());
       setStatus('recording');
       toast('info', t('files.recordingStarted'));
-    } catch {
-      stopTracks(stream);
-      toast('error', t('files.micFailed'));
+    } catch (e) {
+      if (stream) stopTracks(stream);
+      // Why the microphone could not be opened, in the words of docs/PRODUCT.md section 5; opened but not recording: it failed.
+      const name = stream ? undefined : (e as { name?: unknown } | null)?.name;
+      toast('error', t(name === 'NotAllowedError' ? 'files.micDenied' : name === 'NotFoundError' ? 'files.micNotFound' : 'files.micFailed'));
       setStatus('idle');
     }
   }, [status, toast, ended]);

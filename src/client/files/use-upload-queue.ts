@@ -22,10 +22,7 @@ async function setFilesStatus(issue: RecordRef | undefined, status: 'uploading' 
   }
 }
 
-/**
- * An upload queue item (docs/PRODUCT.md section 8); a failed one keeps its file for a retry. waiting: no network, kept on the
- * phone for the sync under `outboxKey`, followed until sent. A recording has its own failure toast (docs/PRODUCT.md section 5).
- */
+/** An upload queue item (docs/PRODUCT.md section 8); a failed one keeps its file for a retry; waiting: kept for the sync under `outboxKey`. */
 export interface UploadItem {
   id: number;
   file: File;
@@ -36,15 +33,16 @@ export interface UploadItem {
   source: 'file' | 'recording';
   folder: string;
   outboxKey?: string;
+  /** Its upload session, kept across retries so that one goes on where the last stopped. */
+  session: SessionState;
 }
 
 export type UploadQueue = ReturnType<typeof useUploadQueue>;
 
-/** What an item starts, and a retry starts again, with. */
 const FRESH = { progress: 0, status: 'uploading', errorMsg: '' } as const;
 
 /** Keeps a file whose upload found no network on the phone (the outbox), for the sync; its outbox key. */
-async function keepFileForSync({ file, folder }: UploadItem, uploadUrl: string | undefined): Promise<string> {
+async function keepFileForSync({ file, folder, session: { uploadUrl } }: UploadItem): Promise<string> {
   const owner = storage.username() ?? '';
   const key = newOutboxKey(owner, 'file');
   const kept = { key, owner, folder, name: file.name, type: file.type, blob: file, createdAt: Date.now(), state: 'waiting' as const };
@@ -53,28 +51,20 @@ async function keepFileForSync({ file, folder }: UploadItem, uploadUrl: string |
 }
 
 /** Uploads one item with progress and toasts; without network the file is kept on the phone for the sync, else it fails with its reason. */
-async function uploadOne(
-  item: UploadItem,
-  sessions: Map<number, SessionState>,
-  update: (id: number, patch: Partial<UploadItem>) => void,
-  toast: ReturnType<typeof useToast>,
-): Promise<boolean> {
+async function uploadOne(item: UploadItem, update: (id: number, patch: Partial<UploadItem>) => void, toast: ReturnType<typeof useToast>): Promise<boolean> {
   const { file } = item;
   try {
-    const state = sessions.get(item.id) ?? {};
-    sessions.set(item.id, state);
-    await uploadFromPage(file, item.folder, state, (progress) => update(item.id, { progress }));
-    sessions.delete(item.id);
+    await uploadFromPage(file, item.folder, item.session, (progress) => update(item.id, { progress }));
     update(item.id, { status: 'success', progress: 100, errorMsg: '' });
     toast('success', t('files.uploadedFile', { name: file.name }));
     return true;
   } catch (e) {
     if (isOfflineError(e)) {
       try {
-        const outboxKey = await keepFileForSync(item, sessions.get(item.id)?.uploadUrl);
-        sessions.delete(item.id);
-        update(item.id, { status: 'waiting', errorMsg: '', outboxKey });
-        toast('info', t('files.savedOnPhone'), t('files.uploadedWhenOnline', { name: file.name }));
+        const outboxKey = await keepFileForSync(item);
+        // The sync goes on with the session; a retry after it starts a new one.
+        update(item.id, { status: 'waiting', errorMsg: '', outboxKey, session: {} });
+        toast('info', t('detail.savedOnPhone'), t('files.uploadedWhenOnline', { name: file.name }));
         return false;
       } catch (keepError) {
         console.warn('The file could not be kept on the phone:', keepError);
@@ -130,7 +120,7 @@ function useSyncedFileEndings(items: UploadItem[], setItems: Dispatch<SetStateAc
             sent = true;
             return { ...item, status: 'success', progress: 100, errorMsg: '' };
           }
-          if (kept.state === 'refused') return { ...item, status: 'error', errorMsg: kept.lastError ? uploadErrorText(kept.lastError) : t('files.refused') };
+          if (kept.state === 'refused') return { ...item, status: 'error', errorMsg: kept.lastError ? uploadErrorText(kept.lastError) : t('outbox.refused') };
           return item;
         }),
       );
@@ -141,12 +131,7 @@ function useSyncedFileEndings(items: UploadItem[], setItems: Dispatch<SetStateAc
 }
 
 /** Retry and Remove of a failed item: a retry goes on where it stopped (its session kept), a removal cancels its session. */
-function retryAndRemove(
-  items: UploadItem[],
-  setItems: Dispatch<SetStateAction<UploadItem[]>>,
-  enqueue: (item: UploadItem) => void,
-  sessions: Map<number, SessionState>,
-) {
+function retryAndRemove(items: UploadItem[], setItems: Dispatch<SetStateAction<UploadItem[]>>, enqueue: (item: UploadItem) => void) {
   /** The failed item, taken back from the outbox if the server refused it through the sync. */
   const takeFailed = (id: number): UploadItem | undefined => {
     const item = items.find((i) => i.id === id);
@@ -162,11 +147,10 @@ function retryAndRemove(
     enqueue(again);
   };
   const remove = (id: number): void => {
-    if (!takeFailed(id)) return;
+    const item = takeFailed(id);
+    if (!item) return;
     setItems((prev) => prev.filter((i) => i.id !== id));
-    // Cancelled, so that its part file does not wait 24 h on the server.
-    const url = sessions.get(id)?.uploadUrl;
-    sessions.delete(id);
+    const url = item.session.uploadUrl;
     if (url) cancelUploadSession(url).catch((e: unknown) => console.warn('Could not cancel the upload session:', e));
   };
   return { retry, remove };
@@ -177,7 +161,6 @@ export function useUploadQueue({ folder, issue, onUploaded }: { folder: string; 
   const toast = useToast();
   const [items, setItems] = useState<UploadItem[]>([]);
   const nextId = useRef(1);
-  const sessions = useRef(new Map<number, SessionState>());
   // The chain outlives renders: it reads the latest issue and callback, not those of its start.
   const latest = useRef({ issue, onUploaded });
   useEffect(() => {
@@ -188,20 +171,20 @@ export function useUploadQueue({ folder, issue, onUploaded }: { folder: string; 
     setItems((prev) => prev.map((item) => (item.id === id ? { ...item, ...patch } : item)));
   }, []);
 
-  const upload = useCallback((item: UploadItem) => uploadOne(item, sessions.current, update, toast), [toast, update]);
+  const upload = useCallback((item: UploadItem) => uploadOne(item, update, toast), [toast, update]);
   const enqueue = useUploadChain(upload, latest);
 
   useSyncedFileEndings(items, setItems, () => latest.current.onUploaded());
 
   const add = useCallback(
     (files: File[], source: UploadItem['source'] = 'file') => {
-      const added = files.map((file): UploadItem => ({ id: nextId.current++, file, ...FRESH, retryCount: 0, source, folder }));
+      const added = files.map((file): UploadItem => ({ id: nextId.current++, file, ...FRESH, retryCount: 0, source, folder, session: {} }));
       setItems((prev) => [...prev, ...added]);
       added.forEach(enqueue);
     },
     [enqueue, folder],
   );
 
-  const { retry, remove } = retryAndRemove(items, setItems, enqueue, sessions.current);
+  const { retry, remove } = retryAndRemove(items, setItems, enqueue);
   return { items, add, retry, remove };
 }

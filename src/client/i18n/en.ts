@@ -1,6 +1,5 @@
-// The English catalogue. Texts the product specification quotes in English are kept here exactly
-// as quoted; the ones it quotes in Chinese are kept exactly in zh.ts, and their English here is a
-// translation. zh.ts must have every key of this file (its type says so).
+// The English catalogue. Texts the product specification quotes in English are kept here exactly as quoted; the ones it quotes
+// in Chinese are kept exactly in zh.ts, and their English here is a translation. zh.ts must have every key of this file (its type).
 
 export const en = {
   common: {
@@ -180,13 +179,10 @@ export const en = {
     uploadOf: 'Upload of {{name}}',
     uploaded: 'Uploaded',
     uploadFailed: 'Upload failed: {{reason}}',
-    retry: 'Retry',
     remove: 'Remove',
     waitingToSync: 'Waiting to sync: uploaded when the network returns',
     uploadingFromPhone: 'Uploading from this phone…',
-    refused: 'Refused by the server',
     uploadedFile: 'File "{{name}}" uploaded successfully.',
-    savedOnPhone: 'Saved on this phone',
     uploadedWhenOnline: '"{{name}}" is uploaded when the network returns',
     recordingFailed: 'Failed to upload recording "{{name}}".',
     fileFailed: 'Failed to upload file: {{name}}.',
@@ -274,13 +270,10 @@ export const en = {
     chipWaiting: '{{parts}} waiting',
     chipSending: '{{parts}} sending…',
     reached: '{{what}} reached the server',
-    reachedAnd: ' and ',
     reachedCreated_one: '{{count}} new record',
     reachedCreated_other: '{{count}} new records',
     reachedEdits_one: '{{count}} edit',
     reachedEdits_other: '{{count}} edits',
-    reachedFiles_one: '{{count}} file',
-    reachedFiles_other: '{{count}} files',
   },
   conflict: {
     title: 'Changed by someone else',

@@ -1,9 +1,8 @@
-// One language per screen (decision 038): i18next with react-i18next. English is bundled (the
-// product's language and the sign-in page's default); Simplified Chinese is a chunk of its own,
-// fetched only when the phone or the Profile switch asks for it.
+// One language per screen (decision 038): i18next with react-i18next. English is bundled (the product's language and the
+// sign-in page's default); Simplified Chinese is a chunk of its own, fetched only when the phone or the Profile switch asks for it.
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { en, type Catalogue } from './en';
+import { en } from './en';
 import { phoneLanguage, setRequestLanguage } from './request-language';
 import { storage } from '../lib/storage';
 
@@ -15,12 +14,6 @@ export const LANGUAGE_KEY = 'language';
 
 /** Each language's name in itself, for the switch. */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', zh: '简体中文' };
-
-/** The screens' texts of each language; the kinds' texts are in their schemas (x-kind.i18n, x-i18n). */
-const LOADERS: Record<Language, () => Promise<Catalogue>> = {
-  en: () => Promise.resolve(en),
-  zh: () => import('./zh').then((m) => m.zh),
-};
 
 export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
@@ -38,20 +31,16 @@ const asLanguage = (value: string | null | undefined): Language | null => ((LANG
 export { phoneLanguage };
 
 /** The language the server drew the page in (data-language, docs/decisions/045); null for a page it did not draw (the service worker's copy). */
-export function pageLanguage(): Language | null {
-  return asLanguage(typeof document !== 'undefined' ? document.documentElement.dataset['language'] : undefined);
-}
+export const pageLanguage = (): Language | null => asLanguage(typeof document !== 'undefined' ? document.documentElement.dataset['language'] : undefined);
 
 /** The language the app starts in: the Profile's choice, else the page shell's (so the screen keeps it), else the phone's. */
-export function startLanguage(): Language {
-  return asLanguage(storage.read(LANGUAGE_KEY)) ?? pageLanguage() ?? phoneLanguage();
-}
+export const startLanguage = (): Language => asLanguage(storage.read(LANGUAGE_KEY)) ?? pageLanguage() ?? phoneLanguage();
 
 let primeLocaleLoaded = false;
 
-/** Loads a language's catalogue (once) and switches every screen to it. */
 export async function applyLanguage(language: Language): Promise<void> {
-  if (!i18n.hasResourceBundle(language, 'translation')) i18n.addResourceBundle(language, 'translation', await LOADERS[language]());
+  // Only Chinese is ever fetched (English is in from the start); the kinds' texts are in their schemas (x-kind.i18n, x-i18n).
+  if (!i18n.hasResourceBundle(language, 'translation')) i18n.addResourceBundle(language, 'translation', (await import('./zh')).zh);
   // PrimeReact's words first, so the screens re-render in one language (English, its default, needs none at first).
   if (language !== 'en' || primeLocaleLoaded) {
     const { setPrimeLocale } = await import('./primereact-locale');
@@ -64,7 +53,6 @@ export async function applyLanguage(language: Language): Promise<void> {
   document.title = i18n.t('app.name');
 }
 
-/** The Profile switch: remembers the choice on this phone and applies it. */
 export async function chooseLanguage(language: Language): Promise<void> {
   // Storage blocked: the choice holds for this visit.
   storage.write(LANGUAGE_KEY, language);

@@ -1,8 +1,8 @@
-// PrimeReact's own words (a toast's or dialog's Close, a calendar's month and day names, its
-// Previous Month...) in the language on screen. Loaded with the first switch of language, never
-// by the sign-in page's entry: PrimeReact's core comes with the first component anyway.
-import { addLocale, locale } from 'primereact/api';
-import type { Language } from './index';
+// PrimeReact's own words (a toast's or dialog's Close, a calendar's month and day names, its Previous Month...) in the language on
+// screen. Loaded with the first switch of language, never by the sign-in page's entry: PrimeReact's core comes with the first component.
+import { addLocale } from 'primereact/api';
+
+export { locale as setPrimeLocale } from 'primereact/api';
 
 addLocale('zh', {
   accept: '是',
@@ -65,8 +65,3 @@ addLocale('zh', {
     rotateRight: '向右旋转',
   },
 });
-
-/** Makes PrimeReact's components speak the language. */
-export function setPrimeLocale(language: Language): void {
-  locale(language);
-}

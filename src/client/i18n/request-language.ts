@@ -1,6 +1,5 @@
-// The language on screen, sent as Accept-Language on every request (the API client, uploads, the
-// outbox's sync on the page and in the service worker) so that refusals are worded in it
-// (docs/decisions/045). No i18next here: the service worker imports this module.
+// The language on screen, sent as Accept-Language on every request (the API client, uploads, the outbox's sync on the page and
+// in the service worker) so that refusals are worded in it (docs/decisions/045). No i18next here: the service worker imports this.
 
 type Language = 'en' | 'zh';
 
@@ -8,20 +7,13 @@ const TAGS: Record<Language, string> = { en: 'en', zh: 'zh-CN' };
 
 let current: Language = 'en';
 
-/** Called when the screens switch language (applyLanguage). */
 export function setRequestLanguage(language: Language): void {
   current = language;
 }
 
-/** The language requests ask for now. */
-export function requestLanguage(): Language {
-  return current;
-}
+export const requestLanguage = (): Language => current;
 
-/** The header every request carries: the language on screen. */
-export function requestLanguageHeaders(language: Language = current): { 'accept-language': string } {
-  return { 'accept-language': TAGS[language] };
-}
+export const requestLanguageHeaders = (language: Language = current): { 'accept-language': string } => ({ 'accept-language': TAGS[language] });
 
 /** The phone's language: Chinese for any zh tag (zh-CN, zh-Hans, zh-TW...), English otherwise. */
 export function phoneLanguage(languages: readonly string[] = navigator.languages?.length ? navigator.languages : [navigator.language]): Language {

@@ -1,6 +1,5 @@
-// The Simplified Chinese catalogue, loaded only when the phone or the Profile switch asks for
-// Chinese. Texts the product specification quotes in Chinese are kept here exactly as quoted
-// (更新成功！, Excel报告下载失败，请稍后重试, 未知, SP测试); the rest translate en.ts.
+// The Simplified Chinese catalogue, loaded only when the phone or the Profile switch asks for Chinese. Texts the product
+// specification quotes in Chinese are kept here exactly as quoted (更新成功！, Excel报告下载失败，请稍后重试, 未知, SP测试); the rest translate en.ts.
 import type { Catalogue } from './en';
 
 export const zh = {
@@ -181,13 +180,10 @@ export const zh = {
     uploadOf: '{{name}} 的上传',
     uploaded: '上传成功',
     uploadFailed: '上传失败：{{reason}}',
-    retry: '重试',
     remove: '移除',
     waitingToSync: '等待同步：联网后上传',
     uploadingFromPhone: '正在从此手机上传…',
-    refused: '服务器拒绝了它',
     uploadedFile: '文件“{{name}}”已成功上传。',
-    savedOnPhone: '已保存在此手机上',
     uploadedWhenOnline: '“{{name}}”将在联网后上传',
     recordingFailed: '录音“{{name}}”上传失败。',
     fileFailed: '文件上传失败：{{name}}。',
@@ -274,13 +270,10 @@ export const zh = {
     chipWaiting: '{{parts}}等待发送',
     chipSending: '{{parts}}正在发送…',
     reached: '{{what}}已到达服务器',
-    reachedAnd: '和',
     reachedCreated_one: '{{count}} 条新记录',
     reachedCreated_other: '{{count}} 条新记录',
     reachedEdits_one: '{{count}} 处修改',
     reachedEdits_other: '{{count}} 处修改',
-    reachedFiles_one: '{{count}} 个文件',
-    reachedFiles_other: '{{count}} 个文件',
   },
   conflict: {
     title: '已被他人修改',

@@ -67,40 +67,32 @@ export function onOutboxChange(callback: () => void): () => void {
   return () => globalThis.removeEventListener(CHANGED, callback);
 }
 
-async function putIn(store: 'items' | 'files', value: OutboxItem | WaitingFile): Promise<void> {
-  await (await db()).put(store, value);
-  changed();
+/** A store of the user's entries: put, remove, get, and list oldest first (the order they are sent in); each change is told. */
+function entries<T extends { key: string; owner: string; createdAt: number }>(store: 'items' | 'files') {
+  const told = async (change: (d: IDBPDatabase) => Promise<unknown>): Promise<void> => {
+    await change(await db());
+    changed();
+  };
+  return {
+    put: (value: T): Promise<void> => told((d) => d.put(store, value)),
+    remove: (key: string): Promise<void> => told((d) => d.delete(store, key)),
+    get: async (key: string) => (await (await db()).get(store, key)) as T | undefined,
+    list: async (owner: string): Promise<T[]> => ((await (await db()).getAllFromIndex(store, 'owner', owner)) as T[]).sort((a, b) => a.createdAt - b.createdAt),
+  };
 }
 
-async function removeFrom(store: 'items' | 'files', key: string): Promise<void> {
-  await (await db()).delete(store, key);
-  changed();
-}
+export const outbox = entries<OutboxItem>('items');
 
-/** The user's entries of a store, oldest first (the order they are sent in). */
-async function listOf<T extends { createdAt: number }>(store: 'items' | 'files', owner: string): Promise<T[]> {
-  const all = (await (await db()).getAllFromIndex(store, 'owner', owner)) as T[];
-  return all.sort((a, b) => a.createdAt - b.createdAt);
-}
+const files = entries<WaitingFile>('files');
 
-/** Does `step` to each of the user's files waiting on a create. */
 async function forCreate(owner: string, createKey: string, step: (d: IDBPDatabase, file: WaitingFile) => Promise<unknown>): Promise<void> {
   const d = await db();
-  for (const file of await listOf<WaitingFile>('files', owner)) if (file.createKey === createKey) await step(d, file);
+  for (const file of await files.list(owner)) if (file.createKey === createKey) await step(d, file);
   changed();
 }
 
-export const outbox = {
-  put: (item: OutboxItem): Promise<void> => putIn('items', item),
-  remove: (key: string): Promise<void> => removeFrom('items', key),
-  get: async (key: string) => (await (await db()).get('items', key)) as OutboxItem | undefined,
-  list: (owner: string): Promise<OutboxItem[]> => listOf<OutboxItem>('items', owner),
-};
-
 export const waitingFiles = {
-  put: (file: WaitingFile): Promise<void> => putIn('files', file),
-  remove: (key: string): Promise<void> => removeFrom('files', key),
-  list: (owner: string): Promise<WaitingFile[]> => listOf<WaitingFile>('files', owner),
+  ...files,
   /** The record a create made is known: its files get its folder and can go up. */
   resolveFolder: (owner: string, createKey: string, folder: string): Promise<void> =>
     forCreate(owner, createKey, (d, { createKey: _done, ...rest }) => d.put('files', { ...rest, folder })),
@@ -157,9 +149,6 @@ export function newOutboxKey(owner: string, kindName: string): string {
   return `${owner.replace(/[^\w.-]/g, '_')}:${kindName}:${random}`;
 }
 
-/** How many of the user's changes and files still wait to be sent. */
 export async function countWaiting(owner: string): Promise<number> {
-  const items = (await outbox.list(owner)).filter((i) => i.state === 'waiting').length;
-  const files = (await waitingFiles.list(owner)).filter((f) => f.state === 'waiting').length;
-  return items + files;
+  return [...(await outbox.list(owner)), ...(await waitingFiles.list(owner))].filter((entry) => entry.state === 'waiting').length;
 }

@@ -7,8 +7,6 @@ import { createdRecords, outbox, waitingFiles, type OutboxItem, type WaitingFile
 
 /** The one-off Background Sync tag the page registers while something waits. */
 export const OUTBOX_SYNC_TAG = 'outbox';
-/** The Web Lock the page and the service worker both take, so that no item goes out twice at once. */
-export const OUTBOX_LOCK = 'outbox-sync';
 /** The message the service worker posts to open pages after a sync (lists and the chip reload). */
 export const OUTBOX_SYNCED_MESSAGE = 'outbox-synced';
 
@@ -21,7 +19,6 @@ export type SyncContext = { token: string; owner: string; fetch: typeof fetch; a
 /** The folder field of creates queued before decision 041, when only the issue kind had attachments. */
 const FOLDER_FIELD_BEFORE_041 = 'attachmentFolder';
 
-/** An outcome of sending one item or file. */
 type Outcome = 'done' | 'offline' | 'unauthorized';
 
 /** Requests by the context's fetch, signed with its token (also the upload protocol's wire). */
@@ -73,7 +70,6 @@ async function sendFile(ctx: SyncContext, file: WaitingFile): Promise<Outcome | 
     if (e instanceof UploadFailure && e.kind === 'unauthorized') return 'unauthorized';
     if (e instanceof UploadFailure && e.kind === 'offline') {
       const { uploadUrl: _old, ...rest } = file;
-      void _old;
       await waitingFiles.put({ ...rest, ...(state.uploadUrl ? { uploadUrl: state.uploadUrl } : {}), lastError: message });
       return 'offline';
     }
@@ -100,29 +96,24 @@ export async function sendOutbox(ctx: SyncContext): Promise<SyncResult> {
   }
   let filesWaiting = 0;
   let filesSent = 0;
-  if (stopped === 'done') {
-    for (const file of await waitingFiles.list(ctx.owner)) {
-      // A file of a record not created yet waits for its create.
-      if (file.state !== 'waiting' || file.createKey !== undefined) continue;
-      const outcome = await sendFile(ctx, file);
-      // A refused file is parked, not counted as sent, and the rest go on.
-      if (outcome === 'refused') continue;
+  // A file of a record not created yet waits for its create; a refused one is parked, not counted as sent, and the rest go on.
+  for (const file of stopped === 'done' ? await waitingFiles.list(ctx.owner) : []) {
+    if (file.state !== 'waiting' || file.createKey !== undefined) continue;
+    const outcome = await sendFile(ctx, file);
+    if (outcome === 'done') filesSent++;
+    else if (outcome !== 'refused') {
       stopped = outcome;
-      if (stopped !== 'done') {
-        filesWaiting++;
-        break;
-      }
-      sent++;
-      filesSent++;
+      filesWaiting = 1;
+      break;
     }
   }
   const waiting = (await outbox.list(ctx.owner)).filter((i) => i.state === 'waiting').length + filesWaiting;
-  return { sent, filesSent, createdSent, waiting, ...(stopped === 'unauthorized' ? { unauthorized: true } : {}) };
+  return { sent: sent + filesSent, filesSent, createdSent, waiting, ...(stopped === 'unauthorized' ? { unauthorized: true } : {}) };
 }
 
-/** Runs fn under the Web Lock shared with the service worker; without Web Locks a create's Idempotency-Key answers a repeat. */
+/** Runs fn under the Web Lock the page and the service worker share, so no item goes out twice at once; without it, an Idempotency-Key answers a repeat. */
 export async function withOutboxLock<T>(fn: () => Promise<T>): Promise<T> {
   const locks = (globalThis.navigator as { locks?: LockManager } | undefined)?.locks;
   if (locks === undefined || typeof locks.request !== 'function') return fn();
-  return (await locks.request(OUTBOX_LOCK, fn)) as T;
+  return (await locks.request('outbox-sync', fn)) as T;
 }

@@ -8,9 +8,7 @@ import { OUTBOX_SYNC_TAG, OUTBOX_SYNCED_MESSAGE, sendOutbox, withOutboxLock, typ
 let running: Promise<SyncResult> | undefined;
 
 /** Whether a sync is sending right now (for 'Sending…' on the chip). */
-export function isSyncing(): boolean {
-  return running !== undefined;
-}
+export const isSyncing = (): boolean => running !== undefined;
 
 /** Sends the signed-in user's outbox from this page (sync-core) under the shared lock; a second call joins the running one. */
 export function syncOutbox(): Promise<SyncResult> {
@@ -36,17 +34,12 @@ export function syncOutbox(): Promise<SyncResult> {
 }
 
 /** Whether this browser has Background Sync (Chromium; not Firefox or Safari). */
-function hasBackgroundSync(): boolean {
-  return typeof ServiceWorkerRegistration !== 'undefined' && 'sync' in ServiceWorkerRegistration.prototype;
-}
+const hasBackgroundSync = (): boolean => typeof ServiceWorkerRegistration !== 'undefined' && 'sync' in ServiceWorkerRegistration.prototype;
 
-/** Asks the service worker to send the outbox when the browser sees a network, even with the app closed; false where it cannot. */
-async function requestBackgroundSync(): Promise<boolean> {
-  if (!hasBackgroundSync() || !('serviceWorker' in navigator)) return false;
-  const registration = await navigator.serviceWorker.getRegistration();
-  if (!registration?.active) return false;
-  await (registration as unknown as { sync: { register(tag: string): Promise<void> } }).sync.register(OUTBOX_SYNC_TAG);
-  return true;
+/** Asks the service worker to send the outbox when the browser sees a network, even with the app closed (where it has Background Sync). */
+async function requestBackgroundSync(): Promise<void> {
+  const registration = 'serviceWorker' in navigator ? await navigator.serviceWorker.getRegistration() : undefined;
+  if (registration?.active) await (registration as unknown as { sync: { register(tag: string): Promise<void> } }).sync.register(OUTBOX_SYNC_TAG);
 }
 
 /** Keeps the service worker's copy of the sign-in current (with the language on screen). */
@@ -75,9 +68,8 @@ export function startOutboxSync(onDone: (reached: Reached) => void): () => void 
     clearTimeout(timer);
     if (stopped || !storage.token()) return;
     const result = await syncOutbox();
-    const { sent, waiting } = result;
-    if (sent > 0 && waiting === 0) onDone(reachedOf(result));
-    if (waiting > 0 && !stopped) {
+    if (result.sent > 0 && result.waiting === 0) onDone(reachedOf(result));
+    if (result.waiting > 0 && !stopped) {
       timer = setTimeout(() => void run(), delay);
       delay = Math.min(delay * 2, 600_000);
     } else delay = 30_000;
@@ -125,15 +117,13 @@ export function startOutboxSync(onDone: (reached: Reached) => void): () => void 
 /** What a sync brought to the server: new records, edits of records it had, and files. */
 type Reached = ReturnType<typeof reachedOf>;
 
-function reachedOf({ sent, filesSent = 0, createdSent = 0 }: SyncResult) {
-  return { created: createdSent, edits: sent - filesSent - createdSent, files: filesSent };
-}
+const reachedOf = ({ sent, filesSent = 0, createdSent = 0 }: SyncResult) => ({ created: createdSent, edits: sent - filesSent - createdSent, files: filesSent });
 
 /** '1 new record, 1 edit and 2 files reached the server', in the language on screen, leaving out what is none. */
 export function reachedServer({ created, edits, files }: Reached): string {
-  const counts = [['outbox.reachedCreated', created] as const, ['outbox.reachedEdits', edits] as const, ['outbox.reachedFiles', files] as const];
+  const counts = [['outbox.reachedCreated', created] as const, ['outbox.reachedEdits', edits] as const, ['outbox.chipFiles', files] as const];
   const parts = counts.filter(([, count]) => count > 0).map(([key, count]) => t(key, { count }));
   const last = parts.pop() ?? '';
-  const what = parts.length > 0 ? `${parts.join(t('outbox.chipJoin'))}${t('outbox.reachedAnd')}${last}` : last;
+  const what = parts.length > 0 ? `${parts.join(t('outbox.chipJoin'))}${t('signOut.and')}${last}` : last;
   return t('outbox.reached', { what });
 }

@@ -37,8 +37,6 @@ function useKept<T>(list: (owner: string) => Promise<T[]>, what: string): T[] {
   return items;
 }
 
-/** The signed-in user's waiting changes, kept current as they are added, sent or removed. */
 export const useOutbox = (): OutboxItem[] => useKept(outbox.list, 'outbox');
 
-/** The signed-in user's photos, videos and voice notes waiting to be uploaded. */
 export const useWaitingFiles = (): WaitingFile[] => useKept(waitingFiles.list, 'waiting files');
