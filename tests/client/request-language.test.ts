@@ -50,7 +50,11 @@ describe('the language requests ask for', () => {
     await expect(apiRequest('GET', '/y', { base: '/sharepoint' })).rejects.toMatchObject({ status: 0, message: '无法连接服务器，请检查网络后重试。' });
     // The upload protocol (also run by the service worker) keeps the English words; a screen says them in its language.
     expect(uploadErrorText(OFFLINE_MESSAGE)).toBe('无法连接服务器，请检查网络后重试。');
+    // Also inside a piece's failure, where the protocol keeps the words in brackets after the status.
+    expect(uploadErrorText(`上传块 3 失败: HTTP 0 (${OFFLINE_MESSAGE})`)).toBe('上传块 3 失败: HTTP 0 (无法连接服务器，请检查网络后重试。)');
     await applyLanguage('en');
+    expect(uploadErrorText(`上传块 3 失败: HTTP 0 (${OFFLINE_MESSAGE})`)).toBe(`Upload of piece 3 failed: HTTP 0 (${OFFLINE_MESSAGE})`);
+    expect(uploadErrorText('上传块 2 失败: HTTP 500')).toBe('Upload of piece 2 failed: HTTP 500');
     await expect(apiRequest('GET', '/x')).rejects.toMatchObject({ status: 0, message: OFFLINE_MESSAGE });
     expect(uploadErrorText(OFFLINE_MESSAGE)).toBe(OFFLINE_MESSAGE);
     vi.unstubAllGlobals();

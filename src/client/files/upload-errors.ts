@@ -9,6 +9,8 @@ export function uploadErrorText(message: string): string {
   const worded = readUploadFailure(message);
   if (worded === undefined) return message;
   if (worded.step === 'session') return t('files.sessionFailed');
-  const detail = worded.detail === OFFLINE_MESSAGE ? t('common.offline') : worded.detail === TIMEOUT_MESSAGE ? t('common.timedOut') : worded.detail;
+  // The detail is ' (words)' or empty: the protocol's own two words are said in the screen's language.
+  const said = worded.detail.slice(2, -1);
+  const detail = said === OFFLINE_MESSAGE ? ` (${t('common.offline')})` : said === TIMEOUT_MESSAGE ? ` (${t('common.timedOut')})` : worded.detail;
   return t('files.chunkFailed', { n: worded.n, status: worded.status, detail });
 }
