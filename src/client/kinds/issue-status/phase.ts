@@ -5,7 +5,7 @@ import type { Kind } from '../../../shared/kind-types';
 // When the submit icons show and how the indicators are coloured (docs/PRODUCT.md section 4), and
 // where the analysis is, in words.
 
-/** A record's analysis as the strip reads it, of any kind with x-kind.analysis: the fields it names under the contract's names (extensions.ts analysisValues). */
+/** A record's analysis as the strip reads it, of any kind with x-kind.analysis: the fields it names under the contract's names (lazy-status-strip.tsx analysisValues). */
 type AnalysisName = 'issueStatus' | 'videoAnalysisStatus' | 'videoDesensitizationStatus' | 'aiVideoAnalysisReport';
 export type AnalysisValues = Partial<Record<AnalysisName, string>> & { id?: number | null };
 
