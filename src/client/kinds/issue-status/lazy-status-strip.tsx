@@ -51,28 +51,12 @@ export function Strip({ values, phase, editing, on, children }: StripProps) {
       <PhaseLine phase={phase} />
       <Indicator stage="analysis" status={values.videoAnalysisStatus} onFailedTap={on?.failed} />
       <Indicator stage="desensitization" status={values.videoDesensitizationStatus} onFailedTap={on?.failed} />
-      <button
-        type="button"
-        className={`status-indicator status-${canOpen ? 'done' : 'other'}`}
-        disabled={!on || !canOpen}
-        onClick={on?.report}
-        aria-label={t('ai.report')}
-      >
+      <button type="button" className={`status-indicator status-${canOpen ? 'done' : 'other'}`} disabled={!on || !canOpen} onClick={on?.report}>
         <i className="pi pi-file" aria-hidden="true" />
         <span>{t('ai.report')}</span>
       </button>
-      {SUBMITS.filter((s) => s.show(values, editing)).map((s) => (
-        <Button
-          key={s.mode}
-          icon={s.icon}
-          rounded
-          text
-          size="small"
-          aria-label={t(s.label)}
-          title={t(s.label)}
-          disabled={!on}
-          onClick={() => on?.submit(s.mode)}
-        />
+      {SUBMITS.filter((s) => s.show(values, editing)).map(({ mode, icon, label }) => (
+        <Button key={mode} icon={icon} rounded text size="small" aria-label={t(label)} title={t(label)} disabled={!on} onClick={() => on?.submit(mode)} />
       ))}
       {children}
     </div>
@@ -103,24 +87,14 @@ function Indicator({ stage, status, onFailedTap }: { stage: keyof typeof STAGES;
   // The statuses are the server's words: the four known ones in the language on screen, any other as it is.
   const said = typeof status === 'string' && status !== '' ? t(`ai.statuses.${status}` as 'ai.statuses.READY', { defaultValue: status }) : t('ai.none');
   const title = t('ai.stageStatus', { label, status: said });
-  const content = (
-    <>
+  // A failed stage is grey like any other unknown status, and tells what went wrong on a tap.
+  const tap = status === 'FAILED' ? onFailedTap : undefined;
+  const Tag = tap ? 'button' : 'div';
+  return (
+    <Tag {...(tap && { type: 'button', onClick: tap })} className={`status-indicator status-${tone}`} data-testid={onFailedTap && testId} title={title}>
       <i className={status === 'FAILED' ? 'pi pi-exclamation-circle' : ICONS[tone]} aria-hidden="true" />
       <span>{label}</span>
-    </>
-  );
-  // A failed stage is grey like any other unknown status, and tells what went wrong on a tap.
-  if (status === 'FAILED' && onFailedTap) {
-    return (
-      <button type="button" className={`status-indicator status-${tone}`} data-testid={testId} title={title} onClick={onFailedTap}>
-        {content}
-      </button>
-    );
-  }
-  return (
-    <div className={`status-indicator status-${tone}`} data-testid={onFailedTap ? testId : undefined} title={title}>
-      {content}
-    </div>
+    </Tag>
   );
 }
 

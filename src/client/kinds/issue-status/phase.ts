@@ -9,7 +9,7 @@ import type { Kind } from '../../../shared/kind-types';
 type AnalysisName = 'issueStatus' | 'videoAnalysisStatus' | 'videoDesensitizationStatus' | 'aiVideoAnalysisReport';
 export type AnalysisValues = Partial<Record<AnalysisName, string>> & { id?: number | null };
 
-export type Tone = 'ready' | 'doing' | 'done' | 'other';
+type Tone = 'ready' | 'doing' | 'done' | 'other';
 
 /** READY blue, DOING yellow with a spinner, DONE green, anything else (FAILED, none) grey. */
 export function toneOf(status: unknown): Tone {
@@ -52,7 +52,7 @@ export function reportReady(record: AnalysisValues): boolean {
  * Where the analysis is, in words beside the colour: from aiStatus (the job's state, error and last
  * change) and the record's two statuses, which the server moves as a worker claims, blurs and reports.
  */
-export type PhaseKey = 'queued' | 'desensitizing' | 'analysing' | 'done' | 'failed';
+type PhaseKey = 'queued' | 'desensitizing' | 'analysing' | 'done' | 'failed';
 
 export type Phase = { key: PhaseKey; text: string; tone: Tone };
 
@@ -87,17 +87,13 @@ export function analysisPhase(record: AnalysisValues, live: AiStatus | null, now
     };
   }
   if (state === 'done' || analysis === 'DONE') return { key: 'done', text: t('ai.statuses.DONE'), tone: 'done' };
-  if (analysis === 'DOING') return { key: 'analysing', text: t('ai.analysing'), tone: 'doing' };
-  if (desensitization === 'DOING') return { key: 'desensitizing', text: t('ai.desensitizing'), tone: 'doing' };
-  if (state === 'claimed')
-    return desensitization === 'DONE'
-      ? { key: 'analysing', text: t('ai.analysing'), tone: 'doing' }
-      : { key: 'desensitizing', text: t('ai.desensitizing'), tone: 'doing' };
+  // A claimed job blurs first, then analyses.
+  if (analysis === 'DOING' || (state === 'claimed' && desensitization === 'DONE')) return { key: 'analysing', text: t('ai.analysing'), tone: 'doing' };
+  if (desensitization === 'DOING' || state === 'claimed') return { key: 'desensitizing', text: t('ai.desensitizing'), tone: 'doing' };
   const waited = state === 'queued' ? waitedFor(live?.updatedAt, now) : '';
   return { key: 'queued', text: waited ? t('ai.queuedFor', { waited }) : t('ai.queued'), tone: 'ready' };
 }
 
-/** Each phase's icon. */
 export const PHASE_ICONS: Record<PhaseKey, string> = {
   queued: 'pi pi-clock',
   desensitizing: 'pi pi-spin pi-spinner',
