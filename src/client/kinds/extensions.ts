@@ -15,7 +15,6 @@ export const listHeaderExtras: Record<string, ListHeaderExtra[]> = {
 // Its own chunk: the list screens read this file too, and never show attachments.
 const AttachmentsCard = lazy(() => import('./attachments/attachments-card').then((m) => ({ default: m.AttachmentsCard })));
 
-/** The Attachments card, loaded when a detail screen first shows it. */
 function LazyAttachmentsCard(props: DetailSectionProps) {
   return createElement(
     Suspense,

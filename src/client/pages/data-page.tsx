@@ -7,7 +7,7 @@ import { Calendar } from 'primereact/calendar';
 import { Card } from 'primereact/card';
 import { useDayStats, useRangeStats, useTotalStats, type DayStats, type RangeStats } from '../api/stats';
 import { unreachable } from '../api/offline-cache';
-import { registry } from '../engine/registry';
+import { kindsWith } from '../lib/kinds-with';
 import { keepListCopy } from '../engine/use-record-list';
 import { parseDateText } from '../engine/format';
 import { DownloadError, downloadWithProgress, signedDownloadUrl, type DownloadProgress } from '../api/download';
@@ -20,9 +20,7 @@ import { chartRange, DayChart } from './data-chart';
 import './data-page.css';
 
 /** The kinds on the Data page (x-kind.dataPage), in tile order, with their list route and day package. */
-const TILES = [...registry.values()]
-  .flatMap((kind) => (kind.meta.dataPage ? [{ kind, page: kind.meta.dataPage, dayPackage: kind.meta.packages?.find((p) => p.range !== true) }] : []))
-  .sort((a, b) => a.page.order - b.page.order);
+const TILES = kindsWith((kind) => kind.meta.dataPage).map(({ kind, entry }) => ({ kind, page: entry, dayPackage: kind.meta.packages?.find((p) => !p.range) }));
 type Tile = (typeof TILES)[number];
 
 function storedDate(): Date {
@@ -87,7 +85,6 @@ function tileDetail(tile: Tile, day: DayStats | undefined): string | null {
   return detail.unit === '' ? shown : `${shown} ${detail.unit}`;
 }
 
-/** A download the page started: under way (with its progress) or ready. */
 type Download = { id: number; title: string; state: 'running' | 'ready'; progress: DownloadProgress; name?: string; controller: AbortController };
 
 /** What a download says while it runs and once its file is in the phone's downloads. */
@@ -167,7 +164,6 @@ const Totals = memo(function Totals({ totals }: { totals: Record<string, number 
   );
 });
 
-/** The project and vehicle the phone records for. */
 function ProjectInfo({ project, vehicle }: { project: string; vehicle: string }) {
   const { t } = useTranslation();
   const rows = [

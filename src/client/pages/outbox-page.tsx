@@ -77,7 +77,6 @@ function useOpenInForm(): (item: OutboxItem) => Promise<void> {
   };
 }
 
-/** One waiting change: what it is, when it was saved and why it waits, with open-in-form and remove. */
 function ChangeCard({ item, kinds, onOpen, onRemove }: { item: OutboxItem; kinds: KindRegistry | undefined; onOpen: () => void; onRemove: () => void }) {
   const { t } = useTranslation();
   return (
@@ -95,7 +94,6 @@ function ChangeCard({ item, kinds, onOpen, onRemove }: { item: OutboxItem; kinds
   );
 }
 
-/** One waiting file: its name, size, folder, when it was kept and whether it was refused, with remove. */
 function FileCard({ file, onRemove }: { file: WaitingFile; onRemove: () => void }) {
   const { t } = useTranslation();
   return (
@@ -115,7 +113,6 @@ function FileCard({ file, onRemove }: { file: WaitingFile; onRemove: () => void 
   );
 }
 
-/** Asks before something waiting is removed from this phone: keep it, or remove it for good. */
 function RemoveDialog({ header, text, onKeep, onRemove }: { header: string; text: string; onKeep: () => void; onRemove: () => void }) {
   const { t } = useTranslation();
   return (

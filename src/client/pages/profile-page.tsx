@@ -30,7 +30,6 @@ function SettingsRow({ icon, label, children }: { icon: string; label: string; c
   );
 }
 
-/** Asks before wiping the phone, saying exactly what would be lost. */
 function ResetDialog({ work, onCancel, onConfirm }: { work: LocalWork; onCancel: () => void; onConfirm: () => void }) {
   const { t, i18n } = useTranslation();
   const losses = [
@@ -97,7 +96,6 @@ function useUpdateCheck(version: string | null | undefined): { updating: boolean
   return { updating, update };
 }
 
-/** Who is signed in: the user's name and department. */
 function UserCard() {
   const { t } = useTranslation();
   return (

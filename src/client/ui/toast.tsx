@@ -61,7 +61,6 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   );
 }
 
-/** Shows a toast; must be used inside ToastProvider. */
 export function useToast(): ShowToast {
   const show = useContext(ToastContext);
   if (!show) throw new Error('useToast must be used inside a ToastProvider');
