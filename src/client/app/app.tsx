@@ -129,18 +129,17 @@ export function AppEffects() {
   return null;
 }
 
+const routes = (signedIn: boolean) =>
+  PAGE_ROUTES.filter((r) => r.signedIn === signedIn).map((r) => <Route key={r.path} path={r.path} element={<Screen page={r.page} />} />);
+
 export function AppRoutes() {
   return (
     <Suspense fallback={<Loading />}>
       <Routes>
-        {PAGE_ROUTES.filter((r) => !r.signedIn).map((r) => (
-          <Route key={r.path} path={r.path} element={<Screen page={r.page} />} />
-        ))}
+        {routes(false)}
         <Route element={<AppLayout />}>
           <Route path="/" element={<Navigate to={HOME_PATH} replace />} />
-          {PAGE_ROUTES.filter((r) => r.signedIn).map((r) => (
-            <Route key={r.path} path={r.path} element={<Screen page={r.page} />} />
-          ))}
+          {routes(true)}
         </Route>
         <Route path="*" element={<Screen page="notFound" />} />
       </Routes>

@@ -47,13 +47,7 @@ function summary(item: OutboxItem, kinds: KindRegistry | undefined): string {
 /** The kinds' schemas (for the items' titles): they load with the record screens, not with this page. */
 function useKindsLater(): KindRegistry | undefined {
   const [kinds, setKinds] = useState<KindRegistry | undefined>(undefined);
-  useEffect(() => {
-    let live = true;
-    void import('../engine/registry').then((m) => live && setKinds(m.registry));
-    return () => {
-      live = false;
-    };
-  }, []);
+  useEffect(() => void import('../engine/registry').then((m) => setKinds(m.registry)), []);
   return kinds;
 }
 
