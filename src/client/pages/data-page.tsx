@@ -256,16 +256,11 @@ const DayTile = memo(function DayTile({ tile, date, day, figures, loading, onPac
 /** The last 14 days as bars; its height is kept while its figures load, so the totals below do not move. */
 const ChartCard = memo(function ChartCard({ day, figures, error }: { day: string; figures: RangeStats | undefined; error: unknown }) {
   const { t } = useTranslation();
+  const said = !error ? t('common.loading') : unreachable(error) ? t('data.notLoaded') : `${t('chart.loadFailed')}: ${(error as Error).message}`;
   return (
     <Card title={t('chart.title')} className="mb-3">
       <div className="day-chart-slot">
-        {figures ? (
-          <DayChart from={figures.from} to={figures.to} days={figures.days} selected={day} />
-        ) : error ? (
-          <p className="m-0 text-600">{unreachable(error) ? t('data.notLoaded') : `${t('chart.loadFailed')}: ${(error as Error).message}`}</p>
-        ) : (
-          <p className="m-0 text-600">{t('common.loading')}</p>
-        )}
+        {figures ? <DayChart from={figures.from} to={figures.to} days={figures.days} selected={day} /> : <p className="m-0 text-600">{said}</p>}
       </div>
     </Card>
   );

@@ -24,10 +24,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const show = useCallback<ShowToast>((severity, summary, detail, life = 3000) => {
     const message: ToastMessage = { severity, summary, life };
     if (detail !== undefined && detail !== summary) message.detail = detail;
-    if (ref.current) {
-      ref.current.replace(message);
-      return;
-    }
+    if (ref.current) return ref.current.replace(message);
     pending.current = message;
     preloadToast().then(setMod, (e: unknown) => console.error('The toast component could not be loaded:', e));
   }, []);

@@ -19,12 +19,11 @@ export function toneOf(status: unknown): Tone {
   return 'other';
 }
 
-const STARTED = new Set(['READY', 'DOING', 'DONE']);
-const BUSY = new Set(['READY', 'DOING']);
+const STARTED = new Set<unknown>(['READY', 'DOING', 'DONE']);
+const BUSY = new Set<unknown>(['READY', 'DOING']);
 
 /** A stage waits for a worker (READY) or runs (DOING). */
-export const stageBusy = (record: AnalysisValues): boolean =>
-  [record.videoAnalysisStatus, record.videoDesensitizationStatus].some((s) => s !== undefined && BUSY.has(s));
+export const stageBusy = (record: AnalysisValues): boolean => [record.videoAnalysisStatus, record.videoDesensitizationStatus].some((s) => BUSY.has(s));
 
 /**
  * The resubmit icon: the issue is in AI processing, the form is not being edited, and its last
@@ -36,10 +35,7 @@ export function showResubmit(record: AnalysisValues, editing: boolean): boolean 
 
 /** The first-submit icon: not editing, and none of the two statuses and the report text is READY, DOING or DONE. */
 export function showFirstSubmit(record: AnalysisValues, editing: boolean): boolean {
-  if (editing) return false;
-  return ![record.videoAnalysisStatus, record.videoDesensitizationStatus, record.aiVideoAnalysisReport].some(
-    (value) => value !== undefined && STARTED.has(value),
-  );
+  return !editing && ![record.videoAnalysisStatus, record.videoDesensitizationStatus, record.aiVideoAnalysisReport].some((v) => STARTED.has(v));
 }
 
 /** The AI report opens only when the analysis is DONE and there is a report. */
