@@ -18,6 +18,8 @@ export function chartRange(day: string): { from: string; to: string } {
 type Row = { s: (typeof SERIES)[number]; values: number[] };
 
 const figure = (d: DayStats | undefined, stat: string): number => Number(d?.[stat]) || 0;
+// A day with any figure gets a bar that shows.
+const barHeight = (v: number, max: number): string | number => (max > 0 ? `${Math.max(v > 0 ? 6 : 0, (v / max) * 100)}%` : 0);
 const written = (n: number, decimals: number): string => (decimals === 0 ? String(Math.round(n)) : n.toFixed(decimals));
 
 /**
@@ -50,11 +52,7 @@ export function DayChart({ from, to, days, selected }: { from: string; to: strin
               <div className="day-chart-bars">
                 {values.map((v, i) => (
                   <div key={dates[i]} className={`day-chart-col${dates[i] === selected ? ' selected' : ''}`}>
-                    <div
-                      className={`day-chart-bar ${s.className}`}
-                      style={{ height: max > 0 ? `${Math.max(v > 0 ? 6 : 0, (v / max) * 100)}%` : 0 }}
-                      data-value={v}
-                    />
+                    <div className={`day-chart-bar ${s.className}`} style={{ height: barHeight(v, max) }} data-value={v} />
                   </div>
                 ))}
               </div>

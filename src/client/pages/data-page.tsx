@@ -92,6 +92,7 @@ function DownloadStatus({ download, onStop, onDismiss }: { download: Download; o
   const { t } = useTranslation();
   const { received, total } = download.progress;
   const running = download.state === 'running';
+  const action = running ? 'download.cancel' : 'download.dismiss';
   let line: string;
   if (!running) line = t('download.ready', { name: download.name ?? '', size: formatBytes(received) });
   else if (received === 0) line = t('download.preparing');
@@ -109,14 +110,7 @@ function DownloadStatus({ download, onStop, onDismiss }: { download: Download; o
           </progress>
         )}
       </div>
-      <Button
-        icon={running ? 'pi pi-times' : 'pi pi-check'}
-        rounded
-        text
-        severity="secondary"
-        aria-label={running ? t('download.cancel') : t('download.dismiss')}
-        onClick={running ? onStop : onDismiss}
-      />
+      <Button icon={running ? 'pi pi-times' : 'pi pi-check'} rounded text severity="secondary" aria-label={t(action)} onClick={running ? onStop : onDismiss} />
     </div>
   );
 }
@@ -144,7 +138,6 @@ const DateField = memo(function DateField({ date, onDate, label, locale }: { dat
   );
 });
 
-/** Each kind's count over all time, with a link to its list. */
 const Totals = memo(function Totals({ totals }: { totals: Record<string, number | string> | undefined }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
