@@ -109,20 +109,14 @@ function FileCard({ file, onRemove }: { file: WaitingFile; onRemove: () => void 
 
 function RemoveDialog({ header, text, onKeep, onRemove }: { header: string; text: string; onKeep: () => void; onRemove: () => void }) {
   const { t } = useTranslation();
+  const footer = (
+    <div className="flex gap-2">
+      <Button label={t('outbox.keep')} outlined className="flex-1" onClick={onKeep} />
+      <Button label={t('outbox.remove')} severity="danger" className="flex-1" onClick={onRemove} />
+    </div>
+  );
   return (
-    <Dialog
-      header={header}
-      visible
-      modal
-      onHide={onKeep}
-      style={{ width: 'min(26rem, calc(100vw - 1rem))' }}
-      footer={
-        <div className="flex gap-2">
-          <Button label={t('outbox.keep')} outlined className="flex-1" onClick={onKeep} />
-          <Button label={t('outbox.remove')} severity="danger" className="flex-1" onClick={onRemove} />
-        </div>
-      }
-    >
+    <Dialog header={header} visible modal onHide={onKeep} footer={footer} style={{ width: 'min(26rem, calc(100vw - 1rem))' }}>
       <p className="m-0">{text}</p>
     </Dialog>
   );
@@ -157,16 +151,11 @@ export function OutboxPage() {
   const openInForm = useOpenInForm();
   const { syncing, retry } = useRetry(items, files);
   const [removing, setRemoving] = useState<OutboxItem | WaitingFile | null>(null);
+  const retryButton = <Button label={t('outbox.retry')} icon="pi pi-refresh" size="small" loading={syncing} onClick={() => void retry()} />;
 
   return (
     <div className="page">
-      <PageHeader
-        title={t('pages.outbox')}
-        back={PAGE_BACK.outbox}
-        actions={
-          items.length > 0 ? <Button label={t('outbox.retry')} icon="pi pi-refresh" size="small" loading={syncing} onClick={() => void retry()} /> : undefined
-        }
-      />
+      <PageHeader title={t('pages.outbox')} back={PAGE_BACK.outbox} actions={items.length > 0 ? retryButton : undefined} />
       {items.length + files.length === 0 && <EmptyState icon="pi-check-circle" title={t('outbox.nothingWaiting')} text={t('outbox.allReached')} />}
       <div className="flex flex-column gap-2">
         {items.map((item) => (

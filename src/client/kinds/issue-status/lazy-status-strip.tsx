@@ -98,18 +98,13 @@ function Indicator({ stage, status, onFailedTap }: { stage: keyof typeof STAGES;
   );
 }
 
+const FULL_ROW = { flexBasis: '100%' };
+
 /** The analysis in words: 'Queued, waiting for an analysis worker for 3 min', 'Analysing', 'Failed: …', in its colour. */
 function PhaseLine({ phase }: { phase: Phase | null }) {
   if (!phase) return null;
   return (
-    <p
-      className={`status-indicator status-${phase.tone} m-0`}
-      style={{ flexBasis: '100%' }}
-      role="status"
-      aria-live="polite"
-      data-testid="ai-phase"
-      data-phase={phase.key}
-    >
+    <p className={`status-indicator status-${phase.tone} m-0`} style={FULL_ROW} role="status" aria-live="polite" data-testid="ai-phase" data-phase={phase.key}>
       <i className={PHASE_ICONS[phase.key]} aria-hidden="true" />
       <span>{phase.text}</span>
     </p>

@@ -66,20 +66,14 @@ export function ReportDialog({ report, visible, onHide }: { report: string; visi
     }
   }
 
+  const footer = (
+    <div className="flex justify-content-end gap-2">
+      <Button label={t('ai.copy')} icon="pi pi-copy" outlined onClick={() => void copy()} />
+      <Button label={t('common.close')} onClick={onHide} />
+    </div>
+  );
   return (
-    <Dialog
-      header={t('ai.reportTitle')}
-      visible={visible}
-      onHide={onHide}
-      style={{ width: 'min(40rem, 94vw)' }}
-      draggable={false}
-      footer={
-        <div className="flex justify-content-end gap-2">
-          <Button label={t('ai.copy')} icon="pi pi-copy" outlined onClick={() => void copy()} />
-          <Button label={t('common.close')} onClick={onHide} />
-        </div>
-      }
-    >
+    <Dialog header={t('ai.reportTitle')} visible={visible} onHide={onHide} footer={footer} style={{ width: 'min(40rem, 94vw)' }} draggable={false}>
       <Suspense fallback={<pre className="ai-report">{report}</pre>}>
         <ReportMarkdown text={report} />
       </Suspense>
@@ -92,25 +86,19 @@ type SubmitDialogProps = { mode: SubmitMode | null; busy: boolean; onConfirm: (m
 function SubmitDialog({ mode, busy, onConfirm, onCancel }: SubmitDialogProps) {
   const { t } = useTranslation();
   const word = mode === 'AI_RETRY' ? 'resubmit' : 'submit';
+  const footer = (
+    <div className="flex justify-content-end gap-2">
+      <Button label={t('common.cancel')} outlined onClick={onCancel} disabled={busy} />
+      <Button
+        label={t(`ai.${word}Confirm`)}
+        icon={busy ? 'pi pi-spin pi-spinner' : 'pi pi-send'}
+        onClick={() => mode !== null && onConfirm(mode)}
+        aria-busy={busy}
+      />
+    </div>
+  );
   return (
-    <Dialog
-      header={t(`ai.${word}`)}
-      visible={mode !== null}
-      onHide={onCancel}
-      style={{ width: 'min(28rem, 94vw)' }}
-      draggable={false}
-      footer={
-        <div className="flex justify-content-end gap-2">
-          <Button label={t('common.cancel')} outlined onClick={onCancel} disabled={busy} />
-          <Button
-            label={t(`ai.${word}Confirm`)}
-            icon={busy ? 'pi pi-spin pi-spinner' : 'pi pi-send'}
-            onClick={() => mode !== null && onConfirm(mode)}
-            aria-busy={busy}
-          />
-        </div>
-      }
-    >
+    <Dialog header={t(`ai.${word}`)} visible={mode !== null} onHide={onCancel} footer={footer} style={{ width: 'min(28rem, 94vw)' }} draggable={false}>
       <p className="m-0">{t(`ai.${word}Text`)}</p>
     </Dialog>
   );
