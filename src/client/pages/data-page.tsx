@@ -214,6 +214,7 @@ const DayTile = memo(function DayTile({ tile, date, day, figures, loading, onPac
   const navigate = useNavigate();
   const detail = tileDetail(tile, figures);
   const key = tile.page.count;
+  const packageLabel = tile.dayPackage && t('data.downloadPackage', { noun: kindText(tile.kind, 'packages.0.noun', tile.dayPackage.noun), date: day });
   return (
     <div className="col-6">
       <div className="day-tile">
@@ -231,15 +232,7 @@ const DayTile = memo(function DayTile({ tile, date, day, figures, loading, onPac
           )}
         </button>
         {tile.dayPackage && (
-          <Button
-            icon="pi pi-download"
-            rounded
-            text
-            size="small"
-            className="day-tile-download"
-            aria-label={t('data.downloadPackage', { noun: kindText(tile.kind, 'packages.0.noun', tile.dayPackage.noun), date: day })}
-            onClick={() => onPackage(tile)}
-          />
+          <Button icon="pi pi-download" rounded text size="small" className="day-tile-download" aria-label={packageLabel} onClick={() => onPackage(tile)} />
         )}
       </div>
     </div>

@@ -86,15 +86,11 @@ type SubmitDialogProps = { mode: SubmitMode | null; busy: boolean; onConfirm: (m
 function SubmitDialog({ mode, busy, onConfirm, onCancel }: SubmitDialogProps) {
   const { t } = useTranslation();
   const word = mode === 'AI_RETRY' ? 'resubmit' : 'submit';
+  const icon = busy ? 'pi pi-spin pi-spinner' : 'pi pi-send';
   const footer = (
     <div className="flex justify-content-end gap-2">
       <Button label={t('common.cancel')} outlined onClick={onCancel} disabled={busy} />
-      <Button
-        label={t(`ai.${word}Confirm`)}
-        icon={busy ? 'pi pi-spin pi-spinner' : 'pi pi-send'}
-        onClick={() => mode !== null && onConfirm(mode)}
-        aria-busy={busy}
-      />
+      <Button label={t(`ai.${word}Confirm`)} icon={icon} onClick={() => mode !== null && onConfirm(mode)} aria-busy={busy} />
     </div>
   );
   return (
