@@ -7,7 +7,7 @@ import { Calendar } from 'primereact/calendar';
 import { Card } from 'primereact/card';
 import { useDayStats, useRangeStats, useTotalStats, type DayStats, type RangeStats } from '../api/stats';
 import { unreachable } from '../api/offline-cache';
-import { kindsWith } from '../lib/kinds-with';
+import { kindsWith } from '../kinds/kinds-with';
 import { keepListCopy } from '../engine/use-record-list';
 import { parseDateText } from '../engine/format';
 import { DownloadError, downloadWithProgress, signedDownloadUrl, type DownloadProgress } from '../api/download';

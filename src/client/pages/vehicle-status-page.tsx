@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Card } from 'primereact/card';
 import { Tag } from 'primereact/tag';
 import { useTotalStats } from '../api/stats';
-import { kindsWith } from '../lib/kinds-with';
+import { kindsWith } from '../kinds/kinds-with';
 import { kindText } from '../i18n/kind-texts';
 import { storage } from '../lib/storage';
 import { OfflineLine } from '../ui/offline-line';

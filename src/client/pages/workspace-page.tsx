@@ -5,7 +5,7 @@ import { Card } from 'primereact/card';
 import { Tag } from 'primereact/tag';
 import { useAuth } from '../auth/auth-context';
 import type { Kind, WorkspaceSessionMeta } from '../../shared/kind-types';
-import { kindsWith } from '../lib/kinds-with';
+import { kindsWith } from '../kinds/kinds-with';
 import { SESSION_KINDS, useSessions } from '../sessions/sessions';
 import { storage } from '../lib/storage';
 import { PageHeader } from '../ui/page-header';

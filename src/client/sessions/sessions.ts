@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { differenceInMinutes, format, parse } from 'date-fns';
 import type { WorkspaceSessionMeta } from '../../shared/kind-types';
-import { kindsWith } from '../lib/kinds-with';
+import { kindsWith } from '../kinds/kinds-with';
 import { storage } from '../lib/storage';
 
 /** Dates as the records carry them, in the phone's local time. */

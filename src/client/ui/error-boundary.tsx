@@ -1,7 +1,10 @@
 import { Component, Fragment, lazy, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { t } from '../i18n';
 import { EmptyState } from './loading';
-import type { PageModule, TrackedImport } from '../app/page-imports';
+
+export type PageModule = { default: ComponentType };
+/** A page's import, marked as React's use() reads a promise it has seen settle. */
+export type TrackedImport = Promise<PageModule> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: PageModule; reason?: unknown };
 
 /** A lazily loaded page; `retry()` makes a new one, since React's lazy() keeps a failed import for good. */
 export type RetryablePage = { Page: ComponentType; retry(): void };
