@@ -4,7 +4,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { countWaiting, syncAuth } from './outbox/store';
 import { fetchInLanguage, phoneLanguage } from './i18n/request-language';
-import { OUTBOX_SYNC_TAG, OUTBOX_SYNCED_MESSAGE, sendOutbox, withOutboxLock, type SyncResult } from './outbox/sync-core';
+import { OUTBOX_SYNC_TAG, OUTBOX_SYNCED_MESSAGE, sendOutbox, withOutboxLock } from './outbox/sync-core';
 
 /**
  * The service worker (vite-plugin-pwa's injectManifest): keeps the app itself (never API data) on
@@ -20,12 +20,6 @@ registerRoute(
   new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/sharepoint\//, /^\/download\//, /^\/manifest\.json$/] }),
 );
 
-/** The 'sync' event of Background Sync (not in TypeScript's worker types). */
-interface SyncEvent extends ExtendableEvent {
-  readonly tag: string;
-  readonly lastChance: boolean;
-}
-
 /**
  * Sends the outbox with the sign-in the page left in IndexedDB, under the lock the page takes too,
  * then tells open pages so their lists and chip reload. Rejects while something still waits for
@@ -35,7 +29,7 @@ async function syncFromWorker(): Promise<void> {
   const auth = await syncAuth.get();
   if (!auth) return;
   const before = await countWaiting(auth.owner);
-  const result: SyncResult = await withOutboxLock(() =>
+  const result = await withOutboxLock(() =>
     sendOutbox({
       token: auth.token,
       owner: auth.owner,
@@ -46,23 +40,18 @@ async function syncFromWorker(): Promise<void> {
       ),
     }),
   );
-  if (result.unauthorized) await syncAuth.clear(auth.token);
+  const { sent, filesSent = 0, createdSent = 0, waiting, unauthorized } = result;
+  if (unauthorized) await syncAuth.clear(auth.token);
   const after = await countWaiting(auth.owner);
-  if (result.sent > 0 || after !== before) {
+  if (sent > 0 || after !== before) {
     const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-    for (const page of pages)
-      page.postMessage({
-        type: OUTBOX_SYNCED_MESSAGE,
-        sent: result.sent,
-        filesSent: result.filesSent ?? 0,
-        createdSent: result.createdSent ?? 0,
-        waiting: result.waiting,
-      });
+    for (const page of pages) page.postMessage({ type: OUTBOX_SYNCED_MESSAGE, sent, filesSent, createdSent, waiting });
   }
-  if (result.waiting > 0 && !result.unauthorized) throw new Error(`${result.waiting} waiting for the network`);
+  if (waiting > 0 && !unauthorized) throw new Error(`${waiting} waiting for the network`);
 }
 
 self.addEventListener('sync', (event) => {
-  const sync = event as SyncEvent;
+  // Background Sync's event, not in TypeScript's worker types.
+  const sync = event as ExtendableEvent & { tag: string };
   if (sync.tag === OUTBOX_SYNC_TAG) sync.waitUntil(syncFromWorker());
 });

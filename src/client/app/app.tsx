@@ -15,15 +15,12 @@ import { NAV_ITEMS, type PageShell } from '../../shared/page-shell';
 import { PageHeader } from '../ui/page-header';
 
 // Every page is its own chunk (page-imports.ts); one that fails fails alone, with a way to try again.
-const PAGES = Object.fromEntries(Object.keys(PAGE_IMPORTS).map((name) => [name, retryableLazy(() => loadPage(name as PageName))])) as unknown as Record<
-  PageName,
-  RetryablePage
->;
+const lazyPage = (name: PageName): RetryablePage => retryableLazy(() => loadPage(name));
+const PAGES = Object.fromEntries(Object.keys(PAGE_IMPORTS).map((name) => [name, lazyPage(name as PageName)])) as Record<PageName, RetryablePage>;
 
 // Loaded after sign-in, with IndexedDB: kept out of the sign-in page.
 const OutboxChip = lazy(() => import('../outbox/outbox-chip').then((m) => ({ default: m.OutboxChip })));
 
-/** Protected pages: the screen above, the bottom navigation below. */
 export function AppLayout() {
   const { pathname } = useLocation();
   // Opened at this path: the frame the server already drew stays while the page's code loads.
@@ -132,18 +129,17 @@ export function AppEffects() {
   return null;
 }
 
+const routes = (signedIn: boolean) =>
+  PAGE_ROUTES.filter((r) => r.signedIn === signedIn).map((r) => <Route key={r.path} path={r.path} element={<Screen page={r.page} />} />);
+
 export function AppRoutes() {
   return (
     <Suspense fallback={<Loading />}>
       <Routes>
-        {PAGE_ROUTES.filter((r) => !r.signedIn).map((r) => (
-          <Route key={r.path} path={r.path} element={<Screen page={r.page} />} />
-        ))}
+        {routes(false)}
         <Route element={<AppLayout />}>
           <Route path="/" element={<Navigate to={HOME_PATH} replace />} />
-          {PAGE_ROUTES.filter((r) => r.signedIn).map((r) => (
-            <Route key={r.path} path={r.path} element={<Screen page={r.page} />} />
-          ))}
+          {routes(true)}
         </Route>
         <Route path="*" element={<Screen page="notFound" />} />
       </Routes>
@@ -214,7 +210,6 @@ export function serverShellFor(pathname: string): PageShell | undefined {
   return first.path === pagePath(pathname) ? first.shell : undefined;
 }
 
-/** A screen's frame while its code loads: its title bar, and 'Loading...' under it. */
 function ShellPage({ shell }: { shell: PageShell }) {
   return (
     <div className="page">

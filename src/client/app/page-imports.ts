@@ -1,5 +1,5 @@
-import type { ComponentType } from 'react';
 import type { PageName } from '../../shared/page-routes';
+import type { PageModule, TrackedImport } from '../ui/error-boundary';
 
 // One chunk per page, so the sign-in page loads only what it needs. The router makes its lazy pages
 // of these (app.tsx); boot.ts fetches the page a visit opens at with the app, not after it (decision 026).
@@ -14,11 +14,8 @@ export const PAGE_IMPORTS = {
   sharepointTest: () => import('../pages/sharepoint-test-page').then((m) => ({ default: m.SharepointTestPage })),
   outbox: () => import('../pages/outbox-page').then((m) => ({ default: m.OutboxPage })),
   notFound: () => import('../pages/not-found-page').then((m) => ({ default: m.NotFoundPage })),
-} satisfies Record<PageName, () => Promise<{ default: ComponentType }>>;
+} satisfies Record<PageName, () => Promise<PageModule>>;
 
-type PageModule = { default: ComponentType };
-/** A page's import, marked as React's use() reads a promise it has seen settle. */
-type TrackedImport = Promise<PageModule> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: PageModule; reason?: unknown };
 const started = new Map<PageName, TrackedImport>();
 
 /**

@@ -1,5 +1,5 @@
-import { createElement, lazy, Suspense, useMemo } from 'react';
-import type { AnalysisMeta, Kind } from '../../shared/kind-types';
+import { createElement, lazy, Suspense } from 'react';
+import type { Kind } from '../../shared/kind-types';
 import type { DetailSection, DetailSectionProps } from '../engine/record-detail';
 import type { ValueText } from '../engine/record-sheet';
 import type { ListHeaderExtra } from '../engine/record-list';
@@ -12,35 +12,15 @@ export const listHeaderExtras: Record<string, ListHeaderExtra[]> = {
   poi: [PoiExports],
 };
 
-/** A record's analysis values under the contract's names (the strip's and aiStatus's), read from the fields x-kind.analysis names (decision 041). */
-export function analysisValues(analysis: AnalysisMeta, record: Record<string, unknown>): Record<string, unknown> {
-  return {
-    ...record,
-    issueStatus: record[analysis.status],
-    videoAnalysisStatus: record[analysis.analysisStatus],
-    videoDesensitizationStatus: record[analysis.desensitizationStatus],
-    aiVideoAnalysisReport: record[analysis.report],
-  };
-}
-
 // Its own chunk: the list screens read this file too, and never show attachments.
 const AttachmentsCard = lazy(() => import('./attachments/attachments-card').then((m) => ({ default: m.AttachmentsCard })));
 
-/** The Attachments card, loaded when a detail screen first shows it. */
 function LazyAttachmentsCard(props: DetailSectionProps) {
   return createElement(
     Suspense,
     { fallback: createElement('div', { className: 'attachments-card-placeholder', 'aria-hidden': true }) },
     createElement(AttachmentsCard, props),
   );
-}
-
-/** The status strip of a kind with x-kind.analysis, reading the fields it names. */
-function AnalysisStrip(props: DetailSectionProps) {
-  const { analysis } = props.kind.meta;
-  // One object per record value: the strip's effects follow the record.
-  const record = useMemo(() => (analysis ? analysisValues(analysis, props.record) : props.record), [analysis, props.record]);
-  return createElement(LazyStatusStrip, { ...props, record });
 }
 
 /**
@@ -51,7 +31,7 @@ export function detailExtras(kind: Kind): { sections: DetailSection[]; topSectio
   const { analysis, attachments } = kind.meta;
   return {
     sections: attachments ? [LazyAttachmentsCard] : [],
-    topSections: analysis ? [AnalysisStrip] : [],
+    topSections: analysis ? [LazyStatusStrip] : [],
     valueText: analysis ? (field, value) => analysisValueText(kind, field, value) : undefined,
   };
 }

@@ -14,7 +14,6 @@ import { choiceLabels, hasChoiceLabels } from '../../shared/choice-labels';
 import { i18n } from '../i18n';
 import { useToast } from '../ui/toast';
 
-/** A kind as the sheet builder takes it. */
 function sheetKind(kind: Kind): SheetKind {
   // Choices as the screen shows them, in its language (docs/decisions/078).
   const labels: Record<string, Record<string, string>> = {};
@@ -30,7 +29,6 @@ function sheetKind(kind: Kind): SheetKind {
   };
 }
 
-/** The sheet rows: every export column, blank where a row has no value. */
 export function poiSheetRows(kind: Kind, rows: RecordRow[]): { columns: string[]; data: Array<Record<string, unknown>> } {
   return sheetRows(sheetKind(kind), rows);
 }
@@ -76,7 +74,6 @@ async function inWorker(job: PoiExportJob): Promise<PoiExportAnswer> {
   }
 }
 
-/** The POI list header's 'Excel' and 'ZIP' links. */
 export function PoiExports({ kind, range, total }: ListHeaderExtraProps) {
   const { t } = useTranslation();
   const toast = useToast();

@@ -37,7 +37,6 @@ export function sheetRows(kind: SheetKind, rows: Row[]): { columns: string[]; da
 /** A job for the worker: it fetches the list itself, so not even the JSON is parsed on the main thread. */
 export type PoiExportJob = { url: string; headers: Record<string, string>; kind: SheetKind };
 
-/** The workbook's media type. */
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** What the worker answers: the file (a Blob made there, so passing it over copies nothing), nothing to export, or the refusal it got. */

@@ -1,7 +1,4 @@
-/**
- * The local storage keys of docs/PRODUCT.md section 8, in one place. Everything the app remembers
- * between visits goes through here.
- */
+/** The local storage keys of docs/PRODUCT.md section 8, in one place. Everything the app remembers between visits goes through here. */
 export const KEYS = {
   accessToken: 'accessToken',
   username: 'username',
@@ -11,14 +8,7 @@ export const KEYS = {
   selectedDate: 'selectedDate',
 } as const;
 
-export interface StoredUser {
-  userId?: number;
-  userName?: string;
-  nickName?: string;
-  deptName?: string;
-  remark?: string;
-  [key: string]: unknown;
-}
+export type StoredUser = { userId?: number; userName?: string; nickName?: string; deptName?: string; remark?: string; [key: string]: unknown };
 
 function read(key: string): string | null {
   try {

@@ -2,7 +2,6 @@ import { addDays, format, parseISO } from 'date-fns';
 import { useTranslation } from 'react-i18next';
 import type { DayStats } from '../api/stats';
 
-/** How many days the chart shows, ending on the chosen day. */
 export const CHART_DAYS = 14;
 
 /** The three rows of the chart: the figure of the day's statistics each draws, and how it is written. */
@@ -12,15 +11,15 @@ const SERIES = [
   { stat: 'issueCount', label: 'chart.issues', className: 'day-chart-bar-issues', decimals: 0 },
 ] as const;
 
-/** The first and last day of the chart that ends on `day` ('yyyy-MM-dd'). */
 export function chartRange(day: string): { from: string; to: string } {
   return { from: format(addDays(parseISO(day), -(CHART_DAYS - 1)), 'yyyy-MM-dd'), to: day };
 }
 
-/** A row of the chart: its series and its figure on each day. */
 type Row = { s: (typeof SERIES)[number]; values: number[] };
 
 const figure = (d: DayStats | undefined, stat: string): number => Number(d?.[stat]) || 0;
+// A day with any figure gets a bar that shows.
+const barHeight = (v: number, max: number): string | number => (max > 0 ? `${Math.max(v > 0 ? 6 : 0, (v / max) * 100)}%` : 0);
 const written = (n: number, decimals: number): string => (decimals === 0 ? String(Math.round(n)) : n.toFixed(decimals));
 
 /**
@@ -53,11 +52,7 @@ export function DayChart({ from, to, days, selected }: { from: string; to: strin
               <div className="day-chart-bars">
                 {values.map((v, i) => (
                   <div key={dates[i]} className={`day-chart-col${dates[i] === selected ? ' selected' : ''}`}>
-                    <div
-                      className={`day-chart-bar ${s.className}`}
-                      style={{ height: max > 0 ? `${Math.max(v > 0 ? 6 : 0, (v / max) * 100)}%` : 0 }}
-                      data-value={v}
-                    />
+                    <div className={`day-chart-bar ${s.className}`} style={{ height: barHeight(v, max) }} data-value={v} />
                   </div>
                 ))}
               </div>

@@ -7,7 +7,7 @@ import { Calendar } from 'primereact/calendar';
 import { Card } from 'primereact/card';
 import { useDayStats, useRangeStats, useTotalStats, type DayStats, type RangeStats } from '../api/stats';
 import { unreachable } from '../api/offline-cache';
-import { registry } from '../engine/registry';
+import { kindsWith } from '../kinds/kinds-with';
 import { keepListCopy } from '../engine/use-record-list';
 import { parseDateText } from '../engine/format';
 import { DownloadError, downloadWithProgress, signedDownloadUrl, type DownloadProgress } from '../api/download';
@@ -20,9 +20,7 @@ import { chartRange, DayChart } from './data-chart';
 import './data-page.css';
 
 /** The kinds on the Data page (x-kind.dataPage), in tile order, with their list route and day package. */
-const TILES = [...registry.values()]
-  .flatMap((kind) => (kind.meta.dataPage ? [{ kind, page: kind.meta.dataPage, dayPackage: kind.meta.packages?.find((p) => p.range !== true) }] : []))
-  .sort((a, b) => a.page.order - b.page.order);
+const TILES = kindsWith((kind) => kind.meta.dataPage).map(({ kind, entry }) => ({ kind, page: entry, dayPackage: kind.meta.packages?.find((p) => !p.range) }));
 type Tile = (typeof TILES)[number];
 
 function storedDate(): Date {
@@ -87,7 +85,6 @@ function tileDetail(tile: Tile, day: DayStats | undefined): string | null {
   return detail.unit === '' ? shown : `${shown} ${detail.unit}`;
 }
 
-/** A download the page started: under way (with its progress) or ready. */
 type Download = { id: number; title: string; state: 'running' | 'ready'; progress: DownloadProgress; name?: string; controller: AbortController };
 
 /** What a download says while it runs and once its file is in the phone's downloads. */
@@ -95,6 +92,7 @@ function DownloadStatus({ download, onStop, onDismiss }: { download: Download; o
   const { t } = useTranslation();
   const { received, total } = download.progress;
   const running = download.state === 'running';
+  const action = running ? 'download.cancel' : 'download.dismiss';
   let line: string;
   if (!running) line = t('download.ready', { name: download.name ?? '', size: formatBytes(received) });
   else if (received === 0) line = t('download.preparing');
@@ -112,14 +110,7 @@ function DownloadStatus({ download, onStop, onDismiss }: { download: Download; o
           </progress>
         )}
       </div>
-      <Button
-        icon={running ? 'pi pi-times' : 'pi pi-check'}
-        rounded
-        text
-        severity="secondary"
-        aria-label={running ? t('download.cancel') : t('download.dismiss')}
-        onClick={running ? onStop : onDismiss}
-      />
+      <Button icon={running ? 'pi pi-times' : 'pi pi-check'} rounded text severity="secondary" aria-label={t(action)} onClick={running ? onStop : onDismiss} />
     </div>
   );
 }
@@ -147,7 +138,6 @@ const DateField = memo(function DateField({ date, onDate, label, locale }: { dat
   );
 });
 
-/** Each kind's count over all time, with a link to its list. */
 const Totals = memo(function Totals({ totals }: { totals: Record<string, number | string> | undefined }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -167,7 +157,6 @@ const Totals = memo(function Totals({ totals }: { totals: Record<string, number 
   );
 });
 
-/** The project and vehicle the phone records for. */
 function ProjectInfo({ project, vehicle }: { project: string; vehicle: string }) {
   const { t } = useTranslation();
   const rows = [
@@ -225,6 +214,7 @@ const DayTile = memo(function DayTile({ tile, date, day, figures, loading, onPac
   const navigate = useNavigate();
   const detail = tileDetail(tile, figures);
   const key = tile.page.count;
+  const packageLabel = tile.dayPackage && t('data.downloadPackage', { noun: kindText(tile.kind, 'packages.0.noun', tile.dayPackage.noun), date: day });
   return (
     <div className="col-6">
       <div className="day-tile">
@@ -242,15 +232,7 @@ const DayTile = memo(function DayTile({ tile, date, day, figures, loading, onPac
           )}
         </button>
         {tile.dayPackage && (
-          <Button
-            icon="pi pi-download"
-            rounded
-            text
-            size="small"
-            className="day-tile-download"
-            aria-label={t('data.downloadPackage', { noun: kindText(tile.kind, 'packages.0.noun', tile.dayPackage.noun), date: day })}
-            onClick={() => onPackage(tile)}
-          />
+          <Button icon="pi pi-download" rounded text size="small" className="day-tile-download" aria-label={packageLabel} onClick={() => onPackage(tile)} />
         )}
       </div>
     </div>
@@ -260,16 +242,11 @@ const DayTile = memo(function DayTile({ tile, date, day, figures, loading, onPac
 /** The last 14 days as bars; its height is kept while its figures load, so the totals below do not move. */
 const ChartCard = memo(function ChartCard({ day, figures, error }: { day: string; figures: RangeStats | undefined; error: unknown }) {
   const { t } = useTranslation();
+  const said = !error ? t('common.loading') : unreachable(error) ? t('data.notLoaded') : `${t('chart.loadFailed')}: ${(error as Error).message}`;
   return (
     <Card title={t('chart.title')} className="mb-3">
       <div className="day-chart-slot">
-        {figures ? (
-          <DayChart from={figures.from} to={figures.to} days={figures.days} selected={day} />
-        ) : error ? (
-          <p className="m-0 text-600">{unreachable(error) ? t('data.notLoaded') : `${t('chart.loadFailed')}: ${(error as Error).message}`}</p>
-        ) : (
-          <p className="m-0 text-600">{t('common.loading')}</p>
-        )}
+        {figures ? <DayChart from={figures.from} to={figures.to} days={figures.days} selected={day} /> : <p className="m-0 text-600">{said}</p>}
       </div>
     </Card>
   );

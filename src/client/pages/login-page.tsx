@@ -90,6 +90,7 @@ function LoginField({ login, name, secret, ...input }: FieldProps) {
   const { t } = useTranslation();
   const [shown, setShown] = useState(false);
   const problem = login.problems[name];
+  const toggle = shown ? 'login.hidePassword' : 'login.showPassword';
   const control = (
     <input
       ref={login.fields[name]}
@@ -112,12 +113,7 @@ function LoginField({ login, name, secret, ...input }: FieldProps) {
       {secret ? (
         <div className="p-input-icon-right w-full">
           {control}
-          <button
-            type="button"
-            className="password-toggle"
-            onClick={() => setShown((v) => !v)}
-            aria-label={t(shown ? 'login.hidePassword' : 'login.showPassword')}
-          >
+          <button type="button" className="password-toggle" onClick={() => setShown((v) => !v)} aria-label={t(toggle)}>
             <i className={shown ? 'pi pi-eye-slash' : 'pi pi-eye'} aria-hidden="true" />
           </button>
         </div>

@@ -47,13 +47,7 @@ function summary(item: OutboxItem, kinds: KindRegistry | undefined): string {
 /** The kinds' schemas (for the items' titles): they load with the record screens, not with this page. */
 function useKindsLater(): KindRegistry | undefined {
   const [kinds, setKinds] = useState<KindRegistry | undefined>(undefined);
-  useEffect(() => {
-    let live = true;
-    void import('../engine/registry').then((m) => live && setKinds(m.registry));
-    return () => {
-      live = false;
-    };
-  }, []);
+  useEffect(() => void import('../engine/registry').then((m) => setKinds(m.registry)), []);
   return kinds;
 }
 
@@ -77,7 +71,6 @@ function useOpenInForm(): (item: OutboxItem) => Promise<void> {
   };
 }
 
-/** One waiting change: what it is, when it was saved and why it waits, with open-in-form and remove. */
 function ChangeCard({ item, kinds, onOpen, onRemove }: { item: OutboxItem; kinds: KindRegistry | undefined; onOpen: () => void; onRemove: () => void }) {
   const { t } = useTranslation();
   return (
@@ -95,7 +88,6 @@ function ChangeCard({ item, kinds, onOpen, onRemove }: { item: OutboxItem; kinds
   );
 }
 
-/** One waiting file: its name, size, folder, when it was kept and whether it was refused, with remove. */
 function FileCard({ file, onRemove }: { file: WaitingFile; onRemove: () => void }) {
   const { t } = useTranslation();
   return (
@@ -115,23 +107,16 @@ function FileCard({ file, onRemove }: { file: WaitingFile; onRemove: () => void 
   );
 }
 
-/** Asks before something waiting is removed from this phone: keep it, or remove it for good. */
 function RemoveDialog({ header, text, onKeep, onRemove }: { header: string; text: string; onKeep: () => void; onRemove: () => void }) {
   const { t } = useTranslation();
+  const footer = (
+    <div className="flex gap-2">
+      <Button label={t('outbox.keep')} outlined className="flex-1" onClick={onKeep} />
+      <Button label={t('outbox.remove')} severity="danger" className="flex-1" onClick={onRemove} />
+    </div>
+  );
   return (
-    <Dialog
-      header={header}
-      visible
-      modal
-      onHide={onKeep}
-      style={{ width: 'min(26rem, calc(100vw - 1rem))' }}
-      footer={
-        <div className="flex gap-2">
-          <Button label={t('outbox.keep')} outlined className="flex-1" onClick={onKeep} />
-          <Button label={t('outbox.remove')} severity="danger" className="flex-1" onClick={onRemove} />
-        </div>
-      }
-    >
+    <Dialog header={header} visible modal onHide={onKeep} footer={footer} style={{ width: 'min(26rem, calc(100vw - 1rem))' }}>
       <p className="m-0">{text}</p>
     </Dialog>
   );
@@ -166,16 +151,11 @@ export function OutboxPage() {
   const openInForm = useOpenInForm();
   const { syncing, retry } = useRetry(items, files);
   const [removing, setRemoving] = useState<OutboxItem | WaitingFile | null>(null);
+  const retryButton = <Button label={t('outbox.retry')} icon="pi pi-refresh" size="small" loading={syncing} onClick={() => void retry()} />;
 
   return (
     <div className="page">
-      <PageHeader
-        title={t('pages.outbox')}
-        back={PAGE_BACK.outbox}
-        actions={
-          items.length > 0 ? <Button label={t('outbox.retry')} icon="pi pi-refresh" size="small" loading={syncing} onClick={() => void retry()} /> : undefined
-        }
-      />
+      <PageHeader title={t('pages.outbox')} back={PAGE_BACK.outbox} actions={items.length > 0 ? retryButton : undefined} />
       {items.length + files.length === 0 && <EmptyState icon="pi-check-circle" title={t('outbox.nothingWaiting')} text={t('outbox.allReached')} />}
       <div className="flex flex-column gap-2">
         {items.map((item) => (

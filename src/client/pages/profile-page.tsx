@@ -30,7 +30,6 @@ function SettingsRow({ icon, label, children }: { icon: string; label: string; c
   );
 }
 
-/** Asks before wiping the phone, saying exactly what would be lost. */
 function ResetDialog({ work, onCancel, onConfirm }: { work: LocalWork; onCancel: () => void; onConfirm: () => void }) {
   const { t, i18n } = useTranslation();
   const losses = [
@@ -97,7 +96,6 @@ function useUpdateCheck(version: string | null | undefined): { updating: boolean
   return { updating, update };
 }
 
-/** Who is signed in: the user's name and department. */
 function UserCard() {
   const { t } = useTranslation();
   return (
@@ -164,6 +162,8 @@ export function ProfilePage() {
   const [signOutOpen, setSignOutOpen] = useState(false);
   const [resetting, setResetting] = useState<LocalWork | null>(null);
   const { updating, update } = useUpdateCheck(version);
+  const checkLabel = updating ? t('updates.checking') : t('profile.checkUpdates');
+  const running = signOutOpen ? runningSessions() : [];
 
   async function confirmSignOut(endSessions: boolean): Promise<void> {
     setSignOutOpen(false);
@@ -189,26 +189,14 @@ export function ProfilePage() {
           </span>
         </SettingsRow>
         <div className="flex gap-2 pt-3">
-          <Button
-            label={updating ? t('updates.checking') : t('profile.checkUpdates')}
-            icon="pi pi-refresh"
-            outlined
-            className="flex-1"
-            loading={updating}
-            onClick={() => void update()}
-          />
+          <Button label={checkLabel} icon="pi pi-refresh" outlined className="flex-1" loading={updating} onClick={() => void update()} />
           <Button label={t('profile.test')} icon="pi pi-wrench" outlined severity="secondary" onClick={() => void logUserInfo()} />
         </div>
       </Card>
       <Button label={t('profile.signOut')} icon="pi pi-sign-out" severity="danger" className="w-full" onClick={() => setSignOutOpen(true)} />
       <Button label={t('profile.reset')} icon="pi pi-trash" text severity="secondary" className="w-full mt-2" onClick={() => setResetting(localWork())} />
       {resetting && <ResetDialog work={resetting} onCancel={() => setResetting(null)} onConfirm={() => void resetPhone()} />}
-      <SignOutDialog
-        visible={signOutOpen}
-        running={signOutOpen ? runningSessions() : []}
-        onCancel={() => setSignOutOpen(false)}
-        onConfirm={(end) => void confirmSignOut(end)}
-      />
+      <SignOutDialog visible={signOutOpen} running={running} onCancel={() => setSignOutOpen(false)} onConfirm={(end) => void confirmSignOut(end)} />
     </div>
   );
 }

@@ -32,13 +32,7 @@ export function SharepointTestPage() {
       <PageHeader title={PAGE_TITLES.sharepointTest} back={PAGE_BACK.sharepointTest} />
       <Card className="attachments-card">
         <Breadcrumb path={path} onGo={setPath} />
-        <FilePanel
-          key={path}
-          title={path === '' ? 'Project files' : (path.split('/').pop() as string)}
-          path={path}
-          editable
-          onOpenFolder={(item) => setPath(item.path)}
-        />
+        <FilePanel key={path} title={path.split('/').at(-1) || 'Project files'} path={path} editable onOpenFolder={(item) => setPath(item.path)} />
       </Card>
     </div>
   );

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Card } from 'primereact/card';
 import { Tag } from 'primereact/tag';
 import { useTotalStats } from '../api/stats';
-import { registry } from '../engine/registry';
+import { kindsWith } from '../kinds/kinds-with';
 import { kindText } from '../i18n/kind-texts';
 import { storage } from '../lib/storage';
 import { OfflineLine } from '../ui/offline-line';
@@ -11,9 +11,7 @@ import { SAMPLE_VEHICLE as V } from './vehicle-sample';
 import { PAGE_BACK } from '../../shared/page-shell';
 
 /** The kinds counted on the Data page (x-kind.dataPage), in its order. */
-const COUNTED = [...registry.values()]
-  .flatMap((kind) => (kind.meta.dataPage ? [{ kind, page: kind.meta.dataPage }] : []))
-  .sort((a, b) => a.page.order - b.page.order);
+const COUNTED = kindsWith((kind) => kind.meta.dataPage);
 
 /** The Vehicle Status screen: the vehicle's figures are labelled samples; the record counts are the project's real totals. */
 export function VehicleStatusPage() {
@@ -44,7 +42,7 @@ export function VehicleStatusPage() {
       </Card>
       {totals.offlineSince !== undefined && <OfflineLine since={totals.offlineSince} />}
       <div className="grid">
-        {COUNTED.map(({ kind, page }) => (
+        {COUNTED.map(({ kind, entry: page }) => (
           <div key={page.count} className="col-6">
             <Card className="text-center">
               <div className="text-3xl font-bold text-primary" data-testid={`vehicle-${page.count}`}>

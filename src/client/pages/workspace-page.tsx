@@ -5,7 +5,7 @@ import { Card } from 'primereact/card';
 import { Tag } from 'primereact/tag';
 import { useAuth } from '../auth/auth-context';
 import type { Kind, WorkspaceSessionMeta } from '../../shared/kind-types';
-import { registry } from '../engine/registry';
+import { kindsWith } from '../kinds/kinds-with';
 import { SESSION_KINDS, useSessions } from '../sessions/sessions';
 import { storage } from '../lib/storage';
 import { PageHeader } from '../ui/page-header';
@@ -16,9 +16,7 @@ import { kindText } from '../i18n/kind-texts';
 type SessionTextKey = 'title' | 'startLabel' | 'endLabel' | 'runningLabel' | 'idleLabel' | 'startedToast' | 'endedToast';
 
 /** The 'Record Data' shortcuts (x-kind.workspace.shortcut), in their order. */
-const SHORTCUTS = [...registry.values()]
-  .flatMap((kind) => (kind.meta.workspace?.shortcut ? [{ kind, shortcut: kind.meta.workspace.shortcut }] : []))
-  .sort((a, b) => a.shortcut.order - b.shortcut.order);
+const SHORTCUTS = kindsWith((kind) => kind.meta.workspace?.shortcut);
 
 /** The signed-in landing view: vehicle status, drive and charging sessions, record shortcuts. */
 export function WorkspacePage() {
@@ -33,7 +31,7 @@ export function WorkspacePage() {
       <p className="text-lg mt-0 mb-3">{t('workspace.welcome', { name: username })}</p>
       <div className="flex flex-column gap-3">
         <VehicleCard vehicleNo={vehicleNo} />
-        {SESSION_KINDS.map(({ kind, session: card }) => (
+        {SESSION_KINDS.map(({ kind, entry: card }) => (
           <SessionCard key={kind.name} kind={kind} card={card} sessions={sessions} />
         ))}
         <ShortcutsCard />
@@ -42,7 +40,6 @@ export function WorkspacePage() {
   );
 }
 
-/** The vehicle's status, a link to its page. */
 function VehicleCard({ vehicleNo }: { vehicleNo: string }) {
   const { t } = useTranslation();
   return (
@@ -104,7 +101,6 @@ function SessionCard({ kind, card, sessions }: { kind: Kind; card: WorkspaceSess
   );
 }
 
-/** Shortcuts to a new record of the kinds that ask for one (x-kind.workspace.shortcut). */
 function ShortcutsCard() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -112,7 +108,7 @@ function ShortcutsCard() {
   return (
     <Card title={t('workspace.recordData')} className="workspace-card">
       <div className="grid">
-        {SHORTCUTS.map(({ kind, shortcut }) => (
+        {SHORTCUTS.map(({ kind, entry: shortcut }) => (
           <div key={kind.name} className="col-6">
             <Button
               label={kindText(kind, 'workspace.shortcut.label', shortcut.label)}

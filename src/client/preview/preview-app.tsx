@@ -1,4 +1,4 @@
-import { Component, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import type { Kind, KindSchema } from '../../shared/kind-types';
@@ -10,6 +10,7 @@ import { RecordForm } from '../engine/record-form';
 import { RecordSummary } from '../engine/record-summary';
 import { PageHeader } from '../ui/page-header';
 import { ToastProvider } from '../ui/toast';
+import { ScreenErrorBoundary } from '../ui/error-boundary';
 import { PreviewBar, ProblemBox, useRestoredScroll } from './problems';
 import { SAMPLE_ID, SAMPLE_PROJECT, SAMPLE_VEHICLE, sampleRecord } from './sample-values';
 // The schema files, through the same Vite plugin that bundles them into the app.
@@ -47,21 +48,6 @@ const href = (kind: Kind, section: Section): string => `#${kind.name}/${section}
 const go = (kind: Kind, section: Section): void => {
   window.location.hash = href(kind, section);
 };
-
-/** A render error of one screen, shown in place (naming the file) rather than a blank page. */
-class Guard extends Component<{ file: string; children: ReactNode }, { error: Error | null }> {
-  override state = { error: null as Error | null };
-
-  static getDerivedStateFromError(error: Error): { error: Error } {
-    return { error };
-  }
-
-  override render(): ReactNode {
-    if (this.state.error)
-      return <ProblemBox file={this.props.file} path={this.props.file} messages={[`this screen could not be drawn: ${this.state.error.message}`]} />;
-    return this.props.children;
-  }
-}
 
 function CardScreen({ kind, sample }: { kind: Kind; sample: Record<string, unknown> }) {
   return (
@@ -169,14 +155,18 @@ export function PreviewApp({ dir, files }: { dir: string; files: number }) {
               </a>
             ))}
           </nav>
-          <Guard key={`${kind.name}/${section}`} file={kind.file}>
+          {/* A render error of one screen is shown in place, naming the file, rather than a blank page. */}
+          <ScreenErrorBoundary
+            key={`${kind.name}/${section}`}
+            fallback={(error) => <ProblemBox file={kind.file} path={kind.file} messages={[`this screen could not be drawn: ${error.message}`]} />}
+          >
             <section aria-label={`${SECTIONS.find((s) => s.key === section)?.label ?? ''} of ${kind.name}`} data-testid={`preview-${section}`}>
               {section === 'card' && <CardScreen kind={kind} sample={sample} />}
               {section === 'view' && <ViewScreen kind={kind} sample={sample} />}
               {section === 'new' && <FormScreen kind={kind} sample={sample} now={now} isNew />}
               {section === 'edit' && <FormScreen kind={kind} sample={sample} now={now} isNew={false} />}
             </section>
-          </Guard>
+          </ScreenErrorBoundary>
         </main>
       )}
     </ToastProvider>

@@ -1,7 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import type { PreviewProblem, SchemasPreviewState } from 'virtual:schemas-preview';
 
-/** The preview's title bar: what it is, and which folder it shows. */
 export function PreviewBar({ dir, files, children }: { dir: string; files: number; children?: ReactNode }) {
   return (
     <header className="preview-bar">
@@ -21,7 +20,6 @@ export function PreviewBar({ dir, files, children }: { dir: string; files: numbe
   );
 }
 
-/** A clear box naming a schema file and what is wrong with it. */
 export function ProblemBox({ file, path, messages }: { file: string; path: string; messages: string[] }) {
   return (
     <section className="preview-problem" role="alert" aria-label={`Problems in ${file}`}>
@@ -73,14 +71,12 @@ export function ProblemsPage({ state }: { state: SchemasPreviewState }) {
 
 const KEY = 'schemas-preview-scroll';
 
-/** Remembers where the page was scrolled to when Vite reloads it for a changed schema file. */
 export function keepScrollOverReloads(): void {
   import.meta.hot?.on('vite:beforeFullReload', () => {
     sessionStorage.setItem(KEY, String(window.scrollY));
   });
 }
 
-/** Scrolls back to where the page was before the reload, once it has rendered. */
 export function useRestoredScroll(): void {
   useEffect(() => {
     const y = Number(sessionStorage.getItem(KEY));

@@ -5,7 +5,6 @@ import { serializeConnectors } from '../engine/widgets/widget-values';
 // Sample values for the schema preview (npm run schemas:preview): a record that fills every field
 // of a kind the way its schema allows, so the card, view and forms show each field with a value.
 
-/** The id the sample record has. */
 export const SAMPLE_ID = 1024;
 export const SAMPLE_PROJECT = 'DEMO';
 export const SAMPLE_VEHICLE = 'DEMO-V1';

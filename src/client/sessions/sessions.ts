@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { differenceInMinutes, format, parse } from 'date-fns';
-import type { Kind, WorkspaceSessionMeta } from '../../shared/kind-types';
-import { registry } from '../engine/registry';
+import type { WorkspaceSessionMeta } from '../../shared/kind-types';
+import { kindsWith } from '../kinds/kinds-with';
 import { storage } from '../lib/storage';
 
 /** Dates as the records carry them, in the phone's local time. */
@@ -14,9 +14,7 @@ type RunningSession = { startedAt: string; owner?: string };
 type SessionPrefill = Record<string, string | number>;
 
 /** The kinds with a session, in Workspace order. */
-export const SESSION_KINDS: { kind: Kind; session: WorkspaceSessionMeta }[] = [...registry.values()]
-  .flatMap((kind) => (kind.meta.workspace?.session ? [{ kind, session: kind.meta.workspace.session }] : []))
-  .sort((a, b) => a.session.order - b.session.order);
+export const SESSION_KINDS = kindsWith((kind) => kind.meta.workspace?.session);
 
 const byName = new Map(SESSION_KINDS.map((s) => [s.kind.name, s]));
 
@@ -80,7 +78,7 @@ export function useSessions(now: () => Date = () => new Date()) {
   const start = useCallback(
     (kind: string): boolean => {
       const spec = byName.get(kind);
-      if (!spec || load(kind) || (spec.session.blockedBy ?? []).some((other) => load(other))) return false;
+      if (!spec || load(kind) || (spec.entry.blockedBy ?? []).some((other) => load(other))) return false;
       const owner = storage.username();
       const session: RunningSession = { startedAt: format(now(), DATE_TIME), ...(owner ? { owner } : {}) };
       storage.write(sessionKey(kind), JSON.stringify(session));
@@ -98,13 +96,13 @@ export function useSessions(now: () => Date = () => new Date()) {
       if (!spec || !session) return null;
       storage.write(sessionKey(kind), null);
       setRunning((r) => ({ ...r, [kind]: null }));
-      return prefillOf(spec.session, session.startedAt, format(now(), DATE_TIME));
+      return prefillOf(spec.entry, session.startedAt, format(now(), DATE_TIME));
     },
     [now],
   );
 
   const isRunning = (kind: string): boolean => (running[kind] ?? null) !== null;
   const canStart = (kind: string): boolean =>
-    byName.has(kind) && !isRunning(kind) && (byName.get(kind)?.session.blockedBy ?? []).every((other) => !isRunning(other));
+    byName.has(kind) && !isRunning(kind) && (byName.get(kind)?.entry.blockedBy ?? []).every((other) => !isRunning(other));
   return { running, canStart, canEnd: isRunning, start, end };
 }

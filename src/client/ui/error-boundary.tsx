@@ -2,6 +2,10 @@ import { Component, Fragment, lazy, type ComponentType, type ErrorInfo, type Rea
 import { t } from '../i18n';
 import { EmptyState } from './loading';
 
+export type PageModule = { default: ComponentType };
+/** A page's import, marked as React's use() reads a promise it has seen settle. */
+export type TrackedImport = Promise<PageModule> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: PageModule; reason?: unknown };
+
 /** A lazily loaded page; `retry()` makes a new one, since React's lazy() keeps a failed import for good. */
 export type RetryablePage = { Page: ComponentType; retry(): void };
 
@@ -12,14 +16,12 @@ export function isCodeLoadError(error: Error): boolean {
   );
 }
 
-type PageModule = { default: ComponentType };
-
 /**
  * A page's module handed over at once when it has arrived (status 'fulfilled', as React marks the
  * promises it reads): lazy() draws a thenable that calls back synchronously in the same render,
  * where a promise would suspend once and reveal the page no sooner than 300 ms later.
  */
-function handOver(loading: Promise<PageModule> & { status?: string; value?: PageModule }): Promise<PageModule> {
+function handOver(loading: TrackedImport): Promise<PageModule> {
   const module = loading.status === 'fulfilled' ? loading.value : undefined;
   if (!module) return loading;
   return { then: (onLoaded: (m: PageModule) => unknown) => onLoaded(module) } as unknown as Promise<PageModule>;
@@ -41,9 +43,11 @@ export function retryableLazy(load: () => Promise<PageModule>): RetryablePage {
 
 /**
  * One screen's failure stays on that screen, with a way to try again (`onRetry` first, with what
- * failed) and the navigation still there. Keyed by the path, another screen starts clean.
+ * failed) and the navigation still there. Keyed by the path, another screen starts clean. `fallback`:
+ * what shows instead.
  */
-export class ScreenErrorBoundary extends Component<{ children: ReactNode; onRetry?: (error: Error) => void }, { error: Error | null; attempt: number }> {
+type BoundaryProps = { children: ReactNode; onRetry?: (error: Error) => void; fallback?: (error: Error) => ReactNode };
+export class ScreenErrorBoundary extends Component<BoundaryProps, { error: Error | null; attempt: number }> {
   override state = { error: null as Error | null, attempt: 0 };
 
   static getDerivedStateFromError(error: unknown): { error: Error } {
@@ -63,6 +67,7 @@ export class ScreenErrorBoundary extends Component<{ children: ReactNode; onRetr
     const { error, attempt } = this.state;
     // Keyed by the attempt: trying again mounts the screen anew.
     if (!error) return <Fragment key={attempt}>{this.props.children}</Fragment>;
+    if (this.props.fallback) return this.props.fallback(error);
     return (
       <EmptyState icon="pi-exclamation-triangle" title={t('app.screenFailed')} text={t('app.screenFailedDetail')} role="alert">
         <button type="button" className="p-button p-component" onClick={this.retry}>

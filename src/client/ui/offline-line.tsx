@@ -3,19 +3,12 @@ import { format } from 'date-fns';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
 
-interface BannerProps {
-  /** The icon's classes after `pi`, its colour included. */
-  icon: string;
-  text: ReactNode;
-  role?: 'status' | 'note';
-  testId?: string;
-  /** A link-button's label after the text, and what it does. */
-  action?: string;
-  onAction?: () => void;
-  className?: string;
-}
+type BannerProps = { icon: string; text: ReactNode; role?: 'status' | 'note'; testId?: string; action?: string; onAction?: () => void; className?: string };
 
-/** A line above a screen's content that says what is true of it (a filter, a change waiting), with what may be done. */
+/**
+ * A line above a screen's content that says what is true of it (a filter, a change waiting), with what may be done:
+ * `icon`, its classes after `pi` (its colour included); `action`, a link-button's label after the text, and `onAction` what it does.
+ */
 export function Banner({ icon, text, role = 'status', testId, action, onAction, className }: BannerProps) {
   return (
     <div className={className === undefined ? 'filter-banner' : `filter-banner ${className}`} role={role} data-testid={testId}>

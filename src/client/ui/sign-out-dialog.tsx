@@ -3,17 +3,12 @@ import { Dialog } from 'primereact/dialog';
 import { useTranslation } from 'react-i18next';
 
 /** `running`: the running sessions, by their kind's name ('drive'). */
-type SignOutDialogProps = {
-  visible: boolean;
-  onCancel: () => void;
-  onConfirm: (endSessions: boolean) => void;
-  running?: { kind: string; startedAt: string }[];
-};
+type Props = { visible: boolean; onCancel: () => void; onConfirm: (endSessions: boolean) => void; running?: { kind: string; startedAt: string }[] };
 /**
  * 'Sign Out' confirmation. With a session running, it asks whether to keep it on the phone for this
  * user (another user signing in does not see it) or end it now.
  */
-export function SignOutDialog({ visible, onCancel, onConfirm, running = [] }: SignOutDialogProps) {
+export function SignOutDialog({ visible, onCancel, onConfirm, running = [] }: Props) {
   const { t } = useTranslation();
   const footer =
     running.length === 0 ? (

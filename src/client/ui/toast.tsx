@@ -24,10 +24,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const show = useCallback<ShowToast>((severity, summary, detail, life = 3000) => {
     const message: ToastMessage = { severity, summary, life };
     if (detail !== undefined && detail !== summary) message.detail = detail;
-    if (ref.current) {
-      ref.current.replace(message);
-      return;
-    }
+    if (ref.current) return ref.current.replace(message);
     pending.current = message;
     preloadToast().then(setMod, (e: unknown) => console.error('The toast component could not be loaded:', e));
   }, []);
@@ -61,7 +58,6 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   );
 }
 
-/** Shows a toast; must be used inside ToastProvider. */
 export function useToast(): ShowToast {
   const show = useContext(ToastContext);
   if (!show) throw new Error('useToast must be used inside a ToastProvider');

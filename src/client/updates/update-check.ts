@@ -1,32 +1,23 @@
 import { fetchAppVersion, fetchText } from '../api/app-info';
 import { forgetSyncSignIn } from '../auth/auth-context';
 
-/** What the update check touches, so a test can watch the exact order. */
-export interface UpdateEnvironment {
-  clearStorage(): void;
-  navigate(url: string): void;
-  serviceWorkerRegistrations(): Promise<ReadonlyArray<{ unregister(): Promise<boolean> }>>;
-  cacheKeys(): Promise<string[]>;
-  deleteCache(key: string): Promise<boolean>;
-  reload(): void;
-  now(): number;
-  currentPath(): string;
-}
-
-const browserEnvironment: UpdateEnvironment = {
-  clearStorage() {
+const browserEnvironment = {
+  clearStorage(): void {
     window.localStorage.clear();
     window.sessionStorage.clear();
     forgetSyncSignIn();
   },
-  navigate: (url) => window.location.assign(url),
-  serviceWorkerRegistrations: async () => ('serviceWorker' in navigator ? navigator.serviceWorker.getRegistrations() : []),
-  cacheKeys: async () => ('caches' in window ? window.caches.keys() : []),
-  deleteCache: async (key) => ('caches' in window ? window.caches.delete(key) : false),
-  reload: () => window.location.reload(),
-  now: () => Date.now(),
-  currentPath: () => window.location.pathname,
+  navigate: (url: string): void => window.location.assign(url),
+  serviceWorkerRegistrations: async (): Promise<ReadonlyArray<{ unregister(): Promise<boolean> }>> =>
+    'serviceWorker' in navigator ? navigator.serviceWorker.getRegistrations() : [],
+  cacheKeys: async (): Promise<string[]> => ('caches' in window ? window.caches.keys() : []),
+  deleteCache: async (key: string): Promise<boolean> => ('caches' in window ? window.caches.delete(key) : false),
+  reload: (): void => window.location.reload(),
+  now: (): number => Date.now(),
+  currentPath: (): string => window.location.pathname,
 };
+/** What the update check touches, so a test can watch the exact order. */
+export type UpdateEnvironment = typeof browserEnvironment;
 
 async function dropAppCopies(env: UpdateEnvironment): Promise<void> {
   for (const registration of await env.serviceWorkerRegistrations()) await registration.unregister();
@@ -69,13 +60,12 @@ export async function resetPhone(env: UpdateEnvironment = browserEnvironment): P
  */
 type UpdateFinding = { status: 'new' | 'latest' | 'unknown'; version: string | null } | { status: 'offline' };
 
-/** Where the check looks: the server's page and manifest, and the entry script running here. */
-export type UpdateProbe = { fetchText(url: string): Promise<string>; runningEntry(): string | null };
-
-const browserProbe: UpdateProbe = {
+const browserProbe = {
   fetchText,
-  runningEntry: () => document.querySelector('script[type="module"][src]')?.getAttribute('src') ?? null,
+  runningEntry: (): string | null => document.querySelector('script[type="module"][src]')?.getAttribute('src') ?? null,
 };
+/** Where the check looks: the server's page and manifest, and the entry script running here. */
+export type UpdateProbe = typeof browserProbe;
 
 /** The built page's entry script (its name carries the build's hash), or null when there is none. */
 export function entryScript(html: string): string | null {

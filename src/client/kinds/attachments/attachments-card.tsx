@@ -22,16 +22,11 @@ export function AttachmentsCard({ kind, record, editing, newRecordKey }: DetailS
     saved && status !== undefined
       ? { apiPath: kind.meta.apiPath, id, field: status.field, with: Object.fromEntries((status.with ?? []).map((f) => [f, record[f]])) }
       : undefined;
+  const apart = kind.meta.analysis ? { name: DESENSITIZED, title: t('files.desensitized') } : undefined;
   return (
     <Card className="attachments-card">
       {saved && folder !== undefined ? (
-        <FilePanel
-          title={t('files.attachments')}
-          path={folder}
-          editable={editing}
-          issue={statusTarget}
-          apart={kind.meta.analysis ? { name: DESENSITIZED, title: t('files.desensitized') } : undefined}
-        />
+        <FilePanel title={t('files.attachments')} path={folder} editable={editing} issue={statusTarget} apart={apart} />
       ) : (
         <section className="file-panel">
           <div className="file-panel-header">

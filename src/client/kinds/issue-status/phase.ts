@@ -5,11 +5,11 @@ import type { Kind } from '../../../shared/kind-types';
 // When the submit icons show and how the indicators are coloured (docs/PRODUCT.md section 4), and
 // where the analysis is, in words.
 
-/** A record's analysis as the strip reads it, of any kind with x-kind.analysis: the fields it names under the contract's names (extensions.ts analysisValues). */
+/** A record's analysis as the strip reads it, of any kind with x-kind.analysis: the fields it names under the contract's names (lazy-status-strip.tsx analysisValues). */
 type AnalysisName = 'issueStatus' | 'videoAnalysisStatus' | 'videoDesensitizationStatus' | 'aiVideoAnalysisReport';
 export type AnalysisValues = Partial<Record<AnalysisName, string>> & { id?: number | null };
 
-export type Tone = 'ready' | 'doing' | 'done' | 'other';
+type Tone = 'ready' | 'doing' | 'done' | 'other';
 
 /** READY blue, DOING yellow with a spinner, DONE green, anything else (FAILED, none) grey. */
 export function toneOf(status: unknown): Tone {
@@ -19,12 +19,11 @@ export function toneOf(status: unknown): Tone {
   return 'other';
 }
 
-const STARTED = new Set(['READY', 'DOING', 'DONE']);
-const BUSY = new Set(['READY', 'DOING']);
+const STARTED = new Set<unknown>(['READY', 'DOING', 'DONE']);
+const BUSY = new Set<unknown>(['READY', 'DOING']);
 
 /** A stage waits for a worker (READY) or runs (DOING). */
-export const stageBusy = (record: AnalysisValues): boolean =>
-  [record.videoAnalysisStatus, record.videoDesensitizationStatus].some((s) => s !== undefined && BUSY.has(s));
+export const stageBusy = (record: AnalysisValues): boolean => [record.videoAnalysisStatus, record.videoDesensitizationStatus].some((s) => BUSY.has(s));
 
 /**
  * The resubmit icon: the issue is in AI processing, the form is not being edited, and its last
@@ -36,10 +35,7 @@ export function showResubmit(record: AnalysisValues, editing: boolean): boolean 
 
 /** The first-submit icon: not editing, and none of the two statuses and the report text is READY, DOING or DONE. */
 export function showFirstSubmit(record: AnalysisValues, editing: boolean): boolean {
-  if (editing) return false;
-  return ![record.videoAnalysisStatus, record.videoDesensitizationStatus, record.aiVideoAnalysisReport].some(
-    (value) => value !== undefined && STARTED.has(value),
-  );
+  return !editing && ![record.videoAnalysisStatus, record.videoDesensitizationStatus, record.aiVideoAnalysisReport].some((v) => STARTED.has(v));
 }
 
 /** The AI report opens only when the analysis is DONE and there is a report. */
@@ -52,7 +48,7 @@ export function reportReady(record: AnalysisValues): boolean {
  * Where the analysis is, in words beside the colour: from aiStatus (the job's state, error and last
  * change) and the record's two statuses, which the server moves as a worker claims, blurs and reports.
  */
-export type PhaseKey = 'queued' | 'desensitizing' | 'analysing' | 'done' | 'failed';
+type PhaseKey = 'queued' | 'desensitizing' | 'analysing' | 'done' | 'failed';
 
 export type Phase = { key: PhaseKey; text: string; tone: Tone };
 
@@ -87,17 +83,13 @@ export function analysisPhase(record: AnalysisValues, live: AiStatus | null, now
     };
   }
   if (state === 'done' || analysis === 'DONE') return { key: 'done', text: t('ai.statuses.DONE'), tone: 'done' };
-  if (analysis === 'DOING') return { key: 'analysing', text: t('ai.analysing'), tone: 'doing' };
-  if (desensitization === 'DOING') return { key: 'desensitizing', text: t('ai.desensitizing'), tone: 'doing' };
-  if (state === 'claimed')
-    return desensitization === 'DONE'
-      ? { key: 'analysing', text: t('ai.analysing'), tone: 'doing' }
-      : { key: 'desensitizing', text: t('ai.desensitizing'), tone: 'doing' };
+  // A claimed job blurs first, then analyses.
+  if (analysis === 'DOING' || (state === 'claimed' && desensitization === 'DONE')) return { key: 'analysing', text: t('ai.analysing'), tone: 'doing' };
+  if (desensitization === 'DOING' || state === 'claimed') return { key: 'desensitizing', text: t('ai.desensitizing'), tone: 'doing' };
   const waited = state === 'queued' ? waitedFor(live?.updatedAt, now) : '';
   return { key: 'queued', text: waited ? t('ai.queuedFor', { waited }) : t('ai.queued'), tone: 'ready' };
 }
 
-/** Each phase's icon. */
 export const PHASE_ICONS: Record<PhaseKey, string> = {
   queued: 'pi pi-clock',
   desensitizing: 'pi pi-spin pi-spinner',

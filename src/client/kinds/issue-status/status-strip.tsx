@@ -4,8 +4,8 @@ import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import type { DetailSectionProps } from '../../engine/record-detail';
 import type { SubmitMode } from '../../api/analysis';
-import { Indicator, PhaseLine, SUBMITS } from './lazy-status-strip';
-import { analysisPhase, reportReady, workerReasonText, type AnalysisValues } from './phase';
+import { Strip } from './lazy-status-strip';
+import { analysisPhase, workerReasonText, type AnalysisValues } from './phase';
 import { useAiAnalysis } from './use-ai-analysis';
 import { useToast } from '../../ui/toast';
 
@@ -26,47 +26,26 @@ function FailureDialog({ error, onHide }: { error: string | null | undefined; on
  * the submit icons. While a job waits or runs it follows the server (useAiAnalysis), without a reload.
  */
 export function StatusStrip({ kind, record, editing, reload }: DetailSectionProps) {
-  const { t } = useTranslation();
   const ai = useAiAnalysis(kind.meta.apiPath, record, editing, reload);
   const [reportOpen, setReportOpen] = useState(false);
   const [confirming, setConfirming] = useState<SubmitMode | null>(null);
   const [error, setError] = useState<string | null | undefined>(undefined);
   const values = record as AnalysisValues;
-  if (values.id === undefined || values.id === null) return null;
   const report = typeof values.aiVideoAnalysisReport === 'string' ? values.aiVideoAnalysisReport : '';
-  // The icons follow the statuses the strip shows (the server's latest), the report and issueStatus the record.
-  const current: AnalysisValues = { ...values, ...ai.shown };
-  const canOpen = reportReady(current) && report.trim() !== '';
 
   async function confirm(mode: SubmitMode): Promise<void> {
     const result = await ai.submit(mode);
     if (result !== undefined) setConfirming(null);
   }
 
-  const showError = (): void => void ai.loadError().then((e) => setError(e ?? ''));
-
+  const on = { failed: () => void ai.loadError().then((e) => setError(e ?? '')), report: () => setReportOpen(true), submit: setConfirming };
+  // The icons follow the statuses the strip shows (the server's latest), the report and issueStatus the record.
   return (
-    <div className="status-strip" aria-label={t('ai.strip')}>
-      <PhaseLine phase={analysisPhase(values, ai.live)} />
-      <Indicator stage="analysis" status={ai.shown.videoAnalysisStatus} onFailedTap={showError} />
-      <Indicator stage="desensitization" status={ai.shown.videoDesensitizationStatus} onFailedTap={showError} />
-      <button
-        type="button"
-        className={`status-indicator ${canOpen ? 'status-done' : 'status-other'}`}
-        disabled={!canOpen}
-        onClick={() => setReportOpen(true)}
-        aria-label={t('ai.report')}
-      >
-        <i className="pi pi-file" aria-hidden="true" />
-        <span>{t('ai.report')}</span>
-      </button>
-      {SUBMITS.filter((s) => s.show(current, editing)).map((s) => (
-        <Button key={s.mode} icon={s.icon} rounded text size="small" aria-label={t(s.label)} title={t(s.label)} onClick={() => setConfirming(s.mode)} />
-      ))}
+    <Strip values={{ ...values, ...ai.shown }} phase={analysisPhase(values, ai.live)} editing={editing} on={on}>
       <SubmitDialog mode={confirming} busy={ai.submitting !== null} onConfirm={(mode) => void confirm(mode)} onCancel={() => setConfirming(null)} />
       <ReportDialog report={report} visible={reportOpen} onHide={() => setReportOpen(false)} />
       <FailureDialog error={error} onHide={() => setError(undefined)} />
-    </div>
+    </Strip>
   );
 }
 
@@ -87,20 +66,14 @@ export function ReportDialog({ report, visible, onHide }: { report: string; visi
     }
   }
 
+  const footer = (
+    <div className="flex justify-content-end gap-2">
+      <Button label={t('ai.copy')} icon="pi pi-copy" outlined onClick={() => void copy()} />
+      <Button label={t('common.close')} onClick={onHide} />
+    </div>
+  );
   return (
-    <Dialog
-      header={t('ai.reportTitle')}
-      visible={visible}
-      onHide={onHide}
-      style={{ width: 'min(40rem, 94vw)' }}
-      draggable={false}
-      footer={
-        <div className="flex justify-content-end gap-2">
-          <Button label={t('ai.copy')} icon="pi pi-copy" outlined onClick={() => void copy()} />
-          <Button label={t('common.close')} onClick={onHide} />
-        </div>
-      }
-    >
+    <Dialog header={t('ai.reportTitle')} visible={visible} onHide={onHide} footer={footer} style={{ width: 'min(40rem, 94vw)' }} draggable={false}>
       <Suspense fallback={<pre className="ai-report">{report}</pre>}>
         <ReportMarkdown text={report} />
       </Suspense>
@@ -110,28 +83,18 @@ export function ReportDialog({ report, visible, onHide }: { report: string; visi
 
 type SubmitDialogProps = { mode: SubmitMode | null; busy: boolean; onConfirm: (mode: SubmitMode) => void; onCancel: () => void };
 /** The confirmation before a submit; the confirm button waits (and ignores clicks) while the call runs. */
-export function SubmitDialog({ mode, busy, onConfirm, onCancel }: SubmitDialogProps) {
+function SubmitDialog({ mode, busy, onConfirm, onCancel }: SubmitDialogProps) {
   const { t } = useTranslation();
   const word = mode === 'AI_RETRY' ? 'resubmit' : 'submit';
+  const icon = busy ? 'pi pi-spin pi-spinner' : 'pi pi-send';
+  const footer = (
+    <div className="flex justify-content-end gap-2">
+      <Button label={t('common.cancel')} outlined onClick={onCancel} disabled={busy} />
+      <Button label={t(`ai.${word}Confirm`)} icon={icon} onClick={() => mode !== null && onConfirm(mode)} aria-busy={busy} />
+    </div>
+  );
   return (
-    <Dialog
-      header={t(`ai.${word}`)}
-      visible={mode !== null}
-      onHide={onCancel}
-      style={{ width: 'min(28rem, 94vw)' }}
-      draggable={false}
-      footer={
-        <div className="flex justify-content-end gap-2">
-          <Button label={t('common.cancel')} outlined onClick={onCancel} disabled={busy} />
-          <Button
-            label={t(`ai.${word}Confirm`)}
-            icon={busy ? 'pi pi-spin pi-spinner' : 'pi pi-send'}
-            onClick={() => mode !== null && onConfirm(mode)}
-            aria-busy={busy}
-          />
-        </div>
-      }
-    >
+    <Dialog header={t(`ai.${word}`)} visible={mode !== null} onHide={onCancel} footer={footer} style={{ width: 'min(28rem, 94vw)' }} draggable={false}>
       <p className="m-0">{t(`ai.${word}Text`)}</p>
     </Dialog>
   );

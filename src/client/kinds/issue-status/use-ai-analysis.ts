@@ -1,5 +1,5 @@
 import { stageBusy, type AnalysisValues } from './phase';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { t } from '../../i18n';
 import { useToast } from '../../ui/toast';
 import { fetchAiStatus, isRunning, submitToAi, useAnalysisStatus, type AiStatus, type SubmitMode } from '../../api/analysis';
@@ -16,15 +16,11 @@ const looksRunning = (record: AnalysisValues): boolean => record.issueStatus ===
 /** Whether a loaded record says a stage failed, so the strip asks the server once for the reason. */
 const looksFailed = (record: AnalysisValues): boolean => record.videoAnalysisStatus === 'FAILED' || record.videoDesensitizationStatus === 'FAILED';
 
-function usePageVisible(): boolean {
-  const [visible, setVisible] = useState(() => document.visibilityState !== 'hidden');
-  useEffect(() => {
-    const update = (): void => setVisible(document.visibilityState !== 'hidden');
-    document.addEventListener('visibilitychange', update);
-    return () => document.removeEventListener('visibilitychange', update);
-  }, []);
-  return visible;
+function onVisibility(change: () => void): () => void {
+  document.addEventListener('visibilitychange', change);
+  return () => document.removeEventListener('visibilitychange', change);
 }
+const usePageVisible = (): boolean => useSyncExternalStore(onVisibility, () => document.visibilityState !== 'hidden');
 
 /** Submitting and resubmitting, once at a time: the answer cached, the result toasted, the record reloaded. */
 function useAiSubmit(apiPath: string, id: unknown, write: (status: AiStatus) => Promise<unknown>, reload?: () => Promise<void>) {
