@@ -65,7 +65,7 @@ async function analysisApi(api: FastifyInstance, config: Config): Promise<void> 
 }
 
 /**
- * The API under /api: the sign-in check on every route not marked public (auth/sign-in-hook.ts), no shared caching;
+ * The API under /api: the sign-in check on every route not marked public (auth/authenticate.ts), no shared caching;
  * then sign-in, every kind's record routes (docs/services/records.md), stats and the analysis.
  */
 export const apiPlugin = fp<{ config: Config }>(

@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { KindRegistry } from '../../shared/kind-types.js';
 import type { Config } from '../config.js';
 import { analysedKinds, analysisPaths, nounOf } from '../analysis/routes.js';
-import type { AnalysisRoutesHint } from '../auth/authenticate.js';
-import { requireSignIn } from '../auth/sign-in-hook.js';
+import { requireSignIn } from '../auth/authenticate.js';
 import { LinkSigner, loadLinkSecret } from '../auth/signed-links.js';
 import { TokenStore } from '../auth/tokens.js';
 import { FileStorage } from '../files/storage.js';
@@ -22,14 +20,9 @@ declare module 'fastify' {
 
 type Services = Awaited<ReturnType<typeof buildServices>>;
 
-/** The analysed kinds' routes (decision 041), named where a worker or tester account is sent away from the other's. */
-function analysisHintsOf(registry: KindRegistry): AnalysisRoutesHint[] {
-  return analysedKinds(registry.values()).map((kind) => ({ workers: analysisPaths(kind).fileAnalyze, submit: analysisPaths(kind).submit, noun: nounOf(kind) }));
-}
-
 /**
  * What the route plugins share, built once on the database. signInHook is the check each plugin
- * that serves routes adds (auth/sign-in-hook.ts); `links`: signed links are taken too.
+ * that serves routes adds (auth/authenticate.ts); `links`: signed links are taken too.
  */
 async function buildServices(app: FastifyInstance, config: Config, print: (line: string) => void) {
   const { db } = app;
@@ -43,7 +36,8 @@ async function buildServices(app: FastifyInstance, config: Config, print: (line:
   });
   if (sole !== undefined) app.addHook('onClose', async () => sole.close());
   const signer = new LinkSigner(await loadLinkSecret(db.kysely));
-  const analysed = analysisHintsOf(app.registry);
+  // The analysed kinds' routes (decision 041), named where a worker or tester account is sent away from the other's.
+  const analysed = analysedKinds(app.registry.values()).map((kind) => ({ ...analysisPaths(kind), noun: nounOf(kind) }));
   const signInHook = (links: boolean) => requireSignIn({ tokens, clientId: config.clientId, analysed, ...(links ? { signer } : {}) });
   const files = new FileStorage(`${config.dataDir}/files`);
   const limits = new UploadLimits(config.uploads, files.rootDir, db.kysely);
