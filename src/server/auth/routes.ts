@@ -3,8 +3,7 @@ import { type ApiError, badRequest, envelope, ok, refused, retryLater, unauthori
 import { message } from '../http/route-validation.js';
 import type { User, UserRepository } from '../users/user-repository.js';
 import { bearerToken, currentLinkClaim, currentUser } from './authenticate.js';
-import type { Device, DeviceCookies } from './device-cookies.js';
-import { clientKey, type LoginThrottle, type Refusal as ThrottleRefusal } from './login-throttle.js';
+import { clientKey, type Device, type DeviceCookies, type LoginThrottle, type Refusal as ThrottleRefusal } from './login-throttle.js';
 import { HashingBusyError } from '../users/password-hashing.js';
 import { admitSignIn, checkSignIn } from './password-check.js';
 import { MAX_SIGNED_LINK_TTL_SECONDS, SIGNABLE_PREFIXES, SIGNED_LINK_TTL_SECONDS, signOrExplain, type LinkSigner } from './signed-links.js';
@@ -149,7 +148,7 @@ async function checkAttempt(
   }
 }
 
-/** A Bearer token for a right username and password, and a new device cookie (device-cookies.ts). */
+/** A Bearer token for a right username and password, and a new device cookie (login-throttle.ts). */
 function signIn(deps: AuthDeps, cookiePath: string) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { username, password, clientId } = request.body as { username: string; password: string; clientId?: string };
