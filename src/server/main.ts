@@ -4,7 +4,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { framed } from './users/seed.js';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.js';
 import { SchemaError } from './schemas.js';
 
@@ -16,6 +15,15 @@ function packageRoot(): string {
     dir = parent;
   }
   return dir;
+}
+
+/** A start-up notice between two rules of '=' as wide as its longest line, with a blank line around it (printed last). */
+export function framed(text: string): string {
+  const lines = text.split('\n');
+  while (lines[0]?.trim() === '') lines.shift();
+  while (lines.at(-1)?.trim() === '') lines.pop();
+  const rule = '='.repeat(Math.max(20, ...lines.map((line) => line.length)));
+  return ['', rule, ...lines, rule, ''].join('\n');
 }
 
 /** The port is taken: said in one sentence, after nothing shared was changed. */

@@ -1,8 +1,7 @@
 // The wire contract's RuoYi-style envelopes, {code, msg, data} and {code, msg, rows, total}; failures too.
-import type { Envelope, ListEnvelope } from '../../shared/envelope.js';
-import { ApiError } from '../../shared/envelope.js';
+import { ApiError, type Envelope, type ListEnvelope } from '../../shared/envelope.js';
 
-export { ApiError, type Envelope, type ListEnvelope };
+export { ApiError };
 
 export function ok<T>(data: T, msg = '操作成功'): Envelope<T> {
   return { code: 200, msg, data };

@@ -9,7 +9,6 @@ import { FileStorage } from '../files/storage.js';
 import { UploadLimits } from '../files/upload-limits.js';
 import { openRecordStore } from '../records/store/open.js';
 import { StatsRepository } from '../stats/stats-repository.js';
-import { seedFirstUser } from '../users/seed.js';
 import { UserRepository } from '../users/user-repository.js';
 
 declare module 'fastify' {
@@ -28,7 +27,7 @@ async function buildServices(app: FastifyInstance, config: Config, print: (line:
   const { db } = app;
   const tokens = new TokenStore(db.kysely, config.tokenTtlSeconds);
   const users = new UserRepository(db.kysely, (userId) => tokens.forgetUser(userId));
-  await seedFirstUser(users, config, print);
+  await users.seedFirst(config.initialUser, print);
   // On PostgreSQL this instance may be the sole writer, and so know generations without reading them (decision 030).
   const { store: records, sole } = await openRecordStore(db, app.registry.values(), {
     soleWriter: config.soleWriter,

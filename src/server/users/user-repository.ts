@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, UserTable } from '../db/types.js';
-import { hashPassword } from './password-hashing.js';
+import { hashPassword, randomPassword } from './password-hashing.js';
 
 export type User = Selectable<UserTable>;
 
@@ -54,6 +54,27 @@ export class UserRepository {
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /** On the first start creates the configured initial user, or a 'demo' user whose random password is printed once. */
+  async seedFirst(initial: NewUser | undefined, print: (line: string) => void): Promise<void> {
+    if ((await this.count()) > 0) return;
+    if (initial) {
+      await this.add(initial);
+      print(`Created the initial user '${initial.username}' (project ${initial.project}, vehicle ${initial.vehicle}) from INITIAL_* settings.`);
+      return;
+    }
+    const password = randomPassword();
+    await this.add({ username: 'demo', password, project: 'DEMO', vehicle: '636_green' });
+    print(
+      [
+        '',
+        '  No users yet, so a first user was created. This password is shown only once:',
+        `    username: demo    password: ${password}    (project DEMO, vehicle 636_green)`,
+        '  Change it with: npm run users -- passwd demo',
+        '',
+      ].join('\n'),
+    );
   }
 
   findByUsername(username: string): Promise<User | undefined> {
