@@ -4,10 +4,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
 import { relaxedTransaction } from '../db/relaxed-commit.js';
 
-export interface Refusal {
-  reason: 'locked' | 'slowed';
-  retryAfterSeconds: number;
-}
+export type Refusal = { reason: 'locked' | 'slowed'; retryAfterSeconds: number };
 
 /**
  * Sign-in throttling in the database, shared by every instance. Each attempt is reserved before its

@@ -23,8 +23,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     const zh = requestLanguage(request) === 'zh';
     const say = (texts: { en: string; zh: string }): string => (zh ? texts.zh : texts.en);
     // RFC 6750: a 401 says which scheme would be accepted.
-    const status401 = (error instanceof ApiError ? error.status : error.statusCode) === 401;
-    if (status401) reply.header('www-authenticate', 'Bearer realm="road-test-data"');
+    if ((error instanceof ApiError ? error.status : error.statusCode) === 401) reply.header('www-authenticate', 'Bearer realm="road-test-data"');
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return reply.status(error.status).send({ code: error.status, msg: zh && error.zh ? error.zh : error.message, data: error.data });

@@ -44,10 +44,7 @@ interface ManifestChunk {
 
 const EMPTY_ROOT = '<div id="root"></div>';
 
-interface PageHtml {
-  body: string;
-  etag: string;
-}
+type PageHtml = { body: string; etag: string };
 
 /** index.html in a language (decision 045): <html lang>, data-language (the app's first language) and the title. */
 function inLanguage(html: string, language: ShellLanguage): string {
