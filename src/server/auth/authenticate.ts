@@ -28,7 +28,7 @@ export const bearerToken = (request: FastifyRequest): string | undefined => /^Be
 function authenticate(tokens: TokenStore, clientId: string, signer?: LinkSigner) {
   const signIn = (request: FastifyRequest, signedIn: SignedIn | undefined): void => {
     if (!signedIn) throw unauthorized('Your session has expired or was signed out; please sign in again', '登录已过期或已退出，请重新登录');
-    setSignIn(request, signedIn);
+    Object.assign(request, signedIn);
   };
   return (request: FastifyRequest): Promise<void> | undefined => {
     const sentClient = request.headers['clientid'];
@@ -63,12 +63,7 @@ async function signedLink(tokens: TokenStore, signer: LinkSigner, request: Fasti
   }
   const signedIn = await tokens.resolveLink(claim.linkId);
   if (!signedIn || signedIn.user.id !== claim.userId) throw unauthorized('The sign-in this link was made from has ended; open it again from the app');
-  setSignIn(request, signedIn);
-}
-
-function setSignIn(request: FastifyRequest, { user, linkId }: SignedIn): void {
-  request.user = user;
-  request.linkId = linkId;
+  Object.assign(request, signedIn);
 }
 
 /** The sign-in of a request that passed authenticate, for signing links that die with it. */

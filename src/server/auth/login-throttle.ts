@@ -131,9 +131,7 @@ function waitSeconds(until: number | string | null | undefined, now: number): nu
 const pairKey = (username: string, client: string) => `p:${userKey(username)}\n${client}`;
 
 // Usernames are compared as typed, but the counter must not be dodged by changing case.
-export function userKey(username: string): string {
-  return username.toLowerCase().slice(0, 100);
-}
+export const userKey = (username: string): string => username.toLowerCase().slice(0, 100);
 
 /** The client address a counter is kept for: IPv4 as it is, IPv6 by its /64 (one phone or home gets a whole /64). */
 export function clientKey(ip: string): string {

@@ -3,18 +3,13 @@ import { ApiError, type Envelope, type ListEnvelope } from '../../shared/envelop
 
 export { ApiError };
 
-export function ok<T>(data: T, msg = '操作成功'): Envelope<T> {
-  return { code: 200, msg, data };
-}
+export const ok = <T>(data: T, msg = '操作成功'): Envelope<T> => ({ code: 200, msg, data });
 
-export function okList<T>(rows: T[], total: number): ListEnvelope<T> {
-  return { code: 200, msg: '查询成功', rows, total };
-}
+export const okList = <T>(rows: T[], total: number): ListEnvelope<T> => ({ code: 200, msg: '查询成功', rows, total });
 
 /** A refusal to try again later, with the Retry-After header that says when. */
-export function retryLater(status: 429 | 503 | 507, msg: string, retryAfterSeconds: number, zh?: string): ApiError {
-  return new ApiError(status, msg, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }, ...(zh !== undefined ? { zh } : {}) });
-}
+export const retryLater = (status: 429 | 503 | 507, msg: string, retryAfterSeconds: number, zh?: string): ApiError =>
+  new ApiError(status, msg, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }, ...(zh !== undefined ? { zh } : {}) });
 
 // The second argument, when given, is the message in Simplified Chinese (docs/decisions/045).
 export const badRequest = (msg: string, zh?: string): ApiError => new ApiError(400, msg, zh !== undefined ? { zh } : {});

@@ -30,6 +30,5 @@ export function answerLanguage(header: string | string[] | undefined): AnswerLan
   return 'en';
 }
 
-export function requestLanguage(request: { headers: Record<string, string | string[] | undefined> }): AnswerLanguage {
-  return answerLanguage(request.headers['accept-language']);
-}
+export const requestLanguage = (request: { headers: Record<string, string | string[] | undefined> }): AnswerLanguage =>
+  answerLanguage(request.headers['accept-language']);

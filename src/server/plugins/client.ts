@@ -36,11 +36,7 @@ export const clientPlugin = fp<{ config: Config; version: string }>(
   { name: 'rtd-client', dependencies: ['rtd-db'], fastify: '5.x' },
 );
 
-interface ManifestChunk {
-  file: string;
-  isEntry?: boolean;
-  imports?: string[];
-}
+type ManifestChunk = { file: string; isEntry?: boolean; imports?: string[] };
 
 const EMPTY_ROOT = '<div id="root"></div>';
 

@@ -6,9 +6,8 @@ import { LINK_PARAM } from '../auth/signed-links.js';
 import type { Config } from '../config.js';
 
 /** A URL as the log may show it: the secret parts of upload-session addresses and signed links, bearer credentials, replaced. */
-export function redactCredentials(url: string): string {
-  return url.replace(/(\/files\/upload\/session\/)[^/?#]+/g, '$1[redacted]').replace(new RegExp(`([?&]${LINK_PARAM}=)[^&#]*`, 'g'), '$1[redacted]');
-}
+export const redactCredentials = (url: string): string =>
+  url.replace(/(\/files\/upload\/session\/)[^/?#]+/g, '$1[redacted]').replace(new RegExp(`([?&]${LINK_PARAM}=)[^&#]*`, 'g'), '$1[redacted]');
 
 function requestForLog(request: FastifyRequest): Record<string, unknown> {
   return {

@@ -4,22 +4,14 @@ import { hashPassword, randomPassword } from './password-hashing.js';
 
 export type User = Selectable<UserTable>;
 
-export interface NewUser {
-  username: string;
-  password: string;
-  project: string;
-  vehicle: string;
-  nickName?: string;
-}
+export type NewUser = { username: string; password: string; project: string; vehicle: string; nickName?: string };
 
 export class UserInputError extends Error {}
 
 /** Analysis workers (docs/decisions/021): they may call only the fileAnalyze routes, for their projects. */
 const WORKER_ROLE = 'worker';
 
-export function isWorker(user: Pick<User, 'role'>): boolean {
-  return user.role === WORKER_ROLE;
-}
+export const isWorker = (user: Pick<User, 'role'>): boolean => user.role === WORKER_ROLE;
 
 export function workerProjects(user: Pick<User, 'role' | 'worker_projects'>): string[] {
   if (!isWorker(user) || user.worker_projects === null) return [];
