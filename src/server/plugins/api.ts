@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { AnalysisJobs } from '../analysis/jobs.js';
 import { analysedKinds, analysisPaths, analysisRoutes, nounOf } from '../analysis/routes.js';
@@ -10,12 +10,6 @@ import { ListCache } from '../records/list-cache.js';
 import { recordRoutes } from '../records/routes.js';
 import { RecordValidator } from '../records/validation.js';
 import { statsRoutes } from '../stats/routes.js';
-
-/** API answers are the user's data, for no shared cache: a route that may be cached says so itself. */
-const noStore: onRequestHookHandler = (_request, reply, done) => {
-  reply.raw.setHeader('cache-control', 'no-store');
-  done();
-};
 
 const text = { type: 'string' };
 /** Where the workers find each analysed kind's protocol: they learn their paths here, never from code. */
@@ -52,7 +46,11 @@ async function analysisApi(api: FastifyInstance, config: Config): Promise<void> 
  */
 export const apiPlugin = fp<{ config: Config }>(
   async (api, { config }) => {
-    api.addHook('onRequest', noStore);
+    // API answers are the user's data, for no shared cache: a route that may be cached says so itself.
+    api.addHook('onRequest', (_request, reply, done) => {
+      reply.raw.setHeader('cache-control', 'no-store');
+      done();
+    });
     api.addHook('onRoute', api.services.signInHook(false));
     const { registry, services, db } = api;
     const { users, tokens, signer } = services;
