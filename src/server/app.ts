@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { KindRegistry } from '../shared/kind-types.js';
 import type { Config } from './config.js';
@@ -26,14 +28,16 @@ export interface AppOptions {
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const registry = options.registry ?? loadRegistry(config.schemasDir);
   const app = Fastify(fastifyOptions(config, registry, options.logger));
+  // The API document's and the web manifest's (the Profile page shows it).
+  const { version = '0.0.0' } = JSON.parse(fs.readFileSync(path.join(config.rootDir, 'package.json'), 'utf8')) as { version?: string };
   await app.register(dbPlugin, { config, registry });
   await app.register(httpPlugin, { config });
   await app.register(servicesPlugin, { config, print: options.print ?? ((line) => console.log(line)) });
-  await app.register(apiDocsPlugin, { config });
+  await app.register(apiDocsPlugin, { version });
   await app.register(apiPlugin, { config, prefix: '/api' });
   await app.register(filesPlugin, { config });
   await app.register(downloadsPlugin, { config, prefix: '/download' });
   await app.register(earlierPathsPlugin);
-  await app.register(clientPlugin, { config });
+  await app.register(clientPlugin, { config, version });
   return app;
 }

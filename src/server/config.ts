@@ -82,10 +82,7 @@ function numbers<K extends string>(env: NodeJS.ProcessEnv, table: Record<K, Sett
   return Object.fromEntries(Object.entries<Setting>(table).map(([key, setting]) => [key, read(setting)])) as Record<K, number>;
 }
 
-function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const raw = env[name];
-  return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
-}
+const text = (env: NodeJS.ProcessEnv, name: string): string | undefined => env[name]?.trim() || undefined;
 
 /** A text setting of the shape given, else refused: '<name> must be <what it must be>'. */
 function matching(env: NodeJS.ProcessEnv, name: string, shape: RegExp, mustBe: (raw: string) => string): string | undefined {
@@ -115,20 +112,13 @@ function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string {
   throw new ConfigError(`TRUST_PROXY must be false, true, a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges, got '${raw}'`);
 }
 
-function urlOf(raw: string, refusal: string): URL {
-  try {
-    return new URL(raw);
-  } catch {
-    throw new ConfigError(refusal);
-  }
-}
-
 const isHttp = (url: URL): boolean => url.protocol === 'http:' || url.protocol === 'https:';
 
 function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
   const raw = text(env, 'PUBLIC_URL');
   if (raw === undefined) return undefined;
-  const url = urlOf(raw, `PUBLIC_URL must be an absolute URL such as https://roadtest.example.com, got '${raw}'`);
+  if (!URL.canParse(raw)) throw new ConfigError(`PUBLIC_URL must be an absolute URL such as https://roadtest.example.com, got '${raw}'`);
+  const url = new URL(raw);
   if (!isHttp(url)) throw new ConfigError('PUBLIC_URL must start with http:// or https://');
   if (url.search !== '' || url.hash !== '') throw new ConfigError('PUBLIC_URL must not have a query or a fragment');
   return `${url.origin}${url.pathname.replace(/\/$/, '')}`;
@@ -139,7 +129,8 @@ function corsOrigins(env: NodeJS.ProcessEnv): string[] {
   if (raw === undefined) return [];
   return raw.split(',').map((origin) => {
     const o = origin.trim();
-    const url = urlOf(o, `CORS_ORIGINS must be a comma-separated list of origins such as https://app.example.com, got '${o}'`);
+    if (!URL.canParse(o)) throw new ConfigError(`CORS_ORIGINS must be a comma-separated list of origins such as https://app.example.com, got '${o}'`);
+    const url = new URL(o);
     if (!isHttp(url) || url.origin !== o.replace(/\/$/, '')) {
       throw new ConfigError(`CORS_ORIGINS entries must be origins only (scheme, host and port, no path), got '${o}'`);
     }

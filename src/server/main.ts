@@ -4,7 +4,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { framed } from './users/seed.js';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.js';
 import { SchemaError } from './schemas.js';
 
@@ -18,20 +17,30 @@ function packageRoot(): string {
   return dir;
 }
 
-/** The port is taken: said in one sentence, after nothing shared was changed. */
-class PortBusy extends Error {}
+/** A start-up notice between two rules of '=' as wide as its longest line, with a blank line around it (printed last). */
+export function framed(text: string): string {
+  const lines = text.split('\n');
+  while (lines[0]?.trim() === '') lines.shift();
+  while (lines.at(-1)?.trim() === '') lines.pop();
+  const rule = '='.repeat(Math.max(20, ...lines.map((line) => line.length)));
+  return ['', rule, ...lines, rule, ''].join('\n');
+}
 
-const portBusy = (config: Config): PortBusy =>
-  new PortBusy(
-    `Port ${config.port} on ${config.host} is already in use (another server running?): this server did not start and changed nothing; stop the other one or set PORT to a free port.`,
-  );
+/** The port is taken: said in one sentence, after nothing shared was changed. */
+class PortBusy extends Error {
+  constructor(config: Config) {
+    super(
+      `Port ${config.port} on ${config.host} is already in use (another server running?): this server did not start and changed nothing; stop the other one or set PORT to a free port.`,
+    );
+  }
+}
 
 /** Whether the port can be listened on now; checked before the database is opened, so that a busy port changes nothing. */
 function probePort(config: Config): Promise<void> {
   if (config.port === 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
-    probe.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? portBusy(config) : e));
+    probe.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? new PortBusy(config) : e));
     probe.listen({ port: config.port, host: config.host, exclusive: true }, () => probe.close(() => resolve()));
   });
 }
@@ -70,7 +79,7 @@ export async function main(options: { onServing?: () => void } = {}): Promise<vo
     stopOnSignals(app);
     await app.listen({ port: config.port, host: config.host }).catch(async (e: NodeJS.ErrnoException) => {
       await app.close();
-      throw e.code === 'EADDRINUSE' ? portBusy(config) : e;
+      throw e.code === 'EADDRINUSE' ? new PortBusy(config) : e;
     });
     await app.takeOverSchemas();
     options.onServing?.();

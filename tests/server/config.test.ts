@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { ConfigError, DEFAULT_CLIENT_ID, loadConfig, WHOLE_NUMBERS } from '../../src/server/config.js';
 import { ROOT } from '../helpers/server.js';
-import { framed } from '../../src/server/users/seed.js';
+import { framed } from '../../src/server/main.js';
 
 describe('configuration', () => {
   it('has working defaults', () => {

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
-import { redactCredentials } from '../../src/server/auth/log-redaction.js';
+import { redactCredentials } from '../../src/server/plugins/fastify-options.js';
 import { ROOT } from '../helpers/server.js';
 
 // Upload-session URLs and signed links are bearer credentials: the request log never holds them.

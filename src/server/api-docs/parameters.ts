@@ -22,9 +22,13 @@ export function wholeNumberText(max: number): string {
 }
 
 /** A record id where the request is text (a path or query value): read as a whole number. */
-export function recordId(description: string, words?: Record<string, unknown>): Record<string, unknown> {
-  return { type: 'integer', minimum: 1, maximum: MAX_ID, description, ...words };
-}
+export const recordId = (description: string, words?: Record<string, unknown>): Record<string, unknown> => ({
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_ID,
+  description,
+  ...words,
+});
 
 /** A record id in a JSON body: a number, or its digits as text (RuoYi-style clients send either). */
 export function recordIdInBody(description: string, words?: Record<string, unknown>): Record<string, unknown> {
@@ -56,6 +60,9 @@ export const IF_MATCH = {
   ...message('must be a record version such as "3"', '必须是记录版本，如 "3"'),
 };
 
-export function dayParam(description: string): Record<string, unknown> {
-  return { type: 'string', format: 'date', description, ...message('must be a day like 2026-11-21 (yyyy-MM-dd)', '必须是日期，如 2026-11-21（yyyy-MM-dd）') };
-}
+export const dayParam = (description: string): Record<string, unknown> => ({
+  type: 'string',
+  format: 'date',
+  description,
+  ...message('must be a day like 2026-11-21 (yyyy-MM-dd)', '必须是日期，如 2026-11-21（yyyy-MM-dd）'),
+});

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, onRequestHookHandler, onRouteHookHandler } from 'fastify';
 import { forbidden, unauthorized } from '../http/envelope.js';
 import { isWorker, type User } from '../users/user-repository.js';
 import type { LinkSigner } from './signed-links.js';
@@ -11,14 +11,13 @@ declare module 'fastify' {
     /** The sign-in the request came through (auth_tokens.link_id); links it signs die with it. */
     linkId: string | undefined;
   }
+  interface FastifyContextConfig {
+    /** This route is for worker accounts only (the fileAnalyze routes, docs/decisions/021). */
+    worker?: boolean;
+  }
 }
 
-export function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (typeof header !== 'string') return undefined;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return m?.[1];
-}
+export const bearerToken = (request: FastifyRequest): string | undefined => /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
 
 /**
  * The check of protected routes: a live Bearer token and a clientid header (when sent) that matches
@@ -26,10 +25,10 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  * instead. Anything else is a 401. A promise only when the sign-in must be read from the database
  * (a promise per request was a measurable share of a small answer).
  */
-export function authenticate(tokens: TokenStore, clientId: string, signer?: LinkSigner) {
+function authenticate(tokens: TokenStore, clientId: string, signer?: LinkSigner) {
   const signIn = (request: FastifyRequest, signedIn: SignedIn | undefined): void => {
     if (!signedIn) throw unauthorized('Your session has expired or was signed out; please sign in again', '登录已过期或已退出，请重新登录');
-    setSignIn(request, signedIn);
+    Object.assign(request, signedIn);
   };
   return (request: FastifyRequest): Promise<void> | undefined => {
     const sentClient = request.headers['clientid'];
@@ -64,12 +63,7 @@ async function signedLink(tokens: TokenStore, signer: LinkSigner, request: Fasti
   }
   const signedIn = await tokens.resolveLink(claim.linkId);
   if (!signedIn || signedIn.user.id !== claim.userId) throw unauthorized('The sign-in this link was made from has ended; open it again from the app');
-  setSignIn(request, signedIn);
-}
-
-function setSignIn(request: FastifyRequest, { user, linkId }: SignedIn): void {
-  request.user = user;
-  request.linkId = linkId;
+  Object.assign(request, signedIn);
 }
 
 /** The sign-in of a request that passed authenticate, for signing links that die with it. */
@@ -85,18 +79,65 @@ export function currentUser(request: FastifyRequest): User {
 }
 
 /** An analysed kind's worker routes ('/vtp/issueRecord/fileAnalyze'), testers' submit and record noun ('Issue'), for confineRoles. */
-export type AnalysisRoutesHint = { workers: string; submit: string; noun: string };
+type AnalysisRoutesHint = { fileAnalyze: string; submit: string; noun: string };
 
 /** Keeps worker accounts on the fileAnalyze routes and testers off them: 403 with what to do instead. */
-export function confineRoles(user: User | undefined, workerRoute: boolean, analysed: readonly AnalysisRoutesHint[] = []): void {
+function confineRoles(user: User | undefined, workerRoute: boolean, analysed: readonly AnalysisRoutesHint[]): void {
   if (!user) return;
   const worker = isWorker(user);
   if (worker && !workerRoute) {
-    const where = analysed.length === 0 ? 'none here: no kind declares x-kind.analysis' : analysed.map((a) => `/api${a.workers}/...`).join(' or ');
+    const where = analysed.length === 0 ? 'none here: no kind declares x-kind.analysis' : analysed.map((a) => `/api${a.fileAnalyze}/...`).join(' or ');
     throw forbidden(`This is a worker account: it may call only the video analysis worker routes (${where}). Sign in as a tester for anything else.`);
   }
   if (!worker && workerRoute) {
     const submit = analysed.map((a) => ` Testers submit ${/^[aeiou]/i.test(a.noun) ? 'an' : 'a'} ${a.noun.toLowerCase()} with /api${a.submit}.`).join('');
     throw forbidden(`Only worker accounts may call the fileAnalyze routes (create one with npm run users -- add-worker).${submit}`);
   }
+}
+
+function thrownBy(work: () => void): Error | undefined {
+  try {
+    work();
+    return undefined;
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+/**
+ * The sign-in check of one sort of route, as an onRequest hook: authenticate, then the account's
+ * role confined (decision 021). A sign-in remembered for a few seconds is checked without a promise.
+ */
+function signInCheck(guard: ReturnType<typeof authenticate>, workerRoute: boolean, analysed: readonly AnalysisRoutesHint[]): onRequestHookHandler {
+  return (request, _reply, done) => {
+    const confine = (): void => done(thrownBy(() => confineRoles(request.user, workerRoute, analysed)));
+    let reading: Promise<void> | undefined;
+    const failed = thrownBy(() => (reading = guard(request)));
+    if (failed !== undefined) done(failed);
+    else if (reading === undefined) confine();
+    else reading.then(confine, (error: unknown) => done(error as Error));
+  };
+}
+
+/**
+ * The one way a route is signed in (decision 075): this onRoute hook, added by each plugin that
+ * serves routes, checks every route before any body is read, unless its schema says `security: []`;
+ * `config.worker` marks worker routes. Set per route as it is added, not looked up per request
+ * (request.routeOptions builds a new object on every read).
+ */
+export function requireSignIn(deps: {
+  tokens: TokenStore;
+  clientId: string;
+  analysed: readonly AnalysisRoutesHint[];
+  signer?: LinkSigner;
+}): onRouteHookHandler {
+  const guard = authenticate(deps.tokens, deps.clientId, deps.signer);
+  const forTesters = signInCheck(guard, false, deps.analysed);
+  const forWorkers = signInCheck(guard, true, deps.analysed);
+  return (route) => {
+    const security = (route.schema as { security?: unknown } | undefined)?.security;
+    if (Array.isArray(security) && security.length === 0) return;
+    // First of the route's own hooks, so nothing a plugin adds to the route runs before it.
+    route.onRequest = [route.config?.worker === true ? forWorkers : forTesters, ...[route.onRequest ?? []].flat()];
+  };
 }

@@ -23,20 +23,14 @@ function leave(map: Map<string, Gate>, key: string): void {
   if (map.get(key)?.leave()) map.delete(key);
 }
 
-/** An admitted sign-in: whether it carries a valid device cookie, and its places to give back. */
-export interface Admission {
-  trusted: boolean;
-  release: () => void;
-}
-
 /**
  * Admits a sign-in before anything else is done for it (database included), a few at once per
  * address and per username (trusted devices aside), a few more waiting, any beyond refused at once
  * (HashingBusyError, 503), whether the user exists or not: a flood of one username from many
- * addresses costs a few queries and hashes, not one per request. `isTrusted` is asked once the
- * address's place is held.
+ * addresses costs a few queries and hashes, not one per request. `isTrusted` (a valid device
+ * cookie) is asked once the address's place is held; `release` gives the places back.
  */
-export async function admitSignIn(address: string, username: string, isTrusted: () => Promise<boolean>): Promise<Admission> {
+export async function admitSignIn(address: string, username: string, isTrusted: () => Promise<boolean>) {
   const name = userKey(username);
   await enter(perAddress, address, CHECKS_PER_ADDRESS, WAITING_PER_ADDRESS);
   let trusted = false;

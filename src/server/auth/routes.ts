@@ -1,24 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { Database } from '../db/types.js';
 import { type ApiError, badRequest, envelope, ok, refused, retryLater, unauthorized } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
 import type { User, UserRepository } from '../users/user-repository.js';
 import { bearerToken, currentLinkClaim, currentUser } from './authenticate.js';
-import type { Device, DeviceCookies } from './device-cookies.js';
-import { clientKey, type LoginThrottle, type Refusal as ThrottleRefusal } from './login-throttle.js';
+import { clientKey, databaseRateLimitStore, DeviceCookies, LoginThrottle, type Device, type Refusal as ThrottleRefusal } from './login-throttle.js';
 import { HashingBusyError } from '../users/password-hashing.js';
 import { admitSignIn, checkSignIn } from './password-check.js';
 import { MAX_SIGNED_LINK_TTL_SECONDS, SIGNABLE_PREFIXES, SIGNED_LINK_TTL_SECONDS, signOrExplain, type LinkSigner } from './signed-links.js';
 import type { TokenStore } from './tokens.js';
 
-export interface AuthDeps {
-  users: UserRepository;
-  tokens: TokenStore;
-  throttle: LoginThrottle;
-  devices: DeviceCookies;
-  clientId: string;
-  /** Sign-in requests per client address per minute, whatever the usernames (@fastify/rate-limit). */
-  perAddressPerMinute: number;
-}
+/** What a sign-in is checked with: the sign-in limits are built by authRoutes. */
+type AuthDeps = { users: UserRepository; tokens: TokenStore; throttle: LoginThrottle; devices: DeviceCookies; clientId: string };
 
 /** Rethrows e, a busy-hashing refusal (password-check.ts) as a 503 in Chinese too (decision 045). */
 const rethrow = (e: unknown): never => {
@@ -149,7 +145,7 @@ async function checkAttempt(
   }
 }
 
-/** A Bearer token for a right username and password, and a new device cookie (device-cookies.ts). */
+/** A Bearer token for a right username and password, and a new device cookie (login-throttle.ts). */
 function signIn(deps: AuthDeps, cookiePath: string) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { username, password, clientId } = request.body as { username: string; password: string; clientId?: string };
@@ -172,10 +168,24 @@ function signIn(deps: AuthDeps, cookiePath: string) {
   };
 }
 
-export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<void> {
+/**
+ * Sign-in, sign-out and signed links (5 minutes; up to an hour for a video that keeps seeking). Old
+ * sign-in counters are pruned hourly, so rotating usernames cannot grow the table forever.
+ */
+export async function authRoutes(
+  app: FastifyInstance,
+  { db, login, signer, ...services }: Omit<AuthDeps, 'throttle' | 'devices'> & { signer: LinkSigner; db: Kysely<Database>; login: Config['login'] },
+): Promise<void> {
+  const deps = { ...services, throttle: new LoginThrottle(db, login), devices: new DeviceCookies(db, login) };
+  const pruning = setInterval(() => {
+    deps.throttle.prune().catch((err: unknown) => app.log.error({ err }, 'pruning sign-in counters failed'));
+  }, 3600_000);
+  pruning.unref();
+  app.addHook('onClose', async () => clearInterval(pruning));
+  await app.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(db) });
   app.post(
     '/auth/login',
-    { config: { rateLimit: perAddressLimit(deps.perAddressPerMinute) }, schema: LOGIN_SCHEMA },
+    { config: { rateLimit: perAddressLimit(login.perAddressPerMinute) }, schema: LOGIN_SCHEMA },
     // The device cookie goes back to this route only.
     signIn(deps, `${app.prefix}/auth/login`),
   );
@@ -192,6 +202,11 @@ export async function authRoutes(app: FastifyInstance, deps: AuthDeps): Promise<
       roles: [],
       permissions: [],
     });
+  });
+  app.post('/system/signed-link', { schema: SIGNED_LINK_SCHEMA }, async function signLink(request) {
+    const claim = currentLinkClaim(request);
+    const { path: target, ttlSeconds } = request.body as { path: string; ttlSeconds?: number | null };
+    return ok(signOrExplain(signer, claim, target, Date.now(), ttlSeconds ?? SIGNED_LINK_TTL_SECONDS));
   });
 }
 
@@ -228,12 +243,3 @@ const SIGNED_LINK_SCHEMA = {
     403: refused("A path of another project's files"),
   },
 };
-
-/** POST /api/system/signed-link: a signed URL for a download or file (5 minutes; up to an hour for a video that keeps seeking). */
-export async function linkRoutes(app: FastifyInstance, deps: { signer: LinkSigner }): Promise<void> {
-  app.post('/system/signed-link', { schema: SIGNED_LINK_SCHEMA }, async function signLink(request) {
-    const claim = currentLinkClaim(request);
-    const { path: target, ttlSeconds } = request.body as { path: string; ttlSeconds?: number | null };
-    return ok(signOrExplain(deps.signer, claim, target, Date.now(), ttlSeconds ?? SIGNED_LINK_TTL_SECONDS));
-  });
-}

@@ -16,10 +16,7 @@ const LINK_METHODS = new Set(['GET', 'HEAD']);
 const VERSION = 'v2';
 
 /** A URL as the router and query parser see it: decoded segments and query pairs, in order. */
-interface CanonicalUrl {
-  segments: string[];
-  pairs: [string, string][];
-}
+type CanonicalUrl = { segments: string[]; pairs: [string, string][] };
 
 class LinkFormError extends Error {}
 
@@ -67,10 +64,7 @@ function canonicalText(userLink: string, userId: number, exp: number, url: Canon
 }
 
 /** Who a valid link is for, and the sign-in (auth_tokens.link_id) it was made from and dies with. */
-interface LinkClaim {
-  userId: number;
-  linkId: string;
-}
+type LinkClaim = { userId: number; linkId: string };
 
 /**
  * Short-lived signed links for what a browser opens in a frame or tab, which cannot carry the

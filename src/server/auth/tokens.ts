@@ -3,15 +3,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
 import type { User } from '../users/user-repository.js';
 
-function digest(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
+const digest = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** A live sign-in: its user, and the id that signed links made from it carry (and die with). */
-export interface SignedIn {
-  user: User;
-  linkId: string;
-}
+export type SignedIn = { user: User; linkId: string };
 
 const newLinkId = (): string => randomBytes(16).toString('base64url');
 

@@ -39,9 +39,7 @@ function textProblem(text: string): string | undefined {
   return undefined;
 }
 
-function keyName(key: string): string {
-  return key.replace(/\0/g, '\\0').replace(new RegExp(LONE_SURROGATE.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16)}`);
-}
+const keyName = (key: string): string => key.replace(/\0/g, '\\0').replace(new RegExp(LONE_SURROGATE.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 
 /** The first string (value or key) of a parsed body holding NUL or a lone surrogate: its path and the problem. */
 function findBadText(value: unknown): { at: string; problem: string } | undefined {

@@ -1,16 +1,10 @@
 /** The language of an answer a person reads (decision 045): the app sends its screen's as Accept-Language. */
 type AnswerLanguage = 'en' | 'zh';
 
-interface Range {
-  tag: string;
-  q: number;
-  order: number;
-}
-
 /** The header's language ranges with their q-values (RFC 9110 section 12.5.4), best first; malformed parts are skipped. */
-export function languageRanges(header: string | string[] | undefined): Range[] {
+export function languageRanges(header: string | string[] | undefined): { tag: string; q: number; order: number }[] {
   const text = Array.isArray(header) ? header.join(',') : (header ?? '');
-  const out: Range[] = [];
+  const out: ReturnType<typeof languageRanges> = [];
   for (const [order, part] of text.slice(0, 1000).split(',').entries()) {
     const [rawTag, ...params] = part.split(';').map((s) => s.trim());
     const tag = (rawTag ?? '').toLowerCase();
@@ -36,6 +30,5 @@ export function answerLanguage(header: string | string[] | undefined): AnswerLan
   return 'en';
 }
 
-export function requestLanguage(request: { headers: Record<string, string | string[] | undefined> }): AnswerLanguage {
-  return answerLanguage(request.headers['accept-language']);
-}
+export const requestLanguage = (request: { headers: Record<string, string | string[] | undefined> }): AnswerLanguage =>
+  answerLanguage(request.headers['accept-language']);

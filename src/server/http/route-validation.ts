@@ -112,13 +112,10 @@ function checkOf(validate: ValidateFunction, schema: Schema, part: Part, coerces
 
 const depth = (error: ErrorObject): number => error.instancePath.split('/').length + (error.keyword === 'required' ? 1 : 0);
 
-function propertiesOf(schema: unknown): Record<string, Schema> {
-  return isObject(schema) && isObject(schema['properties']) ? (schema['properties'] as Record<string, Schema>) : {};
-}
+const propertiesOf = (schema: unknown): Record<string, Schema> =>
+  isObject(schema) && isObject(schema['properties']) ? (schema['properties'] as Record<string, Schema>) : {};
 
-function typesOf(schema: unknown): string[] {
-  return isObject(schema) ? [schema['type']].flat().filter((t): t is string => typeof t === 'string') : [];
-}
+const typesOf = (schema: unknown): string[] => (isObject(schema) ? [schema['type']].flat().filter((t): t is string => typeof t === 'string') : []);
 
 /** A header's name as people write it: idempotency-key -> Idempotency-Key. */
 const headerName = (name: string): string => name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
@@ -127,9 +124,7 @@ const headerName = (name: string): string => name.replace(/(^|-)([a-z])/g, (_m, 
 type Said = { en: string; zh: string };
 
 /** What a refusal says the value must be, after the field's name ("must be a day like 2026-11-21"), in English and Chinese. */
-export function message(en: string, zh: string): Record<string, unknown> {
-  return { 'x-message': en, 'x-i18n': { zh: { message: zh } } };
-}
+export const message = (en: string, zh: string): Record<string, unknown> => ({ 'x-message': en, 'x-i18n': { zh: { message: zh } } });
 
 /** The refusal of the first problem: the field, what it must be, and what was sent. */
 function messageOf(error: ErrorObject, root: Schema, part: Part, data: unknown): Said {

@@ -1,39 +1,15 @@
 import fp from 'fastify-plugin';
-import fastifyRateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { AnalysisJobs } from '../analysis/jobs.js';
 import { analysedKinds, analysisPaths, analysisRoutes, nounOf } from '../analysis/routes.js';
 import { WORKER_TAGS } from '../analysis/route-schemas.js';
-import { DeviceCookies } from '../auth/device-cookies.js';
-import { databaseRateLimitStore, LoginThrottle } from '../auth/login-throttle.js';
-import { authRoutes, linkRoutes } from '../auth/routes.js';
+import { authRoutes } from '../auth/routes.js';
 import { envelope, ok, refused } from '../http/envelope.js';
 import { ListCache } from '../records/list-cache.js';
 import { recordRoutes } from '../records/routes.js';
 import { RecordValidator } from '../records/validation.js';
 import { statsRoutes } from '../stats/routes.js';
-
-/** API answers are the user's data, for no shared cache: a route that may be cached says so itself. */
-const noStore: onRequestHookHandler = (_request, reply, done) => {
-  reply.raw.setHeader('cache-control', 'no-store');
-  done();
-};
-
-/** Sign-in, sign-out and signed links; old sign-in counters are pruned hourly, so rotating usernames cannot grow the table forever. */
-async function signInApi(api: FastifyInstance, config: Config): Promise<void> {
-  const { users, tokens, signer } = api.services;
-  const throttle = new LoginThrottle(api.db.kysely, config.login);
-  const pruning = setInterval(() => {
-    throttle.prune().catch((err: unknown) => api.log.error({ err }, 'pruning sign-in counters failed'));
-  }, 3600_000);
-  pruning.unref();
-  api.addHook('onClose', async () => clearInterval(pruning));
-  await api.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(api.db.kysely) });
-  const devices = new DeviceCookies(api.db.kysely, config.login);
-  await authRoutes(api, { users, tokens, throttle, devices, clientId: config.clientId, perAddressPerMinute: config.login.perAddressPerMinute });
-  await linkRoutes(api, { signer });
-}
 
 const text = { type: 'string' };
 /** Where the workers find each analysed kind's protocol: they learn their paths here, never from code. */
@@ -65,15 +41,20 @@ async function analysisApi(api: FastifyInstance, config: Config): Promise<void> 
 }
 
 /**
- * The API under /api: the sign-in check on every route not marked public (auth/sign-in-hook.ts), no shared caching;
+ * The API under /api: the sign-in check on every route not marked public (auth/authenticate.ts), no shared caching;
  * then sign-in, every kind's record routes (docs/services/records.md), stats and the analysis.
  */
 export const apiPlugin = fp<{ config: Config }>(
   async (api, { config }) => {
-    api.addHook('onRequest', noStore);
+    // API answers are the user's data, for no shared cache: a route that may be cached says so itself.
+    api.addHook('onRequest', (_request, reply, done) => {
+      reply.raw.setHeader('cache-control', 'no-store');
+      done();
+    });
     api.addHook('onRoute', api.services.signInHook(false));
-    await signInApi(api, config);
-    const { registry, services } = api;
+    const { registry, services, db } = api;
+    const { users, tokens, signer } = services;
+    await authRoutes(api, { users, tokens, signer, db: db.kysely, login: config.login, clientId: config.clientId });
     await recordRoutes(api, {
       registry,
       records: services.records,

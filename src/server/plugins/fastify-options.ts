@@ -1,9 +1,23 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { KindRegistry } from '../../shared/kind-types.js';
 import { serialisableSchemas } from '../api-docs/kind-schemas.js';
-import { requestForLog } from '../auth/log-redaction.js';
+import { LINK_PARAM } from '../auth/signed-links.js';
 import type { Config } from '../config.js';
+
+/** A URL as the log may show it: the secret parts of upload-session addresses and signed links, bearer credentials, replaced. */
+export const redactCredentials = (url: string): string =>
+  url.replace(/(\/files\/upload\/session\/)[^/?#]+/g, '$1[redacted]').replace(new RegExp(`([?&]${LINK_PARAM}=)[^&#]*`, 'g'), '$1[redacted]');
+
+function requestForLog(request: FastifyRequest): Record<string, unknown> {
+  return {
+    method: request.method,
+    url: redactCredentials(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
 
 /** The options the Fastify instance is made with: what no plugin can set afterwards. */
 export function fastifyOptions(config: Config, registry: KindRegistry, logger: boolean | object | undefined): FastifyServerOptions & { https?: object } {

@@ -3,7 +3,7 @@ import fastifyCors from '@fastify/cors';
 import type { Config } from '../config.js';
 import { installCompression } from '../http/compression.js';
 import { installRefusalDrain } from '../http/drain.js';
-import { installErrorHandler } from '../http/error-handler.js';
+import { installErrorHandler } from '../http/envelope.js';
 import { installInputGuard } from '../http/input-guard.js';
 import { routeValidatorCompiler } from '../http/route-validation.js';
 import { installSecurityHeaders } from '../http/security-headers.js';

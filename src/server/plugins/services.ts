@@ -1,17 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { KindRegistry } from '../../shared/kind-types.js';
 import type { Config } from '../config.js';
 import { analysedKinds, analysisPaths, nounOf } from '../analysis/routes.js';
-import type { AnalysisRoutesHint } from '../auth/authenticate.js';
-import { requireSignIn } from '../auth/sign-in-hook.js';
+import { requireSignIn } from '../auth/authenticate.js';
 import { LinkSigner, loadLinkSecret } from '../auth/signed-links.js';
 import { TokenStore } from '../auth/tokens.js';
 import { FileStorage } from '../files/storage.js';
 import { UploadLimits } from '../files/upload-limits.js';
 import { openRecordStore } from '../records/store/open.js';
 import { StatsRepository } from '../stats/stats-repository.js';
-import { seedFirstUser } from '../users/seed.js';
 import { UserRepository } from '../users/user-repository.js';
 
 declare module 'fastify' {
@@ -22,20 +19,15 @@ declare module 'fastify' {
 
 type Services = Awaited<ReturnType<typeof buildServices>>;
 
-/** The analysed kinds' routes (decision 041), named where a worker or tester account is sent away from the other's. */
-function analysisHintsOf(registry: KindRegistry): AnalysisRoutesHint[] {
-  return analysedKinds(registry.values()).map((kind) => ({ workers: analysisPaths(kind).fileAnalyze, submit: analysisPaths(kind).submit, noun: nounOf(kind) }));
-}
-
 /**
  * What the route plugins share, built once on the database. signInHook is the check each plugin
- * that serves routes adds (auth/sign-in-hook.ts); `links`: signed links are taken too.
+ * that serves routes adds (auth/authenticate.ts); `links`: signed links are taken too.
  */
 async function buildServices(app: FastifyInstance, config: Config, print: (line: string) => void) {
   const { db } = app;
   const tokens = new TokenStore(db.kysely, config.tokenTtlSeconds);
   const users = new UserRepository(db.kysely, (userId) => tokens.forgetUser(userId));
-  await seedFirstUser(users, config, print);
+  await users.seedFirst(config.initialUser, print);
   // On PostgreSQL this instance may be the sole writer, and so know generations without reading them (decision 030).
   const { store: records, sole } = await openRecordStore(db, app.registry.values(), {
     soleWriter: config.soleWriter,
@@ -43,7 +35,8 @@ async function buildServices(app: FastifyInstance, config: Config, print: (line:
   });
   if (sole !== undefined) app.addHook('onClose', async () => sole.close());
   const signer = new LinkSigner(await loadLinkSecret(db.kysely));
-  const analysed = analysisHintsOf(app.registry);
+  // The analysed kinds' routes (decision 041), named where a worker or tester account is sent away from the other's.
+  const analysed = analysedKinds(app.registry.values()).map((kind) => ({ ...analysisPaths(kind), noun: nounOf(kind) }));
   const signInHook = (links: boolean) => requireSignIn({ tokens, clientId: config.clientId, analysed, ...(links ? { signer } : {}) });
   const files = new FileStorage(`${config.dataDir}/files`);
   const limits = new UploadLimits(config.uploads, files.rootDir, db.kysely);

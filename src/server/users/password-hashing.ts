@@ -60,9 +60,7 @@ async function derive(password: string, salt: Buffer, params: { N: number; r: nu
 }
 
 /** scrypt computations since the process started (tests bound the work an attack causes). */
-export function hashesComputed(): number {
-  return hashes;
-}
+export const hashesComputed = (): number => hashes;
 
 /** Hashes a password as 'scrypt$N$r$p$salt$key' (base64url parts). */
 export async function hashPassword(password: string): Promise<string> {

@@ -1,25 +1,17 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, UserTable } from '../db/types.js';
-import { hashPassword } from './password-hashing.js';
+import { hashPassword, randomPassword } from './password-hashing.js';
 
 export type User = Selectable<UserTable>;
 
-export interface NewUser {
-  username: string;
-  password: string;
-  project: string;
-  vehicle: string;
-  nickName?: string;
-}
+export type NewUser = { username: string; password: string; project: string; vehicle: string; nickName?: string };
 
 export class UserInputError extends Error {}
 
 /** Analysis workers (docs/decisions/021): they may call only the fileAnalyze routes, for their projects. */
 const WORKER_ROLE = 'worker';
 
-export function isWorker(user: Pick<User, 'role'>): boolean {
-  return user.role === WORKER_ROLE;
-}
+export const isWorker = (user: Pick<User, 'role'>): boolean => user.role === WORKER_ROLE;
 
 export function workerProjects(user: Pick<User, 'role' | 'worker_projects'>): string[] {
   if (!isWorker(user) || user.worker_projects === null) return [];
@@ -54,6 +46,27 @@ export class UserRepository {
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /** On the first start creates the configured initial user, or a 'demo' user whose random password is printed once. */
+  async seedFirst(initial: NewUser | undefined, print: (line: string) => void): Promise<void> {
+    if ((await this.count()) > 0) return;
+    if (initial) {
+      await this.add(initial);
+      print(`Created the initial user '${initial.username}' (project ${initial.project}, vehicle ${initial.vehicle}) from INITIAL_* settings.`);
+      return;
+    }
+    const password = randomPassword();
+    await this.add({ username: 'demo', password, project: 'DEMO', vehicle: '636_green' });
+    print(
+      [
+        '',
+        '  No users yet, so a first user was created. This password is shown only once:',
+        `    username: demo    password: ${password}    (project DEMO, vehicle 636_green)`,
+        '  Change it with: npm run users -- passwd demo',
+        '',
+      ].join('\n'),
+    );
   }
 
   findByUsername(username: string): Promise<User | undefined> {
