@@ -2,7 +2,7 @@ import { MAX_ID, recordId, recordIdInBody } from '../api-docs/parameters.js';
 import { CONTRACT_TIME_SCHEMA } from '../http/contract-time.js';
 import { envelope, errorResponses, refused } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
-import { ANALYSIS_CONTEXT_KEYS } from '../../shared/kind-types.js';
+import { ANALYSIS_CONTEXT_KEYS } from '../../shared/meta-schema.js';
 
 // The schemas of the analysis routes: their OpenAPI documentation, their parameters' and bodies'
 // validation (http/route-validation.ts) and their answers' serialisation.

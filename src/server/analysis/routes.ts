@@ -1,6 +1,7 @@
 import { contractTime } from '../http/contract-time.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ANALYSIS_CONTEXT_KEYS, type AnalysisMeta, type Kind } from '../../shared/kind-types.js';
+import type { AnalysisMeta, Kind } from '../../shared/kind-types.js';
+import { ANALYSIS_CONTEXT_KEYS } from '../../shared/meta-schema.js';
 import { currentUser } from '../auth/authenticate.js';
 import { badRequest, forbidden, notFound, ok } from '../http/envelope.js';
 import type { RecordReads } from '../records/store/types.js';
