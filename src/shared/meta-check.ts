@@ -160,7 +160,7 @@ function listFieldProblems(meta: Meta, props: Props, problems: string[]): void {
 function propertyLinkProblems(_meta: Meta, props: Props, problems: string[], required: readonly string[]): void {
   const oldNames = new Map<string, string>();
   for (const [field, prop] of Object.entries(props)) {
-    for (const old of (prop['x-renamedFrom'] as string[] | undefined) ?? []) {
+    for (const old of prop['x-renamedFrom'] ?? []) {
       if (hasField(props, old)) problems.push(`properties.${field}.x-renamedFrom names '${old}', which is still a property; remove one of the two`);
       else if (oldNames.has(old))
         problems.push(`'${old}' is in x-renamedFrom of both ${oldNames.get(old) ?? ''} and ${field}; an old name can move to one property only`);
@@ -198,7 +198,7 @@ function filledFieldProblems(meta: Meta, props: Props, problems: string[]): void
 
 /** x-kind.attachments: its folder template, its files status, and the one property that keeps the folder. */
 function attachmentProblems(meta: Meta, props: Props, problems: string[]): void {
-  const folderFields = Object.entries(props).filter(([, p]) => p['x-derived'] !== undefined && 'attachmentFolder' in (p['x-derived'] as object));
+  const folderFields = Object.entries(props).filter(([, p]) => p['x-derived'] !== undefined && 'attachmentFolder' in p['x-derived']);
   if (!meta.attachments) {
     if (folderFields.length > 0)
       problems.push(`properties.${folderFields[0]?.[0]} derives an attachment folder, but x-kind.attachments does not say how it is named`);
