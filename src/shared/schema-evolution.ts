@@ -23,13 +23,6 @@ export interface FieldWarning {
 /** Fields every kind has, read-only, that the server sets and scopes by: not warned about. */
 export const SCOPE_FIELDS: ReadonlySet<string> = new Set(['id', 'projectName', 'vehicleNo']);
 
-/** Old property names -> the property that holds their values now. */
-export function renamesOf(schema: KindSchema): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [field, prop] of Object.entries(schema.properties)) for (const old of prop['x-renamedFrom'] ?? []) out.set(old, field);
-  return out;
-}
-
 /** A short, stable hash of a schema file (cyrb53 over its JSON, as hex), the same on the server and in the app. Not a security measure. */
 export function schemaHash(schema: unknown): string {
   const text = JSON.stringify(schema);
@@ -148,7 +141,6 @@ export function writeBack(kind: Pick<Kind, 'schema' | 'renamed'>, stored: Data, 
 
 export const TYPE_WORDS: Record<string, string> = { number: 'a number', integer: 'a whole number', string: 'text', boolean: 'true or false' };
 
-/** A value as JSON, cut to 40 characters. */
 export function preview(value: unknown): string {
   const s = JSON.stringify(value) ?? String(value);
   return s.length > 40 ? `${s.slice(0, 37)}...` : s;

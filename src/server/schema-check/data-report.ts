@@ -230,7 +230,6 @@ function describeFinding(f: Finding, kind: string): string {
   }
 }
 
-/** Pads columns of text rows to their widest cell. */
 function table(rows: string[][], indent: string): string[] {
   const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
   return rows.map((r) => `${indent}${r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ')}`.trimEnd());
