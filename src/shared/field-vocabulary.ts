@@ -66,12 +66,15 @@ export function vocabularyProblems(field: string, prop: KindProperty): string[] 
   return out;
 }
 
-/** The check's one line for a nested object (type 'object', or its own properties), which stays unsupported. */
-export function nestedObjectProblem(field: string, prop: unknown): string | undefined {
-  if (prop === null || typeof prop !== 'object') return undefined;
-  const p = prop as Record<string, unknown>;
-  if (p['type'] !== 'object' && p['properties'] === undefined) return undefined;
-  return `properties.${field} is a nested object, which a record cannot hold: every field is one value or a list of choices; split it into fields of its own (such as ${field}City, ${field}Street)`;
+/** The check's one line per nested object (type 'object', or its own properties), which stays unsupported. */
+export function nestedObjectProblems(schema: unknown): string[] {
+  const props = (schema as { properties?: unknown } | null)?.properties;
+  if (props === null || typeof props !== 'object') return [];
+  return Object.entries(props as Record<string, unknown>).flatMap(([field, prop]) => {
+    const p = prop !== null && typeof prop === 'object' ? (prop as Record<string, unknown>) : {};
+    if (p['type'] !== 'object' && p['properties'] === undefined) return [];
+    return `properties.${field} is a nested object, which a record cannot hold: every field is one value or a list of choices; split it into fields of its own (such as ${field}City, ${field}Street)`;
+  });
 }
 
 /** "; did you mean 'maxLength'?" when a keyword is a near miss (case, a letter or two) of a known one, else ''. */

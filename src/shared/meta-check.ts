@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { FOLDER_PLACEHOLDER } from './attachments.js';
-import { choicesOf, didYouMean, isMultiSelect, nestedObjectProblem, vocabularyProblems } from './field-vocabulary.js';
+import { choicesOf, didYouMean, isMultiSelect, nestedObjectProblems, vocabularyProblems } from './field-vocabulary.js';
 import type { KindProperty, KindSchema } from './kind-types.js';
 import { ANALYSIS_STATUSES, ANALYSIS_SUBMITTED, PROPERTY_STANDARD_KEYWORDS, PROPERTY_X_KEYWORDS, rootSchema } from './meta-schema.js';
 import { fitsType, SCOPE_FIELDS, TYPE_WORDS } from './schema-evolution.js';
@@ -88,13 +88,6 @@ function propertyKeywordProblems(field: string, prop: KindProperty, out: string[
     out.push(`${at}.minLength is more than its maxLength`);
 }
 
-/** The one line per nested object (unsupported), found before the meta-schema would call its type unknown. */
-function nestedObjects(schema: unknown): string[] {
-  const props = (schema as { properties?: unknown } | null)?.properties;
-  if (props === null || typeof props !== 'object') return [];
-  return Object.entries(props).flatMap(([field, prop]) => nestedObjectProblem(field, prop) ?? []);
-}
-
 type Props = KindSchema['properties'];
 type Meta = KindSchema['x-kind'];
 /** One group of a schema's cross-references; checkKindSchema runs them in KIND_CHECKS's order. */
@@ -114,7 +107,8 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
 function problemsOf(kindName: string, schema: unknown): string[] {
   const problems: string[] = [];
   if (!/^[a-z][a-z0-9]*$/.test(kindName)) problems.push(`the kind name '${kindName}' must be lower-case letters and digits`);
-  const nested = nestedObjects(schema);
+  // Before the meta-schema, which would call a nested object's type unknown.
+  const nested = nestedObjectProblems(schema);
   if (nested.length > 0) return [...problems, ...nested];
   if (!validateRoot(schema)) return [...problems, ...new Set((validateRoot.errors ?? []).map(describe))];
   const s = schema as unknown as KindSchema;
