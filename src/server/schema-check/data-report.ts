@@ -80,9 +80,8 @@ function reasonOf(prop: KindProperty, value: unknown): Reason {
 export function recordFindings(kind: Kind, data: Record<string, unknown>): RecordFinding[] {
   const out: RecordFinding[] = [];
   const props = kind.schema.properties;
-  const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
   for (const field of kind.fields) {
-    const holder = keysOf(kind, field).find((key) => has(data, key));
+    const holder = keysOf(kind, field).find((key) => Object.hasOwn(data, key));
     if (holder !== undefined && holder !== field && !isMissing(data[holder]) && !SCOPE_FIELDS.has(field))
       out.push({ field, reason: 'renamed', detail: `values under the old name '${holder}', read as '${field}'`, value: holder });
   }
@@ -96,7 +95,7 @@ export function recordFindings(kind: Kind, data: Record<string, unknown>): Recor
     out.push({ field, reason, detail: `'${key}' holds ${preview(value)}, kept and not shown`, value: key });
   }
   for (const [key, value] of Object.entries(data)) {
-    if (has(props, key) || kind.renamed.has(key) || SCOPE_FIELDS.has(key) || isMissing(value)) continue;
+    if (Object.hasOwn(props, key) || kind.renamed.has(key) || SCOPE_FIELDS.has(key) || isMissing(value)) continue;
     out.push({ field: key, reason: 'removed', detail: 'no longer a property: the values are kept, hidden', value: key });
   }
   return out;

@@ -180,8 +180,7 @@ function pathOfMessage(message: string, value: unknown): Array<string | number> 
   if (m) {
     const at = segmentsOf(m[1] as string);
     const named = valueAt(value, at);
-    if (named !== null && typeof named === 'object' && !Array.isArray(named) && Object.prototype.hasOwnProperty.call(named, m[2] as string))
-      return [...at, m[2] as string];
+    if (named !== null && typeof named === 'object' && !Array.isArray(named) && Object.hasOwn(named, m[2] as string)) return [...at, m[2] as string];
     return itemOf(at, m[2]);
   }
   m = /^(properties|x-kind|required|\$id|\$schema|title|description|type)([.[]\S*?)?:?(\s|$)/.exec(message);
