@@ -6,7 +6,6 @@ import { customFormats } from './formats.js';
 
 /** The languages a schema may translate its English texts into (x-i18n, x-kind.i18n). */
 const OTHER_LANGUAGES = ['zh'];
-/** Root-level x- keywords. */
 export const ROOT_X_KEYWORDS = ['x-kind', 'x-renamedFrom'] as const;
 /** The statuses the analysis flow sets (docs/decisions/020): a status field's enum must offer them all. */
 export const ANALYSIS_STATUSES = ['READY', 'DOING', 'DONE', 'FAILED'] as const;

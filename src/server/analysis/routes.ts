@@ -41,14 +41,7 @@ export function nounOf(kind: Kind): string {
 }
 
 /** A body as its route's schema let it through: the id as a number or digits, the texts as text or null. */
-interface Body {
-  id: number | string;
-  mode?: string | null;
-  remark?: string | null;
-  report?: string | null;
-  error?: string | null;
-  stage?: 'desensitize' | 'analyze' | null;
-}
+type Body = { id: number | string; stage?: 'desensitize' | 'analyze' | null } & Partial<Record<'mode' | 'remark' | 'report' | 'error', string | null>>;
 
 /** The folder inside an issue's folder where the workers' blurred copies go (listed apart by the client). */
 const DESENSITIZED_FOLDER = 'desensitized';

@@ -61,13 +61,8 @@ export interface DataReport {
 
 const EXAMPLES = 3;
 
-interface RecordFinding {
-  field: string;
-  reason: Reason;
-  detail: string;
-  /** The value (a retired choice) or name (an old or removed one) to count. */
-  value?: string;
-}
+/** value: the value (a retired choice) or name (an old or removed one) to count. */
+type RecordFinding = Pick<Finding, 'field' | 'reason' | 'detail'> & { value?: string };
 
 /** Which rule a value breaks, by asking valueProblem about one keyword at a time. */
 function reasonOf(prop: KindProperty, value: unknown): Reason {
