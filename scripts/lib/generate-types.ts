@@ -1,7 +1,9 @@
 import { compile } from 'json-schema-to-typescript';
 import { loadRegistry } from '../../src/server/schemas.js';
+import { rootSchema } from '../../src/shared/meta-schema.js';
 
 const BANNER = `/* GENERATED - do not edit. Made from schemas/{file} by \`npm run gen:types\`. */`;
+const STYLE = { singleQuote: true, printWidth: 120 };
 
 function typeName(kind: string): string {
   return `${kind[0]?.toUpperCase() ?? ''}${kind.slice(1)}Record`;
@@ -9,7 +11,8 @@ function typeName(kind: string): string {
 
 /**
  * Generates one TypeScript file per kind from its schema file, plus an index that maps kind
- * names to record types. Returns file name -> content, so a test can compare without writing.
+ * names to record types, and the types of a schema file itself from the meta-schema.
+ * Returns file name -> content, so a test can compare without writing.
  */
 export async function generateTypes(schemasDir: string): Promise<Map<string, string>> {
   const registry = loadRegistry(schemasDir);
@@ -31,7 +34,7 @@ export async function generateTypes(schemasDir: string): Promise<Map<string, str
       declareExternallyReferenced: true,
       unreachableDefinitions: false,
       format: true,
-      style: { singleQuote: true, printWidth: 120 },
+      style: STYLE,
     });
     files.set(`${kind.name}.d.ts`, ts);
     index.push(`import type { ${typeName(kind.name)} } from './${kind.name}.js';`);
@@ -42,5 +45,14 @@ export async function generateTypes(schemasDir: string): Promise<Map<string, str
   for (const name of registry.keys()) index.push(`  ${name}: ${typeName(name)};`);
   index.push('}', '');
   files.set('index.d.ts', index.join('\n'));
+  // Open objects (a property's keywords) keep an index signature; minItems makes no tuples, which code could not build.
+  const kindSchema = await compile(structuredClone(rootSchema) as never, 'KindSchema', {
+    bannerComment: BANNER.replace('schemas/{file}', 'src/shared/meta-schema.ts'),
+    additionalProperties: true,
+    ignoreMinAndMaxItems: true,
+    format: true,
+    style: STYLE,
+  });
+  files.set('kind-schema.d.ts', kindSchema);
   return files;
 }

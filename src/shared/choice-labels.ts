@@ -10,7 +10,7 @@ export type Language = 'en' | 'zh';
 export function choiceLabel(prop: KindProperty | undefined, value: unknown, language: string = 'en'): string | undefined {
   if (prop === undefined || (typeof value !== 'string' && typeof value !== 'number')) return undefined;
   const key = String(value);
-  const own = Object.prototype.hasOwnProperty.call(prop['x-labels'] ?? {}, key) ? prop['x-labels']?.[key] : undefined;
+  const own = Object.hasOwn(prop['x-labels'] ?? {}, key) ? prop['x-labels']?.[key] : undefined;
   const other = language === 'en' ? undefined : prop['x-i18n']?.[language as 'zh']?.labels?.[key];
   if (typeof own === 'string') return language === 'en' ? own : (other ?? own);
   if (own !== undefined) return own[language as Language] ?? other ?? own.en;

@@ -3,12 +3,9 @@ import type { KindProperty } from './kind-types.js';
 // The JSON Schema a field may use beyond one plain value (docs/decisions/061): `pattern`, with what it
 // expects in the admin's words (`x-patternMessage`), and multi-select, a list of choices (items.enum).
 
-/** The words an admin may give for a pattern: one text for both languages, or one per language. */
-type PatternMessage = string | { en: string; zh?: string };
-
 /** What a property's pattern expects, in the admin's words (x-patternMessage) in a language; undefined without them. */
 export function patternMessage(prop: KindProperty | undefined, language: 'en' | 'zh' = 'en'): string | undefined {
-  const message = prop?.['x-patternMessage'] as PatternMessage | undefined;
+  const message = prop?.['x-patternMessage'];
   if (message === undefined) return undefined;
   return typeof message === 'string' ? message : language === 'zh' ? (message.zh ?? message.en) : message.en;
 }
@@ -28,7 +25,7 @@ export const isMultiSelect = (prop: KindProperty | undefined): boolean => prop?.
 /** The choices of a property: its enum, or for a multi-select its items' enum. */
 export function choicesOf(prop: KindProperty | undefined): unknown[] | undefined {
   if (prop === undefined) return undefined;
-  if (isMultiSelect(prop)) return (prop['items'] as { enum?: unknown[] } | undefined)?.enum;
+  if (isMultiSelect(prop)) return prop.items?.enum;
   return prop.enum;
 }
 
@@ -52,11 +49,11 @@ export function vocabularyProblems(field: string, prop: KindProperty): string[] 
   }
   if (prop['x-patternMessage'] !== undefined && prop.pattern === undefined)
     out.push(`${at}.x-patternMessage says what its pattern expects, but the property has no pattern`);
-  const items = prop['items'] as { type?: unknown; enum?: unknown } | undefined;
+  const items = prop.items;
   if (isMultiSelect(prop)) {
     const example = `"type": "array", "items": {"type": "string", "enum": ["A", "B"]}, "uniqueItems": true`;
     if (!Array.isArray(items?.enum)) out.push(`${at} is a list (type 'array'); a list must be of choices: ${example}`);
-    if (prop['uniqueItems'] !== true) out.push(`${at} is a list of choices, so it needs "uniqueItems": true (a choice is chosen once): ${example}`);
+    if (prop.uniqueItems !== true) out.push(`${at} is a list of choices, so it needs "uniqueItems": true (a choice is chosen once): ${example}`);
     if (prop.enum !== undefined) out.push(`${at}.enum: a list's choices go in items.enum: ${example}`);
     if (prop['x-ui']?.widget !== undefined) out.push(`${at}.x-ui.widget: a list of choices is shown as chips; leave widget out`);
     const choices = Array.isArray(items?.enum) ? items.enum : [];
@@ -64,17 +61,20 @@ export function vocabularyProblems(field: string, prop: KindProperty): string[] 
       out.push(`${at}.default must be a list of its items' choices, such as ${JSON.stringify(choices.slice(0, 1))}`);
   } else {
     if (items !== undefined) out.push(`${at}.items applies to lists (type 'array'), but the property's type is '${String(prop.type)}'`);
-    if (prop['uniqueItems'] !== undefined) out.push(`${at}.uniqueItems applies to lists (type 'array'), but the property's type is '${String(prop.type)}'`);
+    if (prop.uniqueItems !== undefined) out.push(`${at}.uniqueItems applies to lists (type 'array'), but the property's type is '${String(prop.type)}'`);
   }
   return out;
 }
 
-/** The check's one line for a nested object (type 'object', or its own properties), which stays unsupported. */
-export function nestedObjectProblem(field: string, prop: unknown): string | undefined {
-  if (prop === null || typeof prop !== 'object') return undefined;
-  const p = prop as Record<string, unknown>;
-  if (p['type'] !== 'object' && p['properties'] === undefined) return undefined;
-  return `properties.${field} is a nested object, which a record cannot hold: every field is one value or a list of choices; split it into fields of its own (such as ${field}City, ${field}Street)`;
+/** The check's one line per nested object (type 'object', or its own properties), which stays unsupported. */
+export function nestedObjectProblems(schema: unknown): string[] {
+  const props = (schema as { properties?: unknown } | null)?.properties;
+  if (props === null || typeof props !== 'object') return [];
+  return Object.entries(props as Record<string, unknown>).flatMap(([field, prop]) => {
+    const p = prop !== null && typeof prop === 'object' ? (prop as Record<string, unknown>) : {};
+    if (p['type'] !== 'object' && p['properties'] === undefined) return [];
+    return `properties.${field} is a nested object, which a record cannot hold: every field is one value or a list of choices; split it into fields of its own (such as ${field}City, ${field}Street)`;
+  });
 }
 
 /** "; did you mean 'maxLength'?" when a keyword is a near miss (case, a letter or two) of a known one, else ''. */

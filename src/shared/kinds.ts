@@ -1,5 +1,5 @@
 import type { Kind, KindRegistry, KindSchema } from './kind-types.js';
-import { renamesOf, schemaHash } from './schema-evolution.js';
+import { schemaHash } from './schema-evolution.js';
 
 /** The name a kind's records are stored under: the file's stem, or the oldest of its earlier names. */
 export const kindIdentity = (stem: string, schema: Pick<KindSchema, 'x-renamedFrom'>): string => schema['x-renamedFrom']?.at(-1) ?? stem;
@@ -15,7 +15,8 @@ export function toKind(stem: string, schema: KindSchema): Kind {
     fields,
     readOnlyFields: new Set(fields.filter((f) => schema.properties[f]?.readOnly === true)),
     exportFields: fields.filter((f) => schema.properties[f]?.['x-export'] !== false),
-    renamed: renamesOf(schema),
+    // Old property names -> the property that holds their values now.
+    renamed: new Map(Object.entries(schema.properties).flatMap(([field, prop]) => (prop['x-renamedFrom'] ?? []).map((old) => [old, field] as const))),
     hash: schemaHash(schema),
   };
 }

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { FOLDER_PLACEHOLDER } from './attachments.js';
-import { choicesOf, didYouMean, isMultiSelect, nestedObjectProblem, vocabularyProblems } from './field-vocabulary.js';
+import { choicesOf, didYouMean, isMultiSelect, nestedObjectProblems, vocabularyProblems } from './field-vocabulary.js';
 import type { KindProperty, KindSchema } from './kind-types.js';
 import { ANALYSIS_STATUSES, ANALYSIS_SUBMITTED, PROPERTY_STANDARD_KEYWORDS, PROPERTY_X_KEYWORDS, rootSchema } from './meta-schema.js';
 import { fitsType, SCOPE_FIELDS, TYPE_WORDS } from './schema-evolution.js';
@@ -88,18 +88,10 @@ function propertyKeywordProblems(field: string, prop: KindProperty, out: string[
     out.push(`${at}.minLength is more than its maxLength`);
 }
 
-/** The one line per nested object (unsupported), found before the meta-schema would call its type unknown. */
-function nestedObjects(schema: unknown): string[] {
-  const props = (schema as { properties?: unknown } | null)?.properties;
-  if (props === null || typeof props !== 'object') return [];
-  return Object.entries(props).flatMap(([field, prop]) => nestedObjectProblem(field, prop) ?? []);
-}
-
 type Props = KindSchema['properties'];
 type Meta = KindSchema['x-kind'];
 /** One group of a schema's cross-references; checkKindSchema runs them in KIND_CHECKS's order. */
 type KindCheck = (meta: Meta, props: Props, problems: string[], required: readonly string[]) => void;
-const hasField = (props: Props, f: string): boolean => Object.prototype.hasOwnProperty.call(props, f);
 const isNumberType = (prop: KindProperty | undefined): boolean => ['number', 'integer'].includes(String(prop?.type));
 const isTextOrNumber = (prop: KindProperty | undefined): boolean => ['string', 'number', 'integer'].includes(String(prop?.type));
 
@@ -114,7 +106,8 @@ export function checkKindSchema(kindName: string, schema: unknown): string[] {
 function problemsOf(kindName: string, schema: unknown): string[] {
   const problems: string[] = [];
   if (!/^[a-z][a-z0-9]*$/.test(kindName)) problems.push(`the kind name '${kindName}' must be lower-case letters and digits`);
-  const nested = nestedObjects(schema);
+  // Before the meta-schema, which would call a nested object's type unknown.
+  const nested = nestedObjectProblems(schema);
   if (nested.length > 0) return [...problems, ...nested];
   if (!validateRoot(schema)) return [...problems, ...new Set((validateRoot.errors ?? []).map(describe))];
   const s = schema as unknown as KindSchema;
@@ -130,29 +123,30 @@ function problemsOf(kindName: string, schema: unknown): string[] {
 
 /** The fields every kind has, its date field, and the fields its list sorts, filters and shows on a card by. */
 function listFieldProblems(meta: Meta, props: Props, problems: string[]): void {
-  const has = (f: string): boolean => hasField(props, f);
   for (const f of SCOPE_FIELDS) {
-    if (!has(f)) problems.push(`properties.${f} is missing; every kind needs it`);
+    if (!Object.hasOwn(props, f)) problems.push(`properties.${f} is missing; every kind needs it`);
     else if (props[f]?.readOnly !== true) problems.push(`properties.${f} must be readOnly`);
   }
-  if (has('id') && props['id']?.type !== 'integer') problems.push(`properties.id must be of type integer`);
-  if (!has(meta.dateField)) problems.push(`x-kind.dateField '${meta.dateField}' is not a property`);
+  if (Object.hasOwn(props, 'id') && props['id']?.type !== 'integer') problems.push(`properties.id must be of type integer`);
+  if (!Object.hasOwn(props, meta.dateField)) problems.push(`x-kind.dateField '${meta.dateField}' is not a property`);
   else if (props[meta.dateField]?.format !== 'datetime-text') problems.push(`x-kind.dateField '${meta.dateField}' must have format datetime-text`);
   for (const field of meta.sortable ?? []) {
-    if (!has(field)) problems.push(`x-kind.sortable names '${field}', which is not a property`);
+    if (!Object.hasOwn(props, field)) problems.push(`x-kind.sortable names '${field}', which is not a property`);
     else if (!isTextOrNumber(props[field])) problems.push(`x-kind.sortable names '${field}', which is not text or a number`);
   }
   for (const [field, how] of Object.entries(meta.filters ?? {})) {
-    if (!has(field)) problems.push(`x-kind.filters names '${field}', which is not a property`);
+    if (!Object.hasOwn(props, field)) problems.push(`x-kind.filters names '${field}', which is not a property`);
     else if (field === 'projectName') problems.push(`x-kind.filters cannot name projectName: the server scopes every list to the user's project`);
     else if (how === 'contains' && props[field]?.type !== 'string') problems.push(`x-kind.filters.${field} is 'contains', which needs a text property`);
     else if (isMultiSelect(props[field]) ? how !== 'exact' : !isTextOrNumber(props[field]))
       problems.push(`x-kind.filters names '${field}', which is not text, a number or a list of choices ('exact')`);
   }
-  if (meta.card.title.field !== undefined && !has(meta.card.title.field)) problems.push(`x-kind.card.title.field '${meta.card.title.field}' is not a property`);
+  if (meta.card.title.field !== undefined && !Object.hasOwn(props, meta.card.title.field))
+    problems.push(`x-kind.card.title.field '${meta.card.title.field}' is not a property`);
   meta.card.lines.forEach((line, i) => {
-    if (!has(line.field)) problems.push(`x-kind.card.lines[${i}].field '${line.field}' is not a property`);
-    if (line.suffixField !== undefined && !has(line.suffixField)) problems.push(`x-kind.card.lines[${i}].suffixField '${line.suffixField}' is not a property`);
+    if (!Object.hasOwn(props, line.field)) problems.push(`x-kind.card.lines[${i}].field '${line.field}' is not a property`);
+    if (line.suffixField !== undefined && !Object.hasOwn(props, line.suffixField))
+      problems.push(`x-kind.card.lines[${i}].suffixField '${line.suffixField}' is not a property`);
   });
 }
 
@@ -160,8 +154,8 @@ function listFieldProblems(meta: Meta, props: Props, problems: string[]): void {
 function propertyLinkProblems(_meta: Meta, props: Props, problems: string[], required: readonly string[]): void {
   const oldNames = new Map<string, string>();
   for (const [field, prop] of Object.entries(props)) {
-    for (const old of (prop['x-renamedFrom'] as string[] | undefined) ?? []) {
-      if (hasField(props, old)) problems.push(`properties.${field}.x-renamedFrom names '${old}', which is still a property; remove one of the two`);
+    for (const old of prop['x-renamedFrom'] ?? []) {
+      if (Object.hasOwn(props, old)) problems.push(`properties.${field}.x-renamedFrom names '${old}', which is still a property; remove one of the two`);
       else if (oldNames.has(old))
         problems.push(`'${old}' is in x-renamedFrom of both ${oldNames.get(old) ?? ''} and ${field}; an old name can move to one property only`);
       oldNames.set(old, field);
@@ -180,17 +174,17 @@ function propertyLinkProblems(_meta: Meta, props: Props, problems: string[], req
     for (const source of derived.difference)
       if (!isNumberType(props[source])) problems.push(`properties.${field}.x-derived names '${source}', which is not a number property`);
   }
-  for (const name of required) if (!hasField(props, name)) problems.push(`required names '${name}', which is not a property`);
+  for (const name of required) if (!Object.hasOwn(props, name)) problems.push(`required names '${name}', which is not a property`);
 }
 
 /** The data page's sums and the workspace session's fills name number (and text) properties. */
 function filledFieldProblems(meta: Meta, props: Props, problems: string[]): void {
   for (const [stat, field] of Object.entries(meta.dataPage?.sums ?? {})) {
-    if (!hasField(props, field)) problems.push(`x-kind.dataPage.sums.${stat} names '${field}', which is not a property`);
+    if (!Object.hasOwn(props, field)) problems.push(`x-kind.dataPage.sums.${stat} names '${field}', which is not a property`);
     else if (!isNumberType(props[field])) problems.push(`x-kind.dataPage.sums.${stat} names '${field}', which is not a number property`);
   }
   for (const [role, field] of Object.entries(meta.workspace?.session?.fills ?? {})) {
-    if (!hasField(props, field)) problems.push(`x-kind.workspace.session.fills.${role} names '${field}', which is not a property`);
+    if (!Object.hasOwn(props, field)) problems.push(`x-kind.workspace.session.fills.${role} names '${field}', which is not a property`);
     else if (role === 'minutes' ? !isNumberType(props[field]) : props[field]?.type !== 'string')
       problems.push(`x-kind.workspace.session.fills.${role} names '${field}', which is not ${role === 'minutes' ? 'a number' : 'a text'} property`);
   }
@@ -198,7 +192,7 @@ function filledFieldProblems(meta: Meta, props: Props, problems: string[]): void
 
 /** x-kind.attachments: its folder template, its files status, and the one property that keeps the folder. */
 function attachmentProblems(meta: Meta, props: Props, problems: string[]): void {
-  const folderFields = Object.entries(props).filter(([, p]) => p['x-derived'] !== undefined && 'attachmentFolder' in (p['x-derived'] as object));
+  const folderFields = Object.entries(props).filter(([, p]) => p['x-derived'] !== undefined && 'attachmentFolder' in p['x-derived']);
   if (!meta.attachments) {
     if (folderFields.length > 0)
       problems.push(`properties.${folderFields[0]?.[0]} derives an attachment folder, but x-kind.attachments does not say how it is named`);
@@ -212,7 +206,7 @@ function attachmentProblems(meta: Meta, props: Props, problems: string[]): void 
     else if (prop.type !== 'string' || prop.readOnly === true)
       problems.push(`x-kind.attachments.filesStatus.field names '${status.field}', which is not a text property the app may write`);
     for (const field of status.with ?? [])
-      if (!hasField(props, field)) problems.push(`x-kind.attachments.filesStatus.with names '${field}', which is not a property`);
+      if (!Object.hasOwn(props, field)) problems.push(`x-kind.attachments.filesStatus.with names '${field}', which is not a property`);
   }
   if (folderFields.length !== 1)
     problems.push(`x-kind.attachments needs exactly one property with "x-derived": {"attachmentFolder": true} to keep the folder in`);
@@ -264,7 +258,7 @@ function analysisProblems(meta: Meta, props: Props, problems: string[]): void {
   for (const field of setByFlow.filter((f) => !Object.values(written).includes(f)))
     problems.push(`properties.${field} is set by fileAnalyze, but x-kind.analysis names it for no role (desensitizationStatus, analysisStatus or report)`);
   for (const [key, field] of Object.entries(analysis.context ?? {}))
-    if (!hasField(props, field)) problems.push(`${at}.context.${key} names '${field}', which is not a property`);
+    if (!Object.hasOwn(props, field)) problems.push(`${at}.context.${key} names '${field}', which is not a property`);
 }
 
 /** x-kind.i18n.<language>'s texts stand where x-kind has a text (a misspelt path would never show); x-i18n labels name stored choices. */
@@ -291,9 +285,8 @@ function i18nProblems(meta: Meta, props: Props, problems: string[]): void {
 
 /** x-kind.keyFields and x-kind.sections name properties people see, each section's fields once. */
 function layoutProblems(meta: Meta, props: Props, problems: string[]): void {
-  const has = (f: string): boolean => hasField(props, f);
   (meta.keyFields ?? []).forEach((field, i) => {
-    if (!has(field)) problems.push(`x-kind.keyFields[${i}] '${field}' is not a property`);
+    if (!Object.hasOwn(props, field)) problems.push(`x-kind.keyFields[${i}] '${field}' is not a property`);
     else if (props[field]?.['x-ui']?.hidden === true) problems.push(`x-kind.keyFields[${i}] '${field}' is hidden (x-ui.hidden), so it cannot be a key field`);
   });
   const placed = new Map<string, string>();
@@ -303,7 +296,7 @@ function layoutProblems(meta: Meta, props: Props, problems: string[]): void {
     titles.add(section.title);
     section.fields.forEach((field, j) => {
       const at = `x-kind.sections[${i}].fields[${j}]`;
-      if (!has(field)) problems.push(`${at} '${field}' is not a property`);
+      if (!Object.hasOwn(props, field)) problems.push(`${at} '${field}' is not a property`);
       else if (placed.has(field)) problems.push(`${at} '${field}' is already in the section '${placed.get(field) ?? ''}'; a field belongs to one section`);
       placed.set(field, section.title);
     });
@@ -314,7 +307,7 @@ function layoutProblems(meta: Meta, props: Props, problems: string[]): void {
       const field = pair[role];
       const at = `x-kind.locations[${i}].${role}`;
       const prop = props[field];
-      if (!has(field)) problems.push(`${at} '${field}' is not a property`);
+      if (!Object.hasOwn(props, field)) problems.push(`${at} '${field}' is not a property`);
       else if (prop?.type !== 'number') problems.push(`${at} '${field}' is not a number property`);
       else if (prop.readOnly === true) problems.push(`${at} '${field}' is read-only, so the phone cannot fill it`);
       else if (paired.has(field)) problems.push(`${at} '${field}' is already in another location pair`);
@@ -332,7 +325,7 @@ function attachmentTemplateProblems(template: string, props: Props, problems: st
   if (/[\\:*?"<>|\u0000-\u001f]/.test(rest)) problems.push(`${at} has a character that is not allowed in a folder name`);
   for (const m of template.matchAll(FOLDER_PLACEHOLDER)) {
     const [, field = '', dateFormat] = m;
-    if (!hasField(props, field)) problems.push(`${at} names '${field}', which is not a property`);
+    if (!Object.hasOwn(props, field)) problems.push(`${at} names '${field}', which is not a property`);
     else if (dateFormat !== undefined && props[field]?.format !== 'datetime-text')
       problems.push(`${at} formats '${field}' as a date, but it has no format datetime-text`);
   }

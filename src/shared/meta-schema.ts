@@ -1,18 +1,28 @@
 import { customFormats } from './formats.js';
-import { ANALYSIS_CONTEXT_KEYS, CARD_FORMATS, KIND_TEXT_KEYS, SESSION_TEXT_KEYS, WIDGETS } from './kind-types.js';
 
 // The meta-schema of a kind's schema file: the keywords our code reads, where, and of what shape.
 // meta-check.ts compiles it and adds the checks a schema cannot say (names that must exist, one
-// name per place, the analysis flow's statuses).
+// name per place, the analysis flow's statuses). `npm run gen:types` makes kind-types.ts's types from it.
 
 /** The languages a schema may translate its English texts into (x-i18n, x-kind.i18n). */
 const OTHER_LANGUAGES = ['zh'];
-/** Root-level x- keywords. */
 export const ROOT_X_KEYWORDS = ['x-kind', 'x-renamedFrom'] as const;
 /** The statuses the analysis flow sets (docs/decisions/020): a status field's enum must offer them all. */
 export const ANALYSIS_STATUSES = ['READY', 'DOING', 'DONE', 'FAILED'] as const;
 /** The record status a submit sets. */
 export const ANALYSIS_SUBMITTED = 'AI_PROCESS';
+/** The record values of a todolist job (docs/services, the worker protocol), by their names on the wire; one a kind leaves out is sent as null. */
+export const ANALYSIS_CONTEXT_KEYS = [
+  'issueTitle',
+  'issueDescription',
+  'issueCategory',
+  'issueSeverity',
+  'workingCondition',
+  'weather',
+  'faultMileage',
+] as const;
+const KIND_TEXT_KEYS = ['listLoading', 'emptyTitle', 'emptyText', 'detailLoading', 'notFoundTitle', 'notFoundText', 'notFoundButton'];
+const SESSION_TEXT_KEYS = ['title', 'startLabel', 'endLabel', 'startIcon', 'runningLabel', 'idleLabel', 'startedToast', 'endedToast'];
 
 /** An object with exactly these properties. */
 const closed = (properties: Record<string, unknown>, required: readonly string[] = [], more: Record<string, unknown> = {}) => ({
@@ -35,7 +45,7 @@ const perLanguage = { anyOf: [nonEmpty, closed({ en: nonEmpty, zh: nonEmpty }, [
 /** A choice's label: as perLanguage, but English may be left out where it is the stored value itself. */
 const choiceLabel = { anyOf: [nonEmpty, closed({ en: nonEmpty, zh: nonEmpty }, [], { minProperties: 1 })] };
 const statName = { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' };
-const cardFormat = { enum: CARD_FORMATS };
+const cardFormat = { enum: ['datetime-minute', 'date', 'time', 'minutes', 'hours-minutes', 'km', 'km-1', 'clamp-2'] };
 
 const tileDetail = closed(
   { stat: statName, divideBy: { type: 'number', exclusiveMinimum: 0 }, decimals: { type: 'integer', minimum: 0, maximum: 6 }, unit: text },
@@ -44,6 +54,7 @@ const tileDetail = closed(
 const dataPageSchema = closed(
   {
     order: integer,
+    // The kind's count in /vtp/stats/day and /vtp/stats/total ('drivingCount'); sums: stats name -> number field summed over the day's records.
     count: statName,
     sums: { type: 'object', propertyNames: statName, additionalProperties: nonEmpty },
     tile: closed({ label: nonEmpty, icon: nonEmpty, detail: tileDetail }, ['label', 'icon']),
@@ -57,6 +68,7 @@ const sessionSchema = closed(
     order: integer,
     ...each(SESSION_TEXT_KEYS, nonEmpty),
     startSeverity: { const: 'success' },
+    // Kinds whose running session refuses this one's start (Start Charging is refused while driving).
     blockedBy: names,
     fills: closed(each(['date', 'start', 'end', 'minutes'], nonEmpty), [], { minProperties: 1 }),
   },
@@ -82,6 +94,7 @@ const cardTitle = closed({ field: nonEmpty, text: nonEmpty, format: cardFormat, 
   anyOf: [{ required: ['field'] }, { required: ['text'] }],
 });
 const cardLine = closed({ field: nonEmpty, label: text, format: cardFormat, fallback: text, icon: text, optional: bool, suffixField: nonEmpty }, ['field']);
+// filesStatus.field is told 'uploading' and then 'uploaded' (a hint for the back office) by a PUT of the record's id, the fields in `with` and it.
 const attachmentsSchema = closed({ folder: nonEmpty, filesStatus: closed({ field: nonEmpty, with: names }, ['field']) }, ['folder']);
 const section = closed({ title: nonEmpty, fields: list(nonEmpty, 1), collapsed: bool }, ['title', 'fields']);
 
@@ -98,12 +111,14 @@ const xKindSchema = closed(
     dateField: nonEmpty,
     rangeParams: closed({ begin: { type: 'string', pattern: '^begin[A-Z]\\w*$' }, end: { type: 'string', pattern: '^end[A-Z]\\w*$' } }, ['begin', 'end']),
     pageButtons: { anyOf: [{ type: 'integer', minimum: 1, maximum: 20 }, { const: 'all' }] },
+    // A list may also be sorted by the date field and id; filters are plain query parameters.
     sortable: names,
     filters: { type: 'object', additionalProperties: { enum: ['exact', 'contains'] } },
     texts: closed(each(KIND_TEXT_KEYS, text), KIND_TEXT_KEYS),
     messages: closed(each(MESSAGES, nonEmpty), ['listLoadFailed', 'recordLoadFailed', 'updateFailed', 'updated']),
     card: closed({ title: cardTitle, lines: { type: 'array', minItems: 1, items: cardLine } }, ['title', 'lines']),
     dataPage: dataPageSchema,
+    // Routes under /download (docs/services/records.md); label is the plural for file and sheet names, noun the singular for messages.
     packages: {
       type: 'array',
       minItems: 1,
@@ -112,6 +127,7 @@ const xKindSchema = closed(
     attachments: attachmentsSchema,
     workspace: workspaceSchema,
     analysis: analysisSchema,
+    // The fields a tester looks for first: at the top of a record's sheet, first in its forms. Fields in no section come last, under 'More'.
     keyFields: list(nonEmpty, 1),
     locations: { type: 'array', minItems: 1, items: closed({ lon: nonEmpty, lat: nonEmpty, label: nonEmpty }, ['lon', 'lat']) },
     sections: { type: 'array', minItems: 1, items: section },
@@ -137,15 +153,17 @@ const propertyKeywords = {
   // A list of choices (multi-select, docs/decisions/061); field-vocabulary.ts checks the rest.
   items: closed({ type: { enum: ['string', 'number', 'integer'] }, enum: choices }),
   uniqueItems: bool,
-  'x-ui': closed({ widget: { enum: WIDGETS }, hidden: bool }),
+  'x-ui': closed({ widget: { enum: ['text', 'textarea', 'date', 'datetime', 'yesNo', 'connectors'] }, hidden: bool }),
   'x-export': bool,
   'x-default': { enum: ['now', 'startOfToday', 'user'] },
+  // Computed by the server: a difference of two number fields on every save, or the attachment folder once at creation.
   'x-derived': {
     oneOf: [
       closed({ difference: { type: 'array', items: nonEmpty, minItems: 2, maxItems: 2 } }, ['difference']),
       closed({ attachmentFolder: { const: true } }, ['attachmentFolder']),
     ],
   },
+  // Set only by a server flow (the video analysis of issues): read-only to people, and a body that changes it is refused.
   'x-setBy': { enum: ['fileAnalyze'] },
   // Earlier names: stored values under them are read, filtered, sorted and exported under this name,
   // and a write naming one lands here (docs/decisions/034).
@@ -180,6 +198,7 @@ export const rootSchema = closed(
     type: { const: 'object' },
     required: { type: 'array', items: text },
     'x-kind': xKindSchema,
+    // The kind's earlier names, newest first: its records stay stored under the last (decision 059).
     'x-renamedFrom': { ...list({ type: 'string', pattern: '^[a-z][a-z0-9]*$' }), minItems: 1 },
     properties: {
       type: 'object',

@@ -3,13 +3,6 @@
 
 export type PageName = 'login' | 'workspace' | 'vehicle' | 'data' | 'profile' | 'recordList' | 'recordDetail' | 'sharepointTest' | 'outbox' | 'notFound';
 
-export interface PageRoute {
-  path: string;
-  page: PageName;
-  /** Behind sign-in, inside the app layout (bottom navigation). */
-  signedIn: boolean;
-}
-
 /** The source file of the app itself, which the entry (boot.ts) imports after the first paint. */
 export const APP_SOURCE = 'src/client/main.tsx';
 
@@ -27,7 +20,8 @@ export const PAGE_SOURCES: Record<PageName, string> = {
   notFound: 'src/client/pages/not-found-page.tsx',
 };
 
-export const PAGE_ROUTES: readonly PageRoute[] = [
+/** signedIn: behind sign-in, inside the app layout (bottom navigation). */
+export const PAGE_ROUTES: readonly { path: string; page: PageName; signedIn: boolean }[] = [
   { path: '/login', page: 'login', signedIn: false },
   { path: '/dashboard', page: 'workspace', signedIn: true },
   { path: '/vehicle', page: 'vehicle', signedIn: true },

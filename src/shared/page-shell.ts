@@ -57,7 +57,6 @@ export const NAV_ITEMS = [
   { to: '/profile', label: 'Profile', icon: 'pi pi-user' },
 ] as const;
 
-/** Replaces {name} in a schema text. */
 export function fillText(text: string, values: Record<string, string | number>): string {
   return text.replace(/\{(\w+)\}/g, (m, key: string) => (key in values ? String(values[key]) : m));
 }
@@ -76,15 +75,14 @@ export function pageShellOf(pathname: string, registry: KindRegistry, language: 
   const path = pagePath(pathname);
   const page = pageForPath(path);
   if (page === 'recordList' || page === 'recordDetail') {
-    const parts = path.split('/').filter(Boolean);
-    let route: string;
-    let id: string;
+    let parts: string[];
     try {
-      route = `/${parts.slice(0, 2).map(decodeURIComponent).join('/')}`;
-      id = decodeURIComponent(parts[2] ?? '');
+      parts = path.split('/').filter(Boolean).map(decodeURIComponent);
     } catch {
       return undefined;
     }
+    const route = `/${parts.slice(0, 2).join('/')}`;
+    const id = parts[2] ?? '';
     const kind = kindByRoute(registry, route);
     if (!kind) return undefined;
     if (page === 'recordList') return { title: kindTitle(kind, 'list', language), back: '/data' };

@@ -23,13 +23,6 @@ export interface FieldWarning {
 /** Fields every kind has, read-only, that the server sets and scopes by: not warned about. */
 export const SCOPE_FIELDS: ReadonlySet<string> = new Set(['id', 'projectName', 'vehicleNo']);
 
-/** Old property names -> the property that holds their values now. */
-export function renamesOf(schema: KindSchema): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [field, prop] of Object.entries(schema.properties)) for (const old of prop['x-renamedFrom'] ?? []) out.set(old, field);
-  return out;
-}
-
 /** A short, stable hash of a schema file (cyrb53 over its JSON, as hex), the same on the server and in the app. Not a security measure. */
 export function schemaHash(schema: unknown): string {
   const text = JSON.stringify(schema);
@@ -54,7 +47,6 @@ export function schemasVersion(schemas: Record<string, unknown>): string {
   );
 }
 
-const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** The stored keys a property's value may be under, in the order a read takes them: its name, then its old names (first if x-renamedWinner is 'old'). */
@@ -66,7 +58,7 @@ export function keysOf(kind: Pick<Kind, 'schema'>, field: string): string[] {
 
 /** The stored key a property's value is read from: the first of keysOf that the data has. */
 function holderOf(kind: Pick<Kind, 'schema'>, data: Data, field: string): string | undefined {
-  return keysOf(kind, field).find((key) => has(data, key));
+  return keysOf(kind, field).find((key) => Object.hasOwn(data, key));
 }
 
 /** A property's value in stored data: under its name, or under one of its old names (keysOf's order). */
@@ -89,7 +81,7 @@ export function keptValues(kind: Pick<Kind, 'schema' | 'renamed'>, data: Data): 
     const holder = holderOf(kind, data, field);
     if (holder === undefined) continue;
     for (const key of keysOf(kind, field))
-      if (key !== holder && has(data, key) && !isMissing(data[key]) && !same(data[key], data[holder])) out.push({ field, key, value: data[key] });
+      if (key !== holder && Object.hasOwn(data, key) && !isMissing(data[key]) && !same(data[key], data[holder])) out.push({ field, key, value: data[key] });
   }
   return out;
 }
@@ -132,12 +124,12 @@ export function writeBack(kind: Pick<Kind, 'schema' | 'renamed'>, stored: Data, 
   const out: Data = { ...stored };
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (same(before[key], after[key])) continue;
-    const target = has(kind.schema.properties, key) ? (holderOf(kind, stored, key) ?? key) : key;
+    const target = Object.hasOwn(kind.schema.properties, key) ? (holderOf(kind, stored, key) ?? key) : key;
     if (after[key] === undefined) delete out[target];
     else out[target] = after[key];
   }
   for (const field of new Set(kind.renamed.values())) {
-    const present = keysOf(kind, field).filter((key) => has(out, key));
+    const present = keysOf(kind, field).filter((key) => Object.hasOwn(out, key));
     const only = present.length === 1 ? (present[0] as string) : field;
     if (only === field) continue;
     out[field] = out[only];
@@ -148,7 +140,6 @@ export function writeBack(kind: Pick<Kind, 'schema' | 'renamed'>, stored: Data, 
 
 export const TYPE_WORDS: Record<string, string> = { number: 'a number', integer: 'a whole number', string: 'text', boolean: 'true or false' };
 
-/** A value as JSON, cut to 40 characters. */
 export function preview(value: unknown): string {
   const s = JSON.stringify(value) ?? String(value);
   return s.length > 40 ? `${s.slice(0, 37)}...` : s;

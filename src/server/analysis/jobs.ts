@@ -12,12 +12,7 @@ export type Worker = { linkId: string; username: string; projects: string[] };
 
 const jobQuery = (db: Kysely<Database>, id: number) => db.selectFrom('analysis_jobs').selectAll().where('issue_id', '=', id);
 
-export interface FinishInput {
-  report?: string | undefined;
-  error?: string | undefined;
-  stage?: 'desensitize' | 'analyze' | undefined;
-  remark?: string | undefined;
-}
+type FinishInput = { report?: string; error?: string; stage?: 'desensitize' | 'analyze'; remark?: string };
 
 /**
  * The analysis queue (docs/decisions/020): one job per record, claimed by workers with a lease. Every claim or

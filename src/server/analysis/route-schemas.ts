@@ -2,7 +2,7 @@ import { MAX_ID, recordId, recordIdInBody } from '../api-docs/parameters.js';
 import { CONTRACT_TIME_SCHEMA } from '../http/contract-time.js';
 import { envelope, errorResponses, refused } from '../http/envelope.js';
 import { message } from '../http/route-validation.js';
-import { ANALYSIS_CONTEXT_KEYS } from '../../shared/kind-types.js';
+import { ANALYSIS_CONTEXT_KEYS } from '../../shared/meta-schema.js';
 
 // The schemas of the analysis routes: their OpenAPI documentation, their parameters' and bodies'
 // validation (http/route-validation.ts) and their answers' serialisation.
@@ -17,46 +17,41 @@ const TESTER_TAGS = ['Issue video analysis'];
 export const WORKER_TAGS = ['Issue video analysis: workers'];
 
 const nullableText = { type: ['string', 'null'] };
+const object = (properties: Record<string, unknown>, more: Record<string, unknown> = {}) => ({ type: 'object', properties, ...more });
 
-const statusData = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    issueStatus: nullableText,
-    videoAnalysisStatus: nullableText,
-    videoDesensitizationStatus: nullableText,
-    state: { type: ['string', 'null'], description: 'The analysis job: queued, claimed, done or failed; null before the first submit' },
-    error: { ...nullableText, description: 'What went wrong in the last run, when it failed' },
-    remark: nullableText,
-    updatedAt: {
-      ...CONTRACT_TIME_SCHEMA,
-      type: ['string', 'null'],
-      description: "When the job last changed, 'yyyy-MM-dd HH:mm:ss' in the server's local time; null before the first submit",
-    },
-    history: {
-      type: 'array',
-      description: 'Finished runs, newest first: the report or the error of each.',
-      items: { type: 'object', properties: { finishedAt: CONTRACT_TIME_SCHEMA, report: nullableText, error: nullableText } },
-    },
+const statusData = object({
+  id: { type: 'integer' },
+  issueStatus: nullableText,
+  videoAnalysisStatus: nullableText,
+  videoDesensitizationStatus: nullableText,
+  state: { type: ['string', 'null'], description: 'The analysis job: queued, claimed, done or failed; null before the first submit' },
+  error: { ...nullableText, description: 'What went wrong in the last run, when it failed' },
+  remark: nullableText,
+  updatedAt: {
+    ...CONTRACT_TIME_SCHEMA,
+    type: ['string', 'null'],
+    description: "When the job last changed, 'yyyy-MM-dd HH:mm:ss' in the server's local time; null before the first submit",
   },
-};
+  history: {
+    type: 'array',
+    description: 'Finished runs, newest first: the report or the error of each.',
+    items: object({ finishedAt: CONTRACT_TIME_SCHEMA, report: nullableText, error: nullableText }),
+  },
+});
 
-const jobItem = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    taskId: { type: 'integer' },
-    projectName: { type: 'string' },
-    attachmentFolder: { type: 'string', description: 'Project-relative folder of the issue' },
-    ...Object.fromEntries(ANALYSIS_CONTEXT_KEYS.map((k) => [k, k === 'faultMileage' ? { type: ['number', 'string', 'null'] } : nullableText])),
-    submittedAt: CONTRACT_TIME_SCHEMA,
-    files: {
-      type: 'array',
-      description: 'The video and image files directly in the issue folder (not desensitized/)',
-      items: { type: 'object', properties: { name: { type: 'string' }, size: { type: 'integer' }, mimeType: { type: 'string' } } },
-    },
+const jobItem = object({
+  id: { type: 'integer' },
+  taskId: { type: 'integer' },
+  projectName: { type: 'string' },
+  attachmentFolder: { type: 'string', description: 'Project-relative folder of the issue' },
+  ...Object.fromEntries(ANALYSIS_CONTEXT_KEYS.map((k) => [k, k === 'faultMileage' ? { type: ['number', 'string', 'null'] } : nullableText])),
+  submittedAt: CONTRACT_TIME_SCHEMA,
+  files: {
+    type: 'array',
+    description: 'The video and image files directly in the issue folder (not desensitized/)',
+    items: object({ name: { type: 'string' }, size: { type: 'integer' }, mimeType: { type: 'string' } }),
   },
-};
+});
 
 /** A file's bytes, whole (200) or the Range asked for (206). */
 const binary = { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } };
@@ -82,14 +77,14 @@ function idSchemas(noun: string) {
   };
   const idTaskWords = message('must be a JSON object such as {"id": 12, "taskId": -3}', '必须是 JSON 对象，如 {"id": 12, "taskId": -3}');
   /** A worker's body: the id, the task id, and `more`. */
-  const idTask = (more: Record<string, unknown> = {}) => ({ type: 'object', properties: { id, taskId, ...more }, required: ['id'], ...idTaskWords });
+  const idTask = (more: Record<string, unknown> = {}) => object({ id, taskId, ...more }, { required: ['id'], ...idTaskWords });
   const name = {
     type: 'string',
     description: `A file name in the ${noun.toLowerCase()}'s folder, without folders`,
     ...message(`must be the name of a file in the ${noun.toLowerCase()}'s folder, such as clip.mp4`, '必须是记录文件夹中的文件名，如 clip.mp4'),
   };
   const queryId = recordId(`The ${noun.toLowerCase()} id`, idWords);
-  const fileQuery = { type: 'object', properties: { id: queryId, name }, required: ['id', 'name'] };
+  const fileQuery = object({ id: queryId, name }, { required: ['id', 'name'] });
   return { id, idTask, queryId, fileQuery };
 }
 
@@ -105,7 +100,6 @@ const MODE = {
   ...message("must be '' (first submit) or 'AI_RETRY' (resubmit)", "必须是 ''（首次提交）或 'AI_RETRY'（重新提交）"),
 };
 const SUBMIT_WORDS = message('must be a JSON object such as {"id": 12, "mode": ""}', '必须是 JSON 对象，如 {"id": 12, "mode": ""}');
-const object = (properties: Record<string, unknown>) => ({ type: 'object', properties });
 const LEASE = object({ id: { type: 'integer' }, leaseSeconds: { type: 'integer' }, leaseUntil: { type: 'string' } });
 const FINISH = {
   report: text(MAX_REPORT, 'The analysis in markdown'),
@@ -122,13 +116,13 @@ export function analysisSchemas(noun: string) {
     submit: route(
       TESTER_TAGS,
       'Submit an issue to AI analysis (mode "" first submit, "AI_RETRY" resubmit); idempotent while a job waits or runs',
-      { body: { type: 'object', properties: { id, mode: MODE }, required: ['id'], ...SUBMIT_WORDS } },
+      { body: object({ id, mode: MODE }, { required: ['id'], ...SUBMIT_WORDS }) },
       statusData,
     ),
     status: route(
       TESTER_TAGS,
       "An issue's analysis: its statuses, the job's state and error, and earlier runs",
-      { querystring: { type: 'object', properties: { id: queryId }, required: ['id'] } },
+      { querystring: object({ id: queryId }, { required: ['id'] }) },
       statusData,
     ),
     todolist: route(W, 'Issues waiting for a worker in its projects, oldest submission first (worker accounts only)', {}, { type: 'array', items: jobItem }),

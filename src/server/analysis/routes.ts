@@ -1,18 +1,20 @@
 import { contractTime } from '../http/contract-time.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ANALYSIS_CONTEXT_KEYS, type AnalysisMeta, type Kind } from '../../shared/kind-types.js';
+import type { AnalysisMeta, Kind } from '../../shared/kind-types.js';
+import { ANALYSIS_CONTEXT_KEYS } from '../../shared/meta-schema.js';
 import { currentUser } from '../auth/authenticate.js';
 import { badRequest, forbidden, notFound, ok } from '../http/envelope.js';
 import type { RecordReads } from '../records/store/types.js';
-import type { FileStorage } from '../files/storage.js';
+import type { FileEntry, FileStorage } from '../files/storage.js';
+import { parseRelPath } from '../files/paths.js';
+import { attachmentFolderOf } from '../../shared/attachments.js';
 import { sendFile } from '../files/send-file.js';
 import { writeBodyToFile } from '../files/write-body.js';
 import type { UploadLimits } from '../files/upload-limits.js';
 import { workerProjects } from '../users/user-repository.js';
 import { analysisSchemas, ANALYSIS_TASK_ID } from './route-schemas.js';
 import type { AnalysisJobs, Job, Worker } from './jobs.js';
-import { zhKindTitle } from '../records/validation.js';
-import { DESENSITIZED_FOLDER, fileName, folderOf, mediaFiles } from './media.js';
+import { zhKindTitle, type RecordData } from '../records/validation.js';
 
 export interface AnalysisDeps {
   kind: Kind;
@@ -39,13 +41,29 @@ export function nounOf(kind: Kind): string {
 }
 
 /** A body as its route's schema let it through: the id as a number or digits, the texts as text or null. */
-interface Body {
-  id: number | string;
-  mode?: string | null;
-  remark?: string | null;
-  report?: string | null;
-  error?: string | null;
-  stage?: 'desensitize' | 'analyze' | null;
+type Body = { id: number | string; stage?: 'desensitize' | 'analyze' | null } & Partial<Record<'mode' | 'remark' | 'report' | 'error', string | null>>;
+
+/** The folder inside an issue's folder where the workers' blurred copies go (listed apart by the client). */
+const DESENSITIZED_FOLDER = 'desensitized';
+
+/** The attachment folder of a stored record, by the rule the app uploads by (attachmentFolderOf); a kind without attachments has none to analyse. */
+function folderOf(kind: Kind, record: RecordData): string {
+  const folder = attachmentFolderOf(kind, record);
+  if (folder === undefined) throw badRequest(`${kind.schema.title} has no attachments to analyse (its schema declares no x-kind.attachments)`);
+  return folder;
+}
+
+/** The video and image files directly in the issue's folder (not its desensitized copies). */
+async function mediaFiles(storage: FileStorage, project: string, kind: Kind, record: RecordData): Promise<FileEntry[]> {
+  return (await storage.list(project, folderOf(kind, record))).filter((e) => !e.isFolder && /^(video|image)\//.test(e.mimeType));
+}
+
+/** A file name given by a worker: exactly one name (no folders), checked like every other path. */
+function fileName(raw: unknown): string {
+  if (typeof raw !== 'string' || raw === '') throw badRequest('name is required: the name of a file in the issue folder, such as clip.mp4');
+  const names = parseRelPath(raw);
+  if (names.length !== 1) throw badRequest(`name must be a file name without folders, got '${raw.slice(0, 60)}'`);
+  return names[0] as string;
 }
 
 const bodyOf = (request: FastifyRequest): Body => request.body as Body;

@@ -61,13 +61,8 @@ export interface DataReport {
 
 const EXAMPLES = 3;
 
-interface RecordFinding {
-  field: string;
-  reason: Reason;
-  detail: string;
-  /** The value (a retired choice) or name (an old or removed one) to count. */
-  value?: string;
-}
+/** value: the value (a retired choice) or name (an old or removed one) to count. */
+type RecordFinding = Pick<Finding, 'field' | 'reason' | 'detail'> & { value?: string };
 
 /** Which rule a value breaks, by asking valueProblem about one keyword at a time. */
 function reasonOf(prop: KindProperty, value: unknown): Reason {
@@ -80,9 +75,8 @@ function reasonOf(prop: KindProperty, value: unknown): Reason {
 export function recordFindings(kind: Kind, data: Record<string, unknown>): RecordFinding[] {
   const out: RecordFinding[] = [];
   const props = kind.schema.properties;
-  const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
   for (const field of kind.fields) {
-    const holder = keysOf(kind, field).find((key) => has(data, key));
+    const holder = keysOf(kind, field).find((key) => Object.hasOwn(data, key));
     if (holder !== undefined && holder !== field && !isMissing(data[holder]) && !SCOPE_FIELDS.has(field))
       out.push({ field, reason: 'renamed', detail: `values under the old name '${holder}', read as '${field}'`, value: holder });
   }
@@ -96,7 +90,7 @@ export function recordFindings(kind: Kind, data: Record<string, unknown>): Recor
     out.push({ field, reason, detail: `'${key}' holds ${preview(value)}, kept and not shown`, value: key });
   }
   for (const [key, value] of Object.entries(data)) {
-    if (has(props, key) || kind.renamed.has(key) || SCOPE_FIELDS.has(key) || isMissing(value)) continue;
+    if (Object.hasOwn(props, key) || kind.renamed.has(key) || SCOPE_FIELDS.has(key) || isMissing(value)) continue;
     out.push({ field: key, reason: 'removed', detail: 'no longer a property: the values are kept, hidden', value: key });
   }
   return out;
@@ -230,7 +224,6 @@ function describeFinding(f: Finding, kind: string): string {
   }
 }
 
-/** Pads columns of text rows to their widest cell. */
 function table(rows: string[][], indent: string): string[] {
   const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
   return rows.map((r) => `${indent}${r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ')}`.trimEnd());

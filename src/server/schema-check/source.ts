@@ -31,20 +31,14 @@ export function positionAt(text: string, offset: number): Position {
   return { line, column: offset - lineStart + 1 };
 }
 
-/** The offset of the last character before `offset` that is not white space, or -1. */
-function previousNonSpace(text: string, offset: number): number {
-  let i = offset - 1;
-  while (i >= 0 && /\s/.test(text[i] ?? '')) i--;
-  return i;
-}
-
 /** What a syntax error means, in words, and where to point at (sometimes before jsonc-parser's offset). */
 function describeSyntaxError(text: string, error: ParseError): { offset: number; message: string } {
   const at = error.offset;
   const token = text.slice(at, at + Math.max(error.length, 1));
   // A string token shows its own double quotes; anything else is put in single quotes.
   const here = token.startsWith('"') || token.includes("'") ? token : `'${token}'`;
-  const before = previousNonSpace(text, at);
+  // The last character before the error's that is not white space, or -1.
+  const before = text.slice(0, at).trimEnd().length - 1;
   const atEnd = at >= text.length;
   const lineOf = (offset: number): number => positionAt(text, offset).line;
   switch (printParseErrorCode(error.error)) {
@@ -99,11 +93,6 @@ function offsetInJsonParseError(text: string, message: string): number {
   return lines.slice(0, line - 1).reduce((sum, l) => sum + l.length + 1, 0) + Number(lineColumn[2]) - 1;
 }
 
-/** The member (key and value) of an object node named `key`. */
-function memberOf(node: Node, key: string): Node | undefined {
-  return node.children?.find((m) => m.children?.[0]?.value === key);
-}
-
 /** The last member or array item of a path that exists; string segments may be joined to match a key that contains dots. */
 function walk(root: Node, segments: Array<string | number>): Node {
   let node: Node = root;
@@ -124,7 +113,7 @@ function walk(root: Node, segments: Array<string | number>): Node {
     for (let n = rest.length; n >= 1 && !matched; n--) {
       const parts = rest.slice(0, n);
       if (parts.some((p) => typeof p !== 'string')) continue;
-      const member = memberOf(node, parts.join('.'));
+      const member = node.children?.find((m) => m.children?.[0]?.value === parts.join('.'));
       const value = member?.children?.[1];
       if (member === undefined || value === undefined) continue;
       at = member;
@@ -191,8 +180,7 @@ function pathOfMessage(message: string, value: unknown): Array<string | number> 
   if (m) {
     const at = segmentsOf(m[1] as string);
     const named = valueAt(value, at);
-    if (named !== null && typeof named === 'object' && !Array.isArray(named) && Object.prototype.hasOwnProperty.call(named, m[2] as string))
-      return [...at, m[2] as string];
+    if (named !== null && typeof named === 'object' && !Array.isArray(named) && Object.hasOwn(named, m[2] as string)) return [...at, m[2] as string];
     return itemOf(at, m[2]);
   }
   m = /^(properties|x-kind|required|\$id|\$schema|title|description|type)([.[]\S*?)?:?(\s|$)/.exec(message);
@@ -200,7 +188,6 @@ function pathOfMessage(message: string, value: unknown): Array<string | number> 
   return [];
 }
 
-/** Parses a schema file's text. */
 export function parseSchemaText(text: string): ParsedSchemaText {
   const place = (offset: number, message: string): PlacedProblem => ({ ...positionAt(text, offset), message });
   const noPlace = (): Position => ({ line: 1, column: 1 });
