@@ -97,7 +97,7 @@ function DetailLines(p: { kind: Kind; detail: Detail; outdated: boolean; onUpdat
       on: c.parked !== null && !c.editing,
       testId: 'parked-line',
       icon: warn,
-      text: t('detail.parkedLine', { reason: c.parked?.message || t('detail.parkedReason') }),
+      text: t('detail.parkedLine', { reason: c.parked?.lastError || t('detail.parkedReason') }),
       action: t('detail.review'),
       onAction: () => void c.reviewParked(),
     },

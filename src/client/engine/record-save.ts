@@ -51,7 +51,7 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
   const refused = (e: unknown, title: string): void => {
     if (e instanceof ApiError && e.status === 400) {
       const { errors, fields, text } = fieldErrorsOf(kind, e.message);
-      s.setFieldErrors(errors);
+      s.patch({ fieldErrors: errors });
       s.toast('error', title, text);
       const first = fields[0];
       if (first !== undefined) setTimeout(() => focusField(first), 0);
@@ -68,10 +68,7 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
       rememberRecord(meta.apiPath, id, record);
       if (!s.live.current) return;
       saved(record);
-      s.show(record);
-      s.setEditing(false);
-      s.setConflict(null);
-      s.setFieldErrors({});
+      s.show({ record }, { editing: false, conflict: null, fieldErrors: {} });
       s.settle();
       void invalidateKind(meta.apiPath);
       s.toast('success', s.msg('updated'));
@@ -79,13 +76,10 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
       if (!s.live.current) return;
       if (unreachable(e) && base['id'] !== undefined) return await waitOnPhone(kind, s, base, values, version);
       const refusedVersion = e instanceof ApiError && e.status === 409 ? conflictOf(e.data, e.message) : undefined;
-      if (refusedVersion?.conflict) {
-        s.setConflict(refusedVersion.conflict);
-        return;
-      }
+      if (refusedVersion?.conflict) return s.patch({ conflict: refusedVersion.conflict });
       if (refusedVersion) {
         // Based on a version the record no longer knows: carry the edits over to today's record.
-        s.setState({ status: 'ready', record: refusedVersion.current });
+        s.patch({ state: { status: 'ready', record: refusedVersion.current } });
         s.editOver(refusedVersion.current, changes(base, values));
         s.toast('warn', s.msg('updateFailed'), t('detail.stillInForm', { message: (e as Error).message }));
         return;
@@ -100,12 +94,9 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
 async function waitOnPhone(kind: Kind, s: DetailStore, base: Values, values: Values, version: number | undefined): Promise<void> {
   const edits = withoutServerOwned(kind, changes(base, values));
   await keepForSync(kind, edits, { op: 'update', recordId: Number(base['id']), baseVersion: version });
-  const shown = withChanges(base, edits);
   // Still the phone's copy where it was one: the line saying so stays.
   const since = s.state.status === 'ready' ? s.state.offlineSince : undefined;
-  s.setState({ status: 'ready', record: shown, ...(since !== undefined ? { offlineSince: since } : {}) });
-  s.setDraft(shown);
-  s.setEditing(false);
+  s.show({ record: withChanges(base, edits), ...(since !== undefined ? { offlineSince: since } : {}) }, { editing: false });
   s.settle();
   s.toast('info', t('detail.savedOnPhone'), t('detail.waitingToSync'));
 }
@@ -121,14 +112,9 @@ async function resolveConflict(s: DetailStore, choices: Record<string, Choice>, 
     if (choices[c.field] === 'yours') chosen[c.field] = c.yours;
   }
   const current = conflict.current;
-  s.setState({ status: 'ready', record: current });
+  s.patch({ state: { status: 'ready', record: current } });
   const next = s.editOver(current, { ...mine, ...chosen });
-  s.setSaving(true);
-  try {
-    await put(current, next, versionOf(current));
-  } finally {
-    if (s.live.current) s.setSaving(false);
-  }
+  await s.busy(() => put(current, next, versionOf(current)));
 }
 
 /** A new record's Idempotency-Key, which also holds what is attached before it exists. */
