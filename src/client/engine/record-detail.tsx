@@ -6,7 +6,7 @@ import type { ErrorSchema } from '@rjsf/utils';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import type { Kind } from '../../shared/kind-types';
-import { Loading } from '../ui/loading';
+import { EmptyState, Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
 import { formForRecord, formSchema, uiSchema } from './form-schema';
 import { labelOf } from '../../shared/schema-evolution';
@@ -40,12 +40,13 @@ function DetailNotFound({ kind, id, text }: { kind: Kind; id: string; text: (pat
   const navigate = useNavigate();
   const { meta } = kind;
   return (
-    <div className="empty-state">
-      <i className="pi pi-search text-4xl text-400" aria-hidden="true" />
-      <h2 className="text-xl mb-1">{text('texts.notFoundTitle', meta.texts.notFoundTitle)}</h2>
-      <p className="text-600 mt-0">{fill(text('texts.notFoundText', meta.texts.notFoundText), { id })}</p>
+    <EmptyState
+      icon="pi-search"
+      title={text('texts.notFoundTitle', meta.texts.notFoundTitle)}
+      text={fill(text('texts.notFoundText', meta.texts.notFoundText), { id })}
+    >
       <Button label={text('texts.notFoundButton', meta.texts.notFoundButton)} icon="pi pi-arrow-left" onClick={() => navigate(meta.route)} />
-    </div>
+    </EmptyState>
   );
 }
 
@@ -139,28 +140,23 @@ function KeptEdits({ left, kept, editing, onDiscard }: { left: Values; kept: boo
   const entries = Object.entries(left);
   const line = kept && !editing;
   if (entries.length === 0 && !line) return null;
-  return (
-    <div className="filter-banner" role="note" data-testid="kept-edits">
-      <i className="pi pi-history text-orange-500" aria-hidden="true" />
-      <div className="flex-1">
-        {line && <div>{t('detail.keptLine')}</div>}
-        {entries.length > 0 && (
-          <>
-            <div>{t('detail.leftTitle')}</div>
-            <dl className="m-0" data-testid="left-fields">
-              {entries.map(([field, value]) => (
-                <div key={field} className="flex gap-2">
-                  <dt className="font-semibold">{field}</dt>
-                  <dd className="m-0">{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
-                </div>
-              ))}
-            </dl>
-          </>
-        )}
-      </div>
-      <Button label={t('detail.discard')} link size="small" onClick={onDiscard} />
-    </div>
+  const text = (
+    <>
+      {line && <div>{t('detail.keptLine')}</div>}
+      {entries.length > 0 && <div>{t('detail.leftTitle')}</div>}
+      {entries.length > 0 && (
+        <dl className="m-0" data-testid="left-fields">
+          {entries.map(([field, value]) => (
+            <div key={field} className="flex gap-2">
+              <dt className="font-semibold">{field}</dt>
+              <dd className="m-0">{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </>
   );
+  return <Banner role="note" testId="kept-edits" icon="pi-history text-orange-500" text={text} action={t('detail.discard')} onAction={onDiscard} />;
 }
 
 /** Editing: Cancel and Save at the thumb (Save waits for the form: nothing saved unseen), and the conflict dialog. */

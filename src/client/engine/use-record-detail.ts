@@ -29,6 +29,10 @@ interface View {
   saving: boolean;
   conflict: Conflict | null;
   fieldErrors: FieldErrors;
+  /** Typed on an earlier form into fields this one no longer has: shown, never sent, kept until discarded (060). */
+  left: Values;
+  /** Edits restored from the phone stay there on Cancel, until discarded (060). */
+  kept: boolean;
 }
 
 /** A message of the kind (x-kind.messages) in the language on screen; undefined where the kind has none. */
@@ -55,13 +59,13 @@ function useDetailState(kind: Kind, id: string, prefill?: Values) {
     return {
       ...{ state: record ? { status: 'ready', record } : { status: 'loading' }, editing: isNew, draft: record ? { ...record, ...restored?.values } : {} },
       ...{ baseVersion: initial && versionOf(initial), saving: false, conflict: null, fieldErrors: {} },
+      ...{ left: restored?.left ?? {}, kept: restored !== null && !isNew },
     };
   });
   const patch = (change: Partial<View>): void => setView((before) => ({ ...before, ...change }));
-  const { state, editing, draft, baseVersion } = view;
+  const { state, editing, draft, baseVersion, left } = view;
   const editingRef = useRef(editing);
   editingRef.current = editing;
-  const keptEdits = useKeptEdits(kind, id, restored, isNew);
   const toast = useToast();
   const live = useRef(true);
   // `live` is set again on mount, as StrictMode mounts twice in development.
@@ -78,8 +82,13 @@ function useDetailState(kind: Kind, id: string, prefill?: Values) {
     // Only real edits are kept; for an existing record only the changed fields, with their version.
     const edits = changes(state.record, draft);
     const values = isNew && Object.keys(edits).length > 0 ? draft : edits;
-    drafts.save(kind, id, { values, baseVersion: isNew ? undefined : (baseVersion ?? versionOf(state.record)), left: keptEdits.left });
-  }, [editing, draft, kind, id, state, isNew, baseVersion, keptEdits.left]);
+    drafts.save(kind, id, { values, baseVersion: isNew ? undefined : (baseVersion ?? versionOf(state.record)), left });
+  }, [editing, draft, kind, id, state, isNew, baseVersion, left]);
+  return { isNew, restored, remembered: initial, ...view, patch, editingRef, live, ...viewChanges(kind, id, view, patch, live), toast, msg: kindMessage(kind) };
+}
+
+/** The view's changes that the screen's hooks share. */
+function viewChanges(kind: Kind, id: string, { left }: View, patch: (change: Partial<View>) => void, live: { current: boolean }) {
   /** Edit mode with `edits` over `record`, based on `version` (the record's own by default); returns the draft. */
   const editOver = (record: Values, edits: Values, version = versionOf(record)): Values => {
     const next = withChanges(record, edits);
@@ -99,31 +108,17 @@ function useDetailState(kind: Kind, id: string, prefill?: Values) {
     }
   };
 
-  return {
-    ...{ isNew, restored, remembered: initial, ...view, patch, editingRef, live, show, editOver, busy, toast, msg: kindMessage(kind) },
-    ...keptEdits,
-  };
-}
-
-/**
- * `left`: typed on an earlier form into fields this one no longer has: shown, never sent, kept
- * until discarded. `kept`: edits restored from the phone stay there on Cancel, until discarded (060).
- */
-function useKeptEdits(kind: Kind, id: string, restored: Draft | null, isNew: boolean) {
-  const [left, setLeft] = useState<Values>(() => restored?.left ?? {});
-  const [kept, setKept] = useState(restored !== null && !isNew);
   /** The edits are saved or dropped: what is kept on the phone now is only what `left` holds. */
-  const settle = (keepLeft: Values = left): void => {
-    drafts.save(kind, id, { values: {}, left: keepLeft });
-    setKept(false);
+  const settle = (): void => {
+    drafts.save(kind, id, { values: {}, left });
+    patch({ kept: false });
   };
   /** Discard on the line of kept edits: they go from the phone and from the screen. */
   const discardKept = (): void => {
     drafts.clear(kind, id);
-    setLeft({});
-    setKept(false);
+    patch({ left: {}, kept: false });
   };
-  return { left, setLeft, kept, setKept, settle, discardKept };
+  return { editOver, show, busy, settle, discardKept };
 }
 
 export type DetailStore = ReturnType<typeof useDetailState>;
@@ -254,7 +249,7 @@ function useParkedChange(kind: Kind, id: string, s: DetailStore) {
     if (!parked || state.status !== 'ready') return;
     // Made on an earlier form: renamed fields land in their new names, removed ones are shown apart (060).
     const { values, dropped } = onCurrentForm(kind, parked.values);
-    if (dropped.length > 0) s.setLeft((before) => ({ ...before, ...Object.fromEntries(dropped) }));
+    if (dropped.length > 0) s.patch({ left: { ...s.left, ...Object.fromEntries(dropped) } });
     s.editOver(state.record, values, parked.baseVersion);
     const { outbox } = await import('../outbox/store');
     await outbox.remove(parked.key);

@@ -31,12 +31,6 @@ export function listQuery(kind: Kind, page: number, range: DateRange, pageSize =
   };
 }
 
-export type ListState =
-  | { status: 'loading' }
-  /** offline: the server could not be reached and the phone has no copy of this page (never loaded here). */
-  | { status: 'error'; message: string; offline: boolean }
-  | { status: 'ready'; rows: RecordRow[]; total: number; totalPages: number; offlineSince?: number | undefined };
-
 /** Fetches a list's first page into the phone's copy only, so it reads without coverage (the Data page's day tiles). */
 export async function keepListCopy(kind: Kind, range: DateRange): Promise<void> {
   await fetchListPage(kind.meta.apiPath, listQuery(kind, 1, range)).catch(() => undefined);
@@ -59,19 +53,19 @@ export function useRecordList(kind: Kind, page: number, range: DateRange, onErro
     // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
   }, [error]);
 
-  let state: ListState;
-  if (isLoading || (!data && !error)) state = { status: 'loading' };
-  else if (error || !data)
-    state = { status: 'error', message: (error as Error | undefined)?.message ?? t('common.errorOccurred'), offline: unreachable(error) };
-  else {
-    const total = Number(data.body.total) || 0;
-    state = {
-      status: 'ready',
-      rows: Array.isArray(data.body.rows) ? data.body.rows : [],
-      total,
-      totalPages: Math.ceil(total / PAGE_SIZE),
-      offlineSince: data.offlineSince,
-    };
-  }
+  const total = Number(data?.body.total) || 0;
+  // offline: the server could not be reached and the phone has no copy of this page (never loaded here).
+  const state =
+    isLoading || (!data && !error)
+      ? { status: 'loading' as const }
+      : error || !data
+        ? { status: 'error' as const, message: (error as Error | undefined)?.message ?? t('common.errorOccurred'), offline: unreachable(error) }
+        : {
+            status: 'ready' as const,
+            rows: Array.isArray(data.body.rows) ? data.body.rows : [],
+            total,
+            totalPages: Math.ceil(total / PAGE_SIZE),
+            offlineSince: data.offlineSince,
+          };
   return { state, refresh: () => mutate() };
 }
