@@ -29,10 +29,7 @@ interface ConflictDialogProps {
   saving: boolean;
 }
 
-/**
- * Someone else changed fields you changed since you opened the record: each field side by side,
- * yours and theirs, with a choice per field (yours by default); then save with the choices.
- */
+/** Someone else changed fields you changed: each side by side, yours and theirs, a choice per field (yours by default), then save. */
 export function ConflictDialog({ kind, conflict: { conflicts, changedBy }, onResolve, onCancel, saving }: ConflictDialogProps) {
   const { t } = useTranslation();
   const [choices, setChoices] = useState<Record<string, Choice>>(() => Object.fromEntries(conflicts.map((c) => [c.field, 'yours'])));

@@ -25,11 +25,7 @@ export function nextRange(range: readonly (Date | null)[] | null, day: Date): [D
   return !from || to || isBefore(picked, from) ? [picked, null] : [from, picked];
 }
 
-/**
- * The header's filter button and its popover: one month, week from Sunday, Clear and Apply.
- * react-day-picker and a plain box, not PrimeReact's Calendar and OverlayPanel, which took about
- * 300 ms to open on a phone-speed CPU (docs/PERFORMANCE.md, INP).
- */
+/** The header's date filter: react-day-picker in a plain box, as PrimeReact's Calendar and OverlayPanel took 300 ms to open on a phone (PERFORMANCE.md). */
 export function DateRangeButton({ value, onApply }: { value: DateRange; onApply: (range: DateRange) => void }) {
   const { t, i18n } = useTranslation();
   const { anchor, top, open, setOpen, close } = usePopover('.date-range-toggle');
@@ -80,10 +76,7 @@ export function DateRangeButton({ value, onApply }: { value: DateRange; onApply:
   );
 }
 
-/**
- * A popover under the `anchor` box (`top`, the header being sticky), closed by a tap outside, or
- * by Escape and close(), which give the focus back to the `toggle` button.
- */
+/** A popover under `anchor` (the header is sticky), closed by a tap outside, or by Escape and close(), which refocus the `toggle` button. */
 function usePopover(toggle: string) {
   const anchor = useRef<HTMLSpanElement>(null);
   const [top, setTop] = useState<number>();
@@ -109,7 +102,6 @@ function usePopover(toggle: string) {
   return { anchor, top, open, setOpen, close };
 }
 
-/** 'Filter: …' with 'Clear Filter', shown while a filter is active. */
 export function FilterBanner({ range, onClear }: { range: DateRange; onClear: () => void }) {
   const { t } = useTranslation();
   const banner = filterText(range);

@@ -25,8 +25,7 @@ function fieldUi(prop: KindProperty): UiSchema {
   const ui = prop['x-ui'] ?? {};
   // Fields only a server flow sets are nobody's to type; the sheet shows them when asked.
   if (ui.hidden || prop['x-setBy'] !== undefined) return { 'ui:widget': 'hidden' };
-  // A choice shows its label in the language on screen, its search matches every language (decision
-  // 078); a list of choices is chips, labelled the same way (061).
+  // A choice shows its label in the language on screen and is searched in all (078); a list of choices is chips (061).
   const base = isMultiSelect(prop) ? { ...fieldUiOf(prop, ui), 'ui:widget': 'chips' } : fieldUiOf(prop, ui);
   if (!hasChoiceLabels(prop) || !Array.isArray(choicesOf(prop))) return base;
   const options = { ...((base['ui:options'] as object | undefined) ?? {}), searchTexts: choiceSearchTexts(prop) };
@@ -65,10 +64,7 @@ export function uiSchema(kind: Kind): UiSchema {
 }
 
 type RecordFormSchemas = { schema: RJSFSchema; uiSchema: UiSchema; warnings: FieldWarning[] };
-/**
- * The form of a record saved under an earlier schema (decision 034): a retired choice it holds stays
- * a choice, marked '(retired)', and each value that no longer fits says so under its field.
- */
+/** The form of a record saved under an earlier schema (034): a retired choice stays, marked '(retired)'; a value that no longer fits says so. */
 export function formForRecord(kind: Kind, schema: RJSFSchema, ui: UiSchema, record: Record<string, unknown>): RecordFormSchemas {
   const warnings = recordWarnings(kind, record).map((w) => ({ ...w, title: fieldTitle(kind, w.field) }));
   if (warnings.length === 0) return { schema, uiSchema: ui, warnings };

@@ -7,11 +7,7 @@ const span = (first: number, last: number): number[] => Array.from({ length: Mat
 /** The page numbers to show: 1..min(limit, total) for a numeric limit, every page for 'all'. */
 export const pageNumbers = (totalPages: number, limit: number | 'all'): number[] => span(1, limit === 'all' ? totalPages : Math.min(limit, totalPages));
 
-/**
- * Page numbers come in groups of this many. Past one group they sit in a row that scrolls sideways,
- * each group drawn when it scrolls near (placeholders till then): 10,050 numbers drawn at once held
- * a phone's main thread for seconds (docs/PERFORMANCE.md).
- */
+/** Past one group of this many, numbers sit in a sideways row, each group drawn as it nears: 10,050 at once held a phone for seconds (PERFORMANCE.md). */
 export const PAGE_GROUP = 50;
 /** A number's width with its gap, in rem: a placeholder's width. */
 const NUMBER_REM = 2.75;

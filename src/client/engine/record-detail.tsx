@@ -35,7 +35,6 @@ export type DetailSection = ComponentType<DetailSectionProps>;
 
 type Detail = ReturnType<typeof useRecordDetail>;
 
-/** A record the server does not have: said so, with the way back to the list. */
 function DetailNotFound({ kind, id, text }: { kind: Kind; id: string; text: (path: string, schemaText: string) => string }) {
   const navigate = useNavigate();
   const { meta } = kind;
@@ -77,10 +76,7 @@ function shownValue(kind: Kind, field: string, value: unknown, language: string)
 
 type Line = ComponentProps<typeof Banner> & { key: string; on: boolean };
 
-/**
- * The lines above the record: a parked change, an outdated form, a record waiting to be sent (or
- * refused), values saved under an earlier form (decision 034) or kept under another of a field's names (054, 074).
- */
+/** The lines above the record: a parked change, an outdated form, a record waiting (or refused), old values (decisions 034, 054, 074). */
 function DetailLines(p: { kind: Kind; detail: Detail; outdated: boolean; onUpdate: () => void; warnings: { title: string }[] }) {
   const { kind, detail: c, outdated, onUpdate, warnings } = p;
   const { t, i18n } = useTranslation();
@@ -131,10 +127,7 @@ function DetailLines(p: { kind: Kind; detail: Detail; outdated: boolean; onUpdat
   return lines.filter((l) => l.on).map(({ key, on: _on, ...line }) => <Banner key={key} {...line} />);
 }
 
-/**
- * Unsaved edits kept beyond the form until Discard (decision 060): values typed on an earlier form
- * into fields it no longer has (never sent), and, when not editing, a line saying restored edits are kept.
- */
+/** Edits kept beyond the form until Discard (060): values of fields the form no longer has (never sent), and a line while restored edits are kept. */
 function KeptEdits({ left, kept, editing, onDiscard }: { left: Values; kept: boolean; editing: boolean; onDiscard: () => void }) {
   const { t } = useTranslation();
   const entries = Object.entries(left);
@@ -224,10 +217,7 @@ function DetailBody(p: {
   );
 }
 
-/**
- * The kind's schemas (keyed by the language: titles and labels follow it), the screen's title, the
- * kind's texts, and the way back (the previous screen where the kind says so, else its list).
- */
+/** The kind's schemas (titles and labels follow the language), the screen's title, its texts, and the way back (previous screen or list, as the kind says). */
 function useDetailTexts(kind: Kind, id: string, creating: boolean) {
   const navigate = useNavigate();
   const { i18n } = useTranslation();

@@ -37,10 +37,7 @@ interface ListPlace {
 const keyOf = (kind: Kind): string => `list.${kind.name}`;
 const day = (d: Date | null): string | null => (d ? format(d, 'yyyy-MM-dd') : null);
 
-/**
- * Kept in sessionStorage, so coming back from a record finds the list as it was left. A filter kept
- * under a field's old name (x-renamedFrom) moves to its name now (decision 054).
- */
+/** The list as it was left (sessionStorage); a filter kept under a field's old name (x-renamedFrom) moves to its name now (decision 054). */
 export function loadListState(kind: Kind): ListPlace | null {
   try {
     const raw = window.sessionStorage.getItem(keyOf(kind));
@@ -77,10 +74,7 @@ function presetRange(state: unknown): DateRange {
   return day ? { from: day, to: day } : { from: null, to: null };
 }
 
-/**
- * Where the list is: its page, date range and field filters. A day chosen on the Data page wins;
- * otherwise the list comes back as it was left. A new range or filter starts again at page 1.
- */
+/** Where the list is: a day chosen on the Data page wins, else the list as it was left; a new range or filter starts at page 1. */
 function useListPlace(kind: Kind, locationState: unknown) {
   const [place, setPlace] = useState<ListPlace>(() => {
     const range = presetRange(locationState);
@@ -184,7 +178,6 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
   const texts = listTexts(kind);
   const { state, refresh } = useRecordList(kind, page, range, (message) => toast('error', texts.loadFailed, message), filters);
 
-  // Keep the page within 1..total pages when the total shrinks.
   useEffect(() => {
     if (state.status === 'ready' && state.totalPages > 0 && page > state.totalPages) setPage(state.totalPages);
   }, [state, page, setPage]);

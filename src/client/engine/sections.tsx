@@ -10,10 +10,7 @@ export interface FieldGroup {
   collapsed?: boolean;
 }
 
-/**
- * A kind's fields in groups: the key fields (untitled), each x-kind.section, then the rest under
- * 'More' (untitled when it is the only group). Hidden fields and `leaveOut` are left out.
- */
+/** A kind's shown fields in groups: the key fields (untitled), each x-kind.section, then the rest under 'More' (untitled when alone). */
 export function groupsOf(kind: Kind, leaveOut: ReadonlySet<string> = new Set()): FieldGroup[] {
   const { keyFields = [], sections = [] } = kind.meta;
   const shown = (f: string): boolean => kind.schema.properties[f] !== undefined && kind.schema.properties[f]?.['x-ui']?.hidden !== true && !leaveOut.has(f);

@@ -11,11 +11,7 @@ function fieldByZhTitle(kind: Kind, title: string): string | undefined {
   });
 }
 
-/**
- * A refusal such as "travelDistance must be a number; driveDate must be ..." as messages per field,
- * each named by its title; parts naming no field are left out. One in Chinese (decision 045) names
- * fields by their Chinese titles in 「」, parts separated by '；'.
- */
+/** A refusal ("travelDistance must be a number; ...", or in Chinese by titles in 「」 split by '；', 045) as messages per field, named by title. */
 export function fieldErrorsOf(kind: Kind, msg: string): { errors: FieldErrors; fields: string[]; text: string } {
   const errors: FieldErrors = {};
   const fields: string[] = [];

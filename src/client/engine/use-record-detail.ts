@@ -44,10 +44,7 @@ function kindMessage(kind: Kind) {
   };
 }
 
-/**
- * The state a record detail screen's hooks share: the record shown, edit mode, the draft, the
- * version the edits are based on, and what a save answered. Unsaved edits are kept in drafts.ts.
- */
+/** The state a detail screen's hooks share (unsaved edits are kept in drafts.ts). */
 function useDetailState(kind: Kind, id: string, prefill?: Values) {
   const isNew = id === 'new';
   // Edits left unsaved on this phone come back, unless a new record is opened with fresh values.
@@ -87,7 +84,6 @@ function useDetailState(kind: Kind, id: string, prefill?: Values) {
   return { isNew, restored, remembered: initial, ...view, patch, editingRef, live, ...viewChanges(kind, id, view, patch, live), toast, msg: kindMessage(kind) };
 }
 
-/** The view's changes that the screen's hooks share. */
 function viewChanges(kind: Kind, id: string, { left }: View, patch: (change: Partial<View>) => void, live: { current: boolean }) {
   /** Edit mode with `edits` over `record`, based on `version` (the record's own by default); returns the draft. */
   const editOver = (record: Values, edits: Values, version = versionOf(record)): Values => {
@@ -98,7 +94,6 @@ function viewChanges(kind: Kind, id: string, { left }: View, patch: (change: Par
   /** Shows a record as loaded or saved, with no edits over it; `more` changes the rest of the view too. */
   const show = (shown: Omit<Ready, 'status'>, more: Partial<View> = {}): void =>
     patch({ state: { status: 'ready', ...shown }, draft: shown.record, baseVersion: versionOf(shown.record), ...more });
-  /** Runs a save with the screen saying so (`saving`), until it settles. */
   const busy = async (work: () => Promise<void>): Promise<void> => {
     patch({ saving: true });
     try {
@@ -113,7 +108,6 @@ function viewChanges(kind: Kind, id: string, { left }: View, patch: (change: Par
     drafts.save(kind, id, { values: {}, left });
     patch({ kept: false });
   };
-  /** Discard on the line of kept edits: they go from the phone and from the screen. */
   const discardKept = (): void => {
     drafts.clear(kind, id);
     patch({ left: {}, kept: false });
@@ -132,10 +126,7 @@ function restoreDraft(s: DetailStore, restored: NonNullable<DetailStore['restore
   s.toast('info', t('detail.restored'));
 }
 
-/**
- * Loads an existing record through SWR: the first answer restores a draft left on this phone (into
- * edit mode), later ones replace what is shown unless it is being edited. refresh() toasts; reload() is quiet.
- */
+/** Loads a record through SWR: the first answer restores a draft left here (edit mode), later ones show unless editing. refresh() toasts; reload() is quiet. */
 function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: string | null) {
   const { state, editingRef, restored, remembered, toast, msg } = s;
   const copy = useServerCopy(kind.meta.apiPath, fetchId, remembered);
@@ -201,10 +192,7 @@ function watchOutbox(read: (store: OutboxStore, live: () => boolean) => Promise<
   };
 }
 
-/**
- * A record saved without coverage, not created yet ('waiting~<key>'): shown read-only from the
- * outbox, read again as it changes; once sent, the screen becomes the created record (else the list).
- */
+/** A record saved without coverage ('waiting~<key>'), read from the outbox as it changes; once sent, the screen becomes the created record (else the list). */
 function useWaitingRecord(kind: Kind, waitingKey: string | undefined, s: DetailStore): void {
   const navigate = useNavigate();
   const { route } = kind.meta;
@@ -221,15 +209,11 @@ function useWaitingRecord(kind: Kind, waitingKey: string | undefined, s: DetailS
       const state: Ready = { status: 'ready', record: item.values, waiting: true, ...(item.state !== 'waiting' ? { notSent: item.lastError ?? '' } : {}) };
       s.patch({ state, draft: item.values });
     });
-    // navigate changes with every location change; the record must not be read again for that.
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- navigate changes with every location change; the record must not be read again for that
   }, [waitingKey, route]);
 }
 
-/**
- * The outbox's changes of this record: edits waiting to be sent (waitingEdit), and a parked change
- * (one the sync could not apply: someone changed the same fields), reviewed in the form on top of today's record, based on its own version so a save shows any conflict.
- */
+/** This record's outbox changes: edits waiting to be sent, and a parked one (someone changed the same fields), reviewed over today's record on its own version. */
 function useParkedChange(kind: Kind, id: string, s: DetailStore) {
   const [parked, setParked] = useState<OutboxItem | null>(null);
   const [waitingEdit, setWaitingEdit] = useState<Values | null>(null);
@@ -279,8 +263,7 @@ function editMode(kind: Kind, id: string, s: DetailStore, state: DetailState, cr
 
   const cancel = (): void => {
     if (s.isNew) return create.discard();
-    // Edits restored from the phone (typed before a reload or an update) stay there until the
-    // tester discards them; edits typed on this screen go, but not what `left` holds (060).
+    // Restored edits stay on the phone until discarded; edits typed here go, but not what `left` holds (060).
     if (!s.kept) s.settle();
     const back = state.status === 'ready' ? { draft: state.record, baseVersion: versionOf(state.record) } : {};
     s.patch({ ...back, fieldErrors: {}, editing: false });
@@ -324,7 +307,6 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
   return {
     ...{ isNew, parked, reviewParked, waitingEdit: waitingEdit !== null, state, editing, draft, saving, edit, cancel, save, refresh, reload },
     setDraft: (next: Values) => s.patch({ draft: next }),
-    /** Kept on the phone: values typed into fields the form no longer has, and whether Cancel kept the edits; Discard drops both. */
     ...{ left, kept, discardKept },
     ...{ conflict, resolve: update.resolve, closeConflict: () => s.patch({ conflict: null }), fieldErrors },
     /** The key what is attached waits under: a new record's, or a waiting record's create key. */

@@ -36,10 +36,7 @@ export async function keepListCopy(kind: Kind, range: DateRange): Promise<void> 
   await fetchListPage(kind.meta.apiPath, listQuery(kind, 1, range)).catch(() => undefined);
 }
 
-/**
- * Fetches one page of a kind's list with SWR: a failure toasts once, not retried (docs/PRODUCT.md
- * section 5). Without coverage the phone's copy is shown; with none, the state says offline, no toast.
- */
+/** One page of a kind's list through SWR: a failure toasts once, not retried (PRODUCT.md section 5); offline, the phone's copy, or none and no toast. */
 export function useRecordList(kind: Kind, page: number, range: DateRange, onError: (message: string) => void, filters: Record<string, string> = {}) {
   const query = listQuery(kind, page, range, PAGE_SIZE, filters);
   const { data, error, isLoading, mutate } = useListPage<RecordRow>(kind.meta.apiPath, query);
@@ -49,8 +46,7 @@ export function useRecordList(kind: Kind, page: number, range: DateRange, onErro
       console.error(`Loading ${kind.meta.titles.list} failed:`, error);
       onError((error as Error).message);
     }
-    // Only a new error should toast, not a re-render or a new callback.
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new error should toast, not a re-render or a new callback
   }, [error]);
 
   const total = Number(data?.body.total) || 0;

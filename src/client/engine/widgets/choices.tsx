@@ -31,10 +31,7 @@ export function YesNoWidget({ id, value, disabled, readonly, onChange, label }: 
 /** Choices past this many get a search box (the 25 POI types). */
 const SEARCH_FROM = 10;
 
-/**
- * The dropdown of a field with choices, in place of the theme's: labelled for screen readers, a long
- * list searchable (by a choice's label in every language and its value, decision 078), an optional field clearable.
- */
+/** The theme's dropdown, labelled for screen readers, a long list searchable (labels in every language and values, 078), optional ones clearable. */
 export function SelectWidget({ id, value, disabled, readonly, required, onChange, label, options }: WidgetProps) {
   const { t } = useTranslation();
   const searchTexts = (options['searchTexts'] ?? {}) as Record<string, string>;
