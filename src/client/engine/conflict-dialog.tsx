@@ -7,13 +7,7 @@ import { t as text } from '../i18n';
 import { fieldTitle } from '../i18n/kind-texts';
 import type { Kind } from '../../shared/kind-types';
 
-export interface FieldConflict {
-  field: string;
-  title: string;
-  base: unknown;
-  theirs: unknown;
-  yours: unknown;
-}
+export type FieldConflict = { field: string; title: string; base: unknown; theirs: unknown; yours: unknown };
 
 export type Choice = 'yours' | 'theirs';
 

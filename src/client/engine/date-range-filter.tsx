@@ -9,7 +9,6 @@ import { useTranslation } from 'react-i18next';
 import { t as text } from '../i18n';
 import type { DateRange } from './use-record-list';
 
-/** The banner text of an active filter; null without one. */
 export function filterText(range: DateRange): string | null {
   const d = (x: Date): string => format(x, 'yyyy-MM-dd');
   if (range.from && range.to) return text('list.filterRange', { from: d(range.from), to: d(range.to) });

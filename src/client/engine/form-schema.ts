@@ -3,7 +3,7 @@ import { fieldTitle, kindText } from '../i18n/kind-texts';
 import { format } from 'date-fns';
 import type { Kind, KindProperty } from '../../shared/kind-types';
 import { storage } from '../lib/storage';
-import { labelOf, recordWarnings, type FieldWarning } from '../../shared/schema-evolution';
+import { labelOf, recordWarnings } from '../../shared/schema-evolution';
 import { groupsOf } from './sections';
 import { choicesOf, isMultiSelect } from '../../shared/field-vocabulary';
 import { choiceLabels, choiceSearchTexts, hasChoiceLabels } from '../../shared/choice-labels';
@@ -63,9 +63,8 @@ export function uiSchema(kind: Kind): UiSchema {
   return ui;
 }
 
-type RecordFormSchemas = { schema: RJSFSchema; uiSchema: UiSchema; warnings: FieldWarning[] };
 /** The form of a record saved under an earlier schema (034): a retired choice stays, marked '(retired)'; a value that no longer fits says so. */
-export function formForRecord(kind: Kind, schema: RJSFSchema, ui: UiSchema, record: Record<string, unknown>): RecordFormSchemas {
+export function formForRecord(kind: Kind, schema: RJSFSchema, ui: UiSchema, record: Record<string, unknown>) {
   const warnings = recordWarnings(kind, record).map((w) => ({ ...w, title: fieldTitle(kind, w.field) }));
   if (warnings.length === 0) return { schema, uiSchema: ui, warnings };
   const properties = { ...(schema.properties as Record<string, RJSFSchema>) };

@@ -68,7 +68,6 @@ function DetailActions({ outdated, onRefresh, onEdit, onUpdate }: { outdated: bo
   );
 }
 
-/** A kept value: a choice by its label, a text in quotes, else as stored. */
 function shownValue(kind: Kind, field: string, value: unknown, language: string): string {
   const text = labelOf(kind.schema.properties[field], value, language);
   return typeof value === 'string' && text === value ? `"${value}"` : text;
@@ -235,13 +234,7 @@ function useDetailTexts(kind: Kind, id: string, creating: boolean) {
   return { ...schemas, title, goBack, text };
 }
 
-interface RecordDetailProps {
-  kind: Kind;
-  id: string;
-  sections?: DetailSection[];
-  topSections?: DetailSection[];
-  valueText?: ValueText | undefined;
-}
+type RecordDetailProps = { kind: Kind; id: string; sections?: DetailSection[]; topSections?: DetailSection[]; valueText?: ValueText | undefined };
 
 /** The detail screen of any kind, with the form built from its schema file. */
 export function RecordDetail({ kind, id, sections = [], topSections = [], valueText }: RecordDetailProps) {

@@ -42,11 +42,7 @@ export function withChanges(record: Values, edits: Values): Values {
 export const versionOf = (record: Values): number | undefined => (typeof record['version'] === 'number' ? record['version'] : undefined);
 
 /** A 409 from the server: the record as it is now, the fields both sides changed, and who changed them. */
-export interface Conflict {
-  current: Values;
-  conflicts: FieldConflict[];
-  changedBy: string;
-}
+export type Conflict = { current: Values; conflicts: FieldConflict[]; changedBy: string };
 
 /** The conflict a 409's data describes, or undefined when it carries none. */
 export function conflictOf(data: unknown, msg: string): { current: Values; conflict?: Conflict } | undefined {

@@ -34,10 +34,7 @@ const widgets: RegistryWidgetsType = {
 };
 
 /** What the form's templates read besides the schema: the values, and a way to change several at once. */
-interface FormContext {
-  formData: Record<string, unknown>;
-  setValues?: (patch: Record<string, unknown>) => void;
-}
+type FormContext = { formData: Record<string, unknown>; setValues?: (patch: Record<string, unknown>) => void };
 
 /** The record's fields in their groups ('ui:groups'), a group with an error open; fields in no group (hidden) follow. */
 function GroupedFields({ properties, uiSchema, errorSchema, disabled, registry, formData }: ObjectFieldTemplateProps) {

@@ -15,6 +15,9 @@ import { fieldErrorsOf, focusField } from './server-errors';
 import type { DetailStore } from './use-record-detail';
 import type { OutboxItem } from '../outbox/store';
 
+/** A refusal's own words, where the server gave some. */
+export const detail = (error: unknown): string | undefined => (error instanceof ApiError ? error.message : undefined);
+
 /** Keeps a change on the phone to be sent when the network returns (outbox/); loaded only when needed. */
 async function keepForSync(kind: Kind, values: Values, change: Pick<OutboxItem, 'op'> & Partial<OutboxItem>): Promise<void> {
   const { outbox, newOutboxKey } = await import('../outbox/store');
@@ -49,7 +52,7 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
       if (first !== undefined) setTimeout(() => focusField(first), 0);
       return;
     }
-    s.toast('error', title, e instanceof ApiError ? e.message : undefined);
+    s.toast('error', title, detail(e));
   };
 
   const put = async (base: Values, values: Values, version: number | undefined): Promise<void> => {

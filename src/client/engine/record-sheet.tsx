@@ -8,6 +8,7 @@ import { FieldSection, groupsOf } from './sections';
 import { ConnectorsTable } from './widgets/connectors-table';
 import { parseConnectors, widgetText } from './widgets/widget-values';
 import { cardTitle, cardValue } from './record-card';
+import type { Values } from './record-edits';
 
 const isEmpty = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
@@ -61,14 +62,7 @@ function Row({ name, label, value, multiline, help }: { name: string; label: str
 /** A kind's own words for some stored values (kinds/extensions.ts); undefined leaves a value to the sheet. */
 export type ValueText = (field: string, value: unknown) => string | undefined;
 
-interface RecordSheetProps {
-  kind: Kind;
-  schema: RJSFSchema;
-  uiSchema: UiSchema;
-  record: Record<string, unknown>;
-  valueText?: ValueText | undefined;
-  children?: ReactNode;
-}
+type RecordSheetProps = { kind: Kind; schema: RJSFSchema; uiSchema: UiSchema; record: Values; valueText?: ValueText | undefined; children?: ReactNode };
 
 /** A field's shown value (null when empty) and its row, folded away when empty unless `showEmpty` or it has something to say. */
 function sheetCells({ schema, uiSchema, record, valueText }: RecordSheetProps, showEmpty: boolean) {
@@ -91,7 +85,6 @@ function sheetCells({ schema, uiSchema, record, valueText }: RecordSheetProps, s
   return { value, row };
 }
 
-/** A card of rows, under its section's title where the group has one; nothing when no row is shown. */
 function SheetGroup({ title, collapsed, rows }: { title: string | undefined; collapsed: boolean | undefined; rows: ReactNode[] }) {
   if (rows.length === 0) return null;
   const list = <dl className="sheet-list">{rows}</dl>;

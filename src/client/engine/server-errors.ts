@@ -4,12 +4,8 @@ import type { Kind } from '../../shared/kind-types';
 export type FieldErrors = Record<string, { __errors: string[] }>;
 
 /** The field whose Chinese title (x-i18n.zh.title, else its title) a Chinese refusal names: 「故障里程（公里）」. */
-function fieldByZhTitle(kind: Kind, title: string): string | undefined {
-  return Object.keys(kind.schema.properties).find((field) => {
-    const prop = kind.schema.properties[field];
-    return (prop?.['x-i18n']?.zh?.title ?? prop?.title ?? field) === title;
-  });
-}
+const fieldByZhTitle = (kind: Kind, title: string): string | undefined =>
+  Object.entries(kind.schema.properties).find(([field, prop]) => (prop['x-i18n']?.zh?.title ?? prop.title ?? field) === title)?.[0];
 
 /** A refusal ("travelDistance must be a number; ...", or in Chinese by titles in 「」 split by '；', 045) as messages per field, named by title. */
 export function fieldErrorsOf(kind: Kind, msg: string): { errors: FieldErrors; fields: string[]; text: string } {

@@ -13,7 +13,8 @@ import { useToast } from '../ui/toast';
 import { drafts, type Draft } from './drafts';
 import { newRecordValues } from './form-schema';
 import { changes, onCurrentForm, versionOf, withChanges, type Conflict, type Values } from './record-edits';
-import { useRecordCreate, useRecordUpdate } from './record-save';
+import { detail, useRecordCreate, useRecordUpdate } from './record-save';
+import { useRefreshWhenSent } from './use-record-list';
 import type { FieldErrors } from './server-errors';
 
 /** waiting: saved on this phone, not created yet ('waiting~<key>'); notSent: the server's refusal when the sync sent it. */
@@ -117,15 +118,6 @@ function viewChanges(kind: Kind, id: string, { left }: View, patch: (change: Par
 
 export type DetailStore = ReturnType<typeof useDetailState>;
 
-const detail = (error: unknown): string | undefined => (error instanceof ApiError ? error.message : undefined);
-
-/** Restored edits on today's record, based on the version they were made on (a save then shows any conflict). */
-function restoreDraft(s: DetailStore, restored: NonNullable<DetailStore['restored']>, loaded: Ready): void {
-  s.patch({ state: loaded });
-  s.editOver(loaded.record, restored.values, restored.baseVersion);
-  s.toast('info', t('detail.restored'));
-}
-
 /** Loads a record through SWR: the first answer restores a draft left here (edit mode), later ones show unless editing. refresh() toasts; reload() is quiet. */
 function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: string | null) {
   const { state, editingRef, restored, remembered, toast, msg } = s;
@@ -140,7 +132,12 @@ function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: string |
     if (!record) return s.patch({ state: { status: 'notFound' } });
     const first = !loaded.current;
     loaded.current = true;
-    if (first && restored) return restoreDraft(s, restored, { status: 'ready', record, ...extra });
+    if (first && restored) {
+      // Restored edits on today's record, on the version they were made on (a save then shows any conflict).
+      s.patch({ state: { status: 'ready', record, ...extra } });
+      s.editOver(record, restored.values, restored.baseVersion);
+      return s.toast('info', t('detail.restored'));
+    }
     // A transition: the sheet is drawn in slices, not in one long task that blocks the phone.
     startTransition(() => s.show({ record, ...extra }));
   };
@@ -242,15 +239,6 @@ function useParkedChange(kind: Kind, id: string, s: DetailStore) {
   return { parked, reviewParked, waitingEdit };
 }
 
-/** Once the edits that waited on the phone are sent, the record is read again from the server. */
-function useRefreshWhenSent(waiting: boolean, refresh: () => Promise<unknown>): void {
-  const was = useRef(waiting);
-  useEffect(() => {
-    if (was.current && !waiting) void refresh();
-    was.current = waiting;
-  }, [waiting, refresh]);
-}
-
 /** Edit (from the record, or from edits kept on the phone) and Cancel (back to the last loaded values). */
 function editMode(kind: Kind, id: string, s: DetailStore, state: DetailState, create: ReturnType<typeof useRecordCreate>) {
   const edit = (): void => {
@@ -282,7 +270,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
   const { parked, reviewParked, waitingEdit } = useParkedChange(kind, id, s);
   // An edit saved on this phone and not sent yet is shown over the record, and said (record-detail.tsx).
   const state = waitingEdit && s.state.status === 'ready' ? { ...s.state, record: withChanges(s.state.record, waitingEdit) } : s.state;
-  useRefreshWhenSent(waitingEdit !== null, reload);
+  useRefreshWhenSent(waitingEdit === null ? 0 : 1, reload);
   // What a save answered is the server's copy now, for this screen and the next visit to it.
   const update = useRecordUpdate(kind, id, s, (record) => void mutate({ record }, { revalidate: false }));
   const create = useRecordCreate(kind, id, s, fromOutbox);

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { format } from 'date-fns';
 import { unreachable } from '../api/offline-cache';
 import { fetchListPage, useListPage } from '../api/records';
@@ -9,10 +9,7 @@ import { t } from '../i18n';
 export type RecordRow = Record<string, unknown> & { id?: number };
 
 /** The list's date filter: either end may be open ('After' / 'Before'). */
-export interface DateRange {
-  from: Date | null;
-  to: Date | null;
-}
+export type DateRange = { from: Date | null; to: Date | null };
 
 export const PAGE_SIZE = 10;
 
@@ -29,6 +26,15 @@ export function listQuery(kind: Kind, page: number, range: DateRange, pageSize =
       [end]: range.to ? `${format(range.to, 'yyyy-MM-dd')} 23:59:59` : undefined,
     },
   };
+}
+
+/** Once fewer changes wait on the phone (some were sent), the screen reads again from the server. */
+export function useRefreshWhenSent(waiting: number, refresh: () => Promise<unknown>): void {
+  const was = useRef(waiting);
+  useEffect(() => {
+    if (waiting < was.current) void refresh();
+    was.current = waiting;
+  }, [waiting, refresh]);
 }
 
 /** Fetches a list's first page into the phone's copy only, so it reads without coverage (the Data page's day tiles). */

@@ -61,10 +61,7 @@ export function SelectWidget({ id, value, disabled, readonly, required, onChange
   );
 }
 
-interface ChipChoice {
-  label: string;
-  value: unknown;
-}
+type ChipChoice = { label: string; value: unknown };
 
 /** A list of choices as chips, for the form and the list's filter alike; none chosen is `undefined`. */
 export function ChoiceChips(p: {
@@ -85,7 +82,7 @@ export function ChoiceChips(p: {
       display="chip"
       onChange={(e) => p.onChange((e.value as unknown[] | null)?.length ? (e.value as unknown[]) : undefined)}
       disabled={p.disabled === true}
-      filter={p.choices.length > 10}
+      filter={p.choices.length > SEARCH_FROM}
       className="w-full"
       aria-label={p.label}
     />
