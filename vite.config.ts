@@ -42,7 +42,7 @@ export default defineConfig({
       // RJSF's markdown renderer is never used by our forms (plain titles, no markdown options).
       { find: /^markdown-to-jsx\/react$/, replacement: fileURLToPath(new URL('./src/client/engine/plain-markdown.tsx', import.meta.url)) },
       // No JSON-schema compiler in the browser: the server validates (src/client/engine/form-validator.ts).
-      { find: /^@rjsf\/validator-ajv8$/, replacement: fileURLToPath(new URL('./src/client/engine/no-ajv-validator.ts', import.meta.url)) },
+      { find: /^@rjsf\/validator-ajv8$/, replacement: fileURLToPath(new URL('./src/client/engine/form-validator.ts', import.meta.url)) },
     ],
   },
   build: {

@@ -191,7 +191,7 @@ export async function startSchemasPreview(options: SchemasPreviewOptions): Promi
         // As vite.config.ts has them, so the forms are built from the same code as the app's.
         alias: [
           { find: /^markdown-to-jsx\/react$/, replacement: path.join(ROOT, 'src/client/engine/plain-markdown.tsx') },
-          { find: /^@rjsf\/validator-ajv8$/, replacement: path.join(ROOT, 'src/client/engine/no-ajv-validator.ts') },
+          { find: /^@rjsf\/validator-ajv8$/, replacement: path.join(ROOT, 'src/client/engine/form-validator.ts') },
         ],
       },
       optimizeDeps: { entries: ['index.html', 'preview-app.tsx'] },

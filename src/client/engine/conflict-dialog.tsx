@@ -7,13 +7,7 @@ import { t as text } from '../i18n';
 import { fieldTitle } from '../i18n/kind-texts';
 import type { Kind } from '../../shared/kind-types';
 
-export interface FieldConflict {
-  field: string;
-  title: string;
-  base: unknown;
-  theirs: unknown;
-  yours: unknown;
-}
+export type FieldConflict = { field: string; title: string; base: unknown; theirs: unknown; yours: unknown };
 
 export type Choice = 'yours' | 'theirs';
 
@@ -29,10 +23,7 @@ interface ConflictDialogProps {
   saving: boolean;
 }
 
-/**
- * Someone else changed fields you changed since you opened the record: each field side by side,
- * yours and theirs, with a choice per field (yours by default); then save with the choices.
- */
+/** Someone else changed fields you changed: each side by side, yours and theirs, a choice per field (yours by default), then save. */
 export function ConflictDialog({ kind, conflict: { conflicts, changedBy }, onResolve, onCancel, saving }: ConflictDialogProps) {
   const { t } = useTranslation();
   const [choices, setChoices] = useState<Record<string, Choice>>(() => Object.fromEntries(conflicts.map((c) => [c.field, 'yours'])));

@@ -9,7 +9,6 @@ import { useTranslation } from 'react-i18next';
 import { t as text } from '../i18n';
 import type { DateRange } from './use-record-list';
 
-/** The banner text of an active filter; null without one. */
 export function filterText(range: DateRange): string | null {
   const d = (x: Date): string => format(x, 'yyyy-MM-dd');
   if (range.from && range.to) return text('list.filterRange', { from: d(range.from), to: d(range.to) });
@@ -25,11 +24,7 @@ export function nextRange(range: readonly (Date | null)[] | null, day: Date): [D
   return !from || to || isBefore(picked, from) ? [picked, null] : [from, picked];
 }
 
-/**
- * The header's filter button and its popover: one month, week from Sunday, Clear and Apply.
- * react-day-picker and a plain box, not PrimeReact's Calendar and OverlayPanel, which took about
- * 300 ms to open on a phone-speed CPU (docs/PERFORMANCE.md, INP).
- */
+/** The header's date filter: react-day-picker in a plain box, as PrimeReact's Calendar and OverlayPanel took 300 ms to open on a phone (PERFORMANCE.md). */
 export function DateRangeButton({ value, onApply }: { value: DateRange; onApply: (range: DateRange) => void }) {
   const { t, i18n } = useTranslation();
   const { anchor, top, open, setOpen, close } = usePopover('.date-range-toggle');
@@ -80,10 +75,7 @@ export function DateRangeButton({ value, onApply }: { value: DateRange; onApply:
   );
 }
 
-/**
- * A popover under the `anchor` box (`top`, the header being sticky), closed by a tap outside, or
- * by Escape and close(), which give the focus back to the `toggle` button.
- */
+/** A popover under `anchor` (the header is sticky), closed by a tap outside, or by Escape and close(), which refocus the `toggle` button. */
 function usePopover(toggle: string) {
   const anchor = useRef<HTMLSpanElement>(null);
   const [top, setTop] = useState<number>();
@@ -109,7 +101,6 @@ function usePopover(toggle: string) {
   return { anchor, top, open, setOpen, close };
 }
 
-/** 'Filter: …' with 'Clear Filter', shown while a filter is active. */
 export function FilterBanner({ range, onClear }: { range: DateRange; onClear: () => void }) {
   const { t } = useTranslation();
   const banner = filterText(range);

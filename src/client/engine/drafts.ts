@@ -1,8 +1,6 @@
 import type { Kind } from '../../shared/kind-types';
 import { storage } from '../lib/storage';
-import { onCurrentForm } from './record-edits';
-
-type Values = Record<string, unknown>;
+import { onCurrentForm, type Values } from './record-edits';
 
 /** Unsaved edits older than this are dropped rather than restored. */
 const MAX_AGE_MS = 7 * 24 * 3600 * 1000;

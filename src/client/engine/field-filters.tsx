@@ -13,12 +13,6 @@ import { ChoiceChips } from './widgets/choices';
 /** Filter values by field, sent as plain query parameters. */
 export type FieldFilters = Record<string, string>;
 
-function filterFields(kind: Kind): string[] {
-  const declared = kind.meta.filters ?? {};
-  return kind.fields.filter((f) => f in declared);
-}
-
-/** Each value trimmed, empty ones left out. */
 const trimmed = (filters: FieldFilters): FieldFilters =>
   Object.fromEntries(Object.entries(filters).flatMap(([k, v]) => (v.trim() === '' ? [] : [[k, v.trim()]])));
 
@@ -50,7 +44,7 @@ export function FieldFilterButton({ kind, value, onApply }: { kind: Kind; value:
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<FieldFilters>(value);
-  const fields = filterFields(kind);
+  const fields = kind.fields.filter((f) => f in (kind.meta.filters ?? {}));
   if (fields.length === 0) return null;
   const active = Object.keys(value).length > 0;
   const apply = (next: FieldFilters): void => {
@@ -102,7 +96,6 @@ export function FieldFilterButton({ kind, value, onApply }: { kind: Kind; value:
   );
 }
 
-/** A line saying which field filters are on, with a way to clear them. */
 export function FieldFilterBanner({ kind, value, onClear }: { kind: Kind; value: FieldFilters; onClear: () => void }) {
   const { t } = useTranslation();
   const entries = Object.entries(value);

@@ -3,7 +3,7 @@ import { fieldTitle, kindText } from '../i18n/kind-texts';
 import { format } from 'date-fns';
 import type { Kind, KindProperty } from '../../shared/kind-types';
 import { storage } from '../lib/storage';
-import { labelOf, recordWarnings, type FieldWarning } from '../../shared/schema-evolution';
+import { labelOf, recordWarnings } from '../../shared/schema-evolution';
 import { groupsOf } from './sections';
 import { choicesOf, isMultiSelect } from '../../shared/field-vocabulary';
 import { choiceLabels, choiceSearchTexts, hasChoiceLabels } from '../../shared/choice-labels';
@@ -25,8 +25,7 @@ function fieldUi(prop: KindProperty): UiSchema {
   const ui = prop['x-ui'] ?? {};
   // Fields only a server flow sets are nobody's to type; the sheet shows them when asked.
   if (ui.hidden || prop['x-setBy'] !== undefined) return { 'ui:widget': 'hidden' };
-  // A choice shows its label in the language on screen, its search matches every language (decision
-  // 078); a list of choices is chips, labelled the same way (061).
+  // A choice shows its label in the language on screen and is searched in all (078); a list of choices is chips (061).
   const base = isMultiSelect(prop) ? { ...fieldUiOf(prop, ui), 'ui:widget': 'chips' } : fieldUiOf(prop, ui);
   if (!hasChoiceLabels(prop) || !Array.isArray(choicesOf(prop))) return base;
   const options = { ...((base['ui:options'] as object | undefined) ?? {}), searchTexts: choiceSearchTexts(prop) };
@@ -64,12 +63,8 @@ export function uiSchema(kind: Kind): UiSchema {
   return ui;
 }
 
-type RecordFormSchemas = { schema: RJSFSchema; uiSchema: UiSchema; warnings: FieldWarning[] };
-/**
- * The form of a record saved under an earlier schema (decision 034): a retired choice it holds stays
- * a choice, marked '(retired)', and each value that no longer fits says so under its field.
- */
-export function formForRecord(kind: Kind, schema: RJSFSchema, ui: UiSchema, record: Record<string, unknown>): RecordFormSchemas {
+/** The form of a record saved under an earlier schema (034): a retired choice stays, marked '(retired)'; a value that no longer fits says so. */
+export function formForRecord(kind: Kind, schema: RJSFSchema, ui: UiSchema, record: Record<string, unknown>) {
   const warnings = recordWarnings(kind, record).map((w) => ({ ...w, title: fieldTitle(kind, w.field) }));
   if (warnings.length === 0) return { schema, uiSchema: ui, warnings };
   const properties = { ...(schema.properties as Record<string, RJSFSchema>) };

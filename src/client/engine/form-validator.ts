@@ -2,7 +2,9 @@ import { deepEquals, type RJSFSchema, type ValidationData, type ValidatorType } 
 
 // The form never validates (the server does), but RJSF asks its validator whether data matches a
 // schema to pick if/then/else, oneOf/anyOf and dependencies branches; this structural check
-// answers without ajv (110 KB of the detail screen's JavaScript).
+// answers without ajv (110 KB of the detail screen's JavaScript). The client build also aliases
+// @rjsf/validator-ajv8 here (vite.config.ts): @rjsf/core imports it for getTestRegistry, which we
+// never call, and its default export compiles an Ajv at load time.
 
 type Json = unknown;
 type Schema = RJSFSchema | boolean;
@@ -125,3 +127,5 @@ export const formValidator: ValidatorType = {
     return matches(schema, formData) ? { errors: [] } : { errors: [{ message: 'does not match the schema' }] as never[] };
   },
 };
+
+export default formValidator;

@@ -34,10 +34,7 @@ const NUMBER_CARD: Record<Exclude<CardFormat, keyof typeof DATE_CARD | 'clamp-2'
   'km-1': (n) => `${n.toFixed(1)} km`,
 };
 
-/**
- * Formats a value for a list card as the schema's card layout asks; null when there is nothing
- * to show (the card then shows the line's fallback, or leaves an optional line out).
- */
+/** A value as the kind's card layout formats it; null when there is nothing to show (the line's fallback, or no optional line). */
 export function formatCardValue(value: unknown, fmt: CardFormat | undefined): string | null {
   if (isEmpty(value)) return null;
   if (fmt === undefined || fmt === 'clamp-2') return String(value);

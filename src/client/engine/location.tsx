@@ -7,18 +7,11 @@ type Values = Record<string, unknown>;
 /** Six decimals: about 0.1 m, finer than any phone's fix. */
 const round = (n: number): number => Math.round(n * 1e6) / 1e6;
 
-/** The catalogue key of why no position came. */
 const positionError = (e: GeolocationPositionError) =>
   e.code === e.PERMISSION_DENIED ? 'location.denied' : e.code === e.TIMEOUT ? 'location.timeout' : 'location.unavailable';
 
-interface LocationProps {
-  pair: LocationMeta;
-  values: Values;
-  onChange: (patch: Values) => void;
-}
-
 /** Fills a longitude and latitude pair (x-kind.locations) from the phone's GPS (works without coverage), with Clear. */
-export function LocationControl({ pair, values, onChange }: LocationProps) {
+export function LocationControl({ pair, values, onChange }: { pair: LocationMeta; values: Values; onChange: (patch: Values) => void }) {
   const { t } = useTranslation();
   const [state, setState] = useState<
     | { status: 'idle' }

@@ -7,11 +7,7 @@ const span = (first: number, last: number): number[] => Array.from({ length: Mat
 /** The page numbers to show: 1..min(limit, total) for a numeric limit, every page for 'all'. */
 export const pageNumbers = (totalPages: number, limit: number | 'all'): number[] => span(1, limit === 'all' ? totalPages : Math.min(limit, totalPages));
 
-/**
- * Page numbers come in groups of this many. Past one group they sit in a row that scrolls sideways,
- * each group drawn when it scrolls near (placeholders till then): 10,050 numbers drawn at once held
- * a phone's main thread for seconds (docs/PERFORMANCE.md).
- */
+/** Past one group of this many, numbers sit in a sideways row, each group drawn as it nears: 10,050 at once held a phone for seconds (PERFORMANCE.md). */
 export const PAGE_GROUP = 50;
 /** A number's width with its gap, in rem: a placeholder's width. */
 const NUMBER_REM = 2.75;
@@ -32,13 +28,7 @@ function PageNumber({ n, current, onPage }: { n: number; current: boolean; onPag
   );
 }
 
-interface PageGroupProps {
-  first: number;
-  last: number;
-  page: number;
-  onPage: (page: number) => void;
-  strip: RefObject<HTMLDivElement | null>;
-}
+type PageGroupProps = { first: number; last: number; page: number; onPage: (page: number) => void; strip: RefObject<HTMLDivElement | null> };
 /** One group of numbers, drawn once it has come near the visible part of the row (or has the current page). */
 const PageGroup = memo(function PageGroup({ first, last, page, onPage, strip }: PageGroupProps) {
   const holds = page >= first && page <= last;
@@ -67,18 +57,16 @@ function PageStrip({ page, totalPages, onPage }: { page: number; totalPages: num
     const current = el?.querySelector<HTMLElement>('[aria-current="page"]');
     if (el && current) el.scrollLeft = current.offsetLeft - el.offsetLeft - (el.clientWidth - current.offsetWidth) / 2;
   }, [page]);
-  const groups = [];
-  for (let first = 1; first <= totalPages; first += PAGE_GROUP) {
-    groups.push(<PageGroup key={first} first={first} last={Math.min(totalPages, first + PAGE_GROUP - 1)} page={page} onPage={onPage} strip={strip} />);
-  }
   return (
     <div ref={strip} className="pagination-strip">
-      {groups}
+      {span(0, Math.ceil(totalPages / PAGE_GROUP) - 1).map((g) => {
+        const first = g * PAGE_GROUP + 1;
+        return <PageGroup key={first} first={first} last={Math.min(totalPages, first + PAGE_GROUP - 1)} page={page} onPage={onPage} strip={strip} />;
+      })}
     </div>
   );
 }
 
-/** Previous/next and numbered page buttons; nothing at all with one page or none. */
 export function Pagination({ page, totalPages, limit, onPage }: { page: number; totalPages: number; limit: number | 'all'; onPage: (page: number) => void }) {
   const { t } = useTranslation();
   if (totalPages <= 1) return null;

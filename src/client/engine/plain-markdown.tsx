@@ -8,5 +8,3 @@ import type { ReactNode } from 'react';
 export function Markdown({ children, options: _options, ...rest }: { children?: ReactNode; options?: unknown; [attribute: string]: unknown }) {
   return <span {...(rest as Record<string, string>)}>{children}</span>;
 }
-
-export default Markdown;

@@ -17,6 +17,15 @@ export function cardTitle(kind: Kind, value: (field: string) => unknown): string
   );
 }
 
+/** A field's value as cards show it: a choice (or a list of them) by its label (x-labels) in `language`, other values as stored. */
+export const cardValue =
+  (kind: Kind, row: Record<string, unknown>, language: string) =>
+  (field: string): unknown => {
+    const prop = kind.schema.properties[field];
+    const labelled = hasChoiceLabels(prop) || isMultiSelect(prop);
+    return !labelled || row[field] === undefined || row[field] === null ? row[field] : labelOf(prop, row[field], language);
+  };
+
 /** A list card laid out by the kind's x-kind.card: a title and lines of label, value and suffix. */
 export function RecordCard({ kind, row, onOpen, waiting = false }: { kind: Kind; row: RecordRow; onOpen: () => void; waiting?: boolean }) {
   const { t, i18n } = useTranslation();
@@ -24,12 +33,7 @@ export function RecordCard({ kind, row, onOpen, waiting = false }: { kind: Kind;
   // The card's labels and fallbacks (x-kind.card) in the language on screen.
   const text = (path: string, schemaText: string | undefined): string | undefined =>
     schemaText === undefined ? undefined : kindText(kind, `card.${path}`, schemaText);
-  // A choice shows its label (x-labels) in the language on screen, a list of choices its labels joined; other values as stored.
-  const value = (field: string): unknown => {
-    const prop = kind.schema.properties[field];
-    const labelled = hasChoiceLabels(prop) || isMultiSelect(prop);
-    return !labelled || row[field] === undefined || row[field] === null ? row[field] : labelOf(prop, row[field], i18n.language);
-  };
+  const value = cardValue(kind, row, i18n.language);
   return (
     <button type="button" className="record-card" onClick={onOpen}>
       <div className="record-card-title">

@@ -6,7 +6,7 @@ import type { ErrorSchema } from '@rjsf/utils';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import type { Kind } from '../../shared/kind-types';
-import { Loading } from '../ui/loading';
+import { EmptyState, Loading } from '../ui/loading';
 import { PageHeader } from '../ui/page-header';
 import { formForRecord, formSchema, uiSchema } from './form-schema';
 import { labelOf } from '../../shared/schema-evolution';
@@ -35,17 +35,17 @@ export type DetailSection = ComponentType<DetailSectionProps>;
 
 type Detail = ReturnType<typeof useRecordDetail>;
 
-/** A record the server does not have: said so, with the way back to the list. */
 function DetailNotFound({ kind, id, text }: { kind: Kind; id: string; text: (path: string, schemaText: string) => string }) {
   const navigate = useNavigate();
   const { meta } = kind;
   return (
-    <div className="empty-state">
-      <i className="pi pi-search text-4xl text-400" aria-hidden="true" />
-      <h2 className="text-xl mb-1">{text('texts.notFoundTitle', meta.texts.notFoundTitle)}</h2>
-      <p className="text-600 mt-0">{fill(text('texts.notFoundText', meta.texts.notFoundText), { id })}</p>
+    <EmptyState
+      icon="pi-search"
+      title={text('texts.notFoundTitle', meta.texts.notFoundTitle)}
+      text={fill(text('texts.notFoundText', meta.texts.notFoundText), { id })}
+    >
       <Button label={text('texts.notFoundButton', meta.texts.notFoundButton)} icon="pi pi-arrow-left" onClick={() => navigate(meta.route)} />
-    </div>
+    </EmptyState>
   );
 }
 
@@ -68,7 +68,6 @@ function DetailActions({ outdated, onRefresh, onEdit, onUpdate }: { outdated: bo
   );
 }
 
-/** A kept value: a choice by its label, a text in quotes, else as stored. */
 function shownValue(kind: Kind, field: string, value: unknown, language: string): string {
   const text = labelOf(kind.schema.properties[field], value, language);
   return typeof value === 'string' && text === value ? `"${value}"` : text;
@@ -76,10 +75,7 @@ function shownValue(kind: Kind, field: string, value: unknown, language: string)
 
 type Line = ComponentProps<typeof Banner> & { key: string; on: boolean };
 
-/**
- * The lines above the record: a parked change, an outdated form, a record waiting to be sent (or
- * refused), values saved under an earlier form (decision 034) or kept under another of a field's names (054, 074).
- */
+/** The lines above the record: a parked change, an outdated form, a record waiting (or refused), old values (decisions 034, 054, 074). */
 function DetailLines(p: { kind: Kind; detail: Detail; outdated: boolean; onUpdate: () => void; warnings: { title: string }[] }) {
   const { kind, detail: c, outdated, onUpdate, warnings } = p;
   const { t, i18n } = useTranslation();
@@ -97,7 +93,7 @@ function DetailLines(p: { kind: Kind; detail: Detail; outdated: boolean; onUpdat
       on: c.parked !== null && !c.editing,
       testId: 'parked-line',
       icon: warn,
-      text: t('detail.parkedLine', { reason: c.parked?.message || t('detail.parkedReason') }),
+      text: t('detail.parkedLine', { reason: c.parked?.lastError || t('detail.parkedReason') }),
       action: t('detail.review'),
       onAction: () => void c.reviewParked(),
     },
@@ -130,37 +126,29 @@ function DetailLines(p: { kind: Kind; detail: Detail; outdated: boolean; onUpdat
   return lines.filter((l) => l.on).map(({ key, on: _on, ...line }) => <Banner key={key} {...line} />);
 }
 
-/**
- * Unsaved edits kept beyond the form until Discard (decision 060): values typed on an earlier form
- * into fields it no longer has (never sent), and, when not editing, a line saying restored edits are kept.
- */
+/** Edits kept beyond the form until Discard (060): values of fields the form no longer has (never sent), and a line while restored edits are kept. */
 function KeptEdits({ left, kept, editing, onDiscard }: { left: Values; kept: boolean; editing: boolean; onDiscard: () => void }) {
   const { t } = useTranslation();
   const entries = Object.entries(left);
   const line = kept && !editing;
   if (entries.length === 0 && !line) return null;
-  return (
-    <div className="filter-banner" role="note" data-testid="kept-edits">
-      <i className="pi pi-history text-orange-500" aria-hidden="true" />
-      <div className="flex-1">
-        {line && <div>{t('detail.keptLine')}</div>}
-        {entries.length > 0 && (
-          <>
-            <div>{t('detail.leftTitle')}</div>
-            <dl className="m-0" data-testid="left-fields">
-              {entries.map(([field, value]) => (
-                <div key={field} className="flex gap-2">
-                  <dt className="font-semibold">{field}</dt>
-                  <dd className="m-0">{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
-                </div>
-              ))}
-            </dl>
-          </>
-        )}
-      </div>
-      <Button label={t('detail.discard')} link size="small" onClick={onDiscard} />
-    </div>
+  const text = (
+    <>
+      {line && <div>{t('detail.keptLine')}</div>}
+      {entries.length > 0 && <div>{t('detail.leftTitle')}</div>}
+      {entries.length > 0 && (
+        <dl className="m-0" data-testid="left-fields">
+          {entries.map(([field, value]) => (
+            <div key={field} className="flex gap-2">
+              <dt className="font-semibold">{field}</dt>
+              <dd className="m-0">{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </>
   );
+  return <Banner role="note" testId="kept-edits" icon="pi-history text-orange-500" text={text} action={t('detail.discard')} onAction={onDiscard} />;
 }
 
 /** Editing: Cancel and Save at the thumb (Save waits for the form: nothing saved unseen), and the conflict dialog. */
@@ -228,10 +216,7 @@ function DetailBody(p: {
   );
 }
 
-/**
- * The kind's schemas (keyed by the language: titles and labels follow it), the screen's title, the
- * kind's texts, and the way back (the previous screen where the kind says so, else its list).
- */
+/** The kind's schemas (titles and labels follow the language), the screen's title, its texts, and the way back (previous screen or list, as the kind says). */
 function useDetailTexts(kind: Kind, id: string, creating: boolean) {
   const navigate = useNavigate();
   const { i18n } = useTranslation();
@@ -249,13 +234,7 @@ function useDetailTexts(kind: Kind, id: string, creating: boolean) {
   return { ...schemas, title, goBack, text };
 }
 
-interface RecordDetailProps {
-  kind: Kind;
-  id: string;
-  sections?: DetailSection[];
-  topSections?: DetailSection[];
-  valueText?: ValueText | undefined;
-}
+type RecordDetailProps = { kind: Kind; id: string; sections?: DetailSection[]; topSections?: DetailSection[]; valueText?: ValueText | undefined };
 
 /** The detail screen of any kind, with the form built from its schema file. */
 export function RecordDetail({ kind, id, sections = [], topSections = [], valueText }: RecordDetailProps) {

@@ -3,10 +3,7 @@ import type { FieldConflict } from './conflict-dialog';
 
 export type Values = Record<string, unknown>;
 
-/**
- * What the user changed: the server merges a PUT, so sending only changes never overwrites what
- * changed meanwhile. An emptied field is sent as null, which clears it. The version is not a field.
- */
+/** What the user changed (the server merges a PUT, so nothing changed meanwhile is overwritten); an emptied field is null, which clears it. */
 export function changes(loaded: Values, draft: Values): Values {
   const out: Values = {};
   for (const [key, value] of Object.entries(draft)) {
@@ -33,7 +30,6 @@ export function onCurrentForm(kind: Kind, edits: Values): { values: Values; drop
   return { values, dropped };
 }
 
-/** A record with changes applied (null clears a field). */
 export function withChanges(record: Values, edits: Values): Values {
   const out = { ...record };
   for (const [key, value] of Object.entries(edits)) {
@@ -46,11 +42,7 @@ export function withChanges(record: Values, edits: Values): Values {
 export const versionOf = (record: Values): number | undefined => (typeof record['version'] === 'number' ? record['version'] : undefined);
 
 /** A 409 from the server: the record as it is now, the fields both sides changed, and who changed them. */
-export interface Conflict {
-  current: Values;
-  conflicts: FieldConflict[];
-  changedBy: string;
-}
+export type Conflict = { current: Values; conflicts: FieldConflict[]; changedBy: string };
 
 /** The conflict a 409's data describes, or undefined when it carries none. */
 export function conflictOf(data: unknown, msg: string): { current: Values; conflict?: Conflict } | undefined {

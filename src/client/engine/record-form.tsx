@@ -34,10 +34,7 @@ const widgets: RegistryWidgetsType = {
 };
 
 /** What the form's templates read besides the schema: the values, and a way to change several at once. */
-interface FormContext {
-  formData: Record<string, unknown>;
-  setValues?: (patch: Record<string, unknown>) => void;
-}
+type FormContext = { formData: Record<string, unknown>; setValues?: (patch: Record<string, unknown>) => void };
 
 /** The record's fields in their groups ('ui:groups'), a group with an error open; fields in no group (hidden) follow. */
 function GroupedFields({ properties, uiSchema, errorSchema, disabled, registry, formData }: ObjectFieldTemplateProps) {
@@ -94,8 +91,7 @@ export function RecordForm({ schema, uiSchema, values, editing, fieldErrors, onC
   latest.current = values;
   const change = useRef(onChange);
   change.current = onChange;
-  // A context holding all the values would re-render every field on every key (100 ms a key on a
-  // slow phone): it changes only with the mode and the values derived fields read.
+  // A context of all the values would re-render every field on each key (100 ms on a slow phone): only the mode and derived fields' sources change it.
   const sources = useMemo(() => derivedSources(uiSchema), [uiSchema]);
   const sourceValues = JSON.stringify(sources.map((f) => values[f] ?? null));
   const formContext = useMemo<FormContext>(
@@ -103,8 +99,7 @@ export function RecordForm({ schema, uiSchema, values, editing, fieldErrors, onC
       formData: latest.current,
       ...(editing ? { setValues: (patch: Record<string, unknown>) => change.current({ ...latest.current, ...patch }) } : {}),
     }),
-    // sourceValues: a new context (with the values as they are now) when a derived field's source changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- sourceValues: a new context (the values now) when a derived field's source changes
     [editing, sourceValues],
   );
   return (

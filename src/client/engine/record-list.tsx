@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ComponentType } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import { format } from 'date-fns';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Button } from 'primereact/button';
@@ -16,32 +16,18 @@ import { useOutbox } from '../outbox/use-outbox';
 import { parseDateText } from './format';
 import { Pagination } from './pagination';
 import { RecordCard } from './record-card';
-import { useRecordList, type DateRange } from './use-record-list';
+import { useRecordList, useRefreshWhenSent, type DateRange } from './use-record-list';
 import { waitingId } from './record-edits';
 
 /** What a kind adds to its list header (src/client/kinds). */
-export interface ListHeaderExtraProps {
-  kind: Kind;
-  range: DateRange;
-  total: number;
-}
+export type ListHeaderExtraProps = { kind: Kind; range: DateRange; total: number };
 export type ListHeaderExtra = ComponentType<ListHeaderExtraProps>;
-
-/** What a list screen remembers while the tab lives: the page, the date filter and the search. */
-interface ListPlace {
-  page: number;
-  range: DateRange;
-  filters: Record<string, string>;
-}
 
 const keyOf = (kind: Kind): string => `list.${kind.name}`;
 const day = (d: Date | null): string | null => (d ? format(d, 'yyyy-MM-dd') : null);
 
-/**
- * Kept in sessionStorage, so coming back from a record finds the list as it was left. A filter kept
- * under a field's old name (x-renamedFrom) moves to its name now (decision 054).
- */
-export function loadListState(kind: Kind): ListPlace | null {
+/** The list as it was left (sessionStorage); a filter kept under a field's old name (x-renamedFrom) moves to its name now (decision 054). */
+export function loadListState(kind: Kind) {
   try {
     const raw = window.sessionStorage.getItem(keyOf(kind));
     if (raw === null) return null;
@@ -57,6 +43,9 @@ export function loadListState(kind: Kind): ListPlace | null {
     return null;
   }
 }
+
+/** What a list screen remembers while the tab lives: the page, the date filter and the search. */
+type ListPlace = NonNullable<ReturnType<typeof loadListState>>;
 
 function saveListState(kind: Kind, state: ListPlace): void {
   try {
@@ -77,10 +66,7 @@ function presetRange(state: unknown): DateRange {
   return day ? { from: day, to: day } : { from: null, to: null };
 }
 
-/**
- * Where the list is: its page, date range and field filters. A day chosen on the Data page wins;
- * otherwise the list comes back as it was left. A new range or filter starts again at page 1.
- */
+/** Where the list is: a day chosen on the Data page wins, else the list as it was left; a new range or filter starts at page 1. */
 function useListPlace(kind: Kind, locationState: unknown) {
   const [place, setPlace] = useState<ListPlace>(() => {
     const range = presetRange(locationState);
@@ -100,12 +86,7 @@ function useWaitingChanges(kind: Kind, refresh: () => Promise<unknown>) {
   const waiting = useOutbox().filter((i) => i.kindName === kind.name);
   const waitingCreates = waiting.filter((i) => i.op === 'create');
   const waitingUpdates = new Map(waiting.filter((i) => i.op === 'update').map((i) => [i.recordId ?? -1, i.values]));
-  const waitingCount = waiting.length;
-  const lastWaitingCount = useRef(waitingCount);
-  useEffect(() => {
-    if (waitingCount < lastWaitingCount.current) void refresh();
-    lastWaitingCount.current = waitingCount;
-  }, [waitingCount, refresh]);
+  useRefreshWhenSent(waiting.length, refresh);
   return { waitingCreates, waitingUpdates };
 }
 
@@ -184,7 +165,6 @@ export function RecordList({ kind, headerExtras = [] }: { kind: Kind; headerExtr
   const texts = listTexts(kind);
   const { state, refresh } = useRecordList(kind, page, range, (message) => toast('error', texts.loadFailed, message), filters);
 
-  // Keep the page within 1..total pages when the total shrinks.
   useEffect(() => {
     if (state.status === 'ready' && state.totalPages > 0 && page > state.totalPages) setPage(state.totalPages);
   }, [state, page, setPage]);

@@ -13,37 +13,32 @@ import { drafts } from './drafts';
 import { changes, conflictOf, versionOf, waitingId, withChanges, withoutServerOwned, type Values } from './record-edits';
 import { fieldErrorsOf, focusField } from './server-errors';
 import type { DetailStore } from './use-record-detail';
+import type { OutboxItem } from '../outbox/store';
 
-/** What a change kept on the phone is: a create under its key, or an update of a record based on its version. */
-type KeptChange = { op: 'create'; key: string; typed: string[] | undefined } | { op: 'update'; recordId: number; baseVersion: number | undefined };
+/** A refusal's own words, where the server gave some. */
+export const detail = (error: unknown): string | undefined => (error instanceof ApiError ? error.message : undefined);
 
 /** Keeps a change on the phone to be sent when the network returns (outbox/); loaded only when needed. */
-async function keepForSync(kind: Kind, values: Values, change: KeptChange): Promise<void> {
+async function keepForSync(kind: Kind, values: Values, change: Pick<OutboxItem, 'op'> & Partial<OutboxItem>): Promise<void> {
   const { outbox, newOutboxKey } = await import('../outbox/store');
   const owner = storage.username() ?? '';
-  const { op } = change;
   const clean = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+  const { apiPath, route } = kind.meta;
   await outbox.put({
-    key: op === 'create' ? change.key : newOutboxKey(owner, kind.name),
+    key: newOutboxKey(owner, kind.name),
     owner,
     kindName: kind.name,
-    apiPath: kind.meta.apiPath,
-    route: kind.meta.route,
-    op,
+    apiPath,
+    route,
     values: clean,
-    ...(op === 'update' ? { recordId: change.recordId, ...(change.baseVersion !== undefined ? { baseVersion: change.baseVersion } : {}) } : {}),
-    ...(op === 'create' ? { folderField: folderField(kind) ?? null, ...(change.typed !== undefined ? { typed: change.typed } : {}) } : {}),
-    ...(op === 'create' && BUILT_SCHEMAS_VERSION !== '' ? { schemasVersion: BUILT_SCHEMAS_VERSION } : {}),
     createdAt: Date.now(),
     attempts: 0,
     state: 'waiting',
+    ...change,
   });
 }
 
-/**
- * Saving an existing record's edits, based on its version: a 409 opens the conflict view (or carries
- * the edits over to today's record); without coverage the change waits in the outbox.
- */
+/** Saves an existing record's edits on its version: a 409 opens the conflict view (or carries them over to today's record); offline they wait in the outbox. */
 export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (record: Values) => void) {
   const { meta } = kind;
 
@@ -51,13 +46,13 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
   const refused = (e: unknown, title: string): void => {
     if (e instanceof ApiError && e.status === 400) {
       const { errors, fields, text } = fieldErrorsOf(kind, e.message);
-      s.setFieldErrors(errors);
+      s.patch({ fieldErrors: errors });
       s.toast('error', title, text);
       const first = fields[0];
       if (first !== undefined) setTimeout(() => focusField(first), 0);
       return;
     }
-    s.toast('error', title, e instanceof ApiError ? e.message : undefined);
+    s.toast('error', title, detail(e));
   };
 
   const put = async (base: Values, values: Values, version: number | undefined): Promise<void> => {
@@ -68,10 +63,7 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
       rememberRecord(meta.apiPath, id, record);
       if (!s.live.current) return;
       saved(record);
-      s.show(record);
-      s.setEditing(false);
-      s.setConflict(null);
-      s.setFieldErrors({});
+      s.show({ record }, { editing: false, conflict: null, fieldErrors: {} });
       s.settle();
       void invalidateKind(meta.apiPath);
       s.toast('success', s.msg('updated'));
@@ -79,13 +71,10 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
       if (!s.live.current) return;
       if (unreachable(e) && base['id'] !== undefined) return await waitOnPhone(kind, s, base, values, version);
       const refusedVersion = e instanceof ApiError && e.status === 409 ? conflictOf(e.data, e.message) : undefined;
-      if (refusedVersion?.conflict) {
-        s.setConflict(refusedVersion.conflict);
-        return;
-      }
+      if (refusedVersion?.conflict) return s.patch({ conflict: refusedVersion.conflict });
       if (refusedVersion) {
         // Based on a version the record no longer knows: carry the edits over to today's record.
-        s.setState({ status: 'ready', record: refusedVersion.current });
+        s.patch({ state: { status: 'ready', record: refusedVersion.current } });
         s.editOver(refusedVersion.current, changes(base, values));
         s.toast('warn', s.msg('updateFailed'), t('detail.stillInForm', { message: (e as Error).message }));
         return;
@@ -99,13 +88,10 @@ export function useRecordUpdate(kind: Kind, id: string, s: DetailStore, saved: (
 /** No coverage: the change waits on the phone, with the version it was based on. */
 async function waitOnPhone(kind: Kind, s: DetailStore, base: Values, values: Values, version: number | undefined): Promise<void> {
   const edits = withoutServerOwned(kind, changes(base, values));
-  await keepForSync(kind, edits, { op: 'update', recordId: Number(base['id']), baseVersion: version });
-  const shown = withChanges(base, edits);
+  await keepForSync(kind, edits, { op: 'update', recordId: Number(base['id']), ...(version !== undefined ? { baseVersion: version } : {}) });
   // Still the phone's copy where it was one: the line saying so stays.
   const since = s.state.status === 'ready' ? s.state.offlineSince : undefined;
-  s.setState({ status: 'ready', record: shown, ...(since !== undefined ? { offlineSince: since } : {}) });
-  s.setDraft(shown);
-  s.setEditing(false);
+  s.show({ record: withChanges(base, edits), ...(since !== undefined ? { offlineSince: since } : {}) }, { editing: false });
   s.settle();
   s.toast('info', t('detail.savedOnPhone'), t('detail.waitingToSync'));
 }
@@ -121,24 +107,16 @@ async function resolveConflict(s: DetailStore, choices: Record<string, Choice>, 
     if (choices[c.field] === 'yours') chosen[c.field] = c.yours;
   }
   const current = conflict.current;
-  s.setState({ status: 'ready', record: current });
+  s.patch({ state: { status: 'ready', record: current } });
   const next = s.editOver(current, { ...mine, ...chosen });
-  s.setSaving(true);
-  try {
-    await put(current, next, versionOf(current));
-  } finally {
-    if (s.live.current) s.setSaving(false);
-  }
+  await s.busy(() => put(current, next, versionOf(current)));
 }
 
 /** A new record's Idempotency-Key, which also holds what is attached before it exists. */
 const newKey = (kind: Kind): string =>
   `${(storage.username() ?? '').replace(/[^\w.-]/g, '_')}:${kind.name}:${crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`}`;
 
-/**
- * Creating a new record, then its files given its folder and sent, then its own screen; without
- * coverage it waits on the phone ('waiting~<key>'). A refused create reopened from the outbox goes once created.
- */
+/** Creates a record, then gives its files their folder and sends them; offline it waits on the phone ('waiting~<key>'). A create reopened from the outbox goes once created. */
 export function useRecordCreate(kind: Kind, id: string, s: DetailStore, fromOutbox?: string) {
   const navigate = useNavigate();
   const { meta } = kind;
@@ -173,8 +151,9 @@ export function useRecordCreate(kind: Kind, id: string, s: DetailStore, fromOutb
   /** No coverage: the new record waits on the phone. */
   const keep = async (): Promise<void> => {
     const key = newRecordKey ?? (await import('../outbox/store')).newOutboxKey(storage.username() ?? '', kind.name);
-    const typed = s.state.status === 'ready' ? Object.keys(changes(s.state.record, s.draft)) : undefined;
-    await keepForSync(kind, s.draft, { op: 'create', key, typed });
+    const typed = s.state.status === 'ready' ? { typed: Object.keys(changes(s.state.record, s.draft)) } : {};
+    const schemasVersion = BUILT_SCHEMAS_VERSION !== '' ? { schemasVersion: BUILT_SCHEMAS_VERSION } : {};
+    await keepForSync(kind, s.draft, { op: 'create', key, folderField: folderField(kind) ?? null, ...typed, ...schemasVersion });
     drafts.clear(kind, id);
     s.toast('info', t('detail.savedOnPhone'), t('detail.sendsWhenOnline'));
     navigate(`${meta.route}/${waitingId(key)}`, { replace: true });

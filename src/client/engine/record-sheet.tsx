@@ -7,20 +7,10 @@ import { systemFields } from './form-schema';
 import { FieldSection, groupsOf } from './sections';
 import { ConnectorsTable } from './widgets/connectors-table';
 import { parseConnectors, widgetText } from './widgets/widget-values';
-import { labelOf } from '../../shared/schema-evolution';
-import { hasChoiceLabels } from '../../shared/choice-labels';
-import { cardTitle } from './record-card';
+import { cardTitle, cardValue } from './record-card';
+import type { Values } from './record-edits';
 
 const isEmpty = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
-
-/** The sheet's heading: the record's title as the kind's cards show it (a choice by its label), else the kind's title. */
-function sheetHeading(kind: Kind, record: Record<string, unknown>): ReactNode {
-  const value = (field: string): unknown => {
-    const prop = kind.schema.properties[field];
-    return hasChoiceLabels(prop) && !isEmpty(record[field]) ? labelOf(prop, record[field], i18n.language) : record[field];
-  };
-  return cardTitle(kind, value) ?? kind.schema.title;
-}
 
 /** Under the sheet: a button each to show or hide the empty fields and the fields the server sets (none when there are none). */
 function SheetMore({ toggles }: { toggles: { count: number; icon: string; label: string; onClick: () => void }[] }) {
@@ -38,7 +28,6 @@ function SheetMore({ toggles }: { toggles: { count: number; icon: string; label:
   );
 }
 
-/** The shown value of one field, or null when it holds nothing. */
 function shownValue(prop: RJSFSchema, ui: UiSchema, value: unknown, record: Record<string, unknown>): ReactNode {
   const widget = ui['ui:widget'];
   if (widget === 'derived') return widgetText(prop, ui, value, record) || null;
@@ -73,19 +62,9 @@ function Row({ name, label, value, multiline, help }: { name: string; label: str
 /** A kind's own words for some stored values (kinds/extensions.ts); undefined leaves a value to the sheet. */
 export type ValueText = (field: string, value: unknown) => string | undefined;
 
-interface RecordSheetProps {
-  kind: Kind;
-  schema: RJSFSchema;
-  uiSchema: UiSchema;
-  record: Record<string, unknown>;
-  valueText?: ValueText | undefined;
-  children?: ReactNode;
-}
+type RecordSheetProps = { kind: Kind; schema: RJSFSchema; uiSchema: UiSchema; record: Values; valueText?: ValueText | undefined; children?: ReactNode };
 
-/**
- * A field's shown value (null when empty) and its row: an empty field is folded away unless
- * `showEmpty`, or unless it has something to say (a required field left empty).
- */
+/** A field's shown value (null when empty) and its row, folded away when empty unless `showEmpty` or it has something to say. */
 function sheetCells({ schema, uiSchema, record, valueText }: RecordSheetProps, showEmpty: boolean) {
   const properties = (schema.properties ?? {}) as Record<string, RJSFSchema>;
   const value = (name: string): ReactNode => {
@@ -106,7 +85,6 @@ function sheetCells({ schema, uiSchema, record, valueText }: RecordSheetProps, s
   return { value, row };
 }
 
-/** A card of rows, under its section's title where the group has one; nothing when no row is shown. */
 function SheetGroup({ title, collapsed, rows }: { title: string | undefined; collapsed: boolean | undefined; rows: ReactNode[] }) {
   if (rows.length === 0) return null;
   const list = <dl className="sheet-list">{rows}</dl>;
@@ -123,10 +101,7 @@ function SheetGroup({ title, collapsed, rows }: { title: string | undefined; col
   );
 }
 
-/**
- * A record in view mode, a read-only sheet: its title and key facts, what the screen puts under
- * them (attachments), then its sections; empty fields and those a server flow sets fold away.
- */
+/** A record in view mode: title and key facts, the screen's children (attachments), then sections; empty and server-set fields fold away. */
 export function RecordSheet(props: RecordSheetProps) {
   const { kind, uiSchema, record, children } = props;
   const [showEmpty, setShowEmpty] = useState(false);
@@ -148,7 +123,7 @@ export function RecordSheet(props: RecordSheetProps) {
     <div className="record-sheet" data-testid="record-sheet">
       <section className="sheet-card sheet-head" aria-labelledby="sheet-title">
         <h2 id="sheet-title" className="sheet-title">
-          {sheetHeading(kind, record)}
+          {cardTitle(kind, cardValue(kind, record, i18n.language)) ?? kind.schema.title}
         </h2>
         {factRows.length > 0 && <dl className="sheet-facts">{factRows}</dl>}
       </section>

@@ -4,16 +4,9 @@ import { t } from '../i18n';
 import { kindText } from '../i18n/kind-texts';
 
 /** One group of fields on a form or a sheet: an untitled group (the key fields) cannot fold. */
-export interface FieldGroup {
-  title?: string;
-  fields: string[];
-  collapsed?: boolean;
-}
+export type FieldGroup = { title?: string; fields: string[]; collapsed?: boolean };
 
-/**
- * A kind's fields in groups: the key fields (untitled), each x-kind.section, then the rest under
- * 'More' (untitled when it is the only group). Hidden fields and `leaveOut` are left out.
- */
+/** A kind's shown fields in groups: the key fields (untitled), each x-kind.section, then the rest under 'More' (untitled when alone). */
 export function groupsOf(kind: Kind, leaveOut: ReadonlySet<string> = new Set()): FieldGroup[] {
   const { keyFields = [], sections = [] } = kind.meta;
   const shown = (f: string): boolean => kind.schema.properties[f] !== undefined && kind.schema.properties[f]?.['x-ui']?.hidden !== true && !leaveOut.has(f);
@@ -33,13 +26,7 @@ export function groupsOf(kind: Kind, leaveOut: ReadonlySet<string> = new Set()):
   return groups;
 }
 
-interface FieldSectionProps {
-  title: string;
-  collapsed?: boolean;
-  open?: boolean;
-  count?: number;
-  children: ReactNode;
-}
+type FieldSectionProps = { title: string; collapsed?: boolean; open?: boolean; count?: number; children: ReactNode };
 /** Groups of fields as forms show them: untitled ones plain, titled ones folding (open where `open` says of a field). */
 export function FieldGroups({ groups, field, open }: { groups: FieldGroup[]; field: (name: string) => ReactNode; open?: (name: string) => boolean }) {
   return groups.map((g, i) =>

@@ -4,18 +4,10 @@ import type { Kind } from '../../shared/kind-types';
 export type FieldErrors = Record<string, { __errors: string[] }>;
 
 /** The field whose Chinese title (x-i18n.zh.title, else its title) a Chinese refusal names: 「故障里程（公里）」. */
-function fieldByZhTitle(kind: Kind, title: string): string | undefined {
-  return Object.keys(kind.schema.properties).find((field) => {
-    const prop = kind.schema.properties[field];
-    return (prop?.['x-i18n']?.zh?.title ?? prop?.title ?? field) === title;
-  });
-}
+const fieldByZhTitle = (kind: Kind, title: string): string | undefined =>
+  Object.entries(kind.schema.properties).find(([field, prop]) => (prop['x-i18n']?.zh?.title ?? prop.title ?? field) === title)?.[0];
 
-/**
- * A refusal such as "travelDistance must be a number; driveDate must be ..." as messages per field,
- * each named by its title; parts naming no field are left out. One in Chinese (decision 045) names
- * fields by their Chinese titles in 「」, parts separated by '；'.
- */
+/** A refusal ("travelDistance must be a number; ...", or in Chinese by titles in 「」 split by '；', 045) as messages per field, named by title. */
 export function fieldErrorsOf(kind: Kind, msg: string): { errors: FieldErrors; fields: string[]; text: string } {
   const errors: FieldErrors = {};
   const fields: string[] = [];

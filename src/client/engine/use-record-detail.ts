@@ -5,6 +5,7 @@ import { kindText } from '../i18n/kind-texts';
 import { ApiError } from '../api/client';
 import { unreachable } from '../api/offline-cache';
 import { fetchServerCopy, rememberedRecord, useServerCopy, type ServerCopy } from '../api/records';
+import type { OutboxItem } from '../outbox/store';
 import type { Kind } from '../../shared/kind-types';
 import type { FieldWarning } from '../../shared/schema-evolution';
 import { storage } from '../lib/storage';
@@ -12,14 +13,28 @@ import { useToast } from '../ui/toast';
 import { drafts, type Draft } from './drafts';
 import { newRecordValues } from './form-schema';
 import { changes, onCurrentForm, versionOf, withChanges, type Conflict, type Values } from './record-edits';
-import { useRecordCreate, useRecordUpdate } from './record-save';
+import { detail, useRecordCreate, useRecordUpdate } from './record-save';
+import { useRefreshWhenSent } from './use-record-list';
 import type { FieldErrors } from './server-errors';
 
 /** waiting: saved on this phone, not created yet ('waiting~<key>'); notSent: the server's refusal when the sync sent it. */
-type DetailState =
-  | { status: 'loading' }
-  | { status: 'notFound' }
-  | { status: 'ready'; record: Values; offlineSince?: number; waiting?: boolean; notSent?: string; warnings?: FieldWarning[] };
+type Ready = { status: 'ready'; record: Values; offlineSince?: number; waiting?: boolean; notSent?: string; warnings?: FieldWarning[] };
+type DetailState = { status: 'loading' } | { status: 'notFound' } | Ready;
+
+/** What the screen shows and edits; `baseVersion`: the version the edits are based on (a restored draft's may be older). */
+interface View {
+  state: DetailState;
+  editing: boolean;
+  draft: Values;
+  baseVersion: number | undefined;
+  saving: boolean;
+  conflict: Conflict | null;
+  fieldErrors: FieldErrors;
+  /** Typed on an earlier form into fields this one no longer has: shown, never sent, kept until discarded (060). */
+  left: Values;
+  /** Edits restored from the phone stay there on Cancel, until discarded (060). */
+  kept: boolean;
+}
 
 /** A message of the kind (x-kind.messages) in the language on screen; undefined where the kind has none. */
 function kindMessage(kind: Kind) {
@@ -30,29 +45,25 @@ function kindMessage(kind: Kind) {
   };
 }
 
-/**
- * The state a record detail screen's hooks share: the record shown, edit mode, the draft, the
- * version the edits are based on, and what a save answered. Unsaved edits are kept in drafts.ts.
- */
+/** The state a detail screen's hooks share (unsaved edits are kept in drafts.ts). */
 function useDetailState(kind: Kind, id: string, prefill?: Values) {
   const isNew = id === 'new';
   // Edits left unsaved on this phone come back, unless a new record is opened with fresh values.
   const [restored] = useState<Draft | null>(() => (isNew && prefill ? null : drafts.load(kind, id)));
   // A record opened before in this visit shows at once, then is fetched again (quietly).
   const [initial] = useState(() => (isNew || restored || id.startsWith('waiting~') ? undefined : rememberedRecord(kind.meta.apiPath, id)));
-  const [state, setState] = useState<DetailState>(() =>
-    isNew ? { status: 'ready', record: newRecordValues(kind, new Date(), prefill) } : initial ? { status: 'ready', record: initial } : { status: 'loading' },
-  );
-  const [editing, setEditing] = useState(isNew);
+  const [view, setView] = useState<View>(() => {
+    const record = isNew ? newRecordValues(kind, new Date(), prefill) : initial;
+    return {
+      ...{ state: record ? { status: 'ready', record } : { status: 'loading' }, editing: isNew, draft: record ? { ...record, ...restored?.values } : {} },
+      ...{ baseVersion: initial && versionOf(initial), saving: false, conflict: null, fieldErrors: {} },
+      ...{ left: restored?.left ?? {}, kept: restored !== null && !isNew },
+    };
+  });
+  const patch = (change: Partial<View>): void => setView((before) => ({ ...before, ...change }));
+  const { state, editing, draft, baseVersion, left } = view;
   const editingRef = useRef(editing);
   editingRef.current = editing;
-  const [draft, setDraft] = useState<Values>(() => (state.status === 'ready' ? { ...state.record, ...(restored?.values ?? {}) } : {}));
-  const [saving, setSaving] = useState(false);
-  // The version the edits are based on: the loaded record's, or a restored draft's own (older) one.
-  const [baseVersion, setBaseVersion] = useState<number | undefined>(() => (initial ? versionOf(initial) : undefined));
-  const keptEdits = useKeptEdits(kind, id, restored, isNew);
-  const [conflict, setConflict] = useState<Conflict | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const toast = useToast();
   const live = useRef(true);
   // `live` is set again on mount, as StrictMode mounts twice in development.
@@ -69,66 +80,45 @@ function useDetailState(kind: Kind, id: string, prefill?: Values) {
     // Only real edits are kept; for an existing record only the changed fields, with their version.
     const edits = changes(state.record, draft);
     const values = isNew && Object.keys(edits).length > 0 ? draft : edits;
-    drafts.save(kind, id, { values, baseVersion: isNew ? undefined : (baseVersion ?? versionOf(state.record)), left: keptEdits.left });
-  }, [editing, draft, kind, id, state, isNew, baseVersion, keptEdits.left]);
+    drafts.save(kind, id, { values, baseVersion: isNew ? undefined : (baseVersion ?? versionOf(state.record)), left });
+  }, [editing, draft, kind, id, state, isNew, baseVersion, left]);
+  return { isNew, restored, remembered: initial, ...view, patch, editingRef, live, ...viewChanges(kind, id, view, patch, live), toast, msg: kindMessage(kind) };
+}
+
+function viewChanges(kind: Kind, id: string, { left }: View, patch: (change: Partial<View>) => void, live: { current: boolean }) {
   /** Edit mode with `edits` over `record`, based on `version` (the record's own by default); returns the draft. */
   const editOver = (record: Values, edits: Values, version = versionOf(record)): Values => {
     const next = withChanges(record, edits);
-    setDraft(next);
-    setBaseVersion(version);
-    setEditing(true);
+    patch({ draft: next, baseVersion: version, editing: true });
     return next;
   };
-  /** Shows `record` as loaded or saved, leaving edit mode with no edits over it. */
-  const show = (record: Values, extra: Partial<Extract<DetailState, { status: 'ready' }>> = {}): void => {
-    setState({ status: 'ready', record, ...extra });
-    setDraft(record);
-    setBaseVersion(versionOf(record));
+  /** Shows a record as loaded or saved, with no edits over it; `more` changes the rest of the view too. */
+  const show = (shown: Omit<Ready, 'status'>, more: Partial<View> = {}): void =>
+    patch({ state: { status: 'ready', ...shown }, draft: shown.record, baseVersion: versionOf(shown.record), ...more });
+  const busy = async (work: () => Promise<void>): Promise<void> => {
+    patch({ saving: true });
+    try {
+      await work();
+    } finally {
+      if (live.current) patch({ saving: false });
+    }
   };
 
-  return {
-    ...{ isNew, restored, remembered: initial, state, setState, editing, setEditing, editingRef, draft, setDraft, saving, setSaving },
-    ...{ baseVersion, setBaseVersion, conflict, setConflict, fieldErrors, setFieldErrors, live, show, editOver, toast, msg: kindMessage(kind) },
-    ...keptEdits,
-  };
-}
-
-/**
- * `left`: typed on an earlier form into fields this one no longer has: shown, never sent, kept
- * until discarded. `kept`: edits restored from the phone stay there on Cancel, until discarded (060).
- */
-function useKeptEdits(kind: Kind, id: string, restored: Draft | null, isNew: boolean) {
-  const [left, setLeft] = useState<Values>(() => restored?.left ?? {});
-  const [kept, setKept] = useState(restored !== null && !isNew);
   /** The edits are saved or dropped: what is kept on the phone now is only what `left` holds. */
-  const settle = (keepLeft: Values = left): void => {
-    drafts.save(kind, id, { values: {}, left: keepLeft });
-    setKept(false);
+  const settle = (): void => {
+    drafts.save(kind, id, { values: {}, left });
+    patch({ kept: false });
   };
-  /** Discard on the line of kept edits: they go from the phone and from the screen. */
   const discardKept = (): void => {
     drafts.clear(kind, id);
-    setLeft({});
-    setKept(false);
+    patch({ left: {}, kept: false });
   };
-  return { left, setLeft, kept, setKept, settle, discardKept };
+  return { editOver, show, busy, settle, discardKept };
 }
 
 export type DetailStore = ReturnType<typeof useDetailState>;
 
-const detail = (error: unknown): string | undefined => (error instanceof ApiError ? error.message : undefined);
-
-/** Restored edits on today's record, based on the version they were made on (a save then shows any conflict). */
-function restoreDraft(s: DetailStore, restored: NonNullable<DetailStore['restored']>, loaded: DetailState & { status: 'ready' }): void {
-  s.setState(loaded);
-  s.editOver(loaded.record, restored.values, restored.baseVersion);
-  s.toast('info', t('detail.restored'));
-}
-
-/**
- * Loads an existing record through SWR: the first answer restores a draft left on this phone (into
- * edit mode), later ones replace what is shown unless it is being edited. refresh() toasts; reload() is quiet.
- */
+/** Loads a record through SWR: the first answer restores a draft left here (edit mode), later ones show unless editing. refresh() toasts; reload() is quiet. */
 function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: string | null) {
   const { state, editingRef, restored, remembered, toast, msg } = s;
   const copy = useServerCopy(kind.meta.apiPath, fetchId, remembered);
@@ -139,12 +129,17 @@ function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: string |
     const { record, offlineSince, warnings } = answer;
     const extra = { ...(offlineSince !== undefined ? { offlineSince } : {}), ...(warnings !== undefined ? { warnings } : {}) };
     if (!loud && (editingRef.current || !record)) return;
-    if (!record) return s.setState({ status: 'notFound' });
+    if (!record) return s.patch({ state: { status: 'notFound' } });
     const first = !loaded.current;
     loaded.current = true;
-    if (first && restored) return restoreDraft(s, restored, { status: 'ready', record, ...extra });
+    if (first && restored) {
+      // Restored edits on today's record, on the version they were made on (a save then shows any conflict).
+      s.patch({ state: { status: 'ready', record, ...extra } });
+      s.editOver(record, restored.values, restored.baseVersion);
+      return s.toast('info', t('detail.restored'));
+    }
     // A transition: the sheet is drawn in slices, not in one long task that blocks the phone.
-    startTransition(() => s.show(record, extra));
+    startTransition(() => s.show({ record, ...extra }));
   };
 
   const { data, error } = copy;
@@ -156,7 +151,7 @@ function useRecordLoad(kind: Kind, id: string, s: DetailStore, fetchId: string |
     if (error === undefined || loaded.current || state.status !== 'loading') return;
     console.error(`Loading ${kind.name} ${id} failed:`, error);
     if (!(error instanceof ApiError && error.status === 404)) toast('error', msg('recordLoadFailed'), detail(error));
-    s.setState({ status: 'notFound' });
+    s.patch({ state: { status: 'notFound' } });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per failure
   }, [error]);
 
@@ -194,10 +189,7 @@ function watchOutbox(read: (store: OutboxStore, live: () => boolean) => Promise<
   };
 }
 
-/**
- * A record saved without coverage, not created yet ('waiting~<key>'): shown read-only from the
- * outbox, read again as it changes; once sent, the screen becomes the created record (else the list).
- */
+/** A record saved without coverage ('waiting~<key>'), read from the outbox as it changes; once sent, the screen becomes the created record (else the list). */
 function useWaitingRecord(kind: Kind, waitingKey: string | undefined, s: DetailStore): void {
   const navigate = useNavigate();
   const { route } = kind.meta;
@@ -211,36 +203,23 @@ function useWaitingRecord(kind: Kind, waitingKey: string | undefined, s: DetailS
         if (live()) navigate(created ? `${route}/${created.id}` : route, { replace: true });
         return;
       }
-      s.setState({ status: 'ready', record: item.values, waiting: true, ...(item.state !== 'waiting' ? { notSent: item.lastError ?? '' } : {}) });
-      s.setDraft(item.values);
+      const state: Ready = { status: 'ready', record: item.values, waiting: true, ...(item.state !== 'waiting' ? { notSent: item.lastError ?? '' } : {}) };
+      s.patch({ state, draft: item.values });
     });
-    // navigate changes with every location change; the record must not be read again for that.
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- navigate changes with every location change; the record must not be read again for that
   }, [waitingKey, route]);
 }
 
-/** A change saved on the phone for this record that the sync could not apply (someone changed the same fields). */
-interface ParkedChange {
-  key: string;
-  values: Values;
-  baseVersion?: number | undefined;
-  message: string;
-}
-
-/**
- * The outbox's changes of this record: edits waiting to be sent (waitingEdit), and a parked change,
- * reviewed in the form on top of today's record, based on its own version so a save shows any conflict.
- */
+/** This record's outbox changes: edits waiting to be sent, and a parked one (someone changed the same fields), reviewed over today's record on its own version. */
 function useParkedChange(kind: Kind, id: string, s: DetailStore) {
-  const [parked, setParked] = useState<ParkedChange | null>(null);
+  const [parked, setParked] = useState<OutboxItem | null>(null);
   const [waitingEdit, setWaitingEdit] = useState<Values | null>(null);
   useEffect(() => {
     if (s.isNew || !/^\d+$/.test(id)) return;
     return watchOutbox(async ({ outbox }, live) => {
       const items = (await outbox.list(storage.username() ?? '')).filter((i) => i.op === 'update' && i.kindName === kind.name && i.recordId === Number(id));
       if (!live()) return;
-      const mine = items.find((i) => i.state !== 'waiting');
-      setParked(mine ? { key: mine.key, values: mine.values, baseVersion: mine.baseVersion, message: mine.lastError ?? '' } : null);
+      setParked(items.find((i) => i.state !== 'waiting') ?? null);
       const waiting = items.filter((i) => i.state === 'waiting');
       setWaitingEdit(waiting.length > 0 ? Object.assign({}, ...waiting.map((i) => i.values)) : null);
     });
@@ -251,7 +230,7 @@ function useParkedChange(kind: Kind, id: string, s: DetailStore) {
     if (!parked || state.status !== 'ready') return;
     // Made on an earlier form: renamed fields land in their new names, removed ones are shown apart (060).
     const { values, dropped } = onCurrentForm(kind, parked.values);
-    if (dropped.length > 0) s.setLeft((before) => ({ ...before, ...Object.fromEntries(dropped) }));
+    if (dropped.length > 0) s.patch({ left: { ...s.left, ...Object.fromEntries(dropped) } });
     s.editOver(state.record, values, parked.baseVersion);
     const { outbox } = await import('../outbox/store');
     await outbox.remove(parked.key);
@@ -260,36 +239,22 @@ function useParkedChange(kind: Kind, id: string, s: DetailStore) {
   return { parked, reviewParked, waitingEdit };
 }
 
-/** Once the edits that waited on the phone are sent, the record is read again from the server. */
-function useRefreshWhenSent(waiting: boolean, refresh: () => Promise<unknown>): void {
-  const was = useRef(waiting);
-  useEffect(() => {
-    if (was.current && !waiting) void refresh();
-    was.current = waiting;
-  }, [waiting, refresh]);
-}
-
 /** Edit (from the record, or from edits kept on the phone) and Cancel (back to the last loaded values). */
-function editMode(kind: Kind, id: string, s: ReturnType<typeof useDetailState>, state: DetailState, create: ReturnType<typeof useRecordCreate>) {
+function editMode(kind: Kind, id: string, s: DetailStore, state: DetailState, create: ReturnType<typeof useRecordCreate>) {
   const edit = (): void => {
     if (state.status !== 'ready') return;
     // Edits kept on the phone (a Cancel of restored edits left them there) go on where they were.
     const kept = s.kept ? drafts.load(kind, id) : null;
-    s.setFieldErrors({});
+    s.patch({ fieldErrors: {} });
     s.editOver(state.record, kept?.values ?? {}, kept?.baseVersion);
   };
 
   const cancel = (): void => {
     if (s.isNew) return create.discard();
-    // Edits restored from the phone (typed before a reload or an update) stay there until the
-    // tester discards them; edits typed on this screen go, but not what `left` holds (060).
+    // Restored edits stay on the phone until discarded; edits typed here go, but not what `left` holds (060).
     if (!s.kept) s.settle();
-    if (state.status === 'ready') {
-      s.setDraft(state.record);
-      s.setBaseVersion(versionOf(state.record));
-    }
-    s.setFieldErrors({});
-    s.setEditing(false);
+    const back = state.status === 'ready' ? { draft: state.record, baseVersion: versionOf(state.record) } : {};
+    s.patch({ ...back, fieldErrors: {}, editing: false });
   };
 
   return { edit, cancel };
@@ -305,7 +270,7 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
   const { parked, reviewParked, waitingEdit } = useParkedChange(kind, id, s);
   // An edit saved on this phone and not sent yet is shown over the record, and said (record-detail.tsx).
   const state = waitingEdit && s.state.status === 'ready' ? { ...s.state, record: withChanges(s.state.record, waitingEdit) } : s.state;
-  useRefreshWhenSent(waitingEdit !== null, reload);
+  useRefreshWhenSent(waitingEdit === null ? 0 : 1, reload);
   // What a save answered is the server's copy now, for this screen and the next visit to it.
   const update = useRecordUpdate(kind, id, s, (record) => void mutate({ record }, { revalidate: false }));
   const create = useRecordCreate(kind, id, s, fromOutbox);
@@ -314,25 +279,24 @@ export function useRecordDetail(kind: Kind, id: string, prefill?: Values, fromOu
 
   const save = async (): Promise<void> => {
     if (s.saving || state.status !== 'ready') return;
-    s.setSaving(true);
-    try {
-      if (isNew) await create.create();
-      else await update.put(state.record, s.draft, s.baseVersion ?? versionOf(state.record));
-    } catch (e) {
-      if (isNew && unreachable(e)) await create.keep();
-      // The draft stays on screen, in edit mode: nothing the user typed is lost.
-      else update.refused(e, isNew ? (s.msg('createFailed') ?? s.msg('updateFailed')) : s.msg('updateFailed'));
-    } finally {
-      if (s.live.current) s.setSaving(false);
-    }
+    await s.busy(async () => {
+      try {
+        if (isNew) await create.create();
+        else await update.put(state.record, s.draft, s.baseVersion ?? versionOf(state.record));
+      } catch (e) {
+        if (isNew && unreachable(e)) await create.keep();
+        // The draft stays on screen, in edit mode: nothing the user typed is lost.
+        else update.refused(e, isNew ? (s.msg('createFailed') ?? s.msg('updateFailed')) : s.msg('updateFailed'));
+      }
+    });
   };
 
-  const { editing, draft, setDraft, saving, left, kept, discardKept } = s;
+  const { editing, draft, saving, left, kept, discardKept, conflict, fieldErrors } = s;
   return {
-    ...{ isNew, parked, reviewParked, waitingEdit: waitingEdit !== null, state, editing, draft, setDraft, saving, edit, cancel, save, refresh, reload },
-    /** Kept on the phone: values typed into fields the form no longer has, and whether Cancel kept the edits; Discard drops both. */
+    ...{ isNew, parked, reviewParked, waitingEdit: waitingEdit !== null, state, editing, draft, saving, edit, cancel, save, refresh, reload },
+    setDraft: (next: Values) => s.patch({ draft: next }),
     ...{ left, kept, discardKept },
-    ...{ conflict: s.conflict, resolve: update.resolve, closeConflict: () => s.setConflict(null), fieldErrors: s.fieldErrors },
+    ...{ conflict, resolve: update.resolve, closeConflict: () => s.patch({ conflict: null }), fieldErrors },
     /** The key what is attached waits under: a new record's, or a waiting record's create key. */
     newRecordKey: create.newRecordKey ?? waitingKey,
   };

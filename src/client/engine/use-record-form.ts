@@ -5,7 +5,6 @@ type FormModule = typeof import('./record-form');
 let loaded: FormModule | undefined;
 let loading: Promise<FormModule> | undefined;
 
-/** Loads the form's chunk once. */
 export function loadRecordForm(): Promise<FormModule> {
   loading ??= import('./record-form').then((m) => (loaded = m));
   return loading;

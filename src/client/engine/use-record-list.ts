@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { format } from 'date-fns';
 import { unreachable } from '../api/offline-cache';
 import { fetchListPage, useListPage } from '../api/records';
@@ -9,10 +9,7 @@ import { t } from '../i18n';
 export type RecordRow = Record<string, unknown> & { id?: number };
 
 /** The list's date filter: either end may be open ('After' / 'Before'). */
-export interface DateRange {
-  from: Date | null;
-  to: Date | null;
-}
+export type DateRange = { from: Date | null; to: Date | null };
 
 export const PAGE_SIZE = 10;
 
@@ -31,21 +28,21 @@ export function listQuery(kind: Kind, page: number, range: DateRange, pageSize =
   };
 }
 
-export type ListState =
-  | { status: 'loading' }
-  /** offline: the server could not be reached and the phone has no copy of this page (never loaded here). */
-  | { status: 'error'; message: string; offline: boolean }
-  | { status: 'ready'; rows: RecordRow[]; total: number; totalPages: number; offlineSince?: number | undefined };
+/** Once fewer changes wait on the phone (some were sent), the screen reads again from the server. */
+export function useRefreshWhenSent(waiting: number, refresh: () => Promise<unknown>): void {
+  const was = useRef(waiting);
+  useEffect(() => {
+    if (waiting < was.current) void refresh();
+    was.current = waiting;
+  }, [waiting, refresh]);
+}
 
 /** Fetches a list's first page into the phone's copy only, so it reads without coverage (the Data page's day tiles). */
 export async function keepListCopy(kind: Kind, range: DateRange): Promise<void> {
   await fetchListPage(kind.meta.apiPath, listQuery(kind, 1, range)).catch(() => undefined);
 }
 
-/**
- * Fetches one page of a kind's list with SWR: a failure toasts once, not retried (docs/PRODUCT.md
- * section 5). Without coverage the phone's copy is shown; with none, the state says offline, no toast.
- */
+/** One page of a kind's list through SWR: a failure toasts once, not retried (PRODUCT.md section 5); offline, the phone's copy, or none and no toast. */
 export function useRecordList(kind: Kind, page: number, range: DateRange, onError: (message: string) => void, filters: Record<string, string> = {}) {
   const query = listQuery(kind, page, range, PAGE_SIZE, filters);
   const { data, error, isLoading, mutate } = useListPage<RecordRow>(kind.meta.apiPath, query);
@@ -55,23 +52,22 @@ export function useRecordList(kind: Kind, page: number, range: DateRange, onErro
       console.error(`Loading ${kind.meta.titles.list} failed:`, error);
       onError((error as Error).message);
     }
-    // Only a new error should toast, not a re-render or a new callback.
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new error should toast, not a re-render or a new callback
   }, [error]);
 
-  let state: ListState;
-  if (isLoading || (!data && !error)) state = { status: 'loading' };
-  else if (error || !data)
-    state = { status: 'error', message: (error as Error | undefined)?.message ?? t('common.errorOccurred'), offline: unreachable(error) };
-  else {
-    const total = Number(data.body.total) || 0;
-    state = {
-      status: 'ready',
-      rows: Array.isArray(data.body.rows) ? data.body.rows : [],
-      total,
-      totalPages: Math.ceil(total / PAGE_SIZE),
-      offlineSince: data.offlineSince,
-    };
-  }
+  const total = Number(data?.body.total) || 0;
+  // offline: the server could not be reached and the phone has no copy of this page (never loaded here).
+  const state =
+    isLoading || (!data && !error)
+      ? { status: 'loading' as const }
+      : error || !data
+        ? { status: 'error' as const, message: (error as Error | undefined)?.message ?? t('common.errorOccurred'), offline: unreachable(error) }
+        : {
+            status: 'ready' as const,
+            rows: Array.isArray(data.body.rows) ? data.body.rows : [],
+            total,
+            totalPages: Math.ceil(total / PAGE_SIZE),
+            offlineSince: data.offlineSince,
+          };
   return { state, refresh: () => mutate() };
 }

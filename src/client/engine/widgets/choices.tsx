@@ -31,10 +31,7 @@ export function YesNoWidget({ id, value, disabled, readonly, onChange, label }: 
 /** Choices past this many get a search box (the 25 POI types). */
 const SEARCH_FROM = 10;
 
-/**
- * The dropdown of a field with choices, in place of the theme's: labelled for screen readers, a long
- * list searchable (by a choice's label in every language and its value, decision 078), an optional field clearable.
- */
+/** The theme's dropdown, labelled for screen readers, a long list searchable (labels in every language and values, 078), optional ones clearable. */
 export function SelectWidget({ id, value, disabled, readonly, required, onChange, label, options }: WidgetProps) {
   const { t } = useTranslation();
   const searchTexts = (options['searchTexts'] ?? {}) as Record<string, string>;
@@ -64,10 +61,7 @@ export function SelectWidget({ id, value, disabled, readonly, required, onChange
   );
 }
 
-interface ChipChoice {
-  label: string;
-  value: unknown;
-}
+type ChipChoice = { label: string; value: unknown };
 
 /** A list of choices as chips, for the form and the list's filter alike; none chosen is `undefined`. */
 export function ChoiceChips(p: {
@@ -88,7 +82,7 @@ export function ChoiceChips(p: {
       display="chip"
       onChange={(e) => p.onChange((e.value as unknown[] | null)?.length ? (e.value as unknown[]) : undefined)}
       disabled={p.disabled === true}
-      filter={p.choices.length > 10}
+      filter={p.choices.length > SEARCH_FROM}
       className="w-full"
       aria-label={p.label}
     />

@@ -2,11 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Connector } from './widget-values';
 
-/**
- * The connector rows as a table of type, power and total. `action` adds a last column (the
- * widget's delete button in edit mode). Free of PrimeReact, so the read-only summary shows the
- * same table without loading the form's widgets.
- */
+/** The connectors as a table; `action` adds a column (delete, in edit mode). Free of PrimeReact, so the read-only views need no form code. */
 export function ConnectorsTable({ connectors, action }: { connectors: Connector[]; action?: ((index: number) => ReactNode) | undefined }) {
   const { t } = useTranslation();
   return (

@@ -35,10 +35,7 @@ export function fromTyped(text: string, mode: Mode): string | undefined {
   return m[2] === undefined ? text : `${m[1]} ${m[2]}${m[3] ?? ':00'}`;
 }
 
-/**
- * Dates and times as the contract writes them ('yyyy-MM-dd HH:mm:ss'), whatever the phone's language:
- * a text field, and beside it the phone's own picker under the calendar icon.
- */
+/** Dates as the contract writes them ('yyyy-MM-dd HH:mm:ss') in any language: a text field, and the phone's own picker under the calendar icon. */
 export function DateTextWidget({ id, value, disabled, readonly, onChange, options, label }: WidgetProps) {
   const { t } = useTranslation();
   const mode: Mode = options['mode'] === 'date' ? 'date' : 'datetime';

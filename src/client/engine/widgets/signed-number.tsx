@@ -7,13 +7,7 @@ export function turnSign(text: string): string {
   return t.startsWith('-') ? t.slice(1) : `-${t}`;
 }
 
-interface SignedNumberBoxProps {
-  id: string;
-  value: string;
-  disabled: boolean;
-  label: string;
-  onChange?: (text: string) => void;
-}
+type SignedNumberBoxProps = { id: string; value: string; disabled: boolean; label: string; onChange?: (text: string) => void };
 /** A number that may be negative: the decimal keypad (iOS's has no minus key) and a ± button; the summary draws it disabled. */
 export function SignedNumberBox({ id, value, disabled, label, onChange }: SignedNumberBoxProps) {
   return (

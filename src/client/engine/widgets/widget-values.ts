@@ -13,20 +13,10 @@ export function readYesNo(value: unknown): typeof YES | typeof NO | '' {
   return /^(是|yes|1|true)$/i.test(String(value).trim()) ? YES : NO;
 }
 
-/** A yes/no value in the language on screen ('' for nothing). */
-const yesNoText = (value: unknown): string => ({ 是: t('detail.yes'), 否: t('detail.no'), '': '' })[readYesNo(value)];
-
-/** A choice's label (ui:enumNames, from x-labels), else the stored value. */
 const enumName = (ui: Record<string, unknown>, value: string): string => (ui['ui:enumNames'] as Record<string, string> | undefined)?.[value] ?? value;
 
-export interface Connector {
-  type: string;
-  power: string;
-  total: string;
-}
-
 /** The connector list a charging record's remark holds as JSON ({connectors} or the array); unreadable is empty. */
-export function parseConnectors(remark: unknown): Connector[] {
+export function parseConnectors(remark: unknown) {
   if (typeof remark !== 'string' || remark.trim() === '') return [];
   let parsed: unknown;
   try {
@@ -44,14 +34,9 @@ export function parseConnectors(remark: unknown): Connector[] {
     .map((c) => ({ type: String(c['type'] ?? ''), power: String(c['power'] ?? ''), total: String(c['total'] ?? '') }));
 }
 
-export const serializeConnectors = (connectors: Connector[]): string => JSON.stringify({ connectors });
+export type Connector = ReturnType<typeof parseConnectors>[number];
 
-/** A list of choices as people read it: each choice's label (ui:enumNames), joined; an old single value is a list of one. */
-function chosenLabels(ui: Record<string, unknown>, value: unknown): string {
-  return asList(value)
-    .map((v) => enumName(ui, String(v)))
-    .join(', ');
-}
+export const serializeConnectors = (connectors: Connector[]): string => JSON.stringify({ connectors });
 
 /** endRange minus initialRange style differences, from the form's current values. */
 export function difference(formData: Record<string, unknown> | undefined, fields: unknown): number | null {
@@ -73,9 +58,12 @@ export function widgetText(prop: RJSFSchema, ui: UiSchema, value: unknown, recor
     case 'dateText':
       return contractText(value, options['mode'] === 'date' ? 'date' : 'datetime');
     case 'yesNo':
-      return yesNoText(value);
+      return { 是: t('detail.yes'), 否: t('detail.no'), '': '' }[readYesNo(value)];
     case 'chips':
-      return chosenLabels(ui, value);
+      // Each choice's label, joined; an old single value is a list of one.
+      return asList(value)
+        .map((v) => enumName(ui, String(v)))
+        .join(', ');
     default:
       return Array.isArray(prop.enum) ? enumName(ui, text) : text;
   }
