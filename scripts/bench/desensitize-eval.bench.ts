@@ -15,7 +15,7 @@ import { runVideo } from './desensitize-video.js';
 // hand-marked box (turned as pasted) lies under pixelation. Three ways are compared on the same scenes:
 //   cascade: the Haar face cascade alone, padded as before decision 035 (the old pipeline);
 //   dnn-whole: SSD MobileNet v1 at the cover threshold on the whole frame only;
-//   pipeline: what the worker does to a photo (desensitize(): DNN whole + tiles, and the cascades).
+//   pipeline: what the worker does to a photo (desensitize(): SSD whole + tiles, BlazeFace, the cascade, plates).
 // Prints a table for docs/PERFORMANCE.md; fps of video is desensitize.bench.ts. Plates follow
 // (desensitize-plates.ts), then video against its ground truth (desensitize-video.ts). EVAL=faces,
 // EVAL=plates or EVAL=video runs one part alone. EVAL=turned (not in the default run) does the faces'

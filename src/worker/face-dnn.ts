@@ -18,11 +18,6 @@ interface Tf {
   getBackend(): string;
   tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): Tensor;
   slice(t: Tensor, begin: number[], size: number[]): Tensor;
-  tidy<T>(fn: () => T): T;
-  cast(t: Tensor, dtype: 'float32' | 'int32'): Tensor;
-  expandDims(t: Tensor, axis: number): Tensor;
-  squeeze(t: Tensor, axis: number[]): Tensor;
-  image: { rotateWithOffset(t: Tensor, radians: number, fill: number): Tensor };
 }
 interface Detection {
   score: number;
@@ -38,21 +33,10 @@ export interface Face extends Rect {
   score: number;
 }
 
-/**
- * Which passes run on a frame: the whole frame, and tiles (indexes into the frame's tiles, or all);
- * `turned`: the same passes again on the frame turned by each of these angles (degrees), for
- * faces tilted that far, which SSD MobileNet, trained on mostly upright faces, often misses.
- */
+/** Which passes run on a frame: the whole frame, and tiles (indexes into the frame's tiles, or all). */
 export interface Passes {
   whole: boolean;
   tiles: 'all' | number[];
-  turned?: number[];
-  /**
-   * Also the fine tiles (FINE_TILE px, searched at 4x) over the whole frame, upright: for faces of
-   * 12-20 px, which the 256 px tiles (2x) score too low. More passes than all the others together
-   * (120 against 55 at 1280x720), so photos only (docs/decisions/050-small-faces-and-blurred-plates.md).
-   */
-  fine?: boolean;
 }
 
 /**
@@ -68,8 +52,6 @@ export const SEARCH_MAX = 1280;
  */
 export const TILE = 256;
 export const MID_TILE = 512;
-/** Tiles of 128 px are searched at 4x: a 12 px face becomes 48 px, where SSD scores it well. */
-export const FINE_TILE = 128;
 
 let loading: Promise<{ tf: Tf; api: FaceApi }> | undefined;
 let starting: Promise<unknown> | undefined;
@@ -139,45 +121,14 @@ export class FaceDnn {
       for (const d of list) found.push({ x: d.box.x + ox, y: d.box.y + oy, width: d.box.width, height: d.box.height, score: d.score });
     };
     const chosen = passes.tiles === 'all' ? all : passes.tiles.map((i) => all[i % all.length]!).filter(Boolean);
-    const fine = passes.fine && Math.max(w, h) > FINE_TILE * 1.5 ? tiles(w, h, FINE_TILE) : [];
-    // Turned passes look at the whole frame and at the 512 px tiles where there are any (faces of
-    // about 24 px and more), else at the small tiles: three times the work for every face size
-    // would be too slow.
-    const mid = chosen.filter((t) => t.width > TILE || t.height > TILE);
-    const search = async (picture: Tensor, into: (list: Detection[], ox: number, oy: number, side: number) => void, turned = false) => {
-      if (passes.whole) into(await this.api.detectAllFaces(picture, options), 0, 0, Math.min(w, h));
-      for (const t of !all.length ? [] : turned && mid.length ? mid : chosen) {
-        const part = this.tf.slice(picture, [t.y, t.x, 0], [t.height, t.width, 3]);
+    try {
+      if (passes.whole) collect(await this.api.detectAllFaces(frame, options), 0, 0);
+      for (const t of chosen) {
+        const part = this.tf.slice(frame, [t.y, t.x, 0], [t.height, t.width, 3]);
         try {
-          into(await this.api.detectAllFaces(part, options), t.x, t.y, Math.min(t.width, t.height));
+          collect(await this.api.detectAllFaces(part, options), t.x, t.y);
         } finally {
           part.dispose();
-        }
-      }
-    };
-    try {
-      await search(frame, collect);
-      found.push(...(await this.fineTiles(frame, fine, options)));
-      for (const degrees of passes.turned ?? []) {
-        // The frame turned about its centre (corners filled grey); a face found upright there is
-        // turned back: its box's corners taken to the frame and the upright box around them kept.
-        const a = (degrees * Math.PI) / 180;
-        const turned = this.tf.tidy(() =>
-          this.tf.cast(this.tf.squeeze(this.tf.image.rotateWithOffset(this.tf.expandDims(this.tf.cast(frame, 'float32'), 0), a, 128), [0]), 'int32'),
-        );
-        try {
-          await search(
-            turned,
-            (list, ox, oy, side) => {
-              // A face larger than a third of the picture searched is the upright passes' to find
-              // (the tiles are sized for faces up to a third of them); turned passes see false ones
-              // that size in the grey corners and edges (a 534 px box on opencv-doc's home.jpg).
-              for (const d of list) if (Math.max(d.box.width, d.box.height) <= side / 3) found.push(turnBack(d, ox, oy, a, w, h));
-            },
-            true,
-          );
-        } finally {
-          turned.dispose();
         }
       }
     } finally {
@@ -185,29 +136,10 @@ export class FaceDnn {
     }
     return toFrame(nms(found), scale, width, height);
   }
-
-  /**
-   * Faces in the fine tiles of a frame: only those up to a third of the tile (tiles overlap by a
-   * third, so such a face lies whole in one of them); larger ones are the coarser passes' to find.
-   */
-  private async fineTiles(frame: Tensor, fine: Rect[], options: unknown): Promise<Face[]> {
-    const found: Face[] = [];
-    for (const t of fine) {
-      const part = this.tf.slice(frame, [t.y, t.x, 0], [t.height, t.width, 3]);
-      try {
-        for (const d of await this.api.detectAllFaces(part, options))
-          if (Math.max(d.box.width, d.box.height) <= FINE_TILE / 3)
-            found.push({ x: d.box.x + t.x, y: d.box.y + t.y, width: d.box.width, height: d.box.height, score: d.score });
-      } finally {
-        part.dispose();
-      }
-    }
-    return found;
-  }
 }
 
 /** Faces found in a copy of a width x height frame scaled by `scale`, in the frame's coordinates. */
-function toFrame(found: Face[], scale: number, width: number, height: number): Face[] {
+export function toFrame(found: Face[], scale: number, width: number, height: number): Face[] {
   return found
     .map((f) => ({
       score: f.score,
@@ -217,28 +149,6 @@ function toFrame(found: Face[], scale: number, width: number, height: number): F
       height: Math.min(height, Math.ceil((f.y + f.height) / scale)) - Math.max(0, Math.floor(f.y / scale)),
     }))
     .filter((f) => f.width > 0 && f.height > 0);
-}
-
-/**
- * A face found upright in a w x h frame turned by `a` radians about its centre (at ox, oy of the
- * part searched), turned back: its box's corners taken to the frame and the upright box around them.
- */
-function turnBack(d: Detection, ox: number, oy: number, a: number, w: number, h: number): Face {
-  const cos = Math.cos(a),
-    sin = Math.sin(a),
-    cx = w / 2,
-    cy = h / 2;
-  const corners = [
-    [d.box.x, d.box.y],
-    [d.box.x + d.box.width, d.box.y],
-    [d.box.x, d.box.y + d.box.height],
-    [d.box.x + d.box.width, d.box.y + d.box.height],
-  ].map(([x, y]) => [(x! + ox - cx) * cos - (y! + oy - cy) * sin + cx, (x! + ox - cx) * sin + (y! + oy - cy) * cos + cy]);
-  const xs = corners.map((c) => c[0]!),
-    ys = corners.map((c) => c[1]!);
-  const x0 = Math.max(0, Math.min(...xs)),
-    y0 = Math.max(0, Math.min(...ys));
-  return { x: x0, y: y0, width: Math.min(w, Math.max(...xs)) - x0, height: Math.min(h, Math.max(...ys)) - y0, score: d.score };
 }
 
 /** An rgb24 frame shrunk by `scale` (< 1) with box averaging. */

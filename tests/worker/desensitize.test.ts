@@ -9,9 +9,9 @@ import { decodeRgb, encodePicture, ffmpeg, probe } from '../../src/worker/ffmpeg
 import { checkFrames } from '../../src/worker/frame-check.js';
 import { DATA, FACES, coveredShare, meanDifference, scene } from './eval-set.js';
 
-// A photo is also searched on the fine tiles (decision 050): 59 SSD passes for a 640x360 photo, 45
-// for messi5.jpg, more for larger ones; minutes on two cores that other work shares (messi5.jpg took
-// 284 s at a load average of 15), beyond the worker project's 180 s.
+// A photo is searched by SSD on its tiles and by BlazeFace at six scales (decision 082): minutes on
+// two cores that other work shares (messi5.jpg took 139 s at a load average of 23), near the worker
+// project's 180 s.
 vi.setConfig({ testTimeout: 600_000 });
 
 // Real footage from Debian's opencv-doc package and the real detectors; nothing is faked here but

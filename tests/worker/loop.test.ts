@@ -11,9 +11,9 @@ import { processJob } from '../../src/worker/process-job.js';
 import { runWorker } from '../../src/worker/main.js';
 import type { ModelSettings } from '../../src/worker/analyze.js';
 
-// A photo is also searched on the fine tiles (decision 050): 59 SSD passes for a 640x360 photo, 45
-// for messi5.jpg, more for larger ones; minutes on two cores that other work shares (messi5.jpg took
-// 284 s at a load average of 15), beyond the worker project's 180 s.
+// A photo is searched by SSD on its tiles and by BlazeFace at six scales (decision 082): minutes on
+// two cores that other work shares (messi5.jpg took 139 s at a load average of 23), near the worker
+// project's 180 s.
 vi.setConfig({ testTimeout: 600_000 });
 
 // The protocol server and the model service are small fakes inside the test (the real server is

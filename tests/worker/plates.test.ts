@@ -11,9 +11,9 @@ import { plateBand } from '../../src/worker/vehicles.js';
 import { areaShare, coveredShare, meanDifference } from './eval-set.js';
 import { missing, plateScene, type PlatePaste } from './plate-set.js';
 
-// A photo is also searched on the fine tiles (decision 050): 59 SSD passes for a 640x360 photo, 45
-// for messi5.jpg, more for larger ones; minutes on two cores that other work shares (messi5.jpg took
-// 284 s at a load average of 15), beyond the worker project's 180 s.
+// A photo is searched by SSD on its tiles and by BlazeFace at six scales (decision 082): minutes on
+// two cores that other work shares (messi5.jpg took 139 s at a load average of 23), near the worker
+// project's 180 s.
 vi.setConfig({ testTimeout: 600_000 });
 
 // A slice of the plate evaluation set (tests/worker/plate-set.ts): synthetic UK, EU and Chinese
