@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { Rect } from '../../src/worker/boxes.js';
 import type { Box } from '../../src/worker/detector.js';
 import { background, coveredShare, meanDifference, pasteFace, type Paste } from './eval-set.js';
 import { pastePlate, type PlatePaste } from './plate-set.js';
@@ -24,8 +25,8 @@ export interface MovingVideo {
   width: number;
   height: number;
   frames: number;
-  /** Frame `f` as written, and where each mover is in it. */
-  frame(f: number): Promise<{ rgb: Buffer; truth: Seen[] }>;
+  /** Frame `f` as written, where each mover that counts is in it, and `extent`: the part of every mover inside the frame, whole or not (what covering may take). */
+  frame(f: number): Promise<{ rgb: Buffer; truth: Seen[]; extent: Rect[] }>;
 }
 
 export function movingVideo(backgroundFile: string, width: number, height: number, frames: number, movers: Mover[]): MovingVideo {
@@ -36,22 +37,44 @@ export function movingVideo(backgroundFile: string, width: number, height: numbe
     frames,
     async frame(f) {
       const rgb = Buffer.from(await base);
-      const truth: Seen[] = [];
+      const pasted: Seen[] = [];
       for (const [i, m] of movers.entries()) {
         const cx = m.start[0] + m.step[0] * f,
           cy = m.start[1] + m.step[1] * f;
         const t = m.face ? await pasteFace(rgb, width, height, cx, cy, m.face) : pastePlate(rgb, width, height, cx, cy, m.plate!);
-        const x = Math.max(0, t.x),
-          y = Math.max(0, t.y);
-        const w = Math.min(width, t.x + t.width) - x,
-          h = Math.min(height, t.y + t.height) - y;
-        // Only what lies wholly inside the frame is counted.
-        if (w === t.width && h === t.height)
-          truth.push({ kind: m.face ? 'face' : 'plate', x, y, width: w, height: h, mover: i, size: (m.face ?? m.plate)!.height, inside: t.inside });
+        pasted.push({ kind: m.face ? 'face' : 'plate', x: t.x, y: t.y, width: t.width, height: t.height, mover: i, size: (m.face ?? m.plate)!.height, inside: t.inside });
       }
-      return { rgb, truth };
+      const extent = pasted.map((t) => clipTo(t, width, height)).filter((r) => r.width > 0 && r.height > 0);
+      return { rgb, truth: visible(pasted, width, height), extent };
     },
   };
+}
+
+/**
+ * What of each mover can be seen: only what lies wholly inside the frame, and of that only the
+ * pixels no later mover is pasted over; a mover more than half hidden is not counted in the frame.
+ */
+function visible(pasted: Seen[], width: number, height: number): Seen[] {
+  return pasted.flatMap((t, i) => {
+    if (t.x < 0 || t.y < 0 || t.x + t.width > width || t.y + t.height > height) return [];
+    const over = pasted.slice(i + 1).filter((o) => o.x < t.x + t.width && t.x < o.x + o.width && o.y < t.y + t.height && t.y < o.y + o.height);
+    if (over.length === 0) return [t];
+    const seen = { ...t, inside: (x: number, y: number) => t.inside(x, y) && !over.some((o) => o.inside(x, y)) };
+    return area(seen) >= 0.5 * area(t) ? [seen] : [];
+  });
+}
+
+function clipTo(r: Rect, width: number, height: number): Rect {
+  const x = Math.max(0, r.x),
+    y = Math.max(0, r.y);
+  return { x, y, width: Math.min(width, r.x + r.width) - x, height: Math.min(height, r.y + r.height) - y };
+}
+
+/** Pixels of a mover's shape (of what is seen of it). */
+function area(t: Seen): number {
+  let n = 0;
+  for (let y = t.y; y < t.y + t.height; y++) for (let x = t.x; x < t.x + t.width; x++) if (t.inside(x, y)) n++;
+  return n;
 }
 
 /** Writes the video losslessly (FFV1) at 25 fps to `file`. */
@@ -92,7 +115,7 @@ export interface VideoScore {
   /** Per kind and height ('face 16'): frames covered and frames seen. */
   bySize: Map<string, { hit: number; all: number }>;
   holes: string[];
-  /** Frames whose pixelated area exceeds 3x the movers' boxes plus 2 % of the frame. */
+  /** Frames whose pixelated area exceeds 3x the movers' boxes (their part inside the frame) plus 2 % of the frame. */
   loose: number;
   /** The largest share of a frame pixelated. */
   maxArea: number;
@@ -130,7 +153,7 @@ export async function scoreVideo(
   const perMover = new Map<number, boolean[]>();
   let f = 0;
   for await (const out of decoded(output, v.width, v.height)) {
-    const { rgb, truth } = await v.frame(f);
+    const { rgb, truth, extent } = await v.frame(f);
     const boxes = covered[f] ?? [];
     for (const t of truth) {
       const ok = isCovered(t, boxes, rgb, out, v.width);
@@ -144,7 +167,7 @@ export async function scoreVideo(
       perMover.set(t.mover, list);
     }
     const area = coveredShare({ x: 0, y: 0, width: v.width, height: v.height }, boxes);
-    const truthArea = truth.reduce((s, t) => s + t.width * t.height, 0) / (v.width * v.height);
+    const truthArea = extent.reduce((s, t) => s + t.width * t.height, 0) / (v.width * v.height);
     score.maxArea = Math.max(score.maxArea, area);
     if (area > 3 * truthArea + 0.02) score.loose++;
     if (check && f % checkEvery === 0) {
