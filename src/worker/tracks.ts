@@ -17,7 +17,7 @@ const GROWTH = 0.03;
  * vehicle searches, 50 frames at 25 fps; decision 077).
  */
 export const PATIENCE = 4;
-/** Between two places, a box is taken this much larger (share of its size) on each side, and by this share of the way between them, for movement that is not straight. */
+/** Where found and between two places, a box is taken this much larger (share of its size) on each side, and between them by this share of the way, for movement that is not straight. */
 const SLACK = 0.05;
 const BEND = 0.05;
 
@@ -196,7 +196,8 @@ export class Tracks {
     while (t.points[k]!.at > j) k--;
     const a = t.points[k]!,
       b = t.points[k + 1];
-    if (!b || a.at === j) return a.box;
+    // Where it was found too: a box found is no surer than one between (a small face's is a pixel or two off).
+    if (!b || a.at === j) return pad(a.box, SLACK, this.width, this.height);
     const f = (j - a.at) / (b.at - a.at);
     const mix = (p: number, q: number) => p + (q - p) * f;
     const box: Box = {
