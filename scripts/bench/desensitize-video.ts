@@ -24,11 +24,19 @@ const SSD = process.env.EVAL_SSD !== '0';
 const FACE_HEIGHTS = [12, 14, 16, 18, 20, 24, 32, 48, 64, 96];
 const ANGLES = [0, 15, -15, 30, -30, 45];
 const PLATE_HEIGHTS = [12, 15, 20, 28, 40];
-const BANDS: [number, number][] = [
-  [12, 15],
-  [16, 23],
-  [24, 96],
-];
+/** Height bands by kind, split where the targets are: faces of 16 and 24 px and more, plates of 15 px and more. */
+const BANDS: Record<'face' | 'plate', [number, number][]> = {
+  face: [
+    [12, 15],
+    [16, 23],
+    [24, 96],
+  ],
+  plate: [
+    [12, 14],
+    [15, 23],
+    [24, 96],
+  ],
+};
 
 export function movers(scene: number): Mover[] {
   const out: Mover[] = [];
@@ -76,8 +84,8 @@ export async function runVideo(det: Detector): Promise<void> {
       const score = await scoreVideo(v, output, result.covered, SSD ? check : undefined, 62);
       all.push(score);
       for (const [kindSize, t] of score.bySize) {
-        const [kind, size] = [kindSize.split(' ')[0], Number(kindSize.split(' ')[1])];
-        const band = BANDS.find(([lo, hi]) => size >= lo && size <= hi)!;
+        const [kind, size] = [kindSize.split(' ')[0] as 'face' | 'plate', Number(kindSize.split(' ')[1])];
+        const band = BANDS[kind].find(([lo, hi]) => size >= lo && size <= hi)!;
         const key = `${kind}s ${band[0]}-${band[1]} px`;
         const b = byBand.get(key) ?? { hit: 0, all: 0 };
         b.hit += t.hit;
