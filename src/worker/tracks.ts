@@ -197,7 +197,7 @@ export class Tracks {
     const a = t.points[k]!,
       b = t.points[k + 1];
     // Where it was found too: a box found is no surer than one between (a small face's is a pixel or two off).
-    if (!b || a.at === j) return pad(a.box, SLACK, this.width, this.height);
+    if (!b || a.at === j) return clip(pad(a.box, SLACK, this.width, this.height));
     const f = (j - a.at) / (b.at - a.at);
     const mix = (p: number, q: number) => p + (q - p) * f;
     const box: Box = {

@@ -71,4 +71,32 @@ describe('tracks between searches', () => {
       { numRuns: 300 },
     );
   });
+
+  it("a small thing whose found boxes are off by up to a tenth of its size (a detector's jitter) is covered in every frame, the searched ones too", () => {
+    const jittered = fc.record({
+      size: fc.integer({ min: 10, max: 40 }),
+      x: fc.integer({ min: 100, max: 900 }),
+      y: fc.integer({ min: 100, max: 500 }),
+      v: fc.integer({ min: -4, max: 4 }),
+      off: fc.array(fc.tuple(fc.double({ min: -0.1, max: 0.1, noNaN: true }), fc.double({ min: -0.1, max: 0.1, noNaN: true })), { minLength: 9, maxLength: 9 }),
+    });
+    fc.assert(
+      fc.property(jittered, (c) => {
+        const at = (f: number): Box => ({ kind: 'face', x: c.x + c.v * f, y: c.y, width: c.size, height: c.size });
+        const last = (c.off.length - 1) * EVERY;
+        fc.pre(at(last).x >= 0 && at(last).x + c.size <= 1280);
+        const tracks = new Tracks(EVERY, 1280, 720);
+        for (let k = 0; k < c.off.length; k++) {
+          const [dx, dy] = c.off[k]!.map((d) => Math.trunc(d * c.size)) as [number, number];
+          const truth = at(k * EVERY);
+          tracks.add(k * EVERY, [{ ...truth, x: truth.x + dx, y: truth.y + dy }]);
+        }
+        for (let f = 0; f <= last; f++) {
+          const share = Math.max(0, ...tracks.at(f, last).map((b) => insideShare(at(f), b)));
+          expect(share, `frame ${f}`).toBeGreaterThanOrEqual(0.9);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

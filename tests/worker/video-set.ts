@@ -42,7 +42,16 @@ export function movingVideo(backgroundFile: string, width: number, height: numbe
         const cx = m.start[0] + m.step[0] * f,
           cy = m.start[1] + m.step[1] * f;
         const t = m.face ? await pasteFace(rgb, width, height, cx, cy, m.face) : pastePlate(rgb, width, height, cx, cy, m.plate!);
-        pasted.push({ kind: m.face ? 'face' : 'plate', x: t.x, y: t.y, width: t.width, height: t.height, mover: i, size: (m.face ?? m.plate)!.height, inside: t.inside });
+        pasted.push({
+          kind: m.face ? 'face' : 'plate',
+          x: t.x,
+          y: t.y,
+          width: t.width,
+          height: t.height,
+          mover: i,
+          size: (m.face ?? m.plate)!.height,
+          inside: t.inside,
+        });
       }
       const extent = pasted.map((t) => clipTo(t, width, height)).filter((r) => r.width > 0 && r.height > 0);
       return { rgb, truth: visible(pasted, width, height), extent };
