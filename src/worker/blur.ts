@@ -20,27 +20,11 @@ export function pixelate(rgb: Buffer, width: number, boxes: Box[]): void {
       for (let bx = box.x; bx < box.x + box.width; bx += block) {
         const ey = Math.min(box.y + box.height, by + block);
         const ex = Math.min(box.x + box.width, bx + block);
-        let r = 0,
-          g = 0,
-          b = 0;
         const n = (ey - by) * (ex - bx);
-        for (let y = by; y < ey; y++) {
-          for (let x = bx, i = (y * width + bx) * 3; x < ex; x++, i += 3) {
-            r += rgb[i]!;
-            g += rgb[i + 1]!;
-            b += rgb[i + 2]!;
-          }
-        }
-        r = Math.round(r / n);
-        g = Math.round(g / n);
-        b = Math.round(b / n);
-        for (let y = by; y < ey; y++) {
-          for (let x = bx, i = (y * width + bx) * 3; x < ex; x++, i += 3) {
-            rgb[i] = r;
-            rgb[i + 1] = g;
-            rgb[i + 2] = b;
-          }
-        }
+        const sum = [0, 0, 0];
+        for (let y = by; y < ey; y++) for (let i = (y * width + bx) * 3; i < (y * width + ex) * 3; i++) sum[i % 3]! += rgb[i]!;
+        const mean = sum.map((v) => Math.round(v / n));
+        for (let y = by; y < ey; y++) for (let i = (y * width + bx) * 3; i < (y * width + ex) * 3; i++) rgb[i] = mean[i % 3]!;
       }
     }
   }

@@ -7,22 +7,18 @@ export interface Rect {
   height: number;
 }
 
-/** Share of `a`'s area that lies inside `b`. */
-export function insideShare(a: Rect, b: Rect): number {
+/** Area of the overlap of two rectangles. */
+function overlap(a: Rect, b: Rect): number {
   const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
   const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  if (w <= 0 || h <= 0) return 0;
-  return (w * h) / Math.max(1, a.width * a.height);
+  return w > 0 && h > 0 ? w * h : 0;
 }
 
+/** Share of `a`'s area that lies inside `b`. */
+export const insideShare = (a: Rect, b: Rect): number => overlap(a, b) / Math.max(1, a.width * a.height);
+
 /** Intersection over union. */
-export function iou(a: Rect, b: Rect): number {
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  if (w <= 0 || h <= 0) return 0;
-  const inter = w * h;
-  return inter / (a.width * a.height + b.width * b.height - inter);
-}
+export const iou = (a: Rect, b: Rect): number => overlap(a, b) / Math.max(1, a.width * a.height + b.width * b.height - overlap(a, b));
 
 /**
  * Non-maximum suppression that never uncovers: boxes are taken best score first, and a box goes

@@ -74,10 +74,6 @@ async function blazeFaces(rgb: Buffer, width: number, height: number): Promise<B
   const pool = await SearchThreads.shared();
   const { scale } = FaceDnn.layout(width, height);
   const { data, w, h } = scale < 1 ? downscale(rgb, width, height, scale) : { data: rgb, w: width, h: height };
-  const found = await Promise.all(
-    BLAZE_SCALES.map(async (s) =>
-      (await pool.detect(data, w, h, { x: 0, y: 0, width: w, height: h }, s, BLAZE_SCORE)).filter((f) => Math.max(f.width, f.height) * s <= BLAZE_LARGEST),
-    ),
-  );
+  const found = await Promise.all(BLAZE_SCALES.map((s) => pool.detect(data, w, h, { x: 0, y: 0, width: w, height: h }, s, BLAZE_SCORE, BLAZE_LARGEST)));
   return toFrame(found.flat(), scale, width, height).map(({ x, y, width: fw, height: fh }) => ({ kind: 'face', x, y, width: fw, height: fh }));
 }

@@ -70,10 +70,10 @@ export class SearchThreads {
     return shared;
   }
 
-  /** Faces scored `minScore` or more in `region` of an rgb24 frame, searched by BlazeFace at `scale`, in the frame's coordinates. */
-  async detect(rgb: Uint8Array, width: number, height: number, region: Rect, scale: number, minScore = FACE_SCORE): Promise<Face[]> {
+  /** Faces scored `minScore` or more in `region` of an rgb24 frame, searched by BlazeFace at `scale`, in the frame's coordinates; at most `largest` px (of the model's input) high and wide. */
+  async detect(rgb: Uint8Array, width: number, height: number, region: Rect, scale: number, minScore = FACE_SCORE, largest = Infinity): Promise<Face[]> {
     const a = await this.ask({ op: 'faces', rgb, width, height, region, scale, minScore });
-    return a.op === 'faces' ? a.faces : [];
+    return a.op === 'faces' ? a.faces.filter((f) => Math.max(f.width, f.height) * scale <= largest) : [];
   }
 
   /** The plate locator's candidates (cv.ts's plateRows) in an rgb24 frame, on the pyramid's `scales`. */

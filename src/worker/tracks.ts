@@ -71,6 +71,14 @@ function moved(box: Box, v: [number, number], frames: number, width: number, hei
   return grow({ ...box, x, y }, Math.abs(frames), width, height);
 }
 
+/** Whether a track not found at frame `at` is behind (half or more inside) a box that search found: not a miss, it may be there still. */
+function hidden(t: Track, at: number, found: Box[]): boolean {
+  const p = t.points.at(-1)!;
+  const [vx, vy] = velocity(t);
+  const expected = { ...p.box, x: p.box.x + vx * (at - p.at), y: p.box.y + vy * (at - p.at) };
+  return found.some((b) => insideShare(expected, b) >= 0.5);
+}
+
 /** The boxes of one search, largest first, those of a kind that overlap (the scales' and passes' copies of one thing) joined into one. */
 export function merged(found: Box[]): Box[] {
   const out: Box[] = [];
@@ -111,7 +119,8 @@ export class Tracks {
   add(at: number, found: Box[], looked: (b: Box) => boolean = () => true, since: (b: Box) => number = () => at - this.every): void {
     const open = this.tracks.filter((t) => t.misses <= this.patience);
     const taken = new Set<Track>();
-    for (const box of merged(found)) {
+    const boxes = merged(found);
+    for (const box of boxes) {
       const [cx, cy] = centre(box);
       let best: Track | undefined,
         bestDistance = Infinity;
@@ -132,7 +141,7 @@ export class Tracks {
         taken.add(best);
       } else this.tracks.push({ kind: box.kind, points: [{ at, box }], misses: 0, from: since(box) + 1 });
     }
-    for (const t of open) if (!taken.has(t) && t.points.at(-1)!.at < at && looked(t.points.at(-1)!.box)) t.misses++;
+    for (const t of open) if (!taken.has(t) && t.points.at(-1)!.at < at && looked(t.points.at(-1)!.box) && !hidden(t, at, boxes)) t.misses++;
     this.last = at;
   }
 

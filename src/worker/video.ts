@@ -36,8 +36,8 @@ const REGION_SCALE = 2;
 const REGION = 192;
 /** The fine scale's strips overlap by this many px (of the frame): twice the largest face it is there for. */
 export const STRIP_OVERLAP = 2 * SMALL_FACE;
-/** At a scale above 1 (the fine scale, the regions), faces larger than this in the model's input are texture, not faces: the coarse scales find those (as photos, decision 082). */
-const LARGEST_INPUT = 96;
+/** At a scale above 1 (the fine scale, the regions), faces over 96 px of the model's input are texture: the coarse scales find large faces (decision 083). */
+const largest = (scale: number) => (scale > 1 ? 96 : Infinity);
 
 export interface VideoResult {
   frames: number;
@@ -72,14 +72,8 @@ export async function videoFaces(pool: SearchThreads, rgb: Uint8Array, width: nu
     ...(fine ? strips(width, height, pool.sessions).map((r): [Rect, number] => [r, FINE_SCALE]) : []),
     ...FACE_SCALES.map((s): [Rect, number] => [whole, s]),
   ];
-  const found = await Promise.all(passes.map(([region, s]) => detectUpTo(pool, rgb, width, height, region, s)));
+  const found = await Promise.all(passes.map(([region, s]) => pool.detect(rgb, width, height, region, s, undefined, largest(s))));
   return found.flat().map((f) => faceBox(f, width, height));
-}
-
-/** BlazeFace's faces in `region` at `scale`, those too large for the scale (LARGEST_INPUT) left out. */
-async function detectUpTo(pool: SearchThreads, rgb: Uint8Array, width: number, height: number, region: Rect, scale: number): Promise<Rect[]> {
-  const found = await pool.detect(rgb, width, height, region, scale);
-  return scale > 1 ? found.filter((f) => Math.max(f.width, f.height) * scale <= LARGEST_INPUT) : found;
 }
 
 /** A face BlazeFace found, padded by FACE_MARGIN. */
@@ -194,7 +188,7 @@ class Follow {
    */
   private async around(s: Search, faces: Box[]): Promise<Box[]> {
     const lost = this.found.expected(s.at, small, REGION).filter((r) => !faces.some((f) => small(f) && insideShare(f, r) > 0.5));
-    const found = await Promise.all(lost.map((r) => detectUpTo(this.pool, s.frame, this.width, this.height, r, REGION_SCALE)));
+    const found = await Promise.all(lost.map((r) => this.pool.detect(s.frame, this.width, this.height, r, REGION_SCALE, undefined, largest(REGION_SCALE))));
     return found.flat().map((f) => faceBox(f, this.width, this.height));
   }
 

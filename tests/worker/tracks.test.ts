@@ -99,4 +99,39 @@ describe('tracks between searches', () => {
       { numRuns: 300 },
     );
   });
+
+  it('a thing that passes behind another (a box found over where it is expected) for longer than PATIENCE searches is still covered in every frame', () => {
+    const behind = fc.record({
+      size: fc.integer({ min: 12, max: 60 }),
+      x: fc.integer({ min: 200, max: 800 }),
+      y: fc.integer({ min: 100, max: 500 }),
+      v: fc.integer({ min: -3, max: 3 }),
+      from: fc.integer({ min: 2, max: 4 }),
+      hiddenFor: fc.integer({ min: 1, max: 2 * PATIENCE }),
+      kind: fc.constantFrom<Box['kind']>('face', 'plate'),
+    });
+    fc.assert(
+      fc.property(behind, (c) => {
+        const at = (f: number): Box => ({ kind: c.kind, x: c.x + c.v * f, y: c.y, width: c.size, height: c.size });
+        const searches = c.from + c.hiddenFor + 2;
+        fc.pre(at(searches * EVERY).x >= 0 && at(searches * EVERY).x + c.size <= 1280);
+        const tracks = new Tracks(EVERY, 1280, 720);
+        for (let k = 0; k <= searches; k++) {
+          const thing = at(k * EVERY);
+          const hiddenNow = k >= c.from && k < c.from + c.hiddenFor;
+          // What hides it: a larger thing of any kind over its upper 60 %, which its search finds.
+          const over: Box = { kind: 'plate', x: thing.x - c.size, y: thing.y - c.size, width: 3 * c.size, height: Math.round(1.6 * c.size) };
+          tracks.add(k * EVERY, [hiddenNow ? over : thing]);
+        }
+        const last = searches * EVERY;
+        for (let f = 0; f <= last; f++) {
+          // What can be seen of it (its lower 40 % while hidden) is covered by one box.
+          const seen = { ...at(f), y: at(f).y + Math.round(0.6 * c.size), height: c.size - Math.round(0.6 * c.size) };
+          const share = Math.max(0, ...tracks.at(f, last).map((b) => insideShare(seen, b)));
+          expect(share, `frame ${f}`).toBeGreaterThanOrEqual(0.9);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
