@@ -39,9 +39,7 @@ export function grow(box: Box, age: number, width: number, height: number): Box 
   return pad(box, GROWTH * age + Math.min(0.5, age / Math.max(1, Math.min(box.width, box.height))), width, height);
 }
 
-function centre(b: Box): [number, number] {
-  return [b.x + b.width / 2, b.y + b.height / 2];
-}
+const centre = (b: Box): [number, number] => [b.x + b.width / 2, b.y + b.height / 2];
 
 /** A track's movement in px a frame, from its last two places (none from one). */
 function velocity(t: Track): [number, number] {
@@ -93,9 +91,7 @@ export function merged(found: Box[]): Box[] {
   return out;
 }
 
-function clip(b: Box): Box | undefined {
-  return b.width > 0 && b.height > 0 ? b : undefined;
-}
+const clip = (b: Box): Box | undefined => (b.width > 0 && b.height > 0 ? b : undefined);
 
 export class Tracks {
   private readonly tracks: Track[] = [];

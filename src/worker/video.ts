@@ -225,21 +225,16 @@ function pipes(input: string, output: string, fps: string, width: number, height
 
 /** Calls `onFrame` with each whole frame of `frameSize` bytes read from `stream`; the number of frames. */
 export async function readFrames(stream: NodeJS.ReadableStream, frameSize: number, onFrame: (frame: Buffer) => Promise<void>): Promise<number> {
-  let pending: Buffer[] = [];
-  let have = 0;
-  let count = 0;
+  // In shared memory: the search threads read a frame without a copy.
+  const next = () => Buffer.from(new SharedArrayBuffer(frameSize));
+  let [frame, filled, count] = [next(), 0, 0];
   for await (const chunk of stream as AsyncIterable<Buffer>) {
-    pending.push(chunk);
-    have += chunk.length;
-    while (have >= frameSize) {
-      const all = Buffer.concat(pending);
-      // In shared memory: the search threads read it without a copy.
-      const frame = Buffer.from(new SharedArrayBuffer(frameSize));
-      all.copy(frame, 0, 0, frameSize);
+    for (let at = 0; at < chunk.length;) {
+      const n = chunk.copy(frame, filled, at);
+      [at, filled] = [at + n, filled + n];
+      if (filled < frameSize) continue;
       await onFrame(frame);
-      count++;
-      pending = [all.subarray(frameSize)];
-      have = all.length - frameSize;
+      [frame, filled, count] = [next(), 0, count + 1];
     }
   }
   return count;

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { insideShare } from '../../src/worker/boxes.js';
 import type { Box } from '../../src/worker/detector.js';
 import { PATIENCE, Tracks } from '../../src/worker/tracks.js';
-import { STRIP_OVERLAP, strips } from '../../src/worker/video.js';
+import { Readable } from 'node:stream';
+import { STRIP_OVERLAP, readFrames, strips } from '../../src/worker/video.js';
 
 // The pure parts of video's search plan (decisions 063, 077): the fine pass's strips, and tracks that
 // cover a thing in every frame between two searches that found it, through up to PATIENCE misses.
@@ -26,6 +27,28 @@ describe('the fine pass cut into strips, one a search thread', () => {
         expect(sorted.at(-1)!.y + sorted.at(-1)!.height).toBe(height);
         for (const [i, s] of sorted.slice(1).entries())
           expect(sorted[i]!.y + sorted[i]!.height - s.y).toBeGreaterThanOrEqual(Math.min(s.height, STRIP_OVERLAP - 1));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('frames read from the decoder', () => {
+  it('however the stream is cut into chunks, the frames are its bytes in order, whole frames only, each in shared memory', async () => {
+    const input = fc.record({
+      frameSize: fc.integer({ min: 1, max: 64 }),
+      bytes: fc.uint8Array({ maxLength: 400 }),
+      cuts: fc.array(fc.integer({ min: 0, max: 400 }), { maxLength: 12 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(input, async ({ frameSize, bytes, cuts }) => {
+        const at = [0, ...cuts.filter((c) => c < bytes.length).sort((a, b) => a - b), bytes.length];
+        const chunks = at.slice(1).map((end, i) => Buffer.from(bytes.subarray(at[i], end)));
+        const frames: Buffer[] = [];
+        const count = await readFrames(Readable.from(chunks), frameSize, async (f) => void frames.push(f));
+        expect(count).toBe(Math.floor(bytes.length / frameSize));
+        expect(frames.every((f) => f.length === frameSize && f.buffer instanceof SharedArrayBuffer)).toBe(true);
+        expect(Buffer.concat(frames).equals(Buffer.from(bytes.subarray(0, count * frameSize)))).toBe(true);
       }),
       { numRuns: 300 },
     );
