@@ -16,10 +16,13 @@ import { movingVideo, scoreVideo, writeVideo, type Mover, type VideoScore } from
 // that face-api's SSD MobileNet (not the video pipeline's detector) still finds in every 62nd output
 // frame. The desensitization's own speed is printed too (one process, both cores). A short set:
 // EVAL_SCENES=1 (the first scene only) and EVAL_SSD=0 (no SSD check of the output, which takes
-// minutes a scene on a loaded machine).
+// minutes a scene on a loaded machine). Faces are reported by height and by angle; EVAL_PROFILE=1
+// makes every face mover the face in profile.
 
 const SCENES = Number(process.env.EVAL_SCENES) || BACKGROUNDS.length;
 const SSD = process.env.EVAL_SSD !== '0';
+/** EVAL_PROFILE=1: every face mover is the face in profile (tests/worker/eval-set.ts PROFILES) instead. */
+const PROFILE = process.env.EVAL_PROFILE === '1';
 
 const FACE_HEIGHTS = [12, 14, 16, 18, 20, 24, 32, 48, 64, 96];
 const ANGLES = [0, 15, -15, 30, -30, 45];
@@ -38,14 +41,16 @@ const BANDS: Record<'face' | 'plate', [number, number][]> = {
   ],
 };
 
-export function movers(scene: number): Mover[] {
+export function movers(scene: number, profile = false): Mover[] {
   const out: Mover[] = [];
   FACE_HEIGHTS.forEach((height, i) => {
     const row = 40 + ((i * 67 + scene * 23) % 560);
     const right = (i + scene) % 2 === 0;
     const speed = 1 + ((i + scene) % 6);
     out.push({
-      face: { face: i + scene, height, angle: ANGLES[(i + scene) % ANGLES.length]!, mirror: i % 2 === 1 },
+      face: profile
+        ? { face: 0, height, angle: 0, mirror: i % 2 === 1, profile: true }
+        : { face: i + scene, height, angle: ANGLES[(i + scene) % ANGLES.length]!, mirror: i % 2 === 1 },
       start: [right ? 60 + i * 30 : 1220 - i * 30, row],
       step: [right ? speed : -speed, ((i % 3) - 1) * 0.5],
     });
@@ -71,7 +76,7 @@ export async function runVideo(det: Detector): Promise<void> {
     seconds = 0;
   try {
     for (const [s, bg] of BACKGROUNDS.slice(0, SCENES).entries()) {
-      const v = movingVideo(bg, 1280, 720, 125, movers(s));
+      const v = movingVideo(bg, 1280, 720, 125, movers(s, PROFILE));
       const input = path.join(dir, `${bg}.mkv`),
         output = path.join(dir, `${bg}.mp4`);
       await writeVideo(v, input);
@@ -86,17 +91,20 @@ export async function runVideo(det: Detector): Promise<void> {
       for (const [kindSize, t] of score.bySize) {
         const [kind, size] = [kindSize.split(' ')[0] as 'face' | 'plate', Number(kindSize.split(' ')[1])];
         const band = BANDS[kind].find(([lo, hi]) => size >= lo && size <= hi)!;
-        const key = `${kind}s ${band[0]}-${band[1]} px`;
-        const b = byBand.get(key) ?? { hit: 0, all: 0 };
-        b.hit += t.hit;
-        b.all += t.all;
-        byBand.set(key, b);
+        // Face sizes are one a mover, so a face's size says its angle.
+        const angle = PROFILE ? 'profile' : `${Math.abs(ANGLES[(FACE_HEIGHTS.indexOf(size) + s) % ANGLES.length]!)}°`;
+        for (const key of [`${kind}s ${band[0]}-${band[1]} px`, ...(kind === 'face' ? [`faces turned ${angle}`] : [])]) {
+          const b = byBand.get(key) ?? { hit: 0, all: 0 };
+          b.hit += t.hit;
+          b.all += t.all;
+          byBand.set(key, b);
+        }
       }
       console.log(
         `${bg}: holes ${score.holes.length}${holesBy(score.holes)}, loose frames ${score.loose}/125, largest share pixelated ${(100 * score.maxArea).toFixed(1)} %, faces the SSD still finds ${score.seenAfter.length}, load ${os.loadavg()[0]!.toFixed(1)}`,
       );
     }
-    console.log('\nVideo: mover-frames covered (>= 90 % under pixelation, pixels changed), by height:');
+    console.log('\nVideo: mover-frames covered (>= 90 % under pixelation, pixels changed), by height and by angle:');
     for (const [key, b] of [...byBand].sort()) console.log(`  ${key}: ${((100 * b.hit) / b.all).toFixed(1)} % (${b.hit}/${b.all})`);
     console.log(
       `holes in all: ${all.reduce((n, s) => n + s.holes.length, 0)}; ${(frames / seconds).toFixed(1)} fps through desensitize() (both cores, load ${os.loadavg()[0]!.toFixed(1)})`,
