@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import ort from 'onnxruntime-node';
-import { growTo, type Rect } from './boxes.js';
+import { growTo, iou, type Rect } from './boxes.js';
 
 // Faces in video by MediaPipe's BlazeFace (back-camera model, Apache-2.0) on onnxruntime-node's
 // bundled CPU build: one inference session per search thread (search-threads.ts), each on one
@@ -81,20 +81,12 @@ export function decode(outputs: Record<string, { data: unknown }>, w: number, h:
   found.sort((a, b) => b.score - a.score);
   const kept: Face[] = [];
   for (const f of found) {
-    const same = kept.find((k) => overlap(f, k) > 0.3);
-    if (!same) kept.push({ ...f });
-    else {
-      // The union of a face's anchors: never smaller than the best one.
-      growTo(same, f);
-    }
+    // Overlapping anchors are one face: their union, never smaller than the best one.
+    const same = kept.find((k) => iou(f, k) > 0.3);
+    if (same) growTo(same, f);
+    else kept.push({ ...f });
   }
   return kept;
-}
-
-function overlap(a: Rect, b: Rect): number {
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x),
-    h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  return w <= 0 || h <= 0 ? 0 : (w * h) / (a.width * a.height + b.width * b.height - w * h);
 }
 
 /** One session on one thread (onnxruntime-node's run() holds the thread that calls it). */

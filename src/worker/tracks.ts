@@ -29,6 +29,8 @@ interface Track {
   kind: Box['kind'];
   points: Point[];
   misses: number;
+  /** Searches it was not found at while behind a box found (not misses, up to a limit). */
+  behind: number;
   /** Covered from this frame: after the last search before it that looked where it was found. */
   from: number;
 }
@@ -69,7 +71,7 @@ function moved(box: Box, v: [number, number], frames: number, width: number, hei
   return grow({ ...box, x, y }, Math.abs(frames), width, height);
 }
 
-/** Whether a track not found at frame `at` is behind (half or more inside) a box that search found: not a miss, it may be there still. */
+/** Whether a track not found at frame `at` is behind (half or more inside) a box that search found: not a miss, it may be there still (for up to twice PATIENCE searches, not for ever). */
 function hidden(t: Track, at: number, found: Box[]): boolean {
   const p = t.points.at(-1)!;
   const [vx, vy] = velocity(t);
@@ -133,11 +135,14 @@ export class Tracks {
       }
       if (best) {
         best.points.push({ at, box });
-        best.misses = 0;
+        best.misses = best.behind = 0;
         taken.add(best);
-      } else this.tracks.push({ kind: box.kind, points: [{ at, box }], misses: 0, from: since(box) + 1 });
+      } else this.tracks.push({ kind: box.kind, points: [{ at, box }], misses: 0, behind: 0, from: since(box) + 1 });
     }
-    for (const t of open) if (!taken.has(t) && t.points.at(-1)!.at < at && looked(t.points.at(-1)!.box) && !hidden(t, at, boxes)) t.misses++;
+    for (const t of open) {
+      if (taken.has(t) || t.points.at(-1)!.at >= at || !looked(t.points.at(-1)!.box)) continue;
+      if (!hidden(t, at, boxes) || ++t.behind > 2 * this.patience) t.misses++;
+    }
     this.last = at;
   }
 

@@ -80,8 +80,10 @@ describe('tracks between searches', () => {
           height: c.size,
         });
         const last = c.searches * EVERY;
-        // The thing stays inside the frame (what lies outside cannot be covered).
+        // The thing stays inside the frame (what lies outside cannot be covered), and moves at most
+        // 40 % of its size a frame, the reach a track has while its movement is unknown.
         fc.pre([at(0), at(last)].every((b) => b.x >= 0 && b.y >= 0 && b.x + b.width <= 1280 && b.y + b.height <= 720));
+        fc.pre(Math.hypot(c.vx, c.vy) <= 0.4);
         const tracks = new Tracks(EVERY, 1280, 720);
         const missed = (k: number) => k >= c.missFrom && k < c.missFrom + c.misses && k < c.searches;
         for (let k = 0; k <= c.searches; k++) tracks.add(k * EVERY, missed(k) ? [] : [at(k * EVERY)]);
@@ -156,5 +158,16 @@ describe('tracks between searches', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('a thing that stays behind another is followed for twice PATIENCE searches, not for ever', () => {
+    const tracks = new Tracks(EVERY, 1280, 720);
+    const small: Box = { kind: 'face', x: 500, y: 300, width: 20, height: 20 };
+    const over: Box = { kind: 'face', x: 470, y: 270, width: 80, height: 80 };
+    tracks.add(0, [small]);
+    for (let k = 1; k <= 4 * PATIENCE; k++) tracks.add(k * EVERY, [over]);
+    const end = 4 * PATIENCE * EVERY;
+    // Only the box in front is left at the end; the small thing's box, held and growing, is gone.
+    expect(tracks.at(end, end)).toEqual([expect.objectContaining({ width: 88, height: 88 })]);
   });
 });
