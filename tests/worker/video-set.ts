@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import type { Rect } from '../../src/worker/boxes.js';
+import { pad } from '../../src/worker/blur.js';
+import { insideShare, type Rect } from '../../src/worker/boxes.js';
 import type { Box } from '../../src/worker/detector.js';
 import { background, coveredShare, meanDifference, pasteFace, type Paste } from './eval-set.js';
 import { pastePlate, type PlatePaste } from './plate-set.js';
@@ -53,7 +54,7 @@ export function movingVideo(backgroundFile: string, width: number, height: numbe
           inside: t.inside,
         });
       }
-      const extent = pasted.map((t) => clipTo(t, width, height)).filter((r) => r.width > 0 && r.height > 0);
+      const extent = pasted.map((t) => pad(t, 0, width, height)).filter((r) => r.width > 0 && r.height > 0);
       return { rgb, truth: visible(pasted, width, height), extent };
     },
   };
@@ -66,17 +67,11 @@ export function movingVideo(backgroundFile: string, width: number, height: numbe
 function visible(pasted: Seen[], width: number, height: number): Seen[] {
   return pasted.flatMap((t, i) => {
     if (t.x < 0 || t.y < 0 || t.x + t.width > width || t.y + t.height > height) return [];
-    const over = pasted.slice(i + 1).filter((o) => o.x < t.x + t.width && t.x < o.x + o.width && o.y < t.y + t.height && t.y < o.y + o.height);
+    const over = pasted.slice(i + 1).filter((o) => insideShare(t, o) > 0);
     if (over.length === 0) return [t];
     const seen = { ...t, inside: (x: number, y: number) => t.inside(x, y) && !over.some((o) => o.inside(x, y)) };
     return area(seen) >= 0.5 * area(t) ? [seen] : [];
   });
-}
-
-function clipTo(r: Rect, width: number, height: number): Rect {
-  const x = Math.max(0, r.x),
-    y = Math.max(0, r.y);
-  return { x, y, width: Math.min(width, r.x + r.width) - x, height: Math.min(height, r.y + r.height) - y };
 }
 
 /** Pixels of a mover's shape (of what is seen of it). */
