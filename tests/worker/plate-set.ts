@@ -245,12 +245,11 @@ export function pastePlate(rgb: Buffer, width: number, height: number, cx: numbe
   const inside = insideQuad(quad);
   const xs = quad.map((p) => p[0]),
     ys = quad.map((p) => p[1]);
-  const x0 = Math.max(0, Math.floor(Math.min(...xs))),
-    x1 = Math.min(width, Math.ceil(Math.max(...xs)));
-  const y0 = Math.max(0, Math.floor(Math.min(...ys))),
-    y1 = Math.min(height, Math.ceil(Math.max(...ys)));
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) {
+  // The truth is the whole plate's box, in the picture or not (a mover leaving the frame is not whole in it); pixels only inside.
+  const [bx, by] = [Math.floor(Math.min(...xs)), Math.floor(Math.min(...ys))];
+  const [bw, bh] = [Math.ceil(Math.max(...xs)) - bx, Math.ceil(Math.max(...ys)) - by];
+  for (let y = Math.max(0, by); y < Math.min(height, by + bh); y++) {
+    for (let x = Math.max(0, bx); x < Math.min(width, bx + bw); x++) {
       let r = 0,
         g = 0,
         b = 0,
@@ -281,7 +280,7 @@ export function pastePlate(rgb: Buffer, width: number, height: number, cx: numbe
       rgb[o + 2] = rgb[o + 2]! * (1 - t) + (b / n) * t;
     }
   }
-  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0, paste, quad, inside };
+  return { x: bx, y: by, width: bw, height: bh, paste, quad, inside };
 }
 
 const pictures = new Map<string, Promise<Raster>>();
