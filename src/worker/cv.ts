@@ -42,12 +42,12 @@ export function loadCv(): Promise<Cv> {
 }
 
 /** The plate locator's candidates in an rgb24 frame (plates.ts): rows of characters on the pyramid's `scales`, and plain plate grounds unless `grounds` is false. */
-export function plateRows(cv: Cv, rgb: Uint8Array, width: number, height: number, scales?: number[], sensitive = false, grounds = true): Rect[] {
+export function plateRows(cv: Cv, rgb: Uint8Array, width: number, height: number, scales?: number[], grounds = true): Rect[] {
   const src = cv.matFromArray(height, width, cv.CV_8UC3, rgb);
   const gray = new cv.Mat();
   try {
     cv.cvtColor(src, gray, cv.COLOR_RGB2GRAY);
-    const found = findPlates(cv, gray, scales, sensitive);
+    const found = findPlates(cv, gray, scales);
     if (grounds) found.push(...findPlateGrounds(cv, src));
     return found;
   } finally {

@@ -93,7 +93,7 @@ export class Detector {
     return [
       ...faces.map(({ x, y, width: w, height: h }) => ({ kind: 'face' as const, x, y, width: w, height: h })),
       ...this.detect(rgb, width, height, ['face']),
-      ...this.plates(rgb, width, height, plates.vehicles ? await this.vehicles(rgb, width, height) : [], false, plates.scales),
+      ...this.plates(rgb, width, height, plates.vehicles ? await this.vehicles(rgb, width, height) : [], plates.scales),
     ];
   }
 
@@ -107,8 +107,8 @@ export class Detector {
    * each vehicle given whose plate band holds no candidate, that band (fail closed: a vehicle's plate
    * that cannot be located is covered where plates sit).
    */
-  plates(rgb: Buffer, width: number, height: number, vehicles: Rect[] = [], sensitive = false, scales?: number[], grounds = true): Box[] {
-    return platesAndBands(plateRows(this.cv, rgb, width, height, scales, sensitive, grounds), vehicles, width, height);
+  plates(rgb: Buffer, width: number, height: number, vehicles: Rect[] = [], scales?: number[], grounds = true): Box[] {
+    return platesAndBands(plateRows(this.cv, rgb, width, height, scales, grounds), vehicles, width, height);
   }
 
   /**
@@ -124,9 +124,7 @@ export class Detector {
     // The whole frame only: frames sent are at most 768 px, where the cascade's 20 px window and
     // the DNN's whole-frame pass see faces from about 15-20 px.
     const faces = await this.faces.detect(rgb, width, height, CHECK_CONFIDENCE, { whole: true, tiles: [] });
-    const plates = this.plates(rgb, width, height, [], false, undefined, false).filter(
-      (p) => pixelatedShare(rowOf(p), covered, width, height) < PIXELATED_SHARE,
-    );
+    const plates = this.plates(rgb, width, height, [], undefined, false).filter((p) => pixelatedShare(rowOf(p), covered, width, height) < PIXELATED_SHARE);
     return [
       ...faces.map(({ x, y, width: w, height: h }) => ({ kind: 'face' as const, x, y, width: w, height: h })),
       ...this.detect(rgb, width, height, ['face', 'plate'], true),

@@ -1,4 +1,4 @@
-import type { Rect } from './boxes.js';
+import { growTo, type Rect } from './boxes.js';
 
 // Licence plates found by what every plate shares, whatever its country: a row of four or more
 // character-like marks of one height, dark on light (UK, EU) or light on dark (Chinese), close
@@ -16,18 +16,20 @@ export const SCALES = [2, 1, 0.5, 0.25];
 const MIN_CHAR = 7;
 const MAX_CHAR = 22;
 /**
- * Strokes: the black-hat (dark strokes) and top-hat (light strokes) of a 7 px square, which keep
- * what is thinner than it and darker (lighter) than around it by STROKE grey levels or more,
- * whatever the light: night and faded plates keep 15-20 levels between characters and plate.
+ * Strokes: the black-hat (dark strokes) and top-hat (light strokes) of a 7 px square, which keep what
+ * is thinner than it and darker (lighter) than around it, at three contrasts: 80 and 40 grey levels,
+ * where a small plate's characters stand apart from each other and from texture, and 10, for night
+ * and faded plates (15-20 levels between characters and plate; decision 085).
  */
 const KERNEL = 7;
-const STROKE = 10;
+const FAINT = 10;
+const STROKE_LEVELS = [80, 40, FAINT];
 /** At most this share of stroke pixels just above and below a band of text; on one side at least of a row of marks, ROW_QUIET. */
 const QUIET = 0.04;
 const ROW_QUIET = 0.25;
 /** A band is as wide as four characters of MIN_CHAR px and their gaps, or wider. */
 const MIN_BAND = 32;
-/** A chain needs this many marks (one fewer, and a smaller stroke contrast, when `sensitive`: tried for the second check, not used there). */
+/** A row needs this many marks, or (above the faint level) one fewer and more marks of its height taken on at an end of it (characters run together among them). */
 const MIN_MARKS = 4;
 
 interface Mark {
@@ -36,13 +38,15 @@ interface Mark {
   w: number;
   h: number;
 }
+/** A row of marks: its box, its characters' height and how many marks it holds. */
+type Row = Rect & { charHeight: number; marks: number };
 
 /**
  * Boxes of plate candidates in a greyscale frame (CV_8UC1 Mat), in its coordinates: rows of
  * character-like marks, and bands of strokes shaped like a line of text (characters that blur has
  * run together), grown to the plate's edges. `scales` may limit the pyramid.
  */
-export function findPlates(cv: Cv, gray: Cv, scales: number[] = SCALES, sensitive = false): Rect[] {
+export function findPlates(cv: Cv, gray: Cv, scales: number[] = SCALES): Rect[] {
   const out: Rect[] = [];
   const longSide = Math.max(gray.cols, gray.rows);
   const square = cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(KERNEL, KERNEL));
@@ -58,23 +62,27 @@ export function findPlates(cv: Cv, gray: Cv, scales: number[] = SCALES, sensitiv
     const closed = new cv.Mat();
     for (const op of [cv.MORPH_BLACKHAT, cv.MORPH_TOPHAT]) {
       cv.morphologyEx(img, resp, op, square);
-      cv.threshold(resp, bin, sensitive ? STROKE * 0.7 : STROKE, 255, cv.THRESH_BINARY);
-      // A row of marks has plain plate just above or below it (grass, brickwork and rows of windows
-      // have strokes on both sides).
-      for (const r of chains(marks(cv, bin), sensitive ? MIN_MARKS - 1 : MIN_MARKS)) if (quietSide(strips(cv, bin, r, 0.05, 0.25))) out.push(grow(r, s));
-      // Characters that blur has run together: bands of strokes shaped like a line of text, with
-      // plain plate above and below (texture such as leaves, fruit or rooftops has strokes all
-      // round) and stroke edges along their middle, 2 or more for each length of their height.
+      for (const level of STROKE_LEVELS) {
+        cv.threshold(resp, bin, level, 255, cv.THRESH_BINARY);
+        // A row of marks has plain plate just above or below it (grass, brickwork and rows of windows
+        // have strokes on both sides); at the faint level, where texture makes marks everywhere, four marks of its own.
+        const all = marks(cv, bin);
+        const single = all.filter((m) => m.w <= m.h * 1.3);
+        for (const r of chains(single, level === FAINT ? MIN_MARKS : MIN_MARKS - 1)) {
+          const row = extend(r, all);
+          if ((r.marks >= MIN_MARKS || row.width > r.width) && quietSide(strips(cv, bin, r, 0.05, 0.25))) out.push(grow(row, s));
+        }
+      }
+      // Characters that blur has run together (strokes of the last level, the faint one): bands of
+      // strokes shaped like a line of text, with plain plate above and below (texture such as leaves,
+      // fruit or rooftops has strokes all round) and stroke edges along their middle, 2 or more for
+      // each length of their height.
       cv.morphologyEx(bin, closed, cv.MORPH_CLOSE, line);
       for (const r of bands(cv, closed)) if (quiet(cv, bin, r) && crossings(bin, r) >= (2 * r.width) / r.height) out.push(grow(r, s));
     }
-    resp.delete();
-    bin.delete();
-    closed.delete();
-    img.delete();
+    for (const m of [resp, bin, closed, img]) m.delete();
   }
-  square.delete();
-  line.delete();
+  for (const k of [square, line]) k.delete();
   return out.map((r) => {
     const x = Math.max(0, Math.floor(r.x)),
       y = Math.max(0, Math.floor(r.y));
@@ -166,15 +174,25 @@ export function rowOf(r: Rect): Rect {
   return { x, y, width: Math.max(1, r.width - h * 2.4), height: Math.max(1, r.height - h * 1.1) };
 }
 
-/** Connected components of a binary picture shaped like characters. */
+/** Connected components of a binary picture of a character's height: like one character (at most 1.3 times as wide as high), or like characters run together. */
 function marks(cv: Cv, bin: Cv): Mark[] {
   // Characters are taller than wide ('1' and 'I' thin, 'W' and '京' nearly square), and neither
   // a solid block nor a thin outline.
-  return components(cv, bin, (w, h, area) => h >= MIN_CHAR && h <= MAX_CHAR && w >= h * 0.08 && w <= h * 1.3 && area >= 0.15 * w * h && area <= 0.92 * w * h);
+  return components(cv, bin, (w, h, area) => h >= MIN_CHAR && h <= MAX_CHAR && w >= h * 0.08 && w <= h * 6 && area >= 0.15 * w * h && area <= 0.92 * w * h);
+}
+
+/** A row of marks taken on over the marks of its height at either end of it, aligned and as close as its own (characters run together among them). */
+function extend(r: Row, marks: Mark[]): Row {
+  const [row, h] = [{ ...r }, r.charHeight];
+  const aligned = (m: Mark) =>
+    Math.abs(m.y - row.y) <= h * 0.35 && Math.abs(m.y + m.h - row.y - row.height) <= h * 0.35 && Math.max(m.h, h) <= Math.min(m.h, h) * 1.4;
+  const beyond = (m: Mark) => (m.x < row.x || m.x + m.w > row.x + row.width) && m.x <= row.x + row.width + h * 1.2 && m.x + m.w >= row.x - h * 1.2;
+  for (let m = marks.find((m) => aligned(m) && beyond(m)); m; m = marks.find((m) => aligned(m) && beyond(m))) growTo(row, { ...row, x: m.x, width: m.w });
+  return row;
 }
 
 /** Rows of MIN_MARKS or more marks of similar height, aligned and close, as plate boxes. */
-function chains(list: Mark[], minMarks: number): Rect[] {
+function chains(list: Mark[], minMarks: number): Row[] {
   list.sort((a, b) => a.x - b.x);
   const parent = list.map((_, i) => i);
   const find = (i: number): number => {
@@ -201,7 +219,7 @@ function chains(list: Mark[], minMarks: number): Rect[] {
     const r = find(i);
     groups.set(r, [...(groups.get(r) ?? []), m]);
   });
-  const out: Rect[] = [];
+  const out: Row[] = [];
   for (const g of groups.values()) {
     if (g.length < minMarks) continue;
     const x0 = Math.min(...g.map((m) => m.x)),
@@ -212,7 +230,7 @@ function chains(list: Mark[], minMarks: number): Rect[] {
     const h = heights[g.length >> 1]!;
     // Characters of one height: the tallest mark at most 1.5 times the shortest.
     if (x1 - x0 < h * 2 || heights.at(-1)! > heights[0]! * 1.5) continue;
-    out.push({ x: x0, y: y0, width: x1 - x0, height: y1 - y0, charHeight: h } as Rect);
+    out.push({ x: x0, y: y0, width: x1 - x0, height: y1 - y0, charHeight: h, marks: g.length });
   }
   return out;
 }

@@ -28,9 +28,9 @@ const VEHICLES_EVERY = 5;
 /** Faces are taken this much larger on each side (share of their size): BlazeFace's box runs from brow to mouth. */
 const FACE_MARGIN = 0.35;
 /** Plates and bands: the locator's rows run wider than the plate already. */
-const PLATE_MARGIN = 0.1;
+export const PLATE_MARGIN = 0.1;
 /** The plate locator's scales in video: all but the 2x one, which costs as much as the rest together. */
-const VIDEO_PLATE_SCALES = SCALES.filter((s) => s <= 1);
+export const VIDEO_PLATE_SCALES = SCALES.filter((s) => s <= 1);
 /** Around each small face followed, this thread searches again at this scale a region of at most REGION px a side, at every search that did not find it. */
 const REGION_SCALE = 2;
 const REGION = 192;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,10 +7,12 @@ import { pad } from '../../src/worker/blur.js';
 import { Detector, loadCv } from '../../src/worker/detector.js';
 import { desensitize } from '../../src/worker/desensitize.js';
 import { decodeRgb, encodePicture } from '../../src/worker/ffmpeg.js';
+import { plateRows } from '../../src/worker/cv.js';
 import { findPlateGrounds } from '../../src/worker/plates.js';
 import { plateBand } from '../../src/worker/vehicles.js';
-import { areaShare, coveredShare, meanDifference } from './eval-set.js';
-import { missing, plateScene, type PlatePaste } from './plate-set.js';
+import { PLATE_MARGIN, VIDEO_PLATE_SCALES } from '../../src/worker/video.js';
+import { areaShare, background, BACKGROUNDS, coveredShare, meanDifference } from './eval-set.js';
+import { FORMATS, missing, pastePlate, plateScene, type PlatePaste } from './plate-set.js';
 
 // A photo is searched by SSD on its tiles and by BlazeFace at six scales (decision 082): minutes on
 // two cores that other work shares (messi5.jpg took 139 s at a load average of 23), near the worker
@@ -105,6 +108,38 @@ describe('licence plates with the real detectors', () => {
         .map((b) => pad(b, 0.25, sc.width, sc.height));
       expect(areaShare(sc.width, sc.height, cover), bg).toBeLessThan(0.1);
     }
+  });
+
+  it("a plate of 15-23 px anywhere on any of the set's grounds, textured or plain, is located at the video's scales (property)", async () => {
+    // The class behind a 15 px EU plate missed for 81 frames on home.jpg's carving: at the faint
+    // stroke level its characters ran into each other and into the carving (decision 085). The code
+    // before 085 fails this seed's sample (a 15 px UK plate on home.jpg). Sampled with a fixed seed
+    // so that CI is repeatable; RUNS and SEED sample more: 1,500 runs found one plate in 856 missed
+    // (an EU 'HH RT 4097' of 17 px whose pairs of letters both ran together).
+    const cv = await loadCv();
+    const grounds = new Map(await Promise.all(BACKGROUNDS.map(async (b) => [b, await background(b, 1280, 720)] as const)));
+    const paste = fc.record({
+      bg: fc.constantFrom(...BACKGROUNDS),
+      format: fc.constantFrom(...FORMATS),
+      variant: fc.integer({ min: 0, max: 2 }),
+      // A Chinese plate's characters are 0.42 of its height: under 17 px they are under the 7 px the
+      // video's pyramid sees at its finest scale (photos add a 2x scale; decision 085).
+      height: fc.integer({ min: 15, max: 23 }),
+      cx: fc.integer({ min: 60, max: 1220 }),
+      cy: fc.integer({ min: 20, max: 700 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        paste.filter(({ format, height }) => format !== 'cn' || height >= 17),
+        async ({ bg, format, variant, height, cx, cy }) => {
+          const rgb = Buffer.from(grounds.get(bg)!);
+          const truth = pastePlate(rgb, 1280, 720, cx, cy, { format, variant, height });
+          const found = plateRows(cv, rgb, 1280, 720, VIDEO_PLATE_SCALES).map((r) => pad({ kind: 'plate', ...r }, PLATE_MARGIN, 1280, 720));
+          expect(coveredShare(truth, found)).toBeGreaterThanOrEqual(0.9);
+        },
+      ),
+      { numRuns: Number(process.env.RUNS ?? 60), seed: Number(process.env.SEED ?? 85) },
+    );
   });
 
   it('the band of a vehicle is its lower middle, where plates sit', () => {
