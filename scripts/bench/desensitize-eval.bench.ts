@@ -90,7 +90,7 @@ async function runFaces(det: Detector, pasteOf: PasteOf, widths: number[]): Prom
       count(
         'dnn-whole',
         s,
-        (await det.faces.detect(s.rgb, w, h, 0.25, { whole: true, tiles: [] })).map((b) => pad({ ...b, kind: 'face' }, 0.25, w, h)),
+        (await det.faces.detect(s.rgb, w, h, 0.25, false)).map((b) => pad({ ...b, kind: 'face' }, 0.25, w, h)),
       );
       const start = process.hrtime.bigint();
       const result = await desensitize(file, path.join(dir, `out-${bg}-${w}.png`), det);

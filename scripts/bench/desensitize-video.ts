@@ -84,8 +84,7 @@ export async function runVideo(det: Detector): Promise<void> {
       const result = await desensitize(input, output, det);
       seconds += (performance.now() - start) / 1000;
       frames += result.frames;
-      const check = async (rgb: Buffer) =>
-        (await det.faces.detect(rgb, 1280, 720, 0.5, { whole: true, tiles: 'all' })).map((f) => ({ ...f, kind: 'face' as const }));
+      const check = async (rgb: Buffer) => (await det.faces.detect(rgb, 1280, 720, 0.5)).map((f) => ({ ...f, kind: 'face' as const }));
       const score = await scoreVideo(v, output, result.covered, SSD ? check : undefined, 62);
       all.push(score);
       for (const [kindSize, t] of score.bySize) {

@@ -1,6 +1,6 @@
 import { insideShare, type Rect } from './boxes.js';
 import { CASCADES, loadCv, plateRows, type Cv } from './cv.js';
-import { FaceDnn, type Passes } from './face-dnn.js';
+import { FaceDnn } from './face-dnn.js';
 import { rowOf } from './plates.js';
 import { ObjectDnn, VEHICLE_CLASSES, VEHICLE_CONFIDENCE, plateBand, type Thing } from './vehicles.js';
 
@@ -42,12 +42,6 @@ function pixelatedShare(r: Rect, boxes: Rect[], width: number, height: number): 
   return inside / ((x1 - x0) * (y1 - y0));
 }
 
-/** How plates are searched: with the vehicle detector (and its bands) or not, and the locator's scales (default: all). */
-export interface PlatePasses {
-  vehicles: boolean;
-  scales?: number[];
-}
-
 /** What a box covers: a face, a plate located, or the band of a vehicle where its plate sits. */
 export interface Box {
   x: number;
@@ -78,22 +72,16 @@ export class Detector {
   }
 
   /**
-   * What is pixelated: the DNN's faces (the passes given), the face cascade's (it adds faces of 20 px
-   * or more that the DNN scores just under its threshold), and plates (below) with the vehicles'
-   * bands unless `vehicles` is false.
+   * What is pixelated: the DNN's faces (on the whole frame and its tiles), the face cascade's (it
+   * adds faces of 20 px or more that the DNN scores just under its threshold), and plates (below)
+   * with the vehicles' bands.
    */
-  async cover(
-    rgb: Buffer,
-    width: number,
-    height: number,
-    passes: Passes = { whole: true, tiles: 'all' },
-    plates: PlatePasses = { vehicles: true },
-  ): Promise<Box[]> {
-    const faces = await this.faces.detect(rgb, width, height, COVER_CONFIDENCE, passes);
+  async cover(rgb: Buffer, width: number, height: number): Promise<Box[]> {
+    const faces = await this.faces.detect(rgb, width, height, COVER_CONFIDENCE);
     return [
       ...faces.map(({ x, y, width: w, height: h }) => ({ kind: 'face' as const, x, y, width: w, height: h })),
       ...this.detect(rgb, width, height, ['face']),
-      ...this.plates(rgb, width, height, plates.vehicles ? await this.vehicles(rgb, width, height) : [], plates.scales),
+      ...this.plates(rgb, width, height, await this.vehicles(rgb, width, height)),
     ];
   }
 
@@ -107,8 +95,8 @@ export class Detector {
    * each vehicle given whose plate band holds no candidate, that band (fail closed: a vehicle's plate
    * that cannot be located is covered where plates sit).
    */
-  plates(rgb: Buffer, width: number, height: number, vehicles: Rect[] = [], scales?: number[], grounds = true): Box[] {
-    return platesAndBands(plateRows(this.cv, rgb, width, height, scales, grounds), vehicles, width, height);
+  plates(rgb: Buffer, width: number, height: number, vehicles: Rect[] = [], grounds = true): Box[] {
+    return platesAndBands(plateRows(this.cv, rgb, width, height, undefined, grounds), vehicles, width, height);
   }
 
   /**
@@ -123,8 +111,8 @@ export class Detector {
   async candidates(rgb: Buffer, width: number, height: number, covered: Rect[] = []): Promise<Box[]> {
     // The whole frame only: frames sent are at most 768 px, where the cascade's 20 px window and
     // the DNN's whole-frame pass see faces from about 15-20 px.
-    const faces = await this.faces.detect(rgb, width, height, CHECK_CONFIDENCE, { whole: true, tiles: [] });
-    const plates = this.plates(rgb, width, height, [], undefined, false).filter((p) => pixelatedShare(rowOf(p), covered, width, height) < PIXELATED_SHARE);
+    const faces = await this.faces.detect(rgb, width, height, CHECK_CONFIDENCE, false);
+    const plates = this.plates(rgb, width, height, [], false).filter((p) => pixelatedShare(rowOf(p), covered, width, height) < PIXELATED_SHARE);
     return [
       ...faces.map(({ x, y, width: w, height: h }) => ({ kind: 'face' as const, x, y, width: w, height: h })),
       ...this.detect(rgb, width, height, ['face', 'plate'], true),

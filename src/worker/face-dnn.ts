@@ -33,12 +33,6 @@ export interface Face extends Rect {
   score: number;
 }
 
-/** Which passes run on a frame: the whole frame, and tiles (indexes into the frame's tiles, or all). */
-export interface Passes {
-  whole: boolean;
-  tiles: 'all' | number[];
-}
-
 /**
  * Frames larger than this (long side) are searched on a copy of that size: a 12 px face there is
  * the smallest the tile pass is tuned for.
@@ -110,8 +104,8 @@ export class FaceDnn {
     return { scale, tiles: [...mid, ...small] };
   }
 
-  /** Faces scored `minConfidence` or more in an rgb24 frame, in that frame's coordinates. */
-  async detect(rgb: Buffer, width: number, height: number, minConfidence: number, passes: Passes = { whole: true, tiles: 'all' }): Promise<Face[]> {
+  /** Faces scored `minConfidence` or more in an rgb24 frame, in that frame's coordinates: on the whole frame, and on its tiles unless `tiles` is false. */
+  async detect(rgb: Buffer, width: number, height: number, minConfidence: number, tiles = true): Promise<Face[]> {
     const { scale, tiles: all } = FaceDnn.layout(width, height);
     const { data, w, h } = scale < 1 ? downscale(rgb, width, height, scale) : { data: rgb, w: width, h: height };
     const frame = this.tf.tensor3d(new Uint8Array(data.buffer, data.byteOffset, w * h * 3), [h, w, 3], 'int32');
@@ -120,10 +114,9 @@ export class FaceDnn {
     const collect = (list: Detection[], ox: number, oy: number) => {
       for (const d of list) found.push({ x: d.box.x + ox, y: d.box.y + oy, width: d.box.width, height: d.box.height, score: d.score });
     };
-    const chosen = passes.tiles === 'all' ? all : passes.tiles.map((i) => all[i % all.length]!).filter(Boolean);
     try {
-      if (passes.whole) collect(await this.api.detectAllFaces(frame, options), 0, 0);
-      for (const t of chosen) {
+      collect(await this.api.detectAllFaces(frame, options), 0, 0);
+      for (const t of tiles ? all : []) {
         const part = this.tf.slice(frame, [t.y, t.x, 0], [t.height, t.width, 3]);
         try {
           collect(await this.api.detectAllFaces(part, options), t.x, t.y);

@@ -38,8 +38,7 @@ describe('video against its ground truth', () => {
     const output = path.join(dir, 'moving.mp4');
     const result = await desensitize(input, output, detector);
     expect(result.frames).toBe(50);
-    const check = async (rgb: Buffer) =>
-      (await detector.faces.detect(rgb, 640, 360, 0.5, { whole: true, tiles: 'all' })).map((f) => ({ ...f, kind: 'face' as const }));
+    const check = async (rgb: Buffer) => (await detector.faces.detect(rgb, 640, 360, 0.5)).map((f) => ({ ...f, kind: 'face' as const }));
     const score = await scoreVideo(v, output, result.covered, check, 25);
     const missed = [...score.bySize].filter(([, s]) => s.hit < s.all).map(([size, s]) => `${size} px: ${s.hit}/${s.all} frames`);
     expect(missed).toEqual([]);
