@@ -24,6 +24,8 @@ const BEND = 0.05;
 interface Point {
   at: number;
   box: Box;
+  /** Found cut, partly behind another box found (see uncut). */
+  cut?: boolean;
 }
 interface Track {
   kind: Box['kind'];
@@ -54,13 +56,13 @@ function velocity(t: Track): [number, number] {
 
 /**
  * How far (px) from where a track is expected a box `age` frames later still continues it: half
- * its size, and per frame 40 % of its size (at least 4 px) while its movement is unknown, 15 % (at
- * least 2 px) once it is.
+ * its size, and per frame 40 % of its size (at least 4 px) while its movement is unknown, 15 % of
+ * its smaller side (at least 2 px) once it is (a plate's width says nothing of how fast it turns).
  */
 function reach(t: Track, age: number): number {
   const p = t.points.at(-1)!.box;
   const size = Math.max(p.width, p.height);
-  const perFrame = t.points.length < 2 ? Math.max(4, 0.4 * size) : Math.max(2, 0.15 * size);
+  const perFrame = t.points.length < 2 ? Math.max(4, 0.4 * size) : Math.max(2, 0.15 * Math.min(p.width, p.height));
   return size / 2 + perFrame * age;
 }
 
@@ -71,13 +73,57 @@ function moved(box: Box, v: [number, number], frames: number, width: number, hei
   return grow({ ...box, x, y }, Math.abs(frames), width, height);
 }
 
-/** Whether a track not found at frame `at` is behind (half or more inside) a box that search found: not a miss, it may be there still (for up to twice PATIENCE searches, not for ever). */
-function hidden(t: Track, at: number, found: Box[]): boolean {
+/** Where a track is expected at frame `at`: its last box moved at its last speed. */
+function expectedAt(t: Track, at: number): Box {
   const p = t.points.at(-1)!;
   const [vx, vy] = velocity(t);
-  const expected = { ...p.box, x: p.box.x + vx * (at - p.at), y: p.box.y + vy * (at - p.at) };
-  return found.some((b) => insideShare(expected, b) >= 0.5);
+  return { ...p.box, x: Math.round(p.box.x + vx * (at - p.at)), y: Math.round(p.box.y + vy * (at - p.at)) };
 }
+
+/** Shares of `a`'s width and of its height over which `b` lies. */
+function spans(a: Box, b: Box): [number, number] {
+  const along = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0)) / Math.max(1, a1 - a0);
+  return [along(a.x, a.x + a.width, b.x, b.x + b.width), along(a.y, a.y + a.height, b.y, b.y + b.height)];
+}
+
+/**
+ * Whether a track not found at frame `at` is behind a box that search found: one lying over half its
+ * width and a quarter of its height or more, or the other way round (what a plate's row of
+ * characters or a face does not survive). Not a miss: it may be there still (for up to twice
+ * PATIENCE searches, not for ever).
+ */
+function hidden(t: Track, at: number, found: Box[]): boolean {
+  const expected = expectedAt(t, at);
+  return found.some((b) => {
+    const [sx, sy] = spans(expected, b);
+    return t.points.at(-1)!.cut ? Math.min(sx, sy) >= 0.25 && Math.max(sx, sy) >= 0.5 : sx * sy >= 0.5;
+  });
+}
+
+/**
+ * A box found narrower (or lower) than its track's last, and as high (as wide) within a fifth, where
+ * a box found beside it (not around it) lies over a quarter or more of what is missing: the thing is
+ * partly behind that one, so its box is its track's size, placed over the part found as near as it
+ * can be to where the track is expected.
+ */
+function uncut(box: Box, t: Track, at: number, found: Box[]): Point {
+  const e = expectedAt(t, at);
+  const like = (a: number, b: number) => a >= 0.8 * b && a <= 1.25 * b;
+  const axis = box.width < e.width && like(box.height, e.height) ? 0 : box.height < e.height && like(box.width, e.width) ? 1 : -1;
+  if (axis < 0) return { at, box };
+  const [pos, size] = axis === 0 ? (['x', 'width'] as const) : (['y', 'height'] as const);
+  const start = Math.min(box[pos], Math.max(box[pos] + box[size] - e[size], e[pos]));
+  const end = box[pos] + box[size];
+  const missing = [
+    { ...box, [pos]: start, [size]: box[pos] - start },
+    { ...box, [pos]: end, [size]: start + e[size] - end },
+  ];
+  const front = found.some((b) => b !== box && insideShare(box, b) < 0.5 && missing.some((m) => m.width > 0 && m.height > 0 && insideShare(m, b) >= 0.25));
+  return front ? { at, box: { ...box, [pos]: start, [size]: e[size] }, cut: true } : { at, box };
+}
+
+/** Whether two boxes are of like height (within half again): a thing seen going behind another is continued only by a box of its height, or one over where it is expected. */
+const alike = (a: Box, b: Box): boolean => a.height <= 1.5 * b.height && b.height <= 1.5 * a.height;
 
 /** The boxes of one search, largest first, those of a kind that overlap (the scales' and passes' copies of one thing) joined into one. */
 export function merged(found: Box[]): Box[] {
@@ -128,13 +174,19 @@ export class Tracks {
         const [px, py] = centre(moved(p.box, velocity(t), at - p.at, this.width, this.height));
         const ratio = (box.width * box.height) / Math.max(1, p.box.width * p.box.height);
         const distance = Math.hypot(cx - px, cy - py);
-        if (distance <= reach(t, at - p.at) && ratio > 0.3 && ratio < 3 && distance < bestDistance) {
+        if (
+          distance <= reach(t, at - p.at) &&
+          ratio > 0.3 &&
+          ratio < 3 &&
+          (!p.cut || alike(box, p.box) || insideShare(expectedAt(t, at), box) >= 0.5) &&
+          distance < bestDistance
+        ) {
           best = t;
           bestDistance = distance;
         }
       }
       if (best) {
-        best.points.push({ at, box });
+        best.points.push(uncut(box, best, at, boxes));
         best.misses = best.behind = 0;
         taken.add(best);
       } else this.tracks.push({ kind: box.kind, points: [{ at, box }], misses: 0, behind: 0, from: since(box) + 1 });

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { insideShare } from '../../src/worker/boxes.js';
 import type { Box } from '../../src/worker/detector.js';
 import { PATIENCE, Tracks } from '../../src/worker/tracks.js';
+import { coveredShare } from './eval-set.js';
 import { Readable } from 'node:stream';
 import { STRIP_OVERLAP, readFrames, strips } from '../../src/worker/video.js';
 
-// The pure parts of video's search plan (decisions 063, 077): the fine pass's strips, and tracks that
+// The pure parts of video's search plan (decisions 063, 077, 086): the fine pass's strips, and tracks that
 // cover a thing in every frame between two searches that found it, through up to PATIENCE misses.
 
 describe('the fine pass cut into strips, one a search thread', () => {
@@ -157,6 +158,75 @@ describe('tracks between searches', () => {
         }
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('a thing crossing behind another, found cut while partly hidden and not at all while half or more of its width is, is covered in every frame it can be seen in', () => {
+    // The detector's view of it: the longest run of its columns that the thing in front leaves
+    // bare, found while that is half its width or more (a plate's characters half hidden are not
+    // read). The thing in front covers its upper or lower 30-50 % and is found at every search.
+    const crossing = fc.record({
+      face: fc.boolean(),
+      width: fc.integer({ min: 16, max: 180 }),
+      height: fc.integer({ min: 12, max: 48 }),
+      x: fc.integer({ min: 300, max: 900 }),
+      y: fc.integer({ min: 150, max: 500 }),
+      v: fc.integer({ min: -3, max: 3 }),
+      u: fc.integer({ min: -3, max: 3 }),
+      wider: fc.double({ min: 1, max: 2, noNaN: true }),
+      taller: fc.double({ min: 1, max: 2, noNaN: true }),
+      share: fc.double({ min: 0.3, max: 0.5, noNaN: true }),
+      top: fc.boolean(),
+      gap: fc.integer({ min: 0, max: 30 }),
+    });
+    fc.assert(
+      fc.property(crossing, (c) => {
+        const [w, h] = c.face ? [c.height, c.height] : [c.width, c.height];
+        const r = c.u - c.v;
+        fc.pre(r !== 0);
+        const [ow, oh] = [Math.round(c.wider * w), Math.round(c.taller * h)];
+        // In front starts far enough away that the thing is found whole at the first two searches.
+        const start = 2 * EVERY * Math.abs(r) + c.gap;
+        const ox = r < 0 ? c.x + w + start : c.x - ow - start;
+        const oy = c.top ? c.y + Math.round(c.share * h) - oh : c.y + h - Math.round(c.share * h);
+        const kind: Box['kind'] = c.face ? 'face' : 'plate';
+        const thing = (f: number): Box => ({ kind, x: c.x + c.v * f, y: c.y, width: w, height: h });
+        const front = (f: number): Box => ({ kind: 'plate', x: ox + c.u * f, y: oy, width: ow, height: oh });
+        const searches = Math.ceil((2 * start + w + ow) / Math.abs(r) / EVERY);
+        const last = searches * EVERY;
+        fc.pre([0, last].every((f) => [thing(f), front(f)].every((b) => b.x >= 0 && b.y >= 0 && b.x + b.width <= 1280 && b.y + b.height <= 720)));
+        const bare = (f: number): [number, number] => {
+          const t = thing(f),
+            o = front(f);
+          const cut = [Math.max(t.x, o.x), Math.min(t.x + t.width, o.x + o.width)];
+          if (cut[0]! >= cut[1]!) return [t.x, t.x + t.width];
+          const left = cut[0]! - t.x,
+            right = t.x + t.width - cut[1]!;
+          return left >= right ? [t.x, cut[0]!] : [cut[1]!, t.x + t.width];
+        };
+        let run = 0,
+          longest = 0;
+        const tracks = new Tracks(EVERY, 1280, 720);
+        for (let k = 0; k <= searches; k++) {
+          const [x0, x1] = bare(k * EVERY);
+          const found = x1 - x0 >= w / 2;
+          run = found ? 0 : run + 1;
+          longest = Math.max(longest, run);
+          tracks.add(k * EVERY, [front(k * EVERY), ...(found ? [{ ...thing(k * EVERY), x: x0, width: x1 - x0 }] : [])]);
+        }
+        // Followed while behind for up to twice PATIENCE searches (not for ever).
+        fc.pre(longest <= 2 * PATIENCE);
+        for (let f = 0; f <= last; f++) {
+          const t = thing(f),
+            o = front(f);
+          const inside = (x: number, y: number) => !(x >= o.x && x < o.x + o.width && y >= o.y && y < o.y + o.height);
+          // A thing counts where half or more of it can be seen.
+          if (insideShare(t, o) > 0.5) continue;
+          const share = coveredShare({ ...t, inside }, tracks.at(f, last));
+          expect(share, `frame ${f}`).toBeGreaterThanOrEqual(0.9);
+        }
+      }),
+      { numRuns: Number(process.env.RUNS) || 300, seed: Number(process.env.SEED) || undefined },
     );
   });
 
