@@ -34,6 +34,15 @@ export class ApiError extends Error {
   }
 }
 
+/** JSON text as a value: an answer's body, a stored setting; null when empty or not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return text ? (JSON.parse(text) as unknown) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The msg of an envelope-shaped body, if it has one. */
 export function envelopeMessage(body: unknown): string | undefined {
   if (body === null || typeof body !== 'object') return undefined;

@@ -1,4 +1,4 @@
-import { envelopeMessage } from '../../shared/envelope';
+import { envelopeMessage, parseJson } from '../../shared/envelope';
 
 // How the page, the upload queue and the sync (service worker too) read our services' answers: no DOM nor catalogue (decision 046).
 
@@ -11,14 +11,6 @@ export type Answer = { status: number; body: unknown; headers?: Record<string, s
 
 /** How one request ended: with an answer (any status), or without one (no network, timed out). */
 export type Exchange = ({ ok: true } & Answer) | { ok: false; message: string };
-
-export function parseBody(text: string): unknown {
-  try {
-    return text ? (JSON.parse(text) as unknown) : null;
-  } catch {
-    return null;
-  }
-}
 
 /** The headers of an answer that the app acts on: Retry-After of a 429 or 503, and which schema files the server has (form-version.ts). */
 const answerHeaders = (headers: Headers): Record<string, string> =>
@@ -80,5 +72,5 @@ export async function exchange(
     clearTimeout(timer);
   }
   const text = await response.text().catch(() => '');
-  return { ok: true, status: response.status, body: parseBody(text), headers: answerHeaders(response.headers) };
+  return { ok: true, status: response.status, body: parseJson(text), headers: answerHeaders(response.headers) };
 }

@@ -1,8 +1,8 @@
 import { signedLink } from './files';
 import { DOWNLOAD_BASE } from './config';
-import { answerMessage, parseBody } from './answer';
+import { answerMessage } from './answer';
 import { requestLanguageHeaders } from '../i18n/request-language';
-import { ApiError } from '../../shared/envelope';
+import { ApiError, parseJson } from '../../shared/envelope';
 
 /** An error the download service answered: its JSON msg when it sent one, and the HTTP status. */
 export { ApiError as DownloadError };
@@ -31,7 +31,7 @@ export function dispositionName(header: string | null, fallback: string): string
 export async function downloadWithProgress(url: string, fallbackName: string, onProgress: (p: DownloadProgress) => void, signal?: AbortSignal) {
   // In the language on screen: a refusal's message is shown (docs/decisions/045).
   const res = await fetch(url, { signal, cache: 'no-store', headers: requestLanguageHeaders() });
-  if (!res.ok) throw new ApiError(res.status, answerMessage(parseBody(await res.text().catch(() => ''))) ?? `HTTP ${res.status}`);
+  if (!res.ok) throw new ApiError(res.status, answerMessage(parseJson(await res.text().catch(() => ''))) ?? `HTTP ${res.status}`);
   const length = Number(res.headers.get('content-length'));
   const total = Number.isFinite(length) && length > 0 ? length : null;
   const type = res.headers.get('content-type') ?? 'application/octet-stream';

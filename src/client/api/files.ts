@@ -2,7 +2,8 @@ import { useCallback } from 'react';
 import useSWR from 'swr';
 import { apiHeaders, apiRequest, pageFetch, READ_OPTIONS, signOutOnUnauthorized, type Envelope } from './client';
 import { FILES_BASE } from './config';
-import { dataOf, OFFLINE_MESSAGE, parseBody, type Exchange } from './answer';
+import { dataOf, OFFLINE_MESSAGE, type Exchange } from './answer';
+import { parseJson } from '../../shared/envelope';
 import { unreachable, withOfflineCopy } from './offline-cache';
 import { fetchWire, folderUrl, uploadFile, UploadFailure, type OnProgress, type SessionState, type WireRequest } from './upload-protocol';
 import type { FileEntry as SharedFileEntry } from '../../shared/files';
@@ -73,7 +74,7 @@ function xhrSend({ method, url, onSent, signed: isSigned, headers }: WireRequest
     xhr.withCredentials = true;
     for (const [name, value] of Object.entries(isSigned ? signed(headers) : headers)) xhr.setRequestHeader(name, value);
     if (onSent) xhr.upload.onprogress = (e: ProgressEvent) => onSent(e.loaded);
-    xhr.onload = () => resolve({ ok: true, status: xhr.status, body: parseBody(xhr.responseText) });
+    xhr.onload = () => resolve({ ok: true, status: xhr.status, body: parseJson(xhr.responseText) });
     xhr.onerror = () => resolve({ ok: false, message: OFFLINE_MESSAGE });
     xhr.onabort = () => resolve({ ok: false, message: OFFLINE_MESSAGE });
     xhr.send(body);

@@ -3,8 +3,6 @@ import { BUILT_SCHEMAS_VERSION } from './config';
 
 // Whether the server's schema files (x-schemas-version) differ from this build's: record screens then update (decision 034).
 
-export { BUILT_SCHEMAS_VERSION };
-
 let serverVersion: string | undefined;
 const listeners = new Set<() => void>();
 

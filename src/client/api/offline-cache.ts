@@ -1,7 +1,6 @@
 // The last answer of each list page, record and folder, in local storage for reading offline; oldest evicted first.
-import { ApiError } from '../../shared/envelope';
+import { ApiError, parseJson } from '../../shared/envelope';
 import { storage } from '../lib/storage';
-import { parseBody } from './answer';
 
 const PREFIX = 'offline.';
 const MAX_ENTRIES = 150;
@@ -13,7 +12,7 @@ const keys = (): string[] => Object.keys(window.localStorage).filter((k) => k.st
 
 function evictOldest(count: number): void {
   const entries = keys()
-    .map((k) => [k, (parseBody(window.localStorage.getItem(k) ?? '') as { savedAt?: number } | null)?.savedAt ?? 0] as const)
+    .map((k) => [k, (parseJson(window.localStorage.getItem(k) ?? '') as { savedAt?: number } | null)?.savedAt ?? 0] as const)
     .sort((a, b) => a[1] - b[1]);
   for (const [k] of entries.slice(0, count)) window.localStorage.removeItem(k);
 }

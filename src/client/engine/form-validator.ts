@@ -65,9 +65,7 @@ function stringLimits(s: RJSFSchema, text: string): boolean {
 function objectMatches(s: RJSFSchema, data: Record<string, Json>, root: Schema, depth: number): boolean {
   if (Array.isArray(s.required) && s.required.some((k) => data[k] === undefined)) return false;
   const props = s.properties ?? {};
-  for (const [key, sub] of Object.entries(props)) {
-    if (data[key] !== undefined && !matches(sub as Schema, data[key], root, depth)) return false;
-  }
+  for (const [key, sub] of Object.entries(props)) if (data[key] !== undefined && !matches(sub as Schema, data[key], root, depth)) return false;
   if (s.additionalProperties === false && Object.keys(data).some((k) => !(k in props))) return false;
   if (isObject(s.dependencies)) {
     for (const [key, dep] of Object.entries(s.dependencies)) {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { t } from '../i18n';
 import { ApiError } from '../api/client';
-import { BUILT_SCHEMAS_VERSION } from '../api/form-version';
+import { BUILT_SCHEMAS_VERSION } from '../api/config';
 import { createRecord, invalidateKind, rememberRecord, updateRecord } from '../api/records';
 import { unreachable } from '../api/offline-cache';
 import type { Kind } from '../../shared/kind-types';

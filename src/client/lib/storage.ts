@@ -1,3 +1,5 @@
+import { parseJson } from '../../shared/envelope';
+
 /** The local storage keys of docs/PRODUCT.md section 8, in one place. Everything the app remembers between visits goes through here. */
 export const KEYS = {
   accessToken: 'accessToken',
@@ -35,15 +37,7 @@ export const storage = {
   username: (): string | null => read(KEYS.username),
   deptName: (): string | null => read(KEYS.userDeptName),
   vehicleNo: (): string | null => read(KEYS.vehicleNo),
-  userInfo(): StoredUser | null {
-    const raw = read(KEYS.userInfo);
-    if (raw === null) return null;
-    try {
-      return JSON.parse(raw) as StoredUser;
-    } catch {
-      return null;
-    }
-  },
+  userInfo: (): StoredUser | null => parseJson(read(KEYS.userInfo) ?? '') as StoredUser | null,
   /** Stores what getInfo returned, as the original app does. */
   saveUser(username: string, user: StoredUser): void {
     write(KEYS.username, username);

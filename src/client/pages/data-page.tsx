@@ -66,14 +66,8 @@ function useDataFigures(day: string) {
 
 /** Bytes as the file list writes them: B, KB, MB, GB in steps of 1024. */
 export function formatBytes(n: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = n;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${n} B` : `${value.toFixed(1)} ${units[unit]}`;
+  const unit = [1, 2, 3, 4].filter((power) => n >= 1024 ** power).length;
+  return unit === 0 ? `${n} B` : `${(n / 1024 ** unit).toFixed(1)} ${['B', 'KB', 'MB', 'GB', 'TB'][unit]}`;
 }
 
 /** The figure under a tile's count (x-kind.dataPage.tile.detail): km for drives, hours for charges (decision 078). */

@@ -187,12 +187,7 @@ class WorkerCalls {
     }
     const staged = await storage.stagingFile();
     try {
-      await writeBodyToFile(request.raw, staged, {
-        start: 0,
-        maxBytes: announced > 0 ? announced : limits.settings.maxFileBytes,
-        minBytesPerSecond: limits.settings.minBytesPerSecond,
-        rateWindowMs: limits.settings.rateWindowMs,
-      });
+      await writeBodyToFile(request.raw, staged, { start: 0, maxBytes: announced > 0 ? announced : limits.settings.maxFileBytes, pace: limits.settings });
       const entry = await storage.commit(project, `${folder}/${DESENSITIZED_FOLDER}`, name, staged, 'replace');
       // 200, as the envelope's code says (a PUT that stores or replaces the copy; RuoYi answers 200).
       return reply.code(200).send(ok({ name: entry.name, size: entry.size }));

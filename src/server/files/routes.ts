@@ -69,12 +69,7 @@ async function plainUpload(deps: FileDeps, request: FastifyRequest) {
     }
     const staged = await storage.stagingFile();
     try {
-      await writeBodyToFile(part.file, staged, {
-        start: 0,
-        maxBytes,
-        minBytesPerSecond: limits.settings.minBytesPerSecond,
-        rateWindowMs: limits.settings.rateWindowMs,
-      });
+      await writeBodyToFile(part.file, staged, { start: 0, maxBytes, pace: limits.settings });
       if (part.file.truncated) throw new ApiError(413, `Files over ${MAX_PLAIN_UPLOAD_BYTES} bytes must be sent through an upload session`);
       entry = await storage.commit(user.project, folder, sanitizeFileName(part.filename), staged, conflict);
     } catch (e) {

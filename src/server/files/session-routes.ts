@@ -231,8 +231,7 @@ class UploadSessions {
         start: f.start,
         keep: true,
         maxBytes: f.length,
-        minBytesPerSecond: limits.settings.minBytesPerSecond,
-        rateWindowMs: limits.settings.rateWindowMs,
+        pace: limits.settings,
         sync: false,
         progressEveryMs: FRAGMENT_RENEW_MS,
         onProgress: async () => {

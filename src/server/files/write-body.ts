@@ -17,9 +17,8 @@ interface WriteOptions {
   /** Called now and then while bytes flow (to keep a lease); a throw aborts the write. */
   onProgress?: (bytes: number) => Promise<void>;
   progressEveryMs?: number;
-  /** Slower than this over each rateWindowMs is cut with a 408: a trickle must not hold a session forever. */
-  minBytesPerSecond?: number;
-  rateWindowMs?: number;
+  /** Slower than minBytesPerSecond over each rateWindowMs is cut with a 408: a trickle must not hold a session forever. */
+  pace?: { minBytesPerSecond: number; rateWindowMs: number };
 }
 
 /** What is left of buffers after the first `written` bytes of them went down (a short write). */
@@ -52,7 +51,7 @@ class PositionalWriter extends Writable {
       zh: `${seconds} 秒内没有收到数据；上传已停止，请继续上传`,
     });
     this.timer = setTimeout(() => this.destroy(idle), IDLE_TIMEOUT_MS);
-    const { minBytesPerSecond = 0, rateWindowMs = 60_000 } = options;
+    const { minBytesPerSecond, rateWindowMs } = options.pace ?? { minBytesPerSecond: 0, rateWindowMs: 60_000 };
     if (minBytesPerSecond > 0) {
       this.rateTimer = setInterval(() => {
         const got = this.bytes - this.bytesAtWindowStart;

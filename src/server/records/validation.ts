@@ -5,7 +5,7 @@ import { propertyTypes } from '../../shared/kinds.js';
 import { PROPERTY_X_KEYWORDS, ROOT_X_KEYWORDS } from '../../shared/meta-schema.js';
 import { badRequest, type ApiError } from '../http/envelope.js';
 import { fillFolderTemplate } from '../../shared/attachments.js';
-import { isMissing } from '../../shared/schema-evolution.js';
+import { isMissing, preview } from '../../shared/schema-evolution.js';
 import { patternProblem } from '../../shared/field-vocabulary.js';
 import { choiceLabel } from '../../shared/choice-labels.js';
 
@@ -23,11 +23,6 @@ const TYPE_WORDS: Record<string, [string, string]> = {
 
 /** One refusal in English (the API's contract) and in Chinese. */
 type Said = { en: string; zh: string };
-
-function preview(value: unknown): string {
-  const s = JSON.stringify(value) ?? String(value);
-  return s.length > 40 ? `${s.slice(0, 37)}...` : s;
-}
 
 /** An ajv error in words; `field`: the property it is about, named first, its value after (but for a length or a missing field). */
 function describe(kind: Kind, error: ErrorObject, record: RecordData, field: string): Said {

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, UserTable } from '../db/types.js';
+import { parseJson } from '../../shared/envelope.js';
 import { hashPassword, randomPassword } from './password-hashing.js';
 
 export type User = Selectable<UserTable>;
@@ -15,12 +16,8 @@ export const isWorker = (user: Pick<User, 'role'>): boolean => user.role === WOR
 
 export function workerProjects(user: Pick<User, 'role' | 'worker_projects'>): string[] {
   if (!isWorker(user) || user.worker_projects === null) return [];
-  try {
-    const parsed = JSON.parse(user.worker_projects) as unknown;
-    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string' && p !== '') : [];
-  } catch {
-    return [];
-  }
+  const parsed = parseJson(user.worker_projects);
+  return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string' && p !== '') : [];
 }
 
 const USERNAME = /^[A-Za-z0-9_.@-]{2,50}$/;

@@ -42,9 +42,7 @@ export function DateTextWidget({ id, value, disabled, readonly, onChange, option
   // While a tester types, the field shows what they typed (a partial date).
   const [typing, setTyping] = useState<string | null>(null);
   const text = contractText(value, mode);
-  if (disabled || readonly) {
-    return <input id={id} className="p-inputtext p-component w-full" value={text} disabled readOnly aria-label={label} />;
-  }
+  if (disabled || readonly) return <input id={id} className="p-inputtext p-component w-full" value={text} disabled readOnly aria-label={label} />;
   const format = mode === 'date' ? t('dateField.formatDate') : t('dateField.format');
   return (
     <div className="date-text">

@@ -1,4 +1,5 @@
 import { asList } from '../../../shared/field-vocabulary';
+import { parseJson } from '../../../shared/envelope';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { t } from '../../i18n';
 import { contractText } from './date-text';
@@ -18,16 +19,9 @@ const enumName = (ui: Record<string, unknown>, value: string): string => (ui['ui
 /** The connector list a charging record's remark holds as JSON ({connectors} or the array); unreadable is empty. */
 export function parseConnectors(remark: unknown) {
   if (typeof remark !== 'string' || remark.trim() === '') return [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(remark);
-  } catch {
-    return [];
-  }
-  const list =
-    parsed !== null && typeof parsed === 'object' && Array.isArray((parsed as { connectors?: unknown }).connectors)
-      ? (parsed as { connectors: unknown[] }).connectors
-      : parsed;
+  const parsed = parseJson(remark);
+  const wrapped = (parsed as { connectors?: unknown } | null)?.connectors;
+  const list = Array.isArray(wrapped) ? wrapped : parsed;
   if (!Array.isArray(list)) return [];
   return list
     .filter((c): c is Record<string, unknown> => c !== null && typeof c === 'object')
