@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LinkSigner } from '../../src/server/auth/signed-links.js';
 import { ALICE, dbTargets, forgeLink, linkClaimOf, useTestServer } from '../helpers/server.js';
@@ -52,6 +53,19 @@ describe('LinkSigner', () => {
     expect(new LinkSigner(Buffer.alloc(32, 8)).verify('GET', url, now)).toBeUndefined();
     // An encoded name means what its decoded form means, to the signer as to the query parser.
     expect(signer.verify('GET', url.replace('_link=', '%5Flink='), now)).toEqual(claim);
+  });
+
+  it('refuses, without throwing, a link whose payload is any JSON value or any text, and any signature', () => {
+    const payload = fc.oneof(
+      fc.jsonValue().map((v) => Buffer.from(JSON.stringify(v)).toString('base64url')),
+      fc.string().map((t) => Buffer.from(t).toString('base64url')),
+    );
+    fc.assert(
+      fc.property(payload, fc.base64String(), (p, mac) => {
+        expect(signer.verify('GET', `/download/x?project=P1&_link=${p}.${encodeURIComponent(mac)}`, now)).toBeUndefined();
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('refuses at signing what could be read two ways: reserved or repeated names in any encoding', () => {

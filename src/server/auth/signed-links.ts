@@ -102,13 +102,13 @@ export class LinkSigner {
     if (links.length !== 1) return undefined;
     const [payload, given] = (links[0] as [string, string])[1].split('.');
     if (payload === undefined || given === undefined) return undefined;
-    let claim: { u?: unknown; s?: unknown; e?: unknown };
+    let claim: { u?: unknown; s?: unknown; e?: unknown } | null;
     try {
       claim = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof claim;
     } catch {
       return undefined;
     }
-    const { u, s, e } = claim;
+    const { u, s, e } = claim ?? {};
     if (!Number.isSafeInteger(u) || typeof s !== 'string' || !Number.isSafeInteger(e)) return undefined;
     const rest = { segments: url.segments, pairs: url.pairs.filter(([k]) => k !== LINK_PARAM) };
     const expected = Buffer.from(this.mac(canonicalText(s, u as number, e as number, rest)), 'base64url');
