@@ -165,25 +165,11 @@ export class Tracks {
     const taken = new Set<Track>();
     const boxes = merged(found);
     for (const box of boxes) {
-      const [cx, cy] = centre(box);
       let best: Track | undefined,
-        bestDistance = Infinity;
+        bestFit: [number, number] = [-1, Infinity];
       for (const t of open) {
-        const p = t.points.at(-1)!;
-        if (t.kind !== box.kind || taken.has(t) || p.at >= at) continue;
-        const [px, py] = centre(moved(p.box, velocity(t), at - p.at, this.width, this.height));
-        const ratio = (box.width * box.height) / Math.max(1, p.box.width * p.box.height);
-        const distance = Math.hypot(cx - px, cy - py);
-        if (
-          distance <= reach(t, at - p.at) &&
-          ratio > 0.3 &&
-          ratio < 3 &&
-          (!p.cut || alike(box, p.box) || insideShare(expectedAt(t, at), box) >= 0.5) &&
-          distance < bestDistance
-        ) {
-          best = t;
-          bestDistance = distance;
-        }
+        const fit = taken.has(t) ? undefined : this.fit(t, box, at);
+        if (fit && (fit[0] > bestFit[0] || (fit[0] === bestFit[0] && fit[1] < bestFit[1]))) [best, bestFit] = [t, fit];
       }
       if (best) {
         best.points.push(uncut(box, best, at, boxes));
@@ -196,6 +182,24 @@ export class Tracks {
       if (!hidden(t, at, boxes) || ++t.behind > 2 * this.patience) t.misses++;
     }
     this.last = at;
+  }
+
+  /**
+   * How well a box found at frame `at` continues a track: how much it overlaps where the track is
+   * expected (intersection over union), then how near it is; none where it is out of the track's
+   * reach, of another kind, not of a like size, or not of the height of a thing seen going behind
+   * another (unless over where it is expected).
+   */
+  private fit(t: Track, box: Box, at: number): [number, number] | undefined {
+    const p = t.points.at(-1)!;
+    if (t.kind !== box.kind || p.at >= at) return undefined;
+    const [cx, cy] = centre(box),
+      [px, py] = centre(moved(p.box, velocity(t), at - p.at, this.width, this.height));
+    const e = expectedAt(t, at);
+    const ratio = (box.width * box.height) / Math.max(1, p.box.width * p.box.height);
+    const distance = Math.hypot(cx - px, cy - py);
+    const shaped = ratio > 0.3 && ratio < 3 && (!p.cut || alike(box, p.box) || insideShare(e, box) >= 0.5);
+    return distance <= reach(t, at - p.at) && shaped ? [iou(e, box), distance] : undefined;
   }
 
   /**
