@@ -7,7 +7,7 @@ import type { Box } from './detector.js';
 // other (frames are held back until the searches after them are in, so both ends are known); before
 // the first search that found it and after the last, its box is held and grows as it may have moved.
 // A thing missed by up to PATIENCE searches and found again keeps its box through the gap.
-// See docs/decisions/063-search-on-a-schedule-and-follow.md.
+// See docs/decisions/063-search-on-a-schedule-and-follow.md and 086-things-crossing-behind-others.md.
 
 /** A held box grows on each side by this share of its size (and at least 1 px) a frame. */
 const GROWTH = 0.03;
@@ -87,10 +87,10 @@ function spans(a: Box, b: Box): [number, number] {
 }
 
 /**
- * Whether a track not found at frame `at` is behind a box that search found: one lying over half its
- * width and a quarter of its height or more, or the other way round (what a plate's row of
- * characters or a face does not survive). Not a miss: it may be there still (for up to twice
- * PATIENCE searches, not for ever).
+ * Whether a track not found at frame `at` is behind a box that search found: one lying over half of
+ * it, or, where it was last found cut, over half its width and a quarter of its height or more (or
+ * the other way round: what a plate's row of characters or a face does not survive). Not a miss: it
+ * may be there still (for up to twice PATIENCE searches, not for ever).
  */
 function hidden(t: Track, at: number, found: Box[]): boolean {
   const expected = expectedAt(t, at);
