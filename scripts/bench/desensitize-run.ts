@@ -28,20 +28,20 @@ function cpu(): { all: number; main: number; ffmpeg: number } {
 
 /** Resident memory of this process and its children now, in bytes. */
 function resident(): number {
-  const rss = (pid: string) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  // A thread or child that ends between listing and reading is gone: it counts nothing.
+  const read = (file: string) => {
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const rss = (pid: string) => Number(/VmRSS:\s+(\d+)/.exec(read(`/proc/${pid}/status`))?.[1] ?? 0) * 1024;
   const children = fs
     .readdirSync('/proc/self/task')
-    .flatMap((t) => fs.readFileSync(`/proc/self/task/${t}/children`, 'utf8').trim().split(/\s+/))
+    .flatMap((t) => read(`/proc/self/task/${t}/children`).trim().split(/\s+/))
     .filter(Boolean);
-  let sum = rss('self');
-  for (const c of children) {
-    try {
-      sum += rss(c);
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return sum;
+  return children.reduce((sum, c) => sum + rss(c), rss('self'));
 }
 
 const detector = await Detector.create();
