@@ -24,13 +24,18 @@ export interface Face extends Rect {
   score: number;
 }
 
-/** An rgb24 frame's `region`, scaled by `scale` (bilinear) into the model's NHWC input in [-1, 1], its sides padded to ALIGN. */
+/** The model's input, one buffer a thread for every search: a fresh one (5-20 MB) cost more in page faults and collection than in filling. */
+let scratch = new Float32Array(0);
+
+/** An rgb24 frame's `region`, scaled by `scale` (bilinear) into the model's NHWC input in [-1, 1], its sides padded to ALIGN; valid until the next call. */
 export function modelInput(rgb: Uint8Array, width: number, region: Rect, scale: number): { data: Float32Array; w: number; h: number } {
   const sw = Math.max(1, Math.round(region.width * scale)),
     sh = Math.max(1, Math.round(region.height * scale));
   const w = Math.ceil(sw / ALIGN) * ALIGN,
     h = Math.ceil(sh / ALIGN) * ALIGN;
-  const data = new Float32Array(w * h * 3);
+  const data = (scratch = scratch.length < w * h * 3 ? new Float32Array(w * h * 3) : scratch).subarray(0, w * h * 3);
+  for (let y = 0; y < sh; y++) data.fill(0, (y * w + sw) * 3, (y + 1) * w * 3);
+  data.fill(0, sh * w * 3);
   const xs = new Int32Array(sw),
     fx = new Float32Array(sw);
   for (let x = 0; x < sw; x++) {
@@ -94,7 +99,7 @@ export function createSession(): Promise<Session> {
   return ort.InferenceSession.create(MODEL, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', logSeverityLevel: 3 });
 }
 
-/** Faces scored `minScore` or more in `region` of an rgb24 frame, searched at `scale` by `session`, in the frame's coordinates. */
+/** Faces scored `minScore` or more in `region` of an rgb24 frame, searched at `scale` by `session`, in the frame's coordinates; one call at a time on a thread (modelInput's buffer). */
 export async function detectWith(
   session: Session,
   rgb: Uint8Array,

@@ -59,7 +59,7 @@ async function desensitizeImage(input: string, output: string, det: Detector): P
   decode.child.stdin.end();
   let result: Buffer | undefined;
   let boxes: Box[] = [];
-  await readFrames(decode.child.stdout, width * height * 3, async (frame) => {
+  await readFrames(decode.child.stdout, width * height * 3, [], async (frame) => {
     const found = await Promise.all([det.cover(frame, width, height), blazeFaces(frame, width, height)]);
     boxes = found.flat().map((b) => pad(b, MARGIN, width, height));
     pixelate(frame, width, boxes);

@@ -89,8 +89,6 @@ function searchEvery(fps: string): number {
   return Math.max(1, Math.round((num || 25) / (den || 1) / SEARCHES_PER_SECOND));
 }
 
-const stagesZero = () => ({ faces: 0, plates: 0, vehicles: 0, pixelate: 0 });
-
 /** Plates located in a frame (on a search thread), and with `vehicles` the bands of the vehicles CenterNet finds (on this thread) whose plate is not located. */
 async function videoPlates(pool: SearchThreads, det: Detector, rgb: Buffer, width: number, height: number, vehicles: boolean, stages: VideoResult['stages']) {
   const rows = pool.plates(rgb, width, height, VIDEO_PLATE_SCALES);
@@ -102,32 +100,33 @@ async function videoPlates(pool: SearchThreads, det: Detector, rgb: Buffer, widt
 }
 
 export async function desensitizeVideo(input: string, output: string, det: Detector): Promise<VideoResult> {
-  const info = await probe(input);
-  const { width, height } = info;
+  const { width, height, fps } = await probe(input);
   const pool = await SearchThreads.shared();
-  const every = searchEvery(info.fps);
-  const { decode, encode } = pipes(input, output, info.fps, width, height);
+  const every = searchEvery(fps);
+  const { decode, encode } = pipes(input, output, fps, width, height);
   const busy = { ...pool.busy };
   const follow = new Follow(pool, every, width, height, encode.child.stdin);
   const searches: Search[] = [];
-  let searched = -1;
+  let tail: Buffer | undefined; // the last frame read, where it was not searched
   // Searches run on the threads while this thread decodes, follows and encodes; at most one search
   // a thread and one more are in flight, and searches are settled in frame order.
   const search = async (frame: Buffer, at: number): Promise<void> => {
     while (searches.length > pool.sessions) await follow.settle(searches.shift()!);
     const round = Math.round(at / every);
     const fine = round % FINE_EVERY === 0 || at !== round * every;
+    // Faces first: the threads take them while this thread looks for vehicles.
+    const faces = videoFaces(pool, frame, width, height, fine);
     const plates = videoPlates(pool, det, frame, width, height, round % VEHICLES_EVERY === 0, follow.stages);
-    searches.push({ at, frame, fine, faces: videoFaces(pool, frame, width, height, fine), plates });
-    searched = at;
+    searches.push({ at, frame, fine, faces, plates });
   };
   try {
-    await readFrames(decode.child.stdout, width * height * 3, async (frame) => {
+    await readFrames(decode.child.stdout, width * height * 3, follow.spare, async (frame) => {
       const i = follow.push(frame);
-      if (i % every === 0) await search(frame, i);
+      tail = i % every === 0 ? undefined : frame;
+      if (!tail) await search(frame, i);
     });
     // The last frame is searched too, so that what came in after the last search is seen.
-    if (searched < follow.frames - 1) await search(follow.last()!, follow.frames - 1);
+    if (tail) await search(tail, follow.frames - 1);
     while (searches.length > 0) await follow.settle(searches.shift()!);
   } finally {
     await Promise.allSettled(searches.flatMap((s) => [s.faces, s.plates]));
@@ -145,7 +144,9 @@ class Follow {
   private readonly found: Tracks;
   private readonly bands: Tracks;
   readonly covered: Box[][] = [];
-  readonly stages = stagesZero();
+  /** Frames the encoder has taken, for the decoder to fill again: a fresh frame costs more in page faults than its copy. */
+  readonly spare: Buffer[] = [];
+  readonly stages = { faces: 0, plates: 0, vehicles: 0, pixelate: 0 };
   framesWithBoxes = 0;
   frames = 0;
 
@@ -164,10 +165,6 @@ class Follow {
   push(frame: Buffer): number {
     this.queue.push({ frame, index: this.frames });
     return this.frames++;
-  }
-
-  last(): Buffer | undefined {
-    return this.queue.at(-1)?.frame;
   }
 
   /** What a search found joins the tracks, and the frames settled since are written. */
@@ -202,7 +199,7 @@ class Follow {
       const start = performance.now();
       pixelate(frame, this.width, boxes);
       this.stages.pixelate += performance.now() - start;
-      if (!this.out.write(frame)) await once(this.out, 'drain');
+      if (!this.out.write(frame, () => this.spare.push(frame))) await once(this.out, 'drain');
     }
     for (const t of [this.found, this.bands]) t.forget(upTo);
   }
@@ -223,16 +220,16 @@ function pipes(input: string, output: string, fps: string, width: number, height
   return { decode, encode };
 }
 
-/** Calls `onFrame` with each whole frame of `frameSize` bytes read from `stream`; the number of frames. */
-export async function readFrames(stream: NodeJS.ReadableStream, frameSize: number, onFrame: (frame: Buffer) => Promise<void>): Promise<number> {
+/** Calls `onFrame` with each whole frame of `size` bytes read from `stream`, filled into a frame of `spare` while one is left there; the number of frames. */
+export async function readFrames(stream: AsyncIterable<Buffer>, size: number, spare: Buffer[], onFrame: (frame: Buffer) => Promise<void>): Promise<number> {
   // In shared memory: the search threads read a frame without a copy.
-  const next = () => Buffer.from(new SharedArrayBuffer(frameSize));
+  const next = () => spare.pop() ?? Buffer.from(new SharedArrayBuffer(size));
   let [frame, filled, count] = [next(), 0, 0];
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  for await (const chunk of stream) {
     for (let at = 0; at < chunk.length;) {
       const n = chunk.copy(frame, filled, at);
       [at, filled] = [at + n, filled + n];
-      if (filled < frameSize) continue;
+      if (filled < size) continue;
       await onFrame(frame);
       [frame, filled, count] = [next(), 0, count + 1];
     }

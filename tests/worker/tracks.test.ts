@@ -46,10 +46,37 @@ describe('frames read from the decoder', () => {
         const at = [0, ...cuts.filter((c) => c < bytes.length).sort((a, b) => a - b), bytes.length];
         const chunks = at.slice(1).map((end, i) => Buffer.from(bytes.subarray(at[i], end)));
         const frames: Buffer[] = [];
-        const count = await readFrames(Readable.from(chunks), frameSize, async (f) => void frames.push(f));
+        const count = await readFrames(Readable.from(chunks), frameSize, [], async (f) => void frames.push(f));
         expect(count).toBe(Math.floor(bytes.length / frameSize));
         expect(frames.every((f) => f.length === frameSize && f.buffer instanceof SharedArrayBuffer)).toBe(true);
         expect(Buffer.concat(frames).equals(Buffer.from(bytes.subarray(0, count * frameSize)))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a frame given back is filled again, never one still held, and what a frame held shows is still its bytes', async () => {
+    const input = fc.record({
+      frameSize: fc.integer({ min: 1, max: 16 }),
+      bytes: fc.uint8Array({ minLength: 1, maxLength: 200 }),
+      giveBack: fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(input, async ({ frameSize, bytes, giveBack }) => {
+        const spare: Buffer[] = [];
+        const seen: Buffer[] = [];
+        const held: [Buffer, Buffer][] = [];
+        let last: Buffer | undefined;
+        await readFrames(Readable.from([Buffer.from(bytes)]), frameSize, spare, async (f) => {
+          expect(held.some(([h]) => h === f)).toBe(false);
+          expect(f === last).toBe(giveBack[seen.length - 1] === true);
+          last = f;
+          seen.push(Buffer.from(f));
+          if (giveBack[seen.length - 1]) spare.push(f);
+          else held.push([f, Buffer.from(f)]);
+        });
+        expect(Buffer.concat(seen).equals(Buffer.from(bytes.subarray(0, seen.length * frameSize)))).toBe(true);
+        expect(held.every(([f, copy]) => f.equals(copy))).toBe(true);
       }),
       { numRuns: 300 },
     );
