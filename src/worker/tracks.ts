@@ -20,6 +20,8 @@ export const PATIENCE = 4;
 /** Where found and between two places, a box is taken this much larger (share of its size) on each side, and between them by this share of the way, for movement that is not straight. */
 const SLACK = 0.05;
 const BEND = 0.05;
+/** A box overlapping where a track is expected this much (intersection over union) or more continues it before any nearer one (decision 086). */
+const OVERLAPPING = 0.3;
 
 interface Point {
   at: number;
@@ -162,21 +164,17 @@ export class Tracks {
    */
   add(at: number, found: Box[], looked: (b: Box) => boolean = () => true, since: (b: Box) => number = () => at - this.every): void {
     const open = this.tracks.filter((t) => t.misses <= this.patience);
-    const taken = new Set<Track>();
     const boxes = merged(found);
-    for (const box of boxes) {
-      let best: Track | undefined,
-        bestFit: [number, number] = [-1, Infinity];
-      for (const t of open) {
-        const fit = taken.has(t) ? undefined : this.fit(t, box, at);
-        if (fit && (fit[0] > bestFit[0] || (fit[0] === bestFit[0] && fit[1] < bestFit[1]))) [best, bestFit] = [t, fit];
-      }
-      if (best) {
-        best.points.push(uncut(box, best, at, boxes));
-        best.misses = best.behind = 0;
-        taken.add(best);
-      } else this.tracks.push({ kind: box.kind, points: [{ at, box }], misses: 0, behind: 0, from: since(box) + 1 });
+    // The best fitting pair of box and track first, of all of them (box by box, alike things side by side swapped tracks).
+    const pairs = boxes.flatMap((box) => open.map((t) => ({ box, t, fit: this.fit(t, box, at) ?? [-1, 0] })));
+    const taken = new Set<Track | Box>();
+    for (const { box, t, fit } of pairs.sort((p, q) => q.fit[0] - p.fit[0] || p.fit[1] - q.fit[1])) {
+      if (fit[0] < 0 || taken.has(t) || taken.has(box)) continue;
+      t.points.push(uncut(box, t, at, boxes));
+      t.misses = t.behind = 0;
+      taken.add(t).add(box);
     }
+    for (const box of boxes) if (!taken.has(box)) this.tracks.push({ kind: box.kind, points: [{ at, box }], misses: 0, behind: 0, from: since(box) + 1 });
     for (const t of open) {
       if (taken.has(t) || t.points.at(-1)!.at >= at || !looked(t.points.at(-1)!.box)) continue;
       if (!hidden(t, at, boxes) || ++t.behind > 2 * this.patience) t.misses++;
@@ -186,9 +184,9 @@ export class Tracks {
 
   /**
    * How well a box found at frame `at` continues a track: how much it overlaps where the track is
-   * expected (intersection over union), then how near it is; none where it is out of the track's
-   * reach, of another kind, not of a like size, or not of the height of a thing seen going behind
-   * another (unless over where it is expected).
+   * expected (intersection over union) where that is OVERLAPPING or more (a sliver says less than
+   * nearness), then how near it is; none where it is out of the track's reach, of another kind, not
+   * of a like size, or not of the height of a thing seen going behind another (unless over where it is expected).
    */
   private fit(t: Track, box: Box, at: number): [number, number] | undefined {
     const p = t.points.at(-1)!;
@@ -199,7 +197,7 @@ export class Tracks {
     const ratio = (box.width * box.height) / Math.max(1, p.box.width * p.box.height);
     const distance = Math.hypot(cx - px, cy - py);
     const shaped = ratio > 0.3 && ratio < 3 && (!p.cut || alike(box, p.box) || insideShare(e, box) >= 0.5);
-    return distance <= reach(t, at - p.at) && shaped ? [iou(e, box), distance] : undefined;
+    return distance <= reach(t, at - p.at) && shaped ? [iou(e, box) >= OVERLAPPING ? iou(e, box) : 0, distance] : undefined;
   }
 
   /**
