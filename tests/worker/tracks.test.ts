@@ -85,6 +85,7 @@ describe('frames read from the decoder', () => {
 
 describe('tracks between searches', () => {
   const EVERY = 5;
+  const inFrame = (b: Box) => b.x >= 0 && b.y >= 0 && b.x + b.width <= 1280 && b.y + b.height <= 720;
   // A thing moving in a straight line at a constant speed, found by every search of frames 0..N
   // except a run of up to PATIENCE searches in between.
   const case_ = fc.record({
@@ -110,7 +111,7 @@ describe('tracks between searches', () => {
         const last = c.searches * EVERY;
         // The thing stays inside the frame (what lies outside cannot be covered), and moves at most
         // 40 % of its size a frame, the reach a track has while its movement is unknown.
-        fc.pre([at(0), at(last)].every((b) => b.x >= 0 && b.y >= 0 && b.x + b.width <= 1280 && b.y + b.height <= 720));
+        fc.pre([at(0), at(last)].every(inFrame));
         fc.pre(Math.hypot(c.vx, c.vy) <= 0.4);
         const tracks = new Tracks(EVERY, 1280, 720);
         const missed = (k: number) => k >= c.missFrom && k < c.missFrom + c.misses && k < c.searches;
@@ -217,8 +218,7 @@ describe('tracks between searches', () => {
         const at = (f: number) =>
           c.things.map((t): Box => ({ kind, x: c.x + t.dx + t.vx * f, y: c.y + t.dy + t.vy * f, width: Math.round(w * t.k), height: Math.round(h * t.k) }));
         const last = c.searches * EVERY;
-        const apart = (a: Box, b: Box) => a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
-        fc.pre(Array.from({ length: last + 1 }, (_, f) => at(f)).every((bs) => bs.every((a, i) => bs.every((b, j) => j <= i || apart(a, b)))));
+        fc.pre(Array.from({ length: last + 1 }, (_, f) => at(f)).every((bs) => bs.every((a, i) => bs.every((b, j) => j <= i || insideShare(a, b) === 0))));
         const gap = (a: Box, b: Box) => Math.hypot(a.x - b.x, a.y - b.y);
         const missed = (i: number, k: number) => k >= c.things[i]!.missFrom && k < c.things[i]!.missFrom + c.things[i]!.misses && k < c.searches;
         // Between two searches that find a thing, none moves half as far as its nearest neighbour is
@@ -231,7 +231,7 @@ describe('tracks between searches', () => {
           });
         });
         fc.pre(!unclear);
-        fc.pre([at(0), at(last)].every((bs) => bs.every((b) => b.x >= 0 && b.y >= 0 && b.x + b.width <= 1280 && b.y + b.height <= 720)));
+        fc.pre([at(0), at(last)].every((bs) => bs.every(inFrame)));
         const tracks = new Tracks(EVERY, 1280, 720);
         for (let k = 0; k <= c.searches; k++)
           tracks.add(
@@ -298,7 +298,7 @@ describe('tracks between searches', () => {
         const front = (f: number): Box => ({ kind: 'plate', x: ox + c.u * f, y: oy, width: ow, height: oh });
         const searches = Math.ceil((2 * start + w + ow) / Math.abs(r) / EVERY);
         const last = searches * EVERY;
-        fc.pre([0, last].every((f) => [thing(f), front(f)].every((b) => b.x >= 0 && b.y >= 0 && b.x + b.width <= 1280 && b.y + b.height <= 720)));
+        fc.pre([0, last].every((f) => [thing(f), front(f)].every(inFrame)));
         const bare = (f: number): [number, number] => {
           const t = thing(f),
             o = front(f);
