@@ -99,9 +99,9 @@ export function decode(outputs: Record<string, { data: unknown }>, w: number, h:
   return kept;
 }
 
-/** One session on one thread (onnxruntime-node's run() holds the thread that calls it). */
+/** One session on one thread (onnxruntime-node's run() holds the thread that calls it); sequential (no inter-op threads), without memory patterns, which serve one input shape and cost a run planning each new one (regions come in many). */
 export function createSession(model = MODEL): Promise<Session> {
-  return ort.InferenceSession.create(model, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', logSeverityLevel: 3 });
+  return ort.InferenceSession.create(model, { intraOpNumThreads: 1, executionMode: 'sequential', enableMemPattern: false, logSeverityLevel: 3 });
 }
 
 /** Faces scored `minScore` or more in `region` of an rgb24 frame, searched at `scale` by `session`, in the frame's coordinates; one call at a time on a thread (modelInput's buffer). */

@@ -70,8 +70,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     stop.requested = true;
     stamp('SIGTERM: stopping after the current issue');
   });
-  // The search threads (one per core) load at the start rather than on the first video.
-  void SearchThreads.shared();
+  // The search threads (one per core) load at the start rather than on the first video, which reports a failure.
+  SearchThreads.shared().catch(() => undefined);
   runWorker(process.env, process.argv.includes('--once'), stamp, stop).catch((e: Error) => {
     console.error(e.message);
     process.exit(1);

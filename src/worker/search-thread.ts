@@ -5,13 +5,15 @@ import { threadCpu, type SearchAnswer, type SearchRequest } from './search-threa
 
 // One search thread (search-threads.ts): a BlazeFace session and the plate locator's OpenCV of its
 // own, so that the searches of a frame run on every core, not on the main thread, which decodes,
-// follows, pixelates and encodes meanwhile. onnxruntime-node's run() holds the thread that calls it.
-// See docs/decisions/077-search-threads-and-strips.md.
+// follows, pixelates and encodes meanwhile. onnxruntime-node's run() holds the thread that calls it. Both
+// load first, then the thread says it is ready or why it is not. See decision 077.
 
 const port = parentPort;
 if (!port) throw new Error('search-thread.ts runs only as a worker thread');
 const session = createSession();
 let chain: Promise<unknown> = Promise.resolve();
+const loaded = Promise.all([session, loadCv()]);
+loaded.then(() => port.postMessage({})).catch((e: Error) => port.postMessage({ error: e.message }));
 
 async function answer(m: SearchRequest): Promise<SearchAnswer> {
   const start = threadCpu();

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -7,8 +8,7 @@ import type { Rect } from './boxes.js';
 // The video searches' threads, one per core (search-thread.ts): each holds a BlazeFace session and
 // the plate locator's OpenCV, and takes one request at a time; a request goes to a free thread. The
 // main thread decodes, follows, pixelates and encodes meanwhile. Frames are best handed over in a
-// SharedArrayBuffer (video.ts's readFrames), which threads read without a copy.
-// See docs/decisions/077-search-threads-and-strips.md.
+// SharedArrayBuffer (video.ts's readFrames), which threads read without a copy. See decision 077.
 
 export interface Frame {
   id: number;
@@ -33,13 +33,17 @@ export function threadCpu(): number {
   }
 }
 
-function startThread(): Worker {
+/** A search thread once it has loaded its model and OpenCV (its first message), so that no video waits on that. */
+async function startThread(): Promise<Worker> {
   const ts = import.meta.url.endsWith('.ts');
   const file = new URL(ts ? './search-thread.ts' : './search-thread.js', import.meta.url);
-  if (!ts) return new Worker(file);
   // From TypeScript sources (tsx, vitest): the thread registers tsx's loader, then loads the file.
-  const boot = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(file.href)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
+  const boot = () => `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(file.href)});`;
+  const worker = new Worker(ts ? new URL(`data:text/javascript,${encodeURIComponent(boot())}`) : file);
+  const [ready] = (await once(worker, 'message')) as [{ error?: string }];
+  if (!ready.error) return worker;
+  await worker.terminate();
+  throw new Error(ready.error);
 }
 
 /** Search threads, one per core, each with a BlazeFace session and the plate locator: a request goes to a free one. */
@@ -54,19 +58,16 @@ export class SearchThreads {
   private constructor(private readonly free: Worker[]) {
     this.sessions = free.length;
     for (const w of free) {
-      w.on('message', (a: SearchAnswer) => {
-        this.answers.get(a.id)?.(a);
-        this.answers.delete(a.id);
-      });
+      w.on('message', (a: SearchAnswer) => this.answers.get(a.id)?.(a));
       w.unref();
     }
   }
 
-  /** The process's threads (WORKER_FACE_SESSIONS of them, default one per core the process may use), started once. */
+  /** The process's threads (WORKER_FACE_SESSIONS of them, default one per core the process may use), started once, when each has loaded. */
   static shared(): Promise<SearchThreads> {
     const wanted = Number(process.env.WORKER_FACE_SESSIONS);
     const count = wanted >= 1 ? Math.floor(wanted) : os.availableParallelism();
-    shared ??= Promise.resolve(new SearchThreads(Array.from({ length: count }, startThread)));
+    shared ??= Promise.all(Array.from({ length: count }, startThread)).then((threads) => new SearchThreads(threads));
     return shared;
   }
 
@@ -88,10 +89,10 @@ export class SearchThreads {
     worker.ref();
     try {
       const answer = await new Promise<SearchAnswer>((resolve, reject) => {
-        const fail = (e: Error) => reject(e);
-        worker.once('error', fail);
+        worker.once('error', reject);
         this.answers.set(id, (a) => {
-          worker.off('error', fail);
+          this.answers.delete(id);
+          worker.off('error', reject);
           resolve(a);
         });
         worker.postMessage({ ...request, id });
