@@ -41,6 +41,7 @@ async function startThread(): Promise<Worker> {
   const boot = () => `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(file.href)});`;
   const worker = new Worker(ts ? new URL(`data:text/javascript,${encodeURIComponent(boot())}`) : file);
   const [ready] = (await once(worker, 'message')) as [{ error?: string }];
+  worker.unref(); // Held only while it answers a request (ask), so that it never keeps the process alive.
   if (!ready.error) return worker;
   await worker.terminate();
   throw new Error(ready.error);
@@ -57,10 +58,7 @@ export class SearchThreads {
 
   private constructor(private readonly free: Worker[]) {
     this.sessions = free.length;
-    for (const w of free) {
-      w.on('message', (a: SearchAnswer) => this.answers.get(a.id)?.(a));
-      w.unref();
-    }
+    for (const w of free) w.on('message', (a: SearchAnswer) => this.answers.get(a.id)?.(a));
   }
 
   /** The process's threads (WORKER_FACE_SESSIONS of them, default one per core the process may use), started once, when each has loaded. */
