@@ -10,19 +10,19 @@ import { threadCpu, type SearchAnswer, type SearchRequest } from './search-threa
 
 const port = parentPort;
 if (!port) throw new Error('search-thread.ts runs only as a worker thread');
-const session = createSession();
 let chain: Promise<unknown> = Promise.resolve();
-const loaded = Promise.all([session, loadCv()]);
+const loaded = Promise.all([createSession(), loadCv()]);
 loaded.then(() => port.postMessage({})).catch((e: Error) => port.postMessage({ error: e.message }));
 
 async function answer(m: SearchRequest): Promise<SearchAnswer> {
+  const [session, cv] = await loaded;
   const start = threadCpu();
   const ms = () => threadCpu() - start;
   if (m.op === 'faces') {
-    const faces = await detectWith(await session, m, m.region, m.scale, m.minScore);
+    const faces = await detectWith(session, m, m.region, m.scale, m.minScore);
     return { id: m.id, op: m.op, ms: ms(), faces };
   }
-  const rows = plateRows(await loadCv(), m.rgb, m.width, m.height, m.scales);
+  const rows = plateRows(cv, m.rgb, m.width, m.height, m.scales);
   return { id: m.id, op: m.op, ms: ms(), rows };
 }
 
