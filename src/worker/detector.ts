@@ -43,11 +43,7 @@ function pixelatedShare(r: Rect, boxes: Rect[], width: number, height: number): 
 }
 
 /** What a box covers: a face, a plate located, or the band of a vehicle where its plate sits. */
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
+export interface Box extends Rect {
   kind: keyof typeof CASCADES | 'band';
 }
 

@@ -22,7 +22,7 @@ async function answer(m: SearchRequest): Promise<SearchAnswer> {
     const faces = await detectWith(session, m, m.region, m.scale, m.minScore);
     return { id: m.id, op: m.op, ms: ms(), faces };
   }
-  const rows = plateRows(cv, m.rgb, m.width, m.height, m.scales);
+  const rows = plateRows(cv, m.rgb, m.width, m.height, m.scales, m.grounds);
   return { id: m.id, op: m.op, ms: ms(), rows };
 }
 

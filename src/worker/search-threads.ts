@@ -16,7 +16,7 @@ export interface Frame {
   width: number;
   height: number;
 }
-export type SearchRequest = Frame & ({ op: 'faces'; region: Rect; scale: number; minScore: number } | { op: 'plates'; scales?: number[] });
+export type SearchRequest = Frame & ({ op: 'faces'; region: Rect; scale: number; minScore: number } | { op: 'plates'; scales?: number[]; grounds: boolean });
 export type SearchAnswer =
   { id: number; op: 'faces'; ms: number; faces: Face[] } | { id: number; op: 'plates'; ms: number; rows: Rect[] } | { id: number; error: string };
 type Ask = SearchRequest extends infer R ? (R extends SearchRequest ? Omit<R, 'id'> : never) : never;
@@ -75,9 +75,9 @@ export class SearchThreads {
     return a.op === 'faces' ? a.faces.filter((f) => Math.max(f.width, f.height) * scale <= largest) : [];
   }
 
-  /** The plate locator's candidates (cv.ts's plateRows) in an rgb24 frame, on the pyramid's `scales`. */
-  async plates(rgb: Uint8Array, width: number, height: number, scales?: number[]): Promise<Rect[]> {
-    const a = await this.ask({ op: 'plates', rgb, width, height, scales });
+  /** The plate locator's candidates (cv.ts's plateRows) in an rgb24 frame, on the pyramid's `scales`, and plain plate grounds unless `grounds` is false. */
+  async plates(rgb: Uint8Array, width: number, height: number, scales?: number[], grounds = true): Promise<Rect[]> {
+    const a = await this.ask({ op: 'plates', rgb, width, height, scales, grounds });
     return a.op === 'plates' ? a.rows : [];
   }
 

@@ -31,6 +31,8 @@ const FACE_MARGIN = 0.35;
 export const PLATE_MARGIN = 0.1;
 /** The plate locator's scales in video: all but the 2x one, which costs as much as the rest together. */
 export const VIDEO_PLATE_SCALES = SCALES.filter((s) => s <= 1);
+/** Plates under this height (px, with PLATE_MARGIN) are found only at the locator's scale 1 or by their ground, 80 % of its cost: looked for on fine and vehicle searches (decision 090). */
+const SMALL_PLATE = 35;
 /** Around each small face followed, this thread searches again at this scale a region of at most REGION px a side, at every search that did not find it. */
 const REGION_SCALE = 2;
 const REGION = 192;
@@ -46,8 +48,9 @@ export interface VideoResult {
   height: number;
   covered: Box[][];
   /** CPU milliseconds spent on each stage: the search threads' faces and plates, the main thread's vehicles; pixelation (wall-clock, main thread). */
-  stages: Record<'faces' | 'plates' | 'vehicles' | 'pixelate', number>;
+  stages: Stages;
 }
+type Stages = Record<'faces' | 'plates' | 'vehicles' | 'pixelate', number>;
 
 interface Search {
   at: number;
@@ -80,8 +83,8 @@ export async function videoFaces(pool: SearchThreads, rgb: Uint8Array, width: nu
 const faceBox = (f: Rect, width: number, height: number): Box =>
   pad({ kind: 'face', x: f.x, y: f.y, width: f.width, height: f.height }, FACE_MARGIN, width, height);
 
-/** Whether a box is a face under SMALL_FACE px (boxes are padded by FACE_MARGIN), which only the fine scale finds. */
-const small = (b: Box) => b.kind === 'face' && b.height < SMALL_FACE * (1 + 2 * FACE_MARGIN);
+/** Whether a box is a face under SMALL_FACE px (boxes are padded by FACE_MARGIN), which only the fine scale finds, or a plate under SMALL_PLATE. */
+const small = (b: Box) => (b.kind === 'face' ? b.height < SMALL_FACE * (1 + 2 * FACE_MARGIN) : b.kind === 'plate' && b.height < SMALL_PLATE);
 
 /** Frames between two searches: about SEARCHES_PER_SECOND searches a second. */
 function searchEvery(fps: string): number {
@@ -89,9 +92,10 @@ function searchEvery(fps: string): number {
   return Math.max(1, Math.round((num || 25) / (den || 1) / SEARCHES_PER_SECOND));
 }
 
-/** Plates located in a frame (on a search thread), and with `vehicles` the bands of the vehicles CenterNet finds (on this thread) whose plate is not located. */
-async function videoPlates(pool: SearchThreads, det: Detector, rgb: Buffer, width: number, height: number, vehicles: boolean, stages: VideoResult['stages']) {
-  const rows = pool.plates(rgb, width, height, VIDEO_PLATE_SCALES);
+/** Plates located in a frame (on a search thread; small ones too if `fine` or `vehicles`, lest a vehicle's band be taken for one whose plate is not located), and with `vehicles` the bands of the vehicles CenterNet finds (on this thread) whose plate is not located. */
+async function videoPlates(pool: SearchThreads, det: Detector, rgb: Buffer, width: number, height: number, vehicles: boolean, fine: boolean, stages: Stages) {
+  const [scales, grounds] = fine || vehicles ? [VIDEO_PLATE_SCALES, true] : [VIDEO_PLATE_SCALES.filter((s) => s < 1), false];
+  const rows = pool.plates(rgb, width, height, scales, grounds);
   const start = threadCpu();
   const found = vehicles ? await det.vehicles(rgb, width, height) : undefined;
   stages.vehicles += threadCpu() - start;
@@ -116,7 +120,7 @@ export async function desensitizeVideo(input: string, output: string, det: Detec
     const fine = round % FINE_EVERY === 0 || at !== round * every;
     // Faces first: the threads take them while this thread looks for vehicles.
     const faces = videoFaces(pool, frame, width, height, fine);
-    const plates = videoPlates(pool, det, frame, width, height, round % VEHICLES_EVERY === 0, follow.stages);
+    const plates = videoPlates(pool, det, frame, width, height, round % VEHICLES_EVERY === 0, fine, follow.stages);
     searches.push({ at, frame, fine, faces, plates });
   };
   try {
@@ -169,9 +173,10 @@ class Follow {
 
   /** What a search found joins the tracks, and the frames settled since are written. */
   async settle(s: Search): Promise<void> {
-    const looked = (b: Box) => s.fine || !small(b);
-    const since = (b: Box) => s.at - this.every * (small(b) ? FINE_EVERY : 1);
     const [faces, plates] = await Promise.all([s.faces, s.plates]);
+    // Small plates were looked for on a vehicle search too (it has bands).
+    const looked = (b: Box) => s.fine || !small(b) || (b.kind === 'plate' && !!plates.bands);
+    const since = (b: Box) => s.at - this.every * (small(b) ? FINE_EVERY : 1);
     faces.push(...(await this.around(s, faces)));
     this.found.add(s.at, [...faces, ...plates.plates], looked, since);
     if (plates.bands) this.bands.add(s.at, plates.bands);
@@ -184,7 +189,7 @@ class Follow {
    * search or more now and then; at twice their size it keeps them.
    */
   private async around(s: Search, faces: Box[]): Promise<Box[]> {
-    const lost = this.found.expected(s.at, small, REGION).filter((r) => !faces.some((f) => small(f) && insideShare(f, r) > 0.5));
+    const lost = this.found.expected(s.at, (b) => b.kind === 'face' && small(b), REGION).filter((r) => !faces.some((f) => small(f) && insideShare(f, r) > 0.5));
     const found = await Promise.all(lost.map((r) => this.pool.detect(s.frame, this.width, this.height, r, REGION_SCALE, undefined, largest(REGION_SCALE))));
     return found.flat().map((f) => faceBox(f, this.width, this.height));
   }
