@@ -47,7 +47,7 @@ export const SEARCH_MAX = 1280;
 export const TILE = 256;
 export const MID_TILE = 512;
 
-let loading: Promise<{ tf: Tf; api: FaceApi }> | undefined;
+let loading: Promise<FaceDnn> | undefined;
 let starting: Promise<unknown> | undefined;
 
 /** TensorFlow.js on its WebAssembly backend (the JavaScript one where WebAssembly cannot start), shared by every model here. */
@@ -66,17 +66,6 @@ export function startTf(): Promise<unknown> {
   return starting;
 }
 
-function load(): Promise<{ tf: Tf; api: FaceApi }> {
-  loading ??= (async () => {
-    const tf = (await startTf()) as Tf;
-    const api = require('@vladmandic/face-api/dist/face-api.node-wasm.js') as FaceApi;
-    const modelDir = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
-    await api.nets.ssdMobilenetv1.loadFromDisk(modelDir);
-    return { tf, api };
-  })();
-  return loading;
-}
-
 /** Faces in rgb24 frames by SSD MobileNet v1, on the whole frame and on up-scaled tiles. */
 export class FaceDnn {
   private constructor(
@@ -84,9 +73,15 @@ export class FaceDnn {
     private readonly api: FaceApi,
   ) {}
 
-  static async create(): Promise<FaceDnn> {
-    const { tf, api } = await load();
-    return new FaceDnn(tf, api);
+  /** The detector, loaded once a process. */
+  static create(): Promise<FaceDnn> {
+    loading ??= (async () => {
+      const tf = (await startTf()) as Tf; // before the weights: they become tensors of its backend
+      const api = require('@vladmandic/face-api/dist/face-api.node-wasm.js') as FaceApi;
+      await api.nets.ssdMobilenetv1.loadFromDisk(path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'model'));
+      return new FaceDnn(tf, api);
+    })();
+    return loading;
   }
 
   get backend(): string {

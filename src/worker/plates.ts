@@ -66,7 +66,7 @@ export function findPlates(cv: Cv, gray: Cv, scales: number[] = SCALES): Rect[] 
         cv.threshold(resp, bin, level, 255, cv.THRESH_BINARY);
         // A row of marks has plain plate just above or below it (grass, brickwork and rows of windows
         // have strokes on both sides); at the faint level, where texture makes marks everywhere, four marks of its own.
-        const all = marks(cv, bin);
+        const all = marks(bin);
         const single = all.filter((m) => m.w <= m.h * 1.3);
         for (const r of chains(single, level === FAINT ? MIN_MARKS : MIN_MARKS - 1)) {
           const row = extend(r, all);
@@ -78,7 +78,7 @@ export function findPlates(cv: Cv, gray: Cv, scales: number[] = SCALES): Rect[] 
       // fruit or rooftops has strokes all round) and stroke edges along their middle, 2 or more for
       // each length of their height.
       cv.morphologyEx(bin, closed, cv.MORPH_CLOSE, line);
-      for (const r of bands(cv, closed)) if (quiet(cv, bin, r) && crossings(bin, r) >= (2 * r.width) / r.height) out.push(grow(r, s));
+      for (const r of bands(closed)) if (quiet(cv, bin, r) && crossings(bin, r) >= (2 * r.width) / r.height) out.push(grow(r, s));
     }
     for (const m of [resp, bin, closed, img]) m.delete();
   }
@@ -91,27 +91,47 @@ export function findPlates(cv: Cv, gray: Cv, scales: number[] = SCALES): Rect[] 
 }
 
 /** Components of closed strokes shaped like one line of text: 2-10 times as wide as high, mostly filled. */
-function bands(cv: Cv, bin: Cv): Rect[] {
+function bands(bin: Cv): Rect[] {
   // Up to 1.6 characters high and twice as wide as high: a turned row's box is taller than its text.
   const keep = (w: number, h: number, area: number) =>
     h >= MIN_CHAR && h <= MAX_CHAR * 1.6 && w >= Math.max(MIN_BAND, h * 2) && w <= h * 10 && area >= w * h * 0.45;
-  return components(cv, bin, keep).map((c) => ({ x: c.x, y: c.y, width: c.w, height: c.h }));
+  return components(bin, keep).map((c) => ({ x: c.x, y: c.y, width: c.w, height: c.h }));
 }
 
-/** Boxes of the connected components of a binary picture whose width, height and area `keep` accepts. */
-function components(cv: Cv, bin: Cv, keep: (w: number, h: number, area: number) => boolean): Mark[] {
-  const labels = new cv.Mat();
-  const stats = new cv.Mat();
-  const centroids = new cv.Mat();
-  const n = cv.connectedComponentsWithStats(bin, labels, stats, centroids, 8, cv.CV_32S);
-  const d = stats.data32S as Int32Array;
-  const out: Mark[] = [];
-  for (let i = 5; i < n * 5; i += 5) if (keep(d[i + 2]!, d[i + 3]!, d[i + 4]!)) out.push({ x: d[i]!, y: d[i + 1]!, w: d[i + 2]!, h: d[i + 3]! });
-  labels.delete();
-  stats.delete();
-  centroids.delete();
-  return out;
+/** The 8-connected components of a binary picture (CV_8UC1, 0 and 255) that `keep` accepts, as OpenCV's connectedComponentsWithStats, but from runs of strokes (decision 091). */
+export function components(bin: Cv, keep: (w: number, h: number, area: number) => boolean): (Mark & { area: number })[] {
+  const [data, width] = [bin.data as Uint8Array, bin.cols as number];
+  const runs: Mark[] = []; // a run of row y from x to x + w, h = 1
+  const parent: number[] = [];
+  for (let y = 0, above = 0, start = 0; y < bin.rows; y++, [above, start] = [start, runs.length]) {
+    const line = data.subarray(y * width, (y + 1) * width);
+    for (let x = line.indexOf(255), a = above; x >= 0; x = line.indexOf(255, x)) {
+      let end = x + 1;
+      while (end < width && line[end] !== 0) end++;
+      parent.push(runs.push({ x, y, w: end - x, h: 1 }) - 1);
+      for (; a < start && runs[a]!.x + runs[a]!.w < x; a++);
+      for (let b = a; b < start && runs[b]!.x <= end; b++) union(parent, b, runs.length - 1);
+      x = end;
+    }
+  }
+  const boxes = new Map<number, number[]>(); // x0, y0, x1, y1 (exclusive), area
+  runs.forEach((r, i) => {
+    const k = root(parent, i),
+      b = boxes.get(k);
+    if (!b) boxes.set(k, [r.x, r.y, r.x + r.w, r.y + 1, r.w]);
+    else [b[0], b[2], b[3], b[4]] = [Math.min(b[0]!, r.x), Math.max(b[2]!, r.x + r.w), r.y + 1, b[4]! + r.w];
+  });
+  return [...boxes.values()]
+    .map(([x0, y0, x1, y1, area]) => ({ x: x0!, y: y0!, w: x1! - x0!, h: y1! - y0!, area: area! }))
+    .filter((m) => keep(m.w, m.h, m.area));
 }
+
+/** The root of `i` in a union-find forest, halving the path on the way; and the joining of the trees of `a` and `b`. */
+function root(parent: number[], i: number): number {
+  while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
+  return i;
+}
+const union = (parent: number[], a: number, b: number) => (parent[root(parent, a)] = root(parent, b));
 
 const quietSide = (shares: number[]) => shares.length === 0 || Math.min(...shares) < ROW_QUIET;
 
@@ -175,10 +195,10 @@ export function rowOf(r: Rect): Rect {
 }
 
 /** Connected components of a binary picture of a character's height: like one character (at most 1.3 times as wide as high), or like characters run together. */
-function marks(cv: Cv, bin: Cv): Mark[] {
+function marks(bin: Cv): Mark[] {
   // Characters are taller than wide ('1' and 'I' thin, 'W' and '京' nearly square), and neither
   // a solid block nor a thin outline.
-  return components(cv, bin, (w, h, area) => h >= MIN_CHAR && h <= MAX_CHAR && w >= h * 0.08 && w <= h * 6 && area >= 0.15 * w * h && area <= 0.92 * w * h);
+  return components(bin, (w, h, area) => h >= MIN_CHAR && h <= MAX_CHAR && w >= h * 0.08 && w <= h * 6 && area >= 0.15 * w * h && area <= 0.92 * w * h);
 }
 
 /** A row of marks taken on over the marks of its height at either end of it, aligned and as close as its own (characters run together among them). */
@@ -195,13 +215,6 @@ function extend(r: Row, marks: Mark[]): Row {
 function chains(list: Mark[], minMarks: number): Row[] {
   list.sort((a, b) => a.x - b.x);
   const parent = list.map((_, i) => i);
-  const find = (i: number): number => {
-    while (parent[i] !== i) {
-      parent[i] = parent[parent[i]!]!;
-      i = parent[i]!;
-    }
-    return i;
-  };
   for (let i = 0; i < list.length; i++) {
     const a = list[i]!;
     for (let j = i + 1; j < list.length; j++) {
@@ -211,12 +224,12 @@ function chains(list: Mark[], minMarks: number): Row[] {
       const h = Math.max(a.h, b.h);
       if (Math.abs(a.y - b.y) > h * 0.35 || Math.abs(a.y + a.h - b.y - b.h) > h * 0.35) continue;
       if (b.x < a.x + a.w * 0.5) continue; // overlapping marks are not neighbours in a row
-      parent[find(j)] = find(i);
+      union(parent, j, i);
     }
   }
   const groups = new Map<number, Mark[]>();
   list.forEach((m, i) => {
-    const r = find(i);
+    const r = root(parent, i);
     groups.set(r, [...(groups.get(r) ?? []), m]);
   });
   const out: Row[] = [];
@@ -267,8 +280,7 @@ export function findPlateGrounds(cv: Cv, rgb: Cv): Rect[] {
     const low = new cv.Mat(hsv.rows, hsv.cols, hsv.type(), [...g.low, 0]);
     const high = new cv.Mat(hsv.rows, hsv.cols, hsv.type(), [...g.high, 255]);
     cv.inRange(hsv, low, high, mask);
-    low.delete();
-    high.delete();
+    for (const m of [low, high]) m.delete();
     const contours = new cv.MatVector();
     const hierarchy = new cv.Mat();
     // Every outline, inner ones too: a Chinese plate's white border line separates its blue rim from
@@ -297,9 +309,7 @@ export function findPlateGrounds(cv: Cv, rgb: Cv): Rect[] {
           const roi = mask.roi(b);
           cv.bitwise_and(inside, roi, inside);
           const holes = 1 - cv.countNonZero(inside) / Math.max(1, all);
-          roi.delete();
-          none.delete();
-          inside.delete();
+          for (const m of [roi, none, inside]) m.delete();
           if (holes >= GROUND_HOLES[0] && holes <= GROUND_HOLES[1]) out.push({ x: b.x, y: b.y, width: b.width, height: b.height });
         }
       }

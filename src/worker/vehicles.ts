@@ -39,30 +39,7 @@ export interface Thing extends Rect {
   label: string;
 }
 
-let loading: Promise<{ tf: Tf; model: GraphModel }> | undefined;
-
-function load(): Promise<{ tf: Tf; model: GraphModel }> {
-  loading ??= (async () => {
-    const tf = (await startTf()) as Tf;
-    const dir = path.join(path.dirname(require.resolve('@vladmandic/human')), '..', 'models');
-    const json = JSON.parse(fs.readFileSync(path.join(dir, 'centernet.json'), 'utf8')) as {
-      modelTopology: unknown;
-      format: string;
-      weightsManifest: { paths: string[]; weights: unknown[] }[];
-    };
-    const weights = Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => fs.readFileSync(path.join(dir, p)))));
-    const model = await tf.loadGraphModel(
-      tf.io.fromMemory({
-        modelTopology: json.modelTopology,
-        format: json.format,
-        weightSpecs: json.weightsManifest.flatMap((g) => g.weights),
-        weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.length),
-      }),
-    );
-    return { tf, model };
-  })();
-  return loading;
-}
+let loading: Promise<ObjectDnn> | undefined;
 
 /** Vehicles and people in rgb24 frames. */
 export class ObjectDnn {
@@ -71,9 +48,28 @@ export class ObjectDnn {
     private readonly model: GraphModel,
   ) {}
 
-  static async create(): Promise<ObjectDnn> {
-    const { tf, model } = await load();
-    return new ObjectDnn(tf, model);
+  /** The detector, loaded once a process. */
+  static create(): Promise<ObjectDnn> {
+    loading ??= (async () => {
+      const tf = (await startTf()) as Tf;
+      const dir = path.join(path.dirname(require.resolve('@vladmandic/human')), '..', 'models');
+      const json = JSON.parse(fs.readFileSync(path.join(dir, 'centernet.json'), 'utf8')) as {
+        modelTopology: unknown;
+        format: string;
+        weightsManifest: { paths: string[]; weights: unknown[] }[];
+      };
+      const weights = Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => fs.readFileSync(path.join(dir, p)))));
+      const model = await tf.loadGraphModel(
+        tf.io.fromMemory({
+          modelTopology: json.modelTopology,
+          format: json.format,
+          weightSpecs: json.weightsManifest.flatMap((g) => g.weights),
+          weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.length),
+        }),
+      );
+      return new ObjectDnn(tf, model);
+    })();
+    return loading;
   }
 
   /** Things of the classes given scored `minConfidence` or more, in the frame's coordinates. */

@@ -8,7 +8,7 @@ import { Detector, loadCv } from '../../src/worker/detector.js';
 import { desensitize } from '../../src/worker/desensitize.js';
 import { decodeRgb, encodePicture } from '../../src/worker/ffmpeg.js';
 import { plateRows } from '../../src/worker/cv.js';
-import { findPlateGrounds } from '../../src/worker/plates.js';
+import { components, findPlateGrounds } from '../../src/worker/plates.js';
 import { plateBand } from '../../src/worker/vehicles.js';
 import { PLATE_MARGIN, VIDEO_PLATE_SCALES } from '../../src/worker/video.js';
 import { areaShare, background, BACKGROUNDS, coveredShare, meanDifference } from './eval-set.js';
@@ -139,6 +139,40 @@ describe('licence plates with the real detectors', () => {
         },
       ),
       { numRuns: Number(process.env.RUNS ?? 60), seed: Number(process.env.SEED ?? 85) },
+    );
+  });
+
+  it("the strokes' components are OpenCV's: 8-connected, each with its box and its area, on any binary picture (property)", async () => {
+    // The oracle is OpenCV's own connectedComponentsWithStats, which the locator used before decision 091.
+    const cv = await loadCv();
+    const picture = fc.integer({ min: 1, max: 48 }).chain((width) =>
+      fc.record({
+        width: fc.constant(width),
+        density: fc.double({ min: 0.05, max: 0.7, noNaN: true }),
+        seeds: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: width, maxLength: width * 40 }),
+      }),
+    );
+    fc.assert(
+      fc.property(picture, ({ width, density, seeds }) => {
+        const rows = Math.floor(seeds.length / width);
+        const bin = cv.matFromArray(
+          rows,
+          width,
+          cv.CV_8UC1,
+          seeds.slice(0, rows * width).map((v) => (v < density ? 255 : 0)),
+        );
+        const [labels, stats, centroids] = [new cv.Mat(), new cv.Mat(), new cv.Mat()];
+        try {
+          const n = cv.connectedComponentsWithStats(bin, labels, stats, centroids, 8, cv.CV_32S);
+          const d = stats.data32S as Int32Array;
+          const want = Array.from({ length: n - 1 }, (_, i) => [...d.subarray(5 * i + 5, 5 * i + 10)].join(' ')).sort();
+          const boxes = components(bin, () => true).map((m) => `${m.x} ${m.y} ${m.w} ${m.h} ${m.area}`);
+          expect(boxes.sort()).toEqual(want);
+        } finally {
+          for (const m of [bin, labels, stats, centroids]) m.delete();
+        }
+      }),
+      { numRuns: Number(process.env.RUNS ?? 300), seed: Number(process.env.SEED ?? 91) },
     );
   });
 
