@@ -2,13 +2,30 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { insideShare } from '../../src/worker/boxes.js';
 import type { Box } from '../../src/worker/detector.js';
-import { PATIENCE, Tracks } from '../../src/worker/tracks.js';
+import { PATIENCE, Tracks as Plain } from '../../src/worker/tracks.js';
 import { coveredShare } from './eval-set.js';
 import { Readable } from 'node:stream';
 import { STRIP_OVERLAP, readFrames, strips } from '../../src/worker/video.js';
 
 // The pure parts of video's search plan (decisions 063, 077, 086): the fine pass's strips, and tracks that
 // cover a thing in every frame between two searches that found it, through up to PATIENCE misses.
+
+/**
+ * Tracks as video uses them (video.ts, Follow): a frame's boxes are taken once the tracks say it is
+ * settled, before later searches are in, and never again. Asked with hindsight instead, after every
+ * search, the properties below passed with frames held back for one search only.
+ */
+class Tracks extends Plain {
+  private readonly written: Box[][] = [];
+  override add(at: number, found: Box[], looked?: (b: Box) => boolean, since?: (b: Box) => number): void {
+    super.add(at, found, looked, since);
+    for (let j = this.written.length; j <= this.settled(); j++) this.written[j] = super.at(j);
+    if (this.written.length > 0) this.forget(this.written.length - 1);
+  }
+  override at(j: number, end = Infinity): Box[] {
+    return j < this.written.length ? this.written[j]! : super.at(j, end);
+  }
+}
 
 describe('the fine pass cut into strips, one a search thread', () => {
   it('strips lie in the frame, cover every row, and any band of rows as high as the overlap (to a pixel) lies whole in one', () => {
