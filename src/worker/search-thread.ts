@@ -1,9 +1,9 @@
 import { parentPort } from 'node:worker_threads';
-import { createSession, detectWith } from './blazeface.js';
+import { Sessions, detectWith } from './blazeface.js';
 import { loadCv, plateRows } from './cv.js';
 import { threadCpu, type SearchAnswer, type SearchRequest } from './search-threads.js';
 
-// One search thread (search-threads.ts): a BlazeFace session and the plate locator's OpenCV of its
+// One search thread (search-threads.ts): BlazeFace sessions and the plate locator's OpenCV of its
 // own, so that the searches of a frame run on every core, not on the main thread, which decodes,
 // follows, pixelates and encodes meanwhile. onnxruntime-node's run() holds the thread that calls it. Both
 // load first, then the thread says it is ready or why it is not. See decision 077.
@@ -11,15 +11,15 @@ import { threadCpu, type SearchAnswer, type SearchRequest } from './search-threa
 const port = parentPort;
 if (!port) throw new Error('search-thread.ts runs only as a worker thread');
 let chain: Promise<unknown> = Promise.resolve();
-const loaded = Promise.all([createSession(), loadCv()]);
+const loaded = Promise.all([Sessions.create(), loadCv()]);
 loaded.then(() => port.postMessage({})).catch((e: Error) => port.postMessage({ error: e.message }));
 
 async function answer(m: SearchRequest): Promise<SearchAnswer> {
-  const [session, cv] = await loaded;
+  const [sessions, cv] = await loaded;
   const start = threadCpu();
   const ms = () => threadCpu() - start;
   if (m.op === 'faces') {
-    const faces = await detectWith(session, m, m.region, m.scale, m.minScore);
+    const faces = await detectWith(sessions, m, m.region, m.scale, m.minScore);
     return { id: m.id, op: m.op, ms: ms(), faces };
   }
   const rows = plateRows(cv, m.rgb, m.width, m.height, m.scales, m.grounds);

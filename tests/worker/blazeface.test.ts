@@ -1,9 +1,12 @@
+import fc from 'fast-check';
+import ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import { FACE_SCORE, MODELS, createSession, detectWith } from '../../src/worker/blazeface.js';
+import { FACE_SCORE, FIXED_SIZES, MODELS, Sessions, detectWith } from '../../src/worker/blazeface.js';
 import { coveredShare, scene } from './eval-set.js';
 
 // The two copies of the model (decision 088): the one widened for onnxruntime's blocks of 16
 // channels must find what the other finds, and both the pasted faces, whichever copy this CPU runs.
+// A thread's sessions (decision 092): whichever session a size is given, the model's outputs.
 
 describe('BlazeFace, both copies of the model', () => {
   it('find the same faces, to float rounding, at the scales video searches: the pasted ones', async () => {
@@ -14,7 +17,7 @@ describe('BlazeFace, both copies of the model', () => {
       720,
       heights.map((height, i) => ({ face: i, height, angle: 0 })),
     );
-    const [narrow, wide] = await Promise.all(MODELS.map((m) => createSession(m)));
+    const [narrow, wide] = await Promise.all(MODELS.map((m) => Sessions.create(m)));
     const whole = { x: 0, y: 0, width: 1280, height: 720 };
     for (const scale of [4 / 3, 2 / 3]) {
       const [a, b] = [await detectWith(narrow!, s, whole, scale, FACE_SCORE), await detectWith(wide!, s, whole, scale, FACE_SCORE)];
@@ -28,4 +31,37 @@ describe('BlazeFace, both copies of the model', () => {
         expect(coveredShare(t, a), `${t.paste.height} px at ${scale}`).toBeGreaterThan(0.5);
     }
   }, 60_000);
+});
+
+describe("A thread's sessions", () => {
+  it('answer any sequence of input sizes with what the model for any size answers, holding at most FIXED_SIZES fixed copies', async () => {
+    const sessions = await Sessions.create();
+    const sizes = [32, 64, 96].flatMap((w) => [32, 64].map((h) => [w, h] as const));
+    const inputs = new Map(
+      sizes.map(([w, h]) => [
+        `${w}x${h}`,
+        new ort.Tensor(
+          'float32',
+          Float32Array.from({ length: 3 * w * h }, (_, i) => Math.sin(i * 0.37)),
+          [1, 3, h, w],
+        ),
+      ]),
+    );
+    const expected = new Map<string, Float32Array>();
+    for (const [key, input] of inputs) expected.set(key, (await sessions.any.run({ 'input:0': input }))['Identity_2:0']!.data as Float32Array);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...sizes), { maxLength: 40 }), async (asked) => {
+        for (const [w, h] of asked) {
+          const out = (await (await sessions.for(w, h)).run({ 'input:0': inputs.get(`${w}x${h}`)! }))['Identity_2:0']!.data as Float32Array;
+          const want = expected.get(`${w}x${h}`)!;
+          expect(out.length).toBe(want.length);
+          for (let i = 0; i < want.length; i++) expect(Math.abs(out[i]! - want[i]!)).toBeLessThanOrEqual(1e-3 * (1 + Math.abs(want[i]!)));
+          expect(sessions.held().length).toBeLessThanOrEqual(FIXED_SIZES);
+        }
+      }),
+      { numRuns: 25 },
+    );
+    // Sizes asked for over and over get fixed copies.
+    expect(sessions.held().length).toBeGreaterThan(0);
+  }, 120_000);
 });
