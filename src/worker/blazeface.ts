@@ -126,7 +126,8 @@ export class Sessions {
   ) {}
 
   static async create(file = MODEL): Promise<Sessions> {
-    return new Sessions(onnx.ModelProto.decode(fs.readFileSync(file)), await ort.InferenceSession.create(file, OPTIONS));
+    const bytes = fs.readFileSync(file);
+    return new Sessions(onnx.ModelProto.decode(bytes), await ort.InferenceSession.create(bytes, OPTIONS));
   }
 
   /** The sizes ('WxH') whose fixed copies are held. */
@@ -145,13 +146,12 @@ export class Sessions {
         else this.asked.delete(k);
     const held = this.fixed.get(key);
     if (held) return held;
-    // The least asked size held gives way to one asked for more.
-    const least = [...this.fixed.keys()].reduce<string | undefined>((a, k) => (a === undefined || count(k) < count(a) ? k : a), undefined);
-    const full = this.fixed.size >= FIXED_SIZES;
-    if (count(key) < FIXED_AFTER || (full && count(least!) >= count(key))) return Promise.resolve(this.any);
-    if (full) {
-      void this.fixed.get(least!)!.then((s) => (s === this.any ? undefined : s.release()));
-      this.fixed.delete(least!);
+    if (count(key) < FIXED_AFTER) return Promise.resolve(this.any);
+    if (this.fixed.size >= FIXED_SIZES) {
+      const least = [...this.fixed.keys()].reduce((a, k) => (count(k) < count(a) ? k : a));
+      if (count(least) >= count(key)) return Promise.resolve(this.any);
+      void this.fixed.get(least)!.then((s) => (s === this.any ? undefined : s.release()));
+      this.fixed.delete(least);
     }
     const dims = this.model.graph!.input![0]!.type!.tensorType!.shape!.dim!;
     const dim = (dimValue: number) => onnx.TensorShapeProto.Dimension.create({ dimValue });
