@@ -6,8 +6,9 @@ import type { Box } from './detector.js';
 // frame between: where a thing was found by two searches, its box moves from the one place to the
 // other (frames are held back until the searches after them are in, so both ends are known); before
 // the first search that found it and after the last, its box is held and grows as it may have moved.
-// A thing missed by up to PATIENCE searches and found again keeps its box through the gap.
-// See docs/decisions/063-search-on-a-schedule-and-follow.md and 086-things-crossing-behind-others.md.
+// A thing missed by up to PATIENCE searches and found again keeps its box through the gap. Where
+// which thing went where cannot be told, each way is followed until a search tells (doubts).
+// See docs/decisions/063-search-on-a-schedule-and-follow.md, 086-things-crossing-behind-others.md and 093.
 
 /** A held box grows on each side by this share of its size (and at least 1 px) a frame. */
 const GROWTH = 0.03;
@@ -22,6 +23,12 @@ const SLACK = 0.05;
 const BEND = 0.05;
 /** A box overlapping where a track is expected this much (intersection over union) or more continues it before any nearer one (decision 086). */
 const OVERLAPPING = 0.3;
+/**
+ * A box that continues one track may as well continue another where it lies no more than this many
+ * times as far (and a pixel) from where that one is expected: which thing went where cannot be told
+ * from where they are found, so both ways are followed (decision 093).
+ */
+const AMBIGUOUS = 2;
 
 interface Point {
   at: number;
@@ -29,10 +36,16 @@ interface Point {
   /** Found cut, partly behind another box found (see uncut). */
   cut?: boolean;
 }
+/** A box found and the track it continues, `distance` px from where that one is expected. */
+type Match = { box: Box; t: Track; distance: number };
 interface Track {
   kind: Box['kind'];
   points: Point[];
   misses: number;
+  /** A way a thing may have gone other than the tracks matched say (see AMBIGUOUS): ends at its first miss, unless a search continues it first. */
+  doubt?: boolean;
+  /** The track a doubt says otherwise than: it ends where a search continues the doubt and not it. */
+  rival?: Track;
   /** Searches it was not found at while behind a box found (not misses, up to a limit). */
   behind: number;
   /** Covered from this frame: after the last search before it that looked where it was found. */
@@ -163,23 +176,62 @@ export class Tracks {
    * search before that looked there (a new track is covered from the frame after it).
    */
   add(at: number, found: Box[], looked: (b: Box) => boolean = () => true, since: (b: Box) => number = () => at - this.every): void {
-    const open = this.tracks.filter((t) => t.misses <= this.patience);
+    const open = this.tracks.filter((t) => this.isOpen(t));
     const boxes = merged(found);
     // The best fitting pair of box and track first, of all of them (box by box, alike things side by side swapped tracks).
     const pairs = boxes.flatMap((box) => open.map((t) => ({ box, t, fit: this.fit(t, box, at) ?? [-1, 0] })));
     const taken = new Set<Track | Box>();
+    const matched: Match[] = [];
     for (const { box, t, fit } of pairs.sort((p, q) => q.fit[0] - p.fit[0] || p.fit[1] - q.fit[1])) {
       if (fit[0] < 0 || taken.has(t) || taken.has(box)) continue;
-      t.points.push(uncut(box, t, at, boxes));
-      t.misses = t.behind = 0;
+      matched.push({ box, t, distance: fit[1] });
       taken.add(t).add(box);
     }
+    const doubts = this.doubts(matched, pairs, at);
+    for (const { t } of matched) if (t.doubt && t.rival && !taken.has(t.rival)) t.rival.misses = Infinity;
+    for (const { box, t } of matched) Object.assign(t, { misses: 0, behind: 0, doubt: false, rival: undefined }).points.push(uncut(box, t, at, boxes));
     for (const box of boxes) if (!taken.has(box)) this.tracks.push({ kind: box.kind, points: [{ at, box }], misses: 0, behind: 0, from: since(box) + 1 });
     for (const t of open) {
       if (taken.has(t) || t.points.at(-1)!.at >= at || !looked(t.points.at(-1)!.box)) continue;
       if (!hidden(t, at, boxes) || ++t.behind > 2 * this.patience) t.misses++;
     }
+    this.tracks.push(...doubts);
     this.last = at;
+  }
+
+  /**
+   * Which thing went where cannot be told from where they are found where a box fits a track that
+   * did not take it within AMBIGUOUS of the distance at which the track that took it did (or, for a
+   * box that starts a track, at which this one took its own): a doubt goes on as if this track had
+   * gone there, and one as if the track that took it had been missed. Doubts doubt nothing, and only
+   * faces are doubted (the plate locator's rows, found and lost by turns, made the pixelated area of
+   * a scene over three times its things' boxes in 52 frames of 125).
+   */
+  private doubts(matched: Match[], pairs: { box: Box; t: Track; fit: [number, number] }[], at: number): Track[] {
+    const distance = (t: Track) => matched.find((m) => m.t === t)?.distance ?? Infinity;
+    const out: Track[] = [];
+    const stayed = new Set<Track>();
+    const doubt = (t: Track, rival?: Track, box?: Box) => ({
+      ...t,
+      points: box ? [...t.points, { at, box }] : t.points.slice(),
+      misses: 0,
+      behind: 0,
+      doubt: true,
+      rival,
+    });
+    for (const { box, t, fit } of pairs) {
+      const o = matched.find((m) => m.box === box)?.t;
+      if (fit[0] < 0 || o === t || t.doubt || o?.doubt || t.kind !== 'face' || fit[1] > AMBIGUOUS * distance(o ?? t) + 1) continue;
+      out.push(doubt(t, o, box));
+      if (o && !stayed.has(o)) out.push(doubt(o, o));
+      if (o) stayed.add(o);
+    }
+    return out;
+  }
+
+  /** Whether a track may still be found again: missed at most PATIENCE searches (a doubt at none). */
+  private isOpen(t: Track): boolean {
+    return t.misses <= (t.doubt ? 0 : this.patience);
   }
 
   /**
@@ -201,13 +253,13 @@ export class Tracks {
   }
 
   /**
-   * Where each open track whose last box `which` selects is expected at frame `at` (its last place
-   * moved at its last speed), with room on each side for how far it may be from there, at most
+   * Where each open track (not a doubt) whose last box `which` selects is expected at frame `at`
+   * (its last place moved at its last speed), with room on each side for how far it may be from there, at most
    * `side` px wide and high: regions worth searching again where a whole-frame search may miss it.
    */
   expected(at: number, which: (b: Box) => boolean, side: number): Box[] {
     return this.tracks
-      .filter((t) => t.misses <= this.patience && t.points.at(-1)!.at < at && which(t.points.at(-1)!.box))
+      .filter((t) => this.isOpen(t) && !t.doubt && t.points.at(-1)!.at < at && which(t.points.at(-1)!.box))
       .map((t) => {
         const p = t.points.at(-1)!;
         const [cx, cy] = centre(moved(p.box, velocity(t), at - p.at, this.width, this.height));
@@ -238,7 +290,7 @@ export class Tracks {
   forget(j: number): void {
     for (let i = this.tracks.length - 1; i >= 0; i--) {
       const t = this.tracks[i]!;
-      if (t.misses > this.patience && t.points.at(-1)!.at + this.every * this.lookEvery < j) this.tracks.splice(i, 1);
+      if (!this.isOpen(t) && t.points.at(-1)!.at + this.every * this.lookEvery < j) this.tracks.splice(i, 1);
     }
   }
 
@@ -251,8 +303,7 @@ export class Tracks {
       return j >= t.from ? clip(moved(first.box, velocity({ ...t, points: t.points.slice(0, 2) }), j - first.at, this.width, this.height)) : undefined;
     if (j > last.at) {
       // After it was last found: to the search that missed it, or to the end while it may be found again.
-      const open = t.misses <= this.patience;
-      return j < last.at + this.every * this.lookEvery || (open && j <= end)
+      return j < last.at + this.every * this.lookEvery || (this.isOpen(t) && !t.doubt && j <= end)
         ? clip(moved(last.box, velocity(t), j - last.at, this.width, this.height))
         : undefined;
     }

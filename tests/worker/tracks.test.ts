@@ -206,7 +206,7 @@ describe('tracks between searches', () => {
     );
   });
 
-  it('alike things side by side, each found at every search but up to PATIENCE in a row, are each covered in every frame however they move', () => {
+  it('alike things side by side, each found at every search but up to PATIENCE in a row, are each covered in every frame while none moves as far as its neighbour is from it (half as far: plates, and faces a search missed)', () => {
     // A crowd's faces, or a car park's plates: of about one size, a few px to a size apart, each
     // moving in a straight line, never over another.
     const crowd = fc.record({
@@ -238,13 +238,15 @@ describe('tracks between searches', () => {
         fc.pre(Array.from({ length: last + 1 }, (_, f) => at(f)).every((bs) => bs.every((a, i) => bs.every((b, j) => j <= i || insideShare(a, b) === 0))));
         const gap = (a: Box, b: Box) => Math.hypot(a.x - b.x, a.y - b.y);
         const missed = (i: number, k: number) => k >= c.things[i]!.missFrom && k < c.things[i]!.missFrom + c.things[i]!.misses && k < c.searches;
-        // Between two searches that find a thing, none moves half as far as its nearest neighbour is
-        // from it: closer, which is which cannot be told from where they are found.
+        // Between two searches that find a thing, no face found at every search moves as far as its
+        // nearest neighbour is from it, nor anything else half as far: closer, which is which cannot
+        // be told from where they are found, and a doubt is followed for one search (decision 093).
+        const far = c.face && c.things.every((t) => t.misses === 0) ? 1 : 2;
         const unclear = c.things.some((_, i) => {
           const seen = Array.from({ length: c.searches + 1 }, (_, k) => k).filter((k) => !missed(i, k));
           return seen.slice(1).some((t, n) => {
             const [p, q] = [at(seen[n]! * EVERY), at(t * EVERY)];
-            return p.some((b, j) => j !== i && 2 * gap(p[i]!, q[i]!) >= Math.min(gap(p[i]!, b), gap(q[i]!, q[j]!)));
+            return p.some((b, j) => j !== i && far * gap(p[i]!, q[i]!) >= Math.min(gap(p[i]!, b), gap(q[i]!, q[j]!)));
           });
         });
         fc.pre(!unclear);
@@ -258,11 +260,40 @@ describe('tracks between searches', () => {
         for (let f = 0; f <= last; f++)
           for (const [i, t] of at(f).entries()) expect(coveredShare(t, tracks.at(f, last)), `frame ${f}, thing ${i}`).toBeGreaterThanOrEqual(0.9);
       }),
-      // Matched box by box (before the pairs were), this swapped the tracks of the last two plates.
+      // Matched box by box (before the pairs were), the first swapped the tracks of the last two
+      // plates; before doubts were followed, the second left the first face 59 % covered in frame 2;
+      // with doubts of where a track went only (none of where the other stayed), the third left the
+      // second face 63 % covered in frame 2.
       {
         numRuns: Number(process.env.RUNS) || 1000,
         seed: Number(process.env.SEED) || undefined,
         examples: [
+          [
+            {
+              face: true,
+              size: 12,
+              x: 200,
+              y: 150,
+              things: [
+                { dx: -2, dy: 0, vx: 2, vy: -1, k: 0.8, missFrom: 1, misses: 0 },
+                { dx: -14, dy: 0, vx: 2, vy: 0, k: 0.8, missFrom: 1, misses: 0 },
+              ],
+              searches: 2,
+            },
+          ],
+          [
+            {
+              face: true,
+              size: 12,
+              x: 200,
+              y: 150,
+              things: [
+                { dx: -3, dy: 2, vx: 2, vy: -1, k: 0.875, missFrom: 1, misses: 0 },
+                { dx: -22, dy: 0, vx: 3, vy: 1, k: 0.9583333333333333, missFrom: 1, misses: 0 },
+              ],
+              searches: 2,
+            },
+          ],
           [
             {
               face: false,
