@@ -254,8 +254,9 @@ export class Tracks {
 
   /**
    * Where each open track (not a doubt) whose last box `which` selects is expected at frame `at`
-   * (its last place moved at its last speed), with room on each side for how far it may be from there, at most
-   * `side` px wide and high: regions worth searching again where a whole-frame search may miss it.
+   * (its last place moved at its last speed), with room on each side for how far it may be from
+   * there, at most `side` px wide and high: regions worth searching again where a whole-frame search
+   * may miss it.
    */
   expected(at: number, which: (b: Box) => boolean, side: number): Box[] {
     return this.tracks
@@ -302,7 +303,7 @@ export class Tracks {
     if (j < first.at)
       return j >= t.from ? clip(moved(first.box, velocity({ ...t, points: t.points.slice(0, 2) }), j - first.at, this.width, this.height)) : undefined;
     if (j > last.at) {
-      // After it was last found: to the search that missed it, or to the end while it may be found again.
+      // After it was last found: to the search that missed it, or to the end while it may be found again (a doubt, not).
       return j < last.at + this.every * this.lookEvery || (this.isOpen(t) && !t.doubt && j <= end)
         ? clip(moved(last.box, velocity(t), j - last.at, this.width, this.height))
         : undefined;

@@ -260,10 +260,10 @@ describe('tracks between searches', () => {
         for (let f = 0; f <= last; f++)
           for (const [i, t] of at(f).entries()) expect(coveredShare(t, tracks.at(f, last)), `frame ${f}, thing ${i}`).toBeGreaterThanOrEqual(0.9);
       }),
-      // Matched box by box (before the pairs were), the first swapped the tracks of the last two
-      // plates; before doubts were followed, the second left the first face 59 % covered in frame 2;
-      // with doubts of where a track went only (none of where the other stayed), the third left the
-      // second face 63 % covered in frame 2.
+      // Before doubts were followed (decision 093), the first left its first face 59 % covered in
+      // frame 2; with doubts of where a track went only (none of where the other stayed), the second
+      // left its second face 63 % covered in frame 2; matched box by box (before the pairs were,
+      // decision 087), the third swapped the tracks of the last two plates.
       {
         numRuns: Number(process.env.RUNS) || 1000,
         seed: Number(process.env.SEED) || undefined,
