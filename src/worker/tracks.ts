@@ -204,8 +204,8 @@ export class Tracks {
    * did not take it within AMBIGUOUS of the distance at which the track that took it did (or, for a
    * box that starts a track, at which this one took its own): a doubt goes on as if this track had
    * gone there, and one as if the track that took it had been missed. Doubts doubt nothing, and only
-   * faces are doubted (the plate locator's rows, found and lost by turns, made the pixelated area of
-   * a scene over three times its things' boxes in 52 frames of 125).
+   * faces are doubted (on the plate locator's rows, found and lost by turns, doubts took scenes of
+   * the video ground truth over the tight limit on pixelated area).
    */
   private doubts(matched: Match[], pairs: { box: Box; t: Track; fit: [number, number] }[], at: number): Track[] {
     const distance = (t: Track) => matched.find((m) => m.t === t)?.distance ?? Infinity;
