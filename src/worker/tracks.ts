@@ -253,10 +253,9 @@ export class Tracks {
   }
 
   /**
-   * Where each open track (not a doubt) whose last box `which` selects is expected at frame `at`
-   * (its last place moved at its last speed), with room on each side for how far it may be from
-   * there, at most `side` px wide and high: regions worth searching again where a whole-frame search
-   * may miss it.
+   * Where each open track but a doubt whose last box `which` selects is expected at frame `at` (its
+   * last place moved at its last speed), with room on each side for how far it may be, at most `side`
+   * px wide and high: regions worth searching again where a whole-frame search may miss it.
    */
   expected(at: number, which: (b: Box) => boolean, side: number): Box[] {
     return this.tracks
