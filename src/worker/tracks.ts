@@ -36,8 +36,8 @@ interface Point {
   /** Found cut, partly behind another box found (see uncut). */
   cut?: boolean;
 }
-/** A box found and the track it continues, `distance` px from where that one is expected. */
-type Match = { box: Box; t: Track; distance: number };
+/** A box found and a track, and how well it continues that track (Tracks.fit: overlap, then distance in px; [-1, 0] where it does not). */
+type Pair = { box: Box; t: Track; fit: [number, number] };
 interface Track {
   kind: Box['kind'];
   points: Point[];
@@ -179,13 +179,13 @@ export class Tracks {
     const open = this.tracks.filter((t) => this.isOpen(t));
     const boxes = merged(found);
     // The best fitting pair of box and track first, of all of them (box by box, alike things side by side swapped tracks).
-    const pairs = boxes.flatMap((box) => open.map((t) => ({ box, t, fit: this.fit(t, box, at) ?? [-1, 0] })));
+    const pairs = boxes.flatMap((box) => open.map((t): Pair => ({ box, t, fit: this.fit(t, box, at) ?? [-1, 0] })));
     const taken = new Set<Track | Box>();
-    const matched: Match[] = [];
-    for (const { box, t, fit } of pairs.sort((p, q) => q.fit[0] - p.fit[0] || p.fit[1] - q.fit[1])) {
-      if (fit[0] < 0 || taken.has(t) || taken.has(box)) continue;
-      matched.push({ box, t, distance: fit[1] });
-      taken.add(t).add(box);
+    const matched: Pair[] = [];
+    for (const pair of pairs.sort((p, q) => q.fit[0] - p.fit[0] || p.fit[1] - q.fit[1])) {
+      if (pair.fit[0] < 0 || taken.has(pair.t) || taken.has(pair.box)) continue;
+      matched.push(pair);
+      taken.add(pair.t).add(pair.box);
     }
     const doubts = this.doubts(matched, pairs, at);
     for (const { t } of matched) if (t.doubt && t.rival && !taken.has(t.rival)) t.rival.misses = Infinity;
@@ -207,22 +207,15 @@ export class Tracks {
    * faces are doubted (on the plate locator's rows, found and lost by turns, doubts took scenes of
    * the video ground truth over the tight limit on pixelated area).
    */
-  private doubts(matched: Match[], pairs: { box: Box; t: Track; fit: [number, number] }[], at: number): Track[] {
-    const distance = (t: Track) => matched.find((m) => m.t === t)?.distance ?? Infinity;
+  private doubts(matched: Pair[], pairs: Pair[], at: number): Track[] {
+    const distance = (t: Track) => matched.find((m) => m.t === t)?.fit[1] ?? Infinity;
     const out: Track[] = [];
     const stayed = new Set<Track>();
-    const doubt = (t: Track, rival?: Track, box?: Box) => ({
-      ...t,
-      points: box ? [...t.points, { at, box }] : t.points.slice(),
-      misses: 0,
-      behind: 0,
-      doubt: true,
-      rival,
-    });
+    const doubt = (t: Track, rival?: Track, p?: Point) => ({ ...t, points: p ? [...t.points, p] : [...t.points], misses: 0, behind: 0, doubt: true, rival });
     for (const { box, t, fit } of pairs) {
       const o = matched.find((m) => m.box === box)?.t;
       if (fit[0] < 0 || o === t || t.doubt || o?.doubt || t.kind !== 'face' || fit[1] > AMBIGUOUS * distance(o ?? t) + 1) continue;
-      out.push(doubt(t, o, box));
+      out.push(doubt(t, o, { at, box }));
       if (o && !stayed.has(o)) out.push(doubt(o, o));
       if (o) stayed.add(o);
     }
