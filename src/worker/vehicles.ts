@@ -1,105 +1,97 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import ort from 'onnxruntime-node';
 import type { Rect } from './boxes.js';
-import { startTf } from './face-dnn.js';
 
 // Vehicles (and people) by CenterNet (MobileNetV3, trained on COCO's 80 classes), whose weights ship
-// inside the npm package @vladmandic/human (MIT; models/centernet.json and .bin, 4 MB). Only the
-// weight files are used, run here by TensorFlow.js on its WebAssembly backend: CPU only, nothing
-// downloaded at run time. See docs/decisions/036-plates.md.
-
-const require = createRequire(import.meta.url);
+// inside the npm package @vladmandic/human (MIT), made an ONNX graph by scripts/centernet-model.ts
+// and committed beside its licence (models/centernet.onnx), run on onnxruntime's bundled CPU build on
+// one thread: CPU only, nothing downloaded at run time. See decisions 036 and 094.
 
 /** COCO classes (0-based, as the model numbers them) of things that carry plates. */
 export const VEHICLE_CLASSES: Record<number, string> = { 2: 'car', 3: 'motorcycle', 5: 'bus', 7: 'truck' };
-export const PERSON_CLASS = 0;
 /** Vehicles scored this or more count (the plate band is covered for those whose plate is not located). */
 export const VEHICLE_CONFIDENCE = 0.2;
-const INPUT = 512;
-
-interface Tensor {
-  dispose(): void;
-  array(): Promise<number[][][]>;
-}
-interface GraphModel {
-  execute(input: Tensor, outputs: string[]): Tensor;
-}
-interface Tf {
-  tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): Tensor;
-  tidy<T>(fn: () => T): T;
-  cast(t: Tensor, dtype: 'float32'): Tensor & { expandDims(axis: number): Tensor };
-  image: { resizeBilinear(t: Tensor, size: [number, number]): Tensor };
-  loadGraphModel(handler: unknown): Promise<GraphModel>;
-  io: { fromMemory(artifacts: unknown): unknown };
-}
+const MODEL = fileURLToPath(new URL('./models/centernet.onnx', import.meta.url));
+/** The model's input side, its output grid's (a cell every STRIDE px of input), its classes, and how many of its best peaks are taken. */
+const [INPUT, GRID, STRIDE, CLASSES, BEST] = [512, 128, 4, 80, 100];
 
 export interface Thing extends Rect {
   score: number;
   label: string;
 }
-
+type Session = Awaited<ReturnType<typeof ort.InferenceSession.create>>;
 let loading: Promise<ObjectDnn> | undefined;
 
 /** Vehicles and people in rgb24 frames. */
 export class ObjectDnn {
-  private constructor(
-    private readonly tf: Tf,
-    private readonly model: GraphModel,
-  ) {}
+  private constructor(private readonly session: Session) {}
 
   /** The detector, loaded once a process. */
   static create(): Promise<ObjectDnn> {
-    loading ??= (async () => {
-      const tf = (await startTf()) as Tf;
-      const dir = path.join(path.dirname(require.resolve('@vladmandic/human')), '..', 'models');
-      const json = JSON.parse(fs.readFileSync(path.join(dir, 'centernet.json'), 'utf8')) as {
-        modelTopology: unknown;
-        format: string;
-        weightsManifest: { paths: string[]; weights: unknown[] }[];
-      };
-      const weights = Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => fs.readFileSync(path.join(dir, p)))));
-      const model = await tf.loadGraphModel(
-        tf.io.fromMemory({
-          modelTopology: json.modelTopology,
-          format: json.format,
-          weightSpecs: json.weightsManifest.flatMap((g) => g.weights),
-          weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.length),
-        }),
-      );
-      return new ObjectDnn(tf, model);
-    })();
+    const options = { intraOpNumThreads: 1, executionMode: 'sequential', logSeverityLevel: 3 } as const;
+    loading ??= ort.InferenceSession.create(MODEL, options).then((s) => new ObjectDnn(s));
     return loading;
   }
 
   /** Things of the classes given scored `minConfidence` or more, in the frame's coordinates. */
   async detect(rgb: Buffer, width: number, height: number, classes: Record<number, string>, minConfidence: number): Promise<Thing[]> {
-    const tf = this.tf;
-    const frame = tf.tensor3d(new Uint8Array(rgb.buffer, rgb.byteOffset, width * height * 3), [height, width, 3], 'int32');
-    // The model takes the frame stretched to 512x512, pixel values 0-255, and answers its 100 best
-    // boxes (x1, y1, x2, y2 in its input's pixels, score, class), already suppressed.
-    const input = tf.tidy(() => tf.image.resizeBilinear(tf.cast(frame, 'float32').expandDims(0), [INPUT, INPUT]));
-    frame.dispose();
-    let rows: number[][];
-    try {
-      const out = this.model.execute(input, ['tower_0/detections']);
-      rows = (await out.array())[0] ?? [];
-      out.dispose();
-    } finally {
-      input.dispose();
-    }
+    const input = new ort.Tensor('float32', stretched(rgb, width, height), [1, INPUT, INPUT, 3]);
+    const out = await this.session.run({ 'tower_0/images': input });
+    const sizes = out['tower_0/wh']!.data as Float32Array;
     const found: Thing[] = [];
-    for (const [x1, y1, x2, y2, score, cls] of rows as [number, number, number, number, number, number][]) {
+    for (const { at, cls, score } of peaks(out['tower_0/keypoints']!.data as Float32Array, minConfidence)) {
       const label = classes[cls];
-      if (label === undefined || score < minConfidence) continue;
-      const x = Math.max(0, Math.floor((x1 / INPUT) * width)),
-        y = Math.max(0, Math.floor((y1 / INPUT) * height));
-      const w = Math.min(width, Math.ceil((x2 / INPUT) * width)) - x,
-        h = Math.min(height, Math.ceil((y2 / INPUT) * height)) - y;
+      if (label === undefined) continue;
+      // A box from its peak's cell and the four distances the model answers for it (left, up, right, down).
+      const [cx, cy] = [(at % GRID) * STRIDE, Math.floor(at / GRID) * STRIDE];
+      const [x1, y1, x2, y2] = [cx - sizes[4 * at]!, cy - sizes[4 * at + 1]!, cx + sizes[4 * at + 2]!, cy + sizes[4 * at + 3]!];
+      const [x, y] = [Math.max(0, Math.floor((x1 / INPUT) * width)), Math.max(0, Math.floor((y1 / INPUT) * height))];
+      const [w, h] = [Math.min(width, Math.ceil((x2 / INPUT) * width)) - x, Math.min(height, Math.ceil((y2 / INPUT) * height)) - y];
       if (w > 0 && h > 0) found.push({ x, y, width: w, height: h, score, label });
     }
     return found;
   }
+}
+
+/** The frame stretched to INPUT x INPUT (bilinear, TensorFlow's resize without half-pixel centres), NHWC, pixel values 0-255. */
+function stretched(rgb: Uint8Array, width: number, height: number): Float32Array {
+  const out = new Float32Array(INPUT * INPUT * 3);
+  const [sx, sy] = [width / INPUT, height / INPUT];
+  for (let y = 0, o = 0; y < INPUT; y++) {
+    const [y0, wy] = [Math.floor(y * sy), y * sy - Math.floor(y * sy)];
+    const [r0, r1] = [y0 * width * 3, Math.min(y0 + 1, height - 1) * width * 3];
+    for (let x = 0; x < INPUT; x++) {
+      const [x0, wx] = [Math.floor(x * sx), x * sx - Math.floor(x * sx)];
+      const [p, q] = [x0 * 3, Math.min(x0 + 1, width - 1) * 3];
+      for (let c = 0; c < 3; c++, o++) {
+        const top = rgb[r0 + p + c]! + (rgb[r0 + q + c]! - rgb[r0 + p + c]!) * wx;
+        const bottom = rgb[r1 + p + c]! + (rgb[r1 + q + c]! - rgb[r1 + p + c]!) * wx;
+        out[o] = top + (bottom - top) * wy;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The heatmap's (GRID x GRID cells, CLASSES a cell) peaks scored `min` or more, of its BEST peaks,
+ * best first: a peak is its 3x3 neighbourhood's greatest in its class (the graph's max pool), as
+ * the package's own graph picks them after the heatmap.
+ */
+export function peaks(heat: Float32Array, min: number): { at: number; cls: number; score: number }[] {
+  const found: { at: number; cls: number; score: number }[] = [];
+  for (let i = 0; i < heat.length; i++) {
+    const v = heat[i]!;
+    if (v < min) continue;
+    const at = Math.floor(i / CLASSES),
+      cls = i % CLASSES;
+    const [gx, gy] = [at % GRID, Math.floor(at / GRID)];
+    let peak = true;
+    for (let y = Math.max(0, gy - 1); y <= Math.min(GRID - 1, gy + 1) && peak; y++)
+      for (let x = Math.max(0, gx - 1); x <= Math.min(GRID - 1, gx + 1); x++) if (heat[(y * GRID + x) * CLASSES + cls]! > v) peak = false;
+    if (peak) found.push({ at, cls, score: v });
+  }
+  return found.sort((a, b) => b.score - a.score || a.at * CLASSES + a.cls - (b.at * CLASSES + b.cls)).slice(0, BEST);
 }
 
 /**

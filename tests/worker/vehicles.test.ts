@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { expect, it } from 'vitest';
+import { startTf } from '../../src/worker/face-dnn.js';
+import { decodeRgb } from '../../src/worker/ffmpeg.js';
+import { ObjectDnn } from '../../src/worker/vehicles.js';
+import { DATA } from './eval-set.js';
+
+// The worker's CenterNet (the ONNX graph scripts/centernet-model.ts makes, on onnxruntime, with its
+// own peak picking) against the package's graph as its authors ship it, run whole by TensorFlow.js
+// to the detections its last node answers: every class, the same things, boxes and scores (decision 094).
+
+const require = createRequire(import.meta.url);
+const ALL: Record<number, string> = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [i, String(i)]));
+const PHOTOS = ['basketball1.png', 'aloeL.jpg', 'fruits.jpg', 'home.jpg', 'aero1.jpg', 'graf1.png'];
+
+interface Tensor {
+  dispose(): void;
+  array(): Promise<number[][][]>;
+}
+interface Tf {
+  tensor3d(values: Uint8Array, shape: number[], dtype: 'int32'): Tensor;
+  tidy<T>(fn: () => T): T;
+  cast(t: Tensor, dtype: 'float32'): Tensor & { expandDims(axis: number): Tensor };
+  image: { resizeBilinear(t: Tensor, size: [number, number]): Tensor };
+  loadGraphModel(handler: unknown): Promise<{ execute(input: Tensor, outputs: string[]): Tensor }>;
+  io: { fromMemory(artifacts: unknown): unknown };
+}
+
+/** The package's graph on TensorFlow.js: its 100 best (x1, y1, x2, y2, score, class) for the frame stretched to 512 x 512. */
+async function reference(): Promise<(rgb: Buffer, width: number, height: number) => Promise<number[][]>> {
+  const tf = (await startTf()) as Tf;
+  const dir = path.join(path.dirname(require.resolve('@vladmandic/human')), '..', 'models');
+  const json = JSON.parse(fs.readFileSync(path.join(dir, 'centernet.json'), 'utf8')) as {
+    modelTopology: unknown;
+    format: string;
+    weightsManifest: { paths: string[]; weights: unknown[] }[];
+  };
+  const weights = Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => fs.readFileSync(path.join(dir, p)))));
+  const artifacts = { modelTopology: json.modelTopology, format: json.format, weightSpecs: json.weightsManifest.flatMap((g) => g.weights) };
+  const model = await tf.loadGraphModel(
+    tf.io.fromMemory({ ...artifacts, weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.length) }),
+  );
+  return async (rgb, width, height) => {
+    const frame = tf.tensor3d(new Uint8Array(rgb.buffer, rgb.byteOffset, width * height * 3), [height, width, 3], 'int32');
+    const input = tf.tidy(() => tf.image.resizeBilinear(tf.cast(frame, 'float32').expandDims(0), [512, 512]));
+    const out = model.execute(input, ['tower_0/detections']);
+    const rows = (await out.array())[0]!;
+    [frame, input, out].forEach((t) => t.dispose());
+    return rows;
+  };
+}
+
+it('finds what the package graph finds in opencv-doc photos: the same things, boxes within a pixel, scores within 1e-4', async () => {
+  const [ours, theirs] = await Promise.all([ObjectDnn.create(), reference()]);
+  let things = 0;
+  for (const file of PHOTOS) {
+    const { rgb, width, height } = await decodeRgb(`${DATA}/${file}`);
+    const found = await ours.detect(rgb, width, height, ALL, 0.2);
+    const expected = (await theirs(rgb, width, height)).filter((r) => r[4]! >= 0.2);
+    expect(
+      found.map((t) => t.label),
+      file,
+    ).toEqual(expected.map((r) => String(r[5])));
+    found.forEach((t, i) => {
+      const [x1, y1, x2, y2, score] = expected[i]!;
+      expect(Math.abs(t.score - score!), `${file} #${i} score`).toBeLessThan(1e-4);
+      const box = [Math.floor((x1! / 512) * width), Math.floor((y1! / 512) * height), Math.ceil((x2! / 512) * width), Math.ceil((y2! / 512) * height)];
+      const got = [t.x, t.y, t.x + t.width, t.y + t.height];
+      got.forEach((v, k) => expect(Math.abs(v - Math.min(k % 2 ? height : width, Math.max(0, box[k]!))), `${file} #${i} side ${k}`).toBeLessThanOrEqual(1));
+    });
+    things += found.length;
+  }
+  expect(things).toBeGreaterThan(40);
+}, 120_000);
