@@ -17,14 +17,16 @@ export function pixelate(rgb: Buffer, width: number, boxes: Box[]): void {
   for (const box of boxes) {
     const block = Math.max(8, Math.ceil(Math.max(box.width, box.height) / 8));
     for (let by = box.y; by < box.y + box.height; by += block) {
+      const ey = Math.min(box.y + box.height, by + block);
       for (let bx = box.x; bx < box.x + box.width; bx += block) {
-        const ey = Math.min(box.y + box.height, by + block);
         const ex = Math.min(box.x + box.width, bx + block);
         const n = (ey - by) * (ex - bx);
-        const sum = [0, 0, 0];
-        for (let y = by; y < ey; y++) for (let i = (y * width + bx) * 3; i < (y * width + ex) * 3; i++) sum[i % 3]! += rgb[i]!;
-        const mean = sum.map((v) => Math.round(v / n));
-        for (let y = by; y < ey; y++) for (let i = (y * width + bx) * 3; i < (y * width + ex) * 3; i++) rgb[i] = mean[i % 3]!;
+        let [r, g, b] = [0, 0, 0];
+        for (let y = by; y < ey; y++)
+          for (let i = (y * width + bx) * 3, end = (y * width + ex) * 3; i < end; i += 3) [r, g, b] = [r + rgb[i]!, g + rgb[i + 1]!, b + rgb[i + 2]!];
+        [r, g, b] = [Math.round(r / n), Math.round(g / n), Math.round(b / n)];
+        for (let y = by; y < ey; y++)
+          for (let i = (y * width + bx) * 3, end = (y * width + ex) * 3; i < end; i += 3) [rgb[i], rgb[i + 1], rgb[i + 2]] = [r, g, b];
       }
     }
   }
