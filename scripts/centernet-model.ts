@@ -17,7 +17,7 @@ const { onnx } = require('onnx-proto') as typeof import('onnx-proto');
 const DIR = path.join(path.dirname(require.resolve('@vladmandic/human')), '..', 'models');
 const OUT = path.join(import.meta.dirname, '../src/worker/models/centernet.onnx');
 /** The graph's tensors the worker reads: the class heatmap (after its sigmoid) and the box sizes. */
-export const OUTPUTS = { heatmap: 'tower_0/keypoints', sizes: 'tower_0/wh' };
+const OUTPUTS = { heatmap: 'tower_0/keypoints', sizes: 'tower_0/wh' };
 const INPUT = 'tower_0/images';
 
 interface TfNode {
@@ -32,13 +32,16 @@ interface TfWeight {
   dtype: 'float32' | 'int32';
   quantization?: { dtype: 'float16' };
 }
+interface Package {
+  modelTopology: { node: TfNode[] };
+  weightsManifest: { paths: string[]; weights: TfWeight[] }[];
+}
 type Attribute = ReturnType<typeof onnx.AttributeProto.create>;
 type OnnxNode = { opType: string; input: string[]; output: string[]; attribute: Attribute[] };
 const T = onnx.TensorProto.DataType;
 
 /** The package's weights by name: float16 ones as raw half floats, int32 ones as numbers. */
-function weights(): Map<string, { w: TfWeight; half?: Uint8Array; ints?: number[] }> {
-  const json = JSON.parse(fs.readFileSync(path.join(DIR, 'centernet.json'), 'utf8')) as { weightsManifest: { paths: string[]; weights: TfWeight[] }[] };
+function weights(json: Package): Map<string, { w: TfWeight; half?: Uint8Array; ints?: number[] }> {
   const bin = Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => fs.readFileSync(path.join(DIR, p)))));
   const out = new Map<string, { w: TfWeight; half?: Uint8Array; ints?: number[] }>();
   let at = 0;
@@ -64,7 +67,7 @@ function filter(half: Uint8Array, [kh, kw, cin, cout]: number[], depthwise: bool
   if (depthwise) {
     const m = cout!; // output channel i * m + j from input channel i
     const dims = [cin! * m, 1, kh!, kw!];
-    return { dims, half: reorder(half, (o) => (Math.floor(o / (kh! * kw!)) % (cin! * m)) + (o % (kh! * kw!)) * cin! * m, cin! * m * kh! * kw!) };
+    return { dims, half: reorder(half, (o) => Math.floor(o / (kh! * kw!)) + (o % (kh! * kw!)) * cin! * m, cin! * m * kh! * kw!) };
   }
   const dims = [cout!, cin!, kh!, kw!];
   return {
@@ -129,6 +132,7 @@ class Graph {
 
   emit(n: TfNode): void {
     const [ins, out, a] = [n.input ?? [], n.name, n.attr ?? {}];
+    const inputs = (names: string[]) => names.map((i) => this.input(i));
     if (/Conv2D|Depthwise/.test(n.op)) this.conv(n);
     else if (n.op === 'Relu6')
       this.node('Clip', [this.input(ins[0]!), this.constant(`${out}/min`, [0], T.FLOAT, []), this.constant(`${out}/max`, [6], T.FLOAT, [])], out);
@@ -138,22 +142,12 @@ class Graph {
       this.nchw((x) => this.node('GlobalAveragePool', [x], `${out}/pooled`), ins[0]!, out);
     } else if (n.op === 'HardSwish' || n.op === 'HardSigmoid') {
       // The graph's 1/6 is a half float (0.16663): the exact operator, then the rest of it.
+      if (halfValue(this.w.get(ins[2]!)!.half!) !== 3) throw new Error(`${n.name}: not relu6(x + 3)`);
       const exact = this.node(n.op, [this.input(ins[0]!)], `${out}/exact`, ...(n.op === 'HardSigmoid' ? [float('alpha', 1 / 6), float('beta', 0.5)] : []));
       this.node('Mul', [exact, this.constant(`${out}/rest`, [6 * halfValue(this.w.get(ins[1]!)!.half!)], T.FLOAT, [])], out);
     } else if (n.op === 'ResizeBilinear') this.resize(n);
-    else if (n.op === 'ConcatV2')
-      this.node(
-        'Concat',
-        ins.slice(0, -1).map((i) => this.input(i)),
-        out,
-        int('axis', this.w.get(ins.at(-1)!)!.ints![0]!),
-      );
-    else if (['Mul', 'Add', 'Sub', 'Relu', 'Sigmoid', 'Identity'].includes(n.op))
-      this.node(
-        n.op,
-        ins.map((i) => this.input(i)),
-        out,
-      );
+    else if (n.op === 'ConcatV2') this.node('Concat', inputs(ins.slice(0, -1)), out, int('axis', this.w.get(ins.at(-1)!)!.ints![0]!));
+    else if (['Mul', 'Add', 'Sub', 'Relu', 'Sigmoid', 'Identity'].includes(n.op)) this.node(n.op, inputs(ins), out);
     else throw new Error(`${n.name}: ${n.op} has no ONNX counterpart here`);
   }
 
@@ -200,9 +194,9 @@ class Graph {
 }
 
 /** The ONNX graph of the package's CenterNet, input [1, 512, 512, 3] (pixels 0-255), outputs OUTPUTS. */
-export function convert(): InstanceType<typeof onnx.ModelProto> {
-  const json = JSON.parse(fs.readFileSync(path.join(DIR, 'centernet.json'), 'utf8')) as { modelTopology: { node: TfNode[] } };
-  const g = new Graph(weights());
+function convert(): InstanceType<typeof onnx.ModelProto> {
+  const json = JSON.parse(fs.readFileSync(path.join(DIR, 'centernet.json'), 'utf8')) as Package;
+  const g = new Graph(weights(json));
   const nodes = fused(json.modelTopology.node);
   const wanted = live(nodes);
   for (const n of nodes) if (wanted.has(n.name) && n.op !== 'Const' && n.op !== 'Placeholder') g.emit(n);
@@ -230,18 +224,21 @@ function halfValue(b: Uint8Array): number {
  * MobileNetV3's activations as single ONNX operators, so that onnxruntime can keep them in its
  * blocked layout: hard swish, x * relu6(x + 3) * (1/6) (nodes .../hard_swish/add, Relu6, mul and
  * mul_1), as HardSwish; and the squeeze-excite gate, relu6(x + 3) * (1/6) (.../Conv_1/add, Relu6
- * and mul), as HardSigmoid. The nodes they replace are left unreferenced.
+ * and mul), as HardSigmoid. Their inputs: x, the graph's 1/6 and its 3. The nodes they replace are
+ * left unreferenced.
  */
 function fused(nodes: TfNode[]): TfNode[] {
   const by = new Map(nodes.map((n) => [n.name, n]));
   return nodes.map((n) => {
     const swish = /\/hard_swish\/mul_1$/.exec(n.name);
     if (swish) {
-      const mul = by.get(n.name.replace(/mul_1$/, 'mul'))!;
-      return { name: n.name, op: 'HardSwish', input: [by.get(n.name.replace(/mul_1$/, 'add'))!.input![0]!, mul.input![0]!] };
+      const [add, mul] = ['add', 'mul'].map((k) => by.get(n.name.replace(/mul_1$/, k))!);
+      return { name: n.name, op: 'HardSwish', input: [add!.input![0]!, mul!.input![0]!, add!.input![1]!] };
     }
-    if (/squeeze_excite\/Conv_1\/mul$/.test(n.name))
-      return { name: n.name, op: 'HardSigmoid', input: [by.get(n.name.replace(/mul$/, 'add'))!.input![0]!, n.input![0]!] };
+    if (/squeeze_excite\/Conv_1\/mul$/.test(n.name)) {
+      const add = by.get(n.name.replace(/mul$/, 'add'))!;
+      return { name: n.name, op: 'HardSigmoid', input: [add.input![0]!, n.input![0]!, add.input![1]!] };
+    }
     return n;
   });
 }
@@ -259,7 +256,5 @@ function live(nodes: TfNode[]): Set<string> {
   return seen;
 }
 
-if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) {
-  fs.writeFileSync(OUT, onnx.ModelProto.encode(convert()).finish());
-  console.log(`wrote ${OUT} (${fs.statSync(OUT).size} bytes)`);
-}
+fs.writeFileSync(OUT, onnx.ModelProto.encode(convert()).finish());
+console.log(`wrote ${OUT} (${fs.statSync(OUT).size} bytes)`);

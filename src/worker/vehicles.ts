@@ -78,7 +78,7 @@ function stretched(rgb: Uint8Array, width: number, height: number): Float32Array
  * best first: a peak is its 3x3 neighbourhood's greatest in its class (the graph's max pool), as
  * the package's own graph picks them after the heatmap.
  */
-export function peaks(heat: Float32Array, min: number): { at: number; cls: number; score: number }[] {
+function peaks(heat: Float32Array, min: number): { at: number; cls: number; score: number }[] {
   const found: { at: number; cls: number; score: number }[] = [];
   for (let i = 0; i < heat.length; i++) {
     const v = heat[i]!;
