@@ -5,13 +5,14 @@ import type { Box } from './detector.js';
 // What a video's searches found, followed from search to search, and the box of each thing in every
 // frame between: where a thing was found by two searches, its box moves from the one place to the
 // other (frames are held back until the searches after them are in, so both ends are known); before
-// the first search that found it and after the last, its box is held and grows as it may have moved.
+// the first search that found it and after the last, its box is held and grows (to twice its size).
 // A thing missed by up to PATIENCE searches and found again keeps its box through the gap. Where
 // which thing went where cannot be told, each way is followed until a search tells (doubts).
-// See docs/decisions/063-search-on-a-schedule-and-follow.md, 086-things-crossing-behind-others.md and 093.
+// See docs/decisions/063-search-on-a-schedule-and-follow.md, 086-things-crossing-behind-others.md, 093 and 095.
 
-/** A held box grows on each side by this share of its size (and at least 1 px) a frame. */
+/** A held box grows on each side by this share of its size (and at least 1 px) a frame, to HELD_AT_MOST of its size on each side (decision 095). */
 const GROWTH = 0.03;
+const HELD_AT_MOST = 0.5;
 /**
  * A thing found again within this many searches (by default) after a miss is the same thing, covered
  * through the gap. Frames wait for it: video holds them for its vehicle bands as long anyway (two
@@ -55,7 +56,7 @@ interface Track {
 /** A box `age` frames from where it was seen, grown for the movement possible in that time. */
 export function grow(box: Box, age: number, width: number, height: number): Box {
   if (age === 0) return box;
-  return pad(box, GROWTH * age + Math.min(0.5, age / Math.max(1, Math.min(box.width, box.height))), width, height);
+  return pad(box, Math.min(HELD_AT_MOST, GROWTH * age + Math.min(0.5, age / Math.max(1, Math.min(box.width, box.height)))), width, height);
 }
 
 const centre = (b: Box): [number, number] => [b.x + b.width / 2, b.y + b.height / 2];
@@ -64,8 +65,7 @@ const centre = (b: Box): [number, number] => [b.x + b.width / 2, b.y + b.height 
 function velocity(t: Track): [number, number] {
   const [a, b] = t.points.slice(-2);
   if (!a || !b) return [0, 0];
-  const [ax, ay] = centre(a.box),
-    [bx, by] = centre(b.box);
+  const [[ax, ay], [bx, by]] = [centre(a.box), centre(b.box)];
   return [(bx - ax) / (b.at - a.at), (by - ay) / (b.at - a.at)];
 }
 

@@ -388,6 +388,39 @@ describe('tracks between searches', () => {
     );
   });
 
+  it('a box held where a thing was is never more than twice as wide or high as the largest box found, however long it is held', () => {
+    // A thing, and a larger one over its upper part (what it may be behind), each found or not at
+    // each search: the thing's box is held through misses and while it may be behind the other.
+    const held = fc.record({
+      size: fc.integer({ min: 12, max: 60 }),
+      larger: fc.double({ min: 1, max: 3, noNaN: true }),
+      v: fc.integer({ min: -3, max: 3 }),
+      found: fc.array(fc.tuple(fc.boolean(), fc.boolean()), { minLength: 3, maxLength: 14 }),
+    });
+    fc.assert(
+      fc.property(held, (c) => {
+        const at = (f: number): Box => ({ kind: 'face', x: 600 + c.v * f, y: 300, width: c.size, height: c.size });
+        const tracks = new Tracks(EVERY, 1280, 720);
+        let wide = 0,
+          high = 0;
+        c.found.forEach(([thing, over], k) => {
+          const a = at(k * EVERY);
+          const side = Math.round(c.larger * c.size);
+          const found: Box[] = [
+            ...(thing ? [a] : []),
+            ...(over ? [{ kind: 'plate' as const, x: a.x - Math.round((side - c.size) / 2), y: a.y - Math.round(side / 2), width: side, height: side }] : []),
+          ];
+          for (const b of found) [wide, high] = [Math.max(wide, b.width), Math.max(high, b.height)];
+          tracks.add(k * EVERY, found);
+        });
+        const last = (c.found.length - 1) * EVERY;
+        for (let f = 0; f <= last; f++)
+          for (const b of tracks.at(f, last)) expect(Math.max(b.width - 2 * wide, b.height - 2 * high), `frame ${f}`).toBeLessThanOrEqual(3);
+      }),
+      { numRuns: Number(process.env.RUNS) || 500 },
+    );
+  });
+
   it('a thing that stays behind another is followed for twice PATIENCE searches, not for ever', () => {
     const tracks = new Tracks(EVERY, 1280, 720);
     const small: Box = { kind: 'face', x: 500, y: 300, width: 20, height: 20 };
