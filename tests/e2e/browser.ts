@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { ALICE, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -51,6 +51,24 @@ export async function phone(browser: Browser, locale = 'en-GB'): Promise<{ conte
   const page = await context.newPage();
   watchCsp(page);
   return { context, page };
+}
+
+/**
+ * Picks `day` (YYYY-MM-DD) in the date picker that `input` opens, as a person would: from the month
+ * it opens on (the input's day, or today) to that day's month, whatever the date today.
+ */
+export async function pickDate(page: Page, input: string, day: string): Promise<void> {
+  const from = (await page.locator(input).inputValue()) || (await page.evaluate(() => new Date().toLocaleDateString('sv')));
+  const months = (iso: string) => Number(iso.slice(0, 4)) * 12 + Number(iso.slice(5, 7));
+  await page.locator(input).click();
+  for (let i = 0; i < Math.abs(months(day) - months(from)); i++)
+    await page.locator(months(day) > months(from) ? '.p-datepicker-next' : '.p-datepicker-prev').click();
+  await page
+    .locator('.p-datepicker-calendar td:not(.p-datepicker-other-month) span', { hasText: new RegExp(`^${Number(day.slice(8))}$`) })
+    .first()
+    .click();
+  await expect.poll(() => page.locator(input).inputValue()).toBe(day);
+  await page.locator('.p-datepicker').waitFor({ state: 'hidden' });
 }
 
 /** Saves what a person sees, under test-results/screenshots (git-ignored). */

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import * as XLSX from 'xlsx';
 import { ALICE, useTestServer } from '../helpers/server.js';
 import { readZip } from '../server/downloads/zip-reader.js';
-import { launch, phone, signIn, snap } from './browser.js';
+import { launch, phone, pickDate, signIn, snap } from './browser.js';
 
 describe('the Data page in Chromium against the real server', () => {
   /** Closes every toast on screen (they cover the top of the page for a few seconds). */
@@ -37,16 +37,9 @@ describe('the Data page in Chromium against the real server', () => {
     await browser?.close();
   });
 
-  async function pickDay(): Promise<void> {
-    await page.locator('#data-date').click();
-    await page.locator('.p-datepicker-calendar td:not(.p-datepicker-other-month) span', { hasText: /^20$/ }).first().click();
-    await expect.poll(() => page.locator('#data-date').inputValue()).toBe(DAY);
-    await page.locator('.p-datepicker').waitFor({ state: 'hidden' });
-  }
-
   it('shows exact figures for a picked day and opens a tile’s list filtered to it', async () => {
     await page.getByRole('heading', { name: 'Data Management' }).waitFor();
-    await pickDay();
+    await pickDate(page, '#data-date', DAY);
     await expect.poll(() => page.getByTestId('day-drivingCount').textContent()).toBe('2');
     expect(await page.getByTestId('day-drivingCount-detail').textContent()).toBe('42.8 km');
     // No charge that day: no charging hours, whatever the drives' 155 minutes (decision 078; it said '3 h').

@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import * as XLSX from 'xlsx';
 import { ALICE, ROOT, expectNoServerErrors, startServer, type TestServer } from '../helpers/server.js';
 import { readZip } from '../server/downloads/zip-reader.js';
-import { launch, phone, signIn, snap } from './browser.js';
+import { launch, phone, pickDate, signIn, snap } from './browser.js';
 
 /**
  * docs/ARCHITECTURE.md's promise, tested: a fifth kind is one schema file. The refuel record of
@@ -116,9 +116,7 @@ describe('a fifth kind, written only as a schema file', () => {
 
   it('has a Data page tile with its sum and a row in the totals, opening its list and its package', async () => {
     await page.goto(`${server.url}/data`);
-    await page.locator('#data-date').click();
-    await page.locator('.p-datepicker-calendar td:not(.p-datepicker-other-month) span', { hasText: /^20$/ }).first().click();
-    await page.locator('.p-datepicker').waitFor({ state: 'hidden' });
+    await pickDate(page, '#data-date', DAY);
     await expect.poll(() => page.getByTestId('day-refuelCount').textContent()).toBe('2');
     expect(await page.getByTestId('day-refuelCount-detail').textContent()).toBe('53.8 L');
     await expect.poll(() => page.getByTestId('total-refuelCount').textContent()).toBe('2');
