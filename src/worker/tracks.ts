@@ -56,7 +56,7 @@ interface Track {
 /** A box `age` frames from where it was seen, grown for the movement possible in that time. */
 export function grow(box: Box, age: number, width: number, height: number): Box {
   if (age === 0) return box;
-  return pad(box, Math.min(HELD_AT_MOST, GROWTH * age + Math.min(0.5, age / Math.max(1, Math.min(box.width, box.height)))), width, height);
+  return pad(box, Math.min(HELD_AT_MOST, GROWTH * age + age / Math.max(1, Math.min(box.width, box.height))), width, height);
 }
 
 const centre = (b: Box): [number, number] => [b.x + b.width / 2, b.y + b.height / 2];
