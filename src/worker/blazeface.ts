@@ -17,11 +17,25 @@ const { onnx } = createRequire(import.meta.url)('onnx-proto') as typeof import('
 /** The model, and its copy whose channels fill onnxruntime's blocks of 16 (AVX-512, which Linux names in /proc/cpuinfo) rather than 8. */
 export const MODELS = ['blazeface-back.onnx', 'blazeface-back-16.onnx'].map((f) => fileURLToPath(new URL(`./models/${f}`, import.meta.url)));
 const MODEL = MODELS[fs.existsSync('/proc/cpuinfo') && /\bavx512f\b/.test(fs.readFileSync('/proc/cpuinfo', 'utf8')) ? 1 : 0]!;
-/** The model's two output grids: stride 16 with 2 anchors a cell, stride 32 with 6. */
-const GRIDS = [
-  { stride: 16, anchors: 2, scores: 'Identity:0', boxes: 'Identity_2:0' },
-  { stride: 32, anchors: 6, scores: 'Identity_1:0', boxes: 'Identity_3:0' },
-] as const;
+/** A BlazeFace model: its file, its input's name, its input's side where fixed (else any size is taken), and its output grids: each anchor's score, and its box and six points in 16 numbers. */
+export type Model = { file: string; input: string; side?: number; grids: readonly { stride: number; anchors: number; scores: string; boxes: string }[] };
+/** The back-camera model (256x256, made to take any size): stride 16 with 2 anchors a cell, stride 32 with 6. */
+export const BACK: Model = {
+  file: MODEL,
+  input: 'input:0',
+  grids: [
+    { stride: 16, anchors: 2, scores: 'Identity:0', boxes: 'Identity_2:0' },
+    { stride: 32, anchors: 6, scores: 'Identity_1:0', boxes: 'Identity_3:0' },
+  ],
+};
+/** The full-range model (192x192; scripts/blazeface-full-model.ts, decision 096): stride 4 with 1 anchor a cell. */
+const HEAD = 'StatefulPartitionedCall/model/d2sp_';
+export const FULL_RANGE: Model = {
+  file: fileURLToPath(new URL('./models/blazeface-full.onnx', import.meta.url)),
+  input: 'input/nchw',
+  side: 192,
+  grids: [{ stride: 4, anchors: 1, scores: `${HEAD}classifier_face_4/d2sp_classifier_face_4`, boxes: `${HEAD}regressor_face_4/d2sp_regressor_face_4` }],
+};
 /** Input sides are rounded up to this (the coarsest grid's stride); the rest is padded grey. */
 const ALIGN = 32;
 /** Faces scored this or more (0-1) are taken (recall and false boxes: docs/worker.md). */
@@ -73,10 +87,10 @@ export function modelInput(rgb: Uint8Array, width: number, region: Rect, scale: 
 }
 
 /** Boxes scored `minScore` or more from the model's outputs for a w x h input, in input pixels, best first, overlapping ones merged. */
-export function decode(outputs: Record<string, { data: unknown }>, w: number, h: number, minScore: number): Face[] {
+export function decode(outputs: Record<string, { data: unknown }>, w: number, h: number, minScore: number, grids = BACK.grids): Face[] {
   const logit = Math.log(minScore / (1 - minScore));
   const found: Face[] = [];
-  for (const g of GRIDS) {
+  for (const g of grids) {
     const scores = outputs[g.scores]!.data as Float32Array,
       boxes = outputs[g.boxes]!.data as Float32Array;
     const cols = w / g.stride;
@@ -121,13 +135,14 @@ export class Sessions {
   private asks = 0;
 
   private constructor(
+    readonly kind: Model,
     private readonly model: InstanceType<typeof onnx.ModelProto>,
     readonly any: Session,
   ) {}
 
-  static async create(file = MODEL): Promise<Sessions> {
-    const bytes = fs.readFileSync(file);
-    return new Sessions(onnx.ModelProto.decode(bytes), await ort.InferenceSession.create(bytes, OPTIONS));
+  static async create(kind = BACK): Promise<Sessions> {
+    const bytes = fs.readFileSync(kind.file);
+    return new Sessions(kind, onnx.ModelProto.decode(bytes), await ort.InferenceSession.create(bytes, OPTIONS));
   }
 
   /** The sizes ('WxH') whose fixed copies are held. */
@@ -145,7 +160,7 @@ export class Sessions {
         if (n > 1) this.asked.set(k, n >> 1);
         else this.asked.delete(k);
     const held = this.fixed.get(key);
-    if (held) return held;
+    if (held || this.kind.side) return held ?? Promise.resolve(this.any);
     if (count(key) < FIXED_AFTER) return Promise.resolve(this.any);
     if (this.fixed.size >= FIXED_SIZES) {
       const least = [...this.fixed.keys()].reduce((a, k) => (count(k) < count(a) ? k : a));
@@ -166,8 +181,8 @@ export class Sessions {
 export async function detectWith(sessions: Sessions, frame: Omit<Frame, 'id'>, region: Rect, scale: number, minScore: number): Promise<Face[]> {
   const { rgb, width, height } = frame;
   const { data, w, h } = modelInput(rgb, width, region, scale);
-  const out = await (await sessions.for(w, h)).run({ 'input:0': new ort.Tensor('float32', data, [1, 3, h, w]) });
-  return decode(out, w, h, minScore)
+  const out = await (await sessions.for(w, h)).run({ [sessions.kind.input]: new ort.Tensor('float32', data, [1, 3, h, w]) });
+  return decode(out, w, h, minScore, sessions.kind.grids)
     .map((f) => {
       const x = Math.max(0, Math.floor(region.x + f.x / scale)),
         y = Math.max(0, Math.floor(region.y + f.y / scale));

@@ -1,25 +1,26 @@
 import { parentPort } from 'node:worker_threads';
-import { Sessions, detectWith } from './blazeface.js';
+import { FULL_RANGE, Sessions, detectWith } from './blazeface.js';
 import { loadCv, plateRows } from './cv.js';
 import { threadCpu, type SearchAnswer, type SearchRequest } from './search-threads.js';
 
-// One search thread (search-threads.ts): BlazeFace sessions and the plate locator's OpenCV of its
-// own, so that the searches of a frame run on every core, not on the main thread, which decodes,
-// follows, pixelates and encodes meanwhile. onnxruntime-node's run() holds the thread that calls it. Both
-// load first, then the thread says it is ready or why it is not. See decision 077.
+// One search thread (search-threads.ts): BlazeFace sessions (both models, decision 096) and the
+// plate locator's OpenCV of its own, so that the searches of a frame run on every core, not on the
+// main thread, which decodes, follows, pixelates and encodes meanwhile. onnxruntime-node's run()
+// holds the thread that calls it. Both load first, then the thread says it is ready or why it is
+// not. See decision 077.
 
 const port = parentPort;
 if (!port) throw new Error('search-thread.ts runs only as a worker thread');
 let chain: Promise<unknown> = Promise.resolve();
-const loaded = Promise.all([Sessions.create(), loadCv()]);
+const loaded = Promise.all([Sessions.create(), loadCv(), Sessions.create(FULL_RANGE)]);
 loaded.then(() => port.postMessage({})).catch((e: Error) => port.postMessage({ error: e.message }));
 
 async function answer(m: SearchRequest): Promise<SearchAnswer> {
-  const [sessions, cv] = await loaded;
+  const [sessions, cv, fullRange] = await loaded;
   const start = threadCpu();
   const ms = () => threadCpu() - start;
   if (m.op === 'faces') {
-    const faces = await detectWith(sessions, m, m.region, m.scale, m.minScore);
+    const faces = await detectWith(m.fullRange ? fullRange : sessions, m, m.region, m.scale, m.minScore);
     return { id: m.id, op: m.op, ms: ms(), faces };
   }
   const rows = plateRows(cv, m.rgb, m.width, m.height, m.scales, m.grounds);

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { FACE_SCORE, type Face } from './blazeface.js';
+import { FACE_SCORE, FULL_RANGE, type Face } from './blazeface.js';
 import type { Rect } from './boxes.js';
 
 // The video searches' threads, one per core (search-thread.ts): each holds a BlazeFace session and
@@ -16,7 +16,8 @@ export interface Frame {
   width: number;
   height: number;
 }
-export type SearchRequest = Frame & ({ op: 'faces'; region: Rect; scale: number; minScore: number } | { op: 'plates'; scales?: number[]; grounds: boolean });
+export type SearchRequest = Frame &
+  ({ op: 'faces'; region: Rect; scale: number; minScore: number; fullRange?: boolean } | { op: 'plates'; scales?: number[]; grounds: boolean });
 export type SearchAnswer =
   { id: number; op: 'faces'; ms: number; faces: Face[] } | { id: number; op: 'plates'; ms: number; rows: Rect[] } | { id: number; error: string };
 type Ask = SearchRequest extends infer R ? (R extends SearchRequest ? Omit<R, 'id'> : never) : never;
@@ -73,6 +74,12 @@ export class SearchThreads {
   async detect(rgb: Uint8Array, width: number, height: number, region: Rect, scale: number, minScore = FACE_SCORE, largest = Infinity): Promise<Face[]> {
     const a = await this.ask({ op: 'faces', rgb, width, height, region, scale, minScore });
     return a.op === 'faces' ? a.faces.filter((f) => Math.max(f.width, f.height) * scale <= largest) : [];
+  }
+
+  /** Faces scored `minScore` or more by the full-range model in a square `region` of an rgb24 frame (made its input), in the frame's coordinates (decision 096). */
+  async fullRange(rgb: Uint8Array, width: number, height: number, region: Rect, minScore: number): Promise<Face[]> {
+    const a = await this.ask({ op: 'faces', rgb, width, height, region, scale: FULL_RANGE.side! / region.width, minScore, fullRange: true });
+    return a.op === 'faces' ? a.faces : [];
   }
 
   /** The plate locator's candidates (cv.ts's plateRows) in an rgb24 frame, on the pyramid's `scales`, and plain plate grounds unless `grounds` is false. */

@@ -1,12 +1,15 @@
 import fc from 'fast-check';
+import fs from 'node:fs';
 import ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import { FACE_SCORE, FIXED_SIZES, MODELS, Sessions, detectWith } from '../../src/worker/blazeface.js';
-import { coveredShare, scene } from './eval-set.js';
+import { BACK, FACE_SCORE, FIXED_SIZES, FULL_RANGE, MODELS, Sessions, detectWith, modelInput } from '../../src/worker/blazeface.js';
+import { coveredShare, fullRangeWindows, scene } from './eval-set.js';
 
 // The two copies of the model (decision 088): the one widened for onnxruntime's blocks of 16
 // channels must find what the other finds, and both the pasted faces, whichever copy this CPU runs.
-// A thread's sessions (decision 092): whichever session a size is given, the model's outputs.
+// A thread's sessions (decision 092): whichever session a size is given, the model's outputs. The
+// full-range model (decision 096), converted by this project's script: what the package's own graph
+// answered on TensorFlow.js, a runtime this project's code has no part in.
 
 describe('BlazeFace, both copies of the model', () => {
   it('find the same faces, to float rounding, at the scales video searches: the pasted ones', async () => {
@@ -17,7 +20,7 @@ describe('BlazeFace, both copies of the model', () => {
       720,
       heights.map((height, i) => ({ face: i, height, angle: 0 })),
     );
-    const [narrow, wide] = await Promise.all(MODELS.map((m) => Sessions.create(m)));
+    const [narrow, wide] = await Promise.all(MODELS.map((file) => Sessions.create({ ...BACK, file })));
     const whole = { x: 0, y: 0, width: 1280, height: 720 };
     for (const scale of [4 / 3, 2 / 3]) {
       const [a, b] = [await detectWith(narrow!, s, whole, scale, FACE_SCORE), await detectWith(wide!, s, whole, scale, FACE_SCORE)];
@@ -64,4 +67,28 @@ describe("A thread's sessions", () => {
     // Sizes asked for over and over get fixed copies.
     expect(sessions.held().length).toBeGreaterThan(0);
   }, 120_000);
+});
+
+describe('The full-range model (decision 096)', () => {
+  it("answers each test window as the package's own graph did on TensorFlow.js, and finds the face pasted at its centre", async () => {
+    type Fixture = { name: string; anchors: { index: number; score: number; boxes: number[] }[] }[];
+    const fixture = JSON.parse(fs.readFileSync(new URL('../fixtures/blazeface-full.json', import.meta.url), 'utf8')) as Fixture;
+    const sessions = await Sessions.create(FULL_RANGE);
+    const [grid] = FULL_RANGE.grids;
+    const whole = { x: 0, y: 0, width: 192, height: 192 };
+    const near = (got: number, want: number) => expect(Math.abs(got - want)).toBeLessThanOrEqual(2e-3 * (1 + Math.abs(want)));
+    for (const { name, rgb } of await fullRangeWindows()) {
+      const { data } = modelInput(rgb, 192, whole, 1);
+      const out = await sessions.any.run({ [FULL_RANGE.input]: new ort.Tensor('float32', data, [1, 3, 192, 192]) });
+      const [scores, boxes] = [out[grid!.scores]!.data as Float32Array, out[grid!.boxes]!.data as Float32Array];
+      const want = fixture.find((f) => f.name === name)!;
+      for (const a of want.anchors) {
+        near(scores[a.index]!, a.score);
+        a.boxes.forEach((v, k) => near(boxes[a.index * 16 + k]!, v));
+      }
+      const [face] = await detectWith(sessions, { rgb, width: 192, height: 192 }, whole, 1, 0.25);
+      expect(face, name).toBeDefined();
+      expect(Math.hypot(face!.x + face!.width / 2 - 96, face!.y + face!.height / 2 - 96), name).toBeLessThan(16);
+    }
+  });
 });

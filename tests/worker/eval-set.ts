@@ -210,3 +210,19 @@ export function meanDifference(a: Buffer, b: Buffer, width: number, box: Rect): 
   }
   return sum / Math.max(1, n);
 }
+
+/** Windows as the full-range model takes them (192x192, rgb24): a face of 48 px upright, and in profile at 48 and 24 px, on home.jpg (tests/fixtures/blazeface-full.json). */
+export async function fullRangeWindows(): Promise<{ name: string; rgb: Buffer }[]> {
+  const pastes: [string, Paste][] = [
+    ['upright 48 px', { face: 0, height: 48, angle: 0 }],
+    ['profile 48 px', { face: 0, height: 48, angle: 0, profile: true }],
+    ['profile 24 px', { face: 0, height: 24, angle: 0, profile: true }],
+  ];
+  return Promise.all(
+    pastes.map(async ([name, paste]) => {
+      const rgb = await background('home.jpg', 192, 192);
+      await pasteFace(rgb, 192, 192, 96, 96, paste);
+      return { name, rgb };
+    }),
+  );
+}
