@@ -5,8 +5,8 @@ import { Worker } from 'node:worker_threads';
 import { FACE_SCORE, FULL_RANGE, type Face } from './blazeface.js';
 import type { Rect } from './boxes.js';
 
-// The video searches' threads, one per core (search-thread.ts): each holds a BlazeFace session and
-// the plate locator's OpenCV, and takes one request at a time; a request goes to a free thread. The
+// The video searches' threads, one per core (search-thread.ts): each holds BlazeFace's sessions
+// (both models) and the plate locator's OpenCV, and takes one request at a time; a request goes to a free thread. The
 // main thread decodes, follows, pixelates and encodes meanwhile. Frames are best handed over in a
 // SharedArrayBuffer (video.ts's readFrames), which threads read without a copy. See decision 077.
 

@@ -10,8 +10,9 @@ import { Tracks } from './tracks.js';
 // A video's desensitization: frames decoded by ffmpeg, searched on a schedule and followed between
 // searches (tracks.ts), pixelated and encoded again. Faces by BlazeFace on onnxruntime at three
 // scales of the whole frame (the finest cut into one strip a thread) and plates by the character-row
-// locator, both on the search threads (search-threads.ts, one per core); on every VEHICLES_EVERY-th
-// search, the bands of the vehicles CenterNet finds (detector.ts, on this thread).
+// locator, both on the search threads (search-threads.ts, one per core), each face box then looked at
+// again by MediaPipe's full-range model (decision 096); on every VEHICLES_EVERY-th search, the bands
+// of the vehicles CenterNet finds (detector.ts, on this thread).
 // See docs/decisions/063-search-on-a-schedule-and-follow.md and 077-search-threads-and-strips.md.
 
 /** Frames are searched about this many times a second (every Nth frame). */
