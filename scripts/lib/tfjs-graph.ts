@@ -32,7 +32,7 @@ type OnnxNode = { opType: string; input: string[]; output: string[]; attribute: 
 const T = onnx.TensorProto.DataType;
 
 /** The package's weights by name: float16 ones as raw half floats, int32 ones as numbers. */
-export function weights(json: Package, dir: string): Map<string, { w: TfWeight; half?: Uint8Array; ints?: number[] }> {
+function weights(json: Package, dir: string): Map<string, { w: TfWeight; half?: Uint8Array; ints?: number[] }> {
   const bin = Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => fs.readFileSync(path.join(dir, p)))));
   const out = new Map<string, { w: TfWeight; half?: Uint8Array; ints?: number[] }>();
   let at = 0;
@@ -80,10 +80,10 @@ const float = (name: string, v: number) => onnx.AttributeProto.create({ name, ty
 const int = (name: string, v: number) => onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.INT, i: v });
 const text = (s?: string) => (s ? Buffer.from(s, 'base64').toString() : '');
 
-export type Weights = ReturnType<typeof weights>;
+type Weights = ReturnType<typeof weights>;
 
 /** The ONNX graph being made from the package's: its nodes and initializers. */
-export class Graph {
+class Graph {
   readonly nodes: OnnxNode[] = [];
   readonly init: ReturnType<typeof onnx.TensorProto.create>[] = [];
   private readonly used = new Set<string>();
@@ -203,7 +203,7 @@ export class Graph {
 }
 
 /** A half float's value. */
-export function halfValue(b: Uint8Array): number {
+function halfValue(b: Uint8Array): number {
   const h = b[0]! | (b[1]! << 8);
   const e = (h >> 10) & 31,
     m = h & 1023;
