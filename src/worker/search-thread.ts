@@ -3,11 +3,10 @@ import { FULL_RANGE, Sessions, detectWith } from './blazeface.js';
 import { loadCv, plateRows } from './cv.js';
 import { threadCpu, type SearchAnswer, type SearchRequest } from './search-threads.js';
 
-// One search thread (search-threads.ts): BlazeFace sessions (both models, decision 096) and the
-// plate locator's OpenCV of its own, so that the searches of a frame run on every core, not on the
-// main thread, which decodes, follows, pixelates and encodes meanwhile. onnxruntime-node's run()
-// holds the thread that calls it. Both load first, then the thread says it is ready or why it is
-// not. See decision 077.
+// One search thread (search-threads.ts): BlazeFace's sessions (both models, decision 096) and the
+// plate locator's OpenCV of its own, so that a frame's searches run on every core while the main
+// thread decodes, follows, pixelates and encodes. onnxruntime-node's run() holds the thread that
+// calls it. Both load first, then the thread says it is ready or why not. See decision 077.
 
 const port = parentPort;
 if (!port) throw new Error('search-thread.ts runs only as a worker thread');

@@ -39,11 +39,7 @@ const REGION_SCALE = 2;
 const REGION = 192;
 /** The fine scale's strips overlap by this many px (of the frame): twice the largest face it is there for. */
 export const STRIP_OVERLAP = 2 * SMALL_FACE;
-/**
- * Each face box is looked at again by the full-range model (decision 096) on a square window this
- * many times its side (before FACE_MARGIN); a face it scores REFIT_SCORE or more, centred inside the
- * box, with FACE_MARGIN, replaces the box where that is REFIT_AREA of its area or less.
- */
+/** Face boxes refitted (Follow.refit, decision 096): the window's side in box sides, the least score, the largest share of the box's area. */
 const REFIT_WINDOW = 3;
 const REFIT_SCORE = 0.25;
 const REFIT_AREA = 0.5;
@@ -204,10 +200,11 @@ class Follow {
   }
 
   /**
-   * The face boxes of search `s`, each replaced by the full-range model's box where that fits the
-   * face better (REFIT_WINDOW...): BlazeFace's boxes on faces in profile are 3-12 times their area
-   * with the margin, and the full-range model's 0.8-1.3 times; on a face turned 30° its box is
-   * upright and smaller than the face, hence only a box REFIT_AREA of the size or less.
+   * Search `s`'s face boxes, each looked at again by the full-range model on a square window
+   * REFIT_WINDOW times its side (before FACE_MARGIN): the best face scored REFIT_SCORE or more centred
+   * inside it, with FACE_MARGIN, replaces it where REFIT_AREA of its area or less. BlazeFace's boxes
+   * on profiles are 3-12 times the face, the full-range model's 0.8-1.3; on a face turned 30° its box
+   * is upright and smaller than the face, hence the limit.
    */
   private refit(s: Search, faces: Box[]): Promise<Box[]> {
     const { width, height } = this;
