@@ -7,18 +7,23 @@ export interface Rect {
   height: number;
 }
 
-/** Area of the overlap of two rectangles. */
-function overlap(a: Rect, b: Rect): number {
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  return w > 0 && h > 0 ? w * h : 0;
+/** The rectangle two rectangles share, if they overlap. */
+export function intersection(a: Rect, b: Rect): Rect | undefined {
+  const [x, y] = [Math.max(a.x, b.x), Math.max(a.y, b.y)];
+  const [width, height] = [Math.min(a.x + a.width, b.x + b.width) - x, Math.min(a.y + a.height, b.y + b.height) - y];
+  return width > 0 && height > 0 ? { x, y, width, height } : undefined;
 }
 
+const area = (r?: Rect): number => (r ? r.width * r.height : 0);
+
 /** Share of `a`'s area that lies inside `b`. */
-export const insideShare = (a: Rect, b: Rect): number => overlap(a, b) / Math.max(1, a.width * a.height);
+export const insideShare = (a: Rect, b: Rect): number => area(intersection(a, b)) / Math.max(1, area(a));
 
 /** Intersection over union. */
-export const iou = (a: Rect, b: Rect): number => overlap(a, b) / Math.max(1, a.width * a.height + b.width * b.height - overlap(a, b));
+export function iou(a: Rect, b: Rect): number {
+  const both = area(intersection(a, b));
+  return both / Math.max(1, area(a) + area(b) - both);
+}
 
 /**
  * Non-maximum suppression that never uncovers: boxes are taken best score first, and a box goes
@@ -40,22 +45,15 @@ export function tiles(width: number, height: number, size: number): Rect[] {
   const along = (length: number): [number, number][] => {
     if (length <= size) return [[0, length]];
     const step = Math.round((size * 2) / 3);
-    const n = Math.ceil((length - size) / step) + 1;
-    const out: [number, number][] = [];
-    for (let i = 0; i < n; i++) out.push([Math.min(i * step, length - size), size]);
-    return out;
+    return Array.from({ length: Math.ceil((length - size) / step) + 1 }, (_, i) => [Math.min(i * step, length - size), size]);
   };
-  const out: Rect[] = [];
-  for (const [y, h] of along(height)) for (const [x, w] of along(width)) out.push({ x, y, width: w, height: h });
-  return out;
+  return along(height).flatMap(([y, h]) => along(width).map(([x, w]) => ({ x, y, width: w, height: h })));
 }
 
-/** Grows `into` to the smallest rectangle holding it and `other` (in place). */
-export function growTo(into: Rect, other: Rect): void {
-  const x1 = Math.max(into.x + into.width, other.x + other.width);
-  const y1 = Math.max(into.y + into.height, other.y + other.height);
-  into.x = Math.min(into.x, other.x);
-  into.y = Math.min(into.y, other.y);
-  into.width = x1 - into.x;
-  into.height = y1 - into.y;
+/** Grows `into` to the smallest rectangle holding it and `other` (in place); `into`. */
+export function growTo<T extends Rect>(into: T, other: Rect): T {
+  const [x1, y1] = [Math.max(into.x + into.width, other.x + other.width), Math.max(into.y + into.height, other.y + other.height)];
+  [into.x, into.y] = [Math.min(into.x, other.x), Math.min(into.y, other.y)];
+  [into.width, into.height] = [x1 - into.x, y1 - into.y];
+  return into;
 }

@@ -1,5 +1,5 @@
 import { pad } from './blur.js';
-import { growTo, insideShare, iou } from './boxes.js';
+import { growTo, insideShare, intersection, iou } from './boxes.js';
 import type { Box } from './detector.js';
 
 // What a video's searches found, followed from search to search, and the box of each thing in every
@@ -8,7 +8,7 @@ import type { Box } from './detector.js';
 // the first search that found it and after the last, its box is held and grows (to twice its size).
 // A thing missed by up to PATIENCE searches and found again keeps its box through the gap. Where
 // which thing went where cannot be told, each way is followed until a search tells (doubts).
-// See docs/decisions/063-search-on-a-schedule-and-follow.md, 086-things-crossing-behind-others.md, 093 and 095.
+// See docs/decisions/063-search-on-a-schedule-and-follow.md, 086-things-crossing-behind-others.md, 093, 095 and 097.
 
 /** A held box grows on each side by this share of its size (and at least 1 px) a frame, to HELD_AT_MOST of its size on each side (decision 095). */
 const GROWTH = 0.03;
@@ -22,6 +22,8 @@ export const PATIENCE = 4;
 /** Where found and between two places, a box is taken this much larger (share of its size) on each side, and between them by this share of the way, for movement that is not straight. */
 const SLACK = 0.05;
 const BEND = 0.05;
+/** A face's box found is grown by up to this share of its size a side toward where the searches either side put it (steadied). */
+const STEADY = 0.1;
 /** A box overlapping where a track is expected this much (intersection over union) or more continues it before any nearer one (decision 086). */
 const OVERLAPPING = 0.3;
 /**
@@ -154,6 +156,20 @@ export function merged(found: Box[]): Box[] {
   return out;
 }
 
+/** The box between two places of a track at frame `j`, each side moved in proportion. */
+function between(a: Point, b: Point, j: number): Box {
+  const f = (j - a.at) / (b.at - a.at);
+  const [x, y, width, height] = (['x', 'y', 'width', 'height'] as const).map((k) => Math.round(a.box[k] + (b.box[k] - a.box[k]) * f));
+  return { kind: a.box.kind, x: x!, y: y!, width: width!, height: height! };
+}
+
+/** A track's `k`-th place, a face's box grown by STEADY a side at most toward where the places either side put it: on a profile one search's box now and then sits off the head (decision 097). */
+function steadied(t: Track, k: number): Point {
+  const [p, a, n] = [t.points[k - 1], t.points[k]!, t.points[k + 1]];
+  const near = p && n && t.kind === 'face' && intersection(between(p, n, a.at), pad(a.box, STEADY, Infinity, Infinity));
+  return near ? { ...a, box: growTo({ ...a.box }, near) } : a;
+}
+
 const clip = (b: Box): Box | undefined => (b.width > 0 && b.height > 0 ? b : undefined);
 
 export class Tracks {
@@ -257,8 +273,7 @@ export class Tracks {
         const p = t.points.at(-1)!;
         const [cx, cy] = centre(moved(p.box, velocity(t), at - p.at, this.width, this.height));
         const half = Math.min(side / 2, Math.max(p.box.width, p.box.height) / 2 + reach(t, at - p.at));
-        const x = Math.max(0, Math.round(cx - half)),
-          y = Math.max(0, Math.round(cy - half));
+        const [x, y] = [Math.max(0, Math.round(cx - half)), Math.max(0, Math.round(cy - half))];
         return { kind: t.kind, x, y, width: Math.min(this.width, Math.round(cx + half)) - x, height: Math.min(this.height, Math.round(cy + half)) - y };
       })
       .filter((b) => b.width > 0 && b.height > 0);
@@ -271,12 +286,7 @@ export class Tracks {
 
   /** The boxes of frame `j`; `end`: the video's last frame once known (tracks still open are held to it). */
   at(j: number, end = Infinity): Box[] {
-    const out: Box[] = [];
-    for (const t of this.tracks) {
-      const box = this.boxOf(t, j, end);
-      if (box) out.push(box);
-    }
-    return out;
+    return this.tracks.flatMap((t) => this.boxOf(t, j, end) ?? []);
   }
 
   /** Forgets tracks that end before frame `j` (their frames are written). */
@@ -288,8 +298,7 @@ export class Tracks {
   }
 
   private boxOf(t: Track, j: number, end: number): Box | undefined {
-    const first = t.points[0]!,
-      last = t.points.at(-1)!;
+    const [first, last] = [t.points[0]!, t.points.at(-1)!];
     // Before it was first found: back to the search before that looked there and did not see it,
     // moving as it did between its first two places.
     if (j < first.at)
@@ -302,19 +311,10 @@ export class Tracks {
     }
     let k = t.points.length - 1;
     while (t.points[k]!.at > j) k--;
-    const a = t.points[k]!,
-      b = t.points[k + 1];
+    const [a, b] = [steadied(t, k), t.points[k + 1] && steadied(t, k + 1)];
     // Where it was found too: a box found is no surer than one between (a small face's is a pixel or two off).
     if (!b || a.at === j) return clip(pad(a.box, SLACK, this.width, this.height));
-    const f = (j - a.at) / (b.at - a.at);
-    const mix = (p: number, q: number) => p + (q - p) * f;
-    const box: Box = {
-      kind: t.kind,
-      x: Math.round(mix(a.box.x, b.box.x)),
-      y: Math.round(mix(a.box.y, b.box.y)),
-      width: Math.round(mix(a.box.width, b.box.width)),
-      height: Math.round(mix(a.box.height, b.box.height)),
-    };
+    const box = between(a, b, j);
     const shift = Math.hypot(...centre(b.box).map((v, i) => v - centre(a.box)[i]!));
     return pad(box, SLACK + (BEND * shift) / Math.max(1, Math.min(box.width, box.height)), this.width, this.height);
   }

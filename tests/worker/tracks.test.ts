@@ -171,6 +171,38 @@ describe('tracks between searches', () => {
     );
   });
 
+  it('a face whose box one search finds off by up to 15 % of its size, where the searches either side found it true, is covered in every frame (decision 097)', () => {
+    const outliers = fc.record({
+      size: fc.integer({ min: 10, max: 80 }),
+      x: fc.integer({ min: 200, max: 900 }),
+      y: fc.integer({ min: 150, max: 500 }),
+      v: fc.tuple(fc.integer({ min: -4, max: 4 }), fc.integer({ min: -1, max: 1 })),
+      // Searches 1..7: no offset, or one up to 15 % of the size; never two in a row.
+      off: fc.array(fc.option(fc.tuple(fc.double({ min: -0.15, max: 0.15, noNaN: true }), fc.double({ min: -0.15, max: 0.15, noNaN: true }))), {
+        minLength: 7,
+        maxLength: 7,
+      }),
+    });
+    fc.assert(
+      fc.property(outliers, (c) => {
+        const at = (f: number): Box => ({ kind: 'face', x: c.x + c.v[0] * f, y: c.y + c.v[1] * f, width: c.size, height: c.size });
+        const off = [null, ...c.off.map((o, i) => (c.off[i - 1] ? null : o)), null];
+        const last = (off.length - 1) * EVERY;
+        const tracks = new Tracks(EVERY, 1280, 720);
+        off.forEach((o, k) => {
+          const [dx, dy] = (o ?? [0, 0]).map((d) => Math.trunc(d * c.size)) as [number, number];
+          const truth = at(k * EVERY);
+          tracks.add(k * EVERY, [{ ...truth, x: truth.x + dx, y: truth.y + dy }]);
+        });
+        for (let f = 0; f <= last; f++) {
+          const share = Math.max(0, ...tracks.at(f, last).map((b) => insideShare(at(f), b)));
+          expect(share, `frame ${f}`).toBeGreaterThanOrEqual(0.9);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('a thing that passes behind another (a box found over where it is expected) for longer than PATIENCE searches is still covered in every frame', () => {
     const behind = fc.record({
       size: fc.integer({ min: 12, max: 60 }),
