@@ -39,10 +39,11 @@ const REGION_SCALE = 2;
 const REGION = 192;
 /** The fine scale's strips overlap by this many px (of the frame): twice the largest face it is there for. */
 export const STRIP_OVERLAP = 2 * SMALL_FACE;
-/** Face boxes refitted (Follow.refit, decision 096): the window's side in box sides, the least score, the largest share of the box's area. */
+/** Face boxes refitted (Follow.refit, decision 096): the window's side in box sides, the least score, the largest share of the box's area (both with FACE_MARGIN), the margin of the box put in its place (decision 098). */
 const REFIT_WINDOW = 3;
 const REFIT_SCORE = 0.25;
 const REFIT_AREA = 0.5;
+const REFIT_MARGIN = 0.2;
 /** At a scale above 1 (the fine scale, the regions), faces over 96 px of the model's input are texture: the coarse scales find large faces (decision 083). */
 const largest = (scale: number) => (scale > 1 ? 96 : Infinity);
 
@@ -84,9 +85,9 @@ export async function videoFaces(pool: SearchThreads, rgb: Uint8Array, width: nu
   return found.flat().map((f) => faceBox(f, width, height));
 }
 
-/** A face BlazeFace found, padded by FACE_MARGIN. */
-const faceBox = (f: Rect, width: number, height: number): Box =>
-  pad({ kind: 'face', x: f.x, y: f.y, width: f.width, height: f.height }, FACE_MARGIN, width, height);
+/** A face found, padded by `margin`. */
+const faceBox = (f: Rect, width: number, height: number, margin = FACE_MARGIN): Box =>
+  pad({ kind: 'face', x: f.x, y: f.y, width: f.width, height: f.height }, margin, width, height);
 
 /** Whether a box is a face under SMALL_FACE px (boxes are padded by FACE_MARGIN), which only the fine scale finds, or a plate under SMALL_PLATE. */
 const small = (b: Box) => (b.kind === 'face' ? b.height < SMALL_FACE * (1 + 2 * FACE_MARGIN) : b.kind === 'plate' && b.height < SMALL_PLATE);
@@ -202,9 +203,9 @@ class Follow {
   /**
    * Search `s`'s face boxes, each looked at again by the full-range model on a square window
    * REFIT_WINDOW times its side (before FACE_MARGIN): the best face scored REFIT_SCORE or more centred
-   * inside it, with FACE_MARGIN, replaces it where REFIT_AREA of its area or less. BlazeFace's boxes
-   * on profiles are 3-12 times the face, the full-range model's 0.8-1.3; on a face turned 30° its box
-   * is upright and smaller than the face, hence the limit.
+   * inside it, with FACE_MARGIN REFIT_AREA of its area or less, replaces it with REFIT_MARGIN. BlazeFace's
+   * boxes on profiles are 3-12 times the face, the full-range model's 0.8-1.3 (the head already); on
+   * a face turned 30° its box is upright and smaller than the face, hence the limit.
    */
   private refit(s: Search, faces: Box[]): Promise<Box[]> {
     const { width, height } = this;
@@ -216,7 +217,7 @@ class Follow {
         const found = await this.pool.fullRange(s.frame, width, height, window, REFIT_SCORE);
         const f = found.find((f) => insideShare({ x: f.x + f.width / 2, y: f.y + f.height / 2, width: 1, height: 1 }, b) > 0);
         const box = f && faceBox(f, width, height);
-        return box && box.width * box.height <= REFIT_AREA * b.width * b.height ? box : b;
+        return box && box.width * box.height <= REFIT_AREA * b.width * b.height ? faceBox(f, width, height, REFIT_MARGIN) : b;
       }),
     );
   }
