@@ -39,7 +39,7 @@ const REGION_SCALE = 2;
 const REGION = 192;
 /** The fine scale's strips overlap by this many px (of the frame): twice the largest face it is there for. */
 export const STRIP_OVERLAP = 2 * SMALL_FACE;
-/** Face boxes refitted (Follow.refit, decision 096): the window's side in box sides, the least score, the largest share of the box's area (both with FACE_MARGIN), the margin of the box put in its place (decision 098). */
+/** Face boxes refitted (Follow.refit, decision 096): the window's side in box sides, the least score, the largest share of the box's area (boxes with FACE_MARGIN), the margin of the box put in its place (decision 098). */
 const REFIT_WINDOW = 3;
 const REFIT_SCORE = 0.25;
 const REFIT_AREA = 0.5;
@@ -203,9 +203,9 @@ class Follow {
   /**
    * Search `s`'s face boxes, each looked at again by the full-range model on a square window
    * REFIT_WINDOW times its side (before FACE_MARGIN): the best face scored REFIT_SCORE or more centred
-   * inside it, with FACE_MARGIN REFIT_AREA of its area or less, replaces it with REFIT_MARGIN. BlazeFace's
-   * boxes on profiles are 3-12 times the face, the full-range model's 0.8-1.3 (the head already); on
-   * a face turned 30° its box is upright and smaller than the face, hence the limit.
+   * inside it replaces it, with REFIT_MARGIN, where with FACE_MARGIN it is REFIT_AREA of its area or
+   * less. BlazeFace's boxes on profiles are 3-12 times the face, the full-range model's 0.8-1.3 (the
+   * head already); on a face turned 30° its box is upright and smaller than the face, hence the limit.
    */
   private refit(s: Search, faces: Box[]): Promise<Box[]> {
     const { width, height } = this;

@@ -103,6 +103,10 @@ describe('frames read from the decoder', () => {
 describe('tracks between searches', () => {
   const EVERY = 5;
   const inFrame = (b: Box) => b.x >= 0 && b.y >= 0 && b.x + b.width <= 1280 && b.y + b.height <= 720;
+  /** Every frame up to `last` has 90 % of the thing, at `at(f)`, under one box. */
+  const coveredThroughout = (tracks: Tracks, at: (f: number) => Box, last: number) => {
+    for (let f = 0; f <= last; f++) expect(Math.max(0, ...tracks.at(f, last).map((b) => insideShare(at(f), b))), `frame ${f}`).toBeGreaterThanOrEqual(0.9);
+  };
   // A thing moving in a straight line at a constant speed, found by every search of frames 0..N
   // except a run of up to PATIENCE searches in between.
   const case_ = fc.record({
@@ -133,11 +137,7 @@ describe('tracks between searches', () => {
         const tracks = new Tracks(EVERY, 1280, 720);
         const missed = (k: number) => k >= c.missFrom && k < c.missFrom + c.misses && k < c.searches;
         for (let k = 0; k <= c.searches; k++) tracks.add(k * EVERY, missed(k) ? [] : [at(k * EVERY)]);
-        for (let f = 0; f <= last; f++) {
-          const truth = at(f);
-          const share = Math.max(0, ...tracks.at(f, last).map((b) => insideShare(truth, b)));
-          expect(share, `frame ${f}`).toBeGreaterThanOrEqual(0.9);
-        }
+        coveredThroughout(tracks, at, last);
       }),
       { numRuns: 300 },
     );
@@ -162,10 +162,7 @@ describe('tracks between searches', () => {
           const truth = at(k * EVERY);
           tracks.add(k * EVERY, [{ ...truth, x: truth.x + dx, y: truth.y + dy }]);
         }
-        for (let f = 0; f <= last; f++) {
-          const share = Math.max(0, ...tracks.at(f, last).map((b) => insideShare(at(f), b)));
-          expect(share, `frame ${f}`).toBeGreaterThanOrEqual(0.9);
-        }
+        coveredThroughout(tracks, at, last);
       }),
       { numRuns: 300 },
     );
@@ -194,10 +191,7 @@ describe('tracks between searches', () => {
           const truth = at(k * EVERY);
           tracks.add(k * EVERY, [{ ...truth, x: truth.x + dx, y: truth.y + dy }]);
         });
-        for (let f = 0; f <= last; f++) {
-          const share = Math.max(0, ...tracks.at(f, last).map((b) => insideShare(at(f), b)));
-          expect(share, `frame ${f}`).toBeGreaterThanOrEqual(0.9);
-        }
+        coveredThroughout(tracks, at, last);
       }),
       { numRuns: 300 },
     );
