@@ -14,7 +14,8 @@ export function intersection(a: Rect, b: Rect): Rect | undefined {
   return width > 0 && height > 0 ? { x, y, width, height } : undefined;
 }
 
-const area = (r?: Rect): number => (r ? r.width * r.height : 0);
+/** A rectangle's area (none's 0). */
+export const area = (r?: Rect): number => (r ? r.width * r.height : 0);
 
 /** Share of `a`'s area that lies inside `b`. */
 export const insideShare = (a: Rect, b: Rect): number => area(intersection(a, b)) / Math.max(1, area(a));

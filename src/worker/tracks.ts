@@ -1,5 +1,5 @@
 import { pad } from './blur.js';
-import { growTo, insideShare, intersection, iou } from './boxes.js';
+import { area, growTo, insideShare, intersection, iou } from './boxes.js';
 import type { Box } from './detector.js';
 
 // What a video's searches found, followed from search to search, and the box of each thing in every
@@ -145,7 +145,7 @@ const alike = (a: Box, b: Box): boolean => a.height <= 1.5 * b.height && b.heigh
 /** The boxes of one search, largest first, those of a kind that overlap (the scales' and passes' copies of one thing) joined into one. */
 export function merged(found: Box[]): Box[] {
   const out: Box[] = [];
-  for (const b of [...found].sort((p, q) => q.width * q.height - p.width * p.height)) {
+  for (const b of [...found].sort((p, q) => area(q) - area(p))) {
     const same = out.find((o) => o.kind === b.kind && (iou(o, b) > 0.3 || insideShare(b, o) > 0.6));
     if (!same) {
       out.push({ ...b });
@@ -255,7 +255,7 @@ export class Tracks {
     const [cx, cy] = centre(box),
       [px, py] = centre(moved(p.box, velocity(t), at - p.at, this.width, this.height));
     const e = expectedAt(t, at);
-    const ratio = (box.width * box.height) / Math.max(1, p.box.width * p.box.height);
+    const ratio = area(box) / Math.max(1, area(p.box));
     const distance = Math.hypot(cx - px, cy - py);
     const shaped = ratio > 0.3 && ratio < 3 && (!p.cut || alike(box, p.box) || insideShare(e, box) >= 0.5);
     return distance <= reach(t, at - p.at) && shaped ? [iou(e, box) >= OVERLAPPING ? iou(e, box) : 0, distance] : undefined;

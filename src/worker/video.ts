@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { pad, pixelate } from './blur.js';
-import { insideShare, type Rect } from './boxes.js';
+import { area, insideShare, type Rect } from './boxes.js';
 import { platesAndBands, type Box, type Detector } from './detector.js';
 import { probe, spawnFfmpeg } from './ffmpeg.js';
 import { SCALES } from './plates.js';
@@ -216,8 +216,7 @@ class Follow {
         const window = { x: at(b.x + b.width / 2, width), y: at(b.y + b.height / 2, height), width: side, height: side };
         const found = await this.pool.fullRange(s.frame, width, height, window, REFIT_SCORE);
         const f = found.find((f) => insideShare({ x: f.x + f.width / 2, y: f.y + f.height / 2, width: 1, height: 1 }, b) > 0);
-        const box = f && faceBox(f, width, height);
-        return box && box.width * box.height <= REFIT_AREA * b.width * b.height ? faceBox(f, width, height, REFIT_MARGIN) : b;
+        return f && area(faceBox(f, width, height)) <= REFIT_AREA * area(b) ? faceBox(f, width, height, REFIT_MARGIN) : b;
       }),
     );
   }
