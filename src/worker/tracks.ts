@@ -19,9 +19,9 @@ const HELD_AT_MOST = 0.5;
  * vehicle searches, 50 frames at 25 fps; decision 077).
  */
 export const PATIENCE = 4;
-/** Where found and between two places, a box is taken this much larger (share of its size) on each side, and between them by this share of the way, for movement that is not straight. */
-const SLACK = 0.05;
-const BEND = 0.05;
+/** Where found and between two places, a box is taken SLACK px larger a side on its shorter side (in proportion on the other; at most SLACK_SHARE of its size): a found box is a pixel or two off, however large (decision 099); between them by BEND of the way more, for movement that is not straight. */
+const [SLACK, SLACK_SHARE, BEND] = [2, 0.05, 0.05];
+const slack = (b: Box) => Math.min(SLACK_SHARE, SLACK / Math.max(1, Math.min(b.width, b.height)));
 /** A face's box found is grown by up to this share of its size a side toward where the searches either side put it (steadied). */
 const STEADY = 0.1;
 /** A box overlapping where a track is expected this much (intersection over union) or more continues it before any nearer one (decision 086). */
@@ -312,10 +312,10 @@ export class Tracks {
     let k = t.points.length - 1;
     while (t.points[k]!.at > j) k--;
     const [a, b] = [steadied(t, k), t.points[k + 1] && steadied(t, k + 1)];
-    // Where it was found too: a box found is no surer than one between (a small face's is a pixel or two off).
-    if (!b || a.at === j) return clip(pad(a.box, SLACK, this.width, this.height));
+    // Where it was found too: a box found is no surer than one between.
+    if (!b || a.at === j) return clip(pad(a.box, slack(a.box), this.width, this.height));
     const box = between(a, b, j);
     const shift = Math.hypot(...centre(b.box).map((v, i) => v - centre(a.box)[i]!));
-    return pad(box, SLACK + (BEND * shift) / Math.max(1, Math.min(box.width, box.height)), this.width, this.height);
+    return pad(box, slack(box) + (BEND * shift) / Math.max(1, Math.min(box.width, box.height)), this.width, this.height);
   }
 }

@@ -69,9 +69,9 @@ describe('video against its ground truth', () => {
     expect(missed).toEqual([]);
     expect(score.holes).toEqual([]);
     // BlazeFace's boxes on profiles are 3-12 times the face with the margin; refitted, the frames over
-    // the tight limit (building.jpg's false face and plate rows count too) are 13 of 40 (decisions 097
-    // and 098; 17 with the refitted box's margin at 35 %), and were 30 with no refit before 097.
-    expect(score.loose).toBeLessThanOrEqual(18);
+    // the tight limit (building.jpg's false face and plate rows count too) are 4 of 40 with 2 px of
+    // slack (decision 099; 13 with 5 %, 17 with the refitted box's margin at 35 %, 30 with no refit).
+    expect(score.loose).toBeLessThanOrEqual(8);
   });
 
   it('a scene with neither people nor vehicles: under 2 % of any frame pixelated', async () => {
