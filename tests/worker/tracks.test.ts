@@ -143,7 +143,7 @@ describe('tracks between searches', () => {
     );
   });
 
-  it('where a search found a thing, its box is the box found and at most 2 px (5 % of its size where less) on each side of its shorter side, whatever its size', () => {
+  it('where a search found a thing, its box is the box found with at most 2 px more at each end of its shorter side (5 % of that side where less), whatever its size', () => {
     const found = fc.record({
       kind: fc.constantFrom('face' as const, 'plate' as const),
       width: fc.integer({ min: 8, max: 400 }),
