@@ -107,6 +107,16 @@ describe('tracks between searches', () => {
   const coveredThroughout = (tracks: Tracks, at: (f: number) => Box, last: number) => {
     for (let f = 0; f <= last; f++) expect(Math.max(0, ...tracks.at(f, last).map((b) => insideShare(at(f), b))), `frame ${f}`).toBeGreaterThanOrEqual(0.9);
   };
+  /** The thing at `at(f)` found at each search k off by `off[k]` (shares of its `size`; none: true) is covered throughout. */
+  const coveredWhenFoundOff = (at: (f: number) => Box, size: number, off: ([number, number] | null)[]) => {
+    const tracks = new Tracks(EVERY, 1280, 720);
+    off.forEach((o, k) => {
+      const [dx, dy] = (o ?? [0, 0]).map((d) => Math.trunc(d * size)) as [number, number];
+      const truth = at(k * EVERY);
+      tracks.add(k * EVERY, [{ ...truth, x: truth.x + dx, y: truth.y + dy }]);
+    });
+    coveredThroughout(tracks, at, (off.length - 1) * EVERY);
+  };
   // A thing moving in a straight line at a constant speed, found by every search of frames 0..N
   // except a run of up to PATIENCE searches in between.
   const case_ = fc.record({
@@ -178,13 +188,7 @@ describe('tracks between searches', () => {
         const at = (f: number): Box => ({ kind: 'face', x: c.x + c.v * f, y: c.y, width: c.size, height: c.size });
         const last = (c.off.length - 1) * EVERY;
         fc.pre(at(last).x >= 0 && at(last).x + c.size <= 1280);
-        const tracks = new Tracks(EVERY, 1280, 720);
-        for (let k = 0; k < c.off.length; k++) {
-          const [dx, dy] = c.off[k]!.map((d) => Math.trunc(d * c.size)) as [number, number];
-          const truth = at(k * EVERY);
-          tracks.add(k * EVERY, [{ ...truth, x: truth.x + dx, y: truth.y + dy }]);
-        }
-        coveredThroughout(tracks, at, last);
+        coveredWhenFoundOff(at, c.size, c.off);
       }),
       { numRuns: 300 },
     );
@@ -205,15 +209,7 @@ describe('tracks between searches', () => {
     fc.assert(
       fc.property(outliers, (c) => {
         const at = (f: number): Box => ({ kind: 'face', x: c.x + c.v[0] * f, y: c.y + c.v[1] * f, width: c.size, height: c.size });
-        const off = [null, ...c.off.map((o, i) => (c.off[i - 1] ? null : o)), null];
-        const last = (off.length - 1) * EVERY;
-        const tracks = new Tracks(EVERY, 1280, 720);
-        off.forEach((o, k) => {
-          const [dx, dy] = (o ?? [0, 0]).map((d) => Math.trunc(d * c.size)) as [number, number];
-          const truth = at(k * EVERY);
-          tracks.add(k * EVERY, [{ ...truth, x: truth.x + dx, y: truth.y + dy }]);
-        });
-        coveredThroughout(tracks, at, last);
+        coveredWhenFoundOff(at, c.size, [null, ...c.off.map((o, i) => (c.off[i - 1] ? null : o)), null]);
       }),
       { numRuns: 300 },
     );
