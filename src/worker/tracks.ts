@@ -44,7 +44,9 @@ type Pair = { box: Box; t: Track; fit: [number, number] };
 interface Track {
   kind: Box['kind'];
   points: Point[];
+  /** Searches that looked where it was and did not find it since it was last found, the first at frame `missed` (it is covered up to there). */
   misses: number;
+  missed?: number;
   /** A way a thing may have gone other than the tracks matched say (see AMBIGUOUS): ends at its first miss, unless a search continues it first. */
   doubt?: boolean;
   /** The track a doubt says otherwise than: it ends where a search continues the doubt and not it. */
@@ -110,9 +112,8 @@ function spans(a: Box, b: Box): [number, number] {
  * may be there still (for up to twice PATIENCE searches, not for ever).
  */
 function hidden(t: Track, at: number, found: Box[]): boolean {
-  const expected = expectedAt(t, at);
   return found.some((b) => {
-    const [sx, sy] = spans(expected, b);
+    const [sx, sy] = spans(expectedAt(t, at), b);
     return t.points.at(-1)!.cut ? Math.min(sx, sy) >= 0.25 && Math.max(sx, sy) >= 0.5 : sx * sy >= 0.5;
   });
 }
@@ -170,6 +171,7 @@ function steadied(t: Track, k: number): Point {
   return near ? { ...a, box: growTo({ ...a.box }, near) } : a;
 }
 
+const FOUND = { misses: 0, missed: undefined, behind: 0 }; // a track just found
 const clip = (b: Box): Box | undefined => (b.width > 0 && b.height > 0 ? b : undefined);
 
 export class Tracks {
@@ -205,11 +207,11 @@ export class Tracks {
     }
     const doubts = this.doubts(matched, pairs, at);
     for (const { t } of matched) if (t.doubt && t.rival && !taken.has(t.rival)) t.rival.misses = Infinity;
-    for (const { box, t } of matched) Object.assign(t, { misses: 0, behind: 0, doubt: false, rival: undefined }).points.push(uncut(box, t, at, boxes));
-    for (const box of boxes) if (!taken.has(box)) this.tracks.push({ kind: box.kind, points: [{ at, box }], misses: 0, behind: 0, from: since(box) + 1 });
+    for (const { box, t } of matched) Object.assign(t, FOUND, { doubt: false, rival: undefined }).points.push(uncut(box, t, at, boxes));
+    for (const box of boxes) if (!taken.has(box)) this.tracks.push({ kind: box.kind, points: [{ at, box }], ...FOUND, from: since(box) + 1 });
     for (const t of open) {
       if (taken.has(t) || t.points.at(-1)!.at >= at || !looked(t.points.at(-1)!.box)) continue;
-      if (!hidden(t, at, boxes) || ++t.behind > 2 * this.patience) t.misses++;
+      if (!hidden(t, at, boxes) || ++t.behind > 2 * this.patience) [t.misses, t.missed] = [t.misses + 1, t.missed ?? at];
     }
     this.tracks.push(...doubts);
     this.last = at;
@@ -227,7 +229,7 @@ export class Tracks {
     const distance = (t: Track) => matched.find((m) => m.t === t)?.fit[1] ?? Infinity;
     const out: Track[] = [];
     const stayed = new Set<Track>();
-    const doubt = (t: Track, rival?: Track, p?: Point) => ({ ...t, points: p ? [...t.points, p] : [...t.points], misses: 0, behind: 0, doubt: true, rival });
+    const doubt = (t: Track, rival?: Track, p?: Point) => ({ ...t, ...FOUND, points: p ? [...t.points, p] : [...t.points], doubt: true, rival });
     for (const { box, t, fit } of pairs) {
       const o = matched.find((m) => m.box === box)?.t;
       if (fit[0] < 0 || o === t || t.doubt || o?.doubt || t.kind !== 'face' || fit[1] > AMBIGUOUS * distance(o ?? t) + 1) continue;
@@ -239,9 +241,7 @@ export class Tracks {
   }
 
   /** Whether a track may still be found again: missed at most PATIENCE searches (a doubt at none). */
-  private isOpen(t: Track): boolean {
-    return t.misses <= (t.doubt ? 0 : this.patience);
-  }
+  private readonly isOpen = (t: Track): boolean => t.misses <= (t.doubt ? 0 : this.patience);
 
   /**
    * How well a box found at frame `at` continues a track: how much it overlaps where the track is
@@ -305,7 +305,7 @@ export class Tracks {
       return j >= t.from ? clip(moved(first.box, velocity({ ...t, points: t.points.slice(0, 2) }), j - first.at, this.width, this.height)) : undefined;
     if (j > last.at) {
       // After it was last found: to the search that missed it, or to the end while it may be found again (a doubt, not).
-      return j < last.at + this.every * this.lookEvery || (this.isOpen(t) && !t.doubt && j <= end)
+      return j < Math.min(t.missed ?? Infinity, last.at + this.every * this.lookEvery) || (this.isOpen(t) && !t.doubt && j <= end)
         ? clip(moved(last.box, velocity(t), j - last.at, this.width, this.height))
         : undefined;
     }

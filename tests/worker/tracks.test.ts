@@ -465,6 +465,32 @@ describe('tracks between searches', () => {
     );
   });
 
+  it('a thing no longer found is not covered from the first search that looked where it was and did not find it, however far apart searches are and however often small things are looked for', () => {
+    const lost = fc.record({
+      every: fc.integer({ min: 1, max: 10 }),
+      lookEvery: fc.integer({ min: 1, max: 3 }),
+      size: fc.integer({ min: 12, max: 120 }),
+      small: fc.boolean(),
+      v: fc.integer({ min: -3, max: 3 }),
+      found: fc.integer({ min: 1, max: 6 }),
+    });
+    fc.assert(
+      fc.property(lost, (c) => {
+        const tracks = new Tracks(c.every, 1280, 720, c.lookEvery);
+        // A small thing is looked for at every lookEvery-th search only, a large one at every search.
+        const looked = (k: number) => !c.small || k % c.lookEvery === 0;
+        const searches = c.found + 2 * (PATIENCE + 1) * c.lookEvery;
+        for (let k = 0; k <= searches; k++) {
+          const thing: Box = { kind: 'face', x: 600 + c.v * k * c.every, y: 300, width: c.size, height: c.size };
+          tracks.add(k * c.every, k < c.found ? [thing] : [], () => looked(k));
+        }
+        const missed = Array.from({ length: searches }, (_, k) => k).find((k) => k >= c.found && looked(k))! * c.every;
+        for (let f = missed; f <= searches * c.every; f++) expect(tracks.at(f, searches * c.every), `frame ${f}`).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('a thing that stays behind another is followed for twice PATIENCE searches, not for ever', () => {
     const tracks = new Tracks(EVERY, 1280, 720);
     const small: Box = { kind: 'face', x: 500, y: 300, width: 20, height: 20 };
