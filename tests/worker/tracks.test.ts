@@ -477,12 +477,12 @@ describe('tracks between searches', () => {
     fc.assert(
       fc.property(lost, (c) => {
         const tracks = new Tracks(c.every, 1280, 720, c.lookEvery);
-        // A small thing is looked for at every lookEvery-th search only, a large one at every search.
+        // A small thing is looked for (and found) at every lookEvery-th search only, a large one at every search.
         const looked = (k: number) => !c.small || k % c.lookEvery === 0;
         const searches = c.found + 2 * (PATIENCE + 1) * c.lookEvery;
         for (let k = 0; k <= searches; k++) {
           const thing: Box = { kind: 'face', x: 600 + c.v * k * c.every, y: 300, width: c.size, height: c.size };
-          tracks.add(k * c.every, k < c.found ? [thing] : [], () => looked(k));
+          tracks.add(k * c.every, k < c.found && looked(k) ? [thing] : [], () => looked(k));
         }
         const missed = Array.from({ length: searches }, (_, k) => k).find((k) => k >= c.found && looked(k))! * c.every;
         for (let f = missed; f <= searches * c.every; f++) expect(tracks.at(f, searches * c.every), `frame ${f}`).toEqual([]);
