@@ -59,8 +59,7 @@ interface Track {
 
 /** A box `age` frames from where it was seen, grown for the movement possible in that time. */
 export function grow(box: Box, age: number, width: number, height: number): Box {
-  if (age === 0) return box;
-  return pad(box, Math.min(HELD_AT_MOST, GROWTH * age + age / Math.max(1, Math.min(box.width, box.height))), width, height);
+  return age === 0 ? box : pad(box, Math.min(HELD_AT_MOST, GROWTH * age + age / Math.max(1, Math.min(box.width, box.height))), width, height);
 }
 
 const centre = (b: Box): [number, number] => [b.x + b.width / 2, b.y + b.height / 2];
@@ -112,8 +111,9 @@ function spans(a: Box, b: Box): [number, number] {
  * may be there still (for up to twice PATIENCE searches, not for ever).
  */
 function hidden(t: Track, at: number, found: Box[]): boolean {
+  const expected = expectedAt(t, at);
   return found.some((b) => {
-    const [sx, sy] = spans(expectedAt(t, at), b);
+    const [sx, sy] = spans(expected, b);
     return t.points.at(-1)!.cut ? Math.min(sx, sy) >= 0.25 && Math.max(sx, sy) >= 0.5 : sx * sy >= 0.5;
   });
 }
