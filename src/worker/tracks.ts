@@ -11,8 +11,7 @@ import type { Box } from './detector.js';
 // See docs/decisions/063-search-on-a-schedule-and-follow.md, 086-things-crossing-behind-others.md, 093, 095 and 097.
 
 /** A held box grows on each side by this share of its size (and at least 1 px) a frame, to HELD_AT_MOST of its size on each side (decision 095). */
-const GROWTH = 0.03;
-const HELD_AT_MOST = 0.5;
+const [GROWTH, HELD_AT_MOST] = [0.03, 0.5];
 /**
  * A thing found again within this many searches (by default) after a miss is the same thing, covered
  * through the gap. Frames wait for it: video holds them for its vehicle bands as long anyway (two
@@ -304,8 +303,10 @@ export class Tracks {
     if (j < first.at)
       return j >= t.from ? clip(moved(first.box, velocity({ ...t, points: t.points.slice(0, 2) }), j - first.at, this.width, this.height)) : undefined;
     if (j > last.at) {
-      // After it was last found: to the search that missed it, or to the end while it may be found again (a doubt, not).
-      return j < Math.min(t.missed ?? Infinity, last.at + this.every * this.lookEvery) || (this.isOpen(t) && !t.doubt && j <= end)
+      // After it was last found: to the search that missed it, or on while it may be found again (a doubt, not); at the
+      // video's end, while fewer searches missed it than found it (decision 100).
+      const held = this.isOpen(t) && !t.doubt && j <= end && (end === Infinity || t.misses < t.points.length);
+      return j < Math.min(t.missed ?? Infinity, last.at + this.every * this.lookEvery) || held
         ? clip(moved(last.box, velocity(t), j - last.at, this.width, this.height))
         : undefined;
     }

@@ -35,15 +35,11 @@ export const VIDEO_PLATE_SCALES = SCALES.filter((s) => s <= 1);
 /** Plates under this height (px, with PLATE_MARGIN) are found only at the locator's scale 1 or by their ground, 80 % of its cost: looked for on fine and vehicle searches (decision 090). */
 const SMALL_PLATE = 35;
 /** Around each small face followed, this thread searches again at this scale a region of at most REGION px a side, at every search that did not find it. */
-const REGION_SCALE = 2;
-const REGION = 192;
+const [REGION_SCALE, REGION] = [2, 192];
 /** The fine scale's strips overlap by this many px (of the frame): twice the largest face it is there for. */
 export const STRIP_OVERLAP = 2 * SMALL_FACE;
 /** Face boxes refitted (Follow.refit, decision 096): the window's side in box sides, the least score, the largest share of the box's area (boxes with FACE_MARGIN), the margin of the box put in its place (decision 098). */
-const REFIT_WINDOW = 3;
-const REFIT_SCORE = 0.25;
-const REFIT_AREA = 0.5;
-const REFIT_MARGIN = 0.2;
+const [REFIT_WINDOW, REFIT_SCORE, REFIT_AREA, REFIT_MARGIN] = [3, 0.25, 0.5, 0.2];
 /** At a scale above 1 (the fine scale, the regions), faces over 96 px of the model's input are texture: the coarse scales find large faces (decision 083). */
 const largest = (scale: number) => (scale > 1 ? 96 : Infinity);
 
@@ -216,7 +212,10 @@ class Follow {
         const window = { x: at(b.x + b.width / 2, width), y: at(b.y + b.height / 2, height), width: side, height: side };
         const found = await this.pool.fullRange(s.frame, width, height, window, REFIT_SCORE);
         const f = found.find((f) => insideShare({ x: f.x + f.width / 2, y: f.y + f.height / 2, width: 1, height: 1 }, b) > 0);
-        return f && area(faceBox(f, width, height)) <= REFIT_AREA * area(b) ? faceBox(f, width, height, REFIT_MARGIN) : b;
+        const box = f && faceBox(f, width, height);
+        if (box && area(box) <= REFIT_AREA * area(b)) return faceBox(f, width, height, REFIT_MARGIN);
+        // Larger, it still replaces a box where BlazeFace found that face no larger at another scale (a box of the search mostly inside this one; decision 100).
+        return box && area(box) < area(b) && faces.some((o) => o !== b && area(o) <= area(box) && insideShare(o, b) > 0.5) ? box : b;
       }),
     );
   }
