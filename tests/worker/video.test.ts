@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Detector } from '../../src/worker/detector.js';
 import { desensitize } from '../../src/worker/desensitize.js';
 import { missing } from './plate-set.js';
-import { movingVideo, scoreVideo, writeVideo, type Mover } from './video-set.js';
+import { movingVideo, scoreVideo, writeVideo, type Mover, type MovingVideo } from './video-set.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 
@@ -32,6 +32,14 @@ const movers: Mover[] = [
   { plate: { format: 'eu', height: 13 }, start: [100, 335], step: [2, 0] },
 ];
 
+/** The video `v` written as `name`.mkv, desensitized to `name`.mp4, and the output scored against its truth (`check` as in scoreVideo). */
+async function through(name: string, v: MovingVideo, check?: Parameters<typeof scoreVideo>[3]) {
+  const [input, output] = [path.join(dir, `${name}.mkv`), path.join(dir, `${name}.mp4`)];
+  await writeVideo(v, input);
+  const result = await desensitize(input, output, detector);
+  return { result, score: await scoreVideo(v, output, result.covered, check, 25) };
+}
+
 const profile = (height: number, mirror: boolean, start: [number, number], step: [number, number]): Mover => ({
   face: { face: 0, height, angle: 0, mirror, profile: true },
   start,
@@ -40,14 +48,9 @@ const profile = (height: number, mirror: boolean, start: [number, number], step:
 
 describe('video against its ground truth', () => {
   it('faces of 16-48 px, turned up to 30°, and plates of 13 and 24 px, moving: covered in every frame, no frame bare between covered ones, boxes tight', async () => {
-    const v = movingVideo('building.jpg', 640, 360, 50, movers);
-    const input = path.join(dir, 'moving.mkv');
-    await writeVideo(v, input);
-    const output = path.join(dir, 'moving.mp4');
-    const result = await desensitize(input, output, detector);
-    expect(result.frames).toBe(50);
     const check = async (rgb: Buffer) => (await detector.faces.detect(rgb, 640, 360, 0.5)).map((f) => ({ ...f, kind: 'face' as const }));
-    const score = await scoreVideo(v, output, result.covered, check, 25);
+    const { result, score } = await through('moving', movingVideo('building.jpg', 640, 360, 50, movers), check);
+    expect(result.frames).toBe(50);
     const missed = [...score.bySize].filter(([, s]) => s.hit < s.all).map(([size, s]) => `${size} px: ${s.hit}/${s.all} frames`);
     expect(missed).toEqual([]);
     expect(score.holes).toEqual([]);
@@ -61,11 +64,7 @@ describe('video against its ground truth', () => {
       profile(64, true, [900, 450], [-3, -1]),
       profile(48, false, [600, 620], [2, 0]),
     ]);
-    const input = path.join(dir, 'profiles.mkv');
-    await writeVideo(v, input);
-    const output = path.join(dir, 'profiles.mp4');
-    const result = await desensitize(input, output, detector);
-    const score = await scoreVideo(v, output, result.covered);
+    const { score } = await through('profiles', v);
     const missed = [...score.bySize].filter(([, s]) => s.hit < s.all).map(([size, s]) => `${size} px: ${s.hit}/${s.all} frames`);
     expect(missed).toEqual([]);
     expect(score.holes).toEqual([]);
@@ -76,25 +75,16 @@ describe('video against its ground truth', () => {
   });
 
   it("a face in profile at the top edge: covered in every frame, its box the full-range model's where BlazeFace found it as small at another scale (decision 100)", async () => {
-    const v = movingVideo('building.jpg', 1280, 720, 40, [profile(96, false, [900, 72], [-4, 0])]);
-    const input = path.join(dir, 'top-edge.mkv');
-    await writeVideo(v, input);
-    const output = path.join(dir, 'top-edge.mp4');
-    const result = await desensitize(input, output, detector);
-    const score = await scoreVideo(v, output, result.covered);
+    const { score } = await through('top-edge', movingVideo('building.jpg', 1280, 720, 40, [profile(96, false, [900, 72], [-4, 0])]));
     expect(score.bySize.get('face 96')).toEqual({ hit: 40, all: 40 });
     expect(score.holes).toEqual([]);
-    // BlazeFace's box from a coarse scale, kept by the refit at 0.61-0.69 of the full-range box's area,
-    // took 10 frames of 40 over the tight limit; none now.
+    // BlazeFace's box from a coarse scale, which the refit kept where the full-range box was over half
+    // its area, took 10 frames of 40 over the tight limit before decision 100; none now.
     expect(score.loose).toBeLessThanOrEqual(2);
   });
 
   it('a scene with neither people nor vehicles: under 2 % of any frame pixelated', async () => {
-    const v = movingVideo('fruits.jpg', 640, 360, 25, []);
-    const input = path.join(dir, 'empty.mkv');
-    await writeVideo(v, input);
-    const result = await desensitize(input, path.join(dir, 'empty.mp4'), detector);
-    const score = await scoreVideo(v, path.join(dir, 'empty.mp4'), result.covered);
+    const { score } = await through('empty', movingVideo('fruits.jpg', 640, 360, 25, []));
     expect(score.maxArea).toBeLessThan(0.02);
   });
 });
