@@ -20,6 +20,8 @@ import { runVideo } from './desensitize-video.js';
 // (desensitize-plates.ts), then video against its ground truth (desensitize-video.ts). EVAL=faces,
 // EVAL=plates or EVAL=video runs one part alone. EVAL=turned (not in the default run) does the faces'
 // part on the four 1280x720 scenes with faces turned ±45° instead, then with a face in profile.
+// EVAL_FACES=demo pastes the nineteen faces of face-api's demo photos instead of opencv-doc's three
+// (tests/worker/eval-set.ts DEMO_FACES), in photos and in video.
 
 const HEIGHTS = [12, 14, 16, 18, 20, 24, 28, 32, 40, 48, 64, 80];
 const ANGLES = [0, 15, -15, 30, -30];
