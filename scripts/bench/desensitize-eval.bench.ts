@@ -21,7 +21,8 @@ import { runVideo } from './desensitize-video.js';
 // EVAL=plates or EVAL=video runs one part alone. EVAL=turned (not in the default run) does the faces'
 // part on the four 1280x720 scenes with faces turned ±45° instead, then with a face in profile.
 // EVAL_FACES=demo pastes the nineteen faces of face-api's demo photos instead of opencv-doc's three
-// (tests/worker/eval-set.ts DEMO_FACES), in photos and in video.
+// (tests/worker/eval-set.ts DEMO_FACES), in photos and in video. EVAL=groups: the demo's group
+// photos themselves, zooming out in video (tests/worker/group-set.ts).
 
 const HEIGHTS = [12, 14, 16, 18, 20, 24, 28, 32, 40, 48, 64, 80];
 const ANGLES = [0, 15, -15, 30, -30];
@@ -52,6 +53,7 @@ export async function run(): Promise<void> {
   if (only === 'turned') for (const pasteOf of [TURNED_45, PROFILE]) await runFaces(det, pasteOf, [1280]);
   if (!only || only === 'plates') await runPlates(det);
   if (!only || only === 'video') await runVideo(det);
+  if (!only || only === 'groups') await runVideo(det, true);
 }
 
 async function runFaces(det: Detector, pasteOf: PasteOf, widths: number[]): Promise<void> {

@@ -5,7 +5,8 @@ import type { Detector } from '../../src/worker/detector.js';
 import { desensitize } from '../../src/worker/desensitize.js';
 import { BACKGROUNDS } from '../../tests/worker/eval-set.js';
 import { FORMATS } from '../../tests/worker/plate-set.js';
-import { movingVideo, scoreVideo, writeVideo, type Mover, type VideoScore } from '../../tests/worker/video-set.js';
+import { GROUP_PHOTOS, groupVideo } from '../../tests/worker/group-set.js';
+import { movingVideo, scoreVideo, writeVideo, type Mover, type MovingVideo, type VideoScore } from '../../tests/worker/video-set.js';
 
 // Recall of video against its ground truth (tests/worker/video-set.ts), part of
 // desensitize-eval.bench.ts (EVAL=video alone): on each of opencv-doc's four photos without people,
@@ -17,7 +18,8 @@ import { movingVideo, scoreVideo, writeVideo, type Mover, type VideoScore } from
 // frame. The desensitization's own speed is printed too (one process, both cores). A short set:
 // EVAL_SCENES=1 (the first scene only) and EVAL_SSD=0 (no SSD check of the output, which takes
 // minutes a scene on a loaded machine). Faces are reported by height and by angle; EVAL_PROFILE=1
-// makes every face mover the face in profile.
+// makes every face mover the face in profile. EVAL=groups scores face-api's five demo group photos
+// zooming out instead (tests/worker/group-set.ts: every face from 120 px high to 12, side by side).
 
 const SCENES = Number(process.env.EVAL_SCENES) || BACKGROUNDS.length;
 const SSD = process.env.EVAL_SSD !== '0';
@@ -27,12 +29,17 @@ const PROFILE = process.env.EVAL_PROFILE === '1';
 const FACE_HEIGHTS = [12, 14, 16, 18, 20, 24, 32, 48, 64, 96];
 const ANGLES = [0, 15, -15, 30, -30, 45];
 const PLATE_HEIGHTS = [12, 15, 20, 28, 40];
+/** EVAL=groups: each group photo zooms out over the clip, its faces from this many px high to this many. */
+const GROUP_ZOOM: [number, number] = [120, 12];
 /** Height bands by kind, split where the targets are: faces of 16 and 24 px and more, plates of 15 px and more. */
 const BANDS: Record<'face' | 'plate', [number, number][]> = {
+  // (under 12 and over 96 px: the faces of a group zooming out, EVAL=groups)
   face: [
+    [1, 11],
     [12, 15],
     [16, 23],
     [24, 96],
+    [97, Infinity],
   ],
   plate: [
     [12, 14],
@@ -68,15 +75,20 @@ function holesBy(holes: string[]): string {
   return by.size ? ` (${[...by].map(([m, n]) => `mover ${m}: ${n}`).join(', ')})` : '';
 }
 
-export async function runVideo(det: Detector): Promise<void> {
+/** The scenes of the video ground truth: movers on opencv-doc's photos, or (`groups`) face-api's demo group photos zooming out (tests/worker/group-set.ts). */
+function scenes(groups: boolean): [string, MovingVideo][] {
+  if (groups) return GROUP_PHOTOS.map((file) => [path.basename(file), groupVideo(file, 1280, 720, 125, GROUP_ZOOM)]);
+  return BACKGROUNDS.slice(0, SCENES).map((bg, s) => [bg, movingVideo(bg, 1280, 720, 125, movers(s, PROFILE))]);
+}
+
+export async function runVideo(det: Detector, groups = false): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-video-'));
   const byBand = new Map<string, { hit: number; all: number }>();
   const all: VideoScore[] = [];
   let frames = 0,
     seconds = 0;
   try {
-    for (const [s, bg] of BACKGROUNDS.slice(0, SCENES).entries()) {
-      const v = movingVideo(bg, 1280, 720, 125, movers(s, PROFILE));
+    for (const [s, [bg, v]] of scenes(groups).entries()) {
       const input = path.join(dir, `${bg}.mkv`),
         output = path.join(dir, `${bg}.mp4`);
       await writeVideo(v, input);
@@ -90,9 +102,9 @@ export async function runVideo(det: Detector): Promise<void> {
       for (const [kindSize, t] of score.bySize) {
         const [kind, size] = [kindSize.split(' ')[0] as 'face' | 'plate', Number(kindSize.split(' ')[1])];
         const band = BANDS[kind].find(([lo, hi]) => size >= lo && size <= hi)!;
-        // Face sizes are one a mover, so a face's size says its angle.
+        // Face sizes are one a mover, so a face's size says its angle (a group's faces are as photographed).
         const angle = PROFILE ? 'profile' : `${Math.abs(ANGLES[(FACE_HEIGHTS.indexOf(size) + s) % ANGLES.length]!)}°`;
-        for (const key of [`${kind}s ${band[0]}-${band[1]} px`, ...(kind === 'face' ? [`faces turned ${angle}`] : [])]) {
+        for (const key of [`${kind}s ${band[0]}-${band[1]} px`, ...(kind === 'face' && !groups ? [`faces turned ${angle}`] : [])]) {
           const b = byBand.get(key) ?? { hit: 0, all: 0 };
           b.hit += t.hit;
           b.all += t.all;

@@ -72,7 +72,7 @@ interface Picture {
   height: number;
 }
 const cache = new Map<string, Promise<Picture>>();
-function picture(file: string): Promise<Picture> {
+export function picture(file: string): Promise<Picture> {
   let p = cache.get(file);
   if (!p) {
     p = decodeRgb(file.startsWith('/') ? file : `${DATA}/${file}`);
