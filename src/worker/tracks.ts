@@ -90,11 +90,13 @@ function moved(box: Box, v: [number, number], frames: number, width: number, hei
   return grow({ ...box, x, y }, Math.abs(frames), width, height);
 }
 
-/** Where a track is expected at frame `at`: its last box moved at its last speed. */
+/** Where a track is expected at frame `at`: its last box moved at its last speed, a face's scaled at its last rate too, at most a twentieth a frame (a crowd as the camera draws away: decision 101; a plate's rows are found at any width). */
 function expectedAt(t: Track, at: number): Box {
-  const p = t.points.at(-1)!;
-  const [vx, vy] = velocity(t);
-  return { ...p.box, x: Math.round(p.box.x + vx * (at - p.at)), y: Math.round(p.box.y + vy * (at - p.at)) };
+  const [a, p] = [t.points.at(-2), t.points.at(-1)!];
+  const k =
+    Math.min(1.05, Math.max(0.95, a && t.kind === 'face' ? Math.sqrt(area(p.box) / Math.max(1, area(a.box))) ** (1 / (p.at - a.at)) : 1)) ** (at - p.at);
+  const [[vx, vy], [cx, cy], [width, height]] = [velocity(t), centre(p.box), [Math.round(p.box.width * k), Math.round(p.box.height * k)]];
+  return { ...p.box, x: Math.round(cx + vx * (at - p.at) - width / 2), y: Math.round(cy + vy * (at - p.at) - height / 2), width, height };
 }
 
 /** Shares of `a`'s width and of its height over which `b` lies. */
@@ -111,10 +113,8 @@ function spans(a: Box, b: Box): [number, number] {
  */
 function hidden(t: Track, at: number, found: Box[]): boolean {
   const expected = expectedAt(t, at);
-  return found.some((b) => {
-    const [sx, sy] = spans(expected, b);
-    return t.points.at(-1)!.cut ? Math.min(sx, sy) >= 0.25 && Math.max(sx, sy) >= 0.5 : sx * sy >= 0.5;
-  });
+  const over = ([sx, sy]: [number, number]) => (t.points.at(-1)!.cut ? Math.min(sx, sy) >= 0.25 && Math.max(sx, sy) >= 0.5 : sx * sy >= 0.5);
+  return found.some((b) => over(spans(expected, b)));
 }
 
 /**
@@ -310,8 +310,7 @@ export class Tracks {
         ? clip(moved(last.box, velocity(t), j - last.at, this.width, this.height))
         : undefined;
     }
-    let k = t.points.length - 1;
-    while (t.points[k]!.at > j) k--;
+    const k = t.points.findLastIndex((p) => p.at <= j);
     const [a, b] = [steadied(t, k), t.points[k + 1] && steadied(t, k + 1)];
     // Where it was found too: a box found is no surer than one between.
     if (!b || a.at === j) return clip(pad(a.box, slack(a.box), this.width, this.height));
