@@ -90,11 +90,10 @@ function moved(box: Box, v: [number, number], frames: number, width: number, hei
   return grow({ ...box, x, y }, Math.abs(frames), width, height);
 }
 
-/** Where a track is expected at frame `at`: its last box moved at its last speed, a face's scaled at its last rate too, at most a twentieth a frame (a crowd as the camera draws away: decision 101; a plate's rows are found at any width). */
+/** Where a track is expected at frame `at`: its last box moved at its last speed, a face's scaled as its height last changed too, at most a twentieth a frame (a crowd as the camera draws away, decision 101: a face beside another is found narrower, not lower; a plate's rows at any width). */
 function expectedAt(t: Track, at: number): Box {
   const [a, p] = [t.points.at(-2), t.points.at(-1)!];
-  const k =
-    Math.min(1.05, Math.max(0.95, a && t.kind === 'face' ? Math.sqrt(area(p.box) / Math.max(1, area(a.box))) ** (1 / (p.at - a.at)) : 1)) ** (at - p.at);
+  const k = Math.min(1.05, Math.max(0.95, a && t.kind === 'face' ? (p.box.height / Math.max(1, a.box.height)) ** (1 / (p.at - a.at)) : 1)) ** (at - p.at);
   const [[vx, vy], [cx, cy], [width, height]] = [velocity(t), centre(p.box), [Math.round(p.box.width * k), Math.round(p.box.height * k)]];
   return { ...p.box, x: Math.round(cx + vx * (at - p.at) - width / 2), y: Math.round(cy + vy * (at - p.at) - height / 2), width, height };
 }
