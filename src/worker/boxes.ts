@@ -20,6 +20,9 @@ export const area = (r?: Rect): number => (r ? r.width * r.height : 0);
 /** Share of `a`'s area that lies inside `b`. */
 export const insideShare = (a: Rect, b: Rect): number => area(intersection(a, b)) / Math.max(1, area(a));
 
+/** Whether the centre of `a` lies inside `b`. */
+export const centreIn = (a: Rect, b: Rect): boolean => insideShare({ x: a.x + a.width / 2, y: a.y + a.height / 2, width: 1, height: 1 }, b) > 0;
+
 /** Intersection over union. */
 export function iou(a: Rect, b: Rect): number {
   const both = area(intersection(a, b));

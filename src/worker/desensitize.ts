@@ -5,7 +5,7 @@ import { FaceDnn, downscale, toFrame } from './face-dnn.js';
 import { probe, spawnFfmpeg } from './ffmpeg.js';
 import { SearchThreads } from './search-threads.js';
 import { insideShare, type Rect } from './boxes.js';
-import { desensitizeVideo, readFrames } from './video.js';
+import { desensitizeVideo, readFrames, type VideoResult } from './video.js';
 
 const IMAGE = /\.(jpe?g|png|bmp|webp|tiff?)$/i;
 /** Boxes grow by this share of their size on each side, so hair, chin and plate frames go too. */
@@ -34,18 +34,8 @@ export function outputName(name: string): string {
   return `${name.replace(/\.[^.]+$/, '')}.mp4`;
 }
 
-export interface DesensitizeResult {
-  frames: number;
-  framesWithBoxes: number;
-  /** For a photo: the boxes pixelated (padded), in its coordinates. */
-  boxes?: Box[];
-  /** The picture's size, and the boxes pixelated in each frame (index as decoded), for the second check. */
-  width: number;
-  height: number;
-  covered: Box[][];
-  /** For a video: milliseconds spent on each stage (video.ts). */
-  stages?: Record<string, number>;
-}
+/** A video's result (its stages for a video only); for a photo also the boxes pixelated (padded), in its coordinates. */
+export type DesensitizeResult = Omit<VideoResult, 'stages'> & Partial<Pick<VideoResult, 'stages'>> & { boxes?: Box[] };
 
 /** Writes to `output` a copy of the image or video `input` with every face and plate pixelated. */
 export async function desensitize(input: string, output: string, detector?: Detector): Promise<DesensitizeResult> {

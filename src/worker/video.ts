@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { pad, pixelate } from './blur.js';
-import { area, insideShare, type Rect } from './boxes.js';
+import { area, centreIn, insideShare, type Rect } from './boxes.js';
 import { platesAndBands, type Box, type Detector } from './detector.js';
 import { probe, spawnFfmpeg } from './ffmpeg.js';
 import { SCALES } from './plates.js';
@@ -48,6 +48,7 @@ export interface VideoResult {
   framesWithBoxes: number;
   width: number;
   height: number;
+  /** The boxes pixelated in each frame (index as decoded), for the second check. */
   covered: Box[][];
   /** CPU milliseconds spent on each stage: the search threads' faces and plates, the main thread's vehicles; pixelation (wall-clock, main thread). */
   stages: Stages;
@@ -180,7 +181,9 @@ class Follow {
     const looked = (b: Box) => s.fine || !small(b) || (b.kind === 'plate' && !!plates.bands);
     const since = (b: Box) => s.at - this.every * (small(b) ? FINE_EVERY : 1);
     faces.push(...(await this.around(s, faces)));
-    this.found.add(s.at, [...(await this.refit(s, faces)), ...plates.plates], looked, since);
+    // Plate rows holding the centres of two faces or more of this search are those faces side by side, a crowd far off (decision 102).
+    const rows = plates.plates.filter((p) => faces.filter((f) => centreIn(f, p)).length < 2);
+    this.found.add(s.at, [...(await this.refit(s, faces)), ...rows], looked, since);
     if (plates.bands) this.bands.add(s.at, plates.bands);
     await this.write(Math.min(this.found.settled(), this.bands.settled()));
   }
@@ -211,7 +214,7 @@ class Follow {
         const at = (c: number, room: number) => Math.max(0, Math.min(room - side, Math.round(c - side / 2)));
         const window = { x: at(b.x + b.width / 2, width), y: at(b.y + b.height / 2, height), width: side, height: side };
         const found = await this.pool.fullRange(s.frame, width, height, window, REFIT_SCORE);
-        const f = found.find((f) => insideShare({ x: f.x + f.width / 2, y: f.y + f.height / 2, width: 1, height: 1 }, b) > 0);
+        const f = found.find((f) => centreIn(f, b));
         const box = f && faceBox(f, width, height);
         if (box && area(box) <= REFIT_AREA * area(b)) return faceBox(f, width, height, REFIT_MARGIN);
         // Larger, it still replaces a box where BlazeFace found that face no larger at another scale (a box of the search mostly inside this one; decision 100).
