@@ -1,11 +1,10 @@
-import path from 'node:path';
 import { Detector, type Box } from './detector.js';
 import { pad, pixelate } from './blur.js';
 import { FaceDnn, downscale, toFrame } from './face-dnn.js';
-import { probe, spawnFfmpeg } from './ffmpeg.js';
+import { decodeRgb, encodePicture } from './ffmpeg.js';
 import { SearchThreads } from './search-threads.js';
 import { insideShare, type Rect } from './boxes.js';
-import { desensitizeVideo, readFrames, type VideoResult } from './video.js';
+import { desensitizeVideo, type VideoResult } from './video.js';
 
 const IMAGE = /\.(jpe?g|png|bmp|webp|tiff?)$/i;
 /** Boxes grow by this share of their size on each side, so hair, chin and plate frames go too. */
@@ -44,23 +43,11 @@ export async function desensitize(input: string, output: string, detector?: Dete
 }
 
 async function desensitizeImage(input: string, output: string, det: Detector): Promise<DesensitizeResult> {
-  const { width, height } = await probe(input);
-  const decode = spawnFfmpeg(['-i', input, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1']);
-  decode.child.stdin.end();
-  let result: Buffer | undefined;
-  let boxes: Box[] = [];
-  await readFrames(decode.child.stdout, width * height * 3, [], async (frame) => {
-    const found = await Promise.all([det.cover(frame, width, height), blazeFaces(frame, width, height)]);
-    boxes = found.flat().map((b) => pad(b, MARGIN, width, height));
-    pixelate(frame, width, boxes);
-    result = frame;
-  });
-  await decode.exited;
-  if (!result) throw new Error(`${path.basename(input)}: no picture decoded`);
-  const encode = spawnFfmpeg(['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-i', 'pipe:0', '-frames:v', '1', '-q:v', '2', output]);
-  encode.child.stdout.resume();
-  encode.child.stdin.end(result);
-  await encode.exited;
+  const { rgb, width, height } = await decodeRgb(input);
+  const found = await Promise.all([det.cover(rgb, width, height), blazeFaces(rgb, width, height)]);
+  const boxes = found.flat().map((b) => pad(b, MARGIN, width, height));
+  pixelate(rgb, width, boxes);
+  await encodePicture(rgb, width, height, output, 2);
   return { frames: 1, framesWithBoxes: boxes.length > 0 ? 1 : 0, boxes, width, height, covered: [boxes] };
 }
 

@@ -1,4 +1,5 @@
 import { spawn, execFile } from 'node:child_process';
+import path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -55,7 +56,7 @@ export async function decodeRgb(file: string): Promise<{ rgb: Buffer; width: num
     encoding: 'buffer',
     maxBuffer: width * height * 3 + 1024,
   });
-  if (stdout.length < width * height * 3) throw new Error(`${file}: no picture decoded`);
+  if (stdout.length < width * height * 3) throw new Error(`${path.basename(file)}: no picture decoded`);
   return { rgb: stdout.subarray(0, width * height * 3), width, height };
 }
 

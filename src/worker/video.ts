@@ -5,7 +5,7 @@ import { platesAndBands, type Box, type Detector } from './detector.js';
 import { probe, spawnFfmpeg } from './ffmpeg.js';
 import { SCALES } from './plates.js';
 import { SearchThreads, threadCpu } from './search-threads.js';
-import { Tracks } from './tracks.js';
+import { merged, Tracks } from './tracks.js';
 
 // A video's desensitization: frames decoded by ffmpeg, searched on a schedule and followed between
 // searches (tracks.ts), pixelated and encoded again. Faces by BlazeFace on onnxruntime at three
@@ -88,6 +88,12 @@ const faceBox = (f: Rect, width: number, height: number, margin = FACE_MARGIN): 
 
 /** Whether a box is a face under SMALL_FACE px (boxes are padded by FACE_MARGIN), which only the fine scale finds, or a plate under SMALL_PLATE. */
 const small = (b: Box) => (b.kind === 'face' ? b.height < SMALL_FACE * (1 + 2 * FACE_MARGIN) : b.kind === 'plate' && b.height < SMALL_PLATE);
+
+/** The plate rows of a search but those holding the centres of two of its faces or more (its scales' copies of a face joined first): the heads of a crowd far off, side by side, read as a row of characters (decision 102). */
+export function notHeads(plates: Box[], faces: Box[]): Box[] {
+  const heads = merged(faces);
+  return plates.filter((p) => heads.filter((f) => centreIn(f, p)).length < 2);
+}
 
 /** Frames between two searches: about SEARCHES_PER_SECOND searches a second. */
 function searchEvery(fps: string): number {
@@ -181,9 +187,7 @@ class Follow {
     const looked = (b: Box) => s.fine || !small(b) || (b.kind === 'plate' && !!plates.bands);
     const since = (b: Box) => s.at - this.every * (small(b) ? FINE_EVERY : 1);
     faces.push(...(await this.around(s, faces)));
-    // Plate rows holding the centres of two faces or more of this search are those faces side by side, a crowd far off (decision 102).
-    const rows = plates.plates.filter((p) => faces.filter((f) => centreIn(f, p)).length < 2);
-    this.found.add(s.at, [...(await this.refit(s, faces)), ...rows], looked, since);
+    this.found.add(s.at, [...(await this.refit(s, faces)), ...notHeads(plates.plates, faces)], looked, since);
     if (plates.bands) this.bands.add(s.at, plates.bands);
     await this.write(Math.min(this.found.settled(), this.bands.settled()));
   }

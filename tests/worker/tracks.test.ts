@@ -5,7 +5,7 @@ import type { Box } from '../../src/worker/detector.js';
 import { PATIENCE, Tracks as Plain } from '../../src/worker/tracks.js';
 import { coveredShare } from './eval-set.js';
 import { Readable } from 'node:stream';
-import { STRIP_OVERLAP, readFrames, strips } from '../../src/worker/video.js';
+import { STRIP_OVERLAP, notHeads, readFrames, strips } from '../../src/worker/video.js';
 
 // The pure parts of video's search plan (decisions 063, 077, 086): the fine pass's strips, and tracks that
 // cover a thing in every frame between two searches that found it, through up to PATIENCE misses.
@@ -47,6 +47,50 @@ describe('the fine pass cut into strips, one a search thread', () => {
           expect(sorted[i]!.y + sorted[i]!.height - s.y).toBeGreaterThanOrEqual(Math.min(s.height, STRIP_OVERLAP - 1));
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('plate rows over a crowd (decision 102)', () => {
+  const plate = fc.record({
+    x: fc.integer({ min: 0, max: 1000 }),
+    y: fc.integer({ min: 0, max: 600 }),
+    width: fc.integer({ min: 60, max: 400 }),
+    height: fc.integer({ min: 20, max: 160 }),
+  });
+  /** Copies of a face as a search's scales and passes find it: each off by up to 5 % of its size and 0.9-1.1 times as large. */
+  const copies = fc.array(
+    fc.record({
+      dx: fc.double({ min: -0.05, max: 0.05, noNaN: true }),
+      dy: fc.double({ min: -0.05, max: 0.05, noNaN: true }),
+      k: fc.double({ min: 0.9, max: 1.1, noNaN: true }),
+    }),
+    { minLength: 1, maxLength: 4 },
+  );
+  const face = (cx: number, cy: number, side: number, c: { dx: number; dy: number; k: number }): Box => {
+    const s = Math.max(2, Math.round(side * c.k));
+    return { kind: 'face', x: Math.round(cx + c.dx * side - s / 2), y: Math.round(cy + c.dy * side - s / 2), width: s, height: s };
+  };
+  const row = (p: { x: number; y: number; width: number; height: number }): Box => ({ kind: 'plate', ...p });
+
+  it('a row is kept whatever one face lies over it, however many copies of that face the search found, and dropped where two faces apart have their centres in it', () => {
+    const side = fc.integer({ min: 8, max: 240 });
+    const at = fc.tuple(fc.double({ min: 0, max: 0.999, noNaN: true }), fc.double({ min: 0, max: 0.999, noNaN: true }));
+    fc.assert(
+      fc.property(plate, side, at, copies, copies, (p, s, [u, v], one, other) => {
+        // One face anywhere over the row (its centre inside), found several times: the row stays.
+        const [cx, cy] = [p.x + u * p.width, p.y + v * p.height];
+        expect(
+          notHeads(
+            [row(p)],
+            one.map((c) => face(cx, cy, s, c)),
+          ),
+        ).toEqual([row(p)]);
+        // Two faces side by side across the row's middle, a quarter of its width from each end, apart: the row goes.
+        const [w, mid] = [Math.floor(0.4 * p.width), p.y + p.height / 2];
+        const two = [...one.map((c) => face(p.x + p.width / 4, mid, w, c)), ...other.map((c) => face(p.x + (3 * p.width) / 4, mid, w, c))];
+        expect(notHeads([row(p)], two)).toEqual([]);
+      }),
     );
   });
 });
