@@ -94,7 +94,9 @@ describe('accessibility of every screen (axe-core, WCAG 2 AA)', () => {
           '/data/drive/new',
           'drive-new',
           async () => {
-            // Its folded 'Places' section opened, so its location controls are checked too.
+            // Its folded 'Places' section opened, so its location controls are checked too: in the form,
+            // not in the summary painted while the form loads, whose sections the form replaces folded.
+            await page.locator('.record-form .rjsf').waitFor();
             await page.getByRole('button', { name: /^Places/ }).click();
             await page.getByRole('button', { name: 'Use my position (Start)' }).waitFor();
           },
