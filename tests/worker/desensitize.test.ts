@@ -8,6 +8,7 @@ import { desensitize } from '../../src/worker/desensitize.js';
 import { decodeRgb, encodePicture, ffmpeg, probe } from '../../src/worker/ffmpeg.js';
 import { checkFrames } from '../../src/worker/frame-check.js';
 import { DATA, FACES, areaShare, coveredShare, meanDifference, scene } from './eval-set.js';
+import { CAR } from './plate-set.js';
 
 // A photo is searched by SSD on its tiles and by BlazeFace at six scales (decision 082): minutes on
 // two cores that other work shares (messi5.jpg took 139 s at a load average of 23), near the worker
@@ -94,7 +95,7 @@ describe('desensitization with the real detectors', () => {
   it('licenseplate_motion.jpg: the hand-marked plate is pixelated; the rest is unchanged', async () => {
     // The car's (motion-blurred, US-style) plate, marked by eye; the Russian cascade's box on this
     // photo lies on the boot lid above it.
-    const plate = { x: 226, y: 227, width: 134, height: 72 };
+    const plate = CAR.marked;
     const input = path.join(DATA, 'licenseplate_motion.jpg');
     const output = path.join(dir, 'licenseplate_motion.jpg');
     const result = await desensitize(input, output, detector);

@@ -293,8 +293,13 @@ function picture(file: string): Promise<Raster> {
   return p;
 }
 
-/** The car of licenseplate_motion.jpg (its box, checked by eye) and where its plate's centre is. */
-export const CAR = { file: 'licenseplate_motion.jpg', box: { x: 30, y: 25, width: 560, height: 430 }, plate: { x: 293, y: 262 } } as const;
+/** The car of licenseplate_motion.jpg (its box, checked by eye), where its plate's centre is, and the (motion-smeared, US-style) plate as marked by eye. */
+export const CAR = {
+  file: 'licenseplate_motion.jpg',
+  box: { x: 30, y: 25, width: 560, height: 430 },
+  plate: { x: 293, y: 262 },
+  marked: { x: 226, y: 227, width: 134, height: 72 },
+} as const;
 
 /** Copies `src` scaled by `s` into `dst` with its top-left at (ox, oy), clipped (nearest sampling, box-averaged when shrinking). */
 function pasteScaled(dst: Raster, src: Raster, crop: { x: number; y: number; width: number; height: number }, s: number, ox: number, oy: number): void {
