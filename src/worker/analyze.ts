@@ -4,10 +4,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import OpenAI from 'openai';
 import type { Job } from './api.js';
+import { isImage } from './desensitize.js';
 import { probe } from './ffmpeg.js';
 
 const run = promisify(execFile);
-import { isImage } from './desensitize.js';
 
 // See docs/decisions/023-ai-analysis.md.
 
@@ -46,27 +46,9 @@ export async function cutKeyFrames(desensitized: string, outDir: string, max: nu
     // a constant rate by desensitize()).
     select = `select='eq(n\\,0)+gt(scene\\,0.3)+not(mod(n\\,${every}))',showinfo,${scale}`;
   }
-  const { stderr } = await run(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-v',
-      rate ? 'info' : 'error',
-      '-y',
-      '-i',
-      desensitized,
-      '-vf',
-      select,
-      '-fps_mode',
-      'vfr',
-      '-frames:v',
-      String(max),
-      '-q:v',
-      '3',
-      `${prefix}%02d.jpg`,
-    ],
-    { maxBuffer: 64 * 1024 * 1024 },
-  );
+  const input = ['-hide_banner', '-v', rate ? 'info' : 'error', '-y', '-i', desensitized];
+  const output = ['-vf', select, '-fps_mode', 'vfr', '-frames:v', String(max), '-q:v', '3', `${prefix}%02d.jpg`];
+  const { stderr } = await run('ffmpeg', [...input, ...output], { maxBuffer: 64 * 1024 * 1024 });
   const times = [...stderr.matchAll(/Parsed_showinfo.*\bpts_time:\s*(-?[\d.]+)/g)].map((m) => Number(m[1]));
   const files = fs
     .readdirSync(outDir)

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import ort from 'onnxruntime-node';
-import { growTo, iou, type Rect } from './boxes.js';
+import { growTo, iou, toFrame, type Rect } from './boxes.js';
 import type { Frame } from './search-threads.js';
 
 // Faces in video by MediaPipe's BlazeFace (back-camera model, Apache-2.0) on onnxruntime-node's
@@ -182,15 +182,7 @@ export async function detectWith(sessions: Sessions, frame: Omit<Frame, 'id'>, r
   const { rgb, width, height } = frame;
   const { data, w, h } = modelInput(rgb, width, region, scale);
   const out = await (await sessions.for(w, h)).run({ [sessions.kind.input]: new ort.Tensor('float32', data, [1, 3, h, w]) });
-  return decode(out, w, h, minScore, sessions.kind.grids)
-    .map((f) => {
-      const x = Math.max(0, Math.floor(region.x + f.x / scale)),
-        y = Math.max(0, Math.floor(region.y + f.y / scale));
-      const x1 = Math.min(width, Math.ceil(region.x + (f.x + f.width) / scale)),
-        y1 = Math.min(height, Math.ceil(region.y + (f.y + f.height) / scale));
-      return { x, y, width: x1 - x, height: y1 - y, score: f.score };
-    })
-    .filter((f) => f.width > 0 && f.height > 0);
+  return toFrame(decode(out, w, h, minScore, sessions.kind.grids), scale, width, height, region);
 }
 
 type Session = Awaited<ReturnType<typeof ort.InferenceSession.create>>;

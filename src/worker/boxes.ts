@@ -61,3 +61,14 @@ export function growTo<T extends Rect>(into: T, other: Rect): T {
   [into.width, into.height] = [x1 - into.x, y1 - into.y];
   return into;
 }
+
+/** Things found (scored) in a copy of a width x height frame's region at `at` (its top left) scaled by `scale`, in the frame's coordinates. */
+export function toFrame(found: (Rect & { score: number })[], scale: number, width: number, height: number, at = { x: 0, y: 0 }): (Rect & { score: number })[] {
+  return found
+    .map((f) => {
+      const [x, y] = [Math.max(0, Math.floor(at.x + f.x / scale)), Math.max(0, Math.floor(at.y + f.y / scale))];
+      const [x1, y1] = [Math.min(width, Math.ceil(at.x + (f.x + f.width) / scale)), Math.min(height, Math.ceil(at.y + (f.y + f.height) / scale))];
+      return { score: f.score, x, y, width: x1 - x, height: y1 - y };
+    })
+    .filter((f) => f.width > 0 && f.height > 0);
+}

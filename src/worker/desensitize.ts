@@ -1,9 +1,9 @@
 import { Detector, type Box } from './detector.js';
 import { pad, pixelate } from './blur.js';
-import { FaceDnn, downscale, toFrame } from './face-dnn.js';
+import { FaceDnn, downscale } from './face-dnn.js';
 import { decodeRgb, encodePicture } from './ffmpeg.js';
 import { SearchThreads } from './search-threads.js';
-import { insideShare, type Rect } from './boxes.js';
+import { insideShare, toFrame, type Rect } from './boxes.js';
 import { desensitizeVideo, type VideoResult } from './video.js';
 
 const IMAGE = /\.(jpe?g|png|bmp|webp|tiff?)$/i;

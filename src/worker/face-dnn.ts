@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { nms, tiles, type Rect } from './boxes.js';
+import { nms, tiles, toFrame, type Rect } from './boxes.js';
 
 // Faces with SSD MobileNet v1 from @vladmandic/face-api (MIT; its weights are files inside the npm
 // package, under model/) on TensorFlow.js' WebAssembly backend, whose .wasm files also ship in
@@ -126,19 +126,6 @@ export class FaceDnn {
   }
 }
 
-/** Faces found in a copy of a width x height frame scaled by `scale`, in the frame's coordinates. */
-export function toFrame(found: Face[], scale: number, width: number, height: number): Face[] {
-  return found
-    .map((f) => ({
-      score: f.score,
-      x: Math.max(0, Math.floor(f.x / scale)),
-      y: Math.max(0, Math.floor(f.y / scale)),
-      width: Math.min(width, Math.ceil((f.x + f.width) / scale)) - Math.max(0, Math.floor(f.x / scale)),
-      height: Math.min(height, Math.ceil((f.y + f.height) / scale)) - Math.max(0, Math.floor(f.y / scale)),
-    }))
-    .filter((f) => f.width > 0 && f.height > 0);
-}
-
 /** An rgb24 frame shrunk by `scale` (< 1) with box averaging. */
 export function downscale(rgb: Buffer, width: number, height: number, scale: number): { data: Buffer; w: number; h: number } {
   const w = Math.max(1, Math.round(width * scale));
@@ -150,21 +137,10 @@ export function downscale(rgb: Buffer, width: number, height: number, scale: num
     for (let x = 0; x < w; x++) {
       const x0 = Math.floor(x / scale);
       const x1 = Math.max(x0 + 1, Math.min(width, Math.floor((x + 1) / scale)));
-      let r = 0,
-        g = 0,
-        b = 0;
-      for (let yy = y0; yy < y1; yy++) {
-        for (let xx = x0, i = (yy * width + x0) * 3; xx < x1; xx++, i += 3) {
-          r += rgb[i]!;
-          g += rgb[i + 1]!;
-          b += rgb[i + 2]!;
-        }
-      }
+      const sum = [0, 0, 0];
+      for (let yy = y0; yy < y1; yy++) for (let i = (yy * width + x0) * 3; i < (yy * width + x1) * 3; i++) sum[i % 3]! += rgb[i]!;
       const n = (y1 - y0) * (x1 - x0);
-      const o = (y * w + x) * 3;
-      out[o] = r / n;
-      out[o + 1] = g / n;
-      out[o + 2] = b / n;
+      for (let c = 0; c < 3; c++) out[(y * w + x) * 3 + c] = sum[c]! / n;
     }
   }
   return out.length ? { data: out, w, h } : { data: rgb, w: width, h: height };
