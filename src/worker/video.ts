@@ -6,6 +6,7 @@ import { probe, spawnFfmpeg } from './ffmpeg.js';
 import { SCALES } from './plates.js';
 import { SearchThreads, threadCpu } from './search-threads.js';
 import { merged, Tracks } from './tracks.js';
+import { followed, KEEP_CONFIDENCE } from './vehicles.js';
 
 // A video's desensitization: frames decoded by ffmpeg, searched on a schedule and followed between
 // searches (tracks.ts), pixelated and encoded again. Faces by BlazeFace on onnxruntime at three
@@ -101,15 +102,22 @@ function searchEvery(fps: string): number {
   return Math.max(1, Math.round((num || 25) / (den || 1) / SEARCHES_PER_SECOND));
 }
 
-/** Plates located in a frame (on a search thread; small ones too if `fine` or `vehicles`, lest a vehicle's band be taken for one whose plate is not located), and with `vehicles` the bands of the vehicles CenterNet finds (on this thread) whose plate is not located. */
-async function videoPlates(pool: SearchThreads, det: Detector, rgb: Buffer, width: number, height: number, vehicles: boolean, fine: boolean, stages: Stages) {
+/** Plates located in a frame (on a search thread; small ones too if `fine` or `vehicles`, lest a vehicle's band be taken for one whose plate is not located), and with `vehicles` (a vehicle search's) the bands of those whose plate is not located. */
+async function videoPlates(pool: SearchThreads, rgb: Buffer, width: number, height: number, vehicles: Promise<Rect[]> | undefined, fine: boolean) {
   const [scales, grounds] = fine || vehicles ? [VIDEO_PLATE_SCALES, true] : [VIDEO_PLATE_SCALES.filter((s) => s < 1), false];
   const rows = pool.plates(rgb, width, height, scales, grounds);
-  const start = threadCpu();
-  const found = vehicles ? await det.vehicles(rgb, width, height) : undefined;
-  stages.vehicles += threadCpu() - start;
+  const found = await vehicles;
   const boxes = platesAndBands(await rows, found ?? [], width, height).map((b) => pad(b, PLATE_MARGIN, width, height));
   return { plates: boxes.filter((b) => b.kind !== 'band'), bands: found && boxes.filter((b) => b.kind === 'band') };
+}
+
+/** The vehicles CenterNet finds in a frame (on this thread), those of the vehicle search before (`before`) followed at a lower score (vehicles.ts, decision 104). */
+async function videoVehicles(det: Detector, rgb: Buffer, width: number, height: number, before: Promise<Rect[]>, stages: Stages): Promise<Rect[]> {
+  const last = await before;
+  const start = threadCpu();
+  const found = await det.vehicles(rgb, width, height, KEEP_CONFIDENCE);
+  stages.vehicles += threadCpu() - start;
+  return followed(found, last);
 }
 
 export async function desensitizeVideo(input: string, output: string, det: Detector): Promise<VideoResult> {
@@ -121,6 +129,7 @@ export async function desensitizeVideo(input: string, output: string, det: Detec
   const follow = new Follow(pool, every, width, height, encode.child.stdin);
   const searches: Search[] = [];
   let tail: Buffer | undefined; // the last frame read, where it was not searched
+  let vehicles: Promise<Rect[]> = Promise.resolve([]); // those of the last vehicle search
   // Searches run on the threads while this thread decodes, follows and encodes; at most one search
   // a thread and one more are in flight, and searches are settled in frame order.
   const search = async (frame: Buffer, at: number): Promise<void> => {
@@ -129,7 +138,8 @@ export async function desensitizeVideo(input: string, output: string, det: Detec
     const fine = round % FINE_EVERY === 0 || at !== round * every;
     // Faces first: the threads take them while this thread looks for vehicles.
     const faces = videoFaces(pool, frame, width, height, fine);
-    const plates = videoPlates(pool, det, frame, width, height, round % VEHICLES_EVERY === 0, fine, follow.stages);
+    if (round % VEHICLES_EVERY === 0) vehicles = videoVehicles(det, frame, width, height, vehicles, follow.stages);
+    const plates = videoPlates(pool, frame, width, height, round % VEHICLES_EVERY === 0 ? vehicles : undefined, fine);
     searches.push({ at, frame, fine, faces, plates });
   };
   try {
@@ -142,7 +152,7 @@ export async function desensitizeVideo(input: string, output: string, det: Detec
     if (tail) await search(tail, follow.frames - 1);
     while (searches.length > 0) await follow.settle(searches.shift()!);
   } finally {
-    await Promise.allSettled(searches.flatMap((s) => [s.faces, s.plates]));
+    await Promise.allSettled([vehicles, ...searches.flatMap((s) => [s.faces, s.plates])]);
   }
   await follow.write(Infinity, follow.frames - 1);
   encode.child.stdin.end();

@@ -97,7 +97,7 @@ describe('video against its ground truth', () => {
     expect(score.loose).toBeLessThanOrEqual(6);
   });
 
-  it("a real car's plate smeared by motion (licenseplate_motion.jpg), the camera panning: at least half of it covered in every frame", async () => {
+  it("a real car's plate smeared by motion (licenseplate_motion.jpg), the camera panning: covered in every frame", async () => {
     // The plate as marked by eye; a 480x360 window of the photo moving 2 px a frame.
     const plate = CAR.marked;
     const photo = await picture(CAR.file);
@@ -115,11 +115,11 @@ describe('video against its ground truth', () => {
     };
     const { result } = await through('smeared-plate', v);
     const shares = Array.from({ length: frames }, (_, f) => coveredShare(at(f), result.covered[f] ?? []));
-    // The locator's row holds the plate's lower line of smeared marks. In the first 25 frames a
-    // vehicle's band (the first vehicle search's) covers the rest; after the next vehicle search there
-    // is no band and 54-56 % of the marked plate is covered (a gap, not fixed). A text detector sees
-    // no text here and dropped the row, leaving those 15 frames bare (decision 103, rejected).
-    expect(shares.filter((s) => s < 0.5)).toEqual([]);
+    // The locator's row holds the plate's lower line of smeared marks (54-56 % of it); the car's band
+    // covers the rest. CenterNet scores the car 0.22 at the first vehicle search and 0.18 at the second:
+    // without the car followed at a lower score (decision 104), frames 25-39 had no band. A text
+    // detector sees no text here and dropped the row, leaving those frames bare (decision 103, rejected).
+    expect(shares.flatMap((s, f) => (s < 0.9 ? [`frame ${f}: ${Math.round(s * 100)} %`] : []))).toEqual([]);
   });
 
   it('a scene with neither people nor vehicles: under 2 % of any frame pixelated', async () => {
