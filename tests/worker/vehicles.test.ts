@@ -3,10 +3,10 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { iou } from '../../src/worker/boxes.js';
+import { insideShare, iou, type Rect } from '../../src/worker/boxes.js';
 import { startTf } from '../../src/worker/face-dnn.js';
 import { decodeRgb } from '../../src/worker/ffmpeg.js';
-import { followed, KEEP_CONFIDENCE, ObjectDnn, VEHICLE_CONFIDENCE, type Thing } from '../../src/worker/vehicles.js';
+import { followed, KEEP_CONFIDENCE, ObjectDnn, plateBand, VEHICLE_CONFIDENCE, type Thing } from '../../src/worker/vehicles.js';
 import { DATA } from './eval-set.js';
 
 // The worker's CenterNet (the ONNX graph scripts/centernet-model.ts makes, on onnxruntime, with its
@@ -77,29 +77,32 @@ it('finds what the package graph finds in opencv-doc photos: the same things, bo
   expect(things).toBeGreaterThan(40);
 }, 120_000);
 
-it('in video, a vehicle found once is kept while CenterNet scores it KEEP_CONFIDENCE or more over where it was; nothing else under VEHICLE_CONFIDENCE is', () => {
+it('in video, a vehicle is kept at KEEP_CONFIDENCE or more over where one was, or with a plate row in its band; nothing else under VEHICLE_CONFIDENCE is', () => {
   const box = fc.record({
     x: fc.integer({ min: 0, max: 400 }),
     y: fc.integer({ min: 0, max: 300 }),
-    width: fc.integer({ min: 20, max: 300 }),
-    height: fc.integer({ min: 20, max: 200 }),
+    width: fc.integer({ min: 5, max: 300 }),
+    height: fc.integer({ min: 5, max: 200 }),
   });
   const thing = fc
     .record({ box, score: fc.double({ min: KEEP_CONFIDENCE, max: 0.99, noNaN: true }) })
     .map(({ box: b, score }): Thing => ({ ...b, score, label: 'car' }));
+  const input = fc.tuple(fc.array(thing, { maxLength: 8 }), fc.array(box, { maxLength: 3 }), fc.array(box, { maxLength: 3 }));
   fc.assert(
-    fc.property(fc.array(thing, { maxLength: 8 }), fc.array(box, { maxLength: 4 }), (found, before) => {
-      const kept = followed(found, before);
-      const over = (v: Thing, b: (typeof before)[number]) => iou(v, b) >= 1 / 3;
+    fc.property(input, ([found, before, rows]) => {
+      const kept = followed(found, before, rows);
+      const reasons = [(v: Thing, b: Rect) => iou(v, b) >= 1 / 3, (v: Thing, r: Rect) => insideShare(r, plateBand(v)) > 0.8];
       expect(kept.filter((v) => !found.includes(v))).toEqual([]);
       for (const v of found) if (v.score >= VEHICLE_CONFIDENCE) expect(kept).toContain(v);
-      for (const v of kept) expect(v.score >= VEHICLE_CONFIDENCE || before.some((b) => over(v, b))).toBe(true);
-      // Each vehicle followed: kept where anything is found over it, by its best box.
-      for (const b of before) {
-        const best = Math.max(...found.filter((v) => over(v, b)).map((v) => v.score));
-        if (best > 0) expect(kept.some((v) => over(v, b) && v.score === best)).toBe(true);
-      }
+      for (const v of kept) expect(v.score >= VEHICLE_CONFIDENCE || before.some((b) => reasons[0]!(v, b)) || rows.some((r) => reasons[1]!(v, r))).toBe(true);
+      // Each vehicle followed, and each row's vehicle: kept by its best box.
+      [before, rows].forEach((list, k) => {
+        for (const b of list) {
+          const best = Math.max(...found.filter((v) => reasons[k]!(v, b)).map((v) => v.score));
+          if (best > 0) expect(kept.some((v) => reasons[k]!(v, b) && v.score === best)).toBe(true);
+        }
+      });
     }),
-    { numRuns: 2000 },
+    { numRuns: 3000 },
   );
 });
