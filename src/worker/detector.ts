@@ -2,7 +2,7 @@ import { insideShare, type Rect } from './boxes.js';
 import { CASCADES, loadCv, plateRows, type Cv } from './cv.js';
 import { FaceDnn } from './face-dnn.js';
 import { rowOf } from './plates.js';
-import { ObjectDnn, VEHICLE_CLASSES, VEHICLE_CONFIDENCE, plateBand, type Thing } from './vehicles.js';
+import { KEEP_CONFIDENCE, ObjectDnn, VEHICLE_CLASSES, followed, plateBand, type Thing } from './vehicles.js';
 
 export { CASCADE_DIR, loadCv } from './cv.js';
 
@@ -81,18 +81,19 @@ export class Detector {
     ];
   }
 
-  /** Vehicles (cars, motorcycles, buses, lorries) seen by the object DNN, scored `min` or more. */
-  vehicles(rgb: Buffer, width: number, height: number, min = VEHICLE_CONFIDENCE): Promise<Thing[]> {
-    return this.objects.detect(rgb, width, height, VEHICLE_CLASSES, min);
+  /** Vehicles (cars, motorcycles, buses, lorries) seen by the object DNN, scored KEEP_CONFIDENCE or more (those under VEHICLE_CONFIDENCE count only where `followed` keeps them). */
+  vehicles(rgb: Buffer, width: number, height: number): Promise<Thing[]> {
+    return this.objects.detect(rgb, width, height, VEHICLE_CLASSES, KEEP_CONFIDENCE);
   }
 
   /**
-   * Plates: the candidates of the character-row locator (plates.ts) anywhere in the frame, and for
-   * each vehicle given whose plate band holds no candidate, that band (fail closed: a vehicle's plate
-   * that cannot be located is covered where plates sit).
+   * Plates: the character-row locator's candidates (plates.ts) anywhere in the frame, and for each vehicle given whose plate band holds
+   * none, that band (fail closed: a plate that cannot be located is covered where plates sit); a vehicle scored under VEHICLE_CONFIDENCE
+   * counts only with a candidate in its band (vehicles.ts's followed, decision 104).
    */
-  plates(rgb: Buffer, width: number, height: number, vehicles: Rect[] = [], grounds = true): Box[] {
-    return platesAndBands(plateRows(this.cv, rgb, width, height, undefined, grounds), vehicles, width, height);
+  plates(rgb: Buffer, width: number, height: number, vehicles: Thing[] = [], grounds = true): Box[] {
+    const rows = plateRows(this.cv, rgb, width, height, undefined, grounds);
+    return platesAndBands(rows, followed(vehicles, [], rows), width, height);
   }
 
   /**

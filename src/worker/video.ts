@@ -6,7 +6,7 @@ import { probe, spawnFfmpeg } from './ffmpeg.js';
 import { SCALES } from './plates.js';
 import { SearchThreads, threadCpu } from './search-threads.js';
 import { merged, Tracks } from './tracks.js';
-import { followed, KEEP_CONFIDENCE } from './vehicles.js';
+import { followed } from './vehicles.js';
 
 // A video's desensitization: frames decoded by ffmpeg, searched on a schedule and followed between
 // searches (tracks.ts), pixelated and encoded again. Faces by BlazeFace on onnxruntime at three
@@ -113,7 +113,7 @@ async function videoPlates(rows: Promise<Rect[]>, vehicles: Promise<Rect[]> | un
 /** The vehicles CenterNet finds in a frame (on this thread), with those of the vehicle search before (`before`) and those holding the search's plate `rows` in their bands kept at a lower score (vehicles.ts, decision 104). */
 async function videoVehicles(det: Detector, rgb: Buffer, width: number, height: number, before: Promise<Rect[]>, rows: Promise<Rect[]>, stages: Stages) {
   const [last, start] = [await before, threadCpu()];
-  const found = await det.vehicles(rgb, width, height, KEEP_CONFIDENCE);
+  const found = await det.vehicles(rgb, width, height);
   stages.vehicles += threadCpu() - start;
   return followed(found, last, await rows);
 }
