@@ -137,10 +137,21 @@ export function downscale(rgb: Buffer, width: number, height: number, scale: num
     for (let x = 0; x < w; x++) {
       const x0 = Math.floor(x / scale);
       const x1 = Math.max(x0 + 1, Math.min(width, Math.floor((x + 1) / scale)));
-      const sum = [0, 0, 0];
-      for (let yy = y0; yy < y1; yy++) for (let i = (yy * width + x0) * 3; i < (yy * width + x1) * 3; i++) sum[i % 3]! += rgb[i]!;
+      let r = 0,
+        g = 0,
+        b = 0;
+      for (let yy = y0; yy < y1; yy++) {
+        for (let xx = x0, i = (yy * width + x0) * 3; xx < x1; xx++, i += 3) {
+          r += rgb[i]!;
+          g += rgb[i + 1]!;
+          b += rgb[i + 2]!;
+        }
+      }
       const n = (y1 - y0) * (x1 - x0);
-      for (let c = 0; c < 3; c++) out[(y * w + x) * 3 + c] = sum[c]! / n;
+      const o = (y * w + x) * 3;
+      out[o] = r / n;
+      out[o + 1] = g / n;
+      out[o + 2] = b / n;
     }
   }
   return out.length ? { data: out, w, h } : { data: rgb, w: width, h: height };
