@@ -11,7 +11,7 @@ import { insideShare, iou, type Rect } from './boxes.js';
 export const VEHICLE_CLASSES: Record<number, string> = { 2: 'car', 3: 'motorcycle', 5: 'bus', 7: 'truck' };
 /** Vehicles scored this or more count (the plate band is covered for those whose plate is not located). */
 export const VEHICLE_CONFIDENCE = 0.2;
-/** In video, a vehicle followed is kept where scored this or more (decision 104). */
+/** Vehicles scored this or more count where `followed` keeps them: over one kept at a video's vehicle search before, or with a plate row in their band (decision 104). */
 export const KEEP_CONFIDENCE = 0.1;
 const MODEL = fileURLToPath(new URL('./models/centernet.onnx', import.meta.url));
 /** The model's input side, its output grid's (a cell every STRIDE px of input), its classes, and how many of its best peaks are taken. */
