@@ -31,10 +31,8 @@ const MASK_MARGIN = 4;
 function pixelatedShare(r: Rect, boxes: Rect[], width: number, height: number): number {
   const m = MASK_MARGIN + r.height / 2;
   const grown = boxes.map((b) => ({ x0: b.x - m, y0: b.y - m, x1: b.x + b.width + m, y1: b.y + b.height + m }));
-  const x0 = Math.max(0, Math.floor(r.x)),
-    x1 = Math.min(width, Math.ceil(r.x + r.width));
-  const y0 = Math.max(0, Math.floor(r.y)),
-    y1 = Math.min(height, Math.ceil(r.y + r.height));
+  const [x0, x1] = [Math.max(0, Math.floor(r.x)), Math.min(width, Math.ceil(r.x + r.width))];
+  const [y0, y1] = [Math.max(0, Math.floor(r.y)), Math.min(height, Math.ceil(r.y + r.height))];
   if (x1 <= x0 || y1 <= y0 || grown.length === 0) return 0;
   let inside = 0;
   for (let y = y0; y < y1; y++)
@@ -93,7 +91,7 @@ export class Detector {
    */
   plates(rgb: Buffer, width: number, height: number, vehicles: Thing[] = [], grounds = true): Box[] {
     const rows = plateRows(this.cv, rgb, width, height, undefined, grounds);
-    return platesAndBands(rows, followed(vehicles, [], rows), width, height);
+    return platesAndBands(rows, followed(vehicles, [], rows, height), width, height);
   }
 
   /**
@@ -160,7 +158,7 @@ export class Detector {
 export function platesAndBands(found: Rect[], vehicles: Rect[], width: number, height: number): Box[] {
   const boxes: Box[] = found.map((r) => ({ kind: 'plate', ...r }));
   for (const v of vehicles) {
-    const band = plateBand(v);
+    const band = plateBand(v, height);
     // A plate of this vehicle would be about 6 % of its width high (a 520 mm plate on a 1.75 m car,
     // 4.7 times as wide as high); where that is under 26 px, the locator's least sure sizes, or
     // no row of characters of a plausible size lies in the band, the band is covered.
@@ -168,14 +166,12 @@ export function platesAndBands(found: Rect[], vehicles: Rect[], width: number, h
     const located = expected >= 26 ? found.filter((p) => insideShare(p, band) > 0.8 && p.height > expected * 0.5 && p.height < expected * 3) : [];
     if (located.length === 0) boxes.push({ kind: 'band', ...band });
     // A located row may be part of the plate (its letters, not its digits; the lower line of a
-    // two-line or US-style plate): the plate's full expected size is covered around it, as wide as
-    // a European plate and as high as one half as high as wide.
+    // two-line or US-style plate): every plate of the full expected size that holds it is covered,
+    // as wide as a European plate and as high as one half as high as wide, the row at any place in it.
     for (const p of located) {
-      const w = Math.max(p.width, expected * 5.5),
-        h = Math.max(p.height, expected * 2.5);
-      const x = Math.max(0, Math.round(p.x + p.width / 2 - w / 2)),
-        y = Math.max(0, Math.round(p.y + p.height / 2 - h / 2));
-      boxes.push({ kind: 'plate', x, y, width: Math.min(width - x, Math.round(w)), height: Math.min(height - y, Math.round(h)) });
+      const [w, h] = [Math.max(p.width, expected * 5.5), Math.max(p.height, expected * 2.5)];
+      const [x, y] = [Math.max(0, Math.round(p.x + p.width - w)), Math.max(0, Math.round(p.y + p.height - h))];
+      boxes.push({ kind: 'plate', x, y, width: Math.min(width, Math.round(p.x + w)) - x, height: Math.min(height, Math.round(p.y + h)) - y });
     }
   }
   return boxes;

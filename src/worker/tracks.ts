@@ -72,14 +72,14 @@ function velocity(t: Track): [number, number] {
 }
 
 /**
- * How far (px) from where a track is expected a box `age` frames later still continues it: half
- * its size, and per frame 40 % of its size (at least 4 px) while its movement is unknown, 15 % of
- * its smaller side (at least 2 px) once it is (a plate's width says nothing of how fast it turns).
+ * How far (px) from where a track is expected a box `age` frames later still continues it: half its size, and per frame 40 % of
+ * its size (at least 4 px; of a plate row, its height: its width is how many marks were found, decision 105) while its movement is
+ * unknown, 15 % of its smaller side (at least 2 px) once it is (a plate's width says nothing of how fast it moves or turns).
  */
 function reach(t: Track, age: number): number {
   const p = t.points.at(-1)!.box;
-  const size = Math.max(p.width, p.height);
-  const perFrame = t.points.length < 2 ? Math.max(4, 0.4 * size) : Math.max(2, 0.15 * Math.min(p.width, p.height));
+  const [size, least] = [Math.max(p.width, p.height), Math.min(p.width, p.height)];
+  const perFrame = t.points.length < 2 ? Math.max(4, 0.4 * (t.kind === 'plate' ? least : size)) : Math.max(2, 0.15 * least);
   return size / 2 + perFrame * age;
 }
 

@@ -97,25 +97,27 @@ function peaks(heat: Float32Array, min: number): { at: number; cls: number; scor
 }
 
 /**
- * Where a vehicle's plate can be when it cannot be located: the lower part of its box (from 40 % to
- * 98 % of its height) across its middle (10-90 % of its width). Front and rear plates of cars,
- * vans, lorries, buses and motorcycles sit there when the vehicle is seen from the front or back.
+ * Where a vehicle's plate can be when it cannot be located: the lower part of its box (from 40 % to 98 % of its height) across its middle
+ * (10-90 % of its width), where front and rear plates of cars, vans, lorries, buses and motorcycles sit. A box at the top or bottom edge
+ * of a frame `frameHeight` px high holds the part of a vehicle there, whose height is not known: its band reaches that edge (decision 105).
  */
-export function plateBand(v: Rect): Rect {
-  return { x: Math.round(v.x + v.width * 0.1), y: Math.round(v.y + v.height * 0.4), width: Math.round(v.width * 0.8), height: Math.round(v.height * 0.58) };
+export function plateBand(v: Rect, frameHeight: number): Rect {
+  const [x, y] = [Math.round(v.x + v.width * 0.1), Math.round(v.y > 0 ? v.y + v.height * 0.4 : v.y)];
+  const bottom = Math.round(v.y + v.height < frameHeight ? v.y + v.height * 0.98 : v.y + v.height);
+  return { x, y, width: Math.round(v.width * 0.8), height: bottom - y };
 }
 
 /**
- * The vehicles of a frame (`found`, scored KEEP_CONFIDENCE or more): those scored VEHICLE_CONFIDENCE or more, and the best box over each
+ * The vehicles of a frame `frameHeight` px high (`found`, scored KEEP_CONFIDENCE or more): those scored VEHICLE_CONFIDENCE or more, and the best box over each
  * vehicle of a video's vehicle search before (`before`; overlap a third or more) and with each plate row (`rows`) in its band (80 % of it):
  * a vehicle followed needs less to be kept than to be found, and so does one where a plate is, as CenterNet scores a car close up 0.14-0.22 (decision 104).
  */
-export function followed<T extends Thing>(found: T[], before: Rect[], rows: Rect[] = []): T[] {
+export function followed<T extends Thing>(found: T[], before: Rect[], rows: Rect[], frameHeight: number): T[] {
   const best = (over: (v: T) => boolean) => found.filter(over).sort((p, q) => q.score - p.score)[0];
   const kept = new Set([
     ...found.filter((v) => v.score >= VEHICLE_CONFIDENCE),
     ...before.map((b) => best((v) => iou(v, b) >= 1 / 3)),
-    ...rows.map((r) => best((v) => insideShare(r, plateBand(v)) > 0.8)),
+    ...rows.map((r) => best((v) => insideShare(r, plateBand(v, frameHeight)) > 0.8)),
   ]);
   return found.filter((v) => kept.has(v));
 }

@@ -115,7 +115,7 @@ async function videoVehicles(det: Detector, rgb: Buffer, width: number, height: 
   const [last, start] = [await before, threadCpu()];
   const found = await det.vehicles(rgb, width, height);
   stages.vehicles += threadCpu() - start;
-  return followed(found, last, await rows);
+  return followed(found, last, await rows, height);
 }
 
 export async function desensitizeVideo(input: string, output: string, det: Detector): Promise<VideoResult> {

@@ -31,13 +31,13 @@ function rgb(file: string, seconds?: number): { frame: Buffer; width: number; he
   return { frame, width, height };
 }
 
-/** Mean absolute difference of the pixels outside every (padded) box. */
+/** Mean absolute difference of the pixels more than 16 px (a JPEG macroblock, whose coding a block's edge sways) outside every box. */
 function differenceOutside(a: Buffer, b: Buffer, width: number, height: number, boxes: Box[]): number {
   let sum = 0;
   let n = 0;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      if (boxes.some((bx) => x >= bx.x - bx.width && x < bx.x + 2 * bx.width && y >= bx.y - bx.height && y < bx.y + 2 * bx.height)) continue;
+      if (boxes.some((bx) => x >= bx.x - 16 && x < bx.x + bx.width + 16 && y >= bx.y - 16 && y < bx.y + bx.height + 16)) continue;
       for (let c = 0; c < 3; c++) {
         const i = (y * width + x) * 3 + c;
         sum += Math.abs(a[i]! - b[i]!);
@@ -106,14 +106,20 @@ describe('desensitization with the real detectors', () => {
     expect(differenceOutside(a.frame, b.frame, a.width, a.height, result.boxes!)).toBeLessThan(4);
   });
 
-  it('licenseplate_motion.jpg cut to a wide strip across the car, which CenterNet scores under 0.2: the plate is covered', async () => {
-    // CenterNet scores the car 0.18-0.19 in these crops (vehicles are found from 0.2); the locator's
-    // row, the plate's lower line of smeared marks, lies in the car's band, so the car counts
-    // (decision 104). Before, 57 % of the plate was covered: the row alone.
+  it('licenseplate_motion.jpg cut so that CenterNet is unsure of the car, or the car runs out of the picture: the plate is covered', async () => {
+    // In the wide strips CenterNet scores the car 0.18-0.19 (vehicles are found from 0.2); the
+    // locator's row, the plate's lower line of smeared marks, lies in the car's band, so the car
+    // counts (decision 104). Before, 57 % of the plate was covered: the row alone. In the third the
+    // car's top is cut off: its band, from 40 % of what is seen of it, began below the plate (60 %);
+    // in the fourth the plate's expected size was centred on the row, which lies low on the plate
+    // (89 %). A band now reaches the frame's top or bottom edge where that cuts a vehicle, and
+    // every plate of the expected size that holds the row is covered (decision 105).
     const photo = await picture(CAR.file);
     for (const [width, height, x0, y0] of [
       [596, 244, 0, 55],
       [536, 242, 0, 57],
+      [471, 299, 129, 183],
+      [426, 474, 0, 8],
     ] as const) {
       const crop = Buffer.alloc(width * height * 3);
       for (let y = 0, o = (y0 * photo.width + x0) * 3; y < height; y++, o += photo.width * 3) photo.rgb.copy(crop, y * width * 3, o, o + width * 3);

@@ -177,6 +177,6 @@ describe('licence plates with the real detectors', () => {
   });
 
   it('the band of a vehicle is its lower middle, where plates sit', () => {
-    expect(plateBand({ x: 100, y: 200, width: 400, height: 300 })).toEqual({ x: 140, y: 320, width: 320, height: 174 });
+    expect(plateBand({ x: 100, y: 200, width: 400, height: 300 }, 720)).toEqual({ x: 140, y: 320, width: 320, height: 174 });
   });
 });

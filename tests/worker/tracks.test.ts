@@ -197,6 +197,42 @@ describe('tracks between searches', () => {
     );
   });
 
+  it('a plate row missed by a search at which another row is first found, farther off than a row can move, is covered in every frame (decision 105)', () => {
+    // A row of a plate's marks (2-6 times as wide as high), found at every search but one; at that
+    // one another row is found for the first time, farther from it than a row moves while its
+    // movement is unknown (40 % of its height a frame, and a fifth more for a held box's growth
+    // clipped at an edge). Where a track's reach came from a row's width, the other row took the
+    // first one's track: so licenseplate_motion.jpg's smeared plate, in a window where its row is
+    // found at the locator's full scale only, had its box slide away to a row at the window's edge.
+    const input = fc.record({
+      row: fc.tuple(
+        fc.integer({ min: 12, max: 60 }),
+        fc.double({ min: 2, max: 6, noNaN: true }),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.integer({ min: 0, max: 600 }),
+      ),
+      other: fc.tuple(
+        fc.integer({ min: 12, max: 60 }),
+        fc.double({ min: 1, max: 6, noNaN: true }),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.integer({ min: 0, max: 600 }),
+      ),
+      searches: fc.integer({ min: 2, max: 6 }),
+    });
+    const box = ([h, r, x, y]: [number, number, number, number]): Box => ({ kind: 'plate', x, y, width: Math.round(h * r), height: h });
+    fc.assert(
+      fc.property(input, (c) => {
+        const [row, other] = [box(c.row), box(c.other)];
+        const gap = Math.hypot(other.x + other.width / 2 - row.x - row.width / 2, other.y + other.height / 2 - row.y - row.height / 2);
+        fc.pre(inFrame(row) && inFrame(other) && insideShare(row, other) === 0 && gap > 1.2 * (row.width / 2 + Math.max(4, 0.4 * row.height) * EVERY));
+        const tracks = new Tracks(EVERY, 1280, 720);
+        for (let k = 0; k <= c.searches; k++) tracks.add(k * EVERY, [...(k === 1 ? [] : [row]), ...(k >= 1 ? [other] : [])]);
+        coveredThroughout(tracks, () => row, c.searches * EVERY);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('where a search found a thing, its box is the box found with at most 2 px more at each end of its shorter side (5 % of that side where less), whatever its size', () => {
     const found = fc.record({
       kind: fc.constantFrom('face' as const, 'plate' as const),
