@@ -108,9 +108,9 @@ export function plateBand(v: Rect, frameHeight: number): Rect {
 }
 
 /**
- * The vehicles of a frame `frameHeight` px high (`found`, scored KEEP_CONFIDENCE or more): those scored VEHICLE_CONFIDENCE or more, and the best box over each
- * vehicle of a video's vehicle search before (`before`; overlap a third or more) and with each plate row (`rows`) in its band (80 % of it):
- * a vehicle followed needs less to be kept than to be found, and so does one where a plate is, as CenterNet scores a car close up 0.14-0.22 (decision 104).
+ * The vehicles of a frame `frameHeight` px high (`found`, scored KEEP_CONFIDENCE or more): those scored VEHICLE_CONFIDENCE or more, the best
+ * box over each vehicle of the video's vehicle search before (`before`; overlap a third or more) and with each plate row (`rows`) in its band
+ * (80 % of it): one followed, or where a plate is, needs less to be kept than to be found; CenterNet scores a car close up 0.14-0.22 (decision 104).
  */
 export function followed<T extends Thing>(found: T[], before: Rect[], rows: Rect[], frameHeight: number): T[] {
   const best = (over: (v: T) => boolean) => found.filter(over).sort((p, q) => q.score - p.score)[0];
