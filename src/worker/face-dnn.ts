@@ -128,8 +128,7 @@ export class FaceDnn {
 
 /** An rgb24 frame shrunk by `scale` (< 1) with box averaging. */
 export function downscale(rgb: Buffer, width: number, height: number, scale: number): { data: Buffer; w: number; h: number } {
-  const w = Math.max(1, Math.round(width * scale));
-  const h = Math.max(1, Math.round(height * scale));
+  const [w, h] = [Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale))];
   const out = Buffer.alloc(w * h * 3);
   for (let y = 0; y < h; y++) {
     const y0 = Math.floor(y / scale);
@@ -147,12 +146,11 @@ export function downscale(rgb: Buffer, width: number, height: number, scale: num
           b += rgb[i + 2]!;
         }
       }
-      const n = (y1 - y0) * (x1 - x0);
-      const o = (y * w + x) * 3;
+      const [n, o] = [(y1 - y0) * (x1 - x0), (y * w + x) * 3];
       out[o] = r / n;
       out[o + 1] = g / n;
       out[o + 2] = b / n;
     }
   }
-  return out.length ? { data: out, w, h } : { data: rgb, w: width, h: height };
+  return { data: out, w, h };
 }

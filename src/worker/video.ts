@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { pad, pixelate } from './blur.js';
-import { area, centreIn, insideShare, type Rect } from './boxes.js';
+import { area, centreIn, insideShare, iou, type Rect } from './boxes.js';
 import { platesAndBands, type Box, type Detector } from './detector.js';
 import { probe, spawnFfmpeg } from './ffmpeg.js';
 import { SCALES } from './plates.js';
@@ -29,6 +29,8 @@ const SMALL_FACE = 48;
 const VEHICLES_EVERY = 5;
 /** Faces are taken this much larger on each side (share of their size): BlazeFace's box runs from brow to mouth. */
 const FACE_MARGIN = 0.35;
+/** A face of SMALL_FACE px or more whose box the full-range model's meets at this intersection over union or more is seen from the front: its box takes FRONT_MARGIN (decision 106). */
+const [AGREE, FRONT_MARGIN] = [0.6, 0.25];
 /** Plates and bands: the locator's rows run wider than the plate already. */
 export const PLATE_MARGIN = 0.1;
 /** The plate locator's scales in video: all but the 2x one, which costs as much as the rest together. */
@@ -234,7 +236,10 @@ class Follow {
         const box = f && faceBox(f, width, height);
         if (box && area(box) <= REFIT_AREA * area(b)) return faceBox(f, width, height, REFIT_MARGIN);
         // Larger, it still replaces a box where BlazeFace found that face no larger at another scale (a box of the search mostly inside this one; decision 100).
-        return box && area(box) < area(b) && faces.some((o) => o !== b && area(o) <= area(box) && insideShare(o, b) > 0.5) ? box : b;
+        if (box && area(box) < area(b) && faces.some((o) => o !== b && area(o) <= area(box) && insideShare(o, b) > 0.5)) return box;
+        // Where the two models agree on a large face's place and size, it is seen from the front: BlazeFace's box needs less margin, unless an edge cuts it (decision 106).
+        const front = box && !small(b) && iou(box, b) >= AGREE && b.x > 0 && b.y > 0 && b.x + b.width < width && b.y + b.height < height;
+        return front ? pad(b, ((1 + 2 * FRONT_MARGIN) / (1 + 2 * FACE_MARGIN) - 1) / 2, width, height) : b;
       }),
     );
   }
