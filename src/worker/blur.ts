@@ -16,10 +16,13 @@ export function pad(box: Box, margin: number, width: number, height: number): Bo
 export function pixelate(rgb: Buffer, width: number, boxes: Box[]): void {
   for (const box of boxes) {
     const block = Math.max(8, Math.ceil(Math.max(box.width, box.height) / 8));
-    for (let by = box.y; by < box.y + box.height; by += block) {
-      const ey = Math.min(box.y + box.height, by + block);
-      for (let bx = box.x; bx < box.x + box.width; bx += block) {
-        const ex = Math.min(box.x + box.width, bx + block);
+    // Its part in the frame, to whole pixels outward: a held box may reach past an edge, and a box's corners need not be whole.
+    const [x0, x1] = [Math.max(0, Math.floor(box.x)), Math.min(width, Math.ceil(box.x + box.width))];
+    const [y0, y1] = [Math.max(0, Math.floor(box.y)), Math.min(rgb.length / 3 / width, Math.ceil(box.y + box.height))];
+    for (let by = y0; by < y1; by += block) {
+      const ey = Math.min(y1, by + block);
+      for (let bx = x0; bx < x1; bx += block) {
+        const ex = Math.min(x1, bx + block);
         const n = (ey - by) * (ex - bx);
         let [r, g, b] = [0, 0, 0];
         for (let y = by; y < ey; y++)
