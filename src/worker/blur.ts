@@ -10,13 +10,12 @@ export function pad(box: Box, margin: number, width: number, height: number): Bo
 }
 
 /**
- * Pixelates each box of an rgb24 frame in place with blocks of about an eighth of the box (at
- * least 8 px): each block becomes its mean colour, which no filter can undo, unlike a light blur.
+ * Pixelates each box of an rgb24 frame in place, its part in the frame taken to whole pixels outward (a held box may reach past an edge; corners need not be
+ * whole), with blocks of about an eighth of the box (at least 8 px): each block becomes its mean colour, which no filter can undo, unlike a light blur.
  */
 export function pixelate(rgb: Buffer, width: number, boxes: Box[]): void {
   for (const box of boxes) {
     const block = Math.max(8, Math.ceil(Math.max(box.width, box.height) / 8));
-    // Its part in the frame, to whole pixels outward: a held box may reach past an edge, and a box's corners need not be whole.
     const [x0, x1] = [Math.max(0, Math.floor(box.x)), Math.min(width, Math.ceil(box.x + box.width))];
     const [y0, y1] = [Math.max(0, Math.floor(box.y)), Math.min(rgb.length / 3 / width, Math.ceil(box.y + box.height))];
     for (let by = y0; by < y1; by += block) {
