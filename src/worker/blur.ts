@@ -2,10 +2,8 @@ import type { Box } from './detector.js';
 
 /** A box grown by `margin` of its size on every side, clipped to the frame. */
 export function pad(box: Box, margin: number, width: number, height: number): Box {
-  const dx = Math.round(box.width * margin);
-  const dy = Math.round(box.height * margin);
-  const x = Math.max(0, box.x - dx);
-  const y = Math.max(0, box.y - dy);
+  const [dx, dy] = [Math.round(box.width * margin), Math.round(box.height * margin)];
+  const [x, y] = [Math.max(0, box.x - dx), Math.max(0, box.y - dy)];
   return { kind: box.kind, x, y, width: Math.min(width, box.x + box.width + dx) - x, height: Math.min(height, box.y + box.height + dy) - y };
 }
 

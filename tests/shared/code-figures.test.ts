@@ -4,7 +4,7 @@ import { codeFigures, longFunctions } from '../../scripts/code-figures.js';
 
 // Issue 42's size figures held where they stand, so that code grows only on purpose: a change that
 // adds lines to src/ raises LINES_CEILING in the same commit, and says why.
-const LINES_CEILING = 24_125;
+const LINES_CEILING = 24_123;
 const CATALOGUES = new Set(['src/client/i18n/en.ts', 'src/client/i18n/zh.ts']);
 
 describe('code figures (issue 42)', () => {
